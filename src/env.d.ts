@@ -1,0 +1,20 @@
+/// <reference types="astro/client" />
+
+declare module 'virtual:edition' {
+  export const edition: import('./lib/edition/schema.ts').Edition
+  export const messages: Record<string, string>
+}
+
+declare namespace Cloudflare {
+  interface Env {
+    DB: D1Database
+    MEDIA: R2Bucket
+    CACHE: KVNamespace
+    SESSION: KVNamespace
+    ASSETS: Fetcher
+    EDITION: string
+    OPS_TOKEN?: string
+    SESSION_SECRET?: string
+    PASSWORD_PEPPER?: string
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * Node-side edition loader (build, scripts, unit tests). The worker gets the parsed edition
+ * through the `virtual:edition` module made by `editionPlugin` and parses it again at start.
+ */
+import { readFileSync, readdirSync, existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { EDITION_IDS, parseEdition, type Edition } from './schema.ts'
+
+export type Messages = Record<string, string>
+
+const root = new URL('../../../editions/', import.meta.url).pathname
+
+/** Reads `editions/<id>/edition.json` and `editions/<id>/messages/*.json`; throws naming edition and field. */
+export function loadEdition(id: string): { edition: Edition; messages: Messages } {
+  if (!(EDITION_IDS as readonly string[]).includes(id)) {
+    throw new Error(`Unknown edition "${id}": expected one of ${EDITION_IDS.join(', ')}`)
+  }
+  const dir = join(root, id)
+  let raw: unknown
+  try {
+    raw = JSON.parse(readFileSync(join(dir, 'edition.json'), 'utf8'))
+  } catch (e) {
+    throw new Error(`Edition "${id}": cannot read editions/${id}/edition.json: ${(e as Error).message}`)
+  }
+  const edition = parseEdition(id, raw)
+  return { edition, messages: loadMessages(id) }
+}
+
+/** All message files of an edition merged into one flat catalogue. */
+export function loadMessages(id: string): Messages {
+  const dir = join(root, id, 'messages')
+  const messages: Messages = {}
+  if (!existsSync(dir)) return messages
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
+    const data = JSON.parse(readFileSync(join(dir, file), 'utf8')) as Record<string, unknown>
+    for (const [key, value] of Object.entries(data)) {
+      if (typeof value !== 'string') throw new Error(`Edition "${id}": messages/${file} key "${key}" is not a string`)
+      if (key in messages) throw new Error(`Edition "${id}": key "${key}" is defined twice (messages/${file})`)
+      messages[key] = value
+    }
+  }
+  return messages
+}
+
+/** Vite plugin: `import { edition, messages } from 'virtual:edition'` in worker and page code. */
+export function editionPlugin(id: string) {
+  const { edition, messages } = loadEdition(id)
+  const virtualId = 'virtual:edition'
+  const resolved = '\0' + virtualId
+  return {
+    name: 'webtoon-edition',
+    resolveId(source: string) {
+      return source === virtualId ? resolved : undefined
+    },
+    load(moduleId: string) {
+      if (moduleId !== resolved) return undefined
+      return `export const edition = ${JSON.stringify(edition)};\nexport const messages = ${JSON.stringify(messages)};\n`
+    },
+  }
+}

@@ -1,0 +1,107 @@
+import { z } from 'zod'
+
+/** Edition ids, one worker each (spec §1). fr is the default. */
+export const EDITION_IDS = ['fr', 'de', 'th', 'tw', 'jp', 'kr', 'ar'] as const
+export type EditionId = (typeof EDITION_IDS)[number]
+
+const Provider = z.enum(['google', 'facebook', 'twitter', 'apple'])
+
+/**
+ * Every per-edition switch of spec §1 and §5. Parsed once at build (astro.config.mjs)
+ * and once when the worker starts (functions/app.ts); a bad file names the edition and the field.
+ */
+export const EditionSchema = z
+  .object({
+    /** Edition id; must equal the folder name under `editions/`. */
+    id: z.enum(EDITION_IDS),
+    /** Platform identifier sent to apps and logs (spec §1: beltoon-jp, bom-th, bom-tw, {product}-me…). */
+    platformId: z.string().min(1),
+    /** Product name shown in titles and the header. */
+    siteName: z.string().min(1),
+    /** Public origin of this edition (canonical URLs, sitemap, hreflang). */
+    siteUrl: z.url(),
+    /** BCP 47 language tag of the interface and of Intl formatting (spec §1: fr). */
+    locale: z.string().min(2),
+    /** Text direction; ar is right-to-left. */
+    direction: z.enum(['ltr', 'rtl']),
+    /** IANA time zone for dates and the weekly schedule (spec §1: Europe/Paris). */
+    timeZone: z.string().min(1).refine((tz) => {
+      try {
+        new Intl.DateTimeFormat('en', { timeZone: tz })
+        return true
+      } catch {
+        return false
+      }
+    }, 'unknown IANA time zone'),
+    /** ISO 4217 currency of the coin shop (spec §1: EUR). */
+    currency: z.string().regex(/^[A-Z]{3}$/, 'ISO 4217 code, e.g. EUR'),
+    /** Where the currency symbol stands (spec §1: in front). */
+    currencySymbolPosition: z.enum(['before', 'after']),
+    /** Login providers offered, in order (spec §1). E-mail login is always offered. */
+    loginProviders: z.array(Provider),
+    /** Adult check (spec §4): BIRTHDAY picker or YES_NO question. */
+    adultCheckType: z.enum(['BIRTHDAY', 'YES_NO']),
+    /** Age from which a reader is adult (spec §9: 18). */
+    adultAge: z.number().int().min(12).max(25),
+    /** When set, every path but /_/health redirects here (spec §1: German edition). */
+    redirectAllUrl: z.url().nullable(),
+    /** Korean adult auth (spec §5): a Korean-IP user also needs isAdultKr. */
+    krAdultAuth: z.boolean(),
+    /** BL toggle (spec §5): applies only on the {product}-me platform. */
+    blToggle: z.boolean(),
+    /** JP rule (spec §4/§5): a guest answering "yes" gets a not-logged-in-adult cookie. */
+    notLoggedInAdultCookie: z.boolean(),
+    /** TH/TW rule (spec §5): a birth date must be present for the reader to count as adult. */
+    adultNeedsBirthDate: z.boolean(),
+    /** Mileage points per coin when exchanging (spec §9: 200; one text says 20). */
+    mileagePerCoin: z.number().int().positive(),
+    /** Smallest mileage exchange (spec §9: 3000). */
+    mileageMinimum: z.number().int().positive(),
+    /** Hours a rental lasts. */
+    rentalHours: z.number().int().positive(),
+    /** Feature flags; a flag absent here is off. */
+    features: z.object({
+      /** Roulette event page. */
+      roulette: z.boolean(),
+      /** Facebook conversion call on a paid charge (spec §7). */
+      facebookConversion: z.boolean(),
+      /** Offerwall (Tapjoy) entry on /my, app only. */
+      tapjoy: z.boolean(),
+      /** Comments under episodes. */
+      comments: z.boolean(),
+      /** Account transfer pages (/transfer/*). */
+      transfer: z.boolean(),
+      /** Coupon page (web only, spec §2). */
+      coupon: z.boolean(),
+    }),
+    /** Theme tokens (spec §9). */
+    theme: z.object({
+      /** Primary colour (spec: orange). */
+      primary: z.string().regex(/^#[0-9a-fA-F]{6}$/),
+      /** Text colour on the primary colour. */
+      onPrimary: z.string().regex(/^#[0-9a-fA-F]{6}$/),
+      /** Page background. */
+      background: z.string().regex(/^#[0-9a-fA-F]{6}$/),
+      /** Main text colour. */
+      text: z.string().regex(/^#[0-9a-fA-F]{6}$/),
+      /** Content maximum width in px (spec §9: 720). */
+      maxWidth: z.number().int().positive(),
+    }),
+  })
+  .strict()
+
+export type Edition = z.infer<typeof EditionSchema>
+
+/** A readable message naming the edition and each failing field. */
+export function describeEditionError(id: string, error: z.ZodError): string {
+  const lines = error.issues.map((i) => `  - ${i.path.join('.') || '(root)'}: ${i.message}`)
+  return `Edition "${id}" is invalid (editions/${id}/edition.json):\n${lines.join('\n')}`
+}
+
+/** Parse raw edition data; throws an Error naming the edition and the fields. */
+export function parseEdition(id: string, raw: unknown): Edition {
+  const result = EditionSchema.safeParse(raw)
+  if (!result.success) throw new Error(describeEditionError(id, result.error))
+  if (result.data.id !== id) throw new Error(`Edition "${id}" is invalid: field id is "${result.data.id}", expected "${id}"`)
+  return result.data
+}
