@@ -17,5 +17,6 @@ export default defineConfig({
   i18n: { locales: [edition.locale], defaultLocale: edition.locale },
   security: { csp: true },
   trailingSlash: 'ignore',
+  outDir: `./dist/${id}`,
   vite: { plugins: [editionPlugin(id)] },
 })

@@ -1,17 +1,84 @@
-import { Hono } from 'hono'
-import { cf } from '@astrojs/cloudflare/hono'
-import { astro } from 'astro/hono'
+/**
+ * The Hono edge app: the outer router of the worker (ARCHITECTURE.md). Edge middleware runs before
+ * any page; `/api/v1` is the backend; everything else is rendered by Astro through `render`.
+ */
+import { Hono, type Handler, type MiddlewareHandler } from 'hono'
+import { bodyLimit } from 'hono/body-limit'
+import { env } from 'cloudflare:workers'
+import type { Edition } from '../src/lib/edition/schema.ts'
+import { createTranslator } from '../src/lib/i18n/i18n.ts'
+import { createDb } from '../src/lib/server/db.ts'
+import { runWithContext } from '../src/lib/server/context.ts'
+import { skipsUser } from '../src/features/session/routes.ts'
+import { AppError } from '../src/lib/errors/catalogue.ts'
+import type { AppEnv } from './lib/env.ts'
+import { errorResponse, toAppError } from './lib/respond.ts'
+import { requestId } from './middleware/request-id.ts'
+import { securityHeaders } from './middleware/security-headers.ts'
+import { editionRedirect } from './middleware/edition-redirect.ts'
+import { pathGuard } from './middleware/path-guard.ts'
+import { sameOrigin } from './middleware/same-origin.ts'
+import { protectedRoute } from './middleware/protected-route.ts'
+import { v1 } from './api/v1.ts'
+import { media } from './api/media.ts'
 
-const app = new Hono()
-const cloudflare = cf()
-app.get('/_/health', (c) => c.json({ status: 'ok' }))
-app.use(async (c, next) => {
+/** API bodies are small JSON documents; anything larger is refused before parsing. */
+export const MAX_BODY_BYTES = 64 * 1024
+
+export type AppOptions = {
+  edition: Edition
+  messages: Record<string, string>
+  /** Middleware that serves static assets and renders Astro pages. */
+  pages: (MiddlewareHandler | Handler)[]
+}
+
+const isApi = (path: string) => path === '/api' || path.startsWith('/api/')
+
+export function createApp({ edition, messages, pages }: AppOptions) {
+  const t = createTranslator(edition.locale, messages)
+  const app = new Hono<AppEnv>()
+
+  const notFound = (c: Parameters<Handler<AppEnv>>[0]) =>
+    isApi(c.req.path) ? errorResponse(c, 'NOT_EXIST') : fetchErrorPage(c.req.url, '/404', 404)
+
+  app.onError((err, c) => {
+    const appError = toAppError(err)
+    if (appError.code === 'UNKNOWN') console.error(`[${c.get('requestId')}]`, err)
+    if (!isApi(c.req.path) && appError.status >= 500) return fetchErrorPage(c.req.url, '/error', 500)
+    return errorResponse(c, appError.code, appError.details)
+  })
+
+  app.use(requestId, securityHeaders)
+  app.use(async (c, next) => {
+    c.set('edition', edition)
+    c.set('t', t)
+    const db = createDb(env.DB)
+    c.set('db', db)
+    await runWithContext({ requestId: c.get('requestId'), skipUser: skipsUser(c.req.path), db }, next)
+    if (db.queryCount > 0) c.res.headers.set('X-D1-Queries', String(db.queryCount))
+  })
+  app.get('/_/health', (c) => c.json({ status: 'ok' }))
+  app.use(editionRedirect(edition), pathGuard(notFound))
+
+  app.use('/api/*', bodyLimit({ maxSize: MAX_BODY_BYTES, onError: () => { throw new AppError('PAYLOAD_TOO_LARGE') } }), sameOrigin)
+  app.route('/api/v1', v1)
+  app.all('/api/*', (c) => errorResponse(c, 'NOT_EXIST'))
+  app.all('/api', (c) => errorResponse(c, 'NOT_EXIST'))
+  app.route('/media', media)
+
+  app.use(protectedRoute)
+  for (const handler of pages) app.use(handler as MiddlewareHandler)
+  app.notFound(notFound)
+  return app
+}
+
+/** The pre-rendered 404/error page with the right status (falls back to plain text at build time). */
+async function fetchErrorPage(requestUrl: string, path: '/404' | '/error', status: 404 | 500) {
   try {
-    c.executionCtx
+    const res = await env.ASSETS.fetch(new URL(path + '/', requestUrl))
+    if (res.ok) return new Response(res.body, { status, headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' } })
   } catch {
-    return next() // prerendering at build time: no ExecutionContext, no assets binding
+    // no assets binding (tests, build): plain answer below
   }
-  return cloudflare(c as never, next)
-})
-app.all('*', astro())
-export default app
+  return new Response(status === 404 ? 'Not found' : 'Error', { status, headers: { 'Content-Type': 'text/plain; charset=utf-8' } })
+}

@@ -1,0 +1,41 @@
+import { defineConfig } from '@playwright/test'
+import { existsSync } from 'node:fs'
+
+/**
+ * Browser tests against the built workers in real workerd (wrangler dev), one server per edition
+ * under test, each with its own D1/R2 state; Chromium from the machine (Debian's package), never
+ * downloaded by Playwright.
+ */
+const chromium = process.env.CHROME_PATH ?? ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p))
+const editions = { fr: 8791, ar: 8792, de: 8793 } as const
+
+export default defineConfig({
+  testDir: 'tests/e2e',
+  fullyParallel: false,
+  workers: 2,
+  retries: process.env.CI ? 1 : 0,
+  timeout: 30_000,
+  reporter: [['list'], ['json', { outputFile: '.cache/playwright.json' }]],
+  use: {
+    browserName: 'chromium',
+    launchOptions: {
+      executablePath: chromium,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    },
+    trace: 'off',
+  },
+  projects: Object.entries(editions).map(([id, port]) => ({
+    name: id,
+    testMatch: new RegExp(`\\.${id}\\.spec\\.ts$`),
+    use: { baseURL: `http://127.0.0.1:${port}` },
+  })),
+  webServer: Object.entries(editions).map(([id, port]) => ({
+    command: `node scripts/start.ts --no-build --port ${port} --persist-to .wrangler/e2e-${id}${id === 'fr' ? '' : ' --no-images'}`,
+    url: `http://127.0.0.1:${port}/_/health`,
+    env: { EDITION: id },
+    timeout: 240_000,
+    reuseExistingServer: !process.env.CI,
+    stdout: 'ignore',
+    stderr: 'pipe',
+  })),
+})

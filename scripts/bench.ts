@@ -1,0 +1,449 @@
+/**
+ * `npm run bench`: builds the edition (EDITION, default fr), serves it with `wrangler dev` on its own D1
+ * state (.wrangler/bench), then reports — never asserts — the figures of QUALITY.md:
+ *   - Lighthouse mobile (default form factor, simulated throttling), median of N runs by performance score;
+ *   - autocannon throughput of the edge-rendered detail page against a pre-rendered page on the same worker;
+ *   - D1 queries per request, read from the worker's `X-D1-Queries` header.
+ * Prints a table and writes bench/results.json (figures + machine + commit + date).
+ * Options: --no-build, --port N (8799), --runs N (3), --duration S (10), --connections N (20),
+ *          --no-lighthouse, --no-load, --verbose (show the worker's output).
+ * Exits 0 unless the worker never started.
+ */
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process'
+import { mkdirSync, writeFileSync } from 'node:fs'
+import os from 'node:os'
+import { args, editionId, root, run } from './lib.ts'
+
+// ---------------------------------------------------------------------------------------------------
+// Pages measured. Extend here (weekly, notice, FAQ, viewer…): `path` is a string, or a function of what
+// was discovered on the home page. `jsKB` is the JavaScript budget (QUALITY.md: 5 KB on catalogue pages,
+// 90 KB gz on island pages); `lcpMs` overrides the LCP target (viewer: 1600).
+// ---------------------------------------------------------------------------------------------------
+type Discovered = { detail: string }
+type PageSpec = { name: string; path: string | ((d: Discovered) => string); jsKB?: number; lcpMs?: number; edge?: boolean }
+
+const PAGES: PageSpec[] = [
+  { name: 'home', path: '/', jsKB: 5, edge: true },
+  { name: 'detail', path: (d) => d.detail, jsKB: 5, edge: true },
+  { name: 'prepare', path: '/prepare' },
+  // { name: 'weekly', path: '/weekly', jsKB: 5, edge: true },
+  // { name: 'notice', path: '/notice', jsKB: 5, edge: true },
+  // { name: 'faq', path: '/faq', jsKB: 5, edge: true },
+  // { name: 'viewer', path: (d) => d.viewer, jsKB: 90, lcpMs: 1600, edge: true },
+]
+/** Throughput comparison: the edge-rendered page against the pre-rendered one (names from PAGES). */
+const LOAD = { edge: 'detail', baseline: 'prepare' }
+
+const TARGETS = {
+  performance: 98, accessibility: 95, bestPractices: 95, seo: 100,
+  lcpMs: 1500, cls: 0.02, tbtMs: 50, ratio: 0.6, d1Queries: 5,
+}
+const CHROME_FLAGS = [
+  '--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+]
+
+const opts = args()
+const id = editionId()
+const port = Number(opts.port ?? 8799)
+const runs = Math.max(1, Number(opts.runs ?? 3))
+const duration = Math.max(1, Number(opts.duration ?? 10))
+const connections = Math.max(1, Number(opts.connections ?? 20))
+const persist = '.wrangler/bench'
+const base = `http://127.0.0.1:${port}`
+const notes: string[] = []
+
+// ---------------------------------------------------------------------------------------------------
+// Worker lifecycle
+// ---------------------------------------------------------------------------------------------------
+let worker: ChildProcess | undefined
+const workerLog: string[] = []
+let stopping: Promise<void> | undefined
+
+function groupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+function killGroup(pid: number, signal: NodeJS.Signals) {
+  try {
+    process.kill(-pid, signal)
+  } catch {
+    /* already gone */
+  }
+}
+
+/** Ends the worker's whole process group (start.ts → wrangler → workerd): TERM, then KILL after 5 s. */
+function stopWorker(): Promise<void> {
+  const pid = worker?.pid
+  if (!pid) return Promise.resolve()
+  stopping ??= (async () => {
+    killGroup(pid, 'SIGTERM')
+    for (let i = 0; i < 50 && groupAlive(pid); i++) await sleep(100)
+    if (groupAlive(pid)) killGroup(pid, 'SIGKILL')
+  })()
+  return stopping
+}
+
+process.on('exit', () => {
+  if (worker?.pid) killGroup(worker.pid, 'SIGKILL')
+})
+for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(sig, () => {
+    console.error(`\n${sig}: stopping the worker`)
+    void Promise.all([stopWorker(), chromeKill?.()]).finally(() => process.exit(130))
+  })
+}
+
+function startWorker(): ChildProcess {
+  const verbose = Boolean(opts.verbose)
+  const child = spawn(
+    process.execPath,
+    ['scripts/start.ts', '--no-build', '--port', String(port), '--persist-to', persist],
+    { cwd: root, detached: true, stdio: verbose ? 'inherit' : ['ignore', 'pipe', 'pipe'], env: { ...process.env, EDITION: id } },
+  )
+  const keep = (chunk: Buffer) => {
+    workerLog.push(...chunk.toString().split('\n'))
+    if (workerLog.length > 300) workerLog.splice(0, workerLog.length - 300)
+  }
+  child.stdout?.on('data', keep)
+  child.stderr?.on('data', keep)
+  return child
+}
+
+async function waitHealthy(child: ChildProcess, timeoutMs: number): Promise<boolean> {
+  let exited = false
+  child.once('exit', () => { exited = true })
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline && !exited) {
+    try {
+      const res = await fetch(`${base}/_/health`, { signal: AbortSignal.timeout(2000) })
+      await res.arrayBuffer()
+      if (res.status === 200) return true
+    } catch {
+      /* not up yet */
+    }
+    await sleep(500)
+  }
+  return false
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Discovery and D1 query counts
+// ---------------------------------------------------------------------------------------------------
+type Resolved = { spec: PageSpec; path: string; url?: string; status: number | string; d1Queries?: number; redirectedTo?: string }
+
+async function get(url: string) {
+  const res = await fetch(url, { headers: { Accept: 'text/html' }, signal: AbortSignal.timeout(30_000) })
+  const body = await res.text()
+  return { res, body }
+}
+
+async function discover(): Promise<Discovered> {
+  const found: Discovered = { detail: '/detail/1' }
+  try {
+    const { res, body } = await get(`${base}/`)
+    const m = res.ok ? /href="(\/detail\/[^"?#]+)"/.exec(body) : null
+    if (m) found.detail = m[1]!
+    else notes.push('no /detail/<id> link on the home page: using /detail/1')
+  } catch (e) {
+    notes.push(`home page unreachable for discovery: ${(e as Error).message}`)
+  }
+  return found
+}
+
+/** Fetches each page once (following redirects): 200 → measured at its final URL, else "missing". */
+async function resolvePages(found: Discovered): Promise<Resolved[]> {
+  const out: Resolved[] = []
+  for (const spec of PAGES) {
+    const path = typeof spec.path === 'function' ? spec.path(found) : spec.path
+    try {
+      const { res } = await get(base + path)
+      const r: Resolved = { spec, path, status: res.status }
+      if (res.status === 200) {
+        r.url = res.url
+        r.d1Queries = Number(res.headers.get('x-d1-queries') ?? 0)
+        const finalPath = new URL(res.url).pathname + new URL(res.url).search
+        if (finalPath !== path) r.redirectedTo = finalPath
+      }
+      out.push(r)
+    } catch (e) {
+      out.push({ spec, path, status: (e as Error).message })
+    }
+  }
+  return out
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Lighthouse
+// ---------------------------------------------------------------------------------------------------
+type LhFigures = {
+  performance: number | null; accessibility: number | null; bestPractices: number | null; seo: number | null
+  lcpMs: number | null; cls: number | null; tbtMs: number | null; jsBytes: number | null; totalBytes: number | null
+  benchmarkIndex?: number
+}
+type LhResult = { median?: LhFigures; performanceRuns: (number | null)[]; errors: string[] }
+let chromeKill: (() => Promise<void>) | undefined
+let lighthouseMeta: { version?: string; userAgent?: string; error?: string } = {}
+
+const score = (s: number | null | undefined) => (s == null ? null : Math.round(s * 100))
+
+async function lighthouseAll(pages: Resolved[]): Promise<Map<string, LhResult>> {
+  const results = new Map<string, LhResult>()
+  const [major, minor] = process.versions.node.split('.').map(Number) as [number, number]
+  if (major < 22 || (major === 22 && minor < 19)) notes.push(`lighthouse 13 wants Node ≥ 22.19; running on ${process.version}`)
+  let lighthouse: typeof import('lighthouse').default
+  let chromeLauncher: typeof import('chrome-launcher')
+  try {
+    lighthouse = (await import('lighthouse')).default
+    chromeLauncher = await import('chrome-launcher')
+  } catch (e) {
+    lighthouseMeta.error = `cannot load lighthouse / chrome-launcher: ${(e as Error).message}`
+    return results
+  }
+  const chromePath = process.env.CHROME_PATH ?? '/usr/bin/chromium'
+  let chrome: Awaited<ReturnType<typeof chromeLauncher.launch>>
+  try {
+    chrome = await chromeLauncher.launch({ chromePath, chromeFlags: CHROME_FLAGS, handleSIGINT: false, logLevel: 'silent' })
+  } catch (e) {
+    lighthouseMeta.error = `cannot launch Chromium at ${chromePath}: ${(e as Error).message}`
+    return results
+  }
+  chromeKill = async () => { try { await chrome.kill() } catch { /* gone */ } }
+  try {
+    for (const page of pages) {
+      if (!page.url) continue
+      const res: LhResult = { performanceRuns: [], errors: [] }
+      const figures: LhFigures[] = []
+      for (let i = 0; i < runs; i++) {
+        process.stdout.write(`  lighthouse ${page.spec.name} run ${i + 1}/${runs}…\r`)
+        try {
+          const rr = await lighthouse(page.url, {
+            port: chrome.port, output: 'json', logLevel: 'error',
+            onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'],
+          })
+          if (!rr) throw new Error('no result')
+          const lhr = rr.lhr
+          lighthouseMeta.version ??= lhr.lighthouseVersion
+          lighthouseMeta.userAgent ??= lhr.environment.hostUserAgent
+          if (lhr.runtimeError) throw new Error(`${lhr.runtimeError.code}: ${lhr.runtimeError.message}`)
+          const a = lhr.audits
+          const rows = (a['resource-summary']?.details as { items?: { resourceType: string; transferSize: number }[] } | undefined)?.items ?? []
+          const row = (t: string) => rows.find((r) => r.resourceType === t)?.transferSize ?? null
+          const f: LhFigures = {
+            performance: score(lhr.categories.performance?.score),
+            accessibility: score(lhr.categories.accessibility?.score),
+            bestPractices: score(lhr.categories['best-practices']?.score),
+            seo: score(lhr.categories.seo?.score),
+            lcpMs: a['largest-contentful-paint']?.numericValue ?? null,
+            cls: a['cumulative-layout-shift']?.numericValue ?? null,
+            tbtMs: a['total-blocking-time']?.numericValue ?? null,
+            jsBytes: row('script'),
+            totalBytes: row('total'),
+            benchmarkIndex: lhr.environment.benchmarkIndex,
+          }
+          figures.push(f)
+          res.performanceRuns.push(f.performance)
+        } catch (e) {
+          res.errors.push((e as Error).message)
+        }
+      }
+      const scored = figures.filter((f) => f.performance != null).sort((x, y) => x.performance! - y.performance!)
+      const pool = scored.length ? scored : figures
+      if (pool.length) res.median = pool[Math.floor((pool.length - 1) / 2)]
+      results.set(page.spec.name, res)
+    }
+  } finally {
+    process.stdout.write(' '.repeat(60) + '\r')
+    await chromeKill()
+  }
+  return results
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Load (autocannon)
+// ---------------------------------------------------------------------------------------------------
+type CannonResult = {
+  requests: { average: number }; latency: { p99: number; average: number }
+  non2xx: number; errors: number; timeouts: number; '2xx': number
+}
+type Autocannon = (o: { url: string; connections: number; duration: number; headers?: Record<string, string> }) => Promise<CannonResult>
+type LoadFigures = { page: string; url: string; reqPerSec: number; p99Ms: number; meanLatencyMs: number; non2xx: number; errors: number; timeouts: number }
+
+async function load(page: Resolved, autocannon: Autocannon): Promise<LoadFigures> {
+  process.stdout.write(`  autocannon ${page.spec.name} (${duration} s × ${connections})…\r`)
+  const r = await autocannon({ url: page.url!, connections, duration, headers: { Accept: 'text/html' } })
+  process.stdout.write(' '.repeat(60) + '\r')
+  return {
+    page: page.spec.name, url: page.url!, reqPerSec: r.requests.average, p99Ms: r.latency.p99,
+    meanLatencyMs: r.latency.average, non2xx: r.non2xx, errors: r.errors, timeouts: r.timeouts,
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Output
+// ---------------------------------------------------------------------------------------------------
+const mark = (ok: boolean) => (ok ? '✓' : '✗')
+function cell(v: number | null | undefined, digits: number, ok?: (v: number) => boolean): string {
+  if (v == null || Number.isNaN(v)) return '—'
+  const s = v.toFixed(digits)
+  return ok ? `${s} ${mark(ok(v))}` : s
+}
+function table(rows: string[][]): string {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)))
+  return rows.map((r) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n')
+}
+
+function machine() {
+  const cpus = os.cpus()
+  return {
+    os: `${os.type()} ${os.release()} (${os.platform()}/${os.arch()})`,
+    cpuModel: cpus[0]?.model ?? 'unknown', cpuCount: cpus.length,
+    memoryGiB: Math.round((os.totalmem() / 2 ** 30) * 10) / 10,
+    node: process.version,
+  }
+}
+
+function gitCommit(): { commit: string; dirty: boolean } {
+  try {
+    const commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim()
+    const dirty = execFileSync('git', ['status', '--porcelain'], { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim() !== ''
+    return { commit, dirty }
+  } catch {
+    return { commit: 'uncommitted', dirty: true }
+  }
+}
+
+function sleep(ms: number) {
+  return new Promise((r) => setTimeout(r, ms))
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Main
+// ---------------------------------------------------------------------------------------------------
+const started = Date.now()
+if (!opts['no-build']) {
+  console.log(`Building edition ${id}…`)
+  await run(process.execPath, ['scripts/build.ts'], { env: { EDITION: id } }).catch((e) => {
+    console.error(`build failed: ${(e as Error).message}`)
+    process.exit(1)
+  })
+}
+
+try {
+  const busy = await fetch(`${base}/_/health`, { signal: AbortSignal.timeout(1000) }).then(() => true, () => false)
+  if (busy) {
+    console.error(`Port ${port} already answers: stop that server or pass --port N.`)
+    process.exit(1)
+  }
+  console.log(`Starting the worker on ${base} (state in ${persist})…`)
+  worker = startWorker()
+  if (!(await waitHealthy(worker, 4 * 60_000))) {
+    console.error(`The worker never answered ${base}/_/health with 200. Its last output:\n${workerLog.slice(-40).join('\n')}`)
+    await stopWorker()
+    process.exit(1)
+  }
+  console.log(`Worker up after ${((Date.now() - started) / 1000).toFixed(0)} s`)
+
+  const found = await discover()
+  const pages = await resolvePages(found)
+  const measured = pages.filter((p) => p.url)
+  for (const p of pages) if (!p.url) notes.push(`${p.spec.name} ${p.path}: missing (${p.status})`)
+
+  let lh = new Map<string, LhResult>()
+  if (!opts['no-lighthouse']) {
+    console.log(`Lighthouse: ${measured.length} pages × ${runs} runs (mobile, simulated throttling)…`)
+    lh = await lighthouseAll(measured)
+    if (lighthouseMeta.error) notes.push(`lighthouse: ${lighthouseMeta.error}`)
+  }
+
+  let loadResult: { baseline?: LoadFigures; edge?: LoadFigures; ratio?: number; error?: string } = {}
+  if (!opts['no-load']) {
+    const edge = measured.find((p) => p.spec.name === LOAD.edge)
+    const baseline = measured.find((p) => p.spec.name === LOAD.baseline)
+    if (!edge || !baseline) loadResult.error = `needs both ${LOAD.edge} and ${LOAD.baseline} answering 200`
+    else {
+      try {
+        const autocannon = ((await import('autocannon' as string)) as { default: Autocannon }).default
+        console.log(`autocannon: ${duration} s × ${connections} connections on ${baseline.spec.name} and ${edge.spec.name}…`)
+        loadResult.baseline = await load(baseline, autocannon)
+        loadResult.edge = await load(edge, autocannon)
+        if (loadResult.baseline.reqPerSec > 0) loadResult.ratio = loadResult.edge.reqPerSec / loadResult.baseline.reqPerSec
+      } catch (e) {
+        loadResult.error = (e as Error).message
+      }
+    }
+    if (loadResult.error) notes.push(`load: ${loadResult.error}`)
+  }
+
+  // --- table ---
+  const head = ['page', 'path', 'perf', 'a11y', 'b.p.', 'SEO', 'LCP ms', 'CLS', 'TBT ms', 'JS KB', 'total KB', 'D1']
+  const target = ['target', '', `≥${TARGETS.performance}`, `≥${TARGETS.accessibility}`, `≥${TARGETS.bestPractices}`, `${TARGETS.seo}`,
+    `≤${TARGETS.lcpMs}`, `≤${TARGETS.cls}`, `≤${TARGETS.tbtMs}`, '≤5 catalogue', '', `≤${TARGETS.d1Queries}`]
+  const rows = [head, target]
+  for (const p of pages) {
+    const shownPath = p.redirectedTo ? `${p.path} → ${p.redirectedTo}` : p.path
+    if (!p.url) {
+      rows.push([p.spec.name, shownPath, `missing (${p.status})`])
+      continue
+    }
+    const m = lh.get(p.spec.name)?.median
+    const lcpTarget = p.spec.lcpMs ?? TARGETS.lcpMs
+    rows.push([
+      p.spec.name, shownPath,
+      cell(m?.performance, 0, (v) => v >= TARGETS.performance),
+      cell(m?.accessibility, 0, (v) => v >= TARGETS.accessibility),
+      cell(m?.bestPractices, 0, (v) => v >= TARGETS.bestPractices),
+      cell(m?.seo, 0, (v) => v >= TARGETS.seo),
+      cell(m?.lcpMs, 0, (v) => v <= lcpTarget),
+      cell(m?.cls, 3, (v) => v <= TARGETS.cls),
+      cell(m?.tbtMs, 0, (v) => v <= TARGETS.tbtMs),
+      cell(m?.jsBytes == null ? null : m.jsBytes / 1024, 1, p.spec.jsKB == null ? undefined : (v) => v <= p.spec.jsKB!),
+      cell(m?.totalBytes == null ? null : m.totalBytes / 1024, 1),
+      cell(p.d1Queries, 0, p.spec.edge ? (v) => v <= TARGETS.d1Queries : undefined),
+    ])
+  }
+  console.log(`\nEdition ${id} — Lighthouse ${lighthouseMeta.version ?? '?'} mobile, simulated throttling, median of ${runs} by performance`)
+  console.log(table(rows))
+  for (const p of measured) {
+    const r = lh.get(p.spec.name)
+    if (r?.errors.length) console.log(`  ${p.spec.name}: ${r.errors.length}/${runs} lighthouse runs failed — ${r.errors[0]}`)
+  }
+
+  if (loadResult.baseline && loadResult.edge) {
+    const lr = [['load', 'url', 'req/s', 'p99 ms', 'mean ms', 'non-2xx', 'errors']]
+    for (const [label, f] of [['pre-rendered', loadResult.baseline], ['edge-rendered', loadResult.edge]] as const)
+      lr.push([`${label} (${f.page})`, new URL(f.url).pathname, f.reqPerSec.toFixed(1), String(f.p99Ms), f.meanLatencyMs.toFixed(1), String(f.non2xx), String(f.errors + f.timeouts)])
+    console.log(`\nautocannon ${duration} s × ${connections} connections, same worker, same run`)
+    console.log(table(lr))
+    console.log(`ratio edge/pre-rendered: ${cell(loadResult.ratio, 2, (v) => v >= TARGETS.ratio)} (target ≥ ${TARGETS.ratio})`)
+  }
+  if (notes.length) console.log(`\nNotes:\n${notes.map((n) => `  - ${n}`).join('\n')}`)
+
+  // --- results.json ---
+  const results = {
+    date: new Date().toISOString(),
+    ...gitCommit(),
+    edition: id,
+    machine: machine(),
+    lighthouse: { version: lighthouseMeta.version ?? null, userAgent: lighthouseMeta.userAgent ?? null, runs, formFactor: 'mobile', throttling: 'simulate', error: lighthouseMeta.error ?? null },
+    targets: { ...TARGETS, jsKB: Object.fromEntries(PAGES.filter((p) => p.jsKB != null).map((p) => [p.name, p.jsKB])) },
+    pages: pages.map((p) => ({
+      name: p.spec.name, path: p.path, url: p.url ?? null, status: p.url ? 'ok' : 'missing', httpStatus: p.status,
+      d1Queries: p.d1Queries ?? null,
+      lighthouse: lh.get(p.spec.name) ?? null,
+    })),
+    load: opts['no-load'] ? null : { durationS: duration, connections, ...loadResult },
+    notes,
+    elapsedS: Math.round((Date.now() - started) / 1000),
+  }
+  mkdirSync(`${root}bench`, { recursive: true })
+  writeFileSync(`${root}bench/results.json`, JSON.stringify(results, null, 2) + '\n')
+  console.log(`\nWrote bench/results.json (${results.elapsedS} s)`)
+} finally {
+  await stopWorker()
+}

@@ -1,0 +1,52 @@
+/** Small helpers shared by the project's scripts (build, start, test, bench, ops). */
+import { spawn, type SpawnOptions } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+
+export const root = fileURLToPath(new URL('..', import.meta.url))
+
+/** Offline-friendly environment for astro and wrangler on these machines (TOOLCHAIN.md). */
+export const quietEnv = {
+  CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+  WRANGLER_SEND_METRICS: 'false',
+  ASTRO_TELEMETRY_DISABLED: '1',
+  WRANGLER_LOG: process.env.WRANGLER_LOG ?? 'warn',
+}
+
+export function editionId(): string {
+  return process.env.EDITION ?? 'fr'
+}
+
+/** Where `EDITION=<id> npm run build` writes its worker. */
+export function distDir(id = editionId()): string {
+  return `${root}dist/${id}`
+}
+
+export function wranglerConfig(id = editionId()): string {
+  return `${distDir(id)}/server/wrangler.json`
+}
+
+/** Runs a command from node_modules/.bin (or PATH), inheriting stdio; rejects on a non-zero exit. */
+export function run(cmd: string, args: string[], opts: SpawnOptions = {}): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { stdio: 'inherit', cwd: root, ...opts, env: { ...process.env, ...quietEnv, ...opts.env } })
+    child.on('error', reject)
+    child.on('exit', (code, signal) =>
+      code === 0 ? resolve() : reject(new Error(`${cmd} ${args.join(' ')} exited with ${code ?? signal}`)),
+    )
+  })
+}
+
+/** Parses `--name value` and `--flag` arguments. */
+export function args(argv = process.argv.slice(2)): Record<string, string | true> {
+  const out: Record<string, string | true> = {}
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!
+    if (!a.startsWith('--')) continue
+    const next = argv[i + 1]
+    if (next !== undefined && !next.startsWith('--')) {
+      out[a.slice(2)] = next
+      i++
+    } else out[a.slice(2)] = true
+  }
+  return out
+}

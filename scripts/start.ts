@@ -1,0 +1,25 @@
+/**
+ * `npm start`: builds the edition (EDITION, default fr), applies the local D1 migrations, seeds the
+ * demo data once, and serves the worker in workerd through wrangler on http://localhost:8787 (PORT).
+ * Options: --port N, --persist-to DIR (default .wrangler/state), --no-build, --no-images.
+ */
+import { args, editionId, run, wranglerConfig } from './lib.ts'
+import { existsSync } from 'node:fs'
+
+const opts = args()
+const id = editionId()
+const port = String(opts.port ?? process.env.PORT ?? '8787')
+const persist = String(opts['persist-to'] ?? '.wrangler/state')
+const config = wranglerConfig(id)
+/** Local development secrets; a deployment sets its own with `wrangler secret put`. */
+const devVars = ['PASSWORD_PEPPER:dev-pepper-change-me', 'SESSION_SECRET:dev-session-secret-change-me-0123456789']
+
+if (!opts['no-build'] || !existsSync(config)) await run(process.execPath, ['scripts/build.ts'], { env: { EDITION: id } })
+await run('wrangler', ['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persist, '-c', config])
+await run(process.execPath, ['scripts/seed.ts', '--persist-to', persist, ...(opts['no-images'] ? ['--no-images'] : [])], { env: { EDITION: id } })
+console.log(`\nServing edition ${id} on http://localhost:${port}\n`)
+await run('wrangler', [
+  'dev', '-c', config, '--port', port, '--ip', '127.0.0.1', '--persist-to', persist,
+  '--show-interactive-dev-session=false', '--live-reload=false', '--log-level', 'warn',
+  ...devVars.flatMap((v) => ['--var', v]),
+])

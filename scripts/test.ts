@@ -1,0 +1,46 @@
+/**
+ * `npm test`: type check (astro check covers .astro and .ts), unit and worker tests (vitest, real
+ * workerd + D1), then browser tests (Playwright + Chromium) against freshly built fr, ar and de
+ * workers. Prints one closing line "tests: N passed, N failed".
+ */
+import { readFileSync, rmSync, mkdirSync } from 'node:fs'
+import { run } from './lib.ts'
+
+mkdirSync('.cache', { recursive: true })
+for (const f of ['.cache/vitest.json', '.cache/playwright.json']) rmSync(f, { force: true })
+const steps: [string, () => Promise<void>][] = [
+  ['type check', () => run('astro', ['check', '--minimumSeverity', 'warning'])],
+  ['unit + worker tests', () => run('vitest', ['run', '--reporter=default', '--reporter=json', '--outputFile=.cache/vitest.json'])],
+  ['build fr, ar, de', async () => {
+    for (const id of ['fr', 'ar', 'de']) await run(process.execPath, ['scripts/build.ts'], { env: { EDITION: id } })
+  }],
+  ['browser tests', async () => {
+    for (const id of ['fr', 'ar', 'de']) rmSync(`.wrangler/e2e-${id}`, { recursive: true, force: true })
+    await run('playwright', ['test'], { env: { CI: process.env.CI ?? '1' } })
+  }],
+]
+
+let failed = false
+for (const [name, step] of steps) {
+  console.log(`\n▶ ${name}`)
+  try {
+    await step()
+  } catch (e) {
+    console.error(`✗ ${name}: ${(e as Error).message}`)
+    failed = true
+    break
+  }
+}
+
+function count(file: string, pick: (j: any) => [number, number]): [number, number] {
+  try {
+    return pick(JSON.parse(readFileSync(file, 'utf8')))
+  } catch {
+    return [0, 0]
+  }
+}
+const [vp, vf] = count('.cache/vitest.json', (j) => [j.numPassedTests, j.numFailedTests])
+const [pp, pf] = count('.cache/playwright.json', (j) => [j.stats.expected + (j.stats.flaky ?? 0), j.stats.unexpected])
+console.log(`\nvitest ${vp} passed, ${vf} failed; playwright ${pp} passed, ${pf} failed`)
+console.log(`tests: ${vp + pp} passed, ${vf + pf + (failed && vf + pf === 0 ? 1 : 0)} failed`)
+process.exit(failed ? 1 : 0)

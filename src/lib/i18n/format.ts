@@ -1,0 +1,34 @@
+/** Dates and money through Intl with the edition's locale, time zone and currency (spec §1, §9). */
+import type { Edition } from '../edition/schema.ts'
+
+/** Spec §9: dates as dd.MM.yyyy (in every edition, in the edition's time zone). */
+export function formatDate(date: Date | string, edition: Pick<Edition, 'timeZone'>): string {
+  const parts = new Intl.DateTimeFormat('en-GB', {
+    timeZone: edition.timeZone,
+    day: '2-digit',
+    month: '2-digit',
+    year: 'numeric',
+  }).formatToParts(new Date(date))
+  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? ''
+  return `${get('day')}.${get('month')}.${get('year')}`
+}
+
+/** Date and time for "rented until …" style labels, in the edition's language and time zone. */
+export function formatDateTime(date: Date | string, edition: Pick<Edition, 'timeZone' | 'locale'>): string {
+  const d = new Date(date)
+  const time = new Intl.DateTimeFormat(edition.locale, { timeZone: edition.timeZone, hour: '2-digit', minute: '2-digit' }).format(d)
+  return `${formatDate(d, edition)} ${time}`
+}
+
+/** A price in minor units in the edition's currency, symbol before or after as the edition says. */
+export function formatMoney(minor: number, edition: Pick<Edition, 'locale' | 'currency' | 'currencySymbolPosition'>): string {
+  const nf = new Intl.NumberFormat(edition.locale, { style: 'currency', currency: edition.currency })
+  const digits = nf.resolvedOptions().maximumFractionDigits ?? 2
+  const parts = nf.formatToParts(minor / 10 ** digits)
+  const symbol = parts.filter((p) => p.type === 'currency').map((p) => p.value).join('')
+  const number = parts
+    .filter((p) => p.type !== 'currency' && p.type !== 'literal')
+    .map((p) => p.value)
+    .join('')
+  return edition.currencySymbolPosition === 'before' ? `${symbol}${number}` : `${number}\u00a0${symbol}`
+}

@@ -1,0 +1,29 @@
+/**
+ * Translations: i18next 27, one instance per locale built once and never mutated afterwards
+ * (CONVENTIONS.md). fr is the source catalogue; every edition has every key (tests/unit/messages.test.ts).
+ */
+import i18next, { type i18n } from 'i18next'
+
+export type Translate = (key: string, params?: Record<string, unknown>) => string
+
+const instances = new Map<string, i18n>()
+
+export function createTranslator(locale: string, messages: Record<string, string>): Translate {
+  let instance = instances.get(locale)
+  if (!instance) {
+    instance = i18next.createInstance()
+    void instance.init({
+      lng: locale,
+      fallbackLng: false,
+      initAsync: false,
+      keySeparator: false,
+      nsSeparator: false,
+      interpolation: { escapeValue: false },
+      resources: { [locale]: { translation: messages } },
+      returnNull: false,
+    })
+    instances.set(locale, instance)
+  }
+  const t = instance.getFixedT(locale)
+  return (key, params) => t(key, params ?? {}) as string
+}

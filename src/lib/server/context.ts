@@ -1,0 +1,25 @@
+/**
+ * Request-scoped context shared by the Hono edge app and the Astro pages it renders
+ * (one AsyncLocalStorage store per request: request id, D1 helper with its query counter).
+ */
+import { AsyncLocalStorage } from 'node:async_hooks'
+import { env } from 'cloudflare:workers'
+import { createDb, type Db } from './db.ts'
+
+export type RequestContext = {
+  requestId: string
+  /** Spec §2: some pages skip loading the user. */
+  skipUser: boolean
+  db: Db
+}
+
+const storage = new AsyncLocalStorage<RequestContext>()
+
+export function runWithContext<T>(ctx: RequestContext, fn: () => T): T {
+  return storage.run(ctx, fn)
+}
+
+/** The current request's context; outside a request (build, tests) a fresh one. */
+export function requestContext(): RequestContext {
+  return storage.getStore() ?? { requestId: 'none', skipUser: false, db: createDb(env.DB) }
+}

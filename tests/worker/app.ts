@@ -1,0 +1,24 @@
+/**
+ * The edge app as the worker builds it, for worker tests: same middleware and API, with a page
+ * renderer that answers like a page would (the real Astro pages are covered by the browser tests).
+ */
+import type { MiddlewareHandler } from 'hono'
+import { createApp } from '../../functions/app.ts'
+import { parseEdition, type Edition } from '../../src/lib/edition/schema.ts'
+import fr from '../../editions/fr/edition.json'
+import frErrors from '../../editions/fr/messages/errors.json'
+import frUi from '../../editions/fr/messages/ui.json'
+
+export const frEdition = parseEdition('fr', fr)
+export const frMessages: Record<string, string> = { ...frErrors, ...frUi }
+
+const page: MiddlewareHandler = async (c) => c.html(`<!doctype html><title>${c.req.path}</title>`)
+
+export function appFor(edition: Edition = frEdition, messages = frMessages) {
+  return createApp({ edition, messages, pages: [page] })
+}
+
+/** Calls the app like workerd would for a request to http://localhost. */
+export function request(app: ReturnType<typeof appFor>, path: string, init?: RequestInit) {
+  return app.request(new Request(new URL(path, 'http://localhost'), init))
+}

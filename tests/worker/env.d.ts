@@ -1,0 +1,1 @@
+/// <reference types="@cloudflare/vitest-plugin/types/cloudflare-test.d.ts" />

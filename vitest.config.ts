@@ -1,0 +1,45 @@
+import { defineConfig } from 'vitest/config'
+import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin'
+import { editionPlugin } from './src/lib/edition/load.ts'
+
+/**
+ * Two projects: `unit` (pure rules, Node) and `worker` (real workerd + D1 with the migrations applied,
+ * through @cloudflare/vitest-plugin). Browser tests run separately with Playwright (tests/e2e).
+ */
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['src/**/*.test.ts', 'tests/unit/**/*.test.ts', 'scripts/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
+      {
+        plugins: [
+          editionPlugin('fr'),
+          cloudflareTest(async () => ({
+            miniflare: {
+              compatibilityDate: '2026-11-17',
+              compatibilityFlags: ['nodejs_compat'],
+              d1Databases: ['DB'],
+              r2Buckets: ['MEDIA'],
+              kvNamespaces: ['CACHE', 'SESSION'],
+              bindings: {
+                EDITION: 'fr',
+                PASSWORD_PEPPER: 'test-pepper',
+                TEST_MIGRATIONS: await readD1Migrations('migrations'),
+              },
+            },
+          })),
+        ],
+        test: {
+          name: 'worker',
+          include: ['tests/worker/**/*.test.ts'],
+          setupFiles: ['tests/worker/apply-migrations.ts'],
+        },
+      },
+    ],
+  },
+})
