@@ -185,6 +185,8 @@ type LhFigures = {
   performance: number | null; accessibility: number | null; bestPractices: number | null; seo: number | null
   lcpMs: number | null; cls: number | null; tbtMs: number | null; jsBytes: number | null; totalBytes: number | null
   benchmarkIndex?: number
+  /** Audits scoring below 1 in accessibility, best practices and SEO: why those scores are not 100. */
+  failing: string[]
 }
 type LhResult = { median?: LhFigures; performanceRuns: (number | null)[]; errors: string[] }
 let chromeKill: (() => Promise<void>) | undefined
@@ -220,7 +222,6 @@ async function lighthouseAll(pages: Resolved[]): Promise<Map<string, LhResult>> 
       const res: LhResult = { performanceRuns: [], errors: [] }
       const figures: LhFigures[] = []
       for (let i = 0; i < runs; i++) {
-        process.stdout.write(`  lighthouse ${page.spec.name} run ${i + 1}/${runs}…\r`)
         try {
           const rr = await lighthouse(page.url, {
             port: chrome.port, output: 'json', logLevel: 'error',
@@ -245,11 +246,17 @@ async function lighthouseAll(pages: Resolved[]): Promise<Map<string, LhResult>> 
             jsBytes: row('script'),
             totalBytes: row('total'),
             benchmarkIndex: lhr.environment.benchmarkIndex,
+            failing: ['accessibility', 'best-practices', 'seo'].flatMap((c) =>
+              (lhr.categories[c]?.auditRefs ?? [])
+                .filter((ref) => ref.weight > 0 && a[ref.id]?.score != null && a[ref.id]!.score! < 1)
+                .map((ref) => `${c}: ${ref.id}`)),
           }
           figures.push(f)
           res.performanceRuns.push(f.performance)
+          console.log(`  lighthouse ${page.spec.name} ${i + 1}/${runs}: performance ${f.performance ?? '—'}, LCP ${cell(f.lcpMs, 0)} ms`)
         } catch (e) {
           res.errors.push((e as Error).message)
+          console.log(`  lighthouse ${page.spec.name} ${i + 1}/${runs}: failed — ${(e as Error).message}`)
         }
       }
       const scored = figures.filter((f) => f.performance != null).sort((x, y) => x.performance! - y.performance!)
@@ -258,7 +265,6 @@ async function lighthouseAll(pages: Resolved[]): Promise<Map<string, LhResult>> 
       results.set(page.spec.name, res)
     }
   } finally {
-    process.stdout.write(' '.repeat(60) + '\r')
     await chromeKill()
   }
   return results
@@ -275,9 +281,8 @@ type Autocannon = (o: { url: string; connections: number; duration: number; head
 type LoadFigures = { page: string; url: string; reqPerSec: number; p99Ms: number; meanLatencyMs: number; non2xx: number; errors: number; timeouts: number }
 
 async function load(page: Resolved, autocannon: Autocannon): Promise<LoadFigures> {
-  process.stdout.write(`  autocannon ${page.spec.name} (${duration} s × ${connections})…\r`)
   const r = await autocannon({ url: page.url!, connections, duration, headers: { Accept: 'text/html' } })
-  process.stdout.write(' '.repeat(60) + '\r')
+  console.log(`  autocannon ${page.spec.name}: ${r.requests.average.toFixed(1)} req/s, p99 ${r.latency.p99} ms`)
   return {
     page: page.spec.name, url: page.url!, reqPerSec: r.requests.average, p99Ms: r.latency.p99,
     meanLatencyMs: r.latency.average, non2xx: r.non2xx, errors: r.errors, timeouts: r.timeouts,
@@ -293,8 +298,11 @@ function cell(v: number | null | undefined, digits: number, ok?: (v: number) => 
   const s = v.toFixed(digits)
   return ok ? `${s} ${mark(ok(v))}` : s
 }
+/** Aligned columns; a row shorter than the header lets its last cell run across the rest. */
 function table(rows: string[][]): string {
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)))
+  const n = rows[0]!.length
+  const fits = (r: string[], i: number) => r.length === n || i < r.length - 1
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.filter((r) => fits(r, i)).map((r) => (r[i] ?? '').length)))
   return rows.map((r) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n')
 }
 
@@ -412,6 +420,7 @@ try {
   for (const p of measured) {
     const r = lh.get(p.spec.name)
     if (r?.errors.length) console.log(`  ${p.spec.name}: ${r.errors.length}/${runs} lighthouse runs failed — ${r.errors[0]}`)
+    if (r?.median?.failing.length) console.log(`  ${p.spec.name} below 100: ${r.median.failing.join(', ')}`)
   }
 
   if (loadResult.baseline && loadResult.edge) {

@@ -50,11 +50,12 @@ describe('edge app', () => {
   })
 
   it('answers paths with encoded tricks as not found', async () => {
-    for (const path of ['/api/v1/%2e%2e/%2e%2e/etc', '/detail/%00', '/api/v1/a%2fb', '/x/%E0%A4%A', '/..%5c..%5cwin.ini']) {
+    // (plain `..` and `%2e%2e` segments are resolved by URL parsing before any handler sees them)
+    for (const path of ['/detail/%00', '/api/v1/a%2f..%2fb', '/x/%E0%A4%A', '/..%5c..%5cwin.ini', '/detail/1%2F..%2F..%2Fetc']) {
       const res = await request(app, path)
       expect(res.status, path).toBe(404)
     }
-    const api = await request(app, '/api/v1/%2e%2e/secret')
+    const api = await request(app, '/api/v1/contents%00')
     expect(((await api.json()) as { code: string }).code).toBe('NOT_EXIST')
   })
 

@@ -1,1 +1,1 @@
-/// <reference types="@cloudflare/vitest-plugin/types/cloudflare-test.d.ts" />
+/// <reference path="../../node_modules/@cloudflare/vitest-plugin/types/cloudflare-test.d.ts" />
