@@ -17,7 +17,7 @@
  *   the translation is sanitised by the same rules (one level: a translation is never resolved again).
  * - The exact text `##null##` renders nothing.
  * - Every value the output carries is re-escaped, so the browser parses exactly what was checked here;
- *   unclosed and misnested tags are closed in order; nothing here throws.
+ *   unclosed and misnested tags are closed in order; nesting stops at {@link MAX_DEPTH}; nothing here throws.
  */
 
 export type RichTextOptions = {
@@ -211,23 +211,23 @@ const escapeAttr = (s: string) =>
 
 // ── Attributes ────────────────────────────────────────────────────────────────────────────────────
 
-const COLOUR = /^(?:#(?:[0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})|[a-z]{3,24}|(?:rgba?|hsla?)\([0-9a-z.,%\/\s+-]{1,64}\))$/
-/** Inside rgb()/hsl() only numbers, units and separators (no nested function, no `url`). */
-const COLOUR_FUNCTION_BODY = /^(?:rgba?|hsla?)\((?:\s*[+-]?(?:\d+(?:\.\d+)?|\.\d+)(?:%|deg|turn|rad|grad)?\s*[,\/]?)+\s*\)$/
+/**
+ * A colour: hex, a keyword, or rgb()/hsl() holding only 3–4 numbers with units and separators (no nested
+ * function, no `url`). Bounded repetitions and mandatory separators keep the pattern free of backtracking blow-ups.
+ */
+const NUMBER = String.raw`[+-]?(?:\d{1,3}(?:\.\d{1,4})?|\.\d{1,4})(?:%|deg|turn|rad|grad)?`
+const COLOUR = new RegExp(
+  String.raw`^(?:#(?:[0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})|[a-z]{3,24}|(?:rgba?|hsla?)\(\s*${NUMBER}(?:\s*[,/]\s*${NUMBER}|\s+${NUMBER}){2,3}\s*\))$`,
+)
 
 const STYLE_RULES: Readonly<Record<string, (value: string) => boolean>> = {
-  color: isColour,
-  'background-color': isColour,
+  color: (v) => COLOUR.test(v),
+  'background-color': (v) => COLOUR.test(v),
   'font-weight': (v) => /^(?:normal|bold|bolder|lighter|[1-9]00)$/.test(v),
   'font-size': (v) =>
     /^(?:0|\d{1,3}(?:\.\d{1,3})?(?:px|em|rem|%|pt)|xx-small|x-small|small|medium|large|x-large|xx-large|xxx-large|smaller|larger)$/.test(v),
   'text-decoration': (v) => /^(?:none|(?:underline|overline|line-through)(?:\s(?:underline|overline|line-through))*)$/.test(v),
   'text-align': (v) => /^(?:left|right|center|justify|start|end)$/.test(v),
-}
-
-function isColour(v: string): boolean {
-  if (!COLOUR.test(v)) return false
-  return v.includes('(') ? COLOUR_FUNCTION_BODY.test(v) : true
 }
 
 /** Keeps the allowed declarations of a decoded `style` value, normalised to `prop: value; …`. */
@@ -291,6 +291,9 @@ export function sanitizeHref(raw: string, siteOrigin: string | null): Link | nul
   const url = parseUrl(value)
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) return null
   if (siteOrigin !== null && url.origin === siteOrigin) return { href: url.pathname + url.search + url.hash, inApp: true }
+  // Userinfo only serves to disguise the host (`https://our.site@evil.example/`).
+  url.username = ''
+  url.password = ''
   return { href: url.href, inApp: false }
 }
 
@@ -331,6 +334,9 @@ function openTag(name: 'span' | 'div' | 'a', attrs: Attr[], siteOrigin: string |
 type Container = 'span' | 'div' | 'a'
 const isContainer = (name: string): name is Container => name === 'span' || name === 'div' || name === 'a'
 
+/** Deeper nesting is never meant; containers past it are dropped (text kept), which keeps the work linear. */
+export const MAX_DEPTH = 32
+
 function sanitize(html: string, siteOrigin: string | null): string {
   const open: Container[] = []
   let out = ''
@@ -346,6 +352,7 @@ function sanitize(html: string, siteOrigin: string | null): string {
       } else if (isContainer(token.name)) {
         // Links do not nest: a new <a> closes the open one (and what is inside it), as browsers do.
         if (token.name === 'a' && open.includes('a')) closeDownTo(open.lastIndexOf('a'))
+        if (open.length >= MAX_DEPTH) continue
         out += openTag(token.name, token.attrs, siteOrigin)
         if (token.selfClosing) out += `</${token.name}>`
         else open.push(token.name)
