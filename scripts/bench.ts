@@ -10,7 +10,7 @@
  * Exits 0 unless the worker never started.
  */
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process'
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { accessSync, constants, mkdirSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import { args, editionId, root, run } from './lib.ts'
 
@@ -29,7 +29,7 @@ const PAGES: PageSpec[] = [
   // { name: 'weekly', path: '/weekly', jsKB: 5, edge: true },
   // { name: 'notice', path: '/notice', jsKB: 5, edge: true },
   // { name: 'faq', path: '/faq', jsKB: 5, edge: true },
-  // { name: 'viewer', path: (d) => d.viewer, jsKB: 90, lcpMs: 1600, edge: true },
+  // { name: 'viewer', path: (d) => d.viewer, jsKB: 90, lcpMs: 1600, edge: true }, // + `viewer` in Discovered/discover()
 ]
 /** Throughput comparison: the edge-rendered page against the pre-rendered one (names from PAGES). */
 const LOAD = { edge: 'detail', baseline: 'prepare' }
@@ -59,6 +59,7 @@ const notes: string[] = []
 let worker: ChildProcess | undefined
 const workerLog: string[] = []
 let stopping: Promise<void> | undefined
+let interrupted = false
 
 function groupAlive(pid: number): boolean {
   try {
@@ -94,10 +95,16 @@ process.on('exit', () => {
 })
 for (const sig of ['SIGINT', 'SIGTERM'] as const) {
   process.on(sig, () => {
+    if (interrupted) return
+    interrupted = true
     console.error(`\n${sig}: stopping the worker`)
     void Promise.all([stopWorker(), chromeKill?.()]).finally(() => process.exit(130))
   })
 }
+process.on('uncaughtException', (e) => {
+  console.error('bench crashed:', e)
+  void Promise.all([stopWorker(), chromeKill?.()]).finally(() => process.exit(1))
+})
 
 function startWorker(): ChildProcess {
   const verbose = Boolean(opts.verbose)
@@ -210,6 +217,7 @@ async function lighthouseAll(pages: Resolved[]): Promise<Map<string, LhResult>> 
   const chromePath = process.env.CHROME_PATH ?? '/usr/bin/chromium'
   let chrome: Awaited<ReturnType<typeof chromeLauncher.launch>>
   try {
+    accessSync(chromePath, constants.X_OK)
     chrome = await chromeLauncher.launch({ chromePath, chromeFlags: CHROME_FLAGS, handleSIGINT: false, logLevel: 'silent' })
   } catch (e) {
     lighthouseMeta.error = `cannot launch Chromium at ${chromePath}: ${(e as Error).message}`
@@ -221,7 +229,9 @@ async function lighthouseAll(pages: Resolved[]): Promise<Map<string, LhResult>> 
       if (!page.url) continue
       const res: LhResult = { performanceRuns: [], errors: [] }
       const figures: LhFigures[] = []
-      for (let i = 0; i < runs; i++) {
+      // A run that fails (Lighthouse's NO_NAVSTART and the like happen on a busy machine) is retried, twice at most per page.
+      for (let attempt = 0; figures.length < runs && attempt < runs + 2 && !interrupted; attempt++) {
+        const label = `  lighthouse ${page.spec.name} ${figures.length + 1}/${runs}`
         try {
           const rr = await lighthouse(page.url, {
             port: chrome.port, output: 'json', logLevel: 'error',
@@ -253,10 +263,10 @@ async function lighthouseAll(pages: Resolved[]): Promise<Map<string, LhResult>> 
           }
           figures.push(f)
           res.performanceRuns.push(f.performance)
-          console.log(`  lighthouse ${page.spec.name} ${i + 1}/${runs}: performance ${f.performance ?? '—'}, LCP ${cell(f.lcpMs, 0)} ms`)
+          console.log(`${label}: performance ${f.performance ?? '—'}, LCP ${cell(f.lcpMs, 0)} ms`)
         } catch (e) {
           res.errors.push((e as Error).message)
-          console.log(`  lighthouse ${page.spec.name} ${i + 1}/${runs}: failed — ${(e as Error).message}`)
+          console.log(`${label}: failed — ${(e as Error).message}`)
         }
       }
       const scored = figures.filter((f) => f.performance != null).sort((x, y) => x.performance! - y.performance!)
@@ -370,7 +380,7 @@ try {
   }
 
   let loadResult: { baseline?: LoadFigures; edge?: LoadFigures; ratio?: number; error?: string } = {}
-  if (!opts['no-load']) {
+  if (!opts['no-load'] && !interrupted) {
     const edge = measured.find((p) => p.spec.name === LOAD.edge)
     const baseline = measured.find((p) => p.spec.name === LOAD.baseline)
     if (!edge || !baseline) loadResult.error = `needs both ${LOAD.edge} and ${LOAD.baseline} answering 200`
@@ -419,7 +429,7 @@ try {
   console.log(table(rows))
   for (const p of measured) {
     const r = lh.get(p.spec.name)
-    if (r?.errors.length) console.log(`  ${p.spec.name}: ${r.errors.length}/${runs} lighthouse runs failed — ${r.errors[0]}`)
+    if (r?.errors.length) console.log(`  ${p.spec.name}: ${r.errors.length} lighthouse attempt(s) failed, ${r.performanceRuns.length}/${runs} runs kept — ${r.errors[0]}`)
     if (r?.median?.failing.length) console.log(`  ${p.spec.name} below 100: ${r.median.failing.join(', ')}`)
   }
 
