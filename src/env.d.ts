@@ -18,3 +18,4 @@ declare namespace Cloudflare {
     PASSWORD_PEPPER?: string
   }
 }
+declare module 'virtual:edition-theme.css'

@@ -42,19 +42,29 @@ export function loadMessages(id: string): Messages {
   return messages
 }
 
-/** Vite plugin: `import { edition, messages } from 'virtual:edition'` in worker and page code. */
+/** The edition's theme tokens (spec §9) as CSS custom properties, bundled like any stylesheet (CSP-safe). */
+export function themeCss(edition: Edition): string {
+  const t = edition.theme
+  return `:root{--c-primary:${t.primary};--c-on-primary:${t.onPrimary};--c-bg:${t.background};--c-text:${t.text};--max-width:${t.maxWidth}px}\n`
+}
+
+/**
+ * Vite plugin: `import { edition, messages } from 'virtual:edition'` in worker and page code, and
+ * `import 'virtual:edition-theme.css'` for the theme tokens.
+ */
 export function editionPlugin(id: string) {
   const { edition, messages } = loadEdition(id)
-  const virtualId = 'virtual:edition'
-  const resolved = '\0' + virtualId
+  const modules: Record<string, string> = {
+    'virtual:edition': `export const edition = ${JSON.stringify(edition)};\nexport const messages = ${JSON.stringify(messages)};\n`,
+    'virtual:edition-theme.css': themeCss(edition),
+  }
   return {
     name: 'webtoon-edition',
     resolveId(source: string) {
-      return source === virtualId ? resolved : undefined
+      return source in modules ? '\0' + source : undefined
     },
     load(moduleId: string) {
-      if (moduleId !== resolved) return undefined
-      return `export const edition = ${JSON.stringify(edition)};\nexport const messages = ${JSON.stringify(messages)};\n`
+      return moduleId.startsWith('\0') ? modules[moduleId.slice(1)] : undefined
     },
   }
 }
