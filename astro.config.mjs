@@ -17,6 +17,8 @@ export default defineConfig({
   i18n: { locales: [edition.locale], defaultLocale: edition.locale },
   security: { csp: true },
   trailingSlash: 'ignore',
+  /** The worker entry is functions/worker.ts (Hono outer router), not Astro's src/fetch.ts. */
+  fetchFile: null,
   outDir: `./dist/${id}`,
   vite: { plugins: [editionPlugin(id)] },
 })

@@ -18,8 +18,21 @@ if (!opts['no-build'] || !existsSync(config)) await run(process.execPath, ['scri
 await run('wrangler', ['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persist, '-c', config])
 await run(process.execPath, ['scripts/seed.ts', '--persist-to', persist, ...(opts['no-images'] ? ['--no-images'] : [])], { env: { EDITION: id } })
 console.log(`\nServing edition ${id} on http://localhost:${port}\n`)
-await run('wrangler', [
+const devArgs = [
   'dev', '-c', config, '--port', port, '--ip', '127.0.0.1', '--persist-to', persist,
   '--show-interactive-dev-session=false', '--live-reload=false', '--log-level', 'warn',
   ...devVars.flatMap((v) => ['--var', v]),
-])
+]
+// Two wrangler dev processes starting in the same instant can race for an internal port; a start that
+// fails within seconds is retried (twice at most). A server that ran and then stopped is not restarted.
+for (let attempt = 1; ; attempt++) {
+  const startedAt = Date.now()
+  try {
+    await run('wrangler', devArgs)
+    break
+  } catch (e) {
+    if (attempt >= 3 || Date.now() - startedAt > 30_000) throw e
+    console.warn(`wrangler dev stopped at start (${(e as Error).message}); retrying`)
+    await new Promise((r) => setTimeout(r, 1000 + Math.random() * 2000))
+  }
+}

@@ -19,3 +19,11 @@ declare namespace Cloudflare {
   }
 }
 declare module 'virtual:edition-theme.css'
+
+declare module 'virtual:astro-cloudflare:config' {
+  export const isPrerender: boolean
+}
+
+declare module '@astrojs/cloudflare/handler' {
+  export function handle(request: Request, env: Cloudflare.Env, ctx: ExecutionContext): Promise<Response>
+}

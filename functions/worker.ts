@@ -1,0 +1,32 @@
+/**
+ * The worker entry (wrangler `main`): the Hono edge app is the outer router of every request, static
+ * assets included (`run_worker_first`), so redirects and security headers apply everywhere; pages and
+ * assets are then handed to Astro's Cloudflare handler. While pre-rendering at build time, requests go
+ * straight to Astro.
+ */
+import { handle } from '@astrojs/cloudflare/handler'
+import { isPrerender } from 'virtual:astro-cloudflare:config'
+import { env } from 'cloudflare:workers'
+import { edition as rawEdition, messages } from 'virtual:edition'
+import { parseEdition } from '../src/lib/edition/schema.ts'
+import { createApp } from './app.ts'
+
+/** Validated again at start: a worker never serves with a bad edition. */
+const edition = parseEdition(rawEdition.id, rawEdition)
+
+const app = createApp({
+  edition,
+  messages,
+  pages: [
+    async (c) => {
+      const res = await handle(c.req.raw, env, c.executionCtx as ExecutionContext)
+      return new Response(res.body, res) // asset responses have immutable headers; the edge adds its own
+    },
+  ],
+})
+
+export default {
+  fetch(request, workerEnv, ctx) {
+    return isPrerender ? handle(request, workerEnv, ctx) : app.fetch(request, workerEnv, ctx)
+  },
+} satisfies ExportedHandler<Cloudflare.Env>

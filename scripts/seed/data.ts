@@ -1,0 +1,794 @@
+/**
+ * The demo catalogue (API.md "Demo data"), as plain rows and as SQL.
+ *
+ * PURE and deterministic: no I/O, no Node imports, so the seed script (Node) and the worker tests (workerd)
+ * import the same thing. The same options give the same rows; dates are relative to `opts.now`.
+ * Passwords are hashed by the caller (`src/lib/server/password.ts`).
+ */
+
+/** Bump when the demo data changes: `npm run seed` re-seeds only with `--force` or on a new version. */
+export const SEED_VERSION = '1'
+
+/** Widths (px) of every stored rendition, per image kind. R2 object key: `<key>/<width>.webp`. */
+export const IMAGE_WIDTHS = {
+  slice: [640, 828, 1080],
+  cover: [256, 384, 640],
+  banner: [640, 828, 1080],
+  icon: [64, 128, 256],
+} as const
+export type DemoImageKind = keyof typeof IMAGE_WIDTHS
+
+/**
+ * Logical (CSS px) size of episode slices and covers. The first slice of an episode is its own title card;
+ * the next two are the series' recurring panels (same pixels under every episode's keys).
+ */
+export const SLICE_WIDTH = 720
+export const SLICE_HEIGHTS = [800, 1600, 1200] as const
+export const COVER_SIZE = { width: 480, height: 640 } as const
+
+/** Demo accounts listed in the README. Their passwords are hashed by the caller. */
+export const DEMO_ACCOUNTS = {
+  reader: { id: 1, email: 'reader@example.com', password: 'Reader-2026!' },
+  minor: { id: 2, email: 'minor@example.com', password: 'Minor-2026!' },
+} as const
+
+export type Lang = 'fr' | 'de' | 'en' | 'ja' | 'ko' | 'zh' | 'th' | 'ar'
+
+/** Language of the demo texts for an edition locale ('fr-FR' → fr, 'zh-TW' → zh, unknown → en). */
+export function langOf(locale: string | undefined): Lang {
+  const l = (locale ?? 'fr').toLowerCase().slice(0, 2)
+  return (['fr', 'de', 'en', 'ja', 'ko', 'zh', 'th', 'ar'] as const).find((x) => x === l) ?? 'en'
+}
+
+export type BuildDemoOptions = {
+  /** ISO 4217 currency of the edition's coin shop (prices are in its minor units). */
+  currency: string
+  /** Reference time: every date of the demo is relative to it. */
+  now: Date
+  /** Stored hash of `DEMO_ACCOUNTS.reader.password`. */
+  passwordHash: string
+  /** Stored hash of `DEMO_ACCOUNTS.minor.password`. */
+  minorPasswordHash: string
+  /** Edition locale (e.g. 'fr-FR', 'ja-JP'): language of titles and texts. Default fr. */
+  locale?: string
+}
+
+/** One image to render and upload; `key` is the R2 prefix, renditions are `<key>/<width>.webp`. */
+export type DemoImage = {
+  key: string
+  kind: DemoImageKind
+  /** Logical size (CSS px); renditions keep this aspect ratio. */
+  width: number
+  height: number
+  /** Big text (Latin script, so the fonts on any machine can draw it). */
+  label: string
+  /** Smaller second line. */
+  sublabel: string
+  /** Base hue 0..359 of the drawing. */
+  hue: number
+  /** Picks one of a few layouts. */
+  variant: number
+}
+
+export type Row = Record<string, string | number | null>
+
+export type DemoCatalogue = {
+  /** Rows per table, in insertion order (column names as in migrations/0001_init.sql). */
+  tables: Record<string, Row[]>
+  /** Multi-row INSERT statements, parents first, ending with the `seed_version` marker. */
+  statements: string[]
+  /** Every image referenced by the rows (several keys may share identical content). */
+  images: DemoImage[]
+  counts: Record<string, number>
+}
+
+// ───────────────────────────── SQL helpers ─────────────────────────────
+
+/** A SQL literal. Strings are quoted with doubled quotes; only finite numbers pass. */
+export function sqlValue(v: unknown): string {
+  if (v === null || v === undefined) return 'NULL'
+  if (typeof v === 'boolean') return v ? '1' : '0'
+  if (typeof v === 'number') {
+    if (!Number.isFinite(v)) throw new Error(`not a finite number: ${v}`)
+    return String(v)
+  }
+  if (typeof v === 'string') {
+    if (v.includes('\0')) throw new Error('NUL character in SQL string')
+    return `'${v.replace(/'/g, "''")}'`
+  }
+  throw new Error(`unsupported SQL value: ${typeof v}`)
+}
+
+const MAX_STATEMENT_CHARS = 48_000 // D1 accepts 100 KB per statement
+const MAX_ROWS_PER_STATEMENT = 250
+
+/** Multi-row INSERTs for `rows` (all with the same keys), split to stay well under D1's statement limit. */
+export function insertStatements(table: string, rows: Row[]): string[] {
+  if (rows.length === 0) return []
+  const columns = Object.keys(rows[0]!)
+  const head = `INSERT INTO ${table} (${columns.join(', ')}) VALUES\n`
+  const out: string[] = []
+  let chunk: string[] = []
+  let size = head.length
+  for (const row of rows) {
+    const keys = Object.keys(row)
+    if (keys.length !== columns.length || keys.some((k, i) => k !== columns[i])) {
+      throw new Error(`${table}: rows do not share the same columns (${keys.join(',')})`)
+    }
+    const tuple = `(${columns.map((c) => sqlValue(row[c])).join(', ')})`
+    if (chunk.length > 0 && (size + tuple.length + 2 > MAX_STATEMENT_CHARS || chunk.length >= MAX_ROWS_PER_STATEMENT)) {
+      out.push(head + chunk.join(',\n'))
+      chunk = []
+      size = head.length
+    }
+    chunk.push(tuple)
+    size += tuple.length + 2
+  }
+  out.push(head + chunk.join(',\n'))
+  return out
+}
+
+/**
+ * Tables the seed owns, children first: deleting in this order respects the foreign keys.
+ * `--force` empties all of them (a dev reset: accounts made by hand go too, as they may own demo episodes).
+ */
+export const SEEDED_TABLES = [
+  'coin_ledger', 'idempotency_keys', 'ownerships', 'purchases', 'wuf_tickets', 'gifts', 'coupon_redemptions',
+  'coupons', 'coin_lots', 'payment_events', 'payments', 'coin_products', 'event_entries', 'event_tickets', 'events',
+  'comment_reactions', 'comments', 'user_blocks', 'banned_words', 'qnas', 'alarms', 'favorites', 'reading_progress',
+  'push_settings', 'withdrawals', 'account_transfers', 'addresses', 'rate_limits', 'one_time_codes',
+  'refresh_tokens', 'identities', 'outbox', 'users', 'theme_series', 'themes', 'banners', 'notices', 'faqs',
+  'episode_images', 'episodes', 'schedules', 'series_tags', 'tags', 'series_creators', 'creators', 'series_fts',
+  'series',
+] as const
+
+/** Statements that empty every seeded table (the ledger's delete guard is lifted only inside them). */
+export function wipeStatements(): string[] {
+  return [
+    `INSERT OR REPLACE INTO meta (key, value) VALUES ('ledger_maintenance', '1')`,
+    ...SEEDED_TABLES.map((t) => `DELETE FROM ${t}`),
+    `DELETE FROM meta WHERE key IN ('ledger_maintenance', 'seed_version', 'seed_edition', 'seeded_at')`,
+  ]
+}
+
+// ───────────────────────────── source data ─────────────────────────────
+
+type Genre = 'ROMANCE' | 'ACTION' | 'DRAMA' | 'FANTASY' | 'COMEDY' | 'BL' | 'THRILLER'
+const LANGS: Lang[] = ['fr', 'de', 'en', 'ja', 'ko', 'zh', 'th', 'ar']
+
+/**
+ * One line per series: genre, flags, then the title in fr, de, en, ja, ko, zh, th, ar.
+ * Flags: C completed, P paused (else scheduled), A adult, T text (novel), W wait-until-free,
+ * F FREE-tab promotion, X every ten days (TEN), N new this month, R right-to-left,
+ * B buy-only, r rent-only.
+ */
+const SERIES_SOURCE: [Genre, string, ...string[]][] = [
+  ['ROMANCE', 'F W', 'Un café pour deux', 'Ein Kaffee für zwei', 'Coffee for Two', '二人のためのコーヒー', '둘을 위한 커피', '兩人份的咖啡', 'กาแฟสำหรับสองคน', 'قهوة لشخصين'],
+  ['ROMANCE', 'W X', 'Le Contrat de mariage', 'Der Ehevertrag', 'The Marriage Contract', '結婚契約', '결혼 계약', '婚姻契約', 'สัญญาแต่งงาน', 'عقد الزواج'],
+  ['ROMANCE', 'C F', 'Lettres d’un été', 'Briefe eines Sommers', 'Letters from a Summer', 'ある夏の手紙', '어느 여름의 편지', '某個夏天的信', 'จดหมายจากฤดูร้อน', 'رسائل من صيف'],
+  ['ROMANCE', 'N', 'Mon voisin le prince', 'Mein Nachbar, der Prinz', 'My Neighbour the Prince', '隣の王子様', '이웃집 왕자님', '我的鄰居是王子', 'เจ้าชายข้างบ้าน', 'جاري الأمير'],
+  ['ROMANCE', 'X', 'Sous la pluie de Séoul', 'Im Regen von Seoul', 'Under the Seoul Rain', 'ソウルの雨の下で', '서울의 비 아래', '首爾的雨下', 'ใต้สายฝนโซล', 'تحت مطر سيول'],
+  ['ROMANCE', 'A W', 'La Secrétaire du PDG', 'Die Sekretärin des CEO', 'The CEO’s Secretary', '社長の秘書', '사장님의 비서', '總裁的秘書', 'เลขาของท่านประธาน', 'سكرتيرة المدير'],
+  ['ROMANCE', 'A C', 'Nuits de velours', 'Samtnächte', 'Velvet Nights', 'ベルベットの夜', '벨벳의 밤', '天鵝絨之夜', 'ค่ำคืนกำมะหยี่', 'ليالي المخمل'],
+  ['ROMANCE', 'T C', 'Le Roman de la libraire', 'Der Roman der Buchhändlerin', 'The Bookseller’s Novel', '書店員の物語', '서점 주인의 소설', '書店女孩的故事', 'นิยายของคนขายหนังสือ', 'رواية بائعة الكتب'],
+  ['ACTION', 'F', 'Lame d’acier', 'Stahlklinge', 'Steel Blade', '鋼の刃', '강철의 검', '鋼之刃', 'ดาบเหล็กกล้า', 'نصل الفولاذ'],
+  ['ACTION', 'C W', 'Le Dernier Chasseur', 'Der letzte Jäger', 'The Last Hunter', '最後のハンター', '마지막 사냥꾼', '最後的獵人', 'นักล่าคนสุดท้าย', 'الصياد الأخير'],
+  ['ACTION', 'P', 'Niveau 99', 'Level 99', 'Level 99', 'レベル99', '레벨 99', '等級99', 'เลเวล 99', 'المستوى 99'],
+  ['ACTION', 'B', 'Poings de la rue', 'Fäuste der Straße', 'Street Fists', 'ストリートの拳', '거리의 주먹', '街頭之拳', 'หมัดข้างถนน', 'قبضات الشارع'],
+  ['ACTION', 'C', 'Opération Minuit', 'Operation Mitternacht', 'Operation Midnight', '真夜中作戦', '자정 작전', '午夜行動', 'ปฏิบัติการเที่ยงคืน', 'عملية منتصف الليل'],
+  ['ACTION', 'W F', 'Le Donjon infini', 'Der endlose Dungeon', 'The Endless Dungeon', '無限ダンジョン', '무한 던전', '無盡地下城', 'ดันเจี้ยนไร้สิ้นสุด', 'الزنزانة اللانهائية'],
+  ['ACTION', 'A', 'Sang et Honneur', 'Blut und Ehre', 'Blood and Honour', '血と名誉', '피와 명예', '血與榮譽', 'เลือดและเกียรติยศ', 'الدم والشرف'],
+  ['ACTION', 'r', 'Le Héros à la retraite', 'Der Held im Ruhestand', 'The Retired Hero', '引退した英雄', '은퇴한 영웅', '退休的英雄', 'ฮีโร่เกษียณ', 'البطل المتقاعد'],
+  ['DRAMA', '', 'Les Enfants du port', 'Die Kinder des Hafens', 'Children of the Harbour', '港の子どもたち', '항구의 아이들', '港口的孩子們', 'เด็ก ๆ แห่งท่าเรือ', 'أطفال الميناء'],
+  ['DRAMA', 'C', 'L’Hôpital du bout du monde', 'Das Krankenhaus am Ende der Welt', 'The Hospital at World’s End', '世界の果ての病院', '세상 끝의 병원', '世界盡頭的醫院', 'โรงพยาบาลสุดขอบโลก', 'مستشفى آخر العالم'],
+  ['DRAMA', 'X', 'Dernière Année', 'Das letzte Schuljahr', 'Senior Year', '最後の一年', '마지막 학년', '最後一年', 'ปีสุดท้าย', 'السنة الأخيرة'],
+  ['DRAMA', 'C F', 'La Maison des Moreau', 'Das Haus der Moreaus', 'The Moreau House', 'モロー家の屋敷', '모로 가의 저택', '莫羅家的房子', 'บ้านตระกูลโมโร', 'بيت عائلة مورو'],
+  ['DRAMA', 'A B', 'Le Procès', 'Der Prozess', 'The Trial', '裁判', '재판', '審判', 'การพิจารณาคดี', 'المحاكمة'],
+  ['DRAMA', 'T', 'Cendres de la ville', 'Asche der Stadt', 'Ashes of the City', '街の灰', '도시의 재', '城市的灰燼', 'เถ้าถ่านแห่งนคร', 'رماد المدينة'],
+  ['DRAMA', 'P', 'Le Chef étoilé', 'Der Sternekoch', 'The Star Chef', '星付きシェフ', '스타 셰프', '星級主廚', 'เชฟดาวมิชลิน', 'الطاهي النجم'],
+  ['FANTASY', 'W F', 'La Reine des ombres', 'Die Schattenkönigin', 'The Shadow Queen', '影の女王', '그림자 여왕', '影之女王', 'ราชินีแห่งเงา', 'ملكة الظلال'],
+  ['FANTASY', 'N', 'L’Académie des mages', 'Die Akademie der Magier', 'The Mage Academy', '魔術師アカデミー', '마법사 아카데미', '魔法師學院', 'สถาบันจอมเวท', 'أكاديمية السحرة'],
+  ['FANTASY', 'C R', 'Le Dragon de papier', 'Der Papierdrache', 'The Paper Dragon', '紙のドラゴン', '종이 드래곤', '紙龍', 'มังกรกระดาษ', 'تنين الورق'],
+  ['FANTASY', 'W', 'Renaître en duchesse', 'Als Herzogin wiedergeboren', 'Reborn as a Duchess', '公爵令嬢に転生', '공작 영애로 환생', '重生為公爵千金', 'เกิดใหม่เป็นดัชเชส', 'ولادة جديدة كدوقة'],
+  ['FANTASY', 'X', 'Le Gardien de la forêt', 'Der Hüter des Waldes', 'The Forest Keeper', '森の守り人', '숲의 수호자', '森林守護者', 'ผู้พิทักษ์ป่า', 'حارس الغابة'],
+  ['FANTASY', 'B', 'Sorcière à louer', 'Hexe zu vermieten', 'Witch for Hire', '貸し出し魔女', '임대 마녀', '出租魔女', 'แม่มดให้เช่า', 'ساحرة للإيجار'],
+  ['FANTASY', 'A W', 'Le Pacte du démon', 'Der Pakt des Dämons', 'The Demon’s Pact', '悪魔の契約', '악마의 계약', '惡魔的契約', 'พันธสัญญาปีศาจ', 'عهد الشيطان'],
+  ['COMEDY', 'F', 'Mon chat est un dieu', 'Meine Katze ist ein Gott', 'My Cat Is a God', 'うちの猫は神様', '우리 고양이는 신', '我家的貓是神', 'แมวของฉันคือพระเจ้า', 'قطي إله'],
+  ['COMEDY', 'R', 'Colocs en panique', 'Panik-WG', 'Roommates in Panic', 'パニックなルームメイト', '패닉 룸메이트', '慌張室友', 'รูมเมทป่วน', 'رفاق سكن في ذعر'],
+  ['COMEDY', 'C', 'Le Bureau des catastrophes', 'Das Büro der Katastrophen', 'The Office of Disasters', '災難オフィス', '재난 사무실', '災難辦公室', 'ออฟฟิศป่วนโลก', 'مكتب الكوارث'],
+  ['COMEDY', 'W', 'Papa est un super-vilain', 'Papa ist ein Superschurke', 'Dad Is a Supervillain', 'パパはスーパーヴィラン', '아빠는 슈퍼 악당', '爸爸是超級反派', 'พ่อเป็นซูเปอร์วายร้าย', 'أبي شرير خارق'],
+  ['COMEDY', 'X F', 'La Boulangerie des fantômes', 'Die Geisterbäckerei', 'The Ghost Bakery', 'お化けパン屋', '유령 빵집', '幽靈麵包店', 'ร้านขนมปังผี', 'مخبز الأشباح'],
+  ['COMEDY', 'P', 'Stagiaire pour toujours', 'Praktikant für immer', 'Intern Forever', '永遠のインターン', '영원한 인턴', '永遠的實習生', 'เด็กฝึกงานตลอดกาล', 'متدرب إلى الأبد'],
+  ['BL', 'W', 'Deux rives', 'Zwei Ufer', 'Two Shores', '二つの岸', '두 개의 강변', '兩岸', 'สองฝั่ง', 'ضفتان'],
+  ['BL', 'C', 'Le Pianiste et le boxeur', 'Der Pianist und der Boxer', 'The Pianist and the Boxer', 'ピアニストとボクサー', '피아니스트와 복서', '鋼琴家與拳擊手', 'นักเปียโนกับนักมวย', 'عازف البيانو والملاكم'],
+  ['BL', 'F N', 'Mon rival, mon colocataire', 'Mein Rivale, mein Mitbewohner', 'My Rival, My Roommate', 'ライバルでルームメイト', '라이벌이자 룸메이트', '我的對手我的室友', 'คู่แข่งรูมเมท', 'منافسي وشريكي في السكن'],
+  ['BL', 'A', 'Chaleur d’hiver', 'Winterglut', 'Winter Heat', '冬の熱', '겨울의 열기', '冬日熱度', 'ความร้อนแห่งฤดูหนาว', 'حرارة الشتاء'],
+  ['BL', 'X', 'Le Prince et le chevalier', 'Der Prinz und der Ritter', 'The Prince and the Knight', '王子と騎士', '왕자와 기사', '王子與騎士', 'เจ้าชายกับอัศวิน', 'الأمير والفارس'],
+  ['BL', 'A B', 'Sérénade en coulisses', 'Serenade hinter der Bühne', 'Backstage Serenade', '舞台裏のセレナーデ', '무대 뒤의 세레나데', '後台小夜曲', 'เซเรเนดหลังเวที', 'سيرينادة خلف الكواليس'],
+  ['THRILLER', 'r N', 'Le Détective de minuit', 'Der Mitternachtsdetektiv', 'The Midnight Detective', '真夜中の探偵', '자정의 탐정', '午夜偵探', 'นักสืบเที่ยงคืน', 'محقق منتصف الليل'],
+  ['FANTASY', 'T', 'Chroniques du royaume d’Ys', 'Chroniken des Königreichs Ys', 'Chronicles of the Kingdom of Ys', 'イス王国年代記', '이스 왕국 연대기', '伊斯王國編年史', 'พงศาวดารอาณาจักรอีส', 'سجلات مملكة إيس'],
+]
+
+const GENRE_NAMES: Record<Genre, Record<Lang, string>> = {
+  ROMANCE: { fr: 'romance', de: 'Romantik', en: 'romance', ja: '恋愛', ko: '로맨스', zh: '愛情', th: 'โรแมนติก', ar: 'رومانسي' },
+  ACTION: { fr: 'action', de: 'Action', en: 'action', ja: 'アクション', ko: '액션', zh: '動作', th: 'แอ็กชัน', ar: 'أكشن' },
+  DRAMA: { fr: 'drame', de: 'Drama', en: 'drama', ja: 'ドラマ', ko: '드라마', zh: '劇情', th: 'ดราม่า', ar: 'دراما' },
+  FANTASY: { fr: 'fantasy', de: 'Fantasy', en: 'fantasy', ja: 'ファンタジー', ko: '판타지', zh: '奇幻', th: 'แฟนตาซี', ar: 'فانتازيا' },
+  COMEDY: { fr: 'comédie', de: 'Komödie', en: 'comedy', ja: 'コメディ', ko: '코미디', zh: '喜劇', th: 'ตลก', ar: 'كوميديا' },
+  BL: { fr: 'BL', de: 'BL', en: 'BL', ja: 'BL', ko: 'BL', zh: 'BL', th: 'BL', ar: 'BL' },
+  THRILLER: { fr: 'thriller', de: 'Thriller', en: 'thriller', ja: 'スリラー', ko: '스릴러', zh: '驚悚', th: 'ระทึกขวัญ', ar: 'إثارة' },
+}
+
+const BLURBS: Record<'fr' | 'en', Record<Genre, string>> = {
+  fr: {
+    ROMANCE: 'Deux cœurs que tout oppose apprennent à se faire confiance, un chapitre après l’autre.',
+    ACTION: 'Combats, trahisons et alliances improbables : chaque épisode se termine sur un coup d’éclat.',
+    DRAMA: 'Une chronique sensible de vies ordinaires qui basculent, portée par des personnages inoubliables.',
+    FANTASY: 'Magie ancienne, royaumes en guerre et un destin qui se dessine à chaque page.',
+    COMEDY: 'Des situations absurdes, des répliques qui font mouche et beaucoup de cœur.',
+    BL: 'Une histoire d’amour entre deux hommes, tendre, drôle et parfois bouleversante.',
+    THRILLER: 'Une enquête haletante dans une ville où chacun cache quelque chose.',
+  },
+  en: {
+    ROMANCE: 'Two hearts that disagree on everything learn to trust each other, one chapter at a time.',
+    ACTION: 'Fights, betrayals and unlikely alliances: every episode ends with a bang.',
+    DRAMA: 'A tender chronicle of ordinary lives turned upside down, carried by unforgettable characters.',
+    FANTASY: 'Ancient magic, kingdoms at war and a destiny drawn page after page.',
+    COMEDY: 'Absurd situations, sharp one-liners and a lot of heart.',
+    BL: 'A love story between two men, tender, funny and sometimes heartbreaking.',
+    THRILLER: 'A breathless investigation in a city where everyone hides something.',
+  },
+}
+
+function describe(lang: Lang, genre: Genre, status: string, ten: boolean): string {
+  const g = GENRE_NAMES[genre][lang]
+  switch (lang) {
+    case 'fr':
+      return `${BLURBS.fr[genre]} ${status === 'COMPLETED' ? 'Série terminée : à lire d’une traite.' : status === 'PAUSED' ? 'La série fait une pause.' : ten ? 'Un nouvel épisode tous les dix jours.' : 'Un nouvel épisode chaque semaine.'}`
+    case 'en':
+      return `${BLURBS.en[genre]} ${status === 'COMPLETED' ? 'Completed: read it in one go.' : status === 'PAUSED' ? 'On a break.' : ten ? 'A new episode every ten days.' : 'A new episode every week.'}`
+    case 'de':
+      return `Eine ${g}-Serie voller Überraschungen.`
+    case 'ja':
+      return `人気の${g}作品。`
+    case 'ko':
+      return `인기 ${g} 작품.`
+    case 'zh':
+      return `人氣${g}作品。`
+    case 'th':
+      return `ผลงานแนว${g}ยอดนิยม`
+    case 'ar':
+      return `عمل ${g} محبوب.`
+  }
+}
+
+function episodeTitle(lang: Lang, no: number): string {
+  switch (lang) {
+    case 'fr':
+      return `Épisode ${no}`
+    case 'de':
+      return `Folge ${no}`
+    case 'en':
+      return `Episode ${no}`
+    case 'ja':
+    case 'zh':
+      return `第${no}話`
+    case 'ko':
+      return `${no}화`
+    case 'th':
+      return `ตอนที่ ${no}`
+    case 'ar':
+      return `الحلقة ${no}`
+  }
+}
+
+/** Tag names per language (one language per database, so names are unique). */
+const TAGS: Record<string, Record<Lang, string>> = {
+  revenge: { fr: 'Vengeance', de: 'Rache', en: 'Revenge', ja: '復讐', ko: '복수', zh: '復仇', th: 'แก้แค้น', ar: 'انتقام' },
+  office: { fr: 'Bureau', de: 'Büro', en: 'Office', ja: 'オフィス', ko: '오피스', zh: '職場', th: 'ออฟฟิศ', ar: 'مكتب' },
+  school: { fr: 'Lycée', de: 'Schule', en: 'School', ja: '学園', ko: '학원', zh: '校園', th: 'โรงเรียน', ar: 'مدرسة' },
+  reincarnation: { fr: 'Réincarnation', de: 'Wiedergeburt', en: 'Reincarnation', ja: '転生', ko: '환생', zh: '轉生', th: 'เกิดใหม่', ar: 'تناسخ' },
+  magic: { fr: 'Magie', de: 'Magie', en: 'Magic', ja: '魔法', ko: '마법', zh: '魔法', th: 'เวทมนตร์', ar: 'سحر' },
+  royalty: { fr: 'Royauté', de: 'Königshaus', en: 'Royalty', ja: '王族', ko: '왕족', zh: '王室', th: 'ราชวงศ์', ar: 'ملوك' },
+  martial: { fr: 'Arts martiaux', de: 'Kampfkunst', en: 'Martial arts', ja: '武術', ko: '무협', zh: '武術', th: 'ศิลปะการต่อสู้', ar: 'فنون قتالية' },
+  game: { fr: 'Jeu vidéo', de: 'Videospiel', en: 'Game world', ja: 'ゲーム', ko: '게임', zh: '遊戲', th: 'เกม', ar: 'ألعاب' },
+  slowburn: { fr: 'Slow burn', de: 'Langsame Liebe', en: 'Slow burn', ja: 'じれじれ', ko: '슬로우번', zh: '慢熱', th: 'ค่อยเป็นค่อยไป', ar: 'حب بطيء' },
+  family: { fr: 'Famille', de: 'Familie', en: 'Family', ja: '家族', ko: '가족', zh: '家庭', th: 'ครอบครัว', ar: 'عائلة' },
+  cooking: { fr: 'Cuisine', de: 'Kochen', en: 'Cooking', ja: '料理', ko: '요리', zh: '美食', th: 'ทำอาหาร', ar: 'طبخ' },
+  animals: { fr: 'Animaux', de: 'Tiere', en: 'Animals', ja: '動物', ko: '동물', zh: '動物', th: 'สัตว์', ar: 'حيوانات' },
+  monsters: { fr: 'Monstres', de: 'Monster', en: 'Monsters', ja: 'モンスター', ko: '몬스터', zh: '怪物', th: 'มอนสเตอร์', ar: 'وحوش' },
+  mystery: { fr: 'Mystère', de: 'Rätsel', en: 'Mystery', ja: 'ミステリー', ko: '미스터리', zh: '懸疑', th: 'ปริศนา', ar: 'غموض' },
+  historical: { fr: 'Historique', de: 'Historisch', en: 'Historical', ja: '時代劇', ko: '사극', zh: '古裝', th: 'ย้อนยุค', ar: 'تاريخي' },
+  music: { fr: 'Musique', de: 'Musik', en: 'Music', ja: '音楽', ko: '음악', zh: '音樂', th: 'ดนตรี', ar: 'موسيقى' },
+  sport: { fr: 'Sport', de: 'Sport', en: 'Sports', ja: 'スポーツ', ko: '스포츠', zh: '運動', th: 'กีฬา', ar: 'رياضة' },
+  contract: { fr: 'Mariage arrangé', de: 'Vernunftehe', en: 'Contract marriage', ja: '契約結婚', ko: '계약 결혼', zh: '契約婚姻', th: 'แต่งงานตามสัญญา', ar: 'زواج مدبر' },
+  healing: { fr: 'Feel good', de: 'Wohlfühlen', en: 'Healing', ja: '癒し', ko: '힐링', zh: '療癒', th: 'ฮีลใจ', ar: 'دافئ' },
+  hero: { fr: 'Super-héros', de: 'Superheld', en: 'Superheroes', ja: 'ヒーロー', ko: '히어로', zh: '超級英雄', th: 'ซูเปอร์ฮีโร่', ar: 'أبطال خارقون' },
+}
+const TAG_KEYS = Object.keys(TAGS)
+const TAG_POOLS: Record<Genre, string[]> = {
+  ROMANCE: ['contract', 'office', 'slowburn', 'royalty', 'healing', 'school'],
+  ACTION: ['martial', 'game', 'monsters', 'hero', 'revenge'],
+  DRAMA: ['family', 'mystery', 'school', 'cooking', 'music'],
+  FANTASY: ['magic', 'reincarnation', 'royalty', 'monsters', 'historical'],
+  COMEDY: ['animals', 'office', 'family', 'hero', 'cooking', 'healing'],
+  BL: ['slowburn', 'music', 'sport', 'school', 'royalty'],
+  THRILLER: ['mystery', 'revenge', 'family'],
+}
+
+const CREATOR_NAMES = [
+  'Camille Durand', 'Jin Seo-yeon', 'Hugo Lefèvre', 'Mina Park', 'Léa Martin', 'Kenji Mori', 'Sarah Benali',
+  'Lucas Moreau', 'Yuna Choi', 'Inès Garnier', 'Théo Rousseau', 'Aiko Tanaka', 'Nora Haddad', 'Maël Fournier',
+  'Hana Kim', 'Julien Blanc', 'Chloé Mercier', 'Rei Watanabe', 'Amira Khalil', 'Paul Girard', 'Soo-ah Lee',
+  'Zoé Lambert', 'Tomás Ribeiro', 'Élise Fontaine', 'Ryo Sato', 'Anaïs Petit', 'Studio Lune', 'Atelier Nova',
+]
+type Role = 'AUTHOR' | 'WRITER' | 'ARTIST' | 'ORIGINAL' | 'ADAPTER'
+const ROLE_PATTERNS: Role[][] = [
+  ['WRITER', 'ARTIST'],
+  ['AUTHOR', 'ADAPTER'],
+  ['ORIGINAL', 'ADAPTER', 'ARTIST'],
+  ['WRITER', 'ARTIST', 'ORIGINAL'],
+]
+
+const WEEKDAYS = ['SUNDAY', 'MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY'] as const
+
+/** Coin shop prices in minor units per currency: welcome, 10, 30, 50, 100, 300, flash (sold out). */
+const PRICES: Record<string, number[]> = {
+  EUR: [99, 199, 499, 799, 1499, 3999, 2499],
+  USD: [99, 199, 499, 799, 1499, 3999, 2499],
+  JPY: [160, 320, 800, 1300, 2400, 6400, 4000],
+  KRW: [1400, 2800, 7000, 11000, 21000, 56000, 35000],
+  THB: [3500, 6900, 17500, 27900, 52500, 139900, 87500],
+  TWD: [3000, 6000, 15000, 24000, 45000, 120000, 75000],
+}
+
+/** Small seeded PRNG (mulberry32): the same seed gives the same catalogue. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+const HOUR = 3_600_000
+const DAY = 24 * HOUR
+
+// ───────────────────────────── the builder ─────────────────────────────
+
+/** Builds the whole demo: catalogue, shop, events, content pages and the two demo accounts. */
+export function buildDemo(opts: BuildDemoOptions): DemoCatalogue {
+  const { now, passwordHash, minorPasswordHash } = opts
+  const currency = opts.currency.toUpperCase()
+  if (!/^[A-Z]{3}$/.test(currency)) throw new Error(`currency must be an ISO 4217 code, got "${opts.currency}"`)
+  if (Number.isNaN(now.getTime())) throw new Error('now must be a valid date')
+  const lang = langOf(opts.locale)
+  const long: 'fr' | 'en' = lang === 'fr' ? 'fr' : 'en' // language of long texts (notices, FAQ, …)
+  const tx = (fr: string, en: string) => (long === 'fr' ? fr : en)
+  const labelLang: Lang = lang === 'fr' || lang === 'de' ? lang : 'en' // images need a Latin script
+  const t0 = now.getTime()
+  const at = (ms: number) => new Date(t0 + ms).toISOString()
+  const rand = prng(20261122)
+
+  const tables: Record<string, Row[]> = {}
+  const push = (table: string, row: Row) => (tables[table] ??= []).push(row)
+  const images: DemoImage[] = []
+
+  // Creators and tags
+  CREATOR_NAMES.forEach((name, i) => push('creators', { id: i + 1, name, created_at: at(-800 * DAY) }))
+  TAG_KEYS.forEach((key, i) =>
+    push('tags', { id: i + 1, name: TAGS[key]![lang], is_recommended: i % 3 === 0 ? 1 : 0, search_count: 1000 - i * 37 }),
+  )
+
+  // Series, episodes, slices
+  let episodeId = 0
+  const scheduledOnDay: Record<string, number> = {}
+  let scheduledIndex = 0
+  const titleOf = new Map<number, string>()
+  SERIES_SOURCE.forEach(([genre, flagText, ...titles], index) => {
+    const id = index + 1
+    const flags = new Set(flagText.split(' ').filter(Boolean))
+    const title = titles[LANGS.indexOf(lang)]!
+    const label = titles[LANGS.indexOf(labelLang)]!
+    titleOf.set(id, title)
+    const status = flags.has('C') ? 'COMPLETED' : flags.has('P') ? 'PAUSED' : 'SCHEDULED'
+    const isText = flags.has('T')
+    const isAdult = flags.has('A')
+    const isBl = genre === 'BL'
+    const ten = flags.has('X')
+    const isNew = flags.has('N')
+    const hue = (id * 47) % 360
+    const count = 10 + (id % 5)
+    const interval = isNew ? DAY : ten ? 10 * DAY : status === 'COMPLETED' ? 3 * DAY : 7 * DAY
+    const lastAt =
+      status === 'SCHEDULED' ? t0 - (id % 7) * DAY - 2 * HOUR : status === 'PAUSED' ? t0 - (60 + id) * DAY : t0 - (120 + id * 5) * DAY
+    const firstAt = lastAt - (count - 1) * interval
+    const freeCount = flags.has('F') ? 5 : isAdult ? 1 : isText ? 3 : 2 + (id % 2)
+    const rank = Math.round(20_000 + rand() * 70_000 + (id === 24 ? 30_000 : 0))
+    const sale = flags.has('B') ? 'BUY' : flags.has('r') ? 'RENT' : 'BOTH'
+    const rent = isText ? 1 : isAdult ? 3 : 2
+    const buy = isText ? 2 : isAdult ? 5 : 4
+
+    push('series', {
+      id,
+      title,
+      description: describe(lang, genre, status, ten),
+      type: isText ? 'TEXT' : 'IMAGE',
+      status,
+      is_adult: isAdult ? 1 : 0,
+      is_bl: isBl ? 1 : 0,
+      genre,
+      cover_key: `covers/${id}`,
+      cover_width: COVER_SIZE.width,
+      cover_height: COVER_SIZE.height,
+      reading_direction: flags.has('R') ? 'rtl' : 'ltr',
+      wuf_hours: flags.has('W') ? (id % 2 === 0 ? 72 : 24) : null,
+      free_promo: flags.has('F') ? 1 : 0,
+      rank_score: rank,
+      view_count: rank * 7,
+      episode_count: count,
+      free_episode_count: freeCount,
+      launched_at: at(firstAt - t0),
+      last_episode_at: at(lastAt - t0),
+      next_update_at: status === 'SCHEDULED' ? at(lastAt + interval - t0) : null,
+      is_published: 1,
+      created_at: at(firstAt - t0 - DAY),
+      updated_at: at(lastAt - t0),
+    })
+    images.push({ key: `covers/${id}`, kind: 'cover', width: COVER_SIZE.width, height: COVER_SIZE.height, label, sublabel: GENRE_NAMES[genre][labelLang].toUpperCase(), hue, variant: id % 4 })
+
+    // Creators: two or three roles, creators shared between series.
+    const pattern = isText ? (['AUTHOR', 'ARTIST'] as Role[]) : ROLE_PATTERNS[id % ROLE_PATTERNS.length]!
+    const creatorNames: string[] = []
+    const used = new Set<number>()
+    pattern.forEach((role, position) => {
+      let creator = 1 + Math.floor(rand() * CREATOR_NAMES.length)
+      while (used.has(creator)) creator = (creator % CREATOR_NAMES.length) + 1
+      used.add(creator)
+      creatorNames.push(CREATOR_NAMES[creator - 1]!)
+      push('series_creators', { series_id: id, creator_id: creator, role, position })
+    })
+
+    // Tags: three from the genre's pool.
+    const pool = [...TAG_POOLS[genre]]
+    const tagNames: string[] = []
+    for (let k = 0; k < 3 && pool.length; k++) {
+      const key = pool.splice(Math.floor(rand() * pool.length), 1)[0]!
+      push('series_tags', { series_id: id, tag_id: TAG_KEYS.indexOf(key) + 1 })
+      tagNames.push(TAGS[key]![lang])
+    }
+    push('series_fts', { rowid: id, title, creators: creatorNames.join(' '), tags: tagNames.join(' ') })
+
+    // Schedule: ongoing series on a weekday (every sixth on two), TEN for ten-day series.
+    if (status === 'SCHEDULED') {
+      const days: string[] = []
+      if (ten) days.push('TEN')
+      else {
+        days.push(WEEKDAYS[scheduledIndex % 7]!)
+        if (scheduledIndex % 6 === 0) days.push(WEEKDAYS[(scheduledIndex + 3) % 7]!)
+        scheduledIndex++
+      }
+      for (const day of days) {
+        scheduledOnDay[day] = (scheduledOnDay[day] ?? 0) + 1
+        push('schedules', { series_id: id, weekday: day, position: scheduledOnDay[day]! })
+      }
+    }
+
+    for (let no = 1; no <= count; no++) {
+      episodeId++
+      const free = no <= freeCount
+      // Ongoing series sold both ways keep their newest episode buy-only (early access).
+      const earlyAccess = sale === 'BOTH' && status === 'SCHEDULED' && no === count && !free
+      push('episodes', {
+        id: episodeId,
+        series_id: id,
+        no,
+        title: episodeTitle(lang, no),
+        content_type: isText ? 'TEXT' : 'IMAGE',
+        is_free: free ? 1 : 0,
+        price_rent: sale === 'BUY' || earlyAccess ? null : rent,
+        price_buy: sale === 'RENT' ? null : buy,
+        thumbnail_key: null,
+        text_body: isText ? novelText(long, title, no) : null,
+        published_at: at(firstAt + (no - 1) * interval - t0),
+        view_count: Math.max(0, Math.round(rank / (no + 1))),
+        created_at: at(firstAt + (no - 1) * interval - t0 - HOUR),
+      })
+      if (!isText) {
+        for (let n = 1; n <= 3; n++) {
+          const key = `series/${id}/ep/${no}/${n}`
+          const height = SLICE_HEIGHTS[n - 1]!
+          push('episode_images', {
+            episode_id: episodeId,
+            position: n,
+            key,
+            width: SLICE_WIDTH,
+            height,
+            alt: tx(`${title}, ${episodeTitle('fr', no).toLowerCase()}, image ${n} sur 3`, `${title}, ${episodeTitle(lang, no)}, image ${n} of 3`),
+          })
+          // The first slice names the episode; the two others are the series' recurring panels
+          // (identical content under each key, so they are rendered once).
+          images.push({ key, kind: 'slice', width: SLICE_WIDTH, height, label, sublabel: n === 1 ? episodeTitle(labelLang, no) : `${n} / 3`, hue, variant: n })
+        }
+      }
+    }
+  })
+
+  const seriesCount = SERIES_SOURCE.length
+
+  // Themes (/home/pick)
+  const themes: [string, string, number[]][] = [
+    [tx('Coups de cœur de la rédaction', 'Editors’ picks'), tx('Les séries que l’équipe relit en boucle.', 'The series our team keeps rereading.'), [24, 1, 9, 31, 17, 37, 27]],
+    [tx('Pour une soirée frissons', 'For a thrilling night'), tx('Action, mystère et suspense.', 'Action, mystery and suspense.'), [43, 10, 13, 14, 12, 19]],
+    [tx('Romances à dévorer', 'Romances to devour'), tx('Des histoires d’amour pour tous les goûts.', 'Love stories for every taste.'), [2, 3, 5, 27, 39, 41, 4]],
+    [tx('Terminées : à lire d’une traite', 'Completed: binge them'), tx('Toutes les séries terminées, du premier au dernier épisode.', 'Every completed series, first to last episode.'), [3, 10, 13, 18, 20, 26, 33, 38]],
+  ]
+  themes.forEach(([title, description, ids], i) => {
+    push('themes', { id: i + 1, title, description, image_key: null, position: i + 1, starts_at: at(-30 * DAY), ends_at: null, is_active: 1, created_at: at(-30 * DAY) })
+    ids.forEach((sid, position) => push('theme_series', { theme_id: i + 1, series_id: sid, position: position + 1 }))
+  })
+
+  // Banners: every display kind, plus shop, sign-up, adult-only and expired ones.
+  const banners: [string, string, string, string | null, string, 'banner' | 'icon' | null, number, number, number, number][] = [
+    // placement, display, title, subtitle, link, image kind, w, h, adult, ends in days
+    ['HOME', 'ONLY_ICON', titleOf.get(24)!, tx('La saison 2 commence', 'Season 2 starts now'), '/detail/24', 'banner', 720, 300, 0, 90],
+    ['HOME', 'ICON_TEXT', tx('Roulette : tentez votre chance', 'Roulette: try your luck'), tx('Un tour gratuit chaque jour', 'One free spin every day'), '/roulette', 'icon', 160, 160, 0, 90],
+    ['HOME', 'TEXT_ICON', tx('Code WELCOME100 : 100 pièces offertes', 'Code WELCOME100: 100 free coins'), tx('À saisir dans la page coupon', 'Enter it on the coupon page'), '/coupon', 'icon', 160, 160, 0, 90],
+    ['HOME', 'ONLY_TEXT', tx('Les nouveautés de la semaine', 'New this week'), null, '/home/weekly', null, 0, 0, 0, 90],
+    ['HOME', 'ONLY_ICON', titleOf.get(7)!, tx('Réservé aux adultes', 'Adults only'), '/detail/7', 'banner', 720, 300, 1, 90],
+    ['HOME', 'ICON_TEXT', tx('Offre expirée', 'Expired offer'), null, '/shop', 'icon', 160, 160, 0, -1],
+    ['SHOP', 'ONLY_TEXT', tx('+15 pièces bonus avec le pack de 100', '+15 bonus coins with the 100 pack'), null, '/shop', null, 0, 0, 0, 60],
+    ['SIGNUP', 'ONLY_ICON', tx('Inscrivez-vous et recevez des pièces', 'Sign up and get free coins'), null, '/user/signup', 'banner', 1080, 500, 0, 365],
+  ]
+  banners.forEach(([placement, display, title, subtitle, link, kind, w, h, adult, endsIn], i) => {
+    const id = i + 1
+    const key = kind ? `banners/${id}` : null
+    push('banners', {
+      id, placement, display, title, subtitle, link, image_key: key, image_width: kind ? w : null, image_height: kind ? h : null,
+      background: `#${((id * 2654435761) >>> 8).toString(16).padStart(6, '0').slice(0, 6)}`,
+      starts_at: at(-10 * DAY), ends_at: at(endsIn * DAY), position: id, is_adult: adult, created_at: at(-10 * DAY),
+    })
+    if (key && kind) images.push({ key, kind, width: w, height: h, label: kind === 'icon' ? String(id) : labelOf(title, labelLang, titleOf, SERIES_SOURCE), sublabel: '', hue: (id * 71) % 360, variant: id % 4 })
+  })
+
+  // Notices (two attached to series 24 for the detail page).
+  const notices: [string, number | null, number, string, string, string, string][] = [
+    ['NOTICE', null, 1, 'Bienvenue sur la boutique de webtoons', 'Welcome to the webtoon store', 'Lisez des centaines d’épisodes, louez-les ou achetez-les avec vos pièces. Bonne lecture !', 'Read hundreds of episodes, rent or buy them with your coins. Enjoy!'],
+    ['MAINTENANCE', null, 0, 'Maintenance programmée', 'Scheduled maintenance', 'Le service sera indisponible pendant une heure la nuit prochaine, de 3 h à 4 h.', 'The service will be unavailable for one hour next night, from 3 to 4 am.'],
+    ['UPDATE', null, 0, 'Nouveau : la lecture en continu', 'New: continuous reading', 'Activez la lecture en continu dans le lecteur : l’épisode suivant s’ouvre tout seul et vos pièces sont débitées automatiquement.', 'Turn on continuous reading in the viewer: the next episode opens by itself and your coins are spent automatically.'],
+    ['EVENT', null, 0, 'La roulette est de retour !', 'The roulette is back!', 'Un tour gratuit par jour et des pièces bonus à gagner tout au long de l’année.', 'One free spin a day and bonus coins to win all year long.'],
+    ['NOTICE', null, 0, 'Mise à jour des conditions d’utilisation', 'Terms of use updated', 'Nos conditions d’utilisation évoluent. Les principaux changements sont résumés dans la page dédiée.', 'Our terms of use change. The main changes are summed up on the dedicated page.'],
+    ['NOTICE', null, 0, 'Nouveaux moyens de paiement', 'New payment methods', 'Vous pouvez désormais recharger vos pièces avec de nouveaux moyens de paiement.', 'You can now top up your coins with new payment methods.'],
+    ['NOTICE', null, 0, 'Rappel : vos pièces bonus expirent', 'Reminder: bonus coins expire', 'Les pièces bonus ont une date d’expiration, visible dans l’historique. Elles sont dépensées en premier.', 'Bonus coins have an expiry date shown in your history. They are spent first.'],
+    ['EVENT', null, 0, 'Concours de fan-art', 'Fan-art contest', 'Partagez vos dessins de vos séries préférées et gagnez des pièces.', 'Share drawings of your favourite series and win coins.'],
+    ['NOTICE', 24, 0, 'La Reine des ombres : pause de deux semaines', 'The Shadow Queen: two-week break', 'L’autrice prend une courte pause. Retour de la série dans deux semaines.', 'The author takes a short break. The series returns in two weeks.'],
+    ['NOTICE', 24, 0, 'La Reine des ombres : saison 2 confirmée', 'The Shadow Queen: season 2 confirmed', 'Merci pour votre soutien : une deuxième saison est en préparation.', 'Thank you for your support: a second season is on its way.'],
+  ]
+  notices.forEach(([category, seriesId, pinned, titleFr, titleEn, bodyFr, bodyEn], i) =>
+    push('notices', { id: i + 1, category, series_id: seriesId, title: tx(titleFr, titleEn), body: tx(bodyFr, bodyEn), is_pinned: pinned, published_at: at(-(i * 5 + 1) * DAY), created_at: at(-(i * 5 + 1) * DAY) }),
+  )
+
+  // FAQ
+  const faqs: [string, string, string, string, string][] = [
+    ['ACCOUNT', 'Comment créer un compte ?', 'How do I create an account?', 'Touchez « Mon compte » puis « Inscription », saisissez votre e-mail et un mot de passe, puis confirmez le lien reçu par e-mail.', 'Tap “My” then “Sign up”, enter your e-mail and a password, then confirm the link we send you.'],
+    ['ACCOUNT', 'J’ai oublié mon mot de passe.', 'I forgot my password.', 'Sur la page de connexion, choisissez « Mot de passe oublié ». Le lien reçu est valable une heure.', 'On the login page, choose “Forgot password”. The link we send is valid for one hour.'],
+    ['ACCOUNT', 'Comment supprimer mon compte ?', 'How do I delete my account?', 'Dans Réglages, choisissez « Supprimer le compte ». Vous ne pourrez pas vous réinscrire avec la même adresse pendant 30 jours.', 'In Settings, choose “Delete account”. You cannot sign up again with the same address for 30 days.'],
+    ['COIN', 'Quelle différence entre pièces, pièces gratuites et bonus ?', 'What is the difference between coins, free coins and bonus?', 'Les pièces sont achetées ; les pièces gratuites et les bonus sont offerts et expirent. Les bonus sont dépensés en premier.', 'Coins are bought; free coins and bonus coins are gifts and expire. Bonus coins are spent first.'],
+    ['COIN', 'Mes pièces bonus ont disparu.', 'My bonus coins disappeared.', 'Les pièces bonus expirent à la date indiquée dans l’historique des recharges.', 'Bonus coins expire on the date shown in your charge history.'],
+    ['COIN', 'Comment échanger mes points de fidélité ?', 'How do I exchange my mileage?', 'À partir de 3 000 points, par tranches de 200 points. Les pièces obtenues sont valables 30 jours.', 'From 3,000 points, in steps of 200. The coins you get last 30 days.'],
+    ['PAYMENT', 'Puis-je être remboursé ?', 'Can I get a refund?', 'Les pièces non utilisées peuvent être remboursées dans les 7 jours suivant l’achat.', 'Unused coins can be refunded within 7 days of purchase.'],
+    ['PAYMENT', 'Mon paiement a échoué.', 'My payment failed.', 'Aucune pièce n’est débitée si le paiement échoue. Réessayez ou contactez-nous avec la date et le montant.', 'No coins are taken if a payment fails. Try again or contact us with the date and amount.'],
+    ['VIEWER', 'Quelle différence entre louer et acheter ?', 'What is the difference between renting and buying?', 'Une location se lit pendant une durée limitée ; un achat reste dans votre bibliothèque pour toujours.', 'A rental can be read for a limited time; a purchase stays in your library forever.'],
+    ['VIEWER', 'Comment fonctionne « Attendre = gratuit » ?', 'How does “Wait for free” work?', 'Sur les séries concernées, un ticket débloque un épisode pendant 72 heures ; un nouveau ticket arrive après le délai indiqué.', 'On eligible series, a ticket unlocks one episode for 72 hours; a new ticket arrives after the time shown.'],
+    ['VIEWER', 'Puis-je lire en mode page ?', 'Can I read page by page?', 'Oui : le lecteur propose le défilement ou les pages, en simple ou double page.', 'Yes: the viewer offers scrolling or pages, single or double.'],
+    ['EVENT', 'Comment jouer à la roulette ?', 'How do I play the roulette?', 'Un tour gratuit par jour ; d’autres tickets s’obtiennent avec certains coupons.', 'One free spin a day; more tickets come with some coupons.'],
+    ['ETC', 'Pourquoi certaines séries sont-elles cachées ?', 'Why are some series hidden?', 'Les séries pour adultes ne s’affichent qu’après la vérification de votre âge.', 'Adult series appear only after your age has been checked.'],
+  ]
+  faqs.forEach(([category, qFr, qEn, aFr, aEn], i) => push('faqs', { id: i + 1, category, question: tx(qFr, qEn), answer: tx(aFr, aEn), position: i + 1 }))
+
+  // Coin products
+  const prices = PRICES[currency] ?? PRICES.EUR!
+  const products: [number, number, number | null, number | null, number, string | null][] = [
+    // coins, bonus, per-user limit, stock limit, sold, label
+    [50, 50, 1, null, 0, tx('Offre de bienvenue', 'Welcome offer')],
+    [10, 0, null, null, 0, null],
+    [30, 3, null, null, 0, null],
+    [50, 7, null, null, 0, null],
+    [100, 15, null, null, 0, tx('Le plus populaire', 'Most popular')],
+    [300, 60, null, null, 0, tx('Meilleure offre', 'Best value')],
+    [200, 100, null, 100, 100, tx('Vente flash', 'Flash sale')],
+  ]
+  products.forEach(([coins, bonus, perUser, stock, sold, label], i) =>
+    push('coin_products', { id: i + 1, coins, bonus, price: prices[i]!, currency, per_user_limit: perUser, stock_limit: stock, sold_count: sold, platform: null, label, is_active: 1, position: i + 1, created_at: at(-100 * DAY) }),
+  )
+
+  // Coupons: valid, expired, sold out, mileage, roulette, app-only, download-only.
+  const coupons: [string | null, string, string, string, number, string, number, string | null, number | null, number, number, number, number | null, string | null][] = [
+    // code, title fr, title en, type, minimum, reward type, amount, lot type, stock, used, expires (days), downloadable, reward days, platform
+    ['WELCOME100', 'Bienvenue : 100 pièces bonus', 'Welcome: 100 bonus coins', 'EXTRA_EARN', 0, 'COIN', 100, 'BONUS', null, 0, 365, 0, 30, null],
+    ['ETE2025', 'Été 2025 : 50 pièces', 'Summer 2025: 50 coins', 'EXTRA_EARN', 0, 'COIN', 50, 'BONUS', null, 0, -30, 0, 30, null],
+    ['FLASH50', 'Flash : 50 premiers lecteurs', 'Flash: first 50 readers', 'EXTRA_EARN', 0, 'COIN', 20, 'BONUS', 50, 50, 30, 0, 30, null],
+    ['MILEAGE500', '500 points de fidélité', '500 mileage points', 'EXTRA_EARN', 0, 'MILEAGE', 500, 'MILEAGE', null, 0, 180, 0, 180, null],
+    ['ROULETTE3', 'Trois tours de roulette', 'Three roulette spins', 'EXTRA_EARN', 0, 'ROULETTE_TICKET', 3, null, null, 0, 180, 0, null, null],
+    ['APPONLY', 'Réservé à l’application iOS', 'iOS app only', 'EXTRA_EARN', 0, 'COIN', 30, 'BONUS', null, 0, 180, 0, 30, 'IOS_APP'],
+    [null, '20 pièces offertes sur une recharge', '20 extra coins on a top-up', 'DISCOUNT', prices[3]!, 'COIN', 20, 'BONUS', 1000, 0, 60, 1, 30, null],
+  ]
+  coupons.forEach(([code, tFr, tEn, type, minimum, rewardType, amount, lotType, stock, usedCount, expiresIn, downloadable, rewardDays, platform], i) =>
+    push('coupons', {
+      id: i + 1, code, title: tx(tFr, tEn), type, minimum_amount: minimum, starts_at: at(-60 * DAY), expires_at: at(expiresIn * DAY), platform,
+      reward_type: rewardType, reward_amount: amount, reward_lot_type: lotType, reward_expires_days: rewardDays, stock, used_count: usedCount,
+      is_downloadable: downloadable, created_at: at(-60 * DAY),
+    }),
+  )
+
+  // Events: the roulette runs for a year around now.
+  const roulette = {
+    dailyFreeTickets: 1,
+    prizes: [
+      { type: 'BONUS', amount: 1, weight: 40 },
+      { type: 'BONUS', amount: 3, weight: 25 },
+      { type: 'BONUS', amount: 5, weight: 15 },
+      { type: 'FREE_COIN', amount: 10, weight: 8 },
+      { type: 'MILEAGE', amount: 100, weight: 10 },
+      { type: 'NONE', amount: 0, weight: 2 },
+    ],
+    prizeExpiresDays: 30,
+  }
+  const events: [string, string, string, string, string, number, number, string | null, object][] = [
+    ['ROULETTE', 'Roulette de l’année', 'Roulette of the year', 'Un tour gratuit par jour, des pièces bonus à gagner.', 'One free spin a day, bonus coins to win.', -7, 358, null, roulette],
+    ['PROMOTION', 'Soirées pour adultes', 'Adult nights', 'Une sélection réservée aux lecteurs majeurs.', 'A selection for adult readers only.', -7, 60, 'ADULT', {}],
+    ['PROMOTION', 'Spécial rentrée des classes', 'Back to school special', 'Des séries lycéennes à découvrir.', 'High-school series to discover.', -7, 60, 'NON_ADULT', {}],
+    ['ROULETTE', 'Roulette d’été (terminée)', 'Summer roulette (ended)', 'Cet évènement est terminé.', 'This event has ended.', -200, -100, null, roulette],
+  ]
+  events.forEach(([kind, tFr, tEn, dFr, dEn, from, to, restriction, config], i) =>
+    push('events', { id: i + 1, kind, title: tx(tFr, tEn), description: tx(dFr, dEn), starts_at: at(from * DAY), ends_at: at(to * DAY), adult_restriction: restriction, config: JSON.stringify(config), image_key: null, is_active: 1, created_at: at(from * DAY) }),
+  )
+
+  push('banned_words', { word: 'idiot' })
+  push('banned_words', { word: 'arnaque' })
+  push('banned_words', { word: 'scam' })
+
+  // ─── demo accounts ───
+  const { reader, minor } = DEMO_ACCOUNTS
+  const d = new Date(t0 - 40 * DAY)
+  const minorBirth = `${d.getUTCFullYear() - 15}-${pad(d.getUTCMonth() + 1)}-${pad(Math.min(d.getUTCDate(), 28))}`
+  const user = (id: number, email: string, hash: string, name: string, nickname: string, birth: string, adult: boolean, createdDays: number): Row => ({
+    id, email, password_hash: hash, phone: null, name, nickname, email_verified_at: at(-createdDays * DAY + HOUR), birthed_at: birth,
+    is_adult: adult ? 1 : 0, adult_verified_at: adult ? at(-30 * DAY) : null, is_adult_kr: 0, is_kr_ip_user: 0, show_adult: adult ? 1 : 0,
+    is_bl_toggle: 1, is_agree_mail: 1, purchase_count: 0, platform: 'WEB', last_login_at: null, withdrawal_requested_at: null,
+    deleted_at: null, created_at: at(-createdDays * DAY), updated_at: at(-createdDays * DAY),
+  })
+  push('users', user(reader.id, reader.email, passwordHash, tx('Lecteur Démo', 'Demo Reader'), tx('lecteur', 'reader'), '1990-05-01', true, 200))
+  push('users', user(minor.id, minor.email, minorPasswordHash, tx('Jeune Lecteur', 'Young Reader'), tx('jeune', 'young'), minorBirth, false, 90))
+  for (const id of [reader.id, minor.id]) {
+    push('push_settings', { user_id: id, is_app_push: 0, is_agree_push: 1, is_agree_push_night: 0, is_agree_push_freetime: 1, is_agree_push_contents: 1, push_token: null, updated_at: at(-90 * DAY) })
+  }
+
+  // Payments behind the paid lots.
+  const payment = (id: string, userId: number, productIndex: number, days: number): Row => ({
+    id, user_id: userId, product_id: productIndex + 1, state: 'PAID', provider: 'local', method: 'card', amount: prices[productIndex]!, currency,
+    coins: products[productIndex]![0], bonus: products[productIndex]![1], idempotency_key: `seed-${id}`, provider_ref: `seed-${id}`,
+    created_at: at(days * DAY), paid_at: at(days * DAY + 60_000), cancelled_at: null,
+  })
+  push('payments', payment('pay_demo_1', reader.id, 4, -60))
+  push('payments', payment('pay_demo_2', reader.id, 2, -10))
+  push('payments', payment('pay_demo_3', minor.id, 3, -20))
+
+  // Lots of every type, each written as a CHARGE in the ledger (Σ ledger = Σ remaining).
+  const lots: [number, string, number, string, string | null, number, number | null][] = [
+    // user, type, amount, source, ref, created (days), expires (days)
+    [reader.id, 'COIN', 100, 'PAYMENT', 'pay_demo_1', -60, null],
+    [reader.id, 'BONUS', 15, 'PAYMENT', 'pay_demo_1', -60, 30],
+    [reader.id, 'COIN', 30, 'PAYMENT', 'pay_demo_2', -10, null],
+    [reader.id, 'BONUS', 3, 'PAYMENT', 'pay_demo_2', -10, 80],
+    [reader.id, 'FREE_COIN', 20, 'REWARD', 'signup', -200, 25],
+    [reader.id, 'FREE_COIN', 10, 'EVENT', 'event:1', -5, 20],
+    [reader.id, 'BONUS', 20, 'EVENT', 'event:1', -23, 7],
+    [reader.id, 'MILEAGE', 3600, 'REWARD', 'purchases', -40, 140],
+    [minor.id, 'COIN', 50, 'PAYMENT', 'pay_demo_3', -20, null],
+    [minor.id, 'BONUS', 7, 'PAYMENT', 'pay_demo_3', -20, 70],
+    [minor.id, 'FREE_COIN', 10, 'REWARD', 'signup', -90, 15],
+  ]
+  lots.forEach(([userId, type, amount, source, ref, created, expires], i) => {
+    push('coin_lots', { id: i + 1, user_id: userId, type, amount, remaining: amount, expires_at: expires === null ? null : at(expires * DAY), source, ref, created_at: at(created * DAY) })
+    push('coin_ledger', {
+      id: i + 1, user_id: userId, kind: 'CHARGE', lot_id: i + 1, type, source, amount, product_kind: source === 'PAYMENT' ? 'COIN_PRODUCT' : null,
+      series_id: null, episode_id: null, purchase_id: null, ref, description: null, idempotency_key: null, created_at: at(created * DAY),
+    })
+  })
+
+  // Reader's library, gifts, alarms, roulette tickets, comments and a support request.
+  const firstEpisode = (seriesId: number) => Number(tables.episodes!.find((e) => e.series_id === seriesId && e.no === 1)!.id)
+  for (const [sid, days] of [[24, -3], [1, -8], [9, -15]] as const) push('favorites', { user_id: reader.id, series_id: sid, created_at: at(days * DAY) })
+  push('reading_progress', { user_id: reader.id, series_id: 24, episode_id: firstEpisode(24) + 1, position: 0.4, updated_at: at(-HOUR) })
+  push('reading_progress', { user_id: reader.id, series_id: 9, episode_id: firstEpisode(9), position: 1, updated_at: at(-2 * DAY) })
+  push('gifts', { id: 1, user_id: reader.id, kind: 'RENT', series_id: 1, episode_id: null, title: tx('Ticket de location offert', 'Free rental ticket'), sender_kind: 'MAIL', given_at: at(-DAY), used_at: null, used_episode_id: null, expires_at: at(14 * DAY) })
+  push('gifts', { id: 2, user_id: reader.id, kind: 'POSSESSION', series_id: 31, episode_id: firstEpisode(31) + 5, title: tx('Épisode offert', 'Free episode'), sender_kind: 'MAIL', given_at: at(-2 * DAY), used_at: null, used_episode_id: null, expires_at: at(30 * DAY) })
+  push('alarms', { id: 1, user_id: reader.id, kind: 'EPISODE', title: tx(`Nouvel épisode : ${titleOf.get(24)}`, `New episode: ${titleOf.get(24)}`), body: '', link: '/detail/24', read_at: null, created_at: at(-6 * HOUR) })
+  push('alarms', { id: 2, user_id: reader.id, kind: 'COIN', title: tx('Vos pièces bonus expirent bientôt', 'Your bonus coins expire soon'), body: tx('20 pièces bonus expirent dans 7 jours.', '20 bonus coins expire in 7 days.'), link: '/history/charge', read_at: null, created_at: at(-DAY) })
+  push('alarms', { id: 3, user_id: reader.id, kind: 'GIFT', title: tx('Un cadeau vous attend', 'A gift is waiting for you'), body: '', link: '/gift', read_at: at(-12 * HOUR), created_at: at(-DAY) })
+  for (const id of [1, 2]) push('event_tickets', { id, event_id: 1, user_id: reader.id, kind: 'ROULETTE', source: 'EVENT', ref: 'seed', expires_at: at(30 * DAY), used_at: null, created_at: at(-DAY) })
+
+  const commentTexts: [string, string][] = [
+    ['Quel final d’épisode, je ne m’y attendais pas !', 'What an ending, I did not see it coming!'],
+    ['Les couleurs sont magnifiques.', 'The colours are gorgeous.'],
+    ['Vivement la suite !', 'Can’t wait for the next one!'],
+    ['Je relis ce passage pour la troisième fois.', 'Reading this part for the third time.'],
+  ]
+  const ep24 = firstEpisode(24)
+  commentTexts.forEach(([fr, en], i) =>
+    push('comments', { id: i + 1, series_id: 24, episode_id: ep24, user_id: i % 2 === 0 ? reader.id : minor.id, parent_id: null, body: tx(fr, en), state: null, like_count: i === 0 ? 1 : 0, reply_count: i === 0 ? 1 : 0, created_at: at(-(10 - i) * HOUR), updated_at: at(-(10 - i) * HOUR) }),
+  )
+  push('comments', { id: 5, series_id: 24, episode_id: ep24, user_id: minor.id, parent_id: 1, body: tx('Pareil, j’ai crié !', 'Same, I screamed!'), state: null, like_count: 0, reply_count: 0, created_at: at(-5 * HOUR), updated_at: at(-5 * HOUR) })
+  push('comments', { id: 6, series_id: 24, episode_id: ep24, user_id: minor.id, parent_id: null, body: tx('Commentaire masqué par la modération.', 'Comment hidden by moderation.'), state: 'BLIND', like_count: 0, reply_count: 0, created_at: at(-4 * HOUR), updated_at: at(-4 * HOUR) })
+  push('comment_reactions', { comment_id: 1, user_id: minor.id, kind: 'LIKE', created_at: at(-5 * HOUR) })
+  push('qnas', { id: 1, user_id: reader.id, category: 'COIN', title: tx('Pièces non reçues', 'Coins not received'), body: tx('J’ai payé mais mes pièces ne sont pas arrivées tout de suite.', 'I paid but my coins did not arrive right away.'), email: reader.email, images: '[]', status: 'COMPLETED', answer: tx('Vos pièces ont bien été créditées. Merci de votre patience !', 'Your coins have been credited. Thank you for your patience!'), answered_at: at(-9 * DAY), created_at: at(-10 * DAY) })
+
+  // ─── SQL ───
+  const order = [
+    'creators', 'tags', 'series', 'series_creators', 'series_tags', 'series_fts', 'schedules', 'episodes', 'episode_images',
+    'themes', 'theme_series', 'banners', 'notices', 'faqs', 'coin_products', 'coupons', 'events', 'banned_words', 'users',
+    'push_settings', 'payments', 'coin_lots', 'coin_ledger', 'favorites', 'reading_progress', 'gifts', 'alarms', 'event_tickets',
+    'comments', 'comment_reactions', 'qnas',
+  ]
+  const missing = Object.keys(tables).filter((t) => !order.includes(t))
+  if (missing.length) throw new Error(`tables without an insert order: ${missing.join(', ')}`)
+  const statements = order.flatMap((t) => insertStatements(t, tables[t] ?? []))
+  statements.push(
+    `INSERT OR REPLACE INTO meta (key, value) VALUES ('seed_version', ${sqlValue(SEED_VERSION)}), ('seed_edition', ${sqlValue(`${lang}/${currency}`)}), ('seeded_at', ${sqlValue(now.toISOString())})`,
+  )
+
+  const counts: Record<string, number> = {
+    series: seriesCount,
+    episodes: tables.episodes!.length,
+    slices: tables.episode_images!.length,
+    users: tables.users!.length,
+    lots: tables.coin_lots!.length,
+    images: images.length,
+    statements: statements.length,
+  }
+  for (const t of ['creators', 'tags', 'themes', 'banners', 'notices', 'faqs', 'coin_products', 'coupons', 'events']) counts[t] = tables[t]!.length
+  return { tables, statements, images, counts }
+}
+
+function pad(n: number): string {
+  return String(n).padStart(2, '0')
+}
+
+/** A Latin-script label for a banner image: a series title in the label language when it is one, else the text. */
+function labelOf(title: string, labelLang: Lang, titleOf: Map<number, string>, source: typeof SERIES_SOURCE): string {
+  for (const [id, t] of titleOf) if (t === title) return source[id - 1]![2 + LANGS.indexOf(labelLang)]!
+  return /^[\p{Script=Latin}\p{N}\p{P}\p{Zs}+%:-]*$/u.test(title) ? title : 'Webtoon'
+}
+
+const NOVEL: Record<'fr' | 'en', string[]> = {
+  fr: [
+    'La pluie battait les vitres depuis le matin, et la ville semblait retenir son souffle.',
+    'Elle relut la lettre une dernière fois avant de la glisser dans la poche de son manteau.',
+    'Personne ne savait ce qui s’était vraiment passé cette nuit-là, et ceux qui savaient se taisaient.',
+    'Au bout de la rue, une lumière s’alluma, puis une autre, comme un signal qu’on n’attendait plus.',
+    'Il aurait voulu dire quelque chose de juste ; il ne trouva que le silence.',
+    'Le lendemain, tout recommença, mais plus rien n’était tout à fait pareil.',
+  ],
+  en: [
+    'Rain had been beating on the windows since morning, and the city seemed to hold its breath.',
+    'She read the letter one last time before slipping it into her coat pocket.',
+    'Nobody knew what had really happened that night, and those who knew kept quiet.',
+    'At the end of the street a light came on, then another, like a signal nobody expected any more.',
+    'He wanted to say something right; all he found was silence.',
+    'The next day everything started again, but nothing was quite the same.',
+  ],
+}
+
+/** A few readable paragraphs for a TEXT (novel) episode. */
+function novelText(lang: 'fr' | 'en', title: string, no: number): string {
+  const lines = NOVEL[lang]
+  const paragraphs = [`${title} — ${lang === 'fr' ? 'chapitre' : 'chapter'} ${no}.`]
+  for (let p = 0; p < 6; p++) {
+    paragraphs.push([0, 1, 2].map((k) => lines[(no + p * 2 + k) % lines.length]).join(' '))
+  }
+  return paragraphs.join('\n\n')
+}
