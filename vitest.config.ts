@@ -14,6 +14,7 @@ export default defineConfig({
           name: 'unit',
           include: ['src/**/*.test.ts', 'tests/unit/**/*.test.ts', 'scripts/**/*.test.ts'],
           environment: 'node',
+          setupFiles: ['tests/unit/fast-check-setup.ts'],
         },
       },
       {

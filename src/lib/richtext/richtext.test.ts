@@ -129,6 +129,12 @@ describe('links', () => {
     expect(render('<a href="HTTPS://FR.BOMTOON.EXAMPLE:443/shop">x</a>')).toBe('<a href="/shop" data-inapp>x</a>')
   })
 
+  it('never turns an own-origin link into a protocol-relative one (found by the property test)', () => {
+    expect(render(`<a href="${SITE}//">x</a>`)).toBe('<a href="/" data-inapp>x</a>')
+    expect(render(`<a href="${SITE}//evil.example/x">x</a>`)).toBe('<a href="/evil.example/x" data-inapp>x</a>')
+    expect(render('<a href="/a/..//evil.example">x</a>')).toBe('<a href="/evil.example" data-inapp>x</a>')
+  })
+
   it('opens other sites in a new tab without opener', () => {
     expect(render('<a href="http://example.com/a?b=1&amp;c=2">x</a>')).toBe(
       '<a href="http://example.com/a?b=1&amp;c=2" target="_blank" rel="noopener noreferrer">x</a>',

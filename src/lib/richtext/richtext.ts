@@ -283,18 +283,23 @@ export function sanitizeHref(raw: string, siteOrigin: string | null): Link | nul
     if (value.startsWith('//') || value.startsWith('/\\')) return null
     const url = parseUrl(value, base)
     if (!url || url.origin !== base) return null
-    return { href: url.pathname + url.search + url.hash, inApp: true }
+    return { href: inAppHref(url), inApp: true }
   }
   const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(value)?.[1]?.toLowerCase()
   if (scheme === 'mailto') return /^mailto:[^\s]+$/i.test(value) ? { href: value, inApp: false } : null
   if (scheme !== 'http' && scheme !== 'https') return null
   const url = parseUrl(value)
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) return null
-  if (siteOrigin !== null && url.origin === siteOrigin) return { href: url.pathname + url.search + url.hash, inApp: true }
+  if (siteOrigin !== null && url.origin === siteOrigin) return { href: inAppHref(url), inApp: true }
   // Userinfo only serves to disguise the host (`https://our.site@evil.example/`).
   url.username = ''
   url.password = ''
   return { href: url.href, inApp: false }
+}
+
+/** Own-site URL as a root-relative href; leading slashes collapse so it can never read as `//other.host`. */
+function inAppHref(url: URL): string {
+  return '/' + url.pathname.replace(/^\/+/, '') + url.search + url.hash
 }
 
 function parseUrl(value: string, base?: string): URL | null {
