@@ -7,7 +7,9 @@ import { existsSync } from 'node:fs'
  * downloaded by Playwright.
  */
 const chromium = process.env.CHROME_PATH ?? ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p))
-const editions = { fr: 8791, ar: 8792, de: 8793 } as const
+/** Ports 8791–8793 by default; E2E_PORT_BASE moves them so two suites can run side by side. */
+const base = Number(process.env.E2E_PORT_BASE ?? 8791)
+const editions = { fr: base, ar: base + 1, de: base + 2 } as const
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -30,7 +32,7 @@ export default defineConfig({
     use: { baseURL: `http://127.0.0.1:${port}` },
   })),
   webServer: Object.entries(editions).map(([id, port]) => ({
-    command: `node scripts/start.ts --no-build --port ${port} --persist-to .wrangler/e2e-${id}${id === 'fr' ? '' : ' --no-images'}`,
+    command: `node scripts/start.ts --no-build --port ${port} --persist-to .wrangler/e2e-${id}-${port}${id === 'fr' ? '' : ' --no-images'}`,
     url: `http://127.0.0.1:${port}/_/health`,
     env: { EDITION: id },
     timeout: 240_000,

@@ -3,7 +3,7 @@
  * workerd + D1), then browser tests (Playwright + Chromium) against freshly built fr, ar and de
  * workers. Prints one closing line "tests: N passed, N failed".
  */
-import { readFileSync, rmSync, mkdirSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { run } from './lib.ts'
 
 mkdirSync('.cache', { recursive: true })
@@ -15,7 +15,8 @@ const steps: [string, () => Promise<void>][] = [
     for (const id of ['fr', 'ar', 'de']) await run(process.execPath, ['scripts/build.ts'], { env: { EDITION: id } })
   }],
   ['browser tests', async () => {
-    for (const id of ['fr', 'ar', 'de']) rmSync(`.wrangler/e2e-${id}`, { recursive: true, force: true })
+    // fresh local state for the browser suite (the developer's .wrangler/state is left alone)
+    for (const d of existsSync('.wrangler') ? readdirSync('.wrangler') : []) if (d.startsWith('e2e-')) rmSync(`.wrangler/${d}`, { recursive: true, force: true })
     await run('playwright', ['test'], { env: { CI: process.env.CI ?? '1' } })
   }],
 ]
