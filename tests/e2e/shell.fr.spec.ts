@@ -104,7 +104,7 @@ test.describe('French edition shell', () => {
   })
 
   test('unknown pages answer 404 with a French explanation and a way home', async ({ page }) => {
-    for (const path of ['/nothing-here', '/detail/999999', '/detail/abc']) {
+    for (const path of ['/nothing-here', '/detail/999999', '/detail/abc', '/detail/%00']) {
       const response = await page.goto(path)
       expect(response?.status(), path).toBe(404)
       await expect(page.getByRole('heading', { level: 1 })).toHaveText('Page introuvable')
