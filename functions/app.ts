@@ -21,6 +21,7 @@ import { sameOrigin } from './middleware/same-origin.ts'
 import { protectedRoute } from './middleware/protected-route.ts'
 import { v1 } from './api/v1.ts'
 import { media } from './api/media.ts'
+import { ops } from './api/ops.ts'
 
 /** API bodies are small JSON documents; anything larger is refused before parsing. */
 export const MAX_BODY_BYTES = 64 * 1024
@@ -62,6 +63,7 @@ export function createApp({ edition, messages, pages }: AppOptions) {
 
   app.use('/api/*', bodyLimit({ maxSize: MAX_BODY_BYTES, onError: () => { throw new AppError('PAYLOAD_TOO_LARGE') } }), sameOrigin)
   app.route('/api/v1', v1)
+  app.route('/api/ops', ops)
   app.all('/api/*', (c) => errorResponse(c, 'NOT_EXIST'))
   app.all('/api', (c) => errorResponse(c, 'NOT_EXIST'))
   app.route('/media', media)

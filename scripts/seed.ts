@@ -9,17 +9,15 @@
  * seeded tables (catalogue, shop and every account: a dev reset) and seeds again. A run that stopped half-way
  * (no marker) is wiped and redone. Migrations must have been applied first.
  */
-import { existsSync, readFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { getPlatformProxy } from 'wrangler'
 import { loadEdition } from '../src/lib/edition/load.ts'
 import { hashPassword } from '../src/lib/server/password.ts'
 import { buildDemo, wipeStatements, DEMO_ACCOUNTS, SEED_VERSION, type DemoImage } from './seed/data.ts'
+import { migrateHint, resolveConfig } from './seed/proxy.ts'
 import { generateImages, type Rendition } from './seed/images.ts'
 
-const root = fileURLToPath(new URL('..', import.meta.url))
 const t0 = performance.now()
 const verbose = process.argv.includes('--verbose')
 /** Phase timings with `--verbose`. */
@@ -50,26 +48,6 @@ function parseArgs(argv: string[]): { persistTo: string; force: boolean; images:
 function usage(message: string): never {
   console.error(`seed: ${message}\nusage: npx node scripts/seed.ts [--persist-to <dir>] [--force] [--no-images] [--config <wrangler config>] [--verbose]`)
   process.exit(2)
-}
-
-/**
- * The wrangler config whose D1/R2 bindings are the edition's: the built worker's config when it was built
- * for this edition (`dist/<id>/server/wrangler.json`, then `dist/server/wrangler.json`), else the source
- * `wrangler.jsonc` with the edition's environment. Both name the same database id, hence the same local file.
- */
-function resolveConfig(edition: string, explicit?: string): { configPath: string; environment?: string } {
-  if (explicit) return { configPath: resolve(explicit), environment: explicit.endsWith('wrangler.jsonc') && edition !== 'fr' ? edition : undefined }
-  for (const candidate of [`dist/${edition}/server/wrangler.json`, 'dist/server/wrangler.json']) {
-    const path = resolve(root, candidate)
-    if (!existsSync(path)) continue
-    try {
-      const config = JSON.parse(readFileSync(path, 'utf8')) as { vars?: { EDITION?: string } }
-      if ((config.vars?.EDITION ?? 'fr') === edition) return { configPath: path }
-    } catch {
-      // unreadable build output: fall through to the source config
-    }
-  }
-  return { configPath: resolve(root, 'wrangler.jsonc'), environment: edition === 'fr' ? undefined : edition }
 }
 
 async function runStatements(db: D1Database, statements: string[]): Promise<void> {
@@ -174,8 +152,7 @@ async function main(): Promise<void> {
       seeded = await meta(db, 'seed_version')
     } catch (e) {
       throw new Error(
-        `cannot read the meta table (${(e as Error).message}). Apply the migrations first:\n` +
-          `  npx wrangler d1 migrations apply DB --local --persist-to ${args.persistTo} -c ${configPath}${environment ? ` --env ${environment}` : ''}`,
+        `cannot read the meta table (${(e as Error).message}). Apply the migrations first:\n  ${migrateHint(args.persistTo, configPath, environment)}`,
       )
     }
     const imagesDone = (await meta(db, 'seed_images')) !== null

@@ -1,0 +1,33 @@
+/**
+ * A ready-to-import copy of `scripts/ops/sample-series` (its `series.json`) with the images it names drawn
+ * on the fly by sharp as PNGs, so no binary is committed. Used by the tests; also handy by hand:
+ *   npx node -e "import('./scripts/ops/sample.ts').then((m) => m.writeSampleSeries('/tmp/sample'))"
+ */
+import { copyFileSync, mkdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import sharp from 'sharp'
+
+export const SAMPLE_DIR = new URL('./sample-series/', import.meta.url).pathname
+
+type SampleManifest = { cover: string; episodes: { no: number; images: string[] }[] }
+
+/** Draws one flat PNG with a circle and a label, `width`×`height` px. */
+export async function drawPng(path: string, width: number, height: number, hue: number, label: string): Promise<void> {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
+<rect width="100%" height="100%" fill="hsl(${hue},55%,45%)"/>
+<circle cx="${width / 2}" cy="${height / 2}" r="${Math.min(width, height) / 4}" fill="hsl(${(hue + 180) % 360},60%,75%)"/>
+<text x="${width / 2}" y="${height - 40}" font-size="48" fill="#fff" text-anchor="middle" font-family="DejaVu Sans, sans-serif">${label}</text></svg>`
+  await sharp(Buffer.from(svg)).png().toFile(path)
+}
+
+/** Writes the sample folder into `dir` (created if needed); returns `dir`. Slices are 800 px wide, of varied heights. */
+export async function writeSampleSeries(dir: string): Promise<string> {
+  mkdirSync(dir, { recursive: true })
+  copyFileSync(join(SAMPLE_DIR, 'series.json'), join(dir, 'series.json'))
+  const manifest = JSON.parse(readFileSync(join(dir, 'series.json'), 'utf8')) as SampleManifest
+  await drawPng(join(dir, manifest.cover), 480, 640, 210, 'cover')
+  for (const e of manifest.episodes) {
+    for (const [j, file] of e.images.entries()) await drawPng(join(dir, file), 800, 1000 + 300 * j, (e.no * 70 + j * 25) % 360, `${e.no}-${j + 1}`)
+  }
+  return dir
+}

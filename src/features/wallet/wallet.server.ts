@@ -1,0 +1,186 @@
+/**
+ * Wallet reads and writes on D1 (ARCHITECTURE.md "Money: the wallet"): lots are the balance, every change of
+ * a lot's `remaining` is one append-only `coin_ledger` row whose signed `amount` is that change, so for every
+ * user Σ coin_lots.remaining = Σ coin_ledger.amount. Each movement is one D1 batch (a transaction).
+ */
+import { AppError } from '../../lib/errors/catalogue.ts'
+import type { Db } from '../../lib/server/db.ts'
+import {
+  AdminAdjustRequest,
+  balances,
+  expiryInstant,
+  planSpend,
+  type Balances,
+  type CoinSource,
+  type CoinType,
+  type LedgerKind,
+  type Lot,
+} from './wallet.ts'
+
+/** A ledger row as the API and the operator tool show it. */
+export type LedgerEntry = {
+  id: number
+  kind: LedgerKind
+  lotId: number | null
+  type: CoinType
+  source: CoinSource
+  /** Signed change of the lot's remaining: > 0 for CHARGE/REFUND_PURCHASE, < 0 for USE/EXPIRE/CANCEL. */
+  amount: number
+  ref: string | null
+  description: string | null
+  createdAt: string
+}
+
+/** A lot with everything the operator tool shows. */
+export type LotRow = Lot & { amount: number; source: CoinSource; ref: string | null; createdAt: string }
+
+const LEDGER_COLUMNS = `id, kind, lot_id AS lotId, type, source, amount, ref, description, created_at AS createdAt`
+const SPENDABLE_LOTS = `SELECT id, type, remaining, expires_at AS expiresAt FROM coin_lots WHERE user_id = ? AND remaining > 0`
+/** How often a deduction re-plans after a concurrent change made its batch fail. */
+const DEDUCT_ATTEMPTS = 3
+
+/** The live account with this e-mail (case-insensitive), or NOT_FOUND_USER. */
+async function userIdByEmail(db: Db, email: string): Promise<number> {
+  const row = await db.first<{ id: number }>(`SELECT id FROM users WHERE email = ? AND deleted_at IS NULL`, email.trim())
+  if (!row) throw new AppError('NOT_FOUND_USER')
+  return row.id
+}
+
+export type GrantInput = {
+  userId: number
+  type: CoinType
+  /** Coins, a positive integer. */
+  amount: number
+  source: CoinSource
+  /** Why (kept as the ledger row's description). */
+  reason: string
+  /** ISO instant the lot stops being spendable; absent or null: never. */
+  expiresAt?: string | null
+  /** Payment id, coupon id, event entry id, … */
+  ref?: string | null
+}
+
+/**
+ * Charges coins: one new lot and its CHARGE ledger row (amount > 0) in one batch; the batch also reads the
+ * user's lots afterwards, so the balances returned are those the grant produced.
+ */
+export async function grantCoins(db: Db, input: GrantInput, now = new Date()): Promise<{ entry: LedgerEntry; balances: Balances }> {
+  if (!Number.isSafeInteger(input.amount) || input.amount <= 0) throw new AppError('INVALID_PARAMETER', { fields: 'amount' })
+  const expiresAt = input.expiresAt ?? null
+  if (expiresAt !== null && !(Date.parse(expiresAt) > now.getTime())) throw new AppError('INVALID_PARAMETER', { fields: 'expiresAt' })
+  const ref = input.ref ?? null
+  const [, ledger, lots] = await db.batch([
+    {
+      sql: `INSERT INTO coin_lots (user_id, type, amount, remaining, expires_at, source, ref) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      params: [input.userId, input.type, input.amount, input.amount, expiresAt, input.source, ref],
+    },
+    {
+      sql: `INSERT INTO coin_ledger (user_id, kind, lot_id, type, source, amount, product_kind, ref, description)
+            VALUES (?, 'CHARGE', last_insert_rowid(), ?, ?, ?, ?, ?, ?) RETURNING ${LEDGER_COLUMNS}`,
+      params: [input.userId, input.type, input.source, input.amount, input.source === 'PAYMENT' ? 'COIN_PRODUCT' : null, ref, input.reason],
+    },
+    { sql: SPENDABLE_LOTS, params: [input.userId] },
+  ])
+  return { entry: ledger!.results[0] as LedgerEntry, balances: balances(lots!.results as Lot[], now) }
+}
+
+/**
+ * Spec §6 / API.md operator API: an operator's charge or deduction, recorded with source ADMIN.
+ *
+ * - amount > 0: a new lot of `type` (source ADMIN, optional expiry) and its CHARGE row.
+ * - amount < 0: draws only lots of `type` (the operator names the balance to correct), earliest expiry first,
+ *   through `planSpend`. The ledger rows are kind CANCEL: coins taken back without buying anything — the
+ *   negative counterpart of an admin CHARGE. USE would show the deduction in the reader's use history as if
+ *   an episode had been bought (and count it as spending); EXPIRE is the expiry job's.
+ *   One batch of conditional updates (`remaining >= take`, lot not expired) each followed by its ledger row,
+ *   whose amount is `-take` only when the update changed exactly one row and 0 otherwise — the ledger's
+ *   CHECK (amount <> 0) then fails the whole batch, so a concurrent spend can never drive a lot negative nor
+ *   leave a half-applied deduction. A failed batch is re-planned (a few times) from fresh lots.
+ *
+ * Errors: INVALID_PARAMETER (bad input, amount 0), NOT_FOUND_USER (unknown e-mail), COIN_INSUFFICIENT when
+ * the type's balance is short (MILEAGE_INSUFFICIENT for mileage, the catalogue's code for that balance).
+ */
+export async function adminAdjust(db: Db, input: AdminAdjustRequest, now = new Date()): Promise<{ entries: LedgerEntry[]; balances: Balances }> {
+  const parsed = AdminAdjustRequest.safeParse(input)
+  if (!parsed.success) {
+    throw new AppError('INVALID_PARAMETER', { fields: [...new Set(parsed.error.issues.map((i) => i.path.join('.')))].join(', ') })
+  }
+  const { email, type, amount, reason } = parsed.data
+  const userId = await userIdByEmail(db, email)
+  if (amount > 0) {
+    let expiresAt: string | null
+    try {
+      expiresAt = expiryInstant(parsed.data.expiresAt)
+    } catch {
+      throw new AppError('INVALID_PARAMETER', { fields: 'expiresAt' }) // e.g. 2027-02-30
+    }
+    const { entry, balances } = await grantCoins(db, { userId, type, amount, source: 'ADMIN', reason, expiresAt }, now)
+    return { entries: [entry], balances }
+  }
+
+  const nowIso = now.toISOString()
+  const short = type === 'MILEAGE' ? 'MILEAGE_INSUFFICIENT' : 'COIN_INSUFFICIENT'
+  for (let attempt = 1; ; attempt++) {
+    const lots = await db.all<Lot>(`${SPENDABLE_LOTS} AND type = ?`, userId, type)
+    const plan = planSpend(lots, -amount, now, [type])
+    if (!plan) throw new AppError(short)
+    const statements = plan.flatMap((step) => [
+      {
+        sql: `UPDATE coin_lots SET remaining = remaining - ? WHERE id = ? AND user_id = ? AND remaining >= ? AND (expires_at IS NULL OR expires_at > ?)`,
+        params: [step.take, step.lotId, userId, step.take, nowIso],
+      },
+      {
+        sql: `INSERT INTO coin_ledger (user_id, kind, lot_id, type, source, amount, description)
+              VALUES (?, 'CANCEL', ?, ?, 'ADMIN', CASE WHEN changes() = 1 THEN ? ELSE 0 END, ?) RETURNING ${LEDGER_COLUMNS}`,
+        params: [userId, step.lotId, type, -step.take, reason],
+      },
+    ])
+    try {
+      const results = await db.batch([...statements, { sql: SPENDABLE_LOTS, params: [userId] }])
+      const entries = results.slice(0, -1).flatMap((r) => r.results as LedgerEntry[])
+      return { entries, balances: balances(results[results.length - 1]!.results as Lot[], now) }
+    } catch (e) {
+      // The guard fired: a lot changed between the read and the batch. Nothing was written; plan again.
+      if (!String((e as Error)?.message).includes('CHECK constraint failed')) throw e
+      if (attempt >= DEDUCT_ATTEMPTS) throw new AppError(short)
+    }
+  }
+}
+
+/** A user's balances now (expired lots excluded). */
+export async function userBalances(db: Db, userId: number, now = new Date()): Promise<Balances> {
+  return balances(await db.all<Lot>(SPENDABLE_LOTS, userId), now)
+}
+
+/** Every lot of the account (empty and expired ones too), in spend order of type, then expiry. */
+export async function userLots(db: Db, email: string): Promise<{ userId: number; lots: LotRow[] }> {
+  const userId = await userIdByEmail(db, email)
+  const lots = await db.all<LotRow>(
+    `SELECT id, type, amount, remaining, expires_at AS expiresAt, source, ref, created_at AS createdAt FROM coin_lots WHERE user_id = ?
+     ORDER BY CASE type WHEN 'BONUS' THEN 0 WHEN 'FREE_COIN' THEN 1 WHEN 'COIN' THEN 2 ELSE 3 END, expires_at IS NULL, expires_at, id`,
+    userId,
+  )
+  return { userId, lots }
+}
+
+/** The account's latest ledger rows, newest first. */
+export async function userLedger(db: Db, email: string, limit = 20): Promise<{ userId: number; entries: LedgerEntry[] }> {
+  const userId = await userIdByEmail(db, email)
+  const n = Math.max(1, Math.min(500, Math.trunc(limit)))
+  const entries = await db.all<LedgerEntry>(`SELECT ${LEDGER_COLUMNS} FROM coin_ledger WHERE user_id = ? ORDER BY id DESC LIMIT ?`, userId, n)
+  return { userId, entries }
+}
+
+/**
+ * The wallet invariant of ARCHITECTURE.md "Money" for one user: Σ lots' remaining and Σ ledger amounts,
+ * which must be equal, and the smallest remaining (never below zero).
+ */
+export async function walletTotals(db: Db, userId: number): Promise<{ lots: number; ledger: number; minRemaining: number | null }> {
+  const row = await db.first<{ lots: number; ledger: number; minRemaining: number | null }>(
+    `SELECT (SELECT coalesce(sum(remaining), 0) FROM coin_lots WHERE user_id = ?1) AS lots,
+            (SELECT coalesce(sum(amount), 0) FROM coin_ledger WHERE user_id = ?1) AS ledger,
+            (SELECT min(remaining) FROM coin_lots WHERE user_id = ?1) AS minRemaining`,
+    userId,
+  )
+  return row ?? { lots: 0, ledger: 0, minRemaining: null }
+}

@@ -1,0 +1,161 @@
+/**
+ * Wallet rules without I/O (spec §3 coin types and sources, §4 "bonus coins are spent before regular coins",
+ * ARCHITECTURE.md "Money: the wallet"): which lots a spend draws from, and what a balance is.
+ *
+ * A balance is never stored: it is derived from the user's lots (one lot per grant of coins), and every
+ * movement of a lot's `remaining` is one append-only ledger row (`wallet.server.ts`).
+ */
+import { z } from 'zod'
+
+/** Spec §3 coin types. MILEAGE is points: exchanged for coins (spec §5, §9), never spent on episodes. */
+export const COIN_TYPES = ['COIN', 'FREE_COIN', 'BONUS', 'MILEAGE'] as const
+export type CoinType = (typeof COIN_TYPES)[number]
+export const CoinTypeSchema = z.enum(COIN_TYPES)
+
+/** Spec §3 coin sources: where a lot came from. ADMIN is an operator's charge (spec §6, API.md operator API). */
+export const COIN_SOURCES = ['PAYMENT', 'COUPON', 'MILEAGE', 'REWARD', 'EVENT', 'ADMIN', 'OFFERWALL'] as const
+export type CoinSource = (typeof COIN_SOURCES)[number]
+export const CoinSourceSchema = z.enum(COIN_SOURCES)
+
+/** Spec §3 coin history kinds: the `kind` of a ledger row. */
+export const LEDGER_KINDS = ['CHARGE', 'USE', 'EXPIRE', 'CANCEL', 'REFUND_PURCHASE'] as const
+export type LedgerKind = (typeof LEDGER_KINDS)[number]
+
+/**
+ * Spec §4: bonus coins are spent before regular coins. Gifted free coins go next (they expire too), paid
+ * coins last (ARCHITECTURE.md "Money": bonus, then free, then paid). MILEAGE is absent: it is never spent
+ * on episodes, only exchanged.
+ */
+export const SPEND_ORDER = ['BONUS', 'FREE_COIN', 'COIN'] as const satisfies readonly CoinType[]
+
+/** The coin types a reader can spend on episodes (the "coins" balance). */
+export type SpendableType = (typeof SPEND_ORDER)[number]
+
+/** A lot as the rules see it. `expiresAt` is an ISO-8601 instant; null never expires. */
+export type Lot = {
+  id: number
+  type: CoinType
+  remaining: number
+  expiresAt: string | null
+}
+
+/** One lot drawn down by a spend: `take` coins (> 0) from lot `lotId`. */
+export type SpendStep = { lotId: number; take: number }
+
+/** True when the lot can no longer be spent at `now` (expiry instant reached). */
+export function isExpired(lot: Pick<Lot, 'expiresAt'>, now: Date): boolean {
+  return lot.expiresAt !== null && Date.parse(lot.expiresAt) <= now.getTime()
+}
+
+/**
+ * Orders lots the way a spend draws them: by `order` of type, then earliest expiry first (never-expiring
+ * lots last), then oldest lot (lowest id) first. Spec §4 and ARCHITECTURE.md "Money: the wallet".
+ */
+export function compareForSpend(order: readonly CoinType[]): (a: Lot, b: Lot) => number {
+  return (a, b) => {
+    const byType = order.indexOf(a.type) - order.indexOf(b.type)
+    if (byType !== 0) return byType
+    const ea = a.expiresAt === null ? Infinity : Date.parse(a.expiresAt)
+    const eb = b.expiresAt === null ? Infinity : Date.parse(b.expiresAt)
+    if (ea !== eb) return ea < eb ? -1 : 1
+    return a.id - b.id
+  }
+}
+
+/**
+ * Which lots a spend of `amount` draws from, and how much from each.
+ *
+ * Spec §4: bonus coins are spent before regular coins — lots are drawn in `order` (default `SPEND_ORDER`:
+ * BONUS, FREE_COIN, COIN), within a type earliest expiry first and never-expiring lots last. Expired and
+ * empty lots, and lots of a type outside `order` (MILEAGE for an episode), are skipped. Each lot is drained
+ * before the next is touched, so at most the last step leaves coins in its lot.
+ *
+ * Returns null when the spendable balance is lower than `amount` (the caller answers COIN_INSUFFICIENT);
+ * `[]` for an amount of 0. An operator deduction of one type passes `order = [type]`.
+ */
+export function planSpend(lots: readonly Lot[], amount: number, now: Date, order: readonly CoinType[] = SPEND_ORDER): SpendStep[] | null {
+  if (!Number.isSafeInteger(amount) || amount < 0) throw new RangeError(`amount must be a non-negative integer, got ${amount}`)
+  const usable = lots.filter((l) => order.includes(l.type) && l.remaining > 0 && !isExpired(l, now)).sort(compareForSpend(order))
+  const steps: SpendStep[] = []
+  let left = amount
+  for (const lot of usable) {
+    if (left === 0) break
+    const take = Math.min(lot.remaining, left)
+    steps.push({ lotId: lot.id, take })
+    left -= take
+  }
+  return left === 0 ? steps : null
+}
+
+/** An upcoming expiry: `amount` coins of `type` stop being spendable at `expiresAt`. */
+export type Expiry = { type: CoinType; amount: number; expiresAt: string }
+
+/**
+ * A derived balance (ARCHITECTURE.md: balances are derived, never stored). Each type counts its lots'
+ * `remaining` that are not yet expired at `now`; `total` is what can be spent on episodes
+ * (BONUS + FREE_COIN + COIN, spec §4) — mileage is points, shown apart. `nextExpiries` lists the upcoming
+ * expiries, soonest first, one entry per type and instant.
+ */
+export type Balances = Record<CoinType, number> & { total: number; nextExpiries: Expiry[] }
+
+/** The balances of a user's lots at `now` (expired lots no longer count, even before the expiry job ran). */
+export function balances(lots: readonly Lot[], now: Date): Balances {
+  const out: Balances = { COIN: 0, FREE_COIN: 0, BONUS: 0, MILEAGE: 0, total: 0, nextExpiries: [] }
+  const expiries = new Map<string, Expiry>()
+  for (const lot of lots) {
+    if (lot.remaining <= 0 || isExpired(lot, now)) continue
+    out[lot.type] += lot.remaining
+    if (lot.expiresAt !== null) {
+      const instant = new Date(Date.parse(lot.expiresAt)).toISOString()
+      const key = `${lot.type} ${instant}`
+      const e = expiries.get(key)
+      if (e) e.amount += lot.remaining
+      else expiries.set(key, { type: lot.type, amount: lot.remaining, expiresAt: instant })
+    }
+  }
+  out.total = SPEND_ORDER.reduce((sum, t) => sum + out[t], 0)
+  out.nextExpiries = [...expiries.values()].sort(
+    (a, b) => a.expiresAt.localeCompare(b.expiresAt) || COIN_TYPES.indexOf(a.type) - COIN_TYPES.indexOf(b.type),
+  )
+  return out
+}
+
+/** Operator adjustments are bounded (API.md operator API): a typo cannot mint or wipe millions. */
+export const MAX_ADMIN_ADJUST = 1_000_000
+
+/**
+ * An operator's change to one user's wallet (API.md `POST /api/ops/coins`, `npm run ops -- coins …`):
+ * a positive amount charges a new ADMIN lot, a negative one deducts from that type's lots.
+ * `expiresAt` (grants only): a date `YYYY-MM-DD` (valid through the end of that day, UTC) or an ISO instant.
+ */
+export const AdminAdjustRequest = z
+  .object({
+    /** The account's e-mail (compared case-insensitively). */
+    email: z.email().max(254),
+    /** Which balance moves (spec §3 coin types). */
+    type: CoinTypeSchema,
+    /** Signed coins: > 0 grants, < 0 deducts; never 0, at most ±1,000,000. */
+    amount: z
+      .number()
+      .int()
+      .min(-MAX_ADMIN_ADJUST)
+      .max(MAX_ADMIN_ADJUST)
+      .refine((n) => n !== 0, 'amount must not be 0'),
+    /** Why, kept in the ledger row's description (spec §6: admin actions appear as history entries). */
+    reason: z.string().trim().min(1).max(200),
+    /** Expiry of a granted lot; absent: never expires. */
+    expiresAt: z.union([z.iso.date(), z.iso.datetime({ offset: true })]).optional(),
+  })
+  .refine((r) => r.expiresAt === undefined || r.amount > 0, { path: ['expiresAt'], message: 'only a grant can carry an expiry' })
+export type AdminAdjustRequest = z.infer<typeof AdminAdjustRequest>
+
+/**
+ * The instant a lot granted with `expiresAt` stops being spendable: a bare date means through the end of
+ * that day (UTC), an ISO instant is taken as is. Returns null for "never"; throws RangeError when invalid.
+ */
+export function expiryInstant(expiresAt: string | undefined | null): string | null {
+  if (expiresAt === undefined || expiresAt === null) return null
+  const ms = /^\d{4}-\d{2}-\d{2}$/.test(expiresAt) ? Date.parse(`${expiresAt}T23:59:59.999Z`) : Date.parse(expiresAt)
+  if (Number.isNaN(ms)) throw new RangeError(`not a date: ${expiresAt}`)
+  return new Date(ms).toISOString()
+}

@@ -1,0 +1,139 @@
+/**
+ * The operator API (API.md "Operator API") at /api/ops on the real edge app and D1: off without
+ * OPS_TOKEN, 401 without the right bearer token, grants and deductions with it.
+ */
+import { beforeAll, describe, expect, it } from 'vitest'
+import { env, withEnv } from 'cloudflare:workers'
+import { appFor, request } from './app.ts'
+import { seedDemo, DEMO_ACCOUNTS } from './seed.ts'
+import { isErrorCode } from '../../src/lib/errors/catalogue.ts'
+import { createDb } from '../../src/lib/server/db.ts'
+import { walletTotals } from '../../src/features/wallet/wallet.server.ts'
+
+const app = appFor()
+const BASE = '/api/ops'
+const TOKEN = 'test-ops-token' // vitest.config.ts worker bindings
+const READER = DEMO_ACCOUNTS.reader
+
+type Envelope = { result: string; code?: string; message?: string; data?: any }
+
+function call(path: string, opts: { token?: string | null; authorization?: string; body?: unknown; method?: string } = {}) {
+  const headers: Record<string, string> = { 'content-type': 'application/json' }
+  if (opts.authorization !== undefined) headers.authorization = opts.authorization
+  else if (opts.token !== null) headers.authorization = `Bearer ${opts.token ?? TOKEN}`
+  return request(app, `${BASE}${path}`, {
+    method: opts.method ?? 'POST',
+    headers,
+    body: opts.method === 'GET' ? undefined : JSON.stringify(opts.body ?? {}),
+  })
+}
+
+const coins = (body: unknown, token?: string | null) => call('/coins', { body, token })
+
+async function json(res: Response): Promise<Envelope> {
+  const body = (await res.json()) as Envelope
+  if (body.result === 'ERROR') {
+    expect(isErrorCode(body.code!)).toBe(true)
+    expect(body.message).not.toMatch(/^error\./)
+  }
+  return body
+}
+
+beforeAll(async () => {
+  await seedDemo(env.DB)
+})
+
+describe('operator API', () => {
+  it('does not exist when OPS_TOKEN is unset or empty: every path answers 404 NOT_EXIST', async () => {
+    for (const OPS_TOKEN of ['', undefined]) {
+      const off = { ...env, OPS_TOKEN }
+      for (const [path, token] of [['/coins', TOKEN], ['/coins', ''], ['/anything', TOKEN], ['', null]] as const) {
+        const res = await withEnv(off, () => call(path, { token, body: { email: READER.email, type: 'COIN', amount: 5, reason: 'x' } })) as Response
+        expect(res.status, `${path} ${OPS_TOKEN}`).toBe(404)
+        expect((await json(res)).code).toBe('NOT_EXIST')
+      }
+    }
+  })
+
+  it('answers 401 NOT_LOGIN_USER to a missing, wrong or non-bearer token, and moves nothing', async () => {
+    const db = createDb(env.DB)
+    const before = await walletTotals(db, READER.id)
+    const body = { email: READER.email, type: 'COIN', amount: 5, reason: 'x' }
+    for (const authorization of [undefined, '', 'Bearer', 'Bearer wrong', `Bearer ${TOKEN}x`, `Bearer ${TOKEN.slice(0, -1)}`, `Basic ${btoa(`ops:${TOKEN}`)}`, TOKEN]) {
+      const res = authorization === undefined ? await coins(body, null) : await call('/coins', { authorization, body })
+      expect(res.status, String(authorization)).toBe(401)
+      expect(res.headers.get('www-authenticate')).toContain('Bearer')
+      expect((await json(res)).code).toBe('NOT_LOGIN_USER')
+    }
+    // the token is checked before the path: unknown paths do not leak that the API is on
+    expect((await call('/nope', { token: 'wrong' })).status).toBe(401)
+    expect(await walletTotals(db, READER.id)).toEqual(before)
+  })
+
+  it('grants and deducts with the right token (ledger source ADMIN)', async () => {
+    const grant = await coins({ email: READER.email, type: 'BONUS', amount: 40, reason: 'compensation for outage' })
+    expect(grant.status).toBe(200)
+    expect(grant.headers.get('cache-control')).toBe('no-store')
+    const g = await json(grant)
+    expect(g.result).toBe('SUCCESS')
+    expect(g.data.entries).toEqual([
+      expect.objectContaining({ kind: 'CHARGE', source: 'ADMIN', type: 'BONUS', amount: 40, description: 'compensation for outage' }),
+    ])
+    const bonusAfterGrant = g.data.balances.BONUS
+
+    const deduct = await coins({ email: READER.email.toUpperCase(), type: 'BONUS', amount: -45, reason: 'duplicate compensation' })
+    expect(deduct.status).toBe(200)
+    const d = await json(deduct)
+    expect(d.data.entries.length).toBeGreaterThanOrEqual(2) // spans lots
+    for (const e of d.data.entries) expect(e).toMatchObject({ kind: 'CANCEL', source: 'ADMIN', type: 'BONUS' })
+    expect(d.data.entries.reduce((s: number, e: { amount: number }) => s + e.amount, 0)).toBe(-45)
+    expect(d.data.balances.BONUS).toBe(bonusAfterGrant - 45)
+    expect(d.data.balances.total).toBe(d.data.balances.BONUS + d.data.balances.FREE_COIN + d.data.balances.COIN)
+
+    const t = await walletTotals(createDb(env.DB), READER.id)
+    expect(t.lots).toBe(t.ledger)
+  })
+
+  it('grants with an expiry date', async () => {
+    const res = await coins({ email: READER.email, type: 'FREE_COIN', amount: 3, reason: 'promo', expiresAt: '2099-01-31' })
+    expect(res.status).toBe(200)
+    const body = await json(res)
+    expect(body.data.balances.nextExpiries).toContainEqual({ type: 'FREE_COIN', amount: 3, expiresAt: '2099-01-31T23:59:59.999Z' })
+  })
+
+  it('refuses bad bodies with INVALID_PARAMETER, unknown accounts with NOT_FOUND_USER, overdrafts with COIN_INSUFFICIENT', async () => {
+    const ok = { email: READER.email, type: 'COIN', amount: 5, reason: 'x' }
+    for (const bad of [
+      { ...ok, amount: 0 },
+      { ...ok, amount: 1_000_001 },
+      { ...ok, amount: -1_000_001 },
+      { ...ok, amount: 2.5 },
+      { ...ok, reason: '' },
+      { ...ok, reason: 'r'.repeat(201) },
+      { ...ok, type: 'DIAMOND' },
+      { ...ok, email: 'not-an-email' },
+      { ...ok, expiresAt: '2027-02-30' },
+      { ...ok, expiresAt: '2001-01-01' },
+      { ...ok, amount: -5, expiresAt: '2099-01-01' },
+      { email: READER.email },
+    ]) {
+      const res = await coins(bad)
+      expect(res.status, JSON.stringify(bad)).toBe(400)
+      expect((await json(res)).code).toBe('INVALID_PARAMETER')
+    }
+    const unknown = await coins({ ...ok, email: 'ghost@example.com' })
+    expect(unknown.status).toBe(404)
+    expect((await json(unknown)).code).toBe('NOT_FOUND_USER')
+    const short = await coins({ ...ok, amount: -1_000_000 })
+    expect(short.status).toBe(402)
+    expect((await json(short)).code).toBe('COIN_INSUFFICIENT')
+  })
+
+  it('answers unknown operator paths with NOT_EXIST once authenticated', async () => {
+    const res = await call('/coins/everything', { body: {} })
+    expect(res.status).toBe(404)
+    expect((await json(res)).code).toBe('NOT_EXIST')
+    const get = await call('/coins', { method: 'GET' })
+    expect(get.status).toBe(404)
+  })
+})
