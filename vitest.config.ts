@@ -30,6 +30,8 @@ export default defineConfig({
               bindings: {
                 EDITION: 'fr',
                 PASSWORD_PEPPER: 'test-pepper',
+                SESSION_SECRET: 'test-session-secret-0123456789abcdef',
+                OPS_TOKEN: 'test-ops-token',
                 TEST_MIGRATIONS: await readD1Migrations('migrations'),
               },
             },

@@ -19,6 +19,7 @@ import { editionRedirect } from './middleware/edition-redirect.ts'
 import { pathGuard } from './middleware/path-guard.ts'
 import { sameOrigin } from './middleware/same-origin.ts'
 import { protectedRoute } from './middleware/protected-route.ts'
+import { session } from './middleware/session.ts'
 import { v1 } from './api/v1.ts'
 import { media } from './api/media.ts'
 import { ops } from './api/ops.ts'
@@ -62,6 +63,7 @@ export function createApp({ edition, messages, pages }: AppOptions) {
   app.use(editionRedirect(edition), pathGuard(notFound))
 
   app.use('/api/*', bodyLimit({ maxSize: MAX_BODY_BYTES, onError: () => { throw new AppError('PAYLOAD_TOO_LARGE') } }), sameOrigin)
+  app.use(session)
   app.route('/api/v1', v1)
   app.route('/api/ops', ops)
   app.all('/api/*', (c) => errorResponse(c, 'NOT_EXIST'))

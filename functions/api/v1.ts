@@ -1,5 +1,11 @@
 import { Hono } from 'hono'
 import type { AppEnv } from '../lib/env.ts'
+import { auth } from './auth.ts'
+import { user } from './user.ts'
+import { contents } from './contents.ts'
 
 /** The backend API (`/api/v1`); feature sub-apps are mounted here as they arrive. */
 export const v1 = new Hono<AppEnv>()
+v1.route('/auth', auth)
+v1.route('/user', user)
+v1.route('/contents', contents)

@@ -8,9 +8,11 @@ import { parseEdition, type Edition } from '../../src/lib/edition/schema.ts'
 import fr from '../../editions/fr/edition.json'
 import frErrors from '../../editions/fr/messages/errors.json'
 import frUi from '../../editions/fr/messages/ui.json'
+import frCatalogue from '../../editions/fr/messages/catalogue.json'
+import frAuth from '../../editions/fr/messages/auth.json'
 
 export const frEdition = parseEdition('fr', fr)
-export const frMessages: Record<string, string> = { ...frErrors, ...frUi }
+export const frMessages: Record<string, string> = { ...frErrors, ...frUi, ...frAuth, ...frCatalogue }
 
 const page: MiddlewareHandler = async (c) => c.html(`<!doctype html><title>${c.req.path}</title>`)
 

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { appFor, frEdition, request } from './app.ts'
 import de from '../../editions/de/edition.json'
 import { parseEdition } from '../../src/lib/edition/schema.ts'
+import { env } from 'cloudflare:workers'
+import { seedDemo, DEMO_ACCOUNTS } from './seed.ts'
 
 const app = appFor()
 
@@ -102,8 +104,18 @@ describe('protected routes (spec §2)', () => {
     expect(cookies).toMatch(/is-sign-up=;.*Max-Age=0/)
   })
 
-  it('lets a visitor with a session through and never redirects the login route itself', async () => {
-    expect((await request(app, '/library/recent', { headers: { cookie: 'wt_session=abc' } })).status).toBe(200)
+  it('lets a signed-in reader through, sends a forged session to login, never redirects the login route', async () => {
+    await seedDemo(env.DB)
+    const signIn = await request(app, '/api/v1/auth/web/sign-in', {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'http://localhost' },
+      body: new URLSearchParams({ email: DEMO_ACCOUNTS.reader.email, password: DEMO_ACCOUNTS.reader.password }).toString(),
+    })
+    const cookie = /wt_session=[^;]+/.exec(signIn.headers.get('set-cookie') ?? '')?.[0]
+    expect(cookie).toBeTruthy()
+    expect((await request(app, '/library/recent', { headers: { cookie: cookie! } })).status).toBe(200)
+    expect((await request(app, '/library/recent', { headers: { cookie: 'wt_session=forged' } })).status).toBe(302)
     expect((await request(app, '/user/login?callback=%2Flibrary%2Fmy')).status).toBe(200)
   })
 

@@ -1,6 +1,6 @@
 /** Catalogue reads from D1 (home sections, series detail); every list is bounded. */
 import type { Db } from '../../lib/server/db.ts'
-import type { Audience, Weekday } from './catalogue.ts'
+import { encodeCursor, type Audience, type ContentsRequest, type TabFilter, type Weekday } from './catalogue.ts'
 
 export type SeriesCard = {
   id: number
@@ -65,4 +65,106 @@ export async function seriesDetail(db: Db, id: number): Promise<SeriesDetail | n
     tags: JSON.parse(series.tags),
     episodes: episodes.map((e) => ({ ...e, free: e.free === 1 })),
   }
+}
+
+// ───────────────────────────── home tabs (GET /api/v1/contents, /home/*) ─────────────────────────────
+
+export type ContentsPage = { items: SeriesCard[]; next: string | null }
+
+function filterSql(f: TabFilter): { join: string; where: string; params: unknown[] } {
+  switch (f.kind) {
+    case 'schedule': return { join: 'JOIN schedules sc ON sc.series_id = s.id', where: 'sc.weekday = ?', params: [f.day] }
+    case 'all': return { join: '', where: '1 = 1', params: [] }
+    case 'free': return { join: '', where: 's.free_promo = 1', params: [] }
+    case 'bl': return { join: '', where: 's.is_bl = 1', params: [] }
+    case 'adult': return { join: '', where: 's.is_adult = 1', params: [] }
+    case 'genre': return { join: '', where: 's.genre = ?', params: [f.genre] }
+    case 'wuf': return { join: '', where: 's.wuf_hours IS NOT NULL', params: [] }
+  }
+}
+
+const ORDER_SQL = {
+  schedule: { key: 'sc.position', by: 'sc.position, s.id', after: '(sc.position > ? OR (sc.position = ? AND s.id > ?))' },
+  rank: { key: 's.rank_score', by: 's.rank_score DESC, s.id', after: '(s.rank_score < ? OR (s.rank_score = ? AND s.id > ?))' },
+  newest: { key: "COALESCE(s.launched_at, '')", by: "COALESCE(s.launched_at, '') DESC, s.id DESC", after: "(COALESCE(s.launched_at, '') < ? OR (COALESCE(s.launched_at, '') = ? AND s.id < ?))" },
+} as const
+
+/** One page of a home tab (1 query: `size + 1` rows tell whether a next page exists). */
+export async function listContents(db: Db, req: ContentsRequest, audience: Audience): Promise<ContentsPage> {
+  const f = filterSql(req.filter)
+  const o = ORDER_SQL[req.order]
+  const where = [visible(audience), f.where]
+  const params: unknown[] = [...f.params]
+  if (req.cursor) {
+    where.push(o.after)
+    params.push(req.cursor.k, req.cursor.k, req.cursor.id)
+  }
+  const rows = await db.all<any>(
+    `SELECT ${CARD}, ${o.key} AS sortKey FROM series s ${f.join} WHERE ${where.join(' AND ')} ORDER BY ${o.by} LIMIT ?`,
+    ...params,
+    req.size + 1,
+  )
+  const page = rows.slice(0, req.size)
+  const last = page[page.length - 1]
+  const next = rows.length > req.size && last ? encodeCursor({ k: last.sortKey, id: last.id }) : null
+  return { items: cards(page.map(({ sortKey: _, ...r }) => r)), next }
+}
+
+export type Theme = { id: number; title: string; description: string; items: SeriesCard[] }
+
+const ACTIVE_THEME = `t.is_active = 1 AND (t.starts_at IS NULL OR t.starts_at <= ?) AND (t.ends_at IS NULL OR t.ends_at > ?)`
+
+/** Active themes (/home/pick), each with up to `perTheme` visible series (2 queries). */
+export async function listThemes(db: Db, audience: Audience, now: Date, perTheme = 12, maxThemes = 20): Promise<Theme[]> {
+  const iso = now.toISOString()
+  const themes = await db.all<{ id: number; title: string; description: string }>(
+    `SELECT t.id, t.title, t.description FROM themes t WHERE ${ACTIVE_THEME} ORDER BY t.position, t.id LIMIT ?`, iso, iso, maxThemes,
+  )
+  if (themes.length === 0) return []
+  const ids = themes.map((t) => t.id)
+  const rows = await db.all<any>(
+    `SELECT * FROM (SELECT ts.theme_id AS themeId, ${CARD}, ROW_NUMBER() OVER (PARTITION BY ts.theme_id ORDER BY ts.position, s.id) AS n
+       FROM theme_series ts JOIN series s ON s.id = ts.series_id
+       WHERE ts.theme_id IN (${ids.map(() => '?').join(',')}) AND ${visible(audience)}) WHERE n <= ? ORDER BY themeId, n`,
+    ...ids, perTheme,
+  )
+  return themes.map((t) => ({ ...t, items: cards(rows.filter((r) => r.themeId === t.id).map(({ themeId: _, n: __, ...r }) => r)) }))
+}
+
+/** One active theme with its visible series (2 queries), or null (NOT_FOUND_THEME). */
+export async function themeDetail(db: Db, id: number, audience: Audience, now: Date, limit = 100): Promise<Theme | null> {
+  const iso = now.toISOString()
+  const [theme, rows] = await Promise.all([
+    db.first<{ id: number; title: string; description: string }>(`SELECT t.id, t.title, t.description FROM themes t WHERE t.id = ? AND ${ACTIVE_THEME}`, id, iso, iso),
+    db.all<any>(`SELECT ${CARD} FROM theme_series ts JOIN series s ON s.id = ts.series_id WHERE ts.theme_id = ? AND ${visible(audience)} ORDER BY ts.position, s.id LIMIT ?`, id, limit),
+  ])
+  return theme ? { ...theme, items: cards(rows) } : null
+}
+
+// ───────────────────────────── SEO: sitemap ─────────────────────────────
+
+/** Spec/QUALITY: one sitemap file holds at most 50,000 URLs; we stay under with a margin. */
+export const SITEMAP_MAX_URLS = 45_000
+
+export type SitemapSeries = { id: number; updatedAt: string; freeEpisodes: { id: number; publishedAt: string }[] }
+
+/**
+ * Every public series (published, not adult) and its free episodes (1 query, bounded). BL series are
+ * public (spec §5: shown when not logged in).
+ */
+export async function sitemapSeries(db: Db, limit = SITEMAP_MAX_URLS): Promise<SitemapSeries[]> {
+  const rows = await db.all<{ id: number; updatedAt: string; free: string }>(
+    `SELECT s.id, s.updated_at AS updatedAt,
+       (SELECT json_group_array(json_object('id', e.id, 'publishedAt', e.published_at)) FROM (SELECT id, published_at FROM episodes WHERE series_id = s.id AND is_free = 1 ORDER BY no LIMIT 100) e) AS free
+     FROM series s WHERE s.is_published = 1 AND s.is_adult = 0 ORDER BY s.id LIMIT ?`,
+    limit,
+  )
+  return rows.map((r) => ({ id: r.id, updatedAt: r.updatedAt, freeEpisodes: JSON.parse(r.free) }))
+}
+
+/** Up to `limit` notices attached to a series (spec §9: detail notice count 2), newest first. */
+export async function seriesNotices(db: Db, seriesId: number, limit = 2) {
+  return db.all<{ id: number; title: string; publishedAt: string }>(
+    `SELECT id, title, published_at AS publishedAt FROM notices WHERE series_id = ? ORDER BY published_at DESC LIMIT ?`, seriesId, limit,
+  )
 }

@@ -26,3 +26,169 @@ export function srcset(key: string, widths: readonly number[] = COVER_WIDTHS): s
 /** Who may see adult and BL series (spec §5); guests see neither adult covers nor adult content. */
 export type Audience = { showAdult: boolean; showBl: boolean }
 export const GUEST: Audience = { showAdult: false, showBl: true }
+
+// ───────────────────────────── who sees what (spec §5) ─────────────────────────────
+
+/** Spec §3 platforms; anything but WEB is one of the apps. */
+export const PLATFORMS = ['WEB', 'AND_PLAY', 'AND_PLUS', 'IOS_APP'] as const
+export type Platform = (typeof PLATFORMS)[number]
+
+/** Spec §4/§5 (jp): the cookie a guest gets by answering "yes" to the age popup; "Y" shows adult series. */
+export const NOT_LOGGED_IN_ADULT_COOKIE = 'not-login-adult'
+
+/** The reader's flags that decide adult and BL visibility (spec §3 User), or null for a guest. */
+export type Viewer = { isAdult: boolean; showAdult: boolean; isBlToggle: boolean } | null
+
+/**
+ * Spec §5. Adult: a signed-in adult whose showAdult flag is on, or (editions with the
+ * not-logged-in-adult cookie, jp) a guest whose cookie says Y. BL: the toggle applies only where the
+ * edition has it (`blToggle`, the {product}-me platform); there BL is shown when not in the app or not
+ * logged in, else per the reader's isBlToggle.
+ */
+export function audienceFor(
+  edition: { blToggle: boolean; notLoggedInAdultCookie: boolean },
+  viewer: Viewer,
+  opts: { platform?: Platform; adultCookie?: string | undefined } = {},
+): Audience {
+  const inApp = (opts.platform ?? 'WEB') !== 'WEB'
+  const showAdult = viewer ? viewer.isAdult && viewer.showAdult : edition.notLoggedInAdultCookie && opts.adultCookie === 'Y'
+  const showBl = !edition.blToggle || !inApp || viewer === null || viewer.isBlToggle
+  return { showAdult, showBl }
+}
+
+// ───────────────────────────── home tabs and the contents list (spec §3) ─────────────────────────────
+
+/** Spec §3 home tabs served by `GET /api/v1/contents` (SCHEDULE takes a `day`). */
+export const HOME_TABS = ['SCHEDULE', 'RANKING', 'FREE', 'BL', 'NEWEST', 'MATURE', 'ACTION', 'ROMANCE', 'FREETIME'] as const
+export type HomeTab = (typeof HOME_TABS)[number]
+/** Schedule groups: the weekdays plus TEN (every ten days). */
+export const SCHEDULE_DAYS = [...WEEKDAYS, 'TEN'] as const
+export type ScheduleDay = (typeof SCHEDULE_DAYS)[number]
+
+/** Spec §3 also names SCHEDULE_ALL / WEEKLY and the weekdays themselves as tabs: accepted as aliases. */
+const TAB_ALIASES: Record<string, { tab: HomeTab; day?: ScheduleDay }> = {
+  SCHEDULE_ALL: { tab: 'SCHEDULE' },
+  WEEKLY: { tab: 'SCHEDULE' },
+  ...Object.fromEntries(SCHEDULE_DAYS.map((d) => [d, { tab: 'SCHEDULE' as HomeTab, day: d }])),
+}
+
+/** What a tab lists: the filter and the order, as data (the server turns it into SQL). */
+export type TabFilter =
+  | { kind: 'schedule'; day: ScheduleDay }
+  | { kind: 'all' }
+  | { kind: 'free' }
+  | { kind: 'bl' }
+  | { kind: 'adult' }
+  | { kind: 'genre'; genre: 'ACTION' | 'ROMANCE' }
+  | { kind: 'wuf' }
+export type TabOrder = 'schedule' | 'rank' | 'newest'
+
+export const ORDER_OF: Record<HomeTab, TabOrder> = {
+  SCHEDULE: 'schedule', RANKING: 'rank', FREE: 'rank', BL: 'rank', NEWEST: 'newest', MATURE: 'rank', ACTION: 'rank', ROMANCE: 'rank', FREETIME: 'rank',
+}
+
+/** Page size of every list: bounded (QUALITY.md: every list paginated). */
+export const PAGE_SIZE = { default: 24, max: 50 } as const
+/** Longest cursor accepted (a cursor is a few dozen characters). */
+export const MAX_CURSOR_LENGTH = 200
+
+/** A keyset cursor: the last item's order key and id. */
+export type Cursor = { k: number | string; id: number }
+
+/** A cursor is base64url of `[key, id]` (ASCII only: numbers and ISO dates). */
+export function encodeCursor(c: Cursor): string {
+  const json = JSON.stringify([c.k, c.id])
+  return btoa(json).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
+}
+
+/** Decodes a cursor for `order`; null when it is malformed (the caller answers INVALID_PARAMETER). */
+export function decodeCursor(raw: string, order: TabOrder): Cursor | null {
+  if (raw.length === 0 || raw.length > MAX_CURSOR_LENGTH || !/^[A-Za-z0-9_-]+$/.test(raw)) return null
+  let value: unknown
+  try {
+    const b64 = raw.replace(/-/g, '+').replace(/_/g, '/')
+    value = JSON.parse(atob(b64 + '='.repeat((4 - (b64.length % 4)) % 4)))
+  } catch {
+    return null
+  }
+  if (!Array.isArray(value) || value.length !== 2) return null
+  const [k, id] = value as [unknown, unknown]
+  if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 0) return null
+  if (order === 'newest') {
+    if (typeof k !== 'string' || k.length > 40 || !/^(\d{4}-\d{2}-\d{2}T[\d:.]+Z)?$/.test(k)) return null
+  } else if (typeof k !== 'number' || !Number.isSafeInteger(k)) return null
+  return { k, id }
+}
+
+/** Raw query of `GET /api/v1/contents` and the home tab pages. */
+export type ContentsParams = { tab?: string | undefined; day?: string | undefined; cursor?: string | undefined; size?: string | undefined }
+
+/** A validated list request. */
+export type ContentsRequest = { tab: HomeTab; filter: TabFilter; order: TabOrder; cursor: Cursor | null; size: number }
+
+/** The outcome of checking a list request: a request, or the catalogue code to answer with. */
+export type Resolved = { ok: true; request: ContentsRequest } | { ok: false; code: 'INVALID_PARAMETER' | 'ADULT_ONLY_CONTENTS'; field?: string }
+
+/**
+ * Checks `tab`, `day`, `cursor` and `size` (spec §3 home tabs). SCHEDULE without a day opens on
+ * `today`; a day on another tab, an unknown tab or day, a malformed cursor or size is INVALID_PARAMETER.
+ * MATURE for an audience that may not see adult series is ADULT_ONLY_CONTENTS (the client opens the
+ * age popup, spec §8), never a list.
+ */
+export function resolveContents(params: ContentsParams, audience: Audience, today: Weekday): Resolved {
+  const rawTab = (params.tab ?? 'SCHEDULE').toUpperCase()
+  const alias = TAB_ALIASES[rawTab]
+  const tab = alias?.tab ?? ((HOME_TABS as readonly string[]).includes(rawTab) ? (rawTab as HomeTab) : null)
+  if (!tab) return { ok: false, code: 'INVALID_PARAMETER', field: 'tab' }
+  let day: ScheduleDay | undefined = alias?.day
+  if (params.day !== undefined) {
+    const d = params.day.toUpperCase()
+    if (tab !== 'SCHEDULE' || !(SCHEDULE_DAYS as readonly string[]).includes(d) || (day && day !== d)) return { ok: false, code: 'INVALID_PARAMETER', field: 'day' }
+    day = d as ScheduleDay
+  }
+  let size: number = PAGE_SIZE.default
+  if (params.size !== undefined) {
+    if (!/^\d{1,3}$/.test(params.size) || Number(params.size) < 1 || Number(params.size) > PAGE_SIZE.max) return { ok: false, code: 'INVALID_PARAMETER', field: 'size' }
+    size = Number(params.size)
+  }
+  const order = ORDER_OF[tab]
+  let cursor: Cursor | null = null
+  if (params.cursor !== undefined) {
+    cursor = decodeCursor(params.cursor, order)
+    if (!cursor) return { ok: false, code: 'INVALID_PARAMETER', field: 'cursor' }
+  }
+  if (tab === 'MATURE' && !audience.showAdult) return { ok: false, code: 'ADULT_ONLY_CONTENTS' }
+  const filter = filterOf(tab, day ?? today)
+  return { ok: true, request: { tab, filter, order, cursor, size } }
+}
+
+function filterOf(tab: HomeTab, day: ScheduleDay): TabFilter {
+  switch (tab) {
+    case 'SCHEDULE': return { kind: 'schedule', day }
+    case 'RANKING': case 'NEWEST': return { kind: 'all' }
+    case 'FREE': return { kind: 'free' }
+    case 'BL': return { kind: 'bl' }
+    case 'MATURE': return { kind: 'adult' }
+    case 'ACTION': return { kind: 'genre', genre: 'ACTION' }
+    case 'ROMANCE': return { kind: 'genre', genre: 'ROMANCE' }
+    case 'FREETIME': return { kind: 'wuf' }
+  }
+}
+
+/** Home tab pages (spec §2 /home/*) and the list tab each shows. `pick` shows themes instead. */
+export const HOME_PAGES = ['weekly', 'free', 'ranking', 'bl', 'mature', 'romance', 'action', 'pick'] as const
+export type HomePage = (typeof HOME_PAGES)[number]
+export const PAGE_TAB: Record<Exclude<HomePage, 'pick'>, HomeTab> = {
+  weekly: 'SCHEDULE', free: 'FREE', ranking: 'RANKING', bl: 'BL', mature: 'MATURE', romance: 'ROMANCE', action: 'ACTION',
+}
+
+export function isHomePage(x: string): x is HomePage {
+  return (HOME_PAGES as readonly string[]).includes(x)
+}
+
+/** A positive database id from a path segment, or null (unknown and malformed ids are one 404). */
+export function parseId(raw: string | undefined): number | null {
+  if (!raw || !/^[1-9]\d{0,9}$/.test(raw)) return null
+  const n = Number(raw)
+  return Number.isSafeInteger(n) && n <= 2_147_483_647 ? n : null
+}

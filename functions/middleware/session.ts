@@ -1,0 +1,145 @@
+import { createMiddleware } from 'hono/factory'
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
+import { AppError, type ErrorCode } from '../../src/lib/errors/catalogue.ts'
+import { isProtectedPath, loginRedirect, skipsUser, SESSION_COOKIE } from '../../src/features/session/routes.ts'
+import { openSession, sealSession, sessionCookieOptions, type WebSession } from '../../src/features/session/cookie.ts'
+import { needsRefresh, verifyAccessToken, type TokenKeys } from '../../src/features/auth/tokens.ts'
+import { refreshTokens, sessionKeys } from '../../src/features/auth/auth.server.ts'
+import type { AppEnv } from '../lib/env.ts'
+
+/**
+ * Who is calling: a user id from `Authorization: Bearer` (apps) or the `wt_session` cookie (web), or a
+ * guest with the reason (`error`) a credential was refused.
+ */
+export type SessionState = { userId: number; source: 'bearer' | 'cookie' } | { userId: null; error: ErrorCode | null }
+
+declare module 'hono' {
+  interface ContextVariableMap {
+    /** Set by the session middleware on every request it runs for. */
+    session: SessionState
+  }
+}
+
+const GUEST: SessionState = { userId: null, error: null }
+
+/** Static files and the pages that skip loading the user (spec §2) never pay for a session. */
+function skips(path: string): boolean {
+  return skipsUser(path) || path.startsWith('/_astro/') || path.startsWith('/media/') || /\/[^/]+\.[a-z0-9]+$/i.test(path)
+}
+
+/** The client's address, as the refresh result reports it (API.md `ipAddress`). */
+export function clientIp(header: (name: string) => string | undefined): string | null {
+  return header('cf-connecting-ip') ?? header('x-real-ip') ?? null
+}
+
+/**
+ * Session middleware (spec §4 token handling, ASVS 3.3/9.1/10.4.5):
+ * - Bearer: the access token is verified (HS256, typ, iss/aud, exp/nbf); an expired one gives
+ *   NEED_TO_REFRESH to routes that need a user, the app refreshes on its own.
+ * - Cookie: decrypted; while the access token has more than 5 minutes left it is used, else the edge
+ *   rotates the pair and writes the new cookie. A refused refresh (EXPIRED_REFRESH_TOKEN, a replayed or
+ *   revoked token) clears the cookie: the reader is a guest again.
+ * - A protected page (spec §2) opened with a cookie that no longer holds a session goes to the login route.
+ * Idempotent: mounted globally and again on a sub-app, it runs once.
+ */
+export const session = createMiddleware<AppEnv>(async (c, next) => {
+  if (c.get('session') !== undefined) return next()
+  const path = c.req.path
+  if (skips(path)) {
+    c.set('session', GUEST)
+    return next()
+  }
+  const authorization = c.req.header('authorization')
+  if (authorization !== undefined) {
+    c.set('session', await fromBearer(authorization, c.var.edition.siteUrl))
+    return next()
+  }
+  const raw = getCookie(c, SESSION_COOKIE)
+  if (raw === undefined) {
+    c.set('session', GUEST)
+    return next()
+  }
+
+  let cookieChange: { set: string; refreshExpiredAt: string } | 'clear' | null = null
+  let state: SessionState = GUEST
+  const keys = await sessionKeys().catch(() => null)
+  const web = keys ? await openSession(keys, raw) : null
+  if (!keys || !web) cookieChange = 'clear'
+  else {
+    const result = await fromCookie(keys, web, c.var.edition.siteUrl, c.var.db, c.var.t, clientIp((n) => c.req.header(n)))
+    state = result.state
+    cookieChange = result.cookie
+  }
+  c.set('session', state)
+
+  const options = sessionCookieOptions(c.req.url)
+  if (state.userId === null && (c.req.method === 'GET' || c.req.method === 'HEAD') && isProtectedPath(path)) {
+    const location = loginRedirect(new URL(c.req.url))
+    if (location) {
+      deleteCookie(c, SESSION_COOKIE, options)
+      c.header('Cache-Control', 'no-store')
+      return c.redirect(location, 302)
+    }
+  }
+  await next()
+  if (cookieChange === 'clear') deleteCookie(c, SESSION_COOKIE, options)
+  else if (cookieChange) {
+    setCookie(c, SESSION_COOKIE, cookieChange.set, sessionCookieOptions(c.req.url, cookieChange.refreshExpiredAt))
+    // a response that renews a personal cookie is never stored by a shared cache
+    c.header('Cache-Control', 'private, no-store')
+  }
+})
+
+async function fromBearer(authorization: string, issuer: string): Promise<SessionState> {
+  const match = /^Bearer +([A-Za-z0-9._~+/=-]{1,4096})$/i.exec(authorization.trim())
+  if (!match) return { userId: null, error: 'NOT_LOGIN_USER' }
+  // without a secret no token can be ours; other Bearer users (e.g. /api/ops) must not fail because of it
+  const keys = await sessionKeys().catch(() => null)
+  if (!keys) return { userId: null, error: 'NO_SECRET' }
+  const check = await verifyAccessToken(keys, match[1]!, issuer)
+  if (check.ok) return { userId: check.userId, source: 'bearer' }
+  return { userId: null, error: check.reason === 'expired' ? 'NEED_TO_REFRESH' : 'NOT_LOGIN_USER' }
+}
+
+async function fromCookie(
+  keys: TokenKeys,
+  web: WebSession,
+  issuer: string,
+  db: AppEnv['Variables']['db'],
+  t: AppEnv['Variables']['t'],
+  ip: string | null,
+): Promise<{ state: SessionState; cookie: { set: string; refreshExpiredAt: string } | 'clear' | null }> {
+  const now = new Date()
+  const check = await verifyAccessToken(keys, web.accessToken.value, issuer, now)
+  if (check.ok && !needsRefresh(check.expiresAt, now)) return { state: { userId: check.userId, source: 'cookie' }, cookie: null }
+  try {
+    const fresh = await refreshTokens(db, { accessToken: web.accessToken.value, refreshToken: web.refreshToken.value }, { issuer, t, now, ip })
+    // spec §4: tokens of another account than the cookie's are dropped (refresh already refuses a foreign access token)
+    if (check.ok && fresh.userId !== check.userId) return { state: { userId: null, error: 'NOT_LOGIN_USER' }, cookie: 'clear' }
+    const sealed = await sealSession(keys, { accessToken: fresh.accessToken, refreshToken: fresh.refreshToken })
+    return { state: { userId: fresh.userId, source: 'cookie' }, cookie: { set: sealed, refreshExpiredAt: fresh.refreshToken.expiredAt } }
+  } catch (e) {
+    if (!(e instanceof AppError)) throw e
+    return { state: { userId: null, error: e.code }, cookie: 'clear' }
+  }
+}
+
+/**
+ * For routes that need a reader: NOT_LOGIN_USER without credentials (or with refused ones),
+ * NEED_TO_REFRESH for an expired Bearer token (spec §4: the client refreshes and retries once).
+ */
+export const requireUser = createMiddleware<AppEnv>(async (c, next) => {
+  const state = c.get('session')
+  if (!state || state.userId === null) {
+    const reason = state?.userId === null ? state.error : null
+    throw new AppError(reason === 'NEED_TO_REFRESH' || reason === 'NO_SECRET' ? reason : 'NOT_LOGIN_USER')
+  }
+  return next()
+})
+
+/** The signed-in reader's id inside a route behind `requireUser`. */
+export function currentUserId(c: { get: (key: 'session') => SessionState }): number {
+  const state = c.get('session')
+  if (state.userId === null) throw new AppError('NOT_LOGIN_USER')
+  return state.userId
+}

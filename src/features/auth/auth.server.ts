@@ -1,0 +1,270 @@
+/**
+ * Accounts on D1: sign-up (user + e-mail OTP in the outbox), sign-in (rate-limited, same answer time for
+ * unknown and known accounts), refresh-token rotation with family revocation on reuse (ASVS 10.4.5),
+ * logout (family revoked server-side, ASVS 7.4.1) and the reader's own profile with coin balances.
+ */
+import { env } from 'cloudflare:workers'
+import { AppError } from '../../lib/errors/catalogue.ts'
+import type { Db } from '../../lib/server/db.ts'
+import { hashPassword, verifyPassword } from '../../lib/server/password.ts'
+import type { Translate } from '../../lib/i18n/i18n.ts'
+import {
+  OTP_TTL_SECONDS,
+  SIGN_IN_MAX_FAILURES,
+  SIGN_IN_WINDOW_SECONDS,
+  generateOtp,
+  isDeletionBlocking,
+  normaliseEmail,
+  signInBucket,
+  signUpError,
+  type RefreshBody,
+  type SignInBody,
+  type SignUpBody,
+} from './auth.ts'
+import {
+  MIN_SECRET_LENGTH,
+  REFRESH_TOKEN_TTL_SECONDS,
+  deriveKeys,
+  hashToken,
+  isRefreshTokenShape,
+  newRefreshToken,
+  randomToken,
+  signAccessToken,
+  toBase64Url,
+  verifyAccessToken,
+  type Token,
+  type TokenKeys,
+} from './tokens.ts'
+
+/** Keys from the SESSION_SECRET binding; without one (or a short one) nothing is signed: NO_SECRET. */
+export function sessionKeys(): Promise<TokenKeys> {
+  const secret = env.SESSION_SECRET
+  if (!secret || secret.length < MIN_SECRET_LENGTH) throw new AppError('NO_SECRET')
+  return deriveKeys(secret)
+}
+
+function pepper(): string {
+  const p = env.PASSWORD_PEPPER
+  if (!p) throw new AppError('NO_SECRET')
+  return p
+}
+
+/** The edition data the auth flows need: its siteUrl is the tokens' issuer and audience. */
+export type AuthContext = { issuer: string; t: Translate; now?: Date; ip?: string | null; clientKind?: 'WEB' | 'APP' | 'VIEWER_APP' }
+
+export type TokenPair = { accessToken: Token; refreshToken: Token; userId: number }
+
+/** Spec §3/§5 sign-up; writes the user and a 6-digit OTP mail (1 hour) into the outbox. */
+export async function signUp(db: Db, body: SignUpBody, ctx: AuthContext): Promise<{ sent: true }> {
+  const rule = signUpError(body)
+  if (rule) throw new AppError(rule)
+  const now = ctx.now ?? new Date()
+  const email = normaliseEmail(body.email)
+  const prior = await db.first<{ live: number; deletedAt: string | null }>(
+    `SELECT MAX(deleted_at IS NULL) AS live, MAX(deleted_at) AS deletedAt FROM users WHERE email = ?`,
+    email,
+  )
+  if (prior?.live === 1) throw new AppError('ALREADY_USED_EMAIL')
+  if (isDeletionBlocking(prior?.deletedAt ?? null, now)) throw new AppError('DELETED_USER')
+
+  const passwordHash = await hashPassword(body.password, pepper())
+  const code = generateOtp()
+  const codeHash = await otpHash(email, code)
+  const nowIso = now.toISOString()
+  const expires = new Date(now.getTime() + OTP_TTL_SECONDS * 1000).toISOString()
+  const liveUser = `(SELECT id FROM users WHERE email = ? AND deleted_at IS NULL)`
+  try {
+    await db.batch([
+      { sql: `INSERT INTO users (email, password_hash, is_agree_mail, created_at, updated_at) VALUES (?, ?, ?, ?, ?)`, params: [email, passwordHash, body.agreeMail ? 1 : 0, nowIso, nowIso] },
+      { sql: `INSERT INTO one_time_codes (kind, user_id, target, code_hash, created_at, expires_at) VALUES ('EMAIL_OTP', ${liveUser}, ?, ?, ?, ?)`, params: [email, email, codeHash, nowIso, expires] },
+      {
+        sql: `INSERT INTO outbox (channel, recipient, template, subject, body, created_at) VALUES ('MAIL', ?, 'signup-otp', ?, ?, ?)`,
+        params: [email, ctx.t('auth.mail.otp.subject'), ctx.t('auth.mail.otp.body', { code }), nowIso],
+      },
+    ])
+  } catch (e) {
+    // two sign-ups racing for one address: the unique index lets one through
+    if (String(e).includes('UNIQUE')) throw new AppError('ALREADY_USED_EMAIL')
+    throw e
+  }
+  return { sent: true }
+}
+
+/** The OTP as stored: HMAC-SHA256 keyed with the pepper over address and code (6 digits alone are guessable offline). */
+async function otpHash(target: string, code: string): Promise<string> {
+  const enc = new TextEncoder()
+  const key = await crypto.subtle.importKey('raw', enc.encode(pepper()), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign'])
+  return toBase64Url(new Uint8Array(await crypto.subtle.sign('HMAC', key, enc.encode(`${target}:${code}`))))
+}
+
+/**
+ * Spec §8 sign-in. Every attempt first counts in the e-mail's bucket (atomic upsert), so parallel guesses
+ * cannot slip past the limit: over 5 attempts without success within the hour → DUPLICATE_LOGIN until the
+ * hour is over. Unknown e-mail and wrong password spend the same full derivation (ASVS 6.3.8).
+ */
+export async function signIn(db: Db, body: SignInBody, ctx: AuthContext): Promise<TokenPair> {
+  const now = ctx.now ?? new Date()
+  const nowIso = now.toISOString()
+  const email = normaliseEmail(body.email)
+  const bucket = signInBucket(email)
+  const attempts = await db.first<{ count: number }>(
+    `INSERT INTO rate_limits (bucket, count, reset_at) VALUES (?1, 1, ?2)
+     ON CONFLICT (bucket) DO UPDATE SET
+       count = CASE WHEN rate_limits.reset_at <= ?3 THEN 1 ELSE rate_limits.count + 1 END,
+       reset_at = CASE WHEN rate_limits.reset_at <= ?3 THEN ?2 ELSE rate_limits.reset_at END
+     RETURNING count`,
+    bucket,
+    new Date(now.getTime() + SIGN_IN_WINDOW_SECONDS * 1000).toISOString(),
+    nowIso,
+  )
+  if ((attempts?.count ?? 0) > SIGN_IN_MAX_FAILURES) throw new AppError('DUPLICATE_LOGIN')
+
+  const user = await db.first<{ id: number; passwordHash: string | null }>(
+    `SELECT id, password_hash AS passwordHash FROM users WHERE email = ? AND deleted_at IS NULL`,
+    email,
+  )
+  const valid = await verifyPassword(body.password, user?.passwordHash, pepper())
+  if (!user) throw new AppError('NOT_REGISTERED_USER')
+  if (!valid) throw new AppError('INVALID_PASSWORD')
+  return issueTokens(db, user.id, ctx, [
+    { sql: `DELETE FROM rate_limits WHERE bucket = ?`, params: [bucket] },
+    { sql: `UPDATE users SET last_login_at = ? WHERE id = ?`, params: [nowIso, user.id] },
+  ])
+}
+
+/** ASVS 7.2.4: every login starts a new refresh-token family. */
+async function issueTokens(db: Db, userId: number, ctx: AuthContext, extra: { sql: string; params: unknown[] }[] = []): Promise<TokenPair> {
+  const now = ctx.now ?? new Date()
+  const keys = await sessionKeys()
+  const refreshToken = newRefreshToken(now)
+  await db.batch([
+    ...extra,
+    {
+      sql: `INSERT INTO refresh_tokens (id, user_id, family_id, token_hash, client_kind, ip_address, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      params: [randomToken(16), userId, randomToken(16), await hashToken(refreshToken.value), ctx.clientKind ?? 'WEB', ctx.ip ?? null, now.toISOString(), refreshToken.expiredAt],
+    },
+  ])
+  return { accessToken: await signAccessToken(keys, userId, ctx.issuer, now), refreshToken, userId }
+}
+
+type RefreshRow = { id: string; userId: number; familyId: string; expiresAt: string; rotatedAt: string | null; revokedAt: string | null; email: string | null; deletedAt: string | null }
+
+/**
+ * Spec §4 / API.md refresh: the refresh token is rotated (the old one can never be used again). A token that
+ * was already rotated or revoked is a replay: the whole family is revoked (ASVS 10.4.5), so the thief's and
+ * the owner's copies both stop working. The access token sent along must be ours and of the same user
+ * (its expiry does not matter).
+ */
+export async function refreshTokens(db: Db, body: RefreshBody, ctx: AuthContext): Promise<{ accessToken: Token; refreshToken: Token; email: string | null; ipAddress: string | null; userId: number }> {
+  const now = ctx.now ?? new Date()
+  const nowIso = now.toISOString()
+  const keys = await sessionKeys()
+  if (!isRefreshTokenShape(body.refreshToken)) throw new AppError('NOT_FOUND_REFRESH_TOKEN')
+  const row = await db.first<RefreshRow>(
+    `SELECT r.id, r.user_id AS userId, r.family_id AS familyId, r.expires_at AS expiresAt, r.rotated_at AS rotatedAt,
+            r.revoked_at AS revokedAt, u.email, u.deleted_at AS deletedAt
+       FROM refresh_tokens r JOIN users u ON u.id = r.user_id WHERE r.token_hash = ?`,
+    await hashToken(body.refreshToken),
+  )
+  if (!row || row.deletedAt) throw new AppError('NOT_FOUND_REFRESH_TOKEN')
+  if (row.revokedAt) throw new AppError('NOT_FOUND_REFRESH_TOKEN')
+  if (row.rotatedAt) {
+    await revokeFamily(db, row.familyId, nowIso)
+    throw new AppError('NOT_FOUND_REFRESH_TOKEN')
+  }
+  if (row.expiresAt <= nowIso) throw new AppError('EXPIRED_REFRESH_TOKEN')
+  const access = await verifyAccessToken(keys, body.accessToken, ctx.issuer, now, REFRESH_TOKEN_TTL_SECONDS)
+  if (!access.ok || access.userId !== row.userId) throw new AppError('MALFORMED_JWT')
+
+  // the conditional update is the lock: of two refreshes with one token, exactly one rotates it
+  const claimed = await db.run(`UPDATE refresh_tokens SET rotated_at = ? WHERE id = ? AND rotated_at IS NULL AND revoked_at IS NULL`, nowIso, row.id)
+  if (claimed !== 1) {
+    await revokeFamily(db, row.familyId, nowIso)
+    throw new AppError('NOT_FOUND_REFRESH_TOKEN')
+  }
+  const refreshToken = newRefreshToken(now)
+  const ipAddress = body.clientIp ?? ctx.ip ?? null
+  await db.run(
+    `INSERT INTO refresh_tokens (id, user_id, family_id, token_hash, parent_id, client_kind, ip_address, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    randomToken(16), row.userId, row.familyId, await hashToken(refreshToken.value), row.id, ctx.clientKind ?? 'WEB', ipAddress, nowIso, refreshToken.expiredAt,
+  )
+  return { accessToken: await signAccessToken(keys, row.userId, ctx.issuer, now), refreshToken, email: row.email, ipAddress, userId: row.userId }
+}
+
+async function revokeFamily(db: Db, familyId: string, nowIso: string) {
+  await db.run(`UPDATE refresh_tokens SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL`, nowIso, familyId)
+}
+
+/** API.md logout: the token's whole family is revoked (ASVS 7.4.1); an unknown token changes nothing. */
+export async function logout(db: Db, refreshToken: string, now: Date = new Date()): Promise<void> {
+  if (!isRefreshTokenShape(refreshToken)) return
+  await db.run(
+    `UPDATE refresh_tokens SET revoked_at = ? WHERE revoked_at IS NULL AND family_id = (SELECT family_id FROM refresh_tokens WHERE token_hash = ?)`,
+    now.toISOString(),
+    await hashToken(refreshToken),
+  )
+}
+
+/** Spec §3 user fields. */
+export type UserProfile = {
+  id: number
+  snsProvider: string | null
+  snsId: string | null
+  email: string | null
+  name: string | null
+  nickname: string | null
+  isAdult: boolean
+  purchaseCount: number
+  isAgreeMail: boolean
+  showAdult: boolean
+  isKrIpUser: boolean
+  isAdultKr: boolean
+  agreePush: { isAgreePush: boolean; isAgreePushContents: boolean; isAgreePushFreetime: boolean; isAgreePushNight: boolean }
+  birthedAt: string | null
+  isBlToggle: boolean
+}
+export type CoinSummary = { coin: number; freeCoin: number; bonus: number; mileage: number; total: number }
+
+type UserRow = Omit<UserProfile, 'agreePush' | 'isAdult' | 'isAgreeMail' | 'showAdult' | 'isKrIpUser' | 'isAdultKr' | 'isBlToggle'> & {
+  isAdult: number; isAgreeMail: number; showAdult: number; isKrIpUser: number; isAdultKr: number; isBlToggle: number
+  push: number | null; pushContents: number | null; pushFreetime: number | null; pushNight: number | null
+}
+
+/** API.md GET /user/me: the reader's own profile and balances (two queries), or null for a gone account. */
+export async function userMe(db: Db, userId: number, now: Date = new Date()): Promise<{ user: UserProfile; coin: CoinSummary } | null> {
+  const row = await db.first<UserRow>(
+    `SELECT u.id, i.provider AS snsProvider, i.provider_user_id AS snsId, u.email, u.name, u.nickname, u.is_adult AS isAdult,
+            u.purchase_count AS purchaseCount, u.is_agree_mail AS isAgreeMail, u.show_adult AS showAdult, u.is_kr_ip_user AS isKrIpUser,
+            u.is_adult_kr AS isAdultKr, u.birthed_at AS birthedAt, u.is_bl_toggle AS isBlToggle,
+            p.is_agree_push AS push, p.is_agree_push_contents AS pushContents, p.is_agree_push_freetime AS pushFreetime, p.is_agree_push_night AS pushNight
+       FROM users u
+       LEFT JOIN identities i ON i.id = (SELECT MIN(id) FROM identities WHERE user_id = u.id)
+       LEFT JOIN push_settings p ON p.user_id = u.id
+      WHERE u.id = ? AND u.deleted_at IS NULL`,
+    userId,
+  )
+  if (!row) return null
+  const lots = await db.all<{ type: string; remaining: number }>(
+    `SELECT type, SUM(remaining) AS remaining FROM coin_lots
+      WHERE user_id = ? AND remaining > 0 AND (expires_at IS NULL OR expires_at > ?) GROUP BY type`,
+    userId,
+    now.toISOString(),
+  )
+  const sum = (type: string) => lots.find((l) => l.type === type)?.remaining ?? 0
+  const coin = { coin: sum('COIN'), freeCoin: sum('FREE_COIN'), bonus: sum('BONUS'), mileage: sum('MILEAGE'), total: 0 }
+  coin.total = coin.coin + coin.freeCoin + coin.bonus
+  const { push, pushContents, pushFreetime, pushNight, ...u } = row
+  return {
+    user: {
+      ...u,
+      isAdult: u.isAdult === 1,
+      isAgreeMail: u.isAgreeMail === 1,
+      showAdult: u.showAdult === 1,
+      isKrIpUser: u.isKrIpUser === 1,
+      isAdultKr: u.isAdultKr === 1,
+      isBlToggle: u.isBlToggle === 1,
+      agreePush: { isAgreePush: push === 1, isAgreePushContents: pushContents === 1, isAgreePushFreetime: pushFreetime === 1, isAgreePushNight: pushNight === 1 },
+    },
+    coin,
+  }
+}

@@ -1,0 +1,116 @@
+/**
+ * Account rules of spec §5/§8/§9 and the request shapes of API.md (auth endpoints). Pure: no I/O.
+ * The zod schemas check only the shape (→ INVALID_PARAMETER); the spec's rules answer with their own codes.
+ */
+import { z } from 'zod'
+import type { ErrorCode } from '../../lib/errors/catalogue.ts'
+
+/** Spec §9: e-mail OTP 6 digits, valid 1 hour. */
+export const OTP_DIGITS = 6
+export const OTP_TTL_SECONDS = 60 * 60
+/** Spec §4/§9: re-sign-up is blocked 30 days after withdrawal. */
+export const DELETED_BLOCK_DAYS = 30
+/** Spec §8 DUPLICATE_LOGIN: 5 failed sign-ins for one e-mail within 1 hour lock it for the rest of the hour. */
+export const SIGN_IN_MAX_FAILURES = 5
+export const SIGN_IN_WINDOW_SECONDS = 60 * 60
+/** RFC 5321: a forward path is at most 254 characters. */
+export const EMAIL_MAX = 254
+
+/** Bodies are bounded so a huge string never reaches the slow hash. */
+const text = (max: number) => z.string().max(max)
+
+export const SignUpBody = z.object({
+  email: text(1024),
+  password: text(1024),
+  passwordConfirm: text(1024),
+  agreeTerms: z.boolean(),
+  agreeMail: z.boolean().optional(),
+})
+export type SignUpBody = z.infer<typeof SignUpBody>
+
+export const SignInBody = z.object({ email: text(1024), password: text(1024) })
+export type SignInBody = z.infer<typeof SignInBody>
+
+export const RefreshBody = z.object({
+  accessToken: text(4096),
+  refreshToken: text(256),
+  clientIp: z.string().max(64).optional(),
+})
+export type RefreshBody = z.infer<typeof RefreshBody>
+
+export const LogoutBody = z.object({ refreshToken: text(256) })
+
+/** The web login form (spec §2 /user/login): urlencoded, callback optional. */
+export const SignInForm = z.object({ email: text(1024), password: text(1024), callback: z.string().max(2048).optional() })
+
+/** E-mail as stored and looked up: trimmed, lower case (the column is also NOCASE). */
+export function normaliseEmail(email: string): string {
+  return email.trim().toLowerCase()
+}
+
+const emailSchema = z.email()
+
+/** Spec §5: the sign-up e-mail must be valid (deny-list domain check off). */
+export function isValidEmail(email: string): boolean {
+  return email.length <= EMAIL_MAX && emailSchema.safeParse(email).success
+}
+
+/**
+ * Spec §5: sign-up password of 8–20 characters with at least two of upper case, lower case, digits,
+ * special characters (any character that is not a letter or digit). Length counts code points.
+ */
+export function isValidSignUpPassword(password: string): boolean {
+  const length = [...password].length
+  if (length < 8 || length > 20) return false
+  const classes = [/\p{Lu}/u, /\p{Ll}/u, /\p{Nd}/u, /[^\p{L}\p{Nd}]/u].filter((re) => re.test(password)).length
+  return classes >= 2
+}
+
+/**
+ * Spec §5/§8 sign-up rules in the order the form shows them: e-mail, password, confirmation, terms.
+ * Returns the first failing code or null.
+ */
+export function signUpError(body: SignUpBody): ErrorCode | null {
+  if (!isValidEmail(normaliseEmail(body.email))) return 'INVALID_MAIL_FORM'
+  if (!isValidSignUpPassword(body.password)) return 'INVALID_PW_REGEX'
+  if (body.password !== body.passwordConfirm) return 'INCORRECT_PASSWORD'
+  if (!body.agreeTerms) return 'INVALID_PARAMETER'
+  return null
+}
+
+/** Spec §4: a withdrawn e-mail may sign up again only 30 days after the deletion. */
+export function isDeletionBlocking(deletedAt: string | null, now: Date): boolean {
+  if (!deletedAt) return false
+  return new Date(deletedAt).getTime() + DELETED_BLOCK_DAYS * 86_400_000 > now.getTime()
+}
+
+/** A uniformly drawn 6-digit code (rejection sampling, no modulo bias). */
+export function generateOtp(): string {
+  const limit = 4_294_000_000 // largest multiple of 10^6 below 2^32
+  const buf = new Uint32Array(1)
+  for (;;) {
+    crypto.getRandomValues(buf)
+    if (buf[0]! < limit) return String(buf[0]! % 10 ** OTP_DIGITS).padStart(OTP_DIGITS, '0')
+  }
+}
+
+/** Rate-limit bucket of the sign-in attempts of one e-mail. */
+export function signInBucket(email: string): string {
+  return `signin:${normaliseEmail(email)}`
+}
+
+/**
+ * Spec §2/§8 callback rule: only a same-site relative path is a redirect target (no scheme, no `//host`,
+ * no backslash or control character tricks); anything else gives `/`.
+ */
+export function safeCallback(callback: string | null | undefined): string {
+  if (!callback || !callback.startsWith('/') || callback.startsWith('//') || /[\\\u0000-\u001f\u007f]/.test(callback)) return '/'
+  try {
+    const base = 'https://same.invalid'
+    const url = new URL(callback, base)
+    if (url.origin !== base) return '/'
+    return url.pathname + url.search + url.hash
+  } catch {
+    return '/'
+  }
+}

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest'
+import { SignJWT, UnsecuredJWT, base64url } from 'jose'
+import { ACCESS_TOKEN_TTL_SECONDS, deriveKeys, hashToken, isRefreshTokenShape, needsRefresh, newRefreshToken, signAccessToken, verifyAccessToken } from './tokens.ts'
+
+const SECRET = 'unit-test-session-secret-0123456789abcdef'
+const ISS = 'https://fr.bomtoon.example'
+const now = new Date('2026-06-30T12:00:00Z')
+const at = (s: number) => new Date(now.getTime() + s * 1000)
+
+describe('access token (ASVS 9.1–9.2)', async () => {
+  const keys = await deriveKeys(SECRET)
+
+  it('is an HS256 at+jwt for 15 minutes with iss/aud = siteUrl', async () => {
+    const token = await signAccessToken(keys, 42, ISS, now)
+    const [header, payload] = token.value.split('.').slice(0, 2).map((p) => JSON.parse(new TextDecoder().decode(base64url.decode(p))))
+    expect(header).toEqual({ alg: 'HS256', typ: 'at+jwt' })
+    expect(payload).toMatchObject({ iss: ISS, aud: ISS, sub: '42' })
+    expect(payload.exp - payload.iat).toBe(ACCESS_TOKEN_TTL_SECONDS)
+    expect(token.expiredAt).toBe(at(ACCESS_TOKEN_TTL_SECONDS).toISOString())
+    expect(await verifyAccessToken(keys, token.value, ISS, at(60))).toMatchObject({ ok: true, userId: 42 })
+  })
+
+  it('is expired after 15 minutes and not valid before nbf', async () => {
+    const token = await signAccessToken(keys, 42, ISS, now)
+    expect(await verifyAccessToken(keys, token.value, ISS, at(ACCESS_TOKEN_TTL_SECONDS + 1))).toEqual({ ok: false, reason: 'expired' })
+    expect(await verifyAccessToken(keys, token.value, ISS, at(-120))).toEqual({ ok: false, reason: 'invalid' })
+  })
+
+  it('refuses alg=none, another key, another edition and another typ', async () => {
+    const none = new UnsecuredJWT({ sub: '42' }).setIssuer(ISS).setAudience(ISS).setIssuedAt(now).setNotBefore(now).setExpirationTime(at(900)).encode()
+    expect((await verifyAccessToken(keys, none, ISS, now)).ok).toBe(false)
+    const other = await signAccessToken(await deriveKeys('another-secret-of-enough-length-0123456'), 42, ISS, now)
+    expect((await verifyAccessToken(keys, other.value, ISS, now)).ok).toBe(false)
+    const mine = await signAccessToken(keys, 42, ISS, now)
+    expect((await verifyAccessToken(keys, mine.value, 'https://jp.bomtoon.example', now)).ok).toBe(false)
+    const idToken = await new SignJWT({}).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setIssuer(ISS).setAudience(ISS).setSubject('42')
+      .setIssuedAt(now).setNotBefore(now).setExpirationTime(at(900)).sign(keys.access)
+    expect((await verifyAccessToken(keys, idToken, ISS, now)).ok).toBe(false)
+    const hs512 = await new SignJWT({}).setProtectedHeader({ alg: 'HS512', typ: 'at+jwt' }).setIssuer(ISS).setAudience(ISS).setSubject('42')
+      .setIssuedAt(now).setNotBefore(now).setExpirationTime(at(900)).sign(new Uint8Array(64).fill(1))
+    expect((await verifyAccessToken(keys, hs512, ISS, now)).ok).toBe(false)
+    for (const junk of ['', 'a.b.c', 'x'.repeat(5000)]) expect((await verifyAccessToken(keys, junk, ISS, now)).ok).toBe(false)
+  })
+
+  it('signs with a key that is not the cookie key', () => {
+    expect(Buffer.from(keys.access).equals(Buffer.from(keys.cookie))).toBe(false)
+  })
+})
+
+describe('spec §4 refresh window', () => {
+  it('refreshes at 5 minutes or less, not before', () => {
+    expect(needsRefresh(at(301), now)).toBe(false)
+    expect(needsRefresh(at(300), now)).toBe(true)
+    expect(needsRefresh(at(-1), now)).toBe(true)
+  })
+})
+
+describe('refresh token', () => {
+  it('is 256 random bits, 30 days, stored only as its SHA-256', async () => {
+    const a = newRefreshToken(now)
+    const b = newRefreshToken(now)
+    expect(a.value).not.toBe(b.value)
+    expect(isRefreshTokenShape(a.value)).toBe(true)
+    expect(a.expiredAt).toBe(at(30 * 86400).toISOString())
+    const h = await hashToken(a.value)
+    expect(h).toMatch(/^[A-Za-z0-9_-]{43}$/)
+    expect(h).not.toContain(a.value)
+    expect(await hashToken(a.value)).toBe(h)
+  })
+})

@@ -1,0 +1,123 @@
+/**
+ * Token policy (ARCHITECTURE.md "Auth and sessions", QUALITY.md ASVS 9.1–9.2, 10.4.5). Pure: the secret,
+ * the issuer and the clock are arguments, so the rules are unit-tested in Node and run unchanged in workerd.
+ *
+ * - Access token: JWT, HS256 only (alg allow-list), `typ` at+jwt, `iss` = `aud` = the edition's siteUrl,
+ *   `exp`/`nbf`/`iat`/`sub` required, 15 minutes.
+ * - Refresh token: 256-bit random opaque string; only its SHA-256 is stored, grouped in a family; 30 days;
+ *   rotated on every use (the rotation itself lives in auth.server.ts).
+ * - Keys: one SESSION_SECRET, split by HKDF into an access-token signing key and a cookie encryption key,
+ *   so a key of one use never works for the other.
+ */
+import { SignJWT, jwtVerify, errors } from 'jose'
+
+export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60
+export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 60 * 60
+/** Spec §4: the access token stays while more than 5 minutes are left, else it is refreshed. */
+export const REFRESH_WHEN_LEFT_SECONDS = 5 * 60
+export const ACCESS_TOKEN_ALGORITHMS = ['HS256'] as const
+export const ACCESS_TOKEN_TYP = 'at+jwt'
+/** A shorter secret is refused (NO_SECRET): HS256 wants at least 256 bits of key material. */
+export const MIN_SECRET_LENGTH = 32
+
+/** Spec §3: each token has a value and an expiredAt time (ISO 8601). */
+export type Token = { value: string; expiredAt: string }
+export type TokenKeys = { access: Uint8Array; cookie: Uint8Array }
+
+const encoder = new TextEncoder()
+const keyCache = new Map<string, Promise<TokenKeys>>()
+
+/** Derives the access-token and cookie keys from SESSION_SECRET (HKDF-SHA256, one label per use). */
+export function deriveKeys(secret: string): Promise<TokenKeys> {
+  let keys = keyCache.get(secret)
+  if (!keys) {
+    keys = (async () => {
+      const base = await crypto.subtle.importKey('raw', encoder.encode(secret), 'HKDF', false, ['deriveBits'])
+      const derive = async (info: string) =>
+        new Uint8Array(await crypto.subtle.deriveBits({ name: 'HKDF', hash: 'SHA-256', salt: encoder.encode('webtoon-store/v1'), info: encoder.encode(info) }, base, 256))
+      return { access: await derive('access-token HS256'), cookie: await derive('wt_session A256GCM') }
+    })()
+    keyCache.set(secret, keys)
+  }
+  return keys
+}
+
+const seconds = (d: Date) => Math.floor(d.getTime() / 1000)
+const iso = (s: number) => new Date(s * 1000).toISOString()
+
+/** Signs a 15-minute access token for `userId`; `issuer` is the edition's siteUrl (also the audience). */
+export async function signAccessToken(keys: TokenKeys, userId: number, issuer: string, now: Date = new Date()): Promise<Token> {
+  const iat = seconds(now)
+  const exp = iat + ACCESS_TOKEN_TTL_SECONDS
+  const value = await new SignJWT({})
+    .setProtectedHeader({ alg: 'HS256', typ: ACCESS_TOKEN_TYP })
+    .setIssuer(issuer)
+    .setAudience(issuer)
+    .setSubject(String(userId))
+    .setIssuedAt(iat)
+    .setNotBefore(iat)
+    .setExpirationTime(exp)
+    .setJti(randomToken(16))
+    .sign(keys.access)
+  return { value, expiredAt: iso(exp) }
+}
+
+export type AccessCheck =
+  | { ok: true; userId: number; expiresAt: Date }
+  /** `expired`: well signed but past `exp` (the client refreshes, spec §4 NEED_TO_REFRESH); `invalid`: anything else. */
+  | { ok: false; reason: 'expired' | 'invalid' }
+
+/**
+ * Verifies an access token: HS256 only (so `none`, RS/ES and confused algorithms fail), exact `typ`,
+ * `iss`, `aud`, and `exp`/`nbf` against `now`. `graceSeconds` widens the clock check only (used by
+ * refresh, which accepts an expired access token of the same user).
+ */
+export async function verifyAccessToken(keys: TokenKeys, token: string, issuer: string, now: Date = new Date(), graceSeconds = 0): Promise<AccessCheck> {
+  try {
+    const { payload } = await jwtVerify(token, keys.access, {
+      algorithms: [...ACCESS_TOKEN_ALGORITHMS],
+      typ: ACCESS_TOKEN_TYP,
+      issuer,
+      audience: issuer,
+      currentDate: now,
+      clockTolerance: graceSeconds,
+      requiredClaims: ['exp', 'nbf', 'iat', 'sub'],
+    })
+    const userId = Number(payload.sub)
+    if (!Number.isSafeInteger(userId) || userId <= 0) return { ok: false, reason: 'invalid' }
+    return { ok: true, userId, expiresAt: new Date(payload.exp! * 1000) }
+  } catch (e) {
+    return { ok: false, reason: e instanceof errors.JWTExpired ? 'expired' : 'invalid' }
+  }
+}
+
+/** Spec §4: true when the access token has at most 5 minutes left (refresh now). */
+export function needsRefresh(expiresAt: Date | string, now: Date = new Date()): boolean {
+  return new Date(expiresAt).getTime() - now.getTime() <= REFRESH_WHEN_LEFT_SECONDS * 1000
+}
+
+/** A new opaque refresh token (256 random bits, base64url) with its expiry. */
+export function newRefreshToken(now: Date = new Date()): Token {
+  return { value: randomToken(32), expiredAt: new Date(now.getTime() + REFRESH_TOKEN_TTL_SECONDS * 1000).toISOString() }
+}
+
+/** What is stored for a refresh token: SHA-256, base64url. Only the holder knows the token itself. */
+export async function hashToken(token: string): Promise<string> {
+  return toBase64Url(new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(token))))
+}
+
+/** Random base64url string of `bytes` random bytes (ids, families, tokens). */
+export function randomToken(bytes: number): string {
+  return toBase64Url(crypto.getRandomValues(new Uint8Array(bytes)))
+}
+
+/** True for a string that can be one of our refresh tokens (43 base64url chars); cheap pre-check. */
+export function isRefreshTokenShape(token: string): boolean {
+  return /^[A-Za-z0-9_-]{43}$/.test(token)
+}
+
+export function toBase64Url(bytes: Uint8Array): string {
+  let binary = ''
+  for (const b of bytes) binary += String.fromCharCode(b)
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
+}

@@ -1,0 +1,99 @@
+/**
+ * SEO for crawlers (issue 5 §6): JSON-LD (ComicSeries with hasPart episodes, BreadcrumbList), the
+ * sitemap and robots.txt of an edition. Pure: the pages pass what they read from D1 and the edition.
+ */
+import type { SitemapSeries } from './catalogue.server.ts'
+
+/** `path` as an absolute URL of the edition (`siteUrl` is its public origin). */
+export function absoluteUrl(path: string, siteUrl: string): string {
+  return new URL(path, siteUrl).href
+}
+
+/** JSON for a `<script type="application/ld+json">`: `<` is escaped so no `</script>` can close it early. */
+export function jsonLdText(data: unknown): string {
+  return JSON.stringify(data).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029')
+}
+
+export type SeriesForLd = {
+  id: number
+  title: string
+  description: string
+  genre: string
+  status: string
+  creators: { name: string; role: string }[]
+  tags: string[]
+  episodes: { id: number; no: number; title: string; free: boolean; publishedAt: string }[]
+}
+
+const CREATOR_PROPERTY: Record<string, 'author' | 'illustrator' | 'contributor'> = {
+  AUTHOR: 'author', WRITER: 'author', ORIGINAL: 'author', ARTIST: 'illustrator', ADAPTER: 'contributor',
+}
+
+/** schema.org ComicSeries of a detail page, its episodes as ComicIssue parts (real viewer URLs). */
+export function comicSeriesLd(s: SeriesForLd, opts: { siteUrl: string; locale: string; image?: string | null; genreName: string }) {
+  const url = absoluteUrl(`/detail/${s.id}`, opts.siteUrl)
+  const people = (prop: string) => s.creators.filter((c) => CREATOR_PROPERTY[c.role] === prop).map((c) => ({ '@type': 'Person', name: c.name }))
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'ComicSeries',
+    '@id': url,
+    url,
+    name: s.title,
+    description: s.description,
+    inLanguage: opts.locale,
+    genre: opts.genreName,
+    ...(s.tags.length ? { keywords: s.tags.join(', ') } : {}),
+    ...(opts.image ? { image: opts.image } : {}),
+    author: people('author'),
+    illustrator: people('illustrator'),
+    contributor: people('contributor'),
+    creativeWorkStatus: s.status,
+    hasPart: s.episodes.map((e) => ({
+      '@type': 'ComicIssue',
+      '@id': absoluteUrl(`/viewer/${e.id}`, opts.siteUrl),
+      url: absoluteUrl(`/viewer/${e.id}`, opts.siteUrl),
+      name: e.title,
+      issueNumber: e.no,
+      datePublished: e.publishedAt,
+      isAccessibleForFree: e.free,
+    })),
+  }
+}
+
+/** schema.org BreadcrumbList from (name, path) pairs, first to last. */
+export function breadcrumbLd(items: { name: string; path: string }[], siteUrl: string) {
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'BreadcrumbList',
+    itemListElement: items.map((it, i) => ({ '@type': 'ListItem', position: i + 1, name: it.name, item: absoluteUrl(it.path, siteUrl) })),
+  }
+}
+
+/** Public pages listed in every sitemap besides the series (never /api, /user, /library, /history). */
+export const SITEMAP_STATIC_PATHS = [
+  '/', '/home/weekly', '/home/free', '/home/ranking', '/home/bl', '/home/romance', '/home/action', '/home/pick', '/notice', '/faq', '/policy', '/privacy',
+] as const
+
+const xmlEscape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;')
+const day = (iso: string) => (/^\d{4}-\d{2}-\d{2}/.test(iso) ? iso.slice(0, 10) : null)
+
+/**
+ * The edition's sitemap (sitemaps.org 0.9): static pages, every public series (`/detail/{id}`) and its
+ * free episodes (`/viewer/{id}`). The caller passes only public series (adult ones never reach it).
+ */
+export function sitemapXml(siteUrl: string, series: SitemapSeries[], staticPaths: readonly string[] = SITEMAP_STATIC_PATHS): string {
+  const url = (path: string, lastmod: string | null) =>
+    `<url><loc>${xmlEscape(absoluteUrl(path, siteUrl))}</loc>${lastmod ? `<lastmod>${lastmod}</lastmod>` : ''}</url>`
+  const lines = [
+    ...staticPaths.map((p) => url(p, null)),
+    ...series.flatMap((s) => [url(`/detail/${s.id}`, day(s.updatedAt)), ...s.freeEpisodes.map((e) => url(`/viewer/${e.id}`, day(e.publishedAt)))]),
+  ]
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${lines.join('\n')}\n</urlset>\n`
+}
+
+/** Paths crawlers are asked to skip: the API and every personal page. */
+export const ROBOTS_DISALLOW = ['/api/', '/user/', '/library/', '/history/'] as const
+
+export function robotsTxt(siteUrl: string): string {
+  return ['User-agent: *', ...ROBOTS_DISALLOW.map((p) => `Disallow: ${p}`), '', `Sitemap: ${absoluteUrl('/sitemap.xml', siteUrl)}`, ''].join('\n')
+}

@@ -1,0 +1,130 @@
+import { expect, test, type Page } from '@playwright/test'
+import AxeBuilder from '@axe-core/playwright'
+
+/** The journey of issue 5: home → tab → detail → notice → FAQ search, run with and without JavaScript. */
+async function journey(page: Page) {
+  await page.goto('/')
+  const tabs = page.getByRole('navigation', { name: "Rubriques de l'accueil" })
+  await tabs.getByRole('link', { name: 'Hebdo' }).click()
+  await expect(page).toHaveURL(/\/home\/weekly$/)
+  await expect(page.getByRole('navigation', { name: "Rubriques de l'accueil" }).getByRole('link', { name: 'Hebdo' })).toHaveAttribute('aria-current', 'page')
+  const days = page.getByRole('navigation', { name: 'Jours de parution' })
+  await expect(days.getByRole('link')).toHaveCount(8)
+  await expect(days.locator('a[aria-current="page"]')).toHaveCount(1)
+  await days.getByRole('link', { name: /tous les 10 jours/ }).click()
+  await expect(page).toHaveURL(/\/home\/weekly\?day=TEN$/)
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Hebdo : tous les 10 jours')
+  await expect(days.getByRole('link', { name: /tous les 10 jours/ })).toHaveAttribute('aria-current', 'page')
+
+  // the ranking spans two pages: "more" follows the cursor
+  await page.getByRole('navigation', { name: "Rubriques de l'accueil" }).getByRole('link', { name: 'Classement' }).click()
+  const first = await page.locator('main .series-grid a').evaluateAll((as) => as.map((a) => a.getAttribute('href')))
+  expect(first.length).toBe(24)
+  await page.getByRole('link', { name: 'Voir plus' }).click()
+  await expect(page).toHaveURL(/\/home\/ranking\?cursor=/)
+  const second = await page.locator('main .series-grid a').evaluateAll((as) => as.map((a) => a.getAttribute('href')))
+  expect(second.length).toBeGreaterThan(0)
+  expect(second.filter((h) => first.includes(h))).toEqual([])
+
+  const card = page.locator('main .series-grid a').first()
+  const title = (await card.innerText()).trim()
+  await card.click()
+  await expect(page).toHaveURL(/\/detail\/\d+$/)
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(title)
+
+  await page.locator('footer').getByRole('link', { name: 'Annonces' }).click()
+  await expect(page).toHaveURL(/\/notice$/)
+  await expect(page.locator('ul.notices li')).toHaveCount(5)
+  await page.getByRole('link', { name: 'Page suivante' }).click()
+  await expect(page).toHaveURL(/\/notice\?page=2$/)
+  const notice = page.locator('ul.notices a').first()
+  const noticeTitle = (await notice.locator('.title').innerText()).trim()
+  await notice.click()
+  await expect(page).toHaveURL(/\/notice\/detail\/\d+$/)
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(noticeTitle)
+
+  await page.locator('footer').getByRole('link', { name: 'FAQ' }).click()
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Questions fréquentes')
+  const search = page.getByRole('searchbox', { name: 'Rechercher dans la FAQ' })
+  await search.fill('   ')
+  await page.getByRole('button', { name: 'Rechercher' }).click()
+  await expect(page.getByRole('alert')).toHaveText('Veuillez saisir un mot-clé.')
+  await expect(search).toHaveAttribute('aria-invalid', 'true')
+  await search.fill('pieces')
+  await page.getByRole('button', { name: 'Rechercher' }).click()
+  await expect(page).toHaveURL(/\/faq\?q=pieces$/)
+  await expect(page.getByRole('heading', { level: 2 })).toContainText('pour « pieces »')
+  expect(await page.locator('.results li').count()).toBeGreaterThanOrEqual(2)
+  await expect(page.locator('.results mark').first()).toHaveText(/pièces/i)
+}
+
+test.describe('catalogue pages, JavaScript on', () => {
+  test('home → tab → detail → notice → FAQ search', async ({ page }) => {
+    await journey(page)
+  })
+
+  test('detail carries ComicSeries + BreadcrumbList JSON-LD, Open Graph and Twitter cards', async ({ page }) => {
+    await page.goto('/detail/24')
+    const blocks = await page.locator('script[type="application/ld+json"]').allTextContents()
+    const data = blocks.map((b) => JSON.parse(b))
+    const series = data.find((d) => d['@type'] === 'ComicSeries')
+    expect(series.name).toBe(await page.getByRole('heading', { level: 1 }).innerText())
+    expect(series.hasPart.length).toBe(await page.locator('ol.episodes li').count())
+    expect(series.hasPart[0]['@type']).toBe('ComicIssue')
+    expect(data.find((d) => d['@type'] === 'BreadcrumbList').itemListElement.length).toBe(3)
+    await expect(page.locator('meta[property="og:image"]')).toHaveAttribute('content', /^https:\/\/.+\/media\/covers\/24\/640\.webp$/)
+    await expect(page.locator('meta[name="twitter:card"]')).toHaveAttribute('content', 'summary_large_image')
+    // the two series notices (spec §9: detail notice count 2) link to their pages
+    await expect(page.locator('.series-notices li a')).toHaveCount(2)
+  })
+
+  test('mature tab shows the adult notice to a guest; unknown ids answer 404', async ({ page }) => {
+    await page.goto('/home/mature')
+    await expect(page.locator('main .series-grid')).toHaveCount(0)
+    await expect(page.getByRole('link', { name: 'Se connecter' })).toBeVisible()
+    for (const path of ['/notice/detail/999999', '/notice/detail/abc', '/home/pick/999', '/home/nothing']) {
+      const res = await page.goto(path)
+      expect(res?.status(), path).toBe(404)
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText('Page introuvable')
+    }
+    expect((await page.goto('/home/weekly?day=FUNDAY'))?.status()).toBe(400)
+  })
+
+  test('sitemap lists public series and free episodes, never adult ones; robots points to it', async ({ request }) => {
+    const xml = await (await request.get('/sitemap.xml')).text()
+    expect(xml).toContain('/detail/24</loc>')
+    expect(xml).not.toContain('/detail/7</loc>') // adult series
+    expect(xml).toMatch(/\/viewer\/\d+<\/loc>/)
+    const robots = await (await request.get('/robots.txt')).text()
+    expect(robots).toMatch(/Sitemap: https:\/\/.+\/sitemap\.xml/)
+    expect(robots).toContain('Disallow: /api/')
+  })
+
+  test('every catalogue page type has no serious or critical accessibility violation and no CSP violation', async ({ page }) => {
+    const csp: string[] = []
+    page.on('console', (m) => {
+      if (/Content Security Policy/i.test(m.text())) csp.push(m.text())
+    })
+    for (const path of ['/', '/home/weekly', '/home/ranking', '/home/mature', '/home/pick', '/home/pick/1', '/detail/24', '/notice', '/notice/detail/1', '/faq', '/faq?q=', '/faq?q=pi%C3%A8ces', '/policy', '/privacy']) {
+      await page.goto(path)
+      const result = await new AxeBuilder({ page }).analyze()
+      const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`), path).toEqual([])
+    }
+    expect(csp).toEqual([])
+  })
+})
+
+test.describe('catalogue pages, JavaScript off', () => {
+  test.use({ javaScriptEnabled: false })
+  test('home → tab → detail → notice → FAQ search', async ({ page }) => {
+    await journey(page)
+  })
+
+  test('policy and privacy are readable French documents', async ({ page }) => {
+    await page.goto('/policy')
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText("Conditions d'utilisation")
+    await page.goto('/privacy')
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Politique de confidentialité')
+  })
+})

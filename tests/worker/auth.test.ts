@@ -1,0 +1,384 @@
+/**
+ * Accounts and sessions on real workerd + D1 (issue 3, API.md auth endpoints): sign-up, sign-in with its
+ * rate limit, refresh rotation with family revocation on reuse (ASVS 10.4.5), logout, /user/me with Bearer
+ * and with the web cookie (refresh at ≤ 5 minutes left), the login form, Origin checks and open redirects.
+ */
+import { beforeAll, describe, expect, it } from 'vitest'
+import { env } from 'cloudflare:workers'
+import { UnsecuredJWT } from 'jose'
+import type { MiddlewareHandler } from 'hono'
+import { appFor, frEdition, frMessages, request } from './app.ts'
+import { seedDemo, DEMO_ACCOUNTS } from './seed.ts'
+import { createApp } from '../../functions/app.ts'
+import { session } from '../../functions/middleware/session.ts'
+import { deriveKeys, hashToken, newRefreshToken, signAccessToken, type Token } from '../../src/features/auth/tokens.ts'
+import { openSession, sealSession } from '../../src/features/session/cookie.ts'
+
+const e = env as unknown as Record<string, string | undefined>
+const ISS = frEdition.siteUrl
+const ORIGIN = 'http://localhost'
+const app = appFor()
+const READER = DEMO_ACCOUNTS.reader
+const MINOR = DEMO_ACCOUNTS.minor
+
+type Body = { result: string; code?: string; message?: string; data?: any }
+const json = (method: string, path: string, body: unknown, headers: Record<string, string> = {}) =>
+  request(app, path, { method, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) })
+const read = async (res: Response) => (await res.json()) as Body
+const signIn = (email: string, password: string) => json('POST', '/api/v1/auth/sign-in', { email, password })
+const me = (headers: Record<string, string>) => request(app, '/api/v1/user/me', { headers })
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
+const db = () => env.DB
+
+let seq = 0
+const freshEmail = () => `user${Date.now()}-${++seq}@example.com`
+
+async function signUp(email: string, password = 'Newbie-2026') {
+  return json('POST', '/api/v1/auth/sign-up', { email, password, passwordConfirm: password, agreeTerms: true })
+}
+async function tokensFor(email: string, password: string) {
+  const res = await signIn(email, password)
+  expect(res.status).toBe(200)
+  return (await read(res)).data as { accessToken: Token; refreshToken: Token; userId: number }
+}
+async function expectError(res: Response, status: number, code: string) {
+  const body = await read(res)
+  expect({ status: res.status, code: body.code }).toEqual({ status, code })
+  expect(body.result).toBe('ERROR')
+  expect(body.message).not.toMatch(/^error\./)
+}
+const refresh = (accessToken: string, refreshToken: string) => json('POST', '/api/v1/auth/refresh', { accessToken, refreshToken })
+
+beforeAll(async () => {
+  await seedDemo(env.DB)
+})
+
+describe('POST /api/v1/auth/sign-up', () => {
+  it('creates the account and puts a 6-digit OTP mail (valid 1 hour) into the outbox', async () => {
+    const email = freshEmail()
+    const res = await json('POST', '/api/v1/auth/sign-up', { email: email.toUpperCase(), password: 'Newbie-2026', passwordConfirm: 'Newbie-2026', agreeTerms: true, agreeMail: true })
+    expect(await read(res)).toEqual({ result: 'SUCCESS', data: { sent: true } })
+    const user = await db().prepare('SELECT id, email, password_hash, is_agree_mail, email_verified_at FROM users WHERE email = ?').bind(email).first<Record<string, unknown>>()
+    expect(user).toMatchObject({ email, is_agree_mail: 1, email_verified_at: null })
+    expect(String(user!.password_hash)).toMatch(/^pbkdf2-sha256\$100000\$/)
+    const mail = await db().prepare(`SELECT subject, body FROM outbox WHERE recipient = ? AND template = 'signup-otp'`).bind(email).first<{ subject: string; body: string }>()
+    const code = /\b(\d{6})\b/.exec(mail!.body)?.[1]
+    expect(code).toBeDefined()
+    expect(mail!.subject).toBe(frMessages['auth.mail.otp.subject'])
+    const otp = await db().prepare(`SELECT code_hash, created_at, expires_at, user_id FROM one_time_codes WHERE kind = 'EMAIL_OTP' AND target = ?`).bind(email).first<Record<string, string | number>>()
+    expect(otp!.user_id).toBe(user!.id)
+    expect(String(otp!.code_hash)).not.toContain(code!)
+    expect(new Date(String(otp!.expires_at)).getTime() - new Date(String(otp!.created_at)).getTime()).toBe(3600_000)
+  })
+
+  it('answers the spec rules with their codes and writes nothing', async () => {
+    const email = freshEmail()
+    const cases: [Record<string, unknown>, number, string][] = [
+      [{ email: 'not-an-email', password: 'Newbie-2026', passwordConfirm: 'Newbie-2026', agreeTerms: true }, 400, 'INVALID_MAIL_FORM'],
+      [{ email, password: 'abcdefgh', passwordConfirm: 'abcdefgh', agreeTerms: true }, 400, 'INVALID_PW_REGEX'],
+      [{ email, password: 'Ab1!', passwordConfirm: 'Ab1!', agreeTerms: true }, 400, 'INVALID_PW_REGEX'],
+      [{ email, password: 'Abcdefghijklmnopqrst1', passwordConfirm: 'Abcdefghijklmnopqrst1', agreeTerms: true }, 400, 'INVALID_PW_REGEX'],
+      [{ email, password: 'Newbie-2026', passwordConfirm: 'Newbie-2027', agreeTerms: true }, 400, 'INCORRECT_PASSWORD'],
+      [{ email, password: 'Newbie-2026', passwordConfirm: 'Newbie-2026', agreeTerms: false }, 400, 'INVALID_PARAMETER'],
+      [{ email, password: 'Newbie-2026', passwordConfirm: 'Newbie-2026' }, 400, 'INVALID_PARAMETER'],
+      [{ email: 'Reader@Example.com', password: 'Newbie-2026', passwordConfirm: 'Newbie-2026', agreeTerms: true }, 409, 'ALREADY_USED_EMAIL'],
+    ]
+    for (const [body, status, code] of cases) await expectError(await json('POST', '/api/v1/auth/sign-up', body), status, code)
+    expect(await db().prepare('SELECT COUNT(*) AS n FROM users WHERE email = ?').bind(email).first('n')).toBe(0)
+    expect(await db().prepare('SELECT COUNT(*) AS n FROM outbox WHERE recipient = ?').bind(email).first('n')).toBe(0)
+  })
+
+  it('blocks a withdrawn e-mail for 30 days (DELETED_USER), then lets it sign up again', async () => {
+    const recent = freshEmail()
+    const old = freshEmail()
+    const ago = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString()
+    await db().batch([
+      db().prepare('INSERT INTO users (email, deleted_at) VALUES (?, ?)').bind(recent, ago(10)),
+      db().prepare('INSERT INTO users (email, deleted_at) VALUES (?, ?)').bind(old, ago(31)),
+    ])
+    await expectError(await signUp(recent), 403, 'DELETED_USER')
+    expect((await signUp(old)).status).toBe(200)
+  })
+})
+
+describe('POST /api/v1/auth/sign-in', () => {
+  it('returns the token pair and user id; the refresh token is stored only hashed', async () => {
+    const data = await tokensFor(READER.email, READER.password)
+    expect(data.userId).toBe(READER.id)
+    expect(new Date(data.accessToken.expiredAt).getTime() - Date.now()).toBeGreaterThan(14 * 60_000)
+    expect(new Date(data.refreshToken.expiredAt).getTime() - Date.now()).toBeGreaterThan(29 * 86_400_000)
+    const row = await db().prepare('SELECT user_id, token_hash FROM refresh_tokens WHERE token_hash = ?').bind(await hashToken(data.refreshToken.value)).first<{ user_id: number }>()
+    expect(row?.user_id).toBe(READER.id)
+    expect(await db().prepare('SELECT COUNT(*) AS n FROM refresh_tokens WHERE token_hash = ?').bind(data.refreshToken.value).first('n')).toBe(0)
+  })
+
+  it('answers a wrong password and an unknown e-mail with the same status', async () => {
+    const wrong = await signIn(MINOR.email, 'Wrong-2026!')
+    const unknown = await signIn(freshEmail(), 'Wrong-2026!')
+    expect(wrong.status).toBe(unknown.status)
+    await expectError(wrong, 401, 'INVALID_PASSWORD')
+    await expectError(unknown, 401, 'NOT_REGISTERED_USER')
+  })
+
+  it('locks an e-mail for the hour after 5 failures (DUPLICATE_LOGIN), even with the right password; others are not affected', async () => {
+    const email = freshEmail()
+    const other = freshEmail()
+    expect((await signUp(email)).status).toBe(200)
+    expect((await signUp(other)).status).toBe(200)
+    for (let i = 0; i < 5; i++) await expectError(await signIn(email, 'Wrong-pass-1'), 401, 'INVALID_PASSWORD')
+    await expectError(await signIn(email, 'Newbie-2026'), 429, 'DUPLICATE_LOGIN')
+    await expectError(await signIn(email.toUpperCase(), 'Newbie-2026'), 429, 'DUPLICATE_LOGIN')
+    expect((await signIn(other, 'Newbie-2026')).status).toBe(200)
+    // the hour is over: the lock lifts
+    await db().prepare(`UPDATE rate_limits SET reset_at = ? WHERE bucket = ?`).bind(new Date(Date.now() - 1000).toISOString(), `signin:${email}`).run()
+    expect((await signIn(email, 'Newbie-2026')).status).toBe(200)
+  })
+
+  it('forgets earlier failures after a successful sign-in', async () => {
+    const email = freshEmail()
+    await signUp(email)
+    for (let i = 0; i < 4; i++) await signIn(email, 'Wrong-pass-1')
+    expect((await signIn(email, 'Newbie-2026')).status).toBe(200)
+    for (let i = 0; i < 4; i++) await expectError(await signIn(email, 'Wrong-pass-1'), 401, 'INVALID_PASSWORD')
+    expect((await signIn(email, 'Newbie-2026')).status).toBe(200)
+  })
+
+  it('starts a new token family at every sign-in (ASVS 7.2.4)', async () => {
+    const a = await tokensFor(MINOR.email, MINOR.password)
+    const b = await tokensFor(MINOR.email, MINOR.password)
+    const fam = async (t: Token) => db().prepare('SELECT family_id FROM refresh_tokens WHERE token_hash = ?').bind(await hashToken(t.value)).first('family_id')
+    expect(await fam(a.refreshToken)).not.toBe(await fam(b.refreshToken))
+  })
+})
+
+describe('POST /api/v1/auth/refresh and PUT /api/v1/auth/logout', () => {
+  it('rotates the pair; the old refresh token never works again', async () => {
+    const first = await tokensFor(READER.email, READER.password)
+    const res = await refresh(first.accessToken.value, first.refreshToken.value)
+    const body = await read(res)
+    expect(res.status).toBe(200)
+    expect(body.data.email).toBe(READER.email)
+    expect(Object.keys(body.data).sort()).toEqual(['accessToken', 'email', 'ipAddress', 'refreshToken'])
+    expect(body.data.refreshToken.value).not.toBe(first.refreshToken.value)
+    expect((await me(bearer(body.data.accessToken.value))).status).toBe(200)
+    await expectError(await refresh(first.accessToken.value, first.refreshToken.value), 401, 'NOT_FOUND_REFRESH_TOKEN')
+  })
+
+  it('revokes the whole family when a rotated token is replayed (ASVS 10.4.5)', async () => {
+    const first = await tokensFor(READER.email, READER.password)
+    const second = (await read(await refresh(first.accessToken.value, first.refreshToken.value))).data
+    // an attacker replays the stolen first token: refused, and the owner's current token dies with it
+    await expectError(await refresh(first.accessToken.value, first.refreshToken.value), 401, 'NOT_FOUND_REFRESH_TOKEN')
+    await expectError(await refresh(second.accessToken.value, second.refreshToken.value), 401, 'NOT_FOUND_REFRESH_TOKEN')
+    const live = await db().prepare(`SELECT COUNT(*) AS n FROM refresh_tokens WHERE family_id = (SELECT family_id FROM refresh_tokens WHERE token_hash = ?) AND revoked_at IS NULL`).bind(await hashToken(first.refreshToken.value)).first('n')
+    expect(live).toBe(0)
+  })
+
+  it('lets exactly one of two simultaneous refreshes with one token win', async () => {
+    const t = await tokensFor(MINOR.email, MINOR.password)
+    const results = await Promise.all([refresh(t.accessToken.value, t.refreshToken.value), refresh(t.accessToken.value, t.refreshToken.value)])
+    expect(results.filter((r) => r.status === 200)).toHaveLength(1)
+  })
+
+  it('answers an expired refresh token with EXPIRED_REFRESH_TOKEN and unknown ones with NOT_FOUND_REFRESH_TOKEN', async () => {
+    const t = await tokensFor(MINOR.email, MINOR.password)
+    await db().prepare('UPDATE refresh_tokens SET expires_at = ? WHERE token_hash = ?').bind(new Date(Date.now() - 1000).toISOString(), await hashToken(t.refreshToken.value)).run()
+    await expectError(await refresh(t.accessToken.value, t.refreshToken.value), 401, 'EXPIRED_REFRESH_TOKEN')
+    await expectError(await refresh(t.accessToken.value, newRefreshToken().value), 401, 'NOT_FOUND_REFRESH_TOKEN')
+    await expectError(await refresh(t.accessToken.value, 'short'), 401, 'NOT_FOUND_REFRESH_TOKEN')
+  })
+
+  it("refuses another account's access token next to my refresh token, and changes nothing", async () => {
+    const mine = await tokensFor(MINOR.email, MINOR.password)
+    const theirs = await tokensFor(READER.email, READER.password)
+    await expectError(await refresh(theirs.accessToken.value, mine.refreshToken.value), 401, 'MALFORMED_JWT')
+    expect((await refresh(mine.accessToken.value, mine.refreshToken.value)).status).toBe(200)
+  })
+
+  it('logout revokes the family; an unknown token is a no-op', async () => {
+    const t = await tokensFor(MINOR.email, MINOR.password)
+    const res = await json('PUT', '/api/v1/auth/logout', { refreshToken: t.refreshToken.value })
+    expect(await read(res)).toEqual({ result: 'SUCCESS', data: {} })
+    await expectError(await refresh(t.accessToken.value, t.refreshToken.value), 401, 'NOT_FOUND_REFRESH_TOKEN')
+    expect((await json('PUT', '/api/v1/auth/logout', { refreshToken: newRefreshToken().value })).status).toBe(200)
+  })
+})
+
+describe('GET /api/v1/user/me', () => {
+  it('gives the reader their own user and coin balances (unexpired lots per type)', async () => {
+    const t = await tokensFor(READER.email, READER.password)
+    const res = await me(bearer(t.accessToken.value))
+    expect(res.status).toBe(200)
+    expect(res.headers.get('cache-control')).toContain('no-store')
+    const { user, coin } = (await read(res)).data
+    expect(user).toMatchObject({ id: READER.id, email: READER.email, isAdult: true })
+    expect(Object.keys(user).sort()).toEqual(['agreePush', 'birthedAt', 'email', 'id', 'isAdult', 'isAdultKr', 'isAgreeMail', 'isBlToggle', 'isKrIpUser', 'name', 'nickname', 'purchaseCount', 'showAdult', 'snsId', 'snsProvider'])
+    const { results } = await db().prepare(`SELECT type, SUM(remaining) AS n FROM coin_lots WHERE user_id = ? AND remaining > 0 AND (expires_at IS NULL OR expires_at > ?) GROUP BY type`).bind(READER.id, new Date().toISOString()).all<{ type: string; n: number }>()
+    const sum = (type: string) => results.find((r) => r.type === type)?.n ?? 0
+    expect(coin).toEqual({ coin: sum('COIN'), freeCoin: sum('FREE_COIN'), bonus: sum('BONUS'), mileage: sum('MILEAGE'), total: sum('COIN') + sum('FREE_COIN') + sum('BONUS') })
+    expect(coin.coin).toBeGreaterThan(0)
+  })
+
+  it("never shows another account's data: each token reads its own account", async () => {
+    const minor = await tokensFor(MINOR.email, MINOR.password)
+    const { user } = (await read(await me(bearer(minor.accessToken.value)))).data
+    expect(user.id).toBe(MINOR.id)
+    expect(user.email).toBe(MINOR.email)
+    // the id in the URL or query is never used
+    const res = await request(app, `/api/v1/user/me?userId=${READER.id}`, { headers: bearer(minor.accessToken.value) })
+    expect((await read(res)).data.user.id).toBe(MINOR.id)
+  })
+
+  it('refuses missing, forged, foreign and alg=none tokens (NOT_LOGIN_USER) and asks for a refresh on expired ones', async () => {
+    const keys = await deriveKeys(e.SESSION_SECRET!)
+    await expectError(await me({}), 401, 'NOT_LOGIN_USER')
+    await expectError(await me(bearer('garbage')), 401, 'NOT_LOGIN_USER')
+    await expectError(await me({ authorization: 'Basic abc' }), 401, 'NOT_LOGIN_USER')
+    const none = new UnsecuredJWT({}).setSubject(String(READER.id)).setIssuer(ISS).setAudience(ISS).setIssuedAt().setNotBefore('0s').setExpirationTime('10m').encode()
+    await expectError(await me(bearer(none)), 401, 'NOT_LOGIN_USER')
+    const forged = await signAccessToken(await deriveKeys('attacker-secret-0123456789abcdefghijkl'), READER.id, ISS)
+    await expectError(await me(bearer(forged.value)), 401, 'NOT_LOGIN_USER')
+    const otherEdition = await signAccessToken(keys, READER.id, 'https://jp.bomtoon.example')
+    await expectError(await me(bearer(otherEdition.value)), 401, 'NOT_LOGIN_USER')
+    const expired = await signAccessToken(keys, READER.id, ISS, new Date(Date.now() - 16 * 60_000))
+    await expectError(await me(bearer(expired.value)), 401, 'NEED_TO_REFRESH')
+  })
+})
+
+const form = (fields: Record<string, string>, headers: Record<string, string> = { origin: ORIGIN }) =>
+  request(app, '/api/v1/auth/web/sign-in', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: new URLSearchParams(fields).toString(), redirect: 'manual' })
+const cookieOf = (res: Response) => /wt_session=([^;]*)/.exec(res.headers.get('set-cookie') ?? '')?.[1]
+
+describe('web session (login form and wt_session cookie)', () => {
+  it('signs in through the form: encrypted HttpOnly Lax cookie, redirect to the callback', async () => {
+    const res = await form({ email: READER.email, password: READER.password, callback: '/gift?x=1' })
+    expect(res.status).toBe(303)
+    expect(res.headers.get('location')).toBe('/gift?x=1')
+    const setCookie = res.headers.get('set-cookie')!
+    expect(setCookie).toMatch(/HttpOnly/i)
+    expect(setCookie).toMatch(/SameSite=Lax/i)
+    expect(setCookie).toMatch(/Path=\//)
+    expect(setCookie).not.toMatch(/Secure/i) // http://localhost; https gets Secure
+    const value = cookieOf(res)!
+    expect(value.split('.')).toHaveLength(5)
+    const meRes = await me({ cookie: `wt_session=${value}` })
+    expect((await read(meRes)).data.user.id).toBe(READER.id)
+  })
+
+  it('sets Secure on https', async () => {
+    const res = await request(app, 'https://fr.example/api/v1/auth/web/sign-in', {
+      method: 'POST', redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://fr.example' },
+      body: new URLSearchParams({ email: READER.email, password: READER.password }).toString(),
+    })
+    expect(res.status).toBe(303)
+    expect(res.headers.get('set-cookie')).toMatch(/Secure/)
+  })
+
+  it('never redirects off-site (callback) and shows errors on the login page', async () => {
+    for (const callback of ['https://evil.example/', '//evil.example', '/\\evil.example', 'javascript:alert(1)']) {
+      const res = await form({ email: READER.email, password: READER.password, callback })
+      expect(res.headers.get('location'), callback).toBe('/')
+    }
+    const bad = await form({ email: READER.email, password: 'nope', callback: '/gift' })
+    expect(bad.status).toBe(303)
+    const to = new URL(bad.headers.get('location')!, ORIGIN)
+    expect(to.pathname).toBe('/user/login')
+    expect(to.searchParams.get('error')).toBe('INVALID_PASSWORD')
+    expect(to.searchParams.get('callback')).toBe('/gift')
+    expect(cookieOf(bad)).toBeUndefined()
+    const malformed = await form({ email: READER.email })
+    expect(new URL(malformed.headers.get('location')!, ORIGIN).searchParams.get('error')).toBe('INVALID_PARAMETER')
+  })
+
+  it('refuses the form from another Origin or without one (login CSRF)', async () => {
+    await expectError(await form({ email: READER.email, password: READER.password }, { origin: 'https://evil.example' }), 403, 'FORBIDDEN_ORIGIN')
+    await expectError(await form({ email: READER.email, password: READER.password }, {}), 403, 'FORBIDDEN_ORIGIN')
+  })
+
+  it('refreshes the cookie when 5 minutes or less are left and keeps the reader signed in', async () => {
+    const t = await tokensFor(READER.email, READER.password)
+    const keys = await deriveKeys(e.SESSION_SECRET!)
+    const oldAccess = await signAccessToken(keys, READER.id, ISS, new Date(Date.now() - 11 * 60_000)) // 4 min left
+    const cookie = await sealSession(keys, { accessToken: oldAccess, refreshToken: t.refreshToken })
+    const res = await me({ cookie: `wt_session=${cookie}` })
+    expect(res.status).toBe(200)
+    const renewed = await openSession(keys, cookieOf(res))
+    expect(renewed!.refreshToken.value).not.toBe(t.refreshToken.value)
+    expect(new Date(renewed!.accessToken.expiredAt).getTime() - Date.now()).toBeGreaterThan(14 * 60_000)
+    // the rotated token inside the old cookie is now spent
+    await expectError(await refresh(t.accessToken.value, t.refreshToken.value), 401, 'NOT_FOUND_REFRESH_TOKEN')
+  })
+
+  it('keeps a cookie with plenty of time left as it is', async () => {
+    const res = await form({ email: MINOR.email, password: MINOR.password })
+    const again = await me({ cookie: `wt_session=${cookieOf(res)}` })
+    expect(again.status).toBe(200)
+    expect(again.headers.get('set-cookie')).toBeNull()
+  })
+
+  it('clears the cookie when the refresh token has expired (spec §4: logged out)', async () => {
+    const t = await tokensFor(MINOR.email, MINOR.password)
+    const keys = await deriveKeys(e.SESSION_SECRET!)
+    await db().prepare('UPDATE refresh_tokens SET expires_at = ? WHERE token_hash = ?').bind(new Date(Date.now() - 1000).toISOString(), await hashToken(t.refreshToken.value)).run()
+    const expiredAccess = await signAccessToken(keys, MINOR.id, ISS, new Date(Date.now() - 20 * 60_000))
+    const cookie = await sealSession(keys, { accessToken: expiredAccess, refreshToken: t.refreshToken })
+    const res = await me({ cookie: `wt_session=${cookie}` })
+    await expectError(res, 401, 'NOT_LOGIN_USER')
+    expect(res.headers.get('set-cookie')).toMatch(/wt_session=;.*Max-Age=0/i)
+  })
+
+  it('treats a forged cookie as no session and clears it', async () => {
+    const res = await me({ cookie: 'wt_session=eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0..aaaa.bbbb.cccc' })
+    await expectError(res, 401, 'NOT_LOGIN_USER')
+    expect(res.headers.get('set-cookie')).toMatch(/wt_session=;/)
+  })
+
+  it('refuses a cookie-authenticated logout from another Origin and changes nothing', async () => {
+    const res = await form({ email: MINOR.email, password: MINOR.password })
+    const value = cookieOf(res)!
+    const keys = await deriveKeys(e.SESSION_SECRET!)
+    const web = (await openSession(keys, value))!
+    const put = await json('PUT', '/api/v1/auth/logout', { refreshToken: web.refreshToken.value }, { cookie: `wt_session=${value}`, origin: 'https://evil.example' })
+    await expectError(put, 403, 'FORBIDDEN_ORIGIN')
+    const post = await request(app, '/api/v1/auth/web/logout', { method: 'POST', headers: { cookie: `wt_session=${value}`, origin: 'https://evil.example' } })
+    await expectError(post, 403, 'FORBIDDEN_ORIGIN')
+    expect((await me({ cookie: `wt_session=${value}` })).status).toBe(200)
+    expect((await refresh(web.accessToken.value, web.refreshToken.value)).status).toBe(200)
+  })
+
+  it('web logout revokes the family server-side and clears the cookie', async () => {
+    const res = await form({ email: MINOR.email, password: MINOR.password })
+    const value = cookieOf(res)!
+    const web = (await openSession(await deriveKeys(e.SESSION_SECRET!), value))!
+    const out = await request(app, '/api/v1/auth/web/logout', { method: 'POST', headers: { cookie: `wt_session=${value}`, origin: ORIGIN }, redirect: 'manual' })
+    expect(out.status).toBe(303)
+    expect(out.headers.get('set-cookie')).toMatch(/wt_session=;/)
+    await expectError(await refresh(web.accessToken.value, web.refreshToken.value), 401, 'NOT_FOUND_REFRESH_TOKEN')
+  })
+})
+
+describe('session middleware in front of pages', () => {
+  const page: MiddlewareHandler = async (c) => c.html(`<!doctype html><title>${c.req.path}</title>`)
+  const pagesApp = createApp({ edition: frEdition, messages: frMessages, pages: [session as unknown as MiddlewareHandler, page] })
+
+  it('sends a protected page with a dead cookie to the login route and clears the cookie', async () => {
+    const res = await pagesApp.request(new Request('http://localhost/gift?porch=app', { headers: { cookie: 'wt_session=forged' } }))
+    expect(res.status).toBe(302)
+    const to = new URL(res.headers.get('location')!, ORIGIN)
+    expect(to.pathname).toBe('/user/login')
+    expect(to.searchParams.get('callback')).toBe('/gift?porch=app')
+    expect(res.headers.get('set-cookie')).toMatch(/wt_session=;/)
+  })
+
+  it('lets a valid session through to a protected page', async () => {
+    const res = await form({ email: READER.email, password: READER.password })
+    const page = await pagesApp.request(new Request('http://localhost/gift', { headers: { cookie: `wt_session=${cookieOf(res)}` } }))
+    expect(page.status).toBe(200)
+  })
+
+  it('leaves public pages and guests alone', async () => {
+    expect((await pagesApp.request(new Request('http://localhost/'))).status).toBe(200)
+    expect((await pagesApp.request(new Request('http://localhost/gift'))).status).toBe(302)
+  })
+})
