@@ -20,6 +20,7 @@ import { pathGuard } from './middleware/path-guard.ts'
 import { sameOrigin } from './middleware/same-origin.ts'
 import { protectedRoute } from './middleware/protected-route.ts'
 import { session } from './middleware/session.ts'
+import { edgeCache } from './middleware/edge-cache.ts'
 import { v1 } from './api/v1.ts'
 import { media } from './api/media.ts'
 import { ops } from './api/ops.ts'
@@ -32,11 +33,13 @@ export type AppOptions = {
   messages: Record<string, string>
   /** Middleware that serves static assets and renders Astro pages. */
   pages: (MiddlewareHandler | Handler)[]
+  /** Versions the edge cache of anonymous pages. */
+  buildId?: string
 }
 
 const isApi = (path: string) => path === '/api' || path.startsWith('/api/')
 
-export function createApp({ edition, messages, pages }: AppOptions) {
+export function createApp({ edition, messages, pages, buildId = 'dev' }: AppOptions) {
   const t = createTranslator(edition.locale, messages)
   const app = new Hono<AppEnv>()
 
@@ -70,7 +73,7 @@ export function createApp({ edition, messages, pages }: AppOptions) {
   app.all('/api', (c) => errorResponse(c, 'NOT_EXIST'))
   app.route('/media', media)
 
-  app.use(protectedRoute)
+  app.use(protectedRoute, edgeCache(buildId))
   for (const handler of pages) app.use(handler as MiddlewareHandler)
   app.notFound(notFound)
   return app

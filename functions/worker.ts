@@ -7,7 +7,7 @@
 import { handle } from '@astrojs/cloudflare/handler'
 import { isPrerender } from 'virtual:astro-cloudflare:config'
 import { env } from 'cloudflare:workers'
-import { edition as rawEdition, messages } from 'virtual:edition'
+import { buildId, edition as rawEdition, messages } from 'virtual:edition'
 import { parseEdition } from '../src/lib/edition/schema.ts'
 import { createApp } from './app.ts'
 
@@ -17,6 +17,7 @@ const edition = parseEdition(rawEdition.id, rawEdition)
 const app = createApp({
   edition,
   messages,
+  buildId,
   pages: [
     async (c) => {
       const res = await handle(c.req.raw, env, c.executionCtx as ExecutionContext)

@@ -3,6 +3,8 @@
 declare module 'virtual:edition' {
   export const edition: import('./lib/edition/schema.ts').Edition
   export const messages: Record<string, string>
+  /** Changes with every build: versions the edge cache. */
+  export const buildId: string
 }
 
 declare namespace Cloudflare {

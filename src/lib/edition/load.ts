@@ -55,7 +55,9 @@ export function themeCss(edition: Edition): string {
 export function editionPlugin(id: string) {
   const { edition, messages } = loadEdition(id)
   const modules: Record<string, string> = {
-    'virtual:edition': `export const edition = ${JSON.stringify(edition)};\nexport const messages = ${JSON.stringify(messages)};\n`,
+    'virtual:edition':
+      `export const edition = ${JSON.stringify(edition)};\nexport const messages = ${JSON.stringify(messages)};\n` +
+      `export const buildId = ${JSON.stringify(Date.now().toString(36))};\n`,
     'virtual:edition-theme.css': themeCss(edition),
   }
   return {
