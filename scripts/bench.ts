@@ -145,7 +145,7 @@ async function waitHealthy(child: ChildProcess, timeoutMs: number): Promise<bool
 type Resolved = { spec: PageSpec; path: string; url?: string; status: number | string; d1Queries?: number; redirectedTo?: string }
 
 async function get(url: string) {
-  const res = await fetch(url, { headers: { Accept: 'text/html' }, signal: AbortSignal.timeout(30_000) })
+  const res = await fetch(url, { headers: { Accept: 'text/html', 'Cache-Control': 'no-cache' /* count a real render's queries */ }, signal: AbortSignal.timeout(30_000) })
   const body = await res.text()
   return { res, body }
 }
