@@ -24,6 +24,7 @@ import { edgeCache } from './middleware/edge-cache.ts'
 import { v1 } from './api/v1.ts'
 import { media } from './api/media.ts'
 import { ops } from './api/ops.ts'
+import { sessionService } from './api/session.ts'
 
 /** API bodies are small JSON documents; anything larger is refused before parsing. */
 export const MAX_BODY_BYTES = 64 * 1024
@@ -68,6 +69,7 @@ export function createApp({ edition, messages, pages, buildId = 'dev' }: AppOpti
   app.use('/api/*', bodyLimit({ maxSize: MAX_BODY_BYTES, onError: () => { throw new AppError('PAYLOAD_TOO_LARGE') } }), sameOrigin)
   app.use(session)
   app.route('/api/v1', v1)
+  app.route('/api/auth', sessionService)
   app.route('/api/ops', ops)
   app.all('/api/*', (c) => errorResponse(c, 'NOT_EXIST'))
   app.all('/api', (c) => errorResponse(c, 'NOT_EXIST'))

@@ -1,10 +1,11 @@
 import { Hono, type Context } from 'hono'
+import type { ZodType, z } from 'zod'
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
 import { AppError } from '../../src/lib/errors/catalogue.ts'
 import { LOGIN_ROUTE, SESSION_COOKIE } from '../../src/features/session/routes.ts'
 import { openSession, sealSession, sessionCookieOptions } from '../../src/features/session/cookie.ts'
-import { LogoutBody, RefreshBody, SignInBody, SignInForm, SignUpBody, safeCallback } from '../../src/features/auth/auth.ts'
-import { logout, refreshTokens, sessionKeys, signIn, signUp, type AuthContext } from '../../src/features/auth/auth.server.ts'
+import { LogoutBody, RefreshBody, ResendOtpBody, SIGN_UP_COOKIES, SIGN_UP_COOKIE_SECONDS, SignInBody, SignInForm, SignUpBody, SignUpForm, VerifyOtpBody, safeCallback } from '../../src/features/auth/auth.ts'
+import { logout, refreshTokens, resendOtp, sessionKeys, signIn, signUp, verifyOtp, type AuthContext } from '../../src/features/auth/auth.server.ts'
 import type { AppEnv } from '../lib/env.ts'
 import { ok } from '../lib/respond.ts'
 import { validate } from '../lib/validate.ts'
@@ -26,9 +27,55 @@ function loginWithError(code: string, callback: string) {
   return `${LOGIN_ROUTE}?${new URLSearchParams({ error: code, callback })}`
 }
 
+/** Spec §4/§9: sign-up sets two cookies for one hour (read by the sign-up event pages; cleared on a login redirect, §2). */
+function setSignUpCookies(c: Context<AppEnv>) {
+  const options = { ...sessionCookieOptions(c.req.url), maxAge: SIGN_UP_COOKIE_SECONDS }
+  setCookie(c, SIGN_UP_COOKIES[0], 'Y', options)
+  setCookie(c, SIGN_UP_COOKIES[1], 'N', options)
+}
+
+const SIGN_UP_ROUTE = '/user/signup'
+/** The sign-up page at its OTP step for `email`, with an optional error code or notice. */
+function otpStep(email: string, extra: Record<string, string> = {}) {
+  return `${SIGN_UP_ROUTE}?${new URLSearchParams({ step: 'otp', email, ...extra })}`
+}
+
+/**
+ * A plain-form flow (no JavaScript needed): same Origin only, the urlencoded body through `schema`, then
+ * `run`; 303 to `done` on success, to `failed(code)` on a refusal with a catalogue code.
+ */
+async function formFlow<S extends ZodType>(
+  c: Context<AppEnv>,
+  schema: S,
+  run: (data: z.infer<S>) => Promise<unknown>,
+  done: (data: z.infer<S>) => string,
+  failed: (code: string, raw: Record<string, unknown>) => string,
+) {
+  assertSameOrigin(c)
+  const raw = ((await c.req.parseBody().catch(() => null)) ?? {}) as Record<string, unknown>
+  const form = schema.safeParse(raw)
+  if (!form.success) return c.redirect(failed('INVALID_PARAMETER', raw), 303)
+  try {
+    await run(form.data)
+    return c.redirect(done(form.data), 303)
+  } catch (e) {
+    if (e instanceof AppError && e.status < 500) return c.redirect(failed(e.code, raw), 303)
+    throw e
+  }
+}
+const field = (raw: Record<string, unknown>, name: string) => (typeof raw[name] === 'string' ? (raw[name] as string).slice(0, 254) : '')
+
 /** API.md auth endpoints (JSON, apps and islands) and the web login/logout forms (no JavaScript needed). */
 export const auth = new Hono<AppEnv>()
-  .post('/sign-up', validate('json', SignUpBody), async (c) => ok(c, await signUp(c.var.db, c.req.valid('json'), authContext(c))))
+  .post('/sign-up', validate('json', SignUpBody), async (c) => {
+    const sent = await signUp(c.var.db, c.req.valid('json'), authContext(c))
+    setSignUpCookies(c)
+    return ok(c, sent)
+  })
+  /** Spec §8/§9: the 6-digit e-mail OTP completes the sign-up (the address becomes verified). */
+  .post('/verify-otp', validate('json', VerifyOtpBody), async (c) => ok(c, await verifyOtp(c.var.db, c.req.valid('json'), authContext(c))))
+  /** Spec §8 EXPIRED_OTP follow-up: a new code by mail. */
+  .post('/resend-otp', validate('json', ResendOtpBody), async (c) => ok(c, await resendOtp(c.var.db, c.req.valid('json'), authContext(c))))
   .post('/sign-in', validate('json', SignInBody), async (c) => {
     const { accessToken, refreshToken, userId } = await signIn(c.var.db, c.req.valid('json'), authContext(c))
     return ok(c, { accessToken, refreshToken, userId })
@@ -56,6 +103,16 @@ export const auth = new Hono<AppEnv>()
       throw e
     }
   })
+  /** Spec §2 /user/signup form, then its OTP step. */
+  .post('/web/sign-up', (c) =>
+    formFlow(c, SignUpForm, async (data) => {
+      await signUp(c.var.db, data, authContext(c))
+      setSignUpCookies(c)
+    }, (data) => otpStep(data.email.trim()), (code, raw) => `${SIGN_UP_ROUTE}?${new URLSearchParams({ error: code, email: field(raw, 'email') })}`))
+  .post('/web/verify-otp', (c) =>
+    formFlow(c, VerifyOtpBody, (data) => verifyOtp(c.var.db, data, authContext(c)), () => `${LOGIN_ROUTE}?verified=1`, (code, raw) => otpStep(field(raw, 'email'), { error: code })))
+  .post('/web/resend-otp', (c) =>
+    formFlow(c, ResendOtpBody, (data) => resendOtp(c.var.db, data, authContext(c)), (data) => otpStep(data.email.trim(), { resent: '1' }), (code, raw) => otpStep(field(raw, 'email'), { error: code })))
   /** Web logout: the family is revoked server-side (ASVS 7.4.1) and the cookie cleared. */
   .post('/web/logout', async (c) => {
     assertSameOrigin(c)

@@ -3,9 +3,15 @@ import type { AppEnv } from '../lib/env.ts'
 import { auth } from './auth.ts'
 import { user } from './user.ts'
 import { contents } from './contents.ts'
+import { coin } from './coin.ts'
+import { purchase } from './purchase.ts'
+import { search } from './search.ts'
 
 /** The backend API (`/api/v1`); feature sub-apps are mounted here as they arrive. */
 export const v1 = new Hono<AppEnv>()
 v1.route('/auth', auth)
 v1.route('/user', user)
 v1.route('/contents', contents)
+v1.route('/search', search)
+v1.route('/coin', coin)
+v1.route('/purchase', purchase)

@@ -6,12 +6,16 @@ import { openSession, sealSession, sessionCookieOptions, type WebSession } from 
 import { needsRefresh, verifyAccessToken, type TokenKeys } from '../../src/features/auth/tokens.ts'
 import { refreshTokens, sessionKeys } from '../../src/features/auth/auth.server.ts'
 import type { AppEnv } from '../lib/env.ts'
+import { requestContext } from '../../src/lib/server/context.ts'
 
 /**
  * Who is calling: a user id from `Authorization: Bearer` (apps) or the `wt_session` cookie (web), or a
  * guest with the reason (`error`) a credential was refused.
  */
-export type SessionState = { userId: number; source: 'bearer' | 'cookie' } | { userId: null; error: ErrorCode | null }
+export type SessionState =
+  /** `expires`: when the session ends (refresh-token expiry for the cookie, access-token expiry for Bearer). */
+  | { userId: number; source: 'bearer' | 'cookie'; expires: string }
+  | { userId: null; error: ErrorCode | null }
 
 declare module 'hono' {
   interface ContextVariableMap {
@@ -51,7 +55,9 @@ export const session = createMiddleware<AppEnv>(async (c, next) => {
   }
   const authorization = c.req.header('authorization')
   if (authorization !== undefined) {
-    c.set('session', await fromBearer(authorization, c.var.edition.siteUrl))
+    const state = await fromBearer(authorization, c.var.edition.siteUrl)
+    c.set('session', state)
+    requestContext().userId = state.userId
     return next()
   }
   const raw = getCookie(c, SESSION_COOKIE)
@@ -71,12 +77,15 @@ export const session = createMiddleware<AppEnv>(async (c, next) => {
     cookieChange = result.cookie
   }
   c.set('session', state)
+  requestContext().userId = state.userId
 
   const options = sessionCookieOptions(c.req.url)
   if (state.userId === null && (c.req.method === 'GET' || c.req.method === 'HEAD') && isProtectedPath(path)) {
-    const location = loginRedirect(new URL(c.req.url))
+    // refresh grace (another tab holds the new cookie): the same page again, with the browser's new cookie
+    const url = new URL(c.req.url)
+    const location = state.error === 'NEED_TO_REFRESH' && cookieChange === null ? url.pathname + url.search : loginRedirect(url)
     if (location) {
-      deleteCookie(c, SESSION_COOKIE, options)
+      if (cookieChange !== null) deleteCookie(c, SESSION_COOKIE, options)
       c.header('Cache-Control', 'no-store')
       return c.redirect(location, 302)
     }
@@ -97,7 +106,7 @@ async function fromBearer(authorization: string, issuer: string): Promise<Sessio
   const keys = await sessionKeys().catch(() => null)
   if (!keys) return { userId: null, error: 'NO_SECRET' }
   const check = await verifyAccessToken(keys, match[1]!, issuer)
-  if (check.ok) return { userId: check.userId, source: 'bearer' }
+  if (check.ok) return { userId: check.userId, source: 'bearer', expires: check.expiresAt.toISOString() }
   return { userId: null, error: check.reason === 'expired' ? 'NEED_TO_REFRESH' : 'NOT_LOGIN_USER' }
 }
 
@@ -111,15 +120,18 @@ async function fromCookie(
 ): Promise<{ state: SessionState; cookie: { set: string; refreshExpiredAt: string } | 'clear' | null }> {
   const now = new Date()
   const check = await verifyAccessToken(keys, web.accessToken.value, issuer, now)
-  if (check.ok && !needsRefresh(check.expiresAt, now)) return { state: { userId: check.userId, source: 'cookie' }, cookie: null }
+  if (check.ok && !needsRefresh(check.expiresAt, now)) return { state: { userId: check.userId, source: 'cookie', expires: web.refreshToken.expiredAt }, cookie: null }
   try {
     const fresh = await refreshTokens(db, { accessToken: web.accessToken.value, refreshToken: web.refreshToken.value }, { issuer, t, now, ip })
     // spec §4: tokens of another account than the cookie's are dropped (refresh already refuses a foreign access token)
     if (check.ok && fresh.userId !== check.userId) return { state: { userId: null, error: 'NOT_LOGIN_USER' }, cookie: 'clear' }
     const sealed = await sealSession(keys, { accessToken: fresh.accessToken, refreshToken: fresh.refreshToken })
-    return { state: { userId: fresh.userId, source: 'cookie' }, cookie: { set: sealed, refreshExpiredAt: fresh.refreshToken.expiredAt } }
+    return { state: { userId: fresh.userId, source: 'cookie', expires: fresh.refreshToken.expiredAt }, cookie: { set: sealed, refreshExpiredAt: fresh.refreshToken.expiredAt } }
   } catch (e) {
     if (!(e instanceof AppError)) throw e
+    // another tab rotated this pair a moment ago and the browser already holds its new cookie: keep it
+    // (clearing would log that tab out too); this request goes on with the access token while it is valid
+    if (e.details?.rotatedRecently === true) return { state: check.ok ? { userId: check.userId, source: 'cookie', expires: web.refreshToken.expiredAt } : { userId: null, error: 'NEED_TO_REFRESH' }, cookie: null }
     return { state: { userId: null, error: e.code }, cookie: 'clear' }
   }
 }

@@ -17,6 +17,7 @@ import sharp from 'sharp'
 import { z } from 'zod'
 import { IMAGE_WIDTHS } from '../seed/data.ts'
 import { createDb, type Db } from '../../src/lib/server/db.ts'
+import { ftsDocument } from '../../src/features/search/search.ts'
 
 /** WebP for real artwork: a little more effort than the seed's flat drawings (effort 0). */
 const WEBP = { quality: 80, effort: 4 }
@@ -242,7 +243,7 @@ export function importStatements(seriesId: number, m: SeriesManifest, sizes: Pro
   })
   out.push({
     sql: `INSERT INTO series_fts (rowid, title, creators, tags) VALUES (?, ?, ?, ?)`,
-    params: [seriesId, m.title, [...new Set(m.creators.map((c) => c.name))].join(' '), [...new Set(m.tags)].join(' ')],
+    params: [seriesId, ftsDocument(m.title), ftsDocument([...new Set(m.creators.map((c) => c.name))].join(' ')), ftsDocument([...new Set(m.tags)].join(' '))],
   })
   const sorted = [...published].sort()
   out.push({

@@ -5,9 +5,10 @@
  * import the same thing. The same options give the same rows; dates are relative to `opts.now`.
  * Passwords are hashed by the caller (`src/lib/server/password.ts`).
  */
+import { ftsDocument } from '../../src/features/search/search.ts'
 
 /** Bump when the demo data changes: `npm run seed` re-seeds only with `--force` or on a new version. */
-export const SEED_VERSION = '1'
+export const SEED_VERSION = '2'
 
 /** Widths (px) of every stored rendition, per image kind. R2 object key: `<key>/<width>.webp`. */
 export const IMAGE_WIDTHS = {
@@ -460,7 +461,7 @@ export function buildDemo(opts: BuildDemoOptions): DemoCatalogue {
       push('series_tags', { series_id: id, tag_id: TAG_KEYS.indexOf(key) + 1 })
       tagNames.push(TAGS[key]![lang])
     }
-    push('series_fts', { rowid: id, title, creators: creatorNames.join(' '), tags: tagNames.join(' ') })
+    push('series_fts', { rowid: id, title: ftsDocument(title), creators: ftsDocument(creatorNames.join(' ')), tags: ftsDocument(tagNames.join(' ')) })
 
     // Schedule: ongoing series on a weekday (every sixth on two), TEN for ten-day series.
     if (status === 'SCHEDULED') {

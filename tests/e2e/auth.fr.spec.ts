@@ -47,4 +47,52 @@ test.describe('French edition sign-in (spec §2 /user/login)', () => {
     const results = await new AxeBuilder({ page }).analyze()
     expect(results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([])
   })
+
+  test('a newcomer signs up without JavaScript, reads the code in the dev outbox, verifies and signs in', async ({ browser }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false })
+    const page = await context.newPage()
+    const email = `e2e-${Date.now()}@example.com`
+    await page.goto('/user/signup')
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Inscription')
+    await page.getByLabel('Adresse e-mail').fill(email)
+    await page.getByLabel('Mot de passe', { exact: true }).fill('Newbie-2026')
+    await page.getByLabel('Confirmer le mot de passe').fill('Newbie-2026')
+    await page.getByLabel("J'accepte les conditions d'utilisation et la politique de confidentialité").check()
+    await page.getByRole('button', { name: 'Créer mon compte' }).click()
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Vérifiez votre adresse e-mail')
+    expect((await context.cookies()).map((c) => c.name)).toEqual(expect.arrayContaining(['is-sign-up', 'login-callback-finished']))
+    // signing in before the code is entered is refused with a way to the code step
+    const signIn = async () => {
+      await page.goto('/user/login')
+      await page.getByLabel('Adresse e-mail').fill(email)
+      await page.getByLabel('Mot de passe').fill('Newbie-2026')
+      await page.getByRole('button', { name: 'Se connecter' }).click()
+    }
+    await signIn()
+    await expect(page).toHaveURL(/error=INVALID_EMAIL/)
+    await page.goto('/dev/outbox')
+    const mail = page.locator(`li[data-recipient="${email}"]`).first()
+    const code = /\b(\d{6})\b/.exec(await mail.innerText())![1]!
+    await page.goto(`/user/signup?step=otp&email=${encodeURIComponent(email)}`)
+    await page.getByLabel('Code à 6 chiffres').fill(code === '000000' ? '000001' : '000000')
+    await page.getByRole('button', { name: 'Valider' }).click()
+    await expect(page.getByRole('alert')).toHaveText('Certaines informations saisies ne sont pas valides. Vérifiez-les et réessayez.')
+    await page.getByLabel('Code à 6 chiffres').fill(code)
+    await page.getByRole('button', { name: 'Valider' }).click()
+    await expect(page).toHaveURL(/\/user\/login\?verified=1$/)
+    await expect(page.getByRole('status')).toHaveText('Votre adresse e-mail est vérifiée. Vous pouvez vous connecter.')
+    await signIn()
+    await expect(page).toHaveURL(/\/$/)
+    expect((await context.cookies()).some((c) => c.name === 'wt_session')).toBe(true)
+    await context.close()
+  })
+
+  test('the sign-up page has no serious accessibility violation with an error shown', async ({ page }) => {
+    for (const path of ['/user/signup?error=INVALID_PW_REGEX&email=a%40b.fr', '/user/signup?step=otp&email=a%40b.fr&error=EXPIRED_OTP']) {
+      await page.goto(path)
+      await expect(page.getByRole('alert')).not.toContainText('error.')
+      const results = await new AxeBuilder({ page }).analyze()
+      expect(results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical'), path).toEqual([])
+    }
+  })
 })

@@ -15,6 +15,10 @@ async function journey(page: Page) {
   await expect(page).toHaveURL(/\/home\/weekly\?day=TEN$/)
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Hebdo : tous les 10 jours')
   await expect(days.getByRole('link', { name: /tous les 10 jours/ })).toHaveAttribute('aria-current', 'page')
+  // spec §9 ten-day list sizes: 5 first, then 15
+  expect(await page.locator('main .series-grid a').count()).toBeLessThanOrEqual(5)
+  const tenMore = page.getByRole('link', { name: 'Voir plus' })
+  if (await tenMore.count()) await expect(tenMore).toHaveAttribute('href', /[?&]size=15(&|$)/)
 
   // the ranking spans two pages: "more" follows the cursor
   await page.getByRole('navigation', { name: "Rubriques de l'accueil" }).getByRole('link', { name: 'Classement' }).click()
@@ -58,9 +62,82 @@ async function journey(page: Page) {
   await expect(page.locator('.results mark').first()).toHaveText(/pièces/i)
 }
 
+/** Search (spec §2 /search): empty keyword refused, results and tags as real links, huge input capped. */
+async function searchJourney(page: Page) {
+  await page.goto('/')
+  await page.getByRole('link', { name: 'Recherche', exact: true }).first().click()
+  await expect(page).toHaveURL(/\/search$/)
+  const box = page.getByRole('searchbox', { name: 'Titre, auteur ou tag' })
+  await box.fill('  ')
+  await page.getByRole('button', { name: 'Rechercher' }).click()
+  await expect(page.getByRole('alert')).toHaveText('Veuillez saisir un mot-clé.')
+  await expect(box).toHaveAttribute('aria-invalid', 'true')
+  await box.fill('reine omb')
+  await page.getByRole('button', { name: 'Rechercher' }).click()
+  await expect(page).toHaveURL(/\/search\?keyword=reine\+omb$/)
+  const first = page.locator('main .series-grid a').first()
+  await expect(first).toHaveText('La Reine des ombres')
+  await first.click()
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('La Reine des ombres')
+  await page.goBack()
+  const tags = page.getByRole('region', { name: 'Tags les plus recherchés' }).getByRole('link')
+  await expect(tags).toHaveCount(10)
+  const tag = (await tags.first().innerText()).replace(/^#/, '')
+  await tags.first().click()
+  await expect(page.getByRole('heading', { level: 2, name: `Résultats pour « ${tag} »` })).toBeVisible()
+  expect(await page.locator('main .series-grid a').count()).toBeGreaterThan(0)
+  await page.goto(`/search?keyword=${'ab%22*-NEAR '.repeat(600)}`)
+  await expect(page.getByText('Votre recherche a été raccourcie à 100 caractères.')).toBeVisible()
+}
+
 test.describe('catalogue pages, JavaScript on', () => {
   test('home → tab → detail → notice → FAQ search', async ({ page }) => {
     await journey(page)
+  })
+
+  test('search: form, results, tags, live suggestions after the 1000 ms pause', async ({ page }) => {
+    await searchJourney(page)
+    await page.goto('/search')
+    const box = page.getByRole('searchbox', { name: 'Titre, auteur ou tag' })
+    await box.pressSequentially('reine', { delay: 30 })
+    const suggest = page.getByRole('list', { name: 'Suggestions' })
+    await expect(suggest).toBeHidden() // nothing before the pause
+    await expect(suggest.getByRole('link', { name: 'La Reine des ombres' })).toBeVisible({ timeout: 4000 })
+    await expect(page.getByRole('status').filter({ hasText: 'suggestion' })).toHaveText(/\d suggestion/)
+  })
+
+  test('home banners: one slide at a time, pause button, keyboard, hover', async ({ page }) => {
+    await page.goto('/')
+    const region = page.getByRole('region', { name: 'À la une' })
+    const visible = region.locator('.banner:visible')
+    await expect(visible).toHaveCount(1)
+    const slides = region.locator('.banner-slides')
+    await expect(slides).toHaveAttribute('aria-live', 'off') // rotating
+    await slides.hover()
+    await expect(slides).toHaveAttribute('aria-live', 'polite') // hover pauses
+    await page.mouse.move(1, 1)
+    await expect(slides).toHaveAttribute('aria-live', 'off')
+    const pause = region.getByRole('button', { name: 'Pause' })
+    await pause.focus() // focus inside pauses the rotation
+    await expect(slides).toHaveAttribute('aria-live', 'polite')
+    await page.keyboard.press('Enter')
+    await expect(region.getByRole('button', { name: 'Lecture' })).toBeVisible()
+    const before = await visible.innerText()
+    await page.keyboard.press('Tab') // → "Suivante"
+    await page.keyboard.press('Enter')
+    await expect(visible).not.toHaveText(before)
+    await page.keyboard.press('Tab') // → the link of the shown slide
+    await expect(page.locator(':focus')).toHaveAttribute('href', /^\//)
+    expect(await page.locator(':focus').evaluate((a) => a.closest('.banner')?.hasAttribute('hidden'))).toBe(false)
+  })
+
+  test('detail and home link the other editions with hreflang', async ({ page }) => {
+    await page.goto('/detail/24')
+    await expect(page.locator('link[rel="alternate"][hreflang="ja-JP"]')).toHaveAttribute('href', 'https://jp.beltoon.example/detail/24')
+    await expect(page.locator('link[rel="alternate"][hreflang="x-default"]')).toHaveAttribute('href', /\/detail\/24$/)
+    await expect(page.locator('link[rel="alternate"][hreflang^="de"]')).toHaveCount(0)
+    await page.goto('/')
+    await expect(page.locator('link[rel="alternate"][hreflang]')).toHaveCount(7)
   })
 
   test('detail carries ComicSeries + BreadcrumbList JSON-LD, Open Graph and Twitter cards', async ({ page }) => {
@@ -105,7 +182,7 @@ test.describe('catalogue pages, JavaScript on', () => {
     page.on('console', (m) => {
       if (/Content Security Policy/i.test(m.text())) csp.push(m.text())
     })
-    for (const path of ['/', '/home/weekly', '/home/ranking', '/home/mature', '/home/pick', '/home/pick/1', '/detail/24', '/notice', '/notice/detail/1', '/faq', '/faq?q=', '/faq?q=pi%C3%A8ces', '/policy', '/privacy']) {
+    for (const path of ['/', '/home/weekly', '/home/ranking', '/home/mature', '/home/pick', '/home/pick/1', '/detail/24', '/notice', '/notice/detail/1', '/faq', '/faq?q=', '/faq?q=pi%C3%A8ces', '/policy', '/privacy', '/search', '/search?keyword=', '/search?keyword=reine']) {
       await page.goto(path)
       const result = await new AxeBuilder({ page }).analyze()
       const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
@@ -119,6 +196,18 @@ test.describe('catalogue pages, JavaScript off', () => {
   test.use({ javaScriptEnabled: false })
   test('home → tab → detail → notice → FAQ search', async ({ page }) => {
     await journey(page)
+  })
+
+  test('search works as a plain form', async ({ page }) => {
+    await searchJourney(page)
+  })
+
+  test('banners are a plain list of links, every display kind', async ({ page }) => {
+    await page.goto('/')
+    const region = page.getByRole('region', { name: 'À la une' })
+    await expect(region.getByRole('button')).toHaveCount(0)
+    expect(await region.locator('.banner:visible').count()).toBeGreaterThanOrEqual(4)
+    for (const kind of ['only_icon', 'only_text', 'icon_text', 'text_icon']) await expect(region.locator(`.banner-${kind} a`).first()).toBeVisible()
   })
 
   test('policy and privacy are readable French documents', async ({ page }) => {

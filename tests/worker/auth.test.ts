@@ -36,6 +36,17 @@ const freshEmail = () => `user${Date.now()}-${++seq}@example.com`
 async function signUp(email: string, password = 'Newbie-2026') {
   return json('POST', '/api/v1/auth/sign-up', { email, password, passwordConfirm: password, agreeTerms: true })
 }
+/** The code of the latest OTP mail to `email`, read from the outbox like a reader reads the mail. */
+async function latestOtp(email: string) {
+  const mail = await db().prepare(`SELECT body FROM outbox WHERE recipient = ? AND template = 'signup-otp' ORDER BY id DESC LIMIT 1`).bind(email).first<{ body: string }>()
+  return /\b(\d{6})\b/.exec(mail?.body ?? '')?.[1]
+}
+const verify = (email: string, code: string) => json('POST', '/api/v1/auth/verify-otp', { email, code })
+/** Sign-up completed: the account exists and its address is verified with the mailed OTP. */
+async function signUpVerified(email: string, password = 'Newbie-2026') {
+  expect((await signUp(email, password)).status).toBe(200)
+  expect((await verify(email, (await latestOtp(email))!)).status).toBe(200)
+}
 async function tokensFor(email: string, password: string) {
   const res = await signIn(email, password)
   expect(res.status).toBe(200)
@@ -123,8 +134,8 @@ describe('POST /api/v1/auth/sign-in', () => {
   it('locks an e-mail for the hour after 5 failures (DUPLICATE_LOGIN), even with the right password; others are not affected', async () => {
     const email = freshEmail()
     const other = freshEmail()
-    expect((await signUp(email)).status).toBe(200)
-    expect((await signUp(other)).status).toBe(200)
+    await signUpVerified(email)
+    await signUpVerified(other)
     for (let i = 0; i < 5; i++) await expectError(await signIn(email, 'Wrong-pass-1'), 401, 'INVALID_PASSWORD')
     await expectError(await signIn(email, 'Newbie-2026'), 429, 'DUPLICATE_LOGIN')
     await expectError(await signIn(email.toUpperCase(), 'Newbie-2026'), 429, 'DUPLICATE_LOGIN')
@@ -136,7 +147,7 @@ describe('POST /api/v1/auth/sign-in', () => {
 
   it('forgets earlier failures after a successful sign-in', async () => {
     const email = freshEmail()
-    await signUp(email)
+    await signUpVerified(email)
     for (let i = 0; i < 4; i++) await signIn(email, 'Wrong-pass-1')
     expect((await signIn(email, 'Newbie-2026')).status).toBe(200)
     for (let i = 0; i < 4; i++) await expectError(await signIn(email, 'Wrong-pass-1'), 401, 'INVALID_PASSWORD')
@@ -167,18 +178,31 @@ describe('POST /api/v1/auth/refresh and PUT /api/v1/auth/logout', () => {
   it('revokes the whole family when a rotated token is replayed (ASVS 10.4.5)', async () => {
     const first = await tokensFor(READER.email, READER.password)
     const second = (await read(await refresh(first.accessToken.value, first.refreshToken.value))).data
-    // an attacker replays the stolen first token: refused, and the owner's current token dies with it
+    // an attacker replays the stolen first token later than the 30 s grace: refused, and the owner's current token dies with it
+    await db().prepare('UPDATE refresh_tokens SET rotated_at = ? WHERE token_hash = ?').bind(new Date(Date.now() - 31_000).toISOString(), await hashToken(first.refreshToken.value)).run()
     await expectError(await refresh(first.accessToken.value, first.refreshToken.value), 401, 'NOT_FOUND_REFRESH_TOKEN')
     await expectError(await refresh(second.accessToken.value, second.refreshToken.value), 401, 'NOT_FOUND_REFRESH_TOKEN')
     const live = await db().prepare(`SELECT COUNT(*) AS n FROM refresh_tokens WHERE family_id = (SELECT family_id FROM refresh_tokens WHERE token_hash = ?) AND revoked_at IS NULL`).bind(await hashToken(first.refreshToken.value)).first('n')
     expect(live).toBe(0)
   })
 
-  it('lets exactly one of two simultaneous refreshes with one token win', async () => {
+  it('refuses a token rotated less than 30 s ago without revoking the family (two tabs refreshing at once)', async () => {
+    const first = await tokensFor(READER.email, READER.password)
+    const second = (await read(await refresh(first.accessToken.value, first.refreshToken.value))).data
+    await expectError(await refresh(first.accessToken.value, first.refreshToken.value), 401, 'NOT_FOUND_REFRESH_TOKEN')
+    // the tab that won keeps its session
+    expect((await refresh(second.accessToken.value, second.refreshToken.value)).status).toBe(200)
+  })
+
+  it('lets exactly one of two simultaneous refreshes with one token win, and the winner stays signed in', async () => {
     const t = await tokensFor(MINOR.email, MINOR.password)
     const results = await Promise.all([refresh(t.accessToken.value, t.refreshToken.value), refresh(t.accessToken.value, t.refreshToken.value)])
     expect(results.filter((r) => r.status === 200)).toHaveLength(1)
+    const winner = results.find((r) => r.status === 200)!
+    const { accessToken, refreshToken } = (await read(winner)).data
+    expect((await refresh(accessToken.value, refreshToken.value)).status).toBe(200)
   })
+
 
   it('answers an expired refresh token with EXPIRED_REFRESH_TOKEN and unknown ones with NOT_FOUND_REFRESH_TOKEN', async () => {
     const t = await tokensFor(MINOR.email, MINOR.password)
@@ -308,6 +332,27 @@ describe('web session (login form and wt_session cookie)', () => {
     expect(new Date(renewed!.accessToken.expiredAt).getTime() - Date.now()).toBeGreaterThan(14 * 60_000)
     // the rotated token inside the old cookie is now spent
     await expectError(await refresh(t.accessToken.value, t.refreshToken.value), 401, 'NOT_FOUND_REFRESH_TOKEN')
+  })
+
+  it('keeps the other tab signed in when two tabs refresh one cookie within 30 s; a later replay logs out', async () => {
+    const t = await tokensFor(READER.email, READER.password)
+    const keys = await deriveKeys(e.SESSION_SECRET!)
+    const oldAccess = await signAccessToken(keys, READER.id, ISS, new Date(Date.now() - 11 * 60_000)) // 4 min left
+    const cookie = `wt_session=${await sealSession(keys, { accessToken: oldAccess, refreshToken: t.refreshToken })}`
+    const tabA = await me({ cookie })
+    expect(tabA.status).toBe(200)
+    const renewed = cookieOf(tabA)!
+    // tab B sent the same cookie a moment later: served with its still-valid access token, the cookie left alone
+    const tabB = await me({ cookie })
+    expect(tabB.status).toBe(200)
+    expect(tabB.headers.get('set-cookie')).toBeNull()
+    expect((await me({ cookie: `wt_session=${renewed}` })).status).toBe(200)
+    // the same old cookie after the grace: a replay; the cookie is cleared and the family revoked
+    await db().prepare('UPDATE refresh_tokens SET rotated_at = ? WHERE token_hash = ?').bind(new Date(Date.now() - 31_000).toISOString(), await hashToken(t.refreshToken.value)).run()
+    const late = await me({ cookie })
+    expect(late.headers.get('set-cookie')).toMatch(/wt_session=;/)
+    const web = (await openSession(keys, renewed))!
+    await expectError(await refresh(web.accessToken.value, web.refreshToken.value), 401, 'NOT_FOUND_REFRESH_TOKEN')
   })
 
   it('keeps a cookie with plenty of time left as it is', async () => {

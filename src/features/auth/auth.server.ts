@@ -9,6 +9,9 @@ import type { Db } from '../../lib/server/db.ts'
 import { hashPassword, verifyPassword } from '../../lib/server/password.ts'
 import type { Translate } from '../../lib/i18n/i18n.ts'
 import {
+  OTP_MAX_ATTEMPTS,
+  OTP_RESEND_MAX,
+  OTP_RESEND_WINDOW_SECONDS,
   OTP_TTL_SECONDS,
   SIGN_IN_MAX_FAILURES,
   SIGN_IN_WINDOW_SECONDS,
@@ -18,6 +21,8 @@ import {
   signInBucket,
   signUpError,
   type RefreshBody,
+  type ResendOtpBody,
+  type VerifyOtpBody,
   type SignInBody,
   type SignUpBody,
 } from './auth.ts'
@@ -27,6 +32,7 @@ import {
   deriveKeys,
   hashToken,
   isRefreshTokenShape,
+  isWithinReuseGrace,
   newRefreshToken,
   randomToken,
   signAccessToken,
@@ -68,19 +74,11 @@ export async function signUp(db: Db, body: SignUpBody, ctx: AuthContext): Promis
   if (isDeletionBlocking(prior?.deletedAt ?? null, now)) throw new AppError('DELETED_USER')
 
   const passwordHash = await hashPassword(body.password, pepper())
-  const code = generateOtp()
-  const codeHash = await otpHash(email, code)
   const nowIso = now.toISOString()
-  const expires = new Date(now.getTime() + OTP_TTL_SECONDS * 1000).toISOString()
-  const liveUser = `(SELECT id FROM users WHERE email = ? AND deleted_at IS NULL)`
   try {
     await db.batch([
       { sql: `INSERT INTO users (email, password_hash, is_agree_mail, created_at, updated_at) VALUES (?, ?, ?, ?, ?)`, params: [email, passwordHash, body.agreeMail ? 1 : 0, nowIso, nowIso] },
-      { sql: `INSERT INTO one_time_codes (kind, user_id, target, code_hash, created_at, expires_at) VALUES ('EMAIL_OTP', ${liveUser}, ?, ?, ?, ?)`, params: [email, email, codeHash, nowIso, expires] },
-      {
-        sql: `INSERT INTO outbox (channel, recipient, template, subject, body, created_at) VALUES ('MAIL', ?, 'signup-otp', ?, ?, ?)`,
-        params: [email, ctx.t('auth.mail.otp.subject'), ctx.t('auth.mail.otp.body', { code }), nowIso],
-      },
+      ...(await otpStatements(email, ctx, now)),
     ])
   } catch (e) {
     // two sign-ups racing for one address: the unique index lets one through
@@ -88,6 +86,100 @@ export async function signUp(db: Db, body: SignUpBody, ctx: AuthContext): Promis
     throw e
   }
   return { sent: true }
+}
+
+/**
+ * A new 6-digit e-mail OTP (spec §9: 1 hour) for the live account of `email`: earlier unused codes of the
+ * address are spent, the code is stored only as its HMAC, the mail goes to the outbox (local mail provider).
+ */
+async function otpStatements(email: string, ctx: AuthContext, now: Date): Promise<{ sql: string; params: unknown[] }[]> {
+  const code = generateOtp()
+  const nowIso = now.toISOString()
+  const expires = new Date(now.getTime() + OTP_TTL_SECONDS * 1000).toISOString()
+  return [
+    { sql: `UPDATE one_time_codes SET used_at = ? WHERE kind = 'EMAIL_OTP' AND target = ? AND used_at IS NULL`, params: [nowIso, email] },
+    {
+      sql: `INSERT INTO one_time_codes (kind, user_id, target, code_hash, created_at, expires_at) VALUES ('EMAIL_OTP', (SELECT id FROM users WHERE email = ? AND deleted_at IS NULL), ?, ?, ?, ?)`,
+      params: [email, email, await otpHash(email, code), nowIso, expires],
+    },
+    {
+      sql: `INSERT INTO outbox (channel, recipient, template, subject, body, created_at) VALUES ('MAIL', ?, 'signup-otp', ?, ?, ?)`,
+      params: [email, ctx.t('auth.mail.otp.subject'), ctx.t('auth.mail.otp.body', { code }), nowIso],
+    },
+  ]
+}
+
+/**
+ * One more attempt in a fixed-window bucket (atomic upsert, so parallel requests cannot slip past the
+ * limit); returns the attempts counted in the current window, this one included.
+ */
+async function countAttempt(db: Db, bucket: string, windowSeconds: number, now: Date): Promise<number> {
+  const row = await db.first<{ count: number }>(
+    `INSERT INTO rate_limits (bucket, count, reset_at) VALUES (?1, 1, ?2)
+     ON CONFLICT (bucket) DO UPDATE SET
+       count = CASE WHEN rate_limits.reset_at <= ?3 THEN 1 ELSE rate_limits.count + 1 END,
+       reset_at = CASE WHEN rate_limits.reset_at <= ?3 THEN ?2 ELSE rate_limits.reset_at END
+     RETURNING count`,
+    bucket,
+    new Date(now.getTime() + windowSeconds * 1000).toISOString(),
+    now.toISOString(),
+  )
+  return row?.count ?? 0
+}
+
+type OtpRow = { id: number; userId: number | null; codeHash: string; expiresAt: string; usedAt: string | null; attempts: number; verifiedAt: string | null }
+
+/**
+ * Spec §8/§9 sign-up completion: the latest e-mail OTP of the address, 6 digits, 1 hour, single use.
+ * Wrong code (an older one replaced by a resend included) → INVALID_PARAMETER and one of its 5 attempts
+ * spent; expired or spent by 5 wrong guesses → EXPIRED_OTP (resend); already verified address →
+ * ALREADY_AUTH_MAIL; a used code (single use) or an unknown address → INVALID_PARAMETER.
+ */
+export async function verifyOtp(db: Db, body: VerifyOtpBody, ctx: AuthContext): Promise<{ verified: true }> {
+  const now = ctx.now ?? new Date()
+  const nowIso = now.toISOString()
+  const email = normaliseEmail(body.email)
+  const row = await db.first<OtpRow>(
+    `SELECT c.id, c.user_id AS userId, c.code_hash AS codeHash, c.expires_at AS expiresAt, c.used_at AS usedAt, c.attempts,
+            u.email_verified_at AS verifiedAt
+       FROM one_time_codes c JOIN users u ON u.id = c.user_id AND u.deleted_at IS NULL
+      WHERE c.kind = 'EMAIL_OTP' AND c.target = ? ORDER BY c.id DESC LIMIT 1`,
+    email,
+  )
+  if (!row || row.userId === null) throw new AppError('INVALID_PARAMETER')
+  if (row.verifiedAt) throw new AppError('ALREADY_AUTH_MAIL')
+  if (row.usedAt) throw new AppError('INVALID_PARAMETER')
+  if (row.expiresAt <= nowIso || row.attempts >= OTP_MAX_ATTEMPTS) throw new AppError('EXPIRED_OTP')
+  if (!timingSafeEqualText(await otpHash(email, body.code), row.codeHash)) {
+    await db.run(`UPDATE one_time_codes SET attempts = attempts + 1 WHERE id = ?`, row.id)
+    throw new AppError('INVALID_PARAMETER')
+  }
+  // the conditional update makes the code single-use even for two requests at once
+  const spent = await db.run(`UPDATE one_time_codes SET used_at = ? WHERE id = ? AND used_at IS NULL AND attempts < ?`, nowIso, row.id, OTP_MAX_ATTEMPTS)
+  if (spent !== 1) throw new AppError('INVALID_PARAMETER')
+  await db.run(`UPDATE users SET email_verified_at = ?, updated_at = ? WHERE id = ? AND email_verified_at IS NULL`, nowIso, nowIso, row.userId)
+  return { verified: true }
+}
+
+/**
+ * Spec §8 EXPIRED_OTP → resend: a new code for a live, unverified account (the old one stops working).
+ * The answer is the same `{sent:true}` for unknown and already verified addresses (no account probing);
+ * over 3 requests for one address within 5 minutes → FREQUENT_REQUEST.
+ */
+export async function resendOtp(db: Db, body: ResendOtpBody, ctx: AuthContext): Promise<{ sent: true }> {
+  const now = ctx.now ?? new Date()
+  const email = normaliseEmail(body.email)
+  if ((await countAttempt(db, `otp-resend:${email}`, OTP_RESEND_WINDOW_SECONDS, now)) > OTP_RESEND_MAX) throw new AppError('FREQUENT_REQUEST')
+  const user = await db.first<{ id: number }>(`SELECT id FROM users WHERE email = ? AND deleted_at IS NULL AND email_verified_at IS NULL AND password_hash IS NOT NULL`, email)
+  if (user) await db.batch(await otpStatements(email, ctx, now))
+  return { sent: true }
+}
+
+function timingSafeEqualText(a: string, b: string): boolean {
+  if (a.length !== b.length) return false
+  let diff = 0
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i)
+  return diff === 0
 }
 
 /** The OTP as stored: HMAC-SHA256 keyed with the pepper over address and code (6 digits alone are guessable offline). */
@@ -107,25 +199,18 @@ export async function signIn(db: Db, body: SignInBody, ctx: AuthContext): Promis
   const nowIso = now.toISOString()
   const email = normaliseEmail(body.email)
   const bucket = signInBucket(email)
-  const attempts = await db.first<{ count: number }>(
-    `INSERT INTO rate_limits (bucket, count, reset_at) VALUES (?1, 1, ?2)
-     ON CONFLICT (bucket) DO UPDATE SET
-       count = CASE WHEN rate_limits.reset_at <= ?3 THEN 1 ELSE rate_limits.count + 1 END,
-       reset_at = CASE WHEN rate_limits.reset_at <= ?3 THEN ?2 ELSE rate_limits.reset_at END
-     RETURNING count`,
-    bucket,
-    new Date(now.getTime() + SIGN_IN_WINDOW_SECONDS * 1000).toISOString(),
-    nowIso,
-  )
-  if ((attempts?.count ?? 0) > SIGN_IN_MAX_FAILURES) throw new AppError('DUPLICATE_LOGIN')
+  const attempts = await countAttempt(db, bucket, SIGN_IN_WINDOW_SECONDS, now)
+  if (attempts > SIGN_IN_MAX_FAILURES) throw new AppError('DUPLICATE_LOGIN')
 
-  const user = await db.first<{ id: number; passwordHash: string | null }>(
-    `SELECT id, password_hash AS passwordHash FROM users WHERE email = ? AND deleted_at IS NULL`,
+  const user = await db.first<{ id: number; passwordHash: string | null; verifiedAt: string | null }>(
+    `SELECT id, password_hash AS passwordHash, email_verified_at AS verifiedAt FROM users WHERE email = ? AND deleted_at IS NULL`,
     email,
   )
   const valid = await verifyPassword(body.password, user?.passwordHash, pepper())
   if (!user) throw new AppError('NOT_REGISTERED_USER')
   if (!valid) throw new AppError('INVALID_PASSWORD')
+  // only the holder of the right password learns that the address still waits for its OTP (spec §8 Sign-up mail group)
+  if (!user.verifiedAt) throw new AppError('INVALID_EMAIL')
   return issueTokens(db, user.id, ctx, [
     { sql: `DELETE FROM rate_limits WHERE bucket = ?`, params: [bucket] },
     { sql: `UPDATE users SET last_login_at = ? WHERE id = ?`, params: [nowIso, user.id] },
@@ -168,20 +253,15 @@ export async function refreshTokens(db: Db, body: RefreshBody, ctx: AuthContext)
   )
   if (!row || row.deletedAt) throw new AppError('NOT_FOUND_REFRESH_TOKEN')
   if (row.revokedAt) throw new AppError('NOT_FOUND_REFRESH_TOKEN')
-  if (row.rotatedAt) {
-    await revokeFamily(db, row.familyId, nowIso)
-    throw new AppError('NOT_FOUND_REFRESH_TOKEN')
-  }
+  if (row.rotatedAt) throw await reuse(db, row, now)
   if (row.expiresAt <= nowIso) throw new AppError('EXPIRED_REFRESH_TOKEN')
   const access = await verifyAccessToken(keys, body.accessToken, ctx.issuer, now, REFRESH_TOKEN_TTL_SECONDS)
   if (!access.ok || access.userId !== row.userId) throw new AppError('MALFORMED_JWT')
 
   // the conditional update is the lock: of two refreshes with one token, exactly one rotates it
   const claimed = await db.run(`UPDATE refresh_tokens SET rotated_at = ? WHERE id = ? AND rotated_at IS NULL AND revoked_at IS NULL`, nowIso, row.id)
-  if (claimed !== 1) {
-    await revokeFamily(db, row.familyId, nowIso)
-    throw new AppError('NOT_FOUND_REFRESH_TOKEN')
-  }
+  // lost the race against a refresh that rotated it an instant ago: a concurrent tab, within the grace
+  if (claimed !== 1) throw await reuse(db, { ...row, rotatedAt: nowIso }, now)
   const refreshToken = newRefreshToken(now)
   const ipAddress = body.clientIp ?? ctx.ip ?? null
   await db.run(
@@ -189,6 +269,17 @@ export async function refreshTokens(db: Db, body: RefreshBody, ctx: AuthContext)
     randomToken(16), row.userId, row.familyId, await hashToken(refreshToken.value), row.id, ctx.clientKind ?? 'WEB', ipAddress, nowIso, refreshToken.expiredAt,
   )
   return { accessToken: await signAccessToken(keys, row.userId, ctx.issuer, now), refreshToken, email: row.email, ipAddress, userId: row.userId }
+}
+
+/**
+ * A rotated refresh token presented again. Within 30 s of its rotation (two tabs refreshing at once) it is
+ * only refused, with `details.rotatedRecently` so the web session keeps the cookie the other tab received;
+ * later it is a replay and the whole family is revoked (ASVS 10.4.5).
+ */
+async function reuse(db: Db, row: RefreshRow, now: Date): Promise<AppError> {
+  if (row.rotatedAt && isWithinReuseGrace(row.rotatedAt, now)) return new AppError('NOT_FOUND_REFRESH_TOKEN', { rotatedRecently: true })
+  await revokeFamily(db, row.familyId, now.toISOString())
+  return new AppError('NOT_FOUND_REFRESH_TOKEN')
 }
 
 async function revokeFamily(db: Db, familyId: string, nowIso: string) {
@@ -267,4 +358,15 @@ export async function userMe(db: Db, userId: number, now: Date = new Date()): Pr
     },
     coin,
   }
+}
+
+/** One row of the local mail/SMS provider's outbox (the dev-only /dev/outbox page). */
+export type OutboxRow = { id: number; channel: string; recipient: string; template: string | null; subject: string | null; body: string; createdAt: string }
+
+/** The latest outbox rows, newest first (bounded: the page never reads the whole table). */
+export async function latestOutbox(db: Db, limit = 50): Promise<OutboxRow[]> {
+  return db.all<OutboxRow>(
+    `SELECT id, channel, recipient, template, subject, body, created_at AS createdAt FROM outbox ORDER BY id DESC LIMIT ?`,
+    Math.min(Math.max(1, limit), 200),
+  )
 }

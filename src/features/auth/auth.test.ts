@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { generateOtp, isDeletionBlocking, isValidEmail, isValidSignUpPassword, normaliseEmail, safeCallback, signUpError, signInBucket } from './auth.ts'
+import { SignUpForm, VerifyOtpBody, generateOtp, isDeletionBlocking, isValidEmail, isValidSignUpPassword, normaliseEmail, safeCallback, sameSiteCallback, signUpError, signInBucket } from './auth.ts'
 
 const body = (over: Partial<Parameters<typeof signUpError>[0]> = {}) => ({ email: 'new@example.com', password: 'Abcdef12', passwordConfirm: 'Abcdef12', agreeTerms: true, ...over })
 
@@ -65,5 +65,30 @@ describe('callback rule (open redirects)', () => {
       expect(out.startsWith('/') && !out.startsWith('//') && !out.includes('\\')).toBe(true)
       expect(new URL(out, 'https://site.example').origin).toBe('https://site.example')
     }), { numRuns: 2000 })
+  })
+})
+
+describe('session service callbackUrl (no open redirect)', () => {
+  const origin = 'https://fr.bomtoon.example'
+  it('keeps own-origin absolute URLs and own-site paths, as paths', () => {
+    expect(sameSiteCallback(`${origin}/gift?x=1#top`, origin)).toBe('/gift?x=1#top')
+    expect(sameSiteCallback('/library/my', origin)).toBe('/library/my')
+    expect(sameSiteCallback(undefined, origin)).toBe('/')
+  })
+  it('refuses other origins, schemes and tricks', () => {
+    for (const bad of ['https://evil.example/gift', 'http://fr.bomtoon.example/gift', '//evil.example', '/\\evil.example', 'javascript:alert(1)', `${origin}.evil.example/`, 'not a url'])
+      expect(sameSiteCallback(bad, origin), bad).toBe('/')
+  })
+})
+
+describe('OTP and sign-up form shapes', () => {
+  it('takes exactly 6 digits', () => {
+    expect(VerifyOtpBody.safeParse({ email: 'a@b.fr', code: '012345' }).success).toBe(true)
+    for (const code of ['12345', '1234567', '12345a', ' 123456', '１２３４５６']) expect(VerifyOtpBody.safeParse({ email: 'a@b.fr', code }).success, code).toBe(false)
+  })
+  it('reads HTML checkboxes: present means checked', () => {
+    const base = { email: 'a@b.fr', password: 'x', passwordConfirm: 'x' }
+    expect(SignUpForm.parse({ ...base, agreeTerms: 'on' })).toMatchObject({ agreeTerms: true, agreeMail: false })
+    expect(SignUpForm.parse(base)).toMatchObject({ agreeTerms: false, agreeMail: false })
   })
 })

@@ -13,6 +13,14 @@ export const DELETED_BLOCK_DAYS = 30
 /** Spec §8 DUPLICATE_LOGIN: 5 failed sign-ins for one e-mail within 1 hour lock it for the rest of the hour. */
 export const SIGN_IN_MAX_FAILURES = 5
 export const SIGN_IN_WINDOW_SECONDS = 60 * 60
+/** ASVS 6.3.1: wrong guesses allowed on one e-mail OTP before it is spent (then EXPIRED_OTP: resend). */
+export const OTP_MAX_ATTEMPTS = 5
+/** ASVS 6.3.1 / spec §8 FREQUENT_REQUEST ("retry in 5 minutes"): at most 3 OTP mails per address per 5 minutes. */
+export const OTP_RESEND_MAX = 3
+export const OTP_RESEND_WINDOW_SECONDS = 5 * 60
+/** Spec §2/§4/§9: the two sign-up cookies, set at sign-up for one hour (3600 s). */
+export const SIGN_UP_COOKIES = ['is-sign-up', 'login-callback-finished'] as const
+export const SIGN_UP_COOKIE_SECONDS = 60 * 60
 /** RFC 5321: a forward path is at most 254 characters. */
 export const EMAIL_MAX = 254
 
@@ -39,6 +47,24 @@ export const RefreshBody = z.object({
 export type RefreshBody = z.infer<typeof RefreshBody>
 
 export const LogoutBody = z.object({ refreshToken: text(256) })
+
+/** Spec §9 e-mail OTP: exactly 6 digits (anything else is INVALID_PARAMETER before any lookup). */
+export const VerifyOtpBody = z.object({ email: text(1024), code: z.string().regex(/^\d{6}$/) })
+export type VerifyOtpBody = z.infer<typeof VerifyOtpBody>
+export const ResendOtpBody = z.object({ email: text(1024) })
+export type ResendOtpBody = z.infer<typeof ResendOtpBody>
+
+/** A checkbox of a plain HTML form: present (any value, usually "on") means checked. */
+const checkbox = z.string().max(16).optional().transform((v) => v !== undefined)
+
+/** The web sign-up form (spec §2 /user/signup): urlencoded, works without JavaScript. */
+export const SignUpForm = z.object({
+  email: text(1024),
+  password: text(1024),
+  passwordConfirm: text(1024),
+  agreeTerms: checkbox,
+  agreeMail: checkbox,
+})
 
 /** The web login form (spec §2 /user/login): urlencoded, callback optional. */
 export const SignInForm = z.object({ email: text(1024), password: text(1024), callback: z.string().max(2048).optional() })
@@ -97,6 +123,22 @@ export function generateOtp(): string {
 /** Rate-limit bucket of the sign-in attempts of one e-mail. */
 export function signInBucket(email: string): string {
   return `signin:${normaliseEmail(email)}`
+}
+
+/**
+ * Session service (`/api/auth`) callbackUrl: NextAuth clients send an absolute URL; only one of our own
+ * origin, or an own-site path, is kept (as a path); anything else gives `/`.
+ */
+export function sameSiteCallback(callbackUrl: string | null | undefined, origin: string): string {
+  if (!callbackUrl) return '/'
+  if (callbackUrl.startsWith('/')) return safeCallback(callbackUrl)
+  try {
+    const url = new URL(callbackUrl)
+    if (url.origin !== origin) return '/'
+    return safeCallback(url.pathname + url.search + url.hash)
+  } catch {
+    return '/'
+  }
 }
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { SignJWT, UnsecuredJWT, base64url } from 'jose'
-import { ACCESS_TOKEN_TTL_SECONDS, deriveKeys, hashToken, isRefreshTokenShape, needsRefresh, newRefreshToken, signAccessToken, verifyAccessToken } from './tokens.ts'
+import { ACCESS_TOKEN_TTL_SECONDS, deriveKeys, hashToken, isRefreshTokenShape, isWithinReuseGrace, needsRefresh, newRefreshToken, signAccessToken, verifyAccessToken } from './tokens.ts'
 
 const SECRET = 'unit-test-session-secret-0123456789abcdef'
 const ISS = 'https://fr.bomtoon.example'
@@ -44,6 +44,8 @@ describe('access token (ASVS 9.1–9.2)', async () => {
 
   it('signs with a key that is not the cookie key', () => {
     expect(Buffer.from(keys.access).equals(Buffer.from(keys.cookie))).toBe(false)
+    expect(Buffer.from(keys.csrf).equals(Buffer.from(keys.cookie))).toBe(false)
+    expect(Buffer.from(keys.csrf).equals(Buffer.from(keys.access))).toBe(false)
   })
 })
 
@@ -66,5 +68,14 @@ describe('refresh token', () => {
     expect(h).toMatch(/^[A-Za-z0-9_-]{43}$/)
     expect(h).not.toContain(a.value)
     expect(await hashToken(a.value)).toBe(h)
+  })
+
+  it('reuse within 30 s of its rotation is a concurrent tab (grace), later reuse a replay', () => {
+    expect(isWithinReuseGrace(now, now)).toBe(true)
+    expect(isWithinReuseGrace(at(-29.999), now)).toBe(true)
+    expect(isWithinReuseGrace(at(-30), now)).toBe(false)
+    expect(isWithinReuseGrace(at(-3600), now)).toBe(false)
+    // a rotation time in the future (clock skew, forged row) never buys grace
+    expect(isWithinReuseGrace(at(5), now)).toBe(false)
   })
 })

@@ -17,12 +17,19 @@ export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 60 * 60
 export const REFRESH_WHEN_LEFT_SECONDS = 5 * 60
 export const ACCESS_TOKEN_ALGORITHMS = ['HS256'] as const
 export const ACCESS_TOKEN_TYP = 'at+jwt'
+/**
+ * Two tabs refreshing at once present the same refresh token: the later one finds it rotated a moment ago.
+ * A token rotated less than 30 s ago is refused without revoking its family (the other tab holds the new
+ * pair); older reuse is a replay and revokes the family (ASVS 10.4.5).
+ */
+export const REFRESH_REUSE_GRACE_SECONDS = 30
 /** A shorter secret is refused (NO_SECRET): HS256 wants at least 256 bits of key material. */
 export const MIN_SECRET_LENGTH = 32
 
 /** Spec §3: each token has a value and an expiredAt time (ISO 8601). */
 export type Token = { value: string; expiredAt: string }
-export type TokenKeys = { access: Uint8Array; cookie: Uint8Array }
+/** One key per use: access-token signing, session-cookie encryption, CSRF/OAuth-state cookie MACs. */
+export type TokenKeys = { access: Uint8Array; cookie: Uint8Array; csrf: Uint8Array }
 
 const encoder = new TextEncoder()
 const keyCache = new Map<string, Promise<TokenKeys>>()
@@ -35,7 +42,7 @@ export function deriveKeys(secret: string): Promise<TokenKeys> {
       const base = await crypto.subtle.importKey('raw', encoder.encode(secret), 'HKDF', false, ['deriveBits'])
       const derive = async (info: string) =>
         new Uint8Array(await crypto.subtle.deriveBits({ name: 'HKDF', hash: 'SHA-256', salt: encoder.encode('webtoon-store/v1'), info: encoder.encode(info) }, base, 256))
-      return { access: await derive('access-token HS256'), cookie: await derive('wt_session A256GCM') }
+      return { access: await derive('access-token HS256'), cookie: await derive('wt_session A256GCM'), csrf: await derive('csrf HMAC-SHA256') }
     })()
     keyCache.set(secret, keys)
   }
@@ -94,6 +101,12 @@ export async function verifyAccessToken(keys: TokenKeys, token: string, issuer: 
 /** Spec §4: true when the access token has at most 5 minutes left (refresh now). */
 export function needsRefresh(expiresAt: Date | string, now: Date = new Date()): boolean {
   return new Date(expiresAt).getTime() - now.getTime() <= REFRESH_WHEN_LEFT_SECONDS * 1000
+}
+
+/** True when a refresh token rotated at `rotatedAt` is reused within the grace window (no family revocation). */
+export function isWithinReuseGrace(rotatedAt: string | Date, now: Date = new Date()): boolean {
+  const age = now.getTime() - new Date(rotatedAt).getTime()
+  return age >= 0 && age < REFRESH_REUSE_GRACE_SECONDS * 1000
 }
 
 /** A new opaque refresh token (256 random bits, base64url) with its expiry. */

@@ -1,6 +1,6 @@
 /** Catalogue reads from D1 (home sections, series detail); every list is bounded. */
 import type { Db } from '../../lib/server/db.ts'
-import { encodeCursor, type Audience, type ContentsRequest, type TabFilter, type Weekday } from './catalogue.ts'
+import { encodeCursor, type Audience, type BannerDisplay, type ContentsRequest, type TabFilter, type Weekday } from './catalogue.ts'
 
 export type SeriesCard = {
   id: number
@@ -166,5 +166,33 @@ export async function sitemapSeries(db: Db, limit = SITEMAP_MAX_URLS): Promise<S
 export async function seriesNotices(db: Db, seriesId: number, limit = 2) {
   return db.all<{ id: number; title: string; publishedAt: string }>(
     `SELECT id, title, published_at AS publishedAt FROM notices WHERE series_id = ? ORDER BY published_at DESC LIMIT ?`, seriesId, limit,
+  )
+}
+
+// ───────────────────────────── banners ─────────────────────────────
+
+export type Banner = {
+  id: number
+  display: BannerDisplay
+  title: string
+  subtitle: string | null
+  link: string
+  imageKey: string | null
+  imageWidth: number | null
+  imageHeight: number | null
+}
+
+/**
+ * Banners of a placement in their active period (spec §3), in order; adult banners only for an audience
+ * that may see adult series (1 query, bounded).
+ */
+export async function activeBanners(db: Db, audience: Audience, now: Date, placement = 'HOME', limit = 10): Promise<Banner[]> {
+  const iso = now.toISOString()
+  return db.all<Banner>(
+    `SELECT id, display, title, subtitle, link, image_key AS imageKey, image_width AS imageWidth, image_height AS imageHeight
+     FROM banners
+     WHERE placement = ? AND (starts_at IS NULL OR starts_at <= ?) AND (ends_at IS NULL OR ends_at > ?)${audience.showAdult ? '' : ' AND is_adult = 0'}
+     ORDER BY position, id LIMIT ?`,
+    placement, iso, iso, limit,
   )
 }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { audienceFor, decodeCursor, encodeCursor, GUEST, parseId, resolveContents, SCHEDULE_DAYS } from './catalogue.ts'
+import { audienceFor, BANNER_SLIDE_MS, bannerHref, bannerImageWidths, bannerLayout, decodeCursor, encodeCursor, GUEST, isBannerActive, nextTenSize, parseId, resolveContents, SCHEDULE_DAYS, TEN_LIST_SIZES } from './catalogue.ts'
 import { renderMarkdown } from './markdown.ts'
-import { breadcrumbLd, comicSeriesLd, jsonLdText, robotsTxt, sitemapXml } from './seo.ts'
+import { breadcrumbLd, comicSeriesLd, EDITION_SITES, hreflangLinks, jsonLdText, robotsTxt, sitemapXml } from './seo.ts'
 
 const adult = { showAdult: true, showBl: true }
 
@@ -103,5 +103,57 @@ describe('legal pages markdown subset', () => {
     const { html, title } = renderMarkdown('# Titre\n\nUn <script>alert(1)</script> **gras**\nsuite\n\n- un\n- deux\n## Fin')
     expect(title).toBe('Titre')
     expect(html).toBe('<h1>Titre</h1>\n<p>Un &lt;script&gt;alert(1)&lt;/script&gt; <strong>gras</strong> suite</p>\n<ul><li>un</li><li>deux</li></ul>\n<h2>Fin</h2>')
+  })
+})
+
+describe('banners (spec §3 display kinds, §9 auto-slide)', () => {
+  it('lays out each display kind: image only, text only, image then text, text then image', () => {
+    expect(bannerLayout('ONLY_ICON')).toEqual({ image: true, text: false, imageFirst: true })
+    expect(bannerLayout('ONLY_TEXT')).toEqual({ image: false, text: true, imageFirst: false })
+    expect(bannerLayout('ICON_TEXT')).toEqual({ image: true, text: true, imageFirst: true })
+    expect(bannerLayout('TEXT_ICON')).toEqual({ image: true, text: true, imageFirst: false })
+    expect(BANNER_SLIDE_MS).toBe(5000)
+  })
+
+  it('is active from its start (inclusive) to its end (exclusive); open ends never close', () => {
+    const now = new Date('2026-11-22T12:00:00.000Z')
+    expect(isBannerActive({ startsAt: null, endsAt: null }, now)).toBe(true)
+    expect(isBannerActive({ startsAt: '2026-11-22T12:00:00.000Z', endsAt: null }, now)).toBe(true)
+    expect(isBannerActive({ startsAt: '2026-11-22T12:00:00.001Z', endsAt: null }, now)).toBe(false)
+    expect(isBannerActive({ startsAt: null, endsAt: '2026-11-22T12:00:00.000Z' }, now)).toBe(false)
+    expect(isBannerActive({ startsAt: '2026-11-01T00:00:00.000Z', endsAt: '2026-12-01T00:00:00.000Z' }, now)).toBe(true)
+  })
+
+  it('picks icon or banner widths from the picture size, and keeps only safe links', () => {
+    expect(bannerImageWidths(160)).toEqual([64, 128, 256])
+    expect(bannerImageWidths(720)).toEqual([640, 828, 1080])
+    expect(bannerHref('/detail/24')).toBe('/detail/24')
+    expect(bannerHref('https://example.com/x')).toBe('https://example.com/x')
+    for (const bad of ['//evil.example', '/\\evil.example', 'javascript:alert(1)', 'data:text/html,x', 'detail/1', '']) expect(bannerHref(bad), bad).toBeNull()
+  })
+})
+
+describe('ten-day list sizes (spec §9: 5, 15, 25)', () => {
+  it('grows 5 → 15 → 25 and stays at 25', () => {
+    expect(TEN_LIST_SIZES).toEqual([5, 15, 25])
+    expect([5, 15, 25, 25].map(nextTenSize)).toEqual([15, 25, 25, 25])
+    expect(nextTenSize(1)).toBe(5)
+  })
+})
+
+describe('hreflang alternates (issue 5 §6)', () => {
+  it('links the same path in every edition that serves pages, itself included, plus x-default = fr', () => {
+    const links = hreflangLinks('/detail/24')
+    expect(EDITION_SITES).toHaveLength(7)
+    expect(links.map((l) => l.hreflang)).toEqual(['fr-FR', 'ar', 'ja-JP', 'ko-KR', 'th-TH', 'zh-TW', 'x-default'])
+    expect(links.find((l) => l.hreflang === 'ja-JP')!.href).toBe('https://jp.beltoon.example/detail/24')
+    expect(links.find((l) => l.hreflang === 'x-default')!.href).toBe('https://fr.bomtoon.example/detail/24')
+    // de redirects every page elsewhere (spec §1): never an alternate
+    expect(links.some((l) => l.href.includes('//de.'))).toBe(false)
+    expect(new Set(links.map((l) => l.hreflang)).size).toBe(links.length)
+  })
+
+  it('has no x-default when the default edition is not among the live ones', () => {
+    expect(hreflangLinks('/', [{ id: 'jp', locale: 'ja-JP', siteUrl: 'https://jp.example', redirectAll: false }])).toEqual([{ hreflang: 'ja-JP', href: 'https://jp.example/' }])
   })
 })

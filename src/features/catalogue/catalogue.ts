@@ -192,3 +192,55 @@ export function parseId(raw: string | undefined): number | null {
   const n = Number(raw)
   return Number.isSafeInteger(n) && n <= 2_147_483_647 ? n : null
 }
+
+// ───────────────────────────── banners (spec §3 banner display, §9 auto-slide) ─────────────────────────────
+
+/** Spec §3 banner display kinds. */
+export const BANNER_DISPLAYS = ['ONLY_ICON', 'ONLY_TEXT', 'ICON_TEXT', 'TEXT_ICON'] as const
+export type BannerDisplay = (typeof BANNER_DISPLAYS)[number]
+/** Spec §9: banners slide every 5000 ms (paused by the reader, on hover/focus, and under reduced motion). */
+export const BANNER_SLIDE_MS = 5000
+
+/** What a banner shows and in which order: image only, text only, image then text, text then image. */
+export function bannerLayout(display: BannerDisplay): { image: boolean; text: boolean; imageFirst: boolean } {
+  switch (display) {
+    case 'ONLY_ICON': return { image: true, text: false, imageFirst: true }
+    case 'ONLY_TEXT': return { image: false, text: true, imageFirst: false }
+    case 'ICON_TEXT': return { image: true, text: true, imageFirst: true }
+    case 'TEXT_ICON': return { image: true, text: true, imageFirst: false }
+  }
+}
+
+/** Stored widths of a banner picture: icons (≤ 256 CSS px) at 64/128/256, wide banners at 640/828/1080. */
+export const BANNER_WIDTHS = [640, 828, 1080] as const
+export const ICON_WIDTHS = [64, 128, 256] as const
+export function bannerImageWidths(cssWidth: number): readonly number[] {
+  return cssWidth <= 256 ? ICON_WIDTHS : BANNER_WIDTHS
+}
+
+/** Active period: started (or no start) and not yet ended (or no end); ISO 8601 UTC strings compare as text. */
+export function isBannerActive(b: { startsAt: string | null; endsAt: string | null }, now: Date): boolean {
+  const iso = now.toISOString()
+  return (b.startsAt === null || b.startsAt <= iso) && (b.endsAt === null || b.endsAt > iso)
+}
+
+/** A banner's link as an `href`: own-site paths (not `//host`) and http(s) URLs only; anything else is dropped. */
+export function bannerHref(link: string): string | null {
+  if (/^\/(?![/\\])/.test(link)) return link
+  try {
+    const u = new URL(link)
+    return u.protocol === 'https:' || u.protocol === 'http:' ? u.href : null
+  } catch {
+    return null
+  }
+}
+
+// ───────────────────────────── ten-day list (spec §9 "ten-day list sizes 5, 15, 25") ─────────────────────────────
+
+/** Spec §9: the TEN (every ten days) schedule list grows 5, then 15, then 25 per page. */
+export const TEN_LIST_SIZES = [5, 15, 25] as const
+
+/** Size of the TEN list's page after one of `size` items: 5 → 15 → 25, then 25 for every further page. */
+export function nextTenSize(size: number): number {
+  return TEN_LIST_SIZES.find((x) => x > size) ?? TEN_LIST_SIZES[TEN_LIST_SIZES.length - 1]
+}

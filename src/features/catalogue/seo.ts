@@ -3,6 +3,13 @@
  * sitemap and robots.txt of an edition. Pure: the pages pass what they read from D1 and the edition.
  */
 import type { SitemapSeries } from './catalogue.server.ts'
+import ar from '../../../editions/ar/edition.json'
+import de from '../../../editions/de/edition.json'
+import fr from '../../../editions/fr/edition.json'
+import jp from '../../../editions/jp/edition.json'
+import kr from '../../../editions/kr/edition.json'
+import th from '../../../editions/th/edition.json'
+import tw from '../../../editions/tw/edition.json'
 
 /** `path` as an absolute URL of the edition (`siteUrl` is its public origin). */
 export function absoluteUrl(path: string, siteUrl: string): string {
@@ -96,4 +103,29 @@ export const ROBOTS_DISALLOW = ['/api/', '/user/', '/library/', '/history/'] as 
 
 export function robotsTxt(siteUrl: string): string {
   return ['User-agent: *', ...ROBOTS_DISALLOW.map((p) => `Disallow: ${p}`), '', `Sitemap: ${absoluteUrl('/sitemap.xml', siteUrl)}`, ''].join('\n')
+}
+
+// ───────────────────────────── hreflang (issue 5 §6) ─────────────────────────────
+
+/** Where each edition is published; read at build from every `editions/<id>/edition.json`. */
+export type EditionSite = { id: string; locale: string; siteUrl: string; redirectAll: boolean }
+
+/** Every edition's public origin and language (the build's `virtual:edition` carries only its own). */
+export const EDITION_SITES: readonly EditionSite[] = [fr, ar, de, jp, kr, th, tw].map((e) => ({
+  id: e.id, locale: e.locale, siteUrl: e.siteUrl, redirectAll: Boolean(e.redirectAllUrl),
+}))
+
+/** Spec §1: French is the default edition, the `x-default` of every alternate set. */
+export const DEFAULT_EDITION_ID = 'fr'
+
+/**
+ * `<link rel="alternate" hreflang>` targets for `path`: the same path in every edition (the page's own
+ * edition included, as hreflang requires), plus `x-default`. Editions that redirect every page elsewhere
+ * (de, spec §1) are left out: an alternate must answer 200, not a redirect.
+ */
+export function hreflangLinks(path: string, sites: readonly EditionSite[] = EDITION_SITES, defaultId = DEFAULT_EDITION_ID): { hreflang: string; href: string }[] {
+  const live = sites.filter((s) => !s.redirectAll)
+  const links = live.map((s) => ({ hreflang: s.locale, href: absoluteUrl(path, s.siteUrl) }))
+  const fallback = live.find((s) => s.id === defaultId)
+  return fallback ? [...links, { hreflang: 'x-default', href: absoluteUrl(path, fallback.siteUrl) }] : links
 }

@@ -7,10 +7,18 @@ import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
 import {
   AdminAdjustRequest,
+  HISTORY_PAGE_SIZE,
+  HISTORY_PAGES,
+  MAX_EXPIRING,
   balances,
+  decodeHistoryCursor,
+  encodeHistoryCursor,
   expiryInstant,
+  historySince,
   planSpend,
   type Balances,
+  type CoinSummary,
+  type HistoryQuery,
   type CoinSource,
   type CoinType,
   type LedgerKind,
@@ -183,4 +191,93 @@ export async function walletTotals(db: Db, userId: number): Promise<{ lots: numb
     userId,
   )
   return row ?? { lots: 0, ledger: 0, minRemaining: null }
+}
+
+/**
+ * API.md `GET /coin` as one SQL expression (JSON text) over the lots of user `?` at instant `?`; its
+ * parameters are `coinSummaryParams(userId, nowIso)`. Inside a purchase batch it is evaluated after the
+ * batch's writes, so the stored answer shows the balance that purchase left. Same rule as `balances()` +
+ * `coinSummary()` in wallet.ts (expired and empty lots do not count; expiries grouped per type and instant,
+ * soonest first, then in COIN_TYPES order) — a worker test holds the two equal.
+ */
+export const COIN_SUMMARY_SQL = `(SELECT json_object(
+    'coin', coalesce(sum(CASE WHEN type = 'COIN' THEN remaining END), 0),
+    'freeCoin', coalesce(sum(CASE WHEN type = 'FREE_COIN' THEN remaining END), 0),
+    'bonus', coalesce(sum(CASE WHEN type = 'BONUS' THEN remaining END), 0),
+    'mileage', coalesce(sum(CASE WHEN type = 'MILEAGE' THEN remaining END), 0),
+    'total', coalesce(sum(CASE WHEN type <> 'MILEAGE' THEN remaining END), 0),
+    'expiring', json((SELECT json_group_array(json_object('type', type, 'amount', amount, 'expiresAt', expiresAt)) FROM (
+        SELECT type, sum(remaining) AS amount, expires_at AS expiresAt FROM coin_lots
+         WHERE user_id = ? AND remaining > 0 AND expires_at IS NOT NULL AND expires_at > ?
+         GROUP BY type, expires_at
+         ORDER BY expires_at, CASE type WHEN 'COIN' THEN 0 WHEN 'FREE_COIN' THEN 1 WHEN 'BONUS' THEN 2 ELSE 3 END
+         LIMIT ${MAX_EXPIRING}))))
+  FROM coin_lots WHERE user_id = ? AND remaining > 0 AND (expires_at IS NULL OR expires_at > ?))`
+
+/** Parameters of `COIN_SUMMARY_SQL`. */
+export function coinSummaryParams(userId: number, nowIso: string): unknown[] {
+  return [userId, nowIso, userId, nowIso]
+}
+
+/** API.md `GET /api/v1/coin`: the reader's balances per type and the next expiries (one query). */
+export async function coinOf(db: Db, userId: number, now = new Date()): Promise<CoinSummary> {
+  const row = await db.first<{ coin: string }>(`SELECT ${COIN_SUMMARY_SQL} AS coin`, ...coinSummaryParams(userId, now.toISOString()))
+  return JSON.parse(row!.coin) as CoinSummary
+}
+
+/** One row of a history page (API.md `GET /coin/history`). */
+export type HistoryItem = {
+  id: number
+  kind: LedgerKind
+  source: CoinSource
+  type: CoinType
+  /** Signed coins: > 0 came in, < 0 went out. */
+  amount: number
+  createdAt: string
+  productKind: 'COIN_PRODUCT' | 'EPISODE' | null
+  seriesId: number | null
+  seriesTitle: string | null
+  episodeId: number | null
+  episodeNo: number | null
+  purchaseId: number | null
+  /** When the coins of the lot concerned stop being spendable (null: never). */
+  expiresAt: string | null
+}
+
+/**
+ * API.md `GET /api/v1/coin/history?kind=CHARGE|USE|MILEAGE&cursor=`: the reader's own ledger rows of that
+ * page (spec §2 history pages, kinds grouped by `HISTORY_PAGES`), within the spec §9 window, newest first,
+ * `HISTORY_PAGE_SIZE` at a time; `next` is the cursor of the following page or null. The operator's reason
+ * (`description`) and internal references stay out. INVALID_PARAMETER for a cursor that is not ours.
+ */
+export async function coinHistory(db: Db, userId: number, query: HistoryQuery, now = new Date()): Promise<{ items: HistoryItem[]; next: string | null }> {
+  const page = HISTORY_PAGES[query.kind]
+  const cursor = query.cursor === undefined ? null : decodeHistoryCursor(query.cursor)
+  if (query.cursor !== undefined && !cursor) throw new AppError('INVALID_PARAMETER', { fields: 'cursor' })
+  const kinds = page.kinds.map(() => '?').join(', ')
+  const rows = await db.all<HistoryItem>(
+    `SELECT l.id, l.kind, l.source, l.type, l.amount, l.created_at AS createdAt, l.product_kind AS productKind,
+            l.series_id AS seriesId, s.title AS seriesTitle, l.episode_id AS episodeId, e.no AS episodeNo,
+            l.purchase_id AS purchaseId, lot.expires_at AS expiresAt
+       FROM coin_ledger l
+       LEFT JOIN coin_lots lot ON lot.id = l.lot_id
+       LEFT JOIN series s ON s.id = l.series_id
+       LEFT JOIN episodes e ON e.id = l.episode_id
+      WHERE l.user_id = ? AND l.kind IN (${kinds}) AND (l.type = 'MILEAGE') = ? AND l.created_at >= ?
+        AND (? IS NULL OR l.created_at < ? OR (l.created_at = ? AND l.id < ?))
+      ORDER BY l.created_at DESC, l.id DESC
+      LIMIT ?`,
+    userId,
+    ...page.kinds,
+    page.mileage ? 1 : 0,
+    historySince(query.kind, now),
+    cursor?.createdAt ?? null,
+    cursor?.createdAt ?? null,
+    cursor?.createdAt ?? null,
+    cursor?.id ?? null,
+    HISTORY_PAGE_SIZE + 1,
+  )
+  const items = rows.slice(0, HISTORY_PAGE_SIZE)
+  const last = items[items.length - 1]
+  return { items, next: rows.length > HISTORY_PAGE_SIZE && last ? encodeHistoryCursor({ createdAt: last.createdAt, id: last.id }) : null }
 }

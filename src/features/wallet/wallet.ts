@@ -159,3 +159,83 @@ export function expiryInstant(expiresAt: string | undefined | null): string | nu
   if (Number.isNaN(ms)) throw new RangeError(`not a date: ${expiresAt}`)
   return new Date(ms).toISOString()
 }
+
+/** How many upcoming expiries `GET /coin` lists ("12 bonus coins expire on 03.12.2026"), soonest first. */
+export const MAX_EXPIRING = 5
+
+/**
+ * The wire shape of a balance (API.md `GET /api/v1/coin`, also `coin` in the purchase answer): spendable
+ * types apart, mileage apart, `total` = what can be spent on episodes, and the next expiries.
+ */
+export type CoinSummary = {
+  coin: number
+  freeCoin: number
+  bonus: number
+  mileage: number
+  total: number
+  expiring: Expiry[]
+}
+
+/** A derived balance as the API shows it (the first `MAX_EXPIRING` expiries). */
+export function coinSummary(b: Balances): CoinSummary {
+  return { coin: b.COIN, freeCoin: b.FREE_COIN, bonus: b.BONUS, mileage: b.MILEAGE, total: b.total, expiring: b.nextExpiries.slice(0, MAX_EXPIRING) }
+}
+
+/** One lot run out by the expiry sweep: `amount` coins (> 0) leave lot `lotId` as an EXPIRE ledger row. */
+export type ExpiryStep = { lotId: number; amount: number }
+
+/** Which lots the expiry sweep empties at `now`: every lot past its expiry that still holds coins. */
+export function planExpiry(lots: readonly Lot[], now: Date): ExpiryStep[] {
+  return lots.filter((l) => l.remaining > 0 && isExpired(l, now)).map((l) => ({ lotId: l.id, amount: l.remaining }))
+}
+
+/**
+ * Spec §3 coin history kinds grouped into the three history pages (spec §2 /history/charge, /history/use,
+ * /history/mileage) and their windows (spec §9: charge 90 days, use 90, mileage 180).
+ * - CHARGE: coins received and charges taken back (CHARGE, CANCEL) of the spendable types.
+ * - USE: coins leaving the wallet (USE, EXPIRE) and purchases given back (REFUND_PURCHASE).
+ * - MILEAGE: every movement of mileage points.
+ */
+export const HISTORY_PAGES = {
+  CHARGE: { days: 90, kinds: ['CHARGE', 'CANCEL'], mileage: false },
+  USE: { days: 90, kinds: ['USE', 'EXPIRE', 'REFUND_PURCHASE'], mileage: false },
+  MILEAGE: { days: 180, kinds: LEDGER_KINDS, mileage: true },
+} as const satisfies Record<string, { days: number; kinds: readonly LedgerKind[]; mileage: boolean }>
+export type HistoryPage = keyof typeof HISTORY_PAGES
+
+/** Rows per history page. */
+export const HISTORY_PAGE_SIZE = 20
+
+/** `GET /api/v1/coin/history?kind=&cursor=` (API.md). */
+export const HistoryQuery = z.object({
+  kind: z.enum(Object.keys(HISTORY_PAGES) as [HistoryPage, ...HistoryPage[]]),
+  cursor: z.string().max(100).optional(),
+})
+export type HistoryQuery = z.infer<typeof HistoryQuery>
+
+/** Where a history page continues: the last row shown (rows are ordered newest first by time, then id). */
+export type HistoryCursor = { createdAt: string; id: number }
+
+/** Opaque cursor text (base64url of `createdAt~id`). */
+export function encodeHistoryCursor(c: HistoryCursor): string {
+  return btoa(`${c.createdAt}~${c.id}`).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
+}
+
+/** The cursor a client sent back, or null when it is not one of ours (the caller answers INVALID_PARAMETER). */
+export function decodeHistoryCursor(text: string): HistoryCursor | null {
+  if (!/^[A-Za-z0-9_-]{1,100}$/.test(text)) return null
+  let plain: string
+  try {
+    plain = atob(text.replace(/-/g, '+').replace(/_/g, '/'))
+  } catch {
+    return null
+  }
+  const m = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,3})?Z)~(\d{1,15})$/.exec(plain)
+  if (!m || Number.isNaN(Date.parse(m[1]!))) return null
+  return { createdAt: m[1]!, id: Number(m[2]) }
+}
+
+/** The oldest instant a history page shows at `now` (spec §9 windows). */
+export function historySince(page: HistoryPage, now: Date): string {
+  return new Date(now.getTime() - HISTORY_PAGES[page].days * 86_400_000).toISOString()
+}

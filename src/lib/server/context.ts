@@ -11,6 +11,8 @@ export type RequestContext = {
   /** Spec §2: some pages skip loading the user. */
   skipUser: boolean
   db: Db
+  /** The signed-in reader, set by the session middleware once it has run (null: guest; absent: not run). */
+  userId?: number | null
 }
 
 const storage = new AsyncLocalStorage<RequestContext>()

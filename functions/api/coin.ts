@@ -1,0 +1,18 @@
+/** API.md `/coin`: the signed-in reader's own balances and history (the id comes from the session only). */
+import { Hono } from 'hono'
+import { HistoryQuery } from '../../src/features/wallet/wallet.ts'
+import { coinHistory, coinOf } from '../../src/features/wallet/wallet.server.ts'
+import type { AppEnv } from '../lib/env.ts'
+import { ok } from '../lib/respond.ts'
+import { validate } from '../lib/validate.ts'
+import { currentUserId, requireUser, session } from '../middleware/session.ts'
+
+export const coin = new Hono<AppEnv>()
+  .use(session, requireUser, async (c, next) => {
+    await next()
+    c.header('Cache-Control', 'private, no-store')
+  })
+  /** Balances per type and the next expiries. */
+  .get('/', async (c) => ok(c, await coinOf(c.var.db, currentUserId(c))))
+  /** One page of the charge, use or mileage history (spec §9 windows), newest first. */
+  .get('/history', validate('query', HistoryQuery), async (c) => ok(c, await coinHistory(c.var.db, currentUserId(c), c.req.valid('query'))))

@@ -1,0 +1,33 @@
+/**
+ * `GET /api/v1/search?keyword=&cursor=` (spec §2 /search, §7 "contents search"): series whose title,
+ * creators or tags match the keyword (D1 FTS5), one page; `GET /api/v1/search/tags`: tag top 10 and
+ * recommended tags (spec §7 "tag top10/recommend"). Empty or over-long keyword: 400 INVALID_PARAMETER.
+ */
+import { Hono } from 'hono'
+import { getCookie } from 'hono/cookie'
+import { z } from 'zod'
+import type { AppEnv } from '../lib/env.ts'
+import { ok } from '../lib/respond.ts'
+import { validate } from '../lib/validate.ts'
+import { AppError } from '../../src/lib/errors/catalogue.ts'
+import { audienceFor, NOT_LOGGED_IN_ADULT_COOKIE, PLATFORMS } from '../../src/features/catalogue/catalogue.ts'
+import { resolveSearch } from '../../src/features/search/search.ts'
+import { searchSeries, tagLists } from '../../src/features/search/search.server.ts'
+
+/** Raw lengths are bounded before any rule runs (a huge query string is refused, not processed). */
+const SearchQuery = z.object({ keyword: z.string().max(1000).optional(), cursor: z.string().max(50).optional() })
+const Platform = z.enum(PLATFORMS).catch('WEB')
+
+export const search = new Hono<AppEnv>()
+  .get('/', validate('query', SearchQuery), async (c) => {
+    const resolved = resolveSearch(c.req.valid('query'))
+    if (!resolved.ok) throw new AppError(resolved.code, { fields: resolved.field })
+    // Guest audience, as on /contents (the session feature adds the signed-in viewer).
+    const audience = audienceFor(c.get('edition'), null, { platform: Platform.parse(c.req.header('x-platform')), adultCookie: getCookie(c, NOT_LOGGED_IN_ADULT_COOKIE) })
+    c.header('Cache-Control', 'private, no-store')
+    return ok(c, await searchSeries(c.get('db'), resolved.request, audience))
+  })
+  .get('/tags', async (c) => {
+    c.header('Cache-Control', 'public, max-age=0, s-maxage=300, stale-while-revalidate=3600')
+    return ok(c, await tagLists(c.get('db')))
+  })

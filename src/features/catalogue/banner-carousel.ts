@@ -1,0 +1,45 @@
+/**
+ * Home banner carousel (spec §9: auto-slide every 5000 ms), a progressive enhancement of the plain list
+ * HomeBanners.astro renders. Rotation stops while the reader hovers or focuses it, after the pause button,
+ * and from the start under prefers-reduced-motion; previous/next always work. Only the current slide is
+ * shown and reachable by keyboard; while rotation is off, slide changes are announced (aria-live polite).
+ */
+for (const root of document.querySelectorAll<HTMLElement>('.banners')) {
+  const slides = [...root.querySelectorAll<HTMLElement>('.banner')]
+  const controls = root.querySelector<HTMLElement>('.banner-controls')
+  const list = root.querySelector<HTMLElement>('.banner-slides')!
+  const pause = root.querySelector<HTMLButtonElement>('[data-banner-pause]')
+  if (slides.length < 2 || !controls || !pause) continue
+  const interval = Number(root.dataset.interval) || 5000
+  let current = 0
+  let stopped = matchMedia('(prefers-reduced-motion: reduce)').matches
+  let hovered = false
+  let focused = false
+  let timer: ReturnType<typeof setInterval> | undefined
+
+  const show = (i: number) => {
+    current = (i + slides.length) % slides.length
+    slides.forEach((s, k) => (s.hidden = k !== current))
+  }
+  const sync = () => {
+    const rotating = !stopped && !hovered && !focused
+    list.setAttribute('aria-live', rotating ? 'off' : 'polite')
+    pause.textContent = stopped ? root.dataset.labelPlay! : root.dataset.labelPause!
+    clearInterval(timer)
+    timer = rotating ? setInterval(() => show(current + 1), interval) : undefined
+  }
+
+  root.setAttribute('data-enhanced', '')
+  controls.hidden = false
+  show(0)
+  sync()
+  pause.addEventListener('click', () => { stopped = !stopped; sync() })
+  root.querySelector('[data-banner-prev]')!.addEventListener('click', () => { show(current - 1); sync() })
+  root.querySelector('[data-banner-next]')!.addEventListener('click', () => { show(current + 1); sync() })
+  root.addEventListener('mouseenter', () => { hovered = true; sync() })
+  root.addEventListener('mouseleave', () => { hovered = false; sync() })
+  root.addEventListener('focusin', () => { focused = true; sync() })
+  root.addEventListener('focusout', (e) => { if (!root.contains(e.relatedTarget as Node | null)) { focused = false; sync() } })
+}
+
+export {}

@@ -1,0 +1,142 @@
+/**
+ * Renting and buying episodes on D1 (API.md `POST /api/v1/purchase`; ARCHITECTURE.md "Money: the wallet":
+ * a purchase is one D1 batch of conditional lot updates, ownership inserts, ledger inserts and the
+ * idempotency row — if any statement fails, nothing happened).
+ */
+import { AppError } from '../../lib/errors/catalogue.ts'
+import type { Db } from '../../lib/server/db.ts'
+import type { CoinSource, CoinSummary, CoinType, Lot } from '../wallet/wallet.ts'
+import { COIN_SUMMARY_SQL, coinSummaryParams } from '../wallet/wallet.server.ts'
+import type { IdempotencyClaim } from '../wallet/idempotency.ts'
+import { IdempotencyKeyTaken, isKeyTaken, storeResponseStatement } from '../wallet/idempotency.server.ts'
+import { checkSale, planPurchase, rentalEnd, type Holding, type PurchaseKind, type PurchaseRequest, type SaleEpisode } from './purchase.ts'
+
+/**
+ * How often a purchase re-plans after a concurrent change refused its batch. Every refusal means another
+ * request's batch committed, so the system always moves on; the bound only keeps one unlucky request from
+ * waiting forever (it then answers TOO_MANY_REQUESTS and the client retries with the same key).
+ */
+const PURCHASE_ATTEMPTS = 50
+
+export type PurchaseInput = {
+  userId: number
+  request: PurchaseRequest
+  /** The request's Idempotency-Key claim; its row commits with the purchase. */
+  claim: IdempotencyClaim
+  /** Edition `rentalHours` (spec §3: rental length per edition). */
+  rentalHours: number
+}
+
+/** One episode sold: what the reader now holds and until when (null: forever). */
+export type PurchaseLine = { episodeId: number; kind: PurchaseKind; expiresAt: string | null }
+export type PurchaseResult = { purchases: PurchaseLine[]; coin: CoinSummary }
+
+type EpisodeRow = Omit<SaleEpisode, 'isFree' | 'isAdult'> & { isFree: number; isAdult: number }
+type LotRow = Lot & { source: CoinSource }
+
+/**
+ * Sells the episodes of `request` to the reader (rules: `checkSale`, then `planPurchase`; COIN_INSUFFICIENT
+ * when the balance is short) in one batch:
+ *
+ * - per episode: a `purchases` row; for a rental, the reader's ended rental of that episode is dropped;
+ *   an `ownerships` row (unique per user, episode and kind: a concurrent sale of the same episode fails the
+ *   batch); then per lot drawn a conditional update (`remaining >= take`, lot not expired) followed by its
+ *   USE ledger row, whose amount is `-take` only when the update changed one row and 0 otherwise — the
+ *   ledger's CHECK (amount <> 0) then fails the whole batch (the guard of `adminAdjust`);
+ * - the reader's purchase count;
+ * - last, the idempotency row holding the answer, computed in SQL after the writes.
+ *
+ * A batch refused by a guard or a unique constraint wrote nothing: everything is read, checked and planned
+ * again. A batch refused because the idempotency key was stored meanwhile (a duplicate in flight that
+ * committed first) throws IdempotencyKeyTaken: the middleware answers with the stored response.
+ */
+export async function purchaseEpisodes(db: Db, input: PurchaseInput, now = new Date()): Promise<PurchaseResult> {
+  const { userId, request, claim } = input
+  const nowIso = now.toISOString()
+  const ids = JSON.stringify(request.episodeIds)
+  const expiresAt = request.kind === 'RENT' ? rentalEnd(now, input.rentalHours) : null
+
+  for (let attempt = 1; ; attempt++) {
+    const [keyRow, userRow, episodeRows, holdingRows, lotRows] = await db.batch([
+      { sql: `SELECT 1 AS taken FROM idempotency_keys WHERE user_id = ? AND key = ?`, params: [userId, claim.key] },
+      { sql: `SELECT is_adult AS isAdult FROM users WHERE id = ? AND deleted_at IS NULL`, params: [userId] },
+      {
+        sql: `SELECT e.id, e.series_id AS seriesId, e.is_free AS isFree, e.price_rent AS priceRent, e.price_buy AS priceBuy, s.is_adult AS isAdult
+                FROM episodes e JOIN series s ON s.id = e.series_id
+               WHERE e.id IN (SELECT value FROM json_each(?)) AND s.is_published = 1 AND e.published_at <= ?`,
+        params: [ids, nowIso],
+      },
+      {
+        sql: `SELECT episode_id AS episodeId, kind, expires_at AS expiresAt FROM ownerships WHERE user_id = ? AND episode_id IN (SELECT value FROM json_each(?))`,
+        params: [userId, ids],
+      },
+      { sql: `SELECT id, type, remaining, expires_at AS expiresAt, source FROM coin_lots WHERE user_id = ? AND remaining > 0`, params: [userId] },
+    ])
+    if (keyRow!.results.length > 0) throw new IdempotencyKeyTaken()
+    const user = userRow!.results[0] as { isAdult: number } | undefined
+    if (!user) throw new AppError('NOT_LOGIN_USER')
+    const episodes = (episodeRows!.results as EpisodeRow[]).map((e) => ({ ...e, isFree: e.isFree === 1, isAdult: e.isAdult === 1 }))
+    const sale = checkSale(request, episodes, holdingRows!.results as Holding[], { isAdult: user.isAdult === 1 }, now)
+    if (!sale.ok) throw new AppError(sale.code, sale.episodeId === undefined ? undefined : { episodeId: sale.episodeId })
+    const lots = lotRows!.results as LotRow[]
+    const plan = planPurchase(lots, sale.items, now)
+    if (!plan) throw new AppError('COIN_INSUFFICIENT')
+
+    const lotById = new Map(lots.map((l) => [l.id, l]))
+    const lines: PurchaseLine[] = []
+    const statements: { sql: string; params: unknown[] }[] = []
+    sale.items.forEach((item, i) => {
+      statements.push({
+        sql: `INSERT INTO purchases (user_id, series_id, episode_id, type, coins, idempotency_key, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+        params: [userId, item.seriesId, item.episodeId, request.kind, item.price, claim.key, nowIso],
+      })
+      if (request.kind === 'RENT') {
+        statements.push({
+          sql: `DELETE FROM ownerships WHERE user_id = ? AND episode_id = ? AND kind = 'RENT' AND expires_at IS NOT NULL AND expires_at <= ?`,
+          params: [userId, item.episodeId, nowIso],
+        })
+      }
+      statements.push({
+        sql: `INSERT INTO ownerships (user_id, series_id, episode_id, kind, expires_at, purchase_id, created_at, updated_at)
+              VALUES (?, ?, ?, ?, ?, last_insert_rowid(), ?, ?)`,
+        params: [userId, item.seriesId, item.episodeId, request.kind, expiresAt, nowIso, nowIso],
+      })
+      for (const step of plan[i]!.steps) {
+        const lot = lotById.get(step.lotId)!
+        statements.push(
+          {
+            sql: `UPDATE coin_lots SET remaining = remaining - ? WHERE id = ? AND user_id = ? AND remaining >= ? AND (expires_at IS NULL OR expires_at > ?)`,
+            params: [step.take, step.lotId, userId, step.take, nowIso],
+          },
+          {
+            sql: `INSERT INTO coin_ledger (user_id, kind, lot_id, type, source, amount, product_kind, series_id, episode_id, purchase_id, idempotency_key, created_at)
+                  VALUES (?, 'USE', ?, ?, ?, CASE WHEN changes() = 1 THEN ? ELSE 0 END, 'EPISODE', ?, ?,
+                          (SELECT purchase_id FROM ownerships WHERE user_id = ? AND episode_id = ? AND kind = ?), ?, ?)`,
+            params: [userId, step.lotId, lot.type satisfies CoinType, lot.source, -step.take, item.seriesId, item.episodeId, userId, item.episodeId, request.kind, claim.key, nowIso],
+          },
+        )
+      }
+      lines.push({ episodeId: item.episodeId, kind: request.kind, expiresAt })
+    })
+    statements.push({ sql: `UPDATE users SET purchase_count = purchase_count + ? WHERE id = ?`, params: [sale.items.length, userId] })
+    statements.push(
+      storeResponseStatement(
+        claim,
+        200,
+        `json_object('result', 'SUCCESS', 'data', json_object('purchases', json(?), 'coin', json(${COIN_SUMMARY_SQL})))`,
+        [JSON.stringify(lines), ...coinSummaryParams(userId, nowIso)],
+      ),
+    )
+
+    try {
+      const results = await db.batch(statements)
+      const body = (results[results.length - 1]!.results[0] as { body: string }).body
+      return (JSON.parse(body) as { data: PurchaseResult }).data
+    } catch (e) {
+      if (isKeyTaken(e)) throw new IdempotencyKeyTaken()
+      // A guard fired or the episode was sold meanwhile: nothing was written; read and plan again.
+      if (!/(CHECK|UNIQUE) constraint failed/.test(String((e as Error)?.message))) throw e
+      if (attempt >= PURCHASE_ATTEMPTS) throw new AppError('TOO_MANY_REQUESTS')
+    }
+  }
+}

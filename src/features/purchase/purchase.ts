@@ -1,0 +1,126 @@
+/**
+ * Renting and buying episodes without I/O (spec §3 purchase kinds, §4 "a rental cannot be bought again while
+ * time remains", §8 Purchase errors; API.md `POST /api/v1/purchase`): which episodes of a request can be sold
+ * to this reader, for how many coins, and which lots pay for each of them.
+ */
+import { z } from 'zod'
+import type { ErrorCode } from '../../lib/errors/catalogue.ts'
+import { planSpend, type Lot, type SpendStep } from '../wallet/wallet.ts'
+
+/** The purchase kinds a reader pays coins for (spec §3; gifts, PERMANENT and FREETIME come another way). */
+export const PURCHASE_KINDS = ['RENT', 'POSSESSION'] as const
+export type PurchaseKind = (typeof PURCHASE_KINDS)[number]
+
+/**
+ * Largest bulk purchase ("unlock all / remaining"): one request is one D1 batch of a few statements per
+ * episode and per lot touched, which must stay well inside D1's per-invocation statement limit.
+ */
+export const MAX_EPISODES_PER_PURCHASE = 100
+
+/** API.md `POST /api/v1/purchase` body. Duplicate ids are refused: each episode is sold once per request. */
+export const PurchaseRequest = z.object({
+  episodeIds: z
+    .array(z.number().int().positive().max(Number.MAX_SAFE_INTEGER))
+    .min(1)
+    .max(MAX_EPISODES_PER_PURCHASE)
+    .refine((ids) => new Set(ids).size === ids.length, 'duplicate episode ids'),
+  kind: z.enum(PURCHASE_KINDS),
+})
+export type PurchaseRequest = z.infer<typeof PurchaseRequest>
+
+/** An episode as the sale rules see it. */
+export type SaleEpisode = {
+  id: number
+  seriesId: number
+  isFree: boolean
+  priceRent: number | null
+  priceBuy: number | null
+  /** The series is for adults only (spec §6: needs the age check). */
+  isAdult: boolean
+}
+
+/** Ownership kinds of spec §3 that keep the episode forever. */
+const FOREVER = new Set(['POSSESSION', 'ALL_POSSESSION', 'PERMANENT'])
+/** Ownership kinds of spec §3 that last for a time (a rental, a wait-until-free unlock). */
+const TIMED = new Set(['RENT', 'ALL_RENT', 'FREETIME'])
+
+/** What the reader already holds of an episode. `expiresAt` null: forever. */
+export type Holding = { episodeId: number; kind: string; expiresAt: string | null }
+
+/** One episode to sell: its price in coins for the requested kind. */
+export type SaleItem = { episodeId: number; seriesId: number; price: number }
+
+export type SaleCheck = { ok: true; items: SaleItem[]; total: number } | { ok: false; code: ErrorCode; episodeId?: number }
+
+/**
+ * Whether every episode of a request can be sold to this reader, checked in this order over the whole
+ * request (so the answer does not depend on the order of the ids):
+ *
+ * 1. NOT_FOUND_EPISODE: an id that is not a published episode of a published series.
+ * 2. ADULT_ONLY_CONTENTS: an adult series and the reader is not a confirmed adult (spec §6; opens the popup).
+ * 3. UN_MATCHED_RENT_SALE_TYPE / UN_MATCHED_POSSESSION_SALE_TYPE: not offered that way — no price for the
+ *    kind, or a free episode, which is offered in neither way (everyone reads it).
+ * 4. EXIST_LIBRARY: the reader keeps the episode forever already (POSSESSION, ALL_POSSESSION, PERMANENT).
+ * 5. Spec §4 "a rental cannot be bought again while time remains" (a rental or a wait-until-free unlock
+ *    still running): renting again is RENT_PURCHASE_IMPOSSIBLE ("your rental is still running"); buying it
+ *    is POSSESSION_PURCHASE_IMPOSSIBLE ("cannot be bought at the moment") — the spec's reading, even though
+ *    an upgrade would be possible; once the rental ends the episode can be bought.
+ *
+ * The balance (COIN_INSUFFICIENT) is checked afterwards, by `planPurchase`.
+ */
+export function checkSale(
+  request: PurchaseRequest,
+  episodes: readonly SaleEpisode[],
+  holdings: readonly Holding[],
+  reader: { isAdult: boolean },
+  now: Date,
+): SaleCheck {
+  const byId = new Map(episodes.map((e) => [e.id, e]))
+  const missing = request.episodeIds.find((id) => !byId.has(id))
+  if (missing !== undefined) return { ok: false, code: 'NOT_FOUND_EPISODE', episodeId: missing }
+  const wanted = request.episodeIds.map((id) => byId.get(id)!)
+
+  const adult = wanted.find((e) => e.isAdult && !reader.isAdult)
+  if (adult) return { ok: false, code: 'ADULT_ONLY_CONTENTS', episodeId: adult.id }
+
+  const priceOf = (e: SaleEpisode) => (e.isFree ? null : request.kind === 'RENT' ? e.priceRent : e.priceBuy)
+  const unsold = wanted.find((e) => priceOf(e) === null)
+  if (unsold) return { ok: false, code: request.kind === 'RENT' ? 'UN_MATCHED_RENT_SALE_TYPE' : 'UN_MATCHED_POSSESSION_SALE_TYPE', episodeId: unsold.id }
+
+  const ids = new Set(request.episodeIds)
+  const mine = holdings.filter((h) => ids.has(h.episodeId))
+  const owned = mine.find((h) => FOREVER.has(h.kind) && (h.expiresAt === null || Date.parse(h.expiresAt) > now.getTime()))
+  if (owned) return { ok: false, code: 'EXIST_LIBRARY', episodeId: owned.episodeId }
+  const running = mine.find((h) => TIMED.has(h.kind) && h.expiresAt !== null && Date.parse(h.expiresAt) > now.getTime())
+  if (running) return { ok: false, code: request.kind === 'RENT' ? 'RENT_PURCHASE_IMPOSSIBLE' : 'POSSESSION_PURCHASE_IMPOSSIBLE', episodeId: running.episodeId }
+
+  const items = wanted.map((e) => ({ episodeId: e.id, seriesId: e.seriesId, price: priceOf(e)! }))
+  return { ok: true, items, total: items.reduce((s, i) => s + i.price, 0) }
+}
+
+/** The lots one episode of a purchase draws from. */
+export type PurchaseStep = { episodeId: number; steps: SpendStep[] }
+
+/**
+ * Which lots pay for each item, in request order: the items are paid one after the other from the same
+ * lots (spec §4 spend order through `planSpend`), so together they draw exactly what one spend of the total
+ * would, and every ledger row can name the episode it paid for. Null when the balance is short
+ * (COIN_INSUFFICIENT).
+ */
+export function planPurchase(lots: readonly Lot[], items: readonly SaleItem[], now: Date): PurchaseStep[] | null {
+  const left = lots.map((l) => ({ ...l }))
+  const byId = new Map(left.map((l) => [l.id, l]))
+  const out: PurchaseStep[] = []
+  for (const item of items) {
+    const steps = planSpend(left, item.price, now)
+    if (!steps) return null
+    for (const s of steps) byId.get(s.lotId)!.remaining -= s.take
+    out.push({ episodeId: item.episodeId, steps })
+  }
+  return out
+}
+
+/** When a rental bought at `now` ends (edition `rentalHours`, spec §3 "rental length per edition"). */
+export function rentalEnd(now: Date, rentalHours: number): string {
+  return new Date(now.getTime() + rentalHours * 3_600_000).toISOString()
+}

@@ -1,0 +1,46 @@
+/**
+ * Live suggestions on /search (spec §9: search delay 1000 ms), an enhancement of the GET form: 1000 ms
+ * after the last keystroke the API's first results appear as links under the box; an empty box clears
+ * them. Text only through textContent; a newer keystroke aborts the previous request.
+ */
+const form = document.querySelector<HTMLFormElement>('form.search-form')
+const input = form?.querySelector<HTMLInputElement>('input[name="keyword"]')
+const list = document.getElementById('search-suggest')
+const status = document.getElementById('search-status')
+if (form && input && list && status) {
+  const delay = Number(form.dataset.delay) || 1000
+  let timer: ReturnType<typeof setTimeout> | undefined
+  let pending: AbortController | undefined
+
+  const render = (items: { id: number; title: string }[]) => {
+    list.replaceChildren(...items.slice(0, 8).map((s) => {
+      const li = document.createElement('li')
+      const a = document.createElement('a')
+      a.href = `/detail/${s.id}`
+      a.textContent = s.title
+      li.appendChild(a)
+      return li
+    }))
+    list.hidden = items.length === 0
+    status.textContent = (form.dataset.labelCount ?? '').replace('{{n}}', String(Math.min(items.length, 8)))
+  }
+
+  input.addEventListener('input', () => {
+    clearTimeout(timer)
+    pending?.abort()
+    const keyword = input.value.trim()
+    if (!keyword) return render([])
+    timer = setTimeout(async () => {
+      pending = new AbortController()
+      try {
+        const res = await fetch(`/api/v1/search?${new URLSearchParams({ keyword })}`, { signal: pending.signal, headers: { accept: 'application/json' } })
+        const body = (await res.json()) as { data: { items: { id: number; title: string }[] } }
+        render(res.ok ? body.data.items : [])
+      } catch {
+        /* aborted or offline: the form still works */
+      }
+    }, delay)
+  })
+}
+
+export {}

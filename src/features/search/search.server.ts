@@ -1,0 +1,44 @@
+/** Search reads from D1: series_fts (titles, creators, tags) and the tag lists; every list bounded. */
+import type { Db } from '../../lib/server/db.ts'
+import type { Audience } from '../catalogue/catalogue.ts'
+import type { SeriesCard } from '../catalogue/catalogue.server.ts'
+import { encodeSearchCursor, MAX_SEARCH_OFFSET, TAG_LIST_SIZE, type SearchRequest } from './search.ts'
+
+export type SearchPage = { items: SeriesCard[]; next: string | null }
+
+const visible = (a: Audience) => `s.is_published = 1${a.showAdult ? '' : ' AND s.is_adult = 0'}${a.showBl ? '' : ' AND s.is_bl = 0'}`
+
+/**
+ * One page of series matching the request's FTS5 expression (built by `resolveSearch`, never raw input),
+ * best first (bm25: title weighs most, then creators, then tags). 1 query; `size + 1` rows tell whether
+ * a next page exists. Hidden series (adult for guests, BL where toggled off) never appear.
+ */
+export async function searchSeries(db: Db, req: SearchRequest, audience: Audience): Promise<SearchPage> {
+  if (req.match === null) return { items: [], next: null }
+  const rows = await db.all<Omit<SeriesCard, 'isAdult'> & { isAdult: number }>(
+    `SELECT s.id, s.title, s.genre, s.is_adult AS isAdult, s.cover_key AS coverKey, s.cover_width AS coverWidth, s.cover_height AS coverHeight
+     FROM series_fts f JOIN series s ON s.id = f.rowid
+     WHERE series_fts MATCH ? AND ${visible(audience)}
+     ORDER BY bm25(series_fts, 10.0, 3.0, 2.0), s.rank_score DESC, s.id
+     LIMIT ? OFFSET ?`,
+    req.match, req.size + 1, req.offset,
+  )
+  const items = rows.slice(0, req.size).map((r) => ({ ...r, isAdult: r.isAdult === 1 }))
+  const nextOffset = req.offset + req.size
+  const next = rows.length > req.size && nextOffset <= MAX_SEARCH_OFFSET ? encodeSearchCursor(nextOffset) : null
+  return { items, next }
+}
+
+export type TagLists = { top: string[]; recommended: string[] }
+
+/** Tag top 10 (most searched) and the recommended tags (1 query). */
+export async function tagLists(db: Db, size = TAG_LIST_SIZE): Promise<TagLists> {
+  const rows = await db.all<{ name: string; list: 'top' | 'rec' }>(
+    `SELECT * FROM (SELECT name, 'top' AS list, search_count AS n, id FROM tags ORDER BY search_count DESC, id LIMIT ?)
+     UNION ALL
+     SELECT * FROM (SELECT name, 'rec' AS list, search_count AS n, id FROM tags WHERE is_recommended = 1 ORDER BY search_count DESC, id LIMIT ?)
+     ORDER BY list DESC, n DESC, id`,
+    size, size,
+  )
+  return { top: rows.filter((r) => r.list === 'top').map((r) => r.name), recommended: rows.filter((r) => r.list === 'rec').map((r) => r.name) }
+}

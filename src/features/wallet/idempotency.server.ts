@@ -1,0 +1,49 @@
+/**
+ * Idempotency rows on D1 (API.md Idempotency-Key, ARCHITECTURE.md "Money": the idempotency row is part of
+ * the purchase batch). A write never stores its key on its own: the row is one statement of the same D1
+ * batch that moves the coins, so either both commit or neither does. Two requests racing with one key both
+ * run their batch; the primary key (user_id, key) lets exactly one commit, the other fails as a whole and
+ * answers with the row the winner stored.
+ */
+import { AppError } from '../../lib/errors/catalogue.ts'
+import type { Db } from '../../lib/server/db.ts'
+import { idempotencyOutcome, type IdempotencyClaim, type IdempotencyOutcome } from './idempotency.ts'
+
+/** What the stored row says about a claim. */
+export async function lookupIdempotency(db: Db, claim: IdempotencyClaim): Promise<IdempotencyOutcome> {
+  const row = await db.first<{ scope: string; requestHash: string; status: number; body: string }>(
+    `SELECT scope, request_hash AS requestHash, response_status AS status, response_body AS body FROM idempotency_keys WHERE user_id = ? AND key = ?`,
+    claim.userId,
+    claim.key,
+  )
+  return idempotencyOutcome(claim, row)
+}
+
+/**
+ * The statement that stores the first answer, to put last in a money batch: `bodySql` is an SQL expression
+ * (with `bodyParams`) evaluated inside the batch, after its writes, so the stored body describes exactly
+ * what the batch did. RETURNING gives the body back: the first answer and every replay are the same text.
+ */
+export function storeResponseStatement(claim: IdempotencyClaim, status: number, bodySql: string, bodyParams: unknown[]) {
+  return {
+    sql: `INSERT INTO idempotency_keys (user_id, key, scope, request_hash, response_status, response_body)
+          VALUES (?, ?, ?, ?, ?, ${bodySql}) RETURNING response_body AS body`,
+    params: [claim.userId, claim.key, claim.scope, claim.requestHash, status, ...bodyParams],
+  }
+}
+
+/** True when a batch failed because another request stored its row under the same key first. */
+export function isKeyTaken(e: unknown): boolean {
+  return /UNIQUE constraint failed: idempotency_keys\./.test(String((e as Error)?.message))
+}
+
+/**
+ * Thrown by a write whose batch lost the race for its key: nothing of it was written. Its code is the
+ * catalogue's 409 so that without the idempotency middleware it still answers sensibly; the middleware
+ * answers with the stored response instead when the bodies match.
+ */
+export class IdempotencyKeyTaken extends AppError {
+  constructor() {
+    super('IDEMPOTENCY_KEY_REUSED')
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * Fixtures of the wallet and purchase worker tests: fresh readers with their own lots and fresh series with
+ * priced episodes, so each test owns its rows whatever else ran against the same database.
+ */
+import { expect } from 'vitest'
+import { env } from 'cloudflare:workers'
+import { appFor, frEdition, request } from './app.ts'
+import { createDb } from '../../src/lib/server/db.ts'
+import { deriveKeys, signAccessToken } from '../../src/features/auth/tokens.ts'
+import { grantCoins, walletTotals } from '../../src/features/wallet/wallet.server.ts'
+import type { CoinSource, CoinType } from '../../src/features/wallet/wallet.ts'
+
+export const app = appFor()
+export const db = createDb(env.DB)
+let seq = 0
+
+export type Reader = { id: number; headers: Record<string, string> }
+
+/** A new account (adult unless told) signed in with a Bearer access token. */
+export async function newReader(opts: { adult?: boolean } = {}): Promise<Reader> {
+  const email = `wallet-${Date.now()}-${++seq}-${Math.random().toString(36).slice(2, 8)}@example.com`
+  const row = await db.first<{ id: number }>(`INSERT INTO users (email, is_adult) VALUES (?, ?) RETURNING id`, email, opts.adult === false ? 0 : 1)
+  const secret = (env as unknown as { SESSION_SECRET: string }).SESSION_SECRET
+  const token = await signAccessToken(await deriveKeys(secret), row!.id, frEdition.siteUrl)
+  return { id: row!.id, headers: { authorization: `Bearer ${token.value}` } }
+}
+
+/** A lot of `amount` coins (a CHARGE row with it). `expiresInDays` absent: never expires. */
+export async function give(userId: number, type: CoinType, amount: number, expiresInDays?: number, source: CoinSource = 'EVENT') {
+  const expiresAt = expiresInDays === undefined ? null : new Date(Date.now() + expiresInDays * 86_400_000).toISOString()
+  return (await grantCoins(db, { userId, type, amount, source, reason: 'test', expiresAt })).entry
+}
+
+export type SeriesOpts = { episodes: number; priceRent?: number | null; priceBuy?: number | null; free?: number; adult?: boolean }
+
+/** A published series with `episodes` episodes (the first `free` free); returns the episode ids in order. */
+export async function newSeries(opts: SeriesOpts): Promise<{ seriesId: number; episodeIds: number[] }> {
+  const s = await db.first<{ id: number }>(
+    `INSERT INTO series (title, status, genre, is_adult) VALUES (?, 'COMPLETED', 'DRAMA', ?) RETURNING id`,
+    `Série test ${++seq}`,
+    opts.adult ? 1 : 0,
+  )
+  const nos = JSON.stringify(Array.from({ length: opts.episodes }, (_, i) => i + 1))
+  const rows = await db.all<{ id: number }>(
+    `INSERT INTO episodes (series_id, no, title, is_free, price_rent, price_buy, published_at)
+     SELECT ?, value, 'Épisode ' || value, CASE WHEN value <= ? THEN 1 ELSE 0 END, ?, ?, '2026-01-01T00:00:00.000Z' FROM json_each(?) RETURNING id`,
+    s!.id,
+    opts.free ?? 0,
+    opts.priceRent === undefined ? 2 : opts.priceRent,
+    opts.priceBuy === undefined ? 4 : opts.priceBuy,
+    nos,
+  )
+  return { seriesId: s!.id, episodeIds: rows.map((r) => r.id).sort((a, b) => a - b) }
+}
+
+export type Body = { result: string; code?: string; message?: string; data?: any }
+
+/** POST /api/v1/purchase as `reader` (no Idempotency-Key header when `key` is null). */
+export function buy(reader: Pick<Reader, 'headers'>, body: unknown, key: string | null = crypto.randomUUID()) {
+  const headers: Record<string, string> = { 'content-type': 'application/json', ...reader.headers }
+  if (key !== null) headers['idempotency-key'] = key
+  return request(app, '/api/v1/purchase', { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) })
+}
+
+export function get(reader: Pick<Reader, 'headers'> | null, path: string) {
+  return request(app, path, { headers: reader?.headers ?? {} })
+}
+
+export async function read(res: Response): Promise<Body> {
+  return (await res.json()) as Body
+}
+
+export async function expectError(res: Response, status: number, code: string) {
+  const body = await read(res)
+  expect({ status: res.status, code: body.code, result: body.result }).toEqual({ status, code, result: 'ERROR' })
+  expect(body.message).toBeTruthy()
+  expect(body.message).not.toMatch(/^error\./)
+}
+
+/** Everything a purchase could move for one reader: lots, ledger, purchases, ownerships, keys. */
+export async function snapshot(userId: number) {
+  const [lots, ledger, purchases, ownerships, keys] = await Promise.all([
+    db.all(`SELECT id, remaining FROM coin_lots WHERE user_id = ? ORDER BY id`, userId),
+    db.first(`SELECT count(*) AS n, coalesce(max(id), 0) AS last FROM coin_ledger WHERE user_id = ?`, userId),
+    db.first(`SELECT count(*) AS n FROM purchases WHERE user_id = ?`, userId),
+    db.all(`SELECT episode_id, kind, expires_at FROM ownerships WHERE user_id = ? ORDER BY id`, userId),
+    db.first(`SELECT count(*) AS n FROM idempotency_keys WHERE user_id = ?`, userId),
+  ])
+  return { lots, ledger, purchases, ownerships, keys }
+}
+
+/** ARCHITECTURE.md "Money" invariant: Σ remaining = Σ ledger, no lot below zero; returns the totals. */
+export async function expectInvariant(userId: number) {
+  const t = await walletTotals(db, userId)
+  expect(t.lots).toBe(t.ledger)
+  expect(t.minRemaining ?? 0).toBeGreaterThanOrEqual(0)
+  return t
+}

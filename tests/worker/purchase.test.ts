@@ -1,0 +1,199 @@
+/**
+ * POST /api/v1/purchase on real workerd + D1 (API.md, spec §4/§8, ARCHITECTURE.md "Money"): renting and
+ * buying draw bonus → free → paid coins, write one USE row per lot and episode, the ownership and the
+ * purchase; every refusal of §8 answers its code and moves nothing; a D1 failure at any statement of the
+ * batch leaves nothing behind.
+ */
+import { describe, expect, it } from 'vitest'
+import { env } from 'cloudflare:workers'
+import { buy, db, expectError, expectInvariant, get, give, newReader, newSeries, read, snapshot } from './purchase.helpers.ts'
+import { purchaseEpisodes } from '../../src/features/purchase/purchase.server.ts'
+import { coinOf, userBalances } from '../../src/features/wallet/wallet.server.ts'
+import { coinSummary } from '../../src/features/wallet/wallet.ts'
+import type { Db } from '../../src/lib/server/db.ts'
+
+describe('POST /api/v1/purchase', () => {
+  it('rents one episode and buys two: bonus first, then free, then paid coins; the answer shows the new balance', async () => {
+    const reader = await newReader()
+    const bonus = await give(reader.id, 'BONUS', 3, 5)
+    const free = await give(reader.id, 'FREE_COIN', 4, 10)
+    const paid = await give(reader.id, 'COIN', 20, undefined, 'PAYMENT')
+    const { seriesId, episodeIds } = await newSeries({ episodes: 5, priceRent: 2, priceBuy: 4 })
+    const [e1, e2, e3] = episodeIds as [number, number, number]
+
+    const before = Date.now()
+    const rent = await buy(reader, { episodeIds: [e1], kind: 'RENT' })
+    expect(rent.status).toBe(200)
+    const rented = await read(rent)
+    expect(rented.result).toBe('SUCCESS')
+    expect(rented.data.purchases).toHaveLength(1)
+    expect(rented.data.purchases[0]).toMatchObject({ episodeId: e1, kind: 'RENT' })
+    const until = Date.parse(rented.data.purchases[0].expiresAt) - before
+    expect(until).toBeGreaterThanOrEqual(72 * 3_600_000 - 1000) // fr edition: rentalHours 72
+    expect(until).toBeLessThanOrEqual(72 * 3_600_000 + 60_000)
+    expect(rented.data.coin).toMatchObject({ bonus: 1, freeCoin: 4, coin: 20, total: 25, mileage: 0 })
+
+    const bought = await read(await buy(reader, { episodeIds: [e2, e3], kind: 'POSSESSION' }))
+    expect(bought.data.purchases).toEqual([
+      { episodeId: e2, kind: 'POSSESSION', expiresAt: null },
+      { episodeId: e3, kind: 'POSSESSION', expiresAt: null },
+    ])
+    // e2 takes the last bonus coin and 3 free coins, e3 the last free coin and 3 paid coins
+    expect(bought.data.coin).toMatchObject({ bonus: 0, freeCoin: 0, coin: 17, total: 17 })
+    expect(bought.data.coin).toEqual(await coinOf(db, reader.id))
+    expect(bought.data.coin).toEqual(coinSummary(await userBalances(db, reader.id)))
+    const shown = await read(await get(reader, '/api/v1/coin'))
+    expect(shown.data).toEqual(bought.data.coin)
+
+    const uses = await db.all<{ lot_id: number; amount: number; episode_id: number; series_id: number; purchase_id: number; product_kind: string; source: string }>(
+      `SELECT lot_id, amount, episode_id, series_id, purchase_id, product_kind, source FROM coin_ledger WHERE user_id = ? AND kind = 'USE' ORDER BY id`,
+      reader.id,
+    )
+    expect(uses.map((u) => [u.lot_id, u.amount, u.episode_id])).toEqual([
+      [bonus.lotId, -2, e1],
+      [bonus.lotId, -1, e2],
+      [free.lotId, -3, e2],
+      [free.lotId, -1, e3],
+      [paid.lotId, -3, e3],
+    ])
+    expect(uses.every((u) => u.series_id === seriesId && u.product_kind === 'EPISODE' && u.purchase_id > 0)).toBe(true)
+    expect(uses[4]!.source).toBe('PAYMENT')
+    const owns = await db.all<{ episode_id: number; kind: string; purchase_id: number; coins: number; type: string }>(
+      `SELECT o.episode_id, o.kind, o.purchase_id, p.coins, p.type FROM ownerships o JOIN purchases p ON p.id = o.purchase_id WHERE o.user_id = ? ORDER BY o.id`,
+      reader.id,
+    )
+    expect(owns.map((o) => [o.episode_id, o.kind, o.type, o.coins])).toEqual([
+      [e1, 'RENT', 'RENT', 2],
+      [e2, 'POSSESSION', 'POSSESSION', 4],
+      [e3, 'POSSESSION', 'POSSESSION', 4],
+    ])
+    expect(await db.first(`SELECT purchase_count AS n FROM users WHERE id = ?`, reader.id)).toEqual({ n: 3 })
+    const t = await expectInvariant(reader.id)
+    expect(t.lots).toBe(17)
+  })
+
+  it('answers every refusal of spec §8 with its code and moves nothing', async () => {
+    const reader = await newReader()
+    const minor = await newReader({ adult: false })
+    await give(reader.id, 'COIN', 30)
+    await give(minor.id, 'COIN', 30)
+    const plain = await newSeries({ episodes: 4, priceRent: 2, priceBuy: 4, free: 1 })
+    const buyOnly = await newSeries({ episodes: 1, priceRent: null, priceBuy: 4 })
+    const rentOnly = await newSeries({ episodes: 1, priceRent: 2, priceBuy: null })
+    const adult = await newSeries({ episodes: 1, adult: true })
+    const [freeEp, e1, e2, e3] = plain.episodeIds as [number, number, number, number]
+    expect((await buy(reader, { episodeIds: [e1], kind: 'POSSESSION' })).status).toBe(200)
+    expect((await buy(reader, { episodeIds: [e2], kind: 'RENT' })).status).toBe(200)
+    const before = await snapshot(reader.id)
+    const minorBefore = await snapshot(minor.id)
+
+    const cases: [unknown, number, string][] = [
+      [{ episodeIds: [999_999_999], kind: 'RENT' }, 404, 'NOT_FOUND_EPISODE'],
+      [{ episodeIds: [e3, 999_999_999], kind: 'POSSESSION' }, 404, 'NOT_FOUND_EPISODE'],
+      [{ episodeIds: buyOnly.episodeIds, kind: 'RENT' }, 409, 'UN_MATCHED_RENT_SALE_TYPE'],
+      [{ episodeIds: rentOnly.episodeIds, kind: 'POSSESSION' }, 409, 'UN_MATCHED_POSSESSION_SALE_TYPE'],
+      [{ episodeIds: [freeEp], kind: 'RENT' }, 409, 'UN_MATCHED_RENT_SALE_TYPE'],
+      [{ episodeIds: [freeEp], kind: 'POSSESSION' }, 409, 'UN_MATCHED_POSSESSION_SALE_TYPE'],
+      [{ episodeIds: [e1], kind: 'POSSESSION' }, 409, 'EXIST_LIBRARY'],
+      [{ episodeIds: [e3, e1], kind: 'RENT' }, 409, 'EXIST_LIBRARY'],
+      [{ episodeIds: [e2], kind: 'RENT' }, 409, 'RENT_PURCHASE_IMPOSSIBLE'],
+      [{ episodeIds: [e2], kind: 'POSSESSION' }, 409, 'POSSESSION_PURCHASE_IMPOSSIBLE'],
+      [{ episodeIds: [], kind: 'RENT' }, 400, 'INVALID_PARAMETER'],
+      [{ episodeIds: [e3, e3], kind: 'RENT' }, 400, 'INVALID_PARAMETER'],
+      [{ episodeIds: [e3], kind: 'PERMANENT' }, 400, 'INVALID_PARAMETER'],
+      [{ episodeIds: [-e3], kind: 'RENT' }, 400, 'INVALID_PARAMETER'],
+      [{ episodeIds: [e3 + 0.5], kind: 'RENT' }, 400, 'INVALID_PARAMETER'],
+      [{ episodeIds: Array.from({ length: 101 }, (_, i) => i + 1), kind: 'RENT' }, 400, 'INVALID_PARAMETER'],
+      ['{"episodeIds":[1', 400, 'INVALID_PARAMETER'],
+    ]
+    for (const [body, status, code] of cases) await expectError(await buy(reader, body), status, code)
+    // the Idempotency-Key header: required, 1–255 visible characters
+    for (const key of [null, '', 'x'.repeat(256), 'has space']) await expectError(await buy(reader, { episodeIds: [e3], kind: 'RENT' }, key), 400, 'INVALID_PARAMETER')
+    // no session
+    await expectError(await buy({ headers: {} }, { episodeIds: [e3], kind: 'RENT' }), 401, 'NOT_LOGIN_USER')
+    await expectError(await buy({ headers: { authorization: 'Bearer nonsense' } }, { episodeIds: [e3], kind: 'RENT' }), 401, 'NOT_LOGIN_USER')
+    // adult series: a reader under 18 gets the age popup; the adult reader may buy
+    await expectError(await buy(minor, { episodeIds: adult.episodeIds, kind: 'RENT' }), 403, 'ADULT_ONLY_CONTENTS')
+    // short of coins: 402 to the shop
+    const all = await newSeries({ episodes: 10, priceBuy: 4 })
+    await expectError(await buy(minor, { episodeIds: all.episodeIds, kind: 'POSSESSION' }), 402, 'COIN_INSUFFICIENT')
+
+    expect(await snapshot(reader.id)).toEqual(before)
+    expect(await snapshot(minor.id)).toEqual(minorBefore)
+    expect((await buy(reader, { episodeIds: adult.episodeIds, kind: 'RENT' })).status).toBe(200)
+    await expectInvariant(reader.id)
+    await expectInvariant(minor.id)
+  })
+
+  it('rents again once the rental has ended, and buys it then', async () => {
+    const reader = await newReader()
+    await give(reader.id, 'COIN', 20)
+    const { episodeIds } = await newSeries({ episodes: 1 })
+    expect((await buy(reader, { episodeIds, kind: 'RENT' })).status).toBe(200)
+    await db.run(`UPDATE ownerships SET expires_at = ? WHERE user_id = ?`, new Date(Date.now() - 1000).toISOString(), reader.id)
+    const again = await buy(reader, { episodeIds, kind: 'RENT' })
+    expect(again.status).toBe(200)
+    expect(await db.first(`SELECT count(*) AS n FROM ownerships WHERE user_id = ?`, reader.id)).toEqual({ n: 1 })
+    expect(await db.first(`SELECT count(*) AS n FROM purchases WHERE user_id = ?`, reader.id)).toEqual({ n: 2 })
+    await db.run(`UPDATE ownerships SET expires_at = ? WHERE user_id = ?`, new Date(Date.now() - 1000).toISOString(), reader.id)
+    expect((await buy(reader, { episodeIds, kind: 'POSSESSION' })).status).toBe(200)
+    expect((await read(await get(reader, '/api/v1/coin'))).data.coin).toBe(12)
+    await expectInvariant(reader.id)
+  })
+
+  it('never draws expired lots nor mileage', async () => {
+    const reader = await newReader()
+    await give(reader.id, 'MILEAGE', 5000)
+    await env.DB.batch([
+      env.DB.prepare(`INSERT INTO coin_lots (user_id, type, amount, remaining, expires_at, source) VALUES (?, 'BONUS', 50, 50, '2000-01-01T00:00:00.000Z', 'EVENT')`).bind(reader.id),
+      env.DB.prepare(`INSERT INTO coin_ledger (user_id, kind, lot_id, type, source, amount) VALUES (?, 'CHARGE', last_insert_rowid(), 'BONUS', 'EVENT', 50)`).bind(reader.id),
+    ])
+    const { episodeIds } = await newSeries({ episodes: 1 })
+    await expectError(await buy(reader, { episodeIds, kind: 'RENT' }), 402, 'COIN_INSUFFICIENT')
+    await give(reader.id, 'COIN', 2)
+    const ok = await read(await buy(reader, { episodeIds, kind: 'RENT' }))
+    expect(ok.data.coin).toMatchObject({ coin: 0, bonus: 0, mileage: 5000, total: 0 })
+    await expectInvariant(reader.id)
+  })
+
+  it('a D1 failure at any statement of the purchase batch leaves nothing half-done', async () => {
+    const reader = await newReader()
+    await give(reader.id, 'BONUS', 3, 3)
+    await give(reader.id, 'COIN', 30)
+    const { episodeIds } = await newSeries({ episodes: 2, priceBuy: 4 })
+    const request = { episodeIds, kind: 'POSSESSION' as const }
+    // count the statements of the real batch
+    let size = 0
+    const counting: Db = { ...db, batch: async (s) => ((size = s.length), db.batch(s)), get queryCount() { return db.queryCount } }
+    const probe = await newReader()
+    await give(probe.id, 'BONUS', 3, 3)
+    await give(probe.id, 'COIN', 30)
+    await purchaseEpisodes(counting, { userId: probe.id, request, claim: { userId: probe.id, key: 'probe', scope: 'test', requestHash: 'h' }, rentalHours: 72 })
+    expect(size).toBeGreaterThanOrEqual(9)
+
+    const before = await snapshot(reader.id)
+    for (let at = 0; at < size; at++) {
+      let writes = 0
+      const failing: Db = {
+        ...db,
+        async batch(statements) {
+          if (statements.some((s) => /^\s*(INSERT|UPDATE|DELETE)/.test(s.sql)) && writes++ === 0) {
+            // fails while running (not while compiling), after the statements before it have run
+            statements = statements.map((s, i) => (i === at ? { sql: `INSERT INTO meta (key, value) VALUES ('fault', json('{'))` } : s))
+          }
+          return db.batch(statements)
+        },
+        get queryCount() {
+          return db.queryCount
+        },
+      }
+      const err = await purchaseEpisodes(failing, { userId: reader.id, request, claim: { userId: reader.id, key: `fault-${at}`, scope: 'test', requestHash: 'h' }, rentalHours: 72 }).then(
+        () => null,
+        (e: unknown) => e,
+      )
+      expect(err, `statement ${at}`).toBeInstanceOf(Error)
+      expect(await snapshot(reader.id), `statement ${at}`).toEqual(before)
+    }
+    await expectInvariant(reader.id)
+  })
+})
