@@ -178,6 +178,7 @@ test.describe('catalogue pages, JavaScript on', () => {
   })
 
   test('every catalogue page type has no serious or critical accessibility violation and no CSP violation', async ({ page }) => {
+    test.setTimeout(120_000) // 17 pages × axe; ~15 s on a quiet machine, more on a loaded one
     const csp: string[] = []
     page.on('console', (m) => {
       if (/Content Security Policy/i.test(m.text())) csp.push(m.text())
