@@ -1,6 +1,7 @@
 import { defineConfig } from 'vitest/config'
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin'
 import { editionPlugin } from './src/lib/edition/load.ts'
+import { oauthTestBindings } from './tests/worker/oidc-global-setup.ts'
 
 /**
  * Two projects: `unit` (pure rules, Node) and `worker` (real workerd + D1 with the migrations applied,
@@ -15,12 +16,13 @@ export default defineConfig({
           include: ['src/**/*.test.ts', 'tests/unit/**/*.test.ts', 'scripts/**/*.test.ts'],
           environment: 'node',
           setupFiles: ['tests/unit/fast-check-setup.ts'],
+          testTimeout: 20_000, // property tests with 1,000 runs on a shared 2-core machine
         },
       },
       {
         plugins: [
           editionPlugin('fr'),
-          cloudflareTest(async () => ({
+          cloudflareTest(async ({ inject }) => ({
             miniflare: {
               compatibilityDate: '2026-11-17',
               compatibilityFlags: ['nodejs_compat'],
@@ -32,7 +34,9 @@ export default defineConfig({
                 PASSWORD_PEPPER: 'test-pepper',
                 SESSION_SECRET: 'test-session-secret-0123456789abcdef',
                 OPS_TOKEN: 'test-ops-token',
+                PAYMENT_WEBHOOK_SECRET: 'test-webhook-secret',
                 TEST_MIGRATIONS: await readD1Migrations('migrations'),
+                ...oauthTestBindings(inject('oidcIssuer')),
               },
             },
           })),
@@ -41,6 +45,8 @@ export default defineConfig({
           name: 'worker',
           include: ['tests/worker/**/*.test.ts'],
           setupFiles: ['tests/worker/apply-migrations.ts'],
+          testTimeout: 30_000, // 1,000-request fuzz and 200-request concurrency tests under load
+          globalSetup: ['tests/worker/oidc-global-setup.ts'],
         },
       },
     ],

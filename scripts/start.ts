@@ -12,7 +12,7 @@ const port = String(opts.port ?? process.env.PORT ?? '8787')
 const persist = String(opts['persist-to'] ?? '.wrangler/state')
 const config = wranglerConfig(id)
 /** Local development secrets; a deployment sets its own with `wrangler secret put`. */
-const devVars = ['PASSWORD_PEPPER:dev-pepper-change-me', 'SESSION_SECRET:dev-session-secret-change-me-0123456789', 'DEV_OUTBOX:1']
+const devVars = ['PASSWORD_PEPPER:dev-pepper-change-me', 'SESSION_SECRET:dev-session-secret-change-me-0123456789', 'DEV_OUTBOX:1', 'PAYMENT_WEBHOOK_SECRET:dev-webhook-secret-change-me']
 
 if (!opts['no-build'] || !existsSync(config)) await run(process.execPath, ['scripts/build.ts'], { env: { EDITION: id } })
 await run('wrangler', ['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persist, '-c', config])

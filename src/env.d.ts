@@ -18,6 +18,7 @@ declare namespace Cloudflare {
     OPS_TOKEN?: string
     SESSION_SECRET?: string
     PASSWORD_PEPPER?: string
+    PAYMENT_WEBHOOK_SECRET?: string
   }
 }
 declare module 'virtual:edition-theme.css'

@@ -16,6 +16,8 @@ import { ClientLog, failureUrl, providersFor } from '../../src/features/session/
 import type { AppEnv } from '../lib/env.ts'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { authContext } from './auth.ts'
+import { isOAuthProvider, oauthStartPath } from '../../src/features/auth/oauth.ts'
+import { offeredProviders, providerConfig } from '../../src/features/auth/oauth.server.ts'
 
 type Form = Record<string, string>
 
@@ -64,7 +66,8 @@ export const sessionService = new Hono<AppEnv>()
     c.header('Cache-Control', 'private, no-store')
     return c.json({ csrfToken: token })
   })
-  .get('/providers', (c) => c.json(providersFor(origin(c), c.var.edition.loginProviders)))
+  /** Credentials and the edition's OAuth providers that are configured (an unconfigured one is not offered). */
+  .get('/providers', (c) => c.json(providersFor(origin(c), offeredProviders(c.var.edition.loginProviders).map((p) => p.id))))
   /** Credentials sign-in: the e-mail/password rules and codes of POST /api/v1/auth/sign-in; a new session cookie. */
   .post('/callback/credentials', async (c) => {
     const form = await readForm(c)
@@ -83,7 +86,8 @@ export const sessionService = new Hono<AppEnv>()
   })
   /**
    * `signin/credentials` sends the reader to the login form (NextAuth clients post credentials to
-   * callback/credentials). OAuth providers are not wired yet: OAuthCallbackError in the url.
+   * callback/credentials); an offered OAuth provider to the start of its flow (`/api/v1/auth/oauth/{id}`,
+   * which sets the state cookie and goes on to the provider); anything else: INVALID_PARAMETER.
    */
   .post('/signin/:provider', async (c) => {
     const form = await readForm(c)
@@ -91,8 +95,8 @@ export const sessionService = new Hono<AppEnv>()
     if (!(await csrfOk(c, form))) return fail(c, form, 'FORBIDDEN_ORIGIN', callback)
     const provider = c.req.param('provider')
     if (provider === 'credentials') return answer(c, form, `${origin(c)}${LOGIN_ROUTE}?${new URLSearchParams({ callback })}`)
-    if (!c.var.edition.loginProviders.includes(provider as never)) return fail(c, form, 'INVALID_PARAMETER', callback)
-    return fail(c, form, 'OAuthCallbackError', callback)
+    if (!isOAuthProvider(provider) || !c.var.edition.loginProviders.includes(provider) || !providerConfig(provider)) return fail(c, form, 'INVALID_PARAMETER', callback)
+    return answer(c, form, `${origin(c)}${oauthStartPath(provider, callback)}`)
   })
   /** Ends the session server-side (ASVS 7.4.1: the token family is revoked) and clears the cookie. */
   .post('/signout', async (c) => {

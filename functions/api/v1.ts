@@ -1,17 +1,23 @@
 import { Hono } from 'hono'
 import type { AppEnv } from '../lib/env.ts'
 import { auth } from './auth.ts'
+import { oauth } from './oauth.ts'
 import { user } from './user.ts'
 import { contents } from './contents.ts'
 import { coin } from './coin.ts'
 import { purchase } from './purchase.ts'
 import { search } from './search.ts'
+import { payment } from './payment.ts'
+import { viewer } from './viewer.ts'
 
 /** The backend API (`/api/v1`); feature sub-apps are mounted here as they arrive. */
 export const v1 = new Hono<AppEnv>()
+v1.route('/auth/oauth', oauth)
 v1.route('/auth', auth)
 v1.route('/user', user)
 v1.route('/contents', contents)
 v1.route('/search', search)
 v1.route('/coin', coin)
 v1.route('/purchase', purchase)
+v1.route('/viewer', viewer)
+v1.route('/payment', payment)

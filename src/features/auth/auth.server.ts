@@ -218,7 +218,7 @@ export async function signIn(db: Db, body: SignInBody, ctx: AuthContext): Promis
 }
 
 /** ASVS 7.2.4: every login starts a new refresh-token family. */
-async function issueTokens(db: Db, userId: number, ctx: AuthContext, extra: { sql: string; params: unknown[] }[] = []): Promise<TokenPair> {
+export async function issueTokens(db: Db, userId: number, ctx: AuthContext, extra: { sql: string; params: unknown[] }[] = []): Promise<TokenPair> {
   const now = ctx.now ?? new Date()
   const keys = await sessionKeys()
   const refreshToken = newRefreshToken(now)

@@ -28,8 +28,8 @@ export const MIN_SECRET_LENGTH = 32
 
 /** Spec §3: each token has a value and an expiredAt time (ISO 8601). */
 export type Token = { value: string; expiredAt: string }
-/** One key per use: access-token signing, session-cookie encryption, CSRF/OAuth-state cookie MACs. */
-export type TokenKeys = { access: Uint8Array; cookie: Uint8Array; csrf: Uint8Array }
+/** One key per use: access-token signing, session-cookie encryption, CSRF cookie MACs, OAuth-state cookie encryption. */
+export type TokenKeys = { access: Uint8Array; cookie: Uint8Array; csrf: Uint8Array; oauth: Uint8Array }
 
 const encoder = new TextEncoder()
 const keyCache = new Map<string, Promise<TokenKeys>>()
@@ -42,7 +42,7 @@ export function deriveKeys(secret: string): Promise<TokenKeys> {
       const base = await crypto.subtle.importKey('raw', encoder.encode(secret), 'HKDF', false, ['deriveBits'])
       const derive = async (info: string) =>
         new Uint8Array(await crypto.subtle.deriveBits({ name: 'HKDF', hash: 'SHA-256', salt: encoder.encode('webtoon-store/v1'), info: encoder.encode(info) }, base, 256))
-      return { access: await derive('access-token HS256'), cookie: await derive('wt_session A256GCM'), csrf: await derive('csrf HMAC-SHA256') }
+      return { access: await derive('access-token HS256'), cookie: await derive('wt_session A256GCM'), csrf: await derive('csrf HMAC-SHA256'), oauth: await derive('wt_oauth A256GCM') }
     })()
     keyCache.set(secret, keys)
   }

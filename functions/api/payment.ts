@@ -1,0 +1,113 @@
+/**
+ * API.md `/payment`: the coin shop's products, charges and provider webhooks, plus the plain-form routes of the
+ * shop page and of the sandbox provider's hosted checkout (they work without JavaScript and answer with 303s).
+ */
+import { Hono, type Context } from 'hono'
+import { env } from 'cloudflare:workers'
+import { AppError } from '../../src/lib/errors/catalogue.ts'
+import { loginRedirect } from '../../src/features/session/routes.ts'
+import { ChargeRequest, ShopForm } from '../../src/features/payment/payment.ts'
+import { chargeOnce, createCharge, listProducts, receiveWebhook, sandboxCheckout, type ShopScope } from '../../src/features/payment/payment.server.ts'
+import { providerById } from '../../src/features/payment/provider.ts'
+import { requestHash } from '../../src/features/wallet/idempotency.ts'
+import type { AppEnv } from '../lib/env.ts'
+import { ok } from '../lib/respond.ts'
+import { validate } from '../lib/validate.ts'
+import { idempotent } from '../middleware/idempotency.ts'
+import { currentUserId, requireUser, session } from '../middleware/session.ts'
+
+const PLATFORMS = new Set(['WEB', 'AND_PLAY', 'AND_PLUS', 'IOS_APP'])
+const CHARGE_SCOPE = 'POST /payment/charge'
+
+/** The edition's currency and the caller's platform (X-Platform, WEB when absent or unknown). */
+function shopScope(c: Context<AppEnv>): ShopScope {
+  const platform = c.req.header('x-platform') ?? 'WEB'
+  return { currency: c.var.edition.currency, platform: PLATFORMS.has(platform) ? platform : 'WEB' }
+}
+
+/** The webhook secret of this deployment (`wrangler secret put PAYMENT_WEBHOOK_SECRET`). */
+function webhookSecret(): string | undefined {
+  const value = (env as unknown as Record<string, unknown>).PAYMENT_WEBHOOK_SECRET
+  return typeof value === 'string' && value.length > 0 ? value : undefined
+}
+
+/** ASVS 3.5: the web forms are accepted only from the site's own Origin. */
+function assertSameOrigin(c: Context<AppEnv>) {
+  if (c.req.header('origin') !== new URL(c.req.url).origin) throw new AppError('FORBIDDEN_ORIGIN')
+}
+
+/** A form post: 303 to the login route for a guest, to `failed(code)` on a refusal with a catalogue code. */
+async function formRoute(c: Context<AppEnv>, back: string, run: (userId: number) => Promise<string>, failed: (code: string) => string) {
+  assertSameOrigin(c)
+  c.header('Cache-Control', 'no-store')
+  const state = c.get('session')
+  if (!state || state.userId === null) return c.redirect(loginRedirect(new URL(back, c.req.url)) ?? '/user/login', 303)
+  try {
+    return c.redirect(await run(state.userId), 303)
+  } catch (e) {
+    if (e instanceof AppError && e.status < 500) return c.redirect(failed(e.code), 303)
+    throw e
+  }
+}
+
+export const payment = new Hono<AppEnv>()
+  /** Active coin products, price in minor units of the edition's currency. */
+  .get('/products', async (c) => {
+    const items = (await listProducts(c.var.db, shopScope(c))).map(({ id, coins, bonus, price, currency }) => ({ id, coins, bonus, price, currency }))
+    c.header('Cache-Control', 'public, max-age=60')
+    c.header('Vary', 'X-Platform')
+    return ok(c, { items })
+  })
+  /** An UNPAID payment and the provider's checkout URL, once per Idempotency-Key. */
+  .post('/charge', session, requireUser, validate('json', ChargeRequest), idempotent(CHARGE_SCOPE), async (c) => {
+    const result = await createCharge(c.var.db, {
+      userId: currentUserId(c),
+      request: c.req.valid('json'),
+      claim: c.var.idempotency,
+      scope: shopScope(c),
+      origin: new URL(c.req.url).origin,
+    })
+    c.header('Cache-Control', 'private, no-store')
+    return ok(c, result)
+  })
+  /** The provider's signed event: bad signature → 400 INVALID_PARAMETER; replay → 200, nothing credited twice. */
+  .post('/webhook/:provider', async (c) => {
+    const provider = providerById(c.req.param('provider'))
+    if (!provider) throw new AppError('NOT_EXIST')
+    const outcome = await receiveWebhook(c.var.db, provider, await c.req.text(), (n) => c.req.header(n), webhookSecret())
+    c.header('Cache-Control', 'no-store')
+    return ok(c, { received: true, outcome })
+  })
+  /** The /shop form: the agreement checkbox is required (spec §5); then the checkout page. */
+  .post('/web/charge', async (c) => {
+    const raw = ((await c.req.parseBody().catch(() => null)) ?? {}) as Record<string, unknown>
+    const form = ShopForm.safeParse(raw)
+    const product = form.success ? `&product=${form.data.productId}` : ''
+    return formRoute(
+      c,
+      '/shop',
+      async (userId) => {
+        if (!form.success) throw new AppError('INVALID_PARAMETER')
+        if (form.data.agree !== 'on') return `/shop?agree=required${product}#shop-form`
+        const request = { productId: form.data.productId, method: form.data.method }
+        const claim = { userId, key: `web-${form.data.key}-${request.productId}`, scope: CHARGE_SCOPE, requestHash: await requestHash(CHARGE_SCOPE, JSON.stringify(request)) }
+        const { checkoutUrl } = await chargeOnce(c.var.db, { userId, request, claim, scope: shopScope(c), origin: new URL(c.req.url).origin })
+        return new URL(checkoutUrl).pathname
+      },
+      (code) => `/shop?error=${code}${product}#shop-form`,
+    )
+  })
+  /** The sandbox's hosted checkout buttons (Pay / Cancel): the provider sends its signed webhook, then the result page. */
+  .post('/sandbox/:paymentId/:action{pay|cancel}', async (c) => {
+    const paymentId = c.req.param('paymentId')
+    const action = c.req.param('action') === 'pay' ? 'pay' : 'cancel'
+    return formRoute(
+      c,
+      `/shop/checkout/${encodeURIComponent(paymentId)}`,
+      async (userId) => {
+        const done = await sandboxCheckout(c.var.db, userId, paymentId, action, webhookSecret())
+        return `/shop/result?payment=${encodeURIComponent(done.id)}`
+      },
+      (code) => `/shop?error=${code}`,
+    )
+  })

@@ -1,0 +1,78 @@
+/**
+ * `/api/v1/viewer` (spec §2 viewer, §8 Viewer errors): open an episode, stream its slices with a check per
+ * request, save reading progress. Unknown or malformed episode ids are NOT_FOUND_EPISODE; bad query or body
+ * fields INVALID_PARAMETER.
+ */
+import { Hono, type Context } from 'hono'
+import { getCookie } from 'hono/cookie'
+import { z } from 'zod'
+import { AppError } from '../../src/lib/errors/catalogue.ts'
+import { NOT_LOGGED_IN_ADULT_COOKIE, parseId } from '../../src/features/catalogue/catalogue.ts'
+import { ProgressRequest, sliceWidth } from '../../src/features/viewer/viewer.ts'
+import { openEpisode, saveProgress, sliceObject, type ViewerReader } from '../../src/features/viewer/viewer.server.ts'
+import type { AppEnv } from '../lib/env.ts'
+import { ok } from '../lib/respond.ts'
+import { validate } from '../lib/validate.ts'
+import { currentUserId, requireUser, session } from '../middleware/session.ts'
+
+const SliceQuery = z.object({
+  w: z.string().regex(/^\d{1,4}$/).optional(),
+  exp: z.string().regex(/^\d{1,12}$/).optional(),
+  sig: z.string().max(64).optional(),
+  r: z.string().max(8).optional(), // retry counter of the viewer (a fresh URL after a failed load)
+})
+
+function episodeIdOf(c: Context<AppEnv>): number {
+  const id = parseId(c.req.param('episodeId'))
+  if (id === null) throw new AppError('NOT_FOUND_EPISODE')
+  return id
+}
+
+/** The reader; credentials that were sent but refused end the viewer session (NOT_FOUND_ACCESS_TOKEN → logout). */
+function readerOf(c: Context<AppEnv>, needsUser: boolean): ViewerReader {
+  const state = c.get('session')
+  if (state.userId === null && state.error !== null && needsUser) {
+    throw new AppError(state.error === 'NEED_TO_REFRESH' ? 'NEED_TO_REFRESH' : 'NOT_FOUND_ACCESS_TOKEN')
+  }
+  return { userId: state.userId, adultCookie: getCookie(c, NOT_LOGGED_IN_ADULT_COOKIE) }
+}
+
+export const viewer = new Hono<AppEnv>()
+  .get('/:episodeId', session, async (c) => {
+    const episodeId = episodeIdOf(c)
+    const episode = await openEpisode(c.var.db, episodeId, readerOf(c, false), c.var.edition)
+    if (!episode) throw new AppError('NOT_FOUND_EPISODE')
+    if (!episode.access.open) throw new AppError(episode.access.code === 'UNAUTHORIZED_CONTENTS' ? readerCode(c) : episode.access.code)
+    c.header('Cache-Control', 'private, no-store')
+    return ok(c, episode)
+  })
+  .get('/:episodeId/slice/:n', session, validate('query', SliceQuery), async (c) => {
+    const episodeId = episodeIdOf(c)
+    const n = parseId(c.req.param('n'))
+    const q = c.req.valid('query')
+    const w = sliceWidth(q.w === undefined ? 640 : Number(q.w))
+    if (n === null || n > 10_000 || w === null) throw new AppError('INVALID_PARAMETER', { fields: n === null ? 'n' : 'w' })
+    const reader = readerOf(c, q.sig !== undefined)
+    const found = await sliceObject(c.var.db, { episodeId, n, w, exp: q.exp === undefined ? null : Number(q.exp), sig: q.sig ?? null }, reader, c.var.edition)
+    if (!found) throw new AppError('NOT_FOUND_EPISODE')
+    const headers = new Headers()
+    found.object.writeHttpMetadata(headers)
+    if (!headers.has('content-type')) headers.set('Content-Type', 'image/webp')
+    headers.set('ETag', found.object.httpEtag)
+    const maxAge = found.exp === null ? 86_400 : Math.max(0, found.exp - Math.floor(Date.now() / 1000))
+    headers.set('Cache-Control', `${found.free ? 'public' : 'private'}, max-age=${maxAge}`)
+    headers.set('Cross-Origin-Resource-Policy', 'same-origin')
+    return new Response(found.object.body, { headers })
+  })
+  .post('/:episodeId/progress', session, requireUser, validate('json', ProgressRequest), async (c) => {
+    const episodeId = episodeIdOf(c)
+    const saved = await saveProgress(c.var.db, currentUserId(c), episodeId, c.req.valid('json').position, c.var.edition)
+    c.header('Cache-Control', 'private, no-store')
+    return ok(c, saved)
+  })
+
+/** A locked episode: a reader whose credentials were refused is told to sign in again, others that it is locked. */
+function readerCode(c: Context<AppEnv>): 'UNAUTHORIZED_CONTENTS' | 'NOT_FOUND_ACCESS_TOKEN' {
+  const state = c.get('session')
+  return state.userId === null && state.error !== null ? 'NOT_FOUND_ACCESS_TOKEN' : 'UNAUTHORIZED_CONTENTS'
+}

@@ -1,0 +1,237 @@
+/**
+ * The coin shop on D1 (API.md `GET /payment/products`, `POST /payment/charge`, `POST /payment/webhook/{provider}`;
+ * ARCHITECTURE.md "Money: the wallet"). A charge only records an UNPAID payment (with its idempotency row, in one
+ * batch); coins move when the provider's verified webhook says the payment succeeded, in one batch that also
+ * flips the payment UNPAID → PAID under a guard, so a replayed or concurrent webhook can never credit twice.
+ */
+import { AppError } from '../../lib/errors/catalogue.ts'
+import type { Db } from '../../lib/server/db.ts'
+import type { IdempotencyClaim } from '../wallet/idempotency.ts'
+import { IdempotencyKeyTaken, isKeyTaken, lookupIdempotency, storeResponseStatement } from '../wallet/idempotency.server.ts'
+import { checkCharge, isPaymentId, isPaymentMethod, newEventId, newPaymentId, paymentGrants, type ChargeRequest, type CoinProduct, type PaymentView } from './payment.ts'
+import { sandboxProvider, sandboxWebhook, type PaymentProvider, type ProviderEvent } from './provider.ts'
+
+const PRODUCT_COLUMNS = `id, coins, bonus, price, currency, label, per_user_limit AS perUserLimit, stock_limit AS stockLimit, sold_count AS soldCount`
+const PAYMENT_COLUMNS = `id, product_id AS productId, state, method, amount, currency, coins, bonus, created_at AS createdAt, paid_at AS paidAt`
+
+/** Where the shop sells: the edition's currency and the caller's platform (spec §3 platform; null = every platform). */
+export type ShopScope = { currency: string; platform: string }
+
+/** The active coin products of the shop, in display order (API.md `GET /payment/products`). */
+export async function listProducts(db: Db, scope: ShopScope): Promise<CoinProduct[]> {
+  return db.all<CoinProduct>(
+    `SELECT ${PRODUCT_COLUMNS} FROM coin_products WHERE is_active = 1 AND currency = ? AND (platform IS NULL OR platform = ?) ORDER BY position, id LIMIT 100`,
+    scope.currency,
+    scope.platform,
+  )
+}
+
+export type ChargeInput = {
+  userId: number
+  request: ChargeRequest
+  claim: IdempotencyClaim
+  scope: ShopScope
+  /** The site the reader is on (the checkout URL is on it). */
+  origin: string
+  provider?: PaymentProvider
+}
+export type ChargeResult = { paymentId: string; checkoutUrl: string }
+
+/**
+ * API.md `POST /payment/charge`: an UNPAID payment for the product and the checkout URL where the reader pays.
+ * NOT_FOUND_PAYMENT_METHOD, NOT_FOUND_COIN_PRODUCT (unknown, inactive, other currency or platform),
+ * LIMITED_COIN_PRODUCT (stock sold out), LIMITED_COIN_PRODUCT_USER (the reader's PAID payments of it reached its
+ * per-user limit). The payment row and the idempotency row commit together; a duplicate in flight that committed
+ * first makes this one throw IdempotencyKeyTaken (the middleware answers with the stored first answer).
+ */
+export async function createCharge(db: Db, input: ChargeInput): Promise<ChargeResult> {
+  const { userId, request, claim, scope } = input
+  const provider = input.provider ?? sandboxProvider
+  if (!isPaymentMethod(request.method)) throw new AppError('NOT_FOUND_PAYMENT_METHOD')
+  const [keyRow, productRow, paidRow] = await db.batch([
+    { sql: `SELECT 1 AS taken FROM idempotency_keys WHERE user_id = ? AND key = ?`, params: [userId, claim.key] },
+    {
+      sql: `SELECT ${PRODUCT_COLUMNS} FROM coin_products WHERE id = ? AND is_active = 1 AND currency = ? AND (platform IS NULL OR platform = ?)`,
+      params: [request.productId, scope.currency, scope.platform],
+    },
+    { sql: `SELECT count(*) AS n FROM payments WHERE user_id = ? AND product_id = ? AND state = 'PAID'`, params: [userId, request.productId] },
+  ])
+  if (keyRow!.results.length > 0) throw new IdempotencyKeyTaken()
+  const product = (productRow!.results[0] as CoinProduct | undefined) ?? null
+  const check = checkCharge(product, (paidRow!.results[0] as { n: number }).n)
+  if (!check.ok) throw new AppError(check.code)
+  const p = product!
+  const paymentId = newPaymentId()
+  const { checkoutUrl } = provider.createCheckout({ id: paymentId, amount: p.price, currency: p.currency }, input.origin)
+  try {
+    await db.batch([
+      {
+        sql: `INSERT INTO payments (id, user_id, product_id, state, provider, method, amount, currency, coins, bonus, idempotency_key)
+              VALUES (?, ?, ?, 'UNPAID', ?, ?, ?, ?, ?, ?, ?)`,
+        params: [paymentId, userId, p.id, provider.id, request.method, p.price, p.currency, p.coins, p.bonus, claim.key],
+      },
+      storeResponseStatement(claim, 200, `json_object('result', 'SUCCESS', 'data', json_object('paymentId', ?, 'checkoutUrl', ?))`, [paymentId, checkoutUrl]),
+    ])
+  } catch (e) {
+    if (isKeyTaken(e) || /UNIQUE constraint failed: payments\.user_id/.test(String((e as Error)?.message))) throw new IdempotencyKeyTaken()
+    throw e
+  }
+  return { paymentId, checkoutUrl }
+}
+
+/**
+ * The shop form's charge (no JavaScript): like the API, under the form's key, but a replay of the same key and
+ * body gives the first answer back instead of an error, so a double submit lands on the same checkout.
+ */
+export async function chargeOnce(db: Db, input: ChargeInput): Promise<ChargeResult> {
+  const outcome = await lookupIdempotency(db, input.claim)
+  if (outcome.kind === 'exists_with_different_body') throw new AppError('IDEMPOTENCY_KEY_REUSED')
+  if (outcome.kind === 'created') {
+    try {
+      return await createCharge(db, input)
+    } catch (e) {
+      if (!(e instanceof IdempotencyKeyTaken)) throw e
+    }
+  }
+  const again = await lookupIdempotency(db, input.claim)
+  if (again.kind !== 'exists') throw new AppError('IDEMPOTENCY_KEY_REUSED')
+  return (JSON.parse(again.response.body) as { data: ChargeResult }).data
+}
+
+/** A payment of this reader (null for anyone else's, or an id that is not one of ours). */
+export async function paymentOf(db: Db, userId: number, paymentId: string): Promise<PaymentView | null> {
+  if (!isPaymentId(paymentId)) return null
+  return db.first<PaymentView>(`SELECT ${PAYMENT_COLUMNS} FROM payments WHERE id = ? AND user_id = ?`, paymentId, userId)
+}
+
+/**
+ * What a verified webhook did: `credited` (UNPAID → PAID, coins granted), `cancelled` (UNPAID → CANCELLED),
+ * `duplicate` (this event id was processed before: nothing moved), `already_paid` (another event paid it first,
+ * spec §8 ALREADY_PAID — nothing moved), `ignored` (a cancel for a payment no longer UNPAID).
+ */
+export type WebhookOutcome = 'credited' | 'cancelled' | 'duplicate' | 'already_paid' | 'ignored'
+
+/**
+ * Applies a provider event whose signature was verified. INVALID_PARAMETER when the payment is unknown to this
+ * provider or the amount or currency differ from the payment's (nothing moves).
+ *
+ * `checkout.completed` is ONE batch: the event row (primary key provider + event id: a replay fails the batch),
+ * the conditional update UNPAID → PAID, the COIN lot whose amount is the product's coins only when that update
+ * changed one row (0 otherwise, which the lot's CHECK (amount > 0) refuses, failing the whole batch), its CHARGE
+ * ledger row, the BONUS lot and its CHARGE row, and the product's sold count.
+ */
+export async function applyProviderEvent(db: Db, provider: PaymentProvider, event: ProviderEvent, now = new Date()): Promise<WebhookOutcome> {
+  const payment = await db.first<{ userId: number; state: string; amount: number; currency: string; coins: number; bonus: number; productId: number | null }>(
+    `SELECT user_id AS userId, state, amount, currency, coins, bonus, product_id AS productId FROM payments WHERE id = ? AND provider = ?`,
+    event.paymentId,
+    provider.id,
+  )
+  if (!payment || payment.amount !== event.amount || payment.currency !== event.currency) throw new AppError('INVALID_PARAMETER', { fields: 'data' })
+  const nowIso = now.toISOString()
+  const eventRow = {
+    sql: `INSERT INTO payment_events (provider, event_id, payment_id, type, received_at) VALUES (?, ?, ?, ?, ?)`,
+    params: [provider.id, event.id, event.paymentId, event.type, nowIso],
+  }
+
+  if (event.type === 'checkout.cancelled') {
+    try {
+      const [, update] = await db.batch([
+        eventRow,
+        { sql: `UPDATE payments SET state = 'CANCELLED', cancelled_at = ? WHERE id = ? AND state = 'UNPAID'`, params: [nowIso, event.paymentId] },
+      ])
+      return (update!.meta.changes ?? 0) === 1 ? 'cancelled' : 'ignored'
+    } catch (e) {
+      if (isDuplicateEvent(e)) return 'duplicate'
+      throw e
+    }
+  }
+
+  const [coin, bonus] = paymentGrants(payment, now)
+  const statements: { sql: string; params: unknown[] }[] = [
+    eventRow,
+    {
+      sql: `UPDATE payments SET state = 'PAID', paid_at = ?, provider_ref = ? WHERE id = ? AND state = 'UNPAID'`,
+      params: [nowIso, event.id, event.paymentId],
+    },
+    {
+      sql: `INSERT INTO coin_lots (user_id, type, amount, remaining, expires_at, source, ref, created_at)
+            VALUES (?, 'COIN', CASE WHEN changes() = 1 THEN ? ELSE 0 END, CASE WHEN changes() = 1 THEN ? ELSE 0 END, ?, 'PAYMENT', ?, ?)`,
+      params: [payment.userId, coin!.amount, coin!.amount, coin!.expiresAt, event.paymentId, nowIso],
+    },
+    ledgerRow(payment.userId, 'COIN', coin!.amount, event.paymentId, nowIso),
+  ]
+  if (bonus) {
+    statements.push(
+      {
+        sql: `INSERT INTO coin_lots (user_id, type, amount, remaining, expires_at, source, ref, created_at) VALUES (?, 'BONUS', ?, ?, ?, 'PAYMENT', ?, ?)`,
+        params: [payment.userId, bonus.amount, bonus.amount, bonus.expiresAt, event.paymentId, nowIso],
+      },
+      ledgerRow(payment.userId, 'BONUS', bonus.amount, event.paymentId, nowIso),
+    )
+  }
+  statements.push({
+    // the stock was checked at charge time; a payment already taken is credited even if the last unit went meanwhile
+    sql: `UPDATE coin_products SET sold_count = sold_count + 1 WHERE id = ? AND (stock_limit IS NULL OR sold_count < stock_limit)`,
+    params: [payment.productId],
+  })
+  try {
+    await db.batch(statements)
+    return 'credited'
+  } catch (e) {
+    if (isDuplicateEvent(e)) return 'duplicate'
+    if (!/CHECK constraint failed/.test(String((e as Error)?.message))) throw e
+    // the guard fired: the payment was no longer UNPAID (paid by another event, or cancelled)
+    const state = await db.first<{ state: string }>(`SELECT state FROM payments WHERE id = ?`, event.paymentId)
+    return state?.state === 'PAID' ? 'already_paid' : 'ignored'
+  }
+}
+
+function ledgerRow(userId: number, type: 'COIN' | 'BONUS', amount: number, paymentId: string, nowIso: string) {
+  return {
+    sql: `INSERT INTO coin_ledger (user_id, kind, lot_id, type, source, amount, product_kind, ref, created_at)
+          VALUES (?, 'CHARGE', last_insert_rowid(), ?, 'PAYMENT', ?, 'COIN_PRODUCT', ?, ?)`,
+    params: [userId, type, amount, paymentId, nowIso],
+  }
+}
+
+function isDuplicateEvent(e: unknown): boolean {
+  return /UNIQUE constraint failed: payment_events\./.test(String((e as Error)?.message))
+}
+
+/**
+ * API.md `POST /payment/webhook/{provider}`: verifies the request (bad signature, old timestamp, other body:
+ * INVALID_PARAMETER, nothing moves) and applies its event.
+ */
+export async function receiveWebhook(
+  db: Db,
+  provider: PaymentProvider,
+  rawBody: string,
+  header: (name: string) => string | undefined,
+  secret: string | undefined,
+  now = new Date(),
+): Promise<WebhookOutcome> {
+  const event = await provider.verifyWebhook(rawBody, header, secret, now)
+  if (!event) throw new AppError('INVALID_PARAMETER', { fields: 'signature' })
+  return applyProviderEvent(db, provider, event, now)
+}
+
+/**
+ * The sandbox's hosted checkout buttons: the reader (owner of the payment) pays or cancels, and the sandbox sends
+ * its signed webhook, delivered in-process to the same `receiveWebhook` the public webhook route runs (a Worker
+ * cannot reliably fetch its own route). NOT_EXIST for someone else's payment; a payment no longer UNPAID is left
+ * alone (the result page shows its state).
+ */
+export async function sandboxCheckout(db: Db, userId: number, paymentId: string, action: 'pay' | 'cancel', secret: string | undefined, now = new Date()): Promise<PaymentView> {
+  const payment = await paymentOf(db, userId, paymentId)
+  if (!payment) throw new AppError('NOT_EXIST')
+  if (payment.state !== 'UNPAID') return payment
+  if (!secret) throw new AppError('NOT_FOUND_PAYMENT_METHOD') // the sandbox is not configured on this deployment
+  const { body, headers } = await sandboxWebhook(
+    secret,
+    { id: newEventId(), type: action === 'pay' ? 'checkout.completed' : 'checkout.cancelled', paymentId, amount: payment.amount, currency: payment.currency },
+    now,
+  )
+  const lower = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]))
+  await receiveWebhook(db, sandboxProvider, body, (name) => lower[name.toLowerCase()], secret, now)
+  return (await paymentOf(db, userId, paymentId))!
+}

@@ -1,0 +1,115 @@
+/**
+ * The coin shop without I/O (spec §3 payment state UNPAID/PAID, product kind COIN_PRODUCT; §5 "Shop requires
+ * the agreement checkbox"; §8 Payment errors; API.md `GET /payment/products`, `POST /payment/charge`,
+ * `POST /payment/webhook/{provider}`): which products a reader may charge, and what a paid charge grants.
+ */
+import { z } from 'zod'
+import type { ErrorCode } from '../../lib/errors/catalogue.ts'
+
+/**
+ * Payment methods the checkout offers. Unknown ones answer NOT_FOUND_PAYMENT_METHOD (spec §8): the method is
+ * checked against this list rather than by the schema so the reader gets the catalogue's own code.
+ */
+export const PAYMENT_METHODS = ['card', 'paypal'] as const
+export type PaymentMethod = (typeof PAYMENT_METHODS)[number]
+
+export function isPaymentMethod(m: string): m is PaymentMethod {
+  return (PAYMENT_METHODS as readonly string[]).includes(m)
+}
+
+/** API.md `POST /api/v1/payment/charge` body. */
+export const ChargeRequest = z.object({
+  /** A coin product id of `GET /payment/products`. */
+  productId: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+  /** One of `PAYMENT_METHODS` (anything else: NOT_FOUND_PAYMENT_METHOD). */
+  method: z.string().min(1).max(32),
+})
+export type ChargeRequest = z.infer<typeof ChargeRequest>
+
+/**
+ * The shop's plain form (spec §5): the product, the method, the agreement checkbox and the idempotency key the
+ * page generated when it was rendered (the client makes the key, CONVENTIONS.md "Money"). Fields arrive as text.
+ */
+export const ShopForm = z.object({
+  productId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+  method: z.string().min(1).max(32).default('card'),
+  /** Absent when the box is unchecked: the form handler refuses the charge. */
+  agree: z.literal('on').optional(),
+  key: z.string().regex(/^[A-Za-z0-9_-]{8,100}$/),
+})
+export type ShopForm = z.infer<typeof ShopForm>
+
+/** A coin product as the shop shows it (API.md: price in minor units of the edition's currency). */
+export type CoinProduct = {
+  id: number
+  coins: number
+  bonus: number
+  price: number
+  currency: string
+  label: string | null
+  /** Spec §8 LIMITED_COIN_PRODUCT_USER: how often one reader may buy it (null: no limit). */
+  perUserLimit: number | null
+  /** Spec §8 LIMITED_COIN_PRODUCT: how many may be sold in all (null: no limit). */
+  stockLimit: number | null
+  soldCount: number
+}
+
+/**
+ * Whether `product` may be charged by a reader who already paid for it `paidByUser` times (PAID payments).
+ * Stock first (the offer is gone for everyone), then the reader's own limit.
+ */
+export function checkCharge(product: CoinProduct | null, paidByUser: number): { ok: true } | { ok: false; code: ErrorCode } {
+  if (!product) return { ok: false, code: 'NOT_FOUND_COIN_PRODUCT' }
+  if (product.stockLimit !== null && product.soldCount >= product.stockLimit) return { ok: false, code: 'LIMITED_COIN_PRODUCT' }
+  if (product.perUserLimit !== null && paidByUser >= product.perUserLimit) return { ok: false, code: 'LIMITED_COIN_PRODUCT_USER' }
+  return { ok: true }
+}
+
+/**
+ * How long the bonus coins of a paid charge stay spendable. The spec gives no figure; the demo data's paid
+ * bonus lots run 90 days, so do these. Paid coins (COIN) never expire.
+ */
+export const PAYMENT_BONUS_DAYS = 90
+
+/** The lots a paid charge grants: the product's coins (never expire) and its bonus (if any, `PAYMENT_BONUS_DAYS`). */
+export function paymentGrants(p: { coins: number; bonus: number }, paidAt: Date): { type: 'COIN' | 'BONUS'; amount: number; expiresAt: string | null }[] {
+  const grants: { type: 'COIN' | 'BONUS'; amount: number; expiresAt: string | null }[] = [{ type: 'COIN', amount: p.coins, expiresAt: null }]
+  if (p.bonus > 0) grants.push({ type: 'BONUS', amount: p.bonus, expiresAt: new Date(paidAt.getTime() + PAYMENT_BONUS_DAYS * 86_400_000).toISOString() })
+  return grants
+}
+
+/** Payment ids are unguessable (`pay_` + 128 random bits): a checkout URL cannot be found by counting. */
+export function newPaymentId(): string {
+  return `pay_${randomHex(16)}`
+}
+
+/** Provider event ids of the sandbox (`evt_` + 128 random bits). */
+export function newEventId(): string {
+  return `evt_${randomHex(16)}`
+}
+
+function randomHex(bytes: number): string {
+  return [...crypto.getRandomValues(new Uint8Array(bytes))].map((b) => b.toString(16).padStart(2, '0')).join('')
+}
+
+/** True when `id` has the shape of one of our payment ids (anything else is not looked up). */
+export function isPaymentId(id: string | null | undefined): id is string {
+  return typeof id === 'string' && /^pay_[0-9a-z_]{1,64}$/.test(id)
+}
+
+/** Spec §3 payment state; CANCELLED when the reader gave up at the provider's checkout. */
+export type PaymentState = 'UNPAID' | 'PAID' | 'CANCELLED' | 'REFUNDED'
+
+/** A payment as its owner sees it (checkout and result pages). */
+export type PaymentView = {
+  id: string
+  productId: number | null
+  state: PaymentState
+  method: string | null
+  amount: number
+  currency: string
+  coins: number
+  bonus: number
+  createdAt: string
+  paidAt: string | null
+}

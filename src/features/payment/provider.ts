@@ -1,0 +1,129 @@
+/**
+ * Payment providers behind one small interface (issue 4 §2): a provider makes a checkout for a payment and
+ * proves, with a signed webhook, that the payment succeeded or was cancelled. The sandbox provider behaves like
+ * a real hosted checkout: its page is on our own site (`/shop/checkout/{paymentId}`), and its webhook is signed
+ * Stripe-style — header `Sandbox-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, t + "." + body)>`,
+ * timestamps older than 5 minutes refused, signatures compared in constant time. No I/O besides WebCrypto.
+ */
+import { z } from 'zod'
+
+/** What a provider's webhook tells us, once its signature has been verified. */
+export type ProviderEvent = {
+  /** The provider's unique event id: a replay carries the same id (payment_events primary key). */
+  id: string
+  type: 'checkout.completed' | 'checkout.cancelled'
+  paymentId: string
+  /** Minor units and currency the provider charged: must equal the payment's. */
+  amount: number
+  currency: string
+}
+
+export type PaymentProvider = {
+  /** The `{provider}` of `POST /api/v1/payment/webhook/{provider}` and `payments.provider`. */
+  readonly id: string
+  /** Where the reader pays (`origin`: the site the reader is on). */
+  createCheckout(payment: { id: string; amount: number; currency: string }, origin: string): { checkoutUrl: string }
+  /** The event of a webhook request, or null when its signature, timestamp or body is not acceptable. */
+  verifyWebhook(rawBody: string, header: (name: string) => string | undefined, secret: string | undefined, now?: Date): Promise<ProviderEvent | null>
+}
+
+export const SANDBOX_SIGNATURE_HEADER = 'Sandbox-Signature'
+/** Stripe's default tolerance: a signed event older (or further in the future) than this is refused. */
+export const SIGNATURE_TOLERANCE_SECONDS = 5 * 60
+
+/** The sandbox's webhook body. */
+export const SandboxEventBody = z.object({
+  id: z.string().regex(/^evt_[0-9A-Za-z_]{1,64}$/),
+  type: z.enum(['checkout.completed', 'checkout.cancelled']),
+  data: z.object({
+    paymentId: z.string().regex(/^pay_[0-9a-z_]{1,64}$/),
+    amount: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
+    currency: z.string().regex(/^[A-Z]{3}$/),
+  }),
+})
+export type SandboxEventBody = z.infer<typeof SandboxEventBody>
+
+const encoder = new TextEncoder()
+
+async function hmacHex(secret: string, text: string): Promise<string> {
+  const key = await crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign'])
+  const mac = new Uint8Array(await crypto.subtle.sign('HMAC', key, encoder.encode(text)))
+  return [...mac].map((b) => b.toString(16).padStart(2, '0')).join('')
+}
+
+/** Constant-time comparison of two strings (length leaks only that they differ, as for any HMAC hex). */
+export function constantTimeEqual(a: string, b: string): boolean {
+  const x = encoder.encode(a)
+  const y = encoder.encode(b)
+  let diff = x.length ^ y.length
+  for (let i = 0; i < Math.max(x.length, y.length); i++) diff |= (x[i] ?? 0) ^ (y[i] ?? 0)
+  return diff === 0
+}
+
+/** The `Sandbox-Signature` header value for `body` signed at `t` (unix seconds). */
+export async function signSandbox(secret: string, body: string, t: number): Promise<string> {
+  return `t=${t},v1=${await hmacHex(secret, `${t}.${body}`)}`
+}
+
+/**
+ * Checks a `Sandbox-Signature` header: `t` within `SIGNATURE_TOLERANCE_SECONDS` of `now` and one `v1` equal (in
+ * constant time) to the HMAC of `t.body`. Several `v1` are allowed (secret rotation, as Stripe does).
+ */
+export async function verifySandboxSignature(secret: string, header: string | undefined, body: string, now: Date): Promise<boolean> {
+  if (!secret || !header || header.length > 1024) return false
+  let t: number | null = null
+  const signatures: string[] = []
+  for (const part of header.split(',')) {
+    const [k, v] = part.trim().split('=', 2)
+    if (k === 't' && v !== undefined && /^\d{1,12}$/.test(v)) t = Number(v)
+    else if (k === 'v1' && v !== undefined && /^[0-9a-f]{64}$/.test(v)) signatures.push(v)
+  }
+  if (t === null || signatures.length === 0) return false
+  if (Math.abs(now.getTime() / 1000 - t) > SIGNATURE_TOLERANCE_SECONDS) return false
+  const expected = await hmacHex(secret, `${t}.${body}`)
+  let ok = false
+  for (const s of signatures) ok = constantTimeEqual(s, expected) || ok
+  return ok
+}
+
+/** The sandbox provider: checkout page on our site, Stripe-style signed webhook. */
+export const sandboxProvider: PaymentProvider = {
+  id: 'sandbox',
+  createCheckout(payment, origin) {
+    return { checkoutUrl: new URL(`/shop/checkout/${encodeURIComponent(payment.id)}`, origin).href }
+  },
+  async verifyWebhook(rawBody, header, secret, now = new Date()) {
+    if (!secret || !(await verifySandboxSignature(secret, header(SANDBOX_SIGNATURE_HEADER), rawBody, now))) return null
+    let json: unknown
+    try {
+      json = JSON.parse(rawBody)
+    } catch {
+      return null
+    }
+    const parsed = SandboxEventBody.safeParse(json)
+    if (!parsed.success) return null
+    const { id, type, data } = parsed.data
+    return { id, type, paymentId: data.paymentId, amount: data.amount, currency: data.currency }
+  },
+}
+
+/**
+ * The sandbox's side of the checkout: the signed webhook it sends when the reader presses Pay or Cancel
+ * (body and headers exactly as a POST to `/api/v1/payment/webhook/sandbox` carries them).
+ */
+export async function sandboxWebhook(
+  secret: string,
+  event: { id: string; type: ProviderEvent['type']; paymentId: string; amount: number; currency: string },
+  now = new Date(),
+): Promise<{ body: string; headers: Record<string, string> }> {
+  const body = JSON.stringify({ id: event.id, type: event.type, data: { paymentId: event.paymentId, amount: event.amount, currency: event.currency } } satisfies SandboxEventBody)
+  const signature = await signSandbox(secret, body, Math.floor(now.getTime() / 1000))
+  return { body, headers: { 'content-type': 'application/json', [SANDBOX_SIGNATURE_HEADER]: signature } }
+}
+
+/** Providers by webhook path id. */
+export const PROVIDERS: Record<string, PaymentProvider> = { sandbox: sandboxProvider }
+
+export function providerById(id: string): PaymentProvider | null {
+  return Object.hasOwn(PROVIDERS, id) ? PROVIDERS[id]! : null
+}

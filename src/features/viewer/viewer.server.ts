@@ -1,0 +1,227 @@
+/**
+ * Viewer reads and writes on D1 and R2 (spec §2 viewer, §8 Viewer errors): one batch opens an episode with
+ * its neighbours, the reader's holdings and progress; slices of paid episodes get per-reader signed URLs.
+ */
+import { env } from 'cloudflare:workers'
+import { AppError } from '../../lib/errors/catalogue.ts'
+import type { Db } from '../../lib/server/db.ts'
+import { imageUrl, SLICE_WIDTHS, srcset } from '../catalogue/catalogue.ts'
+import {
+  episodeAccess,
+  isAdultReader,
+  paragraphs,
+  signedSliceUrl,
+  signSlice,
+  sliceExpiry,
+  sliceKey,
+  verifySlice,
+  type Access,
+  type AdultFlags,
+  type Holding,
+} from './viewer.ts'
+
+/** The edition switches the viewer needs (spec §5 adult status). */
+export type ViewerEdition = { krAdultAuth: boolean; adultNeedsBirthDate: boolean; notLoggedInAdultCookie: boolean }
+
+/** Who is reading: a signed-in reader's id or null, and the guest adult cookie (jp). */
+export type ViewerReader = { userId: number | null; adultCookie?: string | undefined }
+
+export type EpisodeLink = { id: number; no: number; title: string }
+export type ViewerSlice = { n: number; width: number; height: number; alt: string; src: string; srcset: string }
+
+export type ViewerEpisode = {
+  id: number
+  no: number
+  title: string
+  seriesId: number
+  seriesTitle: string
+  contentType: 'IMAGE' | 'TEXT'
+  isFree: boolean
+  priceRent: number | null
+  priceBuy: number | null
+  readingDirection: 'ltr' | 'rtl'
+  nextUpdateAt: string | null
+  prev: EpisodeLink | null
+  next: EpisodeLink | null
+  access: Access
+  /** Empty unless the episode is open. */
+  slices: ViewerSlice[]
+  /** Paragraphs of a TEXT episode; empty unless open. */
+  text: string[]
+  /** Where the signed-in reader left this episode (0..1), or null. */
+  progress: number | null
+}
+
+type EpisodeRow = {
+  id: number; no: number; title: string; seriesId: number; seriesTitle: string; contentType: 'IMAGE' | 'TEXT'; isFree: number
+  priceRent: number | null; priceBuy: number | null; textBody: string | null; seriesIsAdult: number; readingDirection: 'ltr' | 'rtl'
+  nextUpdateAt: string | null; prev: string | null; next: string | null
+}
+type UserRow = { isAdult: number; isKrIpUser: number; isAdultKr: number; birthedAt: string | null }
+type ImageRow = { n: number; key: string; width: number; height: number; alt: string }
+
+const NEIGHBOUR = (op: '<' | '>', order: 'DESC' | 'ASC') =>
+  `(SELECT json_object('id', x.id, 'no', x.no, 'title', x.title) FROM episodes x WHERE x.series_id = e.series_id AND x.no ${op} e.no AND x.published_at <= ?1 ORDER BY x.no ${order} LIMIT 1)`
+
+const EPISODE_SQL = `SELECT e.id, e.no, e.title, e.series_id AS seriesId, s.title AS seriesTitle, e.content_type AS contentType, e.is_free AS isFree,
+    e.price_rent AS priceRent, e.price_buy AS priceBuy, e.text_body AS textBody, s.is_adult AS seriesIsAdult,
+    s.reading_direction AS readingDirection, s.next_update_at AS nextUpdateAt, ${NEIGHBOUR('<', 'DESC')} AS prev, ${NEIGHBOUR('>', 'ASC')} AS next
+  FROM episodes e JOIN series s ON s.id = e.series_id
+  WHERE e.id = ?2 AND s.is_published = 1 AND e.published_at <= ?1`
+const USER_SQL = `SELECT is_adult AS isAdult, is_kr_ip_user AS isKrIpUser, is_adult_kr AS isAdultKr, birthed_at AS birthedAt FROM users WHERE id = ? AND deleted_at IS NULL`
+const HOLDINGS_SQL = `SELECT kind, expires_at AS expiresAt FROM ownerships WHERE user_id = ? AND episode_id = ? LIMIT 20`
+
+function adultFlags(row: UserRow | undefined): AdultFlags {
+  return row ? { isAdult: row.isAdult === 1, isKrIpUser: row.isKrIpUser === 1, isAdultKr: row.isAdultKr === 1, birthedAt: row.birthedAt } : null
+}
+
+/** The slice-URL key from SESSION_SECRET; NO_SECRET without one (nothing paid can be served then). */
+function slicesKey(): Promise<CryptoKey> {
+  const secret = env.SESSION_SECRET
+  if (!secret || secret.length < 16) throw new AppError('NO_SECRET')
+  return sliceKey(secret)
+}
+
+/**
+ * Opens episode `episodeId` for `reader` (1 D1 batch): null when it is not a published episode of a
+ * published series (NOT_FOUND_EPISODE). Slices and text are filled only when the access rule opens it: free
+ * episodes use the public `/media` URLs, others per-reader signed URLs of the slice route.
+ */
+export async function openEpisode(db: Db, episodeId: number, reader: ViewerReader, edition: ViewerEdition, now = new Date()): Promise<ViewerEpisode | null> {
+  const nowIso = now.toISOString()
+  const uid = reader.userId
+  const statements: { sql: string; params: unknown[] }[] = [
+    { sql: EPISODE_SQL, params: [nowIso, episodeId] },
+    { sql: `SELECT position AS n, key, width, height, alt FROM episode_images WHERE episode_id = ? ORDER BY position LIMIT 500`, params: [episodeId] },
+  ]
+  if (uid !== null) {
+    statements.push(
+      { sql: USER_SQL, params: [uid] },
+      { sql: HOLDINGS_SQL, params: [uid, episodeId] },
+      { sql: `SELECT position FROM reading_progress WHERE user_id = ? AND episode_id = ?`, params: [uid, episodeId] },
+    )
+  }
+  const [epRes, imgRes, userRes, holdRes, progRes] = await db.batch(statements)
+  const row = epRes!.results[0] as EpisodeRow | undefined
+  if (!row) return null
+  const user = adultFlags(userRes?.results[0] as UserRow | undefined)
+  const access = episodeAccess(
+    { isFree: row.isFree === 1, seriesIsAdult: row.seriesIsAdult === 1 },
+    { adult: isAdultReader(edition, user, reader.adultCookie) },
+    (holdRes?.results ?? []) as Holding[],
+    now,
+  )
+  let slices: ViewerSlice[] = []
+  if (access.open && row.contentType === 'IMAGE') {
+    const images = imgRes!.results as ImageRow[]
+    if (access.via === 'FREE') {
+      slices = images.map((i) => ({ n: i.n, width: i.width, height: i.height, alt: i.alt, src: imageUrl(i.key, SLICE_WIDTHS[0], SLICE_WIDTHS), srcset: srcset(i.key, SLICE_WIDTHS) }))
+    } else {
+      const key = await slicesKey()
+      const exp = sliceExpiry(now)
+      slices = await Promise.all(
+        images.map(async (i) => {
+          const urls = await Promise.all(SLICE_WIDTHS.map(async (w) => {
+            const claim = { episodeId, n: i.n, w, exp }
+            return signedSliceUrl(claim, await signSlice(key, { ...claim, userId: uid! }))
+          }))
+          return { n: i.n, width: i.width, height: i.height, alt: i.alt, src: urls[0]!, srcset: urls.map((u, k) => `${u} ${SLICE_WIDTHS[k]}w`).join(', ') }
+        }),
+      )
+    }
+  }
+  const progress = (progRes?.results[0] as { position: number } | undefined)?.position ?? null
+  return {
+    id: row.id,
+    no: row.no,
+    title: row.title,
+    seriesId: row.seriesId,
+    seriesTitle: row.seriesTitle,
+    contentType: row.contentType,
+    isFree: row.isFree === 1,
+    priceRent: row.priceRent,
+    priceBuy: row.priceBuy,
+    readingDirection: row.readingDirection,
+    nextUpdateAt: row.nextUpdateAt,
+    prev: row.prev ? (JSON.parse(row.prev) as EpisodeLink) : null,
+    next: row.next ? (JSON.parse(row.next) as EpisodeLink) : null,
+    access,
+    slices,
+    text: access.open && row.contentType === 'TEXT' ? paragraphs(row.textBody) : [],
+    progress: access.open ? progress : null,
+  }
+}
+
+/** Access to one episode for a reader, plus (when asked) the R2 key of slice `n` (1 D1 batch). */
+async function accessOf(db: Db, episodeId: number, reader: ViewerReader, edition: ViewerEdition, now: Date, slice?: number) {
+  const nowIso = now.toISOString()
+  const statements: { sql: string; params: unknown[] }[] = [
+    {
+      sql: `SELECT e.series_id AS seriesId, e.is_free AS isFree, s.is_adult AS seriesIsAdult,
+              (SELECT key FROM episode_images i WHERE i.episode_id = e.id AND i.position = ?3) AS sliceKey
+            FROM episodes e JOIN series s ON s.id = e.series_id WHERE e.id = ?2 AND s.is_published = 1 AND e.published_at <= ?1`,
+      params: [nowIso, episodeId, slice ?? 0],
+    },
+  ]
+  if (reader.userId !== null) statements.push({ sql: USER_SQL, params: [reader.userId] }, { sql: HOLDINGS_SQL, params: [reader.userId, episodeId] })
+  const [epRes, userRes, holdRes] = await db.batch(statements)
+  const row = epRes!.results[0] as { seriesId: number; isFree: number; seriesIsAdult: number; sliceKey: string | null } | undefined
+  if (!row) return null
+  const access = episodeAccess(
+    { isFree: row.isFree === 1, seriesIsAdult: row.seriesIsAdult === 1 },
+    { adult: isAdultReader(edition, adultFlags(userRes?.results[0] as UserRow | undefined), reader.adultCookie) },
+    (holdRes?.results ?? []) as Holding[],
+    now,
+  )
+  return { seriesId: row.seriesId, sliceKey: row.sliceKey, access }
+}
+
+export type SliceRequest = { episodeId: number; n: number; w: number; exp: number | null; sig: string | null }
+
+/**
+ * One slice image, checked on every request: the episode must open for this reader now (an ended rental no
+ * longer does), and a paid slice's signature must name this reader, this slice and width, and be unexpired.
+ * Throws the catalogue code otherwise; null when the object is missing from R2.
+ */
+export async function sliceObject(db: Db, req: SliceRequest, reader: ViewerReader, edition: ViewerEdition, now = new Date()): Promise<{ object: R2ObjectBody; free: boolean; exp: number | null } | null> {
+  const found = await accessOf(db, req.episodeId, reader, edition, now, req.n)
+  if (!found || found.sliceKey === null) throw new AppError('NOT_FOUND_EPISODE')
+  if (!found.access.open) throw new AppError(found.access.code)
+  const free = found.access.via === 'FREE'
+  if (!free) {
+    const ok = req.exp !== null && req.sig !== null && reader.userId !== null &&
+      (await verifySlice(await slicesKey(), { episodeId: req.episodeId, n: req.n, w: req.w, userId: reader.userId, exp: req.exp }, req.sig, now))
+    if (!ok) throw new AppError('UNAUTHORIZED_CONTENTS')
+  }
+  const object = await env.MEDIA.get(`${found.sliceKey}/${req.w}.webp`)
+  return object ? { object, free, exp: free ? null : req.exp } : null
+}
+
+/**
+ * Saves where the reader is in an episode they may open (spec "reading progress": one row per series, the
+ * last episode read and the position in it). NOT_FOUND_EPISODE / ADULT_ONLY_CONTENTS / UNAUTHORIZED_CONTENTS
+ * otherwise.
+ */
+export async function saveProgress(db: Db, userId: number, episodeId: number, position: number, edition: ViewerEdition, now = new Date()) {
+  const found = await accessOf(db, episodeId, { userId }, edition, now)
+  if (!found) throw new AppError('NOT_FOUND_EPISODE')
+  if (!found.access.open) throw new AppError(found.access.code)
+  const at = now.toISOString()
+  await db.run(
+    `INSERT INTO reading_progress (user_id, series_id, episode_id, position, updated_at) VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT (user_id, series_id) DO UPDATE SET episode_id = excluded.episode_id, position = excluded.position, updated_at = excluded.updated_at`,
+    userId, found.seriesId, episodeId, position, at,
+  )
+  return { episodeId, position, updatedAt: at }
+}
+
+/**
+ * Whether an R2 key may be served publicly from /media: covers, banners and icons always; episode slices
+ * (`series/<id>/ep/<no>/…`) only when the episode is free — paid slices go through the signed viewer route.
+ */
+export async function isPublicMediaKey(db: Db, key: string): Promise<boolean> {
+  const slice = /^series\/(\d+)\/ep\/(\d+)\//.exec(key)
+  if (!slice) return true
+  const row = await db.first<{ free: number }>('SELECT is_free AS free FROM episodes WHERE series_id = ? AND no = ?', Number(slice[1]), Number(slice[2]))
+  return row?.free === 1
+}

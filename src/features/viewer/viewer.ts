@@ -1,0 +1,145 @@
+/**
+ * Viewer rules without I/O (spec §2 viewer, §3 ownership kinds and viewer modes, §5 adult status, §8 Viewer
+ * errors, §9 image widths and lazy load): who may open an episode, where a reader is in it, and how a
+ * paid slice URL is signed so that it is neither guessable nor reusable by another account.
+ */
+import { z } from 'zod'
+import { SLICE_WIDTHS } from '../catalogue/catalogue.ts'
+
+export { LOAD_AHEAD_ROOT_MARGIN, PROGRESS_THROTTLE_MS, scrollOffset, scrollPosition } from './reading.ts'
+
+/** Ownership kinds (spec §3) that keep an episode open for good. */
+export const FOREVER_KINDS = ['POSSESSION', 'ALL_POSSESSION', 'PERMANENT'] as const
+/** Ownership kinds (spec §3) that open an episode until `expiresAt` (a rental, a wait-until-free unlock). */
+export const TIMED_KINDS = ['RENT', 'ALL_RENT', 'FREETIME'] as const
+
+/** What the reader holds of one episode (an `ownerships` row). `expiresAt` null: forever. */
+export type Holding = { kind: string; expiresAt: string | null }
+
+/** The episode as the access rule sees it. */
+export type AccessEpisode = { isFree: boolean; seriesIsAdult: boolean }
+
+/** Why an episode opens: FREE, or the ownership kind that opens it. */
+export type OpenReason = 'FREE' | (typeof FOREVER_KINDS)[number] | (typeof TIMED_KINDS)[number]
+
+export type Access =
+  | { open: true; via: OpenReason; expiresAt: string | null }
+  | { open: false; code: 'ADULT_ONLY_CONTENTS' | 'UNAUTHORIZED_CONTENTS' }
+
+/**
+ * Spec §2/§6/§8: an adult series needs an adult reader first (ADULT_ONLY_CONTENTS opens the age popup, even
+ * for a free episode); then the episode opens when it is free, kept for good (POSSESSION, ALL_POSSESSION,
+ * PERMANENT), or held for a time (RENT, ALL_RENT, FREETIME/WUF) whose `expiresAt` is still ahead. A timed
+ * holding without an end is treated as expired (the schema says RENT/FREETIME carry one). Anything else is
+ * UNAUTHORIZED_CONTENTS: the page shows the rent-or-buy choice, never the images.
+ */
+export function episodeAccess(episode: AccessEpisode, reader: { adult: boolean }, holdings: readonly Holding[], now: Date): Access {
+  if (episode.seriesIsAdult && !reader.adult) return { open: false, code: 'ADULT_ONLY_CONTENTS' }
+  if (episode.isFree) return { open: true, via: 'FREE', expiresAt: null }
+  const t = now.getTime()
+  const forever = holdings.find((h) => (FOREVER_KINDS as readonly string[]).includes(h.kind) && (h.expiresAt === null || Date.parse(h.expiresAt) > t))
+  if (forever) return { open: true, via: forever.kind as OpenReason, expiresAt: forever.expiresAt }
+  const timed = holdings
+    .filter((h) => (TIMED_KINDS as readonly string[]).includes(h.kind) && h.expiresAt !== null && Date.parse(h.expiresAt) > t)
+    .sort((a, b) => Date.parse(b.expiresAt!) - Date.parse(a.expiresAt!))[0]
+  if (timed) return { open: true, via: timed.kind as OpenReason, expiresAt: timed.expiresAt }
+  return { open: false, code: 'UNAUTHORIZED_CONTENTS' }
+}
+
+/** The reader's flags of spec §3 User that decide adult status; null for a guest. */
+export type AdultFlags = { isAdult: boolean; isKrIpUser: boolean; isAdultKr: boolean; birthedAt: string | null } | null
+
+/**
+ * Spec §5 adult status: `isAdult`; with Korean adult auth on, a Korean-IP user also needs `isAdultKr`; on
+ * editions that need a birth date (th, tw) it must be known. A guest is an adult only on editions with the
+ * not-logged-in-adult cookie (jp) when that cookie says Y.
+ */
+export function isAdultReader(
+  edition: { krAdultAuth: boolean; adultNeedsBirthDate: boolean; notLoggedInAdultCookie: boolean },
+  user: AdultFlags,
+  adultCookie?: string,
+): boolean {
+  if (!user) return edition.notLoggedInAdultCookie && adultCookie === 'Y'
+  if (!user.isAdult) return false
+  if (edition.krAdultAuth && user.isKrIpUser && !user.isAdultKr) return false
+  if (edition.adultNeedsBirthDate && user.birthedAt === null) return false
+  return true
+}
+
+// ───────────────────────────── reading progress ─────────────────────────────
+
+/** `POST /api/v1/viewer/{episodeId}/progress` body: where the reader is, 0 (top) to 1 (end). */
+export const ProgressRequest = z.object({ position: z.number().min(0).max(1) })
+export type ProgressRequest = z.infer<typeof ProgressRequest>
+
+// ───────────────────────────── slices ─────────────────────────────
+
+/** A stored slice width for a requested width (the smallest stored ≥ w), or null when w is not a sane width. */
+export function sliceWidth(w: number): number | null {
+  if (!Number.isInteger(w) || w < 1 || w > 4096) return null
+  return SLICE_WIDTHS.find((x) => x >= w) ?? SLICE_WIDTHS[SLICE_WIDTHS.length - 1]!
+}
+
+/** How long a signed slice URL stays valid, and the step its expiry is rounded up to (so URLs stay cacheable). */
+export const SLICE_URL_TTL_S = 30 * 60
+export const SLICE_URL_STEP_S = 10 * 60
+
+/** Expiry (epoch seconds) of slice URLs signed at `now`: at least TTL ahead, rounded up to the step. */
+export function sliceExpiry(now: Date): number {
+  const min = Math.floor(now.getTime() / 1000) + SLICE_URL_TTL_S
+  return Math.ceil(min / SLICE_URL_STEP_S) * SLICE_URL_STEP_S
+}
+
+/** The fields a slice signature covers: which slice, at which width, for whom, until when. */
+export type SliceClaim = { episodeId: number; n: number; w: number; userId: number; exp: number }
+
+const encoder = new TextEncoder()
+
+/** HMAC key for slice URLs, derived from SESSION_SECRET with its own HKDF label (never the token keys). */
+export async function sliceKey(secret: string): Promise<CryptoKey> {
+  const base = await crypto.subtle.importKey('raw', encoder.encode(secret), 'HKDF', false, ['deriveKey'])
+  return crypto.subtle.deriveKey(
+    { name: 'HKDF', hash: 'SHA-256', salt: encoder.encode('webtoon-store/v1'), info: encoder.encode('viewer-slice HMAC-SHA256') },
+    base,
+    { name: 'HMAC', hash: 'SHA-256', length: 256 },
+    false,
+    ['sign', 'verify'],
+  )
+}
+
+const message = (c: SliceClaim): Uint8Array<ArrayBuffer> => encoder.encode(`slice/v1|${c.episodeId}|${c.n}|${c.w}|${c.userId}|${c.exp}`)
+
+function b64url(bytes: ArrayBuffer): string {
+  let s = ''
+  for (const b of new Uint8Array(bytes)) s += String.fromCharCode(b)
+  return btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
+}
+
+function fromB64url(s: string): Uint8Array<ArrayBuffer> | null {
+  if (!/^[A-Za-z0-9_-]{43}$/.test(s)) return null
+  const bin = atob(s.replace(/-/g, '+').replace(/_/g, '/') + '=')
+  return Uint8Array.from(bin, (ch) => ch.charCodeAt(0))
+}
+
+/** The signature of a slice URL (HMAC-SHA256, base64url). */
+export async function signSlice(key: CryptoKey, claim: SliceClaim): Promise<string> {
+  return b64url(await crypto.subtle.sign('HMAC', key, message(claim)))
+}
+
+/** Whether `sig` signs `claim` and `claim.exp` is still ahead of `now` (constant-time compare by WebCrypto). */
+export async function verifySlice(key: CryptoKey, claim: SliceClaim, sig: string, now: Date): Promise<boolean> {
+  if (!(claim.exp > now.getTime() / 1000)) return false
+  const bytes = fromB64url(sig)
+  if (!bytes) return false
+  return crypto.subtle.verify('HMAC', key, bytes, message(claim))
+}
+
+/** The URL of a paid slice for one reader: checked again on every request by the slice route. */
+export function signedSliceUrl(claim: Omit<SliceClaim, 'userId'>, sig: string): string {
+  return `/api/v1/viewer/${claim.episodeId}/slice/${claim.n}?w=${claim.w}&exp=${claim.exp}&sig=${sig}`
+}
+
+/** Text of a TEXT (novel) episode as paragraphs (blank lines separate them). */
+export function paragraphs(body: string | null): string[] {
+  return (body ?? '').split(/\r?\n\s*\r?\n/).map((p) => p.trim()).filter(Boolean)
+}

@@ -1,0 +1,80 @@
+import { expect, test, type Page } from '@playwright/test'
+import AxeBuilder from '@axe-core/playwright'
+
+/** Spec §2 /shop, §5 agreement checkbox; issue 4 §2: the sandbox checkout, its signed webhook and the result. */
+
+async function signIn(page: Page, callback: string) {
+  await page.goto(`/user/login?callback=${encodeURIComponent(callback)}`)
+  await page.getByLabel('Adresse e-mail').fill('reader@example.com')
+  await page.getByLabel('Mot de passe').fill('Reader-2026!')
+  await page.getByRole('button', { name: 'Se connecter' }).click()
+  await expect(page).toHaveURL(new RegExp(`${callback.replace(/\//g, '\\/')}$`))
+}
+
+/** The balance the page shows (shop: the reader's box; result page: the new balance). */
+const balance = async (page: Page) => Number(await page.locator('[data-testid="balance"][data-total], [data-testid="balance"] [data-total]').first().getAttribute('data-total'))
+
+async function noSeriousViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze()
+  expect(results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([])
+}
+
+test.describe('French coin shop', () => {
+  test('a guest sees the products with their prices and a login link, no buy form', async ({ page }) => {
+    await page.goto('/shop')
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Boutique de pièces')
+    await expect(page.getByText('30 pièces', { exact: true })).toBeVisible()
+    await expect(page.getByText('€4,99')).toBeVisible()
+    await expect(page.getByRole('link', { name: 'Se connecter' })).toHaveAttribute('href', '/user/login?callback=%2Fshop')
+    await expect(page.getByRole('button', { name: 'Acheter' })).toHaveCount(0)
+  })
+
+  test('a reader buys coins through the sandbox checkout (agreement required) and sees the balance grow', async ({ page }) => {
+    await signIn(page, '/shop')
+    const before = await balance(page)
+    const thirty = page.getByRole('radio', { name: /^30 pièces/ })
+    await thirty.check()
+    // without the agreement the charge is refused with a visible, translated message
+    await page.getByRole('button', { name: 'Acheter' }).click()
+    await expect(page).toHaveURL(/\/shop\?agree=required&product=\d+#shop-form$/)
+    await expect(page.getByRole('alert')).toHaveText("Cochez la case d'acceptation des conditions de vente pour continuer.")
+    await expect(thirty).toBeChecked() // the reader's choice is kept
+    await noSeriousViolations(page)
+
+    await page.getByRole('checkbox', { name: /J'accepte les conditions de vente des pièces/ }).check()
+    await page.getByRole('button', { name: 'Acheter' }).click()
+    await expect(page).toHaveURL(/\/shop\/checkout\/pay_[0-9a-f]{32}$/)
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Paiement')
+    await expect(page.getByTestId('amount')).toHaveText('€4,99')
+    await noSeriousViolations(page)
+    await page.getByRole('button', { name: 'Payer €4,99' }).click()
+
+    await expect(page).toHaveURL(/\/shop\/result\?payment=pay_[0-9a-f]{32}$/)
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Paiement réussi')
+    await expect(page.getByRole('status').filter({ hasText: 'ajoutées' })).toHaveText('30 pièces et 3 pièces bonus ont été ajoutées à votre compte.')
+    expect(await balance(page)).toBe(before + 33)
+
+    // the shop and the charge history show it too
+    await page.getByRole('link', { name: 'Retour à la boutique' }).click()
+    expect(await balance(page)).toBe(before + 33)
+    await page.goto('/history/charge')
+    const first = page.locator('tbody tr').first()
+    await expect(first).toContainText('Achat de pièces')
+    await expect(first).toContainText('+3')
+    await expect(page.locator('tbody tr').nth(1)).toContainText('+30')
+  })
+
+  test('cancelling at the checkout credits nothing and shows the cancelled state', async ({ page }) => {
+    await signIn(page, '/shop')
+    const before = await balance(page)
+    await page.getByRole('radio', { name: /^10 pièces/ }).check()
+    await page.getByRole('checkbox', { name: /J'accepte les conditions de vente des pièces/ }).check()
+    await page.getByRole('button', { name: 'Acheter' }).click()
+    await expect(page).toHaveURL(/\/shop\/checkout\/pay_/)
+    await page.getByRole('button', { name: 'Annuler' }).click()
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Paiement annulé')
+    await expect(page.getByRole('alert')).toHaveText("Le paiement a été annulé. Aucun montant n'a été débité.")
+    await page.goto('/shop')
+    expect(await balance(page)).toBe(before)
+  })
+})

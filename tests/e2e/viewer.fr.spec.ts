@@ -1,0 +1,122 @@
+import { expect, test, type Page } from '@playwright/test'
+import AxeBuilder from '@axe-core/playwright'
+
+/**
+ * The viewer (spec §2 /viewer/{id}) against the seeded demo: series 1 ("Un café pour deux") has 11 episodes
+ * with ids 1–11, the first five free; series 8 is a novel (TEXT) whose first episode is id 84.
+ */
+const FREE = 1
+const LOCKED = 6
+const TEXT = 84
+
+async function hydrated(page: Page) {
+  await page.locator('astro-island:not([ssr])').first().waitFor({ state: 'attached' })
+}
+
+async function seriousViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze()
+  return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`)
+}
+
+test.describe('French edition viewer', () => {
+  test('a free episode shows its slices at known sizes, the first eager, with no layout shift and no a11y violation', async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 800 })
+    await page.addInitScript(() => {
+      ;(window as unknown as { __cls: number }).__cls = 0
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) if (!e.hadRecentInput) (window as unknown as { __cls: number }).__cls += e.value
+      }).observe({ type: 'layout-shift', buffered: true })
+    })
+    const res = await page.goto(`/viewer/${FREE}`)
+    expect(res?.status()).toBe(200)
+    await hydrated(page)
+    const slices = page.locator('ol.viewer-slices img')
+    await expect(slices).toHaveCount(3)
+    for (const img of await slices.all()) {
+      await expect(img).toHaveAttribute('width', '720')
+      await expect(img).toHaveAttribute('height', /^\d+$/)
+      await expect(img).toHaveAttribute('alt', /image \d sur 3/)
+      await expect(img).toHaveAttribute('srcset', /640w.*828w.*1080w/)
+    }
+    await expect(slices.first()).toHaveAttribute('fetchpriority', 'high')
+    await expect(slices.first()).toHaveAttribute('loading', 'eager')
+    await expect.poll(() => slices.first().evaluate((i: HTMLImageElement) => i.naturalWidth)).toBeGreaterThan(0)
+    // every slice within three screens is asked for; they all fit here (800 + 1600 + 1200 px at 390 wide)
+    await expect(slices.nth(2)).toHaveAttribute('loading', 'eager')
+    await expect.poll(() => slices.nth(2).evaluate((i: HTMLImageElement) => i.naturalWidth)).toBeGreaterThan(0)
+    await page.keyboard.press('End')
+    await page.waitForTimeout(300)
+    expect(await page.evaluate(() => (window as unknown as { __cls: number }).__cls)).toBe(0)
+    await expect(page.getByRole('navigation', { name: 'Navigation entre les épisodes' }).getByRole('link', { name: /Épisode suivant/ })).toHaveAttribute('href', '/viewer/2')
+    expect(await seriousViolations(page)).toEqual([])
+  })
+
+  test('keyboard: arrows scroll, ? opens the shortcut help, Esc closes it, n goes to the next episode and p back', async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 700 })
+    await page.goto(`/viewer/${FREE}`)
+    await hydrated(page)
+    await page.keyboard.press('ArrowDown')
+    await expect.poll(() => page.evaluate(() => scrollY)).toBeGreaterThan(0)
+    await page.keyboard.press('?')
+    const help = page.getByRole('dialog', { name: 'Raccourcis clavier' })
+    await expect(help).toBeVisible()
+    await expect(help).toContainText('Épisode suivant')
+    await expect(help.getByRole('button', { name: 'Fermer' })).toBeFocused()
+    expect(await seriousViolations(page)).toEqual([])
+    await page.keyboard.press('Escape')
+    await expect(help).toBeHidden()
+    await page.keyboard.press('n')
+    await expect(page).toHaveURL(/\/viewer\/2$/)
+    await hydrated(page)
+    await page.keyboard.press('p')
+    await expect(page).toHaveURL(/\/viewer\/1$/)
+  })
+
+  test('reads without JavaScript: the server HTML lists every slice', async ({ browser }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false })
+    const page = await context.newPage()
+    const loaded: string[] = []
+    page.on('response', (r) => { if (r.url().includes(`/media/series/1/ep/1/`) && r.status() === 200) loaded.push(r.url()) })
+    await page.goto(`/viewer/${FREE}`)
+    const slices = page.locator('ol.viewer-slices img')
+    await expect(slices).toHaveCount(3)
+    await expect(slices.first()).toBeVisible()
+    await expect(slices.nth(1)).toHaveAttribute('loading', 'lazy')
+    // CSP: no inline style attribute or inline event handler in the server HTML
+    expect(await page.content()).not.toMatch(/<[^>]+\s(style|on[a-z]+)=/i)
+    await expect.poll(() => loaded.length).toBeGreaterThan(0)
+    await context.close()
+  })
+
+  test('a locked episode shows the rent-or-buy choice and never its images', async ({ page }) => {
+    const res = await page.goto(`/viewer/${LOCKED}`)
+    expect(res?.status()).toBe(403)
+    await expect(page.getByRole('heading', { name: 'Épisode verrouillé' })).toBeVisible()
+    await expect(page.locator('.viewer-prices')).toContainText('Location 2 pièces')
+    await expect(page.getByRole('link', { name: 'Louer ou acheter' })).toHaveAttribute('href', '/detail/1')
+    expect(await page.locator('img[src*="/ep/6/"], img[src*="/slice/"]').count()).toBe(0)
+    expect(await page.content()).not.toMatch(/series\/1\/ep\/6\//)
+    expect(await seriousViolations(page)).toEqual([])
+  })
+
+  test('a novel episode reads as paragraphs; an unknown episode is the 404 page', async ({ page }) => {
+    await page.goto(`/viewer/${TEXT}`)
+    expect(await page.locator('#viewer-content p').count()).toBeGreaterThanOrEqual(3)
+    const res = await page.goto('/viewer/99999999')
+    expect(res?.status()).toBe(404)
+  })
+})
+
+test('a slice that fails to load shows a visible retry control that loads it again', async ({ page }) => {
+  let fail = true
+  await page.route('**/media/series/1/ep/1/2/**', (route) => (fail ? route.abort() : route.continue()))
+  await page.goto(`/viewer/${FREE}`)
+  await hydrated(page)
+  const retry = page.getByRole('button', { name: 'Réessayer' })
+  await expect(retry).toBeVisible()
+  await expect(page.getByRole('alert').filter({ hasText: 'n’a pas pu être chargée' })).toBeVisible()
+  fail = false
+  await retry.click()
+  await expect(retry).toBeHidden()
+  await expect.poll(() => page.locator('ol.viewer-slices img').nth(1).evaluate((i: HTMLImageElement) => i.naturalWidth)).toBeGreaterThan(0)
+})

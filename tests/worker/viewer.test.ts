@@ -1,0 +1,168 @@
+/**
+ * `/api/v1/viewer` on real workerd + D1 + R2 (spec §2 viewer, §8 Viewer errors): free episodes open with
+ * public image URLs; paid ones only with a holding, through per-reader signed slice URLs checked on every
+ * request; reading progress saved and restored; bad input never answers 5xx.
+ */
+import { describe, expect, it } from 'vitest'
+import { env } from 'cloudflare:workers'
+import { app, db, expectError, get, newReader, newSeries, read, type Reader } from './purchase.helpers.ts'
+import { request } from './app.ts'
+
+const PIXELS = new Uint8Array([82, 73, 70, 70, 1, 2, 3, 4, 87, 69, 66, 80])
+
+/** Two slices of 720×800 and 720×1600 for the episode, stored at every slice width. */
+async function withSlices(episodeId: number) {
+  for (const [n, height] of [[1, 800], [2, 1600]] as const) {
+    const key = `test/viewer/${episodeId}/${n}`
+    await db.run(`INSERT INTO episode_images (episode_id, position, key, width, height, alt) VALUES (?, ?, ?, 720, ?, ?)`, episodeId, n, key, height, `Image ${n}`)
+    for (const w of [640, 828, 1080]) await env.MEDIA.put(`${key}/${w}.webp`, PIXELS, { httpMetadata: { contentType: 'image/webp' } })
+  }
+}
+
+async function own(reader: Reader, seriesId: number, episodeId: number, kind: string, expiresAt: string | null) {
+  await db.run(`INSERT INTO ownerships (user_id, series_id, episode_id, kind, expires_at) VALUES (?, ?, ?, ?, ?)`, reader.id, seriesId, episodeId, kind, expiresAt)
+}
+
+/** A series whose first episode is free and the two others paid, all with slices. */
+async function fixture(opts: { adult?: boolean } = {}) {
+  const s = await newSeries({ episodes: 3, free: 1, adult: opts.adult })
+  for (const id of s.episodeIds) await withSlices(id)
+  return { seriesId: s.seriesId, free: s.episodeIds[0]!, paid: s.episodeIds[1]!, paid2: s.episodeIds[2]! }
+}
+
+const inAnHour = () => new Date(Date.now() + 3_600_000).toISOString()
+const anHourAgo = () => new Date(Date.now() - 3_600_000).toISOString()
+
+describe('GET /api/v1/viewer/{episodeId}', () => {
+  it('opens a free episode for a guest: slices with their size, alt text and public widths of §9, neighbours', async () => {
+    const f = await fixture()
+    const res = await get(null, `/api/v1/viewer/${f.free}`)
+    expect(res.status).toBe(200)
+    const { data } = await read(res)
+    expect(data.access).toEqual({ open: true, via: 'FREE', expiresAt: null })
+    expect(data.slices).toHaveLength(2)
+    expect(data.slices[0]).toMatchObject({ n: 1, width: 720, height: 800, alt: 'Image 1', src: `/media/test/viewer/${f.free}/1/640.webp` })
+    expect(data.slices[1].srcset).toBe([640, 828, 1080].map((w) => `/media/test/viewer/${f.free}/2/${w}.webp ${w}w`).join(', '))
+    expect(data.prev).toBeNull()
+    expect(data.next).toMatchObject({ id: f.paid, no: 2 })
+    expect(data.progress).toBeNull()
+    const image = await get(null, `/api/v1/viewer/${f.free}/slice/1?w=700`)
+    expect(image.status).toBe(200)
+    expect(new Uint8Array(await image.arrayBuffer())).toEqual(PIXELS)
+  })
+
+  it('keeps a paid episode locked without a holding: no image URL anywhere, the slice route refuses', async () => {
+    const f = await fixture()
+    const reader = await newReader()
+    for (const who of [null, reader]) {
+      const res = await get(who, `/api/v1/viewer/${f.paid}`)
+      const text = await res.clone().text()
+      expect(text).not.toMatch(/\/media\/|\/slice\//)
+      await expectError(res, 403, 'UNAUTHORIZED_CONTENTS')
+      await expectError(await get(who, `/api/v1/viewer/${f.paid}/slice/1?w=640`), 403, 'UNAUTHORIZED_CONTENTS')
+    }
+  })
+
+  it('opens an owned episode with signed URLs that only its reader can use, for that slice and width only', async () => {
+    const f = await fixture()
+    const [reader, other] = [await newReader(), await newReader()]
+    await own(reader, f.seriesId, f.paid, 'POSSESSION', null)
+    await own(other, f.seriesId, f.paid, 'POSSESSION', null)
+    const { data } = await read(await get(reader, `/api/v1/viewer/${f.paid}`))
+    expect(data.access).toMatchObject({ open: true, via: 'POSSESSION' })
+    const url: string = data.slices[1].src
+    expect(url).toMatch(new RegExp(`^/api/v1/viewer/${f.paid}/slice/2\\?w=640&exp=\\d+&sig=[A-Za-z0-9_-]{43}$`))
+    expect(JSON.stringify(data)).not.toContain('/media/')
+    expect(data.slices[1].srcset.split(', ')).toHaveLength(3)
+
+    const mine = await get(reader, url)
+    expect(mine.status).toBe(200)
+    expect(mine.headers.get('cache-control')).toMatch(/^private, max-age=\d+$/)
+    expect(new Uint8Array(await mine.arrayBuffer())).toEqual(PIXELS)
+    // another account (even one that owns the episode too), a guest, or an edited URL: refused
+    await expectError(await get(other, url), 403, 'UNAUTHORIZED_CONTENTS')
+    await expectError(await get(null, url), 403, 'UNAUTHORIZED_CONTENTS')
+    await expectError(await get(reader, url.replace('w=640', 'w=1080')), 403, 'UNAUTHORIZED_CONTENTS')
+    await expectError(await get(reader, url.replace('/slice/2', '/slice/1')), 403, 'UNAUTHORIZED_CONTENTS')
+    await expectError(await get(reader, url.replace(/exp=\d+/, (m) => `exp=${Number(m.slice(4)) + 600}`)), 403, 'UNAUTHORIZED_CONTENTS')
+    await expectError(await get(reader, `/api/v1/viewer/${f.paid}/slice/2?w=640`), 403, 'UNAUTHORIZED_CONTENTS')
+    // a refused session cookie is told to sign in again
+    await expectError(await request(app, url, { headers: { authorization: 'Bearer not.a.token' } }), 401, 'NOT_FOUND_ACCESS_TOKEN')
+  })
+
+  it('opens a running rental until it ends; an ended rental refuses the page and the URLs signed before', async () => {
+    const f = await fixture()
+    const reader = await newReader()
+    await own(reader, f.seriesId, f.paid, 'RENT', inAnHour())
+    await own(reader, f.seriesId, f.paid2, 'FREETIME', anHourAgo())
+    const { data } = await read(await get(reader, `/api/v1/viewer/${f.paid}`))
+    expect(data.access).toMatchObject({ open: true, via: 'RENT' })
+    const url: string = data.slices[0].src
+    expect((await get(reader, url)).status).toBe(200)
+    await db.run(`UPDATE ownerships SET expires_at = ? WHERE user_id = ? AND episode_id = ?`, anHourAgo(), reader.id, f.paid)
+    await expectError(await get(reader, url), 403, 'UNAUTHORIZED_CONTENTS')
+    await expectError(await get(reader, `/api/v1/viewer/${f.paid}`), 403, 'UNAUTHORIZED_CONTENTS')
+    await expectError(await get(reader, `/api/v1/viewer/${f.paid2}`), 403, 'UNAUTHORIZED_CONTENTS')
+  })
+
+  it('asks a minor or a guest for the age check on an adult series, free episode included', async () => {
+    const f = await fixture({ adult: true })
+    const minor = await newReader({ adult: false })
+    await expectError(await get(minor, `/api/v1/viewer/${f.free}`), 403, 'ADULT_ONLY_CONTENTS')
+    await expectError(await get(null, `/api/v1/viewer/${f.free}/slice/1`), 403, 'ADULT_ONLY_CONTENTS')
+    expect((await get(await newReader(), `/api/v1/viewer/${f.free}`)).status).toBe(200)
+  })
+})
+
+describe('POST /api/v1/viewer/{episodeId}/progress', () => {
+  const post = (reader: Reader | null, episodeId: number | string, body: unknown) =>
+    request(app, `/api/v1/viewer/${episodeId}/progress`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(reader?.headers ?? {}) },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    })
+
+  it('saves where the reader is (one row per series) and gives it back when the episode opens again', async () => {
+    const f = await fixture()
+    const reader = await newReader()
+    await own(reader, f.seriesId, f.paid, 'POSSESSION', null)
+    expect((await post(reader, f.free, { position: 0.9 })).status).toBe(200)
+    const res = await post(reader, f.paid, { position: 0.42 })
+    expect(res.status).toBe(200)
+    expect((await read(res)).data).toMatchObject({ episodeId: f.paid, position: 0.42 })
+    const rows = await db.all<{ episode_id: number; position: number }>(`SELECT episode_id, position FROM reading_progress WHERE user_id = ?`, reader.id)
+    expect(rows).toEqual([{ episode_id: f.paid, position: 0.42 }])
+    expect((await read(await get(reader, `/api/v1/viewer/${f.paid}`))).data.progress).toBe(0.42)
+    expect((await read(await get(reader, `/api/v1/viewer/${f.free}`))).data.progress).toBeNull()
+    // another reader sees none of it
+    expect((await read(await get(await newReader(), `/api/v1/viewer/${f.free}`))).data.progress).toBeNull()
+  })
+
+  it('needs a reader who may open the episode, and a position between 0 and 1', async () => {
+    const f = await fixture()
+    const reader = await newReader()
+    await expectError(await post(null, f.free, { position: 0.5 }), 401, 'NOT_LOGIN_USER')
+    await expectError(await post(reader, f.paid, { position: 0.5 }), 403, 'UNAUTHORIZED_CONTENTS')
+    for (const body of [{ position: 1.5 }, { position: -0.1 }, { position: '0.5' }, {}, 'not json', { position: null }]) {
+      await expectError(await post(reader, f.free, body), 400, 'INVALID_PARAMETER')
+    }
+    await expectError(await post(reader, 'abc', { position: 0.5 }), 404, 'NOT_FOUND_EPISODE')
+    expect(await db.first(`SELECT 1 FROM reading_progress WHERE user_id = ?`, reader.id)).toBeNull()
+  })
+})
+
+describe('bad ids and parameters', () => {
+  it('answer 404 NOT_FOUND_EPISODE or 400 INVALID_PARAMETER, never 5xx', async () => {
+    const f = await fixture()
+    for (const p of ['abc', '0', '-1', '99999999', '1e3', '9'.repeat(30), '%00', "1' OR 1=1"]) {
+      await expectError(await get(null, `/api/v1/viewer/${encodeURIComponent(p)}`), 404, 'NOT_FOUND_EPISODE')
+      await expectError(await get(null, `/api/v1/viewer/${encodeURIComponent(p)}/slice/1`), 404, 'NOT_FOUND_EPISODE')
+    }
+    await expectError(await get(null, `/api/v1/viewer/${f.free}/slice/9`), 404, 'NOT_FOUND_EPISODE')
+    for (const q of ['slice/0', 'slice/abc', 'slice/1?w=abc', 'slice/1?w=0', 'slice/1?w=99999', 'slice/1?exp=x', `slice/1?sig=${'a'.repeat(100)}`]) {
+      await expectError(await get(null, `/api/v1/viewer/${f.free}/${q}`), 400, 'INVALID_PARAMETER')
+    }
+    const fuzz = ['/api/v1/viewer/', '/api/v1/viewer/1/slice/', `/api/v1/viewer/${f.paid}/slice/1?w=640&exp=1&sig=${'A'.repeat(43)}`, `/api/v1/viewer/${f.paid}/slice/1?exp=99999999999&sig=%ZZ`]
+    for (const p of fuzz) expect((await get(null, p)).status).toBeLessThan(500)
+  })
+})
