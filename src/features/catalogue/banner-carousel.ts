@@ -2,7 +2,7 @@
  * Home banner carousel (spec §9: auto-slide every 5000 ms), a progressive enhancement of the plain list
  * HomeBanners.astro renders. Rotation stops while the reader hovers or focuses it, after the pause button,
  * and from the start under prefers-reduced-motion; previous/next always work. Only the current slide is
- * shown and reachable by keyboard; while rotation is off, slide changes are announced (aria-live polite).
+ * visible and reachable by keyboard (the others keep their place, hidden, so nothing shifts); while rotation is off, slide changes are announced (aria-live polite).
  */
 for (const root of document.querySelectorAll<HTMLElement>('.banners')) {
   const slides = [...root.querySelectorAll<HTMLElement>('.banner')]
@@ -19,7 +19,7 @@ for (const root of document.querySelectorAll<HTMLElement>('.banners')) {
 
   const show = (i: number) => {
     current = (i + slides.length) % slides.length
-    slides.forEach((s, k) => (s.hidden = k !== current))
+    slides.forEach((s, k) => s.toggleAttribute('data-off', k !== current)) // visibility only: no layout shift
   }
   const sync = () => {
     const rotating = !stopped && !hovered && !focused
