@@ -1,13 +1,21 @@
-/** `GET /api/v1/contents?tab=&day=&cursor=&size=` (API.md): one page of a home tab (spec §3). */
-import { Hono } from 'hono'
+/**
+ * `GET /api/v1/contents?tab=&day=&cursor=&size=` (API.md): one page of a home tab (spec §3);
+ * `GET /api/v1/contents/{id}`: the series detail with the reader's ownership of each episode (null for a guest);
+ * `GET /api/v1/contents/{id}/me`: the signed-in reader's part only (ownerships, favourite, continue reading).
+ * Malformed or unknown ids are NOT_EXIST (404).
+ */
+import { Hono, type Context } from 'hono'
 import { getCookie } from 'hono/cookie'
 import { z } from 'zod'
 import type { AppEnv } from '../lib/env.ts'
 import { ok } from '../lib/respond.ts'
 import { validate } from '../lib/validate.ts'
 import { AppError } from '../../src/lib/errors/catalogue.ts'
-import { listContents } from '../../src/features/catalogue/catalogue.server.ts'
-import { audienceFor, MAX_CURSOR_LENGTH, NOT_LOGGED_IN_ADULT_COOKIE, PLATFORMS, resolveContents, weekdayIn } from '../../src/features/catalogue/catalogue.ts'
+import { listContents, seriesDetail } from '../../src/features/catalogue/catalogue.server.ts'
+import { audienceFor, MAX_CURSOR_LENGTH, NOT_LOGGED_IN_ADULT_COOKIE, parseId, PLATFORMS, resolveContents, weekdayIn } from '../../src/features/catalogue/catalogue.ts'
+import { readerIsAdult, seriesMe, seriesOwnerships } from '../../src/features/library/library.server.ts'
+import { isAdultReader } from '../../src/features/viewer/viewer.ts'
+import { currentUserId, requireUser } from '../middleware/session.ts'
 
 const ContentsQuery = z.object({
   tab: z.string().max(20).optional(),
@@ -26,3 +34,32 @@ export const contents = new Hono<AppEnv>().get('/', validate('query', ContentsQu
   c.header('Cache-Control', 'private, no-store')
   return ok(c, await listContents(c.get('db'), resolved.request, audience))
 })
+  .get('/:id/me', requireUser, async (c) => {
+    const me = await seriesMe(c.var.db, currentUserId(c), seriesIdOf(c))
+    if (!me) throw new AppError('NOT_EXIST')
+    c.header('Cache-Control', 'private, no-store')
+    return ok(c, me)
+  })
+  .get('/:id', async (c) => {
+    const id = seriesIdOf(c)
+    const userId = c.get('session')?.userId ?? null
+    const [series, owned, adult] = await Promise.all([
+      seriesDetail(c.var.db, id),
+      userId === null ? null : seriesOwnerships(c.var.db, userId, id),
+      userId === null ? isAdultReader(c.var.edition, null, getCookie(c, NOT_LOGGED_IN_ADULT_COOKIE)) : readerIsAdult(c.var.db, userId, c.var.edition),
+    ])
+    if (!series) throw new AppError('NOT_EXIST')
+    if (series.isAdult && !adult) throw new AppError('ADULT_ONLY_CONTENTS')
+    c.header('Cache-Control', 'private, no-store')
+    const { episodes, ...rest } = series
+    return ok(c, {
+      ...rest,
+      episodes: episodes.map(({ priceRent, priceBuy, ...e }) => ({ ...e, price: { rent: priceRent, buy: priceBuy }, ownership: owned?.get(e.id) ?? null })),
+    })
+  })
+
+function seriesIdOf(c: Context<AppEnv>): number {
+  const id = parseId(c.req.param('id'))
+  if (id === null) throw new AppError('NOT_EXIST')
+  return id
+}

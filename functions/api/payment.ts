@@ -10,6 +10,8 @@ import { ChargeRequest, ShopForm } from '../../src/features/payment/payment.ts'
 import { chargeOnce, createCharge, listProducts, receiveWebhook, sandboxCheckout, type ShopScope } from '../../src/features/payment/payment.server.ts'
 import { providerById } from '../../src/features/payment/provider.ts'
 import { requestHash } from '../../src/features/wallet/idempotency.ts'
+import { MileageExchangeRequest } from '../../src/features/mileage/mileage.ts'
+import { exchangeMileage } from '../../src/features/mileage/mileage.server.ts'
 import type { AppEnv } from '../lib/env.ts'
 import { ok } from '../lib/respond.ts'
 import { validate } from '../lib/validate.ts'
@@ -66,6 +68,18 @@ export const payment = new Hono<AppEnv>()
       claim: c.var.idempotency,
       scope: shopScope(c),
       origin: new URL(c.req.url).origin,
+    })
+    c.header('Cache-Control', 'private, no-store')
+    return ok(c, result)
+  })
+  /** Spec §5/§9 mileage exchange, once per Idempotency-Key: `{amount}` points → `{coin}` (edition rate). */
+  .post('/mileage', session, requireUser, validate('json', MileageExchangeRequest), idempotent('POST /payment/mileage'), async (c) => {
+    const { mileagePerCoin, mileageMinimum } = c.var.edition
+    const result = await exchangeMileage(c.var.db, {
+      userId: currentUserId(c),
+      amount: c.req.valid('json').amount,
+      rate: { mileagePerCoin, mileageMinimum },
+      claim: c.var.idempotency,
     })
     c.header('Cache-Control', 'private, no-store')
     return ok(c, result)

@@ -9,6 +9,8 @@ import { purchase } from './purchase.ts'
 import { search } from './search.ts'
 import { payment } from './payment.ts'
 import { viewer } from './viewer.ts'
+import { coupon } from './coupon.ts'
+import { library } from './library.ts'
 
 /** The backend API (`/api/v1`); feature sub-apps are mounted here as they arrive. */
 export const v1 = new Hono<AppEnv>()
@@ -21,3 +23,5 @@ v1.route('/coin', coin)
 v1.route('/purchase', purchase)
 v1.route('/viewer', viewer)
 v1.route('/payment', payment)
+v1.route('/library', library)
+v1.route('/coupon', coupon)

@@ -193,6 +193,56 @@ test.describe('catalogue pages, JavaScript on', () => {
   })
 })
 
+test.describe('series detail, the reader’s part after first paint', () => {
+  test('a guest gets the same page with no personal slot and no console error', async ({ page }) => {
+    const errors: string[] = []
+    page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()) })
+    await page.goto('/detail/24')
+    await page.waitForLoadState('networkidle')
+    await expect(page.getByRole('button', { name: 'Favori' })).toBeHidden()
+    await expect(page.locator('.episodes .own:visible')).toHaveCount(0)
+    expect(errors).toEqual([])
+  })
+
+  test('the demo reader sees an owned badge, continue reading, and toggles the favourite', async ({ page }) => {
+    await page.goto('/user/login?callback=%2Fdetail%2F24')
+    await page.getByLabel('Adresse e-mail').fill('reader@example.com')
+    await page.getByLabel('Mot de passe').fill('Reader-2026!')
+    await page.getByRole('button', { name: 'Se connecter' }).click()
+    await expect(page).toHaveURL(/\/detail\/24$/)
+    // own something of series 24 (bought once; later runs find it already owned)
+    const episodeId: number = await page.evaluate(async () => {
+      type Ep = { id: number; free: boolean; price: { rent: number | null; buy: number | null }; ownership: unknown }
+      const eps = ((await (await fetch('/api/v1/contents/24')).json()) as { data: { episodes: Ep[] } }).data.episodes
+      const owned = eps.find((e) => e.ownership !== null)
+      if (owned) return owned.id
+      const e = eps.find((x) => !x.free && (x.price.rent !== null || x.price.buy !== null))!
+      const res = await fetch('/api/v1/purchase', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() },
+        body: JSON.stringify({ episodeIds: [e.id], kind: e.price.rent !== null ? 'RENT' : 'POSSESSION' }),
+      })
+      if (!res.ok) throw new Error(`purchase ${res.status} ${await res.text()}`)
+      return e.id
+    })
+    await page.reload()
+    await expect(page.locator(`[data-ep="${episodeId}"] .own`)).toHaveText(/^(Acheté|Loué jusqu'au \d{2}\.\d{2}\.\d{4} \d{2}:\d{2})$/)
+    await expect(page.getByRole('link', { name: /^Reprendre la lecture : épisode \d+$/ })).toHaveAttribute('href', /^\/viewer\/\d+$/)
+    const fav = page.getByRole('button', { name: 'Favori' })
+    const before = await fav.getAttribute('aria-pressed')
+    expect(before).toMatch(/^(true|false)$/)
+    const after = before === 'true' ? 'false' : 'true'
+    const saved = page.waitForResponse((r) => r.url().includes('/api/v1/library/favorite/24'))
+    await fav.click()
+    await expect(fav).toHaveAttribute('aria-pressed', after)
+    expect((await saved).status()).toBe(200)
+    expect((await (await page.request.get('/api/v1/contents/24/me')).json()).data.favorite).toBe(after === 'true')
+    await fav.click() // back to the seeded state
+    await expect(fav).toHaveAttribute('aria-pressed', before!)
+    await expect.poll(async () => (await (await page.request.get('/api/v1/contents/24/me')).json()).data.favorite).toBe(before === 'true')
+  })
+})
+
 test.describe('catalogue pages, JavaScript off', () => {
   test.use({ javaScriptEnabled: false })
   test('home → tab → detail → notice → FAQ search', async ({ page }) => {

@@ -8,6 +8,8 @@ import AxeBuilder from '@axe-core/playwright'
 const FREE = 1
 const LOCKED = 6
 const TEXT = 84
+/** Series 26 ("Le Dragon de papier") reads right to left; its first episode (free, 3 slices) is id 301. */
+const RTL = 301
 
 async function hydrated(page: Page) {
   await page.locator('astro-island:not([ssr])').first().waitFor({ state: 'attached' })
@@ -119,4 +121,94 @@ test('a slice that fails to load shows a visible retry control that loads it aga
   await retry.click()
   await expect(retry).toBeHidden()
   await expect.poll(() => page.locator('ol.viewer-slices img').nth(1).evaluate((i: HTMLImageElement) => i.naturalWidth)).toBeGreaterThan(0)
+})
+
+test.describe('PAPER mode (spec §2 viewer modes)', () => {
+  const indicator = (page: Page) => page.getByRole('navigation', { name: 'Navigation entre les pages' }).getByRole('status')
+  const visibleSlices = (page: Page) => page.locator('ol.viewer-slices > li:not([hidden])')
+
+  test('the settings panel switches to pages; the keyboard turns them; the choice survives a reload', async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 800 })
+    await page.goto(`/viewer/${FREE}`)
+    await hydrated(page)
+    const open = page.getByRole('button', { name: 'Réglages de lecture' })
+    await open.focus()
+    await page.keyboard.press('Enter')
+    const panel = page.getByRole('dialog', { name: 'Réglages de lecture' })
+    await expect(panel).toBeVisible()
+    await expect(panel.getByRole('radio', { name: 'Défilement' })).toBeFocused()
+    await expect(panel.getByRole('radio', { name: 'Page simple' })).toBeDisabled()
+    await page.keyboard.press('ArrowDown') // radio group: the next choice, Pages
+    await expect(panel.getByRole('radio', { name: 'Pages' })).toBeChecked()
+    expect(await seriousViolations(page)).toEqual([])
+    await page.keyboard.press('Escape')
+    await expect(panel).toBeHidden()
+    await expect(open).toBeFocused()
+
+    await expect(indicator(page)).toHaveText('1 / 3')
+    await expect(visibleSlices(page)).toHaveCount(1)
+    await page.keyboard.press('ArrowRight')
+    await expect(indicator(page)).toHaveText('2 / 3')
+    await expect(visibleSlices(page).locator('img')).toHaveAttribute('alt', /image 2 sur 3/)
+    await page.keyboard.press('ArrowLeft')
+    await expect(indicator(page)).toHaveText('1 / 3')
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur())
+    await page.keyboard.press(' ')
+    await page.keyboard.press('PageDown')
+    await expect(indicator(page)).toHaveText('3 / 3')
+    await page.keyboard.press('PageDown')
+    await expect(indicator(page)).toHaveText('3 / 3')
+    await expect(page.getByRole('button', { name: 'Page suivante' })).toBeDisabled()
+    await page.keyboard.press('PageUp')
+    await expect(indicator(page)).toHaveText('2 / 3')
+
+    await open.click()
+    await panel.getByRole('radio', { name: 'Double page (grand écran)' }).check()
+    await page.keyboard.press('Escape')
+    await expect(indicator(page)).toHaveText('1–2 / 3')
+    await expect(visibleSlices(page)).toHaveCount(2)
+
+    await page.reload()
+    await hydrated(page)
+    await expect(indicator(page)).toHaveText('1–2 / 3')
+    await page.keyboard.press('ArrowRight')
+    await expect(indicator(page)).toHaveText('3 / 3')
+    await expect.poll(() => visibleSlices(page).locator('img').evaluate((i: HTMLImageElement) => i.naturalWidth)).toBeGreaterThan(0)
+  })
+
+  test('a novel episode takes the chosen font and size', async ({ page }) => {
+    await page.goto(`/viewer/${TEXT}`)
+    await hydrated(page)
+    await page.getByRole('button', { name: 'Réglages de lecture' }).click()
+    const panel = page.getByRole('dialog', { name: 'Réglages de lecture' })
+    await expect(panel.getByRole('radio', { name: 'Pages' })).toHaveCount(0)
+    await panel.getByRole('radio', { name: 'Avec empattement' }).check()
+    await panel.getByLabel('Taille du texte').selectOption('22')
+    const content = page.locator('#viewer-content')
+    await expect(content).toHaveCSS('font-size', '22px')
+    await expect(content).toHaveCSS('font-family', /Georgia/)
+    await page.reload()
+    await hydrated(page)
+    await expect(content).toHaveCSS('font-size', '22px')
+  })
+
+  test('a right-to-left series turns forward with ArrowLeft, its next-page control on the left', async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 800 })
+    await page.goto(`/viewer/${RTL}`)
+    await page.evaluate(() => localStorage.setItem('viewer-settings:fr', JSON.stringify({ mode: 'PAPER', double: false })))
+    await page.reload()
+    await hydrated(page)
+    await expect(indicator(page)).toHaveText('1 / 3')
+    await page.keyboard.press('ArrowLeft')
+    await expect(indicator(page)).toHaveText('2 / 3')
+    await page.keyboard.press('ArrowLeft')
+    await expect(indicator(page)).toHaveText('3 / 3')
+    await page.keyboard.press('ArrowRight')
+    await expect(indicator(page)).toHaveText('2 / 3')
+    await expect(page.locator('ol.viewer-slices')).toHaveAttribute('dir', 'rtl')
+    // the next-page control sits on the left, where the reader turns to
+    const prev = await page.getByRole('button', { name: 'Page précédente' }).boundingBox()
+    const next = await page.getByRole('button', { name: 'Page suivante' }).boundingBox()
+    expect(next!.x).toBeLessThan(prev!.x)
+  })
 })

@@ -21,3 +21,90 @@ export function scrollOffset(position: number, contentTop: number, contentHeight
   return Math.max(0, contentTop + Math.max(0, contentHeight - viewportHeight) * position)
 }
 
+
+// ───────────────────────────── reader settings (spec §2/§3 viewer modes) ─────────────────────────────
+
+/** SCROLL: the vertical strip; PAPER: one page (or two side by side) at a time. */
+export type ViewerMode = 'SCROLL' | 'PAPER'
+export type FontFamily = 'sans' | 'serif'
+export type ReadingDirection = 'ltr' | 'rtl'
+
+export type ViewerSettings = { mode: ViewerMode; double: boolean; font: FontFamily; fontSize: number }
+
+/** Text sizes (CSS px) offered for TEXT episodes; the default is the page's own 18 px. */
+export const FONT_SIZES = [14, 16, 18, 20, 22, 24, 28] as const
+export const DEFAULT_SETTINGS: ViewerSettings = { mode: 'SCROLL', double: false, font: 'sans', fontSize: 18 }
+
+/** localStorage key of the reader's settings, one per edition (editions may share an origin in development). */
+export function settingsKey(editionId: string): string {
+  return `viewer-settings:${editionId}`
+}
+
+/** Settings from stored JSON: each field kept when valid, the default otherwise (never throws). */
+export function parseSettings(raw: string | null): ViewerSettings {
+  let v: Record<string, unknown> = {}
+  try {
+    const parsed: unknown = raw ? JSON.parse(raw) : null
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) v = parsed as Record<string, unknown>
+  } catch { /* keep the defaults */ }
+  return {
+    mode: v.mode === 'PAPER' || v.mode === 'SCROLL' ? v.mode : DEFAULT_SETTINGS.mode,
+    double: typeof v.double === 'boolean' ? v.double : DEFAULT_SETTINGS.double,
+    font: v.font === 'serif' || v.font === 'sans' ? v.font : DEFAULT_SETTINGS.font,
+    fontSize: (FONT_SIZES as readonly unknown[]).includes(v.fontSize) ? (v.fontSize as number) : DEFAULT_SETTINGS.fontSize,
+  }
+}
+
+/** Number of pages in PAPER mode: one slice each, or two side by side in double mode. */
+export function pageCount(slices: number, double: boolean): number {
+  return Math.max(1, double ? Math.ceil(slices / 2) : slices)
+}
+
+/** Slice indexes (0-based) shown on page `page`. */
+export function pageSlices(page: number, double: boolean, slices: number): number[] {
+  if (slices === 0) return []
+  if (!double) return [Math.min(Math.max(0, page), slices - 1)]
+  const first = Math.min(Math.max(0, page), pageCount(slices, true) - 1) * 2
+  return first + 1 < slices ? [first, first + 1] : [first]
+}
+
+/** The page that shows slice `slice` (used when switching single/double keeps the reader's place). */
+export function pageOfSlice(slice: number, double: boolean): number {
+  return double ? Math.floor(Math.max(0, slice) / 2) : Math.max(0, slice)
+}
+
+/**
+ * Which way a key turns the page in PAPER mode: +1 forward, -1 back, 0 not a page key. Right-to-left series
+ * (manga) go forward with ArrowLeft; PageDown, ArrowDown and space go forward whatever the direction.
+ */
+export function pageStep(key: string, shiftKey: boolean, direction: ReadingDirection): -1 | 0 | 1 {
+  switch (key) {
+    case 'ArrowRight': return direction === 'rtl' ? -1 : 1
+    case 'ArrowLeft': return direction === 'rtl' ? 1 : -1
+    case 'PageDown': case 'ArrowDown': return 1
+    case 'PageUp': case 'ArrowUp': return -1
+    case ' ': return shiftKey ? -1 : 1
+    default: return 0
+  }
+}
+
+/** The page after a step, kept within the episode (first page 0, last `pageCount - 1`). */
+export function turnPage(page: number, step: number, slices: number, double: boolean): number {
+  return Math.min(pageCount(slices, double) - 1, Math.max(0, page + step))
+}
+
+/** The page indicator's numbers ("3 / 12", or "3–4 / 12" for a double page): 1-based slice numbers. */
+export function pageIndicator(page: number, double: boolean, slices: number): { current: string; total: number } {
+  const shown = pageSlices(page, double, slices).map((i) => i + 1)
+  return { current: shown.join('–'), total: slices }
+}
+
+/** The position (0..1) saved for a page, and the page that shows a saved position again. */
+export function pagePosition(page: number, slices: number, double: boolean): number {
+  const pages = pageCount(slices, double)
+  return pages <= 1 ? 1 : Math.round((page / (pages - 1)) * 1000) / 1000
+}
+export function pageOfPosition(position: number, slices: number, double: boolean): number {
+  const pages = pageCount(slices, double)
+  return Math.min(pages - 1, Math.max(0, Math.round(position * (pages - 1))))
+}

@@ -1,0 +1,39 @@
+/**
+ * API.md `/coupon`: redeem a coupon code (spec §5: code non-empty; §8 coupon codes), as JSON for the apps
+ * and as the plain form of the /coupon page (works without JavaScript, answers with a 303).
+ * The code's platform restriction is checked against X-Platform (WEB when absent or unknown).
+ */
+import { Hono } from 'hono'
+import { AppError } from '../../src/lib/errors/catalogue.ts'
+import { loginRedirect } from '../../src/features/session/routes.ts'
+import { CouponCodeRequest, platformOf } from '../../src/features/coupon/coupon.ts'
+import { redeemCoupon } from '../../src/features/coupon/coupon.server.ts'
+import type { AppEnv } from '../lib/env.ts'
+import { ok } from '../lib/respond.ts'
+import { validate } from '../lib/validate.ts'
+import { currentUserId, requireUser, session } from '../middleware/session.ts'
+
+export const coupon = new Hono<AppEnv>()
+  /** `{code}` → `{reward:{type, amount}}`. */
+  .post('/code', session, requireUser, validate('json', CouponCodeRequest), async (c) => {
+    const result = await redeemCoupon(c.var.db, { userId: currentUserId(c), code: c.req.valid('json').code, platform: platformOf(c.req.header('x-platform')) })
+    c.header('Cache-Control', 'private, no-store')
+    return ok(c, result)
+  })
+  /** The /coupon page's form (same Origin only): 303 to /coupon?reward=TYPE:AMOUNT or /coupon?error=CODE. */
+  .post('/web/code', async (c) => {
+    if (c.req.header('origin') !== new URL(c.req.url).origin) throw new AppError('FORBIDDEN_ORIGIN')
+    c.header('Cache-Control', 'no-store')
+    const state = c.get('session')
+    if (!state || state.userId === null) return c.redirect(loginRedirect(new URL('/coupon', c.req.url)) ?? '/user/login', 303)
+    const raw = ((await c.req.parseBody().catch(() => null)) ?? {}) as Record<string, unknown>
+    const form = CouponCodeRequest.safeParse({ code: raw.code })
+    try {
+      if (!form.success) throw new AppError('NOT_FOUND_COUPON')
+      const { reward } = await redeemCoupon(c.var.db, { userId: state.userId, code: form.data.code, platform: 'WEB' })
+      return c.redirect(`/coupon?reward=${reward.type}:${reward.amount}#coupon-form`, 303)
+    } catch (e) {
+      if (e instanceof AppError && e.status < 500) return c.redirect(`/coupon?error=${e.code}#coupon-form`, 303)
+      throw e
+    }
+  })

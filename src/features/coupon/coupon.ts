@@ -1,0 +1,98 @@
+/**
+ * Coupon rules without I/O (spec §3 coupon fields, §5 "coupon code non-empty", §8 coupon codes; API.md
+ * `POST /api/v1/coupon/code`): which catalogue code a code entry earns, and what it grants.
+ */
+import { z } from 'zod'
+import type { CoinType } from '../wallet/wallet.ts'
+
+/** Spec §3 platforms; the caller's comes from the X-Platform header (WEB when absent or unknown). */
+export const PLATFORMS = ['WEB', 'AND_PLAY', 'AND_PLUS', 'IOS_APP'] as const
+export type Platform = (typeof PLATFORMS)[number]
+
+/** The caller's platform from an X-Platform header value. */
+export function platformOf(header: string | undefined | null): Platform {
+  const value = (header ?? '').trim().toUpperCase()
+  return (PLATFORMS as readonly string[]).includes(value) ? (value as Platform) : 'WEB'
+}
+
+/** Longest code accepted (the seeded ones are ≤ 12 characters). */
+export const MAX_CODE_LENGTH = 64
+
+/** A code as stored: trimmed, upper case (codes compare case-insensitively, spec §5). */
+export function normalizeCode(code: string): string {
+  return code.trim().toUpperCase()
+}
+
+/** API.md body `{code}`: a non-empty code (spec §5), printable, at most `MAX_CODE_LENGTH` once trimmed. */
+export const CouponCodeRequest = z.object({
+  code: z
+    .string()
+    .max(MAX_CODE_LENGTH * 4)
+    .transform(normalizeCode)
+    .pipe(z.string().min(1).max(MAX_CODE_LENGTH).regex(/^[\p{L}\p{N}_-]+$/u)),
+})
+export type CouponCodeRequest = z.infer<typeof CouponCodeRequest>
+
+export const REWARD_TYPES = ['COIN', 'MILEAGE', 'ROULETTE_TICKET'] as const
+export type RewardType = (typeof REWARD_TYPES)[number]
+
+/** A coupon as the rules see it (spec §3 coupon fields). Instants are ISO-8601; null: no bound. */
+export type Coupon = {
+  id: number
+  type: 'DISCOUNT' | 'EXTRA_EARN'
+  minimumAmount: number
+  startsAt: string | null
+  expiresAt: string | null
+  platform: Platform | null
+  rewardType: RewardType
+  rewardAmount: number
+  rewardLotType: CoinType | null
+  rewardExpiresDays: number | null
+  /** null: unlimited. */
+  stock: number | null
+  usedCount: number
+}
+
+export type CouponRefusal = 'NOT_FOUND_COUPON' | 'EXPIRED_COUPON' | 'ALREADY_USED_COUPON' | 'SOLD_OUT_COUPON' | 'INVALID_MINIMUM_AMOUNT_COUPON'
+
+/**
+ * Whether a reader on `platform` may redeem `coupon` by code at `now` (`alreadyUsed`: the reader holds a
+ * redemption of it). In this order, so a reader learns nothing about a coupon not meant for them:
+ * - unknown, not started yet, or restricted to another platform → NOT_FOUND_COUPON;
+ * - past its expiry → EXPIRED_COUPON;
+ * - redeemed by this reader before → ALREADY_USED_COUPON;
+ * - every unit taken → SOLD_OUT_COUPON;
+ * - a coupon with a minimum amount applies to a top-up of at least that much, never to a bare code entry →
+ *   INVALID_MINIMUM_AMOUNT_COUPON.
+ */
+export function checkCoupon(coupon: Coupon | null, platform: Platform, alreadyUsed: boolean, now: Date): { ok: true } | { ok: false; code: CouponRefusal } {
+  const t = now.getTime()
+  if (!coupon) return { ok: false, code: 'NOT_FOUND_COUPON' }
+  if (coupon.startsAt !== null && Date.parse(coupon.startsAt) > t) return { ok: false, code: 'NOT_FOUND_COUPON' }
+  if (coupon.platform !== null && coupon.platform !== platform) return { ok: false, code: 'NOT_FOUND_COUPON' }
+  if (coupon.expiresAt !== null && Date.parse(coupon.expiresAt) <= t) return { ok: false, code: 'EXPIRED_COUPON' }
+  if (alreadyUsed) return { ok: false, code: 'ALREADY_USED_COUPON' }
+  if (coupon.stock !== null && coupon.usedCount >= coupon.stock) return { ok: false, code: 'SOLD_OUT_COUPON' }
+  if (coupon.minimumAmount > 0) return { ok: false, code: 'INVALID_MINIMUM_AMOUNT_COUPON' }
+  return { ok: true }
+}
+
+/** What a redemption grants: a lot of `lotType` (coin and mileage rewards) or `tickets` roulette tickets. */
+export type CouponGrant =
+  | { kind: 'LOT'; lotType: CoinType; amount: number; expiresAt: string | null }
+  | { kind: 'TICKETS'; count: number; expiresAt: string | null }
+
+/** Most roulette tickets one coupon grants (one row each). */
+export const MAX_TICKETS = 100
+
+/**
+ * The grant of a redeemable coupon: a COIN reward becomes a lot of the coupon's lot type (FREE_COIN when
+ * unset: coupon coins are never paid coins), a MILEAGE reward a MILEAGE lot, a ROULETTE_TICKET reward that
+ * many event tickets; all expire `rewardExpiresDays` after `now` (never when unset).
+ */
+export function couponGrant(coupon: Coupon, now: Date): CouponGrant {
+  const expiresAt = coupon.rewardExpiresDays === null ? null : new Date(now.getTime() + coupon.rewardExpiresDays * 86_400_000).toISOString()
+  if (coupon.rewardType === 'ROULETTE_TICKET') return { kind: 'TICKETS', count: Math.min(coupon.rewardAmount, MAX_TICKETS), expiresAt }
+  const lotType: CoinType = coupon.rewardType === 'MILEAGE' ? 'MILEAGE' : coupon.rewardLotType && coupon.rewardLotType !== 'MILEAGE' ? coupon.rewardLotType : 'FREE_COIN'
+  return { kind: 'LOT', lotType, amount: coupon.rewardAmount, expiresAt }
+}

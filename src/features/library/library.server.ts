@@ -1,0 +1,72 @@
+/** Library reads and writes in D1 for one reader: ownerships of a series, favourite, reading progress. */
+import type { Db } from '../../lib/server/db.ts'
+import { isAdultReader, type AdultFlags } from '../viewer/viewer.ts'
+import { ownershipsByEpisode, type Ownership, type SeriesMe } from './library.ts'
+
+type OwnershipRow = { episodeId: number; kind: string; expiresAt: string | null }
+
+/** The reader's current ownership of each episode of a series (1 query; expired rentals dropped). */
+export async function seriesOwnerships(db: Db, userId: number, seriesId: number, now = new Date()): Promise<Map<number, Ownership>> {
+  const rows = await db.all<OwnershipRow>(
+    `SELECT episode_id AS episodeId, kind, expires_at AS expiresAt FROM ownerships WHERE user_id = ? AND series_id = ? LIMIT 5000`,
+    userId, seriesId,
+  )
+  return ownershipsByEpisode(rows, now)
+}
+
+/**
+ * The personal part of a published series for one reader (2 queries: the series with favourite and
+ * progress, and the ownerships), or null when the series is unknown or unpublished.
+ */
+export async function seriesMe(db: Db, userId: number, seriesId: number, now = new Date()): Promise<SeriesMe | null> {
+  const [row, owned] = await Promise.all([
+    db.first<{ favorite: number; episodeId: number | null; no: number | null; position: number | null }>(
+      `SELECT EXISTS (SELECT 1 FROM favorites f WHERE f.user_id = ? AND f.series_id = s.id) AS favorite,
+         rp.episode_id AS episodeId, e.no, rp.position
+       FROM series s
+       LEFT JOIN reading_progress rp ON rp.user_id = ? AND rp.series_id = s.id
+       LEFT JOIN episodes e ON e.id = rp.episode_id AND e.series_id = s.id
+       WHERE s.id = ? AND s.is_published = 1`,
+      userId, userId, seriesId,
+    ),
+    seriesOwnerships(db, userId, seriesId, now),
+  ])
+  if (!row) return null
+  return {
+    seriesId,
+    favorite: row.favorite === 1,
+    continueReading: row.episodeId !== null && row.no !== null ? { episodeId: row.episodeId, no: row.no, position: row.position ?? 0 } : null,
+    ownerships: [...owned].map(([episodeId, o]) => ({ episodeId, ...o })).sort((a, b) => a.episodeId - b.episodeId),
+  }
+}
+
+/** Adds or removes a published series from the reader's favourites; false when the series is unknown. */
+export async function setFavorite(db: Db, userId: number, seriesId: number, on: boolean): Promise<boolean> {
+  if (!on) {
+    const [, exists] = await db.batch([
+      { sql: `DELETE FROM favorites WHERE user_id = ? AND series_id = ?`, params: [userId, seriesId] },
+      { sql: `SELECT 1 AS x FROM series WHERE id = ? AND is_published = 1`, params: [seriesId] },
+    ])
+    return (exists?.results.length ?? 0) > 0
+  }
+  const changed = await db.run(
+    `INSERT INTO favorites (user_id, series_id) SELECT ?, id FROM series WHERE id = ? AND is_published = 1 ON CONFLICT (user_id, series_id) DO NOTHING`,
+    userId, seriesId,
+  )
+  if (changed > 0) return true
+  return (await db.first(`SELECT 1 AS x FROM series WHERE id = ? AND is_published = 1`, seriesId)) !== null
+}
+
+/** Spec §5 adult status of a signed-in reader (1 query); a deleted account is not adult. */
+export async function readerIsAdult(
+  db: Db,
+  userId: number,
+  edition: { krAdultAuth: boolean; adultNeedsBirthDate: boolean; notLoggedInAdultCookie: boolean },
+): Promise<boolean> {
+  const row = await db.first<{ isAdult: number; isKrIpUser: number; isAdultKr: number; birthedAt: string | null }>(
+    `SELECT is_adult AS isAdult, is_kr_ip_user AS isKrIpUser, is_adult_kr AS isAdultKr, birthed_at AS birthedAt FROM users WHERE id = ? AND deleted_at IS NULL`,
+    userId,
+  )
+  const flags: AdultFlags = row ? { isAdult: row.isAdult === 1, isKrIpUser: row.isKrIpUser === 1, isAdultKr: row.isAdultKr === 1, birthedAt: row.birthedAt } : null
+  return flags !== null && isAdultReader(edition, flags)
+}

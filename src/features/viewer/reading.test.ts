@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest'
+import {
+  DEFAULT_SETTINGS, pageCount, pageIndicator, pageOfPosition, pageOfSlice, pagePosition, pageSlices, pageStep, parseSettings, settingsKey, turnPage,
+} from './reading.ts'
+
+describe('PAPER mode page turns (spec §2 viewer modes)', () => {
+  it('left-to-right series: ArrowRight forward, ArrowLeft back', () => {
+    expect(pageStep('ArrowRight', false, 'ltr')).toBe(1)
+    expect(pageStep('ArrowLeft', false, 'ltr')).toBe(-1)
+  })
+
+  it('right-to-left series: ArrowLeft forward, ArrowRight back', () => {
+    expect(pageStep('ArrowLeft', false, 'rtl')).toBe(1)
+    expect(pageStep('ArrowRight', false, 'rtl')).toBe(-1)
+  })
+
+  it('PageDown, ArrowDown and space go forward, PageUp, ArrowUp and Shift+space back, whatever the direction', () => {
+    for (const d of ['ltr', 'rtl'] as const) {
+      expect([pageStep('PageDown', false, d), pageStep('ArrowDown', false, d), pageStep(' ', false, d)]).toEqual([1, 1, 1])
+      expect([pageStep('PageUp', false, d), pageStep('ArrowUp', false, d), pageStep(' ', true, d)]).toEqual([-1, -1, -1])
+    }
+    expect(pageStep('a', false, 'ltr')).toBe(0)
+    expect(pageStep('Enter', false, 'rtl')).toBe(0)
+  })
+
+  it('stays within the episode: no page before the first or after the last', () => {
+    expect(turnPage(0, -1, 12, false)).toBe(0)
+    expect(turnPage(0, 1, 12, false)).toBe(1)
+    expect(turnPage(11, 1, 12, false)).toBe(11)
+    expect(turnPage(5, 1, 0, false)).toBe(0)
+  })
+
+  it('double pages pair slices, the last page alone when the count is odd', () => {
+    expect(pageCount(12, true)).toBe(6)
+    expect(pageCount(3, true)).toBe(2)
+    expect(pageCount(3, false)).toBe(3)
+    expect(pageSlices(0, true, 3)).toEqual([0, 1])
+    expect(pageSlices(1, true, 3)).toEqual([2])
+    expect(pageSlices(9, true, 3)).toEqual([2])
+    expect(pageSlices(2, false, 3)).toEqual([2])
+    expect(pageSlices(0, false, 0)).toEqual([])
+    expect(turnPage(1, 1, 3, true)).toBe(1)
+    expect(turnPage(5, 1, 12, true)).toBe(5)
+  })
+
+  it('keeps the reader on the same slice when switching single/double', () => {
+    expect(pageOfSlice(5, true)).toBe(2)
+    expect(pageOfSlice(4, true)).toBe(2)
+    expect(pageOfSlice(5, false)).toBe(5)
+  })
+
+  it('indicates "3 / 12", or "3–4 / 12" on a double page', () => {
+    expect(pageIndicator(2, false, 12)).toEqual({ current: '3', total: 12 })
+    expect(pageIndicator(1, true, 12)).toEqual({ current: '3–4', total: 12 })
+    expect(pageIndicator(1, true, 3)).toEqual({ current: '3', total: 3 })
+  })
+
+  it('maps pages to saved positions and back', () => {
+    expect(pagePosition(0, 12, false)).toBe(0)
+    expect(pagePosition(11, 12, false)).toBe(1)
+    expect(pagePosition(0, 1, false)).toBe(1)
+    expect(pageOfPosition(0.5, 11, false)).toBe(5)
+    expect(pageOfPosition(1, 12, true)).toBe(5)
+    expect(pageOfPosition(pagePosition(7, 12, false), 12, false)).toBe(7)
+  })
+})
+
+describe('reader settings', () => {
+  it('are stored under one key per edition', () => {
+    expect(settingsKey('fr')).not.toBe(settingsKey('ar'))
+  })
+
+  it('parse stored JSON field by field, falling back to the defaults', () => {
+    expect(parseSettings(null)).toEqual(DEFAULT_SETTINGS)
+    expect(parseSettings('not json')).toEqual(DEFAULT_SETTINGS)
+    expect(parseSettings('[1]')).toEqual(DEFAULT_SETTINGS)
+    expect(parseSettings('{"mode":"PAPER","double":true,"font":"serif","fontSize":22}')).toEqual({ mode: 'PAPER', double: true, font: 'serif', fontSize: 22 })
+    expect(parseSettings('{"mode":"BOOK","double":"yes","font":"comic","fontSize":99}')).toEqual(DEFAULT_SETTINGS)
+  })
+})

@@ -1,0 +1,240 @@
+/**
+ * POST /api/v1/coupon/code on real workerd + D1 (API.md, spec §3 coupon fields, §8 coupon codes): every
+ * refusal, each reward kind, the platform restriction, the one-batch redemption under concurrency, the
+ * wallet invariant after each, and the /coupon page's form route.
+ */
+import { describe, expect, it } from 'vitest'
+import { app, db, expectError, expectInvariant, newReader, read, type Reader } from './purchase.helpers.ts'
+import { request } from './app.ts'
+import type { Db } from '../../src/lib/server/db.ts'
+import { redeemCoupon } from '../../src/features/coupon/coupon.server.ts'
+
+/** `db` whose write batches (3+ statements) have statement `at` replaced by one failing at run time. */
+function faultyAt(at: number): Db {
+  return {
+    ...db,
+    batch: (statements) =>
+      db.batch(statements.length >= 3 ? statements.map((st, i) => (i === at ? { sql: `SELECT json('injected fault')`, params: [] } : st)) : statements),
+  }
+}
+
+let seq = 0
+const days = (d: number) => new Date(Date.now() + d * 86_400_000).toISOString()
+
+type CouponOpts = {
+  rewardType?: 'COIN' | 'MILEAGE' | 'ROULETTE_TICKET'
+  amount?: number
+  lotType?: string | null
+  stock?: number | null
+  used?: number
+  expiresIn?: number | null
+  startsIn?: number
+  platform?: string | null
+  minimum?: number
+  rewardDays?: number | null
+}
+
+/** A fresh coupon with a unique code (returned upper-case). */
+async function newCoupon(o: CouponOpts = {}): Promise<{ id: number; code: string }> {
+  const code = `T${Date.now().toString(36)}${++seq}${Math.random().toString(36).slice(2, 6)}`.toUpperCase()
+  const row = await db.first<{ id: number }>(
+    `INSERT INTO coupons (code, title, type, minimum_amount, starts_at, expires_at, platform, reward_type, reward_amount, reward_lot_type, reward_expires_days, stock, used_count)
+     VALUES (?, 'Test', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+    code,
+    o.minimum ? 'DISCOUNT' : 'EXTRA_EARN',
+    o.minimum ?? 0,
+    days(o.startsIn ?? -1),
+    o.expiresIn === null ? null : days(o.expiresIn ?? 30),
+    o.platform ?? null,
+    o.rewardType ?? 'COIN',
+    o.amount ?? 100,
+    o.lotType === undefined ? (o.rewardType === 'MILEAGE' ? 'MILEAGE' : o.rewardType === 'ROULETTE_TICKET' ? null : 'BONUS') : o.lotType,
+    o.rewardDays === undefined ? 30 : o.rewardDays,
+    o.stock ?? null,
+    o.used ?? 0,
+  )
+  return { id: row!.id, code }
+}
+
+function redeem(reader: Pick<Reader, 'headers'> | null, body: unknown, headers: Record<string, string> = {}) {
+  return request(app, '/api/v1/coupon/code', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(reader?.headers ?? {}), ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  })
+}
+
+async function movement(userId: number) {
+  return db.first<{ lots: number; ledger: number; tickets: number; redemptions: number }>(
+    `SELECT (SELECT count(*) FROM coin_lots WHERE user_id = ?1) AS lots, (SELECT count(*) FROM coin_ledger WHERE user_id = ?1) AS ledger,
+            (SELECT count(*) FROM event_tickets WHERE user_id = ?1) AS tickets, (SELECT count(*) FROM coupon_redemptions WHERE user_id = ?1) AS redemptions`,
+    userId,
+  )
+}
+
+describe('POST /api/v1/coupon/code', () => {
+  it('grants a coin reward as a COUPON lot with its CHARGE row; the code is trimmed and case-insensitive', async () => {
+    const reader = await newReader()
+    const c = await newCoupon({ amount: 100, lotType: 'BONUS', rewardDays: 30 })
+    const res = await redeem(reader, { code: `  ${c.code.toLowerCase()} ` })
+    expect(res.status).toBe(200)
+    expect((await read(res)).data).toEqual({ reward: { type: 'COIN', amount: 100 } })
+    const lot = await db.first<{ type: string; amount: number; source: string; expires_at: string }>(`SELECT type, amount, source, expires_at FROM coin_lots WHERE user_id = ?`, reader.id)
+    expect(lot).toMatchObject({ type: 'BONUS', amount: 100, source: 'COUPON' })
+    expect(Math.abs(Date.parse(lot!.expires_at) - Date.now() - 30 * 86_400_000)).toBeLessThan(60_000)
+    const ledger = await db.all<{ kind: string; amount: number; source: string }>(`SELECT kind, amount, source FROM coin_ledger WHERE user_id = ?`, reader.id)
+    expect(ledger).toEqual([{ kind: 'CHARGE', amount: 100, source: 'COUPON' }])
+    expect((await db.first<{ used_count: number }>(`SELECT used_count FROM coupons WHERE id = ?`, c.id))!.used_count).toBe(1)
+    await expectInvariant(reader.id)
+  })
+
+  it('grants mileage as a MILEAGE lot and roulette tickets as event tickets', async () => {
+    const reader = await newReader()
+    const m = await newCoupon({ rewardType: 'MILEAGE', amount: 500 })
+    expect((await read(await redeem(reader, { code: m.code }))).data).toEqual({ reward: { type: 'MILEAGE', amount: 500 } })
+    const r = await newCoupon({ rewardType: 'ROULETTE_TICKET', amount: 3, rewardDays: null })
+    expect((await read(await redeem(reader, { code: r.code }))).data).toEqual({ reward: { type: 'ROULETTE_TICKET', amount: 3 } })
+    expect(await movement(reader.id)).toEqual({ lots: 1, ledger: 1, tickets: 3, redemptions: 2 })
+    const tickets = await db.all<{ kind: string; source: string }>(`SELECT kind, source FROM event_tickets WHERE user_id = ?`, reader.id)
+    expect(tickets.every((t) => t.kind === 'ROULETTE' && t.source === 'COUPON')).toBe(true)
+    expect((await db.first<{ mileage: number }>(`SELECT sum(remaining) AS mileage FROM coin_lots WHERE user_id = ? AND type = 'MILEAGE'`, reader.id))!.mileage).toBe(500)
+    await expectInvariant(reader.id)
+  })
+
+  it('answers every refusal with its catalogue code and moves nothing', async () => {
+    const reader = await newReader()
+    const expired = await newCoupon({ expiresIn: -1 })
+    const soldOut = await newCoupon({ stock: 5, used: 5 })
+    const notYet = await newCoupon({ startsIn: 1 })
+    const app = await newCoupon({ platform: 'IOS_APP' })
+    const minimum = await newCoupon({ minimum: 500 })
+    await expectError(await redeem(reader, { code: 'NO-SUCH-CODE' }), 404, 'NOT_FOUND_COUPON')
+    await expectError(await redeem(reader, { code: notYet.code }), 404, 'NOT_FOUND_COUPON')
+    await expectError(await redeem(reader, { code: app.code }), 404, 'NOT_FOUND_COUPON')
+    await expectError(await redeem(reader, { code: app.code }, { 'x-platform': 'AND_PLAY' }), 404, 'NOT_FOUND_COUPON')
+    await expectError(await redeem(reader, { code: expired.code }), 410, 'EXPIRED_COUPON')
+    await expectError(await redeem(reader, { code: soldOut.code }), 410, 'SOLD_OUT_COUPON')
+    await expectError(await redeem(reader, { code: minimum.code }), 400, 'INVALID_MINIMUM_AMOUNT_COUPON')
+    expect(await movement(reader.id)).toEqual({ lots: 0, ledger: 0, tickets: 0, redemptions: 0 })
+    // the app-only coupon works from its platform
+    expect((await redeem(reader, { code: app.code }, { 'x-platform': 'IOS_APP' })).status).toBe(200)
+    await expectInvariant(reader.id)
+  })
+
+  it('ALREADY_USED_COUPON the second time, per reader', async () => {
+    const [a, b] = [await newReader(), await newReader()]
+    const c = await newCoupon()
+    expect((await redeem(a, { code: c.code })).status).toBe(200)
+    await expectError(await redeem(a, { code: c.code }), 409, 'ALREADY_USED_COUPON')
+    expect((await redeem(b, { code: c.code })).status).toBe(200)
+    expect(await movement(a.id)).toMatchObject({ lots: 1, ledger: 1, redemptions: 1 })
+    await expectInvariant(a.id)
+    await expectInvariant(b.id)
+  })
+
+  it('20 readers racing for the last unit: exactly one wins, the rest SOLD_OUT_COUPON', async () => {
+    const c = await newCoupon({ stock: 1 })
+    const readers = await Promise.all(Array.from({ length: 20 }, () => newReader()))
+    const results = await Promise.all(readers.map((r) => redeem(r, { code: c.code })))
+    const codes = await Promise.all(results.map(async (res) => (res.status === 200 ? 'OK' : (await read(res)).code)))
+    expect(codes.filter((x) => x === 'OK')).toHaveLength(1)
+    expect(codes.filter((x) => x === 'SOLD_OUT_COUPON')).toHaveLength(19)
+    expect((await db.first<{ used_count: number }>(`SELECT used_count FROM coupons WHERE id = ?`, c.id))!.used_count).toBe(1)
+    expect((await db.first<{ n: number }>(`SELECT count(*) AS n FROM coupon_redemptions WHERE coupon_id = ?`, c.id))!.n).toBe(1)
+    for (const r of readers) await expectInvariant(r.id)
+  })
+
+  it('one reader redeeming 20 times at once: one lot, the rest ALREADY_USED_COUPON', async () => {
+    const reader = await newReader()
+    const c = await newCoupon({ stock: 100 })
+    const results = await Promise.all(Array.from({ length: 20 }, () => redeem(reader, { code: c.code })))
+    const codes = await Promise.all(results.map(async (res) => (res.status === 200 ? 'OK' : (await read(res)).code)))
+    expect(codes.filter((x) => x === 'OK')).toHaveLength(1)
+    expect(codes.filter((x) => x === 'ALREADY_USED_COUPON')).toHaveLength(19)
+    expect(await movement(reader.id)).toMatchObject({ lots: 1, ledger: 1, redemptions: 1 })
+    expect((await db.first<{ used_count: number }>(`SELECT used_count FROM coupons WHERE id = ?`, c.id))!.used_count).toBe(1)
+    await expectInvariant(reader.id)
+  })
+
+  it('NOT_LOGIN_USER for a guest; INVALID_PARAMETER for an empty or malformed code', async () => {
+    await expectError(await redeem(null, { code: 'WELCOME100' }), 401, 'NOT_LOGIN_USER')
+    const reader = await newReader()
+    for (const bad of [{}, { code: '' }, { code: '   ' }, { code: 5 }, '{', 'null', { code: 'x'.repeat(300) }]) {
+      await expectError(await redeem(reader, bad), 400, 'INVALID_PARAMETER')
+    }
+  })
+
+  it('1,000 bad bodies: never a 5xx, nothing moves', async () => {
+    const reader = await newReader()
+    const c = await newCoupon({ stock: 1_000_000 })
+    const junk = (i: number): string => {
+      const pick = [
+        () => JSON.stringify({ code: Math.random().toString(36).repeat(i % 7) }),
+        () => JSON.stringify({ code: i }),
+        () => JSON.stringify({ code: [c.code] }),
+        () => JSON.stringify({ code: { $ne: null } }),
+        () => JSON.stringify({ code: `${c.code}' OR '1'='1` }),
+        () => JSON.stringify({ code: '\u0000'.repeat(i % 50) }),
+        () => String.fromCharCode(...Array.from({ length: i % 40 }, (_, k) => (k * 31 + i) % 256)),
+        () => JSON.stringify({ code: '%'.repeat(i % 64 + 1) }),
+        () => JSON.stringify([i]),
+        () => JSON.stringify({ code: 'é'.repeat(i % 80) }),
+      ]
+      return pick[i % pick.length]!()
+    }
+    for (let start = 0; start < 1000; start += 50) {
+      const batch = await Promise.all(Array.from({ length: 50 }, (_, k) => redeem(reader, junk(start + k))))
+      for (const res of batch) {
+        expect(res.status).toBeLessThan(500)
+        expect(res.status).not.toBe(200)
+      }
+    }
+    expect(await movement(reader.id)).toEqual({ lots: 0, ledger: 0, tickets: 0, redemptions: 0 })
+  })
+})
+
+describe('coupon redemption under injected D1 failures (QUALITY.md faults)', () => {
+  it('a failure at each statement leaves no redemption, no lot, no ticket and the stock untouched', async () => {
+    const reader = await newReader()
+    for (const [rewardType, statements] of [['COIN', 4], ['ROULETTE_TICKET', 3]] as const) {
+      const c = await newCoupon({ rewardType, amount: 3, stock: 10 })
+      for (let at = 0; at < statements; at++) {
+        await expect(redeemCoupon(faultyAt(at), { userId: reader.id, code: c.code, platform: 'WEB' })).rejects.toThrow()
+        expect(await movement(reader.id)).toEqual({ lots: rewardType === 'COIN' ? 0 : 1, ledger: rewardType === 'COIN' ? 0 : 1, tickets: 0, redemptions: rewardType === 'COIN' ? 0 : 1 })
+        expect((await db.first<{ used_count: number }>(`SELECT used_count FROM coupons WHERE id = ?`, c.id))!.used_count).toBe(0)
+      }
+      expect((await redeemCoupon(db, { userId: reader.id, code: c.code, platform: 'WEB' })).reward).toEqual({ type: rewardType, amount: 3 })
+    }
+    expect(await movement(reader.id)).toEqual({ lots: 1, ledger: 1, tickets: 3, redemptions: 2 })
+    await expectInvariant(reader.id)
+  })
+})
+
+describe('POST /api/v1/coupon/web/code (the /coupon form)', () => {
+  const form = (reader: Pick<Reader, 'headers'> | null, code: string, origin = 'http://localhost') =>
+    request(app, '/api/v1/coupon/web/code', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin, ...(reader?.headers ?? {}) },
+      body: new URLSearchParams({ code }).toString(),
+      redirect: 'manual',
+    })
+
+  it('redeems and answers 303 to /coupon with the reward, or with the error code', async () => {
+    const reader = await newReader()
+    const c = await newCoupon({ amount: 7 })
+    const res = await form(reader, c.code.toLowerCase())
+    expect(res.status).toBe(303)
+    expect(res.headers.get('location')).toBe('/coupon?reward=COIN:7#coupon-form')
+    const again = await form(reader, c.code)
+    expect(again.headers.get('location')).toBe('/coupon?error=ALREADY_USED_COUPON#coupon-form')
+    expect((await form(reader, '')).headers.get('location')).toBe('/coupon?error=NOT_FOUND_COUPON#coupon-form')
+    await expectInvariant(reader.id)
+  })
+
+  it('sends a guest to the login route and refuses another Origin', async () => {
+    const res = await form(null, 'WELCOME100')
+    expect(res.status).toBe(303)
+    expect(res.headers.get('location')).toContain('/user/login')
+    expect((await form(null, 'WELCOME100', 'https://evil.example')).status).toBe(403)
+  })
+})
