@@ -3,6 +3,8 @@
  * renderer that answers like a page would (the real Astro pages are covered by the browser tests).
  */
 import type { MiddlewareHandler } from 'hono'
+import { expect } from 'vitest'
+import { isErrorCode } from '../../src/lib/errors/catalogue.ts'
 import { createApp } from '../../functions/app.ts'
 import { parseEdition, type Edition } from '../../src/lib/edition/schema.ts'
 import fr from '../../editions/fr/edition.json'
@@ -23,4 +25,15 @@ export function appFor(edition: Edition = frEdition, messages = frMessages) {
 /** Calls the app like workerd would for a request to http://localhost. */
 export function request(app: ReturnType<typeof appFor>, path: string, init?: RequestInit) {
   return app.request(new Request(new URL(path, 'http://localhost'), init))
+}
+
+/** Bad-input checks: never a 5xx; an error is the envelope with a catalogue code and a message. */
+export async function expectHandled(res: Response) {
+  expect(res.status).toBeLessThan(500)
+  if (res.status >= 400) {
+    const body = (await res.json()) as { result: string; code: string; message: string }
+    expect(body.result).toBe('ERROR')
+    expect(isErrorCode(body.code)).toBe(true)
+    expect(body.message).toBeTruthy()
+  } else await res.body?.cancel()
 }

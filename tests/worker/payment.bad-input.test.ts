@@ -4,20 +4,10 @@
  */
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { isErrorCode } from '../../src/lib/errors/catalogue.ts'
+import { expectHandled } from './app.ts'
 import { db, expectInvariant, newReader } from './purchase.helpers.ts'
 import { charge, credited, newProduct, paymentFor, postWebhook, signedEvent } from './payment.helpers.ts'
 import { signSandbox } from '../../src/features/payment/provider.ts'
-
-async function expectHandled(res: Response) {
-  expect(res.status).toBeLessThan(500)
-  if (res.status >= 400) {
-    const body = (await res.json()) as { result: string; code: string; message: string }
-    expect(body.result).toBe('ERROR')
-    expect(isErrorCode(body.code)).toBe(true)
-    expect(body.message).toBeTruthy()
-  } else await res.body?.cancel()
-}
 
 const text = fc.oneof(fc.jsonValue().map((v) => JSON.stringify(v)), fc.string({ maxLength: 200 }))
 

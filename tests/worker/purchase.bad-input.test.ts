@@ -4,18 +4,8 @@
  */
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { isErrorCode } from '../../src/lib/errors/catalogue.ts'
+import { expectHandled } from './app.ts'
 import { buy, expectInvariant, get, give, newReader, snapshot } from './purchase.helpers.ts'
-
-async function expectHandled(res: Response) {
-  expect(res.status).toBeLessThan(500)
-  if (res.status >= 400) {
-    const body = (await res.json()) as { result: string; code: string; message: string }
-    expect(body.result).toBe('ERROR')
-    expect(isErrorCode(body.code)).toBe(true)
-    expect(body.message).toBeTruthy()
-  } else await res.body?.cancel()
-}
 
 const episodeIds = fc.oneof(
   fc.array(fc.oneof(fc.integer(), fc.double(), fc.string(), fc.constant(null), fc.constant(1), fc.constant(2 ** 60)), { maxLength: 5 }),
