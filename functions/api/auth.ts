@@ -1,26 +1,20 @@
 import { Hono, type Context } from 'hono'
-import type { ZodType, z } from 'zod'
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
 import { AppError } from '../../src/lib/errors/catalogue.ts'
 import { LOGIN_ROUTE, SESSION_COOKIE } from '../../src/features/session/routes.ts'
 import { openSession, sealSession, sessionCookieOptions } from '../../src/features/session/cookie.ts'
 import { LogoutBody, RefreshBody, ResendOtpBody, SIGN_UP_COOKIES, SIGN_UP_COOKIE_SECONDS, SignInBody, SignInForm, SignUpBody, SignUpForm, VerifyOtpBody, safeCallback } from '../../src/features/auth/auth.ts'
-import { logout, refreshTokens, resendOtp, sessionKeys, signIn, signUp, verifyOtp, type AuthContext } from '../../src/features/auth/auth.server.ts'
+import { logout, refreshTokens, resendOtp, sessionKeys, signIn, signUp, verifyOtp } from '../../src/features/auth/auth.server.ts'
 import type { AppEnv } from '../lib/env.ts'
 import { ok } from '../lib/respond.ts'
 import { validate } from '../lib/validate.ts'
-import { clientIp } from '../middleware/session.ts'
+import { currentUserId, requireUser } from '../middleware/session.ts'
+import { ChangePasswordBody, ResetMailBody, ResetPasswordBody, SmsRequestBody, SmsVerifyBody } from '../../src/features/account/account.ts'
+import { changePassword, requestResetMail, requestSmsCode, resetPassword, verifySmsCode } from '../../src/features/account/account.server.ts'
+import { accountWeb } from './account-web.ts'
+import { assertSameOrigin, authContext, field, formFlow } from './forms.ts'
 
-/** What the auth flows need from the request: the edition's siteUrl (token iss/aud), translator, client IP. */
-export function authContext(c: Context<AppEnv>): AuthContext {
-  const platform = c.req.header('x-platform')
-  return { issuer: c.var.edition.siteUrl, t: c.var.t, ip: clientIp((n) => c.req.header(n)), clientKind: platform && platform !== 'WEB' ? 'APP' : 'WEB' }
-}
-
-/** ASVS 3.5: the web forms (login CSRF included) are accepted only from the site's own Origin. */
-function assertSameOrigin(c: Context<AppEnv>) {
-  if (c.req.header('origin') !== new URL(c.req.url).origin) throw new AppError('FORBIDDEN_ORIGIN')
-}
+export { authContext }
 
 /** The login route showing `error` and keeping the (already sanitised) callback. */
 function loginWithError(code: string, callback: string) {
@@ -39,31 +33,6 @@ const SIGN_UP_ROUTE = '/user/signup'
 function otpStep(email: string, extra: Record<string, string> = {}) {
   return `${SIGN_UP_ROUTE}?${new URLSearchParams({ step: 'otp', email, ...extra })}`
 }
-
-/**
- * A plain-form flow (no JavaScript needed): same Origin only, the urlencoded body through `schema`, then
- * `run`; 303 to `done` on success, to `failed(code)` on a refusal with a catalogue code.
- */
-async function formFlow<S extends ZodType>(
-  c: Context<AppEnv>,
-  schema: S,
-  run: (data: z.infer<S>) => Promise<unknown>,
-  done: (data: z.infer<S>) => string,
-  failed: (code: string, raw: Record<string, unknown>) => string,
-) {
-  assertSameOrigin(c)
-  const raw = ((await c.req.parseBody().catch(() => null)) ?? {}) as Record<string, unknown>
-  const form = schema.safeParse(raw)
-  if (!form.success) return c.redirect(failed('INVALID_PARAMETER', raw), 303)
-  try {
-    await run(form.data)
-    return c.redirect(done(form.data), 303)
-  } catch (e) {
-    if (e instanceof AppError && e.status < 500) return c.redirect(failed(e.code, raw), 303)
-    throw e
-  }
-}
-const field = (raw: Record<string, unknown>, name: string) => (typeof raw[name] === 'string' ? (raw[name] as string).slice(0, 254) : '')
 
 /** API.md auth endpoints (JSON, apps and islands) and the web login/logout forms (no JavaScript needed). */
 export const auth = new Hono<AppEnv>()
@@ -119,5 +88,21 @@ export const auth = new Hono<AppEnv>()
     const web = await openSession(await sessionKeys(), getCookie(c, SESSION_COOKIE))
     if (web) await logout(c.var.db, web.refreshToken.value)
     deleteCookie(c, SESSION_COOKIE, sessionCookieOptions(c.req.url))
-    return c.redirect('/', 303)
+    // an optional own-site `callback` (e.g. /callback/logout-success); anything else goes home
+    const form = (await c.req.parseBody().catch(() => ({}))) as Record<string, unknown>
+    return c.redirect(safeCallback(typeof form.callback === 'string' ? form.callback : '/'), 303)
   })
+  /** Spec §7 PUT|POST /auth/local/change/password: a new token pair (every other session ended). */
+  .on(['PUT', 'POST'], '/local/change/password', requireUser, validate('json', ChangePasswordBody), async (c) => {
+    const { accessToken, refreshToken, userId } = await changePassword(c.var.db, currentUserId(c), c.req.valid('json'), authContext(c))
+    return ok(c, { accessToken, refreshToken, userId })
+  })
+  /** Spec §7 POST /auth/local/reset/password {userId, uuid, newPassword}. */
+  .post('/local/reset/password', validate('json', ResetPasswordBody), async (c) => ok(c, await resetPassword(c.var.db, c.req.valid('json'), authContext(c))))
+  /** Spec §7 "mail password": a reset link by mail (same answer for every address). */
+  .post('/mail/password', validate('json', ResetMailBody), async (c) => ok(c, await requestResetMail(c.var.db, c.req.valid('json'), authContext(c))))
+  /** Spec §4 phone verification: an SMS code (find ID, find password, phone registration). */
+  .post('/sms/send', validate('json', SmsRequestBody), async (c) => ok(c, await requestSmsCode(c.var.db, c.req.valid('json'), authContext(c), c.var.session.userId)))
+  .post('/sms/verify', validate('json', SmsVerifyBody), async (c) => ok(c, await verifySmsCode(c.var.db, c.req.valid('json'), authContext(c), c.var.session.userId)))
+  /** The plain-form (no JavaScript) pages of the account life cycle. */
+  .route('/web', accountWeb)

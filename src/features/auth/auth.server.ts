@@ -49,7 +49,7 @@ export function sessionKeys(): Promise<TokenKeys> {
   return deriveKeys(secret)
 }
 
-function pepper(): string {
+export function pepper(): string {
   const p = env.PASSWORD_PEPPER
   if (!p) throw new AppError('NO_SECRET')
   return p
@@ -113,7 +113,7 @@ async function otpStatements(email: string, ctx: AuthContext, now: Date): Promis
  * One more attempt in a fixed-window bucket (atomic upsert, so parallel requests cannot slip past the
  * limit); returns the attempts counted in the current window, this one included.
  */
-async function countAttempt(db: Db, bucket: string, windowSeconds: number, now: Date): Promise<number> {
+export async function countAttempt(db: Db, bucket: string, windowSeconds: number, now: Date): Promise<number> {
   const row = await db.first<{ count: number }>(
     `INSERT INTO rate_limits (bucket, count, reset_at) VALUES (?1, 1, ?2)
      ON CONFLICT (bucket) DO UPDATE SET
@@ -175,7 +175,7 @@ export async function resendOtp(db: Db, body: ResendOtpBody, ctx: AuthContext): 
   return { sent: true }
 }
 
-function timingSafeEqualText(a: string, b: string): boolean {
+export function timingSafeEqualText(a: string, b: string): boolean {
   if (a.length !== b.length) return false
   let diff = 0
   for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i)
@@ -183,7 +183,7 @@ function timingSafeEqualText(a: string, b: string): boolean {
 }
 
 /** The OTP as stored: HMAC-SHA256 keyed with the pepper over address and code (6 digits alone are guessable offline). */
-async function otpHash(target: string, code: string): Promise<string> {
+export async function otpHash(target: string, code: string): Promise<string> {
   const enc = new TextEncoder()
   const key = await crypto.subtle.importKey('raw', enc.encode(pepper()), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign'])
   return toBase64Url(new Uint8Array(await crypto.subtle.sign('HMAC', key, enc.encode(`${target}:${code}`))))
@@ -282,7 +282,7 @@ async function reuse(db: Db, row: RefreshRow, now: Date): Promise<AppError> {
   return new AppError('NOT_FOUND_REFRESH_TOKEN')
 }
 
-async function revokeFamily(db: Db, familyId: string, nowIso: string) {
+export async function revokeFamily(db: Db, familyId: string, nowIso: string) {
   await db.run(`UPDATE refresh_tokens SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL`, nowIso, familyId)
 }
 

@@ -1,0 +1,65 @@
+/**
+ * The account life-cycle pages' plain forms (spec §2; no JavaScript needed), under /api/v1/auth/web: each
+ * posts here, same Origin only, and is sent back (303) to its page with the next step, or with `?error=<CODE>`
+ * shown in the edition's language. The JSON endpoints of the same flows are in auth.ts.
+ */
+import { Hono, type Context } from 'hono'
+import { setCookie } from 'hono/cookie'
+import { LOGIN_ROUTE, SESSION_COOKIE } from '../../src/features/session/routes.ts'
+import { sealSession, sessionCookieOptions } from '../../src/features/session/cookie.ts'
+import { sessionKeys } from '../../src/features/auth/auth.server.ts'
+import { ChangePasswordBody, ResetMailBody, ResetPasswordBody, SmsRequestBody, SmsVerifyBody, type SmsPurpose } from '../../src/features/account/account.ts'
+import { changePassword, requestResetMail, requestSmsCode, resetPassword, verifySmsCode, type SmsVerified } from '../../src/features/account/account.server.ts'
+import type { AppEnv } from '../lib/env.ts'
+import { authContext, field, formFlow } from './forms.ts'
+
+const q = (params: Record<string, string | undefined>) =>
+  new URLSearchParams(Object.entries(params).filter((e): e is [string, string] => e[1] !== undefined && e[1] !== '')).toString()
+
+/** The page of each SMS purpose. */
+const SMS_PAGES: Record<SmsPurpose, string> = { FIND_ID: '/user/findId', FIND_PASSWORD: '/user/findPassword', PHONE: '/setting/phone' }
+const smsPage = (raw: Record<string, unknown>) => SMS_PAGES[(field(raw, 'purpose') as SmsPurpose)] ?? SMS_PAGES.FIND_ID
+const smsTab = (raw: Record<string, unknown>) => (field(raw, 'purpose') === 'FIND_PASSWORD' ? 'phone' : undefined)
+/** Errors after which the code step stays on screen (the code exists; resend when it is over). */
+const CODE_STEP_ERRORS = new Set(['NOT_FOUND_SMS_USER', 'EXPIRED_OTP', 'ALREADY_USE_SMS', 'EXCEED_AUTH_COUNT', 'ALREADY_SEND_SMS', 'NOT_FOUND_USER', 'NOT_REGISTERED_PHONE_USER'])
+/** Reset errors the form itself shows (the link stays usable); the others go to the result page. */
+const RESET_FORM_ERRORS = new Set(['INVALID_PW_REGEX', 'INCORRECT_PASSWORD', 'EQUAL_PASSWORD', 'INVALID_PARAMETER'])
+
+function smsDone(data: { purpose: SmsPurpose; phone: string; id?: string | undefined }, result: SmsVerified): string {
+  if (result.purpose === 'FIND_ID') return `/user/findId?${q({ step: 'result', ids: result.ids.join(','), total: String(result.total) })}`
+  if (result.purpose === 'FIND_PASSWORD') return `/user/resetPassword?${q({ userId: String(result.userId), uuid: result.uuid })}`
+  return `${SMS_PAGES[data.purpose]}?done=1`
+}
+
+async function setWebSession(c: Context<AppEnv>, pair: Awaited<ReturnType<typeof changePassword>>) {
+  setCookie(c, SESSION_COOKIE, await sealSession(await sessionKeys(), pair), sessionCookieOptions(c.req.url, pair.refreshToken.expiredAt))
+}
+
+export const accountWeb = new Hono<AppEnv>()
+  /** Spec §2 /user/changePassword (login required): the new pair goes into the session cookie. */
+  .post('/change-password', (c) => {
+    const userId = c.var.session.userId
+    if (userId === null) return c.redirect(`${LOGIN_ROUTE}?${q({ callback: '/user/changePassword' })}`, 303)
+    return formFlow(c, ChangePasswordBody, async (data) => setWebSession(c, await changePassword(c.var.db, userId, data, authContext(c))),
+      () => '/user/changePassword?done=1', (code) => `/user/changePassword?${q({ error: code })}`)
+  })
+  /** Spec §2 find password, e-mail ID tab. */
+  .post('/reset-mail', (c) =>
+    formFlow(c, ResetMailBody, (data) => requestResetMail(c.var.db, data, authContext(c)),
+      (data) => `/user/findPassword?${q({ tab: 'email', sent: '1', email: data.email.trim() })}`,
+      (code, raw) => `/user/findPassword?${q({ tab: 'email', error: code, email: field(raw, 'email') })}`))
+  /** Spec §2/§3 reset password: the result page, or the form again for a rule it shows. */
+  .post('/reset-password', (c) =>
+    formFlow(c, ResetPasswordBody, (data) => resetPassword(c.var.db, data, authContext(c)),
+      () => `/user/resetPassword/result?result=SUCCESS`,
+      (code, raw) => RESET_FORM_ERRORS.has(code) && field(raw, 'uuid')
+        ? `/user/resetPassword?${q({ userId: field(raw, 'userId'), uuid: field(raw, 'uuid'), error: code })}`
+        : `/user/resetPassword/result?${q({ result: code === 'NOT_LOCAL_LOGIN_USER' ? code : 'TIMEOUT' })}`))
+  /** Spec §2/§4 SMS code request (find ID, find password phone tab, phone registration). */
+  .post('/sms-send', (c) =>
+    formFlow(c, SmsRequestBody, (data) => requestSmsCode(c.var.db, data, authContext(c), c.var.session.userId),
+      (data) => `${SMS_PAGES[data.purpose]}?${q({ tab: smsTab({ purpose: data.purpose }), step: 'code', phone: data.phone.trim(), id: data.id?.trim() })}`,
+      (code, raw) => `${smsPage(raw)}?${q({ tab: smsTab(raw), step: code === 'ALREADY_SEND_SMS' ? 'code' : undefined, error: code, phone: field(raw, 'phone'), id: field(raw, 'id') })}`))
+  .post('/sms-verify', (c) =>
+    formFlow(c, SmsVerifyBody, (data) => verifySmsCode(c.var.db, data, authContext(c), c.var.session.userId), smsDone,
+      (code, raw) => `${smsPage(raw)}?${q({ tab: smsTab(raw), step: CODE_STEP_ERRORS.has(code) || code === 'INVALID_PARAMETER' ? 'code' : undefined, error: code, phone: field(raw, 'phone'), id: field(raw, 'id') })}`))

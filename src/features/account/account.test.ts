@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest'
+import {
+  changePasswordError,
+  formatCountdown,
+  isNightPushTime,
+  isValidChangePassword,
+  isValidResetPassword,
+  maskEmail,
+  maskPhone,
+  mayPush,
+  normalisePhone,
+  resetPasswordError,
+  secondsLeft,
+  toResetResult,
+  withdrawalError,
+} from './account.ts'
+
+describe('change password rules (spec §5)', () => {
+  it('needs at least 6 characters mixing letters and digits', () => {
+    expect(isValidChangePassword('abc12')).toBe(false)
+    expect(isValidChangePassword('abc123')).toBe(true)
+    expect(isValidChangePassword('abcdef')).toBe(false)
+    expect(isValidChangePassword('123456')).toBe(false)
+    expect(isValidChangePassword('été2026')).toBe(true)
+    expect(isValidChangePassword('abc 123')).toBe(false)
+  })
+  it('checks confirmation, rule, then difference from the current password', () => {
+    expect(changePasswordError({ oldPassword: 'old123', newPassword: 'new123', newPasswordConfirm: 'new124' })).toBe('INCORRECT_PASSWORD')
+    expect(changePasswordError({ oldPassword: 'old123', newPassword: 'new', newPasswordConfirm: 'new' })).toBe('INVALID_PW_REGEX')
+    expect(changePasswordError({ oldPassword: 'same123', newPassword: 'same123' })).toBe('EQUAL_PASSWORD')
+    expect(changePasswordError({ oldPassword: 'old123', newPassword: 'new123' })).toBeNull()
+  })
+})
+
+describe('reset password rules (spec §5/§9: 8 to 20)', () => {
+  it('counts code points and needs letters and digits', () => {
+    expect(isValidResetPassword('abcd123')).toBe(false)
+    expect(isValidResetPassword('abcd1234')).toBe(true)
+    expect(isValidResetPassword('a1'.repeat(10))).toBe(true)
+    expect(isValidResetPassword('a1'.repeat(10) + 'x')).toBe(false)
+    expect(isValidResetPassword('Mot-de-passe!')).toBe(false)
+  })
+  it('confirmation first', () => {
+    expect(resetPasswordError({ userId: 1, uuid: 'u', newPassword: 'abcd1234', newPasswordConfirm: 'abcd1235' })).toBe('INCORRECT_PASSWORD')
+    expect(resetPasswordError({ userId: 1, uuid: 'u', newPassword: 'abcd1234' })).toBeNull()
+  })
+  it('maps anything unknown on the result page to UNKNOWN', () => {
+    expect(toResetResult('SUCCESS')).toBe('SUCCESS')
+    expect(toResetResult('<script>')).toBe('UNKNOWN')
+    expect(toResetResult(null)).toBe('UNKNOWN')
+  })
+})
+
+describe('phones and masks', () => {
+  it('normalises phone numbers and refuses what cannot be one', () => {
+    expect(normalisePhone(' +33 6 12-34.56 (78) ')).toBe('+33612345678')
+    expect(normalisePhone('0612345678')).toBe('0612345678')
+    expect(normalisePhone('1234')).toBeNull()
+    expect(normalisePhone('+33 6 12 34 56 78 90 12 34')).toBeNull()
+    expect(normalisePhone('06-CALL-ME')).toBeNull()
+  })
+  it('masks IDs as readers expect: two characters, stars, the domain', () => {
+    expect(maskEmail('reader@example.com')).toBe('re****@example.com')
+    expect(maskEmail('abc@x.fr')).toBe('ab***@x.fr')
+    expect(maskEmail('ab@x.fr')).toBe('a***@x.fr')
+    expect(maskPhone('+33612345678')).toBe('********5678')
+  })
+})
+
+describe('SMS countdown (spec §2, §9 10 minutes)', () => {
+  it('counts whole seconds down to zero', () => {
+    const now = new Date('2026-11-22T10:00:00.000Z')
+    expect(secondsLeft('2026-11-22T10:10:00.000Z', now)).toBe(600)
+    expect(secondsLeft('2026-11-22T09:59:00.000Z', now)).toBe(0)
+    expect(formatCountdown(600)).toBe('10:00')
+    expect(formatCountdown(61)).toBe('1:01')
+    expect(formatCountdown(-3)).toBe('0:00')
+  })
+})
+
+describe('withdrawal (spec §5)', () => {
+  it('needs agreement, a reason, and a detail for OTHER', () => {
+    expect(withdrawalError({ reasons: ['PRIVACY'], agree: false })).toBe('INVALID_PARAMETER')
+    expect(withdrawalError({ reasons: [], agree: true })).toBe('INVALID_PARAMETER')
+    expect(withdrawalError({ reasons: ['OTHER'], detail: '  ', agree: true })).toBe('INVALID_PARAMETER')
+    expect(withdrawalError({ reasons: ['OTHER'], detail: 'Trop de publicités', agree: true })).toBeNull()
+  })
+})
+
+describe('night push 22:00–08:00 (spec §9)', () => {
+  const settings = { isAgreePush: true, isAgreePushNight: false, isAgreePushFreetime: true, isAgreePushContents: false }
+  it('uses the edition time zone', () => {
+    expect(isNightPushTime(new Date('2026-11-22T21:30:00Z'), 'Europe/Paris')).toBe(true) // 22:30 Paris
+    expect(isNightPushTime(new Date('2026-11-22T20:59:00Z'), 'Europe/Paris')).toBe(false) // 21:59
+    expect(isNightPushTime(new Date('2026-11-22T06:59:00Z'), 'Europe/Paris')).toBe(true) // 07:59
+    expect(isNightPushTime(new Date('2026-11-22T07:00:00Z'), 'Europe/Paris')).toBe(false) // 08:00
+  })
+  it('sends at night only with the night consent, and each kind only with its own', () => {
+    const night = new Date('2026-11-22T23:00:00Z')
+    const day = new Date('2026-11-22T12:00:00Z')
+    expect(mayPush(settings, 'GENERAL', day, 'Europe/Paris')).toBe(true)
+    expect(mayPush(settings, 'GENERAL', night, 'Europe/Paris')).toBe(false)
+    expect(mayPush({ ...settings, isAgreePushNight: true }, 'GENERAL', night, 'Europe/Paris')).toBe(true)
+    expect(mayPush(settings, 'CONTENTS', day, 'Europe/Paris')).toBe(false)
+    expect(mayPush({ ...settings, isAgreePush: false }, 'FREETIME', day, 'Europe/Paris')).toBe(false)
+  })
+})

@@ -1,0 +1,156 @@
+/**
+ * Account life cycle in Chromium (issue 3 items 5, 6, 8), French edition, mail and SMS read in the dev outbox:
+ * reset by e-mail link, phone registration and find password by SMS code (with its countdown), the result page,
+ * my page and push settings persisted, all through plain forms.
+ */
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
+import AxeBuilder from '@axe-core/playwright'
+
+const PASSWORD = 'Newbie-2026'
+
+/** A new verified account (sign-up + the OTP read in the dev outbox), through the API like an app would. */
+async function newAccount(request: APIRequestContext): Promise<string> {
+  const email = `e2e-acct-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`
+  const res = await request.post('/api/v1/auth/sign-up', { data: { email, password: PASSWORD, passwordConfirm: PASSWORD, agreeTerms: true } })
+  expect(res.status()).toBe(200)
+  const code = /\b(\d{6})\b/.exec(await outboxBody(request, email))![1]
+  expect((await request.post('/api/v1/auth/verify-otp', { data: { email, code } })).status()).toBe(200)
+  return email
+}
+
+/** The body of the newest outbox message to `recipient`, from the dev-only /dev/outbox page. */
+async function outboxBody(request: APIRequestContext, recipient: string): Promise<string> {
+  const html = await (await request.get('/dev/outbox')).text()
+  const item = html.split('<li').find((chunk) => chunk.includes(`data-recipient="${recipient}"`))
+  expect(item, `a message to ${recipient} in the outbox`).toBeTruthy()
+  return /<p class="body"[^>]*>([\s\S]*?)<\/p>/.exec(item!)![1]!.replace(/&amp;/g, '&')
+}
+
+async function signIn(page: Page, email: string, password: string) {
+  await page.goto('/user/login?callback=%2Fmy')
+  await page.getByLabel('Adresse e-mail').and(page.locator('input')).fill(email)
+  await page.getByLabel('Mot de passe').and(page.locator('input')).fill(password)
+  await page.getByRole('button', { name: 'Se connecter' }).click()
+  await expect(page).toHaveURL(/\/my$/)
+}
+
+test.describe('password life cycle (spec §2/§4)', () => {
+  test('reset by e-mail link: request, read the mail, choose a new password, sign in with it', async ({ page }) => {
+    const email = await newAccount(page.request)
+    await page.goto('/user/login')
+    await page.getByRole('link', { name: 'Mot de passe oublié ?' }).click()
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Mot de passe oublié')
+    await page.getByLabel('Adresse e-mail').and(page.locator('input')).fill(email)
+    await page.getByRole('button', { name: 'Recevoir le lien' }).click()
+    await expect(page.getByRole('status')).toContainText(email)
+
+    const link = /https?:\/\/\S+/.exec(await outboxBody(page.request, email))![0]
+    const url = new URL(link)
+    expect(url.pathname).toBe('/user/resetPassword')
+    await page.goto(url.pathname + url.search)
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Nouveau mot de passe')
+    // a rule the form shows, then the right one
+    await page.getByLabel('Nouveau mot de passe', { exact: true }).and(page.locator('input')).fill('short1')
+    await page.getByLabel('Confirmer le nouveau mot de passe').and(page.locator('input')).fill('short1')
+    await page.evaluate(() => document.querySelectorAll('input[minlength]').forEach((i) => i.removeAttribute('minlength')))
+    await page.getByRole('button', { name: 'Enregistrer le mot de passe' }).click()
+    await expect(page.getByRole('alert')).not.toBeEmpty()
+    await expect(page.getByRole('alert')).not.toContainText('error.')
+    await page.getByLabel('Nouveau mot de passe', { exact: true }).and(page.locator('input')).fill('Reset2026x')
+    await page.getByLabel('Confirmer le nouveau mot de passe').and(page.locator('input')).fill('Reset2026x')
+    await page.getByRole('button', { name: 'Enregistrer le mot de passe' }).click()
+    await expect(page).toHaveURL(/\/user\/resetPassword\/result\?result=SUCCESS$/)
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Mot de passe modifié')
+
+    // the link was single use
+    await page.goto(url.pathname + url.search)
+    await expect(page).toHaveURL(/result=TIMEOUT$/)
+    await signIn(page, email, 'Reset2026x')
+    await expect(page.getByTestId('my-email')).toHaveText(email)
+  })
+
+  test('find password by SMS: register the phone, then get a code with a countdown and reset', async ({ page, browser }) => {
+    const email = await newAccount(page.request)
+    const phone = `+3361${String(Date.now()).slice(-7)}`
+    await signIn(page, email, PASSWORD)
+    await page.goto('/setting/phone')
+    await page.getByLabel('Numéro de téléphone').and(page.locator('input')).fill(phone)
+    await page.getByRole('button', { name: 'Recevoir le code par SMS' }).click()
+    await page.getByLabel('Code reçu par SMS (6 chiffres)').and(page.locator('input')).fill(/\b(\d{6})\b/.exec(await outboxBody(page.request, phone))![1]!)
+    await page.getByRole('button', { name: 'Valider le code' }).click()
+    await expect(page.getByRole('status')).toHaveText('Votre numéro de téléphone est enregistré.')
+    await page.goto('/my')
+    await page.getByRole('main').getByRole('button', { name: 'Se déconnecter' }).click()
+    await expect(page).toHaveURL(/\/callback\/logout-success$/)
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Vous êtes déconnecté')
+
+    const context = await browser.newContext()
+    const guest = await context.newPage()
+    await guest.goto('/user/findPassword')
+    await guest.getByRole('link', { name: 'Avec mon téléphone' }).click()
+    await guest.getByLabel('Adresse e-mail du compte').and(guest.locator('input')).fill(email)
+    await guest.getByLabel('Numéro de téléphone').and(guest.locator('input')).fill(phone)
+    await guest.getByRole('button', { name: 'Recevoir le code par SMS' }).click()
+    // the 10-minute countdown is shown and ticks
+    const timer = guest.getByRole('timer')
+    await expect(timer).toContainText(/(10:00|9:5\d)/)
+    const first = await timer.textContent()
+    await expect(timer).not.toHaveText(first!, { timeout: 3000 })
+    // asking again while the code is valid: ALREADY_SEND_SMS, the countdown goes on
+    await guest.getByRole('button', { name: 'Renvoyer un code' }).click()
+    await expect(guest.getByRole('alert')).not.toBeEmpty()
+    await expect(guest.getByRole('timer')).toBeVisible()
+    const code = /\b(\d{6})\b/.exec(await outboxBody(guest.request, phone))![1]!
+    const wrong = String((Number(code) + 1) % 1e6).padStart(6, '0')
+    await guest.getByLabel('Code reçu par SMS (6 chiffres)').and(guest.locator('input')).fill(wrong)
+    await guest.getByRole('button', { name: 'Valider le code' }).click()
+    await expect(guest.locator('[data-code="NOT_FOUND_SMS_USER"]')).toBeVisible()
+    await guest.getByLabel('Code reçu par SMS (6 chiffres)').and(guest.locator('input')).fill(code)
+    await guest.getByRole('button', { name: 'Valider le code' }).click()
+    await expect(guest).toHaveURL(/\/user\/resetPassword\?userId=\d+&uuid=/)
+    await guest.getByLabel('Nouveau mot de passe', { exact: true }).and(guest.locator('input')).fill('Sms2026xy')
+    await guest.getByLabel('Confirmer le nouveau mot de passe').and(guest.locator('input')).fill('Sms2026xy')
+    await guest.getByRole('button', { name: 'Enregistrer le mot de passe' }).click()
+    await expect(guest.getByRole('heading', { level: 1 })).toHaveText('Mot de passe modifié')
+    await signIn(guest, email, 'Sms2026xy')
+    await context.close()
+  })
+
+  test('change password without JavaScript, and push settings persist', async ({ browser }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false })
+    const page = await context.newPage()
+    const email = await newAccount(page.request)
+    await signIn(page, email, PASSWORD)
+    await page.goto('/user/changePassword')
+    await page.getByLabel('Mot de passe actuel').and(page.locator('input')).fill(PASSWORD)
+    await page.getByLabel('Nouveau mot de passe', { exact: true }).and(page.locator('input')).fill(PASSWORD)
+    await page.getByLabel('Confirmer le nouveau mot de passe').and(page.locator('input')).fill(PASSWORD)
+    await page.getByRole('button', { name: 'Changer le mot de passe' }).click()
+    await expect(page).toHaveURL(/error=EQUAL_PASSWORD$/)
+    await expect(page.getByRole('alert')).not.toBeEmpty()
+    await page.getByLabel('Mot de passe actuel').and(page.locator('input')).fill(PASSWORD)
+    await page.getByLabel('Nouveau mot de passe', { exact: true }).and(page.locator('input')).fill('Change2026')
+    await page.getByLabel('Confirmer le nouveau mot de passe').and(page.locator('input')).fill('Change2026')
+    await page.getByRole('button', { name: 'Changer le mot de passe' }).click()
+    await expect(page.getByRole('status')).toContainText('Votre mot de passe a été changé.')
+
+    await page.goto('/setting/push')
+    await page.getByLabel('Recevoir les notifications').and(page.locator('input')).check()
+    await page.getByLabel('Aussi la nuit (22 h – 8 h)').and(page.locator('input')).check()
+    await page.getByRole('button', { name: 'Enregistrer' }).click()
+    await expect(page.getByRole('status')).toHaveText('Vos préférences ont été enregistrées.')
+    await page.reload()
+    await expect(page.getByLabel('Recevoir les notifications').and(page.locator('input'))).toBeChecked()
+    await expect(page.getByLabel('Aussi la nuit (22 h – 8 h)').and(page.locator('input'))).toBeChecked()
+    await expect(page.getByLabel('Nouveaux épisodes de mes favoris').and(page.locator('input'))).not.toBeChecked()
+    await context.close()
+  })
+
+  test('account pages have no serious accessibility violation', async ({ page }) => {
+    for (const path of ['/user/findPassword?tab=phone', '/user/findId', '/user/resetPassword/result?result=TIMEOUT', '/my', '/callback/logout-success']) {
+      await page.goto(path)
+      const results = await new AxeBuilder({ page }).analyze()
+      expect(results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical'), path).toEqual([])
+    }
+  })
+})
