@@ -1,0 +1,139 @@
+/**
+ * Account life cycle on real workerd + D1 (spec §2/§3/§4/§8/§9, issue 3 item 8): push settings persisted per
+ * reader, withdrawal (reasons, agreement, mail, approval, deletion, DELETED_USER for 30 days), another reader
+ * never reaching someone else's settings, and refusals changing nothing.
+ */
+import { beforeAll, describe, expect, it } from 'vitest'
+import { env } from 'cloudflare:workers'
+import { seedDemo } from './seed.ts'
+import { request } from './app.ts'
+import { ORIGIN, PASSWORD, app, bearer, db, expectError, form, json, makeUser, outboxFor, read, signIn, tokensFor, webCookie } from './account.helpers.ts'
+
+beforeAll(async () => {
+  await seedDemo(env.DB)
+})
+
+const ALL_OFF = { isAgreePush: false, isAgreePushNight: false, isAgreePushFreetime: false, isAgreePushContents: false }
+
+describe('push settings (GET/PUT /api/v1/user/push)', () => {
+  it('start all off, persist per reader, and leave other readers alone', async () => {
+    const a = await tokensFor((await makeUser()).email)
+    const b = await tokensFor((await makeUser()).email)
+    expect((await read(await json('GET', '/api/v1/user/push', undefined, bearer(a.accessToken.value)))).data).toEqual({ ...ALL_OFF, isAppPush: false, isAgreeMail: false })
+    const saved = await read(await json('PUT', '/api/v1/user/push', { ...ALL_OFF, isAgreePush: true, isAgreePushNight: true, isAgreeMail: true }, bearer(a.accessToken.value)))
+    expect(saved.data).toMatchObject({ isAgreePush: true, isAgreePushNight: true, isAgreePushFreetime: false, isAgreeMail: true })
+    expect((await read(await json('GET', '/api/v1/user/me', undefined, bearer(a.accessToken.value)))).data.user.agreePush).toEqual({ isAgreePush: true, isAgreePushContents: false, isAgreePushFreetime: false, isAgreePushNight: true })
+    expect((await read(await json('GET', '/api/v1/user/push', undefined, bearer(b.accessToken.value)))).data.isAgreePush).toBe(false)
+  })
+
+  it('needs a reader, refuses malformed bodies, and changes nothing then', async () => {
+    const a = await tokensFor((await makeUser()).email)
+    await expectError(await json('PUT', '/api/v1/user/push', { ...ALL_OFF, isAgreePush: true }), 401, 'NOT_LOGIN_USER')
+    await expectError(await json('PUT', '/api/v1/user/push', { ...ALL_OFF, isAgreePush: 'yes' }, bearer(a.accessToken.value)), 400, 'INVALID_PARAMETER')
+    await expectError(await json('PUT', '/api/v1/user/push', { isAgreePush: true }, bearer(a.accessToken.value)), 400, 'INVALID_PARAMETER')
+    expect((await read(await json('GET', '/api/v1/user/push', undefined, bearer(a.accessToken.value)))).data.isAgreePush).toBe(false)
+  })
+
+  it('plain form: unchecked boxes are off, checked ones on', async () => {
+    const user = await makeUser()
+    const cookie = await webCookie(user.email)
+    const res = await form('/api/v1/user/web/push', { isAgreePush: 'on', isAgreePushContents: 'on' }, { cookie })
+    expect(res.headers.get('location')).toBe('/setting/push?saved=1')
+    const row = await db().prepare('SELECT is_agree_push AS p, is_agree_push_contents AS c, is_agree_push_night AS n FROM push_settings WHERE user_id = ?').bind(user.id).first()
+    expect(row).toEqual({ p: 1, c: 1, n: 0 })
+    const cross = await form('/api/v1/user/web/push', {}, { cookie, origin: 'https://evil.example' })
+    expect(cross.status).toBe(403)
+    expect(await db().prepare('SELECT is_agree_push FROM push_settings WHERE user_id = ?').bind(user.id).first('is_agree_push')).toBe(1)
+  })
+})
+
+describe('withdrawal (spec §4: agree, confirm, mail, approval, deletion)', () => {
+  const request = (token: string, body: unknown) => json('POST', '/api/v1/user/withdrawal', body, bearer(token))
+  const approve = (body: unknown) => json('POST', '/api/v1/user/withdrawal/approve', body)
+  async function link(email: string) {
+    const [mail] = await outboxFor(email, 'withdrawal')
+    const url = new URL(/https?:\/\/\S+/.exec(mail!.body)![0])
+    expect(url.pathname).toBe('/setting/withdrawal/confirm')
+    return { userId: Number(url.searchParams.get('userId')), uuid: url.searchParams.get('uuid')! }
+  }
+
+  it('refuses without agreement, reason or the detail of OTHER, and changes nothing', async () => {
+    const user = await makeUser()
+    const t = await tokensFor(user.email)
+    await expectError(await request(t.accessToken.value, { reasons: ['PRIVACY'], agree: false }), 400, 'INVALID_PARAMETER')
+    await expectError(await request(t.accessToken.value, { reasons: [], agree: true }), 400, 'INVALID_PARAMETER')
+    await expectError(await request(t.accessToken.value, { reasons: ['OTHER'], agree: true }), 400, 'INVALID_PARAMETER')
+    await expectError(await request(t.accessToken.value, { reasons: ['NOPE'], agree: true }), 400, 'INVALID_PARAMETER')
+    await expectError(await json('POST', '/api/v1/user/withdrawal', { reasons: ['PRIVACY'], agree: true }), 401, 'NOT_LOGIN_USER')
+    expect(await outboxFor(user.email)).toHaveLength(0)
+    expect(await db().prepare('SELECT COUNT(*) AS n FROM withdrawals WHERE user_id = ?').bind(user.id).first('n')).toBe(0)
+  })
+
+  it('mails a confirmation link; approving deletes the account, ends its sessions, blocks re-sign-up 30 days', async () => {
+    const user = await makeUser()
+    const t = await tokensFor(user.email)
+    const res = await read(await request(t.accessToken.value, { reasons: ['OTHER', 'TOO_EXPENSIVE'], detail: 'Trop de pubs', agree: true }))
+    expect(res.data.sent).toBe(true)
+    await expectError(await request(t.accessToken.value, { reasons: ['PRIVACY'], agree: true }), 429, 'FREQUENT_REQUEST')
+    // not deleted before the approval
+    expect((await signIn(user.email)).status).toBe(200)
+    const l = await link(user.email)
+    expect(l.userId).toBe(user.id)
+    await expectError(await approve({ userId: user.id, uuid: l.uuid.slice(0, -2) + 'AA' }), 410, 'TIMEOUT')
+    expect(await read(await approve(l))).toEqual({ result: 'SUCCESS', data: { deleted: true } })
+    const row = await db().prepare('SELECT deleted_at, password_hash FROM users WHERE id = ?').bind(user.id).first<{ deleted_at: string; password_hash: string | null }>()
+    expect(row!.deleted_at).toBeTruthy()
+    expect(row!.password_hash).toBeNull()
+    expect(JSON.parse((await db().prepare('SELECT reasons FROM withdrawals WHERE user_id = ? AND approved_at IS NOT NULL').bind(user.id).first<string>('reasons'))!)).toEqual(['OTHER', 'TOO_EXPENSIVE'])
+    // sessions over, sign-in answers as for an unknown account, sign-up blocked for 30 days
+    await expectError(await json('POST', '/api/v1/auth/refresh', { accessToken: t.accessToken.value, refreshToken: t.refreshToken.value }), 401, 'NOT_FOUND_REFRESH_TOKEN')
+    await expectError(await json('GET', '/api/v1/user/me', undefined, bearer(t.accessToken.value)), 401, 'NOT_LOGIN_USER')
+    await expectError(await signIn(user.email), 401, 'NOT_REGISTERED_USER')
+    await expectError(await json('POST', '/api/v1/auth/sign-up', { email: user.email, password: 'Again-2026', passwordConfirm: 'Again-2026', agreeTerms: true }), 403, 'DELETED_USER')
+    // the link again
+    await expectError(await approve(l), 404, 'NOT_FOUND_USER')
+    // after 30 days the address may sign up again
+    await db().prepare('UPDATE users SET deleted_at = ? WHERE id = ?').bind(new Date(Date.now() - 31 * 86_400_000).toISOString(), user.id).run()
+    expect((await json('POST', '/api/v1/auth/sign-up', { email: user.email, password: 'Again-2026', passwordConfirm: 'Again-2026', agreeTerms: true })).status).toBe(200)
+  })
+
+  it('an expired link (1 hour) is TIMEOUT and the account stays', async () => {
+    const user = await makeUser()
+    const t = await tokensFor(user.email)
+    await request(t.accessToken.value, { reasons: ['RARELY_USED'], agree: true })
+    const l = await link(user.email)
+    await db().prepare(`UPDATE one_time_codes SET expires_at = ? WHERE kind = 'WITHDRAWAL_MAIL' AND user_id = ?`).bind(new Date(Date.now() - 1).toISOString(), user.id).run()
+    await expectError(await approve(l), 410, 'TIMEOUT')
+    expect(await db().prepare('SELECT deleted_at FROM users WHERE id = ?').bind(user.id).first('deleted_at')).toBeNull()
+    expect((await signIn(user.email)).status).toBe(200)
+  })
+
+  it('plain forms: several reasons, agreement, then the approval clears the cookie', async () => {
+    const user = await makeUser()
+    const cookie = await webCookie(user.email)
+    const body = new URLSearchParams([['reason', 'PRIVACY'], ['reason', 'NO_CONTENT'], ['agree', 'on']])
+    const res = await fetchForm('/api/v1/user/web/withdrawal', body, cookie)
+    expect(res.headers.get('location')).toBe('/setting/withdrawal?sent=1')
+    expect(JSON.parse((await db().prepare('SELECT reasons FROM withdrawals WHERE user_id = ?').bind(user.id).first<string>('reasons'))!)).toEqual(['PRIVACY', 'NO_CONTENT'])
+    const l = await link(user.email)
+    const done = await form('/api/v1/user/web/withdrawal/approve', { userId: String(l.userId), uuid: l.uuid }, { cookie })
+    expect(done.headers.get('location')).toBe('/callback/logout-success?withdrawn=1')
+    expect(done.headers.get('set-cookie')).toMatch(/wt_session=;/)
+    const noAgree = await fetchForm('/api/v1/user/web/withdrawal', new URLSearchParams([['reason', 'PRIVACY']]), await webCookie((await makeUser()).email))
+    expect(noAgree.headers.get('location')).toBe('/setting/withdrawal?error=INVALID_PARAMETER')
+  })
+})
+
+/** A form post with repeated fields (checkbox groups). */
+function fetchForm(path: string, body: URLSearchParams, cookie: string) {
+  return request(app, path, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: ORIGIN, cookie }, body: body.toString(), redirect: 'manual' })
+}
+
+describe('sign-in still works for a withdrawal that was only requested', () => {
+  it('keeps the account until the approval', async () => {
+    const user = await makeUser()
+    const t = await tokensFor(user.email)
+    await json('POST', '/api/v1/user/withdrawal', { reasons: ['RARELY_USED'], agree: true }, bearer(t.accessToken.value))
+    expect((await signIn(user.email, PASSWORD)).status).toBe(200)
+  })
+})
