@@ -11,6 +11,9 @@ import { validate } from '../lib/validate.ts'
 import { currentUserId, requireUser } from '../middleware/session.ts'
 import { ChangePasswordBody, ResetMailBody, ResetPasswordBody, SmsRequestBody, SmsVerifyBody } from '../../src/features/account/account.ts'
 import { changePassword, requestResetMail, requestSmsCode, resetPassword, verifySmsCode } from '../../src/features/account/account.server.ts'
+import { completeCarrier, startCarrier } from '../../src/features/account/carrier.server.ts'
+import { CARRIER_PURPOSES } from '../../src/features/account/carrier.ts'
+import { z } from 'zod'
 import { accountWeb } from './account-web.ts'
 import { assertSameOrigin, authContext, field, formFlow } from './forms.ts'
 
@@ -104,5 +107,14 @@ export const auth = new Hono<AppEnv>()
   /** Spec §4 phone verification: an SMS code (find ID, find password, phone registration). */
   .post('/sms/send', validate('json', SmsRequestBody), async (c) => ok(c, await requestSmsCode(c.var.db, c.req.valid('json'), authContext(c), c.var.session.userId)))
   .post('/sms/verify', validate('json', SmsVerifyBody), async (c) => ok(c, await verifySmsCode(c.var.db, c.req.valid('json'), authContext(c), c.var.session.userId)))
+  /** Spec §7 GET /nice/encode for apps: the signed carrier request (form action and fields) of the reader. */
+  .get('/carrier/encode', requireUser, validate('query', z.object({ purpose: z.enum(CARRIER_PURPOSES), returnPath: z.string().max(512).optional() })), async (c) => {
+    const q = c.req.valid('query')
+    c.header('Cache-Control', 'private, no-store')
+    return ok(c, await startCarrier(currentUserId(c), q.purpose, q.returnPath ?? '/my'))
+  })
+  /** The carrier's signed result (what /callback/auth-mobilians receives), for apps: CARRIER_TAMPERED when changed. */
+  .post('/carrier/result', validate('json', z.object({ EncodeData: z.string().max(8192), Mac: z.string().max(128) })), async (c) =>
+    ok(c, await completeCarrier(c.var.db, c.req.valid('json'), { adultAge: c.var.edition.adultAge })))
   /** The plain-form (no JavaScript) pages of the account life cycle. */
   .route('/web', accountWeb)

@@ -146,6 +146,37 @@ test.describe('password life cycle (spec §2/§4)', () => {
     await context.close()
   })
 
+  test('carrier verification through the local sandbox; a result changed in transit is refused', async ({ page }) => {
+    const email = await newAccount(page.request)
+    await signIn(page, email, PASSWORD)
+    const phone = `+8210${String(Date.now()).slice(-8)}`
+    const verifyOnce = async () => {
+      await page.goto('/nice/encode?purpose=PHONE&returnPath=%2Fsetting%2Fphone')
+      await expect(page).toHaveURL(/\/nice\/sandbox$/)
+      await page.getByLabel('Nom').and(page.locator('input')).fill('Hong Gildong')
+      await page.getByLabel('Numéro de téléphone').and(page.locator('input')).fill(phone)
+      await page.getByLabel('Date de naissance').and(page.locator('input')).fill('1990-04-01')
+      await page.getByRole('button', { name: 'Vérifier mon identité' }).click()
+    }
+    // the carrier's answer is altered on its way back to the site
+    await page.route('**/callback/auth-mobilians', async (route) => {
+      if (route.request().method() !== 'POST') return route.continue()
+      const form = new URLSearchParams(route.request().postData() ?? '')
+      const payload = JSON.parse(Buffer.from(form.get('EncodeData')!, 'base64url').toString())
+      form.set('EncodeData', Buffer.from(JSON.stringify({ ...payload, phone: '+821000000000' })).toString('base64url'))
+      await route.continue({ postData: form.toString() })
+    })
+    await verifyOnce()
+    await expect(page).toHaveURL(/\/callback\/auth-mobilians\?error=CARRIER_TAMPERED$/)
+    await expect(page.getByRole('alert')).toHaveText('Le résultat de la vérification a été modifié pendant la transmission. Veuillez recommencer la vérification.')
+    await page.unroute('**/callback/auth-mobilians')
+    await verifyOnce()
+    await expect(page.getByRole('status')).toHaveText('Votre numéro de téléphone a été vérifié et enregistré.')
+    await page.getByRole('link', { name: 'Continuer' }).click()
+    await expect(page).toHaveURL(/\/setting\/phone$/)
+    await expect(page.getByText(`Numéro enregistré : ${'*'.repeat(phone.length - 4)}${phone.slice(-4)}`)).toBeVisible()
+  })
+
   test('account pages have no serious accessibility violation', async ({ page }) => {
     for (const path of ['/user/findPassword?tab=phone', '/user/findId', '/user/resetPassword/result?result=TIMEOUT', '/my', '/callback/logout-success']) {
       await page.goto(path)
