@@ -20,3 +20,8 @@ CREATE TABLE carrier_requests (
   carrier      TEXT
 );
 CREATE INDEX carrier_requests_user ON carrier_requests (user_id, created_at);
+
+-- Account transfer (spec §4): the one-time transfer code the new device redeems, stored hashed, with its expiry.
+ALTER TABLE account_transfers ADD COLUMN code_hash TEXT;
+ALTER TABLE account_transfers ADD COLUMN code_expires_at TEXT;
+CREATE UNIQUE INDEX account_transfers_code ON account_transfers (code_hash) WHERE code_hash IS NOT NULL;

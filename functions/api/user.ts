@@ -5,7 +5,8 @@ import { userMe } from '../../src/features/auth/auth.server.ts'
 import { SESSION_COOKIE } from '../../src/features/session/routes.ts'
 import { sessionCookieOptions } from '../../src/features/session/cookie.ts'
 import { PushSettingsBody, PushSettingsForm, WITHDRAWAL_REASONS, WithdrawalBody, type WithdrawalReason } from '../../src/features/account/account.ts'
-import { approveWithdrawal, pushSettings, requestWithdrawal, savePushSettings } from '../../src/features/account/account.server.ts'
+import { approveWithdrawal, cancelTransfer, pushSettings, redeemTransfer, requestTransfer, requestWithdrawal, savePushSettings, startTransfer, transferState } from '../../src/features/account/account.server.ts'
+import { createMiddleware } from 'hono/factory'
 import { z } from 'zod'
 import type { AppEnv } from '../lib/env.ts'
 import { ok } from '../lib/respond.ts'
@@ -21,6 +22,14 @@ const WithdrawalForm = z.object({
   agree: z.string().max(16).optional(),
 })
 const reasonsOf = (r: string | string[] | undefined) => (r === undefined ? [] : Array.isArray(r) ? r : [r])
+
+/** Spec §2 /transfer/*: only on editions with the transfer feature (elsewhere the routes do not exist). */
+const transferOn = createMiddleware<AppEnv>(async (c, next) => {
+  if (!c.var.edition.features.transfer) throw new AppError('NOT_EXIST')
+  return next()
+})
+const AgreeBody = z.object({ agree: z.literal(true) })
+const RedeemBody = z.object({ code: z.string().max(64) })
 
 /** API.md `/user`: the signed-in reader's own data only (the id comes from the token, never from the request). */
 export const user = new Hono<AppEnv>()
@@ -64,3 +73,24 @@ export const user = new Hono<AppEnv>()
       deleteCookie(c, SESSION_COOKIE, sessionCookieOptions(c.req.url))
     }, () => '/callback/logout-success?withdrawn=1',
     (code, raw) => `/setting/withdrawal/confirm?${new URLSearchParams({ userId: field(raw, 'userId'), uuid: field(raw, 'uuid'), error: code })}`))
+  /** Spec §4 account transfer: status, start, consent (code mailed), cancel while START, redeem on the new device. */
+  .get('/transfer', transferOn, session, requireUser, async (c) => {
+    c.header('Cache-Control', 'private, no-store')
+    return ok(c, await transferState(c.var.db, currentUserId(c)))
+  })
+  .post('/transfer/start', transferOn, session, requireUser, async (c) => ok(c, await startTransfer(c.var.db, currentUserId(c))))
+  .post('/transfer/request', transferOn, session, requireUser, validate('json', AgreeBody), async (c) => ok(c, await requestTransfer(c.var.db, currentUserId(c), authContext(c))))
+  .delete('/transfer', transferOn, session, requireUser, async (c) => ok(c, await cancelTransfer(c.var.db, currentUserId(c))))
+  .post('/transfer/redeem', transferOn, validate('json', RedeemBody), async (c) => {
+    const { accessToken, refreshToken, userId } = await redeemTransfer(c.var.db, c.req.valid('json').code, authContext(c))
+    return ok(c, { accessToken, refreshToken, userId })
+  })
+  .post('/web/transfer/:step{start|request|cancel}', transferOn, (c) => {
+    const userId = c.var.session.userId
+    if (userId === null) return c.redirect('/transfer/apply/login', 303)
+    const step = c.req.param('step')
+    const wrong = (code: string) => (code === 'ALREADY_USED_ANOTHER_PLATFORM' ? '/transfer/apply/wrong' : `/transfer/apply/${step === 'start' ? 'login' : step === 'request' ? 'confirm' : 'status'}?error=${code}`)
+    if (step === 'start') return formFlow(c, z.object({}), () => startTransfer(c.var.db, userId), () => '/transfer/apply/confirm', wrong)
+    if (step === 'request') return formFlow(c, z.object({ agree: z.string().max(16) }), () => requestTransfer(c.var.db, userId, authContext(c)), () => '/transfer/apply/status', wrong)
+    return formFlow(c, z.object({}), () => cancelTransfer(c.var.db, userId), () => '/transfer/note?cancelled=1', wrong)
+  })

@@ -35,6 +35,7 @@ import {
   type WithdrawalBody,
 } from './account.ts'
 import { messageProvider } from './messaging.server.ts'
+import { TRANSFER_CODE_TTL_SECONDS, generateTransferCode, nextTransferStatus, normaliseTransferCode, type TransferAction, type TransferStatus } from './transfer.ts'
 
 type Stmt = { sql: string; params: unknown[] }
 const later = (now: Date, seconds: number) => new Date(now.getTime() + seconds * 1000).toISOString()
@@ -397,4 +398,82 @@ export async function approveWithdrawal(db: Db, body: { userId: number; uuid: st
   ])
   if ((results[0]?.meta.changes ?? 0) !== 1) throw new AppError('TIMEOUT')
   return { deleted: true }
+}
+
+// ─────────────────────────────── account transfer ───────────────────────────────
+
+export type TransferState = { status: TransferStatus | null; updatedAt: string | null }
+
+/** Spec §4 transfer status of the reader (null: none). */
+export async function transferState(db: Db, userId: number): Promise<TransferState> {
+  const row = await db.first<{ status: TransferStatus; updatedAt: string }>(`SELECT status, updated_at AS updatedAt FROM account_transfers WHERE user_id = ?`, userId)
+  return { status: row?.status ?? null, updatedAt: row?.updatedAt ?? null }
+}
+
+async function transition(db: Db, userId: number, action: TransferAction, now: Date): Promise<TransferStatus | null> {
+  const current = await transferState(db, userId)
+  const next = nextTransferStatus(current.status, action)
+  if ('error' in next) throw new AppError(next.error)
+  return next.status
+}
+
+/** /transfer/apply after login: START (again) unless the account already proceeded (once per account). */
+export async function startTransfer(db: Db, userId: number, now: Date = new Date()): Promise<TransferState> {
+  await transition(db, userId, 'start', now)
+  const nowIso = now.toISOString()
+  await db.run(
+    `INSERT INTO account_transfers (user_id, status, created_at, updated_at) VALUES (?, 'START', ?, ?)
+     ON CONFLICT (user_id) DO UPDATE SET status = 'START', code_hash = NULL, code_expires_at = NULL, updated_at = excluded.updated_at WHERE account_transfers.status IN ('START', 'ERROR')`,
+    userId, nowIso, nowIso,
+  )
+  return transferState(db, userId)
+}
+
+/**
+ * /transfer/apply/confirm: the reader agrees; START → REQUEST, a one-time transfer code (7 days, stored hashed)
+ * is mailed to the account. From here on the transfer cannot be cancelled.
+ */
+export async function requestTransfer(db: Db, userId: number, ctx: AuthContext): Promise<TransferState & { sent: boolean }> {
+  const now = ctx.now ?? new Date()
+  await transition(db, userId, 'request', now)
+  const code = generateTransferCode()
+  const nowIso = now.toISOString()
+  const changed = await db.run(
+    `UPDATE account_transfers SET status = 'REQUEST', code_hash = ?, code_expires_at = ?, updated_at = ? WHERE user_id = ? AND status = 'START'`,
+    await hashToken(code), later(now, TRANSFER_CODE_TTL_SECONDS), nowIso, userId,
+  )
+  if (changed !== 1) throw new AppError('ALREADY_USED_ANOTHER_PLATFORM')
+  const user = await db.first<{ email: string | null }>(`SELECT email FROM users WHERE id = ?`, userId)
+  if (user?.email) {
+    await messageProvider(db).send({ channel: 'MAIL', recipient: user.email, template: 'transfer-code', subject: ctx.t('account.mail.transfer.subject'), body: ctx.t('account.mail.transfer.body', { code: `${code.slice(0, 4)}-${code.slice(4, 8)}-${code.slice(8)}` }) }, now)
+  }
+  return { ...(await transferState(db, userId)), sent: Boolean(user?.email) }
+}
+
+/** Cancel while still START; after the consent the transfer cannot be cancelled (spec §4). */
+export async function cancelTransfer(db: Db, userId: number, now: Date = new Date()): Promise<TransferState> {
+  await transition(db, userId, 'cancel', now)
+  await db.run(`DELETE FROM account_transfers WHERE user_id = ? AND status IN ('START', 'ERROR')`, userId)
+  return transferState(db, userId)
+}
+
+/**
+ * The new device redeems the transfer code: REQUEST → FINISH and a new token pair for the account. A wrong, used
+ * or expired code: NOT_FOUND_USER (the same answer for each, so codes cannot be probed).
+ */
+export async function redeemTransfer(db: Db, rawCode: string, ctx: AuthContext): Promise<TokenPair> {
+  const now = ctx.now ?? new Date()
+  const code = normaliseTransferCode(rawCode)
+  if (!code) throw new AppError('NOT_FOUND_USER')
+  const hash = await hashToken(code)
+  const row = await db.first<{ userId: number; expiresAt: string }>(
+    `SELECT t.user_id AS userId, t.code_expires_at AS expiresAt FROM account_transfers t JOIN users u ON u.id = t.user_id AND u.deleted_at IS NULL
+      WHERE t.status = 'REQUEST' AND t.code_hash = ?`,
+    hash,
+  )
+  if (!row || row.expiresAt <= now.toISOString()) throw new AppError('NOT_FOUND_USER')
+  const nowIso = now.toISOString()
+  const changed = await db.run(`UPDATE account_transfers SET status = 'FINISH', code_hash = NULL, updated_at = ? WHERE user_id = ? AND status = 'REQUEST'`, nowIso, row.userId)
+  if (changed !== 1) throw new AppError('NOT_FOUND_USER')
+  return issueTokens(db, row.userId, ctx)
 }

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest'
+import { TRANSFER_CODE_ALPHABET, generateTransferCode, nextTransferStatus, normaliseTransferCode } from './transfer.ts'
+
+describe('account transfer transitions (spec §4)', () => {
+  it('starts once per account and can be retried after an error', () => {
+    expect(nextTransferStatus(null, 'start')).toEqual({ status: 'START' })
+    expect(nextTransferStatus('START', 'start')).toEqual({ status: 'START' })
+    expect(nextTransferStatus('ERROR', 'start')).toEqual({ status: 'START' })
+    expect(nextTransferStatus('REQUEST', 'start')).toEqual({ error: 'ALREADY_USED_ANOTHER_PLATFORM' })
+    expect(nextTransferStatus('FINISH', 'start')).toEqual({ error: 'ALREADY_USED_ANOTHER_PLATFORM' })
+  })
+  it('cannot be cancelled after it proceeds', () => {
+    expect(nextTransferStatus('START', 'cancel')).toEqual({ status: null })
+    expect(nextTransferStatus('REQUEST', 'cancel')).toEqual({ error: 'ALREADY_USED_ANOTHER_PLATFORM' })
+    expect(nextTransferStatus('FINISH', 'cancel')).toEqual({ error: 'ALREADY_USED_ANOTHER_PLATFORM' })
+    expect(nextTransferStatus(null, 'cancel')).toEqual({ error: 'NOT_EXIST' })
+  })
+  it('requests from START only and finishes from REQUEST only', () => {
+    expect(nextTransferStatus('START', 'request')).toEqual({ status: 'REQUEST' })
+    expect(nextTransferStatus(null, 'request')).toEqual({ error: 'INVALID_PARAMETER' })
+    expect(nextTransferStatus('REQUEST', 'finish')).toEqual({ status: 'FINISH' })
+    expect(nextTransferStatus('START', 'finish')).toEqual({ error: 'INVALID_PARAMETER' })
+  })
+  it('codes are 12 unambiguous characters and read back as typed', () => {
+    const code = generateTransferCode()
+    expect(code).toMatch(new RegExp(`^[${TRANSFER_CODE_ALPHABET}]{12}$`))
+    expect(normaliseTransferCode(`${code.slice(0, 4).toLowerCase()}-${code.slice(4, 8)} ${code.slice(8)}`)).toBe(code)
+    expect(normaliseTransferCode('ABCD-EFGH-IJK0')).toBeNull() // I and 0 are not in the alphabet
+  })
+})
