@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import {
   adultAuthentication, ageOn, calendarYears, canShowAdult, checkBirthday, daysInMonth, eventAccess, isAdult, isKoreanIp,
-  parseIsoDate, popupMode, safeReturnTo, showsBl, todayIn, toggleAllowed, ToggleValue, verificationExpiresAt, YES_NO_BIRTH_DATE,
+  parseIsoDate, popupMode, safeReturnTo, showsBl, todayIn, toggleAllowed, verificationExpiresAt, YES_NO_BIRTH_DATE,
 } from './age.ts'
+import { ToggleValue } from './age.schema.ts'
 import { parseEdition, EDITION_IDS, type Edition } from '../../lib/edition/schema.ts'
 import fr from '../../../editions/fr/edition.json'
 import de from '../../../editions/de/edition.json'

@@ -1,9 +1,8 @@
 /**
  * Age check and adult rules without I/O (spec §4 age check, §5 adult status and BL toggle, §6 events,
  * §9 adult age, calendar range and cookies). The one place that decides who is an adult and who may see
- * adult or BL series; catalogue, viewer and library delegate here.
+ * adult or BL series; catalogue, viewer and library delegate here. No dependency: the age popup island imports it.
  */
-import { z } from 'zod'
 
 /** The edition switches these rules read (editions/<id>/edition.json). */
 export type AgeEdition = {
@@ -156,17 +155,6 @@ export function toggleAllowed(kind: 'adult' | 'bl', edition: Pick<AgeEdition, 'b
   if (kind === 'bl' && !edition.blToggle) return 'NOT_EXIST'
   return signedIn ? 'ok' : 'NOT_LOGIN_USER'
 }
-
-/** `{value}` of PUT /user/adult/toggle/{value} and /user/BL/toggle/{value}: on or off. */
-export const ToggleValue = z.enum(['true', 'false', 'Y', 'N', '1', '0']).transform((v) => v === 'true' || v === 'Y' || v === '1')
-
-/** Body of the adult authentication (spec §7 PUT /user action ADULT: verifyAdultRequest{birthedAt}, refreshToken). */
-export const VerifyAdultBody = z.object({
-  birthedAt: z.string().max(10).optional(),
-  /** Apps send their refresh token to get the renewed pair back (spec §7 authResponse). */
-  refreshToken: z.string().max(256).optional(),
-})
-export type VerifyAdultBody = z.infer<typeof VerifyAdultBody>
 
 /**
  * Spec §4 adult authentication: the birth date that counts and whether it makes the reader adult.
