@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test'
-import { startProvider, startWorker } from './oidc.ts'
+import { googleVars, startProvider, startWorker } from './oidc.ts'
 
 /**
  * Issue 3 item 2 in Chromium: the full OAuth sign-in (state + PKCE + nonce) against a REAL local OpenID
@@ -19,7 +19,7 @@ test.beforeAll(async () => {
   test.setTimeout(180_000)
   const provider = await startProvider(APP)
   stopProvider = provider.stop
-  stopWorker = await startWorker(PORT, provider.issuer)
+  stopWorker = await startWorker(PORT, 'fr', googleVars(provider.issuer))
 })
 test.afterAll(async () => {
   stopWorker?.()

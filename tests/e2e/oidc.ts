@@ -1,7 +1,7 @@
 /**
- * For the browser OAuth test (tests/e2e/oauth.fr.spec.ts): a REAL OpenID provider (`oidc-provider`) with a tiny
- * account-picker page as its login interaction, and a wrangler dev worker of the built fr edition configured
- * with that provider as "google" (its own D1 state and port, so the shared e2e servers stay untouched).
+ * For browser tests that need a worker of their own (tests/e2e/oauth.fr.spec.ts, age-jp.fr.spec.ts): a REAL
+ * OpenID provider (`oidc-provider`) with a tiny account-picker page as its login interaction, and a wrangler dev
+ * worker of a built edition with its own D1 state, port and vars, so the shared e2e servers stay untouched.
  */
 import http from 'node:http'
 import { spawn, type ChildProcess } from 'node:child_process'
@@ -93,19 +93,26 @@ function run(cmd: string, args: string[], env: Record<string, string> = {}): Pro
   })
 }
 
+/** The worker vars that make the provider at `issuer` the edition's "google". */
+export function googleVars(issuer: string): string[] {
+  return [`OAUTH_GOOGLE_CLIENT_ID:${CLIENT_ID}`, `OAUTH_GOOGLE_CLIENT_SECRET:${CLIENT_SECRET}`, `OAUTH_GOOGLE_ISSUER:${issuer}`]
+}
+
+/** Builds an edition the shared e2e servers do not serve (jp): `dist/<id>` is always rebuilt from this tree. */
+export function buildEdition(id: string): Promise<void> {
+  return run(process.execPath, ['scripts/build.ts'], { EDITION: id })
+}
+
 /**
- * Migrates and seeds its own state, then serves the built fr worker on `port` with the provider as google.
+ * Migrates and seeds its own state, then serves the built `edition` worker on `port` with extra `vars`.
  * Returns a stop function that ends exactly the process group it started.
  */
-export async function startWorker(port: number, issuer: string): Promise<() => void> {
-  const config = 'dist/fr/server/wrangler.json'
-  const persist = `.wrangler/e2e-oauth-${port}`
+export async function startWorker(port: number, edition: string, extraVars: string[] = []): Promise<() => void> {
+  const config = `dist/${edition}/server/wrangler.json`
+  const persist = `.wrangler/e2e-own-${edition}-${port}`
   await run('npx', ['wrangler', 'd1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persist, '-c', config])
-  await run(process.execPath, ['scripts/seed.ts', '--persist-to', persist, '--no-images'], { EDITION: 'fr' })
-  const vars = [
-    'PASSWORD_PEPPER:dev-pepper-change-me', 'SESSION_SECRET:dev-session-secret-change-me-0123456789', 'DEV_OUTBOX:1',
-    `OAUTH_GOOGLE_CLIENT_ID:${CLIENT_ID}`, `OAUTH_GOOGLE_CLIENT_SECRET:${CLIENT_SECRET}`, `OAUTH_GOOGLE_ISSUER:${issuer}`,
-  ]
+  await run(process.execPath, ['scripts/seed.ts', '--persist-to', persist, '--no-images'], { EDITION: edition })
+  const vars = ['PASSWORD_PEPPER:dev-pepper-change-me', 'SESSION_SECRET:dev-session-secret-change-me-0123456789', 'DEV_OUTBOX:1', ...extraVars]
   const child: ChildProcess = spawn('npx', ['wrangler', 'dev', '-c', config, '--port', String(port), '--ip', '127.0.0.1', '--persist-to', persist,
     '--show-interactive-dev-session=false', '--live-reload=false', '--log-level', 'warn', ...vars.flatMap((v) => ['--var', v])], { stdio: 'ignore', detached: true })
   const stop = () => {
