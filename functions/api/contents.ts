@@ -12,9 +12,10 @@ import { ok } from '../lib/respond.ts'
 import { validate } from '../lib/validate.ts'
 import { AppError } from '../../src/lib/errors/catalogue.ts'
 import { listContents, seriesDetail } from '../../src/features/catalogue/catalogue.server.ts'
-import { audienceFor, MAX_CURSOR_LENGTH, NOT_LOGGED_IN_ADULT_COOKIE, parseId, PLATFORMS, resolveContents, weekdayIn } from '../../src/features/catalogue/catalogue.ts'
+import { MAX_CURSOR_LENGTH, NOT_LOGGED_IN_ADULT_COOKIE, parseId, PLATFORMS, resolveContents, weekdayIn } from '../../src/features/catalogue/catalogue.ts'
 import { readerIsAdult, seriesMe, seriesOwnerships } from '../../src/features/library/library.server.ts'
 import { isAdultReader } from '../../src/features/viewer/viewer.ts'
+import { readerAudience } from '../../src/features/age/age.server.ts'
 import { currentUserId, requireUser } from '../middleware/session.ts'
 
 const ContentsQuery = z.object({
@@ -27,8 +28,7 @@ const Platform = z.enum(PLATFORMS).catch('WEB')
 
 export const contents = new Hono<AppEnv>().get('/', validate('query', ContentsQuery), async (c) => {
   const edition = c.get('edition')
-  // No session yet on this route: the reader is a guest (the session feature adds the signed-in viewer).
-  const audience = audienceFor(edition, null, { platform: Platform.parse(c.req.header('x-platform')), adultCookie: getCookie(c, NOT_LOGGED_IN_ADULT_COOKIE) })
+  const audience = await readerAudience(c.var.db, edition, c.get('session')?.userId ?? null, { platform: Platform.parse(c.req.header('x-platform')), adultCookie: getCookie(c, NOT_LOGGED_IN_ADULT_COOKIE) })
   const resolved = resolveContents(c.req.valid('query'), audience, weekdayIn(edition.timeZone))
   if (!resolved.ok) throw new AppError(resolved.code, resolved.field ? { fields: resolved.field } : undefined)
   c.header('Cache-Control', 'private, no-store')

@@ -3,6 +3,7 @@ import type { AppEnv } from '../lib/env.ts'
 import { auth } from './auth.ts'
 import { oauth } from './oauth.ts'
 import { user } from './user.ts'
+import { age } from './age.ts'
 import { contents } from './contents.ts'
 import { coin } from './coin.ts'
 import { purchase } from './purchase.ts'
@@ -17,6 +18,7 @@ export const v1 = new Hono<AppEnv>()
 v1.route('/auth/oauth', oauth)
 v1.route('/auth', auth)
 v1.route('/user', user)
+v1.route('/user', age)
 v1.route('/contents', contents)
 v1.route('/search', search)
 v1.route('/coin', coin)

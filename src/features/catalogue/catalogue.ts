@@ -1,4 +1,5 @@
 /** Catalogue rules without I/O (spec §2, §3, §9): weekdays, image widths, who sees what. */
+import { canShowAdult, showsBl } from '../age/age.ts'
 
 export const WEEKDAYS = ['SUNDAY', 'MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY'] as const
 export type Weekday = (typeof WEEKDAYS)[number]
@@ -34,7 +35,7 @@ export const PLATFORMS = ['WEB', 'AND_PLAY', 'AND_PLUS', 'IOS_APP'] as const
 export type Platform = (typeof PLATFORMS)[number]
 
 /** Spec §4/§5 (jp): the cookie a guest gets by answering "yes" to the age popup; "Y" shows adult series. */
-export const NOT_LOGGED_IN_ADULT_COOKIE = 'not-login-adult'
+export { NOT_LOGGED_IN_ADULT_COOKIE } from '../age/age.ts'
 
 /** The reader's flags that decide adult and BL visibility (spec §3 User), or null for a guest. */
 export type Viewer = { isAdult: boolean; showAdult: boolean; isBlToggle: boolean } | null
@@ -51,9 +52,7 @@ export function audienceFor(
   opts: { platform?: Platform; adultCookie?: string | undefined } = {},
 ): Audience {
   const inApp = (opts.platform ?? 'WEB') !== 'WEB'
-  const showAdult = viewer ? viewer.isAdult && viewer.showAdult : edition.notLoggedInAdultCookie && opts.adultCookie === 'Y'
-  const showBl = !edition.blToggle || !inApp || viewer === null || viewer.isBlToggle
-  return { showAdult, showBl }
+  return { showAdult: canShowAdult(edition, viewer, opts.adultCookie), showBl: showsBl(edition, viewer, inApp) }
 }
 
 // ───────────────────────────── home tabs and the contents list (spec §3) ─────────────────────────────

@@ -63,10 +63,10 @@ export async function readerIsAdult(
   userId: number,
   edition: { krAdultAuth: boolean; adultNeedsBirthDate: boolean; notLoggedInAdultCookie: boolean },
 ): Promise<boolean> {
-  const row = await db.first<{ isAdult: number; isKrIpUser: number; isAdultKr: number; birthedAt: string | null }>(
-    `SELECT is_adult AS isAdult, is_kr_ip_user AS isKrIpUser, is_adult_kr AS isAdultKr, birthed_at AS birthedAt FROM users WHERE id = ? AND deleted_at IS NULL`,
+  const row = await db.first<{ isAdult: number; isKrIpUser: number; isAdultKr: number; birthedAt: string | null; adultVerifiedAt: string | null }>(
+    `SELECT is_adult AS isAdult, is_kr_ip_user AS isKrIpUser, is_adult_kr AS isAdultKr, birthed_at AS birthedAt, adult_verified_at AS adultVerifiedAt FROM users WHERE id = ? AND deleted_at IS NULL`,
     userId,
   )
-  const flags: AdultFlags = row ? { isAdult: row.isAdult === 1, isKrIpUser: row.isKrIpUser === 1, isAdultKr: row.isAdultKr === 1, birthedAt: row.birthedAt } : null
+  const flags: AdultFlags = row ? { isAdult: row.isAdult === 1, isKrIpUser: row.isKrIpUser === 1, isAdultKr: row.isAdultKr === 1, birthedAt: row.birthedAt, adultVerifiedAt: row.adultVerifiedAt } : null
   return flags !== null && isAdultReader(edition, flags)
 }

@@ -57,7 +57,7 @@ type EpisodeRow = {
   priceRent: number | null; priceBuy: number | null; textBody: string | null; seriesIsAdult: number; readingDirection: 'ltr' | 'rtl'
   nextUpdateAt: string | null; prev: string | null; next: string | null
 }
-type UserRow = { isAdult: number; isKrIpUser: number; isAdultKr: number; birthedAt: string | null }
+type UserRow = { isAdult: number; isKrIpUser: number; isAdultKr: number; birthedAt: string | null; adultVerifiedAt: string | null }
 type ImageRow = { n: number; key: string; width: number; height: number; alt: string }
 
 const NEIGHBOUR = (op: '<' | '>', order: 'DESC' | 'ASC') =>
@@ -68,11 +68,11 @@ const EPISODE_SQL = `SELECT e.id, e.no, e.title, e.series_id AS seriesId, s.titl
     s.reading_direction AS readingDirection, s.next_update_at AS nextUpdateAt, ${NEIGHBOUR('<', 'DESC')} AS prev, ${NEIGHBOUR('>', 'ASC')} AS next
   FROM episodes e JOIN series s ON s.id = e.series_id
   WHERE e.id = ?2 AND s.is_published = 1 AND e.published_at <= ?1`
-const USER_SQL = `SELECT is_adult AS isAdult, is_kr_ip_user AS isKrIpUser, is_adult_kr AS isAdultKr, birthed_at AS birthedAt FROM users WHERE id = ? AND deleted_at IS NULL`
+const USER_SQL = `SELECT is_adult AS isAdult, is_kr_ip_user AS isKrIpUser, is_adult_kr AS isAdultKr, birthed_at AS birthedAt, adult_verified_at AS adultVerifiedAt FROM users WHERE id = ? AND deleted_at IS NULL`
 const HOLDINGS_SQL = `SELECT kind, expires_at AS expiresAt FROM ownerships WHERE user_id = ? AND episode_id = ? LIMIT 20`
 
 function adultFlags(row: UserRow | undefined): AdultFlags {
-  return row ? { isAdult: row.isAdult === 1, isKrIpUser: row.isKrIpUser === 1, isAdultKr: row.isAdultKr === 1, birthedAt: row.birthedAt } : null
+  return row ? { isAdult: row.isAdult === 1, isKrIpUser: row.isKrIpUser === 1, isAdultKr: row.isAdultKr === 1, birthedAt: row.birthedAt, adultVerifiedAt: row.adultVerifiedAt } : null
 }
 
 /** The slice-URL key from SESSION_SECRET; NO_SECRET without one (nothing paid can be served then). */

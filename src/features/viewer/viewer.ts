@@ -5,6 +5,7 @@
  */
 import { z } from 'zod'
 import { SLICE_WIDTHS } from '../catalogue/catalogue.ts'
+import { isAdult, type AdultFlags as AgeAdultFlags } from '../age/age.ts'
 
 export { LOAD_AHEAD_ROOT_MARGIN, PROGRESS_THROTTLE_MS, scrollOffset, scrollPosition } from './reading.ts'
 
@@ -47,23 +48,15 @@ export function episodeAccess(episode: AccessEpisode, reader: { adult: boolean }
 }
 
 /** The reader's flags of spec §3 User that decide adult status; null for a guest. */
-export type AdultFlags = { isAdult: boolean; isKrIpUser: boolean; isAdultKr: boolean; birthedAt: string | null } | null
+export type AdultFlags = AgeAdultFlags
 
-/**
- * Spec §5 adult status: `isAdult`; with Korean adult auth on, a Korean-IP user also needs `isAdultKr`; on
- * editions that need a birth date (th, tw) it must be known. A guest is an adult only on editions with the
- * not-logged-in-adult cookie (jp) when that cookie says Y.
- */
+/** Spec §5 adult status: the one rule of src/features/age/age.ts (`isAdult`). */
 export function isAdultReader(
   edition: { krAdultAuth: boolean; adultNeedsBirthDate: boolean; notLoggedInAdultCookie: boolean },
   user: AdultFlags,
   adultCookie?: string,
 ): boolean {
-  if (!user) return edition.notLoggedInAdultCookie && adultCookie === 'Y'
-  if (!user.isAdult) return false
-  if (edition.krAdultAuth && user.isKrIpUser && !user.isAdultKr) return false
-  if (edition.adultNeedsBirthDate && user.birthedAt === null) return false
-  return true
+  return isAdult(edition, user, adultCookie)
 }
 
 // ───────────────────────────── reading progress ─────────────────────────────

@@ -1,0 +1,107 @@
+/**
+ * Age check on D1 (spec §4 adult authentication, §5 toggles, §6 events): the rules are in age.ts, this file
+ * only reads and writes the reader's row. The columns exist since 0001 (birthed_at, is_adult,
+ * adult_verified_at, is_adult_kr, is_kr_ip_user, show_adult, is_bl_toggle, events.adult_restriction).
+ */
+import { AppError } from '../../lib/errors/catalogue.ts'
+import type { Db } from '../../lib/server/db.ts'
+import { audienceFor, type Audience, type Platform } from '../catalogue/catalogue.ts'
+import { adultAuthentication, eventAccess, isAdult, type AdultFlags, type AgeEdition, type EventRestriction } from './age.ts'
+
+type Row = {
+  isAdult: number; isKrIpUser: number; isAdultKr: number; birthedAt: string | null; adultVerifiedAt: string | null
+  showAdult: number; isBlToggle: number
+}
+
+/** The reader's adult flags and switches (1 query); null for a missing or withdrawn account. */
+export async function readAdultState(db: Db, userId: number): Promise<(NonNullable<AdultFlags> & { showAdult: boolean; isBlToggle: boolean }) | null> {
+  const row = await db.first<Row>(
+    `SELECT is_adult AS isAdult, is_kr_ip_user AS isKrIpUser, is_adult_kr AS isAdultKr, birthed_at AS birthedAt,
+            adult_verified_at AS adultVerifiedAt, show_adult AS showAdult, is_bl_toggle AS isBlToggle
+       FROM users WHERE id = ? AND deleted_at IS NULL`,
+    userId,
+  )
+  if (!row) return null
+  return {
+    isAdult: row.isAdult === 1, isKrIpUser: row.isKrIpUser === 1, isAdultKr: row.isAdultKr === 1, birthedAt: row.birthedAt,
+    adultVerifiedAt: row.adultVerifiedAt, showAdult: row.showAdult === 1, isBlToggle: row.isBlToggle === 1,
+  }
+}
+
+/** Spec §5 adult status of a signed-in reader, the 1-year validity included (1 query). */
+export async function readerAdult(db: Db, userId: number, edition: AgeEdition, now: Date = new Date()): Promise<boolean> {
+  const state = await readAdultState(db, userId)
+  return state !== null && isAdult(edition, state, undefined, now)
+}
+
+/**
+ * Spec §4 adult authentication: the declared birth date (or the yes/no epoch date) is checked by
+ * `adultAuthentication`; on success the account becomes adult for one year from now and shows adult
+ * series. On kr the Korean-IP flag is refreshed from the request's country. A refusal writes nothing.
+ */
+export async function verifyAdult(
+  db: Db,
+  userId: number,
+  edition: AgeEdition,
+  declared: string | undefined,
+  opts: { now?: Date; koreanIp?: boolean } = {},
+): Promise<void> {
+  const now = opts.now ?? new Date()
+  const state = await readAdultState(db, userId)
+  if (!state) throw new AppError('NOT_LOGIN_USER')
+  const result = adultAuthentication(edition, state.birthedAt, declared, now)
+  if (!result.ok) throw new AppError(result.code, { fields: 'birthedAt' })
+  const nowIso = now.toISOString()
+  const kr = edition.krAdultAuth && opts.koreanIp !== undefined ? (opts.koreanIp ? 1 : 0) : null
+  await db.run(
+    `UPDATE users SET birthed_at = ?, is_adult = 1, adult_verified_at = ?, show_adult = 1,
+            is_kr_ip_user = COALESCE(?, is_kr_ip_user), updated_at = ?
+      WHERE id = ? AND deleted_at IS NULL`,
+    result.birthedAt, nowIso, kr, nowIso, userId,
+  )
+}
+
+/**
+ * Spec §5/§7 PUT /user/adult/toggle/{value}: turning adult series on needs an adult reader
+ * (ADULT_ONLY_CONTENTS opens the age popup); turning them off always works.
+ */
+export async function setShowAdult(db: Db, userId: number, edition: AgeEdition, on: boolean, now: Date = new Date()): Promise<void> {
+  if (on && !(await readerAdult(db, userId, edition, now))) throw new AppError('ADULT_ONLY_CONTENTS')
+  await db.run(`UPDATE users SET show_adult = ?, updated_at = ? WHERE id = ? AND deleted_at IS NULL`, on ? 1 : 0, now.toISOString(), userId)
+}
+
+/** Spec §5/§7 PUT /user/BL/toggle/{value} (the route checks that the edition has the toggle). */
+export async function setBlToggle(db: Db, userId: number, on: boolean, now: Date = new Date()): Promise<void> {
+  await db.run(`UPDATE users SET is_bl_toggle = ?, updated_at = ? WHERE id = ? AND deleted_at IS NULL`, on ? 1 : 0, now.toISOString(), userId)
+}
+
+/**
+ * Spec §6/§8: may this reader (null: a guest) join event `eventId`? Throws the event code
+ * (NOT_FOUND_EVENT, NOT_EVENT_PERIOD, UNAUTHORIZED_USER, UNAUTHORIZED_ADULT, UNAUTHORIZED_NON_ADULT).
+ * For the event and roulette routes, before they spend a ticket.
+ */
+export async function assertEventAccess(db: Db, eventId: number, userId: number | null, edition: AgeEdition, now: Date = new Date()): Promise<void> {
+  const event = await db.first<{ restriction: EventRestriction; startsAt: string; endsAt: string; isActive: number }>(
+    `SELECT adult_restriction AS restriction, starts_at AS startsAt, ends_at AS endsAt, is_active AS isActive FROM events WHERE id = ?`,
+    eventId,
+  )
+  const adult = userId === null ? false : await readerAdult(db, userId, edition, now)
+  const verdict = eventAccess(event && { ...event, isActive: event.isActive === 1 }, { signedIn: userId !== null, adult }, now)
+  if (verdict !== 'ok') throw new AppError(verdict)
+}
+
+/**
+ * Spec §5 audience of one request for the catalogue API: a guest's (the jp cookie counted) or the signed-in
+ * reader's (adult status with its 1-year validity, showAdult, BL toggle) through catalogue's `audienceFor`.
+ */
+export async function readerAudience(
+  db: Db,
+  edition: AgeEdition,
+  userId: number | null,
+  opts: { platform?: Platform; adultCookie?: string | undefined } = {},
+  now: Date = new Date(),
+): Promise<Audience> {
+  const state = userId === null ? null : await readAdultState(db, userId)
+  const viewer = state && { isAdult: isAdult(edition, state, undefined, now), showAdult: state.showAdult, isBlToggle: state.isBlToggle }
+  return audienceFor(edition, viewer, opts)
+}

@@ -1,0 +1,20 @@
+/** Mounts the age popup island into `#age-popup` (labels and locale from its data attributes). */
+import { createRoot } from 'react-dom/client'
+import AgePopup, { type AgeLabels } from './AgePopup.tsx'
+
+export function mountAgePopup(returnTo: string, closed: () => void) {
+  const host = document.getElementById('age-popup')
+  if (!host) return closed()
+  const labels = JSON.parse(host.dataset.labels ?? '{}') as AgeLabels
+  const container = document.createElement('div')
+  host.appendChild(container)
+  const root = createRoot(container)
+  const onClose = () => {
+    root.unmount()
+    container.remove()
+    closed()
+    // spec §4: "no" closes the popup and calls the cancel handler
+    document.dispatchEvent(new CustomEvent('age:cancelled', { detail: { returnTo } }))
+  }
+  root.render(<AgePopup labels={labels} locale={host.dataset.locale ?? document.documentElement.lang} returnTo={returnTo} onClose={onClose} />)
+}
