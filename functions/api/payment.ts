@@ -6,8 +6,9 @@ import { Hono, type Context } from 'hono'
 import { env } from 'cloudflare:workers'
 import { AppError } from '../../src/lib/errors/catalogue.ts'
 import { loginRedirect } from '../../src/features/session/routes.ts'
-import { ChargeRequest, ShopForm } from '../../src/features/payment/payment.ts'
-import { chargeOnce, createCharge, listProducts, receiveWebhook, sandboxCheckout, type ShopScope } from '../../src/features/payment/payment.server.ts'
+import { ChargeRequest, RefundRequest, ShopForm } from '../../src/features/payment/payment.ts'
+import { chargeOnce, createCharge, listProducts, receiveWebhook, refundPayment, sandboxCheckout, type ShopScope } from '../../src/features/payment/payment.server.ts'
+import { IdempotencyKeyTaken } from '../../src/features/wallet/idempotency.server.ts'
 import { providerById } from '../../src/features/payment/provider.ts'
 import { requestHash } from '../../src/features/wallet/idempotency.ts'
 import { MileageExchangeRequest } from '../../src/features/mileage/mileage.ts'
@@ -83,6 +84,38 @@ export const payment = new Hono<AppEnv>()
     })
     c.header('Cache-Control', 'private, no-store')
     return ok(c, result)
+  })
+  /**
+   * Spec §9 refund of unused paid coins within 7 days, once per Idempotency-Key: `{paymentId}` →
+   * `{paymentId, refunded:{coin, bonus}, coin}`; NOT_EXIST (unknown or another reader's payment),
+   * INVALID_PARAMETER with reason NOT_REFUNDABLE (not paid, refunded, too late, or paid coins spent).
+   */
+  .post('/refund', session, requireUser, validate('json', RefundRequest), idempotent('POST /payment/refund'), async (c) => {
+    const result = await refundPayment(c.var.db, { userId: currentUserId(c), paymentId: c.req.valid('json').paymentId, claim: c.var.idempotency })
+    c.header('Cache-Control', 'private, no-store')
+    return ok(c, result)
+  })
+  /** The charge history page's refund form (same Origin): 303 to /history/charge?refunded=1 or ?error=CODE. */
+  .post('/web/refund', async (c) => {
+    const raw = ((await c.req.parseBody().catch(() => null)) ?? {}) as Record<string, unknown>
+    const form = RefundRequest.extend({ key: ShopForm.shape.key }).safeParse(raw)
+    return formRoute(
+      c,
+      '/history/charge',
+      async (userId) => {
+        if (!form.success) throw new AppError('INVALID_PARAMETER')
+        const scope = 'POST /payment/refund'
+        const { paymentId } = form.data
+        const claim = { userId, key: `web-${form.data.key}`, scope, requestHash: await requestHash(scope, JSON.stringify({ paymentId })) }
+        try {
+          await refundPayment(c.var.db, { userId, paymentId, claim })
+        } catch (e) {
+          if (!(e instanceof IdempotencyKeyTaken)) throw e // a double submit: the first one refunded
+        }
+        return '/history/charge?refunded=1'
+      },
+      (code) => `/history/charge?error=${code}`,
+    )
   })
   /** The provider's signed event: bad signature → 400 INVALID_PARAMETER; replay → 200, nothing credited twice. */
   .post('/webhook/:provider', async (c) => {

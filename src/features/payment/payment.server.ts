@@ -8,7 +8,9 @@ import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
 import type { IdempotencyClaim } from '../wallet/idempotency.ts'
 import { IdempotencyKeyTaken, isKeyTaken, lookupIdempotency, storeResponseStatement } from '../wallet/idempotency.server.ts'
-import { checkCharge, isPaymentId, isPaymentMethod, newEventId, newPaymentId, paymentGrants, type ChargeRequest, type CoinProduct, type PaymentView } from './payment.ts'
+import { checkCharge, isPaymentId, isPaymentMethod, newEventId, newPaymentId, paymentGrants, planRefund, REFUND_DAYS, type ChargeRequest, type CoinProduct, type PaymentLot, type PaymentState, type PaymentView } from './payment.ts'
+import type { CoinSummary } from '../wallet/wallet.ts'
+import { COIN_SUMMARY_SQL, coinSummaryParams } from '../wallet/wallet.server.ts'
 import { sandboxProvider, sandboxWebhook, type PaymentProvider, type ProviderEvent } from './provider.ts'
 
 const PRODUCT_COLUMNS = `id, coins, bonus, price, currency, label, per_user_limit AS perUserLimit, stock_limit AS stockLimit, sold_count AS soldCount`
@@ -234,4 +236,81 @@ export async function sandboxCheckout(db: Db, userId: number, paymentId: string,
   const lower = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]))
   await receiveWebhook(db, sandboxProvider, body, (name) => lower[name.toLowerCase()], secret, now)
   return (await paymentOf(db, userId, paymentId))!
+}
+
+export type RefundResult = { paymentId: string; refunded: { coin: number; bonus: number }; coin: CoinSummary }
+
+/**
+ * Spec §9 refund of unused paid coins within 7 days (rules: `planRefund`; INVALID_PARAMETER with reason
+ * NOT_REFUNDABLE when the payment cannot be refunded, NOT_EXIST for an unknown or another reader's payment).
+ * One batch: the paid (COIN) lot first, drained only while it is untouched and the payment is PAID and inside
+ * the window; then the rest of its bonus; each with its REFUND_PURCHASE ledger row (amount `-take` only when
+ * the guarded update changed one row — else 0, which the ledger's CHECK refuses, failing the whole batch); the
+ * payment PAID → REFUNDED; the idempotency row with the answer.
+ */
+export async function refundPayment(db: Db, input: { userId: number; paymentId: string; claim: IdempotencyClaim }, now = new Date()): Promise<RefundResult> {
+  const { userId, paymentId, claim } = input
+  const nowIso = now.toISOString()
+  const since = new Date(now.getTime() - REFUND_DAYS * 86_400_000).toISOString()
+  const [keyRes, paymentRes, lotsRes] = await db.batch([
+    { sql: `SELECT 1 AS taken FROM idempotency_keys WHERE user_id = ? AND key = ?`, params: [userId, claim.key] },
+    { sql: `SELECT state, paid_at AS paidAt FROM payments WHERE id = ? AND user_id = ?`, params: [paymentId, userId] },
+    { sql: `SELECT id, type, amount, remaining FROM coin_lots WHERE user_id = ? AND source = 'PAYMENT' AND ref = ?`, params: [userId, paymentId] },
+  ])
+  if (keyRes!.results.length > 0) throw new IdempotencyKeyTaken()
+  const payment = (paymentRes!.results[0] as { state: PaymentState; paidAt: string | null } | undefined) ?? null
+  const plan = planRefund(payment, lotsRes!.results as PaymentLot[], now)
+  if (!plan.ok) throw plan.code === 'NOT_EXIST' ? new AppError('NOT_EXIST') : new AppError('INVALID_PARAMETER', { fields: 'paymentId', reason: 'NOT_REFUNDABLE' })
+  const refunded = { coin: 0, bonus: 0 }
+  const statements: { sql: string; params: unknown[] }[] = plan.steps.flatMap((s) => {
+    if (s.type === 'COIN') refunded.coin += s.take
+    else refunded.bonus += s.take
+    return [
+      {
+        sql: `UPDATE coin_lots SET remaining = remaining - ? WHERE id = ? AND user_id = ? AND remaining = ?
+                AND EXISTS (SELECT 1 FROM payments WHERE id = ? AND user_id = ? AND state = 'PAID' AND paid_at > ?)`,
+        params: [s.take, s.lotId, userId, s.take, paymentId, userId, since],
+      },
+      {
+        sql: `INSERT INTO coin_ledger (user_id, kind, lot_id, type, source, amount, product_kind, ref, description, idempotency_key, created_at)
+              VALUES (?, 'REFUND_PURCHASE', ?, ?, 'PAYMENT', CASE WHEN changes() = 1 THEN ? ELSE 0 END, 'COIN_PRODUCT', ?, 'refund', ?, ?)`,
+        params: [userId, s.lotId, s.type, -s.take, paymentId, claim.key, nowIso],
+      },
+    ]
+  })
+  statements.push(
+    { sql: `UPDATE payments SET state = 'REFUNDED', refunded_at = ? WHERE id = ? AND user_id = ? AND state = 'PAID'`, params: [nowIso, paymentId, userId] },
+    storeResponseStatement(
+      claim,
+      200,
+      `json_object('result', 'SUCCESS', 'data', json_object('paymentId', ?, 'refunded', json(?), 'coin', json(${COIN_SUMMARY_SQL})))`,
+      [paymentId, JSON.stringify(refunded), ...coinSummaryParams(userId, nowIso)],
+    ),
+  )
+  try {
+    const results = await db.batch(statements)
+    return (JSON.parse((results[results.length - 1]!.results[0] as { body: string }).body) as { data: RefundResult }).data
+  } catch (e) {
+    if (isKeyTaken(e)) throw new IdempotencyKeyTaken()
+    // refunded or spent meanwhile: nothing was written
+    if (/CHECK constraint failed/.test(String((e as Error)?.message))) throw new AppError('INVALID_PARAMETER', { fields: 'paymentId', reason: 'NOT_REFUNDABLE' })
+    throw e
+  }
+}
+
+/** A payment the reader can still refund (spec §9), for the charge history page. */
+export type RefundablePayment = { id: string; coins: number; bonus: number; amount: number; currency: string; paidAt: string }
+
+/** The reader's PAID payments of the last 7 days whose paid coins are all unused (newest first, at most 20). */
+export async function refundablePayments(db: Db, userId: number, now = new Date()): Promise<RefundablePayment[]> {
+  const since = new Date(now.getTime() - REFUND_DAYS * 86_400_000).toISOString()
+  return db.all<RefundablePayment>(
+    `SELECT p.id, p.coins, p.bonus, p.amount, p.currency, p.paid_at AS paidAt FROM payments p
+      WHERE p.user_id = ? AND p.state = 'PAID' AND p.paid_at > ?
+        AND EXISTS (SELECT 1 FROM coin_lots l WHERE l.user_id = p.user_id AND l.source = 'PAYMENT' AND l.ref = p.id AND l.type = 'COIN')
+        AND NOT EXISTS (SELECT 1 FROM coin_lots l WHERE l.user_id = p.user_id AND l.source = 'PAYMENT' AND l.ref = p.id AND l.type = 'COIN' AND l.remaining <> l.amount)
+      ORDER BY p.paid_at DESC LIMIT 20`,
+    userId,
+    since,
+  )
 }
