@@ -10,6 +10,7 @@ import type { IdempotencyClaim } from '../wallet/idempotency.ts'
 import { IdempotencyKeyTaken, isKeyTaken, lookupIdempotency, storeResponseStatement } from '../wallet/idempotency.server.ts'
 import { checkCharge, isPaymentId, isPaymentMethod, newEventId, newPaymentId, paymentGrants, planRefund, REFUND_DAYS, type ChargeRequest, type CoinProduct, type PaymentLot, type PaymentState, type PaymentView } from './payment.ts'
 import type { CoinSummary } from '../wallet/wallet.ts'
+import { topUpCouponStatements } from '../coupon/coupon.server.ts'
 import { COIN_SUMMARY_SQL, coinSummaryParams } from '../wallet/wallet.server.ts'
 import { sandboxProvider, sandboxWebhook, type PaymentProvider, type ProviderEvent } from './provider.ts'
 
@@ -171,6 +172,8 @@ export async function applyProviderEvent(db: Db, provider: PaymentProvider, even
       ledgerRow(payment.userId, 'BONUS', bonus.amount, event.paymentId, nowIso),
     )
   }
+  // spec §3 coupon minimum amount: a downloaded coupon waiting for a top-up this large gives its reward now
+  statements.push(...topUpCouponStatements(payment.userId, payment.amount, nowIso))
   statements.push({
     // the stock was checked at charge time; a payment already taken is credited even if the last unit went meanwhile
     sql: `UPDATE coin_products SET sold_count = sold_count + 1 WHERE id = ? AND (stock_limit IS NULL OR sold_count < stock_limit)`,
