@@ -36,7 +36,7 @@ type CannonResult = {
 function d1(sql: string, persist: string, edition: string): Record<string, unknown>[] {
   const out = execFileSync(`${root}node_modules/.bin/wrangler`, ['d1', 'execute', 'DB', '--local', '--persist-to', persist, '-c', wranglerConfig(edition), '--json', '--command', sql], {
     cwd: root,
-    env: { ...process.env, ...quietEnv },
+    env: { ...process.env, ...quietEnv, WRANGLER_LOG: 'log' }, // 'warn' would silence the JSON it prints
     stdio: ['ignore', 'pipe', 'pipe'],
     maxBuffer: 16 * 1024 * 1024,
   }).toString()

@@ -7,10 +7,11 @@ import AxeBuilder from '@axe-core/playwright'
  * history; the gift box and the mileage history are reachable and accessible.
  */
 
-async function signIn(page: Page, callback: string) {
+/** The coin-moving test signs in as the other demo account, so the shop spec (reader) can count its balance in parallel. */
+async function signIn(page: Page, callback: string, account = { email: 'reader@example.com', password: 'Reader-2026!' }) {
   await page.goto(`/user/login?callback=${encodeURIComponent(callback)}`)
-  await page.getByLabel('Adresse e-mail').fill('reader@example.com')
-  await page.getByLabel('Mot de passe').fill('Reader-2026!')
+  await page.getByLabel('Adresse e-mail').fill(account.email)
+  await page.getByLabel('Mot de passe').fill(account.password)
   await page.getByRole('button', { name: 'Se connecter' }).click()
   await expect(page).toHaveURL(new RegExp(`${callback.replace(/[/?]/g, '\\$&')}$`))
 }
@@ -32,8 +33,14 @@ async function lockedWith(page: Page, kind: RegExp, from: number): Promise<numbe
 }
 
 test.describe('rent or buy (French edition)', () => {
-  test('a reader rents one episode and buys another, seeing the coins used, then finds both in the history', async ({ page }) => {
-    await signIn(page, '/history/use')
+  test('a reader buys coins in the sandbox, rents one episode and buys another (coins used shown), and finds all in the history', async ({ page }) => {
+    await signIn(page, '/shop', { email: 'minor@example.com', password: 'Minor-2026!' })
+    await page.getByRole('radio', { name: /^10 pièces/ }).check()
+    await page.getByRole('checkbox', { name: /J'accepte les conditions de vente des pièces/ }).check()
+    await page.getByRole('button', { name: 'Acheter' }).click()
+    await expect(page).toHaveURL(/\/shop\/checkout\/pay_/)
+    await page.getByRole('button', { name: /^Payer/ }).click()
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Paiement réussi')
     await page.addInitScript(() => {
       document.addEventListener('coin:changed', (e) => sessionStorage.setItem('coin', JSON.stringify((e as CustomEvent).detail)))
     })
@@ -54,6 +61,8 @@ test.describe('rent or buy (French edition)', () => {
     await page.getByRole('button', { name: /^Confirmer/ }).click()
     await expect(page.locator('.locked-episode')).toHaveCount(0)
 
+    await page.goto('/history/charge')
+    await expect(page.locator('tbody tr').first()).toContainText('Achat de pièces')
     await page.goto('/history/use')
     const rows = page.locator('tr[data-kind="USE"]')
     await expect(rows.first()).toBeVisible()

@@ -11,6 +11,11 @@ import { IdempotencyKeyTaken, isKeyTaken, lookupIdempotency, storeResponseStatem
 import { checkCharge, isPaymentId, isPaymentMethod, newEventId, newPaymentId, paymentGrants, planRefund, REFUND_DAYS, type ChargeRequest, type CoinProduct, type PaymentLot, type PaymentState, type PaymentView } from './payment.ts'
 import type { CoinSummary } from '../wallet/wallet.ts'
 import { topUpCouponStatements } from '../coupon/coupon.server.ts'
+import type { ConversionProvider } from './conversion.ts'
+import { normalizePhone, type Address, type AddressRequest } from './address.ts'
+
+/** Spec §7 conversion call on a paid charge (null: the edition's flag is off). */
+export type ConversionOptions = { provider: ConversionProvider; actionUrl: string } | null
 import { COIN_SUMMARY_SQL, coinSummaryParams } from '../wallet/wallet.server.ts'
 import { sandboxProvider, sandboxWebhook, type PaymentProvider, type ProviderEvent } from './provider.ts'
 
@@ -123,7 +128,7 @@ export type WebhookOutcome = 'credited' | 'cancelled' | 'duplicate' | 'already_p
  * changed one row (0 otherwise, which the lot's CHECK (amount > 0) refuses, failing the whole batch), its CHARGE
  * ledger row, the BONUS lot and its CHARGE row, and the product's sold count.
  */
-export async function applyProviderEvent(db: Db, provider: PaymentProvider, event: ProviderEvent, now = new Date()): Promise<WebhookOutcome> {
+export async function applyProviderEvent(db: Db, provider: PaymentProvider, event: ProviderEvent, now = new Date(), conversion: ConversionOptions = null): Promise<WebhookOutcome> {
   const payment = await db.first<{ userId: number; state: string; amount: number; currency: string; coins: number; bonus: number; productId: number | null }>(
     `SELECT user_id AS userId, state, amount, currency, coins, bonus, product_id AS productId FROM payments WHERE id = ? AND provider = ?`,
     event.paymentId,
@@ -174,6 +179,10 @@ export async function applyProviderEvent(db: Db, provider: PaymentProvider, even
   }
   // spec §3 coupon minimum amount: a downloaded coupon waiting for a top-up this large gives its reward now
   statements.push(...topUpCouponStatements(payment.userId, payment.amount, nowIso))
+  // spec §7 Facebook conversion on a paid charge (edition flag): recorded with the credit, so once
+  if (conversion) {
+    statements.push(...conversion.provider.statements({ paymentId: event.paymentId, action: 'Purchase', actionUrl: conversion.actionUrl, currency: payment.currency, value: payment.amount }, nowIso))
+  }
   statements.push({
     // the stock was checked at charge time; a payment already taken is credited even if the last unit went meanwhile
     sql: `UPDATE coin_products SET sold_count = sold_count + 1 WHERE id = ? AND (stock_limit IS NULL OR sold_count < stock_limit)`,
@@ -214,10 +223,11 @@ export async function receiveWebhook(
   header: (name: string) => string | undefined,
   secret: string | undefined,
   now = new Date(),
+  conversion: ConversionOptions = null,
 ): Promise<WebhookOutcome> {
   const event = await provider.verifyWebhook(rawBody, header, secret, now)
   if (!event) throw new AppError('INVALID_PARAMETER', { fields: 'signature' })
-  return applyProviderEvent(db, provider, event, now)
+  return applyProviderEvent(db, provider, event, now, conversion)
 }
 
 /**
@@ -226,7 +236,15 @@ export async function receiveWebhook(
  * cannot reliably fetch its own route). NOT_EXIST for someone else's payment; a payment no longer UNPAID is left
  * alone (the result page shows its state).
  */
-export async function sandboxCheckout(db: Db, userId: number, paymentId: string, action: 'pay' | 'cancel', secret: string | undefined, now = new Date()): Promise<PaymentView> {
+export async function sandboxCheckout(
+  db: Db,
+  userId: number,
+  paymentId: string,
+  action: 'pay' | 'cancel',
+  secret: string | undefined,
+  now = new Date(),
+  conversion: ConversionOptions = null,
+): Promise<PaymentView> {
   const payment = await paymentOf(db, userId, paymentId)
   if (!payment) throw new AppError('NOT_EXIST')
   if (payment.state !== 'UNPAID') return payment
@@ -237,7 +255,7 @@ export async function sandboxCheckout(db: Db, userId: number, paymentId: string,
     now,
   )
   const lower = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]))
-  await receiveWebhook(db, sandboxProvider, body, (name) => lower[name.toLowerCase()], secret, now)
+  await receiveWebhook(db, sandboxProvider, body, (name) => lower[name.toLowerCase()], secret, now, conversion)
   return (await paymentOf(db, userId, paymentId))!
 }
 
@@ -316,4 +334,21 @@ export async function refundablePayments(db: Db, userId: number, now = new Date(
     userId,
     since,
   )
+}
+
+/** The reader's saved address (spec §3 address form), or null. */
+export async function addressOf(db: Db, userId: number): Promise<Address | null> {
+  return db.first<Address>(`SELECT name, city, zip_code AS zipCode, address1, address2, phone, country FROM addresses WHERE user_id = ?`, userId)
+}
+
+/** Saves (replaces) the reader's address; the phone is stored with the country's dial code. */
+export async function saveAddress(db: Db, userId: number, a: AddressRequest, now = new Date()): Promise<Address> {
+  const row: Address = { name: a.name, city: a.city, zipCode: a.zipCode.toUpperCase(), address1: a.address1, address2: a.address2 || null, phone: normalizePhone(a.phone, a.country), country: a.country }
+  await db.run(
+    `INSERT INTO addresses (user_id, name, city, zip_code, address1, address2, phone, country, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (user_id) DO UPDATE SET name = excluded.name, city = excluded.city, zip_code = excluded.zip_code, address1 = excluded.address1,
+       address2 = excluded.address2, phone = excluded.phone, country = excluded.country, updated_at = excluded.updated_at`,
+    userId, row.name, row.city, row.zipCode, row.address1, row.address2, row.phone, row.country, now.toISOString(),
+  )
+  return row
 }
