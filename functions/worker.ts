@@ -10,6 +10,8 @@ import { env } from 'cloudflare:workers'
 import { buildId, edition as rawEdition, messages } from 'virtual:edition'
 import { parseEdition } from '../src/lib/edition/schema.ts'
 import { createApp } from './app.ts'
+import { createDb } from '../src/lib/server/db.ts'
+import { expireLots } from '../src/features/wallet/wallet.server.ts'
 
 /** Validated again at start: a worker never serves with a bad edition. */
 const edition = parseEdition(rawEdition.id, rawEdition)
@@ -29,5 +31,9 @@ const app = createApp({
 export default {
   fetch(request, workerEnv, ctx) {
     return isPrerender ? handle(request, workerEnv, ctx) : app.fetch(request, workerEnv, ctx)
+  },
+  /** Cron trigger (wrangler `triggers.crons`): the wallet's expiry sweep writes EXPIRE rows (issue 4 §1). */
+  scheduled(_controller, workerEnv, ctx) {
+    ctx.waitUntil(expireLots(createDb(workerEnv.DB)))
   },
 } satisfies ExportedHandler<Cloudflare.Env>

@@ -13,6 +13,7 @@ import { spawn, execFileSync, type ChildProcess } from 'node:child_process'
 import { accessSync, constants, mkdirSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import { args, editionId, root, run } from './lib.ts'
+import { benchPurchase, purchaseLine } from './bench/purchase.ts'
 
 // ---------------------------------------------------------------------------------------------------
 // Pages measured. Extend here (weekly, notice, FAQ, viewer…): `path` is a string, or a function of what
@@ -404,6 +405,7 @@ try {
     if (loadResult.error) notes.push(`load: ${loadResult.error}`)
   }
 
+  if (!opts['no-load'] && !interrupted) notes.push(purchaseLine(await benchPurchase({ base, persist, edition: id }))) // issue 4: purchase p50/p99 at 50 concurrent
   // --- table ---
   const head = ['page', 'path', 'perf', 'a11y', 'b.p.', 'SEO', 'LCP ms', 'CLS', 'TBT ms', 'JS KB', 'total KB', 'D1']
   const target = ['target', '', `≥${TARGETS.performance}`, `≥${TARGETS.accessibility}`, `≥${TARGETS.bestPractices}`, `${TARGETS.seo}`,

@@ -2,18 +2,50 @@
  * API.md `/coupon`: redeem a coupon code (spec §5: code non-empty; §8 coupon codes), as JSON for the apps
  * and as the plain form of the /coupon page (works without JavaScript, answers with a 303).
  * The code's platform restriction is checked against X-Platform (WEB when absent or unknown).
+ *
+ * Downloadable coupons (spec §7 coupon check/download): `GET /download` → `{items:[{id, title, type, minimumAmount,
+ * expiresAt, rewardType, rewardAmount, received, used, soldOut}]}`; `POST /download/{id}` → `{couponId, reward}`
+ * (reward null: the coupon waits for a top-up of at least its minimum amount); NOT_FOUND_COUPON, EXPIRED_COUPON,
+ * ALREADY_RECEIVED_COUPON, SOLD_OUT_COUPON. `POST /web/download/{id}` is the /coupon page's form (303).
  */
 import { Hono } from 'hono'
 import { AppError } from '../../src/lib/errors/catalogue.ts'
 import { loginRedirect } from '../../src/features/session/routes.ts'
 import { CouponCodeRequest, platformOf } from '../../src/features/coupon/coupon.ts'
-import { redeemCoupon } from '../../src/features/coupon/coupon.server.ts'
+import { downloadableCoupons, downloadCoupon, redeemCoupon } from '../../src/features/coupon/coupon.server.ts'
+import { z } from 'zod'
 import type { AppEnv } from '../lib/env.ts'
 import { ok } from '../lib/respond.ts'
 import { validate } from '../lib/validate.ts'
 import { currentUserId, requireUser, session } from '../middleware/session.ts'
 
+const CouponParam = z.object({ id: z.string().regex(/^[1-9]\d{0,14}$/).transform(Number) })
+
 export const coupon = new Hono<AppEnv>()
+  .get('/download', session, requireUser, async (c) => {
+    c.header('Cache-Control', 'private, no-store')
+    return ok(c, { items: await downloadableCoupons(c.var.db, currentUserId(c), platformOf(c.req.header('x-platform'))) })
+  })
+  .post('/download/:id', session, requireUser, validate('param', CouponParam), async (c) => {
+    const result = await downloadCoupon(c.var.db, { userId: currentUserId(c), couponId: c.req.valid('param').id, platform: platformOf(c.req.header('x-platform')) })
+    c.header('Cache-Control', 'private, no-store')
+    return ok(c, result)
+  })
+  .post('/web/download/:id', async (c) => {
+    if (c.req.header('origin') !== new URL(c.req.url).origin) throw new AppError('FORBIDDEN_ORIGIN')
+    c.header('Cache-Control', 'no-store')
+    const state = c.get('session')
+    if (!state || state.userId === null) return c.redirect(loginRedirect(new URL('/coupon', c.req.url)) ?? '/user/login', 303)
+    const param = CouponParam.safeParse({ id: c.req.param('id') })
+    try {
+      if (!param.success) throw new AppError('NOT_FOUND_COUPON')
+      const { reward } = await downloadCoupon(c.var.db, { userId: state.userId, couponId: param.data.id, platform: 'WEB' })
+      return c.redirect(reward ? `/coupon?reward=${reward.type}:${reward.amount}#coupon-form` : `/coupon?downloaded=${param.data.id}#downloads`, 303)
+    } catch (e) {
+      if (e instanceof AppError && e.status < 500) return c.redirect(`/coupon?error=${e.code}#downloads`, 303)
+      throw e
+    }
+  })
   /** `{code}` → `{reward:{type, amount}}`. */
   .post('/code', session, requireUser, validate('json', CouponCodeRequest), async (c) => {
     const result = await redeemCoupon(c.var.db, { userId: currentUserId(c), code: c.req.valid('json').code, platform: platformOf(c.req.header('x-platform')) })

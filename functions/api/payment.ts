@@ -6,9 +6,12 @@ import { Hono, type Context } from 'hono'
 import { env } from 'cloudflare:workers'
 import { AppError } from '../../src/lib/errors/catalogue.ts'
 import { loginRedirect } from '../../src/features/session/routes.ts'
-import { ChargeRequest, ShopForm } from '../../src/features/payment/payment.ts'
-import { chargeOnce, createCharge, listProducts, receiveWebhook, sandboxCheckout, type ShopScope } from '../../src/features/payment/payment.server.ts'
+import { ChargeRequest, RefundRequest, ShopForm } from '../../src/features/payment/payment.ts'
+import { addressOf, chargeOnce, createCharge, paymentOf, saveAddress, listProducts, receiveWebhook, refundPayment, sandboxCheckout, type ShopScope } from '../../src/features/payment/payment.server.ts'
+import { IdempotencyKeyTaken } from '../../src/features/wallet/idempotency.server.ts'
 import { providerById } from '../../src/features/payment/provider.ts'
+import { conversionFor } from '../../src/features/payment/conversion.ts'
+import { AddressRequest } from '../../src/features/payment/address.ts'
 import { requestHash } from '../../src/features/wallet/idempotency.ts'
 import { MileageExchangeRequest } from '../../src/features/mileage/mileage.ts'
 import { exchangeMileage } from '../../src/features/mileage/mileage.server.ts'
@@ -31,6 +34,12 @@ function shopScope(c: Context<AppEnv>): ShopScope {
 function webhookSecret(): string | undefined {
   const value = (env as unknown as Record<string, unknown>).PAYMENT_WEBHOOK_SECRET
   return typeof value === 'string' && value.length > 0 ? value : undefined
+}
+
+/** Spec §7 Facebook conversion on a paid charge when the edition's flag is on (local provider records it). */
+function conversion(c: Context<AppEnv>) {
+  const provider = conversionFor(c.var.edition.features)
+  return provider ? { provider, actionUrl: new URL('/shop', c.req.url).href } : null
 }
 
 /** ASVS 3.5: the web forms are accepted only from the site's own Origin. */
@@ -84,11 +93,74 @@ export const payment = new Hono<AppEnv>()
     c.header('Cache-Control', 'private, no-store')
     return ok(c, result)
   })
+  /**
+   * Spec §9 refund of unused paid coins within 7 days, once per Idempotency-Key: `{paymentId}` →
+   * `{paymentId, refunded:{coin, bonus}, coin}`; NOT_EXIST (unknown or another reader's payment),
+   * INVALID_PARAMETER with reason NOT_REFUNDABLE (not paid, refunded, too late, or paid coins spent).
+   */
+  .post('/refund', session, requireUser, validate('json', RefundRequest), idempotent('POST /payment/refund'), async (c) => {
+    const result = await refundPayment(c.var.db, { userId: currentUserId(c), paymentId: c.req.valid('json').paymentId, claim: c.var.idempotency })
+    c.header('Cache-Control', 'private, no-store')
+    return ok(c, result)
+  })
+  /** The charge history page's refund form (same Origin): 303 to /history/charge?refunded=1 or ?error=CODE. */
+  .post('/web/refund', async (c) => {
+    const raw = ((await c.req.parseBody().catch(() => null)) ?? {}) as Record<string, unknown>
+    const form = RefundRequest.extend({ key: ShopForm.shape.key }).safeParse(raw)
+    return formRoute(
+      c,
+      '/history/charge',
+      async (userId) => {
+        if (!form.success) throw new AppError('INVALID_PARAMETER')
+        const scope = 'POST /payment/refund'
+        const { paymentId } = form.data
+        const claim = { userId, key: `web-${form.data.key}`, scope, requestHash: await requestHash(scope, JSON.stringify({ paymentId })) }
+        try {
+          await refundPayment(c.var.db, { userId, paymentId, claim })
+        } catch (e) {
+          if (!(e instanceof IdempotencyKeyTaken)) throw e // a double submit: the first one refunded
+        }
+        return '/history/charge?refunded=1'
+      },
+      (code) => `/history/charge?error=${code}`,
+    )
+  })
+  /** A payment of the reader (the shop island polls it while the checkout pop-up is open); NOT_EXIST for others'. */
+  .get('/status/:paymentId', session, requireUser, async (c) => {
+    const found = await paymentOf(c.var.db, currentUserId(c), c.req.param('paymentId'))
+    if (!found) throw new AppError('NOT_EXIST')
+    c.header('Cache-Control', 'private, no-store')
+    return ok(c, found)
+  })
+  /** Spec §3 address form: the saved address (null when none) / save it (29 European countries, dial codes). */
+  .get('/address', session, requireUser, async (c) => {
+    c.header('Cache-Control', 'private, no-store')
+    return ok(c, { address: await addressOf(c.var.db, currentUserId(c)) })
+  })
+  .put('/address', session, requireUser, validate('json', AddressRequest), async (c) => {
+    c.header('Cache-Control', 'private, no-store')
+    return ok(c, { address: await saveAddress(c.var.db, currentUserId(c), c.req.valid('json')) })
+  })
+  /** The /shop/address page's form (same Origin): 303 to /shop/address?saved=1 or ?error=INVALID_PARAMETER&fields=…. */
+  .post('/web/address', async (c) => {
+    const raw = ((await c.req.parseBody().catch(() => null)) ?? {}) as Record<string, unknown>
+    return formRoute(
+      c,
+      '/shop/address',
+      async (userId) => {
+        const form = AddressRequest.safeParse(raw)
+        if (!form.success) return `/shop/address?error=INVALID_PARAMETER&fields=${encodeURIComponent([...new Set(form.error.issues.map((i) => i.path.join('.')))].join(','))}`
+        await saveAddress(c.var.db, userId, form.data)
+        return '/shop/address?saved=1'
+      },
+      (code) => `/shop/address?error=${code}`,
+    )
+  })
   /** The provider's signed event: bad signature → 400 INVALID_PARAMETER; replay → 200, nothing credited twice. */
   .post('/webhook/:provider', async (c) => {
     const provider = providerById(c.req.param('provider'))
     if (!provider) throw new AppError('NOT_EXIST')
-    const outcome = await receiveWebhook(c.var.db, provider, await c.req.text(), (n) => c.req.header(n), webhookSecret())
+    const outcome = await receiveWebhook(c.var.db, provider, await c.req.text(), (n) => c.req.header(n), webhookSecret(), new Date(), conversion(c))
     c.header('Cache-Control', 'no-store')
     return ok(c, { received: true, outcome })
   })
@@ -119,7 +191,7 @@ export const payment = new Hono<AppEnv>()
       c,
       `/shop/checkout/${encodeURIComponent(paymentId)}`,
       async (userId) => {
-        const done = await sandboxCheckout(c.var.db, userId, paymentId, action, webhookSecret())
+        const done = await sandboxCheckout(c.var.db, userId, paymentId, action, webhookSecret(), new Date(), conversion(c))
         return `/shop/result?payment=${encodeURIComponent(done.id)}`
       },
       (code) => `/shop?error=${code}`,

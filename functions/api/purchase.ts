@@ -1,15 +1,37 @@
 /**
  * API.md `POST /purchase`: rent or buy episodes with coins, once per Idempotency-Key. The body is validated
  * before the key is looked at: a malformed request never touches the key store.
+ *
+ * `GET /purchase/preview?episodeId=<id>` (issue 4 §3, the rent-or-buy choice), data:
+ *
+ *     { episodeId, no, free, price: {rent, buy},
+ *       ownership: null | {kind, expiresAt},                      // what the reader holds of it now
+ *       offers: { RENT|POSSESSION: { single: Offer|null, remaining: Offer|null } },
+ *       balance: {total, bonus, freeCoin, coin},
+ *       freetime: null | {hours, unlockHours, available, nextTicketAt} }
+ *     Offer = { kind, scope: "SINGLE"|"REMAINING", episodeIds, coins, uses: [{type, amount}], affordable, shortBy }
+ *
+ * `remaining` is "unlock all remaining": this episode and every later one the reader cannot open yet that is
+ * sold that way (≤ 100), null when it would be this episode alone. `uses` lists the coins drawn per type in the
+ * spend order (bonus, free, paid); when the balance is short `affordable` is false and `shortBy` is the missing
+ * coins. Paying an offer is `POST /purchase {episodeIds, kind}` with exactly its `episodeIds`.
+ *
+ * `POST /purchase/freetime {episodeId}` + Idempotency-Key → `{episodeId, expiresAt, nextTicketAt}` (spec §4
+ * wait-until-free: the series' ticket unlocks the episode for 72 hours; the next ticket arrives at nextTicketAt).
  */
 import { Hono } from 'hono'
+import { z } from 'zod'
 import { PurchaseRequest } from '../../src/features/purchase/purchase.ts'
-import { purchaseEpisodes } from '../../src/features/purchase/purchase.server.ts'
+import { previewPurchase, purchaseEpisodes } from '../../src/features/purchase/purchase.server.ts'
+import { FreetimeRequest } from '../../src/features/freetime/freetime.ts'
+import { useFreetime } from '../../src/features/freetime/freetime.server.ts'
 import type { AppEnv } from '../lib/env.ts'
 import { ok } from '../lib/respond.ts'
 import { validate } from '../lib/validate.ts'
 import { idempotent } from '../middleware/idempotency.ts'
 import { currentUserId, requireUser, session } from '../middleware/session.ts'
+
+const PreviewQuery = z.object({ episodeId: z.string().regex(/^[1-9]\d{0,14}$/).transform(Number) })
 
 export const purchase = new Hono<AppEnv>()
   .post('/', session, requireUser, validate('json', PurchaseRequest), idempotent('POST /purchase'), async (c) => {
@@ -19,6 +41,16 @@ export const purchase = new Hono<AppEnv>()
       claim: c.var.idempotency,
       rentalHours: c.var.edition.rentalHours,
     })
+    c.header('Cache-Control', 'private, no-store')
+    return ok(c, result)
+  })
+  .get('/preview', session, requireUser, validate('query', PreviewQuery), async (c) => {
+    const result = await previewPurchase(c.var.db, currentUserId(c), c.req.valid('query').episodeId)
+    c.header('Cache-Control', 'private, no-store')
+    return ok(c, result)
+  })
+  .post('/freetime', session, requireUser, validate('json', FreetimeRequest), idempotent('POST /purchase/freetime'), async (c) => {
+    const result = await useFreetime(c.var.db, { userId: currentUserId(c), episodeId: c.req.valid('json').episodeId, claim: c.var.idempotency })
     c.header('Cache-Control', 'private, no-store')
     return ok(c, result)
   })

@@ -12,6 +12,7 @@ import { payment } from './payment.ts'
 import { viewer } from './viewer.ts'
 import { coupon } from './coupon.ts'
 import { library } from './library.ts'
+import { gift } from './gift.ts'
 
 /** The backend API (`/api/v1`); feature sub-apps are mounted here as they arrive. */
 export const v1 = new Hono<AppEnv>()
@@ -27,3 +28,4 @@ v1.route('/viewer', viewer)
 v1.route('/payment', payment)
 v1.route('/library', library)
 v1.route('/coupon', coupon)
+v1.route('/gift', gift)

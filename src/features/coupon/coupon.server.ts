@@ -4,7 +4,7 @@
  */
 import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
-import { checkCoupon, couponGrant, type Coupon, type Platform, type RewardType } from './coupon.ts'
+import { checkCoupon, checkDownload, couponGrant, type Coupon, type CouponGrant, type DownloadableCoupon, type Platform, type RewardType } from './coupon.ts'
 
 /** How often a redemption re-reads after a concurrent change refused its batch (each refusal is another's commit). */
 const REDEEM_ATTEMPTS = 5
@@ -49,24 +49,7 @@ export async function redeemCoupon(db: Db, input: { userId: number; code: string
         params: [nowIso, c.id],
       },
     ]
-    if (grant.kind === 'LOT') {
-      statements.push(
-        {
-          sql: `INSERT INTO coin_lots (user_id, type, amount, remaining, expires_at, source, ref, created_at) VALUES (?, ?, ?, ?, ?, 'COUPON', ?, ?)`,
-          params: [userId, grant.lotType, grant.amount, grant.amount, grant.expiresAt, ref, nowIso],
-        },
-        {
-          sql: `INSERT INTO coin_ledger (user_id, kind, lot_id, type, source, amount, ref, description, created_at)
-                VALUES (?, 'CHARGE', last_insert_rowid(), ?, 'COUPON', ?, ?, ?, ?)`,
-          params: [userId, grant.lotType, grant.amount, ref, `coupon ${code}`, nowIso],
-        },
-      )
-    } else {
-      statements.push({
-        sql: `INSERT INTO event_tickets (user_id, kind, source, ref, expires_at, created_at) SELECT ?, 'ROULETTE', 'COUPON', ?, ?, ? FROM json_each(?)`,
-        params: [userId, ref, grant.expiresAt, nowIso, JSON.stringify(Array.from({ length: grant.count }, () => 0))],
-      })
-    }
+    statements.push(...grantStatements(userId, grant, ref, `coupon ${code}`, nowIso))
     try {
       await db.batch(statements)
       return { reward: { type: c.rewardType, amount: grant.kind === 'LOT' ? grant.amount : grant.count } }
@@ -76,4 +59,118 @@ export async function redeemCoupon(db: Db, input: { userId: number; code: string
       if (attempt >= REDEEM_ATTEMPTS) throw new AppError('TOO_MANY_REQUESTS')
     }
   }
+}
+
+/** The statements granting a coupon's reward: a lot (source COUPON) and its CHARGE ledger row, or roulette tickets. */
+function grantStatements(userId: number, grant: CouponGrant, ref: string, description: string, nowIso: string): { sql: string; params: unknown[] }[] {
+  if (grant.kind === 'LOT') {
+    return [
+      {
+        sql: `INSERT INTO coin_lots (user_id, type, amount, remaining, expires_at, source, ref, created_at) VALUES (?, ?, ?, ?, ?, 'COUPON', ?, ?)`,
+        params: [userId, grant.lotType, grant.amount, grant.amount, grant.expiresAt, ref, nowIso],
+      },
+      {
+        sql: `INSERT INTO coin_ledger (user_id, kind, lot_id, type, source, amount, ref, description, created_at)
+              VALUES (?, 'CHARGE', last_insert_rowid(), ?, 'COUPON', ?, ?, ?, ?)`,
+        params: [userId, grant.lotType, grant.amount, ref, description, nowIso],
+      },
+    ]
+  }
+  return [
+    {
+      sql: `INSERT INTO event_tickets (user_id, kind, source, ref, expires_at, created_at) SELECT ?, 'ROULETTE', 'COUPON', ?, ?, ? FROM json_each(?)`,
+      params: [userId, ref, grant.expiresAt, nowIso, JSON.stringify(Array.from({ length: grant.count }, () => 0))],
+    },
+  ]
+}
+
+/** Downloadable coupons shown on /coupon (live ones, for the caller's platform), with what the reader holds. */
+export async function downloadableCoupons(db: Db, userId: number | null, platform: Platform, now = new Date()): Promise<DownloadableCoupon[]> {
+  const nowIso = now.toISOString()
+  const rows = await db.all<Omit<DownloadableCoupon, 'received' | 'used' | 'soldOut'> & { received: number; used: number; soldOut: number }>(
+    `SELECT c.id, c.title, c.type, c.minimum_amount AS minimumAmount, c.expires_at AS expiresAt, c.reward_type AS rewardType, c.reward_amount AS rewardAmount,
+            r.id IS NOT NULL AS received, coalesce(r.used_at IS NOT NULL, 0) AS used, (c.stock IS NOT NULL AND c.used_count >= c.stock) AS soldOut
+       FROM coupons c LEFT JOIN coupon_redemptions r ON r.coupon_id = c.id AND r.user_id = ?
+      WHERE c.is_downloadable = 1 AND (c.starts_at IS NULL OR c.starts_at <= ?) AND (c.expires_at IS NULL OR c.expires_at > ?) AND (c.platform IS NULL OR c.platform = ?)
+      ORDER BY c.expires_at IS NULL, c.expires_at, c.id LIMIT 50`,
+    userId ?? 0,
+    nowIso,
+    nowIso,
+    platform,
+  )
+  return rows.map((r) => ({ ...r, received: r.received === 1, used: r.used === 1, soldOut: r.soldOut === 1 }))
+}
+
+export type DownloadResult = { couponId: number; reward: { type: RewardType; amount: number } | null }
+
+/**
+ * Downloads coupon `couponId` for the reader (rules: `checkDownload`). One batch: the reader's redemption row
+ * (downloaded now; UNIQUE per reader and coupon, so a concurrent second download fails the whole batch), the
+ * coupon's `used_count + 1` under the same stock/expiry guard as a code redemption, and — for a coupon without
+ * a minimum amount — its reward at once (the row is then used too). `reward` is null when the coupon waits for a
+ * top-up of at least its minimum amount (applied when that payment is credited, `payment.server.ts`).
+ */
+export async function downloadCoupon(db: Db, input: { userId: number; couponId: number; platform: Platform }, now = new Date()): Promise<DownloadResult> {
+  const { userId, couponId, platform } = input
+  const nowIso = now.toISOString()
+  for (let attempt = 1; ; attempt++) {
+    const [couponRes, heldRes] = await db.batch([
+      { sql: `SELECT ${COUPON_COLUMNS}, is_downloadable AS isDownloadable FROM coupons WHERE id = ?`, params: [couponId] },
+      { sql: `SELECT 1 AS one FROM coupon_redemptions WHERE user_id = ? AND coupon_id = ?`, params: [userId, couponId] },
+    ])
+    const coupon = (couponRes!.results[0] as (Coupon & { isDownloadable: number }) | undefined) ?? null
+    const verdict = checkDownload(coupon, platform, heldRes!.results.length > 0, now)
+    if (!verdict.ok) throw new AppError(verdict.code)
+    const c = coupon!
+    const grant = verdict.immediate ? couponGrant(c, now) : null
+    const statements: { sql: string; params: unknown[] }[] = [
+      { sql: `INSERT INTO coupon_redemptions (coupon_id, user_id, downloaded_at, used_at, created_at) VALUES (?, ?, ?, ?, ?)`, params: [c.id, userId, nowIso, grant ? nowIso : null, nowIso] },
+      { sql: `UPDATE coupons SET used_count = CASE WHEN expires_at IS NULL OR expires_at > ? THEN used_count + 1 ELSE -1 END WHERE id = ?`, params: [nowIso, c.id] },
+    ]
+    if (grant) statements.push(...grantStatements(userId, grant, `coupon:${c.id}`, 'coupon download', nowIso))
+    try {
+      await db.batch(statements)
+      return { couponId: c.id, reward: grant ? { type: c.rewardType, amount: grant.kind === 'LOT' ? grant.amount : grant.count } : null }
+    } catch (e) {
+      if (!/(CHECK|UNIQUE) constraint failed/.test(String((e as Error)?.message))) throw e
+      if (attempt >= REDEEM_ATTEMPTS) throw new AppError('TOO_MANY_REQUESTS')
+    }
+  }
+}
+
+/**
+ * The statements that apply the reader's oldest downloaded, unused, live coupon whose minimum amount the paid
+ * top-up of `amount` (minor units) reaches (spec §3 minimum amount): mark it used, grant its coin or mileage
+ * reward as a COUPON lot and its CHARGE ledger row. They change nothing when no coupon qualifies (each step is
+ * guarded by the previous one's `changes()`); put them in the payment's credit batch, so they commit with it.
+ */
+export function topUpCouponStatements(userId: number, amount: number, nowIso: string): { sql: string; params: unknown[] }[] {
+  return [
+    {
+      sql: `UPDATE coupon_redemptions SET used_at = ? WHERE id = (
+              SELECT r.id FROM coupon_redemptions r JOIN coupons c ON c.id = r.coupon_id
+               WHERE r.user_id = ? AND r.used_at IS NULL AND r.downloaded_at IS NOT NULL AND c.minimum_amount > 0 AND c.minimum_amount <= ?
+                 AND (c.expires_at IS NULL OR c.expires_at > ?) AND c.reward_type IN ('COIN', 'MILEAGE')
+               ORDER BY r.id LIMIT 1)`,
+      params: [nowIso, userId, amount, nowIso],
+    },
+    {
+      sql: `INSERT INTO coin_lots (user_id, type, amount, remaining, expires_at, source, ref, created_at)
+            SELECT r.user_id,
+                   CASE WHEN c.reward_type = 'MILEAGE' THEN 'MILEAGE' WHEN c.reward_lot_type IN ('COIN', 'FREE_COIN', 'BONUS') THEN c.reward_lot_type ELSE 'FREE_COIN' END,
+                   c.reward_amount, c.reward_amount,
+                   CASE WHEN c.reward_expires_days IS NULL THEN NULL ELSE strftime('%Y-%m-%dT%H:%M:%fZ', ?, '+' || c.reward_expires_days || ' days') END,
+                   'COUPON', 'coupon:' || c.id, ?
+              FROM coupon_redemptions r JOIN coupons c ON c.id = r.coupon_id
+             WHERE changes() = 1 AND r.user_id = ? AND r.used_at = ? AND r.downloaded_at IS NOT NULL
+             ORDER BY r.id LIMIT 1`,
+      params: [nowIso, nowIso, userId, nowIso],
+    },
+    {
+      sql: `INSERT INTO coin_ledger (user_id, kind, lot_id, type, source, amount, ref, description, created_at)
+            SELECT user_id, 'CHARGE', id, type, 'COUPON', amount, ref, 'coupon on top-up', created_at FROM coin_lots
+             WHERE changes() = 1 AND id = last_insert_rowid() AND source = 'COUPON' AND user_id = ?`,
+      params: [userId],
+    },
+  ]
 }

@@ -96,3 +96,43 @@ export function couponGrant(coupon: Coupon, now: Date): CouponGrant {
   const lotType: CoinType = coupon.rewardType === 'MILEAGE' ? 'MILEAGE' : coupon.rewardLotType && coupon.rewardLotType !== 'MILEAGE' ? coupon.rewardLotType : 'FREE_COIN'
   return { kind: 'LOT', lotType, amount: coupon.rewardAmount, expiresAt }
 }
+
+/** A downloadable coupon as the /coupon page lists it (spec §7 coupon check/download). */
+export type DownloadableCoupon = {
+  id: number
+  title: string
+  type: 'DISCOUNT' | 'EXTRA_EARN'
+  minimumAmount: number
+  expiresAt: string | null
+  rewardType: RewardType
+  rewardAmount: number
+  /** The reader holds it already (downloaded; used or waiting for a top-up). */
+  received: boolean
+  /** Received and used (its reward granted). */
+  used: boolean
+  soldOut: boolean
+}
+
+/**
+ * Whether a reader on `platform` may download `coupon` at `now` (`received`: the reader holds it already):
+ * not downloadable, not started or another platform's → NOT_FOUND_COUPON; past its expiry → EXPIRED_COUPON;
+ * held already → ALREADY_RECEIVED_COUPON; every unit taken → SOLD_OUT_COUPON.
+ *
+ * A downloaded coupon without a minimum amount gives its reward at once. One with a minimum amount (spec §3)
+ * waits in the reader's coupons and gives its reward with the first paid top-up of at least that amount.
+ */
+export function checkDownload(
+  coupon: (Coupon & { isDownloadable: number | boolean }) | null,
+  platform: Platform,
+  received: boolean,
+  now: Date,
+): { ok: true; immediate: boolean } | { ok: false; code: 'NOT_FOUND_COUPON' | 'EXPIRED_COUPON' | 'ALREADY_RECEIVED_COUPON' | 'SOLD_OUT_COUPON' } {
+  const t = now.getTime()
+  if (!coupon || !coupon.isDownloadable) return { ok: false, code: 'NOT_FOUND_COUPON' }
+  if (coupon.startsAt !== null && Date.parse(coupon.startsAt) > t) return { ok: false, code: 'NOT_FOUND_COUPON' }
+  if (coupon.platform !== null && coupon.platform !== platform) return { ok: false, code: 'NOT_FOUND_COUPON' }
+  if (coupon.expiresAt !== null && Date.parse(coupon.expiresAt) <= t) return { ok: false, code: 'EXPIRED_COUPON' }
+  if (received) return { ok: false, code: 'ALREADY_RECEIVED_COUPON' }
+  if (coupon.stock !== null && coupon.usedCount >= coupon.stock) return { ok: false, code: 'SOLD_OUT_COUPON' }
+  return { ok: true, immediate: coupon.minimumAmount === 0 }
+}

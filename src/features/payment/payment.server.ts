@@ -8,7 +8,15 @@ import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
 import type { IdempotencyClaim } from '../wallet/idempotency.ts'
 import { IdempotencyKeyTaken, isKeyTaken, lookupIdempotency, storeResponseStatement } from '../wallet/idempotency.server.ts'
-import { checkCharge, isPaymentId, isPaymentMethod, newEventId, newPaymentId, paymentGrants, type ChargeRequest, type CoinProduct, type PaymentView } from './payment.ts'
+import { checkCharge, isPaymentId, isPaymentMethod, newEventId, newPaymentId, paymentGrants, planRefund, REFUND_DAYS, type ChargeRequest, type CoinProduct, type PaymentLot, type PaymentState, type PaymentView } from './payment.ts'
+import type { CoinSummary } from '../wallet/wallet.ts'
+import { topUpCouponStatements } from '../coupon/coupon.server.ts'
+import type { ConversionProvider } from './conversion.ts'
+import { normalizePhone, type Address, type AddressRequest } from './address.ts'
+
+/** Spec §7 conversion call on a paid charge (null: the edition's flag is off). */
+export type ConversionOptions = { provider: ConversionProvider; actionUrl: string } | null
+import { COIN_SUMMARY_SQL, coinSummaryParams } from '../wallet/wallet.server.ts'
 import { sandboxProvider, sandboxWebhook, type PaymentProvider, type ProviderEvent } from './provider.ts'
 
 const PRODUCT_COLUMNS = `id, coins, bonus, price, currency, label, per_user_limit AS perUserLimit, stock_limit AS stockLimit, sold_count AS soldCount`
@@ -120,7 +128,7 @@ export type WebhookOutcome = 'credited' | 'cancelled' | 'duplicate' | 'already_p
  * changed one row (0 otherwise, which the lot's CHECK (amount > 0) refuses, failing the whole batch), its CHARGE
  * ledger row, the BONUS lot and its CHARGE row, and the product's sold count.
  */
-export async function applyProviderEvent(db: Db, provider: PaymentProvider, event: ProviderEvent, now = new Date()): Promise<WebhookOutcome> {
+export async function applyProviderEvent(db: Db, provider: PaymentProvider, event: ProviderEvent, now = new Date(), conversion: ConversionOptions = null): Promise<WebhookOutcome> {
   const payment = await db.first<{ userId: number; state: string; amount: number; currency: string; coins: number; bonus: number; productId: number | null }>(
     `SELECT user_id AS userId, state, amount, currency, coins, bonus, product_id AS productId FROM payments WHERE id = ? AND provider = ?`,
     event.paymentId,
@@ -169,6 +177,12 @@ export async function applyProviderEvent(db: Db, provider: PaymentProvider, even
       ledgerRow(payment.userId, 'BONUS', bonus.amount, event.paymentId, nowIso),
     )
   }
+  // spec §3 coupon minimum amount: a downloaded coupon waiting for a top-up this large gives its reward now
+  statements.push(...topUpCouponStatements(payment.userId, payment.amount, nowIso))
+  // spec §7 Facebook conversion on a paid charge (edition flag): recorded with the credit, so once
+  if (conversion) {
+    statements.push(...conversion.provider.statements({ paymentId: event.paymentId, action: 'Purchase', actionUrl: conversion.actionUrl, currency: payment.currency, value: payment.amount }, nowIso))
+  }
   statements.push({
     // the stock was checked at charge time; a payment already taken is credited even if the last unit went meanwhile
     sql: `UPDATE coin_products SET sold_count = sold_count + 1 WHERE id = ? AND (stock_limit IS NULL OR sold_count < stock_limit)`,
@@ -209,10 +223,11 @@ export async function receiveWebhook(
   header: (name: string) => string | undefined,
   secret: string | undefined,
   now = new Date(),
+  conversion: ConversionOptions = null,
 ): Promise<WebhookOutcome> {
   const event = await provider.verifyWebhook(rawBody, header, secret, now)
   if (!event) throw new AppError('INVALID_PARAMETER', { fields: 'signature' })
-  return applyProviderEvent(db, provider, event, now)
+  return applyProviderEvent(db, provider, event, now, conversion)
 }
 
 /**
@@ -221,7 +236,15 @@ export async function receiveWebhook(
  * cannot reliably fetch its own route). NOT_EXIST for someone else's payment; a payment no longer UNPAID is left
  * alone (the result page shows its state).
  */
-export async function sandboxCheckout(db: Db, userId: number, paymentId: string, action: 'pay' | 'cancel', secret: string | undefined, now = new Date()): Promise<PaymentView> {
+export async function sandboxCheckout(
+  db: Db,
+  userId: number,
+  paymentId: string,
+  action: 'pay' | 'cancel',
+  secret: string | undefined,
+  now = new Date(),
+  conversion: ConversionOptions = null,
+): Promise<PaymentView> {
   const payment = await paymentOf(db, userId, paymentId)
   if (!payment) throw new AppError('NOT_EXIST')
   if (payment.state !== 'UNPAID') return payment
@@ -232,6 +255,100 @@ export async function sandboxCheckout(db: Db, userId: number, paymentId: string,
     now,
   )
   const lower = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]))
-  await receiveWebhook(db, sandboxProvider, body, (name) => lower[name.toLowerCase()], secret, now)
+  await receiveWebhook(db, sandboxProvider, body, (name) => lower[name.toLowerCase()], secret, now, conversion)
   return (await paymentOf(db, userId, paymentId))!
+}
+
+export type RefundResult = { paymentId: string; refunded: { coin: number; bonus: number }; coin: CoinSummary }
+
+/**
+ * Spec §9 refund of unused paid coins within 7 days (rules: `planRefund`; INVALID_PARAMETER with reason
+ * NOT_REFUNDABLE when the payment cannot be refunded, NOT_EXIST for an unknown or another reader's payment).
+ * One batch: the paid (COIN) lot first, drained only while it is untouched and the payment is PAID and inside
+ * the window; then the rest of its bonus; each with its REFUND_PURCHASE ledger row (amount `-take` only when
+ * the guarded update changed one row — else 0, which the ledger's CHECK refuses, failing the whole batch); the
+ * payment PAID → REFUNDED; the idempotency row with the answer.
+ */
+export async function refundPayment(db: Db, input: { userId: number; paymentId: string; claim: IdempotencyClaim }, now = new Date()): Promise<RefundResult> {
+  const { userId, paymentId, claim } = input
+  const nowIso = now.toISOString()
+  const since = new Date(now.getTime() - REFUND_DAYS * 86_400_000).toISOString()
+  const [keyRes, paymentRes, lotsRes] = await db.batch([
+    { sql: `SELECT 1 AS taken FROM idempotency_keys WHERE user_id = ? AND key = ?`, params: [userId, claim.key] },
+    { sql: `SELECT state, paid_at AS paidAt FROM payments WHERE id = ? AND user_id = ?`, params: [paymentId, userId] },
+    { sql: `SELECT id, type, amount, remaining FROM coin_lots WHERE user_id = ? AND source = 'PAYMENT' AND ref = ?`, params: [userId, paymentId] },
+  ])
+  if (keyRes!.results.length > 0) throw new IdempotencyKeyTaken()
+  const payment = (paymentRes!.results[0] as { state: PaymentState; paidAt: string | null } | undefined) ?? null
+  const plan = planRefund(payment, lotsRes!.results as PaymentLot[], now)
+  if (!plan.ok) throw plan.code === 'NOT_EXIST' ? new AppError('NOT_EXIST') : new AppError('INVALID_PARAMETER', { fields: 'paymentId', reason: 'NOT_REFUNDABLE' })
+  const refunded = { coin: 0, bonus: 0 }
+  const statements: { sql: string; params: unknown[] }[] = plan.steps.flatMap((s) => {
+    if (s.type === 'COIN') refunded.coin += s.take
+    else refunded.bonus += s.take
+    return [
+      {
+        sql: `UPDATE coin_lots SET remaining = remaining - ? WHERE id = ? AND user_id = ? AND remaining = ?
+                AND EXISTS (SELECT 1 FROM payments WHERE id = ? AND user_id = ? AND state = 'PAID' AND paid_at > ?)`,
+        params: [s.take, s.lotId, userId, s.take, paymentId, userId, since],
+      },
+      {
+        sql: `INSERT INTO coin_ledger (user_id, kind, lot_id, type, source, amount, product_kind, ref, description, idempotency_key, created_at)
+              VALUES (?, 'REFUND_PURCHASE', ?, ?, 'PAYMENT', CASE WHEN changes() = 1 THEN ? ELSE 0 END, 'COIN_PRODUCT', ?, 'refund', ?, ?)`,
+        params: [userId, s.lotId, s.type, -s.take, paymentId, claim.key, nowIso],
+      },
+    ]
+  })
+  statements.push(
+    { sql: `UPDATE payments SET state = 'REFUNDED', refunded_at = ? WHERE id = ? AND user_id = ? AND state = 'PAID'`, params: [nowIso, paymentId, userId] },
+    storeResponseStatement(
+      claim,
+      200,
+      `json_object('result', 'SUCCESS', 'data', json_object('paymentId', ?, 'refunded', json(?), 'coin', json(${COIN_SUMMARY_SQL})))`,
+      [paymentId, JSON.stringify(refunded), ...coinSummaryParams(userId, nowIso)],
+    ),
+  )
+  try {
+    const results = await db.batch(statements)
+    return (JSON.parse((results[results.length - 1]!.results[0] as { body: string }).body) as { data: RefundResult }).data
+  } catch (e) {
+    if (isKeyTaken(e)) throw new IdempotencyKeyTaken()
+    // refunded or spent meanwhile: nothing was written
+    if (/CHECK constraint failed/.test(String((e as Error)?.message))) throw new AppError('INVALID_PARAMETER', { fields: 'paymentId', reason: 'NOT_REFUNDABLE' })
+    throw e
+  }
+}
+
+/** A payment the reader can still refund (spec §9), for the charge history page. */
+export type RefundablePayment = { id: string; coins: number; bonus: number; amount: number; currency: string; paidAt: string }
+
+/** The reader's PAID payments of the last 7 days whose paid coins are all unused (newest first, at most 20). */
+export async function refundablePayments(db: Db, userId: number, now = new Date()): Promise<RefundablePayment[]> {
+  const since = new Date(now.getTime() - REFUND_DAYS * 86_400_000).toISOString()
+  return db.all<RefundablePayment>(
+    `SELECT p.id, p.coins, p.bonus, p.amount, p.currency, p.paid_at AS paidAt FROM payments p
+      WHERE p.user_id = ? AND p.state = 'PAID' AND p.paid_at > ?
+        AND EXISTS (SELECT 1 FROM coin_lots l WHERE l.user_id = p.user_id AND l.source = 'PAYMENT' AND l.ref = p.id AND l.type = 'COIN')
+        AND NOT EXISTS (SELECT 1 FROM coin_lots l WHERE l.user_id = p.user_id AND l.source = 'PAYMENT' AND l.ref = p.id AND l.type = 'COIN' AND l.remaining <> l.amount)
+      ORDER BY p.paid_at DESC LIMIT 20`,
+    userId,
+    since,
+  )
+}
+
+/** The reader's saved address (spec §3 address form), or null. */
+export async function addressOf(db: Db, userId: number): Promise<Address | null> {
+  return db.first<Address>(`SELECT name, city, zip_code AS zipCode, address1, address2, phone, country FROM addresses WHERE user_id = ?`, userId)
+}
+
+/** Saves (replaces) the reader's address; the phone is stored with the country's dial code. */
+export async function saveAddress(db: Db, userId: number, a: AddressRequest, now = new Date()): Promise<Address> {
+  const row: Address = { name: a.name, city: a.city, zipCode: a.zipCode.toUpperCase(), address1: a.address1, address2: a.address2 || null, phone: normalizePhone(a.phone, a.country), country: a.country }
+  await db.run(
+    `INSERT INTO addresses (user_id, name, city, zip_code, address1, address2, phone, country, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (user_id) DO UPDATE SET name = excluded.name, city = excluded.city, zip_code = excluded.zip_code, address1 = excluded.address1,
+       address2 = excluded.address2, phone = excluded.phone, country = excluded.country, updated_at = excluded.updated_at`,
+    userId, row.name, row.city, row.zipCode, row.address1, row.address2, row.phone, row.country, now.toISOString(),
+  )
+  return row
 }

@@ -113,3 +113,34 @@ export type PaymentView = {
   createdAt: string
   paidAt: string | null
 }
+
+/** Spec §9: unused paid coins can be refunded within 7 days of the payment. */
+export const REFUND_DAYS = 7
+
+/** API.md-style body of `POST /api/v1/payment/refund`. */
+export const RefundRequest = z.object({ paymentId: z.string().regex(/^pay_[0-9a-z_]{1,64}$/) })
+export type RefundRequest = z.infer<typeof RefundRequest>
+
+/** A lot granted by a payment, as the refund rule sees it. */
+export type PaymentLot = { id: number; type: 'COIN' | 'BONUS' | 'FREE_COIN' | 'MILEAGE'; amount: number; remaining: number }
+
+/**
+ * Spec §9 "refund of unused coins within 7 days": a PAID payment can be refunded while fewer than `REFUND_DAYS`
+ * have passed since it was paid and its paid coins (the COIN lot) are all unused. The refund takes back the paid
+ * coins and whatever is left of the payment's bonus (bonus already spent is not clawed back): one
+ * REFUND_PURCHASE ledger row per lot, each the negative of what leaves the lot. Returns what leaves each lot, or
+ * `not_refundable` (not paid, refunded already, too late, or paid coins spent).
+ */
+export function planRefund(
+  payment: { state: PaymentState; paidAt: string | null } | null,
+  lots: readonly PaymentLot[],
+  now: Date,
+): { ok: true; steps: { lotId: number; type: PaymentLot['type']; take: number }[] } | { ok: false; code: 'NOT_EXIST' | 'not_refundable' } {
+  if (!payment) return { ok: false, code: 'NOT_EXIST' }
+  if (payment.state !== 'PAID' || payment.paidAt === null) return { ok: false, code: 'not_refundable' }
+  if (now.getTime() - Date.parse(payment.paidAt) >= REFUND_DAYS * 86_400_000) return { ok: false, code: 'not_refundable' }
+  const paid = lots.filter((l) => l.type === 'COIN')
+  if (paid.length === 0 || paid.some((l) => l.remaining !== l.amount)) return { ok: false, code: 'not_refundable' }
+  const steps = lots.filter((l) => l.remaining > 0).map((l) => ({ lotId: l.id, type: l.type, take: l.remaining }))
+  return { ok: true, steps: steps.sort((a, b) => (a.type === 'COIN' ? -1 : b.type === 'COIN' ? 1 : a.lotId - b.lotId)) }
+}

@@ -10,6 +10,8 @@ import { COIN_SUMMARY_SQL, coinSummaryParams } from '../wallet/wallet.server.ts'
 import type { IdempotencyClaim } from '../wallet/idempotency.ts'
 import { IdempotencyKeyTaken, isKeyTaken, storeResponseStatement } from '../wallet/idempotency.server.ts'
 import { checkSale, planPurchase, rentalEnd, type Holding, type PurchaseKind, type PurchaseRequest, type SaleEpisode } from './purchase.ts'
+import { purchasePreview, type PreviewEpisode, type PurchasePreview } from './preview.ts'
+import { currentTicket } from '../freetime/freetime.ts'
 
 /**
  * How often a purchase re-plans after a concurrent change refused its batch. Every refusal means another
@@ -139,4 +141,47 @@ export async function purchaseEpisodes(db: Db, input: PurchaseInput, now = new D
       if (attempt >= PURCHASE_ATTEMPTS) throw new AppError('TOO_MANY_REQUESTS')
     }
   }
+}
+
+type PreviewRows = {
+  target: { seriesId: number; isAdult: number; wufHours: number | null } | undefined
+  user: { isAdult: number } | undefined
+}
+
+/**
+ * `GET /api/v1/purchase/preview?episodeId=` (issue 4 §3): the rent-or-buy choice of one episode for the reader —
+ * prices, the "unlock all remaining" cost, which coins each offer draws, and the series' wait-until-free ticket
+ * (rules: `purchasePreview`). One D1 batch. NOT_FOUND_EPISODE for an unknown or unpublished episode,
+ * ADULT_ONLY_CONTENTS for an adult series and a reader who is not a confirmed adult.
+ */
+export async function previewPurchase(db: Db, userId: number, episodeId: number, now = new Date()): Promise<PurchasePreview> {
+  const nowIso = now.toISOString()
+  const series = `(SELECT series_id FROM episodes WHERE id = ?)`
+  const [targetRes, userRes, episodesRes, holdingsRes, lotsRes, wufRes] = await db.batch([
+    {
+      sql: `SELECT e.series_id AS seriesId, s.is_adult AS isAdult, s.wuf_hours AS wufHours FROM episodes e JOIN series s ON s.id = e.series_id
+             WHERE e.id = ? AND s.is_published = 1 AND e.published_at <= ?`,
+      params: [episodeId, nowIso],
+    },
+    { sql: `SELECT is_adult AS isAdult FROM users WHERE id = ? AND deleted_at IS NULL`, params: [userId] },
+    {
+      sql: `SELECT id, no, is_free AS isFree, price_rent AS priceRent, price_buy AS priceBuy FROM episodes
+             WHERE series_id = ${series} AND published_at <= ? ORDER BY no LIMIT 2000`,
+      params: [episodeId, nowIso],
+    },
+    { sql: `SELECT episode_id AS episodeId, kind, expires_at AS expiresAt FROM ownerships WHERE user_id = ? AND series_id = ${series}`, params: [userId, episodeId] },
+    { sql: `SELECT id, type, remaining, expires_at AS expiresAt FROM coin_lots WHERE user_id = ? AND remaining > 0`, params: [userId] },
+    { sql: `SELECT max(used_at) AS lastUsedAt FROM wuf_tickets WHERE user_id = ? AND series_id = ${series}`, params: [userId, episodeId] },
+  ])
+  const rows: PreviewRows = { target: targetRes!.results[0] as PreviewRows['target'], user: userRes!.results[0] as PreviewRows['user'] }
+  if (!rows.target) throw new AppError('NOT_FOUND_EPISODE')
+  if (!rows.user) throw new AppError('NOT_LOGIN_USER')
+  if (rows.target.isAdult === 1 && rows.user.isAdult !== 1) throw new AppError('ADULT_ONLY_CONTENTS')
+  const episodes = (episodesRes!.results as (Omit<PreviewEpisode, 'isFree'> & { isFree: number })[]).map((e) => ({ ...e, isFree: e.isFree === 1 }))
+  const wufHours = rows.target.wufHours
+  const lastUsedAt = (wufRes!.results[0] as { lastUsedAt: string | null } | undefined)?.lastUsedAt ?? null
+  const wuf = wufHours === null ? null : { hours: wufHours, ticket: currentTicket(wufHours, lastUsedAt, now) }
+  const preview = purchasePreview(episodeId, episodes, holdingsRes!.results as Holding[], lotsRes!.results as Lot[], now, wuf)
+  if (!preview) throw new AppError('NOT_FOUND_EPISODE')
+  return preview
 }

@@ -40,9 +40,21 @@ export type SaleEpisode = {
 }
 
 /** Ownership kinds of spec §3 that keep the episode forever. */
-const FOREVER = new Set(['POSSESSION', 'ALL_POSSESSION', 'PERMANENT'])
+export const FOREVER = new Set(['POSSESSION', 'ALL_POSSESSION', 'PERMANENT'])
 /** Ownership kinds of spec §3 that last for a time (a rental, a wait-until-free unlock). */
-const TIMED = new Set(['RENT', 'ALL_RENT', 'FREETIME'])
+export const TIMED = new Set(['RENT', 'ALL_RENT', 'FREETIME'])
+
+/** What still holds at `now`: `forever` (kept), `running` (a rental or unlock with time left) or null. */
+export function holdingState(holdings: readonly Holding[], episodeId: number, now: Date): { state: 'forever' | 'running'; kind: string; expiresAt: string | null } | null {
+  const t = now.getTime()
+  const mine = holdings.filter((h) => h.episodeId === episodeId)
+  const kept = mine.find((h) => FOREVER.has(h.kind) && (h.expiresAt === null || Date.parse(h.expiresAt) > t))
+  if (kept) return { state: 'forever', kind: kept.kind, expiresAt: kept.expiresAt }
+  const running = mine
+    .filter((h) => TIMED.has(h.kind) && h.expiresAt !== null && Date.parse(h.expiresAt) > t)
+    .sort((a, b) => Date.parse(b.expiresAt!) - Date.parse(a.expiresAt!))[0]
+  return running ? { state: 'running', kind: running.kind, expiresAt: running.expiresAt } : null
+}
 
 /** What the reader already holds of an episode. `expiresAt` null: forever. */
 export type Holding = { episodeId: number; kind: string; expiresAt: string | null }

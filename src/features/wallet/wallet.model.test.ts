@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { balances, planExpiry, planSpend, type CoinType, type LedgerKind, type Lot } from './wallet.ts'
 import { planPurchase } from '../purchase/purchase.ts'
+import { planRefund, REFUND_DAYS } from '../payment/payment.ts'
 
 const HOUR = 3_600_000
 const START = Date.parse('2026-11-22T10:00:00.000Z')
@@ -22,10 +23,12 @@ type Real = {
   now: number
   lots: SysLot[]
   ledger: { lotId: number; kind: LedgerKind; amount: number }[]
-  purchases: { steps: { lotId: number; take: number }[]; refunded: boolean }[]
+  purchases: { steps: { lotId: number; take: number }[] }[]
+  grantedAt: Map<number, number>
+  refunded: Set<number>
 }
 type ModelLot = { id: number; type: CoinType; amount: number; remaining: number; expiresAt: number | null }
-type Model = { now: number; lots: ModelLot[]; purchases: { takes: Map<number, number>; refunded: boolean }[] }
+type Model = { now: number; lots: ModelLot[]; purchases: { takes: Map<number, number> }[] }
 
 const iso = (ms: number) => new Date(ms).toISOString()
 const live = (l: ModelLot, now: number) => l.remaining > 0 && (l.expiresAt === null || l.expiresAt > now)
@@ -54,6 +57,7 @@ function grantBoth(m: Model, r: Real, type: CoinType, amount: number, expiresInH
   const expiresAt = expiresInHours === null ? null : r.now + expiresInHours * HOUR
   r.lots.push({ id, type, amount, remaining: amount, expiresAt: expiresAt === null ? null : iso(expiresAt) })
   r.ledger.push({ lotId: id, kind: 'CHARGE', amount })
+  r.grantedAt.set(id, r.now)
   m.lots.push({ id, type, amount, remaining: amount, expiresAt })
 }
 
@@ -104,8 +108,8 @@ const purchase = (prices: number[]): Cmd => ({
     if (plan && takes) {
       const steps = plan.flatMap((p) => p.steps)
       applySteps(r, steps, 'USE', -1)
-      r.purchases.push({ steps, refunded: false })
-      m.purchases.push({ takes, refunded: false })
+      r.purchases.push({ steps })
+      m.purchases.push({ takes })
     }
     checkInvariants(m, r)
   },
@@ -135,17 +139,26 @@ const expire: Cmd = {
   toString: () => 'expire()',
 }
 
-/** REFUND_PURCHASE: a purchase given back returns its coins to the lots they came from. */
+/**
+ * REFUND_PURCHASE (spec §9): a paid charge (a COIN grant) refunded within 7 days while its coins are all unused;
+ * the rule is `planRefund`, its coins leave the wallet. The model: untouched, younger than 7 days, not refunded.
+ */
 const refund = (pick: number): Cmd => ({
-  check: (m) => m.purchases.some((p) => !p.refunded),
+  check: () => true,
   run(m, r) {
-    const open = m.purchases.map((p, i) => [p, i] as const).filter(([p]) => !p.refunded)
-    const [mp, index] = open[pick % open.length]!
-    const rp = r.purchases[index]!
-    applySteps(r, rp.steps, 'REFUND_PURCHASE', 1)
-    rp.refunded = true
-    for (const [lotId, take] of mp.takes) m.lots[lotId - 1]!.remaining += take
-    mp.refunded = true
+    const coinLots = m.lots.filter((l) => l.type === 'COIN')
+    if (coinLots.length === 0) return
+    const ml = coinLots[pick % coinLots.length]!
+    const paidAt = r.grantedAt.get(ml.id)!
+    const rl = r.lots[ml.id - 1]!
+    const plan = planRefund({ state: r.refunded.has(ml.id) ? 'REFUNDED' : 'PAID', paidAt: iso(paidAt) }, [{ id: rl.id, type: 'COIN', amount: rl.amount, remaining: rl.remaining }], new Date(r.now))
+    const allowed = !r.refunded.has(ml.id) && ml.remaining === ml.amount && m.now - paidAt < REFUND_DAYS * 24 * HOUR
+    expect(plan.ok).toBe(allowed)
+    if (plan.ok) {
+      applySteps(r, plan.steps, 'REFUND_PURCHASE', -1)
+      r.refunded.add(ml.id)
+      ml.remaining = 0
+    }
     checkInvariants(m, r)
   },
   toString: () => `refund(${pick})`,
@@ -179,6 +192,7 @@ const commands = [
   fc.integer({ min: 1, max: 200 }).map(advance),
   fc.constant(expire),
   fc.nat(20).map(refund),
+  fc.nat(20).map(refund),
   fc.integer({ min: 15, max: 30 }).map(exchange),
 ]
 
@@ -186,7 +200,7 @@ describe('wallet model (QUALITY.md: grant/spend/expire/refund/exchange keep the 
   it('holds over 1,000 random command sequences', () => {
     fc.assert(
       fc.property(fc.commands(commands, { maxCommands: 40 }), (cmds) => {
-        fc.modelRun(() => ({ model: { now: START, lots: [], purchases: [] }, real: { now: START, lots: [], ledger: [], purchases: [] } }), cmds)
+        fc.modelRun(() => ({ model: { now: START, lots: [], purchases: [] }, real: { now: START, lots: [], ledger: [], purchases: [], grantedAt: new Map<number, number>(), refunded: new Set<number>() } }), cmds)
       }),
       { numRuns: 1000 },
     )

@@ -32,7 +32,7 @@ export type LedgerEntry = {
   lotId: number | null
   type: CoinType
   source: CoinSource
-  /** Signed change of the lot's remaining: > 0 for CHARGE/REFUND_PURCHASE, < 0 for USE/EXPIRE/CANCEL. */
+  /** Signed change of the lot's remaining: > 0 for CHARGE, < 0 for USE/EXPIRE/CANCEL/REFUND_PURCHASE (a refunded coin purchase). */
   amount: number
   ref: string | null
   description: string | null
@@ -280,4 +280,54 @@ export async function coinHistory(db: Db, userId: number, query: HistoryQuery, n
   const items = rows.slice(0, HISTORY_PAGE_SIZE)
   const last = items[items.length - 1]
   return { items, next: rows.length > HISTORY_PAGE_SIZE && last ? encodeHistoryCursor({ createdAt: last.createdAt, id: last.id }) : null }
+}
+
+/** Lots one sweep batch empties (two statements each, well inside D1's per-batch limits). */
+const EXPIRE_CHUNK = 50
+
+/**
+ * The expiry sweep (issue 4 §1, a cron trigger): every lot past its expiry that still holds coins is emptied,
+ * each with one EXPIRE ledger row (amount = −remaining), so the ledger says when coins left. Balances never
+ * counted those coins anyway (`balances()` skips expired lots); the sweep makes the history and Σ ledger agree
+ * with what the reader can spend. Guarded per lot (`remaining = ?` as read; the ledger row's amount is 0 when
+ * the update changed nothing, which the CHECK refuses): a chunk that lost a race is retried lot by lot. Reads
+ * at most `limit` lots per run (oldest expiry first); the next run continues.
+ */
+export async function expireLots(db: Db, now = new Date(), limit = 500): Promise<{ lots: number; coins: number }> {
+  const nowIso = now.toISOString()
+  const due = await db.all<{ id: number; userId: number; type: CoinType; source: CoinSource; remaining: number }>(
+    `SELECT id, user_id AS userId, type, source, remaining FROM coin_lots WHERE remaining > 0 AND expires_at IS NOT NULL AND expires_at <= ? ORDER BY expires_at, id LIMIT ?`,
+    nowIso,
+    Math.max(1, Math.min(5000, Math.trunc(limit))),
+  )
+  const statementsOf = (l: (typeof due)[number]) => [
+    { sql: `UPDATE coin_lots SET remaining = 0 WHERE id = ? AND remaining = ? AND expires_at <= ?`, params: [l.id, l.remaining, nowIso] },
+    {
+      sql: `INSERT INTO coin_ledger (user_id, kind, lot_id, type, source, amount, description, created_at)
+            VALUES (?, 'EXPIRE', ?, ?, ?, CASE WHEN changes() = 1 THEN ? ELSE 0 END, 'expired', ?)`,
+      params: [l.userId, l.id, l.type, l.source, -l.remaining, nowIso],
+    },
+  ]
+  let lots = 0
+  let coins = 0
+  for (let i = 0; i < due.length; i += EXPIRE_CHUNK) {
+    const chunk = due.slice(i, i + EXPIRE_CHUNK)
+    try {
+      await db.batch(chunk.flatMap(statementsOf))
+      lots += chunk.length
+      coins += chunk.reduce((s, l) => s + l.remaining, 0)
+    } catch (e) {
+      if (!String((e as Error)?.message).includes('CHECK constraint failed')) throw e
+      for (const l of chunk) {
+        try {
+          await db.batch(statementsOf(l))
+          lots += 1
+          coins += l.remaining
+        } catch (err) {
+          if (!String((err as Error)?.message).includes('CHECK constraint failed')) throw err // changed meanwhile: next run
+        }
+      }
+    }
+  }
+  return { lots, coins }
 }

@@ -192,13 +192,14 @@ export function planExpiry(lots: readonly Lot[], now: Date): ExpiryStep[] {
 /**
  * Spec §3 coin history kinds grouped into the three history pages (spec §2 /history/charge, /history/use,
  * /history/mileage) and their windows (spec §9: charge 90 days, use 90, mileage 180).
- * - CHARGE: coins received and charges taken back (CHARGE, CANCEL) of the spendable types.
- * - USE: coins leaving the wallet (USE, EXPIRE) and purchases given back (REFUND_PURCHASE).
+ * - CHARGE: coins received and charges taken back (CHARGE, CANCEL, and REFUND_PURCHASE: a coin purchase
+ *   refunded within 7 days, spec §9 — its coins leave the wallet, amount < 0) of the spendable types.
+ * - USE: coins leaving the wallet for episodes or by expiry (USE, EXPIRE).
  * - MILEAGE: every movement of mileage points.
  */
 export const HISTORY_PAGES = {
-  CHARGE: { days: 90, kinds: ['CHARGE', 'CANCEL'], mileage: false },
-  USE: { days: 90, kinds: ['USE', 'EXPIRE', 'REFUND_PURCHASE'], mileage: false },
+  CHARGE: { days: 90, kinds: ['CHARGE', 'CANCEL', 'REFUND_PURCHASE'], mileage: false },
+  USE: { days: 90, kinds: ['USE', 'EXPIRE'], mileage: false },
   MILEAGE: { days: 180, kinds: LEDGER_KINDS, mileage: true },
 } as const satisfies Record<string, { days: number; kinds: readonly LedgerKind[]; mileage: boolean }>
 export type HistoryPage = keyof typeof HISTORY_PAGES

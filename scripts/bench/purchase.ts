@@ -1,0 +1,117 @@
+/**
+ * Purchase API under load (QUALITY.md: p99 ≤ 100 ms at 50 concurrent, 0 errors; issue 4 "Speed"): against a
+ * running local worker, `POST /api/v1/purchase` by the demo reader, 50 connections, every request with its own
+ * Idempotency-Key and its own episode (so every one is a real sale: reads, plan, one D1 write batch).
+ *
+ * Setup, in the worker's local D1 (`wrangler d1 execute --local`, the bench's own state): a bench series with
+ * enough 1-coin episodes and a 100,000-coin ADMIN lot (with its CHARGE row) for reader@example.com. Then the
+ * reader signs in through the API and autocannon sends `amount` purchases. Reports — never asserts — p50, p99,
+ * mean, req/s, non-2xx and errors; the wallet stays consistent (each sale is one batch).
+ */
+import { execFileSync } from 'node:child_process'
+import { quietEnv, root, wranglerConfig } from '../lib.ts'
+
+export type PurchaseBench = {
+  connections: number
+  requests: number
+  reqPerSec: number
+  p50Ms: number
+  p99Ms: number
+  meanMs: number
+  non2xx: number
+  errors: number
+  target: { p99Ms: number; errors: number }
+  error?: string
+}
+
+type CannonResult = {
+  requests: { average: number }
+  latency: { p50: number; p99: number; average: number }
+  non2xx: number
+  errors: number
+  timeouts: number
+}
+
+/** Runs one SQL text on the local D1 of `persist` and returns the rows of its last statement. */
+function d1(sql: string, persist: string, edition: string): Record<string, unknown>[] {
+  const out = execFileSync(`${root}node_modules/.bin/wrangler`, ['d1', 'execute', 'DB', '--local', '--persist-to', persist, '-c', wranglerConfig(edition), '--json', '--command', sql], {
+    cwd: root,
+    env: { ...process.env, ...quietEnv, WRANGLER_LOG: 'log' }, // 'warn' would silence the JSON it prints
+    stdio: ['ignore', 'pipe', 'pipe'],
+    maxBuffer: 16 * 1024 * 1024,
+  }).toString()
+  const results = JSON.parse(out) as { results: Record<string, unknown>[] }[]
+  return results[results.length - 1]?.results ?? []
+}
+
+/** The purchase bench against `base` (a worker serving `persist`); `amount` purchases over `connections`. */
+export async function benchPurchase(opts: { base: string; persist: string; edition: string; connections?: number; amount?: number }): Promise<PurchaseBench> {
+  const connections = opts.connections ?? 50
+  const amount = opts.amount ?? 2000
+  const target = { p99Ms: 100, errors: 0 }
+  const empty = { connections, requests: 0, reqPerSec: 0, p50Ms: 0, p99Ms: 0, meanMs: 0, non2xx: 0, errors: 0, target }
+  try {
+    const tag = `bench-${Date.now()}`
+    d1(
+      `INSERT INTO series (title, status, genre, is_published) VALUES ('${tag}', 'COMPLETED', 'DRAMA', 0);
+       INSERT INTO episodes (series_id, no, title, is_free, price_rent, price_buy, published_at)
+         WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < ${amount})
+         SELECT (SELECT id FROM series WHERE title = '${tag}'), x, 'Bench ' || x, 0, 1, 1, '2026-01-01T00:00:00.000Z' FROM n;
+       UPDATE series SET is_published = 1 WHERE title = '${tag}';
+       INSERT INTO coin_lots (user_id, type, amount, remaining, source, ref) SELECT id, 'COIN', 100000, 100000, 'ADMIN', '${tag}' FROM users WHERE email = 'reader@example.com';
+       INSERT INTO coin_ledger (user_id, kind, lot_id, type, source, amount, ref, description)
+         SELECT user_id, 'CHARGE', id, 'COIN', 'ADMIN', amount, ref, 'bench' FROM coin_lots WHERE ref = '${tag}';`,
+      opts.persist,
+      opts.edition,
+    )
+    const [range] = d1(`SELECT min(e.id) AS lo, max(e.id) AS hi FROM episodes e JOIN series s ON s.id = e.series_id WHERE s.title = '${tag}'`, opts.persist, opts.edition)
+    const lo = Number(range?.lo)
+    if (!Number.isSafeInteger(lo)) throw new Error('bench series not created')
+
+    const signIn = await fetch(`${opts.base}/api/v1/auth/sign-in`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: opts.base },
+      body: JSON.stringify({ email: 'reader@example.com', password: 'Reader-2026!' }),
+    })
+    const token = ((await signIn.json()) as { data?: { accessToken?: { value?: string } } }).data?.accessToken?.value
+    if (!token) throw new Error(`sign-in failed (${signIn.status})`)
+
+    const autocannon = ((await import('autocannon' as string)) as { default: (o: unknown) => Promise<CannonResult> }).default
+    let next = 0
+    const r = await autocannon({
+      url: `${opts.base}/api/v1/purchase`,
+      connections,
+      amount,
+      requests: [
+        {
+          method: 'POST',
+          setupRequest: (req: Record<string, unknown>) => ({
+            ...req,
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'idempotency-key': `${tag}-${next}` },
+            body: JSON.stringify({ episodeIds: [lo + next++], kind: 'POSSESSION' }),
+          }),
+        },
+      ],
+    })
+    return {
+      connections,
+      requests: amount,
+      reqPerSec: r.requests.average,
+      p50Ms: r.latency.p50,
+      p99Ms: r.latency.p99,
+      meanMs: r.latency.average,
+      non2xx: r.non2xx,
+      errors: r.errors + r.timeouts,
+      target,
+    }
+  } catch (e) {
+    return { ...empty, error: (e as Error).message }
+  }
+}
+
+/** One line for the bench table. */
+export function purchaseLine(b: PurchaseBench): string {
+  if (b.error) return `purchase API: not measured (${b.error})`
+  const ok = b.p99Ms <= b.target.p99Ms && b.non2xx + b.errors === 0
+  return `purchase API, ${b.connections} concurrent, ${b.requests} sales: p50 ${b.p50Ms} ms, p99 ${b.p99Ms} ms ${ok ? '✓' : '✗'} (target ≤ ${b.target.p99Ms}), ${b.reqPerSec.toFixed(1)} req/s, non-2xx ${b.non2xx}, errors ${b.errors}`
+}

@@ -1,0 +1,85 @@
+/**
+ * Wait-until-free on D1 (API.md `POST /api/v1/purchase/freetime`, spec §4): using the series' ticket on an
+ * episode is one D1 batch — the ticket row (its slot unique per reader and series), a FREETIME purchase, the
+ * FREETIME ownership for 72 hours and the idempotency row. If any statement fails, nothing happened.
+ */
+import { AppError } from '../../lib/errors/catalogue.ts'
+import type { Db } from '../../lib/server/db.ts'
+import type { IdempotencyClaim } from '../wallet/idempotency.ts'
+import { IdempotencyKeyTaken, isKeyTaken, storeResponseStatement } from '../wallet/idempotency.server.ts'
+import type { Holding } from '../purchase/purchase.ts'
+import { checkFreetime, currentTicket, nextTicketAt, unlockEnd, type FreetimeEpisode } from './freetime.ts'
+
+/** Re-reads after a concurrent use refused the batch (the next read then finds the ticket gone). */
+const FREETIME_ATTEMPTS = 5
+
+export type FreetimeResult = { episodeId: number; expiresAt: string; nextTicketAt: string }
+
+type EpisodeRow = { id: number; seriesId: number; isFree: number; isAdult: number; wufHours: number | null }
+
+/**
+ * Uses the reader's ticket of the episode's series on `episodeId` (rules: `checkFreetime`). A second use of the
+ * same ticket, however concurrent, hits the unique slot (user, series, available_at) and fails as a whole; it
+ * is then read again and answers NOT_EVENT_REMAIN_TICKET. A lost race for the idempotency key throws
+ * IdempotencyKeyTaken (the middleware answers with the stored first response).
+ */
+export async function useFreetime(db: Db, input: { userId: number; episodeId: number; claim: IdempotencyClaim }, now = new Date()): Promise<FreetimeResult> {
+  const { userId, episodeId, claim } = input
+  const nowIso = now.toISOString()
+  for (let attempt = 1; ; attempt++) {
+    const [keyRes, userRes, episodeRes, holdingRes, wufRes] = await db.batch([
+      { sql: `SELECT 1 AS taken FROM idempotency_keys WHERE user_id = ? AND key = ?`, params: [userId, claim.key] },
+      { sql: `SELECT is_adult AS isAdult FROM users WHERE id = ? AND deleted_at IS NULL`, params: [userId] },
+      {
+        sql: `SELECT e.id, e.series_id AS seriesId, e.is_free AS isFree, s.is_adult AS isAdult, s.wuf_hours AS wufHours
+                FROM episodes e JOIN series s ON s.id = e.series_id WHERE e.id = ? AND s.is_published = 1 AND e.published_at <= ?`,
+        params: [episodeId, nowIso],
+      },
+      { sql: `SELECT episode_id AS episodeId, kind, expires_at AS expiresAt FROM ownerships WHERE user_id = ? AND episode_id = ?`, params: [userId, episodeId] },
+      {
+        sql: `SELECT max(used_at) AS lastUsedAt FROM wuf_tickets WHERE user_id = ? AND series_id = (SELECT series_id FROM episodes WHERE id = ?)`,
+        params: [userId, episodeId],
+      },
+    ])
+    if (keyRes!.results.length > 0) throw new IdempotencyKeyTaken()
+    const user = userRes!.results[0] as { isAdult: number } | undefined
+    if (!user) throw new AppError('NOT_LOGIN_USER')
+    const row = episodeRes!.results[0] as EpisodeRow | undefined
+    const episode: FreetimeEpisode = row ? { id: row.id, seriesId: row.seriesId, isFree: row.isFree === 1, isAdult: row.isAdult === 1, wufHours: row.wufHours } : null
+    const lastUsedAt = (wufRes!.results[0] as { lastUsedAt: string | null } | undefined)?.lastUsedAt ?? null
+    const ticket = episode?.wufHours ? currentTicket(episode.wufHours, lastUsedAt, now) : null
+    const verdict = checkFreetime(episode, { isAdult: user.isAdult === 1 }, holdingRes!.results as Holding[], ticket, now)
+    if (!verdict.ok) throw new AppError(verdict.code, verdict.availableAt ? { nextTicketAt: verdict.availableAt } : undefined)
+    const e = episode!
+    const expiresAt = unlockEnd(now)
+    const result: FreetimeResult = { episodeId, expiresAt, nextTicketAt: nextTicketAt(e.wufHours!, now) }
+    try {
+      const results = await db.batch([
+        {
+          sql: `INSERT INTO wuf_tickets (user_id, series_id, available_at, used_at, used_episode_id, unlock_expires_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+          params: [userId, e.seriesId, ticket!.slot, nowIso, episodeId, expiresAt, nowIso],
+        },
+        {
+          sql: `INSERT INTO purchases (user_id, series_id, episode_id, type, coins, idempotency_key, created_at) VALUES (?, ?, ?, 'FREETIME', 0, ?, ?)`,
+          params: [userId, e.seriesId, episodeId, claim.key, nowIso],
+        },
+        {
+          sql: `DELETE FROM ownerships WHERE user_id = ? AND episode_id = ? AND kind = 'FREETIME' AND expires_at IS NOT NULL AND expires_at <= ?`,
+          params: [userId, episodeId, nowIso],
+        },
+        {
+          sql: `INSERT INTO ownerships (user_id, series_id, episode_id, kind, expires_at, purchase_id, created_at, updated_at)
+                VALUES (?, ?, ?, 'FREETIME', ?, last_insert_rowid(), ?, ?)`,
+          params: [userId, e.seriesId, episodeId, expiresAt, nowIso, nowIso],
+        },
+        storeResponseStatement(claim, 200, `json_object('result', 'SUCCESS', 'data', json(?))`, [JSON.stringify(result)]),
+      ])
+      return (JSON.parse((results[results.length - 1]!.results[0] as { body: string }).body) as { data: FreetimeResult }).data
+    } catch (err) {
+      if (isKeyTaken(err)) throw new IdempotencyKeyTaken()
+      // The ticket was used meanwhile (unique slot) or the episode opened another way: read and check again.
+      if (!/(CHECK|UNIQUE) constraint failed/.test(String((err as Error)?.message))) throw err
+      if (attempt >= FREETIME_ATTEMPTS) throw new AppError('TOO_MANY_REQUESTS')
+    }
+  }
+}

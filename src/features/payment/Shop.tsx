@@ -1,0 +1,198 @@
+/**
+ * The coin shop island (issue 4 §8; spec §5 "shop requires the agreement checkbox", §8 "pop-up blocked",
+ * "payment cancelled"). Its server HTML is the plain form of /shop (posting to `/api/v1/payment/web/charge`), so
+ * the shop works without JavaScript. With JavaScript:
+ * - agreement unchecked: the form posts as without JavaScript (the page answers with the translated alert);
+ * - card: `POST /api/v1/payment/charge` with this page's Idempotency-Key, then the provider's checkout in this tab;
+ * - PayPal: the checkout opens in a pop-up window (opened at the click, so it is not blocked for being late); the
+ *   island polls `GET /api/v1/payment/status/{id}` and shows the result: paid (with the new balance, and
+ *   `coin:changed` dispatched with the `GET /api/v1/coin` shape), cancelled, or — when the browser blocked the
+ *   pop-up — a link that continues the checkout in this tab.
+ * - "remember this payment method" keeps the method in this browser (localStorage) — nothing is stored server-side.
+ */
+import { useEffect, useRef, useState } from 'react'
+
+export type ShopProduct = { id: number; coins: string; bonus: string | null; label: string | null; limit: string | null; soldOut: boolean; price: string }
+
+export type ShopLabels = {
+  products: string
+  method: string
+  methods: Record<string, string>
+  agree: string
+  policy: string
+  buy: string
+  soldOut: string
+  remember: string
+  busy: string
+  waiting: string
+  blocked: string
+  continueHere: string
+  cancelled: string
+  paidTitle: string
+  /** With {coins} and {bonus}. */
+  received: string
+  /** With {total}. */
+  balance: string
+  failed: string
+  again: string
+}
+
+type Props = { products: ShopProduct[]; methods: string[]; selected: number | null; formKey: string; agreeMissing: boolean; error: string | null; labels: ShopLabels }
+
+type State =
+  | { kind: 'idle' }
+  | { kind: 'busy' }
+  | { kind: 'waiting'; paymentId: string }
+  | { kind: 'blocked'; checkoutUrl: string }
+  | { kind: 'paid'; text: string; balance: string }
+  | { kind: 'cancelled' }
+  | { kind: 'error'; text: string }
+
+const METHOD_KEY = 'shop.method'
+const POLL_MS = 1500
+
+function fill(text: string, vars: Record<string, string | number>): string {
+  return text.replace(/\{(\w+)\}/g, (m, k: string) => (k in vars ? String(vars[k]) : m))
+}
+
+async function api<T>(path: string, init?: RequestInit): Promise<{ ok: boolean; data?: T; message?: string }> {
+  try {
+    const res = await fetch(path, { credentials: 'same-origin', ...init, headers: { accept: 'application/json', ...(init?.headers ?? {}) } })
+    const body = (await res.json().catch(() => ({}))) as { result?: string; data?: T; message?: string }
+    return { ok: res.ok && body.result === 'SUCCESS', data: body.data, message: body.message }
+  } catch {
+    return { ok: false }
+  }
+}
+
+export default function Shop({ products, methods, selected, formKey, agreeMissing, error, labels }: Props) {
+  const [method, setMethod] = useState(methods[0] ?? 'card')
+  const [remember, setRemember] = useState(false)
+  const [state, setState] = useState<State>({ kind: 'idle' })
+  const popup = useRef<Window | null>(null)
+
+  useEffect(() => {
+    const saved = localStorage.getItem(METHOD_KEY)
+    if (saved && methods.includes(saved)) {
+      setMethod(saved)
+      setRemember(true)
+    }
+  }, [methods])
+
+  useEffect(() => {
+    if (state.kind !== 'waiting') return
+    let stop = false
+    const tick = async () => {
+      if (stop) return
+      const closed = popup.current?.closed ?? true
+      const res = await api<{ state: string; coins: number; bonus: number }>(`/api/v1/payment/status/${encodeURIComponent(state.paymentId)}`)
+      if (stop) return
+      const p = res.data
+      if (p?.state === 'PAID') {
+        const coin = await api<{ total: number }>('/api/v1/coin')
+        if (coin.data) document.dispatchEvent(new CustomEvent('coin:changed', { detail: coin.data }))
+        setState({ kind: 'paid', text: fill(labels.received, { coins: p.coins, bonus: p.bonus }), balance: coin.data ? fill(labels.balance, { total: coin.data.total }) : '' })
+      } else if (p && p.state !== 'UNPAID') setState({ kind: 'cancelled' })
+      else if (closed) setState({ kind: 'cancelled' }) // the reader closed the window without paying
+      else setTimeout(tick, POLL_MS)
+    }
+    const first = setTimeout(tick, POLL_MS)
+    return () => {
+      stop = true
+      clearTimeout(first)
+    }
+  }, [state, labels])
+
+  const submit = async (e: React.FormEvent<HTMLFormElement>) => {
+    const form = e.currentTarget
+    const data = new FormData(form)
+    if (data.get('agree') !== 'on') return // the server answers with the agreement alert, as without JavaScript
+    e.preventDefault()
+    if (state.kind === 'busy' || state.kind === 'waiting') return
+    if (remember) localStorage.setItem(METHOD_KEY, method)
+    else localStorage.removeItem(METHOD_KEY)
+    const usePopup = method === 'paypal'
+    // opened now, while the click still counts as the reader's gesture; filled once the checkout exists
+    popup.current = usePopup ? window.open('', 'checkout', 'popup,width=480,height=720') : null
+    setState({ kind: 'busy' })
+    const res = await api<{ paymentId: string; checkoutUrl: string }>('/api/v1/payment/charge', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'idempotency-key': `${formKey}-${String(data.get('productId'))}-${method}` },
+      body: JSON.stringify({ productId: Number(data.get('productId')), method }),
+    })
+    if (!res.ok || !res.data) {
+      popup.current?.close()
+      setState({ kind: 'error', text: res.message ?? labels.failed })
+      return
+    }
+    if (!usePopup) {
+      location.assign(res.data.checkoutUrl)
+      return
+    }
+    if (!popup.current || popup.current.closed) {
+      setState({ kind: 'blocked', checkoutUrl: res.data.checkoutUrl })
+      return
+    }
+    popup.current.location.href = res.data.checkoutUrl
+    setState({ kind: 'waiting', paymentId: res.data.paymentId })
+  }
+
+  if (state.kind === 'paid') {
+    return (
+      <section className="shop-result" aria-labelledby="shop-paid" data-state="PAID">
+        <h2 id="shop-paid">{labels.paidTitle}</h2>
+        <p role="status">{state.text}</p>
+        {state.balance && <p className="total">{state.balance}</p>}
+        <button className="btn" type="button" onClick={() => location.reload()}>{labels.again}</button>
+      </section>
+    )
+  }
+
+  const shownError = state.kind === 'error' ? state.text : state.kind === 'cancelled' ? labels.cancelled : error
+  return (
+    <form id="shop-form" method="post" action="/api/v1/payment/web/charge" onSubmit={submit} aria-describedby={shownError ? 'shop-error' : undefined}>
+      {shownError && <p className="form-error" role="alert" id="shop-error">{shownError}</p>}
+      <input type="hidden" name="key" value={formKey} />
+      <fieldset className="products">
+        <legend>{labels.products}</legend>
+        {products.map((p) => (
+          <label key={p.id} className={p.soldOut ? 'product disabled' : 'product'}>
+            <input type="radio" name="productId" value={p.id} defaultChecked={p.id === selected} disabled={p.soldOut} />
+            <span className="coins">{p.coins}</span>
+            {p.bonus && <span className="bonus">{p.bonus}</span>}
+            {p.label && <span className="label">{p.label}</span>}
+            {p.limit && <span className="limit">{p.limit}</span>}
+            {p.soldOut && <span className="limit">{labels.soldOut}</span>}
+            <span className="price">{p.price}</span>
+          </label>
+        ))}
+      </fieldset>
+      <fieldset className="methods">
+        <legend>{labels.method}</legend>
+        {methods.map((m) => (
+          <label key={m} className="check">
+            <input type="radio" name="method" value={m} checked={method === m} onChange={() => setMethod(m)} /> {labels.methods[m] ?? m}
+          </label>
+        ))}
+        <label className="check">
+          <input type="checkbox" checked={remember} onChange={(e) => setRemember(e.currentTarget.checked)} /> {labels.remember}
+        </label>
+      </fieldset>
+      <label className="check agree">
+        <input type="checkbox" name="agree" aria-required="true" aria-invalid={agreeMissing ? 'true' : undefined} />
+        <span>
+          {labels.agree} <a href="/policy">{labels.policy}</a>
+        </span>
+      </label>
+      <button className="btn" type="submit" disabled={state.kind === 'busy' || state.kind === 'waiting'}>
+        {state.kind === 'busy' ? labels.busy : labels.buy}
+      </button>
+      {state.kind === 'waiting' && <p role="status">{labels.waiting}</p>}
+      {state.kind === 'blocked' && (
+        <p role="alert" className="form-error">
+          {labels.blocked} <a href={state.checkoutUrl}>{labels.continueHere}</a>
+        </p>
+      )}
+    </form>
+  )
+}

@@ -1,0 +1,45 @@
+/**
+ * The Facebook conversion call of spec §7 (`POST /third-party/facebook/conversion` {acToken, action, actionUrl,
+ * purchaseParamsRequest{currency, value}}), fired on a paid charge when the edition's `features.facebookConversion`
+ * flag is on (issue 4 §2), behind a small provider interface. The local default records the call in D1
+ * (`conversion_events`, one per payment) inside the batch that credits the coins, so it happens exactly once and
+ * only when the credit commits; a real provider would send the same body after the commit.
+ */
+
+/** What spec §7 sends for a purchase. `value` is in minor units of `currency`. */
+export type ConversionEvent = {
+  paymentId: string
+  action: 'Purchase'
+  actionUrl: string
+  currency: string
+  value: number
+}
+
+/** The spec §7 request body (acToken is the provider's own credential, never stored). */
+export function conversionBody(e: ConversionEvent, acToken: string) {
+  return { acToken, action: e.action, actionUrl: e.actionUrl, purchaseParamsRequest: { currency: e.currency, value: e.value / 100 } }
+}
+
+export type ConversionProvider = {
+  readonly id: string
+  /** Statements that record the call inside the credit batch (a replayed webhook fails that batch: nothing twice). */
+  statements(e: ConversionEvent, nowIso: string): { sql: string; params: unknown[] }[]
+}
+
+/** Local default: the call as a row of `conversion_events` (provider 'local'), shown to operators and tests. */
+export const localConversion: ConversionProvider = {
+  id: 'local',
+  statements(e, nowIso) {
+    return [
+      {
+        sql: `INSERT OR IGNORE INTO conversion_events (provider, payment_id, action, action_url, currency, value, created_at) VALUES ('local', ?, ?, ?, ?, ?, ?)`,
+        params: [e.paymentId, e.action, e.actionUrl, e.currency, e.value, nowIso],
+      },
+    ]
+  },
+}
+
+/** The provider for an edition: the local one when the flag is on, none otherwise. */
+export function conversionFor(flags: { facebookConversion: boolean }): ConversionProvider | null {
+  return flags.facebookConversion ? localConversion : null
+}

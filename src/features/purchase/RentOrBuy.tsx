@@ -1,0 +1,168 @@
+/**
+ * The rent-or-buy island (issue 4 §3): the reader picks rent or buy, this episode or "unlock all remaining",
+ * sees the price and which coins pay (spec §4 spend order, from `GET /purchase/preview`, rendered by the server
+ * into the props), confirms, and the island calls `POST /api/v1/purchase` with an Idempotency-Key made here (one
+ * per choice, kept for retries). A wait-until-free ticket, when the series has one, is offered too.
+ *
+ * Contracts with other islands (document events):
+ * - success → `coin:changed` with the new balance (the `GET /api/v1/coin` shape), then the page reloads open;
+ * - ADULT_ONLY_CONTENTS → `age:required` with `{returnTo: location.pathname}` (the age popup opens);
+ * - COIN_INSUFFICIENT → a link to /shop.
+ */
+import { useRef, useState } from 'react'
+import type { PreviewOffer, PurchasePreview } from './preview.ts'
+import type { PurchaseKind } from './purchase.ts'
+
+export type RentOrBuyLabels = {
+  legend: string
+  rent: string
+  buy: string
+  scope: string
+  single: string
+  remaining: string
+  uses: string
+  type: Record<'BONUS' | 'FREE_COIN' | 'COIN', string>
+  short: string
+  toShop: string
+  confirm: string
+  busy: string
+  done: string
+  freetime: string
+  freetimeButton: string
+  freetimeNext: string
+  failed: string
+}
+
+type Props = { preview: PurchasePreview; labels: RentOrBuyLabels; freetimeNext?: string | null }
+
+/** `{name}` placeholders of a label filled in. */
+function fill(text: string, vars: Record<string, string | number>): string {
+  return text.replace(/\{(\w+)\}/g, (m, k: string) => (k in vars ? String(vars[k]) : m))
+}
+
+type Outcome = { tone: 'ok' | 'error'; text: string; shop?: boolean } | null
+
+async function post(url: string, body: unknown, key: string): Promise<{ ok: boolean; code?: string; message?: string; data?: any }> {
+  try {
+    const res = await fetch(url, {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { 'content-type': 'application/json', accept: 'application/json', 'idempotency-key': key },
+      body: JSON.stringify(body),
+    })
+    const json = (await res.json().catch(() => ({}))) as { result?: string; code?: string; message?: string; data?: unknown }
+    return { ok: res.ok && json.result === 'SUCCESS', code: json.code, message: json.message, data: json.data }
+  } catch {
+    return { ok: false }
+  }
+}
+
+export default function RentOrBuy({ preview, labels, freetimeNext = null }: Props) {
+  const kinds = (['RENT', 'POSSESSION'] as const).filter((k) => preview.offers[k].single !== null)
+  const [kind, setKind] = useState<PurchaseKind>(kinds[0] ?? 'RENT')
+  const [scope, setScope] = useState<'SINGLE' | 'REMAINING'>('SINGLE')
+  const [busy, setBusy] = useState(false)
+  const [outcome, setOutcome] = useState<Outcome>(null)
+  const keys = useRef(new Map<string, string>())
+  const keyFor = (what: string) => {
+    if (!keys.current.has(what)) keys.current.set(what, crypto.randomUUID())
+    return keys.current.get(what)!
+  }
+  if (kinds.length === 0 && !preview.freetime) return null
+
+  const offers = preview.offers[kind]
+  const offer: PreviewOffer | null = (scope === 'REMAINING' ? offers.remaining : null) ?? offers.single
+
+  const handle = async (call: Promise<Awaited<ReturnType<typeof post>>>, onOk: (data: any) => void) => {
+    setBusy(true)
+    setOutcome(null)
+    const res = await call
+    if (res.ok) {
+      onOk(res.data)
+      setOutcome({ tone: 'ok', text: labels.done })
+      location.reload()
+      return
+    }
+    setBusy(false)
+    if (res.code === 'ADULT_ONLY_CONTENTS') document.dispatchEvent(new CustomEvent('age:required', { detail: { returnTo: location.pathname } }))
+    setOutcome({ tone: 'error', text: res.message ?? labels.failed, shop: res.code === 'COIN_INSUFFICIENT' })
+  }
+
+  const buyNow = () => {
+    if (!offer || busy) return
+    const body = { episodeIds: offer.episodeIds, kind: offer.kind }
+    void handle(post('/api/v1/purchase', body, keyFor(`${offer.kind}:${offer.scope}`)), (data: { coin: unknown }) =>
+      document.dispatchEvent(new CustomEvent('coin:changed', { detail: data.coin })),
+    )
+  }
+  const useTicket = () => {
+    if (busy) return
+    void handle(post('/api/v1/purchase/freetime', { episodeId: preview.episodeId }, keyFor('FREETIME')), () => {})
+  }
+
+  return (
+    <div className="rent-or-buy">
+      {kinds.length > 0 && offer && (
+        <form
+          onSubmit={(e) => {
+            e.preventDefault()
+            buyNow()
+          }}
+        >
+          <fieldset>
+            <legend>{labels.legend}</legend>
+            {kinds.map((k) => (
+              <label key={k} className="rob-choice">
+                <input type="radio" name="rob-kind" value={k} checked={kind === k} onChange={() => setKind(k)} />
+                {fill(k === 'RENT' ? labels.rent : labels.buy, { coins: preview.offers[k].single!.coins })}
+              </label>
+            ))}
+          </fieldset>
+          {offers.remaining && (
+            <fieldset>
+              <legend>{labels.scope}</legend>
+              <label className="rob-choice">
+                <input type="radio" name="rob-scope" value="SINGLE" checked={scope === 'SINGLE'} onChange={() => setScope('SINGLE')} />
+                {fill(labels.single, { coins: offers.single!.coins })}
+              </label>
+              <label className="rob-choice">
+                <input type="radio" name="rob-scope" value="REMAINING" checked={scope === 'REMAINING'} onChange={() => setScope('REMAINING')} />
+                {fill(labels.remaining, { n: offers.remaining.episodeIds.length, coins: offers.remaining.coins })}
+              </label>
+            </fieldset>
+          )}
+          <p className="rob-uses" data-testid="coins-used" aria-live="polite">
+            {offer.affordable
+              ? `${labels.uses} ${offer.uses.map((u) => `${labels.type[u.type]} ${u.amount}`).join(' · ')}`
+              : fill(labels.short, { n: offer.shortBy })}
+          </p>
+          <button className="btn" type="submit" disabled={busy} aria-disabled={busy}>
+            {busy ? labels.busy : fill(labels.confirm, { coins: offer.coins })}
+          </button>
+        </form>
+      )}
+      {preview.freetime && (
+        <p className="rob-freetime">
+          {preview.freetime.available ? (
+            <button className="btn" type="button" onClick={useTicket} disabled={busy}>
+              {fill(labels.freetimeButton, { hours: preview.freetime.unlockHours })}
+            </button>
+          ) : (
+            freetimeNext && <span>{fill(labels.freetimeNext, { date: freetimeNext })}</span>
+          )}
+          <span className="rob-freetime-note">{fill(labels.freetime, { hours: preview.freetime.hours })}</span>
+        </p>
+      )}
+      <p role="status" className="rob-ok">{outcome?.tone === 'ok' ? outcome.text : ''}</p>
+      <p role="alert" className="rob-error">
+        {outcome?.tone === 'error' ? outcome.text : ''}
+        {outcome?.shop && (
+          <>
+            {' '}
+            <a href="/shop">{labels.toShop}</a>
+          </>
+        )}
+      </p>
+    </div>
+  )
+}

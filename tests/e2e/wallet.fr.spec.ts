@@ -1,0 +1,94 @@
+import { expect, test, type Page } from '@playwright/test'
+import AxeBuilder from '@axe-core/playwright'
+
+/**
+ * Issue 4 browser proofs: a demo reader rents one episode and buys another through the rent-or-buy choice of
+ * the locked viewer (coins used shown before paying, `coin:changed` fired after), sees both in the use
+ * history; the gift box and the mileage history are reachable and accessible.
+ */
+
+/** The coin-moving test signs in as the other demo account, so the shop spec (reader) can count its balance in parallel. */
+async function signIn(page: Page, callback: string, account = { email: 'reader@example.com', password: 'Reader-2026!' }) {
+  await page.goto(`/user/login?callback=${encodeURIComponent(callback)}`)
+  await page.getByLabel('Adresse e-mail').fill(account.email)
+  await page.getByLabel('Mot de passe').fill(account.password)
+  await page.getByRole('button', { name: 'Se connecter' }).click()
+  await expect(page).toHaveURL(new RegExp(`${callback.replace(/[/?]/g, '\\$&')}$`))
+}
+
+async function noSeriousViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze()
+  expect(results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([])
+}
+
+/** The first locked episode (from `from`) whose choice offers `kind` (the state persists between runs). */
+async function lockedWith(page: Page, kind: RegExp, from: number): Promise<number> {
+  for (let id = from; id < from + 60; id++) {
+    const res = await page.goto(`/viewer/${id}`)
+    if (res?.status() !== 403) continue
+    await page.locator('astro-island:not([ssr])').first().waitFor({ state: 'attached', timeout: 5000 }).catch(() => {})
+    if ((await page.getByRole('radio', { name: kind }).count()) > 0) return id
+  }
+  throw new Error('no locked episode left to test with')
+}
+
+test.describe('rent or buy (French edition)', () => {
+  test('a reader buys coins in the sandbox, rents one episode and buys another (coins used shown), and finds all in the history', async ({ page }) => {
+    await signIn(page, '/shop', { email: 'minor@example.com', password: 'Minor-2026!' })
+    await page.getByRole('radio', { name: /^10 pièces/ }).check()
+    await page.getByRole('checkbox', { name: /J'accepte les conditions de vente des pièces/ }).check()
+    await page.getByRole('button', { name: 'Acheter' }).click()
+    await expect(page).toHaveURL(/\/shop\/checkout\/pay_/)
+    await page.getByRole('button', { name: /^Payer/ }).click()
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Paiement réussi')
+    await page.addInitScript(() => {
+      document.addEventListener('coin:changed', (e) => sessionStorage.setItem('coin', JSON.stringify((e as CustomEvent).detail)))
+    })
+
+    const rentId = await lockedWith(page, /^Louer/, 6)
+    await expect(page.getByRole('heading', { name: 'Épisode verrouillé' })).toBeVisible()
+    await page.getByRole('radio', { name: /^Louer/ }).check()
+    await expect(page.getByTestId('coins-used')).toContainText('Pièces utilisées')
+    await noSeriousViolations(page)
+    await page.getByRole('button', { name: /^Confirmer/ }).click()
+    await expect(page.locator('.viewer-locked, .locked-episode')).toHaveCount(0) // reloaded, open
+    await expect(page.getByText(/Louée? jusqu|jusqu'au/).first()).toBeVisible()
+    const coin = JSON.parse((await page.evaluate(() => sessionStorage.getItem('coin'))) ?? 'null')
+    expect(coin).toMatchObject({ total: expect.any(Number), coin: expect.any(Number), expiring: expect.any(Array) })
+
+    const buyId = await lockedWith(page, /^Acheter pour toujours/, rentId + 1)
+    await page.getByRole('radio', { name: /^Acheter pour toujours/ }).check()
+    await page.getByRole('button', { name: /^Confirmer/ }).click()
+    await expect(page.locator('.locked-episode')).toHaveCount(0)
+
+    await page.goto('/history/charge')
+    await expect(page.locator('tbody tr').first()).toContainText('Achat de pièces')
+    await page.goto('/history/use')
+    const rows = page.locator('tr[data-kind="USE"]')
+    await expect(rows.first()).toBeVisible()
+    const text = await page.locator('tbody').innerText()
+    expect(text).toMatch(/épisode/)
+    expect(await rows.count()).toBeGreaterThanOrEqual(2)
+    await noSeriousViolations(page)
+    expect(buyId).toBeGreaterThan(rentId)
+  })
+
+  test('the gift box lists the tickets and a series ticket opens the episode chosen', async ({ page }) => {
+    await signIn(page, '/gift')
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Boîte à cadeaux')
+    await noSeriousViolations(page)
+    const ticket = page.locator('li.card[data-kind="RENT"]').filter({ hasText: 'Ticket de location offert' })
+    if ((await ticket.count()) > 0) {
+      await ticket.getByRole('button', { name: 'Utiliser' }).click()
+      await expect(page.getByTestId('gift-used')).toContainText('Cadeau utilisé')
+    }
+    await expect(page.getByRole('heading', { name: 'Cadeaux utilisés' })).toBeVisible()
+  })
+
+  test('the mileage history page shows the points, 180 days', async ({ page }) => {
+    await signIn(page, '/history/mileage')
+    await expect(page.getByText('Opérations des 180 derniers jours.')).toBeVisible()
+    await expect(page.locator('tr[data-kind]').first()).toBeVisible()
+    await noSeriousViolations(page)
+  })
+})
