@@ -73,15 +73,15 @@ export default function NextEpisode({ link, seriesId, status, userId, loginHref,
   const [asking, setAsking] = useState(false)
   const [budget, setBudget] = useState<number>(DEFAULT_AUTO_UNLOCK_BUDGET)
   const [kind, setKind] = useState<AutoUnlockKind>(link.priceRent !== null ? 'RENT' : 'POSSESSION')
-  const [visible, setVisible] = useState(false)
+  const [reached, setReached] = useState(false)
   const [busy, setBusy] = useState(false)
   const [stopped, setStopped] = useState<string | null>(null)
   const headingId = `viewer-next-${link.id}`
 
-  // The reader reached the locked episode (its block is on screen).
+  // The reader reached the locked episode: its block is on screen, or was scrolled past (End key).
   useEffect(() => {
     if (status !== 'locked' || !block.current || !('IntersectionObserver' in window)) return
-    const io = new IntersectionObserver((entries) => setVisible(entries.some((e) => e.isIntersecting)))
+    const io = new IntersectionObserver((entries) => setReached(entries.some((e) => e.isIntersecting || e.boundingClientRect.bottom < 0)))
     io.observe(block.current)
     return () => io.disconnect()
   }, [status])
@@ -115,8 +115,8 @@ export default function NextEpisode({ link, seriesId, status, userId, loginHref,
 
   // Opted in: unlock when the reader gets here.
   useEffect(() => {
-    if (status === 'locked' && visible && auto?.enabled && !busy) void unlock(auto)
-  }, [status, visible, auto?.enabled])
+    if (status === 'locked' && reached && auto?.enabled && !busy) void unlock(auto)
+  }, [status, reached, auto?.enabled])
 
   useEffect(() => {
     if (asking) dialog.current?.querySelector<HTMLElement>('select')?.focus()

@@ -286,6 +286,9 @@ export default function Viewer(props: ViewerProps) {
     const rect = el.getBoundingClientRect()
     return { episodeId: episodes[i]!.id, position: scrollPosition(scrollY, rect.top + scrollY, rect.height, innerHeight) }
   }, [current, episodes.length])
+  /** The latest `place` for listeners that outlive a render (a chain that grows must not drop a pending save). */
+  const placeRef = useRef(place)
+  placeRef.current = place
 
   // SCROLL mode: restored once (server progress, or `?p=` after a login), then saved every few seconds and on leaving.
   useEffect(() => {
@@ -306,7 +309,7 @@ export default function Viewer(props: ViewerProps) {
     let timer: ReturnType<typeof setTimeout> | null = null
     const save = () => {
       timer = null
-      const at = place()
+      const at = placeRef.current()
       if (!at || Math.abs(at.position - (sent.get(at.episodeId) ?? -1)) < 0.005) return
       sent.set(at.episodeId, at.position)
       postProgress(at.episodeId, at.position)
@@ -322,7 +325,7 @@ export default function Viewer(props: ViewerProps) {
       removeEventListener('pagehide', save)
       if (timer !== null) clearTimeout(timer)
     }
-  }, [episodeId, progress, signedIn, loaded, paper, place])
+  }, [episodeId, progress, signedIn, loaded, paper])
 
   // ───────────── comfort: zoom, auto-scroll, fullscreen ─────────────
 

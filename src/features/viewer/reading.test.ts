@@ -97,3 +97,19 @@ describe('returning to the same place after login', () => {
     for (const bad of ['', '?p=', '?p=2', '?p=-0.1', '?p=abc', '?p=0.5e1', '?p=Infinity']) expect(positionParam(bad)).toBeNull()
   })
 })
+
+describe('settings cookie', () => {
+  it('is recognised in a Cookie header, whatever the edition', async () => {
+    const { hasSettingsCookie, settingsCookieName, settingsFromCookie, settingsCookie } = await import('./reading.ts')
+    expect(settingsCookieName(settingsKey('fr'))).toBe('viewer-settings_fr')
+    expect(hasSettingsCookie('a=1; viewer-settings_fr=%7B%7D')).toBe(true)
+    expect(hasSettingsCookie('viewer-settings_ar=x')).toBe(true)
+    expect(hasSettingsCookie('wt_session=1; other=viewer-settings_fr')).toBe(false)
+    expect(hasSettingsCookie(undefined)).toBe(false)
+    const set = settingsCookie(settingsKey('fr'), { ...DEFAULT_SETTINGS, mode: 'PAPER' })
+    expect(set).toMatch(/^viewer-settings_fr=[^;]+; Path=\/; Max-Age=31536000; SameSite=Lax$/)
+    expect(settingsFromCookie(set.split(';')[0]!.split('=')[1])).toEqual({ ...DEFAULT_SETTINGS, mode: 'PAPER' })
+    expect(settingsFromCookie(undefined)).toBeNull()
+    expect(settingsFromCookie('%E0%A4%A')).toEqual(DEFAULT_SETTINGS) // undecodable: the defaults
+  })
+})

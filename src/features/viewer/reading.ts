@@ -142,6 +142,14 @@ export function settingsCookieName(key: string): string {
   return key.replace(/[^A-Za-z0-9_-]/g, '_')
 }
 
+/**
+ * Whether a request carries a reader's viewer settings: its viewer pages are then rendered for that reader
+ * (PAPER without a flash), never taken from or put in a cache shared by guests.
+ */
+export function hasSettingsCookie(cookieHeader: string | undefined): boolean {
+  return /(?:^|;\s*)viewer-settings_[A-Za-z0-9_-]*=/.test(cookieHeader ?? '')
+}
+
 /** `document.cookie` assignment that remembers the settings for a year on this site. */
 export function settingsCookie(key: string, settings: ViewerSettings): string {
   return `${settingsCookieName(key)}=${encodeURIComponent(JSON.stringify(settings))}; Path=/; Max-Age=31536000; SameSite=Lax`
