@@ -1,6 +1,6 @@
 /**
  * `/api/v1/viewer` (spec §2 viewer, §8 Viewer errors): open an episode, stream its slices with a check per
- * request, save reading progress. Unknown or malformed episode ids are NOT_FOUND_EPISODE; bad query or body
+ * request, save reading progress, keep the reader's automatic-unlock opt-in per series. Unknown or malformed episode ids are NOT_FOUND_EPISODE; bad query or body
  * fields INVALID_PARAMETER.
  */
 import { Hono, type Context } from 'hono'
@@ -8,8 +8,8 @@ import { getCookie } from 'hono/cookie'
 import { z } from 'zod'
 import { AppError } from '../../src/lib/errors/catalogue.ts'
 import { NOT_LOGGED_IN_ADULT_COOKIE, parseId } from '../../src/features/catalogue/catalogue.ts'
-import { ProgressRequest, sliceWidth } from '../../src/features/viewer/viewer.ts'
-import { openEpisode, saveProgress, sliceObject, type ViewerReader } from '../../src/features/viewer/viewer.server.ts'
+import { AutoUnlockRequest, ProgressRequest, sliceWidth } from '../../src/features/viewer/viewer.ts'
+import { clearAutoUnlock, getAutoUnlock, openEpisode, saveProgress, setAutoUnlock, sliceObject, type ViewerReader } from '../../src/features/viewer/viewer.server.ts'
 import type { AppEnv } from '../lib/env.ts'
 import { ok } from '../lib/respond.ts'
 import { validate } from '../lib/validate.ts'
@@ -37,7 +37,19 @@ function readerOf(c: Context<AppEnv>, needsUser: boolean): ViewerReader {
   return { userId: state.userId, adultCookie: getCookie(c, NOT_LOGGED_IN_ADULT_COOKIE) }
 }
 
+function seriesIdOf(c: Context<AppEnv>): number {
+  const id = parseId(c.req.param('seriesId'))
+  if (id === null) throw new AppError('NOT_EXIST')
+  c.header('Cache-Control', 'private, no-store')
+  return id
+}
+
 export const viewer = new Hono<AppEnv>()
+  // Continuous reading (spec §1): the reader's opt-in to automatic unlocks of a series, with its coin cap.
+  .get('/auto-unlock/:seriesId', session, requireUser, async (c) => ok(c, await getAutoUnlock(c.var.db, currentUserId(c), seriesIdOf(c))))
+  .put('/auto-unlock/:seriesId', session, requireUser, validate('json', AutoUnlockRequest), async (c) =>
+    ok(c, await setAutoUnlock(c.var.db, currentUserId(c), seriesIdOf(c), c.req.valid('json'))))
+  .delete('/auto-unlock/:seriesId', session, requireUser, async (c) => ok(c, await clearAutoUnlock(c.var.db, currentUserId(c), seriesIdOf(c))))
   .get('/:episodeId', session, async (c) => {
     const episodeId = episodeIdOf(c)
     const episode = await openEpisode(c.var.db, episodeId, readerOf(c, false), c.var.edition)

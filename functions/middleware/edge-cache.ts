@@ -1,6 +1,7 @@
 import { createMiddleware } from 'hono/factory'
 import { getCookie } from 'hono/cookie'
 import { SESSION_COOKIE } from '../../src/features/session/routes.ts'
+import { hasSettingsCookie } from '../../src/features/viewer/reading.ts'
 import type { AppEnv } from '../lib/env.ts'
 
 /**
@@ -13,7 +14,7 @@ import type { AppEnv } from '../lib/env.ts'
 export function edgeCache(buildId: string) {
   return createMiddleware<AppEnv>(async (c, next) => {
     const url = new URL(c.req.url)
-    const personal = getCookie(c, SESSION_COOKIE) !== undefined || c.req.header('authorization') !== undefined
+    const personal = getCookie(c, SESSION_COOKIE) !== undefined || c.req.header('authorization') !== undefined || hasSettingsCookie(c.req.header('cookie'))
     const noCache = /\bno-cache\b/.test(c.req.header('cache-control') ?? '') // a forced reload renders afresh
     if (c.req.method !== 'GET' || url.pathname.startsWith('/api/') || personal || noCache) {
       return next()

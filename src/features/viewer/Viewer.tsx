@@ -1,21 +1,35 @@
 /**
- * The viewer island (spec §2 viewer, SCROLL and PAPER modes; §9 image widths and lazy load): the slice list
- * with known sizes (no layout shift), loading three screens ahead, a visible retry per failed slice, keyboard
- * navigation with a help panel, reading settings remembered per reader (mode, single/double page, font of
- * TEXT episodes), and reading progress saved for signed-in readers. The server HTML of this island already
- * lists every `<img>` (lazy) as the SCROLL strip, so the episode reads without JavaScript; PAPER mode is
- * applied only once the island runs.
+ * The viewer island (spec §2 viewer, SCROLL and PAPER modes; §9 image widths and lazy load).
+ *
+ * - The episode of the page: its slices at known sizes (no layout shift), loaded three screens ahead, a retry
+ *   per failed slice; PAPER mode pages it (single or double, in the series' reading direction).
+ * - Continuous reading (SCROLL): before the reader reaches the end, the next episode is fetched through the API
+ *   and appended below (its first slices load ahead), the URL follows the episode on screen (replaceState), and
+ *   a locked next episode is offered — or unlocked automatically when the reader opted in for the series.
+ * - Comfort: zoom (pinch, double-tap to fit, + / −), auto-scroll with a speed control, fullscreen (f), keyboard
+ *   navigation with a help panel; Esc closes overlays.
+ * - Reading progress saved per episode (signed-in readers) and restored, from the server or from `?p=`.
+ *
+ * The server HTML of this island already holds every slice of the page's episode (readable without JavaScript)
+ * and, when the reader's settings cookie says so, the PAPER layout (no flash).
  */
 import { useCallback, useEffect, useRef, useState } from 'react'
 import {
-  DEFAULT_SETTINGS, FONT_SIZES, LOAD_AHEAD_ROOT_MARGIN, PROGRESS_THROTTLE_MS, pageIndicator, pageOfPosition, pageOfSlice, pagePosition, pageSlices,
-  pageStep, parseSettings, scrollOffset, scrollPosition, turnPage, type ReadingDirection, type ViewerSettings,
+  DEFAULT_SETTINGS, FONT_SIZES, PROGRESS_THROTTLE_MS, pageIndicator, pageOfPosition, pageOfSlice, pagePosition, pageSlices,
+  pageStep, parseSettings, positionParam, scrollOffset, scrollPosition, settingsCookie, turnPage, viewerLoginHref, viewerPlace,
+  AUTO_SCROLL_SPEEDS, DEFAULT_AUTO_SCROLL_SPEED, ZOOM_STEPS, zoomStep,
+  type ReadingDirection, type ViewerSettings,
 } from './reading.ts'
+import { currentSection, type AutoUnlockState } from './continuous.ts'
+import SliceList, { type ViewerSliceProps } from './SliceList.tsx'
+import NextEpisode, { type NextLabels, type NextStatus } from './NextEpisode.tsx'
+import { getAutoUnlock, getEpisode, logout, postProgress, requireAge, deleteAutoUnlock, type EpisodeData, type EpisodeLinkData } from './client.ts'
 
-export type ViewerLabels = {
+export type { ViewerSliceProps }
+
+export type ViewerLabels = NextLabels & {
   slices: string
   sliceFailed: string
-  retry: string
   helpOpen: string
   helpTitle: string
   helpScroll: string
@@ -24,6 +38,11 @@ export type ViewerLabels = {
   helpPrev: string
   helpEscape: string
   helpToggle: string
+  helpZoom: string
+  helpFit: string
+  helpAutoScroll: string
+  helpSpeed: string
+  helpFullscreen: string
   close: string
   helpTurn: string
   settingsOpen: string
@@ -43,73 +62,91 @@ export type ViewerLabels = {
   nextPage: string
   /** "{current} / {total}" */
   pageIndicator: string
+  end: string
+  episodeNav: string
+  prevEpisode: string
+  nextEpisode: string
+  zoomIn: string
+  zoomOut: string
+  /** "{percent} %" */
+  zoomLevel: string
+  autoScroll: string
+  autoScrollSpeed: string
+  fullscreen: string
+  autoActive: string
+  autoDisable: string
+  autoDisabled: string
 }
-
-export type ViewerSliceProps = { n: number; width: number; height: number; alt: string; src: string; srcset: string }
 
 export type ViewerProps = {
   episodeId: number
+  no: number
+  title: string
+  seriesId: number
+  seriesTitle: string
   /** Empty for TEXT episodes: their paragraphs are server HTML in `#viewer-content`. */
   slices: ViewerSliceProps[]
-  prevHref: string | null
-  nextHref: string | null
+  prev: EpisodeLinkData | null
+  next: EpisodeLinkData | null
+  /** The series' next update, formatted ("Prochain épisode le …"), shown after an episode without a next one. */
+  nextUpdate: string | null
   /** Saved position (0..1) to restore, or null. */
   progress: number | null
-  signedIn: boolean
+  /** The signed-in reader, or null for a guest. */
+  userId: number | null
   /** The series' reading direction: PAPER pages of a right-to-left series turn forward with ArrowLeft. */
   readingDirection: ReadingDirection
-  /** localStorage key of the reader's settings (one per edition). */
+  /** localStorage key and cookie name of the reader's settings (one per edition). */
   settingsKey: string
+  /** Settings read from the cookie by the server (null: none; the island reads localStorage). */
+  initialSettings: ViewerSettings | null
   labels: ViewerLabels
 }
 
 /** Double pages only where two pages fit side by side. */
 const WIDE = '(min-width: 960px)'
 
-const SIZES = '(min-width: 721px) 720px, 100vw'
-
-/** A fresh URL for a retried slice (the same object; the query only defeats a cached failure). */
-function withRetry(url: string, attempt: number): string {
-  return attempt === 0 ? url : `${url}${url.includes('?') ? '&' : '?'}r=${attempt}`
-}
-
-function srcsetWithRetry(srcset: string, attempt: number): string {
-  if (attempt === 0) return srcset
-  return srcset.split(', ').map((c) => { const [u, w] = c.split(' '); return `${withRetry(u!, attempt)} ${w}` }).join(', ')
-}
-
 function isTyping(target: EventTarget | null): boolean {
   const el = target as HTMLElement | null
   return !!el && (el.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName))
 }
 
-function postProgress(episodeId: number, position: number) {
-  void fetch(`/api/v1/viewer/${episodeId}/progress`, {
-    method: 'POST', keepalive: true, credentials: 'same-origin',
-    headers: { 'content-type': 'application/json' }, body: JSON.stringify({ position }),
-  }).catch(() => undefined)
+/** `{name}` placeholders of a label. */
+function format(template: string, values: Record<string, string | number>): string {
+  return template.replace(/\{(\w+)\}/g, (m, k: string) => (k in values ? String(values[k]) : m))
 }
 
-export default function Viewer({ episodeId, slices, prevHref, nextHref, progress, signedIn, readingDirection, settingsKey, labels }: ViewerProps) {
-  const [near, setNear] = useState<ReadonlySet<number>>(() => new Set([0]))
-  const [attempts, setAttempts] = useState<Record<number, number>>({})
-  const [failed, setFailed] = useState<ReadonlySet<number>>(() => new Set())
+type Tail = { link: EpisodeLinkData; status: NextStatus } | null
+
+export default function Viewer(props: ViewerProps) {
+  const { episodeId, slices, progress, userId, readingDirection, settingsKey, initialSettings, labels } = props
+  const signedIn = userId !== null
   const [helpOpen, setHelpOpen] = useState(false)
   const [settingsOpen, setSettingsOpen] = useState(false)
   const [ready, setReady] = useState(false)
-  // The server renders the defaults (SCROLL); the stored settings apply once the island runs.
-  const [settings, setSettings] = useState<ViewerSettings>(DEFAULT_SETTINGS)
-  const [loaded, setLoaded] = useState(false)
+  // The server renders the cookie's settings (or the defaults); localStorage applies once the island runs.
+  const [settings, setSettings] = useState<ViewerSettings>(initialSettings ?? DEFAULT_SETTINGS)
+  const [loaded, setLoaded] = useState(initialSettings !== null)
   const [wide, setWide] = useState(false)
   /** PAPER mode: the first slice on the current page (kept when switching single/double). */
   const [slice, setSlice] = useState(0)
-  const items = useRef<(HTMLLIElement | null)[]>([])
-  const imgs = useRef<(HTMLImageElement | null)[]>([])
+  /** Continuous reading: the episodes appended below the page's own, and the next one being fetched or locked. */
+  const [chain, setChain] = useState<EpisodeData[]>([])
+  const [tail, setTail] = useState<Tail>(null)
+  const [auto, setAuto] = useState<AutoUnlockState | null>(null)
+  const [announcement, setAnnouncement] = useState('')
+  /** Index of the episode on screen: 0 the page's, then the appended ones. */
+  const [current, setCurrent] = useState(0)
+  const [zoom, setZoom] = useState(1)
+  const [autoScroll, setAutoScroll] = useState(false)
+  const [speed, setSpeed] = useState<number>(DEFAULT_AUTO_SCROLL_SPEED)
   const list = useRef<HTMLOListElement | null>(null)
   const helpButton = useRef<HTMLButtonElement | null>(null)
   const closeButton = useRef<HTMLButtonElement | null>(null)
   const settingsButton = useRef<HTMLButtonElement | null>(null)
   const settingsPanel = useRef<HTMLDivElement | null>(null)
+  const sections = useRef<(HTMLElement | null)[]>([])
+  const sentinel = useRef<HTMLDivElement | null>(null)
   const restored = useRef(false)
 
   const isText = slices.length === 0
@@ -117,16 +154,27 @@ export default function Viewer({ episodeId, slices, prevHref, nextHref, progress
   const double = paper && settings.double && wide
   const page = pageOfSlice(slice, double)
   const shown = paper ? pageSlices(page, double, slices.length) : []
+  const ahead = paper ? [...shown, ...pageSlices(turnPage(page, 1, slices.length, double), double, slices.length)] : []
   const lastPage = turnPage(page, 1, slices.length, double) === page
 
-  const markFailed = useCallback((i: number) => setFailed((s) => new Set(s).add(i)), [])
+  /** The episodes on the page, in order: the page's own, then the appended ones. */
+  const first: { id: number; no: number; title: string; prev: EpisodeLinkData | null; next: EpisodeLinkData | null } =
+    { id: episodeId, no: props.no, title: props.title, prev: props.prev, next: props.next }
+  const episodes = [first, ...chain]
+  const last = episodes[episodes.length - 1]!
+  const onScreen = episodes[Math.min(current, episodes.length - 1)]!
 
   // Stored settings and the screen width, read once on the client.
   useEffect(() => {
     let stored: string | null = null
     try { stored = localStorage.getItem(settingsKey) } catch { /* storage blocked: defaults */ }
-    setSettings(parseSettings(stored))
+    if (initialSettings === null && stored !== null) {
+      const parsed = parseSettings(stored)
+      setSettings(parsed)
+      document.cookie = settingsCookie(settingsKey, parsed) // the server renders them from now on
+    }
     setLoaded(true)
+    setReady(true)
     const mq = matchMedia(WIDE)
     setWide(mq.matches)
     const onChange = () => setWide(mq.matches)
@@ -137,49 +185,92 @@ export default function Viewer({ episodeId, slices, prevHref, nextHref, progress
   const update = (patch: Partial<ViewerSettings>) => {
     setSettings((s) => {
       const next = { ...s, ...patch }
-      try { localStorage.setItem(settingsKey, JSON.stringify(next)) } catch { /* not remembered */ }
+      try { localStorage.setItem(settingsKey, JSON.stringify(next)) } catch { /* not remembered here */ }
+      document.cookie = settingsCookie(settingsKey, next)
       return next
     })
   }
 
-  // TEXT episodes: the chosen font and size on the server-rendered paragraphs.
+  // TEXT episodes: the chosen font and size on the server-rendered paragraphs (and appended ones).
   useEffect(() => {
     if (!loaded || !isText) return
-    const content = document.getElementById('viewer-content')
-    if (!content) return
-    content.classList.toggle('viewer-serif', settings.font === 'serif')
-    content.style.fontSize = `${settings.fontSize}px`
-  }, [loaded, isText, settings.font, settings.fontSize])
+    document.querySelectorAll<HTMLElement>('#viewer-content, .viewer-episode .viewer-text').forEach((content) => {
+      content.classList.toggle('viewer-serif', settings.font === 'serif')
+      content.style.fontSize = `${settings.fontSize}px`
+    })
+  }, [loaded, isText, settings.font, settings.fontSize, chain.length])
 
-  // Slices within three screens start loading (native lazy loading alone waits longer on most browsers).
+  // ───────────── continuous reading ─────────────
+
+  const fetchNext = useCallback(async (link: EpisodeLinkData, retried = false) => {
+    setTail({ link, status: 'loading' })
+    const res = await getEpisode(link.id)
+    if (res.ok) {
+      setChain((c) => (c.some((e) => e.id === res.data.id) ? c : [...c, res.data]))
+      setTail(null)
+      return
+    }
+    if (res.code === 'NEED_TO_REFRESH' && !retried) return fetchNext(link, true)
+    if (res.code === 'NOT_FOUND_ACCESS_TOKEN') { void logout(); return }
+    if (res.code === 'ADULT_ONLY_CONTENTS') { setTail({ link, status: 'adult' }); requireAge(); return }
+    setTail({ link, status: res.code === 'UNAUTHORIZED_CONTENTS' ? 'locked' : 'error' })
+  }, [])
+
+  // The next episode is fetched once the end of the chain comes within three screens.
   useEffect(() => {
-    setReady(true)
-    imgs.current.forEach((img, i) => { if (img && img.complete && img.naturalWidth === 0 && img.getAttribute('src')) markFailed(i) })
-    if (!('IntersectionObserver' in window)) { setNear(new Set(slices.map((_, i) => i))); return }
+    if (paper || !ready || tail !== null || !last.next || !sentinel.current || !('IntersectionObserver' in window)) return
+    const next = last.next
     const io = new IntersectionObserver((entries) => {
-      const hits = entries.filter((e) => e.isIntersecting).map((e) => Number((e.target as HTMLElement).dataset.index))
-      if (hits.length === 0) return
-      for (const e of entries) if (e.isIntersecting) io.unobserve(e.target)
-      setNear((s) => { const next = new Set(s); hits.forEach((h) => next.add(h)); return next })
-    }, { rootMargin: LOAD_AHEAD_ROOT_MARGIN })
-    items.current.forEach((el) => el && io.observe(el))
+      if (entries.some((e) => e.isIntersecting)) { io.disconnect(); void fetchNext(next) }
+    }, { rootMargin: '300% 0px' })
+    io.observe(sentinel.current)
     return () => io.disconnect()
-  }, [slices, markFailed])
+  }, [paper, ready, tail, last.id, fetchNext])
 
-  // PAPER: the current page and the next one load now (hidden pages never intersect).
-  const shownKey = shown.join(',')
+  // A signed-in reader at a locked next episode: their opt-in for the series, read once.
   useEffect(() => {
-    if (!paper) return
-    const ahead = pageSlices(turnPage(page, 1, slices.length, double), double, slices.length)
-    setNear((s) => { const next = new Set(s); [...shown, ...ahead].forEach((i) => next.add(i)); return next })
-  }, [paper, shownKey])
+    if (!signedIn || tail?.status !== 'locked' || auto !== null) return
+    void getAutoUnlock(props.seriesId).then((r) => { if (r.ok) setAuto(r.data) })
+  }, [signedIn, tail?.status, auto])
 
-  // Reading progress in PAPER mode: the saved page restored once, then saved a moment after each turn.
+  // The URL, the title and the saved place follow the episode on screen.
+  useEffect(() => {
+    if (paper || chain.length === 0) return
+    let frame = 0
+    const onScroll = () => {
+      if (frame) return
+      frame = requestAnimationFrame(() => {
+        frame = 0
+        const tops = sections.current.slice(0, episodes.length).map((el, i) => (i === 0 ? -Infinity : el?.getBoundingClientRect().top ?? Infinity))
+        setCurrent(currentSection(tops, innerHeight))
+      })
+    }
+    addEventListener('scroll', onScroll, { passive: true })
+    onScroll()
+    return () => { removeEventListener('scroll', onScroll); cancelAnimationFrame(frame) }
+  }, [paper, chain.length])
+
+  const shownTitle = useRef(props.title)
+  useEffect(() => {
+    if (onScreen.id === episodeId && shownTitle.current === props.title) return
+    const target = `/viewer/${onScreen.id}`
+    if (location.pathname !== target) history.replaceState(history.state, '', target)
+    document.title = document.title.replace(shownTitle.current, onScreen.title)
+    shownTitle.current = onScreen.title
+  }, [onScreen.id])
+
+  /** The element holding the episode on screen (its slices, or its paragraphs). */
+  const sectionOf = (i: number): HTMLElement | null => (i === 0 ? document.getElementById('viewer-content') : sections.current[i] ?? null)
+
+  // ───────────── reading progress ─────────────
+
+  // PAPER mode: the saved page restored once, then saved a moment after each turn.
   useEffect(() => {
     if (!paper) return
     if (!restored.current) {
       restored.current = true
-      if (progress !== null && progress > 0) setSlice(pageSlices(pageOfPosition(progress, slices.length, double), double, slices.length)[0] ?? 0)
+      const start = positionParam(location.search) ?? progress
+      if (start !== null && start > 0) setSlice(pageSlices(pageOfPosition(start, slices.length, double), double, slices.length)[0] ?? 0)
       return
     }
     if (!signedIn) return
@@ -187,31 +278,41 @@ export default function Viewer({ episodeId, slices, prevHref, nextHref, progress
     return () => clearTimeout(timer)
   }, [paper, page, double])
 
-  // Reading progress in SCROLL mode: restored once, then saved at most every few seconds and when the page is hidden.
+  /** Where the reader is in the episode on screen (SCROLL). */
+  const place = useCallback((): { episodeId: number; position: number } | null => {
+    const i = Math.min(current, episodes.length - 1)
+    const el = sectionOf(i)
+    if (!el) return null
+    const rect = el.getBoundingClientRect()
+    return { episodeId: episodes[i]!.id, position: scrollPosition(scrollY, rect.top + scrollY, rect.height, innerHeight) }
+  }, [current, episodes.length])
+  /** The latest `place` for listeners that outlive a render (a chain that grows must not drop a pending save). */
+  const placeRef = useRef(place)
+  placeRef.current = place
+
+  // SCROLL mode: restored once (server progress, or `?p=` after a login), then saved every few seconds and on leaving.
   useEffect(() => {
-    if (!signedIn || !loaded || paper) return
-    const content = document.getElementById('viewer-content')
-    if (!content) return
-    const measure = () => {
-      const rect = content.getBoundingClientRect()
-      return { top: rect.top + scrollY, height: rect.height }
-    }
+    if (!loaded || paper) return
     if (!restored.current) {
       restored.current = true
-      if (progress !== null && progress > 0 && progress < 1) {
-        const m = measure()
-        scrollTo(0, scrollOffset(progress, m.top, m.height, innerHeight))
+      const fromUrl = positionParam(location.search)
+      if (fromUrl !== null) history.replaceState(history.state, '', location.pathname)
+      const start = fromUrl ?? progress
+      const content = sectionOf(0)
+      if (content && start !== null && start > 0 && start < 1) {
+        const rect = content.getBoundingClientRect()
+        scrollTo(0, scrollOffset(start, rect.top + scrollY, rect.height, innerHeight))
       }
     }
-    let sent = progress ?? -1
+    if (!signedIn) return
+    const sent = new Map<number, number>([[episodeId, progress ?? -1]])
     let timer: ReturnType<typeof setTimeout> | null = null
     const save = () => {
       timer = null
-      const m = measure()
-      const position = scrollPosition(scrollY, m.top, m.height, innerHeight)
-      if (Math.abs(position - sent) < 0.005) return
-      sent = position
-      postProgress(episodeId, position)
+      const at = placeRef.current()
+      if (!at || Math.abs(at.position - (sent.get(at.episodeId) ?? -1)) < 0.005) return
+      sent.set(at.episodeId, at.position)
+      postProgress(at.episodeId, at.position)
     }
     const onScroll = () => { if (timer === null) timer = setTimeout(save, PROGRESS_THROTTLE_MS) }
     const flush = () => { if (document.visibilityState === 'hidden') { if (timer !== null) clearTimeout(timer); save() } }
@@ -226,6 +327,84 @@ export default function Viewer({ episodeId, slices, prevHref, nextHref, progress
     }
   }, [episodeId, progress, signedIn, loaded, paper])
 
+  // ───────────── comfort: zoom, auto-scroll, fullscreen ─────────────
+
+  const zoomNow = useRef(1)
+  const applyZoom = useCallback((next: number) => {
+    const z = zoomNow.current
+    if (next === z) return
+    zoomNow.current = next
+    // keep the point at the middle of the screen where it is
+    const mid = scrollY + innerHeight / 2
+    setZoom(next)
+    requestAnimationFrame(() => scrollTo(scrollX, Math.max(0, mid * (next / z) - innerHeight / 2)))
+  }, [])
+  const zoomBy = useCallback((dir: 1 | -1) => applyZoom(zoomStep(zoomNow.current, dir)), [applyZoom])
+  /** Double-tap: back to fitting the width, or a closer look when already fitted. */
+  const fit = useCallback(() => applyZoom(zoomNow.current === 1 ? 2 : 1), [applyZoom])
+
+  // Pinch on the strip (two pointers): the zoom follows the distance between the fingers.
+  const strip = useRef<HTMLDivElement | null>(null)
+  useEffect(() => {
+    const el = strip.current
+    if (!el || paper) return
+    const pointers = new Map<number, { x: number; y: number }>()
+    let start: { dist: number; zoom: number } | null = null
+    const dist = () => { const [a, b] = [...pointers.values()]; return a && b ? Math.hypot(a.x - b.x, a.y - b.y) : 0 }
+    const down = (e: PointerEvent) => {
+      if (e.pointerType !== 'touch') return
+      pointers.set(e.pointerId, { x: e.clientX, y: e.clientY })
+      if (pointers.size === 2) start = { dist: dist(), zoom: zoomNow.current }
+    }
+    const move = (e: PointerEvent) => {
+      if (!pointers.has(e.pointerId)) return
+      pointers.set(e.pointerId, { x: e.clientX, y: e.clientY })
+      if (start && start.dist > 0) {
+        const next = Math.min(ZOOM_STEPS[ZOOM_STEPS.length - 1]!, Math.max(1, Math.round(start.zoom * (dist() / start.dist) * 20) / 20))
+        zoomNow.current = next
+        setZoom(next)
+      }
+    }
+    const up = (e: PointerEvent) => { pointers.delete(e.pointerId); if (pointers.size < 2) start = null }
+    el.addEventListener('pointerdown', down)
+    el.addEventListener('pointermove', move)
+    el.addEventListener('pointerup', up)
+    el.addEventListener('pointercancel', up)
+    return () => { el.removeEventListener('pointerdown', down); el.removeEventListener('pointermove', move); el.removeEventListener('pointerup', up); el.removeEventListener('pointercancel', up) }
+  }, [paper])
+
+  useEffect(() => {
+    strip.current?.style.setProperty('--viewer-zoom', String(zoom))
+  }, [zoom, ready])
+
+  // Auto-scroll: `speed` CSS px per second until the end, a key, or the reader's own scroll input.
+  useEffect(() => {
+    if (!autoScroll || paper) return
+    let frame = 0
+    let before = performance.now()
+    let carry = 0
+    const step = (t: number) => {
+      carry += (speed * (t - before)) / 1000
+      before = t
+      const px = Math.floor(carry)
+      if (px > 0) { carry -= px; scrollBy(0, px) }
+      if (innerHeight + scrollY >= document.documentElement.scrollHeight - 1) { setAutoScroll(false); return }
+      frame = requestAnimationFrame(step)
+    }
+    frame = requestAnimationFrame(step)
+    const stop = () => setAutoScroll(false)
+    addEventListener('wheel', stop, { passive: true })
+    addEventListener('touchstart', stop, { passive: true })
+    return () => { cancelAnimationFrame(frame); removeEventListener('wheel', stop); removeEventListener('touchstart', stop) }
+  }, [autoScroll, speed, paper])
+
+  const toggleFullscreen = () => {
+    if (document.fullscreenElement) void document.exitFullscreen().catch(() => undefined)
+    else void document.documentElement.requestFullscreen?.().catch(() => undefined)
+  }
+
+  // ───────────── pages and keys ─────────────
+
   const turn = useCallback((step: number) => {
     const next = turnPage(page, step, slices.length, double)
     if (next === page) return
@@ -234,23 +413,43 @@ export default function Viewer({ episodeId, slices, prevHref, nextHref, progress
     if (top < 0) list.current?.scrollIntoView({ block: 'start' })
   }, [page, double, slices.length])
 
+  /** n / p: the neighbour on the page when it is there (continuous reading), else its own page. */
+  const goEpisode = useCallback((dir: 1 | -1) => {
+    const i = Math.min(current, episodes.length - 1)
+    const target = dir === 1 ? episodes[i]!.next : episodes[i]!.prev
+    if (!target) return
+    const j = episodes.findIndex((e) => e.id === target.id)
+    const el = j >= 0 ? sectionOf(j) : null
+    if (el && !paper) el.scrollIntoView({ block: 'start' })
+    else location.assign(`/viewer/${target.id}`)
+  }, [current, episodes.length, paper])
+
   // Keyboard: arrows, space, PageUp/PageDown scroll (SCROLL) or turn pages (PAPER); n/p change episode;
-  // ? toggles the help; Esc closes an open panel.
+  // + / − zoom, 0 fits; a auto-scroll, [ ] its speed; f fullscreen; ? toggles the help; Esc closes overlays.
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return
       if (e.key === 'Escape') {
-        if (helpOpen) { setHelpOpen(false); e.preventDefault() } else if (settingsOpen) { setSettingsOpen(false); e.preventDefault() }
+        if (helpOpen) { setHelpOpen(false); e.preventDefault() } else if (settingsOpen) { setSettingsOpen(false); e.preventDefault() } else if (autoScroll) { setAutoScroll(false); e.preventDefault() }
         return
       }
       if (isTyping(e.target)) return
       const overlay = helpOpen || settingsOpen
-      const onControl = (e.target as HTMLElement | null)?.closest?.('button, a, summary')
+      const onControl = (e.target as HTMLElement | null)?.closest?.('button, a, summary, input')
       let dy = 0
       switch (e.key) {
         case '?': setHelpOpen((o) => !o); e.preventDefault(); return
-        case 'n': case 'N': if (nextHref && !overlay) { e.preventDefault(); location.assign(nextHref) } return
-        case 'p': case 'P': if (prevHref && !overlay) { e.preventDefault(); location.assign(prevHref) } return
+        case 'n': case 'N': if (!overlay) { e.preventDefault(); goEpisode(1) } return
+        case 'p': case 'P': if (!overlay) { e.preventDefault(); goEpisode(-1) } return
+        case 'f': case 'F': if (!overlay) { e.preventDefault(); toggleFullscreen() } return
+        case '+': case '=': if (!overlay && !paper && !isText) { e.preventDefault(); zoomBy(1) } return
+        case '-': case '_': if (!overlay && !paper && !isText) { e.preventDefault(); zoomBy(-1) } return
+        case '0': if (!overlay && !paper && !isText) { e.preventDefault(); applyZoom(1) } return
+        case 'a': case 'A': if (!overlay && !paper) { e.preventDefault(); setAutoScroll((on) => !on) } return
+        case '[': case ']': if (!overlay && !paper) {
+          e.preventDefault()
+          setSpeed((s) => { const i = AUTO_SCROLL_SPEEDS.indexOf(s as (typeof AUTO_SCROLL_SPEEDS)[number]); return AUTO_SCROLL_SPEEDS[Math.min(AUTO_SCROLL_SPEEDS.length - 1, Math.max(0, i + (e.key === ']' ? 1 : -1)))]! })
+        } return
         case 'ArrowDown': dy = 0.2; break
         case 'ArrowUp': dy = -0.2; break
         case 'PageDown': dy = 0.9; break
@@ -266,7 +465,7 @@ export default function Viewer({ episodeId, slices, prevHref, nextHref, progress
     }
     addEventListener('keydown', onKey)
     return () => removeEventListener('keydown', onKey)
-  }, [helpOpen, settingsOpen, nextHref, prevHref, paper, turn, readingDirection])
+  }, [helpOpen, settingsOpen, autoScroll, paper, isText, turn, readingDirection, goEpisode, zoomBy, applyZoom])
 
   const wasOpen = useRef(false)
   useEffect(() => {
@@ -282,10 +481,9 @@ export default function Viewer({ episodeId, slices, prevHref, nextHref, progress
     settingsWasOpen.current = settingsOpen
   }, [settingsOpen])
 
-  const retry = (i: number) => {
-    setAttempts((a) => ({ ...a, [i]: (a[i] ?? 0) + 1 }))
-    setFailed((s) => { const next = new Set(s); next.delete(i); return next })
-    setNear((s) => new Set(s).add(i))
+  const stopAuto = async () => {
+    const r = await deleteAutoUnlock(props.seriesId)
+    if (r.ok) { setAuto(r.data); setAnnouncement(labels.autoDisabled) }
   }
 
   const indicator = pageIndicator(page, double, slices.length)
@@ -295,46 +493,65 @@ export default function Viewer({ episodeId, slices, prevHref, nextHref, progress
       {label}
     </label>
   )
+  // The login link carries the place: the locked episode the guest stopped at.
+  const loginHref = tail ? viewerLoginHref(viewerPlace(tail.link.id, null)) : ''
 
   return (
     <>
-      {slices.length > 0 && (
-        <ol
-          id="viewer-content"
-          ref={list}
-          className={paper ? `viewer-slices viewer-paper${double ? ' is-double' : ''}` : 'viewer-slices'}
-          dir={paper ? readingDirection : undefined}
-          aria-label={labels.slices}
-        >
-          {slices.map((s, i) => {
-            const attempt = attempts[i] ?? 0
-            return (
-              <li key={`${s.n}-${attempt}`} className="viewer-slice" data-index={i} hidden={paper && !shown.includes(i)} ref={(el) => { items.current[i] = el }}>
-                <img
-                  ref={(el) => { imgs.current[i] = el }}
-                  src={withRetry(s.src, attempt)}
-                  srcSet={srcsetWithRetry(s.srcset, attempt)}
-                  sizes={SIZES}
-                  width={s.width}
-                  height={s.height}
-                  alt={s.alt}
-                  loading={i === 0 || near.has(i) ? 'eager' : 'lazy'}
-                  fetchPriority={i === 0 ? 'high' : 'auto'}
-                  decoding={i === 0 ? 'auto' : 'async'}
-                  draggable={false}
-                  onError={() => markFailed(i)}
-                />
-                {failed.has(i) && (
-                  <div className="viewer-retry" role="alert">
-                    <p>{labels.sliceFailed}</p>
-                    <button type="button" className="btn" onClick={() => retry(i)}>{labels.retry}</button>
-                  </div>
-                )}
-              </li>
-            )
-          })}
-        </ol>
+      <div ref={strip} className={zoom > 1 ? 'viewer-strip is-zoomed' : 'viewer-strip'}>
+        {slices.length > 0 && (
+          <SliceList
+            id="viewer-content"
+            listRef={list}
+            lead
+            slices={slices}
+            label={labels.slices}
+            sliceFailed={labels.sliceFailed}
+            retry={labels.retry}
+            shown={paper ? shown : null}
+            ahead={ahead}
+            className={paper ? `viewer-slices viewer-paper${double ? ' is-double' : ''}` : 'viewer-slices'}
+            dir={paper ? readingDirection : undefined}
+            onDoubleClick={paper ? undefined : fit}
+          />
+        )}
+        {chain.map((ep, k) => (
+          <section key={ep.id} className="viewer-episode" data-episode={ep.id} aria-labelledby={`viewer-ep-${ep.id}`} ref={(el) => { sections.current[k + 1] = el }}>
+            <p className="viewer-end">{labels.end}</p>
+            <h2 id={`viewer-ep-${ep.id}`} className="viewer-episode-title">{format(labels.episodeHeading, { no: ep.no, title: ep.title })}</h2>
+            {ep.slices.length > 0 ? (
+              <SliceList lead={false} slices={ep.slices} label={labels.slices} sliceFailed={labels.sliceFailed} retry={labels.retry} shown={null} className="viewer-slices" onDoubleClick={fit} />
+            ) : (
+              <div className="viewer-text">{ep.text.map((p, i) => <p key={i}>{p}</p>)}</div>
+            )}
+          </section>
+        ))}
+      </div>
+      <div ref={sentinel} className="viewer-sentinel" aria-hidden="true" />
+      {tail && (
+        <NextEpisode
+          key={tail.link.id}
+          link={tail.link}
+          seriesId={props.seriesId}
+          status={tail.status}
+          userId={userId}
+          loginHref={loginHref}
+          labels={labels}
+          auto={auto}
+          onAuto={setAuto}
+          onUnlocked={(message) => { if (message) setAnnouncement(message); void fetchNext(tail.link) }}
+          onRetry={() => void fetchNext(tail.link)}
+          announce={setAnnouncement}
+          format={format}
+        />
       )}
+      {auto?.enabled && (
+        <p className="viewer-auto-state">
+          {format(labels.autoActive, { spent: auto.spent, budget: auto.budget ?? 0 })}{' '}
+          <button type="button" className="btn btn-secondary" onClick={() => void stopAuto()}>{labels.autoDisable}</button>
+        </p>
+      )}
+      <p className="sr-only" role="status" aria-live="polite">{announcement}</p>
       {paper && (
         <nav className="viewer-pager" aria-label={labels.pageNav} dir={readingDirection}>
           <button type="button" className="btn" onClick={() => turn(-1)} disabled={page === 0}>{labels.prevPage}</button>
@@ -344,6 +561,12 @@ export default function Viewer({ episodeId, slices, prevHref, nextHref, progress
           <button type="button" className="btn" onClick={() => turn(1)} disabled={lastPage}>{labels.nextPage}</button>
         </nav>
       )}
+      {!tail && <p className="viewer-end">{labels.end}</p>}
+      <nav className="viewer-nav" aria-label={labels.episodeNav}>
+        {last.prev && <a rel="prev" href={`/viewer/${last.prev.id}`}>{labels.prevEpisode}<span className="viewer-nav-title">{last.prev.title}</span></a>}
+        {last.next && <a rel="next" href={`/viewer/${last.next.id}`}>{labels.nextEpisode}<span className="viewer-nav-title">{last.next.title}</span></a>}
+      </nav>
+      {!last.next && props.nextUpdate && <p className="viewer-update">{props.nextUpdate}</p>}
       {ready && (
         <div className="viewer-tools">
           <button ref={helpButton} type="button" className="viewer-tool" aria-haspopup="dialog" aria-expanded={helpOpen} aria-keyshortcuts="?" onClick={() => setHelpOpen(true)}>
@@ -354,6 +577,23 @@ export default function Viewer({ episodeId, slices, prevHref, nextHref, progress
             <span aria-hidden="true">Aa</span>
             <span className="sr-only">{labels.settingsOpen}</span>
           </button>
+          {!paper && (
+            <button type="button" className="viewer-tool" aria-pressed={autoScroll} aria-keyshortcuts="a" onClick={() => setAutoScroll((on) => !on)}>
+              <span aria-hidden="true">{autoScroll ? '❚❚' : '▶'}</span>
+              <span className="sr-only">{labels.autoScroll}</span>
+            </button>
+          )}
+          <button type="button" className="viewer-tool" aria-keyshortcuts="f" onClick={toggleFullscreen}>
+            <span aria-hidden="true">⛶</span>
+            <span className="sr-only">{labels.fullscreen}</span>
+          </button>
+          {autoScroll && (
+            <label className="viewer-speed">
+              <span className="sr-only">{labels.autoScrollSpeed}</span>
+              <input type="range" min={0} max={AUTO_SCROLL_SPEEDS.length - 1} step={1} value={Math.max(0, AUTO_SCROLL_SPEEDS.indexOf(speed as (typeof AUTO_SCROLL_SPEEDS)[number]))}
+                aria-valuetext={`${speed} px/s`} onChange={(e) => setSpeed(AUTO_SCROLL_SPEEDS[Number(e.currentTarget.value)]!)} />
+            </label>
+          )}
         </div>
       )}
       {settingsOpen && (
@@ -385,6 +625,13 @@ export default function Viewer({ episodeId, slices, prevHref, nextHref, progress
                 {radio('viewer-layout', 'single', settings.double ? 'double' : 'single', labels.single, () => update({ double: false }))}
                 {radio('viewer-layout', 'double', settings.double ? 'double' : 'single', labels.double, () => update({ double: true }))}
               </fieldset>
+              {!paper && (
+                <p className="viewer-zoom" role="group" aria-label={format(labels.zoomLevel, { percent: Math.round(zoom * 100) })}>
+                  <button type="button" className="btn" onClick={() => zoomBy(-1)} disabled={zoom <= 1}>{labels.zoomOut}</button>
+                  <span aria-hidden="true">{format(labels.zoomLevel, { percent: Math.round(zoom * 100) })}</span>
+                  <button type="button" className="btn" onClick={() => zoomBy(1)} disabled={zoom >= ZOOM_STEPS[ZOOM_STEPS.length - 1]!}>{labels.zoomIn}</button>
+                </p>
+              )}
             </>
           )}
           <button type="button" className="btn" onClick={() => setSettingsOpen(false)}>{labels.close}</button>
@@ -399,6 +646,11 @@ export default function Viewer({ episodeId, slices, prevHref, nextHref, progress
             <dt><kbd>←</kbd> <kbd>→</kbd></dt><dd>{labels.helpTurn}</dd>
             <dt><kbd>n</kbd></dt><dd>{labels.helpNext}</dd>
             <dt><kbd>p</kbd></dt><dd>{labels.helpPrev}</dd>
+            <dt><kbd>+</kbd> <kbd>−</kbd></dt><dd>{labels.helpZoom}</dd>
+            <dt><kbd>0</kbd></dt><dd>{labels.helpFit}</dd>
+            <dt><kbd>a</kbd></dt><dd>{labels.helpAutoScroll}</dd>
+            <dt><kbd>[</kbd> <kbd>]</kbd></dt><dd>{labels.helpSpeed}</dd>
+            <dt><kbd>f</kbd></dt><dd>{labels.helpFullscreen}</dd>
             <dt><kbd>Esc</kbd></dt><dd>{labels.helpEscape}</dd>
             <dt><kbd>?</kbd></dt><dd>{labels.helpToggle}</dd>
           </dl>

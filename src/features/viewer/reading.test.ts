@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import {
-  DEFAULT_SETTINGS, pageCount, pageIndicator, pageOfPosition, pageOfSlice, pagePosition, pageSlices, pageStep, parseSettings, settingsKey, turnPage,
+  DEFAULT_SETTINGS, pageCount, pageIndicator, pageOfPosition, pageOfSlice, pagePosition, pageSlices, pageStep, parseSettings, positionParam, settingsKey, turnPage,
+  viewerLoginHref, viewerPlace,
 } from './reading.ts'
 
 describe('PAPER mode page turns (spec §2 viewer modes)', () => {
@@ -76,5 +77,39 @@ describe('reader settings', () => {
     expect(parseSettings('[1]')).toEqual(DEFAULT_SETTINGS)
     expect(parseSettings('{"mode":"PAPER","double":true,"font":"serif","fontSize":22}')).toEqual({ mode: 'PAPER', double: true, font: 'serif', fontSize: 22 })
     expect(parseSettings('{"mode":"BOOK","double":"yes","font":"comic","fontSize":99}')).toEqual(DEFAULT_SETTINGS)
+  })
+})
+
+describe('returning to the same place after login', () => {
+  it('puts the episode and position in the viewer URL, and the URL in the login callback', () => {
+    expect(viewerPlace(6, 0.4237)).toBe('/viewer/6?p=0.424')
+    expect(viewerPlace(6, 0)).toBe('/viewer/6')
+    expect(viewerPlace(6, null)).toBe('/viewer/6')
+    const href = viewerLoginHref('/viewer/6?p=0.424')
+    const callback = new URL(href, 'http://x').searchParams.get('callback')!
+    expect(callback).toBe('/callback/viewer-login-success?returnTo=%2Fviewer%2F6%3Fp%3D0.424')
+    expect(new URL(callback, 'http://x').searchParams.get('returnTo')).toBe('/viewer/6?p=0.424')
+  })
+
+  it('reads back only a position between 0 and 1', () => {
+    expect(positionParam('?p=0.424')).toBe(0.424)
+    expect(positionParam('?p=1')).toBe(1)
+    for (const bad of ['', '?p=', '?p=2', '?p=-0.1', '?p=abc', '?p=0.5e1', '?p=Infinity']) expect(positionParam(bad)).toBeNull()
+  })
+})
+
+describe('settings cookie', () => {
+  it('is recognised in a Cookie header, whatever the edition', async () => {
+    const { hasSettingsCookie, settingsCookieName, settingsFromCookie, settingsCookie } = await import('./reading.ts')
+    expect(settingsCookieName(settingsKey('fr'))).toBe('viewer-settings_fr')
+    expect(hasSettingsCookie('a=1; viewer-settings_fr=%7B%7D')).toBe(true)
+    expect(hasSettingsCookie('viewer-settings_ar=x')).toBe(true)
+    expect(hasSettingsCookie('wt_session=1; other=viewer-settings_fr')).toBe(false)
+    expect(hasSettingsCookie(undefined)).toBe(false)
+    const set = settingsCookie(settingsKey('fr'), { ...DEFAULT_SETTINGS, mode: 'PAPER' })
+    expect(set).toMatch(/^viewer-settings_fr=[^;]+; Path=\/; Max-Age=31536000; SameSite=Lax$/)
+    expect(settingsFromCookie(set.split(';')[0]!.split('=')[1])).toEqual({ ...DEFAULT_SETTINGS, mode: 'PAPER' })
+    expect(settingsFromCookie(undefined)).toBeNull()
+    expect(settingsFromCookie('%E0%A4%A')).toEqual(DEFAULT_SETTINGS) // undecodable: the defaults
   })
 })

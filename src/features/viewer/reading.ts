@@ -108,3 +108,72 @@ export function pageOfPosition(position: number, slices: number, double: boolean
   const pages = pageCount(slices, double)
   return Math.min(pages - 1, Math.max(0, Math.round(position * (pages - 1))))
 }
+
+// ───────────────────────────── returning after login (spec §2 /callback/viewer-login-success) ─────────────────────────────
+
+/** The page that finishes a login started in the viewer; it sends the reader back to `returnTo`. */
+export const VIEWER_LOGIN_SUCCESS = '/callback/viewer-login-success'
+
+/** Query parameter of a viewer URL holding a position (0..1) to open at, e.g. after logging in. */
+export const POSITION_PARAM = 'p'
+
+/** The viewer URL of episode `episodeId` at `position` (kept to 3 decimals; none at the top). */
+export function viewerPlace(episodeId: number, position: number | null): string {
+  const p = position === null ? 0 : Math.min(1, Math.max(0, Math.round(position * 1000) / 1000))
+  return p > 0 ? `/viewer/${episodeId}?${POSITION_PARAM}=${p}` : `/viewer/${episodeId}`
+}
+
+/** The login link of the viewer: after logging in, the reader comes back to `returnTo` (same episode, same place). */
+export function viewerLoginHref(returnTo: string): string {
+  return `/user/login?callback=${encodeURIComponent(`${VIEWER_LOGIN_SUCCESS}?returnTo=${encodeURIComponent(returnTo)}`)}`
+}
+
+/** A position from the `p` query parameter, or null when absent or not a number in 0..1. */
+export function positionParam(search: string): number | null {
+  const raw = new URLSearchParams(search).get(POSITION_PARAM)
+  if (raw === null || !/^(0(\.\d{1,6})?|1(\.0{1,6})?)$/.test(raw)) return null
+  return Number(raw)
+}
+
+// ───────────────────────────── settings cookie (PAPER without a flash) ─────────────────────────────
+
+/** The cookie holding the reader's settings, so the server renders the chosen mode (cookie names allow no ':'). */
+export function settingsCookieName(key: string): string {
+  return key.replace(/[^A-Za-z0-9_-]/g, '_')
+}
+
+/**
+ * Whether a request carries a reader's viewer settings: its viewer pages are then rendered for that reader
+ * (PAPER without a flash), never taken from or put in a cache shared by guests.
+ */
+export function hasSettingsCookie(cookieHeader: string | undefined): boolean {
+  return /(?:^|;\s*)viewer-settings_[A-Za-z0-9_-]*=/.test(cookieHeader ?? '')
+}
+
+/** `document.cookie` assignment that remembers the settings for a year on this site. */
+export function settingsCookie(key: string, settings: ViewerSettings): string {
+  return `${settingsCookieName(key)}=${encodeURIComponent(JSON.stringify(settings))}; Path=/; Max-Age=31536000; SameSite=Lax`
+}
+
+/** Settings from the cookie's raw value (URL-encoded JSON, or already decoded), or null when there is none. */
+export function settingsFromCookie(raw: string | undefined): ViewerSettings | null {
+  if (!raw) return null
+  let text = raw
+  try { text = decodeURIComponent(raw) } catch { /* already decoded */ }
+  return parseSettings(text)
+}
+
+// ───────────────────────────── zoom and auto-scroll (SCROLL mode) ─────────────────────────────
+
+/** Zoom levels of the strip: 1 fits the width; + / − step through them. */
+export const ZOOM_STEPS = [1, 1.25, 1.5, 2, 2.5, 3] as const
+
+/** The zoom level one step in or out from `zoom` (a pinch may leave it between steps). */
+export function zoomStep(zoom: number, dir: 1 | -1): number {
+  if (dir === 1) return ZOOM_STEPS.find((z) => z > zoom + 1e-9) ?? ZOOM_STEPS[ZOOM_STEPS.length - 1]!
+  return [...ZOOM_STEPS].reverse().find((z) => z < zoom - 1e-9) ?? ZOOM_STEPS[0]
+}
+
+/** Auto-scroll speeds (CSS px per second), slow to fast. */
+export const AUTO_SCROLL_SPEEDS = [30, 60, 100, 150, 220, 320] as const
+export const DEFAULT_AUTO_SCROLL_SPEED = 100

@@ -4,6 +4,7 @@
  */
 import { env } from 'cloudflare:workers'
 import { AppError } from '../../lib/errors/catalogue.ts'
+import { AUTO_UNLOCK_KEY_PREFIX, type AutoUnlockKind, type AutoUnlockState } from './continuous.ts'
 import type { Db } from '../../lib/server/db.ts'
 import { imageUrl, SLICE_WIDTHS, srcset } from '../catalogue/catalogue.ts'
 import {
@@ -26,7 +27,8 @@ export type ViewerEdition = { krAdultAuth: boolean; adultNeedsBirthDate: boolean
 /** Who is reading: a signed-in reader's id or null, and the guest adult cookie (jp). */
 export type ViewerReader = { userId: number | null; adultCookie?: string | undefined }
 
-export type EpisodeLink = { id: number; no: number; title: string }
+/** A neighbour episode; its prices let the viewer offer (or automatically make) the unlock of a locked one. */
+export type EpisodeLink = { id: number; no: number; title: string; isFree: boolean; priceRent: number | null; priceBuy: number | null }
 export type ViewerSlice = { n: number; width: number; height: number; alt: string; src: string; srcset: string }
 
 export type ViewerEpisode = {
@@ -61,7 +63,7 @@ type UserRow = { isAdult: number; isKrIpUser: number; isAdultKr: number; birthed
 type ImageRow = { n: number; key: string; width: number; height: number; alt: string }
 
 const NEIGHBOUR = (op: '<' | '>', order: 'DESC' | 'ASC') =>
-  `(SELECT json_object('id', x.id, 'no', x.no, 'title', x.title) FROM episodes x WHERE x.series_id = e.series_id AND x.no ${op} e.no AND x.published_at <= ?1 ORDER BY x.no ${order} LIMIT 1)`
+  `(SELECT json_object('id', x.id, 'no', x.no, 'title', x.title, 'isFree', json(CASE x.is_free WHEN 1 THEN 'true' ELSE 'false' END), 'priceRent', x.price_rent, 'priceBuy', x.price_buy) FROM episodes x WHERE x.series_id = e.series_id AND x.no ${op} e.no AND x.published_at <= ?1 ORDER BY x.no ${order} LIMIT 1)`
 
 const EPISODE_SQL = `SELECT e.id, e.no, e.title, e.series_id AS seriesId, s.title AS seriesTitle, e.content_type AS contentType, e.is_free AS isFree,
     e.price_rent AS priceRent, e.price_buy AS priceBuy, e.text_body AS textBody, s.is_adult AS seriesIsAdult,
@@ -224,4 +226,61 @@ export async function isPublicMediaKey(db: Db, key: string): Promise<boolean> {
   if (!slice) return true
   const row = await db.first<{ free: number }>('SELECT is_free AS free FROM episodes WHERE series_id = ? AND no = ?', Number(slice[1]), Number(slice[2]))
   return row?.free === 1
+}
+
+// ───────────────────────────── continuous reading: automatic unlock (spec §1) ─────────────────────────────
+
+const AUTO_STATE_SQL = `SELECT a.budget, a.kind,
+    (SELECT coalesce(sum(p.coins), 0) FROM purchases p
+      WHERE p.user_id = a.user_id AND p.series_id = a.series_id AND p.created_at >= a.enabled_at
+        AND substr(p.idempotency_key, 1, ${AUTO_UNLOCK_KEY_PREFIX.length}) = '${AUTO_UNLOCK_KEY_PREFIX}') AS spent
+  FROM auto_unlock a WHERE a.user_id = ? AND a.series_id = ?`
+
+type AutoRow = { budget: number; kind: AutoUnlockKind; spent: number }
+
+function autoState(seriesId: number, row: AutoRow | null | undefined): AutoUnlockState {
+  return row
+    ? { seriesId, enabled: true, budget: row.budget, kind: row.kind, spent: row.spent }
+    : { seriesId, enabled: false, budget: null, kind: 'RENT', spent: 0 }
+}
+
+/**
+ * The reader's automatic-unlock opt-in for a published series (1 batch): the coins spent so far are the
+ * automatic purchases (their Idempotency-Key prefix) made since the opt-in. NOT_EXIST for an unknown series.
+ */
+export async function getAutoUnlock(db: Db, userId: number, seriesId: number): Promise<AutoUnlockState> {
+  const [series, auto] = await db.batch([
+    { sql: `SELECT 1 AS x FROM series WHERE id = ? AND is_published = 1`, params: [seriesId] },
+    { sql: AUTO_STATE_SQL, params: [userId, seriesId] },
+  ])
+  if (series!.results.length === 0) throw new AppError('NOT_EXIST')
+  return autoState(seriesId, auto!.results[0] as AutoRow | undefined)
+}
+
+/**
+ * Opts in (the reader confirmed) or changes the cap and kind; the count of coins spent starts at the first
+ * opt-in and survives a change of cap. NOT_EXIST for an unknown series.
+ */
+export async function setAutoUnlock(db: Db, userId: number, seriesId: number, body: { budget: number; kind: AutoUnlockKind }, now = new Date()): Promise<AutoUnlockState> {
+  const [, auto] = await db.batch([
+    {
+      sql: `INSERT INTO auto_unlock (user_id, series_id, budget, kind, enabled_at) SELECT ?, id, ?, ?, ? FROM series WHERE id = ? AND is_published = 1
+            ON CONFLICT (user_id, series_id) DO UPDATE SET budget = excluded.budget, kind = excluded.kind`,
+      params: [userId, body.budget, body.kind, now.toISOString(), seriesId],
+    },
+    { sql: AUTO_STATE_SQL, params: [userId, seriesId] },
+  ])
+  const row = auto!.results[0] as AutoRow | undefined
+  if (!row) throw new AppError('NOT_EXIST')
+  return autoState(seriesId, row)
+}
+
+/** Opts out: nothing more is unlocked automatically in this series. NOT_EXIST for an unknown series. */
+export async function clearAutoUnlock(db: Db, userId: number, seriesId: number): Promise<AutoUnlockState> {
+  const [, series] = await db.batch([
+    { sql: `DELETE FROM auto_unlock WHERE user_id = ? AND series_id = ?`, params: [userId, seriesId] },
+    { sql: `SELECT 1 AS x FROM series WHERE id = ? AND is_published = 1`, params: [seriesId] },
+  ])
+  if (series!.results.length === 0) throw new AppError('NOT_EXIST')
+  return autoState(seriesId, null)
 }

@@ -65,6 +65,15 @@ export function isAdultReader(
 export const ProgressRequest = z.object({ position: z.number().min(0).max(1) })
 export type ProgressRequest = z.infer<typeof ProgressRequest>
 
+// ───────────────────────────── continuous reading ─────────────────────────────
+
+/** `PUT /api/v1/viewer/auto-unlock/{seriesId}` body: the reader confirmed automatic unlocks up to `budget` coins. */
+export const AutoUnlockRequest = z.object({
+  budget: z.number().int().min(1).max(10_000),
+  kind: z.enum(['RENT', 'POSSESSION']).default('RENT'),
+})
+export type AutoUnlockRequest = z.infer<typeof AutoUnlockRequest>
+
 // ───────────────────────────── slices ─────────────────────────────
 
 /** A stored slice width for a requested width (the smallest stored ≥ w), or null when w is not a sane width. */

@@ -1,0 +1,195 @@
+/**
+ * The locked next episode at the end of the chain (spec §1 continuous reading with automatic coin deduction):
+ * its prices and the way to rent or buy it; for a signed-in reader, the opt-in to automatic unlocks of the
+ * series with a coin cap, confirmed in a dialog the first time. Once opted in, the episode is unlocked when
+ * the reader reaches it — exactly once (Idempotency-Key from reader + episode), never past the cap, and the
+ * automation stops when the balance is short.
+ */
+import { useEffect, useRef, useState } from 'react'
+import { AUTO_UNLOCK_BUDGETS, DEFAULT_AUTO_UNLOCK_BUDGET, autoUnlockDecision, autoUnlockKey, type AutoUnlockKind, type AutoUnlockState } from './continuous.ts'
+import { announceCoin, purchase, putAutoUnlock, requireAge, type EpisodeLinkData } from './client.ts'
+
+export type NextLabels = {
+  /** "Épisode {no} : {title}" */
+  episodeHeading: string
+  locked: string
+  /** "Location {coins} pièces" */
+  rent: string
+  /** "Achat {coins} pièces" */
+  buy: string
+  choose: string
+  login: string
+  loading: string
+  failed: string
+  retry: string
+  adult: string
+  autoOffer: string
+  autoTitle: string
+  /** "{coins}" of this episode */
+  autoText: string
+  autoBudget: string
+  /** "{coins} pièces" */
+  autoBudgetOption: string
+  autoKind: string
+  autoRent: string
+  autoBuy: string
+  autoConfirm: string
+  autoCancel: string
+  /** "{budget}" */
+  autoStoppedBudget: string
+  autoStoppedBalance: string
+  autoStoppedNotSold: string
+  autoWorking: string
+  shop: string
+}
+
+export type NextStatus = 'loading' | 'locked' | 'adult' | 'error'
+
+type Props = {
+  link: EpisodeLinkData
+  seriesId: number
+  status: NextStatus
+  userId: number | null
+  loginHref: string
+  labels: NextLabels
+  /** The series' opt-in (null: not known yet or guest). */
+  auto: AutoUnlockState | null
+  onAuto: (state: AutoUnlockState) => void
+  /** The episode was unlocked: open it in the chain. */
+  onUnlocked: (message: string) => void
+  onRetry: () => void
+  /** Live-region announcement (unlocked, stopped). */
+  announce: (message: string) => void
+  format: (template: string, values: Record<string, string | number>) => string
+}
+
+/** Episodes this page already tried to unlock automatically: one attempt each, whatever happens. */
+const attempted = new Set<number>()
+
+export default function NextEpisode({ link, seriesId, status, userId, loginHref, labels, auto, onAuto, onUnlocked, onRetry, announce, format }: Props) {
+  const block = useRef<HTMLElement | null>(null)
+  const dialog = useRef<HTMLDivElement | null>(null)
+  const opener = useRef<HTMLButtonElement | null>(null)
+  const [asking, setAsking] = useState(false)
+  const [budget, setBudget] = useState<number>(DEFAULT_AUTO_UNLOCK_BUDGET)
+  const [kind, setKind] = useState<AutoUnlockKind>(link.priceRent !== null ? 'RENT' : 'POSSESSION')
+  const [reached, setReached] = useState(false)
+  const [busy, setBusy] = useState(false)
+  const [stopped, setStopped] = useState<string | null>(null)
+  const headingId = `viewer-next-${link.id}`
+
+  // The reader reached the locked episode: its block is on screen, or was scrolled past (End key).
+  useEffect(() => {
+    if (status !== 'locked' || !block.current || !('IntersectionObserver' in window)) return
+    const io = new IntersectionObserver((entries) => setReached(entries.some((e) => e.isIntersecting || e.boundingClientRect.bottom < 0)))
+    io.observe(block.current)
+    return () => io.disconnect()
+  }, [status])
+
+  const unlock = async (state: AutoUnlockState) => {
+    if (userId === null || attempted.has(link.id)) return
+    const decision = autoUnlockDecision(state, link)
+    if (decision.action === 'ask') return
+    if (decision.action === 'stop') {
+      const text = decision.reason === 'BUDGET' ? format(labels.autoStoppedBudget, { budget: state.budget ?? 0 }) : labels.autoStoppedNotSold
+      setStopped(text)
+      announce(text)
+      return
+    }
+    attempted.add(link.id)
+    setBusy(true)
+    const res = await purchase(link.id, decision.kind, autoUnlockKey(userId, link.id))
+    setBusy(false)
+    if (res.ok) {
+      announceCoin(res.data.coin)
+      onAuto({ ...state, spent: state.spent + decision.price })
+      onUnlocked(format(labels.autoWorking, { no: link.no, coins: decision.price, spent: state.spent + decision.price, budget: state.budget ?? 0 }))
+      return
+    }
+    if (res.code === 'ADULT_ONLY_CONTENTS') { requireAge(); return }
+    if (res.code === 'EXIST_LIBRARY' || res.code === 'RENT_PURCHASE_IMPOSSIBLE' || res.code === 'POSSESSION_PURCHASE_IMPOSSIBLE') { onUnlocked(''); return }
+    const text = res.code === 'COIN_INSUFFICIENT' ? labels.autoStoppedBalance : labels.failed
+    setStopped(text)
+    announce(text)
+  }
+
+  // Opted in: unlock when the reader gets here.
+  useEffect(() => {
+    if (status === 'locked' && reached && auto?.enabled && !busy) void unlock(auto)
+  }, [status, reached, auto?.enabled])
+
+  useEffect(() => {
+    if (asking) dialog.current?.querySelector<HTMLElement>('select')?.focus()
+  }, [asking])
+
+  const confirm = async () => {
+    setBusy(true)
+    const res = await putAutoUnlock(seriesId, budget, kind)
+    setBusy(false)
+    setAsking(false)
+    if (!res.ok) { setStopped(labels.failed); return }
+    onAuto(res.data)
+    await unlock(res.data)
+  }
+
+  const close = () => { setAsking(false); opener.current?.focus() }
+
+  const heading = format(labels.episodeHeading, { no: link.no, title: link.title })
+  return (
+    <section ref={block} className="viewer-next" aria-labelledby={headingId} aria-busy={status === 'loading' || busy}>
+      <h2 id={headingId}>{heading}</h2>
+      {status === 'loading' && <p className="viewer-next-status">{labels.loading}</p>}
+      {status === 'error' && (
+        <p className="viewer-next-status">{labels.failed} <button type="button" className="btn" onClick={onRetry}>{labels.retry}</button></p>
+      )}
+      {status === 'adult' && <p className="viewer-next-status">{labels.adult}</p>}
+      {status === 'locked' && (
+        <>
+          <p>{labels.locked}</p>
+          <ul className="viewer-prices">
+            {link.priceRent !== null && <li>{format(labels.rent, { coins: link.priceRent })}</li>}
+            {link.priceBuy !== null && <li>{format(labels.buy, { coins: link.priceBuy })}</li>}
+          </ul>
+          {stopped && (
+            <p className="viewer-next-stopped" role="alert">
+              {stopped} {stopped === labels.autoStoppedBalance && <a href="/shop">{labels.shop}</a>}
+            </p>
+          )}
+          <p className="viewer-actions">
+            <a className="btn" href={`/viewer/${link.id}`}>{labels.choose}</a>
+            {userId === null && <a href={loginHref}>{labels.login}</a>}
+            {userId !== null && auto !== null && !auto.enabled && (
+              <button ref={opener} type="button" className="btn btn-secondary" aria-haspopup="dialog" onClick={() => setAsking(true)} disabled={busy}>{labels.autoOffer}</button>
+            )}
+          </p>
+        </>
+      )}
+      {asking && (
+        <div ref={dialog} className="viewer-help viewer-auto" role="dialog" aria-modal="true" aria-labelledby={`${headingId}-auto`}
+          onKeyDown={(e) => { if (e.key === 'Escape') { e.preventDefault(); e.stopPropagation(); close() } }}>
+          <h2 id={`${headingId}-auto`}>{labels.autoTitle}</h2>
+          <p>{format(labels.autoText, { coins: (kind === 'RENT' ? link.priceRent : link.priceBuy) ?? link.priceRent ?? link.priceBuy ?? 0 })}</p>
+          <label className="viewer-size">
+            {labels.autoBudget}
+            <select value={budget} onChange={(e) => setBudget(Number(e.currentTarget.value))}>
+              {AUTO_UNLOCK_BUDGETS.map((n) => <option key={n} value={n}>{format(labels.autoBudgetOption, { coins: n })}</option>)}
+            </select>
+          </label>
+          <fieldset>
+            <legend>{labels.autoKind}</legend>
+            {link.priceRent !== null && (
+              <label className="viewer-choice"><input type="radio" name={`auto-kind-${link.id}`} checked={kind === 'RENT'} onChange={() => setKind('RENT')} />{labels.autoRent}</label>
+            )}
+            {link.priceBuy !== null && (
+              <label className="viewer-choice"><input type="radio" name={`auto-kind-${link.id}`} checked={kind === 'POSSESSION'} onChange={() => setKind('POSSESSION')} />{labels.autoBuy}</label>
+            )}
+          </fieldset>
+          <p className="viewer-actions">
+            <button type="button" className="btn" onClick={() => void confirm()} disabled={busy}>{labels.autoConfirm}</button>
+            <button type="button" className="btn btn-secondary" onClick={close}>{labels.autoCancel}</button>
+          </p>
+        </div>
+      )}
+    </section>
+  )
+}

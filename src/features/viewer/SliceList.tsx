@@ -1,0 +1,109 @@
+/**
+ * One episode's slices (spec §9 image widths and lazy load): known sizes (no layout shift), the first slice of
+ * the page eager with high priority, the rest asked for once within three screens (IntersectionObserver), a
+ * visible retry per failed slice. Used for the episode of the page and for each episode continuous reading
+ * appends below it.
+ */
+import { useCallback, useEffect, useRef, useState, type Ref } from 'react'
+import { LOAD_AHEAD_ROOT_MARGIN } from './reading.ts'
+
+export type ViewerSliceProps = { n: number; width: number; height: number; alt: string; src: string; srcset: string }
+
+const SIZES = '(min-width: 721px) 720px, 100vw'
+
+/** A fresh URL for a retried slice (the same object; the query only defeats a cached failure). */
+function withRetry(url: string, attempt: number): string {
+  return attempt === 0 ? url : `${url}${url.includes('?') ? '&' : '?'}r=${attempt}`
+}
+
+function srcsetWithRetry(srcset: string, attempt: number): string {
+  if (attempt === 0) return srcset
+  return srcset.split(', ').map((c) => { const [u, w] = c.split(' '); return `${withRetry(u!, attempt)} ${w}` }).join(', ')
+}
+
+export type SliceListProps = {
+  slices: ViewerSliceProps[]
+  /** The page's own episode: its first slice is the LCP image. */
+  lead: boolean
+  label: string
+  sliceFailed: string
+  retry: string
+  /** PAPER mode: only these slices are shown (null: the whole strip). */
+  shown: number[] | null
+  /** Slices to load now whatever their place (PAPER: this page and the next). */
+  ahead?: number[]
+  className: string
+  dir?: 'ltr' | 'rtl' | undefined
+  id?: string
+  listRef?: Ref<HTMLOListElement>
+  /** Double-click/tap on a slice (zoom to fit). */
+  onDoubleClick?: () => void
+}
+
+export default function SliceList({ slices, lead, label, sliceFailed, retry: retryLabel, shown, ahead, className, dir, id, listRef, onDoubleClick }: SliceListProps) {
+  const [near, setNear] = useState<ReadonlySet<number>>(() => new Set(lead ? [0] : []))
+  const [attempts, setAttempts] = useState<Record<number, number>>({})
+  const [failed, setFailed] = useState<ReadonlySet<number>>(() => new Set())
+  const items = useRef<(HTMLLIElement | null)[]>([])
+  const imgs = useRef<(HTMLImageElement | null)[]>([])
+
+  const markFailed = useCallback((i: number) => setFailed((s) => new Set(s).add(i)), [])
+
+  useEffect(() => {
+    imgs.current.forEach((img, i) => { if (img && img.complete && img.naturalWidth === 0 && img.getAttribute('src')) markFailed(i) })
+    if (!('IntersectionObserver' in window)) { setNear(new Set(slices.map((_, i) => i))); return }
+    const io = new IntersectionObserver((entries) => {
+      const hits = entries.filter((e) => e.isIntersecting).map((e) => Number((e.target as HTMLElement).dataset.index))
+      if (hits.length === 0) return
+      for (const e of entries) if (e.isIntersecting) io.unobserve(e.target)
+      setNear((s) => { const next = new Set(s); hits.forEach((h) => next.add(h)); return next })
+    }, { rootMargin: LOAD_AHEAD_ROOT_MARGIN })
+    items.current.forEach((el) => el && io.observe(el))
+    return () => io.disconnect()
+  }, [slices, markFailed])
+
+  const aheadKey = ahead?.join(',') ?? ''
+  useEffect(() => {
+    if (!ahead || ahead.length === 0) return
+    setNear((s) => { const next = new Set(s); ahead.forEach((i) => next.add(i)); return next })
+  }, [aheadKey])
+
+  const retry = (i: number) => {
+    setAttempts((a) => ({ ...a, [i]: (a[i] ?? 0) + 1 }))
+    setFailed((s) => { const next = new Set(s); next.delete(i); return next })
+    setNear((s) => new Set(s).add(i))
+  }
+
+  return (
+    <ol id={id} ref={listRef} className={className} dir={dir} aria-label={label} onDoubleClick={onDoubleClick}>
+      {slices.map((s, i) => {
+        const attempt = attempts[i] ?? 0
+        const first = lead && i === 0
+        return (
+          <li key={`${s.n}-${attempt}`} className="viewer-slice" data-index={i} hidden={shown !== null && !shown.includes(i)} ref={(el) => { items.current[i] = el }}>
+            <img
+              ref={(el) => { imgs.current[i] = el }}
+              src={withRetry(s.src, attempt)}
+              srcSet={srcsetWithRetry(s.srcset, attempt)}
+              sizes={SIZES}
+              width={s.width}
+              height={s.height}
+              alt={s.alt}
+              loading={first || near.has(i) ? 'eager' : 'lazy'}
+              fetchPriority={first ? 'high' : 'auto'}
+              decoding={first ? 'auto' : 'async'}
+              draggable={false}
+              onError={() => markFailed(i)}
+            />
+            {failed.has(i) && (
+              <div className="viewer-retry" role="alert">
+                <p>{sliceFailed}</p>
+                <button type="button" className="btn" onClick={() => retry(i)}>{retryLabel}</button>
+              </div>
+            )}
+          </li>
+        )
+      })}
+    </ol>
+  )
+}

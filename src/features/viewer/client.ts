@@ -1,0 +1,83 @@
+/**
+ * The viewer island's calls to the API (API.md envelope: `{result, data}` or `{result: 'ERROR', code}`), and
+ * the follow-ups of spec §8 it performs itself: NOT_FOUND_ACCESS_TOKEN logs out, ADULT_ONLY_CONTENTS asks the
+ * age popup (`age:required`, contract with the age check), a purchase announces the new balance
+ * (`coin:changed`, contract with the header).
+ */
+import type { AutoUnlockKind, AutoUnlockState } from './continuous.ts'
+import type { ViewerSliceProps } from './SliceList.tsx'
+
+export type Result<T> = { ok: true; data: T } | { ok: false; code: string; status: number }
+
+/** A neighbour episode with its prices (GET /api/v1/viewer/{id} `next`/`prev`). */
+export type EpisodeLinkData = { id: number; no: number; title: string; isFree: boolean; priceRent: number | null; priceBuy: number | null }
+
+/** What the island needs of an opened episode. */
+export type EpisodeData = {
+  id: number
+  no: number
+  title: string
+  seriesId: number
+  seriesTitle: string
+  contentType: 'IMAGE' | 'TEXT'
+  slices: ViewerSliceProps[]
+  text: string[]
+  prev: EpisodeLinkData | null
+  next: EpisodeLinkData | null
+  nextUpdateAt: string | null
+}
+
+async function call<T>(path: string, init: RequestInit = {}): Promise<Result<T>> {
+  try {
+    const res = await fetch(path, { credentials: 'same-origin', ...init, headers: { accept: 'application/json', ...(init.body ? { 'content-type': 'application/json' } : {}), ...init.headers } })
+    const body = (await res.json().catch(() => null)) as { result?: string; data?: T; code?: string } | null
+    if (res.ok && body?.result === 'SUCCESS') return { ok: true, data: body.data as T }
+    return { ok: false, code: body?.code ?? 'UNKNOWN', status: res.status }
+  } catch {
+    return { ok: false, code: 'NETWORK', status: 0 }
+  }
+}
+
+export const getEpisode = (id: number) => call<EpisodeData>(`/api/v1/viewer/${id}`)
+export const getAutoUnlock = (seriesId: number) => call<AutoUnlockState>(`/api/v1/viewer/auto-unlock/${seriesId}`)
+export const putAutoUnlock = (seriesId: number, budget: number, kind: AutoUnlockKind) =>
+  call<AutoUnlockState>(`/api/v1/viewer/auto-unlock/${seriesId}`, { method: 'PUT', body: JSON.stringify({ budget, kind }) })
+export const deleteAutoUnlock = (seriesId: number) => call<AutoUnlockState>(`/api/v1/viewer/auto-unlock/${seriesId}`, { method: 'DELETE' })
+
+export type Coin = { coin: number; freeCoin: number; bonus: number; mileage: number; total: number }
+
+/** API.md POST /api/v1/purchase for one episode, with the caller's Idempotency-Key. */
+export const purchase = (episodeId: number, kind: AutoUnlockKind, key: string) =>
+  call<{ purchases: { episodeId: number; kind: string; expiresAt: string | null }[]; coin: Coin }>('/api/v1/purchase', {
+    method: 'POST', headers: { 'idempotency-key': key }, body: JSON.stringify({ episodeIds: [episodeId], kind }),
+  })
+
+/** Saves the reader's place; `keepalive` lets it leave with the page. */
+export function postProgress(episodeId: number, position: number): void {
+  void fetch(`/api/v1/viewer/${episodeId}/progress`, {
+    method: 'POST', keepalive: true, credentials: 'same-origin',
+    headers: { 'content-type': 'application/json' }, body: JSON.stringify({ position }),
+  }).catch(() => undefined)
+}
+
+/** Contract with the header: the balance after a purchase. */
+export function announceCoin(coin: Coin): void {
+  document.dispatchEvent(new CustomEvent('coin:changed', { detail: coin }))
+}
+
+/** Contract with the age check: open the age popup, then come back here. */
+export function requireAge(): void {
+  document.dispatchEvent(new CustomEvent('age:required', { detail: { returnTo: location.pathname } }))
+}
+
+/** Spec §8 NOT_FOUND_ACCESS_TOKEN → logout: the session service ends the session, then the page reloads as a guest. */
+export async function logout(): Promise<void> {
+  try {
+    const { csrfToken } = (await (await fetch('/api/auth/csrf', { credentials: 'same-origin' })).json()) as { csrfToken: string }
+    await fetch('/api/auth/signout', {
+      method: 'POST', credentials: 'same-origin', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ csrfToken, callbackUrl: location.pathname, json: 'true' }),
+    })
+  } catch { /* the reload below shows the guest page either way */ }
+  location.reload()
+}

@@ -1,0 +1,277 @@
+import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test'
+import AxeBuilder from '@axe-core/playwright'
+
+/**
+ * Continuous reading and its money (spec §1 "continuous reading with automatic coin deduction"; issue 6 §3–§4)
+ * on the seeded demo: series 1 has 11 episodes, ids 1–11, the first five free, the others rented for 2 coins or
+ * bought for 4. Each test that moves coins signs up its own reader (100 bonus coins from the WELCOME100
+ * coupon), so nothing depends on what other tests did to the demo accounts.
+ */
+
+async function hydrated(page: Page) {
+  await page.locator('astro-island:not([ssr])').first().waitFor({ state: 'attached' })
+}
+
+async function seriousViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze()
+  return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`)
+}
+
+const PASSWORD = 'Viewer-2026!'
+
+/** A new verified account (API sign-up, code from the dev outbox). */
+async function newAccount(request: APIRequestContext): Promise<string> {
+  const email = `viewer-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`
+  expect((await request.post('/api/v1/auth/sign-up', { data: { email, password: PASSWORD, passwordConfirm: PASSWORD, agreeTerms: true } })).status()).toBe(200)
+  const outbox = await (await request.get('/dev/outbox')).text()
+  const item = outbox.split('<li').find((li) => li.includes(`data-recipient="${email}"`))!
+  const code = /\b(\d{6})\b/.exec(item.replace(/<[^>]+>/g, ' '))![1]!
+  expect((await request.post('/api/v1/auth/verify-otp', { data: { email, code } })).status()).toBe(200)
+  return email
+}
+
+async function signIn(page: Page, email: string) {
+  await page.goto('/user/login')
+  await page.getByLabel('Adresse e-mail').fill(email)
+  await page.getByLabel('Mot de passe').fill(PASSWORD)
+  await page.getByRole('button', { name: 'Se connecter' }).click()
+  await page.waitForURL((url) => !url.pathname.startsWith('/user/login'))
+}
+
+/** A signed-in reader with 100 coins. */
+async function reader(page: Page, baseURL: string) {
+  const email = await newAccount(page.request)
+  await signIn(page, email)
+  const res = await page.request.post('/api/v1/coupon/code', { data: { code: 'WELCOME100' }, headers: { origin: baseURL } })
+  expect(res.status()).toBe(200)
+  return email
+}
+
+async function balance(page: Page): Promise<number> {
+  return ((await (await page.request.get('/api/v1/coin')).json()) as { data: { total: number } }).data.total
+}
+
+/** Scrolls on to the end, as a reader would, until `target` is on the page. */
+async function readTo(page: Page, target: ReturnType<Page['locator']>) {
+  await expect(async () => {
+    await page.keyboard.press('End')
+    await expect(target).toBeAttached({ timeout: 1000 })
+  }).toPass({ timeout: 20_000 })
+}
+
+/** Records `coin:changed` events (contract with the header) and purchase requests. */
+async function watchMoney(page: Page) {
+  const purchases: { key: string | undefined; body: string | null }[] = []
+  page.on('request', (r) => { if (r.url().endsWith('/api/v1/purchase') && r.method() === 'POST') purchases.push({ key: r.headers()['idempotency-key'], body: r.postData() }) })
+  await page.addInitScript(() => {
+    const w = window as unknown as { __coins: unknown[] }
+    w.__coins = []
+    document.addEventListener('coin:changed', (e) => w.__coins.push((e as CustomEvent).detail))
+  })
+  return { purchases, coinEvents: () => page.evaluate(() => (window as unknown as { __coins: { total: number }[] }).__coins) }
+}
+
+test.describe('continuous reading', () => {
+  test('the next episode flows in below without a page load or a layout shift; its first slice is loaded before the reader gets there', async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 800 })
+    await page.addInitScript(() => {
+      const w = window as unknown as { __cls: number }
+      w.__cls = 0
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) if (!e.hadRecentInput) w.__cls += e.value
+      }).observe({ type: 'layout-shift', buffered: true })
+    })
+    await page.goto('/viewer/1')
+    await hydrated(page)
+    await page.evaluate(() => { (window as unknown as { __samePage: boolean }).__samePage = true })
+    const next = page.locator('section[data-episode="2"]')
+    await expect(next).toBeAttached()
+    await expect(next.getByRole('heading', { level: 2 })).toHaveText(/^Épisode 2 : /)
+    // fetched ahead: the next episode's first slice is loaded while the reader is still in episode 1
+    await expect.poll(() => next.locator('img').first().evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth > 0)).toBe(true)
+    expect(page.url()).toMatch(/\/viewer\/1$/)
+    const firstTop = await next.evaluate((el) => el.getBoundingClientRect().top + scrollY)
+    expect(await page.evaluate(() => scrollY + innerHeight)).toBeLessThan(firstTop)
+
+    // reading on: the URL and the title follow, the page is the same document
+    await next.evaluate((el) => scrollTo(0, el.getBoundingClientRect().top + scrollY))
+    await expect(page).toHaveURL(/\/viewer\/2$/)
+    await expect(page).toHaveTitle(/Épisode 2/)
+    expect(await page.evaluate(() => (window as unknown as { __samePage?: boolean }).__samePage)).toBe(true)
+    // n goes to the next episode within the page too, p back to the one above
+    await page.keyboard.press('p')
+    await expect(page).toHaveURL(/\/viewer\/1$/)
+    expect(await page.evaluate(() => (window as unknown as { __samePage?: boolean }).__samePage)).toBe(true)
+    await page.waitForTimeout(300)
+    expect(await page.evaluate(() => (window as unknown as { __cls: number }).__cls)).toBe(0)
+    expect(await seriousViolations(page)).toEqual([])
+  })
+
+  test('a guest reaching a locked episode sees its prices and a login link that comes back to that episode', async ({ page }) => {
+    await page.goto('/viewer/5')
+    await hydrated(page)
+    await page.keyboard.press('End')
+    const locked = page.getByRole('region', { name: /^Épisode 6 : / })
+    await expect(locked).toContainText('Location 2 pièces')
+    await expect(locked).toContainText('Achat 4 pièces')
+    const login = locked.getByRole('link', { name: 'Se connecter pour le lire' })
+    const href = await login.getAttribute('href')
+    const callback = new URL(href!, 'http://x').searchParams.get('callback')!
+    expect(callback).toBe('/callback/viewer-login-success?returnTo=%2Fviewer%2F6')
+    await expect(locked.getByRole('link', { name: 'Louer ou acheter' })).toHaveAttribute('href', '/viewer/6')
+    await expect(locked.getByRole('button', { name: /automatiquement/ })).toHaveCount(0)
+    expect(await page.locator('img[src*="/ep/6/"], img[src*="/slice/"]').count()).toBe(0)
+    expect(await seriousViolations(page)).toEqual([])
+  })
+
+  test('automatic unlock: coins move only after the confirmation, once per episode, never past the cap', async ({ page, baseURL }) => {
+    await page.setViewportSize({ width: 390, height: 800 })
+    const money = await watchMoney(page)
+    await reader(page, baseURL!)
+    expect(await balance(page)).toBe(100)
+
+    await page.goto('/viewer/5')
+    await hydrated(page)
+    await page.keyboard.press('End')
+    const locked6 = page.getByRole('region', { name: /^Épisode 6 : / })
+    const offer = locked6.getByRole('button', { name: 'Débloquer la suite automatiquement…' })
+    await expect(offer).toBeVisible()
+    // seeing the locked episode moves nothing; cancelling the confirmation moves nothing
+    await offer.click()
+    const dialog = page.getByRole('dialog', { name: 'Lecture continue' })
+    await expect(dialog).toContainText('en commençant par celui-ci (2 pièces)')
+    expect(await seriousViolations(page)).toEqual([])
+    await dialog.getByRole('button', { name: 'Annuler' }).click()
+    await expect(dialog).toBeHidden()
+    await expect(offer).toBeFocused()
+    expect(await balance(page)).toBe(100)
+    expect(money.purchases).toEqual([])
+
+    // confirm: buy (4 coins each) with a cap of 10 coins
+    await offer.click()
+    await dialog.getByLabel('Budget maximum').selectOption('10')
+    await dialog.getByRole('radio', { name: 'Achat' }).check()
+    await dialog.getByRole('button', { name: 'Confirmer et débloquer' }).click()
+    const ep6 = page.locator('section[data-episode="6"]')
+    await expect(ep6).toBeAttached()
+    await expect.poll(() => ep6.locator('img').first().evaluate((i: HTMLImageElement) => i.naturalWidth)).toBeGreaterThan(0)
+    expect(await balance(page)).toBe(96)
+    expect(await money.coinEvents()).toEqual([expect.objectContaining({ total: 96 })])
+    await expect(page.getByText('Déblocage automatique activé : 4 sur 10 pièces utilisées.')).toBeVisible()
+
+    // episode 7 is unlocked when the reader gets to it, without asking again
+    const ep7 = page.locator('section[data-episode="7"]')
+    await readTo(page, ep7)
+    expect(await balance(page)).toBe(92)
+    // episode 8 would pass the cap (8 + 4 > 10): it stays locked, nothing more is spent
+    const locked8 = page.getByRole('region', { name: /^Épisode 8 : / })
+    await readTo(page, locked8.getByRole('alert'))
+    await expect(locked8.getByRole('alert')).toHaveText(/le budget de 10 pièces serait dépassé/)
+    expect(await balance(page)).toBe(92)
+    expect(money.purchases.map((p) => JSON.parse(p.body!))).toEqual([{ episodeIds: [6], kind: 'POSSESSION' }, { episodeIds: [7], kind: 'POSSESSION' }])
+    expect(money.purchases.map((p) => p.key)).toEqual([expect.stringMatching(/^viewer-auto:\d+:6$/), expect.stringMatching(/^viewer-auto:\d+:7$/)])
+
+    // reading the same stretch again (another visit): owned episodes open, no coin moves twice
+    await page.goto('/viewer/5')
+    await hydrated(page)
+    await readTo(page, page.getByRole('region', { name: /^Épisode 8 : / }).getByRole('alert'))
+    await expect(page.locator('section[data-episode="6"], section[data-episode="7"]')).toHaveCount(2)
+    expect(await balance(page)).toBe(92)
+    expect(money.purchases).toHaveLength(2)
+
+    // opting out: the next locked episode offers the choice again
+    await page.getByRole('button', { name: 'Désactiver' }).click()
+    await expect(page.getByRole('region', { name: /^Épisode 8 : / }).getByRole('button', { name: 'Débloquer la suite automatiquement…' })).toBeVisible()
+  })
+
+  test('reading progress is restored on another device and listed in /library/recent', async ({ browser, page, baseURL }) => {
+    await page.setViewportSize({ width: 390, height: 700 })
+    const email = await newAccount(page.request)
+    await signIn(page, email)
+    await page.goto('/viewer/3')
+    await hydrated(page)
+    const saved = page.waitForRequest((r) => r.url().endsWith('/api/v1/viewer/3/progress') && r.method() === 'POST')
+    const content = page.locator('#viewer-content')
+    await content.evaluate((el) => scrollTo(0, el.getBoundingClientRect().top + scrollY + (el.getBoundingClientRect().height - innerHeight) * 0.5))
+    const position = (JSON.parse((await saved).postData()!) as { position: number }).position
+    expect(position).toBeGreaterThan(0.3)
+    expect(position).toBeLessThan(0.7)
+
+    const other = await (browser as Browser).newContext({ baseURL, viewport: { width: 390, height: 700 } })
+    const phone = await other.newPage()
+    await signIn(phone, email)
+    await phone.goto('/library/recent')
+    const item = phone.getByRole('listitem').filter({ has: phone.getByRole('heading', { name: 'Un café pour deux' }) })
+    await expect(item).toContainText(`lu à ${Math.round(position * 100)} %`)
+    await item.getByRole('link', { name: 'Reprendre l’épisode 3' }).click()
+    await expect(phone).toHaveURL(/\/viewer\/3$/) // the place travels in ?p= and is taken out of the URL once used
+    await hydrated(phone)
+    const restored = await phone.locator('#viewer-content').evaluate((el) => {
+      const r = el.getBoundingClientRect()
+      return (scrollY - (r.top + scrollY)) / (r.height - innerHeight)
+    })
+    expect(Math.abs(restored - position)).toBeLessThan(0.02)
+    expect(await seriousViolations(phone)).toEqual([])
+    await other.close()
+  })
+})
+
+test.describe('reading comfort', () => {
+  test('zoom with + and −, double-click fits; auto-scroll with a speed control stops on Esc; f goes fullscreen', async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 800 })
+    await page.goto('/viewer/1')
+    await hydrated(page)
+    const img = page.locator('#viewer-content img').first()
+    const fitted = (await img.boundingBox())!.width
+    await page.keyboard.press('+')
+    await expect.poll(async () => (await img.boundingBox())!.width).toBeGreaterThan(fitted * 1.2)
+    await page.keyboard.press('-')
+    await expect.poll(async () => Math.round((await img.boundingBox())!.width)).toBe(Math.round(fitted))
+    await img.dblclick()
+    await expect.poll(async () => (await img.boundingBox())!.width).toBeGreaterThan(fitted * 1.9)
+    await img.dblclick()
+    await expect.poll(async () => Math.round((await img.boundingBox())!.width)).toBe(Math.round(fitted))
+
+    const start = await page.evaluate(() => scrollY)
+    await page.keyboard.press('a')
+    const toggle = page.getByRole('button', { name: 'Défilement automatique' })
+    await expect(toggle).toHaveAttribute('aria-pressed', 'true')
+    await expect(page.getByRole('slider', { name: 'Vitesse du défilement automatique' })).toBeVisible()
+    await expect.poll(() => page.evaluate(() => scrollY)).toBeGreaterThan(start + 20)
+    await page.keyboard.press('Escape')
+    await expect(toggle).toHaveAttribute('aria-pressed', 'false')
+    const stopped = await page.evaluate(() => scrollY)
+    await page.waitForTimeout(400)
+    expect(await page.evaluate(() => scrollY)).toBe(stopped)
+
+    await page.keyboard.press('?')
+    const help = page.getByRole('dialog', { name: 'Raccourcis clavier' })
+    await expect(help).toContainText('Plein écran')
+    await expect(help).toContainText('Défilement automatique')
+    await expect(help).toContainText('Zoomer')
+    await page.keyboard.press('Escape')
+    await expect(help).toBeHidden()
+    await page.keyboard.press('f')
+    await expect.poll(() => page.evaluate(() => document.fullscreenElement !== null)).toBe(true)
+  })
+
+  test('PAPER mode from the settings cookie is in the server HTML: no flash, even without JavaScript', async ({ browser, baseURL }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false, baseURL })
+    const url = new URL(baseURL!)
+    await context.addCookies([{ name: 'viewer-settings_fr', value: encodeURIComponent(JSON.stringify({ mode: 'PAPER', double: false })), domain: url.hostname, path: '/' }])
+    const page = await context.newPage()
+    const res = await page.goto('/viewer/1')
+    expect(res?.headers()['cache-control']).toBe('private, no-store')
+    await expect(page.locator('ol.viewer-slices.viewer-paper')).toHaveCount(1)
+    await expect(page.locator('ol.viewer-slices > li:not([hidden])')).toHaveCount(1)
+    await expect(page.getByRole('navigation', { name: 'Navigation entre les pages' }).getByRole('status')).toHaveText('1 / 3')
+    await context.close()
+  })
+
+  test('the end of an episode offers today’s and popular webtoons', async ({ page }) => {
+    await page.goto('/viewer/84')
+    const picks = page.getByRole('complementary', { name: 'À lire ensuite' })
+    await expect(picks.getByRole('heading', { name: 'Les plus lus' })).toBeVisible()
+    expect(await picks.getByRole('link').count()).toBeGreaterThan(3)
+  })
+})
