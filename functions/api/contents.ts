@@ -12,7 +12,7 @@ import { ok } from '../lib/respond.ts'
 import { validate } from '../lib/validate.ts'
 import { AppError } from '../../src/lib/errors/catalogue.ts'
 import { listContents, seriesDetail } from '../../src/features/catalogue/catalogue.server.ts'
-import { audienceFor, MAX_CURSOR_LENGTH, NOT_LOGGED_IN_ADULT_COOKIE, parseId, PLATFORMS, resolveContents, weekdayIn } from '../../src/features/catalogue/catalogue.ts'
+import { audienceFor, MAX_CURSOR_LENGTH, NOT_LOGGED_IN_ADULT_COOKIE, parseId, PLATFORMS, resolveContents, homeToday } from '../../src/features/catalogue/catalogue.ts'
 import { readerIsAdult, seriesMe, seriesOwnerships } from '../../src/features/library/library.server.ts'
 import { isAdultReader } from '../../src/features/viewer/viewer.ts'
 import { currentUserId, requireUser } from '../middleware/session.ts'
@@ -29,7 +29,7 @@ export const contents = new Hono<AppEnv>().get('/', validate('query', ContentsQu
   const edition = c.get('edition')
   // No session yet on this route: the reader is a guest (the session feature adds the signed-in viewer).
   const audience = audienceFor(edition, null, { platform: Platform.parse(c.req.header('x-platform')), adultCookie: getCookie(c, NOT_LOGGED_IN_ADULT_COOKIE) })
-  const resolved = resolveContents(c.req.valid('query'), audience, weekdayIn(edition.timeZone))
+  const resolved = resolveContents(c.req.valid('query'), audience, homeToday(edition.timeZone))
   if (!resolved.ok) throw new AppError(resolved.code, resolved.field ? { fields: resolved.field } : undefined)
   c.header('Cache-Control', 'private, no-store')
   return ok(c, await listContents(c.get('db'), resolved.request, audience))

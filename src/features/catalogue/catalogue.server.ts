@@ -1,6 +1,6 @@
 /** Catalogue reads from D1 (home sections, series detail); every list is bounded. */
 import type { Db } from '../../lib/server/db.ts'
-import { encodeCursor, type Audience, type BannerDisplay, type ContentsRequest, type TabFilter, type Weekday } from './catalogue.ts'
+import { encodeCursor, sortSchedule, type Audience, type BannerDisplay, type ContentsRequest, type ScheduleDay, type TabFilter, type Weekday } from './catalogue.ts'
 
 export type SeriesCard = {
   id: number
@@ -36,16 +36,37 @@ export type SeriesDetail = SeriesCard & {
   type: 'IMAGE' | 'TEXT'
   creators: { name: string; role: string }[]
   tags: string[]
+  /** Schedule groups the series updates in (weekdays and/or TEN), in week order. */
+  schedule: ScheduleDay[]
+  /** Next planned episode (series.next_update_at), null when none is planned. */
+  nextUpdateAt: string | null
+  /** Up to RELATED_SIZE visible series sharing the most tags (then the same genre), best ranked first. */
+  related: SeriesCard[]
   episodes: { id: number; no: number; title: string; free: boolean; priceRent: number | null; priceBuy: number | null; publishedAt: string }[]
 }
 
-/** One series with creators, tags and its episode list (2 queries), or null when unknown. */
-export async function seriesDetail(db: Db, id: number): Promise<SeriesDetail | null> {
+/** Related series shown on a detail page. */
+export const RELATED_SIZE = 6
+
+const RELATED_CARD = `json_object('id', r.id, 'title', r.title, 'genre', r.genre, 'isAdult', r.is_adult, 'coverKey', r.cover_key, 'coverWidth', r.cover_width, 'coverHeight', r.cover_height)`
+
+/**
+ * One series with creators, tags, schedule, related series (visible to `audience`) and its episode list
+ * (2 queries), or null when unknown.
+ */
+export async function seriesDetail(db: Db, id: number, audience: Audience = { showAdult: false, showBl: true }): Promise<SeriesDetail | null> {
+  const relatedVisible = visible(audience).replace(/\bs\./g, 'r.')
   const [series, episodes] = await Promise.all([
     db.first<any>(
-      `SELECT ${CARD}, s.description, s.status, s.type,
+      `SELECT ${CARD}, s.description, s.status, s.type, s.next_update_at AS nextUpdateAt,
         (SELECT json_group_array(json_object('name', c.name, 'role', sc.role)) FROM series_creators sc JOIN creators c ON c.id = sc.creator_id WHERE sc.series_id = s.id) AS creators,
-        (SELECT json_group_array(t.name) FROM series_tags st JOIN tags t ON t.id = st.tag_id WHERE st.series_id = s.id) AS tags
+        (SELECT json_group_array(t.name) FROM series_tags st JOIN tags t ON t.id = st.tag_id WHERE st.series_id = s.id) AS tags,
+        (SELECT json_group_array(weekday) FROM schedules WHERE series_id = s.id) AS schedule,
+        (SELECT json_group_array(${RELATED_CARD}) FROM (
+           SELECT r.*, (SELECT COUNT(*) FROM series_tags a JOIN series_tags b ON b.tag_id = a.tag_id WHERE a.series_id = s.id AND b.series_id = r.id) AS shared
+           FROM series r WHERE r.id <> s.id AND ${relatedVisible}
+             AND (r.genre = s.genre OR r.id IN (SELECT b.series_id FROM series_tags a JOIN series_tags b ON b.tag_id = a.tag_id WHERE a.series_id = s.id))
+           ORDER BY shared DESC, r.genre = s.genre DESC, r.rank_score DESC, r.id LIMIT ${RELATED_SIZE}) r) AS related
        FROM series s WHERE s.id = ? AND s.is_published = 1`,
       id,
     ),
@@ -63,6 +84,9 @@ export async function seriesDetail(db: Db, id: number): Promise<SeriesDetail | n
     type: series.type,
     creators: JSON.parse(series.creators),
     tags: JSON.parse(series.tags),
+    schedule: sortSchedule(JSON.parse(series.schedule)),
+    nextUpdateAt: series.nextUpdateAt ?? null,
+    related: cards(JSON.parse(series.related)),
     episodes: episodes.map((e) => ({ ...e, free: e.free === 1 })),
   }
 }
