@@ -75,10 +75,10 @@ describe('ranking from real reads and purchases', () => {
 })
 
 describe('detail: related series and schedule', () => {
-  it('lists related series sharing tags or genre, never itself, never adult ones for a guest, in the same 2 queries', async () => {
+  it('lists related series sharing tags or genre, never itself, never adult ones for a guest, in the same single query', async () => {
     const db = createDb(env.DB)
     const d = await seriesDetail(db, 1, GUEST)
-    expect(db.queryCount).toBe(2)
+    expect(db.queryCount).toBe(1)
     expect(d!.related.length).toBeGreaterThan(0)
     expect(d!.related.length).toBeLessThanOrEqual(6)
     expect(d!.related.map((r) => r.id)).not.toContain(1)
