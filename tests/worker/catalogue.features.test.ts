@@ -96,6 +96,22 @@ describe('detail: related series and schedule', () => {
     }
   })
 
+  it('shows at most 2 of the series\' notices, newest first, none dated in the future', async () => {
+    const row = await env.DB.prepare(`SELECT series_id AS id FROM notices WHERE series_id IS NOT NULL LIMIT 1`).first<{ id: number }>()
+    const id = row!.id
+    const at = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString()
+    await env.DB.batch([
+      env.DB.prepare(`INSERT INTO notices (series_id, title, body, published_at) VALUES (?, 'old', 'b', ?)`).bind(id, at(-300)),
+      env.DB.prepare(`INSERT INTO notices (series_id, title, body, published_at) VALUES (?, 'newest', 'b', ?)`).bind(id, at(-0.01)),
+      env.DB.prepare(`INSERT INTO notices (series_id, title, body, published_at) VALUES (?, 'tomorrow', 'b', ?)`).bind(id, at(1)),
+    ])
+    const d = await seriesDetail(createDb(env.DB), id, GUEST)
+    expect(d!.notices.length).toBe(2)
+    expect(d!.notices[0]!.title).toBe('newest')
+    expect(d!.notices.map((n) => n.title)).not.toContain('tomorrow')
+    expect(d!.notices[0]!.publishedAt >= d!.notices[1]!.publishedAt).toBe(true)
+  })
+
   it('gives the schedule days in week order and the next update of a scheduled series', async () => {
     const row = await env.DB.prepare(
       `SELECT s.id, s.next_update_at AS next, (SELECT json_group_array(weekday) FROM schedules WHERE series_id = s.id) AS days
