@@ -106,3 +106,36 @@ test.describe('event and benefit landings', () => {
     await expect(page).toHaveURL(/\/event$/)
   })
 })
+
+test.describe('adult series detail (spec §5, §8 ADULT_ONLY_CONTENTS)', () => {
+  async function signIn(page: import('@playwright/test').Page, email: string, password: string, to: string) {
+    await page.goto(`/user/login?callback=${encodeURIComponent(to)}`)
+    await page.getByLabel('Adresse e-mail').fill(email)
+    await page.getByLabel('Mot de passe').fill(password)
+    await page.getByRole('button', { name: 'Se connecter' }).click()
+    await expect(page).toHaveURL(new RegExp(`${to}$`))
+  }
+
+  test('a guest and a minor get the age notice (403), an adult reader the series, never cached for others', async ({ page, browser }) => {
+    const guest = await page.goto('/detail/7')
+    expect(guest!.status()).toBe(403)
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Contenu réservé aux adultes')
+    expect(guest!.headers()['cache-control']).toContain('no-store')
+
+    const adult = await browser.newPage()
+    await signIn(adult, 'reader@example.com', 'Reader-2026!', '/detail/7')
+    const res = await adult.reload()
+    expect(res!.status()).toBe(200)
+    await expect(adult.getByRole('heading', { level: 2, name: /Épisodes/ })).toBeVisible()
+    await expect(adult.locator('meta[name="robots"]')).toHaveAttribute('content', 'noindex')
+    await adult.close()
+
+    const minor = await browser.newPage()
+    await signIn(minor, 'minor@example.com', 'Minor-2026!', '/detail/7')
+    const m = await minor.reload()
+    expect(m!.status()).toBe(403)
+    await minor.close()
+
+    expect((await page.goto('/detail/7'))!.status()).toBe(403) // the adult's page never reached the shared cache
+  })
+})
