@@ -5,7 +5,7 @@
  *   - autocannon throughput of the edge-rendered detail page against a pre-rendered page on the same worker;
  *   - D1 queries per request, read from the worker's `X-D1-Queries` header.
  * Prints a table and writes bench/results.json (figures + machine + commit + date).
- * Options: --no-build, --port N (8799), --runs N (3), --duration S (10), --connections N (20),
+ * Options: --no-build, --port N (8799), --runs N (3), --duration S (10), --connections N (20), --rounds N (2: load runs alternate),
  *          --no-lighthouse, --no-load, --verbose (show the worker's output).
  * Exits 0 unless the worker never started.
  */
@@ -21,16 +21,30 @@ import { benchPurchase, purchaseLine } from './bench/purchase.ts'
 // 90 KB gz on island pages); `lcpMs` overrides the LCP target (viewer: 1600).
 // ---------------------------------------------------------------------------------------------------
 type Discovered = { detail: string }
-type PageSpec = { name: string; path: string | ((d: Discovered) => string); jsKB?: number; lcpMs?: number; edge?: boolean }
+export type PageSpec = { name: string; path: string | ((d: Discovered) => string); jsKB?: number; lcpMs?: number; edge?: boolean }
+
+// ---------------------------------------------------------------------------------------------------
+// Other features' measurements: one module per feature in scripts/bench/<feature>.ts, one line each here.
+// A module default-exports a `BenchModule`: `pages` (added to the Lighthouse runs above) and/or `run`
+// (its own measurements against the running worker; what it returns lands in results.json under
+// `modules.<name>` and its `lines` are printed after the main table). Keep this list sorted.
+// ---------------------------------------------------------------------------------------------------
+export type BenchContext = { base: string; duration: number; connections: number; notes: string[] }
+export type BenchModule = { name: string; pages?: PageSpec[]; run?: (ctx: BenchContext) => Promise<{ lines?: string[]; figures: unknown }> }
+const MODULES: BenchModule[] = [
+  // (await import('./bench/viewer.ts')).default,
+]
+const EXTRA_PAGES: PageSpec[] = MODULES.flatMap((m) => m.pages ?? [])
 
 const PAGES: PageSpec[] = [
   { name: 'home', path: '/', jsKB: 5, edge: true },
   { name: 'detail', path: (d) => d.detail, jsKB: 5, edge: true },
+  { name: 'weekly', path: '/home/weekly', jsKB: 5, edge: true },
+  { name: 'notice', path: '/notice', jsKB: 5, edge: true },
+  { name: 'faq', path: '/faq', jsKB: 5, edge: true },
   { name: 'prepare', path: '/prepare' },
-  // { name: 'weekly', path: '/weekly', jsKB: 5, edge: true },
-  // { name: 'notice', path: '/notice', jsKB: 5, edge: true },
-  // { name: 'faq', path: '/faq', jsKB: 5, edge: true },
   // { name: 'viewer', path: (d) => d.viewer, jsKB: 90, lcpMs: 1600, edge: true }, // + `viewer` in Discovered/discover()
+  ...EXTRA_PAGES,
 ]
 /** Throughput comparison: the edge-rendered page against the pre-rendered one (names from PAGES). */
 const LOAD = { edge: 'detail', baseline: 'prepare' }
@@ -50,6 +64,7 @@ const port = Number(opts.port ?? 8799)
 const runs = Math.max(1, Number(opts.runs ?? 3))
 const duration = Math.max(1, Number(opts.duration ?? 10))
 const connections = Math.max(1, Number(opts.connections ?? 20))
+const rounds = Math.max(1, Number(opts.rounds ?? 2))
 const persist = '.wrangler/bench'
 const base = `http://127.0.0.1:${port}`
 const notes: string[] = []
@@ -302,6 +317,16 @@ async function load(page: Resolved, autocannon: Autocannon, render = false): Pro
   }
 }
 
+/** Mean of several runs of one page (p99: the worst run's). */
+function meanLoad(runs: LoadFigures[]): LoadFigures {
+  const mean = (f: (x: LoadFigures) => number) => runs.reduce((a, x) => a + f(x), 0) / runs.length
+  const sum = (f: (x: LoadFigures) => number) => runs.reduce((a, x) => a + f(x), 0)
+  return {
+    page: runs[0]!.page, url: runs[0]!.url, reqPerSec: mean((x) => x.reqPerSec), p99Ms: Math.max(...runs.map((x) => x.p99Ms)),
+    meanLatencyMs: mean((x) => x.meanLatencyMs), non2xx: sum((x) => x.non2xx), errors: sum((x) => x.errors), timeouts: sum((x) => x.timeouts),
+  }
+}
+
 // ---------------------------------------------------------------------------------------------------
 // Output
 // ---------------------------------------------------------------------------------------------------
@@ -382,7 +407,7 @@ try {
     if (lighthouseMeta.error) notes.push(`lighthouse: ${lighthouseMeta.error}`)
   }
 
-  let loadResult: { baseline?: LoadFigures; edge?: LoadFigures; rendered?: LoadFigures; ratio?: number; renderedRatio?: number; error?: string } = {}
+  let loadResult: { baseline?: LoadFigures; edge?: LoadFigures; rendered?: LoadFigures; ratio?: number; renderedRatio?: number; error?: string; rounds?: Record<string, LoadFigures[]> } = {}
   if (!opts['no-load'] && !interrupted) {
     const edge = measured.find((p) => p.spec.name === LOAD.edge)
     const baseline = measured.find((p) => p.spec.name === LOAD.baseline)
@@ -390,10 +415,19 @@ try {
     else {
       try {
         const autocannon = ((await import('autocannon' as string)) as { default: Autocannon }).default
-        console.log(`autocannon: ${duration} s × ${connections} connections on ${baseline.spec.name} and ${edge.spec.name}…`)
-        loadResult.baseline = await load(baseline, autocannon)
-        loadResult.edge = await load(edge, autocannon)
-        loadResult.rendered = await load(edge, autocannon, true)
+        console.log(`autocannon: ${rounds} rounds of ${duration} s × ${connections} connections on ${baseline.spec.name} and ${edge.spec.name}…`)
+        // Rounds alternate the three runs so a machine getting busier or quieter during the bench (shared
+        // cores) weighs on each the same; figures are the rounds' means.
+        const acc: { baseline: LoadFigures[]; edge: LoadFigures[]; rendered: LoadFigures[] } = { baseline: [], edge: [], rendered: [] }
+        for (let r = 0; r < rounds && !interrupted; r++) {
+          acc.baseline.push(await load(baseline, autocannon))
+          acc.edge.push(await load(edge, autocannon))
+          acc.rendered.push(await load(edge, autocannon, true))
+        }
+        loadResult.baseline = meanLoad(acc.baseline)
+        loadResult.edge = meanLoad(acc.edge)
+        loadResult.rendered = meanLoad(acc.rendered)
+        loadResult.rounds = acc
         if (loadResult.baseline.reqPerSec > 0) {
           loadResult.ratio = loadResult.edge.reqPerSec / loadResult.baseline.reqPerSec
           loadResult.renderedRatio = loadResult.rendered.reqPerSec / loadResult.baseline.reqPerSec
@@ -406,6 +440,20 @@ try {
   }
 
   if (!opts['no-load'] && !interrupted) notes.push(purchaseLine(await benchPurchase({ base, persist, edition: id }))) // issue 4: purchase p50/p99 at 50 concurrent
+
+  // --- other features' modules (see MODULES) ---
+  const moduleResults: Record<string, { lines?: string[]; figures: unknown } | { error: string }> = {}
+  for (const m of MODULES) {
+    if (!m.run || interrupted) continue
+    try {
+      console.log(`module ${m.name}…`)
+      moduleResults[m.name] = await m.run({ base, duration, connections, notes })
+    } catch (e) {
+      moduleResults[m.name] = { error: (e as Error).message }
+      notes.push(`module ${m.name}: ${(e as Error).message}`)
+    }
+  }
+
   // --- table ---
   const head = ['page', 'path', 'perf', 'a11y', 'b.p.', 'SEO', 'LCP ms', 'CLS', 'TBT ms', 'JS KB', 'total KB', 'D1']
   const target = ['target', '', `≥${TARGETS.performance}`, `≥${TARGETS.accessibility}`, `≥${TARGETS.bestPractices}`, `${TARGETS.seo}`,
@@ -446,10 +494,11 @@ try {
     const rows = [['pre-rendered', loadResult.baseline], ['edge-rendered, edge cache', loadResult.edge], ['edge-rendered, no cache', loadResult.rendered]] as const
     for (const [label, f] of rows) if (f)
       lr.push([`${label} (${f.page})`, new URL(f.url).pathname, f.reqPerSec.toFixed(1), String(f.p99Ms), f.meanLatencyMs.toFixed(1), String(f.non2xx), String(f.errors + f.timeouts)])
-    console.log(`\nautocannon ${duration} s × ${connections} connections, same worker, same run`)
+    console.log(`\nautocannon ${duration} s × ${connections} connections, same worker, same run, mean of ${rounds} alternating rounds`)
     console.log(table(lr))
     console.log(`ratio edge/pre-rendered: ${cell(loadResult.ratio, 2, (v) => v >= TARGETS.ratio)} (target ≥ ${TARGETS.ratio}); rendering every request: ${cell(loadResult.renderedRatio, 2)}`)
   }
+  for (const [name, r] of Object.entries(moduleResults)) if ('lines' in r && r.lines?.length) console.log(`\n${name}\n${r.lines.join('\n')}`)
   if (notes.length) console.log(`\nNotes:\n${notes.map((n) => `  - ${n}`).join('\n')}`)
 
   // --- results.json ---
@@ -466,6 +515,7 @@ try {
       lighthouse: lh.get(p.spec.name) ?? null,
     })),
     load: opts['no-load'] ? null : { durationS: duration, connections, ...loadResult },
+    modules: moduleResults,
     notes,
     elapsedS: Math.round((Date.now() - started) / 1000),
   }

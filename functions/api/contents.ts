@@ -12,7 +12,7 @@ import { ok } from '../lib/respond.ts'
 import { validate } from '../lib/validate.ts'
 import { AppError } from '../../src/lib/errors/catalogue.ts'
 import { listContents, seriesDetail } from '../../src/features/catalogue/catalogue.server.ts'
-import { MAX_CURSOR_LENGTH, NOT_LOGGED_IN_ADULT_COOKIE, parseId, PLATFORMS, resolveContents, weekdayIn } from '../../src/features/catalogue/catalogue.ts'
+import { MAX_CURSOR_LENGTH, NOT_LOGGED_IN_ADULT_COOKIE, parseId, PLATFORMS, resolveContents, homeToday } from '../../src/features/catalogue/catalogue.ts'
 import { readerIsAdult, seriesMe, seriesOwnerships } from '../../src/features/library/library.server.ts'
 import { isAdultReader } from '../../src/features/viewer/viewer.ts'
 import { readerAudience } from '../../src/features/age/age.server.ts'
@@ -29,7 +29,7 @@ const Platform = z.enum(PLATFORMS).catch('WEB')
 export const contents = new Hono<AppEnv>().get('/', validate('query', ContentsQuery), async (c) => {
   const edition = c.get('edition')
   const audience = await readerAudience(c.var.db, edition, c.get('session')?.userId ?? null, { platform: Platform.parse(c.req.header('x-platform')), adultCookie: getCookie(c, NOT_LOGGED_IN_ADULT_COOKIE) })
-  const resolved = resolveContents(c.req.valid('query'), audience, weekdayIn(edition.timeZone))
+  const resolved = resolveContents(c.req.valid('query'), audience, homeToday(edition.timeZone))
   if (!resolved.ok) throw new AppError(resolved.code, resolved.field ? { fields: resolved.field } : undefined)
   c.header('Cache-Control', 'private, no-store')
   return ok(c, await listContents(c.get('db'), resolved.request, audience))

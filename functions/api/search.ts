@@ -12,19 +12,23 @@ import { validate } from '../lib/validate.ts'
 import { AppError } from '../../src/lib/errors/catalogue.ts'
 import { audienceFor, NOT_LOGGED_IN_ADULT_COOKIE, PLATFORMS } from '../../src/features/catalogue/catalogue.ts'
 import { resolveSearch } from '../../src/features/search/search.ts'
-import { searchSeries, tagLists } from '../../src/features/search/search.server.ts'
+import { countTagSearch, searchSeries, tagLists } from '../../src/features/search/search.server.ts'
+import { afterResponse } from '../../src/features/catalogue/deferred.server.ts'
 
 /** Raw lengths are bounded before any rule runs (a huge query string is refused, not processed). */
-const SearchQuery = z.object({ keyword: z.string().max(1000).optional(), cursor: z.string().max(50).optional() })
+const SearchQuery = z.object({ keyword: z.string().max(1000).optional(), cursor: z.string().max(50).optional(), suggest: z.string().max(5).optional() })
 const Platform = z.enum(PLATFORMS).catch('WEB')
 
 export const search = new Hono<AppEnv>()
   .get('/', validate('query', SearchQuery), async (c) => {
-    const resolved = resolveSearch(c.req.valid('query'))
+    const query = c.req.valid('query')
+    const resolved = resolveSearch(query)
     if (!resolved.ok) throw new AppError(resolved.code, { fields: resolved.field })
     // Guest audience, as on /contents (the session feature adds the signed-in viewer).
     const audience = audienceFor(c.get('edition'), null, { platform: Platform.parse(c.req.header('x-platform')), adultCookie: getCookie(c, NOT_LOGGED_IN_ADULT_COOKIE) })
     c.header('Cache-Control', 'private, no-store')
+    // Suggestions while typing (`suggest=1`) are not searches: only submitted ones count for the tag top 10.
+    if (resolved.request.offset === 0 && query.suggest === undefined) afterResponse((db) => countTagSearch(db, resolved.request.keyword))
     return ok(c, await searchSeries(c.get('db'), resolved.request, audience))
   })
   .get('/tags', async (c) => {

@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test'
 import AxeBuilder from '@axe-core/playwright'
 
-/** The journey of issue 5: home → tab → detail → notice → FAQ search, run with and without JavaScript. */
+/** The journey of issue 5: home → tab → detail → search → notice → FAQ search, run with and without JavaScript. */
 async function journey(page: Page) {
   await page.goto('/')
   const tabs = page.getByRole('navigation', { name: "Rubriques de l'accueil" })
@@ -35,10 +35,23 @@ async function journey(page: Page) {
   await card.click()
   await expect(page).toHaveURL(/\/detail\/\d+$/)
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(title)
+  // the detail's related series are real links to other detail pages
+  const related = page.getByRole('region', { name: 'Séries similaires' }).getByRole('link')
+  expect(await related.count()).toBeGreaterThan(0)
+  expect(await related.evaluateAll((as) => as.every((a) => /^\/detail\/\d+$/.test(a.getAttribute('href') ?? '')))).toBe(true)
+
+  // → search: the series is found by its title from the header's search link
+  await page.getByRole('link', { name: 'Recherche', exact: true }).first().click()
+  await expect(page).toHaveURL(/\/search$/)
+  await page.getByRole('searchbox', { name: 'Titre, auteur ou tag' }).fill(title)
+  await page.getByRole('button', { name: 'Rechercher' }).click()
+  await expect(page).toHaveURL(/\/search\?keyword=/)
+  await expect(page.locator('main .series-grid a', { hasText: title }).first()).toBeVisible()
 
   await page.locator('footer').getByRole('link', { name: 'Annonces' }).click()
   await expect(page).toHaveURL(/\/notice$/)
   await expect(page.locator('ul.notices li')).toHaveCount(5)
+  await expect(page.getByText(/^Annonces : \d+ · page 1 sur \d+$/)).toBeVisible() // the count, cached 5 minutes
   await page.getByRole('link', { name: 'Page suivante' }).click()
   await expect(page).toHaveURL(/\/notice\?page=2$/)
   const notice = page.locator('ul.notices a').first()
@@ -91,7 +104,7 @@ async function searchJourney(page: Page) {
 }
 
 test.describe('catalogue pages, JavaScript on', () => {
-  test('home → tab → detail → notice → FAQ search', async ({ page }) => {
+  test('home → tab → detail → search → notice → FAQ search', async ({ page }) => {
     await journey(page)
   })
 
@@ -178,12 +191,12 @@ test.describe('catalogue pages, JavaScript on', () => {
   })
 
   test('every catalogue page type has no serious or critical accessibility violation and no CSP violation', async ({ page }) => {
-    test.setTimeout(120_000) // 17 pages × axe; ~15 s on a quiet machine, more on a loaded one
+    test.setTimeout(150_000) // 19 pages × axe; ~15 s on a quiet machine, more on a loaded one
     const csp: string[] = []
     page.on('console', (m) => {
       if (/Content Security Policy/i.test(m.text())) csp.push(m.text())
     })
-    for (const path of ['/', '/home/weekly', '/home/ranking', '/home/mature', '/home/pick', '/home/pick/1', '/detail/24', '/notice', '/notice/detail/1', '/faq', '/faq?q=', '/faq?q=pi%C3%A8ces', '/policy', '/privacy', '/search', '/search?keyword=', '/search?keyword=reine']) {
+    for (const path of ['/', '/home/weekly', '/home/ranking', '/home/mature', '/home/pick', '/home/pick/1', '/detail/24', '/notice', '/notice/detail/1', '/faq', '/faq?q=', '/faq?q=pi%C3%A8ces', '/policy', '/privacy', '/search', '/search?keyword=', '/search?keyword=reine', '/event', '/benefit']) {
       await page.goto(path)
       const result = await new AxeBuilder({ page }).analyze()
       const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
@@ -245,7 +258,7 @@ test.describe('series detail, the reader’s part after first paint', () => {
 
 test.describe('catalogue pages, JavaScript off', () => {
   test.use({ javaScriptEnabled: false })
-  test('home → tab → detail → notice → FAQ search', async ({ page }) => {
+  test('home → tab → detail → search → notice → FAQ search', async ({ page }) => {
     await journey(page)
   })
 

@@ -4,12 +4,12 @@
  * and from the start under prefers-reduced-motion; previous/next always work. Only the current slide is
  * visible and reachable by keyboard (the others keep their place, hidden, so nothing shifts); while rotation is off, slide changes are announced (aria-live polite).
  */
-for (const root of document.querySelectorAll<HTMLElement>('.banners')) {
+function enhance(root: HTMLElement) {
   const slides = [...root.querySelectorAll<HTMLElement>('.banner')]
   const controls = root.querySelector<HTMLElement>('.banner-controls')
   const list = root.querySelector<HTMLElement>('.banner-slides')!
   const pause = root.querySelector<HTMLButtonElement>('[data-banner-pause]')
-  if (slides.length < 2 || !controls || !pause) continue
+  if (slides.length < 2 || !controls || !pause) return
   const interval = Number(root.dataset.interval) || 5000
   let current = 0
   let stopped = matchMedia('(prefers-reduced-motion: reduce)').matches
@@ -41,5 +41,13 @@ for (const root of document.querySelectorAll<HTMLElement>('.banners')) {
   root.addEventListener('focusin', () => { focused = true; sync() })
   root.addEventListener('focusout', (e) => { if (!root.contains(e.relatedTarget as Node | null)) { focused = false; sync() } })
 }
+
+/**
+ * Started when the main thread is idle (TBT: nothing of it runs in the load's critical tasks); the first
+ * slide is already shown by CSS, so waiting changes nothing on screen.
+ */
+const start = () => document.querySelectorAll<HTMLElement>('.banners').forEach(enhance)
+if ('requestIdleCallback' in window) requestIdleCallback(start, { timeout: 2000 })
+else setTimeout(start, 200)
 
 export {}

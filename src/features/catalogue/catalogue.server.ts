@@ -1,6 +1,6 @@
 /** Catalogue reads from D1 (home sections, series detail); every list is bounded. */
 import type { Db } from '../../lib/server/db.ts'
-import { encodeCursor, type Audience, type BannerDisplay, type ContentsRequest, type TabFilter, type Weekday } from './catalogue.ts'
+import { encodeCursor, sortSchedule, type Audience, type BannerDisplay, type ContentsRequest, type ScheduleDay, type TabFilter, type Weekday } from './catalogue.ts'
 
 export type SeriesCard = {
   id: number
@@ -36,26 +36,51 @@ export type SeriesDetail = SeriesCard & {
   type: 'IMAGE' | 'TEXT'
   creators: { name: string; role: string }[]
   tags: string[]
+  /** Schedule groups the series updates in (weekdays and/or TEN), in week order. */
+  schedule: ScheduleDay[]
+  /** Next planned episode (series.next_update_at), null when none is planned. */
+  nextUpdateAt: string | null
+  /** Up to RELATED_SIZE visible series sharing the most tags (then the same genre), best ranked first. */
+  related: SeriesCard[]
+  /** Up to DETAIL_NOTICES published notices attached to the series, newest first. */
+  notices: { id: number; title: string; publishedAt: string }[]
   episodes: { id: number; no: number; title: string; free: boolean; priceRent: number | null; priceBuy: number | null; publishedAt: string }[]
 }
 
-/** One series with creators, tags and its episode list (2 queries), or null when unknown. */
-export async function seriesDetail(db: Db, id: number): Promise<SeriesDetail | null> {
-  const [series, episodes] = await Promise.all([
-    db.first<any>(
-      `SELECT ${CARD}, s.description, s.status, s.type,
-        (SELECT json_group_array(json_object('name', c.name, 'role', sc.role)) FROM series_creators sc JOIN creators c ON c.id = sc.creator_id WHERE sc.series_id = s.id) AS creators,
-        (SELECT json_group_array(t.name) FROM series_tags st JOIN tags t ON t.id = st.tag_id WHERE st.series_id = s.id) AS tags
-       FROM series s WHERE s.id = ? AND s.is_published = 1`,
-      id,
-    ),
-    db.all<any>(
-      `SELECT id, no, title, is_free AS free, price_rent AS priceRent, price_buy AS priceBuy, published_at AS publishedAt
-       FROM episodes WHERE series_id = ? ORDER BY no LIMIT 1000`,
-      id,
-    ),
-  ])
+/** Related series shown on a detail page. */
+export const RELATED_SIZE = 6
+
+const RELATED_CARD = `json_object('id', r.id, 'title', r.title, 'genre', r.genre, 'isAdult', r.is_adult, 'coverKey', r.cover_key, 'coverWidth', r.cover_width, 'coverHeight', r.cover_height)`
+
+/** Spec §9 "detail notice count 2": notices attached to a series shown on its page. */
+export const DETAIL_NOTICES = 2
+
+/**
+ * One series with creators, tags, schedule, related series (visible to `audience`), its latest notices
+ * and its episode list, in ONE query (every part a JSON subquery: a detail page costs one D1 round
+ * trip), or null when unknown.
+ */
+export async function seriesDetail(db: Db, id: number, audience: Audience = { showAdult: false, showBl: true }): Promise<SeriesDetail | null> {
+  const relatedVisible = visible(audience).replace(/\bs\./g, 'r.')
+  const series = await db.first<any>(
+    `SELECT ${CARD}, s.description, s.status, s.type, s.next_update_at AS nextUpdateAt,
+      (SELECT json_group_array(json_object('name', c.name, 'role', sc.role)) FROM (SELECT * FROM series_creators WHERE series_id = s.id ORDER BY position, role) sc JOIN creators c ON c.id = sc.creator_id) AS creators,
+      (SELECT json_group_array(t.name) FROM series_tags st JOIN tags t ON t.id = st.tag_id WHERE st.series_id = s.id) AS tags,
+      (SELECT json_group_array(weekday) FROM schedules WHERE series_id = s.id) AS schedule,
+      (SELECT json_group_array(${RELATED_CARD}) FROM (
+         SELECT r.*, (SELECT COUNT(*) FROM series_tags a JOIN series_tags b ON b.tag_id = a.tag_id WHERE a.series_id = s.id AND b.series_id = r.id) AS shared
+         FROM series r WHERE r.id <> s.id AND ${relatedVisible}
+           AND (r.genre = s.genre OR r.id IN (SELECT b.series_id FROM series_tags a JOIN series_tags b ON b.tag_id = a.tag_id WHERE a.series_id = s.id))
+         ORDER BY shared DESC, r.genre = s.genre DESC, r.rank_score DESC, r.id LIMIT ${RELATED_SIZE}) r) AS related,
+      (SELECT json_group_array(json_object('id', n.id, 'title', n.title, 'publishedAt', n.published_at)) FROM (
+         SELECT id, title, published_at FROM notices WHERE series_id = s.id AND published_at <= ?2 ORDER BY published_at DESC LIMIT ${DETAIL_NOTICES}) n) AS notices,
+      (SELECT json_group_array(json_array(e.id, e.no, e.title, e.is_free, e.price_rent, e.price_buy, e.published_at)) FROM (
+         SELECT id, no, title, is_free, price_rent, price_buy, published_at FROM episodes WHERE series_id = s.id ORDER BY no LIMIT 1000) e) AS episodes
+     FROM series s WHERE s.id = ?1 AND s.is_published = 1`,
+    id, new Date().toISOString(),
+  )
   if (!series) return null
+  const episodes = JSON.parse(series.episodes) as [number, number, string, number, number | null, number | null, string][]
   return {
     ...cards([series])[0]!,
     description: series.description,
@@ -63,7 +88,11 @@ export async function seriesDetail(db: Db, id: number): Promise<SeriesDetail | n
     type: series.type,
     creators: JSON.parse(series.creators),
     tags: JSON.parse(series.tags),
-    episodes: episodes.map((e) => ({ ...e, free: e.free === 1 })),
+    schedule: sortSchedule(JSON.parse(series.schedule)),
+    nextUpdateAt: series.nextUpdateAt ?? null,
+    related: cards(JSON.parse(series.related)),
+    notices: JSON.parse(series.notices),
+    episodes: episodes.map(([id, no, title, free, priceRent, priceBuy, publishedAt]) => ({ id, no, title, free: free === 1, priceRent, priceBuy, publishedAt })),
   }
 }
 
@@ -160,13 +189,6 @@ export async function sitemapSeries(db: Db, limit = SITEMAP_MAX_URLS): Promise<S
     limit,
   )
   return rows.map((r) => ({ id: r.id, updatedAt: r.updatedAt, freeEpisodes: JSON.parse(r.free) }))
-}
-
-/** Up to `limit` notices attached to a series (spec §9: detail notice count 2), newest first. */
-export async function seriesNotices(db: Db, seriesId: number, limit = 2) {
-  return db.all<{ id: number; title: string; publishedAt: string }>(
-    `SELECT id, title, published_at AS publishedAt FROM notices WHERE series_id = ? ORDER BY published_at DESC LIMIT ?`, seriesId, limit,
-  )
 }
 
 // ───────────────────────────── banners ─────────────────────────────

@@ -10,6 +10,14 @@ export function weekdayIn(timeZone: string, now = new Date()): Weekday {
   return (WEEKDAYS as readonly string[]).includes(name) ? (name as Weekday) : 'SUNDAY'
 }
 
+/** Spec §9 "weekly-home extra time 2": the weekly home's "today" rolls over 2 hours after midnight. */
+export const WEEKLY_EXTRA_HOURS = 2
+
+/** The weekly home's "today": late-night readers (before 02:00) still get the evening's updates. */
+export function homeToday(timeZone: string, now = new Date(), extraHours = WEEKLY_EXTRA_HOURS): Weekday {
+  return weekdayIn(timeZone, new Date(now.getTime() - extraHours * 3_600_000))
+}
+
 /** Widths stored in R2 for covers and for episode slices (a subset of spec §9's loader widths). */
 export const COVER_WIDTHS = [256, 384, 640] as const
 export const SLICE_WIDTHS = [640, 828, 1080] as const
@@ -242,4 +250,25 @@ export const TEN_LIST_SIZES = [5, 15, 25] as const
 /** Size of the TEN list's page after one of `size` items: 5 → 15 → 25, then 25 for every further page. */
 export function nextTenSize(size: number): number {
   return TEN_LIST_SIZES.find((x) => x > size) ?? TEN_LIST_SIZES[TEN_LIST_SIZES.length - 1]
+}
+
+// ───────────────────────────── schedule on the detail page (spec §3 schedule groups) ─────────────────────────────
+
+/** Schedule groups in week order (SUNDAY … SATURDAY, then TEN); unknown values are dropped. */
+export function sortSchedule(days: readonly string[]): ScheduleDay[] {
+  return SCHEDULE_DAYS.filter((d) => days.includes(d))
+}
+
+/**
+ * What the detail page says about updates: the weekdays (or TEN), and the next update date when one is
+ * planned and still ahead. A completed or paused series shows no schedule.
+ */
+export function scheduleSummary(
+  s: { status: string; schedule: readonly ScheduleDay[]; nextUpdateAt: string | null },
+  now: Date,
+): { days: ScheduleDay[]; next: string | null } | null {
+  if (s.status !== 'SCHEDULED') return null
+  const next = s.nextUpdateAt !== null && s.nextUpdateAt > now.toISOString() ? s.nextUpdateAt : null
+  if (s.schedule.length === 0 && next === null) return null
+  return { days: [...s.schedule], next }
 }

@@ -67,6 +67,37 @@ export function comicSeriesLd(s: SeriesForLd, opts: { siteUrl: string; locale: s
   }
 }
 
+export type EpisodeForLd = {
+  id: number
+  no: number
+  title: string
+  seriesId: number
+  seriesTitle: string
+  isFree: boolean
+  publishedAt?: string | null
+}
+
+/**
+ * schema.org ComicIssue of an episode page (/viewer/{id}), part of its ComicSeries (the detail page's
+ * `@id`, so crawlers join the two).
+ */
+export function comicIssueLd(e: EpisodeForLd, opts: { siteUrl: string; locale: string; image?: string | null }) {
+  const url = absoluteUrl(`/viewer/${e.id}`, opts.siteUrl)
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'ComicIssue',
+    '@id': url,
+    url,
+    name: e.title,
+    issueNumber: e.no,
+    inLanguage: opts.locale,
+    isAccessibleForFree: e.isFree,
+    ...(e.publishedAt ? { datePublished: e.publishedAt } : {}),
+    ...(opts.image ? { image: opts.image } : {}),
+    isPartOf: { '@type': 'ComicSeries', '@id': absoluteUrl(`/detail/${e.seriesId}`, opts.siteUrl), name: e.seriesTitle, url: absoluteUrl(`/detail/${e.seriesId}`, opts.siteUrl) },
+  }
+}
+
 /** schema.org BreadcrumbList from (name, path) pairs, first to last. */
 export function breadcrumbLd(items: { name: string; path: string }[], siteUrl: string) {
   return {
@@ -79,6 +110,7 @@ export function breadcrumbLd(items: { name: string; path: string }[], siteUrl: s
 /** Public pages listed in every sitemap besides the series (never /api, /user, /library, /history). */
 export const SITEMAP_STATIC_PATHS = [
   '/', '/home/weekly', '/home/free', '/home/ranking', '/home/bl', '/home/romance', '/home/action', '/home/pick', '/notice', '/faq', '/policy', '/privacy',
+  '/event', '/benefit',
 ] as const
 
 const xmlEscape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;')

@@ -32,3 +32,20 @@ export async function noticeDetail(db: Db, id: number, now: Date, showAdult: boo
   const { isAdult: _, ...notice } = row
   return { ...notice, isPinned: row.isPinned === 1 }
 }
+
+/** Spec §9: the notice count is cached 5 minutes (KV; 300 s is above KV's 60 s minimum TTL). */
+export const NOTICE_COUNT_TTL_S = 300
+const NOTICE_COUNT_KEY = 'notice:count'
+
+/**
+ * Number of published general notices, from KV when a count younger than 5 minutes is there, else from
+ * D1 (1 query) and stored for the next 5 minutes. A KV failure falls back to D1.
+ */
+export async function noticeCount(db: Db, kv: KVNamespace | undefined, now: Date): Promise<number> {
+  const cached = await kv?.get(NOTICE_COUNT_KEY).catch(() => null)
+  if (cached != null && /^\d+$/.test(cached)) return Number(cached)
+  const row = await db.first<{ n: number }>(`SELECT COUNT(*) AS n FROM notices WHERE series_id IS NULL AND published_at <= ?`, now.toISOString())
+  const n = row?.n ?? 0
+  await kv?.put(NOTICE_COUNT_KEY, String(n), { expirationTtl: NOTICE_COUNT_TTL_S }).catch(() => undefined)
+  return n
+}

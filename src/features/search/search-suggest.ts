@@ -33,7 +33,7 @@ if (form && input && list && status) {
     timer = setTimeout(async () => {
       pending = new AbortController()
       try {
-        const res = await fetch(`/api/v1/search?${new URLSearchParams({ keyword })}`, { signal: pending.signal, headers: { accept: 'application/json' } })
+        const res = await fetch(`/api/v1/search?${new URLSearchParams({ keyword, suggest: '1' })}`, { signal: pending.signal, headers: { accept: 'application/json' } })
         const body = (await res.json()) as { data: { items: { id: number; title: string }[] } }
         render(res.ok ? body.data.items : [])
       } catch {

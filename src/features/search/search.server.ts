@@ -42,3 +42,13 @@ export async function tagLists(db: Db, size = TAG_LIST_SIZE): Promise<TagLists> 
   )
   return { top: rows.filter((r) => r.list === 'top').map((r) => r.name), recommended: rows.filter((r) => r.list === 'rec').map((r) => r.name) }
 }
+
+/**
+ * A search for a tag's name (the tag links of /search, or typed) counts for that tag's top-10 place
+ * (tags.search_count). 1 write; a keyword that is no tag changes nothing.
+ */
+export async function countTagSearch(db: Db, keyword: string): Promise<void> {
+  const name = keyword.replace(/^#/, '').trim()
+  if (!name || name.length > 100) return
+  await db.run(`UPDATE tags SET search_count = search_count + 1 WHERE name = ? COLLATE NOCASE`, name)
+}

@@ -1,14 +1,17 @@
 /** Dates and money through Intl with the edition's locale, time zone and currency (spec §1, §9). */
 import type { Edition } from '../edition/schema.ts'
 
+/** One formatter per time zone: building an Intl.DateTimeFormat costs far more than using one (a detail page formats dozens of dates). */
+const dateFormats = new Map<string, Intl.DateTimeFormat>()
+function dateFormat(timeZone: string): Intl.DateTimeFormat {
+  let f = dateFormats.get(timeZone)
+  if (!f) dateFormats.set(timeZone, (f = new Intl.DateTimeFormat('en-GB', { timeZone, day: '2-digit', month: '2-digit', year: 'numeric' })))
+  return f
+}
+
 /** Spec §9: dates as dd.MM.yyyy (in every edition, in the edition's time zone). */
 export function formatDate(date: Date | string, edition: Pick<Edition, 'timeZone'>): string {
-  const parts = new Intl.DateTimeFormat('en-GB', {
-    timeZone: edition.timeZone,
-    day: '2-digit',
-    month: '2-digit',
-    year: 'numeric',
-  }).formatToParts(new Date(date))
+  const parts = dateFormat(edition.timeZone).formatToParts(new Date(date))
   const get = (type: string) => parts.find((p) => p.type === type)?.value ?? ''
   return `${get('day')}.${get('month')}.${get('year')}`
 }

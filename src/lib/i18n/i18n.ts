@@ -25,5 +25,12 @@ export function createTranslator(locale: string, messages: Record<string, string
     instances.set(locale, instance)
   }
   const t = instance.getFixedT(locale)
-  return (key, params) => t(key, params ?? {}) as string
+  // Messages never change after init: a key without parameters is looked up once (pages call t() hundreds of times).
+  const plain = new Map<string, string>()
+  return (key, params) => {
+    if (params !== undefined) return t(key, params) as string
+    let v = plain.get(key)
+    if (v === undefined) plain.set(key, (v = t(key, {}) as string))
+    return v
+  }
 }

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest'
+import { rankingScore, rankingWindowStart, VIEWS_CAP } from './ranking.ts'
+import { homeToday, scheduleSummary } from './catalogue.ts'
+
+describe('ranking score', () => {
+  it('puts any recent reader or purchase above views alone, a purchase above a read, views as tie-break', () => {
+    const viewsOnly = rankingScore({ readers: 0, purchases: 0, views: 5_000_000 })
+    const oneReader = rankingScore({ readers: 1, purchases: 0, views: 0 })
+    const onePurchase = rankingScore({ readers: 0, purchases: 1, views: 0 })
+    expect(oneReader).toBeGreaterThan(viewsOnly)
+    expect(onePurchase).toBeGreaterThan(oneReader)
+    expect(rankingScore({ readers: 3, purchases: 0, views: 20 })).toBeGreaterThan(rankingScore({ readers: 3, purchases: 0, views: 10 }))
+    expect(viewsOnly).toBe(VIEWS_CAP)
+    expect(Number.isSafeInteger(rankingScore({ readers: 1e6, purchases: 1e6, views: 1e9 }))).toBe(true)
+  })
+
+  it('counts the last 30 days', () => {
+    expect(rankingWindowStart(new Date('2026-03-31T12:00:00Z'))).toBe('2026-03-01T12:00:00.000Z')
+  })
+})
+
+describe('weekly home "today" (spec §9 weekly-home extra time 2)', () => {
+  it('stays on the previous day until 02:00 in the edition time zone', () => {
+    // Tuesday 01:30 in Paris (CET, UTC+1) is still Monday's list; 02:30 is Tuesday's.
+    expect(homeToday('Europe/Paris', new Date('2026-11-24T00:30:00Z'))).toBe('MONDAY')
+    expect(homeToday('Europe/Paris', new Date('2026-11-24T01:30:00Z'))).toBe('TUESDAY')
+    expect(homeToday('Asia/Tokyo', new Date('2026-11-23T16:30:00Z'))).toBe('MONDAY') // 01:30 Tuesday in Tokyo
+  })
+})
+
+describe('schedule summary of a detail page', () => {
+  const now = new Date('2026-11-22T12:00:00Z')
+  it('shows days and a future next update for a scheduled series only', () => {
+    expect(scheduleSummary({ status: 'SCHEDULED', schedule: ['MONDAY', 'THURSDAY'], nextUpdateAt: '2026-11-23T10:00:00Z' }, now)).toEqual({ days: ['MONDAY', 'THURSDAY'], next: '2026-11-23T10:00:00Z' })
+    expect(scheduleSummary({ status: 'SCHEDULED', schedule: ['TEN'], nextUpdateAt: '2026-11-20T10:00:00Z' }, now)).toEqual({ days: ['TEN'], next: null })
+    expect(scheduleSummary({ status: 'COMPLETED', schedule: ['MONDAY'], nextUpdateAt: '2026-11-23T10:00:00Z' }, now)).toBeNull()
+    expect(scheduleSummary({ status: 'SCHEDULED', schedule: [], nextUpdateAt: null }, now)).toBeNull()
+  })
+})

@@ -1,0 +1,31 @@
+/**
+ * Ranking rules without I/O (issue 5 "rankings computed from real reads and purchases"): the window of
+ * activity counted, the weight of each signal, and how often the aggregate is refreshed.
+ */
+
+/** Activity older than this does not count: the ranking follows what people read now. */
+export const RANKING_WINDOW_DAYS = 30
+/**
+ * Activity in the window decides (a purchase counts twice a reader); the lifetime view counter only
+ * orders series with the same activity. Packed in one integer so one indexed column orders every list.
+ */
+export const RANKING_WEIGHTS = { reader: 1, purchase: 2 } as const
+/** Views beyond this only tie-break among themselves (keeps the packed score a safe integer). */
+export const VIEWS_CAP = 999_999
+export const ACTIVITY_UNIT = VIEWS_CAP + 1
+
+/** A page that shows the ranking refreshes the aggregate at most this often (per worker isolate). */
+export const RANKING_REFRESH_MS = 10 * 60_000
+
+export type RankingSignals = { readers: number; purchases: number; views: number }
+
+/** The score stored in series_ranking.score and series.rank_score (higher first). */
+export function rankingScore(s: RankingSignals): number {
+  const activity = s.readers * RANKING_WEIGHTS.reader + s.purchases * RANKING_WEIGHTS.purchase
+  return activity * ACTIVITY_UNIT + Math.min(Math.max(s.views, 0), VIEWS_CAP)
+}
+
+/** Start of the counting window as an ISO string (rows are stored as ISO 8601 UTC text). */
+export function rankingWindowStart(now: Date, days = RANKING_WINDOW_DAYS): string {
+  return new Date(now.getTime() - days * 86_400_000).toISOString()
+}

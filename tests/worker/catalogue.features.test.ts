@@ -1,0 +1,172 @@
+/**
+ * Issue 5 step 1: rankings from real reads and purchases, related series and schedule on the detail,
+ * tag search counts fed by searches, and the notice count cached 5 minutes in KV. Real D1 and KV.
+ */
+import { beforeAll, describe, expect, it } from 'vitest'
+import { env } from 'cloudflare:workers'
+import { appFor, request } from './app.ts'
+import { seedDemo } from './seed.ts'
+import { createDb } from '../../src/lib/server/db.ts'
+import { listContents, seriesDetail, type SeriesCard } from '../../src/features/catalogue/catalogue.server.ts'
+import { GUEST, resolveContents } from '../../src/features/catalogue/catalogue.ts'
+import { refreshRanking } from '../../src/features/catalogue/ranking.server.ts'
+import { noticeCount } from '../../src/features/notice/notice.server.ts'
+import type { DemoCatalogue } from '../../scripts/seed/data.ts'
+
+let demo: DemoCatalogue
+const app = appFor()
+const ADULT: typeof GUEST = { showAdult: true, showBl: true }
+
+beforeAll(async () => {
+  demo = await seedDemo(env.DB)
+})
+
+async function ranking(audience = GUEST, size = 50): Promise<SeriesCard[]> {
+  const r = resolveContents({ tab: 'RANKING', size: String(size) }, audience, 'MONDAY')
+  if (!r.ok) throw new Error('bad request')
+  return (await listContents(createDb(env.DB), r.request, audience)).items
+}
+
+describe('ranking from real reads and purchases', () => {
+  it('moves the least-read public series to the top once readers and buyers show up, and keeps the aggregate', async () => {
+    await refreshRanking(createDb(env.DB))
+    const before = await ranking()
+    const last = before[before.length - 1]!
+    expect(before[0]!.id).not.toBe(last.id)
+
+    const users = (await env.DB.prepare('SELECT id FROM users ORDER BY id').all<{ id: number }>()).results.map((u) => u.id)
+    expect(users.length).toBeGreaterThan(1)
+    const episode = await env.DB.prepare('SELECT id FROM episodes WHERE series_id = ? ORDER BY no LIMIT 1').bind(last.id).first<{ id: number }>()
+    const now = new Date().toISOString()
+    for (const uid of users) {
+      await env.DB.prepare(`INSERT OR REPLACE INTO reading_progress (user_id, series_id, episode_id, position, updated_at) VALUES (?, ?, ?, 0.5, ?)`)
+        .bind(uid, last.id, episode!.id, now).run()
+    }
+    for (let i = 0; i < 4; i++) {
+      await env.DB.prepare(`INSERT INTO purchases (user_id, series_id, episode_id, type, coins, created_at) VALUES (?, ?, ?, 'RENT', 0, ?)`)
+        .bind(users[0], last.id, episode!.id, now).run()
+    }
+    // Old activity (outside the 30-day window) does not count.
+    const old = new Date(Date.now() - 60 * 86_400_000).toISOString()
+    const second = before[1]!
+    for (let i = 0; i < 500; i++) {
+      await env.DB.prepare(`INSERT INTO purchases (user_id, series_id, episode_id, type, coins, created_at) VALUES (?, ?, (SELECT id FROM episodes WHERE series_id = ? LIMIT 1), 'RENT', 0, ?)`)
+        .bind(users[0], second.id, second.id, old).run()
+    }
+
+    await refreshRanking(createDb(env.DB))
+    const after = await ranking()
+    expect(after[0]!.id).toBe(last.id)
+    const row = await env.DB.prepare('SELECT readers, purchases, score FROM series_ranking WHERE series_id = ?').bind(last.id).first<{ readers: number; purchases: number; score: number }>()
+    expect(row).toMatchObject({ readers: users.length, purchases: 4 })
+    const oldRow = await env.DB.prepare('SELECT purchases FROM series_ranking WHERE series_id = ?').bind(second.id).first<{ purchases: number }>()
+    expect(oldRow!.purchases).toBe(0)
+    // The API tab and the ranked home row read the same order.
+    const res = await request(app, '/api/v1/contents?tab=RANKING&size=3')
+    expect(((await res.json()) as { data: { items: SeriesCard[] } }).data.items[0]!.id).toBe(last.id)
+  })
+
+  it('never lists adult series to a guest, nor BL where BL is toggled off, after a refresh', async () => {
+    await refreshRanking(createDb(env.DB))
+    expect((await ranking(GUEST)).some((s) => s.isAdult)).toBe(false)
+    expect((await ranking(ADULT)).some((s) => s.isAdult)).toBe(true)
+    expect((await ranking({ showAdult: false, showBl: false })).some((s) => s.genre === 'BL')).toBe(false)
+  })
+})
+
+describe('detail: related series and schedule', () => {
+  it('lists related series sharing tags or genre, never itself, never adult ones for a guest, in the same single query', async () => {
+    const db = createDb(env.DB)
+    const d = await seriesDetail(db, 1, GUEST)
+    expect(db.queryCount).toBe(1)
+    expect(d!.related.length).toBeGreaterThan(0)
+    expect(d!.related.length).toBeLessThanOrEqual(6)
+    expect(d!.related.map((r) => r.id)).not.toContain(1)
+    const adultSeries = demo.tables.series!.filter((s) => s.is_adult === 1).map((s) => Number(s.id))
+    for (const s of demo.tables.series!.filter((x) => x.is_adult === 0).slice(0, 10)) {
+      const detail = await seriesDetail(createDb(env.DB), Number(s.id), GUEST)
+      for (const r of detail!.related) expect(adultSeries, `${s.id} → ${r.id}`).not.toContain(r.id)
+    }
+    // Related ones share a tag or the genre.
+    const tagsOf = async (id: number) => (await env.DB.prepare('SELECT tag_id FROM series_tags WHERE series_id = ?').bind(id).all<{ tag_id: number }>()).results.map((r) => r.tag_id)
+    const mine = await tagsOf(1)
+    for (const r of d!.related) {
+      const theirs = await tagsOf(r.id)
+      expect(r.genre === d!.genre || theirs.some((t) => mine.includes(t)), String(r.id)).toBe(true)
+    }
+  })
+
+  it('shows at most 2 of the series\' notices, newest first, none dated in the future', async () => {
+    const row = await env.DB.prepare(`SELECT series_id AS id FROM notices WHERE series_id IS NOT NULL LIMIT 1`).first<{ id: number }>()
+    const id = row!.id
+    const at = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString()
+    await env.DB.batch([
+      env.DB.prepare(`INSERT INTO notices (series_id, title, body, published_at) VALUES (?, 'old', 'b', ?)`).bind(id, at(-300)),
+      env.DB.prepare(`INSERT INTO notices (series_id, title, body, published_at) VALUES (?, 'newest', 'b', ?)`).bind(id, at(-0.01)),
+      env.DB.prepare(`INSERT INTO notices (series_id, title, body, published_at) VALUES (?, 'tomorrow', 'b', ?)`).bind(id, at(1)),
+    ])
+    const d = await seriesDetail(createDb(env.DB), id, GUEST)
+    expect(d!.notices.length).toBe(2)
+    expect(d!.notices[0]!.title).toBe('newest')
+    expect(d!.notices.map((n) => n.title)).not.toContain('tomorrow')
+    expect(d!.notices[0]!.publishedAt >= d!.notices[1]!.publishedAt).toBe(true)
+  })
+
+  it('gives the schedule days in week order and the next update of a scheduled series', async () => {
+    const row = await env.DB.prepare(
+      `SELECT s.id, s.next_update_at AS next, (SELECT json_group_array(weekday) FROM schedules WHERE series_id = s.id) AS days
+       FROM series s WHERE s.status = 'SCHEDULED' AND s.is_adult = 0 AND EXISTS (SELECT 1 FROM schedules WHERE series_id = s.id) LIMIT 1`,
+    ).first<{ id: number; next: string | null; days: string }>()
+    const d = await seriesDetail(createDb(env.DB), row!.id, GUEST)
+    expect([...d!.schedule].sort()).toEqual([...JSON.parse(row!.days)].sort())
+    expect(d!.nextUpdateAt).toBe(row!.next)
+  })
+})
+
+describe('tag top 10 follows searches', () => {
+  it('counts a submitted search for a tag, not a suggestion while typing, and the tag climbs the top 10', async () => {
+    const tag = await env.DB.prepare('SELECT name, search_count AS n FROM tags ORDER BY search_count ASC, id DESC LIMIT 1').first<{ name: string; n: number }>()
+    const max = (await env.DB.prepare('SELECT MAX(search_count) AS n FROM tags').first<{ n: number }>())!.n
+    const top0 = async () => ((await (await request(app, '/api/v1/search/tags')).json()) as { data: { top: string[] } }).data.top
+    expect(await top0()).not.toContain(tag!.name)
+    // Bring it just below the leader, then searches decide.
+    await env.DB.prepare('UPDATE tags SET search_count = ? WHERE name = ?').bind(max - 3, tag!.name).run()
+    tag!.n = max - 3
+    const count = async () => (await env.DB.prepare('SELECT search_count AS n FROM tags WHERE name = ?').bind(tag!.name).first<{ n: number }>())!.n
+    const suggest = await request(app, `/api/v1/search?${new URLSearchParams({ keyword: tag!.name, suggest: '1' })}`)
+    expect(suggest.status).toBe(200)
+    await suggest.arrayBuffer()
+    for (let i = 0; i < 5; i++) {
+      const res = await request(app, `/api/v1/search?${new URLSearchParams({ keyword: tag!.name })}`)
+      expect(res.status).toBe(200)
+      await res.arrayBuffer()
+    }
+    for (let i = 0; i < 50 && (await count()) < tag!.n + 5; i++) await new Promise((r) => setTimeout(r, 20))
+    expect(await count()).toBe(tag!.n + 5)
+    expect((await top0())[0]).toBe(tag!.name)
+  })
+
+  it('counts nothing for a keyword that is no tag', async () => {
+    const sum = async () => (await env.DB.prepare('SELECT SUM(search_count) AS n FROM tags').first<{ n: number }>())!.n
+    const before = await sum()
+    const res = await request(app, `/api/v1/search?${new URLSearchParams({ keyword: 'zzqx-no-such-tag' })}`)
+    await res.arrayBuffer()
+    await new Promise((r) => setTimeout(r, 100))
+    expect(await sum()).toBe(before)
+  })
+})
+
+describe('notice count, cached 5 minutes in KV', () => {
+  it('answers from KV until the entry expires, then recounts', async () => {
+    await env.CACHE.delete('notice:count')
+    const now = new Date()
+    const first = await noticeCount(createDb(env.DB), env.CACHE, now)
+    expect(first).toBeGreaterThan(0)
+    await env.DB.prepare(`INSERT INTO notices (category, title, body, published_at) VALUES ('NOTICE', 'n', 'b', ?)`).bind(new Date(now.getTime() - 1000).toISOString()).run()
+    const db = createDb(env.DB)
+    expect(await noticeCount(db, env.CACHE, now)).toBe(first) // cached: no D1 query
+    expect(db.queryCount).toBe(0)
+    await env.CACHE.delete('notice:count') // what expiry does after 300 s
+    expect(await noticeCount(createDb(env.DB), env.CACHE, now)).toBe(first + 1)
+  })
+})
