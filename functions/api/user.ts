@@ -94,3 +94,7 @@ export const user = new Hono<AppEnv>()
     if (step === 'request') return formFlow(c, z.object({ agree: z.string().max(16) }), () => requestTransfer(c.var.db, userId, authContext(c)), () => '/transfer/apply/status', wrong)
     return formFlow(c, z.object({}), () => cancelTransfer(c.var.db, userId), () => '/transfer/note?cancelled=1', wrong)
   })
+
+/** Spec §7 PUT /app/push under its own name (mount with `v1.route('/app', appPush)`): the same as PUT /user/push. */
+export const appPush = new Hono<AppEnv>()
+  .put('/push', session, requireUser, validate('json', PushSettingsBody), async (c) => ok(c, await savePushSettings(c.var.db, currentUserId(c), c.req.valid('json'))))

@@ -177,8 +177,33 @@ test.describe('password life cycle (spec §2/§4)', () => {
     await expect(page.getByText(`Numéro enregistré : ${'*'.repeat(phone.length - 4)}${phone.slice(-4)}`)).toBeVisible()
   })
 
+  test('withdrawal: reasons, agreement, confirm dialog, mail, approval; the address is then blocked for 30 days', async ({ page }) => {
+    const email = await newAccount(page.request)
+    await signIn(page, email, PASSWORD)
+    await page.goto('/setting')
+    await page.getByRole('link', { name: 'Supprimer mon compte' }).click()
+    await page.getByRole('checkbox', { name: 'Autre raison' }).check()
+    await page.getByRole('checkbox', { name: 'C\'est trop cher' }).check()
+    await page.getByLabel('Précisez (obligatoire pour « Autre raison »)').fill('Trop de publicités')
+    await page.getByLabel(/J'ai compris que la suppression est définitive/).check()
+    // the confirm dialog: first dismissed (nothing sent), then accepted
+    page.once('dialog', (d) => d.dismiss())
+    await page.getByRole('button', { name: 'Supprimer mon compte' }).click()
+    await expect(page).toHaveURL(/\/setting\/withdrawal$/)
+    page.once('dialog', (d) => d.accept())
+    await page.getByRole('button', { name: 'Supprimer mon compte' }).click()
+    await expect(page.getByRole('status')).toContainText('Un e-mail de confirmation vous a été envoyé.')
+    const url = new URL(/https?:\/\/\S+/.exec(await outboxBody(page.request, email))![0])
+    await page.goto(url.pathname + url.search)
+    await page.getByRole('button', { name: 'Supprimer définitivement' }).click()
+    await expect(page).toHaveURL(/\/callback\/logout-success\?withdrawn=1$/)
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Compte supprimé')
+    const again = await page.request.post('/api/v1/auth/sign-up', { data: { email, password: PASSWORD, passwordConfirm: PASSWORD, agreeTerms: true } })
+    expect((await again.json()).code).toBe('DELETED_USER')
+  })
+
   test('account pages have no serious accessibility violation', async ({ page }) => {
-    for (const path of ['/user/findPassword?tab=phone', '/user/findId', '/user/resetPassword/result?result=TIMEOUT', '/my', '/callback/logout-success']) {
+    for (const path of ['/user/findPassword?tab=phone', '/user/findId', '/user/signup/event?email=a%40b.fr&error=ALREADY_AUTH_MAIL', '/user/resetPassword/result?result=TIMEOUT', '/my', '/callback/logout-success']) {
       await page.goto(path)
       const results = await new AxeBuilder({ page }).analyze()
       expect(results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical'), path).toEqual([])

@@ -16,6 +16,19 @@ beforeAll(async () => {
 const ALL_OFF = { isAgreePush: false, isAgreePushNight: false, isAgreePushFreetime: false, isAgreePushContents: false }
 
 describe('push settings (GET/PUT /api/v1/user/push)', () => {
+  it('PUT /app/push (spec §7 name) saves the same settings once mounted', async () => {
+    const { v1 } = await import('../../functions/api/v1.ts')
+    const { appPush } = await import('../../functions/api/user.ts')
+    const { appFor, frEdition } = await import('./app.ts')
+    v1.route('/app', appPush)
+    const mounted = appFor(frEdition)
+    const put = (body: unknown, headers: Record<string, string> = {}) =>
+      request(mounted, '/api/v1/app/push', { method: 'PUT', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) })
+    const t = await tokensFor((await makeUser()).email)
+    expect((await read(await put({ ...ALL_OFF, isAgreePushFreetime: true }, bearer(t.accessToken.value)))).data.isAgreePushFreetime).toBe(true)
+    await expectError(await put(ALL_OFF), 401, 'NOT_LOGIN_USER')
+  })
+
   it('start all off, persist per reader, and leave other readers alone', async () => {
     const a = await tokensFor((await makeUser()).email)
     const b = await tokensFor((await makeUser()).email)

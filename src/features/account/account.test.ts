@@ -105,3 +105,17 @@ describe('night push 22:00–08:00 (spec §9)', () => {
     expect(mayPush({ ...settings, isAgreePush: false }, 'FREETIME', day, 'Europe/Paris')).toBe(false)
   })
 })
+
+describe('my-page entries (spec §2 login/web/app flags)', () => {
+  it('coupon is web-only, Tapjoy app-only, settings need login', async () => {
+    const { myEntries, MY_ENTRIES } = await import('./account.ts')
+    const web = myEntries('web').map((e) => e.key)
+    const app = myEntries('app').map((e) => e.key)
+    expect(web).toContain('coupon')
+    expect(app).not.toContain('coupon')
+    expect(app).toContain('tapjoy')
+    expect(web).not.toContain('tapjoy')
+    expect(MY_ENTRIES.find((e) => e.key === 'setting')?.login).toBe(true)
+    expect(MY_ENTRIES.find((e) => e.key === 'notice')?.login).toBe(false)
+  })
+})
