@@ -14,7 +14,7 @@ let stopWorker: () => void
 test.describe.configure({ mode: 'serial', timeout: 60_000 })
 
 test.beforeAll(async () => {
-  test.setTimeout(240_000)
+  test.setTimeout(360_000)
   await buildEdition('jp')
   stopWorker = await startWorker(PORT, 'jp')
 })

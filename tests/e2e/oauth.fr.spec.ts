@@ -16,7 +16,7 @@ let stopWorker: () => void
 test.describe.configure({ mode: 'serial', timeout: 60_000 })
 
 test.beforeAll(async () => {
-  test.setTimeout(180_000)
+  test.setTimeout(300_000)
   const provider = await startProvider(APP)
   stopProvider = provider.stop
   stopWorker = await startWorker(PORT, 'fr', googleVars(provider.issuer))

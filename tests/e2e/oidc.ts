@@ -5,6 +5,7 @@
  */
 import http from 'node:http'
 import { spawn, type ChildProcess } from 'node:child_process'
+import { rmSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
 import { exportJWK, generateKeyPair } from 'jose'
 
@@ -104,33 +105,43 @@ export function buildEdition(id: string): Promise<void> {
 }
 
 /**
- * Migrates and seeds its own state, then serves the built `edition` worker on `port` with extra `vars`.
+ * Migrates and seeds a fresh state of its own, then serves the built `edition` worker on `port` with extra `vars`.
  * Returns a stop function that ends exactly the process group it started.
  */
 export async function startWorker(port: number, edition: string, extraVars: string[] = []): Promise<() => void> {
   const config = `dist/${edition}/server/wrangler.json`
   const persist = `.wrangler/e2e-own-${edition}-${port}`
+  rmSync(persist, { recursive: true, force: true }) // every run starts from the demo data alone
   await run('npx', ['wrangler', 'd1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persist, '-c', config])
   await run(process.execPath, ['scripts/seed.ts', '--persist-to', persist, '--no-images'], { EDITION: edition })
   const vars = ['PASSWORD_PEPPER:dev-pepper-change-me', 'SESSION_SECRET:dev-session-secret-change-me-0123456789', 'DEV_OUTBOX:1', ...extraVars]
-  const child: ChildProcess = spawn('npx', ['wrangler', 'dev', '-c', config, '--port', String(port), '--ip', '127.0.0.1', '--persist-to', persist,
-    '--show-interactive-dev-session=false', '--live-reload=false', '--log-level', 'warn', ...vars.flatMap((v) => ['--var', v])], { stdio: 'ignore', detached: true })
-  const stop = () => {
-    try {
-      process.kill(-child.pid!, 'SIGTERM')
-    } catch {
-      // already gone
+  const args = ['wrangler', 'dev', '-c', config, '--port', String(port), '--ip', '127.0.0.1', '--persist-to', persist,
+    '--show-interactive-dev-session=false', '--live-reload=false', '--log-level', 'warn', ...vars.flatMap((v) => ['--var', v])]
+  // two wrangler dev processes starting in the same instant can race for an internal port (as in
+  // scripts/start.ts): a start that stops early is retried, twice at most
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    const child: ChildProcess = spawn('npx', args, { stdio: 'ignore', detached: true })
+    let exited = false
+    child.on('exit', () => (exited = true))
+    const stop = () => {
+      try {
+        process.kill(-child.pid!, 'SIGTERM')
+      } catch {
+        // already gone
+      }
     }
-  }
-  const deadline = Date.now() + 120_000
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/_/health`)).ok) return stop
-    } catch {
-      // not listening yet
+    const deadline = Date.now() + 150_000
+    while (Date.now() < deadline && !exited) {
+      try {
+        if ((await fetch(`http://127.0.0.1:${port}/_/health`)).ok) return stop
+      } catch {
+        // not listening yet
+      }
+      await new Promise((r) => setTimeout(r, 500))
     }
-    await new Promise((r) => setTimeout(r, 500))
+    stop()
+    if (!exited) break
+    await new Promise((r) => setTimeout(r, 1000 + Math.random() * 2000))
   }
-  stop()
   throw new Error(`worker on port ${port} did not start`)
 }

@@ -19,9 +19,10 @@ import fr from '../../editions/fr/edition.json'
 import jp from '../../editions/jp/edition.json'
 import kr from '../../editions/kr/edition.json'
 import ar from '../../editions/ar/edition.json'
+import th from '../../editions/th/edition.json'
 
-const editions = { fr: parseEdition('fr', fr), jp: parseEdition('jp', jp), kr: parseEdition('kr', kr), ar: parseEdition('ar', ar) }
-const apps = { fr: appFor(editions.fr), jp: appFor(editions.jp, frMessages), kr: appFor(editions.kr, frMessages), ar: appFor(editions.ar, frMessages) }
+const editions = { fr: parseEdition('fr', fr), jp: parseEdition('jp', jp), kr: parseEdition('kr', kr), ar: parseEdition('ar', ar), th: parseEdition('th', th) }
+const apps = { fr: appFor(editions.fr), jp: appFor(editions.jp, frMessages), kr: appFor(editions.kr, frMessages), ar: appFor(editions.ar, frMessages), th: appFor(editions.th, frMessages) }
 type Ed = keyof typeof apps
 const ORIGIN = 'http://localhost'
 const secret = (env as unknown as { SESSION_SECRET: string }).SESSION_SECRET
@@ -201,6 +202,15 @@ describe('kr: Korean IP users also need the Korean adult auth', () => {
     const eighteen = await member({}, 'kr')
     const birth = new Date(Date.now() - 18.5 * 365.25 * 86_400_000).toISOString().slice(0, 10)
     await expectError(await verify(eighteen, { birthedAt: birth }, 'kr'), 400, 'INVALID_PARAMETER')
+  })
+})
+
+describe('th/tw: the birth date must be known', () => {
+  it('an account flagged adult without a birth date stays closed until the age check records one', async () => {
+    const who = await member({ isAdult: true, verifiedAt: new Date().toISOString() }, 'th')
+    expect(await adultPaths('th', who.headers)).toEqual({ detail: 403, viewer: 403, mature: 403 })
+    expect((await verify(who, { birthedAt: '1990-05-01' }, 'th')).status).toBe(200)
+    expect(await adultPaths('th', who.headers)).toEqual({ detail: 200, viewer: 200, mature: 200 })
   })
 })
 
