@@ -91,4 +91,30 @@ test.describe('rent or buy (French edition)', () => {
     await expect(page.locator('tr[data-kind]').first()).toBeVisible()
     await noSeriousViolations(page)
   })
+
+  test('wait-until-free: the series ticket unlocks a locked episode for 72 hours, then says when the next one comes', async ({ page }) => {
+    await signIn(page, '/gift')
+    // series 1 and 2 of the demo catalogue are wait-until-free (24 and 72 hours between tickets); their episodes come first
+    for (let id = 6; id < 40; id++) {
+      const res = await page.goto(`/viewer/${id}`)
+      if (res?.status() !== 403) continue
+      await page.locator('astro-island:not([ssr])').first().waitFor({ state: 'attached' })
+      const use = page.getByRole('button', { name: 'Utiliser mon ticket gratuit (72 h)' })
+      if ((await use.count()) === 0) {
+        await expect(page.getByText(/^Prochain ticket gratuit : /)).toBeVisible() // a ticket was used by an earlier run
+        return
+      }
+      await expect(page.getByText(/^Attendez, c'est gratuit : un ticket toutes les (24|72) h\.$/)).toBeVisible()
+      await use.click()
+      await expect(page.locator('.locked-episode')).toHaveCount(0)
+      await expect(page.getByText(/jusqu/).first()).toBeVisible()
+      // the series' next ticket comes 24 or 72 hours later (what a locked episode of it now shows)
+      const preview = (await (await page.request.get(`/api/v1/purchase/preview?episodeId=${id}`)).json()) as { data: { ownership: { kind: string }; freetime: { available: boolean; nextTicketAt: string } } }
+      expect(preview.data.ownership.kind).toBe('FREETIME')
+      expect(preview.data.freetime.available).toBe(false)
+      expect(Date.parse(preview.data.freetime.nextTicketAt) - Date.now()).toBeGreaterThan(23 * 3_600_000)
+      return
+    }
+    throw new Error('no locked episode of series 1 left')
+  })
 })
