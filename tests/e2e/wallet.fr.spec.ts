@@ -117,4 +117,23 @@ test.describe('rent or buy (French edition)', () => {
     }
     throw new Error('no locked episode of series 1 left')
   })
+
+  test('an unused coin purchase is refunded from the charge history within 7 days', async ({ page }) => {
+    await signIn(page, '/shop', { email: 'minor@example.com', password: 'Minor-2026!' })
+    await page.getByRole('radio', { name: /^10 pièces/ }).check()
+    await page.getByRole('checkbox', { name: /J'accepte les conditions de vente des pièces/ }).check()
+    await page.getByRole('button', { name: 'Acheter' }).click()
+    await expect(page).toHaveURL(/\/shop\/checkout\/pay_/)
+    const paymentId = page.url().split('/').pop()!
+    await page.getByRole('button', { name: /^Payer/ }).click()
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Paiement réussi')
+    await page.goto('/history/charge')
+    const row = page.locator(`li[data-payment="${paymentId}"]`)
+    await expect(row).toContainText('10 pièces')
+    await noSeriousViolations(page)
+    await row.getByRole('button', { name: 'Rembourser' }).click()
+    await expect(page.getByRole('status')).toHaveText('Votre achat de pièces a été remboursé.')
+    await expect(page.locator(`li[data-payment="${paymentId}"]`)).toHaveCount(0)
+    await expect(page.locator('tr[data-kind="REFUND_PURCHASE"]').first()).toContainText('-10')
+  })
 })
