@@ -91,4 +91,49 @@ test.describe('rent or buy (French edition)', () => {
     await expect(page.locator('tr[data-kind]').first()).toBeVisible()
     await noSeriousViolations(page)
   })
+
+  test('wait-until-free: the series ticket unlocks a locked episode for 72 hours, then says when the next one comes', async ({ page }) => {
+    await signIn(page, '/gift')
+    // series 1 and 2 of the demo catalogue are wait-until-free (24 and 72 hours between tickets); their episodes come first
+    for (let id = 6; id < 40; id++) {
+      const res = await page.goto(`/viewer/${id}`)
+      if (res?.status() !== 403) continue
+      await page.locator('astro-island:not([ssr])').first().waitFor({ state: 'attached' })
+      const use = page.getByRole('button', { name: 'Utiliser mon ticket gratuit (72 h)' })
+      if ((await use.count()) === 0) {
+        await expect(page.getByText(/^Prochain ticket gratuit : /)).toBeVisible() // a ticket was used by an earlier run
+        return
+      }
+      await expect(page.getByText(/^Attendez, c'est gratuit : un ticket toutes les (24|72) h\.$/)).toBeVisible()
+      await use.click()
+      await expect(page.locator('.locked-episode')).toHaveCount(0)
+      await expect(page.getByText(/jusqu/).first()).toBeVisible()
+      // the series' next ticket comes 24 or 72 hours later (what a locked episode of it now shows)
+      const preview = (await (await page.request.get(`/api/v1/purchase/preview?episodeId=${id}`)).json()) as { data: { ownership: { kind: string }; freetime: { available: boolean; nextTicketAt: string } } }
+      expect(preview.data.ownership.kind).toBe('FREETIME')
+      expect(preview.data.freetime.available).toBe(false)
+      expect(Date.parse(preview.data.freetime.nextTicketAt) - Date.now()).toBeGreaterThan(23 * 3_600_000)
+      return
+    }
+    throw new Error('no locked episode of series 1 left')
+  })
+
+  test('an unused coin purchase is refunded from the charge history within 7 days', async ({ page }) => {
+    await signIn(page, '/shop', { email: 'minor@example.com', password: 'Minor-2026!' })
+    await page.getByRole('radio', { name: /^10 pièces/ }).check()
+    await page.getByRole('checkbox', { name: /J'accepte les conditions de vente des pièces/ }).check()
+    await page.getByRole('button', { name: 'Acheter' }).click()
+    await expect(page).toHaveURL(/\/shop\/checkout\/pay_/)
+    const paymentId = page.url().split('/').pop()!
+    await page.getByRole('button', { name: /^Payer/ }).click()
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Paiement réussi')
+    await page.goto('/history/charge')
+    const row = page.locator(`li[data-payment="${paymentId}"]`)
+    await expect(row).toContainText('10 pièces')
+    await noSeriousViolations(page)
+    await row.getByRole('button', { name: 'Rembourser' }).click()
+    await expect(page.getByRole('status')).toHaveText('Votre achat de pièces a été remboursé.')
+    await expect(page.locator(`li[data-payment="${paymentId}"]`)).toHaveCount(0)
+    await expect(page.locator('tr[data-kind="REFUND_PURCHASE"]').first()).toContainText('-10')
+  })
 })
