@@ -404,6 +404,8 @@ try {
     if (loadResult.error) notes.push(`load: ${loadResult.error}`)
   }
 
+  if (!opts['no-lighthouse'] && !interrupted) await (await import('./bench/viewer.ts')).benchViewer(base, { runs, notes })
+
   // --- table ---
   const head = ['page', 'path', 'perf', 'a11y', 'b.p.', 'SEO', 'LCP ms', 'CLS', 'TBT ms', 'JS KB', 'total KB', 'D1']
   const target = ['target', '', `≥${TARGETS.performance}`, `≥${TARGETS.accessibility}`, `≥${TARGETS.bestPractices}`, `${TARGETS.seo}`,
