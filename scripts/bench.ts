@@ -32,7 +32,6 @@ export type PageSpec = { name: string; path: string | ((d: Discovered) => string
 export type BenchContext = { base: string; duration: number; connections: number; notes: string[] }
 export type BenchModule = { name: string; pages?: PageSpec[]; run?: (ctx: BenchContext) => Promise<{ lines?: string[]; figures: unknown }> }
 const MODULES: BenchModule[] = [
-  // (await import('./bench/viewer.ts')).default,
 ]
 const EXTRA_PAGES: PageSpec[] = MODULES.flatMap((m) => m.pages ?? [])
 
@@ -439,6 +438,7 @@ try {
     if (loadResult.error) notes.push(`load: ${loadResult.error}`)
   }
 
+  if (!opts['no-lighthouse'] && !interrupted) await (await import('./bench/viewer.ts')).benchViewer(base, { runs, notes })
   if (!opts['no-load'] && !interrupted) notes.push(purchaseLine(await benchPurchase({ base, persist, edition: id }))) // issue 4: purchase p50/p99 at 50 concurrent
 
   // --- other features' modules (see MODULES) ---

@@ -32,7 +32,7 @@ test.describe('French edition viewer', () => {
     const res = await page.goto(`/viewer/${FREE}`)
     expect(res?.status()).toBe(200)
     await hydrated(page)
-    const slices = page.locator('ol.viewer-slices img')
+    const slices = page.locator('#viewer-content img')
     await expect(slices).toHaveCount(3)
     for (const img of await slices.all()) {
       await expect(img).toHaveAttribute('width', '720')
@@ -122,12 +122,12 @@ test('a slice that fails to load shows a visible retry control that loads it aga
   fail = false
   await retry.click()
   await expect(retry).toBeHidden()
-  await expect.poll(() => page.locator('ol.viewer-slices img').nth(1).evaluate((i: HTMLImageElement) => i.naturalWidth)).toBeGreaterThan(0)
+  await expect.poll(() => page.locator('#viewer-content img').nth(1).evaluate((i: HTMLImageElement) => i.naturalWidth)).toBeGreaterThan(0)
 })
 
 test.describe('PAPER mode (spec §2 viewer modes)', () => {
   const indicator = (page: Page) => page.getByRole('navigation', { name: 'Navigation entre les pages' }).getByRole('status')
-  const visibleSlices = (page: Page) => page.locator('ol.viewer-slices > li:not([hidden])')
+  const visibleSlices = (page: Page) => page.locator('#viewer-content > li:not([hidden])')
 
   test('the settings panel switches to pages; the keyboard turns them; the choice survives a reload', async ({ page }) => {
     await page.setViewportSize({ width: 1280, height: 800 })
@@ -149,6 +149,7 @@ test.describe('PAPER mode (spec §2 viewer modes)', () => {
 
     await expect(indicator(page)).toHaveText('1 / 3')
     await expect(visibleSlices(page)).toHaveCount(1)
+    await expect(page.locator('section.viewer-episode')).toHaveCount(0) // pages show one episode: no continuous strip
     await page.keyboard.press('ArrowRight')
     await expect(indicator(page)).toHaveText('2 / 3')
     await expect(visibleSlices(page).locator('img')).toHaveAttribute('alt', /image 2 sur 3/)

@@ -161,7 +161,8 @@ export default function Viewer(props: ViewerProps) {
   const first: { id: number; no: number; title: string; prev: EpisodeLinkData | null; next: EpisodeLinkData | null } =
     { id: episodeId, no: props.no, title: props.title, prev: props.prev, next: props.next }
   const episodes = [first, ...chain]
-  const last = episodes[episodes.length - 1]!
+  /** The last episode on the page (PAPER shows the page's own only). */
+  const last = paper ? first : episodes[episodes.length - 1]!
   const onScreen = episodes[Math.min(current, episodes.length - 1)]!
 
   // Stored settings and the screen width, read once on the client.
@@ -216,10 +217,13 @@ export default function Viewer(props: ViewerProps) {
     setTail({ link, status: res.code === 'UNAUTHORIZED_CONTENTS' ? 'locked' : 'error' })
   }, [])
 
-  // The next episode is fetched once the end of the chain comes within three screens.
+  // The episode after the page's own is fetched as soon as the island runs (its data is small; its slices load
+  // once within three screens), the ones after it when the end of the chain comes within three screens.
   useEffect(() => {
-    if (paper || !ready || tail !== null || !last.next || !sentinel.current || !('IntersectionObserver' in window)) return
+    if (paper || !ready || tail !== null || !last.next) return
     const next = last.next
+    if (chain.length === 0) { void fetchNext(next); return }
+    if (!sentinel.current || !('IntersectionObserver' in window)) return
     const io = new IntersectionObserver((entries) => {
       if (entries.some((e) => e.isIntersecting)) { io.disconnect(); void fetchNext(next) }
     }, { rootMargin: '300% 0px' })
@@ -515,7 +519,7 @@ export default function Viewer(props: ViewerProps) {
             onDoubleClick={paper ? undefined : fit}
           />
         )}
-        {chain.map((ep, k) => (
+        {!paper && chain.map((ep, k) => (
           <section key={ep.id} className="viewer-episode" data-episode={ep.id} aria-labelledby={`viewer-ep-${ep.id}`} ref={(el) => { sections.current[k + 1] = el }}>
             <p className="viewer-end">{labels.end}</p>
             <h2 id={`viewer-ep-${ep.id}`} className="viewer-episode-title">{format(labels.episodeHeading, { no: ep.no, title: ep.title })}</h2>
@@ -528,7 +532,7 @@ export default function Viewer(props: ViewerProps) {
         ))}
       </div>
       <div ref={sentinel} className="viewer-sentinel" aria-hidden="true" />
-      {tail && (
+      {tail && !paper && (
         <NextEpisode
           key={tail.link.id}
           link={tail.link}
@@ -561,7 +565,7 @@ export default function Viewer(props: ViewerProps) {
           <button type="button" className="btn" onClick={() => turn(1)} disabled={lastPage}>{labels.nextPage}</button>
         </nav>
       )}
-      {!tail && <p className="viewer-end">{labels.end}</p>}
+      {(!tail || paper) && <p className="viewer-end">{labels.end}</p>}
       <nav className="viewer-nav" aria-label={labels.episodeNav}>
         {last.prev && <a rel="prev" href={`/viewer/${last.prev.id}`}>{labels.prevEpisode}<span className="viewer-nav-title">{last.prev.title}</span></a>}
         {last.next && <a rel="next" href={`/viewer/${last.next.id}`}>{labels.nextEpisode}<span className="viewer-nav-title">{last.next.title}</span></a>}

@@ -1,0 +1,131 @@
+/**
+ * Viewer figures for `npm run bench` (QUALITY.md viewer row; issue 6 "Speed"), reported, never asserted:
+ *   - Lighthouse mobile (simulated throttling) on a free episode, median of N runs: LCP, CLS, JS transferred
+ *     (gzip as served), performance score;
+ *   - a Playwright reading of the same episode on a phone-sized window: time to the first slice (its image
+ *     loaded, from navigation start), and whether the next episode's first slice was already loaded (in the
+ *     cache) before the last slice of the current one came on screen for a fast reader (2000 px/s), with how
+ *     long before the reader reached the next episode it had loaded.
+ * Called by scripts/bench.ts with the running worker's base URL; prints a table and returns the figures
+ * (also written to bench/viewer.json).
+ */
+import { mkdirSync, writeFileSync } from 'node:fs'
+
+export type ViewerBench = {
+  path: string
+  lighthouse: { runs: number; lcpMs: number | null; cls: number | null; jsGzKB: number | null; performance: number | null; error?: string }
+  reading: { firstSliceMs: number | null; lcpMs: number | null; nextFirstSliceCached: boolean | null; nextLeadMs: number | null; error?: string }
+  targets: { lcpMs: number; cls: number; jsGzKB: number }
+}
+
+const TARGETS = { lcpMs: 1600, cls: 0, jsGzKB: 90 }
+const FLAGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+
+/** The free episode measured: the first episode of series 1 in the demo seed (three slices, a free next one). */
+const PATH = '/viewer/1'
+
+async function lighthouseRuns(url: string, runs: number, chromePath: string): Promise<ViewerBench['lighthouse']> {
+  const out: ViewerBench['lighthouse'] = { runs: 0, lcpMs: null, cls: null, jsGzKB: null, performance: null }
+  try {
+    const lighthouse = (await import('lighthouse')).default
+    const chromeLauncher = await import('chrome-launcher')
+    const chrome = await chromeLauncher.launch({ chromePath, chromeFlags: FLAGS, handleSIGINT: false, logLevel: 'silent' })
+    const figures: { performance: number; lcpMs: number; cls: number; js: number }[] = []
+    try {
+      for (let attempt = 0; figures.length < runs && attempt < runs + 2; attempt++) {
+        try {
+          const rr = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] })
+          const lhr = rr?.lhr
+          if (!lhr || lhr.runtimeError) throw new Error(lhr?.runtimeError?.message ?? 'no result')
+          const rows = (lhr.audits['resource-summary']?.details as { items?: { resourceType: string; transferSize: number }[] } | undefined)?.items ?? []
+          figures.push({
+            performance: Math.round((lhr.categories.performance?.score ?? 0) * 100),
+            lcpMs: lhr.audits['largest-contentful-paint']?.numericValue ?? NaN,
+            cls: lhr.audits['cumulative-layout-shift']?.numericValue ?? NaN,
+            js: rows.find((r) => r.resourceType === 'script')?.transferSize ?? 0,
+          })
+          console.log(`  lighthouse viewer ${figures.length}/${runs}: LCP ${Math.round(figures.at(-1)!.lcpMs)} ms`)
+        } catch (e) {
+          console.log(`  lighthouse viewer: failed — ${(e as Error).message}`)
+        }
+      }
+    } finally {
+      await chrome.kill()
+    }
+    figures.sort((a, b) => a.lcpMs - b.lcpMs)
+    const m = figures[Math.floor((figures.length - 1) / 2)]
+    if (m) Object.assign(out, { runs: figures.length, lcpMs: Math.round(m.lcpMs), cls: m.cls, jsGzKB: Math.round((m.js / 1024) * 10) / 10, performance: m.performance })
+  } catch (e) {
+    out.error = (e as Error).message
+  }
+  return out
+}
+
+async function reading(url: string, chromePath: string): Promise<ViewerBench['reading']> {
+  const out: ViewerBench['reading'] = { firstSliceMs: null, lcpMs: null, nextFirstSliceCached: null, nextLeadMs: null }
+  let browser: import('playwright-core').Browser | undefined
+  try {
+    const { chromium } = await import('playwright-core')
+    browser = await chromium.launch({ executablePath: chromePath, args: FLAGS.filter((f) => !f.startsWith('--headless')) })
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true })
+    await page.addInitScript(() => {
+      const w = window as unknown as { __lcp: number }
+      w.__lcp = 0
+      new PerformanceObserver((l) => { for (const e of l.getEntries()) w.__lcp = e.startTime }).observe({ type: 'largest-contentful-paint', buffered: true })
+    })
+    await page.goto(url, { waitUntil: 'load' })
+    const first = page.locator('#viewer-content img').first()
+    await first.evaluate((img: HTMLImageElement) => (img.complete ? null : new Promise((r) => img.addEventListener('load', r, { once: true }))))
+    out.firstSliceMs = await first.evaluate((img: HTMLImageElement) => {
+      const entry = performance.getEntriesByName(img.currentSrc)[0] as PerformanceResourceTiming | undefined
+      return entry ? Math.round(entry.responseEnd) : null
+    })
+    out.lcpMs = Math.round(await page.evaluate(() => (window as unknown as { __lcp: number }).__lcp))
+    // A fast reader: 80 px every 40 ms (2000 px/s). QUALITY.md: the next episode's first slice must be loaded
+    // before the last slice of the current one is on screen; also noted when the next episode itself is reached.
+    const reached = await page.evaluate(async () => {
+      const loaded = (img: HTMLImageElement | null | undefined) => !!img && img.complete && img.naturalWidth > 0
+      const deadline = performance.now() + 30_000
+      let atLastSlice: boolean | null = null
+      while (performance.now() < deadline) {
+        const last = document.querySelector<HTMLElement>('#viewer-content > li:last-child')
+        const section = document.querySelector<HTMLElement>('section.viewer-episode')
+        const img = section?.querySelector('img')
+        if (atLastSlice === null && last && last.getBoundingClientRect().top <= innerHeight) atLastSlice = loaded(img)
+        if (section && img && section.getBoundingClientRect().top <= innerHeight) {
+          const entry = performance.getEntriesByName(img.currentSrc)[0] as PerformanceResourceTiming | undefined
+          return { atLastSlice, atNext: loaded(img), leadMs: entry && entry.responseEnd > 0 ? Math.round(performance.now() - entry.responseEnd) : null }
+        }
+        scrollBy(0, 80)
+        await new Promise((r) => setTimeout(r, 40))
+      }
+      return null
+    })
+    if (reached) { out.nextFirstSliceCached = reached.atLastSlice === true && reached.atNext; out.nextLeadMs = reached.leadMs }
+    else out.error = 'the next episode never appeared below the first'
+  } catch (e) {
+    out.error = (e as Error).message
+  } finally {
+    await browser?.close()
+  }
+  return out
+}
+
+const fmt = (v: number | null | undefined, ok?: boolean) => (v == null ? '—' : `${v}${ok === undefined ? '' : ok ? ' ✓' : ' ✗'}`)
+
+/** Measures the viewer against the worker at `base`; prints a table; writes bench/viewer.json. */
+export async function benchViewer(base: string, opts: { runs?: number; notes?: string[] } = {}): Promise<ViewerBench> {
+  const chromePath = process.env.CHROME_PATH ?? '/usr/bin/chromium'
+  const url = base + PATH
+  console.log(`Viewer: Lighthouse × ${opts.runs ?? 3} and a Playwright reading of ${PATH}…`)
+  const lh = await lighthouseRuns(url, opts.runs ?? 3, chromePath)
+  const rd = await reading(url, chromePath)
+  const result: ViewerBench = { path: PATH, lighthouse: lh, reading: rd, targets: TARGETS }
+  console.log(`\nViewer ${PATH} — Lighthouse mobile median of ${lh.runs}; Playwright 390×844`)
+  console.log(`  LCP ${fmt(lh.lcpMs, lh.lcpMs == null ? undefined : lh.lcpMs <= TARGETS.lcpMs)} ms (≤ ${TARGETS.lcpMs}) · CLS ${fmt(lh.cls, lh.cls == null ? undefined : lh.cls <= TARGETS.cls)} · JS ${fmt(lh.jsGzKB, lh.jsGzKB == null ? undefined : lh.jsGzKB <= TARGETS.jsGzKB)} KB gz (≤ ${TARGETS.jsGzKB}) · performance ${fmt(lh.performance)}`)
+  console.log(`  first slice loaded at ${fmt(rd.firstSliceMs)} ms (LCP ${fmt(rd.lcpMs)} ms, unthrottled) · next episode's first slice in cache before the last slice was on screen (reader at 2000 px/s): ${rd.nextFirstSliceCached == null ? '—' : rd.nextFirstSliceCached ? 'yes ✓' : 'no ✗'}${rd.nextLeadMs == null ? '' : ` (loaded ${rd.nextLeadMs} ms before)`}`)
+  for (const e of [lh.error, rd.error]) if (e) opts.notes?.push(`viewer: ${e}`)
+  mkdirSync('bench', { recursive: true })
+  writeFileSync('bench/viewer.json', `${JSON.stringify({ date: new Date().toISOString(), ...result }, null, 2)}\n`)
+  return result
+}
