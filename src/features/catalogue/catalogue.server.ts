@@ -19,15 +19,39 @@ function cards(rows: (Omit<SeriesCard, 'isAdult'> & { isAdult: number })[]): Ser
   return rows.map((r) => ({ ...r, isAdult: r.isAdult === 1 }))
 }
 
-/** Home page: today's weekly schedule, the ranking, free series and the newest launches (4 queries). */
-export async function homeSections(db: Db, audience: Audience, today: Weekday, limit = 12) {
-  const [weekly, popular, free, latest] = await Promise.all([
-    db.all<any>(`SELECT ${CARD} FROM schedules sc JOIN series s ON s.id = sc.series_id WHERE sc.weekday = ? AND ${visible(audience)} ORDER BY sc.position, s.id LIMIT ?`, today, limit),
-    db.all<any>(`SELECT ${CARD} FROM series s WHERE ${visible(audience)} ORDER BY s.rank_score DESC, s.id LIMIT ?`, limit),
-    db.all<any>(`SELECT ${CARD} FROM series s WHERE s.free_promo = 1 AND ${visible(audience)} ORDER BY s.rank_score DESC, s.id LIMIT ?`, limit),
-    db.all<any>(`SELECT ${CARD} FROM series s WHERE ${visible(audience)} ORDER BY s.launched_at DESC, s.id DESC LIMIT ?`, limit),
-  ])
-  return { weekly: cards(weekly), popular: cards(popular), free: cards(free), latest: cards(latest) }
+const CARD_JSON = `json_object('id', s.id, 'title', s.title, 'genre', s.genre, 'isAdult', s.is_adult, 'coverKey', s.cover_key, 'coverWidth', s.cover_width, 'coverHeight', s.cover_height)`
+const BANNER_JSON = `json_object('id', id, 'display', display, 'title', title, 'subtitle', subtitle, 'link', link, 'imageKey', image_key, 'imageWidth', image_width, 'imageHeight', image_height)`
+const cardList = (from: string) => `(SELECT json_group_array(${CARD_JSON.replace(/\bs\./g, 'x.')}) FROM (${from}) x)`
+
+export type HomeSections = { weekly: SeriesCard[]; popular: SeriesCard[]; free: SeriesCard[]; latest: SeriesCard[] }
+
+/**
+ * Home page: today's weekly schedule, the ranking, free series, the newest launches and, with `now`, the
+ * active HOME banners (adult ones only for an audience that may see adult series): ONE query, each list a
+ * bounded JSON subquery (a home render costs one D1 round trip).
+ */
+export async function homeSections(db: Db, audience: Audience, today: Weekday, limit = 12): Promise<HomeSections> {
+  return (await homePage(db, audience, today, new Date(), limit)).sections
+}
+
+export async function homePage(db: Db, audience: Audience, today: Weekday, now: Date, limit = 12): Promise<{ sections: HomeSections; banners: Banner[] }> {
+  const v = visible(audience)
+  const row = await db.first<Record<'weekly' | 'popular' | 'free' | 'latest' | 'banners', string>>(
+    `SELECT
+       ${cardList(`SELECT s.* FROM schedules sc JOIN series s ON s.id = sc.series_id WHERE sc.weekday = ?1 AND ${v} ORDER BY sc.position, s.id LIMIT ?2`)} AS weekly,
+       ${cardList(`SELECT s.* FROM series s WHERE ${v} ORDER BY s.rank_score DESC, s.id LIMIT ?2`)} AS popular,
+       ${cardList(`SELECT s.* FROM series s WHERE s.free_promo = 1 AND ${v} ORDER BY s.rank_score DESC, s.id LIMIT ?2`)} AS free,
+       ${cardList(`SELECT s.* FROM series s WHERE ${v} ORDER BY s.launched_at DESC, s.id DESC LIMIT ?2`)} AS latest,
+       (SELECT json_group_array(${BANNER_JSON}) FROM (SELECT * FROM banners
+          WHERE placement = 'HOME' AND (starts_at IS NULL OR starts_at <= ?3) AND (ends_at IS NULL OR ends_at > ?3)${audience.showAdult ? '' : ' AND is_adult = 0'}
+          ORDER BY position, id LIMIT 10)) AS banners`,
+    today, limit, now.toISOString(),
+  )
+  const list = (json: string | undefined) => cards(JSON.parse(json ?? '[]'))
+  return {
+    sections: { weekly: list(row?.weekly), popular: list(row?.popular), free: list(row?.free), latest: list(row?.latest) },
+    banners: JSON.parse(row?.banners ?? '[]'),
+  }
 }
 
 export type SeriesDetail = SeriesCard & {

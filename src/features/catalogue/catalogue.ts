@@ -5,8 +5,11 @@ export const WEEKDAYS = ['SUNDAY', 'MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY',
 export type Weekday = (typeof WEEKDAYS)[number]
 
 /** Today's schedule group in the edition's time zone (the weekly tab opens on it). */
+const weekdayFormats = new Map<string, Intl.DateTimeFormat>()
 export function weekdayIn(timeZone: string, now = new Date()): Weekday {
-  const name = new Intl.DateTimeFormat('en-US', { timeZone, weekday: 'long' }).format(now).toUpperCase()
+  let f = weekdayFormats.get(timeZone) // building a formatter costs far more than using one: one per time zone
+  if (!f) weekdayFormats.set(timeZone, (f = new Intl.DateTimeFormat('en-US', { timeZone, weekday: 'long' })))
+  const name = f.format(now).toUpperCase()
   return (WEEKDAYS as readonly string[]).includes(name) ? (name as Weekday) : 'SUNDAY'
 }
 
