@@ -10,7 +10,7 @@ import { ok } from '../lib/respond.ts'
 import { validate } from '../lib/validate.ts'
 import { currentUserId, requireUser } from '../middleware/session.ts'
 import { ChangePasswordBody, ResetMailBody, ResetPasswordBody, SmsRequestBody, SmsVerifyBody } from '../../src/features/account/account.ts'
-import { changePassword, requestResetMail, requestSmsCode, resetPassword, verifySmsCode } from '../../src/features/account/account.server.ts'
+import { changePassword, signInAppleGuest, requestResetMail, requestSmsCode, resetPassword, verifySmsCode } from '../../src/features/account/account.server.ts'
 import { completeCarrier, startCarrier } from '../../src/features/account/carrier.server.ts'
 import { CARRIER_PURPOSES } from '../../src/features/account/carrier.ts'
 import { z } from 'zod'
@@ -116,5 +116,10 @@ export const auth = new Hono<AppEnv>()
   /** The carrier's signed result (what /callback/auth-mobilians receives), for apps: CARRIER_TAMPERED when changed. */
   .post('/carrier/result', validate('json', z.object({ EncodeData: z.string().max(8192), Mac: z.string().max(128) })), async (c) =>
     ok(c, await completeCarrier(c.var.db, c.req.valid('json'), { adultAge: c.var.edition.adultAge })))
+  /** Spec §3/§6 app guest mode (apple_guest): the device's guest key signs up once, then signs in. */
+  .post('/sign-in/apple-guest', validate('json', z.object({ guestKey: z.string().max(64) })), async (c) => {
+    const { accessToken, refreshToken, userId, isSignUp } = await signInAppleGuest(c.var.db, c.req.valid('json').guestKey, authContext(c))
+    return ok(c, { accessToken, refreshToken, userId, isSignUp })
+  })
   /** The plain-form (no JavaScript) pages of the account life cycle. */
   .route('/web', accountWeb)

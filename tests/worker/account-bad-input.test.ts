@@ -48,6 +48,8 @@ const ROUTES: [string, string, fc.Arbitrary<Record<string, unknown>>, boolean][]
   ['PUT', '/api/v1/auth/local/change/password', fc.record({ oldPassword: str, newPassword: str, newPasswordConfirm: str }, { requiredKeys: [] }), true],
   ['PUT', '/api/v1/user/push', fc.record({ isAgreePush: fc.oneof(fc.boolean(), str), isAgreePushNight: fc.anything(), isAgreePushFreetime: fc.anything(), isAgreePushContents: fc.anything(), isAgreeMail: fc.anything() }, { requiredKeys: [] }), true],
   ['POST', '/api/v1/user/withdrawal', fc.record({ reasons: fc.oneof(fc.array(fc.constantFrom('PRIVACY', 'OTHER', 'X')), str), detail: str, agree: fc.anything() }, { requiredKeys: [] }), true],
+  ['POST', '/api/v1/auth/sign-in/apple-guest', fc.record({ guestKey: fc.oneof(fc.stringMatching(/^[A-Za-z0-9_-]{40,46}$/), str) }, { requiredKeys: [] }), false],
+  ['POST', '/api/v1/auth/carrier/result', fc.record({ EncodeData: fc.oneof(fc.base64String(), str), Mac: fc.oneof(fc.base64String({ maxLength: 60 }), str) }, { requiredKeys: [] }), false],
   ['POST', '/api/v1/user/withdrawal/approve', fc.record({ userId: fc.oneof(fc.constant(1), fc.integer(), str), uuid: str }, { requiredKeys: [] }), false],
 ]
 

@@ -150,3 +150,33 @@ describe('sign-in still works for a withdrawal that was only requested', () => {
     expect((await signIn(user.email, PASSWORD)).status).toBe(200)
   })
 })
+
+describe('apple_guest (app guest mode)', () => {
+  const guest = (guestKey: unknown, ip = '203.0.113.7') => json('POST', '/api/v1/auth/sign-in/apple-guest', { guestKey }, { 'cf-connecting-ip': ip })
+  const key = () => btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32)))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
+
+  it('makes a guest account once, then signs the same device in; only a hash of the key is stored', async () => {
+    const k = key()
+    const first = await read(await guest(k))
+    expect(first.data.isSignUp).toBe(true)
+    const again = await read(await guest(k))
+    expect(again.data).toMatchObject({ isSignUp: false, userId: first.data.userId })
+    const me = await read(await json('GET', '/api/v1/user/me', undefined, bearer(again.data.accessToken.value)))
+    expect(me.data.user).toMatchObject({ snsProvider: 'apple_guest', email: null })
+    expect(me.data.user.snsId).not.toBe(k)
+    expect((await read(await guest(key()))).data.userId).not.toBe(first.data.userId)
+  })
+
+  it('refuses a malformed key, changing nothing', async () => {
+    const before = await db().prepare(`SELECT COUNT(*) AS n FROM identities WHERE provider = 'apple_guest'`).first('n')
+    await expectError(await guest('short'), 400, 'INVALID_PARAMETER')
+    await expectError(await guest(42), 400, 'INVALID_PARAMETER')
+    expect(await db().prepare(`SELECT COUNT(*) AS n FROM identities WHERE provider = 'apple_guest'`).first('n')).toBe(before)
+  })
+
+  it('limits new guest accounts per client address (TOO_MANY_REQUESTS)', async () => {
+    const ip = '198.51.100.99'
+    for (let i = 0; i < 20; i++) expect((await guest(key(), ip)).status).toBe(200)
+    await expectError(await guest(key(), ip), 429, 'TOO_MANY_REQUESTS')
+  })
+})

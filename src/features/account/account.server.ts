@@ -482,3 +482,36 @@ export async function redeemTransfer(db: Db, rawCode: string, ctx: AuthContext):
   if (changed !== 1) throw new AppError('NOT_FOUND_USER')
   return issueTokens(db, row.userId, ctx)
 }
+
+// ─────────────────────────────── apple_guest (app guest mode) ───────────────────────────────
+
+/** Guest accounts made from one client address per hour (abuse guard). */
+export const GUEST_SIGN_UPS_PER_HOUR = 20
+
+/**
+ * Spec §3/§6 app guest mode (snsProvider `apple_guest`): the app keeps a 256-bit random guest key on the device;
+ * the first call makes a guest account (isSignUp), later calls sign it in. Only a hash of the key is stored.
+ * A guest account has no e-mail or password; it keeps its purchases and can be moved with the account transfer.
+ */
+export async function signInAppleGuest(db: Db, guestKey: string, ctx: AuthContext): Promise<TokenPair & { isSignUp: boolean }> {
+  const now = ctx.now ?? new Date()
+  if (!/^[A-Za-z0-9_-]{43}$/.test(guestKey)) throw new AppError('INVALID_PARAMETER', { fields: 'guestKey' })
+  const subject = await hashToken(guestKey)
+  const known = await db.first<{ id: number }>(
+    `SELECT u.id FROM identities i JOIN users u ON u.id = i.user_id AND u.deleted_at IS NULL WHERE i.provider = 'apple_guest' AND i.provider_user_id = ?`,
+    subject,
+  )
+  if (known) return { ...(await issueTokens(db, known.id, ctx)), isSignUp: false }
+  if ((await countAttempt(db, `apple-guest:${ctx.ip ?? 'unknown'}`, 60 * 60, now)) > GUEST_SIGN_UPS_PER_HOUR) throw new AppError('TOO_MANY_REQUESTS')
+  const nowIso = now.toISOString()
+  const created = await db.first<{ id: number }>(`INSERT INTO users (platform, created_at, updated_at) VALUES ('IOS_APP', ?, ?) RETURNING id`, nowIso, nowIso)
+  try {
+    await db.run(`INSERT INTO identities (user_id, provider, provider_user_id, created_at) VALUES (?, 'apple_guest', ?, ?)`, created!.id, subject, nowIso)
+  } catch (e) {
+    // the same key twice at once: the other request made the account; drop ours and sign in to that one
+    await db.run(`DELETE FROM users WHERE id = ?`, created!.id)
+    if (!String(e).includes('UNIQUE')) throw e
+    return signInAppleGuest(db, guestKey, ctx)
+  }
+  return { ...(await issueTokens(db, created!.id, ctx)), isSignUp: true }
+}
