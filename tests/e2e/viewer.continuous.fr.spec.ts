@@ -173,6 +173,20 @@ test.describe('continuous reading', () => {
   })
 })
 
+test('an adult episode asks for the age check: the age popup is told where to come back (age:required)', async ({ page }) => {
+  await page.addInitScript(() => {
+    const w = window as unknown as { __age: unknown[] }
+    w.__age = []
+    document.addEventListener('age:required', (e) => w.__age.push((e as CustomEvent).detail))
+  })
+  const res = await page.goto('/viewer/61') // series 6 is for adults; its first episode is free
+  expect(res?.status()).toBe(403)
+  await expect.poll(() => page.evaluate(() => (window as unknown as { __age: unknown[] }).__age)).toEqual([{ returnTo: '/viewer/61' }])
+  expect(await page.locator('img[src*="/ep/"]').count()).toBe(0)
+  const login = await page.getByRole('link', { name: 'Se connecter' }).last().getAttribute('href')
+  expect(new URL(login!, 'http://x').searchParams.get('callback')).toBe('/callback/viewer-login-success?returnTo=%2Fviewer%2F61')
+})
+
 test.describe('reading comfort', () => {
   test('zoom with + and −, double-click fits; auto-scroll with a speed control stops on Esc; f goes fullscreen', async ({ page }) => {
     await page.setViewportSize({ width: 390, height: 800 })
