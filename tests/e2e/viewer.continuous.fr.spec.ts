@@ -1,5 +1,5 @@
-import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test'
-import AxeBuilder from '@axe-core/playwright'
+import { expect, test, type Browser, type Page } from '@playwright/test'
+import { balance, hydrated, newAccount, reader, seriousViolations, signIn } from './viewer.helpers.ts'
 
 /**
  * Continuous reading and its money (spec §1 "continuous reading with automatic coin deduction"; issue 6 §3–§4)
@@ -7,49 +7,6 @@ import AxeBuilder from '@axe-core/playwright'
  * bought for 4. Each test that moves coins signs up its own reader (100 bonus coins from the WELCOME100
  * coupon), so nothing depends on what other tests did to the demo accounts.
  */
-
-async function hydrated(page: Page) {
-  await page.locator('astro-island:not([ssr])').first().waitFor({ state: 'attached' })
-}
-
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze()
-  return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`)
-}
-
-const PASSWORD = 'Viewer-2026!'
-
-/** A new verified account (API sign-up, code from the dev outbox). */
-async function newAccount(request: APIRequestContext): Promise<string> {
-  const email = `viewer-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`
-  expect((await request.post('/api/v1/auth/sign-up', { data: { email, password: PASSWORD, passwordConfirm: PASSWORD, agreeTerms: true } })).status()).toBe(200)
-  const outbox = await (await request.get('/dev/outbox')).text()
-  const item = outbox.split('<li').find((li) => li.includes(`data-recipient="${email}"`))!
-  const code = /\b(\d{6})\b/.exec(item.replace(/<[^>]+>/g, ' '))![1]!
-  expect((await request.post('/api/v1/auth/verify-otp', { data: { email, code } })).status()).toBe(200)
-  return email
-}
-
-async function signIn(page: Page, email: string) {
-  await page.goto('/user/login')
-  await page.getByLabel('Adresse e-mail').fill(email)
-  await page.getByLabel('Mot de passe').fill(PASSWORD)
-  await page.getByRole('button', { name: 'Se connecter' }).click()
-  await page.waitForURL((url) => !url.pathname.startsWith('/user/login'))
-}
-
-/** A signed-in reader with 100 coins. */
-async function reader(page: Page, baseURL: string) {
-  const email = await newAccount(page.request)
-  await signIn(page, email)
-  const res = await page.request.post('/api/v1/coupon/code', { data: { code: 'WELCOME100' }, headers: { origin: baseURL } })
-  expect(res.status()).toBe(200)
-  return email
-}
-
-async function balance(page: Page): Promise<number> {
-  return ((await (await page.request.get('/api/v1/coin')).json()) as { data: { total: number } }).data.total
-}
 
 /** Scrolls on to the end, as a reader would, until `target` is on the page. */
 async function readTo(page: Page, target: ReturnType<Page['locator']>) {
@@ -214,6 +171,20 @@ test.describe('continuous reading', () => {
     expect(await seriousViolations(phone)).toEqual([])
     await other.close()
   })
+})
+
+test('an adult episode asks for the age check: the age popup is told where to come back (age:required)', async ({ page }) => {
+  await page.addInitScript(() => {
+    const w = window as unknown as { __age: unknown[] }
+    w.__age = []
+    document.addEventListener('age:required', (e) => w.__age.push((e as CustomEvent).detail))
+  })
+  const res = await page.goto('/viewer/61') // series 6 is for adults; its first episode is free
+  expect(res?.status()).toBe(403)
+  await expect.poll(() => page.evaluate(() => (window as unknown as { __age: unknown[] }).__age)).toEqual([{ returnTo: '/viewer/61' }])
+  expect(await page.locator('img[src*="/ep/"]').count()).toBe(0)
+  const login = await page.getByRole('link', { name: 'Se connecter' }).last().getAttribute('href')
+  expect(new URL(login!, 'http://x').searchParams.get('callback')).toBe('/callback/viewer-login-success?returnTo=%2Fviewer%2F61')
 })
 
 test.describe('reading comfort', () => {

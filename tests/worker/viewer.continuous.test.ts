@@ -90,3 +90,28 @@ describe('/api/v1/viewer/auto-unlock/{seriesId}', () => {
     }
   })
 })
+
+describe('generated bad input on the viewer and library routes (QUALITY.md: ≥ 1,000 each)', () => {
+  it('never answers 5xx and changes nothing', async () => {
+    const fc = (await import('fast-check')).default
+    const s = await newSeries({ episodes: 1 })
+    const reader = await newReader()
+    const body = fc.oneof(
+      fc.json(),
+      fc.string(),
+      fc.record({ budget: fc.oneof(fc.integer(), fc.double(), fc.string(), fc.constant(null)), kind: fc.oneof(fc.string(), fc.constantFrom('RENT', 'POSSESSION', 'rent', '')) }, { requiredKeys: [] }),
+    )
+    await fc.assert(fc.asyncProperty(body, fc.oneof(fc.constant(String(s.seriesId)), fc.string({ maxLength: 12 })), fc.string({ maxLength: 60 }), async (b, id, cursor) => {
+      const put = await auto(reader, encodeURIComponent(id), 'PUT', b)
+      await expectHandled(put)
+      await expectHandled(await get(reader, `/api/v1/library/recent?cursor=${encodeURIComponent(cursor)}`))
+    }), { numRuns: 1000 })
+    // nothing a bad body sent was stored (a valid opt-in may have been generated: it must be sane)
+    const rows = await db.all<{ budget: number; kind: string }>(`SELECT budget, kind FROM auto_unlock WHERE user_id = ?`, reader.id)
+    for (const r of rows) {
+      expect(r.budget).toBeGreaterThanOrEqual(1)
+      expect(r.budget).toBeLessThanOrEqual(10_000)
+      expect(['RENT', 'POSSESSION']).toContain(r.kind)
+    }
+  }, 120_000)
+})

@@ -76,6 +76,12 @@ export type ViewerLabels = NextLabels & {
   autoActive: string
   autoDisable: string
   autoDisabled: string
+  offlineSave: string
+  offlineSaving: string
+  offlineSaved: string
+  offlineFailed: string
+  offlineExpiredTitle: string
+  offlineExpiredText: string
 }
 
 export type ViewerProps = {
@@ -100,6 +106,8 @@ export type ViewerProps = {
   settingsKey: string
   /** Settings read from the cookie by the server (null: none; the island reads localStorage). */
   initialSettings: ViewerSettings | null
+  /** An owned or rented episode may be saved for offline reading (until `expiresAt` for a rental); null otherwise. */
+  offline: { expiresAt: string | null } | null
   labels: ViewerLabels
 }
 
@@ -485,6 +493,29 @@ export default function Viewer(props: ViewerProps) {
     settingsWasOpen.current = settingsOpen
   }, [settingsOpen])
 
+  // ───────────── offline reading (public/sw.js, scope /viewer/) ─────────────
+
+  const [offlineState, setOfflineState] = useState<'idle' | 'saving' | 'saved' | 'failed'>('idle')
+  const saveOffline = async () => {
+    if (!props.offline || !('serviceWorker' in navigator)) { setOfflineState('failed'); return }
+    setOfflineState('saving')
+    try {
+      await navigator.serviceWorker.register('/sw.js', { scope: '/viewer/' })
+      const reg = await navigator.serviceWorker.ready
+      const sliceUrls = slices.flatMap((sl) => sl.srcset.split(', ').map((c) => c.split(' ')[0]!))
+      const assets = performance.getEntriesByType('resource').map((e) => e.name).filter((n) => n.startsWith(`${location.origin}/_astro/`))
+      const channel = new MessageChannel()
+      const answer = new Promise<{ ok: boolean }>((resolve) => { channel.port1.onmessage = (e) => resolve(e.data as { ok: boolean }) })
+      reg.active!.postMessage({
+        type: 'save', episodeId, page: `/viewer/${episodeId}`, urls: [...sliceUrls, ...new Set(assets)], expiresAt: props.offline.expiresAt,
+        expired: { lang: document.documentElement.lang, dir: document.documentElement.dir, title: labels.offlineExpiredTitle, text: labels.offlineExpiredText },
+      }, [channel.port2])
+      setOfflineState((await answer).ok ? 'saved' : 'failed')
+    } catch {
+      setOfflineState('failed')
+    }
+  }
+
   const stopAuto = async () => {
     const r = await deleteAutoUnlock(props.seriesId)
     if (r.ok) { setAuto(r.data); setAnnouncement(labels.autoDisabled) }
@@ -556,6 +587,14 @@ export default function Viewer(props: ViewerProps) {
         </p>
       )}
       <p className="sr-only" role="status" aria-live="polite">{announcement}</p>
+      {ready && props.offline && (
+        <p className="viewer-offline">
+          <button type="button" className="btn btn-secondary" onClick={() => void saveOffline()} disabled={offlineState === 'saving' || offlineState === 'saved'}>
+            {offlineState === 'saved' ? labels.offlineSaved : offlineState === 'saving' ? labels.offlineSaving : labels.offlineSave}
+          </button>
+          <span role="status">{offlineState === 'saved' ? labels.offlineSaved : offlineState === 'failed' ? labels.offlineFailed : ''}</span>
+        </p>
+      )}
       {paper && (
         <nav className="viewer-pager" aria-label={labels.pageNav} dir={readingDirection}>
           <button type="button" className="btn" onClick={() => turn(-1)} disabled={page === 0}>{labels.prevPage}</button>

@@ -1,0 +1,116 @@
+/*
+ * Offline reading of owned and rented episodes (issue 6 §5). Registered by the viewer with scope /viewer/, so it
+ * only ever sees viewer pages and what they load. Nothing is cached unless the reader saves an episode:
+ * the viewer posts {type: 'save', episodeId, page, urls, expiresAt, expired: {lang, dir, title, text}}.
+ *
+ * - Online, every request goes to the network first (the server keeps checking access per slice request);
+ *   the saved copy is used only when the network fails.
+ * - Signed slice URLs are stored without their exp/sig (episode, slice, width), so a saved page whose URLs
+ *   were signed at another time still finds its images.
+ * - A rental is deleted once it ends (on activation, on each message, on each viewer navigation); a saved
+ *   rental opened offline after its end is refused (403 page in the reader's language) and deleted.
+ */
+const CACHE = 'viewer-offline-v1'
+const META = '/__viewer-offline/'
+
+/** The cache key of a request: slice URLs lose their signature and retry counter. */
+function keyOf(url) {
+  const u = new URL(url)
+  const slice = /^\/api\/v1\/viewer\/(\d+)\/slice\/(\d+)$/.exec(u.pathname)
+  if (slice) return `${u.origin}/api/v1/viewer/${slice[1]}/slice/${slice[2]}?w=${u.searchParams.get('w') ?? '640'}`
+  if (/^\/viewer\/\d+$/.test(u.pathname)) return `${u.origin}${u.pathname}`
+  return `${u.origin}${u.pathname}${u.search}`
+}
+
+function episodeOf(url) {
+  const u = new URL(url)
+  const m = /^\/(?:api\/v1\/)?viewer\/(\d+)(?:\/|$)/.exec(u.pathname)
+  return m ? Number(m[1]) : null
+}
+
+async function metaOf(cache, id) {
+  const res = await cache.match(`${META}${id}`)
+  return res ? res.json() : null
+}
+
+const expired = (meta, now = Date.now()) => meta.expiresAt !== null && Date.parse(meta.expiresAt) <= now
+
+async function drop(cache, meta) {
+  await Promise.all([...meta.keys, `${META}${meta.episodeId}`].map((k) => cache.delete(k)))
+}
+
+/** Deletes every saved rental that has ended. */
+async function sweep() {
+  const cache = await caches.open(CACHE)
+  for (const req of await cache.keys()) {
+    if (!new URL(req.url).pathname.startsWith(META)) continue
+    const meta = await (await cache.match(req)).json()
+    if (expired(meta)) await drop(cache, meta)
+  }
+}
+
+async function save(data) {
+  const cache = await caches.open(CACHE)
+  const keys = []
+  for (const url of [data.page, ...data.urls]) {
+    const res = await fetch(url, { credentials: 'same-origin' })
+    if (!res.ok) throw new Error(`${res.status} ${url}`)
+    const key = keyOf(new URL(url, self.location.origin).href)
+    await cache.put(key, res)
+    keys.push(key)
+  }
+  const meta = { episodeId: data.episodeId, expiresAt: data.expiresAt, keys, expired: data.expired }
+  await cache.put(`${META}${data.episodeId}`, new Response(JSON.stringify(meta), { headers: { 'content-type': 'application/json' } }))
+}
+
+function refusal(meta) {
+  const e = meta.expired
+  const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c])
+  const html = `<!doctype html><html lang="${esc(e.lang)}" dir="${esc(e.dir)}"><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${esc(e.title)}</title><main><h1>${esc(e.title)}</h1><p>${esc(e.text)}</p></main></html>`
+  return new Response(html, { status: 403, headers: { 'content-type': 'text/html; charset=utf-8' } })
+}
+
+/** Network first; the saved copy (unexpired) when the network fails. */
+async function offline(request) {
+  try {
+    return await fetch(request)
+  } catch (error) {
+    const cache = await caches.open(CACHE)
+    const id = episodeOf(request.url)
+    if (id !== null) {
+      const meta = await metaOf(cache, id)
+      if (!meta) throw error
+      if (expired(meta)) {
+        await drop(cache, meta)
+        if (request.mode === 'navigate') return refusal(meta)
+        throw error
+      }
+    }
+    const hit = await cache.match(keyOf(request.url))
+    if (hit) return hit
+    throw error
+  }
+}
+
+self.addEventListener('install', () => self.skipWaiting())
+self.addEventListener('activate', (event) => event.waitUntil(Promise.all([self.clients.claim(), sweep()])))
+
+self.addEventListener('message', (event) => {
+  const data = event.data
+  const reply = (msg) => event.ports[0]?.postMessage(msg)
+  if (data?.type === 'save') event.waitUntil(save(data).then(() => reply({ ok: true }), (e) => reply({ ok: false, error: String(e) })))
+  else if (data?.type === 'sweep') event.waitUntil(sweep().then(() => reply({ ok: true })))
+})
+
+self.addEventListener('fetch', (event) => {
+  const { request } = event
+  if (request.method !== 'GET' || new URL(request.url).origin !== self.location.origin) return
+  const path = new URL(request.url).pathname
+  if (request.mode === 'navigate' && /^\/viewer\/\d+$/.test(path)) {
+    const answer = offline(request)
+    event.respondWith(answer)
+    event.waitUntil(answer.catch(() => undefined).then(sweep)) // other ended rentals go once this page is answered
+  } else if (/^\/api\/v1\/viewer\/\d+\/slice\/\d+$/.test(path) || path.startsWith('/_astro/')) {
+    event.respondWith(offline(request))
+  }
+})
