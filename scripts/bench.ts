@@ -6,7 +6,7 @@
  *   - D1 queries per request, read from the worker's `X-D1-Queries` header.
  * Prints a table and writes bench/results.json (figures + machine + commit + date).
  * Options: --no-build, --port N (8799), --runs N (3), --duration S (10), --connections N (20), --rounds N (2: load runs alternate),
- *          --no-lighthouse, --no-load, --verbose (show the worker's output).
+ *          --only name,name (pages of PAGES), --no-lighthouse, --no-load, --verbose (show the worker's output).
  * Exits 0 unless the worker never started.
  */
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process'
@@ -64,6 +64,8 @@ const runs = Math.max(1, Number(opts.runs ?? 3))
 const duration = Math.max(1, Number(opts.duration ?? 10))
 const connections = Math.max(1, Number(opts.connections ?? 20))
 const rounds = Math.max(1, Number(opts.rounds ?? 2))
+/** `--only home,detail`: measure just these pages (the load comparison needs its two pages among them). */
+const only = typeof opts.only === 'string' ? new Set(String(opts.only).split(',')) : null
 const persist = '.wrangler/bench'
 const base = `http://127.0.0.1:${port}`
 const notes: string[] = []
@@ -181,7 +183,7 @@ async function discover(): Promise<Discovered> {
 /** Fetches each page once (following redirects): 200 → measured at its final URL, else "missing". */
 async function resolvePages(found: Discovered): Promise<Resolved[]> {
   const out: Resolved[] = []
-  for (const spec of PAGES) {
+  for (const spec of PAGES.filter((p) => !only || only.has(p.name))) {
     const path = typeof spec.path === 'function' ? spec.path(found) : spec.path
     try {
       const { res } = await get(base + path)

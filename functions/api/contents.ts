@@ -11,7 +11,7 @@ import type { AppEnv } from '../lib/env.ts'
 import { ok } from '../lib/respond.ts'
 import { validate } from '../lib/validate.ts'
 import { AppError } from '../../src/lib/errors/catalogue.ts'
-import { listContents, seriesDetail } from '../../src/features/catalogue/catalogue.server.ts'
+import { listContents, seriesDetail, seriesExists } from '../../src/features/catalogue/catalogue.server.ts'
 import { MAX_CURSOR_LENGTH, NOT_LOGGED_IN_ADULT_COOKIE, parseId, PLATFORMS, resolveContents, homeToday } from '../../src/features/catalogue/catalogue.ts'
 import { readerIsAdult, seriesMe, seriesOwnerships } from '../../src/features/library/library.server.ts'
 import { isAdultReader } from '../../src/features/viewer/viewer.ts'
@@ -48,7 +48,7 @@ export const contents = new Hono<AppEnv>().get('/', validate('query', ContentsQu
       userId === null ? null : seriesOwnerships(c.var.db, userId, id),
       userId === null ? isAdultReader(c.var.edition, null, getCookie(c, NOT_LOGGED_IN_ADULT_COOKIE)) : readerIsAdult(c.var.db, userId, c.var.edition),
     ])
-    if (!series) throw new AppError('NOT_EXIST')
+    if (!series) throw new AppError((await seriesExists(c.var.db, id)) ? 'INVALID_CONTENTS' : 'NOT_EXIST') // spec §8 detail errors
     if (series.isAdult && !adult) throw new AppError('ADULT_ONLY_CONTENTS')
     c.header('Cache-Control', 'private, no-store')
     const { episodes, ...rest } = series

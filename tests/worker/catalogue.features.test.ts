@@ -170,3 +170,17 @@ describe('notice count, cached 5 minutes in KV', () => {
     expect(await noticeCount(createDb(env.DB), env.CACHE, now)).toBe(first + 1)
   })
 })
+
+describe('GET /api/v1/contents/{id} errors (spec §8 detail)', () => {
+  it('answers a withdrawn series with INVALID_CONTENTS and an unknown one with NOT_EXIST, both 404', async () => {
+    const id = Number(demo.tables.series!.find((s) => s.is_adult === 0)!.id)
+    expect((await request(app, `/api/v1/contents/${id}`)).status).toBe(200)
+    await env.DB.prepare('UPDATE series SET is_published = 0 WHERE id = ?').bind(id).run()
+    const withdrawn = await request(app, `/api/v1/contents/${id}`)
+    expect(withdrawn.status).toBe(404)
+    expect(((await withdrawn.json()) as { code: string }).code).toBe('INVALID_CONTENTS')
+    const unknown = await request(app, '/api/v1/contents/999999')
+    expect(((await unknown.json()) as { code: string }).code).toBe('NOT_EXIST')
+    await env.DB.prepare('UPDATE series SET is_published = 1 WHERE id = ?').bind(id).run()
+  })
+})

@@ -120,6 +120,11 @@ export async function seriesDetail(db: Db, id: number, audience: Audience = { sh
   }
 }
 
+/** Whether a series row exists at all (published or not): a withdrawn series is INVALID_CONTENTS, an unknown id NOT_EXIST. */
+export async function seriesExists(db: Db, id: number): Promise<boolean> {
+  return (await db.first(`SELECT 1 AS x FROM series WHERE id = ?`, id)) !== null
+}
+
 // ───────────────────────────── home tabs (GET /api/v1/contents, /home/*) ─────────────────────────────
 
 export type ContentsPage = { items: SeriesCard[]; next: string | null }
