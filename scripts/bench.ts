@@ -14,26 +14,17 @@ import { accessSync, constants, mkdirSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import { args, editionId, root, run } from './lib.ts'
 import { benchPurchase, purchaseLine } from './bench/purchase.ts'
+import { benchViewer } from './bench/viewer.ts'
 
 // ---------------------------------------------------------------------------------------------------
-// Pages measured. Extend here (weekly, notice, FAQ, viewer…): `path` is a string, or a function of what
+// Pages measured. Extend here: `path` is a string, or a function of what
 // was discovered on the home page. `jsKB` is the JavaScript budget (QUALITY.md: 5 KB on catalogue pages,
 // 90 KB gz on island pages); `lcpMs` overrides the LCP target (viewer: 1600).
 // ---------------------------------------------------------------------------------------------------
 type Discovered = { detail: string }
 export type PageSpec = { name: string; path: string | ((d: Discovered) => string); jsKB?: number; lcpMs?: number; edge?: boolean }
 
-// ---------------------------------------------------------------------------------------------------
-// Other features' measurements: one module per feature in scripts/bench/<feature>.ts, one line each here.
-// A module default-exports a `BenchModule`: `pages` (added to the Lighthouse runs above) and/or `run`
-// (its own measurements against the running worker; what it returns lands in results.json under
-// `modules.<name>` and its `lines` are printed after the main table). Keep this list sorted.
-// ---------------------------------------------------------------------------------------------------
-export type BenchContext = { base: string; duration: number; connections: number; notes: string[] }
-export type BenchModule = { name: string; pages?: PageSpec[]; run?: (ctx: BenchContext) => Promise<{ lines?: string[]; figures: unknown }> }
-const MODULES: BenchModule[] = [
-]
-const EXTRA_PAGES: PageSpec[] = MODULES.flatMap((m) => m.pages ?? [])
+// Feature measurements live in scripts/bench/<feature>.ts (viewer, purchase), called after the load runs.
 
 const PAGES: PageSpec[] = [
   { name: 'home', path: '/', jsKB: 5, edge: true },
@@ -42,8 +33,6 @@ const PAGES: PageSpec[] = [
   { name: 'notice', path: '/notice', jsKB: 5, edge: true },
   { name: 'faq', path: '/faq', jsKB: 5, edge: true },
   { name: 'prepare', path: '/prepare' },
-  // { name: 'viewer', path: (d) => d.viewer, jsKB: 90, lcpMs: 1600, edge: true }, // + `viewer` in Discovered/discover()
-  ...EXTRA_PAGES,
 ]
 /** Throughput comparison: the edge-rendered page against the pre-rendered one (names from PAGES). */
 const LOAD = { edge: 'detail', baseline: 'prepare' }
@@ -440,21 +429,9 @@ try {
     if (loadResult.error) notes.push(`load: ${loadResult.error}`)
   }
 
-  if (!opts['no-lighthouse'] && !interrupted) await (await import('./bench/viewer.ts')).benchViewer(base, { runs, notes })
-  if (!opts['no-load'] && !interrupted) notes.push(purchaseLine(await benchPurchase({ base, persist, edition: id }))) // issue 4: purchase p50/p99 at 50 concurrent
-
-  // --- other features' modules (see MODULES) ---
-  const moduleResults: Record<string, { lines?: string[]; figures: unknown } | { error: string }> = {}
-  for (const m of MODULES) {
-    if (!m.run || interrupted) continue
-    try {
-      console.log(`module ${m.name}…`)
-      moduleResults[m.name] = await m.run({ base, duration, connections, notes })
-    } catch (e) {
-      moduleResults[m.name] = { error: (e as Error).message }
-      notes.push(`module ${m.name}: ${(e as Error).message}`)
-    }
-  }
+  const viewer = !opts['no-lighthouse'] && !interrupted ? await benchViewer(base, { runs, notes }) : null
+  const purchase = !opts['no-load'] && !interrupted ? await benchPurchase({ base, persist, edition: id }) : null // p50/p99 at 50 concurrent
+  if (purchase) notes.push(purchaseLine(purchase))
 
   // --- table ---
   const head = ['page', 'path', 'perf', 'a11y', 'b.p.', 'SEO', 'LCP ms', 'CLS', 'TBT ms', 'JS KB', 'total KB', 'D1']
@@ -500,7 +477,6 @@ try {
     console.log(table(lr))
     console.log(`ratio edge/pre-rendered: ${cell(loadResult.ratio, 2, (v) => v >= TARGETS.ratio)} (target ≥ ${TARGETS.ratio}); rendering every request: ${cell(loadResult.renderedRatio, 2)}`)
   }
-  for (const [name, r] of Object.entries(moduleResults)) if ('lines' in r && r.lines?.length) console.log(`\n${name}\n${r.lines.join('\n')}`)
   if (notes.length) console.log(`\nNotes:\n${notes.map((n) => `  - ${n}`).join('\n')}`)
 
   // --- results.json ---
@@ -517,7 +493,8 @@ try {
       lighthouse: lh.get(p.spec.name) ?? null,
     })),
     load: opts['no-load'] ? null : { durationS: duration, connections, ...loadResult },
-    modules: moduleResults,
+    viewer,
+    purchase,
     notes,
     elapsedS: Math.round((Date.now() - started) / 1000),
   }

@@ -177,6 +177,14 @@ test.describe('password life cycle (spec §2/§4)', () => {
     await expect(page.getByText(`Numéro enregistré : ${'*'.repeat(phone.length - 4)}${phone.slice(-4)}`)).toBeVisible()
   })
 
+  test('the carrier posts its result from its own site: the signature decides, not the Origin header', async ({ page }) => {
+    const res = await page.request.post('/callback/auth-mobilians', {
+      headers: { origin: 'https://carrier.example' }, form: { EncodeData: 'forged' }, maxRedirects: 0,
+    })
+    expect(res.status()).toBe(303)
+    expect(res.headers().location).toMatch(/\/callback\/auth-mobilians\?error=CARRIER_TAMPERED$/)
+  })
+
   test('withdrawal: reasons, agreement, confirm dialog, mail, approval; the address is then blocked for 30 days', async ({ page }) => {
     const email = await newAccount(page.request)
     await signIn(page, email, PASSWORD)
