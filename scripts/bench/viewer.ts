@@ -6,11 +6,8 @@
  *     loaded, from navigation start), and whether the next episode's first slice was already loaded (in the
  *     cache) before the last slice of the current one came on screen for a fast reader (2000 px/s), with how
  *     long before the reader reached the next episode it had loaded.
- * Called by scripts/bench.ts with the running worker's base URL; prints a table and returns the figures
- * (also written to bench/viewer.json).
+ * Called by scripts/bench.ts with the running worker's base URL; prints its figures and returns them.
  */
-import { mkdirSync, writeFileSync } from 'node:fs'
-
 export type ViewerBench = {
   path: string
   lighthouse: { runs: number; lcpMs: number | null; cls: number | null; jsGzKB: number | null; performance: number | null; error?: string }
@@ -113,7 +110,7 @@ async function reading(url: string, chromePath: string): Promise<ViewerBench['re
 
 const fmt = (v: number | null | undefined, ok?: boolean) => (v == null ? '—' : `${v}${ok === undefined ? '' : ok ? ' ✓' : ' ✗'}`)
 
-/** Measures the viewer against the worker at `base`; prints a table; writes bench/viewer.json. */
+/** Measures the viewer against the worker at `base`; prints the figures. */
 export async function benchViewer(base: string, opts: { runs?: number; notes?: string[] } = {}): Promise<ViewerBench> {
   const chromePath = process.env.CHROME_PATH ?? '/usr/bin/chromium'
   const url = base + PATH
@@ -125,7 +122,21 @@ export async function benchViewer(base: string, opts: { runs?: number; notes?: s
   console.log(`  LCP ${fmt(lh.lcpMs, lh.lcpMs == null ? undefined : lh.lcpMs <= TARGETS.lcpMs)} ms (≤ ${TARGETS.lcpMs}) · CLS ${fmt(lh.cls, lh.cls == null ? undefined : lh.cls <= TARGETS.cls)} · JS ${fmt(lh.jsGzKB, lh.jsGzKB == null ? undefined : lh.jsGzKB <= TARGETS.jsGzKB)} KB gz (≤ ${TARGETS.jsGzKB}) · performance ${fmt(lh.performance)}`)
   console.log(`  first slice loaded at ${fmt(rd.firstSliceMs)} ms (LCP ${fmt(rd.lcpMs)} ms, unthrottled) · next episode's first slice in cache before the last slice was on screen (reader at 2000 px/s): ${rd.nextFirstSliceCached == null ? '—' : rd.nextFirstSliceCached ? 'yes ✓' : 'no ✗'}${rd.nextLeadMs == null ? '' : ` (loaded ${rd.nextLeadMs} ms before)`}`)
   for (const e of [lh.error, rd.error]) if (e) opts.notes?.push(`viewer: ${e}`)
-  mkdirSync('bench', { recursive: true })
-  writeFileSync('bench/viewer.json', `${JSON.stringify({ date: new Date().toISOString(), ...result }, null, 2)}\n`)
   return result
+}
+
+/**
+ * The same measurements as a bench module (the `BenchModule` shape of scripts/bench.ts once it lists modules):
+ * the viewer page joins the main Lighthouse table (JS ≤ 90 KB gz, LCP ≤ 1.6 s), and `run` adds the
+ * Playwright reading.
+ */
+export default {
+  name: 'viewer',
+  pages: [{ name: 'viewer', path: PATH, jsKB: TARGETS.jsGzKB, lcpMs: TARGETS.lcpMs, edge: true }],
+  async run(ctx: { base: string; notes: string[] }) {
+    const rd = await reading(ctx.base + PATH, process.env.CHROME_PATH ?? '/usr/bin/chromium')
+    if (rd.error) ctx.notes.push(`viewer: ${rd.error}`)
+    const lines = [`viewer ${PATH}: first slice loaded at ${fmt(rd.firstSliceMs)} ms · next episode's first slice in cache before the last slice was on screen (reader at 2000 px/s): ${rd.nextFirstSliceCached == null ? '—' : rd.nextFirstSliceCached ? 'yes ✓' : 'no ✗'}${rd.nextLeadMs == null ? '' : ` (loaded ${rd.nextLeadMs} ms before)`}`]
+    return { lines, figures: rd }
+  },
 }

@@ -74,7 +74,7 @@ test.describe('continuous reading', () => {
     const login = locked.getByRole('link', { name: 'Se connecter pour le lire' })
     const href = await login.getAttribute('href')
     const callback = new URL(href!, 'http://x').searchParams.get('callback')!
-    expect(callback).toBe('/callback/viewer-login-success?returnTo=%2Fviewer%2F6')
+    expect(callback).toBe('/callback/viewer-login-success?callback=%2Fviewer%2F6')
     await expect(locked.getByRole('link', { name: 'Louer ou acheter' })).toHaveAttribute('href', '/viewer/6')
     await expect(locked.getByRole('button', { name: /automatiquement/ })).toHaveCount(0)
     expect(await page.locator('img[src*="/ep/6/"], img[src*="/slice/"]').count()).toBe(0)
@@ -184,7 +184,7 @@ test('an adult episode asks for the age check: the age popup is told where to co
   await expect.poll(() => page.evaluate(() => (window as unknown as { __age: unknown[] }).__age)).toEqual([{ returnTo: '/viewer/61' }])
   expect(await page.locator('img[src*="/ep/"]').count()).toBe(0)
   const login = await page.getByRole('link', { name: 'Se connecter' }).last().getAttribute('href')
-  expect(new URL(login!, 'http://x').searchParams.get('callback')).toBe('/callback/viewer-login-success?returnTo=%2Fviewer%2F61')
+  expect(new URL(login!, 'http://x').searchParams.get('callback')).toBe('/callback/viewer-login-success?callback=%2Fviewer%2F61')
 })
 
 test.describe('reading comfort', () => {

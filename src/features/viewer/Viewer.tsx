@@ -16,7 +16,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import {
   DEFAULT_SETTINGS, FONT_SIZES, PROGRESS_THROTTLE_MS, pageIndicator, pageOfPosition, pageOfSlice, pagePosition, pageSlices,
-  pageStep, parseSettings, positionParam, scrollOffset, scrollPosition, settingsCookie, turnPage, viewerLoginHref, viewerPlace,
+  pageStep, parseSettings, positionParam, scrollOffset, scrollPosition, settingsCookie, turnPage, viewerLoginHref,
   AUTO_SCROLL_SPEEDS, DEFAULT_AUTO_SCROLL_SPEED, ZOOM_STEPS, zoomStep,
   type ReadingDirection, type ViewerSettings,
 } from './reading.ts'
@@ -529,7 +529,7 @@ export default function Viewer(props: ViewerProps) {
     </label>
   )
   // The login link carries the place: the locked episode the guest stopped at.
-  const loginHref = tail ? viewerLoginHref(viewerPlace(tail.link.id, null)) : ''
+  const loginHref = tail ? viewerLoginHref(tail.link.id, null) : ''
 
   return (
     <>

@@ -85,10 +85,12 @@ describe('returning to the same place after login', () => {
     expect(viewerPlace(6, 0.4237)).toBe('/viewer/6?p=0.424')
     expect(viewerPlace(6, 0)).toBe('/viewer/6')
     expect(viewerPlace(6, null)).toBe('/viewer/6')
-    const href = viewerLoginHref('/viewer/6?p=0.424')
+    const href = viewerLoginHref(6, 0.4237)
     const callback = new URL(href, 'http://x').searchParams.get('callback')!
-    expect(callback).toBe('/callback/viewer-login-success?returnTo=%2Fviewer%2F6%3Fp%3D0.424')
-    expect(new URL(callback, 'http://x').searchParams.get('returnTo')).toBe('/viewer/6?p=0.424')
+    expect(callback).toBe('/callback/viewer-login-success?callback=%2Fviewer%2F6&position=0.424')
+    const back = new URL(callback, 'http://x').searchParams
+    expect([back.get('callback'), back.get('position')]).toEqual(['/viewer/6', '0.424'])
+    expect(new URL(viewerLoginHref(6, null), 'http://x').searchParams.get('callback')).toBe('/callback/viewer-login-success?callback=%2Fviewer%2F6')
   })
 
   it('reads back only a position between 0 and 1', () => {

@@ -123,9 +123,15 @@ export function viewerPlace(episodeId: number, position: number | null): string 
   return p > 0 ? `/viewer/${episodeId}?${POSITION_PARAM}=${p}` : `/viewer/${episodeId}`
 }
 
-/** The login link of the viewer: after logging in, the reader comes back to `returnTo` (same episode, same place). */
-export function viewerLoginHref(returnTo: string): string {
-  return `/user/login?callback=${encodeURIComponent(`${VIEWER_LOGIN_SUCCESS}?returnTo=${encodeURIComponent(returnTo)}`)}`
+/**
+ * The login link of the viewer: after logging in, /callback/viewer-login-success saves `position` as the
+ * reader's progress and sends them back to episode `episodeId` (`callback` = the viewer path, `position` 0..1).
+ */
+export function viewerLoginHref(episodeId: number, position: number | null): string {
+  const p = position === null ? 0 : Math.min(1, Math.max(0, Math.round(position * 1000) / 1000))
+  const back = new URLSearchParams({ callback: `/viewer/${episodeId}` })
+  if (p > 0) back.set('position', String(p))
+  return `/user/login?callback=${encodeURIComponent(`${VIEWER_LOGIN_SUCCESS}?${back}`)}`
 }
 
 /** A position from the `p` query parameter, or null when absent or not a number in 0..1. */
