@@ -124,19 +124,3 @@ export async function benchViewer(base: string, opts: { runs?: number; notes?: s
   for (const e of [lh.error, rd.error]) if (e) opts.notes?.push(`viewer: ${e}`)
   return result
 }
-
-/**
- * The same measurements as a bench module (the `BenchModule` shape of scripts/bench.ts once it lists modules):
- * the viewer page joins the main Lighthouse table (JS ≤ 90 KB gz, LCP ≤ 1.6 s), and `run` adds the
- * Playwright reading.
- */
-export default {
-  name: 'viewer',
-  pages: [{ name: 'viewer', path: PATH, jsKB: TARGETS.jsGzKB, lcpMs: TARGETS.lcpMs, edge: true }],
-  async run(ctx: { base: string; notes: string[] }) {
-    const rd = await reading(ctx.base + PATH, process.env.CHROME_PATH ?? '/usr/bin/chromium')
-    if (rd.error) ctx.notes.push(`viewer: ${rd.error}`)
-    const lines = [`viewer ${PATH}: first slice loaded at ${fmt(rd.firstSliceMs)} ms · next episode's first slice in cache before the last slice was on screen (reader at 2000 px/s): ${rd.nextFirstSliceCached == null ? '—' : rd.nextFirstSliceCached ? 'yes ✓' : 'no ✗'}${rd.nextLeadMs == null ? '' : ` (loaded ${rd.nextLeadMs} ms before)`}`]
-    return { lines, figures: rd }
-  },
-}
