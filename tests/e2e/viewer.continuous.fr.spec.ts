@@ -12,8 +12,8 @@ import { balance, hydrated, newAccount, reader, seriousViolations, signIn } from
 async function readTo(page: Page, target: ReturnType<Page['locator']>) {
   await expect(async () => {
     await page.keyboard.press('End')
-    await expect(target).toBeAttached({ timeout: 1000 })
-  }).toPass({ timeout: 20_000 })
+    await expect(target).toBeAttached({ timeout: 2000 })
+  }).toPass({ timeout: 45_000 }) // generous: each step waits for an API answer and, when locked, an automatic purchase
 }
 
 /** Records `coin:changed` events (contract with the header) and purchase requests. */
