@@ -1,0 +1,35 @@
+/**
+ * Spec §2 /roulette (routes under `/api/v1/roulette`, signed-in readers):
+ *
+ * - `GET /` (`?eventId=` optional: the running roulette by default) →
+ *   `{event:{id, title, description, startsAt, endsAt, restriction}, prizes:[{type, amount}], tickets, freeSpins, coin}`;
+ *   NOT_FOUND_EVENT when no roulette runs.
+ * - `POST /spin` `{eventId}` + Idempotency-Key → `{eventId, entryId, prizeIndex, prize:{type, amount}, tickets, freeSpins, coin}`
+ *   (coin: the `GET /coin` shape after the prize). Errors: NOT_FOUND_EVENT, NOT_EVENT_PERIOD, UNAUTHORIZED_USER,
+ *   UNAUTHORIZED_ADULT, UNAUTHORIZED_NON_ADULT, NOT_EVENT_REMAIN_TICKET, NOT_LOGIN_USER, INVALID_PARAMETER.
+ */
+import { Hono } from 'hono'
+import { z } from 'zod'
+import { AppError } from '../../src/lib/errors/catalogue.ts'
+import { SpinRequest } from '../../src/features/roulette/roulette.ts'
+import { currentRouletteId, rouletteState, spinRoulette } from '../../src/features/roulette/roulette.server.ts'
+import type { AppEnv } from '../lib/env.ts'
+import { ok } from '../lib/respond.ts'
+import { validate } from '../lib/validate.ts'
+import { idempotent } from '../middleware/idempotency.ts'
+import { currentUserId, requireUser, session } from '../middleware/session.ts'
+
+const StateQuery = z.object({ eventId: z.string().regex(/^[1-9]\d{0,9}$/).transform(Number).optional() }).strict()
+
+export const roulette = new Hono<AppEnv>()
+  .get('/', session, requireUser, validate('query', StateQuery), async (c) => {
+    const eventId = c.req.valid('query').eventId ?? (await currentRouletteId(c.var.db))
+    if (eventId === null) throw new AppError('NOT_FOUND_EVENT')
+    c.header('Cache-Control', 'private, no-store')
+    return ok(c, await rouletteState(c.var.db, { userId: currentUserId(c), eventId, timeZone: c.var.edition.timeZone }))
+  })
+  .post('/spin', session, requireUser, validate('json', SpinRequest), idempotent('POST /roulette/spin'), async (c) => {
+    const result = await spinRoulette(c.var.db, { userId: currentUserId(c), eventId: c.req.valid('json').eventId, claim: c.var.idempotency, edition: c.var.edition })
+    c.header('Cache-Control', 'private, no-store')
+    return ok(c, result)
+  })
