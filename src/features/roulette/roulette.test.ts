@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { drawPrize, freeSlots, localDay, parseRouletteConfig, prizeGrant, SpinRequest } from './roulette.ts'
+import { drawPrize, freeSlots, landingRotation, localDay, parseRouletteConfig, prizeGrant, SpinRequest, wheelSlices } from './roulette.ts'
 
 const weights = fc.array(fc.integer({ min: 1, max: 1000 }).map((weight) => ({ weight })), { minLength: 1, maxLength: 24 })
 
@@ -65,5 +65,27 @@ describe('roulette config', () => {
   it('a spin names one event by a positive integer id', () => {
     expect(SpinRequest.safeParse({ eventId: 1 }).success).toBe(true)
     for (const bad of [{}, { eventId: 0 }, { eventId: '1' }, { eventId: 1.5 }, { eventId: 1, x: 1 }]) expect(SpinRequest.safeParse(bad).success).toBe(false)
+  })
+})
+
+describe('wheel drawing', () => {
+  it('brings the drawn slice under the pointer, always turning forward', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 2, max: 24 }), fc.nat(23), fc.double({ min: 0, max: 1e5, noNaN: true }), (n, i, current) => {
+        const index = i % n
+        const rot = landingRotation(current, index, n)
+        expect(rot).toBeGreaterThan(current + 4 * 360)
+        // the slice centre ((index + .5) * 360/n clockwise from the top) ends at 0° (mod 360)
+        const centre = (((index + 0.5) * 360) / n + rot) % 360
+        expect(Math.min(centre, 360 - centre)).toBeLessThan(1e-6)
+      }),
+    )
+  })
+
+  it('cuts the wheel into n slices that close at the top', () => {
+    const slices = wheelSlices(4, 100)
+    expect(slices).toHaveLength(4)
+    expect(slices[0]!.path).toBe('M0 0 L0 -100 A100 100 0 0 1 100 0 Z')
+    expect(slices[3]!.path).toBe('M0 0 L-100 0 A100 100 0 0 1 0 -100 Z')
   })
 })

@@ -78,3 +78,28 @@ export type SpinRequest = z.infer<typeof SpinRequest>
 export function prizeGrant(prize: Pick<Prize, 'type' | 'amount'>): { type: Exclude<PrizeType, 'NONE'>; amount: number } | null {
   return prize.type === 'NONE' || prize.amount <= 0 ? null : { type: prize.type, amount: prize.amount }
 }
+
+/** One slice of the drawn wheel (SVG path in a -100..100 box, slice 0 starting at the top, clockwise). */
+export type WheelSlice = { path: string; labelX: number; labelY: number; angle: number }
+
+/** The slices of an `n`-slice wheel of radius `r`, for the page's SVG (the pointer sits at the top). */
+export function wheelSlices(n: number, r = 96): WheelSlice[] {
+  const point = (a: number, radius: number) => [Math.sin(a) * radius, -Math.cos(a) * radius].map((v) => Math.round(v * 100) / 100) as [number, number]
+  const seg = (2 * Math.PI) / n
+  return Array.from({ length: n }, (_, i) => {
+    const [x0, y0] = point(i * seg, r)
+    const [x1, y1] = point((i + 1) * seg, r)
+    const [labelX, labelY] = point((i + 0.5) * seg, r * 0.66)
+    return { path: `M0 0 L${x0} ${y0} A${r} ${r} 0 ${seg > Math.PI ? 1 : 0} 1 ${x1} ${y1} Z`, labelX, labelY, angle: Math.round(((i + 0.5) * 360) / n) }
+  })
+}
+
+/**
+ * The wheel's rotation (degrees, clockwise) that brings slice `index` of `n` under the top pointer after at
+ * least `turns` full turns beyond `current`: the client animates to it, the server chose `index`.
+ */
+export function landingRotation(current: number, index: number, n: number, turns = 5): number {
+  const target = 360 - ((index + 0.5) * 360) / n // slice centre at 0°
+  const base = current - (((current % 360) + 360) % 360) + turns * 360
+  return base + target
+}
