@@ -52,8 +52,10 @@ test.describe('roulette (French edition)', () => {
     const left = state.tickets + state.freeSpins - 1
     await expect(page.locator('#roulette-tickets, #roulette-free')).toHaveText([/Tickets : \d+/, /Tours gratuits aujourd’hui : \d+/])
     if (text.startsWith('Gagné')) {
-      const won = state.prizes.find((p) => p.type !== 'NONE' && text.includes(`${p.amount} `))!
-      expect(won).toBeTruthy()
+      const labels = await page.locator('#roulette-prizes li').allTextContents()
+      const index = labels.findIndex((label) => text === `Gagné : ${label.trim()} !`)
+      expect(index).toBeGreaterThanOrEqual(0)
+      const won = state.prizes[index]!
       const key = ({ COIN: 'coin', FREE_COIN: 'freeCoin', BONUS: 'bonus', MILEAGE: 'mileage' } as const)[won.type as 'COIN']
       expect(after[key] - before[key]).toBe(won.amount)
       await expect(page.locator('#roulette-balance')).toHaveText(`Solde : ${after.total} pièces`)
