@@ -44,6 +44,26 @@ describe('bad input on the roulette and shelf routes (1,000 runs each)', () => {
     await expectInvariant(reader.id)
   }, 120_000)
 
+  it('POST /roulette/web/spin (the plain form): 1,000 generated forms, no 5xx, nothing moves', async () => {
+    const reader = await newReader()
+    const eventId = await newRoulette()
+    const before = [await snapshot(reader.id), await rouletteSnapshot(reader.id)]
+    const field = fc.oneof(fc.string({ maxLength: 40 }), fc.constant(String(eventId)), fc.constant(''), fc.constant('x'.repeat(300)))
+    const form = fc.oneof(
+      fc.record({ eventId: field, key: field }, { requiredKeys: [] }).map((r) => new URLSearchParams(r as Record<string, string>).toString()),
+      fc.string({ maxLength: 200 }),
+    )
+    await fc.assert(
+      fc.asyncProperty(form, fc.constantFrom('application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain'), async (body, type) => {
+        const res = await request(app, '/api/v1/roulette/web/spin', { method: 'POST', headers: { origin: 'http://localhost', 'content-type': type, ...reader.headers }, body })
+        expect(res.status).toBeLessThan(500)
+        await res.body?.cancel()
+      }),
+      { numRuns: 1000 },
+    )
+    expect([await snapshot(reader.id), await rouletteSnapshot(reader.id)]).toEqual(before)
+  }, 120_000)
+
   it('GET /roulette, /library/my, /library/favorite: 1,000 generated query strings, no 5xx', async () => {
     const reader = await newReader()
     await db.run(`INSERT INTO favorites (user_id, series_id) SELECT ?, id FROM series LIMIT 1`, reader.id)

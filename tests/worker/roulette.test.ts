@@ -4,9 +4,9 @@
  * same batch; replays answer the first response; concurrency and injected D1 failures never leave half a spin.
  */
 import { describe, expect, it } from 'vitest'
-import { db, expectError, expectInvariant, get, newReader, read, snapshot } from './purchase.helpers.ts'
+import { app, db, expectError, expectInvariant, get, newReader, read, snapshot } from './purchase.helpers.ts'
 import { FIVE_BONUS, giveTickets, newRoulette, rouletteSnapshot, spin } from './roulette.helpers.ts'
-import { frEdition } from './app.ts'
+import { frEdition, request } from './app.ts'
 import { spinRoulette, rouletteState } from '../../src/features/roulette/roulette.server.ts'
 import { assertEventAccess } from '../../src/features/age/age.server.ts'
 import type { Db } from '../../src/lib/server/db.ts'
@@ -187,5 +187,31 @@ describe('GET /api/v1/roulette and POST /api/v1/roulette/spin', () => {
     }
     // and the ticket still works afterwards
     expect((await spin(reader, { eventId })).status).toBe(200)
+  })
+
+  it('the plain form (no JavaScript): spins once per rendered key and answers with a 303 to the page', async () => {
+    const reader = await newReader()
+    const eventId = await newRoulette()
+    await giveTickets(reader.id, 1, eventId)
+    const post = (body: string, headers: Record<string, string> = {}) =>
+      request(app, '/api/v1/roulette/web/spin', {
+        method: 'POST',
+        headers: { origin: 'http://localhost', 'content-type': 'application/x-www-form-urlencoded', ...reader.headers, ...headers },
+        body,
+      })
+    const res = await post(`eventId=${eventId}&key=form-1`)
+    expect(res.status).toBe(303)
+    expect(res.headers.get('location')).toBe('/roulette?prize=BONUS:5#roulette-status')
+    const again = await post(`eventId=${eventId}&key=form-1`) // the same form sent twice: the first answer, no second spin
+    expect(again.headers.get('location')).toBe('/roulette?prize=BONUS:5#roulette-status')
+    expect(await rouletteSnapshot(reader.id)).toEqual({ tickets: { n: 1 }, entries: { n: 1 } })
+    expect((await post(`eventId=${eventId}&key=form-2`)).headers.get('location')).toBe('/roulette?error=NOT_EVENT_REMAIN_TICKET#roulette-status')
+    expect((await post(`eventId=abc&key=form-3`)).headers.get('location')).toBe('/roulette?error=INVALID_PARAMETER#roulette-status')
+    expect((await post(`eventId=${eventId}`)).headers.get('location')).toBe('/roulette?error=INVALID_PARAMETER#roulette-status')
+    expect((await post(`eventId=${eventId}&key=x`, { origin: 'https://evil.example' })).status).toBe(403)
+    const guest = await request(app, '/api/v1/roulette/web/spin', { method: 'POST', headers: { origin: 'http://localhost', 'content-type': 'application/x-www-form-urlencoded' }, body: `eventId=${eventId}&key=g` })
+    expect(guest.status).toBe(303)
+    expect(guest.headers.get('location')).toMatch(/^\/user\/login\?callback=/)
+    expect(await db.first(`SELECT count(*) AS n FROM coin_ledger WHERE user_id = ?`, reader.id)).toEqual({ n: 1 })
   })
 })
