@@ -67,6 +67,21 @@ test.describe('roulette (French edition)', () => {
     else await expect(spinButton).toBeEnabled()
   })
 
+  test.describe('without JavaScript', () => {
+    test.use({ javaScriptEnabled: false })
+    test('the same button spins through the plain form and the page shows the prize', async ({ page }) => {
+      await signIn(page, '/roulette')
+      const state = ((await (await page.request.get('/api/v1/roulette')).json()) as { data: { tickets: number; freeSpins: number } }).data
+      const spinButton = page.getByRole('button', { name: 'Lancer la roue' })
+      if (state.tickets + state.freeSpins === 0) return expect(spinButton).toBeDisabled()
+      await spinButton.click()
+      await expect(page).toHaveURL(/\/roulette\?prize=[A-Z_]+:\d+#roulette-status$/)
+      await expect(page.getByRole('status')).toHaveText(/Gagné : .+ !|Pas de chance cette fois\./)
+      const after = ((await (await page.request.get('/api/v1/roulette')).json()) as { data: { tickets: number; freeSpins: number } }).data
+      expect(after.tickets + after.freeSpins).toBe(state.tickets + state.freeSpins - 1)
+    })
+  })
+
   test('the library shelves list the owned episodes and the favourites', async ({ page, baseURL }) => {
     await signIn(page, '/library/my')
     // rent one episode of a demo series (the demo reader starts with coins and no episode)
