@@ -13,6 +13,8 @@ import { viewer } from './viewer.ts'
 import { coupon } from './coupon.ts'
 import { library } from './library.ts'
 import { gift } from './gift.ts'
+import { roulette } from './roulette.ts'
+import { shelves } from './shelves.ts'
 
 /** The backend API (`/api/v1`); feature sub-apps are mounted here as they arrive. */
 export const v1 = new Hono<AppEnv>()
@@ -27,5 +29,7 @@ v1.route('/purchase', purchase)
 v1.route('/viewer', viewer)
 v1.route('/payment', payment)
 v1.route('/library', library)
+v1.route('/library', shelves)
 v1.route('/coupon', coupon)
 v1.route('/gift', gift)
+v1.route('/roulette', roulette)

@@ -1,0 +1,37 @@
+/**
+ * Spec §2 library shelves (mounted under `/api/v1/library`, signed-in readers only):
+ *
+ * - `GET /my?cursor=` → `{items:[{seriesId, title, coverKey, coverWidth, coverHeight, lastAt, nextExpiry,
+ *   episodes:[{episodeId, no, title, kind, expiresAt}]}], next}` — owned and rented (unexpired) episodes by series.
+ * - `GET /favorite?cursor=` → `{items:[{seriesId, title, coverKey, coverWidth, coverHeight, favoritedAt}], next}`.
+ *
+ * A malformed cursor is 400 INVALID_PARAMETER.
+ */
+import { Hono } from 'hono'
+import { AppError } from '../../src/lib/errors/catalogue.ts'
+import { decodeCursor, type Cursor } from '../../src/features/catalogue/catalogue.ts'
+import { ShelfQuery } from '../../src/features/library/shelves.ts'
+import { favoriteShelf, ownedShelf } from '../../src/features/library/shelves.server.ts'
+import type { AppEnv } from '../lib/env.ts'
+import { ok } from '../lib/respond.ts'
+import { validate } from '../lib/validate.ts'
+import { currentUserId, requireUser, session } from '../middleware/session.ts'
+
+function cursorOf(raw: string | undefined): Cursor | null {
+  if (raw === undefined) return null
+  const cursor = decodeCursor(raw, 'newest')
+  if (!cursor) throw new AppError('INVALID_PARAMETER', { fields: 'cursor' })
+  return cursor
+}
+
+export const shelves = new Hono<AppEnv>()
+  .get('/my', session, requireUser, validate('query', ShelfQuery), async (c) => {
+    const page = await ownedShelf(c.var.db, currentUserId(c), cursorOf(c.req.valid('query').cursor))
+    c.header('Cache-Control', 'private, no-store')
+    return ok(c, page)
+  })
+  .get('/favorite', session, requireUser, validate('query', ShelfQuery), async (c) => {
+    const page = await favoriteShelf(c.var.db, currentUserId(c), cursorOf(c.req.valid('query').cursor))
+    c.header('Cache-Control', 'private, no-store')
+    return ok(c, page)
+  })
