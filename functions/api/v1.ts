@@ -13,6 +13,8 @@ import { viewer } from './viewer.ts'
 import { coupon } from './coupon.ts'
 import { library } from './library.ts'
 import { gift } from './gift.ts'
+import { comment } from './comment.ts'
+import { qna } from './qna.ts'
 
 /** The backend API (`/api/v1`); feature sub-apps are mounted here as they arrive. */
 export const v1 = new Hono<AppEnv>()
@@ -29,3 +31,5 @@ v1.route('/payment', payment)
 v1.route('/library', library)
 v1.route('/coupon', coupon)
 v1.route('/gift', gift)
+v1.route('/comment', comment)
+v1.route('/qna', qna)

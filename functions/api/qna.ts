@@ -1,0 +1,50 @@
+/**
+ * `/api/v1/qna` (spec §2 /qna and /qna/register, §7 qna, §8 LIMIT_QNA_COUNT; login required):
+ * `GET /?cursor=` the reader's questions with their status (WAIT, COMPLETED) and answers;
+ * `POST /` `{category, title, text}` files one (receipt mail). `POST /web/register` is the plain form of
+ * /qna/register: same Origin only, 303 to /qna?sent=ID or back to the form with `?error=CODE`.
+ */
+import { Hono, type Context } from 'hono'
+import { z } from 'zod'
+import { AppError } from '../../src/lib/errors/catalogue.ts'
+import { loginRedirect } from '../../src/features/session/routes.ts'
+import { QnaBody } from '../../src/features/qna/qna.ts'
+import { myQnas, submitQna } from '../../src/features/qna/qna.server.ts'
+import type { AppEnv } from '../lib/env.ts'
+import { ok } from '../lib/respond.ts'
+import { validate } from '../lib/validate.ts'
+import { assertSameOrigin } from './forms.ts'
+import { currentUserId, requireUser, session } from '../middleware/session.ts'
+
+const ctxOf = (c: Context<AppEnv>) => ({ timeZone: c.var.edition.timeZone, t: c.var.t, siteUrl: c.var.edition.siteUrl })
+const ListQuery = z.object({ cursor: z.string().regex(/^[1-9]\d{0,9}$/).optional() })
+
+export const qna = new Hono<AppEnv>()
+  .use(session)
+  .get('/', requireUser, validate('query', ListQuery), async (c) => {
+    const cursor = c.req.valid('query').cursor
+    c.header('Cache-Control', 'private, no-store')
+    return ok(c, await myQnas(c.var.db, currentUserId(c), cursor ? Number(cursor) : null))
+  })
+  .post('/', requireUser, validate('json', QnaBody), async (c) => ok(c, await submitQna(c.var.db, currentUserId(c), c.req.valid('json'), ctxOf(c)), 201))
+  .post('/web/register', async (c) => {
+    assertSameOrigin(c)
+    c.header('Cache-Control', 'no-store')
+    const userId = c.get('session')?.userId ?? null
+    if (userId === null) return c.redirect(loginRedirect(new URL('/qna/register', c.req.url)) ?? '/user/login', 303)
+    const raw = ((await c.req.parseBody().catch(() => null)) ?? {}) as Record<string, unknown>
+    const back = (code: string) => {
+      const q = new URLSearchParams({ error: code })
+      for (const k of ['category', 'title']) if (typeof raw[k] === 'string') q.set(k, (raw[k] as string).slice(0, 200))
+      return `/qna/register?${q}#qna-form`
+    }
+    const form = QnaBody.safeParse(raw)
+    if (!form.success) return c.redirect(back('INVALID_PARAMETER'), 303)
+    try {
+      const sent = await submitQna(c.var.db, userId, form.data, ctxOf(c))
+      return c.redirect(`/qna?sent=${sent.id}#q${sent.id}`, 303)
+    } catch (e) {
+      if (e instanceof AppError && e.status < 500) return c.redirect(back(e.code), 303)
+      throw e
+    }
+  })

@@ -1,0 +1,72 @@
+/**
+ * Contact requests in D1 (spec §2 /qna, /qna/register; §8 LIMIT_QNA_COUNT). A question and an answer each
+ * send a mail through the account message provider (the dev outbox offline).
+ */
+import { AppError } from '../../lib/errors/catalogue.ts'
+import type { Db } from '../../lib/server/db.ts'
+import type { Translate } from '../../lib/i18n/i18n.ts'
+import { messageProvider } from '../account/messaging.server.ts'
+import { DAILY_QNA_LIMIT, dayStart, QNA_PAGE_SIZE, type QnaCategory, type QnaInput, type QnaStatus } from './qna.ts'
+
+export type QnaView = {
+  id: number; category: QnaCategory; title: string; text: string; status: QnaStatus
+  answer: string | null; answeredAt: string | null; createdAt: string
+}
+
+type Row = { id: number; category: QnaCategory; title: string; body: string; status: QnaStatus; answer: string | null; answered_at: string | null; created_at: string }
+const toView = (r: Row): QnaView => ({ id: r.id, category: r.category, title: r.title, text: r.body, status: r.status, answer: r.answer, answeredAt: r.answered_at, createdAt: r.created_at })
+
+/**
+ * Files a question. At most 5 a day per reader (LIMIT_QNA_COUNT): the count and the insert are one
+ * statement, so two tabs cannot pass the limit together. The reader gets a receipt mail (if the account
+ * has an address).
+ */
+export async function submitQna(db: Db, userId: number, input: QnaInput, ctx: { timeZone: string; t: Translate; siteUrl: string }, now = new Date()): Promise<QnaView> {
+  const row = await db.first<Row & { email: string | null }>(
+    `INSERT INTO qnas (user_id, category, title, body, email, created_at)
+     SELECT ?1, ?2, ?3, ?4, u.email, ?5 FROM users u
+     WHERE u.id = ?1 AND (SELECT count(*) FROM qnas WHERE user_id = ?1 AND created_at >= ?6) < ?7
+     RETURNING id, category, title, body, status, answer, answered_at, created_at, email`,
+    userId, input.category, input.title, input.text, now.toISOString(), dayStart(ctx.timeZone, now).toISOString(), DAILY_QNA_LIMIT,
+  )
+  if (!row) throw new AppError('LIMIT_QNA_COUNT')
+  if (row.email) {
+    await messageProvider(db).send({
+      channel: 'MAIL', recipient: row.email, template: 'qna-received',
+      subject: ctx.t('community.qna.mail.received.subject'),
+      body: ctx.t('community.qna.mail.received.body', { title: row.title, url: new URL('/qna', ctx.siteUrl).toString() }),
+      meta: { qnaId: row.id },
+    }, now)
+  }
+  return toView(row)
+}
+
+/** /qna: the reader's questions, newest first, with their answer status (cursor: last id shown). */
+export async function myQnas(db: Db, userId: number, before: number | null): Promise<{ items: QnaView[]; nextCursor: string | null }> {
+  const rows = await db.all<Row>(
+    `SELECT id, category, title, body, status, answer, answered_at, created_at FROM qnas WHERE user_id = ? AND id < ? ORDER BY id DESC LIMIT ${QNA_PAGE_SIZE + 1}`,
+    userId, before ?? 2_147_483_647,
+  )
+  const page = rows.slice(0, QNA_PAGE_SIZE)
+  return { items: page.map(toView), nextCursor: rows.length > QNA_PAGE_SIZE ? String(page.at(-1)!.id) : null }
+}
+
+/**
+ * Support answers a question (operator tooling and the demo seed; no admin role in the product, spec §6):
+ * status COMPLETED, and a mail tells the reader the answer is on /qna. NOT_EXIST if unknown or answered.
+ */
+export async function answerQna(db: Db, id: number, answer: string, ctx: { t: Translate; siteUrl: string }, now = new Date()): Promise<void> {
+  const row = await db.first<{ email: string | null; title: string }>(
+    `UPDATE qnas SET status = 'COMPLETED', answer = ?2, answered_at = ?3 WHERE id = ?1 AND status = 'WAIT' RETURNING email, title`,
+    id, answer, now.toISOString(),
+  )
+  if (!row) throw new AppError('NOT_EXIST')
+  if (row.email) {
+    await messageProvider(db).send({
+      channel: 'MAIL', recipient: row.email, template: 'qna-answered',
+      subject: ctx.t('community.qna.mail.answered.subject'),
+      body: ctx.t('community.qna.mail.answered.body', { title: row.title, url: new URL('/qna', ctx.siteUrl).toString() }),
+      meta: { qnaId: id },
+    }, now)
+  }
+}
