@@ -82,3 +82,6 @@ document.addEventListener('submit', async (event) => {
     for (const b of buttons) b.disabled = false
   }
 })
+
+// tests and the page know the in-place mode is on
+document.documentElement.dataset.commentReady = '1'
