@@ -68,9 +68,10 @@ document.addEventListener('submit', async (event) => {
       announce(message)
       return
     }
+    // read before the swap: `fresh` leaves `doc` when it moves into the page
+    const message = doc.querySelector('[data-flash="ok"]')?.textContent
     const current = root()
     if (current && fresh) current.replaceWith(fresh)
-    const message = doc.querySelector('[data-flash="ok"]')?.textContent
     if (message) announce(message)
     const posted = url.searchParams.get('posted')
     const focus = (posted && document.getElementById(`c${posted}`)) || document.getElementById('comment-status')
