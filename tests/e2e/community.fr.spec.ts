@@ -24,7 +24,8 @@ const SERIES = '/comment?contentsId=24'
 
 test.describe('comments (French edition)', () => {
   test('a guest reads the comments and is offered to sign in', async ({ page }) => {
-    await page.goto(SERIES)
+    const res = await page.goto(SERIES)
+    expect(Number(res?.headers()['x-d1-queries'])).toBeLessThanOrEqual(5) // QUALITY.md budget per edge-rendered page
     await expect(page.getByRole('heading', { level: 1, name: 'Commentaires' })).toBeVisible()
     await expect(page.getByText('Ma série préférée de la saison, sans hésiter.')).toBeVisible()
     await expect(page.getByRole('link', { name: 'Se connecter' })).toBeVisible()
@@ -36,6 +37,8 @@ test.describe('comments (French edition)', () => {
   test('a reader posts, replies and deletes in place, each result announced', async ({ page }) => {
     page.on('dialog', (d) => void d.accept())
     await signIn(page, SERIES)
+    const again = await page.reload()
+    console.log(`D1 queries, signed-in /comment: ${again?.headers()['x-d1-queries']}`)
     await page.locator('html[data-comment-ready]').waitFor({ state: 'attached' })
     const text = `Commentaire e2e ${Date.now()}`
     await page.getByLabel('Votre commentaire').fill(text)
