@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { app, call, communitySnapshot, db, expectError, form, frEdition, newReader, read } from './comment.helpers.ts'
+import { request } from './app.ts'
 import { answerQna } from '../../src/features/qna/qna.server.ts'
 import { DAILY_QNA_LIMIT, MAX_BODY_LENGTH } from '../../src/features/qna/qna.ts'
 import { createTranslator } from '../../src/lib/i18n/i18n.ts'
@@ -66,6 +67,45 @@ describe('QnA', () => {
     const guest = await form(null, '/api/v1/qna/web/register', { category: 'ACCOUNT', title: 'x', text: 'y' })
     expect(guest.headers.get('location')).toMatch(/^\/user\/login\?/)
     await expectError(await form(reader, '/api/v1/qna/web/register', { category: 'ACCOUNT', title: 'x', text: 'y' }, 'https://evil.example'), 403, 'FORBIDDEN_ORIGIN')
+    expect(await communitySnapshot()).toEqual(before)
+  })
+})
+
+describe('QnA images (spec §5: up to 3, 3 MB each)', () => {
+  const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13])
+  const multipart = (reader: Parameters<typeof call>[0] & object, files: { bytes: Uint8Array<ArrayBuffer>; name: string; type: string }[]) => {
+    const body = new FormData()
+    body.set('category', 'VIEWER')
+    body.set('title', 'Capture')
+    body.set('text', 'Voir la capture')
+    for (const f of files) body.append('images', new File([f.bytes as Uint8Array<ArrayBuffer>], f.name, { type: f.type }))
+    return request(app, '/api/v1/qna/web/register', { method: 'POST', redirect: 'manual', headers: { ...reader.headers, origin: 'http://localhost' }, body })
+  }
+
+  it('stores real images for the author only; too many, too big or not images are refused with nothing written', async () => {
+    const reader = await newReader()
+    const res = await multipart(reader, [{ bytes: png, name: 'a.png', type: 'image/png' }])
+    expect(res.status).toBe(303)
+    const id = Number(/sent=(\d+)/.exec(res.headers.get('location')!)![1])
+    const list = (await read(await call(reader, 'GET', '/api/v1/qna'))).data
+    expect(list.items[0]).toMatchObject({ id, images: 1 })
+    const image = await call(reader, 'GET', `/api/v1/qna/${id}/image/1`)
+    expect(image.status).toBe(200)
+    expect(image.headers.get('content-type')).toBe('image/png')
+    expect(new Uint8Array(await image.arrayBuffer())).toEqual(png)
+    await expectError(await call(await newReader(), 'GET', `/api/v1/qna/${id}/image/1`), 404, 'NOT_EXIST')
+    await expectError(await call(reader, 'GET', `/api/v1/qna/${id}/image/2`), 404, 'NOT_EXIST')
+
+    const before = await communitySnapshot()
+    const refused = [
+      [1, 2, 3, 4].map((i) => ({ bytes: png, name: `${i}.png`, type: 'image/png' })),
+      [{ bytes: new TextEncoder().encode('<svg onload=alert(1)>'), name: 'x.png', type: 'image/png' }],
+      [{ bytes: new Uint8Array(3 * 1024 * 1024 + 1).fill(0xff), name: 'big.jpg', type: 'image/jpeg' }],
+    ]
+    for (const files of refused) {
+      const r = await multipart(reader, files)
+      expect(r.headers.get('location')).toMatch(/^\/qna\/register\?error=INVALID_PARAMETER/)
+    }
     expect(await communitySnapshot()).toEqual(before)
   })
 })

@@ -17,3 +17,17 @@ describe('QnA rules', () => {
     expect(dayStart('America/New_York', now).toISOString()).toBe('2026-03-09T04:00:00.000Z')
   })
 })
+
+describe('QnA images', () => {
+  it('recognises images by their bytes and enforces count and size', async () => {
+    const { checkImages, imageKind, MAX_IMAGE_BYTES } = await import('./qna.ts')
+    expect(imageKind(new Uint8Array([0xff, 0xd8, 0xff, 0xe0]))).toBe('jpg')
+    expect(imageKind(new TextEncoder().encode('RIFF\0\0\0\0WEBPVP8 '))).toBe('webp')
+    expect(imageKind(new TextEncoder().encode('GIF89a..'))).toBe('gif')
+    expect(imageKind(new TextEncoder().encode('<svg>'))).toBeNull()
+    const jpg = { size: 10, bytes: new Uint8Array([0xff, 0xd8, 0xff, 0xe0]) }
+    expect(checkImages([jpg, { size: 0, bytes: new Uint8Array() }])).toEqual({ ok: true, kinds: ['jpg'] })
+    expect(checkImages([jpg, jpg, jpg, jpg]).ok).toBe(false)
+    expect(checkImages([{ ...jpg, size: MAX_IMAGE_BYTES + 1 }]).ok).toBe(false)
+  })
+})
