@@ -25,6 +25,7 @@ import { v1 } from './api/v1.ts'
 import { media } from './api/media.ts'
 import { ops } from './api/ops.ts'
 import { sessionService } from './api/session.ts'
+import { MAX_QNA_BODY_BYTES } from '../src/features/qna/qna.ts'
 
 /** API bodies are small JSON documents; anything larger is refused before parsing. */
 export const MAX_BODY_BYTES = 64 * 1024
@@ -66,7 +67,7 @@ export function createApp({ edition, messages, pages, buildId = 'dev' }: AppOpti
   app.get('/_/health', (c) => c.json({ status: 'ok' }))
   app.use(editionRedirect(edition), pathGuard(notFound))
 
-  app.use('/api/*', bodyLimit({ maxSize: MAX_BODY_BYTES, onError: () => { throw new AppError('PAYLOAD_TOO_LARGE') } }), sameOrigin)
+  app.use('/api/*', (c, next) => bodyLimit({ maxSize: c.req.path === '/api/v1/qna/web/register' ? MAX_QNA_BODY_BYTES : MAX_BODY_BYTES, onError: () => { throw new AppError('PAYLOAD_TOO_LARGE') } })(c, next), sameOrigin)
   app.use(session)
   app.route('/api/v1', v1)
   app.route('/api/auth', sessionService)

@@ -17,6 +17,7 @@ import { hashPassword } from '../src/lib/server/password.ts'
 import { buildDemo, wipeStatements, DEMO_ACCOUNTS, SEED_VERSION, type DemoImage } from './seed/data.ts'
 import { migrateHint, resolveConfig } from './seed/proxy.ts'
 import { generateImages, type Rendition } from './seed/images.ts'
+import { communityStatements } from './seed/community.ts'
 
 const t0 = performance.now()
 const verbose = process.argv.includes('--verbose')
@@ -190,6 +191,7 @@ async function main(): Promise<void> {
     const wiped = args.force || (leftovers?.n ?? 0) > 0
     if (wiped) await db.batch(wipeStatements().map((sql) => db.prepare(sql)))
     await runStatements(db, demo.statements)
+    await runStatements(db, communityStatements(edition.locale))
     if (args.images) await db.prepare(`INSERT OR REPLACE INTO meta (key, value) VALUES ('seed_images', '1')`).run()
     const dbMs = performance.now() - dbStarted
 

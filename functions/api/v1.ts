@@ -15,6 +15,8 @@ import { library } from './library.ts'
 import { gift } from './gift.ts'
 import { roulette } from './roulette.ts'
 import { shelves } from './shelves.ts'
+import { comment } from './comment.ts'
+import { qna } from './qna.ts'
 
 /** The backend API (`/api/v1`); feature sub-apps are mounted here as they arrive. */
 export const v1 = new Hono<AppEnv>()
@@ -33,3 +35,5 @@ v1.route('/library', shelves)
 v1.route('/coupon', coupon)
 v1.route('/gift', gift)
 v1.route('/roulette', roulette)
+v1.route('/comment', comment)
+v1.route('/qna', qna)

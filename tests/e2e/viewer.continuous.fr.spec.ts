@@ -13,7 +13,7 @@ async function readTo(page: Page, target: ReturnType<Page['locator']>) {
   await expect(async () => {
     await page.keyboard.press('End')
     await expect(target).toBeAttached({ timeout: 2000 })
-  }).toPass({ timeout: 45_000 }) // generous: each step waits for an API answer and, when locked, an automatic purchase
+  }).toPass({ timeout: 45_000 }) // each step waits for an API answer and, when locked, an automatic purchase
 }
 
 /** Records `coin:changed` events (contract with the header) and purchase requests. */
@@ -82,6 +82,7 @@ test.describe('continuous reading', () => {
   })
 
   test('automatic unlock: coins move only after the confirmation, once per episode, never past the cap', async ({ page, baseURL }) => {
+    test.setTimeout(120_000) // reads through four episodes, each unlocked by a purchase
     await page.setViewportSize({ width: 390, height: 800 })
     const money = await watchMoney(page)
     await reader(page, baseURL!)

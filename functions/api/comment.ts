@@ -1,0 +1,150 @@
+/**
+ * `/api/v1/comment` (spec §7 comment, reaction, reply, block-user; §5 rules; §6 login to post):
+ * - `GET /?contentsId=&episodeId=&sort=newest|best&cursor=` one page of comments (guests may read);
+ * - `GET /{id}/reply?after=` the replies of a comment; `GET /my?cursor=` the reader's own comments;
+ * - `POST /` `{contentsId, episodeId?, parentId?, text}` posts a comment or a reply; `DELETE /{id}` deletes one's own;
+ * - `POST /{id}/reaction` `{kind: LIKE|DISLIKE|REPORT}`; `POST /block-user` `{userId}`, `DELETE /block-user/{userId}`.
+ * `/web/*` are the plain forms of the /comment pages (no JavaScript needed): same Origin only, 303 back to
+ * the page with `?error=CODE` (and `reason`/`word` for a refused text) or the posted comment's anchor.
+ */
+import { Hono, type Context } from 'hono'
+import { getCookie } from 'hono/cookie'
+import { z } from 'zod'
+import { AppError } from '../../src/lib/errors/catalogue.ts'
+import { parseId } from '../../src/features/catalogue/catalogue.ts'
+import { loginRedirect } from '../../src/features/session/routes.ts'
+import { NOT_LOGGED_IN_ADULT_COOKIE } from '../../src/features/age/age.ts'
+import { BlockBody, decodeCursor, ListQuery, PostBody, ReactionBody, REACTIONS, type Reaction } from '../../src/features/comment/comment.ts'
+import {
+  blockUser, commentScope, CommentTextError, deleteComment, listComments, listReplies, myComments, postComment, react, unblockUser, type Viewer,
+} from '../../src/features/comment/comment.server.ts'
+import type { AppEnv } from '../lib/env.ts'
+import { errorResponse, ok } from '../lib/respond.ts'
+import { validate } from '../lib/validate.ts'
+import { assertSameOrigin } from './forms.ts'
+import { currentUserId, requireUser, session } from '../middleware/session.ts'
+
+const viewerOf = (c: Context<AppEnv>): Viewer => ({ userId: c.get('session')?.userId ?? null, adultCookie: getCookie(c, NOT_LOGGED_IN_ADULT_COOKIE) })
+const idParam = (c: Context<AppEnv>, name: string) => {
+  const id = parseId(c.req.param(name))
+  if (id === null) throw new AppError('NOT_EXIST')
+  return id
+}
+
+/** A refused text keeps code INVALID_PARAMETER; its message is the spec §5 one (empty, too long, the word). */
+function textError(c: Context<AppEnv>, e: CommentTextError) {
+  const res = errorResponse(c, 'INVALID_PARAMETER')
+  const t = c.get('t')
+  const message = e.check.reason === 'BANNED' ? t('community.comment.banned', { word: e.check.word }) : t(`community.comment.${e.check.reason === 'EMPTY' ? 'empty' : 'tooLong'}`)
+  return c.json({ result: 'ERROR' as const, code: 'INVALID_PARAMETER', message, requestId: c.get('requestId') ?? '', reason: e.check.reason, ...(e.check.reason === 'BANNED' ? { word: e.check.word } : {}) }, res.status as 400)
+}
+
+const field = (raw: Record<string, unknown>, name: string) => (typeof raw[name] === 'string' ? (raw[name] as string) : '')
+
+/** The /comment page a form came from, rebuilt from its own fields (never a free URL). */
+function pageOf(raw: Record<string, unknown>, extra: Record<string, string> = {}, hash = '') {
+  if (field(raw, 'from') === 'my') return `/comment/my?${new URLSearchParams(extra)}${hash}`
+  const q = new URLSearchParams()
+  const contentsId = parseId(field(raw, 'contentsId'))
+  const episodeId = parseId(field(raw, 'episodeId'))
+  if (contentsId === null) return `/comment/my?${new URLSearchParams(extra)}`
+  q.set('contentsId', String(contentsId))
+  if (episodeId !== null) q.set('episodeId', String(episodeId))
+  if (field(raw, 'sort') === 'best') q.set('sort', 'best')
+  for (const [k, v] of Object.entries(extra)) q.set(k, v)
+  return `/comment?${q}${hash}`
+}
+
+/** Plain-form flow: same Origin, guest → login (back to the page), refusals → the page with the code. */
+async function webForm(c: Context<AppEnv>, run: (userId: number, raw: Record<string, unknown>) => Promise<string>) {
+  assertSameOrigin(c)
+  c.header('Cache-Control', 'no-store')
+  const raw = ((await c.req.parseBody().catch(() => null)) ?? {}) as Record<string, unknown>
+  const userId = c.get('session')?.userId ?? null
+  if (userId === null) return c.redirect(loginRedirect(new URL(pageOf(raw), c.req.url)) ?? '/user/login', 303)
+  try {
+    return c.redirect(await run(userId, raw), 303)
+  } catch (e) {
+    if (e instanceof CommentTextError) {
+      return c.redirect(pageOf(raw, { error: 'INVALID_PARAMETER', reason: e.check.reason, ...(e.check.reason === 'BANNED' ? { word: e.check.word } : {}), ...(field(raw, 'parentId') ? { replyTo: field(raw, 'parentId') } : {}) }, '#comment-form'), 303)
+    }
+    if (e instanceof AppError && e.status < 500) return c.redirect(pageOf(raw, { error: e.code }, '#comment-status'), 303)
+    throw e
+  }
+}
+
+const ReplyQuery = z.object({ after: z.coerce.number().int().min(0).max(2_147_483_647).optional() })
+const MyQuery = z.object({ cursor: z.string().regex(/^[1-9]\d{0,9}$/).optional() })
+
+export const comment = new Hono<AppEnv>()
+  .use(session)
+  .get('/', validate('query', ListQuery), async (c) => {
+    const q = c.req.valid('query')
+    const cursor = q.cursor === undefined ? null : decodeCursor(q.cursor, q.sort)
+    if (q.cursor !== undefined && cursor === null) throw new AppError('INVALID_PARAMETER', { fields: 'cursor' })
+    const viewer = viewerOf(c)
+    const scope = await commentScope(c.var.db, c.var.edition, viewer, q.contentsId, q.episodeId)
+    c.header('Cache-Control', 'private, no-store')
+    return ok(c, await listComments(c.var.db, scope, viewer.userId, q.sort, cursor))
+  })
+  .get('/my', requireUser, validate('query', MyQuery), async (c) => {
+    const cursor = c.req.valid('query').cursor
+    c.header('Cache-Control', 'private, no-store')
+    return ok(c, await myComments(c.var.db, currentUserId(c), cursor ? Number(cursor) : null))
+  })
+  .get('/:id/reply', validate('query', ReplyQuery), async (c) => {
+    c.header('Cache-Control', 'private, no-store')
+    return ok(c, await listReplies(c.var.db, c.var.edition, viewerOf(c), idParam(c, 'id'), c.req.valid('query').after ?? 0))
+  })
+  .post('/', requireUser, validate('json', PostBody), async (c) => {
+    try {
+      return ok(c, await postComment(c.var.db, c.var.edition, currentUserId(c), c.req.valid('json')), 201)
+    } catch (e) {
+      if (e instanceof CommentTextError) return textError(c, e)
+      throw e
+    }
+  })
+  .delete('/:id', requireUser, async (c) => ok(c, await deleteComment(c.var.db, currentUserId(c), idParam(c, 'id'))))
+  .post('/:id/reaction', requireUser, validate('json', ReactionBody), async (c) =>
+    ok(c, await react(c.var.db, c.var.edition, currentUserId(c), idParam(c, 'id'), c.req.valid('json').kind)))
+  .post('/block-user', requireUser, validate('json', BlockBody), async (c) => {
+    const target = c.req.valid('json').userId
+    await blockUser(c.var.db, currentUserId(c), target)
+    return ok(c, { userId: target, blocked: true })
+  })
+  .delete('/block-user/:userId', requireUser, async (c) => {
+    const target = idParam(c, 'userId')
+    await unblockUser(c.var.db, currentUserId(c), target)
+    return ok(c, { userId: target, blocked: false })
+  })
+  // ── plain forms of /comment and /comment/my ──
+  .post('/web/post', (c) =>
+    webForm(c, async (userId, raw) => {
+      const form = PostBody.safeParse(raw)
+      if (!form.success) throw new AppError('INVALID_PARAMETER')
+      const posted = await postComment(c.var.db, c.var.edition, userId, form.data)
+      return pageOf(raw, { posted: String(posted.id) }, `#c${posted.id}`)
+    }))
+  .post('/web/delete/:id', (c) =>
+    webForm(c, async (userId, raw) => {
+      await deleteComment(c.var.db, userId, idParam(c, 'id'))
+      return pageOf(raw, { deleted: '1' }, '#comment-status')
+    }))
+  .post('/web/reaction/:id', (c) =>
+    webForm(c, async (userId, raw) => {
+      const kind = field(raw, 'kind') as Reaction
+      if (!(REACTIONS as readonly string[]).includes(kind)) throw new AppError('INVALID_PARAMETER')
+      const id = idParam(c, 'id')
+      await react(c.var.db, c.var.edition, userId, id, kind)
+      return pageOf(raw, kind === 'REPORT' ? { reported: '1' } : {}, `#c${id}`)
+    }))
+  .post('/web/block/:userId', (c) =>
+    webForm(c, async (userId, raw) => {
+      await blockUser(c.var.db, userId, idParam(c, 'userId'))
+      return pageOf(raw, { blocked: '1' }, '#comment-status')
+    }))
+  .post('/web/unblock/:userId', (c) =>
+    webForm(c, async (userId, raw) => {
+      await unblockUser(c.var.db, userId, idParam(c, 'userId'))
+      return pageOf(raw, { unblocked: '1' }, '#blocked')
+    }))

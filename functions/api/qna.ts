@@ -1,0 +1,74 @@
+/**
+ * `/api/v1/qna` (spec §2 /qna and /qna/register, §7 qna, §8 LIMIT_QNA_COUNT; login required):
+ * `GET /?cursor=` the reader's questions with their status (WAIT, COMPLETED) and answers;
+ * `POST /` `{category, title, text}` files one (receipt mail); `GET /{id}/image/{n}` an attached image (author only). `POST /web/register` is the plain form of
+ * /qna/register (multipart, up to 3 images of 3 MB, spec §5): same Origin only, 303 to /qna?sent=ID or back to the form with `?error=CODE`.
+ */
+import { Hono, type Context } from 'hono'
+import { z } from 'zod'
+import { AppError } from '../../src/lib/errors/catalogue.ts'
+import { loginRedirect } from '../../src/features/session/routes.ts'
+import { env } from 'cloudflare:workers'
+import { MAX_IMAGE_BYTES, QnaBody } from '../../src/features/qna/qna.ts'
+import { myQnas, qnaImageKey, submitQna, type Upload } from '../../src/features/qna/qna.server.ts'
+import { parseId } from '../../src/features/catalogue/catalogue.ts'
+import type { AppEnv } from '../lib/env.ts'
+import { ok } from '../lib/respond.ts'
+import { validate } from '../lib/validate.ts'
+import { assertSameOrigin } from './forms.ts'
+import { currentUserId, requireUser, session } from '../middleware/session.ts'
+
+const ctxOf = (c: Context<AppEnv>) => ({ timeZone: c.var.edition.timeZone, t: c.var.t, siteUrl: c.var.edition.siteUrl, media: (env as unknown as { MEDIA?: R2Bucket }).MEDIA })
+
+/** The `images` files of a multipart form (spec §5: checked by submitQna); an oversized file is not read. */
+async function uploadsOf(raw: Record<string, unknown>): Promise<Upload[] | null> {
+  const value = raw.images
+  const list = value === undefined ? [] : Array.isArray(value) ? value : [value]
+  if (list.some((f) => typeof f === 'string' && f !== '')) return null
+  const files = list.filter((f): f is File => f instanceof File)
+  if (files.length > 3) return null
+  return Promise.all(files.map(async (f) => ({ size: f.size, bytes: f.size <= MAX_IMAGE_BYTES ? new Uint8Array(await f.arrayBuffer()) : new Uint8Array() })))
+}
+const ListQuery = z.object({ cursor: z.string().regex(/^[1-9]\d{0,9}$/).optional() })
+
+export const qna = new Hono<AppEnv>()
+  .use(session)
+  .get('/', requireUser, validate('query', ListQuery), async (c) => {
+    const cursor = c.req.valid('query').cursor
+    c.header('Cache-Control', 'private, no-store')
+    return ok(c, await myQnas(c.var.db, currentUserId(c), cursor ? Number(cursor) : null))
+  })
+  .post('/', requireUser, validate('json', QnaBody), async (c) => ok(c, await submitQna(c.var.db, currentUserId(c), c.req.valid('json'), ctxOf(c)), 201))
+  /** An image of the reader's own question (spec §5 attachments); anyone else's is NOT_EXIST. */
+  .get('/:id/image/:n', requireUser, async (c) => {
+    const id = parseId(c.req.param('id'))
+    const n = Number(c.req.param('n'))
+    const key = id === null || !/^[1-3]$/.test(c.req.param('n')) ? null : await qnaImageKey(c.var.db, currentUserId(c), id, n)
+    const object = key ? await ctxOf(c).media?.get(key) : null
+    if (!object) throw new AppError('NOT_EXIST')
+    return new Response(object.body, {
+      headers: { 'content-type': object.httpMetadata?.contentType ?? 'application/octet-stream', 'cache-control': 'private, max-age=3600', 'x-content-type-options': 'nosniff', 'content-disposition': 'inline' },
+    })
+  })
+  .post('/web/register', async (c) => {
+    assertSameOrigin(c)
+    c.header('Cache-Control', 'no-store')
+    const userId = c.get('session')?.userId ?? null
+    if (userId === null) return c.redirect(loginRedirect(new URL('/qna/register', c.req.url)) ?? '/user/login', 303)
+    const raw = ((await c.req.parseBody({ all: true }).catch(() => null)) ?? {}) as Record<string, unknown>
+    const back = (code: string) => {
+      const q = new URLSearchParams({ error: code })
+      for (const k of ['category', 'title']) if (typeof raw[k] === 'string') q.set(k, (raw[k] as string).slice(0, 200))
+      return `/qna/register?${q}#qna-form`
+    }
+    const form = QnaBody.safeParse(raw)
+    const uploads = await uploadsOf(raw)
+    if (!form.success || uploads === null) return c.redirect(back('INVALID_PARAMETER'), 303)
+    try {
+      const sent = await submitQna(c.var.db, userId, form.data, ctxOf(c), new Date(), uploads)
+      return c.redirect(`/qna?sent=${sent.id}#q${sent.id}`, 303)
+    } catch (e) {
+      if (e instanceof AppError && e.status < 500) return c.redirect(back(e.code), 303)
+      throw e
+    }
+  })

@@ -1,0 +1,29 @@
+/**
+ * Demo community rows on top of buildDemo (which already seeds episode comments of series 24 and one
+ * answered question): comments on the series page itself, sorted differently by newest and best, one reply,
+ * and a second, still waiting question for reader@example.com, so /comment, /comment/my and /qna show every
+ * state. Plain SQL statements run by scripts/seed.ts after the main rows.
+ */
+import { DEMO_ACCOUNTS, langOf } from './data.ts'
+
+const q = (s: string) => `'${s.replaceAll("'", "''")}'`
+
+export function communityStatements(locale: string | undefined, now: Date = new Date()): string[] {
+  const fr = langOf(locale) === 'fr'
+  const tx = (f: string, e: string) => (fr ? f : e)
+  const at = (hoursAgo: number) => q(new Date(now.getTime() - hoursAgo * 3_600_000).toISOString())
+  const reader = DEMO_ACCOUNTS.reader.id
+  const minor = DEMO_ACCOUNTS.minor.id
+  const comment = (id: number, user: number, parent: number | null, body: string, likes: number, replies: number, hoursAgo: number) =>
+    `INSERT INTO comments (id, series_id, episode_id, user_id, parent_id, body, state, like_count, reply_count, created_at, updated_at)
+     VALUES (${id}, 24, NULL, ${user}, ${parent ?? 'NULL'}, ${q(body)}, NULL, ${likes}, ${replies}, ${at(hoursAgo)}, ${at(hoursAgo)})`
+  return [
+    comment(101, minor, null, tx('Ma série préférée de la saison, sans hésiter.', 'My favourite series this season, no question.'), 1, 1, 30),
+    comment(102, reader, null, tx('Le dessin progresse à chaque épisode.', 'The art gets better with every episode.'), 0, 0, 20),
+    comment(103, reader, 101, tx('Tout à fait d’accord !', 'Totally agree!'), 0, 0, 19),
+    `INSERT INTO comment_reactions (comment_id, user_id, kind, created_at) VALUES (101, ${reader}, 'LIKE', ${at(19)})`,
+    `INSERT INTO qnas (id, user_id, category, title, body, email, images, status, answer, answered_at, created_at)
+     VALUES (2, ${reader}, 'VIEWER', ${q(tx('Mode page par page', 'Page-by-page mode'))}, ${q(tx('Comment passer du défilement au mode page par page ?', 'How do I switch from scroll to page-by-page mode?'))},
+     ${q(DEMO_ACCOUNTS.reader.email)}, '[]', 'WAIT', NULL, NULL, ${at(2)})`,
+  ]
+}

@@ -1,0 +1,98 @@
+/**
+ * Contact requests in D1 (spec §2 /qna, /qna/register; §8 LIMIT_QNA_COUNT). A question and an answer each
+ * send a mail through the account message provider (the dev outbox offline).
+ */
+import { AppError } from '../../lib/errors/catalogue.ts'
+import type { Db } from '../../lib/server/db.ts'
+import type { Translate } from '../../lib/i18n/i18n.ts'
+import { messageProvider } from '../account/messaging.server.ts'
+import { checkImages, DAILY_QNA_LIMIT, dayStart, IMAGE_TYPES, QNA_PAGE_SIZE, type ImageExt, type QnaCategory, type QnaInput, type QnaStatus } from './qna.ts'
+
+export type QnaView = {
+  id: number; category: QnaCategory; title: string; text: string; status: QnaStatus
+  answer: string | null; answeredAt: string | null; createdAt: string
+  /** Number of attached images, served to the author by GET /api/v1/qna/{id}/image/{n} (n from 1). */
+  images: number
+}
+
+type Row = { id: number; category: QnaCategory; title: string; body: string; status: QnaStatus; answer: string | null; answered_at: string | null; created_at: string; images: string }
+const toView = (r: Row): QnaView => ({
+  id: r.id, category: r.category, title: r.title, text: r.body, status: r.status, answer: r.answer, answeredAt: r.answered_at, createdAt: r.created_at,
+  images: (JSON.parse(r.images || '[]') as unknown[]).length,
+})
+
+/** An uploaded file as the handler reads it. */
+export type Upload = { size: number; bytes: Uint8Array }
+
+/**
+ * Files a question. At most 5 a day per reader (LIMIT_QNA_COUNT): the count and the insert are one
+ * statement, so two tabs cannot pass the limit together. The reader gets a receipt mail (if the account
+ * has an address).
+ */
+export async function submitQna(
+  db: Db, userId: number, input: QnaInput, ctx: { timeZone: string; t: Translate; siteUrl: string; media?: R2Bucket }, now = new Date(), uploads: Upload[] = [],
+): Promise<QnaView> {
+  // Spec §5 images: checked first; stored before the row, removed again if the daily limit refuses it.
+  const checked = checkImages(uploads)
+  if (!checked.ok || (checked.kinds.length > 0 && !ctx.media)) throw new AppError('INVALID_PARAMETER', { fields: 'images' })
+  const real = uploads.filter((u) => u.size > 0)
+  const keys = checked.kinds.map((ext) => `qna/${userId}/${crypto.randomUUID()}.${ext}`)
+  await Promise.all(keys.map((key, i) => ctx.media!.put(key, real[i]!.bytes, { httpMetadata: { contentType: IMAGE_TYPES[key.split('.').pop() as ImageExt] } })))
+  const row = await db.first<Row & { email: string | null }>(
+    `INSERT INTO qnas (user_id, category, title, body, email, images, created_at)
+     SELECT ?1, ?2, ?3, ?4, u.email, ?8, ?5 FROM users u
+     WHERE u.id = ?1 AND (SELECT count(*) FROM qnas WHERE user_id = ?1 AND created_at >= ?6) < ?7
+     RETURNING id, category, title, body, status, answer, answered_at, created_at, images, email`,
+    userId, input.category, input.title, input.text, now.toISOString(), dayStart(ctx.timeZone, now).toISOString(), DAILY_QNA_LIMIT, JSON.stringify(keys),
+  )
+  if (!row) {
+    if (keys.length) await ctx.media!.delete(keys)
+    throw new AppError('LIMIT_QNA_COUNT')
+  }
+  if (row.email) {
+    await messageProvider(db).send({
+      channel: 'MAIL', recipient: row.email, template: 'qna-received',
+      subject: ctx.t('community.qna.mail.received.subject'),
+      body: ctx.t('community.qna.mail.received.body', { title: row.title, url: new URL('/qna', ctx.siteUrl).toString() }),
+      meta: { qnaId: row.id },
+    }, now)
+  }
+  return toView(row)
+}
+
+/** /qna: the reader's questions, newest first, with their answer status (cursor: last id shown). */
+export async function myQnas(db: Db, userId: number, before: number | null): Promise<{ items: QnaView[]; nextCursor: string | null }> {
+  const rows = await db.all<Row>(
+    `SELECT id, category, title, body, status, answer, answered_at, created_at, images FROM qnas WHERE user_id = ? AND id < ? ORDER BY id DESC LIMIT ${QNA_PAGE_SIZE + 1}`,
+    userId, before ?? 2_147_483_647,
+  )
+  const page = rows.slice(0, QNA_PAGE_SIZE)
+  return { items: page.map(toView), nextCursor: rows.length > QNA_PAGE_SIZE ? String(page.at(-1)!.id) : null }
+}
+
+/**
+ * Support answers a question (operator tooling and the demo seed; no admin role in the product, spec §6):
+ * status COMPLETED, and a mail tells the reader the answer is on /qna. NOT_EXIST if unknown or answered.
+ */
+export async function answerQna(db: Db, id: number, answer: string, ctx: { t: Translate; siteUrl: string }, now = new Date()): Promise<void> {
+  const row = await db.first<{ email: string | null; title: string }>(
+    `UPDATE qnas SET status = 'COMPLETED', answer = ?2, answered_at = ?3 WHERE id = ?1 AND status = 'WAIT' RETURNING email, title`,
+    id, answer, now.toISOString(),
+  )
+  if (!row) throw new AppError('NOT_EXIST')
+  if (row.email) {
+    await messageProvider(db).send({
+      channel: 'MAIL', recipient: row.email, template: 'qna-answered',
+      subject: ctx.t('community.qna.mail.answered.subject'),
+      body: ctx.t('community.qna.mail.answered.body', { title: row.title, url: new URL('/qna', ctx.siteUrl).toString() }),
+      meta: { qnaId: id },
+    }, now)
+  }
+}
+
+/** The R2 key of image `n` (from 1) of the reader's own question, or null (someone else's, unknown, no such image). */
+export async function qnaImageKey(db: Db, userId: number, id: number, n: number): Promise<string | null> {
+  const row = await db.first<{ images: string }>(`SELECT images FROM qnas WHERE id = ? AND user_id = ?`, id, userId)
+  const keys = row ? (JSON.parse(row.images) as string[]) : []
+  return keys[n - 1] ?? null
+}

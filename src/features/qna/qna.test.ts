@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest'
+import { cleanText, dayStart, QnaBody } from './qna.ts'
+
+describe('QnA rules', () => {
+  it('cleans texts and enforces the limits', () => {
+    expect(cleanText('  a\r\nb\u0000 ')).toBe('a\nb')
+    expect(QnaBody.parse({ category: 'ETC', title: ' t ', text: ' x ' })).toEqual({ category: 'ETC', title: 't', text: 'x' })
+    expect(QnaBody.safeParse({ category: 'ETC', title: ' ', text: 'x' }).success).toBe(false)
+    expect(QnaBody.safeParse({ category: 'NOPE', title: 't', text: 'x' }).success).toBe(false)
+    expect(QnaBody.safeParse({ category: 'ETC', title: 't', text: 'x'.repeat(2001) }).success).toBe(false)
+  })
+  it('starts the day at midnight in the edition time zone', () => {
+    const now = new Date('2026-03-10T02:30:00.000Z')
+    expect(dayStart('UTC', now).toISOString()).toBe('2026-03-10T00:00:00.000Z')
+    expect(dayStart('Europe/Paris', now).toISOString()).toBe('2026-03-09T23:00:00.000Z')
+    expect(dayStart('Asia/Tokyo', now).toISOString()).toBe('2026-03-09T15:00:00.000Z')
+    expect(dayStart('America/New_York', now).toISOString()).toBe('2026-03-09T04:00:00.000Z')
+  })
+})
+
+describe('QnA images', () => {
+  it('recognises images by their bytes and enforces count and size', async () => {
+    const { checkImages, imageKind, MAX_IMAGE_BYTES } = await import('./qna.ts')
+    expect(imageKind(new Uint8Array([0xff, 0xd8, 0xff, 0xe0]))).toBe('jpg')
+    expect(imageKind(new TextEncoder().encode('RIFF\0\0\0\0WEBPVP8 '))).toBe('webp')
+    expect(imageKind(new TextEncoder().encode('GIF89a..'))).toBe('gif')
+    expect(imageKind(new TextEncoder().encode('<svg>'))).toBeNull()
+    const jpg = { size: 10, bytes: new Uint8Array([0xff, 0xd8, 0xff, 0xe0]) }
+    expect(checkImages([jpg, { size: 0, bytes: new Uint8Array() }])).toEqual({ ok: true, kinds: ['jpg'] })
+    expect(checkImages([jpg, jpg, jpg, jpg]).ok).toBe(false)
+    expect(checkImages([{ ...jpg, size: MAX_IMAGE_BYTES + 1 }]).ok).toBe(false)
+  })
+})

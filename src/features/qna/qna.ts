@@ -1,0 +1,75 @@
+/**
+ * Contact form (QnA) rules without I/O (spec §2 /qna and /qna/register, §3 contact request statuses WAIT and
+ * COMPLETED, §5 contact form, §8 LIMIT_QNA_COUNT).
+ */
+import { z } from 'zod'
+
+/** The subjects a question is filed under (spec silent: the usual ones of a reading service). */
+export const QNA_CATEGORIES = ['ACCOUNT', 'PAYMENT', 'COIN', 'CONTENT', 'VIEWER', 'EVENT', 'ETC'] as const
+export type QnaCategory = (typeof QNA_CATEGORIES)[number]
+export const QNA_STATUSES = ['WAIT', 'COMPLETED'] as const
+export type QnaStatus = (typeof QNA_STATUSES)[number]
+
+export const MAX_TITLE_LENGTH = 100
+/** Spec §5: "maximum text length (value not shown)"; 2000 characters here. */
+export const MAX_BODY_LENGTH = 2000
+/** Spec §8 LIMIT_QNA_COUNT: questions per reader per day (the edition's calendar day). */
+export const DAILY_QNA_LIMIT = 5
+export const QNA_PAGE_SIZE = 20
+
+/** Trims, removes control characters (line breaks kept); the text is escaped on output. */
+export function cleanText(raw: string): string {
+  return raw
+    .normalize('NFC')
+    .replace(/\r\n?/g, '\n')
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u0009\u000b-\u001f\u007f\u202a-\u202e\u2066-\u2069]/g, '')
+    .trim()
+}
+
+const text = (max: number) => z.string().max(max * 2).transform(cleanText).pipe(z.string().min(1).max(max))
+
+export const QnaBody = z.object({
+  category: z.enum(QNA_CATEGORIES),
+  title: text(MAX_TITLE_LENGTH),
+  text: text(MAX_BODY_LENGTH),
+})
+export type QnaInput = z.infer<typeof QnaBody>
+
+/** UTC instant of the start of `now`'s calendar day in `timeZone` (the daily limit resets then). */
+export function dayStart(timeZone: string, now: Date = new Date()): Date {
+  const parts = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).formatToParts(now)
+  const p = (type: string) => Number(parts.find((x) => x.type === type)?.value ?? 0)
+  const elapsedMs = ((p('hour') * 60 + p('minute')) * 60 + p('second')) * 1000 + now.getUTCMilliseconds()
+  return new Date(now.getTime() - elapsedMs)
+}
+
+/** Spec §5: up to 3 images, 3 MB each. */
+export const MAX_IMAGES = 3
+export const MAX_IMAGE_BYTES = 3 * 1024 * 1024
+/** Largest contact-form request: three full images plus the text fields. */
+export const MAX_QNA_BODY_BYTES = MAX_IMAGES * MAX_IMAGE_BYTES + 64 * 1024
+export const IMAGE_TYPES = { jpg: 'image/jpeg', png: 'image/png', webp: 'image/webp', gif: 'image/gif' } as const
+export type ImageExt = keyof typeof IMAGE_TYPES
+
+/** The image format by its first bytes (the declared type and name are not trusted), or null. */
+export function imageKind(b: Uint8Array): ImageExt | null {
+  if (b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return 'jpg'
+  if (b.length >= 8 && [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a].every((v, i) => b[i] === v)) return 'png'
+  if (b.length >= 12 && String.fromCharCode(...b.slice(0, 4)) === 'RIFF' && String.fromCharCode(...b.slice(8, 12)) === 'WEBP') return 'webp'
+  if (b.length >= 6 && /^GIF8[79]a$/.test(String.fromCharCode(...b.slice(0, 6)))) return 'gif'
+  return null
+}
+
+/** Spec §5 attachment check: at most 3, each a real image of at most 3 MB (empty file inputs are ignored). */
+export function checkImages(files: { size: number; bytes: Uint8Array }[]): { ok: true; kinds: ImageExt[] } | { ok: false } {
+  const real = files.filter((f) => f.size > 0)
+  if (real.length > MAX_IMAGES) return { ok: false }
+  const kinds: ImageExt[] = []
+  for (const f of real) {
+    const kind = f.size <= MAX_IMAGE_BYTES ? imageKind(f.bytes) : null
+    if (!kind) return { ok: false }
+    kinds.push(kind)
+  }
+  return { ok: true, kinds }
+}

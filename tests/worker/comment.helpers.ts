@@ -1,0 +1,69 @@
+/** Fixtures of the comment and QnA worker tests: the edge app with the community messages, JSON and form calls. */
+import { expect } from 'vitest'
+import { env } from 'cloudflare:workers'
+import { appFor, frEdition, frMessages, request } from './app.ts'
+import frCommunity from '../../editions/fr/messages/community.json'
+import { createDb } from '../../src/lib/server/db.ts'
+import { deriveKeys, signAccessToken } from '../../src/features/auth/tokens.ts'
+
+// Built before any other app of this test file: the fr translator is made once, with the community messages.
+export const app = appFor(frEdition, { ...frMessages, ...frCommunity })
+export const db = createDb(env.DB)
+export { frEdition }
+let seq = 0
+
+export type Reader = { id: number; email: string; headers: Record<string, string> }
+
+/** A new account (adult unless told) signed in with a Bearer access token. */
+export async function newReader(opts: { adult?: boolean } = {}): Promise<Reader> {
+  const email = `community-${Date.now()}-${++seq}-${Math.random().toString(36).slice(2, 8)}@example.com`
+  const row = await db.first<{ id: number }>(`INSERT INTO users (email, is_adult) VALUES (?, ?) RETURNING id`, email, opts.adult === false ? 0 : 1)
+  const secret = (env as unknown as { SESSION_SECRET: string }).SESSION_SECRET
+  const token = await signAccessToken(await deriveKeys(secret), row!.id, frEdition.siteUrl)
+  return { id: row!.id, email, headers: { authorization: `Bearer ${token.value}` } }
+}
+
+/** A published series with `episodes` free episodes. */
+export async function newSeries(opts: { episodes: number; free?: number; adult?: boolean }): Promise<{ seriesId: number; episodeIds: number[] }> {
+  const s = await db.first<{ id: number }>(`INSERT INTO series (title, status, genre, is_adult) VALUES (?, 'COMPLETED', 'DRAMA', ?) RETURNING id`, `Série commentée ${++seq}`, opts.adult ? 1 : 0)
+  const rows = await db.all<{ id: number }>(
+    `INSERT INTO episodes (series_id, no, title, is_free, price_rent, price_buy, published_at)
+     SELECT ?, value, 'Épisode ' || value, 1, 2, 4, '2026-01-01T00:00:00.000Z' FROM json_each(?) RETURNING id`,
+    s!.id, JSON.stringify(Array.from({ length: opts.episodes }, (_, i) => i + 1)),
+  )
+  return { seriesId: s!.id, episodeIds: rows.map((r) => r.id).sort((a, b) => a - b) }
+}
+
+export type Body = { result: string; code?: string; message?: string; data?: any; [k: string]: unknown }
+export async function read(res: Response): Promise<Body> {
+  return (await res.json()) as Body
+}
+
+export async function expectError(res: Response, status: number, code: string) {
+  const body = await read(res)
+  expect({ status: res.status, code: body.code, result: body.result }).toEqual({ status, code, result: 'ERROR' })
+  expect(body.message).toBeTruthy()
+  expect(body.message).not.toMatch(/^(error|community)\./)
+}
+
+export function call(reader: Pick<Reader, 'headers'> | null, method: string, path: string, body?: unknown) {
+  const headers: Record<string, string> = { ...(reader?.headers ?? {}) }
+  if (body !== undefined) headers['content-type'] = 'application/json'
+  return request(app, path, { method, headers, body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) })
+}
+
+/** A plain form post from the site's own origin (as the browser sends it), redirects not followed. */
+export function form(reader: Pick<Reader, 'headers'> | null, path: string, fields: Record<string, string>, origin = 'http://localhost') {
+  return request(app, path, {
+    method: 'POST', redirect: 'manual',
+    headers: { ...(reader?.headers ?? {}), origin, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(fields).toString(),
+  })
+}
+
+/** Everything a comment call could write. */
+export async function communitySnapshot() {
+  return db.first(`SELECT (SELECT count(*) FROM comments) AS comments, (SELECT coalesce(sum(like_count + dislike_count + report_count + reply_count), 0) FROM comments) AS counters,
+    (SELECT group_concat(coalesce(state, '-')) FROM comments) AS states, (SELECT count(*) FROM comment_reactions) AS reactions,
+    (SELECT count(*) FROM user_blocks) AS blocks, (SELECT count(*) FROM qnas) AS qnas, (SELECT count(*) FROM outbox) AS mails`)
+}
