@@ -40,6 +40,7 @@ export const purchase = new Hono<AppEnv>()
       request: c.req.valid('json'),
       claim: c.var.idempotency,
       rentalHours: c.var.edition.rentalHours,
+      ageRules: c.var.edition,
     })
     c.header('Cache-Control', 'private, no-store')
     return ok(c, result)

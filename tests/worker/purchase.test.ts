@@ -11,6 +11,7 @@ import { purchaseEpisodes } from '../../src/features/purchase/purchase.server.ts
 import { coinOf, userBalances } from '../../src/features/wallet/wallet.server.ts'
 import { coinSummary } from '../../src/features/wallet/wallet.ts'
 import type { Db } from '../../src/lib/server/db.ts'
+import { failingAt } from './faults.ts'
 
 describe('POST /api/v1/purchase', () => {
   it('rents one episode and buys two: bonus first, then free, then paid coins; the answer shows the new balance', async () => {
@@ -114,6 +115,13 @@ describe('POST /api/v1/purchase', () => {
     await expectError(await buy({ headers: { authorization: 'Bearer nonsense' } }, { episodeIds: [e3], kind: 'RENT' }), 401, 'NOT_LOGIN_USER')
     // adult series: a reader under 18 gets the age popup; the adult reader may buy
     await expectError(await buy(minor, { episodeIds: adult.episodeIds, kind: 'RENT' }), 403, 'ADULT_ONLY_CONTENTS')
+    // an adult check older than a year has lapsed (spec §4): the popup again, nothing bought
+    const lapsed = await newReader()
+    await db.run(`UPDATE users SET adult_verified_at = ? WHERE id = ?`, new Date(Date.now() - 366 * 86_400_000).toISOString(), lapsed.id)
+    await give(lapsed.id, 'COIN', 30)
+    const lapsedBefore = await snapshot(lapsed.id)
+    await expectError(await buy(lapsed, { episodeIds: adult.episodeIds, kind: 'RENT' }), 403, 'ADULT_ONLY_CONTENTS')
+    expect(await snapshot(lapsed.id)).toEqual(lapsedBefore)
     // short of coins: 402 to the shop
     const all = await newSeries({ episodes: 10, priceBuy: 4 })
     await expectError(await buy(minor, { episodeIds: all.episodeIds, kind: 'POSSESSION' }), 402, 'COIN_INSUFFICIENT')
@@ -173,20 +181,7 @@ describe('POST /api/v1/purchase', () => {
 
     const before = await snapshot(reader.id)
     for (let at = 0; at < size; at++) {
-      let writes = 0
-      const failing: Db = {
-        ...db,
-        async batch(statements) {
-          if (statements.some((s) => /^\s*(INSERT|UPDATE|DELETE)/.test(s.sql)) && writes++ === 0) {
-            // fails while running (not while compiling), after the statements before it have run
-            statements = statements.map((s, i) => (i === at ? { sql: `INSERT INTO meta (key, value) VALUES ('fault', json('{'))` } : s))
-          }
-          return db.batch(statements)
-        },
-        get queryCount() {
-          return db.queryCount
-        },
-      }
+      const failing = failingAt(db, at)
       const err = await purchaseEpisodes(failing, { userId: reader.id, request, claim: { userId: reader.id, key: `fault-${at}`, scope: 'test', requestHash: 'h' }, rentalHours: 72 }).then(
         () => null,
         (e: unknown) => e,

@@ -8,19 +8,17 @@ import type { Db } from '../../lib/server/db.ts'
 import { audienceFor, type Audience, type Platform } from '../catalogue/catalogue.ts'
 import { adultAuthentication, eventAccess, isAdult, type AdultFlags, type AgeEdition, type EventRestriction } from './age.ts'
 
-type Row = {
+export type AdultRow = {
   isAdult: number; isKrIpUser: number; isAdultKr: number; birthedAt: string | null; adultVerifiedAt: string | null
   showAdult: number; isBlToggle: number
 }
 
-/** The reader's adult flags and switches (1 query); null for a missing or withdrawn account. */
-export async function readAdultState(db: Db, userId: number): Promise<(NonNullable<AdultFlags> & { showAdult: boolean; isBlToggle: boolean }) | null> {
-  const row = await db.first<Row>(
-    `SELECT is_adult AS isAdult, is_kr_ip_user AS isKrIpUser, is_adult_kr AS isAdultKr, birthed_at AS birthedAt,
+/** The columns of the reader's adult flags and switches, for a query of their own or inside another feature's batch. */
+export const ADULT_STATE_SQL = `SELECT is_adult AS isAdult, is_kr_ip_user AS isKrIpUser, is_adult_kr AS isAdultKr, birthed_at AS birthedAt,
             adult_verified_at AS adultVerifiedAt, show_adult AS showAdult, is_bl_toggle AS isBlToggle
-       FROM users WHERE id = ? AND deleted_at IS NULL`,
-    userId,
-  )
+       FROM users WHERE id = ? AND deleted_at IS NULL`
+
+export function toAdultState(row: AdultRow | undefined): (NonNullable<AdultFlags> & { showAdult: boolean; isBlToggle: boolean }) | null {
   if (!row) return null
   return {
     isAdult: row.isAdult === 1, isKrIpUser: row.isKrIpUser === 1, isAdultKr: row.isAdultKr === 1, birthedAt: row.birthedAt,
@@ -28,7 +26,11 @@ export async function readAdultState(db: Db, userId: number): Promise<(NonNullab
   }
 }
 
-/** Spec §5 adult status of a signed-in reader, the 1-year validity included (1 query). */
+/** The reader's adult flags and switches (1 query); null for a missing or withdrawn account. */
+export async function readAdultState(db: Db, userId: number) {
+  return toAdultState((await db.first<AdultRow>(ADULT_STATE_SQL, userId)) ?? undefined)
+}
+
 export async function readerAdult(db: Db, userId: number, edition: AgeEdition, now: Date = new Date()): Promise<boolean> {
   const state = await readAdultState(db, userId)
   return state !== null && isAdult(edition, state, undefined, now)

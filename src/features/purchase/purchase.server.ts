@@ -12,6 +12,10 @@ import { IdempotencyKeyTaken, isKeyTaken, storeResponseStatement } from '../wall
 import { checkSale, planPurchase, rentalEnd, type Holding, type PurchaseKind, type PurchaseRequest, type SaleEpisode } from './purchase.ts'
 import { purchasePreview, type PreviewEpisode, type PurchasePreview } from './preview.ts'
 import { currentTicket } from '../freetime/freetime.ts'
+import { isAdult, type AgeEdition } from '../age/age.ts'
+import { ADULT_STATE_SQL, toAdultState, type AdultRow } from '../age/age.server.ts'
+
+const COMMON_AGE_RULES = { krAdultAuth: false, adultNeedsBirthDate: false, notLoggedInAdultCookie: false }
 
 /**
  * How often a purchase re-plans after a concurrent change refused its batch. Every refusal means another
@@ -27,6 +31,8 @@ export type PurchaseInput = {
   claim: IdempotencyClaim
   /** Edition `rentalHours` (spec §3: rental length per edition). */
   rentalHours: number
+  /** The edition's adult rules (spec §4/§5); without them only the common ones apply (verification valid 1 year). */
+  ageRules?: Pick<AgeEdition, 'krAdultAuth' | 'adultNeedsBirthDate' | 'notLoggedInAdultCookie'>
 }
 
 /** One episode sold: what the reader now holds and until when (null: forever). */
@@ -61,7 +67,7 @@ export async function purchaseEpisodes(db: Db, input: PurchaseInput, now = new D
   for (let attempt = 1; ; attempt++) {
     const [keyRow, userRow, episodeRows, holdingRows, lotRows] = await db.batch([
       { sql: `SELECT 1 AS taken FROM idempotency_keys WHERE user_id = ? AND key = ?`, params: [userId, claim.key] },
-      { sql: `SELECT is_adult AS isAdult FROM users WHERE id = ? AND deleted_at IS NULL`, params: [userId] },
+      { sql: ADULT_STATE_SQL, params: [userId] },
       {
         sql: `SELECT e.id, e.series_id AS seriesId, e.is_free AS isFree, e.price_rent AS priceRent, e.price_buy AS priceBuy, s.is_adult AS isAdult
                 FROM episodes e JOIN series s ON s.id = e.series_id
@@ -75,10 +81,10 @@ export async function purchaseEpisodes(db: Db, input: PurchaseInput, now = new D
       { sql: `SELECT id, type, remaining, expires_at AS expiresAt, source FROM coin_lots WHERE user_id = ? AND remaining > 0`, params: [userId] },
     ])
     if (keyRow!.results.length > 0) throw new IdempotencyKeyTaken()
-    const user = userRow!.results[0] as { isAdult: number } | undefined
+    const user = toAdultState(userRow!.results[0] as AdultRow | undefined)
     if (!user) throw new AppError('NOT_LOGIN_USER')
     const episodes = (episodeRows!.results as EpisodeRow[]).map((e) => ({ ...e, isFree: e.isFree === 1, isAdult: e.isAdult === 1 }))
-    const sale = checkSale(request, episodes, holdingRows!.results as Holding[], { isAdult: user.isAdult === 1 }, now)
+    const sale = checkSale(request, episodes, holdingRows!.results as Holding[], { isAdult: isAdult(input.ageRules ?? COMMON_AGE_RULES, user, undefined, now) }, now)
     if (!sale.ok) throw new AppError(sale.code, sale.episodeId === undefined ? undefined : { episodeId: sale.episodeId })
     const lots = lotRows!.results as LotRow[]
     const plan = planPurchase(lots, sale.items, now)
