@@ -6,10 +6,9 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { env } from 'cloudflare:workers'
 import { seedDemo } from './seed.ts'
 import { appFor, frEdition, frMessages, request } from './app.ts'
-import frAccount from '../../editions/fr/messages/account.json'
 import { bearer, expectError, makeUser, outboxFor, read, tokensFor, app as frApp } from './account.helpers.ts'
 
-const app = appFor({ ...frEdition, features: { ...frEdition.features, transfer: true } }, { ...frMessages, ...frAccount })
+const app = appFor({ ...frEdition, features: { ...frEdition.features, transfer: true } }, frMessages)
 const call = (method: string, path: string, token?: string, body?: unknown) =>
   request(app, path, { method, headers: { 'content-type': 'application/json', ...(token ? bearer(token) : {}) }, body: body === undefined ? undefined : JSON.stringify(body) })
 

@@ -6,11 +6,10 @@ import { expect } from 'vitest'
 import { env } from 'cloudflare:workers'
 import { appFor, frEdition, frMessages, request } from './app.ts'
 import { READER_PASSWORD_HASH } from './seed.ts'
-import frAccount from '../../editions/fr/messages/account.json'
 
 export const ORIGIN = 'http://localhost'
 export const PASSWORD = 'Reader-2026!'
-export const app = appFor(frEdition, { ...frMessages, ...frAccount })
+export const app = appFor(frEdition, frMessages)
 export const db = () => env.DB
 
 export type Body = { result: string; code?: string; message?: string; data?: any }

@@ -8,13 +8,13 @@ import { isErrorCode } from '../../src/lib/errors/catalogue.ts'
 import { createApp } from '../../functions/app.ts'
 import { parseEdition, type Edition } from '../../src/lib/edition/schema.ts'
 import fr from '../../editions/fr/edition.json'
-import frErrors from '../../editions/fr/messages/errors.json'
-import frUi from '../../editions/fr/messages/ui.json'
-import frCatalogue from '../../editions/fr/messages/catalogue.json'
-import frAuth from '../../editions/fr/messages/auth.json'
 
 export const frEdition = parseEdition('fr', fr)
-export const frMessages: Record<string, string> = { ...frErrors, ...frUi, ...frAuth, ...frCatalogue }
+/** Every French message file, as the edition plugin merges them. */
+export const frMessages: Record<string, string> = Object.assign(
+  {},
+  ...Object.values(import.meta.glob<Record<string, string>>('../../editions/fr/messages/*.json', { eager: true, import: 'default' })),
+)
 
 const page: MiddlewareHandler = async (c) => c.html(`<!doctype html><title>${c.req.path}</title>`)
 

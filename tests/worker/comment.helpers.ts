@@ -1,13 +1,11 @@
-/** Fixtures of the comment and QnA worker tests: the edge app with the community messages, JSON and form calls. */
+/** Fixtures of the comment and QnA worker tests: the edge app, JSON and form calls. */
 import { expect } from 'vitest'
 import { env } from 'cloudflare:workers'
 import { appFor, frEdition, frMessages, request } from './app.ts'
-import frCommunity from '../../editions/fr/messages/community.json'
 import { createDb } from '../../src/lib/server/db.ts'
 import { deriveKeys, signAccessToken } from '../../src/features/auth/tokens.ts'
 
-// Built before any other app of this test file: the fr translator is made once, with the community messages.
-export const app = appFor(frEdition, { ...frMessages, ...frCommunity })
+export const app = appFor(frEdition, frMessages)
 export const db = createDb(env.DB)
 export { frEdition }
 let seq = 0

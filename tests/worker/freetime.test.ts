@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { app, db, expectError, get, newReader, newSeries, read, snapshot, type Reader } from './purchase.helpers.ts'
 import { request } from './app.ts'
 import { useFreetime } from '../../src/features/freetime/freetime.server.ts'
-import type { Db } from '../../src/lib/server/db.ts'
+import { failingAt } from './faults.ts'
 
 function freetime(reader: Pick<Reader, 'headers'>, body: unknown, key: string | null = crypto.randomUUID()) {
   const headers: Record<string, string> = { 'content-type': 'application/json', ...reader.headers }
@@ -102,19 +102,7 @@ describe('POST /api/v1/purchase/freetime', () => {
     const before = await snapshot(reader.id)
     const tickets = async () => db.first(`SELECT count(*) AS n FROM wuf_tickets WHERE user_id = ?`, reader.id)
     for (let at = 0; at < 5; at++) {
-      let writes = 0
-      const failing: Db = {
-        ...db,
-        async batch(statements) {
-          if (statements.some((s) => /^\s*(INSERT|UPDATE|DELETE)/.test(s.sql)) && writes++ === 0) {
-            statements = statements.map((s, i) => (i === at ? { sql: `INSERT INTO meta (key, value) VALUES ('fault', json('{'))` } : s))
-          }
-          return db.batch(statements)
-        },
-        get queryCount() {
-          return db.queryCount
-        },
-      }
+      const failing = failingAt(db, at)
       const claim = { userId: reader.id, key: `fault-${at}`, scope: 'test', requestHash: 'h' }
       await expect(useFreetime(failing, { userId: reader.id, episodeId: episodeIds[1]!, claim })).rejects.toThrow()
       expect(await snapshot(reader.id), `statement ${at}`).toEqual(before)

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { app, db, expectError, get, newReader, newSeries, read, snapshot, type Reader } from './purchase.helpers.ts'
 import { request } from './app.ts'
 import { useGift } from '../../src/features/gift/gift.server.ts'
-import type { Db } from '../../src/lib/server/db.ts'
+import { failingAt } from './faults.ts'
 
 function use(reader: Pick<Reader, 'headers'>, giftId: number | string, body: unknown = {}, key: string | null = crypto.randomUUID()) {
   const headers: Record<string, string> = { 'content-type': 'application/json', ...reader.headers }
@@ -128,19 +128,7 @@ describe('gift box', () => {
     const before = await snapshot(reader.id)
     const beforeGifts = await gifts(reader.id)
     for (let at = 0; at < 5; at++) {
-      let writes = 0
-      const failing: Db = {
-        ...db,
-        async batch(statements) {
-          if (statements.some((s) => /^\s*(INSERT|UPDATE|DELETE)/.test(s.sql)) && writes++ === 0) {
-            statements = statements.map((s, i) => (i === at ? { sql: `INSERT INTO meta (key, value) VALUES ('fault', json('{'))` } : s))
-          }
-          return db.batch(statements)
-        },
-        get queryCount() {
-          return db.queryCount
-        },
-      }
+      const failing = failingAt(db, at)
       const claim = { userId: reader.id, key: `fault-${at}`, scope: 'test', requestHash: 'h' }
       await expect(useGift(failing, { userId: reader.id, giftId: id, episodeId: episodeIds[1], claim, rentalHours: 72 })).rejects.toThrow()
       expect(await snapshot(reader.id), `statement ${at}`).toEqual(before)

@@ -10,7 +10,7 @@ import { request } from './app.ts'
 import { newProduct, paymentFor, postWebhook, signedEvent } from './payment.helpers.ts'
 import { refundPayment } from '../../src/features/payment/payment.server.ts'
 import { expireLots, grantCoins } from '../../src/features/wallet/wallet.server.ts'
-import type { Db } from '../../src/lib/server/db.ts'
+import { failingAt } from './faults.ts'
 
 function refund(reader: Pick<Reader, 'headers'>, body: unknown, key: string | null = crypto.randomUUID()) {
   const headers: Record<string, string> = { 'content-type': 'application/json', ...reader.headers }
@@ -98,19 +98,7 @@ describe('POST /api/v1/payment/refund', () => {
     const before = await snapshot(reader.id)
     const state = () => db.first(`SELECT state FROM payments WHERE id = ?`, paymentId)
     for (let at = 0; at < 6; at++) {
-      let writes = 0
-      const failing: Db = {
-        ...db,
-        async batch(statements) {
-          if (statements.some((s) => /^\s*(INSERT|UPDATE|DELETE)/.test(s.sql)) && writes++ === 0) {
-            statements = statements.map((s, i) => (i === at ? { sql: `INSERT INTO meta (key, value) VALUES ('fault', json('{'))` } : s))
-          }
-          return db.batch(statements)
-        },
-        get queryCount() {
-          return db.queryCount
-        },
-      }
+      const failing = failingAt(db, at)
       const claim = { userId: reader.id, key: `fault-${at}`, scope: 'test', requestHash: 'h' }
       await expect(refundPayment(failing, { userId: reader.id, paymentId, claim })).rejects.toThrow()
       expect(await snapshot(reader.id), `statement ${at}`).toEqual(before)

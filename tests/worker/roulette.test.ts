@@ -9,7 +9,7 @@ import { FIVE_BONUS, giveTickets, newRoulette, rouletteSnapshot, spin } from './
 import { frEdition, request } from './app.ts'
 import { spinRoulette, rouletteState } from '../../src/features/roulette/roulette.server.ts'
 import { assertEventAccess } from '../../src/features/age/age.server.ts'
-import type { Db } from '../../src/lib/server/db.ts'
+import { failingAt } from './faults.ts'
 
 describe('GET /api/v1/roulette and POST /api/v1/roulette/spin', () => {
   it('a spin uses a ticket, grants the drawn prize as an EVENT lot and answers the new balance', async () => {
@@ -167,20 +167,7 @@ describe('GET /api/v1/roulette and POST /api/v1/roulette/spin', () => {
     await giveTickets(reader.id, 1, eventId)
     const before = [await snapshot(reader.id), await rouletteSnapshot(reader.id)]
     for (let at = 0; at < 5; at++) {
-      let writes = 0
-      const failing: Db = {
-        ...db,
-        async batch(statements) {
-          if (statements.some((s) => /^\s*(INSERT|UPDATE|DELETE)/.test(s.sql)) && writes++ === 0) {
-            expect(statements).toHaveLength(5) // ticket, entry, lot, ledger, idempotency row
-            statements = statements.map((s, i) => (i === at ? { sql: `INSERT INTO meta (key, value) VALUES ('fault', json('{'))` } : s))
-          }
-          return db.batch(statements)
-        },
-        get queryCount() {
-          return db.queryCount
-        },
-      }
+      const failing = failingAt(db, at, (statements) => expect(statements).toHaveLength(5)) // ticket, entry, lot, ledger, idempotency row
       const claim = { userId: reader.id, key: `fault-${at}`, scope: 'test', requestHash: 'h' }
       await expect(spinRoulette(failing, { userId: reader.id, eventId, claim, edition: frEdition })).rejects.toThrow()
       expect([await snapshot(reader.id), await rouletteSnapshot(reader.id)], `statement ${at}`).toEqual(before)
