@@ -26,6 +26,18 @@ export function toAdultState(row: AdultRow | undefined): (NonNullable<AdultFlags
   }
 }
 
+/** Common adult rules (verification valid 1 year) for callers without the edition's. */
+export const COMMON_AGE_RULES = { krAdultAuth: false, adultNeedsBirthDate: false, notLoggedInAdultCookie: false }
+
+/**
+ * Whether the reader of an ADULT_STATE_SQL row is an adult now (spec §4/§5); null for a missing or withdrawn
+ * account. For features that read the row inside their own batch (purchase, gift, wait-until-free).
+ */
+export function adultNow(row: AdultRow | undefined, rules: Pick<AgeEdition, 'krAdultAuth' | 'adultNeedsBirthDate' | 'notLoggedInAdultCookie'> = COMMON_AGE_RULES, now = new Date()): boolean | null {
+  const state = toAdultState(row)
+  return state === null ? null : isAdult(rules, state, undefined, now)
+}
+
 /** The reader's adult flags and switches (1 query); null for a missing or withdrawn account. */
 export async function readAdultState(db: Db, userId: number) {
   return toAdultState((await db.first<AdultRow>(ADULT_STATE_SQL, userId)) ?? undefined)

@@ -4,6 +4,7 @@
  * FREETIME ownership for 72 hours and the idempotency row. If any statement fails, nothing happened.
  */
 import { AppError } from '../../lib/errors/catalogue.ts'
+import { ADULT_STATE_SQL, adultNow, type AdultRow } from '../age/age.server.ts'
 import type { Db } from '../../lib/server/db.ts'
 import type { IdempotencyClaim } from '../wallet/idempotency.ts'
 import { IdempotencyKeyTaken, isKeyTaken, storeResponseStatement } from '../wallet/idempotency.server.ts'
@@ -29,7 +30,7 @@ export async function useFreetime(db: Db, input: { userId: number; episodeId: nu
   for (let attempt = 1; ; attempt++) {
     const [keyRes, userRes, episodeRes, holdingRes, wufRes] = await db.batch([
       { sql: `SELECT 1 AS taken FROM idempotency_keys WHERE user_id = ? AND key = ?`, params: [userId, claim.key] },
-      { sql: `SELECT is_adult AS isAdult FROM users WHERE id = ? AND deleted_at IS NULL`, params: [userId] },
+      { sql: ADULT_STATE_SQL, params: [userId] },
       {
         sql: `SELECT e.id, e.series_id AS seriesId, e.is_free AS isFree, s.is_adult AS isAdult, s.wuf_hours AS wufHours
                 FROM episodes e JOIN series s ON s.id = e.series_id WHERE e.id = ? AND s.is_published = 1 AND e.published_at <= ?`,
@@ -42,13 +43,13 @@ export async function useFreetime(db: Db, input: { userId: number; episodeId: nu
       },
     ])
     if (keyRes!.results.length > 0) throw new IdempotencyKeyTaken()
-    const user = userRes!.results[0] as { isAdult: number } | undefined
-    if (!user) throw new AppError('NOT_LOGIN_USER')
+    const adult = adultNow(userRes!.results[0] as AdultRow | undefined, undefined, now)
+    if (adult === null) throw new AppError('NOT_LOGIN_USER')
     const row = episodeRes!.results[0] as EpisodeRow | undefined
     const episode: FreetimeEpisode = row ? { id: row.id, seriesId: row.seriesId, isFree: row.isFree === 1, isAdult: row.isAdult === 1, wufHours: row.wufHours } : null
     const lastUsedAt = (wufRes!.results[0] as { lastUsedAt: string | null } | undefined)?.lastUsedAt ?? null
     const ticket = episode?.wufHours ? currentTicket(episode.wufHours, lastUsedAt, now) : null
-    const verdict = checkFreetime(episode, { isAdult: user.isAdult === 1 }, holdingRes!.results as Holding[], ticket, now)
+    const verdict = checkFreetime(episode, { isAdult: adult }, holdingRes!.results as Holding[], ticket, now)
     if (!verdict.ok) throw new AppError(verdict.code, verdict.availableAt ? { nextTicketAt: verdict.availableAt } : undefined)
     const e = episode!
     const expiresAt = unlockEnd(now)

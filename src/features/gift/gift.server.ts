@@ -4,6 +4,7 @@
  * the ownership and the idempotency row. If any statement fails, nothing happened.
  */
 import { AppError } from '../../lib/errors/catalogue.ts'
+import { ADULT_STATE_SQL, adultNow, type AdultRow } from '../age/age.server.ts'
 import type { Db } from '../../lib/server/db.ts'
 import type { IdempotencyClaim } from '../wallet/idempotency.ts'
 import { IdempotencyKeyTaken, isKeyTaken, storeResponseStatement } from '../wallet/idempotency.server.ts'
@@ -70,7 +71,7 @@ export async function useGift(db: Db, input: UseGiftInput, now = new Date()): Pr
   for (let attempt = 1; ; attempt++) {
     const [keyRes, userRes, giftRes, episodeRes, holdingRes] = await db.batch([
       { sql: `SELECT 1 AS taken FROM idempotency_keys WHERE user_id = ? AND key = ?`, params: [userId, claim.key] },
-      { sql: `SELECT is_adult AS isAdult FROM users WHERE id = ? AND deleted_at IS NULL`, params: [userId] },
+      { sql: ADULT_STATE_SQL, params: [userId] },
       {
         sql: `SELECT kind, series_id AS seriesId, episode_id AS episodeId, used_at AS usedAt, expires_at AS expiresAt FROM gifts WHERE id = ? AND user_id = ?`,
         params: [giftId, userId],
@@ -86,12 +87,12 @@ export async function useGift(db: Db, input: UseGiftInput, now = new Date()): Pr
       },
     ])
     if (keyRes!.results.length > 0) throw new IdempotencyKeyTaken()
-    const user = userRes!.results[0] as { isAdult: number } | undefined
-    if (!user) throw new AppError('NOT_LOGIN_USER')
+    const adult = adultNow(userRes!.results[0] as AdultRow | undefined, undefined, now)
+    if (adult === null) throw new AppError('NOT_LOGIN_USER')
     const gift = (giftRes!.results[0] as GiftRow | undefined) ?? null
     const row = episodeRes!.results[0] as EpisodeRow | undefined
     const episode: GiftEpisode = row ? { ...row, isFree: row.isFree === 1, isAdult: row.isAdult === 1 } : null
-    const verdict = checkGift(gift, episode, { isAdult: user.isAdult === 1 }, holdingRes!.results as Holding[], now)
+    const verdict = checkGift(gift, episode, { isAdult: adult }, holdingRes!.results as Holding[], now)
     if (!verdict.ok) throw new AppError(verdict.code)
     const g = gift!
     const e = episode!

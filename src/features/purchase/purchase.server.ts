@@ -12,10 +12,8 @@ import { IdempotencyKeyTaken, isKeyTaken, storeResponseStatement } from '../wall
 import { checkSale, planPurchase, rentalEnd, type Holding, type PurchaseKind, type PurchaseRequest, type SaleEpisode } from './purchase.ts'
 import { purchasePreview, type PreviewEpisode, type PurchasePreview } from './preview.ts'
 import { currentTicket } from '../freetime/freetime.ts'
-import { isAdult, type AgeEdition } from '../age/age.ts'
-import { ADULT_STATE_SQL, toAdultState, type AdultRow } from '../age/age.server.ts'
-
-const COMMON_AGE_RULES = { krAdultAuth: false, adultNeedsBirthDate: false, notLoggedInAdultCookie: false }
+import type { AgeEdition } from '../age/age.ts'
+import { ADULT_STATE_SQL, adultNow, type AdultRow } from '../age/age.server.ts'
 
 /**
  * How often a purchase re-plans after a concurrent change refused its batch. Every refusal means another
@@ -81,10 +79,10 @@ export async function purchaseEpisodes(db: Db, input: PurchaseInput, now = new D
       { sql: `SELECT id, type, remaining, expires_at AS expiresAt, source FROM coin_lots WHERE user_id = ? AND remaining > 0`, params: [userId] },
     ])
     if (keyRow!.results.length > 0) throw new IdempotencyKeyTaken()
-    const user = toAdultState(userRow!.results[0] as AdultRow | undefined)
-    if (!user) throw new AppError('NOT_LOGIN_USER')
+    const adult = adultNow(userRow!.results[0] as AdultRow | undefined, input.ageRules, now)
+    if (adult === null) throw new AppError('NOT_LOGIN_USER')
     const episodes = (episodeRows!.results as EpisodeRow[]).map((e) => ({ ...e, isFree: e.isFree === 1, isAdult: e.isAdult === 1 }))
-    const sale = checkSale(request, episodes, holdingRows!.results as Holding[], { isAdult: isAdult(input.ageRules ?? COMMON_AGE_RULES, user, undefined, now) }, now)
+    const sale = checkSale(request, episodes, holdingRows!.results as Holding[], { isAdult: adult }, now)
     if (!sale.ok) throw new AppError(sale.code, sale.episodeId === undefined ? undefined : { episodeId: sale.episodeId })
     const lots = lotRows!.results as LotRow[]
     const plan = planPurchase(lots, sale.items, now)
@@ -151,7 +149,7 @@ export async function purchaseEpisodes(db: Db, input: PurchaseInput, now = new D
 
 type PreviewRows = {
   target: { seriesId: number; isAdult: number; wufHours: number | null } | undefined
-  user: { isAdult: number } | undefined
+  user: AdultRow | undefined
 }
 
 /**
@@ -169,7 +167,7 @@ export async function previewPurchase(db: Db, userId: number, episodeId: number,
              WHERE e.id = ? AND s.is_published = 1 AND e.published_at <= ?`,
       params: [episodeId, nowIso],
     },
-    { sql: `SELECT is_adult AS isAdult FROM users WHERE id = ? AND deleted_at IS NULL`, params: [userId] },
+    { sql: ADULT_STATE_SQL, params: [userId] },
     {
       sql: `SELECT id, no, is_free AS isFree, price_rent AS priceRent, price_buy AS priceBuy FROM episodes
              WHERE series_id = ${series} AND published_at <= ? ORDER BY no LIMIT 2000`,
@@ -181,8 +179,9 @@ export async function previewPurchase(db: Db, userId: number, episodeId: number,
   ])
   const rows: PreviewRows = { target: targetRes!.results[0] as PreviewRows['target'], user: userRes!.results[0] as PreviewRows['user'] }
   if (!rows.target) throw new AppError('NOT_FOUND_EPISODE')
-  if (!rows.user) throw new AppError('NOT_LOGIN_USER')
-  if (rows.target.isAdult === 1 && rows.user.isAdult !== 1) throw new AppError('ADULT_ONLY_CONTENTS')
+  const adult = adultNow(rows.user, undefined, now)
+  if (adult === null) throw new AppError('NOT_LOGIN_USER')
+  if (rows.target.isAdult === 1 && !adult) throw new AppError('ADULT_ONLY_CONTENTS')
   const episodes = (episodesRes!.results as (Omit<PreviewEpisode, 'isFree'> & { isFree: number })[]).map((e) => ({ ...e, isFree: e.isFree === 1 }))
   const wufHours = rows.target.wufHours
   const lastUsedAt = (wufRes!.results[0] as { lastUsedAt: string | null } | undefined)?.lastUsedAt ?? null
