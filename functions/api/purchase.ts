@@ -34,7 +34,7 @@ import { currentUserId, requireUser, session } from '../middleware/session.ts'
 const PreviewQuery = z.object({ episodeId: z.string().regex(/^[1-9]\d{0,14}$/).transform(Number) })
 
 export const purchase = new Hono<AppEnv>()
-  .post('/', session, requireUser, validate('json', PurchaseRequest), idempotent('POST /purchase'), async (c) => {
+  .post('/', session, requireUser, validate('json', PurchaseRequest), idempotent('POST /purchase', { handlerChecksKey: true }), async (c) => {
     const result = await purchaseEpisodes(c.var.db, {
       userId: currentUserId(c),
       request: c.req.valid('json'),
