@@ -27,6 +27,18 @@ export function request(app: ReturnType<typeof appFor>, path: string, init?: Req
   return app.request(new Request(new URL(path, 'http://localhost'), init))
 }
 
+/** Stricter, for JSON API routes: an error carries a catalogue code and a translated message, a success says SUCCESS. */
+export async function expectApiAnswer(res: Response, label: string) {
+  expect(res.status, label).toBeLessThan(500)
+  const text = await res.text()
+  if (res.status >= 400) {
+    const parsed = JSON.parse(text) as { result: string; code: string; message: string }
+    expect(parsed.result).toBe('ERROR')
+    expect(isErrorCode(parsed.code), parsed.code).toBe(true)
+    expect(parsed.message).not.toMatch(/^error\./)
+  } else expect(JSON.parse(text).result).toBe('SUCCESS')
+}
+
 /** Bad-input checks: never a 5xx; an error is the envelope with a catalogue code and a message. */
 export async function expectHandled(res: Response) {
   expect(res.status).toBeLessThan(500)

@@ -96,3 +96,15 @@ export async function expectInvariant(userId: number) {
   expect(t.minRemaining ?? 0).toBeGreaterThanOrEqual(0)
   return t
 }
+
+/** A raw call with any method, body and Idempotency-Key; null when the Fetch API itself refused the request. */
+export async function send(reader: Reader, method: string, path: string, body?: string, k?: string | null) {
+  const headers: Record<string, string> = { 'content-type': 'application/json', ...reader.headers }
+  if (k) headers['idempotency-key'] = k
+  try {
+    return await request(app, path, { method, headers, body })
+  } catch (e) {
+    expect(String(e)).toMatch(/header|URL|Invalid/i) // never reached the worker
+    return null
+  }
+}

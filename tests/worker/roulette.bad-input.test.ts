@@ -5,22 +5,11 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { expectHandled, request } from './app.ts'
-import { app, db, expectInvariant, give, newReader, snapshot, type Reader } from './purchase.helpers.ts'
+import { app, db, expectInvariant, give, newReader, snapshot, send } from './purchase.helpers.ts'
 import { newRoulette, rouletteSnapshot } from './roulette.helpers.ts'
 
 const scalar = fc.oneof(fc.integer(), fc.double(), fc.string({ maxLength: 30 }), fc.constant(null), fc.constant(1), fc.constant(2 ** 60), fc.boolean())
 const key = fc.oneof(fc.uuid(), fc.string({ maxLength: 300 }), fc.constant(null), fc.constant('x'.repeat(256)))
-
-async function send(reader: Reader, method: string, path: string, body?: string, k?: string | null) {
-  const headers: Record<string, string> = { 'content-type': 'application/json', ...reader.headers }
-  if (k) headers['idempotency-key'] = k
-  try {
-    return await request(app, path, { method, headers, body })
-  } catch (e) {
-    expect(String(e)).toMatch(/header|URL|Invalid/i) // the Fetch API itself refused it: never reached the worker
-    return null
-  }
-}
 
 describe('bad input on the roulette and shelf routes (1,000 runs each)', () => {
   it('POST /roulette/spin: no 5xx, no ticket used, no coin moved', async () => {

@@ -5,25 +5,14 @@
  */
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { expectHandled, request } from './app.ts'
-import { app, db, expectInvariant, get, give, newReader, newSeries, snapshot, type Reader } from './purchase.helpers.ts'
+import { expectHandled } from './app.ts'
+import { db, expectInvariant, get, give, newReader, newSeries, snapshot, send } from './purchase.helpers.ts'
 
 const scalar = fc.oneof(fc.integer(), fc.double(), fc.string({ maxLength: 30 }), fc.constant(null), fc.constant(1), fc.constant(2 ** 60), fc.boolean())
 const jsonBody = (fields: Record<string, fc.Arbitrary<unknown>>) =>
   fc.oneof(fc.record(fields, { requiredKeys: [] }).map((b) => JSON.stringify(b)), fc.jsonValue().map((v) => JSON.stringify(v)), fc.string({ maxLength: 200 }))
 const key = fc.oneof(fc.uuid(), fc.string({ maxLength: 300 }), fc.constant(null), fc.constant('x'.repeat(256)))
 const segment = fc.oneof(fc.integer(), fc.string({ maxLength: 20 }), fc.constantFrom('0', '-1', '1.5', '99999999999999999999', '%00', '..'))
-
-async function send(reader: Reader, method: string, path: string, body?: string, k?: string | null) {
-  const headers: Record<string, string> = { 'content-type': 'application/json', ...reader.headers }
-  if (k) headers['idempotency-key'] = k
-  try {
-    return await request(app, path, { method, headers, body })
-  } catch (e) {
-    expect(String(e)).toMatch(/header|URL|Invalid/i) // the Fetch API itself refused it: never reached the worker
-    return null
-  }
-}
 
 describe('bad input on the issue 4 routes (1,000 runs each)', () => {
   it('POST /purchase/freetime, POST /gift/{id}/use, POST /payment/refund, POST /coupon/download/{id}, PUT /payment/address: no 5xx, nothing moves', async () => {
