@@ -12,11 +12,11 @@ import type { Db } from '../../src/lib/server/db.ts'
 
 const days = (d: number) => new Date(Date.now() + d * 86_400_000).toISOString()
 
-async function newDownloadable(o: { minimum?: number; stock?: number | null; used?: number; expiresIn?: number; platform?: string | null; amount?: number; downloadable?: boolean } = {}) {
+async function newDownloadable(o: { minimum?: number; stock?: number | null; used?: number; expiresIn?: number; platform?: string | null; amount?: number; downloadable?: boolean; reward?: 'COIN' | 'ROULETTE_TICKET' } = {}) {
   const row = await db.first<{ id: number }>(
     `INSERT INTO coupons (code, title, type, minimum_amount, starts_at, expires_at, platform, reward_type, reward_amount, reward_lot_type, reward_expires_days, stock, used_count, is_downloadable)
-     VALUES (NULL, 'Téléchargeable', ?, ?, ?, ?, ?, 'COIN', ?, 'BONUS', 30, ?, ?, ?) RETURNING id`,
-    o.minimum ? 'DISCOUNT' : 'EXTRA_EARN', o.minimum ?? 0, days(-1), days(o.expiresIn ?? 30), o.platform ?? null, o.amount ?? 20, o.stock ?? null, o.used ?? 0, o.downloadable === false ? 0 : 1,
+     VALUES (NULL, 'Téléchargeable', ?, ?, ?, ?, ?, ?, ?, 'BONUS', 30, ?, ?, ?) RETURNING id`,
+    o.minimum ? 'DISCOUNT' : 'EXTRA_EARN', o.minimum ?? 0, days(-1), days(o.expiresIn ?? 30), o.platform ?? null, o.reward ?? 'COIN', o.amount ?? 20, o.stock ?? null, o.used ?? 0, o.downloadable === false ? 0 : 1,
   )
   return row!.id
 }
@@ -59,6 +59,26 @@ describe('downloadable coupons', () => {
     const third = await paymentFor(reader, await newProduct({ price: 1499 }))
     expect((await postWebhook(await signedEvent(third))).status).toBe(200)
     expect(await couponLots(reader.id)).toHaveLength(1)
+    await expectInvariant(reader.id)
+  })
+
+  it('a roulette-ticket coupon with a minimum gives its tickets with the first top-up that large, once, and no coins', async () => {
+    const reader = await newReader()
+    const id = await newDownloadable({ minimum: 1000, amount: 3, reward: 'ROULETTE_TICKET' })
+    const tickets = async () => (await db.all<{ ref: string; expires: number }>(
+      `SELECT ref, expires_at > created_at AS expires FROM event_tickets WHERE user_id = ? AND source = 'COUPON' ORDER BY id`, reader.id))
+    expect((await read(await download(reader, id))).data).toEqual({ couponId: id, reward: null })
+    const small = await paymentFor(reader, await newProduct({ price: 499 }))
+    expect((await postWebhook(await signedEvent(small))).status).toBe(200)
+    expect(await tickets()).toEqual([])
+    const event = await signedEvent(await paymentFor(reader, await newProduct({ price: 1499 })))
+    expect((await postWebhook(event)).status).toBe(200)
+    expect((await postWebhook(event)).status).toBe(200)
+    expect(await tickets()).toEqual(Array.from({ length: 3 }, () => ({ ref: `coupon:${id}`, expires: 1 })))
+    expect(await couponLots(reader.id)).toEqual([])
+    expect(await db.first(`SELECT used_at IS NOT NULL AS used FROM coupon_redemptions WHERE user_id = ? AND coupon_id = ?`, reader.id, id)).toEqual({ used: 1 })
+    await postWebhook(await signedEvent(await paymentFor(reader, await newProduct({ price: 1499 }))))
+    expect(await tickets()).toHaveLength(3)
     await expectInvariant(reader.id)
   })
 

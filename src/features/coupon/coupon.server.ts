@@ -4,7 +4,7 @@
  */
 import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
-import { checkCoupon, checkDownload, couponGrant, type Coupon, type CouponGrant, type DownloadableCoupon, type Platform, type RewardType } from './coupon.ts'
+import { checkCoupon, checkDownload, couponGrant, MAX_TICKETS, type Coupon, type CouponGrant, type DownloadableCoupon, type Platform, type RewardType } from './coupon.ts'
 
 /** How often a redemption re-reads after a concurrent change refused its batch (each refusal is another's commit). */
 const REDEEM_ATTEMPTS = 5
@@ -140,9 +140,11 @@ export async function downloadCoupon(db: Db, input: { userId: number; couponId: 
 
 /**
  * The statements that apply the reader's oldest downloaded, unused, live coupon whose minimum amount the paid
- * top-up of `amount` (minor units) reaches (spec §3 minimum amount): mark it used, grant its coin or mileage
- * reward as a COUPON lot and its CHARGE ledger row. They change nothing when no coupon qualifies (each step is
- * guarded by the previous one's `changes()`); put them in the payment's credit batch, so they commit with it.
+ * top-up of `amount` (minor units) reaches (spec §3 minimum amount): mark it used, then grant its reward — a coin
+ * or mileage reward as a COUPON lot and its CHARGE ledger row (each step guarded by the previous one's
+ * `changes()`), a roulette-ticket reward as that many tickets (at most MAX_TICKETS). The rewards find the coupon
+ * by the redemption's `used_at` of this batch, so nothing is granted when no coupon qualifies; put them in the
+ * payment's credit batch, so they commit with it.
  */
 export function topUpCouponStatements(userId: number, amount: number, nowIso: string): { sql: string; params: unknown[] }[] {
   return [
@@ -150,7 +152,7 @@ export function topUpCouponStatements(userId: number, amount: number, nowIso: st
       sql: `UPDATE coupon_redemptions SET used_at = ? WHERE id = (
               SELECT r.id FROM coupon_redemptions r JOIN coupons c ON c.id = r.coupon_id
                WHERE r.user_id = ? AND r.used_at IS NULL AND r.downloaded_at IS NOT NULL AND c.minimum_amount > 0 AND c.minimum_amount <= ?
-                 AND (c.expires_at IS NULL OR c.expires_at > ?) AND c.reward_type IN ('COIN', 'MILEAGE')
+                 AND (c.expires_at IS NULL OR c.expires_at > ?)
                ORDER BY r.id LIMIT 1)`,
       params: [nowIso, userId, amount, nowIso],
     },
@@ -162,7 +164,7 @@ export function topUpCouponStatements(userId: number, amount: number, nowIso: st
                    CASE WHEN c.reward_expires_days IS NULL THEN NULL ELSE strftime('%Y-%m-%dT%H:%M:%fZ', ?, '+' || c.reward_expires_days || ' days') END,
                    'COUPON', 'coupon:' || c.id, ?
               FROM coupon_redemptions r JOIN coupons c ON c.id = r.coupon_id
-             WHERE changes() = 1 AND r.user_id = ? AND r.used_at = ? AND r.downloaded_at IS NOT NULL
+             WHERE changes() = 1 AND r.user_id = ? AND r.used_at = ? AND r.downloaded_at IS NOT NULL AND c.reward_type IN ('COIN', 'MILEAGE')
              ORDER BY r.id LIMIT 1`,
       params: [nowIso, nowIso, userId, nowIso],
     },
@@ -171,6 +173,15 @@ export function topUpCouponStatements(userId: number, amount: number, nowIso: st
             SELECT user_id, 'CHARGE', id, type, 'COUPON', amount, ref, 'coupon on top-up', created_at FROM coin_lots
              WHERE changes() = 1 AND id = last_insert_rowid() AND source = 'COUPON' AND user_id = ?`,
       params: [userId],
+    },
+    {
+      sql: `WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < ${MAX_TICKETS})
+            INSERT INTO event_tickets (user_id, kind, source, ref, expires_at, created_at)
+            SELECT r.user_id, 'ROULETTE', 'COUPON', 'coupon:' || c.id,
+                   CASE WHEN c.reward_expires_days IS NULL THEN NULL ELSE strftime('%Y-%m-%dT%H:%M:%fZ', ?, '+' || c.reward_expires_days || ' days') END, ?
+              FROM coupon_redemptions r JOIN coupons c ON c.id = r.coupon_id JOIN n ON n.x <= c.reward_amount
+             WHERE r.user_id = ? AND r.used_at = ? AND r.downloaded_at IS NOT NULL AND c.minimum_amount > 0 AND c.reward_type = 'ROULETTE_TICKET'`,
+      params: [nowIso, nowIso, userId, nowIso],
     },
   ]
 }
