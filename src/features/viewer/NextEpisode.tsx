@@ -7,7 +7,8 @@
  */
 import { useEffect, useRef, useState } from 'react'
 import { AUTO_UNLOCK_BUDGETS, DEFAULT_AUTO_UNLOCK_BUDGET, autoUnlockDecision, autoUnlockKey, type AutoUnlockKind, type AutoUnlockState } from './continuous.ts'
-import { announceCoin, purchase, putAutoUnlock, requireAge, type EpisodeLinkData } from './client.ts'
+import { announceCoin, purchase, putAutoUnlock, requireAge } from './client.ts'
+import type { EpisodeLink } from './viewer.ts'
 
 export type NextLabels = {
   /** "Épisode {no} : {title}" */
@@ -46,7 +47,7 @@ export type NextLabels = {
 export type NextStatus = 'loading' | 'locked' | 'adult' | 'error'
 
 type Props = {
-  link: EpisodeLinkData
+  link: EpisodeLink
   seriesId: number
   status: NextStatus
   userId: number | null

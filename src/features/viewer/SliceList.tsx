@@ -7,7 +7,7 @@
 import { useCallback, useEffect, useRef, useState, type Ref } from 'react'
 import { LOAD_AHEAD_ROOT_MARGIN } from './reading.ts'
 
-export type ViewerSliceProps = { n: number; width: number; height: number; alt: string; src: string; srcset: string }
+import type { ViewerSlice } from './viewer.ts'
 
 const SIZES = '(min-width: 721px) 720px, 100vw'
 
@@ -22,7 +22,7 @@ function srcsetWithRetry(srcset: string, attempt: number): string {
 }
 
 export type SliceListProps = {
-  slices: ViewerSliceProps[]
+  slices: ViewerSlice[]
   /** The page's own episode: its first slice is the LCP image. */
   lead: boolean
   label: string

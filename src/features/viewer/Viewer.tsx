@@ -21,11 +21,11 @@ import {
   type ReadingDirection, type ViewerSettings,
 } from './reading.ts'
 import { currentSection, type AutoUnlockState } from './continuous.ts'
-import SliceList, { type ViewerSliceProps } from './SliceList.tsx'
+import SliceList from './SliceList.tsx'
+import type { EpisodeLink, ViewerSlice } from './viewer.ts'
 import NextEpisode, { type NextLabels, type NextStatus } from './NextEpisode.tsx'
-import { getAutoUnlock, getEpisode, logout, postProgress, requireAge, deleteAutoUnlock, type EpisodeData, type EpisodeLinkData } from './client.ts'
+import { getAutoUnlock, getEpisode, logout, postProgress, requireAge, deleteAutoUnlock, type EpisodeData } from './client.ts'
 
-export type { ViewerSliceProps }
 
 export type ViewerLabels = NextLabels & {
   slices: string
@@ -91,9 +91,9 @@ export type ViewerProps = {
   seriesId: number
   seriesTitle: string
   /** Empty for TEXT episodes: their paragraphs are server HTML in `#viewer-content`. */
-  slices: ViewerSliceProps[]
-  prev: EpisodeLinkData | null
-  next: EpisodeLinkData | null
+  slices: ViewerSlice[]
+  prev: EpisodeLink | null
+  next: EpisodeLink | null
   /** The series' next update, formatted ("Prochain épisode le …"), shown after an episode without a next one. */
   nextUpdate: string | null
   /** Saved position (0..1) to restore, or null. */
@@ -124,7 +124,7 @@ function format(template: string, values: Record<string, string | number>): stri
   return template.replace(/\{(\w+)\}/g, (m, k: string) => (k in values ? String(values[k]) : m))
 }
 
-type Tail = { link: EpisodeLinkData; status: NextStatus } | null
+type Tail = { link: EpisodeLink; status: NextStatus } | null
 
 export default function Viewer(props: ViewerProps) {
   const { episodeId, slices, progress, userId, readingDirection, settingsKey, initialSettings, labels } = props
@@ -166,7 +166,7 @@ export default function Viewer(props: ViewerProps) {
   const lastPage = turnPage(page, 1, slices.length, double) === page
 
   /** The episodes on the page, in order: the page's own, then the appended ones. */
-  const first: { id: number; no: number; title: string; prev: EpisodeLinkData | null; next: EpisodeLinkData | null } =
+  const first: { id: number; no: number; title: string; prev: EpisodeLink | null; next: EpisodeLink | null } =
     { id: episodeId, no: props.no, title: props.title, prev: props.prev, next: props.next }
   const episodes = [first, ...chain]
   /** The last episode on the page (PAPER shows the page's own only). */
@@ -211,7 +211,7 @@ export default function Viewer(props: ViewerProps) {
 
   // ───────────── continuous reading ─────────────
 
-  const fetchNext = useCallback(async (link: EpisodeLinkData, retried = false) => {
+  const fetchNext = useCallback(async (link: EpisodeLink, retried = false) => {
     setTail({ link, status: 'loading' })
     const res = await getEpisode(link.id)
     if (res.ok) {

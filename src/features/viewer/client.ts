@@ -5,27 +5,12 @@
  * (`coin:changed`, contract with the header).
  */
 import type { AutoUnlockKind, AutoUnlockState } from './continuous.ts'
-import type { ViewerSliceProps } from './SliceList.tsx'
+import type { ViewerEpisode } from './viewer.ts'
 
 export type Result<T> = { ok: true; data: T } | { ok: false; code: string; status: number }
 
-/** A neighbour episode with its prices (GET /api/v1/viewer/{id} `next`/`prev`). */
-export type EpisodeLinkData = { id: number; no: number; title: string; isFree: boolean; priceRent: number | null; priceBuy: number | null }
-
-/** What the island needs of an opened episode. */
-export type EpisodeData = {
-  id: number
-  no: number
-  title: string
-  seriesId: number
-  seriesTitle: string
-  contentType: 'IMAGE' | 'TEXT'
-  slices: ViewerSliceProps[]
-  text: string[]
-  prev: EpisodeLinkData | null
-  next: EpisodeLinkData | null
-  nextUpdateAt: string | null
-}
+/** What the island needs of an opened episode (GET /api/v1/viewer/{id}); `prev`/`next` carry their prices. */
+export type EpisodeData = Pick<ViewerEpisode, 'id' | 'no' | 'title' | 'seriesId' | 'seriesTitle' | 'contentType' | 'slices' | 'text' | 'prev' | 'next' | 'nextUpdateAt'>
 
 async function call<T>(path: string, init: RequestInit = {}): Promise<Result<T>> {
   try {

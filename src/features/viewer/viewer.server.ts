@@ -16,9 +16,11 @@ import {
   sliceExpiry,
   sliceKey,
   verifySlice,
-  type Access,
   type AdultFlags,
+  type EpisodeLink,
   type Holding,
+  type ViewerEpisode,
+  type ViewerSlice,
 } from './viewer.ts'
 
 /** The edition switches the viewer needs (spec §5 adult status). */
@@ -26,33 +28,6 @@ export type ViewerEdition = { krAdultAuth: boolean; adultNeedsBirthDate: boolean
 
 /** Who is reading: a signed-in reader's id or null, and the guest adult cookie (jp). */
 export type ViewerReader = { userId: number | null; adultCookie?: string | undefined }
-
-/** A neighbour episode; its prices let the viewer offer (or automatically make) the unlock of a locked one. */
-export type EpisodeLink = { id: number; no: number; title: string; isFree: boolean; priceRent: number | null; priceBuy: number | null }
-export type ViewerSlice = { n: number; width: number; height: number; alt: string; src: string; srcset: string }
-
-export type ViewerEpisode = {
-  id: number
-  no: number
-  title: string
-  seriesId: number
-  seriesTitle: string
-  contentType: 'IMAGE' | 'TEXT'
-  isFree: boolean
-  priceRent: number | null
-  priceBuy: number | null
-  readingDirection: 'ltr' | 'rtl'
-  nextUpdateAt: string | null
-  prev: EpisodeLink | null
-  next: EpisodeLink | null
-  access: Access
-  /** Empty unless the episode is open. */
-  slices: ViewerSlice[]
-  /** Paragraphs of a TEXT episode; empty unless open. */
-  text: string[]
-  /** Where the signed-in reader left this episode (0..1), or null. */
-  progress: number | null
-}
 
 type EpisodeRow = {
   id: number; no: number; title: string; seriesId: number; seriesTitle: string; contentType: 'IMAGE' | 'TEXT'; isFree: number

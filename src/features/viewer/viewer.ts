@@ -145,3 +145,30 @@ export function signedSliceUrl(claim: Omit<SliceClaim, 'userId'>, sig: string): 
 export function paragraphs(body: string | null): string[] {
   return (body ?? '').split(/\r?\n\s*\r?\n/).map((p) => p.trim()).filter(Boolean)
 }
+
+/** A neighbour episode; its prices let the viewer offer (or automatically make) the unlock of a locked one. */
+export type EpisodeLink = { id: number; no: number; title: string; isFree: boolean; priceRent: number | null; priceBuy: number | null }
+export type ViewerSlice = { n: number; width: number; height: number; alt: string; src: string; srcset: string }
+
+export type ViewerEpisode = {
+  id: number
+  no: number
+  title: string
+  seriesId: number
+  seriesTitle: string
+  contentType: 'IMAGE' | 'TEXT'
+  isFree: boolean
+  priceRent: number | null
+  priceBuy: number | null
+  readingDirection: 'ltr' | 'rtl'
+  nextUpdateAt: string | null
+  prev: EpisodeLink | null
+  next: EpisodeLink | null
+  access: Access
+  /** Empty unless the episode is open. */
+  slices: ViewerSlice[]
+  /** Paragraphs of a TEXT episode; empty unless open. */
+  text: string[]
+  /** Where the signed-in reader left this episode (0..1), or null. */
+  progress: number | null
+}
