@@ -12,6 +12,7 @@ import { parseEdition } from '../src/lib/edition/schema.ts'
 import { createApp } from './app.ts'
 import { createDb } from '../src/lib/server/db.ts'
 import { expireLots } from '../src/features/wallet/wallet.server.ts'
+import { refreshRanking } from '../src/features/catalogue/ranking.server.ts'
 
 /** Validated again at start: a worker never serves with a bad edition. */
 const edition = parseEdition(rawEdition.id, rawEdition)
@@ -32,8 +33,12 @@ export default {
   fetch(request, workerEnv, ctx) {
     return isPrerender ? handle(request, workerEnv, ctx) : app.fetch(request, workerEnv, ctx)
   },
-  /** Cron trigger (wrangler `triggers.crons`): the wallet's expiry sweep writes EXPIRE rows (issue 4 §1). */
+  /**
+   * Cron trigger (wrangler `triggers.crons`, every 10 minutes): the wallet's expiry sweep writes EXPIRE rows
+   * (issue 4 §1) and the ranking is recounted from the last 30 days' reads and purchases (issue 5).
+   */
   scheduled(_controller, workerEnv, ctx) {
-    ctx.waitUntil(expireLots(createDb(workerEnv.DB)))
+    const db = createDb(workerEnv.DB)
+    ctx.waitUntil(Promise.all([expireLots(db), refreshRanking(db)]))
   },
 } satisfies ExportedHandler<Cloudflare.Env>

@@ -1,7 +1,9 @@
-/** The ranking aggregate (migration 0005 series_ranking) refreshed from reading progress and purchases. */
+/**
+ * The ranking aggregate (migration 0005 series_ranking) refreshed from reading progress and purchases, by the
+ * worker's cron trigger every 10 minutes (functions/worker.ts `scheduled`), once for the whole edition.
+ */
 import type { Db } from '../../lib/server/db.ts'
-import { afterResponse } from './deferred.server.ts'
-import { ACTIVITY_UNIT, RANKING_REFRESH_MS, RANKING_WEIGHTS, VIEWS_CAP, rankingWindowStart } from './ranking.ts'
+import { ACTIVITY_UNIT, RANKING_WEIGHTS, VIEWS_CAP, rankingWindowStart } from './ranking.ts'
 
 /**
  * Recounts every series' readers and purchases in the window and writes the score to series_ranking and
@@ -29,16 +31,4 @@ export async function refreshRanking(db: Db, now = new Date()): Promise<void> {
       sql: `UPDATE series SET rank_score = r.score FROM series_ranking r WHERE r.series_id = series.id AND series.rank_score <> r.score`,
     },
   ])
-}
-
-let nextRefreshAt = 0
-
-/**
- * Refreshes the ranking when this isolate has not done so for RANKING_REFRESH_MS; the pages that show a
- * ranking call it, and the refresh runs after their answer (no reader waits for it).
- */
-export function refreshRankingSoon(now = new Date()): void {
-  if (now.getTime() < nextRefreshAt) return
-  nextRefreshAt = now.getTime() + RANKING_REFRESH_MS
-  afterResponse((db) => refreshRanking(db, now))
 }

@@ -1,6 +1,6 @@
 /**
  * Ranking rules without I/O (issue 5 "rankings computed from real reads and purchases"): the window of
- * activity counted, the weight of each signal, and how often the aggregate is refreshed.
+ * activity counted and the weight of each signal.
  */
 
 /** Activity older than this does not count: the ranking follows what people read now. */
@@ -13,9 +13,6 @@ export const RANKING_WEIGHTS = { reader: 1, purchase: 2 } as const
 /** Views beyond this only tie-break among themselves (keeps the packed score a safe integer). */
 export const VIEWS_CAP = 999_999
 export const ACTIVITY_UNIT = VIEWS_CAP + 1
-
-/** A page that shows the ranking refreshes the aggregate at most this often (per worker isolate). */
-export const RANKING_REFRESH_MS = 10 * 60_000
 
 export type RankingSignals = { readers: number; purchases: number; views: number }
 
