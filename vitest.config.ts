@@ -36,7 +36,7 @@ export default defineConfig({
                 OPS_TOKEN: 'test-ops-token',
                 PAYMENT_WEBHOOK_SECRET: 'test-webhook-secret',
                 TEST_MIGRATIONS: await readD1Migrations('migrations'),
-                ...oauthTestBindings(inject('oidcIssuer')),
+                ...oauthTestBindings(inject('oidcIssuer'), inject('oidcSigningJwk')),
               },
             },
           })),

@@ -14,6 +14,9 @@ import { changePassword, signInAppleGuest, requestResetMail, requestSmsCode, res
 import { completeCarrier, startCarrier } from '../../src/features/account/carrier.server.ts'
 import { CARRIER_PURPOSES } from '../../src/features/account/carrier.ts'
 import { z } from 'zod'
+import { createMiddleware } from 'hono/factory'
+import { AppleMigrateBody } from '../../src/features/auth/apple.ts'
+import { migrateAppleSignIn } from '../../src/features/auth/apple.server.ts'
 import { accountWeb } from './account-web.ts'
 import { assertSameOrigin, authContext, field, formFlow } from './forms.ts'
 
@@ -36,6 +39,12 @@ const SIGN_UP_ROUTE = '/user/signup'
 function otpStep(email: string, extra: Record<string, string> = {}) {
   return `${SIGN_UP_ROUTE}?${new URLSearchParams({ step: 'otp', email, ...extra })}`
 }
+
+/** The JP app's routes exist on the jp edition only (elsewhere NOT_EXIST, like /transfer off its editions). */
+const jpOnly = createMiddleware<AppEnv>(async (c, next) => {
+  if (c.var.edition.id !== 'jp') throw new AppError('NOT_EXIST')
+  return next()
+})
 
 /** API.md auth endpoints (JSON, apps and islands) and the web login/logout forms (no JavaScript needed). */
 export const auth = new Hono<AppEnv>()
@@ -120,6 +129,26 @@ export const auth = new Hono<AppEnv>()
   .post('/sign-in/apple-guest', validate('json', z.object({ guestKey: z.string().max(64) })), async (c) => {
     const { accessToken, refreshToken, userId, isSignUp } = await signInAppleGuest(c.var.db, c.req.valid('json').guestKey, authContext(c))
     return ok(c, { accessToken, refreshToken, userId, isSignUp })
+  })
+  /**
+   * Spec §7 POST /auth/sign-in/jp/apple/migrate {appKeyRequest, webKeyRequest} → accessToken, refreshToken,
+   * isSignUp, userId, isMigrate (jp edition only). Design:
+   * - Each key is `{identityToken, authorizationCode?}`: the Apple identity token the JP app received for the
+   *   app's client id (`OAUTH_APPLE_APP_CLIENT_ID`, the bundle id) and for the web Services ID
+   *   (`OAUTH_APPLE_CLIENT_ID`); the authorization code is ignored (nothing is exchanged).
+   * - Both are verified with jose against the Apple provider's key set (issuer `OAUTH_APPLE_ISSUER`, default
+   *   https://appleid.apple.com, JWKS from discovery or `OAUTH_APPLE_JWKS_URL`): RS256/PS256/ES256/EdDSA only,
+   *   `iss` exact, `aud` the client id of that key, `exp`/`iat` required and `exp` not past. Both must carry the
+   *   same `sub` (Apple gives one per developer team; `transfer_sub`, for apps moved between teams, is not
+   *   accepted). Forged, expired, wrong-audience, `alg: none`, different subjects → MALFORMED_JWT, nothing written;
+   *   the key set out of reach → OAuthCallbackError.
+   * - The app key is the identity `apple_app`, the web key the web OAuth identity `apple`: the web key's
+   *   account signs in (both false); else the app key's account gets the web key linked (isMigrate); else a new
+   *   account holding both keys, without e-mail (isSignUp). A new refresh family, as every sign-in.
+   */
+  .post('/sign-in/jp/apple/migrate', jpOnly, validate('json', AppleMigrateBody), async (c) => {
+    const { accessToken, refreshToken, userId, isSignUp, isMigrate } = await migrateAppleSignIn(c.var.db, c.req.valid('json'), authContext(c))
+    return ok(c, { accessToken, refreshToken, isSignUp, userId, isMigrate })
   })
   /** The plain-form (no JavaScript) pages of the account life cycle. */
   .route('/web', accountWeb)

@@ -1,7 +1,8 @@
 import { Hono } from 'hono'
 import { deleteCookie } from 'hono/cookie'
 import { AppError } from '../../src/lib/errors/catalogue.ts'
-import { userMe } from '../../src/features/auth/auth.server.ts'
+import { resendOtpForUser, userMe } from '../../src/features/auth/auth.server.ts'
+import { MailAuthBody } from '../../src/features/auth/auth.ts'
 import { SESSION_COOKIE } from '../../src/features/session/routes.ts'
 import { sessionCookieOptions } from '../../src/features/session/cookie.ts'
 import { PushSettingsBody, PushSettingsForm, WITHDRAWAL_REASONS, WithdrawalBody, type WithdrawalReason } from '../../src/features/account/account.ts'
@@ -39,6 +40,8 @@ export const user = new Hono<AppEnv>()
     c.header('Cache-Control', 'private, no-store')
     return ok(c, me)
   })
+  /** Spec §7 POST /user/mail/auth {userId}: the sign-up e-mail OTP again (same answer for every id). */
+  .post('/mail/auth', validate('json', MailAuthBody), async (c) => ok(c, await resendOtpForUser(c.var.db, c.req.valid('json').userId, authContext(c))))
   /** Spec §3/§7 push settings and e-mail consent (PUT /app/push in the spec's call list). */
   .get('/push', session, requireUser, async (c) => {
     const settings = await pushSettings(c.var.db, currentUserId(c))

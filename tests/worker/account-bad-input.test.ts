@@ -41,6 +41,7 @@ const ROUTES: [string, string, fc.Arbitrary<Record<string, unknown>>, boolean][]
   ['POST', '/api/v1/user/withdrawal', fc.record({ reasons: fc.oneof(fc.array(fc.constantFrom('PRIVACY', 'OTHER', 'X')), str), detail: str, agree: fc.anything() }, { requiredKeys: [] }), true],
   ['POST', '/api/v1/auth/sign-in/apple-guest', fc.record({ guestKey: fc.oneof(fc.stringMatching(/^[A-Za-z0-9_-]{40,46}$/), str) }, { requiredKeys: [] }), false],
   ['POST', '/api/v1/auth/carrier/result', fc.record({ EncodeData: fc.oneof(fc.base64String(), str), Mac: fc.oneof(fc.base64String({ maxLength: 60 }), str) }, { requiredKeys: [] }), false],
+  ['POST', '/api/v1/user/mail/auth', fc.record({ userId: fc.oneof(fc.constant(1), fc.integer(), fc.stringMatching(/^\d{1,20}$/), str) }, { requiredKeys: [] }), false],
   ['POST', '/api/v1/user/withdrawal/approve', fc.record({ userId: fc.oneof(fc.constant(1), fc.integer(), str), uuid: str }, { requiredKeys: [] }), false],
 ]
 

@@ -57,7 +57,32 @@ describe('account transfer', () => {
     const code = (await codeOf(user.email))!
     await env.DB.prepare('UPDATE account_transfers SET code_expires_at = ? WHERE user_id = ?').bind(new Date(Date.now() - 1).toISOString(), user.id).run()
     await expectError(await call('POST', '/api/v1/user/transfer/redeem', undefined, { code }), 404, 'NOT_FOUND_USER')
+    expect((await read(await call('GET', '/api/v1/user/transfer', t.accessToken.value))).data).toMatchObject({ status: 'ERROR', errorReason: 'EXPIRED' })
+    // from ERROR the reader starts again
+    expect((await read(await call('POST', '/api/v1/user/transfer/start', t.accessToken.value))).data).toMatchObject({ status: 'START', errorReason: null })
+  })
+
+  it('the 5th wrong code ends the transfer in ERROR (EXCEED_AUTH_COUNT); the reader starts again and a new code works', async () => {
+    const user = await makeUser()
+    const t = await tokensFor(user.email)
+    await call('POST', '/api/v1/user/transfer/start', t.accessToken.value)
+    await call('POST', '/api/v1/user/transfer/request', t.accessToken.value, { agree: true })
+    const code = (await codeOf(user.email))!
+    const wrong = (i: number) => `${code.slice(0, 4)}-${code.slice(5, 9) === 'ZZZZ' ? 'YYYY' : 'ZZZZ'}-ZZZ${i + 2}`
+    for (let i = 0; i < 4; i++) await expectError(await call('POST', '/api/v1/user/transfer/redeem', undefined, { code: wrong(i) }), 404, 'NOT_FOUND_USER')
     expect((await read(await call('GET', '/api/v1/user/transfer', t.accessToken.value))).data.status).toBe('REQUEST')
+    await expectError(await call('POST', '/api/v1/user/transfer/redeem', undefined, { code: wrong(4) }), 409, 'EXCEED_AUTH_COUNT')
+    // the right code is dead too
+    await expectError(await call('POST', '/api/v1/user/transfer/redeem', undefined, { code }), 404, 'NOT_FOUND_USER')
+    expect((await read(await call('GET', '/api/v1/user/transfer', t.accessToken.value))).data).toMatchObject({ status: 'ERROR', errorReason: 'ATTEMPTS' })
+    await call('POST', '/api/v1/user/transfer/start', t.accessToken.value)
+    await call('POST', '/api/v1/user/transfer/request', t.accessToken.value, { agree: true })
+    const mails = await outboxFor(user.email, 'transfer-code')
+    expect(mails).toHaveLength(2)
+    const again = (await codeOf(user.email))!
+    expect(again).not.toBe(code)
+    expect((await read(await call('POST', '/api/v1/user/transfer/redeem', undefined, { code: again }))).data.userId).toBe(user.id)
+    expect((await read(await call('GET', '/api/v1/user/transfer', t.accessToken.value))).data).toMatchObject({ status: 'FINISH', errorReason: null })
   })
 
   it('needs a reader, and does not exist on editions without the feature', async () => {

@@ -114,6 +114,46 @@ describe('POST /api/v1/auth/resend-otp', () => {
   })
 })
 
+describe('POST /api/v1/user/mail/auth (spec §7: the sign-up OTP again, by account id)', () => {
+  const mailAuth = (userId: unknown) => json('/api/v1/user/mail/auth', { userId })
+  const idOf = async (email: string) => (await db().prepare('SELECT id FROM users WHERE email = ?').bind(email).first<number>('id'))!
+  const otpMails = (email: string) => db().prepare(`SELECT COUNT(*) AS n FROM outbox WHERE recipient = ? AND template = 'signup-otp'`).bind(email).first<number>('n')
+
+  it('mails a new code for a pending sign-up: the old code stops working, the new one verifies', async () => {
+    const email = freshEmail()
+    await signUp(email)
+    const first = (await latestOtp(email))!
+    expect(await read(await mailAuth(await idOf(email)))).toEqual({ result: 'SUCCESS', data: { sent: true } })
+    expect(await otpMails(email)).toBe(2)
+    const second = (await latestOtp(email))!
+    if (second !== first) await expectError(await verify(email, first), 400, 'INVALID_PARAMETER')
+    expect((await verify(email, second)).status).toBe(200)
+    // verified now: the same answer, and no more mail
+    expect(await read(await mailAuth(String(await idOf(email))))).toEqual({ result: 'SUCCESS', data: { sent: true } })
+    expect(await otpMails(email)).toBe(2)
+  })
+
+  it('answers unknown and verified ids like pending ones, and limits each id to 3 per 5 minutes', async () => {
+    const reader = await idOf('reader@example.com')
+    const before = await db().prepare('SELECT COUNT(*) AS n FROM outbox').first<number>('n')
+    for (const id of [reader, 987_654_321]) {
+      for (let i = 0; i < 3; i++) expect(await read(await mailAuth(id))).toEqual({ result: 'SUCCESS', data: { sent: true } })
+      await expectError(await mailAuth(id), 429, 'FREQUENT_REQUEST')
+    }
+    expect(await db().prepare('SELECT COUNT(*) AS n FROM outbox').first<number>('n')).toBe(before)
+    const email = freshEmail()
+    await signUp(email)
+    const id = await idOf(email)
+    for (let i = 0; i < 3; i++) expect((await mailAuth(id)).status).toBe(200)
+    await expectError(await mailAuth(id), 429, 'FREQUENT_REQUEST')
+    expect(await otpMails(email)).toBe(4)
+  })
+
+  it('refuses a body without a positive integer id (INVALID_PARAMETER)', async () => {
+    for (const userId of [undefined, 0, -1, 1.5, 'abc', '', true, null, '1e3', 2 ** 60]) await expectError(await mailAuth(userId), 400, 'INVALID_PARAMETER')
+  })
+})
+
 const form = (path: string, fields: Record<string, string>, origin: string | null = ORIGIN) =>
   request(app, path, {
     method: 'POST', redirect: 'manual',

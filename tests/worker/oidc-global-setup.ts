@@ -49,6 +49,7 @@ type ProviderClass = new (issuer: string, config: Record<string, unknown>) => Oi
 declare module 'vitest' {
   export interface ProvidedContext {
     oidcIssuer: string
+    oidcSigningJwk: string
   }
 }
 
@@ -110,6 +111,7 @@ export default async function setup(project: TestProject) {
   })
 
   project.provide('oidcIssuer', issuer)
+  project.provide('oidcSigningJwk', JSON.stringify(signingKey))
   return async () => {
     server.closeAllConnections()
     await new Promise<void>((resolve) => server.close(() => resolve()))
@@ -120,9 +122,11 @@ export default async function setup(project: TestProject) {
  * The worker project's bindings for the provider at `issuer` (vitest.config.ts): google, facebook and apple
  * as OpenID providers (discovery + ID token), twitter as a plain OAuth 2.0 provider with explicit
  * endpoints (profile from userinfo), all with the client `webtoon-test`; the second client's credentials
- * for the tests that need a token issued to somebody else.
+ * for the tests that need a token issued to somebody else. The JP Apple migrate takes `webtoon-other` as the
+ * app's client id, and its tests sign identity tokens with the provider's own key (`TEST_OIDC_SIGNING_JWK`),
+ * which the worker checks against the provider's published key set.
  */
-export function oauthTestBindings(issuer: string): Record<string, string> {
+export function oauthTestBindings(issuer: string, signingJwk: string): Record<string, string> {
   const client = (p: string) => ({ [`OAUTH_${p}_CLIENT_ID`]: OIDC_CLIENT_ID, [`OAUTH_${p}_CLIENT_SECRET`]: OIDC_CLIENT_SECRET })
   return {
     ...client('GOOGLE'),
@@ -131,6 +135,7 @@ export function oauthTestBindings(issuer: string): Record<string, string> {
     OAUTH_FACEBOOK_ISSUER: issuer,
     ...client('APPLE'),
     OAUTH_APPLE_ISSUER: issuer,
+    OAUTH_APPLE_APP_CLIENT_ID: OIDC_OTHER_CLIENT_ID,
     ...client('TWITTER'),
     OAUTH_TWITTER_AUTHORIZE_URL: `${issuer}/auth`,
     OAUTH_TWITTER_TOKEN_URL: `${issuer}/token`,
@@ -139,5 +144,6 @@ export function oauthTestBindings(issuer: string): Record<string, string> {
     TEST_OIDC_ISSUER: issuer,
     TEST_OIDC_OTHER_CLIENT_ID: OIDC_OTHER_CLIENT_ID,
     TEST_OIDC_OTHER_CLIENT_SECRET: OIDC_OTHER_CLIENT_SECRET,
+    TEST_OIDC_SIGNING_JWK: signingJwk,
   }
 }

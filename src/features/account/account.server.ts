@@ -35,7 +35,17 @@ import {
   type WithdrawalBody,
 } from './account.ts'
 import { messageProvider } from './messaging.server.ts'
-import { TRANSFER_CODE_TTL_SECONDS, generateTransferCode, nextTransferStatus, normaliseTransferCode, type TransferAction, type TransferStatus } from './transfer.ts'
+import {
+  TRANSFER_CODE_TTL_SECONDS,
+  TRANSFER_MAX_ATTEMPTS,
+  generateTransferCode,
+  nextTransferStatus,
+  normaliseTransferCode,
+  transferLocator,
+  type TransferAction,
+  type TransferErrorReason,
+  type TransferStatus,
+} from './transfer.ts'
 
 type Stmt = { sql: string; params: unknown[] }
 const later = (now: Date, seconds: number) => new Date(now.getTime() + seconds * 1000).toISOString()
@@ -407,16 +417,24 @@ export async function approveWithdrawal(db: Db, body: { userId: number; uuid: st
 
 // ─────────────────────────────── account transfer ───────────────────────────────
 
-export type TransferState = { status: TransferStatus | null; updatedAt: string | null }
+export type TransferState = { status: TransferStatus | null; updatedAt: string | null; errorReason: TransferErrorReason | null }
 
-/** Spec §4 transfer status of the reader (null: none). */
-export async function transferState(db: Db, userId: number): Promise<TransferState> {
-  const row = await db.first<{ status: TransferStatus; updatedAt: string }>(`SELECT status, updated_at AS updatedAt FROM account_transfers WHERE user_id = ?`, userId)
-  return { status: row?.status ?? null, updatedAt: row?.updatedAt ?? null }
+/** REQUEST → ERROR (spec §4; params: reason, now): the code is dropped, so it can never redeem. */
+const FAIL_TRANSFER = `status = 'ERROR', error_reason = ?, code_hash = NULL, code_locator = NULL, updated_at = ?`
+
+/** Spec §4 transfer status of the reader (null: none); a code left to expire unused ends the transfer in ERROR. */
+export async function transferState(db: Db, userId: number, now: Date = new Date()): Promise<TransferState> {
+  const nowIso = now.toISOString()
+  await db.run(`UPDATE account_transfers SET ${FAIL_TRANSFER} WHERE user_id = ? AND status = 'REQUEST' AND code_expires_at <= ?`, 'EXPIRED', nowIso, userId, nowIso)
+  const row = await db.first<{ status: TransferStatus; updatedAt: string; errorReason: TransferErrorReason | null }>(
+    `SELECT status, updated_at AS updatedAt, error_reason AS errorReason FROM account_transfers WHERE user_id = ?`,
+    userId,
+  )
+  return { status: row?.status ?? null, updatedAt: row?.updatedAt ?? null, errorReason: row?.errorReason ?? null }
 }
 
 async function transition(db: Db, userId: number, action: TransferAction, now: Date): Promise<TransferStatus | null> {
-  const current = await transferState(db, userId)
+  const current = await transferState(db, userId, now)
   const next = nextTransferStatus(current.status, action)
   if ('error' in next) throw new AppError(next.error)
   return next.status
@@ -428,7 +446,7 @@ export async function startTransfer(db: Db, userId: number, now: Date = new Date
   const nowIso = now.toISOString()
   await db.run(
     `INSERT INTO account_transfers (user_id, status, created_at, updated_at) VALUES (?, 'START', ?, ?)
-     ON CONFLICT (user_id) DO UPDATE SET status = 'START', code_hash = NULL, code_expires_at = NULL, updated_at = excluded.updated_at WHERE account_transfers.status IN ('START', 'ERROR')`,
+     ON CONFLICT (user_id) DO UPDATE SET status = 'START', code_hash = NULL, code_locator = NULL, code_expires_at = NULL, code_attempts = 0, error_reason = NULL, updated_at = excluded.updated_at WHERE account_transfers.status IN ('START', 'ERROR')`,
     userId, nowIso, nowIso,
   )
   return transferState(db, userId)
@@ -441,18 +459,27 @@ export async function startTransfer(db: Db, userId: number, now: Date = new Date
 export async function requestTransfer(db: Db, userId: number, ctx: AuthContext): Promise<TransferState & { sent: boolean }> {
   const now = ctx.now ?? new Date()
   await transition(db, userId, 'request', now)
-  const code = generateTransferCode()
   const nowIso = now.toISOString()
-  const changed = await db.run(
-    `UPDATE account_transfers SET status = 'REQUEST', code_hash = ?, code_expires_at = ?, updated_at = ? WHERE user_id = ? AND status = 'START'`,
-    await hashToken(code), later(now, TRANSFER_CODE_TTL_SECONDS), nowIso, userId,
-  )
-  if (changed !== 1) throw new AppError('ALREADY_USED_ANOTHER_PLATFORM')
+  let code = ''
+  for (let tries = 0; !code; tries++) {
+    const candidate = generateTransferCode()
+    try {
+      const changed = await db.run(
+        `UPDATE account_transfers SET status = 'REQUEST', code_hash = ?, code_locator = ?, code_expires_at = ?, code_attempts = 0, updated_at = ? WHERE user_id = ? AND status = 'START'`,
+        await hashToken(candidate), transferLocator(candidate), later(now, TRANSFER_CODE_TTL_SECONDS), nowIso, userId,
+      )
+      if (changed !== 1) throw new AppError('ALREADY_USED_ANOTHER_PLATFORM')
+      code = candidate
+    } catch (e) {
+      // another live code starts with the same 4 characters: draw again
+      if (!String(e).includes('UNIQUE') || tries >= 5) throw e
+    }
+  }
   const user = await db.first<{ email: string | null }>(`SELECT email FROM users WHERE id = ?`, userId)
   if (user?.email) {
     await messageProvider(db).send({ channel: 'MAIL', recipient: user.email, template: 'transfer-code', subject: ctx.t('account.mail.transfer.subject'), body: ctx.t('account.mail.transfer.body', { code: `${code.slice(0, 4)}-${code.slice(4, 8)}-${code.slice(8)}` }) }, now)
   }
-  return { ...(await transferState(db, userId)), sent: Boolean(user?.email) }
+  return { ...(await transferState(db, userId, now)), sent: Boolean(user?.email) }
 }
 
 /** Cancel while still START; after the consent the transfer cannot be cancelled (spec §4). */
@@ -463,22 +490,41 @@ export async function cancelTransfer(db: Db, userId: number, now: Date = new Dat
 }
 
 /**
- * The new device redeems the transfer code: REQUEST → FINISH and a new token pair for the account. A wrong, used
- * or expired code: NOT_FOUND_USER (the same answer for each, so codes cannot be probed).
+ * The new device redeems the transfer code: REQUEST → FINISH and a new token pair for the account. The code's first
+ * 4 characters find the transfer; an unknown, used or wrong code answers NOT_FOUND_USER (codes cannot be probed), and
+ * counts against the transfer it names: the 5th wrong one ends it in ERROR (EXCEED_AUTH_COUNT). An expired code ends
+ * it in ERROR too. From ERROR the reader starts again on the old device.
  */
 export async function redeemTransfer(db: Db, rawCode: string, ctx: AuthContext): Promise<TokenPair> {
   const now = ctx.now ?? new Date()
+  const nowIso = now.toISOString()
   const code = normaliseTransferCode(rawCode)
   if (!code) throw new AppError('NOT_FOUND_USER')
-  const hash = await hashToken(code)
-  const row = await db.first<{ userId: number; expiresAt: string }>(
-    `SELECT t.user_id AS userId, t.code_expires_at AS expiresAt FROM account_transfers t JOIN users u ON u.id = t.user_id AND u.deleted_at IS NULL
-      WHERE t.status = 'REQUEST' AND t.code_hash = ?`,
-    hash,
+  const row = await db.first<{ userId: number; codeHash: string; expiresAt: string }>(
+    `SELECT t.user_id AS userId, t.code_hash AS codeHash, t.code_expires_at AS expiresAt FROM account_transfers t JOIN users u ON u.id = t.user_id AND u.deleted_at IS NULL
+      WHERE t.status = 'REQUEST' AND t.code_locator = ?`,
+    transferLocator(code),
   )
-  if (!row || row.expiresAt <= now.toISOString()) throw new AppError('NOT_FOUND_USER')
-  const nowIso = now.toISOString()
-  const changed = await db.run(`UPDATE account_transfers SET status = 'FINISH', code_hash = NULL, updated_at = ? WHERE user_id = ? AND status = 'REQUEST'`, nowIso, row.userId)
+  if (!row) throw new AppError('NOT_FOUND_USER')
+  if (row.expiresAt <= nowIso) {
+    await db.run(`UPDATE account_transfers SET ${FAIL_TRANSFER} WHERE user_id = ? AND status = 'REQUEST'`, 'EXPIRED', nowIso, row.userId)
+    throw new AppError('NOT_FOUND_USER')
+  }
+  if (!timingSafeEqualText(await hashToken(code), row.codeHash)) {
+    // one atomic count per wrong code, so parallel guesses cannot slip past the limit
+    const after = await db.first<{ status: TransferStatus }>(
+      `UPDATE account_transfers SET code_attempts = code_attempts + 1,
+              status = CASE WHEN code_attempts + 1 >= ?1 THEN 'ERROR' ELSE status END,
+              error_reason = CASE WHEN code_attempts + 1 >= ?1 THEN 'ATTEMPTS' ELSE error_reason END,
+              code_hash = CASE WHEN code_attempts + 1 >= ?1 THEN NULL ELSE code_hash END,
+              code_locator = CASE WHEN code_attempts + 1 >= ?1 THEN NULL ELSE code_locator END,
+              updated_at = ?2
+        WHERE user_id = ?3 AND status = 'REQUEST' RETURNING status`,
+      TRANSFER_MAX_ATTEMPTS, nowIso, row.userId,
+    )
+    throw new AppError(after?.status === 'ERROR' ? 'EXCEED_AUTH_COUNT' : 'NOT_FOUND_USER')
+  }
+  const changed = await db.run(`UPDATE account_transfers SET status = 'FINISH', code_hash = NULL, code_locator = NULL, updated_at = ? WHERE user_id = ? AND status = 'REQUEST'`, nowIso, row.userId)
   if (changed !== 1) throw new AppError('NOT_FOUND_USER')
   return issueTokens(db, row.userId, ctx)
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { TRANSFER_CODE_ALPHABET, generateTransferCode, nextTransferStatus, normaliseTransferCode } from './transfer.ts'
+import { TRANSFER_CODE_ALPHABET, generateTransferCode, nextTransferStatus, normaliseTransferCode, transferLocator } from './transfer.ts'
 
 describe('account transfer transitions (spec §4)', () => {
   it('starts once per account and can be retried after an error', () => {
@@ -21,10 +21,17 @@ describe('account transfer transitions (spec §4)', () => {
     expect(nextTransferStatus('REQUEST', 'finish')).toEqual({ status: 'FINISH' })
     expect(nextTransferStatus('START', 'finish')).toEqual({ error: 'INVALID_PARAMETER' })
   })
+  it('a requested transfer fails to ERROR (wrong codes, expiry), from which the reader starts again', () => {
+    expect(nextTransferStatus('REQUEST', 'fail')).toEqual({ status: 'ERROR' })
+    for (const other of [null, 'START', 'FINISH', 'ERROR'] as const) expect(nextTransferStatus(other, 'fail')).toEqual({ error: 'INVALID_PARAMETER' })
+    expect(nextTransferStatus('ERROR', 'start')).toEqual({ status: 'START' })
+    expect(nextTransferStatus('ERROR', 'cancel')).toEqual({ status: null })
+  })
   it('codes are 12 unambiguous characters and read back as typed', () => {
     const code = generateTransferCode()
     expect(code).toMatch(new RegExp(`^[${TRANSFER_CODE_ALPHABET}]{12}$`))
     expect(normaliseTransferCode(`${code.slice(0, 4).toLowerCase()}-${code.slice(4, 8)} ${code.slice(8)}`)).toBe(code)
+    expect(transferLocator(code)).toBe(code.slice(0, 4))
     expect(normaliseTransferCode('ABCD-EFGH-IJK0')).toBeNull() // I and 0 are not in the alphabet
   })
 })

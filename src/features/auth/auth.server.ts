@@ -167,11 +167,26 @@ export async function verifyOtp(db: Db, body: VerifyOtpBody, ctx: AuthContext): 
  * over 3 requests for one address within 5 minutes → FREQUENT_REQUEST.
  */
 export async function resendOtp(db: Db, body: ResendOtpBody, ctx: AuthContext): Promise<{ sent: true }> {
-  const now = ctx.now ?? new Date()
   const email = normaliseEmail(body.email)
-  if ((await countAttempt(db, `otp-resend:${email}`, OTP_RESEND_WINDOW_SECONDS, now)) > OTP_RESEND_MAX) throw new AppError('FREQUENT_REQUEST')
-  const user = await db.first<{ id: number }>(`SELECT id FROM users WHERE email = ? AND deleted_at IS NULL AND email_verified_at IS NULL AND password_hash IS NOT NULL`, email)
-  if (user) await db.batch(await otpStatements(email, ctx, now))
+  return resendPendingOtp(db, `otp-resend:${email}`, 'email', email, ctx)
+}
+
+/**
+ * Spec §7 POST /user/mail/auth {userId}: the same resend for the pending sign-up of an account id, with the
+ * same answer for unknown, verified and pending ids, limited per id like the address form.
+ */
+export async function resendOtpForUser(db: Db, userId: number, ctx: AuthContext): Promise<{ sent: true }> {
+  return resendPendingOtp(db, `otp-resend:user:${userId}`, 'id', userId, ctx)
+}
+
+async function resendPendingOtp(db: Db, bucket: string, column: 'email' | 'id', key: string | number, ctx: AuthContext): Promise<{ sent: true }> {
+  const now = ctx.now ?? new Date()
+  if ((await countAttempt(db, bucket, OTP_RESEND_WINDOW_SECONDS, now)) > OTP_RESEND_MAX) throw new AppError('FREQUENT_REQUEST')
+  const user = await db.first<{ email: string }>(
+    `SELECT email FROM users WHERE ${column} = ? AND deleted_at IS NULL AND email_verified_at IS NULL AND password_hash IS NOT NULL AND email IS NOT NULL`,
+    key,
+  )
+  if (user) await db.batch(await otpStatements(user.email, ctx, now))
   return { sent: true }
 }
 

@@ -53,6 +53,10 @@ export const VerifyOtpBody = z.object({ email: text(1024), code: z.string().rege
 export type VerifyOtpBody = z.infer<typeof VerifyOtpBody>
 export const ResendOtpBody = z.object({ email: text(1024) })
 export type ResendOtpBody = z.infer<typeof ResendOtpBody>
+/** Spec §7 POST /user/mail/auth: the account id, as a JSON number or a string of digits. */
+export const MailAuthBody = z.object({
+  userId: z.union([z.number(), z.string().regex(/^\d{1,16}$/).transform(Number)]).pipe(z.number().int().positive().max(Number.MAX_SAFE_INTEGER)),
+})
 
 /** A checkbox of a plain HTML form: present (any value, usually "on") means checked. */
 const checkbox = z.string().max(16).optional().transform((v) => v !== undefined)

@@ -80,6 +80,13 @@ async function endpoints(config: OAuthProviderConfig): Promise<Endpoints> {
   return { issuer: config.issuer, authorizeUrl, tokenUrl, userinfoUrl: config.userinfoUrl ?? str(doc.userinfo_endpoint), jwks: jwksUrl ? keySet(jwksUrl) : null }
 }
 
+/** An OpenID provider's issuer and key set, for ID tokens the apps obtained themselves (the JP Apple migrate). */
+export async function providerKeys(config: OAuthProviderConfig): Promise<{ issuer: string; jwks: JWTVerifyGetKey }> {
+  const ep = await endpoints(config)
+  if (!ep.issuer || !ep.jwks) throw new Error('no issuer or key set')
+  return { issuer: ep.issuer, jwks: ep.jwks }
+}
+
 const client = (config: OAuthProviderConfig, origin: string) => new OAuth2Client(config.clientId, config.clientSecret, oauthRedirectUri(origin, config.id))
 
 /**
