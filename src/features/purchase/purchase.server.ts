@@ -84,7 +84,7 @@ export async function purchaseEpisodes(db: Db, input: PurchaseInput, now = new D
       { sql: `SELECT id, type, remaining, expires_at AS expiresAt, source FROM coin_lots WHERE user_id = ? AND remaining > 0`, params: [userId] },
     ])
     const user = userRow!.results[0] as AdultRow | undefined
-    if (user && input.sessionVersion !== undefined && user.sessionVersion !== input.sessionVersion) throw new AppError('NEED_TO_REFRESH')
+    if (input.sessionVersion !== undefined && user?.sessionVersion !== input.sessionVersion) throw new AppError('NEED_TO_REFRESH')
     if (keyRow!.results.length > 0) throw new IdempotencyKeyTaken()
     const adult = adultNow(user, input.ageRules, now)
     if (adult === null) throw new AppError('NOT_LOGIN_USER')
