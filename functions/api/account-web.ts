@@ -10,6 +10,7 @@ import { sealSession, sessionCookieOptions } from '../../src/features/session/co
 import { sessionKeys } from '../../src/features/auth/auth.server.ts'
 import { ChangePasswordBody, ResetMailBody, ResetPasswordBody, SmsRequestBody, SmsVerifyBody, type SmsPurpose } from '../../src/features/account/account.ts'
 import { changePassword, requestResetMail, requestSmsCode, resetPassword, verifySmsCode, type SmsVerified } from '../../src/features/account/account.server.ts'
+import { FOUND_IDS_COOKIE, FOUND_IDS_PATH, FOUND_IDS_TTL_SECONDS, sealFoundIds } from '../../src/features/account/found-ids.ts'
 import type { AppEnv } from '../lib/env.ts'
 import { authContext, field, formFlow } from './forms.ts'
 
@@ -26,9 +27,19 @@ const CODE_STEP_ERRORS = new Set(['NOT_FOUND_SMS_USER', 'EXPIRED_OTP', 'ALREADY_
 const RESET_FORM_ERRORS = new Set(['INVALID_PW_REGEX', 'INCORRECT_PASSWORD', 'EQUAL_PASSWORD', 'INVALID_PARAMETER'])
 
 function smsDone(data: { purpose: SmsPurpose; phone: string; id?: string | undefined }, result: SmsVerified): string {
-  if (result.purpose === 'FIND_ID') return `/user/findId?${q({ step: 'result', ids: result.ids.join(','), total: String(result.total) })}`
+  if (result.purpose === 'FIND_ID') return `${FOUND_IDS_PATH}?step=result`
   if (result.purpose === 'FIND_PASSWORD') return `/user/resetPassword?${q({ userId: String(result.userId), uuid: result.uuid })}`
   return `${SMS_PAGES[data.purpose]}?done=1`
+}
+
+/** The found IDs go to the result page in an encrypted 10-minute cookie, never in the URL (found-ids.ts). */
+async function verifySms(c: Context<AppEnv>, data: Parameters<typeof verifySmsCode>[1]): Promise<SmsVerified> {
+  const result = await verifySmsCode(c.var.db, data, authContext(c), c.var.session.userId)
+  if (result.purpose === 'FIND_ID') {
+    const { secure } = sessionCookieOptions(c.req.url)
+    setCookie(c, FOUND_IDS_COOKIE, await sealFoundIds(await sessionKeys(), result), { path: FOUND_IDS_PATH, httpOnly: true, sameSite: 'Lax', secure, maxAge: FOUND_IDS_TTL_SECONDS })
+  }
+  return result
 }
 
 async function setWebSession(c: Context<AppEnv>, pair: Awaited<ReturnType<typeof changePassword>>) {
@@ -61,5 +72,5 @@ export const accountWeb = new Hono<AppEnv>()
       (data) => `${SMS_PAGES[data.purpose]}?${q({ tab: smsTab({ purpose: data.purpose }), step: 'code', phone: data.phone.trim(), id: data.id?.trim() })}`,
       (code, raw) => `${smsPage(raw)}?${q({ tab: smsTab(raw), step: code === 'ALREADY_SEND_SMS' ? 'code' : undefined, error: code, phone: field(raw, 'phone'), id: field(raw, 'id') })}`))
   .post('/sms-verify', (c) =>
-    formFlow(c, SmsVerifyBody, (data) => verifySmsCode(c.var.db, data, authContext(c), c.var.session.userId), smsDone,
+    formFlow(c, SmsVerifyBody, (data) => verifySms(c, data), smsDone,
       (code, raw) => `${smsPage(raw)}?${q({ tab: smsTab(raw), step: CODE_STEP_ERRORS.has(code) || code === 'INVALID_PARAMETER' ? 'code' : undefined, error: code, phone: field(raw, 'phone'), id: field(raw, 'id') })}`))

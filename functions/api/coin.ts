@@ -5,14 +5,17 @@ import { coinHistory, coinOf } from '../../src/features/wallet/wallet.server.ts'
 import type { AppEnv } from '../lib/env.ts'
 import { ok } from '../lib/respond.ts'
 import { validate } from '../lib/validate.ts'
-import { currentUserId, requireUser, session } from '../middleware/session.ts'
+import { currentSession, currentUserId, requireUser, session } from '../middleware/session.ts'
 
 export const coin = new Hono<AppEnv>()
   .use(session, requireUser, async (c, next) => {
     await next()
     c.header('Cache-Control', 'private, no-store')
   })
-  /** Balances per type and the next expiries. */
-  .get('/', async (c) => ok(c, await coinOf(c.var.db, currentUserId(c))))
+  /** Balances per type and the next expiries (the session version is checked in the same query). */
+  .get('/', async (c) => {
+    const { userId, sessionVersion } = currentSession(c)
+    return ok(c, await coinOf(c.var.db, userId, new Date(), sessionVersion))
+  })
   /** One page of the charge, use or mileage history (spec §9 windows), newest first. */
   .get('/history', validate('query', HistoryQuery), async (c) => ok(c, await coinHistory(c.var.db, currentUserId(c), c.req.valid('query'))))

@@ -29,14 +29,16 @@ import type { AppEnv } from '../lib/env.ts'
 import { ok } from '../lib/respond.ts'
 import { validate } from '../lib/validate.ts'
 import { idempotent } from '../middleware/idempotency.ts'
-import { currentUserId, requireUser, session } from '../middleware/session.ts'
+import { currentSession, currentUserId, requireUser, session } from '../middleware/session.ts'
 
 const PreviewQuery = z.object({ episodeId: z.string().regex(/^[1-9]\d{0,14}$/).transform(Number) })
 
 export const purchase = new Hono<AppEnv>()
   .post('/', session, requireUser, validate('json', PurchaseRequest), idempotent('POST /purchase', { handlerChecksKey: true }), async (c) => {
+    const { userId, sessionVersion } = currentSession(c)
     const result = await purchaseEpisodes(c.var.db, {
-      userId: currentUserId(c),
+      userId,
+      sessionVersion,
       request: c.req.valid('json'),
       claim: c.var.idempotency,
       rentalHours: c.var.edition.rentalHours,

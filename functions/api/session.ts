@@ -47,12 +47,16 @@ async function csrfOk(c: Context<AppEnv>, form: Form) {
 }
 
 export const sessionService = new Hono<AppEnv>()
-  /** `{}` for a guest, else `{user, expires, coin}` (the session middleware has already refreshed the cookie). */
+  /**
+   * `{}` for a guest, else `{user, expires, coin}` (the session middleware has already refreshed the cookie).
+   * The user read checks the token's session version (ASVS 7.4.3): an ended session is `{}` and its cookie goes.
+   */
   .get('/session', async (c) => {
     c.header('Cache-Control', 'private, no-store')
     const state = c.var.session
     if (!state || state.userId === null) return c.json({})
-    const me = await userMe(c.var.db, state.userId)
+    const me = await userMe(c.var.db, state.userId, state.sessionVersion)
+    if (!me && state.source === 'cookie') deleteCookie(c, SESSION_COOKIE, sessionCookieOptions(c.req.url))
     return c.json(me ? { user: me.user, expires: state.expires, coin: me.coin } : {})
   })
   .get('/csrf', async (c) => {

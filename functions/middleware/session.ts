@@ -4,7 +4,7 @@ import { AppError, type ErrorCode } from '../../src/lib/errors/catalogue.ts'
 import { isProtectedPath, loginRedirect, skipsUser, SESSION_COOKIE } from '../../src/features/session/routes.ts'
 import { openSession, sealSession, sessionCookieOptions, type WebSession } from '../../src/features/session/cookie.ts'
 import { needsRefresh, verifyAccessToken, type TokenKeys } from '../../src/features/auth/tokens.ts'
-import { refreshTokens, sessionKeys } from '../../src/features/auth/auth.server.ts'
+import { isSessionCurrent, refreshTokens, sessionKeys } from '../../src/features/auth/auth.server.ts'
 import type { AppEnv } from '../lib/env.ts'
 import { requestContext } from '../../src/lib/server/context.ts'
 
@@ -13,8 +13,11 @@ import { requestContext } from '../../src/lib/server/context.ts'
  * guest with the reason (`error`) a credential was refused.
  */
 export type SessionState =
-  /** `expires`: when the session ends (refresh-token expiry for the cookie, access-token expiry for Bearer). */
-  | { userId: number; source: 'bearer' | 'cookie'; expires: string }
+  /**
+   * `expires`: when the session ends (refresh-token expiry for the cookie, access-token expiry for Bearer).
+   * `sessionVersion`: the access token's; a route in CHECKED_BY_HANDLER compares it in its own user read.
+   */
+  | { userId: number; source: 'bearer' | 'cookie'; expires: string; sessionVersion: number }
   | { userId: null; error: ErrorCode | null }
 
 declare module 'hono' {
@@ -30,6 +33,20 @@ const GUEST: SessionState = { userId: null, error: null }
 function skips(path: string): boolean {
   return skipsUser(path) || path.startsWith('/_astro/') || path.startsWith('/media/') || /\/[^/]+\.[a-z0-9]+$/i.test(path)
 }
+
+/**
+ * ASVS 7.4.1/7.4.3: a password change, a password reset and a withdrawal end every session of the account at
+ * once. They revoke its refresh-token families and move `users.session_version` on in the same D1 batch; an
+ * access token (claim `sv`) of an older version is refused although its 15 minutes are not over.
+ *
+ * Cost: checking the version is one indexed read per signed-in request. The routes below read the reader's
+ * row in their first D1 round trip anyway and compare the version there (no extra round trip: the purchase
+ * path stays at 2, GET /coin and the session service at what they were); the middleware leaves it to them.
+ * Every other request with a token is checked here. A stale Bearer token answers NEED_TO_REFRESH (the app
+ * refreshes; the revoked family refuses it; the app signs out); a stale cookie goes through the refresh below,
+ * which fails for the same reason, and the cookie is cleared: the reader is a guest again.
+ */
+const CHECKED_BY_HANDLER = new Set(['POST /api/v1/purchase', 'GET /api/v1/coin', 'GET /api/auth/session'])
 
 /** The client's address, as the refresh result reports it (API.md `ipAddress`). */
 export function clientIp(header: (name: string) => string | undefined): string | null {
@@ -53,9 +70,10 @@ export const session = createMiddleware<AppEnv>(async (c, next) => {
     c.set('session', GUEST)
     return next()
   }
+  const checkVersion = !CHECKED_BY_HANDLER.has(`${c.req.method} ${path}`)
   const authorization = c.req.header('authorization')
   if (authorization !== undefined) {
-    const state = await fromBearer(authorization, c.var.edition.siteUrl)
+    const state = await fromBearer(authorization, c.var.edition.siteUrl, c.var.db, checkVersion)
     c.set('session', state)
     requestContext().userId = state.userId
     return next()
@@ -72,7 +90,7 @@ export const session = createMiddleware<AppEnv>(async (c, next) => {
   const web = keys ? await openSession(keys, raw) : null
   if (!keys || !web) cookieChange = 'clear'
   else {
-    const result = await fromCookie(keys, web, c.var.edition.siteUrl, c.var.db, c.var.t, clientIp((n) => c.req.header(n)))
+    const result = await fromCookie(keys, web, c.var.edition.siteUrl, c.var.db, c.var.t, clientIp((n) => c.req.header(n)), checkVersion)
     state = result.state
     cookieChange = result.cookie
   }
@@ -91,6 +109,8 @@ export const session = createMiddleware<AppEnv>(async (c, next) => {
     }
   }
   await next()
+  // a route of CHECKED_BY_HANDLER found the cookie's session ended (its refresh token is revoked with it)
+  if (state.userId !== null && c.error instanceof AppError && c.error.code === 'NEED_TO_REFRESH') cookieChange = 'clear'
   if (cookieChange === 'clear') deleteCookie(c, SESSION_COOKIE, options)
   else if (cookieChange) {
     setCookie(c, SESSION_COOKIE, cookieChange.set, sessionCookieOptions(c.req.url, cookieChange.refreshExpiredAt))
@@ -99,14 +119,15 @@ export const session = createMiddleware<AppEnv>(async (c, next) => {
   }
 })
 
-async function fromBearer(authorization: string, issuer: string): Promise<SessionState> {
+async function fromBearer(authorization: string, issuer: string, db: AppEnv['Variables']['db'], checkVersion: boolean): Promise<SessionState> {
   const match = /^Bearer +([A-Za-z0-9._~+/=-]{1,4096})$/i.exec(authorization.trim())
   if (!match) return { userId: null, error: 'NOT_LOGIN_USER' }
   // without a secret no token can be ours; other Bearer users (e.g. /api/ops) must not fail because of it
   const keys = await sessionKeys().catch(() => null)
   if (!keys) return { userId: null, error: 'NO_SECRET' }
   const check = await verifyAccessToken(keys, match[1]!, issuer)
-  if (check.ok) return { userId: check.userId, source: 'bearer', expires: check.expiresAt.toISOString() }
+  if (check.ok && checkVersion && !(await isSessionCurrent(db, check.userId, check.sessionVersion))) return { userId: null, error: 'NEED_TO_REFRESH' }
+  if (check.ok) return { userId: check.userId, source: 'bearer', expires: check.expiresAt.toISOString(), sessionVersion: check.sessionVersion }
   return { userId: null, error: check.reason === 'expired' ? 'NEED_TO_REFRESH' : 'NOT_LOGIN_USER' }
 }
 
@@ -117,21 +138,25 @@ async function fromCookie(
   db: AppEnv['Variables']['db'],
   t: AppEnv['Variables']['t'],
   ip: string | null,
+  checkVersion: boolean,
 ): Promise<{ state: SessionState; cookie: { set: string; refreshExpiredAt: string } | 'clear' | null }> {
   const now = new Date()
   const check = await verifyAccessToken(keys, web.accessToken.value, issuer, now)
-  if (check.ok && !needsRefresh(check.expiresAt, now)) return { state: { userId: check.userId, source: 'cookie', expires: web.refreshToken.expiredAt }, cookie: null }
+  if (check.ok && !needsRefresh(check.expiresAt, now) && (!checkVersion || (await isSessionCurrent(db, check.userId, check.sessionVersion)))) {
+    return { state: { userId: check.userId, source: 'cookie', expires: web.refreshToken.expiredAt, sessionVersion: check.sessionVersion }, cookie: null }
+  }
   try {
     const fresh = await refreshTokens(db, { accessToken: web.accessToken.value, refreshToken: web.refreshToken.value }, { issuer, t, now, ip })
     // spec §4: tokens of another account than the cookie's are dropped (refresh already refuses a foreign access token)
     if (check.ok && fresh.userId !== check.userId) return { state: { userId: null, error: 'NOT_LOGIN_USER' }, cookie: 'clear' }
     const sealed = await sealSession(keys, { accessToken: fresh.accessToken, refreshToken: fresh.refreshToken })
-    return { state: { userId: fresh.userId, source: 'cookie', expires: fresh.refreshToken.expiredAt }, cookie: { set: sealed, refreshExpiredAt: fresh.refreshToken.expiredAt } }
+    return { state: { userId: fresh.userId, source: 'cookie', expires: fresh.refreshToken.expiredAt, sessionVersion: fresh.sessionVersion }, cookie: { set: sealed, refreshExpiredAt: fresh.refreshToken.expiredAt } }
   } catch (e) {
     if (!(e instanceof AppError)) throw e
     // another tab rotated this pair a moment ago and the browser already holds its new cookie: keep it
     // (clearing would log that tab out too); this request goes on with the access token while it is valid
-    if (e.details?.rotatedRecently === true) return { state: check.ok ? { userId: check.userId, source: 'cookie', expires: web.refreshToken.expiredAt } : { userId: null, error: 'NEED_TO_REFRESH' }, cookie: null }
+    // (never a stale one: ending the sessions revoked this family, so its refresh is not "rotated recently")
+    if (e.details?.rotatedRecently === true) return { state: check.ok ? { userId: check.userId, source: 'cookie', expires: web.refreshToken.expiredAt, sessionVersion: check.sessionVersion } : { userId: null, error: 'NEED_TO_REFRESH' }, cookie: null }
     return { state: { userId: null, error: e.code }, cookie: 'clear' }
   }
 }
@@ -149,9 +174,14 @@ export const requireUser = createMiddleware<AppEnv>(async (c, next) => {
   return next()
 })
 
-/** The signed-in reader's id inside a route behind `requireUser`. */
-export function currentUserId(c: { get: (key: 'session') => SessionState }): number {
+/** The signed-in reader's session inside a route behind `requireUser`. */
+export function currentSession(c: { get: (key: 'session') => SessionState }): Extract<SessionState, { userId: number }> {
   const state = c.get('session')
   if (state.userId === null) throw new AppError('NOT_LOGIN_USER')
-  return state.userId
+  return state
+}
+
+/** The signed-in reader's id inside a route behind `requireUser`. */
+export function currentUserId(c: { get: (key: 'session') => SessionState }): number {
+  return currentSession(c).userId
 }

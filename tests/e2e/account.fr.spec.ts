@@ -113,7 +113,22 @@ test.describe('password life cycle (spec §2/§4)', () => {
     await guest.getByRole('button', { name: 'Enregistrer le mot de passe' }).click()
     await expect(guest.getByRole('heading', { level: 1 })).toHaveText('Mot de passe modifié')
     await signIn(guest, email, 'Sms2026xy')
+
+    // find ID with the same phone: the result page lists what the server found, from its cookie only
+    await guest.goto('/user/findId')
+    await guest.getByLabel('Numéro de téléphone').and(guest.locator('input')).fill(phone)
+    await guest.getByRole('button', { name: 'Recevoir le code par SMS' }).click()
+    await guest.getByLabel('Code reçu par SMS (6 chiffres)').and(guest.locator('input')).fill(/\b(\d{6})\b/.exec(await outboxBody(guest.request, phone))![1]!)
+    await guest.getByRole('button', { name: 'Valider le code' }).click()
+    await expect(guest).toHaveURL(/\/user\/findId\?step=result$/)
+    await expect(guest.getByRole('list', { name: 'Retrouver mon identifiant' }).getByRole('listitem')).toHaveText([/^e2\*+@example\.com$/])
     await context.close()
+
+    // a crafted link with made-up IDs shows none of them: without the server's result the page starts again
+    await page.goto('/user/findId?step=result&ids=made-up%40evil.example,other%40evil.example&total=3')
+    await expect(page.getByLabel('Numéro de téléphone').and(page.locator('input'))).toBeVisible()
+    await expect(page.locator('body')).not.toContainText('evil.example')
+    await expect(page.getByRole('list', { name: 'Retrouver mon identifiant' })).toHaveCount(0)
   })
 
   test('change password without JavaScript, and push settings persist', async ({ browser }) => {
@@ -121,6 +136,10 @@ test.describe('password life cycle (spec §2/§4)', () => {
     const page = await context.newPage()
     const email = await newAccount(page.request)
     await signIn(page, email, PASSWORD)
+    // the same account signed in on another device
+    const otherContext = await browser.newContext()
+    const other = await otherContext.newPage()
+    await signIn(other, email, PASSWORD)
     await page.goto('/user/changePassword')
     await page.getByLabel('Mot de passe actuel').and(page.locator('input')).fill(PASSWORD)
     await page.getByLabel('Nouveau mot de passe', { exact: true }).and(page.locator('input')).fill(PASSWORD)
@@ -133,6 +152,10 @@ test.describe('password life cycle (spec §2/§4)', () => {
     await page.getByLabel('Confirmer le nouveau mot de passe').and(page.locator('input')).fill('Change2026')
     await page.getByRole('button', { name: 'Changer le mot de passe' }).click()
     await expect(page.getByRole('status')).toContainText('Votre mot de passe a été changé.')
+    // ASVS 7.4.3: the other device's next page shows it signed out at once, this one stays signed in
+    await other.goto('/library/my')
+    await expect(other).toHaveURL(/\/user\/login\?callback=/)
+    await otherContext.close()
 
     await page.goto('/setting/push')
     await page.getByLabel('Recevoir les notifications').and(page.locator('input')).check()

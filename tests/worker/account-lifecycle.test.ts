@@ -8,6 +8,11 @@ import { env } from 'cloudflare:workers'
 import { seedDemo } from './seed.ts'
 import { request } from './app.ts'
 import { ORIGIN, PASSWORD, app, bearer, db, expectError, form, json, makeUser, outboxFor, read, signIn, tokensFor, webCookie } from './account.helpers.ts'
+import { buy, db as walletDb, expectInvariant, give, newSeries, snapshot } from './purchase.helpers.ts'
+import { failingAt } from './faults.ts'
+import { frEdition, frMessages } from './app.ts'
+import { createTranslator } from '../../src/lib/i18n/i18n.ts'
+import { approveWithdrawal } from '../../src/features/account/account.server.ts'
 
 beforeAll(async () => {
   await seedDemo(env.DB)
@@ -100,7 +105,8 @@ describe('withdrawal (spec §4: agree, confirm, mail, approval, deletion)', () =
     expect(JSON.parse((await db().prepare('SELECT reasons FROM withdrawals WHERE user_id = ? AND approved_at IS NOT NULL').bind(user.id).first<string>('reasons'))!)).toEqual(['OTHER', 'TOO_EXPENSIVE'])
     // sessions over, sign-in answers as for an unknown account, sign-up blocked for 30 days
     await expectError(await json('POST', '/api/v1/auth/refresh', { accessToken: t.accessToken.value, refreshToken: t.refreshToken.value }), 401, 'NOT_FOUND_REFRESH_TOKEN')
-    await expectError(await json('GET', '/api/v1/user/me', undefined, bearer(t.accessToken.value)), 401, 'NOT_LOGIN_USER')
+    // the access token too (ASVS 7.4.3): the app refreshes, which fails above, and signs out
+    await expectError(await json('GET', '/api/v1/user/me', undefined, bearer(t.accessToken.value)), 401, 'NEED_TO_REFRESH')
     await expectError(await signIn(user.email), 401, 'NOT_REGISTERED_USER')
     await expectError(await json('POST', '/api/v1/auth/sign-up', { email: user.email, password: 'Again-2026', passwordConfirm: 'Again-2026', agreeTerms: true }), 403, 'DELETED_USER')
     // the link again
@@ -108,6 +114,54 @@ describe('withdrawal (spec §4: agree, confirm, mail, approval, deletion)', () =
     // after 30 days the address may sign up again
     await db().prepare('UPDATE users SET deleted_at = ? WHERE id = ?').bind(new Date(Date.now() - 31 * 86_400_000).toISOString(), user.id).run()
     expect((await json('POST', '/api/v1/auth/sign-up', { email: user.email, password: 'Again-2026', passwordConfirm: 'Again-2026', agreeTerms: true })).status).toBe(200)
+  })
+
+  /** A reader holding coins of every type, one bonus lot spent to 0 by a rental; returns the lots still holding coins. */
+  async function readerWithCoins() {
+    const user = await makeUser()
+    const t = await tokensFor(user.email)
+    await give(user.id, 'BONUS', 2)
+    await give(user.id, 'COIN', 30, undefined, 'PAYMENT')
+    await give(user.id, 'FREE_COIN', 7, 10)
+    await give(user.id, 'MILEAGE', 3000, undefined, 'MILEAGE')
+    const { episodeIds } = await newSeries({ episodes: 1, priceRent: 2 })
+    expect((await buy({ headers: bearer(t.accessToken.value) }, { episodeIds, kind: 'RENT' })).status).toBe(200)
+    const held = await db().prepare('SELECT id, type, source, remaining FROM coin_lots WHERE user_id = ? AND remaining > 0 ORDER BY id').bind(user.id).all<{ id: number; type: string; source: string; remaining: number }>()
+    expect(held.results.map((l) => [l.type, l.remaining])).toEqual([['COIN', 30], ['FREE_COIN', 7], ['MILEAGE', 3000]])
+    await request(t.accessToken.value, { reasons: ['PRIVACY'], agree: true })
+    return { user, t, held: held.results, link: await link(user.email) }
+  }
+
+  it('writes off the coins left through the ledger, in the deletion batch: one EXPIRE row per lot, balances = ledger', async () => {
+    const { user, held, link: l } = await readerWithCoins()
+    expect((await approve(l)).status).toBe(200)
+    const rows = await db().prepare(`SELECT lot_id AS lotId, type, source, amount FROM coin_ledger WHERE user_id = ? AND kind = 'EXPIRE' AND description = 'withdrawal' ORDER BY lot_id`).bind(user.id).all()
+    expect(rows.results).toEqual(held.map((lot) => ({ lotId: lot.id, type: lot.type, source: lot.source, amount: -lot.remaining })))
+    expect(await db().prepare('SELECT max(remaining) AS m FROM coin_lots WHERE user_id = ?').bind(user.id).first('m')).toBe(0)
+    expect(await expectInvariant(user.id)).toMatchObject({ lots: 0, ledger: 0 })
+  })
+
+  it('a D1 failure at any statement of the deletion batch leaves nothing half-done', async () => {
+    const { user, t, link: l } = await readerWithCoins()
+    const ctx = { issuer: frEdition.siteUrl, t: createTranslator(frEdition.locale, frMessages) }
+    const state = async () => ({
+      wallet: await snapshot(user.id),
+      user: await db().prepare('SELECT deleted_at, password_hash IS NOT NULL AS local, session_version FROM users WHERE id = ?').bind(user.id).first(),
+      revoked: await db().prepare('SELECT count(*) AS n FROM refresh_tokens WHERE user_id = ? AND revoked_at IS NOT NULL').bind(user.id).first('n'),
+      withdrawal: await db().prepare('SELECT approved_at FROM withdrawals WHERE user_id = ? ORDER BY id DESC').bind(user.id).first('approved_at'),
+    })
+    const before = await state()
+    let size = 0
+    await expect(approveWithdrawal(failingAt(walletDb, 0, (statements) => (size = statements.length)), l, ctx)).rejects.toThrow()
+    expect(size).toBeGreaterThan(5)
+    for (let at = 0; at < size; at++) {
+      if (at > 0) await expect(approveWithdrawal(failingAt(walletDb, at), l, ctx)).rejects.toThrow()
+      expect(await state(), `failure at statement ${at}`).toEqual(before)
+    }
+    expect((await json('GET', '/api/v1/coin', undefined, bearer(t.accessToken.value))).status).toBe(200) // still signed in
+    // the link still works once D1 does
+    expect(await approveWithdrawal(walletDb, l, ctx)).toEqual({ deleted: true })
+    expect(await expectInvariant(user.id)).toMatchObject({ lots: 0, ledger: 0 })
   })
 
   it('an expired link (1 hour) is TIMEOUT and the account stays', async () => {

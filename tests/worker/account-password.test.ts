@@ -13,6 +13,7 @@ import {
 import { request } from './app.ts'
 import { deriveKeys } from '../../src/features/auth/tokens.ts'
 import { openSession } from '../../src/features/session/cookie.ts'
+import { openFoundIds } from '../../src/features/account/found-ids.ts'
 
 beforeAll(async () => {
   await seedDemo(env.DB)
@@ -285,14 +286,21 @@ describe('find ID by phone', () => {
     await expectError(await smsVerify({ purpose: 'FIND_ID', phone, code: await latestSmsCode(phone) }), 404, 'NOT_REGISTERED_PHONE_USER')
   })
 
-  it('plain form: the result step lists the masked IDs', async () => {
+  it('plain form: the result goes to the result page in an encrypted 10-minute cookie, never in the URL', async () => {
     const phone = freshPhone()
     await makeUser({ phone, email: `findme-${Date.now()}@example.com` })
     await form('/api/v1/auth/web/sms-send', { purpose: 'FIND_ID', phone })
     const res = await form('/api/v1/auth/web/sms-verify', { purpose: 'FIND_ID', phone, code: await latestSmsCode(phone) })
-    const location = new URL(res.headers.get('location')!, 'http://localhost')
-    expect(location.pathname).toBe('/user/findId')
-    expect(location.searchParams.get('ids')).toMatch(/^fi\*+@example\.com$/)
+    expect(res.headers.get('location')).toBe('/user/findId?step=result')
+    const setCookie = res.headers.get('set-cookie') ?? ''
+    expect(setCookie).toMatch(/^wt_find_id=[^;]+; Max-Age=600; Path=\/user\/findId; HttpOnly; SameSite=Lax$/)
+    expect(setCookie).not.toContain('findme')
+    const keys = await deriveKeys((env as unknown as Record<string, string>).SESSION_SECRET!)
+    const value = /wt_find_id=([^;]+)/.exec(setCookie)![1]
+    expect(await openFoundIds(keys, value)).toEqual({ ids: [expect.stringMatching(/^fi\*+@example\.com$/)], total: 1 })
+    // what a crafted link can bring along opens to nothing: the result page then starts at the phone step
+    expect(await openFoundIds(keys, 'made-up%40evil.example')).toBeNull()
+    expect(await openFoundIds(keys, (await webCookie((await makeUser()).email)).slice('wt_session='.length))).toBeNull()
   })
 })
 

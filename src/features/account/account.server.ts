@@ -50,11 +50,15 @@ import {
 type Stmt = { sql: string; params: unknown[] }
 const later = (now: Date, seconds: number) => new Date(now.getTime() + seconds * 1000).toISOString()
 
-/** Ends every session of the user (ASVS 7.4.3: after a password change or reset). */
-const revokeAllSessions = (userId: number, nowIso: string): Stmt => ({
-  sql: `UPDATE refresh_tokens SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL`,
-  params: [nowIso, userId],
-})
+/**
+ * Ends every session of the user at once (ASVS 7.4.3): the refresh-token families are revoked and, in the same
+ * batch, `users.session_version` moves on so the access tokens already issued are refused too (see the session
+ * middleware). `claimed`: the guard of a single-use link, with its parameters.
+ */
+const endAllSessions = (userId: number, nowIso: string, claimed: Stmt = { sql: '1', params: [] }): Stmt[] => [
+  { sql: `UPDATE refresh_tokens SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL AND ${claimed.sql}`, params: [nowIso, userId, ...claimed.params] },
+  { sql: `UPDATE users SET session_version = session_version + 1 WHERE id = ? AND ${claimed.sql}`, params: [userId, ...claimed.params] },
+]
 
 // ─────────────────────────────── change password ───────────────────────────────
 
@@ -78,7 +82,7 @@ export async function changePassword(db: Db, userId: number, body: ChangePasswor
   const hash = await hashPassword(body.newPassword, pepper())
   return issueTokens(db, userId, ctx, [
     { sql: `UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ?`, params: [hash, nowIso, userId] },
-    revokeAllSessions(userId, nowIso),
+    ...endAllSessions(userId, nowIso),
     { sql: `DELETE FROM rate_limits WHERE bucket = ?`, params: [bucket] },
   ])
 }
@@ -165,7 +169,7 @@ export async function resetPassword(db: Db, body: ResetPasswordBody, ctx: AuthCo
   const results = await db.batch([
     { sql: `UPDATE one_time_codes SET used_at = ? WHERE id = ? AND used_at IS NULL`, params: [nowIso, row.id] },
     { sql: `UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ? AND ${claimed}`, params: [hash, nowIso, body.userId, row.id, nowIso] },
-    { sql: `UPDATE refresh_tokens SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL AND ${claimed}`, params: [nowIso, body.userId, row.id, nowIso] },
+    ...endAllSessions(body.userId, nowIso, { sql: claimed, params: [row.id, nowIso] }),
     { sql: `DELETE FROM rate_limits WHERE bucket = ?`, params: [`signin:${row.email ?? ''}`] },
   ])
   if ((results[0]?.meta.changes ?? 0) !== 1) throw new AppError('TIMEOUT')
@@ -387,6 +391,13 @@ export async function requestWithdrawal(db: Db, userId: number, body: Withdrawal
  * Spec §4 withdrawal, approval (the mailed link) and permanent deletion: the account's personal data and sign-in
  * means are erased, every session ends; the e-mail stays on the deleted row only for the 30-day re-sign-up
  * block (DELETED_USER). Expired or used link: TIMEOUT; account already gone: NOT_FOUND_USER.
+ *
+ * The coins left are written off in the same batch (ARCHITECTURE.md "Money": balances and ledger agree): every
+ * lot still holding coins is emptied, one ledger row per lot of kind EXPIRE (amount −remaining, the lot's type
+ * and source, description 'withdrawal'). EXPIRE because the coins lapse unspent, as at their expiry: USE would
+ * count as spending on episodes, CANCEL is a charge taken back (operator deduction, refund) and shows in the
+ * charge history. Set-based (INSERT … SELECT, then the UPDATE), so no read precedes the batch and a purchase
+ * racing with it either commits first (and is written off with the rest) or finds the lots empty.
  */
 export async function approveWithdrawal(db: Db, body: { userId: number; uuid: string }, ctx: AuthContext): Promise<{ deleted: true }> {
   const now = ctx.now ?? new Date()
@@ -409,7 +420,13 @@ export async function approveWithdrawal(db: Db, body: { userId: number; uuid: st
     },
     { sql: `DELETE FROM identities WHERE user_id = ? AND ${claimed}`, params: [body.userId, row.id, nowIso] },
     { sql: `DELETE FROM push_settings WHERE user_id = ? AND ${claimed}`, params: [body.userId, row.id, nowIso] },
-    { sql: `UPDATE refresh_tokens SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL AND ${claimed}`, params: [nowIso, body.userId, row.id, nowIso] },
+    ...endAllSessions(body.userId, nowIso, { sql: claimed, params: [row.id, nowIso] }),
+    {
+      sql: `INSERT INTO coin_ledger (user_id, kind, lot_id, type, source, amount, description, created_at)
+            SELECT user_id, 'EXPIRE', id, type, source, -remaining, 'withdrawal', ? FROM coin_lots WHERE user_id = ? AND remaining > 0 AND ${claimed} ORDER BY id`,
+      params: [nowIso, body.userId, row.id, nowIso],
+    },
+    { sql: `UPDATE coin_lots SET remaining = 0 WHERE user_id = ? AND remaining > 0 AND ${claimed}`, params: [body.userId, row.id, nowIso] },
   ])
   if ((results[0]?.meta.changes ?? 0) !== 1) throw new AppError('TIMEOUT')
   return { deleted: true }

@@ -11,11 +11,13 @@ import { adultAuthentication, eventAccess, isAdult, type AdultFlags, type AgeEdi
 export type AdultRow = {
   isAdult: number; isKrIpUser: number; isAdultKr: number; birthedAt: string | null; adultVerifiedAt: string | null
   showAdult: number; isBlToggle: number
+  /** `users.session_version`: features that read this row in their own batch check the session there (ASVS 7.4.3). */
+  sessionVersion: number
 }
 
 /** The columns of the reader's adult flags and switches, for a query of their own or inside another feature's batch. */
 export const ADULT_STATE_SQL = `SELECT is_adult AS isAdult, is_kr_ip_user AS isKrIpUser, is_adult_kr AS isAdultKr, birthed_at AS birthedAt,
-            adult_verified_at AS adultVerifiedAt, show_adult AS showAdult, is_bl_toggle AS isBlToggle
+            adult_verified_at AS adultVerifiedAt, show_adult AS showAdult, is_bl_toggle AS isBlToggle, session_version AS sessionVersion
        FROM users WHERE id = ? AND deleted_at IS NULL`
 
 export function toAdultState(row: AdultRow | undefined): (NonNullable<AdultFlags> & { showAdult: boolean; isBlToggle: boolean }) | null {

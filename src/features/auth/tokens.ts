@@ -52,11 +52,15 @@ export function deriveKeys(secret: string): Promise<TokenKeys> {
 const seconds = (d: Date) => Math.floor(d.getTime() / 1000)
 const iso = (s: number) => new Date(s * 1000).toISOString()
 
-/** Signs a 15-minute access token for `userId`; `issuer` is the edition's siteUrl (also the audience). */
-export async function signAccessToken(keys: TokenKeys, userId: number, issuer: string, now: Date = new Date()): Promise<Token> {
+/**
+ * Signs a 15-minute access token for `userId`; `issuer` is the edition's siteUrl (also the audience).
+ * `sessionVersion` (claim `sv`): the account's `users.session_version` at issue; once it moves on (password
+ * change or reset, withdrawal) the token is refused at once (ASVS 7.4.3).
+ */
+export async function signAccessToken(keys: TokenKeys, userId: number, issuer: string, now: Date = new Date(), sessionVersion = 0): Promise<Token> {
   const iat = seconds(now)
   const exp = iat + ACCESS_TOKEN_TTL_SECONDS
-  const value = await new SignJWT({})
+  const value = await new SignJWT({ sv: sessionVersion })
     .setProtectedHeader({ alg: 'HS256', typ: ACCESS_TOKEN_TYP })
     .setIssuer(issuer)
     .setAudience(issuer)
@@ -70,7 +74,8 @@ export async function signAccessToken(keys: TokenKeys, userId: number, issuer: s
 }
 
 export type AccessCheck =
-  | { ok: true; userId: number; expiresAt: Date }
+  /** `sessionVersion`: the token's `sv` claim (0 when absent: tokens signed before the claim existed). */
+  | { ok: true; userId: number; expiresAt: Date; sessionVersion: number }
   /** `expired`: well signed but past `exp` (the client refreshes, spec §4 NEED_TO_REFRESH); `invalid`: anything else. */
   | { ok: false; reason: 'expired' | 'invalid' }
 
@@ -91,8 +96,9 @@ export async function verifyAccessToken(keys: TokenKeys, token: string, issuer: 
       requiredClaims: ['exp', 'nbf', 'iat', 'sub'],
     })
     const userId = Number(payload.sub)
-    if (!Number.isSafeInteger(userId) || userId <= 0) return { ok: false, reason: 'invalid' }
-    return { ok: true, userId, expiresAt: new Date(payload.exp! * 1000) }
+    const sessionVersion = payload.sv ?? 0
+    if (!Number.isSafeInteger(userId) || userId <= 0 || !Number.isSafeInteger(sessionVersion)) return { ok: false, reason: 'invalid' }
+    return { ok: true, userId, expiresAt: new Date(payload.exp! * 1000), sessionVersion: sessionVersion as number }
   } catch (e) {
     return { ok: false, reason: e instanceof errors.JWTExpired ? 'expired' : 'invalid' }
   }

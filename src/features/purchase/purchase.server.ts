@@ -24,6 +24,11 @@ const PURCHASE_ATTEMPTS = 50
 
 export type PurchaseInput = {
   userId: number
+  /**
+   * The access token's session version, compared in the read batch's user row (ASVS 7.4.3 without a round trip
+   * of its own; see CHECKED_BY_HANDLER in the session middleware): an ended session → NEED_TO_REFRESH.
+   */
+  sessionVersion?: number
   request: PurchaseRequest
   /** The request's Idempotency-Key claim; its row commits with the purchase. */
   claim: IdempotencyClaim
@@ -78,8 +83,10 @@ export async function purchaseEpisodes(db: Db, input: PurchaseInput, now = new D
       },
       { sql: `SELECT id, type, remaining, expires_at AS expiresAt, source FROM coin_lots WHERE user_id = ? AND remaining > 0`, params: [userId] },
     ])
+    const user = userRow!.results[0] as AdultRow | undefined
+    if (input.sessionVersion !== undefined && user?.sessionVersion !== input.sessionVersion) throw new AppError('NEED_TO_REFRESH')
     if (keyRow!.results.length > 0) throw new IdempotencyKeyTaken()
-    const adult = adultNow(userRow!.results[0] as AdultRow | undefined, input.ageRules, now)
+    const adult = adultNow(user, input.ageRules, now)
     if (adult === null) throw new AppError('NOT_LOGIN_USER')
     const episodes = (episodeRows!.results as EpisodeRow[]).map((e) => ({ ...e, isFree: e.isFree === 1, isAdult: e.isAdult === 1 }))
     const sale = checkSale(request, episodes, holdingRows!.results as Holding[], { isAdult: adult }, now)

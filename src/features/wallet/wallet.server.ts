@@ -219,9 +219,17 @@ export function coinSummaryParams(userId: number, nowIso: string): unknown[] {
   return [userId, nowIso, userId, nowIso]
 }
 
-/** API.md `GET /api/v1/coin`: the reader's balances per type and the next expiries (one query). */
-export async function coinOf(db: Db, userId: number, now = new Date()): Promise<CoinSummary> {
-  const row = await db.first<{ coin: string }>(`SELECT ${COIN_SUMMARY_SQL} AS coin`, ...coinSummaryParams(userId, now.toISOString()))
+/**
+ * API.md `GET /api/v1/coin`: the reader's balances per type and the next expiries (one query). Given the access
+ * token's `sessionVersion`, the same query checks that its session has not ended (ASVS 7.4.3): NEED_TO_REFRESH.
+ */
+export async function coinOf(db: Db, userId: number, now = new Date(), sessionVersion?: number): Promise<CoinSummary> {
+  const row = await db.first<{ coin: string; sessionVersion: number | null }>(
+    `SELECT ${COIN_SUMMARY_SQL} AS coin, (SELECT session_version FROM users WHERE id = ? AND deleted_at IS NULL) AS sessionVersion`,
+    ...coinSummaryParams(userId, now.toISOString()),
+    userId,
+  )
+  if (sessionVersion !== undefined && row!.sessionVersion !== sessionVersion) throw new AppError('NEED_TO_REFRESH')
   return JSON.parse(row!.coin) as CoinSummary
 }
 
