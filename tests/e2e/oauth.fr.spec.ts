@@ -38,7 +38,7 @@ test('a newcomer signs in with the local OpenID provider and gets an account, ba
   expect((await context.cookies(APP)).some((c) => c.name === 'wt_oauth')).toBe(false) // the flow's state is spent
   await page.getByRole('link', { name: 'Continuer' }).click()
   await expect(page).toHaveURL(`${APP}/notice`)
-  await expect(page.locator('[data-coin-balance]')).toHaveText('Solde : 0 pièces')
+  await expect(page.locator('[data-coin-balance]')).toHaveText('Solde : 0 pièce') // French counts 0 in the singular
   const me = await (await page.request.get(`${APP}/api/v1/user/me`)).json()
   expect(me.data.user).toMatchObject({ email: 'carol@example.test', snsProvider: 'google', snsId: 'carol', isAdult: false })
 })

@@ -31,7 +31,8 @@ test.describe('roulette (French edition)', () => {
     await page.emulateMedia({ reducedMotion: 'reduce' })
     await page.goto('/roulette')
     await expect(page.getByRole('heading', { level: 1, name: 'Roulette' })).toBeVisible()
-    await expect(page.getByRole('list').filter({ hasText: 'pièces bonus' })).toBeVisible()
+    // the seeded wheel: one prize of 1 coin reads in the singular
+    await expect(page.locator('#roulette-prizes li')).toHaveText(['1 pièce bonus', '3 pièces bonus', '5 pièces bonus', '10 pièces gratuites', '100 points', 'Perdu'])
     await noSeriousViolations(page)
     const state = ((await (await page.request.get('/api/v1/roulette')).json()) as { data: { tickets: number; freeSpins: number; prizes: { type: string; amount: number }[] } }).data
     const spinButton = page.getByRole('button', { name: 'Lancer la roue' })
@@ -50,7 +51,7 @@ test.describe('roulette (French edition)', () => {
     const after = await coinOf(page)
     const text = (await status.textContent()) ?? ''
     const left = state.tickets + state.freeSpins - 1
-    await expect(page.locator('#roulette-tickets, #roulette-free')).toHaveText([/Tickets : \d+/, /Tours gratuits aujourd’hui : \d+/])
+    await expect(page.locator('#roulette-tickets, #roulette-free')).toHaveText([/^\d+ tickets?$/, /^\d+ tours? gratuits? aujourd’hui$/])
     if (text.startsWith('Gagné')) {
       const labels = await page.locator('#roulette-prizes li').allTextContents()
       const index = labels.findIndex((label) => text === `Gagné : ${label.trim()} !`)
@@ -58,7 +59,7 @@ test.describe('roulette (French edition)', () => {
       const won = state.prizes[index]!
       const key = ({ COIN: 'coin', FREE_COIN: 'freeCoin', BONUS: 'bonus', MILEAGE: 'mileage' } as const)[won.type as 'COIN']
       expect(after[key] - before[key]).toBe(won.amount)
-      await expect(page.locator('#roulette-balance')).toHaveText(`Solde : ${after.total} pièces`)
+      await expect(page.locator('#roulette-balance')).toHaveText(`Solde : ${after.total} ${after.total < 2 ? 'pièce' : 'pièces'}`)
       expect(await page.evaluate(() => (window as unknown as { coin: unknown }).coin)).toMatchObject({ total: after.total, mileage: after.mileage })
     } else {
       expect(after).toEqual(before)

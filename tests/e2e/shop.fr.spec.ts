@@ -51,7 +51,7 @@ test.describe('French coin shop', () => {
 
     await expect(page).toHaveURL(/\/shop\/result\?payment=pay_[0-9a-f]{32}$/)
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Paiement réussi')
-    await expect(page.getByRole('status').filter({ hasText: 'ajoutées' })).toHaveText('30 pièces et 3 pièces bonus ont été ajoutées à votre compte.')
+    await expect(page.getByRole('status').filter({ hasText: 'ajoutées' })).toHaveText('30 pièces ont été ajoutées à votre compte, plus 3 en bonus.')
     expect(await balance(page)).toBe(before + 33)
 
     // the shop and the charge history show it too

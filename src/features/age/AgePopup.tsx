@@ -6,13 +6,14 @@
  * so the adult content shows. Mounted lazily by ./listen.ts on the `age:required` event.
  */
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react'
+import { pluralText, type Plural } from '../../lib/i18n/plural.ts'
 import { ADULT_POPUP_COOKIE_SECONDS, NOT_LOGGED_IN_ADULT_COOKIE, calendarYears, checkBirthday, daysInMonth, safeReturnTo, type PopupMode } from './age.ts'
 
 export type AgeLabels = Record<
-  | 'title' | 'introBirthday' | 'introYesNo' | 'year' | 'month' | 'day' | 'selected' | 'confirm' | 'cancel' | 'yes' | 'no'
+  | 'title' | 'introBirthday' | 'year' | 'month' | 'day' | 'selected' | 'confirm' | 'cancel' | 'yes' | 'no'
   | 'invalid' | 'loginText' | 'loginButton' | 'krText' | 'failed' | 'close' | 'loading',
   string
->
+> & { /** Counts the adult age. */ introYesNo: Plural }
 
 /** What `GET /api/v1/user/adult` answers. */
 export type AgeState = { mode: PopupMode; adultAge: number; today: string; birthedAt: string | null; signedIn: boolean; isAdult: boolean }
@@ -135,7 +136,7 @@ export default function AgePopup({ labels, locale, returnTo, onClose, load = loa
         )}
         {(mode === 'yesNo' || mode === 'guestYesNo') && state && (
           <>
-            <p id={textId}>{labels.introYesNo.replace('{age}', String(state.adultAge))}</p>
+            <p id={textId}>{pluralText(labels.introYesNo, state.adultAge)}</p>
             <div className="age-actions">
               <button type="button" className="link age-link" onClick={onClose}>{labels.no}</button>
               <button type="button" className="btn" disabled={busy} onClick={() => (mode === 'guestYesNo' ? guestYes() : void confirm(undefined))}>{labels.yes}</button>

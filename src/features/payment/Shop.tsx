@@ -11,6 +11,7 @@
  * - "remember this payment method" keeps the method in this browser (localStorage) — nothing is stored server-side.
  */
 import { useEffect, useRef, useState } from 'react'
+import { pluralText, type Plural } from '../../lib/i18n/plural.ts'
 
 export type ShopProduct = { id: number; coins: string; bonus: string | null; label: string | null; limit: string | null; soldOut: boolean; price: string }
 
@@ -29,10 +30,10 @@ export type ShopLabels = {
   continueHere: string
   cancelled: string
   paidTitle: string
-  /** With {coins} and {bonus}. */
-  received: string
-  /** With {total}. */
-  balance: string
+  /** Counts the coins, with {bonus}. */
+  received: Plural
+  /** Counts the new total. */
+  balance: Plural
   failed: string
   again: string
 }
@@ -50,10 +51,6 @@ type State =
 
 const METHOD_KEY = 'shop.method'
 const POLL_MS = 1500
-
-function fill(text: string, vars: Record<string, string | number>): string {
-  return text.replace(/\{(\w+)\}/g, (m, k: string) => (k in vars ? String(vars[k]) : m))
-}
 
 async function api<T>(path: string, init?: RequestInit): Promise<{ ok: boolean; data?: T; message?: string }> {
   try {
@@ -91,7 +88,7 @@ export default function Shop({ products, methods, selected, formKey, agreeMissin
       if (p?.state === 'PAID') {
         const coin = await api<{ total: number }>('/api/v1/coin')
         if (coin.data) document.dispatchEvent(new CustomEvent('coin:changed', { detail: coin.data }))
-        setState({ kind: 'paid', text: fill(labels.received, { coins: p.coins, bonus: p.bonus }), balance: coin.data ? fill(labels.balance, { total: coin.data.total }) : '' })
+        setState({ kind: 'paid', text: pluralText(labels.received, p.coins, { bonus: p.bonus }), balance: coin.data ? pluralText(labels.balance, coin.data.total) : '' })
       } else if (p && p.state !== 'UNPAID') setState({ kind: 'cancelled' })
       else if (closed) setState({ kind: 'cancelled' }) // the reader closed the window without paying
       else setTimeout(tick, POLL_MS)

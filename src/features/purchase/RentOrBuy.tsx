@@ -12,23 +12,27 @@
 import { useRef, useState } from 'react'
 import type { PreviewOffer, PurchasePreview } from './preview.ts'
 import type { PurchaseKind } from './purchase.ts'
+import { pluralText, type Plural } from '../../lib/i18n/plural.ts'
 
 export type RentOrBuyLabels = {
   legend: string
+  /** "{count} pièces", the price inside `rent` and `remaining`. */
+  coins: Plural
+  /** The rental's hours already in, "{coins}" left. */
   rent: string
-  buy: string
+  buy: Plural
   scope: string
-  single: string
-  remaining: string
+  single: Plural
+  remaining: Plural
   uses: string
   type: Record<'BONUS' | 'FREE_COIN' | 'COIN', string>
-  short: string
+  short: Plural
   toShop: string
-  confirm: string
+  confirm: Plural
   busy: string
   done: string
-  freetime: string
-  freetimeButton: string
+  freetime: Plural
+  freetimeButton: Plural
   freetimeNext: string
   failed: string
 }
@@ -61,6 +65,7 @@ export default function RentOrBuy({ preview, labels, freetimeNext = null }: Prop
   const kinds = (['RENT', 'POSSESSION'] as const).filter((k) => preview.offers[k].single !== null)
   const [kind, setKind] = useState<PurchaseKind>(kinds[0] ?? 'RENT')
   const [scope, setScope] = useState<'SINGLE' | 'REMAINING'>('SINGLE')
+  const coins = (n: number) => pluralText(labels.coins, n)
   const [busy, setBusy] = useState(false)
   const [outcome, setOutcome] = useState<Outcome>(null)
   const keys = useRef(new Map<string, string>())
@@ -114,7 +119,7 @@ export default function RentOrBuy({ preview, labels, freetimeNext = null }: Prop
             {kinds.map((k) => (
               <label key={k} className="rob-choice">
                 <input type="radio" name="rob-kind" value={k} checked={kind === k} onChange={() => setKind(k)} />
-                {fill(k === 'RENT' ? labels.rent : labels.buy, { coins: preview.offers[k].single!.coins })}
+                {k === 'RENT' ? fill(labels.rent, { coins: coins(preview.offers[k].single!.coins) }) : pluralText(labels.buy, preview.offers[k].single!.coins)}
               </label>
             ))}
           </fieldset>
@@ -123,21 +128,21 @@ export default function RentOrBuy({ preview, labels, freetimeNext = null }: Prop
               <legend>{labels.scope}</legend>
               <label className="rob-choice">
                 <input type="radio" name="rob-scope" value="SINGLE" checked={scope === 'SINGLE'} onChange={() => setScope('SINGLE')} />
-                {fill(labels.single, { coins: offers.single!.coins })}
+                {pluralText(labels.single, offers.single!.coins)}
               </label>
               <label className="rob-choice">
                 <input type="radio" name="rob-scope" value="REMAINING" checked={scope === 'REMAINING'} onChange={() => setScope('REMAINING')} />
-                {fill(labels.remaining, { n: offers.remaining.episodeIds.length, coins: offers.remaining.coins })}
+                {pluralText(labels.remaining, offers.remaining.episodeIds.length, { coins: coins(offers.remaining.coins) })}
               </label>
             </fieldset>
           )}
           <p className="rob-uses" data-testid="coins-used" aria-live="polite">
             {offer.affordable
               ? `${labels.uses} ${offer.uses.map((u) => `${labels.type[u.type]} ${u.amount}`).join(' · ')}`
-              : fill(labels.short, { n: offer.shortBy })}
+              : pluralText(labels.short, offer.shortBy)}
           </p>
           <button className="btn" type="submit" disabled={busy} aria-disabled={busy}>
-            {busy ? labels.busy : fill(labels.confirm, { coins: offer.coins })}
+            {busy ? labels.busy : pluralText(labels.confirm, offer.coins)}
           </button>
         </form>
       )}
@@ -145,12 +150,12 @@ export default function RentOrBuy({ preview, labels, freetimeNext = null }: Prop
         <p className="rob-freetime">
           {preview.freetime.available ? (
             <button className="btn" type="button" onClick={useTicket} disabled={busy}>
-              {fill(labels.freetimeButton, { hours: preview.freetime.unlockHours })}
+              {pluralText(labels.freetimeButton, preview.freetime.unlockHours)}
             </button>
           ) : (
             freetimeNext && <span>{fill(labels.freetimeNext, { date: freetimeNext })}</span>
           )}
-          <span className="rob-freetime-note">{fill(labels.freetime, { hours: preview.freetime.hours })}</span>
+          <span className="rob-freetime-note">{pluralText(labels.freetime, preview.freetime.hours)}</span>
         </p>
       )}
       <p role="status" className="rob-ok">{outcome?.tone === 'ok' ? outcome.text : ''}</p>

@@ -5,6 +5,7 @@
  * the header the new balance (`coin:changed`, the `GET /api/v1/coin` shape).
  */
 import { landingRotation } from './roulette.ts'
+import { pluralText, type Plural } from '../../lib/i18n/plural.ts'
 
 type Spin = { prizeIndex: number; prize: { type: string; amount: number }; tickets: number; freeSpins: number; coin: { total: number } }
 type Answer = { result: 'SUCCESS'; data: Spin } | { result: 'ERROR'; code: string; message: string }
@@ -19,6 +20,7 @@ if (form) {
   const balance = document.querySelector<HTMLElement>('#roulette-balance')
   const labels = [...document.querySelectorAll<HTMLElement>('#roulette-prizes [data-label]')].map((li) => li.dataset.label ?? '')
   const text = (name: string) => form.dataset[name] ?? ''
+  const counted = (name: string, n: number) => pluralText(JSON.parse(text(name)) as Plural, n)
   const reduced = () => matchMedia('(prefers-reduced-motion: reduce)').matches
   let rotation = 0
   let pendingKey: string | null = null
@@ -64,9 +66,9 @@ if (form) {
     await settle()
     const label = labels[spin.prizeIndex] ?? ''
     status.textContent = spin.prize.type === 'NONE' ? text('none') : text('win').replace('{{prize}}', label)
-    if (tickets) tickets.textContent = text('tickets').replace('{{count}}', String(spin.tickets))
-    if (freeSpins) freeSpins.textContent = text('free').replace('{{count}}', String(spin.freeSpins))
-    if (balance) balance.textContent = text('balance').replace('{{total}}', String(spin.coin.total))
+    if (tickets) tickets.textContent = counted('tickets', spin.tickets)
+    if (freeSpins) freeSpins.textContent = counted('free', spin.freeSpins)
+    if (balance) balance.textContent = counted('balance', spin.coin.total)
     if (spin.prize.type !== 'NONE') document.dispatchEvent(new CustomEvent('coin:changed', { detail: spin.coin }))
     button.disabled = spin.tickets + spin.freeSpins === 0
     if (button.disabled) status.textContent += ` ${text('empty')}`

@@ -3,12 +3,15 @@
  * after the last keystroke the API's first results appear as links under the box; an empty box clears
  * them. Text only through textContent; a newer keystroke aborts the previous request.
  */
+import { pluralText, type Plural } from '../../lib/i18n/plural.ts'
+
 const form = document.querySelector<HTMLFormElement>('form.search-form')
 const input = form?.querySelector<HTMLInputElement>('input[name="keyword"]')
 const list = document.getElementById('search-suggest')
 const status = document.getElementById('search-status')
 if (form && input && list && status) {
   const delay = Number(form.dataset.delay) || 1000
+  const label = JSON.parse(form.dataset.labelCount ?? '') as Plural
   let timer: ReturnType<typeof setTimeout> | undefined
   let pending: AbortController | undefined
 
@@ -22,7 +25,7 @@ if (form && input && list && status) {
       return li
     }))
     list.hidden = items.length === 0
-    status.textContent = (form.dataset.labelCount ?? '').replace('{{n}}', String(Math.min(items.length, 8)))
+    status.textContent = pluralText(label, Math.min(items.length, 8))
   }
 
   input.addEventListener('input', () => {

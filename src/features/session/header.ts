@@ -6,14 +6,16 @@
  */
 import { skipsUser } from './routes.ts'
 import { $session, startSessionClient, type Coin } from './store.ts'
+import { pluralText, type Plural } from '../../lib/i18n/plural.ts'
 
 const slot = document.querySelector<HTMLElement>('[data-coin-balance]')
 if (slot && !skipsUser(location.pathname)) {
   const client = startSessionClient()
   const number = new Intl.NumberFormat(document.documentElement.lang || undefined)
+  const label = JSON.parse(slot.dataset.label ?? '') as Plural
   $session.subscribe((s) => {
     if (s.user && s.coin) {
-      slot.textContent = (slot.dataset.label ?? '{total}').replace('{total}', number.format(s.coin.total))
+      slot.textContent = pluralText(label, s.coin.total, { count: number.format(s.coin.total) })
       slot.hidden = false
     } else slot.hidden = true
   })

@@ -9,15 +9,16 @@ import { useEffect, useRef, useState } from 'react'
 import { AUTO_UNLOCK_BUDGETS, DEFAULT_AUTO_UNLOCK_BUDGET, autoUnlockDecision, autoUnlockKey, type AutoUnlockKind, type AutoUnlockState } from './continuous.ts'
 import { announceCoin, purchase, putAutoUnlock, requireAge } from './client.ts'
 import type { EpisodeLink } from './viewer.ts'
+import { pluralText, type Plural } from '../../lib/i18n/plural.ts'
 
 export type NextLabels = {
   /** "Épisode {no} : {title}" */
   episodeHeading: string
   locked: string
-  /** "Location {coins} pièces" */
-  rent: string
-  /** "Achat {coins} pièces" */
-  buy: string
+  /** "Location {count} pièces" */
+  rent: Plural
+  /** "Achat {count} pièces" */
+  buy: Plural
   choose: string
   login: string
   loading: string
@@ -26,21 +27,22 @@ export type NextLabels = {
   adult: string
   autoOffer: string
   autoTitle: string
-  /** "{coins}" of this episode */
-  autoText: string
+  /** Counts the coins of this episode. */
+  autoText: Plural
   autoBudget: string
-  /** "{coins} pièces" */
-  autoBudgetOption: string
+  /** "{count} pièces", also the price inside `autoWorking`. */
+  autoBudgetOption: Plural
   autoKind: string
   autoRent: string
   autoBuy: string
   autoConfirm: string
   autoCancel: string
-  /** "{budget}" */
-  autoStoppedBudget: string
+  /** Counts the budget. */
+  autoStoppedBudget: Plural
   autoStoppedBalance: string
   autoStoppedNotSold: string
-  autoWorking: string
+  /** Counts the budget, with {no}, {spent} and {coins} (the price worded by `autoBudgetOption`). */
+  autoWorking: Plural
   shop: string
 }
 
@@ -92,7 +94,7 @@ export default function NextEpisode({ link, seriesId, status, userId, loginHref,
     const decision = autoUnlockDecision(state, link)
     if (decision.action === 'ask') return
     if (decision.action === 'stop') {
-      const text = decision.reason === 'BUDGET' ? format(labels.autoStoppedBudget, { budget: state.budget ?? 0 }) : labels.autoStoppedNotSold
+      const text = decision.reason === 'BUDGET' ? pluralText(labels.autoStoppedBudget, state.budget ?? 0) : labels.autoStoppedNotSold
       setStopped(text)
       announce(text)
       return
@@ -104,7 +106,7 @@ export default function NextEpisode({ link, seriesId, status, userId, loginHref,
     if (res.ok) {
       announceCoin(res.data.coin)
       onAuto({ ...state, spent: state.spent + decision.price })
-      onUnlocked(format(labels.autoWorking, { no: link.no, coins: decision.price, spent: state.spent + decision.price, budget: state.budget ?? 0 }))
+      onUnlocked(pluralText(labels.autoWorking, state.budget ?? 0, { no: link.no, coins: pluralText(labels.autoBudgetOption, decision.price), spent: state.spent + decision.price }))
       return
     }
     if (res.code === 'ADULT_ONLY_CONTENTS') { requireAge(); return }
@@ -148,8 +150,8 @@ export default function NextEpisode({ link, seriesId, status, userId, loginHref,
         <>
           <p>{labels.locked}</p>
           <ul className="viewer-prices">
-            {link.priceRent !== null && <li>{format(labels.rent, { coins: link.priceRent })}</li>}
-            {link.priceBuy !== null && <li>{format(labels.buy, { coins: link.priceBuy })}</li>}
+            {link.priceRent !== null && <li>{pluralText(labels.rent, link.priceRent)}</li>}
+            {link.priceBuy !== null && <li>{pluralText(labels.buy, link.priceBuy)}</li>}
           </ul>
           {stopped && (
             <p className="viewer-next-stopped" role="alert">
@@ -169,11 +171,11 @@ export default function NextEpisode({ link, seriesId, status, userId, loginHref,
         <div ref={dialog} className="viewer-help viewer-auto" role="dialog" aria-modal="true" aria-labelledby={`${headingId}-auto`}
           onKeyDown={(e) => { if (e.key === 'Escape') { e.preventDefault(); e.stopPropagation(); close() } }}>
           <h2 id={`${headingId}-auto`}>{labels.autoTitle}</h2>
-          <p>{format(labels.autoText, { coins: (kind === 'RENT' ? link.priceRent : link.priceBuy) ?? link.priceRent ?? link.priceBuy ?? 0 })}</p>
+          <p>{pluralText(labels.autoText, (kind === 'RENT' ? link.priceRent : link.priceBuy) ?? link.priceRent ?? link.priceBuy ?? 0)}</p>
           <label className="viewer-size">
             {labels.autoBudget}
             <select value={budget} onChange={(e) => setBudget(Number(e.currentTarget.value))}>
-              {AUTO_UNLOCK_BUDGETS.map((n) => <option key={n} value={n}>{format(labels.autoBudgetOption, { coins: n })}</option>)}
+              {AUTO_UNLOCK_BUDGETS.map((n) => <option key={n} value={n}>{pluralText(labels.autoBudgetOption, n)}</option>)}
             </select>
           </label>
           <fieldset>

@@ -24,8 +24,8 @@ import { currentSection, type AutoUnlockState } from './continuous.ts'
 import SliceList from './SliceList.tsx'
 import type { EpisodeLink, ViewerSlice } from './viewer.ts'
 import NextEpisode, { type NextLabels, type NextStatus } from './NextEpisode.tsx'
+import { pluralText, type Plural } from '../../lib/i18n/plural.ts'
 import { getAutoUnlock, getEpisode, logout, postProgress, requireAge, deleteAutoUnlock, type EpisodeData } from './client.ts'
-
 
 export type ViewerLabels = NextLabels & {
   slices: string
@@ -73,7 +73,8 @@ export type ViewerLabels = NextLabels & {
   autoScroll: string
   autoScrollSpeed: string
   fullscreen: string
-  autoActive: string
+  /** Counts the budget, with {spent}. */
+  autoActive: Plural
   autoDisable: string
   autoDisabled: string
   offlineSave: string
@@ -582,7 +583,7 @@ export default function Viewer(props: ViewerProps) {
       )}
       {auto?.enabled && (
         <p className="viewer-auto-state">
-          {format(labels.autoActive, { spent: auto.spent, budget: auto.budget ?? 0 })}{' '}
+          {pluralText(labels.autoActive, auto.budget ?? 0, { spent: auto.spent })}{' '}
           <button type="button" className="btn btn-secondary" onClick={() => void stopAuto()}>{labels.autoDisable}</button>
         </p>
       )}
