@@ -142,6 +142,33 @@ test.describe('continuous reading', () => {
     await expect(page.getByRole('region', { name: /^Épisode 8 : / }).getByRole('button', { name: 'Débloquer la suite automatiquement…' })).toBeVisible()
   })
 
+  test('a session ended on another device while reading: the next locked episode signs the viewer out (NOT_FOUND_ACCESS_TOKEN)', async ({ browser, page, baseURL }) => {
+    await page.setViewportSize({ width: 390, height: 800 })
+    const email = await reader(page, baseURL!)
+    const signouts: string[] = []
+    page.on('request', (r) => { if (r.url().endsWith('/api/auth/signout') && r.method() === 'POST') signouts.push(r.url()) })
+    await page.goto('/viewer/4')
+    await hydrated(page)
+    await expect(page.locator('section[data-episode="5"]')).toBeAttached() // fetched ahead while signed in
+
+    // the same reader changes the password on another device: every other session ends at once (ASVS 7.4.3)
+    const otherContext = await browser.newContext({ baseURL })
+    const other = await otherContext.newPage()
+    await signIn(other, email)
+    const changed = await other.request.put('/api/v1/auth/local/change/password', { data: { oldPassword: 'Viewer-2026!', newPassword: 'Viewer2027x' }, headers: { origin: baseURL! } })
+    expect(changed.status()).toBe(200)
+    await otherContext.close()
+
+    // reading on to locked episode 6: the refused session logs the viewer out and the page comes back as a guest
+    const reloaded = page.waitForEvent('load')
+    await page.keyboard.press('End')
+    await reloaded
+    expect(signouts).toHaveLength(1)
+    expect((await page.request.get('/api/v1/coin')).status()).toBe(401)
+    await page.goto('/library/my')
+    await expect(page).toHaveURL(/\/user\/login\?callback=/)
+  })
+
   test('reading progress is restored on another device and listed in /library/recent', async ({ browser, page, baseURL }) => {
     await page.setViewportSize({ width: 390, height: 700 })
     const email = await newAccount(page.request)
