@@ -71,11 +71,16 @@ test.describe('age popup (spec §4)', () => {
     await signIn(page, member, `/viewer/${episode}`)
     await expect(page).toHaveURL(new RegExp(`/viewer/${episode}$`))
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Contenu réservé aux adultes')
+    // the page asks by itself once loaded: the popup opens with the focus inside; Esc closes it
+    const dialog = page.getByRole('dialog', { name: "Vérification de l'âge" })
+    await expect(dialog).toBeVisible()
+    await expect(page.getByLabel('Année')).toBeFocused()
+    await page.keyboard.press('Escape')
+    await expect(dialog).toBeHidden()
 
     const opener = page.locator('.viewer-adult a')
     await opener.focus()
     await openPopup(page)
-    const dialog = page.getByRole('dialog', { name: "Vérification de l'âge" })
     await expect(dialog).toBeVisible()
     await expect(page.getByLabel('Année')).toBeFocused()
     expect((await new AxeBuilder({ page }).include('[data-age-popup]').analyze()).violations.filter((v) => ['serious', 'critical'].includes(v.impact ?? ''))).toEqual([])
