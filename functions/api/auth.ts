@@ -10,7 +10,7 @@ import { ok } from '../lib/respond.ts'
 import { validate } from '../lib/validate.ts'
 import { currentUserId, requireUser } from '../middleware/session.ts'
 import { ChangePasswordBody, ResetMailBody, ResetPasswordBody, SmsRequestBody, SmsVerifyBody } from '../../src/features/account/account.ts'
-import { changePassword, signInAppleGuest, requestResetMail, requestSmsCode, resetPassword, verifySmsCode } from '../../src/features/account/account.server.ts'
+import { changePassword, signInAppleGuest, requestResetMail, requestSmsCode, resetPassword, signOutEverywhere, verifySmsCode } from '../../src/features/account/account.server.ts'
 import { completeCarrier, startCarrier } from '../../src/features/account/carrier.server.ts'
 import { CARRIER_PURPOSES } from '../../src/features/account/carrier.ts'
 import { z } from 'zod'
@@ -103,6 +103,15 @@ export const auth = new Hono<AppEnv>()
     // an optional own-site `callback` (e.g. /callback/logout-success); anything else goes home
     const form = (await c.req.parseBody().catch(() => ({}))) as Record<string, unknown>
     return c.redirect(safeCallback(typeof form.callback === 'string' ? form.callback : '/'), 303)
+  })
+  /** Sign out of every device (/setting): every session of the account ends, this browser's too; a guest goes to login. */
+  .post('/web/logout-all', async (c) => {
+    assertSameOrigin(c)
+    const state = c.get('session')
+    if (state.userId === null) return c.redirect(`${LOGIN_ROUTE}?${new URLSearchParams({ callback: '/setting' })}`, 303)
+    await signOutEverywhere(c.var.db, state.userId)
+    deleteCookie(c, SESSION_COOKIE, sessionCookieOptions(c.req.url))
+    return c.redirect('/callback/logout-success', 303)
   })
   /** Spec §7 PUT|POST /auth/local/change/password: a new token pair (every other session ended). */
   .on(['PUT', 'POST'], '/local/change/password', requireUser, validate('json', ChangePasswordBody), async (c) => {

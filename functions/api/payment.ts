@@ -20,6 +20,7 @@ import { ok } from '../lib/respond.ts'
 import { validate } from '../lib/validate.ts'
 import { idempotent } from '../middleware/idempotency.ts'
 import { currentUserId, requireUser, session } from '../middleware/session.ts'
+import { assertSameOrigin } from './forms.ts'
 
 const PLATFORMS = new Set(['WEB', 'AND_PLAY', 'AND_PLUS', 'IOS_APP'])
 const CHARGE_SCOPE = 'POST /payment/charge'
@@ -43,10 +44,6 @@ function conversion(c: Context<AppEnv>) {
 }
 
 /** ASVS 3.5: the web forms are accepted only from the site's own Origin. */
-function assertSameOrigin(c: Context<AppEnv>) {
-  if (c.req.header('origin') !== new URL(c.req.url).origin) throw new AppError('FORBIDDEN_ORIGIN')
-}
-
 /** A form post: 303 to the login route for a guest, to `failed(code)` on a refusal with a catalogue code. */
 async function formRoute(c: Context<AppEnv>, back: string, run: (userId: number) => Promise<string>, failed: (code: string) => string) {
   assertSameOrigin(c)

@@ -233,6 +233,28 @@ test.describe('password life cycle (spec §2/§4)', () => {
     expect((await again.json()).code).toBe('DELETED_USER')
   })
 
+  test('sign out of every device from the settings: this browser and the other one are signed out', async ({ browser }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false })
+    const page = await context.newPage()
+    const email = await newAccount(page.request)
+    await signIn(page, email, PASSWORD)
+    const otherContext = await browser.newContext()
+    const other = await otherContext.newPage()
+    await signIn(other, email, PASSWORD)
+
+    await page.goto('/setting')
+    const button = page.getByRole('button', { name: 'Se déconnecter de tous les appareils' })
+    await expect(button).toHaveAccessibleDescription(/Met fin à toutes les sessions de ce compte/)
+    await button.click()
+    await expect(page).toHaveURL(/\/callback\/logout-success$/)
+    await page.goto('/library/my')
+    await expect(page).toHaveURL(/\/user\/login\?callback=/)
+    await other.goto('/library/my')
+    await expect(other).toHaveURL(/\/user\/login\?callback=/)
+    await otherContext.close()
+    await context.close()
+  })
+
   test('account pages have no serious accessibility violation', async ({ page }) => {
     for (const path of ['/user/findPassword?tab=phone', '/user/findId', '/user/signup/event?email=a%40b.fr&error=ALREADY_AUTH_MAIL', '/user/resetPassword/result?result=TIMEOUT', '/my', '/callback/logout-success']) {
       await page.goto(path)

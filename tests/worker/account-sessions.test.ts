@@ -120,6 +120,29 @@ describe('ASVS 7.4.3: every session ends at once', () => {
     await expectEnded(r)
   })
 
+  it('sign out of every device (/setting): the other app and browsers end, and this browser too', async () => {
+    const r = await readerWithSessions()
+    const mine = await webCookie(r.user.email)
+    const logoutAll = (headers: Record<string, string>) =>
+      request(app, '/api/v1/auth/web/logout-all', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: '', redirect: 'manual' })
+    // a form posted from another site and a guest's post end nothing
+    await expectError(await logoutAll({ cookie: mine, origin: 'https://evil.example' }), 403, 'FORBIDDEN_ORIGIN')
+    const guest = await logoutAll({ origin: 'http://localhost' })
+    expect(guest.status).toBe(303)
+    expect(guest.headers.get('location')).toBe('/user/login?callback=%2Fsetting')
+    expect((await coin(bearer(r.app.accessToken.value))).status).toBe(200)
+    expect((await sessionOf({ cookie: mine })).user?.id).toBe(r.user.id)
+
+    const res = await logoutAll({ cookie: mine, origin: 'http://localhost' })
+    expect(res.status).toBe(303)
+    expect(res.headers.get('location')).toBe('/callback/logout-success')
+    expect(clearsCookie(res)).toBe(true)
+    await expectEnded(r)
+    expect(await sessionOf({ cookie: mine })).toEqual({})
+    // signing in again works
+    await expectWorks(await tokensFor(r.user.email), r.user.id, r.episodeIds[1]!)
+  })
+
   it('a refused change (wrong current password) ends nothing', async () => {
     const r = await readerWithSessions()
     await expectError(await json('PUT', '/api/v1/auth/local/change/password', { oldPassword: 'Wrong-2026!', newPassword: 'abc123' }, bearer(r.app.accessToken.value)), 400, 'INCORRECT_PASSWORD')

@@ -60,6 +60,11 @@ const endAllSessions = (userId: number, nowIso: string, claimed: Stmt = { sql: '
   { sql: `UPDATE users SET session_version = session_version + 1 WHERE id = ? AND ${claimed.sql}`, params: [userId, ...claimed.params] },
 ]
 
+/** "Sign out of every device" (/setting, ASVS 7.4.3/7.5.2): every session of the account ends, this one too. */
+export async function signOutEverywhere(db: Db, userId: number, now = new Date()): Promise<void> {
+  await db.batch(endAllSessions(userId, now.toISOString()))
+}
+
 // ─────────────────────────────── change password ───────────────────────────────
 
 /**
