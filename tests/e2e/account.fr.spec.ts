@@ -3,7 +3,7 @@
  * reset by e-mail link, phone registration and find password by SMS code (with its countdown), the result page,
  * my page and push settings persisted, all through plain forms.
  */
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
+import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test'
 import AxeBuilder from '@axe-core/playwright'
 
 const PASSWORD = 'Newbie-2026'
@@ -32,6 +32,18 @@ async function signIn(page: Page, email: string, password: string) {
   await page.getByLabel('Mot de passe').and(page.locator('input')).fill(password)
   await page.getByRole('button', { name: 'Se connecter' }).click()
   await expect(page).toHaveURL(/\/my$/)
+}
+
+/** One account signed in twice: `page` without JavaScript, `other` on another device. */
+async function twoDevices(browser: Browser) {
+  const context = await browser.newContext({ javaScriptEnabled: false })
+  const page = await context.newPage()
+  const email = await newAccount(page.request)
+  await signIn(page, email, PASSWORD)
+  const otherContext = await browser.newContext()
+  const other = await otherContext.newPage()
+  await signIn(other, email, PASSWORD)
+  return { context, page, otherContext, other, email }
 }
 
 test.describe('password life cycle (spec §2/§4)', () => {
@@ -132,14 +144,7 @@ test.describe('password life cycle (spec §2/§4)', () => {
   })
 
   test('change password without JavaScript, and push settings persist', async ({ browser }) => {
-    const context = await browser.newContext({ javaScriptEnabled: false })
-    const page = await context.newPage()
-    const email = await newAccount(page.request)
-    await signIn(page, email, PASSWORD)
-    // the same account signed in on another device
-    const otherContext = await browser.newContext()
-    const other = await otherContext.newPage()
-    await signIn(other, email, PASSWORD)
+    const { context, page, otherContext, other, email } = await twoDevices(browser)
     await page.goto('/user/changePassword')
     await page.getByLabel('Mot de passe actuel').and(page.locator('input')).fill(PASSWORD)
     await page.getByLabel('Nouveau mot de passe', { exact: true }).and(page.locator('input')).fill(PASSWORD)
@@ -234,13 +239,7 @@ test.describe('password life cycle (spec §2/§4)', () => {
   })
 
   test('sign out of every device from the settings: this browser and the other one are signed out', async ({ browser }) => {
-    const context = await browser.newContext({ javaScriptEnabled: false })
-    const page = await context.newPage()
-    const email = await newAccount(page.request)
-    await signIn(page, email, PASSWORD)
-    const otherContext = await browser.newContext()
-    const other = await otherContext.newPage()
-    await signIn(other, email, PASSWORD)
+    const { context, page, otherContext, other } = await twoDevices(browser)
 
     await page.goto('/setting')
     const button = page.getByRole('button', { name: 'Se déconnecter de tous les appareils' })
