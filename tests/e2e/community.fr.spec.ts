@@ -1,24 +1,11 @@
 import { expect, test, type Page } from '@playwright/test'
-import AxeBuilder from '@axe-core/playwright'
+import { noSeriousViolations, signInTo } from './helpers.ts'
 
 /**
  * Community browser proofs (French edition): a reader posts a comment on a series, replies to it and deletes
  * both, in place, with the result announced; with JavaScript off the same forms still post and the page comes
  * back with the comment; a question filed on /qna/register shows on /qna as waiting.
  */
-
-async function signIn(page: Page, callback: string, account = { email: 'reader@example.com', password: 'Reader-2026!' }) {
-  await page.goto(`/user/login?callback=${encodeURIComponent(callback)}`)
-  await page.getByLabel('Adresse e-mail').fill(account.email)
-  await page.getByLabel('Mot de passe').fill(account.password)
-  await page.getByRole('button', { name: 'Se connecter' }).click()
-  await expect(page).toHaveURL(new RegExp(`${callback.replace(/[/?]/g, '\\$&')}$`))
-}
-
-async function noSeriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze()
-  expect(results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([])
-}
 
 const SERIES = '/comment?contentsId=24'
 
@@ -36,7 +23,7 @@ test.describe('comments (French edition)', () => {
 
   test('a reader posts, replies and deletes in place, each result announced', async ({ page }) => {
     page.on('dialog', (d) => void d.accept())
-    await signIn(page, SERIES)
+    await signInTo(page, SERIES)
     const again = await page.reload()
     console.log(`D1 queries, signed-in /comment: ${again?.headers()['x-d1-queries']}`)
     await page.locator('html[data-comment-ready]').waitFor({ state: 'attached' })
@@ -66,7 +53,7 @@ test.describe('comments (French edition)', () => {
   })
 
   test('a refused text keeps what was typed and says why', async ({ page }) => {
-    await signIn(page, SERIES)
+    await signInTo(page, SERIES)
     await page.locator('html[data-comment-ready]').waitFor({ state: 'attached' })
     await page.getByLabel('Votre commentaire').fill('Quelle arnaque ce chapitre')
     await page.getByRole('button', { name: 'Publier', exact: true }).click()
@@ -79,7 +66,7 @@ test.describe('without JavaScript', () => {
   test.use({ javaScriptEnabled: false })
 
   test('the comment form posts and the page comes back with the comment; the QnA form files a question', async ({ page }) => {
-    await signIn(page, SERIES, { email: 'minor@example.com', password: 'Minor-2026!' })
+    await signInTo(page, SERIES, { email: 'minor@example.com', password: 'Minor-2026!' })
     const text = `Sans JavaScript ${Date.now()}`
     await page.getByLabel('Votre commentaire').fill(text)
     await page.getByRole('button', { name: 'Publier', exact: true }).click()
@@ -115,14 +102,14 @@ test.describe('without JavaScript', () => {
   })
 
   test('the demo reader sees the answered question on /qna', async ({ page }) => {
-    await signIn(page, '/qna')
+    await signInTo(page, '/qna')
     await expect(page.locator('li', { hasText: 'Pièces non reçues' }).getByText('Répondu', { exact: true })).toBeVisible()
     await expect(page.locator('li', { hasText: 'Mode page par page' }).getByText('En attente de réponse')).toBeVisible()
   })
 })
 
 test('the support pages pass the accessibility check', async ({ page }) => {
-  await signIn(page, '/qna')
+  await signInTo(page, '/qna')
   await noSeriousViolations(page)
   await page.goto('/qna/register')
   await noSeriousViolations(page)

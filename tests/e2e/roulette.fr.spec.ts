@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test'
-import AxeBuilder from '@axe-core/playwright'
+import { noSeriousViolations, signInTo } from './helpers.ts'
 
 /**
  * Roulette and library shelves in the browser (spec §2 /roulette, /library/my, /library/favorite): the demo
@@ -8,25 +8,12 @@ import AxeBuilder from '@axe-core/playwright'
  * ROULETTE3 coupon's tickets (once per account) and the test compares with the API rather than fixed figures.
  */
 
-async function signIn(page: Page, callback: string) {
-  await page.goto(`/user/login?callback=${encodeURIComponent(callback)}`)
-  await page.getByLabel('Adresse e-mail').fill('reader@example.com')
-  await page.getByLabel('Mot de passe').fill('Reader-2026!')
-  await page.getByRole('button', { name: 'Se connecter' }).click()
-  await expect(page).toHaveURL(new RegExp(`${callback.replace(/[/?]/g, '\\$&')}$`))
-}
-
-async function noSeriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze()
-  expect(results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([])
-}
-
 type Coin = { coin: number; freeCoin: number; bonus: number; mileage: number; total: number }
 const coinOf = async (page: Page) => ((await (await page.request.get('/api/v1/coin')).json()) as { data: Coin }).data
 
 test.describe('roulette (French edition)', () => {
   test('the reader spins with the keyboard, the prize is announced and the balance follows', async ({ page, baseURL }) => {
-    await signIn(page, '/roulette')
+    await signInTo(page, '/roulette')
     await page.request.post('/api/v1/coupon/code', { headers: { origin: baseURL!, 'content-type': 'application/json' }, data: { code: 'ROULETTE3' } })
     await page.emulateMedia({ reducedMotion: 'reduce' })
     await page.goto('/roulette')
@@ -71,7 +58,7 @@ test.describe('roulette (French edition)', () => {
   test.describe('without JavaScript', () => {
     test.use({ javaScriptEnabled: false })
     test('the same button spins through the plain form and the page shows the prize', async ({ page }) => {
-      await signIn(page, '/roulette')
+      await signInTo(page, '/roulette')
       const state = ((await (await page.request.get('/api/v1/roulette')).json()) as { data: { tickets: number; freeSpins: number } }).data
       const spinButton = page.getByRole('button', { name: 'Lancer la roue' })
       if (state.tickets + state.freeSpins === 0) return expect(spinButton).toBeDisabled()
@@ -84,7 +71,7 @@ test.describe('roulette (French edition)', () => {
   })
 
   test('the library shelves list the owned episodes and the favourites', async ({ page, baseURL }) => {
-    await signIn(page, '/library/my')
+    await signInTo(page, '/library/my')
     // rent one episode of a demo series (the demo reader starts with coins and no episode)
     for (const seriesId of [1, 2, 3, 9, 24]) {
       const detail = (await (await page.request.get(`/api/v1/contents/${seriesId}`)).json()) as { data?: { episodes: { id: number; free: boolean; ownership: unknown; price: { rent: number | null } }[] } }

@@ -1,23 +1,10 @@
 import { expect, test, type Page } from '@playwright/test'
-import AxeBuilder from '@axe-core/playwright'
+import { noSeriousViolations, signInTo } from './helpers.ts'
 
 /** Spec §2 /shop, §5 agreement checkbox; issue 4 §2: the sandbox checkout, its signed webhook and the result. */
 
-async function signIn(page: Page, callback: string) {
-  await page.goto(`/user/login?callback=${encodeURIComponent(callback)}`)
-  await page.getByLabel('Adresse e-mail').fill('reader@example.com')
-  await page.getByLabel('Mot de passe').fill('Reader-2026!')
-  await page.getByRole('button', { name: 'Se connecter' }).click()
-  await expect(page).toHaveURL(new RegExp(`${callback.replace(/\//g, '\\/')}$`))
-}
-
 /** The balance the page shows (shop: the reader's box; result page: the new balance). */
 const balance = async (page: Page) => Number(await page.locator('[data-testid="balance"][data-total], [data-testid="balance"] [data-total]').first().getAttribute('data-total'))
-
-async function noSeriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze()
-  expect(results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([])
-}
 
 test.describe('French coin shop', () => {
   test('a guest sees the products with their prices and a login link, no buy form', async ({ page }) => {
@@ -30,7 +17,7 @@ test.describe('French coin shop', () => {
   })
 
   test('a reader buys coins through the sandbox checkout (agreement required) and sees the balance grow', async ({ page }) => {
-    await signIn(page, '/shop')
+    await signInTo(page, '/shop')
     const before = await balance(page)
     const thirty = page.getByRole('radio', { name: /^30 pièces/ })
     await thirty.check()
@@ -65,7 +52,7 @@ test.describe('French coin shop', () => {
   })
 
   test('cancelling at the checkout credits nothing and shows the cancelled state', async ({ page }) => {
-    await signIn(page, '/shop')
+    await signInTo(page, '/shop')
     const before = await balance(page)
     await page.getByRole('radio', { name: /^10 pièces/ }).check()
     await page.getByRole('checkbox', { name: /J'accepte les conditions de vente des pièces/ }).check()
@@ -79,7 +66,7 @@ test.describe('French coin shop', () => {
   })
 
   test('PayPal opens the checkout in a pop-up; paying there shows the result here and fires coin:changed', async ({ page }) => {
-    await signIn(page, '/shop')
+    await signInTo(page, '/shop')
     await page.locator('astro-island:not([ssr])').first().waitFor({ state: 'attached' })
     await page.evaluate(() => document.addEventListener('coin:changed', (e) => ((window as unknown as { coin: unknown }).coin = (e as CustomEvent).detail)))
     const before = await balance(page)
@@ -99,7 +86,7 @@ test.describe('French coin shop', () => {
   })
 
   test('a blocked pop-up offers to continue in this tab; closing the pop-up unpaid shows payment cancelled', async ({ page }) => {
-    await signIn(page, '/shop')
+    await signInTo(page, '/shop')
     await page.addInitScript(() => { window.open = () => null })
     await page.reload()
     await page.locator('astro-island:not([ssr])').first().waitFor({ state: 'attached' })
@@ -114,7 +101,7 @@ test.describe('French coin shop', () => {
   })
 
   test('closing the pop-up without paying shows the cancelled state', async ({ page }) => {
-    await signIn(page, '/shop')
+    await signInTo(page, '/shop')
     await page.locator('astro-island:not([ssr])').first().waitFor({ state: 'attached' })
     await page.getByRole('radio', { name: 'PayPal' }).check()
     await page.getByRole('checkbox', { name: /J'accepte les conditions de vente des pièces/ }).check()
@@ -125,7 +112,7 @@ test.describe('French coin shop', () => {
   })
 
   test('the address form saves a European address with the country dial code', async ({ page }) => {
-    await signIn(page, '/shop/address')
+    await signInTo(page, '/shop/address')
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Adresse de facturation')
     expect(await page.getByLabel('Pays').locator('option').count()).toBe(29)
     await page.getByLabel('Nom complet').fill('Camille Martin')

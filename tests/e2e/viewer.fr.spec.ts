@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test'
-import AxeBuilder from '@axe-core/playwright'
+import { hydrated, seriousViolations } from './viewer.helpers.ts'
 
 /**
  * The viewer (spec §2 /viewer/{id}) against the seeded demo: series 1 ("Un café pour deux") has 11 episodes
@@ -10,15 +10,6 @@ const LOCKED = 6
 const TEXT = 84
 /** Series 26 ("Le Dragon de papier") reads right to left; its first episode (free, 3 slices) is id 301. */
 const RTL = 301
-
-async function hydrated(page: Page) {
-  await page.locator('astro-island:not([ssr])').first().waitFor({ state: 'attached' })
-}
-
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze()
-  return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`)
-}
 
 test.describe('French edition viewer', () => {
   test('a free episode shows its slices at known sizes, the first eager, with no layout shift and no a11y violation', async ({ page }) => {

@@ -1,15 +1,10 @@
 import { expect, type APIRequestContext, type Page } from '@playwright/test'
-import AxeBuilder from '@axe-core/playwright'
+export { seriousViolations } from './helpers.ts'
 
 /** Shared steps of the viewer browser tests: a hydrated island, fresh signed-in readers with coins. */
 
 export async function hydrated(page: Page) {
   await page.locator('astro-island:not([ssr])').first().waitFor({ state: 'attached' })
-}
-
-export async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze()
-  return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`)
 }
 
 const PASSWORD = 'Viewer-2026!'

@@ -1,25 +1,11 @@
 import { expect, test, type Page } from '@playwright/test'
-import AxeBuilder from '@axe-core/playwright'
+import { noSeriousViolations, signInTo } from './helpers.ts'
 
 /**
  * Issue 4 browser proofs: a demo reader rents one episode and buys another through the rent-or-buy choice of
  * the locked viewer (coins used shown before paying, `coin:changed` fired after), sees both in the use
  * history; the gift box and the mileage history are reachable and accessible.
  */
-
-/** The coin-moving test signs in as the other demo account, so the shop spec (reader) can count its balance in parallel. */
-async function signIn(page: Page, callback: string, account = { email: 'reader@example.com', password: 'Reader-2026!' }) {
-  await page.goto(`/user/login?callback=${encodeURIComponent(callback)}`)
-  await page.getByLabel('Adresse e-mail').fill(account.email)
-  await page.getByLabel('Mot de passe').fill(account.password)
-  await page.getByRole('button', { name: 'Se connecter' }).click()
-  await expect(page).toHaveURL(new RegExp(`${callback.replace(/[/?]/g, '\\$&')}$`))
-}
-
-async function noSeriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze()
-  expect(results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([])
-}
 
 /** The first locked episode (from `from`) whose choice offers `kind` (the state persists between runs). */
 async function lockedWith(page: Page, kind: RegExp, from: number): Promise<number> {
@@ -34,7 +20,8 @@ async function lockedWith(page: Page, kind: RegExp, from: number): Promise<numbe
 
 test.describe('rent or buy (French edition)', () => {
   test('a reader buys coins in the sandbox, rents one episode and buys another (coins used shown), and finds all in the history', async ({ page }) => {
-    await signIn(page, '/shop', { email: 'minor@example.com', password: 'Minor-2026!' })
+    // the other demo account moves coins here, so the shop spec (reader) can count its balance in parallel
+    await signInTo(page, '/shop', { email: 'minor@example.com', password: 'Minor-2026!' })
     await page.getByRole('radio', { name: /^10 pièces/ }).check()
     await page.getByRole('checkbox', { name: /J'accepte les conditions de vente des pièces/ }).check()
     await page.getByRole('button', { name: 'Acheter' }).click()
@@ -74,7 +61,7 @@ test.describe('rent or buy (French edition)', () => {
   })
 
   test('the gift box lists the tickets and a series ticket opens the episode chosen', async ({ page }) => {
-    await signIn(page, '/gift')
+    await signInTo(page, '/gift')
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Boîte à cadeaux')
     await noSeriousViolations(page)
     const ticket = page.locator('li.card[data-kind="RENT"]').filter({ hasText: 'Ticket de location offert' })
@@ -86,14 +73,14 @@ test.describe('rent or buy (French edition)', () => {
   })
 
   test('the mileage history page shows the points, 180 days', async ({ page }) => {
-    await signIn(page, '/history/mileage')
+    await signInTo(page, '/history/mileage')
     await expect(page.getByText('Opérations des 180 derniers jours.')).toBeVisible()
     await expect(page.locator('tr[data-kind]').first()).toBeVisible()
     await noSeriousViolations(page)
   })
 
   test('wait-until-free: the series ticket unlocks a locked episode for 72 hours, then says when the next one comes', async ({ page }) => {
-    await signIn(page, '/gift')
+    await signInTo(page, '/gift')
     // series 1 and 2 of the demo catalogue are wait-until-free (24 and 72 hours between tickets); their episodes come first
     for (let id = 6; id < 40; id++) {
       const res = await page.goto(`/viewer/${id}`)
@@ -119,7 +106,7 @@ test.describe('rent or buy (French edition)', () => {
   })
 
   test('an unused coin purchase is refunded from the charge history within 7 days', async ({ page }) => {
-    await signIn(page, '/shop', { email: 'minor@example.com', password: 'Minor-2026!' })
+    await signInTo(page, '/shop', { email: 'minor@example.com', password: 'Minor-2026!' })
     await page.getByRole('radio', { name: /^10 pièces/ }).check()
     await page.getByRole('checkbox', { name: /J'accepte les conditions de vente des pièces/ }).check()
     await page.getByRole('button', { name: 'Acheter' }).click()

@@ -4,7 +4,9 @@
  */
 import { expect } from 'vitest'
 import { env } from 'cloudflare:workers'
-import { appFor, frEdition, frMessages, request } from './app.ts'
+import { appFor, expectError, frEdition, frMessages, read, request, type Body } from './app.ts'
+
+export { expectError, read, type Body }
 import { READER_PASSWORD_HASH } from './seed.ts'
 
 export const ORIGIN = 'http://localhost'
@@ -12,8 +14,6 @@ export const PASSWORD = 'Reader-2026!'
 export const app = appFor(frEdition, frMessages)
 export const db = () => env.DB
 
-export type Body = { result: string; code?: string; message?: string; data?: any }
-export const read = async (res: Response) => (await res.json()) as Body
 export const json = (method: string, path: string, body: unknown, headers: Record<string, string> = {}) =>
   request(app, path, { method, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) })
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
@@ -49,14 +49,6 @@ export async function webCookie(email: string, password = PASSWORD): Promise<str
   const value = /wt_session=([^;]*)/.exec(res.headers.get('set-cookie') ?? '')?.[1]
   expect(value).toBeTruthy()
   return `wt_session=${value}`
-}
-
-export async function expectError(res: Response, status: number, code: string) {
-  const body = await read(res)
-  expect({ status: res.status, code: body.code }).toEqual({ status, code })
-  expect(body.result).toBe('ERROR')
-  expect(body.message).toBeTruthy()
-  expect(body.message).not.toMatch(/^error\./)
 }
 
 export type OutboxRow = { id: number; channel: string; recipient: string; template: string; subject: string | null; body: string }

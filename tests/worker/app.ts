@@ -49,3 +49,17 @@ export async function expectHandled(res: Response) {
     expect(body.message).toBeTruthy()
   } else await res.body?.cancel()
 }
+
+/** An API answer's JSON envelope. */
+export type Body = { result: string; code?: string; message?: string; data?: any; [k: string]: unknown }
+export async function read(res: Response): Promise<Body> {
+  return (await res.json()) as Body
+}
+
+/** An error answer: its status, its catalogue code, and a translated message (never a raw message key). */
+export async function expectError(res: Response, status: number, code: string) {
+  const body = await read(res)
+  expect({ status: res.status, code: body.code, result: body.result }).toEqual({ status, code, result: 'ERROR' })
+  expect(body.message).toBeTruthy()
+  expect(body.message).not.toMatch(/^[a-z]+\./)
+}

@@ -5,15 +5,13 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest'
 import { env } from 'cloudflare:workers'
-import { appFor, request } from './app.ts'
+import { appFor, expectError, read, request } from './app.ts'
 import { seedDemo } from './seed.ts'
 
 const app = appFor()
 const ORIGIN = 'http://localhost'
-type Body = { result: string; code?: string; message?: string; data?: any }
 const json = (path: string, body: unknown) =>
   request(app, path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
-const read = async (res: Response) => (await res.json()) as Body
 const db = () => env.DB
 let seq = 0
 const freshEmail = () => `otp${Date.now()}-${++seq}@example.com`
@@ -28,12 +26,6 @@ async function latestOtp(email: string) {
   return /\b(\d{6})\b/.exec(mail?.body ?? '')?.[1]
 }
 const otherCode = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0')
-async function expectError(res: Response, status: number, code: string) {
-  const body = await read(res)
-  expect({ status: res.status, code: body.code }).toEqual({ status, code })
-  expect(body.message).not.toMatch(/^error\./)
-}
-
 beforeAll(async () => {
   await seedDemo(env.DB)
 })

@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { env } from 'cloudflare:workers'
 import { UnsecuredJWT } from 'jose'
 import type { MiddlewareHandler } from 'hono'
-import { appFor, frEdition, frMessages, request } from './app.ts'
+import { appFor, expectError, frEdition, frMessages, read, request } from './app.ts'
 import { seedDemo, DEMO_ACCOUNTS } from './seed.ts'
 import { createApp } from '../../functions/app.ts'
 import { session } from '../../functions/middleware/session.ts'
@@ -21,10 +21,8 @@ const app = appFor()
 const READER = DEMO_ACCOUNTS.reader
 const MINOR = DEMO_ACCOUNTS.minor
 
-type Body = { result: string; code?: string; message?: string; data?: any }
 const json = (method: string, path: string, body: unknown, headers: Record<string, string> = {}) =>
   request(app, path, { method, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) })
-const read = async (res: Response) => (await res.json()) as Body
 const signIn = (email: string, password: string) => json('POST', '/api/v1/auth/sign-in', { email, password })
 const me = (headers: Record<string, string>) => request(app, '/api/v1/user/me', { headers })
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
@@ -51,12 +49,6 @@ async function tokensFor(email: string, password: string) {
   const res = await signIn(email, password)
   expect(res.status).toBe(200)
   return (await read(res)).data as { accessToken: Token; refreshToken: Token; userId: number }
-}
-async function expectError(res: Response, status: number, code: string) {
-  const body = await read(res)
-  expect({ status: res.status, code: body.code }).toEqual({ status, code })
-  expect(body.result).toBe('ERROR')
-  expect(body.message).not.toMatch(/^error\./)
 }
 const refresh = (accessToken: string, refreshToken: string) => json('POST', '/api/v1/auth/refresh', { accessToken, refreshToken })
 

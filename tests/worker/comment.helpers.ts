@@ -1,7 +1,9 @@
 /** Fixtures of the comment and QnA worker tests: the edge app, JSON and form calls. */
 import { expect } from 'vitest'
 import { env } from 'cloudflare:workers'
-import { appFor, frEdition, frMessages, request } from './app.ts'
+import { appFor, expectError, frEdition, frMessages, read, request, type Body } from './app.ts'
+
+export { expectError, read, type Body }
 import { createDb } from '../../src/lib/server/db.ts'
 import { deriveKeys, signAccessToken } from '../../src/features/auth/tokens.ts'
 
@@ -30,18 +32,6 @@ export async function newSeries(opts: { episodes: number; free?: number; adult?:
     s!.id, JSON.stringify(Array.from({ length: opts.episodes }, (_, i) => i + 1)),
   )
   return { seriesId: s!.id, episodeIds: rows.map((r) => r.id).sort((a, b) => a - b) }
-}
-
-export type Body = { result: string; code?: string; message?: string; data?: any; [k: string]: unknown }
-export async function read(res: Response): Promise<Body> {
-  return (await res.json()) as Body
-}
-
-export async function expectError(res: Response, status: number, code: string) {
-  const body = await read(res)
-  expect({ status: res.status, code: body.code, result: body.result }).toEqual({ status, code, result: 'ERROR' })
-  expect(body.message).toBeTruthy()
-  expect(body.message).not.toMatch(/^(error|community)\./)
 }
 
 export function call(reader: Pick<Reader, 'headers'> | null, method: string, path: string, body?: unknown) {

@@ -4,7 +4,9 @@
  */
 import { expect } from 'vitest'
 import { env } from 'cloudflare:workers'
-import { appFor, frEdition, request } from './app.ts'
+import { appFor, expectError, frEdition, read, request, type Body } from './app.ts'
+
+export { expectError, read, type Body }
 import { createDb } from '../../src/lib/server/db.ts'
 import { deriveKeys, signAccessToken } from '../../src/features/auth/tokens.ts'
 import { grantCoins, walletTotals } from '../../src/features/wallet/wallet.server.ts'
@@ -53,7 +55,6 @@ export async function newSeries(opts: SeriesOpts): Promise<{ seriesId: number; e
   return { seriesId: s!.id, episodeIds: rows.map((r) => r.id).sort((a, b) => a - b) }
 }
 
-export type Body = { result: string; code?: string; message?: string; data?: any }
 
 /** POST /api/v1/purchase as `reader` (no Idempotency-Key header when `key` is null). */
 export function buy(reader: Pick<Reader, 'headers'>, body: unknown, key: string | null = crypto.randomUUID()) {
@@ -64,17 +65,6 @@ export function buy(reader: Pick<Reader, 'headers'>, body: unknown, key: string 
 
 export function get(reader: Pick<Reader, 'headers'> | null, path: string) {
   return request(app, path, { headers: reader?.headers ?? {} })
-}
-
-export async function read(res: Response): Promise<Body> {
-  return (await res.json()) as Body
-}
-
-export async function expectError(res: Response, status: number, code: string) {
-  const body = await read(res)
-  expect({ status: res.status, code: body.code, result: body.result }).toEqual({ status, code, result: 'ERROR' })
-  expect(body.message).toBeTruthy()
-  expect(body.message).not.toMatch(/^error\./)
 }
 
 /** Everything a purchase could move for one reader: lots, ledger, purchases, ownerships, keys. */

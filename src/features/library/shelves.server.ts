@@ -3,11 +3,22 @@
  * Both are cursor-paginated by `(time, seriesId)` newest first and read only the reader's own rows.
  */
 import type { Db } from '../../lib/server/db.ts'
-import { encodeCursor, type Cursor } from '../catalogue/catalogue.ts'
+import { decodeCursor, encodeCursor, type Cursor } from '../catalogue/catalogue.ts'
 import { SHELF_EPISODES, SHELF_PAGE, shelfEpisodes, type OwnedSeries, type OwnershipRow } from './shelves.ts'
 
 /** A page of a shelf: `next` is the cursor of the following page, null on the last one. */
 export type ShelfPage<T> = { items: T[]; next: string | null }
+
+/**
+ * A shelf page's `?cursor=` (`raw`) for the signed-in reader: the page `load` gives, empty for a guest, and `bad`
+ * for a cursor that is not ours (the page then answers 400 and lists nothing).
+ */
+export async function readShelf<T>(raw: string | null, userId: number | null, load: (userId: number, cursor: Cursor | null) => Promise<ShelfPage<T>>) {
+  const cursor = raw === null ? null : decodeCursor(raw, 'newest')
+  const bad = raw !== null && cursor === null
+  const page: ShelfPage<T> = userId !== null && !bad ? await load(userId, cursor) : { items: [], next: null }
+  return { page, bad }
+}
 
 const LIVE = `(o.expires_at IS NULL OR o.expires_at > ?)`
 

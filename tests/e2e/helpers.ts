@@ -1,0 +1,25 @@
+import { expect, type Page } from '@playwright/test'
+import AxeBuilder from '@axe-core/playwright'
+
+/** Steps shared by the browser tests. */
+
+export const DEMO_READER = { email: 'reader@example.com', password: 'Reader-2026!' }
+
+/** Signs in through the login form (the demo reader by default) and waits to be back at `callback`. */
+export async function signInTo(page: Page, callback: string, account = DEMO_READER) {
+  await page.goto(`/user/login?callback=${encodeURIComponent(callback)}`)
+  await page.getByLabel('Adresse e-mail').fill(account.email)
+  await page.getByLabel('Mot de passe').fill(account.password)
+  await page.getByRole('button', { name: 'Se connecter' }).click()
+  await expect(page).toHaveURL(new RegExp(`${callback.replace(/[/?]/g, '\\$&')}$`))
+}
+
+/** The page's serious and critical axe violations, each as "rule: targets". */
+export async function seriousViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze()
+  return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`)
+}
+
+export async function noSeriousViolations(page: Page) {
+  expect(await seriousViolations(page)).toEqual([])
+}
