@@ -21,6 +21,7 @@ import { sameOrigin } from './middleware/same-origin.ts'
 import { protectedRoute } from './middleware/protected-route.ts'
 import { session } from './middleware/session.ts'
 import { edgeCache } from './middleware/edge-cache.ts'
+import { audience } from './middleware/audience.ts'
 import { v1 } from './api/v1.ts'
 import { media } from './api/media.ts'
 import { ops } from './api/ops.ts'
@@ -84,7 +85,7 @@ export function createApp({ edition, messages, pages, buildId = 'dev' }: AppOpti
     c.req.raw = new Request(c.req.raw, { headers })
     await next()
   })
-  app.use(protectedRoute, edgeCache(buildId))
+  app.use(protectedRoute, audience, edgeCache(buildId))
   for (const handler of pages) app.use(handler as MiddlewareHandler)
   app.notFound(notFound)
   return app

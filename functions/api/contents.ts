@@ -5,17 +5,16 @@
  * Malformed or unknown ids are NOT_EXIST (404).
  */
 import { Hono, type Context } from 'hono'
-import { getCookie } from 'hono/cookie'
 import { z } from 'zod'
 import type { AppEnv } from '../lib/env.ts'
 import { ok } from '../lib/respond.ts'
 import { validate } from '../lib/validate.ts'
 import { AppError } from '../../src/lib/errors/catalogue.ts'
 import { listContents, seriesDetail, seriesExists } from '../../src/features/catalogue/catalogue.server.ts'
-import { MAX_CURSOR_LENGTH, NOT_LOGGED_IN_ADULT_COOKIE, parseId, PLATFORMS, resolveContents, homeToday } from '../../src/features/catalogue/catalogue.ts'
-import { readerIsAdult, seriesMe, seriesOwnerships } from '../../src/features/library/library.server.ts'
-import { isAdultReader } from '../../src/features/viewer/viewer.ts'
-import { readerAudience } from '../../src/features/age/age.server.ts'
+import { MAX_CURSOR_LENGTH, parseId, resolveContents, homeToday } from '../../src/features/catalogue/catalogue.ts'
+import { seriesMe, seriesOwnerships } from '../../src/features/library/library.server.ts'
+import { adultGate, audienceSees } from '../../src/features/age/age.ts'
+import { audienceOf } from '../middleware/audience.ts'
 import { currentUserId, requireUser } from '../middleware/session.ts'
 
 const ContentsQuery = z.object({
@@ -24,11 +23,10 @@ const ContentsQuery = z.object({
   cursor: z.string().max(MAX_CURSOR_LENGTH).optional(),
   size: z.string().max(3).optional(),
 })
-const Platform = z.enum(PLATFORMS).catch('WEB')
 
 export const contents = new Hono<AppEnv>().get('/', validate('query', ContentsQuery), async (c) => {
   const edition = c.get('edition')
-  const audience = await readerAudience(c.var.db, edition, c.get('session')?.userId ?? null, { platform: Platform.parse(c.req.header('x-platform')), adultCookie: getCookie(c, NOT_LOGGED_IN_ADULT_COOKIE) })
+  const audience = audienceSees(await audienceOf(c))
   const resolved = resolveContents(c.req.valid('query'), audience, homeToday(edition.timeZone))
   if (!resolved.ok) throw new AppError(resolved.code, resolved.field ? { fields: resolved.field } : undefined)
   c.header('Cache-Control', 'private, no-store')
@@ -43,13 +41,13 @@ export const contents = new Hono<AppEnv>().get('/', validate('query', ContentsQu
   .get('/:id', async (c) => {
     const id = seriesIdOf(c)
     const userId = c.get('session')?.userId ?? null
-    const [series, owned, adult] = await Promise.all([
-      seriesDetail(c.var.db, id),
+    const audience = await audienceOf(c)
+    const [series, owned] = await Promise.all([
+      seriesDetail(c.var.db, id, audienceSees(audience)),
       userId === null ? null : seriesOwnerships(c.var.db, userId, id),
-      userId === null ? isAdultReader(c.var.edition, null, getCookie(c, NOT_LOGGED_IN_ADULT_COOKIE)) : readerIsAdult(c.var.db, userId, c.var.edition),
     ])
     if (!series) throw new AppError((await seriesExists(c.var.db, id)) ? 'INVALID_CONTENTS' : 'NOT_EXIST') // spec §8 detail errors
-    if (series.isAdult && !adult) throw new AppError('ADULT_ONLY_CONTENTS')
+    if (series.isAdult && adultGate(c.var.edition, audience) !== 'open') throw new AppError('ADULT_ONLY_CONTENTS')
     c.header('Cache-Control', 'private, no-store')
     const { episodes, ...rest } = series
     return ok(c, {

@@ -42,6 +42,7 @@ export const gift = new Hono<AppEnv>()
       episodeId: c.req.valid('json').episodeId,
       claim: c.var.idempotency,
       rentalHours: c.var.edition.rentalHours,
+      ageRules: c.var.edition,
     })
     c.header('Cache-Control', 'private, no-store')
     return ok(c, result)
@@ -60,7 +61,7 @@ export const gift = new Hono<AppEnv>()
       const scope = 'POST /gift/use'
       const claim = { userId: state.userId, key: `web-gift-${form.data.key}`, scope, requestHash: await requestHash(scope, JSON.stringify({ id: param.data.id, episodeId })) }
       try {
-        await useGift(c.var.db, { userId: state.userId, giftId: param.data.id, episodeId, claim, rentalHours: c.var.edition.rentalHours })
+        await useGift(c.var.db, { userId: state.userId, giftId: param.data.id, episodeId, claim, rentalHours: c.var.edition.rentalHours, ageRules: c.var.edition })
       } catch (e) {
         if (!(e instanceof IdempotencyKeyTaken)) throw e // a double submit of the same form: the first one used it
       }

@@ -4,8 +4,9 @@ import { AppError, type ErrorCode } from '../../src/lib/errors/catalogue.ts'
 import { isProtectedPath, loginRedirect, skipsUser, SESSION_COOKIE } from '../../src/features/session/routes.ts'
 import { openSession, sealSession, sessionCookieOptions, type WebSession } from '../../src/features/session/cookie.ts'
 import { needsRefresh, verifyAccessToken, type TokenKeys } from '../../src/features/auth/tokens.ts'
-import { isSessionCurrent, refreshTokens, sessionKeys } from '../../src/features/auth/auth.server.ts'
+import { currentReader, refreshTokens, sessionKeys } from '../../src/features/auth/auth.server.ts'
 import type { AppEnv } from '../lib/env.ts'
+import type { AudienceFlags } from '../../src/features/age/age.ts'
 import { requestContext } from '../../src/lib/server/context.ts'
 
 /**
@@ -16,8 +17,9 @@ export type SessionState =
   /**
    * `expires`: when the session ends (refresh-token expiry for the cookie, access-token expiry for Bearer).
    * `sessionVersion`: the access token's; a route in CHECKED_BY_HANDLER compares it in its own user read.
+   * `reader`: the adult flags and switches read with the version check (absent when no check ran).
    */
-  | { userId: number; source: 'bearer' | 'cookie'; expires: string; sessionVersion: number }
+  | { userId: number; source: 'bearer' | 'cookie'; expires: string; sessionVersion: number; reader?: AudienceFlags }
   | { userId: null; error: ErrorCode | null }
 
 declare module 'hono' {
@@ -126,8 +128,9 @@ async function fromBearer(authorization: string, issuer: string, db: AppEnv['Var
   const keys = await sessionKeys().catch(() => null)
   if (!keys) return { userId: null, error: 'NO_SECRET' }
   const check = await verifyAccessToken(keys, match[1]!, issuer)
-  if (check.ok && checkVersion && !(await isSessionCurrent(db, check.userId, check.sessionVersion))) return { userId: null, error: 'NEED_TO_REFRESH' }
-  if (check.ok) return { userId: check.userId, source: 'bearer', expires: check.expiresAt.toISOString(), sessionVersion: check.sessionVersion }
+  const reader = check.ok && checkVersion ? await currentReader(db, check.userId, check.sessionVersion) : undefined
+  if (reader === null) return { userId: null, error: 'NEED_TO_REFRESH' }
+  if (check.ok) return { userId: check.userId, source: 'bearer', expires: check.expiresAt.toISOString(), sessionVersion: check.sessionVersion, reader }
   return { userId: null, error: check.reason === 'expired' ? 'NEED_TO_REFRESH' : 'NOT_LOGIN_USER' }
 }
 
@@ -142,8 +145,10 @@ async function fromCookie(
 ): Promise<{ state: SessionState; cookie: { set: string; refreshExpiredAt: string } | 'clear' | null }> {
   const now = new Date()
   const check = await verifyAccessToken(keys, web.accessToken.value, issuer, now)
-  if (check.ok && !needsRefresh(check.expiresAt, now) && (!checkVersion || (await isSessionCurrent(db, check.userId, check.sessionVersion)))) {
-    return { state: { userId: check.userId, source: 'cookie', expires: web.refreshToken.expiredAt, sessionVersion: check.sessionVersion }, cookie: null }
+  const usable = check.ok && !needsRefresh(check.expiresAt, now)
+  const reader = usable && checkVersion ? await currentReader(db, check.userId, check.sessionVersion) : undefined
+  if (usable && reader !== null) {
+    return { state: { userId: check.userId, source: 'cookie', expires: web.refreshToken.expiredAt, sessionVersion: check.sessionVersion, reader }, cookie: null }
   }
   try {
     const fresh = await refreshTokens(db, { accessToken: web.accessToken.value, refreshToken: web.refreshToken.value }, { issuer, t, now, ip })

@@ -49,12 +49,12 @@ describe('demo catalogue through the D1 helper', () => {
 
   it('reads a series detail with creators, tags and ≥ 10 episodes in 1 query', async () => {
     const db = createDb(env.DB)
-    const detail = await seriesDetail(db, 1)
+    const detail = await seriesDetail(db, 1, GUEST)
     expect(detail).not.toBeNull()
     expect(detail!.creators.length).toBeGreaterThan(0)
     expect(detail!.episodes.length).toBeGreaterThanOrEqual(10)
     expect(detail!.episodes.some((e) => e.free)).toBe(true)
     expect(db.queryCount).toBe(1)
-    expect(await seriesDetail(createDb(env.DB), 999_999)).toBeNull()
+    expect(await seriesDetail(createDb(env.DB), 999_999, GUEST)).toBeNull()
   })
 })

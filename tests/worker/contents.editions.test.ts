@@ -8,7 +8,8 @@ import { seedDemo } from './seed.ts'
 import { parseEdition, type Edition } from '../../src/lib/edition/schema.ts'
 import { createDb } from '../../src/lib/server/db.ts'
 import { listContents, type SeriesCard } from '../../src/features/catalogue/catalogue.server.ts'
-import { audienceFor, HOME_TABS, SCHEDULE_DAYS, type Audience, type Platform, type Viewer } from '../../src/features/catalogue/catalogue.ts'
+import { HOME_TABS, SCHEDULE_DAYS, type Audience } from '../../src/features/catalogue/catalogue.ts'
+import { audienceClass, audienceSees, type AudienceFlags } from '../../src/features/age/age.ts'
 import { resolveContents } from '../../src/features/catalogue/catalogue.ts'
 import type { DemoCatalogue } from '../../scripts/seed/data.ts'
 import ar from '../../editions/ar/edition.json'
@@ -21,22 +22,21 @@ import tw from '../../editions/tw/edition.json'
 
 const EDITIONS: Edition[] = Object.entries({ ar, de, fr, jp, kr, th, tw }).map(([id, e]) => parseEdition(id, e))
 
-type Reader = { name: string; viewer: Viewer; platform: Platform; adultCookie?: string }
+type Reader = { name: string; flags: AudienceFlags; adultCookie?: string }
+const verified = { isAdult: true, isKrIpUser: false, isAdultKr: false, birthedAt: '1990-05-01', adultVerifiedAt: new Date().toISOString() }
 const READERS: Reader[] = [
-  { name: 'guest on the web', viewer: null, platform: 'WEB' },
-  { name: 'guest in the app', viewer: null, platform: 'IOS_APP' },
-  { name: 'guest who answered yes to the age popup', viewer: null, platform: 'WEB', adultCookie: 'Y' },
-  { name: 'adult showing adult series', viewer: { isAdult: true, showAdult: true, isBlToggle: true }, platform: 'WEB' },
-  { name: 'adult hiding adult series', viewer: { isAdult: true, showAdult: false, isBlToggle: true }, platform: 'WEB' },
-  { name: 'minor whose flag says show', viewer: { isAdult: false, showAdult: true, isBlToggle: true }, platform: 'WEB' },
-  { name: 'app reader with BL off', viewer: { isAdult: true, showAdult: true, isBlToggle: false }, platform: 'AND_PLAY' },
-  { name: 'web reader with BL off', viewer: { isAdult: true, showAdult: true, isBlToggle: false }, platform: 'WEB' },
+  { name: 'guest', flags: null },
+  { name: 'guest who answered yes to the age popup', flags: null, adultCookie: 'Y' },
+  { name: 'adult showing adult series', flags: { ...verified, showAdult: true, isBlToggle: true } },
+  { name: 'adult hiding adult series', flags: { ...verified, showAdult: false, isBlToggle: true } },
+  { name: 'minor whose flag says show', flags: { ...verified, isAdult: false, birthedAt: null, showAdult: true, isBlToggle: true } },
+  { name: 'reader with BL off', flags: { ...verified, showAdult: true, isBlToggle: false } },
 ]
 
 /** Spec §5 as a table: what each reader must get in each edition. */
 function expectedAudience(e: Edition, r: Reader): Audience {
-  const showAdult = r.viewer ? r.viewer.isAdult && r.viewer.showAdult : e.notLoggedInAdultCookie && r.adultCookie === 'Y'
-  const showBl = !(e.blToggle && r.platform !== 'WEB' && r.viewer !== null && !r.viewer.isBlToggle)
+  const showAdult = r.flags ? r.flags.isAdult && r.flags.showAdult : e.notLoggedInAdultCookie && r.adultCookie === 'Y'
+  const showBl = !(e.blToggle && r.flags !== null && !r.flags.isBlToggle)
   return { showAdult, showBl }
 }
 
@@ -66,11 +66,11 @@ async function everyPage(tab: string, day: string | undefined, audience: Audienc
 describe('adult and BL visibility per edition (spec §5)', () => {
   it('gives each reader of each edition the audience the rules say', () => {
     for (const e of EDITIONS) for (const r of READERS) {
-      expect(audienceFor(e, r.viewer, { platform: r.platform, adultCookie: r.adultCookie }), `${e.id}: ${r.name}`).toEqual(expectedAudience(e, r))
+      expect(audienceSees(audienceClass(e, r.flags, r.adultCookie)), `${e.id}: ${r.name}`).toEqual(expectedAudience(e, r))
     }
-    // the rules bite somewhere: jp guests with the cookie see adult series, ar app readers can turn BL off
-    expect(EDITIONS.some((e) => expectedAudience(e, READERS[2]!).showAdult)).toBe(true)
-    expect(EDITIONS.some((e) => !expectedAudience(e, READERS[6]!).showBl)).toBe(true)
+    // the rules bite somewhere: jp guests with the cookie see adult series, ar readers can turn BL off
+    expect(EDITIONS.some((e) => expectedAudience(e, READERS[1]!).showAdult)).toBe(true)
+    expect(EDITIONS.some((e) => !expectedAudience(e, READERS[5]!).showBl)).toBe(true)
   })
 })
 

@@ -4,6 +4,7 @@ import { seedDemo } from './seed.ts'
 import { frEdition } from './app.ts'
 import { createDb } from '../../src/lib/server/db.ts'
 import { seriesDetail, sitemapSeries } from '../../src/features/catalogue/catalogue.server.ts'
+import { GUEST } from '../../src/features/catalogue/catalogue.ts'
 import { breadcrumbLd, comicSeriesLd, jsonLdText, sitemapXml } from '../../src/features/catalogue/seo.ts'
 import type { DemoCatalogue } from '../../scripts/seed/data.ts'
 
@@ -15,7 +16,7 @@ beforeAll(async () => {
 describe('SEO on the demo catalogue', () => {
   it('every public series gets parseable ComicSeries JSON-LD whose parts are its episodes', async () => {
     for (const row of demo.tables.series!.filter((s) => s.is_adult === 0)) {
-      const s = (await seriesDetail(createDb(env.DB), Number(row.id)))!
+      const s = (await seriesDetail(createDb(env.DB), Number(row.id), GUEST))!
       const text = jsonLdText(comicSeriesLd(s, { siteUrl: frEdition.siteUrl, locale: frEdition.locale, image: null, genreName: s.genre }))
       const ld = JSON.parse(text)
       expect(ld['@type']).toBe('ComicSeries')

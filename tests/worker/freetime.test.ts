@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { app, db, expectError, get, newReader, newSeries, read, snapshot, type Reader } from './purchase.helpers.ts'
-import { request } from './app.ts'
+import { frEdition, request } from './app.ts'
 import { useFreetime } from '../../src/features/freetime/freetime.server.ts'
 import { failingAt } from './faults.ts'
 
@@ -48,7 +48,7 @@ describe('POST /api/v1/purchase/freetime', () => {
     // 25 hours later a new ticket is there
     const later = new Date(Date.now() + 25 * 3_600_000)
     const claim = { userId: reader.id, key: 'later', scope: 'POST /purchase/freetime', requestHash: 'h' }
-    const next = await useFreetime(db, { userId: reader.id, episodeId: episodeIds[2]!, claim }, later)
+    const next = await useFreetime(db, { userId: reader.id, episodeId: episodeIds[2]!, claim, ageRules: frEdition }, later)
     expect(next.episodeId).toBe(episodeIds[2])
   })
 
@@ -104,7 +104,7 @@ describe('POST /api/v1/purchase/freetime', () => {
     for (let at = 0; at < 5; at++) {
       const failing = failingAt(db, at)
       const claim = { userId: reader.id, key: `fault-${at}`, scope: 'test', requestHash: 'h' }
-      await expect(useFreetime(failing, { userId: reader.id, episodeId: episodeIds[1]!, claim })).rejects.toThrow()
+      await expect(useFreetime(failing, { userId: reader.id, episodeId: episodeIds[1]!, claim, ageRules: frEdition })).rejects.toThrow()
       expect(await snapshot(reader.id), `statement ${at}`).toEqual(before)
       expect(await tickets()).toEqual({ n: 0 })
     }

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { app, db, expectError, get, newReader, newSeries, read, snapshot, type Reader } from './purchase.helpers.ts'
-import { request } from './app.ts'
+import { frEdition, request } from './app.ts'
 import { useGift } from '../../src/features/gift/gift.server.ts'
 import { failingAt } from './faults.ts'
 
@@ -130,7 +130,7 @@ describe('gift box', () => {
     for (let at = 0; at < 5; at++) {
       const failing = failingAt(db, at)
       const claim = { userId: reader.id, key: `fault-${at}`, scope: 'test', requestHash: 'h' }
-      await expect(useGift(failing, { userId: reader.id, giftId: id, episodeId: episodeIds[1], claim, rentalHours: 72 })).rejects.toThrow()
+      await expect(useGift(failing, { userId: reader.id, giftId: id, episodeId: episodeIds[1], claim, rentalHours: 72, ageRules: frEdition })).rejects.toThrow()
       expect(await snapshot(reader.id), `statement ${at}`).toEqual(before)
       expect(await gifts(reader.id), `statement ${at}`).toEqual(beforeGifts)
     }

@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
+import { frEdition } from './app.ts'
 import { db, expectInvariant, give, newReader, newSeries } from './purchase.helpers.ts'
 import { purchaseEpisodes } from '../../src/features/purchase/purchase.server.ts'
 import { adminAdjust, coinOf, userBalances } from '../../src/features/wallet/wallet.server.ts'
@@ -46,7 +47,7 @@ const purchase = (kind: 'RENT' | 'POSSESSION', count: number): Cmd => ({
     r.next += count
     const price = (kind === 'RENT' ? 2 : 4) * count
     const claim = { userId: r.userId, key: `model-${++r.keys}`, scope: 'test', requestHash: 'h' }
-    const outcome = await purchaseEpisodes(db, { userId: r.userId, request: { episodeIds, kind }, claim, rentalHours: 72 }).then(
+    const outcome = await purchaseEpisodes(db, { userId: r.userId, request: { episodeIds, kind }, claim, rentalHours: 72, ageRules: frEdition }).then(
       (res) => res,
       (e: unknown) => code(e),
     )

@@ -12,6 +12,7 @@ import { coinOf, userBalances } from '../../src/features/wallet/wallet.server.ts
 import { coinSummary } from '../../src/features/wallet/wallet.ts'
 import type { Db } from '../../src/lib/server/db.ts'
 import { failingAt } from './faults.ts'
+import { frEdition } from './app.ts'
 
 describe('POST /api/v1/purchase', () => {
   it('rents one episode and buys two: bonus first, then free, then paid coins; the answer shows the new balance', async () => {
@@ -176,13 +177,13 @@ describe('POST /api/v1/purchase', () => {
     const probe = await newReader()
     await give(probe.id, 'BONUS', 3, 3)
     await give(probe.id, 'COIN', 30)
-    await purchaseEpisodes(counting, { userId: probe.id, request, claim: { userId: probe.id, key: 'probe', scope: 'test', requestHash: 'h' }, rentalHours: 72 })
+    await purchaseEpisodes(counting, { userId: probe.id, request, claim: { userId: probe.id, key: 'probe', scope: 'test', requestHash: 'h' }, rentalHours: 72, ageRules: frEdition })
     expect(size).toBeGreaterThanOrEqual(9)
 
     const before = await snapshot(reader.id)
     for (let at = 0; at < size; at++) {
       const failing = failingAt(db, at)
-      const err = await purchaseEpisodes(failing, { userId: reader.id, request, claim: { userId: reader.id, key: `fault-${at}`, scope: 'test', requestHash: 'h' }, rentalHours: 72 }).then(
+      const err = await purchaseEpisodes(failing, { userId: reader.id, request, claim: { userId: reader.id, key: `fault-${at}`, scope: 'test', requestHash: 'h' }, rentalHours: 72, ageRules: frEdition }).then(
         () => null,
         (e: unknown) => e,
       )

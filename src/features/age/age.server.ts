@@ -5,8 +5,8 @@
  */
 import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
-import { audienceFor, type Audience, type Platform } from '../catalogue/catalogue.ts'
-import { adultAuthentication, eventAccess, isAdult, type AdultFlags, type AgeEdition, type EventRestriction } from './age.ts'
+import { requestContext } from '../../lib/server/context.ts'
+import { adultAuthentication, audienceClass, audienceSees, eventAccess, isAdult, type AdultFlags, type AgeEdition, type AudienceClass, type AudienceFlags, type EventRestriction } from './age.ts'
 
 export type AdultRow = {
   isAdult: number; isKrIpUser: number; isAdultKr: number; birthedAt: string | null; adultVerifiedAt: string | null
@@ -20,7 +20,7 @@ export const ADULT_STATE_SQL = `SELECT is_adult AS isAdult, is_kr_ip_user AS isK
             adult_verified_at AS adultVerifiedAt, show_adult AS showAdult, is_bl_toggle AS isBlToggle, session_version AS sessionVersion
        FROM users WHERE id = ? AND deleted_at IS NULL`
 
-export function toAdultState(row: AdultRow | undefined): (NonNullable<AdultFlags> & { showAdult: boolean; isBlToggle: boolean }) | null {
+export function toAdultState(row: AdultRow | undefined): AudienceFlags {
   if (!row) return null
   return {
     isAdult: row.isAdult === 1, isKrIpUser: row.isKrIpUser === 1, isAdultKr: row.isAdultKr === 1, birthedAt: row.birthedAt,
@@ -28,14 +28,11 @@ export function toAdultState(row: AdultRow | undefined): (NonNullable<AdultFlags
   }
 }
 
-/** Common adult rules (verification valid 1 year) for callers without the edition's. */
-export const COMMON_AGE_RULES = { krAdultAuth: false, adultNeedsBirthDate: false, notLoggedInAdultCookie: false }
-
 /**
  * Whether the reader of an ADULT_STATE_SQL row is an adult now (spec §4/§5); null for a missing or withdrawn
  * account. For features that read the row inside their own batch (purchase, gift, wait-until-free).
  */
-export function adultNow(row: AdultRow | undefined, rules: Pick<AgeEdition, 'krAdultAuth' | 'adultNeedsBirthDate' | 'notLoggedInAdultCookie'> = COMMON_AGE_RULES, now = new Date()): boolean | null {
+export function adultNow(row: AdultRow | undefined, rules: Pick<AgeEdition, 'krAdultAuth' | 'adultNeedsBirthDate' | 'notLoggedInAdultCookie'>, now: Date): boolean | null {
   const state = toAdultState(row)
   return state === null ? null : isAdult(rules, state, undefined, now)
 }
@@ -107,17 +104,26 @@ export async function assertEventAccess(db: Db, eventId: number, userId: number 
 }
 
 /**
- * Spec §5 audience of one request for the catalogue API: a guest's (the jp cookie counted) or the signed-in
- * reader's (adult status with its 1-year validity, showAdult, BL toggle) through catalogue's `audienceFor`.
+ * Spec §5 audience class of one request (issue 11): a guest's (the jp cookie counted) or the signed-in
+ * reader's. `reader` is the row the session check already read (no query then); absent, it is read here.
  */
-export async function readerAudience(
+export async function requestAudience(
   db: Db,
   edition: AgeEdition,
-  userId: number | null,
-  opts: { platform?: Platform; adultCookie?: string | undefined } = {},
+  session: { userId: number | null; reader?: AudienceFlags },
+  adultCookie: string | undefined,
   now: Date = new Date(),
-): Promise<Audience> {
-  const state = userId === null ? null : await readAdultState(db, userId)
-  const viewer = state && { isAdult: isAdult(edition, state, undefined, now), showAdult: state.showAdult, isBlToggle: state.isBlToggle }
-  return audienceFor(edition, viewer, opts)
+): Promise<AudienceClass> {
+  if (session.userId === null) return audienceClass(edition, null, adultCookie, now)
+  return audienceClass(edition, session.reader ?? (await readAdultState(db, session.userId)), adultCookie, now)
+}
+
+/** The audience class the page being rendered is for (set by the edge before the page cache; guest outside a request). */
+export function pageAudience(): AudienceClass {
+  return requestContext().audience ?? 'guest'
+}
+
+/** What the page being rendered may list (adult and BL series), from its audience class. */
+export function pageSees(): { showAdult: boolean; showBl: boolean } {
+  return audienceSees(pageAudience())
 }

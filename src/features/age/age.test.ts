@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import {
-  adultAuthentication, ageOn, calendarYears, canShowAdult, checkBirthday, daysInMonth, eventAccess, isAdult, isKoreanIp,
-  parseIsoDate, popupMode, safeReturnTo, showsBl, todayIn, toggleAllowed, verificationExpiresAt, YES_NO_BIRTH_DATE,
+  adultAuthentication, adultGate, ageOn, audienceClass, audienceSees, calendarYears, checkBirthday, daysInMonth, eventAccess, isAdult, isKoreanIp,
+  parseIsoDate, popupMode, safeReturnTo, todayIn, toggleAllowed, verificationExpiresAt, YES_NO_BIRTH_DATE, type AudienceClass, type AudienceFlags,
 } from './age.ts'
 import { ToggleValue } from './age.schema.ts'
 import { parseEdition, EDITION_IDS, type Edition } from '../../lib/edition/schema.ts'
@@ -120,24 +120,45 @@ describe('isAdult per edition rule (spec §5)', () => {
   })
 })
 
-describe('showing adult and BL series (spec §5)', () => {
-  it('adult: an adult with showAdult on, or the jp guest cookie', () => {
-    expect(canShowAdult(E.fr, { isAdult: true, showAdult: true })).toBe(true)
-    expect(canShowAdult(E.fr, { isAdult: true, showAdult: false })).toBe(false)
-    expect(canShowAdult(E.fr, { isAdult: false, showAdult: true })).toBe(false)
-    expect(canShowAdult(E.jp, null, 'Y')).toBe(true)
-    expect(canShowAdult(E.fr, null, 'Y')).toBe(false)
+describe('audience classes (issue 11): one table, edition by edition', () => {
+  const flags = (over: Partial<NonNullable<AudienceFlags>> = {}): AudienceFlags => ({ ...adult, showAdult: true, isBlToggle: true, ...over })
+  const minorBirth = '2012-03-04'
+  // [reader, jp cookie, expected class per edition fr de th tw jp kr ar]
+  const rows: [string, AudienceFlags, string | undefined, Record<(typeof EDITION_IDS)[number], AudienceClass>][] = [
+    ['guest', null, undefined, { fr: 'guest', de: 'guest', th: 'guest', tw: 'guest', jp: 'guest', kr: 'guest', ar: 'guest' }],
+    ['guest with the adult cookie', null, 'Y', { fr: 'guest', de: 'guest', th: 'guest', tw: 'guest', jp: 'guest-adult', kr: 'guest', ar: 'guest' }],
+    ['guest with a forged cookie value', null, 'yes', { fr: 'guest', de: 'guest', th: 'guest', tw: 'guest', jp: 'guest', kr: 'guest', ar: 'guest' }],
+    ['verified adult', flags(), undefined, { fr: 'adult', de: 'adult', th: 'adult', tw: 'adult', jp: 'adult', kr: 'adult', ar: 'adult' }],
+    ['verified adult, adult content off', flags({ showAdult: false }), undefined, { fr: 'adult-off', de: 'adult-off', th: 'adult-off', tw: 'adult-off', jp: 'adult-off', kr: 'adult-off', ar: 'adult-off' }],
+    ['member never checked', flags({ isAdult: false, birthedAt: null, adultVerifiedAt: null }), 'Y', { fr: 'member', de: 'member', th: 'member', tw: 'member', jp: 'member', kr: 'member', ar: 'member' }],
+    ['check older than a year', flags({ adultVerifiedAt: '2025-11-01T00:00:00.000Z' }), undefined, { fr: 'member', de: 'member', th: 'member', tw: 'member', jp: 'member', kr: 'member', ar: 'member' }],
+    ['minor by birth date', flags({ isAdult: false, birthedAt: minorBirth }), undefined, { fr: 'minor', de: 'minor', th: 'minor', tw: 'minor', jp: 'minor', kr: 'minor', ar: 'minor' }],
+    ['adult flag without birth date', flags({ birthedAt: null }), undefined, { fr: 'adult', de: 'adult', th: 'member', tw: 'member', jp: 'adult', kr: 'adult', ar: 'adult' }],
+    ['Korean IP without phone check', flags({ isKrIpUser: true }), undefined, { fr: 'adult', de: 'adult', th: 'adult', tw: 'adult', jp: 'adult', kr: 'member', ar: 'adult' }],
+    ['Korean IP with phone check', flags({ isKrIpUser: true, isAdultKr: true }), undefined, { fr: 'adult', de: 'adult', th: 'adult', tw: 'adult', jp: 'adult', kr: 'adult', ar: 'adult' }],
+    ['adult with BL off', flags({ isBlToggle: false }), undefined, { fr: 'adult', de: 'adult', th: 'adult', tw: 'adult', jp: 'adult', kr: 'adult', ar: 'adult-nobl' }],
+    ['minor with BL off', flags({ isAdult: false, birthedAt: minorBirth, isBlToggle: false }), undefined, { fr: 'minor', de: 'minor', th: 'minor', tw: 'minor', jp: 'minor', kr: 'minor', ar: 'minor-nobl' }],
+  ]
+  it.each(rows)('%s', (_name, reader, cookie, expected) => {
+    for (const id of EDITION_IDS) expect(audienceClass(E[id], reader, cookie, NOW), id).toBe(expected[id])
   })
 
-  it('BL toggle only on the -me edition (ar): in the app a member follows isBlToggle', () => {
-    expect(E.ar.platformId).toMatch(/-me$/)
-    expect(showsBl(E.ar, { isBlToggle: false }, true)).toBe(false)
-    expect(showsBl(E.ar, { isBlToggle: true }, true)).toBe(true)
-    expect(showsBl(E.ar, { isBlToggle: false }, false)).toBe(true)
-    expect(showsBl(E.ar, null, true)).toBe(true)
-    for (const id of ['fr', 'de', 'th', 'tw', 'jp', 'kr'] as const) expect(showsBl(E[id], { isBlToggle: false }, true)).toBe(true)
+  it('what each class lists and what an adult-only page shows it', () => {
+    expect(audienceSees('adult')).toEqual({ showAdult: true, showBl: true })
+    expect(audienceSees('guest-adult')).toEqual({ showAdult: true, showBl: true })
+    for (const c of ['guest', 'member', 'minor', 'adult-off'] as const) expect(audienceSees(c).showAdult, c).toBe(false)
+    expect(audienceSees('adult-nobl')).toEqual({ showAdult: true, showBl: false })
+    expect(adultGate(E.fr, 'guest')).toBe('login')
+    expect(adultGate(E.jp, 'guest')).toBe('ageCheck') // the jp guest answers the yes/no popup
+    expect(adultGate(E.fr, 'member')).toBe('ageCheck')
+    expect(adultGate(E.fr, 'minor-nobl')).toBe('minor')
+    expect(adultGate(E.fr, 'adult-off')).toBe('switch')
+    expect(adultGate(E.ar, 'adult-nobl')).toBe('open')
+    expect(adultGate(E.jp, 'guest-adult')).toBe('open')
   })
+})
 
+describe('adult and BL switches (spec §5/§6)', () => {
   it('toggles: members only; BL only where the edition has it', () => {
     expect(toggleAllowed('adult', E.fr, false)).toBe('NOT_LOGIN_USER')
     expect(toggleAllowed('adult', E.fr, true)).toBe('ok')

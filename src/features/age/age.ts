@@ -129,27 +129,6 @@ export function isAdult(
   return true
 }
 
-/**
- * Spec §5 showing adult content: a guest with the jp cookie at Y, or a signed-in adult (the rule above,
- * already applied to `isAdult`) whose showAdult switch is on.
- */
-export function canShowAdult(
-  edition: Pick<AgeEdition, 'notLoggedInAdultCookie'>,
-  viewer: { isAdult: boolean; showAdult: boolean } | null,
-  adultCookie?: string | undefined,
-): boolean {
-  if (!viewer) return edition.notLoggedInAdultCookie && adultCookie === 'Y'
-  return viewer.isAdult && viewer.showAdult
-}
-
-/**
- * Spec §5 BL toggle: it applies only on the {product}-me edition (`blToggle`); there BL is shown when not
- * in the app or not logged in, else per the reader's isBlToggle. Elsewhere BL is always shown.
- */
-export function showsBl(edition: Pick<AgeEdition, 'blToggle'>, viewer: { isBlToggle: boolean } | null, inApp: boolean): boolean {
-  return !edition.blToggle || !inApp || viewer === null || viewer.isBlToggle
-}
-
 /** Spec §6: only logged-in readers toggle adult or BL; BL only where the edition has the toggle. */
 export function toggleAllowed(kind: 'adult' | 'bl', edition: Pick<AgeEdition, 'blToggle'>, signedIn: boolean): 'ok' | 'NOT_LOGIN_USER' | 'NOT_EXIST' {
   if (kind === 'bl' && !edition.blToggle) return 'NOT_EXIST'
@@ -230,4 +209,54 @@ export function safeReturnTo(value: unknown): string {
   if (typeof value !== 'string' || value.length > 2048) return '/'
   if (!value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\') || /[\u0000-\u001f\\]/.test(value)) return '/'
   return value
+}
+
+// ───────────────────────────── audience classes (issue 11) ─────────────────────────────
+
+/**
+ * Who a page is rendered for. Pages are cached per class, never per person, so everything a catalogue page
+ * shows must follow from the class alone (spec §5):
+ * - `guest`: not signed in; `guest-adult`: a jp guest whose not-logged-in-adult cookie says Y;
+ * - `member`: signed in, adult status not proven (no check, expired after a year, kr without the phone check,
+ *   th/tw without a birth date); `minor`: signed in with a known birth date under the edition's adult age;
+ * - `adult`: adult with adult content on; `adult-off`: adult who switched adult content off.
+ * On the edition with the BL toggle a signed-in reader who has not turned BL on gets the `-nobl` variant.
+ */
+export const AUDIENCE_BASES = ['guest', 'guest-adult', 'member', 'minor', 'adult', 'adult-off'] as const
+export type AudienceBase = (typeof AUDIENCE_BASES)[number]
+export type AudienceClass = AudienceBase | `${Exclude<AudienceBase, 'guest' | 'guest-adult'>}-nobl`
+
+/** The reader's row as the audience needs it: adult flags and the two switches (null: a guest). */
+export type AudienceFlags = (NonNullable<AdultFlags> & { showAdult: boolean; isBlToggle: boolean }) | null
+
+export function audienceClass(
+  edition: Pick<AgeEdition, 'krAdultAuth' | 'adultNeedsBirthDate' | 'notLoggedInAdultCookie' | 'blToggle' | 'adultAge' | 'timeZone'>,
+  reader: AudienceFlags,
+  adultCookie?: string | undefined,
+  now: Date = new Date(),
+): AudienceClass {
+  if (!reader) return isAdult(edition, null, adultCookie, now) ? 'guest-adult' : 'guest'
+  const base: AudienceBase = isAdult(edition, reader, undefined, now)
+    ? reader.showAdult ? 'adult' : 'adult-off'
+    : reader.birthedAt !== null && reader.birthedAt !== YES_NO_BIRTH_DATE && ageOn(reader.birthedAt, todayIn(edition.timeZone, now)) < edition.adultAge
+      ? 'minor'
+      : 'member'
+  return edition.blToggle && !reader.isBlToggle ? `${base}-nobl` as AudienceClass : base
+}
+
+/** What a class may see in lists, search, ranking and detail pages. */
+export function audienceSees(cls: AudienceClass): { showAdult: boolean; showBl: boolean } {
+  return { showAdult: cls === 'adult' || cls === 'guest-adult', showBl: !cls.endsWith('-nobl') }
+}
+
+/**
+ * What an adult-only page shows each class (spec §4/§5): the page itself, the login route (a guest; on jp the
+ * guest's yes/no popup instead), the age check popup (a member who only lacks it), a refusal (a minor), or the
+ * adult-content switch (an adult who turned it off).
+ */
+export function adultGate(edition: Pick<AgeEdition, 'notLoggedInAdultCookie'>, cls: AudienceClass): 'open' | 'login' | 'ageCheck' | 'minor' | 'switch' {
+  const base = cls.replace(/-nobl$/, '') as AudienceBase
+  if (base === 'adult' || base === 'guest-adult') return 'open'
+  if (base === 'guest') return edition.notLoggedInAdultCookie ? 'ageCheck' : 'login'
+  return base === 'minor' ? 'minor' : base === 'adult-off' ? 'switch' : 'ageCheck'
 }

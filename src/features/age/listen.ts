@@ -2,7 +2,7 @@
  * The age popup's only up-front code (QUALITY.md ≤ 5 KB JS on catalogue pages): it waits for
  * `document.dispatchEvent(new CustomEvent('age:required', { detail: { returnTo } }))` — page code sends it on an
  * ADULT_ONLY_CONTENTS error (spec §8 follow-up "adult popup") — or a click on `[data-age-required]`, and only
- * then loads React and the island. Its few style rules ride in the page stylesheet (no script needed).
+ * then loads React and the island. An adult gate that asks for the age check (`[data-age-auto]`) opens it at once. Its few style rules ride in the page stylesheet (no script needed).
  */
 import './AgePopup.css'
 
@@ -25,3 +25,6 @@ document.addEventListener('click', (e) => {
   e.preventDefault()
   openPopup(trigger.getAttribute('data-age-required'))
 })
+
+const auto = document.querySelector('[data-age-auto]')
+if (auto) openPopup(auto.getAttribute('data-age-required'))

@@ -3,6 +3,8 @@
  * unknown and known accounts), refresh-token rotation with family revocation on reuse (ASVS 10.4.5),
  * logout (family revoked server-side, ASVS 7.4.1) and the reader's own profile with coin balances.
  */
+import { ADULT_STATE_SQL, toAdultState, type AdultRow } from '../age/age.server.ts'
+import type { AudienceFlags } from '../age/age.ts'
 import { env } from 'cloudflare:workers'
 import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
@@ -307,11 +309,12 @@ export async function revokeFamily(db: Db, familyId: string, nowIso: string) {
 }
 
 /**
- * ASVS 7.4.3: true while the account is live and still at the session version the access token was signed
- * with (one indexed read). Routes that read the user row anyway compare `sessionVersion` there instead.
+ * ASVS 7.4.3: the reader's adult flags and switches while the account is live and still at the session
+ * version the access token was signed with, else null (one indexed read, which also gives the page its
+ * audience class). Routes that read the user row anyway compare `sessionVersion` there instead.
  */
-export async function isSessionCurrent(db: Db, userId: number, sessionVersion: number): Promise<boolean> {
-  return (await db.first(`SELECT 1 FROM users WHERE id = ? AND session_version = ? AND deleted_at IS NULL`, userId, sessionVersion)) !== null
+export async function currentReader(db: Db, userId: number, sessionVersion: number): Promise<AudienceFlags | null> {
+  return toAdultState((await db.first<AdultRow>(`${ADULT_STATE_SQL} AND session_version = ?`, userId, sessionVersion)) ?? undefined)
 }
 
 /** API.md logout: the token's whole family is revoked (ASVS 7.4.1); an unknown token changes nothing. */

@@ -84,7 +84,7 @@ export const DETAIL_NOTICES = 2
  * and its episode list, in ONE query (every part a JSON subquery: a detail page costs one D1 round
  * trip), or null when unknown.
  */
-export async function seriesDetail(db: Db, id: number, audience: Audience = { showAdult: false, showBl: true }): Promise<SeriesDetail | null> {
+export async function seriesDetail(db: Db, id: number, audience: Audience): Promise<SeriesDetail | null> {
   const relatedVisible = visible(audience).replace(/\bs\./g, 'r.')
   const series = await db.first<any>(
     `SELECT ${CARD}, s.description, s.status, s.type, s.next_update_at AS nextUpdateAt,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { audienceFor, BANNER_SLIDE_MS, bannerHref, bannerImageWidths, bannerLayout, decodeCursor, encodeCursor, GUEST, isBannerActive, nextTenSize, parseId, resolveContents, SCHEDULE_DAYS, TEN_LIST_SIZES } from './catalogue.ts'
+import { BANNER_SLIDE_MS, bannerHref, bannerImageWidths, bannerLayout, decodeCursor, encodeCursor, GUEST, isBannerActive, nextTenSize, parseId, resolveContents, SCHEDULE_DAYS, TEN_LIST_SIZES } from './catalogue.ts'
 import { renderMarkdown } from './markdown.ts'
 import { breadcrumbLd, comicSeriesLd, EDITION_SITES, hreflangLinks, jsonLdText, robotsTxt, sitemapXml } from './seo.ts'
 
@@ -43,29 +43,6 @@ describe('home tab requests (spec §3)', () => {
   it('parses ids strictly', () => {
     expect(parseId('12')).toBe(12)
     for (const bad of [undefined, '', '0', '-1', '1.5', '01', 'abc', '1e3', '99999999999']) expect(parseId(bad), String(bad)).toBeNull()
-  })
-})
-
-describe('who sees adult and BL series (spec §5)', () => {
-  const fr = { blToggle: false, notLoggedInAdultCookie: false }
-  const jp = { blToggle: false, notLoggedInAdultCookie: true }
-  const me = { blToggle: true, notLoggedInAdultCookie: false }
-  it('adult: a signed-in adult with showAdult on, or a jp guest with the cookie Y', () => {
-    expect(audienceFor(fr, null).showAdult).toBe(false)
-    expect(audienceFor(fr, null, { adultCookie: 'Y' }).showAdult).toBe(false)
-    expect(audienceFor(jp, null, { adultCookie: 'Y' }).showAdult).toBe(true)
-    expect(audienceFor(jp, null, { adultCookie: 'N' }).showAdult).toBe(false)
-    expect(audienceFor(fr, { isAdult: true, showAdult: true, isBlToggle: false }).showAdult).toBe(true)
-    expect(audienceFor(fr, { isAdult: true, showAdult: false, isBlToggle: false }).showAdult).toBe(false)
-    expect(audienceFor(fr, { isAdult: false, showAdult: true, isBlToggle: false }).showAdult).toBe(false)
-  })
-  it('BL: hidden only on the BL-toggle edition, in the app, for a member who turned it off', () => {
-    const off = { isAdult: true, showAdult: true, isBlToggle: false }
-    expect(audienceFor(fr, off, { platform: 'IOS_APP' }).showBl).toBe(true)
-    expect(audienceFor(me, null, { platform: 'IOS_APP' }).showBl).toBe(true)
-    expect(audienceFor(me, off, { platform: 'WEB' }).showBl).toBe(true)
-    expect(audienceFor(me, off, { platform: 'AND_PLAY' }).showBl).toBe(false)
-    expect(audienceFor(me, { ...off, isBlToggle: true }, { platform: 'AND_PLAY' }).showBl).toBe(true)
   })
 })
 

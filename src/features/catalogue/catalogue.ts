@@ -1,5 +1,5 @@
 /** Catalogue rules without I/O (spec §2, §3, §9): weekdays, image widths, who sees what. */
-import { canShowAdult, showsBl } from '../age/age.ts'
+import { audienceSees } from '../age/age.ts'
 
 export const WEEKDAYS = ['SUNDAY', 'MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY'] as const
 export type Weekday = (typeof WEEKDAYS)[number]
@@ -35,9 +35,10 @@ export function srcset(key: string, widths: readonly number[] = COVER_WIDTHS): s
   return widths.map((w) => `/media/${key}/${w}.webp ${w}w`).join(', ')
 }
 
-/** Who may see adult and BL series (spec §5); guests see neither adult covers nor adult content. */
-export type Audience = { showAdult: boolean; showBl: boolean }
-export const GUEST: Audience = { showAdult: false, showBl: true }
+/** Who may see adult and BL series (spec §5), from the request's audience class (age.ts). */
+export type Audience = ReturnType<typeof audienceSees>
+/** A guest's view: sitemap, JSON-LD and link cards always show this one (never an adult series). */
+export const GUEST: Audience = audienceSees('guest')
 
 // ───────────────────────────── who sees what (spec §5) ─────────────────────────────
 
@@ -47,24 +48,6 @@ export type Platform = (typeof PLATFORMS)[number]
 
 /** Spec §4/§5 (jp): the cookie a guest gets by answering "yes" to the age popup; "Y" shows adult series. */
 export { NOT_LOGGED_IN_ADULT_COOKIE } from '../age/age.ts'
-
-/** The reader's flags that decide adult and BL visibility (spec §3 User), or null for a guest. */
-export type Viewer = { isAdult: boolean; showAdult: boolean; isBlToggle: boolean } | null
-
-/**
- * Spec §5. Adult: a signed-in adult whose showAdult flag is on, or (editions with the
- * not-logged-in-adult cookie, jp) a guest whose cookie says Y. BL: the toggle applies only where the
- * edition has it (`blToggle`, the {product}-me platform); there BL is shown when not in the app or not
- * logged in, else per the reader's isBlToggle.
- */
-export function audienceFor(
-  edition: { blToggle: boolean; notLoggedInAdultCookie: boolean },
-  viewer: Viewer,
-  opts: { platform?: Platform; adultCookie?: string | undefined } = {},
-): Audience {
-  const inApp = (opts.platform ?? 'WEB') !== 'WEB'
-  return { showAdult: canShowAdult(edition, viewer, opts.adultCookie), showBl: showsBl(edition, viewer, inApp) }
-}
 
 // ───────────────────────────── home tabs and the contents list (spec §3) ─────────────────────────────
 

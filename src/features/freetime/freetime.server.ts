@@ -6,6 +6,7 @@
 import { AppError } from '../../lib/errors/catalogue.ts'
 import { ADULT_STATE_SQL, adultNow, type AdultRow } from '../age/age.server.ts'
 import type { Db } from '../../lib/server/db.ts'
+import type { AgeEdition } from '../age/age.ts'
 import type { IdempotencyClaim } from '../wallet/idempotency.ts'
 import { IdempotencyKeyTaken, isKeyTaken, storeResponseStatement } from '../wallet/idempotency.server.ts'
 import type { Holding } from '../purchase/purchase.ts'
@@ -24,7 +25,7 @@ type EpisodeRow = { id: number; seriesId: number; isFree: number; isAdult: numbe
  * is then read again and answers NOT_EVENT_REMAIN_TICKET. A lost race for the idempotency key throws
  * IdempotencyKeyTaken (the middleware answers with the stored first response).
  */
-export async function useFreetime(db: Db, input: { userId: number; episodeId: number; claim: IdempotencyClaim }, now = new Date()): Promise<FreetimeResult> {
+export async function useFreetime(db: Db, input: { userId: number; episodeId: number; claim: IdempotencyClaim; ageRules: Pick<AgeEdition, 'krAdultAuth' | 'adultNeedsBirthDate' | 'notLoggedInAdultCookie'> }, now = new Date()): Promise<FreetimeResult> {
   const { userId, episodeId, claim } = input
   const nowIso = now.toISOString()
   for (let attempt = 1; ; attempt++) {
@@ -43,7 +44,7 @@ export async function useFreetime(db: Db, input: { userId: number; episodeId: nu
       },
     ])
     if (keyRes!.results.length > 0) throw new IdempotencyKeyTaken()
-    const adult = adultNow(userRes!.results[0] as AdultRow | undefined, undefined, now)
+    const adult = adultNow(userRes!.results[0] as AdultRow | undefined, input.ageRules, now)
     if (adult === null) throw new AppError('NOT_LOGIN_USER')
     const row = episodeRes!.results[0] as EpisodeRow | undefined
     const episode: FreetimeEpisode = row ? { id: row.id, seriesId: row.seriesId, isFree: row.isFree === 1, isAdult: row.isAdult === 1, wufHours: row.wufHours } : null

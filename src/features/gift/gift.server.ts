@@ -6,6 +6,7 @@
 import { AppError } from '../../lib/errors/catalogue.ts'
 import { ADULT_STATE_SQL, adultNow, type AdultRow } from '../age/age.server.ts'
 import type { Db } from '../../lib/server/db.ts'
+import type { AgeEdition } from '../age/age.ts'
 import type { IdempotencyClaim } from '../wallet/idempotency.ts'
 import { IdempotencyKeyTaken, isKeyTaken, storeResponseStatement } from '../wallet/idempotency.server.ts'
 import { rentalEnd, type Holding } from '../purchase/purchase.ts'
@@ -49,7 +50,7 @@ export async function listGifts(db: Db, userId: number, now = new Date()): Promi
   return { items: gifts.map((g) => ({ ...g, choices: byGift.get(g.id) ?? null })) }
 }
 
-export type UseGiftInput = { userId: number; giftId: number; episodeId?: number | undefined; claim: IdempotencyClaim; rentalHours: number }
+export type UseGiftInput = { userId: number; giftId: number; episodeId?: number | undefined; claim: IdempotencyClaim; rentalHours: number; ageRules: Pick<AgeEdition, 'krAdultAuth' | 'adultNeedsBirthDate' | 'notLoggedInAdultCookie'> }
 export type UseGiftResult = { giftId: number; purchase: { episodeId: number; kind: 'RENT_GIFT' | 'POSSESSION_GIFT'; expiresAt: string | null } }
 
 type GiftRow = { kind: GiftKind; seriesId: number | null; episodeId: number | null; usedAt: string | null; expiresAt: string | null }
@@ -87,7 +88,7 @@ export async function useGift(db: Db, input: UseGiftInput, now = new Date()): Pr
       },
     ])
     if (keyRes!.results.length > 0) throw new IdempotencyKeyTaken()
-    const adult = adultNow(userRes!.results[0] as AdultRow | undefined, undefined, now)
+    const adult = adultNow(userRes!.results[0] as AdultRow | undefined, input.ageRules, now)
     if (adult === null) throw new AppError('NOT_LOGIN_USER')
     const gift = (giftRes!.results[0] as GiftRow | undefined) ?? null
     const row = episodeRes!.results[0] as EpisodeRow | undefined

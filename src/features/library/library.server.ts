@@ -1,7 +1,6 @@
 /** Library reads and writes in D1 for one reader: ownerships of a series, favourite, reading progress. */
 import type { Db } from '../../lib/server/db.ts'
 import { encodeCursor, type Cursor } from '../catalogue/catalogue.ts'
-import { isAdultReader, type AdultFlags } from '../viewer/viewer.ts'
 import { ownershipsByEpisode, type Ownership, type SeriesMe } from './library.ts'
 
 type OwnershipRow = { episodeId: number; kind: string; expiresAt: string | null }
@@ -56,20 +55,6 @@ export async function setFavorite(db: Db, userId: number, seriesId: number, on: 
   )
   if (changed > 0) return true
   return (await db.first(`SELECT 1 AS x FROM series WHERE id = ? AND is_published = 1`, seriesId)) !== null
-}
-
-/** Spec §5 adult status of a signed-in reader (1 query); a deleted account is not adult. */
-export async function readerIsAdult(
-  db: Db,
-  userId: number,
-  edition: { krAdultAuth: boolean; adultNeedsBirthDate: boolean; notLoggedInAdultCookie: boolean },
-): Promise<boolean> {
-  const row = await db.first<{ isAdult: number; isKrIpUser: number; isAdultKr: number; birthedAt: string | null; adultVerifiedAt: string | null }>(
-    `SELECT is_adult AS isAdult, is_kr_ip_user AS isKrIpUser, is_adult_kr AS isAdultKr, birthed_at AS birthedAt, adult_verified_at AS adultVerifiedAt FROM users WHERE id = ? AND deleted_at IS NULL`,
-    userId,
-  )
-  const flags: AdultFlags = row ? { isAdult: row.isAdult === 1, isKrIpUser: row.isKrIpUser === 1, isAdultKr: row.isAdultKr === 1, birthedAt: row.birthedAt, adultVerifiedAt: row.adultVerifiedAt } : null
-  return flags !== null && isAdultReader(edition, flags)
 }
 
 /** One series the reader read lately (spec §2 /library/recent): where they stopped, and what comes next. */

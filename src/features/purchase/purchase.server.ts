@@ -35,7 +35,7 @@ export type PurchaseInput = {
   /** Edition `rentalHours` (spec §3: rental length per edition). */
   rentalHours: number
   /** The edition's adult rules (spec §4/§5); without them only the common ones apply (verification valid 1 year). */
-  ageRules?: Pick<AgeEdition, 'krAdultAuth' | 'adultNeedsBirthDate' | 'notLoggedInAdultCookie'>
+  ageRules: Pick<AgeEdition, 'krAdultAuth' | 'adultNeedsBirthDate' | 'notLoggedInAdultCookie'>
 }
 
 /** One episode sold: what the reader now holds and until when (null: forever). */
@@ -165,7 +165,7 @@ type PreviewRows = {
  * (rules: `purchasePreview`). One D1 batch. NOT_FOUND_EPISODE for an unknown or unpublished episode,
  * ADULT_ONLY_CONTENTS for an adult series and a reader who is not a confirmed adult.
  */
-export async function previewPurchase(db: Db, userId: number, episodeId: number, now = new Date()): Promise<PurchasePreview> {
+export async function previewPurchase(db: Db, userId: number, episodeId: number, ageRules: Pick<AgeEdition, 'krAdultAuth' | 'adultNeedsBirthDate' | 'notLoggedInAdultCookie'>, now = new Date()): Promise<PurchasePreview> {
   const nowIso = now.toISOString()
   const series = `(SELECT series_id FROM episodes WHERE id = ?)`
   const [targetRes, userRes, episodesRes, holdingsRes, lotsRes, wufRes] = await db.batch([
@@ -186,7 +186,7 @@ export async function previewPurchase(db: Db, userId: number, episodeId: number,
   ])
   const rows: PreviewRows = { target: targetRes!.results[0] as PreviewRows['target'], user: userRes!.results[0] as PreviewRows['user'] }
   if (!rows.target) throw new AppError('NOT_FOUND_EPISODE')
-  const adult = adultNow(rows.user, undefined, now)
+  const adult = adultNow(rows.user, ageRules, now)
   if (adult === null) throw new AppError('NOT_LOGIN_USER')
   if (rows.target.isAdult === 1 && !adult) throw new AppError('ADULT_ONLY_CONTENTS')
   const episodes = (episodesRes!.results as (Omit<PreviewEpisode, 'isFree'> & { isFree: number })[]).map((e) => ({ ...e, isFree: e.isFree === 1 }))

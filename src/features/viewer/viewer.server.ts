@@ -6,17 +6,16 @@ import { env } from 'cloudflare:workers'
 import { AppError } from '../../lib/errors/catalogue.ts'
 import { AUTO_UNLOCK_KEY_PREFIX, type AutoUnlockKind, type AutoUnlockState } from './continuous.ts'
 import type { Db } from '../../lib/server/db.ts'
+import { isAdult, type AdultFlags } from '../age/age.ts'
 import { imageUrl, SLICE_WIDTHS, srcset } from '../catalogue/catalogue.ts'
 import {
   episodeAccess,
-  isAdultReader,
   paragraphs,
   signedSliceUrl,
   signSlice,
   sliceExpiry,
   sliceKey,
   verifySlice,
-  type AdultFlags,
   type EpisodeLink,
   type Holding,
   type ViewerEpisode,
@@ -84,7 +83,7 @@ export async function openEpisode(db: Db, episodeId: number, reader: ViewerReade
   const user = adultFlags(userRes?.results[0] as UserRow | undefined)
   const access = episodeAccess(
     { isFree: row.isFree === 1, seriesIsAdult: row.seriesIsAdult === 1 },
-    { adult: isAdultReader(edition, user, reader.adultCookie) },
+    { adult: isAdult(edition, user, reader.adultCookie) },
     (holdRes?.results ?? []) as Holding[],
     now,
   )
@@ -146,7 +145,7 @@ async function accessOf(db: Db, episodeId: number, reader: ViewerReader, edition
   if (!row) return null
   const access = episodeAccess(
     { isFree: row.isFree === 1, seriesIsAdult: row.seriesIsAdult === 1 },
-    { adult: isAdultReader(edition, adultFlags(userRes?.results[0] as UserRow | undefined), reader.adultCookie) },
+    { adult: isAdult(edition, adultFlags(userRes?.results[0] as UserRow | undefined), reader.adultCookie) },
     (holdRes?.results ?? []) as Holding[],
     now,
   )

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import {
-  episodeAccess, isAdultReader, paragraphs, scrollOffset, scrollPosition, signSlice, sliceExpiry, sliceKey, sliceWidth, verifySlice,
+  episodeAccess, paragraphs, scrollOffset, scrollPosition, signSlice, sliceExpiry, sliceKey, sliceWidth, verifySlice,
   SLICE_URL_TTL_S, type Holding,
 } from './viewer.ts'
 
@@ -45,23 +45,6 @@ describe('episodeAccess (spec §2 viewer, §3 ownership kinds, §8 Viewer)', () 
     expect(episodeAccess(adultSeries, reader, [{ kind: 'POSSESSION', expiresAt: null }], now)).toEqual({ open: false, code: 'ADULT_ONLY_CONTENTS' })
     expect(episodeAccess(adultSeries, { adult: true }, [{ kind: 'POSSESSION', expiresAt: null }], now).open).toBe(true)
     expect(episodeAccess(adultSeries, { adult: true }, [], now)).toEqual({ open: false, code: 'UNAUTHORIZED_CONTENTS' })
-  })
-})
-
-describe('isAdultReader (spec §5)', () => {
-  const plain = { krAdultAuth: false, adultNeedsBirthDate: false, notLoggedInAdultCookie: false }
-  const adult = { isAdult: true, isKrIpUser: false, isAdultKr: false, birthedAt: '1990-01-01' }
-  it('a signed-in adult; never a guest, except with the jp cookie at Y', () => {
-    expect(isAdultReader(plain, adult)).toBe(true)
-    expect(isAdultReader(plain, { ...adult, isAdult: false })).toBe(false)
-    expect(isAdultReader(plain, null, 'Y')).toBe(false)
-    expect(isAdultReader({ ...plain, notLoggedInAdultCookie: true }, null, 'Y')).toBe(true)
-    expect(isAdultReader({ ...plain, notLoggedInAdultCookie: true }, null, 'N')).toBe(false)
-  })
-  it('Korean IP users also need isAdultKr where Korean adult auth is on; th/tw need a birth date', () => {
-    expect(isAdultReader({ ...plain, krAdultAuth: true }, { ...adult, isKrIpUser: true })).toBe(false)
-    expect(isAdultReader({ ...plain, krAdultAuth: true }, { ...adult, isKrIpUser: true, isAdultKr: true })).toBe(true)
-    expect(isAdultReader({ ...plain, adultNeedsBirthDate: true }, { ...adult, birthedAt: null })).toBe(false)
   })
 })
 

@@ -5,7 +5,6 @@
  */
 import { z } from 'zod'
 import { SLICE_WIDTHS } from '../catalogue/catalogue.ts'
-import { isAdult, type AdultFlags as AgeAdultFlags } from '../age/age.ts'
 
 export { LOAD_AHEAD_ROOT_MARGIN, PROGRESS_THROTTLE_MS, scrollOffset, scrollPosition } from './reading.ts'
 
@@ -47,17 +46,6 @@ export function episodeAccess(episode: AccessEpisode, reader: { adult: boolean }
   return { open: false, code: 'UNAUTHORIZED_CONTENTS' }
 }
 
-/** The reader's flags of spec §3 User that decide adult status; null for a guest. */
-export type AdultFlags = AgeAdultFlags
-
-/** Spec §5 adult status: the one rule of src/features/age/age.ts (`isAdult`). */
-export function isAdultReader(
-  edition: { krAdultAuth: boolean; adultNeedsBirthDate: boolean; notLoggedInAdultCookie: boolean },
-  user: AdultFlags,
-  adultCookie?: string,
-): boolean {
-  return isAdult(edition, user, adultCookie)
-}
 
 // ───────────────────────────── reading progress ─────────────────────────────
 

@@ -1,0 +1,24 @@
+import { createMiddleware } from 'hono/factory'
+import { getCookie } from 'hono/cookie'
+import type { Context } from 'hono'
+import { NOT_LOGGED_IN_ADULT_COOKIE, type AudienceClass } from '../../src/features/age/age.ts'
+import { requestAudience } from '../../src/features/age/age.server.ts'
+import { requestContext } from '../../src/lib/server/context.ts'
+import type { AppEnv } from '../lib/env.ts'
+
+/**
+ * The request's audience class (issue 11; rules in src/features/age/age.ts `audienceClass`), from the verified
+ * session only (the row its version check read: no extra query) and the signed jp adult cookie. Computed once
+ * per request and kept in the request context, where pages read it.
+ */
+export async function audienceOf(c: Context<AppEnv>): Promise<AudienceClass> {
+  const ctx = requestContext()
+  ctx.audience ??= await requestAudience(c.var.db, c.var.edition, c.get('session') ?? { userId: null }, getCookie(c, NOT_LOGGED_IN_ADULT_COOKIE))
+  return ctx.audience
+}
+
+/** Before the page cache and the pages: every page is rendered (and cached) for the reader's class. */
+export const audience = createMiddleware<AppEnv>(async (c, next) => {
+  await audienceOf(c)
+  return next()
+})
