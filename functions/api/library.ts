@@ -13,6 +13,8 @@ import type { AppEnv } from '../lib/env.ts'
 import { ok } from '../lib/respond.ts'
 import { validate } from '../lib/validate.ts'
 import { currentUserId, requireUser, session } from '../middleware/session.ts'
+import { audienceSees } from '../../src/features/age/age.ts'
+import { audienceOf } from '../middleware/audience.ts'
 
 const RecentQuery = z.object({ cursor: z.string().max(200).optional() })
 
@@ -32,5 +34,5 @@ export const library = new Hono<AppEnv>()
     const cursor = raw === undefined ? null : decodeCursor(raw, 'newest')
     if (raw !== undefined && cursor === null) throw new AppError('INVALID_PARAMETER', { fields: 'cursor' })
     c.header('Cache-Control', 'private, no-store')
-    return ok(c, await recentReads(c.var.db, currentUserId(c), cursor))
+    return ok(c, await recentReads(c.var.db, currentUserId(c), audienceSees(await audienceOf(c)), cursor))
   })

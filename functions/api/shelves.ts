@@ -16,6 +16,8 @@ import type { AppEnv } from '../lib/env.ts'
 import { ok } from '../lib/respond.ts'
 import { validate } from '../lib/validate.ts'
 import { currentUserId, requireUser, session } from '../middleware/session.ts'
+import { audienceSees } from '../../src/features/age/age.ts'
+import { audienceOf } from '../middleware/audience.ts'
 
 function cursorOf(raw: string | undefined): Cursor | null {
   if (raw === undefined) return null
@@ -26,12 +28,12 @@ function cursorOf(raw: string | undefined): Cursor | null {
 
 export const shelves = new Hono<AppEnv>()
   .get('/my', session, requireUser, validate('query', ShelfQuery), async (c) => {
-    const page = await ownedShelf(c.var.db, currentUserId(c), cursorOf(c.req.valid('query').cursor))
+    const page = await ownedShelf(c.var.db, currentUserId(c), audienceSees(await audienceOf(c)), cursorOf(c.req.valid('query').cursor))
     c.header('Cache-Control', 'private, no-store')
     return ok(c, page)
   })
   .get('/favorite', session, requireUser, validate('query', ShelfQuery), async (c) => {
-    const page = await favoriteShelf(c.var.db, currentUserId(c), cursorOf(c.req.valid('query').cursor))
+    const page = await favoriteShelf(c.var.db, currentUserId(c), audienceSees(await audienceOf(c)), cursorOf(c.req.valid('query').cursor))
     c.header('Cache-Control', 'private, no-store')
     return ok(c, page)
   })

@@ -14,7 +14,7 @@ function countingApp(cacheControl: string, buildId = `test-${Math.random()}`) {
   return { app: createApp({ edition: frEdition, messages: frMessages, pages: [page], buildId }), renders: () => renders }
 }
 
-describe('edge cache of anonymous pages', () => {
+describe('edge cache of catalogue pages', () => {
   it('serves a guest the cached page without rendering again', async () => {
     const { app, renders } = countingApp('public, max-age=0, s-maxage=60, stale-while-revalidate=600')
     const first = await request(app, '/home/free')
@@ -28,10 +28,10 @@ describe('edge cache of anonymous pages', () => {
     expect(await forced.text()).toBe('<p>render 2</p>')
   })
 
-  it('never caches for a reader with a session, nor pages that are not public', async () => {
+  it('never caches for a bearer token, nor pages that are not public (readers with a session: edge-cache.audience.test.ts)', async () => {
     const { app, renders } = countingApp('public, max-age=0, s-maxage=60')
-    await request(app, '/notice', { headers: { cookie: 'wt_session=x' } })
-    await request(app, '/notice', { headers: { cookie: 'wt_session=x' } })
+    await request(app, '/notice', { headers: { authorization: 'Bearer x' } })
+    await request(app, '/notice', { headers: { authorization: 'Bearer x' } })
     expect(renders()).toBe(2)
     const priv = countingApp('private, no-store')
     await request(priv.app, '/notice')

@@ -11,7 +11,7 @@ import { ADULT_POPUP_COOKIE_SECONDS, NOT_LOGGED_IN_ADULT_COOKIE, calendarYears, 
 
 export type AgeLabels = Record<
   | 'title' | 'introBirthday' | 'year' | 'month' | 'day' | 'selected' | 'confirm' | 'cancel' | 'yes' | 'no'
-  | 'invalid' | 'loginText' | 'loginButton' | 'krText' | 'failed' | 'close' | 'loading',
+  | 'invalid' | 'loginText' | 'loginButton' | 'krText' | 'krAgree' | 'krStart' | 'failed' | 'close' | 'loading',
   string
 > & { /** Counts the adult age. */ introYesNo: Plural }
 
@@ -152,18 +152,34 @@ export default function AgePopup({ labels, locale, returnTo, onClose, load = loa
             </div>
           </>
         )}
-        {mode === 'krPhone' && (
-          <>
-            <p id={textId}>{labels.krText}</p>
-            <button type="button" className="btn" onClick={onClose}>{labels.close}</button>
-          </>
-        )}
+        {mode === 'krPhone' && <KrPhone labels={labels} textId={textId} returnTo={returnTo} onClose={onClose} />}
         {state && error && <p role="alert" className="age-error">{error}</p>}
         {(!state || mode === 'birthday') && (
           <button type="button" className="link age-link" onClick={onClose}>{labels.cancel}</button>
         )}
       </div>
     </div>
+  )
+}
+
+/**
+ * kr (spec §5): a Korean-IP reader also proves adulthood through the mobile carrier (purpose ADULT_KR). The
+ * agreement to hand over identity data comes first (required); then /nice/encode, which comes back to `returnTo`.
+ */
+function KrPhone({ labels, textId, returnTo, onClose }: { labels: AgeLabels; textId: string; returnTo: string; onClose: () => void }) {
+  const [agreed, setAgreed] = useState(false)
+  const start = () => location.assign(`/nice/encode?${new URLSearchParams({ purpose: 'ADULT_KR', returnPath: safeReturnTo(returnTo) })}`)
+  return (
+    <>
+      <p id={textId}>{labels.krText}</p>
+      <label className="age-agree">
+        <input type="checkbox" checked={agreed} onChange={(e) => setAgreed(e.currentTarget.checked)} /> {labels.krAgree}
+      </label>
+      <div className="age-actions">
+        <button type="button" className="link age-link" onClick={onClose}>{labels.cancel}</button>
+        <button type="button" className="btn" disabled={!agreed} onClick={start}>{labels.krStart}</button>
+      </div>
+    </>
   )
 }
 

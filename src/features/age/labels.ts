@@ -9,6 +9,6 @@ export function ageLabels(t: T, plural: (key: string, params: Record<string, unk
     title: t('age.title'), introBirthday: t('age.introBirthday'), introYesNo: plural('age.introYesNo', { count: '{count}' }), year: t('age.year'),
     month: t('age.month'), day: t('age.day'), selected: t('age.selected', { date: '{date}' }), confirm: t('age.confirm'), cancel: t('age.cancel'),
     yes: t('age.yes'), no: t('age.no'), invalid: t('age.invalid'), loginText: t('age.loginText'), loginButton: t('age.loginButton'),
-    krText: t('age.krText'), failed: t('age.failed'), close: t('age.close'), loading: t('age.loading'),
+    krText: t('age.krText'), krAgree: t('age.kr.agree'), krStart: t('age.kr.start'), failed: t('age.failed'), close: t('age.close'), loading: t('age.loading'),
   }
 }

@@ -13,7 +13,8 @@ export type SeriesCard = {
 }
 
 const CARD = `s.id, s.title, s.genre, s.is_adult AS isAdult, s.cover_key AS coverKey, s.cover_width AS coverWidth, s.cover_height AS coverHeight`
-const visible = (a: Audience) => `s.is_published = 1${a.showAdult ? '' : ' AND s.is_adult = 0'}${a.showBl ? '' : ' AND s.is_bl = 0'}`
+/** The SQL condition on series `s` of what an audience may list (published; adult and BL per spec §5). */
+export const visible = (a: Audience) => `s.is_published = 1${a.showAdult ? '' : ' AND s.is_adult = 0'}${a.showBl ? '' : ' AND s.is_bl = 0'}`
 
 function cards(rows: (Omit<SeriesCard, 'isAdult'> & { isAdult: number })[]): SeriesCard[] {
   return rows.map((r) => ({ ...r, isAdult: r.isAdult === 1 }))

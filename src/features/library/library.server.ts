@@ -1,6 +1,7 @@
 /** Library reads and writes in D1 for one reader: ownerships of a series, favourite, reading progress. */
 import type { Db } from '../../lib/server/db.ts'
-import { encodeCursor, type Cursor } from '../catalogue/catalogue.ts'
+import { encodeCursor, type Audience, type Cursor } from '../catalogue/catalogue.ts'
+import { visible } from '../catalogue/catalogue.server.ts'
 import { ownershipsByEpisode, type Ownership, type SeriesMe } from './library.ts'
 
 type OwnershipRow = { episodeId: number; kind: string; expiresAt: string | null }
@@ -81,13 +82,13 @@ export const RECENT_PAGE = 20
  * The reader's recently read series, newest first (1 query, paginated by `(updatedAt, seriesId)`): progress is
  * stored server-side per reader, so every device shows the same list. Unpublished series are left out.
  */
-export async function recentReads(db: Db, userId: number, cursor: Cursor | null, size = RECENT_PAGE, now = new Date()): Promise<{ items: RecentRead[]; next: string | null }> {
+export async function recentReads(db: Db, userId: number, audience: Audience, cursor: Cursor | null, size = RECENT_PAGE, now = new Date()): Promise<{ items: RecentRead[]; next: string | null }> {
   const rows = await db.all<RecentRead>(
     `SELECT s.id AS seriesId, s.title AS seriesTitle, s.cover_key AS coverKey, s.cover_width AS coverWidth, s.cover_height AS coverHeight,
             e.id AS episodeId, e.no AS episodeNo, e.title AS episodeTitle, rp.position, rp.updated_at AS updatedAt,
             (SELECT x.id FROM episodes x WHERE x.series_id = s.id AND x.no > e.no AND x.published_at <= ?2 ORDER BY x.no LIMIT 1) AS nextEpisodeId
        FROM reading_progress rp
-       JOIN series s ON s.id = rp.series_id AND s.is_published = 1
+       JOIN series s ON s.id = rp.series_id AND ${visible(audience)}
        JOIN episodes e ON e.id = rp.episode_id
       WHERE rp.user_id = ?1 AND (?3 IS NULL OR rp.updated_at < ?3 OR (rp.updated_at = ?3 AND rp.series_id < ?4))
       ORDER BY rp.updated_at DESC, rp.series_id DESC LIMIT ?5`,

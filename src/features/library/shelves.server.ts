@@ -3,7 +3,8 @@
  * Both are cursor-paginated by `(time, seriesId)` newest first and read only the reader's own rows.
  */
 import type { Db } from '../../lib/server/db.ts'
-import { decodeCursor, encodeCursor, type Cursor } from '../catalogue/catalogue.ts'
+import { decodeCursor, encodeCursor, type Audience, type Cursor } from '../catalogue/catalogue.ts'
+import { visible } from '../catalogue/catalogue.server.ts'
 import { SHELF_EPISODES, SHELF_PAGE, shelfEpisodes, type OwnedSeries, type OwnershipRow } from './shelves.ts'
 
 /** A page of a shelf: `next` is the cursor of the following page, null on the last one. */
@@ -26,13 +27,13 @@ const LIVE = `(o.expires_at IS NULL OR o.expires_at > ?)`
  * /library/my: the series in which the reader holds a live episode (owned for good, or rented and not yet
  * expired), latest acquisition first, each with its episodes and the rentals' end (2 queries).
  */
-export async function ownedShelf(db: Db, userId: number, cursor: Cursor | null, size = SHELF_PAGE, now = new Date()): Promise<ShelfPage<OwnedSeries>> {
+export async function ownedShelf(db: Db, userId: number, audience: Audience, cursor: Cursor | null, size = SHELF_PAGE, now = new Date()): Promise<ShelfPage<OwnedSeries>> {
   const nowIso = now.toISOString()
   const page = await db.all<Omit<OwnedSeries, 'episodes' | 'nextExpiry'>>(
     `SELECT s.id AS seriesId, s.title, s.cover_key AS coverKey, s.cover_width AS coverWidth, s.cover_height AS coverHeight, g.lastAt
        FROM (SELECT o.series_id AS seriesId, max(o.created_at) AS lastAt FROM ownerships o
               WHERE o.user_id = ? AND ${LIVE} GROUP BY o.series_id) g
-       JOIN series s ON s.id = g.seriesId
+       JOIN series s ON s.id = g.seriesId AND ${visible(audience)}
       WHERE (? IS NULL OR g.lastAt < ? OR (g.lastAt = ? AND g.seriesId < ?))
       ORDER BY g.lastAt DESC, g.seriesId DESC LIMIT ?`,
     userId, nowIso, cursor?.k ?? null, cursor?.k ?? null, cursor?.k ?? null, cursor?.id ?? 0, size + 1,
@@ -65,10 +66,10 @@ export type FavoriteSeries = {
 }
 
 /** /library/favorite: the reader's favourite series (published ones), latest first (1 query). */
-export async function favoriteShelf(db: Db, userId: number, cursor: Cursor | null, size = SHELF_PAGE): Promise<ShelfPage<FavoriteSeries>> {
+export async function favoriteShelf(db: Db, userId: number, audience: Audience, cursor: Cursor | null, size = SHELF_PAGE): Promise<ShelfPage<FavoriteSeries>> {
   const rows = await db.all<FavoriteSeries>(
     `SELECT s.id AS seriesId, s.title, s.cover_key AS coverKey, s.cover_width AS coverWidth, s.cover_height AS coverHeight, f.created_at AS favoritedAt
-       FROM favorites f JOIN series s ON s.id = f.series_id AND s.is_published = 1
+       FROM favorites f JOIN series s ON s.id = f.series_id AND ${visible(audience)}
       WHERE f.user_id = ? AND (? IS NULL OR f.created_at < ? OR (f.created_at = ? AND f.series_id < ?))
       ORDER BY f.created_at DESC, f.series_id DESC LIMIT ?`,
     userId, cursor?.k ?? null, cursor?.k ?? null, cursor?.k ?? null, cursor?.id ?? 0, size + 1,

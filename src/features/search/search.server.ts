@@ -1,12 +1,12 @@
 /** Search reads from D1: series_fts (titles, creators, tags) and the tag lists; every list bounded. */
 import type { Db } from '../../lib/server/db.ts'
 import type { Audience } from '../catalogue/catalogue.ts'
+import { visible } from '../catalogue/catalogue.server.ts'
 import type { SeriesCard } from '../catalogue/catalogue.server.ts'
 import { encodeSearchCursor, MAX_SEARCH_OFFSET, TAG_LIST_SIZE, type SearchRequest } from './search.ts'
 
 export type SearchPage = { items: SeriesCard[]; next: string | null }
 
-const visible = (a: Audience) => `s.is_published = 1${a.showAdult ? '' : ' AND s.is_adult = 0'}${a.showBl ? '' : ' AND s.is_bl = 0'}`
 
 /**
  * One page of series matching the request's FTS5 expression (built by `resolveSearch`, never raw input),
