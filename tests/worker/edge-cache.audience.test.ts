@@ -86,7 +86,7 @@ describe('edge cache per audience class (issue 11)', () => {
   it('takes the class from the verified session only: forged cookies and headers change nothing', async () => {
     const { app } = catalogueApp()
     const minor = await reader('minor')
-    for (const headers of [
+    for (const headers of <Record<string, string>[]>[
       { cookie: `${minor.cookie}; not-login-adult=Y` }, // the jp guest cookie does not count for members, nor on fr
       { cookie: 'wt_session=forged-value' },
       { cookie: 'not-login-adult=Y' },

@@ -246,17 +246,21 @@ export function audienceClass(
 
 /** What a class may see in lists, search, ranking and detail pages. */
 export function audienceSees(cls: AudienceClass): { showAdult: boolean; showBl: boolean } {
-  return { showAdult: cls === 'adult' || cls === 'guest-adult', showBl: !cls.endsWith('-nobl') }
+  const base = baseOf(cls)
+  return { showAdult: base === 'adult' || base === 'guest-adult', showBl: base === cls }
 }
 
+const baseOf = (cls: AudienceClass) => cls.replace(/-nobl$/, '') as AudienceBase
+
 /**
- * What an adult-only page shows each class (spec §4/§5): the page itself, the login route (a guest; on jp the
- * guest's yes/no popup instead), the age check popup (a member who only lacks it), a refusal (a minor), or the
- * adult-content switch (an adult who turned it off).
+ * What an adult-only page (a series, an adults-only event) shows each class (spec §4/§5/§8): the page itself
+ * for adults (the adult-content switch only hides adult series from lists; a link followed on purpose opens,
+ * as the viewer and the purchase do), the login route for a guest (on jp the guest's yes/no popup instead),
+ * the age check popup for a member who only lacks it, a refusal for a minor.
  */
-export function adultGate(edition: Pick<AgeEdition, 'notLoggedInAdultCookie'>, cls: AudienceClass): 'open' | 'login' | 'ageCheck' | 'minor' | 'switch' {
-  const base = cls.replace(/-nobl$/, '') as AudienceBase
-  if (base === 'adult' || base === 'guest-adult') return 'open'
+export function adultGate(edition: Pick<AgeEdition, 'notLoggedInAdultCookie'>, cls: AudienceClass): 'open' | 'login' | 'ageCheck' | 'minor' {
+  const base = baseOf(cls)
+  if (base === 'adult' || base === 'adult-off' || base === 'guest-adult') return 'open'
   if (base === 'guest') return edition.notLoggedInAdultCookie ? 'ageCheck' : 'login'
-  return base === 'minor' ? 'minor' : base === 'adult-off' ? 'switch' : 'ageCheck'
+  return base === 'minor' ? 'minor' : 'ageCheck'
 }
