@@ -1,5 +1,6 @@
 import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test'
 import AxeBuilder from '@axe-core/playwright'
+import { newMember } from './helpers.ts'
 
 /**
  * Issue 3 items 4 and 7 in Chromium: the age popup (lazy island, keyboard only, Esc, focus kept inside), a minor
@@ -17,17 +18,6 @@ async function signIn(page: Page, who: { email: string; password: string }, call
   await page.getByRole('button', { name: 'Se connecter' }).click()
 }
 
-/** A new verified account without a birth date (sign-up, code read in the dev outbox). */
-async function newMember(page: Page) {
-  const email = `age-e2e-${Date.now()}-${Math.random().toString(36).slice(2, 6)}@example.com`
-  const password = 'Newbie-2026'
-  const up = await page.request.post('/api/v1/auth/sign-up', { data: { email, password, passwordConfirm: password, agreeTerms: true } })
-  expect(up.status()).toBe(200)
-  await page.goto('/dev/outbox')
-  const code = /\b(\d{6})\b/.exec(await page.locator(`li[data-recipient="${email}"]`).first().innerText())![1]!
-  expect((await page.request.post('/api/v1/auth/verify-otp', { data: { email, code } })).status()).toBe(200)
-  return { email, password }
-}
 
 /** The first free episode of an adult series (looked up as the adult demo reader, in its own context). */
 async function adultEpisode(browser: Browser): Promise<number> {

@@ -23,3 +23,15 @@ export async function seriousViolations(page: Page) {
 export async function noSeriousViolations(page: Page) {
   expect(await seriousViolations(page)).toEqual([])
 }
+
+/** A new verified account without a birth date (sign-up, code read in the dev outbox). */
+export async function newMember(page: Page) {
+  const email = `age-e2e-${Date.now()}-${Math.random().toString(36).slice(2, 6)}@example.com`
+  const password = 'Newbie-2026'
+  const up = await page.request.post('/api/v1/auth/sign-up', { data: { email, password, passwordConfirm: password, agreeTerms: true } })
+  expect(up.status()).toBe(200)
+  await page.goto('/dev/outbox')
+  const code = /\b(\d{6})\b/.exec(await page.locator(`li[data-recipient="${email}"]`).first().innerText())![1]!
+  expect((await page.request.post('/api/v1/auth/verify-otp', { data: { email, code } })).status()).toBe(200)
+  return { email, password }
+}
