@@ -3,7 +3,9 @@
  * state (.wrangler/bench), then reports — never asserts — the figures of QUALITY.md:
  *   - Lighthouse mobile (default form factor, simulated throttling), median of N runs by performance score;
  *   - autocannon throughput of the edge-rendered detail page against a pre-rendered page on the same worker;
- *   - D1 queries per request, read from the worker's `X-D1-Queries` header.
+ *   - D1 queries per request, read from the worker's `X-D1-Queries` header, and for catalogue pages the second
+ *     view's (edge cache hit or not); the "(adult)" pages are measured signed in as the demo adult reader,
+ *     Lighthouse included (pages are cached per audience class, issue 11).
  * Prints a table and writes bench/results.json (figures + machine + commit + date).
  * Options: --no-build, --port N (8799), --runs N (3), --duration S (10), --connections N (20), --rounds N (2: load runs alternate),
  *          --only name,name (pages of PAGES), --no-lighthouse, --no-load, --verbose (show the worker's output).
@@ -22,7 +24,8 @@ import { benchViewer } from './bench/viewer.ts'
 // 90 KB gz on island pages); `lcpMs` overrides the LCP target (viewer: 1600).
 // ---------------------------------------------------------------------------------------------------
 type Discovered = { detail: string }
-export type PageSpec = { name: string; path: string | ((d: Discovered) => string); jsKB?: number; lcpMs?: number; edge?: boolean }
+/** `as: 'adult'`: measured signed in as the demo adult reader (issue 11: pages cached per audience class). */
+export type PageSpec = { name: string; path: string | ((d: Discovered) => string); jsKB?: number; lcpMs?: number; edge?: boolean; as?: 'adult' }
 
 // Feature measurements live in scripts/bench/<feature>.ts (viewer, purchase), called after the load runs.
 
@@ -33,6 +36,8 @@ const PAGES: PageSpec[] = [
   { name: 'notice', path: '/notice', jsKB: 5, edge: true },
   { name: 'faq', path: '/faq', jsKB: 5, edge: true },
   { name: 'prepare', path: '/prepare' },
+  { name: 'home (adult)', path: '/', jsKB: 5, edge: true, as: 'adult' },
+  { name: 'mature (adult)', path: '/home/mature', jsKB: 5, edge: true, as: 'adult' },
 ]
 /** Throughput comparison: the edge-rendered page against the pre-rendered one (names from PAGES). */
 const LOAD = { edge: 'detail', baseline: 'prepare' }
@@ -148,10 +153,23 @@ async function waitHealthy(child: ChildProcess, timeoutMs: number): Promise<bool
 // ---------------------------------------------------------------------------------------------------
 // Discovery and D1 query counts
 // ---------------------------------------------------------------------------------------------------
-type Resolved = { spec: PageSpec; path: string; url?: string; status: number | string; d1Queries?: number; redirectedTo?: string }
+/** `second`: the same page viewed again (no forced reload): whether the edge cache answered, and its D1 queries. */
+type Resolved = { spec: PageSpec; path: string; url?: string; status: number | string; d1Queries?: number; redirectedTo?: string; second?: { edgeCache: string; d1Queries: number } }
 
-async function get(url: string) {
-  const res = await fetch(url, { headers: { Accept: 'text/html', 'Cache-Control': 'no-cache' /* count a real render's queries */ }, signal: AbortSignal.timeout(30_000) })
+/** The demo adult reader's session cookie (web sign-in form), for the pages measured `as: 'adult'`. */
+let adultCookie = ''
+async function signInAdult() {
+  const res = await fetch(`${base}/api/v1/auth/web/sign-in`, {
+    method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: base },
+    body: new URLSearchParams({ email: 'reader@example.com', password: 'Reader-2026!', callback: '/' }),
+  })
+  adultCookie = /wt_session=[^;]+/.exec(res.headers.get('set-cookie') ?? '')?.[0] ?? ''
+  if (!adultCookie) notes.push(`adult reader sign-in failed (${res.status}): the "(adult)" pages are measured as a guest`)
+}
+const cookieOf = (spec: PageSpec): Record<string, string> => (spec.as === 'adult' && adultCookie ? { Cookie: adultCookie } : {})
+
+async function get(url: string, headers: Record<string, string> = {}, render = true) {
+  const res = await fetch(url, { headers: { Accept: 'text/html', ...(render ? { 'Cache-Control': 'no-cache' /* count a real render's queries */ } : {}), ...headers }, signal: AbortSignal.timeout(30_000) })
   const body = await res.text()
   return { res, body }
 }
@@ -175,11 +193,16 @@ async function resolvePages(found: Discovered): Promise<Resolved[]> {
   for (const spec of PAGES.filter((p) => !only || only.has(p.name))) {
     const path = typeof spec.path === 'function' ? spec.path(found) : spec.path
     try {
-      const { res } = await get(base + path)
+      const { res } = await get(base + path, cookieOf(spec))
       const r: Resolved = { spec, path, status: res.status }
       if (res.status === 200) {
         r.url = res.url
         r.d1Queries = Number(res.headers.get('x-d1-queries') ?? 0)
+        if (spec.edge) {
+          await get(res.url, cookieOf(spec), false) // fills the edge cache if the render above could not
+          const again = (await get(res.url, cookieOf(spec), false)).res
+          r.second = { edgeCache: again.headers.get('x-edge-cache') ?? 'none', d1Queries: Number(again.headers.get('x-d1-queries') ?? 0) }
+        }
         const finalPath = new URL(res.url).pathname + new URL(res.url).search
         if (finalPath !== path) r.redirectedTo = finalPath
       }
@@ -240,7 +263,7 @@ async function lighthouseAll(pages: Resolved[]): Promise<Map<string, LhResult>> 
         const label = `  lighthouse ${page.spec.name} ${figures.length + 1}/${runs}`
         try {
           const rr = await lighthouse(page.url, {
-            port: chrome.port, output: 'json', logLevel: 'error',
+            port: chrome.port, output: 'json', logLevel: 'error', extraHeaders: cookieOf(page.spec),
             onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'],
           })
           if (!rr) throw new Error('no result')
@@ -385,6 +408,7 @@ try {
   }
   console.log(`Worker up after ${((Date.now() - started) / 1000).toFixed(0)} s`)
 
+  await signInAdult()
   const found = await discover()
   const pages = await resolvePages(found)
   const measured = pages.filter((p) => p.url)
@@ -434,9 +458,9 @@ try {
   if (purchase) notes.push(purchaseLine(purchase))
 
   // --- table ---
-  const head = ['page', 'path', 'perf', 'a11y', 'b.p.', 'SEO', 'LCP ms', 'CLS', 'TBT ms', 'JS KB', 'total KB', 'D1']
+  const head = ['page', 'path', 'perf', 'a11y', 'b.p.', 'SEO', 'LCP ms', 'CLS', 'TBT ms', 'JS KB', 'total KB', 'D1', '2nd view']
   const target = ['target', '', `≥${TARGETS.performance}`, `≥${TARGETS.accessibility}`, `≥${TARGETS.bestPractices}`, `${TARGETS.seo}`,
-    `≤${TARGETS.lcpMs}`, `≤${TARGETS.cls}`, `≤${TARGETS.tbtMs}`, '≤5 catalogue', '', `≤${TARGETS.d1Queries}`]
+    `≤${TARGETS.lcpMs}`, `≤${TARGETS.cls}`, `≤${TARGETS.tbtMs}`, '≤5 catalogue', '', `≤${TARGETS.d1Queries}`, 'edge HIT']
   const rows = [head, target]
   for (const p of pages) {
     const shownPath = p.redirectedTo ? `${p.path} → ${p.redirectedTo}` : p.path
@@ -458,6 +482,7 @@ try {
       cell(m?.jsBytes == null ? null : m.jsBytes / 1024, 1, p.spec.jsKB == null ? undefined : (v) => v <= p.spec.jsKB!),
       cell(m?.totalBytes == null ? null : m.totalBytes / 1024, 1),
       cell(p.d1Queries, 0, p.spec.edge ? (v) => v <= TARGETS.d1Queries : undefined),
+      p.second ? `${p.second.edgeCache}, D1 ${p.second.d1Queries}` : '',
     ])
   }
   console.log(`\nEdition ${id} — Lighthouse ${lighthouseMeta.version ?? '?'} mobile, simulated throttling, median of ${runs} by performance`)
@@ -489,7 +514,7 @@ try {
     targets: { ...TARGETS, jsKB: Object.fromEntries(PAGES.filter((p) => p.jsKB != null).map((p) => [p.name, p.jsKB])) },
     pages: pages.map((p) => ({
       name: p.spec.name, path: p.path, url: p.url ?? null, status: p.url ? 'ok' : 'missing', httpStatus: p.status,
-      d1Queries: p.d1Queries ?? null,
+      d1Queries: p.d1Queries ?? null, secondView: p.second ?? null, signedIn: p.spec.as ?? null,
       lighthouse: lh.get(p.spec.name) ?? null,
     })),
     load: opts['no-load'] ? null : { durationS: duration, connections, ...loadResult },
