@@ -36,6 +36,14 @@ export async function newGift(userId: number, kind: 'RENT' | 'POSSESSION', episo
   return row!.id
 }
 
+/** A lot of `amount` coins with its CHARGE ledger row, expiring at `expiresAt` (any instant, past ones too). */
+export async function lot(userId: number, type: 'COIN' | 'FREE_COIN' | 'BONUS' | 'MILEAGE', amount: number, expiresAt: string | null) {
+  await db.batch([
+    { sql: `INSERT INTO coin_lots (user_id, type, amount, remaining, expires_at, source) VALUES (?, ?, ?, ?, ?, 'EVENT')`, params: [userId, type, amount, amount, expiresAt] },
+    { sql: `INSERT INTO coin_ledger (user_id, kind, lot_id, type, source, amount) VALUES (?, 'CHARGE', last_insert_rowid(), ?, 'EVENT', ?)`, params: [userId, type, amount] },
+  ])
+}
+
 /** A payment of `coins` paid coins (no bonus) credited through the sandbox webhook; its id. */
 export async function paidPayment(reader: Reader, coins: number): Promise<string> {
   const paymentId = await paymentFor(reader, await newProduct({ coins, bonus: 0, price: 499 }))

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { db, give, newReader, newSeries } from './purchase.helpers.ts'
-import { expectMoneyInvariants, newGift, outcome, paidPayment, purchase, refund, ticket, useGift } from './money.helpers.ts'
+import { expectMoneyInvariants, lot, newGift, outcome, paidPayment, purchase, refund, ticket, useGift } from './money.helpers.ts'
 import { exchangeMileage } from '../../src/features/mileage/mileage.server.ts'
 import { expireLots } from '../../src/features/wallet/wallet.server.ts'
 import { autoUnlockKey } from '../../src/features/viewer/continuous.ts'
@@ -126,15 +126,7 @@ describe('rules across kinds, decided in the write', () => {
     const rate = { mileagePerCoin: 200, mileageMinimum: 3000 }
     for (let i = 0; i < 40; i++) {
       const at = Date.now() + 60_000
-      await db.run(
-        `INSERT INTO coin_lots (user_id, type, amount, remaining, expires_at, source) VALUES (?, 'MILEAGE', 3000, 3000, ?, 'EVENT')`,
-        reader.id,
-        new Date(at).toISOString(),
-      )
-      await db.run(
-        `INSERT INTO coin_ledger (user_id, kind, lot_id, type, source, amount) VALUES (?, 'CHARGE', last_insert_rowid(), 'MILEAGE', 'EVENT', 3000)`,
-        reader.id,
-      )
+      await lot(reader.id, 'MILEAGE', 3000, new Date(at).toISOString())
       const claim = { userId: reader.id, key: `x-${i}`, scope: 'test', requestHash: 'h' }
       // the exchange still sees the lot alive; the sweep already sees it expired
       const [exchanged] = await Promise.all([
