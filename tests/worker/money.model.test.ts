@@ -72,6 +72,9 @@ const ALLOWED: Record<Cmd['op'], string[]> = {
 
 type Answer = { status: number; code: string; data?: any }
 
+/** How often each command answered what, over all runs (printed: shows which races the runs reached). */
+const tally = new Map<string, number>()
+
 async function run(s: Scenario): Promise<void> {
   const reader: Reader = await newReader()
   const { seriesId, episodeIds } = await newSeries({ episodes: EPISODES, priceRent: PRICE.RENT, priceBuy: PRICE.POSSESSION })
@@ -125,6 +128,7 @@ async function run(s: Scenario): Promise<void> {
     return { status: res.status, code: body.code ?? body.result, data: body.data }
   }
   const answers = await Promise.all(cmds.map(send))
+  cmds.forEach((c, i) => tally.set(`${c.op} ${answers[i]!.code}`, (tally.get(`${c.op} ${answers[i]!.code}`) ?? 0) + 1))
 
   // let every lot due within the run expire, then check
   const soon = [...s.lots.map((l) => l.expiresIn), s.mileage.expiresIn].filter((ms): ms is number => ms !== null && ms <= 30)
@@ -168,6 +172,7 @@ describe('money model: concurrent commands of one reader on real D1', () => {
   it(`keeps every rule and the wallet invariants over ${RUNS} generated sets of concurrent commands`, async () => {
     const started = Date.now()
     await fc.assert(fc.asyncProperty(scenario, run), { numRuns: RUNS })
-    console.log(`money model: ${RUNS} runs in ${((Date.now() - started) / 1000).toFixed(1)} s`)
+    const answered = [...tally].sort().map(([k, n]) => `${k}: ${n}`).join(', ')
+    console.log(`money model: ${RUNS} runs in ${((Date.now() - started) / 1000).toFixed(1)} s; answers: ${answered}`)
   }, 60_000 + RUNS * 1_000)
 })

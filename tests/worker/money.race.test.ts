@@ -160,7 +160,7 @@ describe('rules across kinds, decided in the write', () => {
     expect(balance.total).toBe(0)
   })
 
-  it('two top-ups credited together with one coupon waiting for a minimum: its reward is given once', async () => {
+  it('three top-ups credited together with one coupon waiting for a minimum: its reward is given once', async () => {
     const reader = await newReader()
     const coupon = await db.first<{ id: number }>(
       `INSERT INTO coupons (title, type, minimum_amount, reward_type, reward_amount, reward_lot_type, is_downloadable) VALUES ('Top-up', 'DISCOUNT', 400, 'COIN', 7, 'BONUS', 1) RETURNING id`,
