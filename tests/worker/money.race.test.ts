@@ -10,6 +10,8 @@ import { exchangeMileage } from '../../src/features/mileage/mileage.server.ts'
 import { expireLots } from '../../src/features/wallet/wallet.server.ts'
 import { autoUnlockKey } from '../../src/features/viewer/continuous.ts'
 import { AppError } from '../../src/lib/errors/catalogue.ts'
+import { HELD_SQL, heldParams } from '../../src/features/purchase/purchase.server.ts'
+import { FOREVER, holdingState, TIMED } from '../../src/features/purchase/purchase.ts'
 
 const OK = '200 SUCCESS'
 /** The codes of a purchase, ticket or gift refused because the episode is held already (spec §4, §8). */
@@ -171,5 +173,24 @@ describe('rules across kinds, decided in the write', () => {
     expect(rewards).toEqual([{ amount: 7 }])
     const { balance } = await expectMoneyInvariants(reader)
     expect(balance.total).toBe(37)
+  })
+})
+
+describe('HELD_SQL', () => {
+  it('is holdingState in SQL: every ownership kind, forever, ended or running, refuses exactly when the rule says so', async () => {
+    const reader = await newReader()
+    const now = new Date()
+    const kinds = [...FOREVER, ...TIMED]
+    const expiries = [null, new Date(now.getTime() - 1).toISOString(), new Date(now.getTime() + 1).toISOString()]
+    const { seriesId, episodeIds } = await newSeries({ episodes: kinds.length * expiries.length })
+    let i = 0
+    for (const kind of kinds) {
+      for (const expiresAt of expiries) {
+        const episodeId = episodeIds[i++]!
+        await db.run(`INSERT INTO ownerships (user_id, series_id, episode_id, kind, expires_at) VALUES (?, ?, ?, ?, ?)`, reader.id, seriesId, episodeId, kind, expiresAt)
+        const row = await db.first<{ held: number }>(`SELECT ${HELD_SQL} AS held`, ...heldParams(reader.id, episodeId, now.toISOString()))
+        expect({ kind, expiresAt, held: row!.held === 1 }).toEqual({ kind, expiresAt, held: holdingState([{ episodeId, kind, expiresAt }], episodeId, now) !== null })
+      }
+    }
   })
 })
