@@ -23,8 +23,9 @@ type EpisodeRow = { id: number; seriesId: number; isFree: number; isAdult: numbe
  * Uses the reader's ticket of the episode's series on `episodeId` (rules: `checkFreetime`). A second use of the
  * same ticket, however concurrent, hits the unique slot (user, series, available_at) and fails as a whole; it
  * is then read again and answers NOT_EVENT_REMAIN_TICKET. An episode opened another way meanwhile (a purchase,
- * a gift) fails it too (`HELD_SQL` in the purchase row) and answers EXIST_LIBRARY / RENT_PURCHASE_IMPOSSIBLE. A lost race for the idempotency key throws
- * IdempotencyKeyTaken (the middleware answers with the stored first response).
+ * a gift) fails it too (`HELD_SQL` in the purchase row) and then answers EXIST_LIBRARY / RENT_PURCHASE_IMPOSSIBLE.
+ * A lost race for the idempotency key throws IdempotencyKeyTaken (the middleware answers with the stored first
+ * response).
  */
 export async function useFreetime(db: Db, input: { userId: number; episodeId: number; claim: IdempotencyClaim }, now = new Date()): Promise<FreetimeResult> {
   const { userId, episodeId, claim } = input

@@ -66,12 +66,13 @@ type LotRow = Lot & { source: CoinSource }
  * Sells the episodes of `request` to the reader (rules: `checkSale`, then `planPurchase`; COIN_INSUFFICIENT
  * when the balance is short) in one batch:
  *
- * - per episode: a `purchases` row whose coins are -1 (CHECK coins >= 0 fails the batch) when the reader holds the
- *   episode at write time (`HELD_SQL`: a RENT and a POSSESSION of one episode sent together, a ticket or a gift
- *   that opened it meanwhile); for a rental, the reader's ended rental of that episode is dropped;
- *   an `ownerships` row (unique per user, episode and kind); then per lot drawn a conditional update (`remaining >= take`, lot not expired) followed by its
- *   USE ledger row, whose amount is `-take` only when the update changed one row and 0 otherwise — the
- *   ledger's CHECK (amount <> 0) then fails the whole batch (the guard of `adminAdjust`);
+ * - per episode: a `purchases` row whose coins are -1 (CHECK coins >= 0 fails the batch) when the reader holds
+ *   the episode at write time (`HELD_SQL`: a RENT and a POSSESSION of one episode sent together, a ticket or a
+ *   gift that opened it meanwhile); for a rental, the reader's ended rental of that episode is dropped; an
+ *   `ownerships` row (unique per user, episode and kind); then per lot drawn a conditional update
+ *   (`remaining >= take`, lot not expired) followed by its USE ledger row, whose amount is `-take` only when
+ *   the update changed one row and 0 otherwise — the ledger's CHECK (amount <> 0) then fails the whole batch
+ *   (the guard of `adminAdjust`);
  * - the reader's purchase count;
  * - last, the idempotency row holding the answer, computed in SQL after the writes.
  *
