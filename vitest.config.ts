@@ -36,6 +36,7 @@ export default defineConfig({
                 OPS_TOKEN: 'test-ops-token',
                 PAYMENT_WEBHOOK_SECRET: 'test-webhook-secret',
                 TEST_MIGRATIONS: await readD1Migrations('migrations'),
+                MONEY_MODEL_RUNS: process.env.MONEY_MODEL_RUNS ?? '', // runs of tests/worker/money.model.test.ts (bench: more)
                 ...oauthTestBindings(inject('oidcIssuer'), inject('oidcSigningJwk')),
               },
             },

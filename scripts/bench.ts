@@ -8,7 +8,8 @@
  *     Lighthouse included (pages are cached per audience class, issue 11).
  * Prints a table and writes bench/results.json (figures + machine + commit + date).
  * Options: --no-build, --port N (8799), --runs N (3), --duration S (10), --connections N (20), --rounds N (2: load runs alternate),
- *          --only name,name (pages of PAGES), --no-lighthouse, --no-load, --verbose (show the worker's output).
+ *          --only name,name (pages of PAGES), --no-lighthouse, --no-load, --verbose (show the worker's output),
+ *          --money-runs N (1000: runs of the money model test; 0 skips it).
  * Exits 0 unless the worker never started.
  */
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process'
@@ -17,6 +18,7 @@ import os from 'node:os'
 import { args, editionId, root, run } from './lib.ts'
 import { benchPurchase, purchaseLine } from './bench/purchase.ts'
 import { benchViewer } from './bench/viewer.ts'
+import { benchMoneyModel, moneyModelLine } from './bench/money.ts'
 
 // ---------------------------------------------------------------------------------------------------
 // Pages measured. Extend here: `path` is a string, or a function of what
@@ -60,6 +62,7 @@ const connections = Math.max(1, Number(opts.connections ?? 20))
 const rounds = Math.max(1, Number(opts.rounds ?? 2))
 /** `--only home,detail`: measure just these pages (the load comparison needs its two pages among them). */
 const only = typeof opts.only === 'string' ? new Set(String(opts.only).split(',')) : null
+const moneyRuns = Math.max(0, Number(opts['money-runs'] ?? 1000))
 const persist = '.wrangler/bench'
 const base = `http://127.0.0.1:${port}`
 const notes: string[] = []
@@ -456,6 +459,8 @@ try {
   const viewer = !opts['no-lighthouse'] && !interrupted ? await benchViewer(base, { runs, notes }) : null
   const purchase = !opts['no-load'] && !interrupted ? await benchPurchase({ base, persist, edition: id }) : null // p50/p99 at 50 concurrent
   if (purchase) notes.push(purchaseLine(purchase))
+  const moneyModel = moneyRuns > 0 && !interrupted ? await benchMoneyModel(moneyRuns) : null
+  if (moneyModel) notes.push(moneyModelLine(moneyModel))
 
   // --- table ---
   const head = ['page', 'path', 'perf', 'a11y', 'b.p.', 'SEO', 'LCP ms', 'CLS', 'TBT ms', 'JS KB', 'total KB', 'D1', '2nd view']
@@ -520,6 +525,7 @@ try {
     load: opts['no-load'] ? null : { durationS: duration, connections, ...loadResult },
     viewer,
     purchase,
+    moneyModel,
     notes,
     elapsedS: Math.round((Date.now() - started) / 1000),
   }

@@ -10,6 +10,7 @@ import type { AgeEdition } from '../age/age.ts'
 import type { IdempotencyClaim } from '../wallet/idempotency.ts'
 import { IdempotencyKeyTaken, isKeyTaken, storeResponseStatement } from '../wallet/idempotency.server.ts'
 import type { Holding } from '../purchase/purchase.ts'
+import { HELD_SQL, heldParams } from '../purchase/purchase.server.ts'
 import { checkFreetime, currentTicket, nextTicketAt, unlockEnd, type FreetimeEpisode } from './freetime.ts'
 
 /** Re-reads after a concurrent use refused the batch (the next read then finds the ticket gone). */
@@ -22,8 +23,10 @@ type EpisodeRow = { id: number; seriesId: number; isFree: number; isAdult: numbe
 /**
  * Uses the reader's ticket of the episode's series on `episodeId` (rules: `checkFreetime`). A second use of the
  * same ticket, however concurrent, hits the unique slot (user, series, available_at) and fails as a whole; it
- * is then read again and answers NOT_EVENT_REMAIN_TICKET. A lost race for the idempotency key throws
- * IdempotencyKeyTaken (the middleware answers with the stored first response).
+ * is then read again and answers NOT_EVENT_REMAIN_TICKET. An episode opened another way meanwhile (a purchase,
+ * a gift) fails it too (`HELD_SQL` in the purchase row) and then answers EXIST_LIBRARY / RENT_PURCHASE_IMPOSSIBLE.
+ * A lost race for the idempotency key throws IdempotencyKeyTaken (the middleware answers with the stored first
+ * response).
  */
 export async function useFreetime(db: Db, input: { userId: number; episodeId: number; claim: IdempotencyClaim; ageRules: Pick<AgeEdition, 'krAdultAuth' | 'adultNeedsBirthDate' | 'notLoggedInAdultCookie'> }, now = new Date()): Promise<FreetimeResult> {
   const { userId, episodeId, claim } = input
@@ -62,8 +65,10 @@ export async function useFreetime(db: Db, input: { userId: number; episodeId: nu
           params: [userId, e.seriesId, ticket!.slot, nowIso, episodeId, expiresAt, nowIso],
         },
         {
-          sql: `INSERT INTO purchases (user_id, series_id, episode_id, type, coins, idempotency_key, created_at) VALUES (?, ?, ?, 'FREETIME', 0, ?, ?)`,
-          params: [userId, e.seriesId, episodeId, claim.key, nowIso],
+          // coins -1 (CHECK fails the batch) when the episode was opened another way since the read
+          sql: `INSERT INTO purchases (user_id, series_id, episode_id, type, coins, idempotency_key, created_at)
+                VALUES (?, ?, ?, 'FREETIME', CASE WHEN ${HELD_SQL} THEN -1 ELSE 0 END, ?, ?)`,
+          params: [userId, e.seriesId, episodeId, ...heldParams(userId, episodeId, nowIso), claim.key, nowIso],
         },
         {
           sql: `DELETE FROM ownerships WHERE user_id = ? AND episode_id = ? AND kind = 'FREETIME' AND expires_at IS NOT NULL AND expires_at <= ?`,

@@ -10,6 +10,7 @@ import type { AgeEdition } from '../age/age.ts'
 import type { IdempotencyClaim } from '../wallet/idempotency.ts'
 import { IdempotencyKeyTaken, isKeyTaken, storeResponseStatement } from '../wallet/idempotency.server.ts'
 import { rentalEnd, type Holding } from '../purchase/purchase.ts'
+import { HELD_SQL, heldParams } from '../purchase/purchase.server.ts'
 import { checkGift, giftPurchaseType, type Gift, type GiftEpisode, type GiftKind } from './gift.ts'
 
 /** Gifts shown in the box (newest first, unused ones on top). */
@@ -59,7 +60,8 @@ type EpisodeRow = { id: number; seriesId: number; isFree: number; isAdult: numbe
 /**
  * Uses gift `giftId` of the reader on `episodeId` (or the gift's own episode) — rules: `checkGift`. One batch:
  * 1. `UPDATE gifts SET used_at … WHERE … used_at IS NULL` — a concurrent use changes no row, and then
- * 2. the purchase row's coins are `-1` (CHECK coins >= 0 fails the whole batch) instead of 0;
+ * 2. the purchase row's coins are `-1` (CHECK coins >= 0 fails the whole batch) instead of 0 — also when the
+ *    episode was opened meanwhile by a purchase, a ticket or another gift (`HELD_SQL`);
  * 3. for a rental, the reader's ended rental of the episode is dropped; the ownership (RENT for the edition's
  *    rental length, or POSSESSION; unique per user, episode and kind);
  * 4. the idempotency row holding the answer.
@@ -104,8 +106,8 @@ export async function useGift(db: Db, input: UseGiftInput, now = new Date()): Pr
       { sql: `UPDATE gifts SET used_at = ?, used_episode_id = ? WHERE id = ? AND user_id = ? AND used_at IS NULL`, params: [nowIso, e.id, giftId, userId] },
       {
         sql: `INSERT INTO purchases (user_id, series_id, episode_id, type, coins, gift_id, idempotency_key, created_at)
-              VALUES (?, ?, ?, ?, CASE WHEN changes() = 1 THEN 0 ELSE -1 END, ?, ?, ?)`,
-        params: [userId, e.seriesId, e.id, type, giftId, claim.key, nowIso],
+              VALUES (?, ?, ?, ?, CASE WHEN changes() = 1 AND NOT ${HELD_SQL} THEN 0 ELSE -1 END, ?, ?, ?)`,
+        params: [userId, e.seriesId, e.id, type, ...heldParams(userId, e.id, nowIso), giftId, claim.key, nowIso],
       },
     ]
     if (g.kind === 'RENT') {

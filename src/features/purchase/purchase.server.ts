@@ -9,7 +9,7 @@ import type { CoinSource, CoinSummary, CoinType, Lot } from '../wallet/wallet.ts
 import { COIN_SUMMARY_SQL, coinSummaryParams } from '../wallet/wallet.server.ts'
 import type { IdempotencyClaim } from '../wallet/idempotency.ts'
 import { IdempotencyKeyTaken, isKeyTaken, storeResponseStatement } from '../wallet/idempotency.server.ts'
-import { checkSale, planPurchase, rentalEnd, type Holding, type PurchaseKind, type PurchaseRequest, type SaleEpisode } from './purchase.ts'
+import { checkSale, FOREVER, planPurchase, rentalEnd, TIMED, type Holding, type PurchaseKind, type PurchaseRequest, type SaleEpisode } from './purchase.ts'
 import { purchasePreview, type PreviewEpisode, type PurchasePreview } from './preview.ts'
 import { currentTicket } from '../freetime/freetime.ts'
 import type { AgeEdition } from '../age/age.ts'
@@ -21,6 +21,23 @@ import { ADULT_STATE_SQL, adultNow, type AdultRow } from '../age/age.server.ts'
  * waiting forever (it then answers TOO_MANY_REQUESTS and the client retries with the same key).
  */
 const PURCHASE_ATTEMPTS = 50
+
+const quoted = (kinds: ReadonlySet<string>) => [...kinds].map((k) => `'${k}'`).join(', ')
+
+/**
+ * SQL condition, true when reader `?` holds episode `?` at instant `?` in a way that refuses any new rental,
+ * purchase, wait-until-free unlock or gift of it: `holdingState` not null (kept forever, or a rental or unlock
+ * still running), decided by the write itself rather than by an earlier read. Its parameters are `heldParams`.
+ * Each path puts it in the coins of its `purchases` row (`-1` when held), so the table's CHECK (coins >= 0)
+ * fails the whole batch — ownership, coin lots, ledger, idempotency row — when another request opened the
+ * episode between the read and the write; the path then reads again and answers the catalogue's code.
+ */
+export const HELD_SQL = `EXISTS (SELECT 1 FROM ownerships WHERE user_id = ? AND episode_id = ? AND (
+    (kind IN (${quoted(FOREVER)}) AND (expires_at IS NULL OR expires_at > ?)) OR (kind IN (${quoted(TIMED)}) AND expires_at > ?)))`
+
+export function heldParams(userId: number, episodeId: number, nowIso: string): unknown[] {
+  return [userId, episodeId, nowIso, nowIso]
+}
 
 export type PurchaseInput = {
   userId: number
@@ -49,11 +66,13 @@ type LotRow = Lot & { source: CoinSource }
  * Sells the episodes of `request` to the reader (rules: `checkSale`, then `planPurchase`; COIN_INSUFFICIENT
  * when the balance is short) in one batch:
  *
- * - per episode: a `purchases` row; for a rental, the reader's ended rental of that episode is dropped;
- *   an `ownerships` row (unique per user, episode and kind: a concurrent sale of the same episode fails the
- *   batch); then per lot drawn a conditional update (`remaining >= take`, lot not expired) followed by its
- *   USE ledger row, whose amount is `-take` only when the update changed one row and 0 otherwise — the
- *   ledger's CHECK (amount <> 0) then fails the whole batch (the guard of `adminAdjust`);
+ * - per episode: a `purchases` row whose coins are -1 (CHECK coins >= 0 fails the batch) when the reader holds
+ *   the episode at write time (`HELD_SQL`: a RENT and a POSSESSION of one episode sent together, a ticket or a
+ *   gift that opened it meanwhile); for a rental, the reader's ended rental of that episode is dropped; an
+ *   `ownerships` row (unique per user, episode and kind); then per lot drawn a conditional update
+ *   (`remaining >= take`, lot not expired) followed by its USE ledger row, whose amount is `-take` only when
+ *   the update changed one row and 0 otherwise — the ledger's CHECK (amount <> 0) then fails the whole batch
+ *   (the guard of `adminAdjust`);
  * - the reader's purchase count;
  * - last, the idempotency row holding the answer, computed in SQL after the writes.
  *
@@ -100,8 +119,9 @@ export async function purchaseEpisodes(db: Db, input: PurchaseInput, now = new D
     const statements: { sql: string; params: unknown[] }[] = []
     sale.items.forEach((item, i) => {
       statements.push({
-        sql: `INSERT INTO purchases (user_id, series_id, episode_id, type, coins, idempotency_key, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-        params: [userId, item.seriesId, item.episodeId, request.kind, item.price, claim.key, nowIso],
+        sql: `INSERT INTO purchases (user_id, series_id, episode_id, type, coins, idempotency_key, created_at)
+              VALUES (?, ?, ?, ?, CASE WHEN ${HELD_SQL} THEN -1 ELSE ? END, ?, ?)`,
+        params: [userId, item.seriesId, item.episodeId, request.kind, ...heldParams(userId, item.episodeId, nowIso), item.price, claim.key, nowIso],
       })
       if (request.kind === 'RENT') {
         statements.push({
@@ -147,7 +167,7 @@ export async function purchaseEpisodes(db: Db, input: PurchaseInput, now = new D
       return (JSON.parse(body) as { data: PurchaseResult }).data
     } catch (e) {
       if (isKeyTaken(e)) throw new IdempotencyKeyTaken()
-      // A guard fired or the episode was sold meanwhile: nothing was written; read and plan again.
+      // A guard fired or the episode was opened meanwhile: nothing was written; read and plan again.
       if (!/(CHECK|UNIQUE) constraint failed/.test(String((e as Error)?.message))) throw e
       if (attempt >= PURCHASE_ATTEMPTS) throw new AppError('TOO_MANY_REQUESTS')
     }
