@@ -36,7 +36,7 @@ export type AppOptions = {
   messages: Record<string, string>
   /** Middleware that serves static assets and renders Astro pages. */
   pages: (MiddlewareHandler | Handler)[]
-  /** Versions the edge cache of anonymous pages. */
+  /** Versions the edge cache of catalogue pages. */
   buildId?: string
 }
 

@@ -1,6 +1,6 @@
 /**
- * The reader's part of /detail/{id}, after first paint (issue 5): the page HTML is the same for everyone (edge
- * cached), so this asks the session first (a guest: `{}`, no error logged), then `/api/v1/contents/{id}/me`,
+ * The reader's part of /detail/{id}, after first paint (issue 5): the page HTML is the same for every reader of an
+ * audience class (edge cached per class), so this asks the session first (a guest: `{}`, no error logged), then `/api/v1/contents/{id}/me`,
  * and fills the hidden slots the page already holds: episode badges, "continue reading", the favourite toggle.
  */
 import { formatUntil } from './until.ts'
