@@ -8,7 +8,7 @@ import type { AppEnv } from '../lib/env.ts'
 
 /**
  * The request's audience class (issue 11; rules in src/features/age/age.ts `audienceClass`), from the verified
- * session only (the row its version check read: no extra query) and the signed jp adult cookie. Computed once
+ * session only (the row its version check read: no extra query) and, on jp, the guest's own answer to the age popup (the not-logged-in-adult cookie, which counts for guests only). Computed once
  * per request and kept in the request context, where pages read it.
  */
 export async function audienceOf(c: Context<AppEnv>): Promise<AudienceClass> {

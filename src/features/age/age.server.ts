@@ -6,7 +6,7 @@
 import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
 import { requestContext } from '../../lib/server/context.ts'
-import { adultAuthentication, audienceClass, audienceSees, eventAccess, isAdult, type AdultFlags, type AgeEdition, type AudienceClass, type AudienceFlags, type EventRestriction } from './age.ts'
+import { adultAuthentication, audienceClass, audienceSees, eventAccess, isAdult, type AgeEdition, type AudienceClass, type AudienceFlags, type EventRestriction } from './age.ts'
 
 export type AdultRow = {
   isAdult: number; isKrIpUser: number; isAdultKr: number; birthedAt: string | null; adultVerifiedAt: string | null
