@@ -29,6 +29,7 @@ export default defineConfig({
               d1Databases: ['DB'],
               r2Buckets: ['MEDIA'],
               kvNamespaces: ['CACHE', 'SESSION'],
+              email: { send_email: [{ name: 'EMAIL' }] },
               bindings: {
                 EDITION: 'fr',
                 PASSWORD_PEPPER: 'test-pepper',

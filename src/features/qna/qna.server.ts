@@ -72,7 +72,7 @@ export async function myQnas(db: Db, userId: number, before: number | null): Pro
 
 /**
  * Support answers a question (operator tooling and the demo seed; no admin role in the product, spec §6):
- * status COMPLETED, and a mail tells the reader the answer is on /qna. NOT_EXIST if unknown or answered.
+ * status COMPLETED, and the answer goes to the reader by mail (also shown on /qna). NOT_EXIST if unknown or answered.
  */
 export async function answerQna(db: Db, id: number, answer: string, ctx: { t: Translate; siteUrl: string }, now = new Date()): Promise<void> {
   const row = await db.first<{ email: string | null; title: string }>(
@@ -84,7 +84,7 @@ export async function answerQna(db: Db, id: number, answer: string, ctx: { t: Tr
     await messageProvider(db).send({
       channel: 'MAIL', recipient: row.email, template: 'qna-answered',
       subject: ctx.t('community.qna.mail.answered.subject'),
-      body: ctx.t('community.qna.mail.answered.body', { title: row.title, url: new URL('/qna', ctx.siteUrl).toString() }),
+      body: ctx.t('community.qna.mail.answered.body', { title: row.title, answer, url: new URL('/qna', ctx.siteUrl).toString() }),
       meta: { qnaId: id },
     }, now)
   }

@@ -5,6 +5,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { env } from 'cloudflare:workers'
 import { createDb, type Db } from './db.ts'
+import type { Edition } from '../edition/schema.ts'
 
 export type RequestContext = {
   requestId: string
@@ -13,6 +14,8 @@ export type RequestContext = {
   db: Db
   /** The signed-in reader, set by the session middleware once it has run (null: guest; absent: not run). */
   userId?: number | null
+  /** The edition the request is served by (absent outside a request). */
+  edition?: Edition
 }
 
 const storage = new AsyncLocalStorage<RequestContext>()
