@@ -2,6 +2,7 @@ import { defineConfig } from 'vitest/config'
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin'
 import { editionPlugin } from './src/lib/edition/load.ts'
 import { oauthTestBindings } from './tests/worker/oidc-global-setup.ts'
+import { smsTestBindings } from './tests/worker/sms-global-setup.ts'
 
 /**
  * Two projects: `unit` (pure rules, Node) and `worker` (real workerd + D1 with the migrations applied,
@@ -29,7 +30,8 @@ export default defineConfig({
               d1Databases: ['DB'],
               r2Buckets: ['MEDIA'],
               kvNamespaces: ['CACHE', 'SESSION'],
-              email: { send_email: [{ name: 'EMAIL' }] },
+              // Cloudflare Email Service, simulated by miniflare: only the senders of the editions under test
+              email: { send_email: [{ name: 'EMAIL', allowed_sender_addresses: ['no-reply@fr.bomtoon.example', 'no-reply@ar.bomtoon.example'] }] },
               bindings: {
                 EDITION: 'fr',
                 PASSWORD_PEPPER: 'test-pepper',
@@ -38,6 +40,7 @@ export default defineConfig({
                 PAYMENT_WEBHOOK_SECRET: 'test-webhook-secret',
                 TEST_MIGRATIONS: await readD1Migrations('migrations'),
                 ...oauthTestBindings(inject('oidcIssuer'), inject('oidcSigningJwk')),
+                ...smsTestBindings(inject('smsApiBase')),
               },
             },
           })),
@@ -47,7 +50,7 @@ export default defineConfig({
           include: ['tests/worker/**/*.test.ts'],
           setupFiles: ['tests/worker/apply-migrations.ts'],
           testTimeout: 30_000, // 1,000-request fuzz and 200-request concurrency tests under load
-          globalSetup: ['tests/worker/oidc-global-setup.ts'],
+          globalSetup: ['tests/worker/oidc-global-setup.ts', 'tests/worker/sms-global-setup.ts'],
         },
       },
     ],
