@@ -170,9 +170,16 @@ export type ProviderOutcome =
   /** `rejected`: the provider refused this recipient for good (invalid or unreachable number), not worth a retry. */
   | { ok: false; rejected: boolean; code: string }
 
-/** Twilio's answer: 201 with the message `sid`, or an error `{code, message, status}` (4xx: this request is refused). */
+/**
+ * Twilio errors that refuse the number itself (invalid, not a mobile, opted out, region not allowed, cannot be
+ * routed): the reader should correct it. Any other error (credentials, rate, server) is the service's.
+ */
+export const TWILIO_NUMBER_ERRORS = [21211, 21408, 21610, 21612, 21614]
+
+/** Twilio's answer: 201 with the message `sid`, or an error `{code, message, status}`. */
 export function readTwilioAnswer(status: number, json: unknown): ProviderOutcome {
   const o = (json ?? {}) as { sid?: unknown; code?: unknown }
   if (status >= 200 && status < 300 && typeof o.sid === 'string') return { ok: true, id: o.sid }
-  return { ok: false, rejected: status >= 400 && status < 500 && status !== 429, code: `twilio-${typeof o.code === 'number' ? o.code : status}` }
+  const code = typeof o.code === 'number' ? o.code : null
+  return { ok: false, rejected: status === 400 && code !== null && TWILIO_NUMBER_ERRORS.includes(code), code: `twilio-${code ?? status}` }
 }
