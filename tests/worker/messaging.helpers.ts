@@ -15,7 +15,7 @@ export type SentMail = EmailMessageBuilder & { messageId: string }
  * through `EMAIL` (the miniflare binding, which refuses senders outside its allowed list). `email` replaces the
  * binding (e.g. a failing one); every mail the real binding accepted is in `sent`, with its message id.
  */
-export async function deployed<T>(fn: (sent: SentMail[]) => Promise<T>, overrides: Partial<Cloudflare.Env> = {}): Promise<T> {
+export async function deployed<T>(fn: (sent: SentMail[]) => T | Promise<T>, overrides: Partial<Cloudflare.Env> = {}): Promise<T> {
   const sent: SentMail[] = []
   const real = env.EMAIL!
   const recording = {

@@ -13,7 +13,7 @@ import { deployed } from './messaging.helpers.ts'
 import { createDb } from '../../src/lib/server/db.ts'
 import { runWithContext } from '../../src/lib/server/context.ts'
 import { createTranslator } from '../../src/lib/i18n/i18n.ts'
-import { answerQna } from '../../src/features/qna/qna.server.ts'
+import { answerQna, myQnas } from '../../src/features/qna/qna.server.ts'
 import { receiveQnaReply, type InboundMail } from '../../src/features/qna/qna-mail.server.ts'
 import { MAX_INBOUND_REPLY_BYTES } from '../../src/features/account/messaging.ts'
 
@@ -85,6 +85,9 @@ describe('a reply by mail to a support answer', () => {
     expect(mail.rejected).toBeNull()
     expect(await replies()).toEqual([{ body: 'Merci, mais j’ai encore été débité hier.\nLa capture est jointe.' }])
     expect(await status()).toBe('WAIT')
+    // the reader sees it under the answer on /qna
+    const [mine] = (await myQnas(db, reader.id, null)).items
+    expect(mine).toMatchObject({ id: qnaId, status: 'WAIT', replies: [{ text: 'Merci, mais j’ai encore été débité hier.\nLa capture est jointe.' }] })
   })
 
   it('an HTML-only reply keeps its words, never its images', async () => {
