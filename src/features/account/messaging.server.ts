@@ -31,7 +31,7 @@ export type OutgoingMessage = {
   channel: 'MAIL' | 'SMS'
   /** E-mail address or phone number (E.164). */
   recipient: string
-  /** Which flow sent it (e.g. `reset-password`, `sms-find_id`; see TEMPLATES); tests and operators filter on it. */
+  /** Which flow sent it (e.g. `reset-password`, `sms-find_id`; list in messaging.ts); tests and operators filter on it. */
   template: string
   /** Mail subject (SMS has none). */
   subject?: string
@@ -86,7 +86,7 @@ type Transport = { provider: string; send(m: OutgoingMessage): Promise<ProviderO
  * for (a code, a link) gives RETRY, the code already stored stays valid; a refused phone number gives
  * INVALID_PARAMETER; a notice's failure is only logged.
  */
-export function deliveringProvider(db: Db, requestId: string, transports: { mail?: Transport; sms?: Transport }): MessageProvider {
+function deliveringProvider(db: Db, requestId: string, transports: { mail?: Transport; sms?: Transport }): MessageProvider {
   return {
     async send(m, now = new Date()) {
       const transport = m.channel === 'MAIL' ? transports.mail : transports.sms
@@ -133,7 +133,7 @@ async function keyedHash(value: string): Promise<string> {
 }
 
 /** The delivery log's recipient column: operators find a reader's messages by hashing the address the same way. */
-export const recipientHash = (recipient: string) => keyedHash(`recipient\n${recipient.trim().toLowerCase()}`)
+const recipientHash = (recipient: string) => keyedHash(`recipient\n${recipient.trim().toLowerCase()}`)
 /** The signature in the reply address of a support answer (20 hex characters: the address survives lower-casing). */
 export const qnaReplySignature = async (qnaId: number) => (await keyedHash(`qna-reply\n${qnaId}`)).slice(0, 20)
 
@@ -142,7 +142,7 @@ export const qnaReplySignature = async (qnaId: number) => (await keyedHash(`qna-
  * headers. A support answer is replied to at its own signed address (the worker's `email()` handler puts the
  * reply on the question) where the edition takes replies in, else at the support address.
  */
-export function mailTransport(edition: Edition, binding: SendEmail): Transport {
+function mailTransport(edition: Edition, binding: SendEmail): Transport {
   const mail = edition.mail!
   return {
     provider: 'cloudflare-email',
@@ -177,7 +177,7 @@ function twilioConfig(): TwilioConfig {
 }
 
 /** Twilio's Messages API over fetch (the number arrives in E.164). */
-export function twilioTransport(cfg: TwilioConfig): Transport {
+function twilioTransport(cfg: TwilioConfig): Transport {
   return {
     provider: 'twilio',
     async send(m) {

@@ -6,17 +6,15 @@
 import type { Edition } from '../../lib/edition/schema.ts'
 
 /**
- * Templates the code sends. A notice tells the reader about something already done (the password changed, a
- * question received or answered): if it cannot be delivered the action still stands, the failure is only
- * logged. Every other template carries a code or a link the reader waits for: a failure gives the retry message.
+ * Templates the code sends: signup-otp, reset-password, reset-not-local, password-changed, withdrawal,
+ * transfer-code, qna-received, qna-answered (mail); sms-find_id, sms-find_password, sms-phone (SMS). A notice
+ * tells the reader about something already done (the password changed, a question received or answered): if it
+ * cannot be delivered the action still stands, the failure is only logged. Every other template carries a code
+ * or a link the reader waits for: a failure gives the retry message.
  */
-export const NOTICE_TEMPLATES = ['password-changed', 'qna-received', 'qna-answered'] as const
-export const TEMPLATES = [
-  'signup-otp', 'reset-password', 'reset-not-local', 'password-changed', 'withdrawal', 'transfer-code',
-  'qna-received', 'qna-answered', 'sms-find_id', 'sms-find_password', 'sms-phone',
-] as const
+const NOTICE_TEMPLATES: readonly string[] = ['password-changed', 'qna-received', 'qna-answered']
 
-export const isNotice = (template: string) => (NOTICE_TEMPLATES as readonly string[]).includes(template)
+export const isNotice = (template: string) => NOTICE_TEMPLATES.includes(template)
 
 /** How long one call to a provider may take before the reader gets the retry message. */
 export const PROVIDER_TIMEOUT_MS = 5_000
