@@ -221,6 +221,14 @@ describe('mail failures a reader can live with', () => {
       return sent
     })
     expect(sent).toHaveLength(1)
+    // 40 hand-overs of one message at once in one request: the claim is one conditional statement, one goes out
+    const burst = { ...message, recipient: `burst-${Date.now()}@example.com` }
+    const once = await deployed(async (sent) => {
+      await runWithContext({ requestId: 'burst-request-id', skipUser: true, db, edition: frEdition }, () => Promise.all(Array.from({ length: 40 }, () => messageProvider(db).send(burst))))
+      return sent
+    })
+    expect(once).toHaveLength(1)
+    expect(await db.all(`SELECT id FROM deliveries WHERE provider_message_id = ?`, once[0]!.messageId)).toHaveLength(1)
     const again = { ...message, recipient: `retry-${Date.now()}@example.com` }
     await deployed(() => runWithContext({ requestId: 'retry-request-id', skipUser: true, db, edition: frEdition }, () => messageProvider(db).send(again)), { EMAIL: failing })
     const retried = await deployed(async (sent) => {
