@@ -2,6 +2,7 @@ import { defineConfig } from 'vitest/config'
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin'
 import { editionPlugin } from './src/lib/edition/load.ts'
 import { oauthTestBindings } from './tests/worker/oidc-global-setup.ts'
+import { smsTestBindings } from './tests/worker/sms-global-setup.ts'
 
 /**
  * Two projects: `unit` (pure rules, Node) and `worker` (real workerd + D1 with the migrations applied,
@@ -29,6 +30,8 @@ export default defineConfig({
               d1Databases: ['DB'],
               r2Buckets: ['MEDIA'],
               kvNamespaces: ['CACHE', 'SESSION'],
+              // Cloudflare Email Service, simulated by miniflare: only the senders of the editions under test
+              email: { send_email: [{ name: 'EMAIL', allowed_sender_addresses: ['no-reply@fr.bomtoon.example', 'no-reply@ar.bomtoon.example'] }] },
               bindings: {
                 EDITION: 'fr',
                 PASSWORD_PEPPER: 'test-pepper',
@@ -38,6 +41,7 @@ export default defineConfig({
                 TEST_MIGRATIONS: await readD1Migrations('migrations'),
                 MONEY_MODEL_RUNS: process.env.MONEY_MODEL_RUNS ?? '', // runs of tests/worker/money.model.test.ts (bench: more)
                 ...oauthTestBindings(inject('oidcIssuer'), inject('oidcSigningJwk')),
+                ...smsTestBindings(inject('smsApiBase')),
               },
             },
           })),
@@ -47,7 +51,7 @@ export default defineConfig({
           include: ['tests/worker/**/*.test.ts'],
           setupFiles: ['tests/worker/apply-migrations.ts'],
           testTimeout: 30_000, // 1,000-request fuzz and 200-request concurrency tests under load
-          globalSetup: ['tests/worker/oidc-global-setup.ts'],
+          globalSetup: ['tests/worker/oidc-global-setup.ts', 'tests/worker/sms-global-setup.ts'],
         },
       },
     ],

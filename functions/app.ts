@@ -62,7 +62,7 @@ export function createApp({ edition, messages, pages, buildId = 'dev' }: AppOpti
     c.set('t', t)
     const db = createDb(env.DB)
     c.set('db', db)
-    await runWithContext({ requestId: c.get('requestId'), skipUser: skipsUser(c.req.path), db }, next)
+    await runWithContext({ requestId: c.get('requestId'), skipUser: skipsUser(c.req.path), db, edition }, next)
     if (db.queryCount > 0) c.res.headers.set('X-D1-Queries', String(db.queryCount))
   })
   app.get('/_/health', (c) => c.json({ status: 'ok' }))

@@ -13,6 +13,7 @@ import { createApp } from './app.ts'
 import { createDb } from '../src/lib/server/db.ts'
 import { expireLots } from '../src/features/wallet/wallet.server.ts'
 import { refreshRanking } from '../src/features/catalogue/ranking.server.ts'
+import { receiveQnaReply } from '../src/features/qna/qna-mail.server.ts'
 
 /** Validated again at start: a worker never serves with a bad edition. */
 const edition = parseEdition(rawEdition.id, rawEdition)
@@ -40,5 +41,12 @@ export default {
   scheduled(_controller, workerEnv, ctx) {
     const db = createDb(workerEnv.DB)
     ctx.waitUntil(Promise.all([expireLots(db), refreshRanking(db)]))
+  },
+  /**
+   * Email Routing (issue 22): a reader's reply to a support answer lands on the question (qna-mail.server.ts);
+   * any other mail to the routed address is refused at the SMTP step.
+   */
+  async email(message, workerEnv) {
+    await receiveQnaReply(createDb(workerEnv.DB), edition, message)
   },
 } satisfies ExportedHandler<Cloudflare.Env>

@@ -19,6 +19,16 @@ declare namespace Cloudflare {
     SESSION_SECRET?: string
     PASSWORD_PEPPER?: string
     PAYMENT_WEBHOOK_SECRET?: string
+    /** Local run switch (scripts/start.ts): the outbox is the mail and SMS provider. */
+    DEV_OUTBOX?: string
+    /** Cloudflare Email Service (wrangler.jsonc send_email). */
+    EMAIL?: SendEmail
+    TWILIO_ACCOUNT_SID?: string
+    TWILIO_AUTH_TOKEN?: string
+    TWILIO_FROM?: string
+    TWILIO_MESSAGING_SERVICE_SID?: string
+    /** Overrides Twilio's API origin (the worker tests' local server). */
+    TWILIO_API_BASE?: string
   }
 }
 declare module 'virtual:edition-theme.css'

@@ -13,6 +13,7 @@ import { changePassword, requestResetMail, requestSmsCode, resetPassword, verify
 import { FOUND_IDS_COOKIE, FOUND_IDS_PATH, FOUND_IDS_TTL_SECONDS, sealFoundIds } from '../../src/features/account/found-ids.ts'
 import type { AppEnv } from '../lib/env.ts'
 import { authContext, field, formFlow } from './forms.ts'
+import { needs } from '../middleware/delivery.ts'
 
 const q = (params: Record<string, string | undefined>) =>
   new URLSearchParams(Object.entries(params).filter((e): e is [string, string] => e[1] !== undefined && e[1] !== '')).toString()
@@ -55,7 +56,7 @@ export const accountWeb = new Hono<AppEnv>()
       () => '/user/changePassword?done=1', (code) => `/user/changePassword?${q({ error: code })}`)
   })
   /** Spec §2 find password, e-mail ID tab. */
-  .post('/reset-mail', (c) =>
+  .post('/reset-mail', needs('mail'), (c) =>
     formFlow(c, ResetMailBody, (data) => requestResetMail(c.var.db, data, authContext(c)),
       (data) => `/user/findPassword?${q({ tab: 'email', sent: '1', email: data.email.trim() })}`,
       (code, raw) => `/user/findPassword?${q({ tab: 'email', error: code, email: field(raw, 'email') })}`))
@@ -67,7 +68,7 @@ export const accountWeb = new Hono<AppEnv>()
         ? `/user/resetPassword?${q({ userId: field(raw, 'userId'), uuid: field(raw, 'uuid'), error: code })}`
         : `/user/resetPassword/result?${q({ result: code === 'NOT_LOCAL_LOGIN_USER' ? code : 'TIMEOUT' })}`))
   /** Spec §2/§4 SMS code request (find ID, find password phone tab, phone registration). */
-  .post('/sms-send', (c) =>
+  .post('/sms-send', needs('sms'), (c) =>
     formFlow(c, SmsRequestBody, (data) => requestSmsCode(c.var.db, data, authContext(c), c.var.session.userId),
       (data) => `${SMS_PAGES[data.purpose]}?${q({ tab: smsTab({ purpose: data.purpose }), step: 'code', phone: data.phone.trim(), id: data.id?.trim() })}`,
       (code, raw) => `${smsPage(raw)}?${q({ tab: smsTab(raw), step: code === 'ALREADY_SEND_SMS' ? 'code' : undefined, error: code, phone: field(raw, 'phone'), id: field(raw, 'id') })}`))

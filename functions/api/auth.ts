@@ -19,6 +19,7 @@ import { AppleMigrateBody } from '../../src/features/auth/apple.ts'
 import { migrateAppleSignIn } from '../../src/features/auth/apple.server.ts'
 import { accountWeb } from './account-web.ts'
 import { assertSameOrigin, authContext, field, formFlow } from './forms.ts'
+import { needs } from '../middleware/delivery.ts'
 
 export { authContext }
 
@@ -48,7 +49,7 @@ const jpOnly = createMiddleware<AppEnv>(async (c, next) => {
 
 /** API.md auth endpoints (JSON, apps and islands) and the web login/logout forms (no JavaScript needed). */
 export const auth = new Hono<AppEnv>()
-  .post('/sign-up', validate('json', SignUpBody), async (c) => {
+  .post('/sign-up', needs('mail'), validate('json', SignUpBody), async (c) => {
     const sent = await signUp(c.var.db, c.req.valid('json'), authContext(c))
     setSignUpCookies(c)
     return ok(c, sent)
@@ -56,7 +57,7 @@ export const auth = new Hono<AppEnv>()
   /** Spec §8/§9: the 6-digit e-mail OTP completes the sign-up (the address becomes verified). */
   .post('/verify-otp', validate('json', VerifyOtpBody), async (c) => ok(c, await verifyOtp(c.var.db, c.req.valid('json'), authContext(c))))
   /** Spec §8 EXPIRED_OTP follow-up: a new code by mail. */
-  .post('/resend-otp', validate('json', ResendOtpBody), async (c) => ok(c, await resendOtp(c.var.db, c.req.valid('json'), authContext(c))))
+  .post('/resend-otp', needs('mail'), validate('json', ResendOtpBody), async (c) => ok(c, await resendOtp(c.var.db, c.req.valid('json'), authContext(c))))
   .post('/sign-in', validate('json', SignInBody), async (c) => {
     const { accessToken, refreshToken, userId } = await signIn(c.var.db, c.req.valid('json'), authContext(c))
     return ok(c, { accessToken, refreshToken, userId })
@@ -85,14 +86,15 @@ export const auth = new Hono<AppEnv>()
     }
   })
   /** Spec §2 /user/signup form, then its OTP step. */
-  .post('/web/sign-up', (c) =>
+  .post('/web/sign-up', needs('mail'), (c) =>
     formFlow(c, SignUpForm, async (data) => {
-      await signUp(c.var.db, data, authContext(c))
+      const result = await signUp(c.var.db, data, authContext(c))
       setSignUpCookies(c)
-    }, (data) => otpStep(data.email.trim()), (code, raw) => `${SIGN_UP_ROUTE}?${new URLSearchParams({ error: code, email: field(raw, 'email') })}`))
+      return result
+    }, (data, result) => otpStep(data.email.trim(), result.sent ? {} : { error: 'RETRY' }), (code, raw) => `${SIGN_UP_ROUTE}?${new URLSearchParams({ error: code, email: field(raw, 'email') })}`))
   .post('/web/verify-otp', (c) =>
     formFlow(c, VerifyOtpBody, (data) => verifyOtp(c.var.db, data, authContext(c)), () => `${LOGIN_ROUTE}?verified=1`, (code, raw) => otpStep(field(raw, 'email'), { error: code })))
-  .post('/web/resend-otp', (c) =>
+  .post('/web/resend-otp', needs('mail'), (c) =>
     formFlow(c, ResendOtpBody, (data) => resendOtp(c.var.db, data, authContext(c)), (data) => otpStep(data.email.trim(), { resent: '1' }), (code, raw) => otpStep(field(raw, 'email'), { error: code })))
   /** Web logout: the family is revoked server-side (ASVS 7.4.1) and the cookie cleared. */
   .post('/web/logout', async (c) => {
@@ -121,9 +123,9 @@ export const auth = new Hono<AppEnv>()
   /** Spec §7 POST /auth/local/reset/password {userId, uuid, newPassword}. */
   .post('/local/reset/password', validate('json', ResetPasswordBody), async (c) => ok(c, await resetPassword(c.var.db, c.req.valid('json'), authContext(c))))
   /** Spec §7 "mail password": a reset link by mail (same answer for every address). */
-  .post('/mail/password', validate('json', ResetMailBody), async (c) => ok(c, await requestResetMail(c.var.db, c.req.valid('json'), authContext(c))))
+  .post('/mail/password', needs('mail'), validate('json', ResetMailBody), async (c) => ok(c, await requestResetMail(c.var.db, c.req.valid('json'), authContext(c))))
   /** Spec §4 phone verification: an SMS code (find ID, find password, phone registration). */
-  .post('/sms/send', validate('json', SmsRequestBody), async (c) => ok(c, await requestSmsCode(c.var.db, c.req.valid('json'), authContext(c), c.var.session.userId)))
+  .post('/sms/send', needs('sms'), validate('json', SmsRequestBody), async (c) => ok(c, await requestSmsCode(c.var.db, c.req.valid('json'), authContext(c), c.var.session.userId)))
   .post('/sms/verify', validate('json', SmsVerifyBody), async (c) => ok(c, await verifySmsCode(c.var.db, c.req.valid('json'), authContext(c), c.var.session.userId)))
   /** Spec §7 GET /nice/encode for apps: the signed carrier request (form action and fields) of the reader. */
   .get('/carrier/encode', requireUser, validate('query', z.object({ purpose: z.enum(CARRIER_PURPOSES), returnPath: z.string().max(512).optional() })), async (c) => {

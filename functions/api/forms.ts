@@ -19,7 +19,8 @@ export function assertSameOrigin(c: Context<AppEnv>) {
 
 /**
  * A plain-form flow (no JavaScript needed): same Origin only, the urlencoded body through `schema`, then
- * `run`; 303 to `done` on success, to `failed(code)` on a refusal with a catalogue code.
+ * `run`; 303 to `done` on success, to `failed(code)` on a refusal with a catalogue code (a 503, e.g. RETRY when
+ * a mail could not go, is shown on the form too: the reader can try again).
  */
 export async function formFlow<S extends ZodType, R = unknown>(
   c: Context<AppEnv>,
@@ -36,7 +37,7 @@ export async function formFlow<S extends ZodType, R = unknown>(
     const result = await run(form.data)
     return c.redirect(done(form.data, result), 303)
   } catch (e) {
-    if (e instanceof AppError && e.status < 500) return c.redirect(failed(e.code, raw), 303)
+    if (e instanceof AppError && (e.status < 500 || e.status === 503)) return c.redirect(failed(e.code, raw), 303)
     throw e
   }
 }

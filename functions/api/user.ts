@@ -14,6 +14,7 @@ import { ok } from '../lib/respond.ts'
 import { validate } from '../lib/validate.ts'
 import { currentUserId, requireUser, session } from '../middleware/session.ts'
 import { authContext, field, formFlow } from './forms.ts'
+import { needs } from '../middleware/delivery.ts'
 
 const ApproveBody = z.object({ userId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER), uuid: z.string().max(128) })
 /** The withdrawal form: reason checkboxes (`reason` repeated), detail, agreement checkbox. */
@@ -41,7 +42,7 @@ export const user = new Hono<AppEnv>()
     return ok(c, me)
   })
   /** Spec §7 POST /user/mail/auth {userId}: the sign-up e-mail OTP again (same answer for every id). */
-  .post('/mail/auth', validate('json', MailAuthBody), async (c) => ok(c, await resendOtpForUser(c.var.db, c.req.valid('json').userId, authContext(c))))
+  .post('/mail/auth', needs('mail'), validate('json', MailAuthBody), async (c) => ok(c, await resendOtpForUser(c.var.db, c.req.valid('json').userId, authContext(c))))
   /** Spec §3/§7 push settings and e-mail consent (PUT /app/push in the spec's call list). */
   .get('/push', session, requireUser, async (c) => {
     const settings = await pushSettings(c.var.db, currentUserId(c))

@@ -1,11 +1,12 @@
 /**
- * Accounts on D1: sign-up (user + e-mail OTP in the outbox), sign-in (rate-limited, same answer time for
+ * Accounts on D1: sign-up (user + e-mail OTP, mailed through messaging.server.ts), sign-in (rate-limited, same answer time for
  * unknown and known accounts), refresh-token rotation with family revocation on reuse (ASVS 10.4.5),
  * logout (family revoked server-side, ASVS 7.4.1) and the reader's own profile with coin balances.
  */
 import { ADULT_STATE_SQL, toAdultState, type AdultRow } from '../age/age.server.ts'
 import type { AudienceFlags } from '../age/age.ts'
 import { env } from 'cloudflare:workers'
+import { messageProvider } from '../account/messaging.server.ts'
 import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
 import { hashPassword, verifyPassword } from '../../lib/server/password.ts'
@@ -62,8 +63,8 @@ export type AuthContext = { issuer: string; t: Translate; now?: Date; ip?: strin
 
 export type TokenPair = { accessToken: Token; refreshToken: Token; userId: number }
 
-/** Spec §3/§5 sign-up; writes the user and a 6-digit OTP mail (1 hour) into the outbox. */
-export async function signUp(db: Db, body: SignUpBody, ctx: AuthContext): Promise<{ sent: true }> {
+/** Spec §3/§5 sign-up: writes the user and a 6-digit OTP (1 hour), then mails the code (`sent: false`: the provider failed, RETRY). */
+export async function signUp(db: Db, body: SignUpBody, ctx: AuthContext): Promise<{ sent: boolean }> {
   const rule = signUpError(body)
   if (rule) throw new AppError(rule)
   const now = ctx.now ?? new Date()
@@ -77,14 +78,22 @@ export async function signUp(db: Db, body: SignUpBody, ctx: AuthContext): Promis
 
   const passwordHash = await hashPassword(body.password, pepper())
   const nowIso = now.toISOString()
+  const otp = await newOtp(db, email, ctx, now)
   try {
     await db.batch([
       { sql: `INSERT INTO users (email, password_hash, is_agree_mail, created_at, updated_at) VALUES (?, ?, ?, ?, ?)`, params: [email, passwordHash, body.agreeMail ? 1 : 0, nowIso, nowIso] },
-      ...(await otpStatements(email, ctx, now)),
+      ...otp.statements,
     ])
   } catch (e) {
     // two sign-ups racing for one address: the unique index lets one through
     if (String(e).includes('UNIQUE')) throw new AppError('ALREADY_USED_EMAIL')
+    throw e
+  }
+  // the account exists now: if the mail cannot go, the reader is sent on to the code step and asks for a new code there
+  try {
+    await otp.send()
+  } catch (e) {
+    if (e instanceof AppError && e.code === 'RETRY') return { sent: false }
     throw e
   }
   return { sent: true }
@@ -92,23 +101,20 @@ export async function signUp(db: Db, body: SignUpBody, ctx: AuthContext): Promis
 
 /**
  * A new 6-digit e-mail OTP (spec §9: 1 hour) for the live account of `email`: earlier unused codes of the
- * address are spent, the code is stored only as its HMAC, the mail goes to the outbox (local mail provider).
+ * address are spent, the code is stored only as its HMAC; `send` mails it once the statements are written.
  */
-async function otpStatements(email: string, ctx: AuthContext, now: Date): Promise<{ sql: string; params: unknown[] }[]> {
+async function newOtp(db: Db, email: string, ctx: AuthContext, now: Date): Promise<{ statements: { sql: string; params: unknown[] }[]; send: () => Promise<void> }> {
   const code = generateOtp()
   const nowIso = now.toISOString()
   const expires = new Date(now.getTime() + OTP_TTL_SECONDS * 1000).toISOString()
-  return [
+  const statements = [
     { sql: `UPDATE one_time_codes SET used_at = ? WHERE kind = 'EMAIL_OTP' AND target = ? AND used_at IS NULL`, params: [nowIso, email] },
     {
       sql: `INSERT INTO one_time_codes (kind, user_id, target, code_hash, created_at, expires_at) VALUES ('EMAIL_OTP', (SELECT id FROM users WHERE email = ? AND deleted_at IS NULL), ?, ?, ?, ?)`,
       params: [email, email, await otpHash(email, code), nowIso, expires],
     },
-    {
-      sql: `INSERT INTO outbox (channel, recipient, template, subject, body, created_at) VALUES ('MAIL', ?, 'signup-otp', ?, ?, ?)`,
-      params: [email, ctx.t('auth.mail.otp.subject'), ctx.t('auth.mail.otp.body', { code }), nowIso],
-    },
   ]
+  return { statements, send: () => messageProvider(db).send({ channel: 'MAIL', recipient: email, template: 'signup-otp', subject: ctx.t('auth.mail.otp.subject'), body: ctx.t('auth.mail.otp.body', { code }) }, now) }
 }
 
 /**
@@ -188,7 +194,11 @@ async function resendPendingOtp(db: Db, bucket: string, column: 'email' | 'id', 
     `SELECT email FROM users WHERE ${column} = ? AND deleted_at IS NULL AND email_verified_at IS NULL AND password_hash IS NOT NULL AND email IS NOT NULL`,
     key,
   )
-  if (user) await db.batch(await otpStatements(user.email, ctx, now))
+  if (user) {
+    const otp = await newOtp(db, user.email, ctx, now)
+    await db.batch(otp.statements)
+    await otp.send()
+  }
   return { sent: true }
 }
 

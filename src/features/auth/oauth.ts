@@ -19,6 +19,8 @@ import { isValidEmail, normaliseEmail, safeCallback } from './auth.ts'
 
 export const OAUTH_PROVIDERS = ['google', 'facebook', 'twitter', 'apple'] as const
 export type OAuthProviderId = (typeof OAUTH_PROVIDERS)[number]
+/** The providers' names on the login buttons. */
+export const OAUTH_PROVIDER_NAMES: Record<OAuthProviderId, string> = { google: 'Google', facebook: 'Facebook', twitter: 'X (Twitter)', apple: 'Apple' }
 export const OAUTH_BASE_PATH = '/api/v1/auth/oauth'
 export const OAUTH_STATE_COOKIE = 'wt_oauth'
 /** The authorization round trip must finish within 10 minutes. */

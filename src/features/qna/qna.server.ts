@@ -13,12 +13,15 @@ export type QnaView = {
   answer: string | null; answeredAt: string | null; createdAt: string
   /** Number of attached images, served to the author by GET /api/v1/qna/{id}/image/{n} (n from 1). */
   images: number
+  /** The reader's replies by mail to the answer (qna-mail.server.ts), oldest first. */
+  replies: { text: string; createdAt: string }[]
 }
 
-type Row = { id: number; category: QnaCategory; title: string; body: string; status: QnaStatus; answer: string | null; answered_at: string | null; created_at: string; images: string }
+type Row = { id: number; category: QnaCategory; title: string; body: string; status: QnaStatus; answer: string | null; answered_at: string | null; created_at: string; images: string; replies?: string }
 const toView = (r: Row): QnaView => ({
   id: r.id, category: r.category, title: r.title, text: r.body, status: r.status, answer: r.answer, answeredAt: r.answered_at, createdAt: r.created_at,
   images: (JSON.parse(r.images || '[]') as unknown[]).length,
+  replies: JSON.parse(r.replies || '[]') as QnaView['replies'],
 })
 
 /** An uploaded file as the handler reads it. */
@@ -63,7 +66,9 @@ export async function submitQna(
 /** /qna: the reader's questions, newest first, with their answer status (cursor: last id shown). */
 export async function myQnas(db: Db, userId: number, before: number | null): Promise<{ items: QnaView[]; nextCursor: string | null }> {
   const rows = await db.all<Row>(
-    `SELECT id, category, title, body, status, answer, answered_at, created_at, images FROM qnas WHERE user_id = ? AND id < ? ORDER BY id DESC LIMIT ${QNA_PAGE_SIZE + 1}`,
+    `SELECT id, category, title, body, status, answer, answered_at, created_at, images,
+            (SELECT json_group_array(json_object('text', body, 'createdAt', created_at)) FROM (SELECT body, created_at FROM qna_replies WHERE qna_id = qnas.id ORDER BY id)) AS replies
+       FROM qnas WHERE user_id = ? AND id < ? ORDER BY id DESC LIMIT ${QNA_PAGE_SIZE + 1}`,
     userId, before ?? 2_147_483_647,
   )
   const page = rows.slice(0, QNA_PAGE_SIZE)
@@ -72,7 +77,7 @@ export async function myQnas(db: Db, userId: number, before: number | null): Pro
 
 /**
  * Support answers a question (operator tooling and the demo seed; no admin role in the product, spec §6):
- * status COMPLETED, and a mail tells the reader the answer is on /qna. NOT_EXIST if unknown or answered.
+ * status COMPLETED, and the answer goes to the reader by mail (also shown on /qna). NOT_EXIST if unknown or answered.
  */
 export async function answerQna(db: Db, id: number, answer: string, ctx: { t: Translate; siteUrl: string }, now = new Date()): Promise<void> {
   const row = await db.first<{ email: string | null; title: string }>(
@@ -84,7 +89,7 @@ export async function answerQna(db: Db, id: number, answer: string, ctx: { t: Tr
     await messageProvider(db).send({
       channel: 'MAIL', recipient: row.email, template: 'qna-answered',
       subject: ctx.t('community.qna.mail.answered.subject'),
-      body: ctx.t('community.qna.mail.answered.body', { title: row.title, url: new URL('/qna', ctx.siteUrl).toString() }),
+      body: ctx.t('community.qna.mail.answered.body', { title: row.title, answer, url: new URL('/qna', ctx.siteUrl).toString() }),
       meta: { qnaId: id },
     }, now)
   }

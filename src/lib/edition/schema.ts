@@ -74,6 +74,23 @@ export const EditionSchema = z
       /** Coupon page (web only, spec §2). */
       coupon: z.boolean(),
     }),
+    /**
+     * Outgoing mail through Cloudflare Email Service (the `EMAIL` send_email binding): the sender, its display
+     * name, the support address replies go to, and whether a reader's reply to a support answer is taken in by
+     * the worker's `email()` handler (Email Routing). null: this edition sends no mail, so e-mail sign-up and
+     * password reset are unavailable and the reader is offered the social logins instead.
+     */
+    mail: z
+      .object({
+        from: z.email(),
+        fromName: z.string().min(1),
+        replyTo: z.email(),
+        inboundReplies: z.boolean(),
+      })
+      .strict()
+      .nullable(),
+    /** SMS provider for find-ID / find-password codes (secrets TWILIO_*); null: no phone flows on this edition. */
+    sms: z.enum(['twilio']).nullable(),
     /** Theme tokens (spec §9). */
     theme: z.object({
       /** Primary colour (spec: orange). */

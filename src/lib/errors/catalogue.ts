@@ -221,13 +221,20 @@ export const ERRORS = {
   /** Mobile-carrier identity check (/callback/auth-mobilians): the result was tampered with in transit. */
   CARRIER_TAMPERED: { code: 'CARRIER_TAMPERED', status: 400, messageKey: 'error.CARRIER_TAMPERED', followUp: 'back' },
 
+  /**
+   * Spec §8 "Also … App: retry": the mail or SMS provider failed or did not answer in time. The code or link
+   * already stored stays valid (it may still arrive); the reader tries again in a moment.
+   */
+  RETRY: { code: 'RETRY', status: 503, messageKey: 'error.RETRY', followUp: 'none' },
+
   // ── Auth session service (§8, NextAuth wire names kept as they are) ─────────────────────────────
   CLIENT_FETCH_ERROR: { code: 'CLIENT_FETCH_ERROR', status: 503, messageKey: 'error.CLIENT_FETCH_ERROR', followUp: 'reload' },
   CLIENT_SESSION_ERROR: { code: 'CLIENT_SESSION_ERROR', status: 500, messageKey: 'error.CLIENT_SESSION_ERROR', followUp: 'reload' },
   MISSING_NEXTAUTH_API_ROUTE_ERROR: { code: 'MISSING_NEXTAUTH_API_ROUTE_ERROR', status: 500, messageKey: 'error.MISSING_NEXTAUTH_API_ROUTE_ERROR', followUp: 'none' },
   NO_SECRET: { code: 'NO_SECRET', status: 500, messageKey: 'error.NO_SECRET', followUp: 'none' },
   CALLBACK_CREDENTIALS_HANDLER_ERROR: { code: 'CALLBACK_CREDENTIALS_HANDLER_ERROR', status: 500, messageKey: 'error.CALLBACK_CREDENTIALS_HANDLER_ERROR', followUp: 'toLogin' },
-  EMAIL_REQUIRES_ADAPTER_ERROR: { code: 'EMAIL_REQUIRES_ADAPTER_ERROR', status: 500, messageKey: 'error.EMAIL_REQUIRES_ADAPTER_ERROR', followUp: 'none' },
+  /** This edition sends no mail (no sender configured): e-mail sign-up and reset are unavailable; the login page offers the social logins. */
+  EMAIL_REQUIRES_ADAPTER_ERROR: { code: 'EMAIL_REQUIRES_ADAPTER_ERROR', status: 503, messageKey: 'error.EMAIL_REQUIRES_ADAPTER_ERROR', followUp: 'toLogin' },
   CALLBACK_CREDENTIALS_JWT_ERROR: { code: 'CALLBACK_CREDENTIALS_JWT_ERROR', status: 500, messageKey: 'error.CALLBACK_CREDENTIALS_JWT_ERROR', followUp: 'toLogin' },
   INVALID_CALLBACK_URL_ERROR: { code: 'INVALID_CALLBACK_URL_ERROR', status: 400, messageKey: 'error.INVALID_CALLBACK_URL_ERROR', followUp: 'home' },
   /** The OAuth provider's answer could not be used (upstream failure). */

@@ -6,6 +6,7 @@ import { AsyncLocalStorage } from 'node:async_hooks'
 import { env } from 'cloudflare:workers'
 import { createDb, type Db } from './db.ts'
 import type { AudienceClass } from '../../features/age/age.ts'
+import type { Edition } from '../edition/schema.ts'
 
 export type RequestContext = {
   requestId: string
@@ -16,6 +17,8 @@ export type RequestContext = {
   userId?: number | null
   /** The audience class pages render for (issue 11), set by the edge's audience step for page requests. */
   audience?: AudienceClass
+  /** The edition the request is served by (absent outside a request). */
+  edition?: Edition
 }
 
 const storage = new AsyncLocalStorage<RequestContext>()
