@@ -1,12 +1,13 @@
 import { defineConfig } from '@playwright/test'
-import { existsSync } from 'node:fs'
+import { CHROMIUM_FLAGS, findChromium } from './scripts/chromium.ts'
 
 /**
  * Browser tests against the built workers in real workerd (wrangler dev), one server per edition
- * under test, each with its own D1/R2 state; Chromium from the machine (Debian's package), never
- * downloaded by Playwright.
+ * under test, each with its own D1/R2 state; Chromium from scripts/chromium.ts (CHROME_PATH, the machine's, or
+ * the one npm installed), never downloaded by Playwright.
  */
-const chromium = process.env.CHROME_PATH ?? ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p))
+const chromium = await findChromium()
+if (chromium.path === null) throw new Error(`No Chromium for the browser tests: ${chromium.reason}`)
 /** Ports 8791–8793 by default; E2E_PORT_BASE moves them so two suites can run side by side. */
 const base = Number(process.env.E2E_PORT_BASE ?? 8791)
 const editions = { fr: base, ar: base + 1, de: base + 2 } as const
@@ -21,8 +22,8 @@ export default defineConfig({
   use: {
     browserName: 'chromium',
     launchOptions: {
-      executablePath: chromium,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      executablePath: chromium.path,
+      args: CHROMIUM_FLAGS,
     },
     trace: 'off',
   },

@@ -13,11 +13,12 @@
  * Exits 0 unless the worker never started.
  */
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process'
-import { accessSync, constants, mkdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import os from 'node:os'
 import { args, editionId, root, run } from './lib.ts'
 import { benchPurchase, purchaseLine } from './bench/purchase.ts'
 import { benchViewer } from './bench/viewer.ts'
+import { findChromium } from './chromium.ts'
 import { benchMoneyModel, moneyModelLine } from './bench/money.ts'
 
 // ---------------------------------------------------------------------------------------------------
@@ -246,10 +247,14 @@ async function lighthouseAll(pages: Resolved[]): Promise<Map<string, LhResult>> 
     lighthouseMeta.error = `cannot load lighthouse / chrome-launcher: ${(e as Error).message}`
     return results
   }
-  const chromePath = process.env.CHROME_PATH ?? '/usr/bin/chromium'
+  const found = await findChromium()
+  if (found.path === null) {
+    lighthouseMeta.error = found.reason
+    return results
+  }
+  const chromePath = found.path
   let chrome: Awaited<ReturnType<typeof chromeLauncher.launch>>
   try {
-    accessSync(chromePath, constants.X_OK)
     chrome = await chromeLauncher.launch({ chromePath, chromeFlags: CHROME_FLAGS, handleSIGINT: false, logLevel: 'silent' })
   } catch (e) {
     lighthouseMeta.error = `cannot launch Chromium at ${chromePath}: ${(e as Error).message}`

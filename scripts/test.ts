@@ -5,6 +5,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { run } from './lib.ts'
+import { findChromium } from './chromium.ts'
 
 mkdirSync('.cache', { recursive: true })
 for (const f of ['.cache/vitest.json', '.cache/playwright.json']) rmSync(f, { force: true })
@@ -15,9 +16,12 @@ const steps: [string, () => Promise<void>][] = [
     for (const id of ['fr', 'ar', 'de']) await run(process.execPath, ['scripts/build.ts'], { env: { EDITION: id } })
   }],
   ['browser tests', async () => {
+    const chromium = await findChromium()
+    if (chromium.path === null) throw new Error(`no Chromium to run the browser tests: ${chromium.reason}`)
+    console.log(`Chromium: ${chromium.path} (${chromium.from})`)
     // fresh local state for the browser suite (the developer's .wrangler/state is left alone)
     for (const d of existsSync('.wrangler') ? readdirSync('.wrangler') : []) if (d.startsWith('e2e-')) rmSync(`.wrangler/${d}`, { recursive: true, force: true })
-    await run('playwright', ['test'], { env: { CI: process.env.CI ?? '1' } })
+    await run('playwright', ['test'], { env: { CI: process.env.CI ?? '1', CHROME_PATH: chromium.path } })
   }],
 ]
 

@@ -8,6 +8,8 @@
  *     long before the reader reached the next episode it had loaded.
  * Called by scripts/bench.ts with the running worker's base URL; prints its figures and returns them.
  */
+import { findChromium } from '../chromium.ts'
+
 export type ViewerBench = {
   path: string
   lighthouse: { runs: number; lcpMs: number | null; cls: number | null; jsGzKB: number | null; performance: number | null; error?: string }
@@ -112,7 +114,8 @@ const fmt = (v: number | null | undefined, ok?: boolean) => (v == null ? '—' :
 
 /** Measures the viewer against the worker at `base`; prints the figures. */
 export async function benchViewer(base: string, opts: { runs?: number; notes?: string[] } = {}): Promise<ViewerBench> {
-  const chromePath = process.env.CHROME_PATH ?? '/usr/bin/chromium'
+  const found = await findChromium()
+  const chromePath = found.path ?? '/nonexistent-chromium' // the runs below report the failure
   const url = base + PATH
   console.log(`Viewer: Lighthouse × ${opts.runs ?? 3} and a Playwright reading of ${PATH}…`)
   const lh = await lighthouseRuns(url, opts.runs ?? 3, chromePath)
