@@ -8,9 +8,9 @@ import { CHROMIUM_FLAGS, findChromium } from './scripts/chromium.ts'
  */
 const chromium = await findChromium()
 if (chromium.path === null) throw new Error(`No Chromium for the browser tests: ${chromium.reason}`)
-/** Ports 8791–8793 by default; E2E_PORT_BASE moves them so two suites can run side by side. */
+/** Every edition has its server: ports 8791–8797 by default (8798: the OAuth test's own worker); E2E_PORT_BASE moves them. */
 const base = Number(process.env.E2E_PORT_BASE ?? 8791)
-const editions = { fr: base, ar: base + 1, de: base + 2 } as const
+const editions = { fr: base, ar: base + 1, de: base + 2, jp: base + 3, kr: base + 4, th: base + 5, tw: base + 6 } as const
 
 export default defineConfig({
   testDir: 'tests/e2e',

@@ -1,17 +1,6 @@
 import { expect, test } from '@playwright/test'
 import { noSeriousViolations } from './helpers.ts'
-import { readFileSync } from 'node:fs'
-
-/** An edition's catalogue: every label the journey uses is read from it, so each edition is checked in its own words. */
-function messagesOf(edition: string): (key: string) => string {
-  const all: Record<string, string> = {}
-  for (const file of ['ui', 'catalogue']) Object.assign(all, JSON.parse(readFileSync(`editions/${edition}/messages/${file}.json`, 'utf8')))
-  return (key) => {
-    const text = all[key]
-    if (text === undefined) throw new Error(`${edition}: no message ${key}`)
-    return text
-  }
-}
+import { messagesOf } from './journey.ts'
 
 /**
  * The catalogue journey of issue 5 in the Arabic edition (the German one redirects every page elsewhere):

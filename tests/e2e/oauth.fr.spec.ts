@@ -8,7 +8,7 @@ import { googleVars, startProvider, startWorker } from './oidc.ts'
  * lands on login-error, and a sign-in started in the viewer returns to the viewer.
  */
 
-const PORT = Number(process.env.E2E_PORT_BASE ?? 8791) + 3
+const PORT = Number(process.env.E2E_PORT_BASE ?? 8791) + 7
 const APP = `http://127.0.0.1:${PORT}`
 let stopProvider: () => Promise<void>
 let stopWorker: () => void

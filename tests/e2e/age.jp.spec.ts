@@ -1,31 +1,18 @@
 import { expect, test, type APIRequestContext } from '@playwright/test'
-import { buildEdition, startWorker } from './oidc.ts'
 
 /**
- * The jp edition's age check in Chromium (spec §4/§5, issue 3 item 7), on a jp worker of its own (the shared
- * e2e servers are fr, ar, de): a guest answers the yes/no popup by keyboard, gets the not-logged-in-adult
- * cookie and sees the adult episode; "no" closes the popup, sets nothing and calls the cancel handler.
+ * The jp edition's age check in Chromium (spec §4/§5, issue 3 item 7): a guest answers the yes/no popup by
+ * keyboard, gets the not-logged-in-adult cookie and sees the adult episode; "no" closes the popup, sets nothing and calls the cancel handler.
  */
 
-const PORT = Number(process.env.E2E_PORT_BASE ?? 8791) + 4
-const APP = `http://127.0.0.1:${PORT}`
-let stopWorker: () => void
-
 test.describe.configure({ mode: 'serial', timeout: 60_000 })
-
-test.beforeAll(async () => {
-  test.setTimeout(360_000)
-  await buildEdition('jp')
-  stopWorker = await startWorker(PORT, 'jp')
-})
-test.afterAll(() => stopWorker?.())
 
 /** A free episode of an adult series, found through the API with the guest cookie at Y. */
 async function adultEpisode(request: APIRequestContext) {
   const headers = { cookie: 'not-login-adult=Y' }
-  const list = await (await request.get(`${APP}/api/v1/contents?tab=MATURE`, { headers })).json()
+  const list = await (await request.get(`/api/v1/contents?tab=MATURE`, { headers })).json()
   for (const series of list.data.items) {
-    const detail = await (await request.get(`${APP}/api/v1/contents/${series.id}`, { headers })).json()
+    const detail = await (await request.get(`/api/v1/contents/${series.id}`, { headers })).json()
     const free = detail.data.episodes.find((e: { free: boolean }) => e.free)
     if (free) return { seriesId: series.id as number, episodeId: free.id as number }
   }
@@ -37,8 +24,8 @@ const openPopup = (page: import('@playwright/test').Page) =>
 
 test('a guest answers yes by keyboard: the cookie Y opens the adult episode', async ({ page, context, request }) => {
   const { seriesId, episodeId } = await adultEpisode(request)
-  expect((await request.get(`${APP}/api/v1/contents/${seriesId}`)).status()).toBe(403)
-  await page.goto(`${APP}/viewer/${episodeId}`)
+  expect((await request.get(`/api/v1/contents/${seriesId}`)).status()).toBe(403)
+  await page.goto(`/viewer/${episodeId}`)
   await expect(page.locator('.viewer-adult')).toBeVisible()
   await openPopup(page)
   const dialog = page.getByRole('dialog', { name: '年齢確認' })
@@ -49,20 +36,20 @@ test('a guest answers yes by keyboard: the cookie Y opens the adult episode', as
   await page.keyboard.press('Enter')
   await expect(page.locator('article.viewer')).toBeVisible()
   await expect(page.locator('.viewer-adult')).toHaveCount(0)
-  const cookie = (await context.cookies(APP)).find((c) => c.name === 'not-login-adult')
+  const cookie = (await context.cookies()).find((c) => c.name === 'not-login-adult')
   expect(cookie?.value).toBe('Y')
   expect(cookie!.expires - Date.now() / 1000).toBeGreaterThan(86_000) // spec §9: 86400 s
-  expect((await page.request.get(`${APP}/api/v1/contents/${seriesId}`)).status()).toBe(200)
+  expect((await page.request.get(`/api/v1/contents/${seriesId}`)).status()).toBe(200)
 })
 
 test('"no" closes the popup, sets no cookie and calls the cancel handler', async ({ page, context, request }) => {
   const { episodeId } = await adultEpisode(request)
-  await page.goto(`${APP}/viewer/${episodeId}`)
+  await page.goto(`/viewer/${episodeId}`)
   await page.evaluate(() => document.addEventListener('age:cancelled', () => document.body.setAttribute('data-cancelled', '1')))
   await openPopup(page)
   await page.getByRole('button', { name: 'いいえ' }).click()
   await expect(page.getByRole('dialog')).toHaveCount(0)
   await expect(page.locator('body')).toHaveAttribute('data-cancelled', '1')
-  expect((await context.cookies(APP)).some((c) => c.name === 'not-login-adult')).toBe(false)
+  expect((await context.cookies()).some((c) => c.name === 'not-login-adult')).toBe(false)
   await expect(page.locator('.viewer-adult')).toBeVisible()
 })
