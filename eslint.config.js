@@ -1,0 +1,22 @@
+// ESLint (issue 18): typescript-eslint's recommended rules and React's hooks rules on every TypeScript file.
+// .astro files are checked by `astro check` (types) and knip (unused code).
+import js from '@eslint/js'
+import tseslint from 'typescript-eslint'
+import reactHooks from 'eslint-plugin-react-hooks'
+
+export default tseslint.config(
+  { ignores: ['dist/**', '.wrangler/**', '.astro/**', '.cache/**', 'node_modules/**', 'bench/**', 'test-results/**', 'public/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.tsx', 'src/**/*.ts'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: { ...reactHooks.configs.recommended.rules },
+  },
+  {
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'off', // test bodies and the JSON envelope are read as `any` on purpose
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+    },
+  },
+)
