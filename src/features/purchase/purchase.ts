@@ -99,11 +99,10 @@ export function checkSale(
   const unsold = wanted.find((e) => priceOf(e) === null)
   if (unsold) return { ok: false, code: request.kind === 'RENT' ? 'UN_MATCHED_RENT_SALE_TYPE' : 'UN_MATCHED_POSSESSION_SALE_TYPE', episodeId: unsold.id }
 
-  const ids = new Set(request.episodeIds)
-  const mine = holdings.filter((h) => ids.has(h.episodeId))
-  const owned = mine.find((h) => FOREVER.has(h.kind) && (h.expiresAt === null || Date.parse(h.expiresAt) > now.getTime()))
+  const held = request.episodeIds.map((episodeId) => ({ episodeId, state: holdingState(holdings, episodeId, now)?.state }))
+  const owned = held.find((h) => h.state === 'forever')
   if (owned) return { ok: false, code: 'EXIST_LIBRARY', episodeId: owned.episodeId }
-  const running = mine.find((h) => TIMED.has(h.kind) && h.expiresAt !== null && Date.parse(h.expiresAt) > now.getTime())
+  const running = held.find((h) => h.state === 'running')
   if (running) return { ok: false, code: request.kind === 'RENT' ? 'RENT_PURCHASE_IMPOSSIBLE' : 'POSSESSION_PURCHASE_IMPOSSIBLE', episodeId: running.episodeId }
 
   const items = wanted.map((e) => ({ episodeId: e.id, seriesId: e.seriesId, price: priceOf(e)! }))
