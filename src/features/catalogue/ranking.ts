@@ -2,6 +2,7 @@
  * Ranking rules without I/O (issue 5 "rankings computed from real reads and purchases"): the window of
  * activity counted and the weight of each signal.
  */
+import { DAY_MS, isoAfter } from '../../lib/time.ts'
 
 /** Activity older than this does not count: the ranking follows what people read now. */
 export const RANKING_WINDOW_DAYS = 30
@@ -24,5 +25,5 @@ export function rankingScore(s: RankingSignals): number {
 
 /** Start of the counting window as an ISO string (rows are stored as ISO 8601 UTC text). */
 export function rankingWindowStart(now: Date, days = RANKING_WINDOW_DAYS): string {
-  return new Date(now.getTime() - days * 86_400_000).toISOString()
+  return isoAfter(now, -days * DAY_MS)
 }

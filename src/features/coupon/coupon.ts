@@ -4,6 +4,7 @@
  */
 import { z } from 'zod'
 import type { CoinType } from '../wallet/wallet.ts'
+import { DAY_MS, isoAfter } from '../../lib/time.ts'
 
 /** Spec §3 platforms; the caller's comes from the X-Platform header (WEB when absent or unknown). */
 export const PLATFORMS = ['WEB', 'AND_PLAY', 'AND_PLUS', 'IOS_APP'] as const
@@ -91,7 +92,7 @@ export const MAX_TICKETS = 100
  * many event tickets; all expire `rewardExpiresDays` after `now` (never when unset).
  */
 export function couponGrant(coupon: Coupon, now: Date): CouponGrant {
-  const expiresAt = coupon.rewardExpiresDays === null ? null : new Date(now.getTime() + coupon.rewardExpiresDays * 86_400_000).toISOString()
+  const expiresAt = coupon.rewardExpiresDays === null ? null : isoAfter(now, coupon.rewardExpiresDays * DAY_MS)
   if (coupon.rewardType === 'ROULETTE_TICKET') return { kind: 'TICKETS', count: Math.min(coupon.rewardAmount, MAX_TICKETS), expiresAt }
   const lotType: CoinType = coupon.rewardType === 'MILEAGE' ? 'MILEAGE' : coupon.rewardLotType && coupon.rewardLotType !== 'MILEAGE' ? coupon.rewardLotType : 'FREE_COIN'
   return { kind: 'LOT', lotType, amount: coupon.rewardAmount, expiresAt }

@@ -10,6 +10,7 @@
 import { z } from 'zod'
 import type { ErrorCode } from '../../lib/errors/catalogue.ts'
 import { holdingState, type Holding } from '../purchase/purchase.ts'
+import { HOUR_MS, isoAfter } from '../../lib/time.ts'
 
 /** Spec §4/§9: a ticket unlocks one episode for 72 hours. */
 export const WUF_UNLOCK_HOURS = 72
@@ -37,19 +38,19 @@ export type Ticket = {
  */
 export function currentTicket(wufHours: number, lastUsedAt: string | null, now: Date): Ticket {
   if (lastUsedAt === null) return { slot: FIRST_TICKET_SLOT, available: true, availableAt: null }
-  const at = new Date(Date.parse(lastUsedAt) + wufHours * 3_600_000).toISOString()
+  const at = isoAfter(lastUsedAt, wufHours * HOUR_MS)
   const available = Date.parse(at) <= now.getTime()
   return { slot: at, available, availableAt: available ? null : at }
 }
 
 /** When the ticket after one used at `now` arrives. */
 export function nextTicketAt(wufHours: number, now: Date): string {
-  return new Date(now.getTime() + wufHours * 3_600_000).toISOString()
+  return isoAfter(now, wufHours * HOUR_MS)
 }
 
 /** When an episode unlocked by a ticket at `now` closes again (spec §4: 72 hours). */
 export function unlockEnd(now: Date): string {
-  return new Date(now.getTime() + WUF_UNLOCK_HOURS * 3_600_000).toISOString()
+  return isoAfter(now, WUF_UNLOCK_HOURS * HOUR_MS)
 }
 
 /** An episode as the WUF rule sees it. null: not a published episode. */

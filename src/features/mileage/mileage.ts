@@ -9,6 +9,7 @@
  */
 import { z } from 'zod'
 import { planSpend, type CoinType, type Lot, type SpendStep } from '../wallet/wallet.ts'
+import { DAY_MS, isoAfter } from '../../lib/time.ts'
 
 /** Spec §9: exchanged coins last 30 days. */
 export const EXCHANGED_COIN_DAYS = 30
@@ -48,6 +49,6 @@ export function planExchange(
   }
   const steps = planSpend(lots, amount, now, ['MILEAGE'])
   if (!steps) return { ok: false, code: 'MILEAGE_INSUFFICIENT' }
-  const expiresAt = new Date(now.getTime() + EXCHANGED_COIN_DAYS * 86_400_000).toISOString()
+  const expiresAt = isoAfter(now, EXCHANGED_COIN_DAYS * DAY_MS)
   return { ok: true, plan: { steps, coins: amount / rate.mileagePerCoin, expiresAt } }
 }

@@ -6,6 +6,7 @@
 import { z } from 'zod'
 import type { ErrorCode } from '../../lib/errors/catalogue.ts'
 import { planSpend, type Lot, type SpendStep } from '../wallet/wallet.ts'
+import { HOUR_MS, isoAfter } from '../../lib/time.ts'
 
 /** The purchase kinds a reader pays coins for (spec §3; gifts, PERMANENT and FREETIME come another way). */
 export const PURCHASE_KINDS = ['RENT', 'POSSESSION'] as const
@@ -133,5 +134,5 @@ export function planPurchase(lots: readonly Lot[], items: readonly SaleItem[], n
 
 /** When a rental bought at `now` ends (edition `rentalHours`, spec §3 "rental length per edition"). */
 export function rentalEnd(now: Date, rentalHours: number): string {
-  return new Date(now.getTime() + rentalHours * 3_600_000).toISOString()
+  return isoAfter(now, rentalHours * HOUR_MS)
 }

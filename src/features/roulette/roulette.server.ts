@@ -13,10 +13,10 @@ import { IdempotencyKeyTaken, isKeyTaken, storeResponseStatement } from '../wall
 import { COIN_SUMMARY_SQL, coinOf, coinSummaryParams } from '../wallet/wallet.server.ts'
 import type { CoinSummary } from '../wallet/wallet.ts'
 import { drawPrize, freeSlots, localDay, parseRouletteConfig, prizeGrant, randomUnit, type PrizeType, type RouletteConfig } from './roulette.ts'
+import { DAY_MS, isoAfter } from '../../lib/time.ts'
 
 /** Re-reads after a concurrent spin took the same ticket or slot (each refusal is another spin's commit). */
 const SPIN_ATTEMPTS = 8
-const DAY_MS = 86_400_000
 
 export type RouletteEvent = { id: number; title: string; description: string; startsAt: string; endsAt: string; restriction: 'ADULT' | 'NON_ADULT' | null }
 export type WheelPrize = { type: PrizeType; amount: number }
@@ -105,7 +105,7 @@ export async function spinRoulette(
     const prizeIndex = drawPrize(wheel.config.prizes, random())
     const prize = wheel.config.prizes[prizeIndex]!
     const grant = prizeGrant(prize)
-    const expiresAt = grant && wheel.config.prizeExpiresDays ? new Date(now.getTime() + wheel.config.prizeExpiresDays * DAY_MS).toISOString() : null
+    const expiresAt = grant && wheel.config.prizeExpiresDays ? isoAfter(now, wheel.config.prizeExpiresDays * DAY_MS) : null
     const statements: { sql: string; params: unknown[] }[] = []
     if (ticketId !== null) statements.push({ sql: `UPDATE event_tickets SET used_at = ? WHERE id = ? AND used_at IS NULL`, params: [nowIso, ticketId] })
     statements.push({

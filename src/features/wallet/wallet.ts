@@ -6,6 +6,7 @@
  * movement of a lot's `remaining` is one append-only ledger row (`wallet.server.ts`).
  */
 import { z } from 'zod'
+import { DAY_MS, isoAfter } from '../../lib/time.ts'
 
 /** Spec §3 coin types. MILEAGE is points: exchanged for coins (spec §5, §9), never spent on episodes. */
 export const COIN_TYPES = ['COIN', 'FREE_COIN', 'BONUS', 'MILEAGE'] as const
@@ -238,5 +239,5 @@ export function decodeHistoryCursor(text: string): HistoryCursor | null {
 
 /** The oldest instant a history page shows at `now` (spec §9 windows). */
 export function historySince(page: HistoryPage, now: Date): string {
-  return new Date(now.getTime() - HISTORY_PAGES[page].days * 86_400_000).toISOString()
+  return isoAfter(now, -HISTORY_PAGES[page].days * DAY_MS)
 }
