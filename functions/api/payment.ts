@@ -9,7 +9,7 @@ import { loginRedirect } from '../../src/features/session/routes.ts'
 import { ChargeRequest, RefundRequest, ShopForm } from '../../src/features/payment/payment.ts'
 import { addressOf, chargeOnce, createCharge, paymentOf, saveAddress, listProducts, receiveWebhook, refundPayment, sandboxCheckout, type ShopScope } from '../../src/features/payment/payment.server.ts'
 import { IdempotencyKeyTaken } from '../../src/features/wallet/idempotency.server.ts'
-import { providerById } from '../../src/features/payment/provider.ts'
+import { providerById, shopProvider } from '../../src/features/payment/providers.server.ts'
 import { conversionFor } from '../../src/features/payment/conversion.ts'
 import { AddressRequest } from '../../src/features/payment/address.ts'
 import { requestHash } from '../../src/features/wallet/idempotency.ts'
@@ -31,10 +31,9 @@ function shopScope(c: Context<AppEnv>): ShopScope {
   return { currency: c.var.edition.currency, platform: PLATFORMS.has(platform) ? platform : 'WEB' }
 }
 
-/** The webhook secret of this deployment (`wrangler secret put PAYMENT_WEBHOOK_SECRET`). */
-function webhookSecret(): string | undefined {
-  const value = (env as unknown as Record<string, unknown>).PAYMENT_WEBHOOK_SECRET
-  return typeof value === 'string' && value.length > 0 ? value : undefined
+/** The edition's payment provider; the coins bought are named in the reader's language on its checkout page. */
+function provider(c: Context<AppEnv>) {
+  return shopProvider(c.var.edition, (p) => (p.bonus > 0 ? `${c.var.t('wallet.shop.coins', { count: p.coins })} ${c.var.t('wallet.shop.bonus', { count: p.bonus })}` : c.var.t('wallet.shop.coins', { count: p.coins })))
 }
 
 /** Spec §7 Facebook conversion on a paid charge when the edition's flag is on (local provider records it). */
@@ -74,6 +73,7 @@ export const payment = new Hono<AppEnv>()
       claim: c.var.idempotency,
       scope: shopScope(c),
       origin: new URL(c.req.url).origin,
+      provider: provider(c),
     })
     c.header('Cache-Control', 'private, no-store')
     return ok(c, result)
@@ -153,11 +153,14 @@ export const payment = new Hono<AppEnv>()
       (code) => `/shop/address?error=${code}`,
     )
   })
-  /** The provider's signed event: bad signature → 400 INVALID_PARAMETER; replay → 200, nothing credited twice. */
+  /**
+   * The provider's signed event: bad signature or a payment not (yet) known → 400 INVALID_PARAMETER, which the
+   * provider redelivers later; replay → 200, nothing credited twice; a provider not configured here → 404.
+   */
   .post('/webhook/:provider', async (c) => {
     const provider = providerById(c.req.param('provider'))
     if (!provider) throw new AppError('NOT_EXIST')
-    const outcome = await receiveWebhook(c.var.db, provider, await c.req.text(), (n) => c.req.header(n), webhookSecret(), new Date(), conversion(c))
+    const outcome = await receiveWebhook(c.var.db, provider, await c.req.text(), (n) => c.req.header(n), new Date(), conversion(c))
     c.header('Cache-Control', 'no-store')
     return ok(c, { received: true, outcome })
   })
@@ -174,21 +177,25 @@ export const payment = new Hono<AppEnv>()
         if (form.data.agree !== 'on') return `/shop?agree=required${product}#shop-form`
         const request = { productId: form.data.productId, method: form.data.method }
         const claim = { userId, key: `web-${form.data.key}-${request.productId}`, scope: CHARGE_SCOPE, requestHash: await requestHash(CHARGE_SCOPE, JSON.stringify(request)) }
-        const { checkoutUrl } = await chargeOnce(c.var.db, { userId, request, claim, scope: shopScope(c), origin: new URL(c.req.url).origin })
-        return new URL(checkoutUrl).pathname
+        const { checkoutUrl } = await chargeOnce(c.var.db, { userId, request, claim, scope: shopScope(c), origin: new URL(c.req.url).origin, provider: provider(c) })
+        const url = new URL(checkoutUrl)
+        return url.origin === new URL(c.req.url).origin ? url.pathname : url.href
       },
       (code) => `/shop?error=${code}${product}#shop-form`,
     )
   })
-  /** The sandbox's hosted checkout buttons (Pay / Cancel): the provider sends its signed webhook, then the result page. */
+  /** The sandbox's hosted checkout buttons (Pay / Cancel), local runs only: its signed webhook, then the result page. */
   .post('/sandbox/:paymentId/:action{pay|cancel}', async (c) => {
+    const sandbox = providerById('sandbox')
+    const secret = (env as unknown as Record<string, string | undefined>).PAYMENT_WEBHOOK_SECRET
+    if (!sandbox || !secret) throw new AppError('NOT_EXIST')
     const paymentId = c.req.param('paymentId')
     const action = c.req.param('action') === 'pay' ? 'pay' : 'cancel'
     return formRoute(
       c,
       `/shop/checkout/${encodeURIComponent(paymentId)}`,
       async (userId) => {
-        const done = await sandboxCheckout(c.var.db, userId, paymentId, action, webhookSecret(), new Date(), conversion(c))
+        const done = await sandboxCheckout(c.var.db, userId, paymentId, action, { provider: sandbox, secret }, new Date(), conversion(c))
         return `/shop/result?payment=${encodeURIComponent(done.id)}`
       },
       (code) => `/shop?error=${code}`,

@@ -74,6 +74,12 @@ export const EditionSchema = z
       /** Coupon page (web only, spec §2). */
       coupon: z.boolean(),
     }),
+    /**
+     * Who takes the coin shop's payments. `stripe`: Stripe Checkout with the secrets STRIPE_SECRET_KEY and
+     * STRIPE_WEBHOOK_SECRET (without them the shop says payments are unavailable). `sandbox`: the local payment
+     * sandbox only, which answers in local runs alone (a deployed edition with it sells nothing).
+     */
+    payment: z.object({ provider: z.enum(['sandbox', 'stripe']) }).strict(),
     /** Theme tokens (spec §9). */
     theme: z.object({
       /** Primary colour (spec: orange). */
