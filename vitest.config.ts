@@ -2,10 +2,23 @@ import { defineConfig } from 'vitest/config'
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin'
 import { editionPlugin } from './src/lib/edition/load.ts'
 import { oauthTestBindings } from './tests/worker/oidc-global-setup.ts'
+import { stripeTestBindings } from './tests/worker/stripe-global-setup.ts'
+
+/** The bindings every worker test run has: D1, R2, KV, the edition and the secrets a deployment sets. */
+const miniflare = (bindings: Record<string, unknown>) => ({
+  compatibilityDate: '2026-11-17',
+  compatibilityFlags: ['nodejs_compat'],
+  d1Databases: ['DB'],
+  r2Buckets: ['MEDIA'],
+  kvNamespaces: ['CACHE', 'SESSION'],
+  bindings: { EDITION: 'fr', PASSWORD_PEPPER: 'test-pepper', SESSION_SECRET: 'test-session-secret-0123456789abcdef', ...bindings },
+})
 
 /**
- * Two projects: `unit` (pure rules, Node) and `worker` (real workerd + D1 with the migrations applied,
- * through @cloudflare/vitest-plugin). Browser tests run separately with Playwright (tests/e2e).
+ * Three projects: `unit` (pure rules, Node), `worker` (real workerd + D1 with the migrations applied, through
+ * @cloudflare/vitest-plugin; a local run, as `npm start`: vite's `import.meta.env.DEV` is on) and `deployed` (the
+ * same worker started as a deployment runs it: no local switch, `import.meta.env.DEV` off, real-looking secrets).
+ * Browser tests run separately with Playwright (tests/e2e).
  */
 export default defineConfig({
   test: {
@@ -23,22 +36,13 @@ export default defineConfig({
         plugins: [
           editionPlugin('fr'),
           cloudflareTest(async ({ inject }) => ({
-            miniflare: {
-              compatibilityDate: '2026-11-17',
-              compatibilityFlags: ['nodejs_compat'],
-              d1Databases: ['DB'],
-              r2Buckets: ['MEDIA'],
-              kvNamespaces: ['CACHE', 'SESSION'],
-              bindings: {
-                EDITION: 'fr',
-                PASSWORD_PEPPER: 'test-pepper',
-                SESSION_SECRET: 'test-session-secret-0123456789abcdef',
-                OPS_TOKEN: 'test-ops-token',
-                PAYMENT_WEBHOOK_SECRET: 'test-webhook-secret',
-                TEST_MIGRATIONS: await readD1Migrations('migrations'),
-                ...oauthTestBindings(inject('oidcIssuer'), inject('oidcSigningJwk')),
-              },
-            },
+            miniflare: miniflare({
+              OPS_TOKEN: 'test-ops-token',
+              PAYMENT_WEBHOOK_SECRET: 'test-webhook-secret',
+              TEST_MIGRATIONS: await readD1Migrations('migrations'),
+              ...oauthTestBindings(inject('oidcIssuer'), inject('oidcSigningJwk')),
+              ...stripeTestBindings(inject('stripeApiUrl')),
+            }),
           })),
         ],
         test: {
@@ -46,7 +50,28 @@ export default defineConfig({
           include: ['tests/worker/**/*.test.ts'],
           setupFiles: ['tests/worker/apply-migrations.ts'],
           testTimeout: 30_000, // 1,000-request fuzz and 200-request concurrency tests under load
-          globalSetup: ['tests/worker/oidc-global-setup.ts'],
+          globalSetup: ['tests/worker/oidc-global-setup.ts', 'tests/worker/stripe-global-setup.ts'],
+        },
+      },
+      {
+        plugins: [
+          editionPlugin('fr'),
+          cloudflareTest(async () => ({
+            miniflare: miniflare({
+              PAYMENT_WEBHOOK_SECRET: 'whsec-deployed-0123456789abcdef0123456789',
+              STRIPE_SECRET_KEY: 'sk_live_deployed0123456789abcdef',
+              STRIPE_WEBHOOK_SECRET: 'whsec_deployed0123456789abcdef',
+              CARRIER_SECRET: 'carrier-deployed-0123456789abcdef0123456789',
+              TEST_MIGRATIONS: await readD1Migrations('migrations'),
+            }),
+          })),
+        ],
+        test: {
+          name: 'deployed',
+          include: ['tests/deployed/**/*.test.ts'],
+          env: { DEV: '' }, // vitest's import.meta.env.DEV is !!process.env.DEV: off, as in a production build
+          setupFiles: ['tests/worker/apply-migrations.ts'],
+          testTimeout: 30_000,
         },
       },
     ],

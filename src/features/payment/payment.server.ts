@@ -449,6 +449,11 @@ export async function refundablePayments(db: Db, userId: number, now = new Date(
   )
 }
 
+/** Coins the reader owes: spent coins of payments whose money went back (a refund at the provider, a dispute). */
+export async function debtOf(db: Db, userId: number): Promise<number> {
+  return (await db.first<{ debt: number }>(`SELECT coalesce(sum(debt), 0) AS debt FROM payment_reversals WHERE user_id = ? AND debt > 0`, userId))?.debt ?? 0
+}
+
 /** The reader's saved address (spec §3 address form), or null. */
 export async function addressOf(db: Db, userId: number): Promise<Address | null> {
   return db.first<Address>(`SELECT name, city, zip_code AS zipCode, address1, address2, phone, country FROM addresses WHERE user_id = ?`, userId)
