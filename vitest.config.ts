@@ -39,6 +39,8 @@ export default defineConfig({
             miniflare: miniflare({
               OPS_TOKEN: 'test-ops-token',
               PAYMENT_WEBHOOK_SECRET: 'test-webhook-secret',
+              APP_IOS_APP_CLIENT_ID: 'ios-app-test',
+              APP_IOS_APP_CLIENT_SECRET: 'ios-app-test-secret-0123456789',
               TEST_MIGRATIONS: await readD1Migrations('migrations'),
               ...oauthTestBindings(inject('oidcIssuer'), inject('oidcSigningJwk')),
               ...stripeTestBindings(inject('stripeApiUrl')),

@@ -19,16 +19,14 @@ import type { AppEnv } from '../lib/env.ts'
 import { ok } from '../lib/respond.ts'
 import { validate } from '../lib/validate.ts'
 import { idempotent } from '../middleware/idempotency.ts'
-import { currentUserId, requireUser, session } from '../middleware/session.ts'
+import { currentUserId, requireUser, session, sessionPlatform } from '../middleware/session.ts'
 import { assertSameOrigin } from './forms.ts'
 
-const PLATFORMS = new Set(['WEB', 'AND_PLAY', 'AND_PLUS', 'IOS_APP'])
 const CHARGE_SCOPE = 'POST /payment/charge'
 
-/** The edition's currency and the caller's platform (X-Platform, WEB when absent or unknown). */
+/** The edition's currency and the session's platform (fixed at sign-in; WEB for a guest, never X-Platform). */
 function shopScope(c: Context<AppEnv>): ShopScope {
-  const platform = c.req.header('x-platform') ?? 'WEB'
-  return { currency: c.var.edition.currency, platform: PLATFORMS.has(platform) ? platform : 'WEB' }
+  return { currency: c.var.edition.currency, platform: sessionPlatform(c) }
 }
 
 /** The edition's payment provider; the coins bought are named in the reader's language on its checkout page. */
@@ -60,9 +58,10 @@ async function formRoute(c: Context<AppEnv>, back: string, run: (userId: number)
 export const payment = new Hono<AppEnv>()
   /** Active coin products, price in minor units of the edition's currency. */
   .get('/products', async (c) => {
-    const items = (await listProducts(c.var.db, shopScope(c))).map(({ id, coins, bonus, price, currency }) => ({ id, coins, bonus, price, currency }))
-    c.header('Cache-Control', 'public, max-age=60')
-    c.header('Vary', 'X-Platform')
+    const scope = shopScope(c)
+    const items = (await listProducts(c.var.db, scope)).map(({ id, coins, bonus, price, currency }) => ({ id, coins, bonus, price, currency }))
+    // an app's session sees its own products: never kept by a shared cache
+    c.header('Cache-Control', scope.platform === 'WEB' ? 'public, max-age=60' : 'private, no-store')
     return ok(c, { items })
   })
   /** An UNPAID payment and the provider's checkout URL, once per Idempotency-Key. */
