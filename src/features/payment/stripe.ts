@@ -123,7 +123,7 @@ export function stripeProvider(config: StripeConfig, nameOf: NameOf = (p) => `${
       if (!signature || signature.length > 4096) return null
       let event: Stripe.Event
       try {
-        event = await stripe.webhooks.constructEventAsync(rawBody, signature, config.webhookSecret, undefined, cryptoProvider, Math.floor(now.getTime() / 1000))
+        event = await stripe.webhooks.constructEventAsync(rawBody, signature, config.webhookSecret, undefined, cryptoProvider, now.getTime())
       } catch {
         return null
       }
