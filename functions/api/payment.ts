@@ -7,7 +7,7 @@ import { env } from 'cloudflare:workers'
 import { AppError } from '../../src/lib/errors/catalogue.ts'
 import { loginRedirect } from '../../src/features/session/routes.ts'
 import { ChargeRequest, RefundRequest, ShopForm } from '../../src/features/payment/payment.ts'
-import { addressOf, chargeOnce, createCharge, paymentOf, saveAddress, listProducts, receiveWebhook, refundPayment, sandboxCheckout, type ShopScope } from '../../src/features/payment/payment.server.ts'
+import { addressOf, chargeOnce, createCharge, debtOf, paymentOf, saveAddress, listProducts, receiveWebhook, refundPayment, sandboxCheckout, type ShopScope } from '../../src/features/payment/payment.server.ts'
 import { IdempotencyKeyTaken } from '../../src/features/wallet/idempotency.server.ts'
 import { providerById, shopProvider } from '../../src/features/payment/providers.server.ts'
 import { conversionFor } from '../../src/features/payment/conversion.ts'
@@ -127,6 +127,11 @@ export const payment = new Hono<AppEnv>()
     if (!found) throw new AppError('NOT_EXIST')
     c.header('Cache-Control', 'private, no-store')
     return ok(c, found)
+  })
+  /** Coins the reader owes (spent coins of payments whose money went back: a refund at the provider, a dispute). */
+  .get('/debt', session, requireUser, async (c) => {
+    c.header('Cache-Control', 'private, no-store')
+    return ok(c, { debt: await debtOf(c.var.db, currentUserId(c)) })
   })
   /** Spec §3 address form: the saved address (null when none) / save it (29 European countries, dial codes). */
   .get('/address', session, requireUser, async (c) => {

@@ -224,6 +224,7 @@ describe('Stripe webhook', () => {
     expect(await lotsOf(reader.id)).toEqual([{ type: 'COIN', amount: 50, remaining: 0 }, { type: 'BONUS', amount: 10, remaining: 0 }])
     expect(await db.all(`SELECT type, amount FROM coin_ledger WHERE user_id = ? AND kind = 'REFUND_PURCHASE'`, reader.id)).toEqual([{ type: 'COIN', amount: -46 }])
     expect(await debtOf(db, reader.id)).toBe(14)
+    expect((await read(await get(reader, '/api/v1/payment/debt'))).data).toEqual({ debt: 14 })
     await expectInvariant(reader.id)
     // a later dispute of the same charge takes nothing twice
     const dispute = await stripeEvent('charge.dispute.created', { id: `dp_${uid()}`, object: 'dispute', amount: 1, currency: 'eur', payment_intent: paymentIntent, reason: 'fraudulent', status: 'needs_response' })
@@ -279,6 +280,19 @@ describe('Stripe refund (spec §9, 7 days)', () => {
       const keys = new Set((await recorded()).filter((r) => r.params.payment_intent === paymentIntent).map((r) => r.idempotencyKey))
       expect([...keys]).toEqual([`refund-${paymentId}`])
     }
+  })
+
+  it('40 concurrent refunds of one payment under different keys: coins leave once, Stripe is asked under one idempotency key', async () => {
+    const reader = await newReader()
+    const { paymentId, paymentIntent } = await paidStripeCharge(reader, { coins: 60, bonus: 5 })
+    const answers = await Promise.all(Array.from({ length: 40 }, () => refund(reader, paymentId)))
+    const statuses = answers.map((r) => r.status)
+    expect(statuses.filter((s) => s === 200)).toHaveLength(1)
+    expect(statuses.filter((s) => s !== 200 && s !== 400)).toEqual([])
+    expect(await db.all(`SELECT type, amount FROM coin_ledger WHERE user_id = ? AND kind = 'REFUND_PURCHASE' ORDER BY id`, reader.id)).toEqual([{ type: 'COIN', amount: -60 }, { type: 'BONUS', amount: -5 }])
+    expect(new Set((await recorded()).filter((r) => r.params.payment_intent === paymentIntent).map((r) => r.idempotencyKey))).toEqual(new Set([`refund-${paymentId}`]))
+    expect(await balance(reader.id)).toBe(0)
+    await expectInvariant(reader.id)
   })
 
   it('a spent payment is not refunded and Stripe is not asked', async () => {
