@@ -60,8 +60,9 @@ export const payment = new Hono<AppEnv>()
   .get('/products', async (c) => {
     const scope = shopScope(c)
     const items = (await listProducts(c.var.db, scope)).map(({ id, coins, bonus, price, currency }) => ({ id, coins, bonus, price, currency }))
-    // an app's session sees its own products: never kept by a shared cache
+    // the list depends on the session's platform: an app's is never kept by a shared cache, nor served to another
     c.header('Cache-Control', scope.platform === 'WEB' ? 'public, max-age=60' : 'private, no-store')
+    c.header('Vary', 'Authorization')
     return ok(c, { items })
   })
   /** An UNPAID payment and the provider's checkout URL, once per Idempotency-Key. */

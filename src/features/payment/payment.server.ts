@@ -363,11 +363,7 @@ const NOT_REFUNDABLE = () => new AppError('INVALID_PARAMETER', { fields: 'paymen
  * of those coins between the provider's refund and the batch, the money is gone all the same: the coins are
  * taken back as a reversal, what was spent becoming the reader's debt.
  */
-export async function refundPayment(
-  db: Db,
-  input: { userId: number; paymentId: string; claim: IdempotencyClaim; providerOf?: (id: string) => PaymentProvider | null },
-  now = new Date(),
-): Promise<RefundResult> {
+export async function refundPayment(db: Db, input: { userId: number; paymentId: string; claim: IdempotencyClaim }, now = new Date()): Promise<RefundResult> {
   const { userId, paymentId, claim } = input
   const nowIso = now.toISOString()
   const since = new Date(now.getTime() - REFUND_DAYS * 86_400_000).toISOString()
@@ -380,7 +376,7 @@ export async function refundPayment(
   const payment = (paymentRes!.results[0] as { state: PaymentState; paidAt: string | null; provider: string; ref: string | null; amount: number; currency: string } | undefined) ?? null
   const plan = planRefund(payment, lotsRes!.results as PaymentLot[], now)
   if (!plan.ok) throw plan.code === 'NOT_EXIST' ? new AppError('NOT_EXIST') : NOT_REFUNDABLE()
-  const provider = (input.providerOf ?? providerById)(payment!.provider)
+  const provider = providerById(payment!.provider)
   if (!provider) throw new AppError('NOT_FOUND_PAYMENT_METHOD')
   try {
     await provider.refund({ id: paymentId, ref: payment!.ref, amount: payment!.amount, currency: payment!.currency })
