@@ -27,6 +27,7 @@ import { media } from './api/media.ts'
 import { ops } from './api/ops.ts'
 import { sessionService } from './api/session.ts'
 import { MAX_QNA_BODY_BYTES } from '../src/features/qna/qna.ts'
+import { isLocalOnlyPath, isLocalRun } from '../src/lib/server/local-run.ts'
 
 /** API bodies are small JSON documents; anything larger is refused before parsing. */
 export const MAX_BODY_BYTES = 64 * 1024
@@ -67,6 +68,11 @@ export function createApp({ edition, messages, pages, buildId = 'dev' }: AppOpti
   })
   app.get('/_/health', (c) => c.json({ status: 'ok' }))
   app.use(editionRedirect(edition), pathGuard(notFound))
+  // the sandboxes and the outbox exist in local runs only: a deployed worker answers 404 whatever its secrets
+  app.use(async (c, next) => {
+    if (isLocalOnlyPath(c.req.path) && !isLocalRun()) return notFound(c)
+    await next()
+  })
 
   app.use('/api/*', (c, next) => bodyLimit({ maxSize: c.req.path === '/api/v1/qna/web/register' ? MAX_QNA_BODY_BYTES : MAX_BODY_BYTES, onError: () => { throw new AppError('PAYLOAD_TOO_LARGE') } })(c, next), sameOrigin)
   app.use(session)

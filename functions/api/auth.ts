@@ -127,11 +127,13 @@ export const auth = new Hono<AppEnv>()
   /** Spec §4 phone verification: an SMS code (find ID, find password, phone registration). */
   .post('/sms/send', needs('sms'), validate('json', SmsRequestBody), async (c) => ok(c, await requestSmsCode(c.var.db, c.req.valid('json'), authContext(c), c.var.session.userId)))
   .post('/sms/verify', validate('json', SmsVerifyBody), async (c) => ok(c, await verifySmsCode(c.var.db, c.req.valid('json'), authContext(c), c.var.session.userId)))
-  /** Spec §7 GET /nice/encode for apps: the signed carrier request (form action and fields) of the reader. */
+  /** Spec §7 GET /nice/encode for apps: the signed carrier request (form action and fields) of the reader; NOT_EXIST without a carrier. */
   .get('/carrier/encode', requireUser, validate('query', z.object({ purpose: z.enum(CARRIER_PURPOSES), returnPath: z.string().max(512).optional() })), async (c) => {
     const q = c.req.valid('query')
     c.header('Cache-Control', 'private, no-store')
-    return ok(c, await startCarrier(currentUserId(c), q.purpose, q.returnPath ?? '/my'))
+    const start = await startCarrier(currentUserId(c), q.purpose, q.returnPath ?? '/my')
+    if (!start) throw new AppError('NOT_EXIST')
+    return ok(c, start)
   })
   /** The carrier's signed result (what /callback/auth-mobilians receives), for apps: CARRIER_TAMPERED when changed. */
   .post('/carrier/result', validate('json', z.object({ EncodeData: z.string().max(8192), Mac: z.string().max(128) })), async (c) =>

@@ -1,7 +1,8 @@
 /**
  * API.md `/coupon`: redeem a coupon code (spec §5: code non-empty; §8 coupon codes), as JSON for the apps
  * and as the plain form of the /coupon page (works without JavaScript, answers with a 303).
- * The code's platform restriction is checked against X-Platform (WEB when absent or unknown).
+ * The code's platform restriction is checked against the session's platform, fixed at sign-in (an app's only with
+ * its client credential; never the X-Platform header).
  *
  * Downloadable coupons (spec §7 coupon check/download): `GET /download` → `{items:[{id, title, type, minimumAmount,
  * expiresAt, rewardType, rewardAmount, received, used, soldOut}]}`; `POST /download/{id}` → `{couponId, reward}`
@@ -11,23 +12,23 @@
 import { Hono } from 'hono'
 import { AppError } from '../../src/lib/errors/catalogue.ts'
 import { loginRedirect } from '../../src/features/session/routes.ts'
-import { CouponCodeRequest, platformOf } from '../../src/features/coupon/coupon.ts'
+import { CouponCodeRequest } from '../../src/features/coupon/coupon.ts'
 import { downloadableCoupons, downloadCoupon, redeemCoupon } from '../../src/features/coupon/coupon.server.ts'
 import { z } from 'zod'
 import type { AppEnv } from '../lib/env.ts'
 import { ok } from '../lib/respond.ts'
 import { validate } from '../lib/validate.ts'
-import { currentUserId, requireUser, session } from '../middleware/session.ts'
+import { currentUserId, requireUser, session, sessionPlatform } from '../middleware/session.ts'
 
 const CouponParam = z.object({ id: z.string().regex(/^[1-9]\d{0,14}$/).transform(Number) })
 
 export const coupon = new Hono<AppEnv>()
   .get('/download', session, requireUser, async (c) => {
     c.header('Cache-Control', 'private, no-store')
-    return ok(c, { items: await downloadableCoupons(c.var.db, currentUserId(c), platformOf(c.req.header('x-platform'))) })
+    return ok(c, { items: await downloadableCoupons(c.var.db, currentUserId(c), sessionPlatform(c)) })
   })
   .post('/download/:id', session, requireUser, validate('param', CouponParam), async (c) => {
-    const result = await downloadCoupon(c.var.db, { userId: currentUserId(c), couponId: c.req.valid('param').id, platform: platformOf(c.req.header('x-platform')) })
+    const result = await downloadCoupon(c.var.db, { userId: currentUserId(c), couponId: c.req.valid('param').id, platform: sessionPlatform(c) })
     c.header('Cache-Control', 'private, no-store')
     return ok(c, result)
   })
@@ -48,7 +49,7 @@ export const coupon = new Hono<AppEnv>()
   })
   /** `{code}` → `{reward:{type, amount}}`. */
   .post('/code', session, requireUser, validate('json', CouponCodeRequest), async (c) => {
-    const result = await redeemCoupon(c.var.db, { userId: currentUserId(c), code: c.req.valid('json').code, platform: platformOf(c.req.header('x-platform')) })
+    const result = await redeemCoupon(c.var.db, { userId: currentUserId(c), code: c.req.valid('json').code, platform: sessionPlatform(c) })
     c.header('Cache-Control', 'private, no-store')
     return ok(c, result)
   })

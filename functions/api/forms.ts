@@ -5,11 +5,22 @@ import { AppError } from '../../src/lib/errors/catalogue.ts'
 import type { AuthContext } from '../../src/features/auth/auth.server.ts'
 import type { AppEnv } from '../lib/env.ts'
 import { clientIp } from '../middleware/session.ts'
+import { env } from 'cloudflare:workers'
+import { clientPlatform } from '../../src/features/auth/app-client.ts'
 
-/** What the auth flows need from the request: the edition's siteUrl (token iss/aud), translator, client IP. */
+/**
+ * What the auth flows need from the request: the edition's siteUrl (token iss/aud), translator, client IP, and
+ * the platform a sign-in fixes in the session (an app's only with its client credential, else WEB).
+ */
 export function authContext(c: Context<AppEnv>): AuthContext {
   const platform = c.req.header('x-platform')
-  return { issuer: c.var.edition.siteUrl, t: c.var.t, ip: clientIp((n) => c.req.header(n)), clientKind: platform && platform !== 'WEB' ? 'APP' : 'WEB' }
+  return {
+    issuer: c.var.edition.siteUrl,
+    t: c.var.t,
+    ip: clientIp((n) => c.req.header(n)),
+    clientKind: platform && platform !== 'WEB' ? 'APP' : 'WEB',
+    platform: clientPlatform(c.req.header('x-client-id'), c.req.header('x-client-secret'), env as unknown as Record<string, unknown>),
+  }
 }
 
 /** ASVS 3.5: the web forms (login CSRF included) are accepted only from the site's own Origin. */

@@ -7,9 +7,9 @@ import { env } from 'cloudflare:workers'
 import { AppError } from '../../src/lib/errors/catalogue.ts'
 import { loginRedirect } from '../../src/features/session/routes.ts'
 import { ChargeRequest, RefundRequest, ShopForm } from '../../src/features/payment/payment.ts'
-import { addressOf, chargeOnce, createCharge, paymentOf, saveAddress, listProducts, receiveWebhook, refundPayment, sandboxCheckout, type ShopScope } from '../../src/features/payment/payment.server.ts'
+import { addressOf, chargeOnce, createCharge, debtOf, paymentOf, saveAddress, listProducts, receiveWebhook, refundPayment, sandboxCheckout, type ShopScope } from '../../src/features/payment/payment.server.ts'
 import { IdempotencyKeyTaken } from '../../src/features/wallet/idempotency.server.ts'
-import { providerById } from '../../src/features/payment/provider.ts'
+import { providerById, shopProvider } from '../../src/features/payment/providers.server.ts'
 import { conversionFor } from '../../src/features/payment/conversion.ts'
 import { AddressRequest } from '../../src/features/payment/address.ts'
 import { requestHash } from '../../src/features/wallet/idempotency.ts'
@@ -19,22 +19,19 @@ import type { AppEnv } from '../lib/env.ts'
 import { ok } from '../lib/respond.ts'
 import { validate } from '../lib/validate.ts'
 import { idempotent } from '../middleware/idempotency.ts'
-import { currentUserId, requireUser, session } from '../middleware/session.ts'
+import { currentUserId, requireUser, session, sessionPlatform } from '../middleware/session.ts'
 import { assertSameOrigin } from './forms.ts'
 
-const PLATFORMS = new Set(['WEB', 'AND_PLAY', 'AND_PLUS', 'IOS_APP'])
 const CHARGE_SCOPE = 'POST /payment/charge'
 
-/** The edition's currency and the caller's platform (X-Platform, WEB when absent or unknown). */
+/** The edition's currency and the session's platform (fixed at sign-in; WEB for a guest, never X-Platform). */
 function shopScope(c: Context<AppEnv>): ShopScope {
-  const platform = c.req.header('x-platform') ?? 'WEB'
-  return { currency: c.var.edition.currency, platform: PLATFORMS.has(platform) ? platform : 'WEB' }
+  return { currency: c.var.edition.currency, platform: sessionPlatform(c) }
 }
 
-/** The webhook secret of this deployment (`wrangler secret put PAYMENT_WEBHOOK_SECRET`). */
-function webhookSecret(): string | undefined {
-  const value = (env as unknown as Record<string, unknown>).PAYMENT_WEBHOOK_SECRET
-  return typeof value === 'string' && value.length > 0 ? value : undefined
+/** The edition's payment provider; the coins bought are named in the reader's language on its checkout page. */
+function provider(c: Context<AppEnv>) {
+  return shopProvider(c.var.edition, (p) => (p.bonus > 0 ? `${c.var.t('wallet.shop.coins', { count: p.coins })} ${c.var.t('wallet.shop.bonus', { count: p.bonus })}` : c.var.t('wallet.shop.coins', { count: p.coins })))
 }
 
 /** Spec §7 Facebook conversion on a paid charge when the edition's flag is on (local provider records it). */
@@ -61,9 +58,11 @@ async function formRoute(c: Context<AppEnv>, back: string, run: (userId: number)
 export const payment = new Hono<AppEnv>()
   /** Active coin products, price in minor units of the edition's currency. */
   .get('/products', async (c) => {
-    const items = (await listProducts(c.var.db, shopScope(c))).map(({ id, coins, bonus, price, currency }) => ({ id, coins, bonus, price, currency }))
-    c.header('Cache-Control', 'public, max-age=60')
-    c.header('Vary', 'X-Platform')
+    const scope = shopScope(c)
+    const items = (await listProducts(c.var.db, scope)).map(({ id, coins, bonus, price, currency }) => ({ id, coins, bonus, price, currency }))
+    // the list depends on the session's platform: an app's is never kept by a shared cache, nor served to another
+    c.header('Cache-Control', scope.platform === 'WEB' ? 'public, max-age=60' : 'private, no-store')
+    c.header('Vary', 'Authorization')
     return ok(c, { items })
   })
   /** An UNPAID payment and the provider's checkout URL, once per Idempotency-Key. */
@@ -74,6 +73,7 @@ export const payment = new Hono<AppEnv>()
       claim: c.var.idempotency,
       scope: shopScope(c),
       origin: new URL(c.req.url).origin,
+      provider: provider(c),
     })
     c.header('Cache-Control', 'private, no-store')
     return ok(c, result)
@@ -129,6 +129,11 @@ export const payment = new Hono<AppEnv>()
     c.header('Cache-Control', 'private, no-store')
     return ok(c, found)
   })
+  /** Coins the reader owes (spent coins of payments whose money went back: a refund at the provider, a dispute). */
+  .get('/debt', session, requireUser, async (c) => {
+    c.header('Cache-Control', 'private, no-store')
+    return ok(c, { debt: await debtOf(c.var.db, currentUserId(c)) })
+  })
   /** Spec §3 address form: the saved address (null when none) / save it (29 European countries, dial codes). */
   .get('/address', session, requireUser, async (c) => {
     c.header('Cache-Control', 'private, no-store')
@@ -153,11 +158,14 @@ export const payment = new Hono<AppEnv>()
       (code) => `/shop/address?error=${code}`,
     )
   })
-  /** The provider's signed event: bad signature → 400 INVALID_PARAMETER; replay → 200, nothing credited twice. */
+  /**
+   * The provider's signed event: bad signature or a payment not (yet) known → 400 INVALID_PARAMETER, which the
+   * provider redelivers later; replay → 200, nothing credited twice; a provider not configured here → 404.
+   */
   .post('/webhook/:provider', async (c) => {
     const provider = providerById(c.req.param('provider'))
     if (!provider) throw new AppError('NOT_EXIST')
-    const outcome = await receiveWebhook(c.var.db, provider, await c.req.text(), (n) => c.req.header(n), webhookSecret(), new Date(), conversion(c))
+    const outcome = await receiveWebhook(c.var.db, provider, await c.req.text(), (n) => c.req.header(n), new Date(), conversion(c))
     c.header('Cache-Control', 'no-store')
     return ok(c, { received: true, outcome })
   })
@@ -174,21 +182,25 @@ export const payment = new Hono<AppEnv>()
         if (form.data.agree !== 'on') return `/shop?agree=required${product}#shop-form`
         const request = { productId: form.data.productId, method: form.data.method }
         const claim = { userId, key: `web-${form.data.key}-${request.productId}`, scope: CHARGE_SCOPE, requestHash: await requestHash(CHARGE_SCOPE, JSON.stringify(request)) }
-        const { checkoutUrl } = await chargeOnce(c.var.db, { userId, request, claim, scope: shopScope(c), origin: new URL(c.req.url).origin })
-        return new URL(checkoutUrl).pathname
+        const { checkoutUrl } = await chargeOnce(c.var.db, { userId, request, claim, scope: shopScope(c), origin: new URL(c.req.url).origin, provider: provider(c) })
+        const url = new URL(checkoutUrl)
+        return url.origin === new URL(c.req.url).origin ? url.pathname : url.href
       },
       (code) => `/shop?error=${code}${product}#shop-form`,
     )
   })
-  /** The sandbox's hosted checkout buttons (Pay / Cancel): the provider sends its signed webhook, then the result page. */
+  /** The sandbox's hosted checkout buttons (Pay / Cancel), local runs only: its signed webhook, then the result page. */
   .post('/sandbox/:paymentId/:action{pay|cancel}', async (c) => {
+    const sandbox = providerById('sandbox')
+    const secret = (env as unknown as Record<string, string | undefined>).PAYMENT_WEBHOOK_SECRET
+    if (!sandbox || !secret) throw new AppError('NOT_EXIST')
     const paymentId = c.req.param('paymentId')
     const action = c.req.param('action') === 'pay' ? 'pay' : 'cancel'
     return formRoute(
       c,
       `/shop/checkout/${encodeURIComponent(paymentId)}`,
       async (userId) => {
-        const done = await sandboxCheckout(c.var.db, userId, paymentId, action, webhookSecret(), new Date(), conversion(c))
+        const done = await sandboxCheckout(c.var.db, userId, paymentId, action, { provider: sandbox, secret }, new Date(), conversion(c))
         return `/shop/result?payment=${encodeURIComponent(done.id)}`
       },
       (code) => `/shop?error=${code}`,

@@ -8,6 +8,7 @@ import { currentReader, refreshTokens, sessionKeys } from '../../src/features/au
 import type { AppEnv } from '../lib/env.ts'
 import type { AudienceFlags } from '../../src/features/age/age.ts'
 import { requestContext } from '../../src/lib/server/context.ts'
+import type { Platform } from '../../src/features/coupon/coupon.ts'
 
 /**
  * Who is calling: a user id from `Authorization: Bearer` (apps) or the `wt_session` cookie (web), or a
@@ -18,8 +19,9 @@ export type SessionState =
    * `expires`: when the session ends (refresh-token expiry for the cookie, access-token expiry for Bearer).
    * `sessionVersion`: the access token's; a route in CHECKED_BY_HANDLER compares it in its own user read.
    * `reader`: the adult flags and switches read with the version check (absent when no check ran).
+   * `platform`: fixed at sign-in (the token's claim), what platform rules check — never the X-Platform header.
    */
-  | { userId: number; source: 'bearer' | 'cookie'; expires: string; sessionVersion: number; reader?: AudienceFlags }
+  | { userId: number; source: 'bearer' | 'cookie'; expires: string; sessionVersion: number; platform: Platform; reader?: AudienceFlags }
   | { userId: null; error: ErrorCode | null }
 
 declare module 'hono' {
@@ -130,7 +132,7 @@ async function fromBearer(authorization: string, issuer: string, db: AppEnv['Var
   const check = await verifyAccessToken(keys, match[1]!, issuer)
   const reader = check.ok && checkVersion ? await currentReader(db, check.userId, check.sessionVersion) : undefined
   if (reader === null) return { userId: null, error: 'NEED_TO_REFRESH' }
-  if (check.ok) return { userId: check.userId, source: 'bearer', expires: check.expiresAt.toISOString(), sessionVersion: check.sessionVersion, reader }
+  if (check.ok) return { userId: check.userId, source: 'bearer', expires: check.expiresAt.toISOString(), sessionVersion: check.sessionVersion, platform: check.platform, reader }
   return { userId: null, error: check.reason === 'expired' ? 'NEED_TO_REFRESH' : 'NOT_LOGIN_USER' }
 }
 
@@ -148,20 +150,20 @@ async function fromCookie(
   const usable = check.ok && !needsRefresh(check.expiresAt, now)
   const reader = usable && checkVersion ? await currentReader(db, check.userId, check.sessionVersion) : undefined
   if (usable && reader !== null) {
-    return { state: { userId: check.userId, source: 'cookie', expires: web.refreshToken.expiredAt, sessionVersion: check.sessionVersion, reader }, cookie: null }
+    return { state: { userId: check.userId, source: 'cookie', expires: web.refreshToken.expiredAt, sessionVersion: check.sessionVersion, platform: check.platform, reader }, cookie: null }
   }
   try {
     const fresh = await refreshTokens(db, { accessToken: web.accessToken.value, refreshToken: web.refreshToken.value }, { issuer, t, now, ip })
     // spec §4: tokens of another account than the cookie's are dropped (refresh already refuses a foreign access token)
     if (check.ok && fresh.userId !== check.userId) return { state: { userId: null, error: 'NOT_LOGIN_USER' }, cookie: 'clear' }
     const sealed = await sealSession(keys, { accessToken: fresh.accessToken, refreshToken: fresh.refreshToken })
-    return { state: { userId: fresh.userId, source: 'cookie', expires: fresh.refreshToken.expiredAt, sessionVersion: fresh.sessionVersion }, cookie: { set: sealed, refreshExpiredAt: fresh.refreshToken.expiredAt } }
+    return { state: { userId: fresh.userId, source: 'cookie', expires: fresh.refreshToken.expiredAt, sessionVersion: fresh.sessionVersion, platform: fresh.platform }, cookie: { set: sealed, refreshExpiredAt: fresh.refreshToken.expiredAt } }
   } catch (e) {
     if (!(e instanceof AppError)) throw e
     // another tab rotated this pair a moment ago and the browser already holds its new cookie: keep it
     // (clearing would log that tab out too); this request goes on with the access token while it is valid
     // (never a stale one: ending the sessions revoked this family, so its refresh is not "rotated recently")
-    if (e.details?.rotatedRecently === true) return { state: check.ok ? { userId: check.userId, source: 'cookie', expires: web.refreshToken.expiredAt, sessionVersion: check.sessionVersion } : { userId: null, error: 'NEED_TO_REFRESH' }, cookie: null }
+    if (e.details?.rotatedRecently === true) return { state: check.ok ? { userId: check.userId, source: 'cookie', expires: web.refreshToken.expiredAt, sessionVersion: check.sessionVersion, platform: check.platform } : { userId: null, error: 'NEED_TO_REFRESH' }, cookie: null }
     return { state: { userId: null, error: e.code }, cookie: 'clear' }
   }
 }
@@ -184,6 +186,12 @@ export function currentSession(c: { get: (key: 'session') => SessionState }): Ex
   const state = c.get('session')
   if (state.userId === null) throw new AppError('NOT_LOGIN_USER')
   return state
+}
+
+/** The platform that rules check (app-only coupons and products): the session's, WEB for a guest. */
+export function sessionPlatform(c: { get: (key: 'session') => SessionState | undefined }): Platform {
+  const state = c.get('session')
+  return state && state.userId !== null ? state.platform : 'WEB'
 }
 
 /** The signed-in reader's id inside a route behind `requireUser`. */

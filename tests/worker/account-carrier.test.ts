@@ -66,7 +66,7 @@ describe('carrier verification (sandbox provider)', () => {
 
   it('a result after the request\'s 10 minutes is TIMEOUT', async () => {
     const user = await makeUser()
-    const start = await startCarrier(user.id, 'PHONE', '/my', new Date(Date.now() - 11 * 60_000))
+    const start = (await startCarrier(user.id, 'PHONE', '/my', new Date(Date.now() - 11 * 60_000)))!
     const fields = await sandboxAnswer({ data: start.fields.EncodeData!, mac: start.fields.Mac! }, identity(freshPhone()))
     await expectError(await result(fields), 410, 'TIMEOUT')
     expect(await phoneOf(user.id)).toBeNull()

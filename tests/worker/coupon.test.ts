@@ -116,8 +116,11 @@ describe('POST /api/v1/coupon/code', () => {
     await expectError(await redeem(reader, { code: soldOut.code }), 410, 'SOLD_OUT_COUPON')
     await expectError(await redeem(reader, { code: minimum.code }), 400, 'INVALID_MINIMUM_AMOUNT_COUPON')
     expect(await movement(reader.id)).toEqual({ lots: 0, ledger: 0, tickets: 0, redemptions: 0 })
-    // the app-only coupon works from its platform
-    expect((await redeem(reader, { code: app.code }, { 'x-platform': 'IOS_APP' })).status).toBe(200)
+    // the app-only coupon works from a session of its platform (fixed at sign-in), not from the header
+    await expectError(await redeem(reader, { code: app.code }, { 'x-platform': 'IOS_APP' }), 404, 'NOT_FOUND_COUPON')
+    const ios = await newReader({ platform: 'IOS_APP' })
+    expect((await redeem(ios, { code: app.code })).status).toBe(200)
+    await expectInvariant(ios.id)
     await expectInvariant(reader.id)
   })
 

@@ -52,14 +52,61 @@ describe('POST /api/v1/payment/refund', () => {
     expect(history.filter((i: { kind: string }) => i.kind === 'REFUND_PURCHASE')).toHaveLength(2)
   })
 
-  it('keeps spent bonus: only what is left of it goes back', async () => {
+  it('takes back everything the payment brought: spent bonus makes it NOT_REFUNDABLE, nothing moves', async () => {
     const reader = await newReader()
     const paymentId = await paidCharge(reader, 50, 10)
     const { episodeIds } = await newSeries({ episodes: 2, priceRent: 4 })
     expect((await buy(reader, { episodeIds: [episodeIds[0]], kind: 'RENT' })).status).toBe(200) // 4 bonus coins
-    const body = await read(await refund(reader, { paymentId }))
-    expect(body.data.refunded).toEqual({ coin: 50, bonus: 6 })
+    const before = await snapshot(reader.id)
+    await expectError(await refund(reader, { paymentId }), 400, 'INVALID_PARAMETER')
+    expect(await snapshot(reader.id)).toEqual(before)
     await expectInvariant(reader.id)
+  })
+
+  it("the probe of issue 20: a top-up coupon's reward leaves with the refund of the payment that earned it, in the same batch", async () => {
+    // as minor@example.com did: download a coupon (20 bonus on a top-up of at least 799), buy 50 coins + 7 bonus for 799
+    const reader = await newReader()
+    const coupon = await db.first<{ id: number }>(
+      `INSERT INTO coupons (code, title, type, minimum_amount, starts_at, expires_at, reward_type, reward_amount, reward_lot_type, reward_expires_days, is_downloadable)
+       VALUES (NULL, 'Bonus recharge', 'DISCOUNT', 799, ?, ?, 'COIN', 20, 'BONUS', 30, 1) RETURNING id`,
+      new Date(Date.now() - 86_400_000).toISOString(),
+      new Date(Date.now() + 30 * 86_400_000).toISOString(),
+    )
+    expect((await request(app, `/api/v1/coupon/download/${coupon!.id}`, { method: 'POST', headers: reader.headers })).status).toBe(200)
+    const paymentId = await paymentFor(reader, await newProduct({ price: 799, coins: 50, bonus: 7 }))
+    expect((await postWebhook(await signedEvent(paymentId))).status).toBe(200)
+    expect((await read(await get(reader, '/api/v1/coin'))).data).toMatchObject({ coin: 50, bonus: 27, total: 77 })
+
+    const res = await refund(reader, { paymentId })
+    expect(res.status).toBe(200)
+    expect((await read(res)).data).toMatchObject({ refunded: { coin: 50, bonus: 27, freeCoin: 0, mileage: 0 }, coin: { coin: 0, bonus: 0, total: 0 } })
+    expect(await db.all(`SELECT type, source, amount FROM coin_ledger WHERE user_id = ? AND kind = 'REFUND_PURCHASE' ORDER BY id`, reader.id)).toEqual([
+      { type: 'COIN', source: 'PAYMENT', amount: -50 },
+      { type: 'BONUS', source: 'PAYMENT', amount: -7 },
+      { type: 'BONUS', source: 'COUPON', amount: -20 },
+    ])
+    // all three rows were written by one batch (one idempotency key, one instant)
+    expect(await db.first(`SELECT count(DISTINCT created_at) AS instants, count(DISTINCT idempotency_key) AS keys FROM coin_ledger WHERE user_id = ? AND kind = 'REFUND_PURCHASE'`, reader.id)).toEqual({ instants: 1, keys: 1 })
+    await expectInvariant(reader.id)
+  })
+
+  it('a spent coupon reward makes the payment that earned it NOT_REFUNDABLE, nothing moves', async () => {
+    const reader = await newReader()
+    const coupon = await db.first<{ id: number }>(
+      `INSERT INTO coupons (code, title, type, minimum_amount, starts_at, expires_at, reward_type, reward_amount, reward_lot_type, reward_expires_days, is_downloadable)
+       VALUES (NULL, 'Bonus recharge', 'DISCOUNT', 799, ?, ?, 'COIN', 20, 'FREE_COIN', 30, 1) RETURNING id`,
+      new Date(Date.now() - 86_400_000).toISOString(),
+      new Date(Date.now() + 30 * 86_400_000).toISOString(),
+    )
+    expect((await request(app, `/api/v1/coupon/download/${coupon!.id}`, { method: 'POST', headers: reader.headers })).status).toBe(200)
+    const paymentId = await paymentFor(reader, await newProduct({ price: 799, coins: 50, bonus: 0 }))
+    expect((await postWebhook(await signedEvent(paymentId))).status).toBe(200)
+    expect((await read(await get(reader, '/api/v1/coin'))).data).toMatchObject({ coin: 50, freeCoin: 20 })
+    const { episodeIds } = await newSeries({ episodes: 2, priceRent: 3 })
+    expect((await buy(reader, { episodeIds: [episodeIds[0]], kind: 'RENT' })).status).toBe(200) // free coins go before paid ones
+    const before = await snapshot(reader.id)
+    await expectError(await refund(reader, { paymentId }), 400, 'INVALID_PARAMETER')
+    expect(await snapshot(reader.id)).toEqual(before)
   })
 
   it('refuses spent, late, unpaid, foreign and unknown payments and moves nothing', async () => {

@@ -75,7 +75,9 @@ describe('POST /api/v1/payment/webhook/sandbox', () => {
 
   it('an unknown provider is 404 NOT_EXIST; a signed cancel cancels, and a later paid event credits nothing', async () => {
     const { reader, paymentId } = await unpaid()
-    await expectError(await postWebhook(await signedEvent(paymentId), 'stripe'), 404, 'NOT_EXIST')
+    await expectError(await postWebhook(await signedEvent(paymentId), 'paypal'), 404, 'NOT_EXIST')
+    // a sandbox-signed event is no Stripe event (Stripe is configured in these tests)
+    await expectError(await postWebhook(await signedEvent(paymentId), 'stripe'), 400, 'INVALID_PARAMETER')
     const cancel = await read(await postWebhook(await signedEvent(paymentId, { type: 'checkout.cancelled' })))
     expect(cancel.data.outcome).toBe('cancelled')
     const late = await read(await postWebhook(await signedEvent(paymentId)))

@@ -11,6 +11,7 @@ import { createDb } from '../../src/lib/server/db.ts'
 import { deriveKeys, signAccessToken } from '../../src/features/auth/tokens.ts'
 import { grantCoins, walletTotals } from '../../src/features/wallet/wallet.server.ts'
 import type { CoinSource, CoinType } from '../../src/features/wallet/wallet.ts'
+import type { Platform } from '../../src/features/coupon/coupon.ts'
 
 export const app = appFor()
 export const db = createDb(env.DB)
@@ -19,11 +20,11 @@ let seq = 0
 export type Reader = { id: number; headers: Record<string, string> }
 
 /** A new account (adult unless told) signed in with a Bearer access token. */
-export async function newReader(opts: { adult?: boolean } = {}): Promise<Reader> {
+export async function newReader(opts: { adult?: boolean; platform?: Platform } = {}): Promise<Reader> {
   const email = `wallet-${Date.now()}-${++seq}-${Math.random().toString(36).slice(2, 8)}@example.com`
   const row = await db.first<{ id: number }>(`INSERT INTO users (email, is_adult) VALUES (?, ?) RETURNING id`, email, opts.adult === false ? 0 : 1)
   const secret = (env as unknown as { SESSION_SECRET: string }).SESSION_SECRET
-  const token = await signAccessToken(await deriveKeys(secret), row!.id, frEdition.siteUrl)
+  const token = await signAccessToken(await deriveKeys(secret), row!.id, frEdition.siteUrl, new Date(), 0, opts.platform)
   return { id: row!.id, headers: { authorization: `Bearer ${token.value}` } }
 }
 

@@ -6,6 +6,7 @@
  * (`/nice/sandbox`) that plays the carrier and signs its result with the same secret.
  */
 import { env } from 'cloudflare:workers'
+import { isLocalRun } from '../../lib/server/local-run.ts'
 import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
 import { safeCallback } from '../auth/auth.ts'
@@ -30,9 +31,12 @@ export const sandboxProvider: CarrierProvider = {
   resultOf: (f) => (typeof f.EncodeData === 'string' && typeof f.Mac === 'string' ? { data: f.EncodeData, mac: f.Mac } : null),
 }
 
-/** Today the sandbox is the only provider (no carrier contract configured in this repository). */
-export function carrierProvider(): CarrierProvider {
-  return sandboxProvider
+/**
+ * The carrier of this worker: today only the sandbox, which answers in local runs alone (no carrier contract is
+ * configured in this repository). Null on a deployed worker: identity verification is unavailable there.
+ */
+export function carrierProvider(): CarrierProvider | null {
+  return isLocalRun() ? sandboxProvider : null
 }
 
 /**
@@ -46,10 +50,14 @@ export function carrierSecret(): string {
   throw new AppError('NO_SECRET')
 }
 
-/** GET /nice/encode: the signed request for the signed-in reader (no state is written until the result comes back). */
-export async function startCarrier(userId: number, purpose: CarrierPurpose, returnPath: string, now: Date = new Date()): Promise<{ action: string; fields: Record<string, string> }> {
-  const request: CarrierRequest = { id: randomToken(16), userId, purpose, returnPath: safeCallback(returnPath), exp: Math.floor(now.getTime() / 1000) + CARRIER_REQUEST_TTL_SECONDS }
+/**
+ * GET /nice/encode: the signed request for the signed-in reader (no state is written until the result comes back);
+ * null when this worker has no carrier (identity verification unavailable).
+ */
+export async function startCarrier(userId: number, purpose: CarrierPurpose, returnPath: string, now: Date = new Date()): Promise<{ action: string; fields: Record<string, string> } | null> {
   const provider = carrierProvider()
+  if (!provider) return null
+  const request: CarrierRequest = { id: randomToken(16), userId, purpose, returnPath: safeCallback(returnPath), exp: Math.floor(now.getTime() / 1000) + CARRIER_REQUEST_TTL_SECONDS }
   return { action: provider.action, fields: provider.requestFields(await sign(carrierSecret(), 'request', request)) }
 }
 
@@ -73,7 +81,7 @@ export type CarrierOutcome = { purpose: CarrierPurpose; returnPath: string; phon
  */
 export async function completeCarrier(db: Db, fields: Record<string, unknown>, opts: { adultAge: number; now?: Date }): Promise<CarrierOutcome> {
   const now = opts.now ?? new Date()
-  const signed = carrierProvider().resultOf(fields)
+  const signed = carrierProvider()?.resultOf(fields) ?? null
   if (!signed) throw new AppError('CARRIER_TAMPERED')
   const parsed = CarrierResult.safeParse(await verify(carrierSecret(), 'result', signed))
   if (!parsed.success) throw new AppError('CARRIER_TAMPERED')

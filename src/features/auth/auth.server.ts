@@ -11,6 +11,7 @@ import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
 import { hashPassword, verifyPassword } from '../../lib/server/password.ts'
 import type { Translate } from '../../lib/i18n/i18n.ts'
+import type { Platform } from '../coupon/coupon.ts'
 import {
   OTP_MAX_ATTEMPTS,
   OTP_RESEND_MAX,
@@ -59,7 +60,7 @@ export function pepper(): string {
 }
 
 /** The edition data the auth flows need: its siteUrl is the tokens' issuer and audience. */
-export type AuthContext = { issuer: string; t: Translate; now?: Date; ip?: string | null; clientKind?: 'WEB' | 'APP' | 'VIEWER_APP' }
+export type AuthContext = { issuer: string; t: Translate; now?: Date; ip?: string | null; clientKind?: 'WEB' | 'APP' | 'VIEWER_APP'; platform?: Platform }
 
 export type TokenPair = { accessToken: Token; refreshToken: Token; userId: number }
 
@@ -261,7 +262,7 @@ export async function issueTokens(db: Db, userId: number, ctx: AuthContext, extr
     { sql: `SELECT session_version AS sessionVersion FROM users WHERE id = ?`, params: [userId] },
   ])
   const version = (results[results.length - 1]!.results[0] as { sessionVersion: number } | undefined)?.sessionVersion ?? 0
-  return { accessToken: await signAccessToken(keys, userId, ctx.issuer, now, version), refreshToken, userId }
+  return { accessToken: await signAccessToken(keys, userId, ctx.issuer, now, version, ctx.platform), refreshToken, userId }
 }
 
 type RefreshRow = { id: string; userId: number; familyId: string; expiresAt: string; rotatedAt: string | null; revokedAt: string | null; email: string | null; deletedAt: string | null; sessionVersion: number }
@@ -272,7 +273,7 @@ type RefreshRow = { id: string; userId: number; familyId: string; expiresAt: str
  * the owner's copies both stop working. The access token sent along must be ours and of the same user
  * (its expiry does not matter).
  */
-export async function refreshTokens(db: Db, body: RefreshBody, ctx: AuthContext): Promise<{ accessToken: Token; refreshToken: Token; email: string | null; ipAddress: string | null; userId: number; sessionVersion: number }> {
+export async function refreshTokens(db: Db, body: RefreshBody, ctx: AuthContext): Promise<{ accessToken: Token; refreshToken: Token; email: string | null; ipAddress: string | null; userId: number; sessionVersion: number; platform: Platform }> {
   const now = ctx.now ?? new Date()
   const nowIso = now.toISOString()
   const keys = await sessionKeys()
@@ -300,7 +301,8 @@ export async function refreshTokens(db: Db, body: RefreshBody, ctx: AuthContext)
     `INSERT INTO refresh_tokens (id, user_id, family_id, token_hash, parent_id, client_kind, ip_address, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     randomToken(16), row.userId, row.familyId, await hashToken(refreshToken.value), row.id, ctx.clientKind ?? 'WEB', ipAddress, nowIso, refreshToken.expiredAt,
   )
-  return { accessToken: await signAccessToken(keys, row.userId, ctx.issuer, now, row.sessionVersion), refreshToken, email: row.email, ipAddress, userId: row.userId, sessionVersion: row.sessionVersion }
+  // the platform stays the one fixed at sign-in (the verified access token's), whatever this request says
+  return { accessToken: await signAccessToken(keys, row.userId, ctx.issuer, now, row.sessionVersion, access.platform), refreshToken, email: row.email, ipAddress, userId: row.userId, sessionVersion: row.sessionVersion, platform: access.platform }
 }
 
 /**

@@ -144,9 +144,10 @@ export async function downloadCoupon(db: Db, input: { userId: number; couponId: 
  * or mileage reward as a COUPON lot and its CHARGE ledger row (each step guarded by the previous one's
  * `changes()`), a roulette-ticket reward as that many tickets (at most MAX_TICKETS). The rewards find the coupon
  * by the redemption's `used_at` of this batch, so nothing is granted when no coupon qualifies; put them in the
- * payment's credit batch, so they commit with it.
+ * payment's credit batch, so they commit with it. The reward lot carries `paymentId`: a refund of the payment
+ * takes it back too.
  */
-export function topUpCouponStatements(userId: number, amount: number, nowIso: string): { sql: string; params: unknown[] }[] {
+export function topUpCouponStatements(userId: number, amount: number, nowIso: string, paymentId: string): { sql: string; params: unknown[] }[] {
   return [
     {
       sql: `UPDATE coupon_redemptions SET used_at = ? WHERE id = (
@@ -157,16 +158,16 @@ export function topUpCouponStatements(userId: number, amount: number, nowIso: st
       params: [nowIso, userId, amount, nowIso],
     },
     {
-      sql: `INSERT INTO coin_lots (user_id, type, amount, remaining, expires_at, source, ref, created_at)
+      sql: `INSERT INTO coin_lots (user_id, type, amount, remaining, expires_at, source, ref, payment_id, created_at)
             SELECT r.user_id,
                    CASE WHEN c.reward_type = 'MILEAGE' THEN 'MILEAGE' WHEN c.reward_lot_type IN ('COIN', 'FREE_COIN', 'BONUS') THEN c.reward_lot_type ELSE 'FREE_COIN' END,
                    c.reward_amount, c.reward_amount,
                    CASE WHEN c.reward_expires_days IS NULL THEN NULL ELSE strftime('%Y-%m-%dT%H:%M:%fZ', ?, '+' || c.reward_expires_days || ' days') END,
-                   'COUPON', 'coupon:' || c.id, ?
+                   'COUPON', 'coupon:' || c.id, ?, ?
               FROM coupon_redemptions r JOIN coupons c ON c.id = r.coupon_id
              WHERE changes() = 1 AND r.user_id = ? AND r.used_at = ? AND r.downloaded_at IS NOT NULL AND c.reward_type IN ('COIN', 'MILEAGE')
              ORDER BY r.id LIMIT 1`,
-      params: [nowIso, nowIso, userId, nowIso],
+      params: [nowIso, paymentId, nowIso, userId, nowIso],
     },
     {
       sql: `INSERT INTO coin_ledger (user_id, kind, lot_id, type, source, amount, ref, description, created_at)

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { checkCoupon, couponGrant, CouponCodeRequest, MAX_TICKETS, normalizeCode, platformOf, type Coupon } from './coupon.ts'
+import { checkCoupon, couponGrant, CouponCodeRequest, MAX_TICKETS, normalizeCode, type Coupon } from './coupon.ts'
 
 const NOW = new Date('2026-11-22T10:00:00.000Z')
 const inDays = (d: number) => new Date(NOW.getTime() + d * 86_400_000).toISOString()
@@ -35,14 +35,6 @@ describe('CouponCodeRequest (spec §5: code non-empty)', () => {
   })
 })
 
-describe('platformOf (X-Platform)', () => {
-  it('reads the four platforms, WEB otherwise', () => {
-    expect(platformOf('IOS_APP')).toBe('IOS_APP')
-    expect(platformOf(' and_play ')).toBe('AND_PLAY')
-    expect(platformOf(undefined)).toBe('WEB')
-    expect(platformOf('TV')).toBe('WEB')
-  })
-})
 
 describe('checkCoupon (spec §8 coupon codes)', () => {
   it('accepts a live coupon', () => expect(checkCoupon(coupon(), 'WEB', false, NOW)).toEqual({ ok: true }))

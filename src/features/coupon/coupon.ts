@@ -6,15 +6,12 @@ import { z } from 'zod'
 import type { CoinType } from '../wallet/wallet.ts'
 import { DAY_MS, isoAfter } from '../../lib/time.ts'
 
-/** Spec §3 platforms; the caller's comes from the X-Platform header (WEB when absent or unknown). */
+/**
+ * Spec §3 platforms. The caller's is its session's, fixed at sign-in by the app's client credential
+ * (auth/app-client.ts), WEB otherwise — never the client's X-Platform header.
+ */
 export const PLATFORMS = ['WEB', 'AND_PLAY', 'AND_PLUS', 'IOS_APP'] as const
 export type Platform = (typeof PLATFORMS)[number]
-
-/** The caller's platform from an X-Platform header value. */
-export function platformOf(header: string | undefined | null): Platform {
-  const value = (header ?? '').trim().toUpperCase()
-  return (PLATFORMS as readonly string[]).includes(value) ? (value as Platform) : 'WEB'
-}
 
 /** Longest code accepted (the seeded ones are ≤ 12 characters). */
 export const MAX_CODE_LENGTH = 64

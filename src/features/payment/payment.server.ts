@@ -8,7 +8,7 @@ import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
 import type { IdempotencyClaim } from '../wallet/idempotency.ts'
 import { IdempotencyKeyTaken, isKeyTaken, lookupIdempotency, storeResponseStatement } from '../wallet/idempotency.server.ts'
-import { checkCharge, isPaymentId, isPaymentMethod, newEventId, newPaymentId, paymentGrants, planRefund, REFUND_DAYS, type ChargeRequest, type CoinProduct, type PaymentLot, type PaymentState, type PaymentView } from './payment.ts'
+import { checkCharge, isPaymentId, isPaymentMethod, newEventId, newPaymentId, paymentGrants, planRefund, planReversal, REFUND_DAYS, type ChargeRequest, type CoinProduct, type PaymentLot, type PaymentState, type PaymentView } from './payment.ts'
 import type { CoinSummary } from '../wallet/wallet.ts'
 import { topUpCouponStatements } from '../coupon/coupon.server.ts'
 import type { ConversionProvider } from './conversion.ts'
@@ -17,7 +17,8 @@ import { normalizePhone, type Address, type AddressRequest } from './address.ts'
 /** Spec §7 conversion call on a paid charge (null: the edition's flag is off). */
 export type ConversionOptions = { provider: ConversionProvider; actionUrl: string } | null
 import { COIN_SUMMARY_SQL, coinSummaryParams } from '../wallet/wallet.server.ts'
-import { sandboxProvider, sandboxWebhook, type PaymentProvider, type ProviderEvent } from './provider.ts'
+import { sandboxWebhook, type CheckoutEvent, type PaymentProvider, type ProviderEvent, type ReversalEvent } from './provider.ts'
+import { providerById } from './providers.server.ts'
 
 const PRODUCT_COLUMNS = `id, coins, bonus, price, currency, label, per_user_limit AS perUserLimit, stock_limit AS stockLimit, sold_count AS soldCount`
 const PAYMENT_COLUMNS = `id, product_id AS productId, state, method, amount, currency, coins, bonus, created_at AS createdAt, paid_at AS paidAt`
@@ -39,9 +40,10 @@ export type ChargeInput = {
   request: ChargeRequest
   claim: IdempotencyClaim
   scope: ShopScope
-  /** The site the reader is on (the checkout URL is on it). */
+  /** The site the reader is on (the provider brings the reader back to it). */
   origin: string
-  provider?: PaymentProvider
+  /** The edition's configured provider; null: payments are unavailable here (NOT_FOUND_PAYMENT_METHOD). */
+  provider: PaymentProvider | null
 }
 export type ChargeResult = { paymentId: string; checkoutUrl: string }
 
@@ -54,8 +56,8 @@ export type ChargeResult = { paymentId: string; checkoutUrl: string }
  */
 export async function createCharge(db: Db, input: ChargeInput): Promise<ChargeResult> {
   const { userId, request, claim, scope } = input
-  const provider = input.provider ?? sandboxProvider
-  if (!isPaymentMethod(request.method)) throw new AppError('NOT_FOUND_PAYMENT_METHOD')
+  const provider = input.provider
+  if (!provider || !isPaymentMethod(request.method)) throw new AppError('NOT_FOUND_PAYMENT_METHOD')
   const [keyRow, productRow, paidRow] = await db.batch([
     { sql: `SELECT 1 AS taken FROM idempotency_keys WHERE user_id = ? AND key = ?`, params: [userId, claim.key] },
     {
@@ -70,7 +72,15 @@ export async function createCharge(db: Db, input: ChargeInput): Promise<ChargeRe
   if (!check.ok) throw new AppError(check.code)
   const p = product!
   const paymentId = newPaymentId()
-  const { checkoutUrl } = provider.createCheckout({ id: paymentId, amount: p.price, currency: p.currency }, input.origin)
+  // the provider first (its idempotency key is the payment id): when it fails nothing is written; a webhook for
+  // this payment arriving before the row below is refused and redelivered by the provider later
+  let checkoutUrl: string
+  try {
+    ;({ checkoutUrl } = await provider.createCheckout({ id: paymentId, amount: p.price, currency: p.currency, coins: p.coins, bonus: p.bonus }, input.origin))
+  } catch (e) {
+    console.error(`payment ${paymentId}: ${provider.id} checkout failed`, e)
+    throw new AppError('CLIENT_FETCH_ERROR', { provider: provider.id })
+  }
   try {
     await db.batch([
       {
@@ -114,10 +124,12 @@ export async function paymentOf(db: Db, userId: number, paymentId: string): Prom
 
 /**
  * What a verified webhook did: `credited` (UNPAID → PAID, coins granted), `cancelled` (UNPAID → CANCELLED),
- * `duplicate` (this event id was processed before: nothing moved), `already_paid` (another event paid it first,
- * spec §8 ALREADY_PAID — nothing moved), `ignored` (a cancel for a payment no longer UNPAID).
+ * `reversed` (money given back at the provider: the coins went back, see `reversePayment`), `duplicate` (this
+ * event id was processed before: nothing moved), `already_paid` (another event paid it first, spec §8
+ * ALREADY_PAID — nothing moved), `ignored` (a cancel for a payment no longer UNPAID, a reversal done before, an
+ * event the shop has nothing to do with).
  */
-export type WebhookOutcome = 'credited' | 'cancelled' | 'duplicate' | 'already_paid' | 'ignored'
+export type WebhookOutcome = 'credited' | 'cancelled' | 'reversed' | 'duplicate' | 'already_paid' | 'ignored'
 
 /**
  * Applies a provider event whose signature was verified. INVALID_PARAMETER when the payment is unknown to this
@@ -128,13 +140,21 @@ export type WebhookOutcome = 'credited' | 'cancelled' | 'duplicate' | 'already_p
  * changed one row (0 otherwise, which the lot's CHECK (amount > 0) refuses, failing the whole batch), its CHARGE
  * ledger row, the BONUS lot and its CHARGE row, and the product's sold count.
  */
-export async function applyProviderEvent(db: Db, provider: PaymentProvider, event: ProviderEvent, now = new Date(), conversion: ConversionOptions = null): Promise<WebhookOutcome> {
+export async function applyProviderEvent(db: Db, provider: PaymentProvider, received: ProviderEvent, now = new Date(), conversion: ConversionOptions = null): Promise<WebhookOutcome> {
+  if (received.type === 'other') return 'ignored'
+  if (received.type === 'charge.refunded' || received.type === 'charge.disputed') return reverseFromProvider(db, provider, received as ReversalEvent, now)
+  const event = received as CheckoutEvent
   const payment = await db.first<{ userId: number; state: string; amount: number; currency: string; coins: number; bonus: number; productId: number | null }>(
     `SELECT user_id AS userId, state, amount, currency, coins, bonus, product_id AS productId FROM payments WHERE id = ? AND provider = ?`,
     event.paymentId,
     provider.id,
   )
-  if (!payment || payment.amount !== event.amount || payment.currency !== event.currency) throw new AppError('INVALID_PARAMETER', { fields: 'data' })
+  // unknown here (yet: the provider redelivers an event we refuse), or not what was asked: nothing moves
+  if (!payment) throw new AppError('INVALID_PARAMETER', { fields: 'data' })
+  if (payment.amount !== event.amount || payment.currency !== event.currency) {
+    console.error(`payment ${event.paymentId}: ${provider.id} event ${event.id} says ${event.amount} ${event.currency}, the payment is ${payment.amount} ${payment.currency}: refused`)
+    throw new AppError('INVALID_PARAMETER', { fields: 'data' })
+  }
   const nowIso = now.toISOString()
   const eventRow = {
     sql: `INSERT INTO payment_events (provider, event_id, payment_id, type, received_at) VALUES (?, ?, ?, ?, ?)`,
@@ -159,26 +179,26 @@ export async function applyProviderEvent(db: Db, provider: PaymentProvider, even
     eventRow,
     {
       sql: `UPDATE payments SET state = 'PAID', paid_at = ?, provider_ref = ? WHERE id = ? AND state = 'UNPAID'`,
-      params: [nowIso, event.id, event.paymentId],
+      params: [nowIso, event.ref ?? event.id, event.paymentId],
     },
     {
-      sql: `INSERT INTO coin_lots (user_id, type, amount, remaining, expires_at, source, ref, created_at)
-            VALUES (?, 'COIN', CASE WHEN changes() = 1 THEN ? ELSE 0 END, CASE WHEN changes() = 1 THEN ? ELSE 0 END, ?, 'PAYMENT', ?, ?)`,
-      params: [payment.userId, coin!.amount, coin!.amount, coin!.expiresAt, event.paymentId, nowIso],
+      sql: `INSERT INTO coin_lots (user_id, type, amount, remaining, expires_at, source, ref, payment_id, created_at)
+            VALUES (?, 'COIN', CASE WHEN changes() = 1 THEN ? ELSE 0 END, CASE WHEN changes() = 1 THEN ? ELSE 0 END, ?, 'PAYMENT', ?, ?, ?)`,
+      params: [payment.userId, coin!.amount, coin!.amount, coin!.expiresAt, event.paymentId, event.paymentId, nowIso],
     },
     ledgerRow(payment.userId, 'COIN', coin!.amount, event.paymentId, nowIso),
   ]
   if (bonus) {
     statements.push(
       {
-        sql: `INSERT INTO coin_lots (user_id, type, amount, remaining, expires_at, source, ref, created_at) VALUES (?, 'BONUS', ?, ?, ?, 'PAYMENT', ?, ?)`,
-        params: [payment.userId, bonus.amount, bonus.amount, bonus.expiresAt, event.paymentId, nowIso],
+        sql: `INSERT INTO coin_lots (user_id, type, amount, remaining, expires_at, source, ref, payment_id, created_at) VALUES (?, 'BONUS', ?, ?, ?, 'PAYMENT', ?, ?, ?)`,
+        params: [payment.userId, bonus.amount, bonus.amount, bonus.expiresAt, event.paymentId, event.paymentId, nowIso],
       },
       ledgerRow(payment.userId, 'BONUS', bonus.amount, event.paymentId, nowIso),
     )
   }
   // spec §3 coupon minimum amount: a downloaded coupon waiting for a top-up this large gives its reward now
-  statements.push(...topUpCouponStatements(payment.userId, payment.amount, nowIso))
+  statements.push(...topUpCouponStatements(payment.userId, payment.amount, nowIso, event.paymentId))
   // spec §7 Facebook conversion on a paid charge (edition flag): recorded with the credit, so once
   if (conversion) {
     statements.push(...conversion.provider.statements({ paymentId: event.paymentId, action: 'Purchase', actionUrl: conversion.actionUrl, currency: payment.currency, value: payment.amount }, nowIso))
@@ -221,13 +241,80 @@ export async function receiveWebhook(
   provider: PaymentProvider,
   rawBody: string,
   header: (name: string) => string | undefined,
-  secret: string | undefined,
   now = new Date(),
   conversion: ConversionOptions = null,
 ): Promise<WebhookOutcome> {
-  const event = await provider.verifyWebhook(rawBody, header, secret, now)
+  const event = await provider.verifyWebhook(rawBody, header, now)
   if (!event) throw new AppError('INVALID_PARAMETER', { fields: 'signature' })
   return applyProviderEvent(db, provider, event, now, conversion)
+}
+
+/** The lots a payment caused: its own and the reward of the top-up coupon it triggered. */
+const CAUSED_LOTS_SQL = `SELECT id, type, amount, remaining FROM coin_lots WHERE user_id = ? AND (payment_id = ? OR (source = 'PAYMENT' AND ref = ?)) ORDER BY id`
+
+/** A refund made at the provider or a dispute: the payment it is about (PAID), then `reversePayment`. */
+async function reverseFromProvider(db: Db, provider: PaymentProvider, event: ReversalEvent, now: Date): Promise<WebhookOutcome> {
+  const payment = await db.first<{ id: string; userId: number; state: string }>(
+    `SELECT id, user_id AS userId, state FROM payments WHERE provider = ? AND (provider_ref = ? OR id = ?)`,
+    provider.id,
+    event.ref,
+    event.paymentId ?? '',
+  )
+  // not paid here yet (the completed checkout is still on its way): refused, the provider redelivers it later
+  if (!payment || payment.state === 'UNPAID') throw new AppError('INVALID_PARAMETER', { fields: 'data' })
+  if (payment.state !== 'PAID') return 'ignored' // refunded by the reader (spec §9) or reversed before
+  const eventRow = { sql: `INSERT INTO payment_events (provider, event_id, payment_id, type, received_at) VALUES (?, ?, ?, ?, ?)`, params: [provider.id, event.id, payment.id, event.type, now.toISOString()] }
+  const done = await reversePayment(db, { id: payment.id, userId: payment.userId }, event.type === 'charge.disputed' ? 'DISPUTE' : 'PROVIDER_REFUND', now, [eventRow])
+  return done === 'duplicate_event' ? 'duplicate' : done ? 'reversed' : 'ignored'
+}
+
+/**
+ * Takes back what a payment brought once its money went back to the reader (a refund made at the provider, a
+ * dispute, a refund whose coins were spent while the provider refunded it). ONE batch: `extra` (the event row),
+ * the reversal row (primary key: a payment is reversed once), the payment PAID → REFUNDED, then every lot it
+ * caused emptied, each with its REFUND_PURCHASE ledger row (amount `-take` only when the guarded update changed
+ * one row, else 0, which the ledger's CHECK refuses); what was spent is the reversal's `debt`. A spend racing it
+ * fails the batch, which is retried on fresh figures. Returns what left the lots, null when reversed before.
+ */
+export async function reversePayment(
+  db: Db,
+  payment: { id: string; userId: number },
+  reason: 'REFUND' | 'PROVIDER_REFUND' | 'DISPUTE',
+  now: Date,
+  extra: { sql: string; params: unknown[] }[] = [],
+): Promise<{ taken: Record<PaymentLot['type'], number>; debt: number } | null | 'duplicate_event'> {
+  const nowIso = now.toISOString()
+  for (let attempt = 0; ; attempt++) {
+    const lots = await db.all<PaymentLot>(CAUSED_LOTS_SQL, payment.userId, payment.id, payment.id)
+    const plan = planReversal(lots)
+    const taken: Record<PaymentLot['type'], number> = { COIN: 0, BONUS: 0, FREE_COIN: 0, MILEAGE: 0 }
+    const statements = [
+      ...extra,
+      { sql: `INSERT INTO payment_reversals (payment_id, user_id, reason, debt, created_at) VALUES (?, ?, ?, ?, ?)`, params: [payment.id, payment.userId, reason, plan.debt, nowIso] },
+      { sql: `UPDATE payments SET state = 'REFUNDED', refunded_at = ? WHERE id = ? AND state = 'PAID'`, params: [nowIso, payment.id] },
+      ...plan.steps.flatMap((step) => {
+        taken[step.type] += step.take
+        return [
+          { sql: `UPDATE coin_lots SET remaining = 0 WHERE id = ? AND user_id = ? AND remaining = ?`, params: [step.lotId, payment.userId, step.take] },
+          {
+            sql: `INSERT INTO coin_ledger (user_id, kind, lot_id, type, source, amount, product_kind, ref, description, created_at)
+                  SELECT ?, 'REFUND_PURCHASE', id, type, source, CASE WHEN changes() = 1 THEN ? ELSE 0 END, 'COIN_PRODUCT', ?, ?, ? FROM coin_lots WHERE id = ?`,
+            params: [payment.userId, -step.take, payment.id, reason.toLowerCase(), nowIso, step.lotId],
+          },
+        ]
+      }),
+    ]
+    try {
+      await db.batch(statements)
+      return { taken, debt: plan.debt }
+    } catch (e) {
+      const message = String((e as Error)?.message)
+      if (isDuplicateEvent(e)) return 'duplicate_event'
+      if (/UNIQUE constraint failed: payment_reversals\./.test(message)) return null
+      if (!/CHECK constraint failed/.test(message) || attempt >= 4) throw e
+      // a purchase spent some of these coins meanwhile: again, on fresh figures
+    }
+  }
 }
 
 /**
@@ -241,33 +328,40 @@ export async function sandboxCheckout(
   userId: number,
   paymentId: string,
   action: 'pay' | 'cancel',
-  secret: string | undefined,
+  sandbox: { provider: PaymentProvider; secret: string },
   now = new Date(),
   conversion: ConversionOptions = null,
 ): Promise<PaymentView> {
   const payment = await paymentOf(db, userId, paymentId)
   if (!payment) throw new AppError('NOT_EXIST')
   if (payment.state !== 'UNPAID') return payment
-  if (!secret) throw new AppError('NOT_FOUND_PAYMENT_METHOD') // the sandbox is not configured on this deployment
+  const { secret, provider } = sandbox
   const { body, headers } = await sandboxWebhook(
     secret,
     { id: newEventId(), type: action === 'pay' ? 'checkout.completed' : 'checkout.cancelled', paymentId, amount: payment.amount, currency: payment.currency },
     now,
   )
   const lower = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]))
-  await receiveWebhook(db, sandboxProvider, body, (name) => lower[name.toLowerCase()], secret, now, conversion)
+  await receiveWebhook(db, provider, body, (name) => lower[name.toLowerCase()], now, conversion)
   return (await paymentOf(db, userId, paymentId))!
 }
 
-export type RefundResult = { paymentId: string; refunded: { coin: number; bonus: number }; coin: CoinSummary }
+/** What a refund took back, by lot type (`freeCoin`, `mileage`: a top-up coupon's reward). */
+export type RefundResult = { paymentId: string; refunded: { coin: number; bonus: number; freeCoin: number; mileage: number }; coin: CoinSummary }
+
+const NOT_REFUNDABLE = () => new AppError('INVALID_PARAMETER', { fields: 'paymentId', reason: 'NOT_REFUNDABLE' })
 
 /**
  * Spec §9 refund of unused paid coins within 7 days (rules: `planRefund`; INVALID_PARAMETER with reason
  * NOT_REFUNDABLE when the payment cannot be refunded, NOT_EXIST for an unknown or another reader's payment).
- * One batch: the paid (COIN) lot first, drained only while it is untouched and the payment is PAID and inside
- * the window; then the rest of its bonus; each with its REFUND_PURCHASE ledger row (amount `-take` only when
- * the guarded update changed one row — else 0, which the ledger's CHECK refuses, failing the whole batch); the
- * payment PAID → REFUNDED; the idempotency row with the answer.
+ * The provider gives the money back first (Stripe: Refunds API under the key `refund-<payment id>`); when it
+ * does not (an error, a timeout) nothing changes and the answer is CLIENT_FETCH_ERROR. Then ONE batch: every
+ * lot the payment caused (its coins, its bonus, a top-up coupon's reward) drained only while untouched and the
+ * payment PAID and inside the window, each with its REFUND_PURCHASE ledger row (amount `-take` only when the
+ * guarded update changed one row — else 0, which the ledger's CHECK refuses, failing the whole batch); the
+ * payment PAID → REFUNDED; its reversal row; the idempotency row with the answer. Should a purchase spend some
+ * of those coins between the provider's refund and the batch, the money is gone all the same: the coins are
+ * taken back as a reversal, what was spent becoming the reader's debt.
  */
 export async function refundPayment(db: Db, input: { userId: number; paymentId: string; claim: IdempotencyClaim }, now = new Date()): Promise<RefundResult> {
   const { userId, paymentId, claim } = input
@@ -275,32 +369,41 @@ export async function refundPayment(db: Db, input: { userId: number; paymentId: 
   const since = new Date(now.getTime() - REFUND_DAYS * 86_400_000).toISOString()
   const [keyRes, paymentRes, lotsRes] = await db.batch([
     { sql: `SELECT 1 AS taken FROM idempotency_keys WHERE user_id = ? AND key = ?`, params: [userId, claim.key] },
-    { sql: `SELECT state, paid_at AS paidAt FROM payments WHERE id = ? AND user_id = ?`, params: [paymentId, userId] },
-    { sql: `SELECT id, type, amount, remaining FROM coin_lots WHERE user_id = ? AND source = 'PAYMENT' AND ref = ?`, params: [userId, paymentId] },
+    { sql: `SELECT state, paid_at AS paidAt, provider, provider_ref AS ref, amount, currency FROM payments WHERE id = ? AND user_id = ?`, params: [paymentId, userId] },
+    { sql: CAUSED_LOTS_SQL, params: [userId, paymentId, paymentId] },
   ])
   if (keyRes!.results.length > 0) throw new IdempotencyKeyTaken()
-  const payment = (paymentRes!.results[0] as { state: PaymentState; paidAt: string | null } | undefined) ?? null
+  const payment = (paymentRes!.results[0] as { state: PaymentState; paidAt: string | null; provider: string; ref: string | null; amount: number; currency: string } | undefined) ?? null
   const plan = planRefund(payment, lotsRes!.results as PaymentLot[], now)
-  if (!plan.ok) throw plan.code === 'NOT_EXIST' ? new AppError('NOT_EXIST') : new AppError('INVALID_PARAMETER', { fields: 'paymentId', reason: 'NOT_REFUNDABLE' })
-  const refunded = { coin: 0, bonus: 0 }
+  if (!plan.ok) throw plan.code === 'NOT_EXIST' ? new AppError('NOT_EXIST') : NOT_REFUNDABLE()
+  const provider = providerById(payment!.provider)
+  if (!provider) throw new AppError('NOT_FOUND_PAYMENT_METHOD')
+  try {
+    await provider.refund({ id: paymentId, ref: payment!.ref, amount: payment!.amount, currency: payment!.currency })
+  } catch (e) {
+    console.error(`payment ${paymentId}: ${provider.id} refund failed, nothing changed`, e)
+    throw new AppError('CLIENT_FETCH_ERROR', { provider: provider.id })
+  }
+  const refunded = { coin: 0, bonus: 0, freeCoin: 0, mileage: 0 }
+  const key = { COIN: 'coin', BONUS: 'bonus', FREE_COIN: 'freeCoin', MILEAGE: 'mileage' } as const
   const statements: { sql: string; params: unknown[] }[] = plan.steps.flatMap((s) => {
-    if (s.type === 'COIN') refunded.coin += s.take
-    else refunded.bonus += s.take
+    refunded[key[s.type]] += s.take
     return [
       {
-        sql: `UPDATE coin_lots SET remaining = remaining - ? WHERE id = ? AND user_id = ? AND remaining = ?
+        sql: `UPDATE coin_lots SET remaining = 0 WHERE id = ? AND user_id = ? AND remaining = ? AND amount = ?
                 AND EXISTS (SELECT 1 FROM payments WHERE id = ? AND user_id = ? AND state = 'PAID' AND paid_at > ?)`,
-        params: [s.take, s.lotId, userId, s.take, paymentId, userId, since],
+        params: [s.lotId, userId, s.take, s.take, paymentId, userId, since],
       },
       {
         sql: `INSERT INTO coin_ledger (user_id, kind, lot_id, type, source, amount, product_kind, ref, description, idempotency_key, created_at)
-              VALUES (?, 'REFUND_PURCHASE', ?, ?, 'PAYMENT', CASE WHEN changes() = 1 THEN ? ELSE 0 END, 'COIN_PRODUCT', ?, 'refund', ?, ?)`,
-        params: [userId, s.lotId, s.type, -s.take, paymentId, claim.key, nowIso],
+              SELECT ?, 'REFUND_PURCHASE', id, type, source, CASE WHEN changes() = 1 THEN ? ELSE 0 END, 'COIN_PRODUCT', ?, 'refund', ?, ? FROM coin_lots WHERE id = ?`,
+        params: [userId, -s.take, paymentId, claim.key, nowIso, s.lotId],
       },
     ]
   })
   statements.push(
     { sql: `UPDATE payments SET state = 'REFUNDED', refunded_at = ? WHERE id = ? AND user_id = ? AND state = 'PAID'`, params: [nowIso, paymentId, userId] },
+    { sql: `INSERT INTO payment_reversals (payment_id, user_id, reason, debt, created_at) VALUES (?, ?, 'REFUND', 0, ?)`, params: [paymentId, userId, nowIso] },
     storeResponseStatement(
       claim,
       200,
@@ -313,27 +416,38 @@ export async function refundPayment(db: Db, input: { userId: number; paymentId: 
     return (JSON.parse((results[results.length - 1]!.results[0] as { body: string }).body) as { data: RefundResult }).data
   } catch (e) {
     if (isKeyTaken(e)) throw new IdempotencyKeyTaken()
-    // refunded or spent meanwhile: nothing was written
-    if (/CHECK constraint failed/.test(String((e as Error)?.message))) throw new AppError('INVALID_PARAMETER', { fields: 'paymentId', reason: 'NOT_REFUNDABLE' })
-    throw e
+    const message = String((e as Error)?.message)
+    // refunded, reversed or spent meanwhile: nothing was written
+    if (!/CHECK constraint failed|UNIQUE constraint failed: payment_reversals\./.test(message)) throw e
+    if (provider.id === 'sandbox') throw NOT_REFUNDABLE() // the sandbox gave no money back
+    const reversal = await reversePayment(db, { id: paymentId, userId }, 'REFUND', now)
+    if (!reversal || reversal === 'duplicate_event') throw NOT_REFUNDABLE()
+    const coin = (await db.first<{ summary: string }>(`SELECT ${COIN_SUMMARY_SQL} AS summary`, ...coinSummaryParams(userId, nowIso)))!
+    const { COIN, BONUS, FREE_COIN, MILEAGE } = reversal.taken
+    return { paymentId, refunded: { coin: COIN, bonus: BONUS, freeCoin: FREE_COIN, mileage: MILEAGE }, coin: JSON.parse(coin.summary) as CoinSummary }
   }
 }
 
 /** A payment the reader can still refund (spec §9), for the charge history page. */
 export type RefundablePayment = { id: string; coins: number; bonus: number; amount: number; currency: string; paidAt: string }
 
-/** The reader's PAID payments of the last 7 days whose paid coins are all unused (newest first, at most 20). */
+/** The reader's PAID payments of the last 7 days whose lots are all unused (`planRefund`; newest first, at most 20). */
 export async function refundablePayments(db: Db, userId: number, now = new Date()): Promise<RefundablePayment[]> {
   const since = new Date(now.getTime() - REFUND_DAYS * 86_400_000).toISOString()
   return db.all<RefundablePayment>(
     `SELECT p.id, p.coins, p.bonus, p.amount, p.currency, p.paid_at AS paidAt FROM payments p
       WHERE p.user_id = ? AND p.state = 'PAID' AND p.paid_at > ?
         AND EXISTS (SELECT 1 FROM coin_lots l WHERE l.user_id = p.user_id AND l.source = 'PAYMENT' AND l.ref = p.id AND l.type = 'COIN')
-        AND NOT EXISTS (SELECT 1 FROM coin_lots l WHERE l.user_id = p.user_id AND l.source = 'PAYMENT' AND l.ref = p.id AND l.type = 'COIN' AND l.remaining <> l.amount)
+        AND NOT EXISTS (SELECT 1 FROM coin_lots l WHERE l.user_id = p.user_id AND (l.payment_id = p.id OR (l.source = 'PAYMENT' AND l.ref = p.id)) AND l.remaining <> l.amount)
       ORDER BY p.paid_at DESC LIMIT 20`,
     userId,
     since,
   )
+}
+
+/** Coins the reader owes: spent coins of payments whose money went back (a refund at the provider, a dispute). */
+export async function debtOf(db: Db, userId: number): Promise<number> {
+  return (await db.first<{ debt: number }>(`SELECT coalesce(sum(debt), 0) AS debt FROM payment_reversals WHERE user_id = ? AND debt > 0`, userId))?.debt ?? 0
 }
 
 /** The reader's saved address (spec §3 address form), or null. */

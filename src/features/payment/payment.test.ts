@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ChargeRequest, PAYMENT_BONUS_DAYS, ShopForm, checkCharge, isPaymentId, isPaymentMethod, newPaymentId, paymentGrants, type CoinProduct } from './payment.ts'
+import { ChargeRequest, PAYMENT_BONUS_DAYS, ShopForm, checkCharge, isPaymentId, isPaymentMethod, newPaymentId, paymentGrants, planRefund, planReversal, type CoinProduct } from './payment.ts'
 
 const product = (o: Partial<CoinProduct> = {}): CoinProduct => ({ id: 1, coins: 100, bonus: 15, price: 1499, currency: 'EUR', label: null, perUserLimit: null, stockLimit: null, soldCount: 0, ...o })
 
@@ -58,5 +58,27 @@ describe('ids, methods and forms', () => {
     expect(ShopForm.parse({ productId: '3', key: 'abcdefgh12', agree: 'on' }).agree).toBe('on')
     expect(ShopForm.safeParse({ productId: '3' }).success).toBe(false)
     expect(ShopForm.safeParse({ productId: 'x', key: 'abcdefgh12' }).success).toBe(false)
+  })
+})
+
+describe('planRefund and planReversal (issue 20: a refund takes back what the payment brought)', () => {
+  const paid = { state: 'PAID' as const, paidAt: '2026-11-20T00:00:00.000Z' }
+  const now = new Date('2026-11-22T00:00:00.000Z')
+  const lots = [
+    { id: 1, type: 'COIN' as const, amount: 50, remaining: 50 },
+    { id: 2, type: 'BONUS' as const, amount: 7, remaining: 7 },
+    { id: 3, type: 'BONUS' as const, amount: 20, remaining: 20 }, // the top-up coupon's reward
+  ]
+  it('takes every lot the payment caused, paid coins first', () => {
+    expect(planRefund(paid, lots, now)).toEqual({ ok: true, steps: [{ lotId: 1, type: 'COIN', take: 50 }, { lotId: 2, type: 'BONUS', take: 7 }, { lotId: 3, type: 'BONUS', take: 20 }] })
+  })
+  it('is not refundable when any of them was spent, too late, or not paid', () => {
+    expect(planRefund(paid, [lots[0]!, lots[1]!, { ...lots[2]!, remaining: 19 }], now)).toEqual({ ok: false, code: 'not_refundable' })
+    expect(planRefund(paid, lots, new Date('2026-11-27T00:00:00.000Z'))).toEqual({ ok: false, code: 'not_refundable' })
+    expect(planRefund({ state: 'UNPAID', paidAt: null }, lots, now)).toEqual({ ok: false, code: 'not_refundable' })
+    expect(planRefund(null, lots, now)).toEqual({ ok: false, code: 'NOT_EXIST' })
+  })
+  it('a reversal takes what is left and counts what was spent (mileage aside) as the debt', () => {
+    expect(planReversal([{ ...lots[0]!, remaining: 46 }, { ...lots[1]!, remaining: 0 }, { id: 4, type: 'MILEAGE', amount: 100, remaining: 0 }])).toEqual({ steps: [{ lotId: 1, type: 'COIN', take: 46 }], debt: 11 })
   })
 })

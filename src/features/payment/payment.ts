@@ -121,15 +121,15 @@ export const REFUND_DAYS = 7
 export const RefundRequest = z.object({ paymentId: z.string().regex(/^pay_[0-9a-z_]{1,64}$/) })
 export type RefundRequest = z.infer<typeof RefundRequest>
 
-/** A lot granted by a payment, as the refund rule sees it. */
+/** A lot a payment caused (its coins, its bonus, a top-up coupon's reward), as the refund rule sees it. */
 export type PaymentLot = { id: number; type: 'COIN' | 'BONUS' | 'FREE_COIN' | 'MILEAGE'; amount: number; remaining: number }
 
 /**
  * Spec §9 "refund of unused coins within 7 days": a PAID payment can be refunded while fewer than `REFUND_DAYS`
- * have passed since it was paid and its paid coins (the COIN lot) are all unused. The refund takes back the paid
- * coins and whatever is left of the payment's bonus (bonus already spent is not clawed back): one
- * REFUND_PURCHASE ledger row per lot, each the negative of what leaves the lot. Returns what leaves each lot, or
- * `not_refundable` (not paid, refunded already, too late, or paid coins spent).
+ * have passed since it was paid and every lot it caused is untouched — its paid coins, its bonus and the reward
+ * of a top-up coupon it triggered (a refund that left the coupon's reward would hand out free coins). The refund
+ * takes all of them back: one REFUND_PURCHASE ledger row per lot, each the negative of the lot. Returns what
+ * leaves each lot (paid coins first), or `not_refundable` (not paid, refunded already, too late, or something spent).
  */
 export function planRefund(
   payment: { state: PaymentState; paidAt: string | null } | null,
@@ -139,8 +139,17 @@ export function planRefund(
   if (!payment) return { ok: false, code: 'NOT_EXIST' }
   if (payment.state !== 'PAID' || payment.paidAt === null) return { ok: false, code: 'not_refundable' }
   if (now.getTime() - Date.parse(payment.paidAt) >= REFUND_DAYS * 86_400_000) return { ok: false, code: 'not_refundable' }
-  const paid = lots.filter((l) => l.type === 'COIN')
-  if (paid.length === 0 || paid.some((l) => l.remaining !== l.amount)) return { ok: false, code: 'not_refundable' }
-  const steps = lots.filter((l) => l.remaining > 0).map((l) => ({ lotId: l.id, type: l.type, take: l.remaining }))
+  if (!lots.some((l) => l.type === 'COIN') || lots.some((l) => l.remaining !== l.amount)) return { ok: false, code: 'not_refundable' }
+  const steps = lots.map((l) => ({ lotId: l.id, type: l.type, take: l.amount }))
   return { ok: true, steps: steps.sort((a, b) => (a.type === 'COIN' ? -1 : b.type === 'COIN' ? 1 : a.lotId - b.lotId)) }
+}
+
+/**
+ * What a reversal (a refund made at the provider, a dispute) does to the lots a payment caused: everything left
+ * is taken back; what the reader already spent of them (mileage aside, which is not coins) becomes a debt.
+ */
+export function planReversal(lots: readonly PaymentLot[]): { steps: { lotId: number; type: PaymentLot['type']; take: number }[]; debt: number } {
+  const steps = lots.filter((l) => l.remaining > 0).map((l) => ({ lotId: l.id, type: l.type, take: l.remaining }))
+  const debt = lots.filter((l) => l.type !== 'MILEAGE').reduce((sum, l) => sum + (l.amount - l.remaining), 0)
+  return { steps, debt }
 }

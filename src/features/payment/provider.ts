@@ -7,8 +7,8 @@
  */
 import { z } from 'zod'
 
-/** What a provider's webhook tells us, once its signature has been verified. */
-export type ProviderEvent = {
+/** A checkout the provider says was paid or given up (signature verified). */
+export type CheckoutEvent = {
   /** The provider's unique event id: a replay carries the same id (payment_events primary key). */
   id: string
   type: 'checkout.completed' | 'checkout.cancelled'
@@ -16,15 +16,38 @@ export type ProviderEvent = {
   /** Minor units and currency the provider charged: must equal the payment's. */
   amount: number
   currency: string
+  /** The provider's own id of the money movement (Stripe: the PaymentIntent), kept to refund it. */
+  ref?: string | null
 }
+
+/** Money given back at the provider (a refund made in its dashboard, a dispute): the coins go back too. */
+export type ReversalEvent = {
+  id: string
+  type: 'charge.refunded' | 'charge.disputed'
+  /** The provider's id of the money movement (`ref` of the completed checkout). */
+  ref: string
+  /** Our payment id when the provider tells it. */
+  paymentId: string | null
+}
+
+/** What a provider's webhook tells us, once its signature has been verified (`other`: nothing for the shop). */
+export type ProviderEvent = CheckoutEvent | ReversalEvent | { id: string; type: 'other' }
+
+/** The payment a checkout is made for (amount in minor units of the payment's currency). */
+export type CheckoutPayment = { id: string; amount: number; currency: string; coins: number; bonus: number }
 
 export type PaymentProvider = {
   /** The `{provider}` of `POST /api/v1/payment/webhook/{provider}` and `payments.provider`. */
-  readonly id: string
-  /** Where the reader pays (`origin`: the site the reader is on). */
-  createCheckout(payment: { id: string; amount: number; currency: string }, origin: string): { checkoutUrl: string }
+  readonly id: 'sandbox' | 'stripe'
+  /** Where the reader pays (`origin`: the site the reader is on; the provider brings the reader back to /shop/result). */
+  createCheckout(payment: CheckoutPayment, origin: string): Promise<{ checkoutUrl: string }>
   /** The event of a webhook request, or null when its signature, timestamp or body is not acceptable. */
-  verifyWebhook(rawBody: string, header: (name: string) => string | undefined, secret: string | undefined, now?: Date): Promise<ProviderEvent | null>
+  verifyWebhook(rawBody: string, header: (name: string) => string | undefined, now?: Date): Promise<ProviderEvent | null>
+  /**
+   * Gives the payment's money back at the provider (spec §9 refund), under an idempotency key of the payment;
+   * throws when the provider did not accept it (then nothing else may change).
+   */
+  refund(payment: { id: string; ref: string | null; amount: number; currency: string }): Promise<void>
 }
 
 export const SANDBOX_SIGNATURE_HEADER = 'Sandbox-Signature'
@@ -86,25 +109,30 @@ export async function verifySandboxSignature(secret: string, header: string | un
   return ok
 }
 
-/** The sandbox provider: checkout page on our site, Stripe-style signed webhook. */
-export const sandboxProvider: PaymentProvider = {
-  id: 'sandbox',
-  createCheckout(payment, origin) {
-    return { checkoutUrl: new URL(`/shop/checkout/${encodeURIComponent(payment.id)}`, origin).href }
-  },
-  async verifyWebhook(rawBody, header, secret, now = new Date()) {
-    if (!secret || !(await verifySandboxSignature(secret, header(SANDBOX_SIGNATURE_HEADER), rawBody, now))) return null
-    let json: unknown
-    try {
-      json = JSON.parse(rawBody)
-    } catch {
-      return null
-    }
-    const parsed = SandboxEventBody.safeParse(json)
-    if (!parsed.success) return null
-    const { id, type, data } = parsed.data
-    return { id, type, paymentId: data.paymentId, amount: data.amount, currency: data.currency }
-  },
+/** The sandbox provider (local runs only): checkout page on our site, Stripe-style signed webhook signed with `secret`. */
+export function sandboxProvider(secret: string | undefined): PaymentProvider {
+  return {
+    id: 'sandbox',
+    async createCheckout(payment, origin) {
+      return { checkoutUrl: new URL(`/shop/checkout/${encodeURIComponent(payment.id)}`, origin).href }
+    },
+    async verifyWebhook(rawBody, header, now = new Date()) {
+      if (!secret || !(await verifySandboxSignature(secret, header(SANDBOX_SIGNATURE_HEADER), rawBody, now))) return null
+      let json: unknown
+      try {
+        json = JSON.parse(rawBody)
+      } catch {
+        return null
+      }
+      const parsed = SandboxEventBody.safeParse(json)
+      if (!parsed.success) return null
+      const { id, type, data } = parsed.data
+      return { id, type, paymentId: data.paymentId, amount: data.amount, currency: data.currency }
+    },
+    async refund() {
+      // the sandbox took no money: nothing to give back
+    },
+  }
 }
 
 /**
@@ -113,17 +141,10 @@ export const sandboxProvider: PaymentProvider = {
  */
 export async function sandboxWebhook(
   secret: string,
-  event: { id: string; type: ProviderEvent['type']; paymentId: string; amount: number; currency: string },
+  event: { id: string; type: 'checkout.completed' | 'checkout.cancelled'; paymentId: string; amount: number; currency: string },
   now = new Date(),
 ): Promise<{ body: string; headers: Record<string, string> }> {
   const body = JSON.stringify({ id: event.id, type: event.type, data: { paymentId: event.paymentId, amount: event.amount, currency: event.currency } } satisfies SandboxEventBody)
   const signature = await signSandbox(secret, body, Math.floor(now.getTime() / 1000))
   return { body, headers: { 'content-type': 'application/json', [SANDBOX_SIGNATURE_HEADER]: signature } }
-}
-
-/** Providers by webhook path id. */
-export const PROVIDERS: Record<string, PaymentProvider> = { sandbox: sandboxProvider }
-
-export function providerById(id: string): PaymentProvider | null {
-  return Object.hasOwn(PROVIDERS, id) ? PROVIDERS[id]! : null
 }

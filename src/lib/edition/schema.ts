@@ -91,6 +91,12 @@ export const EditionSchema = z
       .nullable(),
     /** SMS provider for find-ID / find-password codes (secrets TWILIO_*); null: no phone flows on this edition. */
     sms: z.enum(['twilio']).nullable(),
+    /**
+     * Who takes the coin shop's payments. `stripe`: Stripe Checkout with the secrets STRIPE_SECRET_KEY and
+     * STRIPE_WEBHOOK_SECRET (without them the shop says payments are unavailable). `sandbox`: the local payment
+     * sandbox only, which answers in local runs alone (a deployed edition with it sells nothing).
+     */
+    payment: z.object({ provider: z.enum(['sandbox', 'stripe']) }).strict(),
     /** Theme tokens (spec §9). */
     theme: z.object({
       /** Primary colour (spec: orange). */
