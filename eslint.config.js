@@ -11,10 +11,13 @@ export default tseslint.config(
   {
     files: ['**/*.tsx', 'src/**/*.ts'],
     plugins: { 'react-hooks': reactHooks },
-    rules: { ...reactHooks.configs.recommended.rules },
+    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
   },
+  { files: ['*.mjs', '*.js'], languageOptions: { globals: { process: 'readonly' } } },
+  { files: ['**/*.d.ts'], rules: { '@typescript-eslint/triple-slash-reference': 'off' } }, // the vitest plugin's types come this way
   {
     rules: {
+      'no-control-regex': 'off', // input checks match control characters on purpose (return paths, links, rich text)
       '@typescript-eslint/no-explicit-any': 'off', // test bodies and the JSON envelope are read as `any` on purpose
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
     },

@@ -230,7 +230,7 @@ type LhFigures = {
 }
 type LhResult = { median?: LhFigures; performanceRuns: (number | null)[]; errors: string[] }
 let chromeKill: (() => Promise<void>) | undefined
-let lighthouseMeta: { version?: string; userAgent?: string; error?: string } = {}
+const lighthouseMeta: { version?: string; userAgent?: string; error?: string } = {}
 
 const score = (s: number | null | undefined) => (s == null ? null : Math.round(s * 100))
 
@@ -429,7 +429,7 @@ try {
     if (lighthouseMeta.error) notes.push(`lighthouse: ${lighthouseMeta.error}`)
   }
 
-  let loadResult: { baseline?: LoadFigures; edge?: LoadFigures; rendered?: LoadFigures; ratio?: number; renderedRatio?: number; error?: string; rounds?: Record<string, LoadFigures[]> } = {}
+  const loadResult: { baseline?: LoadFigures; edge?: LoadFigures; rendered?: LoadFigures; ratio?: number; renderedRatio?: number; error?: string; rounds?: Record<string, LoadFigures[]> } = {}
   if (!opts['no-load'] && !interrupted) {
     const edge = measured.find((p) => p.spec.name === LOAD.edge)
     const baseline = measured.find((p) => p.spec.name === LOAD.baseline)

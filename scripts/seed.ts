@@ -154,6 +154,7 @@ async function main(): Promise<void> {
     } catch (e) {
       throw new Error(
         `cannot read the meta table (${(e as Error).message}). Apply the migrations first:\n  ${migrateHint(args.persistTo, configPath, environment)}`,
+        { cause: e },
       )
     }
     const imagesDone = (await meta(db, 'seed_images')) !== null

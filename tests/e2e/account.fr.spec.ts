@@ -144,7 +144,7 @@ test.describe('password life cycle (spec §2/§4)', () => {
   })
 
   test('change password without JavaScript, and push settings persist', async ({ browser }) => {
-    const { context, page, otherContext, other, email } = await twoDevices(browser)
+    const { context, page, otherContext, other } = await twoDevices(browser)
     await page.goto('/user/changePassword')
     await page.getByLabel('Mot de passe actuel').and(page.locator('input')).fill(PASSWORD)
     await page.getByLabel('Nouveau mot de passe', { exact: true }).and(page.locator('input')).fill(PASSWORD)

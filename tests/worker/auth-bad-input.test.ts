@@ -2,13 +2,12 @@
  * QUALITY.md "Bad input" on the auth routes: 1,000 generated bodies each on sign-in and sign-up (and the
  * other auth bodies) give 0 responses 5xx and only catalogue codes with a message; nothing leaks a token.
  */
-import { beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, it } from 'vitest'
 import fc from 'fast-check'
 import { env } from 'cloudflare:workers'
 import { appFor, expectApiAnswer, request } from './app.ts'
 import { seedDemo } from './seed.ts'
 
-const e = env as unknown as Record<string, string | undefined>
 const app = appFor()
 
 // the fuzzed e-mails hit a dedicated account, so lockouts never touch the demo accounts other files use

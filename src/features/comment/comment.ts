@@ -41,7 +41,6 @@ export function checkText(raw: string, bannedWords: readonly string[]): TextChec
   const text = raw
     .normalize('NFC')
     .replace(/\r\n?/g, '\n')
-    // eslint-disable-next-line no-control-regex
     .replace(/[\u0000-\u0009\u000b-\u001f\u007f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/g, '')
     .replace(/\n{3,}/g, '\n\n')
     .trim()

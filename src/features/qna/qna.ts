@@ -22,7 +22,6 @@ export function cleanText(raw: string): string {
   return raw
     .normalize('NFC')
     .replace(/\r\n?/g, '\n')
-    // eslint-disable-next-line no-control-regex
     .replace(/[\u0000-\u0009\u000b-\u001f\u007f\u202a-\u202e\u2066-\u2069]/g, '')
     .trim()
 }

@@ -20,7 +20,7 @@ export function loadEdition(id: string): { edition: Edition; messages: Messages 
   try {
     raw = JSON.parse(readFileSync(join(dir, 'edition.json'), 'utf8'))
   } catch (e) {
-    throw new Error(`Edition "${id}": cannot read editions/${id}/edition.json: ${(e as Error).message}`)
+    throw new Error(`Edition "${id}": cannot read editions/${id}/edition.json: ${(e as Error).message}`, { cause: e })
   }
   const edition = parseEdition(id, raw)
   return { edition, messages: loadMessages(id) }

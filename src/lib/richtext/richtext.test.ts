@@ -332,7 +332,7 @@ describe('XSS payloads', () => {
 // ── Properties ──────────────────────────────────────────────────────────────────────────────────────
 
 const ALLOWED_TAG = /^<(?:br|(span|div|a)((?: (?:href|style|target|rel)="[^"<>]*"| data-inapp)*))>$|^<\/(?:span|div|a)>$/
-const SAFE_HREF = /^(?:\/(?![\/\\])|https?:\/\/|mailto:)/i
+const SAFE_HREF = /^(?:\/(?![/\\])|https?:\/\/|mailto:)/i
 
 /** Every tag in the output is one the sanitiser may write, with allowed attributes and safe values. */
 function assertSafeTags(out: string) {
