@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { comicIssueLd, coverCardImage, guestLead, jsonLdText, linkCardTags, siteCardImage, SITEMAP_STATIC_PATHS } from './seo.ts'
+import { canonicalPath, comicIssueLd, coverCardImage, guestLead, jsonLdText, linkCardTags, siteCardImage, SITEMAP_STATIC_PATHS } from './seo.ts'
 
 describe('ComicIssue JSON-LD of an episode page', () => {
   const ep = { id: 42, no: 3, title: 'Le retour </script>', seriesId: 7, seriesTitle: 'Reine', isFree: true, publishedAt: '2026-11-01T10:00:00.000Z' }
@@ -50,6 +50,10 @@ describe('link-preview card of a page', () => {
     const adult = { ...series, coverKey: 'covers/1', isAdult: true }
     expect(guestLead([adult, { ...series, coverKey: null }, series])).toBe(series)
     expect(guestLead([adult])).toBeUndefined()
+  })
+  it('points at the path as served: no trailing slash (prerendered pages)', () => {
+    expect(tags({ path: '/benefit/', title: 'T', description: 'd' })['og:url']).toBe('https://fr.example/benefit')
+    expect(canonicalPath('/')).toBe('/')
   })
   it('sizes a cover of unknown size as 3:4', () => {
     expect(coverCardImage({ coverKey: 'covers/7', isAdult: false }, 'a')).toEqual({ src: '/media/covers/7/1200.webp', width: 1200, height: 1600, alt: 'a' })

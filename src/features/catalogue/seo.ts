@@ -17,6 +17,14 @@ export function absoluteUrl(path: string, siteUrl: string): string {
   return new URL(path, siteUrl).href
 }
 
+/**
+ * A page's canonical path: without a trailing slash (prerendered pages such as /benefit see `/benefit/` at
+ * build time, but are served, listed in the sitemap and linked as `/benefit`).
+ */
+export function canonicalPath(pathname: string): string {
+  return pathname.length > 1 ? pathname.replace(/\/+$/, '') || '/' : pathname
+}
+
 /** JSON for a `<script type="application/ld+json">`: `<` is escaped so no `</script>` can close it early. */
 export function jsonLdText(data: unknown): string {
   return JSON.stringify(data).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029')
@@ -157,7 +165,7 @@ export function linkCardTags(page: CardPage, site: CardSite): CardTag[] {
     og('locale', site.locale.replace('-', '_')),
     og('title', page.title),
     og('description', page.description),
-    og('url', absoluteUrl(page.path, site.siteUrl)),
+    og('url', absoluteUrl(canonicalPath(page.path), site.siteUrl)),
     og('image', src),
     og('image:width', image.width),
     og('image:height', image.height),
