@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { canonicalPath, comicIssueLd, coverCardImage, guestLead, jsonLdText, linkCardTags, siteCardImage, SITEMAP_STATIC_PATHS } from './seo.ts'
+import { canonicalPath, comicIssueLd, coverCardImage, jsonLdText, listCardImage, linkCardTags, siteCardImage, SITEMAP_STATIC_PATHS } from './seo.ts'
 
 describe('ComicIssue JSON-LD of an episode page', () => {
   const ep = { id: 42, no: 3, title: 'Le retour </script>', seriesId: 7, seriesTitle: 'Reine', isFree: true, publishedAt: '2026-11-01T10:00:00.000Z' }
@@ -47,9 +47,10 @@ describe('link-preview card of a page', () => {
     expect(coverCardImage({ ...series, isAdult: 1 }, 'x')).toBeNull()
     expect(coverCardImage({ ...series, coverKey: null }, 'x')).toBeNull()
     expect(tags({ path: '/detail/7', title: 'T', description: 'd', type: 'book', image: coverCardImage({ ...series, isAdult: true }, 'x') })['og:image']).toBe('https://fr.example/social/fr.png')
-    const adult = { ...series, coverKey: 'covers/1', isAdult: true }
-    expect(guestLead([adult, { ...series, coverKey: null }, series])).toBe(series)
-    expect(guestLead([adult])).toBeUndefined()
+    const adult = { ...series, coverKey: 'covers/1', isAdult: true, title: 'Adulte' }
+    const alt = (title: string) => `Couverture de ${title}`
+    expect(listCardImage([adult, { ...series, coverKey: null, title: 'Sans' }, { ...series, title: 'Reine' }], alt)).toMatchObject({ src: '/media/covers/7/1200.webp', alt: 'Couverture de Reine' })
+    expect(listCardImage([adult], alt)).toBeNull()
   })
   it('points at the path as served: no trailing slash (prerendered pages)', () => {
     expect(tags({ path: '/benefit/', title: 'T', description: 'd' })['og:url']).toBe('https://fr.example/benefit')

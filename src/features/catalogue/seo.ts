@@ -131,9 +131,10 @@ export function coverCardImage(s: CardSeries | null | undefined, alt: string): C
   return { src: `/media/${s.coverKey}/${CARD_IMAGE_WIDTH}.webp`, width: CARD_IMAGE_WIDTH, height: Math.round(CARD_IMAGE_WIDTH * ratio), alt }
 }
 
-/** The first series of a list whose cover a guest may see (a list page's card image). */
-export function guestLead<T extends CardSeries>(items: readonly T[] | null | undefined): T | undefined {
-  return items?.find((s) => s.coverKey && !s.isAdult)
+/** A list page's card image: the cover of the list's first series a guest may see, alt text from its title. */
+export function listCardImage(items: readonly (CardSeries & { title: string })[] | null | undefined, alt: (title: string) => string): CardImage | null {
+  const lead = items?.find((s) => s.coverKey && !s.isAdult)
+  return lead ? coverCardImage(lead, alt(lead.title)) : null
 }
 
 export type CardPage = {
