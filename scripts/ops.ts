@@ -75,7 +75,7 @@ const COMMANDS: Record<string, Command> = {
     details: `  series.json: title, description, genre, status, type (IMAGE|TEXT), isAdult, isBl, readingDirection,
   creators [{name, role}], tags [], schedule [weekdays or TEN], cover (file), episodes [{no, title, free,
   priceRent, priceBuy, images [files, top to bottom], alt? [], publishedAt?}]. Example: scripts/ops/sample-series.
-  Images become WebP at 640/828/1080 px (cover 256/384/640) in R2 MEDIA under covers/<id>/ and
+  Images become WebP at 640/828/1080 px (cover 256/384/640/1200) in R2 MEDIA under covers/<id>/ and
   series/<id>/ep/<no>/<n>/, like the seed's.`,
     options: { dir: { type: 'string' } },
     run: importCommand,

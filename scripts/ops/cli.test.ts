@@ -80,7 +80,7 @@ describe('npm run ops', () => {
       expect(found.results.map((r) => r.rowid)).toContain(id)
       const objects = [...(await local.env.MEDIA.list({ prefix: `series/${id}/` })).objects, ...(await local.env.MEDIA.list({ prefix: `covers/${id}/` })).objects]
       expect(objects.map((o) => o.key).sort()).toEqual(
-        [`covers/${id}`, ...slices.results.map((r) => r.key as string)].flatMap((k) => (k.startsWith('covers/') ? [256, 384, 640] : [640, 828, 1080]).map((w) => `${k}/${w}.webp`)).sort(),
+        [`covers/${id}`, ...slices.results.map((r) => r.key as string)].flatMap((k) => (k.startsWith('covers/') ? [256, 384, 640, 1200] : [640, 828, 1080]).map((w) => `${k}/${w}.webp`)).sort(),
       )
 
       // an upload failing half-way leaves no series row and no object behind

@@ -6,7 +6,7 @@
  * 2. `probeSeries` reads every image's size with sharp before anything is written (a broken file stops it).
  * 3. `importSeries` inserts the series unpublished (its id names the R2 keys, the seed's scheme:
  *    `covers/<id>/<w>.webp`, `series/<id>/ep/<no>/<n>/<w>.webp`), renders each image into WebP at the
- *    widths the seed stores (`IMAGE_WIDTHS`: covers 256/384/640, slices 640/828/1080) and uploads it to R2
+ *    widths the seed stores (`IMAGE_WIDTHS`: covers 256/384/640 and the 1200-px link-card rendition, slices 640/828/1080) and uploads it to R2
  *    `MEDIA`, then inserts creators, tags, schedules, episodes, slices and the search row in batches, the
  *    last of which publishes the series. A failure removes the series row (children cascade), its search
  *    row and the uploaded objects.

@@ -6,14 +6,15 @@
  * Passwords are hashed by the caller (`src/lib/server/password.ts`).
  */
 import { ftsDocument } from '../../src/features/search/search.ts'
+import { CARD_IMAGE_WIDTH } from '../../src/features/catalogue/catalogue.ts'
 
 /** Bump when the demo data changes: `npm run seed` re-seeds only with `--force` or on a new version. */
-export const SEED_VERSION = '2'
+export const SEED_VERSION = '3'
 
 /** Widths (px) of every stored rendition, per image kind. R2 object key: `<key>/<width>.webp`. */
 export const IMAGE_WIDTHS = {
   slice: [640, 828, 1080],
-  cover: [256, 384, 640],
+  cover: [256, 384, 640, CARD_IMAGE_WIDTH],
   banner: [640, 828, 1080],
   icon: [64, 128, 256],
 } as const

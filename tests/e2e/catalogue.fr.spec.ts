@@ -162,7 +162,7 @@ test.describe('catalogue pages, JavaScript on', () => {
     expect(series.hasPart.length).toBe(await page.locator('ol.episodes li').count())
     expect(series.hasPart[0]['@type']).toBe('ComicIssue')
     expect(data.find((d) => d['@type'] === 'BreadcrumbList').itemListElement.length).toBe(3)
-    await expect(page.locator('meta[property="og:image"]')).toHaveAttribute('content', /^https:\/\/.+\/media\/covers\/24\/640\.webp$/)
+    await expect(page.locator('meta[property="og:image"]')).toHaveAttribute('content', /^https:\/\/.+\/media\/covers\/24\/1200\.webp$/)
     await expect(page.locator('meta[name="twitter:card"]')).toHaveAttribute('content', 'summary_large_image')
     // the two series notices (spec §9: detail notice count 2) link to their pages
     await expect(page.locator('.series-notices li a')).toHaveCount(2)

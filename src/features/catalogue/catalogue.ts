@@ -24,6 +24,13 @@ export function homeToday(timeZone: string, now = new Date(), extraHours = WEEKL
 /** Widths stored in R2 for covers and for episode slices (a subset of spec §9's loader widths). */
 export const COVER_WIDTHS = [256, 384, 640] as const
 export const SLICE_WIDTHS = [640, 828, 1080] as const
+/**
+ * A cover's link-card rendition (`og:image`, issue 14: at least 1200 px wide), stored beside COVER_WIDTHS by
+ * the seed and the import but never offered in a srcset.
+ */
+export const CARD_IMAGE_WIDTH = 1200
+/** Size of each edition's own card image (public/social/<edition>.png, drawn by scripts/social-images.ts). */
+export const SITE_CARD_SIZE = { width: 1200, height: 630 } as const
 
 /** Spec §9 image loader: `url` + `w` → the stored object of the smallest stored width ≥ w. */
 export function imageUrl(key: string, w: number, widths: readonly number[] = COVER_WIDTHS): string {

@@ -3,6 +3,7 @@
  * sitemap and robots.txt of an edition. Pure: the pages pass what they read from D1 and the edition.
  */
 import type { SitemapSeries } from './catalogue.server.ts'
+import { CARD_IMAGE_WIDTH, SITE_CARD_SIZE } from './catalogue.ts'
 import ar from '../../../editions/ar/edition.json'
 import de from '../../../editions/de/edition.json'
 import fr from '../../../editions/fr/edition.json'
@@ -14,6 +15,14 @@ import tw from '../../../editions/tw/edition.json'
 /** `path` as an absolute URL of the edition (`siteUrl` is its public origin). */
 export function absoluteUrl(path: string, siteUrl: string): string {
   return new URL(path, siteUrl).href
+}
+
+/**
+ * A page's canonical path: without a trailing slash (prerendered pages such as /benefit see `/benefit/` at
+ * build time, but are served, listed in the sitemap and linked as `/benefit`).
+ */
+export function canonicalPath(pathname: string): string {
+  return pathname.length > 1 ? pathname.replace(/\/+$/, '') || '/' : pathname
 }
 
 /** JSON for a `<script type="application/ld+json">`: `<` is escaped so no `</script>` can close it early. */
@@ -96,6 +105,78 @@ export function comicIssueLd(e: EpisodeForLd, opts: { siteUrl: string; locale: s
     ...(opts.image ? { image: opts.image } : {}),
     isPartOf: { '@type': 'ComicSeries', '@id': absoluteUrl(`/detail/${e.seriesId}`, opts.siteUrl), name: e.seriesTitle, url: absoluteUrl(`/detail/${e.seriesId}`, opts.siteUrl) },
   }
+}
+
+// ───────────────────────────── link-preview cards (issue 14 §3) ─────────────────────────────
+
+/** The image of a link-preview card: a path (or absolute URL), its pixel size and its alt text. */
+export type CardImage = { src: string; width: number; height: number; alt: string }
+
+/** The edition's own card image, for pages without one of their own. */
+export const siteCardImage = (editionId: string, alt: string): CardImage => ({ src: `/social/${editionId}.png`, ...SITE_CARD_SIZE, alt })
+
+/** A series as the card needs it (detail row, list card, episode's series). */
+export type CardSeries = { coverKey: string | null; coverWidth?: number | null; coverHeight?: number | null; isAdult: boolean | number }
+
+/** Covers are drawn 3:4 when their stored size is unknown (the seed's and most imports' ratio). */
+const COVER_RATIO = 4 / 3
+
+/**
+ * The card image of a series: its cover's 1200-px rendition. Null for an adult series or one without a
+ * cover: a card is always what a guest may see (the page then falls back to the edition's image).
+ */
+export function coverCardImage(s: CardSeries | null | undefined, alt: string): CardImage | null {
+  if (!s?.coverKey || s.isAdult) return null
+  const ratio = s.coverWidth && s.coverHeight ? s.coverHeight / s.coverWidth : COVER_RATIO
+  return { src: `/media/${s.coverKey}/${CARD_IMAGE_WIDTH}.webp`, width: CARD_IMAGE_WIDTH, height: Math.round(CARD_IMAGE_WIDTH * ratio), alt }
+}
+
+/** A list page's card image: the cover of the list's first series a guest may see, alt text from its title. */
+export function listCardImage(items: readonly (CardSeries & { title: string })[] | null | undefined, alt: (title: string) => string): CardImage | null {
+  const lead = items?.find((s) => s.coverKey && !s.isAdult)
+  return lead ? coverCardImage(lead, alt(lead.title)) : null
+}
+
+export type CardPage = {
+  /** The page's path: its canonical URL is this path on the edition's site. */
+  path: string
+  title: string
+  description: string
+  /** Open Graph type: `article` for an episode, `book` for a series, `website` elsewhere. */
+  type?: 'website' | 'book' | 'article'
+  /** The page's own image (see coverCardImage); the edition's image when absent. */
+  image?: CardImage | null
+}
+export type CardSite = { siteUrl: string; siteName: string; locale: string; image: CardImage }
+export type CardTag = { attr: 'property' | 'name'; key: string; content: string }
+
+/**
+ * Every tag of a page's link-preview card (Open Graph and Twitter): title, description, canonical URL, type,
+ * an image with its size and alt text on every page (the edition's own when the page has none), and a
+ * large-image Twitter card. Every URL is absolute on the edition's site.
+ */
+export function linkCardTags(page: CardPage, site: CardSite): CardTag[] {
+  const image = page.image ?? site.image
+  const src = absoluteUrl(image.src, site.siteUrl)
+  const og = (key: string, content: string | number): CardTag => ({ attr: 'property', key: `og:${key}`, content: String(content) })
+  const tw = (key: string, content: string): CardTag => ({ attr: 'name', key: `twitter:${key}`, content })
+  return [
+    og('type', page.type ?? 'website'),
+    og('site_name', site.siteName),
+    og('locale', site.locale.replace('-', '_')),
+    og('title', page.title),
+    og('description', page.description),
+    og('url', absoluteUrl(canonicalPath(page.path), site.siteUrl)),
+    og('image', src),
+    og('image:width', image.width),
+    og('image:height', image.height),
+    og('image:alt', image.alt),
+    tw('card', 'summary_large_image'),
+    tw('title', page.title),
+    tw('description', page.description),
+    tw('image', src),
+    tw('image:alt', image.alt),
+  ]
 }
 
 /** schema.org BreadcrumbList from (name, path) pairs, first to last. */

@@ -22,6 +22,7 @@ import {
 } from './reading.ts'
 import { currentSection, type AutoUnlockState } from './continuous.ts'
 import SliceList from './SliceList.tsx'
+import { Icon } from '../../components/Icon.tsx'
 import type { EpisodeLink, ViewerSlice } from './viewer.ts'
 import NextEpisode, { type NextLabels, type NextStatus } from './NextEpisode.tsx'
 import { pluralText, type Plural } from '../../lib/i18n/plural.ts'
@@ -73,6 +74,10 @@ export type ViewerLabels = NextLabels & {
   autoScroll: string
   autoScrollSpeed: string
   fullscreen: string
+  keyUp: string
+  keyDown: string
+  keyLeft: string
+  keyRight: string
   /** Counts the budget, with {spent}. */
   autoActive: Plural
   autoDisable: string
@@ -114,6 +119,11 @@ export type ViewerProps = {
 
 /** Double pages only where two pages fit side by side. */
 const WIDE = '(min-width: 960px)'
+
+/** An arrow key of the shortcut list: drawn as an icon, named by hidden text. */
+function arrowKey(name: 'up' | 'down' | 'left' | 'right', label: string) {
+  return <kbd className="viewer-key"><Icon name={name} size={14} /><span className="sr-only">{label}</span></kbd>
+}
 
 function isTyping(target: EventTarget | null): boolean {
   const el = target as HTMLElement | null
@@ -623,12 +633,12 @@ export default function Viewer(props: ViewerProps) {
           </button>
           {!paper && (
             <button type="button" className="viewer-tool" aria-pressed={autoScroll} aria-keyshortcuts="a" onClick={() => setAutoScroll((on) => !on)}>
-              <span aria-hidden="true">{autoScroll ? '❚❚' : '▶'}</span>
+              <Icon name={autoScroll ? 'pause' : 'play'} size={20} />
               <span className="sr-only">{labels.autoScroll}</span>
             </button>
           )}
           <button type="button" className="viewer-tool" aria-keyshortcuts="f" onClick={toggleFullscreen}>
-            <span aria-hidden="true">⛶</span>
+            <Icon name="fullscreen" size={20} />
             <span className="sr-only">{labels.fullscreen}</span>
           </button>
           {autoScroll && (
@@ -685,9 +695,9 @@ export default function Viewer(props: ViewerProps) {
         <div className="viewer-help" role="dialog" aria-modal="true" aria-labelledby="viewer-help-title">
           <h2 id="viewer-help-title">{labels.helpTitle}</h2>
           <dl>
-            <dt><kbd>↑</kbd> <kbd>↓</kbd></dt><dd>{labels.helpScroll}</dd>
+            <dt>{arrowKey('up', labels.keyUp)} {arrowKey('down', labels.keyDown)}</dt><dd>{labels.helpScroll}</dd>
             <dt><kbd>Space</kbd> <kbd>PageDown</kbd> <kbd>PageUp</kbd></dt><dd>{labels.helpPage}</dd>
-            <dt><kbd>←</kbd> <kbd>→</kbd></dt><dd>{labels.helpTurn}</dd>
+            <dt>{arrowKey('left', labels.keyLeft)} {arrowKey('right', labels.keyRight)}</dt><dd>{labels.helpTurn}</dd>
             <dt><kbd>n</kbd></dt><dd>{labels.helpNext}</dd>
             <dt><kbd>p</kbd></dt><dd>{labels.helpPrev}</dd>
             <dt><kbd>+</kbd> <kbd>−</kbd></dt><dd>{labels.helpZoom}</dd>

@@ -31,6 +31,7 @@ export type ViewerReader = { userId: number | null; adultCookie?: string | undef
 type EpisodeRow = {
   id: number; no: number; title: string; seriesId: number; seriesTitle: string; contentType: 'IMAGE' | 'TEXT'; isFree: number
   priceRent: number | null; priceBuy: number | null; textBody: string | null; seriesIsAdult: number; readingDirection: 'ltr' | 'rtl'
+  coverKey: string | null; coverWidth: number | null; coverHeight: number | null
   nextUpdateAt: string | null; prev: string | null; next: string | null
 }
 type UserRow = { isAdult: number; isKrIpUser: number; isAdultKr: number; birthedAt: string | null; adultVerifiedAt: string | null }
@@ -41,6 +42,7 @@ const NEIGHBOUR = (op: '<' | '>', order: 'DESC' | 'ASC') =>
 
 const EPISODE_SQL = `SELECT e.id, e.no, e.title, e.series_id AS seriesId, s.title AS seriesTitle, e.content_type AS contentType, e.is_free AS isFree,
     e.price_rent AS priceRent, e.price_buy AS priceBuy, e.text_body AS textBody, s.is_adult AS seriesIsAdult,
+    s.cover_key AS coverKey, s.cover_width AS coverWidth, s.cover_height AS coverHeight,
     s.reading_direction AS readingDirection, s.next_update_at AS nextUpdateAt, ${NEIGHBOUR('<', 'DESC')} AS prev, ${NEIGHBOUR('>', 'ASC')} AS next
   FROM episodes e JOIN series s ON s.id = e.series_id
   WHERE e.id = ?2 AND s.is_published = 1 AND e.published_at <= ?1`
@@ -125,6 +127,7 @@ export async function openEpisode(db: Db, episodeId: number, reader: ViewerReade
     slices,
     text: access.open && row.contentType === 'TEXT' ? paragraphs(row.textBody) : [],
     progress: access.open ? progress : null,
+    seriesCover: { coverKey: row.coverKey, coverWidth: row.coverWidth, coverHeight: row.coverHeight, isAdult: row.seriesIsAdult === 1 },
   }
 }
 

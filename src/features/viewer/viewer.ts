@@ -159,4 +159,6 @@ export type ViewerEpisode = {
   text: string[]
   /** Where the signed-in reader left this episode (0..1), or null. */
   progress: number | null
+  /** The series' cover, for the page's link-preview card (seo.ts coverCardImage: none for an adult series). */
+  seriesCover: { coverKey: string | null; coverWidth: number | null; coverHeight: number | null; isAdult: boolean }
 }
