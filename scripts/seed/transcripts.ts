@@ -1,7 +1,8 @@
 /**
- * Alt text and transcripts of the demo (issue 14 part 5): three free-to-start series whose slices describe
- * their panels and carry their speech, captions and sound effects in reading order, in French, Arabic, and
- * English for the other editions (like the seed's other long texts). PURE, as data.ts.
+ * Alt text and transcripts of the demo (issue 14 part 5): three series (3, 9 and 24, five free episodes
+ * each) whose slices describe their panels and carry their speech, captions and sound effects in reading
+ * order, in French, Arabic, and English for the other editions (like the seed's other long texts). PURE, as
+ * data.ts.
  *
  * The demo draws the same two story panels under every episode of a series (slices 2 and 3) after a title
  * card (slice 1), so the texts follow that: the card names the episode, the panels tell the series' scene.
@@ -16,36 +17,35 @@ const TITLE_CARD: { alt: Text } = {
   alt: { fr: 'Page de titre : {series}, {episode}.', ar: 'صفحة العنوان: {series}، {episode}.', en: 'Title page: {series}, {episode}.' },
 }
 
-const LEA = { fr: 'Léa', ar: 'ليا', en: 'Léa' }
-const MALIK = { fr: 'Malik', ar: 'مالك', en: 'Malik' }
+const CLAIRE = { fr: 'Claire', ar: 'كلير', en: 'Claire' }
 const KAI = { fr: 'Kaï', ar: 'كاي', en: 'Kai' }
 const YSOLDE = { fr: 'Ysolde', ar: 'إيزولد', en: 'Ysolde' }
 
 /** Series id → its two story panels (slices 2 and 3 of each of its episodes). */
 export const DEMO_TRANSCRIPTS: Record<number, [Panel, Panel]> = {
-  // Un café pour deux (romance)
-  1: [
+  // Lettres d’un été (romance)
+  3: [
     {
       alt: {
-        fr: 'Dans un petit café, Léa tend une tasse fumante à Malik par-dessus le comptoir.',
-        ar: 'في مقهى صغير، تمدّ ليا فنجانًا يتصاعد منه البخار إلى مالك فوق المنضدة.',
-        en: 'In a small café, Léa hands Malik a steaming cup across the counter.',
+        fr: 'Sur le quai d’une petite gare, Claire ouvre une enveloppe jaunie.',
+        ar: 'على رصيف محطة قطار صغيرة، تفتح كلير ظرفًا مصفرًّا.',
+        en: 'On a small station platform, Claire opens a yellowed envelope.',
       },
       lines: [
-        { kind: 'caption', text: { fr: 'Lundi, 7 h 30.', ar: 'الاثنين، السابعة والنصف صباحًا.', en: 'Monday, 7:30 a.m.' } },
-        { kind: 'speech', speaker: LEA, text: { fr: 'Un crème, comme d’habitude ?', ar: 'قهوة بالحليب كالعادة؟', en: 'A latte, as usual?' } },
-        { kind: 'speech', speaker: MALIK, text: { fr: 'Comme d’habitude. Et ton numéro, peut-être ?', ar: 'كالعادة. ورقم هاتفك، ربما؟', en: 'As usual. And your number, maybe?' } },
+        { kind: 'caption', text: { fr: 'Août, vingt ans plus tard.', ar: 'أغسطس، بعد عشرين عامًا.', en: 'August, twenty years later.' } },
+        { kind: 'speech', speaker: CLAIRE, text: { fr: 'Cette écriture… c’est celle de Jules.', ar: 'هذا الخط… إنه خط جول.', en: 'This handwriting… it’s Jules’s.' } },
+        { kind: 'caption', text: { fr: '« Si tu lis ceci, c’est que je n’ai jamais osé te le dire. »', ar: '«إن كنتِ تقرئين هذا، فلأنني لم أجرؤ يومًا على قوله لكِ.»', en: '“If you are reading this, I never dared tell you.”' } },
       ],
     },
     {
       alt: {
-        fr: 'Gros plan sur deux mains qui se frôlent autour de la tasse.',
-        ar: 'لقطة قريبة ليدين تتلامسان حول الفنجان.',
-        en: 'Close-up of two hands brushing against each other around the cup.',
+        fr: 'Le train s’éloigne ; Claire serre la lettre contre elle.',
+        ar: 'يبتعد القطار، وتضمّ كلير الرسالة إلى صدرها.',
+        en: 'The train pulls away; Claire holds the letter close.',
       },
       lines: [
-        { kind: 'sfx', text: { fr: 'Tink', ar: 'طِنْ', en: 'Clink' } },
-        { kind: 'speech', speaker: LEA, text: { fr: '… Il est écrit sur le gobelet.', ar: '… إنه مكتوب على الكوب.', en: '… It’s written on the cup.' } },
+        { kind: 'sfx', text: { fr: 'Tchou… tchou…', ar: 'توت… توت…', en: 'Choo… choo…' } },
+        { kind: 'speech', speaker: CLAIRE, text: { fr: 'Vingt ans trop tard, Jules.', ar: 'فات الأوان بعشرين عامًا يا جول.', en: 'Twenty years too late, Jules.' } },
       ],
     },
   ],
