@@ -74,7 +74,9 @@ const COMMANDS: Record<string, Command> = {
     summary: 'import a series from a folder of images + series.json; prints the new series id',
     details: `  series.json: title, description, genre, status, type (IMAGE|TEXT), isAdult, isBl, readingDirection,
   creators [{name, role}], tags [], schedule [weekdays or TEN], cover (file), episodes [{no, title, free,
-  priceRent, priceBuy, images [files, top to bottom], alt? [], publishedAt?}]. Example: scripts/ops/sample-series.
+  priceRent, priceBuy, images [files, top to bottom], alt? [one text per image], transcript? [per image, its
+  lines in reading order: [{kind: speech|caption|sfx, speaker?, text}], [] for none], publishedAt?}].
+  Example: scripts/ops/sample-series.
   Images become WebP at 640/828/1080 px (cover 256/384/640/1200) in R2 MEDIA under covers/<id>/ and
   series/<id>/ep/<no>/<n>/, like the seed's.`,
     options: { dir: { type: 'string' } },

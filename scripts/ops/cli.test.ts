@@ -76,6 +76,11 @@ describe('npm run ops', () => {
       expect(series).toEqual({ title: 'Le Phare des Brumes', cover_key: `covers/${id}`, episode_count: 2, free_episode_count: 1, is_published: 1 })
       const slices = await db.prepare(`SELECT ei.key FROM episode_images ei JOIN episodes e ON e.id = ei.episode_id WHERE e.series_id = ? ORDER BY e.no, ei.position`).bind(id).all()
       expect(slices.results.map((r) => r.key)).toEqual([`series/${id}/ep/1/1`, `series/${id}/ep/1/2`, `series/${id}/ep/2/1`, `series/${id}/ep/2/2`])
+      const texts = await db.prepare(`SELECT ei.alt, ei.transcript FROM episode_images ei JOIN episodes e ON e.id = ei.episode_id WHERE e.series_id = ? AND e.no = 1 ORDER BY ei.position`).bind(id).all<{ alt: string; transcript: string | null }>()
+      expect(texts.results.map((r) => [r.alt, JSON.parse(r.transcript!)[1].text])).toEqual([
+        ["La gardienne monte l'escalier du phare.", 'Encore trois cents marches…'],
+        ['La lumière balaie une mer de brume.', 'Qui allume des feux sur la mer ?'],
+      ])
       const found = await db.prepare(`SELECT rowid FROM series_fts WHERE series_fts MATCH 'quere'`).all()
       expect(found.results.map((r) => r.rowid)).toContain(id)
       const objects = [...(await local.env.MEDIA.list({ prefix: `series/${id}/` })).objects, ...(await local.env.MEDIA.list({ prefix: `covers/${id}/` })).objects]

@@ -52,12 +52,15 @@ describe('series folder', () => {
       m.episodes[1].priceBuy = null
       m.episodes[0].no = -1
       m.episodes[0].alt = ['only one']
+      m.episodes[0].transcript = [[{ kind: 'speech', text: 'one slice only' }]]
     })
     const problems = problemsOf(() => loadSeriesFolder(bad))
-    for (const field of ['genre', 'status', 'creators', 'episodes.1.priceRent', 'episodes.0.no', 'episodes.0.alt']) {
+    for (const field of ['genre', 'status', 'creators', 'episodes.1.priceRent', 'episodes.0.no', 'episodes.0.alt', 'episodes.0.transcript']) {
       expect(problems.some((p) => p.startsWith(`${field}:`)), `${field} in ${problems.join(' | ')}`).toBe(true)
     }
-    rmSync(bad, { recursive: true, force: true })
+    const lines = withManifest((m) => (m.episodes[1].transcript = [[{ kind: 'shout', text: 'AH' }], [{ kind: 'caption', text: ' ', extra: 1 }]]))
+    expect(problemsOf(() => loadSeriesFolder(lines)).map((p) => p.split(':')[0])).toEqual(['episodes.1.transcript.0.0.kind', 'episodes.1.transcript.1.0.text', 'episodes.1.transcript.1.0'])
+    for (const d of [bad, lines]) rmSync(d, { recursive: true, force: true })
   })
 
   it('refuses duplicate episode numbers, missing files and paths outside the folder', () => {
@@ -105,10 +108,26 @@ describe('import statements', () => {
     const sizes = { cover: { width: 480, height: 640 }, slices: new Map([[1, manifest.episodes[0]!.images.map(() => ({ width: 800, height: 1200 }))], [2, [{ width: 800, height: 900 }, { width: 800, height: 900 }]]]) }
     const statements = importStatements(77, manifest, sizes, new Date('2026-11-22T00:00:00Z'))
     for (const s of statements) expect(s.params.length).toBeLessThanOrEqual(100)
-    const sliceRows = statements.filter((s) => s.sql.includes('INSERT INTO episode_images')).reduce((n, s) => n + (s.params.length - 2) / 5, 0)
+    const sliceRows = statements.filter((s) => s.sql.includes('INSERT INTO episode_images')).reduce((n, s) => n + (s.params.length - 2) / 6, 0)
     expect(sliceRows).toBe(47)
     expect(statements.at(-1)!.sql).toMatch(/UPDATE series SET .*is_published = 1/)
     expect(statements.some((s) => s.sql.includes('series_fts'))).toBe(true)
     expect(statements.flatMap((s) => s.params).filter((p) => typeof p === 'string' && p.startsWith('series/77/ep/1/'))).toHaveLength(45)
+  })
+
+  it('write each slice its alt text and its transcript lines in reading order (null for a slice without text)', async () => {
+    const { manifest } = loadSeriesFolder(dir)
+    manifest.episodes[1]!.transcript = [[], [{ kind: 'sfx', text: 'Tac' }]]
+    const sizes = await probeSeries(dir, manifest)
+    const statements = importStatements(5, manifest, sizes, new Date('2026-11-22T00:00:00Z'))
+    const rows = statements
+      .filter((s) => s.sql.includes('INSERT INTO episode_images'))
+      .flatMap((s) => Array.from({ length: (s.params.length - 2) / 6 }, (_, k) => s.params.slice(2 + k * 6, 8 + k * 6)))
+    expect(rows.map((r) => [r[1], r[4], r[5] === null ? null : JSON.parse(r[5] as string)])).toEqual([
+      ['series/5/ep/1/1', "La gardienne monte l'escalier du phare.", [{ kind: 'caption', text: 'Île de Sein, novembre.' }, { kind: 'speech', speaker: 'Nolwenn', text: 'Encore trois cents marches…' }]],
+      ['series/5/ep/1/2', 'La lumière balaie une mer de brume.', [{ kind: 'sfx', text: 'Vrrrooommm' }, { kind: 'speech', speaker: 'Nolwenn', text: 'Qui allume des feux sur la mer ?' }]],
+      ['series/5/ep/2/1', 'Le Phare des Brumes, Ce qui répond, image 1 / 2', null],
+      ['series/5/ep/2/2', 'Le Phare des Brumes, Ce qui répond, image 2 / 2', [{ kind: 'sfx', text: 'Tac' }]],
+    ])
   })
 })

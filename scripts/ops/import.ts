@@ -18,6 +18,7 @@ import { z } from 'zod'
 import { IMAGE_WIDTHS } from '../seed/data.ts'
 import { createDb, type Db } from '../../src/lib/server/db.ts'
 import { ftsDocument } from '../../src/features/search/search.ts'
+import { SliceTranscript, transcriptJson } from '../../src/features/viewer/transcript.ts'
 
 /** WebP for real artwork: a little more effort than the seed's flat drawings (effort 0). */
 const WEBP = { quality: 80, effort: 4 }
@@ -55,6 +56,11 @@ const Episode = z
     images: z.array(FileName).max(200).default([]),
     /** Alternative text per slice, same order; defaults to "<series>, <episode>, image n of N". */
     alt: z.array(z.string().max(500)).optional(),
+    /**
+     * Transcript per slice, same order: its lines in reading order (`{kind: 'speech'|'caption'|'sfx',
+     * speaker?, text}`), `[]` for a slice without text. Absent: the episode has none.
+     */
+    transcript: z.array(SliceTranscript).optional(),
     /** Body of a TEXT (novel) episode. */
     text: z.string().min(1).optional(),
     /** ISO instant; default: the time of the import. */
@@ -65,6 +71,7 @@ const Episode = z
       ctx.addIssue({ code: 'custom', path: ['priceRent'], message: 'a paid episode needs priceRent or priceBuy (or free: true)' })
     }
     if (e.alt && e.alt.length !== e.images.length) ctx.addIssue({ code: 'custom', path: ['alt'], message: `needs one text per image (${e.images.length})` })
+    if (e.transcript && e.transcript.length !== e.images.length) ctx.addIssue({ code: 'custom', path: ['transcript'], message: `needs one list of lines per image (${e.images.length}; [] for a slice without text)` })
   })
 
 /** `series.json`: one series and its episodes. */
@@ -229,14 +236,17 @@ export function importStatements(seriesId: number, m: SeriesManifest, sizes: Pro
       params: [seriesId, e.no, e.title, m.type, e.free ? 1 : 0, e.priceRent, e.priceBuy, m.type === 'TEXT' ? e.text! : null, published[i]],
     })
     const slices = sizes.slices.get(e.no) ?? []
-    const rows = slices.map((img, j) => [j + 1, sliceKey(seriesId, e.no, j + 1), img.width, img.height, e.alt?.[j] ?? `${m.title}, ${e.title}, image ${j + 1} / ${slices.length}`])
-    const perStatement = Math.floor((MAX_PARAMS - 2) / 5)
+    const rows = slices.map((img, j) => [
+      j + 1, sliceKey(seriesId, e.no, j + 1), img.width, img.height, e.alt?.[j] ?? `${m.title}, ${e.title}, image ${j + 1} / ${slices.length}`,
+      transcriptJson(e.transcript?.[j]),
+    ])
+    const perStatement = Math.floor((MAX_PARAMS - 2) / 6)
     for (let k = 0; k < rows.length; k += perStatement) {
       const chunk = rows.slice(k, k + perStatement)
       out.push({
-        sql: `INSERT INTO episode_images (episode_id, position, key, width, height, alt)
-              SELECT (SELECT id FROM episodes WHERE series_id = ? AND no = ?), column1, column2, column3, column4, column5
-              FROM (VALUES ${chunk.map(() => '(?, ?, ?, ?, ?)').join(', ')})`,
+        sql: `INSERT INTO episode_images (episode_id, position, key, width, height, alt, transcript)
+              SELECT (SELECT id FROM episodes WHERE series_id = ? AND no = ?), column1, column2, column3, column4, column5, column6
+              FROM (VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')})`,
         params: [seriesId, e.no, ...chunk.flat()],
       })
     }

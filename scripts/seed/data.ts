@@ -7,6 +7,8 @@
  */
 import { ftsDocument } from '../../src/features/search/search.ts'
 import { CARD_IMAGE_WIDTH } from '../../src/features/catalogue/catalogue.ts'
+import { transcriptJson } from '../../src/features/viewer/transcript.ts'
+import { demoSliceText } from './transcripts.ts'
 
 /** Bump when the demo data changes: `npm run seed` re-seeds only with `--force` or on a new version. */
 export const SEED_VERSION = '3'
@@ -503,13 +505,15 @@ export function buildDemo(opts: BuildDemoOptions): DemoCatalogue {
         for (let n = 1; n <= 3; n++) {
           const key = `series/${id}/ep/${no}/${n}`
           const height = SLICE_HEIGHTS[n - 1]!
+          const described = demoSliceText(id, n, lang, { series: title, episode: episodeTitle(lang, no) })
           push('episode_images', {
             episode_id: episodeId,
             position: n,
             key,
             width: SLICE_WIDTH,
             height,
-            alt: tx(`${title}, ${episodeTitle('fr', no).toLowerCase()}, image ${n} sur 3`, `${title}, ${episodeTitle(lang, no)}, image ${n} of 3`),
+            alt: described?.alt ?? tx(`${title}, ${episodeTitle('fr', no).toLowerCase()}, image ${n} sur 3`, `${title}, ${episodeTitle(lang, no)}, image ${n} of 3`),
+            transcript: transcriptJson(described?.transcript),
           })
           // The first slice names the episode; the two others are the series' recurring panels
           // (identical content under each key, so they are rendered once).

@@ -4,6 +4,7 @@
  */
 import type { SitemapSeries } from './catalogue.server.ts'
 import { CARD_IMAGE_WIDTH, SITE_CARD_SIZE } from './catalogue.ts'
+import { hasTranscript, transcriptText, type TranscriptLine } from '../viewer/transcript.ts'
 import ar from '../../../editions/ar/edition.json'
 import de from '../../../editions/de/edition.json'
 import fr from '../../../editions/fr/edition.json'
@@ -84,14 +85,18 @@ export type EpisodeForLd = {
   seriesTitle: string
   isFree: boolean
   publishedAt?: string | null
+  /** The slices the page shows (none when locked); their transcripts, when any, go into the JSON-LD. */
+  slices?: readonly { transcript?: readonly TranscriptLine[] | null }[]
 }
 
 /**
  * schema.org ComicIssue of an episode page (/viewer/{id}), part of its ComicSeries (the detail page's
- * `@id`, so crawlers join the two).
+ * `@id`, so crawlers join the two). An episode whose slices carry a transcript declares it (schema.org
+ * accessibility properties: readable as images or as text alone) and carries it as its `text`.
  */
 export function comicIssueLd(e: EpisodeForLd, opts: { siteUrl: string; locale: string; image?: string | null }) {
   const url = absoluteUrl(`/viewer/${e.id}`, opts.siteUrl)
+  const transcript = e.slices && hasTranscript(e.slices) ? transcriptText(e.slices) : null
   return {
     '@context': 'https://schema.org',
     '@type': 'ComicIssue',
@@ -104,6 +109,17 @@ export function comicIssueLd(e: EpisodeForLd, opts: { siteUrl: string; locale: s
     ...(e.publishedAt ? { datePublished: e.publishedAt } : {}),
     ...(opts.image ? { image: opts.image } : {}),
     isPartOf: { '@type': 'ComicSeries', '@id': absoluteUrl(`/detail/${e.seriesId}`, opts.siteUrl), name: e.seriesTitle, url: absoluteUrl(`/detail/${e.seriesId}`, opts.siteUrl) },
+    ...(transcript
+      ? {
+          accessMode: ['visual', 'textual'],
+          accessModeSufficient: [
+            { '@type': 'ItemList', itemListElement: ['visual'] },
+            { '@type': 'ItemList', itemListElement: ['textual'] },
+          ],
+          accessibilityFeature: ['alternativeText', 'transcript'],
+          text: transcript,
+        }
+      : {}),
   }
 }
 

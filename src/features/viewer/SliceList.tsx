@@ -8,6 +8,7 @@ import { useCallback, useEffect, useRef, useState, type Ref } from 'react'
 import { LOAD_AHEAD_ROOT_MARGIN } from './reading.ts'
 
 import type { ViewerSlice } from './viewer.ts'
+import { SliceTranscript, type TranscriptLabels } from './Transcript.tsx'
 
 const SIZES = '(min-width: 721px) 720px, 100vw'
 
@@ -38,9 +39,11 @@ export type SliceListProps = {
   listRef?: Ref<HTMLOListElement>
   /** Double-click/tap on a slice (zoom to fit). */
   onDoubleClick?: () => void
+  /** Labels of the slices' transcripts (each slice that has one carries it after its image). */
+  transcript: TranscriptLabels
 }
 
-export default function SliceList({ slices, lead, label, sliceFailed, retry: retryLabel, shown, ahead, className, dir, id, listRef, onDoubleClick }: SliceListProps) {
+export default function SliceList({ slices, lead, label, sliceFailed, retry: retryLabel, shown, ahead, className, dir, id, listRef, onDoubleClick, transcript }: SliceListProps) {
   const [near, setNear] = useState<ReadonlySet<number>>(() => new Set(lead ? [0] : []))
   const [attempts, setAttempts] = useState<Record<number, number>>({})
   const [failed, setFailed] = useState<ReadonlySet<number>>(() => new Set())
@@ -95,6 +98,7 @@ export default function SliceList({ slices, lead, label, sliceFailed, retry: ret
               draggable={false}
               onError={() => markFailed(i)}
             />
+            {s.transcript && <SliceTranscript alt={s.alt} lines={s.transcript} labels={transcript} />}
             {failed.has(i) && (
               <div className="viewer-retry" role="alert">
                 <p>{sliceFailed}</p>

@@ -25,10 +25,11 @@ import SliceList from './SliceList.tsx'
 import { Icon } from '../../components/Icon.tsx'
 import type { EpisodeLink, ViewerSlice } from './viewer.ts'
 import NextEpisode, { type NextLabels, type NextStatus } from './NextEpisode.tsx'
+import { TRANSCRIPT_REGION_ID, TranscriptToggle, type TranscriptLabels } from './Transcript.tsx'
 import { pluralText, type Plural } from '../../lib/i18n/plural.ts'
 import { getAutoUnlock, getEpisode, logout, postProgress, requireAge, deleteAutoUnlock, type EpisodeData } from './client.ts'
 
-export type ViewerLabels = NextLabels & {
+export type ViewerLabels = NextLabels & TranscriptLabels & {
   slices: string
   sliceFailed: string
   helpOpen: string
@@ -169,6 +170,8 @@ export default function Viewer(props: ViewerProps) {
   const restored = useRef(false)
 
   const isText = slices.length === 0
+  /** Slices with a transcript: the toggle is offered, the strip becomes a named region. */
+  const withTranscript = slices.some((s) => s.transcript)
   const paper = loaded && !isText && settings.mode === 'PAPER'
   const double = paper && settings.double && wide
   const page = pageOfSlice(slice, double)
@@ -544,7 +547,12 @@ export default function Viewer(props: ViewerProps) {
 
   return (
     <>
-      <div ref={strip} className={zoom > 1 ? 'viewer-strip is-zoomed' : 'viewer-strip'}>
+      {withTranscript && <TranscriptToggle on={settings.transcript} onToggle={() => update({ transcript: !settings.transcript })} label={labels.transcript} />}
+      <div
+        ref={strip}
+        className={`viewer-strip${zoom > 1 ? ' is-zoomed' : ''}${withTranscript && settings.transcript ? ' show-transcript' : ''}`}
+        {...(withTranscript ? { id: TRANSCRIPT_REGION_ID, role: 'region', 'aria-label': labels.transcriptRegion } : {})}
+      >
         {slices.length > 0 && (
           <SliceList
             id="viewer-content"
@@ -559,6 +567,7 @@ export default function Viewer(props: ViewerProps) {
             className={paper ? `viewer-slices viewer-paper${double ? ' is-double' : ''}` : 'viewer-slices'}
             dir={paper ? readingDirection : undefined}
             onDoubleClick={paper ? undefined : fit}
+            transcript={labels}
           />
         )}
         {!paper && chain.map((ep, k) => (
@@ -566,7 +575,7 @@ export default function Viewer(props: ViewerProps) {
             <p className="viewer-end">{labels.end}</p>
             <h2 id={`viewer-ep-${ep.id}`} className="viewer-episode-title">{format(labels.episodeHeading, { no: ep.no, title: ep.title })}</h2>
             {ep.slices.length > 0 ? (
-              <SliceList lead={false} slices={ep.slices} label={labels.slices} sliceFailed={labels.sliceFailed} retry={labels.retry} shown={null} className="viewer-slices" onDoubleClick={fit} />
+              <SliceList lead={false} slices={ep.slices} label={labels.slices} sliceFailed={labels.sliceFailed} retry={labels.retry} shown={null} className="viewer-slices" onDoubleClick={fit} transcript={labels} />
             ) : (
               <div className="viewer-text">{ep.text.map((p, i) => <p key={i}>{p}</p>)}</div>
             )}

@@ -21,6 +21,7 @@ import {
   type ViewerEpisode,
   type ViewerSlice,
 } from './viewer.ts'
+import { parseTranscript } from './transcript.ts'
 
 /** The edition switches the viewer needs (spec §5 adult status). */
 export type ViewerEdition = { krAdultAuth: boolean; adultNeedsBirthDate: boolean; notLoggedInAdultCookie: boolean }
@@ -35,7 +36,7 @@ type EpisodeRow = {
   nextUpdateAt: string | null; prev: string | null; next: string | null
 }
 type UserRow = { isAdult: number; isKrIpUser: number; isAdultKr: number; birthedAt: string | null; adultVerifiedAt: string | null }
-type ImageRow = { n: number; key: string; width: number; height: number; alt: string }
+type ImageRow = { n: number; key: string; width: number; height: number; alt: string; transcript: string | null }
 
 const NEIGHBOUR = (op: '<' | '>', order: 'DESC' | 'ASC') =>
   `(SELECT json_object('id', x.id, 'no', x.no, 'title', x.title, 'isFree', json(CASE x.is_free WHEN 1 THEN 'true' ELSE 'false' END), 'priceRent', x.price_rent, 'priceBuy', x.price_buy) FROM episodes x WHERE x.series_id = e.series_id AND x.no ${op} e.no AND x.published_at <= ?1 ORDER BY x.no ${order} LIMIT 1)`
@@ -70,7 +71,7 @@ export async function openEpisode(db: Db, episodeId: number, reader: ViewerReade
   const uid = reader.userId
   const statements: { sql: string; params: unknown[] }[] = [
     { sql: EPISODE_SQL, params: [nowIso, episodeId] },
-    { sql: `SELECT position AS n, key, width, height, alt FROM episode_images WHERE episode_id = ? ORDER BY position LIMIT 500`, params: [episodeId] },
+    { sql: `SELECT position AS n, key, width, height, alt, transcript FROM episode_images WHERE episode_id = ? ORDER BY position LIMIT 500`, params: [episodeId] },
   ]
   if (uid !== null) {
     statements.push(
@@ -93,7 +94,7 @@ export async function openEpisode(db: Db, episodeId: number, reader: ViewerReade
   if (access.open && row.contentType === 'IMAGE') {
     const images = imgRes!.results as ImageRow[]
     if (access.via === 'FREE') {
-      slices = images.map((i) => ({ n: i.n, width: i.width, height: i.height, alt: i.alt, src: imageUrl(i.key, SLICE_WIDTHS[0], SLICE_WIDTHS), srcset: srcset(i.key, SLICE_WIDTHS) }))
+      slices = images.map((i) => ({ n: i.n, width: i.width, height: i.height, alt: i.alt, transcript: parseTranscript(i.transcript), src: imageUrl(i.key, SLICE_WIDTHS[0], SLICE_WIDTHS), srcset: srcset(i.key, SLICE_WIDTHS) }))
     } else {
       const key = await slicesKey()
       const exp = sliceExpiry(now)
@@ -103,7 +104,7 @@ export async function openEpisode(db: Db, episodeId: number, reader: ViewerReade
             const claim = { episodeId, n: i.n, w, exp }
             return signedSliceUrl(claim, await signSlice(key, { ...claim, userId: uid! }))
           }))
-          return { n: i.n, width: i.width, height: i.height, alt: i.alt, src: urls[0]!, srcset: urls.map((u, k) => `${u} ${SLICE_WIDTHS[k]}w`).join(', ') }
+          return { n: i.n, width: i.width, height: i.height, alt: i.alt, transcript: parseTranscript(i.transcript), src: urls[0]!, srcset: urls.map((u, k) => `${u} ${SLICE_WIDTHS[k]}w`).join(', ') }
         }),
       )
     }

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod'
 import { SLICE_WIDTHS } from '../catalogue/catalogue.ts'
+import type { TranscriptLine } from './transcript.ts'
 
 export { LOAD_AHEAD_ROOT_MARGIN, PROGRESS_THROTTLE_MS, scrollOffset, scrollPosition } from './reading.ts'
 
@@ -136,7 +137,8 @@ export function paragraphs(body: string | null): string[] {
 
 /** A neighbour episode; its prices let the viewer offer (or automatically make) the unlock of a locked one. */
 export type EpisodeLink = { id: number; no: number; title: string; isFree: boolean; priceRent: number | null; priceBuy: number | null }
-export type ViewerSlice = { n: number; width: number; height: number; alt: string; src: string; srcset: string }
+/** `transcript`: the slice's speech and captions in reading order, null when it has none. */
+export type ViewerSlice = { n: number; width: number; height: number; alt: string; transcript: TranscriptLine[] | null; src: string; srcset: string }
 
 export type ViewerEpisode = {
   id: number
