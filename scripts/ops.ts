@@ -128,7 +128,7 @@ async function adjust(v: Values, sign: 1 | -1): Promise<void> {
       printBalances(res.balances)
     } catch (e) {
       if (e instanceof AppError && (e.code === 'COIN_INSUFFICIENT' || e.code === 'MILEAGE_INSUFFICIENT') && before) {
-        throw new Error(`${e.code}: ${email} has ${before[type]} ${type} that can be deducted, less than ${text}; nothing changed`)
+        throw new Error(`${e.code}: ${email} has ${before[type]} ${type} that can be deducted, less than ${text}; nothing changed`, { cause: e })
       }
       throw e
     }

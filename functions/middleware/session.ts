@@ -88,7 +88,7 @@ export const session = createMiddleware<AppEnv>(async (c, next) => {
     return next()
   }
 
-  let cookieChange: { set: string; refreshExpiredAt: string } | 'clear' | null = null
+  let cookieChange: { set: string; refreshExpiredAt: string } | 'clear' | null
   let state: SessionState = GUEST
   const keys = await sessionKeys().catch(() => null)
   const web = keys ? await openSession(keys, raw) : null

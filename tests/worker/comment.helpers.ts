@@ -1,5 +1,4 @@
 /** Fixtures of the comment and QnA worker tests: the edge app, JSON and form calls. */
-import { expect } from 'vitest'
 import { env } from 'cloudflare:workers'
 import { appFor, expectError, frEdition, frMessages, read, request, type Body } from './app.ts'
 

@@ -5,7 +5,7 @@
  * the reader reaches it — exactly once (Idempotency-Key from reader + episode), never past the cap, and the
  * automation stops when the balance is short.
  */
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useEffectEvent, useRef, useState } from 'react'
 import { AUTO_UNLOCK_BUDGETS, DEFAULT_AUTO_UNLOCK_BUDGET, autoUnlockDecision, autoUnlockKey, type AutoUnlockKind, type AutoUnlockState } from './continuous.ts'
 import { announceCoin, purchase, putAutoUnlock, requireAge } from './client.ts'
 import type { EpisodeLink } from './viewer.ts'
@@ -116,9 +116,12 @@ export default function NextEpisode({ link, seriesId, status, userId, loginHref,
     announce(text)
   }
 
-  // Opted in: unlock when the reader gets here.
+  // Opted in: unlock when the reader gets here (once per arrival; a purchase under way is not started twice).
+  const unlockOnArrival = useEffectEvent(() => {
+    if (auto?.enabled && !busy) void unlock(auto)
+  })
   useEffect(() => {
-    if (status === 'locked' && reached && auto?.enabled && !busy) void unlock(auto)
+    if (status === 'locked' && reached && auto?.enabled) unlockOnArrival()
   }, [status, reached, auto?.enabled])
 
   useEffect(() => {

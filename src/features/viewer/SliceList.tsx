@@ -65,10 +65,11 @@ export default function SliceList({ slices, lead, label, sliceFailed, retry: ret
     return () => io.disconnect()
   }, [slices, markFailed])
 
+  // PAPER mode: the slices of this page and the next load now (keyed by their indexes, not the array's identity)
   const aheadKey = ahead?.join(',') ?? ''
   useEffect(() => {
-    if (!ahead || ahead.length === 0) return
-    setNear((s) => { const next = new Set(s); ahead.forEach((i) => next.add(i)); return next })
+    if (aheadKey === '') return
+    setNear((s) => { const next = new Set(s); aheadKey.split(',').forEach((i) => next.add(Number(i))); return next })
   }, [aheadKey])
 
   const retry = (i: number) => {

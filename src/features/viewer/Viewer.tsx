@@ -13,7 +13,7 @@
  * The server HTML of this island already holds every slice of the page's episode (readable without JavaScript)
  * and, when the reader's settings cookie says so, the PAPER layout (no flash).
  */
-import { useCallback, useEffect, useRef, useState } from 'react'
+import { useCallback, useEffect, useEffectEvent, useRef, useState } from 'react'
 import {
   DEFAULT_SETTINGS, FONT_SIZES, PROGRESS_THROTTLE_MS, pageIndicator, pageOfPosition, pageOfSlice, pagePosition, pageSlices,
   pageStep, parseSettings, positionParam, scrollOffset, scrollPosition, settingsCookie, turnPage, viewerLoginHref,
@@ -203,7 +203,7 @@ export default function Viewer(props: ViewerProps) {
     const onChange = () => setWide(mq.matches)
     mq.addEventListener('change', onChange)
     return () => mq.removeEventListener('change', onChange)
-  }, [settingsKey])
+  }, [settingsKey, initialSettings])
 
   const update = (patch: Partial<ViewerSettings>) => {
     setSettings((s) => {
@@ -251,13 +251,13 @@ export default function Viewer(props: ViewerProps) {
     }, { rootMargin: '300% 0px' })
     io.observe(sentinel.current)
     return () => io.disconnect()
-  }, [paper, ready, tail, last.id, fetchNext])
+  }, [paper, ready, tail, last.next, chain.length, fetchNext])
 
   // A signed-in reader at a locked next episode: their opt-in for the series, read once.
   useEffect(() => {
     if (!signedIn || tail?.status !== 'locked' || auto !== null) return
     void getAutoUnlock(props.seriesId).then((r) => { if (r.ok) setAuto(r.data) })
-  }, [signedIn, tail?.status, auto])
+  }, [signedIn, tail?.status, auto, props.seriesId])
 
   // The URL, the title and the saved place follow the episode on screen.
   useEffect(() => {
@@ -267,7 +267,7 @@ export default function Viewer(props: ViewerProps) {
       if (frame) return
       frame = requestAnimationFrame(() => {
         frame = 0
-        const tops = sections.current.slice(0, episodes.length).map((el, i) => (i === 0 ? -Infinity : el?.getBoundingClientRect().top ?? Infinity))
+        const tops = sections.current.slice(0, chain.length + 1).map((el, i) => (i === 0 ? -Infinity : el?.getBoundingClientRect().top ?? Infinity))
         setCurrent(currentSection(tops, innerHeight))
       })
     }
@@ -283,7 +283,7 @@ export default function Viewer(props: ViewerProps) {
     if (location.pathname !== target) history.replaceState(history.state, '', target)
     document.title = document.title.replace(shownTitle.current, onScreen.title)
     shownTitle.current = onScreen.title
-  }, [onScreen.id])
+  }, [onScreen.id, onScreen.title, episodeId, props.title])
 
   /** The element holding the episode on screen (its slices, or its paragraphs). */
   const sectionOf = (i: number): HTMLElement | null => (i === 0 ? document.getElementById('viewer-content') : sections.current[i] ?? null)
@@ -302,16 +302,16 @@ export default function Viewer(props: ViewerProps) {
     if (!signedIn) return
     const timer = setTimeout(() => postProgress(episodeId, pagePosition(page, slices.length, double)), 1000)
     return () => clearTimeout(timer)
-  }, [paper, page, double])
+  }, [paper, page, double, episodeId, progress, signedIn, slices.length])
 
   /** Where the reader is in the episode on screen (SCROLL). */
-  const place = useCallback((): { episodeId: number; position: number } | null => {
+  const place = (): { episodeId: number; position: number } | null => {
     const i = Math.min(current, episodes.length - 1)
     const el = sectionOf(i)
     if (!el) return null
     const rect = el.getBoundingClientRect()
     return { episodeId: episodes[i]!.id, position: scrollPosition(scrollY, rect.top + scrollY, rect.height, innerHeight) }
-  }, [current, episodes.length])
+  }
   /** The latest `place` for listeners that outlive a render (a chain that grows must not drop a pending save). */
   const placeRef = useRef(place)
   placeRef.current = place
@@ -440,7 +440,7 @@ export default function Viewer(props: ViewerProps) {
   }, [page, double, slices.length])
 
   /** n / p: the neighbour on the page when it is there (continuous reading), else its own page. */
-  const goEpisode = useCallback((dir: 1 | -1) => {
+  const goEpisode = useEffectEvent((dir: 1 | -1) => {
     const i = Math.min(current, episodes.length - 1)
     const target = dir === 1 ? episodes[i]!.next : episodes[i]!.prev
     if (!target) return
@@ -448,7 +448,7 @@ export default function Viewer(props: ViewerProps) {
     const el = j >= 0 ? sectionOf(j) : null
     if (el && !paper) el.scrollIntoView({ block: 'start' })
     else location.assign(`/viewer/${target.id}`)
-  }, [current, episodes.length, paper])
+  })
 
   // Keyboard: arrows, space, PageUp/PageDown scroll (SCROLL) or turn pages (PAPER); n/p change episode;
   // + / − zoom, 0 fits; a auto-scroll, [ ] its speed; f fullscreen; ? toggles the help; Esc closes overlays.
@@ -491,7 +491,7 @@ export default function Viewer(props: ViewerProps) {
     }
     addEventListener('keydown', onKey)
     return () => removeEventListener('keydown', onKey)
-  }, [helpOpen, settingsOpen, autoScroll, paper, isText, turn, readingDirection, goEpisode, zoomBy, applyZoom])
+  }, [helpOpen, settingsOpen, autoScroll, paper, isText, turn, readingDirection, zoomBy, applyZoom])
 
   const wasOpen = useRef(false)
   useEffect(() => {
