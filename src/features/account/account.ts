@@ -8,6 +8,8 @@ import type { ErrorCode } from '../../lib/errors/catalogue.ts'
 
 /** Spec §4/§9: the reset link is valid 1 hour after the request, single use. */
 export const RESET_LINK_TTL_SECONDS = 60 * 60
+/** Submissions of one reset ticket (a refused one, EQUAL_PASSWORD, keeps it usable) before it stops working. */
+export const RESET_TICKET_MAX_ATTEMPTS = 5
 /** Spec §8 Password mail FREQUENT_REQUEST ("retry in 5 minutes"): one reset mail per address per 5 minutes. */
 export const RESET_MAIL_WINDOW_SECONDS = 5 * 60
 /** Spec §9: SMS code valid 10 minutes (the page counts it down). */

@@ -127,7 +127,7 @@ export async function countAttempt(db: Db, bucket: string, windowSeconds: number
   return row?.count ?? 0
 }
 
-type OtpRow = { id: number; userId: number | null; codeHash: string; expiresAt: string; usedAt: string | null; attempts: number; verifiedAt: string | null }
+type OtpRow = { userId: number | null; expiresAt: string; usedAt: string | null; attempts: number; verifiedAt: string | null }
 
 /**
  * Spec §8/§9 sign-up completion: the latest e-mail OTP of the address, 6 digits, 1 hour, single use.
@@ -139,25 +139,33 @@ export async function verifyOtp(db: Db, body: VerifyOtpBody, ctx: AuthContext): 
   const now = ctx.now ?? new Date()
   const nowIso = now.toISOString()
   const email = normaliseEmail(body.email)
-  const row = await db.first<OtpRow>(
-    `SELECT c.id, c.user_id AS userId, c.code_hash AS codeHash, c.expires_at AS expiresAt, c.used_at AS usedAt, c.attempts,
-            u.email_verified_at AS verifiedAt
-       FROM one_time_codes c JOIN users u ON u.id = c.user_id AND u.deleted_at IS NULL
-      WHERE c.kind = 'EMAIL_OTP' AND c.target = ? ORDER BY c.id DESC LIMIT 1`,
-    email,
+  // one statement spends an attempt of the address's latest code and checks it is unused, unexpired, under the
+  // limit and its account still waiting: parallel guesses get at most OTP_MAX_ATTEMPTS evaluations between them
+  const claimed = await db.first<{ id: number; userId: number; codeHash: string }>(
+    `UPDATE one_time_codes SET attempts = attempts + 1
+      WHERE id = (SELECT id FROM one_time_codes WHERE kind = 'EMAIL_OTP' AND target = ? ORDER BY id DESC LIMIT 1)
+        AND used_at IS NULL AND expires_at > ? AND attempts < ?
+        AND user_id IN (SELECT id FROM users WHERE deleted_at IS NULL AND email_verified_at IS NULL)
+      RETURNING id, user_id AS userId, code_hash AS codeHash`,
+    email, nowIso, OTP_MAX_ATTEMPTS,
   )
-  if (!row || row.userId === null) throw new AppError('INVALID_PARAMETER')
-  if (row.verifiedAt) throw new AppError('ALREADY_AUTH_MAIL')
-  if (row.usedAt) throw new AppError('INVALID_PARAMETER')
-  if (row.expiresAt <= nowIso || row.attempts >= OTP_MAX_ATTEMPTS) throw new AppError('EXPIRED_OTP')
-  if (!timingSafeEqualText(await otpHash(email, body.code), row.codeHash)) {
-    await db.run(`UPDATE one_time_codes SET attempts = attempts + 1 WHERE id = ?`, row.id)
-    throw new AppError('INVALID_PARAMETER')
+  if (!claimed) {
+    const row = await db.first<OtpRow>(
+      `SELECT c.user_id AS userId, c.expires_at AS expiresAt, c.used_at AS usedAt, c.attempts, u.email_verified_at AS verifiedAt
+         FROM one_time_codes c JOIN users u ON u.id = c.user_id AND u.deleted_at IS NULL
+        WHERE c.kind = 'EMAIL_OTP' AND c.target = ? ORDER BY c.id DESC LIMIT 1`,
+      email,
+    )
+    if (!row || row.userId === null) throw new AppError('INVALID_PARAMETER')
+    if (row.verifiedAt) throw new AppError('ALREADY_AUTH_MAIL')
+    if (row.usedAt) throw new AppError('INVALID_PARAMETER')
+    throw new AppError('EXPIRED_OTP')
   }
+  if (!timingSafeEqualText(await otpHash(email, body.code), claimed.codeHash)) throw new AppError('INVALID_PARAMETER')
   // the conditional update makes the code single-use even for two requests at once
-  const spent = await db.run(`UPDATE one_time_codes SET used_at = ? WHERE id = ? AND used_at IS NULL AND attempts < ?`, nowIso, row.id, OTP_MAX_ATTEMPTS)
+  const spent = await db.run(`UPDATE one_time_codes SET used_at = ? WHERE id = ? AND used_at IS NULL`, nowIso, claimed.id)
   if (spent !== 1) throw new AppError('INVALID_PARAMETER')
-  await db.run(`UPDATE users SET email_verified_at = ?, updated_at = ? WHERE id = ? AND email_verified_at IS NULL`, nowIso, nowIso, row.userId)
+  await db.run(`UPDATE users SET email_verified_at = ?, updated_at = ? WHERE id = ? AND email_verified_at IS NULL`, nowIso, nowIso, claimed.userId)
   return { verified: true }
 }
 
