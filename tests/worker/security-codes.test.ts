@@ -15,7 +15,7 @@ beforeAll(async () => {
 })
 
 /** 40 requests at once; the right guess is number 21 of 40. Answers in request order. */
-async function fortyGuesses(send: (right: boolean, i: number) => Promise<Response>): Promise<Body[]> {
+async function fortyGuesses(send: (right: boolean, i: number) => Response | Promise<Response>): Promise<Body[]> {
   const responses = await Promise.all(Array.from({ length: 40 }, (_, i) => send(i === 20, i)))
   return Promise.all(responses.map((r) => read(r)))
 }
