@@ -15,9 +15,9 @@ import { requestContext } from '../../src/lib/server/context.ts'
 export type SessionState =
   /**
    * `expires`: when the session ends (refresh-token expiry for the cookie, access-token expiry for Bearer).
-   * `sessionVersion`: the access token's; a route in CHECKED_BY_HANDLER compares it in its own user read.
+   * `sessionVersion`, `sessionId`: the access token's; a route in CHECKED_BY_HANDLER checks them in its own read.
    */
-  | { userId: number; source: 'bearer' | 'cookie'; expires: string; sessionVersion: number }
+  | { userId: number; source: 'bearer' | 'cookie'; expires: string; sessionVersion: number; sessionId: string }
   | { userId: null; error: ErrorCode | null }
 
 declare module 'hono' {
@@ -37,7 +37,8 @@ function skips(path: string): boolean {
 /**
  * ASVS 7.4.1/7.4.3: a password change, a password reset and a withdrawal end every session of the account at
  * once. They revoke its refresh-token families and move `users.session_version` on in the same D1 batch; an
- * access token (claim `sv`) of an older version is refused although its 15 minutes are not over.
+ * access token (claim `sv`) of an older version is refused although its 15 minutes are not over. A logout
+ * revokes its session's family: an access token of that session (claim `sid`) is refused at once too.
  *
  * Cost: checking the version is one indexed read per signed-in request. The routes below read the reader's
  * row in their first D1 round trip anyway and compare the version there (no extra round trip: the purchase
@@ -126,8 +127,8 @@ async function fromBearer(authorization: string, issuer: string, db: AppEnv['Var
   const keys = await sessionKeys().catch(() => null)
   if (!keys) return { userId: null, error: 'NO_SECRET' }
   const check = await verifyAccessToken(keys, match[1]!, issuer)
-  if (check.ok && checkVersion && !(await isSessionCurrent(db, check.userId, check.sessionVersion))) return { userId: null, error: 'NEED_TO_REFRESH' }
-  if (check.ok) return { userId: check.userId, source: 'bearer', expires: check.expiresAt.toISOString(), sessionVersion: check.sessionVersion }
+  if (check.ok && checkVersion && !(await isSessionCurrent(db, check.userId, check))) return { userId: null, error: 'NEED_TO_REFRESH' }
+  if (check.ok) return { userId: check.userId, source: 'bearer', expires: check.expiresAt.toISOString(), sessionVersion: check.sessionVersion, sessionId: check.sessionId }
   return { userId: null, error: check.reason === 'expired' ? 'NEED_TO_REFRESH' : 'NOT_LOGIN_USER' }
 }
 
@@ -142,21 +143,21 @@ async function fromCookie(
 ): Promise<{ state: SessionState; cookie: { set: string; refreshExpiredAt: string } | 'clear' | null }> {
   const now = new Date()
   const check = await verifyAccessToken(keys, web.accessToken.value, issuer, now)
-  if (check.ok && !needsRefresh(check.expiresAt, now) && (!checkVersion || (await isSessionCurrent(db, check.userId, check.sessionVersion)))) {
-    return { state: { userId: check.userId, source: 'cookie', expires: web.refreshToken.expiredAt, sessionVersion: check.sessionVersion }, cookie: null }
+  if (check.ok && !needsRefresh(check.expiresAt, now) && (!checkVersion || (await isSessionCurrent(db, check.userId, check)))) {
+    return { state: { userId: check.userId, source: 'cookie', expires: web.refreshToken.expiredAt, sessionVersion: check.sessionVersion, sessionId: check.sessionId }, cookie: null }
   }
   try {
     const fresh = await refreshTokens(db, { accessToken: web.accessToken.value, refreshToken: web.refreshToken.value }, { issuer, t, now, ip })
     // spec §4: tokens of another account than the cookie's are dropped (refresh already refuses a foreign access token)
     if (check.ok && fresh.userId !== check.userId) return { state: { userId: null, error: 'NOT_LOGIN_USER' }, cookie: 'clear' }
     const sealed = await sealSession(keys, { accessToken: fresh.accessToken, refreshToken: fresh.refreshToken })
-    return { state: { userId: fresh.userId, source: 'cookie', expires: fresh.refreshToken.expiredAt, sessionVersion: fresh.sessionVersion }, cookie: { set: sealed, refreshExpiredAt: fresh.refreshToken.expiredAt } }
+    return { state: { userId: fresh.userId, source: 'cookie', expires: fresh.refreshToken.expiredAt, sessionVersion: fresh.sessionVersion, sessionId: fresh.sessionId }, cookie: { set: sealed, refreshExpiredAt: fresh.refreshToken.expiredAt } }
   } catch (e) {
     if (!(e instanceof AppError)) throw e
     // another tab rotated this pair a moment ago and the browser already holds its new cookie: keep it
     // (clearing would log that tab out too); this request goes on with the access token while it is valid
     // (never a stale one: ending the sessions revoked this family, so its refresh is not "rotated recently")
-    if (e.details?.rotatedRecently === true) return { state: check.ok ? { userId: check.userId, source: 'cookie', expires: web.refreshToken.expiredAt, sessionVersion: check.sessionVersion } : { userId: null, error: 'NEED_TO_REFRESH' }, cookie: null }
+    if (e.details?.rotatedRecently === true) return { state: check.ok ? { userId: check.userId, source: 'cookie', expires: web.refreshToken.expiredAt, sessionVersion: check.sessionVersion, sessionId: check.sessionId } : { userId: null, error: 'NEED_TO_REFRESH' }, cookie: null }
     return { state: { userId: null, error: e.code }, cookie: 'clear' }
   }
 }

@@ -248,16 +248,17 @@ export async function issueTokens(db: Db, userId: number, ctx: AuthContext, extr
   const now = ctx.now ?? new Date()
   const keys = await sessionKeys()
   const refreshToken = newRefreshToken(now)
+  const familyId = randomToken(16)
   const results = await db.batch([
     ...extra,
     {
       sql: `INSERT INTO refresh_tokens (id, user_id, family_id, token_hash, client_kind, ip_address, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-      params: [randomToken(16), userId, randomToken(16), await hashToken(refreshToken.value), ctx.clientKind ?? 'WEB', ctx.ip ?? null, now.toISOString(), refreshToken.expiredAt],
+      params: [randomToken(16), userId, familyId, await hashToken(refreshToken.value), ctx.clientKind ?? 'WEB', ctx.ip ?? null, now.toISOString(), refreshToken.expiredAt],
     },
     { sql: `SELECT session_version AS sessionVersion FROM users WHERE id = ?`, params: [userId] },
   ])
   const version = (results[results.length - 1]!.results[0] as { sessionVersion: number } | undefined)?.sessionVersion ?? 0
-  return { accessToken: await signAccessToken(keys, userId, ctx.issuer, now, version), refreshToken, userId }
+  return { accessToken: await signAccessToken(keys, userId, ctx.issuer, now, version, familyId), refreshToken, userId }
 }
 
 type RefreshRow = { id: string; userId: number; familyId: string; expiresAt: string; rotatedAt: string | null; revokedAt: string | null; email: string | null; deletedAt: string | null; sessionVersion: number }
@@ -268,7 +269,7 @@ type RefreshRow = { id: string; userId: number; familyId: string; expiresAt: str
  * the owner's copies both stop working. The access token sent along must be ours and of the same user
  * (its expiry does not matter).
  */
-export async function refreshTokens(db: Db, body: RefreshBody, ctx: AuthContext): Promise<{ accessToken: Token; refreshToken: Token; email: string | null; ipAddress: string | null; userId: number; sessionVersion: number }> {
+export async function refreshTokens(db: Db, body: RefreshBody, ctx: AuthContext): Promise<{ accessToken: Token; refreshToken: Token; email: string | null; ipAddress: string | null; userId: number; sessionVersion: number; sessionId: string }> {
   const now = ctx.now ?? new Date()
   const nowIso = now.toISOString()
   const keys = await sessionKeys()
@@ -296,7 +297,10 @@ export async function refreshTokens(db: Db, body: RefreshBody, ctx: AuthContext)
     `INSERT INTO refresh_tokens (id, user_id, family_id, token_hash, parent_id, client_kind, ip_address, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     randomToken(16), row.userId, row.familyId, await hashToken(refreshToken.value), row.id, ctx.clientKind ?? 'WEB', ipAddress, nowIso, refreshToken.expiredAt,
   )
-  return { accessToken: await signAccessToken(keys, row.userId, ctx.issuer, now, row.sessionVersion), refreshToken, email: row.email, ipAddress, userId: row.userId, sessionVersion: row.sessionVersion }
+  return {
+    accessToken: await signAccessToken(keys, row.userId, ctx.issuer, now, row.sessionVersion, row.familyId),
+    refreshToken, email: row.email, ipAddress, userId: row.userId, sessionVersion: row.sessionVersion, sessionId: row.familyId,
+  }
 }
 
 /**
@@ -314,12 +318,22 @@ export async function revokeFamily(db: Db, familyId: string, nowIso: string) {
   await db.run(`UPDATE refresh_tokens SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL`, nowIso, familyId)
 }
 
+/** What an access token says of its session: the account's session version and the session (refresh family) id. */
+export type SessionClaim = { sessionVersion: number; sessionId: string }
+
 /**
- * ASVS 7.4.3: true while the account is live and still at the session version the access token was signed
- * with (one indexed read). Routes that read the user row anyway compare `sessionVersion` there instead.
+ * SQL, 1 while the session `?` (an access token's `sid`) is open: its refresh family still has a token that was not
+ * revoked (logout revokes the whole family, ASVS 7.4.1). For the queries that check a session inside their own read.
  */
-export async function isSessionCurrent(db: Db, userId: number, sessionVersion: number): Promise<boolean> {
-  return (await db.first(`SELECT 1 FROM users WHERE id = ? AND session_version = ? AND deleted_at IS NULL`, userId, sessionVersion)) !== null
+export const SESSION_OPEN_SQL = `EXISTS (SELECT 1 FROM refresh_tokens WHERE family_id = ? AND revoked_at IS NULL)`
+
+/**
+ * ASVS 7.4.1/7.4.3: true while the account is live, still at the session version the access token was signed
+ * with, and the token's session not logged out (one indexed read). Routes that read the user row anyway check
+ * both there instead.
+ */
+export async function isSessionCurrent(db: Db, userId: number, claim: SessionClaim): Promise<boolean> {
+  return (await db.first(`SELECT 1 FROM users WHERE id = ? AND session_version = ? AND deleted_at IS NULL AND ${SESSION_OPEN_SQL}`, userId, claim.sessionVersion, claim.sessionId)) !== null
 }
 
 /** API.md logout: the token's whole family is revoked (ASVS 7.4.1); an unknown token changes nothing. */
@@ -354,28 +368,29 @@ export type CoinSummary = { coin: number; freeCoin: number; bonus: number; milea
 
 type UserRow = Omit<UserProfile, 'agreePush' | 'isAdult' | 'isAgreeMail' | 'showAdult' | 'isKrIpUser' | 'isAdultKr' | 'isBlToggle'> & {
   isAdult: number; isAgreeMail: number; showAdult: number; isKrIpUser: number; isAdultKr: number; isBlToggle: number
-  push: number | null; pushContents: number | null; pushFreetime: number | null; pushNight: number | null; sessionVersion: number
+  push: number | null; pushContents: number | null; pushFreetime: number | null; pushNight: number | null; sessionVersion: number; sessionOpen: number
 }
 
 /**
  * API.md GET /user/me: the reader's own profile and balances (two queries), or null for a gone account — or,
- * given the access token's `sessionVersion`, for a session that has ended since (ASVS 7.4.3, checked in the
+ * given the access token's session claim, for a session that has ended since (ASVS 7.4.1/7.4.3, checked in the
  * same user read).
  */
-export async function userMe(db: Db, userId: number, sessionVersion?: number, now: Date = new Date()): Promise<{ user: UserProfile; coin: CoinSummary } | null> {
+export async function userMe(db: Db, userId: number, session?: SessionClaim, now: Date = new Date()): Promise<{ user: UserProfile; coin: CoinSummary } | null> {
   const row = await db.first<UserRow>(
     `SELECT u.id, i.provider AS snsProvider, i.provider_user_id AS snsId, u.email, u.name, u.nickname, u.is_adult AS isAdult,
             u.purchase_count AS purchaseCount, u.is_agree_mail AS isAgreeMail, u.show_adult AS showAdult, u.is_kr_ip_user AS isKrIpUser,
             u.is_adult_kr AS isAdultKr, u.birthed_at AS birthedAt, u.is_bl_toggle AS isBlToggle,
             p.is_agree_push AS push, p.is_agree_push_contents AS pushContents, p.is_agree_push_freetime AS pushFreetime, p.is_agree_push_night AS pushNight,
-            u.session_version AS sessionVersion
+            u.session_version AS sessionVersion, ${SESSION_OPEN_SQL} AS sessionOpen
        FROM users u
        LEFT JOIN identities i ON i.id = (SELECT MIN(id) FROM identities WHERE user_id = u.id)
        LEFT JOIN push_settings p ON p.user_id = u.id
       WHERE u.id = ? AND u.deleted_at IS NULL`,
+    session?.sessionId ?? '',
     userId,
   )
-  if (!row || (sessionVersion !== undefined && row.sessionVersion !== sessionVersion)) return null
+  if (!row || (session !== undefined && (row.sessionVersion !== session.sessionVersion || row.sessionOpen !== 1))) return null
   const lots = await db.all<{ type: string; remaining: number }>(
     `SELECT type, SUM(remaining) AS remaining FROM coin_lots
       WHERE user_id = ? AND remaining > 0 AND (expires_at IS NULL OR expires_at > ?) GROUP BY type`,
@@ -385,7 +400,7 @@ export async function userMe(db: Db, userId: number, sessionVersion?: number, no
   const sum = (type: string) => lots.find((l) => l.type === type)?.remaining ?? 0
   const coin = { coin: sum('COIN'), freeCoin: sum('FREE_COIN'), bonus: sum('BONUS'), mileage: sum('MILEAGE'), total: 0 }
   coin.total = coin.coin + coin.freeCoin + coin.bonus
-  const { push, pushContents, pushFreetime, pushNight, sessionVersion: _version, ...u } = row
+  const { push, pushContents, pushFreetime, pushNight, sessionVersion: _version, sessionOpen: _open, ...u } = row
   return {
     user: {
       ...u,

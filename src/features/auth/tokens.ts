@@ -55,12 +55,13 @@ const iso = (s: number) => new Date(s * 1000).toISOString()
 /**
  * Signs a 15-minute access token for `userId`; `issuer` is the edition's siteUrl (also the audience).
  * `sessionVersion` (claim `sv`): the account's `users.session_version` at issue; once it moves on (password
- * change or reset, withdrawal) the token is refused at once (ASVS 7.4.3).
+ * change or reset, withdrawal) the token is refused at once (ASVS 7.4.3). `sessionId` (claim `sid`): the
+ * session (refresh-token family) it belongs to; once that session is logged out the token is refused (ASVS 7.4.1).
  */
-export async function signAccessToken(keys: TokenKeys, userId: number, issuer: string, now: Date = new Date(), sessionVersion = 0): Promise<Token> {
+export async function signAccessToken(keys: TokenKeys, userId: number, issuer: string, now: Date = new Date(), sessionVersion = 0, sessionId = ''): Promise<Token> {
   const iat = seconds(now)
   const exp = iat + ACCESS_TOKEN_TTL_SECONDS
-  const value = await new SignJWT({ sv: sessionVersion })
+  const value = await new SignJWT({ sv: sessionVersion, sid: sessionId })
     .setProtectedHeader({ alg: 'HS256', typ: ACCESS_TOKEN_TYP })
     .setIssuer(issuer)
     .setAudience(issuer)
@@ -74,8 +75,11 @@ export async function signAccessToken(keys: TokenKeys, userId: number, issuer: s
 }
 
 export type AccessCheck =
-  /** `sessionVersion`: the token's `sv` claim (0 when absent: tokens signed before the claim existed). */
-  | { ok: true; userId: number; expiresAt: Date; sessionVersion: number }
+  /**
+   * `sessionVersion`: the token's `sv` claim (0 when absent: tokens signed before the claim existed); `sessionId`:
+   * its `sid` claim ('' when absent: such a token belongs to no open session).
+   */
+  | { ok: true; userId: number; expiresAt: Date; sessionVersion: number; sessionId: string }
   /** `expired`: well signed but past `exp` (the client refreshes, spec §4 NEED_TO_REFRESH); `invalid`: anything else. */
   | { ok: false; reason: 'expired' | 'invalid' }
 
@@ -97,8 +101,9 @@ export async function verifyAccessToken(keys: TokenKeys, token: string, issuer: 
     })
     const userId = Number(payload.sub)
     const sessionVersion = payload.sv ?? 0
-    if (!Number.isSafeInteger(userId) || userId <= 0 || !Number.isSafeInteger(sessionVersion)) return { ok: false, reason: 'invalid' }
-    return { ok: true, userId, expiresAt: new Date(payload.exp! * 1000), sessionVersion: sessionVersion as number }
+    const sessionId = payload.sid ?? ''
+    if (!Number.isSafeInteger(userId) || userId <= 0 || !Number.isSafeInteger(sessionVersion) || typeof sessionId !== 'string') return { ok: false, reason: 'invalid' }
+    return { ok: true, userId, expiresAt: new Date(payload.exp! * 1000), sessionVersion: sessionVersion as number, sessionId }
   } catch (e) {
     return { ok: false, reason: e instanceof errors.JWTExpired ? 'expired' : 'invalid' }
   }
