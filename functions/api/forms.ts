@@ -9,7 +9,7 @@ import { clientIp } from '../middleware/session.ts'
 /** What the auth flows need from the request: the edition's siteUrl (token iss/aud), translator, client IP. */
 export function authContext(c: Context<AppEnv>): AuthContext {
   const platform = c.req.header('x-platform')
-  return { issuer: c.var.edition.siteUrl, t: c.var.t, ip: clientIp((n) => c.req.header(n)), clientKind: platform && platform !== 'WEB' ? 'APP' : 'WEB' }
+  return { issuer: c.var.edition.siteUrl, t: c.var.t, ip: clientIp((n) => c.req.header(n)), clientKind: platform && platform !== 'WEB' ? 'APP' : 'WEB', phoneCountry: c.var.edition.phoneCountry }
 }
 
 /** ASVS 3.5: the web forms (login CSRF included) are accepted only from the site's own Origin. */

@@ -214,7 +214,7 @@ const smsTarget = (phone: string) => phone
 export async function requestSmsCode(db: Db, body: SmsRequestBody, ctx: AuthContext, userId: number | null = null): Promise<{ sent: true; expiresAt: string; phone: string }> {
   const now = ctx.now ?? new Date()
   const nowIso = now.toISOString()
-  const phone = normalisePhone(body.phone)
+  const phone = normalisePhone(body.phone, ctx.phoneCountry ?? '')
   if (!phone) throw new AppError('INVALID_PARAMETER', { fields: 'phone' })
   if (body.purpose === 'FIND_PASSWORD' && !isValidEmail(normaliseEmail(body.id ?? ''))) throw new AppError('INVALID_MAIL_FORM')
   if (body.purpose === 'PHONE' && userId === null) throw new AppError('NOT_LOGIN_USER')
@@ -269,7 +269,7 @@ export type SmsVerified =
 export async function verifySmsCode(db: Db, body: SmsVerifyBody, ctx: AuthContext, userId: number | null = null): Promise<SmsVerified> {
   const now = ctx.now ?? new Date()
   const nowIso = now.toISOString()
-  const phone = normalisePhone(body.phone)
+  const phone = normalisePhone(body.phone, ctx.phoneCountry ?? '')
   if (!phone) throw new AppError('INVALID_PARAMETER', { fields: 'phone' })
   if (body.purpose === 'PHONE' && userId === null) throw new AppError('NOT_LOGIN_USER')
   // one statement spends an attempt of the phone's latest code and checks it is unused, unexpired and under the
@@ -315,8 +315,8 @@ export async function verifySmsCode(db: Db, body: SmsVerifyBody, ctx: AuthContex
 }
 
 /** The SMS code the phone is waiting for (the page resumes its countdown), or null. */
-export async function pendingSms(db: Db, purpose: SmsRequestBody['purpose'], rawPhone: string, now: Date = new Date()): Promise<{ expiresAt: string } | null> {
-  const phone = normalisePhone(rawPhone)
+export async function pendingSms(db: Db, purpose: SmsRequestBody['purpose'], rawPhone: string, phoneCountry: string, now: Date = new Date()): Promise<{ expiresAt: string } | null> {
+  const phone = normalisePhone(rawPhone, phoneCountry)
   if (!phone) return null
   return db.first<{ expiresAt: string }>(
     `SELECT expires_at AS expiresAt FROM one_time_codes WHERE kind = 'SMS' AND purpose = ? AND target = ? AND used_at IS NULL AND expires_at > ? ORDER BY id DESC LIMIT 1`,

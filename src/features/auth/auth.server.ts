@@ -55,8 +55,11 @@ export function pepper(): string {
   return p
 }
 
-/** The edition data the auth flows need: its siteUrl is the tokens' issuer and audience. */
-export type AuthContext = { issuer: string; t: Translate; now?: Date; ip?: string | null; clientKind?: 'WEB' | 'APP' | 'VIEWER_APP' }
+/**
+ * The edition data the auth flows need: its siteUrl is the tokens' issuer and audience; `phoneCountry`, the
+ * country phone numbers without an international prefix are read in.
+ */
+export type AuthContext = { issuer: string; t: Translate; now?: Date; ip?: string | null; clientKind?: 'WEB' | 'APP' | 'VIEWER_APP'; phoneCountry?: string }
 
 export type TokenPair = { accessToken: Token; refreshToken: Token; userId: number }
 
