@@ -49,9 +49,13 @@ function skips(path: string): boolean {
  */
 const CHECKED_BY_HANDLER = new Set(['POST /api/v1/purchase', 'GET /api/v1/coin', 'GET /api/auth/session'])
 
-/** The client's address, as the refresh result reports it (API.md `ipAddress`). */
+/**
+ * The client's address (per-address limits, the refresh result's `ipAddress`): CF-Connecting-IP only, which
+ * Cloudflare sets itself on a deployment (a client's own value is replaced) and the local runtime fills from the
+ * socket. X-Real-IP and X-Forwarded-For are anyone's to write and never read.
+ */
 export function clientIp(header: (name: string) => string | undefined): string | null {
-  return header('cf-connecting-ip') ?? header('x-real-ip') ?? null
+  return header('cf-connecting-ip') ?? null
 }
 
 /**

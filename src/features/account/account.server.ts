@@ -7,7 +7,7 @@ import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
 import { hashPassword, verifyPassword } from '../../lib/server/password.ts'
 import { countAttempt, issueTokens, otpHash, pepper, timingSafeEqualText, type AuthContext, type TokenPair } from '../auth/auth.server.ts'
-import { generateOtp, isValidEmail, normaliseEmail } from '../auth/auth.ts'
+import { generateOtp, isValidEmail, normaliseEmail, signInBuckets } from '../auth/auth.ts'
 import { hashToken, randomToken } from '../auth/tokens.ts'
 import {
   CHANGE_PASSWORD_MAX_FAILURES,
@@ -178,7 +178,8 @@ export async function resetPassword(db: Db, body: ResetPasswordBody, ctx: AuthCo
     { sql: `UPDATE one_time_codes SET used_at = ? WHERE id = ? AND used_at IS NULL`, params: [nowIso, ticket.id] },
     { sql: `UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ? AND ${claimed}`, params: [hash, nowIso, body.userId, ticket.id, nowIso] },
     ...endAllSessions(body.userId, nowIso, { sql: claimed, params: [ticket.id, nowIso] }),
-    { sql: `DELETE FROM rate_limits WHERE bucket = ?`, params: [`signin:${row.email ?? ''}`] },
+    // the owner proved it: the e-mail's sign-in locks (every address) lift
+    { sql: `DELETE FROM rate_limits WHERE bucket >= ? AND bucket < ?`, params: [signInBuckets(row.email ?? '').from, signInBuckets(row.email ?? '').to] },
   ])
   if ((results[0]?.meta.changes ?? 0) !== 1) throw new AppError('TIMEOUT')
   if (row.email) {

@@ -216,15 +216,16 @@ export async function otpHash(target: string, code: string): Promise<string> {
 }
 
 /**
- * Spec §8 sign-in. Every attempt first counts in the e-mail's bucket (atomic upsert), so parallel guesses
- * cannot slip past the limit: over 5 attempts without success within the hour → DUPLICATE_LOGIN until the
- * hour is over. Unknown e-mail and wrong password spend the same full derivation (ASVS 6.3.8).
+ * Spec §8 sign-in. Every attempt first counts in the bucket of the e-mail and the client address (atomic
+ * upsert), so parallel guesses cannot slip past the limit: over 5 attempts without success within the hour →
+ * DUPLICATE_LOGIN for that address until the hour is over; the owner from another address still gets in.
+ * Unknown e-mail and wrong password spend the same full derivation (ASVS 6.3.8).
  */
 export async function signIn(db: Db, body: SignInBody, ctx: AuthContext): Promise<TokenPair> {
   const now = ctx.now ?? new Date()
   const nowIso = now.toISOString()
   const email = normaliseEmail(body.email)
-  const bucket = signInBucket(email)
+  const bucket = signInBucket(email, ctx.ip ?? null)
   const attempts = await countAttempt(db, bucket, SIGN_IN_WINDOW_SECONDS, now)
   if (attempts > SIGN_IN_MAX_FAILURES) throw new AppError('DUPLICATE_LOGIN')
 
