@@ -20,7 +20,7 @@ const signInFrom = (ip: string, email: string, password: string, extra: Record<s
 describe('password failures per account and address', () => {
   it('40 parallel wrong passwords from one address: at most 5 evaluated; that address locked, the owner elsewhere signs in', async () => {
     const user = await makeUser()
-    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => signInFrom(ATTACKER, user.email, `Wrong-${i}-pass`).then(read)))
+    const answers = await Promise.all(Array.from({ length: 40 }, async (_, i) => read(await signInFrom(ATTACKER, user.email, `Wrong-${i}-pass`))))
     expect(answers.filter((a) => a.code === 'INVALID_PASSWORD').length).toBeLessThanOrEqual(5)
     expect(answers.filter((a) => a.code === 'DUPLICATE_LOGIN').length).toBeGreaterThanOrEqual(35)
     // the attacker's address stays locked, even with the right password
