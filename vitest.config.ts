@@ -29,6 +29,13 @@ export default defineConfig({
               d1Databases: ['DB'],
               r2Buckets: ['MEDIA'],
               kvNamespaces: ['CACHE', 'SESSION'],
+              // the limits of wrangler.jsonc (`ratelimits`), simulated by the local runtime
+              ratelimits: {
+                LIMIT_ADDRESS_ATTEMPT: { namespace_id: '2601', simple: { limit: 10, period: 60 } },
+                LIMIT_ADDRESS_SEND: { namespace_id: '2602', simple: { limit: 5, period: 60 } },
+                LIMIT_EDITION_ATTEMPT: { namespace_id: '2603', simple: { limit: 600, period: 60 } },
+                LIMIT_EDITION_SEND: { namespace_id: '2604', simple: { limit: 100, period: 60 } },
+              },
               bindings: {
                 EDITION: 'fr',
                 PASSWORD_PEPPER: 'test-pepper',

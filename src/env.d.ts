@@ -19,6 +19,11 @@ declare namespace Cloudflare {
     SESSION_SECRET?: string
     PASSWORD_PEPPER?: string
     PAYMENT_WEBHOOK_SECRET?: string
+    /** Rate limiting (wrangler.jsonc `ratelimits`): see src/features/auth/limits.server.ts. */
+    LIMIT_ADDRESS_ATTEMPT?: RateLimit
+    LIMIT_ADDRESS_SEND?: RateLimit
+    LIMIT_EDITION_ATTEMPT?: RateLimit
+    LIMIT_EDITION_SEND?: RateLimit
   }
 }
 declare module 'virtual:edition-theme.css'

@@ -36,6 +36,7 @@ import {
   type WithdrawalBody,
 } from './account.ts'
 import { messageProvider } from './messaging.server.ts'
+import { checkLimits } from '../auth/limits.server.ts'
 import {
   TRANSFER_CODE_TTL_SECONDS,
   TRANSFER_MAX_ATTEMPTS,
@@ -109,6 +110,7 @@ export async function requestResetMail(db: Db, body: { email: string }, ctx: Aut
   const now = ctx.now ?? new Date()
   const email = normaliseEmail(body.email)
   if (!isValidEmail(email)) throw new AppError('INVALID_MAIL_FORM')
+  await checkLimits('mail-send', ctx)
   if ((await countAttempt(db, `reset-mail:${email}`, RESET_MAIL_WINDOW_SECONDS, now)) > 1) throw new AppError('FREQUENT_REQUEST')
   const user = await db.first<{ id: number; local: number }>(
     `SELECT id, password_hash IS NOT NULL AS local FROM users WHERE email = ? AND deleted_at IS NULL`,
@@ -157,6 +159,7 @@ async function resetTicket(userId: number, target: string, purpose: 'MAIL' | 'SM
 export async function resetPassword(db: Db, body: ResetPasswordBody, ctx: AuthContext): Promise<{ result: 'SUCCESS' }> {
   const rule = resetPasswordError(body)
   if (rule) throw new AppError(rule)
+  await checkLimits('code-check', ctx)
   const now = ctx.now ?? new Date()
   const nowIso = now.toISOString()
   // one statement spends an attempt of the ticket and checks it is unused, unexpired and under the limit
@@ -219,6 +222,7 @@ export async function requestSmsCode(db: Db, body: SmsRequestBody, ctx: AuthCont
   if (!phone) throw new AppError('INVALID_PARAMETER', { fields: 'phone' })
   if (body.purpose === 'FIND_PASSWORD' && !isValidEmail(normaliseEmail(body.id ?? ''))) throw new AppError('INVALID_MAIL_FORM')
   if (body.purpose === 'PHONE' && userId === null) throw new AppError('NOT_LOGIN_USER')
+  await checkLimits('sms-send', ctx)
   const live = await db.first<{ expiresAt: string }>(
     `SELECT expires_at AS expiresAt FROM one_time_codes
       WHERE kind = 'SMS' AND purpose = ? AND target = ? AND used_at IS NULL AND expires_at > ? AND attempts < ? ORDER BY id DESC LIMIT 1`,
@@ -273,6 +277,7 @@ export async function verifySmsCode(db: Db, body: SmsVerifyBody, ctx: AuthContex
   const phone = normalisePhone(body.phone, ctx.phoneCountry ?? '')
   if (!phone) throw new AppError('INVALID_PARAMETER', { fields: 'phone' })
   if (body.purpose === 'PHONE' && userId === null) throw new AppError('NOT_LOGIN_USER')
+  await checkLimits('code-check', ctx)
   // one statement spends an attempt of the phone's latest code and checks it is unused, unexpired and under the
   // limit (and, for PHONE, the reader's): parallel guesses get at most SMS_MAX_ATTEMPTS evaluations between them
   const row = await db.first<{ id: number; codeHash: string }>(
@@ -538,6 +543,7 @@ export async function redeemTransfer(db: Db, rawCode: string, ctx: AuthContext):
   const nowIso = now.toISOString()
   const code = normaliseTransferCode(rawCode)
   if (!code) throw new AppError('NOT_FOUND_USER')
+  await checkLimits('code-check', ctx)
   // one statement spends an attempt and checks the transfer is waiting, unexpired and under the limit, so parallel
   // guesses get at most TRANSFER_MAX_ATTEMPTS evaluations between them
   const row = await db.first<{ userId: number; codeHash: string; attempts: number }>(

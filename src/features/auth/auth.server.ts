@@ -7,6 +7,7 @@ import { env } from 'cloudflare:workers'
 import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
 import { hashPassword, verifyPassword } from '../../lib/server/password.ts'
+import { checkLimits } from './limits.server.ts'
 import type { Translate } from '../../lib/i18n/i18n.ts'
 import {
   OTP_MAX_ATTEMPTS,
@@ -67,6 +68,7 @@ export type TokenPair = { accessToken: Token; refreshToken: Token; userId: numbe
 export async function signUp(db: Db, body: SignUpBody, ctx: AuthContext): Promise<{ sent: true }> {
   const rule = signUpError(body)
   if (rule) throw new AppError(rule)
+  await checkLimits('sign-up', ctx)
   const now = ctx.now ?? new Date()
   const email = normaliseEmail(body.email)
   const prior = await db.first<{ live: number; deletedAt: string | null }>(
@@ -139,6 +141,7 @@ type OtpRow = { userId: number | null; expiresAt: string; usedAt: string | null;
  * ALREADY_AUTH_MAIL; a used code (single use) or an unknown address → INVALID_PARAMETER.
  */
 export async function verifyOtp(db: Db, body: VerifyOtpBody, ctx: AuthContext): Promise<{ verified: true }> {
+  await checkLimits('code-check', ctx)
   const now = ctx.now ?? new Date()
   const nowIso = now.toISOString()
   const email = normaliseEmail(body.email)
@@ -192,6 +195,7 @@ export async function resendOtpForUser(db: Db, userId: number, ctx: AuthContext)
 
 async function resendPendingOtp(db: Db, bucket: string, column: 'email' | 'id', key: string | number, ctx: AuthContext): Promise<{ sent: true }> {
   const now = ctx.now ?? new Date()
+  await checkLimits('mail-send', ctx)
   if ((await countAttempt(db, bucket, OTP_RESEND_WINDOW_SECONDS, now)) > OTP_RESEND_MAX) throw new AppError('FREQUENT_REQUEST')
   const user = await db.first<{ email: string }>(
     `SELECT email FROM users WHERE ${column} = ? AND deleted_at IS NULL AND email_verified_at IS NULL AND password_hash IS NOT NULL AND email IS NOT NULL`,
@@ -225,6 +229,7 @@ export async function signIn(db: Db, body: SignInBody, ctx: AuthContext): Promis
   const now = ctx.now ?? new Date()
   const nowIso = now.toISOString()
   const email = normaliseEmail(body.email)
+  await checkLimits('sign-in', ctx)
   const bucket = signInBucket(email, ctx.ip ?? null)
   const attempts = await countAttempt(db, bucket, SIGN_IN_WINDOW_SECONDS, now)
   if (attempts > SIGN_IN_MAX_FAILURES) throw new AppError('DUPLICATE_LOGIN')
