@@ -64,7 +64,7 @@ describe('POST /api/v1/auth/sign-up', () => {
     expect(await read(res)).toEqual({ result: 'SUCCESS', data: { sent: true } })
     const user = await db().prepare('SELECT id, email, password_hash, is_agree_mail, email_verified_at FROM users WHERE email = ?').bind(email).first<Record<string, unknown>>()
     expect(user).toMatchObject({ email, is_agree_mail: 1, email_verified_at: null })
-    expect(String(user!.password_hash)).toMatch(/^pbkdf2-sha256\$100000\$/)
+    expect(String(user!.password_hash)).toMatch(/^argon2id\$v=19\$m=19456,t=2,p=1\$/)
     const mail = await db().prepare(`SELECT subject, body FROM outbox WHERE recipient = ? AND template = 'signup-otp'`).bind(email).first<{ subject: string; body: string }>()
     const code = /\b(\d{6})\b/.exec(mail!.body)?.[1]
     expect(code).toBeDefined()

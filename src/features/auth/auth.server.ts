@@ -6,7 +6,7 @@
 import { env } from 'cloudflare:workers'
 import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
-import { hashPassword, verifyPassword } from '../../lib/server/password.ts'
+import { checkPassword, hashPassword } from '../../lib/server/password.ts'
 import { checkLimits } from './limits.server.ts'
 import type { Translate } from '../../lib/i18n/i18n.ts'
 import {
@@ -238,7 +238,7 @@ export async function signIn(db: Db, body: SignInBody, ctx: AuthContext): Promis
     `SELECT id, password_hash AS passwordHash, email_verified_at AS verifiedAt FROM users WHERE email = ? AND deleted_at IS NULL`,
     email,
   )
-  const valid = await verifyPassword(body.password, user?.passwordHash, pepper())
+  const { valid, upgrade } = await checkPassword(body.password, user?.passwordHash, pepper())
   if (!user) throw new AppError('NOT_REGISTERED_USER')
   if (!valid) throw new AppError('INVALID_PASSWORD')
   // only the holder of the right password learns that the address still waits for its OTP (spec §8 Sign-up mail group)
@@ -246,6 +246,8 @@ export async function signIn(db: Db, body: SignInBody, ctx: AuthContext): Promis
   return issueTokens(db, user.id, ctx, [
     { sql: `DELETE FROM rate_limits WHERE bucket = ?`, params: [bucket] },
     { sql: `UPDATE users SET last_login_at = ? WHERE id = ?`, params: [nowIso, user.id] },
+    // an older hash (PBKDF2) becomes argon2id now that the password is known; unless it changed meanwhile
+    ...(upgrade ? [{ sql: `UPDATE users SET password_hash = ? WHERE id = ? AND password_hash = ?`, params: [upgrade, user.id, user.passwordHash] }] : []),
   ])
 }
 
