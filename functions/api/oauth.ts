@@ -15,6 +15,7 @@ import { AppError, type ErrorCode } from '../../src/lib/errors/catalogue.ts'
 import { safeCallback } from '../../src/features/auth/auth.ts'
 import { sessionKeys } from '../../src/features/auth/auth.server.ts'
 import {
+  OAUTH_PROVIDER_NAMES,
   OAUTH_STATE_TTL_SECONDS,
   checkCallback,
   isOAuthProvider,
@@ -54,7 +55,12 @@ async function start(c: Context<AppEnv>, config: OAuthProviderConfig, callback: 
   const { url, cookie } = await beginOAuth(c.var.db, config, new URL(c.req.url).origin, callback, link)
   setCookie(c, stateCookie(c), cookie, { ...stateCookieOptions(c, config), maxAge: OAUTH_STATE_TTL_SECONDS })
   c.header('Cache-Control', 'no-store')
-  return c.redirect(url, link === null ? 302 : 303)
+  if (link === null) return c.redirect(url, 302)
+  // the link starts from a form, and CSP form-action 'self' forbids a form's redirect to another site: a page
+  // that moves on by itself (a refresh is a plain navigation), with a link for browsers that do not
+  const href = url.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;')
+  const label = c.var.t('auth.oauth.continueWith', { provider: OAUTH_PROVIDER_NAMES[config.id] })
+  return c.html(`<!doctype html><html lang="${c.var.edition.locale}"><meta http-equiv="refresh" content="0;url=${href}"><title>${label}</title><a href="${href}">${label}</a></html>`)
 }
 
 /** Where a link from /setting ends. */

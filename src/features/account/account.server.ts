@@ -175,6 +175,7 @@ export async function resetPassword(db: Db, body: ResetPasswordBody, ctx: AuthCo
   if (!row.passwordHash) throw new AppError('NOT_LOCAL_LOGIN_USER')
   if (await verifyPassword(body.newPassword, row.passwordHash, pepper())) throw new AppError('EQUAL_PASSWORD')
   const hash = await hashPassword(body.newPassword, pepper())
+  const locks = signInBuckets(row.email ?? '')
   // claim and change in one batch: of two submissions of one link exactly one changes the password
   const claimed = `(SELECT used_at FROM one_time_codes WHERE id = ?) = ?`
   const results = await db.batch([
@@ -182,7 +183,7 @@ export async function resetPassword(db: Db, body: ResetPasswordBody, ctx: AuthCo
     { sql: `UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ? AND ${claimed}`, params: [hash, nowIso, body.userId, ticket.id, nowIso] },
     ...endAllSessions(body.userId, nowIso, { sql: claimed, params: [ticket.id, nowIso] }),
     // the owner proved it: the e-mail's sign-in locks (every address) lift
-    { sql: `DELETE FROM rate_limits WHERE bucket >= ? AND bucket < ?`, params: [signInBuckets(row.email ?? '').from, signInBuckets(row.email ?? '').to] },
+    { sql: `DELETE FROM rate_limits WHERE bucket >= ? AND bucket < ?`, params: [locks.from, locks.to] },
   ])
   if ((results[0]?.meta.changes ?? 0) !== 1) throw new AppError('TIMEOUT')
   if (row.email) {
