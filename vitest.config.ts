@@ -14,6 +14,13 @@ const miniflare = (bindings: Record<string, unknown>) => ({
   kvNamespaces: ['CACHE', 'SESSION'],
   // Cloudflare Email Service, simulated by miniflare: only the senders of the editions under test
   email: { send_email: [{ name: 'EMAIL', allowed_sender_addresses: ['no-reply@fr.bomtoon.example', 'no-reply@ar.bomtoon.example'] }] },
+  // the limits of wrangler.jsonc (`ratelimits`), simulated by the local runtime
+  ratelimits: {
+    LIMIT_ADDRESS_ATTEMPT: { namespace_id: '2601', simple: { limit: 10, period: 60 as const } },
+    LIMIT_ADDRESS_SEND: { namespace_id: '2602', simple: { limit: 5, period: 60 as const } },
+    LIMIT_EDITION_ATTEMPT: { namespace_id: '2603', simple: { limit: 600, period: 60 as const } },
+    LIMIT_EDITION_SEND: { namespace_id: '2604', simple: { limit: 100, period: 60 as const } },
+  },
   bindings: { EDITION: 'fr', PASSWORD_PEPPER: 'test-pepper', SESSION_SECRET: 'test-session-secret-0123456789abcdef', ...bindings },
 })
 

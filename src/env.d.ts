@@ -29,6 +29,11 @@ declare namespace Cloudflare {
     TWILIO_MESSAGING_SERVICE_SID?: string
     /** Overrides Twilio's API origin (the worker tests' local server). */
     TWILIO_API_BASE?: string
+    /** Rate limiting (wrangler.jsonc `ratelimits`): see src/features/auth/limits.server.ts. */
+    LIMIT_ADDRESS_ATTEMPT?: RateLimit
+    LIMIT_ADDRESS_SEND?: RateLimit
+    LIMIT_EDITION_ATTEMPT?: RateLimit
+    LIMIT_EDITION_SEND?: RateLimit
   }
 }
 declare module 'virtual:edition-theme.css'

@@ -14,8 +14,8 @@ export const coin = new Hono<AppEnv>()
   })
   /** Balances per type and the next expiries (the session version is checked in the same query). */
   .get('/', async (c) => {
-    const { userId, sessionVersion } = currentSession(c)
-    return ok(c, await coinOf(c.var.db, userId, new Date(), sessionVersion))
+    const session = currentSession(c)
+    return ok(c, await coinOf(c.var.db, session.userId, new Date(), session))
   })
   /** One page of the charge, use or mileage history (spec §9 windows), newest first. */
   .get('/history', validate('query', HistoryQuery), async (c) => ok(c, await coinHistory(c.var.db, currentUserId(c), c.req.valid('query'))))

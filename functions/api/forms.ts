@@ -19,6 +19,7 @@ export function authContext(c: Context<AppEnv>): AuthContext {
     t: c.var.t,
     ip: clientIp((n) => c.req.header(n)),
     clientKind: platform && platform !== 'WEB' ? 'APP' : 'WEB',
+    phoneCountry: c.var.edition.phoneCountry,
     platform: clientPlatform(c.req.header('x-client-id'), c.req.header('x-client-secret'), env as unknown as Record<string, unknown>),
   }
 }

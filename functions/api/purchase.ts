@@ -35,10 +35,10 @@ const PreviewQuery = z.object({ episodeId: z.string().regex(/^[1-9]\d{0,14}$/).t
 
 export const purchase = new Hono<AppEnv>()
   .post('/', session, requireUser, validate('json', PurchaseRequest), idempotent('POST /purchase', { handlerChecksKey: true }), async (c) => {
-    const { userId, sessionVersion } = currentSession(c)
+    const session = currentSession(c)
     const result = await purchaseEpisodes(c.var.db, {
-      userId,
-      sessionVersion,
+      userId: session.userId,
+      session,
       request: c.req.valid('json'),
       claim: c.var.idempotency,
       rentalHours: c.var.edition.rentalHours,

@@ -47,7 +47,7 @@ export const qna = new Hono<AppEnv>()
     const object = key ? await ctxOf(c).media?.get(key) : null
     if (!object) throw new AppError('NOT_EXIST')
     return new Response(object.body, {
-      headers: { 'content-type': object.httpMetadata?.contentType ?? 'application/octet-stream', 'cache-control': 'private, max-age=3600', 'x-content-type-options': 'nosniff', 'content-disposition': 'inline' },
+      headers: { 'content-type': object.httpMetadata?.contentType ?? 'application/octet-stream', 'cache-control': 'private, no-store', 'x-content-type-options': 'nosniff', 'content-disposition': 'inline' },
     })
   })
   .post('/web/register', async (c) => {

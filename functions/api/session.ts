@@ -55,7 +55,7 @@ export const sessionService = new Hono<AppEnv>()
     c.header('Cache-Control', 'private, no-store')
     const state = c.var.session
     if (!state || state.userId === null) return c.json({})
-    const me = await userMe(c.var.db, state.userId, state.sessionVersion)
+    const me = await userMe(c.var.db, state.userId, state)
     if (!me && state.source === 'cookie') deleteCookie(c, SESSION_COOKIE, sessionCookieOptions(c.req.url))
     return c.json(me ? { user: me.user, expires: state.expires, coin: me.coin } : {})
   })

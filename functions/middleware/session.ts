@@ -17,11 +17,11 @@ import type { Platform } from '../../src/features/coupon/coupon.ts'
 export type SessionState =
   /**
    * `expires`: when the session ends (refresh-token expiry for the cookie, access-token expiry for Bearer).
-   * `sessionVersion`: the access token's; a route in CHECKED_BY_HANDLER compares it in its own user read.
-   * `reader`: the adult flags and switches read with the version check (absent when no check ran).
+   * `sessionVersion`, `sessionId`: the access token's; a route in CHECKED_BY_HANDLER checks them in its own read.
+   * `reader`: the adult flags and switches read with the session check (absent when no check ran).
    * `platform`: fixed at sign-in (the token's claim), what platform rules check — never the X-Platform header.
    */
-  | { userId: number; source: 'bearer' | 'cookie'; expires: string; sessionVersion: number; platform: Platform; reader?: AudienceFlags }
+  | { userId: number; source: 'bearer' | 'cookie'; expires: string; sessionVersion: number; sessionId: string; platform: Platform; reader?: AudienceFlags }
   | { userId: null; error: ErrorCode | null }
 
 declare module 'hono' {
@@ -41,7 +41,8 @@ function skips(path: string): boolean {
 /**
  * ASVS 7.4.1/7.4.3: a password change, a password reset and a withdrawal end every session of the account at
  * once. They revoke its refresh-token families and move `users.session_version` on in the same D1 batch; an
- * access token (claim `sv`) of an older version is refused although its 15 minutes are not over.
+ * access token (claim `sv`) of an older version is refused although its 15 minutes are not over. A logout
+ * revokes its session's family: an access token of that session (claim `sid`) is refused at once too.
  *
  * Cost: checking the version is one indexed read per signed-in request. The routes below read the reader's
  * row in their first D1 round trip anyway and compare the version there (no extra round trip: the purchase
@@ -52,9 +53,13 @@ function skips(path: string): boolean {
  */
 const CHECKED_BY_HANDLER = new Set(['POST /api/v1/purchase', 'GET /api/v1/coin', 'GET /api/auth/session'])
 
-/** The client's address, as the refresh result reports it (API.md `ipAddress`). */
+/**
+ * The client's address (per-address limits, the refresh result's `ipAddress`): CF-Connecting-IP only, which
+ * Cloudflare sets itself on a deployment (a client's own value is replaced) and the local runtime fills from the
+ * socket. X-Real-IP and X-Forwarded-For are anyone's to write and never read.
+ */
 export function clientIp(header: (name: string) => string | undefined): string | null {
-  return header('cf-connecting-ip') ?? header('x-real-ip') ?? null
+  return header('cf-connecting-ip') ?? null
 }
 
 /**
@@ -130,9 +135,9 @@ async function fromBearer(authorization: string, issuer: string, db: AppEnv['Var
   const keys = await sessionKeys().catch(() => null)
   if (!keys) return { userId: null, error: 'NO_SECRET' }
   const check = await verifyAccessToken(keys, match[1]!, issuer)
-  const reader = check.ok && checkVersion ? await currentReader(db, check.userId, check.sessionVersion) : undefined
+  const reader = check.ok && checkVersion ? await currentReader(db, check.userId, check) : undefined
   if (reader === null) return { userId: null, error: 'NEED_TO_REFRESH' }
-  if (check.ok) return { userId: check.userId, source: 'bearer', expires: check.expiresAt.toISOString(), sessionVersion: check.sessionVersion, platform: check.platform, reader }
+  if (check.ok) return { userId: check.userId, source: 'bearer', expires: check.expiresAt.toISOString(), sessionVersion: check.sessionVersion, sessionId: check.sessionId, platform: check.platform, reader }
   return { userId: null, error: check.reason === 'expired' ? 'NEED_TO_REFRESH' : 'NOT_LOGIN_USER' }
 }
 
@@ -148,22 +153,22 @@ async function fromCookie(
   const now = new Date()
   const check = await verifyAccessToken(keys, web.accessToken.value, issuer, now)
   const usable = check.ok && !needsRefresh(check.expiresAt, now)
-  const reader = usable && checkVersion ? await currentReader(db, check.userId, check.sessionVersion) : undefined
+  const reader = usable && checkVersion ? await currentReader(db, check.userId, check) : undefined
   if (usable && reader !== null) {
-    return { state: { userId: check.userId, source: 'cookie', expires: web.refreshToken.expiredAt, sessionVersion: check.sessionVersion, platform: check.platform, reader }, cookie: null }
+    return { state: { userId: check.userId, source: 'cookie', expires: web.refreshToken.expiredAt, sessionVersion: check.sessionVersion, sessionId: check.sessionId, platform: check.platform, reader }, cookie: null }
   }
   try {
     const fresh = await refreshTokens(db, { accessToken: web.accessToken.value, refreshToken: web.refreshToken.value }, { issuer, t, now, ip })
     // spec §4: tokens of another account than the cookie's are dropped (refresh already refuses a foreign access token)
     if (check.ok && fresh.userId !== check.userId) return { state: { userId: null, error: 'NOT_LOGIN_USER' }, cookie: 'clear' }
     const sealed = await sealSession(keys, { accessToken: fresh.accessToken, refreshToken: fresh.refreshToken })
-    return { state: { userId: fresh.userId, source: 'cookie', expires: fresh.refreshToken.expiredAt, sessionVersion: fresh.sessionVersion, platform: fresh.platform }, cookie: { set: sealed, refreshExpiredAt: fresh.refreshToken.expiredAt } }
+    return { state: { userId: fresh.userId, source: 'cookie', expires: fresh.refreshToken.expiredAt, sessionVersion: fresh.sessionVersion, sessionId: fresh.sessionId, platform: fresh.platform }, cookie: { set: sealed, refreshExpiredAt: fresh.refreshToken.expiredAt } }
   } catch (e) {
     if (!(e instanceof AppError)) throw e
     // another tab rotated this pair a moment ago and the browser already holds its new cookie: keep it
     // (clearing would log that tab out too); this request goes on with the access token while it is valid
     // (never a stale one: ending the sessions revoked this family, so its refresh is not "rotated recently")
-    if (e.details?.rotatedRecently === true) return { state: check.ok ? { userId: check.userId, source: 'cookie', expires: web.refreshToken.expiredAt, sessionVersion: check.sessionVersion, platform: check.platform } : { userId: null, error: 'NEED_TO_REFRESH' }, cookie: null }
+    if (e.details?.rotatedRecently === true) return { state: check.ok ? { userId: check.userId, source: 'cookie', expires: web.refreshToken.expiredAt, sessionVersion: check.sessionVersion, sessionId: check.sessionId, platform: check.platform } : { userId: null, error: 'NEED_TO_REFRESH' }, cookie: null }
     return { state: { userId: null, error: e.code }, cookie: 'clear' }
   }
 }

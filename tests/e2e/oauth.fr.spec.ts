@@ -1,11 +1,13 @@
 import { expect, test } from '@playwright/test'
 import { googleVars, startProvider, startWorker } from './oidc.ts'
+import { DEMO_READER } from './helpers.ts'
 
 /**
  * Issue 3 item 2 in Chromium: the full OAuth sign-in (state + PKCE + nonce) against a REAL local OpenID
  * provider started here, with its own account-picker page, and a worker of the built fr edition configured
- * with it as "google": a newcomer gets an account, the demo reader is linked by verified e-mail, a refusal
- * lands on login-error, and a sign-in started in the viewer returns to the viewer.
+ * with it as "google": a newcomer gets an account; the demo reader's e-mail is never linked by itself
+ * (AccountNotLinkedError) until the reader signs in and links Google from /setting; a refusal lands on
+ * login-error, and a sign-in started in the viewer returns to the viewer.
  */
 
 const PORT = Number(process.env.E2E_PORT_BASE ?? 8791) + 7
@@ -43,7 +45,21 @@ test('a newcomer signs in with the local OpenID provider and gets an account, ba
   expect(me.data.user).toMatchObject({ email: 'carol@example.test', snsProvider: 'google', snsId: 'carol', isAdult: false })
 })
 
-test('the demo reader is linked by verified e-mail and returns to the viewer it came from', async ({ page, request }) => {
+test('the demo reader links Google from /setting (never by e-mail alone), then signs in with it back to the viewer', async ({ page, request, context }) => {
+  await page.goto(`${APP}/user/login`)
+  await page.getByRole('link', { name: 'Continuer avec Google' }).click()
+  await page.getByRole('button', { name: 'Reader' }).click()
+  await expect(page).toHaveURL(`${APP}/callback/login-error?error=AccountNotLinkedError`)
+  await page.goto(`${APP}/user/login?callback=%2Fsetting`)
+  await page.getByLabel('Adresse e-mail').fill(DEMO_READER.email)
+  await page.getByLabel('Mot de passe').fill(DEMO_READER.password)
+  await page.getByRole('button', { name: 'Se connecter' }).click()
+  await expect(page).toHaveURL(`${APP}/setting`)
+  // the provider remembers the Reader picked above: it sends the browser straight back
+  await page.getByRole('button', { name: 'Lier Google' }).click()
+  await expect(page).toHaveURL(`${APP}/setting?linked=google`)
+  await expect(page.getByRole('status')).toHaveText('Google est maintenant lié à votre compte.')
+  await context.clearCookies()
   const free = await (await request.get(`${APP}/api/v1/contents?tab=FREE`)).json()
   const detail = await (await request.get(`${APP}/api/v1/contents/${free.data.items[0].id}`)).json()
   const episode = detail.data.episodes.find((e: { free: boolean }) => e.free).id as number

@@ -11,7 +11,9 @@ import { appFor, expectHandled, frMessages, request } from './app.ts'
 import { seedDemo, DEMO_ACCOUNTS } from './seed.ts'
 import { db, expectError, newSeries, read, type Reader } from './purchase.helpers.ts'
 import { parseEdition } from '../../src/lib/edition/schema.ts'
-import { deriveKeys, signAccessToken } from '../../src/features/auth/tokens.ts'
+import { issueTokens } from '../../src/features/auth/auth.server.ts'
+import { deriveKeys } from '../../src/features/auth/tokens.ts'
+import { createDb } from '../../src/lib/server/db.ts'
 import { openSession } from '../../src/features/session/cookie.ts'
 import { assertEventAccess } from '../../src/features/age/age.server.ts'
 import { AppError } from '../../src/lib/errors/catalogue.ts'
@@ -35,7 +37,7 @@ async function member(cols: { birthedAt?: string | null; isAdult?: boolean; veri
     `INSERT INTO users (email, birthed_at, is_adult, adult_verified_at, show_adult) VALUES (?, ?, ?, ?, ?) RETURNING id`,
     email, cols.birthedAt ?? null, cols.isAdult ? 1 : 0, cols.verifiedAt ?? null, cols.isAdult ? 1 : 0,
   )
-  const token = await signAccessToken(await deriveKeys(secret), row!.id, editions[ed].siteUrl)
+  const token = (await issueTokens(createDb(env.DB), row!.id, { issuer: editions[ed].siteUrl, t: (k) => k })).accessToken
   return { id: row!.id, headers: { authorization: `Bearer ${token.value}` } }
 }
 const call = (ed: Ed, method: string, path: string, headers: Record<string, string> = {}, body?: unknown) =>

@@ -74,6 +74,42 @@ async function signInWith(provider: string, account: string, opts: { callback?: 
   return { jar, start, back, final, location: final.headers.get('location') ?? '' }
 }
 
+const pathOf = (url: URL) => url.pathname + url.search
+
+/** A browser signed in with e-mail and password through the login form. */
+async function passwordSession(email: string, password: string): Promise<Jar> {
+  const jar = new Jar()
+  const res = await request(app, '/api/v1/auth/web/sign-in', {
+    method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: ORIGIN }, body: new URLSearchParams({ email, password, callback: '/setting' }).toString(),
+  })
+  jar.take(res)
+  expect(jar.cookies.has('wt_session')).toBe(true)
+  return jar
+}
+
+/**
+ * The /setting "link" button of `provider`: a page that moves on to the provider by itself (CSP form-action
+ * forbids a form's redirect to another site); the provider's authorization URL it goes to.
+ */
+async function linkStart(jar: Jar, provider: string): Promise<URL> {
+  const res = await request(app, `/api/v1/auth/oauth/${provider}/link`, { method: 'POST', redirect: 'manual', headers: { origin: ORIGIN, cookie: jar.header() } })
+  jar.take(res)
+  expect(res.status).toBe(200)
+  const refresh = /<meta http-equiv="refresh" content="0;url=([^"]+)">/.exec(await res.text())
+  expect(refresh).toBeTruthy()
+  return new URL(refresh![1]!.replace(/&amp;/g, '&'))
+}
+
+/** The demo reader signs in with the password and links `provider` (as `account` there); the jar of that browser. */
+async function linkFromSetting(provider: string, account: string, error?: string): Promise<Jar> {
+  const jar = await passwordSession(READER.email, READER.password)
+  const authorize = await linkStart(jar, provider)
+  authorize.searchParams.set('login_hint', account)
+  const final = await appGet(jar, pathOf(await throughProvider(authorize.href)))
+  expect(final.headers.get('location')).toBe(error ? `/setting?error=${error}` : `/setting?linked=${provider}`)
+  return jar
+}
+
 const session = async (jar: Jar) => (await (await appGet(jar, '/api/auth/session')).json()) as { user?: { id: number; email: string | null; snsProvider: string | null; snsId: string | null } }
 
 beforeAll(async () => {
@@ -97,10 +133,19 @@ describe('OAuth start', () => {
     expect(cookie).toMatch(/HttpOnly/i)
     expect(cookie).toMatch(/Max-Age=600/i)
     expect(cookie).toMatch(/SameSite=Lax/i)
-    expect(cookie).toMatch(/Path=\/api\/v1\/auth\/oauth\//i)
+    expect(cookie).toMatch(/Path=\/(;|$)/i) // `__Host-` needs Path=/ (below)
     // encrypted: neither the state nor anything else readable
     expect(cookie).not.toContain(url.searchParams.get('state')!)
     expect(cookie.split(';')[0]!.split('.')).toHaveLength(5)
+  })
+
+  it('on https the state cookie is __Host- prefixed and Secure, so a sibling site (another edition) cannot plant one', async () => {
+    const res = await app.request(new Request('https://localhost/api/v1/auth/oauth/google', { redirect: 'manual' }))
+    const cookie = res.headers.getSetCookie().find((c) => c.startsWith('__Host-wt_oauth='))!
+    expect(cookie).toMatch(/; Secure/i)
+    expect(cookie).toMatch(/Path=\/(;|$)/i)
+    expect(cookie).not.toMatch(/Domain=/i)
+    expect(res.headers.getSetCookie().some((c) => c.startsWith('wt_oauth='))).toBe(false)
   })
 
   it('an unknown provider or one the edition does not offer goes to login-error', async () => {
@@ -134,12 +179,80 @@ describe('OAuth callback against a real OpenID provider', () => {
     expect(count?.n).toBe(1)
   })
 
-  it('links to the existing account with the same verified e-mail (reader@example.com)', async () => {
+  it('never links by e-mail: the verified reader@example.com of the provider gets AccountNotLinkedError, nothing linked', async () => {
+    const flow = await signInWith('facebook', 'reader', { callback: '/gift' })
+    expect(flow.location).toBe('/callback/login-error?error=AccountNotLinkedError')
+    expect(flow.jar.cookies.has('wt_session')).toBe(false)
+    const linked = await env.DB.prepare(`SELECT COUNT(*) AS n FROM identities WHERE provider = 'facebook' AND provider_user_id = 'reader'`).first<{ n: number }>()
+    expect(linked?.n).toBe(0)
+  })
+
+  it('the owner signs in, links the provider from /setting, then signs in with it', async () => {
+    const jar = await linkFromSetting('facebook', 'reader')
+    expect((await session(jar)).user?.id).toBe(READER.id)
+    const linked = await env.DB.prepare(`SELECT user_id AS u FROM identities WHERE provider = 'facebook' AND provider_user_id = 'reader'`).first<{ u: number }>()
+    expect(linked?.u).toBe(READER.id)
     const flow = await signInWith('facebook', 'reader', { callback: '/gift' })
     expect(flow.location).toBe('/callback/login-success?callback=%2Fgift')
     expect((await session(flow.jar)).user?.id).toBe(READER.id)
-    const linked = await env.DB.prepare(`SELECT user_id AS u FROM identities WHERE provider = 'facebook' AND provider_user_id = 'reader'`).first<{ u: number }>()
-    expect(linked?.u).toBe(READER.id)
+    // the provider identity of another account cannot be linked: it stays where it is
+    const other = await linkFromSetting('google', 'alice', 'ALREADY_USED_ANOTHER_PLATFORM')
+    expect((await session(other)).user?.id).toBe(READER.id)
+  })
+
+  it('a link that comes back to a browser signed in to another account (or signed out) links nothing', async () => {
+    const jar = await passwordSession(READER.email, READER.password)
+    const authorize = await linkStart(jar, 'twitter')
+    jar.cookies.delete('wt_session') // the reader signed out meanwhile
+    authorize.searchParams.set('login_hint', 'bob-noemail')
+    const back = await throughProvider(authorize.href)
+    const final = await appGet(jar, back.pathname + back.search)
+    expect(final.headers.get('location')).toBe('/setting?error=NOT_LOGIN_USER')
+    const linked = await env.DB.prepare(`SELECT COUNT(*) AS n FROM identities WHERE provider = 'twitter' AND user_id = ?`).bind(READER.id).first<{ n: number }>()
+    expect(linked?.n).toBe(0)
+  })
+
+  it('a saved state cookie cannot finish a second sign-in: the state is single use on the server', async () => {
+    const jar = new Jar()
+    const start = await appGet(jar, '/api/v1/auth/oauth/google')
+    const saved = jar.cookies.get('wt_oauth')!
+    const authorize = new URL(start.headers.get('location')!)
+    authorize.searchParams.set('login_hint', 'alice')
+    const first = await appGet(jar, pathOf(await throughProvider(authorize.href)))
+    expect(first.headers.get('location')).toBe('/callback/login-success')
+    // the attacker replays the same authorization request (same state and PKCE challenge) for a fresh code
+    const replay = new Jar()
+    replay.cookies.set('wt_oauth', saved)
+    const again = await appGet(replay, pathOf(await throughProvider(authorize.href)))
+    expect(again.headers.get('location')).toBe('/callback/login-error?error=OAuthCallbackError')
+    expect(replay.cookies.has('wt_session')).toBe(false)
+  })
+
+  it('two state cookies in one request (the attacker planted theirs from a sibling site: login CSRF) are refused', async () => {
+    // the attacker's own flow, stopped at the callback; the victim's browser gets the attacker's cookie besides its own
+    const attacker = new Jar()
+    const start = await appGet(attacker, '/api/v1/auth/oauth/google')
+    const authorize = new URL(start.headers.get('location')!)
+    authorize.searchParams.set('login_hint', 'bob-noemail')
+    const back = pathOf(await throughProvider(authorize.href))
+    const victim = new Jar()
+    await appGet(victim, '/api/v1/auth/oauth/google')
+    for (const cookie of [`wt_oauth=${attacker.cookies.get('wt_oauth')}; wt_oauth=${victim.cookies.get('wt_oauth')}`, `wt_oauth=${victim.cookies.get('wt_oauth')}; wt_oauth=${attacker.cookies.get('wt_oauth')}`]) {
+      const res = await request(app, back, { redirect: 'manual', headers: { cookie } })
+      expect(res.headers.get('location')).toBe('/callback/login-error?error=OAuthCallbackError')
+      expect(res.headers.getSetCookie().some((c) => c.startsWith('wt_session=') && !c.startsWith('wt_session=;'))).toBe(false)
+    }
+  })
+
+  it("RFC 9207: a response whose iss is another provider's (mix-up), or without iss from a provider that always sends it, is refused", async () => {
+    const mixUp = await signInWith('google', 'alice', { tamper: (back) => back.searchParams.set('iss', 'https://attacker-idp.example') })
+    expect(mixUp.back.searchParams.get('iss')).toBe('https://attacker-idp.example')
+    expect(mixUp.location).toBe('/callback/login-error?error=OAuthCallbackError')
+    const stripped = await signInWith('google', 'alice', { tamper: (back) => back.searchParams.delete('iss') })
+    expect(stripped.location).toBe('/callback/login-error?error=OAuthCallbackError')
+    const honest = await signInWith('google', 'alice')
+    expect(honest.back.searchParams.get('iss')).toBe(ISSUER)
+    expect(honest.location).toBe('/callback/login-success')
   })
 
   it("refuses to link when the provider's e-mail is unverified: AccountNotLinkedError, nothing linked", async () => {
@@ -223,6 +336,7 @@ describe('session service with OAuth providers', () => {
   })
 
   it('apple (OpenID by discovery) signs in the linked reader too', async () => {
+    await linkFromSetting('apple', 'reader')
     const jar = new Jar()
     const flow = await signInWith('apple', 'reader', { jar })
     expect(flow.location).toBe('/callback/login-success')

@@ -9,6 +9,7 @@ import { UnsecuredJWT } from 'jose'
 import type { MiddlewareHandler } from 'hono'
 import { appFor, expectError, frEdition, frMessages, read, request } from './app.ts'
 import { seedDemo, DEMO_ACCOUNTS } from './seed.ts'
+import { signInBucket } from '../../src/features/auth/auth.ts'
 import { createApp } from '../../functions/app.ts'
 import { session } from '../../functions/middleware/session.ts'
 import { deriveKeys, hashToken, newRefreshToken, signAccessToken, type Token } from '../../src/features/auth/tokens.ts'
@@ -63,7 +64,7 @@ describe('POST /api/v1/auth/sign-up', () => {
     expect(await read(res)).toEqual({ result: 'SUCCESS', data: { sent: true } })
     const user = await db().prepare('SELECT id, email, password_hash, is_agree_mail, email_verified_at FROM users WHERE email = ?').bind(email).first<Record<string, unknown>>()
     expect(user).toMatchObject({ email, is_agree_mail: 1, email_verified_at: null })
-    expect(String(user!.password_hash)).toMatch(/^pbkdf2-sha256\$100000\$/)
+    expect(String(user!.password_hash)).toMatch(/^argon2id\$v=19\$m=19456,t=2,p=1\$/)
     const mail = await db().prepare(`SELECT subject, body FROM outbox WHERE recipient = ? AND template = 'signup-otp'`).bind(email).first<{ subject: string; body: string }>()
     const code = /\b(\d{6})\b/.exec(mail!.body)?.[1]
     expect(code).toBeDefined()
@@ -133,7 +134,7 @@ describe('POST /api/v1/auth/sign-in', () => {
     await expectError(await signIn(email.toUpperCase(), 'Newbie-2026'), 429, 'DUPLICATE_LOGIN')
     expect((await signIn(other, 'Newbie-2026')).status).toBe(200)
     // the hour is over: the lock lifts
-    await db().prepare(`UPDATE rate_limits SET reset_at = ? WHERE bucket = ?`).bind(new Date(Date.now() - 1000).toISOString(), `signin:${email}`).run()
+    await db().prepare(`UPDATE rate_limits SET reset_at = ? WHERE bucket = ?`).bind(new Date(Date.now() - 1000).toISOString(), signInBucket(email, null)).run()
     expect((await signIn(email, 'Newbie-2026')).status).toBe(200)
   })
 

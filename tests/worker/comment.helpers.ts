@@ -4,7 +4,7 @@ import { appFor, expectError, frEdition, frMessages, read, request, type Body } 
 
 export { expectError, read, type Body }
 import { createDb } from '../../src/lib/server/db.ts'
-import { deriveKeys, signAccessToken } from '../../src/features/auth/tokens.ts'
+import { issueTokens } from '../../src/features/auth/auth.server.ts'
 
 export const app = appFor(frEdition, frMessages)
 export const db = createDb(env.DB)
@@ -17,8 +17,7 @@ export type Reader = { id: number; email: string; headers: Record<string, string
 export async function newReader(opts: { adult?: boolean } = {}): Promise<Reader> {
   const email = `community-${Date.now()}-${++seq}-${Math.random().toString(36).slice(2, 8)}@example.com`
   const row = await db.first<{ id: number }>(`INSERT INTO users (email, is_adult) VALUES (?, ?) RETURNING id`, email, opts.adult === false ? 0 : 1)
-  const secret = (env as unknown as { SESSION_SECRET: string }).SESSION_SECRET
-  const token = await signAccessToken(await deriveKeys(secret), row!.id, frEdition.siteUrl)
+  const token = (await issueTokens(createDb(env.DB), row!.id, { issuer: frEdition.siteUrl, t: (k) => k })).accessToken
   return { id: row!.id, email, headers: { authorization: `Bearer ${token.value}` } }
 }
 

@@ -8,7 +8,7 @@ import { appFor, expectError, frEdition, read, request, type Body } from './app.
 
 export { expectError, read, type Body }
 import { createDb } from '../../src/lib/server/db.ts'
-import { deriveKeys, signAccessToken } from '../../src/features/auth/tokens.ts'
+import { issueTokens } from '../../src/features/auth/auth.server.ts'
 import { grantCoins, walletTotals } from '../../src/features/wallet/wallet.server.ts'
 import type { CoinSource, CoinType } from '../../src/features/wallet/wallet.ts'
 import type { Platform } from '../../src/features/coupon/coupon.ts'
@@ -23,8 +23,7 @@ export type Reader = { id: number; headers: Record<string, string> }
 export async function newReader(opts: { adult?: boolean; platform?: Platform } = {}): Promise<Reader> {
   const email = `wallet-${Date.now()}-${++seq}-${Math.random().toString(36).slice(2, 8)}@example.com`
   const row = await db.first<{ id: number }>(`INSERT INTO users (email, is_adult) VALUES (?, ?) RETURNING id`, email, opts.adult === false ? 0 : 1)
-  const secret = (env as unknown as { SESSION_SECRET: string }).SESSION_SECRET
-  const token = await signAccessToken(await deriveKeys(secret), row!.id, frEdition.siteUrl, new Date(), 0, opts.platform)
+  const token = (await issueTokens(createDb(env.DB), row!.id, { issuer: frEdition.siteUrl, t: (k) => k, platform: opts.platform })).accessToken
   return { id: row!.id, headers: { authorization: `Bearer ${token.value}` } }
 }
 

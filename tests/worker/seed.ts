@@ -7,9 +7,9 @@
  */
 import { buildDemo, DEMO_ACCOUNTS, type DemoCatalogue } from '../../scripts/seed/data.ts'
 
-/** `hashPassword('Reader-2026!', 'test-pepper')`: the worker tests' PASSWORD_PEPPER is `test-pepper`. */
+/** 'Reader-2026!' under the worker tests' PASSWORD_PEPPER `test-pepper`, in the older PBKDF2 scheme (still accepted; a sign-in upgrades it to argon2id). */
 export const READER_PASSWORD_HASH = 'pbkdf2-sha256$100000$zyJl1QaK9s5Rnj0cbc0ilw$wQuMomeiNbuTTD9_q-tIXIxzltRSZJyMrVU2yMpPEaE'
-/** `hashPassword('Minor-2026!', 'test-pepper')`. */
+/** 'Minor-2026!', older PBKDF2 scheme as above. */
 export const MINOR_PASSWORD_HASH = 'pbkdf2-sha256$100000$Zbsl2XeV6OMwtKKRQWHwTQ$IjCTS2XhhmX5_x_ODMyV_zFyPJBZdjEfOIXBU96E5JY'
 
 export { DEMO_ACCOUNTS }

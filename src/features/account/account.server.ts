@@ -7,7 +7,7 @@ import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
 import { hashPassword, verifyPassword } from '../../lib/server/password.ts'
 import { countAttempt, issueTokens, otpHash, pepper, timingSafeEqualText, type AuthContext, type TokenPair } from '../auth/auth.server.ts'
-import { generateOtp, isValidEmail, normaliseEmail } from '../auth/auth.ts'
+import { generateOtp, isValidEmail, normaliseEmail, signInBuckets } from '../auth/auth.ts'
 import { hashToken, randomToken } from '../auth/tokens.ts'
 import {
   CHANGE_PASSWORD_MAX_FAILURES,
@@ -15,6 +15,7 @@ import {
   FIND_ID_MAX,
   RESET_LINK_TTL_SECONDS,
   RESET_MAIL_WINDOW_SECONDS,
+  RESET_TICKET_MAX_ATTEMPTS,
   SMS_DAY_SECONDS,
   SMS_MAX_ATTEMPTS,
   SMS_MAX_PER_DAY,
@@ -35,6 +36,7 @@ import {
   type WithdrawalBody,
 } from './account.ts'
 import { messageProvider } from './messaging.server.ts'
+import { checkLimits } from '../auth/limits.server.ts'
 import {
   TRANSFER_CODE_TTL_SECONDS,
   TRANSFER_MAX_ATTEMPTS,
@@ -108,6 +110,7 @@ export async function requestResetMail(db: Db, body: { email: string }, ctx: Aut
   const now = ctx.now ?? new Date()
   const email = normaliseEmail(body.email)
   if (!isValidEmail(email)) throw new AppError('INVALID_MAIL_FORM')
+  await checkLimits('mail-send', ctx)
   if ((await countAttempt(db, `reset-mail:${email}`, RESET_MAIL_WINDOW_SECONDS, now)) > 1) throw new AppError('FREQUENT_REQUEST')
   const user = await db.first<{ id: number; local: number }>(
     `SELECT id, password_hash IS NOT NULL AS local FROM users WHERE email = ? AND deleted_at IS NULL`,
@@ -156,26 +159,31 @@ async function resetTicket(userId: number, target: string, purpose: 'MAIL' | 'SM
 export async function resetPassword(db: Db, body: ResetPasswordBody, ctx: AuthContext): Promise<{ result: 'SUCCESS' }> {
   const rule = resetPasswordError(body)
   if (rule) throw new AppError(rule)
+  await checkLimits('code-check', ctx)
   const now = ctx.now ?? new Date()
   const nowIso = now.toISOString()
-  const row = await db.first<{ id: number; expiresAt: string; usedAt: string | null; passwordHash: string | null; email: string | null }>(
-    `SELECT c.id, c.expires_at AS expiresAt, c.used_at AS usedAt, u.password_hash AS passwordHash, u.email
-       FROM one_time_codes c JOIN users u ON u.id = c.user_id AND u.deleted_at IS NULL
-      WHERE c.kind = 'RESET_LINK' AND c.code_hash = ? AND c.user_id = ?`,
-    await hashToken(body.uuid),
-    body.userId,
+  // one statement spends an attempt of the ticket and checks it is unused, unexpired and under the limit
+  const ticket = await db.first<{ id: number }>(
+    `UPDATE one_time_codes SET attempts = attempts + 1
+      WHERE kind = 'RESET_LINK' AND code_hash = ? AND user_id = ? AND used_at IS NULL AND expires_at > ? AND attempts < ?
+        AND user_id IN (SELECT id FROM users WHERE deleted_at IS NULL)
+      RETURNING id`,
+    await hashToken(body.uuid), body.userId, nowIso, RESET_TICKET_MAX_ATTEMPTS,
   )
-  if (!row || row.usedAt || row.expiresAt <= nowIso) throw new AppError('TIMEOUT')
+  if (!ticket) throw new AppError('TIMEOUT')
+  const row = (await db.first<{ passwordHash: string | null; email: string | null }>(`SELECT password_hash AS passwordHash, email FROM users WHERE id = ?`, body.userId))!
   if (!row.passwordHash) throw new AppError('NOT_LOCAL_LOGIN_USER')
   if (await verifyPassword(body.newPassword, row.passwordHash, pepper())) throw new AppError('EQUAL_PASSWORD')
   const hash = await hashPassword(body.newPassword, pepper())
+  const locks = signInBuckets(row.email ?? '')
   // claim and change in one batch: of two submissions of one link exactly one changes the password
   const claimed = `(SELECT used_at FROM one_time_codes WHERE id = ?) = ?`
   const results = await db.batch([
-    { sql: `UPDATE one_time_codes SET used_at = ? WHERE id = ? AND used_at IS NULL`, params: [nowIso, row.id] },
-    { sql: `UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ? AND ${claimed}`, params: [hash, nowIso, body.userId, row.id, nowIso] },
-    ...endAllSessions(body.userId, nowIso, { sql: claimed, params: [row.id, nowIso] }),
-    { sql: `DELETE FROM rate_limits WHERE bucket = ?`, params: [`signin:${row.email ?? ''}`] },
+    { sql: `UPDATE one_time_codes SET used_at = ? WHERE id = ? AND used_at IS NULL`, params: [nowIso, ticket.id] },
+    { sql: `UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ? AND ${claimed}`, params: [hash, nowIso, body.userId, ticket.id, nowIso] },
+    ...endAllSessions(body.userId, nowIso, { sql: claimed, params: [ticket.id, nowIso] }),
+    // the owner proved it: the e-mail's sign-in locks (every address) lift
+    { sql: `DELETE FROM rate_limits WHERE bucket >= ? AND bucket < ?`, params: [locks.from, locks.to] },
   ])
   if ((results[0]?.meta.changes ?? 0) !== 1) throw new AppError('TIMEOUT')
   if (row.email) {
@@ -197,7 +205,7 @@ export async function isResetTicketLive(db: Db, userId: number, uuid: string, no
 
 // ─────────────────────────────── SMS codes ───────────────────────────────
 
-type SmsRow = { id: number; userId: number | null; codeHash: string; expiresAt: string; usedAt: string | null; attempts: number }
+type SmsRow = { userId: number | null; expiresAt: string; usedAt: string | null; attempts: number }
 
 const smsTarget = (phone: string) => phone
 
@@ -211,10 +219,11 @@ const smsTarget = (phone: string) => phone
 export async function requestSmsCode(db: Db, body: SmsRequestBody, ctx: AuthContext, userId: number | null = null): Promise<{ sent: true; expiresAt: string; phone: string }> {
   const now = ctx.now ?? new Date()
   const nowIso = now.toISOString()
-  const phone = normalisePhone(body.phone)
+  const phone = normalisePhone(body.phone, ctx.phoneCountry ?? '')
   if (!phone) throw new AppError('INVALID_PARAMETER', { fields: 'phone' })
   if (body.purpose === 'FIND_PASSWORD' && !isValidEmail(normaliseEmail(body.id ?? ''))) throw new AppError('INVALID_MAIL_FORM')
   if (body.purpose === 'PHONE' && userId === null) throw new AppError('NOT_LOGIN_USER')
+  await checkLimits('sms-send', ctx)
   const live = await db.first<{ expiresAt: string }>(
     `SELECT expires_at AS expiresAt FROM one_time_codes
       WHERE kind = 'SMS' AND purpose = ? AND target = ? AND used_at IS NULL AND expires_at > ? AND attempts < ? ORDER BY id DESC LIMIT 1`,
@@ -235,6 +244,20 @@ export async function requestSmsCode(db: Db, body: SmsRequestBody, ctx: AuthCont
   return { sent: true, expiresAt, phone: maskPhone(phone) }
 }
 
+/** Why the phone's latest code could not be tried: none (or another reader's), used, out of attempts, expired. */
+async function smsRefusal(db: Db, purpose: SmsVerifyBody['purpose'], phone: string, userId: number | null, nowIso: string): Promise<AppError> {
+  const row = await db.first<SmsRow>(
+    `SELECT user_id AS userId, expires_at AS expiresAt, used_at AS usedAt, attempts FROM one_time_codes
+      WHERE kind = 'SMS' AND purpose = ? AND target = ? ORDER BY id DESC LIMIT 1`,
+    purpose, smsTarget(phone),
+  )
+  if (!row || (purpose === 'PHONE' && row.userId !== userId)) return new AppError('NOT_FOUND_SMS_USER')
+  if (row.usedAt) return new AppError('ALREADY_USE_SMS')
+  if (row.attempts >= SMS_MAX_ATTEMPTS) return new AppError('EXCEED_AUTH_COUNT')
+  if (row.expiresAt <= nowIso) return new AppError('EXPIRED_OTP')
+  return new AppError('NOT_FOUND_SMS_USER')
+}
+
 export type SmsVerified =
   | { purpose: 'FIND_ID'; ids: string[]; total: number }
   | { purpose: 'FIND_PASSWORD'; userId: number; uuid: string; expiresAt: string }
@@ -252,22 +275,21 @@ export type SmsVerified =
 export async function verifySmsCode(db: Db, body: SmsVerifyBody, ctx: AuthContext, userId: number | null = null): Promise<SmsVerified> {
   const now = ctx.now ?? new Date()
   const nowIso = now.toISOString()
-  const phone = normalisePhone(body.phone)
+  const phone = normalisePhone(body.phone, ctx.phoneCountry ?? '')
   if (!phone) throw new AppError('INVALID_PARAMETER', { fields: 'phone' })
   if (body.purpose === 'PHONE' && userId === null) throw new AppError('NOT_LOGIN_USER')
-  const row = await db.first<SmsRow>(
-    `SELECT id, user_id AS userId, code_hash AS codeHash, expires_at AS expiresAt, used_at AS usedAt, attempts FROM one_time_codes
-      WHERE kind = 'SMS' AND purpose = ? AND target = ? ORDER BY id DESC LIMIT 1`,
-    body.purpose, smsTarget(phone),
+  await checkLimits('code-check', ctx)
+  // one statement spends an attempt of the phone's latest code and checks it is unused, unexpired and under the
+  // limit (and, for PHONE, the reader's): parallel guesses get at most SMS_MAX_ATTEMPTS evaluations between them
+  const row = await db.first<{ id: number; codeHash: string }>(
+    `UPDATE one_time_codes SET attempts = attempts + 1
+      WHERE id = (SELECT id FROM one_time_codes WHERE kind = 'SMS' AND purpose = ?1 AND target = ?2 ORDER BY id DESC LIMIT 1)
+        AND used_at IS NULL AND expires_at > ?3 AND attempts < ?4 AND (?1 <> 'PHONE' OR user_id = ?5)
+      RETURNING id, code_hash AS codeHash`,
+    body.purpose, smsTarget(phone), nowIso, SMS_MAX_ATTEMPTS, userId,
   )
-  if (!row || (body.purpose === 'PHONE' && row.userId !== userId)) throw new AppError('NOT_FOUND_SMS_USER')
-  if (row.usedAt) throw new AppError('ALREADY_USE_SMS')
-  if (row.attempts >= SMS_MAX_ATTEMPTS) throw new AppError('EXCEED_AUTH_COUNT')
-  if (row.expiresAt <= nowIso) throw new AppError('EXPIRED_OTP')
-  if (!timingSafeEqualText(await otpHash(`sms:${body.purpose}:${phone}`, body.code), row.codeHash)) {
-    await db.run(`UPDATE one_time_codes SET attempts = attempts + 1 WHERE id = ?`, row.id)
-    throw new AppError('NOT_FOUND_SMS_USER')
-  }
+  if (!row) throw await smsRefusal(db, body.purpose, phone, userId, nowIso)
+  if (!timingSafeEqualText(await otpHash(`sms:${body.purpose}:${phone}`, body.code), row.codeHash)) throw new AppError('NOT_FOUND_SMS_USER')
 
   let account: { id: number; email: string } | null = null
   if (body.purpose === 'FIND_PASSWORD') {
@@ -300,8 +322,8 @@ export async function verifySmsCode(db: Db, body: SmsVerifyBody, ctx: AuthContex
 }
 
 /** The SMS code the phone is waiting for (the page resumes its countdown), or null. */
-export async function pendingSms(db: Db, purpose: SmsRequestBody['purpose'], rawPhone: string, now: Date = new Date()): Promise<{ expiresAt: string } | null> {
-  const phone = normalisePhone(rawPhone)
+export async function pendingSms(db: Db, purpose: SmsRequestBody['purpose'], rawPhone: string, phoneCountry: string, now: Date = new Date()): Promise<{ expiresAt: string } | null> {
+  const phone = normalisePhone(rawPhone, phoneCountry)
   if (!phone) return null
   return db.first<{ expiresAt: string }>(
     `SELECT expires_at AS expiresAt FROM one_time_codes WHERE kind = 'SMS' AND purpose = ? AND target = ? AND used_at IS NULL AND expires_at > ? ORDER BY id DESC LIMIT 1`,
@@ -522,29 +544,26 @@ export async function redeemTransfer(db: Db, rawCode: string, ctx: AuthContext):
   const nowIso = now.toISOString()
   const code = normaliseTransferCode(rawCode)
   if (!code) throw new AppError('NOT_FOUND_USER')
-  const row = await db.first<{ userId: number; codeHash: string; expiresAt: string }>(
-    `SELECT t.user_id AS userId, t.code_hash AS codeHash, t.code_expires_at AS expiresAt FROM account_transfers t JOIN users u ON u.id = t.user_id AND u.deleted_at IS NULL
-      WHERE t.status = 'REQUEST' AND t.code_locator = ?`,
-    transferLocator(code),
+  await checkLimits('code-check', ctx)
+  // one statement spends an attempt and checks the transfer is waiting, unexpired and under the limit, so parallel
+  // guesses get at most TRANSFER_MAX_ATTEMPTS evaluations between them
+  const row = await db.first<{ userId: number; codeHash: string; attempts: number }>(
+    `UPDATE account_transfers SET code_attempts = code_attempts + 1
+      WHERE status = 'REQUEST' AND code_locator = ? AND code_expires_at > ? AND code_attempts < ?
+        AND user_id IN (SELECT id FROM users WHERE deleted_at IS NULL)
+      RETURNING user_id AS userId, code_hash AS codeHash, code_attempts AS attempts`,
+    transferLocator(code), nowIso, TRANSFER_MAX_ATTEMPTS,
   )
-  if (!row) throw new AppError('NOT_FOUND_USER')
-  if (row.expiresAt <= nowIso) {
-    await db.run(`UPDATE account_transfers SET ${FAIL_TRANSFER} WHERE user_id = ? AND status = 'REQUEST'`, 'EXPIRED', nowIso, row.userId)
+  if (!row) {
+    // a code left to expire ends its transfer
+    await db.run(`UPDATE account_transfers SET ${FAIL_TRANSFER} WHERE status = 'REQUEST' AND code_locator = ? AND code_expires_at <= ?`, 'EXPIRED', nowIso, transferLocator(code), nowIso)
     throw new AppError('NOT_FOUND_USER')
   }
   if (!timingSafeEqualText(await hashToken(code), row.codeHash)) {
-    // one atomic count per wrong code, so parallel guesses cannot slip past the limit
-    const after = await db.first<{ status: TransferStatus }>(
-      `UPDATE account_transfers SET code_attempts = code_attempts + 1,
-              status = CASE WHEN code_attempts + 1 >= ?1 THEN 'ERROR' ELSE status END,
-              error_reason = CASE WHEN code_attempts + 1 >= ?1 THEN 'ATTEMPTS' ELSE error_reason END,
-              code_hash = CASE WHEN code_attempts + 1 >= ?1 THEN NULL ELSE code_hash END,
-              code_locator = CASE WHEN code_attempts + 1 >= ?1 THEN NULL ELSE code_locator END,
-              updated_at = ?2
-        WHERE user_id = ?3 AND status = 'REQUEST' RETURNING status`,
-      TRANSFER_MAX_ATTEMPTS, nowIso, row.userId,
-    )
-    throw new AppError(after?.status === 'ERROR' ? 'EXCEED_AUTH_COUNT' : 'NOT_FOUND_USER')
+    if (row.attempts < TRANSFER_MAX_ATTEMPTS) throw new AppError('NOT_FOUND_USER')
+    // the last attempt was wrong: the transfer ends in ERROR
+    await db.run(`UPDATE account_transfers SET ${FAIL_TRANSFER} WHERE user_id = ? AND status = 'REQUEST'`, 'ATTEMPTS', nowIso, row.userId)
+    throw new AppError('EXCEED_AUTH_COUNT')
   }
   const changed = await db.run(`UPDATE account_transfers SET status = 'FINISH', code_hash = NULL, code_locator = NULL, updated_at = ? WHERE user_id = ? AND status = 'REQUEST'`, nowIso, row.userId)
   if (changed !== 1) throw new AppError('NOT_FOUND_USER')

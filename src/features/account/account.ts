@@ -4,10 +4,13 @@
  * argument. The zod schemas check only the shape (→ INVALID_PARAMETER); the spec's rules answer with their codes.
  */
 import { z } from 'zod'
+import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/mobile'
 import type { ErrorCode } from '../../lib/errors/catalogue.ts'
 
 /** Spec §4/§9: the reset link is valid 1 hour after the request, single use. */
 export const RESET_LINK_TTL_SECONDS = 60 * 60
+/** Submissions of one reset ticket (a refused one, EQUAL_PASSWORD, keeps it usable) before it stops working. */
+export const RESET_TICKET_MAX_ATTEMPTS = 5
 /** Spec §8 Password mail FREQUENT_REQUEST ("retry in 5 minutes"): one reset mail per address per 5 minutes. */
 export const RESET_MAIL_WINDOW_SECONDS = 5 * 60
 /** Spec §9: SMS code valid 10 minutes (the page counts it down). */
@@ -129,13 +132,17 @@ export function resetPasswordError(body: ResetPasswordBody): ErrorCode | null {
 }
 
 /**
- * A phone number as stored and looked up: digits with an optional leading `+` (spaces, dots, dashes and
- * brackets dropped), 8 to 15 digits (E.164 allows 15); null when it cannot be a phone number.
+ * A mobile number as stored, looked up and rate-limited: its E.164 form (`+33612345678`), so every way of writing
+ * one number (`0612345678`, `0033 6 12 34 56 78`, `33612345678`, with spaces, dots, dashes, brackets) is the same
+ * number. Read in `country` (the edition's) when it has no international prefix. Null for anything that is not a
+ * valid mobile number of its country's numbering plan (landlines, premium and short numbers: codes go by SMS).
  */
-export function normalisePhone(phone: string): string | null {
-  const compact = phone.trim().replace(/[\s.\-()]/g, '')
-  if (!/^\+?\d{8,15}$/.test(compact)) return null
-  return compact
+export function normalisePhone(phone: string, country: string): string | null {
+  if (phone.length > 64) return null
+  const parsed = parsePhoneNumberFromString(phone, country as CountryCode)
+  if (!parsed?.isValid()) return null
+  const type = parsed.getType()
+  return type === 'MOBILE' || type === 'FIXED_LINE_OR_MOBILE' ? parsed.number : null
 }
 
 /**

@@ -9,7 +9,8 @@ import { env } from 'cloudflare:workers'
 import { messageProvider } from '../account/messaging.server.ts'
 import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
-import { hashPassword, verifyPassword } from '../../lib/server/password.ts'
+import { checkPassword, hashPassword } from '../../lib/server/password.ts'
+import { checkLimits } from './limits.server.ts'
 import type { Translate } from '../../lib/i18n/i18n.ts'
 import type { Platform } from '../coupon/coupon.ts'
 import {
@@ -59,8 +60,11 @@ export function pepper(): string {
   return p
 }
 
-/** The edition data the auth flows need: its siteUrl is the tokens' issuer and audience. */
-export type AuthContext = { issuer: string; t: Translate; now?: Date; ip?: string | null; clientKind?: 'WEB' | 'APP' | 'VIEWER_APP'; platform?: Platform }
+/**
+ * The edition data the auth flows need: its siteUrl is the tokens' issuer and audience; `phoneCountry`, the
+ * country phone numbers without an international prefix are read in; `platform`, the app a sign-in comes from.
+ */
+export type AuthContext = { issuer: string; t: Translate; now?: Date; ip?: string | null; clientKind?: 'WEB' | 'APP' | 'VIEWER_APP'; phoneCountry?: string; platform?: Platform }
 
 export type TokenPair = { accessToken: Token; refreshToken: Token; userId: number }
 
@@ -68,6 +72,7 @@ export type TokenPair = { accessToken: Token; refreshToken: Token; userId: numbe
 export async function signUp(db: Db, body: SignUpBody, ctx: AuthContext): Promise<{ sent: boolean }> {
   const rule = signUpError(body)
   if (rule) throw new AppError(rule)
+  await checkLimits('sign-up', ctx)
   const now = ctx.now ?? new Date()
   const email = normaliseEmail(body.email)
   const prior = await db.first<{ live: number; deletedAt: string | null }>(
@@ -136,7 +141,7 @@ export async function countAttempt(db: Db, bucket: string, windowSeconds: number
   return row?.count ?? 0
 }
 
-type OtpRow = { id: number; userId: number | null; codeHash: string; expiresAt: string; usedAt: string | null; attempts: number; verifiedAt: string | null }
+type OtpRow = { userId: number | null; expiresAt: string; usedAt: string | null; attempts: number; verifiedAt: string | null }
 
 /**
  * Spec §8/§9 sign-up completion: the latest e-mail OTP of the address, 6 digits, 1 hour, single use.
@@ -145,28 +150,37 @@ type OtpRow = { id: number; userId: number | null; codeHash: string; expiresAt: 
  * ALREADY_AUTH_MAIL; a used code (single use) or an unknown address → INVALID_PARAMETER.
  */
 export async function verifyOtp(db: Db, body: VerifyOtpBody, ctx: AuthContext): Promise<{ verified: true }> {
+  await checkLimits('code-check', ctx)
   const now = ctx.now ?? new Date()
   const nowIso = now.toISOString()
   const email = normaliseEmail(body.email)
-  const row = await db.first<OtpRow>(
-    `SELECT c.id, c.user_id AS userId, c.code_hash AS codeHash, c.expires_at AS expiresAt, c.used_at AS usedAt, c.attempts,
-            u.email_verified_at AS verifiedAt
-       FROM one_time_codes c JOIN users u ON u.id = c.user_id AND u.deleted_at IS NULL
-      WHERE c.kind = 'EMAIL_OTP' AND c.target = ? ORDER BY c.id DESC LIMIT 1`,
-    email,
+  // one statement spends an attempt of the address's latest code and checks it is unused, unexpired, under the
+  // limit and its account still waiting: parallel guesses get at most OTP_MAX_ATTEMPTS evaluations between them
+  const claimed = await db.first<{ id: number; userId: number; codeHash: string }>(
+    `UPDATE one_time_codes SET attempts = attempts + 1
+      WHERE id = (SELECT id FROM one_time_codes WHERE kind = 'EMAIL_OTP' AND target = ? ORDER BY id DESC LIMIT 1)
+        AND used_at IS NULL AND expires_at > ? AND attempts < ?
+        AND user_id IN (SELECT id FROM users WHERE deleted_at IS NULL AND email_verified_at IS NULL)
+      RETURNING id, user_id AS userId, code_hash AS codeHash`,
+    email, nowIso, OTP_MAX_ATTEMPTS,
   )
-  if (!row || row.userId === null) throw new AppError('INVALID_PARAMETER')
-  if (row.verifiedAt) throw new AppError('ALREADY_AUTH_MAIL')
-  if (row.usedAt) throw new AppError('INVALID_PARAMETER')
-  if (row.expiresAt <= nowIso || row.attempts >= OTP_MAX_ATTEMPTS) throw new AppError('EXPIRED_OTP')
-  if (!timingSafeEqualText(await otpHash(email, body.code), row.codeHash)) {
-    await db.run(`UPDATE one_time_codes SET attempts = attempts + 1 WHERE id = ?`, row.id)
-    throw new AppError('INVALID_PARAMETER')
+  if (!claimed) {
+    const row = await db.first<OtpRow>(
+      `SELECT c.user_id AS userId, c.expires_at AS expiresAt, c.used_at AS usedAt, c.attempts, u.email_verified_at AS verifiedAt
+         FROM one_time_codes c JOIN users u ON u.id = c.user_id AND u.deleted_at IS NULL
+        WHERE c.kind = 'EMAIL_OTP' AND c.target = ? ORDER BY c.id DESC LIMIT 1`,
+      email,
+    )
+    if (!row || row.userId === null) throw new AppError('INVALID_PARAMETER')
+    if (row.verifiedAt) throw new AppError('ALREADY_AUTH_MAIL')
+    if (row.usedAt) throw new AppError('INVALID_PARAMETER')
+    throw new AppError('EXPIRED_OTP')
   }
+  if (!timingSafeEqualText(await otpHash(email, body.code), claimed.codeHash)) throw new AppError('INVALID_PARAMETER')
   // the conditional update makes the code single-use even for two requests at once
-  const spent = await db.run(`UPDATE one_time_codes SET used_at = ? WHERE id = ? AND used_at IS NULL AND attempts < ?`, nowIso, row.id, OTP_MAX_ATTEMPTS)
+  const spent = await db.run(`UPDATE one_time_codes SET used_at = ? WHERE id = ? AND used_at IS NULL`, nowIso, claimed.id)
   if (spent !== 1) throw new AppError('INVALID_PARAMETER')
-  await db.run(`UPDATE users SET email_verified_at = ?, updated_at = ? WHERE id = ? AND email_verified_at IS NULL`, nowIso, nowIso, row.userId)
+  await db.run(`UPDATE users SET email_verified_at = ?, updated_at = ? WHERE id = ? AND email_verified_at IS NULL`, nowIso, nowIso, claimed.userId)
   return { verified: true }
 }
 
@@ -190,6 +204,7 @@ export async function resendOtpForUser(db: Db, userId: number, ctx: AuthContext)
 
 async function resendPendingOtp(db: Db, bucket: string, column: 'email' | 'id', key: string | number, ctx: AuthContext): Promise<{ sent: true }> {
   const now = ctx.now ?? new Date()
+  await checkLimits('mail-send', ctx)
   if ((await countAttempt(db, bucket, OTP_RESEND_WINDOW_SECONDS, now)) > OTP_RESEND_MAX) throw new AppError('FREQUENT_REQUEST')
   const user = await db.first<{ email: string }>(
     `SELECT email FROM users WHERE ${column} = ? AND deleted_at IS NULL AND email_verified_at IS NULL AND password_hash IS NOT NULL AND email IS NOT NULL`,
@@ -218,15 +233,17 @@ export async function otpHash(target: string, code: string): Promise<string> {
 }
 
 /**
- * Spec §8 sign-in. Every attempt first counts in the e-mail's bucket (atomic upsert), so parallel guesses
- * cannot slip past the limit: over 5 attempts without success within the hour → DUPLICATE_LOGIN until the
- * hour is over. Unknown e-mail and wrong password spend the same full derivation (ASVS 6.3.8).
+ * Spec §8 sign-in. Every attempt first counts in the bucket of the e-mail and the client address (atomic
+ * upsert), so parallel guesses cannot slip past the limit: over 5 attempts without success within the hour →
+ * DUPLICATE_LOGIN for that address until the hour is over; the owner from another address still gets in.
+ * Unknown e-mail and wrong password spend the same full derivation (ASVS 6.3.8).
  */
 export async function signIn(db: Db, body: SignInBody, ctx: AuthContext): Promise<TokenPair> {
   const now = ctx.now ?? new Date()
   const nowIso = now.toISOString()
   const email = normaliseEmail(body.email)
-  const bucket = signInBucket(email)
+  await checkLimits('sign-in', ctx)
+  const bucket = signInBucket(email, ctx.ip ?? null)
   const attempts = await countAttempt(db, bucket, SIGN_IN_WINDOW_SECONDS, now)
   if (attempts > SIGN_IN_MAX_FAILURES) throw new AppError('DUPLICATE_LOGIN')
 
@@ -234,7 +251,7 @@ export async function signIn(db: Db, body: SignInBody, ctx: AuthContext): Promis
     `SELECT id, password_hash AS passwordHash, email_verified_at AS verifiedAt FROM users WHERE email = ? AND deleted_at IS NULL`,
     email,
   )
-  const valid = await verifyPassword(body.password, user?.passwordHash, pepper())
+  const { valid, upgrade } = await checkPassword(body.password, user?.passwordHash, pepper())
   if (!user) throw new AppError('NOT_REGISTERED_USER')
   if (!valid) throw new AppError('INVALID_PASSWORD')
   // only the holder of the right password learns that the address still waits for its OTP (spec §8 Sign-up mail group)
@@ -242,6 +259,8 @@ export async function signIn(db: Db, body: SignInBody, ctx: AuthContext): Promis
   return issueTokens(db, user.id, ctx, [
     { sql: `DELETE FROM rate_limits WHERE bucket = ?`, params: [bucket] },
     { sql: `UPDATE users SET last_login_at = ? WHERE id = ?`, params: [nowIso, user.id] },
+    // an older hash (PBKDF2) becomes argon2id now that the password is known; unless it changed meanwhile
+    ...(upgrade ? [{ sql: `UPDATE users SET password_hash = ? WHERE id = ? AND password_hash = ?`, params: [upgrade, user.id, user.passwordHash] }] : []),
   ])
 }
 
@@ -253,16 +272,17 @@ export async function issueTokens(db: Db, userId: number, ctx: AuthContext, extr
   const now = ctx.now ?? new Date()
   const keys = await sessionKeys()
   const refreshToken = newRefreshToken(now)
+  const familyId = randomToken(16)
   const results = await db.batch([
     ...extra,
     {
       sql: `INSERT INTO refresh_tokens (id, user_id, family_id, token_hash, client_kind, ip_address, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-      params: [randomToken(16), userId, randomToken(16), await hashToken(refreshToken.value), ctx.clientKind ?? 'WEB', ctx.ip ?? null, now.toISOString(), refreshToken.expiredAt],
+      params: [randomToken(16), userId, familyId, await hashToken(refreshToken.value), ctx.clientKind ?? 'WEB', ctx.ip ?? null, now.toISOString(), refreshToken.expiredAt],
     },
     { sql: `SELECT session_version AS sessionVersion FROM users WHERE id = ?`, params: [userId] },
   ])
   const version = (results[results.length - 1]!.results[0] as { sessionVersion: number } | undefined)?.sessionVersion ?? 0
-  return { accessToken: await signAccessToken(keys, userId, ctx.issuer, now, version, ctx.platform), refreshToken, userId }
+  return { accessToken: await signAccessToken(keys, userId, ctx.issuer, now, version, familyId, ctx.platform), refreshToken, userId }
 }
 
 type RefreshRow = { id: string; userId: number; familyId: string; expiresAt: string; rotatedAt: string | null; revokedAt: string | null; email: string | null; deletedAt: string | null; sessionVersion: number }
@@ -273,7 +293,7 @@ type RefreshRow = { id: string; userId: number; familyId: string; expiresAt: str
  * the owner's copies both stop working. The access token sent along must be ours and of the same user
  * (its expiry does not matter).
  */
-export async function refreshTokens(db: Db, body: RefreshBody, ctx: AuthContext): Promise<{ accessToken: Token; refreshToken: Token; email: string | null; ipAddress: string | null; userId: number; sessionVersion: number; platform: Platform }> {
+export async function refreshTokens(db: Db, body: RefreshBody, ctx: AuthContext): Promise<{ accessToken: Token; refreshToken: Token; email: string | null; ipAddress: string | null; userId: number; sessionVersion: number; sessionId: string; platform: Platform }> {
   const now = ctx.now ?? new Date()
   const nowIso = now.toISOString()
   const keys = await sessionKeys()
@@ -302,7 +322,10 @@ export async function refreshTokens(db: Db, body: RefreshBody, ctx: AuthContext)
     randomToken(16), row.userId, row.familyId, await hashToken(refreshToken.value), row.id, ctx.clientKind ?? 'WEB', ipAddress, nowIso, refreshToken.expiredAt,
   )
   // the platform stays the one fixed at sign-in (the verified access token's), whatever this request says
-  return { accessToken: await signAccessToken(keys, row.userId, ctx.issuer, now, row.sessionVersion, access.platform), refreshToken, email: row.email, ipAddress, userId: row.userId, sessionVersion: row.sessionVersion, platform: access.platform }
+  return {
+    accessToken: await signAccessToken(keys, row.userId, ctx.issuer, now, row.sessionVersion, row.familyId, access.platform),
+    refreshToken, email: row.email, ipAddress, userId: row.userId, sessionVersion: row.sessionVersion, sessionId: row.familyId, platform: access.platform,
+  }
 }
 
 /**
@@ -320,13 +343,22 @@ export async function revokeFamily(db: Db, familyId: string, nowIso: string) {
   await db.run(`UPDATE refresh_tokens SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL`, nowIso, familyId)
 }
 
+/** What an access token says of its session: the account's session version and the session (refresh family) id. */
+export type SessionClaim = { sessionVersion: number; sessionId: string }
+
 /**
- * ASVS 7.4.3: the reader's adult flags and switches while the account is live and still at the session
- * version the access token was signed with, else null (one indexed read, which also gives the page its
- * audience class). Routes that read the user row anyway compare `sessionVersion` there instead.
+ * SQL, 1 while the session `?` (an access token's `sid`) is open: its refresh family still has a token that was not
+ * revoked (logout revokes the whole family, ASVS 7.4.1). For the queries that check a session inside their own read.
  */
-export async function currentReader(db: Db, userId: number, sessionVersion: number): Promise<AudienceFlags | null> {
-  return toAdultState((await db.first<AdultRow>(`${ADULT_STATE_SQL} AND session_version = ?`, userId, sessionVersion)) ?? undefined)
+export const SESSION_OPEN_SQL = `EXISTS (SELECT 1 FROM refresh_tokens WHERE family_id = ? AND revoked_at IS NULL)`
+
+/**
+ * ASVS 7.4.1/7.4.3: the reader's adult flags and switches while the account is live, still at the session version
+ * the access token was signed with, and the token's session not logged out, else null (one indexed read, which also
+ * gives the page its audience class). Routes that read the user row anyway check both there instead.
+ */
+export async function currentReader(db: Db, userId: number, claim: SessionClaim): Promise<AudienceFlags | null> {
+  return toAdultState((await db.first<AdultRow>(`${ADULT_STATE_SQL} AND session_version = ? AND ${SESSION_OPEN_SQL}`, userId, claim.sessionVersion, claim.sessionId)) ?? undefined)
 }
 
 /** API.md logout: the token's whole family is revoked (ASVS 7.4.1); an unknown token changes nothing. */
@@ -361,28 +393,29 @@ export type CoinSummary = { coin: number; freeCoin: number; bonus: number; milea
 
 type UserRow = Omit<UserProfile, 'agreePush' | 'isAdult' | 'isAgreeMail' | 'showAdult' | 'isKrIpUser' | 'isAdultKr' | 'isBlToggle'> & {
   isAdult: number; isAgreeMail: number; showAdult: number; isKrIpUser: number; isAdultKr: number; isBlToggle: number
-  push: number | null; pushContents: number | null; pushFreetime: number | null; pushNight: number | null; sessionVersion: number
+  push: number | null; pushContents: number | null; pushFreetime: number | null; pushNight: number | null; sessionVersion: number; sessionOpen: number
 }
 
 /**
  * API.md GET /user/me: the reader's own profile and balances (two queries), or null for a gone account — or,
- * given the access token's `sessionVersion`, for a session that has ended since (ASVS 7.4.3, checked in the
+ * given the access token's session claim, for a session that has ended since (ASVS 7.4.1/7.4.3, checked in the
  * same user read).
  */
-export async function userMe(db: Db, userId: number, sessionVersion?: number, now: Date = new Date()): Promise<{ user: UserProfile; coin: CoinSummary } | null> {
+export async function userMe(db: Db, userId: number, session?: SessionClaim, now: Date = new Date()): Promise<{ user: UserProfile; coin: CoinSummary } | null> {
   const row = await db.first<UserRow>(
     `SELECT u.id, i.provider AS snsProvider, i.provider_user_id AS snsId, u.email, u.name, u.nickname, u.is_adult AS isAdult,
             u.purchase_count AS purchaseCount, u.is_agree_mail AS isAgreeMail, u.show_adult AS showAdult, u.is_kr_ip_user AS isKrIpUser,
             u.is_adult_kr AS isAdultKr, u.birthed_at AS birthedAt, u.is_bl_toggle AS isBlToggle,
             p.is_agree_push AS push, p.is_agree_push_contents AS pushContents, p.is_agree_push_freetime AS pushFreetime, p.is_agree_push_night AS pushNight,
-            u.session_version AS sessionVersion
+            u.session_version AS sessionVersion, ${SESSION_OPEN_SQL} AS sessionOpen
        FROM users u
        LEFT JOIN identities i ON i.id = (SELECT MIN(id) FROM identities WHERE user_id = u.id)
        LEFT JOIN push_settings p ON p.user_id = u.id
       WHERE u.id = ? AND u.deleted_at IS NULL`,
+    session?.sessionId ?? '',
     userId,
   )
-  if (!row || (sessionVersion !== undefined && row.sessionVersion !== sessionVersion)) return null
+  if (!row || (session !== undefined && (row.sessionVersion !== session.sessionVersion || row.sessionOpen !== 1))) return null
   const lots = await db.all<{ type: string; remaining: number }>(
     `SELECT type, SUM(remaining) AS remaining FROM coin_lots
       WHERE user_id = ? AND remaining > 0 AND (expires_at IS NULL OR expires_at > ?) GROUP BY type`,
@@ -392,7 +425,7 @@ export async function userMe(db: Db, userId: number, sessionVersion?: number, no
   const sum = (type: string) => lots.find((l) => l.type === type)?.remaining ?? 0
   const coin = { coin: sum('COIN'), freeCoin: sum('FREE_COIN'), bonus: sum('BONUS'), mileage: sum('MILEAGE'), total: 0 }
   coin.total = coin.coin + coin.freeCoin + coin.bonus
-  const { push, pushContents, pushFreetime, pushNight, sessionVersion: _version, ...u } = row
+  const { push, pushContents, pushFreetime, pushNight, sessionVersion: _version, sessionOpen: _open, ...u } = row
   return {
     user: {
       ...u,

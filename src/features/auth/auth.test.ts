@@ -30,7 +30,8 @@ describe('spec §5 sign-up rules', () => {
 
   it('normalises the e-mail for storage and the sign-in bucket', () => {
     expect(normaliseEmail('  Reader@Example.COM ')).toBe('reader@example.com')
-    expect(signInBucket('Reader@Example.com')).toBe(signInBucket('reader@example.com'))
+    expect(signInBucket('Reader@Example.com', '203.0.113.7')).toBe(signInBucket('reader@example.com', '203.0.113.7'))
+    expect(signInBucket('reader@example.com', '203.0.113.7')).not.toBe(signInBucket('reader@example.com', '198.51.100.9'))
   })
 })
 

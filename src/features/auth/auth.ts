@@ -124,9 +124,18 @@ export function generateOtp(): string {
   }
 }
 
-/** Rate-limit bucket of the sign-in attempts of one e-mail. */
-export function signInBucket(email: string): string {
-  return `signin:${normaliseEmail(email)}`
+/**
+ * Rate-limit bucket of the sign-in attempts on one e-mail from one client address (spec §8 DUPLICATE_LOGIN):
+ * the address that keeps failing is locked out, the owner signing in from elsewhere is not (issue 26 point 4).
+ */
+export function signInBucket(email: string, ip: string | null): string {
+  return `${signInBuckets(email).from}${ip ?? 'unknown'}`
+}
+
+/** The range of the e-mail's sign-in buckets, every address (a password reset clears them all). */
+export function signInBuckets(email: string): { from: string; to: string } {
+  const from = `signin:${normaliseEmail(email)} `
+  return { from, to: `${from}\uffff` }
 }
 
 /**

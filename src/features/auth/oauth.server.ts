@@ -10,8 +10,9 @@ import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
 import { isDeletionBlocking } from './auth.ts'
 import { issueTokens, sessionKeys, type AuthContext, type TokenPair } from './auth.server.ts'
-import { randomToken } from './tokens.ts'
+import { hashToken, randomToken } from './tokens.ts'
 import {
+  OAUTH_STATE_TTL_SECONDS,
   configuredProviders,
   decideAccount,
   oauthProviderConfig,
@@ -19,6 +20,7 @@ import {
   profileFromClaims,
   sealOAuthState,
   verifyIdToken,
+  type ExpectedIssuer,
   type OAuthProfile,
   type OAuthProviderConfig,
   type OAuthProviderId,
@@ -91,18 +93,44 @@ const client = (config: OAuthProviderConfig, origin: string) => new OAuth2Client
 
 /**
  * Step 1: the provider's authorization URL (state, PKCE S256 challenge, nonce for OpenID providers) and
- * the sealed state cookie value. Any failure (discovery down) is OAuthCallbackError.
+ * the sealed state cookie value; the state is recorded on the server for its single use. `link`: the
+ * signed-in account linking this provider from /setting (null: a sign-in). Any failure (discovery down) is
+ * OAuthCallbackError.
  */
-export async function beginOAuth(config: OAuthProviderConfig, origin: string, callback: string): Promise<{ url: string; cookie: string }> {
+export async function beginOAuth(db: Db, config: OAuthProviderConfig, origin: string, callback: string, link: number | null = null, now = new Date()): Promise<{ url: string; cookie: string }> {
+  let result: { url: string; cookie: string; state: string }
   try {
     const ep = await endpoints(config)
-    const state: OAuthState = { provider: config.id, state: generateState(), codeVerifier: generateCodeVerifier(), nonce: randomToken(24), callback }
+    const state: OAuthState = { provider: config.id, state: generateState(), codeVerifier: generateCodeVerifier(), nonce: randomToken(24), callback, link }
     const url = client(config, origin).createAuthorizationURLWithPKCE(ep.authorizeUrl, state.state, CodeChallengeMethod.S256, state.codeVerifier, config.scopes)
     if (ep.issuer) url.searchParams.set('nonce', state.nonce)
     if (config.responseMode === 'form_post') url.searchParams.set('response_mode', 'form_post')
-    return { url: url.toString(), cookie: await sealOAuthState((await sessionKeys()).oauth, state) }
+    result = { url: url.toString(), cookie: await sealOAuthState((await sessionKeys()).oauth, state, now), state: state.state }
   } catch (e) {
     if (e instanceof AppError) throw e
+    throw new AppError('OAuthCallbackError')
+  }
+  const nowIso = now.toISOString()
+  await db.batch([
+    { sql: `DELETE FROM oauth_states WHERE expires_at <= ?`, params: [nowIso] },
+    { sql: `INSERT INTO oauth_states (state_hash, expires_at) VALUES (?, ?)`, params: [await hashToken(result.state), new Date(now.getTime() + OAUTH_STATE_TTL_SECONDS * 1000).toISOString()] },
+  ])
+  return { url: result.url, cookie: result.cookie }
+}
+
+/** Spends the state of a callback (one conditional UPDATE): true only the first time, within its 10 minutes. */
+export async function claimOAuthState(db: Db, state: string, now = new Date()): Promise<boolean> {
+  const nowIso = now.toISOString()
+  return (await db.run(`UPDATE oauth_states SET used_at = ? WHERE state_hash = ? AND used_at IS NULL AND expires_at > ?`, nowIso, await hashToken(state), nowIso)) === 1
+}
+
+/** RFC 9207: the issuer an authorization response of this provider must name, and whether it always does. */
+export async function expectedIssuer(config: OAuthProviderConfig): Promise<ExpectedIssuer> {
+  if (!config.issuer) return { issuer: null, required: false }
+  try {
+    const doc = await discover(config.issuer)
+    return { issuer: config.issuer, required: doc.authorization_response_iss_parameter_supported === true }
+  } catch {
     throw new AppError('OAuthCallbackError')
   }
 }
@@ -147,14 +175,14 @@ export async function finishOAuth(config: OAuthProviderConfig, origin: string, c
   }
 }
 
-type FactsRow = { identityUserId: number | null; identityDeletedAt: string | null; ownerId: number | null; ownerVerified: number | null; emailDeletedAt: string | null }
+type FactsRow = { identityUserId: number | null; identityDeletedAt: string | null; ownerId: number | null; emailDeletedAt: string | null }
 
 const isUniqueViolation = (e: unknown) => String(e).includes('UNIQUE')
 
 /**
- * Step 3: the account rule on D1 and a new session. Identity found → that account; verified e-mail of a
- * verified account → identity linked; else a new account. A race with a parallel callback for the same
- * identity or e-mail (unique index) is resolved by deciding once more.
+ * Step 3: the account rule on D1 and a new session. Identity found → that account; the e-mail of a live
+ * account → AccountNotLinkedError (its owner links the provider from /setting); else a new account. A race
+ * with a parallel callback for the same identity or e-mail (unique index) is resolved by deciding once more.
  */
 export async function signInWithOAuth(db: Db, provider: OAuthProviderId, profile: OAuthProfile, ctx: AuthContext, retry = true): Promise<TokenPair & { isNewUser: boolean }> {
   const now = ctx.now ?? new Date()
@@ -163,7 +191,6 @@ export async function signInWithOAuth(db: Db, provider: OAuthProviderId, profile
     `SELECT (SELECT u.id FROM identities i JOIN users u ON u.id = i.user_id AND u.deleted_at IS NULL WHERE i.provider = ?1 AND i.provider_user_id = ?2) AS identityUserId,
             (SELECT MAX(u.deleted_at) FROM identities i JOIN users u ON u.id = i.user_id WHERE i.provider = ?1 AND i.provider_user_id = ?2) AS identityDeletedAt,
             (SELECT id FROM users WHERE email = ?3 AND deleted_at IS NULL) AS ownerId,
-            (SELECT email_verified_at IS NOT NULL FROM users WHERE email = ?3 AND deleted_at IS NULL) AS ownerVerified,
             (SELECT MAX(deleted_at) FROM users WHERE email = ?3 AND deleted_at IS NOT NULL) AS emailDeletedAt`,
     provider,
     profile.subject,
@@ -172,7 +199,7 @@ export async function signInWithOAuth(db: Db, provider: OAuthProviderId, profile
   if (facts?.identityUserId == null && isDeletionBlocking(facts?.identityDeletedAt ?? null, now)) throw new AppError('DELETED_USER')
   const decision = decideAccount(profile, {
     identityUserId: facts?.identityUserId ?? null,
-    emailOwner: facts?.ownerId != null ? { id: facts.ownerId, verified: facts.ownerVerified === 1 } : null,
+    emailOwner: facts?.ownerId != null ? { id: facts.ownerId } : null,
     emailBlocked: isDeletionBlocking(facts?.emailDeletedAt ?? null, now),
   })
   const login = { sql: `UPDATE users SET last_login_at = ? WHERE id = ?`, params: [] as unknown[] }
@@ -182,14 +209,6 @@ export async function signInWithOAuth(db: Db, provider: OAuthProviderId, profile
         throw new AppError(decision.code)
       case 'signin':
         return { ...(await issueTokens(db, decision.userId, ctx, [{ ...login, params: [nowIso, decision.userId] }])), isNewUser: false }
-      case 'link':
-        return {
-          ...(await issueTokens(db, decision.userId, ctx, [
-            { sql: `INSERT INTO identities (user_id, provider, provider_user_id, email, created_at) VALUES (?, ?, ?, ?, ?)`, params: [decision.userId, provider, profile.subject, profile.email, nowIso] },
-            { ...login, params: [nowIso, decision.userId] },
-          ])),
-          isNewUser: false,
-        }
       case 'create': {
         const results = await db.batch([
           // an identity left by a withdrawn account (past its 30-day block) is released
@@ -208,6 +227,24 @@ export async function signInWithOAuth(db: Db, provider: OAuthProviderId, profile
     if (retry && isUniqueViolation(e)) return signInWithOAuth(db, provider, profile, ctx, false)
     throw e
   }
+}
+
+/**
+ * /setting "link a sign-in provider": the signed-in owner's account gets this provider identity (then signs in
+ * with it too). Already this account's: nothing changes; another account's: ALREADY_USED_ANOTHER_PLATFORM.
+ */
+export async function linkOAuthIdentity(db: Db, userId: number, provider: OAuthProviderId, profile: OAuthProfile, now = new Date()): Promise<void> {
+  const [, owner] = await db.batch([
+    {
+      sql: `INSERT INTO identities (user_id, provider, provider_user_id, email, created_at) SELECT id, ?, ?, ?, ? FROM users WHERE id = ? AND deleted_at IS NULL
+            ON CONFLICT (provider, provider_user_id) DO NOTHING`,
+      params: [provider, profile.subject, profile.email, now.toISOString(), userId],
+    },
+    { sql: `SELECT user_id AS userId FROM identities WHERE provider = ? AND provider_user_id = ?`, params: [provider, profile.subject] },
+  ])
+  const holder = (owner!.results[0] as { userId: number } | undefined)?.userId
+  if (holder === undefined) throw new AppError('NOT_LOGIN_USER')
+  if (holder !== userId) throw new AppError('ALREADY_USED_ANOTHER_PLATFORM')
 }
 
 /** The keys of the state cookie (the OAuth routes need them without importing the whole key set). */

@@ -45,7 +45,7 @@ describe('provider configuration from bindings', () => {
 
 describe('state cookie (10 minutes, encrypted)', async () => {
   const { oauth: key } = await deriveKeys('oauth-test-session-secret-0123456789abcdef')
-  const state: OAuthState = { provider: 'google', state: 's1', codeVerifier: 'v1', nonce: 'n1', callback: '/gift' }
+  const state: OAuthState = { provider: 'google', state: 's1', codeVerifier: 'v1', nonce: 'n1', callback: '/gift', link: null }
 
   it('round-trips and expires after 10 minutes', async () => {
     const now = new Date('2026-05-01T10:00:00Z')
@@ -69,6 +69,19 @@ describe('state cookie (10 minutes, encrypted)', async () => {
     expect(checkCallback('google', { code: 'c', state: 's1' }, null)).toBeNull()
     expect(checkCallback('google', { state: 's1', error: 'access_denied' }, state)).toBeNull()
     expect(checkCallback('google', { code: '', state: 's1' }, state)).toBeNull()
+  })
+
+  it("RFC 9207: a response's iss must be the provider's issuer; missing only where the provider does not always send it", () => {
+    const expected = { issuer: 'https://idp.example', required: true }
+    expect(checkCallback('google', { code: 'c', state: 's1', iss: 'https://idp.example' }, state, expected)).toEqual({ code: 'c', stored: state })
+    expect(checkCallback('google', { code: 'c', state: 's1', iss: 'https://other-idp.example' }, state, expected)).toBeNull()
+    expect(checkCallback('google', { code: 'c', state: 's1' }, state, expected)).toBeNull()
+    expect(checkCallback('google', { code: 'c', state: 's1' }, state, { ...expected, required: false })).toEqual({ code: 'c', stored: state })
+    expect(checkCallback('google', { code: 'c', state: 's1', iss: 'https://other-idp.example' }, state, { ...expected, required: false })).toBeNull()
+  })
+
+  it('keeps the account that asked to link the provider', async () => {
+    expect(await openOAuthState(key, await sealOAuthState(key, { ...state, link: 42 }))).toEqual({ ...state, link: 42 })
   })
 })
 
@@ -121,15 +134,14 @@ describe('profile and account rule', () => {
   const unverified: OAuthProfile = { ...verified, emailVerified: false }
   const none = { identityUserId: null, emailOwner: null, emailBlocked: false }
 
-  it('identity → sign in; verified e-mail of a verified account → link; else create', () => {
+  it('identity → sign in; else create', () => {
     expect(decideAccount(unverified, { ...none, identityUserId: 5 })).toEqual({ kind: 'signin', userId: 5 })
-    expect(decideAccount(verified, { ...none, emailOwner: { id: 7, verified: true } })).toEqual({ kind: 'link', userId: 7 })
     expect(decideAccount(verified, none)).toEqual({ kind: 'create', email: 'r@example.com' })
     expect(decideAccount(unverified, none)).toEqual({ kind: 'create', email: null })
   })
-  it('never links an unverified e-mail on either side (AccountNotLinkedError); a withdrawn e-mail is blocked', () => {
-    expect(decideAccount(unverified, { ...none, emailOwner: { id: 7, verified: true } })).toEqual({ kind: 'refuse', code: 'AccountNotLinkedError' })
-    expect(decideAccount(verified, { ...none, emailOwner: { id: 7, verified: false } })).toEqual({ kind: 'refuse', code: 'AccountNotLinkedError' })
+  it('never links by e-mail, verified or not (AccountNotLinkedError: the owner links from /setting); a withdrawn e-mail is blocked', () => {
+    expect(decideAccount(unverified, { ...none, emailOwner: { id: 7 } })).toEqual({ kind: 'refuse', code: 'AccountNotLinkedError' })
+    expect(decideAccount(verified, { ...none, emailOwner: { id: 7 } })).toEqual({ kind: 'refuse', code: 'AccountNotLinkedError' })
     expect(decideAccount(verified, { ...none, emailBlocked: true })).toEqual({ kind: 'refuse', code: 'DELETED_USER' })
   })
   it('redirect targets keep only own-site callbacks', () => {

@@ -7,11 +7,14 @@
  *   (`OAUTH_<P>_ISSUER`, discovery + ID token) or explicit `_AUTHORIZE_URL`/`_TOKEN_URL`/`_USERINFO_URL`
  *   (`_JWKS_URL`, `_SCOPES`, `_RESPONSE_MODE` optional). Google and Apple default to their public issuers,
  *   Facebook and Twitter (OAuth 2.0 without OpenID) to their public endpoints.
- * - The flow's secrets (state, PKCE S256 verifier, nonce, callback) ride in `wt_oauth`, an encrypted
- *   HttpOnly cookie valid 10 minutes, scoped to the OAuth routes and spent by the callback.
- * - Account rule: an existing identity signs in; else a live account with the same e-mail is linked only
- *   when both the provider's and the account's e-mail are verified (no pre-account takeover); else a new
- *   account is created (the e-mail kept only when the provider verified it).
+ * - The flow's secrets (state, PKCE S256 verifier, nonce, callback) ride in an encrypted HttpOnly cookie valid
+ *   10 minutes (`__Host-wt_oauth` on https, so a sibling site cannot plant one; `wt_oauth` on http localhost);
+ *   the state is also recorded on the server and spent by the first callback that presents it.
+ * - RFC 9207: the authorization response's `iss` must be the provider's issuer where the provider sends it.
+ * - Account rule: an identity is found by the provider's subject only (each provider configuration has one
+ *   issuer, so provider + subject is issuer + subject). A new identity whose e-mail belongs to a live account is
+ *   refused (AccountNotLinkedError) until the account's owner signs in and links the provider from /setting;
+ *   else a new account is created (the e-mail kept only when the provider verified it).
  */
 import { EncryptJWT, jwtDecrypt, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose'
 import type { ErrorCode } from '../../lib/errors/catalogue.ts'
@@ -19,10 +22,14 @@ import { isValidEmail, normaliseEmail, safeCallback } from './auth.ts'
 
 export const OAUTH_PROVIDERS = ['google', 'facebook', 'twitter', 'apple'] as const
 export type OAuthProviderId = (typeof OAUTH_PROVIDERS)[number]
-/** The providers' names on the login buttons. */
+/** How the pages name each provider (a brand: the same in every language). */
 export const OAUTH_PROVIDER_NAMES: Record<OAuthProviderId, string> = { google: 'Google', facebook: 'Facebook', twitter: 'X (Twitter)', apple: 'Apple' }
 export const OAUTH_BASE_PATH = '/api/v1/auth/oauth'
 export const OAUTH_STATE_COOKIE = 'wt_oauth'
+/** The state cookie's name: `__Host-` prefixed (Secure, Path=/, no Domain) whenever the site is served over https. */
+export function oauthStateCookieName(secure: boolean): string {
+  return secure ? `__Host-${OAUTH_STATE_COOKIE}` : OAUTH_STATE_COOKIE
+}
 /** The authorization round trip must finish within 10 minutes. */
 export const OAUTH_STATE_TTL_SECONDS = 10 * 60
 /** ID token signature algorithms accepted (asymmetric only: `none` and HS* with a public key are refused). */
@@ -128,12 +135,15 @@ export function oauthStartPath(id: OAuthProviderId, callback: string): string {
   return `${OAUTH_BASE_PATH}/${id}${target === '/' ? '' : `?${new URLSearchParams({ callback: target })}`}`
 }
 
-/** What the state cookie keeps between the redirect to the provider and its callback. */
-export type OAuthState = { provider: OAuthProviderId; state: string; codeVerifier: string; nonce: string; callback: string }
+/**
+ * What the state cookie keeps between the redirect to the provider and its callback. `link`: the signed-in
+ * account that asked to link this provider from /setting (null: a sign-in).
+ */
+export type OAuthState = { provider: OAuthProviderId; state: string; codeVerifier: string; nonce: string; callback: string; link: number | null }
 
 export async function sealOAuthState(key: Uint8Array, s: OAuthState, now: Date = new Date()): Promise<string> {
   const iat = Math.floor(now.getTime() / 1000)
-  return new EncryptJWT({ p: s.provider, s: s.state, v: s.codeVerifier, n: s.nonce, cb: s.callback })
+  return new EncryptJWT({ p: s.provider, s: s.state, v: s.codeVerifier, n: s.nonce, cb: s.callback, l: s.link })
     .setProtectedHeader({ alg: 'dir', enc: 'A256GCM', typ: 'oauth-state' })
     .setIssuedAt(iat)
     .setExpirationTime(iat + OAUTH_STATE_TTL_SECONDS)
@@ -146,9 +156,10 @@ export async function openOAuthState(key: Uint8Array, value: string | undefined,
   try {
     const { payload, protectedHeader } = await jwtDecrypt(value, key, { keyManagementAlgorithms: ['dir'], contentEncryptionAlgorithms: ['A256GCM'], currentDate: now, requiredClaims: ['exp'] })
     if (protectedHeader.typ !== 'oauth-state') return null
-    const { p, s, v, n, cb } = payload
+    const { p, s, v, n, cb, l } = payload
     if (typeof p !== 'string' || !isOAuthProvider(p) || typeof s !== 'string' || typeof v !== 'string' || typeof n !== 'string' || typeof cb !== 'string') return null
-    return { provider: p, state: s, codeVerifier: v, nonce: n, callback: safeCallback(cb) }
+    const link = typeof l === 'number' && Number.isSafeInteger(l) && l > 0 ? l : null
+    return { provider: p, state: s, codeVerifier: v, nonce: n, callback: safeCallback(cb), link }
   } catch {
     return null
   }
@@ -162,13 +173,28 @@ function equalText(a: string, b: string): boolean {
 }
 
 /**
- * The provider's redirect back, checked before any exchange: an `error` (e.g. access_denied: consent
- * refused), no or a foreign state cookie, a state that differs from the cookie's, or no code → refused.
+ * Who must have answered (RFC 9207): `issuer`, the provider's OpenID issuer (null: a plain OAuth 2.0 provider,
+ * nothing to compare); `required`: its metadata says it always sends `iss`.
  */
-export function checkCallback(provider: OAuthProviderId, params: { code?: string | null; state?: string | null; error?: string | null }, stored: OAuthState | null): { code: string; stored: OAuthState } | null {
+export type ExpectedIssuer = { issuer: string | null; required: boolean }
+
+/**
+ * The provider's redirect back, checked before any exchange: an `error` (e.g. access_denied: consent
+ * refused), no or a foreign state cookie, a state that differs from the cookie's, an `iss` that is not the
+ * provider's issuer (mix-up, RFC 9207) or missing where the provider always sends it, or no code → refused.
+ */
+export function checkCallback(
+  provider: OAuthProviderId,
+  params: { code?: string | null; state?: string | null; error?: string | null; iss?: string | null },
+  stored: OAuthState | null,
+  expected: ExpectedIssuer = { issuer: null, required: false },
+): { code: string; stored: OAuthState } | null {
   if (params.error) return null
   if (!stored || stored.provider !== provider) return null
   if (typeof params.state !== 'string' || !equalText(params.state, stored.state)) return null
+  if (expected.issuer !== null) {
+    if (typeof params.iss === 'string' ? params.iss !== expected.issuer : expected.required) return null
+  }
   if (typeof params.code !== 'string' || params.code === '' || params.code.length > 2048) return null
   return { code: params.code, stored }
 }
@@ -222,24 +248,22 @@ export function profileFromClaims(claims: Record<string, unknown>): OAuthProfile
 export type AccountFacts = {
   /** The live account already holding this provider identity. */
   identityUserId: number | null
-  /** The live account with the profile's e-mail and whether its own e-mail is verified. */
-  emailOwner: { id: number; verified: boolean } | null
+  /** The live account with the profile's e-mail. */
+  emailOwner: { id: number } | null
   /** The profile's e-mail belongs to an account withdrawn less than 30 days ago. */
   emailBlocked: boolean
 }
 
 export type AccountDecision =
   | { kind: 'signin'; userId: number }
-  | { kind: 'link'; userId: number }
   | { kind: 'create'; email: string | null }
   | { kind: 'refuse'; code: ErrorCode }
 
 /** The account rule (see the module comment). */
 export function decideAccount(profile: OAuthProfile, facts: AccountFacts): AccountDecision {
   if (facts.identityUserId !== null) return { kind: 'signin', userId: facts.identityUserId }
-  if (profile.email !== null && facts.emailOwner !== null) {
-    return profile.emailVerified && facts.emailOwner.verified ? { kind: 'link', userId: facts.emailOwner.id } : { kind: 'refuse', code: 'AccountNotLinkedError' }
-  }
+  // never linked by e-mail (a provider's word on an address is not the account owner's consent)
+  if (profile.email !== null && facts.emailOwner !== null) return { kind: 'refuse', code: 'AccountNotLinkedError' }
   if (profile.emailVerified && facts.emailBlocked) return { kind: 'refuse', code: 'DELETED_USER' }
   return { kind: 'create', email: profile.emailVerified ? profile.email : null }
 }

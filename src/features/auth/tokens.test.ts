@@ -28,6 +28,14 @@ describe('access token (ASVS 9.1–9.2)', async () => {
     expect(await verifyAccessToken(keys, await sign({ sv: '3' }), ISS, at(60))).toEqual({ ok: false, reason: 'invalid' })
   })
 
+  it('names its session (claim sid; absent is the empty id of no session, not a string is refused)', async () => {
+    expect(await verifyAccessToken(keys, (await signAccessToken(keys, 42, ISS, now, 0, 'family-1')).value, ISS, at(60))).toMatchObject({ ok: true, sessionId: 'family-1' })
+    const sign = (claims: Record<string, unknown>) =>
+      new SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'at+jwt' }).setIssuer(ISS).setAudience(ISS).setSubject('42').setIssuedAt(now).setNotBefore(now).setExpirationTime(at(900)).sign(keys.access)
+    expect(await verifyAccessToken(keys, await sign({}), ISS, at(60))).toMatchObject({ ok: true, sessionId: '' })
+    expect(await verifyAccessToken(keys, await sign({ sid: 7 }), ISS, at(60))).toEqual({ ok: false, reason: 'invalid' })
+  })
+
   it('is expired after 15 minutes and not valid before nbf', async () => {
     const token = await signAccessToken(keys, 42, ISS, now)
     expect(await verifyAccessToken(keys, token.value, ISS, at(ACCESS_TOKEN_TTL_SECONDS + 1))).toEqual({ ok: false, reason: 'expired' })

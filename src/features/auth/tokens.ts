@@ -57,13 +57,14 @@ const iso = (s: number) => new Date(s * 1000).toISOString()
 /**
  * Signs a 15-minute access token for `userId`; `issuer` is the edition's siteUrl (also the audience).
  * `sessionVersion` (claim `sv`): the account's `users.session_version` at issue; once it moves on (password
- * change or reset, withdrawal) the token is refused at once (ASVS 7.4.3). `platform` (claim `pf`, absent for WEB):
- * the app the session was signed in from, fixed at sign-in (see app-client.ts).
+ * change or reset, withdrawal) the token is refused at once (ASVS 7.4.3). `sessionId` (claim `sid`): the
+ * session (refresh-token family) it belongs to; once that session is logged out the token is refused (ASVS 7.4.1).
+ * `platform` (claim `pf`, absent for WEB): the app the session was signed in from, fixed at sign-in (see app-client.ts).
  */
-export async function signAccessToken(keys: TokenKeys, userId: number, issuer: string, now: Date = new Date(), sessionVersion = 0, platform: Platform = 'WEB'): Promise<Token> {
+export async function signAccessToken(keys: TokenKeys, userId: number, issuer: string, now: Date = new Date(), sessionVersion = 0, sessionId = '', platform: Platform = 'WEB'): Promise<Token> {
   const iat = seconds(now)
   const exp = iat + ACCESS_TOKEN_TTL_SECONDS
-  const value = await new SignJWT(platform === 'WEB' ? { sv: sessionVersion } : { sv: sessionVersion, pf: platform })
+  const value = await new SignJWT(platform === 'WEB' ? { sv: sessionVersion, sid: sessionId } : { sv: sessionVersion, sid: sessionId, pf: platform })
     .setProtectedHeader({ alg: 'HS256', typ: ACCESS_TOKEN_TYP })
     .setIssuer(issuer)
     .setAudience(issuer)
@@ -77,8 +78,11 @@ export async function signAccessToken(keys: TokenKeys, userId: number, issuer: s
 }
 
 export type AccessCheck =
-  /** `sessionVersion`: the token's `sv` claim (0 when absent: tokens signed before the claim existed). */
-  | { ok: true; userId: number; expiresAt: Date; sessionVersion: number; platform: Platform }
+  /**
+   * `sessionVersion`: the token's `sv` claim (0 when absent: tokens signed before the claim existed); `sessionId`:
+   * its `sid` claim ('' when absent: such a token belongs to no open session); `platform`: its `pf` claim (WEB when absent).
+   */
+  | { ok: true; userId: number; expiresAt: Date; sessionVersion: number; sessionId: string; platform: Platform }
   /** `expired`: well signed but past `exp` (the client refreshes, spec §4 NEED_TO_REFRESH); `invalid`: anything else. */
   | { ok: false; reason: 'expired' | 'invalid' }
 
@@ -100,8 +104,9 @@ export async function verifyAccessToken(keys: TokenKeys, token: string, issuer: 
     })
     const userId = Number(payload.sub)
     const sessionVersion = payload.sv ?? 0
-    if (!Number.isSafeInteger(userId) || userId <= 0 || !Number.isSafeInteger(sessionVersion)) return { ok: false, reason: 'invalid' }
-    return { ok: true, userId, expiresAt: new Date(payload.exp! * 1000), sessionVersion: sessionVersion as number, platform: platformClaim(payload.pf) }
+    const sessionId = payload.sid ?? ''
+    if (!Number.isSafeInteger(userId) || userId <= 0 || !Number.isSafeInteger(sessionVersion) || typeof sessionId !== 'string') return { ok: false, reason: 'invalid' }
+    return { ok: true, userId, expiresAt: new Date(payload.exp! * 1000), sessionVersion: sessionVersion as number, sessionId, platform: platformClaim(payload.pf) }
   } catch (e) {
     return { ok: false, reason: e instanceof errors.JWTExpired ? 'expired' : 'invalid' }
   }

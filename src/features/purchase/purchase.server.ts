@@ -14,6 +14,7 @@ import { purchasePreview, type PreviewEpisode, type PurchasePreview } from './pr
 import { currentTicket } from '../freetime/freetime.ts'
 import type { AgeEdition } from '../age/age.ts'
 import { ADULT_STATE_SQL, adultNow, type AdultRow } from '../age/age.server.ts'
+import { SESSION_OPEN_SQL, type SessionClaim } from '../auth/auth.server.ts'
 
 /**
  * How often a purchase re-plans after a concurrent change refused its batch. Every refusal means another
@@ -42,10 +43,10 @@ export function heldParams(userId: number, episodeId: number, nowIso: string): u
 export type PurchaseInput = {
   userId: number
   /**
-   * The access token's session version, compared in the read batch's user row (ASVS 7.4.3 without a round trip
-   * of its own; see CHECKED_BY_HANDLER in the session middleware): an ended session → NEED_TO_REFRESH.
+   * The access token's session claim, checked in the read batch (ASVS 7.4.1/7.4.3 without a round trip of its
+   * own; see CHECKED_BY_HANDLER in the session middleware): an ended session → NEED_TO_REFRESH.
    */
-  sessionVersion?: number
+  session?: SessionClaim
   request: PurchaseRequest
   /** The request's Idempotency-Key claim; its row commits with the purchase. */
   claim: IdempotencyClaim
@@ -87,7 +88,7 @@ export async function purchaseEpisodes(db: Db, input: PurchaseInput, now = new D
   const expiresAt = request.kind === 'RENT' ? rentalEnd(now, input.rentalHours) : null
 
   for (let attempt = 1; ; attempt++) {
-    const [keyRow, userRow, episodeRows, holdingRows, lotRows] = await db.batch([
+    const [keyRow, userRow, episodeRows, holdingRows, lotRows, openRow] = await db.batch([
       { sql: `SELECT 1 AS taken FROM idempotency_keys WHERE user_id = ? AND key = ?`, params: [userId, claim.key] },
       { sql: ADULT_STATE_SQL, params: [userId] },
       {
@@ -101,9 +102,11 @@ export async function purchaseEpisodes(db: Db, input: PurchaseInput, now = new D
         params: [userId, ids],
       },
       { sql: `SELECT id, type, remaining, expires_at AS expiresAt, source FROM coin_lots WHERE user_id = ? AND remaining > 0`, params: [userId] },
+      { sql: `SELECT ${SESSION_OPEN_SQL} AS open`, params: [input.session?.sessionId ?? ''] },
     ])
     const user = userRow!.results[0] as AdultRow | undefined
-    if (input.sessionVersion !== undefined && user?.sessionVersion !== input.sessionVersion) throw new AppError('NEED_TO_REFRESH')
+    const open = (openRow!.results[0] as { open: number } | undefined)?.open === 1
+    if (input.session !== undefined && (user?.sessionVersion !== input.session.sessionVersion || !open)) throw new AppError('NEED_TO_REFRESH')
     if (keyRow!.results.length > 0) throw new IdempotencyKeyTaken()
     const adult = adultNow(user, input.ageRules, now)
     if (adult === null) throw new AppError('NOT_LOGIN_USER')

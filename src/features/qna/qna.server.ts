@@ -2,6 +2,7 @@
  * Contact requests in D1 (spec §2 /qna, /qna/register; §8 LIMIT_QNA_COUNT). A question and an answer each
  * send a mail through the account message provider (the dev outbox offline).
  */
+import { PRIVATE_MEDIA_PREFIX } from '../../lib/server/media.ts'
 import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
 import type { Translate } from '../../lib/i18n/i18n.ts'
@@ -39,7 +40,7 @@ export async function submitQna(
   const checked = checkImages(uploads)
   if (!checked.ok || (checked.kinds.length > 0 && !ctx.media)) throw new AppError('INVALID_PARAMETER', { fields: 'images' })
   const real = uploads.filter((u) => u.size > 0)
-  const keys = checked.kinds.map((ext) => `qna/${userId}/${crypto.randomUUID()}.${ext}`)
+  const keys = checked.kinds.map((ext) => `${PRIVATE_MEDIA_PREFIX}qna/${userId}/${crypto.randomUUID()}.${ext}`)
   await Promise.all(keys.map((key, i) => ctx.media!.put(key, real[i]!.bytes, { httpMetadata: { contentType: IMAGE_TYPES[key.split('.').pop() as ImageExt] } })))
   const row = await db.first<Row & { email: string | null }>(
     `INSERT INTO qnas (user_id, category, title, body, email, images, created_at)

@@ -2,6 +2,7 @@
  * Viewer reads and writes on D1 and R2 (spec §2 viewer, §8 Viewer errors): one batch opens an episode with
  * its neighbours, the reader's holdings and progress; slices of paid episodes get per-reader signed URLs.
  */
+import { isPrivateMediaKey } from '../../lib/server/media.ts'
 import { env } from 'cloudflare:workers'
 import { AppError } from '../../lib/errors/catalogue.ts'
 import { AUTO_UNLOCK_KEY_PREFIX, type AutoUnlockKind, type AutoUnlockState } from './continuous.ts'
@@ -197,9 +198,11 @@ export async function saveProgress(db: Db, userId: number, episodeId: number, po
 
 /**
  * Whether an R2 key may be served publicly from /media: covers, banners and icons always; episode slices
- * (`series/<id>/ep/<no>/…`) only when the episode is free — paid slices go through the signed viewer route.
+ * (`series/<id>/ep/<no>/…`) only when the episode is free — paid slices go through the signed viewer route;
+ * private uploads (support-question images) never.
  */
 export async function isPublicMediaKey(db: Db, key: string): Promise<boolean> {
+  if (isPrivateMediaKey(key)) return false
   const slice = /^series\/(\d+)\/ep\/(\d+)\//.exec(key)
   if (!slice) return true
   const row = await db.first<{ free: number }>('SELECT is_free AS free FROM episodes WHERE series_id = ? AND no = ?', Number(slice[1]), Number(slice[2]))

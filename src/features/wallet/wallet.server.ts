@@ -5,6 +5,7 @@
  */
 import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
+import { SESSION_OPEN_SQL, type SessionClaim } from '../auth/auth.server.ts'
 import {
   AdminAdjustRequest,
   HISTORY_PAGE_SIZE,
@@ -221,15 +222,16 @@ export function coinSummaryParams(userId: number, nowIso: string): unknown[] {
 
 /**
  * API.md `GET /api/v1/coin`: the reader's balances per type and the next expiries (one query). Given the access
- * token's `sessionVersion`, the same query checks that its session has not ended (ASVS 7.4.3): NEED_TO_REFRESH.
+ * token's session claim, the same query checks that its session has not ended (ASVS 7.4.1/7.4.3): NEED_TO_REFRESH.
  */
-export async function coinOf(db: Db, userId: number, now = new Date(), sessionVersion?: number): Promise<CoinSummary> {
-  const row = await db.first<{ coin: string; sessionVersion: number | null }>(
-    `SELECT ${COIN_SUMMARY_SQL} AS coin, (SELECT session_version FROM users WHERE id = ? AND deleted_at IS NULL) AS sessionVersion`,
+export async function coinOf(db: Db, userId: number, now = new Date(), session?: SessionClaim): Promise<CoinSummary> {
+  const row = await db.first<{ coin: string; sessionVersion: number | null; sessionOpen: number }>(
+    `SELECT ${COIN_SUMMARY_SQL} AS coin, (SELECT session_version FROM users WHERE id = ? AND deleted_at IS NULL) AS sessionVersion, ${SESSION_OPEN_SQL} AS sessionOpen`,
     ...coinSummaryParams(userId, now.toISOString()),
     userId,
+    session?.sessionId ?? '',
   )
-  if (sessionVersion !== undefined && row!.sessionVersion !== sessionVersion) throw new AppError('NEED_TO_REFRESH')
+  if (session !== undefined && (row!.sessionVersion !== session.sessionVersion || row!.sessionOpen !== 1)) throw new AppError('NEED_TO_REFRESH')
   return JSON.parse(row!.coin) as CoinSummary
 }
 

@@ -33,6 +33,8 @@ export const EditionSchema = z
         return false
       }
     }, 'unknown IANA time zone'),
+    /** ISO 3166-1 country in which phone numbers without an international prefix are read (SMS codes go there). */
+    phoneCountry: z.string().regex(/^[A-Z]{2}$/, 'ISO 3166-1 alpha-2, e.g. FR'),
     /** ISO 4217 currency of the coin shop (spec §1: EUR). */
     currency: z.string().regex(/^[A-Z]{3}$/, 'ISO 4217 code, e.g. EUR'),
     /** Where the currency symbol stands (spec §1: in front). */

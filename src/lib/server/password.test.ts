@@ -1,13 +1,25 @@
 import { describe, it, expect } from 'vitest'
-import { hashPassword, verifyPassword, needsRehash, timingSafeEqual, PBKDF2_ITERATIONS } from './password.ts'
+import { checkPassword, hashPassword, verifyPassword, needsRehash, timingSafeEqual, ARGON2 } from './password.ts'
 
 const pepper = 'test-pepper'
+/** `hashPassword('Reader-2026!', 'test-pepper')` of the older scheme (PBKDF2-SHA256, 100,000 iterations). */
+const LEGACY = 'pbkdf2-sha256$100000$zyJl1QaK9s5Rnj0cbc0ilw$wQuMomeiNbuTTD9_q-tIXIxzltRSZJyMrVU2yMpPEaE'
 
-describe('password hashing (PBKDF2-SHA256 + pepper)', () => {
-  it('stores the scheme, iterations, salt and hash', async () => {
+describe('password hashing (argon2id + pepper)', () => {
+  it('stores the scheme, parameters (m 19 MiB, t 2, p 1), salt and hash', async () => {
     const stored = await hashPassword('Reader-2026!', pepper)
-    expect(stored).toMatch(/^pbkdf2-sha256\$100000\$[A-Za-z0-9_-]{22}\$[A-Za-z0-9_-]{43}$/)
-    expect(PBKDF2_ITERATIONS).toBe(100_000)
+    expect(stored).toMatch(/^argon2id\$v=19\$m=19456,t=2,p=1\$[A-Za-z0-9_-]{22}\$[A-Za-z0-9_-]{43}$/)
+    expect(ARGON2.m).toBeGreaterThanOrEqual(19 * 1024)
+    expect(ARGON2.t).toBeGreaterThanOrEqual(2)
+  })
+
+  it('verifies an older PBKDF2 hash and gives the argon2id hash that replaces it, for the right password only', async () => {
+    const right = await checkPassword('Reader-2026!', LEGACY, pepper)
+    expect(right.valid).toBe(true)
+    expect(right.upgrade).toMatch(/^argon2id\$/)
+    expect(await verifyPassword('Reader-2026!', right.upgrade, pepper)).toBe(true)
+    expect(await checkPassword('Wrong-2026!', LEGACY, pepper)).toEqual({ valid: false, upgrade: null })
+    expect(await checkPassword('Reader-2026!', right.upgrade, pepper)).toEqual({ valid: true, upgrade: null })
   })
 
   it('accepts the right password and rejects a wrong one', async () => {
@@ -31,7 +43,8 @@ describe('password hashing (PBKDF2-SHA256 + pepper)', () => {
   })
 
   it('answers false (never throws) for missing, malformed or foreign hashes', async () => {
-    for (const stored of [null, undefined, '', 'plain', 'bcrypt$10$abc$def', 'pbkdf2-sha256$100000$!!$??', 'pbkdf2-sha256$999999$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA']) {
+    for (const stored of [null, undefined, '', 'plain', 'bcrypt$10$abc$def', 'pbkdf2-sha256$100000$!!$??', 'pbkdf2-sha256$999999$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+      'argon2id$v=19$m=999999,t=2,p=1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', 'argon2id$v=19$m=19456,t=2,p=4$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA']) {
       expect(await verifyPassword('x', stored, pepper)).toBe(false)
     }
   })
@@ -48,7 +61,8 @@ describe('password hashing (PBKDF2-SHA256 + pepper)', () => {
     const stored = await hashPassword('pw', pepper)
     expect(needsRehash(stored)).toBe(false)
     expect(needsRehash('garbage')).toBe(true)
-    expect(needsRehash(stored.replace('$100000$', '$1000$'))).toBe(true)
+    expect(needsRehash(LEGACY)).toBe(true)
+    expect(needsRehash(stored.replace('m=19456,t=2', 'm=4096,t=2'))).toBe(true)
   })
 
   it('treats unicode passwords by their NFC form', async () => {

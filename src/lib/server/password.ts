@@ -1,67 +1,118 @@
 /**
- * Password hashing that runs unchanged in Node 22 and in workerd, on WebCrypto alone
- * (ARCHITECTURE.md "Auth and sessions": PBKDF2-SHA256 at workerd's maximum iterations plus a secret pepper).
+ * Password hashing that runs unchanged in Node 22 and in workerd (issue 26 point 8): argon2id at OWASP's
+ * minimum (m = 19 MiB, t = 2, p = 1) through @noble/hashes, pure JavaScript (workerd refuses to compile
+ * WebAssembly at run time, so the WebAssembly implementations cannot run there). About 160–200 ms of CPU per
+ * hash in workerd on the development machine: a Worker needs the paid plan's CPU limit, not the free 10 ms.
  *
- * Stored form: `pbkdf2-sha256$<iterations>$<salt b64url>$<hash b64url>`.
- * The password is first keyed with the pepper, HMAC-SHA256(pepper, password), so a leaked table alone
+ * Stored form: `argon2id$v=19$m=19456,t=2,p=1$<salt b64url>$<hash b64url>`. The older
+ * `pbkdf2-sha256$<iterations>$<salt>$<hash>` (100,000 iterations, workerd's cap) is still verified and is
+ * replaced by an argon2id hash at the reader's next successful sign-in (`checkPassword` gives it).
+ * The password is first keyed with the pepper, HMAC-SHA256(pepper, NFC password), so a leaked table alone
  * cannot be attacked offline without the pepper (a Worker secret).
  */
+import { argon2id } from '@noble/hashes/argon2.js'
 
-/** workerd refuses PBKDF2 above 100 000 iterations. */
+/** Today's argon2id parameters: memory in KiB, passes, lanes. */
+export const ARGON2 = { m: 19 * 1024, t: 2, p: 1 } as const
+/** The older scheme's iterations (workerd refuses PBKDF2 above 100 000). */
 export const PBKDF2_ITERATIONS = 100_000
 const SALT_BYTES = 16
-const HASH_BITS = 256
-const PREFIX = 'pbkdf2-sha256'
+const HASH_BYTES = 32
+const PBKDF2_PREFIX = 'pbkdf2-sha256'
+const ARGON2_PREFIX = 'argon2id'
 
 const encoder = new TextEncoder()
 
-/** Hashes a password for storage; a fresh random salt every time. */
+type Argon2Params = { m: number; t: number; p: number }
+type Parsed =
+  | { scheme: 'argon2id'; params: Argon2Params; salt: Uint8Array; hash: Uint8Array }
+  | { scheme: 'pbkdf2'; iterations: number; salt: Uint8Array; hash: Uint8Array }
+
+/** Hashes a password for storage (argon2id, today's parameters); a fresh random salt every time. */
 export async function hashPassword(password: string, pepper: string): Promise<string> {
-  const salt = crypto.getRandomValues(new Uint8Array(SALT_BYTES))
-  const hash = await derive(password, pepper, salt, PBKDF2_ITERATIONS)
-  return `${PREFIX}$${PBKDF2_ITERATIONS}$${toBase64Url(salt)}$${toBase64Url(hash)}`
+  return argon2Hash(await peppered(password, pepper))
 }
 
 /**
- * True when `password` matches `stored`. Compares in constant time. With `stored` null, malformed or
- * of an unknown scheme it still spends one full derivation and answers false, so "unknown account" and
- * "wrong password" take the same time (ASVS 6.3.8).
+ * Checks `password` against `stored` in constant time. `upgrade`: for a right password under an older scheme
+ * or weaker parameters, the argon2id hash to store instead. Every path spends the same work — one argon2id at
+ * today's parameters and one PBKDF2 — whether the hash is argon2id, PBKDF2, missing, malformed or of an unknown
+ * scheme, so "unknown account" and "wrong password" take the same time (ASVS 6.3.8).
  */
-export async function verifyPassword(password: string, stored: string | null | undefined, pepper: string): Promise<boolean> {
+export async function checkPassword(password: string, stored: string | null | undefined, pepper: string): Promise<{ valid: boolean; upgrade: string | null }> {
   const parsed = stored ? parse(stored) : null
-  if (!parsed) {
-    await derive(password, pepper, DUMMY_SALT, PBKDF2_ITERATIONS)
-    return false
+  const key = await peppered(password, pepper)
+  if (parsed?.scheme === 'pbkdf2') {
+    const valid = timingSafeEqual(await pbkdf2(key, parsed.salt, parsed.iterations), parsed.hash)
+    const fresh = argon2Hash(key)
+    return { valid, upgrade: valid ? fresh : null }
   }
-  const actual = await derive(password, pepper, parsed.salt, parsed.iterations)
-  return timingSafeEqual(actual, parsed.hash)
+  await pbkdf2(key, DUMMY_SALT, PBKDF2_ITERATIONS)
+  if (parsed?.scheme === 'argon2id') {
+    const valid = timingSafeEqual(argon2(key, parsed.salt, parsed.params), parsed.hash)
+    return { valid, upgrade: valid && isWeaker(parsed.params) ? argon2Hash(key) : null }
+  }
+  argon2(key, DUMMY_SALT, ARGON2)
+  return { valid: false, upgrade: null }
 }
 
-/** True when a stored hash uses fewer iterations than today's setting and should be re-hashed at login. */
+/** True when `password` matches `stored` (see `checkPassword`). */
+export async function verifyPassword(password: string, stored: string | null | undefined, pepper: string): Promise<boolean> {
+  return (await checkPassword(password, stored, pepper)).valid
+}
+
+/** True when a stored hash is not argon2id at today's parameters and should be re-hashed at login. */
 export function needsRehash(stored: string): boolean {
   const parsed = parse(stored)
-  return !parsed || parsed.iterations < PBKDF2_ITERATIONS
+  return !parsed || parsed.scheme !== 'argon2id' || isWeaker(parsed.params)
 }
 
 const DUMMY_SALT = new Uint8Array(SALT_BYTES)
+const isWeaker = (p: Argon2Params) => p.m < ARGON2.m || p.t < ARGON2.t
 
-function parse(stored: string): { iterations: number; salt: Uint8Array; hash: Uint8Array } | null {
-  const parts = stored.split('$')
-  if (parts.length !== 4 || parts[0] !== PREFIX) return null
-  const iterations = Number(parts[1])
-  if (!Number.isInteger(iterations) || iterations < 1 || iterations > PBKDF2_ITERATIONS) return null
-  const salt = fromBase64Url(parts[2]!)
-  const hash = fromBase64Url(parts[3]!)
-  if (!salt || !hash || salt.length < 8 || hash.length !== HASH_BITS / 8) return null
-  return { iterations, salt, hash }
+function argon2Hash(key: Uint8Array): string {
+  const salt = crypto.getRandomValues(new Uint8Array(SALT_BYTES))
+  const { m, t, p } = ARGON2
+  return `${ARGON2_PREFIX}$v=19$m=${m},t=${t},p=${p}$${toBase64Url(salt)}$${toBase64Url(argon2(key, salt, ARGON2))}`
 }
 
-async function derive(password: string, pepper: string, salt: Uint8Array, iterations: number): Promise<Uint8Array> {
+function argon2(key: Uint8Array, salt: Uint8Array, { m, t, p }: Argon2Params): Uint8Array {
+  return argon2id(key, salt, { m, t, p, dkLen: HASH_BYTES })
+}
+
+function parse(stored: string): Parsed | null {
+  const parts = stored.split('$')
+  if (parts[0] === ARGON2_PREFIX && parts.length === 5 && parts[1] === 'v=19') {
+    const params = /^m=(\d{1,6}),t=(\d{1,2}),p=1$/.exec(parts[2]!)
+    if (!params) return null
+    const m = Number(params[1])
+    const t = Number(params[2])
+    // bounded, so a planted hash cannot make a sign-in allocate or compute without limit
+    if (m < 8 || m > 64 * 1024 || t < 1 || t > 10) return null
+    const salt = fromBase64Url(parts[3]!)
+    const hash = fromBase64Url(parts[4]!)
+    if (!salt || !hash || salt.length < 8 || hash.length !== HASH_BYTES) return null
+    return { scheme: 'argon2id', params: { m, t, p: 1 }, salt, hash }
+  }
+  if (parts[0] === PBKDF2_PREFIX && parts.length === 4) {
+    const iterations = Number(parts[1])
+    if (!Number.isInteger(iterations) || iterations < 1 || iterations > PBKDF2_ITERATIONS) return null
+    const salt = fromBase64Url(parts[2]!)
+    const hash = fromBase64Url(parts[3]!)
+    if (!salt || !hash || salt.length < 8 || hash.length !== HASH_BYTES) return null
+    return { scheme: 'pbkdf2', iterations, salt, hash }
+  }
+  return null
+}
+
+async function peppered(password: string, pepper: string): Promise<Uint8Array> {
   const pepperKey = await crypto.subtle.importKey('raw', encoder.encode(pepper), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign'])
-  const peppered = await crypto.subtle.sign('HMAC', pepperKey, encoder.encode(password.normalize('NFC')))
-  const baseKey = await crypto.subtle.importKey('raw', peppered, 'PBKDF2', false, ['deriveBits'])
-  const bits = await crypto.subtle.deriveBits({ name: 'PBKDF2', hash: 'SHA-256', salt: salt as BufferSource, iterations }, baseKey, HASH_BITS)
-  return new Uint8Array(bits)
+  return new Uint8Array(await crypto.subtle.sign('HMAC', pepperKey, encoder.encode(password.normalize('NFC'))))
+}
+
+async function pbkdf2(key: Uint8Array, salt: Uint8Array, iterations: number): Promise<Uint8Array> {
+  const baseKey = await crypto.subtle.importKey('raw', key as BufferSource, 'PBKDF2', false, ['deriveBits'])
+  return new Uint8Array(await crypto.subtle.deriveBits({ name: 'PBKDF2', hash: 'SHA-256', salt: salt as BufferSource, iterations }, baseKey, HASH_BYTES * 8))
 }
 
 /** Constant-time equality of two byte strings (length is not secret: both are 32 bytes). */
