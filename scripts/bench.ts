@@ -3,6 +3,7 @@
  * state (.wrangler/bench), then reports — never asserts — the figures of QUALITY.md:
  *   - Lighthouse mobile (default form factor, simulated throttling), median of N runs by performance score;
  *   - autocannon throughput of the edge-rendered detail page against a pre-rendered page on the same worker;
+ *   - the password hash's CPU ms (argon2id, scripts/bench/hash.ts);
  *   - D1 queries per request, read from the worker's `X-D1-Queries` header, and for catalogue pages the second
  *     view's (edge cache hit or not); the "(adult)" pages are measured signed in as the demo adult reader,
  *     Lighthouse included (pages are cached per audience class, issue 11).
@@ -19,6 +20,7 @@ import { args, editionId, root, run } from './lib.ts'
 import { benchPurchase, purchaseLine } from './bench/purchase.ts'
 import { benchViewer } from './bench/viewer.ts'
 import { findChromium } from './chromium.ts'
+import { benchHash } from './bench/hash.ts'
 import { benchMoneyModel, moneyModelLine } from './bench/money.ts'
 
 // ---------------------------------------------------------------------------------------------------
@@ -464,6 +466,7 @@ try {
   const viewer = !opts['no-lighthouse'] && !interrupted ? await benchViewer(base, { runs, notes }) : null
   const purchase = !opts['no-load'] && !interrupted ? await benchPurchase({ base, persist, edition: id }) : null // p50/p99 at 50 concurrent
   if (purchase) notes.push(purchaseLine(purchase))
+  const hash = interrupted ? null : await benchHash() // argon2id CPU ms per hash (issue 26)
   const moneyModel = moneyRuns > 0 && !interrupted ? await benchMoneyModel(moneyRuns) : null
   if (moneyModel) notes.push(moneyModelLine(moneyModel))
 
@@ -531,6 +534,7 @@ try {
     viewer,
     purchase,
     moneyModel,
+    hash,
     notes,
     elapsedS: Math.round((Date.now() - started) / 1000),
   }
