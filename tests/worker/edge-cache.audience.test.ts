@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { env } from 'cloudflare:workers'
 import type { MiddlewareHandler } from 'hono'
 import { createApp } from '../../functions/app.ts'
-import { pageAudience, pageSees } from '../../src/features/age/age.server.ts'
+import { pageAudience, pageSees } from '../../src/features/age/page-audience.server.ts'
 import { frEdition, frMessages, request } from './app.ts'
 import { makeUser, webCookie } from './account.helpers.ts'
 

@@ -16,7 +16,7 @@ import { createDb } from '../../src/lib/server/db.ts'
 import { runWithContext } from '../../src/lib/server/context.ts'
 import { answerQna } from '../../src/features/qna/qna.server.ts'
 import { messageProvider } from '../../src/features/account/messaging.server.ts'
-import { deriveKeys, signAccessToken } from '../../src/features/auth/tokens.ts'
+import { issueTokens } from '../../src/features/auth/auth.server.ts'
 import ar from '../../editions/ar/edition.json'
 
 const arMessages: Record<string, string> = Object.assign(
@@ -50,7 +50,8 @@ async function everyMail(edition: Edition, messages: Record<string, string>, sen
   const app = appFor(edition, messages)
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
     request(app, path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) })
-  const bearer = async (id: number) => ({ authorization: `Bearer ${(await signAccessToken(await deriveKeys(env.SESSION_SECRET!), id, edition.siteUrl)).value}` })
+  // a real session (the access token names its refresh family: a token of no open session is refused)
+  const bearer = async (id: number) => ({ authorization: `Bearer ${(await issueTokens(createDb(env.DB), id, { issuer: edition.siteUrl, t: (k) => k })).accessToken.value}` })
   const mails: Record<string, SentMail> = {}
   const last = (template: string) => {
     mails[template] = sent.at(-1)!

@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest'
 import { env } from 'cloudflare:workers'
 import { appFor, read, request } from './app.ts'
 import { give, newSeries } from './purchase.helpers.ts'
-import { deriveKeys, signAccessToken } from '../../src/features/auth/tokens.ts'
+import { issueTokens } from '../../src/features/auth/auth.server.ts'
+import { createDb } from '../../src/lib/server/db.ts'
 import { parseEdition, type Edition } from '../../src/lib/edition/schema.ts'
 import kr from '../../editions/kr/edition.json'
 import th from '../../editions/th/edition.json'
@@ -17,8 +18,7 @@ async function readerOf(edition: Edition, flags: { isKrIpUser: number; birthedAt
   const row = await env.DB.prepare(
     `INSERT INTO users (email, is_adult, adult_verified_at, is_kr_ip_user, is_adult_kr, birthed_at, show_adult) VALUES (?, 1, ?, ?, 0, ?, 1) RETURNING id`,
   ).bind(`preview-${crypto.randomUUID()}@example.com`, new Date().toISOString(), flags.isKrIpUser, flags.birthedAt).first<{ id: number }>()
-  const secret = (env as unknown as { SESSION_SECRET: string }).SESSION_SECRET
-  const token = await signAccessToken(await deriveKeys(secret), row!.id, edition.siteUrl)
+  const token = (await issueTokens(createDb(env.DB), row!.id, { issuer: edition.siteUrl, t: (k) => k })).accessToken
   return { id: row!.id, headers: { authorization: `Bearer ${token.value}` } }
 }
 

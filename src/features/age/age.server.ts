@@ -5,8 +5,7 @@
  */
 import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
-import { requestContext } from '../../lib/server/context.ts'
-import { adultAuthentication, audienceClass, audienceSees, eventAccess, isAdult, type AgeEdition, type AudienceClass, type AudienceFlags, type EventRestriction } from './age.ts'
+import { adultAuthentication, audienceClass, eventAccess, isAdult, type AgeEdition, type AudienceClass, type AudienceFlags, type EventRestriction } from './age.ts'
 
 export type AdultRow = {
   isAdult: number; isKrIpUser: number; isAdultKr: number; birthedAt: string | null; adultVerifiedAt: string | null
@@ -116,14 +115,4 @@ export async function requestAudience(
 ): Promise<AudienceClass> {
   if (session.userId === null) return audienceClass(edition, null, adultCookie, now)
   return audienceClass(edition, session.reader ?? (await readAdultState(db, session.userId)), adultCookie, now)
-}
-
-/** The audience class the page being rendered is for (set by the edge before the page cache; guest outside a request). */
-export function pageAudience(): AudienceClass {
-  return requestContext().audience ?? 'guest'
-}
-
-/** What the page being rendered may list (adult and BL series), from its audience class. */
-export function pageSees(): { showAdult: boolean; showBl: boolean } {
-  return audienceSees(pageAudience())
 }

@@ -3,6 +3,7 @@
  * unknown and known accounts), refresh-token rotation with family revocation on reuse (ASVS 10.4.5),
  * logout (family revoked server-side, ASVS 7.4.1) and the reader's own profile with coin balances.
  */
+import { SESSION_OPEN_SQL, type SessionClaim } from './session-claim.server.ts'
 import { ADULT_STATE_SQL, toAdultState, type AdultRow } from '../age/age.server.ts'
 import type { AudienceFlags } from '../age/age.ts'
 import { env } from 'cloudflare:workers'
@@ -343,14 +344,6 @@ export async function revokeFamily(db: Db, familyId: string, nowIso: string) {
   await db.run(`UPDATE refresh_tokens SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL`, nowIso, familyId)
 }
 
-/** What an access token says of its session: the account's session version and the session (refresh family) id. */
-export type SessionClaim = { sessionVersion: number; sessionId: string }
-
-/**
- * SQL, 1 while the session `?` (an access token's `sid`) is open: its refresh family still has a token that was not
- * revoked (logout revokes the whole family, ASVS 7.4.1). For the queries that check a session inside their own read.
- */
-export const SESSION_OPEN_SQL = `EXISTS (SELECT 1 FROM refresh_tokens WHERE family_id = ? AND revoked_at IS NULL)`
 
 /**
  * ASVS 7.4.1/7.4.3: the reader's adult flags and switches while the account is live, still at the session version

@@ -14,7 +14,7 @@ import { purchasePreview, type PreviewEpisode, type PurchasePreview } from './pr
 import { currentTicket } from '../freetime/freetime.ts'
 import type { AgeEdition } from '../age/age.ts'
 import { ADULT_STATE_SQL, adultNow, type AdultRow } from '../age/age.server.ts'
-import { SESSION_OPEN_SQL, type SessionClaim } from '../auth/auth.server.ts'
+import { SESSION_OPEN_SQL, type SessionClaim } from '../auth/session-claim.server.ts'
 
 /**
  * How often a purchase re-plans after a concurrent change refused its batch. Every refusal means another

@@ -5,7 +5,7 @@
  */
 import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
-import { SESSION_OPEN_SQL, type SessionClaim } from '../auth/auth.server.ts'
+import { SESSION_OPEN_SQL, type SessionClaim } from '../auth/session-claim.server.ts'
 import {
   AdminAdjustRequest,
   HISTORY_PAGE_SIZE,
