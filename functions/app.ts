@@ -1,5 +1,5 @@
 /**
- * The Hono edge app: the outer router of the worker (ARCHITECTURE.md). Edge middleware runs before
+ * The Hono edge app: the outer router of the worker (docs/ARCHITECTURE.md). Edge middleware runs before
  * any page; `/api/v1` is the backend; everything else is rendered by Astro through `render`.
  */
 import { Hono, type Handler, type MiddlewareHandler } from 'hono'
@@ -30,7 +30,7 @@ import { MAX_QNA_BODY_BYTES } from '../src/features/qna/qna.ts'
 import { isLocalOnlyPath, isLocalRun } from '../src/lib/server/local-run.ts'
 
 /** API bodies are small JSON documents; anything larger is refused before parsing. */
-export const MAX_BODY_BYTES = 64 * 1024
+const MAX_BODY_BYTES = 64 * 1024
 
 export type AppOptions = {
   edition: Edition

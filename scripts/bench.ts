@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: builds the edition (EDITION, default fr), serves it with `wrangler dev` on its own D1
- * state (.wrangler/bench), then reports — never asserts — the figures of QUALITY.md:
+ * state (.wrangler/bench), then reports — never asserts — the figures of docs/QUALITY.md:
  *   - Lighthouse mobile (default form factor, simulated throttling), median of N runs by performance score;
  *   - autocannon throughput of the edge-rendered detail page against a pre-rendered page on the same worker;
  *   - the password hash's CPU ms (argon2id, scripts/bench/hash.ts);
@@ -25,7 +25,7 @@ import { benchMoneyModel, moneyModelLine } from './bench/money.ts'
 
 // ---------------------------------------------------------------------------------------------------
 // Pages measured. Extend here: `path` is a string, or a function of what
-// was discovered on the home page. `jsKB` is the JavaScript budget (QUALITY.md: 5 KB on catalogue pages,
+// was discovered on the home page. `jsKB` is the JavaScript budget (docs/QUALITY.md: 5 KB on catalogue pages,
 // 90 KB gz on island pages); `lcpMs` overrides the LCP target (viewer: 1600).
 // ---------------------------------------------------------------------------------------------------
 type Discovered = { detail: string }

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url'
 
 export const root = fileURLToPath(new URL('..', import.meta.url))
 
-/** Offline-friendly environment for astro and wrangler on these machines (TOOLCHAIN.md). */
+/** Offline-friendly environment for astro and wrangler on machines without network access (no telemetry, no cf lookups). */
 export const quietEnv = {
   CLOUDFLARE_CF_FETCH_ENABLED: 'false',
   WRANGLER_SEND_METRICS: 'false',

@@ -1,5 +1,5 @@
 /**
- * `npm run ops -- <command>`: operator commands on one edition's local D1/R2 (API.md "Operator API": the same
+ * `npm run ops -- <command>`: operator commands on one edition's local D1/R2 (docs/API.md "Operator API": the same
  * actions as `POST /api/ops/coins`), reached through wrangler's getPlatformProxy like the seed.
  * `npm run ops -- --help` lists the commands; `npm run ops -- help <command>` explains one.
  */

@@ -1,7 +1,7 @@
 /**
  * `npx node scripts/seed.ts [--persist-to .wrangler/state] [--force] [--no-images] [--config <wrangler config>] [--verbose]`
  *
- * Seeds the demo catalogue and accounts (API.md "Demo data") into the local D1 and R2 of one edition
+ * Seeds the demo catalogue and accounts (docs/API.md "Demo data") into the local D1 and R2 of one edition
  * (`EDITION`, default fr), through wrangler's `getPlatformProxy`, so the data lands exactly where
  * `wrangler dev --persist-to <dir>` and `wrangler d1 migrations apply DB --local --persist-to <dir>` read it.
  *

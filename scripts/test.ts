@@ -1,5 +1,5 @@
 /**
- * `npm test`: type check (astro check covers .astro and .ts), unit and worker tests (vitest, real
+ * `npm test`: type check (astro check covers .astro and .ts), the linter (ESLint) and the dead-code finder (knip), unit and worker tests (vitest, real
  * workerd + D1), then browser tests (Playwright + Chromium) against freshly built workers of the seven
  * editions. Prints one closing line "tests: N passed, N failed".
  */
@@ -11,6 +11,10 @@ mkdirSync('.cache', { recursive: true })
 for (const f of ['.cache/vitest.json', '.cache/playwright.json']) rmSync(f, { force: true })
 const steps: [string, () => Promise<void>][] = [
   ['type check', () => run('astro', ['check', '--minimumSeverity', 'warning'])],
+  ['lint and dead code', async () => {
+    await run('eslint', ['.', '--max-warnings', '0'])
+    await run('knip', [])
+  }],
   ['unit + worker tests', () => run('vitest', ['run', '--reporter=default', '--reporter=json', '--outputFile=.cache/vitest.json'])],
   ['build the seven editions', async () => {
     // one at a time: two astro builds in one tree share its prerender state and break each other

@@ -47,7 +47,7 @@ const jpOnly = createMiddleware<AppEnv>(async (c, next) => {
   return next()
 })
 
-/** API.md auth endpoints (JSON, apps and islands) and the web login/logout forms (no JavaScript needed). */
+/** docs/API.md auth endpoints (JSON, apps and islands) and the web login/logout forms (no JavaScript needed). */
 export const auth = new Hono<AppEnv>()
   .post('/sign-up', needs('mail'), validate('json', SignUpBody), async (c) => {
     const sent = await signUp(c.var.db, c.req.valid('json'), authContext(c))

@@ -1,4 +1,4 @@
-/** API.md `/coin`: the signed-in reader's own balances and history (the id comes from the session only). */
+/** docs/API.md `/coin`: the signed-in reader's own balances and history (the id comes from the session only). */
 import { Hono } from 'hono'
 import { HistoryQuery } from '../../src/features/wallet/wallet.ts'
 import { coinHistory, coinOf } from '../../src/features/wallet/wallet.server.ts'

@@ -1,5 +1,5 @@
 /**
- * API.md `/coupon`: redeem a coupon code (spec §5: code non-empty; §8 coupon codes), as JSON for the apps
+ * docs/API.md `/coupon`: redeem a coupon code (spec §5: code non-empty; §8 coupon codes), as JSON for the apps
  * and as the plain form of the /coupon page (works without JavaScript, answers with a 303).
  * The code's platform restriction is checked against the session's platform, fixed at sign-in (an app's only with
  * its client credential; never the X-Platform header).

@@ -1,5 +1,5 @@
 /**
- * The operator API (API.md "Operator API", ARCHITECTURE.md `/api/ops/*`): `Authorization: Bearer $OPS_TOKEN`.
+ * The operator API (docs/API.md "Operator API", docs/ARCHITECTURE.md `/api/ops/*`): `Authorization: Bearer $OPS_TOKEN`.
  * Off when the OPS_TOKEN binding is unset or empty: every path then answers 404 NOT_EXIST, as if the API did
  * not exist. A missing or wrong token answers 401 NOT_LOGIN_USER (the catalogue's "authenticate first" code).
  * The same actions are available as `npm run ops -- …` (scripts/ops.ts).

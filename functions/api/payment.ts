@@ -1,5 +1,5 @@
 /**
- * API.md `/payment`: the coin shop's products, charges and provider webhooks, plus the plain-form routes of the
+ * docs/API.md `/payment`: the coin shop's products, charges and provider webhooks, plus the plain-form routes of the
  * shop page and of the sandbox provider's hosted checkout (they work without JavaScript and answer with 303s).
  */
 import { Hono, type Context } from 'hono'

@@ -1,5 +1,5 @@
 /**
- * API.md `POST /purchase`: rent or buy episodes with coins, once per Idempotency-Key. The body is validated
+ * docs/API.md `POST /purchase`: rent or buy episodes with coins, once per Idempotency-Key. The body is validated
  * before the key is looked at: a malformed request never touches the key store.
  *
  * `GET /purchase/preview?episodeId=<id>` (issue 4 §3, the rent-or-buy choice), data:

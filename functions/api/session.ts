@@ -1,5 +1,5 @@
 /**
- * The session service at `/api/auth` in NextAuth's wire format (API.md "Session service", spec §7/§8):
+ * The session service at `/api/auth` in NextAuth's wire format (docs/API.md "Session service", spec §7/§8):
  * session, csrf, providers, callback/credentials, signin/{provider}, signout, _log. Answers are NextAuth's
  * plain JSON (no API envelope) so any NextAuth-style client works against it. Every POST but `_log` needs
  * the double-submit CSRF token; a wrong one changes nothing (403 with `?error=FORBIDDEN_ORIGIN` in the url).

@@ -33,7 +33,7 @@ const transferOn = createMiddleware<AppEnv>(async (c, next) => {
 const AgreeBody = z.object({ agree: z.literal(true) })
 const RedeemBody = z.object({ code: z.string().max(64) })
 
-/** API.md `/user`: the signed-in reader's own data only (the id comes from the token, never from the request). */
+/** docs/API.md `/user`: the signed-in reader's own data only (the id comes from the token, never from the request). */
 export const user = new Hono<AppEnv>()
   .get('/me', session, requireUser, async (c) => {
     const me = await userMe(c.var.db, currentUserId(c))

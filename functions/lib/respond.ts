@@ -1,4 +1,4 @@
-/** The API envelope of API.md and the one error mapper behind `onError`. */
+/** The API envelope of docs/API.md and the one error mapper behind `onError`. */
 import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'

@@ -1,5 +1,5 @@
 /**
- * API.md Idempotency-Key for writes that move coins or ownership (mount after `requireUser`):
+ * docs/API.md Idempotency-Key for writes that move coins or ownership (mount after `requireUser`):
  * - the header is required, 1–255 visible characters: missing or bad → 400 INVALID_PARAMETER;
  * - a key already stored for this reader with the same route and body → the stored first response
  *   (status and body), marked `Idempotent-Replayed: true`; nothing runs, nothing moves;
@@ -27,7 +27,7 @@ declare module 'hono' {
   }
 }
 
-export const IDEMPOTENCY_HEADER = 'Idempotency-Key'
+const IDEMPOTENCY_HEADER = 'Idempotency-Key'
 
 function replay(stored: StoredResponse): Response {
   return new Response(stored.body, {

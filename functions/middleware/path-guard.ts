@@ -5,7 +5,7 @@ import type { AppEnv } from '../lib/env.ts'
  * Paths with encoded tricks (malformed %-escapes, NUL, encoded slashes or dot segments, backslashes)
  * never reach a handler: they are answered as not found.
  */
-export function isSuspiciousPath(rawPath: string): boolean {
+function isSuspiciousPath(rawPath: string): boolean {
   if (/%(?![0-9A-Fa-f]{2})/.test(rawPath)) return true
   if (/%(00|2f|5c)/i.test(rawPath)) return true
   let decoded: string

@@ -6,7 +6,7 @@ import type { AppEnv } from '../lib/env.ts'
 
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS'])
 
-/** API.md / ASVS 3.5: a cookie-authenticated write must come from the site's own Origin (403 otherwise). */
+/** docs/API.md / ASVS 3.5: a cookie-authenticated write must come from the site's own Origin (403 otherwise). */
 export const sameOrigin = createMiddleware<AppEnv>(async (c, next) => {
   if (SAFE.has(c.req.method) || !getCookie(c, SESSION_COOKIE)) return next()
   const origin = c.req.header('origin')

@@ -2,7 +2,7 @@ import { createMiddleware } from 'hono/factory'
 import type { AppEnv } from '../lib/env.ts'
 
 /**
- * Security headers on every response (QUALITY.md, ASVS 3.4). Astro adds the hash-based
+ * Security headers on every response (docs/QUALITY.md, ASVS 3.4). Astro adds the hash-based
  * `script-src`/`style-src` policy (header on rendered pages, meta on pre-rendered ones); this adds a
  * second policy as a header for what a meta tag cannot carry (`frame-ancestors`), so both apply.
  */

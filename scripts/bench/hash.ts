@@ -17,10 +17,9 @@ function cpuMs(start: NodeJS.CpuUsage): number {
 export async function benchHash(runs = 7): Promise<HashBench> {
   const hashes: number[] = []
   const checks: number[] = []
-  let stored = ''
   for (let i = 0; i < runs; i++) {
     let start = process.cpuUsage()
-    stored = await hashPassword(`Bench-2026!${i}`, 'bench-pepper')
+    const stored = await hashPassword(`Bench-2026!${i}`, 'bench-pepper')
     hashes.push(cpuMs(start))
     start = process.cpuUsage()
     await checkPassword(`Bench-2026!${i}`, stored, 'bench-pepper')

@@ -1,5 +1,5 @@
 /**
- * Purchase API under load (QUALITY.md: p99 ≤ 100 ms at 50 concurrent, 0 errors; issue 4 "Speed"): against a
+ * Purchase API under load (docs/QUALITY.md: p99 ≤ 100 ms at 50 concurrent, 0 errors; issue 4 "Speed"): against a
  * running local worker, `POST /api/v1/purchase` by the demo reader, 50 connections, every request with its own
  * Idempotency-Key and its own episode (so every one is a real sale: reads, plan, one D1 write batch).
  *

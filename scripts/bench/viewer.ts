@@ -1,5 +1,5 @@
 /**
- * Viewer figures for `npm run bench` (QUALITY.md viewer row; issue 6 "Speed"), reported, never asserted:
+ * Viewer figures for `npm run bench` (docs/QUALITY.md viewer row; issue 6 "Speed"), reported, never asserted:
  *   - Lighthouse mobile (simulated throttling) on a free episode, median of N runs: LCP, CLS, JS transferred
  *     (gzip as served), performance score;
  *   - a Playwright reading of the same episode on a phone-sized window: time to the first slice (its image
@@ -80,7 +80,7 @@ async function reading(url: string, chromePath: string): Promise<ViewerBench['re
       return entry ? Math.round(entry.responseEnd) : null
     })
     out.lcpMs = Math.round(await page.evaluate(() => (window as unknown as { __lcp: number }).__lcp))
-    // A fast reader: 80 px every 40 ms (2000 px/s). QUALITY.md: the next episode's first slice must be loaded
+    // A fast reader: 80 px every 40 ms (2000 px/s). docs/QUALITY.md: the next episode's first slice must be loaded
     // before the last slice of the current one is on screen; also noted when the next episode itself is reached.
     const reached = await page.evaluate(async () => {
       const loaded = (img: HTMLImageElement | null | undefined) => !!img && img.complete && img.naturalWidth > 0

@@ -155,7 +155,7 @@ export function loadSeriesFolder(dir: string): { dir: string; manifest: SeriesMa
 }
 
 /** An image's logical size: the source's pixels after EXIF orientation (stored as episode_images width/height). */
-export type ImageSize = { width: number; height: number }
+type ImageSize = { width: number; height: number }
 /** Sizes of every image of the folder, read before anything is written (a broken file stops the import). */
 export type ProbedSeries = { cover: ImageSize; slices: Map<number, ImageSize[]> }
 
@@ -200,8 +200,8 @@ export async function renderImage(path: string, widths: readonly number[]): Prom
 }
 
 /** R2 prefixes of the seed's scheme (`<prefix>/<width>.webp`). */
-export const coverKey = (seriesId: number) => `covers/${seriesId}`
-export const sliceKey = (seriesId: number, no: number, n: number) => `series/${seriesId}/ep/${no}/${n}`
+const coverKey = (seriesId: number) => `covers/${seriesId}`
+const sliceKey = (seriesId: number, no: number, n: number) => `series/${seriesId}/ep/${no}/${n}`
 
 type Statement = { sql: string; params: unknown[] }
 

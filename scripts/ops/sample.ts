@@ -7,7 +7,7 @@ import { copyFileSync, mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import sharp from 'sharp'
 
-export const SAMPLE_DIR = new URL('./sample-series/', import.meta.url).pathname
+const SAMPLE_DIR = new URL('./sample-series/', import.meta.url).pathname
 
 type SampleManifest = { cover: string; episodes: { no: number; images: string[] }[] }
 

@@ -1,5 +1,5 @@
 /**
- * The demo catalogue (API.md "Demo data"), as plain rows and as SQL.
+ * The demo catalogue (docs/API.md "Demo data"), as plain rows and as SQL.
  *
  * PURE and deterministic: no I/O, no Node imports, so the seed script (Node) and the worker tests (workerd)
  * import the same thing. The same options give the same rows; dates are relative to `opts.now`.
@@ -20,15 +20,15 @@ export const IMAGE_WIDTHS = {
   banner: [640, 828, 1080],
   icon: [64, 128, 256],
 } as const
-export type DemoImageKind = keyof typeof IMAGE_WIDTHS
+type DemoImageKind = keyof typeof IMAGE_WIDTHS
 
 /**
  * Logical (CSS px) size of episode slices and covers. The first slice of an episode is its own title card;
  * the next two are the series' recurring panels (same pixels under every episode's keys).
  */
-export const SLICE_WIDTH = 720
-export const SLICE_HEIGHTS = [800, 1600, 1200] as const
-export const COVER_SIZE = { width: 480, height: 640 } as const
+const SLICE_WIDTH = 720
+const SLICE_HEIGHTS = [800, 1600, 1200] as const
+const COVER_SIZE = { width: 480, height: 640 } as const
 
 /** Demo accounts listed in the README. Their passwords are hashed by the caller. */
 export const DEMO_ACCOUNTS = {
@@ -74,7 +74,7 @@ export type DemoImage = {
   variant: number
 }
 
-export type Row = Record<string, string | number | null>
+type Row = Record<string, string | number | null>
 
 export type DemoCatalogue = {
   /** Rows per table, in insertion order (column names as in migrations/0001_init.sql). */
@@ -89,7 +89,7 @@ export type DemoCatalogue = {
 // ───────────────────────────── SQL helpers ─────────────────────────────
 
 /** A SQL literal. Strings are quoted with doubled quotes; only finite numbers pass. */
-export function sqlValue(v: unknown): string {
+function sqlValue(v: unknown): string {
   if (v === null || v === undefined) return 'NULL'
   if (typeof v === 'boolean') return v ? '1' : '0'
   if (typeof v === 'number') {
@@ -107,7 +107,7 @@ const MAX_STATEMENT_CHARS = 48_000 // D1 accepts 100 KB per statement
 const MAX_ROWS_PER_STATEMENT = 250
 
 /** Multi-row INSERTs for `rows` (all with the same keys), split to stay well under D1's statement limit. */
-export function insertStatements(table: string, rows: Row[]): string[] {
+function insertStatements(table: string, rows: Row[]): string[] {
   if (rows.length === 0) return []
   const columns = Object.keys(rows[0]!)
   const head = `INSERT INTO ${table} (${columns.join(', ')}) VALUES\n`
@@ -136,7 +136,7 @@ export function insertStatements(table: string, rows: Row[]): string[] {
  * Tables the seed owns, children first: deleting in this order respects the foreign keys.
  * `--force` empties all of them (a dev reset: accounts made by hand go too, as they may own demo episodes).
  */
-export const SEEDED_TABLES = [
+const SEEDED_TABLES = [
   'coin_ledger', 'idempotency_keys', 'ownerships', 'purchases', 'wuf_tickets', 'gifts', 'coupon_redemptions',
   'coupons', 'coin_lots', 'payment_events', 'payments', 'coin_products', 'event_entries', 'event_tickets', 'events',
   'comment_reactions', 'comments', 'user_blocks', 'banned_words', 'qnas', 'alarms', 'favorites', 'reading_progress',

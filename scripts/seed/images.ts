@@ -18,7 +18,7 @@ const RENDER_VERSION = 4
 /** WebP settings: encoding dominates the seed's time; effort 0 is the fastest and flat drawings stay small. */
 const WEBP = { quality: 72, effort: Number(process.env.SEED_IMAGE_EFFORT ?? 0) }
 
-export const DEFAULT_CACHE_DIR = new URL('../../.cache/seed-images/', import.meta.url).pathname
+const DEFAULT_CACHE_DIR = new URL('../../.cache/seed-images/', import.meta.url).pathname
 
 /** One stored rendition: R2 key `<image key>/<width>.webp`, content in `path`; `hash` names the content. */
 export type Rendition = { key: string; path: string; width: number; hash: string }
@@ -154,7 +154,7 @@ function background(W: number, H: number, hue: number, l1: number, l2: number): 
   return out
 }
 
-export function svgOf(image: DemoImage): string {
+function svgOf(image: DemoImage): string {
   const { width: W, height: H, hue, label, sublabel, variant } = image
   const open = `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}">`
   const ink = '#1d1b22'

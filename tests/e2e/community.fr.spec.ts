@@ -12,7 +12,7 @@ const SERIES = '/comment?contentsId=24'
 test.describe('comments (French edition)', () => {
   test('a guest reads the comments and is offered to sign in', async ({ page }) => {
     const res = await page.goto(SERIES)
-    expect(Number(res?.headers()['x-d1-queries'])).toBeLessThanOrEqual(5) // QUALITY.md budget per edge-rendered page
+    expect(Number(res?.headers()['x-d1-queries'])).toBeLessThanOrEqual(5) // docs/QUALITY.md budget per edge-rendered page
     await expect(page.getByRole('heading', { level: 1, name: 'Commentaires' })).toBeVisible()
     await expect(page.getByText('Ma série préférée de la saison, sans hésiter.')).toBeVisible()
     await expect(page.getByRole('link', { name: 'Se connecter' })).toBeVisible()

@@ -15,7 +15,7 @@ export function messagesOf(id: string): (key: string) => string {
   }
 }
 
-export function editionOf(id: string): Edition {
+function editionOf(id: string): Edition {
   return parseEdition(id, JSON.parse(readFileSync(`editions/${id}/edition.json`, 'utf8')))
 }
 

@@ -9,9 +9,9 @@ import { rmSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
 import { exportJWK, generateKeyPair } from 'jose'
 
-export const CLIENT_ID = 'webtoon-e2e'
+const CLIENT_ID = 'webtoon-e2e'
 const CLIENT_SECRET = 'webtoon-e2e-secret-0123456789abcdef'
-export const ACCOUNTS: Record<string, { email: string; email_verified: boolean; name: string }> = {
+const ACCOUNTS: Record<string, { email: string; email_verified: boolean; name: string }> = {
   carol: { email: 'carol@example.test', email_verified: true, name: 'Carol' },
   reader: { email: 'reader@example.com', email_verified: true, name: 'Reader' },
 }
@@ -97,11 +97,6 @@ function run(cmd: string, args: string[], env: Record<string, string> = {}): Pro
 /** The worker vars that make the provider at `issuer` the edition's "google". */
 export function googleVars(issuer: string): string[] {
   return [`OAUTH_GOOGLE_CLIENT_ID:${CLIENT_ID}`, `OAUTH_GOOGLE_CLIENT_SECRET:${CLIENT_SECRET}`, `OAUTH_GOOGLE_ISSUER:${issuer}`]
-}
-
-/** Builds an edition the shared e2e servers do not serve (jp): `dist/<id>` is always rebuilt from this tree. */
-export function buildEdition(id: string): Promise<void> {
-  return run(process.execPath, ['scripts/build.ts'], { EDITION: id })
 }
 
 /**

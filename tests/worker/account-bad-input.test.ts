@@ -1,5 +1,5 @@
 /**
- * QUALITY.md "Bad input" on the account life-cycle routes: 1,000 generated bodies on each JSON route and on the
+ * docs/QUALITY.md "Bad input" on the account life-cycle routes: 1,000 generated bodies on each JSON route and on the
  * plain-form routes give 0 responses 5xx and only catalogue codes with a message (forms: a 303 back to a page
  * of ours); the account the fuzz runs against keeps its password, phone and consents.
  */

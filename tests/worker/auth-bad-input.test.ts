@@ -1,5 +1,5 @@
 /**
- * QUALITY.md "Bad input" on the auth routes: 1,000 generated bodies each on sign-in and sign-up (and the
+ * docs/QUALITY.md "Bad input" on the auth routes: 1,000 generated bodies each on sign-in and sign-up (and the
  * other auth bodies) give 0 responses 5xx and only catalogue codes with a message; nothing leaks a token.
  */
 import { beforeAll, describe, it } from 'vitest'

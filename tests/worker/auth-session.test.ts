@@ -1,5 +1,5 @@
 /**
- * The session service at /api/auth in NextAuth's wire format (API.md, spec §7/§8) on real workerd + D1:
+ * The session service at /api/auth in NextAuth's wire format (docs/API.md, spec §7/§8) on real workerd + D1:
  * session, csrf (double-submit cookie), providers, callback/credentials, signin/{provider}, signout, _log;
  * a POST with a wrong CSRF token changes nothing; callbackUrl never leaves the site.
  */

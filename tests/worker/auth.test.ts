@@ -1,5 +1,5 @@
 /**
- * Accounts and sessions on real workerd + D1 (issue 3, API.md auth endpoints): sign-up, sign-in with its
+ * Accounts and sessions on real workerd + D1 (issue 3, docs/API.md auth endpoints): sign-up, sign-in with its
  * rate limit, refresh rotation with family revocation on reuse (ASVS 10.4.5), logout, /user/me with Bearer
  * and with the web cookie (refresh at ≤ 5 minutes left), the login form, Origin checks and open redirects.
  */

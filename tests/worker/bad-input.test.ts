@@ -9,7 +9,7 @@ import { v1 } from '../../functions/api/v1.ts'
 import { isErrorCode } from '../../src/lib/errors/catalogue.ts'
 import type { AppEnv } from '../../functions/lib/env.ts'
 
-// A route shaped like the real ones (API.md purchase body), mounted on the real edge app for this test.
+// A route shaped like the real ones (docs/API.md purchase body), mounted on the real edge app for this test.
 const Body = z.object({ episodeIds: z.array(z.number().int().positive()).min(1).max(100), kind: z.enum(['RENT', 'POSSESSION']) })
 v1.route('/_test', new Hono<AppEnv>().post('/echo', validate('json', Body), (c) => ok(c, c.req.valid('json'))))
 const app = appFor()

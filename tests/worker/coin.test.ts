@@ -1,5 +1,5 @@
 /**
- * GET /api/v1/coin and /coin/history on real workerd + D1 (API.md, spec §2 history pages, §9 windows):
+ * GET /api/v1/coin and /coin/history on real workerd + D1 (docs/API.md, spec §2 history pages, §9 windows):
  * balances per type with the next expiries, the three history pages with their kinds and windows, cursor
  * paging, and nothing of another reader's wallet.
  */

@@ -1,8 +1,8 @@
 /** Fixtures of the comment and QnA worker tests: the edge app, JSON and form calls. */
 import { env } from 'cloudflare:workers'
-import { appFor, expectError, frEdition, frMessages, read, request, type Body } from './app.ts'
+import { appFor, expectError, frEdition, frMessages, read, request } from './app.ts'
 
-export { expectError, read, type Body }
+export { expectError, read,  }
 import { createDb } from '../../src/lib/server/db.ts'
 import { issueTokens } from '../../src/features/auth/auth.server.ts'
 

@@ -1,5 +1,5 @@
 /**
- * POST /api/v1/coupon/code on real workerd + D1 (API.md, spec §3 coupon fields, §8 coupon codes): every
+ * POST /api/v1/coupon/code on real workerd + D1 (docs/API.md, spec §3 coupon fields, §8 coupon codes): every
  * refusal, each reward kind, the platform restriction, the one-batch redemption under concurrency, the
  * wallet invariant after each, and the /coupon page's form route.
  */
@@ -196,7 +196,7 @@ describe('POST /api/v1/coupon/code', () => {
   })
 })
 
-describe('coupon redemption under injected D1 failures (QUALITY.md faults)', () => {
+describe('coupon redemption under injected D1 failures (docs/QUALITY.md faults)', () => {
   it('a failure at each statement leaves no redemption, no lot, no ticket and the stock untouched', async () => {
     const reader = await newReader()
     for (const [rewardType, statements] of [['COIN', 4], ['ROULETTE_TICKET', 3]] as const) {

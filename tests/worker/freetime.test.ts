@@ -1,5 +1,5 @@
 /**
- * POST /api/v1/purchase/freetime (spec §4 wait-until-free, API.md): the series' ticket unlocks one episode for
+ * POST /api/v1/purchase/freetime (spec §4 wait-until-free, docs/API.md): the series' ticket unlocks one episode for
  * 72 hours, the next ticket arrives the series' hours later; one ticket, however many concurrent requests;
  * replays answer the first response; a D1 failure at any statement leaves nothing behind.
  */

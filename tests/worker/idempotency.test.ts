@@ -1,5 +1,5 @@
 /**
- * API.md Idempotency-Key on POST /api/v1/purchase, real workerd + D1: a replay answers the first response
+ * docs/API.md Idempotency-Key on POST /api/v1/purchase, real workerd + D1: a replay answers the first response
  * and moves nothing, even after the wallet changed; the same key with another body is 409
  * IDEMPOTENCY_KEY_REUSED; duplicates in flight at the same time spend once; keys belong to one reader.
  */

@@ -1,5 +1,5 @@
 /**
- * POST /api/v1/payment/mileage on real workerd + D1 (API.md, spec §5/§9: units of the edition's
+ * POST /api/v1/payment/mileage on real workerd + D1 (docs/API.md, spec §5/§9: units of the edition's
  * mileagePerCoin, at least mileageMinimum, exchanged coins last 30 days): refusals, the lots drawn, the
  * FREE_COIN lot granted, idempotent replay, concurrency, the wallet invariant after each, bad bodies.
  */
@@ -177,7 +177,7 @@ describe('POST /api/v1/payment/mileage', () => {
     await expectInvariant(reader.id)
   })
 
-  it('a D1 failure injected at each statement of the exchange leaves no partial state (QUALITY.md faults)', async () => {
+  it('a D1 failure injected at each statement of the exchange leaves no partial state (docs/QUALITY.md faults)', async () => {
     const reader = await newReader()
     await give(reader.id, 'MILEAGE', 1000, 3)
     await give(reader.id, 'MILEAGE', 1000, 5)

@@ -9,7 +9,7 @@ import { newProduct, paymentFor, postWebhook, signedEvent } from './payment.help
 import { expireLots } from '../../src/features/wallet/wallet.server.ts'
 
 /** POST `path` as `reader` with a JSON body and its own Idempotency-Key. */
-export function post(reader: Pick<Reader, 'headers'>, path: string, body: unknown, key: string = crypto.randomUUID()) {
+function post(reader: Pick<Reader, 'headers'>, path: string, body: unknown, key: string = crypto.randomUUID()) {
   return request(app, path, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'idempotency-key': key, ...reader.headers },
@@ -54,7 +54,7 @@ export async function paidPayment(reader: Reader, coins: number): Promise<string
 export type Opened = { episodeId: number; type: string; coins: number; charged: number }
 
 /** Every purchase row of the reader with the coins its USE ledger rows took. */
-export function opened(userId: number): Promise<Opened[]> {
+function opened(userId: number): Promise<Opened[]> {
   return db.all<Opened>(
     `SELECT p.episode_id AS episodeId, p.type, p.coins,
             coalesce((SELECT -sum(l.amount) FROM coin_ledger l WHERE l.user_id = p.user_id AND l.kind = 'USE' AND l.purchase_id = p.id), 0) AS charged

@@ -1,5 +1,5 @@
 /**
- * The operator API (API.md "Operator API") at /api/ops on the real edge app and D1: off without
+ * The operator API (docs/API.md "Operator API") at /api/ops on the real edge app and D1: off without
  * OPS_TOKEN, 401 without the right bearer token, grants and deductions with it.
  */
 import { beforeAll, describe, expect, it } from 'vitest'

@@ -1,5 +1,5 @@
 /**
- * QUALITY.md "Bad input" for the payment routes: 1,000 generated bodies on the charge and on the webhook never
+ * docs/QUALITY.md "Bad input" for the payment routes: 1,000 generated bodies on the charge and on the webhook never
  * get a 5xx; every error is a catalogue code with a message; nothing is credited.
  */
 import { describe, expect, it } from 'vitest'

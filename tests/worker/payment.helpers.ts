@@ -7,7 +7,7 @@ import { request } from './app.ts'
 import { newEventId } from '../../src/features/payment/payment.ts'
 import { sandboxWebhook } from '../../src/features/payment/provider.ts'
 
-export const SECRET = 'test-webhook-secret'
+const SECRET = 'test-webhook-secret'
 
 export type ProductOpts = { coins?: number; bonus?: number; price?: number; currency?: string; perUser?: number | null; stock?: number | null; sold?: number; active?: boolean; platform?: string | null }
 

@@ -1,5 +1,5 @@
 /**
- * The coin shop on real workerd + D1 (API.md `GET /payment/products`, `POST /payment/charge`; spec §5 agreement,
+ * The coin shop on real workerd + D1 (docs/API.md `GET /payment/products`, `POST /payment/charge`; spec §5 agreement,
  * §8 Payment errors): products of the edition's currency, UNPAID payments with their checkout URL once per
  * Idempotency-Key, stock and per-user limits, the shop form and the sandbox checkout buttons, and another reader
  * who can neither see nor pay my payment.

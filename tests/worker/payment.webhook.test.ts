@@ -1,6 +1,6 @@
 /**
- * POST /api/v1/payment/webhook/{provider} on real workerd + D1 (API.md: bad signature → 400, replay → 200 and
- * nothing credited twice; QUALITY.md: a payment webhook replayed 100× credits once). The sandbox signs like
+ * POST /api/v1/payment/webhook/{provider} on real workerd + D1 (docs/API.md: bad signature → 400, replay → 200 and
+ * nothing credited twice; docs/QUALITY.md: a payment webhook replayed 100× credits once). The sandbox signs like
  * Stripe: `Sandbox-Signature: t=<unix>,v1=<hex HMAC-SHA256(secret, t + "." + body)>`, 5 minutes of tolerance.
  */
 import { describe, expect, it } from 'vitest'

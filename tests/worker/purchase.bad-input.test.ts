@@ -1,5 +1,5 @@
 /**
- * QUALITY.md "Bad input" for the wallet routes: generated bodies, idempotency keys and query strings never
+ * docs/QUALITY.md "Bad input" for the wallet routes: generated bodies, idempotency keys and query strings never
  * get a 5xx; every error is a catalogue code with a message; nothing moves.
  */
 import { describe, expect, it } from 'vitest'

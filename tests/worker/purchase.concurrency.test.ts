@@ -1,5 +1,5 @@
 /**
- * QUALITY.md "Reliability": 200 simultaneous purchases (distinct idempotency keys, distinct episodes) against
+ * docs/QUALITY.md "Reliability": 200 simultaneous purchases (distinct idempotency keys, distinct episodes) against
  * a balance that affords only some of them, on real workerd + D1. Exactly the affordable number succeed, the
  * others answer COIN_INSUFFICIENT; no lot below zero; Σ lots remaining = Σ ledger = balance shown.
  */

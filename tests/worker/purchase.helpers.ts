@@ -4,9 +4,9 @@
  */
 import { expect } from 'vitest'
 import { env } from 'cloudflare:workers'
-import { appFor, expectError, frEdition, read, request, type Body } from './app.ts'
+import { appFor, expectError, frEdition, read, request } from './app.ts'
 
-export { expectError, read, type Body }
+export { expectError, read,  }
 import { createDb } from '../../src/lib/server/db.ts'
 import { issueTokens } from '../../src/features/auth/auth.server.ts'
 import { grantCoins, walletTotals } from '../../src/features/wallet/wallet.server.ts'
@@ -79,7 +79,7 @@ export async function snapshot(userId: number) {
   return { lots, ledger, purchases, ownerships, keys }
 }
 
-/** ARCHITECTURE.md "Money" invariant: Σ remaining = Σ ledger, no lot below zero; returns the totals. */
+/** docs/ARCHITECTURE.md "Money" invariant: Σ remaining = Σ ledger, no lot below zero; returns the totals. */
 export async function expectInvariant(userId: number) {
   const t = await walletTotals(db, userId)
   expect(t.lots).toBe(t.ledger)

@@ -1,5 +1,5 @@
 /**
- * POST /api/v1/purchase on real workerd + D1 (API.md, spec §4/§8, ARCHITECTURE.md "Money"): renting and
+ * POST /api/v1/purchase on real workerd + D1 (docs/API.md, spec §4/§8, docs/ARCHITECTURE.md "Money"): renting and
  * buying draw bonus → free → paid coins, write one USE row per lot and episode, the ownership and the
  * purchase; every refusal of §8 answers its code and moves nothing; a D1 failure at any statement of the
  * batch leaves nothing behind.

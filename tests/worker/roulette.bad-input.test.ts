@@ -1,5 +1,5 @@
 /**
- * QUALITY.md "Bad input" for the roulette and library shelf routes: 1,000 generated bodies, keys and queries,
+ * docs/QUALITY.md "Bad input" for the roulette and library shelf routes: 1,000 generated bodies, keys and queries,
  * never a 5xx, every error a catalogue code with a message, and nothing moves for the reader.
  */
 import { describe, expect, it } from 'vitest'

@@ -10,7 +10,7 @@ import { buildDemo, DEMO_ACCOUNTS, type DemoCatalogue } from '../../scripts/seed
 /** 'Reader-2026!' under the worker tests' PASSWORD_PEPPER `test-pepper`, in the older PBKDF2 scheme (still accepted; a sign-in upgrades it to argon2id). */
 export const READER_PASSWORD_HASH = 'pbkdf2-sha256$100000$zyJl1QaK9s5Rnj0cbc0ilw$wQuMomeiNbuTTD9_q-tIXIxzltRSZJyMrVU2yMpPEaE'
 /** 'Minor-2026!', older PBKDF2 scheme as above. */
-export const MINOR_PASSWORD_HASH = 'pbkdf2-sha256$100000$Zbsl2XeV6OMwtKKRQWHwTQ$IjCTS2XhhmX5_x_ODMyV_zFyPJBZdjEfOIXBU96E5JY'
+const MINOR_PASSWORD_HASH = 'pbkdf2-sha256$100000$Zbsl2XeV6OMwtKKRQWHwTQ$IjCTS2XhhmX5_x_ODMyV_zFyPJBZdjEfOIXBU96E5JY'
 
 export { DEMO_ACCOUNTS }
 

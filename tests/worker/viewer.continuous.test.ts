@@ -91,7 +91,7 @@ describe('/api/v1/viewer/auto-unlock/{seriesId}', () => {
   })
 })
 
-describe('generated bad input on the viewer and library routes (QUALITY.md: ≥ 1,000 each)', () => {
+describe('generated bad input on the viewer and library routes (docs/QUALITY.md: ≥ 1,000 each)', () => {
   it('never answers 5xx and changes nothing', async () => {
     const fc = (await import('fast-check')).default
     const s = await newSeries({ episodes: 1 })

@@ -1,5 +1,5 @@
 /**
- * QUALITY.md "Bad input" for the routes of issue 4 added here (preview, wait-until-free, gift box, refund, coupon
+ * docs/QUALITY.md "Bad input" for the routes of issue 4 added here (preview, wait-until-free, gift box, refund, coupon
  * download, address): ≥ 1,000 generated bodies, keys and paths per route, never a 5xx, every error a catalogue
  * code with a message, and nothing moves for the reader.
  */

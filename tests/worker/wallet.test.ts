@@ -1,5 +1,5 @@
 /**
- * The wallet on real workerd + D1 (ARCHITECTURE.md "Money: the wallet"): operator grants and deductions keep
+ * The wallet on real workerd + D1 (docs/ARCHITECTURE.md "Money: the wallet"): operator grants and deductions keep
  * Σ lots' remaining = Σ ledger per user, a short deduction changes nothing, a concurrent change never drives
  * a lot negative, and the demo reader's lots are drawn bonus first.
  */

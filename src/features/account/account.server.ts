@@ -97,7 +97,7 @@ export async function changePassword(db: Db, userId: number, body: ChangePasswor
 // ─────────────────────────────── reset by e-mail link ───────────────────────────────
 
 /** The reset page link of a ticket (the edition's own site, never the request's Host: ASVS 6.4 link poisoning). */
-export function resetLink(issuer: string, userId: number, uuid: string): string {
+function resetLink(issuer: string, userId: number, uuid: string): string {
   return `${issuer.replace(/\/$/, '')}/user/resetPassword?${new URLSearchParams({ userId: String(userId), uuid })}`
 }
 
@@ -419,7 +419,7 @@ export async function requestWithdrawal(db: Db, userId: number, body: Withdrawal
  * means are erased, every session ends; the e-mail stays on the deleted row only for the 30-day re-sign-up
  * block (DELETED_USER). Expired or used link: TIMEOUT; account already gone: NOT_FOUND_USER.
  *
- * The coins left are written off in the same batch (ARCHITECTURE.md "Money": balances and ledger agree): every
+ * The coins left are written off in the same batch (docs/ARCHITECTURE.md "Money": balances and ledger agree): every
  * lot still holding coins is emptied, one ledger row per lot of kind EXPIRE (amount −remaining, the lot's type
  * and source, description 'withdrawal'). EXPIRE because the coins lapse unspent, as at their expiry: USE would
  * count as spending on episodes, CANCEL is a charge taken back (operator deduction, refund) and shows in the
@@ -573,7 +573,7 @@ export async function redeemTransfer(db: Db, rawCode: string, ctx: AuthContext):
 // ─────────────────────────────── apple_guest (app guest mode) ───────────────────────────────
 
 /** Guest accounts made from one client address per hour (abuse guard). */
-export const GUEST_SIGN_UPS_PER_HOUR = 20
+const GUEST_SIGN_UPS_PER_HOUR = 20
 
 /**
  * Spec §3/§6 app guest mode (snsProvider `apple_guest`): the app keeps a 256-bit random guest key on the device;

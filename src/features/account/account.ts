@@ -15,7 +15,6 @@ export const RESET_TICKET_MAX_ATTEMPTS = 5
 export const RESET_MAIL_WINDOW_SECONDS = 5 * 60
 /** Spec §9: SMS code valid 10 minutes (the page counts it down). */
 export const SMS_TTL_SECONDS = 10 * 60
-export const SMS_DIGITS = 6
 /** Spec §8/§9 EXCEED_AUTH_COUNT (max 5): wrong guesses on one SMS code, and SMS codes per phone per day. */
 export const SMS_MAX_ATTEMPTS = 5
 export const SMS_MAX_PER_DAY = 5
@@ -26,7 +25,7 @@ export const SMS_RESET_TTL_SECONDS = 10 * 60
 export const FIND_ID_MAX = 20
 /** Spec §9: change password at least 6 characters; reset 8 to 20. */
 export const CHANGE_PASSWORD_MIN = 6
-export const CHANGE_PASSWORD_MAX = 64
+const CHANGE_PASSWORD_MAX = 64
 export const RESET_PASSWORD_MIN = 8
 export const RESET_PASSWORD_MAX = 20
 /** ASVS 6.3.1: wrong current passwords on the change form per account per hour before DUPLICATE_LOGIN. */
@@ -39,11 +38,11 @@ export type WithdrawalReason = (typeof WITHDRAWAL_REASONS)[number]
 export const WITHDRAWAL_LINK_TTL_SECONDS = 60 * 60
 export const WITHDRAWAL_DETAIL_MAX = 500
 /** Spec §9: night push 22:00 to 08:00. */
-export const NIGHT_PUSH_START_HOUR = 22
-export const NIGHT_PUSH_END_HOUR = 8
+const NIGHT_PUSH_START_HOUR = 22
+const NIGHT_PUSH_END_HOUR = 8
 
 /** What an SMS code proves possession of the phone for. */
-export const SMS_PURPOSES = ['FIND_ID', 'FIND_PASSWORD', 'PHONE'] as const
+const SMS_PURPOSES = ['FIND_ID', 'FIND_PASSWORD', 'PHONE'] as const
 export type SmsPurpose = (typeof SMS_PURPOSES)[number]
 
 const text = (max: number) => z.string().max(max)
@@ -204,7 +203,7 @@ export function mayPush(
 }
 
 /** Spec §2 reset-password result page: the results of spec §3. */
-export const RESET_RESULTS = ['SUCCESS', 'TIMEOUT', 'NOT_LOCAL_LOGIN_USER', 'EQUAL_PASSWORD', 'UNKNOWN'] as const
+const RESET_RESULTS = ['SUCCESS', 'TIMEOUT', 'NOT_LOCAL_LOGIN_USER', 'EQUAL_PASSWORD', 'UNKNOWN'] as const
 export type ResetResult = (typeof RESET_RESULTS)[number]
 export function toResetResult(value: string | null): ResetResult {
   return (RESET_RESULTS as readonly string[]).includes(value ?? '') ? (value as ResetResult) : 'UNKNOWN'

@@ -35,7 +35,7 @@ export const sandboxProvider: CarrierProvider = {
  * The carrier of this worker: today only the sandbox, which answers in local runs alone (no carrier contract is
  * configured in this repository). Null on a deployed worker: identity verification is unavailable there.
  */
-export function carrierProvider(): CarrierProvider | null {
+function carrierProvider(): CarrierProvider | null {
   return isLocalRun() ? sandboxProvider : null
 }
 
@@ -43,7 +43,7 @@ export function carrierProvider(): CarrierProvider | null {
  * The HMAC secret shared with the carrier: CARRIER_SECRET when set, else (local sandbox) one derived from
  * SESSION_SECRET with its own label. Neither: NO_SECRET.
  */
-export function carrierSecret(): string {
+function carrierSecret(): string {
   const vars = env as unknown as Record<string, string | undefined>
   if (vars.CARRIER_SECRET && vars.CARRIER_SECRET.length >= 32) return vars.CARRIER_SECRET
   if (vars.SESSION_SECRET && vars.SESSION_SECRET.length >= 32) return `carrier-sandbox:${vars.SESSION_SECRET}`

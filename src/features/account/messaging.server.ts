@@ -27,7 +27,7 @@ import {
   type TwilioConfig,
 } from './messaging.ts'
 
-export type OutgoingMessage = {
+type OutgoingMessage = {
   channel: 'MAIL' | 'SMS'
   /** E-mail address or phone number (E.164). */
   recipient: string
@@ -45,7 +45,7 @@ export interface MessageProvider {
 }
 
 /** The local provider: one outbox row per message. */
-export function outboxProvider(db: Db): MessageProvider {
+function outboxProvider(db: Db): MessageProvider {
   return {
     async send(m, now = new Date()) {
       await db.run(

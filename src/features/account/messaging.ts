@@ -172,7 +172,7 @@ export type ProviderOutcome =
  * Twilio errors that refuse the number itself (invalid, not a mobile, opted out, region not allowed, cannot be
  * routed): the reader should correct it. Any other error (credentials, rate, server) is the service's.
  */
-export const TWILIO_NUMBER_ERRORS = [21211, 21408, 21610, 21612, 21614]
+const TWILIO_NUMBER_ERRORS = [21211, 21408, 21610, 21612, 21614]
 
 /** Twilio's answer: 201 with the message `sid`, or an error `{code, message, status}`. */
 export function readTwilioAnswer(status: number, json: unknown): ProviderOutcome {

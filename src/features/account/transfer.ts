@@ -5,21 +5,19 @@
  */
 import type { ErrorCode } from '../../lib/errors/catalogue.ts'
 
-export const TRANSFER_STATUSES = ['START', 'REQUEST', 'FINISH', 'ERROR'] as const
-export type TransferStatus = (typeof TRANSFER_STATUSES)[number]
+export type TransferStatus = 'START' | 'REQUEST' | 'FINISH' | 'ERROR'
 export type TransferAction = 'start' | 'request' | 'cancel' | 'finish' | 'fail'
 /** Why a transfer ended in ERROR: the mailed code was entered wrong too often, or it expired unused. */
-export const TRANSFER_ERROR_REASONS = ['ATTEMPTS', 'EXPIRED'] as const
-export type TransferErrorReason = (typeof TRANSFER_ERROR_REASONS)[number]
+export type TransferErrorReason = 'ATTEMPTS' | 'EXPIRED'
 /** The transfer code: 12 characters of an unambiguous alphabet (~60 bits), valid 7 days. */
-export const TRANSFER_CODE_LENGTH = 12
+const TRANSFER_CODE_LENGTH = 12
 export const TRANSFER_CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'
 export const TRANSFER_CODE_TTL_SECONDS = 7 * 24 * 60 * 60
 /**
  * The code's first 4 characters locate its transfer (unique among live codes, ~20 bits); the other 8 (~40 bits)
  * are the secret. Spec §8 EXCEED_AUTH_COUNT (max 5): the 5th wrong code for a transfer ends it in ERROR.
  */
-export const TRANSFER_LOCATOR_LENGTH = 4
+const TRANSFER_LOCATOR_LENGTH = 4
 export const TRANSFER_MAX_ATTEMPTS = 5
 
 /**

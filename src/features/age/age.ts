@@ -27,9 +27,9 @@ export const NOT_LOGGED_IN_ADULT_COOKIE = 'not-login-adult'
 /** Spec §9: the adult popup cookie lives 86400 s (the jp guest answer is kept that long). */
 export const ADULT_POPUP_COOKIE_SECONDS = 86_400
 /** Spec §4/§9: adult verification is valid 1 year. */
-export const ADULT_VERIFICATION_YEARS = 1
+const ADULT_VERIFICATION_YEARS = 1
 /** Spec §9: the birthday calendar covers the past 100 years. */
-export const CALENDAR_YEARS = 100
+const CALENDAR_YEARS = 100
 /** Spec §4: the yes/no popup confirms "yes" with a fixed epoch date. */
 export const YES_NO_BIRTH_DATE = '1970-01-01'
 
@@ -222,8 +222,7 @@ export function safeReturnTo(value: unknown): string {
  * - `adult`: adult with adult content on; `adult-off`: adult who switched adult content off.
  * On the edition with the BL toggle a signed-in reader who has not turned BL on gets the `-nobl` variant.
  */
-export const AUDIENCE_BASES = ['guest', 'guest-adult', 'member', 'minor', 'adult', 'adult-off'] as const
-export type AudienceBase = (typeof AUDIENCE_BASES)[number]
+type AudienceBase = 'guest' | 'guest-adult' | 'member' | 'minor' | 'adult' | 'adult-off'
 export type AudienceClass = AudienceBase | `${Exclude<AudienceBase, 'guest' | 'guest-adult'>}-nobl`
 
 /** The reader's row as the audience needs it: adult flags and the two switches (null: a guest). */

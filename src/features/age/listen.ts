@@ -1,5 +1,5 @@
 /**
- * The age popup's only up-front code (QUALITY.md ≤ 5 KB JS on catalogue pages): it waits for
+ * The age popup's only up-front code (docs/QUALITY.md ≤ 5 KB JS on catalogue pages): it waits for
  * `document.dispatchEvent(new CustomEvent('age:required', { detail: { returnTo } }))` — page code sends it on an
  * ADULT_ONLY_CONTENTS error (spec §8 follow-up "adult popup") — or a click on `[data-age-required]`, and only
  * then loads React and the island. An adult gate that asks for the age check (`[data-age-auto]`) opens it at once. Its few style rules ride in the page stylesheet (no script needed).

@@ -9,7 +9,7 @@ import { PLATFORMS, type Platform } from '../coupon/coupon.ts'
 import { constantTimeEqual } from '../payment/provider.ts'
 
 /** The platforms that are apps (each with its own client credential). */
-export const APP_PLATFORMS = PLATFORMS.filter((p) => p !== 'WEB')
+const APP_PLATFORMS = PLATFORMS.filter((p) => p !== 'WEB')
 
 export function clientPlatform(clientId: string | undefined, clientSecret: string | undefined, vars: Record<string, unknown>): Platform {
   if (!clientId || !clientSecret || clientId.length > 256 || clientSecret.length > 256) return 'WEB'

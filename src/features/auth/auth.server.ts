@@ -289,7 +289,7 @@ export async function issueTokens(db: Db, userId: number, ctx: AuthContext, extr
 type RefreshRow = { id: string; userId: number; familyId: string; expiresAt: string; rotatedAt: string | null; revokedAt: string | null; email: string | null; deletedAt: string | null; sessionVersion: number }
 
 /**
- * Spec §4 / API.md refresh: the refresh token is rotated (the old one can never be used again). A token that
+ * Spec §4 / docs/API.md refresh: the refresh token is rotated (the old one can never be used again). A token that
  * was already rotated or revoked is a replay: the whole family is revoked (ASVS 10.4.5), so the thief's and
  * the owner's copies both stop working. The access token sent along must be ours and of the same user
  * (its expiry does not matter).
@@ -340,7 +340,7 @@ async function reuse(db: Db, row: RefreshRow, now: Date): Promise<AppError> {
   return new AppError('NOT_FOUND_REFRESH_TOKEN')
 }
 
-export async function revokeFamily(db: Db, familyId: string, nowIso: string) {
+async function revokeFamily(db: Db, familyId: string, nowIso: string) {
   await db.run(`UPDATE refresh_tokens SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL`, nowIso, familyId)
 }
 
@@ -354,7 +354,7 @@ export async function currentReader(db: Db, userId: number, claim: SessionClaim)
   return toAdultState((await db.first<AdultRow>(`${ADULT_STATE_SQL} AND session_version = ? AND ${SESSION_OPEN_SQL}`, userId, claim.sessionVersion, claim.sessionId)) ?? undefined)
 }
 
-/** API.md logout: the token's whole family is revoked (ASVS 7.4.1); an unknown token changes nothing. */
+/** docs/API.md logout: the token's whole family is revoked (ASVS 7.4.1); an unknown token changes nothing. */
 export async function logout(db: Db, refreshToken: string, now: Date = new Date()): Promise<void> {
   if (!isRefreshTokenShape(refreshToken)) return
   await db.run(
@@ -390,7 +390,7 @@ type UserRow = Omit<UserProfile, 'agreePush' | 'isAdult' | 'isAgreeMail' | 'show
 }
 
 /**
- * API.md GET /user/me: the reader's own profile and balances (two queries), or null for a gone account — or,
+ * docs/API.md GET /user/me: the reader's own profile and balances (two queries), or null for a gone account — or,
  * given the access token's session claim, for a session that has ended since (ASVS 7.4.1/7.4.3, checked in the
  * same user read).
  */

@@ -1,12 +1,12 @@
 /**
- * Account rules of spec §5/§8/§9 and the request shapes of API.md (auth endpoints). Pure: no I/O.
+ * Account rules of spec §5/§8/§9 and the request shapes of docs/API.md (auth endpoints). Pure: no I/O.
  * The zod schemas check only the shape (→ INVALID_PARAMETER); the spec's rules answer with their own codes.
  */
 import { z } from 'zod'
 import type { ErrorCode } from '../../lib/errors/catalogue.ts'
 
 /** Spec §9: e-mail OTP 6 digits, valid 1 hour. */
-export const OTP_DIGITS = 6
+const OTP_DIGITS = 6
 export const OTP_TTL_SECONDS = 60 * 60
 /** Spec §4/§9: re-sign-up is blocked 30 days after withdrawal. */
 export const DELETED_BLOCK_DAYS = 30

@@ -1,5 +1,5 @@
 /**
- * OAuth sign-in rules (issue 3 item 2, ARCHITECTURE.md "Auth and sessions"). Pure: the bindings, keys, key
+ * OAuth sign-in rules (issue 3 item 2, docs/ARCHITECTURE.md "Auth and sessions"). Pure: the bindings, keys, key
  * sets and clock are arguments; the network and D1 live in oauth.server.ts.
  *
  * - Providers google, facebook, twitter, apple, offered per edition (edition.loginProviders) and only when
@@ -20,12 +20,12 @@ import { EncryptJWT, jwtDecrypt, jwtVerify, type JWTPayload, type JWTVerifyGetKe
 import type { ErrorCode } from '../../lib/errors/catalogue.ts'
 import { isValidEmail, normaliseEmail, safeCallback } from './auth.ts'
 
-export const OAUTH_PROVIDERS = ['google', 'facebook', 'twitter', 'apple'] as const
+const OAUTH_PROVIDERS = ['google', 'facebook', 'twitter', 'apple'] as const
 export type OAuthProviderId = (typeof OAUTH_PROVIDERS)[number]
 /** How the pages name each provider (a brand: the same in every language). */
 export const OAUTH_PROVIDER_NAMES: Record<OAuthProviderId, string> = { google: 'Google', facebook: 'Facebook', twitter: 'X (Twitter)', apple: 'Apple' }
 export const OAUTH_BASE_PATH = '/api/v1/auth/oauth'
-export const OAUTH_STATE_COOKIE = 'wt_oauth'
+const OAUTH_STATE_COOKIE = 'wt_oauth'
 /** The state cookie's name: `__Host-` prefixed (Secure, Path=/, no Domain) whenever the site is served over https. */
 export function oauthStateCookieName(secure: boolean): string {
   return secure ? `__Host-${OAUTH_STATE_COOKIE}` : OAUTH_STATE_COOKIE
@@ -35,9 +35,9 @@ export const OAUTH_STATE_TTL_SECONDS = 10 * 60
 /** ID token signature algorithms accepted (asymmetric only: `none` and HS* with a public key are refused). */
 export const ID_TOKEN_ALGORITHMS = ['RS256', 'PS256', 'ES256', 'EdDSA'] as const
 
-export const LOGIN_SUCCESS_ROUTE = '/callback/login-success'
-export const LOGIN_NEWUSER_ROUTE = '/callback/login-newuser'
-export const LOGIN_ERROR_ROUTE = '/callback/login-error'
+const LOGIN_SUCCESS_ROUTE = '/callback/login-success'
+const LOGIN_NEWUSER_ROUTE = '/callback/login-newuser'
+const LOGIN_ERROR_ROUTE = '/callback/login-error'
 
 export type OAuthProviderConfig = {
   id: OAuthProviderId

@@ -1,5 +1,5 @@
 /**
- * Token policy (ARCHITECTURE.md "Auth and sessions", QUALITY.md ASVS 9.1–9.2, 10.4.5). Pure: the secret,
+ * Token policy (docs/ARCHITECTURE.md "Auth and sessions", docs/QUALITY.md ASVS 9.1–9.2, 10.4.5). Pure: the secret,
  * the issuer and the clock are arguments, so the rules are unit-tested in Node and run unchanged in workerd.
  *
  * - Access token: JWT, HS256 only (alg allow-list), `typ` at+jwt, `iss` = `aud` = the edition's siteUrl,
@@ -16,15 +16,15 @@ import { platformClaim } from './app-client.ts'
 export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60
 export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 60 * 60
 /** Spec §4: the access token stays while more than 5 minutes are left, else it is refreshed. */
-export const REFRESH_WHEN_LEFT_SECONDS = 5 * 60
-export const ACCESS_TOKEN_ALGORITHMS = ['HS256'] as const
-export const ACCESS_TOKEN_TYP = 'at+jwt'
+const REFRESH_WHEN_LEFT_SECONDS = 5 * 60
+const ACCESS_TOKEN_ALGORITHMS = ['HS256'] as const
+const ACCESS_TOKEN_TYP = 'at+jwt'
 /**
  * Two tabs refreshing at once present the same refresh token: the later one finds it rotated a moment ago.
  * A token rotated less than 30 s ago is refused without revoking its family (the other tab holds the new
  * pair); older reuse is a replay and revokes the family (ASVS 10.4.5).
  */
-export const REFRESH_REUSE_GRACE_SECONDS = 30
+const REFRESH_REUSE_GRACE_SECONDS = 30
 /** A shorter secret is refused (NO_SECRET): HS256 wants at least 256 bits of key material. */
 export const MIN_SECRET_LENGTH = 32
 

@@ -73,12 +73,12 @@ export type SeriesDetail = SeriesCard & {
 }
 
 /** Related series shown on a detail page. */
-export const RELATED_SIZE = 6
+const RELATED_SIZE = 6
 
 const RELATED_CARD = `json_object('id', r.id, 'title', r.title, 'genre', r.genre, 'isAdult', r.is_adult, 'coverKey', r.cover_key, 'coverWidth', r.cover_width, 'coverHeight', r.cover_height)`
 
 /** Spec §9 "detail notice count 2": notices attached to a series shown on its page. */
-export const DETAIL_NOTICES = 2
+const DETAIL_NOTICES = 2
 
 /**
  * One series with creators, tags, schedule, related series (visible to `audience`), its latest notices
@@ -203,7 +203,7 @@ export async function themeDetail(db: Db, id: number, audience: Audience, now: D
 // ───────────────────────────── SEO: sitemap ─────────────────────────────
 
 /** Spec/QUALITY: one sitemap file holds at most 50,000 URLs; we stay under with a margin. */
-export const SITEMAP_MAX_URLS = 45_000
+const SITEMAP_MAX_URLS = 45_000
 
 export type SitemapSeries = { id: number; updatedAt: string; freeEpisodes: { id: number; publishedAt: string }[] }
 

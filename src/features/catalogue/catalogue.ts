@@ -6,7 +6,7 @@ export type Weekday = (typeof WEEKDAYS)[number]
 
 /** Today's schedule group in the edition's time zone (the weekly tab opens on it). */
 const weekdayFormats = new Map<string, Intl.DateTimeFormat>()
-export function weekdayIn(timeZone: string, now = new Date()): Weekday {
+function weekdayIn(timeZone: string, now = new Date()): Weekday {
   let f = weekdayFormats.get(timeZone) // building a formatter costs far more than using one: one per time zone
   if (!f) weekdayFormats.set(timeZone, (f = new Intl.DateTimeFormat('en-US', { timeZone, weekday: 'long' })))
   const name = f.format(now).toUpperCase()
@@ -14,7 +14,7 @@ export function weekdayIn(timeZone: string, now = new Date()): Weekday {
 }
 
 /** Spec §9 "weekly-home extra time 2": the weekly home's "today" rolls over 2 hours after midnight. */
-export const WEEKLY_EXTRA_HOURS = 2
+const WEEKLY_EXTRA_HOURS = 2
 
 /** The weekly home's "today": late-night readers (before 02:00) still get the evening's updates. */
 export function homeToday(timeZone: string, now = new Date(), extraHours = WEEKLY_EXTRA_HOURS): Weekday {
@@ -22,7 +22,7 @@ export function homeToday(timeZone: string, now = new Date(), extraHours = WEEKL
 }
 
 /** Widths stored in R2 for covers and for episode slices (a subset of spec §9's loader widths). */
-export const COVER_WIDTHS = [256, 384, 640] as const
+const COVER_WIDTHS = [256, 384, 640] as const
 export const SLICE_WIDTHS = [640, 828, 1080] as const
 /**
  * A cover's link-card rendition (`og:image`, issue 14: at least 1200 px wide), stored beside COVER_WIDTHS by
@@ -48,10 +48,6 @@ export type Audience = ReturnType<typeof audienceSees>
 export const GUEST: Audience = audienceSees('guest')
 
 // ───────────────────────────── who sees what (spec §5) ─────────────────────────────
-
-/** Spec §3 platforms; anything but WEB is one of the apps. */
-export const PLATFORMS = ['WEB', 'AND_PLAY', 'AND_PLUS', 'IOS_APP'] as const
-export type Platform = (typeof PLATFORMS)[number]
 
 /** Spec §4/§5 (jp): the cookie a guest gets by answering "yes" to the age popup; "Y" shows adult series. */
 export { NOT_LOGGED_IN_ADULT_COOKIE } from '../age/age.ts'
@@ -83,12 +79,12 @@ export type TabFilter =
   | { kind: 'wuf' }
 export type TabOrder = 'schedule' | 'rank' | 'newest'
 
-export const ORDER_OF: Record<HomeTab, TabOrder> = {
+const ORDER_OF: Record<HomeTab, TabOrder> = {
   SCHEDULE: 'schedule', RANKING: 'rank', FREE: 'rank', BL: 'rank', NEWEST: 'newest', MATURE: 'rank', ACTION: 'rank', ROMANCE: 'rank', FREETIME: 'rank',
 }
 
-/** Page size of every list: bounded (QUALITY.md: every list paginated). */
-export const PAGE_SIZE = { default: 24, max: 50 } as const
+/** Page size of every list: bounded (docs/QUALITY.md: every list paginated). */
+const PAGE_SIZE = { default: 24, max: 50 } as const
 /** Longest cursor accepted (a cursor is a few dozen characters). */
 export const MAX_CURSOR_LENGTH = 200
 
@@ -212,8 +208,8 @@ export function bannerLayout(display: BannerDisplay): { image: boolean; text: bo
 }
 
 /** Stored widths of a banner picture: icons (≤ 256 CSS px) at 64/128/256, wide banners at 640/828/1080. */
-export const BANNER_WIDTHS = [640, 828, 1080] as const
-export const ICON_WIDTHS = [64, 128, 256] as const
+const BANNER_WIDTHS = [640, 828, 1080] as const
+const ICON_WIDTHS = [64, 128, 256] as const
 export function bannerImageWidths(cssWidth: number): readonly number[] {
   return cssWidth <= 256 ? ICON_WIDTHS : BANNER_WIDTHS
 }

@@ -5,7 +5,7 @@
 import { DAY_MS, isoAfter } from '../../lib/time.ts'
 
 /** Activity older than this does not count: the ranking follows what people read now. */
-export const RANKING_WINDOW_DAYS = 30
+const RANKING_WINDOW_DAYS = 30
 /**
  * Activity in the window decides (a purchase counts twice a reader); the lifetime view counter only
  * orders series with the same activity. Packed in one integer so one indexed column orders every list.

@@ -14,7 +14,7 @@ import th from '../../../editions/th/edition.json'
 import tw from '../../../editions/tw/edition.json'
 
 /** `path` as an absolute URL of the edition (`siteUrl` is its public origin). */
-export function absoluteUrl(path: string, siteUrl: string): string {
+function absoluteUrl(path: string, siteUrl: string): string {
   return new URL(path, siteUrl).href
 }
 
@@ -228,7 +228,7 @@ export function sitemapXml(siteUrl: string, series: SitemapSeries[], staticPaths
 }
 
 /** Paths crawlers are asked to skip: the API and every personal page. */
-export const ROBOTS_DISALLOW = ['/api/', '/user/', '/library/', '/history/'] as const
+const ROBOTS_DISALLOW = ['/api/', '/user/', '/library/', '/history/'] as const
 
 export function robotsTxt(siteUrl: string): string {
   return ['User-agent: *', ...ROBOTS_DISALLOW.map((p) => `Disallow: ${p}`), '', `Sitemap: ${absoluteUrl('/sitemap.xml', siteUrl)}`, ''].join('\n')
@@ -245,7 +245,7 @@ export const EDITION_SITES: readonly EditionSite[] = [fr, ar, de, jp, kr, th, tw
 }))
 
 /** Spec §1: French is the default edition, the `x-default` of every alternate set. */
-export const DEFAULT_EDITION_ID = 'fr'
+const DEFAULT_EDITION_ID = 'fr'
 
 /**
  * `<link rel="alternate" hreflang>` targets for `path`: the same path in every edition (the page's own

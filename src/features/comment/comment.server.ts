@@ -135,7 +135,7 @@ export async function repliesOf(db: Db, viewerId: number | null, parentIds: numb
 }
 
 /** Spec §5 text check against the prohibited words of the database. */
-export async function checkCommentText(db: Db, text: string): Promise<TextCheck> {
+async function checkCommentText(db: Db, text: string): Promise<TextCheck> {
   const words = await db.all<{ word: string }>(`SELECT word FROM banned_words`)
   return checkText(text, words.map((w) => w.word))
 }

@@ -18,9 +18,8 @@ export const POST_WINDOW_MS = 5 * 60_000
 export const BLIND_AFTER_REPORTS = 3
 
 /** Spec §3 comment states; null is a visible comment. */
-export const COMMENT_STATES = ['REPORT', 'BLIND', 'DELETED', 'BLOCK'] as const
-export type CommentState = (typeof COMMENT_STATES)[number]
-export const SORTS = ['newest', 'best'] as const
+export type CommentState = 'REPORT' | 'BLIND' | 'DELETED' | 'BLOCK'
+const SORTS = ['newest', 'best'] as const
 export type Sort = (typeof SORTS)[number]
 export const REACTIONS = ['LIKE', 'DISLIKE', 'REPORT'] as const
 export type Reaction = (typeof REACTIONS)[number]

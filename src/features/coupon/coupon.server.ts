@@ -1,5 +1,5 @@
 /**
- * Coupon redemption on D1 (API.md `POST /api/v1/coupon/code`; ARCHITECTURE.md "Money": every grant is a lot
+ * Coupon redemption on D1 (docs/API.md `POST /api/v1/coupon/code`; docs/ARCHITECTURE.md "Money": every grant is a lot
  * and its CHARGE ledger row, written in one batch with everything else the redemption changes).
  */
 import { AppError } from '../../lib/errors/catalogue.ts'

@@ -1,5 +1,5 @@
 /**
- * Coupon rules without I/O (spec §3 coupon fields, §5 "coupon code non-empty", §8 coupon codes; API.md
+ * Coupon rules without I/O (spec §3 coupon fields, §5 "coupon code non-empty", §8 coupon codes; docs/API.md
  * `POST /api/v1/coupon/code`): which catalogue code a code entry earns, and what it grants.
  */
 import { z } from 'zod'
@@ -21,7 +21,7 @@ export function normalizeCode(code: string): string {
   return code.trim().toUpperCase()
 }
 
-/** API.md body `{code}`: a non-empty code (spec §5), printable, at most `MAX_CODE_LENGTH` once trimmed. */
+/** docs/API.md body `{code}`: a non-empty code (spec §5), printable, at most `MAX_CODE_LENGTH` once trimmed. */
 export const CouponCodeRequest = z.object({
   code: z
     .string()

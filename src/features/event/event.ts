@@ -4,8 +4,7 @@
  * (src/features/age); this only applies the restriction to it.
  */
 
-export const EVENT_KINDS = ['ROULETTE', 'ATTENDANCE', 'SIGNUP', 'PROMOTION'] as const
-export type EventKind = (typeof EVENT_KINDS)[number]
+export type EventKind = 'ROULETTE' | 'ATTENDANCE' | 'SIGNUP' | 'PROMOTION'
 /** events.adult_restriction: ADULT = adults only, NON_ADULT = minors only, null = everyone. */
 export type AdultRestriction = 'ADULT' | 'NON_ADULT' | null
 
@@ -19,7 +18,7 @@ export type EventSummary = {
   restriction: AdultRestriction
 }
 
-/** Events listed on /event at most (QUALITY.md: every list bounded). */
+/** Events listed on /event at most (docs/QUALITY.md: every list bounded). */
 export const EVENT_LIST_SIZE = 30
 
 /** Running now: started, not ended (ISO 8601 UTC strings compare as text). */

@@ -2,7 +2,7 @@
 import type { Db } from '../../lib/server/db.ts'
 import type { Faq } from './faq.ts'
 
-export const MAX_FAQS = 500
+const MAX_FAQS = 500
 
 /** Every FAQ entry in category and position order (1 query). */
 export async function listFaqs(db: Db): Promise<Faq[]> {

@@ -1,7 +1,7 @@
 /** FAQ rules (spec §5: an empty FAQ search keyword is rejected): keyword check, search and highlight. */
 
 export const FAQ_CATEGORIES = ['ACCOUNT', 'COIN', 'PAYMENT', 'VIEWER', 'EVENT', 'ETC'] as const
-export type FaqCategory = (typeof FAQ_CATEGORIES)[number]
+type FaqCategory = (typeof FAQ_CATEGORIES)[number]
 export type Faq = { id: number; category: FaqCategory; question: string; answer: string }
 
 /** Longest keyword accepted (a search box, not a document). */

@@ -1,5 +1,5 @@
 /**
- * Wait-until-free on D1 (API.md `POST /api/v1/purchase/freetime`, spec §4): using the series' ticket on an
+ * Wait-until-free on D1 (docs/API.md `POST /api/v1/purchase/freetime`, spec §4): using the series' ticket on an
  * episode is one D1 batch — the ticket row (its slot unique per reader and series), a FREETIME purchase, the
  * FREETIME ownership for 72 hours and the idempotency row. If any statement fails, nothing happened.
  */

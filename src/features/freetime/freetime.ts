@@ -1,6 +1,6 @@
 /**
  * Wait-until-free (WUF) rules without I/O (spec §4 "WUF ticket: used on an episode, unlocks it for 72 hours; a
- * new ticket arrives after a set number of hours", §9 "WUF unlock 72 hours"; API.md `POST /purchase/freetime`).
+ * new ticket arrives after a set number of hours", §9 "WUF unlock 72 hours"; docs/API.md `POST /purchase/freetime`).
  *
  * A reader holds at most one ticket per series. The first one is there from the start; after a use, the next
  * one arrives the series' `wuf_hours` later. Tickets are rows of `wuf_tickets`: each use writes one row whose
@@ -18,7 +18,7 @@ export const WUF_UNLOCK_HOURS = 72
 /** The slot of a reader's first ticket of a series: available since always. */
 export const FIRST_TICKET_SLOT = '1970-01-01T00:00:00.000Z'
 
-/** API.md body of `POST /api/v1/purchase/freetime`. */
+/** docs/API.md body of `POST /api/v1/purchase/freetime`. */
 export const FreetimeRequest = z.object({ episodeId: z.number().int().positive().max(Number.MAX_SAFE_INTEGER) })
 export type FreetimeRequest = z.infer<typeof FreetimeRequest>
 

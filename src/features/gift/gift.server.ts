@@ -14,7 +14,7 @@ import { HELD_SQL, heldParams } from '../purchase/purchase.server.ts'
 import { checkGift, giftPurchaseType, type Gift, type GiftEpisode, type GiftKind } from './gift.ts'
 
 /** Gifts shown in the box (newest first, unused ones on top). */
-export const GIFT_LIST_LIMIT = 100
+const GIFT_LIST_LIMIT = 100
 /** Episodes offered for a series ticket. */
 const CHOICES_LIMIT = 300
 const USE_ATTEMPTS = 5

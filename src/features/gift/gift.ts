@@ -38,11 +38,6 @@ export type UseGiftRequest = z.infer<typeof UseGiftRequest>
 /** The target episode as the rule sees it (null: not a published episode). */
 export type GiftEpisode = { id: number; seriesId: number; isFree: boolean; isAdult: boolean; priceRent: number | null; priceBuy: number | null } | null
 
-/** The episode a use opens: the one asked for, else the gift's own. */
-export function giftTarget(gift: Pick<Gift, 'episodeId'>, requested: number | undefined): number | null {
-  return requested ?? gift.episodeId
-}
-
 /**
  * Whether the reader may use `gift` on `episode` at `now`, in this order (spec §8 Gift, then Purchase codes):
  * - NOT_FOUND_GIFT: no such gift in the reader's box (another reader's too), or it has expired;

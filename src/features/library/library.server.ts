@@ -76,7 +76,7 @@ export type RecentRead = {
 }
 
 /** Page size of the recent list. */
-export const RECENT_PAGE = 20
+const RECENT_PAGE = 20
 
 /**
  * The reader's recently read series, newest first (1 query, paginated by `(updatedAt, seriesId)`): progress is

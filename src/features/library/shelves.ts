@@ -6,7 +6,7 @@ import { z } from 'zod'
 import { ownershipOf } from './library.ts'
 import type { Holding } from '../viewer/viewer.ts'
 
-/** Series per page on both shelves (QUALITY.md: every list paginated). */
+/** Series per page on both shelves (docs/QUALITY.md: every list paginated). */
 export const SHELF_PAGE = 20
 /** Episodes listed per series on /library/my (the rest is one click away on the series page). */
 export const SHELF_EPISODES = 50

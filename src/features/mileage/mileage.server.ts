@@ -1,5 +1,5 @@
 /**
- * Mileage exchange on D1 (API.md `POST /api/v1/payment/mileage`, spec §5/§9; ARCHITECTURE.md "Money": one
+ * Mileage exchange on D1 (docs/API.md `POST /api/v1/payment/mileage`, spec §5/§9; docs/ARCHITECTURE.md "Money": one
  * batch of guarded lot updates, ledger rows, the new lot and the idempotency row).
  */
 import { AppError } from '../../lib/errors/catalogue.ts'

@@ -1,6 +1,6 @@
 /**
  * Mileage exchange rules without I/O (spec §5 "mileage exchange in units of 200, minimum 3000", §9 "mileage
- * per coin 200, minimum 3000 (one text says 20P per coin)", "exchanged coins last 30 days"; API.md
+ * per coin 200, minimum 3000 (one text says 20P per coin)", "exchanged coins last 30 days"; docs/API.md
  * `POST /api/v1/payment/mileage`).
  *
  * The spec's conflict (200 points per coin vs "20P per coin") is decided by the edition config:
@@ -22,9 +22,9 @@ export const EXCHANGED_COIN_DAYS = 30
 export const EXCHANGE_COIN_TYPE: CoinType = 'FREE_COIN'
 
 /** Largest exchange accepted in one request (far above any real balance; keeps arithmetic exact). */
-export const MAX_EXCHANGE = 100_000_000
+const MAX_EXCHANGE = 100_000_000
 
-/** API.md body `{amount}`: whole points. Range and step are the rule's (EXCHANGE_MILEAGE_INSUFFICIENT). */
+/** docs/API.md body `{amount}`: whole points. Range and step are the rule's (EXCHANGE_MILEAGE_INSUFFICIENT). */
 export const MileageExchangeRequest = z.object({ amount: z.number().int().min(-MAX_EXCHANGE).max(MAX_EXCHANGE) })
 export type MileageExchangeRequest = z.infer<typeof MileageExchangeRequest>
 

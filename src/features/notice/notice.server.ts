@@ -34,7 +34,7 @@ export async function noticeDetail(db: Db, id: number, now: Date, showAdult: boo
 }
 
 /** Spec §9: the notice count is cached 5 minutes (KV; 300 s is above KV's 60 s minimum TTL). */
-export const NOTICE_COUNT_TTL_S = 300
+const NOTICE_COUNT_TTL_S = 300
 const NOTICE_COUNT_KEY = 'notice:count'
 
 /**

@@ -1,14 +1,13 @@
 /** Notice rules (spec §2 /notice, /notice/detail/{id}): list pages and what a reader may open. */
 
-export const NOTICE_CATEGORIES = ['NOTICE', 'EVENT', 'UPDATE', 'MAINTENANCE'] as const
-export type NoticeCategory = (typeof NOTICE_CATEGORIES)[number]
+type NoticeCategory = 'NOTICE' | 'EVENT' | 'UPDATE' | 'MAINTENANCE'
 export type NoticeSummary = { id: number; category: NoticeCategory; title: string; isPinned: boolean; publishedAt: string }
 export type Notice = NoticeSummary & { body: string; seriesId: number | null; seriesTitle: string | null }
 
 /** Notices per list page. */
 export const NOTICE_PAGE_SIZE = 5
 /** Highest page number accepted (10,000 notices); beyond it is a bad parameter, not a slow query. */
-export const MAX_NOTICE_PAGE = 2000
+const MAX_NOTICE_PAGE = 2000
 
 /** `?page=` of the notice list: absent → 1; malformed or out of bounds → null (400 page). */
 export function parsePage(raw: string | null): number | null {

@@ -13,9 +13,9 @@
 import { useEffect, useRef, useState } from 'react'
 import { pluralText, type Plural } from '../../lib/i18n/plural.ts'
 
-export type ShopProduct = { id: number; coins: string; bonus: string | null; label: string | null; limit: string | null; soldOut: boolean; price: string }
+type ShopProduct = { id: number; coins: string; bonus: string | null; label: string | null; limit: string | null; soldOut: boolean; price: string }
 
-export type ShopLabels = {
+type ShopLabels = {
   products: string
   method: string
   methods: Record<string, string>

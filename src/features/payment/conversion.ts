@@ -7,7 +7,7 @@
  */
 
 /** What spec §7 sends for a purchase. `value` is in minor units of `currency`. */
-export type ConversionEvent = {
+type ConversionEvent = {
   paymentId: string
   action: 'Purchase'
   actionUrl: string
@@ -15,10 +15,6 @@ export type ConversionEvent = {
   value: number
 }
 
-/** The spec §7 request body (acToken is the provider's own credential, never stored). */
-export function conversionBody(e: ConversionEvent, acToken: string) {
-  return { acToken, action: e.action, actionUrl: e.actionUrl, purchaseParamsRequest: { currency: e.currency, value: e.value / 100 } }
-}
 
 export type ConversionProvider = {
   readonly id: string
@@ -27,7 +23,7 @@ export type ConversionProvider = {
 }
 
 /** Local default: the call as a row of `conversion_events` (provider 'local'), shown to operators and tests. */
-export const localConversion: ConversionProvider = {
+const localConversion: ConversionProvider = {
   id: 'local',
   statements(e, nowIso) {
     return [

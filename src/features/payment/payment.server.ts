@@ -1,6 +1,6 @@
 /**
- * The coin shop on D1 (API.md `GET /payment/products`, `POST /payment/charge`, `POST /payment/webhook/{provider}`;
- * ARCHITECTURE.md "Money: the wallet"). A charge only records an UNPAID payment (with its idempotency row, in one
+ * The coin shop on D1 (docs/API.md `GET /payment/products`, `POST /payment/charge`, `POST /payment/webhook/{provider}`;
+ * docs/ARCHITECTURE.md "Money: the wallet"). A charge only records an UNPAID payment (with its idempotency row, in one
  * batch); coins move when the provider's verified webhook says the payment succeeded, in one batch that also
  * flips the payment UNPAID → PAID under a guard, so a replayed or concurrent webhook can never credit twice.
  */
@@ -26,7 +26,7 @@ const PAYMENT_COLUMNS = `id, product_id AS productId, state, method, amount, cur
 /** Where the shop sells: the edition's currency and the caller's platform (spec §3 platform; null = every platform). */
 export type ShopScope = { currency: string; platform: string }
 
-/** The active coin products of the shop, in display order (API.md `GET /payment/products`). */
+/** The active coin products of the shop, in display order (docs/API.md `GET /payment/products`). */
 export async function listProducts(db: Db, scope: ShopScope): Promise<CoinProduct[]> {
   return db.all<CoinProduct>(
     `SELECT ${PRODUCT_COLUMNS} FROM coin_products WHERE is_active = 1 AND currency = ? AND (platform IS NULL OR platform = ?) ORDER BY position, id LIMIT 100`,
@@ -48,7 +48,7 @@ export type ChargeInput = {
 export type ChargeResult = { paymentId: string; checkoutUrl: string }
 
 /**
- * API.md `POST /payment/charge`: an UNPAID payment for the product and the checkout URL where the reader pays.
+ * docs/API.md `POST /payment/charge`: an UNPAID payment for the product and the checkout URL where the reader pays.
  * NOT_FOUND_PAYMENT_METHOD, NOT_FOUND_COIN_PRODUCT (unknown, inactive, other currency or platform),
  * LIMITED_COIN_PRODUCT (stock sold out), LIMITED_COIN_PRODUCT_USER (the reader's PAID payments of it reached its
  * per-user limit). The payment row and the idempotency row commit together; a duplicate in flight that committed
@@ -140,7 +140,7 @@ export type WebhookOutcome = 'credited' | 'cancelled' | 'reversed' | 'duplicate'
  * changed one row (0 otherwise, which the lot's CHECK (amount > 0) refuses, failing the whole batch), its CHARGE
  * ledger row, the BONUS lot and its CHARGE row, and the product's sold count.
  */
-export async function applyProviderEvent(db: Db, provider: PaymentProvider, received: ProviderEvent, now = new Date(), conversion: ConversionOptions = null): Promise<WebhookOutcome> {
+async function applyProviderEvent(db: Db, provider: PaymentProvider, received: ProviderEvent, now = new Date(), conversion: ConversionOptions = null): Promise<WebhookOutcome> {
   if (received.type === 'other') return 'ignored'
   if (received.type === 'charge.refunded' || received.type === 'charge.disputed') return reverseFromProvider(db, provider, received as ReversalEvent, now)
   const event = received as CheckoutEvent
@@ -233,7 +233,7 @@ function isDuplicateEvent(e: unknown): boolean {
 }
 
 /**
- * API.md `POST /payment/webhook/{provider}`: verifies the request (bad signature, old timestamp, other body:
+ * docs/API.md `POST /payment/webhook/{provider}`: verifies the request (bad signature, old timestamp, other body:
  * INVALID_PARAMETER, nothing moves) and applies its event.
  */
 export async function receiveWebhook(
@@ -276,7 +276,7 @@ async function reverseFromProvider(db: Db, provider: PaymentProvider, event: Rev
  * one row, else 0, which the ledger's CHECK refuses); what was spent is the reversal's `debt`. A spend racing it
  * fails the batch, which is retried on fresh figures. Returns what left the lots, null when reversed before.
  */
-export async function reversePayment(
+async function reversePayment(
   db: Db,
   payment: { id: string; userId: number },
   reason: 'REFUND' | 'PROVIDER_REFUND' | 'DISPUTE',

@@ -1,6 +1,6 @@
 /**
  * The coin shop without I/O (spec §3 payment state UNPAID/PAID, product kind COIN_PRODUCT; §5 "Shop requires
- * the agreement checkbox"; §8 Payment errors; API.md `GET /payment/products`, `POST /payment/charge`,
+ * the agreement checkbox"; §8 Payment errors; docs/API.md `GET /payment/products`, `POST /payment/charge`,
  * `POST /payment/webhook/{provider}`): which products a reader may charge, and what a paid charge grants.
  */
 import { z } from 'zod'
@@ -17,7 +17,7 @@ export function isPaymentMethod(m: string): m is PaymentMethod {
   return (PAYMENT_METHODS as readonly string[]).includes(m)
 }
 
-/** API.md `POST /api/v1/payment/charge` body. */
+/** docs/API.md `POST /api/v1/payment/charge` body. */
 export const ChargeRequest = z.object({
   /** A coin product id of `GET /payment/products`. */
   productId: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
@@ -28,7 +28,7 @@ export type ChargeRequest = z.infer<typeof ChargeRequest>
 
 /**
  * The shop's plain form (spec §5): the product, the method, the agreement checkbox and the idempotency key the
- * page generated when it was rendered (the client makes the key, CONVENTIONS.md "Money"). Fields arrive as text.
+ * page generated when it was rendered (the client makes the key, docs/CONVENTIONS.md "Money"). Fields arrive as text.
  */
 export const ShopForm = z.object({
   productId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER),
@@ -39,7 +39,7 @@ export const ShopForm = z.object({
 })
 export type ShopForm = z.infer<typeof ShopForm>
 
-/** A coin product as the shop shows it (API.md: price in minor units of the edition's currency). */
+/** A coin product as the shop shows it (docs/API.md: price in minor units of the edition's currency). */
 export type CoinProduct = {
   id: number
   coins: number
@@ -117,7 +117,7 @@ export type PaymentView = {
 /** Spec §9: unused paid coins can be refunded within 7 days of the payment. */
 export const REFUND_DAYS = 7
 
-/** API.md-style body of `POST /api/v1/payment/refund`. */
+/** docs/API.md-style body of `POST /api/v1/payment/refund`. */
 export const RefundRequest = z.object({ paymentId: z.string().regex(/^pay_[0-9a-z_]{1,64}$/) })
 export type RefundRequest = z.infer<typeof RefundRequest>
 

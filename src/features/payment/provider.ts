@@ -34,7 +34,7 @@ export type ReversalEvent = {
 export type ProviderEvent = CheckoutEvent | ReversalEvent | { id: string; type: 'other' }
 
 /** The payment a checkout is made for (amount in minor units of the payment's currency). */
-export type CheckoutPayment = { id: string; amount: number; currency: string; coins: number; bonus: number }
+type CheckoutPayment = { id: string; amount: number; currency: string; coins: number; bonus: number }
 
 export type PaymentProvider = {
   /** The `{provider}` of `POST /api/v1/payment/webhook/{provider}` and `payments.provider`. */
@@ -50,12 +50,12 @@ export type PaymentProvider = {
   refund(payment: { id: string; ref: string | null; amount: number; currency: string }): Promise<void>
 }
 
-export const SANDBOX_SIGNATURE_HEADER = 'Sandbox-Signature'
+const SANDBOX_SIGNATURE_HEADER = 'Sandbox-Signature'
 /** Stripe's default tolerance: a signed event older (or further in the future) than this is refused. */
 export const SIGNATURE_TOLERANCE_SECONDS = 5 * 60
 
 /** The sandbox's webhook body. */
-export const SandboxEventBody = z.object({
+const SandboxEventBody = z.object({
   id: z.string().regex(/^evt_[0-9A-Za-z_]{1,64}$/),
   type: z.enum(['checkout.completed', 'checkout.cancelled']),
   data: z.object({
@@ -64,7 +64,7 @@ export const SandboxEventBody = z.object({
     currency: z.string().regex(/^[A-Z]{3}$/),
   }),
 })
-export type SandboxEventBody = z.infer<typeof SandboxEventBody>
+type SandboxEventBody = z.infer<typeof SandboxEventBody>
 
 const encoder = new TextEncoder()
 

@@ -24,7 +24,7 @@ export type StripeConfig = {
 const ZERO_DECIMAL = new Set(['JPY', 'KRW'])
 
 /** Fraction digits of our minor units: the ones `formatMoney` divides by (Intl's for the currency). */
-export function minorDigits(currency: string): number {
+function minorDigits(currency: string): number {
   return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2
 }
 
@@ -79,11 +79,11 @@ export function eventOf(event: Stripe.Event): ProviderEvent {
   }
 }
 
-export const STRIPE_SIGNATURE_HEADER = 'Stripe-Signature'
+const STRIPE_SIGNATURE_HEADER = 'Stripe-Signature'
 const cryptoProvider = Stripe.createSubtleCryptoProvider()
 
 /** The SDK client: fetch HTTP client (workerd has no Node http), pointed at `apiUrl` when given. */
-export function stripeClient(config: Pick<StripeConfig, 'secretKey' | 'apiUrl' | 'timeoutMs'>): Stripe {
+function stripeClient(config: Pick<StripeConfig, 'secretKey' | 'apiUrl' | 'timeoutMs'>): Stripe {
   const api = config.apiUrl ? new URL(config.apiUrl) : null
   return new Stripe(config.secretKey, {
     httpClient: Stripe.createFetchHttpClient(),

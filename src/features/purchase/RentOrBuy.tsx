@@ -14,7 +14,7 @@ import type { PreviewOffer, PurchasePreview } from './preview.ts'
 import type { PurchaseKind } from './purchase.ts'
 import { pluralText, type Plural } from '../../lib/i18n/plural.ts'
 
-export type RentOrBuyLabels = {
+type RentOrBuyLabels = {
   legend: string
   /** "{count} pièces", the price inside `rent` and `remaining`. */
   coins: Plural

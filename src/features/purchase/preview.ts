@@ -31,7 +31,7 @@ export type PreviewOffer = {
 }
 
 /** Wait-until-free state of the series for this reader (null when the series has none). */
-export type PreviewFreetime = {
+type PreviewFreetime = {
   /** Hours between tickets (the series' setting). */
   hours: number
   /** Hours an unlock lasts (spec §4: 72). */

@@ -1,5 +1,5 @@
 /**
- * Renting and buying episodes on D1 (API.md `POST /api/v1/purchase`; ARCHITECTURE.md "Money: the wallet":
+ * Renting and buying episodes on D1 (docs/API.md `POST /api/v1/purchase`; docs/ARCHITECTURE.md "Money: the wallet":
  * a purchase is one D1 batch of conditional lot updates, ownership inserts, ledger inserts and the
  * idempotency row — if any statement fails, nothing happened).
  */
@@ -57,7 +57,7 @@ export type PurchaseInput = {
 }
 
 /** One episode sold: what the reader now holds and until when (null: forever). */
-export type PurchaseLine = { episodeId: number; kind: PurchaseKind; expiresAt: string | null }
+type PurchaseLine = { episodeId: number; kind: PurchaseKind; expiresAt: string | null }
 export type PurchaseResult = { purchases: PurchaseLine[]; coin: CoinSummary }
 
 type EpisodeRow = Omit<SaleEpisode, 'isFree' | 'isAdult'> & { isFree: number; isAdult: number }

@@ -9,7 +9,7 @@ const ep = (id: number, over: Partial<SaleEpisode> = {}): SaleEpisode => ({ id, 
 const adult = { isAdult: true }
 const minor = { isAdult: false }
 
-describe('PurchaseRequest (API.md POST /purchase body)', () => {
+describe('PurchaseRequest (docs/API.md POST /purchase body)', () => {
   it('accepts ids and a kind, refuses empty, duplicate, oversized, fractional and negative lists', () => {
     expect(PurchaseRequest.safeParse({ episodeIds: [1, 2], kind: 'RENT' }).success).toBe(true)
     for (const bad of [

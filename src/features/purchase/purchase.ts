@@ -1,6 +1,6 @@
 /**
  * Renting and buying episodes without I/O (spec §3 purchase kinds, §4 "a rental cannot be bought again while
- * time remains", §8 Purchase errors; API.md `POST /api/v1/purchase`): which episodes of a request can be sold
+ * time remains", §8 Purchase errors; docs/API.md `POST /api/v1/purchase`): which episodes of a request can be sold
  * to this reader, for how many coins, and which lots pay for each of them.
  */
 import { z } from 'zod'
@@ -9,7 +9,7 @@ import { planSpend, type Lot, type SpendStep } from '../wallet/wallet.ts'
 import { HOUR_MS, isoAfter } from '../../lib/time.ts'
 
 /** The purchase kinds a reader pays coins for (spec §3; gifts, PERMANENT and FREETIME come another way). */
-export const PURCHASE_KINDS = ['RENT', 'POSSESSION'] as const
+const PURCHASE_KINDS = ['RENT', 'POSSESSION'] as const
 export type PurchaseKind = (typeof PURCHASE_KINDS)[number]
 
 /**
@@ -18,7 +18,7 @@ export type PurchaseKind = (typeof PURCHASE_KINDS)[number]
  */
 export const MAX_EPISODES_PER_PURCHASE = 100
 
-/** API.md `POST /api/v1/purchase` body. Duplicate ids are refused: each episode is sold once per request. */
+/** docs/API.md `POST /api/v1/purchase` body. Duplicate ids are refused: each episode is sold once per request. */
 export const PurchaseRequest = z.object({
   episodeIds: z
     .array(z.number().int().positive().max(Number.MAX_SAFE_INTEGER))

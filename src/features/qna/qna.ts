@@ -7,8 +7,7 @@ import { z } from 'zod'
 /** The subjects a question is filed under (spec silent: the usual ones of a reading service). */
 export const QNA_CATEGORIES = ['ACCOUNT', 'PAYMENT', 'COIN', 'CONTENT', 'VIEWER', 'EVENT', 'ETC'] as const
 export type QnaCategory = (typeof QNA_CATEGORIES)[number]
-export const QNA_STATUSES = ['WAIT', 'COMPLETED'] as const
-export type QnaStatus = (typeof QNA_STATUSES)[number]
+export type QnaStatus = 'WAIT' | 'COMPLETED'
 
 export const MAX_TITLE_LENGTH = 100
 /** Spec §5: "maximum text length (value not shown)"; 2000 characters here. */
@@ -44,7 +43,7 @@ export function dayStart(timeZone: string, now: Date = new Date()): Date {
 }
 
 /** Spec §5: up to 3 images, 3 MB each. */
-export const MAX_IMAGES = 3
+const MAX_IMAGES = 3
 export const MAX_IMAGE_BYTES = 3 * 1024 * 1024
 /** Largest contact-form request: three full images plus the text fields. */
 export const MAX_QNA_BODY_BYTES = MAX_IMAGES * MAX_IMAGE_BYTES + 64 * 1024

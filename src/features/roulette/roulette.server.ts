@@ -1,7 +1,7 @@
 /**
  * Roulette on D1 (spec §2 /roulette, §6 events for adults or minors only, §8 event codes). A spin is one D1
  * batch: the ticket used (or a daily free slot taken), the entry with the prize the server drew, the prize as
- * a lot + CHARGE ledger row with source EVENT (ARCHITECTURE.md "Money") and the idempotency row holding the
+ * a lot + CHARGE ledger row with source EVENT (docs/ARCHITECTURE.md "Money") and the idempotency row holding the
  * answer. If any statement fails, nothing happened.
  */
 import { AppError } from '../../lib/errors/catalogue.ts'
@@ -18,8 +18,8 @@ import { DAY_MS, isoAfter } from '../../lib/time.ts'
 /** Re-reads after a concurrent spin took the same ticket or slot (each refusal is another spin's commit). */
 const SPIN_ATTEMPTS = 8
 
-export type RouletteEvent = { id: number; title: string; description: string; startsAt: string; endsAt: string; restriction: 'ADULT' | 'NON_ADULT' | null }
-export type WheelPrize = { type: PrizeType; amount: number }
+type RouletteEvent = { id: number; title: string; description: string; startsAt: string; endsAt: string; restriction: 'ADULT' | 'NON_ADULT' | null }
+type WheelPrize = { type: PrizeType; amount: number }
 export type RouletteState = { event: RouletteEvent; prizes: WheelPrize[]; tickets: number; freeSpins: number; coin: CoinSummary | null }
 export type SpinResult = { eventId: number; entryId: number; prizeIndex: number; prize: WheelPrize; tickets: number; freeSpins: number; coin: CoinSummary }
 

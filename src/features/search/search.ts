@@ -14,8 +14,8 @@ export const MAX_KEYWORD_LENGTH = 100
 /** Words of a keyword that take part in the query (the rest are ignored: a search box, not a document). */
 export const MAX_TERMS = 8
 /** Results per page of `/search` and `GET /api/v1/search`. */
-export const SEARCH_PAGE_SIZE = 24
-/** Results reachable through the cursor (QUALITY.md: bounded lists; deeper pages are out of range). */
+const SEARCH_PAGE_SIZE = 24
+/** Results reachable through the cursor (docs/QUALITY.md: bounded lists; deeper pages are out of range). */
 export const MAX_SEARCH_OFFSET = 240
 /** Tag top 10 (spec §7 "tag top10"); recommended tags shown at most this many too. */
 export const TAG_LIST_SIZE = 10

@@ -1,5 +1,5 @@
 /**
- * The web session cookie `wt_session` (ARCHITECTURE.md "Auth and sessions", ASVS 3.3): the token pair,
+ * The web session cookie `wt_session` (docs/ARCHITECTURE.md "Auth and sessions", ASVS 3.3): the token pair,
  * encrypted (JWE `dir` + A256GCM with the HKDF cookie key from SESSION_SECRET), HttpOnly, SameSite=Lax,
  * Secure on https, Path=/, kept as long as the refresh token. Pure: keys and clock are arguments.
  */

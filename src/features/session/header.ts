@@ -1,5 +1,5 @@
 /**
- * The header's personal bit after first paint (ARCHITECTURE.md: anonymous HTML stays edge-cacheable, no React):
+ * The header's personal bit after first paint (docs/ARCHITECTURE.md: anonymous HTML stays edge-cacheable, no React):
  * starts the session client and shows the reader's coin balance. Any page code reports a coin movement with
  * `document.dispatchEvent(new CustomEvent('coin:changed', { detail: coin }))` (coin: the GET /api/v1/coin shape);
  * the balance changes without a reload, here and in the reader's other tabs.

@@ -1,7 +1,7 @@
 /** Route rules of spec §2 that decide, before any page runs, where a visitor may go. */
 
 export const LOGIN_ROUTE = '/user/login'
-export const LOGIN_ERROR_ROUTE = '/callback/login-error'
+const LOGIN_ERROR_ROUTE = '/callback/login-error'
 /** Cookie holding the web session (tokens); its contents belong to the session service. */
 export const SESSION_COOKIE = 'wt_session'
 /** Spec §2: cleared when a guest is sent to the login route. */

@@ -1,12 +1,12 @@
 /**
- * Session service shapes (API.md "Session service", spec §7/§8): what `/api/auth` answers in NextAuth's wire
+ * Session service shapes (docs/API.md "Session service", spec §7/§8): what `/api/auth` answers in NextAuth's wire
  * format. Pure: origin and edition data are arguments.
  */
 import { z } from 'zod'
 import { LOGIN_ROUTE } from './routes.ts'
 
 /** Spec §9: the auth base path. */
-export const AUTH_BASE_PATH = '/api/auth'
+const AUTH_BASE_PATH = '/api/auth'
 
 /** NextAuth `GET providers` entry. */
 export type ProviderEntry = { id: string; name: string; type: 'credentials' | 'oauth'; signinUrl: string; callbackUrl: string }

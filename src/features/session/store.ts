@@ -12,7 +12,7 @@
 import { atom, computed } from 'nanostores'
 
 /** A token and its expiry; `value` null: the token is held by the HttpOnly session cookie. */
-export type Token = { value: string | null; expiredAt: string }
+type Token = { value: string | null; expiredAt: string }
 /** GET /api/v1/coin (or the session's coin): balances per type and the spendable total. */
 export type Coin = { coin: number; freeCoin: number; bonus: number; mileage: number; total: number; [extra: string]: unknown }
 /** Spec §3 user fields (the ones the client reads; the rest passes through). */
@@ -49,13 +49,11 @@ export function isLoggedIn(state: SessionState): boolean {
 export const $session = atom<SessionState>(EMPTY_SESSION)
 export const $loggedIn = computed($session, isLoggedIn)
 
-export function dispatchSession(action: SessionAction): void {
+function dispatchSession(action: SessionAction): void {
   $session.set(reduceSession($session.get(), action))
 }
 export const SetUserData = (payload: SessionState) => dispatchSession({ type: 'SetUserData', payload })
-export const UpdateUserData = (user: User | null, coin: Coin | null) => dispatchSession({ type: 'UpdateUserData', payload: { user, coin } })
-export const UpdateAccessToken = (accessToken: Token | null, refreshToken: Token | null) => dispatchSession({ type: 'UpdateAccessToken', payload: { accessToken, refreshToken } })
-export const ClearUserData = () => dispatchSession({ type: 'ClearUserData' })
+const UpdateUserData = (user: User | null, coin: Coin | null) => dispatchSession({ type: 'UpdateUserData', payload: { user, coin } })
 
 /** What `GET /api/auth/session` answers: `{}` for a guest, else `{user, expires, coin}`. */
 export type SessionResponse = { user?: User; coin?: Coin; expires?: string }

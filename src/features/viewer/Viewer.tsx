@@ -29,7 +29,7 @@ import { TRANSCRIPT_REGION_ID, TranscriptToggle, type TranscriptLabels } from '.
 import { pluralText, type Plural } from '../../lib/i18n/plural.ts'
 import { getAutoUnlock, getEpisode, logout, postProgress, requireAge, deleteAutoUnlock, type EpisodeData } from './client.ts'
 
-export type ViewerLabels = NextLabels & TranscriptLabels & {
+type ViewerLabels = NextLabels & TranscriptLabels & {
   slices: string
   sliceFailed: string
   helpOpen: string

@@ -1,5 +1,5 @@
 /**
- * The viewer island's calls to the API (API.md envelope: `{result, data}` or `{result: 'ERROR', code}`), and
+ * The viewer island's calls to the API (docs/API.md envelope: `{result, data}` or `{result: 'ERROR', code}`), and
  * the follow-ups of spec §8 it performs itself: NOT_FOUND_ACCESS_TOKEN logs out, ADULT_ONLY_CONTENTS asks the
  * age popup (`age:required`, contract with the age check), a purchase announces the new balance
  * (`coin:changed`, contract with the header).
@@ -31,7 +31,7 @@ export const deleteAutoUnlock = (seriesId: number) => call<AutoUnlockState>(`/ap
 
 export type Coin = { coin: number; freeCoin: number; bonus: number; mileage: number; total: number }
 
-/** API.md POST /api/v1/purchase for one episode, with the caller's Idempotency-Key. */
+/** docs/API.md POST /api/v1/purchase for one episode, with the caller's Idempotency-Key. */
 export const purchase = (episodeId: number, kind: AutoUnlockKind, key: string) =>
   call<{ purchases: { episodeId: number; kind: string; expiresAt: string | null }[]; coin: Coin }>('/api/v1/purchase', {
     method: 'POST', headers: { 'idempotency-key': key }, body: JSON.stringify({ episodeIds: [episodeId], kind }),

@@ -4,7 +4,7 @@
  * unlocked automatically. Browser-safe (no zod): the viewer island imports it.
  */
 
-/** Purchase kinds an automatic unlock may use (API.md `POST /api/v1/purchase`). */
+/** Purchase kinds an automatic unlock may use (docs/API.md `POST /api/v1/purchase`). */
 export type AutoUnlockKind = 'RENT' | 'POSSESSION'
 
 /** Budgets offered when a reader opts in (coins); the cap is per series. */
@@ -54,7 +54,7 @@ export const AUTO_UNLOCK_KEY_PREFIX = 'viewer-auto:'
 
 /**
  * Idempotency-Key of the automatic unlock of one episode for one reader: the same for every attempt, every
- * tab and every device, so coins move at most once per episode (API.md: same key + same body → first answer).
+ * tab and every device, so coins move at most once per episode (docs/API.md: same key + same body → first answer).
  */
 export function autoUnlockKey(userId: number, episodeId: number): string {
   return `${AUTO_UNLOCK_KEY_PREFIX}${userId}:${episodeId}`

@@ -25,8 +25,8 @@ export function scrollOffset(position: number, contentTop: number, contentHeight
 // ───────────────────────────── reader settings (spec §2/§3 viewer modes) ─────────────────────────────
 
 /** SCROLL: the vertical strip; PAPER: one page (or two side by side) at a time. */
-export type ViewerMode = 'SCROLL' | 'PAPER'
-export type FontFamily = 'sans' | 'serif'
+type ViewerMode = 'SCROLL' | 'PAPER'
+type FontFamily = 'sans' | 'serif'
 export type ReadingDirection = 'ltr' | 'rtl'
 
 /** `transcript`: the slices' transcripts shown beside (or below) the images, where an episode has them. */
@@ -114,10 +114,10 @@ export function pageOfPosition(position: number, slices: number, double: boolean
 // ───────────────────────────── returning after login (spec §2 /callback/viewer-login-success) ─────────────────────────────
 
 /** The page that finishes a login started in the viewer; it sends the reader back to `returnTo`. */
-export const VIEWER_LOGIN_SUCCESS = '/callback/viewer-login-success'
+const VIEWER_LOGIN_SUCCESS = '/callback/viewer-login-success'
 
 /** Query parameter of a viewer URL holding a position (0..1) to open at, e.g. after logging in. */
-export const POSITION_PARAM = 'p'
+const POSITION_PARAM = 'p'
 
 /** The viewer URL of episode `episodeId` at `position` (kept to 3 decimals; none at the top). */
 export function viewerPlace(episodeId: number, position: number | null): string {

@@ -7,7 +7,7 @@
 import { z } from 'zod'
 
 /** speech: a balloon (with its speaker when known); caption: a narration box; sfx: a drawn sound. */
-export const TRANSCRIPT_KINDS = ['speech', 'caption', 'sfx'] as const
+const TRANSCRIPT_KINDS = ['speech', 'caption', 'sfx'] as const
 
 export const TranscriptLine = z
   .object({

@@ -7,7 +7,7 @@ import { z } from 'zod'
 import { SLICE_WIDTHS } from '../catalogue/catalogue.ts'
 import type { TranscriptLine } from './transcript.ts'
 
-export { LOAD_AHEAD_ROOT_MARGIN, PROGRESS_THROTTLE_MS, scrollOffset, scrollPosition } from './reading.ts'
+export {   scrollOffset, scrollPosition } from './reading.ts'
 
 /** Ownership kinds (spec §3) that keep an episode open for good. */
 export const FOREVER_KINDS = ['POSSESSION', 'ALL_POSSESSION', 'PERMANENT'] as const
@@ -21,7 +21,7 @@ export type Holding = { kind: string; expiresAt: string | null }
 export type AccessEpisode = { isFree: boolean; seriesIsAdult: boolean }
 
 /** Why an episode opens: FREE, or the ownership kind that opens it. */
-export type OpenReason = 'FREE' | (typeof FOREVER_KINDS)[number] | (typeof TIMED_KINDS)[number]
+type OpenReason = 'FREE' | (typeof FOREVER_KINDS)[number] | (typeof TIMED_KINDS)[number]
 
 export type Access =
   | { open: true; via: OpenReason; expiresAt: string | null }
@@ -73,7 +73,7 @@ export function sliceWidth(w: number): number | null {
 
 /** How long a signed slice URL stays valid, and the step its expiry is rounded up to (so URLs stay cacheable). */
 export const SLICE_URL_TTL_S = 30 * 60
-export const SLICE_URL_STEP_S = 10 * 60
+const SLICE_URL_STEP_S = 10 * 60
 
 /** Expiry (epoch seconds) of slice URLs signed at `now`: at least TTL ahead, rounded up to the step. */
 export function sliceExpiry(now: Date): number {

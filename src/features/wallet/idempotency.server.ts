@@ -1,5 +1,5 @@
 /**
- * Idempotency rows on D1 (API.md Idempotency-Key, ARCHITECTURE.md "Money": the idempotency row is part of
+ * Idempotency rows on D1 (docs/API.md Idempotency-Key, docs/ARCHITECTURE.md "Money": the idempotency row is part of
  * the purchase batch). A write never stores its key on its own: the row is one statement of the same D1
  * batch that moves the coins, so either both commit or neither does. Two requests racing with one key both
  * run their batch; the primary key (user_id, key) lets exactly one commit, the other fails as a whole and

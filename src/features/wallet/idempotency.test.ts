@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { canonicalBody, idempotencyOutcome, isIdempotencyKey, requestHash } from './idempotency.ts'
 
-describe('Idempotency-Key (API.md: 1–255 chars)', () => {
+describe('Idempotency-Key (docs/API.md: 1–255 chars)', () => {
   it('accepts 1 to 255 visible characters only', () => {
     expect(isIdempotencyKey('a')).toBe(true)
     expect(isIdempotencyKey('x'.repeat(255))).toBe(true)

@@ -1,11 +1,11 @@
 /**
- * Idempotency keys without I/O (API.md: writes that move coins or ownership take an `Idempotency-Key`
+ * Idempotency keys without I/O (docs/API.md: writes that move coins or ownership take an `Idempotency-Key`
  * header, 1–255 chars; same key + same body → the first response again; same key + other body → 409
- * IDEMPOTENCY_KEY_REUSED). CONVENTIONS.md "Money": the outcome of a lookup is data, not an exception.
+ * IDEMPOTENCY_KEY_REUSED). docs/CONVENTIONS.md "Money": the outcome of a lookup is data, not an exception.
  */
 
-/** API.md: 1–255 characters. Visible ASCII only, so the key survives every proxy and log unchanged. */
-export const IDEMPOTENCY_KEY = /^[\x21-\x7E]{1,255}$/
+/** docs/API.md: 1–255 characters. Visible ASCII only, so the key survives every proxy and log unchanged. */
+const IDEMPOTENCY_KEY = /^[\x21-\x7E]{1,255}$/
 
 /** True when `key` is a usable Idempotency-Key header value. */
 export function isIdempotencyKey(key: string | undefined | null): key is string {
@@ -42,7 +42,7 @@ export type IdempotencyClaim = { userId: number; key: string; scope: string; req
 /** The stored first answer. */
 export type StoredResponse = { status: number; body: string }
 
-/** CONVENTIONS.md "Money": `created` (key unused), `exists` (replay), `exists_with_different_body` (409). */
+/** docs/CONVENTIONS.md "Money": `created` (key unused), `exists` (replay), `exists_with_different_body` (409). */
 export type IdempotencyOutcome = { kind: 'created' } | { kind: 'exists'; response: StoredResponse } | { kind: 'exists_with_different_body' }
 
 /** The outcome of a claim against the row already stored under its key (or none). */

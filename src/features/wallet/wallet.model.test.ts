@@ -1,5 +1,5 @@
 /**
- * Model-based property test of the wallet rules (QUALITY.md "Reliability": fast-check, ≥ 1,000 runs, over
+ * Model-based property test of the wallet rules (docs/QUALITY.md "Reliability": fast-check, ≥ 1,000 runs, over
  * grant/spend/expire/refund/exchange). The system under test is a wallet driven only by the real rules
  * (`planPurchase`/`planSpend` for spends and exchanges, `planExpiry` for the sweep, `balances` for what is
  * shown) keeping lots and an append-only ledger; the model is a naive reference that drains live lots
@@ -196,7 +196,7 @@ const commands = [
   fc.integer({ min: 15, max: 30 }).map(exchange),
 ]
 
-describe('wallet model (QUALITY.md: grant/spend/expire/refund/exchange keep the invariants)', () => {
+describe('wallet model (docs/QUALITY.md: grant/spend/expire/refund/exchange keep the invariants)', () => {
   it('holds over 1,000 random command sequences', () => {
     fc.assert(
       fc.property(fc.commands(commands, { maxCommands: 40 }), (cmds) => {

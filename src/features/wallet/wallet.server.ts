@@ -1,5 +1,5 @@
 /**
- * Wallet reads and writes on D1 (ARCHITECTURE.md "Money: the wallet"): lots are the balance, every change of
+ * Wallet reads and writes on D1 (docs/ARCHITECTURE.md "Money: the wallet"): lots are the balance, every change of
  * a lot's `remaining` is one append-only `coin_ledger` row whose signed `amount` is that change, so for every
  * user Σ coin_lots.remaining = Σ coin_ledger.amount. Each movement is one D1 batch (a transaction).
  */
@@ -94,7 +94,7 @@ export async function grantCoins(db: Db, input: GrantInput, now = new Date()): P
 }
 
 /**
- * Spec §6 / API.md operator API: an operator's charge or deduction, recorded with source ADMIN.
+ * Spec §6 / docs/API.md operator API: an operator's charge or deduction, recorded with source ADMIN.
  *
  * - amount > 0: a new lot of `type` (source ADMIN, optional expiry) and its CHARGE row.
  * - amount < 0: draws only lots of `type` (the operator names the balance to correct), earliest expiry first,
@@ -181,7 +181,7 @@ export async function userLedger(db: Db, email: string, limit = 20): Promise<{ u
 }
 
 /**
- * The wallet invariant of ARCHITECTURE.md "Money" for one user: Σ lots' remaining and Σ ledger amounts,
+ * The wallet invariant of docs/ARCHITECTURE.md "Money" for one user: Σ lots' remaining and Σ ledger amounts,
  * which must be equal, and the smallest remaining (never below zero).
  */
 export async function walletTotals(db: Db, userId: number): Promise<{ lots: number; ledger: number; minRemaining: number | null }> {
@@ -195,7 +195,7 @@ export async function walletTotals(db: Db, userId: number): Promise<{ lots: numb
 }
 
 /**
- * API.md `GET /coin` as one SQL expression (JSON text) over the lots of user `?` at instant `?`; its
+ * docs/API.md `GET /coin` as one SQL expression (JSON text) over the lots of user `?` at instant `?`; its
  * parameters are `coinSummaryParams(userId, nowIso)`. Inside a purchase batch it is evaluated after the
  * batch's writes, so the stored answer shows the balance that purchase left. Same rule as `balances()` +
  * `coinSummary()` in wallet.ts (expired and empty lots do not count; expiries grouped per type and instant,
@@ -221,7 +221,7 @@ export function coinSummaryParams(userId: number, nowIso: string): unknown[] {
 }
 
 /**
- * API.md `GET /api/v1/coin`: the reader's balances per type and the next expiries (one query). Given the access
+ * docs/API.md `GET /api/v1/coin`: the reader's balances per type and the next expiries (one query). Given the access
  * token's session claim, the same query checks that its session has not ended (ASVS 7.4.1/7.4.3): NEED_TO_REFRESH.
  */
 export async function coinOf(db: Db, userId: number, now = new Date(), session?: SessionClaim): Promise<CoinSummary> {
@@ -235,7 +235,7 @@ export async function coinOf(db: Db, userId: number, now = new Date(), session?:
   return JSON.parse(row!.coin) as CoinSummary
 }
 
-/** One row of a history page (API.md `GET /coin/history`). */
+/** One row of a history page (docs/API.md `GET /coin/history`). */
 export type HistoryItem = {
   id: number
   kind: LedgerKind
@@ -255,7 +255,7 @@ export type HistoryItem = {
 }
 
 /**
- * API.md `GET /api/v1/coin/history?kind=CHARGE|USE|MILEAGE&cursor=`: the reader's own ledger rows of that
+ * docs/API.md `GET /api/v1/coin/history?kind=CHARGE|USE|MILEAGE&cursor=`: the reader's own ledger rows of that
  * page (spec §2 history pages, kinds grouped by `HISTORY_PAGES`), within the spec §9 window, newest first,
  * `HISTORY_PAGE_SIZE` at a time; `next` is the cursor of the following page or null. The operator's reason
  * (`description`) and internal references stay out. INVALID_PARAMETER for a cursor that is not ours.

@@ -1,6 +1,6 @@
 /**
  * Wallet rules without I/O (spec §3 coin types and sources, §4 "bonus coins are spent before regular coins",
- * ARCHITECTURE.md "Money: the wallet"): which lots a spend draws from, and what a balance is.
+ * docs/ARCHITECTURE.md "Money: the wallet"): which lots a spend draws from, and what a balance is.
  *
  * A balance is never stored: it is derived from the user's lots (one lot per grant of coins), and every
  * movement of a lot's `remaining` is one append-only ledger row (`wallet.server.ts`).
@@ -11,20 +11,18 @@ import { DAY_MS, isoAfter } from '../../lib/time.ts'
 /** Spec §3 coin types. MILEAGE is points: exchanged for coins (spec §5, §9), never spent on episodes. */
 export const COIN_TYPES = ['COIN', 'FREE_COIN', 'BONUS', 'MILEAGE'] as const
 export type CoinType = (typeof COIN_TYPES)[number]
-export const CoinTypeSchema = z.enum(COIN_TYPES)
+const CoinTypeSchema = z.enum(COIN_TYPES)
 
-/** Spec §3 coin sources: where a lot came from. ADMIN is an operator's charge (spec §6, API.md operator API). */
-export const COIN_SOURCES = ['PAYMENT', 'COUPON', 'MILEAGE', 'REWARD', 'EVENT', 'ADMIN', 'OFFERWALL'] as const
-export type CoinSource = (typeof COIN_SOURCES)[number]
-export const CoinSourceSchema = z.enum(COIN_SOURCES)
+/** Spec §3 coin sources: where a lot came from. ADMIN is an operator's charge (spec §6, docs/API.md operator API). */
+export type CoinSource = 'PAYMENT' | 'COUPON' | 'MILEAGE' | 'REWARD' | 'EVENT' | 'ADMIN' | 'OFFERWALL'
 
 /** Spec §3 coin history kinds: the `kind` of a ledger row. */
-export const LEDGER_KINDS = ['CHARGE', 'USE', 'EXPIRE', 'CANCEL', 'REFUND_PURCHASE'] as const
+const LEDGER_KINDS = ['CHARGE', 'USE', 'EXPIRE', 'CANCEL', 'REFUND_PURCHASE'] as const
 export type LedgerKind = (typeof LEDGER_KINDS)[number]
 
 /**
  * Spec §4: bonus coins are spent before regular coins. Gifted free coins go next (they expire too), paid
- * coins last (ARCHITECTURE.md "Money": bonus, then free, then paid). MILEAGE is absent: it is never spent
+ * coins last (docs/ARCHITECTURE.md "Money": bonus, then free, then paid). MILEAGE is absent: it is never spent
  * on episodes, only exchanged.
  */
 export const SPEND_ORDER = ['BONUS', 'FREE_COIN', 'COIN'] as const satisfies readonly CoinType[]
@@ -50,7 +48,7 @@ export function isExpired(lot: Pick<Lot, 'expiresAt'>, now: Date): boolean {
 
 /**
  * Orders lots the way a spend draws them: by `order` of type, then earliest expiry first (never-expiring
- * lots last), then oldest lot (lowest id) first. Spec §4 and ARCHITECTURE.md "Money: the wallet".
+ * lots last), then oldest lot (lowest id) first. Spec §4 and docs/ARCHITECTURE.md "Money: the wallet".
  */
 export function compareForSpend(order: readonly CoinType[]): (a: Lot, b: Lot) => number {
   return (a, b) => {
@@ -89,10 +87,10 @@ export function planSpend(lots: readonly Lot[], amount: number, now: Date, order
 }
 
 /** An upcoming expiry: `amount` coins of `type` stop being spendable at `expiresAt`. */
-export type Expiry = { type: CoinType; amount: number; expiresAt: string }
+type Expiry = { type: CoinType; amount: number; expiresAt: string }
 
 /**
- * A derived balance (ARCHITECTURE.md: balances are derived, never stored). Each type counts its lots'
+ * A derived balance (docs/ARCHITECTURE.md: balances are derived, never stored). Each type counts its lots'
  * `remaining` that are not yet expired at `now`; `total` is what can be spent on episodes
  * (BONUS + FREE_COIN + COIN, spec §4) — mileage is points, shown apart. `nextExpiries` lists the upcoming
  * expiries, soonest first, one entry per type and instant.
@@ -121,11 +119,11 @@ export function balances(lots: readonly Lot[], now: Date): Balances {
   return out
 }
 
-/** Operator adjustments are bounded (API.md operator API): a typo cannot mint or wipe millions. */
+/** Operator adjustments are bounded (docs/API.md operator API): a typo cannot mint or wipe millions. */
 export const MAX_ADMIN_ADJUST = 1_000_000
 
 /**
- * An operator's change to one user's wallet (API.md `POST /api/ops/coins`, `npm run ops -- coins …`):
+ * An operator's change to one user's wallet (docs/API.md `POST /api/ops/coins`, `npm run ops -- coins …`):
  * a positive amount charges a new ADMIN lot, a negative one deducts from that type's lots.
  * `expiresAt` (grants only): a date `YYYY-MM-DD` (valid through the end of that day, UTC) or an ISO instant.
  */
@@ -165,7 +163,7 @@ export function expiryInstant(expiresAt: string | undefined | null): string | nu
 export const MAX_EXPIRING = 5
 
 /**
- * The wire shape of a balance (API.md `GET /api/v1/coin`, also `coin` in the purchase answer): spendable
+ * The wire shape of a balance (docs/API.md `GET /api/v1/coin`, also `coin` in the purchase answer): spendable
  * types apart, mileage apart, `total` = what can be spent on episodes, and the next expiries.
  */
 export type CoinSummary = {
@@ -208,7 +206,7 @@ export type HistoryPage = keyof typeof HISTORY_PAGES
 /** Rows per history page. */
 export const HISTORY_PAGE_SIZE = 20
 
-/** `GET /api/v1/coin/history?kind=&cursor=` (API.md). */
+/** `GET /api/v1/coin/history?kind=&cursor=` (docs/API.md). */
 export const HistoryQuery = z.object({
   kind: z.enum(Object.keys(HISTORY_PAGES) as [HistoryPage, ...HistoryPage[]]),
   cursor: z.string().max(100).optional(),

@@ -43,7 +43,7 @@ export function loadMessages(id: string): Messages {
 }
 
 /** The edition's theme tokens (spec §9) as CSS custom properties, bundled like any stylesheet (CSP-safe). */
-export function themeCss(edition: Edition): string {
+function themeCss(edition: Edition): string {
   const t = edition.theme
   return `:root{--c-primary:${t.primary};--c-on-primary:${t.onPrimary};--c-bg:${t.background};--c-text:${t.text};--max-width:${t.maxWidth}px}\n`
 }

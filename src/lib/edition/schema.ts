@@ -2,7 +2,6 @@ import { z } from 'zod'
 
 /** Edition ids, one worker each (spec §1). fr is the default. */
 export const EDITION_IDS = ['fr', 'de', 'th', 'tw', 'jp', 'kr', 'ar'] as const
-export type EditionId = (typeof EDITION_IDS)[number]
 
 const Provider = z.enum(['google', 'facebook', 'twitter', 'apple'])
 
@@ -10,7 +9,7 @@ const Provider = z.enum(['google', 'facebook', 'twitter', 'apple'])
  * Every per-edition switch of spec §1 and §5. Parsed once at build (astro.config.mjs)
  * and once when the worker starts (functions/app.ts); a bad file names the edition and the field.
  */
-export const EditionSchema = z
+const EditionSchema = z
   .object({
     /** Edition id; must equal the folder name under `editions/`. */
     id: z.enum(EDITION_IDS),
@@ -118,7 +117,7 @@ export const EditionSchema = z
 export type Edition = z.infer<typeof EditionSchema>
 
 /** A readable message naming the edition and each failing field. */
-export function describeEditionError(id: string, error: z.ZodError): string {
+function describeEditionError(id: string, error: z.ZodError): string {
   const lines = error.issues.map((i) => `  - ${i.path.join('.') || '(root)'}: ${i.message}`)
   return `Edition "${id}" is invalid (editions/${id}/edition.json):\n${lines.join('\n')}`
 }

@@ -95,7 +95,7 @@ describe('error catalogue', () => {
     expect(ERRORS.NOT_EXIST.status).toBe(404)
     expect(ERRORS.MILEAGE_INSUFFICIENT.followUp).toBe('reload')
     expect(ERRORS.EXCHANGE_MILEAGE_INSUFFICIENT.followUp).toBe('reload')
-    // API.md: the two sign-in failures are indistinguishable by status.
+    // docs/API.md: the two sign-in failures are indistinguishable by status.
     expect(ERRORS.INVALID_PASSWORD.status).toBe(ERRORS.NOT_REGISTERED_USER.status)
   })
 

@@ -1,5 +1,5 @@
 /**
- * The one error catalogue (spec §8, CONVENTIONS.md "Errors as data").
+ * The one error catalogue (spec §8, docs/CONVENTIONS.md "Errors as data").
  *
  * Every code the product can show is an entry `{ code, status, messageKey, followUp }`. Codes are permanent:
  * a retired code stays here with `deprecated` set, so old apps that still send or expect it keep working.
@@ -43,7 +43,7 @@ export type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 405 | 409 | 410 | 413 | 
 
 /** One catalogue entry. `C` ties `code` and `messageKey` to the key the entry is stored under. */
 export type ErrorEntry<C extends string = string> = {
-  /** Permanent wire code, the same as the key in `ERRORS` (API.md: "codes never change"). */
+  /** Permanent wire code, the same as the key in `ERRORS` (docs/API.md: "codes never change"). */
   readonly code: C
   /** HTTP status of an API response carrying this code. UI-only codes still get one, for logs and tests. */
   readonly status: ErrorStatus
@@ -60,7 +60,7 @@ export const ERRORS = {
   /** Legacy spelling of the generic failure, from the Common group; the server emits UNKNOWN. */
   Unknown: { code: 'Unknown', status: 500, messageKey: 'error.Unknown', followUp: 'none' },
   MALFORMED_JWT: { code: 'MALFORMED_JWT', status: 401, messageKey: 'error.MALFORMED_JWT', followUp: 'logout' },
-  /** Common and Detail groups (series not found); also every unknown API route (API.md). */
+  /** Common and Detail groups (series not found); also every unknown API route (docs/API.md). */
   NOT_EXIST: { code: 'NOT_EXIST', status: 404, messageKey: 'error.NOT_EXIST', followUp: 'back' },
   EMPTY_EMAIL: { code: 'EMPTY_EMAIL', status: 400, messageKey: 'error.EMPTY_EMAIL', followUp: 'none' },
   NOT_LOGIN_USER: { code: 'NOT_LOGIN_USER', status: 401, messageKey: 'error.NOT_LOGIN_USER', followUp: 'toLogin' },
@@ -82,7 +82,7 @@ export const ERRORS = {
   RENT_PURCHASE_IMPOSSIBLE: { code: 'RENT_PURCHASE_IMPOSSIBLE', status: 409, messageKey: 'error.RENT_PURCHASE_IMPOSSIBLE', followUp: 'reload' },
   POSSESSION_PURCHASE_IMPOSSIBLE: { code: 'POSSESSION_PURCHASE_IMPOSSIBLE', status: 409, messageKey: 'error.POSSESSION_PURCHASE_IMPOSSIBLE', followUp: 'reload' },
   EXIST_LIBRARY: { code: 'EXIST_LIBRARY', status: 409, messageKey: 'error.EXIST_LIBRARY', followUp: 'reload' },
-  /** API.md: 402; the reader is sent to the coin shop. */
+  /** docs/API.md: 402; the reader is sent to the coin shop. */
   COIN_INSUFFICIENT: { code: 'COIN_INSUFFICIENT', status: 402, messageKey: 'error.COIN_INSUFFICIENT', followUp: 'toShop' },
   /** Purchase and Detail groups: both open the age-check popup. */
   ADULT_ONLY_CONTENTS: { code: 'ADULT_ONLY_CONTENTS', status: 403, messageKey: 'error.ADULT_ONLY_CONTENTS', followUp: 'adultPopup' },
@@ -98,7 +98,7 @@ export const ERRORS = {
   /** Login and Sign-up mail groups. */
   ALREADY_USED_EMAIL: { code: 'ALREADY_USED_EMAIL', status: 409, messageKey: 'error.ALREADY_USED_EMAIL', followUp: 'none' },
   /**
-   * Sign-in: wrong password. API.md: same status and timing as NOT_REGISTERED_USER, hence 401 for both.
+   * Sign-in: wrong password. docs/API.md: same status and timing as NOT_REGISTERED_USER, hence 401 for both.
    * Also in Change password (new password refused), where the same message fits.
    */
   INVALID_PASSWORD: { code: 'INVALID_PASSWORD', status: 401, messageKey: 'error.INVALID_PASSWORD', followUp: 'none' },
@@ -116,7 +116,7 @@ export const ERRORS = {
    * 409 + reload serves both.
    */
   WITHDRAWAL: { code: 'WITHDRAWAL', status: 409, messageKey: 'error.WITHDRAWAL', followUp: 'reload' },
-  /** API.md: same status and timing as INVALID_PASSWORD. */
+  /** docs/API.md: same status and timing as INVALID_PASSWORD. */
   NOT_REGISTERED_USER: { code: 'NOT_REGISTERED_USER', status: 401, messageKey: 'error.NOT_REGISTERED_USER', followUp: 'none' },
   NOT_REGISTERED_PHONE_USER: { code: 'NOT_REGISTERED_PHONE_USER', status: 404, messageKey: 'error.NOT_REGISTERED_PHONE_USER', followUp: 'none' },
   ALREADY_USED_ANOTHER_PLATFORM: { code: 'ALREADY_USED_ANOTHER_PLATFORM', status: 409, messageKey: 'error.ALREADY_USED_ANOTHER_PLATFORM', followUp: 'none' },
@@ -193,7 +193,7 @@ export const ERRORS = {
   INVALID_USER: { code: 'INVALID_USER', status: 404, messageKey: 'error.INVALID_USER', followUp: 'home' },
 
   // ── OTP (§8) ─────────────────────────────────────────────────────────────────────────────────────
-  /** OTP group; also every request-validation failure of the API (API.md: 400 with a code, never 500). */
+  /** OTP group; also every request-validation failure of the API (docs/API.md: 400 with a code, never 500). */
   INVALID_PARAMETER: { code: 'INVALID_PARAMETER', status: 400, messageKey: 'error.INVALID_PARAMETER', followUp: 'none' },
   /** Spec §9: e-mail OTP valid 1 hour, SMS code 10 minutes. */
   EXPIRED_OTP: { code: 'EXPIRED_OTP', status: 410, messageKey: 'error.EXPIRED_OTP', followUp: 'resend' },
@@ -245,7 +245,7 @@ export const ERRORS = {
   /** Spec §8: missing session redirects to sign-in with `error=SessionRequired` and a callbackUrl. */
   SessionRequired: { code: 'SessionRequired', status: 401, messageKey: 'error.SessionRequired', followUp: 'toLogin' },
 
-  // ── API contract (API.md) ────────────────────────────────────────────────────────────────────────
+  // ── API contract (docs/API.md) ────────────────────────────────────────────────────────────────────────
   /** Same Idempotency-Key, different body. */
   IDEMPOTENCY_KEY_REUSED: { code: 'IDEMPOTENCY_KEY_REUSED', status: 409, messageKey: 'error.IDEMPOTENCY_KEY_REUSED', followUp: 'none' },
   /** A cookie-authenticated write from another Origin. */

@@ -1,6 +1,6 @@
 /**
  * Translations: i18next 27, one instance per locale built once and never mutated afterwards
- * (CONVENTIONS.md). fr is the source catalogue; every edition has every key (tests/unit/messages.test.ts).
+ * (docs/CONVENTIONS.md). fr is the source catalogue; every edition has every key (tests/unit/messages.test.ts).
  */
 import i18next, { type i18n } from 'i18next'
 

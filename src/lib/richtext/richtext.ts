@@ -37,7 +37,7 @@ export type RichTextOptions = {
 export const DEFAULT_TRANSLATION_MARKER = '@:'
 
 /** Spec §2: this exact text renders nothing (an admin's way of hiding a label). */
-export const NULL_LABEL = '##null##'
+const NULL_LABEL = '##null##'
 
 /** Renders a rich-text label to safe HTML (spec §2). `null`, `undefined` and `''` render `''`. */
 export function renderRichText(input: string | null | undefined, opts: RichTextOptions): string {

@@ -1,6 +1,6 @@
 /**
  * The one D1 access helper: every statement goes through it so a request's query count is known
- * (QUALITY.md: ≤ 5 D1 queries per edge-rendered page; reported in the `X-D1-Queries` header).
+ * (docs/QUALITY.md: ≤ 5 D1 queries per edge-rendered page; reported in the `X-D1-Queries` header).
  */
 export type Db = {
   /** Rows of one statement. */

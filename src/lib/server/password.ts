@@ -15,7 +15,7 @@ import { argon2id } from '@noble/hashes/argon2.js'
 /** Today's argon2id parameters: memory in KiB, passes, lanes. */
 export const ARGON2 = { m: 19 * 1024, t: 2, p: 1 } as const
 /** The older scheme's iterations (workerd refuses PBKDF2 above 100 000). */
-export const PBKDF2_ITERATIONS = 100_000
+const PBKDF2_ITERATIONS = 100_000
 const SALT_BYTES = 16
 const HASH_BYTES = 32
 const PBKDF2_PREFIX = 'pbkdf2-sha256'

@@ -1,5 +1,5 @@
 /**
- * The page shell's only script (no framework; QUALITY.md ≤ 5 KB on catalogue pages): toast region,
+ * The page shell's only script (no framework; docs/QUALITY.md ≤ 5 KB on catalogue pages): toast region,
  * modal/panel stack with the back order of spec §2, scroll-to-top, and the content protection of §2.
  */
 import { $layers, $toast, MODAL_Z, layerToClose, pushLayer, removeLayer, showToast, type ModalType } from './stores.ts'
@@ -12,7 +12,7 @@ function layerEl(id: string): HTMLElement | null {
 }
 
 /** Opens a modal (`<div role="dialog" hidden>`) or a slide panel by element id. */
-export function openLayer(id: string, kind: 'modal' | 'panel', type: ModalType = 'default'): void {
+function openLayer(id: string, kind: 'modal' | 'panel', type: ModalType = 'default'): void {
   const el = layerEl(id)
   if (!el) return
   opener = document.activeElement as HTMLElement | null
@@ -31,7 +31,7 @@ function hideLayer(id: string): void {
 }
 
 /** Spec §2: back closes modals first, then panels, then goes back unless on home. */
-export function goBack(): void {
+function goBack(): void {
   if (layerToClose($layers.get())) history.back()
   else if (location.pathname !== HOME) history.back()
 }

@@ -4,7 +4,7 @@
  */
 import { atom } from 'nanostores'
 
-export const TOAST_MS = 3000
+const TOAST_MS = 3000
 
 /** Spec §9 modal z-indexes: default/up/bottom 2000, main popup 3000, full screen 5000. */
 export const MODAL_Z = { default: 2000, up: 2000, bottom: 2000, main: 3000, full: 5000 } as const
