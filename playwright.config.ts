@@ -33,7 +33,7 @@ export default defineConfig({
     use: { baseURL: `http://127.0.0.1:${port}` },
   })),
   webServer: Object.entries(editions).map(([id, port]) => ({
-    command: `node scripts/start.ts --no-build --port ${port} --persist-to .wrangler/e2e-${id}-${port}${id === 'fr' ? '' : ' --no-images'}`,
+    command: `node scripts/start.ts --no-build --shared-address --port ${port} --persist-to .wrangler/e2e-${id}-${port}${id === 'fr' ? '' : ' --no-images'}`,
     url: `http://127.0.0.1:${port}/_/health`,
     env: { EDITION: id },
     timeout: 240_000,

@@ -1,7 +1,8 @@
 /**
  * `npm start`: builds the edition (EDITION, default fr), applies the local D1 migrations, seeds the
  * demo data once, and serves the worker in workerd through wrangler on http://localhost:8787 (PORT).
- * Options: --port N, --persist-to DIR (default .wrangler/state), --no-build, --no-images.
+ * Options: --port N, --persist-to DIR (default .wrangler/state), --no-build, --no-images, --shared-address (every
+ * client is one address, as in the browser suite: only the per-edition sign-in and sending limits count).
  */
 import { args, editionId, run, wranglerConfig } from './lib.ts'
 import { existsSync } from 'node:fs'
@@ -21,7 +22,7 @@ console.log(`\nServing edition ${id} on http://localhost:${port}\n`)
 const devArgs = [
   'dev', '-c', config, '--port', port, '--ip', '127.0.0.1', '--persist-to', persist,
   '--show-interactive-dev-session=false', '--live-reload=false', '--log-level', 'warn',
-  ...devVars.flatMap((v) => ['--var', v]),
+  ...[...devVars, ...(opts['shared-address'] ? ['LOCAL_SHARED_ADDRESS:1'] : [])].flatMap((v) => ['--var', v]),
 ]
 // Two wrangler dev processes starting in the same instant can race for an internal port; a start that
 // fails within seconds is retried (twice at most). A server that ran and then stopped is not restarted.

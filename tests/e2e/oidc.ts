@@ -109,7 +109,7 @@ export async function startWorker(port: number, edition: string, extraVars: stri
   rmSync(persist, { recursive: true, force: true }) // every run starts from the demo data alone
   await run('npx', ['wrangler', 'd1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persist, '-c', config])
   await run(process.execPath, ['scripts/seed.ts', '--persist-to', persist, '--no-images'], { EDITION: edition })
-  const vars = ['PASSWORD_PEPPER:dev-pepper-change-me', 'SESSION_SECRET:dev-session-secret-change-me-0123456789', 'DEV_OUTBOX:1', ...extraVars]
+  const vars = ['PASSWORD_PEPPER:dev-pepper-change-me', 'SESSION_SECRET:dev-session-secret-change-me-0123456789', 'DEV_OUTBOX:1', 'LOCAL_SHARED_ADDRESS:1', ...extraVars]
   const args = ['wrangler', 'dev', '-c', config, '--port', String(port), '--ip', '127.0.0.1', '--persist-to', persist,
     '--show-interactive-dev-session=false', '--live-reload=false', '--log-level', 'warn', ...vars.flatMap((v) => ['--var', v])]
   // two wrangler dev processes starting in the same instant can race for an internal port (as in

@@ -8,6 +8,7 @@
  */
 import { env } from 'cloudflare:workers'
 import { AppError, type ErrorCode } from '../../lib/errors/catalogue.ts'
+import { isLocalRun } from '../../lib/server/local-run.ts'
 
 /** What is limited, whether it is an attempt or a send, and the spec §8 code its refusal answers. */
 const ACTIONS = {
@@ -22,11 +23,14 @@ export type LimitedAction = keyof typeof ACTIONS
 /**
  * Counts one `action` of the client at `ip` on the edition of `site` (its siteUrl); over either limit the action's
  * code. Without an address (only direct calls in tests: on a deployment and locally the runtime always sets one)
- * only the edition counts.
+ * only the edition counts. The browser suite drives every reader from 127.0.0.1: its local servers set
+ * `LOCAL_SHARED_ADDRESS=1` (scripts/start.ts --shared-address) and only the edition counts there; a deployed
+ * worker ignores the variable (the worker tests prove the per-address limits).
  */
 export async function checkLimits(action: LimitedAction, ctx: { ip?: string | null; issuer: string }): Promise<void> {
   const { kind, code } = ACTIONS[action]
-  const perAddress = kind === 'attempt' ? env.LIMIT_ADDRESS_ATTEMPT : env.LIMIT_ADDRESS_SEND
+  const sharedAddress = isLocalRun() && (env as unknown as Record<string, unknown>).LOCAL_SHARED_ADDRESS === '1'
+  const perAddress = sharedAddress ? undefined : kind === 'attempt' ? env.LIMIT_ADDRESS_ATTEMPT : env.LIMIT_ADDRESS_SEND
   const perEdition = kind === 'attempt' ? env.LIMIT_EDITION_ATTEMPT : env.LIMIT_EDITION_SEND
   const [address, edition] = await Promise.all([
     ctx.ip && perAddress ? perAddress.limit({ key: `${action}|${ctx.ip}` }) : { success: true },
