@@ -22,13 +22,14 @@ import { ok } from '../lib/respond.ts'
 import { validate } from '../lib/validate.ts'
 import { currentUserId, requireUser, session } from '../middleware/session.ts'
 import { authContext } from './auth.ts'
+import { PERSONAL } from '../../src/lib/cache.ts'
 
 const ToggleParam = z.object({ value: ToggleValue })
 
 async function me(c: Context<AppEnv>) {
   const data = await userMe(c.var.db, currentUserId(c))
   if (!data) throw new AppError('NOT_LOGIN_USER')
-  c.header('Cache-Control', 'private, no-store')
+  c.header('Cache-Control', PERSONAL)
   return data
 }
 
@@ -66,7 +67,7 @@ export const age = new Hono<AppEnv>()
     const userId = c.var.session.userId
     const state = userId === null ? null : await readAdultState(c.var.db, userId)
     const adult = isAdult(edition, state, getCookie(c, NOT_LOGGED_IN_ADULT_COOKIE))
-    c.header('Cache-Control', 'private, no-store')
+    c.header('Cache-Control', PERSONAL)
     return ok(c, {
       signedIn: state !== null,
       isAdult: adult,

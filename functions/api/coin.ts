@@ -6,11 +6,12 @@ import type { AppEnv } from '../lib/env.ts'
 import { ok } from '../lib/respond.ts'
 import { validate } from '../lib/validate.ts'
 import { currentSession, currentUserId, requireUser, session } from '../middleware/session.ts'
+import { PERSONAL } from '../../src/lib/cache.ts'
 
 export const coin = new Hono<AppEnv>()
   .use(session, requireUser, async (c, next) => {
     await next()
-    c.header('Cache-Control', 'private, no-store')
+    c.header('Cache-Control', PERSONAL)
   })
   /** Balances per type and the next expiries (the session version is checked in the same query). */
   .get('/', async (c) => {

@@ -23,6 +23,7 @@ import { errorResponse, ok } from '../lib/respond.ts'
 import { validate } from '../lib/validate.ts'
 import { assertSameOrigin } from './forms.ts'
 import { currentUserId, requireUser, session } from '../middleware/session.ts'
+import { PERSONAL } from '../../src/lib/cache.ts'
 
 const viewerOf = (c: Context<AppEnv>): Viewer => ({ userId: c.get('session')?.userId ?? null, adultCookie: getCookie(c, NOT_LOGGED_IN_ADULT_COOKIE) })
 const idParam = (c: Context<AppEnv>, name: string) => {
@@ -84,16 +85,16 @@ export const comment = new Hono<AppEnv>()
     if (q.cursor !== undefined && cursor === null) throw new AppError('INVALID_PARAMETER', { fields: 'cursor' })
     const viewer = viewerOf(c)
     const scope = await commentScope(c.var.db, c.var.edition, viewer, q.contentsId, q.episodeId)
-    c.header('Cache-Control', 'private, no-store')
+    c.header('Cache-Control', PERSONAL)
     return ok(c, await listComments(c.var.db, scope, viewer.userId, q.sort, cursor))
   })
   .get('/my', requireUser, validate('query', MyQuery), async (c) => {
     const cursor = c.req.valid('query').cursor
-    c.header('Cache-Control', 'private, no-store')
+    c.header('Cache-Control', PERSONAL)
     return ok(c, await myComments(c.var.db, currentUserId(c), cursor ? Number(cursor) : null))
   })
   .get('/:id/reply', validate('query', ReplyQuery), async (c) => {
-    c.header('Cache-Control', 'private, no-store')
+    c.header('Cache-Control', PERSONAL)
     return ok(c, await listReplies(c.var.db, c.var.edition, viewerOf(c), idParam(c, 'id'), c.req.valid('query').after ?? 0))
   })
   .post('/', requireUser, validate('json', PostBody), async (c) => {

@@ -15,13 +15,14 @@ import { validate } from '../lib/validate.ts'
 import { currentUserId, requireUser, session } from '../middleware/session.ts'
 import { audienceSees } from '../../src/features/age/age.ts'
 import { audienceOf } from '../middleware/audience.ts'
+import { PERSONAL } from '../../src/lib/cache.ts'
 
 const RecentQuery = z.object({ cursor: z.string().max(200).optional() })
 
 async function toggle(c: Context<AppEnv>, on: boolean) {
   const seriesId = parseId(c.req.param('seriesId'))
   if (seriesId === null || !(await setFavorite(c.var.db, currentUserId(c), seriesId, on))) throw new AppError('NOT_EXIST')
-  c.header('Cache-Control', 'private, no-store')
+  c.header('Cache-Control', PERSONAL)
   return ok(c, { seriesId, favorite: on })
 }
 
@@ -33,6 +34,6 @@ export const library = new Hono<AppEnv>()
     const raw = c.req.valid('query').cursor
     const cursor = raw === undefined ? null : decodeCursor(raw, 'newest')
     if (raw !== undefined && cursor === null) throw new AppError('INVALID_PARAMETER', { fields: 'cursor' })
-    c.header('Cache-Control', 'private, no-store')
+    c.header('Cache-Control', PERSONAL)
     return ok(c, await recentReads(c.var.db, currentUserId(c), audienceSees(await audienceOf(c)), cursor))
   })

@@ -21,6 +21,7 @@ import { validate } from '../lib/validate.ts'
 import { idempotent } from '../middleware/idempotency.ts'
 import { currentUserId, requireUser, session, sessionPlatform } from '../middleware/session.ts'
 import { assertSameOrigin } from './forms.ts'
+import { PERSONAL } from '../../src/lib/cache.ts'
 
 const CHARGE_SCOPE = 'POST /payment/charge'
 
@@ -61,7 +62,7 @@ export const payment = new Hono<AppEnv>()
     const scope = shopScope(c)
     const items = (await listProducts(c.var.db, scope)).map(({ id, coins, bonus, price, currency }) => ({ id, coins, bonus, price, currency }))
     // the list depends on the session's platform: an app's is never kept by a shared cache, nor served to another
-    c.header('Cache-Control', scope.platform === 'WEB' ? 'public, max-age=60' : 'private, no-store')
+    c.header('Cache-Control', scope.platform === 'WEB' ? 'public, max-age=60' : PERSONAL)
     c.header('Vary', 'Authorization')
     return ok(c, { items })
   })
@@ -75,7 +76,7 @@ export const payment = new Hono<AppEnv>()
       origin: new URL(c.req.url).origin,
       provider: provider(c),
     })
-    c.header('Cache-Control', 'private, no-store')
+    c.header('Cache-Control', PERSONAL)
     return ok(c, result)
   })
   /** Spec §5/§9 mileage exchange, once per Idempotency-Key: `{amount}` points → `{coin}` (edition rate). */
@@ -87,7 +88,7 @@ export const payment = new Hono<AppEnv>()
       rate: { mileagePerCoin, mileageMinimum },
       claim: c.var.idempotency,
     })
-    c.header('Cache-Control', 'private, no-store')
+    c.header('Cache-Control', PERSONAL)
     return ok(c, result)
   })
   /**
@@ -97,7 +98,7 @@ export const payment = new Hono<AppEnv>()
    */
   .post('/refund', session, requireUser, validate('json', RefundRequest), idempotent('POST /payment/refund'), async (c) => {
     const result = await refundPayment(c.var.db, { userId: currentUserId(c), paymentId: c.req.valid('json').paymentId, claim: c.var.idempotency })
-    c.header('Cache-Control', 'private, no-store')
+    c.header('Cache-Control', PERSONAL)
     return ok(c, result)
   })
   /** The charge history page's refund form (same Origin): 303 to /history/charge?refunded=1 or ?error=CODE. */
@@ -126,21 +127,21 @@ export const payment = new Hono<AppEnv>()
   .get('/status/:paymentId', session, requireUser, async (c) => {
     const found = await paymentOf(c.var.db, currentUserId(c), c.req.param('paymentId'))
     if (!found) throw new AppError('NOT_EXIST')
-    c.header('Cache-Control', 'private, no-store')
+    c.header('Cache-Control', PERSONAL)
     return ok(c, found)
   })
   /** Coins the reader owes (spent coins of payments whose money went back: a refund at the provider, a dispute). */
   .get('/debt', session, requireUser, async (c) => {
-    c.header('Cache-Control', 'private, no-store')
+    c.header('Cache-Control', PERSONAL)
     return ok(c, { debt: await debtOf(c.var.db, currentUserId(c)) })
   })
   /** Spec §3 address form: the saved address (null when none) / save it (29 European countries, dial codes). */
   .get('/address', session, requireUser, async (c) => {
-    c.header('Cache-Control', 'private, no-store')
+    c.header('Cache-Control', PERSONAL)
     return ok(c, { address: await addressOf(c.var.db, currentUserId(c)) })
   })
   .put('/address', session, requireUser, validate('json', AddressRequest), async (c) => {
-    c.header('Cache-Control', 'private, no-store')
+    c.header('Cache-Control', PERSONAL)
     return ok(c, { address: await saveAddress(c.var.db, currentUserId(c), c.req.valid('json')) })
   })
   /** The /shop/address page's form (same Origin): 303 to /shop/address?saved=1 or ?error=INVALID_PARAMETER&fields=…. */

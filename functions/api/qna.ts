@@ -17,6 +17,7 @@ import { ok } from '../lib/respond.ts'
 import { validate } from '../lib/validate.ts'
 import { assertSameOrigin } from './forms.ts'
 import { currentUserId, requireUser, session } from '../middleware/session.ts'
+import { PERSONAL } from '../../src/lib/cache.ts'
 
 const ctxOf = (c: Context<AppEnv>) => ({ timeZone: c.var.edition.timeZone, t: c.var.t, siteUrl: c.var.edition.siteUrl, media: (env as unknown as { MEDIA?: R2Bucket }).MEDIA })
 
@@ -35,7 +36,7 @@ export const qna = new Hono<AppEnv>()
   .use(session)
   .get('/', requireUser, validate('query', ListQuery), async (c) => {
     const cursor = c.req.valid('query').cursor
-    c.header('Cache-Control', 'private, no-store')
+    c.header('Cache-Control', PERSONAL)
     return ok(c, await myQnas(c.var.db, currentUserId(c), cursor ? Number(cursor) : null))
   })
   .post('/', requireUser, validate('json', QnaBody), async (c) => ok(c, await submitQna(c.var.db, currentUserId(c), c.req.valid('json'), ctxOf(c)), 201))
@@ -47,7 +48,7 @@ export const qna = new Hono<AppEnv>()
     const object = key ? await ctxOf(c).media?.get(key) : null
     if (!object) throw new AppError('NOT_EXIST')
     return new Response(object.body, {
-      headers: { 'content-type': object.httpMetadata?.contentType ?? 'application/octet-stream', 'cache-control': 'private, no-store', 'x-content-type-options': 'nosniff', 'content-disposition': 'inline' },
+      headers: { 'content-type': object.httpMetadata?.contentType ?? 'application/octet-stream', 'cache-control': PERSONAL, 'x-content-type-options': 'nosniff', 'content-disposition': 'inline' },
     })
   })
   .post('/web/register', async (c) => {

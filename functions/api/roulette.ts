@@ -26,6 +26,7 @@ import { isIdempotencyKey, requestHash, type IdempotencyClaim } from '../../src/
 import { IdempotencyKeyTaken, lookupIdempotency } from '../../src/features/wallet/idempotency.server.ts'
 import type { Db } from '../../src/lib/server/db.ts'
 import type { SpinResult } from '../../src/features/roulette/roulette.server.ts'
+import { PERSONAL } from '../../src/lib/cache.ts'
 
 const WEB_SCOPE = 'POST /roulette/web/spin'
 
@@ -55,12 +56,12 @@ export const roulette = new Hono<AppEnv>()
   .get('/', session, requireUser, validate('query', StateQuery), async (c) => {
     const eventId = c.req.valid('query').eventId ?? (await currentRouletteId(c.var.db))
     if (eventId === null) throw new AppError('NOT_FOUND_EVENT')
-    c.header('Cache-Control', 'private, no-store')
+    c.header('Cache-Control', PERSONAL)
     return ok(c, await rouletteState(c.var.db, { userId: currentUserId(c), eventId, timeZone: c.var.edition.timeZone }))
   })
   .post('/spin', session, requireUser, validate('json', SpinRequest), idempotent('POST /roulette/spin'), async (c) => {
     const result = await spinRoulette(c.var.db, { userId: currentUserId(c), eventId: c.req.valid('json').eventId, claim: c.var.idempotency, edition: c.var.edition })
-    c.header('Cache-Control', 'private, no-store')
+    c.header('Cache-Control', PERSONAL)
     return ok(c, result)
   })
   .post('/web/spin', session, async (c) => {

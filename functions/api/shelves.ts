@@ -18,6 +18,7 @@ import { validate } from '../lib/validate.ts'
 import { currentUserId, requireUser, session } from '../middleware/session.ts'
 import { audienceSees } from '../../src/features/age/age.ts'
 import { audienceOf } from '../middleware/audience.ts'
+import { PERSONAL } from '../../src/lib/cache.ts'
 
 function cursorOf(raw: string | undefined): Cursor | null {
   if (raw === undefined) return null
@@ -29,11 +30,11 @@ function cursorOf(raw: string | undefined): Cursor | null {
 export const shelves = new Hono<AppEnv>()
   .get('/my', session, requireUser, validate('query', ShelfQuery), async (c) => {
     const page = await ownedShelf(c.var.db, currentUserId(c), audienceSees(await audienceOf(c)), cursorOf(c.req.valid('query').cursor))
-    c.header('Cache-Control', 'private, no-store')
+    c.header('Cache-Control', PERSONAL)
     return ok(c, page)
   })
   .get('/favorite', session, requireUser, validate('query', ShelfQuery), async (c) => {
     const page = await favoriteShelf(c.var.db, currentUserId(c), audienceSees(await audienceOf(c)), cursorOf(c.req.valid('query').cursor))
-    c.header('Cache-Control', 'private, no-store')
+    c.header('Cache-Control', PERSONAL)
     return ok(c, page)
   })

@@ -15,6 +15,7 @@ import { validate } from '../lib/validate.ts'
 import { currentUserId, requireUser, session } from '../middleware/session.ts'
 import { authContext, field, formFlow } from './forms.ts'
 import { needs } from '../middleware/delivery.ts'
+import { PERSONAL } from '../../src/lib/cache.ts'
 
 const ApproveBody = z.object({ userId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER), uuid: z.string().max(128) })
 /** The withdrawal form: reason checkboxes (`reason` repeated), detail, agreement checkbox. */
@@ -38,7 +39,7 @@ export const user = new Hono<AppEnv>()
   .get('/me', session, requireUser, async (c) => {
     const me = await userMe(c.var.db, currentUserId(c))
     if (!me) throw new AppError('NOT_LOGIN_USER')
-    c.header('Cache-Control', 'private, no-store')
+    c.header('Cache-Control', PERSONAL)
     return ok(c, me)
   })
   /** Spec §7 POST /user/mail/auth {userId}: the sign-up e-mail OTP again (same answer for every id). */
@@ -47,7 +48,7 @@ export const user = new Hono<AppEnv>()
   .get('/push', session, requireUser, async (c) => {
     const settings = await pushSettings(c.var.db, currentUserId(c))
     if (!settings) throw new AppError('NOT_LOGIN_USER')
-    c.header('Cache-Control', 'private, no-store')
+    c.header('Cache-Control', PERSONAL)
     return ok(c, settings)
   })
   .put('/push', session, requireUser, validate('json', PushSettingsBody), async (c) => ok(c, await savePushSettings(c.var.db, currentUserId(c), c.req.valid('json'))))
@@ -79,7 +80,7 @@ export const user = new Hono<AppEnv>()
     (code, raw) => `/setting/withdrawal/confirm?${new URLSearchParams({ userId: field(raw, 'userId'), uuid: field(raw, 'uuid'), error: code })}`))
   /** Spec §4 account transfer: status, start, consent (code mailed), cancel while START, redeem on the new device. */
   .get('/transfer', transferOn, session, requireUser, async (c) => {
-    c.header('Cache-Control', 'private, no-store')
+    c.header('Cache-Control', PERSONAL)
     return ok(c, await transferState(c.var.db, currentUserId(c)))
   })
   .post('/transfer/start', transferOn, session, requireUser, async (c) => ok(c, await startTransfer(c.var.db, currentUserId(c))))

@@ -14,6 +14,7 @@ import type { AppEnv } from '../lib/env.ts'
 import { ok } from '../lib/respond.ts'
 import { validate } from '../lib/validate.ts'
 import { currentUserId, requireUser, session } from '../middleware/session.ts'
+import { PERSONAL } from '../../src/lib/cache.ts'
 
 const SliceQuery = z.object({
   w: z.string().regex(/^\d{1,4}$/).optional(),
@@ -40,7 +41,7 @@ function readerOf(c: Context<AppEnv>, needsUser: boolean): ViewerReader {
 function seriesIdOf(c: Context<AppEnv>): number {
   const id = parseId(c.req.param('seriesId'))
   if (id === null) throw new AppError('NOT_EXIST')
-  c.header('Cache-Control', 'private, no-store')
+  c.header('Cache-Control', PERSONAL)
   return id
 }
 
@@ -55,7 +56,7 @@ export const viewer = new Hono<AppEnv>()
     const episode = await openEpisode(c.var.db, episodeId, readerOf(c, false), c.var.edition)
     if (!episode) throw new AppError('NOT_FOUND_EPISODE')
     if (!episode.access.open) throw new AppError(episode.access.code === 'UNAUTHORIZED_CONTENTS' ? readerCode(c) : episode.access.code)
-    c.header('Cache-Control', 'private, no-store')
+    c.header('Cache-Control', PERSONAL)
     return ok(c, episode)
   })
   .get('/:episodeId/slice/:n', session, validate('query', SliceQuery), async (c) => {
@@ -79,7 +80,7 @@ export const viewer = new Hono<AppEnv>()
   .post('/:episodeId/progress', session, requireUser, validate('json', ProgressRequest), async (c) => {
     const episodeId = episodeIdOf(c)
     const saved = await saveProgress(c.var.db, currentUserId(c), episodeId, c.req.valid('json').position, c.var.edition)
-    c.header('Cache-Control', 'private, no-store')
+    c.header('Cache-Control', PERSONAL)
     return ok(c, saved)
   })
 

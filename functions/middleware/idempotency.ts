@@ -19,6 +19,7 @@ import { isIdempotencyKey, requestHash, type IdempotencyClaim, type StoredRespon
 import { IdempotencyKeyTaken, lookupIdempotency } from '../../src/features/wallet/idempotency.server.ts'
 import type { AppEnv } from '../lib/env.ts'
 import { currentUserId } from './session.ts'
+import { PERSONAL } from '../../src/lib/cache.ts'
 
 declare module 'hono' {
   interface ContextVariableMap {
@@ -32,7 +33,7 @@ const IDEMPOTENCY_HEADER = 'Idempotency-Key'
 function replay(stored: StoredResponse): Response {
   return new Response(stored.body, {
     status: stored.status,
-    headers: { 'Content-Type': 'application/json', 'Idempotent-Replayed': 'true', 'Cache-Control': 'private, no-store' },
+    headers: { 'Content-Type': 'application/json', 'Idempotent-Replayed': 'true', 'Cache-Control': PERSONAL },
   })
 }
 

@@ -9,6 +9,7 @@ import type { AppEnv } from '../lib/env.ts'
 import type { AudienceFlags } from '../../src/features/age/age.ts'
 import { requestContext } from '../../src/lib/server/context.ts'
 import type { Platform } from '../../src/features/coupon/coupon.ts'
+import { PERSONAL } from '../../src/lib/cache.ts'
 
 /**
  * Who is calling: a user id from `Authorization: Bearer` (apps) or the `wt_session` cookie (web), or a
@@ -124,7 +125,7 @@ export const session = createMiddleware<AppEnv>(async (c, next) => {
   else if (cookieChange) {
     setCookie(c, SESSION_COOKIE, cookieChange.set, sessionCookieOptions(c.req.url, cookieChange.refreshExpiredAt))
     // a response that renews a personal cookie is never stored by a shared cache
-    c.header('Cache-Control', 'private, no-store')
+    c.header('Cache-Control', PERSONAL)
   }
 })
 

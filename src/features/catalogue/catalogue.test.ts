@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { BANNER_SLIDE_MS, bannerHref, bannerImageWidths, bannerLayout, decodeCursor, encodeCursor, GUEST, isBannerActive, nextTenSize, parseId, resolveContents, SCHEDULE_DAYS, TEN_LIST_SIZES } from './catalogue.ts'
+import { homeTabOfGenre, BANNER_SLIDE_MS, bannerHref, bannerImageWidths, bannerLayout, decodeCursor, encodeCursor, GUEST, isBannerActive, nextTenSize, parseId, resolveContents, SCHEDULE_DAYS, TEN_LIST_SIZES } from './catalogue.ts'
 import { renderMarkdown } from './markdown.ts'
 import { breadcrumbLd, comicSeriesLd, EDITION_SITES, hreflangLinks, jsonLdText, robotsTxt, sitemapXml } from './seo.ts'
 
@@ -43,6 +43,12 @@ describe('home tab requests (spec §3)', () => {
   it('parses ids strictly', () => {
     expect(parseId('12')).toBe(12)
     for (const bad of [undefined, '', '0', '-1', '1.5', '01', 'abc', '1e3', '99999999999']) expect(parseId(bad), String(bad)).toBeNull()
+  })
+})
+
+describe('the home tab a series page leads back to', () => {
+  it("is the genre's tab where it has one, else the ranking", () => {
+    expect(['ACTION', 'ROMANCE', 'BL', 'DRAMA', undefined].map((g) => homeTabOfGenre(g))).toEqual(['action', 'romance', 'bl', 'ranking', 'ranking'])
   })
 })
 

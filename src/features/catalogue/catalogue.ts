@@ -54,6 +54,11 @@ export { NOT_LOGGED_IN_ADULT_COOKIE } from '../age/age.ts'
 
 // ───────────────────────────── home tabs and the contents list (spec §3) ─────────────────────────────
 
+/** The home tab a series' breadcrumb leads to: its genre's tab where there is one, else the ranking. */
+export function homeTabOfGenre(genre: string | undefined): 'action' | 'romance' | 'bl' | 'ranking' {
+  return genre === 'ACTION' ? 'action' : genre === 'ROMANCE' ? 'romance' : genre === 'BL' ? 'bl' : 'ranking'
+}
+
 /** Spec §3 home tabs served by `GET /api/v1/contents` (SCHEDULE takes a `day`). */
 export const HOME_TABS = ['SCHEDULE', 'RANKING', 'FREE', 'BL', 'NEWEST', 'MATURE', 'ACTION', 'ROMANCE', 'FREETIME'] as const
 export type HomeTab = (typeof HOME_TABS)[number]
