@@ -23,8 +23,8 @@ export const form = (path: string, fields: Record<string, string>, headers: Reco
 
 let seq = 0
 export const uniq = () => `${Date.now().toString(36)}${(++seq).toString(36)}`
-/** A unique French mobile number in E.164 (+33 6…, 9 digits after the country code). */
-export const freshPhone = () => `+336${String(Date.now() % 1e6).padStart(6, '0')}${String(++seq % 100).padStart(2, '0')}`
+/** A unique French mobile number in E.164 (06 1x: every number of that range is a valid mobile; 069x ones are not). */
+export const freshPhone = () => `+3361${String(Date.now() % 1e5).padStart(5, '0')}${String(++seq % 100).padStart(2, '0')}`
 
 /** A verified e-mail account (password `Reader-2026!`), optionally phone-registered or social-only. */
 export async function makeUser(opts: { phone?: string; social?: boolean; email?: string } = {}): Promise<{ id: number; email: string }> {
