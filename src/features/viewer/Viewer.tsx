@@ -12,22 +12,29 @@
  *
  * The server HTML of this island already holds every slice of the page's episode (readable without JavaScript)
  * and, when the reader's settings cookie says so, the PAPER layout (no flash).
+ *
+ * This component is the layout and the wiring; each part is a hook beside it: use-settings, use-pages (PAPER),
+ * use-continuous, use-progress, use-zoom, use-auto-scroll, use-overlays, use-keys (the rule: keys.ts), use-offline.
  */
-import { useCallback, useEffect, useEffectEvent, useRef, useState } from 'react'
+import { useState } from 'react'
 import {
-  DEFAULT_SETTINGS, FONT_SIZES, PROGRESS_THROTTLE_MS, pageIndicator, pageOfPosition, pageOfSlice, pagePosition, pageSlices,
-  pageStep, parseSettings, positionParam, scrollOffset, scrollPosition, settingsCookie, turnPage, viewerLoginHref,
-  AUTO_SCROLL_SPEEDS, DEFAULT_AUTO_SCROLL_SPEED, ZOOM_STEPS, zoomStep,
-  type ReadingDirection, type ViewerSettings,
+  FONT_SIZES, viewerLoginHref, AUTO_SCROLL_SPEEDS, MAX_ZOOM, speedIndex, type ReadingDirection, type ViewerSettings,
 } from './reading.ts'
-import { currentSection, type AutoUnlockState } from './continuous.ts'
 import SliceList from './SliceList.tsx'
 import { Icon } from '../../components/Icon.tsx'
 import type { EpisodeLink, ViewerSlice } from './viewer.ts'
-import NextEpisode, { type NextLabels, type NextStatus } from './NextEpisode.tsx'
+import NextEpisode, { type NextLabels } from './NextEpisode.tsx'
 import { TRANSCRIPT_REGION_ID, TranscriptToggle, type TranscriptLabels } from './Transcript.tsx'
 import { pluralText, type Plural } from '../../lib/i18n/plural.ts'
-import { getAutoUnlock, getEpisode, logout, postProgress, requireAge, deleteAutoUnlock, type EpisodeData } from './client.ts'
+import { useSettings, useTextFont } from './use-settings.ts'
+import { usePages } from './use-pages.ts'
+import { useContinuous, type EpisodeHead } from './use-continuous.ts'
+import { useProgress } from './use-progress.ts'
+import { useZoom } from './use-zoom.ts'
+import { useAutoScroll } from './use-auto-scroll.ts'
+import { useOverlays } from './use-overlays.ts'
+import { toggleFullscreen, useKeys } from './use-keys.ts'
+import { useOffline } from './use-offline.ts'
 
 type ViewerLabels = NextLabels & TranscriptLabels & {
   slices: string
@@ -118,17 +125,9 @@ export type ViewerProps = {
   labels: ViewerLabels
 }
 
-/** Double pages only where two pages fit side by side. */
-const WIDE = '(min-width: 960px)'
-
 /** An arrow key of the shortcut list: drawn as an icon, named by hidden text. */
 function arrowKey(name: 'up' | 'down' | 'left' | 'right', label: string) {
   return <kbd className="viewer-key"><Icon name={name} size={14} /><span className="sr-only">{label}</span></kbd>
-}
-
-function isTyping(target: EventTarget | null): boolean {
-  const el = target as HTMLElement | null
-  return !!el && (el.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName))
 }
 
 /** `{name}` placeholders of a label. */
@@ -136,406 +135,37 @@ function format(template: string, values: Record<string, string | number>): stri
   return template.replace(/\{(\w+)\}/g, (m, k: string) => (k in values ? String(values[k]) : m))
 }
 
-type Tail = { link: EpisodeLink; status: NextStatus } | null
-
 export default function Viewer(props: ViewerProps) {
   const { episodeId, slices, progress, userId, readingDirection, settingsKey, initialSettings, labels } = props
   const signedIn = userId !== null
-  const [helpOpen, setHelpOpen] = useState(false)
-  const [settingsOpen, setSettingsOpen] = useState(false)
-  const [ready, setReady] = useState(false)
-  // The server renders the cookie's settings (or the defaults); localStorage applies once the island runs.
-  const [settings, setSettings] = useState<ViewerSettings>(initialSettings ?? DEFAULT_SETTINGS)
-  const [loaded, setLoaded] = useState(initialSettings !== null)
-  const [wide, setWide] = useState(false)
-  /** PAPER mode: the first slice on the current page (kept when switching single/double). */
-  const [slice, setSlice] = useState(0)
-  /** Continuous reading: the episodes appended below the page's own, and the next one being fetched or locked. */
-  const [chain, setChain] = useState<EpisodeData[]>([])
-  const [tail, setTail] = useState<Tail>(null)
-  const [auto, setAuto] = useState<AutoUnlockState | null>(null)
   const [announcement, setAnnouncement] = useState('')
-  /** Index of the episode on screen: 0 the page's, then the appended ones. */
-  const [current, setCurrent] = useState(0)
-  const [zoom, setZoom] = useState(1)
-  const [autoScroll, setAutoScroll] = useState(false)
-  const [speed, setSpeed] = useState<number>(DEFAULT_AUTO_SCROLL_SPEED)
-  const list = useRef<HTMLOListElement | null>(null)
-  const helpButton = useRef<HTMLButtonElement | null>(null)
-  const closeButton = useRef<HTMLButtonElement | null>(null)
-  const settingsButton = useRef<HTMLButtonElement | null>(null)
-  const settingsPanel = useRef<HTMLDivElement | null>(null)
-  const sections = useRef<(HTMLElement | null)[]>([])
-  const sentinel = useRef<HTMLDivElement | null>(null)
-  const restored = useRef(false)
+  const { settings, update, loaded, ready, wide } = useSettings(settingsKey, initialSettings)
 
   const isText = slices.length === 0
   /** Slices with a transcript: the toggle is offered, the strip becomes a named region. */
   const withTranscript = slices.some((s) => s.transcript)
   const paper = loaded && !isText && settings.mode === 'PAPER'
   const double = paper && settings.double && wide
-  const page = pageOfSlice(slice, double)
-  const shown = paper ? pageSlices(page, double, slices.length) : []
-  const ahead = paper ? [...shown, ...pageSlices(turnPage(page, 1, slices.length, double), double, slices.length)] : []
-  const lastPage = turnPage(page, 1, slices.length, double) === page
+  const { page, shown, ahead, lastPage, indicator, turn, setSlice, list } = usePages(slices.length, paper, double)
 
-  /** The episodes on the page, in order: the page's own, then the appended ones. */
-  const first: { id: number; no: number; title: string; prev: EpisodeLink | null; next: EpisodeLink | null } =
-    { id: episodeId, no: props.no, title: props.title, prev: props.prev, next: props.next }
-  const episodes = [first, ...chain]
-  /** The last episode on the page (PAPER shows the page's own only). */
-  const last = paper ? first : episodes[episodes.length - 1]!
-  const onScreen = episodes[Math.min(current, episodes.length - 1)]!
+  const first: EpisodeHead = { id: episodeId, no: props.no, title: props.title, prev: props.prev, next: props.next }
+  const continuous = useContinuous({ first, seriesId: props.seriesId, signedIn, paper, ready, announce: setAnnouncement })
+  const { chain, tail, auto, setAuto, last, sections, sentinel, fetchNext } = continuous
+  useTextFont(loaded && isText, settings.font, settings.fontSize, chain.length)
 
-  // Stored settings and the screen width, read once on the client.
-  useEffect(() => {
-    let stored: string | null = null
-    try { stored = localStorage.getItem(settingsKey) } catch { /* storage blocked: defaults */ }
-    if (initialSettings === null && stored !== null) {
-      const parsed = parseSettings(stored)
-      setSettings(parsed)
-      document.cookie = settingsCookie(settingsKey, parsed) // the server renders them from now on
-    }
-    setLoaded(true)
-    setReady(true)
-    const mq = matchMedia(WIDE)
-    setWide(mq.matches)
-    const onChange = () => setWide(mq.matches)
-    mq.addEventListener('change', onChange)
-    return () => mq.removeEventListener('change', onChange)
-  }, [settingsKey, initialSettings])
-
-  const update = (patch: Partial<ViewerSettings>) => {
-    setSettings((s) => {
-      const next = { ...s, ...patch }
-      try { localStorage.setItem(settingsKey, JSON.stringify(next)) } catch { /* not remembered here */ }
-      document.cookie = settingsCookie(settingsKey, next)
-      return next
-    })
-  }
-
-  // TEXT episodes: the chosen font and size on the server-rendered paragraphs (and appended ones).
-  useEffect(() => {
-    if (!loaded || !isText) return
-    document.querySelectorAll<HTMLElement>('#viewer-content, .viewer-episode .viewer-text').forEach((content) => {
-      content.classList.toggle('viewer-serif', settings.font === 'serif')
-      content.style.fontSize = `${settings.fontSize}px`
-    })
-  }, [loaded, isText, settings.font, settings.fontSize, chain.length])
-
-  // ───────────── continuous reading ─────────────
-
-  const fetchNext = useCallback(async (link: EpisodeLink, retried = false) => {
-    setTail({ link, status: 'loading' })
-    const res = await getEpisode(link.id)
-    if (res.ok) {
-      setChain((c) => (c.some((e) => e.id === res.data.id) ? c : [...c, res.data]))
-      setTail(null)
-      return
-    }
-    if (res.code === 'NEED_TO_REFRESH' && !retried) return fetchNext(link, true)
-    if (res.code === 'NOT_FOUND_ACCESS_TOKEN') { void logout(); return }
-    if (res.code === 'ADULT_ONLY_CONTENTS') { setTail({ link, status: 'adult' }); requireAge(); return }
-    setTail({ link, status: res.code === 'UNAUTHORIZED_CONTENTS' ? 'locked' : 'error' })
-  }, [])
-
-  // The episode after the page's own is fetched as soon as the island runs (its data is small; its slices load
-  // once within three screens), the ones after it when the end of the chain comes within three screens.
-  useEffect(() => {
-    if (paper || !ready || tail !== null || !last.next) return
-    const next = last.next
-    if (chain.length === 0) { void fetchNext(next); return }
-    if (!sentinel.current || !('IntersectionObserver' in window)) return
-    const io = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting)) { io.disconnect(); void fetchNext(next) }
-    }, { rootMargin: '300% 0px' })
-    io.observe(sentinel.current)
-    return () => io.disconnect()
-  }, [paper, ready, tail, last.next, chain.length, fetchNext])
-
-  // A signed-in reader at a locked next episode: their opt-in for the series, read once.
-  useEffect(() => {
-    if (!signedIn || tail?.status !== 'locked' || auto !== null) return
-    void getAutoUnlock(props.seriesId).then((r) => { if (r.ok) setAuto(r.data) })
-  }, [signedIn, tail?.status, auto, props.seriesId])
-
-  // The URL, the title and the saved place follow the episode on screen.
-  useEffect(() => {
-    if (paper || chain.length === 0) return
-    let frame = 0
-    const onScroll = () => {
-      if (frame) return
-      frame = requestAnimationFrame(() => {
-        frame = 0
-        const tops = sections.current.slice(0, chain.length + 1).map((el, i) => (i === 0 ? -Infinity : el?.getBoundingClientRect().top ?? Infinity))
-        setCurrent(currentSection(tops, innerHeight))
-      })
-    }
-    addEventListener('scroll', onScroll, { passive: true })
-    onScroll()
-    return () => { removeEventListener('scroll', onScroll); cancelAnimationFrame(frame) }
-  }, [paper, chain.length])
-
-  const shownTitle = useRef(props.title)
-  useEffect(() => {
-    if (onScreen.id === episodeId && shownTitle.current === props.title) return
-    const target = `/viewer/${onScreen.id}`
-    if (location.pathname !== target) history.replaceState(history.state, '', target)
-    document.title = document.title.replace(shownTitle.current, onScreen.title)
-    shownTitle.current = onScreen.title
-  }, [onScreen.id, onScreen.title, episodeId, props.title])
-
-  /** The element holding the episode on screen (its slices, or its paragraphs). */
-  const sectionOf = (i: number): HTMLElement | null => (i === 0 ? document.getElementById('viewer-content') : sections.current[i] ?? null)
-
-  // ───────────── reading progress ─────────────
-
-  // PAPER mode: the saved page restored once, then saved a moment after each turn.
-  useEffect(() => {
-    if (!paper) return
-    if (!restored.current) {
-      restored.current = true
-      const start = positionParam(location.search) ?? progress
-      if (start !== null && start > 0) setSlice(pageSlices(pageOfPosition(start, slices.length, double), double, slices.length)[0] ?? 0)
-      return
-    }
-    if (!signedIn) return
-    const timer = setTimeout(() => postProgress(episodeId, pagePosition(page, slices.length, double)), 1000)
-    return () => clearTimeout(timer)
-  }, [paper, page, double, episodeId, progress, signedIn, slices.length])
-
-  /** Where the reader is in the episode on screen (SCROLL). */
-  const place = (): { episodeId: number; position: number } | null => {
-    const i = Math.min(current, episodes.length - 1)
-    const el = sectionOf(i)
-    if (!el) return null
-    const rect = el.getBoundingClientRect()
-    return { episodeId: episodes[i]!.id, position: scrollPosition(scrollY, rect.top + scrollY, rect.height, innerHeight) }
-  }
-  /** The latest `place` for listeners that outlive a render (a chain that grows must not drop a pending save). */
-  const placeRef = useRef(place)
-  placeRef.current = place
-
-  // SCROLL mode: restored once (server progress, or `?p=` after a login), then saved every few seconds and on leaving.
-  useEffect(() => {
-    if (!loaded || paper) return
-    if (!restored.current) {
-      restored.current = true
-      const fromUrl = positionParam(location.search)
-      if (fromUrl !== null) history.replaceState(history.state, '', location.pathname)
-      const start = fromUrl ?? progress
-      const content = sectionOf(0)
-      if (content && start !== null && start > 0 && start < 1) {
-        const rect = content.getBoundingClientRect()
-        scrollTo(0, scrollOffset(start, rect.top + scrollY, rect.height, innerHeight))
-      }
-    }
-    if (!signedIn) return
-    const sent = new Map<number, number>([[episodeId, progress ?? -1]])
-    let timer: ReturnType<typeof setTimeout> | null = null
-    const save = () => {
-      timer = null
-      const at = placeRef.current()
-      if (!at || Math.abs(at.position - (sent.get(at.episodeId) ?? -1)) < 0.005) return
-      sent.set(at.episodeId, at.position)
-      postProgress(at.episodeId, at.position)
-    }
-    const onScroll = () => { if (timer === null) timer = setTimeout(save, PROGRESS_THROTTLE_MS) }
-    const flush = () => { if (document.visibilityState === 'hidden') { if (timer !== null) clearTimeout(timer); save() } }
-    addEventListener('scroll', onScroll, { passive: true })
-    document.addEventListener('visibilitychange', flush)
-    addEventListener('pagehide', save)
-    return () => {
-      removeEventListener('scroll', onScroll)
-      document.removeEventListener('visibilitychange', flush)
-      removeEventListener('pagehide', save)
-      if (timer !== null) clearTimeout(timer)
-    }
-  }, [episodeId, progress, signedIn, loaded, paper])
-
-  // ───────────── comfort: zoom, auto-scroll, fullscreen ─────────────
-
-  const zoomNow = useRef(1)
-  const applyZoom = useCallback((next: number) => {
-    const z = zoomNow.current
-    if (next === z) return
-    zoomNow.current = next
-    // keep the point at the middle of the screen where it is
-    const mid = scrollY + innerHeight / 2
-    setZoom(next)
-    requestAnimationFrame(() => scrollTo(scrollX, Math.max(0, mid * (next / z) - innerHeight / 2)))
-  }, [])
-  const zoomBy = useCallback((dir: 1 | -1) => applyZoom(zoomStep(zoomNow.current, dir)), [applyZoom])
-  /** Double-tap: back to fitting the width, or a closer look when already fitted. */
-  const fit = useCallback(() => applyZoom(zoomNow.current === 1 ? 2 : 1), [applyZoom])
-
-  // Pinch on the strip (two pointers): the zoom follows the distance between the fingers.
-  const strip = useRef<HTMLDivElement | null>(null)
-  useEffect(() => {
-    const el = strip.current
-    if (!el || paper) return
-    const pointers = new Map<number, { x: number; y: number }>()
-    let start: { dist: number; zoom: number } | null = null
-    const dist = () => { const [a, b] = [...pointers.values()]; return a && b ? Math.hypot(a.x - b.x, a.y - b.y) : 0 }
-    const down = (e: PointerEvent) => {
-      if (e.pointerType !== 'touch') return
-      pointers.set(e.pointerId, { x: e.clientX, y: e.clientY })
-      if (pointers.size === 2) start = { dist: dist(), zoom: zoomNow.current }
-    }
-    const move = (e: PointerEvent) => {
-      if (!pointers.has(e.pointerId)) return
-      pointers.set(e.pointerId, { x: e.clientX, y: e.clientY })
-      if (start && start.dist > 0) {
-        const next = Math.min(ZOOM_STEPS[ZOOM_STEPS.length - 1]!, Math.max(1, Math.round(start.zoom * (dist() / start.dist) * 20) / 20))
-        zoomNow.current = next
-        setZoom(next)
-      }
-    }
-    const up = (e: PointerEvent) => { pointers.delete(e.pointerId); if (pointers.size < 2) start = null }
-    el.addEventListener('pointerdown', down)
-    el.addEventListener('pointermove', move)
-    el.addEventListener('pointerup', up)
-    el.addEventListener('pointercancel', up)
-    return () => { el.removeEventListener('pointerdown', down); el.removeEventListener('pointermove', move); el.removeEventListener('pointerup', up); el.removeEventListener('pointercancel', up) }
-  }, [paper])
-
-  useEffect(() => {
-    strip.current?.style.setProperty('--viewer-zoom', String(zoom))
-  }, [zoom, ready])
-
-  // Auto-scroll: `speed` CSS px per second until the end, a key, or the reader's own scroll input.
-  useEffect(() => {
-    if (!autoScroll || paper) return
-    let frame = 0
-    let before = performance.now()
-    let carry = 0
-    const step = (t: number) => {
-      carry += (speed * (t - before)) / 1000
-      before = t
-      const px = Math.floor(carry)
-      if (px > 0) { carry -= px; scrollBy(0, px) }
-      if (innerHeight + scrollY >= document.documentElement.scrollHeight - 1) { setAutoScroll(false); return }
-      frame = requestAnimationFrame(step)
-    }
-    frame = requestAnimationFrame(step)
-    const stop = () => setAutoScroll(false)
-    addEventListener('wheel', stop, { passive: true })
-    addEventListener('touchstart', stop, { passive: true })
-    return () => { cancelAnimationFrame(frame); removeEventListener('wheel', stop); removeEventListener('touchstart', stop) }
-  }, [autoScroll, speed, paper])
-
-  const toggleFullscreen = () => {
-    if (document.fullscreenElement) void document.exitFullscreen().catch(() => undefined)
-    else void document.documentElement.requestFullscreen?.().catch(() => undefined)
-  }
-
-  // ───────────── pages and keys ─────────────
-
-  const turn = useCallback((step: number) => {
-    const next = turnPage(page, step, slices.length, double)
-    if (next === page) return
-    setSlice(pageSlices(next, double, slices.length)[0] ?? 0)
-    const top = list.current?.getBoundingClientRect().top ?? 0
-    if (top < 0) list.current?.scrollIntoView({ block: 'start' })
-  }, [page, double, slices.length])
-
-  /** n / p: the neighbour on the page when it is there (continuous reading), else its own page. */
-  const goEpisode = useEffectEvent((dir: 1 | -1) => {
-    const i = Math.min(current, episodes.length - 1)
-    const target = dir === 1 ? episodes[i]!.next : episodes[i]!.prev
-    if (!target) return
-    const j = episodes.findIndex((e) => e.id === target.id)
-    const el = j >= 0 ? sectionOf(j) : null
-    if (el && !paper) el.scrollIntoView({ block: 'start' })
-    else location.assign(`/viewer/${target.id}`)
+  useProgress({
+    episodeId, progress, signedIn, loaded, paper, page, double, count: slices.length, setSlice,
+    episodes: continuous.episodes, current: continuous.current, sectionOf: continuous.sectionOf,
   })
+  const { zoom, strip, applyZoom, zoomBy, fit } = useZoom(paper, ready)
+  const { autoScroll, speed, setSpeed, toggleAutoScroll, stopAutoScroll, stepSpeed } = useAutoScroll(paper)
+  const { helpOpen, setHelpOpen, settingsOpen, setSettingsOpen, helpButton, closeButton, settingsButton, settingsPanel } = useOverlays()
+  useKeys({
+    helpOpen, setHelpOpen, settingsOpen, setSettingsOpen, autoScroll, toggleAutoScroll, stopAutoScroll, stepSpeed,
+    paper, isText, direction: readingDirection, turn, zoomBy, applyZoom, goEpisode: continuous.goEpisode,
+  })
+  const { offlineState, saveOffline } = useOffline(episodeId, slices, props.offline, { title: labels.offlineExpiredTitle, text: labels.offlineExpiredText })
 
-  // Keyboard: arrows, space, PageUp/PageDown scroll (SCROLL) or turn pages (PAPER); n/p change episode;
-  // + / − zoom, 0 fits; a auto-scroll, [ ] its speed; f fullscreen; ? toggles the help; Esc closes overlays.
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return
-      if (e.key === 'Escape') {
-        if (helpOpen) { setHelpOpen(false); e.preventDefault() } else if (settingsOpen) { setSettingsOpen(false); e.preventDefault() } else if (autoScroll) { setAutoScroll(false); e.preventDefault() }
-        return
-      }
-      if (isTyping(e.target)) return
-      const overlay = helpOpen || settingsOpen
-      const onControl = (e.target as HTMLElement | null)?.closest?.('button, a, summary, input')
-      let dy = 0
-      switch (e.key) {
-        case '?': setHelpOpen((o) => !o); e.preventDefault(); return
-        case 'n': case 'N': if (!overlay) { e.preventDefault(); goEpisode(1) } return
-        case 'p': case 'P': if (!overlay) { e.preventDefault(); goEpisode(-1) } return
-        case 'f': case 'F': if (!overlay) { e.preventDefault(); toggleFullscreen() } return
-        case '+': case '=': if (!overlay && !paper && !isText) { e.preventDefault(); zoomBy(1) } return
-        case '-': case '_': if (!overlay && !paper && !isText) { e.preventDefault(); zoomBy(-1) } return
-        case '0': if (!overlay && !paper && !isText) { e.preventDefault(); applyZoom(1) } return
-        case 'a': case 'A': if (!overlay && !paper) { e.preventDefault(); setAutoScroll((on) => !on) } return
-        case '[': case ']': if (!overlay && !paper) {
-          e.preventDefault()
-          setSpeed((s) => { const i = AUTO_SCROLL_SPEEDS.indexOf(s as (typeof AUTO_SCROLL_SPEEDS)[number]); return AUTO_SCROLL_SPEEDS[Math.min(AUTO_SCROLL_SPEEDS.length - 1, Math.max(0, i + (e.key === ']' ? 1 : -1)))]! })
-        } return
-        case 'ArrowDown': dy = 0.2; break
-        case 'ArrowUp': dy = -0.2; break
-        case 'PageDown': dy = 0.9; break
-        case 'PageUp': dy = -0.9; break
-        case ' ': if (onControl) return; dy = e.shiftKey ? -0.9 : 0.9; break
-        case 'ArrowLeft': case 'ArrowRight': if (paper) break; return
-        default: return
-      }
-      if (overlay) return
-      e.preventDefault()
-      if (paper) turn(pageStep(e.key, e.shiftKey, readingDirection))
-      else scrollBy({ top: Math.round(innerHeight * dy), behavior: 'auto' })
-    }
-    addEventListener('keydown', onKey)
-    return () => removeEventListener('keydown', onKey)
-  }, [helpOpen, settingsOpen, autoScroll, paper, isText, turn, readingDirection, zoomBy, applyZoom])
-
-  const wasOpen = useRef(false)
-  useEffect(() => {
-    if (helpOpen) closeButton.current?.focus()
-    else if (wasOpen.current) helpButton.current?.focus()
-    wasOpen.current = helpOpen
-  }, [helpOpen])
-
-  const settingsWasOpen = useRef(false)
-  useEffect(() => {
-    if (settingsOpen) settingsPanel.current?.querySelector<HTMLElement>('input:checked, select, button')?.focus()
-    else if (settingsWasOpen.current) settingsButton.current?.focus()
-    settingsWasOpen.current = settingsOpen
-  }, [settingsOpen])
-
-  // ───────────── offline reading (public/sw.js, scope /viewer/) ─────────────
-
-  const [offlineState, setOfflineState] = useState<'idle' | 'saving' | 'saved' | 'failed'>('idle')
-  const saveOffline = async () => {
-    if (!props.offline || !('serviceWorker' in navigator)) { setOfflineState('failed'); return }
-    setOfflineState('saving')
-    try {
-      await navigator.serviceWorker.register('/sw.js', { scope: '/viewer/' })
-      const reg = await navigator.serviceWorker.ready
-      const sliceUrls = slices.flatMap((sl) => sl.srcset.split(', ').map((c) => c.split(' ')[0]!))
-      const assets = performance.getEntriesByType('resource').map((e) => e.name).filter((n) => n.startsWith(`${location.origin}/_astro/`))
-      const channel = new MessageChannel()
-      const answer = new Promise<{ ok: boolean }>((resolve) => { channel.port1.onmessage = (e) => resolve(e.data as { ok: boolean }) })
-      reg.active!.postMessage({
-        type: 'save', episodeId, page: `/viewer/${episodeId}`, urls: [...sliceUrls, ...new Set(assets)], expiresAt: props.offline.expiresAt,
-        expired: { lang: document.documentElement.lang, dir: document.documentElement.dir, title: labels.offlineExpiredTitle, text: labels.offlineExpiredText },
-      }, [channel.port2])
-      setOfflineState((await answer).ok ? 'saved' : 'failed')
-    } catch {
-      setOfflineState('failed')
-    }
-  }
-
-  const stopAuto = async () => {
-    const r = await deleteAutoUnlock(props.seriesId)
-    if (r.ok) { setAuto(r.data); setAnnouncement(labels.autoDisabled) }
-  }
-
-  const indicator = pageIndicator(page, double, slices.length)
   const radio = <T extends string>(name: string, value: T, current: T, label: string, onPick: (v: T) => void) => (
     <label className="viewer-choice">
       <input type="radio" name={name} value={value} checked={current === value} onChange={() => onPick(value)} />
@@ -603,7 +233,7 @@ export default function Viewer(props: ViewerProps) {
       {auto?.enabled && (
         <p className="viewer-auto-state">
           {pluralText(labels.autoActive, auto.budget ?? 0, { spent: auto.spent })}{' '}
-          <button type="button" className="btn btn-secondary" onClick={() => void stopAuto()}>{labels.autoDisable}</button>
+          <button type="button" className="btn btn-secondary" onClick={() => void continuous.stopAuto(labels.autoDisabled)}>{labels.autoDisable}</button>
         </p>
       )}
       <p className="sr-only" role="status" aria-live="polite">{announcement}</p>
@@ -641,7 +271,7 @@ export default function Viewer(props: ViewerProps) {
             <span className="sr-only">{labels.settingsOpen}</span>
           </button>
           {!paper && (
-            <button type="button" className="viewer-tool" aria-pressed={autoScroll} aria-keyshortcuts="a" onClick={() => setAutoScroll((on) => !on)}>
+            <button type="button" className="viewer-tool" aria-pressed={autoScroll} aria-keyshortcuts="a" onClick={toggleAutoScroll}>
               <Icon name={autoScroll ? 'pause' : 'play'} size={20} />
               <span className="sr-only">{labels.autoScroll}</span>
             </button>
@@ -653,7 +283,7 @@ export default function Viewer(props: ViewerProps) {
           {autoScroll && (
             <label className="viewer-speed">
               <span className="sr-only">{labels.autoScrollSpeed}</span>
-              <input type="range" min={0} max={AUTO_SCROLL_SPEEDS.length - 1} step={1} value={Math.max(0, AUTO_SCROLL_SPEEDS.indexOf(speed as (typeof AUTO_SCROLL_SPEEDS)[number]))}
+              <input type="range" min={0} max={AUTO_SCROLL_SPEEDS.length - 1} step={1} value={speedIndex(speed)}
                 aria-valuetext={`${speed} px/s`} onChange={(e) => setSpeed(AUTO_SCROLL_SPEEDS[Number(e.currentTarget.value)]!)} />
             </label>
           )}
@@ -692,7 +322,7 @@ export default function Viewer(props: ViewerProps) {
                 <p className="viewer-zoom" role="group" aria-label={format(labels.zoomLevel, { percent: Math.round(zoom * 100) })}>
                   <button type="button" className="btn" onClick={() => zoomBy(-1)} disabled={zoom <= 1}>{labels.zoomOut}</button>
                   <span aria-hidden="true">{format(labels.zoomLevel, { percent: Math.round(zoom * 100) })}</span>
-                  <button type="button" className="btn" onClick={() => zoomBy(1)} disabled={zoom >= ZOOM_STEPS[ZOOM_STEPS.length - 1]!}>{labels.zoomIn}</button>
+                  <button type="button" className="btn" onClick={() => zoomBy(1)} disabled={zoom >= MAX_ZOOM}>{labels.zoomIn}</button>
                 </p>
               )}
             </>

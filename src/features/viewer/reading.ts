@@ -9,6 +9,14 @@ export const LOAD_AHEAD_ROOT_MARGIN = '300% 0px'
 /** The client saves at most this often while scrolling (and once more when the page is hidden). */
 export const PROGRESS_THROTTLE_MS = 3000
 
+/** A position closer than this to the last one sent for the same episode is not sent again. */
+const PROGRESS_MIN_STEP = 0.005
+
+/** Whether `position` is too close to the last one sent (`sent`, undefined: none yet) to be worth a save. */
+export function progressUnchanged(sent: number | undefined, position: number): boolean {
+  return Math.abs(position - (sent ?? -1)) < PROGRESS_MIN_STEP
+}
+
 /** Position in the episode from the scroll state: 0 at the top of the content, 1 once its end is on screen. */
 export function scrollPosition(scrollY: number, contentTop: number, contentHeight: number, viewportHeight: number): number {
   const span = contentHeight - viewportHeight
@@ -185,3 +193,54 @@ export function zoomStep(zoom: number, dir: 1 | -1): number {
 /** Auto-scroll speeds (CSS px per second), slow to fast. */
 export const AUTO_SCROLL_SPEEDS = [30, 60, 100, 150, 220, 320] as const
 export const DEFAULT_AUTO_SCROLL_SPEED = 100
+
+/** The largest zoom level (pinch and + stop there). */
+export const MAX_ZOOM = ZOOM_STEPS[ZOOM_STEPS.length - 1]!
+
+/** The zoom a pinch gives: the zoom at its start scaled by the fingers' distance, to 0.05, within 1..MAX_ZOOM. */
+export function pinchZoom(startZoom: number, startDistance: number, distance: number): number {
+  return Math.min(MAX_ZOOM, Math.max(1, Math.round(startZoom * (distance / startDistance) * 20) / 20))
+}
+
+/** The scroll offset that keeps the point at the middle of the screen (`middle`, page px) in place across a zoom. */
+export function zoomAnchor(middle: number, from: number, to: number, viewportHeight: number): number {
+  return Math.max(0, middle * (to / from) - viewportHeight / 2)
+}
+
+/**
+ * One auto-scroll frame: the whole CSS px to scroll now at `speed` px/s after `elapsedMs`, and the fraction
+ * carried to the next frame (so slow speeds still move).
+ */
+export function autoScrollStep(carry: number, speed: number, elapsedMs: number): { px: number; carry: number } {
+  const total = carry + (speed * elapsedMs) / 1000
+  const px = Math.floor(total)
+  return px > 0 ? { px, carry: total - px } : { px: 0, carry: total }
+}
+
+/** Whether the page is scrolled to its end (auto-scroll stops there). */
+export function atPageEnd(viewportHeight: number, scrollY: number, scrollHeight: number): boolean {
+  return viewportHeight + scrollY >= scrollHeight - 1
+}
+
+/** Index of `speed` in AUTO_SCROLL_SPEEDS (the slider's value), 0 when it is not one of them. */
+export function speedIndex(speed: number): number {
+  return Math.max(0, AUTO_SCROLL_SPEEDS.indexOf(speed as (typeof AUTO_SCROLL_SPEEDS)[number]))
+}
+
+/** The auto-scroll speed one step slower (-1) or faster (1), kept within AUTO_SCROLL_SPEEDS. */
+export function nextSpeed(speed: number, dir: 1 | -1): number {
+  const i = AUTO_SCROLL_SPEEDS.indexOf(speed as (typeof AUTO_SCROLL_SPEEDS)[number])
+  return AUTO_SCROLL_SPEEDS[Math.min(AUTO_SCROLL_SPEEDS.length - 1, Math.max(0, i + dir))]!
+}
+
+// ───────────────────────────── offline reading (public/sw.js) ─────────────────────────────
+
+/**
+ * What the service worker caches for an episode saved offline: every width of every slice (`srcset`
+ * candidates), then the site's built assets the page loaded (`resources`: performance entry names), once each.
+ */
+export function offlineUrls(srcsets: readonly string[], resources: readonly string[], origin: string): string[] {
+  const sliceUrls = srcsets.flatMap((srcset) => srcset.split(', ').map((c) => c.split(' ')[0]!))
+  const assets = resources.filter((n) => n.startsWith(`${origin}/_astro/`))
+  return [...sliceUrls, ...new Set(assets)]
+}

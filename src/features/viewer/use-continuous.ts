@@ -1,0 +1,132 @@
+/**
+ * Continuous reading in SCROLL mode (spec §1, §2 viewer "binge reading"): before the reader reaches the end,
+ * the next episode is fetched through the API and appended below (its first slices load ahead), the URL and
+ * the title follow the episode on screen (replaceState), and a locked next episode is offered — or unlocked
+ * automatically when the reader opted in for the series.
+ */
+import { useCallback, useEffect, useRef, useState } from 'react'
+import { currentSection, type AutoUnlockState } from './continuous.ts'
+import { deleteAutoUnlock, getAutoUnlock, getEpisode, logout, requireAge, type EpisodeData } from './client.ts'
+import type { EpisodeLink } from './viewer.ts'
+import type { NextStatus } from './NextEpisode.tsx'
+
+/** An episode on the page: the page's own, or an appended one. */
+export type EpisodeHead = { id: number; no: number; title: string; prev: EpisodeLink | null; next: EpisodeLink | null }
+
+/** The next episode being fetched, or stopped (locked, adult only, failed). */
+type Tail = { link: EpisodeLink; status: NextStatus } | null
+
+type Options = {
+  /** The page's own episode. */
+  first: EpisodeHead
+  seriesId: number
+  signedIn: boolean
+  /** PAPER mode: nothing is appended (the page's own episode only). */
+  paper: boolean
+  /** The island has run. */
+  ready: boolean
+  /** Live-region announcement. */
+  announce: (message: string) => void
+}
+
+export function useContinuous({ first, seriesId, signedIn, paper, ready, announce }: Options) {
+  /** The episodes appended below the page's own, and the next one being fetched or locked. */
+  const [chain, setChain] = useState<EpisodeData[]>([])
+  const [tail, setTail] = useState<Tail>(null)
+  const [auto, setAuto] = useState<AutoUnlockState | null>(null)
+  /** Index of the episode on screen: 0 the page's, then the appended ones. */
+  const [current, setCurrent] = useState(0)
+  /** The appended episodes' sections (index 0, the page's own, is `#viewer-content`). */
+  const sections = useRef<(HTMLElement | null)[]>([])
+  /** Below the strip: coming within three screens of it fetches the next episode. */
+  const sentinel = useRef<HTMLDivElement | null>(null)
+
+  /** The episodes on the page, in order: the page's own, then the appended ones. */
+  const episodes = [first, ...chain]
+  /** The last episode on the page (PAPER shows the page's own only). */
+  const last = paper ? first : episodes[episodes.length - 1]!
+  const onScreen = episodes[Math.min(current, episodes.length - 1)]!
+
+  const fetchNext = useCallback(async (link: EpisodeLink, retried = false) => {
+    setTail({ link, status: 'loading' })
+    const res = await getEpisode(link.id)
+    if (res.ok) {
+      setChain((c) => (c.some((e) => e.id === res.data.id) ? c : [...c, res.data]))
+      setTail(null)
+      return
+    }
+    if (res.code === 'NEED_TO_REFRESH' && !retried) return fetchNext(link, true)
+    if (res.code === 'NOT_FOUND_ACCESS_TOKEN') { void logout(); return }
+    if (res.code === 'ADULT_ONLY_CONTENTS') { setTail({ link, status: 'adult' }); requireAge(); return }
+    setTail({ link, status: res.code === 'UNAUTHORIZED_CONTENTS' ? 'locked' : 'error' })
+  }, [])
+
+  // The episode after the page's own is fetched as soon as the island runs (its data is small; its slices load
+  // once within three screens), the ones after it when the end of the chain comes within three screens.
+  useEffect(() => {
+    if (paper || !ready || tail !== null || !last.next) return
+    const next = last.next
+    if (chain.length === 0) { void fetchNext(next); return }
+    if (!sentinel.current || !('IntersectionObserver' in window)) return
+    const io = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) { io.disconnect(); void fetchNext(next) }
+    }, { rootMargin: '300% 0px' })
+    io.observe(sentinel.current)
+    return () => io.disconnect()
+  }, [paper, ready, tail, last.next, chain.length, fetchNext])
+
+  // A signed-in reader at a locked next episode: their opt-in for the series, read once.
+  useEffect(() => {
+    if (!signedIn || tail?.status !== 'locked' || auto !== null) return
+    void getAutoUnlock(seriesId).then((r) => { if (r.ok) setAuto(r.data) })
+  }, [signedIn, tail?.status, auto, seriesId])
+
+  // The episode on screen follows the scroll.
+  useEffect(() => {
+    if (paper || chain.length === 0) return
+    let frame = 0
+    const onScroll = () => {
+      if (frame) return
+      frame = requestAnimationFrame(() => {
+        frame = 0
+        const tops = sections.current.slice(0, chain.length + 1).map((el, i) => (i === 0 ? -Infinity : el?.getBoundingClientRect().top ?? Infinity))
+        setCurrent(currentSection(tops, innerHeight))
+      })
+    }
+    addEventListener('scroll', onScroll, { passive: true })
+    onScroll()
+    return () => { removeEventListener('scroll', onScroll); cancelAnimationFrame(frame) }
+  }, [paper, chain.length])
+
+  // The URL and the title follow the episode on screen.
+  const shownTitle = useRef(first.title)
+  useEffect(() => {
+    if (onScreen.id === first.id && shownTitle.current === first.title) return
+    const target = `/viewer/${onScreen.id}`
+    if (location.pathname !== target) history.replaceState(history.state, '', target)
+    document.title = document.title.replace(shownTitle.current, onScreen.title)
+    shownTitle.current = onScreen.title
+  }, [onScreen.id, onScreen.title, first.id, first.title])
+
+  /** The element holding episode `i` on the page (its slices, or its paragraphs). */
+  const sectionOf = (i: number): HTMLElement | null => (i === 0 ? document.getElementById('viewer-content') : sections.current[i] ?? null)
+
+  /** n / p: the neighbour on the page when it is there (continuous reading), else its own page. */
+  const goEpisode = (dir: 1 | -1) => {
+    const i = Math.min(current, episodes.length - 1)
+    const target = dir === 1 ? episodes[i]!.next : episodes[i]!.prev
+    if (!target) return
+    const j = episodes.findIndex((e) => e.id === target.id)
+    const el = j >= 0 ? sectionOf(j) : null
+    if (el && !paper) el.scrollIntoView({ block: 'start' })
+    else location.assign(`/viewer/${target.id}`)
+  }
+
+  /** The reader stops automatic unlocks for the series; `message` is announced once the server agrees. */
+  const stopAuto = async (message: string) => {
+    const r = await deleteAutoUnlock(seriesId)
+    if (r.ok) { setAuto(r.data); announce(message) }
+  }
+
+  return { chain, tail, auto, setAuto, current, episodes, last, sections, sentinel, sectionOf, fetchNext, goEpisode, stopAuto }
+}
