@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import {
+  AUTO_SCROLL_SPEEDS, DEFAULT_AUTO_SCROLL_SPEED, MAX_ZOOM, atPageEnd, autoScrollStep, nextSpeed, offlineUrls, pinchZoom, progressUnchanged, speedIndex, zoomAnchor,
   DEFAULT_SETTINGS, pageCount, pageIndicator, pageOfPosition, pageOfSlice, pagePosition, pageSlices, pageStep, parseSettings, positionParam, settingsKey, turnPage,
   viewerLoginHref, viewerPlace,
 } from './reading.ts'
@@ -114,5 +115,68 @@ describe('settings cookie', () => {
     expect(settingsFromCookie(set.split(';')[0]!.split('=')[1])).toEqual({ ...DEFAULT_SETTINGS, mode: 'PAPER' })
     expect(settingsFromCookie(undefined)).toBeNull()
     expect(settingsFromCookie('%E0%A4%A')).toEqual(DEFAULT_SETTINGS) // undecodable: the defaults
+  })
+})
+
+describe('zoom (SCROLL mode)', () => {
+  it('a pinch scales the zoom at its start by the fingers\' distance, to 0.05, within 1 and the largest step', () => {
+    expect(pinchZoom(1, 100, 150)).toBe(1.5)
+    expect(pinchZoom(1.5, 100, 133)).toBe(2)
+    expect(pinchZoom(1, 100, 112)).toBe(1.1)
+    expect(pinchZoom(2, 100, 10)).toBe(1)
+    expect(pinchZoom(2, 100, 1000)).toBe(MAX_ZOOM)
+    expect(MAX_ZOOM).toBe(3)
+  })
+
+  it('keeps the point at the middle of the screen in place, never above the top', () => {
+    expect(zoomAnchor(1400, 1, 2, 800)).toBe(2400) // middle 1400 → 2800, minus half a screen
+    expect(zoomAnchor(2800, 2, 1, 800)).toBe(1000)
+    expect(zoomAnchor(400, 2, 1, 800)).toBe(0)
+  })
+})
+
+describe('auto-scroll (SCROLL mode)', () => {
+  it('scrolls whole pixels and carries the fraction, so a slow speed still moves at its rate', () => {
+    expect(autoScrollStep(0, 100, 16)).toEqual({ px: 1, carry: expect.closeTo(0.6, 9) })
+    expect(autoScrollStep(0, 30, 16)).toEqual({ px: 0, carry: expect.closeTo(0.48, 9) })
+    let carry = 0
+    let moved = 0
+    for (let i = 0; i < 60; i++) { const s = autoScrollStep(carry, 30, 1000 / 60); carry = s.carry; moved += s.px }
+    expect(moved).toBeGreaterThanOrEqual(29) // one second at 30 px/s
+    expect(moved).toBeLessThanOrEqual(30)
+    expect(autoScrollStep(0.5, 100, -20)).toEqual({ px: 0, carry: expect.closeTo(-1.5, 9) }) // a frame stamped before the start moves nothing
+  })
+
+  it('stops at the end of the page (within a pixel)', () => {
+    expect(atPageEnd(800, 1199, 2000)).toBe(true)
+    expect(atPageEnd(800, 1198, 2000)).toBe(false)
+  })
+
+  it('steps its speed within the offered ones; the slider shows an unknown speed as the first', () => {
+    expect(nextSpeed(DEFAULT_AUTO_SCROLL_SPEED, 1)).toBe(150)
+    expect(nextSpeed(DEFAULT_AUTO_SCROLL_SPEED, -1)).toBe(60)
+    expect(nextSpeed(AUTO_SCROLL_SPEEDS[0], -1)).toBe(AUTO_SCROLL_SPEEDS[0])
+    expect(nextSpeed(320, 1)).toBe(320)
+    expect(nextSpeed(77, 1)).toBe(AUTO_SCROLL_SPEEDS[0]) // not one of them: from the start
+    expect(speedIndex(100)).toBe(2)
+    expect(speedIndex(77)).toBe(0)
+  })
+})
+
+describe('progress saving (SCROLL mode)', () => {
+  it('sends a position only when it moved by half a percent since the last one sent', () => {
+    expect(progressUnchanged(undefined, 0)).toBe(false)
+    expect(progressUnchanged(0.5, 0.504)).toBe(true)
+    expect(progressUnchanged(0.5, 0.496)).toBe(true)
+    expect(progressUnchanged(0.5, 0.506)).toBe(false)
+    expect(progressUnchanged(-1, 0)).toBe(false) // no saved progress yet: the top is sent
+  })
+})
+
+describe('offline reading', () => {
+  it('caches every width of every slice, then the site\'s built assets once each', () => {
+    const srcsets = ['/img/1-360.webp 360w, /img/1-720.webp 720w', '/img/2-360.webp 360w']
+    const resources = ['http://x/_astro/a.js', 'http://x/api/v1/me', 'http://x/_astro/a.js', 'http://x/_astro/b.css', 'http://y/_astro/c.js']
+    expect(offlineUrls(srcsets, resources, 'http://x')).toEqual(['/img/1-360.webp', '/img/1-720.webp', '/img/2-360.webp', 'http://x/_astro/a.js', 'http://x/_astro/b.css'])
   })
 })
