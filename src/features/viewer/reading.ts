@@ -182,7 +182,7 @@ export function settingsFromCookie(raw: string | undefined): ViewerSettings | nu
 // ───────────────────────────── zoom and auto-scroll (SCROLL mode) ─────────────────────────────
 
 /** Zoom levels of the strip: 1 fits the width; + / − step through them. */
-export const ZOOM_STEPS = [1, 1.25, 1.5, 2, 2.5, 3] as const
+const ZOOM_STEPS = [1, 1.25, 1.5, 2, 2.5, 3] as const
 
 /** The zoom level one step in or out from `zoom` (a pinch may leave it between steps). */
 export function zoomStep(zoom: number, dir: 1 | -1): number {
