@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test'
 import { newMember, noSeriousViolations, signInTo } from './helpers.ts'
+import { hydrated, lockedEpisode } from './lowbalance.helpers.ts'
 
 /**
  * Issue 25 §2, the low-balance path, on a phone (390×844, touch): a new reader with 0 coins at a paid episode
@@ -8,22 +9,6 @@ import { newMember, noSeriousViolations, signInTo } from './helpers.ts'
  * action, in view, focused and announced; the shop refuses an off-site way back.
  */
 test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true })
-
-type Preview = { ownership: unknown; freetime: { available: boolean } | null; offers: { RENT: { single: { affordable: boolean; coins: number } | null } } }
-
-/** The first episode from `from` that this reader sees locked (not adult) and whose preview passes `want`. */
-async function lockedEpisode(page: Page, from: number, want: (p: Preview) => boolean): Promise<number> {
-  for (let id = from; id < from + 80; id++) {
-    const res = await page.request.get(`/api/v1/purchase/preview?episodeId=${id}`)
-    if (!res.ok()) continue
-    const p = ((await res.json()) as { data: Preview }).data
-    if (p.ownership !== null || !want(p)) continue
-    if ((await page.goto(`/viewer/${id}`))?.status() === 403 && (await page.locator('.locked-episode').count()) === 1) return id
-  }
-  throw new Error('no locked episode to test with')
-}
-
-const hydrated = (page: Page) => page.locator('astro-island:not([ssr])').first().waitFor({ state: 'attached' })
 
 async function newReader(page: Page) {
   const account = await newMember(page)

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { shopHref, shopReturnPath } from './return.ts'
+import { shopReturnPath } from './return.ts'
+import { shopHref } from './shop-link.ts'
 
 describe('shopReturnPath (the shop never redirects off site)', () => {
   it('keeps a same-site relative path, with its query and fragment', () => {
@@ -15,8 +16,9 @@ describe('shopReturnPath (the shop never redirects off site)', () => {
     for (const loop of ['/', '/shop', '/shop/result?payment=x', '/api/v1/coin', null, undefined, '']) expect(shopReturnPath(loop), String(loop)).toBeNull()
     expect(shopReturnPath('/shopping')).toBe('/shopping')
   })
-  it('shopHref carries only a valid path', () => {
-    expect(shopHref('/viewer/12#unlock')).toBe('/shop?return=%2Fviewer%2F12%23unlock')
-    expect(shopHref('//evil.example')).toBe('/shop')
+  it('what shopHref sends comes back whole', () => {
+    const href = shopHref('/viewer/12#unlock')
+    expect(href).toBe('/shop?return=%2Fviewer%2F12%23unlock')
+    expect(shopReturnPath(new URL(href, 'https://x.invalid').searchParams.get('return'))).toBe('/viewer/12#unlock')
   })
 })

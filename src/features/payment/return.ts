@@ -1,6 +1,6 @@
 /**
  * The shop's way back (issue 25 §2, the low-balance path): the rent-or-buy choice sends a short reader to
- * `/shop?return=<path>`; the shop keeps that path in a cookie (the checkout's provider only knows
+ * `/shop?return=<path>` (`shopHref`, shop-link.ts); the shop keeps that path in a cookie (the checkout's provider only knows
  * `/shop/result`) and the result page offers it as the main action once paid. Only a same-site relative path
  * is kept (spec §2/§8 callback rule, `safeCallback`): an absolute or protocol-relative URL, the shop itself or
  * the API give null, so the shop is never an open redirect.
@@ -18,10 +18,4 @@ export function shopReturnPath(raw: string | null | undefined): string | null {
   const path = safeCallback(raw)
   if (path === '/' || path !== raw || /^\/(shop|api)(\/|\?|#|$)/.test(path)) return null
   return path
-}
-
-/** The shop link that brings the reader back to `returnTo` after paying. */
-export function shopHref(returnTo: string): string {
-  const path = shopReturnPath(returnTo)
-  return path ? `/shop?return=${encodeURIComponent(path)}` : '/shop'
 }
