@@ -16,7 +16,7 @@ async function newReader(page: Page) {
 }
 
 test.describe('the low-balance path (French edition, phone)', () => {
-  test('0 coins: "Recharger" with the missing coins → shop → pay → back on the episode → one tap → first slice', async ({ page }) => {
+  test('0 coins: "Recharger" with the missing coins → shop → pay → back on the episode → one tap → first slice', async ({ page }, info) => {
     await newReader(page)
     const id = await lockedEpisode(page, 6, (p) => p.freetime === null && p.offers.RENT.single?.affordable === false)
     await hydrated(page)
@@ -26,6 +26,7 @@ test.describe('the low-balance path (French edition, phone)', () => {
     await expect(topUp).toHaveAttribute('href', `/shop?return=${encodeURIComponent(`/viewer/${id}#unlock`)}`)
     await expect(page.getByRole('button', { name: /^Confirmer/ })).toHaveCount(0)
     await noSeriousViolations(page)
+    await info.attach('popup-390-short', { body: await page.screenshot(), contentType: 'image/png' })
 
     await topUp.tap()
     await expect(page).toHaveURL(`/shop?return=${encodeURIComponent(`/viewer/${id}#unlock`)}`)
@@ -46,6 +47,7 @@ test.describe('the low-balance path (French edition, phone)', () => {
     await hydrated(page)
     const confirm = page.getByRole('button', { name: 'Confirmer : 2 pièces' })
     await expect(confirm).toBeInViewport()
+    await info.attach('popup-390-back-from-shop', { body: await page.screenshot(), contentType: 'image/png' })
     await confirm.tap()
     await expect(page.locator('.locked-episode')).toHaveCount(0)
     await expect(page.locator('.viewer-slice img').first()).toBeVisible()
@@ -97,5 +99,16 @@ test.describe('the low-balance path (French edition, phone)', () => {
     expect((await page.context().cookies()).filter((c) => c.name === 'shop_return')).toEqual([])
     await page.goto(`/shop?return=${encodeURIComponent('/viewer/7#unlock')}`)
     await expect(page.getByTestId('shop-back')).toHaveAttribute('href', '/viewer/7#unlock')
+  })
+
+  test.describe('without JavaScript', () => {
+    test.use({ javaScriptEnabled: false })
+    test('the locked episode still leads to the shop with the way back', async ({ page, baseURL }) => {
+      const member = await newMember(page)
+      await page.request.post('/api/v1/auth/web/sign-in', { form: { email: member.email, password: member.password, callback: '/' }, headers: { origin: baseURL! }, maxRedirects: 0 })
+      const id = await lockedEpisode(page, 6, (p) => p.freetime === null && p.offers.RENT.single?.affordable === false)
+      await page.getByRole('link', { name: 'Recharger : il manque 2 pièces' }).click()
+      await expect(page.getByTestId('shop-back')).toHaveAttribute('href', `/viewer/${id}#unlock`)
+    })
   })
 })
