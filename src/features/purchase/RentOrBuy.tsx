@@ -48,7 +48,7 @@ type Props = {
   preview: PurchasePreview
   labels: RentOrBuyLabels
   freetimeNext?: string | null
-  /** The shop, with the validated way back to this episode (`shopHref`). */
+  /** The shop link with the way back to this episode (`shopHref`; the shop keeps it only if valid). */
   shopHref?: string
 }
 
