@@ -8,6 +8,7 @@
  *   island polls `GET /api/v1/payment/status/{id}` and shows the result: paid (with the new balance, and
  *   `coin:changed` dispatched with the `GET /api/v1/coin` shape), cancelled, or — when the browser blocked the
  *   pop-up — a link that continues the checkout in this tab.
+ * - paid, coming from an episode (`returnTo`): the way back to it is the main action;
  * - "remember this payment method" keeps the method in this browser (localStorage) — nothing is stored server-side.
  */
 import { useEffect, useRef, useState } from 'react'
@@ -36,9 +37,21 @@ type ShopLabels = {
   balance: Plural
   failed: string
   again: string
+  /** Back to the episode the reader came from (issue 25 §2). */
+  toEpisode: string
 }
 
-type Props = { products: ShopProduct[]; methods: string[]; selected: number | null; formKey: string; agreeMissing: boolean; error: string | null; labels: ShopLabels }
+type Props = {
+  products: ShopProduct[]
+  methods: string[]
+  selected: number | null
+  formKey: string
+  agreeMissing: boolean
+  error: string | null
+  labels: ShopLabels
+  /** The validated episode path to go back to once paid (null: none). */
+  returnTo?: string | null
+}
 
 type State =
   | { kind: 'idle' }
@@ -62,7 +75,7 @@ async function api<T>(path: string, init?: RequestInit): Promise<{ ok: boolean; 
   }
 }
 
-export default function Shop({ products, methods, selected, formKey, agreeMissing, error, labels }: Props) {
+export default function Shop({ products, methods, selected, formKey, agreeMissing, error, labels, returnTo = null }: Props) {
   const [method, setMethod] = useState(methods[0] ?? 'card')
   const [remember, setRemember] = useState(false)
   const [state, setState] = useState<State>({ kind: 'idle' })
@@ -140,7 +153,8 @@ export default function Shop({ products, methods, selected, formKey, agreeMissin
         <h2 id="shop-paid">{labels.paidTitle}</h2>
         <p role="status">{state.text}</p>
         {state.balance && <p className="total">{state.balance}</p>}
-        <button className="btn" type="button" onClick={() => location.reload()}>{labels.again}</button>
+        {returnTo && <a className="btn" href={returnTo}>{labels.toEpisode}</a>}
+        <button className={returnTo ? 'link' : 'btn'} type="button" onClick={() => location.reload()}>{labels.again}</button>
       </section>
     )
   }

@@ -4,13 +4,18 @@
  * into the props), confirms, and the island calls `POST /api/v1/purchase` with an Idempotency-Key made here (one
  * per choice, kept for retries). A wait-until-free ticket, when the series has one, is offered too.
  *
+ * The main action (issue 25 §2, `mainAction`): a ready ticket comes first; otherwise "Confirmer" when the
+ * balance covers the choice, else "Recharger" with the missing coins, a link to the shop that brings the reader
+ * back here after paying (`shopHref`, server-made, so it works without JavaScript). An error shows beside the
+ * action that failed, scrolled into view, announced (role=alert) and focused.
+ *
  * Contracts with other islands (document events):
  * - success → `coin:changed` with the new balance (the `GET /api/v1/coin` shape), then the page reloads open;
  * - ADULT_ONLY_CONTENTS → `age:required` with `{returnTo: location.pathname}` (the age popup opens);
- * - COIN_INSUFFICIENT → a link to /shop.
+ * - COIN_INSUFFICIENT → the shop link with the way back.
  */
-import { useRef, useState } from 'react'
-import type { PreviewOffer, PurchasePreview } from './preview.ts'
+import { useEffect, useRef, useState } from 'react'
+import { mainAction, type PreviewOffer, type PurchasePreview } from './preview.ts'
 import type { PurchaseKind } from './purchase.ts'
 import { pluralText, type Plural } from '../../lib/i18n/plural.ts'
 
@@ -27,6 +32,8 @@ type RentOrBuyLabels = {
   uses: string
   type: Record<'BONUS' | 'FREE_COIN' | 'COIN', string>
   short: Plural
+  /** "Recharger : il manque {count} pièces", the main action when the balance is short. */
+  topUp: Plural
   toShop: string
   confirm: Plural
   busy: string
@@ -37,14 +44,21 @@ type RentOrBuyLabels = {
   failed: string
 }
 
-type Props = { preview: PurchasePreview; labels: RentOrBuyLabels; freetimeNext?: string | null }
+type Props = {
+  preview: PurchasePreview
+  labels: RentOrBuyLabels
+  freetimeNext?: string | null
+  /** The shop link with the way back to this episode (`shopHref`; the shop keeps it only if valid). */
+  shopHref?: string
+}
 
 /** `{name}` placeholders of a label filled in. */
 function fill(text: string, vars: Record<string, string | number>): string {
   return text.replace(/\{(\w+)\}/g, (m, k: string) => (k in vars ? String(vars[k]) : m))
 }
 
-type Outcome = { tone: 'ok' | 'error'; text: string; shop?: boolean } | null
+/** What the last action did; an error is shown beside the action it came from (`at`). */
+type Outcome = { tone: 'ok'; text: string } | { tone: 'error'; text: string; at: 'FREETIME' | 'COINS'; shop: boolean } | null
 
 async function post(url: string, body: unknown, key: string): Promise<{ ok: boolean; code?: string; message?: string; data?: any }> {
   try {
@@ -61,24 +75,34 @@ async function post(url: string, body: unknown, key: string): Promise<{ ok: bool
   }
 }
 
-export default function RentOrBuy({ preview, labels, freetimeNext = null }: Props) {
+export default function RentOrBuy({ preview, labels, freetimeNext = null, shopHref = '/shop' }: Props) {
   const kinds = (['RENT', 'POSSESSION'] as const).filter((k) => preview.offers[k].single !== null)
   const [kind, setKind] = useState<PurchaseKind>(kinds[0] ?? 'RENT')
   const [scope, setScope] = useState<'SINGLE' | 'REMAINING'>('SINGLE')
   const coins = (n: number) => pluralText(labels.coins, n)
   const [busy, setBusy] = useState(false)
   const [outcome, setOutcome] = useState<Outcome>(null)
+  const errorBox = useRef<HTMLParagraphElement>(null)
   const keys = useRef(new Map<string, string>())
   const keyFor = (what: string) => {
     if (!keys.current.has(what)) keys.current.set(what, crypto.randomUUID())
     return keys.current.get(what)!
   }
+  // An error is where the reader looks: scrolled into view beside the action, and focused (read out).
+  useEffect(() => {
+    if (outcome?.tone !== 'error' || !errorBox.current) return
+    errorBox.current.scrollIntoView({ block: 'center' })
+    errorBox.current.focus()
+  }, [outcome])
   if (kinds.length === 0 && !preview.freetime) return null
 
   const offers = preview.offers[kind]
-  const offer: PreviewOffer | null = (scope === 'REMAINING' ? offers.remaining : null) ?? offers.single
+  const offer: PreviewOffer | null = kinds.length > 0 ? ((scope === 'REMAINING' ? offers.remaining : null) ?? offers.single) : null
+  const action = mainAction(offer, preview.freetime)
+  const ticketReady = preview.freetime?.available === true
+  const look = (a: typeof action.main) => (action.main === a ? 'btn' : 'btn rob-secondary')
 
-  const handle = async (call: Promise<Awaited<ReturnType<typeof post>>>, onOk: (data: any) => void) => {
+  const handle = async (at: 'FREETIME' | 'COINS', call: Promise<Awaited<ReturnType<typeof post>>>, onOk: (data: any) => void) => {
     setBusy(true)
     setOutcome(null)
     const res = await call
@@ -90,24 +114,47 @@ export default function RentOrBuy({ preview, labels, freetimeNext = null }: Prop
     }
     setBusy(false)
     if (res.code === 'ADULT_ONLY_CONTENTS') document.dispatchEvent(new CustomEvent('age:required', { detail: { returnTo: location.pathname } }))
-    setOutcome({ tone: 'error', text: res.message ?? labels.failed, shop: res.code === 'COIN_INSUFFICIENT' })
+    setOutcome({ tone: 'error', text: res.message ?? labels.failed, at, shop: res.code === 'COIN_INSUFFICIENT' })
   }
 
   const buyNow = () => {
     if (!offer || busy) return
     const body = { episodeIds: offer.episodeIds, kind: offer.kind }
-    void handle(post('/api/v1/purchase', body, keyFor(`${offer.kind}:${offer.scope}`)), (data: { coin: unknown }) =>
+    void handle('COINS', post('/api/v1/purchase', body, keyFor(`${offer.kind}:${offer.scope}`)), (data: { coin: unknown }) =>
       document.dispatchEvent(new CustomEvent('coin:changed', { detail: data.coin })),
     )
   }
   const useTicket = () => {
     if (busy) return
-    void handle(post('/api/v1/purchase/freetime', { episodeId: preview.episodeId }, keyFor('FREETIME')), () => {})
+    void handle('FREETIME', post('/api/v1/purchase/freetime', { episodeId: preview.episodeId }, keyFor('FREETIME')), () => {})
   }
+  const errorAt = (at: 'FREETIME' | 'COINS') =>
+    outcome?.tone === 'error' && outcome.at === at ? (
+      <p role="alert" id="rob-error" className="rob-error" tabIndex={-1} ref={errorBox}>
+        {outcome.text}
+        {outcome.shop && (
+          <>
+            {' '}
+            <a href={shopHref}>{labels.toShop}</a>
+          </>
+        )}
+      </p>
+    ) : null
+  const describedBy = (at: 'FREETIME' | 'COINS') => (outcome?.tone === 'error' && outcome.at === at ? 'rob-error' : undefined)
+  const freetimeNote = preview.freetime && <span className="rob-freetime-note">{pluralText(labels.freetime, preview.freetime.hours)}</span>
 
   return (
-    <div className="rent-or-buy">
-      {kinds.length > 0 && offer && (
+    <div className="rent-or-buy" data-main={action.main ?? undefined}>
+      {ticketReady && (
+        <div className="rob-freetime">
+          <button className={look('FREETIME')} type="button" onClick={useTicket} disabled={busy} aria-describedby={describedBy('FREETIME')}>
+            {pluralText(labels.freetimeButton, preview.freetime!.unlockHours)}
+          </button>
+          {freetimeNote}
+          {errorAt('FREETIME')}
+        </div>
+      )}
+      {offer && (
         <form
           onSubmit={(e) => {
             e.preventDefault()
@@ -136,38 +183,31 @@ export default function RentOrBuy({ preview, labels, freetimeNext = null }: Prop
               </label>
             </fieldset>
           )}
-          <p className="rob-uses" data-testid="coins-used" aria-live="polite">
-            {offer.affordable
+          {/* read out when a choice changes what is paid, or how much is missing */}
+          <p className={action.coins === 'PAY' ? 'rob-uses' : 'sr-only'} data-testid="coins-used" aria-live="polite">
+            {action.coins === 'PAY'
               ? `${labels.uses} ${offer.uses.map((u) => `${labels.type[u.type]} ${u.amount}`).join(' · ')}`
-              : pluralText(labels.short, offer.shortBy)}
+              : pluralText(labels.short, action.missing)}
           </p>
-          <button className="btn" type="submit" disabled={busy} aria-disabled={busy}>
-            {busy ? labels.busy : pluralText(labels.confirm, offer.coins)}
-          </button>
-        </form>
-      )}
-      {preview.freetime && (
-        <p className="rob-freetime">
-          {preview.freetime.available ? (
-            <button className="btn" type="button" onClick={useTicket} disabled={busy}>
-              {pluralText(labels.freetimeButton, preview.freetime.unlockHours)}
+          {action.coins === 'PAY' ? (
+            <button className={look('PAY')} type="submit" disabled={busy} aria-disabled={busy} aria-describedby={describedBy('COINS')}>
+              {busy ? labels.busy : pluralText(labels.confirm, offer.coins)}
             </button>
           ) : (
-            freetimeNext && <span>{fill(labels.freetimeNext, { date: freetimeNext })}</span>
+            <a className={look('TOP_UP')} href={shopHref} data-testid="top-up">
+              {pluralText(labels.topUp, action.missing)}
+            </a>
           )}
-          <span className="rob-freetime-note">{pluralText(labels.freetime, preview.freetime.hours)}</span>
+          {errorAt('COINS')}
+        </form>
+      )}
+      {preview.freetime && !ticketReady && (
+        <p className="rob-freetime">
+          {freetimeNext && <span>{fill(labels.freetimeNext, { date: freetimeNext })}</span>}
+          {freetimeNote}
         </p>
       )}
       <p role="status" className="rob-ok">{outcome?.tone === 'ok' ? outcome.text : ''}</p>
-      <p role="alert" className="rob-error">
-        {outcome?.tone === 'error' ? outcome.text : ''}
-        {outcome?.shop && (
-          <>
-            {' '}
-            <a href="/shop">{labels.toShop}</a>
-          </>
-        )}
-      </p>
     </div>
   )
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { coinUses, purchasePreview, type PreviewEpisode } from './preview.ts'
+import { coinUses, mainAction, purchasePreview, type PreviewEpisode } from './preview.ts'
 import { currentTicket } from '../freetime/freetime.ts'
 import type { Lot } from '../wallet/wallet.ts'
 
@@ -54,5 +54,26 @@ describe('purchasePreview', () => {
   it('coinUses is null when the coins do not suffice', () => {
     expect(coinUses(lots, [{ episodeId: 1, seriesId: 1, price: 57 }], now)).toBeNull()
     expect(coinUses(lots, [{ episodeId: 1, seriesId: 1, price: 56 }], now)).toEqual([{ type: 'BONUS', amount: 4 }, { type: 'FREE_COIN', amount: 2 }, { type: 'COIN', amount: 50 }])
+  })
+})
+
+describe('mainAction (the low-balance path)', () => {
+  const short = { affordable: false, shortBy: 2 }
+  const enough = { affordable: true, shortBy: 0 }
+  it('a short balance makes "top up" (with the missing coins) the main action', () => {
+    expect(mainAction(short, null)).toEqual({ main: 'TOP_UP', coins: 'TOP_UP', missing: 2 })
+    expect(mainAction(short, { available: false })).toEqual({ main: 'TOP_UP', coins: 'TOP_UP', missing: 2 })
+  })
+  it('enough coins: paying is the main action', () => {
+    expect(mainAction(enough, null)).toEqual({ main: 'PAY', coins: 'PAY', missing: 0 })
+  })
+  it('a ready wait-until-free ticket comes first, whatever the balance', () => {
+    expect(mainAction(short, { available: true })).toEqual({ main: 'FREETIME', coins: 'TOP_UP', missing: 2 })
+    expect(mainAction(enough, { available: true })).toEqual({ main: 'FREETIME', coins: 'PAY', missing: 0 })
+    expect(mainAction(null, { available: true })).toEqual({ main: 'FREETIME', coins: null, missing: 0 })
+  })
+  it('from a real preview: 0 coins on a 3-coin rental', () => {
+    const p = purchasePreview(105, eps, [], [], now)!
+    expect(mainAction(p.offers.RENT.single, p.freetime)).toEqual({ main: 'TOP_UP', coins: 'TOP_UP', missing: 3 })
   })
 })

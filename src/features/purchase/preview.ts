@@ -128,3 +128,21 @@ export function purchasePreview(
     freetime,
   }
 }
+
+/** The main action of the rent-or-buy choice: the wait-until-free ticket, paying, or the shop (`mainAction`). */
+export type MainAction = 'FREETIME' | 'PAY' | 'TOP_UP'
+
+/**
+ * Which action the rent-or-buy choice puts first (issue 25 §2, the low-balance path): a wait-until-free ticket
+ * ready for this episode comes first and is the main action; otherwise paying the chosen `offer` when the
+ * balance covers it, else topping up (`TOP_UP`, a link to the shop) with the `missing` coins.
+ * `coins` is what the coin part offers: paying, or the shop when short (null: nothing is sold for coins).
+ */
+export function mainAction(
+  offer: Pick<PreviewOffer, 'affordable' | 'shortBy'> | null,
+  freetime: Pick<PreviewFreetime, 'available'> | null,
+): { main: MainAction | null; coins: 'PAY' | 'TOP_UP' | null; missing: number } {
+  const coins = offer === null ? null : offer.affordable ? 'PAY' : 'TOP_UP'
+  const main = freetime?.available ? 'FREETIME' : coins
+  return { main, coins, missing: offer && !offer.affordable ? offer.shortBy : 0 }
+}

@@ -8,6 +8,7 @@
 import { useEffect, useEffectEvent, useRef, useState } from 'react'
 import { AUTO_UNLOCK_BUDGETS, DEFAULT_AUTO_UNLOCK_BUDGET, autoUnlockDecision, autoUnlockKey, type AutoUnlockKind, type AutoUnlockState } from './continuous.ts'
 import { announceCoin, purchase, putAutoUnlock, requireAge } from './client.ts'
+import { shopHref } from '../payment/shop-link.ts'
 import type { EpisodeLink } from './viewer.ts'
 import { pluralText, type Plural } from '../../lib/i18n/plural.ts'
 
@@ -158,7 +159,7 @@ export default function NextEpisode({ link, seriesId, status, userId, loginHref,
           </ul>
           {stopped && (
             <p className="viewer-next-stopped" role="alert">
-              {stopped} {stopped === labels.autoStoppedBalance && <a href="/shop">{labels.shop}</a>}
+              {stopped} {stopped === labels.autoStoppedBalance && <a href={shopHref(`/viewer/${link.id}#unlock`)}>{labels.shop}</a>}
             </p>
           )}
           <p className="viewer-actions">
