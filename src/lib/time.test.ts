@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { DAY_MS, HOUR_MS, SECOND_MS, isoAfter } from './time.ts'
+import { DAY_MS, HOUR_MS, MINUTE_MS, SECOND_MS, isoAfter } from './time.ts'
 
 describe('time arithmetic', () => {
-  it('the units are the milliseconds of a second, an hour and a day', () => {
+  it('the units are the milliseconds of a second, a minute, an hour and a day', () => {
     expect(SECOND_MS).toBe(1000)
-    expect(HOUR_MS).toBe(3600 * SECOND_MS)
+    expect(MINUTE_MS).toBe(60 * SECOND_MS)
+    expect(HOUR_MS).toBe(60 * MINUTE_MS)
     expect(DAY_MS).toBe(24 * HOUR_MS)
   })
 

@@ -11,6 +11,7 @@ import { messageProvider } from '../account/messaging.server.ts'
 import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
 import { checkPassword, hashPassword } from '../../lib/server/password.ts'
+import { SECOND_MS, isoAfter } from '../../lib/time.ts'
 import { checkLimits } from './limits.server.ts'
 import type { Translate } from '../../lib/i18n/i18n.ts'
 import type { Platform } from '../coupon/coupon.ts'
@@ -113,7 +114,7 @@ export async function signUp(db: Db, body: SignUpBody, ctx: AuthContext): Promis
 async function newOtp(db: Db, email: string, ctx: AuthContext, now: Date): Promise<{ statements: { sql: string; params: unknown[] }[]; send: () => Promise<void> }> {
   const code = generateOtp()
   const nowIso = now.toISOString()
-  const expires = new Date(now.getTime() + OTP_TTL_SECONDS * 1000).toISOString()
+  const expires = isoAfter(now, OTP_TTL_SECONDS * SECOND_MS)
   const statements = [
     { sql: `UPDATE one_time_codes SET used_at = ? WHERE kind = 'EMAIL_OTP' AND target = ? AND used_at IS NULL`, params: [nowIso, email] },
     {
@@ -136,7 +137,7 @@ export async function countAttempt(db: Db, bucket: string, windowSeconds: number
        reset_at = CASE WHEN rate_limits.reset_at <= ?3 THEN ?2 ELSE rate_limits.reset_at END
      RETURNING count`,
     bucket,
-    new Date(now.getTime() + windowSeconds * 1000).toISOString(),
+    isoAfter(now, windowSeconds * SECOND_MS),
     now.toISOString(),
   )
   return row?.count ?? 0
