@@ -5,13 +5,14 @@
  * state. Plain SQL statements run by scripts/seed.ts after the main rows.
  */
 import { DEMO_ACCOUNTS, langOf } from './data.ts'
+import { HOUR_MS, isoAfter } from '../../src/lib/time.ts'
 
 const q = (s: string) => `'${s.replaceAll("'", "''")}'`
 
 export function communityStatements(locale: string | undefined, now: Date = new Date()): string[] {
   const fr = langOf(locale) === 'fr'
   const tx = (f: string, e: string) => (fr ? f : e)
-  const at = (hoursAgo: number) => q(new Date(now.getTime() - hoursAgo * 3_600_000).toISOString())
+  const at = (hoursAgo: number) => q(isoAfter(now, -hoursAgo * HOUR_MS))
   const reader = DEMO_ACCOUNTS.reader.id
   const minor = DEMO_ACCOUNTS.minor.id
   const comment = (id: number, user: number, parent: number | null, body: string, likes: number, replies: number, hoursAgo: number) =>

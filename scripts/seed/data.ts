@@ -9,6 +9,7 @@ import { ftsDocument } from '../../src/features/search/search.ts'
 import { CARD_IMAGE_WIDTH } from '../../src/features/catalogue/catalogue.ts'
 import { transcriptJson } from '../../src/features/viewer/transcript.ts'
 import { demoSliceText } from './transcripts.ts'
+import { DAY_MS, HOUR_MS, MINUTE_MS, isoAfter } from '../../src/lib/time.ts'
 
 /** Bump when the demo data changes: `npm run seed` re-seeds only with `--force` or on a new version. */
 export const SEED_VERSION = '3'
@@ -358,9 +359,6 @@ function prng(seed: number): () => number {
   }
 }
 
-const HOUR = 3_600_000
-const DAY = 24 * HOUR
-
 // ───────────────────────────── the builder ─────────────────────────────
 
 /** Builds the whole demo: catalogue, shop, events, content pages and the two demo accounts. */
@@ -374,7 +372,7 @@ export function buildDemo(opts: BuildDemoOptions): DemoCatalogue {
   const tx = (fr: string, en: string) => (long === 'fr' ? fr : en)
   const labelLang: Lang = lang === 'fr' || lang === 'de' ? lang : 'en' // images need a Latin script
   const t0 = now.getTime()
-  const at = (ms: number) => new Date(t0 + ms).toISOString()
+  const at = (ms: number) => isoAfter(now, ms)
   const rand = prng(20261122)
 
   const tables: Record<string, Row[]> = {}
@@ -382,7 +380,7 @@ export function buildDemo(opts: BuildDemoOptions): DemoCatalogue {
   const images: DemoImage[] = []
 
   // Creators and tags
-  CREATOR_NAMES.forEach((name, i) => push('creators', { id: i + 1, name, created_at: at(-800 * DAY) }))
+  CREATOR_NAMES.forEach((name, i) => push('creators', { id: i + 1, name, created_at: at(-800 * DAY_MS) }))
   TAG_KEYS.forEach((key, i) =>
     push('tags', { id: i + 1, name: TAGS[key]![lang], is_recommended: i % 3 === 0 ? 1 : 0, search_count: 1000 - i * 37 }),
   )
@@ -406,9 +404,9 @@ export function buildDemo(opts: BuildDemoOptions): DemoCatalogue {
     const isNew = flags.has('N')
     const hue = (id * 47) % 360
     const count = 10 + (id % 5)
-    const interval = isNew ? DAY : ten ? 10 * DAY : status === 'COMPLETED' ? 3 * DAY : 7 * DAY
+    const interval = isNew ? DAY_MS : ten ? 10 * DAY_MS : status === 'COMPLETED' ? 3 * DAY_MS : 7 * DAY_MS
     const lastAt =
-      status === 'SCHEDULED' ? t0 - (id % 7) * DAY - 2 * HOUR : status === 'PAUSED' ? t0 - (60 + id) * DAY : t0 - (120 + id * 5) * DAY
+      status === 'SCHEDULED' ? t0 - (id % 7) * DAY_MS - 2 * HOUR_MS : status === 'PAUSED' ? t0 - (60 + id) * DAY_MS : t0 - (120 + id * 5) * DAY_MS
     const firstAt = lastAt - (count - 1) * interval
     const freeCount = flags.has('F') ? 5 : isAdult ? 1 : isText ? 3 : 2 + (id % 2)
     const rank = Math.round(20_000 + rand() * 70_000 + (id === 24 ? 30_000 : 0))
@@ -439,7 +437,7 @@ export function buildDemo(opts: BuildDemoOptions): DemoCatalogue {
       last_episode_at: at(lastAt - t0),
       next_update_at: status === 'SCHEDULED' ? at(lastAt + interval - t0) : null,
       is_published: 1,
-      created_at: at(firstAt - t0 - DAY),
+      created_at: at(firstAt - t0 - DAY_MS),
       updated_at: at(lastAt - t0),
     })
     images.push({ key: `covers/${id}`, kind: 'cover', width: COVER_SIZE.width, height: COVER_SIZE.height, label, sublabel: GENRE_NAMES[genre][labelLang].toUpperCase(), hue, variant: id % 4 })
@@ -499,7 +497,7 @@ export function buildDemo(opts: BuildDemoOptions): DemoCatalogue {
         text_body: isText ? novelText(long, title, no) : null,
         published_at: at(firstAt + (no - 1) * interval - t0),
         view_count: Math.max(0, Math.round(rank / (no + 1))),
-        created_at: at(firstAt + (no - 1) * interval - t0 - HOUR),
+        created_at: at(firstAt + (no - 1) * interval - t0 - HOUR_MS),
       })
       if (!isText) {
         for (let n = 1; n <= 3; n++) {
@@ -533,7 +531,7 @@ export function buildDemo(opts: BuildDemoOptions): DemoCatalogue {
     [tx('Terminées : à lire d’une traite', 'Completed: binge them'), tx('Toutes les séries terminées, du premier au dernier épisode.', 'Every completed series, first to last episode.'), [3, 10, 13, 18, 20, 26, 33, 38]],
   ]
   themes.forEach(([title, description, ids], i) => {
-    push('themes', { id: i + 1, title, description, image_key: null, position: i + 1, starts_at: at(-30 * DAY), ends_at: null, is_active: 1, created_at: at(-30 * DAY) })
+    push('themes', { id: i + 1, title, description, image_key: null, position: i + 1, starts_at: at(-30 * DAY_MS), ends_at: null, is_active: 1, created_at: at(-30 * DAY_MS) })
     ids.forEach((sid, position) => push('theme_series', { theme_id: i + 1, series_id: sid, position: position + 1 }))
   })
 
@@ -555,7 +553,7 @@ export function buildDemo(opts: BuildDemoOptions): DemoCatalogue {
     push('banners', {
       id, placement, display, title, subtitle, link, image_key: key, image_width: kind ? w : null, image_height: kind ? h : null,
       background: `#${((id * 2654435761) >>> 8).toString(16).padStart(6, '0').slice(0, 6)}`,
-      starts_at: at(-10 * DAY), ends_at: at(endsIn * DAY), position: id, is_adult: adult, created_at: at(-10 * DAY),
+      starts_at: at(-10 * DAY_MS), ends_at: at(endsIn * DAY_MS), position: id, is_adult: adult, created_at: at(-10 * DAY_MS),
     })
     if (key && kind) images.push({ key, kind, width: w, height: h, label: kind === 'icon' ? String(id) : labelOf(title, labelLang, titleOf, SERIES_SOURCE), sublabel: '', hue: (id * 71) % 360, variant: id % 4 })
   })
@@ -574,7 +572,7 @@ export function buildDemo(opts: BuildDemoOptions): DemoCatalogue {
     ['NOTICE', 24, 0, 'La Reine des ombres : saison 2 confirmée', 'The Shadow Queen: season 2 confirmed', 'Merci pour votre soutien : une deuxième saison est en préparation.', 'Thank you for your support: a second season is on its way.'],
   ]
   notices.forEach(([category, seriesId, pinned, titleFr, titleEn, bodyFr, bodyEn], i) =>
-    push('notices', { id: i + 1, category, series_id: seriesId, title: tx(titleFr, titleEn), body: tx(bodyFr, bodyEn), is_pinned: pinned, published_at: at(-(i * 5 + 1) * DAY), created_at: at(-(i * 5 + 1) * DAY) }),
+    push('notices', { id: i + 1, category, series_id: seriesId, title: tx(titleFr, titleEn), body: tx(bodyFr, bodyEn), is_pinned: pinned, published_at: at(-(i * 5 + 1) * DAY_MS), created_at: at(-(i * 5 + 1) * DAY_MS) }),
   )
 
   // FAQ
@@ -608,7 +606,7 @@ export function buildDemo(opts: BuildDemoOptions): DemoCatalogue {
     [200, 100, null, 100, 100, tx('Vente flash', 'Flash sale')],
   ]
   products.forEach(([coins, bonus, perUser, stock, sold, label], i) =>
-    push('coin_products', { id: i + 1, coins, bonus, price: prices[i]!, currency, per_user_limit: perUser, stock_limit: stock, sold_count: sold, platform: null, label, is_active: 1, position: i + 1, created_at: at(-100 * DAY) }),
+    push('coin_products', { id: i + 1, coins, bonus, price: prices[i]!, currency, per_user_limit: perUser, stock_limit: stock, sold_count: sold, platform: null, label, is_active: 1, position: i + 1, created_at: at(-100 * DAY_MS) }),
   )
 
   // Coupons: valid, expired, sold out, mileage, roulette, app-only, download-only.
@@ -624,9 +622,9 @@ export function buildDemo(opts: BuildDemoOptions): DemoCatalogue {
   ]
   coupons.forEach(([code, tFr, tEn, type, minimum, rewardType, amount, lotType, stock, usedCount, expiresIn, downloadable, rewardDays, platform], i) =>
     push('coupons', {
-      id: i + 1, code, title: tx(tFr, tEn), type, minimum_amount: minimum, starts_at: at(-60 * DAY), expires_at: at(expiresIn * DAY), platform,
+      id: i + 1, code, title: tx(tFr, tEn), type, minimum_amount: minimum, starts_at: at(-60 * DAY_MS), expires_at: at(expiresIn * DAY_MS), platform,
       reward_type: rewardType, reward_amount: amount, reward_lot_type: lotType, reward_expires_days: rewardDays, stock, used_count: usedCount,
-      is_downloadable: downloadable, created_at: at(-60 * DAY),
+      is_downloadable: downloadable, created_at: at(-60 * DAY_MS),
     }),
   )
 
@@ -650,7 +648,7 @@ export function buildDemo(opts: BuildDemoOptions): DemoCatalogue {
     ['ROULETTE', 'Roulette d’été (terminée)', 'Summer roulette (ended)', 'Cet évènement est terminé.', 'This event has ended.', -200, -100, null, roulette],
   ]
   events.forEach(([kind, tFr, tEn, dFr, dEn, from, to, restriction, config], i) =>
-    push('events', { id: i + 1, kind, title: tx(tFr, tEn), description: tx(dFr, dEn), starts_at: at(from * DAY), ends_at: at(to * DAY), adult_restriction: restriction, config: JSON.stringify(config), image_key: null, is_active: 1, created_at: at(from * DAY) }),
+    push('events', { id: i + 1, kind, title: tx(tFr, tEn), description: tx(dFr, dEn), starts_at: at(from * DAY_MS), ends_at: at(to * DAY_MS), adult_restriction: restriction, config: JSON.stringify(config), image_key: null, is_active: 1, created_at: at(from * DAY_MS) }),
   )
 
   push('banned_words', { word: 'idiot' })
@@ -659,25 +657,25 @@ export function buildDemo(opts: BuildDemoOptions): DemoCatalogue {
 
   // ─── demo accounts ───
   const { reader, minor } = DEMO_ACCOUNTS
-  const d = new Date(t0 - 40 * DAY)
+  const d = new Date(t0 - 40 * DAY_MS)
   const minorBirth = `${d.getUTCFullYear() - 15}-${pad(d.getUTCMonth() + 1)}-${pad(Math.min(d.getUTCDate(), 28))}`
   const user = (id: number, email: string, hash: string, name: string, nickname: string, birth: string, adult: boolean, createdDays: number): Row => ({
-    id, email, password_hash: hash, phone: null, name, nickname, email_verified_at: at(-createdDays * DAY + HOUR), birthed_at: birth,
-    is_adult: adult ? 1 : 0, adult_verified_at: adult ? at(-30 * DAY) : null, is_adult_kr: 0, is_kr_ip_user: 0, show_adult: adult ? 1 : 0,
+    id, email, password_hash: hash, phone: null, name, nickname, email_verified_at: at(-createdDays * DAY_MS + HOUR_MS), birthed_at: birth,
+    is_adult: adult ? 1 : 0, adult_verified_at: adult ? at(-30 * DAY_MS) : null, is_adult_kr: 0, is_kr_ip_user: 0, show_adult: adult ? 1 : 0,
     is_bl_toggle: 1, is_agree_mail: 1, purchase_count: 0, platform: 'WEB', last_login_at: null, withdrawal_requested_at: null,
-    deleted_at: null, created_at: at(-createdDays * DAY), updated_at: at(-createdDays * DAY),
+    deleted_at: null, created_at: at(-createdDays * DAY_MS), updated_at: at(-createdDays * DAY_MS),
   })
   push('users', user(reader.id, reader.email, passwordHash, tx('Lecteur Démo', 'Demo Reader'), tx('lecteur', 'reader'), '1990-05-01', true, 200))
   push('users', user(minor.id, minor.email, minorPasswordHash, tx('Jeune Lecteur', 'Young Reader'), tx('jeune', 'young'), minorBirth, false, 90))
   for (const id of [reader.id, minor.id]) {
-    push('push_settings', { user_id: id, is_app_push: 0, is_agree_push: 1, is_agree_push_night: 0, is_agree_push_freetime: 1, is_agree_push_contents: 1, push_token: null, updated_at: at(-90 * DAY) })
+    push('push_settings', { user_id: id, is_app_push: 0, is_agree_push: 1, is_agree_push_night: 0, is_agree_push_freetime: 1, is_agree_push_contents: 1, push_token: null, updated_at: at(-90 * DAY_MS) })
   }
 
   // Payments behind the paid lots.
   const payment = (id: string, userId: number, productIndex: number, days: number): Row => ({
     id, user_id: userId, product_id: productIndex + 1, state: 'PAID', provider: 'local', method: 'card', amount: prices[productIndex]!, currency,
     coins: products[productIndex]![0], bonus: products[productIndex]![1], idempotency_key: `seed-${id}`, provider_ref: `seed-${id}`,
-    created_at: at(days * DAY), paid_at: at(days * DAY + 60_000), cancelled_at: null,
+    created_at: at(days * DAY_MS), paid_at: at(days * DAY_MS + MINUTE_MS), cancelled_at: null,
   })
   push('payments', payment('pay_demo_1', reader.id, 4, -60))
   push('payments', payment('pay_demo_2', reader.id, 2, -10))
@@ -699,24 +697,24 @@ export function buildDemo(opts: BuildDemoOptions): DemoCatalogue {
     [minor.id, 'FREE_COIN', 10, 'REWARD', 'signup', -90, 15],
   ]
   lots.forEach(([userId, type, amount, source, ref, created, expires], i) => {
-    push('coin_lots', { id: i + 1, user_id: userId, type, amount, remaining: amount, expires_at: expires === null ? null : at(expires * DAY), source, ref, created_at: at(created * DAY) })
+    push('coin_lots', { id: i + 1, user_id: userId, type, amount, remaining: amount, expires_at: expires === null ? null : at(expires * DAY_MS), source, ref, created_at: at(created * DAY_MS) })
     push('coin_ledger', {
       id: i + 1, user_id: userId, kind: 'CHARGE', lot_id: i + 1, type, source, amount, product_kind: source === 'PAYMENT' ? 'COIN_PRODUCT' : null,
-      series_id: null, episode_id: null, purchase_id: null, ref, description: null, idempotency_key: null, created_at: at(created * DAY),
+      series_id: null, episode_id: null, purchase_id: null, ref, description: null, idempotency_key: null, created_at: at(created * DAY_MS),
     })
   })
 
   // Reader's library, gifts, alarms, roulette tickets, comments and a support request.
   const firstEpisode = (seriesId: number) => Number(tables.episodes!.find((e) => e.series_id === seriesId && e.no === 1)!.id)
-  for (const [sid, days] of [[24, -3], [1, -8], [9, -15]] as const) push('favorites', { user_id: reader.id, series_id: sid, created_at: at(days * DAY) })
-  push('reading_progress', { user_id: reader.id, series_id: 24, episode_id: firstEpisode(24) + 1, position: 0.4, updated_at: at(-HOUR) })
-  push('reading_progress', { user_id: reader.id, series_id: 9, episode_id: firstEpisode(9), position: 1, updated_at: at(-2 * DAY) })
-  push('gifts', { id: 1, user_id: reader.id, kind: 'RENT', series_id: 1, episode_id: null, title: tx('Ticket de location offert', 'Free rental ticket'), sender_kind: 'MAIL', given_at: at(-DAY), used_at: null, used_episode_id: null, expires_at: at(14 * DAY) })
-  push('gifts', { id: 2, user_id: reader.id, kind: 'POSSESSION', series_id: 31, episode_id: firstEpisode(31) + 5, title: tx('Épisode offert', 'Free episode'), sender_kind: 'MAIL', given_at: at(-2 * DAY), used_at: null, used_episode_id: null, expires_at: at(30 * DAY) })
-  push('alarms', { id: 1, user_id: reader.id, kind: 'EPISODE', title: tx(`Nouvel épisode : ${titleOf.get(24)}`, `New episode: ${titleOf.get(24)}`), body: '', link: '/detail/24', read_at: null, created_at: at(-6 * HOUR) })
-  push('alarms', { id: 2, user_id: reader.id, kind: 'COIN', title: tx('Vos pièces bonus expirent bientôt', 'Your bonus coins expire soon'), body: tx('20 pièces bonus expirent dans 7 jours.', '20 bonus coins expire in 7 days.'), link: '/history/charge', read_at: null, created_at: at(-DAY) })
-  push('alarms', { id: 3, user_id: reader.id, kind: 'GIFT', title: tx('Un cadeau vous attend', 'A gift is waiting for you'), body: '', link: '/gift', read_at: at(-12 * HOUR), created_at: at(-DAY) })
-  for (const id of [1, 2]) push('event_tickets', { id, event_id: 1, user_id: reader.id, kind: 'ROULETTE', source: 'EVENT', ref: 'seed', expires_at: at(30 * DAY), used_at: null, created_at: at(-DAY) })
+  for (const [sid, days] of [[24, -3], [1, -8], [9, -15]] as const) push('favorites', { user_id: reader.id, series_id: sid, created_at: at(days * DAY_MS) })
+  push('reading_progress', { user_id: reader.id, series_id: 24, episode_id: firstEpisode(24) + 1, position: 0.4, updated_at: at(-HOUR_MS) })
+  push('reading_progress', { user_id: reader.id, series_id: 9, episode_id: firstEpisode(9), position: 1, updated_at: at(-2 * DAY_MS) })
+  push('gifts', { id: 1, user_id: reader.id, kind: 'RENT', series_id: 1, episode_id: null, title: tx('Ticket de location offert', 'Free rental ticket'), sender_kind: 'MAIL', given_at: at(-DAY_MS), used_at: null, used_episode_id: null, expires_at: at(14 * DAY_MS) })
+  push('gifts', { id: 2, user_id: reader.id, kind: 'POSSESSION', series_id: 31, episode_id: firstEpisode(31) + 5, title: tx('Épisode offert', 'Free episode'), sender_kind: 'MAIL', given_at: at(-2 * DAY_MS), used_at: null, used_episode_id: null, expires_at: at(30 * DAY_MS) })
+  push('alarms', { id: 1, user_id: reader.id, kind: 'EPISODE', title: tx(`Nouvel épisode : ${titleOf.get(24)}`, `New episode: ${titleOf.get(24)}`), body: '', link: '/detail/24', read_at: null, created_at: at(-6 * HOUR_MS) })
+  push('alarms', { id: 2, user_id: reader.id, kind: 'COIN', title: tx('Vos pièces bonus expirent bientôt', 'Your bonus coins expire soon'), body: tx('20 pièces bonus expirent dans 7 jours.', '20 bonus coins expire in 7 days.'), link: '/history/charge', read_at: null, created_at: at(-DAY_MS) })
+  push('alarms', { id: 3, user_id: reader.id, kind: 'GIFT', title: tx('Un cadeau vous attend', 'A gift is waiting for you'), body: '', link: '/gift', read_at: at(-12 * HOUR_MS), created_at: at(-DAY_MS) })
+  for (const id of [1, 2]) push('event_tickets', { id, event_id: 1, user_id: reader.id, kind: 'ROULETTE', source: 'EVENT', ref: 'seed', expires_at: at(30 * DAY_MS), used_at: null, created_at: at(-DAY_MS) })
 
   const commentTexts: [string, string][] = [
     ['Quel final d’épisode, je ne m’y attendais pas !', 'What an ending, I did not see it coming!'],
@@ -726,12 +724,12 @@ export function buildDemo(opts: BuildDemoOptions): DemoCatalogue {
   ]
   const ep24 = firstEpisode(24)
   commentTexts.forEach(([fr, en], i) =>
-    push('comments', { id: i + 1, series_id: 24, episode_id: ep24, user_id: i % 2 === 0 ? reader.id : minor.id, parent_id: null, body: tx(fr, en), state: null, like_count: i === 0 ? 1 : 0, reply_count: i === 0 ? 1 : 0, created_at: at(-(10 - i) * HOUR), updated_at: at(-(10 - i) * HOUR) }),
+    push('comments', { id: i + 1, series_id: 24, episode_id: ep24, user_id: i % 2 === 0 ? reader.id : minor.id, parent_id: null, body: tx(fr, en), state: null, like_count: i === 0 ? 1 : 0, reply_count: i === 0 ? 1 : 0, created_at: at(-(10 - i) * HOUR_MS), updated_at: at(-(10 - i) * HOUR_MS) }),
   )
-  push('comments', { id: 5, series_id: 24, episode_id: ep24, user_id: minor.id, parent_id: 1, body: tx('Pareil, j’ai crié !', 'Same, I screamed!'), state: null, like_count: 0, reply_count: 0, created_at: at(-5 * HOUR), updated_at: at(-5 * HOUR) })
-  push('comments', { id: 6, series_id: 24, episode_id: ep24, user_id: minor.id, parent_id: null, body: tx('Commentaire masqué par la modération.', 'Comment hidden by moderation.'), state: 'BLIND', like_count: 0, reply_count: 0, created_at: at(-4 * HOUR), updated_at: at(-4 * HOUR) })
-  push('comment_reactions', { comment_id: 1, user_id: minor.id, kind: 'LIKE', created_at: at(-5 * HOUR) })
-  push('qnas', { id: 1, user_id: reader.id, category: 'COIN', title: tx('Pièces non reçues', 'Coins not received'), body: tx('J’ai payé mais mes pièces ne sont pas arrivées tout de suite.', 'I paid but my coins did not arrive right away.'), email: reader.email, images: '[]', status: 'COMPLETED', answer: tx('Vos pièces ont bien été créditées. Merci de votre patience !', 'Your coins have been credited. Thank you for your patience!'), answered_at: at(-9 * DAY), created_at: at(-10 * DAY) })
+  push('comments', { id: 5, series_id: 24, episode_id: ep24, user_id: minor.id, parent_id: 1, body: tx('Pareil, j’ai crié !', 'Same, I screamed!'), state: null, like_count: 0, reply_count: 0, created_at: at(-5 * HOUR_MS), updated_at: at(-5 * HOUR_MS) })
+  push('comments', { id: 6, series_id: 24, episode_id: ep24, user_id: minor.id, parent_id: null, body: tx('Commentaire masqué par la modération.', 'Comment hidden by moderation.'), state: 'BLIND', like_count: 0, reply_count: 0, created_at: at(-4 * HOUR_MS), updated_at: at(-4 * HOUR_MS) })
+  push('comment_reactions', { comment_id: 1, user_id: minor.id, kind: 'LIKE', created_at: at(-5 * HOUR_MS) })
+  push('qnas', { id: 1, user_id: reader.id, category: 'COIN', title: tx('Pièces non reçues', 'Coins not received'), body: tx('J’ai payé mais mes pièces ne sont pas arrivées tout de suite.', 'I paid but my coins did not arrive right away.'), email: reader.email, images: '[]', status: 'COMPLETED', answer: tx('Vos pièces ont bien été créditées. Merci de votre patience !', 'Your coins have been credited. Thank you for your patience!'), answered_at: at(-9 * DAY_MS), created_at: at(-10 * DAY_MS) })
 
   // ─── SQL ───
   const order = [

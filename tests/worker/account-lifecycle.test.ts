@@ -12,7 +12,7 @@ import { buy, db as walletDb, expectInvariant, give, newSeries, snapshot } from 
 import { failingAt } from './faults.ts'
 import { frEdition, frMessages } from './app.ts'
 import { createTranslator } from '../../src/lib/i18n/i18n.ts'
-import { approveWithdrawal } from '../../src/features/account/account.server.ts'
+import { approveWithdrawal } from '../../src/features/account/withdrawal.server.ts'
 
 beforeAll(async () => {
   await seedDemo(env.DB)

@@ -50,6 +50,19 @@ describe('GET /api/v1/coin', () => {
     expect(summary.bonus).toBe(1 + 3 + 5 + 7)
   })
 
+  it('is the balance GET /user/me shows, there without the expiry list', async () => {
+    const reader = await newReader()
+    await give(reader.id, 'COIN', 40)
+    await give(reader.id, 'BONUS', 6, 2)
+    await give(reader.id, 'MILEAGE', 250, 30)
+    await db.run(`INSERT INTO coin_lots (user_id, type, amount, remaining, expires_at, source) VALUES (?, 'FREE_COIN', 9, 9, '2000-01-01T00:00:00.000Z', 'EVENT')`, reader.id)
+    const { expiring, ...balance } = (await read(await get(reader, '/api/v1/coin'))).data
+    expect(expiring).toHaveLength(2)
+    const { coin } = (await read(await get(reader, '/api/v1/user/me'))).data
+    expect(coin).toEqual(balance)
+    expect(coin).toEqual({ coin: 40, freeCoin: 0, bonus: 6, mileage: 250, total: 46 })
+  })
+
   it('answers NOT_LOGIN_USER to a guest', async () => {
     await expectError(await get(null, '/api/v1/coin'), 401, 'NOT_LOGIN_USER')
     await expectError(await get(null, '/api/v1/coin/history?kind=CHARGE'), 401, 'NOT_LOGIN_USER')

@@ -11,7 +11,10 @@ import { messageProvider } from '../account/messaging.server.ts'
 import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
 import { checkPassword, hashPassword } from '../../lib/server/password.ts'
+import { SECOND_MS, isoAfter } from '../../lib/time.ts'
 import { checkLimits } from './limits.server.ts'
+import { COIN_SUMMARY_SQL, coinSummaryParams } from '../wallet/wallet.server.ts'
+import type { CoinSummary } from '../wallet/wallet.ts'
 import type { Translate } from '../../lib/i18n/i18n.ts'
 import type { Platform } from '../coupon/coupon.ts'
 import {
@@ -113,7 +116,7 @@ export async function signUp(db: Db, body: SignUpBody, ctx: AuthContext): Promis
 async function newOtp(db: Db, email: string, ctx: AuthContext, now: Date): Promise<{ statements: { sql: string; params: unknown[] }[]; send: () => Promise<void> }> {
   const code = generateOtp()
   const nowIso = now.toISOString()
-  const expires = new Date(now.getTime() + OTP_TTL_SECONDS * 1000).toISOString()
+  const expires = isoAfter(now, OTP_TTL_SECONDS * SECOND_MS)
   const statements = [
     { sql: `UPDATE one_time_codes SET used_at = ? WHERE kind = 'EMAIL_OTP' AND target = ? AND used_at IS NULL`, params: [nowIso, email] },
     {
@@ -136,7 +139,7 @@ export async function countAttempt(db: Db, bucket: string, windowSeconds: number
        reset_at = CASE WHEN rate_limits.reset_at <= ?3 THEN ?2 ELSE rate_limits.reset_at END
      RETURNING count`,
     bucket,
-    new Date(now.getTime() + windowSeconds * 1000).toISOString(),
+    isoAfter(now, windowSeconds * SECOND_MS),
     now.toISOString(),
   )
   return row?.count ?? 0
@@ -382,43 +385,36 @@ export type UserProfile = {
   birthedAt: string | null
   isBlToggle: boolean
 }
-export type CoinSummary = { coin: number; freeCoin: number; bonus: number; mileage: number; total: number }
 
 type UserRow = Omit<UserProfile, 'agreePush' | 'isAdult' | 'isAgreeMail' | 'showAdult' | 'isKrIpUser' | 'isAdultKr' | 'isBlToggle'> & {
   isAdult: number; isAgreeMail: number; showAdult: number; isKrIpUser: number; isAdultKr: number; isBlToggle: number
   push: number | null; pushContents: number | null; pushFreetime: number | null; pushNight: number | null; sessionVersion: number; sessionOpen: number
+  coin: string
 }
 
 /**
- * docs/API.md GET /user/me: the reader's own profile and balances (two queries), or null for a gone account — or,
- * given the access token's session claim, for a session that has ended since (ASVS 7.4.1/7.4.3, checked in the
- * same user read).
+ * docs/API.md GET /user/me: the reader's own profile and balances (one query; the balance is the wallet's
+ * `COIN_SUMMARY_SQL`, as `GET /coin`, without its `expiring` list), or null for a gone account — or, given the
+ * access token's session claim, for a session that has ended since (ASVS 7.4.1/7.4.3, checked in the same read).
  */
-export async function userMe(db: Db, userId: number, session?: SessionClaim, now: Date = new Date()): Promise<{ user: UserProfile; coin: CoinSummary } | null> {
+export async function userMe(db: Db, userId: number, session?: SessionClaim, now: Date = new Date()): Promise<{ user: UserProfile; coin: Omit<CoinSummary, 'expiring'> } | null> {
   const row = await db.first<UserRow>(
     `SELECT u.id, i.provider AS snsProvider, i.provider_user_id AS snsId, u.email, u.name, u.nickname, u.is_adult AS isAdult,
             u.purchase_count AS purchaseCount, u.is_agree_mail AS isAgreeMail, u.show_adult AS showAdult, u.is_kr_ip_user AS isKrIpUser,
             u.is_adult_kr AS isAdultKr, u.birthed_at AS birthedAt, u.is_bl_toggle AS isBlToggle,
             p.is_agree_push AS push, p.is_agree_push_contents AS pushContents, p.is_agree_push_freetime AS pushFreetime, p.is_agree_push_night AS pushNight,
-            u.session_version AS sessionVersion, ${SESSION_OPEN_SQL} AS sessionOpen
+            u.session_version AS sessionVersion, ${SESSION_OPEN_SQL} AS sessionOpen, ${COIN_SUMMARY_SQL} AS coin
        FROM users u
        LEFT JOIN identities i ON i.id = (SELECT MIN(id) FROM identities WHERE user_id = u.id)
        LEFT JOIN push_settings p ON p.user_id = u.id
       WHERE u.id = ? AND u.deleted_at IS NULL`,
     session?.sessionId ?? '',
+    ...coinSummaryParams(userId, now.toISOString()),
     userId,
   )
   if (!row || (session !== undefined && (row.sessionVersion !== session.sessionVersion || row.sessionOpen !== 1))) return null
-  const lots = await db.all<{ type: string; remaining: number }>(
-    `SELECT type, SUM(remaining) AS remaining FROM coin_lots
-      WHERE user_id = ? AND remaining > 0 AND (expires_at IS NULL OR expires_at > ?) GROUP BY type`,
-    userId,
-    now.toISOString(),
-  )
-  const sum = (type: string) => lots.find((l) => l.type === type)?.remaining ?? 0
-  const coin = { coin: sum('COIN'), freeCoin: sum('FREE_COIN'), bonus: sum('BONUS'), mileage: sum('MILEAGE'), total: 0 }
-  coin.total = coin.coin + coin.freeCoin + coin.bonus
-  const { push, pushContents, pushFreetime, pushNight, sessionVersion: _version, sessionOpen: _open, ...u } = row
+  const { expiring: _expiring, ...coin } = JSON.parse(row.coin) as CoinSummary
+  const { push, pushContents, pushFreetime, pushNight, sessionVersion: _version, sessionOpen: _open, coin: _coin, ...u } = row
   return {
     user: {
       ...u,

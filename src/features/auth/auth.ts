@@ -4,6 +4,7 @@
  */
 import { z } from 'zod'
 import type { ErrorCode } from '../../lib/errors/catalogue.ts'
+import { DAY_MS } from '../../lib/time.ts'
 
 /** Spec §9: e-mail OTP 6 digits, valid 1 hour. */
 const OTP_DIGITS = 6
@@ -111,7 +112,7 @@ export function signUpError(body: SignUpBody): ErrorCode | null {
 /** Spec §4: a withdrawn e-mail may sign up again only 30 days after the deletion. */
 export function isDeletionBlocking(deletedAt: string | null, now: Date): boolean {
   if (!deletedAt) return false
-  return new Date(deletedAt).getTime() + DELETED_BLOCK_DAYS * 86_400_000 > now.getTime()
+  return new Date(deletedAt).getTime() + DELETED_BLOCK_DAYS * DAY_MS > now.getTime()
 }
 
 /** A uniformly drawn 6-digit code (rejection sampling, no modulo bias). */

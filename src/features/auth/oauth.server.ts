@@ -8,6 +8,7 @@ import { CodeChallengeMethod, OAuth2Client, generateCodeVerifier, generateState 
 import { createRemoteJWKSet, type JWTVerifyGetKey } from 'jose'
 import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
+import { SECOND_MS, isoAfter } from '../../lib/time.ts'
 import { isDeletionBlocking } from './auth.ts'
 import { issueTokens, sessionKeys, type AuthContext, type TokenPair } from './auth.server.ts'
 import { hashToken, randomToken } from './tokens.ts'
@@ -113,7 +114,7 @@ export async function beginOAuth(db: Db, config: OAuthProviderConfig, origin: st
   const nowIso = now.toISOString()
   await db.batch([
     { sql: `DELETE FROM oauth_states WHERE expires_at <= ?`, params: [nowIso] },
-    { sql: `INSERT INTO oauth_states (state_hash, expires_at) VALUES (?, ?)`, params: [await hashToken(result.state), new Date(now.getTime() + OAUTH_STATE_TTL_SECONDS * 1000).toISOString()] },
+    { sql: `INSERT INTO oauth_states (state_hash, expires_at) VALUES (?, ?)`, params: [await hashToken(result.state), isoAfter(now, OAUTH_STATE_TTL_SECONDS * SECOND_MS)] },
   ])
   return { url: result.url, cookie: result.cookie }
 }

@@ -12,6 +12,7 @@
 import { SignJWT, jwtVerify, errors } from 'jose'
 import type { Platform } from '../coupon/coupon.ts'
 import { platformClaim } from './app-client.ts'
+import { SECOND_MS, isoAfter } from '../../lib/time.ts'
 
 export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60
 export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 60 * 60
@@ -114,18 +115,18 @@ export async function verifyAccessToken(keys: TokenKeys, token: string, issuer: 
 
 /** Spec §4: true when the access token has at most 5 minutes left (refresh now). */
 export function needsRefresh(expiresAt: Date | string, now: Date = new Date()): boolean {
-  return new Date(expiresAt).getTime() - now.getTime() <= REFRESH_WHEN_LEFT_SECONDS * 1000
+  return new Date(expiresAt).getTime() - now.getTime() <= REFRESH_WHEN_LEFT_SECONDS * SECOND_MS
 }
 
 /** True when a refresh token rotated at `rotatedAt` is reused within the grace window (no family revocation). */
 export function isWithinReuseGrace(rotatedAt: string | Date, now: Date = new Date()): boolean {
   const age = now.getTime() - new Date(rotatedAt).getTime()
-  return age >= 0 && age < REFRESH_REUSE_GRACE_SECONDS * 1000
+  return age >= 0 && age < REFRESH_REUSE_GRACE_SECONDS * SECOND_MS
 }
 
 /** A new opaque refresh token (256 random bits, base64url) with its expiry. */
 export function newRefreshToken(now: Date = new Date()): Token {
-  return { value: randomToken(32), expiredAt: new Date(now.getTime() + REFRESH_TOKEN_TTL_SECONDS * 1000).toISOString() }
+  return { value: randomToken(32), expiredAt: isoAfter(now, REFRESH_TOKEN_TTL_SECONDS * SECOND_MS) }
 }
 
 /** What is stored for a refresh token: SHA-256, base64url. Only the holder knows the token itself. */

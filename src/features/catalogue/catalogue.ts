@@ -1,5 +1,6 @@
 /** Catalogue rules without I/O (spec §2, §3, §9): weekdays, image widths, who sees what. */
 import { audienceSees } from '../age/age.ts'
+import { HOUR_MS } from '../../lib/time.ts'
 
 export const WEEKDAYS = ['SUNDAY', 'MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY'] as const
 export type Weekday = (typeof WEEKDAYS)[number]
@@ -18,7 +19,7 @@ const WEEKLY_EXTRA_HOURS = 2
 
 /** The weekly home's "today": late-night readers (before 02:00) still get the evening's updates. */
 export function homeToday(timeZone: string, now = new Date(), extraHours = WEEKLY_EXTRA_HOURS): Weekday {
-  return weekdayIn(timeZone, new Date(now.getTime() - extraHours * 3_600_000))
+  return weekdayIn(timeZone, new Date(now.getTime() - extraHours * HOUR_MS))
 }
 
 /** Widths stored in R2 for covers and for episode slices (a subset of spec §9's loader widths). */

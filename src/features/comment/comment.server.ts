@@ -5,6 +5,7 @@
  */
 import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
+import { isoAfter } from '../../lib/time.ts'
 import { isAdult, type AgeEdition } from '../age/age.ts'
 import { readerAdult } from '../age/age.server.ts'
 import {
@@ -174,7 +175,7 @@ export async function postComment(db: Db, edition: AgeEdition, userId: number, i
   const statements = [{
     sql: `INSERT INTO comments (series_id, episode_id, user_id, parent_id, body, created_at, updated_at)
           SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?6 WHERE (SELECT count(*) FROM comments WHERE user_id = ?3 AND created_at > ?7) < ?8 RETURNING id`,
-    params: [scope.seriesId, scope.episodeId, userId, parentId, check.text, stamp, new Date(now.getTime() - POST_WINDOW_MS).toISOString(), POST_LIMIT],
+    params: [scope.seriesId, scope.episodeId, userId, parentId, check.text, stamp, isoAfter(now, -POST_WINDOW_MS), POST_LIMIT],
   }]
   if (parentId !== null) statements.push({ sql: REPLY_COUNT, params: [parentId] })
   const [inserted] = await db.batch(statements)

@@ -3,6 +3,7 @@
  * comment/reaction/reply/block-user). The API, the pages and the island share them.
  */
 import { z } from 'zod'
+import { MINUTE_MS } from '../../lib/time.ts'
 
 /** Spec §5: at most 500 characters. */
 export const MAX_COMMENT_LENGTH = 500
@@ -13,7 +14,7 @@ export const REPLY_PAGE_SIZE = 50
 /** Posting rate limit: at most this many comments and replies per reader in the window (FREQUENT_REQUEST). */
 export const POST_LIMIT = 10
 /** Spec §8 FREQUENT_REQUEST says "retry in 5 minutes": the window is 5 minutes. */
-export const POST_WINDOW_MS = 5 * 60_000
+export const POST_WINDOW_MS = 5 * MINUTE_MS
 /** Distinct reports after which a comment is hidden (state BLIND) until reviewed. */
 export const BLIND_AFTER_REPORTS = 3
 

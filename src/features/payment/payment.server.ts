@@ -6,6 +6,7 @@
  */
 import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
+import { DAY_MS, isoAfter } from '../../lib/time.ts'
 import type { IdempotencyClaim } from '../wallet/idempotency.ts'
 import { IdempotencyKeyTaken, isKeyTaken, lookupIdempotency, storeResponseStatement } from '../wallet/idempotency.server.ts'
 import { checkCharge, isPaymentId, isPaymentMethod, newEventId, newPaymentId, paymentGrants, planRefund, planReversal, REFUND_DAYS, type ChargeRequest, type CoinProduct, type PaymentLot, type PaymentState, type PaymentView } from './payment.ts'
@@ -366,7 +367,7 @@ const NOT_REFUNDABLE = () => new AppError('INVALID_PARAMETER', { fields: 'paymen
 export async function refundPayment(db: Db, input: { userId: number; paymentId: string; claim: IdempotencyClaim }, now = new Date()): Promise<RefundResult> {
   const { userId, paymentId, claim } = input
   const nowIso = now.toISOString()
-  const since = new Date(now.getTime() - REFUND_DAYS * 86_400_000).toISOString()
+  const since = isoAfter(now, -REFUND_DAYS * DAY_MS)
   const [keyRes, paymentRes, lotsRes] = await db.batch([
     { sql: `SELECT 1 AS taken FROM idempotency_keys WHERE user_id = ? AND key = ?`, params: [userId, claim.key] },
     { sql: `SELECT state, paid_at AS paidAt, provider, provider_ref AS ref, amount, currency FROM payments WHERE id = ? AND user_id = ?`, params: [paymentId, userId] },
@@ -433,7 +434,7 @@ export type RefundablePayment = { id: string; coins: number; bonus: number; amou
 
 /** The reader's PAID payments of the last 7 days whose lots are all unused (`planRefund`; newest first, at most 20). */
 export async function refundablePayments(db: Db, userId: number, now = new Date()): Promise<RefundablePayment[]> {
-  const since = new Date(now.getTime() - REFUND_DAYS * 86_400_000).toISOString()
+  const since = isoAfter(now, -REFUND_DAYS * DAY_MS)
   return db.all<RefundablePayment>(
     `SELECT p.id, p.coins, p.bonus, p.amount, p.currency, p.paid_at AS paidAt FROM payments p
       WHERE p.user_id = ? AND p.state = 'PAID' AND p.paid_at > ?

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod'
 import type { ErrorCode } from '../../lib/errors/catalogue.ts'
+import { DAY_MS, isoAfter } from '../../lib/time.ts'
 
 /**
  * Payment methods the checkout offers. Unknown ones answer NOT_FOUND_PAYMENT_METHOD (spec §8): the method is
@@ -74,7 +75,7 @@ export const PAYMENT_BONUS_DAYS = 90
 /** The lots a paid charge grants: the product's coins (never expire) and its bonus (if any, `PAYMENT_BONUS_DAYS`). */
 export function paymentGrants(p: { coins: number; bonus: number }, paidAt: Date): { type: 'COIN' | 'BONUS'; amount: number; expiresAt: string | null }[] {
   const grants: { type: 'COIN' | 'BONUS'; amount: number; expiresAt: string | null }[] = [{ type: 'COIN', amount: p.coins, expiresAt: null }]
-  if (p.bonus > 0) grants.push({ type: 'BONUS', amount: p.bonus, expiresAt: new Date(paidAt.getTime() + PAYMENT_BONUS_DAYS * 86_400_000).toISOString() })
+  if (p.bonus > 0) grants.push({ type: 'BONUS', amount: p.bonus, expiresAt: isoAfter(paidAt, PAYMENT_BONUS_DAYS * DAY_MS) })
   return grants
 }
 
@@ -138,7 +139,7 @@ export function planRefund(
 ): { ok: true; steps: { lotId: number; type: PaymentLot['type']; take: number }[] } | { ok: false; code: 'NOT_EXIST' | 'not_refundable' } {
   if (!payment) return { ok: false, code: 'NOT_EXIST' }
   if (payment.state !== 'PAID' || payment.paidAt === null) return { ok: false, code: 'not_refundable' }
-  if (now.getTime() - Date.parse(payment.paidAt) >= REFUND_DAYS * 86_400_000) return { ok: false, code: 'not_refundable' }
+  if (now.getTime() - Date.parse(payment.paidAt) >= REFUND_DAYS * DAY_MS) return { ok: false, code: 'not_refundable' }
   if (!lots.some((l) => l.type === 'COIN') || lots.some((l) => l.remaining !== l.amount)) return { ok: false, code: 'not_refundable' }
   const steps = lots.map((l) => ({ lotId: l.id, type: l.type, take: l.amount }))
   return { ok: true, steps: steps.sort((a, b) => (a.type === 'COIN' ? -1 : b.type === 'COIN' ? 1 : a.lotId - b.lotId)) }

@@ -163,8 +163,9 @@ export function expiryInstant(expiresAt: string | undefined | null): string | nu
 export const MAX_EXPIRING = 5
 
 /**
- * The wire shape of a balance (docs/API.md `GET /api/v1/coin`, also `coin` in the purchase answer): spendable
- * types apart, mileage apart, `total` = what can be spent on episodes, and the next expiries.
+ * The wire shape of a balance (docs/API.md `GET /api/v1/coin`, also `coin` in the purchase answer; `/user/me` and the
+ * session show it without `expiring`): spendable types apart, mileage apart, `total` = what can be spent on
+ * episodes, and the next expiries.
  */
 export type CoinSummary = {
   coin: number
