@@ -1,10 +1,10 @@
 /** The age popup's texts for the page shell (rendered once into `#age-popup`, read by the lazy island). */
 import type { AgeLabels } from './AgePopup.tsx'
+import type { Translate } from '../../lib/i18n/i18n.ts'
+import type { PluralKey } from '../../lib/i18n/keys.ts'
 import type { Plural } from '../../lib/i18n/plural.ts'
 
-type T = (key: string, values?: Record<string, unknown>) => string
-
-export function ageLabels(t: T, plural: (key: string, params: Record<string, unknown>) => Plural): AgeLabels {
+export function ageLabels(t: Translate, plural: (key: PluralKey, params: Record<string, unknown>) => Plural): AgeLabels {
   return {
     title: t('age.title'), introBirthday: t('age.introBirthday'), introYesNo: plural('age.introYesNo', { count: '{count}' }), year: t('age.year'),
     month: t('age.month'), day: t('age.day'), selected: t('age.selected', { date: '{date}' }), confirm: t('age.confirm'), cancel: t('age.cancel'),

@@ -1,11 +1,11 @@
 /** Catalogue reads from D1 (home sections, series detail); every list is bounded. */
 import type { Db } from '../../lib/server/db.ts'
-import { encodeCursor, sortSchedule, type Audience, type BannerDisplay, type ContentsRequest, type ScheduleDay, type TabFilter, type Weekday } from './catalogue.ts'
+import { encodeCursor, sortSchedule, type Audience, type BannerDisplay, type ContentsRequest, type CreatorRole, type Genre, type ScheduleDay, type TabFilter, type Weekday } from './catalogue.ts'
 
 export type SeriesCard = {
   id: number
   title: string
-  genre: string
+  genre: Genre
   isAdult: boolean
   coverKey: string | null
   coverWidth: number | null
@@ -59,7 +59,7 @@ export type SeriesDetail = SeriesCard & {
   description: string
   status: 'COMPLETED' | 'SCHEDULED' | 'PAUSED'
   type: 'IMAGE' | 'TEXT'
-  creators: { name: string; role: string }[]
+  creators: { name: string; role: CreatorRole }[]
   tags: string[]
   /** Schedule groups the series updates in (weekdays and/or TEN), in week order. */
   schedule: ScheduleDay[]

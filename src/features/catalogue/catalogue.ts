@@ -5,6 +5,11 @@ import { HOUR_MS } from '../../lib/time.ts'
 export const WEEKDAYS = ['SUNDAY', 'MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY'] as const
 export type Weekday = (typeof WEEKDAYS)[number]
 
+/** Spec §3 genres, as the CHECK of `series.genre` lists them; each has a label `genre.<GENRE>`. */
+export type Genre = 'ROMANCE' | 'ACTION' | 'DRAMA' | 'FANTASY' | 'COMEDY' | 'BL' | 'THRILLER' | 'HORROR' | 'SLICE_OF_LIFE'
+/** Creator roles, as the CHECK of `series_creators.role` lists them; each has a label `creator.<ROLE>`. */
+export type CreatorRole = 'AUTHOR' | 'WRITER' | 'ARTIST' | 'ORIGINAL' | 'ADAPTER'
+
 /** Today's schedule group in the edition's time zone (the weekly tab opens on it). */
 const weekdayFormats = new Map<string, Intl.DateTimeFormat>()
 function weekdayIn(timeZone: string, now = new Date()): Weekday {

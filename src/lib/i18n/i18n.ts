@@ -3,8 +3,10 @@
  * (docs/CONVENTIONS.md). fr is the source catalogue; every edition has every key (tests/unit/messages.test.ts).
  */
 import i18next, { type i18n } from 'i18next'
+import type { MessageKey, PluralFormKey } from './keys.ts'
 
-export type Translate = (key: string, params?: Record<string, unknown>) => string
+/** A key outside the source catalogue fails the type check (src/lib/i18n/keys.ts). */
+export type Translate = (key: MessageKey | PluralFormKey, params?: Record<string, unknown>) => string
 
 const instances = new Map<string, i18n>()
 

@@ -2,9 +2,10 @@
 import { edition, messages } from 'virtual:edition'
 import { createTranslator } from './i18n.ts'
 import { pluralForms } from './plural.ts'
+import type { PluralKey } from './keys.ts'
 
 export { edition }
 export const t = createTranslator(edition.locale, messages)
 
 /** Every plural form of a key, for a template the browser fills (src/lib/i18n/plural.ts). */
-export const plural = (key: string, params: Record<string, unknown>) => pluralForms(edition.locale, t, key, params)
+export const plural = (key: PluralKey, params: Record<string, unknown>) => pluralForms(edition.locale, t, key, params)

@@ -4,6 +4,7 @@
  * browser picks one with the same rules, as i18next does with `count` on the server.
  */
 import type { Translate } from './i18n.ts'
+import type { PluralKey } from './keys.ts'
 
 export type Plural = { locale: string; forms: Partial<Record<Intl.LDMLPluralRule, string>> }
 
@@ -15,7 +16,7 @@ function rulesFor(locale: string): Intl.PluralRules {
 }
 
 /** Every form of `key`, with `params` filled in (placeholders for the browser: `{ count: '{count}' }`). */
-export function pluralForms(locale: string, t: Translate, key: string, params: Record<string, unknown>): Plural {
+export function pluralForms(locale: string, t: Translate, key: PluralKey, params: Record<string, unknown>): Plural {
   const forms: Plural['forms'] = {}
   for (const c of rulesFor(locale).resolvedOptions().pluralCategories) forms[c] = t(`${key}_${c}`, params)
   return { locale, forms }
