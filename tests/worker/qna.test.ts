@@ -5,13 +5,13 @@
  */
 import { describe, expect, it } from 'vitest'
 import { app, call, communitySnapshot, db, expectError, form, frEdition, newReader, read } from './comment.helpers.ts'
-import { request } from './app.ts'
+import { frMessages, request } from './app.ts'
 import { answerQna } from '../../src/features/qna/qna.server.ts'
 import { DAILY_QNA_LIMIT, MAX_BODY_LENGTH } from '../../src/features/qna/qna.ts'
 import { createTranslator } from '../../src/lib/i18n/i18n.ts'
 
 void app
-const t = createTranslator(frEdition.locale, {})
+const t = createTranslator(frEdition.locale, frMessages)
 const ask = (reader: Parameters<typeof call>[0], body: unknown) => call(reader, 'POST', '/api/v1/qna', body)
 const mails = (to: string) => db.all<{ template: string; subject: string; body: string }>(`SELECT template, subject, body FROM outbox WHERE recipient = ? ORDER BY id`, to)
 
