@@ -35,3 +35,28 @@ export function formatMoney(minor: number, edition: Pick<Edition, 'locale' | 'cu
     .join('')
   return edition.currencySymbolPosition === 'before' ? `${symbol}${number}` : `${number}\u00a0${symbol}`
 }
+
+/** A calendar day (YYYY-MM-DD, already in the edition's time zone) as spec §9's dd.MM.yyyy. */
+export function formatDay(day: string): string {
+  const [y, m, d] = day.split('-')
+  return `${d}.${m}.${y}`
+}
+
+/** One formatter per locale and kind (building one costs far more than using it). */
+const numberFormats = new Map<string, Intl.NumberFormat>()
+const listFormats = new Map<string, Intl.ListFormat>()
+
+/** A count (coins, mileage, views) with the locale's digits and grouping: 3600 → "3 600", "3,600", "٣٬٦٠٠". */
+export function formatNumber(n: number, edition: Pick<Edition, 'locale'>): string {
+  let f = numberFormats.get(edition.locale)
+  if (!f) numberFormats.set(edition.locale, (f = new Intl.NumberFormat(edition.locale)))
+  return f.format(n)
+}
+
+/** A list in the locale's way: "lundi et mercredi", "日曜日、水曜日", "الأحد و الأربعاء". */
+export function formatList(items: readonly string[], edition: Pick<Edition, 'locale'>, type: Intl.ListFormatType = 'conjunction'): string {
+  const key = `${edition.locale}|${type}`
+  let f = listFormats.get(key)
+  if (!f) listFormats.set(key, (f = new Intl.ListFormat(edition.locale, { type, style: 'long' })))
+  return f.format(items)
+}
