@@ -27,6 +27,7 @@ import type { EpisodeLink, ViewerSlice } from './viewer.ts'
 import NextEpisode, { type NextLabels, type NextStatus } from './NextEpisode.tsx'
 import { TRANSCRIPT_REGION_ID, TranscriptToggle, type TranscriptLabels } from './Transcript.tsx'
 import { pluralText, type Plural } from '../../lib/i18n/plural.ts'
+import { episodeLabel } from '../../lib/i18n/format.ts'
 import { getAutoUnlock, getEpisode, logout, postProgress, requireAge, deleteAutoUnlock, type EpisodeData } from './client.ts'
 
 type ViewerLabels = NextLabels & TranscriptLabels & {
@@ -573,7 +574,7 @@ export default function Viewer(props: ViewerProps) {
         {!paper && chain.map((ep, k) => (
           <section key={ep.id} className="viewer-episode" data-episode={ep.id} aria-labelledby={`viewer-ep-${ep.id}`} ref={(el) => { sections.current[k + 1] = el }}>
             <p className="viewer-end">{labels.end}</p>
-            <h2 id={`viewer-ep-${ep.id}`} className="viewer-episode-title">{format(labels.episodeHeading, { no: ep.no, title: ep.title })}</h2>
+            <h2 id={`viewer-ep-${ep.id}`} className="viewer-episode-title">{episodeLabel(ep.title, format(labels.episodeNumber, { no: ep.no }), format(labels.episodeHeading, { no: ep.no, title: ep.title }))}</h2>
             {ep.slices.length > 0 ? (
               <SliceList lead={false} slices={ep.slices} label={labels.slices} sliceFailed={labels.sliceFailed} retry={labels.retry} shown={null} className="viewer-slices" onDoubleClick={fit} transcript={labels} />
             ) : (

@@ -60,3 +60,14 @@ export function formatList(items: readonly string[], edition: Pick<Edition, 'loc
   if (!f) listFormats.set(key, (f = new Intl.ListFormat(edition.locale, { type, style: 'long' })))
   return f.format(items)
 }
+
+/** Titles compared as a reader sees them: width forms, spaces and case do not count ("第 2 話" is "第2話"). */
+const asRead = (s: string) => s.normalize('NFKC').replace(/\s+/g, '').toLowerCase()
+
+/**
+ * An episode's label (issue 25: a label never repeats its own number): `full` ("Épisode 6 : Le retour") for a
+ * titled episode, `numberLabel` alone ("Épisode 6") when the title is empty or is that label itself.
+ */
+export function episodeLabel(title: string, numberLabel: string, full: string): string {
+  return title.trim() === '' || asRead(title) === asRead(numberLabel) ? numberLabel : full
+}

@@ -3,6 +3,7 @@
  * (docs/CONVENTIONS.md). fr is the source catalogue; every edition has every key (tests/unit/messages.test.ts).
  */
 import i18next, { type i18n } from 'i18next'
+import { formatNumber } from './format.ts'
 
 export type Translate = (key: string, params?: Record<string, unknown>) => string
 
@@ -12,13 +13,15 @@ export function createTranslator(locale: string, messages: Record<string, string
   let instance = instances.get(locale)
   if (!instance) {
     instance = i18next.createInstance()
+    // Every number put into a message is written the locale's way (issue 25: 3600 → "3 600", "3,600").
+    instance.use({ type: 'formatter', init() {}, add() {}, addCached() {}, format: (value: unknown) => (typeof value === 'number' ? formatNumber(value, { locale }) : value) })
     void instance.init({
       lng: locale,
       fallbackLng: false,
       initAsync: false,
       keySeparator: false,
       nsSeparator: false,
-      interpolation: { escapeValue: false },
+      interpolation: { escapeValue: false, alwaysFormat: true },
       resources: { [locale]: { translation: messages } },
       returnNull: false,
     })
