@@ -9,9 +9,10 @@ import { ftsDocument } from '../../src/features/search/search.ts'
 import { CARD_IMAGE_WIDTH } from '../../src/features/catalogue/catalogue.ts'
 import { transcriptJson } from '../../src/features/viewer/transcript.ts'
 import { demoSliceText } from './transcripts.ts'
+import { BADGES, BANNERS, NOTICES, READER, sliceAlt, type Texts } from './texts.ts'
 
 /** Bump when the demo data changes: `npm run seed` re-seeds only with `--force` or on a new version. */
-export const SEED_VERSION = '3'
+export const SEED_VERSION = '4'
 
 /** Widths (px) of every stored rendition, per image kind. R2 object key: `<key>/<width>.webp`. */
 export const IMAGE_WIDTHS = {
@@ -372,6 +373,7 @@ export function buildDemo(opts: BuildDemoOptions): DemoCatalogue {
   const lang = langOf(opts.locale)
   const long: 'fr' | 'en' = lang === 'fr' ? 'fr' : 'en' // language of long texts (notices, FAQ, …)
   const tx = (fr: string, en: string) => (long === 'fr' ? fr : en)
+  const tl = (texts: Texts, series = '') => texts[lang].replace('{series}', series) // short texts in every language (texts.ts)
   const labelLang: Lang = lang === 'fr' || lang === 'de' ? lang : 'en' // images need a Latin script
   const t0 = now.getTime()
   const at = (ms: number) => new Date(t0 + ms).toISOString()
@@ -512,7 +514,7 @@ export function buildDemo(opts: BuildDemoOptions): DemoCatalogue {
             key,
             width: SLICE_WIDTH,
             height,
-            alt: described?.alt ?? tx(`${title}, ${episodeTitle('fr', no).toLowerCase()}, image ${n} sur 3`, `${title}, ${episodeTitle(lang, no)}, image ${n} of 3`),
+            alt: described?.alt ?? sliceAlt(lang, title, episodeTitle(lang, no), n, 3),
             transcript: transcriptJson(described?.transcript),
           })
           // The first slice names the episode; the two others are the series' recurring panels
@@ -540,14 +542,14 @@ export function buildDemo(opts: BuildDemoOptions): DemoCatalogue {
   // Banners: every display kind, plus shop, sign-up, adult-only and expired ones.
   const banners: [string, string, string, string | null, string, 'banner' | 'icon' | null, number, number, number, number][] = [
     // placement, display, title, subtitle, link, image kind, w, h, adult, ends in days
-    ['HOME', 'ONLY_ICON', titleOf.get(24)!, tx('La saison 2 commence', 'Season 2 starts now'), '/detail/24', 'banner', 720, 300, 0, 90],
-    ['HOME', 'ICON_TEXT', tx('Roulette : tentez votre chance', 'Roulette: try your luck'), tx('Un tour gratuit chaque jour', 'One free spin every day'), '/roulette', 'icon', 160, 160, 0, 90],
-    ['HOME', 'TEXT_ICON', tx('Code WELCOME100 : 100 pièces offertes', 'Code WELCOME100: 100 free coins'), tx('À saisir dans la page coupon', 'Enter it on the coupon page'), '/coupon', 'icon', 160, 160, 0, 90],
-    ['HOME', 'ONLY_TEXT', tx('Les nouveautés de la semaine', 'New this week'), null, '/home/weekly', null, 0, 0, 0, 90],
-    ['HOME', 'ONLY_ICON', titleOf.get(7)!, tx('Réservé aux adultes', 'Adults only'), '/detail/7', 'banner', 720, 300, 1, 90],
-    ['HOME', 'ICON_TEXT', tx('Offre expirée', 'Expired offer'), null, '/shop', 'icon', 160, 160, 0, -1],
-    ['SHOP', 'ONLY_TEXT', tx('+15 pièces bonus avec le pack de 100', '+15 bonus coins with the 100 pack'), null, '/shop', null, 0, 0, 0, 60],
-    ['SIGNUP', 'ONLY_ICON', tx('Inscrivez-vous et recevez des pièces', 'Sign up and get free coins'), null, '/user/signup', 'banner', 1080, 500, 0, 365],
+    ['HOME', 'ONLY_ICON', titleOf.get(24)!, tl(BANNERS.season2), '/detail/24', 'banner', 720, 300, 0, 90],
+    ['HOME', 'ICON_TEXT', tl(BANNERS.roulette), tl(BANNERS.spin), '/roulette', 'icon', 160, 160, 0, 90],
+    ['HOME', 'TEXT_ICON', tl(BANNERS.welcome100), tl(BANNERS.couponPage), '/coupon', 'icon', 160, 160, 0, 90],
+    ['HOME', 'ONLY_TEXT', tl(BANNERS.weekly), null, '/home/weekly', null, 0, 0, 0, 90],
+    ['HOME', 'ONLY_ICON', titleOf.get(7)!, tl(BANNERS.adults), '/detail/7', 'banner', 720, 300, 1, 90],
+    ['HOME', 'ICON_TEXT', tl(BANNERS.expired), null, '/shop', 'icon', 160, 160, 0, -1],
+    ['SHOP', 'ONLY_TEXT', tl(BANNERS.bonus15), null, '/shop', null, 0, 0, 0, 60],
+    ['SIGNUP', 'ONLY_ICON', tl(BANNERS.signup), null, '/user/signup', 'banner', 1080, 500, 0, 365],
   ]
   banners.forEach(([placement, display, title, subtitle, link, kind, w, h, adult, endsIn], i) => {
     const id = i + 1
@@ -561,20 +563,12 @@ export function buildDemo(opts: BuildDemoOptions): DemoCatalogue {
   })
 
   // Notices (two attached to series 24 for the detail page).
-  const notices: [string, number | null, number, string, string, string, string][] = [
-    ['NOTICE', null, 1, 'Bienvenue sur la boutique de webtoons', 'Welcome to the webtoon store', 'Lisez des centaines d’épisodes, louez-les ou achetez-les avec vos pièces. Bonne lecture !', 'Read hundreds of episodes, rent or buy them with your coins. Enjoy!'],
-    ['MAINTENANCE', null, 0, 'Maintenance programmée', 'Scheduled maintenance', 'Le service sera indisponible pendant une heure la nuit prochaine, de 3 h à 4 h.', 'The service will be unavailable for one hour next night, from 3 to 4 am.'],
-    ['UPDATE', null, 0, 'Nouveau : la lecture en continu', 'New: continuous reading', 'Activez la lecture en continu dans le lecteur : l’épisode suivant s’ouvre tout seul et vos pièces sont débitées automatiquement.', 'Turn on continuous reading in the viewer: the next episode opens by itself and your coins are spent automatically.'],
-    ['EVENT', null, 0, 'La roulette est de retour !', 'The roulette is back!', 'Un tour gratuit par jour et des pièces bonus à gagner tout au long de l’année.', 'One free spin a day and bonus coins to win all year long.'],
-    ['NOTICE', null, 0, 'Mise à jour des conditions d’utilisation', 'Terms of use updated', 'Nos conditions d’utilisation évoluent. Les principaux changements sont résumés dans la page dédiée.', 'Our terms of use change. The main changes are summed up on the dedicated page.'],
-    ['NOTICE', null, 0, 'Nouveaux moyens de paiement', 'New payment methods', 'Vous pouvez désormais recharger vos pièces avec de nouveaux moyens de paiement.', 'You can now top up your coins with new payment methods.'],
-    ['NOTICE', null, 0, 'Rappel : vos pièces bonus expirent', 'Reminder: bonus coins expire', 'Les pièces bonus ont une date d’expiration, visible dans l’historique. Elles sont dépensées en premier.', 'Bonus coins have an expiry date shown in your history. They are spent first.'],
-    ['EVENT', null, 0, 'Concours de fan-art', 'Fan-art contest', 'Partagez vos dessins de vos séries préférées et gagnez des pièces.', 'Share drawings of your favourite series and win coins.'],
-    ['NOTICE', 24, 0, 'La Reine des ombres : pause de deux semaines', 'The Shadow Queen: two-week break', 'L’autrice prend une courte pause. Retour de la série dans deux semaines.', 'The author takes a short break. The series returns in two weeks.'],
-    ['NOTICE', 24, 0, 'La Reine des ombres : saison 2 confirmée', 'The Shadow Queen: season 2 confirmed', 'Merci pour votre soutien : une deuxième saison est en préparation.', 'Thank you for your support: a second season is on its way.'],
+  const notices: [string, number | null, number][] = [ // category, series, pinned; title and body: NOTICES (texts.ts), same order
+    ['NOTICE', null, 1], ['MAINTENANCE', null, 0], ['UPDATE', null, 0], ['EVENT', null, 0], ['NOTICE', null, 0],
+    ['NOTICE', null, 0], ['NOTICE', null, 0], ['EVENT', null, 0], ['NOTICE', 24, 0], ['NOTICE', 24, 0],
   ]
-  notices.forEach(([category, seriesId, pinned, titleFr, titleEn, bodyFr, bodyEn], i) =>
-    push('notices', { id: i + 1, category, series_id: seriesId, title: tx(titleFr, titleEn), body: tx(bodyFr, bodyEn), is_pinned: pinned, published_at: at(-(i * 5 + 1) * DAY), created_at: at(-(i * 5 + 1) * DAY) }),
+  notices.forEach(([category, seriesId, pinned], i) =>
+    push('notices', { id: i + 1, category, series_id: seriesId, title: tl(NOTICES[i]![0], titleOf.get(seriesId ?? 0)), body: tl(NOTICES[i]![1]), is_pinned: pinned, published_at: at(-(i * 5 + 1) * DAY), created_at: at(-(i * 5 + 1) * DAY) }),
   )
 
   // FAQ
@@ -599,13 +593,13 @@ export function buildDemo(opts: BuildDemoOptions): DemoCatalogue {
   const prices = PRICES[currency] ?? PRICES.EUR!
   const products: [number, number, number | null, number | null, number, string | null][] = [
     // coins, bonus, per-user limit, stock limit, sold, label
-    [50, 50, 1, null, 0, tx('Offre de bienvenue', 'Welcome offer')],
+    [50, 50, 1, null, 0, tl(BADGES.welcome)],
     [10, 0, null, null, 0, null],
     [30, 3, null, null, 0, null],
     [50, 7, null, null, 0, null],
-    [100, 15, null, null, 0, tx('Le plus populaire', 'Most popular')],
-    [300, 60, null, null, 0, tx('Meilleure offre', 'Best value')],
-    [200, 100, null, 100, 100, tx('Vente flash', 'Flash sale')],
+    [100, 15, null, null, 0, tl(BADGES.popular)],
+    [300, 60, null, null, 0, tl(BADGES.best)],
+    [200, 100, null, 100, 100, tl(BADGES.flash)],
   ]
   products.forEach(([coins, bonus, perUser, stock, sold, label], i) =>
     push('coin_products', { id: i + 1, coins, bonus, price: prices[i]!, currency, per_user_limit: perUser, stock_limit: stock, sold_count: sold, platform: null, label, is_active: 1, position: i + 1, created_at: at(-100 * DAY) }),
@@ -711,11 +705,11 @@ export function buildDemo(opts: BuildDemoOptions): DemoCatalogue {
   for (const [sid, days] of [[24, -3], [1, -8], [9, -15]] as const) push('favorites', { user_id: reader.id, series_id: sid, created_at: at(days * DAY) })
   push('reading_progress', { user_id: reader.id, series_id: 24, episode_id: firstEpisode(24) + 1, position: 0.4, updated_at: at(-HOUR) })
   push('reading_progress', { user_id: reader.id, series_id: 9, episode_id: firstEpisode(9), position: 1, updated_at: at(-2 * DAY) })
-  push('gifts', { id: 1, user_id: reader.id, kind: 'RENT', series_id: 1, episode_id: null, title: tx('Ticket de location offert', 'Free rental ticket'), sender_kind: 'MAIL', given_at: at(-DAY), used_at: null, used_episode_id: null, expires_at: at(14 * DAY) })
-  push('gifts', { id: 2, user_id: reader.id, kind: 'POSSESSION', series_id: 31, episode_id: firstEpisode(31) + 5, title: tx('Épisode offert', 'Free episode'), sender_kind: 'MAIL', given_at: at(-2 * DAY), used_at: null, used_episode_id: null, expires_at: at(30 * DAY) })
-  push('alarms', { id: 1, user_id: reader.id, kind: 'EPISODE', title: tx(`Nouvel épisode : ${titleOf.get(24)}`, `New episode: ${titleOf.get(24)}`), body: '', link: '/detail/24', read_at: null, created_at: at(-6 * HOUR) })
-  push('alarms', { id: 2, user_id: reader.id, kind: 'COIN', title: tx('Vos pièces bonus expirent bientôt', 'Your bonus coins expire soon'), body: tx('20 pièces bonus expirent dans 7 jours.', '20 bonus coins expire in 7 days.'), link: '/history/charge', read_at: null, created_at: at(-DAY) })
-  push('alarms', { id: 3, user_id: reader.id, kind: 'GIFT', title: tx('Un cadeau vous attend', 'A gift is waiting for you'), body: '', link: '/gift', read_at: at(-12 * HOUR), created_at: at(-DAY) })
+  push('gifts', { id: 1, user_id: reader.id, kind: 'RENT', series_id: 1, episode_id: null, title: tl(READER.rentGift), sender_kind: 'MAIL', given_at: at(-DAY), used_at: null, used_episode_id: null, expires_at: at(14 * DAY) })
+  push('gifts', { id: 2, user_id: reader.id, kind: 'POSSESSION', series_id: 31, episode_id: firstEpisode(31) + 5, title: tl(READER.episodeGift), sender_kind: 'MAIL', given_at: at(-2 * DAY), used_at: null, used_episode_id: null, expires_at: at(30 * DAY) })
+  push('alarms', { id: 1, user_id: reader.id, kind: 'EPISODE', title: tl(READER.newEpisode, titleOf.get(24)), body: '', link: '/detail/24', read_at: null, created_at: at(-6 * HOUR) })
+  push('alarms', { id: 2, user_id: reader.id, kind: 'COIN', title: tl(READER.bonusExpire), body: tl(READER.bonusExpireBody), link: '/history/charge', read_at: null, created_at: at(-DAY) })
+  push('alarms', { id: 3, user_id: reader.id, kind: 'GIFT', title: tl(READER.giftWaiting), body: '', link: '/gift', read_at: at(-12 * HOUR), created_at: at(-DAY) })
   for (const id of [1, 2]) push('event_tickets', { id, event_id: 1, user_id: reader.id, kind: 'ROULETTE', source: 'EVENT', ref: 'seed', expires_at: at(30 * DAY), used_at: null, created_at: at(-DAY) })
 
   const commentTexts: [string, string][] = [
