@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { episodeLabel, formatDate, formatList, formatMoney, formatNumber } from './format.ts'
+import { episodeLabel, formatDate, formatList, formatMoney, formatNumber, isNumberLabel } from './format.ts'
 import { loadEdition, loadMessages } from '../edition/load.ts'
 import { createTranslator } from './i18n.ts'
 
@@ -34,6 +34,7 @@ describe('labels never repeat their own number (issue 25)', () => {
     expect(label('')).toBe(t('episode.number', { no }))
     expect(label('Le retour')).toBe(t('viewer.chain.episode', { no, title: 'Le retour' }))
     expect(label('Le retour')).toContain('Le retour')
+    expect(isNumberLabel(` ${t('episode.number', { no })} `, t('episode.number', { no }))).toBe(true)
   })
 })
 

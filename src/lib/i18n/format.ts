@@ -69,5 +69,10 @@ const asRead = (s: string) => s.normalize('NFKC').replace(/\s+/g, '').toLowerCas
  * titled episode, `numberLabel` alone ("Épisode 6") when the title is empty or is that label itself.
  */
 export function episodeLabel(title: string, numberLabel: string, full: string): string {
-  return title.trim() === '' || asRead(title) === asRead(numberLabel) ? numberLabel : full
+  return isNumberLabel(title, numberLabel) ? numberLabel : full
+}
+
+/** Whether an episode's title says nothing but its number label ("第 2 話" for "第2話"), or nothing at all. */
+export function isNumberLabel(title: string, numberLabel: string): boolean {
+  return title.trim() === '' || asRead(title) === asRead(numberLabel)
 }
