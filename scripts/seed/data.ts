@@ -9,7 +9,7 @@ import { ftsDocument } from '../../src/features/search/search.ts'
 import { CARD_IMAGE_WIDTH } from '../../src/features/catalogue/catalogue.ts'
 import { transcriptJson } from '../../src/features/viewer/transcript.ts'
 import { demoSliceText } from './transcripts.ts'
-import { BADGES, BANNERS, NOTICES, READER, sliceAlt, type Texts } from './texts.ts'
+import { BADGES, BANNERS, COUPONS, NOTICES, READER, sliceAlt, type Texts } from './texts.ts'
 
 /** Bump when the demo data changes: `npm run seed` re-seeds only with `--force` or on a new version. */
 export const SEED_VERSION = '4'
@@ -606,19 +606,19 @@ export function buildDemo(opts: BuildDemoOptions): DemoCatalogue {
   )
 
   // Coupons: valid, expired, sold out, mileage, roulette, app-only, download-only.
-  const coupons: [string | null, string, string, string, number, string, number, string | null, number | null, number, number, number, number | null, string | null][] = [
-    // code, title fr, title en, type, minimum, reward type, amount, lot type, stock, used, expires (days), downloadable, reward days, platform
-    ['WELCOME100', 'Bienvenue : 100 pièces bonus', 'Welcome: 100 bonus coins', 'EXTRA_EARN', 0, 'COIN', 100, 'BONUS', null, 0, 365, 0, 30, null],
-    ['ETE2025', 'Été 2025 : 50 pièces', 'Summer 2025: 50 coins', 'EXTRA_EARN', 0, 'COIN', 50, 'BONUS', null, 0, -30, 0, 30, null],
-    ['FLASH50', 'Flash : 50 premiers lecteurs', 'Flash: first 50 readers', 'EXTRA_EARN', 0, 'COIN', 20, 'BONUS', 50, 50, 30, 0, 30, null],
-    ['MILEAGE500', '500 points de fidélité', '500 mileage points', 'EXTRA_EARN', 0, 'MILEAGE', 500, 'MILEAGE', null, 0, 180, 0, 180, null],
-    ['ROULETTE3', 'Trois tours de roulette', 'Three roulette spins', 'EXTRA_EARN', 0, 'ROULETTE_TICKET', 3, null, null, 0, 180, 0, null, null],
-    ['APPONLY', 'Réservé à l’application iOS', 'iOS app only', 'EXTRA_EARN', 0, 'COIN', 30, 'BONUS', null, 0, 180, 0, 30, 'IOS_APP'],
-    [null, '20 pièces offertes sur une recharge', '20 extra coins on a top-up', 'DISCOUNT', prices[3]!, 'COIN', 20, 'BONUS', 1000, 0, 60, 1, 30, null],
+  const coupons: [string | null, string, number, string, number, string | null, number | null, number, number, number, number | null, string | null][] = [
+    // code (titles: COUPONS in texts.ts, same order), type, minimum, reward type, amount, lot type, stock, used, expires (days), downloadable, reward days, platform
+    ['WELCOME100', 'EXTRA_EARN', 0, 'COIN', 100, 'BONUS', null, 0, 365, 0, 30, null],
+    ['ETE2025', 'EXTRA_EARN', 0, 'COIN', 50, 'BONUS', null, 0, -30, 0, 30, null],
+    ['FLASH50', 'EXTRA_EARN', 0, 'COIN', 20, 'BONUS', 50, 50, 30, 0, 30, null],
+    ['MILEAGE500', 'EXTRA_EARN', 0, 'MILEAGE', 500, 'MILEAGE', null, 0, 180, 0, 180, null],
+    ['ROULETTE3', 'EXTRA_EARN', 0, 'ROULETTE_TICKET', 3, null, null, 0, 180, 0, null, null],
+    ['APPONLY', 'EXTRA_EARN', 0, 'COIN', 30, 'BONUS', null, 0, 180, 0, 30, 'IOS_APP'],
+    [null, 'DISCOUNT', prices[3]!, 'COIN', 20, 'BONUS', 1000, 0, 60, 1, 30, null],
   ]
-  coupons.forEach(([code, tFr, tEn, type, minimum, rewardType, amount, lotType, stock, usedCount, expiresIn, downloadable, rewardDays, platform], i) =>
+  coupons.forEach(([code, type, minimum, rewardType, amount, lotType, stock, usedCount, expiresIn, downloadable, rewardDays, platform], i) =>
     push('coupons', {
-      id: i + 1, code, title: tx(tFr, tEn), type, minimum_amount: minimum, starts_at: at(-60 * DAY), expires_at: at(expiresIn * DAY), platform,
+      id: i + 1, code, title: tl(COUPONS[i]!), type, minimum_amount: minimum, starts_at: at(-60 * DAY), expires_at: at(expiresIn * DAY), platform,
       reward_type: rewardType, reward_amount: amount, reward_lot_type: lotType, reward_expires_days: rewardDays, stock, used_count: usedCount,
       is_downloadable: downloadable, created_at: at(-60 * DAY),
     }),

@@ -3,11 +3,11 @@ import { EDITION_IDS } from '../../src/lib/edition/schema.ts'
 import { loadEdition } from '../../src/lib/edition/load.ts'
 import { buildDemo, langOf } from './data.ts'
 
-/** The demo's visible short texts: shop badges, notice titles, banner titles (image alt), gifts, slice alt text. */
+/** The demo's visible short texts: shop badges, notice titles, banner titles (image alt), gifts, coupons, slice alt text. */
 function shown(locale: string): string[] {
   const { tables } = buildDemo({ currency: 'EUR', locale, now: new Date('2026-11-25T12:00:00Z'), passwordHash: 'x', minorPasswordHash: 'y' })
   const texts = (table: string, column: string) => tables[table]!.map((r) => r[column]).filter((v): v is string => typeof v === 'string')
-  return [...texts('coin_products', 'label'), ...texts('notices', 'title'), ...texts('banners', 'title'), ...texts('gifts', 'title'), ...texts('episode_images', 'alt').slice(0, 3)]
+  return [...texts('coin_products', 'label'), ...texts('notices', 'title'), ...texts('banners', 'title'), ...texts('gifts', 'title'), ...texts('coupons', 'title'), ...texts('episode_images', 'alt').slice(0, 3)]
 }
 
 describe('the demo content speaks each edition\'s language (issue 25)', () => {

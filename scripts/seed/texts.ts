@@ -73,6 +73,17 @@ export const NOTICES: [Texts, Texts][] = [
   ],
 ]
 
+/** Coupon titles, in data.ts's order. */
+export const COUPONS: Texts[] = [
+  { fr: 'Bienvenue : 100 pièces bonus', de: 'Willkommen: 100 Bonusmünzen', en: 'Welcome: 100 bonus coins', ja: 'ようこそ：ボーナス100コイン', ko: '환영 선물: 보너스 100코인', zh: '歡迎禮：100 紅利代幣', th: 'ต้อนรับ: โบนัส 100 เหรียญ', ar: 'مرحبًا: 100 عملة إضافية' },
+  { fr: 'Été 2025 : 50 pièces', de: 'Sommer 2025: 50 Münzen', en: 'Summer 2025: 50 coins', ja: '2025年夏：50コイン', ko: '2025 여름: 50코인', zh: '2025 夏季：50 代幣', th: 'ซัมเมอร์ 2025: 50 เหรียญ', ar: 'صيف 2025: 50 عملة' },
+  { fr: 'Flash : 50 premiers lecteurs', de: 'Blitz: die ersten 50 Leser', en: 'Flash: first 50 readers', ja: '先着50名限定', ko: '선착순 50명', zh: '限量：前 50 名讀者', th: 'แฟลช: 50 คนแรก', ar: 'سريع: أول 50 قارئًا' },
+  { fr: '500 points de fidélité', de: '500 Treuepunkte', en: '500 mileage points', ja: '500ポイント', ko: '500마일리지', zh: '500 點數', th: '500 คะแนนสะสม', ar: '500 نقطة' },
+  { fr: 'Trois tours de roulette', de: 'Drei Glücksrad-Drehungen', en: 'Three roulette spins', ja: 'ルーレット3回', ko: '룰렛 3회', zh: '輪盤三次', th: 'หมุนวงล้อ 3 ครั้ง', ar: 'ثلاث دورات في العجلة' },
+  { fr: 'Réservé à l’application iOS', de: 'Nur in der iOS-App', en: 'iOS app only', ja: 'iOSアプリ限定', ko: 'iOS 앱 전용', zh: 'iOS App 限定', th: 'เฉพาะแอป iOS', ar: 'لتطبيق iOS فقط' },
+  { fr: '20 pièces offertes sur une recharge', de: '20 Münzen geschenkt beim Aufladen', en: '20 extra coins on a top-up', ja: 'チャージで20コインプレゼント', ko: '충전 시 20코인 추가 증정', zh: '儲值加贈 20 代幣', th: 'รับเพิ่ม 20 เหรียญเมื่อเติมเงิน', ar: '20 عملة إضافية عند الشحن' },
+]
+
 /** The demo reader's gifts and alerts. */
 export const READER = {
   rentGift: { fr: 'Ticket de location offert', de: 'Geschenktes Leihticket', en: 'Free rental ticket', ja: 'プレゼント：レンタルチケット', ko: '선물: 대여권', zh: '贈送：租借券', th: 'ตั๋วเช่าฟรี', ar: 'تذكرة استئجار مجانية' },
