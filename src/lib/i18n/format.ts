@@ -42,22 +42,21 @@ export function formatDay(day: string): string {
   return `${d}.${m}.${y}`
 }
 
-/** One formatter per locale and kind (building one costs far more than using it). */
+/** One formatter per locale (building one costs far more than using it). */
 const numberFormats = new Map<string, Intl.NumberFormat>()
 const listFormats = new Map<string, Intl.ListFormat>()
 
-/** A count (coins, mileage, views) with the locale's digits and grouping: 3600 → "3 600", "3,600", "٣٬٦٠٠". */
+/** A count (coins, mileage, views) with the locale's digits and grouping: 3600 → "3 600" (fr), "3,600" (th, jp), "3.600" (de). */
 export function formatNumber(n: number, edition: Pick<Edition, 'locale'>): string {
   let f = numberFormats.get(edition.locale)
   if (!f) numberFormats.set(edition.locale, (f = new Intl.NumberFormat(edition.locale)))
   return f.format(n)
 }
 
-/** A list in the locale's way: "lundi et mercredi", "日曜日、水曜日", "الأحد و الأربعاء". */
-export function formatList(items: readonly string[], edition: Pick<Edition, 'locale'>, type: Intl.ListFormatType = 'conjunction'): string {
-  const key = `${edition.locale}|${type}`
-  let f = listFormats.get(key)
-  if (!f) listFormats.set(key, (f = new Intl.ListFormat(edition.locale, { type, style: 'long' })))
+/** A list in the locale's way: "dimanche et mercredi", "日曜日、水曜日", "الأحد والأربعاء". */
+export function formatList(items: readonly string[], edition: Pick<Edition, 'locale'>): string {
+  let f = listFormats.get(edition.locale)
+  if (!f) listFormats.set(edition.locale, (f = new Intl.ListFormat(edition.locale, { type: 'conjunction', style: 'long' })))
   return f.format(items)
 }
 
