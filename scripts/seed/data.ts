@@ -272,7 +272,6 @@ function episodeTitle(lang: Lang, no: number): string {
     case 'fr':
       return `Épisode ${no}`
     case 'de':
-      return `Folge ${no}`
     case 'en':
       return `Episode ${no}`
     case 'ja':

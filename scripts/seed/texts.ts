@@ -33,7 +33,7 @@ export const BANNERS = {
 export const NOTICES: [Texts, Texts][] = [
   [
     { fr: 'Bienvenue sur la boutique de webtoons', de: 'Willkommen im Webtoon-Shop', en: 'Welcome to the webtoon store', ja: 'ウェブトゥーンストアへようこそ', ko: '웹툰 스토어에 오신 것을 환영합니다', zh: '歡迎來到條漫商店', th: 'ยินดีต้อนรับสู่ร้านเว็บตูน', ar: 'مرحبًا بك في متجر الويبتون' },
-    { fr: 'Lisez des centaines d’épisodes, louez-les ou achetez-les avec vos pièces. Bonne lecture !', de: 'Lesen Sie Hunderte Folgen, leihen oder kaufen Sie sie mit Ihren Münzen. Viel Spaß!', en: 'Read hundreds of episodes, rent or buy them with your coins. Enjoy!', ja: '数百話の作品をコインでレンタル・購入して読めます。お楽しみください！', ko: '수백 개의 회차를 코인으로 대여하거나 구매해 읽어 보세요. 즐거운 감상 되세요!', zh: '數百話作品，用代幣租借或購買即可閱讀。祝您閱讀愉快！', th: 'อ่านหลายร้อยตอน เช่าหรือซื้อด้วยเหรียญของคุณ ขอให้สนุกกับการอ่าน!', ar: 'اقرأ مئات الحلقات، استأجرها أو اشترها بعملاتك. قراءة ممتعة!' },
+    { fr: 'Lisez des centaines d’épisodes, louez-les ou achetez-les avec vos pièces. Bonne lecture !', de: 'Lesen Sie Hunderte Episoden, leihen oder kaufen Sie sie mit Ihren Münzen. Viel Spaß!', en: 'Read hundreds of episodes, rent or buy them with your coins. Enjoy!', ja: '数百話の作品をコインでレンタル・購入して読めます。お楽しみください！', ko: '수백 개의 회차를 코인으로 대여하거나 구매해 읽어 보세요. 즐거운 감상 되세요!', zh: '數百話作品，用代幣租借或購買即可閱讀。祝您閱讀愉快！', th: 'อ่านหลายร้อยตอน เช่าหรือซื้อด้วยเหรียญของคุณ ขอให้สนุกกับการอ่าน!', ar: 'اقرأ مئات الحلقات، استأجرها أو اشترها بعملاتك. قراءة ممتعة!' },
   ],
   [
     { fr: 'Maintenance programmée', de: 'Geplante Wartung', en: 'Scheduled maintenance', ja: '定期メンテナンスのお知らせ', ko: '정기 점검 안내', zh: '系統維護公告', th: 'แจ้งปิดปรับปรุงระบบ', ar: 'صيانة مجدولة' },
@@ -41,7 +41,7 @@ export const NOTICES: [Texts, Texts][] = [
   ],
   [
     { fr: 'Nouveau : la lecture en continu', de: 'Neu: Weiterlesen ohne Pause', en: 'New: continuous reading', ja: '新機能：連続読み', ko: '새 기능: 이어 보기', zh: '新功能：連續閱讀', th: 'ใหม่: อ่านต่อเนื่อง', ar: 'جديد: القراءة المتواصلة' },
-    { fr: 'Activez la lecture en continu dans le lecteur : l’épisode suivant s’ouvre tout seul et vos pièces sont débitées automatiquement.', de: 'Schalten Sie im Reader das Weiterlesen ein: Die nächste Folge öffnet sich von selbst, Ihre Münzen werden automatisch abgebucht.', en: 'Turn on continuous reading in the viewer: the next episode opens by itself and your coins are spent automatically.', ja: 'ビューアで連続読みをオンにすると、次の話が自動で開き、コインも自動で使われます。', ko: '뷰어에서 이어 보기를 켜면 다음 회차가 자동으로 열리고 코인이 자동으로 사용됩니다.', zh: '在閱讀器開啟連續閱讀，下一話會自動打開，代幣也會自動扣除。', th: 'เปิดการอ่านต่อเนื่องในหน้าอ่าน ตอนถัดไปจะเปิดเองและหักเหรียญให้อัตโนมัติ', ar: 'فعّل القراءة المتواصلة في القارئ: تُفتح الحلقة التالية وحدها وتُخصم عملاتك تلقائيًا.' },
+    { fr: 'Activez la lecture en continu dans le lecteur : l’épisode suivant s’ouvre tout seul et vos pièces sont débitées automatiquement.', de: 'Schalten Sie im Reader das Weiterlesen ein: Die nächste Episode öffnet sich von selbst, Ihre Münzen werden automatisch abgebucht.', en: 'Turn on continuous reading in the viewer: the next episode opens by itself and your coins are spent automatically.', ja: 'ビューアで連続読みをオンにすると、次の話が自動で開き、コインも自動で使われます。', ko: '뷰어에서 이어 보기를 켜면 다음 회차가 자동으로 열리고 코인이 자동으로 사용됩니다.', zh: '在閱讀器開啟連續閱讀，下一話會自動打開，代幣也會自動扣除。', th: 'เปิดการอ่านต่อเนื่องในหน้าอ่าน ตอนถัดไปจะเปิดเองและหักเหรียญให้อัตโนมัติ', ar: 'فعّل القراءة المتواصلة في القارئ: تُفتح الحلقة التالية وحدها وتُخصم عملاتك تلقائيًا.' },
   ],
   [
     { fr: 'La roulette est de retour !', de: 'Das Glücksrad ist zurück!', en: 'The roulette is back!', ja: 'ルーレットが復活！', ko: '룰렛이 돌아왔습니다!', zh: '輪盤回來了！', th: 'วงล้อกลับมาแล้ว!', ar: 'العجلة عادت!' },
@@ -87,8 +87,8 @@ export const COUPONS: Texts[] = [
 /** The demo reader's gifts and alerts. */
 export const READER = {
   rentGift: { fr: 'Ticket de location offert', de: 'Geschenktes Leihticket', en: 'Free rental ticket', ja: 'プレゼント：レンタルチケット', ko: '선물: 대여권', zh: '贈送：租借券', th: 'ตั๋วเช่าฟรี', ar: 'تذكرة استئجار مجانية' },
-  episodeGift: { fr: 'Épisode offert', de: 'Geschenkte Folge', en: 'Free episode', ja: 'プレゼント：1話', ko: '선물: 1회차', zh: '贈送：一話', th: 'ตอนฟรี', ar: 'حلقة مجانية' },
-  newEpisode: { fr: 'Nouvel épisode : {series}', de: 'Neue Folge: {series}', en: 'New episode: {series}', ja: '新しい話：{series}', ko: '새 회차: {series}', zh: '新的一話：{series}', th: 'ตอนใหม่: {series}', ar: 'حلقة جديدة: {series}' },
+  episodeGift: { fr: 'Épisode offert', de: 'Geschenkte Episode', en: 'Free episode', ja: 'プレゼント：1話', ko: '선물: 1회차', zh: '贈送：一話', th: 'ตอนฟรี', ar: 'حلقة مجانية' },
+  newEpisode: { fr: 'Nouvel épisode : {series}', de: 'Neue Episode: {series}', en: 'New episode: {series}', ja: '新しい話：{series}', ko: '새 회차: {series}', zh: '新的一話：{series}', th: 'ตอนใหม่: {series}', ar: 'حلقة جديدة: {series}' },
   bonusExpire: { fr: 'Vos pièces bonus expirent bientôt', de: 'Ihre Bonusmünzen verfallen bald', en: 'Your bonus coins expire soon', ja: 'ボーナスコインの期限が近づいています', ko: '보너스 코인이 곧 만료됩니다', zh: '您的紅利代幣即將到期', th: 'เหรียญโบนัสของคุณใกล้หมดอายุ', ar: 'عملاتك الإضافية تنتهي قريبًا' },
   bonusExpireBody: { fr: '20 pièces bonus expirent dans 7 jours.', de: '20 Bonusmünzen verfallen in 7 Tagen.', en: '20 bonus coins expire in 7 days.', ja: 'ボーナスコイン20枚が7日後に失効します。', ko: '보너스 코인 20개가 7일 후 만료됩니다.', zh: '20 紅利代幣將於 7 天後到期。', th: 'เหรียญโบนัส 20 เหรียญจะหมดอายุใน 7 วัน', ar: 'تنتهي 20 عملة إضافية خلال 7 أيام.' },
   giftWaiting: { fr: 'Un cadeau vous attend', de: 'Ein Geschenk wartet auf Sie', en: 'A gift is waiting for you', ja: 'プレゼントが届いています', ko: '선물이 도착했습니다', zh: '您有一份禮物', th: 'มีของขวัญรอคุณอยู่', ar: 'هدية بانتظارك' },

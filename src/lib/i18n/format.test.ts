@@ -26,7 +26,7 @@ describe('labels never repeat their own number (issue 25)', () => {
     ['tw', '第 2 話', 2],
     ['kr', '2화', 2],
     ['ar', 'الحلقة 2', 2],
-    ['de', 'Folge 2', 2],
+    ['de', 'Episode 2', 2],
   ] as const)('%s: an episode titled "%s" is shown once', (id, title, no) => {
     const t = createTranslator(loadEdition(id).edition.locale, loadMessages(id))
     const label = (episodeTitle: string) => episodeLabel(episodeTitle, t('episode.number', { no }), t('viewer.chain.episode', { no, title: episodeTitle }))
