@@ -10,9 +10,10 @@ import { CARD_IMAGE_WIDTH } from '../../src/features/catalogue/catalogue.ts'
 import { transcriptJson } from '../../src/features/viewer/transcript.ts'
 import { demoSliceText } from './transcripts.ts'
 import { DAY_MS, HOUR_MS, MINUTE_MS, isoAfter } from '../../src/lib/time.ts'
+import { BADGES, BANNERS, COUPONS, NOTICES, READER, sliceAlt, type Texts } from './texts.ts'
 
 /** Bump when the demo data changes: `npm run seed` re-seeds only with `--force` or on a new version. */
-export const SEED_VERSION = '3'
+export const SEED_VERSION = '4'
 
 /** Widths (px) of every stored rendition, per image kind. R2 object key: `<key>/<width>.webp`. */
 export const IMAGE_WIDTHS = {
@@ -272,7 +273,6 @@ function episodeTitle(lang: Lang, no: number): string {
     case 'fr':
       return `Épisode ${no}`
     case 'de':
-      return `Folge ${no}`
     case 'en':
       return `Episode ${no}`
     case 'ja':
@@ -370,6 +370,7 @@ export function buildDemo(opts: BuildDemoOptions): DemoCatalogue {
   const lang = langOf(opts.locale)
   const long: 'fr' | 'en' = lang === 'fr' ? 'fr' : 'en' // language of long texts (notices, FAQ, …)
   const tx = (fr: string, en: string) => (long === 'fr' ? fr : en)
+  const tl = (texts: Texts, series = '') => texts[lang].replace('{series}', series) // short texts in every language (texts.ts)
   const labelLang: Lang = lang === 'fr' || lang === 'de' ? lang : 'en' // images need a Latin script
   const t0 = now.getTime()
   const at = (ms: number) => isoAfter(now, ms)
@@ -510,7 +511,7 @@ export function buildDemo(opts: BuildDemoOptions): DemoCatalogue {
             key,
             width: SLICE_WIDTH,
             height,
-            alt: described?.alt ?? tx(`${title}, ${episodeTitle('fr', no).toLowerCase()}, image ${n} sur 3`, `${title}, ${episodeTitle(lang, no)}, image ${n} of 3`),
+            alt: described?.alt ?? sliceAlt(lang, title, episodeTitle(lang, no), n, 3),
             transcript: transcriptJson(described?.transcript),
           })
           // The first slice names the episode; the two others are the series' recurring panels
@@ -538,14 +539,14 @@ export function buildDemo(opts: BuildDemoOptions): DemoCatalogue {
   // Banners: every display kind, plus shop, sign-up, adult-only and expired ones.
   const banners: [string, string, string, string | null, string, 'banner' | 'icon' | null, number, number, number, number][] = [
     // placement, display, title, subtitle, link, image kind, w, h, adult, ends in days
-    ['HOME', 'ONLY_ICON', titleOf.get(24)!, tx('La saison 2 commence', 'Season 2 starts now'), '/detail/24', 'banner', 720, 300, 0, 90],
-    ['HOME', 'ICON_TEXT', tx('Roulette : tentez votre chance', 'Roulette: try your luck'), tx('Un tour gratuit chaque jour', 'One free spin every day'), '/roulette', 'icon', 160, 160, 0, 90],
-    ['HOME', 'TEXT_ICON', tx('Code WELCOME100 : 100 pièces offertes', 'Code WELCOME100: 100 free coins'), tx('À saisir dans la page coupon', 'Enter it on the coupon page'), '/coupon', 'icon', 160, 160, 0, 90],
-    ['HOME', 'ONLY_TEXT', tx('Les nouveautés de la semaine', 'New this week'), null, '/home/weekly', null, 0, 0, 0, 90],
-    ['HOME', 'ONLY_ICON', titleOf.get(7)!, tx('Réservé aux adultes', 'Adults only'), '/detail/7', 'banner', 720, 300, 1, 90],
-    ['HOME', 'ICON_TEXT', tx('Offre expirée', 'Expired offer'), null, '/shop', 'icon', 160, 160, 0, -1],
-    ['SHOP', 'ONLY_TEXT', tx('+15 pièces bonus avec le pack de 100', '+15 bonus coins with the 100 pack'), null, '/shop', null, 0, 0, 0, 60],
-    ['SIGNUP', 'ONLY_ICON', tx('Inscrivez-vous et recevez des pièces', 'Sign up and get free coins'), null, '/user/signup', 'banner', 1080, 500, 0, 365],
+    ['HOME', 'ONLY_ICON', titleOf.get(24)!, tl(BANNERS.season2), '/detail/24', 'banner', 720, 300, 0, 90],
+    ['HOME', 'ICON_TEXT', tl(BANNERS.roulette), tl(BANNERS.spin), '/roulette', 'icon', 160, 160, 0, 90],
+    ['HOME', 'TEXT_ICON', tl(BANNERS.welcome100), tl(BANNERS.couponPage), '/coupon', 'icon', 160, 160, 0, 90],
+    ['HOME', 'ONLY_TEXT', tl(BANNERS.weekly), null, '/home/weekly', null, 0, 0, 0, 90],
+    ['HOME', 'ONLY_ICON', titleOf.get(7)!, tl(BANNERS.adults), '/detail/7', 'banner', 720, 300, 1, 90],
+    ['HOME', 'ICON_TEXT', tl(BANNERS.expired), null, '/shop', 'icon', 160, 160, 0, -1],
+    ['SHOP', 'ONLY_TEXT', tl(BANNERS.bonus15), null, '/shop', null, 0, 0, 0, 60],
+    ['SIGNUP', 'ONLY_ICON', tl(BANNERS.signup), null, '/user/signup', 'banner', 1080, 500, 0, 365],
   ]
   banners.forEach(([placement, display, title, subtitle, link, kind, w, h, adult, endsIn], i) => {
     const id = i + 1
@@ -559,20 +560,12 @@ export function buildDemo(opts: BuildDemoOptions): DemoCatalogue {
   })
 
   // Notices (two attached to series 24 for the detail page).
-  const notices: [string, number | null, number, string, string, string, string][] = [
-    ['NOTICE', null, 1, 'Bienvenue sur la boutique de webtoons', 'Welcome to the webtoon store', 'Lisez des centaines d’épisodes, louez-les ou achetez-les avec vos pièces. Bonne lecture !', 'Read hundreds of episodes, rent or buy them with your coins. Enjoy!'],
-    ['MAINTENANCE', null, 0, 'Maintenance programmée', 'Scheduled maintenance', 'Le service sera indisponible pendant une heure la nuit prochaine, de 3 h à 4 h.', 'The service will be unavailable for one hour next night, from 3 to 4 am.'],
-    ['UPDATE', null, 0, 'Nouveau : la lecture en continu', 'New: continuous reading', 'Activez la lecture en continu dans le lecteur : l’épisode suivant s’ouvre tout seul et vos pièces sont débitées automatiquement.', 'Turn on continuous reading in the viewer: the next episode opens by itself and your coins are spent automatically.'],
-    ['EVENT', null, 0, 'La roulette est de retour !', 'The roulette is back!', 'Un tour gratuit par jour et des pièces bonus à gagner tout au long de l’année.', 'One free spin a day and bonus coins to win all year long.'],
-    ['NOTICE', null, 0, 'Mise à jour des conditions d’utilisation', 'Terms of use updated', 'Nos conditions d’utilisation évoluent. Les principaux changements sont résumés dans la page dédiée.', 'Our terms of use change. The main changes are summed up on the dedicated page.'],
-    ['NOTICE', null, 0, 'Nouveaux moyens de paiement', 'New payment methods', 'Vous pouvez désormais recharger vos pièces avec de nouveaux moyens de paiement.', 'You can now top up your coins with new payment methods.'],
-    ['NOTICE', null, 0, 'Rappel : vos pièces bonus expirent', 'Reminder: bonus coins expire', 'Les pièces bonus ont une date d’expiration, visible dans l’historique. Elles sont dépensées en premier.', 'Bonus coins have an expiry date shown in your history. They are spent first.'],
-    ['EVENT', null, 0, 'Concours de fan-art', 'Fan-art contest', 'Partagez vos dessins de vos séries préférées et gagnez des pièces.', 'Share drawings of your favourite series and win coins.'],
-    ['NOTICE', 24, 0, 'La Reine des ombres : pause de deux semaines', 'The Shadow Queen: two-week break', 'L’autrice prend une courte pause. Retour de la série dans deux semaines.', 'The author takes a short break. The series returns in two weeks.'],
-    ['NOTICE', 24, 0, 'La Reine des ombres : saison 2 confirmée', 'The Shadow Queen: season 2 confirmed', 'Merci pour votre soutien : une deuxième saison est en préparation.', 'Thank you for your support: a second season is on its way.'],
+  const notices: [string, number | null, number][] = [ // category, series, pinned; title and body: NOTICES (texts.ts), same order
+    ['NOTICE', null, 1], ['MAINTENANCE', null, 0], ['UPDATE', null, 0], ['EVENT', null, 0], ['NOTICE', null, 0],
+    ['NOTICE', null, 0], ['NOTICE', null, 0], ['EVENT', null, 0], ['NOTICE', 24, 0], ['NOTICE', 24, 0],
   ]
-  notices.forEach(([category, seriesId, pinned, titleFr, titleEn, bodyFr, bodyEn], i) =>
-    push('notices', { id: i + 1, category, series_id: seriesId, title: tx(titleFr, titleEn), body: tx(bodyFr, bodyEn), is_pinned: pinned, published_at: at(-(i * 5 + 1) * DAY_MS), created_at: at(-(i * 5 + 1) * DAY_MS) }),
+  notices.forEach(([category, seriesId, pinned], i) =>
+    push('notices', { id: i + 1, category, series_id: seriesId, title: tl(NOTICES[i]![0], titleOf.get(seriesId ?? 0)), body: tl(NOTICES[i]![1]), is_pinned: pinned, published_at: at(-(i * 5 + 1) * DAY_MS), created_at: at(-(i * 5 + 1) * DAY_MS) }),
   )
 
   // FAQ
@@ -597,32 +590,32 @@ export function buildDemo(opts: BuildDemoOptions): DemoCatalogue {
   const prices = PRICES[currency] ?? PRICES.EUR!
   const products: [number, number, number | null, number | null, number, string | null][] = [
     // coins, bonus, per-user limit, stock limit, sold, label
-    [50, 50, 1, null, 0, tx('Offre de bienvenue', 'Welcome offer')],
+    [50, 50, 1, null, 0, tl(BADGES.welcome)],
     [10, 0, null, null, 0, null],
     [30, 3, null, null, 0, null],
     [50, 7, null, null, 0, null],
-    [100, 15, null, null, 0, tx('Le plus populaire', 'Most popular')],
-    [300, 60, null, null, 0, tx('Meilleure offre', 'Best value')],
-    [200, 100, null, 100, 100, tx('Vente flash', 'Flash sale')],
+    [100, 15, null, null, 0, tl(BADGES.popular)],
+    [300, 60, null, null, 0, tl(BADGES.best)],
+    [200, 100, null, 100, 100, tl(BADGES.flash)],
   ]
   products.forEach(([coins, bonus, perUser, stock, sold, label], i) =>
     push('coin_products', { id: i + 1, coins, bonus, price: prices[i]!, currency, per_user_limit: perUser, stock_limit: stock, sold_count: sold, platform: null, label, is_active: 1, position: i + 1, created_at: at(-100 * DAY_MS) }),
   )
 
   // Coupons: valid, expired, sold out, mileage, roulette, app-only, download-only.
-  const coupons: [string | null, string, string, string, number, string, number, string | null, number | null, number, number, number, number | null, string | null][] = [
-    // code, title fr, title en, type, minimum, reward type, amount, lot type, stock, used, expires (days), downloadable, reward days, platform
-    ['WELCOME100', 'Bienvenue : 100 pièces bonus', 'Welcome: 100 bonus coins', 'EXTRA_EARN', 0, 'COIN', 100, 'BONUS', null, 0, 365, 0, 30, null],
-    ['ETE2025', 'Été 2025 : 50 pièces', 'Summer 2025: 50 coins', 'EXTRA_EARN', 0, 'COIN', 50, 'BONUS', null, 0, -30, 0, 30, null],
-    ['FLASH50', 'Flash : 50 premiers lecteurs', 'Flash: first 50 readers', 'EXTRA_EARN', 0, 'COIN', 20, 'BONUS', 50, 50, 30, 0, 30, null],
-    ['MILEAGE500', '500 points de fidélité', '500 mileage points', 'EXTRA_EARN', 0, 'MILEAGE', 500, 'MILEAGE', null, 0, 180, 0, 180, null],
-    ['ROULETTE3', 'Trois tours de roulette', 'Three roulette spins', 'EXTRA_EARN', 0, 'ROULETTE_TICKET', 3, null, null, 0, 180, 0, null, null],
-    ['APPONLY', 'Réservé à l’application iOS', 'iOS app only', 'EXTRA_EARN', 0, 'COIN', 30, 'BONUS', null, 0, 180, 0, 30, 'IOS_APP'],
-    [null, '20 pièces offertes sur une recharge', '20 extra coins on a top-up', 'DISCOUNT', prices[3]!, 'COIN', 20, 'BONUS', 1000, 0, 60, 1, 30, null],
+  const coupons: [string | null, string, number, string, number, string | null, number | null, number, number, number, number | null, string | null][] = [
+    // code (titles: COUPONS in texts.ts, same order), type, minimum, reward type, amount, lot type, stock, used, expires (days), downloadable, reward days, platform
+    ['WELCOME100', 'EXTRA_EARN', 0, 'COIN', 100, 'BONUS', null, 0, 365, 0, 30, null],
+    ['ETE2025', 'EXTRA_EARN', 0, 'COIN', 50, 'BONUS', null, 0, -30, 0, 30, null],
+    ['FLASH50', 'EXTRA_EARN', 0, 'COIN', 20, 'BONUS', 50, 50, 30, 0, 30, null],
+    ['MILEAGE500', 'EXTRA_EARN', 0, 'MILEAGE', 500, 'MILEAGE', null, 0, 180, 0, 180, null],
+    ['ROULETTE3', 'EXTRA_EARN', 0, 'ROULETTE_TICKET', 3, null, null, 0, 180, 0, null, null],
+    ['APPONLY', 'EXTRA_EARN', 0, 'COIN', 30, 'BONUS', null, 0, 180, 0, 30, 'IOS_APP'],
+    [null, 'DISCOUNT', prices[3]!, 'COIN', 20, 'BONUS', 1000, 0, 60, 1, 30, null],
   ]
-  coupons.forEach(([code, tFr, tEn, type, minimum, rewardType, amount, lotType, stock, usedCount, expiresIn, downloadable, rewardDays, platform], i) =>
+  coupons.forEach(([code, type, minimum, rewardType, amount, lotType, stock, usedCount, expiresIn, downloadable, rewardDays, platform], i) =>
     push('coupons', {
-      id: i + 1, code, title: tx(tFr, tEn), type, minimum_amount: minimum, starts_at: at(-60 * DAY_MS), expires_at: at(expiresIn * DAY_MS), platform,
+      id: i + 1, code, title: tl(COUPONS[i]!), type, minimum_amount: minimum, starts_at: at(-60 * DAY_MS), expires_at: at(expiresIn * DAY_MS), platform,
       reward_type: rewardType, reward_amount: amount, reward_lot_type: lotType, reward_expires_days: rewardDays, stock, used_count: usedCount,
       is_downloadable: downloadable, created_at: at(-60 * DAY_MS),
     }),
@@ -709,11 +702,11 @@ export function buildDemo(opts: BuildDemoOptions): DemoCatalogue {
   for (const [sid, days] of [[24, -3], [1, -8], [9, -15]] as const) push('favorites', { user_id: reader.id, series_id: sid, created_at: at(days * DAY_MS) })
   push('reading_progress', { user_id: reader.id, series_id: 24, episode_id: firstEpisode(24) + 1, position: 0.4, updated_at: at(-HOUR_MS) })
   push('reading_progress', { user_id: reader.id, series_id: 9, episode_id: firstEpisode(9), position: 1, updated_at: at(-2 * DAY_MS) })
-  push('gifts', { id: 1, user_id: reader.id, kind: 'RENT', series_id: 1, episode_id: null, title: tx('Ticket de location offert', 'Free rental ticket'), sender_kind: 'MAIL', given_at: at(-DAY_MS), used_at: null, used_episode_id: null, expires_at: at(14 * DAY_MS) })
-  push('gifts', { id: 2, user_id: reader.id, kind: 'POSSESSION', series_id: 31, episode_id: firstEpisode(31) + 5, title: tx('Épisode offert', 'Free episode'), sender_kind: 'MAIL', given_at: at(-2 * DAY_MS), used_at: null, used_episode_id: null, expires_at: at(30 * DAY_MS) })
-  push('alarms', { id: 1, user_id: reader.id, kind: 'EPISODE', title: tx(`Nouvel épisode : ${titleOf.get(24)}`, `New episode: ${titleOf.get(24)}`), body: '', link: '/detail/24', read_at: null, created_at: at(-6 * HOUR_MS) })
-  push('alarms', { id: 2, user_id: reader.id, kind: 'COIN', title: tx('Vos pièces bonus expirent bientôt', 'Your bonus coins expire soon'), body: tx('20 pièces bonus expirent dans 7 jours.', '20 bonus coins expire in 7 days.'), link: '/history/charge', read_at: null, created_at: at(-DAY_MS) })
-  push('alarms', { id: 3, user_id: reader.id, kind: 'GIFT', title: tx('Un cadeau vous attend', 'A gift is waiting for you'), body: '', link: '/gift', read_at: at(-12 * HOUR_MS), created_at: at(-DAY_MS) })
+  push('gifts', { id: 1, user_id: reader.id, kind: 'RENT', series_id: 1, episode_id: null, title: tl(READER.rentGift), sender_kind: 'MAIL', given_at: at(-DAY_MS), used_at: null, used_episode_id: null, expires_at: at(14 * DAY_MS) })
+  push('gifts', { id: 2, user_id: reader.id, kind: 'POSSESSION', series_id: 31, episode_id: firstEpisode(31) + 5, title: tl(READER.episodeGift), sender_kind: 'MAIL', given_at: at(-2 * DAY_MS), used_at: null, used_episode_id: null, expires_at: at(30 * DAY_MS) })
+  push('alarms', { id: 1, user_id: reader.id, kind: 'EPISODE', title: tl(READER.newEpisode, titleOf.get(24)), body: '', link: '/detail/24', read_at: null, created_at: at(-6 * HOUR_MS) })
+  push('alarms', { id: 2, user_id: reader.id, kind: 'COIN', title: tl(READER.bonusExpire), body: tl(READER.bonusExpireBody), link: '/history/charge', read_at: null, created_at: at(-DAY_MS) })
+  push('alarms', { id: 3, user_id: reader.id, kind: 'GIFT', title: tl(READER.giftWaiting), body: '', link: '/gift', read_at: at(-12 * HOUR_MS), created_at: at(-DAY_MS) })
   for (const id of [1, 2]) push('event_tickets', { id, event_id: 1, user_id: reader.id, kind: 'ROULETTE', source: 'EVENT', ref: 'seed', expires_at: at(30 * DAY_MS), used_at: null, created_at: at(-DAY_MS) })
 
   const commentTexts: [string, string][] = [

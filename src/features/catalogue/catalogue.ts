@@ -259,16 +259,42 @@ export function sortSchedule(days: readonly string[]): ScheduleDay[] {
   return SCHEDULE_DAYS.filter((d) => days.includes(d))
 }
 
+/** The calendar day (YYYY-MM-DD) an instant falls on in a time zone. */
+const dayFormats = new Map<string, Intl.DateTimeFormat>()
+function localDay(timeZone: string, at: Date): string {
+  let f = dayFormats.get(timeZone)
+  if (!f) dayFormats.set(timeZone, (f = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' })))
+  return f.format(at)
+}
+
 /**
- * What the detail page says about updates: the weekdays (or TEN), and the next update date when one is
- * planned and still ahead. A completed or paused series shows no schedule.
+ * The next day (YYYY-MM-DD, in the edition's time zone) the series' weekly schedule plans an episode: today when
+ * today is one of its weekdays and today's episode is not out yet (`lastPublishedAt` is before today), else the
+ * first scheduled weekday after today. Null without weekdays (TEN alone has no weekday).
+ */
+export function nextScheduledDay(days: readonly ScheduleDay[], timeZone: string, now: Date, lastPublishedAt: string | null = null): string | null {
+  const today = localDay(timeZone, now)
+  const todayIndex = WEEKDAYS.indexOf(weekdayIn(timeZone, now))
+  const outToday = lastPublishedAt !== null && localDay(timeZone, new Date(lastPublishedAt)) >= today
+  for (let k = outToday ? 1 : 0; k <= 7; k++) {
+    if (days.includes(WEEKDAYS[(todayIndex + k) % 7]!)) return new Date(Date.parse(`${today}T00:00:00Z`) + k * 86_400_000).toISOString().slice(0, 10)
+  }
+  return null
+}
+
+/**
+ * What the detail page says about updates: the weekdays (or TEN), and the next update day (YYYY-MM-DD in the
+ * edition's time zone): computed from the weekdays (`nextScheduledDay`), or for a TEN-only series the planned
+ * date when it is still ahead. A completed or paused series shows no schedule.
  */
 export function scheduleSummary(
-  s: { status: string; schedule: readonly ScheduleDay[]; nextUpdateAt: string | null },
+  s: { status: string; schedule: readonly ScheduleDay[]; nextUpdateAt: string | null; lastPublishedAt?: string | null },
+  timeZone: string,
   now: Date,
 ): { days: ScheduleDay[]; next: string | null } | null {
   if (s.status !== 'SCHEDULED') return null
-  const next = s.nextUpdateAt !== null && s.nextUpdateAt > now.toISOString() ? s.nextUpdateAt : null
+  const planned = s.nextUpdateAt !== null && s.nextUpdateAt > now.toISOString() ? localDay(timeZone, new Date(s.nextUpdateAt)) : null
+  const next = nextScheduledDay(s.schedule, timeZone, now, s.lastPublishedAt ?? null) ?? planned
   if (s.schedule.length === 0 && next === null) return null
   return { days: [...s.schedule], next }
 }

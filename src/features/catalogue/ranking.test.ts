@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { rankingScore, rankingWindowStart, VIEWS_CAP } from './ranking.ts'
-import { homeToday, scheduleSummary } from './catalogue.ts'
+import { homeToday } from './catalogue.ts'
 
 describe('ranking score', () => {
   it('puts any recent reader or purchase above views alone, a purchase above a read, views as tie-break', () => {
@@ -25,15 +25,5 @@ describe('weekly home "today" (spec §9 weekly-home extra time 2)', () => {
     expect(homeToday('Europe/Paris', new Date('2026-11-24T00:30:00Z'))).toBe('MONDAY')
     expect(homeToday('Europe/Paris', new Date('2026-11-24T01:30:00Z'))).toBe('TUESDAY')
     expect(homeToday('Asia/Tokyo', new Date('2026-11-23T16:30:00Z'))).toBe('MONDAY') // 01:30 Tuesday in Tokyo
-  })
-})
-
-describe('schedule summary of a detail page', () => {
-  const now = new Date('2026-11-22T12:00:00Z')
-  it('shows days and a future next update for a scheduled series only', () => {
-    expect(scheduleSummary({ status: 'SCHEDULED', schedule: ['MONDAY', 'THURSDAY'], nextUpdateAt: '2026-11-23T10:00:00Z' }, now)).toEqual({ days: ['MONDAY', 'THURSDAY'], next: '2026-11-23T10:00:00Z' })
-    expect(scheduleSummary({ status: 'SCHEDULED', schedule: ['TEN'], nextUpdateAt: '2026-11-20T10:00:00Z' }, now)).toEqual({ days: ['TEN'], next: null })
-    expect(scheduleSummary({ status: 'COMPLETED', schedule: ['MONDAY'], nextUpdateAt: '2026-11-23T10:00:00Z' }, now)).toBeNull()
-    expect(scheduleSummary({ status: 'SCHEDULED', schedule: [], nextUpdateAt: null }, now)).toBeNull()
   })
 })

@@ -11,10 +11,13 @@ import { announceCoin, purchase, putAutoUnlock, requireAge } from './client.ts'
 import { shopHref } from '../payment/shop-link.ts'
 import type { EpisodeLink } from './viewer.ts'
 import { pluralText, type Plural } from '../../lib/i18n/plural.ts'
+import { episodeLabel } from '../../lib/i18n/format.ts'
 
 export type NextLabels = {
   /** "Épisode {no} : {title}" */
   episodeHeading: string
+  /** "Épisode {no}": the heading of an episode whose title is only its number (episodeLabel) */
+  episodeNumber: string
   locked: string
   /** "Location {count} pièces" */
   rent: Plural
@@ -141,7 +144,7 @@ export default function NextEpisode({ link, seriesId, status, userId, loginHref,
 
   const close = () => { setAsking(false); opener.current?.focus() }
 
-  const heading = format(labels.episodeHeading, { no: link.no, title: link.title })
+  const heading = episodeLabel(link.title, format(labels.episodeNumber, { no: link.no }), format(labels.episodeHeading, { no: link.no, title: link.title }))
   return (
     <section ref={block} className="viewer-next" aria-labelledby={headingId} aria-busy={status === 'loading' || busy}>
       <h2 id={headingId}>{heading}</h2>

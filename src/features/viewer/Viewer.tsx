@@ -35,6 +35,7 @@ import { useAutoScroll } from './use-auto-scroll.ts'
 import { useOverlays } from './use-overlays.ts'
 import { toggleFullscreen, useKeys } from './use-keys.ts'
 import { useOffline } from './use-offline.ts'
+import { episodeLabel } from '../../lib/i18n/format.ts'
 
 type ViewerLabels = NextLabels & TranscriptLabels & {
   slices: string
@@ -203,7 +204,7 @@ export default function Viewer(props: ViewerProps) {
         {!paper && chain.map((ep, k) => (
           <section key={ep.id} className="viewer-episode" data-episode={ep.id} aria-labelledby={`viewer-ep-${ep.id}`} ref={(el) => { sections.current[k + 1] = el }}>
             <p className="viewer-end">{labels.end}</p>
-            <h2 id={`viewer-ep-${ep.id}`} className="viewer-episode-title">{format(labels.episodeHeading, { no: ep.no, title: ep.title })}</h2>
+            <h2 id={`viewer-ep-${ep.id}`} className="viewer-episode-title">{episodeLabel(ep.title, format(labels.episodeNumber, { no: ep.no }), format(labels.episodeHeading, { no: ep.no, title: ep.title }))}</h2>
             {ep.slices.length > 0 ? (
               <SliceList lead={false} slices={ep.slices} label={labels.slices} sliceFailed={labels.sliceFailed} retry={labels.retry} shown={null} className="viewer-slices" onDoubleClick={fit} transcript={labels} />
             ) : (

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { formatDate, formatMoney } from './format.ts'
-import { loadEdition } from '../edition/load.ts'
+import { episodeLabel, formatDate, formatList, formatMoney, formatNumber, isNumberLabel } from './format.ts'
+import { loadEdition, loadMessages } from '../edition/load.ts'
+import { createTranslator } from './i18n.ts'
 
 describe('formatting through Intl', () => {
   const fr = loadEdition('fr').edition
@@ -14,5 +15,36 @@ describe('formatting through Intl', () => {
     expect(formatMoney(499, fr)).toMatch(/^€4,99$/)
     expect(formatMoney(499, loadEdition('de').edition)).toMatch(/^4,99\u00a0€$/)
     expect(formatMoney(1200, loadEdition('kr').edition)).toMatch(/^1,200\u00a0₩$/)
+  })
+})
+
+describe('labels never repeat their own number (issue 25)', () => {
+  it.each([
+    ['fr', 'Épisode 6', 6],
+    ['jp', '第2話', 2],
+    ['th', 'ตอนที่ 2', 2],
+    ['tw', '第 2 話', 2],
+    ['kr', '2화', 2],
+    ['ar', 'الحلقة 2', 2],
+    ['de', 'Episode 2', 2],
+  ] as const)('%s: an episode titled "%s" is shown once', (id, title, no) => {
+    const t = createTranslator(loadEdition(id).edition.locale, loadMessages(id))
+    const label = (episodeTitle: string) => episodeLabel(episodeTitle, t('episode.number', { no }), t('viewer.chain.episode', { no, title: episodeTitle }))
+    expect(label(title)).toBe(t('episode.number', { no }))
+    expect(label('')).toBe(t('episode.number', { no }))
+    expect(label('Le retour')).toBe(t('viewer.chain.episode', { no, title: 'Le retour' }))
+    expect(label('Le retour')).toContain('Le retour')
+    expect(isNumberLabel(` ${t('episode.number', { no })} `, t('episode.number', { no }))).toBe(true)
+  })
+})
+
+describe('numbers and lists in the locale\'s way', () => {
+  it('groups digits and joins lists as each language does', () => {
+    expect(formatNumber(3600, { locale: 'fr-FR' })).toBe('3\u202f600')
+    expect(formatNumber(3600, { locale: 'th-TH' })).toBe('3,600')
+    expect(formatList(['日曜日', '水曜日', '金曜日'], { locale: 'ja-JP' })).toBe('日曜日、水曜日、金曜日')
+    expect(formatList(['週日', '週三'], { locale: 'zh-TW' })).toBe('週日和週三')
+    expect(formatList(['dimanche', 'mercredi'], { locale: 'fr-FR' })).toBe('dimanche et mercredi')
+    expect(formatList(['الأحد', 'الأربعاء'], { locale: 'ar' })).not.toContain(',')
   })
 })

@@ -35,3 +35,43 @@ export function formatMoney(minor: number, edition: Pick<Edition, 'locale' | 'cu
     .join('')
   return edition.currencySymbolPosition === 'before' ? `${symbol}${number}` : `${number}\u00a0${symbol}`
 }
+
+/** A calendar day (YYYY-MM-DD, already in the edition's time zone) as spec §9's dd.MM.yyyy. */
+export function formatDay(day: string): string {
+  const [y, m, d] = day.split('-')
+  return `${d}.${m}.${y}`
+}
+
+/** One formatter per locale (building one costs far more than using it). */
+const numberFormats = new Map<string, Intl.NumberFormat>()
+const listFormats = new Map<string, Intl.ListFormat>()
+
+/** A count (coins, mileage, views) with the locale's digits and grouping: 3600 → "3 600" (fr), "3,600" (th, jp), "3.600" (de). */
+export function formatNumber(n: number, edition: Pick<Edition, 'locale'>): string {
+  let f = numberFormats.get(edition.locale)
+  if (!f) numberFormats.set(edition.locale, (f = new Intl.NumberFormat(edition.locale)))
+  return f.format(n)
+}
+
+/** A list in the locale's way: "dimanche et mercredi", "日曜日、水曜日", "الأحد والأربعاء". */
+export function formatList(items: readonly string[], edition: Pick<Edition, 'locale'>): string {
+  let f = listFormats.get(edition.locale)
+  if (!f) listFormats.set(edition.locale, (f = new Intl.ListFormat(edition.locale, { type: 'conjunction', style: 'long' })))
+  return f.format(items)
+}
+
+/** Titles compared as a reader sees them: width forms, spaces and case do not count ("第 2 話" is "第2話"). */
+const asRead = (s: string) => s.normalize('NFKC').replace(/\s+/g, '').toLowerCase()
+
+/**
+ * An episode's label (issue 25: a label never repeats its own number): `full` ("Épisode 6 : Le retour") for a
+ * titled episode, `numberLabel` alone ("Épisode 6") when the title is empty or is that label itself.
+ */
+export function episodeLabel(title: string, numberLabel: string, full: string): string {
+  return isNumberLabel(title, numberLabel) ? numberLabel : full
+}
+
+/** Whether an episode's title says nothing but its number label ("第 2 話" for "第2話"), or nothing at all. */
+export function isNumberLabel(title: string, numberLabel: string): boolean {
+  return title.trim() === '' || asRead(title) === asRead(numberLabel)
+}

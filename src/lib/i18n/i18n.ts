@@ -4,6 +4,7 @@
  */
 import i18next, { type i18n } from 'i18next'
 import type { MessageKey, PluralFormKey } from './keys.ts'
+import { formatNumber } from './format.ts'
 
 /** A key outside the source catalogue fails the type check (src/lib/i18n/keys.ts). */
 export type Translate = (key: MessageKey | PluralFormKey, params?: Record<string, unknown>) => string
@@ -14,13 +15,15 @@ export function createTranslator(locale: string, messages: Record<string, string
   let instance = instances.get(locale)
   if (!instance) {
     instance = i18next.createInstance()
+    // Every number put into a message is written the locale's way (issue 25: 3600 → "3 600", "3,600").
+    instance.use({ type: 'formatter', init() {}, add() {}, addCached() {}, format: (value: unknown) => (typeof value === 'number' ? formatNumber(value, { locale }) : value) })
     void instance.init({
       lng: locale,
       fallbackLng: false,
       initAsync: false,
       keySeparator: false,
       nsSeparator: false,
-      interpolation: { escapeValue: false },
+      interpolation: { escapeValue: false, alwaysFormat: true },
       resources: { [locale]: { translation: messages } },
       returnNull: false,
     })

@@ -5,6 +5,7 @@
  */
 import type { Translate } from './i18n.ts'
 import type { PluralKey } from './keys.ts'
+import { formatNumber } from './format.ts'
 
 export type Plural = { locale: string; forms: Partial<Record<Intl.LDMLPluralRule, string>> }
 
@@ -24,7 +25,7 @@ export function pluralForms(locale: string, t: Translate, key: PluralKey, params
 
 /** The form of `p` for the number `n`, its `{count}` and other `{name}` placeholders filled in (`vars` first). */
 export function pluralText(p: Plural, n: number, vars: Record<string, string | number> = {}): string {
-  const values: Record<string, string | number> = { count: n, ...vars }
+  const values: Record<string, string | number> = { count: formatNumber(n, p), ...vars }
   const text = p.forms[rulesFor(p.locale).select(n)] ?? p.forms.other ?? ''
   return text.replace(/\{(\w+)\}/g, (m, k: string) => (k in values ? String(values[k]) : m))
 }

@@ -1,0 +1,84 @@
+import { expect, type Page, type TestInfo } from '@playwright/test'
+import { readFileSync } from 'node:fs'
+import { parseEdition } from '../../src/lib/edition/schema.ts'
+import { DEMO_READER } from './helpers.ts'
+import { messagesOf } from './journey.ts'
+
+/** What each script's edition sets on <html> (src/styles/global.css): a system font of its stack and its word breaking. */
+export const SCRIPT_STYLE = {
+  jp: { font: 'Hiragino Sans', wordBreak: 'auto-phrase' },
+  kr: { font: 'Apple SD Gothic Neo', wordBreak: 'keep-all' },
+  th: { font: 'Thonburi', wordBreak: 'normal' },
+  ar: { font: 'Geeza Pro', wordBreak: 'normal' },
+} as const
+
+/**
+ * Issue 25 point 7 on a phone (390×844, touch), in one edition: the series page has no French space before a
+ * colon, its day list joins the days the way Intl.ListFormat does in the edition's locale and its next update
+ * falls on one of those days; /my writes the demo reader's mileage (3600) with the locale's digits; <html>
+ * carries the script's font stack and line breaking; a downloadable coupon is not announced as received; the
+ * desktop header keeps the balance on one line. Series 1 updates on Sunday and Wednesday.
+ */
+export async function editionWords(page: Page, id: keyof typeof SCRIPT_STYLE, info: TestInfo) {
+  const edition = parseEdition(id, JSON.parse(readFileSync(`editions/${id}/edition.json`, 'utf8')))
+  const t = messagesOf(id)
+
+  await page.goto('/detail/1')
+  const main = page.locator('main')
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
+  expect(await main.innerText(), 'a space before a colon is French typography').not.toMatch(/[\s\u00a0\u202f][:：]/)
+  const days = await page.evaluate(([locale, a, b]) => new Intl.ListFormat(locale, { type: 'conjunction' }).format([a, b]), [edition.locale, t('weekday.SUNDAY'), t('weekday.WEDNESDAY')] as const)
+  const schedule = page.locator('.schedule')
+  await expect(schedule).toContainText(t('detail.schedule').replace('{{days}}', days))
+  if (id === 'jp') expect(days).toContain('、')
+  expect(await schedule.innerText()).not.toContain(', ')
+  const next = /(\d{2})\.(\d{2})\.(\d{4})/.exec(await schedule.innerText())
+  expect(next, 'the next update date').not.toBeNull()
+  const weekday = new Date(Date.UTC(Number(next![3]), Number(next![2]) - 1, Number(next![1]))).getUTCDay()
+  expect([0, 3], `next update ${next![0]} is a Sunday or a Wednesday`).toContain(weekday)
+  await page.screenshot({ path: info.outputPath(`words-${id}-series.png`) })
+
+  const style = await page.evaluate(() => {
+    const s = getComputedStyle(document.documentElement)
+    return { font: s.fontFamily, wordBreak: s.wordBreak, autoPhrase: CSS.supports('word-break', 'auto-phrase') }
+  })
+  expect(style.font).toContain(SCRIPT_STYLE[id].font)
+  expect(style.wordBreak).toBe(SCRIPT_STYLE[id].wordBreak === 'auto-phrase' && !style.autoPhrase ? 'normal' : SCRIPT_STYLE[id].wordBreak)
+
+  // the demo reader's /my: 3,600 mileage in the locale's digits, under the edition's one mileage word
+  await page.goto('/user/login?callback=%2Fmy')
+  await page.getByLabel(t('auth.login.email')).fill(DEMO_READER.email)
+  await page.getByLabel(t('auth.login.password')).fill(DEMO_READER.password)
+  await page.getByRole('button', { name: t('auth.login.submit'), exact: true }).click()
+  await expect(page).toHaveURL(/\/my$/)
+  const mileage = await page.evaluate((locale) => new Intl.NumberFormat(locale).format(3600), edition.locale)
+  expect(mileage).not.toBe('3600')
+  // the balance line with its other numbers left open: "…ポイント：3,600"
+  const filled = t('account.my.coinDetail').replace(/\{\{(coin|bonus|free)\}\}/g, '\u0000').replace('{{mileage}}', mileage)
+  const line = new RegExp(filled.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replaceAll('\u0000', '\\S+'))
+  await expect(page.locator('main')).toContainText(line)
+  await page.screenshot({ path: info.outputPath(`words-${id}-my.png`) })
+  await couponAndHeader(page, id)
+}
+
+/** A downloadable coupon is not announced as received before it is claimed; the desktop header keeps the balance on one line (signed in). */
+export async function couponAndHeader(page: Page, id: string) {
+  const t = messagesOf(id)
+  // a downloadable coupon says what it offers, not "… were added to your account" before it is claimed
+  await page.goto('/coupon')
+  const offers = page.locator('#downloads li')
+  await expect(offers.first()).toBeVisible()
+  const added = t('wallet.coupon.received.COIN').split('{{count}}').map((x) => x.trim()).sort((a, b) => b.length - a.length)[0]!
+  for (const text of await offers.allInnerTexts()) expect(text).not.toContain(added)
+
+  // on a desktop the header's balance stays one line, not a squeezed circle
+  for (const width of [640, 1280]) {
+    await page.setViewportSize({ width, height: 800 })
+    await page.goto('/my')
+    const pill = page.locator('[data-coin-balance]')
+    await expect(pill).toBeVisible()
+    const box = (await pill.boundingBox())!
+    expect(box.height, `the balance on one line at ${width} px`).toBeLessThan(40)
+    expect(box.width).toBeGreaterThan(box.height * 2)
+  }
+}
