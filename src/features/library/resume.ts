@@ -6,7 +6,7 @@
 import { viewerPlace } from '../viewer/reading.ts'
 
 /** An episode read this far counts as finished. */
-export const FINISHED_AT = 0.98
+const FINISHED_AT = 0.98
 
 /** Where the reader stopped in a series (`nextEpisodeId`: the following published episode, if any). */
 export type ReadingPlace = { episodeId: number; episodeNo: number; position: number; nextEpisodeId: number | null }
