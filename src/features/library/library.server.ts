@@ -35,13 +35,13 @@ export async function seriesMe(db: Db, userId: number, seriesId: number, now = n
     seriesOwnerships(db, userId, seriesId, now),
   ])
   if (!row) return null
-  const ticket = row.wufHours === null ? null : { hours: row.wufHours, ...currentTicket(row.wufHours, row.lastUsedAt, now) }
+  const ticket = row.wufHours === null ? null : currentTicket(row.wufHours, row.lastUsedAt, now)
   return {
     seriesId,
     favorite: row.favorite === 1,
     continueReading: row.episodeId !== null && row.no !== null ? { episodeId: row.episodeId, no: row.no, position: row.position ?? 0 } : null,
     ownerships: [...owned].map(([episodeId, o]) => ({ episodeId, ...o })).sort((a, b) => a.episodeId - b.episodeId),
-    freetime: ticket && { hours: ticket.hours, available: ticket.available, availableAt: ticket.availableAt },
+    freetime: ticket && { hours: row.wufHours!, available: ticket.available, availableAt: ticket.availableAt },
   }
 }
 
