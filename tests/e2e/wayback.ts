@@ -140,10 +140,19 @@ export function wayBackSuite(id: string) {
       const html = await (await page.request.get('/')).text()
       expect(html).toContain('data-continue-row')
       expect(html).not.toContain('href="/viewer/2"')
+      await page.addInitScript(() => {
+        const w = window as unknown as { shift: number }
+        w.shift = 0
+        new PerformanceObserver((list) => { for (const e of list.getEntries()) w.shift += (e as unknown as { value: number }).value }).observe({ type: 'layout-shift', buffered: true })
+      })
       await page.goto('/')
       const row = page.getByRole('region', { name: t('home.continue') })
       const card = row.getByRole('link', { name: new RegExp(words('library.recent.next', { no: 2 })) })
       await expect(card).toBeVisible()
+      await page.waitForTimeout(300)
+      const shift = await page.evaluate(() => (window as unknown as { shift: number }).shift)
+      info.annotations.push({ type: 'layout shift on home while the row fills', description: shift.toFixed(4) })
+      expect(shift).toBeLessThan(0.01) // the frame kept the row's place
       const box = (await card.boundingBox())!
       expect(box.y + box.height).toBeLessThan(844) // on the first screen
       let taps = 0
