@@ -1,7 +1,8 @@
 /**
  * `GET /api/v1/contents?tab=&day=&cursor=&size=` (docs/API.md): one page of a home tab (spec §3);
  * `GET /api/v1/contents/{id}`: the series detail with the reader's ownership of each episode (null for a guest);
- * `GET /api/v1/contents/{id}/me`: the signed-in reader's part only (ownerships, favourite, continue reading).
+ * `GET /api/v1/contents/{id}/me`: the signed-in reader's part only (ownerships, favourite, continue reading, the
+ * series' wait-until-free ticket: `freetime: null | {hours, available, availableAt}`).
  * Malformed or unknown ids are NOT_EXIST (404).
  */
 import { Hono, type Context } from 'hono'

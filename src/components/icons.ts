@@ -13,6 +13,8 @@ export const ICON_PATHS = {
   down: 'M12 19l-7-7 1.4-1.4 4.6 4.6V4h2v11.2l4.6-4.6L19 12z',
   left: 'M5 12l7-7 1.4 1.4L8.8 11H20v2H8.8l4.6 4.6L12 19z',
   right: 'M19 12l-7 7-1.4-1.4 4.6-4.6H4v-2h11.2l-4.6-4.6L12 5z',
+  previous: 'M15.4 7.4L14 6l-6 6 6 6 1.4-1.4-4.6-4.6z',
+  next: 'M8.6 16.6L10 18l6-6-6-6-1.4 1.4 4.6 4.6z',
   play: 'M8 5v14l11-7z',
   pause: 'M6 5h4v14H6zm8 0h4v14h-4z',
   fullscreen: 'M4 4h6v2H6v4H4zm10 0h6v6h-2V6h-4zM4 14h2v4h4v2H4zm14 0h2v6h-6v-2h4z',

@@ -78,7 +78,22 @@ describe('GET /api/v1/contents/{id}/me', () => {
     expect(data.ownerships.map((o: any) => [o.episodeId, o.kind])).toEqual([[episodeIds[1], 'POSSESSION'], [episodeIds[2], 'RENT']])
 
     const other = (await read(await me(await newReader(), seriesId))).data
-    expect(other).toEqual({ seriesId, favorite: false, continueReading: null, ownerships: [] })
+    expect(other).toEqual({ seriesId, favorite: false, continueReading: null, ownerships: [], freetime: null })
+  })
+
+  it('says whether the reader’s wait-until-free ticket is ready, and when the next one comes after a use (issue 25 §5)', async () => {
+    const reader = await newReader()
+    const s = await newSeries({ episodes: 3, free: 1 })
+    await db.run(`UPDATE series SET wuf_hours = 24 WHERE id = ?`, s.seriesId)
+    expect((await read(await me(reader, s.seriesId))).data.freetime).toEqual({ hours: 24, available: true, availableAt: null })
+    const used = await request(app, '/api/v1/purchase/freetime', {
+      method: 'POST', headers: { ...reader.headers, 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() }, body: JSON.stringify({ episodeId: s.episodeIds[1] }),
+    })
+    expect(used.status).toBe(200)
+    const { nextTicketAt } = (await read(used)).data
+    expect((await read(await me(reader, s.seriesId))).data.freetime).toEqual({ hours: 24, available: false, availableAt: nextTicketAt })
+    // another reader's ticket is their own
+    expect((await read(await me(await newReader(), s.seriesId))).data.freetime).toEqual({ hours: 24, available: true, availableAt: null })
   })
 
   it('answers NOT_EXIST for unknown or malformed ids', async () => {

@@ -251,6 +251,11 @@ export function audienceSees(cls: AudienceClass): { showAdult: boolean; showBl: 
 
 const baseOf = (cls: AudienceClass) => cls.replace(/-nobl$/, '') as AudienceBase
 
+/** Whether a class is a signed-in reader's: its pages may hold empty slots for the reader's personal part (issue 25 §5). */
+export function isSignedInClass(cls: AudienceClass): boolean {
+  return !baseOf(cls).startsWith('guest')
+}
+
 /**
  * What an adult-only page (a series, an adults-only event) shows each class (spec §4/§5/§8): the page itself
  * for adults (the adult-content switch only hides adult series from lists; a link followed on purpose opens,

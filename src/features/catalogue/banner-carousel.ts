@@ -24,7 +24,8 @@ function enhance(root: HTMLElement) {
   const sync = () => {
     const rotating = !stopped && !hovered && !focused
     list.setAttribute('aria-live', rotating ? 'off' : 'polite')
-    pause.textContent = stopped ? root.dataset.labelPlay! : root.dataset.labelPause!
+    pause.setAttribute('aria-label', stopped ? root.dataset.labelPlay! : root.dataset.labelPause!)
+    pause.toggleAttribute('data-stopped', stopped) // shows the play icon instead of pause
     clearInterval(timer)
     timer = rotating ? setInterval(() => show(current + 1), interval) : undefined
   }

@@ -65,6 +65,8 @@ export type SeriesDetail = SeriesCard & {
   schedule: ScheduleDay[]
   /** Next planned episode (series.next_update_at), null when none is planned. */
   nextUpdateAt: string | null
+  /** Hours between two wait-until-free tickets (spec §4), null when the series has none. */
+  wufHours: number | null
   /** Up to RELATED_SIZE visible series sharing the most tags (then the same genre), best ranked first. */
   related: SeriesCard[]
   /** Up to DETAIL_NOTICES published notices attached to the series, newest first. */
@@ -88,7 +90,7 @@ const DETAIL_NOTICES = 2
 export async function seriesDetail(db: Db, id: number, audience: Audience): Promise<SeriesDetail | null> {
   const relatedVisible = visible(audience).replace(/\bs\./g, 'r.')
   const series = await db.first<any>(
-    `SELECT ${CARD}, s.description, s.status, s.type, s.next_update_at AS nextUpdateAt,
+    `SELECT ${CARD}, s.description, s.status, s.type, s.next_update_at AS nextUpdateAt, s.wuf_hours AS wufHours,
       (SELECT json_group_array(json_object('name', c.name, 'role', sc.role)) FROM (SELECT * FROM series_creators WHERE series_id = s.id ORDER BY position, role) sc JOIN creators c ON c.id = sc.creator_id) AS creators,
       (SELECT json_group_array(t.name) FROM series_tags st JOIN tags t ON t.id = st.tag_id WHERE st.series_id = s.id) AS tags,
       (SELECT json_group_array(weekday) FROM schedules WHERE series_id = s.id) AS schedule,
@@ -115,6 +117,7 @@ export async function seriesDetail(db: Db, id: number, audience: Audience): Prom
     tags: JSON.parse(series.tags),
     schedule: sortSchedule(JSON.parse(series.schedule)),
     nextUpdateAt: series.nextUpdateAt ?? null,
+    wufHours: series.wufHours ?? null,
     related: cards(JSON.parse(series.related)),
     notices: JSON.parse(series.notices),
     episodes: episodes.map(([id, no, title, free, priceRent, priceBuy, publishedAt]) => ({ id, no, title, free: free === 1, priceRent, priceBuy, publishedAt })),

@@ -1,20 +1,20 @@
 /**
- * The reader's part of /detail/{id}, after first paint (issue 5): the page HTML is the same for every reader of an
- * audience class (edge cached per class), so this asks the session first (a guest: `{}`, no error logged), then `/api/v1/contents/{id}/me`,
- * and fills the hidden slots the page already holds: episode badges, "continue reading", the favourite toggle.
+ * The reader's part of /detail/{id}, after first paint (issue 5, issue 25 §5): the page HTML is the same for every
+ * reader of an audience class (edge cached per class), so this asks the session first (a guest: `{}`, no error
+ * logged), then `/api/v1/contents/{id}/me`, and fills the slots the page already holds: episode badges, the main
+ * button (resume or next episode, resumeTarget), the wait-until-free ticket's state, the favourite toggle.
  */
 import { formatUntil } from './until.ts'
+import { resumeTarget } from '../library/resume.ts'
+import { pluralText, type Plural } from '../../lib/i18n/plural.ts'
+import type { SeriesMe } from '../library/library.ts'
 
-type Me = {
-  favorite: boolean
-  continueReading: { episodeId: number; no: number } | null
-  ownerships: { episodeId: number; kind: string; expiresAt: string | null }[]
-}
+const HOUR_MS = 3_600_000
 
 const root = document.querySelector<HTMLElement>('[data-series]')
 if (root) void load(root)
 
-async function getJson(url: string): Promise<{ user?: unknown; data?: Me } | null> {
+async function getJson(url: string): Promise<{ user?: unknown; data?: SeriesMe } | null> {
   const res = await fetch(url, { headers: { accept: 'application/json' } })
   return res.ok ? res.json() : null
 }
@@ -23,7 +23,7 @@ async function load(root: HTMLElement) {
   const d = root.dataset
   try {
     if (!(await getJson('/api/auth/session'))?.user) return
-    const me: Me | undefined = (await getJson(`/api/v1/contents/${d.series}/me`))?.data
+    const me = (await getJson(`/api/v1/contents/${d.series}/me`))?.data
     if (!me) return
     for (const o of me.ownerships) {
       const badge = root.querySelector<HTMLElement>(`[data-ep="${o.episodeId}"] .own`)
@@ -31,14 +31,24 @@ async function load(root: HTMLElement) {
       badge.textContent = o.expiresAt === null ? d.owned! : d.rented!.replace('{d}', formatUntil(o.expiresAt, d.tz!))
       badge.hidden = false
     }
-    const box = root.querySelector<HTMLElement>('.me')!
-    const go = box.querySelector<HTMLAnchorElement>('.continue')!
-    if (me.continueReading) {
-      go.href = `/viewer/${me.continueReading.episodeId}`
-      go.textContent = go.dataset.label!.replace('{n}', String(me.continueReading.no))
-      go.hidden = false
+    const read = root.querySelector<HTMLAnchorElement>('a.read')
+    const at = me.continueReading
+    if (read && at) {
+      const following = root.querySelector<HTMLElement>(`[data-ep="${at.episodeId}"]`)?.nextElementSibling as HTMLElement | null
+      const go = resumeTarget({ episodeId: at.episodeId, episodeNo: at.no, position: at.position, nextEpisodeId: Number(following?.dataset.ep) || null })
+      read.href = go.href
+      read.textContent = (go.next ? read.dataset.next! : read.dataset.resume!).replace('{n}', String(go.no))
     }
-    const fav = box.querySelector<HTMLButtonElement>('.fav')!
+    const ticket = root.querySelector<HTMLElement>('.ticket')
+    if (ticket && me.freetime) {
+      const state = ticket.querySelector<HTMLElement>('.ticket-state')!
+      const hours = me.freetime.availableAt === null ? 0 : Math.max(1, Math.ceil((Date.parse(me.freetime.availableAt) - Date.now()) / HOUR_MS))
+      const count = new Intl.NumberFormat(document.documentElement.lang || undefined).format(hours)
+      state.textContent = me.freetime.available ? ticket.dataset.ready! : pluralText(JSON.parse(ticket.dataset.wait!) as Plural, hours, { count })
+      ticket.dataset.state = me.freetime.available ? 'ready' : 'waiting'
+      state.hidden = false
+    }
+    const fav = root.querySelector<HTMLButtonElement>('.fav')!
     let on = me.favorite
     const show = () => fav.setAttribute('aria-pressed', String(on))
     show()
@@ -55,7 +65,7 @@ async function load(root: HTMLElement) {
       }
       busy = false
     })
-    box.hidden = false
+    fav.hidden = false
   } catch {
     // personal bits are an extra: the page stays as the server sent it
   }

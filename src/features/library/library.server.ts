@@ -3,6 +3,7 @@ import type { Db } from '../../lib/server/db.ts'
 import { encodeCursor, type Audience, type Cursor } from '../catalogue/catalogue.ts'
 import { visible } from '../catalogue/catalogue.server.ts'
 import { ownershipsByEpisode, type Ownership, type SeriesMe } from './library.ts'
+import { currentTicket } from '../freetime/freetime.ts'
 
 type OwnershipRow = { episodeId: number; kind: string; expiresAt: string | null }
 
@@ -16,28 +17,31 @@ export async function seriesOwnerships(db: Db, userId: number, seriesId: number,
 }
 
 /**
- * The personal part of a published series for one reader (2 queries: the series with favourite and
- * progress, and the ownerships), or null when the series is unknown or unpublished.
+ * The personal part of a published series for one reader (2 queries: the series with favourite, progress and
+ * the last use of its wait-until-free ticket, and the ownerships), or null when the series is unknown or unpublished.
  */
 export async function seriesMe(db: Db, userId: number, seriesId: number, now = new Date()): Promise<SeriesMe | null> {
   const [row, owned] = await Promise.all([
-    db.first<{ favorite: number; episodeId: number | null; no: number | null; position: number | null }>(
-      `SELECT EXISTS (SELECT 1 FROM favorites f WHERE f.user_id = ? AND f.series_id = s.id) AS favorite,
-         rp.episode_id AS episodeId, e.no, rp.position
+    db.first<{ favorite: number; episodeId: number | null; no: number | null; position: number | null; wufHours: number | null; lastUsedAt: string | null }>(
+      `SELECT EXISTS (SELECT 1 FROM favorites f WHERE f.user_id = ?1 AND f.series_id = s.id) AS favorite,
+         rp.episode_id AS episodeId, e.no, rp.position, s.wuf_hours AS wufHours,
+         (SELECT max(w.used_at) FROM wuf_tickets w WHERE w.user_id = ?1 AND w.series_id = s.id) AS lastUsedAt
        FROM series s
-       LEFT JOIN reading_progress rp ON rp.user_id = ? AND rp.series_id = s.id
+       LEFT JOIN reading_progress rp ON rp.user_id = ?1 AND rp.series_id = s.id
        LEFT JOIN episodes e ON e.id = rp.episode_id AND e.series_id = s.id
-       WHERE s.id = ? AND s.is_published = 1`,
-      userId, userId, seriesId,
+       WHERE s.id = ?2 AND s.is_published = 1`,
+      userId, seriesId,
     ),
     seriesOwnerships(db, userId, seriesId, now),
   ])
   if (!row) return null
+  const ticket = row.wufHours === null ? null : currentTicket(row.wufHours, row.lastUsedAt, now)
   return {
     seriesId,
     favorite: row.favorite === 1,
     continueReading: row.episodeId !== null && row.no !== null ? { episodeId: row.episodeId, no: row.no, position: row.position ?? 0 } : null,
     ownerships: [...owned].map(([episodeId, o]) => ({ episodeId, ...o })).sort((a, b) => a.episodeId - b.episodeId),
+    freetime: ticket && { hours: row.wufHours!, available: ticket.available, availableAt: ticket.availableAt },
   }
 }
 

@@ -13,6 +13,8 @@ export type SeriesMe = {
   favorite: boolean
   continueReading: { episodeId: number; no: number; position: number } | null
   ownerships: ({ episodeId: number } & Ownership)[]
+  /** The reader's wait-until-free ticket of the series (spec §4), null when the series has none: ready now, or when. */
+  freetime: { hours: number; available: boolean; availableAt: string | null } | null
 }
 
 const isForever = (k: string) => (FOREVER_KINDS as readonly string[]).includes(k)

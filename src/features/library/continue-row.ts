@@ -1,0 +1,44 @@
+/**
+ * Fills home's "continue reading" row (ContinueRow.astro) after first paint: the reader's recent series from
+ * GET /api/v1/library/recent, each card linking straight to the episode to read next (resumeTarget). The row goes
+ * away when there is nothing to continue or the answer fails (personal bits are an extra).
+ */
+import { imageUrl, srcset } from '../catalogue/catalogue.ts'
+import type { RecentRead } from './library.server.ts'
+import { resumeTarget } from './resume.ts'
+
+/** Cards shown (the first page of /library/recent holds more; "see more" leads there). */
+const SHOWN = 10
+
+const row = document.querySelector<HTMLElement>('[data-continue-row]')
+if (row) void fill(row)
+
+async function fill(row: HTMLElement) {
+  const list = row.querySelector('ul')!
+  let items: RecentRead[] = []
+  try {
+    const res = await fetch('/api/v1/library/recent', { headers: { accept: 'application/json' } })
+    if (res.ok) items = ((await res.json()) as { data: { items: RecentRead[] } }).data.items.slice(0, SHOWN)
+  } catch {
+    // offline or refused: no row
+  }
+  if (items.length === 0) {
+    row.remove()
+    return
+  }
+  const card = row.querySelector('template')!.content.firstElementChild!
+  list.replaceChildren(...items.map((r) => {
+    const li = card.cloneNode(true) as HTMLElement
+    const go = resumeTarget(r)
+    li.querySelector('a')!.href = go.href
+    const img = li.querySelector('img')!
+    if (r.coverKey) {
+      img.srcset = srcset(r.coverKey)
+      img.src = imageUrl(r.coverKey, 256)
+    }
+    li.querySelector('.title')!.textContent = r.seriesTitle
+    li.querySelector('.episode')!.textContent = (go.next ? row.dataset.next! : row.dataset.resume!).replace('{n}', String(go.no))
+    return li
+  }))
+  row.removeAttribute('aria-busy')
+}

@@ -1,0 +1,4 @@
+import { wayBackSuite } from './wayback.ts'
+
+/** Issue 25 §4–5 in the ar edition: support links, rank numbers, continue reading, the series button, touch targets. */
+wayBackSuite('ar')
