@@ -459,7 +459,8 @@ export async function debtOf(db: Db, userId: number): Promise<number> {
 
 /** The reader's saved address (spec §3 address form), or null. */
 export async function addressOf(db: Db, userId: number): Promise<Address | null> {
-  return db.first<Cols<'addresses', 'name' | 'city' | 'zip_code' | 'address1' | 'address2' | 'phone' | 'country'>>(
+  // the country is one of the shipping countries: AddressRequest checks it before it is saved
+  return db.first<Cols<'addresses', 'name' | 'city' | 'zip_code' | 'address1' | 'address2' | 'phone'> & { country: Address['country'] }>(
     `SELECT name, city, zip_code AS zipCode, address1, address2, phone, country FROM addresses WHERE user_id = ?`,
     userId,
   )
