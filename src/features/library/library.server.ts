@@ -1,10 +1,12 @@
 /** Library reads and writes in D1 for one reader: ownerships of a series, favourite, reading progress. */
 import type { Db } from '../../lib/server/db.ts'
+import type { EpisodesRow, SeriesRow } from '../../lib/server/db-types.ts'
+import { flag, type Cols, type Flag } from '../../lib/server/rows.ts'
 import { encodeCursor, type Audience, type Cursor } from '../catalogue/catalogue.ts'
 import { visible } from '../catalogue/catalogue.server.ts'
 import { ownershipsByEpisode, type Ownership, type SeriesMe } from './library.ts'
 
-type OwnershipRow = { episodeId: number; kind: string; expiresAt: string | null }
+type OwnershipRow = Cols<'ownerships', 'episode_id' | 'kind' | 'expires_at'>
 
 /** The reader's current ownership of each episode of a series (1 query; expired rentals dropped). */
 export async function seriesOwnerships(db: Db, userId: number, seriesId: number, now = new Date()): Promise<Map<number, Ownership>> {
@@ -21,7 +23,7 @@ export async function seriesOwnerships(db: Db, userId: number, seriesId: number,
  */
 export async function seriesMe(db: Db, userId: number, seriesId: number, now = new Date()): Promise<SeriesMe | null> {
   const [row, owned] = await Promise.all([
-    db.first<{ favorite: number; episodeId: number | null; no: number | null; position: number | null }>(
+    db.first<{ favorite: Flag; episodeId: number | null; no: EpisodesRow['no'] | null; position: number | null }>(
       `SELECT EXISTS (SELECT 1 FROM favorites f WHERE f.user_id = ? AND f.series_id = s.id) AS favorite,
          rp.episode_id AS episodeId, e.no, rp.position
        FROM series s
@@ -35,7 +37,7 @@ export async function seriesMe(db: Db, userId: number, seriesId: number, now = n
   if (!row) return null
   return {
     seriesId,
-    favorite: row.favorite === 1,
+    favorite: flag(row.favorite),
     continueReading: row.episodeId !== null && row.no !== null ? { episodeId: row.episodeId, no: row.no, position: row.position ?? 0 } : null,
     ownerships: [...owned].map(([episodeId, o]) => ({ episodeId, ...o })).sort((a, b) => a.episodeId - b.episodeId),
   }
@@ -83,7 +85,11 @@ const RECENT_PAGE = 20
  * stored server-side per reader, so every device shows the same list. Unpublished series are left out.
  */
 export async function recentReads(db: Db, userId: number, audience: Audience, cursor: Cursor | null, size = RECENT_PAGE, now = new Date()): Promise<{ items: RecentRead[]; next: string | null }> {
-  const rows = await db.all<RecentRead>(
+  const rows: RecentRead[] = await db.all<
+    Cols<'reading_progress', 'position' | 'updated_at'>
+      & { seriesId: SeriesRow['id']; seriesTitle: SeriesRow['title'] } & Cols<'series', 'cover_key' | 'cover_width' | 'cover_height'>
+      & { episodeId: EpisodesRow['id']; episodeNo: EpisodesRow['no']; episodeTitle: EpisodesRow['title']; nextEpisodeId: EpisodesRow['id'] | null }
+  >(
     `SELECT s.id AS seriesId, s.title AS seriesTitle, s.cover_key AS coverKey, s.cover_width AS coverWidth, s.cover_height AS coverHeight,
             e.id AS episodeId, e.no AS episodeNo, e.title AS episodeTitle, rp.position, rp.updated_at AS updatedAt,
             (SELECT x.id FROM episodes x WHERE x.series_id = s.id AND x.no > e.no AND x.published_at <= ?2 ORDER BY x.no LIMIT 1) AS nextEpisodeId
