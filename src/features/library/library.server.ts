@@ -1,6 +1,6 @@
 /** Library reads and writes in D1 for one reader: ownerships of a series, favourite, reading progress. */
 import type { Db } from '../../lib/server/db.ts'
-import type { EpisodesRow, SeriesRow } from '../../lib/server/db-types.ts'
+import type { EpisodesRow, ReadingProgressRow, SeriesRow } from '../../lib/server/db-types.ts'
 import { flag, type Cols, type Flag } from '../../lib/server/rows.ts'
 import { encodeCursor, type Audience, type Cursor } from '../catalogue/catalogue.ts'
 import { visible } from '../catalogue/catalogue.server.ts'
@@ -23,7 +23,7 @@ export async function seriesOwnerships(db: Db, userId: number, seriesId: number,
  */
 export async function seriesMe(db: Db, userId: number, seriesId: number, now = new Date()): Promise<SeriesMe | null> {
   const [row, owned] = await Promise.all([
-    db.first<{ favorite: Flag; episodeId: number | null; no: EpisodesRow['no'] | null; position: number | null }>(
+    db.first<{ favorite: Flag; episodeId: ReadingProgressRow['episode_id'] | null; no: EpisodesRow['no'] | null; position: ReadingProgressRow['position'] | null }>(
       `SELECT EXISTS (SELECT 1 FROM favorites f WHERE f.user_id = ? AND f.series_id = s.id) AS favorite,
          rp.episode_id AS episodeId, e.no, rp.position
        FROM series s
