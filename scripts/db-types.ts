@@ -52,7 +52,8 @@ export function generateDbTypes(dir = join(root, 'migrations')): string {
   ]
   for (const t of plain) {
     const columns = db.prepare(`SELECT name, type, "notnull", pk FROM pragma_table_info(?)`).all(t.name) as Column[]
-    out.push(`export interface ${pascal(t.name)}Row {`, ...columns.map((c) => `  ${c.name}: ${tsType(t.sql, c)}`), '}', '')
+    // every table gets its interface, whether a query reads it yet or not: @public keeps knip from reporting it
+    out.push(`/** A row of \`${t.name}\`. @public */`, `export interface ${pascal(t.name)}Row {`, ...columns.map((c) => `  ${c.name}: ${tsType(t.sql, c)}`), '}', '')
   }
   out.push('/** Every table by name. */', 'export interface Tables {', ...plain.map((t) => `  ${t.name}: ${pascal(t.name)}Row`), '}', '')
   db.close()
