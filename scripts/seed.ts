@@ -14,6 +14,7 @@ import { resolve } from 'node:path'
 import { getPlatformProxy } from 'wrangler'
 import { loadEdition } from '../src/lib/edition/load.ts'
 import { hashPassword } from '../src/lib/server/password.ts'
+import type { MetaRow } from '../src/lib/server/db-types.ts'
 import { buildDemo, wipeStatements, DEMO_ACCOUNTS, SEED_VERSION, type DemoImage } from './seed/data.ts'
 import { migrateHint, resolveConfig } from './seed/proxy.ts'
 import { generateImages, type Rendition } from './seed/images.ts'
@@ -132,7 +133,7 @@ async function seedImages(media: R2Bucket, images: DemoImage[]): Promise<string>
 }
 
 async function meta(db: D1Database, key: string): Promise<string | null> {
-  const row = await db.prepare('SELECT value FROM meta WHERE key = ?').bind(key).first<{ value: string }>()
+  const row = await db.prepare('SELECT value FROM meta WHERE key = ?').bind(key).first<Pick<MetaRow, 'value'>>()
   return row?.value ?? null
 }
 

@@ -17,6 +17,7 @@ import sharp from 'sharp'
 import { z } from 'zod'
 import { IMAGE_WIDTHS } from '../seed/data.ts'
 import { createDb, type Db } from '../../src/lib/server/db.ts'
+import type { SeriesRow } from '../../src/lib/server/db-types.ts'
 import { ftsDocument } from '../../src/features/search/search.ts'
 import { SliceTranscript, transcriptJson } from '../../src/features/viewer/transcript.ts'
 
@@ -281,7 +282,7 @@ export async function importSeries(
   const slicesCount = m.episodes.reduce((s, e) => s + e.images.length, 0)
   const db: Db = createDb(env.DB)
 
-  const row = await db.first<{ id: number }>(
+  const row = await db.first<Pick<SeriesRow, 'id'>>(
     `INSERT INTO series (title, description, type, status, is_adult, is_bl, genre, cover_key, cover_width, cover_height, reading_direction, is_published)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0) RETURNING id`,
     m.title, m.description, m.type, m.status, m.isAdult ? 1 : 0, m.isBl ? 1 : 0, m.genre, null, sizes.cover.width, sizes.cover.height, m.readingDirection,

@@ -9,6 +9,7 @@ import { env } from 'cloudflare:workers'
 import { isLocalRun } from '../../lib/server/local-run.ts'
 import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
+import type { UsersRow } from '../../lib/server/db-types.ts'
 import { safeCallback } from '../auth/auth.ts'
 import { randomToken } from '../auth/tokens.ts'
 import { CARRIER_REQUEST_TTL_SECONDS, CarrierRequest, CarrierResult, ageOn, sign, verify, type CarrierPurpose, type Signed } from './carrier.ts'
@@ -102,7 +103,7 @@ export async function completeCarrier(db: Db, fields: Record<string, unknown>, o
     },
   ])
   if ((results[0]?.meta.changes ?? 0) !== 1) {
-    const user = await db.first<{ id: number }>(`SELECT id FROM users WHERE id = ? AND deleted_at IS NULL`, r.request.userId)
+    const user = await db.first<Pick<UsersRow, 'id'>>(`SELECT id FROM users WHERE id = ? AND deleted_at IS NULL`, r.request.userId)
     throw new AppError(user ? 'CARRIER_TAMPERED' : 'NOT_FOUND_USER')
   }
   return { purpose: r.request.purpose, returnPath: r.request.returnPath, phone: maskPhone(r.phone), isAdultKr: r.request.purpose === 'ADULT_KR' && adult }

@@ -11,6 +11,7 @@ import { edition as builtEdition } from 'virtual:edition'
 import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Edition } from '../../lib/edition/schema.ts'
 import type { Db } from '../../lib/server/db.ts'
+import type { DeliveriesRow } from '../../lib/server/db-types.ts'
 import { requestContext } from '../../lib/server/context.ts'
 import { isOutboxPageEnabled } from '../auth/outbox.ts'
 import {
@@ -93,7 +94,7 @@ function deliveringProvider(db: Db, requestId: string, transports: { mail?: Tran
       if (!transport) throw new AppError(m.channel === 'MAIL' ? 'EMAIL_REQUIRES_ADAPTER_ERROR' : 'NOT_EXIST')
       const nowIso = now.toISOString()
       const key = await keyedHash(`delivery\n${requestId}\n${m.channel}\n${m.template}\n${m.recipient}\n${m.subject ?? ''}\n${m.body}`)
-      const claimed = await db.first<{ id: number }>(
+      const claimed = await db.first<Pick<DeliveriesRow, 'id'>>(
         `INSERT INTO deliveries (dedupe_key, channel, template, recipient_hash, provider, status, created_at, updated_at)
          VALUES (?1, ?2, ?3, ?4, ?5, 'SENDING', ?6, ?6)
          ON CONFLICT (dedupe_key) DO UPDATE SET status = 'SENDING', updated_at = ?6 WHERE deliveries.status = 'FAILED'

@@ -5,14 +5,15 @@
  */
 import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
-import { adultAuthentication, audienceClass, eventAccess, isAdult, type AgeEdition, type AudienceClass, type AudienceFlags, type EventRestriction } from './age.ts'
+import { flag, type Cols } from '../../lib/server/rows.ts'
+import type { EventsRow } from '../../lib/server/db-types.ts'
+import { adultAuthentication, audienceClass, eventAccess, isAdult, type AgeEdition, type AudienceClass, type AudienceFlags } from './age.ts'
 
-export type AdultRow = {
-  isAdult: number; isKrIpUser: number; isAdultKr: number; birthedAt: string | null; adultVerifiedAt: string | null
-  showAdult: number; isBlToggle: number
-  /** `users.session_version`: features that read this row in their own batch check the session there (ASVS 7.4.3). */
-  sessionVersion: number
-}
+/**
+ * The row of ADULT_STATE_SQL. `session_version`: features that read this row in their own batch check the session
+ * there (ASVS 7.4.3).
+ */
+export type AdultRow = Cols<'users', 'is_adult' | 'is_kr_ip_user' | 'is_adult_kr' | 'birthed_at' | 'adult_verified_at' | 'show_adult' | 'is_bl_toggle' | 'session_version'>
 
 /** The columns of the reader's adult flags and switches, for a query of their own or inside another feature's batch. */
 export const ADULT_STATE_SQL = `SELECT is_adult AS isAdult, is_kr_ip_user AS isKrIpUser, is_adult_kr AS isAdultKr, birthed_at AS birthedAt,
@@ -22,8 +23,8 @@ export const ADULT_STATE_SQL = `SELECT is_adult AS isAdult, is_kr_ip_user AS isK
 export function toAdultState(row: AdultRow | undefined): AudienceFlags {
   if (!row) return null
   return {
-    isAdult: row.isAdult === 1, isKrIpUser: row.isKrIpUser === 1, isAdultKr: row.isAdultKr === 1, birthedAt: row.birthedAt,
-    adultVerifiedAt: row.adultVerifiedAt, showAdult: row.showAdult === 1, isBlToggle: row.isBlToggle === 1,
+    isAdult: flag(row.isAdult), isKrIpUser: flag(row.isKrIpUser), isAdultKr: flag(row.isAdultKr), birthedAt: row.birthedAt,
+    adultVerifiedAt: row.adultVerifiedAt, showAdult: flag(row.showAdult), isBlToggle: flag(row.isBlToggle),
   }
 }
 
@@ -93,12 +94,12 @@ export async function setBlToggle(db: Db, userId: number, on: boolean, now: Date
  * For the event and roulette routes, before they spend a ticket.
  */
 export async function assertEventAccess(db: Db, eventId: number, userId: number | null, edition: AgeEdition, now: Date = new Date()): Promise<void> {
-  const event = await db.first<{ restriction: EventRestriction; startsAt: string; endsAt: string; isActive: number }>(
+  const event = await db.first<{ restriction: EventsRow['adult_restriction'] } & Cols<'events', 'starts_at' | 'ends_at' | 'is_active'>>(
     `SELECT adult_restriction AS restriction, starts_at AS startsAt, ends_at AS endsAt, is_active AS isActive FROM events WHERE id = ?`,
     eventId,
   )
   const adult = userId === null ? false : await readerAdult(db, userId, edition, now)
-  const verdict = eventAccess(event && { ...event, isActive: event.isActive === 1 }, { signedIn: userId !== null, adult }, now)
+  const verdict = eventAccess(event && { ...event, isActive: flag(event.isActive) }, { signedIn: userId !== null, adult }, now)
   if (verdict !== 'ok') throw new AppError(verdict)
 }
 

@@ -2,6 +2,7 @@
 import { env } from 'cloudflare:workers'
 import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
+import type { UsersRow } from '../../lib/server/db-types.ts'
 import { issueTokens, type AuthContext, type TokenPair } from './auth.server.ts'
 import { APPLE_APP_CLIENT_ID_BINDING, APPLE_APP_PROVIDER, decideMigrate, verifyAppleIdentityToken, type AppleMigrateBody } from './apple.ts'
 import { oauthProviderConfig } from './oauth.ts'
@@ -43,7 +44,7 @@ export async function migrateAppleSignIn(db: Db, body: AppleMigrateBody, ctx: Au
 
 async function signInOrLink(db: Db, sub: string, ctx: AuthContext, now: Date, retry: boolean): Promise<TokenPair & { isSignUp: boolean; isMigrate: boolean }> {
   const nowIso = now.toISOString()
-  const facts = await db.first<{ webUserId: number | null; appUserId: number | null }>(
+  const facts = await db.first<{ webUserId: UsersRow['id'] | null; appUserId: UsersRow['id'] | null }>(
     `SELECT (SELECT u.id FROM identities i JOIN users u ON u.id = i.user_id AND u.deleted_at IS NULL WHERE i.provider = 'apple' AND i.provider_user_id = ?1) AS webUserId,
             (SELECT u.id FROM identities i JOIN users u ON u.id = i.user_id AND u.deleted_at IS NULL WHERE i.provider = ?2 AND i.provider_user_id = ?1) AS appUserId`,
     sub,

@@ -9,6 +9,8 @@ import { createRemoteJWKSet, type JWTVerifyGetKey } from 'jose'
 import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
 import { SECOND_MS, isoAfter } from '../../lib/time.ts'
+import type { IdentitiesRow, UsersRow } from '../../lib/server/db-types.ts'
+import { firstRow } from '../../lib/server/rows.ts'
 import { isDeletionBlocking } from './auth.ts'
 import { issueTokens, sessionKeys, type AuthContext, type TokenPair } from './auth.server.ts'
 import { hashToken, randomToken } from './tokens.ts'
@@ -176,7 +178,7 @@ export async function finishOAuth(config: OAuthProviderConfig, origin: string, c
   }
 }
 
-type FactsRow = { identityUserId: number | null; identityDeletedAt: string | null; ownerId: number | null; emailDeletedAt: string | null }
+type FactsRow = { identityUserId: UsersRow['id'] | null; identityDeletedAt: UsersRow['deleted_at']; ownerId: UsersRow['id'] | null; emailDeletedAt: UsersRow['deleted_at'] }
 
 const isUniqueViolation = (e: unknown) => String(e).includes('UNIQUE')
 
@@ -243,7 +245,7 @@ export async function linkOAuthIdentity(db: Db, userId: number, provider: OAuthP
     },
     { sql: `SELECT user_id AS userId FROM identities WHERE provider = ? AND provider_user_id = ?`, params: [provider, profile.subject] },
   ])
-  const holder = (owner!.results[0] as { userId: number } | undefined)?.userId
+  const holder = firstRow<{ userId: IdentitiesRow['user_id'] }>(owner)?.userId
   if (holder === undefined) throw new AppError('NOT_LOGIN_USER')
   if (holder !== userId) throw new AppError('ALREADY_USED_ANOTHER_PLATFORM')
 }

@@ -1,5 +1,7 @@
 /** Catalogue reads from D1 (home sections, series detail); every list is bounded. */
 import type { Db } from '../../lib/server/db.ts'
+import type { ThemeSeriesRow } from '../../lib/server/db-types.ts'
+import { flag, type Cols, type Flag } from '../../lib/server/rows.ts'
 import { encodeCursor, sortSchedule, type Audience, type BannerDisplay, type ContentsRequest, type CreatorRole, type Genre, type ScheduleDay, type TabFilter, type Weekday } from './catalogue.ts'
 
 export type SeriesCard = {
@@ -13,11 +15,13 @@ export type SeriesCard = {
 }
 
 const CARD = `s.id, s.title, s.genre, s.is_adult AS isAdult, s.cover_key AS coverKey, s.cover_width AS coverWidth, s.cover_height AS coverHeight`
+/** A row of CARD (and of CARD_JSON / RELATED_CARD once parsed). */
+export type CardRow = Cols<'series', 'id' | 'title' | 'genre' | 'is_adult' | 'cover_key' | 'cover_width' | 'cover_height'>
 /** The SQL condition on series `s` of what an audience may list (published; adult and BL per spec §5). */
 export const visible = (a: Audience) => `s.is_published = 1${a.showAdult ? '' : ' AND s.is_adult = 0'}${a.showBl ? '' : ' AND s.is_bl = 0'}`
 
-function cards(rows: (Omit<SeriesCard, 'isAdult'> & { isAdult: number })[]): SeriesCard[] {
-  return rows.map((r) => ({ ...r, isAdult: r.isAdult === 1 }))
+export function cards(rows: CardRow[]): SeriesCard[] {
+  return rows.map((r) => ({ ...r, isAdult: flag(r.isAdult) }))
 }
 
 const CARD_JSON = `json_object('id', s.id, 'title', s.title, 'genre', s.genre, 'isAdult', s.is_adult, 'coverKey', s.cover_key, 'coverWidth', s.cover_width, 'coverHeight', s.cover_height)`
@@ -48,7 +52,7 @@ export async function homePage(db: Db, audience: Audience, today: Weekday, now: 
           ORDER BY position, id LIMIT 10)) AS banners`,
     today, limit, now.toISOString(),
   )
-  const list = (json: string | undefined) => cards(JSON.parse(json ?? '[]'))
+  const list = (json: string | undefined) => cards(JSON.parse(json ?? '[]') as CardRow[])
   return {
     sections: { weekly: list(row?.weekly), popular: list(row?.popular), free: list(row?.free), latest: list(row?.latest) },
     banners: JSON.parse(row?.banners ?? '[]'),
@@ -89,7 +93,10 @@ const DETAIL_NOTICES = 2
  */
 export async function seriesDetail(db: Db, id: number, audience: Audience): Promise<SeriesDetail | null> {
   const relatedVisible = visible(audience).replace(/\bs\./g, 'r.')
-  const series = await db.first<any>(
+  const series = await db.first<
+    CardRow & Cols<'series', 'description' | 'status' | 'type' | 'next_update_at' | 'wuf_hours'>
+      & Record<'creators' | 'tags' | 'schedule' | 'related' | 'notices' | 'episodes', string>
+  >(
     `SELECT ${CARD}, s.description, s.status, s.type, s.next_update_at AS nextUpdateAt, s.wuf_hours AS wufHours,
       (SELECT json_group_array(json_object('name', c.name, 'role', sc.role)) FROM (SELECT * FROM series_creators WHERE series_id = s.id ORDER BY position, role) sc JOIN creators c ON c.id = sc.creator_id) AS creators,
       (SELECT json_group_array(t.name) FROM series_tags st JOIN tags t ON t.id = st.tag_id WHERE st.series_id = s.id) AS tags,
@@ -107,7 +114,7 @@ export async function seriesDetail(db: Db, id: number, audience: Audience): Prom
     id, new Date().toISOString(),
   )
   if (!series) return null
-  const episodes = JSON.parse(series.episodes) as [number, number, string, number, number | null, number | null, string][]
+  const episodes = JSON.parse(series.episodes) as [number, number, string, Flag, number | null, number | null, string][]
   return {
     ...cards([series])[0]!,
     description: series.description,
@@ -118,9 +125,9 @@ export async function seriesDetail(db: Db, id: number, audience: Audience): Prom
     schedule: sortSchedule(JSON.parse(series.schedule)),
     nextUpdateAt: series.nextUpdateAt ?? null,
     wufHours: series.wufHours ?? null,
-    related: cards(JSON.parse(series.related)),
+    related: cards(JSON.parse(series.related) as CardRow[]),
     notices: JSON.parse(series.notices),
-    episodes: episodes.map(([id, no, title, free, priceRent, priceBuy, publishedAt]) => ({ id, no, title, free: free === 1, priceRent, priceBuy, publishedAt })),
+    episodes: episodes.map(([id, no, title, free, priceRent, priceBuy, publishedAt]) => ({ id, no, title, free: flag(free), priceRent, priceBuy, publishedAt })),
   }
 }
 
@@ -161,7 +168,7 @@ export async function listContents(db: Db, req: ContentsRequest, audience: Audie
     where.push(o.after)
     params.push(req.cursor.k, req.cursor.k, req.cursor.id)
   }
-  const rows = await db.all<any>(
+  const rows = await db.all<CardRow & { sortKey: string | number }>(
     `SELECT ${CARD}, ${o.key} AS sortKey FROM series s ${f.join} WHERE ${where.join(' AND ')} ORDER BY ${o.by} LIMIT ?`,
     ...params,
     req.size + 1,
@@ -179,12 +186,12 @@ const ACTIVE_THEME = `t.is_active = 1 AND (t.starts_at IS NULL OR t.starts_at <=
 /** Active themes (/home/pick), each with up to `perTheme` visible series (2 queries). */
 export async function listThemes(db: Db, audience: Audience, now: Date, perTheme = 12, maxThemes = 20): Promise<Theme[]> {
   const iso = now.toISOString()
-  const themes = await db.all<{ id: number; title: string; description: string }>(
+  const themes = await db.all<Cols<'themes', 'id' | 'title' | 'description'>>(
     `SELECT t.id, t.title, t.description FROM themes t WHERE ${ACTIVE_THEME} ORDER BY t.position, t.id LIMIT ?`, iso, iso, maxThemes,
   )
   if (themes.length === 0) return []
   const ids = themes.map((t) => t.id)
-  const rows = await db.all<any>(
+  const rows = await db.all<CardRow & { themeId: ThemeSeriesRow['theme_id']; n: number }>(
     `SELECT * FROM (SELECT ts.theme_id AS themeId, ${CARD}, ROW_NUMBER() OVER (PARTITION BY ts.theme_id ORDER BY ts.position, s.id) AS n
        FROM theme_series ts JOIN series s ON s.id = ts.series_id
        WHERE ts.theme_id IN (${ids.map(() => '?').join(',')}) AND ${visible(audience)}) WHERE n <= ? ORDER BY themeId, n`,
@@ -197,8 +204,8 @@ export async function listThemes(db: Db, audience: Audience, now: Date, perTheme
 export async function themeDetail(db: Db, id: number, audience: Audience, now: Date, limit = 100): Promise<Theme | null> {
   const iso = now.toISOString()
   const [theme, rows] = await Promise.all([
-    db.first<{ id: number; title: string; description: string }>(`SELECT t.id, t.title, t.description FROM themes t WHERE t.id = ? AND ${ACTIVE_THEME}`, id, iso, iso),
-    db.all<any>(`SELECT ${CARD} FROM theme_series ts JOIN series s ON s.id = ts.series_id WHERE ts.theme_id = ? AND ${visible(audience)} ORDER BY ts.position, s.id LIMIT ?`, id, limit),
+    db.first<Cols<'themes', 'id' | 'title' | 'description'>>(`SELECT t.id, t.title, t.description FROM themes t WHERE t.id = ? AND ${ACTIVE_THEME}`, id, iso, iso),
+    db.all<CardRow>(`SELECT ${CARD} FROM theme_series ts JOIN series s ON s.id = ts.series_id WHERE ts.theme_id = ? AND ${visible(audience)} ORDER BY ts.position, s.id LIMIT ?`, id, limit),
   ])
   return theme ? { ...theme, items: cards(rows) } : null
 }
@@ -215,7 +222,7 @@ export type SitemapSeries = { id: number; updatedAt: string; freeEpisodes: { id:
  * public (spec §5: shown when not logged in).
  */
 export async function sitemapSeries(db: Db, limit = SITEMAP_MAX_URLS): Promise<SitemapSeries[]> {
-  const rows = await db.all<{ id: number; updatedAt: string; free: string }>(
+  const rows = await db.all<Cols<'series', 'id' | 'updated_at'> & { free: string }>(
     `SELECT s.id, s.updated_at AS updatedAt,
        (SELECT json_group_array(json_object('id', e.id, 'publishedAt', e.published_at)) FROM (SELECT id, published_at FROM episodes WHERE series_id = s.id AND is_free = 1 ORDER BY no LIMIT 100) e) AS free
      FROM series s WHERE s.is_published = 1 AND s.is_adult = 0 ORDER BY s.id LIMIT ?`,
@@ -243,7 +250,7 @@ export type Banner = {
  */
 export async function activeBanners(db: Db, audience: Audience, now: Date, placement = 'HOME', limit = 10): Promise<Banner[]> {
   const iso = now.toISOString()
-  return db.all<Banner>(
+  return db.all<Cols<'banners', 'id' | 'display' | 'title' | 'subtitle' | 'link' | 'image_key' | 'image_width' | 'image_height'>>(
     `SELECT id, display, title, subtitle, link, image_key AS imageKey, image_width AS imageWidth, image_height AS imageHeight
      FROM banners
      WHERE placement = ? AND (starts_at IS NULL OR starts_at <= ?) AND (ends_at IS NULL OR ends_at > ?)${audience.showAdult ? '' : ' AND is_adult = 0'}

@@ -6,6 +6,8 @@
 import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
 import { isoAfter } from '../../lib/time.ts'
+import type { BannedWordsRow, CommentsRow, EpisodesRow, SeriesRow, UserBlocksRow, UsersRow } from '../../lib/server/db-types.ts'
+import { firstRow, flag, type Flag } from '../../lib/server/rows.ts'
 import { isAdult, type AgeEdition } from '../age/age.ts'
 import { readerAdult } from '../age/age.server.ts'
 import {
@@ -38,11 +40,9 @@ export type CommentView = {
 
 export type CommentPage = { items: CommentView[]; nextCursor: string | null }
 
-type Row = {
-  id: number; series_id: number; episode_id: number | null; parent_id: number | null; user_id: number; body: string
-  state: CommentState | null; like_count: number; dislike_count: number; reply_count: number; created_at: string
-  nickname: string | null; email: string | null; mine: string | null
-}
+/** A row of COLUMNS; `mine`: the viewer's reactions, comma-separated. */
+type Row = Pick<CommentsRow, 'id' | 'series_id' | 'episode_id' | 'parent_id' | 'user_id' | 'body' | 'state' | 'like_count' | 'dislike_count' | 'reply_count' | 'created_at'>
+  & Pick<UsersRow, 'nickname' | 'email'> & { mine: string | null }
 
 const COLUMNS = `c.id, c.series_id, c.episode_id, c.parent_id, c.user_id, c.body, c.state, c.like_count, c.dislike_count,
   c.reply_count, c.created_at, u.nickname, u.email,
@@ -71,16 +71,16 @@ async function mayReadAdult(db: Db, edition: AgeEdition, viewer: Viewer): Promis
  * series the viewer may not see.
  */
 export async function commentScope(db: Db, edition: AgeEdition, viewer: Viewer, seriesId: number, episodeId: number | null | undefined, now = new Date()): Promise<Scope> {
-  const row = await db.first<{ title: string; is_adult: number; no: number | null; ep_title: string | null; ep_found: number }>(
+  const row = await db.first<Pick<SeriesRow, 'title' | 'is_adult'> & { no: EpisodesRow['no'] | null; ep_title: EpisodesRow['title'] | null; ep_found: Flag }>(
     `SELECT s.title, s.is_adult, e.no, e.title AS ep_title, CASE WHEN e.id IS NULL THEN 0 ELSE 1 END AS ep_found
      FROM series s LEFT JOIN episodes e ON e.id = ?2 AND e.series_id = s.id AND e.published_at <= ?3
      WHERE s.id = ?1 AND s.is_published = 1`,
     seriesId, episodeId ?? 0, now.toISOString(),
   )
   if (!row) throw new AppError('NOT_EXIST')
-  if (episodeId != null && row.ep_found !== 1) throw new AppError('NOT_FOUND_EPISODE')
-  if (row.is_adult === 1 && !(await mayReadAdult(db, edition, viewer))) throw new AppError('ADULT_ONLY_CONTENTS')
-  return { seriesId, episodeId: episodeId ?? null, seriesTitle: row.title, episodeNo: row.no, episodeTitle: row.ep_title, isAdult: row.is_adult === 1 }
+  if (episodeId != null && !flag(row.ep_found)) throw new AppError('NOT_FOUND_EPISODE')
+  if (flag(row.is_adult) && !(await mayReadAdult(db, edition, viewer))) throw new AppError('ADULT_ONLY_CONTENTS')
+  return { seriesId, episodeId: episodeId ?? null, seriesTitle: row.title, episodeNo: row.no, episodeTitle: row.ep_title, isAdult: flag(row.is_adult) }
 }
 
 /**
@@ -106,7 +106,7 @@ export async function listComments(db: Db, scope: Scope, viewerId: number | null
 
 /** The replies of one comment, oldest first (`after`: the last reply id already shown). */
 export async function listReplies(db: Db, edition: AgeEdition, viewer: Viewer, parentId: number, after = 0): Promise<CommentPage> {
-  const parent = await db.first<{ series_id: number; episode_id: number | null; parent_id: number | null }>(`SELECT series_id, episode_id, parent_id FROM comments WHERE id = ?`, parentId)
+  const parent = await db.first<Pick<CommentsRow, 'series_id' | 'episode_id' | 'parent_id'>>(`SELECT series_id, episode_id, parent_id FROM comments WHERE id = ?`, parentId)
   if (!parent || parent.parent_id !== null) throw new AppError('NOT_EXIST')
   await commentScope(db, edition, viewer, parent.series_id, parent.episode_id)
   const rows = await db.all<Row>(
@@ -137,7 +137,7 @@ export async function repliesOf(db: Db, viewerId: number | null, parentIds: numb
 
 /** Spec §5 text check against the prohibited words of the database. */
 async function checkCommentText(db: Db, text: string): Promise<TextCheck> {
-  const words = await db.all<{ word: string }>(`SELECT word FROM banned_words`)
+  const words = await db.all<BannedWordsRow>(`SELECT word FROM banned_words`)
   return checkText(text, words.map((w) => w.word))
 }
 
@@ -163,7 +163,7 @@ export async function postComment(db: Db, edition: AgeEdition, userId: number, i
   const scope = await commentScope(db, edition, { userId }, input.contentsId, input.episodeId, now)
   let parentId: number | null = null
   if (input.parentId !== undefined) {
-    const parent = await db.first<{ id: number; parent_id: number | null; series_id: number; episode_id: number | null; state: CommentState | null }>(
+    const parent = await db.first<Pick<CommentsRow, 'id' | 'parent_id' | 'series_id' | 'episode_id' | 'state'>>(
       `SELECT id, parent_id, series_id, episode_id, state FROM comments WHERE id = ?`, input.parentId,
     )
     if (!parent || parent.series_id !== scope.seriesId || parent.episode_id !== scope.episodeId || (parent.state !== null && parent.state !== 'REPORT')) {
@@ -179,7 +179,7 @@ export async function postComment(db: Db, edition: AgeEdition, userId: number, i
   }]
   if (parentId !== null) statements.push({ sql: REPLY_COUNT, params: [parentId] })
   const [inserted] = await db.batch(statements)
-  const id = (inserted?.results[0] as { id: number } | undefined)?.id
+  const id = firstRow<Pick<CommentsRow, 'id'>>(inserted)?.id
   if (id === undefined) throw new AppError('FREQUENT_REQUEST')
   const row = await db.first<Row>(`SELECT ${COLUMNS} FROM comments c JOIN users u ON u.id = c.user_id WHERE c.id = ?2`, userId, id)
   return toView(row!, userId)
@@ -189,7 +189,7 @@ const REPLY_COUNT = `UPDATE comments SET reply_count = (SELECT count(*) FROM com
 
 /** The reader deletes their own comment (state DELETED; its replies stay). NOT_EXIST for anyone else's. */
 export async function deleteComment(db: Db, userId: number, id: number, now = new Date()): Promise<{ id: number; contentsId: number; episodeId: number | null }> {
-  const row = await db.first<{ parent_id: number | null; series_id: number; episode_id: number | null }>(
+  const row = await db.first<Pick<CommentsRow, 'parent_id' | 'series_id' | 'episode_id'>>(
     `SELECT parent_id, series_id, episode_id FROM comments WHERE id = ? AND user_id = ? AND state IS NOT 'DELETED'`, id, userId,
   )
   if (!row) throw new AppError('NOT_EXIST')
@@ -205,7 +205,7 @@ export async function deleteComment(db: Db, userId: number, id: number, now = ne
  * from the third report. Deleted or hidden comments: NOT_EXIST; adult series need the age rules.
  */
 export async function react(db: Db, edition: AgeEdition, userId: number, id: number, kind: Reaction, now = new Date()) {
-  const row = await db.first<{ user_id: number; series_id: number; episode_id: number | null; state: CommentState | null; mine: string | null }>(
+  const row = await db.first<Pick<CommentsRow, 'user_id' | 'series_id' | 'episode_id' | 'state'> & { mine: string | null }>(
     `SELECT c.user_id, c.series_id, c.episode_id, c.state,
       (SELECT group_concat(r.kind) FROM comment_reactions r WHERE r.comment_id = c.id AND r.user_id = ?2) AS mine
      FROM comments c WHERE c.id = ?1`, id, userId,
@@ -240,7 +240,7 @@ export async function react(db: Db, edition: AgeEdition, userId: number, id: num
     })
   }
   await db.batch(statements)
-  const after = await db.first<{ like_count: number; dislike_count: number; state: CommentState | null; mine: string | null }>(
+  const after = await db.first<Pick<CommentsRow, 'like_count' | 'dislike_count' | 'state'> & { mine: string | null }>(
     `SELECT like_count, dislike_count, state, (SELECT group_concat(kind) FROM comment_reactions WHERE comment_id = ?1 AND user_id = ?2) AS mine FROM comments WHERE id = ?1`, id, userId,
   )
   return {
@@ -263,7 +263,7 @@ export async function unblockUser(db: Db, userId: number, target: number): Promi
 }
 
 export async function blockedUsers(db: Db, userId: number): Promise<{ id: number; name: string; since: string }[]> {
-  const rows = await db.all<{ id: number; nickname: string | null; email: string | null; created_at: string }>(
+  const rows = await db.all<Pick<UsersRow, 'id' | 'nickname' | 'email'> & Pick<UserBlocksRow, 'created_at'>>(
     `SELECT u.id, u.nickname, u.email, b.created_at FROM user_blocks b JOIN users u ON u.id = b.blocked_user_id WHERE b.user_id = ? ORDER BY b.created_at DESC LIMIT 200`, userId,
   )
   return rows.map((r) => ({ id: r.id, name: authorName(r.nickname, r.email, r.id), since: r.created_at }))
@@ -273,7 +273,7 @@ export type MyComment = CommentView & { seriesTitle: string; episodeNo: number |
 
 /** /comment/my: the reader's own comments and replies, newest first (cursor: the last id shown). */
 export async function myComments(db: Db, userId: number, before: number | null): Promise<{ items: MyComment[]; nextCursor: string | null }> {
-  const rows = await db.all<Row & { title: string; no: number | null }>(
+  const rows = await db.all<Row & Pick<SeriesRow, 'title'> & { no: EpisodesRow['no'] | null }>(
     `SELECT ${COLUMNS}, s.title, e.no FROM comments c JOIN users u ON u.id = c.user_id JOIN series s ON s.id = c.series_id
      LEFT JOIN episodes e ON e.id = c.episode_id
      WHERE c.user_id = ?1 AND c.state IS NOT 'DELETED' AND c.id < ?2 ORDER BY c.id DESC LIMIT ${PAGE_SIZE + 1}`,

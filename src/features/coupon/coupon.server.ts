@@ -4,6 +4,7 @@
  */
 import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
+import { firstRow, flag, type Cols, type Flag } from '../../lib/server/rows.ts'
 import { checkCoupon, checkDownload, couponGrant, MAX_TICKETS, type Coupon, type CouponGrant, type DownloadableCoupon, type Platform, type RewardType } from './coupon.ts'
 
 /** How often a redemption re-reads after a concurrent change refused its batch (each refusal is another's commit). */
@@ -14,6 +15,7 @@ export type CouponReward = { reward: { type: RewardType; amount: number } }
 const COUPON_COLUMNS = `id, type, minimum_amount AS minimumAmount, starts_at AS startsAt, expires_at AS expiresAt, platform,
   reward_type AS rewardType, reward_amount AS rewardAmount, reward_lot_type AS rewardLotType,
   reward_expires_days AS rewardExpiresDays, stock, used_count AS usedCount`
+type CouponRow = Cols<'coupons', 'id' | 'type' | 'minimum_amount' | 'starts_at' | 'expires_at' | 'platform' | 'reward_type' | 'reward_amount' | 'reward_lot_type' | 'reward_expires_days' | 'stock' | 'used_count'>
 
 /**
  * Redeems the coupon whose code is `code` (already normalized; the column compares case-insensitively) for
@@ -33,8 +35,8 @@ export async function redeemCoupon(db: Db, input: { userId: number; code: string
   const { userId, code, platform } = input
   const nowIso = now.toISOString()
   for (let attempt = 1; ; attempt++) {
-    const coupon = await db.first<Coupon>(`SELECT ${COUPON_COLUMNS} FROM coupons WHERE code = ?`, code)
-    const used = coupon ? await db.first<{ one: number }>(`SELECT 1 AS one FROM coupon_redemptions WHERE user_id = ? AND coupon_id = ?`, userId, coupon.id) : null
+    const coupon: Coupon | null = await db.first<CouponRow>(`SELECT ${COUPON_COLUMNS} FROM coupons WHERE code = ?`, code)
+    const used = coupon ? await db.first<{ one: 1 }>(`SELECT 1 AS one FROM coupon_redemptions WHERE user_id = ? AND coupon_id = ?`, userId, coupon.id) : null
     const verdict = checkCoupon(coupon, platform, used !== null, now)
     if (!verdict.ok) throw new AppError(verdict.code)
     const c = coupon!
@@ -87,7 +89,9 @@ function grantStatements(userId: number, grant: CouponGrant, ref: string, descri
 /** Downloadable coupons shown on /coupon (live ones, for the caller's platform), with what the reader holds. */
 export async function downloadableCoupons(db: Db, userId: number | null, platform: Platform, now = new Date()): Promise<DownloadableCoupon[]> {
   const nowIso = now.toISOString()
-  const rows = await db.all<Omit<DownloadableCoupon, 'received' | 'used' | 'soldOut'> & { received: number; used: number; soldOut: number }>(
+  const rows = await db.all<
+    Cols<'coupons', 'id' | 'title' | 'type' | 'minimum_amount' | 'expires_at' | 'reward_type' | 'reward_amount'> & { received: Flag; used: Flag; soldOut: Flag }
+  >(
     `SELECT c.id, c.title, c.type, c.minimum_amount AS minimumAmount, c.expires_at AS expiresAt, c.reward_type AS rewardType, c.reward_amount AS rewardAmount,
             r.id IS NOT NULL AS received, coalesce(r.used_at IS NOT NULL, 0) AS used, (c.stock IS NOT NULL AND c.used_count >= c.stock) AS soldOut
        FROM coupons c LEFT JOIN coupon_redemptions r ON r.coupon_id = c.id AND r.user_id = ?
@@ -98,7 +102,7 @@ export async function downloadableCoupons(db: Db, userId: number | null, platfor
     nowIso,
     platform,
   )
-  return rows.map((r) => ({ ...r, received: r.received === 1, used: r.used === 1, soldOut: r.soldOut === 1 }))
+  return rows.map((r) => ({ ...r, received: flag(r.received), used: flag(r.used), soldOut: flag(r.soldOut) }))
 }
 
 export type DownloadResult = { couponId: number; reward: { type: RewardType; amount: number } | null }
@@ -118,7 +122,7 @@ export async function downloadCoupon(db: Db, input: { userId: number; couponId: 
       { sql: `SELECT ${COUPON_COLUMNS}, is_downloadable AS isDownloadable FROM coupons WHERE id = ?`, params: [couponId] },
       { sql: `SELECT 1 AS one FROM coupon_redemptions WHERE user_id = ? AND coupon_id = ?`, params: [userId, couponId] },
     ])
-    const coupon = (couponRes!.results[0] as (Coupon & { isDownloadable: number }) | undefined) ?? null
+    const coupon = firstRow<CouponRow & Cols<'coupons', 'is_downloadable'>>(couponRes) ?? null
     const verdict = checkDownload(coupon, platform, heldRes!.results.length > 0, now)
     if (!verdict.ok) throw new AppError(verdict.code)
     const c = coupon!

@@ -6,11 +6,12 @@
 import { AppError } from '../../lib/errors/catalogue.ts'
 import { ADULT_STATE_SQL, adultNow, type AdultRow } from '../age/age.server.ts'
 import type { Db } from '../../lib/server/db.ts'
+import type { WufTicketsRow } from '../../lib/server/db-types.ts'
+import { firstRow, flag, rows, type Cols } from '../../lib/server/rows.ts'
 import type { AgeEdition } from '../age/age.ts'
 import type { IdempotencyClaim } from '../wallet/idempotency.ts'
-import { IdempotencyKeyTaken, isKeyTaken, storeResponseStatement } from '../wallet/idempotency.server.ts'
-import type { Holding } from '../purchase/purchase.ts'
-import { HELD_SQL, heldParams } from '../purchase/purchase.server.ts'
+import { IdempotencyKeyTaken, isKeyTaken, storedData, storeResponseStatement } from '../wallet/idempotency.server.ts'
+import { HELD_SQL, heldParams, type HoldingRow } from '../purchase/purchase.server.ts'
 import { checkFreetime, currentTicket, nextTicketAt, unlockEnd, type FreetimeEpisode } from './freetime.ts'
 
 /** Re-reads after a concurrent use refused the batch (the next read then finds the ticket gone). */
@@ -18,7 +19,7 @@ const FREETIME_ATTEMPTS = 5
 
 export type FreetimeResult = { episodeId: number; expiresAt: string; nextTicketAt: string }
 
-type EpisodeRow = { id: number; seriesId: number; isFree: number; isAdult: number; wufHours: number | null }
+type EpisodeRow = Cols<'episodes', 'id' | 'series_id' | 'is_free'> & Cols<'series', 'is_adult' | 'wuf_hours'>
 
 /**
  * Uses the reader's ticket of the episode's series on `episodeId` (rules: `checkFreetime`). A second use of the
@@ -47,13 +48,13 @@ export async function useFreetime(db: Db, input: { userId: number; episodeId: nu
       },
     ])
     if (keyRes!.results.length > 0) throw new IdempotencyKeyTaken()
-    const adult = adultNow(userRes!.results[0] as AdultRow | undefined, input.ageRules, now)
+    const adult = adultNow(firstRow<AdultRow>(userRes), input.ageRules, now)
     if (adult === null) throw new AppError('NOT_LOGIN_USER')
-    const row = episodeRes!.results[0] as EpisodeRow | undefined
-    const episode: FreetimeEpisode = row ? { id: row.id, seriesId: row.seriesId, isFree: row.isFree === 1, isAdult: row.isAdult === 1, wufHours: row.wufHours } : null
-    const lastUsedAt = (wufRes!.results[0] as { lastUsedAt: string | null } | undefined)?.lastUsedAt ?? null
+    const row = firstRow<EpisodeRow>(episodeRes)
+    const episode: FreetimeEpisode = row ? { id: row.id, seriesId: row.seriesId, isFree: flag(row.isFree), isAdult: flag(row.isAdult), wufHours: row.wufHours } : null
+    const lastUsedAt = firstRow<{ lastUsedAt: WufTicketsRow['used_at'] }>(wufRes)?.lastUsedAt ?? null
     const ticket = episode?.wufHours ? currentTicket(episode.wufHours, lastUsedAt, now) : null
-    const verdict = checkFreetime(episode, { isAdult: adult }, holdingRes!.results as Holding[], ticket, now)
+    const verdict = checkFreetime(episode, { isAdult: adult }, rows<HoldingRow>(holdingRes), ticket, now)
     if (!verdict.ok) throw new AppError(verdict.code, verdict.availableAt ? { nextTicketAt: verdict.availableAt } : undefined)
     const e = episode!
     const expiresAt = unlockEnd(now)
@@ -81,7 +82,7 @@ export async function useFreetime(db: Db, input: { userId: number; episodeId: nu
         },
         storeResponseStatement(claim, 200, `json_object('result', 'SUCCESS', 'data', json(?))`, [JSON.stringify(result)]),
       ])
-      return (JSON.parse((results[results.length - 1]!.results[0] as { body: string }).body) as { data: FreetimeResult }).data
+      return storedData<FreetimeResult>(results)
     } catch (err) {
       if (isKeyTaken(err)) throw new IdempotencyKeyTaken()
       // The ticket was used meanwhile (unique slot) or the episode opened another way: read and check again.

@@ -6,12 +6,14 @@
 import { AppError } from '../../lib/errors/catalogue.ts'
 import { ADULT_STATE_SQL, adultNow, type AdultRow } from '../age/age.server.ts'
 import type { Db } from '../../lib/server/db.ts'
+import type { EpisodesRow, SeriesRow } from '../../lib/server/db-types.ts'
+import { firstRow, flag, rows, type Cols } from '../../lib/server/rows.ts'
 import type { AgeEdition } from '../age/age.ts'
 import type { IdempotencyClaim } from '../wallet/idempotency.ts'
-import { IdempotencyKeyTaken, isKeyTaken, storeResponseStatement } from '../wallet/idempotency.server.ts'
-import { rentalEnd, type Holding } from '../purchase/purchase.ts'
-import { HELD_SQL, heldParams } from '../purchase/purchase.server.ts'
-import { checkGift, giftPurchaseType, type Gift, type GiftEpisode, type GiftKind } from './gift.ts'
+import { IdempotencyKeyTaken, isKeyTaken, storedData, storeResponseStatement } from '../wallet/idempotency.server.ts'
+import { rentalEnd } from '../purchase/purchase.ts'
+import { HELD_SQL, heldParams, type HoldingRow } from '../purchase/purchase.server.ts'
+import { checkGift, giftPurchaseType, type Gift, type GiftEpisode } from './gift.ts'
 
 /** Gifts shown in the box (newest first, unused ones on top). */
 const GIFT_LIST_LIMIT = 100
@@ -21,15 +23,17 @@ const USE_ATTEMPTS = 5
 
 const GIFT_COLUMNS = `g.id, g.kind, g.title, g.series_id AS seriesId, s.title AS seriesTitle, g.episode_id AS episodeId, e.no AS episodeNo,
   g.sender_kind AS senderKind, g.given_at AS givenAt, g.used_at AS usedAt, g.used_episode_id AS usedEpisodeId, g.expires_at AS expiresAt`
+type GiftListRow = Cols<'gifts', 'id' | 'kind' | 'title' | 'series_id' | 'episode_id' | 'sender_kind' | 'given_at' | 'used_at' | 'used_episode_id' | 'expires_at'>
+  & { seriesTitle: SeriesRow['title'] | null; episodeNo: EpisodesRow['no'] | null }
 const GIFT_FROM = `FROM gifts g LEFT JOIN episodes e ON e.id = g.episode_id LEFT JOIN series s ON s.id = coalesce(g.series_id, e.series_id)`
 
 /** A series ticket's choices: the paid episodes of its series the reader cannot open yet and that are sold the gift's way. */
-export type GiftChoice = { id: number; no: number; title: string }
+export type GiftChoice = Cols<'episodes', 'id' | 'no' | 'title'>
 
 /** The reader's gift box: their gifts (expired unused ones left out), and for each usable series ticket its choices. */
 export async function listGifts(db: Db, userId: number, now = new Date()): Promise<{ items: (Gift & { choices: GiftChoice[] | null })[] }> {
   const nowIso = now.toISOString()
-  const gifts = await db.all<Gift>(
+  const gifts: Gift[] = await db.all<GiftListRow>(
     `SELECT ${GIFT_COLUMNS} ${GIFT_FROM} WHERE g.user_id = ? AND (g.used_at IS NOT NULL OR g.expires_at IS NULL OR g.expires_at > ?)
       ORDER BY g.used_at IS NOT NULL, g.given_at DESC, g.id DESC LIMIT ${GIFT_LIST_LIMIT}`,
     userId,
@@ -47,15 +51,15 @@ export async function listGifts(db: Db, userId: number, now = new Date()): Promi
         })),
       )
     : []
-  const byGift = new Map(open.map((g, i) => [g.id, choices[i]!.results as GiftChoice[]]))
+  const byGift = new Map(open.map((g, i) => [g.id, rows<GiftChoice>(choices[i])]))
   return { items: gifts.map((g) => ({ ...g, choices: byGift.get(g.id) ?? null })) }
 }
 
 export type UseGiftInput = { userId: number; giftId: number; episodeId?: number | undefined; claim: IdempotencyClaim; rentalHours: number; ageRules: Pick<AgeEdition, 'krAdultAuth' | 'adultNeedsBirthDate' | 'notLoggedInAdultCookie'> }
 export type UseGiftResult = { giftId: number; purchase: { episodeId: number; kind: 'RENT_GIFT' | 'POSSESSION_GIFT'; expiresAt: string | null } }
 
-type GiftRow = { kind: GiftKind; seriesId: number | null; episodeId: number | null; usedAt: string | null; expiresAt: string | null }
-type EpisodeRow = { id: number; seriesId: number; isFree: number; isAdult: number; priceRent: number | null; priceBuy: number | null }
+type GiftRow = Cols<'gifts', 'kind' | 'series_id' | 'episode_id' | 'used_at' | 'expires_at'>
+type EpisodeRow = Cols<'episodes', 'id' | 'series_id' | 'is_free' | 'price_rent' | 'price_buy'> & Cols<'series', 'is_adult'>
 
 /**
  * Uses gift `giftId` of the reader on `episodeId` (or the gift's own episode) — rules: `checkGift`. One batch:
@@ -90,12 +94,12 @@ export async function useGift(db: Db, input: UseGiftInput, now = new Date()): Pr
       },
     ])
     if (keyRes!.results.length > 0) throw new IdempotencyKeyTaken()
-    const adult = adultNow(userRes!.results[0] as AdultRow | undefined, input.ageRules, now)
+    const adult = adultNow(firstRow<AdultRow>(userRes), input.ageRules, now)
     if (adult === null) throw new AppError('NOT_LOGIN_USER')
-    const gift = (giftRes!.results[0] as GiftRow | undefined) ?? null
-    const row = episodeRes!.results[0] as EpisodeRow | undefined
-    const episode: GiftEpisode = row ? { ...row, isFree: row.isFree === 1, isAdult: row.isAdult === 1 } : null
-    const verdict = checkGift(gift, episode, { isAdult: adult }, holdingRes!.results as Holding[], now)
+    const gift = firstRow<GiftRow>(giftRes) ?? null
+    const row = firstRow<EpisodeRow>(episodeRes)
+    const episode: GiftEpisode = row ? { ...row, isFree: flag(row.isFree), isAdult: flag(row.isAdult) } : null
+    const verdict = checkGift(gift, episode, { isAdult: adult }, rows<HoldingRow>(holdingRes), now)
     if (!verdict.ok) throw new AppError(verdict.code)
     const g = gift!
     const e = episode!
@@ -126,7 +130,7 @@ export async function useGift(db: Db, input: UseGiftInput, now = new Date()): Pr
     )
     try {
       const results = await db.batch(statements)
-      return (JSON.parse((results[results.length - 1]!.results[0] as { body: string }).body) as { data: UseGiftResult }).data
+      return storedData<UseGiftResult>(results)
     } catch (err) {
       if (isKeyTaken(err)) throw new IdempotencyKeyTaken()
       if (!/(CHECK|UNIQUE) constraint failed/.test(String((err as Error)?.message))) throw err

@@ -1,11 +1,13 @@
 /** Library reads and writes in D1 for one reader: ownerships of a series, favourite, reading progress. */
 import type { Db } from '../../lib/server/db.ts'
+import type { EpisodesRow, ReadingProgressRow, SeriesRow } from '../../lib/server/db-types.ts'
+import { flag, type Cols, type Flag } from '../../lib/server/rows.ts'
 import { encodeCursor, type Audience, type Cursor } from '../catalogue/catalogue.ts'
 import { visible } from '../catalogue/catalogue.server.ts'
 import { ownershipsByEpisode, type Ownership, type SeriesMe } from './library.ts'
 import { currentTicket } from '../freetime/freetime.ts'
 
-type OwnershipRow = { episodeId: number; kind: string; expiresAt: string | null }
+type OwnershipRow = Cols<'ownerships', 'episode_id' | 'kind' | 'expires_at'>
 
 /** The reader's current ownership of each episode of a series (1 query; expired rentals dropped). */
 export async function seriesOwnerships(db: Db, userId: number, seriesId: number, now = new Date()): Promise<Map<number, Ownership>> {
@@ -22,7 +24,7 @@ export async function seriesOwnerships(db: Db, userId: number, seriesId: number,
  */
 export async function seriesMe(db: Db, userId: number, seriesId: number, now = new Date()): Promise<SeriesMe | null> {
   const [row, owned] = await Promise.all([
-    db.first<{ favorite: number; episodeId: number | null; no: number | null; position: number | null; wufHours: number | null; lastUsedAt: string | null }>(
+    db.first<{ favorite: Flag; episodeId: ReadingProgressRow['episode_id'] | null; no: EpisodesRow['no'] | null; position: ReadingProgressRow['position'] | null; wufHours: number | null; lastUsedAt: string | null }>(
       `SELECT EXISTS (SELECT 1 FROM favorites f WHERE f.user_id = ?1 AND f.series_id = s.id) AS favorite,
          rp.episode_id AS episodeId, e.no, rp.position, s.wuf_hours AS wufHours,
          (SELECT max(w.used_at) FROM wuf_tickets w WHERE w.user_id = ?1 AND w.series_id = s.id) AS lastUsedAt
@@ -38,7 +40,7 @@ export async function seriesMe(db: Db, userId: number, seriesId: number, now = n
   const ticket = row.wufHours === null ? null : currentTicket(row.wufHours, row.lastUsedAt, now)
   return {
     seriesId,
-    favorite: row.favorite === 1,
+    favorite: flag(row.favorite),
     continueReading: row.episodeId !== null && row.no !== null ? { episodeId: row.episodeId, no: row.no, position: row.position ?? 0 } : null,
     ownerships: [...owned].map(([episodeId, o]) => ({ episodeId, ...o })).sort((a, b) => a.episodeId - b.episodeId),
     freetime: ticket && { hours: row.wufHours!, available: ticket.available, availableAt: ticket.availableAt },
@@ -87,7 +89,11 @@ const RECENT_PAGE = 20
  * stored server-side per reader, so every device shows the same list. Unpublished series are left out.
  */
 export async function recentReads(db: Db, userId: number, audience: Audience, cursor: Cursor | null, size = RECENT_PAGE, now = new Date()): Promise<{ items: RecentRead[]; next: string | null }> {
-  const rows = await db.all<RecentRead>(
+  const rows: RecentRead[] = await db.all<
+    Cols<'reading_progress', 'position' | 'updated_at'>
+      & { seriesId: SeriesRow['id']; seriesTitle: SeriesRow['title'] } & Cols<'series', 'cover_key' | 'cover_width' | 'cover_height'>
+      & { episodeId: EpisodesRow['id']; episodeNo: EpisodesRow['no']; episodeTitle: EpisodesRow['title']; nextEpisodeId: EpisodesRow['id'] | null }
+  >(
     `SELECT s.id AS seriesId, s.title AS seriesTitle, s.cover_key AS coverKey, s.cover_width AS coverWidth, s.cover_height AS coverHeight,
             e.id AS episodeId, e.no AS episodeNo, e.title AS episodeTitle, rp.position, rp.updated_at AS updatedAt,
             (SELECT x.id FROM episodes x WHERE x.series_id = s.id AND x.no > e.no AND x.published_at <= ?2 ORDER BY x.no LIMIT 1) AS nextEpisodeId

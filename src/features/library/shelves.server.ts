@@ -3,6 +3,8 @@
  * Both are cursor-paginated by `(time, seriesId)` newest first and read only the reader's own rows.
  */
 import type { Db } from '../../lib/server/db.ts'
+import type { FavoritesRow, OwnershipsRow, SeriesRow } from '../../lib/server/db-types.ts'
+import type { Cols } from '../../lib/server/rows.ts'
 import { decodeCursor, encodeCursor, type Audience, type Cursor } from '../catalogue/catalogue.ts'
 import { visible } from '../catalogue/catalogue.server.ts'
 import { SHELF_EPISODES, SHELF_PAGE, shelfEpisodes, type OwnedSeries, type OwnershipRow } from './shelves.ts'
@@ -29,7 +31,7 @@ const LIVE = `(o.expires_at IS NULL OR o.expires_at > ?)`
  */
 export async function ownedShelf(db: Db, userId: number, audience: Audience, cursor: Cursor | null, size = SHELF_PAGE, now = new Date()): Promise<ShelfPage<OwnedSeries>> {
   const nowIso = now.toISOString()
-  const page = await db.all<Omit<OwnedSeries, 'episodes' | 'nextExpiry'>>(
+  const page = await db.all<{ seriesId: SeriesRow['id']; lastAt: OwnershipsRow['created_at'] } & Cols<'series', 'title' | 'cover_key' | 'cover_width' | 'cover_height'>>(
     `SELECT s.id AS seriesId, s.title, s.cover_key AS coverKey, s.cover_width AS coverWidth, s.cover_height AS coverHeight, g.lastAt
        FROM (SELECT o.series_id AS seriesId, max(o.created_at) AS lastAt FROM ownerships o
               WHERE o.user_id = ? AND ${LIVE} GROUP BY o.series_id) g
@@ -40,7 +42,7 @@ export async function ownedShelf(db: Db, userId: number, audience: Audience, cur
   )
   const shown = page.slice(0, size)
   if (shown.length === 0) return { items: [], next: null }
-  const rows = await db.all<OwnershipRow>(
+  const rows: OwnershipRow[] = await db.all<Cols<'ownerships', 'series_id' | 'episode_id' | 'kind' | 'expires_at'> & Cols<'episodes', 'no' | 'title'>>(
     `SELECT o.series_id AS seriesId, o.episode_id AS episodeId, e.no, e.title, o.kind, o.expires_at AS expiresAt
        FROM ownerships o JOIN episodes e ON e.id = o.episode_id
       WHERE o.user_id = ? AND o.series_id IN (SELECT value FROM json_each(?)) AND ${LIVE}
@@ -67,7 +69,9 @@ export type FavoriteSeries = {
 
 /** /library/favorite: the reader's favourite series (published ones), latest first (1 query). */
 export async function favoriteShelf(db: Db, userId: number, audience: Audience, cursor: Cursor | null, size = SHELF_PAGE): Promise<ShelfPage<FavoriteSeries>> {
-  const rows = await db.all<FavoriteSeries>(
+  const rows: FavoriteSeries[] = await db.all<
+    { seriesId: SeriesRow['id']; favoritedAt: FavoritesRow['created_at'] } & Cols<'series', 'title' | 'cover_key' | 'cover_width' | 'cover_height'>
+  >(
     `SELECT s.id AS seriesId, s.title, s.cover_key AS coverKey, s.cover_width AS coverWidth, s.cover_height AS coverHeight, f.created_at AS favoritedAt
        FROM favorites f JOIN series s ON s.id = f.series_id AND ${visible(audience)}
       WHERE f.user_id = ? AND (? IS NULL OR f.created_at < ? OR (f.created_at = ? AND f.series_id < ?))

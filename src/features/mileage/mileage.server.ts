@@ -4,10 +4,11 @@
  */
 import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
-import type { CoinSummary, Lot } from '../wallet/wallet.ts'
-import { COIN_SUMMARY_SQL, coinSummaryParams } from '../wallet/wallet.server.ts'
+import { rows } from '../../lib/server/rows.ts'
+import type { CoinSummary } from '../wallet/wallet.ts'
+import { COIN_SUMMARY_SQL, coinSummaryParams, type SpendableLotRow } from '../wallet/wallet.server.ts'
 import type { IdempotencyClaim } from '../wallet/idempotency.ts'
-import { IdempotencyKeyTaken, isKeyTaken, storeResponseStatement } from '../wallet/idempotency.server.ts'
+import { IdempotencyKeyTaken, isKeyTaken, storedData, storeResponseStatement } from '../wallet/idempotency.server.ts'
 import { EXCHANGE_COIN_TYPE, planExchange, type ExchangeRate } from './mileage.ts'
 
 /** Re-plans after a concurrent change refused the batch (each refusal is another request's commit). */
@@ -38,7 +39,7 @@ export async function exchangeMileage(db: Db, input: ExchangeInput, now = new Da
       { sql: `SELECT id, type, remaining, expires_at AS expiresAt FROM coin_lots WHERE user_id = ? AND type = 'MILEAGE' AND remaining > 0`, params: [userId] },
     ])
     if (keyRow!.results.length > 0) throw new IdempotencyKeyTaken()
-    const planned = planExchange(lotRows!.results as Lot[], amount, rate, now)
+    const planned = planExchange(rows<SpendableLotRow>(lotRows), amount, rate, now)
     if (!planned.ok) throw new AppError(planned.code)
     const { steps, coins, expiresAt } = planned.plan
     const statements: { sql: string; params: unknown[] }[] = steps.flatMap((step) => [
@@ -66,8 +67,7 @@ export async function exchangeMileage(db: Db, input: ExchangeInput, now = new Da
     )
     try {
       const results = await db.batch(statements)
-      const body = (results[results.length - 1]!.results[0] as { body: string }).body
-      return (JSON.parse(body) as { data: ExchangeResult }).data
+      return storedData<ExchangeResult>(results)
     } catch (e) {
       if (isKeyTaken(e)) throw new IdempotencyKeyTaken()
       if (!/CHECK constraint failed/.test(String((e as Error)?.message))) throw e

@@ -7,9 +7,11 @@
 import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
 import { DAY_MS, isoAfter } from '../../lib/time.ts'
+import type { PaymentReversalsRow, PaymentsRow } from '../../lib/server/db-types.ts'
+import { firstRow, rows, type Cols } from '../../lib/server/rows.ts'
 import type { IdempotencyClaim } from '../wallet/idempotency.ts'
-import { IdempotencyKeyTaken, isKeyTaken, lookupIdempotency, storeResponseStatement } from '../wallet/idempotency.server.ts'
-import { checkCharge, isPaymentId, isPaymentMethod, newEventId, newPaymentId, paymentGrants, planRefund, planReversal, REFUND_DAYS, type ChargeRequest, type CoinProduct, type PaymentLot, type PaymentState, type PaymentView } from './payment.ts'
+import { IdempotencyKeyTaken, isKeyTaken, lookupIdempotency, storedData, storeResponseStatement } from '../wallet/idempotency.server.ts'
+import { checkCharge, isPaymentId, isPaymentMethod, newEventId, newPaymentId, paymentGrants, planRefund, planReversal, REFUND_DAYS, type ChargeRequest, type CoinProduct, type PaymentLot, type PaymentView } from './payment.ts'
 import type { CoinSummary } from '../wallet/wallet.ts'
 import { topUpCouponStatements } from '../coupon/coupon.server.ts'
 import type { ConversionProvider } from './conversion.ts'
@@ -22,14 +24,18 @@ import { sandboxWebhook, type CheckoutEvent, type PaymentProvider, type Provider
 import { providerById } from './providers.server.ts'
 
 const PRODUCT_COLUMNS = `id, coins, bonus, price, currency, label, per_user_limit AS perUserLimit, stock_limit AS stockLimit, sold_count AS soldCount`
+type ProductRow = Cols<'coin_products', 'id' | 'coins' | 'bonus' | 'price' | 'currency' | 'label' | 'per_user_limit' | 'stock_limit' | 'sold_count'>
 const PAYMENT_COLUMNS = `id, product_id AS productId, state, method, amount, currency, coins, bonus, created_at AS createdAt, paid_at AS paidAt`
+type PaymentRow = Cols<'payments', 'id' | 'product_id' | 'state' | 'method' | 'amount' | 'currency' | 'coins' | 'bonus' | 'created_at' | 'paid_at'>
+/** A row of CAUSED_LOTS_SQL. */
+type CausedLotRow = Cols<'coin_lots', 'id' | 'type' | 'amount' | 'remaining'>
 
 /** Where the shop sells: the edition's currency and the caller's platform (spec §3 platform; null = every platform). */
 export type ShopScope = { currency: string; platform: string }
 
 /** The active coin products of the shop, in display order (docs/API.md `GET /payment/products`). */
 export async function listProducts(db: Db, scope: ShopScope): Promise<CoinProduct[]> {
-  return db.all<CoinProduct>(
+  return db.all<ProductRow>(
     `SELECT ${PRODUCT_COLUMNS} FROM coin_products WHERE is_active = 1 AND currency = ? AND (platform IS NULL OR platform = ?) ORDER BY position, id LIMIT 100`,
     scope.currency,
     scope.platform,
@@ -68,8 +74,8 @@ export async function createCharge(db: Db, input: ChargeInput): Promise<ChargeRe
     { sql: `SELECT count(*) AS n FROM payments WHERE user_id = ? AND product_id = ? AND state = 'PAID'`, params: [userId, request.productId] },
   ])
   if (keyRow!.results.length > 0) throw new IdempotencyKeyTaken()
-  const product = (productRow!.results[0] as CoinProduct | undefined) ?? null
-  const check = checkCharge(product, (paidRow!.results[0] as { n: number }).n)
+  const product: CoinProduct | null = firstRow<ProductRow>(productRow) ?? null
+  const check = checkCharge(product, firstRow<{ n: number }>(paidRow)!.n)
   if (!check.ok) throw new AppError(check.code)
   const p = product!
   const paymentId = newPaymentId()
@@ -120,7 +126,7 @@ export async function chargeOnce(db: Db, input: ChargeInput): Promise<ChargeResu
 /** A payment of this reader (null for anyone else's, or an id that is not one of ours). */
 export async function paymentOf(db: Db, userId: number, paymentId: string): Promise<PaymentView | null> {
   if (!isPaymentId(paymentId)) return null
-  return db.first<PaymentView>(`SELECT ${PAYMENT_COLUMNS} FROM payments WHERE id = ? AND user_id = ?`, paymentId, userId)
+  return db.first<PaymentRow>(`SELECT ${PAYMENT_COLUMNS} FROM payments WHERE id = ? AND user_id = ?`, paymentId, userId)
 }
 
 /**
@@ -145,7 +151,7 @@ async function applyProviderEvent(db: Db, provider: PaymentProvider, received: P
   if (received.type === 'other') return 'ignored'
   if (received.type === 'charge.refunded' || received.type === 'charge.disputed') return reverseFromProvider(db, provider, received as ReversalEvent, now)
   const event = received as CheckoutEvent
-  const payment = await db.first<{ userId: number; state: string; amount: number; currency: string; coins: number; bonus: number; productId: number | null }>(
+  const payment = await db.first<Cols<'payments', 'user_id' | 'state' | 'amount' | 'currency' | 'coins' | 'bonus' | 'product_id'>>(
     `SELECT user_id AS userId, state, amount, currency, coins, bonus, product_id AS productId FROM payments WHERE id = ? AND provider = ?`,
     event.paymentId,
     provider.id,
@@ -216,7 +222,7 @@ async function applyProviderEvent(db: Db, provider: PaymentProvider, received: P
     if (isDuplicateEvent(e)) return 'duplicate'
     if (!/CHECK constraint failed/.test(String((e as Error)?.message))) throw e
     // the guard fired: the payment was no longer UNPAID (paid by another event, or cancelled)
-    const state = await db.first<{ state: string }>(`SELECT state FROM payments WHERE id = ?`, event.paymentId)
+    const state = await db.first<Pick<PaymentsRow, 'state'>>(`SELECT state FROM payments WHERE id = ?`, event.paymentId)
     return state?.state === 'PAID' ? 'already_paid' : 'ignored'
   }
 }
@@ -255,7 +261,7 @@ const CAUSED_LOTS_SQL = `SELECT id, type, amount, remaining FROM coin_lots WHERE
 
 /** A refund made at the provider or a dispute: the payment it is about (PAID), then `reversePayment`. */
 async function reverseFromProvider(db: Db, provider: PaymentProvider, event: ReversalEvent, now: Date): Promise<WebhookOutcome> {
-  const payment = await db.first<{ id: string; userId: number; state: string }>(
+  const payment = await db.first<Cols<'payments', 'id' | 'user_id' | 'state'>>(
     `SELECT id, user_id AS userId, state FROM payments WHERE provider = ? AND (provider_ref = ? OR id = ?)`,
     provider.id,
     event.ref,
@@ -286,7 +292,7 @@ async function reversePayment(
 ): Promise<{ taken: Record<PaymentLot['type'], number>; debt: number } | null | 'duplicate_event'> {
   const nowIso = now.toISOString()
   for (let attempt = 0; ; attempt++) {
-    const lots = await db.all<PaymentLot>(CAUSED_LOTS_SQL, payment.userId, payment.id, payment.id)
+    const lots = await db.all<CausedLotRow>(CAUSED_LOTS_SQL, payment.userId, payment.id, payment.id)
     const plan = planReversal(lots)
     const taken: Record<PaymentLot['type'], number> = { COIN: 0, BONUS: 0, FREE_COIN: 0, MILEAGE: 0 }
     const statements = [
@@ -374,8 +380,8 @@ export async function refundPayment(db: Db, input: { userId: number; paymentId: 
     { sql: CAUSED_LOTS_SQL, params: [userId, paymentId, paymentId] },
   ])
   if (keyRes!.results.length > 0) throw new IdempotencyKeyTaken()
-  const payment = (paymentRes!.results[0] as { state: PaymentState; paidAt: string | null; provider: string; ref: string | null; amount: number; currency: string } | undefined) ?? null
-  const plan = planRefund(payment, lotsRes!.results as PaymentLot[], now)
+  const payment = firstRow<Cols<'payments', 'state' | 'paid_at' | 'provider' | 'amount' | 'currency'> & { ref: PaymentsRow['provider_ref'] }>(paymentRes) ?? null
+  const plan = planRefund(payment, rows<CausedLotRow>(lotsRes), now)
   if (!plan.ok) throw plan.code === 'NOT_EXIST' ? new AppError('NOT_EXIST') : NOT_REFUNDABLE()
   const provider = providerById(payment!.provider)
   if (!provider) throw new AppError('NOT_FOUND_PAYMENT_METHOD')
@@ -414,7 +420,7 @@ export async function refundPayment(db: Db, input: { userId: number; paymentId: 
   )
   try {
     const results = await db.batch(statements)
-    return (JSON.parse((results[results.length - 1]!.results[0] as { body: string }).body) as { data: RefundResult }).data
+    return storedData<RefundResult>(results)
   } catch (e) {
     if (isKeyTaken(e)) throw new IdempotencyKeyTaken()
     const message = String((e as Error)?.message)
@@ -435,7 +441,8 @@ export type RefundablePayment = { id: string; coins: number; bonus: number; amou
 /** The reader's PAID payments of the last 7 days whose lots are all unused (`planRefund`; newest first, at most 20). */
 export async function refundablePayments(db: Db, userId: number, now = new Date()): Promise<RefundablePayment[]> {
   const since = isoAfter(now, -REFUND_DAYS * DAY_MS)
-  return db.all<RefundablePayment>(
+  // paid_at is not null: the query asks p.paid_at > ?
+  return db.all<Cols<'payments', 'id' | 'coins' | 'bonus' | 'amount' | 'currency'> & { paidAt: NonNullable<PaymentsRow['paid_at']> }>(
     `SELECT p.id, p.coins, p.bonus, p.amount, p.currency, p.paid_at AS paidAt FROM payments p
       WHERE p.user_id = ? AND p.state = 'PAID' AND p.paid_at > ?
         AND EXISTS (SELECT 1 FROM coin_lots l WHERE l.user_id = p.user_id AND l.source = 'PAYMENT' AND l.ref = p.id AND l.type = 'COIN')
@@ -448,12 +455,16 @@ export async function refundablePayments(db: Db, userId: number, now = new Date(
 
 /** Coins the reader owes: spent coins of payments whose money went back (a refund at the provider, a dispute). */
 export async function debtOf(db: Db, userId: number): Promise<number> {
-  return (await db.first<{ debt: number }>(`SELECT coalesce(sum(debt), 0) AS debt FROM payment_reversals WHERE user_id = ? AND debt > 0`, userId))?.debt ?? 0
+  return (await db.first<Pick<PaymentReversalsRow, 'debt'>>(`SELECT coalesce(sum(debt), 0) AS debt FROM payment_reversals WHERE user_id = ? AND debt > 0`, userId))?.debt ?? 0
 }
 
 /** The reader's saved address (spec §3 address form), or null. */
 export async function addressOf(db: Db, userId: number): Promise<Address | null> {
-  return db.first<Address>(`SELECT name, city, zip_code AS zipCode, address1, address2, phone, country FROM addresses WHERE user_id = ?`, userId)
+  // the country is one of the shipping countries: AddressRequest checks it before it is saved
+  return db.first<Cols<'addresses', 'name' | 'city' | 'zip_code' | 'address1' | 'address2' | 'phone'> & { country: Address['country'] }>(
+    `SELECT name, city, zip_code AS zipCode, address1, address2, phone, country FROM addresses WHERE user_id = ?`,
+    userId,
+  )
 }
 
 /** Saves (replaces) the reader's address; the phone is stored with the country's dial code. */

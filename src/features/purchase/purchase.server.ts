@@ -5,12 +5,14 @@
  */
 import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
-import type { CoinSource, CoinSummary, CoinType, Lot } from '../wallet/wallet.ts'
-import { COIN_SUMMARY_SQL, coinSummaryParams } from '../wallet/wallet.server.ts'
+import type { WufTicketsRow } from '../../lib/server/db-types.ts'
+import { firstRow, flag, rows, type Cols, type Flag } from '../../lib/server/rows.ts'
+import type { CoinSummary, CoinType } from '../wallet/wallet.ts'
+import { COIN_SUMMARY_SQL, coinSummaryParams, type SpendableLotRow } from '../wallet/wallet.server.ts'
 import type { IdempotencyClaim } from '../wallet/idempotency.ts'
-import { IdempotencyKeyTaken, isKeyTaken, storeResponseStatement } from '../wallet/idempotency.server.ts'
-import { checkSale, FOREVER, planPurchase, rentalEnd, TIMED, type Holding, type PurchaseKind, type PurchaseRequest, type SaleEpisode } from './purchase.ts'
-import { purchasePreview, type PreviewEpisode, type PurchasePreview } from './preview.ts'
+import { IdempotencyKeyTaken, isKeyTaken, storedData, storeResponseStatement } from '../wallet/idempotency.server.ts'
+import { checkSale, FOREVER, planPurchase, rentalEnd, TIMED, type PurchaseKind, type PurchaseRequest } from './purchase.ts'
+import { purchasePreview, type PurchasePreview } from './preview.ts'
 import { currentTicket } from '../freetime/freetime.ts'
 import type { AgeEdition } from '../age/age.ts'
 import { ADULT_STATE_SQL, adultNow, type AdultRow } from '../age/age.server.ts'
@@ -60,8 +62,10 @@ export type PurchaseInput = {
 type PurchaseLine = { episodeId: number; kind: PurchaseKind; expiresAt: string | null }
 export type PurchaseResult = { purchases: PurchaseLine[]; coin: CoinSummary }
 
-type EpisodeRow = Omit<SaleEpisode, 'isFree' | 'isAdult'> & { isFree: number; isAdult: number }
-type LotRow = Lot & { source: CoinSource }
+type EpisodeRow = Cols<'episodes', 'id' | 'series_id' | 'is_free' | 'price_rent' | 'price_buy'> & Cols<'series', 'is_adult'>
+/** The rows of a reader's holdings as `checkSale`, `checkGift` and `checkFreetime` read them. */
+export type HoldingRow = Cols<'ownerships', 'episode_id' | 'kind' | 'expires_at'>
+type LotRow = SpendableLotRow & Cols<'coin_lots', 'source'>
 
 /**
  * Sells the episodes of `request` to the reader (rules: `checkSale`, then `planPurchase`; COIN_INSUFFICIENT
@@ -104,16 +108,16 @@ export async function purchaseEpisodes(db: Db, input: PurchaseInput, now = new D
       { sql: `SELECT id, type, remaining, expires_at AS expiresAt, source FROM coin_lots WHERE user_id = ? AND remaining > 0`, params: [userId] },
       { sql: `SELECT ${SESSION_OPEN_SQL} AS open`, params: [input.session?.sessionId ?? ''] },
     ])
-    const user = userRow!.results[0] as AdultRow | undefined
-    const open = (openRow!.results[0] as { open: number } | undefined)?.open === 1
+    const user = firstRow<AdultRow>(userRow)
+    const open = flag(firstRow<{ open: Flag }>(openRow)?.open)
     if (input.session !== undefined && (user?.sessionVersion !== input.session.sessionVersion || !open)) throw new AppError('NEED_TO_REFRESH')
     if (keyRow!.results.length > 0) throw new IdempotencyKeyTaken()
     const adult = adultNow(user, input.ageRules, now)
     if (adult === null) throw new AppError('NOT_LOGIN_USER')
-    const episodes = (episodeRows!.results as EpisodeRow[]).map((e) => ({ ...e, isFree: e.isFree === 1, isAdult: e.isAdult === 1 }))
-    const sale = checkSale(request, episodes, holdingRows!.results as Holding[], { isAdult: adult }, now)
+    const episodes = rows<EpisodeRow>(episodeRows).map((e) => ({ ...e, isFree: flag(e.isFree), isAdult: flag(e.isAdult) }))
+    const sale = checkSale(request, episodes, rows<HoldingRow>(holdingRows), { isAdult: adult }, now)
     if (!sale.ok) throw new AppError(sale.code, sale.episodeId === undefined ? undefined : { episodeId: sale.episodeId })
-    const lots = lotRows!.results as LotRow[]
+    const lots = rows<LotRow>(lotRows)
     const plan = planPurchase(lots, sale.items, now)
     if (!plan) throw new AppError('COIN_INSUFFICIENT')
 
@@ -166,8 +170,7 @@ export async function purchaseEpisodes(db: Db, input: PurchaseInput, now = new D
 
     try {
       const results = await db.batch(statements)
-      const body = (results[results.length - 1]!.results[0] as { body: string }).body
-      return (JSON.parse(body) as { data: PurchaseResult }).data
+      return storedData<PurchaseResult>(results)
     } catch (e) {
       if (isKeyTaken(e)) throw new IdempotencyKeyTaken()
       // A guard fired or the episode was opened meanwhile: nothing was written; read and plan again.
@@ -177,10 +180,7 @@ export async function purchaseEpisodes(db: Db, input: PurchaseInput, now = new D
   }
 }
 
-type PreviewRows = {
-  target: { seriesId: number; isAdult: number; wufHours: number | null } | undefined
-  user: AdultRow | undefined
-}
+type PreviewTarget = Cols<'episodes', 'series_id'> & Cols<'series', 'is_adult' | 'wuf_hours'>
 
 /**
  * `GET /api/v1/purchase/preview?episodeId=` (issue 4 §3): the rent-or-buy choice of one episode for the reader —
@@ -207,16 +207,16 @@ export async function previewPurchase(db: Db, userId: number, episodeId: number,
     { sql: `SELECT id, type, remaining, expires_at AS expiresAt FROM coin_lots WHERE user_id = ? AND remaining > 0`, params: [userId] },
     { sql: `SELECT max(used_at) AS lastUsedAt FROM wuf_tickets WHERE user_id = ? AND series_id = ${series}`, params: [userId, episodeId] },
   ])
-  const rows: PreviewRows = { target: targetRes!.results[0] as PreviewRows['target'], user: userRes!.results[0] as PreviewRows['user'] }
-  if (!rows.target) throw new AppError('NOT_FOUND_EPISODE')
-  const adult = adultNow(rows.user, ageRules, now)
+  const target = firstRow<PreviewTarget>(targetRes)
+  if (!target) throw new AppError('NOT_FOUND_EPISODE')
+  const adult = adultNow(firstRow<AdultRow>(userRes), ageRules, now)
   if (adult === null) throw new AppError('NOT_LOGIN_USER')
-  if (rows.target.isAdult === 1 && !adult) throw new AppError('ADULT_ONLY_CONTENTS')
-  const episodes = (episodesRes!.results as (Omit<PreviewEpisode, 'isFree'> & { isFree: number })[]).map((e) => ({ ...e, isFree: e.isFree === 1 }))
-  const wufHours = rows.target.wufHours
-  const lastUsedAt = (wufRes!.results[0] as { lastUsedAt: string | null } | undefined)?.lastUsedAt ?? null
+  if (flag(target.isAdult) && !adult) throw new AppError('ADULT_ONLY_CONTENTS')
+  const episodes = rows<Cols<'episodes', 'id' | 'no' | 'is_free' | 'price_rent' | 'price_buy'>>(episodesRes).map((e) => ({ ...e, isFree: flag(e.isFree) }))
+  const wufHours = target.wufHours
+  const lastUsedAt = firstRow<{ lastUsedAt: WufTicketsRow['used_at'] }>(wufRes)?.lastUsedAt ?? null
   const wuf = wufHours === null ? null : { hours: wufHours, ticket: currentTicket(wufHours, lastUsedAt, now) }
-  const preview = purchasePreview(episodeId, episodes, holdingsRes!.results as Holding[], lotsRes!.results as Lot[], now, wuf)
+  const preview = purchasePreview(episodeId, episodes, rows<HoldingRow>(holdingsRes), rows<SpendableLotRow>(lotsRes), now, wuf)
   if (!preview) throw new AppError('NOT_FOUND_EPISODE')
   return preview
 }

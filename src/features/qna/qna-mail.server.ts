@@ -10,6 +10,7 @@
 import PostalMime from 'postal-mime'
 import type { Edition } from '../../lib/edition/schema.ts'
 import type { Db } from '../../lib/server/db.ts'
+import type { QnasRow } from '../../lib/server/db-types.ts'
 import { qnaReplySignature } from '../account/messaging.server.ts'
 import { MAX_INBOUND_REPLY_BYTES, parseQnaReplyAddress, replyText } from '../account/messaging.ts'
 import { timingSafeEqualText } from '../auth/auth.server.ts'
@@ -30,7 +31,7 @@ export async function receiveQnaReply(db: Db, edition: Pick<Edition, 'mail'>, me
   const target = parseQnaReplyAddress(edition.mail.replyTo, message.to)
   if (!target || !timingSafeEqualText(target.signature, await qnaReplySignature(target.qnaId))) return refuse('unknown address')
   if (message.rawSize > MAX_INBOUND_REPLY_BYTES) return refuse('message too large')
-  const question = await db.first<{ email: string | null }>(`SELECT email FROM qnas WHERE id = ?`, target.qnaId)
+  const question = await db.first<Pick<QnasRow, 'email'>>(`SELECT email FROM qnas WHERE id = ?`, target.qnaId)
   const sender = normaliseEmail(message.from)
   if (!question?.email || normaliseEmail(question.email) !== sender) return refuse('unknown address')
   let parsed: Awaited<ReturnType<typeof PostalMime.parse>>

@@ -5,6 +5,7 @@
 import { PRIVATE_MEDIA_PREFIX } from '../../lib/server/media.ts'
 import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
+import type { QnasRow } from '../../lib/server/db-types.ts'
 import type { Translate } from '../../lib/i18n/i18n.ts'
 import { messageProvider } from '../account/messaging.server.ts'
 import { checkImages, DAILY_QNA_LIMIT, dayStart, IMAGE_TYPES, QNA_PAGE_SIZE, type ImageExt, type QnaCategory, type QnaInput, type QnaStatus } from './qna.ts'
@@ -18,7 +19,8 @@ export type QnaView = {
   replies: { text: string; createdAt: string }[]
 }
 
-type Row = { id: number; category: QnaCategory; title: string; body: string; status: QnaStatus; answer: string | null; answered_at: string | null; created_at: string; images: string; replies?: string }
+/** A question's row; its category (free text in the table) is one of QnaCategory: QnaInput checks it before it is saved. */
+type Row = Pick<QnasRow, 'id' | 'title' | 'body' | 'status' | 'answer' | 'answered_at' | 'created_at' | 'images'> & { category: QnaCategory; replies?: string }
 const toView = (r: Row): QnaView => ({
   id: r.id, category: r.category, title: r.title, text: r.body, status: r.status, answer: r.answer, answeredAt: r.answered_at, createdAt: r.created_at,
   images: (JSON.parse(r.images || '[]') as unknown[]).length,
@@ -42,7 +44,7 @@ export async function submitQna(
   const real = uploads.filter((u) => u.size > 0)
   const keys = checked.kinds.map((ext) => `${PRIVATE_MEDIA_PREFIX}qna/${userId}/${crypto.randomUUID()}.${ext}`)
   await Promise.all(keys.map((key, i) => ctx.media!.put(key, real[i]!.bytes, { httpMetadata: { contentType: IMAGE_TYPES[key.split('.').pop() as ImageExt] } })))
-  const row = await db.first<Row & { email: string | null }>(
+  const row = await db.first<Row & Pick<QnasRow, 'email'>>(
     `INSERT INTO qnas (user_id, category, title, body, email, images, created_at)
      SELECT ?1, ?2, ?3, ?4, u.email, ?8, ?5 FROM users u
      WHERE u.id = ?1 AND (SELECT count(*) FROM qnas WHERE user_id = ?1 AND created_at >= ?6) < ?7
@@ -81,7 +83,7 @@ export async function myQnas(db: Db, userId: number, before: number | null): Pro
  * status COMPLETED, and the answer goes to the reader by mail (also shown on /qna). NOT_EXIST if unknown or answered.
  */
 export async function answerQna(db: Db, id: number, answer: string, ctx: { t: Translate; siteUrl: string }, now = new Date()): Promise<void> {
-  const row = await db.first<{ email: string | null; title: string }>(
+  const row = await db.first<Pick<QnasRow, 'email' | 'title'>>(
     `UPDATE qnas SET status = 'COMPLETED', answer = ?2, answered_at = ?3 WHERE id = ?1 AND status = 'WAIT' RETURNING email, title`,
     id, answer, now.toISOString(),
   )
@@ -98,7 +100,7 @@ export async function answerQna(db: Db, id: number, answer: string, ctx: { t: Tr
 
 /** The R2 key of image `n` (from 1) of the reader's own question, or null (someone else's, unknown, no such image). */
 export async function qnaImageKey(db: Db, userId: number, id: number, n: number): Promise<string | null> {
-  const row = await db.first<{ images: string }>(`SELECT images FROM qnas WHERE id = ? AND user_id = ?`, id, userId)
+  const row = await db.first<Pick<QnasRow, 'images'>>(`SELECT images FROM qnas WHERE id = ? AND user_id = ?`, id, userId)
   const keys = row ? (JSON.parse(row.images) as string[]) : []
   return keys[n - 1] ?? null
 }

@@ -6,10 +6,12 @@
  */
 import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
+import type { EventEntriesRow, EventsRow, EventTicketsRow } from '../../lib/server/db-types.ts'
+import { firstRow, rows, type Cols } from '../../lib/server/rows.ts'
 import { assertEventAccess } from '../age/age.server.ts'
 import type { AgeEdition } from '../age/age.ts'
 import type { IdempotencyClaim } from '../wallet/idempotency.ts'
-import { IdempotencyKeyTaken, isKeyTaken, storeResponseStatement } from '../wallet/idempotency.server.ts'
+import { IdempotencyKeyTaken, isKeyTaken, storedData, storeResponseStatement } from '../wallet/idempotency.server.ts'
 import { COIN_SUMMARY_SQL, coinOf, coinSummaryParams } from '../wallet/wallet.server.ts'
 import type { CoinSummary } from '../wallet/wallet.ts'
 import { drawPrize, freeSlots, localDay, parseRouletteConfig, prizeGrant, randomUnit, type PrizeType, type RouletteConfig } from './roulette.ts'
@@ -23,7 +25,7 @@ type WheelPrize = { type: PrizeType; amount: number }
 export type RouletteState = { event: RouletteEvent; prizes: WheelPrize[]; tickets: number; freeSpins: number; coin: CoinSummary | null }
 export type SpinResult = { eventId: number; entryId: number; prizeIndex: number; prize: WheelPrize; tickets: number; freeSpins: number; coin: CoinSummary }
 
-type EventRow = RouletteEvent & { config: string }
+type EventRow = Cols<'events', 'id' | 'title' | 'description' | 'starts_at' | 'ends_at' | 'config'> & { restriction: EventsRow['adult_restriction'] }
 const EVENT_COLUMNS = `id, title, description, starts_at AS startsAt, ends_at AS endsAt, adult_restriction AS restriction, config`
 /** Unused, unexpired roulette tickets of user ? valid for event ? at instant ?. */
 const TICKETS_WHERE = `user_id = ? AND kind = 'ROULETTE' AND used_at IS NULL AND (event_id IS NULL OR event_id = ?) AND (expires_at IS NULL OR expires_at > ?)`
@@ -31,7 +33,7 @@ const TICKETS_WHERE = `user_id = ? AND kind = 'ROULETTE' AND used_at IS NULL AND
 /** The running roulette (active, in period, ending soonest), or null when none runs. */
 export async function currentRouletteId(db: Db, now = new Date()): Promise<number | null> {
   const iso = now.toISOString()
-  const row = await db.first<{ id: number }>(
+  const row = await db.first<Pick<EventsRow, 'id'>>(
     `SELECT id FROM events WHERE kind = 'ROULETTE' AND is_active = 1 AND starts_at <= ? AND ends_at > ? ORDER BY ends_at, id LIMIT 1`,
     iso,
     iso,
@@ -39,7 +41,7 @@ export async function currentRouletteId(db: Db, now = new Date()): Promise<numbe
   return row?.id ?? null
 }
 
-function wheelOf(row: EventRow | undefined | null): { event: RouletteEvent; config: RouletteConfig } | null {
+function wheelOf(row: EventRow | undefined): { event: RouletteEvent; config: RouletteConfig } | null {
   const config = row ? parseRouletteConfig(row.config) : null
   if (!row || !config) return null
   const { config: _, ...event } = row
@@ -58,13 +60,13 @@ export async function rouletteState(db: Db, input: { userId: number | null; even
     { sql: `SELECT count(*) AS n FROM event_tickets WHERE ${TICKETS_WHERE}`, params: [userId ?? 0, eventId, nowIso] },
     { sql: `SELECT count(*) AS n FROM event_entries WHERE event_id = ? AND user_id = ? AND free_slot LIKE ?`, params: [eventId, userId ?? 0, `${localDay(now, input.timeZone)}#%`] },
   ])
-  const wheel = wheelOf(eventRes!.results[0] as EventRow | undefined)
+  const wheel = wheelOf(firstRow<EventRow>(eventRes))
   if (!wheel) throw new AppError('NOT_FOUND_EVENT')
-  const used = (freeRes!.results[0] as { n: number }).n
+  const used = firstRow<{ n: number }>(freeRes)!.n
   return {
     event: wheel.event,
     prizes: wheel.config.prizes.map((p) => ({ type: p.type, amount: p.amount })),
-    tickets: userId === null ? 0 : (ticketRes!.results[0] as { n: number }).n,
+    tickets: userId === null ? 0 : firstRow<{ n: number }>(ticketRes)!.n,
     freeSpins: userId === null ? 0 : Math.max(0, wheel.config.dailyFreeTickets - used),
     coin: userId === null ? null : await coinOf(db, userId, now),
   }
@@ -95,11 +97,12 @@ export async function spinRoulette(
       { sql: `SELECT free_slot AS slot FROM event_entries WHERE event_id = ? AND user_id = ? AND free_slot LIKE ?`, params: [eventId, userId, `${day}#%`] },
     ])
     if (keyRes!.results.length > 0) throw new IdempotencyKeyTaken()
-    const wheel = wheelOf(eventRes!.results[0] as EventRow | undefined)
+    const wheel = wheelOf(firstRow<EventRow>(eventRes))
     if (!wheel) throw new AppError('NOT_FOUND_EVENT')
-    const taken = new Set((slotRes!.results as { slot: string }[]).map((r) => r.slot))
+    // free_slot is not null: the query asks free_slot LIKE ?
+    const taken = new Set(rows<{ slot: NonNullable<EventEntriesRow['free_slot']> }>(slotRes).map((r) => r.slot))
     const freeSlot = freeSlots(day, wheel.config.dailyFreeTickets).find((s) => !taken.has(s)) ?? null
-    const ticketId = freeSlot === null ? ((ticketRes!.results[0] as { id: number } | undefined)?.id ?? null) : null
+    const ticketId = freeSlot === null ? (firstRow<Pick<EventTicketsRow, 'id'>>(ticketRes)?.id ?? null) : null
     if (freeSlot === null && ticketId === null) throw new AppError('NOT_EVENT_REMAIN_TICKET')
 
     const prizeIndex = drawPrize(wheel.config.prizes, random())
@@ -142,7 +145,7 @@ export async function spinRoulette(
     )
     try {
       const results = await db.batch(statements)
-      return (JSON.parse((results[results.length - 1]!.results[0] as { body: string }).body) as { data: SpinResult }).data
+      return storedData<SpinResult>(results)
     } catch (err) {
       if (isKeyTaken(err)) throw new IdempotencyKeyTaken()
       // The ticket or the free slot went to a concurrent spin: nothing was written; read and pick again.

@@ -1,8 +1,8 @@
 /** Search reads from D1: series_fts (titles, creators, tags) and the tag lists; every list bounded. */
 import type { Db } from '../../lib/server/db.ts'
+import type { TagsRow } from '../../lib/server/db-types.ts'
 import type { Audience } from '../catalogue/catalogue.ts'
-import { visible } from '../catalogue/catalogue.server.ts'
-import type { SeriesCard } from '../catalogue/catalogue.server.ts'
+import { cards, visible, type CardRow, type SeriesCard } from '../catalogue/catalogue.server.ts'
 import { encodeSearchCursor, MAX_SEARCH_OFFSET, TAG_LIST_SIZE, type SearchRequest } from './search.ts'
 
 export type SearchPage = { items: SeriesCard[]; next: string | null }
@@ -15,7 +15,7 @@ export type SearchPage = { items: SeriesCard[]; next: string | null }
  */
 export async function searchSeries(db: Db, req: SearchRequest, audience: Audience): Promise<SearchPage> {
   if (req.match === null) return { items: [], next: null }
-  const rows = await db.all<Omit<SeriesCard, 'isAdult'> & { isAdult: number }>(
+  const rows = await db.all<CardRow>(
     `SELECT s.id, s.title, s.genre, s.is_adult AS isAdult, s.cover_key AS coverKey, s.cover_width AS coverWidth, s.cover_height AS coverHeight
      FROM series_fts f JOIN series s ON s.id = f.rowid
      WHERE series_fts MATCH ? AND ${visible(audience)}
@@ -23,7 +23,7 @@ export async function searchSeries(db: Db, req: SearchRequest, audience: Audienc
      LIMIT ? OFFSET ?`,
     req.match, req.size + 1, req.offset,
   )
-  const items = rows.slice(0, req.size).map((r) => ({ ...r, isAdult: r.isAdult === 1 }))
+  const items = cards(rows.slice(0, req.size))
   const nextOffset = req.offset + req.size
   const next = rows.length > req.size && nextOffset <= MAX_SEARCH_OFFSET ? encodeSearchCursor(nextOffset) : null
   return { items, next }
@@ -33,7 +33,7 @@ export type TagLists = { top: string[]; recommended: string[] }
 
 /** Tag top 10 (most searched) and the recommended tags (1 query). */
 export async function tagLists(db: Db, size = TAG_LIST_SIZE): Promise<TagLists> {
-  const rows = await db.all<{ name: string; list: 'top' | 'rec' }>(
+  const rows = await db.all<Pick<TagsRow, 'name'> & { list: 'top' | 'rec' }>(
     `SELECT * FROM (SELECT name, 'top' AS list, search_count AS n, id FROM tags ORDER BY search_count DESC, id LIMIT ?)
      UNION ALL
      SELECT * FROM (SELECT name, 'rec' AS list, search_count AS n, id FROM tags WHERE is_recommended = 1 ORDER BY search_count DESC, id LIMIT ?)

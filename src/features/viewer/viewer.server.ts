@@ -7,6 +7,8 @@ import { env } from 'cloudflare:workers'
 import { AppError } from '../../lib/errors/catalogue.ts'
 import { AUTO_UNLOCK_KEY_PREFIX, type AutoUnlockKind, type AutoUnlockState } from './continuous.ts'
 import type { Db } from '../../lib/server/db.ts'
+import type { EpisodeImagesRow, EpisodesRow, ReadingProgressRow, SeriesRow } from '../../lib/server/db-types.ts'
+import { firstRow, flag, rows, type Cols } from '../../lib/server/rows.ts'
 import { isAdult, type AdultFlags } from '../age/age.ts'
 import { imageUrl, SLICE_WIDTHS, srcset } from '../catalogue/catalogue.ts'
 import {
@@ -18,7 +20,6 @@ import {
   sliceKey,
   verifySlice,
   type EpisodeLink,
-  type Holding,
   type ViewerEpisode,
   type ViewerSlice,
 } from './viewer.ts'
@@ -30,14 +31,12 @@ export type ViewerEdition = { krAdultAuth: boolean; adultNeedsBirthDate: boolean
 /** Who is reading: a signed-in reader's id or null, and the guest adult cookie (jp). */
 export type ViewerReader = { userId: number | null; adultCookie?: string | undefined }
 
-type EpisodeRow = {
-  id: number; no: number; title: string; seriesId: number; seriesTitle: string; contentType: 'IMAGE' | 'TEXT'; isFree: number
-  priceRent: number | null; priceBuy: number | null; textBody: string | null; seriesIsAdult: number; readingDirection: 'ltr' | 'rtl'
-  coverKey: string | null; coverWidth: number | null; coverHeight: number | null
-  nextUpdateAt: string | null; prev: string | null; next: string | null
-}
-type UserRow = { isAdult: number; isKrIpUser: number; isAdultKr: number; birthedAt: string | null; adultVerifiedAt: string | null }
-type ImageRow = { n: number; key: string; width: number; height: number; alt: string; transcript: string | null }
+type EpisodeRow = Cols<'episodes', 'id' | 'no' | 'title' | 'series_id' | 'content_type' | 'is_free' | 'price_rent' | 'price_buy' | 'text_body'>
+  & Cols<'series', 'cover_key' | 'cover_width' | 'cover_height' | 'reading_direction' | 'next_update_at'>
+  & { seriesTitle: SeriesRow['title']; seriesIsAdult: SeriesRow['is_adult']; prev: string | null; next: string | null }
+type UserRow = Cols<'users', 'is_adult' | 'is_kr_ip_user' | 'is_adult_kr' | 'birthed_at' | 'adult_verified_at'>
+type ImageRow = { n: EpisodeImagesRow['position'] } & Cols<'episode_images', 'key' | 'width' | 'height' | 'alt' | 'transcript'>
+type HoldingRow = Cols<'ownerships', 'kind' | 'expires_at'>
 
 const NEIGHBOUR = (op: '<' | '>', order: 'DESC' | 'ASC') =>
   `(SELECT json_object('id', x.id, 'no', x.no, 'title', x.title, 'isFree', json(CASE x.is_free WHEN 1 THEN 'true' ELSE 'false' END), 'priceRent', x.price_rent, 'priceBuy', x.price_buy) FROM episodes x WHERE x.series_id = e.series_id AND x.no ${op} e.no AND x.published_at <= ?1 ORDER BY x.no ${order} LIMIT 1)`
@@ -52,7 +51,7 @@ const USER_SQL = `SELECT is_adult AS isAdult, is_kr_ip_user AS isKrIpUser, is_ad
 const HOLDINGS_SQL = `SELECT kind, expires_at AS expiresAt FROM ownerships WHERE user_id = ? AND episode_id = ? LIMIT 20`
 
 function adultFlags(row: UserRow | undefined): AdultFlags {
-  return row ? { isAdult: row.isAdult === 1, isKrIpUser: row.isKrIpUser === 1, isAdultKr: row.isAdultKr === 1, birthedAt: row.birthedAt, adultVerifiedAt: row.adultVerifiedAt } : null
+  return row ? { isAdult: flag(row.isAdult), isKrIpUser: flag(row.isKrIpUser), isAdultKr: flag(row.isAdultKr), birthedAt: row.birthedAt, adultVerifiedAt: row.adultVerifiedAt } : null
 }
 
 /** The slice-URL key from SESSION_SECRET; NO_SECRET without one (nothing paid can be served then). */
@@ -82,18 +81,18 @@ export async function openEpisode(db: Db, episodeId: number, reader: ViewerReade
     )
   }
   const [epRes, imgRes, userRes, holdRes, progRes] = await db.batch(statements)
-  const row = epRes!.results[0] as EpisodeRow | undefined
+  const row = firstRow<EpisodeRow>(epRes)
   if (!row) return null
-  const user = adultFlags(userRes?.results[0] as UserRow | undefined)
+  const user = adultFlags(firstRow<UserRow>(userRes))
   const access = episodeAccess(
-    { isFree: row.isFree === 1, seriesIsAdult: row.seriesIsAdult === 1 },
+    { isFree: flag(row.isFree), seriesIsAdult: flag(row.seriesIsAdult) },
     { adult: isAdult(edition, user, reader.adultCookie) },
-    (holdRes?.results ?? []) as Holding[],
+    rows<HoldingRow>(holdRes),
     now,
   )
   let slices: ViewerSlice[] = []
   if (access.open && row.contentType === 'IMAGE') {
-    const images = imgRes!.results as ImageRow[]
+    const images = rows<ImageRow>(imgRes)
     if (access.via === 'FREE') {
       slices = images.map((i) => ({ n: i.n, width: i.width, height: i.height, alt: i.alt, transcript: parseTranscript(i.transcript), src: imageUrl(i.key, SLICE_WIDTHS[0], SLICE_WIDTHS), srcset: srcset(i.key, SLICE_WIDTHS) }))
     } else {
@@ -110,7 +109,7 @@ export async function openEpisode(db: Db, episodeId: number, reader: ViewerReade
       )
     }
   }
-  const progress = (progRes?.results[0] as { position: number } | undefined)?.position ?? null
+  const progress = firstRow<Pick<ReadingProgressRow, 'position'>>(progRes)?.position ?? null
   return {
     id: row.id,
     no: row.no,
@@ -118,7 +117,7 @@ export async function openEpisode(db: Db, episodeId: number, reader: ViewerReade
     seriesId: row.seriesId,
     seriesTitle: row.seriesTitle,
     contentType: row.contentType,
-    isFree: row.isFree === 1,
+    isFree: flag(row.isFree),
     priceRent: row.priceRent,
     priceBuy: row.priceBuy,
     readingDirection: row.readingDirection,
@@ -129,7 +128,7 @@ export async function openEpisode(db: Db, episodeId: number, reader: ViewerReade
     slices,
     text: access.open && row.contentType === 'TEXT' ? paragraphs(row.textBody) : [],
     progress: access.open ? progress : null,
-    seriesCover: { coverKey: row.coverKey, coverWidth: row.coverWidth, coverHeight: row.coverHeight, isAdult: row.seriesIsAdult === 1 },
+    seriesCover: { coverKey: row.coverKey, coverWidth: row.coverWidth, coverHeight: row.coverHeight, isAdult: flag(row.seriesIsAdult) },
   }
 }
 
@@ -146,12 +145,12 @@ async function accessOf(db: Db, episodeId: number, reader: ViewerReader, edition
   ]
   if (reader.userId !== null) statements.push({ sql: USER_SQL, params: [reader.userId] }, { sql: HOLDINGS_SQL, params: [reader.userId, episodeId] })
   const [epRes, userRes, holdRes] = await db.batch(statements)
-  const row = epRes!.results[0] as { seriesId: number; isFree: number; seriesIsAdult: number; sliceKey: string | null } | undefined
+  const row = firstRow<Cols<'episodes', 'series_id' | 'is_free'> & { seriesIsAdult: SeriesRow['is_adult']; sliceKey: EpisodeImagesRow['key'] | null }>(epRes)
   if (!row) return null
   const access = episodeAccess(
-    { isFree: row.isFree === 1, seriesIsAdult: row.seriesIsAdult === 1 },
-    { adult: isAdult(edition, adultFlags(userRes?.results[0] as UserRow | undefined), reader.adultCookie) },
-    (holdRes?.results ?? []) as Holding[],
+    { isFree: flag(row.isFree), seriesIsAdult: flag(row.seriesIsAdult) },
+    { adult: isAdult(edition, adultFlags(firstRow<UserRow>(userRes)), reader.adultCookie) },
+    rows<HoldingRow>(holdRes),
     now,
   )
   return { seriesId: row.seriesId, sliceKey: row.sliceKey, access }
@@ -205,8 +204,8 @@ export async function isPublicMediaKey(db: Db, key: string): Promise<boolean> {
   if (isPrivateMediaKey(key)) return false
   const slice = /^series\/(\d+)\/ep\/(\d+)\//.exec(key)
   if (!slice) return true
-  const row = await db.first<{ free: number }>('SELECT is_free AS free FROM episodes WHERE series_id = ? AND no = ?', Number(slice[1]), Number(slice[2]))
-  return row?.free === 1
+  const row = await db.first<{ free: EpisodesRow['is_free'] }>('SELECT is_free AS free FROM episodes WHERE series_id = ? AND no = ?', Number(slice[1]), Number(slice[2]))
+  return flag(row?.free)
 }
 
 // ───────────────────────────── continuous reading: automatic unlock (spec §1) ─────────────────────────────
@@ -217,7 +216,7 @@ const AUTO_STATE_SQL = `SELECT a.budget, a.kind,
         AND substr(p.idempotency_key, 1, ${AUTO_UNLOCK_KEY_PREFIX.length}) = '${AUTO_UNLOCK_KEY_PREFIX}') AS spent
   FROM auto_unlock a WHERE a.user_id = ? AND a.series_id = ?`
 
-type AutoRow = { budget: number; kind: AutoUnlockKind; spent: number }
+type AutoRow = Cols<'auto_unlock', 'budget' | 'kind'> & { spent: number }
 
 function autoState(seriesId: number, row: AutoRow | null | undefined): AutoUnlockState {
   return row
@@ -235,7 +234,7 @@ export async function getAutoUnlock(db: Db, userId: number, seriesId: number): P
     { sql: AUTO_STATE_SQL, params: [userId, seriesId] },
   ])
   if (series!.results.length === 0) throw new AppError('NOT_EXIST')
-  return autoState(seriesId, auto!.results[0] as AutoRow | undefined)
+  return autoState(seriesId, firstRow<AutoRow>(auto))
 }
 
 /**
@@ -251,7 +250,7 @@ export async function setAutoUnlock(db: Db, userId: number, seriesId: number, bo
     },
     { sql: AUTO_STATE_SQL, params: [userId, seriesId] },
   ])
-  const row = auto!.results[0] as AutoRow | undefined
+  const row = firstRow<AutoRow>(auto)
   if (!row) throw new AppError('NOT_EXIST')
   return autoState(seriesId, row)
 }

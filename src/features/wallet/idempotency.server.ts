@@ -7,11 +7,13 @@
  */
 import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
+import type { IdempotencyKeysRow } from '../../lib/server/db-types.ts'
+import { firstRow, type Cols } from '../../lib/server/rows.ts'
 import { idempotencyOutcome, type IdempotencyClaim, type IdempotencyOutcome } from './idempotency.ts'
 
 /** What the stored row says about a claim. */
 export async function lookupIdempotency(db: Db, claim: IdempotencyClaim): Promise<IdempotencyOutcome> {
-  const row = await db.first<{ scope: string; requestHash: string; status: number; body: string }>(
+  const row = await db.first<Cols<'idempotency_keys', 'scope' | 'request_hash'> & { status: IdempotencyKeysRow['response_status']; body: IdempotencyKeysRow['response_body'] }>(
     `SELECT scope, request_hash AS requestHash, response_status AS status, response_body AS body FROM idempotency_keys WHERE user_id = ? AND key = ?`,
     claim.userId,
     claim.key,
@@ -30,6 +32,15 @@ export function storeResponseStatement(claim: IdempotencyClaim, status: number, 
           VALUES (?, ?, ?, ?, ?, ${bodySql}) RETURNING response_body AS body`,
     params: [claim.userId, claim.key, claim.scope, claim.requestHash, status, ...bodyParams],
   }
+}
+
+/**
+ * The `data` of the answer a committed money batch stored: its last statement is `storeResponseStatement`, whose
+ * RETURNING gives the body (`{ result, data }`) back.
+ */
+export function storedData<T>(results: D1Result[]): T {
+  const row = firstRow<{ body: IdempotencyKeysRow['response_body'] }>(results[results.length - 1])!
+  return (JSON.parse(row.body) as { data: T }).data
 }
 
 /** True when a batch failed because another request stored its row under the same key first. */

@@ -5,6 +5,8 @@
  */
 import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
+import type { CoinLotsRow, EpisodesRow, SeriesRow, UsersRow } from '../../lib/server/db-types.ts'
+import { firstRow, flag, rows, type Cols, type Flag } from '../../lib/server/rows.ts'
 import { SESSION_OPEN_SQL, type SessionClaim } from '../auth/session-claim.server.ts'
 import {
   AdminAdjustRequest,
@@ -23,7 +25,6 @@ import {
   type CoinSource,
   type CoinType,
   type LedgerKind,
-  type Lot,
 } from './wallet.ts'
 
 /** A ledger row as the API and the operator tool show it. */
@@ -41,16 +42,19 @@ export type LedgerEntry = {
 }
 
 /** A lot with everything the operator tool shows. */
-export type LotRow = Lot & { amount: number; source: CoinSource; ref: string | null; createdAt: string }
+export type LotRow = Cols<'coin_lots', 'id' | 'type' | 'amount' | 'remaining' | 'expires_at' | 'source' | 'ref' | 'created_at'>
 
 const LEDGER_COLUMNS = `id, kind, lot_id AS lotId, type, source, amount, ref, description, created_at AS createdAt`
+type LedgerRow = Cols<'coin_ledger', 'id' | 'kind' | 'lot_id' | 'type' | 'source' | 'amount' | 'ref' | 'description' | 'created_at'>
 const SPENDABLE_LOTS = `SELECT id, type, remaining, expires_at AS expiresAt FROM coin_lots WHERE user_id = ? AND remaining > 0`
+/** A row of SPENDABLE_LOTS (the purchase and the mileage exchange read the same columns in their batch). */
+export type SpendableLotRow = Cols<'coin_lots', 'id' | 'type' | 'remaining' | 'expires_at'>
 /** How often a deduction re-plans after a concurrent change made its batch fail. */
 const DEDUCT_ATTEMPTS = 3
 
 /** The live account with this e-mail (case-insensitive), or NOT_FOUND_USER. */
 async function userIdByEmail(db: Db, email: string): Promise<number> {
-  const row = await db.first<{ id: number }>(`SELECT id FROM users WHERE email = ? AND deleted_at IS NULL`, email.trim())
+  const row = await db.first<Pick<UsersRow, 'id'>>(`SELECT id FROM users WHERE email = ? AND deleted_at IS NULL`, email.trim())
   if (!row) throw new AppError('NOT_FOUND_USER')
   return row.id
 }
@@ -90,7 +94,7 @@ export async function grantCoins(db: Db, input: GrantInput, now = new Date()): P
     },
     { sql: SPENDABLE_LOTS, params: [input.userId] },
   ])
-  return { entry: ledger!.results[0] as LedgerEntry, balances: balances(lots!.results as Lot[], now) }
+  return { entry: firstRow<LedgerRow>(ledger)!, balances: balances(rows<SpendableLotRow>(lots), now) }
 }
 
 /**
@@ -130,7 +134,7 @@ export async function adminAdjust(db: Db, input: AdminAdjustRequest, now = new D
   const nowIso = now.toISOString()
   const short = type === 'MILEAGE' ? 'MILEAGE_INSUFFICIENT' : 'COIN_INSUFFICIENT'
   for (let attempt = 1; ; attempt++) {
-    const lots = await db.all<Lot>(`${SPENDABLE_LOTS} AND type = ?`, userId, type)
+    const lots = await db.all<SpendableLotRow>(`${SPENDABLE_LOTS} AND type = ?`, userId, type)
     const plan = planSpend(lots, -amount, now, [type])
     if (!plan) throw new AppError(short)
     const statements = plan.flatMap((step) => [
@@ -146,8 +150,8 @@ export async function adminAdjust(db: Db, input: AdminAdjustRequest, now = new D
     ])
     try {
       const results = await db.batch([...statements, { sql: SPENDABLE_LOTS, params: [userId] }])
-      const entries = results.slice(0, -1).flatMap((r) => r.results as LedgerEntry[])
-      return { entries, balances: balances(results[results.length - 1]!.results as Lot[], now) }
+      const entries = results.slice(0, -1).flatMap((r) => rows<LedgerRow>(r))
+      return { entries, balances: balances(rows<SpendableLotRow>(results[results.length - 1]), now) }
     } catch (e) {
       // The guard fired: a lot changed between the read and the batch. Nothing was written; plan again.
       if (!String((e as Error)?.message).includes('CHECK constraint failed')) throw e
@@ -158,7 +162,7 @@ export async function adminAdjust(db: Db, input: AdminAdjustRequest, now = new D
 
 /** A user's balances now (expired lots excluded). */
 export async function userBalances(db: Db, userId: number, now = new Date()): Promise<Balances> {
-  return balances(await db.all<Lot>(SPENDABLE_LOTS, userId), now)
+  return balances(await db.all<SpendableLotRow>(SPENDABLE_LOTS, userId), now)
 }
 
 /** Every lot of the account (empty and expired ones too), in spend order of type, then expiry. */
@@ -176,7 +180,7 @@ export async function userLots(db: Db, email: string): Promise<{ userId: number;
 export async function userLedger(db: Db, email: string, limit = 20): Promise<{ userId: number; entries: LedgerEntry[] }> {
   const userId = await userIdByEmail(db, email)
   const n = Math.max(1, Math.min(500, Math.trunc(limit)))
-  const entries = await db.all<LedgerEntry>(`SELECT ${LEDGER_COLUMNS} FROM coin_ledger WHERE user_id = ? ORDER BY id DESC LIMIT ?`, userId, n)
+  const entries = await db.all<LedgerRow>(`SELECT ${LEDGER_COLUMNS} FROM coin_ledger WHERE user_id = ? ORDER BY id DESC LIMIT ?`, userId, n)
   return { userId, entries }
 }
 
@@ -225,13 +229,13 @@ export function coinSummaryParams(userId: number, nowIso: string): unknown[] {
  * token's session claim, the same query checks that its session has not ended (ASVS 7.4.1/7.4.3): NEED_TO_REFRESH.
  */
 export async function coinOf(db: Db, userId: number, now = new Date(), session?: SessionClaim): Promise<CoinSummary> {
-  const row = await db.first<{ coin: string; sessionVersion: number | null; sessionOpen: number }>(
+  const row = await db.first<{ coin: string; sessionVersion: UsersRow['session_version'] | null; sessionOpen: Flag }>(
     `SELECT ${COIN_SUMMARY_SQL} AS coin, (SELECT session_version FROM users WHERE id = ? AND deleted_at IS NULL) AS sessionVersion, ${SESSION_OPEN_SQL} AS sessionOpen`,
     ...coinSummaryParams(userId, now.toISOString()),
     userId,
     session?.sessionId ?? '',
   )
-  if (session !== undefined && (row!.sessionVersion !== session.sessionVersion || row!.sessionOpen !== 1)) throw new AppError('NEED_TO_REFRESH')
+  if (session !== undefined && (row!.sessionVersion !== session.sessionVersion || !flag(row!.sessionOpen))) throw new AppError('NEED_TO_REFRESH')
   return JSON.parse(row!.coin) as CoinSummary
 }
 
@@ -265,7 +269,10 @@ export async function coinHistory(db: Db, userId: number, query: HistoryQuery, n
   const cursor = query.cursor === undefined ? null : decodeHistoryCursor(query.cursor)
   if (query.cursor !== undefined && !cursor) throw new AppError('INVALID_PARAMETER', { fields: 'cursor' })
   const kinds = page.kinds.map(() => '?').join(', ')
-  const rows = await db.all<HistoryItem>(
+  const found: HistoryItem[] = await db.all<
+    Cols<'coin_ledger', 'id' | 'kind' | 'source' | 'type' | 'amount' | 'created_at' | 'product_kind' | 'series_id' | 'episode_id' | 'purchase_id'>
+      & { seriesTitle: SeriesRow['title'] | null; episodeNo: EpisodesRow['no'] | null; expiresAt: CoinLotsRow['expires_at'] }
+  >(
     `SELECT l.id, l.kind, l.source, l.type, l.amount, l.created_at AS createdAt, l.product_kind AS productKind,
             l.series_id AS seriesId, s.title AS seriesTitle, l.episode_id AS episodeId, e.no AS episodeNo,
             l.purchase_id AS purchaseId, lot.expires_at AS expiresAt
@@ -287,9 +294,9 @@ export async function coinHistory(db: Db, userId: number, query: HistoryQuery, n
     cursor?.id ?? null,
     HISTORY_PAGE_SIZE + 1,
   )
-  const items = rows.slice(0, HISTORY_PAGE_SIZE)
+  const items = found.slice(0, HISTORY_PAGE_SIZE)
   const last = items[items.length - 1]
-  return { items, next: rows.length > HISTORY_PAGE_SIZE && last ? encodeHistoryCursor({ createdAt: last.createdAt, id: last.id }) : null }
+  return { items, next: found.length > HISTORY_PAGE_SIZE && last ? encodeHistoryCursor({ createdAt: last.createdAt, id: last.id }) : null }
 }
 
 /** Lots one sweep batch empties (two statements each, well inside D1's per-batch limits). */
@@ -305,7 +312,7 @@ const EXPIRE_CHUNK = 50
  */
 export async function expireLots(db: Db, now = new Date(), limit = 500): Promise<{ lots: number; coins: number }> {
   const nowIso = now.toISOString()
-  const due = await db.all<{ id: number; userId: number; type: CoinType; source: CoinSource; remaining: number }>(
+  const due = await db.all<Cols<'coin_lots', 'id' | 'user_id' | 'type' | 'source' | 'remaining'>>(
     `SELECT id, user_id AS userId, type, source, remaining FROM coin_lots WHERE remaining > 0 AND expires_at IS NOT NULL AND expires_at <= ? ORDER BY expires_at, id LIMIT ?`,
     nowIso,
     Math.max(1, Math.min(5000, Math.trunc(limit))),
