@@ -20,7 +20,6 @@ import { migrateAppleSignIn } from '../../src/features/auth/apple.server.ts'
 import { accountWeb } from './account-web.ts'
 import { assertSameOrigin, authContext, field, formFlow } from './forms.ts'
 import { needs } from '../middleware/delivery.ts'
-import { PERSONAL } from '../../src/lib/cache.ts'
 
 export { authContext }
 
@@ -131,7 +130,6 @@ export const auth = new Hono<AppEnv>()
   /** Spec §7 GET /nice/encode for apps: the signed carrier request (form action and fields) of the reader; NOT_EXIST without a carrier. */
   .get('/carrier/encode', requireUser, validate('query', z.object({ purpose: z.enum(CARRIER_PURPOSES), returnPath: z.string().max(512).optional() })), async (c) => {
     const q = c.req.valid('query')
-    c.header('Cache-Control', PERSONAL)
     const start = await startCarrier(currentUserId(c), q.purpose, q.returnPath ?? '/my')
     if (!start) throw new AppError('NOT_EXIST')
     return ok(c, start)

@@ -22,8 +22,7 @@ import type { AppEnv } from '../lib/env.ts'
 import { errorResponse, ok } from '../lib/respond.ts'
 import { validate } from '../lib/validate.ts'
 import { assertSameOrigin } from './forms.ts'
-import { currentUserId, requireUser, session } from '../middleware/session.ts'
-import { PERSONAL } from '../../src/lib/cache.ts'
+import { currentUserId, requireUser } from '../middleware/session.ts'
 
 const viewerOf = (c: Context<AppEnv>): Viewer => ({ userId: c.get('session')?.userId ?? null, adultCookie: getCookie(c, NOT_LOGGED_IN_ADULT_COOKIE) })
 const idParam = (c: Context<AppEnv>, name: string) => {
@@ -78,23 +77,19 @@ const ReplyQuery = z.object({ after: z.coerce.number().int().min(0).max(2_147_48
 const MyQuery = z.object({ cursor: z.string().regex(/^[1-9]\d{0,9}$/).optional() })
 
 export const comment = new Hono<AppEnv>()
-  .use(session)
   .get('/', validate('query', ListQuery), async (c) => {
     const q = c.req.valid('query')
     const cursor = q.cursor === undefined ? null : decodeCursor(q.cursor, q.sort)
     if (q.cursor !== undefined && cursor === null) throw new AppError('INVALID_PARAMETER', { fields: 'cursor' })
     const viewer = viewerOf(c)
     const scope = await commentScope(c.var.db, c.var.edition, viewer, q.contentsId, q.episodeId)
-    c.header('Cache-Control', PERSONAL)
     return ok(c, await listComments(c.var.db, scope, viewer.userId, q.sort, cursor))
   })
   .get('/my', requireUser, validate('query', MyQuery), async (c) => {
     const cursor = c.req.valid('query').cursor
-    c.header('Cache-Control', PERSONAL)
     return ok(c, await myComments(c.var.db, currentUserId(c), cursor ? Number(cursor) : null))
   })
   .get('/:id/reply', validate('query', ReplyQuery), async (c) => {
-    c.header('Cache-Control', PERSONAL)
     return ok(c, await listReplies(c.var.db, c.var.edition, viewerOf(c), idParam(c, 'id'), c.req.valid('query').after ?? 0))
   })
   .post('/', requireUser, validate('json', PostBody), async (c) => {

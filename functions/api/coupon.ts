@@ -18,19 +18,16 @@ import { z } from 'zod'
 import type { AppEnv } from '../lib/env.ts'
 import { ok } from '../lib/respond.ts'
 import { validate } from '../lib/validate.ts'
-import { currentUserId, requireUser, session, sessionPlatform } from '../middleware/session.ts'
-import { PERSONAL } from '../../src/lib/cache.ts'
+import { currentUserId, requireUser, sessionPlatform } from '../middleware/session.ts'
 
 const CouponParam = z.object({ id: z.string().regex(/^[1-9]\d{0,14}$/).transform(Number) })
 
 export const coupon = new Hono<AppEnv>()
-  .get('/download', session, requireUser, async (c) => {
-    c.header('Cache-Control', PERSONAL)
+  .get('/download', requireUser, async (c) => {
     return ok(c, { items: await downloadableCoupons(c.var.db, currentUserId(c), sessionPlatform(c)) })
   })
-  .post('/download/:id', session, requireUser, validate('param', CouponParam), async (c) => {
+  .post('/download/:id', requireUser, validate('param', CouponParam), async (c) => {
     const result = await downloadCoupon(c.var.db, { userId: currentUserId(c), couponId: c.req.valid('param').id, platform: sessionPlatform(c) })
-    c.header('Cache-Control', PERSONAL)
     return ok(c, result)
   })
   .post('/web/download/:id', async (c) => {
@@ -49,9 +46,8 @@ export const coupon = new Hono<AppEnv>()
     }
   })
   /** `{code}` → `{reward:{type, amount}}`. */
-  .post('/code', session, requireUser, validate('json', CouponCodeRequest), async (c) => {
+  .post('/code', requireUser, validate('json', CouponCodeRequest), async (c) => {
     const result = await redeemCoupon(c.var.db, { userId: currentUserId(c), code: c.req.valid('json').code, platform: sessionPlatform(c) })
-    c.header('Cache-Control', PERSONAL)
     return ok(c, result)
   })
   /** The /coupon page's form (same Origin only): 303 to /coupon?reward=TYPE:AMOUNT or /coupon?error=CODE. */

@@ -22,8 +22,7 @@ import type { AppEnv } from '../lib/env.ts'
 import { ok } from '../lib/respond.ts'
 import { validate } from '../lib/validate.ts'
 import { idempotent } from '../middleware/idempotency.ts'
-import { currentUserId, requireUser, session } from '../middleware/session.ts'
-import { PERSONAL } from '../../src/lib/cache.ts'
+import { currentUserId, requireUser } from '../middleware/session.ts'
 
 const GiftParam = z.object({ id: z.string().regex(/^[1-9]\d{0,14}$/).transform(Number) })
 const GiftForm = z.object({
@@ -32,11 +31,10 @@ const GiftForm = z.object({
 })
 
 export const gift = new Hono<AppEnv>()
-  .get('/', session, requireUser, async (c) => {
-    c.header('Cache-Control', PERSONAL)
+  .get('/', requireUser, async (c) => {
     return ok(c, await listGifts(c.var.db, currentUserId(c)))
   })
-  .post('/:id/use', session, requireUser, validate('param', GiftParam), validate('json', UseGiftRequest), idempotent('POST /gift/use'), async (c) => {
+  .post('/:id/use', requireUser, validate('param', GiftParam), validate('json', UseGiftRequest), idempotent('POST /gift/use'), async (c) => {
     const result = await useGift(c.var.db, {
       userId: currentUserId(c),
       giftId: c.req.valid('param').id,
@@ -45,7 +43,6 @@ export const gift = new Hono<AppEnv>()
       rentalHours: c.var.edition.rentalHours,
       ageRules: c.var.edition,
     })
-    c.header('Cache-Control', PERSONAL)
     return ok(c, result)
   })
   .post('/web/:id/use', async (c) => {

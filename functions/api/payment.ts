@@ -19,7 +19,7 @@ import type { AppEnv } from '../lib/env.ts'
 import { ok } from '../lib/respond.ts'
 import { validate } from '../lib/validate.ts'
 import { idempotent } from '../middleware/idempotency.ts'
-import { currentUserId, requireUser, session, sessionPlatform } from '../middleware/session.ts'
+import { currentUserId, requireUser, sessionPlatform } from '../middleware/session.ts'
 import { assertSameOrigin } from './forms.ts'
 import { PERSONAL } from '../../src/lib/cache.ts'
 
@@ -67,7 +67,7 @@ export const payment = new Hono<AppEnv>()
     return ok(c, { items })
   })
   /** An UNPAID payment and the provider's checkout URL, once per Idempotency-Key. */
-  .post('/charge', session, requireUser, validate('json', ChargeRequest), idempotent(CHARGE_SCOPE), async (c) => {
+  .post('/charge', requireUser, validate('json', ChargeRequest), idempotent(CHARGE_SCOPE), async (c) => {
     const result = await createCharge(c.var.db, {
       userId: currentUserId(c),
       request: c.req.valid('json'),
@@ -76,11 +76,10 @@ export const payment = new Hono<AppEnv>()
       origin: new URL(c.req.url).origin,
       provider: provider(c),
     })
-    c.header('Cache-Control', PERSONAL)
     return ok(c, result)
   })
   /** Spec §5/§9 mileage exchange, once per Idempotency-Key: `{amount}` points → `{coin}` (edition rate). */
-  .post('/mileage', session, requireUser, validate('json', MileageExchangeRequest), idempotent('POST /payment/mileage'), async (c) => {
+  .post('/mileage', requireUser, validate('json', MileageExchangeRequest), idempotent('POST /payment/mileage'), async (c) => {
     const { mileagePerCoin, mileageMinimum } = c.var.edition
     const result = await exchangeMileage(c.var.db, {
       userId: currentUserId(c),
@@ -88,7 +87,6 @@ export const payment = new Hono<AppEnv>()
       rate: { mileagePerCoin, mileageMinimum },
       claim: c.var.idempotency,
     })
-    c.header('Cache-Control', PERSONAL)
     return ok(c, result)
   })
   /**
@@ -96,9 +94,8 @@ export const payment = new Hono<AppEnv>()
    * `{paymentId, refunded:{coin, bonus}, coin}`; NOT_EXIST (unknown or another reader's payment),
    * INVALID_PARAMETER with reason NOT_REFUNDABLE (not paid, refunded, too late, or paid coins spent).
    */
-  .post('/refund', session, requireUser, validate('json', RefundRequest), idempotent('POST /payment/refund'), async (c) => {
+  .post('/refund', requireUser, validate('json', RefundRequest), idempotent('POST /payment/refund'), async (c) => {
     const result = await refundPayment(c.var.db, { userId: currentUserId(c), paymentId: c.req.valid('json').paymentId, claim: c.var.idempotency })
-    c.header('Cache-Control', PERSONAL)
     return ok(c, result)
   })
   /** The charge history page's refund form (same Origin): 303 to /history/charge?refunded=1 or ?error=CODE. */
@@ -124,24 +121,20 @@ export const payment = new Hono<AppEnv>()
     )
   })
   /** A payment of the reader (the shop island polls it while the checkout pop-up is open); NOT_EXIST for others'. */
-  .get('/status/:paymentId', session, requireUser, async (c) => {
+  .get('/status/:paymentId', requireUser, async (c) => {
     const found = await paymentOf(c.var.db, currentUserId(c), c.req.param('paymentId'))
     if (!found) throw new AppError('NOT_EXIST')
-    c.header('Cache-Control', PERSONAL)
     return ok(c, found)
   })
   /** Coins the reader owes (spent coins of payments whose money went back: a refund at the provider, a dispute). */
-  .get('/debt', session, requireUser, async (c) => {
-    c.header('Cache-Control', PERSONAL)
+  .get('/debt', requireUser, async (c) => {
     return ok(c, { debt: await debtOf(c.var.db, currentUserId(c)) })
   })
   /** Spec §3 address form: the saved address (null when none) / save it (29 European countries, dial codes). */
-  .get('/address', session, requireUser, async (c) => {
-    c.header('Cache-Control', PERSONAL)
+  .get('/address', requireUser, async (c) => {
     return ok(c, { address: await addressOf(c.var.db, currentUserId(c)) })
   })
-  .put('/address', session, requireUser, validate('json', AddressRequest), async (c) => {
-    c.header('Cache-Control', PERSONAL)
+  .put('/address', requireUser, validate('json', AddressRequest), async (c) => {
     return ok(c, { address: await saveAddress(c.var.db, currentUserId(c), c.req.valid('json')) })
   })
   /** The /shop/address page's form (same Origin): 303 to /shop/address?saved=1 or ?error=INVALID_PARAMETER&fields=…. */

@@ -16,8 +16,7 @@ import type { AppEnv } from '../lib/env.ts'
 import { ok } from '../lib/respond.ts'
 import { validate } from '../lib/validate.ts'
 import { assertSameOrigin } from './forms.ts'
-import { currentUserId, requireUser, session } from '../middleware/session.ts'
-import { PERSONAL } from '../../src/lib/cache.ts'
+import { currentUserId, requireUser } from '../middleware/session.ts'
 
 const ctxOf = (c: Context<AppEnv>) => ({ timeZone: c.var.edition.timeZone, t: c.var.t, siteUrl: c.var.edition.siteUrl, media: (env as unknown as { MEDIA?: R2Bucket }).MEDIA })
 
@@ -33,10 +32,8 @@ async function uploadsOf(raw: Record<string, unknown>): Promise<Upload[] | null>
 const ListQuery = z.object({ cursor: z.string().regex(/^[1-9]\d{0,9}$/).optional() })
 
 export const qna = new Hono<AppEnv>()
-  .use(session)
   .get('/', requireUser, validate('query', ListQuery), async (c) => {
     const cursor = c.req.valid('query').cursor
-    c.header('Cache-Control', PERSONAL)
     return ok(c, await myQnas(c.var.db, currentUserId(c), cursor ? Number(cursor) : null))
   })
   .post('/', requireUser, validate('json', QnaBody), async (c) => ok(c, await submitQna(c.var.db, currentUserId(c), c.req.valid('json'), ctxOf(c)), 201))
@@ -48,7 +45,7 @@ export const qna = new Hono<AppEnv>()
     const object = key ? await ctxOf(c).media?.get(key) : null
     if (!object) throw new AppError('NOT_EXIST')
     return new Response(object.body, {
-      headers: { 'content-type': object.httpMetadata?.contentType ?? 'application/octet-stream', 'cache-control': PERSONAL, 'x-content-type-options': 'nosniff', 'content-disposition': 'inline' },
+      headers: { 'content-type': object.httpMetadata?.contentType ?? 'application/octet-stream', 'x-content-type-options': 'nosniff', 'content-disposition': 'inline' },
     })
   })
   .post('/web/register', async (c) => {

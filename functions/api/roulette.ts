@@ -20,13 +20,12 @@ import type { AppEnv } from '../lib/env.ts'
 import { ok } from '../lib/respond.ts'
 import { validate } from '../lib/validate.ts'
 import { idempotent } from '../middleware/idempotency.ts'
-import { currentUserId, requireUser, session } from '../middleware/session.ts'
+import { currentUserId, requireUser } from '../middleware/session.ts'
 import { loginRedirect } from '../../src/features/session/routes.ts'
 import { isIdempotencyKey, requestHash, type IdempotencyClaim } from '../../src/features/wallet/idempotency.ts'
 import { IdempotencyKeyTaken, lookupIdempotency } from '../../src/features/wallet/idempotency.server.ts'
 import type { Db } from '../../src/lib/server/db.ts'
 import type { SpinResult } from '../../src/features/roulette/roulette.server.ts'
-import { PERSONAL } from '../../src/lib/cache.ts'
 
 const WEB_SCOPE = 'POST /roulette/web/spin'
 
@@ -53,18 +52,16 @@ async function webSpin(db: Db, claim: IdempotencyClaim, spin: () => Promise<Spin
 const StateQuery = z.object({ eventId: z.string().regex(/^[1-9]\d{0,9}$/).transform(Number).optional() }).strict()
 
 export const roulette = new Hono<AppEnv>()
-  .get('/', session, requireUser, validate('query', StateQuery), async (c) => {
+  .get('/', requireUser, validate('query', StateQuery), async (c) => {
     const eventId = c.req.valid('query').eventId ?? (await currentRouletteId(c.var.db))
     if (eventId === null) throw new AppError('NOT_FOUND_EVENT')
-    c.header('Cache-Control', PERSONAL)
     return ok(c, await rouletteState(c.var.db, { userId: currentUserId(c), eventId, timeZone: c.var.edition.timeZone }))
   })
-  .post('/spin', session, requireUser, validate('json', SpinRequest), idempotent('POST /roulette/spin'), async (c) => {
+  .post('/spin', requireUser, validate('json', SpinRequest), idempotent('POST /roulette/spin'), async (c) => {
     const result = await spinRoulette(c.var.db, { userId: currentUserId(c), eventId: c.req.valid('json').eventId, claim: c.var.idempotency, edition: c.var.edition })
-    c.header('Cache-Control', PERSONAL)
     return ok(c, result)
   })
-  .post('/web/spin', session, async (c) => {
+  .post('/web/spin', async (c) => {
     if (c.req.header('origin') !== new URL(c.req.url).origin) throw new AppError('FORBIDDEN_ORIGIN')
     c.header('Cache-Control', 'no-store')
     const state = c.get('session')

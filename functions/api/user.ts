@@ -12,10 +12,9 @@ import { z } from 'zod'
 import type { AppEnv } from '../lib/env.ts'
 import { ok } from '../lib/respond.ts'
 import { validate } from '../lib/validate.ts'
-import { currentUserId, requireUser, session } from '../middleware/session.ts'
+import { currentUserId, requireUser } from '../middleware/session.ts'
 import { authContext, field, formFlow } from './forms.ts'
 import { needs } from '../middleware/delivery.ts'
-import { PERSONAL } from '../../src/lib/cache.ts'
 
 const ApproveBody = z.object({ userId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER), uuid: z.string().max(128) })
 /** The withdrawal form: reason checkboxes (`reason` repeated), detail, agreement checkbox. */
@@ -36,24 +35,22 @@ const RedeemBody = z.object({ code: z.string().max(64) })
 
 /** docs/API.md `/user`: the signed-in reader's own data only (the id comes from the token, never from the request). */
 export const user = new Hono<AppEnv>()
-  .get('/me', session, requireUser, async (c) => {
+  .get('/me', requireUser, async (c) => {
     const me = await userMe(c.var.db, currentUserId(c))
     if (!me) throw new AppError('NOT_LOGIN_USER')
-    c.header('Cache-Control', PERSONAL)
     return ok(c, me)
   })
   /** Spec §7 POST /user/mail/auth {userId}: the sign-up e-mail OTP again (same answer for every id). */
   .post('/mail/auth', needs('mail'), validate('json', MailAuthBody), async (c) => ok(c, await resendOtpForUser(c.var.db, c.req.valid('json').userId, authContext(c))))
   /** Spec §3/§7 push settings and e-mail consent (PUT /app/push in the spec's call list). */
-  .get('/push', session, requireUser, async (c) => {
+  .get('/push', requireUser, async (c) => {
     const settings = await pushSettings(c.var.db, currentUserId(c))
     if (!settings) throw new AppError('NOT_LOGIN_USER')
-    c.header('Cache-Control', PERSONAL)
     return ok(c, settings)
   })
-  .put('/push', session, requireUser, validate('json', PushSettingsBody), async (c) => ok(c, await savePushSettings(c.var.db, currentUserId(c), c.req.valid('json'))))
+  .put('/push', requireUser, validate('json', PushSettingsBody), async (c) => ok(c, await savePushSettings(c.var.db, currentUserId(c), c.req.valid('json'))))
   /** Spec §4 withdrawal: reasons + agreement → confirmation mail; the mailed link approves and deletes. */
-  .post('/withdrawal', session, requireUser, validate('json', WithdrawalBody), async (c) => ok(c, await requestWithdrawal(c.var.db, currentUserId(c), c.req.valid('json'), authContext(c))))
+  .post('/withdrawal', requireUser, validate('json', WithdrawalBody), async (c) => ok(c, await requestWithdrawal(c.var.db, currentUserId(c), c.req.valid('json'), authContext(c))))
   .post('/withdrawal/approve', validate('json', ApproveBody), async (c) => ok(c, await approveWithdrawal(c.var.db, c.req.valid('json'), authContext(c))))
   /** Plain forms of /setting/push and /setting/withdrawal (no JavaScript needed). */
   .post('/web/push', (c) => {
@@ -79,13 +76,12 @@ export const user = new Hono<AppEnv>()
     }, () => '/callback/logout-success?withdrawn=1',
     (code, raw) => `/setting/withdrawal/confirm?${new URLSearchParams({ userId: field(raw, 'userId'), uuid: field(raw, 'uuid'), error: code })}`))
   /** Spec §4 account transfer: status, start, consent (code mailed), cancel while START, redeem on the new device. */
-  .get('/transfer', transferOn, session, requireUser, async (c) => {
-    c.header('Cache-Control', PERSONAL)
+  .get('/transfer', transferOn, requireUser, async (c) => {
     return ok(c, await transferState(c.var.db, currentUserId(c)))
   })
-  .post('/transfer/start', transferOn, session, requireUser, async (c) => ok(c, await startTransfer(c.var.db, currentUserId(c))))
-  .post('/transfer/request', transferOn, session, requireUser, validate('json', AgreeBody), async (c) => ok(c, await requestTransfer(c.var.db, currentUserId(c), authContext(c))))
-  .delete('/transfer', transferOn, session, requireUser, async (c) => ok(c, await cancelTransfer(c.var.db, currentUserId(c))))
+  .post('/transfer/start', transferOn, requireUser, async (c) => ok(c, await startTransfer(c.var.db, currentUserId(c))))
+  .post('/transfer/request', transferOn, requireUser, validate('json', AgreeBody), async (c) => ok(c, await requestTransfer(c.var.db, currentUserId(c), authContext(c))))
+  .delete('/transfer', transferOn, requireUser, async (c) => ok(c, await cancelTransfer(c.var.db, currentUserId(c))))
   .post('/transfer/redeem', transferOn, validate('json', RedeemBody), async (c) => {
     const { accessToken, refreshToken, userId } = await redeemTransfer(c.var.db, c.req.valid('json').code, authContext(c))
     return ok(c, { accessToken, refreshToken, userId })
@@ -102,4 +98,4 @@ export const user = new Hono<AppEnv>()
 
 /** Spec §7 PUT /app/push under its own name (mount with `v1.route('/app', appPush)`): the same as PUT /user/push. */
 export const appPush = new Hono<AppEnv>()
-  .put('/push', session, requireUser, validate('json', PushSettingsBody), async (c) => ok(c, await savePushSettings(c.var.db, currentUserId(c), c.req.valid('json'))))
+  .put('/push', requireUser, validate('json', PushSettingsBody), async (c) => ok(c, await savePushSettings(c.var.db, currentUserId(c), c.req.valid('json'))))
