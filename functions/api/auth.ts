@@ -37,7 +37,7 @@ function setSignUpCookies(c: Context<AppEnv>) {
 
 const SIGN_UP_ROUTE = '/user/signup'
 /** The logout forms' one optional field: any value (a foreign or odd callback goes home). */
-const LogoutForm = z.object({ callback: z.unknown() })
+const LogoutForm = z.object({ callback: z.unknown().optional() })
 /** The sign-up page at its OTP step for `email`, with an optional error code or notice. */
 function otpStep(email: string, extra: Record<string, string> = {}) {
   return `${SIGN_UP_ROUTE}?${new URLSearchParams({ step: 'otp', email, ...extra })}`

@@ -29,7 +29,7 @@ async function uploadsOf(raw: { images?: unknown }): Promise<Upload[] | null> {
   return Promise.all(files.map(async (f) => ({ size: f.size, bytes: f.size <= MAX_IMAGE_BYTES ? new Uint8Array(await f.arrayBuffer()) : new Uint8Array() })))
 }
 /** The /qna/register form: the JSON route's fields and up to 3 `images` (checked by `uploadsOf`). */
-const QnaForm = QnaBody.extend({ images: z.unknown() })
+const QnaForm = QnaBody.extend({ images: z.unknown().optional() })
 const ListQuery = z.object({ cursor: z.string().regex(/^[1-9]\d{0,9}$/).optional() })
 
 export const qna = new Hono<AppEnv>()
