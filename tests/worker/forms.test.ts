@@ -5,7 +5,7 @@
  * key with another form is IDEMPOTENCY_KEY_REUSED; nothing else changes.
  */
 import { describe, expect, it } from 'vitest'
-import { app, db, expectInvariant, newReader, type Reader } from './purchase.helpers.ts'
+import { app, db, expectInvariant, get, newReader, read, type Reader } from './purchase.helpers.ts'
 import { giveTickets, newRoulette, rouletteSnapshot } from './roulette.helpers.ts'
 import { newProduct, paymentFor, postWebhook, signedEvent } from './payment.helpers.ts'
 import { request } from './app.ts'
@@ -29,7 +29,8 @@ describe('a repeated plain form moves coins once', () => {
     const answers = await Promise.all(Array.from({ length: 40 }, () => form(reader, '/api/v1/roulette/web/spin', fields)))
     expect(answers.map((r) => r.status)).toEqual(Array(40).fill(303))
     expect(new Set(answers.map((r) => r.headers.get('location')))).toEqual(new Set(['/roulette?prize=BONUS:5#roulette-status']))
-    expect(await rouletteSnapshot(reader.id)).toEqual({ tickets: { n: 2 }, entries: { n: 1 } })
+    expect((await rouletteSnapshot(reader.id)).entries).toEqual({ n: 1 })
+    expect((await read(await get(reader, `/api/v1/roulette?eventId=${eventId}`))).data.tickets).toBe(2)
     expect(await ledgerRows(reader.id)).toBe(1)
     // the same key with another form: refused, nothing moves
     const other = await form(reader, '/api/v1/roulette/web/spin', { eventId: String(eventId + 1), key: fields.key })
