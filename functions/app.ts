@@ -20,6 +20,7 @@ import { pathGuard } from './middleware/path-guard.ts'
 import { sameOrigin } from './middleware/same-origin.ts'
 import { protectedRoute } from './middleware/protected-route.ts'
 import { session } from './middleware/session.ts'
+import { personalByDefault } from './middleware/personal.ts'
 import { edgeCache } from './middleware/edge-cache.ts'
 import { audience } from './middleware/audience.ts'
 import { v1 } from './api/v1.ts'
@@ -74,7 +75,7 @@ export function createApp({ edition, messages, pages, buildId = 'dev' }: AppOpti
     await next()
   })
 
-  app.use('/api/*', (c, next) => bodyLimit({ maxSize: c.req.path === '/api/v1/qna/web/register' ? MAX_QNA_BODY_BYTES : MAX_BODY_BYTES, onError: () => { throw new AppError('PAYLOAD_TOO_LARGE') } })(c, next), sameOrigin)
+  app.use('/api/*', (c, next) => bodyLimit({ maxSize: c.req.path === '/api/v1/qna/web/register' ? MAX_QNA_BODY_BYTES : MAX_BODY_BYTES, onError: () => { throw new AppError('PAYLOAD_TOO_LARGE') } })(c, next), sameOrigin, personalByDefault)
   app.use(session)
   app.route('/api/v1', v1)
   app.route('/api/auth', sessionService)

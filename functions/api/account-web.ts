@@ -5,7 +5,7 @@
  */
 import { Hono, type Context } from 'hono'
 import { setCookie } from 'hono/cookie'
-import { LOGIN_ROUTE, SESSION_COOKIE } from '../../src/features/session/routes.ts'
+import { SESSION_COOKIE } from '../../src/features/session/routes.ts'
 import { sealSession, sessionCookieOptions } from '../../src/features/session/cookie.ts'
 import { sessionKeys } from '../../src/features/auth/auth.server.ts'
 import { ChangePasswordBody, ResetMailBody, ResetPasswordBody, SmsRequestBody, SmsVerifyBody, type SmsPurpose } from '../../src/features/account/account.ts'
@@ -13,7 +13,8 @@ import { changePassword, requestResetMail, resetPassword } from '../../src/featu
 import { requestSmsCode, verifySmsCode, type SmsVerified } from '../../src/features/account/sms.server.ts'
 import { FOUND_IDS_COOKIE, FOUND_IDS_PATH, FOUND_IDS_TTL_SECONDS, sealFoundIds } from '../../src/features/account/found-ids.ts'
 import type { AppEnv } from '../lib/env.ts'
-import { authContext, field, formFlow } from './forms.ts'
+import { authContext, field, formRoute, toLogin } from './forms.ts'
+import { currentUserId } from '../middleware/session.ts'
 import { needs } from '../middleware/delivery.ts'
 
 const q = (params: Record<string, string | undefined>) =>
@@ -50,29 +51,39 @@ async function setWebSession(c: Context<AppEnv>, pair: Awaited<ReturnType<typeof
 
 export const accountWeb = new Hono<AppEnv>()
   /** Spec §2 /user/changePassword (login required): the new pair goes into the session cookie. */
-  .post('/change-password', (c) => {
-    const userId = c.var.session.userId
-    if (userId === null) return c.redirect(`${LOGIN_ROUTE}?${q({ callback: '/user/changePassword' })}`, 303)
-    return formFlow(c, ChangePasswordBody, async (data) => setWebSession(c, await changePassword(c.var.db, userId, data, authContext(c))),
-      () => '/user/changePassword?done=1', (code) => `/user/changePassword?${q({ error: code })}`)
-  })
+  .post('/change-password', ...formRoute({
+    schema: ChangePasswordBody,
+    guest: toLogin('/user/changePassword'),
+    run: async (data, c) => setWebSession(c, await changePassword(c.var.db, currentUserId(c), data, authContext(c))),
+    done: () => '/user/changePassword?done=1',
+    failed: (code) => `/user/changePassword?${q({ error: code })}`,
+  }))
   /** Spec §2 find password, e-mail ID tab. */
-  .post('/reset-mail', needs('mail'), (c) =>
-    formFlow(c, ResetMailBody, (data) => requestResetMail(c.var.db, data, authContext(c)),
-      (data) => `/user/findPassword?${q({ tab: 'email', sent: '1', email: data.email.trim() })}`,
-      (code, raw) => `/user/findPassword?${q({ tab: 'email', error: code, email: field(raw, 'email') })}`))
+  .post('/reset-mail', needs('mail'), ...formRoute({
+    schema: ResetMailBody,
+    run: (data, c) => requestResetMail(c.var.db, data, authContext(c)),
+    done: (data) => `/user/findPassword?${q({ tab: 'email', sent: '1', email: data.email.trim() })}`,
+    failed: (code, raw) => `/user/findPassword?${q({ tab: 'email', error: code, email: field(raw, 'email') })}`,
+  }))
   /** Spec §2/§3 reset password: the result page, or the form again for a rule it shows. */
-  .post('/reset-password', (c) =>
-    formFlow(c, ResetPasswordBody, (data) => resetPassword(c.var.db, data, authContext(c)),
-      () => `/user/resetPassword/result?result=SUCCESS`,
-      (code, raw) => RESET_FORM_ERRORS.has(code) && field(raw, 'uuid')
-        ? `/user/resetPassword?${q({ userId: field(raw, 'userId'), uuid: field(raw, 'uuid'), error: code })}`
-        : `/user/resetPassword/result?${q({ result: code === 'NOT_LOCAL_LOGIN_USER' ? code : 'TIMEOUT' })}`))
+  .post('/reset-password', ...formRoute({
+    schema: ResetPasswordBody,
+    run: (data, c) => resetPassword(c.var.db, data, authContext(c)),
+    done: () => `/user/resetPassword/result?result=SUCCESS`,
+    failed: (code, raw) => RESET_FORM_ERRORS.has(code) && field(raw, 'uuid')
+      ? `/user/resetPassword?${q({ userId: field(raw, 'userId'), uuid: field(raw, 'uuid'), error: code })}`
+      : `/user/resetPassword/result?${q({ result: code === 'NOT_LOCAL_LOGIN_USER' ? code : 'TIMEOUT' })}`,
+  }))
   /** Spec §2/§4 SMS code request (find ID, find password phone tab, phone registration). */
-  .post('/sms-send', needs('sms'), (c) =>
-    formFlow(c, SmsRequestBody, (data) => requestSmsCode(c.var.db, data, authContext(c), c.var.session.userId),
-      (data) => `${SMS_PAGES[data.purpose]}?${q({ tab: smsTab({ purpose: data.purpose }), step: 'code', phone: data.phone.trim(), id: data.id?.trim() })}`,
-      (code, raw) => `${smsPage(raw)}?${q({ tab: smsTab(raw), step: code === 'ALREADY_SEND_SMS' ? 'code' : undefined, error: code, phone: field(raw, 'phone'), id: field(raw, 'id') })}`))
-  .post('/sms-verify', (c) =>
-    formFlow(c, SmsVerifyBody, (data) => verifySms(c, data), smsDone,
-      (code, raw) => `${smsPage(raw)}?${q({ tab: smsTab(raw), step: CODE_STEP_ERRORS.has(code) || code === 'INVALID_PARAMETER' ? 'code' : undefined, error: code, phone: field(raw, 'phone'), id: field(raw, 'id') })}`))
+  .post('/sms-send', needs('sms'), ...formRoute({
+    schema: SmsRequestBody,
+    run: (data, c) => requestSmsCode(c.var.db, data, authContext(c), c.var.session.userId),
+    done: (data) => `${SMS_PAGES[data.purpose]}?${q({ tab: smsTab({ purpose: data.purpose }), step: 'code', phone: data.phone.trim(), id: data.id?.trim() })}`,
+    failed: (code, raw) => `${smsPage(raw)}?${q({ tab: smsTab(raw), step: code === 'ALREADY_SEND_SMS' ? 'code' : undefined, error: code, phone: field(raw, 'phone'), id: field(raw, 'id') })}`,
+  }))
+  .post('/sms-verify', ...formRoute({
+    schema: SmsVerifyBody,
+    run: (data, c) => verifySms(c, data),
+    done: smsDone,
+    failed: (code, raw) => `${smsPage(raw)}?${q({ tab: smsTab(raw), step: CODE_STEP_ERRORS.has(code) || code === 'INVALID_PARAMETER' ? 'code' : undefined, error: code, phone: field(raw, 'phone'), id: field(raw, 'id') })}`,
+  }))

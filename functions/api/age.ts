@@ -20,16 +20,14 @@ import type { Token } from '../../src/features/auth/tokens.ts'
 import type { AppEnv } from '../lib/env.ts'
 import { ok } from '../lib/respond.ts'
 import { validate } from '../lib/validate.ts'
-import { currentUserId, requireUser, session } from '../middleware/session.ts'
+import { currentUserId, requireUser } from '../middleware/session.ts'
 import { authContext } from './auth.ts'
-import { PERSONAL } from '../../src/lib/cache.ts'
 
 const ToggleParam = z.object({ value: ToggleValue })
 
 async function me(c: Context<AppEnv>) {
   const data = await userMe(c.var.db, currentUserId(c))
   if (!data) throw new AppError('NOT_LOGIN_USER')
-  c.header('Cache-Control', PERSONAL)
   return data
 }
 
@@ -62,12 +60,11 @@ async function renewTokens(c: Context<AppEnv>, appRefreshToken: string | undefin
 
 export const age = new Hono<AppEnv>()
   /** What the popup shows (guest: jp yes/no or "log in first"; member: the edition's check, or kr phone). */
-  .get('/adult', session, async (c) => {
+  .get('/adult', async (c) => {
     const edition = c.var.edition
     const userId = c.var.session.userId
     const state = userId === null ? null : await readAdultState(c.var.db, userId)
     const adult = isAdult(edition, state, getCookie(c, NOT_LOGGED_IN_ADULT_COOKIE))
-    c.header('Cache-Control', PERSONAL)
     return ok(c, {
       signedIn: state !== null,
       isAdult: adult,
@@ -79,18 +76,18 @@ export const age = new Hono<AppEnv>()
       birthedAt: state?.birthedAt ?? null,
     })
   })
-  .put('/adult', session, requireUser, validate('json', VerifyAdultBody), async (c) => {
+  .put('/adult', requireUser, validate('json', VerifyAdultBody), async (c) => {
     const body = c.req.valid('json')
     const koreanIp = c.var.edition.krAdultAuth ? isKoreanIp(c.req.header('cf-ipcountry')) : undefined
     await verifyAdult(c.var.db, currentUserId(c), c.var.edition, body.birthedAt, { koreanIp })
     const tokens = await renewTokens(c, body.refreshToken)
     return ok(c, { ...(await me(c)), ...(tokens ?? {}) })
   })
-  .put('/adult/toggle/:value', session, requireUser, validate('param', ToggleParam), async (c) => {
+  .put('/adult/toggle/:value', requireUser, validate('param', ToggleParam), async (c) => {
     await setShowAdult(c.var.db, currentUserId(c), c.var.edition, c.req.valid('param').value)
     return ok(c, await me(c))
   })
-  .put('/BL/toggle/:value', session, validate('param', ToggleParam), async (c) => {
+  .put('/BL/toggle/:value', validate('param', ToggleParam), async (c) => {
     const allowed = toggleAllowed('bl', c.var.edition, c.var.session.userId !== null)
     if (allowed !== 'ok') throw new AppError(allowed)
     await setBlToggle(c.var.db, currentUserId(c), c.req.valid('param').value)

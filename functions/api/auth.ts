@@ -20,9 +20,8 @@ import { createMiddleware } from 'hono/factory'
 import { AppleMigrateBody } from '../../src/features/auth/apple.ts'
 import { migrateAppleSignIn } from '../../src/features/auth/apple.server.ts'
 import { accountWeb } from './account-web.ts'
-import { assertSameOrigin, authContext, field, formFlow } from './forms.ts'
+import { authContext, field, formRoute, toLogin } from './forms.ts'
 import { needs } from '../middleware/delivery.ts'
-import { PERSONAL } from '../../src/lib/cache.ts'
 
 export { authContext }
 
@@ -39,6 +38,8 @@ function setSignUpCookies(c: Context<AppEnv>) {
 }
 
 const SIGN_UP_ROUTE = '/user/signup'
+/** The logout forms' one optional field: any value (a foreign or odd callback goes home). */
+const LogoutForm = z.object({ callback: z.unknown().optional() })
 /** The sign-up page at its OTP step for `email`, with an optional error code or notice. */
 function otpStep(email: string, extra: Record<string, string> = {}) {
   return `${SIGN_UP_ROUTE}?${new URLSearchParams({ step: 'otp', email, ...extra })}`
@@ -74,50 +75,64 @@ export const auth = new Hono<AppEnv>()
     return ok(c, {})
   })
   /** Spec §2 /user/login form: sets the encrypted session cookie and goes to `callback` (own-site paths only). */
-  .post('/web/sign-in', async (c) => {
-    assertSameOrigin(c)
-    const form = SignInForm.safeParse(await c.req.parseBody().catch(() => null))
-    const callback = safeCallback(form.success ? form.data.callback : undefined)
-    if (!form.success) return c.redirect(loginWithError('INVALID_PARAMETER', callback), 303)
-    try {
-      const pair = await signIn(c.var.db, form.data, authContext(c))
+  .post('/web/sign-in', ...formRoute({
+    schema: SignInForm,
+    run: async (data, c) => {
+      const pair = await signIn(c.var.db, data, authContext(c))
       setCookie(c, SESSION_COOKIE, await sealSession(await sessionKeys(), pair), sessionCookieOptions(c.req.url, pair.refreshToken.expiredAt))
-      return c.redirect(callback, 303)
-    } catch (e) {
-      if (e instanceof AppError && e.status < 500) return c.redirect(loginWithError(e.code, callback), 303)
-      throw e
-    }
-  })
+    },
+    done: (data) => safeCallback(data.callback),
+    failed: (code, raw) => {
+      const form = SignInForm.safeParse(raw)
+      return loginWithError(code, safeCallback(form.success ? form.data.callback : undefined))
+    },
+  }))
   /** Spec §2 /user/signup form, then its OTP step. */
-  .post('/web/sign-up', needs('mail'), (c) =>
-    formFlow(c, SignUpForm, async (data) => {
+  .post('/web/sign-up', needs('mail'), ...formRoute({
+    schema: SignUpForm,
+    run: async (data, c) => {
       const result = await signUp(c.var.db, data, authContext(c))
       setSignUpCookies(c)
       return result
-    }, (data, result) => otpStep(data.email.trim(), result.sent ? {} : { error: 'RETRY' }), (code, raw) => `${SIGN_UP_ROUTE}?${new URLSearchParams({ error: code, email: field(raw, 'email') })}`))
-  .post('/web/verify-otp', (c) =>
-    formFlow(c, VerifyOtpBody, (data) => verifyOtp(c.var.db, data, authContext(c)), () => `${LOGIN_ROUTE}?verified=1`, (code, raw) => otpStep(field(raw, 'email'), { error: code })))
-  .post('/web/resend-otp', needs('mail'), (c) =>
-    formFlow(c, ResendOtpBody, (data) => resendOtp(c.var.db, data, authContext(c)), (data) => otpStep(data.email.trim(), { resent: '1' }), (code, raw) => otpStep(field(raw, 'email'), { error: code })))
+    },
+    done: (data, result) => otpStep(data.email.trim(), result.sent ? {} : { error: 'RETRY' }),
+    failed: (code, raw) => `${SIGN_UP_ROUTE}?${new URLSearchParams({ error: code, email: field(raw, 'email') })}`,
+  }))
+  .post('/web/verify-otp', ...formRoute({
+    schema: VerifyOtpBody,
+    run: (data, c) => verifyOtp(c.var.db, data, authContext(c)),
+    done: () => `${LOGIN_ROUTE}?verified=1`,
+    failed: (code, raw) => otpStep(field(raw, 'email'), { error: code }),
+  }))
+  .post('/web/resend-otp', needs('mail'), ...formRoute({
+    schema: ResendOtpBody,
+    run: (data, c) => resendOtp(c.var.db, data, authContext(c)),
+    done: (data) => otpStep(data.email.trim(), { resent: '1' }),
+    failed: (code, raw) => otpStep(field(raw, 'email'), { error: code }),
+  }))
   /** Web logout: the family is revoked server-side (ASVS 7.4.1) and the cookie cleared. */
-  .post('/web/logout', async (c) => {
-    assertSameOrigin(c)
-    const web = await openSession(await sessionKeys(), getCookie(c, SESSION_COOKIE))
-    if (web) await logout(c.var.db, web.refreshToken.value)
-    deleteCookie(c, SESSION_COOKIE, sessionCookieOptions(c.req.url))
+  .post('/web/logout', ...formRoute({
+    schema: LogoutForm,
+    run: async (_data, c) => {
+      const web = await openSession(await sessionKeys(), getCookie(c, SESSION_COOKIE))
+      if (web) await logout(c.var.db, web.refreshToken.value)
+      deleteCookie(c, SESSION_COOKIE, sessionCookieOptions(c.req.url))
+    },
     // an optional own-site `callback` (e.g. /callback/logout-success); anything else goes home
-    const form = (await c.req.parseBody().catch(() => ({}))) as Record<string, unknown>
-    return c.redirect(safeCallback(typeof form.callback === 'string' ? form.callback : '/'), 303)
-  })
+    done: (data) => safeCallback(typeof data.callback === 'string' ? data.callback : '/'),
+    failed: () => '/',
+  }))
   /** Sign out of every device (/setting): every session of the account ends, this browser's too; a guest goes to login. */
-  .post('/web/logout-all', async (c) => {
-    assertSameOrigin(c)
-    const state = c.get('session')
-    if (state.userId === null) return c.redirect(`${LOGIN_ROUTE}?${new URLSearchParams({ callback: '/setting' })}`, 303)
-    await signOutEverywhere(c.var.db, state.userId)
-    deleteCookie(c, SESSION_COOKIE, sessionCookieOptions(c.req.url))
-    return c.redirect('/callback/logout-success', 303)
-  })
+  .post('/web/logout-all', ...formRoute({
+    schema: z.object({}),
+    guest: toLogin('/setting'),
+    run: async (_data, c) => {
+      await signOutEverywhere(c.var.db, currentUserId(c))
+      deleteCookie(c, SESSION_COOKIE, sessionCookieOptions(c.req.url))
+    },
+    done: () => '/callback/logout-success',
+    failed: (code) => `/setting?error=${code}`,
+  }))
   /** Spec §7 PUT|POST /auth/local/change/password: a new token pair (every other session ended). */
   .on(['PUT', 'POST'], '/local/change/password', requireUser, validate('json', ChangePasswordBody), async (c) => {
     const { accessToken, refreshToken, userId } = await changePassword(c.var.db, currentUserId(c), c.req.valid('json'), authContext(c))
@@ -133,7 +148,6 @@ export const auth = new Hono<AppEnv>()
   /** Spec §7 GET /nice/encode for apps: the signed carrier request (form action and fields) of the reader; NOT_EXIST without a carrier. */
   .get('/carrier/encode', requireUser, validate('query', z.object({ purpose: z.enum(CARRIER_PURPOSES), returnPath: z.string().max(512).optional() })), async (c) => {
     const q = c.req.valid('query')
-    c.header('Cache-Control', PERSONAL)
     const start = await startCarrier(currentUserId(c), q.purpose, q.returnPath ?? '/my')
     if (!start) throw new AppError('NOT_EXIST')
     return ok(c, start)

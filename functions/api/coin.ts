@@ -5,16 +5,12 @@ import { coinHistory, coinOf } from '../../src/features/wallet/wallet.server.ts'
 import type { AppEnv } from '../lib/env.ts'
 import { ok } from '../lib/respond.ts'
 import { validate } from '../lib/validate.ts'
-import { currentSession, currentUserId, requireUser, session } from '../middleware/session.ts'
-import { PERSONAL } from '../../src/lib/cache.ts'
+import { checksSessionItself, currentSession, currentUserId, requireUser } from '../middleware/session.ts'
 
 export const coin = new Hono<AppEnv>()
-  .use(session, requireUser, async (c, next) => {
-    await next()
-    c.header('Cache-Control', PERSONAL)
-  })
+  .use(requireUser)
   /** Balances per type and the next expiries (the session version is checked in the same query). */
-  .get('/', async (c) => {
+  .get('/', checksSessionItself, async (c) => {
     const session = currentSession(c)
     return ok(c, await coinOf(c.var.db, session.userId, new Date(), session))
   })

@@ -9,21 +9,20 @@
  */
 import { Hono, type Context } from 'hono'
 import { getCookie } from 'hono/cookie'
-import { z } from 'zod'
+import { z, type ZodType } from 'zod'
 import { AppError } from '../../src/lib/errors/catalogue.ts'
 import { parseId } from '../../src/features/catalogue/catalogue.ts'
 import { loginRedirect } from '../../src/features/session/routes.ts'
 import { NOT_LOGGED_IN_ADULT_COOKIE } from '../../src/features/age/age.ts'
-import { BlockBody, decodeCursor, ListQuery, PostBody, ReactionBody, REACTIONS, type Reaction } from '../../src/features/comment/comment.ts'
+import { BlockBody, decodeCursor, ListQuery, PostBody, ReactionBody } from '../../src/features/comment/comment.ts'
 import {
   blockUser, commentScope, CommentTextError, deleteComment, listComments, listReplies, myComments, postComment, react, unblockUser, type Viewer,
 } from '../../src/features/comment/comment.server.ts'
 import type { AppEnv } from '../lib/env.ts'
 import { errorResponse, ok } from '../lib/respond.ts'
 import { validate } from '../lib/validate.ts'
-import { assertSameOrigin } from './forms.ts'
-import { currentUserId, requireUser, session } from '../middleware/session.ts'
-import { PERSONAL } from '../../src/lib/cache.ts'
+import { formRoute, type RawForm } from './forms.ts'
+import { currentUserId, requireUser } from '../middleware/session.ts'
 
 const viewerOf = (c: Context<AppEnv>): Viewer => ({ userId: c.get('session')?.userId ?? null, adultCookie: getCookie(c, NOT_LOGGED_IN_ADULT_COOKIE) })
 const idParam = (c: Context<AppEnv>, name: string) => {
@@ -56,45 +55,40 @@ function pageOf(raw: Record<string, unknown>, extra: Record<string, string> = {}
   return `/comment?${q}${hash}`
 }
 
-/** Plain-form flow: same Origin, guest → login (back to the page), refusals → the page with the code. */
-async function webForm(c: Context<AppEnv>, run: (userId: number, raw: Record<string, unknown>) => Promise<string>) {
-  assertSameOrigin(c)
-  c.header('Cache-Control', 'no-store')
-  const raw = ((await c.req.parseBody().catch(() => null)) ?? {}) as Record<string, unknown>
-  const userId = c.get('session')?.userId ?? null
-  if (userId === null) return c.redirect(loginRedirect(new URL(pageOf(raw), c.req.url)) ?? '/user/login', 303)
-  try {
-    return c.redirect(await run(userId, raw), 303)
-  } catch (e) {
-    if (e instanceof CommentTextError) {
-      return c.redirect(pageOf(raw, { error: 'INVALID_PARAMETER', reason: e.check.reason, ...(e.check.reason === 'BANNED' ? { word: e.check.word } : {}), ...(field(raw, 'parentId') ? { replyTo: field(raw, 'parentId') } : {}) }, '#comment-form'), 303)
-    }
-    if (e instanceof AppError && e.status < 500) return c.redirect(pageOf(raw, { error: e.code }, '#comment-status'), 303)
-    throw e
-  }
+/**
+ * A plain form of the /comment pages: guest → login (back to the page), refusals → the page with the code (a
+ * refused text with its reason and word, on the form), success → `done` on the page the form came from.
+ */
+function commentForm<S extends ZodType, R>(schema: S, run: (data: z.infer<S>, c: Context<AppEnv>) => Promise<R>, done: (raw: RawForm, result: R, c: Context<AppEnv>) => string) {
+  return formRoute({
+    schema,
+    guest: (raw, c) => loginRedirect(new URL(pageOf(raw), c.req.url)) ?? '/user/login',
+    run,
+    done: (_data, result, c, raw) => done(raw, result, c),
+    failed: (code, raw, details) => typeof details?.reason === 'string'
+      ? pageOf(raw, { error: code, reason: details.reason, ...(typeof details.word === 'string' ? { word: details.word } : {}), ...(field(raw, 'parentId') ? { replyTo: field(raw, 'parentId') } : {}) }, '#comment-form')
+      : pageOf(raw, { error: code }, '#comment-status'),
+  })
 }
 
+const NoFields = z.object({})
 const ReplyQuery = z.object({ after: z.coerce.number().int().min(0).max(2_147_483_647).optional() })
 const MyQuery = z.object({ cursor: z.string().regex(/^[1-9]\d{0,9}$/).optional() })
 
 export const comment = new Hono<AppEnv>()
-  .use(session)
   .get('/', validate('query', ListQuery), async (c) => {
     const q = c.req.valid('query')
     const cursor = q.cursor === undefined ? null : decodeCursor(q.cursor, q.sort)
     if (q.cursor !== undefined && cursor === null) throw new AppError('INVALID_PARAMETER', { fields: 'cursor' })
     const viewer = viewerOf(c)
     const scope = await commentScope(c.var.db, c.var.edition, viewer, q.contentsId, q.episodeId)
-    c.header('Cache-Control', PERSONAL)
     return ok(c, await listComments(c.var.db, scope, viewer.userId, q.sort, cursor))
   })
   .get('/my', requireUser, validate('query', MyQuery), async (c) => {
     const cursor = c.req.valid('query').cursor
-    c.header('Cache-Control', PERSONAL)
     return ok(c, await myComments(c.var.db, currentUserId(c), cursor ? Number(cursor) : null))
   })
   .get('/:id/reply', validate('query', ReplyQuery), async (c) => {
-    c.header('Cache-Control', PERSONAL)
     return ok(c, await listReplies(c.var.db, c.var.edition, viewerOf(c), idParam(c, 'id'), c.req.valid('query').after ?? 0))
   })
   .post('/', requireUser, validate('json', PostBody), async (c) => {
@@ -119,33 +113,11 @@ export const comment = new Hono<AppEnv>()
     return ok(c, { userId: target, blocked: false })
   })
   // ── plain forms of /comment and /comment/my ──
-  .post('/web/post', (c) =>
-    webForm(c, async (userId, raw) => {
-      const form = PostBody.safeParse(raw)
-      if (!form.success) throw new AppError('INVALID_PARAMETER')
-      const posted = await postComment(c.var.db, c.var.edition, userId, form.data)
-      return pageOf(raw, { posted: String(posted.id) }, `#c${posted.id}`)
-    }))
-  .post('/web/delete/:id', (c) =>
-    webForm(c, async (userId, raw) => {
-      await deleteComment(c.var.db, userId, idParam(c, 'id'))
-      return pageOf(raw, { deleted: '1' }, '#comment-status')
-    }))
-  .post('/web/reaction/:id', (c) =>
-    webForm(c, async (userId, raw) => {
-      const kind = field(raw, 'kind') as Reaction
-      if (!(REACTIONS as readonly string[]).includes(kind)) throw new AppError('INVALID_PARAMETER')
-      const id = idParam(c, 'id')
-      await react(c.var.db, c.var.edition, userId, id, kind)
-      return pageOf(raw, kind === 'REPORT' ? { reported: '1' } : {}, `#c${id}`)
-    }))
-  .post('/web/block/:userId', (c) =>
-    webForm(c, async (userId, raw) => {
-      await blockUser(c.var.db, userId, idParam(c, 'userId'))
-      return pageOf(raw, { blocked: '1' }, '#comment-status')
-    }))
-  .post('/web/unblock/:userId', (c) =>
-    webForm(c, async (userId, raw) => {
-      await unblockUser(c.var.db, userId, idParam(c, 'userId'))
-      return pageOf(raw, { unblocked: '1' }, '#blocked')
-    }))
+  .post('/web/post', ...commentForm(PostBody, (data, c) => postComment(c.var.db, c.var.edition, currentUserId(c), data), (raw, posted) => pageOf(raw, { posted: String(posted.id) }, `#c${posted.id}`)))
+  .post('/web/delete/:id', ...commentForm(NoFields, (_data, c) => deleteComment(c.var.db, currentUserId(c), idParam(c, 'id')), (raw) => pageOf(raw, { deleted: '1' }, '#comment-status')))
+  .post('/web/reaction/:id', ...commentForm(ReactionBody, async (data, c) => {
+    await react(c.var.db, c.var.edition, currentUserId(c), idParam(c, 'id'), data.kind)
+    return data.kind
+  }, (raw, kind, c) => pageOf(raw, kind === 'REPORT' ? { reported: '1' } : {}, `#c${idParam(c, 'id')}`)))
+  .post('/web/block/:userId', ...commentForm(NoFields, (_data, c) => blockUser(c.var.db, currentUserId(c), idParam(c, 'userId')), (raw) => pageOf(raw, { blocked: '1' }, '#comment-status')))
+  .post('/web/unblock/:userId', ...commentForm(NoFields, (_data, c) => unblockUser(c.var.db, currentUserId(c), idParam(c, 'userId')), (raw) => pageOf(raw, { unblocked: '1' }, '#blocked')))

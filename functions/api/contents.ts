@@ -17,7 +17,6 @@ import { seriesMe, seriesOwnerships } from '../../src/features/library/library.s
 import { adultGate, audienceSees } from '../../src/features/age/age.ts'
 import { audienceOf } from '../middleware/audience.ts'
 import { currentUserId, requireUser } from '../middleware/session.ts'
-import { PERSONAL } from '../../src/lib/cache.ts'
 
 const ContentsQuery = z.object({
   tab: z.string().max(20).optional(),
@@ -31,13 +30,11 @@ export const contents = new Hono<AppEnv>().get('/', validate('query', ContentsQu
   const audience = audienceSees(await audienceOf(c))
   const resolved = resolveContents(c.req.valid('query'), audience, homeToday(edition.timeZone))
   if (!resolved.ok) throw new AppError(resolved.code, resolved.field ? { fields: resolved.field } : undefined)
-  c.header('Cache-Control', PERSONAL)
   return ok(c, await listContents(c.get('db'), resolved.request, audience))
 })
   .get('/:id/me', requireUser, async (c) => {
     const me = await seriesMe(c.var.db, currentUserId(c), seriesIdOf(c))
     if (!me) throw new AppError('NOT_EXIST')
-    c.header('Cache-Control', PERSONAL)
     return ok(c, me)
   })
   .get('/:id', async (c) => {
@@ -50,7 +47,6 @@ export const contents = new Hono<AppEnv>().get('/', validate('query', ContentsQu
     ])
     if (!series) throw new AppError((await seriesExists(c.var.db, id)) ? 'INVALID_CONTENTS' : 'NOT_EXIST') // spec §8 detail errors
     if (series.isAdult && adultGate(c.var.edition, audience) !== 'open') throw new AppError('ADULT_ONLY_CONTENTS')
-    c.header('Cache-Control', PERSONAL)
     const { episodes, ...rest } = series
     return ok(c, {
       ...rest,

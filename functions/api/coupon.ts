@@ -11,63 +11,47 @@
  */
 import { Hono } from 'hono'
 import { AppError } from '../../src/lib/errors/catalogue.ts'
-import { loginRedirect } from '../../src/features/session/routes.ts'
 import { CouponCodeRequest } from '../../src/features/coupon/coupon.ts'
 import { downloadableCoupons, downloadCoupon, redeemCoupon } from '../../src/features/coupon/coupon.server.ts'
 import { z } from 'zod'
 import type { AppEnv } from '../lib/env.ts'
+import { formRoute, toLogin } from './forms.ts'
 import { ok } from '../lib/respond.ts'
 import { validate } from '../lib/validate.ts'
-import { currentUserId, requireUser, session, sessionPlatform } from '../middleware/session.ts'
-import { PERSONAL } from '../../src/lib/cache.ts'
+import { currentUserId, requireUser, sessionPlatform } from '../middleware/session.ts'
 
 const CouponParam = z.object({ id: z.string().regex(/^[1-9]\d{0,14}$/).transform(Number) })
 
 export const coupon = new Hono<AppEnv>()
-  .get('/download', session, requireUser, async (c) => {
-    c.header('Cache-Control', PERSONAL)
+  .get('/download', requireUser, async (c) => {
     return ok(c, { items: await downloadableCoupons(c.var.db, currentUserId(c), sessionPlatform(c)) })
   })
-  .post('/download/:id', session, requireUser, validate('param', CouponParam), async (c) => {
+  .post('/download/:id', requireUser, validate('param', CouponParam), async (c) => {
     const result = await downloadCoupon(c.var.db, { userId: currentUserId(c), couponId: c.req.valid('param').id, platform: sessionPlatform(c) })
-    c.header('Cache-Control', PERSONAL)
     return ok(c, result)
   })
-  .post('/web/download/:id', async (c) => {
-    if (c.req.header('origin') !== new URL(c.req.url).origin) throw new AppError('FORBIDDEN_ORIGIN')
-    c.header('Cache-Control', 'no-store')
-    const state = c.get('session')
-    if (!state || state.userId === null) return c.redirect(loginRedirect(new URL('/coupon', c.req.url)) ?? '/user/login', 303)
-    const param = CouponParam.safeParse({ id: c.req.param('id') })
-    try {
+  .post('/web/download/:id', ...formRoute({
+    schema: z.object({}),
+    guest: toLogin('/coupon'),
+    run: (_data, c) => {
+      const param = CouponParam.safeParse({ id: c.req.param('id') })
       if (!param.success) throw new AppError('NOT_FOUND_COUPON')
-      const { reward } = await downloadCoupon(c.var.db, { userId: state.userId, couponId: param.data.id, platform: 'WEB' })
-      return c.redirect(reward ? `/coupon?reward=${reward.type}:${reward.amount}#coupon-form` : `/coupon?downloaded=${param.data.id}#downloads`, 303)
-    } catch (e) {
-      if (e instanceof AppError && e.status < 500) return c.redirect(`/coupon?error=${e.code}#downloads`, 303)
-      throw e
-    }
-  })
+      return downloadCoupon(c.var.db, { userId: currentUserId(c), couponId: param.data.id, platform: 'WEB' })
+    },
+    done: (_data, { couponId, reward }) => (reward ? `/coupon?reward=${reward.type}:${reward.amount}#coupon-form` : `/coupon?downloaded=${couponId}#downloads`),
+    failed: (code) => `/coupon?error=${code}#downloads`,
+  }))
   /** `{code}` → `{reward:{type, amount}}`. */
-  .post('/code', session, requireUser, validate('json', CouponCodeRequest), async (c) => {
+  .post('/code', requireUser, validate('json', CouponCodeRequest), async (c) => {
     const result = await redeemCoupon(c.var.db, { userId: currentUserId(c), code: c.req.valid('json').code, platform: sessionPlatform(c) })
-    c.header('Cache-Control', PERSONAL)
     return ok(c, result)
   })
   /** The /coupon page's form (same Origin only): 303 to /coupon?reward=TYPE:AMOUNT or /coupon?error=CODE. */
-  .post('/web/code', async (c) => {
-    if (c.req.header('origin') !== new URL(c.req.url).origin) throw new AppError('FORBIDDEN_ORIGIN')
-    c.header('Cache-Control', 'no-store')
-    const state = c.get('session')
-    if (!state || state.userId === null) return c.redirect(loginRedirect(new URL('/coupon', c.req.url)) ?? '/user/login', 303)
-    const raw = ((await c.req.parseBody().catch(() => null)) ?? {}) as Record<string, unknown>
-    const form = CouponCodeRequest.safeParse({ code: raw.code })
-    try {
-      if (!form.success) throw new AppError('NOT_FOUND_COUPON')
-      const { reward } = await redeemCoupon(c.var.db, { userId: state.userId, code: form.data.code, platform: 'WEB' })
-      return c.redirect(`/coupon?reward=${reward.type}:${reward.amount}#coupon-form`, 303)
-    } catch (e) {
-      if (e instanceof AppError && e.status < 500) return c.redirect(`/coupon?error=${e.code}#coupon-form`, 303)
-      throw e
-    }
-  })
+  .post('/web/code', ...formRoute({
+    schema: CouponCodeRequest,
+    invalid: 'NOT_FOUND_COUPON',
+    guest: toLogin('/coupon'),
+    run: (data, c) => redeemCoupon(c.var.db, { userId: currentUserId(c), code: data.code, platform: 'WEB' }),
+    done: (_data, { reward }) => `/coupon?reward=${reward.type}:${reward.amount}#coupon-form`,
+    failed: (code) => `/coupon?error=${code}#coupon-form`,
+  }))

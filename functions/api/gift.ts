@@ -13,30 +13,24 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
 import { AppError } from '../../src/lib/errors/catalogue.ts'
-import { loginRedirect } from '../../src/features/session/routes.ts'
 import { UseGiftRequest } from '../../src/features/gift/gift.ts'
 import { listGifts, useGift } from '../../src/features/gift/gift.server.ts'
-import { IdempotencyKeyTaken } from '../../src/features/wallet/idempotency.server.ts'
-import { requestHash } from '../../src/features/wallet/idempotency.ts'
 import type { AppEnv } from '../lib/env.ts'
+import { formRoute, fromForm, toLogin } from './forms.ts'
 import { ok } from '../lib/respond.ts'
 import { validate } from '../lib/validate.ts'
 import { idempotent } from '../middleware/idempotency.ts'
-import { currentUserId, requireUser, session } from '../middleware/session.ts'
-import { PERSONAL } from '../../src/lib/cache.ts'
+import { currentUserId, requireUser } from '../middleware/session.ts'
 
 const GiftParam = z.object({ id: z.string().regex(/^[1-9]\d{0,14}$/).transform(Number) })
-const GiftForm = z.object({
-  episodeId: z.union([z.literal(''), z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER)]).optional(),
-  key: z.string().regex(/^[A-Za-z0-9_-]{8,100}$/),
-})
+/** The key the /gift page renders into each ticket's form. */
+const GiftKey = z.string().regex(/^[A-Za-z0-9_-]{8,100}$/)
 
 export const gift = new Hono<AppEnv>()
-  .get('/', session, requireUser, async (c) => {
-    c.header('Cache-Control', PERSONAL)
+  .get('/', requireUser, async (c) => {
     return ok(c, await listGifts(c.var.db, currentUserId(c)))
   })
-  .post('/:id/use', session, requireUser, validate('param', GiftParam), validate('json', UseGiftRequest), idempotent('POST /gift/use'), async (c) => {
+  .post('/:id/use', requireUser, validate('param', GiftParam), validate('json', UseGiftRequest), idempotent('POST /gift/use'), async (c) => {
     const result = await useGift(c.var.db, {
       userId: currentUserId(c),
       giftId: c.req.valid('param').id,
@@ -45,30 +39,17 @@ export const gift = new Hono<AppEnv>()
       rentalHours: c.var.edition.rentalHours,
       ageRules: c.var.edition,
     })
-    c.header('Cache-Control', PERSONAL)
     return ok(c, result)
   })
-  .post('/web/:id/use', async (c) => {
-    if (c.req.header('origin') !== new URL(c.req.url).origin) throw new AppError('FORBIDDEN_ORIGIN')
-    c.header('Cache-Control', 'no-store')
-    const state = c.get('session')
-    if (!state || state.userId === null) return c.redirect(loginRedirect(new URL('/gift', c.req.url)) ?? '/user/login', 303)
-    const param = GiftParam.safeParse({ id: c.req.param('id') })
-    const form = GiftForm.safeParse((await c.req.parseBody().catch(() => null)) ?? {})
-    try {
+  .post('/web/:id/use', ...formRoute({
+    schema: fromForm(UseGiftRequest.extend({ key: GiftKey })),
+    guest: toLogin('/gift'),
+    once: { scope: 'POST /gift/web/use' },
+    run: (data, c) => {
+      const param = GiftParam.safeParse({ id: c.req.param('id') })
       if (!param.success) throw new AppError('NOT_FOUND_GIFT')
-      if (!form.success) throw new AppError('INVALID_PARAMETER')
-      const episodeId = typeof form.data.episodeId === 'number' ? form.data.episodeId : undefined
-      const scope = 'POST /gift/use'
-      const claim = { userId: state.userId, key: `web-gift-${form.data.key}`, scope, requestHash: await requestHash(scope, JSON.stringify({ id: param.data.id, episodeId })) }
-      try {
-        await useGift(c.var.db, { userId: state.userId, giftId: param.data.id, episodeId, claim, rentalHours: c.var.edition.rentalHours, ageRules: c.var.edition })
-      } catch (e) {
-        if (!(e instanceof IdempotencyKeyTaken)) throw e // a double submit of the same form: the first one used it
-      }
-      return c.redirect(`/gift?used=${param.data.id}#gift-${param.data.id}`, 303)
-    } catch (e) {
-      if (e instanceof AppError && e.status < 500) return c.redirect(`/gift?error=${e.code}`, 303)
-      throw e
-    }
-  })
+      return useGift(c.var.db, { userId: currentUserId(c), giftId: param.data.id, episodeId: data.episodeId, claim: c.var.idempotency, rentalHours: c.var.edition.rentalHours, ageRules: c.var.edition })
+    },
+    done: (_data, { giftId }) => `/gift?used=${giftId}#gift-${giftId}`,
+    failed: (code) => `/gift?error=${code}`,
+  }))

@@ -12,17 +12,15 @@ import { recentReads, setFavorite } from '../../src/features/library/library.ser
 import type { AppEnv } from '../lib/env.ts'
 import { ok } from '../lib/respond.ts'
 import { validate } from '../lib/validate.ts'
-import { currentUserId, requireUser, session } from '../middleware/session.ts'
+import { currentUserId, requireUser } from '../middleware/session.ts'
 import { audienceSees } from '../../src/features/age/age.ts'
 import { audienceOf } from '../middleware/audience.ts'
-import { PERSONAL } from '../../src/lib/cache.ts'
 
 const RecentQuery = z.object({ cursor: z.string().max(200).optional() })
 
 async function toggle(c: Context<AppEnv>, on: boolean) {
   const seriesId = parseId(c.req.param('seriesId'))
   if (seriesId === null || !(await setFavorite(c.var.db, currentUserId(c), seriesId, on))) throw new AppError('NOT_EXIST')
-  c.header('Cache-Control', PERSONAL)
   return ok(c, { seriesId, favorite: on })
 }
 
@@ -30,10 +28,9 @@ export const library = new Hono<AppEnv>()
   .post('/favorite/:seriesId', requireUser, (c) => toggle(c, true))
   .delete('/favorite/:seriesId', requireUser, (c) => toggle(c, false))
   // Spec §2 /library/recent: series read lately with the position reached, the same on every device.
-  .get('/recent', session, requireUser, validate('query', RecentQuery), async (c) => {
+  .get('/recent', requireUser, validate('query', RecentQuery), async (c) => {
     const raw = c.req.valid('query').cursor
     const cursor = raw === undefined ? null : decodeCursor(raw, 'newest')
     if (raw !== undefined && cursor === null) throw new AppError('INVALID_PARAMETER', { fields: 'cursor' })
-    c.header('Cache-Control', PERSONAL)
     return ok(c, await recentReads(c.var.db, currentUserId(c), audienceSees(await audienceOf(c)), cursor))
   })

@@ -29,13 +29,12 @@ import type { AppEnv } from '../lib/env.ts'
 import { ok } from '../lib/respond.ts'
 import { validate } from '../lib/validate.ts'
 import { idempotent } from '../middleware/idempotency.ts'
-import { currentSession, currentUserId, requireUser, session } from '../middleware/session.ts'
-import { PERSONAL } from '../../src/lib/cache.ts'
+import { checksSessionItself, currentSession, currentUserId, requireUser } from '../middleware/session.ts'
 
 const PreviewQuery = z.object({ episodeId: z.string().regex(/^[1-9]\d{0,14}$/).transform(Number) })
 
 export const purchase = new Hono<AppEnv>()
-  .post('/', session, requireUser, validate('json', PurchaseRequest), idempotent('POST /purchase', { handlerChecksKey: true }), async (c) => {
+  .post('/', checksSessionItself, requireUser, validate('json', PurchaseRequest), idempotent('POST /purchase', { handlerChecksKey: true }), async (c) => {
     const session = currentSession(c)
     const result = await purchaseEpisodes(c.var.db, {
       userId: session.userId,
@@ -45,16 +44,13 @@ export const purchase = new Hono<AppEnv>()
       rentalHours: c.var.edition.rentalHours,
       ageRules: c.var.edition,
     })
-    c.header('Cache-Control', PERSONAL)
     return ok(c, result)
   })
-  .get('/preview', session, requireUser, validate('query', PreviewQuery), async (c) => {
+  .get('/preview', requireUser, validate('query', PreviewQuery), async (c) => {
     const result = await previewPurchase(c.var.db, currentUserId(c), c.req.valid('query').episodeId, c.var.edition)
-    c.header('Cache-Control', PERSONAL)
     return ok(c, result)
   })
-  .post('/freetime', session, requireUser, validate('json', FreetimeRequest), idempotent('POST /purchase/freetime'), async (c) => {
+  .post('/freetime', requireUser, validate('json', FreetimeRequest), idempotent('POST /purchase/freetime'), async (c) => {
     const result = await useFreetime(c.var.db, { userId: currentUserId(c), episodeId: c.req.valid('json').episodeId, claim: c.var.idempotency, ageRules: c.var.edition })
-    c.header('Cache-Control', PERSONAL)
     return ok(c, result)
   })

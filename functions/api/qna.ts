@@ -7,7 +7,6 @@
 import { Hono, type Context } from 'hono'
 import { z } from 'zod'
 import { AppError } from '../../src/lib/errors/catalogue.ts'
-import { loginRedirect } from '../../src/features/session/routes.ts'
 import { env } from 'cloudflare:workers'
 import { MAX_IMAGE_BYTES, QnaBody } from '../../src/features/qna/qna.ts'
 import { myQnas, qnaImageKey, submitQna, type Upload } from '../../src/features/qna/qna.server.ts'
@@ -15,14 +14,13 @@ import { parseId } from '../../src/features/catalogue/catalogue.ts'
 import type { AppEnv } from '../lib/env.ts'
 import { ok } from '../lib/respond.ts'
 import { validate } from '../lib/validate.ts'
-import { assertSameOrigin } from './forms.ts'
-import { currentUserId, requireUser, session } from '../middleware/session.ts'
-import { PERSONAL } from '../../src/lib/cache.ts'
+import { formRoute, toLogin } from './forms.ts'
+import { currentUserId, requireUser } from '../middleware/session.ts'
 
 const ctxOf = (c: Context<AppEnv>) => ({ timeZone: c.var.edition.timeZone, t: c.var.t, siteUrl: c.var.edition.siteUrl, media: (env as unknown as { MEDIA?: R2Bucket }).MEDIA })
 
 /** The `images` files of a multipart form (spec §5: checked by submitQna); an oversized file is not read. */
-async function uploadsOf(raw: Record<string, unknown>): Promise<Upload[] | null> {
+async function uploadsOf(raw: { images?: unknown }): Promise<Upload[] | null> {
   const value = raw.images
   const list = value === undefined ? [] : Array.isArray(value) ? value : [value]
   if (list.some((f) => typeof f === 'string' && f !== '')) return null
@@ -30,13 +28,13 @@ async function uploadsOf(raw: Record<string, unknown>): Promise<Upload[] | null>
   if (files.length > 3) return null
   return Promise.all(files.map(async (f) => ({ size: f.size, bytes: f.size <= MAX_IMAGE_BYTES ? new Uint8Array(await f.arrayBuffer()) : new Uint8Array() })))
 }
+/** The /qna/register form: the JSON route's fields and up to 3 `images` (checked by `uploadsOf`). */
+const QnaForm = QnaBody.extend({ images: z.unknown().optional() })
 const ListQuery = z.object({ cursor: z.string().regex(/^[1-9]\d{0,9}$/).optional() })
 
 export const qna = new Hono<AppEnv>()
-  .use(session)
   .get('/', requireUser, validate('query', ListQuery), async (c) => {
     const cursor = c.req.valid('query').cursor
-    c.header('Cache-Control', PERSONAL)
     return ok(c, await myQnas(c.var.db, currentUserId(c), cursor ? Number(cursor) : null))
   })
   .post('/', requireUser, validate('json', QnaBody), async (c) => ok(c, await submitQna(c.var.db, currentUserId(c), c.req.valid('json'), ctxOf(c)), 201))
@@ -48,28 +46,21 @@ export const qna = new Hono<AppEnv>()
     const object = key ? await ctxOf(c).media?.get(key) : null
     if (!object) throw new AppError('NOT_EXIST')
     return new Response(object.body, {
-      headers: { 'content-type': object.httpMetadata?.contentType ?? 'application/octet-stream', 'cache-control': PERSONAL, 'x-content-type-options': 'nosniff', 'content-disposition': 'inline' },
+      headers: { 'content-type': object.httpMetadata?.contentType ?? 'application/octet-stream', 'x-content-type-options': 'nosniff', 'content-disposition': 'inline' },
     })
   })
-  .post('/web/register', async (c) => {
-    assertSameOrigin(c)
-    c.header('Cache-Control', 'no-store')
-    const userId = c.get('session')?.userId ?? null
-    if (userId === null) return c.redirect(loginRedirect(new URL('/qna/register', c.req.url)) ?? '/user/login', 303)
-    const raw = ((await c.req.parseBody({ all: true }).catch(() => null)) ?? {}) as Record<string, unknown>
-    const back = (code: string) => {
+  .post('/web/register', ...formRoute({
+    schema: QnaForm,
+    guest: toLogin('/qna/register'),
+    run: async (data, c) => {
+      const uploads = await uploadsOf(data)
+      if (uploads === null) throw new AppError('INVALID_PARAMETER')
+      return submitQna(c.var.db, currentUserId(c), data, ctxOf(c), new Date(), uploads)
+    },
+    done: (_data, sent) => `/qna?sent=${sent.id}#q${sent.id}`,
+    failed: (code, raw) => {
       const q = new URLSearchParams({ error: code })
       for (const k of ['category', 'title']) if (typeof raw[k] === 'string') q.set(k, (raw[k] as string).slice(0, 200))
       return `/qna/register?${q}#qna-form`
-    }
-    const form = QnaBody.safeParse(raw)
-    const uploads = await uploadsOf(raw)
-    if (!form.success || uploads === null) return c.redirect(back('INVALID_PARAMETER'), 303)
-    try {
-      const sent = await submitQna(c.var.db, userId, form.data, ctxOf(c), new Date(), uploads)
-      return c.redirect(`/qna?sent=${sent.id}#q${sent.id}`, 303)
-    } catch (e) {
-      if (e instanceof AppError && e.status < 500) return c.redirect(back(e.code), 303)
-      throw e
-    }
-  })
+    },
+  }))

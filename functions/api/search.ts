@@ -14,7 +14,6 @@ import { audienceOf } from '../middleware/audience.ts'
 import { resolveSearch } from '../../src/features/search/search.ts'
 import { countTagSearch, searchSeries, tagLists } from '../../src/features/search/search.server.ts'
 import { afterResponse } from '../../src/features/catalogue/deferred.server.ts'
-import { PERSONAL } from '../../src/lib/cache.ts'
 
 /** Raw lengths are bounded before any rule runs (a huge query string is refused, not processed). */
 const SearchQuery = z.object({ keyword: z.string().max(1000).optional(), cursor: z.string().max(50).optional(), suggest: z.string().max(5).optional() })
@@ -26,7 +25,6 @@ export const search = new Hono<AppEnv>()
     if (!resolved.ok) throw new AppError(resolved.code, { fields: resolved.field })
     // The reader's audience class (issue 11): adult and BL series only for the classes that may see them.
     const audience = audienceSees(await audienceOf(c))
-    c.header('Cache-Control', PERSONAL)
     // Suggestions while typing (`suggest=1`) are not searches: only submitted ones count for the tag top 10.
     if (resolved.request.offset === 0 && query.suggest === undefined) afterResponse((db) => countTagSearch(db, resolved.request.keyword))
     return ok(c, await searchSeries(c.get('db'), resolved.request, audience))

@@ -14,11 +14,11 @@ import { openSession, sealSession, sessionCookieOptions } from '../../src/featur
 import { CSRF_COOKIE, csrfFromCookie, csrfMatches, newCsrf } from '../../src/features/session/csrf.ts'
 import { ClientLog, failureUrl, providersFor } from '../../src/features/session/service.ts'
 import type { AppEnv } from '../lib/env.ts'
+import { checksSessionItself } from '../middleware/session.ts'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { authContext } from './auth.ts'
 import { isOAuthProvider, oauthStartPath } from '../../src/features/auth/oauth.ts'
 import { offeredProviders, providerConfig } from '../../src/features/auth/oauth.server.ts'
-import { PERSONAL } from '../../src/lib/cache.ts'
 
 type Form = Record<string, string>
 
@@ -52,8 +52,7 @@ export const sessionService = new Hono<AppEnv>()
    * `{}` for a guest, else `{user, expires, coin}` (the session middleware has already refreshed the cookie).
    * The user read checks the token's session version (ASVS 7.4.3): an ended session is `{}` and its cookie goes.
    */
-  .get('/session', async (c) => {
-    c.header('Cache-Control', PERSONAL)
+  .get('/session', checksSessionItself, async (c) => {
     const state = c.var.session
     if (!state || state.userId === null) return c.json({})
     const me = await userMe(c.var.db, state.userId, state)
@@ -68,7 +67,6 @@ export const sessionService = new Hono<AppEnv>()
       token = fresh.token
       setCookie(c, CSRF_COOKIE, fresh.cookie, sessionCookieOptions(c.req.url))
     }
-    c.header('Cache-Control', PERSONAL)
     return c.json({ csrfToken: token })
   })
   /** Credentials and the edition's OAuth providers that are configured (an unconfigured one is not offered). */

@@ -15,10 +15,9 @@ import { favoriteShelf, ownedShelf } from '../../src/features/library/shelves.se
 import type { AppEnv } from '../lib/env.ts'
 import { ok } from '../lib/respond.ts'
 import { validate } from '../lib/validate.ts'
-import { currentUserId, requireUser, session } from '../middleware/session.ts'
+import { currentUserId, requireUser } from '../middleware/session.ts'
 import { audienceSees } from '../../src/features/age/age.ts'
 import { audienceOf } from '../middleware/audience.ts'
-import { PERSONAL } from '../../src/lib/cache.ts'
 
 function cursorOf(raw: string | undefined): Cursor | null {
   if (raw === undefined) return null
@@ -28,13 +27,11 @@ function cursorOf(raw: string | undefined): Cursor | null {
 }
 
 export const shelves = new Hono<AppEnv>()
-  .get('/my', session, requireUser, validate('query', ShelfQuery), async (c) => {
+  .get('/my', requireUser, validate('query', ShelfQuery), async (c) => {
     const page = await ownedShelf(c.var.db, currentUserId(c), audienceSees(await audienceOf(c)), cursorOf(c.req.valid('query').cursor))
-    c.header('Cache-Control', PERSONAL)
     return ok(c, page)
   })
-  .get('/favorite', session, requireUser, validate('query', ShelfQuery), async (c) => {
+  .get('/favorite', requireUser, validate('query', ShelfQuery), async (c) => {
     const page = await favoriteShelf(c.var.db, currentUserId(c), audienceSees(await audienceOf(c)), cursorOf(c.req.valid('query').cursor))
-    c.header('Cache-Control', PERSONAL)
     return ok(c, page)
   })

@@ -13,8 +13,7 @@ import { clearAutoUnlock, getAutoUnlock, openEpisode, saveProgress, setAutoUnloc
 import type { AppEnv } from '../lib/env.ts'
 import { ok } from '../lib/respond.ts'
 import { validate } from '../lib/validate.ts'
-import { currentUserId, requireUser, session } from '../middleware/session.ts'
-import { PERSONAL } from '../../src/lib/cache.ts'
+import { currentUserId, requireUser } from '../middleware/session.ts'
 
 const SliceQuery = z.object({
   w: z.string().regex(/^\d{1,4}$/).optional(),
@@ -41,25 +40,23 @@ function readerOf(c: Context<AppEnv>, needsUser: boolean): ViewerReader {
 function seriesIdOf(c: Context<AppEnv>): number {
   const id = parseId(c.req.param('seriesId'))
   if (id === null) throw new AppError('NOT_EXIST')
-  c.header('Cache-Control', PERSONAL)
   return id
 }
 
 export const viewer = new Hono<AppEnv>()
   // Continuous reading (spec §1): the reader's opt-in to automatic unlocks of a series, with its coin cap.
-  .get('/auto-unlock/:seriesId', session, requireUser, async (c) => ok(c, await getAutoUnlock(c.var.db, currentUserId(c), seriesIdOf(c))))
-  .put('/auto-unlock/:seriesId', session, requireUser, validate('json', AutoUnlockRequest), async (c) =>
+  .get('/auto-unlock/:seriesId', requireUser, async (c) => ok(c, await getAutoUnlock(c.var.db, currentUserId(c), seriesIdOf(c))))
+  .put('/auto-unlock/:seriesId', requireUser, validate('json', AutoUnlockRequest), async (c) =>
     ok(c, await setAutoUnlock(c.var.db, currentUserId(c), seriesIdOf(c), c.req.valid('json'))))
-  .delete('/auto-unlock/:seriesId', session, requireUser, async (c) => ok(c, await clearAutoUnlock(c.var.db, currentUserId(c), seriesIdOf(c))))
-  .get('/:episodeId', session, async (c) => {
+  .delete('/auto-unlock/:seriesId', requireUser, async (c) => ok(c, await clearAutoUnlock(c.var.db, currentUserId(c), seriesIdOf(c))))
+  .get('/:episodeId', async (c) => {
     const episodeId = episodeIdOf(c)
     const episode = await openEpisode(c.var.db, episodeId, readerOf(c, false), c.var.edition)
     if (!episode) throw new AppError('NOT_FOUND_EPISODE')
     if (!episode.access.open) throw new AppError(episode.access.code === 'UNAUTHORIZED_CONTENTS' ? readerCode(c) : episode.access.code)
-    c.header('Cache-Control', PERSONAL)
     return ok(c, episode)
   })
-  .get('/:episodeId/slice/:n', session, validate('query', SliceQuery), async (c) => {
+  .get('/:episodeId/slice/:n', validate('query', SliceQuery), async (c) => {
     const episodeId = episodeIdOf(c)
     const n = parseId(c.req.param('n'))
     const q = c.req.valid('query')
@@ -77,10 +74,9 @@ export const viewer = new Hono<AppEnv>()
     headers.set('Cross-Origin-Resource-Policy', 'same-origin')
     return new Response(found.object.body, { headers })
   })
-  .post('/:episodeId/progress', session, requireUser, validate('json', ProgressRequest), async (c) => {
+  .post('/:episodeId/progress', requireUser, validate('json', ProgressRequest), async (c) => {
     const episodeId = episodeIdOf(c)
     const saved = await saveProgress(c.var.db, currentUserId(c), episodeId, c.req.valid('json').position, c.var.edition)
-    c.header('Cache-Control', PERSONAL)
     return ok(c, saved)
   })
 

@@ -9,6 +9,8 @@
  *   write fails as a whole with IdempotencyKeyTaken and this middleware answers with the winner's row.
  * Failures (4xx) are not stored: nothing moved, so the client may retry the same key once it fixed the
  * cause (e.g. bought coins after COIN_INSUFFICIENT).
+ * `form`: a plain-form route (functions/api/forms.ts `formRoute`): the key is a field of the form, the body its
+ * validated fields, and a replay is the form's answer (a 303) built from the stored first answer.
  * `handlerChecksKey`: the handler's first read batch looks the key up itself and throws IdempotencyKeyTaken
  * before deciding anything, so the up-front lookup (one D1 round trip of three on a purchase) is skipped.
  */
@@ -37,28 +39,33 @@ function replay(stored: StoredResponse): Response {
   })
 }
 
-async function settle(c: Context<AppEnv>, claim: IdempotencyClaim): Promise<Response> {
-  const outcome = await lookupIdempotency(c.var.db, claim)
-  if (outcome.kind === 'exists') return replay(outcome.response)
-  throw new AppError('IDEMPOTENCY_KEY_REUSED')
+/** Where a plain form carries its key and its fields, and how it answers a replay. */
+type FormSource = {
+  key: (c: Context<AppEnv>) => string | undefined
+  body: (c: Context<AppEnv>) => string
+  replay: (c: Context<AppEnv>, stored: StoredResponse) => Response | Promise<Response>
 }
 
 /** The middleware for one route; `scope` names it (e.g. 'POST /purchase'): a key is bound to one route. */
-export function idempotent(scope: string, opts: { handlerChecksKey?: boolean } = {}) {
+export function idempotent(scope: string, opts: { handlerChecksKey?: boolean; form?: FormSource } = {}) {
+  const { form } = opts
+  const answer = (c: Context<AppEnv>, stored: StoredResponse) => (form ? form.replay(c, stored) : replay(stored))
   return createMiddleware<AppEnv>(async (c, next) => {
-    const key = c.req.header(IDEMPOTENCY_HEADER)
-    if (!isIdempotencyKey(key)) throw new AppError('INVALID_PARAMETER', { fields: IDEMPOTENCY_HEADER })
-    const claim: IdempotencyClaim = { userId: currentUserId(c), key, scope, requestHash: await requestHash(scope, await c.req.text()) }
+    const key = form ? form.key(c) : c.req.header(IDEMPOTENCY_HEADER)
+    if (!isIdempotencyKey(key)) throw new AppError('INVALID_PARAMETER', { fields: form ? 'key' : IDEMPOTENCY_HEADER })
+    const claim: IdempotencyClaim = { userId: currentUserId(c), key, scope, requestHash: await requestHash(scope, form ? form.body(c) : await c.req.text()) }
     if (!opts.handlerChecksKey) {
       const outcome = await lookupIdempotency(c.var.db, claim)
-      if (outcome.kind === 'exists') return replay(outcome.response)
+      if (outcome.kind === 'exists') return await answer(c, outcome.response)
       if (outcome.kind === 'exists_with_different_body') throw new AppError('IDEMPOTENCY_KEY_REUSED')
     }
     c.set('idempotency', claim)
     await next()
     if (c.error instanceof IdempotencyKeyTaken) {
       c.error = undefined
-      c.res = await settle(c, claim)
+      const outcome = await lookupIdempotency(c.var.db, claim)
+      if (outcome.kind !== 'exists') throw new AppError('IDEMPOTENCY_KEY_REUSED')
+      c.res = await answer(c, outcome.response)
     }
   })
 }

@@ -1,4 +1,6 @@
 import { createMiddleware } from 'hono/factory'
+import { matchedRoutes } from 'hono/route'
+import type { Context, MiddlewareHandler } from 'hono'
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
 import { AppError, type ErrorCode } from '../../src/lib/errors/catalogue.ts'
 import { isProtectedPath, loginRedirect, skipsUser, SESSION_COOKIE } from '../../src/features/session/routes.ts'
@@ -18,7 +20,7 @@ import { PERSONAL } from '../../src/lib/cache.ts'
 export type SessionState =
   /**
    * `expires`: when the session ends (refresh-token expiry for the cookie, access-token expiry for Bearer).
-   * `sessionVersion`, `sessionId`: the access token's; a route in CHECKED_BY_HANDLER checks them in its own read.
+   * `sessionVersion`, `sessionId`: the access token's; a route marked `checksSessionItself` checks them in its own read.
    * `reader`: the adult flags and switches read with the session check (absent when no check ran).
    * `platform`: fixed at sign-in (the token's claim), what platform rules check — never the X-Platform header.
    */
@@ -51,8 +53,14 @@ function skips(path: string): boolean {
  * Every other request with a token is checked here. A stale Bearer token answers NEED_TO_REFRESH (the app
  * refreshes; the revoked family refuses it; the app signs out); a stale cookie goes through the refresh below,
  * which fails for the same reason, and the cookie is cleared: the reader is a guest again.
+ *
+ * Such a route says so itself: `checksSessionItself` is placed in its own handler list, where the middleware
+ * finds it among the routes the router matched (a renamed or moved route keeps its flag; a route without it
+ * is checked here).
  */
-const CHECKED_BY_HANDLER = new Set(['POST /api/v1/purchase', 'GET /api/v1/coin', 'GET /api/auth/session'])
+export const checksSessionItself: MiddlewareHandler = (_c, next) => next()
+
+const routeChecksSession = (c: Context) => matchedRoutes(c).some((r) => r.handler === checksSessionItself)
 
 /**
  * The client's address (per-address limits, the refresh result's `ipAddress`): CF-Connecting-IP only, which
@@ -80,7 +88,7 @@ export const session = createMiddleware<AppEnv>(async (c, next) => {
     c.set('session', GUEST)
     return next()
   }
-  const checkVersion = !CHECKED_BY_HANDLER.has(`${c.req.method} ${path}`)
+  const checkVersion = !routeChecksSession(c)
   const authorization = c.req.header('authorization')
   if (authorization !== undefined) {
     const state = await fromBearer(authorization, c.var.edition.siteUrl, c.var.db, checkVersion)
@@ -119,7 +127,7 @@ export const session = createMiddleware<AppEnv>(async (c, next) => {
     }
   }
   await next()
-  // a route of CHECKED_BY_HANDLER found the cookie's session ended (its refresh token is revoked with it)
+  // a route marked `checksSessionItself` found the cookie's session ended (its refresh token is revoked with it)
   if (state.userId !== null && c.error instanceof AppError && c.error.code === 'NEED_TO_REFRESH') cookieChange = 'clear'
   if (cookieChange === 'clear') deleteCookie(c, SESSION_COOKIE, options)
   else if (cookieChange) {

@@ -22,7 +22,7 @@ export const BLIND_AFTER_REPORTS = 3
 export type CommentState = 'REPORT' | 'BLIND' | 'DELETED' | 'BLOCK'
 const SORTS = ['newest', 'best'] as const
 export type Sort = (typeof SORTS)[number]
-export const REACTIONS = ['LIKE', 'DISLIKE', 'REPORT'] as const
+const REACTIONS = ['LIKE', 'DISLIKE', 'REPORT'] as const
 export type Reaction = (typeof REACTIONS)[number]
 
 /** Why a text is refused (spec §5): the pages and the API show the matching message. */

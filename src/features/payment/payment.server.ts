@@ -104,25 +104,6 @@ export async function createCharge(db: Db, input: ChargeInput): Promise<ChargeRe
   return { paymentId, checkoutUrl }
 }
 
-/**
- * The shop form's charge (no JavaScript): like the API, under the form's key, but a replay of the same key and
- * body gives the first answer back instead of an error, so a double submit lands on the same checkout.
- */
-export async function chargeOnce(db: Db, input: ChargeInput): Promise<ChargeResult> {
-  const outcome = await lookupIdempotency(db, input.claim)
-  if (outcome.kind === 'exists_with_different_body') throw new AppError('IDEMPOTENCY_KEY_REUSED')
-  if (outcome.kind === 'created') {
-    try {
-      return await createCharge(db, input)
-    } catch (e) {
-      if (!(e instanceof IdempotencyKeyTaken)) throw e
-    }
-  }
-  const again = await lookupIdempotency(db, input.claim)
-  if (again.kind !== 'exists') throw new AppError('IDEMPOTENCY_KEY_REUSED')
-  return (JSON.parse(again.response.body) as { data: ChargeResult }).data
-}
-
 /** A payment of this reader (null for anyone else's, or an id that is not one of ours). */
 export async function paymentOf(db: Db, userId: number, paymentId: string): Promise<PaymentView | null> {
   if (!isPaymentId(paymentId)) return null

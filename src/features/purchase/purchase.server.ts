@@ -46,7 +46,7 @@ export type PurchaseInput = {
   userId: number
   /**
    * The access token's session claim, checked in the read batch (ASVS 7.4.1/7.4.3 without a round trip of its
-   * own; see CHECKED_BY_HANDLER in the session middleware): an ended session → NEED_TO_REFRESH.
+   * own; see `checksSessionItself` in the session middleware): an ended session → NEED_TO_REFRESH.
    */
   session?: SessionClaim
   request: PurchaseRequest
