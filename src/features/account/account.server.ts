@@ -7,6 +7,8 @@
  */
 import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
+import type { PushSettingsRow, UsersRow } from '../../lib/server/db-types.ts'
+import { flag, type Cols, type Flag } from '../../lib/server/rows.ts'
 import { countAttempt, issueTokens, type AuthContext, type TokenPair } from '../auth/auth.server.ts'
 import { hashToken } from '../auth/tokens.ts'
 import { maskPhone, type PushSettingsBody } from './account.ts'
@@ -34,28 +36,35 @@ export type AccountInfo = { id: number; email: string | null; phone: string | nu
 
 /** Spec §2 /my account block: what the account is and how it signs in. */
 export async function accountInfo(db: Db, userId: number): Promise<AccountInfo | null> {
-  const row = await db.first<{ id: number; email: string | null; phone: string | null; hasPassword: number; createdAt: string; isAgreeMail: number; providers: string | null }>(
+  const row = await db.first<Cols<'users', 'id' | 'email' | 'phone' | 'created_at' | 'is_agree_mail'> & { hasPassword: Flag; providers: string | null }>(
     `SELECT u.id, u.email, u.phone, u.password_hash IS NOT NULL AS hasPassword, u.created_at AS createdAt, u.is_agree_mail AS isAgreeMail,
             (SELECT group_concat(provider) FROM identities WHERE user_id = u.id) AS providers
        FROM users u WHERE u.id = ? AND u.deleted_at IS NULL`,
     userId,
   )
   if (!row) return null
-  return { id: row.id, email: row.email, phone: row.phone ? maskPhone(row.phone) : null, providers: row.providers ? row.providers.split(',') : [], hasPassword: row.hasPassword === 1, createdAt: row.createdAt, isAgreeMail: row.isAgreeMail === 1 }
+  return { id: row.id, email: row.email, phone: row.phone ? maskPhone(row.phone) : null, providers: row.providers ? row.providers.split(',') : [], hasPassword: flag(row.hasPassword), createdAt: row.createdAt, isAgreeMail: flag(row.isAgreeMail) }
 }
 
 export type PushSettings = { isAppPush: boolean; isAgreePush: boolean; isAgreePushNight: boolean; isAgreePushFreetime: boolean; isAgreePushContents: boolean; isAgreeMail: boolean }
 
 /** Spec §3 push settings and e-mail consent of the reader (defaults: all off). */
 export async function pushSettings(db: Db, userId: number): Promise<PushSettings | null> {
-  const row = await db.first<Record<keyof PushSettings, number | null>>(
+  // push_settings is LEFT JOINed: no row yet reads as all off
+  const row = await db.first<{
+    isAppPush: PushSettingsRow['is_app_push'] | null; isAgreePush: PushSettingsRow['is_agree_push'] | null; isAgreePushNight: PushSettingsRow['is_agree_push_night'] | null
+    isAgreePushFreetime: PushSettingsRow['is_agree_push_freetime'] | null; isAgreePushContents: PushSettingsRow['is_agree_push_contents'] | null; isAgreeMail: UsersRow['is_agree_mail']
+  }>(
     `SELECT p.is_app_push AS isAppPush, p.is_agree_push AS isAgreePush, p.is_agree_push_night AS isAgreePushNight,
             p.is_agree_push_freetime AS isAgreePushFreetime, p.is_agree_push_contents AS isAgreePushContents, u.is_agree_mail AS isAgreeMail
        FROM users u LEFT JOIN push_settings p ON p.user_id = u.id WHERE u.id = ? AND u.deleted_at IS NULL`,
     userId,
   )
   if (!row) return null
-  return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, v === 1])) as PushSettings
+  return {
+    isAppPush: flag(row.isAppPush), isAgreePush: flag(row.isAgreePush), isAgreePushNight: flag(row.isAgreePushNight),
+    isAgreePushFreetime: flag(row.isAgreePushFreetime), isAgreePushContents: flag(row.isAgreePushContents), isAgreeMail: flag(row.isAgreeMail),
+  }
 }
 
 /** Spec §7 PUT /app/push: the reader's push settings (and e-mail consent when given), persisted per user. */
@@ -93,14 +102,14 @@ export async function signInAppleGuest(db: Db, guestKey: string, ctx: AuthContex
   const now = ctx.now ?? new Date()
   if (!/^[A-Za-z0-9_-]{43}$/.test(guestKey)) throw new AppError('INVALID_PARAMETER', { fields: 'guestKey' })
   const subject = await hashToken(guestKey)
-  const known = await db.first<{ id: number }>(
+  const known = await db.first<Cols<'users', 'id'>>(
     `SELECT u.id FROM identities i JOIN users u ON u.id = i.user_id AND u.deleted_at IS NULL WHERE i.provider = 'apple_guest' AND i.provider_user_id = ?`,
     subject,
   )
   if (known) return { ...(await issueTokens(db, known.id, ctx)), isSignUp: false }
   if ((await countAttempt(db, `apple-guest:${ctx.ip ?? 'unknown'}`, 60 * 60, now)) > GUEST_SIGN_UPS_PER_HOUR) throw new AppError('TOO_MANY_REQUESTS')
   const nowIso = now.toISOString()
-  const created = await db.first<{ id: number }>(`INSERT INTO users (platform, created_at, updated_at) VALUES ('IOS_APP', ?, ?) RETURNING id`, nowIso, nowIso)
+  const created = await db.first<Cols<'users', 'id'>>(`INSERT INTO users (platform, created_at, updated_at) VALUES ('IOS_APP', ?, ?) RETURNING id`, nowIso, nowIso)
   try {
     await db.run(`INSERT INTO identities (user_id, provider, provider_user_id, created_at) VALUES (?, 'apple_guest', ?, ?)`, created!.id, subject, nowIso)
   } catch (e) {

@@ -4,6 +4,7 @@
  */
 import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
+import { flag, type Cols, type Flag } from '../../lib/server/rows.ts'
 import { hashPassword, verifyPassword } from '../../lib/server/password.ts'
 import { SECOND_MS, isoAfter } from '../../lib/time.ts'
 import { countAttempt, issueTokens, pepper, type AuthContext, type TokenPair } from '../auth/auth.server.ts'
@@ -36,7 +37,7 @@ export async function changePassword(db: Db, userId: number, body: ChangePasswor
   const rule = changePasswordError(body)
   if (rule) throw new AppError(rule)
   const now = ctx.now ?? new Date()
-  const user = await db.first<{ passwordHash: string | null }>(`SELECT password_hash AS passwordHash FROM users WHERE id = ? AND deleted_at IS NULL`, userId)
+  const user = await db.first<Cols<'users', 'password_hash'>>(`SELECT password_hash AS passwordHash FROM users WHERE id = ? AND deleted_at IS NULL`, userId)
   if (!user) throw new AppError('NOT_LOGIN_USER')
   if (!user.passwordHash) throw new AppError('NOT_LOCAL_LOGIN_USER')
   const bucket = `change-password:${userId}`
@@ -69,7 +70,7 @@ export async function requestResetMail(db: Db, body: { email: string }, ctx: Aut
   if (!isValidEmail(email)) throw new AppError('INVALID_MAIL_FORM')
   await checkLimits('mail-send', ctx)
   if ((await countAttempt(db, `reset-mail:${email}`, RESET_MAIL_WINDOW_SECONDS, now)) > 1) throw new AppError('FREQUENT_REQUEST')
-  const user = await db.first<{ id: number; local: number }>(
+  const user = await db.first<Cols<'users', 'id'> & { local: Flag }>(
     `SELECT id, password_hash IS NOT NULL AS local FROM users WHERE email = ? AND deleted_at IS NULL`,
     email,
   )
@@ -80,7 +81,7 @@ export async function requestResetMail(db: Db, body: { email: string }, ctx: Aut
     return { sent: true }
   }
   const mail = messageProvider(db)
-  if (!user.local) {
+  if (!flag(user.local)) {
     await mail.send({ channel: 'MAIL', recipient: email, template: 'reset-not-local', subject: ctx.t('account.mail.reset.subject'), body: ctx.t('account.mail.reset.notLocal') }, now)
     return { sent: true }
   }
@@ -120,7 +121,7 @@ export async function resetPassword(db: Db, body: ResetPasswordBody, ctx: AuthCo
   const now = ctx.now ?? new Date()
   const nowIso = now.toISOString()
   // one statement spends an attempt of the ticket and checks it is unused, unexpired and under the limit
-  const ticket = await db.first<{ id: number }>(
+  const ticket = await db.first<Cols<'one_time_codes', 'id'>>(
     `UPDATE one_time_codes SET attempts = attempts + 1
       WHERE kind = 'RESET_LINK' AND code_hash = ? AND user_id = ? AND used_at IS NULL AND expires_at > ? AND attempts < ?
         AND user_id IN (SELECT id FROM users WHERE deleted_at IS NULL)
@@ -128,7 +129,7 @@ export async function resetPassword(db: Db, body: ResetPasswordBody, ctx: AuthCo
     await hashToken(body.uuid), body.userId, nowIso, RESET_TICKET_MAX_ATTEMPTS,
   )
   if (!ticket) throw new AppError('TIMEOUT')
-  const row = (await db.first<{ passwordHash: string | null; email: string | null }>(`SELECT password_hash AS passwordHash, email FROM users WHERE id = ?`, body.userId))!
+  const row = (await db.first<Cols<'users', 'password_hash' | 'email'>>(`SELECT password_hash AS passwordHash, email FROM users WHERE id = ?`, body.userId))!
   if (!row.passwordHash) throw new AppError('NOT_LOCAL_LOGIN_USER')
   if (await verifyPassword(body.newPassword, row.passwordHash, pepper())) throw new AppError('EQUAL_PASSWORD')
   const hash = await hashPassword(body.newPassword, pepper())
@@ -151,7 +152,7 @@ export async function resetPassword(db: Db, body: ResetPasswordBody, ctx: AuthCo
 
 /** True while a reset ticket can still be used (the reset page shows the form, or the TIMEOUT result). */
 export async function isResetTicketLive(db: Db, userId: number, uuid: string, now: Date = new Date()): Promise<boolean> {
-  const row = await db.first<{ id: number }>(
+  const row = await db.first<Cols<'one_time_codes', 'id'>>(
     `SELECT id FROM one_time_codes WHERE kind = 'RESET_LINK' AND code_hash = ? AND user_id = ? AND used_at IS NULL AND expires_at > ?`,
     await hashToken(uuid),
     userId,

@@ -4,6 +4,8 @@
  */
 import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
+import type { UsersRow } from '../../lib/server/db-types.ts'
+import type { Cols } from '../../lib/server/rows.ts'
 import { SECOND_MS, isoAfter } from '../../lib/time.ts'
 import { countAttempt, otpHash, timingSafeEqualText, type AuthContext } from '../auth/auth.server.ts'
 import { generateOtp, isValidEmail, normaliseEmail } from '../auth/auth.ts'
@@ -24,7 +26,7 @@ import { messageProvider } from './messaging.server.ts'
 import { resetTicket } from './password.server.ts'
 import { checkLimits } from '../auth/limits.server.ts'
 
-type SmsRow = { userId: number | null; expiresAt: string; usedAt: string | null; attempts: number }
+type SmsRow = Cols<'one_time_codes', 'user_id' | 'expires_at' | 'used_at' | 'attempts'>
 
 const smsTarget = (phone: string) => phone
 
@@ -43,7 +45,7 @@ export async function requestSmsCode(db: Db, body: SmsRequestBody, ctx: AuthCont
   if (body.purpose === 'FIND_PASSWORD' && !isValidEmail(normaliseEmail(body.id ?? ''))) throw new AppError('INVALID_MAIL_FORM')
   if (body.purpose === 'PHONE' && userId === null) throw new AppError('NOT_LOGIN_USER')
   await checkLimits('sms-send', ctx)
-  const live = await db.first<{ expiresAt: string }>(
+  const live = await db.first<Cols<'one_time_codes', 'expires_at'>>(
     `SELECT expires_at AS expiresAt FROM one_time_codes
       WHERE kind = 'SMS' AND purpose = ? AND target = ? AND used_at IS NULL AND expires_at > ? AND attempts < ? ORDER BY id DESC LIMIT 1`,
     body.purpose, smsTarget(phone), nowIso, SMS_MAX_ATTEMPTS,
@@ -100,7 +102,7 @@ export async function verifySmsCode(db: Db, body: SmsVerifyBody, ctx: AuthContex
   await checkLimits('code-check', ctx)
   // one statement spends an attempt of the phone's latest code and checks it is unused, unexpired and under the
   // limit (and, for PHONE, the reader's): parallel guesses get at most SMS_MAX_ATTEMPTS evaluations between them
-  const row = await db.first<{ id: number; codeHash: string }>(
+  const row = await db.first<Cols<'one_time_codes', 'id' | 'code_hash'>>(
     `UPDATE one_time_codes SET attempts = attempts + 1
       WHERE id = (SELECT id FROM one_time_codes WHERE kind = 'SMS' AND purpose = ?1 AND target = ?2 ORDER BY id DESC LIMIT 1)
         AND used_at IS NULL AND expires_at > ?3 AND attempts < ?4 AND (?1 <> 'PHONE' OR user_id = ?5)
@@ -110,10 +112,10 @@ export async function verifySmsCode(db: Db, body: SmsVerifyBody, ctx: AuthContex
   if (!row) throw await smsRefusal(db, body.purpose, phone, userId, nowIso)
   if (!timingSafeEqualText(await otpHash(`sms:${body.purpose}:${phone}`, body.code), row.codeHash)) throw new AppError('NOT_FOUND_SMS_USER')
 
-  let account: { id: number; email: string } | null = null
+  let account: Cols<'users', 'id' | 'email'> | null = null
   if (body.purpose === 'FIND_PASSWORD') {
     const email = normaliseEmail(body.id ?? '')
-    account = await db.first<{ id: number; email: string }>(
+    account = await db.first<Cols<'users', 'id' | 'email'>>(
       `SELECT id, email FROM users WHERE email = ? AND phone = ? AND deleted_at IS NULL AND password_hash IS NOT NULL`,
       email, phone,
     )
@@ -123,7 +125,7 @@ export async function verifySmsCode(db: Db, body: SmsVerifyBody, ctx: AuthContex
   if (spent !== 1) throw new AppError('ALREADY_USE_SMS')
 
   if (body.purpose === 'FIND_ID') {
-    const rows = await db.all<{ email: string }>(
+    const rows = await db.all<{ email: NonNullable<UsersRow['email']> }>(
       `SELECT email FROM users WHERE phone = ? AND deleted_at IS NULL AND email IS NOT NULL ORDER BY id LIMIT ?`,
       phone, FIND_ID_MAX + 1,
     )
@@ -144,7 +146,7 @@ export async function verifySmsCode(db: Db, body: SmsVerifyBody, ctx: AuthContex
 export async function pendingSms(db: Db, purpose: SmsRequestBody['purpose'], rawPhone: string, phoneCountry: string, now: Date = new Date()): Promise<{ expiresAt: string } | null> {
   const phone = normalisePhone(rawPhone, phoneCountry)
   if (!phone) return null
-  return db.first<{ expiresAt: string }>(
+  return db.first<Cols<'one_time_codes', 'expires_at'>>(
     `SELECT expires_at AS expiresAt FROM one_time_codes WHERE kind = 'SMS' AND purpose = ? AND target = ? AND used_at IS NULL AND expires_at > ? ORDER BY id DESC LIMIT 1`,
     purpose, smsTarget(phone), now.toISOString(),
   )

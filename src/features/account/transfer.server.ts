@@ -4,6 +4,8 @@
  */
 import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
+import type { AccountTransfersRow } from '../../lib/server/db-types.ts'
+import type { Cols } from '../../lib/server/rows.ts'
 import { SECOND_MS, isoAfter } from '../../lib/time.ts'
 import { issueTokens, timingSafeEqualText, type AuthContext, type TokenPair } from '../auth/auth.server.ts'
 import { hashToken } from '../auth/tokens.ts'
@@ -30,7 +32,7 @@ const FAIL_TRANSFER = `status = 'ERROR', error_reason = ?, code_hash = NULL, cod
 export async function transferState(db: Db, userId: number, now: Date = new Date()): Promise<TransferState> {
   const nowIso = now.toISOString()
   await db.run(`UPDATE account_transfers SET ${FAIL_TRANSFER} WHERE user_id = ? AND status = 'REQUEST' AND code_expires_at <= ?`, 'EXPIRED', nowIso, userId, nowIso)
-  const row = await db.first<{ status: TransferStatus; updatedAt: string; errorReason: TransferErrorReason | null }>(
+  const row = await db.first<Cols<'account_transfers', 'status' | 'updated_at' | 'error_reason'>>(
     `SELECT status, updated_at AS updatedAt, error_reason AS errorReason FROM account_transfers WHERE user_id = ?`,
     userId,
   )
@@ -79,7 +81,7 @@ export async function requestTransfer(db: Db, userId: number, ctx: AuthContext):
       if (!String(e).includes('UNIQUE') || tries >= 5) throw e
     }
   }
-  const user = await db.first<{ email: string | null }>(`SELECT email FROM users WHERE id = ?`, userId)
+  const user = await db.first<Cols<'users', 'email'>>(`SELECT email FROM users WHERE id = ?`, userId)
   if (user?.email) {
     await messageProvider(db).send({ channel: 'MAIL', recipient: user.email, template: 'transfer-code', subject: ctx.t('account.mail.transfer.subject'), body: ctx.t('account.mail.transfer.body', { code: `${code.slice(0, 4)}-${code.slice(4, 8)}-${code.slice(8)}` }) }, now)
   }
@@ -106,8 +108,8 @@ export async function redeemTransfer(db: Db, rawCode: string, ctx: AuthContext):
   if (!code) throw new AppError('NOT_FOUND_USER')
   await checkLimits('code-check', ctx)
   // one statement spends an attempt and checks the transfer is waiting, unexpired and under the limit, so parallel
-  // guesses get at most TRANSFER_MAX_ATTEMPTS evaluations between them
-  const row = await db.first<{ userId: number; codeHash: string; attempts: number }>(
+  // guesses get at most TRANSFER_MAX_ATTEMPTS evaluations between them (a waiting transfer holds its code_hash)
+  const row = await db.first<Cols<'account_transfers', 'user_id'> & { codeHash: NonNullable<AccountTransfersRow['code_hash']>; attempts: AccountTransfersRow['code_attempts'] }>(
     `UPDATE account_transfers SET code_attempts = code_attempts + 1
       WHERE status = 'REQUEST' AND code_locator = ? AND code_expires_at > ? AND code_attempts < ?
         AND user_id IN (SELECT id FROM users WHERE deleted_at IS NULL)

@@ -4,6 +4,7 @@
  */
 import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
+import type { Cols } from '../../lib/server/rows.ts'
 import { SECOND_MS, isoAfter } from '../../lib/time.ts'
 import { countAttempt, type AuthContext } from '../auth/auth.server.ts'
 import { hashToken, randomToken } from '../auth/tokens.ts'
@@ -20,7 +21,7 @@ export async function requestWithdrawal(db: Db, userId: number, body: Withdrawal
   if (rule) throw new AppError(rule)
   const now = ctx.now ?? new Date()
   const nowIso = now.toISOString()
-  const user = await db.first<{ email: string | null }>(`SELECT email FROM users WHERE id = ? AND deleted_at IS NULL`, userId)
+  const user = await db.first<Cols<'users', 'email'>>(`SELECT email FROM users WHERE id = ? AND deleted_at IS NULL`, userId)
   if (!user) throw new AppError('NOT_FOUND_USER')
   if ((await countAttempt(db, `withdrawal:${userId}`, RESET_MAIL_WINDOW_SECONDS, now)) > 1) throw new AppError('FREQUENT_REQUEST')
   const uuid = randomToken(32)
@@ -56,7 +57,7 @@ export async function requestWithdrawal(db: Db, userId: number, body: Withdrawal
 export async function approveWithdrawal(db: Db, body: { userId: number; uuid: string }, ctx: AuthContext): Promise<{ deleted: true }> {
   const now = ctx.now ?? new Date()
   const nowIso = now.toISOString()
-  const row = await db.first<{ id: number; expiresAt: string; usedAt: string | null; deletedAt: string | null }>(
+  const row = await db.first<Cols<'one_time_codes', 'id' | 'expires_at' | 'used_at'> & Cols<'users', 'deleted_at'>>(
     `SELECT c.id, c.expires_at AS expiresAt, c.used_at AS usedAt, u.deleted_at AS deletedAt
        FROM one_time_codes c JOIN users u ON u.id = c.user_id WHERE c.kind = 'WITHDRAWAL_MAIL' AND c.code_hash = ? AND c.user_id = ?`,
     await hashToken(body.uuid), body.userId,

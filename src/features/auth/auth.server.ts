@@ -10,6 +10,8 @@ import { env } from 'cloudflare:workers'
 import { messageProvider } from '../account/messaging.server.ts'
 import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
+import type { IdentitiesRow, PushSettingsRow, UsersRow } from '../../lib/server/db-types.ts'
+import { firstRow, flag, type Cols, type Flag } from '../../lib/server/rows.ts'
 import { checkPassword, hashPassword } from '../../lib/server/password.ts'
 import { SECOND_MS, isoAfter } from '../../lib/time.ts'
 import { checkLimits } from './limits.server.ts'
@@ -79,11 +81,11 @@ export async function signUp(db: Db, body: SignUpBody, ctx: AuthContext): Promis
   await checkLimits('sign-up', ctx)
   const now = ctx.now ?? new Date()
   const email = normaliseEmail(body.email)
-  const prior = await db.first<{ live: number; deletedAt: string | null }>(
+  const prior = await db.first<{ live: Flag | null; deletedAt: UsersRow['deleted_at'] }>(
     `SELECT MAX(deleted_at IS NULL) AS live, MAX(deleted_at) AS deletedAt FROM users WHERE email = ?`,
     email,
   )
-  if (prior?.live === 1) throw new AppError('ALREADY_USED_EMAIL')
+  if (flag(prior?.live)) throw new AppError('ALREADY_USED_EMAIL')
   if (isDeletionBlocking(prior?.deletedAt ?? null, now)) throw new AppError('DELETED_USER')
 
   const passwordHash = await hashPassword(body.password, pepper())
@@ -132,7 +134,7 @@ async function newOtp(db: Db, email: string, ctx: AuthContext, now: Date): Promi
  * limit); returns the attempts counted in the current window, this one included.
  */
 export async function countAttempt(db: Db, bucket: string, windowSeconds: number, now: Date): Promise<number> {
-  const row = await db.first<{ count: number }>(
+  const row = await db.first<Cols<'rate_limits', 'count'>>(
     `INSERT INTO rate_limits (bucket, count, reset_at) VALUES (?1, 1, ?2)
      ON CONFLICT (bucket) DO UPDATE SET
        count = CASE WHEN rate_limits.reset_at <= ?3 THEN 1 ELSE rate_limits.count + 1 END,
@@ -145,7 +147,7 @@ export async function countAttempt(db: Db, bucket: string, windowSeconds: number
   return row?.count ?? 0
 }
 
-type OtpRow = { userId: number | null; expiresAt: string; usedAt: string | null; attempts: number; verifiedAt: string | null }
+type OtpRow = Cols<'one_time_codes', 'user_id' | 'expires_at' | 'used_at' | 'attempts'> & { verifiedAt: UsersRow['email_verified_at'] }
 
 /**
  * Spec §8/§9 sign-up completion: the latest e-mail OTP of the address, 6 digits, 1 hour, single use.
@@ -160,7 +162,7 @@ export async function verifyOtp(db: Db, body: VerifyOtpBody, ctx: AuthContext): 
   const email = normaliseEmail(body.email)
   // one statement spends an attempt of the address's latest code and checks it is unused, unexpired, under the
   // limit and its account still waiting: parallel guesses get at most OTP_MAX_ATTEMPTS evaluations between them
-  const claimed = await db.first<{ id: number; userId: number; codeHash: string }>(
+  const claimed = await db.first<Cols<'one_time_codes', 'id' | 'user_id' | 'code_hash'>>(
     `UPDATE one_time_codes SET attempts = attempts + 1
       WHERE id = (SELECT id FROM one_time_codes WHERE kind = 'EMAIL_OTP' AND target = ? ORDER BY id DESC LIMIT 1)
         AND used_at IS NULL AND expires_at > ? AND attempts < ?
@@ -210,7 +212,7 @@ async function resendPendingOtp(db: Db, bucket: string, column: 'email' | 'id', 
   const now = ctx.now ?? new Date()
   await checkLimits('mail-send', ctx)
   if ((await countAttempt(db, bucket, OTP_RESEND_WINDOW_SECONDS, now)) > OTP_RESEND_MAX) throw new AppError('FREQUENT_REQUEST')
-  const user = await db.first<{ email: string }>(
+  const user = await db.first<{ email: NonNullable<UsersRow['email']> }>(
     `SELECT email FROM users WHERE ${column} = ? AND deleted_at IS NULL AND email_verified_at IS NULL AND password_hash IS NOT NULL AND email IS NOT NULL`,
     key,
   )
@@ -251,7 +253,7 @@ export async function signIn(db: Db, body: SignInBody, ctx: AuthContext): Promis
   const attempts = await countAttempt(db, bucket, SIGN_IN_WINDOW_SECONDS, now)
   if (attempts > SIGN_IN_MAX_FAILURES) throw new AppError('DUPLICATE_LOGIN')
 
-  const user = await db.first<{ id: number; passwordHash: string | null; verifiedAt: string | null }>(
+  const user = await db.first<Cols<'users', 'id' | 'password_hash'> & { verifiedAt: UsersRow['email_verified_at'] }>(
     `SELECT id, password_hash AS passwordHash, email_verified_at AS verifiedAt FROM users WHERE email = ? AND deleted_at IS NULL`,
     email,
   )
@@ -285,11 +287,11 @@ export async function issueTokens(db: Db, userId: number, ctx: AuthContext, extr
     },
     { sql: `SELECT session_version AS sessionVersion FROM users WHERE id = ?`, params: [userId] },
   ])
-  const version = (results[results.length - 1]!.results[0] as { sessionVersion: number } | undefined)?.sessionVersion ?? 0
+  const version = firstRow<Cols<'users', 'session_version'>>(results[results.length - 1])?.sessionVersion ?? 0
   return { accessToken: await signAccessToken(keys, userId, ctx.issuer, now, version, familyId, ctx.platform), refreshToken, userId }
 }
 
-type RefreshRow = { id: string; userId: number; familyId: string; expiresAt: string; rotatedAt: string | null; revokedAt: string | null; email: string | null; deletedAt: string | null; sessionVersion: number }
+type RefreshRow = Cols<'refresh_tokens', 'id' | 'user_id' | 'family_id' | 'expires_at' | 'rotated_at' | 'revoked_at'> & Cols<'users', 'email' | 'deleted_at' | 'session_version'>
 
 /**
  * Spec §4 / docs/API.md refresh: the refresh token is rotated (the old one can never be used again). A token that
@@ -386,11 +388,11 @@ export type UserProfile = {
   isBlToggle: boolean
 }
 
-type UserRow = Omit<UserProfile, 'agreePush' | 'isAdult' | 'isAgreeMail' | 'showAdult' | 'isKrIpUser' | 'isAdultKr' | 'isBlToggle'> & {
-  isAdult: number; isAgreeMail: number; showAdult: number; isKrIpUser: number; isAdultKr: number; isBlToggle: number
-  push: number | null; pushContents: number | null; pushFreetime: number | null; pushNight: number | null; sessionVersion: number; sessionOpen: number
-  coin: string
-}
+type UserRow = Cols<'users', 'id' | 'email' | 'name' | 'nickname' | 'is_adult' | 'purchase_count' | 'is_agree_mail' | 'show_adult' | 'is_kr_ip_user' | 'is_adult_kr' | 'birthed_at' | 'is_bl_toggle' | 'session_version'>
+  // identities and push_settings are LEFT JOINed
+  & { snsProvider: IdentitiesRow['provider'] | null; snsId: IdentitiesRow['provider_user_id'] | null }
+  & { push: PushSettingsRow['is_agree_push'] | null; pushContents: PushSettingsRow['is_agree_push_contents'] | null; pushFreetime: PushSettingsRow['is_agree_push_freetime'] | null; pushNight: PushSettingsRow['is_agree_push_night'] | null }
+  & { sessionOpen: Flag; coin: string }
 
 /**
  * docs/API.md GET /user/me: the reader's own profile and balances (one query; the balance is the wallet's
@@ -412,26 +414,26 @@ export async function userMe(db: Db, userId: number, session?: SessionClaim, now
     ...coinSummaryParams(userId, now.toISOString()),
     userId,
   )
-  if (!row || (session !== undefined && (row.sessionVersion !== session.sessionVersion || row.sessionOpen !== 1))) return null
+  if (!row || (session !== undefined && (row.sessionVersion !== session.sessionVersion || !flag(row.sessionOpen)))) return null
   const { expiring: _expiring, ...coin } = JSON.parse(row.coin) as CoinSummary
   const { push, pushContents, pushFreetime, pushNight, sessionVersion: _version, sessionOpen: _open, coin: _coin, ...u } = row
   return {
     user: {
       ...u,
-      isAdult: u.isAdult === 1,
-      isAgreeMail: u.isAgreeMail === 1,
-      showAdult: u.showAdult === 1,
-      isKrIpUser: u.isKrIpUser === 1,
-      isAdultKr: u.isAdultKr === 1,
-      isBlToggle: u.isBlToggle === 1,
-      agreePush: { isAgreePush: push === 1, isAgreePushContents: pushContents === 1, isAgreePushFreetime: pushFreetime === 1, isAgreePushNight: pushNight === 1 },
+      isAdult: flag(u.isAdult),
+      isAgreeMail: flag(u.isAgreeMail),
+      showAdult: flag(u.showAdult),
+      isKrIpUser: flag(u.isKrIpUser),
+      isAdultKr: flag(u.isAdultKr),
+      isBlToggle: flag(u.isBlToggle),
+      agreePush: { isAgreePush: flag(push), isAgreePushContents: flag(pushContents), isAgreePushFreetime: flag(pushFreetime), isAgreePushNight: flag(pushNight) },
     },
     coin,
   }
 }
 
 /** One row of the local mail/SMS provider's outbox (the dev-only /dev/outbox page). */
-export type OutboxRow = { id: number; channel: string; recipient: string; template: string | null; subject: string | null; body: string; createdAt: string }
+export type OutboxRow = Cols<'outbox', 'id' | 'channel' | 'recipient' | 'template' | 'subject' | 'body' | 'created_at'>
 
 /** The latest outbox rows, newest first (bounded: the page never reads the whole table). */
 export async function latestOutbox(db: Db, limit = 50): Promise<OutboxRow[]> {
