@@ -12,12 +12,15 @@ export function toggleFullscreen() {
   else void document.documentElement.requestFullscreen?.().catch(() => undefined)
 }
 
-/** Where a key was pressed: an open dialog, the viewer region (`[data-viewer]`) or the page itself, or elsewhere. */
+/**
+ * Where a key was pressed: an open dialog; the viewer (inside the viewer region `[data-viewer]`, or on an
+ * element holding it: the page body, `main` after a click on the episode); or elsewhere on the page.
+ */
 function placeOf(target: EventTarget | null): KeyPlace {
-  const el = target as HTMLElement | null
-  if (!el?.closest || el === document.body || el === document.documentElement) return 'viewer'
-  if (el.closest('dialog, [role="dialog"], [role="alertdialog"]')) return 'dialog'
-  return el.closest('[data-viewer]') ? 'viewer' : 'outside'
+  const el = target instanceof Element ? target : null
+  if (el?.closest('dialog, [role="dialog"], [role="alertdialog"]')) return 'dialog'
+  const viewer = document.querySelector('[data-viewer]')
+  return !el || !viewer || el.contains(viewer) || viewer.contains(el) ? 'viewer' : 'outside'
 }
 
 function isTyping(target: EventTarget | null): boolean {
