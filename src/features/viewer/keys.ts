@@ -55,7 +55,7 @@ export type KeyCommand =
   | { do: 'scroll'; dy: number }
 
 /** A single printable character (not space): the keys WCAG 2.1.4 lets a reader switch off. */
-export function isCharacterKey(key: string): boolean {
+function isCharacterKey(key: string): boolean {
   return [...key].length === 1 && key !== ' '
 }
 
