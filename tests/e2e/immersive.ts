@@ -241,6 +241,26 @@ export function immersiveSuite(w: Words) {
       await context.close()
     })
 
+    test('continuous reading: the next episode goes in without moving the focused episode link off screen', async ({ browser, baseURL }) => {
+      const { context, page } = await phone(browser, baseURL!, w.edition)
+      let release!: () => void
+      const held = new Promise<void>((resolve) => { release = resolve })
+      await page.route(/\/api\/v1\/viewer\/2(\?|$)/, async (route) => { await held; await route.continue() })
+      await page.goto('/viewer/1')
+      await hydrated(page)
+      const link = page.locator('.viewer-nav a[rel="next"]')
+      await link.focus()
+      await page.waitForTimeout(300)
+      const before = (await link.boundingBox())!.y
+      release()
+      await expect(page.locator('section[data-episode="2"]')).toBeAttached()
+      await page.waitForTimeout(300)
+      await expect(link).toBeFocused()
+      await expect(link).toBeInViewport()
+      expect(Math.abs((await link.boundingBox())!.y - before)).toBeLessThan(4)
+      await context.close()
+    })
+
     test('nothing fixed covers the locked episode\'s "rent or buy", hidden or shown chrome', async ({ browser, baseURL }, testInfo) => {
       const { context, page } = await phone(browser, baseURL!, w.edition)
       await page.goto('/viewer/5')
