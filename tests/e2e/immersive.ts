@@ -275,9 +275,11 @@ export function immersiveSuite(w: Words) {
         const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2)
         return !!hit && a.contains(hit) ? true : `${hit?.outerHTML.slice(0, 80)} over the action at ${r.top}-${r.bottom} of ${innerHeight}`
       })
+      await page.waitForTimeout(800) // the End key's scroll settles
       // at the bottom edge of the screen, where the bars are
       await action.evaluate((a) => a.scrollIntoView({ block: 'end' }))
       await page.waitForTimeout(600)
+      await expect(action).toBeInViewport()
       expect(await onTop()).toBe(true)
       // the chrome hidden by a scroll down, back with a scroll up that leaves the action at the bottom edge:
       // the action is moved clear of the bars
