@@ -26,6 +26,17 @@ document.addEventListener('input', (event) => {
   if (area instanceof HTMLTextAreaElement && area.dataset.counter) updateCounter(area)
 })
 
+/** The control that sent `action` (its button by name and value) in the page as it is now, or null. */
+function sameControl(action: string, submitter: HTMLButtonElement | null): HTMLElement | null {
+  const forms = [...(root()?.querySelectorAll<HTMLFormElement>('form') ?? [])].filter((f) => f.getAttribute('action') === action)
+  for (const f of forms) {
+    const buttons = [...f.querySelectorAll<HTMLButtonElement>('button')]
+    const match = submitter?.name ? buttons.find((b) => b.name === submitter.name && b.value === submitter.value) : buttons[0]
+    if (match) return match
+  }
+  return null
+}
+
 document.addEventListener('submit', async (event) => {
   const form = event.target
   if (!(form instanceof HTMLFormElement) || !form.hasAttribute('data-enhance') || !root()?.contains(form)) return
@@ -68,13 +79,16 @@ document.addEventListener('submit', async (event) => {
       announce(message)
       return
     }
+    const action = form.getAttribute('action') ?? ''
     // read before the swap: `fresh` leaves `doc` when it moves into the page
     const message = doc.querySelector('[data-flash="ok"]')?.textContent
     const current = root()
     if (current && fresh) current.replaceWith(fresh)
     if (message) announce(message)
+    // Focus stays where it was: on the same control in the new markup (Like stays on Like), on a new comment,
+    // else on the status box.
     const posted = url.searchParams.get('posted')
-    const focus = (posted && document.getElementById(`c${posted}`)) || document.getElementById('comment-status')
+    const focus = (posted && document.getElementById(`c${posted}`)) || sameControl(action, submitter) || document.getElementById('comment-status')
     focus?.focus()
   } catch {
     announce(live()?.dataset.failed ?? '')

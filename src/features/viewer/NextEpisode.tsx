@@ -6,6 +6,7 @@
  * automation stops when the balance is short.
  */
 import { useEffect, useEffectEvent, useRef, useState } from 'react'
+import { useDialog } from './use-dialog.ts'
 import { AUTO_UNLOCK_BUDGETS, DEFAULT_AUTO_UNLOCK_BUDGET, autoUnlockDecision, autoUnlockKey, type AutoUnlockKind, type AutoUnlockState } from './continuous.ts'
 import { announceCoin, purchase, putAutoUnlock, requireAge } from './client.ts'
 import { shopHref } from '../payment/shop-link.ts'
@@ -75,9 +76,8 @@ const attempted = new Set<number>()
 
 export default function NextEpisode({ link, seriesId, status, userId, loginHref, labels, auto, onAuto, onUnlocked, onRetry, announce, format }: Props) {
   const block = useRef<HTMLElement | null>(null)
-  const dialog = useRef<HTMLDivElement | null>(null)
-  const opener = useRef<HTMLButtonElement | null>(null)
   const [asking, setAsking] = useState(false)
+  const dialog = useDialog(asking, () => setAsking(false), 'select')
   const [budget, setBudget] = useState<number>(DEFAULT_AUTO_UNLOCK_BUDGET)
   const [kind, setKind] = useState<AutoUnlockKind>(link.priceRent !== null ? 'RENT' : 'POSSESSION')
   const [reached, setReached] = useState(false)
@@ -128,10 +128,6 @@ export default function NextEpisode({ link, seriesId, status, userId, loginHref,
     if (status === 'locked' && reached && auto?.enabled) unlockOnArrival()
   }, [status, reached, auto?.enabled])
 
-  useEffect(() => {
-    if (asking) dialog.current?.querySelector<HTMLElement>('select')?.focus()
-  }, [asking])
-
   const confirm = async () => {
     setBusy(true)
     const res = await putAutoUnlock(seriesId, budget, kind)
@@ -141,8 +137,6 @@ export default function NextEpisode({ link, seriesId, status, userId, loginHref,
     onAuto(res.data)
     await unlock(res.data)
   }
-
-  const close = () => { setAsking(false); opener.current?.focus() }
 
   const heading = episodeLabel(link.title, format(labels.episodeNumber, { no: link.no }), format(labels.episodeHeading, { no: link.no, title: link.title }))
   return (
@@ -166,17 +160,16 @@ export default function NextEpisode({ link, seriesId, status, userId, loginHref,
             </p>
           )}
           <p className="viewer-actions">
-            <a className="btn" href={`/viewer/${link.id}`}>{labels.choose}</a>
+            <a className="btn" data-primary href={`/viewer/${link.id}`}>{labels.choose}</a>
             {userId === null && <a href={loginHref}>{labels.login}</a>}
             {userId !== null && auto !== null && !auto.enabled && (
-              <button ref={opener} type="button" className="btn btn-secondary" aria-haspopup="dialog" onClick={() => setAsking(true)} disabled={busy}>{labels.autoOffer}</button>
+              <button type="button" className="btn btn-secondary" aria-haspopup="dialog" onClick={() => setAsking(true)} disabled={busy}>{labels.autoOffer}</button>
             )}
           </p>
         </>
       )}
-      {asking && (
-        <div ref={dialog} className="viewer-help viewer-auto" role="dialog" aria-modal="true" aria-labelledby={`${headingId}-auto`}
-          onKeyDown={(e) => { if (e.key === 'Escape') { e.preventDefault(); e.stopPropagation(); close() } }}>
+      <dialog ref={dialog} className="viewer-dialog viewer-auto" aria-labelledby={`${headingId}-auto`}>
+        {asking && (<>
           <h2 id={`${headingId}-auto`}>{labels.autoTitle}</h2>
           <p>{pluralText(labels.autoText, (kind === 'RENT' ? link.priceRent : link.priceBuy) ?? link.priceRent ?? link.priceBuy ?? 0)}</p>
           <label className="viewer-size">
@@ -196,10 +189,10 @@ export default function NextEpisode({ link, seriesId, status, userId, loginHref,
           </fieldset>
           <p className="viewer-actions">
             <button type="button" className="btn" onClick={() => void confirm()} disabled={busy}>{labels.autoConfirm}</button>
-            <button type="button" className="btn btn-secondary" onClick={close}>{labels.autoCancel}</button>
+            <button type="button" className="btn btn-secondary" onClick={() => setAsking(false)}>{labels.autoCancel}</button>
           </p>
-        </div>
-      )}
+        </>)}
+      </dialog>
     </section>
   )
 }

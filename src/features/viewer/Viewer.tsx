@@ -16,7 +16,7 @@
  * This component is the layout and the wiring; each part is a hook beside it: use-settings, use-pages (PAPER),
  * use-continuous, use-progress, use-zoom, use-auto-scroll, use-overlays, use-keys (the rule: keys.ts), use-offline.
  */
-import { useState } from 'react'
+import { useEffect, useRef, useState, type MouseEvent, type PointerEvent } from 'react'
 import {
   FONT_SIZES, viewerLoginHref, AUTO_SCROLL_SPEEDS, MAX_ZOOM, speedIndex, type ReadingDirection, type ViewerSettings,
 } from './reading.ts'
@@ -36,6 +36,8 @@ import { useOverlays } from './use-overlays.ts'
 import { toggleFullscreen, useKeys } from './use-keys.ts'
 import { useOffline } from './use-offline.ts'
 import { episodeLabel } from '../../lib/i18n/format.ts'
+import { useChrome } from './use-chrome.ts'
+import { swipeStep, tapZone } from './immersive.ts'
 
 type ViewerLabels = NextLabels & TranscriptLabels & {
   slices: string
@@ -55,6 +57,10 @@ type ViewerLabels = NextLabels & TranscriptLabels & {
   helpFullscreen: string
   close: string
   helpTurn: string
+  /** The settings' switch of the single-character shortcuts. */
+  shortcutsSetting: string
+  /** In the help, when the reader switched them off. */
+  shortcutsOff: string
   settingsOpen: string
   settingsTitle: string
   mode: string
@@ -160,11 +166,48 @@ export default function Viewer(props: ViewerProps) {
   })
   const { zoom, strip, applyZoom, zoomBy, fit } = useZoom(paper, ready)
   const { autoScroll, speed, setSpeed, toggleAutoScroll, stopAutoScroll, stepSpeed } = useAutoScroll(paper)
-  const { helpOpen, setHelpOpen, settingsOpen, setSettingsOpen, helpButton, closeButton, settingsButton, settingsPanel } = useOverlays()
+  const { helpOpen, setHelpOpen, settingsOpen, setSettingsOpen, help, settings: settingsDialog } = useOverlays()
   useKeys({
-    helpOpen, setHelpOpen, settingsOpen, setSettingsOpen, autoScroll, toggleAutoScroll, stopAutoScroll, stepSpeed,
+    helpOpen, setHelpOpen, letters: settings.shortcuts, autoScroll, toggleAutoScroll, stopAutoScroll, stepSpeed,
     paper, isText, direction: readingDirection, turn, zoomBy, applyZoom, goEpisode: continuous.goEpisode,
   })
+  const chrome = useChrome()
+  const shownEpisode = continuous.episodes[Math.min(continuous.current, continuous.episodes.length - 1)]!.id
+  // Links outside the island about the episode (comments) follow the episode being read.
+  useEffect(() => {
+    document.querySelectorAll<HTMLAnchorElement>('a[data-follow-episode]').forEach((a) => {
+      const url = new URL(a.href)
+      url.searchParams.set('episodeId', String(shownEpisode))
+      a.href = url.pathname + url.search
+    })
+  }, [shownEpisode])
+  // PAPER: the recommendations below only once the last page is reached (a tap near a page's edge opens nothing).
+  const reading = paper && !lastPage
+  useEffect(() => {
+    document.documentElement.toggleAttribute('data-paper-reading', reading)
+    return () => { document.documentElement.removeAttribute('data-paper-reading') }
+  }, [reading])
+  /** Where a PAPER swipe started (null: none, or it turned the page and the click that follows is swallowed). */
+  const swipe = useRef<{ x: number; y: number; turned: boolean } | null>(null)
+  const onPointerDown = (e: PointerEvent) => { if (paper) swipe.current = { x: e.clientX, y: e.clientY, turned: false } }
+  const onPointerUp = (e: PointerEvent) => {
+    const start = swipe.current
+    if (!paper || !start) return
+    const step = swipeStep(e.clientX - start.x, e.clientY - start.y, readingDirection)
+    if (step !== 0 && zoom <= 1) { turn(step); start.turned = true }
+  }
+  /** A tap on the episode: PAPER turns pages from the outer thirds and toggles the chrome from the middle; SCROLL toggles it. */
+  const onTap = (e: MouseEvent) => {
+    if ((e.target as HTMLElement).closest('a, button, input, select, textarea, label, summary')) return
+    if (swipe.current?.turned) { swipe.current = null; return }
+    swipe.current = null
+    const pageList = paper ? list.current : null
+    if (!pageList) { chrome.toggle(); return }
+    const r = pageList.getBoundingClientRect()
+    const action = tapZone(e.clientX - r.left, r.width, readingDirection)
+    if (action === 'chrome') chrome.toggle()
+    else turn(action === 'next' ? 1 : -1)
+  }
   const { offlineState, saveOffline } = useOffline(episodeId, slices, props.offline, { title: labels.offlineExpiredTitle, text: labels.offlineExpiredText })
 
   const radio = <T extends string>(name: string, value: T, current: T, label: string, onPick: (v: T) => void) => (
@@ -179,8 +222,12 @@ export default function Viewer(props: ViewerProps) {
   return (
     <>
       {withTranscript && <TranscriptToggle on={settings.transcript} onToggle={() => update({ transcript: !settings.transcript })} label={labels.transcript} />}
+      {/* Pointer conveniences only: every page turn and the chrome are also reachable by keyboard and buttons. */}
       <div
         ref={strip}
+        onClick={onTap}
+        onPointerDown={onPointerDown}
+        onPointerUp={onPointerUp}
         className={`viewer-strip${zoom > 1 ? ' is-zoomed' : ''}${withTranscript && settings.transcript ? ' show-transcript' : ''}`}
         {...(withTranscript ? { id: TRANSCRIPT_REGION_ID, role: 'region', 'aria-label': labels.transcriptRegion } : {})}
       >
@@ -255,7 +302,7 @@ export default function Viewer(props: ViewerProps) {
           <button type="button" className="btn" onClick={() => turn(1)} disabled={lastPage}>{labels.nextPage}</button>
         </nav>
       )}
-      {(!tail || paper) && <p className="viewer-end">{labels.end}</p>}
+      {(paper ? lastPage : !tail) && <p className="viewer-end">{labels.end}</p>}
       <nav className="viewer-nav" aria-label={labels.episodeNav}>
         {last.prev && <a rel="prev" href={`/viewer/${last.prev.id}`}>{labels.prevEpisode}<span className="viewer-nav-title">{last.prev.title}</span></a>}
         {last.next && <a rel="next" href={`/viewer/${last.next.id}`}>{labels.nextEpisode}<span className="viewer-nav-title">{last.next.title}</span></a>}
@@ -263,21 +310,21 @@ export default function Viewer(props: ViewerProps) {
       {!last.next && props.nextUpdate && <p className="viewer-update">{props.nextUpdate}</p>}
       {ready && (
         <div className="viewer-tools">
-          <button ref={helpButton} type="button" className="viewer-tool" aria-haspopup="dialog" aria-expanded={helpOpen} aria-keyshortcuts="?" onClick={() => setHelpOpen(true)}>
+          <button type="button" className="viewer-tool viewer-tool-keys" aria-haspopup="dialog" aria-expanded={helpOpen} aria-keyshortcuts={settings.shortcuts ? '?' : undefined} onClick={() => setHelpOpen(true)}>
             <span aria-hidden="true">?</span>
             <span className="sr-only">{labels.helpOpen}</span>
           </button>
-          <button ref={settingsButton} type="button" className="viewer-tool" aria-haspopup="dialog" aria-expanded={settingsOpen} aria-controls={settingsOpen ? 'viewer-settings' : undefined} onClick={() => setSettingsOpen((o) => !o)}>
+          <button type="button" className="viewer-tool" aria-haspopup="dialog" aria-expanded={settingsOpen} aria-controls="viewer-settings" onClick={() => setSettingsOpen(true)}>
             <span aria-hidden="true">Aa</span>
             <span className="sr-only">{labels.settingsOpen}</span>
           </button>
           {!paper && (
-            <button type="button" className="viewer-tool" aria-pressed={autoScroll} aria-keyshortcuts="a" onClick={toggleAutoScroll}>
+            <button type="button" className="viewer-tool" aria-pressed={autoScroll} aria-keyshortcuts={settings.shortcuts ? 'a' : undefined} onClick={toggleAutoScroll}>
               <Icon name={autoScroll ? 'pause' : 'play'} size={20} />
               <span className="sr-only">{labels.autoScroll}</span>
             </button>
           )}
-          <button type="button" className="viewer-tool" aria-keyshortcuts="f" onClick={toggleFullscreen}>
+          <button type="button" className="viewer-tool" aria-keyshortcuts={settings.shortcuts ? 'f' : undefined} onClick={toggleFullscreen}>
             <Icon name="fullscreen" size={20} />
             <span className="sr-only">{labels.fullscreen}</span>
           </button>
@@ -290,8 +337,8 @@ export default function Viewer(props: ViewerProps) {
           )}
         </div>
       )}
-      {settingsOpen && (
-        <div id="viewer-settings" ref={settingsPanel} className="viewer-help viewer-settings" role="dialog" aria-labelledby="viewer-settings-title">
+      <dialog id="viewer-settings" ref={settingsDialog} className="viewer-dialog viewer-settings" aria-labelledby="viewer-settings-title">
+        {settingsOpen && (<>
           <h2 id="viewer-settings-title">{labels.settingsTitle}</h2>
           {isText ? (
             <>
@@ -328,11 +375,15 @@ export default function Viewer(props: ViewerProps) {
               )}
             </>
           )}
+          <label className="viewer-choice viewer-keys-setting">
+            <input type="checkbox" checked={settings.shortcuts} onChange={(e) => update({ shortcuts: e.currentTarget.checked })} />
+            {labels.shortcutsSetting}
+          </label>
           <button type="button" className="btn" onClick={() => setSettingsOpen(false)}>{labels.close}</button>
-        </div>
-      )}
-      {helpOpen && (
-        <div className="viewer-help" role="dialog" aria-modal="true" aria-labelledby="viewer-help-title">
+        </>)}
+      </dialog>
+      <dialog ref={help} className="viewer-dialog viewer-help" aria-labelledby="viewer-help-title">
+        {helpOpen && (<>
           <h2 id="viewer-help-title">{labels.helpTitle}</h2>
           <dl>
             <dt>{arrowKey('up', labels.keyUp)} {arrowKey('down', labels.keyDown)}</dt><dd>{labels.helpScroll}</dd>
@@ -348,9 +399,10 @@ export default function Viewer(props: ViewerProps) {
             <dt><kbd>Esc</kbd></dt><dd>{labels.helpEscape}</dd>
             <dt><kbd>?</kbd></dt><dd>{labels.helpToggle}</dd>
           </dl>
-          <button ref={closeButton} type="button" className="btn" onClick={() => setHelpOpen(false)}>{labels.close}</button>
-        </div>
-      )}
+          {!settings.shortcuts && <p>{labels.shortcutsOff}</p>}
+          <button data-close type="button" className="btn" onClick={() => setHelpOpen(false)}>{labels.close}</button>
+        </>)}
+      </dialog>
     </>
   )
 }

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { keyCommand, type KeyPress, type KeyState } from './keys.ts'
 
 const press = (key: string, more: Partial<KeyPress> = {}): KeyPress =>
-  ({ key, shiftKey: false, modified: false, defaultPrevented: false, typing: false, onControl: false, ...more })
-const scroll: KeyState = { helpOpen: false, settingsOpen: false, autoScroll: false, paper: false, isText: false, direction: 'ltr' }
+  ({ key, shiftKey: false, modified: false, defaultPrevented: false, typing: false, onControl: false, where: 'viewer', ...more })
+const scroll: KeyState = { helpOpen: false, autoScroll: false, paper: false, isText: false, direction: 'ltr', letters: true }
 const paper: KeyState = { ...scroll, paper: true }
 
 describe('keyboard shortcuts of the viewer (spec §2 viewer)', () => {
@@ -47,25 +47,35 @@ describe('keyboard shortcuts of the viewer (spec §2 viewer)', () => {
     }
   })
 
-  it('Esc closes the help, else the settings, else stops auto-scroll, else is left alone', () => {
-    expect(keyCommand(press('Escape'), { ...scroll, helpOpen: true, settingsOpen: true, autoScroll: true })).toEqual({ do: 'closeHelp' })
-    expect(keyCommand(press('Escape'), { ...scroll, settingsOpen: true, autoScroll: true })).toEqual({ do: 'closeSettings' })
+  it('Esc stops auto-scroll, else is left alone (an open dialog closes itself)', () => {
     expect(keyCommand(press('Escape'), { ...scroll, autoScroll: true })).toEqual({ do: 'stopAutoScroll' })
     expect(keyCommand(press('Escape'), scroll)).toBeNull()
-    expect(keyCommand(press('Escape', { typing: true }), { ...scroll, settingsOpen: true })).toEqual({ do: 'closeSettings' })
+    expect(keyCommand(press('Escape', { where: 'dialog' }), { ...scroll, helpOpen: true, autoScroll: true })).toBeNull()
   })
 
-  it('with a panel open, only ? and Esc act', () => {
-    for (const open of [{ helpOpen: true }, { settingsOpen: true }]) {
-      for (const key of ['ArrowDown', ' ', 'PageDown', 'n', 'p', 'f', '+', '0', 'a', ']']) expect(keyCommand(press(key), { ...scroll, ...open })).toBeNull()
-      expect(keyCommand(press('ArrowRight'), { ...paper, ...open })).toBeNull()
-      expect(keyCommand(press('?'), { ...scroll, ...open })).toEqual({ do: 'toggleHelp' })
+  it('act only in the viewer: nothing from a dialog (but ? closes the help) or from the rest of the page', () => {
+    for (const key of ['ArrowDown', ' ', 'PageDown', 'n', 'p', 'f', '+', '0', 'a', ']', '?']) {
+      expect(keyCommand(press(key, { where: 'outside' }), scroll)).toBeNull()
+      expect(keyCommand(press(key, { where: 'dialog' }), scroll)).toBeNull()
     }
+    expect(keyCommand(press('ArrowRight', { where: 'dialog' }), paper)).toBeNull()
+    expect(keyCommand(press('?', { where: 'dialog' }), { ...scroll, helpOpen: true })).toEqual({ do: 'toggleHelp' })
+    expect(keyCommand(press('?', { where: 'dialog', typing: true }), { ...scroll, helpOpen: true })).toBeNull()
+  })
+
+  it('single-character shortcuts switched off in the settings: n p a f ? + 0 [ ] do nothing, arrows and space still scroll', () => {
+    const off = { ...scroll, letters: false }
+    for (const key of ['n', 'N', 'p', 'a', 'f', '?', '+', '-', '0', '[', ']']) expect(keyCommand(press(key), off)).toBeNull()
+    expect(keyCommand(press('?', { where: 'dialog' }), { ...off, helpOpen: true })).toBeNull()
+    expect(keyCommand(press('ArrowDown'), off)).toEqual({ do: 'scroll', dy: 0.2 })
+    expect(keyCommand(press(' '), off)).toEqual({ do: 'scroll', dy: 0.9 })
+    expect(keyCommand(press('PageDown'), { ...paper, letters: false })).toEqual({ do: 'turn', step: 1 })
+    expect(keyCommand(press('Escape'), { ...off, autoScroll: true })).toEqual({ do: 'stopAutoScroll' })
   })
 
   it('leaves the browser its keys: with Ctrl/Meta/Alt, already handled, in a text field, space on a control', () => {
     expect(keyCommand(press('f', { modified: true }), scroll)).toBeNull()
-    expect(keyCommand(press('Escape', { modified: true }), { ...scroll, helpOpen: true })).toBeNull()
+    expect(keyCommand(press('Escape', { modified: true }), { ...scroll, autoScroll: true })).toBeNull()
     expect(keyCommand(press('n', { defaultPrevented: true }), scroll)).toBeNull()
     expect(keyCommand(press('n', { typing: true }), scroll)).toBeNull()
     expect(keyCommand(press('?', { typing: true }), scroll)).toBeNull()

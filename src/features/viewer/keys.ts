@@ -4,10 +4,16 @@
  *
  * Arrows, space, PageUp/PageDown scroll (SCROLL) or turn pages (PAPER, in the series' reading direction); n / p
  * change episode; + / − zoom and 0 resets it (SCROLL, images only); a toggles auto-scroll and [ ] set its speed
- * (SCROLL); f fullscreen; ? toggles the help; Esc closes the help, else the settings, else stops auto-scroll.
- * While the help or the settings are open only ? and Esc act.
+ * (SCROLL); f fullscreen; ? opens the help; Esc stops auto-scroll.
+ *
+ * Keys act only while the reader is in the viewer (focus on the page itself or inside the viewer region), never
+ * from a text field, a dialog (the dialog closes itself on Esc; ? closes the help) or the rest of the page;
+ * the single-character keys can be switched off in the reading settings (WCAG 2.1.4).
  */
 import { pageStep, type ReadingDirection } from './reading.ts'
+
+/** Where the key was pressed: the viewer (or the page body), an open dialog, or elsewhere on the page. */
+export type KeyPlace = 'viewer' | 'dialog' | 'outside'
 
 /** The key press: its key and modifiers, whether it was already handled, and where it happened. */
 export type KeyPress = {
@@ -20,21 +26,21 @@ export type KeyPress = {
   typing: boolean
   /** On a button, link, summary or input (space activates it). */
   onControl: boolean
+  where: KeyPlace
 }
 
 export type KeyState = {
   helpOpen: boolean
-  settingsOpen: boolean
   autoScroll: boolean
   paper: boolean
   isText: boolean
   direction: ReadingDirection
+  /** The reader's setting: single-character shortcuts on. */
+  letters: boolean
 }
 
 /** What a key asks for; every command is the viewer's (its default action is prevented). */
 export type KeyCommand =
-  | { do: 'closeHelp' }
-  | { do: 'closeSettings' }
   | { do: 'stopAutoScroll' }
   | { do: 'toggleHelp' }
   | { do: 'episode'; dir: 1 | -1 }
@@ -48,25 +54,26 @@ export type KeyCommand =
   /** SCROLL: scroll by this fraction of the screen height. */
   | { do: 'scroll'; dy: number }
 
+/** A single printable character (not space): the keys WCAG 2.1.4 lets a reader switch off. */
+function isCharacterKey(key: string): boolean {
+  return [...key].length === 1 && key !== ' '
+}
+
 /** The command of a key press, or null when the viewer leaves it to the browser. */
 export function keyCommand(press: KeyPress, state: KeyState): KeyCommand | null {
-  if (press.defaultPrevented || press.modified) return null
-  if (press.key === 'Escape') {
-    if (state.helpOpen) return { do: 'closeHelp' }
-    if (state.settingsOpen) return { do: 'closeSettings' }
-    if (state.autoScroll) return { do: 'stopAutoScroll' }
-    return null
-  }
+  if (press.defaultPrevented || press.modified || press.where === 'outside') return null
+  if (press.where === 'dialog') return press.key === '?' && state.helpOpen && state.letters && !press.typing ? { do: 'toggleHelp' } : null
+  if (press.key === 'Escape') return state.autoScroll ? { do: 'stopAutoScroll' } : null
   if (press.typing) return null
-  const overlay = state.helpOpen || state.settingsOpen
-  const zoomable = !overlay && !state.paper && !state.isText
-  const scrolling = !overlay && !state.paper
+  if (isCharacterKey(press.key) && !state.letters) return null
+  const zoomable = !state.paper && !state.isText
+  const scrolling = !state.paper
   let dy = 0
   switch (press.key) {
     case '?': return { do: 'toggleHelp' }
-    case 'n': case 'N': return overlay ? null : { do: 'episode', dir: 1 }
-    case 'p': case 'P': return overlay ? null : { do: 'episode', dir: -1 }
-    case 'f': case 'F': return overlay ? null : { do: 'fullscreen' }
+    case 'n': case 'N': return { do: 'episode', dir: 1 }
+    case 'p': case 'P': return { do: 'episode', dir: -1 }
+    case 'f': case 'F': return { do: 'fullscreen' }
     case '+': case '=': return zoomable ? { do: 'zoom', dir: 1 } : null
     case '-': case '_': return zoomable ? { do: 'zoom', dir: -1 } : null
     case '0': return zoomable ? { do: 'resetZoom' } : null
@@ -81,6 +88,5 @@ export function keyCommand(press: KeyPress, state: KeyState): KeyCommand | null 
     case 'ArrowLeft': case 'ArrowRight': if (state.paper) break; return null
     default: return null
   }
-  if (overlay) return null
   return state.paper ? { do: 'turn', step: pageStep(press.key, press.shiftKey, state.direction) } : { do: 'scroll', dy }
 }

@@ -76,7 +76,7 @@ describe('reader settings', () => {
     expect(parseSettings(null)).toEqual(DEFAULT_SETTINGS)
     expect(parseSettings('not json')).toEqual(DEFAULT_SETTINGS)
     expect(parseSettings('[1]')).toEqual(DEFAULT_SETTINGS)
-    expect(parseSettings('{"mode":"PAPER","double":true,"font":"serif","fontSize":22}')).toEqual({ mode: 'PAPER', double: true, font: 'serif', fontSize: 22, transcript: false })
+    expect(parseSettings('{"mode":"PAPER","double":true,"font":"serif","fontSize":22}')).toEqual({ mode: 'PAPER', double: true, font: 'serif', fontSize: 22, transcript: false, shortcuts: true })
     expect(parseSettings('{"mode":"SCROLL","transcript":true}')).toEqual({ ...DEFAULT_SETTINGS, transcript: true })
     expect(parseSettings('{"mode":"BOOK","double":"yes","font":"comic","fontSize":99,"transcript":"on"}')).toEqual(DEFAULT_SETTINGS)
   })

@@ -37,12 +37,15 @@ type ViewerMode = 'SCROLL' | 'PAPER'
 type FontFamily = 'sans' | 'serif'
 export type ReadingDirection = 'ltr' | 'rtl'
 
-/** `transcript`: the slices' transcripts shown beside (or below) the images, where an episode has them. */
-export type ViewerSettings = { mode: ViewerMode; double: boolean; font: FontFamily; fontSize: number; transcript: boolean }
+/**
+ * `transcript`: the slices' transcripts shown beside (or below) the images, where an episode has them.
+ * `shortcuts`: the single-character keys (n, p, a, f, ?, + − 0, [ ]) act; a reader may switch them off (WCAG 2.1.4).
+ */
+export type ViewerSettings = { mode: ViewerMode; double: boolean; font: FontFamily; fontSize: number; transcript: boolean; shortcuts: boolean }
 
 /** Text sizes (CSS px) offered for TEXT episodes; the default is the page's own 18 px. */
 export const FONT_SIZES = [14, 16, 18, 20, 22, 24, 28] as const
-export const DEFAULT_SETTINGS: ViewerSettings = { mode: 'SCROLL', double: false, font: 'sans', fontSize: 18, transcript: false }
+export const DEFAULT_SETTINGS: ViewerSettings = { mode: 'SCROLL', double: false, font: 'sans', fontSize: 18, transcript: false, shortcuts: true }
 
 /** localStorage key of the reader's settings, one per edition (editions may share an origin in development). */
 export function settingsKey(editionId: string): string {
@@ -62,6 +65,7 @@ export function parseSettings(raw: string | null): ViewerSettings {
     font: v.font === 'serif' || v.font === 'sans' ? v.font : DEFAULT_SETTINGS.font,
     fontSize: (FONT_SIZES as readonly unknown[]).includes(v.fontSize) ? (v.fontSize as number) : DEFAULT_SETTINGS.fontSize,
     transcript: typeof v.transcript === 'boolean' ? v.transcript : DEFAULT_SETTINGS.transcript,
+    shortcuts: typeof v.shortcuts === 'boolean' ? v.shortcuts : DEFAULT_SETTINGS.shortcuts,
   }
 }
 

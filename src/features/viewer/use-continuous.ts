@@ -4,7 +4,7 @@
  * the title follow the episode on screen (replaceState), and a locked next episode is offered — or unlocked
  * automatically when the reader opted in for the series.
  */
-import { useCallback, useEffect, useRef, useState } from 'react'
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react'
 import { currentSection, type AutoUnlockState } from './continuous.ts'
 import { deleteAutoUnlock, getAutoUnlock, getEpisode, logout, requireAge, type EpisodeData } from './client.ts'
 import type { EpisodeLink } from './viewer.ts'
@@ -47,16 +47,38 @@ export function useContinuous({ first, seriesId, signedIn, paper, ready, announc
   const last = paper ? first : episodes[episodes.length - 1]!
   const onScreen = episodes[Math.min(current, episodes.length - 1)]!
 
+  /**
+   * Episodes and the next one's block go in above what follows the strip: a focused control there (the episode
+   * links) keeps its place on screen. `hold` notes where it is before a change; the layout effect puts it back.
+   */
+  const keep = useRef<{ el: HTMLElement; top: number } | null>(null)
+  const hold = () => {
+    const focused = document.activeElement
+    if (keep.current || !(focused instanceof HTMLElement) || focused === document.body || focused.closest('.viewer-strip')) return
+    const top = focused.getBoundingClientRect().top
+    if (top >= 0 && top < innerHeight) keep.current = { el: focused, top }
+  }
+  useLayoutEffect(() => {
+    const kept = keep.current
+    keep.current = null
+    if (!kept?.el.isConnected) return
+    const dy = kept.el.getBoundingClientRect().top - kept.top
+    if (dy) scrollBy({ top: dy, behavior: 'instant' })
+  }, [chain.length, tail])
+
   const fetchNext = useCallback(async (link: EpisodeLink, retried = false) => {
+    hold()
     setTail({ link, status: 'loading' })
     const res = await getEpisode(link.id)
     if (res.ok) {
+      hold()
       setChain((c) => (c.some((e) => e.id === res.data.id) ? c : [...c, res.data]))
       setTail(null)
       return
     }
     if (res.code === 'NEED_TO_REFRESH' && !retried) return fetchNext(link, true)
     if (res.code === 'NOT_FOUND_ACCESS_TOKEN') { void logout(); return }
+    hold()
     if (res.code === 'ADULT_ONLY_CONTENTS') { setTail({ link, status: 'adult' }); requireAge(); return }
     setTail({ link, status: res.code === 'UNAUTHORIZED_CONTENTS' ? 'locked' : 'error' })
   }, [])

@@ -3,13 +3,24 @@
  * command a key gives, with the default action prevented.
  */
 import { useEffect, useEffectEvent, type Dispatch, type SetStateAction } from 'react'
-import { keyCommand } from './keys.ts'
+import { keyCommand, type KeyPlace } from './keys.ts'
 import type { ReadingDirection } from './reading.ts'
 
 /** The f key and the fullscreen tool: the whole page fullscreen, or back. */
 export function toggleFullscreen() {
   if (document.fullscreenElement) void document.exitFullscreen().catch(() => undefined)
   else void document.documentElement.requestFullscreen?.().catch(() => undefined)
+}
+
+/**
+ * Where a key was pressed: an open dialog; the viewer (inside the viewer region `[data-viewer]`, or on an
+ * element holding it: the page body, `main` after a click on the episode); or elsewhere on the page.
+ */
+function placeOf(target: EventTarget | null): KeyPlace {
+  const el = target instanceof Element ? target : null
+  if (el?.closest('dialog, [role="dialog"], [role="alertdialog"]')) return 'dialog'
+  const viewer = document.querySelector('[data-viewer]')
+  return !el || !viewer || el.contains(viewer) || viewer.contains(el) ? 'viewer' : 'outside'
 }
 
 function isTyping(target: EventTarget | null): boolean {
@@ -20,8 +31,8 @@ function isTyping(target: EventTarget | null): boolean {
 type Options = {
   helpOpen: boolean
   setHelpOpen: Dispatch<SetStateAction<boolean>>
-  settingsOpen: boolean
-  setSettingsOpen: Dispatch<SetStateAction<boolean>>
+  /** The reader's setting: single-character shortcuts on. */
+  letters: boolean
   autoScroll: boolean
   toggleAutoScroll: () => void
   stopAutoScroll: () => void
@@ -39,7 +50,7 @@ type Options = {
 
 export function useKeys(o: Options) {
   const {
-    helpOpen, setHelpOpen, settingsOpen, setSettingsOpen, autoScroll, toggleAutoScroll, stopAutoScroll, stepSpeed,
+    helpOpen, setHelpOpen, letters, autoScroll, toggleAutoScroll, stopAutoScroll, stepSpeed,
     paper, isText, direction, turn, zoomBy, applyZoom,
   } = o
   const goEpisode = useEffectEvent((dir: 1 | -1) => o.goEpisode(dir))
@@ -49,13 +60,11 @@ export function useKeys(o: Options) {
       const target = e.target as HTMLElement | null
       const command = keyCommand({
         key: e.key, shiftKey: e.shiftKey, modified: e.ctrlKey || e.metaKey || e.altKey, defaultPrevented: e.defaultPrevented,
-        typing: isTyping(e.target), onControl: !!target?.closest?.('button, a, summary, input'),
-      }, { helpOpen, settingsOpen, autoScroll, paper, isText, direction })
+        typing: isTyping(e.target), onControl: !!target?.closest?.('button, a, summary, input'), where: placeOf(e.target),
+      }, { helpOpen, autoScroll, paper, isText, direction, letters })
       if (!command) return
       e.preventDefault()
       switch (command.do) {
-        case 'closeHelp': setHelpOpen(false); return
-        case 'closeSettings': setSettingsOpen(false); return
         case 'stopAutoScroll': stopAutoScroll(); return
         case 'toggleHelp': setHelpOpen((open) => !open); return
         case 'episode': goEpisode(command.dir); return
@@ -70,5 +79,5 @@ export function useKeys(o: Options) {
     }
     addEventListener('keydown', onKey)
     return () => removeEventListener('keydown', onKey)
-  }, [helpOpen, settingsOpen, autoScroll, paper, isText, direction, turn, zoomBy, applyZoom, setHelpOpen, setSettingsOpen, toggleAutoScroll, stopAutoScroll, stepSpeed])
+  }, [helpOpen, letters, autoScroll, paper, isText, direction, turn, zoomBy, applyZoom, setHelpOpen, toggleAutoScroll, stopAutoScroll, stepSpeed])
 }

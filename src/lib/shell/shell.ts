@@ -11,24 +11,39 @@ function layerEl(id: string): HTMLElement | null {
   return document.getElementById(id)
 }
 
-/** Opens a modal (`<div role="dialog" hidden>`) or a slide panel by element id. */
+/**
+ * Opens a modal or a slide panel by element id. A modal that is a `<dialog>` opens with `showModal()`: the page
+ * behind it is inert, Tab stays inside, and Esc closes it natively (its `close` event then takes the history
+ * step back, like the back button). Other layers are `hidden` elements shown in place.
+ */
 function openLayer(id: string, kind: 'modal' | 'panel', type: ModalType = 'default'): void {
   const el = layerEl(id)
   if (!el) return
   opener = document.activeElement as HTMLElement | null
   pushLayer({ id, kind, type })
-  el.hidden = false
-  el.style.zIndex = String(MODAL_Z[type])
   history.pushState({ layer: id }, '')
+  el.style.zIndex = String(MODAL_Z[type])
+  if (el instanceof HTMLDialogElement) {
+    if (!el.open) el.showModal()
+    return
+  }
+  el.hidden = false
   ;(el.querySelector<HTMLElement>('[autofocus], button, a, input') ?? el).focus()
 }
 
 function hideLayer(id: string): void {
   const el = layerEl(id)
-  if (el) el.hidden = true
   removeLayer(id)
+  if (el instanceof HTMLDialogElement) el.close()
+  else if (el) el.hidden = true
   opener?.focus()
 }
+
+// A `<dialog>` layer closed by the browser (Esc): the history entry it pushed is taken back (popstate hides it).
+document.addEventListener('close', (e) => {
+  const el = e.target
+  if (el instanceof HTMLDialogElement && $layers.get().some((l) => l.id === el.id)) history.back()
+}, true)
 
 /** Spec §2: back closes modals first, then panels, then goes back unless on home. */
 function goBack(): void {
@@ -54,7 +69,33 @@ document.addEventListener('click', (e) => {
 document.addEventListener('keydown', (e) => {
   // Spec §2 content protection: F12 and Alt+Meta+I are blocked (keyboard use stays intact otherwise).
   if (e.key === 'F12' || (e.altKey && e.metaKey && e.code === 'KeyI')) e.preventDefault()
-  if (e.key === 'Escape' && layerToClose($layers.get())) goBack()
+  const top = layerToClose($layers.get())
+  if (e.key === 'Escape' && top && !(layerEl(top.id) instanceof HTMLDialogElement)) goBack()
+})
+/** The Tab stops of `root` in order (a radio group is one stop: its checked button, or the first). */
+function tabStops(root: Element): HTMLElement[] {
+  const all = [...root.querySelectorAll<HTMLElement>('a[href], button, input, select, textarea, summary, [tabindex]')]
+    .filter((el) => !el.matches(':disabled, [tabindex="-1"], [type="hidden"]') && el.getClientRects().length > 0)
+  return all.filter((el) => {
+    if (!(el instanceof HTMLInputElement) || el.type !== 'radio' || el.checked) return true
+    const group = all.filter((r) => r instanceof HTMLInputElement && r.type === 'radio' && r.name === el.name) as HTMLInputElement[]
+    return !group.some((r) => r.checked) && group[0] === el
+  })
+}
+
+// Every modal <dialog> on the page (the shell's and the islands'): Tab cycles inside it, from the last stop to
+// the first and back, instead of leaving for the browser's own bar.
+document.addEventListener('keydown', (e) => {
+  if (e.key !== 'Tab' || e.defaultPrevented) return
+  const dialog = [...document.querySelectorAll('dialog[open]')].filter((d) => d.matches(':modal')).pop()
+  if (!dialog) return
+  const stops = tabStops(dialog)
+  const active = document.activeElement
+  const edge = e.shiftKey ? stops[0] : stops[stops.length - 1]
+  if (stops.length && (active === edge || !dialog.contains(active))) {
+    e.preventDefault()
+    ;(e.shiftKey ? stops[stops.length - 1] : stops[0])!.focus()
+  }
 })
 document.addEventListener('contextmenu', (e) => e.preventDefault())
 document.addEventListener('dragstart', (e) => e.preventDefault())

@@ -1,0 +1,40 @@
+/**
+ * A real modal for the viewer's panels (help, reading settings, the auto-unlock opt-in): the platform's
+ * `<dialog>` opened with `showModal()`, so the page behind it is inert (Tab cycles inside: the page
+ * shell's rule for every modal dialog, src/lib/shell/shell.ts) and Esc closes it from any control inside (the `close` event, whatever closed it, brings the state
+ * back). On open, focus goes to the first element matching `initial` (else the dialog's own choice); on
+ * close, back to what had focus before (the opener).
+ */
+import { useEffect, useEffectEvent, useLayoutEffect, useRef } from 'react'
+
+export function useDialog(open: boolean, onClosed: () => void, initial?: string) {
+  const ref = useRef<HTMLDialogElement | null>(null)
+  const opener = useRef<HTMLElement | null>(null)
+
+  useLayoutEffect(() => {
+    const dialog = ref.current
+    if (!dialog) return
+    if (open && !dialog.open) {
+      opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null
+      dialog.showModal()
+      if (initial) dialog.querySelector<HTMLElement>(initial)?.focus()
+    } else if (!open && dialog.open) dialog.close()
+  }, [open, initial])
+
+  // The dialog's `close` event (Esc, or `close()` above): the state follows, focus goes back to the opener.
+  const closed = useEffectEvent(() => {
+    onClosed()
+    const back = opener.current
+    opener.current = null
+    if (back?.isConnected) back.focus()
+  })
+  useEffect(() => {
+    const dialog = ref.current
+    if (!dialog) return
+    const onClose = () => closed()
+    dialog.addEventListener('close', onClose)
+    return () => dialog.removeEventListener('close', onClose)
+  }, [])
+
+  return ref
+}
