@@ -75,7 +75,18 @@ export function createApp({ edition, messages, pages, buildId = 'dev' }: AppOpti
     await next()
   })
 
-  app.use('/api/*', (c, next) => bodyLimit({ maxSize: c.req.path === '/api/v1/qna/web/register' ? MAX_QNA_BODY_BYTES : MAX_BODY_BYTES, onError: () => { throw new AppError('PAYLOAD_TOO_LARGE') } })(c, next), sameOrigin, personalByDefault)
+  app.use(
+    '/api/*',
+    (c, next) =>
+      bodyLimit({
+        maxSize: c.req.path === '/api/v1/qna/web/register' ? MAX_QNA_BODY_BYTES : MAX_BODY_BYTES,
+        onError: () => {
+          throw new AppError('PAYLOAD_TOO_LARGE')
+        },
+      })(c, next),
+    sameOrigin,
+    personalByDefault,
+  )
   app.use(session)
   app.route('/api/v1', v1)
   app.route('/api/auth', sessionService)
@@ -102,7 +113,8 @@ export function createApp({ edition, messages, pages, buildId = 'dev' }: AppOpti
 async function fetchErrorPage(requestUrl: string, path: '/404' | '/error', status: 404 | 500) {
   try {
     const res = await env.ASSETS.fetch(new URL(path + '/', requestUrl))
-    if (res.ok) return new Response(res.body, { status, headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' } })
+    if (res.ok)
+      return new Response(res.body, { status, headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' } })
   } catch {
     // no assets binding (tests, build): plain answer below
   }

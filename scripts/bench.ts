@@ -30,7 +30,14 @@ import { benchMoneyModel, moneyModelLine } from './bench/money.ts'
 // ---------------------------------------------------------------------------------------------------
 type Discovered = { detail: string }
 /** `as: 'adult'`: measured signed in as the demo adult reader (issue 11: pages cached per audience class). */
-export type PageSpec = { name: string; path: string | ((d: Discovered) => string); jsKB?: number; lcpMs?: number; edge?: boolean; as?: 'adult' }
+export type PageSpec = {
+  name: string
+  path: string | ((d: Discovered) => string)
+  jsKB?: number
+  lcpMs?: number
+  edge?: boolean
+  as?: 'adult'
+}
 
 // Feature measurements live in scripts/bench/<feature>.ts (viewer, purchase), called after the load runs.
 
@@ -48,12 +55,25 @@ const PAGES: PageSpec[] = [
 const LOAD = { edge: 'detail', baseline: 'prepare' }
 
 const TARGETS = {
-  performance: 98, accessibility: 95, bestPractices: 95, seo: 100,
-  lcpMs: 1500, cls: 0.02, tbtMs: 50, ratio: 0.6, d1Queries: 5,
+  performance: 98,
+  accessibility: 95,
+  bestPractices: 95,
+  seo: 100,
+  lcpMs: 1500,
+  cls: 0.02,
+  tbtMs: 50,
+  ratio: 0.6,
+  d1Queries: 5,
 }
 const CHROME_FLAGS = [
-  '--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
 ]
 
 const opts = args()
@@ -125,11 +145,12 @@ process.on('uncaughtException', (e) => {
 
 function startWorker(): ChildProcess {
   const verbose = Boolean(opts.verbose)
-  const child = spawn(
-    process.execPath,
-    ['scripts/start.ts', '--no-build', '--port', String(port), '--persist-to', persist],
-    { cwd: root, detached: true, stdio: verbose ? 'inherit' : ['ignore', 'pipe', 'pipe'], env: { ...process.env, EDITION: id } },
-  )
+  const child = spawn(process.execPath, ['scripts/start.ts', '--no-build', '--port', String(port), '--persist-to', persist], {
+    cwd: root,
+    detached: true,
+    stdio: verbose ? 'inherit' : ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, EDITION: id },
+  })
   const keep = (chunk: Buffer) => {
     workerLog.push(...chunk.toString().split('\n'))
     if (workerLog.length > 300) workerLog.splice(0, workerLog.length - 300)
@@ -141,7 +162,9 @@ function startWorker(): ChildProcess {
 
 async function waitHealthy(child: ChildProcess, timeoutMs: number): Promise<boolean> {
   let exited = false
-  child.once('exit', () => { exited = true })
+  child.once('exit', () => {
+    exited = true
+  })
   const deadline = Date.now() + timeoutMs
   while (Date.now() < deadline && !exited) {
     try {
@@ -160,13 +183,23 @@ async function waitHealthy(child: ChildProcess, timeoutMs: number): Promise<bool
 // Discovery and D1 query counts
 // ---------------------------------------------------------------------------------------------------
 /** `second`: the same page viewed again (no forced reload): whether the edge cache answered, and its D1 queries. */
-type Resolved = { spec: PageSpec; path: string; url?: string; status: number | string; d1Queries?: number; redirectedTo?: string; second?: { edgeCache: string; d1Queries: number } }
+type Resolved = {
+  spec: PageSpec
+  path: string
+  url?: string
+  status: number | string
+  d1Queries?: number
+  redirectedTo?: string
+  second?: { edgeCache: string; d1Queries: number }
+}
 
 /** The demo adult reader's session cookie (web sign-in form), for the pages measured `as: 'adult'`. */
 let adultCookie = ''
 async function signInAdult() {
   const res = await fetch(`${base}/api/v1/auth/web/sign-in`, {
-    method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: base },
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: base },
     body: new URLSearchParams({ email: 'reader@example.com', password: 'Reader-2026!', callback: '/' }),
   })
   adultCookie = /wt_session=[^;]+/.exec(res.headers.get('set-cookie') ?? '')?.[0] ?? ''
@@ -175,7 +208,10 @@ async function signInAdult() {
 const cookieOf = (spec: PageSpec): Record<string, string> => (spec.as === 'adult' && adultCookie ? { Cookie: adultCookie } : {})
 
 async function get(url: string, headers: Record<string, string> = {}, render = true) {
-  const res = await fetch(url, { headers: { Accept: 'text/html', ...(render ? { 'Cache-Control': 'no-cache' /* count a real render's queries */ } : {}), ...headers }, signal: AbortSignal.timeout(30_000) })
+  const res = await fetch(url, {
+    headers: { Accept: 'text/html', ...(render ? { 'Cache-Control': 'no-cache' /* count a real render's queries */ } : {}), ...headers },
+    signal: AbortSignal.timeout(30_000),
+  })
   const body = await res.text()
   return { res, body }
 }
@@ -224,8 +260,15 @@ async function resolvePages(found: Discovered): Promise<Resolved[]> {
 // Lighthouse
 // ---------------------------------------------------------------------------------------------------
 type LhFigures = {
-  performance: number | null; accessibility: number | null; bestPractices: number | null; seo: number | null
-  lcpMs: number | null; cls: number | null; tbtMs: number | null; jsBytes: number | null; totalBytes: number | null
+  performance: number | null
+  accessibility: number | null
+  bestPractices: number | null
+  seo: number | null
+  lcpMs: number | null
+  cls: number | null
+  tbtMs: number | null
+  jsBytes: number | null
+  totalBytes: number | null
   benchmarkIndex?: number
   /** Audits scoring below 1 in accessibility, best practices and SEO: why those scores are not 100. */
   failing: string[]
@@ -262,7 +305,13 @@ async function lighthouseAll(pages: Resolved[]): Promise<Map<string, LhResult>> 
     lighthouseMeta.error = `cannot launch Chromium at ${chromePath}: ${(e as Error).message}`
     return results
   }
-  chromeKill = async () => { try { await chrome.kill() } catch { /* gone */ } }
+  chromeKill = async () => {
+    try {
+      await chrome.kill()
+    } catch {
+      /* gone */
+    }
+  }
   try {
     for (const page of pages) {
       if (!page.url) continue
@@ -273,7 +322,10 @@ async function lighthouseAll(pages: Resolved[]): Promise<Map<string, LhResult>> 
         const label = `  lighthouse ${page.spec.name} ${figures.length + 1}/${runs}`
         try {
           const rr = await lighthouse(page.url, {
-            port: chrome.port, output: 'json', logLevel: 'error', extraHeaders: cookieOf(page.spec),
+            port: chrome.port,
+            output: 'json',
+            logLevel: 'error',
+            extraHeaders: cookieOf(page.spec),
             onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'],
           })
           if (!rr) throw new Error('no result')
@@ -282,7 +334,8 @@ async function lighthouseAll(pages: Resolved[]): Promise<Map<string, LhResult>> 
           lighthouseMeta.userAgent ??= lhr.environment.hostUserAgent
           if (lhr.runtimeError) throw new Error(`${lhr.runtimeError.code}: ${lhr.runtimeError.message}`)
           const a = lhr.audits
-          const rows = (a['resource-summary']?.details as { items?: { resourceType: string; transferSize: number }[] } | undefined)?.items ?? []
+          const rows =
+            (a['resource-summary']?.details as { items?: { resourceType: string; transferSize: number }[] } | undefined)?.items ?? []
           const row = (t: string) => rows.find((r) => r.resourceType === t)?.transferSize ?? null
           const f: LhFigures = {
             performance: score(lhr.categories.performance?.score),
@@ -298,7 +351,8 @@ async function lighthouseAll(pages: Resolved[]): Promise<Map<string, LhResult>> 
             failing: ['accessibility', 'best-practices', 'seo'].flatMap((c) =>
               (lhr.categories[c]?.auditRefs ?? [])
                 .filter((ref) => ref.weight > 0 && a[ref.id]?.score != null && a[ref.id]!.score! < 1)
-                .map((ref) => `${c}: ${ref.id}`)),
+                .map((ref) => `${c}: ${ref.id}`),
+            ),
           }
           figures.push(f)
           res.performanceRuns.push(f.performance)
@@ -323,20 +377,41 @@ async function lighthouseAll(pages: Resolved[]): Promise<Map<string, LhResult>> 
 // Load (autocannon)
 // ---------------------------------------------------------------------------------------------------
 type CannonResult = {
-  requests: { average: number }; latency: { p99: number; average: number }
-  non2xx: number; errors: number; timeouts: number; '2xx': number
+  requests: { average: number }
+  latency: { p99: number; average: number }
+  non2xx: number
+  errors: number
+  timeouts: number
+  '2xx': number
 }
 type Autocannon = (o: { url: string; connections: number; duration: number; headers?: Record<string, string> }) => Promise<CannonResult>
-type LoadFigures = { page: string; url: string; reqPerSec: number; p99Ms: number; meanLatencyMs: number; non2xx: number; errors: number; timeouts: number }
+type LoadFigures = {
+  page: string
+  url: string
+  reqPerSec: number
+  p99Ms: number
+  meanLatencyMs: number
+  non2xx: number
+  errors: number
+  timeouts: number
+}
 
 /** `render: true` sends `Cache-Control: no-cache`, which bypasses the edge cache: every request renders. */
 async function load(page: Resolved, autocannon: Autocannon, render = false): Promise<LoadFigures> {
   const headers: Record<string, string> = { Accept: 'text/html', ...(render ? { 'Cache-Control': 'no-cache' } : {}) }
   const r = await autocannon({ url: page.url!, connections, duration, headers })
-  console.log(`  autocannon ${page.spec.name}${render ? ' (rendered every request)' : ''}: ${r.requests.average.toFixed(1)} req/s, p99 ${r.latency.p99} ms`)
+  console.log(
+    `  autocannon ${page.spec.name}${render ? ' (rendered every request)' : ''}: ${r.requests.average.toFixed(1)} req/s, p99 ${r.latency.p99} ms`,
+  )
   return {
-    page: page.spec.name, url: page.url!, reqPerSec: r.requests.average, p99Ms: r.latency.p99,
-    meanLatencyMs: r.latency.average, non2xx: r.non2xx, errors: r.errors, timeouts: r.timeouts,
+    page: page.spec.name,
+    url: page.url!,
+    reqPerSec: r.requests.average,
+    p99Ms: r.latency.p99,
+    meanLatencyMs: r.latency.average,
+    non2xx: r.non2xx,
+    errors: r.errors,
+    timeouts: r.timeouts,
   }
 }
 
@@ -345,8 +420,14 @@ function meanLoad(runs: LoadFigures[]): LoadFigures {
   const mean = (f: (x: LoadFigures) => number) => runs.reduce((a, x) => a + f(x), 0) / runs.length
   const sum = (f: (x: LoadFigures) => number) => runs.reduce((a, x) => a + f(x), 0)
   return {
-    page: runs[0]!.page, url: runs[0]!.url, reqPerSec: mean((x) => x.reqPerSec), p99Ms: Math.max(...runs.map((x) => x.p99Ms)),
-    meanLatencyMs: mean((x) => x.meanLatencyMs), non2xx: sum((x) => x.non2xx), errors: sum((x) => x.errors), timeouts: sum((x) => x.timeouts),
+    page: runs[0]!.page,
+    url: runs[0]!.url,
+    reqPerSec: mean((x) => x.reqPerSec),
+    p99Ms: Math.max(...runs.map((x) => x.p99Ms)),
+    meanLatencyMs: mean((x) => x.meanLatencyMs),
+    non2xx: sum((x) => x.non2xx),
+    errors: sum((x) => x.errors),
+    timeouts: sum((x) => x.timeouts),
   }
 }
 
@@ -364,14 +445,22 @@ function table(rows: string[][]): string {
   const n = rows[0]!.length
   const fits = (r: string[], i: number) => r.length === n || i < r.length - 1
   const widths = rows[0]!.map((_, i) => Math.max(...rows.filter((r) => fits(r, i)).map((r) => (r[i] ?? '').length)))
-  return rows.map((r) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n')
+  return rows
+    .map((r) =>
+      r
+        .map((c, i) => c.padEnd(widths[i]!))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n')
 }
 
 function machine() {
   const cpus = os.cpus()
   return {
     os: `${os.type()} ${os.release()} (${os.platform()}/${os.arch()})`,
-    cpuModel: cpus[0]?.model ?? 'unknown', cpuCount: cpus.length,
+    cpuModel: cpus[0]?.model ?? 'unknown',
+    cpuCount: cpus.length,
     memoryGiB: Math.round((os.totalmem() / 2 ** 30) * 10) / 10,
     node: process.version,
   }
@@ -379,8 +468,13 @@ function machine() {
 
 function gitCommit(): { commit: string; dirty: boolean } {
   try {
-    const commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim()
-    const dirty = execFileSync('git', ['status', '--porcelain'], { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim() !== ''
+    const commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString()
+      .trim()
+    const dirty =
+      execFileSync('git', ['status', '--porcelain'], { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] })
+        .toString()
+        .trim() !== ''
     return { commit, dirty }
   } catch {
     return { commit: 'uncommitted', dirty: true }
@@ -404,7 +498,10 @@ if (!opts['no-build']) {
 }
 
 try {
-  const busy = await fetch(`${base}/_/health`, { signal: AbortSignal.timeout(1000) }).then(() => true, () => false)
+  const busy = await fetch(`${base}/_/health`, { signal: AbortSignal.timeout(1000) }).then(
+    () => true,
+    () => false,
+  )
   if (busy) {
     console.error(`Port ${port} already answers: stop that server or pass --port N.`)
     process.exit(1)
@@ -431,7 +528,15 @@ try {
     if (lighthouseMeta.error) notes.push(`lighthouse: ${lighthouseMeta.error}`)
   }
 
-  const loadResult: { baseline?: LoadFigures; edge?: LoadFigures; rendered?: LoadFigures; ratio?: number; renderedRatio?: number; error?: string; rounds?: Record<string, LoadFigures[]> } = {}
+  const loadResult: {
+    baseline?: LoadFigures
+    edge?: LoadFigures
+    rendered?: LoadFigures
+    ratio?: number
+    renderedRatio?: number
+    error?: string
+    rounds?: Record<string, LoadFigures[]>
+  } = {}
   if (!opts['no-load'] && !interrupted) {
     const edge = measured.find((p) => p.spec.name === LOAD.edge)
     const baseline = measured.find((p) => p.spec.name === LOAD.baseline)
@@ -439,7 +544,9 @@ try {
     else {
       try {
         const autocannon = ((await import('autocannon' as string)) as { default: Autocannon }).default
-        console.log(`autocannon: ${rounds} rounds of ${duration} s × ${connections} connections on ${baseline.spec.name} and ${edge.spec.name}…`)
+        console.log(
+          `autocannon: ${rounds} rounds of ${duration} s × ${connections} connections on ${baseline.spec.name} and ${edge.spec.name}…`,
+        )
         // Rounds alternate the three runs so a machine getting busier or quieter during the bench (shared
         // cores) weighs on each the same; figures are the rounds' means.
         const acc: { baseline: LoadFigures[]; edge: LoadFigures[]; rendered: LoadFigures[] } = { baseline: [], edge: [], rendered: [] }
@@ -472,8 +579,21 @@ try {
 
   // --- table ---
   const head = ['page', 'path', 'perf', 'a11y', 'b.p.', 'SEO', 'LCP ms', 'CLS', 'TBT ms', 'JS KB', 'total KB', 'D1', '2nd view']
-  const target = ['target', '', `≥${TARGETS.performance}`, `≥${TARGETS.accessibility}`, `≥${TARGETS.bestPractices}`, `${TARGETS.seo}`,
-    `≤${TARGETS.lcpMs}`, `≤${TARGETS.cls}`, `≤${TARGETS.tbtMs}`, '≤5 catalogue', '', `≤${TARGETS.d1Queries}`, 'edge HIT']
+  const target = [
+    'target',
+    '',
+    `≥${TARGETS.performance}`,
+    `≥${TARGETS.accessibility}`,
+    `≥${TARGETS.bestPractices}`,
+    `${TARGETS.seo}`,
+    `≤${TARGETS.lcpMs}`,
+    `≤${TARGETS.cls}`,
+    `≤${TARGETS.tbtMs}`,
+    '≤5 catalogue',
+    '',
+    `≤${TARGETS.d1Queries}`,
+    'edge HIT',
+  ]
   const rows = [head, target]
   for (const p of pages) {
     const shownPath = p.redirectedTo ? `${p.path} → ${p.redirectedTo}` : p.path
@@ -484,7 +604,8 @@ try {
     const m = lh.get(p.spec.name)?.median
     const lcpTarget = p.spec.lcpMs ?? TARGETS.lcpMs
     rows.push([
-      p.spec.name, shownPath,
+      p.spec.name,
+      shownPath,
       cell(m?.performance, 0, (v) => v >= TARGETS.performance),
       cell(m?.accessibility, 0, (v) => v >= TARGETS.accessibility),
       cell(m?.bestPractices, 0, (v) => v >= TARGETS.bestPractices),
@@ -498,22 +619,42 @@ try {
       p.second ? `${p.second.edgeCache}, D1 ${p.second.d1Queries}` : '',
     ])
   }
-  console.log(`\nEdition ${id} — Lighthouse ${lighthouseMeta.version ?? '?'} mobile, simulated throttling, median of ${runs} by performance`)
+  console.log(
+    `\nEdition ${id} — Lighthouse ${lighthouseMeta.version ?? '?'} mobile, simulated throttling, median of ${runs} by performance`,
+  )
   console.log(table(rows))
   for (const p of measured) {
     const r = lh.get(p.spec.name)
-    if (r?.errors.length) console.log(`  ${p.spec.name}: ${r.errors.length} lighthouse attempt(s) failed, ${r.performanceRuns.length}/${runs} runs kept — ${r.errors[0]}`)
+    if (r?.errors.length)
+      console.log(
+        `  ${p.spec.name}: ${r.errors.length} lighthouse attempt(s) failed, ${r.performanceRuns.length}/${runs} runs kept — ${r.errors[0]}`,
+      )
     if (r?.median?.failing.length) console.log(`  ${p.spec.name} below 100: ${r.median.failing.join(', ')}`)
   }
 
   if (loadResult.baseline && loadResult.edge) {
     const lr = [['load', 'url', 'req/s', 'p99 ms', 'mean ms', 'non-2xx', 'errors']]
-    const rows = [['pre-rendered', loadResult.baseline], ['edge-rendered, edge cache', loadResult.edge], ['edge-rendered, no cache', loadResult.rendered]] as const
-    for (const [label, f] of rows) if (f)
-      lr.push([`${label} (${f.page})`, new URL(f.url).pathname, f.reqPerSec.toFixed(1), String(f.p99Ms), f.meanLatencyMs.toFixed(1), String(f.non2xx), String(f.errors + f.timeouts)])
+    const rows = [
+      ['pre-rendered', loadResult.baseline],
+      ['edge-rendered, edge cache', loadResult.edge],
+      ['edge-rendered, no cache', loadResult.rendered],
+    ] as const
+    for (const [label, f] of rows)
+      if (f)
+        lr.push([
+          `${label} (${f.page})`,
+          new URL(f.url).pathname,
+          f.reqPerSec.toFixed(1),
+          String(f.p99Ms),
+          f.meanLatencyMs.toFixed(1),
+          String(f.non2xx),
+          String(f.errors + f.timeouts),
+        ])
     console.log(`\nautocannon ${duration} s × ${connections} connections, same worker, same run, mean of ${rounds} alternating rounds`)
     console.log(table(lr))
-    console.log(`ratio edge/pre-rendered: ${cell(loadResult.ratio, 2, (v) => v >= TARGETS.ratio)} (target ≥ ${TARGETS.ratio}); rendering every request: ${cell(loadResult.renderedRatio, 2)}`)
+    console.log(
+      `ratio edge/pre-rendered: ${cell(loadResult.ratio, 2, (v) => v >= TARGETS.ratio)} (target ≥ ${TARGETS.ratio}); rendering every request: ${cell(loadResult.renderedRatio, 2)}`,
+    )
   }
   if (notes.length) console.log(`\nNotes:\n${notes.map((n) => `  - ${n}`).join('\n')}`)
 
@@ -523,11 +664,24 @@ try {
     ...gitCommit(),
     edition: id,
     machine: machine(),
-    lighthouse: { version: lighthouseMeta.version ?? null, userAgent: lighthouseMeta.userAgent ?? null, runs, formFactor: 'mobile', throttling: 'simulate', error: lighthouseMeta.error ?? null },
+    lighthouse: {
+      version: lighthouseMeta.version ?? null,
+      userAgent: lighthouseMeta.userAgent ?? null,
+      runs,
+      formFactor: 'mobile',
+      throttling: 'simulate',
+      error: lighthouseMeta.error ?? null,
+    },
     targets: { ...TARGETS, jsKB: Object.fromEntries(PAGES.filter((p) => p.jsKB != null).map((p) => [p.name, p.jsKB])) },
     pages: pages.map((p) => ({
-      name: p.spec.name, path: p.path, url: p.url ?? null, status: p.url ? 'ok' : 'missing', httpStatus: p.status,
-      d1Queries: p.d1Queries ?? null, secondView: p.second ?? null, signedIn: p.spec.as ?? null,
+      name: p.spec.name,
+      path: p.path,
+      url: p.url ?? null,
+      status: p.url ? 'ok' : 'missing',
+      httpStatus: p.status,
+      d1Queries: p.d1Queries ?? null,
+      secondView: p.second ?? null,
+      signedIn: p.spec.as ?? null,
       lighthouse: lh.get(p.spec.name) ?? null,
     })),
     load: opts['no-load'] ? null : { durationS: duration, connections, ...loadResult },

@@ -9,18 +9,30 @@ import { existsSync } from 'node:fs'
 const SYSTEM = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome']
 
 /** Flags that keep Chromium quiet offline (no background connections a closed network refuses). */
-export const CHROMIUM_FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+export const CHROMIUM_FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]
 
 /** The path of a Chromium that runs here, or null with the reason. */
 export async function findChromium(): Promise<{ path: string; from: string } | { path: null; reason: string }> {
   const fromEnv = process.env.CHROME_PATH
-  if (fromEnv) return existsSync(fromEnv) ? { path: fromEnv, from: 'CHROME_PATH' } : { path: null, reason: `CHROME_PATH=${fromEnv} does not exist` }
+  if (fromEnv)
+    return existsSync(fromEnv) ? { path: fromEnv, from: 'CHROME_PATH' } : { path: null, reason: `CHROME_PATH=${fromEnv} does not exist` }
   const system = SYSTEM.find((p) => existsSync(p))
   if (system) return { path: system, from: 'system' }
   try {
     const { default: packaged } = await import('@sparticuz/chromium')
     return { path: await packaged.executablePath(), from: '@sparticuz/chromium' }
   } catch (e) {
-    return { path: null, reason: `no CHROME_PATH, no system Chromium (${SYSTEM.join(', ')}), and @sparticuz/chromium could not be unpacked: ${(e as Error).message}` }
+    return {
+      path: null,
+      reason: `no CHROME_PATH, no system Chromium (${SYSTEM.join(', ')}), and @sparticuz/chromium could not be unpacked: ${(e as Error).message}`,
+    }
   }
 }

@@ -14,7 +14,9 @@ describe('db-types', () => {
     expect(users).toMatch(/\n {2}email: string \| null\n/)
     expect(users).toMatch(/\n {2}is_adult: Flag\n/)
     expect(users).toMatch(/\n {2}platform: 'WEB' \| 'AND_PLAY' \| 'AND_PLUS' \| 'IOS_APP'\n/)
-    expect(text).toMatch(/export interface IdentitiesRow \{[^}]*provider: 'google' \| 'facebook' \| 'twitter' \| 'apple' \| 'apple_guest' \| 'apple_app'\n/)
+    expect(text).toMatch(
+      /export interface IdentitiesRow \{[^}]*provider: 'google' \| 'facebook' \| 'twitter' \| 'apple' \| 'apple_guest' \| 'apple_app'\n/,
+    )
     expect(text).not.toContain('SeriesFts')
   })
 })

@@ -41,8 +41,13 @@ function tsType(tableSql: string, col: Column): string {
 /** The text of src/lib/server/db-types.ts for the migrations in `dir`. */
 export function generateDbTypes(dir = join(root, 'migrations')): string {
   const db = new DatabaseSync(':memory:')
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.sql')).sort()) db.exec(readFileSync(join(dir, file), 'utf8'))
-  const tables = db.prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`).all() as { name: string; sql: string }[]
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith('.sql'))
+    .sort())
+    db.exec(readFileSync(join(dir, file), 'utf8'))
+  const tables = db
+    .prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`)
+    .all() as { name: string; sql: string }[]
   const virtual = tables.filter((t) => /^CREATE VIRTUAL/i.test(t.sql)).map((t) => t.name)
   const plain = tables.filter((t) => !virtual.some((v) => t.name === v || t.name.startsWith(`${v}_`)))
   const out = [
@@ -53,7 +58,13 @@ export function generateDbTypes(dir = join(root, 'migrations')): string {
   for (const t of plain) {
     const columns = db.prepare(`SELECT name, type, "notnull", pk FROM pragma_table_info(?)`).all(t.name) as Column[]
     // every table gets its interface, whether a query reads it yet or not: @public keeps knip from reporting it
-    out.push(`/** A row of \`${t.name}\`. @public */`, `export interface ${pascal(t.name)}Row {`, ...columns.map((c) => `  ${c.name}: ${tsType(t.sql, c)}`), '}', '')
+    out.push(
+      `/** A row of \`${t.name}\`. @public */`,
+      `export interface ${pascal(t.name)}Row {`,
+      ...columns.map((c) => `  ${c.name}: ${tsType(t.sql, c)}`),
+      '}',
+      '',
+    )
   }
   out.push('/** Every table by name. */', 'export interface Tables {', ...plain.map((t) => `  ${t.name}: ${pascal(t.name)}Row`), '}', '')
   db.close()

@@ -120,7 +120,12 @@ async function adjust(v: Values, sign: 1 | -1): Promise<void> {
   const expires = v.expires as string | undefined
   await withDb(v, async (env) => {
     const db = createDb(env.DB)
-    const before = sign < 0 ? await userLots(db, email).then((u) => userBalances(db, u.userId)).catch(() => null) : null
+    const before =
+      sign < 0
+        ? await userLots(db, email)
+            .then((u) => userBalances(db, u.userId))
+            .catch(() => null)
+        : null
     try {
       const res = await adminAdjust(db, { email, type, amount: sign * Number(text), reason, ...(expires ? { expiresAt: expires } : {}) })
       console.log(`${sign > 0 ? 'granted' : 'deducted'} ${text} ${type} ${sign > 0 ? 'to' : 'from'} ${email}`)
@@ -128,7 +133,9 @@ async function adjust(v: Values, sign: 1 | -1): Promise<void> {
       printBalances(res.balances)
     } catch (e) {
       if (e instanceof AppError && (e.code === 'COIN_INSUFFICIENT' || e.code === 'MILEAGE_INSUFFICIENT') && before) {
-        throw new Error(`${e.code}: ${email} has ${before[type]} ${type} that can be deducted, less than ${text}; nothing changed`, { cause: e })
+        throw new Error(`${e.code}: ${email} has ${before[type]} ${type} that can be deducted, less than ${text}; nothing changed`, {
+          cause: e,
+        })
       }
       throw e
     }
@@ -163,7 +170,9 @@ async function show(v: Values): Promise<void> {
     console.log(`\nlast ${entries.length} ledger rows, newest first:`)
     printEntries(entries)
     const okay = totals.lots === totals.ledger && (totals.minRemaining ?? 0) >= 0
-    console.log(`\ninvariant: Σ lots remaining ${totals.lots} ${okay ? '=' : '≠'} Σ ledger ${totals.ledger}${okay ? ' ✓' : '  ✗ INCONSISTENT'}`)
+    console.log(
+      `\ninvariant: Σ lots remaining ${totals.lots} ${okay ? '=' : '≠'} Σ ledger ${totals.ledger}${okay ? ' ✓' : '  ✗ INCONSISTENT'}`,
+    )
     if (!okay) process.exitCode = 1
   })
 }
@@ -202,7 +211,12 @@ function printTable(rows: Record<string, string | number>[]): void {
   }
   const columns = Object.keys(rows[0]!)
   const width = columns.map((c) => Math.max(c.length, ...rows.map((r) => String(r[c]).length)))
-  const line = (cells: string[]) => '  ' + cells.map((cell, i) => (typeof rows[0]![columns[i]!] === 'number' ? cell.padStart(width[i]!) : cell.padEnd(width[i]!))).join('  ').trimEnd()
+  const line = (cells: string[]) =>
+    '  ' +
+    cells
+      .map((cell, i) => (typeof rows[0]![columns[i]!] === 'number' ? cell.padStart(width[i]!) : cell.padEnd(width[i]!)))
+      .join('  ')
+      .trimEnd()
   console.log(line(columns))
   console.log(line(width.map((w) => '─'.repeat(w))))
   for (const r of rows) console.log(line(columns.map((c) => String(r[c]))))
@@ -322,7 +336,9 @@ function describeAppError(e: AppError, v: Values): string {
         reason: '--reason must be 1 to 200 characters',
         expiresAt: '--expires must be a future date (YYYY-MM-DD, end of that day UTC) or an ISO instant',
       }
-      const fields = String(e.details?.fields ?? '').split(', ').filter(Boolean)
+      const fields = String(e.details?.fields ?? '')
+        .split(', ')
+        .filter(Boolean)
       return `INVALID_PARAMETER: ${fields.map((f) => hints[f] ?? f).join('; ') || 'bad input'}`
     }
     default:

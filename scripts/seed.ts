@@ -48,7 +48,9 @@ function parseArgs(argv: string[]): { persistTo: string; force: boolean; images:
 }
 
 function usage(message: string): never {
-  console.error(`seed: ${message}\nusage: npx node scripts/seed.ts [--persist-to <dir>] [--force] [--no-images] [--config <wrangler config>] [--verbose]`)
+  console.error(
+    `seed: ${message}\nusage: npx node scripts/seed.ts [--persist-to <dir>] [--force] [--no-images] [--config <wrangler config>] [--verbose]`,
+  )
   process.exit(2)
 }
 
@@ -183,7 +185,9 @@ async function main(): Promise<void> {
     if (seeded !== null && !args.force) {
       // Rows are there from an earlier --no-images run; only the images were missing.
       await db.prepare(`INSERT OR REPLACE INTO meta (key, value) VALUES ('seed_images', '1')`).run()
-      console.log(`seed: edition ${editionId}: ${imageSummary}; rows already seeded. ${((performance.now() - started) / 1000).toFixed(1)} s`)
+      console.log(
+        `seed: edition ${editionId}: ${imageSummary}; rows already seeded. ${((performance.now() - started) / 1000).toFixed(1)} s`,
+      )
       return
     }
 

@@ -28,11 +28,15 @@ ${panel(90, 150, 250, 330, 24)}${panel(370, 150, 250, 150, 24)}${panel(370, 330,
 </svg>`
 }
 
-const editions = readdirSync(join(root, 'editions')).sort().map((id) => JSON.parse(readFileSync(join(root, 'editions', id, 'edition.json'), 'utf8')) as Edition)
+const editions = readdirSync(join(root, 'editions'))
+  .sort()
+  .map((id) => JSON.parse(readFileSync(join(root, 'editions', id, 'edition.json'), 'utf8')) as Edition)
 const out = join(root, 'public', 'social')
 mkdirSync(out, { recursive: true })
 for (const e of editions) {
-  const png = await sharp(Buffer.from(socialSvg(e))).png({ compressionLevel: 9, palette: true }).toBuffer()
+  const png = await sharp(Buffer.from(socialSvg(e)))
+    .png({ compressionLevel: 9, palette: true })
+    .toBuffer()
   writeFileSync(join(out, `${e.id}.png`), png)
   console.log(`social-images: public/social/${e.id}.png ${png.length} bytes`)
 }

@@ -13,15 +13,33 @@ const port = String(opts.port ?? process.env.PORT ?? '8787')
 const persist = String(opts['persist-to'] ?? '.wrangler/state')
 const config = wranglerConfig(id)
 /** Local development secrets; a deployment sets its own with `wrangler secret put`. */
-const devVars = ['PASSWORD_PEPPER:dev-pepper-change-me', 'SESSION_SECRET:dev-session-secret-change-me-0123456789', 'DEV_OUTBOX:1', 'PAYMENT_WEBHOOK_SECRET:dev-webhook-secret-change-me']
+const devVars = [
+  'PASSWORD_PEPPER:dev-pepper-change-me',
+  'SESSION_SECRET:dev-session-secret-change-me-0123456789',
+  'DEV_OUTBOX:1',
+  'PAYMENT_WEBHOOK_SECRET:dev-webhook-secret-change-me',
+]
 
 if (!opts['no-build'] || !existsSync(config)) await run(process.execPath, ['scripts/build.ts'], { env: { EDITION: id } })
 await run('wrangler', ['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persist, '-c', config])
-await run(process.execPath, ['scripts/seed.ts', '--persist-to', persist, ...(opts['no-images'] ? ['--no-images'] : [])], { env: { EDITION: id } })
+await run(process.execPath, ['scripts/seed.ts', '--persist-to', persist, ...(opts['no-images'] ? ['--no-images'] : [])], {
+  env: { EDITION: id },
+})
 console.log(`\nServing edition ${id} on http://localhost:${port}\n`)
 const devArgs = [
-  'dev', '-c', config, '--port', port, '--ip', '127.0.0.1', '--persist-to', persist,
-  '--show-interactive-dev-session=false', '--live-reload=false', '--log-level', 'warn',
+  'dev',
+  '-c',
+  config,
+  '--port',
+  port,
+  '--ip',
+  '127.0.0.1',
+  '--persist-to',
+  persist,
+  '--show-interactive-dev-session=false',
+  '--live-reload=false',
+  '--log-level',
+  'warn',
   ...[...devVars, ...(opts['shared-address'] ? ['LOCAL_SHARED_ADDRESS:1'] : [])].flatMap((v) => ['--var', v]),
 ]
 // Two wrangler dev processes starting in the same instant can race for an internal port; a start that

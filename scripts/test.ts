@@ -1,6 +1,6 @@
 /**
- * `npm test`: type check (astro check covers .astro and .ts), the linter (ESLint) and the dead-code finder (knip), unit and worker tests (vitest, real
- * workerd + D1), then browser tests (Playwright + Chromium) against freshly built workers of the seven
+ * `npm test`: type check (astro check covers .astro and .ts), the linter (ESLint), the formatter's check
+ * (Prettier) and the dead-code finder (knip), unit and worker tests (vitest, real workerd + D1), then browser tests (Playwright + Chromium) against freshly built workers of the seven
  * editions. Prints one closing line "tests: N passed, N failed".
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs'
@@ -11,23 +11,35 @@ mkdirSync('.cache', { recursive: true })
 for (const f of ['.cache/vitest.json', '.cache/playwright.json']) rmSync(f, { force: true })
 const steps: [string, () => Promise<void>][] = [
   ['type check', () => run('astro', ['check', '--minimumSeverity', 'warning'])],
-  ['lint and dead code', async () => {
-    await run('eslint', ['.', '--max-warnings', '0'])
-    await run('knip', [])
-  }],
+  [
+    'lint, format and dead code',
+    async () => {
+      await run('eslint', ['.', '--max-warnings', '0'])
+      await run('prettier', ['--check', '.'])
+      await run('knip', [])
+    },
+  ],
   ['unit + worker tests', () => run('vitest', ['run', '--reporter=default', '--reporter=json', '--outputFile=.cache/vitest.json'])],
-  ['build the seven editions', async () => {
-    // one at a time: two astro builds in one tree share its prerender state and break each other
-    for (const id of ['fr', 'ar', 'de', 'jp', 'kr', 'th', 'tw']) await run(process.execPath, ['scripts/build.ts'], { env: { EDITION: id } })
-  }],
-  ['browser tests', async () => {
-    const chromium = await findChromium()
-    if (chromium.path === null) throw new Error(`no Chromium to run the browser tests: ${chromium.reason}`)
-    console.log(`Chromium: ${chromium.path} (${chromium.from})`)
-    // fresh local state for the browser suite (the developer's .wrangler/state is left alone)
-    for (const d of existsSync('.wrangler') ? readdirSync('.wrangler') : []) if (d.startsWith('e2e-')) rmSync(`.wrangler/${d}`, { recursive: true, force: true })
-    await run('playwright', ['test'], { env: { CI: process.env.CI ?? '1', CHROME_PATH: chromium.path } })
-  }],
+  [
+    'build the seven editions',
+    async () => {
+      // one at a time: two astro builds in one tree share its prerender state and break each other
+      for (const id of ['fr', 'ar', 'de', 'jp', 'kr', 'th', 'tw'])
+        await run(process.execPath, ['scripts/build.ts'], { env: { EDITION: id } })
+    },
+  ],
+  [
+    'browser tests',
+    async () => {
+      const chromium = await findChromium()
+      if (chromium.path === null) throw new Error(`no Chromium to run the browser tests: ${chromium.reason}`)
+      console.log(`Chromium: ${chromium.path} (${chromium.from})`)
+      // fresh local state for the browser suite (the developer's .wrangler/state is left alone)
+      for (const d of existsSync('.wrangler') ? readdirSync('.wrangler') : [])
+        if (d.startsWith('e2e-')) rmSync(`.wrangler/${d}`, { recursive: true, force: true })
+      await run('playwright', ['test'], { env: { CI: process.env.CI ?? '1', CHROME_PATH: chromium.path } })
+    },
+  ],
 ]
 
 let failed = false

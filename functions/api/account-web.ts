@@ -8,7 +8,14 @@ import { setCookie } from 'hono/cookie'
 import { SESSION_COOKIE } from '../../src/features/session/routes.ts'
 import { sealSession, sessionCookieOptions } from '../../src/features/session/cookie.ts'
 import { sessionKeys } from '../../src/features/auth/auth.server.ts'
-import { ChangePasswordBody, ResetMailBody, ResetPasswordBody, SmsRequestBody, SmsVerifyBody, type SmsPurpose } from '../../src/features/account/account.ts'
+import {
+  ChangePasswordBody,
+  ResetMailBody,
+  ResetPasswordBody,
+  SmsRequestBody,
+  SmsVerifyBody,
+  type SmsPurpose,
+} from '../../src/features/account/account.ts'
 import { changePassword, requestResetMail, resetPassword } from '../../src/features/account/password.server.ts'
 import { requestSmsCode, verifySmsCode, type SmsVerified } from '../../src/features/account/sms.server.ts'
 import { FOUND_IDS_COOKIE, FOUND_IDS_PATH, FOUND_IDS_TTL_SECONDS, sealFoundIds } from '../../src/features/account/found-ids.ts'
@@ -22,10 +29,18 @@ const q = (params: Record<string, string | undefined>) =>
 
 /** The page of each SMS purpose. */
 const SMS_PAGES: Record<SmsPurpose, string> = { FIND_ID: '/user/findId', FIND_PASSWORD: '/user/findPassword', PHONE: '/setting/phone' }
-const smsPage = (raw: Record<string, unknown>) => SMS_PAGES[(field(raw, 'purpose') as SmsPurpose)] ?? SMS_PAGES.FIND_ID
+const smsPage = (raw: Record<string, unknown>) => SMS_PAGES[field(raw, 'purpose') as SmsPurpose] ?? SMS_PAGES.FIND_ID
 const smsTab = (raw: Record<string, unknown>) => (field(raw, 'purpose') === 'FIND_PASSWORD' ? 'phone' : undefined)
 /** Errors after which the code step stays on screen (the code exists; resend when it is over). */
-const CODE_STEP_ERRORS = new Set(['NOT_FOUND_SMS_USER', 'EXPIRED_OTP', 'ALREADY_USE_SMS', 'EXCEED_AUTH_COUNT', 'ALREADY_SEND_SMS', 'NOT_FOUND_USER', 'NOT_REGISTERED_PHONE_USER'])
+const CODE_STEP_ERRORS = new Set([
+  'NOT_FOUND_SMS_USER',
+  'EXPIRED_OTP',
+  'ALREADY_USE_SMS',
+  'EXCEED_AUTH_COUNT',
+  'ALREADY_SEND_SMS',
+  'NOT_FOUND_USER',
+  'NOT_REGISTERED_PHONE_USER',
+])
 /** Reset errors the form itself shows (the link stays usable); the others go to the result page. */
 const RESET_FORM_ERRORS = new Set(['INVALID_PW_REGEX', 'INCORRECT_PASSWORD', 'EQUAL_PASSWORD', 'INVALID_PARAMETER'])
 
@@ -40,7 +55,13 @@ async function verifySms(c: Context<AppEnv>, data: Parameters<typeof verifySmsCo
   const result = await verifySmsCode(c.var.db, data, authContext(c), c.var.session.userId)
   if (result.purpose === 'FIND_ID') {
     const { secure } = sessionCookieOptions(c.req.url)
-    setCookie(c, FOUND_IDS_COOKIE, await sealFoundIds(await sessionKeys(), result), { path: FOUND_IDS_PATH, httpOnly: true, sameSite: 'Lax', secure, maxAge: FOUND_IDS_TTL_SECONDS })
+    setCookie(c, FOUND_IDS_COOKIE, await sealFoundIds(await sessionKeys(), result), {
+      path: FOUND_IDS_PATH,
+      httpOnly: true,
+      sameSite: 'Lax',
+      secure,
+      maxAge: FOUND_IDS_TTL_SECONDS,
+    })
   }
   return result
 }
@@ -51,39 +72,60 @@ async function setWebSession(c: Context<AppEnv>, pair: Awaited<ReturnType<typeof
 
 export const accountWeb = new Hono<AppEnv>()
   /** Spec §2 /user/changePassword (login required): the new pair goes into the session cookie. */
-  .post('/change-password', ...formRoute({
-    schema: ChangePasswordBody,
-    guest: toLogin('/user/changePassword'),
-    run: async (data, c) => setWebSession(c, await changePassword(c.var.db, currentUserId(c), data, authContext(c))),
-    done: () => '/user/changePassword?done=1',
-    failed: (code) => `/user/changePassword?${q({ error: code })}`,
-  }))
+  .post(
+    '/change-password',
+    ...formRoute({
+      schema: ChangePasswordBody,
+      guest: toLogin('/user/changePassword'),
+      run: async (data, c) => setWebSession(c, await changePassword(c.var.db, currentUserId(c), data, authContext(c))),
+      done: () => '/user/changePassword?done=1',
+      failed: (code) => `/user/changePassword?${q({ error: code })}`,
+    }),
+  )
   /** Spec §2 find password, e-mail ID tab. */
-  .post('/reset-mail', needs('mail'), ...formRoute({
-    schema: ResetMailBody,
-    run: (data, c) => requestResetMail(c.var.db, data, authContext(c)),
-    done: (data) => `/user/findPassword?${q({ tab: 'email', sent: '1', email: data.email.trim() })}`,
-    failed: (code, raw) => `/user/findPassword?${q({ tab: 'email', error: code, email: field(raw, 'email') })}`,
-  }))
+  .post(
+    '/reset-mail',
+    needs('mail'),
+    ...formRoute({
+      schema: ResetMailBody,
+      run: (data, c) => requestResetMail(c.var.db, data, authContext(c)),
+      done: (data) => `/user/findPassword?${q({ tab: 'email', sent: '1', email: data.email.trim() })}`,
+      failed: (code, raw) => `/user/findPassword?${q({ tab: 'email', error: code, email: field(raw, 'email') })}`,
+    }),
+  )
   /** Spec §2/§3 reset password: the result page, or the form again for a rule it shows. */
-  .post('/reset-password', ...formRoute({
-    schema: ResetPasswordBody,
-    run: (data, c) => resetPassword(c.var.db, data, authContext(c)),
-    done: () => `/user/resetPassword/result?result=SUCCESS`,
-    failed: (code, raw) => RESET_FORM_ERRORS.has(code) && field(raw, 'uuid')
-      ? `/user/resetPassword?${q({ userId: field(raw, 'userId'), uuid: field(raw, 'uuid'), error: code })}`
-      : `/user/resetPassword/result?${q({ result: code === 'NOT_LOCAL_LOGIN_USER' ? code : 'TIMEOUT' })}`,
-  }))
+  .post(
+    '/reset-password',
+    ...formRoute({
+      schema: ResetPasswordBody,
+      run: (data, c) => resetPassword(c.var.db, data, authContext(c)),
+      done: () => `/user/resetPassword/result?result=SUCCESS`,
+      failed: (code, raw) =>
+        RESET_FORM_ERRORS.has(code) && field(raw, 'uuid')
+          ? `/user/resetPassword?${q({ userId: field(raw, 'userId'), uuid: field(raw, 'uuid'), error: code })}`
+          : `/user/resetPassword/result?${q({ result: code === 'NOT_LOCAL_LOGIN_USER' ? code : 'TIMEOUT' })}`,
+    }),
+  )
   /** Spec §2/§4 SMS code request (find ID, find password phone tab, phone registration). */
-  .post('/sms-send', needs('sms'), ...formRoute({
-    schema: SmsRequestBody,
-    run: (data, c) => requestSmsCode(c.var.db, data, authContext(c), c.var.session.userId),
-    done: (data) => `${SMS_PAGES[data.purpose]}?${q({ tab: smsTab({ purpose: data.purpose }), step: 'code', phone: data.phone.trim(), id: data.id?.trim() })}`,
-    failed: (code, raw) => `${smsPage(raw)}?${q({ tab: smsTab(raw), step: code === 'ALREADY_SEND_SMS' ? 'code' : undefined, error: code, phone: field(raw, 'phone'), id: field(raw, 'id') })}`,
-  }))
-  .post('/sms-verify', ...formRoute({
-    schema: SmsVerifyBody,
-    run: (data, c) => verifySms(c, data),
-    done: smsDone,
-    failed: (code, raw) => `${smsPage(raw)}?${q({ tab: smsTab(raw), step: CODE_STEP_ERRORS.has(code) || code === 'INVALID_PARAMETER' ? 'code' : undefined, error: code, phone: field(raw, 'phone'), id: field(raw, 'id') })}`,
-  }))
+  .post(
+    '/sms-send',
+    needs('sms'),
+    ...formRoute({
+      schema: SmsRequestBody,
+      run: (data, c) => requestSmsCode(c.var.db, data, authContext(c), c.var.session.userId),
+      done: (data) =>
+        `${SMS_PAGES[data.purpose]}?${q({ tab: smsTab({ purpose: data.purpose }), step: 'code', phone: data.phone.trim(), id: data.id?.trim() })}`,
+      failed: (code, raw) =>
+        `${smsPage(raw)}?${q({ tab: smsTab(raw), step: code === 'ALREADY_SEND_SMS' ? 'code' : undefined, error: code, phone: field(raw, 'phone'), id: field(raw, 'id') })}`,
+    }),
+  )
+  .post(
+    '/sms-verify',
+    ...formRoute({
+      schema: SmsVerifyBody,
+      run: (data, c) => verifySms(c, data),
+      done: smsDone,
+      failed: (code, raw) =>
+        `${smsPage(raw)}?${q({ tab: smsTab(raw), step: CODE_STEP_ERRORS.has(code) || code === 'INVALID_PARAMETER' ? 'code' : undefined, error: code, phone: field(raw, 'phone'), id: field(raw, 'id') })}`,
+    }),
+  )

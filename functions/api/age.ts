@@ -37,14 +37,26 @@ async function me(c: Context<AppEnv>) {
  * back into it (no token ever reaches page scripts); an app (Bearer) that sent its refresh token gets the
  * renewed pair in the answer (spec §7 authResponse). A pair another tab rotated a moment ago stays as it is.
  */
-async function renewTokens(c: Context<AppEnv>, appRefreshToken: string | undefined): Promise<{ accessToken: Token; refreshToken: Token } | null> {
+async function renewTokens(
+  c: Context<AppEnv>,
+  appRefreshToken: string | undefined,
+): Promise<{ accessToken: Token; refreshToken: Token } | null> {
   const state = c.var.session
   try {
     if (state.userId !== null && state.source === 'cookie') {
       const web = await openSession(await sessionKeys(), getCookie(c, SESSION_COOKIE))
       if (!web) return null
-      const fresh = await refreshTokens(c.var.db, { accessToken: web.accessToken.value, refreshToken: web.refreshToken.value }, authContext(c))
-      setCookie(c, SESSION_COOKIE, await sealSession(await sessionKeys(), fresh), sessionCookieOptions(c.req.url, fresh.refreshToken.expiredAt))
+      const fresh = await refreshTokens(
+        c.var.db,
+        { accessToken: web.accessToken.value, refreshToken: web.refreshToken.value },
+        authContext(c),
+      )
+      setCookie(
+        c,
+        SESSION_COOKIE,
+        await sealSession(await sessionKeys(), fresh),
+        sessionCookieOptions(c.req.url, fresh.refreshToken.expiredAt),
+      )
       return null
     }
     const bearer = /^Bearer +(\S+)$/i.exec(c.req.header('authorization') ?? '')?.[1]

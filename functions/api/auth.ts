@@ -3,7 +3,19 @@ import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
 import { AppError } from '../../src/lib/errors/catalogue.ts'
 import { LOGIN_ROUTE, SESSION_COOKIE } from '../../src/features/session/routes.ts'
 import { openSession, sealSession, sessionCookieOptions } from '../../src/features/session/cookie.ts'
-import { LogoutBody, RefreshBody, ResendOtpBody, SIGN_UP_COOKIES, SIGN_UP_COOKIE_SECONDS, SignInBody, SignInForm, SignUpBody, SignUpForm, VerifyOtpBody, safeCallback } from '../../src/features/auth/auth.ts'
+import {
+  LogoutBody,
+  RefreshBody,
+  ResendOtpBody,
+  SIGN_UP_COOKIES,
+  SIGN_UP_COOKIE_SECONDS,
+  SignInBody,
+  SignInForm,
+  SignUpBody,
+  SignUpForm,
+  VerifyOtpBody,
+  safeCallback,
+} from '../../src/features/auth/auth.ts'
 import { logout, refreshTokens, resendOtp, sessionKeys, signIn, signUp, verifyOtp } from '../../src/features/auth/auth.server.ts'
 import type { AppEnv } from '../lib/env.ts'
 import { ok } from '../lib/respond.ts'
@@ -61,7 +73,9 @@ export const auth = new Hono<AppEnv>()
   /** Spec §8/§9: the 6-digit e-mail OTP completes the sign-up (the address becomes verified). */
   .post('/verify-otp', validate('json', VerifyOtpBody), async (c) => ok(c, await verifyOtp(c.var.db, c.req.valid('json'), authContext(c))))
   /** Spec §8 EXPIRED_OTP follow-up: a new code by mail. */
-  .post('/resend-otp', needs('mail'), validate('json', ResendOtpBody), async (c) => ok(c, await resendOtp(c.var.db, c.req.valid('json'), authContext(c))))
+  .post('/resend-otp', needs('mail'), validate('json', ResendOtpBody), async (c) =>
+    ok(c, await resendOtp(c.var.db, c.req.valid('json'), authContext(c))),
+  )
   .post('/sign-in', validate('json', SignInBody), async (c) => {
     const { accessToken, refreshToken, userId } = await signIn(c.var.db, c.req.valid('json'), authContext(c))
     return ok(c, { accessToken, refreshToken, userId })
@@ -75,86 +89,125 @@ export const auth = new Hono<AppEnv>()
     return ok(c, {})
   })
   /** Spec §2 /user/login form: sets the encrypted session cookie and goes to `callback` (own-site paths only). */
-  .post('/web/sign-in', ...formRoute({
-    schema: SignInForm,
-    run: async (data, c) => {
-      const pair = await signIn(c.var.db, data, authContext(c))
-      setCookie(c, SESSION_COOKIE, await sealSession(await sessionKeys(), pair), sessionCookieOptions(c.req.url, pair.refreshToken.expiredAt))
-    },
-    done: (data) => safeCallback(data.callback),
-    failed: (code, raw) => {
-      const form = SignInForm.safeParse(raw)
-      return loginWithError(code, safeCallback(form.success ? form.data.callback : undefined))
-    },
-  }))
+  .post(
+    '/web/sign-in',
+    ...formRoute({
+      schema: SignInForm,
+      run: async (data, c) => {
+        const pair = await signIn(c.var.db, data, authContext(c))
+        setCookie(
+          c,
+          SESSION_COOKIE,
+          await sealSession(await sessionKeys(), pair),
+          sessionCookieOptions(c.req.url, pair.refreshToken.expiredAt),
+        )
+      },
+      done: (data) => safeCallback(data.callback),
+      failed: (code, raw) => {
+        const form = SignInForm.safeParse(raw)
+        return loginWithError(code, safeCallback(form.success ? form.data.callback : undefined))
+      },
+    }),
+  )
   /** Spec §2 /user/signup form, then its OTP step. */
-  .post('/web/sign-up', needs('mail'), ...formRoute({
-    schema: SignUpForm,
-    run: async (data, c) => {
-      const result = await signUp(c.var.db, data, authContext(c))
-      setSignUpCookies(c)
-      return result
-    },
-    done: (data, result) => otpStep(data.email.trim(), result.sent ? {} : { error: 'RETRY' }),
-    failed: (code, raw) => `${SIGN_UP_ROUTE}?${new URLSearchParams({ error: code, email: field(raw, 'email') })}`,
-  }))
-  .post('/web/verify-otp', ...formRoute({
-    schema: VerifyOtpBody,
-    run: (data, c) => verifyOtp(c.var.db, data, authContext(c)),
-    done: () => `${LOGIN_ROUTE}?verified=1`,
-    failed: (code, raw) => otpStep(field(raw, 'email'), { error: code }),
-  }))
-  .post('/web/resend-otp', needs('mail'), ...formRoute({
-    schema: ResendOtpBody,
-    run: (data, c) => resendOtp(c.var.db, data, authContext(c)),
-    done: (data) => otpStep(data.email.trim(), { resent: '1' }),
-    failed: (code, raw) => otpStep(field(raw, 'email'), { error: code }),
-  }))
+  .post(
+    '/web/sign-up',
+    needs('mail'),
+    ...formRoute({
+      schema: SignUpForm,
+      run: async (data, c) => {
+        const result = await signUp(c.var.db, data, authContext(c))
+        setSignUpCookies(c)
+        return result
+      },
+      done: (data, result) => otpStep(data.email.trim(), result.sent ? {} : { error: 'RETRY' }),
+      failed: (code, raw) => `${SIGN_UP_ROUTE}?${new URLSearchParams({ error: code, email: field(raw, 'email') })}`,
+    }),
+  )
+  .post(
+    '/web/verify-otp',
+    ...formRoute({
+      schema: VerifyOtpBody,
+      run: (data, c) => verifyOtp(c.var.db, data, authContext(c)),
+      done: () => `${LOGIN_ROUTE}?verified=1`,
+      failed: (code, raw) => otpStep(field(raw, 'email'), { error: code }),
+    }),
+  )
+  .post(
+    '/web/resend-otp',
+    needs('mail'),
+    ...formRoute({
+      schema: ResendOtpBody,
+      run: (data, c) => resendOtp(c.var.db, data, authContext(c)),
+      done: (data) => otpStep(data.email.trim(), { resent: '1' }),
+      failed: (code, raw) => otpStep(field(raw, 'email'), { error: code }),
+    }),
+  )
   /** Web logout: the family is revoked server-side (ASVS 7.4.1) and the cookie cleared. */
-  .post('/web/logout', ...formRoute({
-    schema: LogoutForm,
-    run: async (_data, c) => {
-      const web = await openSession(await sessionKeys(), getCookie(c, SESSION_COOKIE))
-      if (web) await logout(c.var.db, web.refreshToken.value)
-      deleteCookie(c, SESSION_COOKIE, sessionCookieOptions(c.req.url))
-    },
-    // an optional own-site `callback` (e.g. /callback/logout-success); anything else goes home
-    done: (data) => safeCallback(typeof data.callback === 'string' ? data.callback : '/'),
-    failed: () => '/',
-  }))
+  .post(
+    '/web/logout',
+    ...formRoute({
+      schema: LogoutForm,
+      run: async (_data, c) => {
+        const web = await openSession(await sessionKeys(), getCookie(c, SESSION_COOKIE))
+        if (web) await logout(c.var.db, web.refreshToken.value)
+        deleteCookie(c, SESSION_COOKIE, sessionCookieOptions(c.req.url))
+      },
+      // an optional own-site `callback` (e.g. /callback/logout-success); anything else goes home
+      done: (data) => safeCallback(typeof data.callback === 'string' ? data.callback : '/'),
+      failed: () => '/',
+    }),
+  )
   /** Sign out of every device (/setting): every session of the account ends, this browser's too; a guest goes to login. */
-  .post('/web/logout-all', ...formRoute({
-    schema: z.object({}),
-    guest: toLogin('/setting'),
-    run: async (_data, c) => {
-      await signOutEverywhere(c.var.db, currentUserId(c))
-      deleteCookie(c, SESSION_COOKIE, sessionCookieOptions(c.req.url))
-    },
-    done: () => '/callback/logout-success',
-    failed: (code) => `/setting?error=${code}`,
-  }))
+  .post(
+    '/web/logout-all',
+    ...formRoute({
+      schema: z.object({}),
+      guest: toLogin('/setting'),
+      run: async (_data, c) => {
+        await signOutEverywhere(c.var.db, currentUserId(c))
+        deleteCookie(c, SESSION_COOKIE, sessionCookieOptions(c.req.url))
+      },
+      done: () => '/callback/logout-success',
+      failed: (code) => `/setting?error=${code}`,
+    }),
+  )
   /** Spec §7 PUT|POST /auth/local/change/password: a new token pair (every other session ended). */
   .on(['PUT', 'POST'], '/local/change/password', requireUser, validate('json', ChangePasswordBody), async (c) => {
     const { accessToken, refreshToken, userId } = await changePassword(c.var.db, currentUserId(c), c.req.valid('json'), authContext(c))
     return ok(c, { accessToken, refreshToken, userId })
   })
   /** Spec §7 POST /auth/local/reset/password {userId, uuid, newPassword}. */
-  .post('/local/reset/password', validate('json', ResetPasswordBody), async (c) => ok(c, await resetPassword(c.var.db, c.req.valid('json'), authContext(c))))
+  .post('/local/reset/password', validate('json', ResetPasswordBody), async (c) =>
+    ok(c, await resetPassword(c.var.db, c.req.valid('json'), authContext(c))),
+  )
   /** Spec §7 "mail password": a reset link by mail (same answer for every address). */
-  .post('/mail/password', needs('mail'), validate('json', ResetMailBody), async (c) => ok(c, await requestResetMail(c.var.db, c.req.valid('json'), authContext(c))))
+  .post('/mail/password', needs('mail'), validate('json', ResetMailBody), async (c) =>
+    ok(c, await requestResetMail(c.var.db, c.req.valid('json'), authContext(c))),
+  )
   /** Spec §4 phone verification: an SMS code (find ID, find password, phone registration). */
-  .post('/sms/send', needs('sms'), validate('json', SmsRequestBody), async (c) => ok(c, await requestSmsCode(c.var.db, c.req.valid('json'), authContext(c), c.var.session.userId)))
-  .post('/sms/verify', validate('json', SmsVerifyBody), async (c) => ok(c, await verifySmsCode(c.var.db, c.req.valid('json'), authContext(c), c.var.session.userId)))
+  .post('/sms/send', needs('sms'), validate('json', SmsRequestBody), async (c) =>
+    ok(c, await requestSmsCode(c.var.db, c.req.valid('json'), authContext(c), c.var.session.userId)),
+  )
+  .post('/sms/verify', validate('json', SmsVerifyBody), async (c) =>
+    ok(c, await verifySmsCode(c.var.db, c.req.valid('json'), authContext(c), c.var.session.userId)),
+  )
   /** Spec §7 GET /nice/encode for apps: the signed carrier request (form action and fields) of the reader; NOT_EXIST without a carrier. */
-  .get('/carrier/encode', requireUser, validate('query', z.object({ purpose: z.enum(CARRIER_PURPOSES), returnPath: z.string().max(512).optional() })), async (c) => {
-    const q = c.req.valid('query')
-    const start = await startCarrier(currentUserId(c), q.purpose, q.returnPath ?? '/my')
-    if (!start) throw new AppError('NOT_EXIST')
-    return ok(c, start)
-  })
+  .get(
+    '/carrier/encode',
+    requireUser,
+    validate('query', z.object({ purpose: z.enum(CARRIER_PURPOSES), returnPath: z.string().max(512).optional() })),
+    async (c) => {
+      const q = c.req.valid('query')
+      const start = await startCarrier(currentUserId(c), q.purpose, q.returnPath ?? '/my')
+      if (!start) throw new AppError('NOT_EXIST')
+      return ok(c, start)
+    },
+  )
   /** The carrier's signed result (what /callback/auth-mobilians receives), for apps: CARRIER_TAMPERED when changed. */
   .post('/carrier/result', validate('json', z.object({ EncodeData: z.string().max(8192), Mac: z.string().max(128) })), async (c) =>
-    ok(c, await completeCarrier(c.var.db, c.req.valid('json'), { adultAge: c.var.edition.adultAge })))
+    ok(c, await completeCarrier(c.var.db, c.req.valid('json'), { adultAge: c.var.edition.adultAge })),
+  )
   /** Spec §3/§6 app guest mode (apple_guest): the device's guest key signs up once, then signs in. */
   .post('/sign-in/apple-guest', validate('json', z.object({ guestKey: z.string().max(64) })), async (c) => {
     const { accessToken, refreshToken, userId, isSignUp } = await signInAppleGuest(c.var.db, c.req.valid('json').guestKey, authContext(c))
@@ -177,7 +230,11 @@ export const auth = new Hono<AppEnv>()
    *   account holding both keys, without e-mail (isSignUp). A new refresh family, as every sign-in.
    */
   .post('/sign-in/jp/apple/migrate', jpOnly, validate('json', AppleMigrateBody), async (c) => {
-    const { accessToken, refreshToken, userId, isSignUp, isMigrate } = await migrateAppleSignIn(c.var.db, c.req.valid('json'), authContext(c))
+    const { accessToken, refreshToken, userId, isSignUp, isMigrate } = await migrateAppleSignIn(
+      c.var.db,
+      c.req.valid('json'),
+      authContext(c),
+    )
     return ok(c, { accessToken, refreshToken, isSignUp, userId, isMigrate })
   })
   /** The plain-form (no JavaScript) pages of the account life cycle. */

@@ -16,7 +16,17 @@ import { loginRedirect } from '../../src/features/session/routes.ts'
 import { NOT_LOGGED_IN_ADULT_COOKIE } from '../../src/features/age/age.ts'
 import { BlockBody, decodeCursor, ListQuery, PostBody, ReactionBody } from '../../src/features/comment/comment.ts'
 import {
-  blockUser, commentScope, CommentTextError, deleteComment, listComments, listReplies, myComments, postComment, react, unblockUser, type Viewer,
+  blockUser,
+  commentScope,
+  CommentTextError,
+  deleteComment,
+  listComments,
+  listReplies,
+  myComments,
+  postComment,
+  react,
+  unblockUser,
+  type Viewer,
 } from '../../src/features/comment/comment.server.ts'
 import type { AppEnv } from '../lib/env.ts'
 import { errorResponse, ok } from '../lib/respond.ts'
@@ -24,7 +34,10 @@ import { validate } from '../lib/validate.ts'
 import { formRoute, type RawForm } from './forms.ts'
 import { currentUserId, requireUser } from '../middleware/session.ts'
 
-const viewerOf = (c: Context<AppEnv>): Viewer => ({ userId: c.get('session')?.userId ?? null, adultCookie: getCookie(c, NOT_LOGGED_IN_ADULT_COOKIE) })
+const viewerOf = (c: Context<AppEnv>): Viewer => ({
+  userId: c.get('session')?.userId ?? null,
+  adultCookie: getCookie(c, NOT_LOGGED_IN_ADULT_COOKIE),
+})
 const idParam = (c: Context<AppEnv>, name: string) => {
   const id = parseId(c.req.param(name))
   if (id === null) throw new AppError('NOT_EXIST')
@@ -35,8 +48,21 @@ const idParam = (c: Context<AppEnv>, name: string) => {
 function textError(c: Context<AppEnv>, e: CommentTextError) {
   const res = errorResponse(c, 'INVALID_PARAMETER')
   const t = c.get('t')
-  const message = e.check.reason === 'BANNED' ? t('community.comment.banned', { word: e.check.word }) : t(`community.comment.${e.check.reason === 'EMPTY' ? 'empty' : 'tooLong'}`)
-  return c.json({ result: 'ERROR' as const, code: 'INVALID_PARAMETER', message, requestId: c.get('requestId') ?? '', reason: e.check.reason, ...(e.check.reason === 'BANNED' ? { word: e.check.word } : {}) }, res.status as 400)
+  const message =
+    e.check.reason === 'BANNED'
+      ? t('community.comment.banned', { word: e.check.word })
+      : t(`community.comment.${e.check.reason === 'EMPTY' ? 'empty' : 'tooLong'}`)
+  return c.json(
+    {
+      result: 'ERROR' as const,
+      code: 'INVALID_PARAMETER',
+      message,
+      requestId: c.get('requestId') ?? '',
+      reason: e.check.reason,
+      ...(e.check.reason === 'BANNED' ? { word: e.check.word } : {}),
+    },
+    res.status as 400,
+  )
 }
 
 const field = (raw: Record<string, unknown>, name: string) => (typeof raw[name] === 'string' ? (raw[name] as string) : '')
@@ -59,21 +85,40 @@ function pageOf(raw: Record<string, unknown>, extra: Record<string, string> = {}
  * A plain form of the /comment pages: guest → login (back to the page), refusals → the page with the code (a
  * refused text with its reason and word, on the form), success → `done` on the page the form came from.
  */
-function commentForm<S extends ZodType, R>(schema: S, run: (data: z.infer<S>, c: Context<AppEnv>) => Promise<R>, done: (raw: RawForm, result: R, c: Context<AppEnv>) => string) {
+function commentForm<S extends ZodType, R>(
+  schema: S,
+  run: (data: z.infer<S>, c: Context<AppEnv>) => Promise<R>,
+  done: (raw: RawForm, result: R, c: Context<AppEnv>) => string,
+) {
   return formRoute({
     schema,
     guest: (raw, c) => loginRedirect(new URL(pageOf(raw), c.req.url)) ?? '/user/login',
     run,
     done: (_data, result, c, raw) => done(raw, result, c),
-    failed: (code, raw, details) => typeof details?.reason === 'string'
-      ? pageOf(raw, { error: code, reason: details.reason, ...(typeof details.word === 'string' ? { word: details.word } : {}), ...(field(raw, 'parentId') ? { replyTo: field(raw, 'parentId') } : {}) }, '#comment-form')
-      : pageOf(raw, { error: code }, '#comment-status'),
+    failed: (code, raw, details) =>
+      typeof details?.reason === 'string'
+        ? pageOf(
+            raw,
+            {
+              error: code,
+              reason: details.reason,
+              ...(typeof details.word === 'string' ? { word: details.word } : {}),
+              ...(field(raw, 'parentId') ? { replyTo: field(raw, 'parentId') } : {}),
+            },
+            '#comment-form',
+          )
+        : pageOf(raw, { error: code }, '#comment-status'),
   })
 }
 
 const NoFields = z.object({})
 const ReplyQuery = z.object({ after: z.coerce.number().int().min(0).max(2_147_483_647).optional() })
-const MyQuery = z.object({ cursor: z.string().regex(/^[1-9]\d{0,9}$/).optional() })
+const MyQuery = z.object({
+  cursor: z
+    .string()
+    .regex(/^[1-9]\d{0,9}$/)
+    .optional(),
+})
 
 export const comment = new Hono<AppEnv>()
   .get('/', validate('query', ListQuery), async (c) => {
@@ -101,7 +146,8 @@ export const comment = new Hono<AppEnv>()
   })
   .delete('/:id', requireUser, async (c) => ok(c, await deleteComment(c.var.db, currentUserId(c), idParam(c, 'id'))))
   .post('/:id/reaction', requireUser, validate('json', ReactionBody), async (c) =>
-    ok(c, await react(c.var.db, c.var.edition, currentUserId(c), idParam(c, 'id'), c.req.valid('json').kind)))
+    ok(c, await react(c.var.db, c.var.edition, currentUserId(c), idParam(c, 'id'), c.req.valid('json').kind)),
+  )
   .post('/block-user', requireUser, validate('json', BlockBody), async (c) => {
     const target = c.req.valid('json').userId
     await blockUser(c.var.db, currentUserId(c), target)
@@ -113,11 +159,46 @@ export const comment = new Hono<AppEnv>()
     return ok(c, { userId: target, blocked: false })
   })
   // ── plain forms of /comment and /comment/my ──
-  .post('/web/post', ...commentForm(PostBody, (data, c) => postComment(c.var.db, c.var.edition, currentUserId(c), data), (raw, posted) => pageOf(raw, { posted: String(posted.id) }, `#c${posted.id}`)))
-  .post('/web/delete/:id', ...commentForm(NoFields, (_data, c) => deleteComment(c.var.db, currentUserId(c), idParam(c, 'id')), (raw) => pageOf(raw, { deleted: '1' }, '#comment-status')))
-  .post('/web/reaction/:id', ...commentForm(ReactionBody, async (data, c) => {
-    await react(c.var.db, c.var.edition, currentUserId(c), idParam(c, 'id'), data.kind)
-    return data.kind
-  }, (raw, kind, c) => pageOf(raw, kind === 'REPORT' ? { reported: '1' } : {}, `#c${idParam(c, 'id')}`)))
-  .post('/web/block/:userId', ...commentForm(NoFields, (_data, c) => blockUser(c.var.db, currentUserId(c), idParam(c, 'userId')), (raw) => pageOf(raw, { blocked: '1' }, '#comment-status')))
-  .post('/web/unblock/:userId', ...commentForm(NoFields, (_data, c) => unblockUser(c.var.db, currentUserId(c), idParam(c, 'userId')), (raw) => pageOf(raw, { unblocked: '1' }, '#blocked')))
+  .post(
+    '/web/post',
+    ...commentForm(
+      PostBody,
+      (data, c) => postComment(c.var.db, c.var.edition, currentUserId(c), data),
+      (raw, posted) => pageOf(raw, { posted: String(posted.id) }, `#c${posted.id}`),
+    ),
+  )
+  .post(
+    '/web/delete/:id',
+    ...commentForm(
+      NoFields,
+      (_data, c) => deleteComment(c.var.db, currentUserId(c), idParam(c, 'id')),
+      (raw) => pageOf(raw, { deleted: '1' }, '#comment-status'),
+    ),
+  )
+  .post(
+    '/web/reaction/:id',
+    ...commentForm(
+      ReactionBody,
+      async (data, c) => {
+        await react(c.var.db, c.var.edition, currentUserId(c), idParam(c, 'id'), data.kind)
+        return data.kind
+      },
+      (raw, kind, c) => pageOf(raw, kind === 'REPORT' ? { reported: '1' } : {}, `#c${idParam(c, 'id')}`),
+    ),
+  )
+  .post(
+    '/web/block/:userId',
+    ...commentForm(
+      NoFields,
+      (_data, c) => blockUser(c.var.db, currentUserId(c), idParam(c, 'userId')),
+      (raw) => pageOf(raw, { blocked: '1' }, '#comment-status'),
+    ),
+  )
+  .post(
+    '/web/unblock/:userId',
+    ...commentForm(
+      NoFields,
+      (_data, c) => unblockUser(c.var.db, currentUserId(c), idParam(c, 'userId')),
+      (raw) => pageOf(raw, { unblocked: '1' }, '#blocked'),
+    ),
+  )

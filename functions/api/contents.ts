@@ -25,13 +25,14 @@ const ContentsQuery = z.object({
   size: z.string().max(3).optional(),
 })
 
-export const contents = new Hono<AppEnv>().get('/', validate('query', ContentsQuery), async (c) => {
-  const edition = c.get('edition')
-  const audience = audienceSees(await audienceOf(c))
-  const resolved = resolveContents(c.req.valid('query'), audience, homeToday(edition.timeZone))
-  if (!resolved.ok) throw new AppError(resolved.code, resolved.field ? { fields: resolved.field } : undefined)
-  return ok(c, await listContents(c.get('db'), resolved.request, audience))
-})
+export const contents = new Hono<AppEnv>()
+  .get('/', validate('query', ContentsQuery), async (c) => {
+    const edition = c.get('edition')
+    const audience = audienceSees(await audienceOf(c))
+    const resolved = resolveContents(c.req.valid('query'), audience, homeToday(edition.timeZone))
+    if (!resolved.ok) throw new AppError(resolved.code, resolved.field ? { fields: resolved.field } : undefined)
+    return ok(c, await listContents(c.get('db'), resolved.request, audience))
+  })
   .get('/:id/me', requireUser, async (c) => {
     const me = await seriesMe(c.var.db, currentUserId(c), seriesIdOf(c))
     if (!me) throw new AppError('NOT_EXIST')
@@ -50,7 +51,11 @@ export const contents = new Hono<AppEnv>().get('/', validate('query', ContentsQu
     const { episodes, ...rest } = series
     return ok(c, {
       ...rest,
-      episodes: episodes.map(({ priceRent, priceBuy, ...e }) => ({ ...e, price: { rent: priceRent, buy: priceBuy }, ownership: owned?.get(e.id) ?? null })),
+      episodes: episodes.map(({ priceRent, priceBuy, ...e }) => ({
+        ...e,
+        price: { rent: priceRent, buy: priceBuy },
+        ownership: owned?.get(e.id) ?? null,
+      })),
     })
   })
 

@@ -20,38 +20,54 @@ import { ok } from '../lib/respond.ts'
 import { validate } from '../lib/validate.ts'
 import { currentUserId, requireUser, sessionPlatform } from '../middleware/session.ts'
 
-const CouponParam = z.object({ id: z.string().regex(/^[1-9]\d{0,14}$/).transform(Number) })
+const CouponParam = z.object({
+  id: z
+    .string()
+    .regex(/^[1-9]\d{0,14}$/)
+    .transform(Number),
+})
 
 export const coupon = new Hono<AppEnv>()
   .get('/download', requireUser, async (c) => {
     return ok(c, { items: await downloadableCoupons(c.var.db, currentUserId(c), sessionPlatform(c)) })
   })
   .post('/download/:id', requireUser, validate('param', CouponParam), async (c) => {
-    const result = await downloadCoupon(c.var.db, { userId: currentUserId(c), couponId: c.req.valid('param').id, platform: sessionPlatform(c) })
+    const result = await downloadCoupon(c.var.db, {
+      userId: currentUserId(c),
+      couponId: c.req.valid('param').id,
+      platform: sessionPlatform(c),
+    })
     return ok(c, result)
   })
-  .post('/web/download/:id', ...formRoute({
-    schema: z.object({}),
-    guest: toLogin('/coupon'),
-    run: (_data, c) => {
-      const param = CouponParam.safeParse({ id: c.req.param('id') })
-      if (!param.success) throw new AppError('NOT_FOUND_COUPON')
-      return downloadCoupon(c.var.db, { userId: currentUserId(c), couponId: param.data.id, platform: 'WEB' })
-    },
-    done: (_data, { couponId, reward }) => (reward ? `/coupon?reward=${reward.type}:${reward.amount}#coupon-form` : `/coupon?downloaded=${couponId}#downloads`),
-    failed: (code) => `/coupon?error=${code}#downloads`,
-  }))
+  .post(
+    '/web/download/:id',
+    ...formRoute({
+      schema: z.object({}),
+      guest: toLogin('/coupon'),
+      run: (_data, c) => {
+        const param = CouponParam.safeParse({ id: c.req.param('id') })
+        if (!param.success) throw new AppError('NOT_FOUND_COUPON')
+        return downloadCoupon(c.var.db, { userId: currentUserId(c), couponId: param.data.id, platform: 'WEB' })
+      },
+      done: (_data, { couponId, reward }) =>
+        reward ? `/coupon?reward=${reward.type}:${reward.amount}#coupon-form` : `/coupon?downloaded=${couponId}#downloads`,
+      failed: (code) => `/coupon?error=${code}#downloads`,
+    }),
+  )
   /** `{code}` → `{reward:{type, amount}}`. */
   .post('/code', requireUser, validate('json', CouponCodeRequest), async (c) => {
     const result = await redeemCoupon(c.var.db, { userId: currentUserId(c), code: c.req.valid('json').code, platform: sessionPlatform(c) })
     return ok(c, result)
   })
   /** The /coupon page's form (same Origin only): 303 to /coupon?reward=TYPE:AMOUNT or /coupon?error=CODE. */
-  .post('/web/code', ...formRoute({
-    schema: CouponCodeRequest,
-    invalid: 'NOT_FOUND_COUPON',
-    guest: toLogin('/coupon'),
-    run: (data, c) => redeemCoupon(c.var.db, { userId: currentUserId(c), code: data.code, platform: 'WEB' }),
-    done: (_data, { reward }) => `/coupon?reward=${reward.type}:${reward.amount}#coupon-form`,
-    failed: (code) => `/coupon?error=${code}#coupon-form`,
-  }))
+  .post(
+    '/web/code',
+    ...formRoute({
+      schema: CouponCodeRequest,
+      invalid: 'NOT_FOUND_COUPON',
+      guest: toLogin('/coupon'),
+      run: (data, c) => redeemCoupon(c.var.db, { userId: currentUserId(c), code: data.code, platform: 'WEB' }),
+      done: (_data, { reward }) => `/coupon?reward=${reward.type}:${reward.amount}#coupon-form`,
+      failed: (code) => `/coupon?error=${code}#coupon-form`,
+    }),
+  )

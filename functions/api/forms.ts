@@ -50,7 +50,9 @@ export const FormKey = z.string().refine((k) => isIdempotencyKey(k))
  * as absent), so the form is checked by the same rules as the JSON twin.
  */
 export function fromForm<S extends ZodObject>(schema: S) {
-  const numeric = Object.entries(schema.shape).filter(([, s]) => isNumber(s as ZodType)).map(([k]) => k)
+  const numeric = Object.entries(schema.shape)
+    .filter(([, s]) => isNumber(s as ZodType))
+    .map(([k]) => k)
   return z.preprocess((raw) => {
     if (raw === null || typeof raw !== 'object') return raw
     const out: Record<string, unknown> = { ...raw }
@@ -104,7 +106,9 @@ const pass: MiddlewareHandler<AppEnv> = (_c, next) => next()
  * catalogue code (a 503, e.g. RETRY when a mail could not go, is shown on the form too: the reader can try
  * again). Spread into the route: `.post('/web/x', ...formRoute({...}))`.
  */
-export function formRoute<S extends ZodType, R>(o: FormRoute<S, R>): [MiddlewareHandler<AppEnv>, MiddlewareHandler<AppEnv>, MiddlewareHandler<AppEnv>, Handler<AppEnv>] {
+export function formRoute<S extends ZodType, R>(
+  o: FormRoute<S, R>,
+): [MiddlewareHandler<AppEnv>, MiddlewareHandler<AppEnv>, MiddlewareHandler<AppEnv>, Handler<AppEnv>] {
   const guard = createMiddleware<AppEnv>(async (c, next) => {
     assertSameOrigin(c)
     if (o.guest && c.var.session.userId === null) return see(o.guest(await rawOf(c), c))
@@ -116,22 +120,25 @@ export function formRoute<S extends ZodType, R>(o: FormRoute<S, R>): [Middleware
     c.res = see(o.failed(e.code, await rawOf(c), e.details))
   })
   const form = zValidator('form', o.schema, (result) => {
-    if (!result.success) throw new AppError(o.invalid ?? 'INVALID_PARAMETER', { fields: [...new Set(result.error.issues.map((i) => i.path.join('.')))].join(',') })
+    if (!result.success)
+      throw new AppError(o.invalid ?? 'INVALID_PARAMETER', {
+        fields: [...new Set(result.error.issues.map((i) => i.path.join('.')))].join(','),
+      })
     const early = o.before?.(result.data as z.infer<S>)
     if (early !== undefined) return see(early)
   }) as unknown as MiddlewareHandler<AppEnv>
   const once = o.once
     ? idempotent(o.once.scope, {
-      form: {
-        key: (c) => {
-          const data = valid<S>(c)
-          const key = (data as { key?: unknown }).key
-          return typeof key !== 'string' ? undefined : o.once?.key ? o.once.key(data) : `web-${key}`
+        form: {
+          key: (c) => {
+            const data = valid<S>(c)
+            const key = (data as { key?: unknown }).key
+            return typeof key !== 'string' ? undefined : o.once?.key ? o.once.key(data) : `web-${key}`
+          },
+          body: (c) => JSON.stringify({ path: c.req.path, form: valid<S>(c) }),
+          replay: async (c, stored) => see(o.done(valid<S>(c), (JSON.parse(stored.body) as { data: R }).data, c, await rawOf(c))),
         },
-        body: (c) => JSON.stringify({ path: c.req.path, form: valid<S>(c) }),
-        replay: async (c, stored) => see(o.done(valid<S>(c), (JSON.parse(stored.body) as { data: R }).data, c, await rawOf(c))),
-      },
-    })
+      })
     : pass
   const handler: Handler<AppEnv> = async (c) => {
     const data = valid<S>(c)

@@ -22,7 +22,12 @@ import { validate } from '../lib/validate.ts'
 import { idempotent } from '../middleware/idempotency.ts'
 import { currentUserId, requireUser } from '../middleware/session.ts'
 
-const GiftParam = z.object({ id: z.string().regex(/^[1-9]\d{0,14}$/).transform(Number) })
+const GiftParam = z.object({
+  id: z
+    .string()
+    .regex(/^[1-9]\d{0,14}$/)
+    .transform(Number),
+})
 /** The key the /gift page renders into each ticket's form. */
 const GiftKey = z.string().regex(/^[A-Za-z0-9_-]{8,100}$/)
 
@@ -30,26 +35,43 @@ export const gift = new Hono<AppEnv>()
   .get('/', requireUser, async (c) => {
     return ok(c, await listGifts(c.var.db, currentUserId(c)))
   })
-  .post('/:id/use', requireUser, validate('param', GiftParam), validate('json', UseGiftRequest), idempotent('POST /gift/use'), async (c) => {
-    const result = await useGift(c.var.db, {
-      userId: currentUserId(c),
-      giftId: c.req.valid('param').id,
-      episodeId: c.req.valid('json').episodeId,
-      claim: c.var.idempotency,
-      rentalHours: c.var.edition.rentalHours,
-      ageRules: c.var.edition,
-    })
-    return ok(c, result)
-  })
-  .post('/web/:id/use', ...formRoute({
-    schema: fromForm(UseGiftRequest.extend({ key: GiftKey })),
-    guest: toLogin('/gift'),
-    once: { scope: 'POST /gift/web/use' },
-    run: (data, c) => {
-      const param = GiftParam.safeParse({ id: c.req.param('id') })
-      if (!param.success) throw new AppError('NOT_FOUND_GIFT')
-      return useGift(c.var.db, { userId: currentUserId(c), giftId: param.data.id, episodeId: data.episodeId, claim: c.var.idempotency, rentalHours: c.var.edition.rentalHours, ageRules: c.var.edition })
+  .post(
+    '/:id/use',
+    requireUser,
+    validate('param', GiftParam),
+    validate('json', UseGiftRequest),
+    idempotent('POST /gift/use'),
+    async (c) => {
+      const result = await useGift(c.var.db, {
+        userId: currentUserId(c),
+        giftId: c.req.valid('param').id,
+        episodeId: c.req.valid('json').episodeId,
+        claim: c.var.idempotency,
+        rentalHours: c.var.edition.rentalHours,
+        ageRules: c.var.edition,
+      })
+      return ok(c, result)
     },
-    done: (_data, { giftId }) => `/gift?used=${giftId}#gift-${giftId}`,
-    failed: (code) => `/gift?error=${code}`,
-  }))
+  )
+  .post(
+    '/web/:id/use',
+    ...formRoute({
+      schema: fromForm(UseGiftRequest.extend({ key: GiftKey })),
+      guest: toLogin('/gift'),
+      once: { scope: 'POST /gift/web/use' },
+      run: (data, c) => {
+        const param = GiftParam.safeParse({ id: c.req.param('id') })
+        if (!param.success) throw new AppError('NOT_FOUND_GIFT')
+        return useGift(c.var.db, {
+          userId: currentUserId(c),
+          giftId: param.data.id,
+          episodeId: data.episodeId,
+          claim: c.var.idempotency,
+          rentalHours: c.var.edition.rentalHours,
+          ageRules: c.var.edition,
+        })
+      },
+      done: (_data, { giftId }) => `/gift?used=${giftId}#gift-${giftId}`,
+      failed: (code) => `/gift?error=${code}`,
+    }),
+  )

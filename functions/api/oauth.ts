@@ -25,7 +25,16 @@ import {
   openOAuthState,
   type OAuthProviderConfig,
 } from '../../src/features/auth/oauth.ts'
-import { beginOAuth, claimOAuthState, expectedIssuer, finishOAuth, linkOAuthIdentity, oauthStateKey, providerConfig, signInWithOAuth } from '../../src/features/auth/oauth.server.ts'
+import {
+  beginOAuth,
+  claimOAuthState,
+  expectedIssuer,
+  finishOAuth,
+  linkOAuthIdentity,
+  oauthStateKey,
+  providerConfig,
+  signInWithOAuth,
+} from '../../src/features/auth/oauth.server.ts'
 import { LOGIN_ROUTE, SESSION_COOKIE } from '../../src/features/session/routes.ts'
 import { sealSession, sessionCookieOptions } from '../../src/features/session/cookie.ts'
 import type { AppEnv } from '../lib/env.ts'
@@ -60,7 +69,9 @@ async function start(c: Context<AppEnv>, config: OAuthProviderConfig, callback: 
   // that moves on by itself (a refresh is a plain navigation), with a link for browsers that do not
   const href = url.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;')
   const label = c.var.t('auth.oauth.continueWith', { provider: OAUTH_PROVIDER_NAMES[config.id] })
-  return c.html(`<!doctype html><html lang="${c.var.edition.locale}"><meta http-equiv="refresh" content="0;url=${href}"><title>${label}</title><a href="${href}">${label}</a></html>`)
+  return c.html(
+    `<!doctype html><html lang="${c.var.edition.locale}"><meta http-equiv="refresh" content="0;url=${href}"><title>${label}</title><a href="${href}">${label}</a></html>`,
+  )
 }
 
 /** Where a link from /setting ends. */
@@ -114,7 +125,12 @@ export const oauth = new Hono<AppEnv>()
     const stored = await openOAuthState(await oauthStateKey(), raw)
     const fail = (code: ErrorCode) => (stored?.link != null ? c.redirect(settingPath({ error: code }), 302) : toError(c, code))
     try {
-      const checked = checkCallback(id, { code: pick('code'), state: pick('state'), error: pick('error'), iss: pick('iss') }, stored, await expectedIssuer(config))
+      const checked = checkCallback(
+        id,
+        { code: pick('code'), state: pick('state'), error: pick('error'), iss: pick('iss') },
+        stored,
+        await expectedIssuer(config),
+      )
       // the state is spent on the server before the code is redeemed: a saved cookie never works twice
       if (!checked || !(await claimOAuthState(c.var.db, checked.stored.state))) return fail('OAuthCallbackError')
       const origin = new URL(c.req.url).origin
@@ -127,7 +143,12 @@ export const oauth = new Hono<AppEnv>()
         return c.redirect(settingPath({ linked: id }), 302)
       }
       const pair = await signInWithOAuth(c.var.db, id, profile, authContext(c))
-      setCookie(c, SESSION_COOKIE, await sealSession(await sessionKeys(), pair), sessionCookieOptions(c.req.url, pair.refreshToken.expiredAt))
+      setCookie(
+        c,
+        SESSION_COOKIE,
+        await sealSession(await sessionKeys(), pair),
+        sessionCookieOptions(c.req.url, pair.refreshToken.expiredAt),
+      )
       c.header('Cache-Control', 'no-store')
       return c.redirect(oauthSuccessPath(pair.isNewUser, checked.stored.callback), 302)
     } catch (e) {

@@ -6,7 +6,18 @@ import { Hono, type Context } from 'hono'
 import { env } from 'cloudflare:workers'
 import { AppError } from '../../src/lib/errors/catalogue.ts'
 import { ChargeRequest, RefundRequest, ShopForm } from '../../src/features/payment/payment.ts'
-import { addressOf, createCharge, debtOf, paymentOf, saveAddress, listProducts, receiveWebhook, refundPayment, sandboxCheckout, type ShopScope } from '../../src/features/payment/payment.server.ts'
+import {
+  addressOf,
+  createCharge,
+  debtOf,
+  paymentOf,
+  saveAddress,
+  listProducts,
+  receiveWebhook,
+  refundPayment,
+  sandboxCheckout,
+  type ShopScope,
+} from '../../src/features/payment/payment.server.ts'
 import { providerById, shopProvider } from '../../src/features/payment/providers.server.ts'
 import { conversionFor } from '../../src/features/payment/conversion.ts'
 import { AddressRequest } from '../../src/features/payment/address.ts'
@@ -30,7 +41,11 @@ function shopScope(c: Context<AppEnv>): ShopScope {
 
 /** The edition's payment provider; the coins bought are named in the reader's language on its checkout page. */
 function provider(c: Context<AppEnv>) {
-  return shopProvider(c.var.edition, (p) => (p.bonus > 0 ? `${c.var.t('wallet.shop.coins', { count: p.coins })} ${c.var.t('wallet.shop.bonus', { count: p.bonus })}` : c.var.t('wallet.shop.coins', { count: p.coins })))
+  return shopProvider(c.var.edition, (p) =>
+    p.bonus > 0
+      ? `${c.var.t('wallet.shop.coins', { count: p.coins })} ${c.var.t('wallet.shop.bonus', { count: p.bonus })}`
+      : c.var.t('wallet.shop.coins', { count: p.coins }),
+  )
 }
 
 /** Spec §7 Facebook conversion on a paid charge when the edition's flag is on (local provider records it). */
@@ -43,7 +58,13 @@ export const payment = new Hono<AppEnv>()
   /** Active coin products, price in minor units of the edition's currency. */
   .get('/products', async (c) => {
     const scope = shopScope(c)
-    const items = (await listProducts(c.var.db, scope)).map(({ id, coins, bonus, price, currency }) => ({ id, coins, bonus, price, currency }))
+    const items = (await listProducts(c.var.db, scope)).map(({ id, coins, bonus, price, currency }) => ({
+      id,
+      coins,
+      bonus,
+      price,
+      currency,
+    }))
     // the list depends on the session's platform: an app's is never kept by a shared cache, nor served to another
     c.header('Cache-Control', scope.platform === 'WEB' ? 'public, max-age=60' : PERSONAL)
     c.header('Vary', 'Authorization')
@@ -78,18 +99,25 @@ export const payment = new Hono<AppEnv>()
    * INVALID_PARAMETER with reason NOT_REFUNDABLE (not paid, refunded, too late, or paid coins spent).
    */
   .post('/refund', requireUser, validate('json', RefundRequest), idempotent('POST /payment/refund'), async (c) => {
-    const result = await refundPayment(c.var.db, { userId: currentUserId(c), paymentId: c.req.valid('json').paymentId, claim: c.var.idempotency })
+    const result = await refundPayment(c.var.db, {
+      userId: currentUserId(c),
+      paymentId: c.req.valid('json').paymentId,
+      claim: c.var.idempotency,
+    })
     return ok(c, result)
   })
   /** The charge history page's refund form (same Origin): 303 to /history/charge?refunded=1 or ?error=CODE. */
-  .post('/web/refund', ...formRoute({
-    schema: RefundRequest.extend({ key: ShopForm.shape.key }),
-    guest: toLogin('/history/charge'),
-    once: { scope: 'POST /payment/web/refund' },
-    run: (data, c) => refundPayment(c.var.db, { userId: currentUserId(c), paymentId: data.paymentId, claim: c.var.idempotency }),
-    done: () => '/history/charge?refunded=1',
-    failed: (code) => `/history/charge?error=${code}`,
-  }))
+  .post(
+    '/web/refund',
+    ...formRoute({
+      schema: RefundRequest.extend({ key: ShopForm.shape.key }),
+      guest: toLogin('/history/charge'),
+      once: { scope: 'POST /payment/web/refund' },
+      run: (data, c) => refundPayment(c.var.db, { userId: currentUserId(c), paymentId: data.paymentId, claim: c.var.idempotency }),
+      done: () => '/history/charge?refunded=1',
+      failed: (code) => `/history/charge?error=${code}`,
+    }),
+  )
   /** A payment of the reader (the shop island polls it while the checkout pop-up is open); NOT_EXIST for others'. */
   .get('/status/:paymentId', requireUser, async (c) => {
     const found = await paymentOf(c.var.db, currentUserId(c), c.req.param('paymentId'))
@@ -108,13 +136,17 @@ export const payment = new Hono<AppEnv>()
     return ok(c, { address: await saveAddress(c.var.db, currentUserId(c), c.req.valid('json')) })
   })
   /** The /shop/address page's form (same Origin): 303 to /shop/address?saved=1 or ?error=INVALID_PARAMETER&fields=…. */
-  .post('/web/address', ...formRoute({
-    schema: AddressRequest,
-    guest: toLogin('/shop/address'),
-    run: (data, c) => saveAddress(c.var.db, currentUserId(c), data),
-    done: () => '/shop/address?saved=1',
-    failed: (code, _raw, details) => `/shop/address?error=${code}${code === 'INVALID_PARAMETER' && typeof details?.fields === 'string' ? `&fields=${encodeURIComponent(details.fields)}` : ''}`,
-  }))
+  .post(
+    '/web/address',
+    ...formRoute({
+      schema: AddressRequest,
+      guest: toLogin('/shop/address'),
+      run: (data, c) => saveAddress(c.var.db, currentUserId(c), data),
+      done: () => '/shop/address?saved=1',
+      failed: (code, _raw, details) =>
+        `/shop/address?error=${code}${code === 'INVALID_PARAMETER' && typeof details?.fields === 'string' ? `&fields=${encodeURIComponent(details.fields)}` : ''}`,
+    }),
+  )
   /**
    * The provider's signed event: bad signature or a payment not (yet) known → 400 INVALID_PARAMETER, which the
    * provider redelivers later; replay → 200, nothing credited twice; a provider not configured here → 404.
@@ -127,32 +159,56 @@ export const payment = new Hono<AppEnv>()
     return ok(c, { received: true, outcome })
   })
   /** The /shop form: the agreement checkbox is required (spec §5); then the checkout page, once per rendered key and product. */
-  .post('/web/charge', ...formRoute({
-    schema: ShopForm,
-    guest: toLogin('/shop'),
-    before: (data) => (data.agree === 'on' ? undefined : `/shop?agree=required&product=${data.productId}#shop-form`),
-    once: { scope: CHARGE_SCOPE, key: (data) => `web-${data.key}-${data.productId}` },
-    run: (data, c) => createCharge(c.var.db, { userId: currentUserId(c), request: { productId: data.productId, method: data.method }, claim: c.var.idempotency, scope: shopScope(c), origin: new URL(c.req.url).origin, provider: provider(c) }),
-    done: (_data, { checkoutUrl }, c) => {
-      const url = new URL(checkoutUrl)
-      return url.origin === new URL(c.req.url).origin ? url.pathname : url.href
-    },
-    failed: (code, raw) => {
-      const form = ShopForm.safeParse(raw)
-      return `/shop?error=${code}${form.success ? `&product=${form.data.productId}` : ''}#shop-form`
-    },
-  }))
+  .post(
+    '/web/charge',
+    ...formRoute({
+      schema: ShopForm,
+      guest: toLogin('/shop'),
+      before: (data) => (data.agree === 'on' ? undefined : `/shop?agree=required&product=${data.productId}#shop-form`),
+      once: { scope: CHARGE_SCOPE, key: (data) => `web-${data.key}-${data.productId}` },
+      run: (data, c) =>
+        createCharge(c.var.db, {
+          userId: currentUserId(c),
+          request: { productId: data.productId, method: data.method },
+          claim: c.var.idempotency,
+          scope: shopScope(c),
+          origin: new URL(c.req.url).origin,
+          provider: provider(c),
+        }),
+      done: (_data, { checkoutUrl }, c) => {
+        const url = new URL(checkoutUrl)
+        return url.origin === new URL(c.req.url).origin ? url.pathname : url.href
+      },
+      failed: (code, raw) => {
+        const form = ShopForm.safeParse(raw)
+        return `/shop?error=${code}${form.success ? `&product=${form.data.productId}` : ''}#shop-form`
+      },
+    }),
+  )
   /** The sandbox's hosted checkout buttons (Pay / Cancel), local runs only: its signed webhook, then the result page. */
-  .post('/sandbox/:paymentId/:action{pay|cancel}', async (c, next) => {
-    if (!providerById('sandbox') || !(env as unknown as Record<string, string | undefined>).PAYMENT_WEBHOOK_SECRET) throw new AppError('NOT_EXIST')
-    await next()
-  }, ...formRoute({
-    schema: z.object({}),
-    guest: (raw, c) => toLogin(`/shop/checkout/${encodeURIComponent(c.req.param('paymentId') ?? '')}`)(raw, c),
-    run: (_data, c) => {
-      const secret = (env as unknown as Record<string, string>).PAYMENT_WEBHOOK_SECRET!
-      return sandboxCheckout(c.var.db, currentUserId(c), c.req.param('paymentId')!, c.req.param('action') === 'pay' ? 'pay' : 'cancel', { provider: providerById('sandbox')!, secret }, new Date(), conversion(c))
+  .post(
+    '/sandbox/:paymentId/:action{pay|cancel}',
+    async (c, next) => {
+      if (!providerById('sandbox') || !(env as unknown as Record<string, string | undefined>).PAYMENT_WEBHOOK_SECRET)
+        throw new AppError('NOT_EXIST')
+      await next()
     },
-    done: (_data, done) => `/shop/result?payment=${encodeURIComponent(done.id)}`,
-    failed: (code) => `/shop?error=${code}`,
-  }))
+    ...formRoute({
+      schema: z.object({}),
+      guest: (raw, c) => toLogin(`/shop/checkout/${encodeURIComponent(c.req.param('paymentId') ?? '')}`)(raw, c),
+      run: (_data, c) => {
+        const secret = (env as unknown as Record<string, string>).PAYMENT_WEBHOOK_SECRET!
+        return sandboxCheckout(
+          c.var.db,
+          currentUserId(c),
+          c.req.param('paymentId')!,
+          c.req.param('action') === 'pay' ? 'pay' : 'cancel',
+          { provider: providerById('sandbox')!, secret },
+          new Date(),
+          conversion(c),
+        )
+      },
+      done: (_data, done) => `/shop/result?payment=${encodeURIComponent(done.id)}`,
+      failed: (code) => `/shop?error=${code}`,
+    }),
+  )

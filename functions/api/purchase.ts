@@ -31,26 +31,43 @@ import { validate } from '../lib/validate.ts'
 import { idempotent } from '../middleware/idempotency.ts'
 import { checksSessionItself, currentSession, currentUserId, requireUser } from '../middleware/session.ts'
 
-const PreviewQuery = z.object({ episodeId: z.string().regex(/^[1-9]\d{0,14}$/).transform(Number) })
+const PreviewQuery = z.object({
+  episodeId: z
+    .string()
+    .regex(/^[1-9]\d{0,14}$/)
+    .transform(Number),
+})
 
 export const purchase = new Hono<AppEnv>()
-  .post('/', checksSessionItself, requireUser, validate('json', PurchaseRequest), idempotent('POST /purchase', { handlerChecksKey: true }), async (c) => {
-    const session = currentSession(c)
-    const result = await purchaseEpisodes(c.var.db, {
-      userId: session.userId,
-      session,
-      request: c.req.valid('json'),
-      claim: c.var.idempotency,
-      rentalHours: c.var.edition.rentalHours,
-      ageRules: c.var.edition,
-    })
-    return ok(c, result)
-  })
+  .post(
+    '/',
+    checksSessionItself,
+    requireUser,
+    validate('json', PurchaseRequest),
+    idempotent('POST /purchase', { handlerChecksKey: true }),
+    async (c) => {
+      const session = currentSession(c)
+      const result = await purchaseEpisodes(c.var.db, {
+        userId: session.userId,
+        session,
+        request: c.req.valid('json'),
+        claim: c.var.idempotency,
+        rentalHours: c.var.edition.rentalHours,
+        ageRules: c.var.edition,
+      })
+      return ok(c, result)
+    },
+  )
   .get('/preview', requireUser, validate('query', PreviewQuery), async (c) => {
     const result = await previewPurchase(c.var.db, currentUserId(c), c.req.valid('query').episodeId, c.var.edition)
     return ok(c, result)
   })
   .post('/freetime', requireUser, validate('json', FreetimeRequest), idempotent('POST /purchase/freetime'), async (c) => {
-    const result = await useFreetime(c.var.db, { userId: currentUserId(c), episodeId: c.req.valid('json').episodeId, claim: c.var.idempotency, ageRules: c.var.edition })
+    const result = await useFreetime(c.var.db, {
+      userId: currentUserId(c),
+      episodeId: c.req.valid('json').episodeId,
+      claim: c.var.idempotency,
+      ageRules: c.var.edition,
+    })
     return ok(c, result)
   })

@@ -17,7 +17,12 @@ import { validate } from '../lib/validate.ts'
 import { formRoute, toLogin } from './forms.ts'
 import { currentUserId, requireUser } from '../middleware/session.ts'
 
-const ctxOf = (c: Context<AppEnv>) => ({ timeZone: c.var.edition.timeZone, t: c.var.t, siteUrl: c.var.edition.siteUrl, media: (env as unknown as { MEDIA?: R2Bucket }).MEDIA })
+const ctxOf = (c: Context<AppEnv>) => ({
+  timeZone: c.var.edition.timeZone,
+  t: c.var.t,
+  siteUrl: c.var.edition.siteUrl,
+  media: (env as unknown as { MEDIA?: R2Bucket }).MEDIA,
+})
 
 /** The `images` files of a multipart form (spec §5: checked by submitQna); an oversized file is not read. */
 async function uploadsOf(raw: { images?: unknown }): Promise<Upload[] | null> {
@@ -26,18 +31,27 @@ async function uploadsOf(raw: { images?: unknown }): Promise<Upload[] | null> {
   if (list.some((f) => typeof f === 'string' && f !== '')) return null
   const files = list.filter((f): f is File => f instanceof File)
   if (files.length > 3) return null
-  return Promise.all(files.map(async (f) => ({ size: f.size, bytes: f.size <= MAX_IMAGE_BYTES ? new Uint8Array(await f.arrayBuffer()) : new Uint8Array() })))
+  return Promise.all(
+    files.map(async (f) => ({ size: f.size, bytes: f.size <= MAX_IMAGE_BYTES ? new Uint8Array(await f.arrayBuffer()) : new Uint8Array() })),
+  )
 }
 /** The /qna/register form: the JSON route's fields and up to 3 `images` (checked by `uploadsOf`). */
 const QnaForm = QnaBody.extend({ images: z.unknown().optional() })
-const ListQuery = z.object({ cursor: z.string().regex(/^[1-9]\d{0,9}$/).optional() })
+const ListQuery = z.object({
+  cursor: z
+    .string()
+    .regex(/^[1-9]\d{0,9}$/)
+    .optional(),
+})
 
 export const qna = new Hono<AppEnv>()
   .get('/', requireUser, validate('query', ListQuery), async (c) => {
     const cursor = c.req.valid('query').cursor
     return ok(c, await myQnas(c.var.db, currentUserId(c), cursor ? Number(cursor) : null))
   })
-  .post('/', requireUser, validate('json', QnaBody), async (c) => ok(c, await submitQna(c.var.db, currentUserId(c), c.req.valid('json'), ctxOf(c)), 201))
+  .post('/', requireUser, validate('json', QnaBody), async (c) =>
+    ok(c, await submitQna(c.var.db, currentUserId(c), c.req.valid('json'), ctxOf(c)), 201),
+  )
   /** An image of the reader's own question (spec §5 attachments); anyone else's is NOT_EXIST. */
   .get('/:id/image/:n', requireUser, async (c) => {
     const id = parseId(c.req.param('id'))
@@ -46,21 +60,28 @@ export const qna = new Hono<AppEnv>()
     const object = key ? await ctxOf(c).media?.get(key) : null
     if (!object) throw new AppError('NOT_EXIST')
     return new Response(object.body, {
-      headers: { 'content-type': object.httpMetadata?.contentType ?? 'application/octet-stream', 'x-content-type-options': 'nosniff', 'content-disposition': 'inline' },
+      headers: {
+        'content-type': object.httpMetadata?.contentType ?? 'application/octet-stream',
+        'x-content-type-options': 'nosniff',
+        'content-disposition': 'inline',
+      },
     })
   })
-  .post('/web/register', ...formRoute({
-    schema: QnaForm,
-    guest: toLogin('/qna/register'),
-    run: async (data, c) => {
-      const uploads = await uploadsOf(data)
-      if (uploads === null) throw new AppError('INVALID_PARAMETER')
-      return submitQna(c.var.db, currentUserId(c), data, ctxOf(c), new Date(), uploads)
-    },
-    done: (_data, sent) => `/qna?sent=${sent.id}#q${sent.id}`,
-    failed: (code, raw) => {
-      const q = new URLSearchParams({ error: code })
-      for (const k of ['category', 'title']) if (typeof raw[k] === 'string') q.set(k, (raw[k] as string).slice(0, 200))
-      return `/qna/register?${q}#qna-form`
-    },
-  }))
+  .post(
+    '/web/register',
+    ...formRoute({
+      schema: QnaForm,
+      guest: toLogin('/qna/register'),
+      run: async (data, c) => {
+        const uploads = await uploadsOf(data)
+        if (uploads === null) throw new AppError('INVALID_PARAMETER')
+        return submitQna(c.var.db, currentUserId(c), data, ctxOf(c), new Date(), uploads)
+      },
+      done: (_data, sent) => `/qna?sent=${sent.id}#q${sent.id}`,
+      failed: (code, raw) => {
+        const q = new URLSearchParams({ error: code })
+        for (const k of ['category', 'title']) if (typeof raw[k] === 'string') q.set(k, (raw[k] as string).slice(0, 200))
+        return `/qna/register?${q}#qna-form`
+      },
+    }),
+  )

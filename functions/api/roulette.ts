@@ -23,7 +23,15 @@ import { validate } from '../lib/validate.ts'
 import { idempotent } from '../middleware/idempotency.ts'
 import { currentUserId, requireUser } from '../middleware/session.ts'
 
-const StateQuery = z.object({ eventId: z.string().regex(/^[1-9]\d{0,9}$/).transform(Number).optional() }).strict()
+const StateQuery = z
+  .object({
+    eventId: z
+      .string()
+      .regex(/^[1-9]\d{0,9}$/)
+      .transform(Number)
+      .optional(),
+  })
+  .strict()
 
 export const roulette = new Hono<AppEnv>()
   .get('/', requireUser, validate('query', StateQuery), async (c) => {
@@ -32,14 +40,23 @@ export const roulette = new Hono<AppEnv>()
     return ok(c, await rouletteState(c.var.db, { userId: currentUserId(c), eventId, timeZone: c.var.edition.timeZone }))
   })
   .post('/spin', requireUser, validate('json', SpinRequest), idempotent('POST /roulette/spin'), async (c) => {
-    const result = await spinRoulette(c.var.db, { userId: currentUserId(c), eventId: c.req.valid('json').eventId, claim: c.var.idempotency, edition: c.var.edition })
+    const result = await spinRoulette(c.var.db, {
+      userId: currentUserId(c),
+      eventId: c.req.valid('json').eventId,
+      claim: c.var.idempotency,
+      edition: c.var.edition,
+    })
     return ok(c, result)
   })
-  .post('/web/spin', ...formRoute({
-    schema: fromForm(SpinRequest.extend({ key: FormKey })),
-    guest: toLogin('/roulette'),
-    once: { scope: 'POST /roulette/web/spin' },
-    run: (data, c) => spinRoulette(c.var.db, { userId: currentUserId(c), eventId: data.eventId, claim: c.var.idempotency, edition: c.var.edition }),
-    done: (_data, result) => `/roulette?prize=${result.prize.type}:${result.prize.amount}#roulette-status`,
-    failed: (code) => `/roulette?error=${code}#roulette-status`,
-  }))
+  .post(
+    '/web/spin',
+    ...formRoute({
+      schema: fromForm(SpinRequest.extend({ key: FormKey })),
+      guest: toLogin('/roulette'),
+      once: { scope: 'POST /roulette/web/spin' },
+      run: (data, c) =>
+        spinRoulette(c.var.db, { userId: currentUserId(c), eventId: data.eventId, claim: c.var.idempotency, edition: c.var.edition }),
+      done: (_data, result) => `/roulette?prize=${result.prize.type}:${result.prize.amount}#roulette-status`,
+      failed: (code) => `/roulette?error=${code}#roulette-status`,
+    }),
+  )

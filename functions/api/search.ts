@@ -16,7 +16,11 @@ import { countTagSearch, searchSeries, tagLists } from '../../src/features/searc
 import { afterResponse } from '../../src/features/catalogue/deferred.server.ts'
 
 /** Raw lengths are bounded before any rule runs (a huge query string is refused, not processed). */
-const SearchQuery = z.object({ keyword: z.string().max(1000).optional(), cursor: z.string().max(50).optional(), suggest: z.string().max(5).optional() })
+const SearchQuery = z.object({
+  keyword: z.string().max(1000).optional(),
+  cursor: z.string().max(50).optional(),
+  suggest: z.string().max(5).optional(),
+})
 
 export const search = new Hono<AppEnv>()
   .get('/', validate('query', SearchQuery), async (c) => {

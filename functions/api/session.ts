@@ -70,7 +70,14 @@ export const sessionService = new Hono<AppEnv>()
     return c.json({ csrfToken: token })
   })
   /** Credentials and the edition's OAuth providers that are configured (an unconfigured one is not offered). */
-  .get('/providers', (c) => c.json(providersFor(origin(c), offeredProviders(c.var.edition.loginProviders).map((p) => p.id))))
+  .get('/providers', (c) =>
+    c.json(
+      providersFor(
+        origin(c),
+        offeredProviders(c.var.edition.loginProviders).map((p) => p.id),
+      ),
+    ),
+  )
   /** Credentials sign-in: the e-mail/password rules and codes of POST /api/v1/auth/sign-in; a new session cookie. */
   .post('/callback/credentials', async (c) => {
     const form = await readForm(c)
@@ -80,7 +87,12 @@ export const sessionService = new Hono<AppEnv>()
     if (!body.success) return fail(c, form, 'INVALID_PARAMETER', callback)
     try {
       const pair = await signIn(c.var.db, body.data, authContext(c))
-      setCookie(c, SESSION_COOKIE, await sealSession(await sessionKeys(), pair), sessionCookieOptions(c.req.url, pair.refreshToken.expiredAt))
+      setCookie(
+        c,
+        SESSION_COOKIE,
+        await sealSession(await sessionKeys(), pair),
+        sessionCookieOptions(c.req.url, pair.refreshToken.expiredAt),
+      )
       return answer(c, form, `${origin(c)}${callback}`)
     } catch (e) {
       if (e instanceof AppError && e.status < 500) return fail(c, form, e.code, callback)
@@ -98,7 +110,8 @@ export const sessionService = new Hono<AppEnv>()
     if (!(await csrfOk(c, form))) return fail(c, form, 'FORBIDDEN_ORIGIN', callback)
     const provider = c.req.param('provider')
     if (provider === 'credentials') return answer(c, form, `${origin(c)}${LOGIN_ROUTE}?${new URLSearchParams({ callback })}`)
-    if (!isOAuthProvider(provider) || !c.var.edition.loginProviders.includes(provider) || !providerConfig(provider)) return fail(c, form, 'INVALID_PARAMETER', callback)
+    if (!isOAuthProvider(provider) || !c.var.edition.loginProviders.includes(provider) || !providerConfig(provider))
+      return fail(c, form, 'INVALID_PARAMETER', callback)
     return answer(c, form, `${origin(c)}${oauthStartPath(provider, callback)}`)
   })
   /** Ends the session server-side (ASVS 7.4.1: the token family is revoked) and clears the cookie. */

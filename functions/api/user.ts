@@ -5,9 +5,21 @@ import { resendOtpForUser, userMe } from '../../src/features/auth/auth.server.ts
 import { MailAuthBody } from '../../src/features/auth/auth.ts'
 import { SESSION_COOKIE } from '../../src/features/session/routes.ts'
 import { sessionCookieOptions } from '../../src/features/session/cookie.ts'
-import { PushSettingsBody, PushSettingsForm, WITHDRAWAL_REASONS, WithdrawalBody, type WithdrawalReason } from '../../src/features/account/account.ts'
+import {
+  PushSettingsBody,
+  PushSettingsForm,
+  WITHDRAWAL_REASONS,
+  WithdrawalBody,
+  type WithdrawalReason,
+} from '../../src/features/account/account.ts'
 import { pushSettings, savePushSettings } from '../../src/features/account/account.server.ts'
-import { cancelTransfer, redeemTransfer, requestTransfer, startTransfer, transferState } from '../../src/features/account/transfer.server.ts'
+import {
+  cancelTransfer,
+  redeemTransfer,
+  requestTransfer,
+  startTransfer,
+  transferState,
+} from '../../src/features/account/transfer.server.ts'
 import { approveWithdrawal, requestWithdrawal } from '../../src/features/account/withdrawal.server.ts'
 import { createMiddleware } from 'hono/factory'
 import { z, type ZodType } from 'zod'
@@ -35,13 +47,21 @@ const transferOn = createMiddleware<AppEnv>(async (c, next) => {
 const AgreeBody = z.object({ agree: z.literal(true) })
 
 /** A step of the /transfer/apply pages' plain forms; a refusal shows on the step's page (another platform's account: its own page). */
-function transferForm<S extends ZodType>(step: 'start' | 'request' | 'cancel', schema: S, run: (c: Context<AppEnv>) => Promise<unknown>, done: string) {
+function transferForm<S extends ZodType>(
+  step: 'start' | 'request' | 'cancel',
+  schema: S,
+  run: (c: Context<AppEnv>) => Promise<unknown>,
+  done: string,
+) {
   return formRoute({
     schema,
     guest: () => '/transfer/apply/login',
     run: (_data, c) => run(c),
     done: () => done,
-    failed: (code) => (code === 'ALREADY_USED_ANOTHER_PLATFORM' ? '/transfer/apply/wrong' : `/transfer/apply/${step === 'start' ? 'login' : step === 'request' ? 'confirm' : 'status'}?error=${code}`),
+    failed: (code) =>
+      code === 'ALREADY_USED_ANOTHER_PLATFORM'
+        ? '/transfer/apply/wrong'
+        : `/transfer/apply/${step === 'start' ? 'login' : step === 'request' ? 'confirm' : 'status'}?error=${code}`,
   })
 }
 const RedeemBody = z.object({ code: z.string().max(64) })
@@ -54,60 +74,104 @@ export const user = new Hono<AppEnv>()
     return ok(c, me)
   })
   /** Spec §7 POST /user/mail/auth {userId}: the sign-up e-mail OTP again (same answer for every id). */
-  .post('/mail/auth', needs('mail'), validate('json', MailAuthBody), async (c) => ok(c, await resendOtpForUser(c.var.db, c.req.valid('json').userId, authContext(c))))
+  .post('/mail/auth', needs('mail'), validate('json', MailAuthBody), async (c) =>
+    ok(c, await resendOtpForUser(c.var.db, c.req.valid('json').userId, authContext(c))),
+  )
   /** Spec §3/§7 push settings and e-mail consent (PUT /app/push in the spec's call list). */
   .get('/push', requireUser, async (c) => {
     const settings = await pushSettings(c.var.db, currentUserId(c))
     if (!settings) throw new AppError('NOT_LOGIN_USER')
     return ok(c, settings)
   })
-  .put('/push', requireUser, validate('json', PushSettingsBody), async (c) => ok(c, await savePushSettings(c.var.db, currentUserId(c), c.req.valid('json'))))
+  .put('/push', requireUser, validate('json', PushSettingsBody), async (c) =>
+    ok(c, await savePushSettings(c.var.db, currentUserId(c), c.req.valid('json'))),
+  )
   /** Spec §4 withdrawal: reasons + agreement → confirmation mail; the mailed link approves and deletes. */
-  .post('/withdrawal', requireUser, validate('json', WithdrawalBody), async (c) => ok(c, await requestWithdrawal(c.var.db, currentUserId(c), c.req.valid('json'), authContext(c))))
-  .post('/withdrawal/approve', validate('json', ApproveBody), async (c) => ok(c, await approveWithdrawal(c.var.db, c.req.valid('json'), authContext(c))))
+  .post('/withdrawal', requireUser, validate('json', WithdrawalBody), async (c) =>
+    ok(c, await requestWithdrawal(c.var.db, currentUserId(c), c.req.valid('json'), authContext(c))),
+  )
+  .post('/withdrawal/approve', validate('json', ApproveBody), async (c) =>
+    ok(c, await approveWithdrawal(c.var.db, c.req.valid('json'), authContext(c))),
+  )
   /** Plain forms of /setting/push and /setting/withdrawal (no JavaScript needed). */
-  .post('/web/push', ...formRoute({
-    schema: PushSettingsForm,
-    guest: toLogin('/setting/push'),
-    run: (data, c) => savePushSettings(c.var.db, currentUserId(c), { ...data }),
-    done: () => '/setting/push?saved=1',
-    failed: (code) => `/setting/push?error=${code}`,
-  }))
-  .post('/web/withdrawal', ...formRoute({
-    schema: WithdrawalForm,
-    guest: toLogin('/setting/withdrawal'),
-    run: (data, c) => {
-      const reasons = reasonsOf(data.reason)
-      if (!reasons.every((r): r is WithdrawalReason => (WITHDRAWAL_REASONS as readonly string[]).includes(r))) throw new AppError('INVALID_PARAMETER')
-      return requestWithdrawal(c.var.db, currentUserId(c), { reasons, detail: data.detail, agree: data.agree !== undefined }, authContext(c))
-    },
-    done: () => '/setting/withdrawal?sent=1',
-    failed: (code) => `/setting/withdrawal?error=${code}`,
-  }))
-  .post('/web/withdrawal/approve', ...formRoute({
-    schema: ApproveBody,
-    run: async (data, c) => {
-      await approveWithdrawal(c.var.db, data, authContext(c))
-      deleteCookie(c, SESSION_COOKIE, sessionCookieOptions(c.req.url))
-    },
-    done: () => '/callback/logout-success?withdrawn=1',
-    failed: (code, raw) => `/setting/withdrawal/confirm?${new URLSearchParams({ userId: field(raw, 'userId'), uuid: field(raw, 'uuid'), error: code })}`,
-  }))
+  .post(
+    '/web/push',
+    ...formRoute({
+      schema: PushSettingsForm,
+      guest: toLogin('/setting/push'),
+      run: (data, c) => savePushSettings(c.var.db, currentUserId(c), { ...data }),
+      done: () => '/setting/push?saved=1',
+      failed: (code) => `/setting/push?error=${code}`,
+    }),
+  )
+  .post(
+    '/web/withdrawal',
+    ...formRoute({
+      schema: WithdrawalForm,
+      guest: toLogin('/setting/withdrawal'),
+      run: (data, c) => {
+        const reasons = reasonsOf(data.reason)
+        if (!reasons.every((r): r is WithdrawalReason => (WITHDRAWAL_REASONS as readonly string[]).includes(r)))
+          throw new AppError('INVALID_PARAMETER')
+        return requestWithdrawal(
+          c.var.db,
+          currentUserId(c),
+          { reasons, detail: data.detail, agree: data.agree !== undefined },
+          authContext(c),
+        )
+      },
+      done: () => '/setting/withdrawal?sent=1',
+      failed: (code) => `/setting/withdrawal?error=${code}`,
+    }),
+  )
+  .post(
+    '/web/withdrawal/approve',
+    ...formRoute({
+      schema: ApproveBody,
+      run: async (data, c) => {
+        await approveWithdrawal(c.var.db, data, authContext(c))
+        deleteCookie(c, SESSION_COOKIE, sessionCookieOptions(c.req.url))
+      },
+      done: () => '/callback/logout-success?withdrawn=1',
+      failed: (code, raw) =>
+        `/setting/withdrawal/confirm?${new URLSearchParams({ userId: field(raw, 'userId'), uuid: field(raw, 'uuid'), error: code })}`,
+    }),
+  )
   /** Spec §4 account transfer: status, start, consent (code mailed), cancel while START, redeem on the new device. */
   .get('/transfer', transferOn, requireUser, async (c) => {
     return ok(c, await transferState(c.var.db, currentUserId(c)))
   })
   .post('/transfer/start', transferOn, requireUser, async (c) => ok(c, await startTransfer(c.var.db, currentUserId(c))))
-  .post('/transfer/request', transferOn, requireUser, validate('json', AgreeBody), async (c) => ok(c, await requestTransfer(c.var.db, currentUserId(c), authContext(c))))
+  .post('/transfer/request', transferOn, requireUser, validate('json', AgreeBody), async (c) =>
+    ok(c, await requestTransfer(c.var.db, currentUserId(c), authContext(c))),
+  )
   .delete('/transfer', transferOn, requireUser, async (c) => ok(c, await cancelTransfer(c.var.db, currentUserId(c))))
   .post('/transfer/redeem', transferOn, validate('json', RedeemBody), async (c) => {
     const { accessToken, refreshToken, userId } = await redeemTransfer(c.var.db, c.req.valid('json').code, authContext(c))
     return ok(c, { accessToken, refreshToken, userId })
   })
-  .post('/web/transfer/start', transferOn, ...transferForm('start', z.object({}), (c) => startTransfer(c.var.db, currentUserId(c)), '/transfer/apply/confirm'))
-  .post('/web/transfer/request', transferOn, ...transferForm('request', z.object({ agree: z.string().max(16) }), (c) => requestTransfer(c.var.db, currentUserId(c), authContext(c)), '/transfer/apply/status'))
-  .post('/web/transfer/cancel', transferOn, ...transferForm('cancel', z.object({}), (c) => cancelTransfer(c.var.db, currentUserId(c)), '/transfer/note?cancelled=1'))
+  .post(
+    '/web/transfer/start',
+    transferOn,
+    ...transferForm('start', z.object({}), (c) => startTransfer(c.var.db, currentUserId(c)), '/transfer/apply/confirm'),
+  )
+  .post(
+    '/web/transfer/request',
+    transferOn,
+    ...transferForm(
+      'request',
+      z.object({ agree: z.string().max(16) }),
+      (c) => requestTransfer(c.var.db, currentUserId(c), authContext(c)),
+      '/transfer/apply/status',
+    ),
+  )
+  .post(
+    '/web/transfer/cancel',
+    transferOn,
+    ...transferForm('cancel', z.object({}), (c) => cancelTransfer(c.var.db, currentUserId(c)), '/transfer/note?cancelled=1'),
+  )
 
 /** Spec §7 PUT /app/push under its own name (mount with `v1.route('/app', appPush)`): the same as PUT /user/push. */
-export const appPush = new Hono<AppEnv>()
-  .put('/push', requireUser, validate('json', PushSettingsBody), async (c) => ok(c, await savePushSettings(c.var.db, currentUserId(c), c.req.valid('json'))))
+export const appPush = new Hono<AppEnv>().put('/push', requireUser, validate('json', PushSettingsBody), async (c) =>
+  ok(c, await savePushSettings(c.var.db, currentUserId(c), c.req.valid('json'))),
+)

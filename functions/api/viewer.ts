@@ -9,15 +9,29 @@ import { z } from 'zod'
 import { AppError } from '../../src/lib/errors/catalogue.ts'
 import { NOT_LOGGED_IN_ADULT_COOKIE, parseId } from '../../src/features/catalogue/catalogue.ts'
 import { AutoUnlockRequest, ProgressRequest, sliceWidth } from '../../src/features/viewer/viewer.ts'
-import { clearAutoUnlock, getAutoUnlock, openEpisode, saveProgress, setAutoUnlock, sliceObject, type ViewerReader } from '../../src/features/viewer/viewer.server.ts'
+import {
+  clearAutoUnlock,
+  getAutoUnlock,
+  openEpisode,
+  saveProgress,
+  setAutoUnlock,
+  sliceObject,
+  type ViewerReader,
+} from '../../src/features/viewer/viewer.server.ts'
 import type { AppEnv } from '../lib/env.ts'
 import { ok } from '../lib/respond.ts'
 import { validate } from '../lib/validate.ts'
 import { currentUserId, requireUser } from '../middleware/session.ts'
 
 const SliceQuery = z.object({
-  w: z.string().regex(/^\d{1,4}$/).optional(),
-  exp: z.string().regex(/^\d{1,12}$/).optional(),
+  w: z
+    .string()
+    .regex(/^\d{1,4}$/)
+    .optional(),
+  exp: z
+    .string()
+    .regex(/^\d{1,12}$/)
+    .optional(),
   sig: z.string().max(64).optional(),
   r: z.string().max(8).optional(), // retry counter of the viewer (a fresh URL after a failed load)
 })
@@ -47,7 +61,8 @@ export const viewer = new Hono<AppEnv>()
   // Continuous reading (spec §1): the reader's opt-in to automatic unlocks of a series, with its coin cap.
   .get('/auto-unlock/:seriesId', requireUser, async (c) => ok(c, await getAutoUnlock(c.var.db, currentUserId(c), seriesIdOf(c))))
   .put('/auto-unlock/:seriesId', requireUser, validate('json', AutoUnlockRequest), async (c) =>
-    ok(c, await setAutoUnlock(c.var.db, currentUserId(c), seriesIdOf(c), c.req.valid('json'))))
+    ok(c, await setAutoUnlock(c.var.db, currentUserId(c), seriesIdOf(c), c.req.valid('json'))),
+  )
   .delete('/auto-unlock/:seriesId', requireUser, async (c) => ok(c, await clearAutoUnlock(c.var.db, currentUserId(c), seriesIdOf(c))))
   .get('/:episodeId', async (c) => {
     const episodeId = episodeIdOf(c)
@@ -63,7 +78,12 @@ export const viewer = new Hono<AppEnv>()
     const w = sliceWidth(q.w === undefined ? 640 : Number(q.w))
     if (n === null || n > 10_000 || w === null) throw new AppError('INVALID_PARAMETER', { fields: n === null ? 'n' : 'w' })
     const reader = readerOf(c, q.sig !== undefined)
-    const found = await sliceObject(c.var.db, { episodeId, n, w, exp: q.exp === undefined ? null : Number(q.exp), sig: q.sig ?? null }, reader, c.var.edition)
+    const found = await sliceObject(
+      c.var.db,
+      { episodeId, n, w, exp: q.exp === undefined ? null : Number(q.exp), sig: q.sig ?? null },
+      reader,
+      c.var.edition,
+    )
     if (!found) throw new AppError('NOT_FOUND_EPISODE')
     const headers = new Headers()
     found.object.writeHttpMetadata(headers)

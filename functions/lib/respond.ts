@@ -15,10 +15,7 @@ export function errorResponse(c: Context<AppEnv>, code: ErrorCode, details?: Rec
   const entry = ERRORS[code]
   const t = c.get('t')
   const message = t ? t(entry.messageKey, details) : code
-  return c.json(
-    { result: 'ERROR' as const, code, message, requestId: c.get('requestId') ?? '' },
-    entry.status as ContentfulStatusCode,
-  )
+  return c.json({ result: 'ERROR' as const, code, message, requestId: c.get('requestId') ?? '' }, entry.status as ContentfulStatusCode)
 }
 
 /** Maps anything thrown to a catalogue code; never leaks a stack trace. */

@@ -13,7 +13,12 @@ import type { AppEnv } from '../lib/env.ts'
  */
 export async function audienceOf(c: Context<AppEnv>): Promise<AudienceClass> {
   const ctx = requestContext()
-  ctx.audience ??= await requestAudience(c.var.db, c.var.edition, c.get('session') ?? { userId: null }, getCookie(c, NOT_LOGGED_IN_ADULT_COOKIE))
+  ctx.audience ??= await requestAudience(
+    c.var.db,
+    c.var.edition,
+    c.get('session') ?? { userId: null },
+    getCookie(c, NOT_LOGGED_IN_ADULT_COOKIE),
+  )
   return ctx.audience
 }
 

@@ -53,7 +53,12 @@ export function idempotent(scope: string, opts: { handlerChecksKey?: boolean; fo
   return createMiddleware<AppEnv>(async (c, next) => {
     const key = form ? form.key(c) : c.req.header(IDEMPOTENCY_HEADER)
     if (!isIdempotencyKey(key)) throw new AppError('INVALID_PARAMETER', { fields: form ? 'key' : IDEMPOTENCY_HEADER })
-    const claim: IdempotencyClaim = { userId: currentUserId(c), key, scope, requestHash: await requestHash(scope, form ? form.body(c) : await c.req.text()) }
+    const claim: IdempotencyClaim = {
+      userId: currentUserId(c),
+      key,
+      scope,
+      requestHash: await requestHash(scope, form ? form.body(c) : await c.req.text()),
+    }
     if (!opts.handlerChecksKey) {
       const outcome = await lookupIdempotency(c.var.db, claim)
       if (outcome.kind === 'exists') return await answer(c, outcome.response)

@@ -24,7 +24,15 @@ export type SessionState =
    * `reader`: the adult flags and switches read with the session check (absent when no check ran).
    * `platform`: fixed at sign-in (the token's claim), what platform rules check — never the X-Platform header.
    */
-  | { userId: number; source: 'bearer' | 'cookie'; expires: string; sessionVersion: number; sessionId: string; platform: Platform; reader?: AudienceFlags }
+  | {
+      userId: number
+      source: 'bearer' | 'cookie'
+      expires: string
+      sessionVersion: number
+      sessionId: string
+      platform: Platform
+      reader?: AudienceFlags
+    }
   | { userId: null; error: ErrorCode | null }
 
 declare module 'hono' {
@@ -108,7 +116,15 @@ export const session = createMiddleware<AppEnv>(async (c, next) => {
   const web = keys ? await openSession(keys, raw) : null
   if (!keys || !web) cookieChange = 'clear'
   else {
-    const result = await fromCookie(keys, web, c.var.edition.siteUrl, c.var.db, c.var.t, clientIp((n) => c.req.header(n)), checkVersion)
+    const result = await fromCookie(
+      keys,
+      web,
+      c.var.edition.siteUrl,
+      c.var.db,
+      c.var.t,
+      clientIp((n) => c.req.header(n)),
+      checkVersion,
+    )
     state = result.state
     cookieChange = result.cookie
   }
@@ -137,7 +153,12 @@ export const session = createMiddleware<AppEnv>(async (c, next) => {
   }
 })
 
-async function fromBearer(authorization: string, issuer: string, db: AppEnv['Variables']['db'], checkVersion: boolean): Promise<SessionState> {
+async function fromBearer(
+  authorization: string,
+  issuer: string,
+  db: AppEnv['Variables']['db'],
+  checkVersion: boolean,
+): Promise<SessionState> {
   const match = /^Bearer +([A-Za-z0-9._~+/=-]{1,4096})$/i.exec(authorization.trim())
   if (!match) return { userId: null, error: 'NOT_LOGIN_USER' }
   // without a secret no token can be ours; other Bearer users (e.g. /api/ops) must not fail because of it
@@ -146,7 +167,16 @@ async function fromBearer(authorization: string, issuer: string, db: AppEnv['Var
   const check = await verifyAccessToken(keys, match[1]!, issuer)
   const reader = check.ok && checkVersion ? await currentReader(db, check.userId, check) : undefined
   if (reader === null) return { userId: null, error: 'NEED_TO_REFRESH' }
-  if (check.ok) return { userId: check.userId, source: 'bearer', expires: check.expiresAt.toISOString(), sessionVersion: check.sessionVersion, sessionId: check.sessionId, platform: check.platform, reader }
+  if (check.ok)
+    return {
+      userId: check.userId,
+      source: 'bearer',
+      expires: check.expiresAt.toISOString(),
+      sessionVersion: check.sessionVersion,
+      sessionId: check.sessionId,
+      platform: check.platform,
+      reader,
+    }
   return { userId: null, error: check.reason === 'expired' ? 'NEED_TO_REFRESH' : 'NOT_LOGIN_USER' }
 }
 
@@ -164,20 +194,58 @@ async function fromCookie(
   const usable = check.ok && !needsRefresh(check.expiresAt, now)
   const reader = usable && checkVersion ? await currentReader(db, check.userId, check) : undefined
   if (usable && reader !== null) {
-    return { state: { userId: check.userId, source: 'cookie', expires: web.refreshToken.expiredAt, sessionVersion: check.sessionVersion, sessionId: check.sessionId, platform: check.platform, reader }, cookie: null }
+    return {
+      state: {
+        userId: check.userId,
+        source: 'cookie',
+        expires: web.refreshToken.expiredAt,
+        sessionVersion: check.sessionVersion,
+        sessionId: check.sessionId,
+        platform: check.platform,
+        reader,
+      },
+      cookie: null,
+    }
   }
   try {
-    const fresh = await refreshTokens(db, { accessToken: web.accessToken.value, refreshToken: web.refreshToken.value }, { issuer, t, now, ip })
+    const fresh = await refreshTokens(
+      db,
+      { accessToken: web.accessToken.value, refreshToken: web.refreshToken.value },
+      { issuer, t, now, ip },
+    )
     // spec §4: tokens of another account than the cookie's are dropped (refresh already refuses a foreign access token)
     if (check.ok && fresh.userId !== check.userId) return { state: { userId: null, error: 'NOT_LOGIN_USER' }, cookie: 'clear' }
     const sealed = await sealSession(keys, { accessToken: fresh.accessToken, refreshToken: fresh.refreshToken })
-    return { state: { userId: fresh.userId, source: 'cookie', expires: fresh.refreshToken.expiredAt, sessionVersion: fresh.sessionVersion, sessionId: fresh.sessionId, platform: fresh.platform }, cookie: { set: sealed, refreshExpiredAt: fresh.refreshToken.expiredAt } }
+    return {
+      state: {
+        userId: fresh.userId,
+        source: 'cookie',
+        expires: fresh.refreshToken.expiredAt,
+        sessionVersion: fresh.sessionVersion,
+        sessionId: fresh.sessionId,
+        platform: fresh.platform,
+      },
+      cookie: { set: sealed, refreshExpiredAt: fresh.refreshToken.expiredAt },
+    }
   } catch (e) {
     if (!(e instanceof AppError)) throw e
     // another tab rotated this pair a moment ago and the browser already holds its new cookie: keep it
     // (clearing would log that tab out too); this request goes on with the access token while it is valid
     // (never a stale one: ending the sessions revoked this family, so its refresh is not "rotated recently")
-    if (e.details?.rotatedRecently === true) return { state: check.ok ? { userId: check.userId, source: 'cookie', expires: web.refreshToken.expiredAt, sessionVersion: check.sessionVersion, sessionId: check.sessionId, platform: check.platform } : { userId: null, error: 'NEED_TO_REFRESH' }, cookie: null }
+    if (e.details?.rotatedRecently === true)
+      return {
+        state: check.ok
+          ? {
+              userId: check.userId,
+              source: 'cookie',
+              expires: web.refreshToken.expiredAt,
+              sessionVersion: check.sessionVersion,
+              sessionId: check.sessionId,
+              platform: check.platform,
+            }
+          : { userId: null, error: 'NEED_TO_REFRESH' },
+        cookie: null,
+      }
     return { state: { userId: null, error: e.code }, cookie: 'clear' }
   }
 }

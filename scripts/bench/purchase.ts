@@ -44,18 +44,28 @@ type CannonResult = {
 
 /** Runs one SQL text on the local D1 of `persist` and returns the rows of its last statement. */
 function d1(sql: string, persist: string, edition: string): Record<string, unknown>[] {
-  const out = execFileSync(`${root}node_modules/.bin/wrangler`, ['d1', 'execute', 'DB', '--local', '--persist-to', persist, '-c', wranglerConfig(edition), '--json', '--command', sql], {
-    cwd: root,
-    env: { ...process.env, ...quietEnv, WRANGLER_LOG: 'log' }, // 'warn' would silence the JSON it prints
-    stdio: ['ignore', 'pipe', 'pipe'],
-    maxBuffer: 16 * 1024 * 1024,
-  }).toString()
+  const out = execFileSync(
+    `${root}node_modules/.bin/wrangler`,
+    ['d1', 'execute', 'DB', '--local', '--persist-to', persist, '-c', wranglerConfig(edition), '--json', '--command', sql],
+    {
+      cwd: root,
+      env: { ...process.env, ...quietEnv, WRANGLER_LOG: 'log' }, // 'warn' would silence the JSON it prints
+      stdio: ['ignore', 'pipe', 'pipe'],
+      maxBuffer: 16 * 1024 * 1024,
+    },
+  ).toString()
   const results = JSON.parse(out) as { results: Record<string, unknown>[] }[]
   return results[results.length - 1]?.results ?? []
 }
 
 /** The purchase bench against `base` (a worker serving `persist`); `amount` purchases over `connections`. */
-export async function benchPurchase(opts: { base: string; persist: string; edition: string; connections?: number; amount?: number }): Promise<PurchaseBench> {
+export async function benchPurchase(opts: {
+  base: string
+  persist: string
+  edition: string
+  connections?: number
+  amount?: number
+}): Promise<PurchaseBench> {
   const connections = opts.connections ?? 50
   const amount = opts.amount ?? 2000
   const amount10 = 500
@@ -75,7 +85,11 @@ export async function benchPurchase(opts: { base: string; persist: string; editi
       opts.persist,
       opts.edition,
     )
-    const [range] = d1(`SELECT min(e.id) AS lo, max(e.id) AS hi FROM episodes e JOIN series s ON s.id = e.series_id WHERE s.title = '${tag}'`, opts.persist, opts.edition)
+    const [range] = d1(
+      `SELECT min(e.id) AS lo, max(e.id) AS hi FROM episodes e JOIN series s ON s.id = e.series_id WHERE s.title = '${tag}'`,
+      opts.persist,
+      opts.edition,
+    )
     const lo = Number(range?.lo)
     if (!Number.isSafeInteger(lo)) throw new Error('bench series not created')
 
@@ -105,7 +119,12 @@ export async function benchPurchase(opts: { base: string; persist: string; editi
           },
         ],
       })
-    const latency = (conns: number, r: CannonResult): Latency => ({ connections: conns, p50Ms: r.latency.p50, p99Ms: r.latency.p99, reqPerSec: r.requests.average })
+    const latency = (conns: number, r: CannonResult): Latency => ({
+      connections: conns,
+      p50Ms: r.latency.p50,
+      p99Ms: r.latency.p99,
+      reqPerSec: r.requests.average,
+    })
     const r = await sales(connections, amount)
     const at10 = latency(10, await sales(10, amount10))
     const floor = latency(connections, await autocannon({ url: `${opts.base}/_/health`, connections, amount }))
@@ -132,6 +151,8 @@ export function purchaseLine(b: PurchaseBench): string {
   if (b.error) return `purchase API: not measured (${b.error})`
   const ok = b.p99Ms <= b.target.p99Ms && b.non2xx + b.errors === 0
   const at10 = b.at10 ? `; at 10 concurrent p50 ${b.at10.p50Ms} ms, p99 ${b.at10.p99Ms} ms` : ''
-  const floor = b.floor ? `; floor on the same server (GET /_/health, ${b.floor.connections} concurrent): p50 ${b.floor.p50Ms} ms, p99 ${b.floor.p99Ms} ms, ${b.floor.reqPerSec.toFixed(0)} req/s` : ''
+  const floor = b.floor
+    ? `; floor on the same server (GET /_/health, ${b.floor.connections} concurrent): p50 ${b.floor.p50Ms} ms, p99 ${b.floor.p99Ms} ms, ${b.floor.reqPerSec.toFixed(0)} req/s`
+    : ''
   return `purchase API, ${b.connections} concurrent, ${b.requests} sales: p50 ${b.p50Ms} ms, p99 ${b.p99Ms} ms ${ok ? '✓' : '✗'} (target ≤ ${b.target.p99Ms}), ${b.reqPerSec.toFixed(1)} req/s, non-2xx ${b.non2xx}, errors ${b.errors}${at10}${floor}`
 }

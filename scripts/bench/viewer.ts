@@ -13,12 +13,27 @@ import { findChromium } from '../chromium.ts'
 export type ViewerBench = {
   path: string
   lighthouse: { runs: number; lcpMs: number | null; cls: number | null; jsGzKB: number | null; performance: number | null; error?: string }
-  reading: { firstSliceMs: number | null; lcpMs: number | null; nextFirstSliceCached: boolean | null; nextLeadMs: number | null; error?: string }
+  reading: {
+    firstSliceMs: number | null
+    lcpMs: number | null
+    nextFirstSliceCached: boolean | null
+    nextLeadMs: number | null
+    error?: string
+  }
   targets: { lcpMs: number; cls: number; jsGzKB: number }
 }
 
 const TARGETS = { lcpMs: 1600, cls: 0, jsGzKB: 90 }
-const FLAGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+const FLAGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]
 
 /** The free episode measured: the first episode of series 1 in the demo seed (three slices, a free next one). */
 const PATH = '/viewer/1'
@@ -36,7 +51,9 @@ async function lighthouseRuns(url: string, runs: number, chromePath: string): Pr
           const rr = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] })
           const lhr = rr?.lhr
           if (!lhr || lhr.runtimeError) throw new Error(lhr?.runtimeError?.message ?? 'no result')
-          const rows = (lhr.audits['resource-summary']?.details as { items?: { resourceType: string; transferSize: number }[] } | undefined)?.items ?? []
+          const rows =
+            (lhr.audits['resource-summary']?.details as { items?: { resourceType: string; transferSize: number }[] } | undefined)?.items ??
+            []
           figures.push({
             performance: Math.round((lhr.categories.performance?.score ?? 0) * 100),
             lcpMs: lhr.audits['largest-contentful-paint']?.numericValue ?? NaN,
@@ -53,7 +70,14 @@ async function lighthouseRuns(url: string, runs: number, chromePath: string): Pr
     }
     figures.sort((a, b) => a.lcpMs - b.lcpMs)
     const m = figures[Math.floor((figures.length - 1) / 2)]
-    if (m) Object.assign(out, { runs: figures.length, lcpMs: Math.round(m.lcpMs), cls: m.cls, jsGzKB: Math.round((m.js / 1024) * 10) / 10, performance: m.performance })
+    if (m)
+      Object.assign(out, {
+        runs: figures.length,
+        lcpMs: Math.round(m.lcpMs),
+        cls: m.cls,
+        jsGzKB: Math.round((m.js / 1024) * 10) / 10,
+        performance: m.performance,
+      })
   } catch (e) {
     out.error = (e as Error).message
   }
@@ -70,11 +94,15 @@ async function reading(url: string, chromePath: string): Promise<ViewerBench['re
     await page.addInitScript(() => {
       const w = window as unknown as { __lcp: number }
       w.__lcp = 0
-      new PerformanceObserver((l) => { for (const e of l.getEntries()) w.__lcp = e.startTime }).observe({ type: 'largest-contentful-paint', buffered: true })
+      new PerformanceObserver((l) => {
+        for (const e of l.getEntries()) w.__lcp = e.startTime
+      }).observe({ type: 'largest-contentful-paint', buffered: true })
     })
     await page.goto(url, { waitUntil: 'load' })
     const first = page.locator('#viewer-content img').first()
-    await first.evaluate((img: HTMLImageElement) => (img.complete ? null : new Promise((r) => img.addEventListener('load', r, { once: true }))))
+    await first.evaluate((img: HTMLImageElement) =>
+      img.complete ? null : new Promise((r) => img.addEventListener('load', r, { once: true })),
+    )
     out.firstSliceMs = await first.evaluate((img: HTMLImageElement) => {
       const entry = performance.getEntriesByName(img.currentSrc)[0] as PerformanceResourceTiming | undefined
       return entry ? Math.round(entry.responseEnd) : null
@@ -93,15 +121,21 @@ async function reading(url: string, chromePath: string): Promise<ViewerBench['re
         if (atLastSlice === null && last && last.getBoundingClientRect().top <= innerHeight) atLastSlice = loaded(img)
         if (section && img && section.getBoundingClientRect().top <= innerHeight) {
           const entry = performance.getEntriesByName(img.currentSrc)[0] as PerformanceResourceTiming | undefined
-          return { atLastSlice, atNext: loaded(img), leadMs: entry && entry.responseEnd > 0 ? Math.round(performance.now() - entry.responseEnd) : null }
+          return {
+            atLastSlice,
+            atNext: loaded(img),
+            leadMs: entry && entry.responseEnd > 0 ? Math.round(performance.now() - entry.responseEnd) : null,
+          }
         }
         scrollBy(0, 80)
         await new Promise((r) => setTimeout(r, 40))
       }
       return null
     })
-    if (reached) { out.nextFirstSliceCached = reached.atLastSlice === true && reached.atNext; out.nextLeadMs = reached.leadMs }
-    else out.error = 'the next episode never appeared below the first'
+    if (reached) {
+      out.nextFirstSliceCached = reached.atLastSlice === true && reached.atNext
+      out.nextLeadMs = reached.leadMs
+    } else out.error = 'the next episode never appeared below the first'
   } catch (e) {
     out.error = (e as Error).message
   } finally {
@@ -122,8 +156,12 @@ export async function benchViewer(base: string, opts: { runs?: number; notes?: s
   const rd = await reading(url, chromePath)
   const result: ViewerBench = { path: PATH, lighthouse: lh, reading: rd, targets: TARGETS }
   console.log(`\nViewer ${PATH} — Lighthouse mobile median of ${lh.runs}; Playwright 390×844`)
-  console.log(`  LCP ${fmt(lh.lcpMs, lh.lcpMs == null ? undefined : lh.lcpMs <= TARGETS.lcpMs)} ms (≤ ${TARGETS.lcpMs}) · CLS ${fmt(lh.cls, lh.cls == null ? undefined : lh.cls <= TARGETS.cls)} · JS ${fmt(lh.jsGzKB, lh.jsGzKB == null ? undefined : lh.jsGzKB <= TARGETS.jsGzKB)} KB gz (≤ ${TARGETS.jsGzKB}) · performance ${fmt(lh.performance)}`)
-  console.log(`  first slice loaded at ${fmt(rd.firstSliceMs)} ms (LCP ${fmt(rd.lcpMs)} ms, unthrottled) · next episode's first slice in cache before the last slice was on screen (reader at 2000 px/s): ${rd.nextFirstSliceCached == null ? '—' : rd.nextFirstSliceCached ? 'yes ✓' : 'no ✗'}${rd.nextLeadMs == null ? '' : ` (loaded ${rd.nextLeadMs} ms before)`}`)
+  console.log(
+    `  LCP ${fmt(lh.lcpMs, lh.lcpMs == null ? undefined : lh.lcpMs <= TARGETS.lcpMs)} ms (≤ ${TARGETS.lcpMs}) · CLS ${fmt(lh.cls, lh.cls == null ? undefined : lh.cls <= TARGETS.cls)} · JS ${fmt(lh.jsGzKB, lh.jsGzKB == null ? undefined : lh.jsGzKB <= TARGETS.jsGzKB)} KB gz (≤ ${TARGETS.jsGzKB}) · performance ${fmt(lh.performance)}`,
+  )
+  console.log(
+    `  first slice loaded at ${fmt(rd.firstSliceMs)} ms (LCP ${fmt(rd.lcpMs)} ms, unthrottled) · next episode's first slice in cache before the last slice was on screen (reader at 2000 px/s): ${rd.nextFirstSliceCached == null ? '—' : rd.nextFirstSliceCached ? 'yes ✓' : 'no ✗'}${rd.nextLeadMs == null ? '' : ` (loaded ${rd.nextLeadMs} ms before)`}`,
+  )
   for (const e of [lh.error, rd.error]) if (e) opts.notes?.push(`viewer: ${e}`)
   return result
 }

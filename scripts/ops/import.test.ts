@@ -39,7 +39,10 @@ describe('series folder', () => {
     expect(manifest.episodes.every((e) => e.images.length === 2)).toBe(true)
     const sizes = await probeSeries(dir, manifest)
     expect(sizes.cover).toEqual({ width: 480, height: 640 })
-    expect(sizes.slices.get(1)).toEqual([{ width: 800, height: 1000 }, { width: 800, height: 1300 }])
+    expect(sizes.slices.get(1)).toEqual([
+      { width: 800, height: 1000 },
+      { width: 800, height: 1300 },
+    ])
   })
 
   it('names every invalid field', () => {
@@ -55,11 +58,28 @@ describe('series folder', () => {
       m.episodes[0].transcript = [[{ kind: 'speech', text: 'one slice only' }]]
     })
     const problems = problemsOf(() => loadSeriesFolder(bad))
-    for (const field of ['genre', 'status', 'creators', 'episodes.1.priceRent', 'episodes.0.no', 'episodes.0.alt', 'episodes.0.transcript']) {
-      expect(problems.some((p) => p.startsWith(`${field}:`)), `${field} in ${problems.join(' | ')}`).toBe(true)
+    for (const field of [
+      'genre',
+      'status',
+      'creators',
+      'episodes.1.priceRent',
+      'episodes.0.no',
+      'episodes.0.alt',
+      'episodes.0.transcript',
+    ]) {
+      expect(
+        problems.some((p) => p.startsWith(`${field}:`)),
+        `${field} in ${problems.join(' | ')}`,
+      ).toBe(true)
     }
-    const lines = withManifest((m) => (m.episodes[1].transcript = [[{ kind: 'shout', text: 'AH' }], [{ kind: 'caption', text: ' ', extra: 1 }]]))
-    expect(problemsOf(() => loadSeriesFolder(lines)).map((p) => p.split(':')[0])).toEqual(['episodes.1.transcript.0.0.kind', 'episodes.1.transcript.1.0.text', 'episodes.1.transcript.1.0'])
+    const lines = withManifest(
+      (m) => (m.episodes[1].transcript = [[{ kind: 'shout', text: 'AH' }], [{ kind: 'caption', text: ' ', extra: 1 }]]),
+    )
+    expect(problemsOf(() => loadSeriesFolder(lines)).map((p) => p.split(':')[0])).toEqual([
+      'episodes.1.transcript.0.0.kind',
+      'episodes.1.transcript.1.0.text',
+      'episodes.1.transcript.1.0',
+    ])
     for (const d of [bad, lines]) rmSync(d, { recursive: true, force: true })
   })
 
@@ -76,10 +96,22 @@ describe('series folder', () => {
 
   it('applies the defaults of optional fields', () => {
     const m = SeriesManifest.parse({
-      title: 'T', genre: 'DRAMA', status: 'COMPLETED', creators: [{ name: 'A', role: 'AUTHOR' }], cover: 'c.png',
+      title: 'T',
+      genre: 'DRAMA',
+      status: 'COMPLETED',
+      creators: [{ name: 'A', role: 'AUTHOR' }],
+      cover: 'c.png',
       episodes: [{ no: 1, title: 'E', free: true, images: ['1.png'] }],
     })
-    expect(m).toMatchObject({ type: 'IMAGE', isAdult: false, isBl: false, readingDirection: 'ltr', tags: [], schedule: [], description: '' })
+    expect(m).toMatchObject({
+      type: 'IMAGE',
+      isAdult: false,
+      isBl: false,
+      readingDirection: 'ltr',
+      tags: [],
+      schedule: [],
+      description: '',
+    })
     expect(m.episodes[0]).toMatchObject({ priceRent: null, priceBuy: null })
   })
 })
@@ -105,10 +137,24 @@ describe('import statements', () => {
     // a long episode, to split its slices over several statements
     manifest.episodes[0]!.images = Array.from({ length: 45 }, (_, i) => `s${i}.png`)
     delete manifest.episodes[0]!.alt
-    const sizes = { cover: { width: 480, height: 640 }, slices: new Map([[1, manifest.episodes[0]!.images.map(() => ({ width: 800, height: 1200 }))], [2, [{ width: 800, height: 900 }, { width: 800, height: 900 }]]]) }
+    const sizes = {
+      cover: { width: 480, height: 640 },
+      slices: new Map([
+        [1, manifest.episodes[0]!.images.map(() => ({ width: 800, height: 1200 }))],
+        [
+          2,
+          [
+            { width: 800, height: 900 },
+            { width: 800, height: 900 },
+          ],
+        ],
+      ]),
+    }
     const statements = importStatements(77, manifest, sizes, new Date('2026-11-22T00:00:00Z'))
     for (const s of statements) expect(s.params.length).toBeLessThanOrEqual(100)
-    const sliceRows = statements.filter((s) => s.sql.includes('INSERT INTO episode_images')).reduce((n, s) => n + (s.params.length - 2) / 6, 0)
+    const sliceRows = statements
+      .filter((s) => s.sql.includes('INSERT INTO episode_images'))
+      .reduce((n, s) => n + (s.params.length - 2) / 6, 0)
     expect(sliceRows).toBe(47)
     expect(statements.at(-1)!.sql).toMatch(/UPDATE series SET .*is_published = 1/)
     expect(statements.some((s) => s.sql.includes('series_fts'))).toBe(true)
@@ -124,8 +170,22 @@ describe('import statements', () => {
       .filter((s) => s.sql.includes('INSERT INTO episode_images'))
       .flatMap((s) => Array.from({ length: (s.params.length - 2) / 6 }, (_, k) => s.params.slice(2 + k * 6, 8 + k * 6)))
     expect(rows.map((r) => [r[1], r[4], r[5] === null ? null : JSON.parse(r[5] as string)])).toEqual([
-      ['series/5/ep/1/1', "La gardienne monte l'escalier du phare.", [{ kind: 'caption', text: 'Île de Sein, novembre.' }, { kind: 'speech', speaker: 'Nolwenn', text: 'Encore trois cents marches…' }]],
-      ['series/5/ep/1/2', 'La lumière balaie une mer de brume.', [{ kind: 'sfx', text: 'Vrrrooommm' }, { kind: 'speech', speaker: 'Nolwenn', text: 'Qui allume des feux sur la mer ?' }]],
+      [
+        'series/5/ep/1/1',
+        "La gardienne monte l'escalier du phare.",
+        [
+          { kind: 'caption', text: 'Île de Sein, novembre.' },
+          { kind: 'speech', speaker: 'Nolwenn', text: 'Encore trois cents marches…' },
+        ],
+      ],
+      [
+        'series/5/ep/1/2',
+        'La lumière balaie une mer de brume.',
+        [
+          { kind: 'sfx', text: 'Vrrrooommm' },
+          { kind: 'speech', speaker: 'Nolwenn', text: 'Qui allume des feux sur la mer ?' },
+        ],
+      ],
       ['series/5/ep/2/1', 'Le Phare des Brumes, Ce qui répond, image 1 / 2', null],
       ['series/5/ep/2/2', 'Le Phare des Brumes, Ce qui répond, image 2 / 2', [{ kind: 'sfx', text: 'Tac' }]],
     ])

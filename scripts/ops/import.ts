@@ -71,8 +71,14 @@ const Episode = z
     if (!e.free && e.priceRent === null && e.priceBuy === null) {
       ctx.addIssue({ code: 'custom', path: ['priceRent'], message: 'a paid episode needs priceRent or priceBuy (or free: true)' })
     }
-    if (e.alt && e.alt.length !== e.images.length) ctx.addIssue({ code: 'custom', path: ['alt'], message: `needs one text per image (${e.images.length})` })
-    if (e.transcript && e.transcript.length !== e.images.length) ctx.addIssue({ code: 'custom', path: ['transcript'], message: `needs one list of lines per image (${e.images.length}; [] for a slice without text)` })
+    if (e.alt && e.alt.length !== e.images.length)
+      ctx.addIssue({ code: 'custom', path: ['alt'], message: `needs one text per image (${e.images.length})` })
+    if (e.transcript && e.transcript.length !== e.images.length)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['transcript'],
+        message: `needs one list of lines per image (${e.images.length}; [] for a slice without text)`,
+      })
   })
 
 /** `series.json`: one series and its episodes. */
@@ -104,8 +110,10 @@ export const SeriesManifest = z
     s.episodes.forEach((e, i) => {
       if (seen.has(e.no)) ctx.addIssue({ code: 'custom', path: ['episodes', i, 'no'], message: `episode ${e.no} appears twice` })
       seen.add(e.no)
-      if (s.type === 'IMAGE' && e.images.length === 0) ctx.addIssue({ code: 'custom', path: ['episodes', i, 'images'], message: 'an IMAGE episode needs at least one image' })
-      if (s.type === 'TEXT' && !e.text) ctx.addIssue({ code: 'custom', path: ['episodes', i, 'text'], message: 'a TEXT episode needs its text' })
+      if (s.type === 'IMAGE' && e.images.length === 0)
+        ctx.addIssue({ code: 'custom', path: ['episodes', i, 'images'], message: 'an IMAGE episode needs at least one image' })
+      if (s.type === 'TEXT' && !e.text)
+        ctx.addIssue({ code: 'custom', path: ['episodes', i, 'text'], message: 'a TEXT episode needs its text' })
     })
     const pairs = new Set<string>()
     s.creators.forEach((c, i) => {
@@ -222,7 +230,10 @@ export function importStatements(seriesId: number, m: SeriesManifest, sizes: Pro
   })
   for (const tag of new Set(m.tags)) {
     out.push({ sql: `INSERT OR IGNORE INTO tags (name) VALUES (?)`, params: [tag] })
-    out.push({ sql: `INSERT OR IGNORE INTO series_tags (series_id, tag_id) SELECT ?, id FROM tags WHERE name = ?`, params: [seriesId, tag] })
+    out.push({
+      sql: `INSERT OR IGNORE INTO series_tags (series_id, tag_id) SELECT ?, id FROM tags WHERE name = ?`,
+      params: [seriesId, tag],
+    })
   }
   for (const day of m.schedule) {
     out.push({
@@ -238,7 +249,11 @@ export function importStatements(seriesId: number, m: SeriesManifest, sizes: Pro
     })
     const slices = sizes.slices.get(e.no) ?? []
     const rows = slices.map((img, j) => [
-      j + 1, sliceKey(seriesId, e.no, j + 1), img.width, img.height, e.alt?.[j] ?? `${m.title}, ${e.title}, image ${j + 1} / ${slices.length}`,
+      j + 1,
+      sliceKey(seriesId, e.no, j + 1),
+      img.width,
+      img.height,
+      e.alt?.[j] ?? `${m.title}, ${e.title}, image ${j + 1} / ${slices.length}`,
       transcriptJson(e.transcript?.[j]),
     ])
     const perStatement = Math.floor((MAX_PARAMS - 2) / 6)
@@ -254,7 +269,12 @@ export function importStatements(seriesId: number, m: SeriesManifest, sizes: Pro
   })
   out.push({
     sql: `INSERT INTO series_fts (rowid, title, creators, tags) VALUES (?, ?, ?, ?)`,
-    params: [seriesId, ftsDocument(m.title), ftsDocument([...new Set(m.creators.map((c) => c.name))].join(' ')), ftsDocument([...new Set(m.tags)].join(' '))],
+    params: [
+      seriesId,
+      ftsDocument(m.title),
+      ftsDocument([...new Set(m.creators.map((c) => c.name))].join(' ')),
+      ftsDocument([...new Set(m.tags)].join(' ')),
+    ],
   })
   const sorted = [...published].sort()
   out.push({
@@ -285,24 +305,40 @@ export async function importSeries(
   const row = await db.first<Pick<SeriesRow, 'id'>>(
     `INSERT INTO series (title, description, type, status, is_adult, is_bl, genre, cover_key, cover_width, cover_height, reading_direction, is_published)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0) RETURNING id`,
-    m.title, m.description, m.type, m.status, m.isAdult ? 1 : 0, m.isBl ? 1 : 0, m.genre, null, sizes.cover.width, sizes.cover.height, m.readingDirection,
+    m.title,
+    m.description,
+    m.type,
+    m.status,
+    m.isAdult ? 1 : 0,
+    m.isBl ? 1 : 0,
+    m.genre,
+    null,
+    sizes.cover.width,
+    sizes.cover.height,
+    m.readingDirection,
   )
   const seriesId = row!.id
   const jobs: { key: string; path: string; widths: readonly number[] }[] = [
     { key: coverKey(seriesId), path: join(folder, m.cover), widths: IMAGE_WIDTHS.cover },
-    ...m.episodes.flatMap((e) => e.images.map((img, j) => ({ key: sliceKey(seriesId, e.no, j + 1), path: join(folder, img), widths: IMAGE_WIDTHS.slice }))),
+    ...m.episodes.flatMap((e) =>
+      e.images.map((img, j) => ({ key: sliceKey(seriesId, e.no, j + 1), path: join(folder, img), widths: IMAGE_WIDTHS.slice })),
+    ),
   ]
   const uploaded: string[] = []
   let bytes = 0
   try {
-    log(`import: "${m.title}" is series ${seriesId} (unpublished until done): ${m.episodes.length} episodes, ${slicesCount} slices; rendering and uploading ${jobs.length} images…`)
+    log(
+      `import: "${m.title}" is series ${seriesId} (unpublished until done): ${m.episodes.length} episodes, ${slicesCount} slices; rendering and uploading ${jobs.length} images…`,
+    )
     let next = 0
     const worker = async () => {
       while (next < jobs.length) {
         const job = jobs[next++]!
         for (const r of await renderImage(job.path, job.widths)) {
           const key = `${job.key}/${r.width}.webp`
-          await env.MEDIA.put(key, r.bytes, { httpMetadata: { contentType: 'image/webp', cacheControl: 'public, max-age=31536000, immutable' } })
+          await env.MEDIA.put(key, r.bytes, {
+            httpMetadata: { contentType: 'image/webp', cacheControl: 'public, max-age=31536000, immutable' },
+          })
           uploaded.push(key)
           bytes += r.bytes.length
         }
@@ -310,8 +346,13 @@ export async function importSeries(
     }
     await Promise.all(Array.from({ length: RENDER_CONCURRENCY }, worker))
 
-    const statements = [{ sql: `UPDATE series SET cover_key = ? WHERE id = ?`, params: [coverKey(seriesId), seriesId] }, ...importStatements(seriesId, m, sizes, now)]
-    log(`import: series ${seriesId}: ${uploaded.length} objects (${(bytes / 1024).toFixed(0)} KiB) in R2; writing ${statements.length} statements…`)
+    const statements = [
+      { sql: `UPDATE series SET cover_key = ? WHERE id = ?`, params: [coverKey(seriesId), seriesId] },
+      ...importStatements(seriesId, m, sizes, now),
+    ]
+    log(
+      `import: series ${seriesId}: ${uploaded.length} objects (${(bytes / 1024).toFixed(0)} KiB) in R2; writing ${statements.length} statements…`,
+    )
     for (let i = 0; i < statements.length; i += STATEMENTS_PER_BATCH) await db.batch(statements.slice(i, i + STATEMENTS_PER_BATCH))
   } catch (e) {
     // Leave nothing half-imported: the series row (children cascade), its search row, its objects.

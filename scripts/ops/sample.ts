@@ -27,7 +27,8 @@ export async function writeSampleSeries(dir: string): Promise<string> {
   const manifest = JSON.parse(readFileSync(join(dir, 'series.json'), 'utf8')) as SampleManifest
   await drawPng(join(dir, manifest.cover), 480, 640, 210, 'cover')
   for (const e of manifest.episodes) {
-    for (const [j, file] of e.images.entries()) await drawPng(join(dir, file), 800, 1000 + 300 * j, (e.no * 70 + j * 25) % 360, `${e.no}-${j + 1}`)
+    for (const [j, file] of e.images.entries())
+      await drawPng(join(dir, file), 800, 1000 + 300 * j, (e.no * 70 + j * 25) % 360, `${e.no}-${j + 1}`)
   }
   return dir
 }

@@ -19,7 +19,15 @@ export function communityStatements(locale: string | undefined, now: Date = new 
     `INSERT INTO comments (id, series_id, episode_id, user_id, parent_id, body, state, like_count, reply_count, created_at, updated_at)
      VALUES (${id}, 24, NULL, ${user}, ${parent ?? 'NULL'}, ${q(body)}, NULL, ${likes}, ${replies}, ${at(hoursAgo)}, ${at(hoursAgo)})`
   return [
-    comment(101, minor, null, tx('Ma série préférée de la saison, sans hésiter.', 'My favourite series this season, no question.'), 1, 1, 30),
+    comment(
+      101,
+      minor,
+      null,
+      tx('Ma série préférée de la saison, sans hésiter.', 'My favourite series this season, no question.'),
+      1,
+      1,
+      30,
+    ),
     comment(102, reader, null, tx('Le dessin progresse à chaque épisode.', 'The art gets better with every episode.'), 0, 0, 20),
     comment(103, reader, 101, tx('Tout à fait d’accord !', 'Totally agree!'), 0, 0, 19),
     `INSERT INTO comment_reactions (comment_id, user_id, kind, created_at) VALUES (101, ${reader}, 'LIKE', ${at(19)})`,

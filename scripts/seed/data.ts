@@ -139,12 +139,52 @@ function insertStatements(table: string, rows: Row[]): string[] {
  * `--force` empties all of them (a dev reset: accounts made by hand go too, as they may own demo episodes).
  */
 const SEEDED_TABLES = [
-  'coin_ledger', 'idempotency_keys', 'ownerships', 'purchases', 'wuf_tickets', 'gifts', 'coupon_redemptions',
-  'coupons', 'coin_lots', 'payment_events', 'payments', 'coin_products', 'event_entries', 'event_tickets', 'events',
-  'comment_reactions', 'comments', 'user_blocks', 'banned_words', 'qnas', 'alarms', 'favorites', 'reading_progress',
-  'push_settings', 'withdrawals', 'account_transfers', 'addresses', 'rate_limits', 'one_time_codes',
-  'refresh_tokens', 'identities', 'outbox', 'users', 'theme_series', 'themes', 'banners', 'notices', 'faqs',
-  'episode_images', 'episodes', 'schedules', 'series_tags', 'tags', 'series_creators', 'creators', 'series_fts',
+  'coin_ledger',
+  'idempotency_keys',
+  'ownerships',
+  'purchases',
+  'wuf_tickets',
+  'gifts',
+  'coupon_redemptions',
+  'coupons',
+  'coin_lots',
+  'payment_events',
+  'payments',
+  'coin_products',
+  'event_entries',
+  'event_tickets',
+  'events',
+  'comment_reactions',
+  'comments',
+  'user_blocks',
+  'banned_words',
+  'qnas',
+  'alarms',
+  'favorites',
+  'reading_progress',
+  'push_settings',
+  'withdrawals',
+  'account_transfers',
+  'addresses',
+  'rate_limits',
+  'one_time_codes',
+  'refresh_tokens',
+  'identities',
+  'outbox',
+  'users',
+  'theme_series',
+  'themes',
+  'banners',
+  'notices',
+  'faqs',
+  'episode_images',
+  'episodes',
+  'schedules',
+  'series_tags',
+  'tags',
+  'series_creators',
+  'creators',
+  'series_fts',
   'series',
 ] as const
 
@@ -169,50 +209,479 @@ const LANGS: Lang[] = ['fr', 'de', 'en', 'ja', 'ko', 'zh', 'th', 'ar']
  * B buy-only, r rent-only.
  */
 const SERIES_SOURCE: [Genre, string, ...string[]][] = [
-  ['ROMANCE', 'F W', 'Un café pour deux', 'Ein Kaffee für zwei', 'Coffee for Two', '二人のためのコーヒー', '둘을 위한 커피', '兩人份的咖啡', 'กาแฟสำหรับสองคน', 'قهوة لشخصين'],
-  ['ROMANCE', 'W X', 'Le Contrat de mariage', 'Der Ehevertrag', 'The Marriage Contract', '結婚契約', '결혼 계약', '婚姻契約', 'สัญญาแต่งงาน', 'عقد الزواج'],
-  ['ROMANCE', 'C F', 'Lettres d’un été', 'Briefe eines Sommers', 'Letters from a Summer', 'ある夏の手紙', '어느 여름의 편지', '某個夏天的信', 'จดหมายจากฤดูร้อน', 'رسائل من صيف'],
-  ['ROMANCE', 'N', 'Mon voisin le prince', 'Mein Nachbar, der Prinz', 'My Neighbour the Prince', '隣の王子様', '이웃집 왕자님', '我的鄰居是王子', 'เจ้าชายข้างบ้าน', 'جاري الأمير'],
-  ['ROMANCE', 'X', 'Sous la pluie de Séoul', 'Im Regen von Seoul', 'Under the Seoul Rain', 'ソウルの雨の下で', '서울의 비 아래', '首爾的雨下', 'ใต้สายฝนโซล', 'تحت مطر سيول'],
-  ['ROMANCE', 'A W', 'La Secrétaire du PDG', 'Die Sekretärin des CEO', 'The CEO’s Secretary', '社長の秘書', '사장님의 비서', '總裁的秘書', 'เลขาของท่านประธาน', 'سكرتيرة المدير'],
-  ['ROMANCE', 'A C', 'Nuits de velours', 'Samtnächte', 'Velvet Nights', 'ベルベットの夜', '벨벳의 밤', '天鵝絨之夜', 'ค่ำคืนกำมะหยี่', 'ليالي المخمل'],
-  ['ROMANCE', 'T C', 'Le Roman de la libraire', 'Der Roman der Buchhändlerin', 'The Bookseller’s Novel', '書店員の物語', '서점 주인의 소설', '書店女孩的故事', 'นิยายของคนขายหนังสือ', 'رواية بائعة الكتب'],
+  [
+    'ROMANCE',
+    'F W',
+    'Un café pour deux',
+    'Ein Kaffee für zwei',
+    'Coffee for Two',
+    '二人のためのコーヒー',
+    '둘을 위한 커피',
+    '兩人份的咖啡',
+    'กาแฟสำหรับสองคน',
+    'قهوة لشخصين',
+  ],
+  [
+    'ROMANCE',
+    'W X',
+    'Le Contrat de mariage',
+    'Der Ehevertrag',
+    'The Marriage Contract',
+    '結婚契約',
+    '결혼 계약',
+    '婚姻契約',
+    'สัญญาแต่งงาน',
+    'عقد الزواج',
+  ],
+  [
+    'ROMANCE',
+    'C F',
+    'Lettres d’un été',
+    'Briefe eines Sommers',
+    'Letters from a Summer',
+    'ある夏の手紙',
+    '어느 여름의 편지',
+    '某個夏天的信',
+    'จดหมายจากฤดูร้อน',
+    'رسائل من صيف',
+  ],
+  [
+    'ROMANCE',
+    'N',
+    'Mon voisin le prince',
+    'Mein Nachbar, der Prinz',
+    'My Neighbour the Prince',
+    '隣の王子様',
+    '이웃집 왕자님',
+    '我的鄰居是王子',
+    'เจ้าชายข้างบ้าน',
+    'جاري الأمير',
+  ],
+  [
+    'ROMANCE',
+    'X',
+    'Sous la pluie de Séoul',
+    'Im Regen von Seoul',
+    'Under the Seoul Rain',
+    'ソウルの雨の下で',
+    '서울의 비 아래',
+    '首爾的雨下',
+    'ใต้สายฝนโซล',
+    'تحت مطر سيول',
+  ],
+  [
+    'ROMANCE',
+    'A W',
+    'La Secrétaire du PDG',
+    'Die Sekretärin des CEO',
+    'The CEO’s Secretary',
+    '社長の秘書',
+    '사장님의 비서',
+    '總裁的秘書',
+    'เลขาของท่านประธาน',
+    'سكرتيرة المدير',
+  ],
+  [
+    'ROMANCE',
+    'A C',
+    'Nuits de velours',
+    'Samtnächte',
+    'Velvet Nights',
+    'ベルベットの夜',
+    '벨벳의 밤',
+    '天鵝絨之夜',
+    'ค่ำคืนกำมะหยี่',
+    'ليالي المخمل',
+  ],
+  [
+    'ROMANCE',
+    'T C',
+    'Le Roman de la libraire',
+    'Der Roman der Buchhändlerin',
+    'The Bookseller’s Novel',
+    '書店員の物語',
+    '서점 주인의 소설',
+    '書店女孩的故事',
+    'นิยายของคนขายหนังสือ',
+    'رواية بائعة الكتب',
+  ],
   ['ACTION', 'F', 'Lame d’acier', 'Stahlklinge', 'Steel Blade', '鋼の刃', '강철의 검', '鋼之刃', 'ดาบเหล็กกล้า', 'نصل الفولاذ'],
-  ['ACTION', 'C W', 'Le Dernier Chasseur', 'Der letzte Jäger', 'The Last Hunter', '最後のハンター', '마지막 사냥꾼', '最後的獵人', 'นักล่าคนสุดท้าย', 'الصياد الأخير'],
+  [
+    'ACTION',
+    'C W',
+    'Le Dernier Chasseur',
+    'Der letzte Jäger',
+    'The Last Hunter',
+    '最後のハンター',
+    '마지막 사냥꾼',
+    '最後的獵人',
+    'นักล่าคนสุดท้าย',
+    'الصياد الأخير',
+  ],
   ['ACTION', 'P', 'Niveau 99', 'Level 99', 'Level 99', 'レベル99', '레벨 99', '等級99', 'เลเวล 99', 'المستوى 99'],
-  ['ACTION', 'B', 'Poings de la rue', 'Fäuste der Straße', 'Street Fists', 'ストリートの拳', '거리의 주먹', '街頭之拳', 'หมัดข้างถนน', 'قبضات الشارع'],
-  ['ACTION', 'C', 'Opération Minuit', 'Operation Mitternacht', 'Operation Midnight', '真夜中作戦', '자정 작전', '午夜行動', 'ปฏิบัติการเที่ยงคืน', 'عملية منتصف الليل'],
-  ['ACTION', 'W F', 'Le Donjon infini', 'Der endlose Dungeon', 'The Endless Dungeon', '無限ダンジョン', '무한 던전', '無盡地下城', 'ดันเจี้ยนไร้สิ้นสุด', 'الزنزانة اللانهائية'],
-  ['ACTION', 'A', 'Sang et Honneur', 'Blut und Ehre', 'Blood and Honour', '血と名誉', '피와 명예', '血與榮譽', 'เลือดและเกียรติยศ', 'الدم والشرف'],
-  ['ACTION', 'r', 'Le Héros à la retraite', 'Der Held im Ruhestand', 'The Retired Hero', '引退した英雄', '은퇴한 영웅', '退休的英雄', 'ฮีโร่เกษียณ', 'البطل المتقاعد'],
-  ['DRAMA', '', 'Les Enfants du port', 'Die Kinder des Hafens', 'Children of the Harbour', '港の子どもたち', '항구의 아이들', '港口的孩子們', 'เด็ก ๆ แห่งท่าเรือ', 'أطفال الميناء'],
-  ['DRAMA', 'C', 'L’Hôpital du bout du monde', 'Das Krankenhaus am Ende der Welt', 'The Hospital at World’s End', '世界の果ての病院', '세상 끝의 병원', '世界盡頭的醫院', 'โรงพยาบาลสุดขอบโลก', 'مستشفى آخر العالم'],
-  ['DRAMA', 'X', 'Dernière Année', 'Das letzte Schuljahr', 'Senior Year', '最後の一年', '마지막 학년', '最後一年', 'ปีสุดท้าย', 'السنة الأخيرة'],
-  ['DRAMA', 'C F', 'La Maison des Moreau', 'Das Haus der Moreaus', 'The Moreau House', 'モロー家の屋敷', '모로 가의 저택', '莫羅家的房子', 'บ้านตระกูลโมโร', 'بيت عائلة مورو'],
+  [
+    'ACTION',
+    'B',
+    'Poings de la rue',
+    'Fäuste der Straße',
+    'Street Fists',
+    'ストリートの拳',
+    '거리의 주먹',
+    '街頭之拳',
+    'หมัดข้างถนน',
+    'قبضات الشارع',
+  ],
+  [
+    'ACTION',
+    'C',
+    'Opération Minuit',
+    'Operation Mitternacht',
+    'Operation Midnight',
+    '真夜中作戦',
+    '자정 작전',
+    '午夜行動',
+    'ปฏิบัติการเที่ยงคืน',
+    'عملية منتصف الليل',
+  ],
+  [
+    'ACTION',
+    'W F',
+    'Le Donjon infini',
+    'Der endlose Dungeon',
+    'The Endless Dungeon',
+    '無限ダンジョン',
+    '무한 던전',
+    '無盡地下城',
+    'ดันเจี้ยนไร้สิ้นสุด',
+    'الزنزانة اللانهائية',
+  ],
+  [
+    'ACTION',
+    'A',
+    'Sang et Honneur',
+    'Blut und Ehre',
+    'Blood and Honour',
+    '血と名誉',
+    '피와 명예',
+    '血與榮譽',
+    'เลือดและเกียรติยศ',
+    'الدم والشرف',
+  ],
+  [
+    'ACTION',
+    'r',
+    'Le Héros à la retraite',
+    'Der Held im Ruhestand',
+    'The Retired Hero',
+    '引退した英雄',
+    '은퇴한 영웅',
+    '退休的英雄',
+    'ฮีโร่เกษียณ',
+    'البطل المتقاعد',
+  ],
+  [
+    'DRAMA',
+    '',
+    'Les Enfants du port',
+    'Die Kinder des Hafens',
+    'Children of the Harbour',
+    '港の子どもたち',
+    '항구의 아이들',
+    '港口的孩子們',
+    'เด็ก ๆ แห่งท่าเรือ',
+    'أطفال الميناء',
+  ],
+  [
+    'DRAMA',
+    'C',
+    'L’Hôpital du bout du monde',
+    'Das Krankenhaus am Ende der Welt',
+    'The Hospital at World’s End',
+    '世界の果ての病院',
+    '세상 끝의 병원',
+    '世界盡頭的醫院',
+    'โรงพยาบาลสุดขอบโลก',
+    'مستشفى آخر العالم',
+  ],
+  [
+    'DRAMA',
+    'X',
+    'Dernière Année',
+    'Das letzte Schuljahr',
+    'Senior Year',
+    '最後の一年',
+    '마지막 학년',
+    '最後一年',
+    'ปีสุดท้าย',
+    'السنة الأخيرة',
+  ],
+  [
+    'DRAMA',
+    'C F',
+    'La Maison des Moreau',
+    'Das Haus der Moreaus',
+    'The Moreau House',
+    'モロー家の屋敷',
+    '모로 가의 저택',
+    '莫羅家的房子',
+    'บ้านตระกูลโมโร',
+    'بيت عائلة مورو',
+  ],
   ['DRAMA', 'A B', 'Le Procès', 'Der Prozess', 'The Trial', '裁判', '재판', '審判', 'การพิจารณาคดี', 'المحاكمة'],
-  ['DRAMA', 'T', 'Cendres de la ville', 'Asche der Stadt', 'Ashes of the City', '街の灰', '도시의 재', '城市的灰燼', 'เถ้าถ่านแห่งนคร', 'رماد المدينة'],
-  ['DRAMA', 'P', 'Le Chef étoilé', 'Der Sternekoch', 'The Star Chef', '星付きシェフ', '스타 셰프', '星級主廚', 'เชฟดาวมิชลิน', 'الطاهي النجم'],
-  ['FANTASY', 'W F', 'La Reine des ombres', 'Die Schattenkönigin', 'The Shadow Queen', '影の女王', '그림자 여왕', '影之女王', 'ราชินีแห่งเงา', 'ملكة الظلال'],
-  ['FANTASY', 'N', 'L’Académie des mages', 'Die Akademie der Magier', 'The Mage Academy', '魔術師アカデミー', '마법사 아카데미', '魔法師學院', 'สถาบันจอมเวท', 'أكاديمية السحرة'],
-  ['FANTASY', 'C R', 'Le Dragon de papier', 'Der Papierdrache', 'The Paper Dragon', '紙のドラゴン', '종이 드래곤', '紙龍', 'มังกรกระดาษ', 'تنين الورق'],
-  ['FANTASY', 'W', 'Renaître en duchesse', 'Als Herzogin wiedergeboren', 'Reborn as a Duchess', '公爵令嬢に転生', '공작 영애로 환생', '重生為公爵千金', 'เกิดใหม่เป็นดัชเชส', 'ولادة جديدة كدوقة'],
-  ['FANTASY', 'X', 'Le Gardien de la forêt', 'Der Hüter des Waldes', 'The Forest Keeper', '森の守り人', '숲의 수호자', '森林守護者', 'ผู้พิทักษ์ป่า', 'حارس الغابة'],
-  ['FANTASY', 'B', 'Sorcière à louer', 'Hexe zu vermieten', 'Witch for Hire', '貸し出し魔女', '임대 마녀', '出租魔女', 'แม่มดให้เช่า', 'ساحرة للإيجار'],
-  ['FANTASY', 'A W', 'Le Pacte du démon', 'Der Pakt des Dämons', 'The Demon’s Pact', '悪魔の契約', '악마의 계약', '惡魔的契約', 'พันธสัญญาปีศาจ', 'عهد الشيطان'],
-  ['COMEDY', 'F', 'Mon chat est un dieu', 'Meine Katze ist ein Gott', 'My Cat Is a God', 'うちの猫は神様', '우리 고양이는 신', '我家的貓是神', 'แมวของฉันคือพระเจ้า', 'قطي إله'],
-  ['COMEDY', 'R', 'Colocs en panique', 'Panik-WG', 'Roommates in Panic', 'パニックなルームメイト', '패닉 룸메이트', '慌張室友', 'รูมเมทป่วน', 'رفاق سكن في ذعر'],
-  ['COMEDY', 'C', 'Le Bureau des catastrophes', 'Das Büro der Katastrophen', 'The Office of Disasters', '災難オフィス', '재난 사무실', '災難辦公室', 'ออฟฟิศป่วนโลก', 'مكتب الكوارث'],
-  ['COMEDY', 'W', 'Papa est un super-vilain', 'Papa ist ein Superschurke', 'Dad Is a Supervillain', 'パパはスーパーヴィラン', '아빠는 슈퍼 악당', '爸爸是超級反派', 'พ่อเป็นซูเปอร์วายร้าย', 'أبي شرير خارق'],
-  ['COMEDY', 'X F', 'La Boulangerie des fantômes', 'Die Geisterbäckerei', 'The Ghost Bakery', 'お化けパン屋', '유령 빵집', '幽靈麵包店', 'ร้านขนมปังผี', 'مخبز الأشباح'],
-  ['COMEDY', 'P', 'Stagiaire pour toujours', 'Praktikant für immer', 'Intern Forever', '永遠のインターン', '영원한 인턴', '永遠的實習生', 'เด็กฝึกงานตลอดกาล', 'متدرب إلى الأبد'],
+  [
+    'DRAMA',
+    'T',
+    'Cendres de la ville',
+    'Asche der Stadt',
+    'Ashes of the City',
+    '街の灰',
+    '도시의 재',
+    '城市的灰燼',
+    'เถ้าถ่านแห่งนคร',
+    'رماد المدينة',
+  ],
+  [
+    'DRAMA',
+    'P',
+    'Le Chef étoilé',
+    'Der Sternekoch',
+    'The Star Chef',
+    '星付きシェフ',
+    '스타 셰프',
+    '星級主廚',
+    'เชฟดาวมิชลิน',
+    'الطاهي النجم',
+  ],
+  [
+    'FANTASY',
+    'W F',
+    'La Reine des ombres',
+    'Die Schattenkönigin',
+    'The Shadow Queen',
+    '影の女王',
+    '그림자 여왕',
+    '影之女王',
+    'ราชินีแห่งเงา',
+    'ملكة الظلال',
+  ],
+  [
+    'FANTASY',
+    'N',
+    'L’Académie des mages',
+    'Die Akademie der Magier',
+    'The Mage Academy',
+    '魔術師アカデミー',
+    '마법사 아카데미',
+    '魔法師學院',
+    'สถาบันจอมเวท',
+    'أكاديمية السحرة',
+  ],
+  [
+    'FANTASY',
+    'C R',
+    'Le Dragon de papier',
+    'Der Papierdrache',
+    'The Paper Dragon',
+    '紙のドラゴン',
+    '종이 드래곤',
+    '紙龍',
+    'มังกรกระดาษ',
+    'تنين الورق',
+  ],
+  [
+    'FANTASY',
+    'W',
+    'Renaître en duchesse',
+    'Als Herzogin wiedergeboren',
+    'Reborn as a Duchess',
+    '公爵令嬢に転生',
+    '공작 영애로 환생',
+    '重生為公爵千金',
+    'เกิดใหม่เป็นดัชเชส',
+    'ولادة جديدة كدوقة',
+  ],
+  [
+    'FANTASY',
+    'X',
+    'Le Gardien de la forêt',
+    'Der Hüter des Waldes',
+    'The Forest Keeper',
+    '森の守り人',
+    '숲의 수호자',
+    '森林守護者',
+    'ผู้พิทักษ์ป่า',
+    'حارس الغابة',
+  ],
+  [
+    'FANTASY',
+    'B',
+    'Sorcière à louer',
+    'Hexe zu vermieten',
+    'Witch for Hire',
+    '貸し出し魔女',
+    '임대 마녀',
+    '出租魔女',
+    'แม่มดให้เช่า',
+    'ساحرة للإيجار',
+  ],
+  [
+    'FANTASY',
+    'A W',
+    'Le Pacte du démon',
+    'Der Pakt des Dämons',
+    'The Demon’s Pact',
+    '悪魔の契約',
+    '악마의 계약',
+    '惡魔的契約',
+    'พันธสัญญาปีศาจ',
+    'عهد الشيطان',
+  ],
+  [
+    'COMEDY',
+    'F',
+    'Mon chat est un dieu',
+    'Meine Katze ist ein Gott',
+    'My Cat Is a God',
+    'うちの猫は神様',
+    '우리 고양이는 신',
+    '我家的貓是神',
+    'แมวของฉันคือพระเจ้า',
+    'قطي إله',
+  ],
+  [
+    'COMEDY',
+    'R',
+    'Colocs en panique',
+    'Panik-WG',
+    'Roommates in Panic',
+    'パニックなルームメイト',
+    '패닉 룸메이트',
+    '慌張室友',
+    'รูมเมทป่วน',
+    'رفاق سكن في ذعر',
+  ],
+  [
+    'COMEDY',
+    'C',
+    'Le Bureau des catastrophes',
+    'Das Büro der Katastrophen',
+    'The Office of Disasters',
+    '災難オフィス',
+    '재난 사무실',
+    '災難辦公室',
+    'ออฟฟิศป่วนโลก',
+    'مكتب الكوارث',
+  ],
+  [
+    'COMEDY',
+    'W',
+    'Papa est un super-vilain',
+    'Papa ist ein Superschurke',
+    'Dad Is a Supervillain',
+    'パパはスーパーヴィラン',
+    '아빠는 슈퍼 악당',
+    '爸爸是超級反派',
+    'พ่อเป็นซูเปอร์วายร้าย',
+    'أبي شرير خارق',
+  ],
+  [
+    'COMEDY',
+    'X F',
+    'La Boulangerie des fantômes',
+    'Die Geisterbäckerei',
+    'The Ghost Bakery',
+    'お化けパン屋',
+    '유령 빵집',
+    '幽靈麵包店',
+    'ร้านขนมปังผี',
+    'مخبز الأشباح',
+  ],
+  [
+    'COMEDY',
+    'P',
+    'Stagiaire pour toujours',
+    'Praktikant für immer',
+    'Intern Forever',
+    '永遠のインターン',
+    '영원한 인턴',
+    '永遠的實習生',
+    'เด็กฝึกงานตลอดกาล',
+    'متدرب إلى الأبد',
+  ],
   ['BL', 'W', 'Deux rives', 'Zwei Ufer', 'Two Shores', '二つの岸', '두 개의 강변', '兩岸', 'สองฝั่ง', 'ضفتان'],
-  ['BL', 'C', 'Le Pianiste et le boxeur', 'Der Pianist und der Boxer', 'The Pianist and the Boxer', 'ピアニストとボクサー', '피아니스트와 복서', '鋼琴家與拳擊手', 'นักเปียโนกับนักมวย', 'عازف البيانو والملاكم'],
-  ['BL', 'F N', 'Mon rival, mon colocataire', 'Mein Rivale, mein Mitbewohner', 'My Rival, My Roommate', 'ライバルでルームメイト', '라이벌이자 룸메이트', '我的對手我的室友', 'คู่แข่งรูมเมท', 'منافسي وشريكي في السكن'],
+  [
+    'BL',
+    'C',
+    'Le Pianiste et le boxeur',
+    'Der Pianist und der Boxer',
+    'The Pianist and the Boxer',
+    'ピアニストとボクサー',
+    '피아니스트와 복서',
+    '鋼琴家與拳擊手',
+    'นักเปียโนกับนักมวย',
+    'عازف البيانو والملاكم',
+  ],
+  [
+    'BL',
+    'F N',
+    'Mon rival, mon colocataire',
+    'Mein Rivale, mein Mitbewohner',
+    'My Rival, My Roommate',
+    'ライバルでルームメイト',
+    '라이벌이자 룸메이트',
+    '我的對手我的室友',
+    'คู่แข่งรูมเมท',
+    'منافسي وشريكي في السكن',
+  ],
   ['BL', 'A', 'Chaleur d’hiver', 'Winterglut', 'Winter Heat', '冬の熱', '겨울의 열기', '冬日熱度', 'ความร้อนแห่งฤดูหนาว', 'حرارة الشتاء'],
-  ['BL', 'X', 'Le Prince et le chevalier', 'Der Prinz und der Ritter', 'The Prince and the Knight', '王子と騎士', '왕자와 기사', '王子與騎士', 'เจ้าชายกับอัศวิน', 'الأمير والفارس'],
-  ['BL', 'A B', 'Sérénade en coulisses', 'Serenade hinter der Bühne', 'Backstage Serenade', '舞台裏のセレナーデ', '무대 뒤의 세레나데', '後台小夜曲', 'เซเรเนดหลังเวที', 'سيرينادة خلف الكواليس'],
-  ['THRILLER', 'r N', 'Le Détective de minuit', 'Der Mitternachtsdetektiv', 'The Midnight Detective', '真夜中の探偵', '자정의 탐정', '午夜偵探', 'นักสืบเที่ยงคืน', 'محقق منتصف الليل'],
-  ['FANTASY', 'T', 'Chroniques du royaume d’Ys', 'Chroniken des Königreichs Ys', 'Chronicles of the Kingdom of Ys', 'イス王国年代記', '이스 왕국 연대기', '伊斯王國編年史', 'พงศาวดารอาณาจักรอีส', 'سجلات مملكة إيس'],
+  [
+    'BL',
+    'X',
+    'Le Prince et le chevalier',
+    'Der Prinz und der Ritter',
+    'The Prince and the Knight',
+    '王子と騎士',
+    '왕자와 기사',
+    '王子與騎士',
+    'เจ้าชายกับอัศวิน',
+    'الأمير والفارس',
+  ],
+  [
+    'BL',
+    'A B',
+    'Sérénade en coulisses',
+    'Serenade hinter der Bühne',
+    'Backstage Serenade',
+    '舞台裏のセレナーデ',
+    '무대 뒤의 세레나데',
+    '後台小夜曲',
+    'เซเรเนดหลังเวที',
+    'سيرينادة خلف الكواليس',
+  ],
+  [
+    'THRILLER',
+    'r N',
+    'Le Détective de minuit',
+    'Der Mitternachtsdetektiv',
+    'The Midnight Detective',
+    '真夜中の探偵',
+    '자정의 탐정',
+    '午夜偵探',
+    'นักสืบเที่ยงคืน',
+    'محقق منتصف الليل',
+  ],
+  [
+    'FANTASY',
+    'T',
+    'Chroniques du royaume d’Ys',
+    'Chroniken des Königreichs Ys',
+    'Chronicles of the Kingdom of Ys',
+    'イス王国年代記',
+    '이스 왕국 연대기',
+    '伊斯王國編年史',
+    'พงศาวดารอาณาจักรอีส',
+    'سجلات مملكة إيس',
+  ],
 ]
 
 const GENRE_NAMES: Record<Genre, Record<Lang, string>> = {
@@ -292,12 +761,39 @@ const TAGS: Record<string, Record<Lang, string>> = {
   revenge: { fr: 'Vengeance', de: 'Rache', en: 'Revenge', ja: '復讐', ko: '복수', zh: '復仇', th: 'แก้แค้น', ar: 'انتقام' },
   office: { fr: 'Bureau', de: 'Büro', en: 'Office', ja: 'オフィス', ko: '오피스', zh: '職場', th: 'ออฟฟิศ', ar: 'مكتب' },
   school: { fr: 'Lycée', de: 'Schule', en: 'School', ja: '学園', ko: '학원', zh: '校園', th: 'โรงเรียน', ar: 'مدرسة' },
-  reincarnation: { fr: 'Réincarnation', de: 'Wiedergeburt', en: 'Reincarnation', ja: '転生', ko: '환생', zh: '轉生', th: 'เกิดใหม่', ar: 'تناسخ' },
+  reincarnation: {
+    fr: 'Réincarnation',
+    de: 'Wiedergeburt',
+    en: 'Reincarnation',
+    ja: '転生',
+    ko: '환생',
+    zh: '轉生',
+    th: 'เกิดใหม่',
+    ar: 'تناسخ',
+  },
   magic: { fr: 'Magie', de: 'Magie', en: 'Magic', ja: '魔法', ko: '마법', zh: '魔法', th: 'เวทมนตร์', ar: 'سحر' },
   royalty: { fr: 'Royauté', de: 'Königshaus', en: 'Royalty', ja: '王族', ko: '왕족', zh: '王室', th: 'ราชวงศ์', ar: 'ملوك' },
-  martial: { fr: 'Arts martiaux', de: 'Kampfkunst', en: 'Martial arts', ja: '武術', ko: '무협', zh: '武術', th: 'ศิลปะการต่อสู้', ar: 'فنون قتالية' },
+  martial: {
+    fr: 'Arts martiaux',
+    de: 'Kampfkunst',
+    en: 'Martial arts',
+    ja: '武術',
+    ko: '무협',
+    zh: '武術',
+    th: 'ศิลปะการต่อสู้',
+    ar: 'فنون قتالية',
+  },
   game: { fr: 'Jeu vidéo', de: 'Videospiel', en: 'Game world', ja: 'ゲーム', ko: '게임', zh: '遊戲', th: 'เกม', ar: 'ألعاب' },
-  slowburn: { fr: 'Slow burn', de: 'Langsame Liebe', en: 'Slow burn', ja: 'じれじれ', ko: '슬로우번', zh: '慢熱', th: 'ค่อยเป็นค่อยไป', ar: 'حب بطيء' },
+  slowburn: {
+    fr: 'Slow burn',
+    de: 'Langsame Liebe',
+    en: 'Slow burn',
+    ja: 'じれじれ',
+    ko: '슬로우번',
+    zh: '慢熱',
+    th: 'ค่อยเป็นค่อยไป',
+    ar: 'حب بطيء',
+  },
   family: { fr: 'Famille', de: 'Familie', en: 'Family', ja: '家族', ko: '가족', zh: '家庭', th: 'ครอบครัว', ar: 'عائلة' },
   cooking: { fr: 'Cuisine', de: 'Kochen', en: 'Cooking', ja: '料理', ko: '요리', zh: '美食', th: 'ทำอาหาร', ar: 'طبخ' },
   animals: { fr: 'Animaux', de: 'Tiere', en: 'Animals', ja: '動物', ko: '동물', zh: '動物', th: 'สัตว์', ar: 'حيوانات' },
@@ -306,9 +802,27 @@ const TAGS: Record<string, Record<Lang, string>> = {
   historical: { fr: 'Historique', de: 'Historisch', en: 'Historical', ja: '時代劇', ko: '사극', zh: '古裝', th: 'ย้อนยุค', ar: 'تاريخي' },
   music: { fr: 'Musique', de: 'Musik', en: 'Music', ja: '音楽', ko: '음악', zh: '音樂', th: 'ดนตรี', ar: 'موسيقى' },
   sport: { fr: 'Sport', de: 'Sport', en: 'Sports', ja: 'スポーツ', ko: '스포츠', zh: '運動', th: 'กีฬา', ar: 'رياضة' },
-  contract: { fr: 'Mariage arrangé', de: 'Vernunftehe', en: 'Contract marriage', ja: '契約結婚', ko: '계약 결혼', zh: '契約婚姻', th: 'แต่งงานตามสัญญา', ar: 'زواج مدبر' },
+  contract: {
+    fr: 'Mariage arrangé',
+    de: 'Vernunftehe',
+    en: 'Contract marriage',
+    ja: '契約結婚',
+    ko: '계약 결혼',
+    zh: '契約婚姻',
+    th: 'แต่งงานตามสัญญา',
+    ar: 'زواج مدبر',
+  },
   healing: { fr: 'Feel good', de: 'Wohlfühlen', en: 'Healing', ja: '癒し', ko: '힐링', zh: '療癒', th: 'ฮีลใจ', ar: 'دافئ' },
-  hero: { fr: 'Super-héros', de: 'Superheld', en: 'Superheroes', ja: 'ヒーロー', ko: '히어로', zh: '超級英雄', th: 'ซูเปอร์ฮีโร่', ar: 'أبطال خارقون' },
+  hero: {
+    fr: 'Super-héros',
+    de: 'Superheld',
+    en: 'Superheroes',
+    ja: 'ヒーロー',
+    ko: '히어로',
+    zh: '超級英雄',
+    th: 'ซูเปอร์ฮีโร่',
+    ar: 'أبطال خارقون',
+  },
 }
 const TAG_KEYS = Object.keys(TAGS)
 const TAG_POOLS: Record<Genre, string[]> = {
@@ -322,10 +836,34 @@ const TAG_POOLS: Record<Genre, string[]> = {
 }
 
 const CREATOR_NAMES = [
-  'Camille Durand', 'Jin Seo-yeon', 'Hugo Lefèvre', 'Mina Park', 'Léa Martin', 'Kenji Mori', 'Sarah Benali',
-  'Lucas Moreau', 'Yuna Choi', 'Inès Garnier', 'Théo Rousseau', 'Aiko Tanaka', 'Nora Haddad', 'Maël Fournier',
-  'Hana Kim', 'Julien Blanc', 'Chloé Mercier', 'Rei Watanabe', 'Amira Khalil', 'Paul Girard', 'Soo-ah Lee',
-  'Zoé Lambert', 'Tomás Ribeiro', 'Élise Fontaine', 'Ryo Sato', 'Anaïs Petit', 'Studio Lune', 'Atelier Nova',
+  'Camille Durand',
+  'Jin Seo-yeon',
+  'Hugo Lefèvre',
+  'Mina Park',
+  'Léa Martin',
+  'Kenji Mori',
+  'Sarah Benali',
+  'Lucas Moreau',
+  'Yuna Choi',
+  'Inès Garnier',
+  'Théo Rousseau',
+  'Aiko Tanaka',
+  'Nora Haddad',
+  'Maël Fournier',
+  'Hana Kim',
+  'Julien Blanc',
+  'Chloé Mercier',
+  'Rei Watanabe',
+  'Amira Khalil',
+  'Paul Girard',
+  'Soo-ah Lee',
+  'Zoé Lambert',
+  'Tomás Ribeiro',
+  'Élise Fontaine',
+  'Ryo Sato',
+  'Anaïs Petit',
+  'Studio Lune',
+  'Atelier Nova',
 ]
 type Role = 'AUTHOR' | 'WRITER' | 'ARTIST' | 'ORIGINAL' | 'ADAPTER'
 const ROLE_PATTERNS: Role[][] = [
@@ -407,7 +945,11 @@ export function buildDemo(opts: BuildDemoOptions): DemoCatalogue {
     const count = 10 + (id % 5)
     const interval = isNew ? DAY_MS : ten ? 10 * DAY_MS : status === 'COMPLETED' ? 3 * DAY_MS : 7 * DAY_MS
     const lastAt =
-      status === 'SCHEDULED' ? t0 - (id % 7) * DAY_MS - 2 * HOUR_MS : status === 'PAUSED' ? t0 - (60 + id) * DAY_MS : t0 - (120 + id * 5) * DAY_MS
+      status === 'SCHEDULED'
+        ? t0 - (id % 7) * DAY_MS - 2 * HOUR_MS
+        : status === 'PAUSED'
+          ? t0 - (60 + id) * DAY_MS
+          : t0 - (120 + id * 5) * DAY_MS
     const firstAt = lastAt - (count - 1) * interval
     const freeCount = flags.has('F') ? 5 : isAdult ? 1 : isText ? 3 : 2 + (id % 2)
     const rank = Math.round(20_000 + rand() * 70_000 + (id === 24 ? 30_000 : 0))
@@ -441,7 +983,16 @@ export function buildDemo(opts: BuildDemoOptions): DemoCatalogue {
       created_at: at(firstAt - t0 - DAY_MS),
       updated_at: at(lastAt - t0),
     })
-    images.push({ key: `covers/${id}`, kind: 'cover', width: COVER_SIZE.width, height: COVER_SIZE.height, label, sublabel: GENRE_NAMES[genre][labelLang].toUpperCase(), hue, variant: id % 4 })
+    images.push({
+      key: `covers/${id}`,
+      kind: 'cover',
+      width: COVER_SIZE.width,
+      height: COVER_SIZE.height,
+      label,
+      sublabel: GENRE_NAMES[genre][labelLang].toUpperCase(),
+      hue,
+      variant: id % 4,
+    })
 
     // Creators: two or three roles, creators shared between series.
     const pattern = isText ? (['AUTHOR', 'ARTIST'] as Role[]) : ROLE_PATTERNS[id % ROLE_PATTERNS.length]!
@@ -463,7 +1014,12 @@ export function buildDemo(opts: BuildDemoOptions): DemoCatalogue {
       push('series_tags', { series_id: id, tag_id: TAG_KEYS.indexOf(key) + 1 })
       tagNames.push(TAGS[key]![lang])
     }
-    push('series_fts', { rowid: id, title: ftsDocument(title), creators: ftsDocument(creatorNames.join(' ')), tags: ftsDocument(tagNames.join(' ')) })
+    push('series_fts', {
+      rowid: id,
+      title: ftsDocument(title),
+      creators: ftsDocument(creatorNames.join(' ')),
+      tags: ftsDocument(tagNames.join(' ')),
+    })
 
     // Schedule: ongoing series on a weekday (every sixth on two), TEN for ten-day series.
     if (status === 'SCHEDULED') {
@@ -516,7 +1072,16 @@ export function buildDemo(opts: BuildDemoOptions): DemoCatalogue {
           })
           // The first slice names the episode; the two others are the series' recurring panels
           // (identical content under each key, so they are rendered once).
-          images.push({ key, kind: 'slice', width: SLICE_WIDTH, height, label, sublabel: n === 1 ? episodeTitle(labelLang, no) : `${n} / 3`, hue, variant: n })
+          images.push({
+            key,
+            kind: 'slice',
+            width: SLICE_WIDTH,
+            height,
+            label,
+            sublabel: n === 1 ? episodeTitle(labelLang, no) : `${n} / 3`,
+            hue,
+            variant: n,
+          })
         }
       }
     }
@@ -526,13 +1091,39 @@ export function buildDemo(opts: BuildDemoOptions): DemoCatalogue {
 
   // Themes (/home/pick)
   const themes: [string, string, number[]][] = [
-    [tx('Coups de cœur de la rédaction', 'Editors’ picks'), tx('Les séries que l’équipe relit en boucle.', 'The series our team keeps rereading.'), [24, 1, 9, 31, 17, 37, 27]],
-    [tx('Pour une soirée frissons', 'For a thrilling night'), tx('Action, mystère et suspense.', 'Action, mystery and suspense.'), [43, 10, 13, 14, 12, 19]],
-    [tx('Romances à dévorer', 'Romances to devour'), tx('Des histoires d’amour pour tous les goûts.', 'Love stories for every taste.'), [2, 3, 5, 27, 39, 41, 4]],
-    [tx('Terminées : à lire d’une traite', 'Completed: binge them'), tx('Toutes les séries terminées, du premier au dernier épisode.', 'Every completed series, first to last episode.'), [3, 10, 13, 18, 20, 26, 33, 38]],
+    [
+      tx('Coups de cœur de la rédaction', 'Editors’ picks'),
+      tx('Les séries que l’équipe relit en boucle.', 'The series our team keeps rereading.'),
+      [24, 1, 9, 31, 17, 37, 27],
+    ],
+    [
+      tx('Pour une soirée frissons', 'For a thrilling night'),
+      tx('Action, mystère et suspense.', 'Action, mystery and suspense.'),
+      [43, 10, 13, 14, 12, 19],
+    ],
+    [
+      tx('Romances à dévorer', 'Romances to devour'),
+      tx('Des histoires d’amour pour tous les goûts.', 'Love stories for every taste.'),
+      [2, 3, 5, 27, 39, 41, 4],
+    ],
+    [
+      tx('Terminées : à lire d’une traite', 'Completed: binge them'),
+      tx('Toutes les séries terminées, du premier au dernier épisode.', 'Every completed series, first to last episode.'),
+      [3, 10, 13, 18, 20, 26, 33, 38],
+    ],
   ]
   themes.forEach(([title, description, ids], i) => {
-    push('themes', { id: i + 1, title, description, image_key: null, position: i + 1, starts_at: at(-30 * DAY_MS), ends_at: null, is_active: 1, created_at: at(-30 * DAY_MS) })
+    push('themes', {
+      id: i + 1,
+      title,
+      description,
+      image_key: null,
+      position: i + 1,
+      starts_at: at(-30 * DAY_MS),
+      ends_at: null,
+      is_active: 1,
+      created_at: at(-30 * DAY_MS),
+    })
     ids.forEach((sid, position) => push('theme_series', { theme_id: i + 1, series_id: sid, position: position + 1 }))
   })
 
@@ -552,39 +1143,159 @@ export function buildDemo(opts: BuildDemoOptions): DemoCatalogue {
     const id = i + 1
     const key = kind ? `banners/${id}` : null
     push('banners', {
-      id, placement, display, title, subtitle, link, image_key: key, image_width: kind ? w : null, image_height: kind ? h : null,
+      id,
+      placement,
+      display,
+      title,
+      subtitle,
+      link,
+      image_key: key,
+      image_width: kind ? w : null,
+      image_height: kind ? h : null,
       background: `#${((id * 2654435761) >>> 8).toString(16).padStart(6, '0').slice(0, 6)}`,
-      starts_at: at(-10 * DAY_MS), ends_at: at(endsIn * DAY_MS), position: id, is_adult: adult, created_at: at(-10 * DAY_MS),
+      starts_at: at(-10 * DAY_MS),
+      ends_at: at(endsIn * DAY_MS),
+      position: id,
+      is_adult: adult,
+      created_at: at(-10 * DAY_MS),
     })
-    if (key && kind) images.push({ key, kind, width: w, height: h, label: kind === 'icon' ? String(id) : labelOf(title, labelLang, titleOf, SERIES_SOURCE), sublabel: '', hue: (id * 71) % 360, variant: id % 4 })
+    if (key && kind)
+      images.push({
+        key,
+        kind,
+        width: w,
+        height: h,
+        label: kind === 'icon' ? String(id) : labelOf(title, labelLang, titleOf, SERIES_SOURCE),
+        sublabel: '',
+        hue: (id * 71) % 360,
+        variant: id % 4,
+      })
   })
 
   // Notices (two attached to series 24 for the detail page).
-  const notices: [string, number | null, number][] = [ // category, series, pinned; title and body: NOTICES (texts.ts), same order
-    ['NOTICE', null, 1], ['MAINTENANCE', null, 0], ['UPDATE', null, 0], ['EVENT', null, 0], ['NOTICE', null, 0],
-    ['NOTICE', null, 0], ['NOTICE', null, 0], ['EVENT', null, 0], ['NOTICE', 24, 0], ['NOTICE', 24, 0],
+  const notices: [string, number | null, number][] = [
+    // category, series, pinned; title and body: NOTICES (texts.ts), same order
+    ['NOTICE', null, 1],
+    ['MAINTENANCE', null, 0],
+    ['UPDATE', null, 0],
+    ['EVENT', null, 0],
+    ['NOTICE', null, 0],
+    ['NOTICE', null, 0],
+    ['NOTICE', null, 0],
+    ['EVENT', null, 0],
+    ['NOTICE', 24, 0],
+    ['NOTICE', 24, 0],
   ]
   notices.forEach(([category, seriesId, pinned], i) =>
-    push('notices', { id: i + 1, category, series_id: seriesId, title: tl(NOTICES[i]![0], titleOf.get(seriesId ?? 0)), body: tl(NOTICES[i]![1]), is_pinned: pinned, published_at: at(-(i * 5 + 1) * DAY_MS), created_at: at(-(i * 5 + 1) * DAY_MS) }),
+    push('notices', {
+      id: i + 1,
+      category,
+      series_id: seriesId,
+      title: tl(NOTICES[i]![0], titleOf.get(seriesId ?? 0)),
+      body: tl(NOTICES[i]![1]),
+      is_pinned: pinned,
+      published_at: at(-(i * 5 + 1) * DAY_MS),
+      created_at: at(-(i * 5 + 1) * DAY_MS),
+    }),
   )
 
   // FAQ
   const faqs: [string, string, string, string, string][] = [
-    ['ACCOUNT', 'Comment créer un compte ?', 'How do I create an account?', 'Touchez « Mon compte » puis « Inscription », saisissez votre e-mail et un mot de passe, puis confirmez le lien reçu par e-mail.', 'Tap “My” then “Sign up”, enter your e-mail and a password, then confirm the link we send you.'],
-    ['ACCOUNT', 'J’ai oublié mon mot de passe.', 'I forgot my password.', 'Sur la page de connexion, choisissez « Mot de passe oublié ». Le lien reçu est valable une heure.', 'On the login page, choose “Forgot password”. The link we send is valid for one hour.'],
-    ['ACCOUNT', 'Comment supprimer mon compte ?', 'How do I delete my account?', 'Dans Réglages, choisissez « Supprimer le compte ». Vous ne pourrez pas vous réinscrire avec la même adresse pendant 30 jours.', 'In Settings, choose “Delete account”. You cannot sign up again with the same address for 30 days.'],
-    ['COIN', 'Quelle différence entre pièces, pièces gratuites et bonus ?', 'What is the difference between coins, free coins and bonus?', 'Les pièces sont achetées ; les pièces gratuites et les bonus sont offerts et expirent. Les bonus sont dépensés en premier.', 'Coins are bought; free coins and bonus coins are gifts and expire. Bonus coins are spent first.'],
-    ['COIN', 'Mes pièces bonus ont disparu.', 'My bonus coins disappeared.', 'Les pièces bonus expirent à la date indiquée dans l’historique des recharges.', 'Bonus coins expire on the date shown in your charge history.'],
-    ['COIN', 'Comment échanger mes points de fidélité ?', 'How do I exchange my mileage?', 'À partir de 3 000 points, par tranches de 200 points. Les pièces obtenues sont valables 30 jours.', 'From 3,000 points, in steps of 200. The coins you get last 30 days.'],
-    ['PAYMENT', 'Puis-je être remboursé ?', 'Can I get a refund?', 'Les pièces non utilisées peuvent être remboursées dans les 7 jours suivant l’achat.', 'Unused coins can be refunded within 7 days of purchase.'],
-    ['PAYMENT', 'Mon paiement a échoué.', 'My payment failed.', 'Aucune pièce n’est débitée si le paiement échoue. Réessayez ou contactez-nous avec la date et le montant.', 'No coins are taken if a payment fails. Try again or contact us with the date and amount.'],
-    ['VIEWER', 'Quelle différence entre louer et acheter ?', 'What is the difference between renting and buying?', 'Une location se lit pendant une durée limitée ; un achat reste dans votre bibliothèque pour toujours.', 'A rental can be read for a limited time; a purchase stays in your library forever.'],
-    ['VIEWER', 'Comment fonctionne « Attendre = gratuit » ?', 'How does “Wait for free” work?', 'Sur les séries concernées, un ticket débloque un épisode pendant 72 heures ; un nouveau ticket arrive après le délai indiqué.', 'On eligible series, a ticket unlocks one episode for 72 hours; a new ticket arrives after the time shown.'],
-    ['VIEWER', 'Puis-je lire en mode page ?', 'Can I read page by page?', 'Oui : le lecteur propose le défilement ou les pages, en simple ou double page.', 'Yes: the viewer offers scrolling or pages, single or double.'],
-    ['EVENT', 'Comment jouer à la roulette ?', 'How do I play the roulette?', 'Un tour gratuit par jour ; d’autres tickets s’obtiennent avec certains coupons.', 'One free spin a day; more tickets come with some coupons.'],
-    ['ETC', 'Pourquoi certaines séries sont-elles cachées ?', 'Why are some series hidden?', 'Les séries pour adultes ne s’affichent qu’après la vérification de votre âge.', 'Adult series appear only after your age has been checked.'],
+    [
+      'ACCOUNT',
+      'Comment créer un compte ?',
+      'How do I create an account?',
+      'Touchez « Mon compte » puis « Inscription », saisissez votre e-mail et un mot de passe, puis confirmez le lien reçu par e-mail.',
+      'Tap “My” then “Sign up”, enter your e-mail and a password, then confirm the link we send you.',
+    ],
+    [
+      'ACCOUNT',
+      'J’ai oublié mon mot de passe.',
+      'I forgot my password.',
+      'Sur la page de connexion, choisissez « Mot de passe oublié ». Le lien reçu est valable une heure.',
+      'On the login page, choose “Forgot password”. The link we send is valid for one hour.',
+    ],
+    [
+      'ACCOUNT',
+      'Comment supprimer mon compte ?',
+      'How do I delete my account?',
+      'Dans Réglages, choisissez « Supprimer le compte ». Vous ne pourrez pas vous réinscrire avec la même adresse pendant 30 jours.',
+      'In Settings, choose “Delete account”. You cannot sign up again with the same address for 30 days.',
+    ],
+    [
+      'COIN',
+      'Quelle différence entre pièces, pièces gratuites et bonus ?',
+      'What is the difference between coins, free coins and bonus?',
+      'Les pièces sont achetées ; les pièces gratuites et les bonus sont offerts et expirent. Les bonus sont dépensés en premier.',
+      'Coins are bought; free coins and bonus coins are gifts and expire. Bonus coins are spent first.',
+    ],
+    [
+      'COIN',
+      'Mes pièces bonus ont disparu.',
+      'My bonus coins disappeared.',
+      'Les pièces bonus expirent à la date indiquée dans l’historique des recharges.',
+      'Bonus coins expire on the date shown in your charge history.',
+    ],
+    [
+      'COIN',
+      'Comment échanger mes points de fidélité ?',
+      'How do I exchange my mileage?',
+      'À partir de 3 000 points, par tranches de 200 points. Les pièces obtenues sont valables 30 jours.',
+      'From 3,000 points, in steps of 200. The coins you get last 30 days.',
+    ],
+    [
+      'PAYMENT',
+      'Puis-je être remboursé ?',
+      'Can I get a refund?',
+      'Les pièces non utilisées peuvent être remboursées dans les 7 jours suivant l’achat.',
+      'Unused coins can be refunded within 7 days of purchase.',
+    ],
+    [
+      'PAYMENT',
+      'Mon paiement a échoué.',
+      'My payment failed.',
+      'Aucune pièce n’est débitée si le paiement échoue. Réessayez ou contactez-nous avec la date et le montant.',
+      'No coins are taken if a payment fails. Try again or contact us with the date and amount.',
+    ],
+    [
+      'VIEWER',
+      'Quelle différence entre louer et acheter ?',
+      'What is the difference between renting and buying?',
+      'Une location se lit pendant une durée limitée ; un achat reste dans votre bibliothèque pour toujours.',
+      'A rental can be read for a limited time; a purchase stays in your library forever.',
+    ],
+    [
+      'VIEWER',
+      'Comment fonctionne « Attendre = gratuit » ?',
+      'How does “Wait for free” work?',
+      'Sur les séries concernées, un ticket débloque un épisode pendant 72 heures ; un nouveau ticket arrive après le délai indiqué.',
+      'On eligible series, a ticket unlocks one episode for 72 hours; a new ticket arrives after the time shown.',
+    ],
+    [
+      'VIEWER',
+      'Puis-je lire en mode page ?',
+      'Can I read page by page?',
+      'Oui : le lecteur propose le défilement ou les pages, en simple ou double page.',
+      'Yes: the viewer offers scrolling or pages, single or double.',
+    ],
+    [
+      'EVENT',
+      'Comment jouer à la roulette ?',
+      'How do I play the roulette?',
+      'Un tour gratuit par jour ; d’autres tickets s’obtiennent avec certains coupons.',
+      'One free spin a day; more tickets come with some coupons.',
+    ],
+    [
+      'ETC',
+      'Pourquoi certaines séries sont-elles cachées ?',
+      'Why are some series hidden?',
+      'Les séries pour adultes ne s’affichent qu’après la vérification de votre âge.',
+      'Adult series appear only after your age has been checked.',
+    ],
   ]
-  faqs.forEach(([category, qFr, qEn, aFr, aEn], i) => push('faqs', { id: i + 1, category, question: tx(qFr, qEn), answer: tx(aFr, aEn), position: i + 1 }))
+  faqs.forEach(([category, qFr, qEn, aFr, aEn], i) =>
+    push('faqs', { id: i + 1, category, question: tx(qFr, qEn), answer: tx(aFr, aEn), position: i + 1 }),
+  )
 
   // Coin products
   const prices = PRICES[currency] ?? PRICES.EUR!
@@ -599,11 +1310,38 @@ export function buildDemo(opts: BuildDemoOptions): DemoCatalogue {
     [200, 100, null, 100, 100, tl(BADGES.flash)],
   ]
   products.forEach(([coins, bonus, perUser, stock, sold, label], i) =>
-    push('coin_products', { id: i + 1, coins, bonus, price: prices[i]!, currency, per_user_limit: perUser, stock_limit: stock, sold_count: sold, platform: null, label, is_active: 1, position: i + 1, created_at: at(-100 * DAY_MS) }),
+    push('coin_products', {
+      id: i + 1,
+      coins,
+      bonus,
+      price: prices[i]!,
+      currency,
+      per_user_limit: perUser,
+      stock_limit: stock,
+      sold_count: sold,
+      platform: null,
+      label,
+      is_active: 1,
+      position: i + 1,
+      created_at: at(-100 * DAY_MS),
+    }),
   )
 
   // Coupons: valid, expired, sold out, mileage, roulette, app-only, download-only.
-  const coupons: [string | null, string, number, string, number, string | null, number | null, number, number, number, number | null, string | null][] = [
+  const coupons: [
+    string | null,
+    string,
+    number,
+    string,
+    number,
+    string | null,
+    number | null,
+    number,
+    number,
+    number,
+    number | null,
+    string | null,
+  ][] = [
     // code (titles: COUPONS in texts.ts, same order), type, minimum, reward type, amount, lot type, stock, used, expires (days), downloadable, reward days, platform
     ['WELCOME100', 'EXTRA_EARN', 0, 'COIN', 100, 'BONUS', null, 0, 365, 0, 30, null],
     ['ETE2025', 'EXTRA_EARN', 0, 'COIN', 50, 'BONUS', null, 0, -30, 0, 30, null],
@@ -613,12 +1351,26 @@ export function buildDemo(opts: BuildDemoOptions): DemoCatalogue {
     ['APPONLY', 'EXTRA_EARN', 0, 'COIN', 30, 'BONUS', null, 0, 180, 0, 30, 'IOS_APP'],
     [null, 'DISCOUNT', prices[3]!, 'COIN', 20, 'BONUS', 1000, 0, 60, 1, 30, null],
   ]
-  coupons.forEach(([code, type, minimum, rewardType, amount, lotType, stock, usedCount, expiresIn, downloadable, rewardDays, platform], i) =>
-    push('coupons', {
-      id: i + 1, code, title: tl(COUPONS[i]!), type, minimum_amount: minimum, starts_at: at(-60 * DAY_MS), expires_at: at(expiresIn * DAY_MS), platform,
-      reward_type: rewardType, reward_amount: amount, reward_lot_type: lotType, reward_expires_days: rewardDays, stock, used_count: usedCount,
-      is_downloadable: downloadable, created_at: at(-60 * DAY_MS),
-    }),
+  coupons.forEach(
+    ([code, type, minimum, rewardType, amount, lotType, stock, usedCount, expiresIn, downloadable, rewardDays, platform], i) =>
+      push('coupons', {
+        id: i + 1,
+        code,
+        title: tl(COUPONS[i]!),
+        type,
+        minimum_amount: minimum,
+        starts_at: at(-60 * DAY_MS),
+        expires_at: at(expiresIn * DAY_MS),
+        platform,
+        reward_type: rewardType,
+        reward_amount: amount,
+        reward_lot_type: lotType,
+        reward_expires_days: rewardDays,
+        stock,
+        used_count: usedCount,
+        is_downloadable: downloadable,
+        created_at: at(-60 * DAY_MS),
+      }),
   )
 
   // Events: the roulette runs for a year around now.
@@ -635,13 +1387,65 @@ export function buildDemo(opts: BuildDemoOptions): DemoCatalogue {
     prizeExpiresDays: 30,
   }
   const events: [string, string, string, string, string, number, number, string | null, object][] = [
-    ['ROULETTE', 'Roulette de l’année', 'Roulette of the year', 'Un tour gratuit par jour, des pièces bonus à gagner.', 'One free spin a day, bonus coins to win.', -7, 358, null, roulette],
-    ['PROMOTION', 'Soirées pour adultes', 'Adult nights', 'Une sélection réservée aux lecteurs majeurs.', 'A selection for adult readers only.', -7, 60, 'ADULT', {}],
-    ['PROMOTION', 'Spécial rentrée des classes', 'Back to school special', 'Des séries lycéennes à découvrir.', 'High-school series to discover.', -7, 60, 'NON_ADULT', {}],
-    ['ROULETTE', 'Roulette d’été (terminée)', 'Summer roulette (ended)', 'Cet évènement est terminé.', 'This event has ended.', -200, -100, null, roulette],
+    [
+      'ROULETTE',
+      'Roulette de l’année',
+      'Roulette of the year',
+      'Un tour gratuit par jour, des pièces bonus à gagner.',
+      'One free spin a day, bonus coins to win.',
+      -7,
+      358,
+      null,
+      roulette,
+    ],
+    [
+      'PROMOTION',
+      'Soirées pour adultes',
+      'Adult nights',
+      'Une sélection réservée aux lecteurs majeurs.',
+      'A selection for adult readers only.',
+      -7,
+      60,
+      'ADULT',
+      {},
+    ],
+    [
+      'PROMOTION',
+      'Spécial rentrée des classes',
+      'Back to school special',
+      'Des séries lycéennes à découvrir.',
+      'High-school series to discover.',
+      -7,
+      60,
+      'NON_ADULT',
+      {},
+    ],
+    [
+      'ROULETTE',
+      'Roulette d’été (terminée)',
+      'Summer roulette (ended)',
+      'Cet évènement est terminé.',
+      'This event has ended.',
+      -200,
+      -100,
+      null,
+      roulette,
+    ],
   ]
   events.forEach(([kind, tFr, tEn, dFr, dEn, from, to, restriction, config], i) =>
-    push('events', { id: i + 1, kind, title: tx(tFr, tEn), description: tx(dFr, dEn), starts_at: at(from * DAY_MS), ends_at: at(to * DAY_MS), adult_restriction: restriction, config: JSON.stringify(config), image_key: null, is_active: 1, created_at: at(from * DAY_MS) }),
+    push('events', {
+      id: i + 1,
+      kind,
+      title: tx(tFr, tEn),
+      description: tx(dFr, dEn),
+      starts_at: at(from * DAY_MS),
+      ends_at: at(to * DAY_MS),
+      adult_restriction: restriction,
+      config: JSON.stringify(config),
+      image_key: null,
+      is_active: 1,
+      created_at: at(from * DAY_MS),
+    }),
   )
 
   push('banned_words', { word: 'idiot' })
@@ -652,23 +1456,77 @@ export function buildDemo(opts: BuildDemoOptions): DemoCatalogue {
   const { reader, minor } = DEMO_ACCOUNTS
   const d = new Date(t0 - 40 * DAY_MS)
   const minorBirth = `${d.getUTCFullYear() - 15}-${pad(d.getUTCMonth() + 1)}-${pad(Math.min(d.getUTCDate(), 28))}`
-  const user = (id: number, email: string, hash: string, name: string, nickname: string, birth: string, adult: boolean, createdDays: number): Row => ({
-    id, email, password_hash: hash, phone: null, name, nickname, email_verified_at: at(-createdDays * DAY_MS + HOUR_MS), birthed_at: birth,
-    is_adult: adult ? 1 : 0, adult_verified_at: adult ? at(-30 * DAY_MS) : null, is_adult_kr: 0, is_kr_ip_user: 0, show_adult: adult ? 1 : 0,
-    is_bl_toggle: 1, is_agree_mail: 1, purchase_count: 0, platform: 'WEB', last_login_at: null, withdrawal_requested_at: null,
-    deleted_at: null, created_at: at(-createdDays * DAY_MS), updated_at: at(-createdDays * DAY_MS),
+  const user = (
+    id: number,
+    email: string,
+    hash: string,
+    name: string,
+    nickname: string,
+    birth: string,
+    adult: boolean,
+    createdDays: number,
+  ): Row => ({
+    id,
+    email,
+    password_hash: hash,
+    phone: null,
+    name,
+    nickname,
+    email_verified_at: at(-createdDays * DAY_MS + HOUR_MS),
+    birthed_at: birth,
+    is_adult: adult ? 1 : 0,
+    adult_verified_at: adult ? at(-30 * DAY_MS) : null,
+    is_adult_kr: 0,
+    is_kr_ip_user: 0,
+    show_adult: adult ? 1 : 0,
+    is_bl_toggle: 1,
+    is_agree_mail: 1,
+    purchase_count: 0,
+    platform: 'WEB',
+    last_login_at: null,
+    withdrawal_requested_at: null,
+    deleted_at: null,
+    created_at: at(-createdDays * DAY_MS),
+    updated_at: at(-createdDays * DAY_MS),
   })
-  push('users', user(reader.id, reader.email, passwordHash, tx('Lecteur Démo', 'Demo Reader'), tx('lecteur', 'reader'), '1990-05-01', true, 200))
-  push('users', user(minor.id, minor.email, minorPasswordHash, tx('Jeune Lecteur', 'Young Reader'), tx('jeune', 'young'), minorBirth, false, 90))
+  push(
+    'users',
+    user(reader.id, reader.email, passwordHash, tx('Lecteur Démo', 'Demo Reader'), tx('lecteur', 'reader'), '1990-05-01', true, 200),
+  )
+  push(
+    'users',
+    user(minor.id, minor.email, minorPasswordHash, tx('Jeune Lecteur', 'Young Reader'), tx('jeune', 'young'), minorBirth, false, 90),
+  )
   for (const id of [reader.id, minor.id]) {
-    push('push_settings', { user_id: id, is_app_push: 0, is_agree_push: 1, is_agree_push_night: 0, is_agree_push_freetime: 1, is_agree_push_contents: 1, push_token: null, updated_at: at(-90 * DAY_MS) })
+    push('push_settings', {
+      user_id: id,
+      is_app_push: 0,
+      is_agree_push: 1,
+      is_agree_push_night: 0,
+      is_agree_push_freetime: 1,
+      is_agree_push_contents: 1,
+      push_token: null,
+      updated_at: at(-90 * DAY_MS),
+    })
   }
 
   // Payments behind the paid lots.
   const payment = (id: string, userId: number, productIndex: number, days: number): Row => ({
-    id, user_id: userId, product_id: productIndex + 1, state: 'PAID', provider: 'local', method: 'card', amount: prices[productIndex]!, currency,
-    coins: products[productIndex]![0], bonus: products[productIndex]![1], idempotency_key: `seed-${id}`, provider_ref: `seed-${id}`,
-    created_at: at(days * DAY_MS), paid_at: at(days * DAY_MS + MINUTE_MS), cancelled_at: null,
+    id,
+    user_id: userId,
+    product_id: productIndex + 1,
+    state: 'PAID',
+    provider: 'local',
+    method: 'card',
+    amount: prices[productIndex]!,
+    currency,
+    coins: products[productIndex]![0],
+    bonus: products[productIndex]![1],
+    idempotency_key: `seed-${id}`,
+    provider_ref: `seed-${id}`,
+    created_at: at(days * DAY_MS),
+    paid_at: at(days * DAY_MS + MINUTE_MS),
+    cancelled_at: null,
   })
   push('payments', payment('pay_demo_1', reader.id, 4, -60))
   push('payments', payment('pay_demo_2', reader.id, 2, -10))
@@ -690,24 +1548,114 @@ export function buildDemo(opts: BuildDemoOptions): DemoCatalogue {
     [minor.id, 'FREE_COIN', 10, 'REWARD', 'signup', -90, 15],
   ]
   lots.forEach(([userId, type, amount, source, ref, created, expires], i) => {
-    push('coin_lots', { id: i + 1, user_id: userId, type, amount, remaining: amount, expires_at: expires === null ? null : at(expires * DAY_MS), source, ref, created_at: at(created * DAY_MS) })
+    push('coin_lots', {
+      id: i + 1,
+      user_id: userId,
+      type,
+      amount,
+      remaining: amount,
+      expires_at: expires === null ? null : at(expires * DAY_MS),
+      source,
+      ref,
+      created_at: at(created * DAY_MS),
+    })
     push('coin_ledger', {
-      id: i + 1, user_id: userId, kind: 'CHARGE', lot_id: i + 1, type, source, amount, product_kind: source === 'PAYMENT' ? 'COIN_PRODUCT' : null,
-      series_id: null, episode_id: null, purchase_id: null, ref, description: null, idempotency_key: null, created_at: at(created * DAY_MS),
+      id: i + 1,
+      user_id: userId,
+      kind: 'CHARGE',
+      lot_id: i + 1,
+      type,
+      source,
+      amount,
+      product_kind: source === 'PAYMENT' ? 'COIN_PRODUCT' : null,
+      series_id: null,
+      episode_id: null,
+      purchase_id: null,
+      ref,
+      description: null,
+      idempotency_key: null,
+      created_at: at(created * DAY_MS),
     })
   })
 
   // Reader's library, gifts, alarms, roulette tickets, comments and a support request.
   const firstEpisode = (seriesId: number) => Number(tables.episodes!.find((e) => e.series_id === seriesId && e.no === 1)!.id)
-  for (const [sid, days] of [[24, -3], [1, -8], [9, -15]] as const) push('favorites', { user_id: reader.id, series_id: sid, created_at: at(days * DAY_MS) })
+  for (const [sid, days] of [
+    [24, -3],
+    [1, -8],
+    [9, -15],
+  ] as const)
+    push('favorites', { user_id: reader.id, series_id: sid, created_at: at(days * DAY_MS) })
   push('reading_progress', { user_id: reader.id, series_id: 24, episode_id: firstEpisode(24) + 1, position: 0.4, updated_at: at(-HOUR_MS) })
   push('reading_progress', { user_id: reader.id, series_id: 9, episode_id: firstEpisode(9), position: 1, updated_at: at(-2 * DAY_MS) })
-  push('gifts', { id: 1, user_id: reader.id, kind: 'RENT', series_id: 1, episode_id: null, title: tl(READER.rentGift), sender_kind: 'MAIL', given_at: at(-DAY_MS), used_at: null, used_episode_id: null, expires_at: at(14 * DAY_MS) })
-  push('gifts', { id: 2, user_id: reader.id, kind: 'POSSESSION', series_id: 31, episode_id: firstEpisode(31) + 5, title: tl(READER.episodeGift), sender_kind: 'MAIL', given_at: at(-2 * DAY_MS), used_at: null, used_episode_id: null, expires_at: at(30 * DAY_MS) })
-  push('alarms', { id: 1, user_id: reader.id, kind: 'EPISODE', title: tl(READER.newEpisode, titleOf.get(24)), body: '', link: '/detail/24', read_at: null, created_at: at(-6 * HOUR_MS) })
-  push('alarms', { id: 2, user_id: reader.id, kind: 'COIN', title: tl(READER.bonusExpire), body: tl(READER.bonusExpireBody), link: '/history/charge', read_at: null, created_at: at(-DAY_MS) })
-  push('alarms', { id: 3, user_id: reader.id, kind: 'GIFT', title: tl(READER.giftWaiting), body: '', link: '/gift', read_at: at(-12 * HOUR_MS), created_at: at(-DAY_MS) })
-  for (const id of [1, 2]) push('event_tickets', { id, event_id: 1, user_id: reader.id, kind: 'ROULETTE', source: 'EVENT', ref: 'seed', expires_at: at(30 * DAY_MS), used_at: null, created_at: at(-DAY_MS) })
+  push('gifts', {
+    id: 1,
+    user_id: reader.id,
+    kind: 'RENT',
+    series_id: 1,
+    episode_id: null,
+    title: tl(READER.rentGift),
+    sender_kind: 'MAIL',
+    given_at: at(-DAY_MS),
+    used_at: null,
+    used_episode_id: null,
+    expires_at: at(14 * DAY_MS),
+  })
+  push('gifts', {
+    id: 2,
+    user_id: reader.id,
+    kind: 'POSSESSION',
+    series_id: 31,
+    episode_id: firstEpisode(31) + 5,
+    title: tl(READER.episodeGift),
+    sender_kind: 'MAIL',
+    given_at: at(-2 * DAY_MS),
+    used_at: null,
+    used_episode_id: null,
+    expires_at: at(30 * DAY_MS),
+  })
+  push('alarms', {
+    id: 1,
+    user_id: reader.id,
+    kind: 'EPISODE',
+    title: tl(READER.newEpisode, titleOf.get(24)),
+    body: '',
+    link: '/detail/24',
+    read_at: null,
+    created_at: at(-6 * HOUR_MS),
+  })
+  push('alarms', {
+    id: 2,
+    user_id: reader.id,
+    kind: 'COIN',
+    title: tl(READER.bonusExpire),
+    body: tl(READER.bonusExpireBody),
+    link: '/history/charge',
+    read_at: null,
+    created_at: at(-DAY_MS),
+  })
+  push('alarms', {
+    id: 3,
+    user_id: reader.id,
+    kind: 'GIFT',
+    title: tl(READER.giftWaiting),
+    body: '',
+    link: '/gift',
+    read_at: at(-12 * HOUR_MS),
+    created_at: at(-DAY_MS),
+  })
+  for (const id of [1, 2])
+    push('event_tickets', {
+      id,
+      event_id: 1,
+      user_id: reader.id,
+      kind: 'ROULETTE',
+      source: 'EVENT',
+      ref: 'seed',
+      expires_at: at(30 * DAY_MS),
+      used_at: null,
+      created_at: at(-DAY_MS),
+    })
 
   const commentTexts: [string, string][] = [
     ['Quel final d’épisode, je ne m’y attendais pas !', 'What an ending, I did not see it coming!'],
@@ -717,19 +1665,97 @@ export function buildDemo(opts: BuildDemoOptions): DemoCatalogue {
   ]
   const ep24 = firstEpisode(24)
   commentTexts.forEach(([fr, en], i) =>
-    push('comments', { id: i + 1, series_id: 24, episode_id: ep24, user_id: i % 2 === 0 ? reader.id : minor.id, parent_id: null, body: tx(fr, en), state: null, like_count: i === 0 ? 1 : 0, reply_count: i === 0 ? 1 : 0, created_at: at(-(10 - i) * HOUR_MS), updated_at: at(-(10 - i) * HOUR_MS) }),
+    push('comments', {
+      id: i + 1,
+      series_id: 24,
+      episode_id: ep24,
+      user_id: i % 2 === 0 ? reader.id : minor.id,
+      parent_id: null,
+      body: tx(fr, en),
+      state: null,
+      like_count: i === 0 ? 1 : 0,
+      reply_count: i === 0 ? 1 : 0,
+      created_at: at(-(10 - i) * HOUR_MS),
+      updated_at: at(-(10 - i) * HOUR_MS),
+    }),
   )
-  push('comments', { id: 5, series_id: 24, episode_id: ep24, user_id: minor.id, parent_id: 1, body: tx('Pareil, j’ai crié !', 'Same, I screamed!'), state: null, like_count: 0, reply_count: 0, created_at: at(-5 * HOUR_MS), updated_at: at(-5 * HOUR_MS) })
-  push('comments', { id: 6, series_id: 24, episode_id: ep24, user_id: minor.id, parent_id: null, body: tx('Commentaire masqué par la modération.', 'Comment hidden by moderation.'), state: 'BLIND', like_count: 0, reply_count: 0, created_at: at(-4 * HOUR_MS), updated_at: at(-4 * HOUR_MS) })
+  push('comments', {
+    id: 5,
+    series_id: 24,
+    episode_id: ep24,
+    user_id: minor.id,
+    parent_id: 1,
+    body: tx('Pareil, j’ai crié !', 'Same, I screamed!'),
+    state: null,
+    like_count: 0,
+    reply_count: 0,
+    created_at: at(-5 * HOUR_MS),
+    updated_at: at(-5 * HOUR_MS),
+  })
+  push('comments', {
+    id: 6,
+    series_id: 24,
+    episode_id: ep24,
+    user_id: minor.id,
+    parent_id: null,
+    body: tx('Commentaire masqué par la modération.', 'Comment hidden by moderation.'),
+    state: 'BLIND',
+    like_count: 0,
+    reply_count: 0,
+    created_at: at(-4 * HOUR_MS),
+    updated_at: at(-4 * HOUR_MS),
+  })
   push('comment_reactions', { comment_id: 1, user_id: minor.id, kind: 'LIKE', created_at: at(-5 * HOUR_MS) })
-  push('qnas', { id: 1, user_id: reader.id, category: 'COIN', title: tx('Pièces non reçues', 'Coins not received'), body: tx('J’ai payé mais mes pièces ne sont pas arrivées tout de suite.', 'I paid but my coins did not arrive right away.'), email: reader.email, images: '[]', status: 'COMPLETED', answer: tx('Vos pièces ont bien été créditées. Merci de votre patience !', 'Your coins have been credited. Thank you for your patience!'), answered_at: at(-9 * DAY_MS), created_at: at(-10 * DAY_MS) })
+  push('qnas', {
+    id: 1,
+    user_id: reader.id,
+    category: 'COIN',
+    title: tx('Pièces non reçues', 'Coins not received'),
+    body: tx('J’ai payé mais mes pièces ne sont pas arrivées tout de suite.', 'I paid but my coins did not arrive right away.'),
+    email: reader.email,
+    images: '[]',
+    status: 'COMPLETED',
+    answer: tx(
+      'Vos pièces ont bien été créditées. Merci de votre patience !',
+      'Your coins have been credited. Thank you for your patience!',
+    ),
+    answered_at: at(-9 * DAY_MS),
+    created_at: at(-10 * DAY_MS),
+  })
 
   // ─── SQL ───
   const order = [
-    'creators', 'tags', 'series', 'series_creators', 'series_tags', 'series_fts', 'schedules', 'episodes', 'episode_images',
-    'themes', 'theme_series', 'banners', 'notices', 'faqs', 'coin_products', 'coupons', 'events', 'banned_words', 'users',
-    'push_settings', 'payments', 'coin_lots', 'coin_ledger', 'favorites', 'reading_progress', 'gifts', 'alarms', 'event_tickets',
-    'comments', 'comment_reactions', 'qnas',
+    'creators',
+    'tags',
+    'series',
+    'series_creators',
+    'series_tags',
+    'series_fts',
+    'schedules',
+    'episodes',
+    'episode_images',
+    'themes',
+    'theme_series',
+    'banners',
+    'notices',
+    'faqs',
+    'coin_products',
+    'coupons',
+    'events',
+    'banned_words',
+    'users',
+    'push_settings',
+    'payments',
+    'coin_lots',
+    'coin_ledger',
+    'favorites',
+    'reading_progress',
+    'gifts',
+    'alarms',
+    'event_tickets',
+    'comments',
+    'comment_reactions',
+    'qnas',
   ]
   const missing = Object.keys(tables).filter((t) => !order.includes(t))
   if (missing.length) throw new Error(`tables without an insert order: ${missing.join(', ')}`)
@@ -747,7 +1773,8 @@ export function buildDemo(opts: BuildDemoOptions): DemoCatalogue {
     images: images.length,
     statements: statements.length,
   }
-  for (const t of ['creators', 'tags', 'themes', 'banners', 'notices', 'faqs', 'coin_products', 'coupons', 'events']) counts[t] = tables[t]!.length
+  for (const t of ['creators', 'tags', 'themes', 'banners', 'notices', 'faqs', 'coin_products', 'coupons', 'events'])
+    counts[t] = tables[t]!.length
   return { tables, statements, images, counts }
 }
 

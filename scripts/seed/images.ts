@@ -94,7 +94,10 @@ function hashOf(image: DemoImage): string {
 async function renderOne(image: DemoImage, dir: string): Promise<void> {
   const widths = [...IMAGE_WIDTHS[image.kind]].sort((a, b) => b - a)
   const density = (72 * widths[0]!) / image.width
-  const { data, info } = await sharp(Buffer.from(svgOf(image)), { density }).removeAlpha().raw().toBuffer({ resolveWithObject: true })
+  const { data, info } = await sharp(Buffer.from(svgOf(image)), { density })
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true })
   const tmp = `${dir}.tmp-${process.pid}`
   rmSync(tmp, { recursive: true, force: true })
   mkdirSync(tmp, { recursive: true })

@@ -19,7 +19,8 @@ export type LocalEnv = { DB: D1Database; MEDIA: R2Bucket; PASSWORD_PEPPER?: stri
  * `wrangler.jsonc` with the edition's environment. Both name the same database id, hence the same local file.
  */
 export function resolveConfig(edition: string, explicit?: string): { configPath: string; environment?: string } {
-  if (explicit) return { configPath: resolve(explicit), environment: explicit.endsWith('wrangler.jsonc') && edition !== 'fr' ? edition : undefined }
+  if (explicit)
+    return { configPath: resolve(explicit), environment: explicit.endsWith('wrangler.jsonc') && edition !== 'fr' ? edition : undefined }
   for (const candidate of [`dist/${edition}/server/wrangler.json`, 'dist/server/wrangler.json']) {
     const path = resolve(root, candidate)
     if (!existsSync(path)) continue

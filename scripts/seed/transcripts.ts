@@ -33,8 +33,19 @@ export const DEMO_TRANSCRIPTS: Record<number, [Panel, Panel]> = {
       },
       lines: [
         { kind: 'caption', text: { fr: 'Août, vingt ans plus tard.', ar: 'أغسطس، بعد عشرين عامًا.', en: 'August, twenty years later.' } },
-        { kind: 'speech', speaker: CLAIRE, text: { fr: 'Cette écriture… c’est celle de Jules.', ar: 'هذا الخط… إنه خط جول.', en: 'This handwriting… it’s Jules’s.' } },
-        { kind: 'caption', text: { fr: '« Si tu lis ceci, c’est que je n’ai jamais osé te le dire. »', ar: '«إن كنتِ تقرئين هذا، فلأنني لم أجرؤ يومًا على قوله لكِ.»', en: '“If you are reading this, I never dared tell you.”' } },
+        {
+          kind: 'speech',
+          speaker: CLAIRE,
+          text: { fr: 'Cette écriture… c’est celle de Jules.', ar: 'هذا الخط… إنه خط جول.', en: 'This handwriting… it’s Jules’s.' },
+        },
+        {
+          kind: 'caption',
+          text: {
+            fr: '« Si tu lis ceci, c’est que je n’ai jamais osé te le dire. »',
+            ar: '«إن كنتِ تقرئين هذا، فلأنني لم أجرؤ يومًا على قوله لكِ.»',
+            en: '“If you are reading this, I never dared tell you.”',
+          },
+        },
       ],
     },
     {
@@ -45,7 +56,11 @@ export const DEMO_TRANSCRIPTS: Record<number, [Panel, Panel]> = {
       },
       lines: [
         { kind: 'sfx', text: { fr: 'Tchou… tchou…', ar: 'توت… توت…', en: 'Choo… choo…' } },
-        { kind: 'speech', speaker: CLAIRE, text: { fr: 'Vingt ans trop tard, Jules.', ar: 'فات الأوان بعشرين عامًا يا جول.', en: 'Twenty years too late, Jules.' } },
+        {
+          kind: 'speech',
+          speaker: CLAIRE,
+          text: { fr: 'Vingt ans trop tard, Jules.', ar: 'فات الأوان بعشرين عامًا يا جول.', en: 'Twenty years too late, Jules.' },
+        },
       ],
     },
   ],
@@ -58,8 +73,15 @@ export const DEMO_TRANSCRIPTS: Record<number, [Panel, Panel]> = {
         en: 'On a rain-soaked rooftop, Kai draws his sword facing three masked figures.',
       },
       lines: [
-        { kind: 'caption', text: { fr: 'Port de Néo-Marseille, minuit.', ar: 'ميناء مرسيليا الجديدة، منتصف الليل.', en: 'Neo-Marseille harbour, midnight.' } },
-        { kind: 'speech', speaker: { fr: 'Homme masqué', ar: 'الرجل الملثّم', en: 'Masked man' }, text: { fr: 'Rends-nous la lame, gamin.', ar: 'أعد إلينا النصل يا فتى.', en: 'Give us the blade, kid.' } },
+        {
+          kind: 'caption',
+          text: { fr: 'Port de Néo-Marseille, minuit.', ar: 'ميناء مرسيليا الجديدة، منتصف الليل.', en: 'Neo-Marseille harbour, midnight.' },
+        },
+        {
+          kind: 'speech',
+          speaker: { fr: 'Homme masqué', ar: 'الرجل الملثّم', en: 'Masked man' },
+          text: { fr: 'Rends-nous la lame, gamin.', ar: 'أعد إلينا النصل يا فتى.', en: 'Give us the blade, kid.' },
+        },
         { kind: 'speech', speaker: KAI, text: { fr: 'Venez la chercher.', ar: 'تعالوا وخذوه.', en: 'Come and take it.' } },
       ],
     },
@@ -84,8 +106,20 @@ export const DEMO_TRANSCRIPTS: Record<number, [Panel, Panel]> = {
         en: 'In a dark throne room, Queen Ysolde rises; her shadow stretches to the doors.',
       },
       lines: [
-        { kind: 'speech', speaker: YSOLDE, text: { fr: 'Qui ose entrer sans être annoncé ?', ar: 'من يجرؤ على الدخول دون استئذان؟', en: 'Who dares enter unannounced?' } },
-        { kind: 'speech', speaker: { fr: 'Le messager', ar: 'الرسول', en: 'The messenger' }, text: { fr: 'Majesté… l’armée du Nord a franchi le fleuve.', ar: 'جلالتك… جيش الشمال عبر النهر.', en: 'Your Majesty… the northern army has crossed the river.' } },
+        {
+          kind: 'speech',
+          speaker: YSOLDE,
+          text: { fr: 'Qui ose entrer sans être annoncé ?', ar: 'من يجرؤ على الدخول دون استئذان؟', en: 'Who dares enter unannounced?' },
+        },
+        {
+          kind: 'speech',
+          speaker: { fr: 'Le messager', ar: 'الرسول', en: 'The messenger' },
+          text: {
+            fr: 'Majesté… l’armée du Nord a franchi le fleuve.',
+            ar: 'جلالتك… جيش الشمال عبر النهر.',
+            en: 'Your Majesty… the northern army has crossed the river.',
+          },
+        },
       ],
     },
     {
@@ -96,7 +130,15 @@ export const DEMO_TRANSCRIPTS: Record<number, [Panel, Panel]> = {
       },
       lines: [
         { kind: 'sfx', text: { fr: 'Grrr…', ar: 'غررر…', en: 'Grrr…' } },
-        { kind: 'speech', speaker: YSOLDE, text: { fr: 'Alors que mes ombres aillent à sa rencontre.', ar: 'إذن فلتخرج ظلالي لملاقاته.', en: 'Then let my shadows meet it.' } },
+        {
+          kind: 'speech',
+          speaker: YSOLDE,
+          text: {
+            fr: 'Alors que mes ombres aillent à sa rencontre.',
+            ar: 'إذن فلتخرج ظلالي لملاقاته.',
+            en: 'Then let my shadows meet it.',
+          },
+        },
       ],
     },
   ],
@@ -106,7 +148,12 @@ export const DEMO_TRANSCRIPTS: Record<number, [Panel, Panel]> = {
  * Alt text and transcript of slice `n` (1-based) of an episode of series `seriesId` in language `lang`
  * (fr, ar, else English), or null when the series has none: the caller keeps its generated alt text.
  */
-export function demoSliceText(seriesId: number, n: number, lang: string, names: { series: string; episode: string }): { alt: string; transcript: TranscriptLine[] } | null {
+export function demoSliceText(
+  seriesId: number,
+  n: number,
+  lang: string,
+  names: { series: string; episode: string },
+): { alt: string; transcript: TranscriptLine[] } | null {
   const panels = DEMO_TRANSCRIPTS[seriesId]
   if (!panels) return null
   const pick = (t: Text) => (lang === 'fr' ? t.fr : lang === 'ar' ? t.ar : t.en)

@@ -8,6 +8,9 @@ import { sitemapXml } from '../features/catalogue/seo.ts'
 export const GET: APIRoute = async () => {
   const xml = sitemapXml(edition.siteUrl, await sitemapSeries(requestContext().db))
   return new Response(xml, {
-    headers: { 'Content-Type': 'application/xml; charset=utf-8', 'Cache-Control': 'public, max-age=0, s-maxage=3600, stale-while-revalidate=86400' },
+    headers: {
+      'Content-Type': 'application/xml; charset=utf-8',
+      'Cache-Control': 'public, max-age=0, s-maxage=3600, stale-while-revalidate=86400',
+    },
   })
 }

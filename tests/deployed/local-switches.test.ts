@@ -29,13 +29,32 @@ describe('a deployed worker (no local switch, real-looking secrets)', () => {
     const product = await newProduct({ price: 1499 })
     // a payment as the sandbox would have made it (none can be made here: see the shop below)
     const paymentId = `pay_${crypto.randomUUID().replaceAll('-', '')}`
-    await db.run(`INSERT INTO payments (id, user_id, product_id, state, provider, method, amount, currency, coins, bonus, idempotency_key) VALUES (?, ?, ?, 'UNPAID', 'sandbox', 'card', 1499, 'EUR', 100, 15, ?)`, paymentId, reader.id, product, paymentId)
-    const form = { method: 'POST', headers: { ...reader.headers, origin: 'http://localhost', 'content-type': 'application/x-www-form-urlencoded' }, body: '' }
-    for (const action of ['pay', 'cancel']) expect((await request(app, `/api/v1/payment/sandbox/${paymentId}/${action}`, form)).status, action).toBe(404)
+    await db.run(
+      `INSERT INTO payments (id, user_id, product_id, state, provider, method, amount, currency, coins, bonus, idempotency_key) VALUES (?, ?, ?, 'UNPAID', 'sandbox', 'card', 1499, 'EUR', 100, 15, ?)`,
+      paymentId,
+      reader.id,
+      product,
+      paymentId,
+    )
+    const form = {
+      method: 'POST',
+      headers: { ...reader.headers, origin: 'http://localhost', 'content-type': 'application/x-www-form-urlencoded' },
+      body: '',
+    }
+    for (const action of ['pay', 'cancel'])
+      expect((await request(app, `/api/v1/payment/sandbox/${paymentId}/${action}`, form)).status, action).toBe(404)
     for (const path of [`/shop/checkout/${paymentId}`, '/nice/sandbox', '/dev/outbox', '/dev']) {
       expect((await request(app, path, { headers: reader.headers })).status, path).toBe(404)
     }
-    expect((await request(app, '/nice/sandbox', { method: 'POST', headers: { origin: 'http://localhost', 'content-type': 'application/x-www-form-urlencoded' }, body: 'EncodeData=x&Mac=y' })).status).toBe(404)
+    expect(
+      (
+        await request(app, '/nice/sandbox', {
+          method: 'POST',
+          headers: { origin: 'http://localhost', 'content-type': 'application/x-www-form-urlencoded' },
+          body: 'EncodeData=x&Mac=y',
+        })
+      ).status,
+    ).toBe(404)
     // the sandbox's webhook, validly signed with the deployment's PAYMENT_WEBHOOK_SECRET: 404, nothing credited
     const hook = await postWebhook(await signedEvent(paymentId, { secret: vars.PAYMENT_WEBHOOK_SECRET! }))
     expect(hook.status).toBe(404)
@@ -47,7 +66,11 @@ describe('a deployed worker (no local switch, real-looking secrets)', () => {
     expect(frEdition.payment.provider).toBe('sandbox')
     const reader = await newReader()
     const productId = await newProduct({ price: 1499 })
-    const res = await request(app, '/api/v1/payment/charge', { method: 'POST', headers: { ...reader.headers, 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() }, body: JSON.stringify({ productId, method: 'card' }) })
+    const res = await request(app, '/api/v1/payment/charge', {
+      method: 'POST',
+      headers: { ...reader.headers, 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() },
+      body: JSON.stringify({ productId, method: 'card' }),
+    })
     await expectError(res, 404, 'NOT_FOUND_PAYMENT_METHOD')
     const form = await request(app, '/api/v1/payment/web/charge', {
       method: 'POST',
@@ -61,12 +84,31 @@ describe('a deployed worker (no local switch, real-looking secrets)', () => {
 
   it("Stripe's webhook route exists when its secrets are set, and refuses what Stripe did not sign", async () => {
     const stripeApp = appFor({ ...frEdition, payment: { provider: 'stripe' } })
-    const body = JSON.stringify({ id: 'evt_1', object: 'event', type: 'checkout.session.completed', data: { object: { client_reference_id: 'pay_x' } } })
-    const res = await request(stripeApp, '/api/v1/payment/webhook/stripe', { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': `t=${Math.floor(Date.now() / 1000)},v1=${'0'.repeat(64)}` }, body })
+    const body = JSON.stringify({
+      id: 'evt_1',
+      object: 'event',
+      type: 'checkout.session.completed',
+      data: { object: { client_reference_id: 'pay_x' } },
+    })
+    const res = await request(stripeApp, '/api/v1/payment/webhook/stripe', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'stripe-signature': `t=${Math.floor(Date.now() / 1000)},v1=${'0'.repeat(64)}` },
+      body,
+    })
     await expectError(res, 400, 'INVALID_PARAMETER')
     // a sandbox-signed body is no Stripe event either
-    const forged = await sandboxWebhook(vars.PAYMENT_WEBHOOK_SECRET!, { id: 'evt_2', type: 'checkout.completed', paymentId: 'pay_x', amount: 1, currency: 'EUR' })
-    await expectError(await request(stripeApp, '/api/v1/payment/webhook/stripe', { method: 'POST', headers: forged.headers, body: forged.body }), 400, 'INVALID_PARAMETER')
+    const forged = await sandboxWebhook(vars.PAYMENT_WEBHOOK_SECRET!, {
+      id: 'evt_2',
+      type: 'checkout.completed',
+      paymentId: 'pay_x',
+      amount: 1,
+      currency: 'EUR',
+    })
+    await expectError(
+      await request(stripeApp, '/api/v1/payment/webhook/stripe', { method: 'POST', headers: forged.headers, body: forged.body }),
+      400,
+      'INVALID_PARAMETER',
+    )
   })
 
   it('the kr carrier is unavailable: the app route answers NOT_EXIST, nothing is signed', async () => {

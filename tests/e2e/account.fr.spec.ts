@@ -11,7 +11,9 @@ const PASSWORD = 'Newbie-2026'
 /** A new verified account (sign-up + the OTP read in the dev outbox), through the API like an app would. */
 async function newAccount(request: APIRequestContext): Promise<string> {
   const email = `e2e-acct-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`
-  const res = await request.post('/api/v1/auth/sign-up', { data: { email, password: PASSWORD, passwordConfirm: PASSWORD, agreeTerms: true } })
+  const res = await request.post('/api/v1/auth/sign-up', {
+    data: { email, password: PASSWORD, passwordConfirm: PASSWORD, agreeTerms: true },
+  })
   expect(res.status()).toBe(200)
   const code = /\b(\d{6})\b/.exec(await outboxBody(request, email))![1]
   expect((await request.post('/api/v1/auth/verify-otp', { data: { email, code } })).status()).toBe(200)
@@ -88,7 +90,10 @@ test.describe('password life cycle (spec §2/§4)', () => {
     await page.goto('/setting/phone')
     await page.getByLabel('Numéro de téléphone').and(page.locator('input')).fill(phone)
     await page.getByRole('button', { name: 'Recevoir le code par SMS' }).click()
-    await page.getByLabel('Code reçu par SMS (6 chiffres)').and(page.locator('input')).fill(/\b(\d{6})\b/.exec(await outboxBody(page.request, phone))![1]!)
+    await page
+      .getByLabel('Code reçu par SMS (6 chiffres)')
+      .and(page.locator('input'))
+      .fill(/\b(\d{6})\b/.exec(await outboxBody(page.request, phone))![1]!)
     await page.getByRole('button', { name: 'Valider le code' }).click()
     await expect(page.getByRole('status')).toHaveText('Votre numéro de téléphone est enregistré.')
     await page.goto('/my')
@@ -130,7 +135,10 @@ test.describe('password life cycle (spec §2/§4)', () => {
     await guest.goto('/user/findId')
     await guest.getByLabel('Numéro de téléphone').and(guest.locator('input')).fill(phone)
     await guest.getByRole('button', { name: 'Recevoir le code par SMS' }).click()
-    await guest.getByLabel('Code reçu par SMS (6 chiffres)').and(guest.locator('input')).fill(/\b(\d{6})\b/.exec(await outboxBody(guest.request, phone))![1]!)
+    await guest
+      .getByLabel('Code reçu par SMS (6 chiffres)')
+      .and(guest.locator('input'))
+      .fill(/\b(\d{6})\b/.exec(await outboxBody(guest.request, phone))![1]!)
     await guest.getByRole('button', { name: 'Valider le code' }).click()
     await expect(guest).toHaveURL(/\/user\/findId\?step=result$/)
     await expect(guest.getByRole('list', { name: 'Retrouver mon identifiant' }).getByRole('listitem')).toHaveText([/^e2\*+@example\.com$/])
@@ -196,7 +204,9 @@ test.describe('password life cycle (spec §2/§4)', () => {
     })
     await verifyOnce()
     await expect(page).toHaveURL(/\/callback\/auth-mobilians\?error=CARRIER_TAMPERED$/)
-    await expect(page.getByRole('alert')).toHaveText('Le résultat de la vérification a été modifié pendant la transmission. Veuillez recommencer la vérification.')
+    await expect(page.getByRole('alert')).toHaveText(
+      'Le résultat de la vérification a été modifié pendant la transmission. Veuillez recommencer la vérification.',
+    )
     await page.unroute('**/callback/auth-mobilians')
     await verifyOnce()
     await expect(page.getByRole('status')).toHaveText('Votre numéro de téléphone a été vérifié et enregistré.')
@@ -207,7 +217,9 @@ test.describe('password life cycle (spec §2/§4)', () => {
 
   test('the carrier posts its result from its own site: the signature decides, not the Origin header', async ({ page }) => {
     const res = await page.request.post('/callback/auth-mobilians', {
-      headers: { origin: 'https://carrier.example' }, form: { EncodeData: 'forged' }, maxRedirects: 0,
+      headers: { origin: 'https://carrier.example' },
+      form: { EncodeData: 'forged' },
+      maxRedirects: 0,
     })
     expect(res.status()).toBe(303)
     expect(res.headers().location).toMatch(/\/callback\/auth-mobilians\?error=CARRIER_TAMPERED$/)
@@ -219,7 +231,7 @@ test.describe('password life cycle (spec §2/§4)', () => {
     await page.goto('/setting')
     await page.getByRole('link', { name: 'Supprimer mon compte' }).click()
     await page.getByRole('checkbox', { name: 'Autre raison' }).check()
-    await page.getByRole('checkbox', { name: 'C\'est trop cher' }).check()
+    await page.getByRole('checkbox', { name: "C'est trop cher" }).check()
     await page.getByLabel('Précisez (obligatoire pour « Autre raison »)').fill('Trop de publicités')
     await page.getByLabel(/J'ai compris que la suppression est définitive/).check()
     // the confirm dialog: first dismissed (nothing sent), then accepted
@@ -234,7 +246,9 @@ test.describe('password life cycle (spec §2/§4)', () => {
     await page.getByRole('button', { name: 'Supprimer définitivement' }).click()
     await expect(page).toHaveURL(/\/callback\/logout-success\?withdrawn=1$/)
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Compte supprimé')
-    const again = await page.request.post('/api/v1/auth/sign-up', { data: { email, password: PASSWORD, passwordConfirm: PASSWORD, agreeTerms: true } })
+    const again = await page.request.post('/api/v1/auth/sign-up', {
+      data: { email, password: PASSWORD, passwordConfirm: PASSWORD, agreeTerms: true },
+    })
     expect((await again.json()).code).toBe('DELETED_USER')
   })
 
@@ -255,10 +269,20 @@ test.describe('password life cycle (spec §2/§4)', () => {
   })
 
   test('account pages have no serious accessibility violation', async ({ page }) => {
-    for (const path of ['/user/findPassword?tab=phone', '/user/findId', '/user/signup/event?email=a%40b.fr&error=ALREADY_AUTH_MAIL', '/user/resetPassword/result?result=TIMEOUT', '/my', '/callback/logout-success']) {
+    for (const path of [
+      '/user/findPassword?tab=phone',
+      '/user/findId',
+      '/user/signup/event?email=a%40b.fr&error=ALREADY_AUTH_MAIL',
+      '/user/resetPassword/result?result=TIMEOUT',
+      '/my',
+      '/callback/logout-success',
+    ]) {
       await page.goto(path)
       const results = await new AxeBuilder({ page }).analyze()
-      expect(results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical'), path).toEqual([])
+      expect(
+        results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical'),
+        path,
+      ).toEqual([])
     }
   })
 })

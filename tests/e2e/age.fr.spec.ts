@@ -18,7 +18,6 @@ async function signIn(page: Page, who: { email: string; password: string }, call
   await page.getByRole('button', { name: 'Se connecter' }).click()
 }
 
-
 /** The first free episode of an adult series (looked up as the adult demo reader, in its own context). */
 async function adultEpisode(browser: Browser): Promise<number> {
   const context = await browser.newContext()
@@ -37,8 +36,9 @@ async function adultEpisode(browser: Browser): Promise<number> {
   throw new Error('no free adult episode in the demo')
 }
 
-const openPopup = (page: Page) => page.evaluate(() => document.dispatchEvent(new CustomEvent('age:required', { detail: { returnTo: location.pathname } })))
-const coinTotal = async (request: APIRequestContext) => ((await (await request.get('/api/v1/coin')).json()).data.total as number)
+const openPopup = (page: Page) =>
+  page.evaluate(() => document.dispatchEvent(new CustomEvent('age:required', { detail: { returnTo: location.pathname } })))
+const coinTotal = async (request: APIRequestContext) => (await (await request.get('/api/v1/coin')).json()).data.total as number
 const fr = (n: number) => new Intl.NumberFormat('fr-FR').format(n)
 
 test.describe('age popup (spec §4)', () => {
@@ -73,7 +73,11 @@ test.describe('age popup (spec §4)', () => {
     await openPopup(page)
     await expect(dialog).toBeVisible()
     await expect(page.getByLabel('Année')).toBeFocused()
-    expect((await new AxeBuilder({ page }).include('[data-age-popup]').analyze()).violations.filter((v) => ['serious', 'critical'].includes(v.impact ?? ''))).toEqual([])
+    expect(
+      (await new AxeBuilder({ page }).include('[data-age-popup]').analyze()).violations.filter((v) =>
+        ['serious', 'critical'].includes(v.impact ?? ''),
+      ),
+    ).toEqual([])
 
     // focus stays inside: Shift+Tab from the first control goes to the last one
     await page.keyboard.press('Shift+Tab')
@@ -129,7 +133,10 @@ test.describe('age popup (spec §4)', () => {
 })
 
 test.describe('header coin balance (spec §4 session client)', () => {
-  test('shown after first paint, updated by coin:changed, followed by a second tab, gone after sign-out elsewhere', async ({ page, context }) => {
+  test('shown after first paint, updated by coin:changed, followed by a second tab, gone after sign-out elsewhere', async ({
+    page,
+    context,
+  }) => {
     await page.goto('/')
     await expect(page.locator('[data-coin-balance]')).toBeHidden() // a guest has no balance
     await signIn(page, READER)
@@ -152,7 +159,11 @@ test.describe('header coin balance (spec §4 session client)', () => {
     // sign out in the first tab: the second one follows without a reload
     await page.evaluate(async () => {
       const { csrfToken } = (await (await fetch('/api/auth/csrf')).json()) as { csrfToken: string }
-      await fetch('/api/auth/signout', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ csrfToken, callbackUrl: '/', json: 'true' }) })
+      await fetch('/api/auth/signout', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ csrfToken, callbackUrl: '/', json: 'true' }),
+      })
     })
     await page.goto('/')
     await expect(balance).toBeHidden()

@@ -13,14 +13,23 @@ test.describe.configure({ timeout: 90_000 })
 test('a Korean-IP member agrees, verifies with the carrier and comes back to the adult series', async ({ page, baseURL }) => {
   const email = `kr-e2e-${Date.now()}@example.com`
   const password = 'Newbie-2026'
-  expect((await page.request.post(`/api/v1/auth/sign-up`, { data: { email, password, passwordConfirm: password, agreeTerms: true } })).status()).toBe(200)
+  expect(
+    (await page.request.post(`/api/v1/auth/sign-up`, { data: { email, password, passwordConfirm: password, agreeTerms: true } })).status(),
+  ).toBe(200)
   await page.goto(`/dev/outbox`)
   const code = /\b(\d{6})\b/.exec(await page.locator(`li[data-recipient="${email}"]`).first().innerText())![1]!
   expect((await page.request.post(`/api/v1/auth/verify-otp`, { data: { email, code } })).status()).toBe(200)
-  const signIn = await page.request.post(`/api/v1/auth/web/sign-in`, { form: { email, password, callback: '/' }, headers: { origin: baseURL! }, maxRedirects: 0 })
+  const signIn = await page.request.post(`/api/v1/auth/web/sign-in`, {
+    form: { email, password, callback: '/' },
+    headers: { origin: baseURL! },
+    maxRedirects: 0,
+  })
   expect(signIn.status()).toBe(303)
   // the birthday check from Korea: adult by date, but a Korean-IP user (spec §5) also needs the carrier
-  const birthday = await page.request.put(`/api/v1/user/adult`, { data: { birthedAt: '1990-04-01' }, headers: { origin: baseURL!, 'cf-ipcountry': 'KR' } })
+  const birthday = await page.request.put(`/api/v1/user/adult`, {
+    data: { birthedAt: '1990-04-01' },
+    headers: { origin: baseURL!, 'cf-ipcountry': 'KR' },
+  })
   expect(birthday.status()).toBe(200)
 
   expect((await page.goto(`${ADULT_SERIES}`))!.status()).toBe(403)
@@ -33,7 +42,10 @@ test('a Korean-IP member agrees, verifies with the carrier and comes back to the
 
   await expect(page).toHaveURL(/\/nice\/sandbox$/)
   await page.getByLabel('이름').and(page.locator('input')).fill('홍길동')
-  await page.getByLabel('휴대폰 번호').and(page.locator('input')).fill(`+8210${String(Date.now()).slice(-8)}`)
+  await page
+    .getByLabel('휴대폰 번호')
+    .and(page.locator('input'))
+    .fill(`+8210${String(Date.now()).slice(-8)}`)
   await page.getByLabel('생년월일').and(page.locator('input')).fill('1990-04-01')
   await page.getByRole('button', { name: '본인인증하기' }).click()
   await expect(page.getByRole('status')).toHaveText('성인 인증이 완료되었습니다.')

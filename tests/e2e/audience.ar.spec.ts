@@ -7,7 +7,6 @@ import { newMember, noSeriousViolations } from './helpers.ts'
  * on every catalogue page at once.
  */
 
-
 test('guest, then a member with BL hidden who switches it on', async ({ page, baseURL }) => {
   await page.goto('/home/bl')
   await expect(page.locator('html')).toHaveAttribute('dir', 'rtl')
@@ -18,7 +17,11 @@ test('guest, then a member with BL hidden who switches it on', async ({ page, ba
   await expect(page.locator('main .series-grid')).toHaveCount(0)
 
   const member = await newMember(page)
-  await page.request.post('/api/v1/auth/web/sign-in', { form: { email: member.email, password: member.password, callback: '/' }, headers: { origin: baseURL! }, maxRedirects: 0 })
+  await page.request.post('/api/v1/auth/web/sign-in', {
+    form: { email: member.email, password: member.password, callback: '/' },
+    headers: { origin: baseURL! },
+    maxRedirects: 0,
+  })
   await page.goto('/home/bl')
   await expect(page.locator('main .series-grid')).toHaveCount(0)
   await page.goto(`/search?keyword=${encodeURIComponent(firstBl.split(/\s+/)[0]!)}`)

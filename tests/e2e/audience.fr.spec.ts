@@ -29,7 +29,10 @@ async function walk(page: Page, expected: { sees: boolean; gate: RegExp | null }
 
 test('a guest gets the login route with the way back, and no adult series anywhere', async ({ page }) => {
   await walk(page, { sees: false, gate: /réservé aux adultes/ })
-  await expect(page.getByRole('link', { name: 'Se connecter' })).toHaveAttribute('href', `/user/login?callback=${encodeURIComponent(ADULT_SERIES)}`)
+  await expect(page.getByRole('link', { name: 'Se connecter' })).toHaveAttribute(
+    'href',
+    `/user/login?callback=${encodeURIComponent(ADULT_SERIES)}`,
+  )
 })
 
 test('a signed-in adult sees adult series in lists, search and detail; the second view is an edge-cache hit', async ({ page }) => {
@@ -68,7 +71,10 @@ test('a member who only lacks the age check gets the age popup on the adult page
 test('the adult-content switch on /setting changes every page at once, both ways', async ({ page }) => {
   const member = await newMember(page)
   await signInTo(page, '/', member)
-  const verified = await page.request.put('/api/v1/user/adult', { data: { birthedAt: '1988-02-03' }, headers: { origin: new URL(page.url()).origin } })
+  const verified = await page.request.put('/api/v1/user/adult', {
+    data: { birthedAt: '1988-02-03' },
+    headers: { origin: new URL(page.url()).origin },
+  })
   expect(verified.status()).toBe(200)
   await page.goto('/setting')
   const adult = page.getByRole('switch', { name: 'Contenus pour adultes' })

@@ -92,7 +92,10 @@ test.describe('French edition sign-in (spec §2 /user/login)', () => {
       await page.goto(path)
       await expect(page.getByRole('alert')).not.toContainText('error.')
       const results = await new AxeBuilder({ page }).analyze()
-      expect(results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical'), path).toEqual([])
+      expect(
+        results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical'),
+        path,
+      ).toEqual([])
     }
   })
 })

@@ -11,11 +11,28 @@ import { signInTo } from './helpers.ts'
 
 const SITE = 'https://fr.bomtoon.example'
 const REQUIRED = [
-  'og:title', 'og:description', 'og:url', 'og:type', 'og:image', 'og:image:width', 'og:image:height', 'og:image:alt',
-  'twitter:card', 'twitter:title', 'twitter:description', 'twitter:image', 'twitter:image:alt',
+  'og:title',
+  'og:description',
+  'og:url',
+  'og:type',
+  'og:image',
+  'og:image:width',
+  'og:image:height',
+  'og:image:alt',
+  'twitter:card',
+  'twitter:title',
+  'twitter:description',
+  'twitter:image',
+  'twitter:image:alt',
 ]
 
-const decode = (s: string) => s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&')
+const decode = (s: string) =>
+  s
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&')
 
 /** The card of a page: every `<meta property|name=… content=…>` of its head, by key. */
 function cardOf(html: string): Record<string, string> {
@@ -111,10 +128,11 @@ test.describe('link-preview cards', () => {
     expect(issue.image).toBe(cardOf(page)['og:image'])
   })
 
-  test('pages rendered for an adult reader still carry a guest\'s card (no adult cover)', async ({ page, request }) => {
+  test("pages rendered for an adult reader still carry a guest's card (no adult cover)", async ({ page, request }) => {
     const { pages, guestSeries } = await publicPages(request)
     await signInTo(page, '/')
     const images = new Map<string, number>()
-    for (const p of pages.filter((x) => x.path === '/' || x.path.startsWith('/home/'))) await checkCard(page.request, p.path, p.type, guestSeries, images)
+    for (const p of pages.filter((x) => x.path === '/' || x.path.startsWith('/home/')))
+      await checkCard(page.request, p.path, p.type, guestSeries, images)
   })
 })

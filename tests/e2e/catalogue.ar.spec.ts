@@ -20,7 +20,10 @@ test('Arabic edition: home → weekly → ranking → detail → search → noti
   await expect(page).toHaveURL(/\/home\/weekly$/)
   await expect(page.getByRole('navigation', { name: t('hometab.days') }).getByRole('link')).toHaveCount(8)
 
-  await page.getByRole('navigation', { name: t('hometab.nav') }).getByRole('link', { name: t('hometab.ranking') }).click()
+  await page
+    .getByRole('navigation', { name: t('hometab.nav') })
+    .getByRole('link', { name: t('hometab.ranking') })
+    .click()
   await expect(page).toHaveURL(/\/home\/ranking$/)
   const card = page.locator('main .series-grid a').first()
   const title = (await card.innerText()).trim()
@@ -29,16 +32,23 @@ test('Arabic edition: home → weekly → ranking → detail → search → noti
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(title)
   await expect(page.getByRole('region', { name: t('detail.related') })).toBeVisible()
   const body = await page.locator('body').innerText()
-  for (const key of ['hometab.ranking', 'detail.related', 'nav.search', 'footer.notice']) expect(body, `French "${fr(key)}" on the ${edition} detail page`).not.toContain(fr(key))
+  for (const key of ['hometab.ranking', 'detail.related', 'nav.search', 'footer.notice'])
+    expect(body, `French "${fr(key)}" on the ${edition} detail page`).not.toContain(fr(key))
   await noSeriousViolations(page)
 
-  await page.getByRole('link', { name: t('nav.search'), exact: true }).first().click()
+  await page
+    .getByRole('link', { name: t('nav.search'), exact: true })
+    .first()
+    .click()
   await expect(page).toHaveURL(/\/search$/)
   await page.getByRole('searchbox', { name: t('search.label') }).fill(title)
   await page.getByRole('button', { name: t('search.submit') }).click()
   await expect(page.locator('main .series-grid a', { hasText: title }).first()).toBeVisible()
 
-  await page.locator('footer').getByRole('link', { name: t('footer.notice') }).click()
+  await page
+    .locator('footer')
+    .getByRole('link', { name: t('footer.notice') })
+    .click()
   await expect(page).toHaveURL(/\/notice$/)
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(t('notice.title'))
   expect(await page.locator('ul.notices li').count()).toBeGreaterThan(0)

@@ -7,7 +7,10 @@ async function journey(page: Page) {
   const tabs = page.getByRole('navigation', { name: "Rubriques de l'accueil" })
   await tabs.getByRole('link', { name: 'Hebdo' }).click()
   await expect(page).toHaveURL(/\/home\/weekly$/)
-  await expect(page.getByRole('navigation', { name: "Rubriques de l'accueil" }).getByRole('link', { name: 'Hebdo' })).toHaveAttribute('aria-current', 'page')
+  await expect(page.getByRole('navigation', { name: "Rubriques de l'accueil" }).getByRole('link', { name: 'Hebdo' })).toHaveAttribute(
+    'aria-current',
+    'page',
+  )
   const days = page.getByRole('navigation', { name: 'Jours de parution' })
   await expect(days.getByRole('link')).toHaveCount(8)
   await expect(days.locator('a[aria-current="page"]')).toHaveCount(1)
@@ -196,11 +199,34 @@ test.describe('catalogue pages, JavaScript on', () => {
     page.on('console', (m) => {
       if (/Content Security Policy/i.test(m.text())) csp.push(m.text())
     })
-    for (const path of ['/', '/home/weekly', '/home/ranking', '/home/mature', '/home/pick', '/home/pick/1', '/detail/24', '/notice', '/notice/detail/1', '/faq', '/faq?q=', '/faq?q=pi%C3%A8ces', '/policy', '/privacy', '/search', '/search?keyword=', '/search?keyword=reine', '/event', '/benefit']) {
+    for (const path of [
+      '/',
+      '/home/weekly',
+      '/home/ranking',
+      '/home/mature',
+      '/home/pick',
+      '/home/pick/1',
+      '/detail/24',
+      '/notice',
+      '/notice/detail/1',
+      '/faq',
+      '/faq?q=',
+      '/faq?q=pi%C3%A8ces',
+      '/policy',
+      '/privacy',
+      '/search',
+      '/search?keyword=',
+      '/search?keyword=reine',
+      '/event',
+      '/benefit',
+    ]) {
       await page.goto(path)
       const result = await new AxeBuilder({ page }).analyze()
       const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`), path).toEqual([])
+      expect(
+        bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`),
+        path,
+      ).toEqual([])
     }
     expect(csp).toEqual([])
   })
@@ -209,7 +235,9 @@ test.describe('catalogue pages, JavaScript on', () => {
 test.describe('series detail, the reader’s part after first paint', () => {
   test('a guest gets the same page with no personal slot and no console error', async ({ page }) => {
     const errors: string[] = []
-    page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()) })
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(m.text())
+    })
     await page.goto('/detail/24')
     await page.waitForLoadState('networkidle')
     await expect(page.getByRole('button', { name: 'Favori' })).toBeHidden()
@@ -271,7 +299,8 @@ test.describe('catalogue pages, JavaScript off', () => {
     const region = page.getByRole('region', { name: 'À la une' })
     await expect(region.getByRole('button')).toHaveCount(0)
     expect(await region.locator('.banner:visible').count()).toBeGreaterThanOrEqual(4)
-    for (const kind of ['only_icon', 'only_text', 'icon_text', 'text_icon']) await expect(region.locator(`.banner-${kind} a`).first()).toBeVisible()
+    for (const kind of ['only_icon', 'only_text', 'icon_text', 'text_icon'])
+      await expect(region.locator(`.banner-${kind} a`).first()).toBeVisible()
   })
 
   test('policy and privacy are readable French documents', async ({ page }) => {

@@ -2,7 +2,20 @@ import { expect, test } from '@playwright/test'
 
 /** Issue 5 §6 and "bad input": JSON-LD on every page type, the sitemap against the catalogue, clear error pages. */
 
-const PAGES = ['/', '/home/weekly', '/home/ranking', '/home/free', '/home/pick', '/detail/24', '/notice', '/faq', '/search', '/event', '/benefit', '/policy']
+const PAGES = [
+  '/',
+  '/home/weekly',
+  '/home/ranking',
+  '/home/free',
+  '/home/pick',
+  '/detail/24',
+  '/notice',
+  '/faq',
+  '/search',
+  '/event',
+  '/benefit',
+  '/policy',
+]
 
 function jsonLdBlocks(html: string): unknown[] {
   return [...html.matchAll(/<script type="application\/ld\+json"[^>]*>([\s\S]*?)<\/script>/g)].map((m) => JSON.parse(m[1]!))
@@ -55,7 +68,15 @@ test.describe('structured data', () => {
 
 test.describe('bad input answers a clear page, never a 500', () => {
   test('unknown or malformed ids are the 404 page', async ({ page }) => {
-    for (const path of ['/detail/999999', '/detail/abc', '/detail/0', '/detail/99999999999999999999', '/notice/detail/999999', '/home/nope', '/home/pick/999999']) {
+    for (const path of [
+      '/detail/999999',
+      '/detail/abc',
+      '/detail/0',
+      '/detail/99999999999999999999',
+      '/notice/detail/999999',
+      '/home/nope',
+      '/home/pick/999999',
+    ]) {
       const res = await page.goto(path)
       expect(res!.status(), path).toBe(404)
       await expect(page.getByRole('heading', { level: 1 }), path).toBeVisible()
@@ -63,7 +84,13 @@ test.describe('bad input answers a clear page, never a 500', () => {
   })
 
   test('malformed or out-of-range cursors and pages: a 400 page with a way back, or an empty last page', async ({ page }) => {
-    for (const path of ['/home/ranking?cursor=%%%', '/home/ranking?cursor=' + 'A'.repeat(5000), '/home/weekly?day=FUNDAY', '/notice?page=-1', '/notice?page=99999']) {
+    for (const path of [
+      '/home/ranking?cursor=%%%',
+      '/home/ranking?cursor=' + 'A'.repeat(5000),
+      '/home/weekly?day=FUNDAY',
+      '/notice?page=-1',
+      '/notice?page=99999',
+    ]) {
       const res = await page.goto(path)
       expect(res!.status(), path).toBe(400)
       await expect(page.getByRole('link', { name: /Revenir à la première page/ }), path).toBeVisible()
@@ -91,7 +118,10 @@ test.describe('event and benefit landings', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Évènements')
     await expect(page.getByText('Réservé aux adultes (18 ans et plus)')).toBeVisible()
     await expect(page.getByText('Réservé aux lecteurs de moins de 18 ans')).toBeVisible()
-    await expect(page.getByRole('link', { name: 'Connectez-vous pour voir cet évènement' })).toHaveAttribute('href', '/user/login?callback=%2Fevent')
+    await expect(page.getByRole('link', { name: 'Connectez-vous pour voir cet évènement' })).toHaveAttribute(
+      'href',
+      '/user/login?callback=%2Fevent',
+    )
     await expect(page.getByText('Une sélection réservée aux lecteurs majeurs.')).toHaveCount(0)
     await expect(page.getByRole('link', { name: 'Participer' }).first()).toHaveAttribute('href', '/roulette')
     await expect(page.getByText('Roulette d’été (terminée)')).toHaveCount(0) // ended

@@ -90,7 +90,10 @@ test.describe('without JavaScript', () => {
       // the persisted e2e database already holds 5 of today's questions of this account (spec §8 daily maximum)
       await expect(page.getByRole('alert')).toContainText('nombre maximal de demandes')
       await expect(page.getByLabel('Objet')).toHaveValue(title)
-      test.info().annotations.push({ type: 'note', description: 'daily QnA limit reached in the persisted e2e state; reset .wrangler/e2e-fr-* for the full path' })
+      test.info().annotations.push({
+        type: 'note',
+        description: 'daily QnA limit reached in the persisted e2e state; reset .wrangler/e2e-fr-* for the full path',
+      })
       return
     }
     await expect(page).toHaveURL(/\/qna\?sent=\d+/)

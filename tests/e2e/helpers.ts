@@ -17,7 +17,9 @@ export async function signInTo(page: Page, callback: string, account = DEMO_READ
 /** The page's serious and critical axe violations, each as "rule: targets". */
 export async function seriousViolations(page: Page) {
   const results = await new AxeBuilder({ page }).analyze()
-  return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`)
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`)
 }
 
 export async function noSeriousViolations(page: Page) {

@@ -16,7 +16,8 @@ function drawnSymbols(page: Page) {
     const found: string[] = []
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT)
     for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-      if (re.test(n.textContent ?? '') && n.parentElement?.closest('script, style') === null) found.push(`${n.parentElement?.outerHTML.slice(0, 80)}`)
+      if (re.test(n.textContent ?? '') && n.parentElement?.closest('script, style') === null)
+        found.push(`${n.parentElement?.outerHTML.slice(0, 80)}`)
     }
     for (const el of document.querySelectorAll('body *')) {
       for (const pseudo of ['::before', '::after']) {

@@ -25,11 +25,18 @@ export type Words = {
 const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 }
 
 /** A phone (390×844, touch); `settings`: the reader's viewer settings, as the settings cookie. */
-async function phone(browser: Browser, baseURL: string, edition: string, settings?: object): Promise<{ context: BrowserContext; page: Page }> {
+async function phone(
+  browser: Browser,
+  baseURL: string,
+  edition: string,
+  settings?: object,
+): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ ...PHONE, baseURL })
   if (settings) {
     const url = new URL(baseURL)
-    await context.addCookies([{ name: `viewer-settings_${edition}`, value: encodeURIComponent(JSON.stringify(settings)), domain: url.hostname, path: '/' }])
+    await context.addCookies([
+      { name: `viewer-settings_${edition}`, value: encodeURIComponent(JSON.stringify(settings)), domain: url.hostname, path: '/' },
+    ])
   }
   return { context, page: await context.newPage() }
 }
@@ -62,7 +69,9 @@ async function modalWalk(page: Page, dialog: Locator, opener: Locator) {
   expect(box.x + box.width).toBeLessThanOrEqual(vp.width)
   expect(box.y + box.height).toBeLessThanOrEqual(vp.height)
   expect(await focusInside(dialog)).toBe(true)
-  const controls = await dialog.evaluate((d) => d.querySelectorAll('button:not([disabled]), a[href], input:not([disabled]), select:not([disabled])').length)
+  const controls = await dialog.evaluate(
+    (d) => d.querySelectorAll('button:not([disabled]), a[href], input:not([disabled]), select:not([disabled])').length,
+  )
   for (let i = 0; i < controls * 2 + 1; i++) {
     await page.keyboard.press('Tab')
     expect(await focusInside(dialog)).toBe(true)
@@ -109,7 +118,10 @@ const immersive = (page: Page) => page.evaluate(() => document.documentElement.h
 
 export function immersiveSuite(w: Words) {
   test.describe(`${w.edition}: dialogs, keys and immersive reading on a phone`, () => {
-    test('the help sheet: a modal that fits at 390 px, Tab stays inside, Esc closes it, focus back; the ? button only with a keyboard', async ({ browser, baseURL }, testInfo) => {
+    test('the help sheet: a modal that fits at 390 px, Tab stays inside, Esc closes it, focus back; the ? button only with a keyboard', async ({
+      browser,
+      baseURL,
+    }, testInfo) => {
       const { context, page } = await phone(browser, baseURL!, w.edition)
       await page.goto('/viewer/1')
       await hydrated(page)
@@ -125,7 +137,10 @@ export function immersiveSuite(w: Words) {
       await context.close()
     })
 
-    test('the reading settings: a modal, keyboard only; switching the letter keys off makes n do nothing, and it is remembered', async ({ browser, baseURL }, testInfo) => {
+    test('the reading settings: a modal, keyboard only; switching the letter keys off makes n do nothing, and it is remembered', async ({
+      browser,
+      baseURL,
+    }, testInfo) => {
       const { context, page } = await phone(browser, baseURL!, w.edition)
       await page.goto('/viewer/1')
       await hydrated(page)
@@ -195,7 +210,11 @@ export function immersiveSuite(w: Words) {
     test('the auto-unlock dialog: a modal, keyboard only, Esc from the radio buttons', async ({ browser, baseURL }, testInfo) => {
       const { context, page } = await phone(browser, baseURL!, w.edition)
       const email = await newAccount(page.request)
-      const res = await page.request.post('/api/v1/auth/web/sign-in', { form: { email, password: 'Viewer-2026!', callback: '/' }, headers: { origin: baseURL! }, maxRedirects: 0 })
+      const res = await page.request.post('/api/v1/auth/web/sign-in', {
+        form: { email, password: 'Viewer-2026!', callback: '/' },
+        headers: { origin: baseURL! },
+        maxRedirects: 0,
+      })
       expect(res.status()).toBeLessThan(400)
       await page.goto('/viewer/5')
       await hydrated(page)
@@ -210,7 +229,10 @@ export function immersiveSuite(w: Words) {
       await context.close()
     })
 
-    test('scrolling down hides the chrome, a tap on the episode brings it back; the comments link follows the episode', async ({ browser, baseURL }, testInfo) => {
+    test('scrolling down hides the chrome, a tap on the episode brings it back; the comments link follows the episode', async ({
+      browser,
+      baseURL,
+    }, testInfo) => {
       const { context, page } = await phone(browser, baseURL!, w.edition)
       await page.goto('/viewer/1')
       await hydrated(page)
@@ -241,11 +263,19 @@ export function immersiveSuite(w: Words) {
       await context.close()
     })
 
-    test('continuous reading: the next episode goes in without moving the focused episode link off screen', async ({ browser, baseURL }) => {
+    test('continuous reading: the next episode goes in without moving the focused episode link off screen', async ({
+      browser,
+      baseURL,
+    }) => {
       const { context, page } = await phone(browser, baseURL!, w.edition)
       let release!: () => void
-      const held = new Promise<void>((resolve) => { release = resolve })
-      await page.route(/\/api\/v1\/viewer\/2(\?|$)/, async (route) => { await held; await route.continue() })
+      const held = new Promise<void>((resolve) => {
+        release = resolve
+      })
+      await page.route(/\/api\/v1\/viewer\/2(\?|$)/, async (route) => {
+        await held
+        await route.continue()
+      })
       await page.goto('/viewer/1')
       await hydrated(page)
       const link = page.locator('.viewer-nav a[rel="next"]')
@@ -270,11 +300,14 @@ export function immersiveSuite(w: Words) {
         await page.keyboard.press('End')
         await expect(action).toBeAttached({ timeout: 2000 })
       }).toPass({ timeout: 30_000 })
-      const onTop = () => action.evaluate((a) => {
-        const r = a.getBoundingClientRect()
-        const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2)
-        return !!hit && a.contains(hit) ? true : `${hit?.outerHTML.slice(0, 80)} over the action at ${r.top}-${r.bottom} of ${innerHeight}`
-      })
+      const onTop = () =>
+        action.evaluate((a) => {
+          const r = a.getBoundingClientRect()
+          const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2)
+          return !!hit && a.contains(hit)
+            ? true
+            : `${hit?.outerHTML.slice(0, 80)} over the action at ${r.top}-${r.bottom} of ${innerHeight}`
+        })
       await page.waitForTimeout(800) // the End key's scroll settles
       // at the bottom edge of the screen, where the bars are
       await action.evaluate((a) => a.scrollIntoView({ block: 'end' }))
@@ -303,8 +336,14 @@ export function immersiveSuite(w: Words) {
       await context.close()
     })
 
-    for (const [id, rtl] of [[1, false], [301, true]] as const) {
-      test(`PAPER (${rtl ? 'right to left' : 'left to right'}): outer thirds turn pages, the middle toggles the chrome, a swipe turns, the end only on the last page`, async ({ browser, baseURL }, testInfo) => {
+    for (const [id, rtl] of [
+      [1, false],
+      [301, true],
+    ] as const) {
+      test(`PAPER (${rtl ? 'right to left' : 'left to right'}): outer thirds turn pages, the middle toggles the chrome, a swipe turns, the end only on the last page`, async ({
+        browser,
+        baseURL,
+      }, testInfo) => {
         const { context, page } = await phone(browser, baseURL!, w.edition, { mode: 'PAPER', double: false })
         await page.goto(`/viewer/${id}`)
         await hydrated(page)
@@ -342,7 +381,10 @@ export function immersiveSuite(w: Words) {
         const y = s.y + 100
         const from = rtl ? s.x + 60 : s.x + s.width - 60
         const to = rtl ? s.x + s.width - 60 : s.x + 60
-        const dispatch = (type: string, x: number) => page.locator('.viewer-strip').dispatchEvent(type, { clientX: x, clientY: y, pointerType: 'touch', isPrimary: true, bubbles: true })
+        const dispatch = (type: string, x: number) =>
+          page
+            .locator('.viewer-strip')
+            .dispatchEvent(type, { clientX: x, clientY: y, pointerType: 'touch', isPrimary: true, bubbles: true })
         await dispatch('pointerdown', to)
         await dispatch('pointerup', from)
         await expect(indicator).toHaveText('2 / 3')

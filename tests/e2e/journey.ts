@@ -7,7 +7,8 @@ import { seriousViolations } from './helpers.ts'
 /** Every message of an edition's catalogues (plural keys by their `_other` form). */
 export function messagesOf(id: string): (key: string) => string {
   const all: Record<string, string> = {}
-  for (const file of readdirSync(`editions/${id}/messages`)) Object.assign(all, JSON.parse(readFileSync(`editions/${id}/messages/${file}`, 'utf8')))
+  for (const file of readdirSync(`editions/${id}/messages`))
+    Object.assign(all, JSON.parse(readFileSync(`editions/${id}/messages/${file}`, 'utf8')))
   return (key) => {
     const text = all[key] ?? all[`${key}_other`]
     if (text === undefined) throw new Error(`${id}: no message ${key}`)
@@ -20,7 +21,19 @@ function editionOf(id: string): Edition {
 }
 
 /** Labels of the shell and the journey's pages that must never show in French outside fr. */
-const WATCHED = ['nav.home', 'nav.shop', 'nav.search', 'nav.my', 'hometab.free', 'hometab.ranking', 'detail.related', 'footer.notice', 'auth.login.title', 'auth.login.email', 'wallet.shop.title']
+const WATCHED = [
+  'nav.home',
+  'nav.shop',
+  'nav.search',
+  'nav.my',
+  'hometab.free',
+  'hometab.ranking',
+  'detail.related',
+  'footer.notice',
+  'auth.login.title',
+  'auth.login.email',
+  'wallet.shop.title',
+]
 
 /**
  * Issue 14 item 2: one reader's journey through an edition — home → a tab → a series → a free episode in the
@@ -36,7 +49,12 @@ export async function editionJourney(page: Page, id: string) {
   const check = async (where: string) => {
     await expect(page.locator('html')).toHaveAttribute('lang', edition.locale)
     await expect(page.locator('html')).toHaveAttribute('dir', edition.direction)
-    await expect(page.getByRole('navigation', { name: t('nav.main') }).getByRole('link', { name: t('nav.shop') }).first()).toBeVisible()
+    await expect(
+      page
+        .getByRole('navigation', { name: t('nav.main') })
+        .getByRole('link', { name: t('nav.shop') })
+        .first(),
+    ).toBeVisible()
     if (id !== 'fr') {
       const body = await page.locator('body').innerText()
       for (const key of WATCHED) if (fr(key) !== t(key)) expect(body, `French "${fr(key)}" on ${where} (${id})`).not.toContain(fr(key))
@@ -46,7 +64,10 @@ export async function editionJourney(page: Page, id: string) {
 
   await page.goto('/')
   await check('home')
-  await page.getByRole('navigation', { name: t('hometab.nav') }).getByRole('link', { name: t('hometab.free') }).click()
+  await page
+    .getByRole('navigation', { name: t('hometab.nav') })
+    .getByRole('link', { name: t('hometab.free') })
+    .click()
   await expect(page).toHaveURL(/\/home\/free$/)
   await check('free tab')
 

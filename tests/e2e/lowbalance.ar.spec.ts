@@ -9,9 +9,16 @@ import { hydrated, lockedEpisode } from './lowbalance.helpers.ts'
  */
 test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true })
 
-test('0 coins: top up with the missing coins → shop → pay → back on the episode → one tap → first slice', async ({ page, baseURL }, info) => {
+test('0 coins: top up with the missing coins → shop → pay → back on the episode → one tap → first slice', async ({
+  page,
+  baseURL,
+}, info) => {
   const member = await newMember(page)
-  await page.request.post('/api/v1/auth/web/sign-in', { form: { email: member.email, password: member.password, callback: '/' }, headers: { origin: baseURL! }, maxRedirects: 0 })
+  await page.request.post('/api/v1/auth/web/sign-in', {
+    form: { email: member.email, password: member.password, callback: '/' },
+    headers: { origin: baseURL! },
+    maxRedirects: 0,
+  })
   const id = await lockedEpisode(page, 6, (p) => p.freetime === null && p.offers.RENT.single?.affordable === false)
   await hydrated(page)
   await expect(page.locator('html')).toHaveAttribute('dir', 'rtl')

@@ -53,7 +53,9 @@ test.describe('the low-balance path (French edition, phone)', () => {
     await expect(page.locator('.viewer-slice img').first()).toBeVisible()
   })
 
-  test('a ready wait-until-free ticket comes first; an error shows beside the action, in view, focused and announced', async ({ page }, info) => {
+  test('a ready wait-until-free ticket comes first; an error shows beside the action, in view, focused and announced', async ({
+    page,
+  }, info) => {
     await newReader(page)
     // the demo's wait-until-free series come first; a new reader's ticket is ready
     const id = await lockedEpisode(page, 6, (p) => p.freetime?.available === true && p.offers.RENT.single?.affordable === false)
@@ -105,7 +107,11 @@ test.describe('the low-balance path (French edition, phone)', () => {
     test.use({ javaScriptEnabled: false })
     test('the locked episode still leads to the shop with the way back', async ({ page, baseURL }) => {
       const member = await newMember(page)
-      await page.request.post('/api/v1/auth/web/sign-in', { form: { email: member.email, password: member.password, callback: '/' }, headers: { origin: baseURL! }, maxRedirects: 0 })
+      await page.request.post('/api/v1/auth/web/sign-in', {
+        form: { email: member.email, password: member.password, callback: '/' },
+        headers: { origin: baseURL! },
+        maxRedirects: 0,
+      })
       const id = await lockedEpisode(page, 6, (p) => p.freetime === null && p.offers.RENT.single?.affordable === false)
       await page.getByRole('link', { name: 'Recharger : il manque 2 pièces' }).click()
       await expect(page.getByTestId('shop-back')).toHaveAttribute('href', `/viewer/${id}#unlock`)

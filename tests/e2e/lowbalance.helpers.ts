@@ -2,7 +2,11 @@ import type { Page } from '@playwright/test'
 
 /** Steps shared by the low-balance browser tests (issue 25 §2). */
 
-type Preview = { ownership: unknown; freetime: { available: boolean } | null; offers: { RENT: { single: { affordable: boolean; coins: number } | null } } }
+type Preview = {
+  ownership: unknown
+  freetime: { available: boolean } | null
+  offers: { RENT: { single: { affordable: boolean; coins: number } | null } }
+}
 
 /** The first episode from `from` that this reader sees locked (not adult) and whose preview passes `want`. */
 export async function lockedEpisode(page: Page, from: number, want: (p: Preview) => boolean): Promise<number> {

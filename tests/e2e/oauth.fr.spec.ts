@@ -45,7 +45,11 @@ test('a newcomer signs in with the local OpenID provider and gets an account, ba
   expect(me.data.user).toMatchObject({ email: 'carol@example.test', snsProvider: 'google', snsId: 'carol', isAdult: false })
 })
 
-test('the demo reader links Google from /setting (never by e-mail alone), then signs in with it back to the viewer', async ({ page, request, context }) => {
+test('the demo reader links Google from /setting (never by e-mail alone), then signs in with it back to the viewer', async ({
+  page,
+  request,
+  context,
+}) => {
   await page.goto(`${APP}/user/login`)
   await page.getByRole('link', { name: 'Continuer avec Google' }).click()
   await page.getByRole('button', { name: 'Reader' }).click()

@@ -18,9 +18,20 @@ const ACCOUNTS: Record<string, { email: string; email_verified: boolean; name: s
 
 type Provider = {
   callback(): (req: http.IncomingMessage, res: http.ServerResponse) => void
-  interactionDetails(req: http.IncomingMessage, res: http.ServerResponse): Promise<{ uid: string; params: Record<string, unknown>; prompt: { name: string } }>
-  interactionFinished(req: http.IncomingMessage, res: http.ServerResponse, result: object, options?: { mergeWithLastSubmission?: boolean }): Promise<void>
-  Grant: { new (init: { clientId: string; accountId?: string }): { addOIDCScope(s: string): void; save(): Promise<string> }; find(id: string): Promise<unknown> }
+  interactionDetails(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+  ): Promise<{ uid: string; params: Record<string, unknown>; prompt: { name: string } }>
+  interactionFinished(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    result: object,
+    options?: { mergeWithLastSubmission?: boolean },
+  ): Promise<void>
+  Grant: {
+    new (init: { clientId: string; accountId?: string }): { addOIDCScope(s: string): void; save(): Promise<string> }
+    find(id: string): Promise<unknown>
+  }
 }
 
 /** Starts the provider for an app served at `appOrigin`; returns its issuer and a stop function. */
@@ -29,9 +40,19 @@ export async function startProvider(appOrigin: string): Promise<{ issuer: string
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   const { privateKey } = await generateKeyPair('RS256', { extractable: true })
-  const { default: ProviderClass } = (await import('oidc-provider' as string)) as { default: new (issuer: string, config: object) => Provider }
+  const { default: ProviderClass } = (await import('oidc-provider' as string)) as {
+    default: new (issuer: string, config: object) => Provider
+  }
   const provider = new ProviderClass(issuer, {
-    clients: [{ client_id: CLIENT_ID, client_secret: CLIENT_SECRET, redirect_uris: [`${appOrigin}/api/v1/auth/oauth/google/callback`], grant_types: ['authorization_code'], response_types: ['code'] }],
+    clients: [
+      {
+        client_id: CLIENT_ID,
+        client_secret: CLIENT_SECRET,
+        redirect_uris: [`${appOrigin}/api/v1/auth/oauth/google/callback`],
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+      },
+    ],
     jwks: { keys: [{ ...(await exportJWK(privateKey)), kid: 'e2e', alg: 'RS256', use: 'sig' }] },
     pkce: { required: () => true },
     features: { devInteractions: { enabled: false } },
@@ -42,7 +63,9 @@ export async function startProvider(appOrigin: string): Promise<{ issuer: string
       return account ? { accountId: id, claims: async () => ({ sub: id, ...account }) } : undefined
     },
     // first-party client: consent is implied, as a real IdP does for its own apps
-    async loadExistingGrant(ctx: { oidc: { session: { accountId: string; grantIdFor(c: string): string | undefined }; client: { clientId: string }; provider: Provider } }) {
+    async loadExistingGrant(ctx: {
+      oidc: { session: { accountId: string; grantIdFor(c: string): string | undefined }; client: { clientId: string }; provider: Provider }
+    }) {
       const existing = ctx.oidc.session.grantIdFor(ctx.oidc.client.clientId)
       if (existing) return ctx.oidc.provider.Grant.find(existing)
       const grant = new ctx.oidc.provider.Grant({ clientId: ctx.oidc.client.clientId, accountId: ctx.oidc.session.accountId })
@@ -61,8 +84,12 @@ export async function startProvider(appOrigin: string): Promise<{ issuer: string
         if (!match[2]) {
           // the provider's own sign-in page: pick an account (a form, as a user would)
           res.setHeader('content-type', 'text/html; charset=utf-8')
-          const buttons = Object.keys(ACCOUNTS).map((id) => `<button name="account" value="${id}">${ACCOUNTS[id]!.name}</button>`).join('')
-          return res.end(`<!doctype html><html lang="en"><title>Local IdP</title><main><h1>Local IdP sign-in</h1><form method="post" action="/interaction/${details.uid}/login">${buttons}<button name="account" value="deny">Refuse</button></form></main></html>`)
+          const buttons = Object.keys(ACCOUNTS)
+            .map((id) => `<button name="account" value="${id}">${ACCOUNTS[id]!.name}</button>`)
+            .join('')
+          return res.end(
+            `<!doctype html><html lang="en"><title>Local IdP</title><main><h1>Local IdP sign-in</h1><form method="post" action="/interaction/${details.uid}/login">${buttons}<button name="account" value="deny">Refuse</button></form></main></html>`,
+          )
         }
         const body = await new Promise<string>((resolve) => {
           let data = ''
@@ -70,7 +97,9 @@ export async function startProvider(appOrigin: string): Promise<{ issuer: string
           req.on('end', () => resolve(data))
         })
         const account = new URLSearchParams(body).get('account') ?? ''
-        const result = ACCOUNTS[account] ? { login: { accountId: account } } : { error: 'access_denied', error_description: 'the user refused' }
+        const result = ACCOUNTS[account]
+          ? { login: { accountId: account } }
+          : { error: 'access_denied', error_description: 'the user refused' }
         return provider.interactionFinished(req, res, result, { mergeWithLastSubmission: false })
       } catch (e) {
         res.statusCode = 500
@@ -109,9 +138,30 @@ export async function startWorker(port: number, edition: string, extraVars: stri
   rmSync(persist, { recursive: true, force: true }) // every run starts from the demo data alone
   await run('npx', ['wrangler', 'd1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persist, '-c', config])
   await run(process.execPath, ['scripts/seed.ts', '--persist-to', persist, '--no-images'], { EDITION: edition })
-  const vars = ['PASSWORD_PEPPER:dev-pepper-change-me', 'SESSION_SECRET:dev-session-secret-change-me-0123456789', 'DEV_OUTBOX:1', 'LOCAL_SHARED_ADDRESS:1', ...extraVars]
-  const args = ['wrangler', 'dev', '-c', config, '--port', String(port), '--ip', '127.0.0.1', '--persist-to', persist,
-    '--show-interactive-dev-session=false', '--live-reload=false', '--log-level', 'warn', ...vars.flatMap((v) => ['--var', v])]
+  const vars = [
+    'PASSWORD_PEPPER:dev-pepper-change-me',
+    'SESSION_SECRET:dev-session-secret-change-me-0123456789',
+    'DEV_OUTBOX:1',
+    'LOCAL_SHARED_ADDRESS:1',
+    ...extraVars,
+  ]
+  const args = [
+    'wrangler',
+    'dev',
+    '-c',
+    config,
+    '--port',
+    String(port),
+    '--ip',
+    '127.0.0.1',
+    '--persist-to',
+    persist,
+    '--show-interactive-dev-session=false',
+    '--live-reload=false',
+    '--log-level',
+    'warn',
+    ...vars.flatMap((v) => ['--var', v]),
+  ]
   // two wrangler dev processes starting in the same instant can race for an internal port (as in
   // scripts/start.ts): a start that stops early is retried, twice at most
   for (let attempt = 1; attempt <= 3; attempt++) {

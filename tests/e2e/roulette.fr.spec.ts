@@ -14,14 +14,28 @@ const coinOf = async (page: Page) => ((await (await page.request.get('/api/v1/co
 test.describe('roulette (French edition)', () => {
   test('the reader spins with the keyboard, the prize is announced and the balance follows', async ({ page, baseURL }) => {
     await signInTo(page, '/roulette')
-    await page.request.post('/api/v1/coupon/code', { headers: { origin: baseURL!, 'content-type': 'application/json' }, data: { code: 'ROULETTE3' } })
+    await page.request.post('/api/v1/coupon/code', {
+      headers: { origin: baseURL!, 'content-type': 'application/json' },
+      data: { code: 'ROULETTE3' },
+    })
     await page.emulateMedia({ reducedMotion: 'reduce' })
     await page.goto('/roulette')
     await expect(page.getByRole('heading', { level: 1, name: 'Roulette' })).toBeVisible()
     // the seeded wheel: one prize of 1 coin reads in the singular
-    await expect(page.locator('#roulette-prizes li')).toHaveText(['1 pièce bonus', '3 pièces bonus', '5 pièces bonus', '10 pièces gratuites', '100 points', 'Perdu'])
+    await expect(page.locator('#roulette-prizes li')).toHaveText([
+      '1 pièce bonus',
+      '3 pièces bonus',
+      '5 pièces bonus',
+      '10 pièces gratuites',
+      '100 points',
+      'Perdu',
+    ])
     await noSeriousViolations(page)
-    const state = ((await (await page.request.get('/api/v1/roulette')).json()) as { data: { tickets: number; freeSpins: number; prizes: { type: string; amount: number }[] } }).data
+    const state = (
+      (await (await page.request.get('/api/v1/roulette')).json()) as {
+        data: { tickets: number; freeSpins: number; prizes: { type: string; amount: number }[] }
+      }
+    ).data
     const spinButton = page.getByRole('button', { name: 'Lancer la roue' })
     if (state.tickets + state.freeSpins === 0) {
       // every spin of this persisted demo state is used: the page says so and offers no spin
@@ -29,7 +43,9 @@ test.describe('roulette (French edition)', () => {
       await expect(page.getByRole('status')).toHaveText('Vous n’avez plus de ticket.')
       return
     }
-    await page.evaluate(() => document.addEventListener('coin:changed', (e) => ((window as unknown as { coin: unknown }).coin = (e as CustomEvent).detail)))
+    await page.evaluate(() =>
+      document.addEventListener('coin:changed', (e) => ((window as unknown as { coin: unknown }).coin = (e as CustomEvent).detail)),
+    )
     const before = await coinOf(page)
     await spinButton.focus()
     await page.keyboard.press('Enter')
@@ -47,7 +63,10 @@ test.describe('roulette (French edition)', () => {
       const key = ({ COIN: 'coin', FREE_COIN: 'freeCoin', BONUS: 'bonus', MILEAGE: 'mileage' } as const)[won.type as 'COIN']
       expect(after[key] - before[key]).toBe(won.amount)
       await expect(page.locator('#roulette-balance')).toHaveText(`Solde : ${after.total} ${after.total < 2 ? 'pièce' : 'pièces'}`)
-      expect(await page.evaluate(() => (window as unknown as { coin: unknown }).coin)).toMatchObject({ total: after.total, mileage: after.mileage })
+      expect(await page.evaluate(() => (window as unknown as { coin: unknown }).coin)).toMatchObject({
+        total: after.total,
+        mileage: after.mileage,
+      })
     } else {
       expect(after).toEqual(before)
     }
@@ -74,7 +93,9 @@ test.describe('roulette (French edition)', () => {
     await signInTo(page, '/library/my')
     // rent one episode of a demo series (the demo reader starts with coins and no episode)
     for (const seriesId of [1, 2, 3, 9, 24]) {
-      const detail = (await (await page.request.get(`/api/v1/contents/${seriesId}`)).json()) as { data?: { episodes: { id: number; free: boolean; ownership: unknown; price: { rent: number | null } }[] } }
+      const detail = (await (await page.request.get(`/api/v1/contents/${seriesId}`)).json()) as {
+        data?: { episodes: { id: number; free: boolean; ownership: unknown; price: { rent: number | null } }[] }
+      }
       const episode = detail.data?.episodes.find((e) => !e.free && e.ownership === null && e.price.rent)
       if (!episode) continue
       const res = await page.request.post('/api/v1/purchase', {
@@ -85,7 +106,9 @@ test.describe('roulette (French edition)', () => {
     }
     await page.reload()
     await expect(page.getByRole('heading', { level: 1, name: 'Ma bibliothèque' })).toBeVisible()
-    const owned = ((await (await page.request.get('/api/v1/library/my')).json()) as { data: { items: { title: string; episodes: { no: number }[] }[] } }).data
+    const owned = (
+      (await (await page.request.get('/api/v1/library/my')).json()) as { data: { items: { title: string; episodes: { no: number }[] }[] } }
+    ).data
     expect(owned.items.length).toBeGreaterThan(0)
     const first = owned.items[0]!
     await expect(page.getByRole('heading', { level: 2, name: first.title })).toBeVisible()
@@ -95,7 +118,12 @@ test.describe('roulette (French edition)', () => {
     await page.getByRole('navigation', { name: 'Bibliothèque' }).getByRole('link', { name: 'Favoris' }).click()
     await expect(page).toHaveURL(/\/library\/favorite$/)
     await expect(page.getByRole('heading', { level: 1, name: 'Mes favoris' })).toBeVisible()
-    await expect(page.getByRole('listitem').filter({ hasText: /Ajouté le/ }).first()).toBeVisible()
+    await expect(
+      page
+        .getByRole('listitem')
+        .filter({ hasText: /Ajouté le/ })
+        .first(),
+    ).toBeVisible()
     await noSeriousViolations(page)
   })
 

@@ -15,7 +15,12 @@ test.describe('French edition shell', () => {
     await expect(page).toHaveURL(/\/detail\/\d+$/)
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(title)
     expect(await page.locator('ol.episodes li').count()).toBeGreaterThanOrEqual(10)
-    await expect(page.locator('ol.episodes').getByText(/Gratuit/).first()).toBeVisible()
+    await expect(
+      page
+        .locator('ol.episodes')
+        .getByText(/Gratuit/)
+        .first(),
+    ).toBeVisible()
   })
 
   test('desktop shows shop, gift, search, my in the header; mobile shows the five-tab bottom bar', async ({ page }) => {
@@ -37,7 +42,11 @@ test.describe('French edition shell', () => {
     expect((await page.locator('main').boundingBox())!.width).toBeLessThanOrEqual(720)
   })
 
-  test('a guest opening a protected page is sent to login with the callback, sign-in cookies cleared', async ({ page, context, baseURL }) => {
+  test('a guest opening a protected page is sent to login with the callback, sign-in cookies cleared', async ({
+    page,
+    context,
+    baseURL,
+  }) => {
     await context.addCookies([
       { name: 'login-callback-finished', value: 'Y', url: baseURL! },
       { name: 'is-sign-up', value: 'Y', url: baseURL! },
@@ -123,7 +132,10 @@ test.describe('French edition shell', () => {
       await page.goto(path)
       const result = await new AxeBuilder({ page }).analyze()
       const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`), path).toEqual([])
+      expect(
+        bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`),
+        path,
+      ).toEqual([])
     }
     expect(violations).toEqual([])
   })

@@ -4,7 +4,8 @@ import { noSeriousViolations, signInTo } from './helpers.ts'
 /** Spec §2 /shop, §5 agreement checkbox; issue 4 §2: the sandbox checkout, its signed webhook and the result. */
 
 /** The balance the page shows (shop: the reader's box; result page: the new balance). */
-const balance = async (page: Page) => Number(await page.locator('[data-testid="balance"][data-total], [data-testid="balance"] [data-total]').first().getAttribute('data-total'))
+const balance = async (page: Page) =>
+  Number(await page.locator('[data-testid="balance"][data-total], [data-testid="balance"] [data-total]').first().getAttribute('data-total'))
 
 test.describe('French coin shop', () => {
   test('a guest sees the products with their prices and a login link, no buy form', async ({ page }) => {
@@ -38,7 +39,9 @@ test.describe('French coin shop', () => {
 
     await expect(page).toHaveURL(/\/shop\/result\?payment=pay_[0-9a-f]{32}$/)
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Paiement réussi')
-    await expect(page.getByRole('status').filter({ hasText: 'ajoutées' })).toHaveText('30 pièces ont été ajoutées à votre compte, plus 3 en bonus.')
+    await expect(page.getByRole('status').filter({ hasText: 'ajoutées' })).toHaveText(
+      '30 pièces ont été ajoutées à votre compte, plus 3 en bonus.',
+    )
     expect(await balance(page)).toBe(before + 33)
 
     // the shop and the charge history show it too
@@ -68,18 +71,20 @@ test.describe('French coin shop', () => {
   test('PayPal opens the checkout in a pop-up; paying there shows the result here and fires coin:changed', async ({ page }) => {
     await signInTo(page, '/shop')
     await page.locator('astro-island:not([ssr])').first().waitFor({ state: 'attached' })
-    await page.evaluate(() => document.addEventListener('coin:changed', (e) => ((window as unknown as { coin: unknown }).coin = (e as CustomEvent).detail)))
+    await page.evaluate(() =>
+      document.addEventListener('coin:changed', (e) => ((window as unknown as { coin: unknown }).coin = (e as CustomEvent).detail)),
+    )
     const before = await balance(page)
     await page.getByRole('radio', { name: /^10 pièces/ }).check()
     await page.getByRole('radio', { name: 'PayPal' }).check()
     await page.getByRole('checkbox', { name: /J'accepte les conditions de vente des pièces/ }).check()
     const [popup] = await Promise.all([page.waitForEvent('popup'), page.getByRole('button', { name: 'Acheter' }).click()])
     await expect(popup).toHaveURL(/\/shop\/checkout\/pay_/)
-    await expect(page.getByText('Terminez le paiement dans la fenêtre qui s\'est ouverte.')).toBeVisible()
+    await expect(page.getByText("Terminez le paiement dans la fenêtre qui s'est ouverte.")).toBeVisible()
     await popup.getByRole('button', { name: /^Payer/ }).click()
     await expect(page.getByRole('heading', { name: 'Paiement réussi' })).toBeVisible({ timeout: 15_000 })
     await expect(page.getByRole('status')).toContainText('10 pièces')
-    const coin = (await page.evaluate(() => (window as unknown as { coin: { total: number } }).coin))
+    const coin = await page.evaluate(() => (window as unknown as { coin: { total: number } }).coin)
     expect(coin.total).toBeGreaterThan(before)
     await noSeriousViolations(page)
     await popup.close()
@@ -87,7 +92,9 @@ test.describe('French coin shop', () => {
 
   test('a blocked pop-up offers to continue in this tab; closing the pop-up unpaid shows payment cancelled', async ({ page }) => {
     await signInTo(page, '/shop')
-    await page.addInitScript(() => { window.open = () => null })
+    await page.addInitScript(() => {
+      window.open = () => null
+    })
     await page.reload()
     await page.locator('astro-island:not([ssr])').first().waitFor({ state: 'attached' })
     await page.getByRole('radio', { name: 'PayPal' }).check()

@@ -19,9 +19,18 @@ test('the Arabic transcript reads right to left, toggles by keyboard and sits at
 
   const region = page.getByRole('region', { name: 'الصور والنص المكتوب' })
   const tree = await region.ariaSnapshot()
-  const order = ['في قاعة عرش مظلمة', 'إيزولد: من يجرؤ على الدخول دون استئذان؟', 'الرسول: جلالتك… جيش الشمال عبر النهر.', 'تتشكّل ظلال القاعة', 'مؤثر صوتي: غررر…']
+  const order = [
+    'في قاعة عرش مظلمة',
+    'إيزولد: من يجرؤ على الدخول دون استئذان؟',
+    'الرسول: جلالتك… جيش الشمال عبر النهر.',
+    'تتشكّل ظلال القاعة',
+    'مؤثر صوتي: غررر…',
+  ]
   const at = order.map((t) => tree.indexOf(t))
-  expect(at.every((p) => p >= 0), tree).toBe(true)
+  expect(
+    at.every((p) => p >= 0),
+    tree,
+  ).toBe(true)
   expect([...at].sort((a, b) => a - b)).toEqual(at)
 
   const toggle = page.getByRole('button', { name: 'النص المكتوب' })

@@ -48,7 +48,8 @@ test.describe('transcripts in the French viewer', () => {
     await hydrated(page)
     const images = page.locator('#viewer-content img')
     await expect(images).toHaveCount(3)
-    for (const [i, alt] of [READING_ORDER[0], READING_ORDER[2], READING_ORDER[6]].entries()) await expect(images.nth(i)).toHaveAttribute('alt', alt!)
+    for (const [i, alt] of [READING_ORDER[0], READING_ORDER[2], READING_ORDER[6]].entries())
+      await expect(images.nth(i)).toHaveAttribute('alt', alt!)
 
     // off: hidden from sight, read by a screen reader right after each image, in order
     const toggle = page.getByRole('button', { name: 'Transcription' })
@@ -57,7 +58,10 @@ test.describe('transcripts in the French viewer', () => {
     const block = page.locator('#viewer-content .viewer-transcript').nth(1)
     expect((await block.boundingBox())!.width).toBeLessThanOrEqual(1)
     const off = await positions(page)
-    expect(off.every((p) => p >= 0), JSON.stringify(off)).toBe(true)
+    expect(
+      off.every((p) => p >= 0),
+      JSON.stringify(off),
+    ).toBe(true)
     expect([...off].sort((a, b) => a - b)).toEqual(off)
 
     // on, by keyboard: the button says it is pressed, the text shows below each slice, same order
@@ -108,7 +112,11 @@ test.describe('transcripts in the French viewer', () => {
     expect(await seriousViolations(page)).toEqual([])
 
     const ld = JSON.parse((await page.locator('script[type="application/ld+json"]').first().textContent())!)
-    expect(ld).toMatchObject({ '@type': 'ComicIssue', accessMode: ['visual', 'textual'], accessibilityFeature: ['alternativeText', 'transcript'] })
+    expect(ld).toMatchObject({
+      '@type': 'ComicIssue',
+      accessMode: ['visual', 'textual'],
+      accessibilityFeature: ['alternativeText', 'transcript'],
+    })
     expect(ld.text).toContain('Claire: Cette écriture… c’est celle de Jules.')
 
     await page.setViewportSize({ width: 390, height: 800 })

@@ -19,7 +19,10 @@ async function readTo(page: Page, target: ReturnType<Page['locator']>) {
 /** Records `coin:changed` events (contract with the header) and purchase requests. */
 async function watchMoney(page: Page) {
   const purchases: { key: string | undefined; body: string | null }[] = []
-  page.on('request', (r) => { if (r.url().endsWith('/api/v1/purchase') && r.method() === 'POST') purchases.push({ key: r.headers()['idempotency-key'], body: r.postData() }) })
+  page.on('request', (r) => {
+    if (r.url().endsWith('/api/v1/purchase') && r.method() === 'POST')
+      purchases.push({ key: r.headers()['idempotency-key'], body: r.postData() })
+  })
   await page.addInitScript(() => {
     const w = window as unknown as { __coins: unknown[] }
     w.__coins = []
@@ -29,23 +32,35 @@ async function watchMoney(page: Page) {
 }
 
 test.describe('continuous reading', () => {
-  test('the next episode flows in below without a page load or a layout shift; its first slice is loaded before the reader gets there', async ({ page }) => {
+  test('the next episode flows in below without a page load or a layout shift; its first slice is loaded before the reader gets there', async ({
+    page,
+  }) => {
     await page.setViewportSize({ width: 390, height: 800 })
     await page.addInitScript(() => {
       const w = window as unknown as { __cls: number }
       w.__cls = 0
       new PerformanceObserver((list) => {
-        for (const e of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) if (!e.hadRecentInput) w.__cls += e.value
+        for (const e of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[])
+          if (!e.hadRecentInput) w.__cls += e.value
       }).observe({ type: 'layout-shift', buffered: true })
     })
     await page.goto('/viewer/1')
     await hydrated(page)
-    await page.evaluate(() => { (window as unknown as { __samePage: boolean }).__samePage = true })
+    await page.evaluate(() => {
+      ;(window as unknown as { __samePage: boolean }).__samePage = true
+    })
     const next = page.locator('section[data-episode="2"]')
     await expect(next).toBeAttached()
     await expect(next.getByRole('heading', { level: 2 })).toHaveText(/^Épisode 2 : /)
     // fetched ahead: the next episode's first slice is loaded while the reader is still in episode 1
-    await expect.poll(() => next.locator('img').first().evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth > 0)).toBe(true)
+    await expect
+      .poll(() =>
+        next
+          .locator('img')
+          .first()
+          .evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth > 0),
+      )
+      .toBe(true)
     expect(page.url()).toMatch(/\/viewer\/1$/)
     const firstTop = await next.evaluate((el) => el.getBoundingClientRect().top + scrollY)
     expect(await page.evaluate(() => scrollY + innerHeight)).toBeLessThan(firstTop)
@@ -112,7 +127,14 @@ test.describe('continuous reading', () => {
     await dialog.getByRole('button', { name: 'Confirmer et débloquer' }).click()
     const ep6 = page.locator('section[data-episode="6"]')
     await expect(ep6).toBeAttached()
-    await expect.poll(() => ep6.locator('img').first().evaluate((i: HTMLImageElement) => i.naturalWidth)).toBeGreaterThan(0)
+    await expect
+      .poll(() =>
+        ep6
+          .locator('img')
+          .first()
+          .evaluate((i: HTMLImageElement) => i.naturalWidth),
+      )
+      .toBeGreaterThan(0)
     expect(await balance(page)).toBe(96)
     expect(await money.coinEvents()).toEqual([expect.objectContaining({ total: 96 })])
     await expect(page.getByText('Déblocage automatique activé : 4 sur 10 pièces utilisées.')).toBeVisible()
@@ -126,8 +148,14 @@ test.describe('continuous reading', () => {
     await readTo(page, locked8.getByRole('alert'))
     await expect(locked8.getByRole('alert')).toHaveText(/le budget de 10 pièces serait dépassé/)
     expect(await balance(page)).toBe(92)
-    expect(money.purchases.map((p) => JSON.parse(p.body!))).toEqual([{ episodeIds: [6], kind: 'POSSESSION' }, { episodeIds: [7], kind: 'POSSESSION' }])
-    expect(money.purchases.map((p) => p.key)).toEqual([expect.stringMatching(/^viewer-auto:\d+:6$/), expect.stringMatching(/^viewer-auto:\d+:7$/)])
+    expect(money.purchases.map((p) => JSON.parse(p.body!))).toEqual([
+      { episodeIds: [6], kind: 'POSSESSION' },
+      { episodeIds: [7], kind: 'POSSESSION' },
+    ])
+    expect(money.purchases.map((p) => p.key)).toEqual([
+      expect.stringMatching(/^viewer-auto:\d+:6$/),
+      expect.stringMatching(/^viewer-auto:\d+:7$/),
+    ])
 
     // reading the same stretch again (another visit): owned episodes open, no coin moves twice
     await page.goto('/viewer/5')
@@ -139,14 +167,22 @@ test.describe('continuous reading', () => {
 
     // opting out: the next locked episode offers the choice again
     await page.getByRole('button', { name: 'Désactiver' }).click()
-    await expect(page.getByRole('region', { name: /^Épisode 8 : / }).getByRole('button', { name: 'Débloquer la suite automatiquement…' })).toBeVisible()
+    await expect(
+      page.getByRole('region', { name: /^Épisode 8 : / }).getByRole('button', { name: 'Débloquer la suite automatiquement…' }),
+    ).toBeVisible()
   })
 
-  test('a session ended on another device while reading: the next locked episode signs the viewer out (NOT_FOUND_ACCESS_TOKEN)', async ({ browser, page, baseURL }) => {
+  test('a session ended on another device while reading: the next locked episode signs the viewer out (NOT_FOUND_ACCESS_TOKEN)', async ({
+    browser,
+    page,
+    baseURL,
+  }) => {
     await page.setViewportSize({ width: 390, height: 800 })
     const email = await reader(page, baseURL!)
     const signouts: string[] = []
-    page.on('request', (r) => { if (r.url().endsWith('/api/auth/signout') && r.method() === 'POST') signouts.push(r.url()) })
+    page.on('request', (r) => {
+      if (r.url().endsWith('/api/auth/signout') && r.method() === 'POST') signouts.push(r.url())
+    })
     await page.goto('/viewer/4')
     await hydrated(page)
     await expect(page.locator('section[data-episode="5"]')).toBeAttached() // fetched ahead while signed in
@@ -155,7 +191,10 @@ test.describe('continuous reading', () => {
     const otherContext = await browser.newContext({ baseURL })
     const other = await otherContext.newPage()
     await signIn(other, email)
-    const changed = await other.request.put('/api/v1/auth/local/change/password', { data: { oldPassword: 'Viewer-2026!', newPassword: 'Viewer2027x' }, headers: { origin: baseURL! } })
+    const changed = await other.request.put('/api/v1/auth/local/change/password', {
+      data: { oldPassword: 'Viewer-2026!', newPassword: 'Viewer2027x' },
+      headers: { origin: baseURL! },
+    })
     expect(changed.status()).toBe(200)
     await otherContext.close()
 
@@ -177,7 +216,9 @@ test.describe('continuous reading', () => {
     await hydrated(page)
     const saved = page.waitForRequest((r) => r.url().endsWith('/api/v1/viewer/3/progress') && r.method() === 'POST')
     const content = page.locator('#viewer-content')
-    await content.evaluate((el) => scrollTo(0, el.getBoundingClientRect().top + scrollY + (el.getBoundingClientRect().height - innerHeight) * 0.5))
+    await content.evaluate((el) =>
+      scrollTo(0, el.getBoundingClientRect().top + scrollY + (el.getBoundingClientRect().height - innerHeight) * 0.5),
+    )
     const position = (JSON.parse((await saved).postData()!) as { position: number }).position
     expect(position).toBeGreaterThan(0.3)
     expect(position).toBeLessThan(0.7)
@@ -257,7 +298,14 @@ test.describe('reading comfort', () => {
   test('PAPER mode from the settings cookie is in the server HTML: no flash, even without JavaScript', async ({ browser, baseURL }) => {
     const context = await browser.newContext({ javaScriptEnabled: false, baseURL })
     const url = new URL(baseURL!)
-    await context.addCookies([{ name: 'viewer-settings_fr', value: encodeURIComponent(JSON.stringify({ mode: 'PAPER', double: false })), domain: url.hostname, path: '/' }])
+    await context.addCookies([
+      {
+        name: 'viewer-settings_fr',
+        value: encodeURIComponent(JSON.stringify({ mode: 'PAPER', double: false })),
+        domain: url.hostname,
+        path: '/',
+      },
+    ])
     const page = await context.newPage()
     const res = await page.goto('/viewer/1')
     expect(res?.headers()['cache-control']).toBe('private, no-store')

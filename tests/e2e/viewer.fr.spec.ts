@@ -17,7 +17,8 @@ test.describe('French edition viewer', () => {
     await page.addInitScript(() => {
       ;(window as unknown as { __cls: number }).__cls = 0
       new PerformanceObserver((list) => {
-        for (const e of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) if (!e.hadRecentInput) (window as unknown as { __cls: number }).__cls += e.value
+        for (const e of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[])
+          if (!e.hadRecentInput) (window as unknown as { __cls: number }).__cls += e.value
       }).observe({ type: 'layout-shift', buffered: true })
     })
     const res = await page.goto(`/viewer/${FREE}`)
@@ -70,13 +71,17 @@ test.describe('French edition viewer', () => {
     const context = await browser.newContext({ javaScriptEnabled: false })
     const page = await context.newPage()
     const loaded: string[] = []
-    page.on('response', (r) => { if (r.url().includes(`/media/series/1/ep/1/`) && r.status() === 200) loaded.push(r.url()) })
+    page.on('response', (r) => {
+      if (r.url().includes(`/media/series/1/ep/1/`) && r.status() === 200) loaded.push(r.url())
+    })
     await page.goto(`/viewer/${FREE}`)
     const slices = page.locator('ol.viewer-slices img')
     await expect(slices).toHaveCount(3)
     await expect(slices.first()).toBeVisible()
     await expect(slices.nth(1)).toHaveAttribute('loading', 'lazy')
-    await expect(page.getByRole('navigation', { name: 'Navigation entre les épisodes' }).getByRole('link', { name: /Épisode suivant/ })).toHaveAttribute('href', '/viewer/2')
+    await expect(
+      page.getByRole('navigation', { name: 'Navigation entre les épisodes' }).getByRole('link', { name: /Épisode suivant/ }),
+    ).toHaveAttribute('href', '/viewer/2')
     // CSP: no inline style attribute or inline event handler in the server HTML
     expect(await page.content()).not.toMatch(/<[^>]+\s(style|on[a-z]+)=/i)
     await expect.poll(() => loaded.length).toBeGreaterThan(0)
@@ -113,7 +118,14 @@ test('a slice that fails to load shows a visible retry control that loads it aga
   fail = false
   await retry.click()
   await expect(retry).toBeHidden()
-  await expect.poll(() => page.locator('#viewer-content img').nth(1).evaluate((i: HTMLImageElement) => i.naturalWidth)).toBeGreaterThan(0)
+  await expect
+    .poll(() =>
+      page
+        .locator('#viewer-content img')
+        .nth(1)
+        .evaluate((i: HTMLImageElement) => i.naturalWidth),
+    )
+    .toBeGreaterThan(0)
 })
 
 test.describe('PAPER mode (spec §2 viewer modes)', () => {
@@ -167,7 +179,13 @@ test.describe('PAPER mode (spec §2 viewer modes)', () => {
     await expect(indicator(page)).toHaveText('1–2 / 3')
     await page.keyboard.press('ArrowRight')
     await expect(indicator(page)).toHaveText('3 / 3')
-    await expect.poll(() => visibleSlices(page).locator('img').evaluate((i: HTMLImageElement) => i.naturalWidth)).toBeGreaterThan(0)
+    await expect
+      .poll(() =>
+        visibleSlices(page)
+          .locator('img')
+          .evaluate((i: HTMLImageElement) => i.naturalWidth),
+      )
+      .toBeGreaterThan(0)
   })
 
   test('a novel episode takes the chosen font and size', async ({ page }) => {

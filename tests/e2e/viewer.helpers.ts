@@ -12,7 +12,11 @@ const PASSWORD = 'Viewer-2026!'
 /** A new verified account (API sign-up, code from the dev outbox). */
 export async function newAccount(request: APIRequestContext): Promise<string> {
   const email = `viewer-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`
-  expect((await request.post('/api/v1/auth/sign-up', { data: { email, password: PASSWORD, passwordConfirm: PASSWORD, agreeTerms: true } })).status()).toBe(200)
+  expect(
+    (
+      await request.post('/api/v1/auth/sign-up', { data: { email, password: PASSWORD, passwordConfirm: PASSWORD, agreeTerms: true } })
+    ).status(),
+  ).toBe(200)
   const outbox = await (await request.get('/dev/outbox')).text()
   const item = outbox.split('<li').find((li) => li.includes(`data-recipient="${email}"`))!
   const code = /\b(\d{6})\b/.exec(item.replace(/<[^>]+>/g, ' '))![1]!
@@ -40,4 +44,3 @@ export async function reader(page: Page, baseURL: string) {
 export async function balance(page: Page): Promise<number> {
   return ((await (await page.request.get('/api/v1/coin')).json()) as { data: { total: number } }).data.total
 }
-

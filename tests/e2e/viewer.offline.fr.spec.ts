@@ -8,7 +8,8 @@ import { hydrated, reader } from './viewer.helpers.ts'
  */
 async function purchase(page: Page, baseURL: string, episodeId: number, kind: 'RENT' | 'POSSESSION') {
   const res = await page.request.post('/api/v1/purchase', {
-    data: { episodeIds: [episodeId], kind }, headers: { origin: baseURL, 'idempotency-key': `e2e-offline-${Date.now()}-${episodeId}` },
+    data: { episodeIds: [episodeId], kind },
+    headers: { origin: baseURL, 'idempotency-key': `e2e-offline-${Date.now()}-${episodeId}` },
   })
   expect(res.status()).toBe(200)
 }
@@ -43,13 +44,19 @@ test.describe('offline reading', () => {
     await reader(page, baseURL!)
     await purchase(page, baseURL!, 10, 'RENT')
     await saveOffline(page, 10)
-    const saved = () => page.evaluate(async () => (await (await caches.open('viewer-offline-v1')).keys()).map((r) => new URL(r.url).pathname).filter((p) => p.includes('/10')))
+    const saved = () =>
+      page.evaluate(async () =>
+        (await (await caches.open('viewer-offline-v1')).keys()).map((r) => new URL(r.url).pathname).filter((p) => p.includes('/10')),
+      )
     expect((await saved()).length).toBeGreaterThan(3)
     // time passes: the rental's end (kept with the saved copy) is now behind us
     await page.evaluate(async () => {
       const cache = await caches.open('viewer-offline-v1')
       const meta = (await (await cache.match('/__viewer-offline/10'))!.json()) as Record<string, unknown>
-      await cache.put('/__viewer-offline/10', new Response(JSON.stringify({ ...meta, expiresAt: new Date(Date.now() - 1000).toISOString() })))
+      await cache.put(
+        '/__viewer-offline/10',
+        new Response(JSON.stringify({ ...meta, expiresAt: new Date(Date.now() - 1000).toISOString() })),
+      )
     })
     await context.setOffline(true)
     const res = await page.goto('/viewer/10')

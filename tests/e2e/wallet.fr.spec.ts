@@ -12,14 +12,20 @@ async function lockedWith(page: Page, kind: RegExp, from: number): Promise<numbe
   for (let id = from; id < from + 60; id++) {
     const res = await page.goto(`/viewer/${id}`)
     if (res?.status() !== 403) continue
-    await page.locator('astro-island:not([ssr])').first().waitFor({ state: 'attached', timeout: 5000 }).catch(() => {})
+    await page
+      .locator('astro-island:not([ssr])')
+      .first()
+      .waitFor({ state: 'attached', timeout: 5000 })
+      .catch(() => {})
     if ((await page.getByRole('radio', { name: kind }).count()) > 0) return id
   }
   throw new Error('no locked episode left to test with')
 }
 
 test.describe('rent or buy (French edition)', () => {
-  test('a reader buys coins in the sandbox, rents one episode and buys another (coins used shown), and finds all in the history', async ({ page }) => {
+  test('a reader buys coins in the sandbox, rents one episode and buys another (coins used shown), and finds all in the history', async ({
+    page,
+  }) => {
     // the other demo account moves coins here, so the shop spec (reader) can count its balance in parallel
     await signInTo(page, '/shop', { email: 'minor@example.com', password: 'Minor-2026!' })
     await page.getByRole('radio', { name: /^10 pièces/ }).check()
@@ -96,7 +102,9 @@ test.describe('rent or buy (French edition)', () => {
       await expect(page.locator('.locked-episode')).toHaveCount(0)
       await expect(page.getByText(/jusqu/).first()).toBeVisible()
       // the series' next ticket comes 24 or 72 hours later (what a locked episode of it now shows)
-      const preview = (await (await page.request.get(`/api/v1/purchase/preview?episodeId=${id}`)).json()) as { data: { ownership: { kind: string }; freetime: { available: boolean; nextTicketAt: string } } }
+      const preview = (await (await page.request.get(`/api/v1/purchase/preview?episodeId=${id}`)).json()) as {
+        data: { ownership: { kind: string }; freetime: { available: boolean; nextTicketAt: string } }
+      }
       expect(preview.data.ownership.kind).toBe('FREETIME')
       expect(preview.data.freetime.available).toBe(false)
       expect(Date.parse(preview.data.freetime.nextTicketAt) - Date.now()).toBeGreaterThan(23 * 3_600_000)

@@ -18,8 +18,21 @@ const PHONE = { width: 390, height: 844 }
 
 /** Links and buttons a thumb uses on the pages of issue 25 (inline links inside running text are not targets). */
 const TARGETS = [
-  '.site-header a', '.nav-bottom a', '.home-tabs a', '.banner-controls button', '[data-continue-row] a', '.row-head a',
-  '.series-grid > li > a', '.actions a', '.actions button', '.support-link', '.crumbs a', '.tags a', '.episodes a', '.site-footer a', '.site-footer button',
+  '.site-header a',
+  '.nav-bottom a',
+  '.home-tabs a',
+  '.banner-controls button',
+  '[data-continue-row] a',
+  '.row-head a',
+  '.series-grid > li > a',
+  '.actions a',
+  '.actions button',
+  '.support-link',
+  '.crumbs a',
+  '.tags a',
+  '.episodes a',
+  '.site-footer a',
+  '.site-footer button',
 ]
 
 async function smallTargets(page: Page): Promise<string[]> {
@@ -28,7 +41,10 @@ async function smallTargets(page: Page): Promise<string[]> {
     for (const el of document.querySelectorAll<HTMLElement>(selectors.join(','))) {
       const r = el.getBoundingClientRect()
       if (r.width === 0 || r.height === 0 || getComputedStyle(el).visibility === 'hidden') continue
-      if (r.width < 44 || r.height < 44) out.push(`${el.tagName.toLowerCase()}.${el.className} "${(el.textContent ?? '').trim().slice(0, 30)}" ${Math.round(r.width)}×${Math.round(r.height)}`)
+      if (r.width < 44 || r.height < 44)
+        out.push(
+          `${el.tagName.toLowerCase()}.${el.className} "${(el.textContent ?? '').trim().slice(0, 30)}" ${Math.round(r.width)}×${Math.round(r.height)}`,
+        )
     }
     return out
   }, TARGETS)
@@ -50,7 +66,9 @@ async function readerWhoReadEpisodeOne(page: Page, id: string) {
   await page.goto('/viewer/1')
   await hydrated(page)
   const saved = page.waitForRequest((r) => r.url().endsWith('/api/v1/viewer/1/progress') && r.method() === 'POST')
-  await page.locator('#viewer-content').evaluate((el) => scrollTo(0, el.getBoundingClientRect().top + scrollY + el.getBoundingClientRect().height - innerHeight))
+  await page
+    .locator('#viewer-content')
+    .evaluate((el) => scrollTo(0, el.getBoundingClientRect().top + scrollY + el.getBoundingClientRect().height - innerHeight))
   expect((JSON.parse((await saved).postData()!) as { position: number }).position).toBeGreaterThanOrEqual(0.98)
   return email
 }
@@ -72,7 +90,10 @@ export function wayBackSuite(id: string) {
   test.describe(`issue 25 §4–5 (${id})`, () => {
     test.use({ viewport: PHONE, hasTouch: true, isMobile: true })
 
-    test('"Contact support" on /faq (and an empty search), /my, the company information and a cancelled payment leads to the form', async ({ page, baseURL }) => {
+    test('"Contact support" on /faq (and an empty search), /my, the company information and a cancelled payment leads to the form', async ({
+      page,
+      baseURL,
+    }) => {
       const support = () => page.getByRole('link', { name: t('support.contact') })
       await page.goto('/faq')
       await expect(support()).toHaveAttribute('href', '/qna/register')
@@ -80,8 +101,13 @@ export function wayBackSuite(id: string) {
       await expect(page.getByText(t('faq.noResult'))).toBeVisible()
       await expect(support()).toHaveCount(1)
       await page.goto('/')
-      await page.locator('footer').getByRole('button', { name: t('footer.company') }).click()
-      await expect(page.getByRole('dialog', { name: t('footer.company') }).getByRole('link', { name: t('support.contact') })).toHaveAttribute('href', '/qna/register')
+      await page
+        .locator('footer')
+        .getByRole('button', { name: t('footer.company') })
+        .click()
+      await expect(
+        page.getByRole('dialog', { name: t('footer.company') }).getByRole('link', { name: t('support.contact') }),
+      ).toHaveAttribute('href', '/qna/register')
       await page.goto('/my')
       // a guest follows it: login first, then the form
       await support().click()
@@ -97,7 +123,10 @@ export function wayBackSuite(id: string) {
       await expect(support()).toBeVisible()
       // a cancelled payment offers support with the payment category chosen
       const product = ((await (await page.request.get('/api/v1/payment/products')).json()).data.items as { id: number }[])[0]!
-      const charge = await page.request.post('/api/v1/payment/charge', { data: { productId: product.id, method: 'card' }, headers: { 'idempotency-key': crypto.randomUUID(), origin: baseURL! } })
+      const charge = await page.request.post('/api/v1/payment/charge', {
+        data: { productId: product.id, method: 'card' },
+        headers: { 'idempotency-key': crypto.randomUUID(), origin: baseURL! },
+      })
       expect(charge.status()).toBe(200)
       await page.goto(`/shop/result?payment=${(await charge.json()).data.paymentId}&cancelled=1`)
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(t('wallet.result.cancelledTitle'))
@@ -113,14 +142,21 @@ export function wayBackSuite(id: string) {
       expect(places.length).toBeGreaterThan(3)
       expect(places).toEqual(places.map((_, i) => String(i + 1)))
       await expect(list.locator('.rank').first()).toBeVisible()
-      await page.getByRole('link', { name: t('hometab.more'), exact: true }).last().click()
+      await page
+        .getByRole('link', { name: t('hometab.more'), exact: true })
+        .last()
+        .click()
       await expect(page).toHaveURL(/\/home\/ranking\?cursor=/)
       const next = (await page.locator('main ol.series-grid .rank').allInnerTexts()).map(Number)
       expect(next[0]).toBe(places.length + 1)
       expect(await page.locator('main ol.series-grid').getAttribute('start')).toBe(String(places.length + 1))
       // home's most-read row is the top of the ranking, numbered too
       await page.goto('/')
-      expect((await page.locator('#popular ~ ol .rank, section[aria-labelledby="popular"] ol .rank').allInnerTexts()).slice(0, 3)).toEqual(['1', '2', '3'])
+      expect((await page.locator('#popular ~ ol .rank, section[aria-labelledby="popular"] ol .rank').allInnerTexts()).slice(0, 3)).toEqual([
+        '1',
+        '2',
+        '3',
+      ])
     })
 
     test('a guest: the series button starts at episode 1, the ticket rule is stated, no continue-reading row', async ({ page }) => {
@@ -134,7 +170,10 @@ export function wayBackSuite(id: string) {
       await expect(page.locator('[data-continue-row]')).toHaveCount(0)
     })
 
-    test('a reader: continue reading on home opens the next episode in one tap; the series button resumes; the ticket state shows', async ({ page, baseURL }, info) => {
+    test('a reader: continue reading on home opens the next episode in one tap; the series button resumes; the ticket state shows', async ({
+      page,
+      baseURL,
+    }, info) => {
       await readerWhoReadEpisodeOne(page, id)
       // home's HTML is the class's, the same for every reader: the row is an empty frame the browser fills
       const html = await (await page.request.get('/')).text()
@@ -143,7 +182,9 @@ export function wayBackSuite(id: string) {
       await page.addInitScript(() => {
         const w = window as unknown as { shift: number }
         w.shift = 0
-        new PerformanceObserver((list) => { for (const e of list.getEntries()) w.shift += (e as unknown as { value: number }).value }).observe({ type: 'layout-shift', buffered: true })
+        new PerformanceObserver((list) => {
+          for (const e of list.getEntries()) w.shift += (e as unknown as { value: number }).value
+        }).observe({ type: 'layout-shift', buffered: true })
       })
       await page.goto('/')
       const row = page.getByRole('region', { name: t('home.continue') })
@@ -156,7 +197,8 @@ export function wayBackSuite(id: string) {
       const box = (await card.boundingBox())!
       expect(box.y + box.height).toBeLessThan(844) // on the first screen
       let taps = 0
-      await card.tap(); taps++
+      await card.tap()
+      taps++
       await expect(page).toHaveURL(/\/viewer\/2$/)
       info.annotations.push({ type: 'taps from home to the next episode', description: String(taps) })
       expect(taps).toBeLessThanOrEqual(2)
@@ -164,7 +206,9 @@ export function wayBackSuite(id: string) {
       // half of episode 2 read: the series page resumes it
       await hydrated(page)
       const saved = page.waitForRequest((r) => r.url().endsWith('/api/v1/viewer/2/progress') && r.method() === 'POST')
-      await page.locator('#viewer-content').evaluate((el) => scrollTo(0, el.getBoundingClientRect().top + scrollY + (el.getBoundingClientRect().height - innerHeight) * 0.5))
+      await page
+        .locator('#viewer-content')
+        .evaluate((el) => scrollTo(0, el.getBoundingClientRect().top + scrollY + (el.getBoundingClientRect().height - innerHeight) * 0.5))
       await saved
       await page.goto(`/detail/${SERIES}`)
       const read = page.locator('.actions a.read')
@@ -173,7 +217,10 @@ export function wayBackSuite(id: string) {
       const state = page.locator('.ticket-state')
       await expect(state).toHaveText(t('detail.ticket.ready'))
       // the ticket used on episode 6: the next one comes in 24 h
-      const used = await page.request.post('/api/v1/purchase/freetime', { data: { episodeId: 6 }, headers: { 'idempotency-key': crypto.randomUUID(), origin: baseURL! } })
+      const used = await page.request.post('/api/v1/purchase/freetime', {
+        data: { episodeId: 6 },
+        headers: { 'idempotency-key': crypto.randomUUID(), origin: baseURL! },
+      })
       expect(used.status()).toBe(200)
       await page.reload()
       await expect(state).toHaveText(new RegExp(`24`))
@@ -181,7 +228,13 @@ export function wayBackSuite(id: string) {
       expect(await smallTargets(page)).toEqual([])
 
       // screenshots, signed in (home with the row, the series, the ranking, /my, /faq)
-      for (const [name, path] of [['home', '/'], ['series', `/detail/${SERIES}`], ['ranking', '/home/ranking'], ['my', '/my'], ['faq', '/faq']] as const) {
+      for (const [name, path] of [
+        ['home', '/'],
+        ['series', `/detail/${SERIES}`],
+        ['ranking', '/home/ranking'],
+        ['my', '/my'],
+        ['faq', '/faq'],
+      ] as const) {
         await page.goto(path)
         if (name === 'home') await expect(row.getByRole('link').first()).toBeVisible()
         if (name === 'series') await expect(state).toBeVisible()

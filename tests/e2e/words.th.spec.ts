@@ -3,6 +3,8 @@ import { editionWords } from './words.ts'
 
 test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true })
 
-test('the th edition is written for its readers: punctuation, day list, numbers, fonts and line breaking (issue 25)', async ({ page }, info) => {
+test('the th edition is written for its readers: punctuation, day list, numbers, fonts and line breaking (issue 25)', async ({
+  page,
+}, info) => {
   await editionWords(page, 'th', info)
 })

@@ -27,7 +27,11 @@ export async function editionWords(page: Page, id: keyof typeof SCRIPT_STYLE, in
   const main = page.locator('main')
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
   expect(await main.innerText(), 'a space before a colon is French typography').not.toMatch(/[\s\u00a0\u202f][:：]/)
-  const days = await page.evaluate(([locale, a, b]) => new Intl.ListFormat(locale, { type: 'conjunction' }).format([a, b]), [edition.locale, t('weekday.SUNDAY'), t('weekday.WEDNESDAY')] as const)
+  const days = await page.evaluate(([locale, a, b]) => new Intl.ListFormat(locale, { type: 'conjunction' }).format([a, b]), [
+    edition.locale,
+    t('weekday.SUNDAY'),
+    t('weekday.WEDNESDAY'),
+  ] as const)
   const schedule = page.locator('.schedule')
   await expect(schedule).toContainText(t('detail.schedule').replace('{{days}}', days))
   if (id === 'jp') expect(days).toContain('、')
@@ -54,7 +58,9 @@ export async function editionWords(page: Page, id: keyof typeof SCRIPT_STYLE, in
   const mileage = await page.evaluate((locale) => new Intl.NumberFormat(locale).format(3600), edition.locale)
   expect(mileage).not.toBe('3600')
   // the balance line with its other numbers left open: "…ポイント：3,600"
-  const filled = t('account.my.coinDetail').replace(/\{\{(coin|bonus|free)\}\}/g, '\u0000').replace('{{mileage}}', mileage)
+  const filled = t('account.my.coinDetail')
+    .replace(/\{\{(coin|bonus|free)\}\}/g, '\u0000')
+    .replace('{{mileage}}', mileage)
   const line = new RegExp(filled.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replaceAll('\u0000', '\\S+'))
   await expect(page.locator('main')).toContainText(line)
   await page.screenshot({ path: info.outputPath(`words-${id}-my.png`) })
@@ -68,7 +74,10 @@ export async function couponAndHeader(page: Page, id: string) {
   await page.goto('/coupon')
   const offers = page.locator('#downloads li')
   await expect(offers.first()).toBeVisible()
-  const added = t('wallet.coupon.received.COIN').split('{{count}}').map((x) => x.trim()).sort((a, b) => b.length - a.length)[0]!
+  const added = t('wallet.coupon.received.COIN')
+    .split('{{count}}')
+    .map((x) => x.trim())
+    .sort((a, b) => b.length - a.length)[0]!
   for (const text of await offers.allInnerTexts()) expect(text).not.toContain(added)
 
   // on a desktop the header's balance stays one line, not a squeezed circle

@@ -59,29 +59,55 @@ describe('message catalogues', () => {
     }
   })
 
-  const pluralBases = [...new Set(Object.keys(fr).filter((k) => PLURAL.test(k)).map(base))]
+  const pluralBases = [
+    ...new Set(
+      Object.keys(fr)
+        .filter((k) => PLURAL.test(k))
+        .map(base),
+    ),
+  ]
 
   it('fr has plural keys (every string whose wording depends on a number)', () => {
-    expect(pluralBases).toEqual(expect.arrayContaining(['wallet.shop.coins', 'roulette.tickets', 'faq.resultCount', 'community.comment.count']))
+    expect(pluralBases).toEqual(
+      expect.arrayContaining(['wallet.shop.coins', 'roulette.tickets', 'faq.resultCount', 'community.comment.count']),
+    )
   })
 
   it.each(EDITION_IDS)('%s has exactly the plural forms its language needs, for every plural key of fr', (id) => {
     const messages = loadMessages(id)
     const needed = [...categories(id)].sort()
     for (const key of pluralBases) {
-      const present = Object.keys(messages).filter((k) => base(k) === key && PLURAL.test(k)).map((k) => k.slice(key.length + 1)).sort()
+      const present = Object.keys(messages)
+        .filter((k) => base(k) === key && PLURAL.test(k))
+        .map((k) => k.slice(key.length + 1))
+        .sort()
       expect(present, `${id} ${key}`).toEqual(needed)
       expect(key in messages, `${id} ${key} without a plural suffix`).toBe(false)
     }
     for (const [key, text] of Object.entries(messages)) {
-      if (!PLURAL.test(key) && /\{\{count\}\}/.test(text)) expect(['account.findId.found', 'community.comment.form.counter', 'community.comment.like', 'community.comment.dislike', 'wallet.shop.perUser'], `${id} ${key} counts without plural forms`).toContain(key)
+      if (!PLURAL.test(key) && /\{\{count\}\}/.test(text))
+        expect(
+          [
+            'account.findId.found',
+            'community.comment.form.counter',
+            'community.comment.like',
+            'community.comment.dislike',
+            'wallet.shop.perUser',
+          ],
+          `${id} ${key} counts without plural forms`,
+        ).toContain(key)
     }
   })
 
   it('renders singular and plural through the real i18n instance', () => {
     const t = (id: string) => createTranslator(loadEdition(id).edition.locale, loadMessages(id))
     const frT = t('fr')
-    expect([0, 1, 2, 1_000_000].map((count) => frT('wallet.shop.coins', { count }))).toEqual(['0 pièce', '1 pièce', '2 pièces', '1\u202f000\u202f000 de pièces'])
+    expect([0, 1, 2, 1_000_000].map((count) => frT('wallet.shop.coins', { count }))).toEqual([
+      '0 pièce',
+      '1 pièce',
+      '2 pièces',
+      '1\u202f000\u202f000 de pièces',
+    ])
     expect(frT('faq.resultCount', { count: 1, q: 'vampire' })).toBe('1 résultat pour « vampire »')
     expect(frT('wallet.buy.rent', { count: 72, coins: frT('wallet.shop.coins', { count: 1 }) })).toBe('Louer 72 h (1 pièce)')
     const deT = t('de')

@@ -11,15 +11,37 @@ import { loadMessages } from '../../src/lib/edition/load.ts'
  */
 type Term = { words: string[]; not: string[] }
 /** currency and mileage in every edition; an edition may name more things (de: episode, not "Folge"). */
-const glossary = (id: string) => JSON.parse(readFileSync(new URL(`../../editions/${id}/glossary.json`, import.meta.url), 'utf8')) as Record<'currency' | 'mileage', Term> & Record<string, Term | string>
-const finds = (synonym: string) => (/^[\p{Script=Latin}\s-]+$/u.test(synonym) ? new RegExp(`(?<![\\p{L}])${synonym}`, /^\p{Lu}/u.test(synonym) ? 'u' : 'iu') : new RegExp(synonym, 'u'))
+const glossary = (id: string) =>
+  JSON.parse(readFileSync(new URL(`../../editions/${id}/glossary.json`, import.meta.url), 'utf8')) as Record<'currency' | 'mileage', Term> &
+    Record<string, Term | string>
+const finds = (synonym: string) =>
+  /^[\p{Script=Latin}\s-]+$/u.test(synonym)
+    ? new RegExp(`(?<![\\p{L}])${synonym}`, /^\p{Lu}/u.test(synonym) ? 'u' : 'iu')
+    : new RegExp(synonym, 'u')
 const withoutPlaceholders = (s: string) => s.replace(/\{\{\s*\w+\s*\}\}/g, '') // placeholders are not words
 const uses = (text: string, term: Term) => term.words.some((w) => text.toLowerCase().includes(w.toLowerCase()))
 
 /** Strings that name the thing itself: each must use the edition's word (the header, /my, the shop, the low-balance error). */
 const NAMES = {
-  currency: ['wallet.type.COIN', 'account.my.coin', 'account.my.coins', 'account.my.coinDetail', 'error.COIN_INSUFFICIENT', 'wallet.shop.title', 'account.my.entry.shop', 'wallet.shop.coins_other'],
-  mileage: ['wallet.type.MILEAGE', 'wallet.history.mileage', 'account.my.coinDetail', 'error.MILEAGE_INSUFFICIENT', 'roulette.prize.MILEAGE_other', 'wallet.source.MILEAGE', 'benefit.description'],
+  currency: [
+    'wallet.type.COIN',
+    'account.my.coin',
+    'account.my.coins',
+    'account.my.coinDetail',
+    'error.COIN_INSUFFICIENT',
+    'wallet.shop.title',
+    'account.my.entry.shop',
+    'wallet.shop.coins_other',
+  ],
+  mileage: [
+    'wallet.type.MILEAGE',
+    'wallet.history.mileage',
+    'account.my.coinDetail',
+    'error.MILEAGE_INSUFFICIENT',
+    'roulette.prize.MILEAGE_other',
+    'wallet.source.MILEAGE',
+    'benefit.description',
+  ],
 } as const
 
 describe.each(EDITION_IDS)('the %s edition names its currency and its mileage one way', (id) => {
@@ -29,7 +51,9 @@ describe.each(EDITION_IDS)('the %s edition names its currency and its mileage on
   const things = Object.keys(words).filter((k) => !k.startsWith('$'))
   it.each(things)('%s: no catalogue string uses a synonym of the glossary word', (thing) => {
     const term = words[thing] as Term
-    const found = Object.entries(messages).flatMap(([key, value]) => term.not.filter((s) => finds(s).test(withoutPlaceholders(value))).map((s) => `${key}: "${s}" in "${value}"`))
+    const found = Object.entries(messages).flatMap(([key, value]) =>
+      term.not.filter((s) => finds(s).test(withoutPlaceholders(value))).map((s) => `${key}: "${s}" in "${value}"`),
+    )
     expect(found).toEqual([])
   })
 

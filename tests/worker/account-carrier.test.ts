@@ -13,7 +13,8 @@ beforeAll(async () => {
   await seedDemo(env.DB)
 })
 
-const encode = (token: string, purpose = 'PHONE') => json('GET', `/api/v1/auth/carrier/encode?purpose=${purpose}&returnPath=%2Fsetting%2Fphone`, undefined, bearer(token))
+const encode = (token: string, purpose = 'PHONE') =>
+  json('GET', `/api/v1/auth/carrier/encode?purpose=${purpose}&returnPath=%2Fsetting%2Fphone`, undefined, bearer(token))
 const result = (fields: Record<string, string>) => json('POST', '/api/v1/auth/carrier/result', fields)
 const identity = (phone: string, birthDate = '1990-04-01') => ({ name: '홍길동', phone, birthDate, carrier: 'SKT' as const })
 const b64 = (o: unknown) => btoa(JSON.stringify(o)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
@@ -53,18 +54,28 @@ describe('carrier verification (sandbox provider)', () => {
     await expectError(res, 400, 'CARRIER_TAMPERED')
     expect(body.message).toBe('Le résultat de la vérification a été modifié pendant la transmission. Veuillez recommencer la vérification.')
     // another reader's id slipped into the request: same refusal
-    await expectError(await result({ ...fields, EncodeData: b64({ ...payload, request: { ...payload.request, userId: 1 } }) }), 400, 'CARRIER_TAMPERED')
-    await expectError(await result({ ...fields, Mac: fields.Mac!.slice(0, -2) + (fields.Mac!.endsWith('AA') ? 'BB' : 'AA') }), 400, 'CARRIER_TAMPERED')
+    await expectError(
+      await result({ ...fields, EncodeData: b64({ ...payload, request: { ...payload.request, userId: 1 } }) }),
+      400,
+      'CARRIER_TAMPERED',
+    )
+    await expectError(
+      await result({ ...fields, Mac: fields.Mac!.slice(0, -2) + (fields.Mac!.endsWith('AA') ? 'BB' : 'AA') }),
+      400,
+      'CARRIER_TAMPERED',
+    )
     await expectError(await result({ EncodeData: 'e30', Mac: '' }), 400, 'CARRIER_TAMPERED')
     expect(await phoneOf(user.id)).toBeNull()
   })
 
   it('the sandbox refuses a forged request', async () => {
     const { request } = await userWithRequest()
-    await expect(sandboxAnswer({ data: b64({ ...unb64(request.data), userId: 1 }), mac: request.mac }, identity(freshPhone()))).rejects.toMatchObject({ code: 'CARRIER_TAMPERED' })
+    await expect(
+      sandboxAnswer({ data: b64({ ...unb64(request.data), userId: 1 }), mac: request.mac }, identity(freshPhone())),
+    ).rejects.toMatchObject({ code: 'CARRIER_TAMPERED' })
   })
 
-  it('a result after the request\'s 10 minutes is TIMEOUT', async () => {
+  it("a result after the request's 10 minutes is TIMEOUT", async () => {
     const user = await makeUser()
     const start = (await startCarrier(user.id, 'PHONE', '/my', new Date(Date.now() - 11 * 60_000)))!
     const fields = await sandboxAnswer({ data: start.fields.EncodeData!, mac: start.fields.Mac! }, identity(freshPhone()))

@@ -8,7 +8,24 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { env } from 'cloudflare:workers'
 import { seedDemo } from './seed.ts'
 import {
-  PASSWORD, app, bearer, db, expectError, form, freshPhone, json, latestResetLink, latestSmsCode, makeUser, otherCode, outboxFor, passwordHashOf, read, signIn, tokensFor, webCookie,
+  PASSWORD,
+  app,
+  bearer,
+  db,
+  expectError,
+  form,
+  freshPhone,
+  json,
+  latestResetLink,
+  latestSmsCode,
+  makeUser,
+  otherCode,
+  outboxFor,
+  passwordHashOf,
+  read,
+  signIn,
+  tokensFor,
+  webCookie,
 } from './account.helpers.ts'
 import { request } from './app.ts'
 import { deriveKeys } from '../../src/features/auth/tokens.ts'
@@ -22,21 +39,31 @@ beforeAll(async () => {
 const change = (token: string, body: Record<string, string>) => json('PUT', '/api/v1/auth/local/change/password', body, bearer(token))
 const resetMail = (email: string) => json('POST', '/api/v1/auth/mail/password', { email })
 const reset = (body: Record<string, unknown>) => json('POST', '/api/v1/auth/local/reset/password', body)
-const smsSend = (body: Record<string, unknown>, headers: Record<string, string> = {}) => json('POST', '/api/v1/auth/sms/send', body, headers)
-const smsVerify = (body: Record<string, unknown>, headers: Record<string, string> = {}) => json('POST', '/api/v1/auth/sms/verify', body, headers)
+const smsSend = (body: Record<string, unknown>, headers: Record<string, string> = {}) =>
+  json('POST', '/api/v1/auth/sms/send', body, headers)
+const smsVerify = (body: Record<string, unknown>, headers: Record<string, string> = {}) =>
+  json('POST', '/api/v1/auth/sms/verify', body, headers)
 const refresh = (t: { accessToken: { value: string }; refreshToken: { value: string } }) =>
   json('POST', '/api/v1/auth/refresh', { accessToken: t.accessToken.value, refreshToken: t.refreshToken.value })
 
 describe('change password (PUT /api/v1/auth/local/change/password)', () => {
   it('needs a signed-in reader', async () => {
-    await expectError(await json('PUT', '/api/v1/auth/local/change/password', { oldPassword: PASSWORD, newPassword: 'abc123' }), 401, 'NOT_LOGIN_USER')
+    await expectError(
+      await json('PUT', '/api/v1/auth/local/change/password', { oldPassword: PASSWORD, newPassword: 'abc123' }),
+      401,
+      'NOT_LOGIN_USER',
+    )
   })
 
   it('refuses each rule with its code and changes nothing', async () => {
     const user = await makeUser()
     const t = await tokensFor(user.email)
     const before = await passwordHashOf(user.id)
-    await expectError(await change(t.accessToken.value, { oldPassword: PASSWORD, newPassword: 'abc123', newPasswordConfirm: 'abc124' }), 400, 'INCORRECT_PASSWORD')
+    await expectError(
+      await change(t.accessToken.value, { oldPassword: PASSWORD, newPassword: 'abc123', newPasswordConfirm: 'abc124' }),
+      400,
+      'INCORRECT_PASSWORD',
+    )
     await expectError(await change(t.accessToken.value, { oldPassword: PASSWORD, newPassword: 'ab12' }), 400, 'INVALID_PW_REGEX') // under 6
     await expectError(await change(t.accessToken.value, { oldPassword: PASSWORD, newPassword: 'lettersonly' }), 400, 'INVALID_PW_REGEX')
     await expectError(await change(t.accessToken.value, { oldPassword: PASSWORD, newPassword: '12345678' }), 400, 'INVALID_PW_REGEX')
@@ -66,13 +93,18 @@ describe('change password (PUT /api/v1/auth/local/change/password)', () => {
     const { issueTokens } = await import('../../src/features/auth/auth.server.ts')
     const { createDb } = await import('../../src/lib/server/db.ts')
     const pair = await issueTokens(createDb(env.DB), user.id, { issuer: 'https://fr.bomtoon.example', t: (k) => k })
-    await expectError(await change(pair.accessToken.value, { oldPassword: 'anything1', newPassword: 'abc123' }), 400, 'NOT_LOCAL_LOGIN_USER')
+    await expectError(
+      await change(pair.accessToken.value, { oldPassword: 'anything1', newPassword: 'abc123' }),
+      400,
+      'NOT_LOCAL_LOGIN_USER',
+    )
   })
 
   it('locks after 5 wrong current passwords within the hour (DUPLICATE_LOGIN), the password unchanged', async () => {
     const user = await makeUser()
     const t = await tokensFor(user.email)
-    for (let i = 0; i < 5; i++) await expectError(await change(t.accessToken.value, { oldPassword: `Wrong-${i}x`, newPassword: 'abc123' }), 400, 'INCORRECT_PASSWORD')
+    for (let i = 0; i < 5; i++)
+      await expectError(await change(t.accessToken.value, { oldPassword: `Wrong-${i}x`, newPassword: 'abc123' }), 400, 'INCORRECT_PASSWORD')
     await expectError(await change(t.accessToken.value, { oldPassword: PASSWORD, newPassword: 'abc123' }), 429, 'DUPLICATE_LOGIN')
     expect((await signIn(user.email)).status).toBe(200)
   })
@@ -80,10 +112,18 @@ describe('change password (PUT /api/v1/auth/local/change/password)', () => {
   it('works as a plain form: the cookie is replaced, errors come back to the page', async () => {
     const user = await makeUser()
     const cookie = await webCookie(user.email)
-    const bad = await form('/api/v1/auth/web/change-password', { oldPassword: PASSWORD, newPassword: 'abc123', newPasswordConfirm: 'abc999' }, { cookie })
+    const bad = await form(
+      '/api/v1/auth/web/change-password',
+      { oldPassword: PASSWORD, newPassword: 'abc123', newPasswordConfirm: 'abc999' },
+      { cookie },
+    )
     expect(bad.status).toBe(303)
     expect(bad.headers.get('location')).toBe('/user/changePassword?error=INCORRECT_PASSWORD')
-    const res = await form('/api/v1/auth/web/change-password', { oldPassword: PASSWORD, newPassword: 'abc123', newPasswordConfirm: 'abc123' }, { cookie })
+    const res = await form(
+      '/api/v1/auth/web/change-password',
+      { oldPassword: PASSWORD, newPassword: 'abc123', newPasswordConfirm: 'abc123' },
+      { cookie },
+    )
     expect(res.headers.get('location')).toBe('/user/changePassword?done=1')
     const fresh = /wt_session=([^;]+)/.exec(res.headers.get('set-cookie') ?? '')?.[1]
     expect(fresh).toBeTruthy()
@@ -106,10 +146,15 @@ describe('reset by e-mail link', () => {
     const link = await latestResetLink(user.email)
     expect(link.url.startsWith('https://fr.bomtoon.example/user/resetPassword?')).toBe(true)
     expect(link.userId).toBe(user.id)
-    const row = await db().prepare(`SELECT created_at, expires_at, code_hash FROM one_time_codes WHERE kind = 'RESET_LINK' AND user_id = ? ORDER BY id DESC`).bind(user.id).first<{ created_at: string; expires_at: string; code_hash: string }>()
+    const row = await db()
+      .prepare(`SELECT created_at, expires_at, code_hash FROM one_time_codes WHERE kind = 'RESET_LINK' AND user_id = ? ORDER BY id DESC`)
+      .bind(user.id)
+      .first<{ created_at: string; expires_at: string; code_hash: string }>()
     expect(Date.parse(row!.expires_at) - Date.parse(row!.created_at)).toBe(3_600_000)
     expect(row!.code_hash).not.toContain(link.uuid) // only a hash is stored
-    expect(await read(await reset({ userId: link.userId, uuid: link.uuid, newPassword: 'Fresh2026x', newPasswordConfirm: 'Fresh2026x' }))).toEqual({ result: 'SUCCESS', data: { result: 'SUCCESS' } })
+    expect(
+      await read(await reset({ userId: link.userId, uuid: link.uuid, newPassword: 'Fresh2026x', newPasswordConfirm: 'Fresh2026x' })),
+    ).toEqual({ result: 'SUCCESS', data: { result: 'SUCCESS' } })
     expect((await signIn(user.email, 'Fresh2026x')).status).toBe(200)
     await expectError(await refresh(t), 401, 'NOT_FOUND_REFRESH_TOKEN')
     expect(await outboxFor(user.email, 'password-changed')).toHaveLength(1)
@@ -143,7 +188,10 @@ describe('reset by e-mail link', () => {
     await expectError(await resetMail(unknown), 429, 'FREQUENT_REQUEST')
     // after the 5 minutes a new link is sent and the older one stops working
     const first = await latestResetLink(user.email)
-    await db().prepare(`UPDATE rate_limits SET reset_at = ? WHERE bucket = ?`).bind(new Date(Date.now() - 1000).toISOString(), `reset-mail:${user.email}`).run()
+    await db()
+      .prepare(`UPDATE rate_limits SET reset_at = ? WHERE bucket = ?`)
+      .bind(new Date(Date.now() - 1000).toISOString(), `reset-mail:${user.email}`)
+      .run()
     expect((await resetMail(user.email)).status).toBe(200)
     const second = await latestResetLink(user.email)
     expect(second.uuid).not.toBe(first.uuid)
@@ -159,14 +207,21 @@ describe('reset by e-mail link', () => {
     const before = await passwordHashOf(user.id)
     await expectError(await reset({ userId: user.id, uuid: link.uuid, newPassword: 'short1' }), 400, 'INVALID_PW_REGEX') // reset: 8 to 20
     await expectError(await reset({ userId: user.id, uuid: link.uuid, newPassword: 'a1'.repeat(11) }), 400, 'INVALID_PW_REGEX')
-    await expectError(await reset({ userId: user.id, uuid: link.uuid, newPassword: 'Fresh2026x', newPasswordConfirm: 'Fresh2026y' }), 400, 'INCORRECT_PASSWORD')
+    await expectError(
+      await reset({ userId: user.id, uuid: link.uuid, newPassword: 'Fresh2026x', newPasswordConfirm: 'Fresh2026y' }),
+      400,
+      'INCORRECT_PASSWORD',
+    )
     await expectError(await reset({ userId: user.id, uuid: link.uuid, newPassword: PASSWORD }), 400, 'EQUAL_PASSWORD')
     await expectError(await reset({ userId: other.id, uuid: link.uuid, newPassword: 'Fresh2026x' }), 410, 'TIMEOUT')
     await expectError(await reset({ userId: user.id, uuid: link.uuid.slice(0, -2) + 'AA', newPassword: 'Fresh2026x' }), 410, 'TIMEOUT')
     await expectError(await reset({ userId: 'x', uuid: link.uuid, newPassword: 'Fresh2026x' }), 400, 'INVALID_PARAMETER')
     expect(await passwordHashOf(user.id)).toBe(before)
     // past its hour
-    await db().prepare(`UPDATE one_time_codes SET expires_at = ? WHERE kind = 'RESET_LINK' AND user_id = ?`).bind(new Date(Date.now() - 1).toISOString(), user.id).run()
+    await db()
+      .prepare(`UPDATE one_time_codes SET expires_at = ? WHERE kind = 'RESET_LINK' AND user_id = ?`)
+      .bind(new Date(Date.now() - 1).toISOString(), user.id)
+      .run()
     await expectError(await reset({ userId: user.id, uuid: link.uuid, newPassword: 'Fresh2026x' }), 410, 'TIMEOUT')
     expect(await passwordHashOf(user.id)).toBe(before)
   })
@@ -176,11 +231,26 @@ describe('reset by e-mail link', () => {
     const sent = await form('/api/v1/auth/web/reset-mail', { email: user.email })
     expect(sent.headers.get('location')).toBe(`/user/findPassword?tab=email&sent=1&email=${encodeURIComponent(user.email)}`)
     const link = await latestResetLink(user.email)
-    const bad = await form('/api/v1/auth/web/reset-password', { userId: String(user.id), uuid: link.uuid, newPassword: 'short1', newPasswordConfirm: 'short1' })
+    const bad = await form('/api/v1/auth/web/reset-password', {
+      userId: String(user.id),
+      uuid: link.uuid,
+      newPassword: 'short1',
+      newPasswordConfirm: 'short1',
+    })
     expect(bad.headers.get('location')).toBe(`/user/resetPassword?userId=${user.id}&uuid=${link.uuid}&error=INVALID_PW_REGEX`)
-    const good = await form('/api/v1/auth/web/reset-password', { userId: String(user.id), uuid: link.uuid, newPassword: 'Fresh2026x', newPasswordConfirm: 'Fresh2026x' })
+    const good = await form('/api/v1/auth/web/reset-password', {
+      userId: String(user.id),
+      uuid: link.uuid,
+      newPassword: 'Fresh2026x',
+      newPasswordConfirm: 'Fresh2026x',
+    })
     expect(good.headers.get('location')).toBe('/user/resetPassword/result?result=SUCCESS')
-    const again = await form('/api/v1/auth/web/reset-password', { userId: String(user.id), uuid: link.uuid, newPassword: 'Fresh2026y', newPasswordConfirm: 'Fresh2026y' })
+    const again = await form('/api/v1/auth/web/reset-password', {
+      userId: String(user.id),
+      uuid: link.uuid,
+      newPassword: 'Fresh2026y',
+      newPasswordConfirm: 'Fresh2026y',
+    })
     expect(again.headers.get('location')).toBe('/user/resetPassword/result?result=TIMEOUT')
     // from another site: refused, nothing sent
     const before = (await outboxFor(user.email)).length
@@ -194,13 +264,19 @@ describe('find password by phone ID (SMS code)', () => {
   it('sends a 10-minute code, verifies it, and the ticket resets the password once', async () => {
     const phone = freshPhone()
     const user = await makeUser({ phone })
-    const sent = await read(await smsSend({ purpose: 'FIND_PASSWORD', phone: phone.replace('+33', '+33 ').replace(/(\d{2})(?=\d)/g, '$1 '), id: user.email }))
+    const sent = await read(
+      await smsSend({ purpose: 'FIND_PASSWORD', phone: phone.replace('+33', '+33 ').replace(/(\d{2})(?=\d)/g, '$1 '), id: user.email }),
+    )
     expect(sent.result).toBe('SUCCESS')
     expect(Date.parse(sent.data.expiresAt) - Date.now()).toBeGreaterThan(9 * 60_000)
     expect(Date.parse(sent.data.expiresAt) - Date.now()).toBeLessThanOrEqual(10 * 60_000)
     expect(sent.data.phone.endsWith(phone.slice(-4))).toBe(true)
     const code = await latestSmsCode(phone)
-    await expectError(await smsVerify({ purpose: 'FIND_PASSWORD', phone, id: user.email, code: otherCode(code) }), 400, 'NOT_FOUND_SMS_USER')
+    await expectError(
+      await smsVerify({ purpose: 'FIND_PASSWORD', phone, id: user.email, code: otherCode(code) }),
+      400,
+      'NOT_FOUND_SMS_USER',
+    )
     const ok = await read(await smsVerify({ purpose: 'FIND_PASSWORD', phone, id: user.email, code }))
     expect(ok.data).toMatchObject({ purpose: 'FIND_PASSWORD', userId: user.id })
     await expectError(await smsVerify({ purpose: 'FIND_PASSWORD', phone, id: user.email, code }), 409, 'ALREADY_USE_SMS')
@@ -215,7 +291,10 @@ describe('find password by phone ID (SMS code)', () => {
     const res = await smsSend({ purpose: 'FIND_PASSWORD', phone, id: user.email })
     await expectError(res.clone(), 409, 'ALREADY_SEND_SMS')
     expect(await outboxFor(phone)).toHaveLength(1)
-    await db().prepare(`UPDATE one_time_codes SET expires_at = ? WHERE kind = 'SMS' AND target = ?`).bind(new Date(Date.now() - 1).toISOString(), phone).run()
+    await db()
+      .prepare(`UPDATE one_time_codes SET expires_at = ? WHERE kind = 'SMS' AND target = ?`)
+      .bind(new Date(Date.now() - 1).toISOString(), phone)
+      .run()
     const old = await latestSmsCode(phone)
     await expectError(await smsVerify({ purpose: 'FIND_PASSWORD', phone, id: user.email, code: old }), 410, 'EXPIRED_OTP')
     expect((await smsSend({ purpose: 'FIND_PASSWORD', phone, id: user.email })).status).toBe(200)
@@ -228,7 +307,12 @@ describe('find password by phone ID (SMS code)', () => {
     await expectError(await smsVerify({ purpose: 'FIND_PASSWORD', phone, id: user.email, code: '123456' }), 400, 'NOT_FOUND_SMS_USER')
     await smsSend({ purpose: 'FIND_PASSWORD', phone, id: user.email })
     const code = await latestSmsCode(phone)
-    for (let i = 0; i < 5; i++) await expectError(await smsVerify({ purpose: 'FIND_PASSWORD', phone, id: user.email, code: otherCode(code) }), 400, 'NOT_FOUND_SMS_USER')
+    for (let i = 0; i < 5; i++)
+      await expectError(
+        await smsVerify({ purpose: 'FIND_PASSWORD', phone, id: user.email, code: otherCode(code) }),
+        400,
+        'NOT_FOUND_SMS_USER',
+      )
     await expectError(await smsVerify({ purpose: 'FIND_PASSWORD', phone, id: user.email, code }), 409, 'EXCEED_AUTH_COUNT')
   })
 
@@ -246,7 +330,10 @@ describe('find password by phone ID (SMS code)', () => {
     const phone = freshPhone()
     for (let i = 0; i < 5; i++) {
       expect((await smsSend({ purpose: 'FIND_ID', phone })).status).toBe(200)
-      await db().prepare(`UPDATE one_time_codes SET expires_at = ? WHERE kind = 'SMS' AND target = ?`).bind(new Date(Date.now() - 1).toISOString(), phone).run()
+      await db()
+        .prepare(`UPDATE one_time_codes SET expires_at = ? WHERE kind = 'SMS' AND target = ?`)
+        .bind(new Date(Date.now() - 1).toISOString(), phone)
+        .run()
     }
     await expectError(await smsSend({ purpose: 'FIND_ID', phone }), 409, 'EXCEED_AUTH_COUNT')
     expect(await outboxFor(phone)).toHaveLength(5)
@@ -256,7 +343,9 @@ describe('find password by phone ID (SMS code)', () => {
     const phone = freshPhone()
     const user = await makeUser({ phone })
     const sent = await form('/api/v1/auth/web/sms-send', { purpose: 'FIND_PASSWORD', phone, id: user.email })
-    expect(sent.headers.get('location')).toBe(`/user/findPassword?tab=phone&step=code&phone=${encodeURIComponent(phone)}&id=${encodeURIComponent(user.email)}`)
+    expect(sent.headers.get('location')).toBe(
+      `/user/findPassword?tab=phone&step=code&phone=${encodeURIComponent(phone)}&id=${encodeURIComponent(user.email)}`,
+    )
     const again = await form('/api/v1/auth/web/sms-send', { purpose: 'FIND_PASSWORD', phone, id: user.email })
     expect(again.headers.get('location')).toContain('step=code&error=ALREADY_SEND_SMS')
     const code = await latestSmsCode(phone)
@@ -322,7 +411,9 @@ describe('phone registration (SMS code, signed in)', () => {
 
 describe('bad input changes nothing', () => {
   it('malformed bodies: 400 INVALID_PARAMETER, no mail, no SMS, no code', async () => {
-    const before = await db().prepare('SELECT (SELECT COUNT(*) FROM outbox) + (SELECT COUNT(*) FROM one_time_codes) AS n').first<number>('n')
+    const before = await db()
+      .prepare('SELECT (SELECT COUNT(*) FROM outbox) + (SELECT COUNT(*) FROM one_time_codes) AS n')
+      .first<number>('n')
     const cases: [string, string, unknown][] = [
       ['POST', '/api/v1/auth/mail/password', { email: 42 }],
       ['POST', '/api/v1/auth/mail/password', {}],
@@ -335,7 +426,13 @@ describe('bad input changes nothing', () => {
     ]
     for (const [method, path, body] of cases) await expectError(await json(method, path, body), 400, 'INVALID_PARAMETER')
     await expectError(await json('POST', '/api/v1/auth/mail/password', { email: 'not-an-address' }), 400, 'INVALID_MAIL_FORM')
-    await expectError(await json('POST', '/api/v1/auth/sms/send', { purpose: 'FIND_PASSWORD', phone: '+33612345678', id: 'nope' }), 400, 'INVALID_MAIL_FORM')
-    expect(await db().prepare('SELECT (SELECT COUNT(*) FROM outbox) + (SELECT COUNT(*) FROM one_time_codes) AS n').first<number>('n')).toBe(before)
+    await expectError(
+      await json('POST', '/api/v1/auth/sms/send', { purpose: 'FIND_PASSWORD', phone: '+33612345678', id: 'nope' }),
+      400,
+      'INVALID_MAIL_FORM',
+    )
+    expect(await db().prepare('SELECT (SELECT COUNT(*) FROM outbox) + (SELECT COUNT(*) FROM one_time_codes) AS n').first<number>('n')).toBe(
+      before,
+    )
   })
 })

@@ -19,7 +19,8 @@ beforeAll(async () => {
 type Pair = { accessToken: { value: string }; refreshToken: { value: string } }
 const get = (path: string, headers: Record<string, string>) => request(app, path, { headers, redirect: 'manual' })
 const coin = (headers: Record<string, string>) => get('/api/v1/coin', headers)
-const sessionOf = async (headers: Record<string, string>) => (await get('/api/auth/session', headers)).json() as Promise<{ user?: { id: number } }>
+const sessionOf = async (headers: Record<string, string>) =>
+  (await get('/api/auth/session', headers)).json() as Promise<{ user?: { id: number } }>
 const clearsCookie = (res: Response) => /wt_session=;/.test(res.headers.get('set-cookie') ?? '')
 
 /** A reader with 20 coins, a signed-in app (Bearer pair) and a signed-in browser (cookie), and a 2-coin episode. */
@@ -42,7 +43,11 @@ async function expectEnded(r: Awaited<ReturnType<typeof readerWithSessions>>) {
   expect(await sessionOf(old)).toEqual({})
   expect(await snapshot(r.user.id)).toEqual(before)
   // the app's refresh then fails: its family was revoked in the same batch (the app signs out)
-  await expectError(await json('POST', '/api/v1/auth/refresh', { accessToken: r.app.accessToken.value, refreshToken: r.app.refreshToken.value }), 401, 'NOT_FOUND_REFRESH_TOKEN')
+  await expectError(
+    await json('POST', '/api/v1/auth/refresh', { accessToken: r.app.accessToken.value, refreshToken: r.app.refreshToken.value }),
+    401,
+    'NOT_FOUND_REFRESH_TOKEN',
+  )
 
   // the other browser: each checked route answers as signed out and clears the cookie
   const cookie = { cookie: r.browser }
@@ -52,7 +57,11 @@ async function expectEnded(r: Awaited<ReturnType<typeof readerWithSessions>>) {
   const coinRes = await coin(cookie)
   expect(coinRes.status).toBe(401)
   expect(clearsCookie(coinRes)).toBe(true)
-  const purchase = await request(app, '/api/v1/purchase', { method: 'POST', headers: { ...cookie, origin: 'http://localhost', 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() }, body: JSON.stringify({ episodeIds: [r.episodeIds[0]], kind: 'RENT' }) })
+  const purchase = await request(app, '/api/v1/purchase', {
+    method: 'POST',
+    headers: { ...cookie, origin: 'http://localhost', 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() },
+    body: JSON.stringify({ episodeIds: [r.episodeIds[0]], kind: 'RENT' }),
+  })
   expect(purchase.status).toBe(401)
   expect(clearsCookie(purchase)).toBe(true)
   // its next page: a protected one goes to the login route, the cookie is cleared
@@ -79,7 +88,12 @@ describe('ASVS 7.4.3: every session ends at once', () => {
     expect((await coin(bearer(r.app.accessToken.value))).status).toBe(200)
     expect((await sessionOf({ cookie: r.browser })).user?.id).toBe(r.user.id)
     const device = await tokensFor(r.user.email)
-    const res = await json('PUT', '/api/v1/auth/local/change/password', { oldPassword: 'Reader-2026!', newPassword: 'abc123' }, bearer(device.accessToken.value))
+    const res = await json(
+      'PUT',
+      '/api/v1/auth/local/change/password',
+      { oldPassword: 'Reader-2026!', newPassword: 'abc123' },
+      bearer(device.accessToken.value),
+    )
     expect(res.status).toBe(200)
     const pair = (await read(res)).data as Pair
     await expectError(await coin(bearer(device.accessToken.value)), 401, 'NEED_TO_REFRESH') // its own old token too
@@ -92,7 +106,8 @@ describe('ASVS 7.4.3: every session ends at once', () => {
     const r = await readerWithSessions()
     const mine = await webCookie(r.user.email)
     const res = await request(app, '/api/v1/auth/web/change-password', {
-      method: 'POST', redirect: 'manual',
+      method: 'POST',
+      redirect: 'manual',
       headers: { cookie: mine, origin: 'http://localhost', 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ oldPassword: 'Reader-2026!', newPassword: 'abc123', newPasswordConfirm: 'abc123' }).toString(),
     })
@@ -107,7 +122,16 @@ describe('ASVS 7.4.3: every session ends at once', () => {
     const r = await readerWithSessions()
     await json('POST', '/api/v1/auth/mail/password', { email: r.user.email })
     const link = await latestResetLink(r.user.email)
-    expect((await json('POST', '/api/v1/auth/local/reset/password', { userId: link.userId, uuid: link.uuid, newPassword: 'Fresh2026x', newPasswordConfirm: 'Fresh2026x' })).status).toBe(200)
+    expect(
+      (
+        await json('POST', '/api/v1/auth/local/reset/password', {
+          userId: link.userId,
+          uuid: link.uuid,
+          newPassword: 'Fresh2026x',
+          newPasswordConfirm: 'Fresh2026x',
+        })
+      ).status,
+    ).toBe(200)
     await expectEnded(r)
     await expectWorks(await tokensFor(r.user.email, 'Fresh2026x'), r.user.id, r.episodeIds[1]!)
   })
@@ -116,7 +140,9 @@ describe('ASVS 7.4.3: every session ends at once', () => {
     const r = await readerWithSessions()
     await json('POST', '/api/v1/user/withdrawal', { reasons: ['PRIVACY'], agree: true }, bearer(r.app.accessToken.value))
     const url = new URL(/https?:\/\/\S+/.exec((await outboxFor(r.user.email, 'withdrawal'))[0]!.body)![0])
-    expect((await json('POST', '/api/v1/user/withdrawal/approve', { userId: r.user.id, uuid: url.searchParams.get('uuid') })).status).toBe(200)
+    expect((await json('POST', '/api/v1/user/withdrawal/approve', { userId: r.user.id, uuid: url.searchParams.get('uuid') })).status).toBe(
+      200,
+    )
     await expectEnded(r)
   })
 
@@ -124,7 +150,12 @@ describe('ASVS 7.4.3: every session ends at once', () => {
     const r = await readerWithSessions()
     const mine = await webCookie(r.user.email)
     const logoutAll = (headers: Record<string, string>) =>
-      request(app, '/api/v1/auth/web/logout-all', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: '', redirect: 'manual' })
+      request(app, '/api/v1/auth/web/logout-all', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+        body: '',
+        redirect: 'manual',
+      })
     // a form posted from another site and a guest's post end nothing
     await expectError(await logoutAll({ cookie: mine, origin: 'https://evil.example' }), 403, 'FORBIDDEN_ORIGIN')
     const guest = await logoutAll({ origin: 'http://localhost' })
@@ -145,7 +176,16 @@ describe('ASVS 7.4.3: every session ends at once', () => {
 
   it('a refused change (wrong current password) ends nothing', async () => {
     const r = await readerWithSessions()
-    await expectError(await json('PUT', '/api/v1/auth/local/change/password', { oldPassword: 'Wrong-2026!', newPassword: 'abc123' }, bearer(r.app.accessToken.value)), 400, 'INCORRECT_PASSWORD')
+    await expectError(
+      await json(
+        'PUT',
+        '/api/v1/auth/local/change/password',
+        { oldPassword: 'Wrong-2026!', newPassword: 'abc123' },
+        bearer(r.app.accessToken.value),
+      ),
+      400,
+      'INCORRECT_PASSWORD',
+    )
     expect((await coin(bearer(r.app.accessToken.value))).status).toBe(200)
     expect((await sessionOf({ cookie: r.browser })).user?.id).toBe(r.user.id)
   })

@@ -10,7 +10,11 @@ import { bearer, expectError, makeUser, outboxFor, read, tokensFor, app as frApp
 
 const app = appFor({ ...frEdition, features: { ...frEdition.features, transfer: true } }, frMessages)
 const call = (method: string, path: string, token?: string, body?: unknown) =>
-  request(app, path, { method, headers: { 'content-type': 'application/json', ...(token ? bearer(token) : {}) }, body: body === undefined ? undefined : JSON.stringify(body) })
+  request(app, path, {
+    method,
+    headers: { 'content-type': 'application/json', ...(token ? bearer(token) : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
 
 beforeAll(async () => {
   await seedDemo(env.DB)
@@ -55,11 +59,19 @@ describe('account transfer', () => {
     await call('POST', '/api/v1/user/transfer/start', t.accessToken.value)
     await call('POST', '/api/v1/user/transfer/request', t.accessToken.value, { agree: true })
     const code = (await codeOf(user.email))!
-    await env.DB.prepare('UPDATE account_transfers SET code_expires_at = ? WHERE user_id = ?').bind(new Date(Date.now() - 1).toISOString(), user.id).run()
+    await env.DB.prepare('UPDATE account_transfers SET code_expires_at = ? WHERE user_id = ?')
+      .bind(new Date(Date.now() - 1).toISOString(), user.id)
+      .run()
     await expectError(await call('POST', '/api/v1/user/transfer/redeem', undefined, { code }), 404, 'NOT_FOUND_USER')
-    expect((await read(await call('GET', '/api/v1/user/transfer', t.accessToken.value))).data).toMatchObject({ status: 'ERROR', errorReason: 'EXPIRED' })
+    expect((await read(await call('GET', '/api/v1/user/transfer', t.accessToken.value))).data).toMatchObject({
+      status: 'ERROR',
+      errorReason: 'EXPIRED',
+    })
     // from ERROR the reader starts again
-    expect((await read(await call('POST', '/api/v1/user/transfer/start', t.accessToken.value))).data).toMatchObject({ status: 'START', errorReason: null })
+    expect((await read(await call('POST', '/api/v1/user/transfer/start', t.accessToken.value))).data).toMatchObject({
+      status: 'START',
+      errorReason: null,
+    })
   })
 
   it('the 5th wrong code ends the transfer in ERROR (EXCEED_AUTH_COUNT); the reader starts again and a new code works', async () => {
@@ -69,12 +81,16 @@ describe('account transfer', () => {
     await call('POST', '/api/v1/user/transfer/request', t.accessToken.value, { agree: true })
     const code = (await codeOf(user.email))!
     const wrong = (i: number) => `${code.slice(0, 4)}-${code.slice(5, 9) === 'ZZZZ' ? 'YYYY' : 'ZZZZ'}-ZZZ${i + 2}`
-    for (let i = 0; i < 4; i++) await expectError(await call('POST', '/api/v1/user/transfer/redeem', undefined, { code: wrong(i) }), 404, 'NOT_FOUND_USER')
+    for (let i = 0; i < 4; i++)
+      await expectError(await call('POST', '/api/v1/user/transfer/redeem', undefined, { code: wrong(i) }), 404, 'NOT_FOUND_USER')
     expect((await read(await call('GET', '/api/v1/user/transfer', t.accessToken.value))).data.status).toBe('REQUEST')
     await expectError(await call('POST', '/api/v1/user/transfer/redeem', undefined, { code: wrong(4) }), 409, 'EXCEED_AUTH_COUNT')
     // the right code is dead too
     await expectError(await call('POST', '/api/v1/user/transfer/redeem', undefined, { code }), 404, 'NOT_FOUND_USER')
-    expect((await read(await call('GET', '/api/v1/user/transfer', t.accessToken.value))).data).toMatchObject({ status: 'ERROR', errorReason: 'ATTEMPTS' })
+    expect((await read(await call('GET', '/api/v1/user/transfer', t.accessToken.value))).data).toMatchObject({
+      status: 'ERROR',
+      errorReason: 'ATTEMPTS',
+    })
     await call('POST', '/api/v1/user/transfer/start', t.accessToken.value)
     await call('POST', '/api/v1/user/transfer/request', t.accessToken.value, { agree: true })
     const mails = await outboxFor(user.email, 'transfer-code')
@@ -82,23 +98,41 @@ describe('account transfer', () => {
     const again = (await codeOf(user.email))!
     expect(again).not.toBe(code)
     expect((await read(await call('POST', '/api/v1/user/transfer/redeem', undefined, { code: again }))).data.userId).toBe(user.id)
-    expect((await read(await call('GET', '/api/v1/user/transfer', t.accessToken.value))).data).toMatchObject({ status: 'FINISH', errorReason: null })
+    expect((await read(await call('GET', '/api/v1/user/transfer', t.accessToken.value))).data).toMatchObject({
+      status: 'FINISH',
+      errorReason: null,
+    })
   })
 
   it('needs a reader, and does not exist on editions without the feature', async () => {
     await expectError(await call('POST', '/api/v1/user/transfer/start'), 401, 'NOT_LOGIN_USER')
     const t = await tokensFor((await makeUser()).email)
-    await expectError(await request(frApp, '/api/v1/user/transfer/start', { method: 'POST', headers: bearer(t.accessToken.value) }), 404, 'NOT_EXIST')
+    await expectError(
+      await request(frApp, '/api/v1/user/transfer/start', { method: 'POST', headers: bearer(t.accessToken.value) }),
+      404,
+      'NOT_EXIST',
+    )
   })
 
   it('plain forms: start → confirm → status; an account that proceeded goes to the wrong page', async () => {
     const user = await makeUser()
-    const res = await request(app, '/api/v1/auth/web/sign-in', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'http://localhost' }, body: new URLSearchParams({ email: user.email, password: 'Reader-2026!' }).toString() })
+    const res = await request(app, '/api/v1/auth/web/sign-in', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'http://localhost' },
+      body: new URLSearchParams({ email: user.email, password: 'Reader-2026!' }).toString(),
+    })
     const cookie = `wt_session=${/wt_session=([^;]*)/.exec(res.headers.get('set-cookie')!)![1]}`
     const post = (path: string, fields: Record<string, string> = {}) =>
-      request(app, path, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'http://localhost', cookie }, body: new URLSearchParams(fields).toString(), redirect: 'manual' })
+      request(app, path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'http://localhost', cookie },
+        body: new URLSearchParams(fields).toString(),
+        redirect: 'manual',
+      })
     expect((await post('/api/v1/user/web/transfer/start')).headers.get('location')).toBe('/transfer/apply/confirm')
-    expect((await post('/api/v1/user/web/transfer/request')).headers.get('location')).toBe('/transfer/apply/confirm?error=INVALID_PARAMETER')
+    expect((await post('/api/v1/user/web/transfer/request')).headers.get('location')).toBe(
+      '/transfer/apply/confirm?error=INVALID_PARAMETER',
+    )
     expect((await post('/api/v1/user/web/transfer/request', { agree: 'on' })).headers.get('location')).toBe('/transfer/apply/status')
     expect((await post('/api/v1/user/web/transfer/start')).headers.get('location')).toBe('/transfer/apply/wrong')
     expect((await post('/api/v1/user/web/transfer/cancel')).headers.get('location')).toBe('/transfer/apply/wrong')

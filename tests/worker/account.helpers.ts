@@ -19,7 +19,12 @@ export const json = (method: string, path: string, body: unknown, headers: Recor
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
 /** A plain HTML form post from the site's own page. */
 export const form = (path: string, fields: Record<string, string>, headers: Record<string, string> = {}) =>
-  request(app, path, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: ORIGIN, ...headers }, body: new URLSearchParams(fields).toString(), redirect: 'manual' })
+  request(app, path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: ORIGIN, ...headers },
+    body: new URLSearchParams(fields).toString(),
+    redirect: 'manual',
+  })
 
 let seq = 0
 export const uniq = () => `${Date.now().toString(36)}${(++seq).toString(36)}`
@@ -33,7 +38,11 @@ export async function makeUser(opts: { phone?: string; social?: boolean; email?:
     .prepare(`INSERT INTO users (email, password_hash, phone, email_verified_at) VALUES (?, ?, ?, ?) RETURNING id`)
     .bind(email, opts.social ? null : READER_PASSWORD_HASH, opts.phone ?? null, new Date().toISOString())
     .first<{ id: number }>()
-  if (opts.social) await db().prepare(`INSERT INTO identities (user_id, provider, provider_user_id, email) VALUES (?, 'google', ?, ?)`).bind(row!.id, uniq(), email).run()
+  if (opts.social)
+    await db()
+      .prepare(`INSERT INTO identities (user_id, provider, provider_user_id, email) VALUES (?, 'google', ?, ?)`)
+      .bind(row!.id, uniq(), email)
+      .run()
   return { id: row!.id, email }
 }
 
@@ -53,7 +62,10 @@ export async function webCookie(email: string, password = PASSWORD): Promise<str
 
 export type OutboxRow = { id: number; channel: string; recipient: string; template: string; subject: string | null; body: string }
 export async function outboxFor(recipient: string, template?: string): Promise<OutboxRow[]> {
-  const rows = await db().prepare(`SELECT id, channel, recipient, template, subject, body FROM outbox WHERE recipient = ? ORDER BY id DESC`).bind(recipient).all<OutboxRow>()
+  const rows = await db()
+    .prepare(`SELECT id, channel, recipient, template, subject, body FROM outbox WHERE recipient = ? ORDER BY id DESC`)
+    .bind(recipient)
+    .all<OutboxRow>()
   return rows.results.filter((r) => template === undefined || r.template === template)
 }
 /** The reset link of the latest reset mail, as the reader would click it: {userId, uuid}. */

@@ -23,28 +23,55 @@ import kr from '../../editions/kr/edition.json'
 import ar from '../../editions/ar/edition.json'
 import th from '../../editions/th/edition.json'
 
-const editions = { fr: parseEdition('fr', fr), jp: parseEdition('jp', jp), kr: parseEdition('kr', kr), ar: parseEdition('ar', ar), th: parseEdition('th', th) }
-const apps = { fr: appFor(editions.fr), jp: appFor(editions.jp, frMessages), kr: appFor(editions.kr, frMessages), ar: appFor(editions.ar, frMessages), th: appFor(editions.th, frMessages) }
+const editions = {
+  fr: parseEdition('fr', fr),
+  jp: parseEdition('jp', jp),
+  kr: parseEdition('kr', kr),
+  ar: parseEdition('ar', ar),
+  th: parseEdition('th', th),
+}
+const apps = {
+  fr: appFor(editions.fr),
+  jp: appFor(editions.jp, frMessages),
+  kr: appFor(editions.kr, frMessages),
+  ar: appFor(editions.ar, frMessages),
+  th: appFor(editions.th, frMessages),
+}
 type Ed = keyof typeof apps
 const ORIGIN = 'http://localhost'
 const secret = (env as unknown as { SESSION_SECRET: string }).SESSION_SECRET
 let seq = 0
 
 /** A signed-in account (Bearer) with the given columns; the token's issuer is the edition's. */
-async function member(cols: { birthedAt?: string | null; isAdult?: boolean; verifiedAt?: string | null } = {}, ed: Ed = 'fr'): Promise<Reader> {
+async function member(
+  cols: { birthedAt?: string | null; isAdult?: boolean; verifiedAt?: string | null } = {},
+  ed: Ed = 'fr',
+): Promise<Reader> {
   const email = `age-${Date.now()}-${++seq}@example.com`
   const row = await db.first<{ id: number }>(
     `INSERT INTO users (email, birthed_at, is_adult, adult_verified_at, show_adult) VALUES (?, ?, ?, ?, ?) RETURNING id`,
-    email, cols.birthedAt ?? null, cols.isAdult ? 1 : 0, cols.verifiedAt ?? null, cols.isAdult ? 1 : 0,
+    email,
+    cols.birthedAt ?? null,
+    cols.isAdult ? 1 : 0,
+    cols.verifiedAt ?? null,
+    cols.isAdult ? 1 : 0,
   )
   const token = (await issueTokens(createDb(env.DB), row!.id, { issuer: editions[ed].siteUrl, t: (k) => k })).accessToken
   return { id: row!.id, headers: { authorization: `Bearer ${token.value}` } }
 }
 const call = (ed: Ed, method: string, path: string, headers: Record<string, string> = {}, body?: unknown) =>
-  request(apps[ed], path, { method, headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers }, ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}) })
-const verify = (who: Reader, body: unknown, ed: Ed = 'fr', extra: Record<string, string> = {}) => call(ed, 'PUT', '/api/v1/user/adult', { ...who.headers, ...extra }, body)
-const userRow = (id: number) => db.first<{ isAdult: number; birthedAt: string | null; verifiedAt: string | null; showAdult: number; kr: number; bl: number }>(
-  `SELECT is_adult AS isAdult, birthed_at AS birthedAt, adult_verified_at AS verifiedAt, show_adult AS showAdult, is_kr_ip_user AS kr, is_bl_toggle AS bl FROM users WHERE id = ?`, id)
+  request(apps[ed], path, {
+    method,
+    headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+    ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
+  })
+const verify = (who: Reader, body: unknown, ed: Ed = 'fr', extra: Record<string, string> = {}) =>
+  call(ed, 'PUT', '/api/v1/user/adult', { ...who.headers, ...extra }, body)
+const userRow = (id: number) =>
+  db.first<{ isAdult: number; birthedAt: string | null; verifiedAt: string | null; showAdult: number; kr: number; bl: number }>(
+    `SELECT is_adult AS isAdult, birthed_at AS birthedAt, adult_verified_at AS verifiedAt, show_adult AS showAdult, is_kr_ip_user AS kr, is_bl_toggle AS bl FROM users WHERE id = ?`,
+    id,
+  )
 const cookieValue = (res: Response, name: string) => new RegExp(`(?:^|, )${name}=([^;]*)`).exec(res.headers.get('set-cookie') ?? '')?.[1]
 
 let adultSeries: { seriesId: number; episodeIds: number[] }
@@ -78,18 +105,37 @@ describe('adult authentication (PUT /api/v1/user/adult)', () => {
 
   it('an app that sends its refresh token gets a renewed pair; the old refresh token is spent', async () => {
     const email = `age-app-${Date.now()}@example.com`
-    await db.run(`INSERT INTO users (email, password_hash, email_verified_at) SELECT ?, password_hash, email_verified_at FROM users WHERE email = ?`, email, DEMO_ACCOUNTS.reader.email)
+    await db.run(
+      `INSERT INTO users (email, password_hash, email_verified_at) SELECT ?, password_hash, email_verified_at FROM users WHERE email = ?`,
+      email,
+      DEMO_ACCOUNTS.reader.email,
+    )
     const sign = await read(await call('fr', 'POST', '/api/v1/auth/sign-in', {}, { email, password: DEMO_ACCOUNTS.reader.password }))
     const old = sign.data as { accessToken: { value: string }; refreshToken: { value: string } }
-    const res = await verify({ id: 0, headers: { authorization: `Bearer ${old.accessToken.value}` } }, { birthedAt: '1985-01-31', refreshToken: old.refreshToken.value })
+    const res = await verify(
+      { id: 0, headers: { authorization: `Bearer ${old.accessToken.value}` } },
+      { birthedAt: '1985-01-31', refreshToken: old.refreshToken.value },
+    )
     expect(res.status).toBe(200)
     const { data } = await read(res)
     expect(data.user.isAdult).toBe(true)
     expect(data.accessToken.value).toMatch(/^ey/)
     expect(data.refreshToken.value).not.toBe(old.refreshToken.value)
-    const again = await call('fr', 'POST', '/api/v1/auth/refresh', {}, { accessToken: old.accessToken.value, refreshToken: old.refreshToken.value })
+    const again = await call(
+      'fr',
+      'POST',
+      '/api/v1/auth/refresh',
+      {},
+      { accessToken: old.accessToken.value, refreshToken: old.refreshToken.value },
+    )
     expect(again.status).toBeGreaterThanOrEqual(400)
-    const next = await call('fr', 'POST', '/api/v1/auth/refresh', {}, { accessToken: data.accessToken.value, refreshToken: data.refreshToken.value })
+    const next = await call(
+      'fr',
+      'POST',
+      '/api/v1/auth/refresh',
+      {},
+      { accessToken: data.accessToken.value, refreshToken: data.refreshToken.value },
+    )
     expect(next.status).toBe(200)
   })
 
@@ -98,10 +144,21 @@ describe('adult authentication (PUT /api/v1/user/adult)', () => {
     const { csrfToken } = (await csrfRes.json()) as { csrfToken: string }
     const csrfCookie = `wt_csrf=${cookieValue(csrfRes, 'wt_csrf')}`
     const email = `age-web-${Date.now()}@example.com`
-    await db.run(`INSERT INTO users (email, password_hash, email_verified_at) SELECT ?, password_hash, email_verified_at FROM users WHERE email = ?`, email, DEMO_ACCOUNTS.reader.email)
+    await db.run(
+      `INSERT INTO users (email, password_hash, email_verified_at) SELECT ?, password_hash, email_verified_at FROM users WHERE email = ?`,
+      email,
+      DEMO_ACCOUNTS.reader.email,
+    )
     const login = await request(apps.fr, '/api/auth/callback/credentials', {
-      method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: ORIGIN, cookie: csrfCookie },
-      body: new URLSearchParams({ email, password: DEMO_ACCOUNTS.reader.password, csrfToken, callbackUrl: `${ORIGIN}/`, json: 'true' }).toString(),
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: ORIGIN, cookie: csrfCookie },
+      body: new URLSearchParams({
+        email,
+        password: DEMO_ACCOUNTS.reader.password,
+        csrfToken,
+        callbackUrl: `${ORIGIN}/`,
+        json: 'true',
+      }).toString(),
     })
     expect(login.status).toBe(200)
     const before = cookieValue(login, 'wt_session')!
@@ -118,7 +175,10 @@ describe('adult authentication (PUT /api/v1/user/adult)', () => {
     expect(detail.status).toBe(200)
     // a write from another site with the cookie is refused (ASVS 3.5) and changes nothing
     const minor = await member({ birthedAt: '2012-01-01' })
-    const cross = await call('fr', 'PUT', '/api/v1/user/adult/toggle/false', { cookie: `wt_session=${after}`, origin: 'https://evil.example' })
+    const cross = await call('fr', 'PUT', '/api/v1/user/adult/toggle/false', {
+      cookie: `wt_session=${after}`,
+      origin: 'https://evil.example',
+    })
     expect(cross.status).toBe(403)
     expect((await userRow(minor.id))!.showAdult).toBe(0)
   })
@@ -136,7 +196,9 @@ describe('adult authentication (PUT /api/v1/user/adult)', () => {
 
 describe('a minor cannot see adult content after any path', () => {
   it('the demo minor: lying about the birth date, toggling, yes/no epoch: refused, nothing changes, every path stays closed', async () => {
-    const sign = await read(await call('fr', 'POST', '/api/v1/auth/sign-in', {}, { email: DEMO_ACCOUNTS.minor.email, password: DEMO_ACCOUNTS.minor.password }))
+    const sign = await read(
+      await call('fr', 'POST', '/api/v1/auth/sign-in', {}, { email: DEMO_ACCOUNTS.minor.email, password: DEMO_ACCOUNTS.minor.password }),
+    )
     const headers = { authorization: `Bearer ${sign.data.accessToken.value}` }
     const minor = { id: DEMO_ACCOUNTS.minor.id, headers }
     const before = await userRow(minor.id)
@@ -243,7 +305,11 @@ describe('adult and BL toggles (members only; BL only on the -me edition)', () =
 })
 
 describe('events restricted to adults or minors (demo events 1–4)', () => {
-  const code = async (p: Promise<void>) => p.then(() => 'ok', (e: unknown) => (e instanceof AppError ? e.code : String(e)))
+  const code = async (p: Promise<void>) =>
+    p.then(
+      () => 'ok',
+      (e: unknown) => (e instanceof AppError ? e.code : String(e)),
+    )
   it('adult-only refuses minors and guests, minors-only refuses adults, periods and unknown events', async () => {
     const { reader, minor } = DEMO_ACCOUNTS
     const ed = editions.fr
@@ -262,14 +328,27 @@ describe('bad input changes nothing', () => {
   it('malformed bodies and values: catalogue codes, never 5xx, the account untouched', async () => {
     const who = await member()
     const before = await userRow(who.id)
-    const bodies: unknown[] = ['{', '[]', 'null', { birthedAt: 19900501 }, { birthedAt: '1990-02-30' }, { birthedAt: 'x'.repeat(11) }, { birthedAt: '2999-01-01' }, { birthedAt: '1800-01-01' }, { refreshToken: 5 }]
+    const bodies: unknown[] = [
+      '{',
+      '[]',
+      'null',
+      { birthedAt: 19900501 },
+      { birthedAt: '1990-02-30' },
+      { birthedAt: 'x'.repeat(11) },
+      { birthedAt: '2999-01-01' },
+      { birthedAt: '1800-01-01' },
+      { refreshToken: 5 },
+    ]
     for (const body of bodies) {
       const res = await verify(who, body)
       expect(res.status).toBe(400)
       await expectHandled(res)
     }
-    for (const path of ['/api/v1/user/adult/toggle/maybe', '/api/v1/user/adult/toggle/', '/api/v1/user/BL/toggle/2']) await expectHandled(await call('fr', 'PUT', path, who.headers))
-    await expectHandled(await call('fr', 'PUT', '/api/v1/user/adult', { authorization: 'Bearer forged.token.here' }, { birthedAt: '1990-05-01' }))
+    for (const path of ['/api/v1/user/adult/toggle/maybe', '/api/v1/user/adult/toggle/', '/api/v1/user/BL/toggle/2'])
+      await expectHandled(await call('fr', 'PUT', path, who.headers))
+    await expectHandled(
+      await call('fr', 'PUT', '/api/v1/user/adult', { authorization: 'Bearer forged.token.here' }, { birthedAt: '1990-05-01' }),
+    )
     expect(await userRow(who.id)).toEqual(before)
   })
 
@@ -278,12 +357,25 @@ describe('bad input changes nothing', () => {
     const before = await userRow(who.id)
     const body = fc.oneof(
       fc.json(),
-      fc.record({ birthedAt: fc.oneof(fc.string({ maxLength: 12 }), fc.date({ noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)), fc.integer()), refreshToken: fc.option(fc.string({ maxLength: 300 })) }, { requiredKeys: [] }),
+      fc.record(
+        {
+          birthedAt: fc.oneof(
+            fc.string({ maxLength: 12 }),
+            fc.date({ noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
+            fc.integer(),
+          ),
+          refreshToken: fc.option(fc.string({ maxLength: 300 })),
+        },
+        { requiredKeys: [] },
+      ),
     )
-    await fc.assert(fc.asyncProperty(body, fc.string({ maxLength: 12 }), async (b, value) => {
-      await expectHandled(await verify(who, typeof b === 'string' ? b : JSON.stringify(b)))
-      await expectHandled(await call('fr', 'PUT', `/api/v1/user/adult/toggle/${encodeURIComponent(value)}`, who.headers))
-    }), { numRuns: 1000 })
+    await fc.assert(
+      fc.asyncProperty(body, fc.string({ maxLength: 12 }), async (b, value) => {
+        await expectHandled(await verify(who, typeof b === 'string' ? b : JSON.stringify(b)))
+        await expectHandled(await call('fr', 'PUT', `/api/v1/user/adult/toggle/${encodeURIComponent(value)}`, who.headers))
+      }),
+      { numRuns: 1000 },
+    )
     expect(await userRow(who.id)).toEqual(before) // the minor's birth date stayed, nothing became adult
   })
 })

@@ -29,7 +29,11 @@ async function token(claims: Claims, key?: CryptoKey | Uint8Array, header: Recor
   const { sub = 'nobody', aud = WEB_AUD, iss = ISSUER, iat = now, exp = now + 600 } = claims
   return new SignJWT({ email: `${sub}@privaterelay.example`, email_verified: 'true' })
     .setProtectedHeader({ alg: 'RS256', kid: providerJwk.kid!, ...header })
-    .setSubject(sub).setAudience(aud).setIssuer(iss).setIssuedAt(iat).setExpirationTime(exp)
+    .setSubject(sub)
+    .setAudience(aud)
+    .setIssuer(iss)
+    .setIssuedAt(iat)
+    .setExpirationTime(exp)
     .sign(key ?? ((await importJWK(providerJwk, 'RS256')) as CryptoKey))
 }
 const pair = async (sub: string) => ({
@@ -37,10 +41,18 @@ const pair = async (sub: string) => ({
   webKeyRequest: { identityToken: await token({ sub, aud: WEB_AUD }) },
 })
 const migrate = (body: unknown, app = jpApp) =>
-  request(app, PATH, { method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) })
+  request(app, PATH, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  })
 const userCount = async () => (await env.DB.prepare('SELECT COUNT(*) AS n FROM users').first<number>('n'))!
 const links = async (sub: string) =>
-  (await env.DB.prepare('SELECT user_id AS userId, provider FROM identities WHERE provider_user_id = ? ORDER BY provider').bind(sub).all<{ userId: number; provider: string }>()).results
+  (
+    await env.DB.prepare('SELECT user_id AS userId, provider FROM identities WHERE provider_user_id = ? ORDER BY provider')
+      .bind(sub)
+      .all<{ userId: number; provider: string }>()
+  ).results
 async function appAccount(provider: 'apple' | 'apple_app', sub: string) {
   const user = await env.DB.prepare(`INSERT INTO users (nickname) VALUES ('app reader') RETURNING id`).first<number>('id')
   await env.DB.prepare('INSERT INTO identities (user_id, provider, provider_user_id) VALUES (?, ?, ?)').bind(user, provider, sub).run()
@@ -58,11 +70,15 @@ describe('POST /api/v1/auth/sign-in/jp/apple/migrate', () => {
     const body = await pair(sub)
     const first = await answer(await migrate(body))
     expect(first).toMatchObject({ isSignUp: true, isMigrate: false })
-    expect(await links(sub)).toEqual([{ userId: first.userId, provider: 'apple' }, { userId: first.userId, provider: 'apple_app' }])
+    expect(await links(sub)).toEqual([
+      { userId: first.userId, provider: 'apple' },
+      { userId: first.userId, provider: 'apple_app' },
+    ])
     const me = await read(await request(jpApp, '/api/v1/user/me', { headers: bearer(first.accessToken.value) }))
     expect(me.data.user).toMatchObject({ id: first.userId, snsProvider: 'apple', snsId: sub, email: null })
     const refreshed = await request(jpApp, '/api/v1/auth/refresh', {
-      method: 'POST', headers: { 'content-type': 'application/json' },
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ accessToken: first.accessToken.value, refreshToken: first.refreshToken.value }),
     })
     expect(refreshed.status).toBe(200)
@@ -75,13 +91,16 @@ describe('POST /api/v1/auth/sign-in/jp/apple/migrate', () => {
     expect(await links(sub)).toHaveLength(2)
   })
 
-  it("an app account gets the web key linked (isMigrate); repeating signs in without a second link", async () => {
+  it('an app account gets the web key linked (isMigrate); repeating signs in without a second link', async () => {
     const sub = `apple-${uniq()}`
     const user = await appAccount('apple_app', sub)
     const users = await userCount()
     const body = await pair(sub)
     expect(await answer(await migrate(body))).toMatchObject({ userId: user, isSignUp: false, isMigrate: true })
-    expect(await links(sub)).toEqual([{ userId: user, provider: 'apple' }, { userId: user, provider: 'apple_app' }])
+    expect(await links(sub)).toEqual([
+      { userId: user, provider: 'apple' },
+      { userId: user, provider: 'apple_app' },
+    ])
     const both = await Promise.all([migrate(body), migrate(body)].map(async (r) => answer(await r)))
     for (const a of both) expect(a).toMatchObject({ userId: user, isSignUp: false, isMigrate: false })
     expect(await links(sub)).toHaveLength(2)
@@ -114,7 +133,13 @@ describe('POST /api/v1/auth/sign-in/jp/apple/migrate', () => {
         "the other key's audience": await token({ sub, aud: otherAud }),
         'a foreign audience': await token({ sub, aud: 'com.example.evil' }),
         'a foreign issuer': await token({ sub, aud, iss: 'https://appleid.evil.example' }),
-        'no expiry': await new SignJWT({}).setProtectedHeader({ alg: 'RS256', kid: providerJwk.kid! }).setSubject(sub).setAudience(aud).setIssuer(ISSUER).setIssuedAt().sign(await importJWK(providerJwk, 'RS256')),
+        'no expiry': await new SignJWT({})
+          .setProtectedHeader({ alg: 'RS256', kid: providerJwk.kid! })
+          .setSubject(sub)
+          .setAudience(aud)
+          .setIssuer(ISSUER)
+          .setIssuedAt()
+          .sign(await importJWK(providerJwk, 'RS256')),
         'alg none': `${reencode({ alg: 'none' })}.${payload}.`,
         'alg none with a signature part': `${reencode({ alg: 'none' })}.${payload}.${signature}`,
         'HS256 keyed with the public key': await token({ sub, aud }, new TextEncoder().encode(JSON.stringify(publicJwk)), { alg: 'HS256' }),
@@ -125,8 +150,14 @@ describe('POST /api/v1/auth/sign-in/jp/apple/migrate', () => {
     }
     const users = await userCount()
     const tries = [
-      ...Object.entries(await forgeries(WEB_AUD, APP_AUD)).map(([label, identityToken]) => ({ label: `web: ${label}`, body: { ...good, webKeyRequest: { identityToken } } })),
-      ...Object.entries(await forgeries(APP_AUD, WEB_AUD)).map(([label, identityToken]) => ({ label: `app: ${label}`, body: { ...good, appKeyRequest: { identityToken } } })),
+      ...Object.entries(await forgeries(WEB_AUD, APP_AUD)).map(([label, identityToken]) => ({
+        label: `web: ${label}`,
+        body: { ...good, webKeyRequest: { identityToken } },
+      })),
+      ...Object.entries(await forgeries(APP_AUD, WEB_AUD)).map(([label, identityToken]) => ({
+        label: `app: ${label}`,
+        body: { ...good, appKeyRequest: { identityToken } },
+      })),
     ]
     for (const { label, body } of tries) {
       const res = await migrate(body)
@@ -141,9 +172,16 @@ describe('POST /api/v1/auth/sign-in/jp/apple/migrate', () => {
   it('exists on the jp edition only (NOT_EXIST elsewhere, nothing written); a body of the wrong shape is INVALID_PARAMETER', async () => {
     const sub = `apple-${uniq()}`
     const body = await pair(sub)
-    for (const other of [appFor(), appFor(parseEdition('kr', kr), frMessages)]) await expectError(await migrate(body, other), 404, 'NOT_EXIST')
+    for (const other of [appFor(), appFor(parseEdition('kr', kr), frMessages)])
+      await expectError(await migrate(body, other), 404, 'NOT_EXIST')
     expect(await links(sub)).toEqual([])
-    for (const bad of [{}, { appKeyRequest: body.appKeyRequest }, { ...body, webKeyRequest: { identityToken: 42 } }, { ...body, appKeyRequest: 'token' }, 'not json']) {
+    for (const bad of [
+      {},
+      { appKeyRequest: body.appKeyRequest },
+      { ...body, webKeyRequest: { identityToken: 42 } },
+      { ...body, appKeyRequest: 'token' },
+      'not json',
+    ]) {
       await expectError(await migrate(bad), 400, 'INVALID_PARAMETER')
     }
   })
@@ -153,15 +191,38 @@ describe('POST /api/v1/auth/sign-in/jp/apple/migrate', () => {
     const sub = `apple-fuzz-${uniq()}`
     // genuine app keys, but never a genuine web key: no body may create an account
     const appToken = await token({ sub, aud: APP_AUD })
-    const refused = [await token({ sub, iat: now - 7200, exp: now - 3600 }), await token({ sub, aud: APP_AUD }), await token({ sub }, (await generateKeyPair('ES256')).privateKey, { alg: 'ES256' })]
+    const refused = [
+      await token({ sub, iat: now - 7200, exp: now - 3600 }),
+      await token({ sub, aud: APP_AUD }),
+      await token({ sub }, (await generateKeyPair('ES256')).privateKey, { alg: 'ES256' }),
+    ]
     const b64 = fc.base64String().map((s) => s.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, ''))
-    const tokenish = fc.oneof(fc.string(), fc.tuple(b64, b64, b64).map((p) => p.join('.')), fc.constantFrom(...refused), fc.string({ minLength: 4000, maxLength: 5000 }), fc.anything())
-    const key = (t: fc.Arbitrary<unknown>) => fc.oneof(fc.record({ identityToken: t, authorizationCode: fc.anything() }, { requiredKeys: [] }), fc.anything())
-    const anyJson = (v: unknown) => { try { return JSON.stringify(v) ?? '{}' } catch { return '{}' } }
-    const record = fc.record({ appKeyRequest: key(fc.oneof(tokenish, fc.constant(appToken))), webKeyRequest: key(tokenish) }, { requiredKeys: [] })
+    const tokenish = fc.oneof(
+      fc.string(),
+      fc.tuple(b64, b64, b64).map((p) => p.join('.')),
+      fc.constantFrom(...refused),
+      fc.string({ minLength: 4000, maxLength: 5000 }),
+      fc.anything(),
+    )
+    const key = (t: fc.Arbitrary<unknown>) =>
+      fc.oneof(fc.record({ identityToken: t, authorizationCode: fc.anything() }, { requiredKeys: [] }), fc.anything())
+    const anyJson = (v: unknown) => {
+      try {
+        return JSON.stringify(v) ?? '{}'
+      } catch {
+        return '{}'
+      }
+    }
+    const record = fc.record(
+      { appKeyRequest: key(fc.oneof(tokenish, fc.constant(appToken))), webKeyRequest: key(tokenish) },
+      { requiredKeys: [] },
+    )
     const bodies = fc.oneof(fc.string(), fc.json(), record.map(anyJson))
     const users = await userCount()
-    await fc.assert(fc.asyncProperty(bodies, async (body) => expectApiAnswer(await migrate(body), body.slice(0, 200))), { numRuns: 1000 })
+    await fc.assert(
+      fc.asyncProperty(bodies, async (body) => expectApiAnswer(await migrate(body), body.slice(0, 200))),
+      { numRuns: 1000 },
+    )
     expect(await userCount()).toBe(users)
     expect(await links(sub)).toEqual([])
   })

@@ -14,14 +14,32 @@ const app = appFor()
 beforeAll(async () => {
   await seedDemo(env.DB)
   await request(app, '/api/v1/auth/sign-up', {
-    method: 'POST', headers: { 'content-type': 'application/json' },
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ email: 'fuzz.user@example.com', password: 'Fuzz-2026!', passwordConfirm: 'Fuzz-2026!', agreeTerms: true }),
   })
 })
 
-const anyJson = (v: unknown) => { try { return JSON.stringify(v) ?? '{}' } catch { return '{}' } }
-const emailish = fc.oneof(fc.string(), fc.emailAddress(), fc.constant('fuzz.user@example.com'), fc.constant('FUZZ.user@example.com'), fc.anything())
-const passwordish = fc.oneof(fc.string({ maxLength: 30 }), fc.constant('Fuzz-2026!'), fc.string({ minLength: 2000, maxLength: 3000 }), fc.anything())
+const anyJson = (v: unknown) => {
+  try {
+    return JSON.stringify(v) ?? '{}'
+  } catch {
+    return '{}'
+  }
+}
+const emailish = fc.oneof(
+  fc.string(),
+  fc.emailAddress(),
+  fc.constant('fuzz.user@example.com'),
+  fc.constant('FUZZ.user@example.com'),
+  fc.anything(),
+)
+const passwordish = fc.oneof(
+  fc.string({ maxLength: 30 }),
+  fc.constant('Fuzz-2026!'),
+  fc.string({ minLength: 2000, maxLength: 3000 }),
+  fc.anything(),
+)
 const bodies = (record: fc.Arbitrary<Record<string, unknown>>) =>
   fc.oneof(fc.string(), fc.json(), fc.jsonValue().map(anyJson), record.map(anyJson))
 
@@ -35,14 +53,21 @@ describe('bad input on the auth API', () => {
   it('sign-in: never 5xx on 1,000 generated bodies', { timeout: 240_000 }, async () => {
     await fc.assert(
       fc.asyncProperty(bodies(fc.record({ email: emailish, password: passwordish }, { requiredKeys: [] })), types, (body, type) =>
-        expectNo5xx('POST', '/api/v1/auth/sign-in', body, type)),
+        expectNo5xx('POST', '/api/v1/auth/sign-in', body, type),
+      ),
       { numRuns: 1000 },
     )
   })
 
   it('sign-up: never 5xx on 1,000 generated bodies', { timeout: 240_000 }, async () => {
     const record = fc.record(
-      { email: emailish, password: passwordish, passwordConfirm: passwordish, agreeTerms: fc.oneof(fc.boolean(), fc.anything()), agreeMail: fc.anything() },
+      {
+        email: emailish,
+        password: passwordish,
+        passwordConfirm: passwordish,
+        agreeTerms: fc.oneof(fc.boolean(), fc.anything()),
+        agreeMail: fc.anything(),
+      },
       { requiredKeys: [] },
     )
     await fc.assert(
@@ -52,10 +77,18 @@ describe('bad input on the auth API', () => {
   })
 
   it('refresh and logout: never 5xx on 1,000 generated bodies', { timeout: 120_000 }, async () => {
-    const record = fc.record({ accessToken: fc.oneof(fc.string(), fc.anything()), refreshToken: fc.oneof(fc.string(), fc.stringMatching(/^[A-Za-z0-9_-]{43}$/), fc.anything()), clientIp: fc.anything() }, { requiredKeys: [] })
+    const record = fc.record(
+      {
+        accessToken: fc.oneof(fc.string(), fc.anything()),
+        refreshToken: fc.oneof(fc.string(), fc.stringMatching(/^[A-Za-z0-9_-]{43}$/), fc.anything()),
+        clientIp: fc.anything(),
+      },
+      { requiredKeys: [] },
+    )
     await fc.assert(
       fc.asyncProperty(bodies(record), types, fc.boolean(), (body, type, isRefresh) =>
-        expectNo5xx(isRefresh ? 'POST' : 'PUT', isRefresh ? '/api/v1/auth/refresh' : '/api/v1/auth/logout', body, type)),
+        expectNo5xx(isRefresh ? 'POST' : 'PUT', isRefresh ? '/api/v1/auth/refresh' : '/api/v1/auth/logout', body, type),
+      ),
       { numRuns: 1000 },
     )
   })

@@ -29,7 +29,9 @@ class Jar {
       const eq = pair!.indexOf('=')
       const name = pair!.slice(0, eq).trim()
       const value = pair!.slice(eq + 1).trim()
-      const expired = attrs.some((a) => /^\s*max-age=0\s*$/i.test(a) || (/^\s*expires=/i.test(a) && new Date(a.split('=')[1]!).getTime() < Date.now()))
+      const expired = attrs.some(
+        (a) => /^\s*max-age=0\s*$/i.test(a) || (/^\s*expires=/i.test(a) && new Date(a.split('=')[1]!).getTime() < Date.now()),
+      )
       if (expired || value === '') this.cookies.delete(name)
       else this.cookies.set(name, value)
     }
@@ -62,7 +64,11 @@ async function throughProvider(authorizeUrl: string, idp = new Jar()): Promise<U
 type Flow = { jar: Jar; start: Response; back: URL; final: Response; location: string }
 
 /** The browser's whole round trip: app start → provider (as `account`) → app callback. */
-async function signInWith(provider: string, account: string, opts: { callback?: string; tamper?: (back: URL) => void; jar?: Jar } = {}): Promise<Flow> {
+async function signInWith(
+  provider: string,
+  account: string,
+  opts: { callback?: string; tamper?: (back: URL) => void; jar?: Jar } = {},
+): Promise<Flow> {
   const jar = opts.jar ?? new Jar()
   const start = await appGet(jar, `/api/v1/auth/oauth/${provider}${opts.callback ? `?callback=${encodeURIComponent(opts.callback)}` : ''}`)
   expect(start.status).toBe(302)
@@ -80,7 +86,10 @@ const pathOf = (url: URL) => url.pathname + url.search
 async function passwordSession(email: string, password: string): Promise<Jar> {
   const jar = new Jar()
   const res = await request(app, '/api/v1/auth/web/sign-in', {
-    method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: ORIGIN }, body: new URLSearchParams({ email, password, callback: '/setting' }).toString(),
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: ORIGIN },
+    body: new URLSearchParams({ email, password, callback: '/setting' }).toString(),
   })
   jar.take(res)
   expect(jar.cookies.has('wt_session')).toBe(true)
@@ -92,7 +101,11 @@ async function passwordSession(email: string, password: string): Promise<Jar> {
  * forbids a form's redirect to another site); the provider's authorization URL it goes to.
  */
 async function linkStart(jar: Jar, provider: string): Promise<URL> {
-  const res = await request(app, `/api/v1/auth/oauth/${provider}/link`, { method: 'POST', redirect: 'manual', headers: { origin: ORIGIN, cookie: jar.header() } })
+  const res = await request(app, `/api/v1/auth/oauth/${provider}/link`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { origin: ORIGIN, cookie: jar.header() },
+  })
   jar.take(res)
   expect(res.status).toBe(200)
   const refresh = /<meta http-equiv="refresh" content="0;url=([^"]+)">/.exec(await res.text())
@@ -110,7 +123,10 @@ async function linkFromSetting(provider: string, account: string, error?: string
   return jar
 }
 
-const session = async (jar: Jar) => (await (await appGet(jar, '/api/auth/session')).json()) as { user?: { id: number; email: string | null; snsProvider: string | null; snsId: string | null } }
+const session = async (jar: Jar) =>
+  (await (await appGet(jar, '/api/auth/session')).json()) as {
+    user?: { id: number; email: string | null; snsProvider: string | null; snsId: string | null }
+  }
 
 beforeAll(async () => {
   await seedDemo(env.DB)
@@ -149,7 +165,9 @@ describe('OAuth start', () => {
   })
 
   it('an unknown provider or one the edition does not offer goes to login-error', async () => {
-    expect((await appGet(new Jar(), '/api/v1/auth/oauth/myspace')).headers.get('location')).toBe('/callback/login-error?error=INVALID_PARAMETER')
+    expect((await appGet(new Jar(), '/api/v1/auth/oauth/myspace')).headers.get('location')).toBe(
+      '/callback/login-error?error=INVALID_PARAMETER',
+    )
     const krApp = appFor(parseEdition('kr', kr))
     const res = await krApp.request(new Request(`${ORIGIN}/api/v1/auth/oauth/facebook`, { redirect: 'manual' }))
     expect(res.headers.get('location')).toBe('/callback/login-error?error=INVALID_PARAMETER')
@@ -165,7 +183,9 @@ describe('OAuth callback against a real OpenID provider', () => {
     expect(flow.jar.cookies.has('wt_oauth')).toBe(false) // spent
     const me = await session(flow.jar)
     expect(me.user).toMatchObject({ email: 'alice@example.test', snsProvider: 'google', snsId: 'alice' })
-    const row = await env.DB.prepare(`SELECT email_verified_at AS v, password_hash AS p FROM users WHERE id = ?`).bind(me.user!.id).first<{ v: string | null; p: string | null }>()
+    const row = await env.DB.prepare(`SELECT email_verified_at AS v, password_hash AS p FROM users WHERE id = ?`)
+      .bind(me.user!.id)
+      .first<{ v: string | null; p: string | null }>()
     expect(row?.v).not.toBeNull()
     expect(row?.p).toBeNull()
   })
@@ -175,7 +195,9 @@ describe('OAuth callback against a real OpenID provider', () => {
     const again = await signInWith('google', 'alice')
     expect(again.location).toBe('/callback/login-success')
     expect((await session(again.jar)).user?.id).toBe(first.user!.id)
-    const count = await env.DB.prepare(`SELECT COUNT(*) AS n FROM identities WHERE provider = 'google' AND provider_user_id = 'alice'`).first<{ n: number }>()
+    const count = await env.DB.prepare(
+      `SELECT COUNT(*) AS n FROM identities WHERE provider = 'google' AND provider_user_id = 'alice'`,
+    ).first<{ n: number }>()
     expect(count?.n).toBe(1)
   })
 
@@ -183,14 +205,18 @@ describe('OAuth callback against a real OpenID provider', () => {
     const flow = await signInWith('facebook', 'reader', { callback: '/gift' })
     expect(flow.location).toBe('/callback/login-error?error=AccountNotLinkedError')
     expect(flow.jar.cookies.has('wt_session')).toBe(false)
-    const linked = await env.DB.prepare(`SELECT COUNT(*) AS n FROM identities WHERE provider = 'facebook' AND provider_user_id = 'reader'`).first<{ n: number }>()
+    const linked = await env.DB.prepare(
+      `SELECT COUNT(*) AS n FROM identities WHERE provider = 'facebook' AND provider_user_id = 'reader'`,
+    ).first<{ n: number }>()
     expect(linked?.n).toBe(0)
   })
 
   it('the owner signs in, links the provider from /setting, then signs in with it', async () => {
     const jar = await linkFromSetting('facebook', 'reader')
     expect((await session(jar)).user?.id).toBe(READER.id)
-    const linked = await env.DB.prepare(`SELECT user_id AS u FROM identities WHERE provider = 'facebook' AND provider_user_id = 'reader'`).first<{ u: number }>()
+    const linked = await env.DB.prepare(
+      `SELECT user_id AS u FROM identities WHERE provider = 'facebook' AND provider_user_id = 'reader'`,
+    ).first<{ u: number }>()
     expect(linked?.u).toBe(READER.id)
     const flow = await signInWith('facebook', 'reader', { callback: '/gift' })
     expect(flow.location).toBe('/callback/login-success?callback=%2Fgift')
@@ -208,7 +234,9 @@ describe('OAuth callback against a real OpenID provider', () => {
     const back = await throughProvider(authorize.href)
     const final = await appGet(jar, back.pathname + back.search)
     expect(final.headers.get('location')).toBe('/setting?error=NOT_LOGIN_USER')
-    const linked = await env.DB.prepare(`SELECT COUNT(*) AS n FROM identities WHERE provider = 'twitter' AND user_id = ?`).bind(READER.id).first<{ n: number }>()
+    const linked = await env.DB.prepare(`SELECT COUNT(*) AS n FROM identities WHERE provider = 'twitter' AND user_id = ?`)
+      .bind(READER.id)
+      .first<{ n: number }>()
     expect(linked?.n).toBe(0)
   })
 
@@ -237,7 +265,10 @@ describe('OAuth callback against a real OpenID provider', () => {
     const back = pathOf(await throughProvider(authorize.href))
     const victim = new Jar()
     await appGet(victim, '/api/v1/auth/oauth/google')
-    for (const cookie of [`wt_oauth=${attacker.cookies.get('wt_oauth')}; wt_oauth=${victim.cookies.get('wt_oauth')}`, `wt_oauth=${victim.cookies.get('wt_oauth')}; wt_oauth=${attacker.cookies.get('wt_oauth')}`]) {
+    for (const cookie of [
+      `wt_oauth=${attacker.cookies.get('wt_oauth')}; wt_oauth=${victim.cookies.get('wt_oauth')}`,
+      `wt_oauth=${victim.cookies.get('wt_oauth')}; wt_oauth=${attacker.cookies.get('wt_oauth')}`,
+    ]) {
       const res = await request(app, back, { redirect: 'manual', headers: { cookie } })
       expect(res.headers.get('location')).toBe('/callback/login-error?error=OAuthCallbackError')
       expect(res.headers.getSetCookie().some((c) => c.startsWith('wt_session=') && !c.startsWith('wt_session=;'))).toBe(false)
@@ -259,7 +290,9 @@ describe('OAuth callback against a real OpenID provider', () => {
     const flow = await signInWith('google', 'minor-unverified')
     expect(flow.location).toBe('/callback/login-error?error=AccountNotLinkedError')
     expect(flow.final.headers.getSetCookie().some((c) => c.startsWith('wt_session=') && !c.startsWith('wt_session=;'))).toBe(false)
-    const linked = await env.DB.prepare(`SELECT COUNT(*) AS n FROM identities WHERE provider_user_id = 'minor-unverified'`).first<{ n: number }>()
+    const linked = await env.DB.prepare(`SELECT COUNT(*) AS n FROM identities WHERE provider_user_id = 'minor-unverified'`).first<{
+      n: number
+    }>()
     expect(linked?.n).toBe(0)
   })
 
@@ -294,8 +327,15 @@ describe('OAuth callback against a real OpenID provider', () => {
     const start = await appGet(jar, '/api/v1/auth/oauth/google')
     const ours = new URL(start.headers.get('location')!)
     // the attacker's authorization for another client, delivered to our callback with our state
-    const other = new OAuth2Client(bindings.TEST_OIDC_OTHER_CLIENT_ID!, bindings.TEST_OIDC_OTHER_CLIENT_SECRET!, `${ORIGIN}/api/v1/auth/oauth/google/callback`)
-    const url = other.createAuthorizationURLWithPKCE(`${ISSUER}/auth`, generateState(), CodeChallengeMethod.S256, generateCodeVerifier(), ['openid', 'email'])
+    const other = new OAuth2Client(
+      bindings.TEST_OIDC_OTHER_CLIENT_ID!,
+      bindings.TEST_OIDC_OTHER_CLIENT_SECRET!,
+      `${ORIGIN}/api/v1/auth/oauth/google/callback`,
+    )
+    const url = other.createAuthorizationURLWithPKCE(`${ISSUER}/auth`, generateState(), CodeChallengeMethod.S256, generateCodeVerifier(), [
+      'openid',
+      'email',
+    ])
     url.searchParams.set('login_hint', 'alice')
     const back = await throughProvider(url.href)
     back.searchParams.set('state', ours.searchParams.get('state')!)
@@ -305,8 +345,15 @@ describe('OAuth callback against a real OpenID provider', () => {
 
   it('an ID token issued by the real provider for another audience is rejected; for ours it is accepted', async () => {
     const verifier = generateCodeVerifier()
-    const other = new OAuth2Client(bindings.TEST_OIDC_OTHER_CLIENT_ID!, bindings.TEST_OIDC_OTHER_CLIENT_SECRET!, `${ORIGIN}/api/v1/auth/oauth/google/callback`)
-    const url = other.createAuthorizationURLWithPKCE(`${ISSUER}/auth`, generateState(), CodeChallengeMethod.S256, verifier, ['openid', 'email'])
+    const other = new OAuth2Client(
+      bindings.TEST_OIDC_OTHER_CLIENT_ID!,
+      bindings.TEST_OIDC_OTHER_CLIENT_SECRET!,
+      `${ORIGIN}/api/v1/auth/oauth/google/callback`,
+    )
+    const url = other.createAuthorizationURLWithPKCE(`${ISSUER}/auth`, generateState(), CodeChallengeMethod.S256, verifier, [
+      'openid',
+      'email',
+    ])
     url.searchParams.set('nonce', 'nonce-of-the-test')
     url.searchParams.set('login_hint', 'alice')
     const back = await throughProvider(url.href)
@@ -315,8 +362,16 @@ describe('OAuth callback against a real OpenID provider', () => {
     const expected = { issuer: ISSUER, nonce: 'nonce-of-the-test' }
     expect(await verifyIdToken(tokens.idToken(), keys, { ...expected, clientId: bindings.OAUTH_GOOGLE_CLIENT_ID! })).toBeNull()
     expect((await verifyIdToken(tokens.idToken(), keys, { ...expected, clientId: bindings.TEST_OIDC_OTHER_CLIENT_ID! }))?.sub).toBe('alice')
-    expect(await verifyIdToken(tokens.idToken(), keys, { ...expected, clientId: bindings.TEST_OIDC_OTHER_CLIENT_ID!, nonce: 'another-nonce' })).toBeNull()
-    expect(await verifyIdToken(tokens.idToken(), keys, { ...expected, issuer: 'https://evil.example', clientId: bindings.TEST_OIDC_OTHER_CLIENT_ID! })).toBeNull()
+    expect(
+      await verifyIdToken(tokens.idToken(), keys, { ...expected, clientId: bindings.TEST_OIDC_OTHER_CLIENT_ID!, nonce: 'another-nonce' }),
+    ).toBeNull()
+    expect(
+      await verifyIdToken(tokens.idToken(), keys, {
+        ...expected,
+        issuer: 'https://evil.example',
+        clientId: bindings.TEST_OIDC_OTHER_CLIENT_ID!,
+      }),
+    ).toBeNull()
   })
 })
 
@@ -324,7 +379,10 @@ describe('session service with OAuth providers', () => {
   it('signin/{provider} answers the start of the flow; providers lists the configured ones', async () => {
     const csrfRes = await request(app, '/api/auth/csrf')
     const { csrfToken } = (await csrfRes.json()) as { csrfToken: string }
-    const cookie = csrfRes.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ')
+    const cookie = csrfRes.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ')
     const res = await request(app, '/api/auth/signin/apple', {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', origin: ORIGIN, cookie },

@@ -20,7 +20,8 @@ const cookieValue = (res: Response, name: string) => new RegExp(`(?:^|, )${name}
 const get = (path: string, cookie = '') => request(app, path, { headers: cookie ? { cookie } : {} })
 const post = (path: string, fields: Record<string, string>, cookie = '') =>
   request(app, path, {
-    method: 'POST', redirect: 'manual',
+    method: 'POST',
+    redirect: 'manual',
     headers: { 'content-type': 'application/x-www-form-urlencoded', origin: ORIGIN, ...(cookie ? { cookie } : {}) },
     body: new URLSearchParams(fields).toString(),
   })
@@ -33,13 +34,21 @@ async function csrf() {
 }
 async function signedIn(email: string = READER.email, password: string = READER.password) {
   const { csrfToken, cookie } = await csrf()
-  const res = await post('/api/auth/callback/credentials', { email, password, csrfToken, callbackUrl: `${ORIGIN}/gift`, json: 'true' }, cookie)
+  const res = await post(
+    '/api/auth/callback/credentials',
+    { email, password, csrfToken, callbackUrl: `${ORIGIN}/gift`, json: 'true' },
+    cookie,
+  )
   expect(res.status).toBe(200)
   return { csrfToken, cookie: `${cookie}; wt_session=${cookieValue(res, 'wt_session')}` }
 }
 const refreshWith = async (sessionCookie: string) => {
   const web = (await openSession(await deriveKeys(secret), /wt_session=([^;]*)/.exec(sessionCookie)![1]))!
-  return request(app, '/api/v1/auth/refresh', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ accessToken: web.accessToken.value, refreshToken: web.refreshToken.value }) })
+  return request(app, '/api/v1/auth/refresh', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ accessToken: web.accessToken.value, refreshToken: web.refreshToken.value }),
+  })
 }
 
 beforeAll(async () => {
@@ -72,27 +81,51 @@ describe('GET session, csrf, providers', () => {
   })
 
   it("providers lists credentials and the edition's OAuth providers", async () => {
-    const body = (await (await get('/api/auth/providers')).json()) as Record<string, { id: string; type: string; signinUrl: string; callbackUrl: string }>
+    const body = (await (await get('/api/auth/providers')).json()) as Record<
+      string,
+      { id: string; type: string; signinUrl: string; callbackUrl: string }
+    >
     expect(Object.keys(body)).toEqual(['credentials', 'google', 'facebook', 'twitter', 'apple'])
-    expect(body.credentials).toMatchObject({ type: 'credentials', signinUrl: `${ORIGIN}/api/auth/signin/credentials`, callbackUrl: `${ORIGIN}/api/auth/callback/credentials` })
-    expect(body.google).toMatchObject({ id: 'google', name: 'Google', type: 'oauth', callbackUrl: `${ORIGIN}/api/v1/auth/oauth/google/callback` })
+    expect(body.credentials).toMatchObject({
+      type: 'credentials',
+      signinUrl: `${ORIGIN}/api/auth/signin/credentials`,
+      callbackUrl: `${ORIGIN}/api/auth/callback/credentials`,
+    })
+    expect(body.google).toMatchObject({
+      id: 'google',
+      name: 'Google',
+      type: 'oauth',
+      callbackUrl: `${ORIGIN}/api/v1/auth/oauth/google/callback`,
+    })
   })
 })
 
 describe('POST callback/credentials', () => {
   it('signs in: {url} of the callback and a session cookie; without json=true a redirect', async () => {
     const { csrfToken, cookie } = await csrf()
-    const res = await post('/api/auth/callback/credentials', { email: READER.email, password: READER.password, csrfToken, callbackUrl: `${ORIGIN}/library/my?x=1`, json: 'true' }, cookie)
+    const res = await post(
+      '/api/auth/callback/credentials',
+      { email: READER.email, password: READER.password, csrfToken, callbackUrl: `${ORIGIN}/library/my?x=1`, json: 'true' },
+      cookie,
+    )
     expect(await res.json()).toEqual({ url: `${ORIGIN}/library/my?x=1` })
     expect(res.headers.get('set-cookie')).toMatch(/wt_session=.*HttpOnly/i)
-    const form = await post('/api/auth/callback/credentials', { email: MINOR.email, password: MINOR.password, csrfToken, callbackUrl: '/gift' }, cookie)
+    const form = await post(
+      '/api/auth/callback/credentials',
+      { email: MINOR.email, password: MINOR.password, csrfToken, callbackUrl: '/gift' },
+      cookie,
+    )
     expect(form.status).toBe(302)
     expect(form.headers.get('location')).toBe(`${ORIGIN}/gift`)
   })
 
   it('puts the failure code into the url (spec §8 sign-in result rule) and sets no session', async () => {
     const { csrfToken, cookie } = await csrf()
-    const res = await post('/api/auth/callback/credentials', { email: READER.email, password: 'Wrong-2026!', csrfToken, callbackUrl: `${ORIGIN}/gift`, json: 'true' }, cookie)
+    const res = await post(
+      '/api/auth/callback/credentials',
+      { email: READER.email, password: 'Wrong-2026!', csrfToken, callbackUrl: `${ORIGIN}/gift`, json: 'true' },
+      cookie,
+    )
     expect(res.status).toBe(401)
     const url = new URL(((await res.json()) as { url: string }).url)
     expect(url.pathname).toBe('/user/login')
@@ -106,7 +139,11 @@ describe('POST callback/credentials', () => {
   it('never sends the reader off-site (callbackUrl)', async () => {
     const { csrfToken, cookie } = await csrf()
     for (const callbackUrl of ['https://evil.example/gift', '//evil.example', 'javascript:alert(1)', 'http://localhost.evil.example/']) {
-      const res = await post('/api/auth/callback/credentials', { email: MINOR.email, password: MINOR.password, csrfToken, callbackUrl, json: 'true' }, cookie)
+      const res = await post(
+        '/api/auth/callback/credentials',
+        { email: MINOR.email, password: MINOR.password, csrfToken, callbackUrl, json: 'true' },
+        cookie,
+      )
       expect(((await res.json()) as { url: string }).url, callbackUrl).toBe(`${ORIGIN}/`)
     }
   })
@@ -121,7 +158,11 @@ describe('POST callback/credentials', () => {
       [{ csrfToken }, `wt_csrf=${csrfToken}|forged`], // planted cookie
     ]
     for (const [extra, jar] of cases) {
-      const res = await post('/api/auth/callback/credentials', { email: READER.email, password: READER.password, callbackUrl: '/gift', json: 'true', ...extra }, jar)
+      const res = await post(
+        '/api/auth/callback/credentials',
+        { email: READER.email, password: READER.password, callbackUrl: '/gift', json: 'true', ...extra },
+        jar,
+      )
       expect(res.status).toBe(403)
       expect(new URL(((await res.json()) as { url: string }).url).searchParams.get('error')).toBe('FORBIDDEN_ORIGIN')
       expect(cookieValue(res, 'wt_session')).toBeUndefined()
@@ -162,7 +203,11 @@ describe('POST signout, signin/{provider}, _log', () => {
   it('_log accepts level/code/details (204) and refuses anything else with INVALID_PARAMETER', async () => {
     const res = await post('/api/auth/_log', { level: 'error', code: 'CLIENT_FETCH_ERROR', details: '{"url":"/api/auth/session"}' })
     expect(res.status).toBe(204)
-    const json = await request(app, '/api/auth/_log', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ level: 'warn', code: 'CLIENT_SESSION_ERROR' }) })
+    const json = await request(app, '/api/auth/_log', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ level: 'warn', code: 'CLIENT_SESSION_ERROR' }),
+    })
     expect(json.status).toBe(204)
     for (const bad of [{ level: 'fatal', code: 'X' }, { level: 'error', code: 'a b' }, { level: 'error' }]) {
       const r = await post('/api/auth/_log', bad as Record<string, string>)

@@ -22,7 +22,10 @@ const signIn = (email: string, password = PASSWORD) => json('/api/v1/auth/sign-i
 const verify = (email: string, code: string) => json('/api/v1/auth/verify-otp', { email, code })
 const resend = (email: string) => json('/api/v1/auth/resend-otp', { email })
 async function latestOtp(email: string) {
-  const mail = await db().prepare(`SELECT body FROM outbox WHERE recipient = ? AND template = 'signup-otp' ORDER BY id DESC LIMIT 1`).bind(email).first<{ body: string }>()
+  const mail = await db()
+    .prepare(`SELECT body FROM outbox WHERE recipient = ? AND template = 'signup-otp' ORDER BY id DESC LIMIT 1`)
+    .bind(email)
+    .first<{ body: string }>()
   return /\b(\d{6})\b/.exec(mail?.body ?? '')?.[1]
 }
 const otherCode = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0')
@@ -77,14 +80,18 @@ describe('POST /api/v1/auth/verify-otp', () => {
     const email = freshEmail()
     await signUp(email)
     const code = (await latestOtp(email))!
-    await db().prepare(`UPDATE one_time_codes SET expires_at = ? WHERE kind = 'EMAIL_OTP' AND target = ?`).bind(new Date(Date.now() - 1000).toISOString(), email).run()
+    await db()
+      .prepare(`UPDATE one_time_codes SET expires_at = ? WHERE kind = 'EMAIL_OTP' AND target = ?`)
+      .bind(new Date(Date.now() - 1000).toISOString(), email)
+      .run()
     await expectError(await verify(email, code), 410, 'EXPIRED_OTP')
     await resend(email)
     expect((await verify(email, (await latestOtp(email))!)).status).toBe(200)
   })
 
   it('refuses malformed bodies and unknown addresses with INVALID_PARAMETER', async () => {
-    for (const code of ['12345', '1234567', 'abcdef', 123456]) await expectError(await verify('reader@example.com', code as string), 400, 'INVALID_PARAMETER')
+    for (const code of ['12345', '1234567', 'abcdef', 123456])
+      await expectError(await verify('reader@example.com', code as string), 400, 'INVALID_PARAMETER')
     await expectError(await verify(freshEmail(), '123456'), 400, 'INVALID_PARAMETER')
   })
 })
@@ -94,7 +101,9 @@ describe('POST /api/v1/auth/resend-otp', () => {
     const unknown = freshEmail()
     expect(await read(await resend(unknown))).toEqual({ result: 'SUCCESS', data: { sent: true } })
     expect(await read(await resend('reader@example.com'))).toEqual({ result: 'SUCCESS', data: { sent: true } })
-    expect(await db().prepare('SELECT COUNT(*) AS n FROM outbox WHERE recipient IN (?, ?)').bind(unknown, 'reader@example.com').first('n')).toBe(0)
+    expect(
+      await db().prepare('SELECT COUNT(*) AS n FROM outbox WHERE recipient IN (?, ?)').bind(unknown, 'reader@example.com').first('n'),
+    ).toBe(0)
   })
 
   it('allows 3 mails per address per 5 minutes (FREQUENT_REQUEST)', async () => {
@@ -109,7 +118,8 @@ describe('POST /api/v1/auth/resend-otp', () => {
 describe('POST /api/v1/user/mail/auth (spec §7: the sign-up OTP again, by account id)', () => {
   const mailAuth = (userId: unknown) => json('/api/v1/user/mail/auth', { userId })
   const idOf = async (email: string) => (await db().prepare('SELECT id FROM users WHERE email = ?').bind(email).first<number>('id'))!
-  const otpMails = (email: string) => db().prepare(`SELECT COUNT(*) AS n FROM outbox WHERE recipient = ? AND template = 'signup-otp'`).bind(email).first<number>('n')
+  const otpMails = (email: string) =>
+    db().prepare(`SELECT COUNT(*) AS n FROM outbox WHERE recipient = ? AND template = 'signup-otp'`).bind(email).first<number>('n')
 
   it('mails a new code for a pending sign-up: the old code stops working, the new one verifies', async () => {
     const email = freshEmail()
@@ -142,13 +152,15 @@ describe('POST /api/v1/user/mail/auth (spec §7: the sign-up OTP again, by accou
   })
 
   it('refuses a body without a positive integer id (INVALID_PARAMETER)', async () => {
-    for (const userId of [undefined, 0, -1, 1.5, 'abc', '', true, null, '1e3', 2 ** 60]) await expectError(await mailAuth(userId), 400, 'INVALID_PARAMETER')
+    for (const userId of [undefined, 0, -1, 1.5, 'abc', '', true, null, '1e3', 2 ** 60])
+      await expectError(await mailAuth(userId), 400, 'INVALID_PARAMETER')
   })
 })
 
 const form = (path: string, fields: Record<string, string>, origin: string | null = ORIGIN) =>
   request(app, path, {
-    method: 'POST', redirect: 'manual',
+    method: 'POST',
+    redirect: 'manual',
     headers: { 'content-type': 'application/x-www-form-urlencoded', ...(origin ? { origin } : {}) },
     body: new URLSearchParams(fields).toString(),
   })

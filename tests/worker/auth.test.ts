@@ -37,7 +37,10 @@ async function signUp(email: string, password = 'Newbie-2026') {
 }
 /** The code of the latest OTP mail to `email`, read from the outbox like a reader reads the mail. */
 async function latestOtp(email: string) {
-  const mail = await db().prepare(`SELECT body FROM outbox WHERE recipient = ? AND template = 'signup-otp' ORDER BY id DESC LIMIT 1`).bind(email).first<{ body: string }>()
+  const mail = await db()
+    .prepare(`SELECT body FROM outbox WHERE recipient = ? AND template = 'signup-otp' ORDER BY id DESC LIMIT 1`)
+    .bind(email)
+    .first<{ body: string }>()
   return /\b(\d{6})\b/.exec(mail?.body ?? '')?.[1]
 }
 const verify = (email: string, code: string) => json('POST', '/api/v1/auth/verify-otp', { email, code })
@@ -60,16 +63,31 @@ beforeAll(async () => {
 describe('POST /api/v1/auth/sign-up', () => {
   it('creates the account and puts a 6-digit OTP mail (valid 1 hour) into the outbox', async () => {
     const email = freshEmail()
-    const res = await json('POST', '/api/v1/auth/sign-up', { email: email.toUpperCase(), password: 'Newbie-2026', passwordConfirm: 'Newbie-2026', agreeTerms: true, agreeMail: true })
+    const res = await json('POST', '/api/v1/auth/sign-up', {
+      email: email.toUpperCase(),
+      password: 'Newbie-2026',
+      passwordConfirm: 'Newbie-2026',
+      agreeTerms: true,
+      agreeMail: true,
+    })
     expect(await read(res)).toEqual({ result: 'SUCCESS', data: { sent: true } })
-    const user = await db().prepare('SELECT id, email, password_hash, is_agree_mail, email_verified_at FROM users WHERE email = ?').bind(email).first<Record<string, unknown>>()
+    const user = await db()
+      .prepare('SELECT id, email, password_hash, is_agree_mail, email_verified_at FROM users WHERE email = ?')
+      .bind(email)
+      .first<Record<string, unknown>>()
     expect(user).toMatchObject({ email, is_agree_mail: 1, email_verified_at: null })
     expect(String(user!.password_hash)).toMatch(/^argon2id\$v=19\$m=19456,t=2,p=1\$/)
-    const mail = await db().prepare(`SELECT subject, body FROM outbox WHERE recipient = ? AND template = 'signup-otp'`).bind(email).first<{ subject: string; body: string }>()
+    const mail = await db()
+      .prepare(`SELECT subject, body FROM outbox WHERE recipient = ? AND template = 'signup-otp'`)
+      .bind(email)
+      .first<{ subject: string; body: string }>()
     const code = /\b(\d{6})\b/.exec(mail!.body)?.[1]
     expect(code).toBeDefined()
     expect(mail!.subject).toBe(frMessages['auth.mail.otp.subject'])
-    const otp = await db().prepare(`SELECT code_hash, created_at, expires_at, user_id FROM one_time_codes WHERE kind = 'EMAIL_OTP' AND target = ?`).bind(email).first<Record<string, string | number>>()
+    const otp = await db()
+      .prepare(`SELECT code_hash, created_at, expires_at, user_id FROM one_time_codes WHERE kind = 'EMAIL_OTP' AND target = ?`)
+      .bind(email)
+      .first<Record<string, string | number>>()
     expect(otp!.user_id).toBe(user!.id)
     expect(String(otp!.code_hash)).not.toContain(code!)
     expect(new Date(String(otp!.expires_at)).getTime() - new Date(String(otp!.created_at)).getTime()).toBe(3600_000)
@@ -85,7 +103,11 @@ describe('POST /api/v1/auth/sign-up', () => {
       [{ email, password: 'Newbie-2026', passwordConfirm: 'Newbie-2027', agreeTerms: true }, 400, 'INCORRECT_PASSWORD'],
       [{ email, password: 'Newbie-2026', passwordConfirm: 'Newbie-2026', agreeTerms: false }, 400, 'INVALID_PARAMETER'],
       [{ email, password: 'Newbie-2026', passwordConfirm: 'Newbie-2026' }, 400, 'INVALID_PARAMETER'],
-      [{ email: 'Reader@Example.com', password: 'Newbie-2026', passwordConfirm: 'Newbie-2026', agreeTerms: true }, 409, 'ALREADY_USED_EMAIL'],
+      [
+        { email: 'Reader@Example.com', password: 'Newbie-2026', passwordConfirm: 'Newbie-2026', agreeTerms: true },
+        409,
+        'ALREADY_USED_EMAIL',
+      ],
     ]
     for (const [body, status, code] of cases) await expectError(await json('POST', '/api/v1/auth/sign-up', body), status, code)
     expect(await db().prepare('SELECT COUNT(*) AS n FROM users WHERE email = ?').bind(email).first('n')).toBe(0)
@@ -111,9 +133,14 @@ describe('POST /api/v1/auth/sign-in', () => {
     expect(data.userId).toBe(READER.id)
     expect(new Date(data.accessToken.expiredAt).getTime() - Date.now()).toBeGreaterThan(14 * 60_000)
     expect(new Date(data.refreshToken.expiredAt).getTime() - Date.now()).toBeGreaterThan(29 * 86_400_000)
-    const row = await db().prepare('SELECT user_id, token_hash FROM refresh_tokens WHERE token_hash = ?').bind(await hashToken(data.refreshToken.value)).first<{ user_id: number }>()
+    const row = await db()
+      .prepare('SELECT user_id, token_hash FROM refresh_tokens WHERE token_hash = ?')
+      .bind(await hashToken(data.refreshToken.value))
+      .first<{ user_id: number }>()
     expect(row?.user_id).toBe(READER.id)
-    expect(await db().prepare('SELECT COUNT(*) AS n FROM refresh_tokens WHERE token_hash = ?').bind(data.refreshToken.value).first('n')).toBe(0)
+    expect(
+      await db().prepare('SELECT COUNT(*) AS n FROM refresh_tokens WHERE token_hash = ?').bind(data.refreshToken.value).first('n'),
+    ).toBe(0)
   })
 
   it('answers a wrong password and an unknown e-mail with the same status', async () => {
@@ -134,7 +161,10 @@ describe('POST /api/v1/auth/sign-in', () => {
     await expectError(await signIn(email.toUpperCase(), 'Newbie-2026'), 429, 'DUPLICATE_LOGIN')
     expect((await signIn(other, 'Newbie-2026')).status).toBe(200)
     // the hour is over: the lock lifts
-    await db().prepare(`UPDATE rate_limits SET reset_at = ? WHERE bucket = ?`).bind(new Date(Date.now() - 1000).toISOString(), signInBucket(email, null)).run()
+    await db()
+      .prepare(`UPDATE rate_limits SET reset_at = ? WHERE bucket = ?`)
+      .bind(new Date(Date.now() - 1000).toISOString(), signInBucket(email, null))
+      .run()
     expect((await signIn(email, 'Newbie-2026')).status).toBe(200)
   })
 
@@ -150,7 +180,11 @@ describe('POST /api/v1/auth/sign-in', () => {
   it('starts a new token family at every sign-in (ASVS 7.2.4)', async () => {
     const a = await tokensFor(MINOR.email, MINOR.password)
     const b = await tokensFor(MINOR.email, MINOR.password)
-    const fam = async (t: Token) => db().prepare('SELECT family_id FROM refresh_tokens WHERE token_hash = ?').bind(await hashToken(t.value)).first('family_id')
+    const fam = async (t: Token) =>
+      db()
+        .prepare('SELECT family_id FROM refresh_tokens WHERE token_hash = ?')
+        .bind(await hashToken(t.value))
+        .first('family_id')
     expect(await fam(a.refreshToken)).not.toBe(await fam(b.refreshToken))
   })
 })
@@ -172,10 +206,18 @@ describe('POST /api/v1/auth/refresh and PUT /api/v1/auth/logout', () => {
     const first = await tokensFor(READER.email, READER.password)
     const second = (await read(await refresh(first.accessToken.value, first.refreshToken.value))).data
     // an attacker replays the stolen first token later than the 30 s grace: refused, and the owner's current token dies with it
-    await db().prepare('UPDATE refresh_tokens SET rotated_at = ? WHERE token_hash = ?').bind(new Date(Date.now() - 31_000).toISOString(), await hashToken(first.refreshToken.value)).run()
+    await db()
+      .prepare('UPDATE refresh_tokens SET rotated_at = ? WHERE token_hash = ?')
+      .bind(new Date(Date.now() - 31_000).toISOString(), await hashToken(first.refreshToken.value))
+      .run()
     await expectError(await refresh(first.accessToken.value, first.refreshToken.value), 401, 'NOT_FOUND_REFRESH_TOKEN')
     await expectError(await refresh(second.accessToken.value, second.refreshToken.value), 401, 'NOT_FOUND_REFRESH_TOKEN')
-    const live = await db().prepare(`SELECT COUNT(*) AS n FROM refresh_tokens WHERE family_id = (SELECT family_id FROM refresh_tokens WHERE token_hash = ?) AND revoked_at IS NULL`).bind(await hashToken(first.refreshToken.value)).first('n')
+    const live = await db()
+      .prepare(
+        `SELECT COUNT(*) AS n FROM refresh_tokens WHERE family_id = (SELECT family_id FROM refresh_tokens WHERE token_hash = ?) AND revoked_at IS NULL`,
+      )
+      .bind(await hashToken(first.refreshToken.value))
+      .first('n')
     expect(live).toBe(0)
   })
 
@@ -189,17 +231,22 @@ describe('POST /api/v1/auth/refresh and PUT /api/v1/auth/logout', () => {
 
   it('lets exactly one of two simultaneous refreshes with one token win, and the winner stays signed in', async () => {
     const t = await tokensFor(MINOR.email, MINOR.password)
-    const results = await Promise.all([refresh(t.accessToken.value, t.refreshToken.value), refresh(t.accessToken.value, t.refreshToken.value)])
+    const results = await Promise.all([
+      refresh(t.accessToken.value, t.refreshToken.value),
+      refresh(t.accessToken.value, t.refreshToken.value),
+    ])
     expect(results.filter((r) => r.status === 200)).toHaveLength(1)
     const winner = results.find((r) => r.status === 200)!
     const { accessToken, refreshToken } = (await read(winner)).data
     expect((await refresh(accessToken.value, refreshToken.value)).status).toBe(200)
   })
 
-
   it('answers an expired refresh token with EXPIRED_REFRESH_TOKEN and unknown ones with NOT_FOUND_REFRESH_TOKEN', async () => {
     const t = await tokensFor(MINOR.email, MINOR.password)
-    await db().prepare('UPDATE refresh_tokens SET expires_at = ? WHERE token_hash = ?').bind(new Date(Date.now() - 1000).toISOString(), await hashToken(t.refreshToken.value)).run()
+    await db()
+      .prepare('UPDATE refresh_tokens SET expires_at = ? WHERE token_hash = ?')
+      .bind(new Date(Date.now() - 1000).toISOString(), await hashToken(t.refreshToken.value))
+      .run()
     await expectError(await refresh(t.accessToken.value, t.refreshToken.value), 401, 'EXPIRED_REFRESH_TOKEN')
     await expectError(await refresh(t.accessToken.value, newRefreshToken().value), 401, 'NOT_FOUND_REFRESH_TOKEN')
     await expectError(await refresh(t.accessToken.value, 'short'), 401, 'NOT_FOUND_REFRESH_TOKEN')
@@ -229,10 +276,37 @@ describe('GET /api/v1/user/me', () => {
     expect(res.headers.get('cache-control')).toContain('no-store')
     const { user, coin } = (await read(res)).data
     expect(user).toMatchObject({ id: READER.id, email: READER.email, isAdult: true })
-    expect(Object.keys(user).sort()).toEqual(['agreePush', 'birthedAt', 'email', 'id', 'isAdult', 'isAdultKr', 'isAgreeMail', 'isBlToggle', 'isKrIpUser', 'name', 'nickname', 'purchaseCount', 'showAdult', 'snsId', 'snsProvider'])
-    const { results } = await db().prepare(`SELECT type, SUM(remaining) AS n FROM coin_lots WHERE user_id = ? AND remaining > 0 AND (expires_at IS NULL OR expires_at > ?) GROUP BY type`).bind(READER.id, new Date().toISOString()).all<{ type: string; n: number }>()
+    expect(Object.keys(user).sort()).toEqual([
+      'agreePush',
+      'birthedAt',
+      'email',
+      'id',
+      'isAdult',
+      'isAdultKr',
+      'isAgreeMail',
+      'isBlToggle',
+      'isKrIpUser',
+      'name',
+      'nickname',
+      'purchaseCount',
+      'showAdult',
+      'snsId',
+      'snsProvider',
+    ])
+    const { results } = await db()
+      .prepare(
+        `SELECT type, SUM(remaining) AS n FROM coin_lots WHERE user_id = ? AND remaining > 0 AND (expires_at IS NULL OR expires_at > ?) GROUP BY type`,
+      )
+      .bind(READER.id, new Date().toISOString())
+      .all<{ type: string; n: number }>()
     const sum = (type: string) => results.find((r) => r.type === type)?.n ?? 0
-    expect(coin).toEqual({ coin: sum('COIN'), freeCoin: sum('FREE_COIN'), bonus: sum('BONUS'), mileage: sum('MILEAGE'), total: sum('COIN') + sum('FREE_COIN') + sum('BONUS') })
+    expect(coin).toEqual({
+      coin: sum('COIN'),
+      freeCoin: sum('FREE_COIN'),
+      bonus: sum('BONUS'),
+      mileage: sum('MILEAGE'),
+      total: sum('COIN') + sum('FREE_COIN') + sum('BONUS'),
+    })
     expect(coin.coin).toBeGreaterThan(0)
   })
 
@@ -251,7 +325,14 @@ describe('GET /api/v1/user/me', () => {
     await expectError(await me({}), 401, 'NOT_LOGIN_USER')
     await expectError(await me(bearer('garbage')), 401, 'NOT_LOGIN_USER')
     await expectError(await me({ authorization: 'Basic abc' }), 401, 'NOT_LOGIN_USER')
-    const none = new UnsecuredJWT({}).setSubject(String(READER.id)).setIssuer(ISS).setAudience(ISS).setIssuedAt().setNotBefore('0s').setExpirationTime('10m').encode()
+    const none = new UnsecuredJWT({})
+      .setSubject(String(READER.id))
+      .setIssuer(ISS)
+      .setAudience(ISS)
+      .setIssuedAt()
+      .setNotBefore('0s')
+      .setExpirationTime('10m')
+      .encode()
     await expectError(await me(bearer(none)), 401, 'NOT_LOGIN_USER')
     const forged = await signAccessToken(await deriveKeys('attacker-secret-0123456789abcdefghijkl'), READER.id, ISS)
     await expectError(await me(bearer(forged.value)), 401, 'NOT_LOGIN_USER')
@@ -263,7 +344,12 @@ describe('GET /api/v1/user/me', () => {
 })
 
 const form = (fields: Record<string, string>, headers: Record<string, string> = { origin: ORIGIN }) =>
-  request(app, '/api/v1/auth/web/sign-in', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: new URLSearchParams(fields).toString(), redirect: 'manual' })
+  request(app, '/api/v1/auth/web/sign-in', {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    body: new URLSearchParams(fields).toString(),
+    redirect: 'manual',
+  })
 const cookieOf = (res: Response) => /wt_session=([^;]*)/.exec(res.headers.get('set-cookie') ?? '')?.[1]
 
 describe('web session (login form and wt_session cookie)', () => {
@@ -284,7 +370,8 @@ describe('web session (login form and wt_session cookie)', () => {
 
   it('sets Secure on https', async () => {
     const res = await request(app, 'https://fr.example/api/v1/auth/web/sign-in', {
-      method: 'POST', redirect: 'manual',
+      method: 'POST',
+      redirect: 'manual',
       headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://fr.example' },
       body: new URLSearchParams({ email: READER.email, password: READER.password }).toString(),
     })
@@ -309,7 +396,11 @@ describe('web session (login form and wt_session cookie)', () => {
   })
 
   it('refuses the form from another Origin or without one (login CSRF)', async () => {
-    await expectError(await form({ email: READER.email, password: READER.password }, { origin: 'https://evil.example' }), 403, 'FORBIDDEN_ORIGIN')
+    await expectError(
+      await form({ email: READER.email, password: READER.password }, { origin: 'https://evil.example' }),
+      403,
+      'FORBIDDEN_ORIGIN',
+    )
     await expectError(await form({ email: READER.email, password: READER.password }, {}), 403, 'FORBIDDEN_ORIGIN')
   })
 
@@ -341,7 +432,10 @@ describe('web session (login form and wt_session cookie)', () => {
     expect(tabB.headers.get('set-cookie')).toBeNull()
     expect((await me({ cookie: `wt_session=${renewed}` })).status).toBe(200)
     // the same old cookie after the grace: a replay; the cookie is cleared and the family revoked
-    await db().prepare('UPDATE refresh_tokens SET rotated_at = ? WHERE token_hash = ?').bind(new Date(Date.now() - 31_000).toISOString(), await hashToken(t.refreshToken.value)).run()
+    await db()
+      .prepare('UPDATE refresh_tokens SET rotated_at = ? WHERE token_hash = ?')
+      .bind(new Date(Date.now() - 31_000).toISOString(), await hashToken(t.refreshToken.value))
+      .run()
     const late = await me({ cookie })
     expect(late.headers.get('set-cookie')).toMatch(/wt_session=;/)
     const web = (await openSession(keys, renewed))!
@@ -358,7 +452,10 @@ describe('web session (login form and wt_session cookie)', () => {
   it('clears the cookie when the refresh token has expired (spec §4: logged out)', async () => {
     const t = await tokensFor(MINOR.email, MINOR.password)
     const keys = await deriveKeys(e.SESSION_SECRET!)
-    await db().prepare('UPDATE refresh_tokens SET expires_at = ? WHERE token_hash = ?').bind(new Date(Date.now() - 1000).toISOString(), await hashToken(t.refreshToken.value)).run()
+    await db()
+      .prepare('UPDATE refresh_tokens SET expires_at = ? WHERE token_hash = ?')
+      .bind(new Date(Date.now() - 1000).toISOString(), await hashToken(t.refreshToken.value))
+      .run()
     const expiredAccess = await signAccessToken(keys, MINOR.id, ISS, new Date(Date.now() - 20 * 60_000))
     const cookie = await sealSession(keys, { accessToken: expiredAccess, refreshToken: t.refreshToken })
     const res = await me({ cookie: `wt_session=${cookie}` })
@@ -377,9 +474,17 @@ describe('web session (login form and wt_session cookie)', () => {
     const value = cookieOf(res)!
     const keys = await deriveKeys(e.SESSION_SECRET!)
     const web = (await openSession(keys, value))!
-    const put = await json('PUT', '/api/v1/auth/logout', { refreshToken: web.refreshToken.value }, { cookie: `wt_session=${value}`, origin: 'https://evil.example' })
+    const put = await json(
+      'PUT',
+      '/api/v1/auth/logout',
+      { refreshToken: web.refreshToken.value },
+      { cookie: `wt_session=${value}`, origin: 'https://evil.example' },
+    )
     await expectError(put, 403, 'FORBIDDEN_ORIGIN')
-    const post = await request(app, '/api/v1/auth/web/logout', { method: 'POST', headers: { cookie: `wt_session=${value}`, origin: 'https://evil.example' } })
+    const post = await request(app, '/api/v1/auth/web/logout', {
+      method: 'POST',
+      headers: { cookie: `wt_session=${value}`, origin: 'https://evil.example' },
+    })
     await expectError(post, 403, 'FORBIDDEN_ORIGIN')
     expect((await me({ cookie: `wt_session=${value}` })).status).toBe(200)
     expect((await refresh(web.accessToken.value, web.refreshToken.value)).status).toBe(200)
@@ -389,7 +494,11 @@ describe('web session (login form and wt_session cookie)', () => {
     const res = await form({ email: MINOR.email, password: MINOR.password })
     const value = cookieOf(res)!
     const web = (await openSession(await deriveKeys(e.SESSION_SECRET!), value))!
-    const out = await request(app, '/api/v1/auth/web/logout', { method: 'POST', headers: { cookie: `wt_session=${value}`, origin: ORIGIN }, redirect: 'manual' })
+    const out = await request(app, '/api/v1/auth/web/logout', {
+      method: 'POST',
+      headers: { cookie: `wt_session=${value}`, origin: ORIGIN },
+      redirect: 'manual',
+    })
     expect(out.status).toBe(303)
     expect(out.headers.get('set-cookie')).toMatch(/wt_session=;/)
     await expectError(await refresh(web.accessToken.value, web.refreshToken.value), 401, 'NOT_FOUND_REFRESH_TOKEN')

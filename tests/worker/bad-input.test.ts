@@ -11,7 +11,10 @@ import type { AppEnv } from '../../functions/lib/env.ts'
 
 // A route shaped like the real ones (docs/API.md purchase body), mounted on the real edge app for this test.
 const Body = z.object({ episodeIds: z.array(z.number().int().positive()).min(1).max(100), kind: z.enum(['RENT', 'POSSESSION']) })
-v1.route('/_test', new Hono<AppEnv>().post('/echo', validate('json', Body), (c) => ok(c, c.req.valid('json'))))
+v1.route(
+  '/_test',
+  new Hono<AppEnv>().post('/echo', validate('json', Body), (c) => ok(c, c.req.valid('json'))),
+)
 const app = appFor()
 
 const post = (body: BodyInit, type = 'application/json') =>
@@ -36,10 +39,21 @@ describe('bad input on the API', () => {
   })
 
   it('answers malformed JSON, wrong types and wrong content types with INVALID_PARAMETER', async () => {
-    for (const body of ['{', '{"episodeIds":', 'null', '[]', '"x"', '{"episodeIds":"1","kind":"RENT"}', '{"episodeIds":[1],"kind":"STEAL"}', '{"episodeIds":[-1],"kind":"RENT"}']) {
+    for (const body of [
+      '{',
+      '{"episodeIds":',
+      'null',
+      '[]',
+      '"x"',
+      '{"episodeIds":"1","kind":"RENT"}',
+      '{"episodeIds":[1],"kind":"STEAL"}',
+      '{"episodeIds":[-1],"kind":"RENT"}',
+    ]) {
       expect((await expectCatalogueError(await post(body), 400)).code, body).toBe('INVALID_PARAMETER')
     }
-    expect((await expectCatalogueError(await post('episodeIds=1', 'application/x-www-form-urlencoded'), 400)).code).toBe('INVALID_PARAMETER')
+    expect((await expectCatalogueError(await post('episodeIds=1', 'application/x-www-form-urlencoded'), 400)).code).toBe(
+      'INVALID_PARAMETER',
+    )
   })
 
   it('never answers 5xx to 1,000 generated bad bodies', async () => {
@@ -49,7 +63,13 @@ describe('bad input on the API', () => {
           fc.string(),
           fc.json(),
           fc.jsonValue().map((v) => JSON.stringify(v)),
-          fc.record({ episodeIds: fc.anything(), kind: fc.anything() }).map((v) => { try { return JSON.stringify(v) } catch { return '{}' } }),
+          fc.record({ episodeIds: fc.anything(), kind: fc.anything() }).map((v) => {
+            try {
+              return JSON.stringify(v)
+            } catch {
+              return '{}'
+            }
+          }),
         ),
         fc.constantFrom('application/json', 'text/plain', 'application/json; charset=utf-8', ''),
         async (body, type) => {

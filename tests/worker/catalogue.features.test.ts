@@ -36,30 +36,43 @@ describe('ranking from real reads and purchases', () => {
 
     const users = (await env.DB.prepare('SELECT id FROM users ORDER BY id').all<{ id: number }>()).results.map((u) => u.id)
     expect(users.length).toBeGreaterThan(1)
-    const episode = await env.DB.prepare('SELECT id FROM episodes WHERE series_id = ? ORDER BY no LIMIT 1').bind(last.id).first<{ id: number }>()
+    const episode = await env.DB.prepare('SELECT id FROM episodes WHERE series_id = ? ORDER BY no LIMIT 1')
+      .bind(last.id)
+      .first<{ id: number }>()
     const now = new Date().toISOString()
     for (const uid of users) {
-      await env.DB.prepare(`INSERT OR REPLACE INTO reading_progress (user_id, series_id, episode_id, position, updated_at) VALUES (?, ?, ?, 0.5, ?)`)
-        .bind(uid, last.id, episode!.id, now).run()
+      await env.DB.prepare(
+        `INSERT OR REPLACE INTO reading_progress (user_id, series_id, episode_id, position, updated_at) VALUES (?, ?, ?, 0.5, ?)`,
+      )
+        .bind(uid, last.id, episode!.id, now)
+        .run()
     }
     for (let i = 0; i < 4; i++) {
       await env.DB.prepare(`INSERT INTO purchases (user_id, series_id, episode_id, type, coins, created_at) VALUES (?, ?, ?, 'RENT', 0, ?)`)
-        .bind(users[0], last.id, episode!.id, now).run()
+        .bind(users[0], last.id, episode!.id, now)
+        .run()
     }
     // Old activity (outside the 30-day window) does not count.
     const old = new Date(Date.now() - 60 * 86_400_000).toISOString()
     const second = before[1]!
     for (let i = 0; i < 500; i++) {
-      await env.DB.prepare(`INSERT INTO purchases (user_id, series_id, episode_id, type, coins, created_at) VALUES (?, ?, (SELECT id FROM episodes WHERE series_id = ? LIMIT 1), 'RENT', 0, ?)`)
-        .bind(users[0], second.id, second.id, old).run()
+      await env.DB.prepare(
+        `INSERT INTO purchases (user_id, series_id, episode_id, type, coins, created_at) VALUES (?, ?, (SELECT id FROM episodes WHERE series_id = ? LIMIT 1), 'RENT', 0, ?)`,
+      )
+        .bind(users[0], second.id, second.id, old)
+        .run()
     }
 
     await refreshRanking(createDb(env.DB))
     const after = await ranking()
     expect(after[0]!.id).toBe(last.id)
-    const row = await env.DB.prepare('SELECT readers, purchases, score FROM series_ranking WHERE series_id = ?').bind(last.id).first<{ readers: number; purchases: number; score: number }>()
+    const row = await env.DB.prepare('SELECT readers, purchases, score FROM series_ranking WHERE series_id = ?')
+      .bind(last.id)
+      .first<{ readers: number; purchases: number; score: number }>()
     expect(row).toMatchObject({ readers: users.length, purchases: 4 })
-    const oldRow = await env.DB.prepare('SELECT purchases FROM series_ranking WHERE series_id = ?').bind(second.id).first<{ purchases: number }>()
+    const oldRow = await env.DB.prepare('SELECT purchases FROM series_ranking WHERE series_id = ?')
+      .bind(second.id)
+      .first<{ purchases: number }>()
     expect(oldRow!.purchases).toBe(0)
     // The API tab and the ranked home row read the same order.
     const res = await request(app, '/api/v1/contents?tab=RANKING&size=3')
@@ -88,7 +101,10 @@ describe('detail: related series and schedule', () => {
       for (const r of detail!.related) expect(adultSeries, `${s.id} → ${r.id}`).not.toContain(r.id)
     }
     // Related ones share a tag or the genre.
-    const tagsOf = async (id: number) => (await env.DB.prepare('SELECT tag_id FROM series_tags WHERE series_id = ?').bind(id).all<{ tag_id: number }>()).results.map((r) => r.tag_id)
+    const tagsOf = async (id: number) =>
+      (await env.DB.prepare('SELECT tag_id FROM series_tags WHERE series_id = ?').bind(id).all<{ tag_id: number }>()).results.map(
+        (r) => r.tag_id,
+      )
     const mine = await tagsOf(1)
     for (const r of d!.related) {
       const theirs = await tagsOf(r.id)
@@ -96,7 +112,7 @@ describe('detail: related series and schedule', () => {
     }
   })
 
-  it('shows at most 2 of the series\' notices, newest first, none dated in the future', async () => {
+  it("shows at most 2 of the series' notices, newest first, none dated in the future", async () => {
     const row = await env.DB.prepare(`SELECT series_id AS id FROM notices WHERE series_id IS NOT NULL LIMIT 1`).first<{ id: number }>()
     const id = row!.id
     const at = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString()
@@ -125,14 +141,20 @@ describe('detail: related series and schedule', () => {
 
 describe('tag top 10 follows searches', () => {
   it('counts a submitted search for a tag, not a suggestion while typing, and the tag climbs the top 10', async () => {
-    const tag = await env.DB.prepare('SELECT name, search_count AS n FROM tags ORDER BY search_count ASC, id DESC LIMIT 1').first<{ name: string; n: number }>()
+    const tag = await env.DB.prepare('SELECT name, search_count AS n FROM tags ORDER BY search_count ASC, id DESC LIMIT 1').first<{
+      name: string
+      n: number
+    }>()
     const max = (await env.DB.prepare('SELECT MAX(search_count) AS n FROM tags').first<{ n: number }>())!.n
     const top0 = async () => ((await (await request(app, '/api/v1/search/tags')).json()) as { data: { top: string[] } }).data.top
     expect(await top0()).not.toContain(tag!.name)
     // Bring it just below the leader, then searches decide.
-    await env.DB.prepare('UPDATE tags SET search_count = ? WHERE name = ?').bind(max - 3, tag!.name).run()
+    await env.DB.prepare('UPDATE tags SET search_count = ? WHERE name = ?')
+      .bind(max - 3, tag!.name)
+      .run()
     tag!.n = max - 3
-    const count = async () => (await env.DB.prepare('SELECT search_count AS n FROM tags WHERE name = ?').bind(tag!.name).first<{ n: number }>())!.n
+    const count = async () =>
+      (await env.DB.prepare('SELECT search_count AS n FROM tags WHERE name = ?').bind(tag!.name).first<{ n: number }>())!.n
     const suggest = await request(app, `/api/v1/search?${new URLSearchParams({ keyword: tag!.name, suggest: '1' })}`)
     expect(suggest.status).toBe(200)
     await suggest.arrayBuffer()
@@ -162,7 +184,9 @@ describe('notice count, cached 5 minutes in KV', () => {
     const now = new Date()
     const first = await noticeCount(createDb(env.DB), env.CACHE, now)
     expect(first).toBeGreaterThan(0)
-    await env.DB.prepare(`INSERT INTO notices (category, title, body, published_at) VALUES ('NOTICE', 'n', 'b', ?)`).bind(new Date(now.getTime() - 1000).toISOString()).run()
+    await env.DB.prepare(`INSERT INTO notices (category, title, body, published_at) VALUES ('NOTICE', 'n', 'b', ?)`)
+      .bind(new Date(now.getTime() - 1000).toISOString())
+      .run()
     const db = createDb(env.DB)
     expect(await noticeCount(db, env.CACHE, now)).toBe(first) // cached: no D1 query
     expect(db.queryCount).toBe(0)

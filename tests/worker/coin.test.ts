@@ -13,8 +13,14 @@ const days = (d: number) => new Date(Date.now() + d * 86_400_000).toISOString()
 /** A ledger row written `ago` days back (history windows), with its lot. */
 async function oldCharge(userId: number, type: string, amount: number, ago: number) {
   await db.batch([
-    { sql: `INSERT INTO coin_lots (user_id, type, amount, remaining, source, created_at) VALUES (?, ?, ?, ?, 'EVENT', ?)`, params: [userId, type, amount, amount, days(-ago)] },
-    { sql: `INSERT INTO coin_ledger (user_id, kind, lot_id, type, source, amount, created_at) VALUES (?, 'CHARGE', last_insert_rowid(), ?, 'EVENT', ?, ?)`, params: [userId, type, amount, days(-ago)] },
+    {
+      sql: `INSERT INTO coin_lots (user_id, type, amount, remaining, source, created_at) VALUES (?, ?, ?, ?, 'EVENT', ?)`,
+      params: [userId, type, amount, amount, days(-ago)],
+    },
+    {
+      sql: `INSERT INTO coin_ledger (user_id, kind, lot_id, type, source, amount, created_at) VALUES (?, 'CHARGE', last_insert_rowid(), ?, 'EVENT', ?, ?)`,
+      params: [userId, type, amount, days(-ago)],
+    },
   ])
 }
 
@@ -42,7 +48,10 @@ describe('GET /api/v1/coin', () => {
     const reader = await newReader()
     for (let i = 1; i <= 8; i++) await give(reader.id, i % 2 ? 'BONUS' : 'FREE_COIN', i, i)
     await db.batch([
-      { sql: `INSERT INTO coin_lots (user_id, type, amount, remaining, expires_at, source) VALUES (?, 'BONUS', 9, 9, '2000-01-01T00:00:00.000Z', 'EVENT')`, params: [reader.id] },
+      {
+        sql: `INSERT INTO coin_lots (user_id, type, amount, remaining, expires_at, source) VALUES (?, 'BONUS', 9, 9, '2000-01-01T00:00:00.000Z', 'EVENT')`,
+        params: [reader.id],
+      },
     ])
     const summary = await coinOf(db, reader.id)
     expect(summary).toEqual(coinSummary(await userBalances(db, reader.id)))
@@ -55,7 +64,10 @@ describe('GET /api/v1/coin', () => {
     await give(reader.id, 'COIN', 40)
     await give(reader.id, 'BONUS', 6, 2)
     await give(reader.id, 'MILEAGE', 250, 30)
-    await db.run(`INSERT INTO coin_lots (user_id, type, amount, remaining, expires_at, source) VALUES (?, 'FREE_COIN', 9, 9, '2000-01-01T00:00:00.000Z', 'EVENT')`, reader.id)
+    await db.run(
+      `INSERT INTO coin_lots (user_id, type, amount, remaining, expires_at, source) VALUES (?, 'FREE_COIN', 9, 9, '2000-01-01T00:00:00.000Z', 'EVENT')`,
+      reader.id,
+    )
     const { expiring, ...balance } = (await read(await get(reader, '/api/v1/coin'))).data
     expect(expiring).toHaveLength(2)
     const { coin } = (await read(await get(reader, '/api/v1/user/me'))).data
@@ -91,7 +103,14 @@ describe('GET /api/v1/coin/history', () => {
     expect(charge.next).toBeNull()
     const use = await page('USE')
     expect(use.items).toHaveLength(1)
-    expect(use.items[0]).toMatchObject({ kind: 'USE', type: 'COIN', amount: -2, productKind: 'EPISODE', episodeId: episodeIds[0], episodeNo: 1 })
+    expect(use.items[0]).toMatchObject({
+      kind: 'USE',
+      type: 'COIN',
+      amount: -2,
+      productKind: 'EPISODE',
+      episodeId: episodeIds[0],
+      episodeNo: 1,
+    })
     expect(use.items[0].seriesTitle).toMatch(/^Série test/)
     const mileage = await page('MILEAGE')
     expect(mileage.items.map((i: any) => i.amount)).toEqual([4000, 300])

@@ -7,8 +7,27 @@ import { call, communitySnapshot, form, newReader, newSeries } from './comment.h
 const anyBody = fc.oneof(
   fc.string(),
   fc.jsonValue().map((v) => JSON.stringify(v)),
-  fc.record({ contentsId: fc.anything(), episodeId: fc.anything(), parentId: fc.anything(), text: fc.anything(), kind: fc.anything(), userId: fc.anything(), category: fc.anything(), title: fc.anything() }, { requiredKeys: [] })
-    .map((v) => { try { return JSON.stringify(v) } catch { return '{}' } }),
+  fc
+    .record(
+      {
+        contentsId: fc.anything(),
+        episodeId: fc.anything(),
+        parentId: fc.anything(),
+        text: fc.anything(),
+        kind: fc.anything(),
+        userId: fc.anything(),
+        category: fc.anything(),
+        title: fc.anything(),
+      },
+      { requiredKeys: [] },
+    )
+    .map((v) => {
+      try {
+        return JSON.stringify(v)
+      } catch {
+        return '{}'
+      }
+    }),
 )
 
 describe('comment and QnA bad input', () => {
@@ -40,8 +59,12 @@ describe('comment and QnA bad input', () => {
     const reader = await newReader()
     await fc.assert(
       fc.asyncProperty(fc.string({ maxLength: 30 }), fc.string({ maxLength: 30 }), fc.string({ maxLength: 30 }), async (a, b, c) => {
-        await expectHandled(await call(null, 'GET', `/api/v1/comment?${new URLSearchParams({ contentsId: a, episodeId: b, cursor: c, sort: b })}`))
-        await expectHandled(await call(reader, 'GET', `/api/v1/comment/${encodeURIComponent(a) || 'x'}/reply?after=${encodeURIComponent(b)}`))
+        await expectHandled(
+          await call(null, 'GET', `/api/v1/comment?${new URLSearchParams({ contentsId: a, episodeId: b, cursor: c, sort: b })}`),
+        )
+        await expectHandled(
+          await call(reader, 'GET', `/api/v1/comment/${encodeURIComponent(a) || 'x'}/reply?after=${encodeURIComponent(b)}`),
+        )
         await expectHandled(await call(reader, 'DELETE', `/api/v1/comment/${encodeURIComponent(a) || 'x'}`))
         const res = await form(reader, `/api/v1/comment/web/reaction/${encodeURIComponent(b) || 'x'}`, { contentsId: a, kind: c, from: b })
         expect(res.status).toBeLessThan(500)

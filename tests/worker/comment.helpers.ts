@@ -2,7 +2,7 @@
 import { env } from 'cloudflare:workers'
 import { appFor, expectError, frEdition, frMessages, read, request } from './app.ts'
 
-export { expectError, read,  }
+export { expectError, read }
 import { createDb } from '../../src/lib/server/db.ts'
 import { issueTokens } from '../../src/features/auth/auth.server.ts'
 
@@ -16,18 +16,31 @@ export type Reader = { id: number; email: string; headers: Record<string, string
 /** A new account (adult unless told) signed in with a Bearer access token. */
 export async function newReader(opts: { adult?: boolean } = {}): Promise<Reader> {
   const email = `community-${Date.now()}-${++seq}-${Math.random().toString(36).slice(2, 8)}@example.com`
-  const row = await db.first<{ id: number }>(`INSERT INTO users (email, is_adult) VALUES (?, ?) RETURNING id`, email, opts.adult === false ? 0 : 1)
+  const row = await db.first<{ id: number }>(
+    `INSERT INTO users (email, is_adult) VALUES (?, ?) RETURNING id`,
+    email,
+    opts.adult === false ? 0 : 1,
+  )
   const token = (await issueTokens(createDb(env.DB), row!.id, { issuer: frEdition.siteUrl, t: (k) => k })).accessToken
   return { id: row!.id, email, headers: { authorization: `Bearer ${token.value}` } }
 }
 
 /** A published series with `episodes` free episodes. */
-export async function newSeries(opts: { episodes: number; free?: number; adult?: boolean }): Promise<{ seriesId: number; episodeIds: number[] }> {
-  const s = await db.first<{ id: number }>(`INSERT INTO series (title, status, genre, is_adult) VALUES (?, 'COMPLETED', 'DRAMA', ?) RETURNING id`, `Série commentée ${++seq}`, opts.adult ? 1 : 0)
+export async function newSeries(opts: {
+  episodes: number
+  free?: number
+  adult?: boolean
+}): Promise<{ seriesId: number; episodeIds: number[] }> {
+  const s = await db.first<{ id: number }>(
+    `INSERT INTO series (title, status, genre, is_adult) VALUES (?, 'COMPLETED', 'DRAMA', ?) RETURNING id`,
+    `Série commentée ${++seq}`,
+    opts.adult ? 1 : 0,
+  )
   const rows = await db.all<{ id: number }>(
     `INSERT INTO episodes (series_id, no, title, is_free, price_rent, price_buy, published_at)
      SELECT ?, value, 'Épisode ' || value, 1, 2, 4, '2026-01-01T00:00:00.000Z' FROM json_each(?) RETURNING id`,
-    s!.id, JSON.stringify(Array.from({ length: opts.episodes }, (_, i) => i + 1)),
+    s!.id,
+    JSON.stringify(Array.from({ length: opts.episodes }, (_, i) => i + 1)),
   )
   return { seriesId: s!.id, episodeIds: rows.map((r) => r.id).sort((a, b) => a - b) }
 }
@@ -35,13 +48,18 @@ export async function newSeries(opts: { episodes: number; free?: number; adult?:
 export function call(reader: Pick<Reader, 'headers'> | null, method: string, path: string, body?: unknown) {
   const headers: Record<string, string> = { ...(reader?.headers ?? {}) }
   if (body !== undefined) headers['content-type'] = 'application/json'
-  return request(app, path, { method, headers, body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) })
+  return request(app, path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  })
 }
 
 /** A plain form post from the site's own origin (as the browser sends it), redirects not followed. */
 export function form(reader: Pick<Reader, 'headers'> | null, path: string, fields: Record<string, string>, origin = 'http://localhost') {
   return request(app, path, {
-    method: 'POST', redirect: 'manual',
+    method: 'POST',
+    redirect: 'manual',
     headers: { ...(reader?.headers ?? {}), origin, 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams(fields).toString(),
   })

@@ -23,7 +23,15 @@ describe('posting and reading comments', () => {
     const reader = await newReader()
     expect((await read(await list(null, { contentsId: s.seriesId }))).data).toEqual({ items: [], nextCursor: null, total: 0 })
     const a = await posted(reader, { contentsId: s.seriesId, text: '  Super série !  ' })
-    expect(a).toMatchObject({ contentsId: s.seriesId, episodeId: null, parentId: null, text: 'Super série !', mine: true, likeCount: 0, notice: null })
+    expect(a).toMatchObject({
+      contentsId: s.seriesId,
+      episodeId: null,
+      parentId: null,
+      text: 'Super série !',
+      mine: true,
+      likeCount: 0,
+      notice: null,
+    })
     const b = await posted(reader, { contentsId: s.seriesId, episodeId: s.episodeIds[0], text: '<b>Chapitre</b> génial' })
     expect(b.text).toBe('<b>Chapitre</b> génial') // plain text, escaped on output
     const series = (await read(await list(null, { contentsId: s.seriesId }))).data
@@ -62,7 +70,12 @@ describe('posting and reading comments', () => {
     expect(long.status).toBe(400)
     expect(await read(long)).toMatchObject({ code: 'INVALID_PARAMETER', reason: 'TOO_LONG' })
     const banned = await read(await post(reader, { contentsId: s.seriesId, text: 'Quel CRÉTIN ce héros' }))
-    expect(banned).toMatchObject({ code: 'INVALID_PARAMETER', reason: 'BANNED', word: 'crétin', message: "Le mot crétin n'est pas autorisé." })
+    expect(banned).toMatchObject({
+      code: 'INVALID_PARAMETER',
+      reason: 'BANNED',
+      word: 'crétin',
+      message: "Le mot crétin n'est pas autorisé.",
+    })
     expect(await communitySnapshot()).toEqual(before)
     expect((await post(reader, { contentsId: s.seriesId, text: 'é'.repeat(500) })).status).toBe(201)
   })
@@ -106,7 +119,11 @@ describe('pages, replies, deletion', () => {
     expect([...first.items, ...second.items].map((c: any) => c.id)).toEqual([...ids].reverse())
     expect(second.nextCursor).toBeNull()
     const best = (await read(await list(null, { contentsId: s.seriesId, sort: 'best' }))).data
-    expect(best.items.slice(0, 3).map((c: any) => [c.id, c.likeCount])).toEqual([[ids[3], 2], [ids[7], 1], [ids[24], 0]])
+    expect(best.items.slice(0, 3).map((c: any) => [c.id, c.likeCount])).toEqual([
+      [ids[3], 2],
+      [ids[7], 1],
+      [ids[24], 0],
+    ])
     const bestNext = (await read(await list(null, { contentsId: s.seriesId, sort: 'best', cursor: best.nextCursor }))).data
     expect(new Set([...best.items, ...bestNext.items].map((c: any) => c.id)).size).toBe(25)
     for (const cursor of ['x', 'n0', 'b1', best.nextCursor]) {
@@ -207,14 +224,23 @@ describe('plain forms (no JavaScript)', () => {
   it('posts, replies and deletes with 303 back to the page; refusals come back with the code and write nothing', async () => {
     const s = await newSeries({ episodes: 1, free: 1 })
     const reader = await newReader()
-    const res = await form(reader, '/api/v1/comment/web/post', { contentsId: String(s.seriesId), episodeId: String(s.episodeIds[0]), text: 'Par formulaire' })
+    const res = await form(reader, '/api/v1/comment/web/post', {
+      contentsId: String(s.seriesId),
+      episodeId: String(s.episodeIds[0]),
+      text: 'Par formulaire',
+    })
     expect(res.status).toBe(303)
     const location = new URL(res.headers.get('location')!, 'http://localhost')
     expect(location.pathname).toBe('/comment')
     const id = Number(location.searchParams.get('posted'))
     expect(location.searchParams.get('episodeId')).toBe(String(s.episodeIds[0]))
     expect(location.hash).toBe(`#c${id}`)
-    const reply = await form(reader, '/api/v1/comment/web/post', { contentsId: String(s.seriesId), episodeId: String(s.episodeIds[0]), parentId: String(id), text: 'Réponse' })
+    const reply = await form(reader, '/api/v1/comment/web/post', {
+      contentsId: String(s.seriesId),
+      episodeId: String(s.episodeIds[0]),
+      parentId: String(id),
+      text: 'Réponse',
+    })
     expect(reply.status).toBe(303)
 
     const before = await communitySnapshot()

@@ -20,7 +20,12 @@ describe('home banners', () => {
     expect(db.queryCount).toBe(1)
     const rows = demo.tables.banners!
     const expected = rows
-      .filter((b) => b.placement === 'HOME' && b.is_adult === 0 && isBannerActive({ startsAt: b.starts_at as string, endsAt: b.ends_at as string }, now))
+      .filter(
+        (b) =>
+          b.placement === 'HOME' &&
+          b.is_adult === 0 &&
+          isBannerActive({ startsAt: b.starts_at as string, endsAt: b.ends_at as string }, now),
+      )
       .map((b) => Number(b.id))
     expect(banners.map((b) => b.id)).toEqual(expected)
     expect(new Set(banners.map((b) => b.display))).toEqual(new Set(BANNER_DISPLAYS))

@@ -65,9 +65,10 @@ async function everyPage(tab: string, day: string | undefined, audience: Audienc
 
 describe('adult and BL visibility per edition (spec §5)', () => {
   it('gives each reader of each edition the audience the rules say', () => {
-    for (const e of EDITIONS) for (const r of READERS) {
-      expect(audienceSees(audienceClass(e, r.flags, r.adultCookie)), `${e.id}: ${r.name}`).toEqual(expectedAudience(e, r))
-    }
+    for (const e of EDITIONS)
+      for (const r of READERS) {
+        expect(audienceSees(audienceClass(e, r.flags, r.adultCookie)), `${e.id}: ${r.name}`).toEqual(expectedAudience(e, r))
+      }
     // the rules bite somewhere: jp guests with the cookie see adult series, ar readers can turn BL off
     expect(EDITIONS.some((e) => expectedAudience(e, READERS[1]!).showAdult)).toBe(true)
     expect(EDITIONS.some((e) => !expectedAudience(e, READERS[5]!).showBl)).toBe(true)
@@ -76,7 +77,10 @@ describe('adult and BL visibility per edition (spec §5)', () => {
 
 describe('every home tab lists exactly its series, for each audience', () => {
   const audiences: Audience[] = [
-    { showAdult: false, showBl: true }, { showAdult: true, showBl: true }, { showAdult: false, showBl: false }, { showAdult: true, showBl: false },
+    { showAdult: false, showBl: true },
+    { showAdult: true, showBl: true },
+    { showAdult: false, showBl: false },
+    { showAdult: true, showBl: false },
   ]
   const published = () => (demo.tables.series as Row[]).filter((s) => s.is_published !== 0)
   const seen = (a: Audience) => (s: Row) => (a.showAdult || s.is_adult !== 1) && (a.showBl || s.is_bl !== 1)
@@ -104,7 +108,10 @@ describe('every home tab lists exactly its series, for each audience', () => {
         if (got === 'ADULT_ONLY_CONTENTS') throw new Error(tab)
         const want = published().filter(seen(a)).filter(expected[tab]!)
         expect(ids(got.map((s) => ({ id: s.id }))), tab).toEqual(ids(want))
-        expect(got.some((s) => s.isAdult && !a.showAdult), tab).toBe(false)
+        expect(
+          got.some((s) => s.isAdult && !a.showAdult),
+          tab,
+        ).toBe(false)
         if (tab === 'RANKING' || tab === 'FREE') {
           const score = new Map(published().map((s) => [Number(s.id), Number(s.rank_score)]))
           const scores = got.map((s) => score.get(s.id)!)
@@ -116,7 +123,9 @@ describe('every home tab lists exactly its series, for each audience', () => {
         const got = await everyPage('SCHEDULE', day, a)
         if (got === 'ADULT_ONLY_CONTENTS') throw new Error(day)
         const onDay = new Set(schedules.filter((r) => r.weekday === day).map((r) => Number(r.series_id)))
-        const want = published().filter(seen(a)).filter((s) => onDay.has(Number(s.id)))
+        const want = published()
+          .filter(seen(a))
+          .filter((s) => onDay.has(Number(s.id)))
         expect(ids(got.map((s) => ({ id: s.id }))), day).toEqual(ids(want))
       }
     })

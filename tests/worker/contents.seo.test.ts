@@ -23,7 +23,17 @@ describe('SEO on the demo catalogue', () => {
       expect(ld.name).toBe(s.title)
       expect(ld.url).toBe(`${frEdition.siteUrl}/detail/${s.id}`)
       expect(ld.hasPart.map((p: { url: string }) => p.url)).toEqual(s.episodes.map((e) => `${frEdition.siteUrl}/viewer/${e.id}`))
-      const crumbs = JSON.parse(jsonLdText(breadcrumbLd([{ name: 'x', path: '/' }, { name: s.title, path: `/detail/${s.id}` }], frEdition.siteUrl)))
+      const crumbs = JSON.parse(
+        jsonLdText(
+          breadcrumbLd(
+            [
+              { name: 'x', path: '/' },
+              { name: s.title, path: `/detail/${s.id}` },
+            ],
+            frEdition.siteUrl,
+          ),
+        ),
+      )
       expect(crumbs.itemListElement.at(-1).item).toBe(ld.url)
     }
   })

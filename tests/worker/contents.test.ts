@@ -18,7 +18,12 @@ type Body = { result: string; data: { items: SeriesCard[]; next: string | null }
 const app = appFor()
 let demo: DemoCatalogue
 const series = () => demo.tables.series!
-const adultIds = () => new Set(series().filter((s) => s.is_adult === 1).map((s) => Number(s.id)))
+const adultIds = () =>
+  new Set(
+    series()
+      .filter((s) => s.is_adult === 1)
+      .map((s) => Number(s.id)),
+  )
 
 beforeAll(async () => {
   demo = await seedDemo(env.DB)
@@ -50,7 +55,10 @@ describe('GET /api/v1/contents', () => {
       const items = await all(`tab=${tab}`)
       expect(items.length, tab).toBeGreaterThan(0)
       expect(new Set(items.map((s) => s.id)).size, tab).toBe(items.length)
-      expect(items.filter((s) => adultIds().has(s.id)), tab).toEqual([])
+      expect(
+        items.filter((s) => adultIds().has(s.id)),
+        tab,
+      ).toEqual([])
     }
   })
 
@@ -74,7 +82,10 @@ describe('GET /api/v1/contents', () => {
   it('lists each weekday and TEN of the schedule (tab=SCHEDULE&day= or the day as tab)', async () => {
     const schedules = demo.tables.schedules!
     for (const day of SCHEDULE_DAYS) {
-      const expected = schedules.filter((r) => r.weekday === day && !adultIds().has(Number(r.series_id))).map((r) => Number(r.series_id)).sort((a, b) => a - b)
+      const expected = schedules
+        .filter((r) => r.weekday === day && !adultIds().has(Number(r.series_id)))
+        .map((r) => Number(r.series_id))
+        .sort((a, b) => a - b)
       const got = (await all(`tab=SCHEDULE&day=${day}`)).map((s) => s.id).sort((a, b) => a - b)
       expect(got, day).toEqual(expected)
       expect(got.length, day).toBeGreaterThan(0)
@@ -104,13 +115,25 @@ describe('GET /api/v1/contents', () => {
     const arApp = appFor(parseEdition('ar', ar))
     expect((await all('tab=BL', { headers: { 'x-platform': 'IOS_APP' } }, arApp)).length).toBeGreaterThan(0)
     const arEdition = parseEdition('ar', ar)
-    const off = audienceSees(audienceClass(arEdition, { isAdult: true, isKrIpUser: false, isAdultKr: false, birthedAt: '1990-01-01', showAdult: false, isBlToggle: false }))
+    const off = audienceSees(
+      audienceClass(arEdition, {
+        isAdult: true,
+        isKrIpUser: false,
+        isAdultKr: false,
+        birthedAt: '1990-01-01',
+        showAdult: false,
+        isBlToggle: false,
+      }),
+    )
     expect(off.showBl).toBe(false)
     for (const tab of ['BL', 'RANKING', 'NEWEST', 'ROMANCE']) {
       const r = resolveContents({ tab, size: '50' }, off, 'MONDAY')
       if (!r.ok) throw new Error(tab)
       const page = await listContents(createDb(env.DB), r.request, off)
-      expect(page.items.filter((s) => s.genre === 'BL'), tab).toEqual([])
+      expect(
+        page.items.filter((s) => s.genre === 'BL'),
+        tab,
+      ).toEqual([])
     }
   })
 
@@ -121,9 +144,20 @@ describe('GET /api/v1/contents', () => {
 
   it('answers bad tab, day, size and cursor with 400 INVALID_PARAMETER', async () => {
     const bad = [
-      'tab=NOPE', 'tab=', 'tab=RANKING&day=MONDAY', 'tab=SCHEDULE&day=FUNDAY', 'tab=MONDAY&day=TUESDAY', 'tab=RANKING&size=0', 'tab=RANKING&size=51',
-      'tab=RANKING&size=abc', 'tab=RANKING&cursor=', 'tab=RANKING&cursor=%%%', 'tab=RANKING&cursor=bm9wZQ', `tab=RANKING&cursor=${'A'.repeat(300)}`,
-      `tab=RANKING&cursor=${encodeCursor({ k: '2026-01-01T00:00:00.000Z', id: 1 })}`, `tab=NEWEST&cursor=${encodeCursor({ k: 5, id: 1 })}`,
+      'tab=NOPE',
+      'tab=',
+      'tab=RANKING&day=MONDAY',
+      'tab=SCHEDULE&day=FUNDAY',
+      'tab=MONDAY&day=TUESDAY',
+      'tab=RANKING&size=0',
+      'tab=RANKING&size=51',
+      'tab=RANKING&size=abc',
+      'tab=RANKING&cursor=',
+      'tab=RANKING&cursor=%%%',
+      'tab=RANKING&cursor=bm9wZQ',
+      `tab=RANKING&cursor=${'A'.repeat(300)}`,
+      `tab=RANKING&cursor=${encodeCursor({ k: '2026-01-01T00:00:00.000Z', id: 1 })}`,
+      `tab=NEWEST&cursor=${encodeCursor({ k: 5, id: 1 })}`,
       'tab=RANKING&tab=FREE',
     ]
     for (const q of bad) {
@@ -141,7 +175,11 @@ describe('GET /api/v1/contents', () => {
 
   it('never answers 5xx to 1,000 random query strings', async () => {
     const key = fc.constantFrom('tab', 'day', 'cursor', 'size', 'x', '')
-    const value = fc.oneof(fc.string(), fc.constantFrom('RANKING', 'SCHEDULE', 'MATURE', 'TEN', 'MONDAY', '50', '-1'), fc.string({ unit: 'binary' }))
+    const value = fc.oneof(
+      fc.string(),
+      fc.constantFrom('RANKING', 'SCHEDULE', 'MATURE', 'TEN', 'MONDAY', '50', '-1'),
+      fc.string({ unit: 'binary' }),
+    )
     await fc.assert(
       fc.asyncProperty(fc.array(fc.tuple(key, value), { maxLength: 5 }), fc.boolean(), async (pairs, raw) => {
         const qs = raw ? pairs.map(([k, v]) => `${k}=${v}`).join('&') : new URLSearchParams(pairs).toString()
@@ -159,4 +197,3 @@ describe('GET /api/v1/contents', () => {
     )
   }, 60_000)
 })
-

@@ -12,11 +12,31 @@ import type { Db } from '../../src/lib/server/db.ts'
 
 const days = (d: number) => new Date(Date.now() + d * 86_400_000).toISOString()
 
-async function newDownloadable(o: { minimum?: number; stock?: number | null; used?: number; expiresIn?: number; platform?: string | null; amount?: number; downloadable?: boolean; reward?: 'COIN' | 'ROULETTE_TICKET' } = {}) {
+async function newDownloadable(
+  o: {
+    minimum?: number
+    stock?: number | null
+    used?: number
+    expiresIn?: number
+    platform?: string | null
+    amount?: number
+    downloadable?: boolean
+    reward?: 'COIN' | 'ROULETTE_TICKET'
+  } = {},
+) {
   const row = await db.first<{ id: number }>(
     `INSERT INTO coupons (code, title, type, minimum_amount, starts_at, expires_at, platform, reward_type, reward_amount, reward_lot_type, reward_expires_days, stock, used_count, is_downloadable)
      VALUES (NULL, 'Téléchargeable', ?, ?, ?, ?, ?, ?, ?, 'BONUS', 30, ?, ?, ?) RETURNING id`,
-    o.minimum ? 'DISCOUNT' : 'EXTRA_EARN', o.minimum ?? 0, days(-1), days(o.expiresIn ?? 30), o.platform ?? null, o.reward ?? 'COIN', o.amount ?? 20, o.stock ?? null, o.used ?? 0, o.downloadable === false ? 0 : 1,
+    o.minimum ? 'DISCOUNT' : 'EXTRA_EARN',
+    o.minimum ?? 0,
+    days(-1),
+    days(o.expiresIn ?? 30),
+    o.platform ?? null,
+    o.reward ?? 'COIN',
+    o.amount ?? 20,
+    o.stock ?? null,
+    o.used ?? 0,
+    o.downloadable === false ? 0 : 1,
   )
   return row!.id
 }
@@ -24,7 +44,8 @@ async function newDownloadable(o: { minimum?: number; stock?: number | null; use
 const download = (reader: Pick<Reader, 'headers'>, id: number | string, headers: Record<string, string> = {}) =>
   request(app, `/api/v1/coupon/download/${id}`, { method: 'POST', headers: { ...reader.headers, ...headers } })
 
-const couponLots = (userId: number) => db.all(`SELECT type, amount, ref FROM coin_lots WHERE user_id = ? AND source = 'COUPON' ORDER BY id`, userId)
+const couponLots = (userId: number) =>
+  db.all(`SELECT type, amount, ref FROM coin_lots WHERE user_id = ? AND source = 'COUPON' ORDER BY id`, userId)
 
 describe('downloadable coupons', () => {
   it('a coupon without minimum gives its reward at download, once', async () => {
@@ -36,7 +57,10 @@ describe('downloadable coupons', () => {
     expect(body.data).toEqual({ couponId: id, reward: { type: 'COIN', amount: 25 } })
     expect(await couponLots(reader.id)).toEqual([{ type: 'BONUS', amount: 25, ref: `coupon:${id}` }])
     await expectError(await download(reader, id), 409, 'ALREADY_RECEIVED_COUPON')
-    expect((await read(await get(reader, '/api/v1/coupon/download'))).data.items.find((c: { id: number }) => c.id === id)).toMatchObject({ received: true, used: true })
+    expect((await read(await get(reader, '/api/v1/coupon/download'))).data.items.find((c: { id: number }) => c.id === id)).toMatchObject({
+      received: true,
+      used: true,
+    })
     await expectInvariant(reader.id)
   })
 
@@ -55,7 +79,9 @@ describe('downloadable coupons', () => {
     expect((await postWebhook(event)).status).toBe(200)
     expect((await postWebhook(event)).status).toBe(200)
     expect(await couponLots(reader.id)).toEqual([{ type: 'BONUS', amount: 20, ref: `coupon:${id}` }])
-    expect(await db.first(`SELECT used_at IS NOT NULL AS used FROM coupon_redemptions WHERE user_id = ? AND coupon_id = ?`, reader.id, id)).toEqual({ used: 1 })
+    expect(
+      await db.first(`SELECT used_at IS NOT NULL AS used FROM coupon_redemptions WHERE user_id = ? AND coupon_id = ?`, reader.id, id),
+    ).toEqual({ used: 1 })
     const third = await paymentFor(reader, await newProduct({ price: 1499 }))
     expect((await postWebhook(await signedEvent(third))).status).toBe(200)
     expect(await couponLots(reader.id)).toHaveLength(1)
@@ -65,8 +91,11 @@ describe('downloadable coupons', () => {
   it('a roulette-ticket coupon with a minimum gives its tickets with the first top-up that large, once, and no coins', async () => {
     const reader = await newReader()
     const id = await newDownloadable({ minimum: 1000, amount: 3, reward: 'ROULETTE_TICKET' })
-    const tickets = async () => (await db.all<{ ref: string; expires: number }>(
-      `SELECT ref, expires_at > created_at AS expires FROM event_tickets WHERE user_id = ? AND source = 'COUPON' ORDER BY id`, reader.id))
+    const tickets = async () =>
+      await db.all<{ ref: string; expires: number }>(
+        `SELECT ref, expires_at > created_at AS expires FROM event_tickets WHERE user_id = ? AND source = 'COUPON' ORDER BY id`,
+        reader.id,
+      )
     expect((await read(await download(reader, id))).data).toEqual({ couponId: id, reward: null })
     const small = await paymentFor(reader, await newProduct({ price: 499 }))
     expect((await postWebhook(await signedEvent(small))).status).toBe(200)
@@ -76,7 +105,9 @@ describe('downloadable coupons', () => {
     expect((await postWebhook(event)).status).toBe(200)
     expect(await tickets()).toEqual(Array.from({ length: 3 }, () => ({ ref: `coupon:${id}`, expires: 1 })))
     expect(await couponLots(reader.id)).toEqual([])
-    expect(await db.first(`SELECT used_at IS NOT NULL AS used FROM coupon_redemptions WHERE user_id = ? AND coupon_id = ?`, reader.id, id)).toEqual({ used: 1 })
+    expect(
+      await db.first(`SELECT used_at IS NOT NULL AS used FROM coupon_redemptions WHERE user_id = ? AND coupon_id = ?`, reader.id, id),
+    ).toEqual({ used: 1 })
     await postWebhook(await signedEvent(await paymentFor(reader, await newProduct({ price: 1499 }))))
     expect(await tickets()).toHaveLength(3)
     await expectInvariant(reader.id)
@@ -104,7 +135,12 @@ describe('downloadable coupons', () => {
   it('20 concurrent downloads of the last 5 units: 5 readers get one, the rest SOLD_OUT_COUPON', async () => {
     const id = await newDownloadable({ stock: 5 })
     const readers = await Promise.all(Array.from({ length: 20 }, () => newReader()))
-    const codes = await Promise.all(readers.map(async (r) => { const res = await download(r, id); return `${res.status} ${(await read(res)).code ?? 'SUCCESS'}` }))
+    const codes = await Promise.all(
+      readers.map(async (r) => {
+        const res = await download(r, id)
+        return `${res.status} ${(await read(res)).code ?? 'SUCCESS'}`
+      }),
+    )
     expect(codes.filter((c) => c === '200 SUCCESS')).toHaveLength(5)
     expect(codes.filter((c) => c === '410 SOLD_OUT_COUPON')).toHaveLength(15)
     expect(await db.first(`SELECT used_count FROM coupons WHERE id = ?`, id)).toEqual({ used_count: 5 })
@@ -114,7 +150,11 @@ describe('downloadable coupons', () => {
     const reader = await newReader()
     const id = await newDownloadable()
     for (let at = 0; at < 4; at++) {
-      const failing: Db = { ...db, batch: (s) => db.batch(s.length >= 3 ? s.map((st, i) => (i === at ? { sql: `SELECT json('injected fault')`, params: [] } : st)) : s) }
+      const failing: Db = {
+        ...db,
+        batch: (s) =>
+          db.batch(s.length >= 3 ? s.map((st, i) => (i === at ? { sql: `SELECT json('injected fault')`, params: [] } : st)) : s),
+      }
       await expect(downloadCoupon(failing, { userId: reader.id, couponId: id, platform: 'WEB' })).rejects.toThrow()
       expect(await db.first(`SELECT count(*) AS n FROM coupon_redemptions WHERE user_id = ?`, reader.id)).toEqual({ n: 0 })
       expect(await couponLots(reader.id)).toEqual([])

@@ -14,7 +14,11 @@ function faultyAt(at: number): Db {
   return {
     ...db,
     batch: (statements) =>
-      db.batch(statements.length >= 3 ? statements.map((st, i) => (i === at ? { sql: `SELECT json('injected fault')`, params: [] } : st)) : statements),
+      db.batch(
+        statements.length >= 3
+          ? statements.map((st, i) => (i === at ? { sql: `SELECT json('injected fault')`, params: [] } : st))
+          : statements,
+      ),
   }
 }
 
@@ -79,10 +83,16 @@ describe('POST /api/v1/coupon/code', () => {
     const res = await redeem(reader, { code: `  ${c.code.toLowerCase()} ` })
     expect(res.status).toBe(200)
     expect((await read(res)).data).toEqual({ reward: { type: 'COIN', amount: 100 } })
-    const lot = await db.first<{ type: string; amount: number; source: string; expires_at: string }>(`SELECT type, amount, source, expires_at FROM coin_lots WHERE user_id = ?`, reader.id)
+    const lot = await db.first<{ type: string; amount: number; source: string; expires_at: string }>(
+      `SELECT type, amount, source, expires_at FROM coin_lots WHERE user_id = ?`,
+      reader.id,
+    )
     expect(lot).toMatchObject({ type: 'BONUS', amount: 100, source: 'COUPON' })
     expect(Math.abs(Date.parse(lot!.expires_at) - Date.now() - 30 * 86_400_000)).toBeLessThan(60_000)
-    const ledger = await db.all<{ kind: string; amount: number; source: string }>(`SELECT kind, amount, source FROM coin_ledger WHERE user_id = ?`, reader.id)
+    const ledger = await db.all<{ kind: string; amount: number; source: string }>(
+      `SELECT kind, amount, source FROM coin_ledger WHERE user_id = ?`,
+      reader.id,
+    )
     expect(ledger).toEqual([{ kind: 'CHARGE', amount: 100, source: 'COUPON' }])
     expect((await db.first<{ used_count: number }>(`SELECT used_count FROM coupons WHERE id = ?`, c.id))!.used_count).toBe(1)
     await expectInvariant(reader.id)
@@ -97,7 +107,12 @@ describe('POST /api/v1/coupon/code', () => {
     expect(await movement(reader.id)).toEqual({ lots: 1, ledger: 1, tickets: 3, redemptions: 2 })
     const tickets = await db.all<{ kind: string; source: string }>(`SELECT kind, source FROM event_tickets WHERE user_id = ?`, reader.id)
     expect(tickets.every((t) => t.kind === 'ROULETTE' && t.source === 'COUPON')).toBe(true)
-    expect((await db.first<{ mileage: number }>(`SELECT sum(remaining) AS mileage FROM coin_lots WHERE user_id = ? AND type = 'MILEAGE'`, reader.id))!.mileage).toBe(500)
+    expect(
+      (await db.first<{ mileage: number }>(
+        `SELECT sum(remaining) AS mileage FROM coin_lots WHERE user_id = ? AND type = 'MILEAGE'`,
+        reader.id,
+      ))!.mileage,
+    ).toBe(500)
     await expectInvariant(reader.id)
   })
 
@@ -172,14 +187,19 @@ describe('POST /api/v1/coupon/code', () => {
     const c = await newCoupon({ stock: 1_000_000 })
     const junk = (i: number): string => {
       const pick = [
-        () => JSON.stringify({ code: Math.random().toString(36).repeat(i % 7) }),
+        () =>
+          JSON.stringify({
+            code: Math.random()
+              .toString(36)
+              .repeat(i % 7),
+          }),
         () => JSON.stringify({ code: i }),
         () => JSON.stringify({ code: [c.code] }),
         () => JSON.stringify({ code: { $ne: null } }),
         () => JSON.stringify({ code: `${c.code}' OR '1'='1` }),
         () => JSON.stringify({ code: '\u0000'.repeat(i % 50) }),
         () => String.fromCharCode(...Array.from({ length: i % 40 }, (_, k) => (k * 31 + i) % 256)),
-        () => JSON.stringify({ code: '%'.repeat(i % 64 + 1) }),
+        () => JSON.stringify({ code: '%'.repeat((i % 64) + 1) }),
         () => JSON.stringify([i]),
         () => JSON.stringify({ code: 'é'.repeat(i % 80) }),
       ]
@@ -199,11 +219,19 @@ describe('POST /api/v1/coupon/code', () => {
 describe('coupon redemption under injected D1 failures (docs/QUALITY.md faults)', () => {
   it('a failure at each statement leaves no redemption, no lot, no ticket and the stock untouched', async () => {
     const reader = await newReader()
-    for (const [rewardType, statements] of [['COIN', 4], ['ROULETTE_TICKET', 3]] as const) {
+    for (const [rewardType, statements] of [
+      ['COIN', 4],
+      ['ROULETTE_TICKET', 3],
+    ] as const) {
       const c = await newCoupon({ rewardType, amount: 3, stock: 10 })
       for (let at = 0; at < statements; at++) {
         await expect(redeemCoupon(faultyAt(at), { userId: reader.id, code: c.code, platform: 'WEB' })).rejects.toThrow()
-        expect(await movement(reader.id)).toEqual({ lots: rewardType === 'COIN' ? 0 : 1, ledger: rewardType === 'COIN' ? 0 : 1, tickets: 0, redemptions: rewardType === 'COIN' ? 0 : 1 })
+        expect(await movement(reader.id)).toEqual({
+          lots: rewardType === 'COIN' ? 0 : 1,
+          ledger: rewardType === 'COIN' ? 0 : 1,
+          tickets: 0,
+          redemptions: rewardType === 'COIN' ? 0 : 1,
+        })
         expect((await db.first<{ used_count: number }>(`SELECT used_count FROM coupons WHERE id = ?`, c.id))!.used_count).toBe(0)
       }
       expect((await redeemCoupon(db, { userId: reader.id, code: c.code, platform: 'WEB' })).reward).toEqual({ type: rewardType, amount: 3 })

@@ -18,7 +18,10 @@ function catalogueApp() {
     c.header('Cache-Control', 'public, max-age=0, s-maxage=60, stale-while-revalidate=600')
     return c.html(`<p data-class="${pageAudience()}" data-adult="${pageSees().showAdult}">render ${renders}</p>`)
   }
-  return { app: createApp({ edition: frEdition, messages: frMessages, pages: [page], buildId: `aud-${Math.random()}` }), renders: () => renders }
+  return {
+    app: createApp({ edition: frEdition, messages: frMessages, pages: [page], buildId: `aud-${Math.random()}` }),
+    renders: () => renders,
+  }
 }
 
 const classOf = async (res: Response) => /data-class="([^"]+)"/.exec(await res.text())?.[1]
@@ -31,7 +34,9 @@ async function reader(kind: 'adult' | 'minor' | 'member' | 'adult-off') {
     minor: [0, '2013-06-01', null, 0],
     member: [0, null, null, 0],
   }[kind]
-  await env.DB.prepare(`UPDATE users SET is_adult = ?, birthed_at = ?, adult_verified_at = ?, show_adult = ? WHERE id = ?`).bind(...flags, user.id).run()
+  await env.DB.prepare(`UPDATE users SET is_adult = ?, birthed_at = ?, adult_verified_at = ?, show_adult = ? WHERE id = ?`)
+    .bind(...flags, user.id)
+    .run()
   return { id: user.id, cookie: await webCookie(user.email) }
 }
 
@@ -76,7 +81,10 @@ describe('edge cache per audience class (issue 11)', () => {
     expect(other.headers.get('x-edge-cache')).toBe('HIT')
     expect(renders()).toBe(1)
     // the adult switch goes off (PUT /user/adult/toggle/false): the next page is the adult-off class's
-    const off = await request(app, '/api/v1/user/adult/toggle/false', { method: 'PUT', headers: { cookie: two.cookie, origin: 'http://localhost' } })
+    const off = await request(app, '/api/v1/user/adult/toggle/false', {
+      method: 'PUT',
+      headers: { cookie: two.cookie, origin: 'http://localhost' },
+    })
     expect(off.status).toBe(200)
     const after = await request(app, '/home/free', { headers: { cookie: two.cookie } })
     expect(await classOf(after)).toBe('adult-off')
@@ -92,7 +100,8 @@ describe('edge cache per audience class (issue 11)', () => {
       [{ cookie: 'not-login-adult=Y' }, 'guest'],
       [{ cookie: minor.cookie, 'x-platform': 'IOS_APP' }, 'minor'],
     ]
-    for (const [headers, expected] of attempts) expect(await classOf(await request(app, '/search', { headers })), JSON.stringify(headers)).toBe(expected)
+    for (const [headers, expected] of attempts)
+      expect(await classOf(await request(app, '/search', { headers })), JSON.stringify(headers)).toBe(expected)
     const member = await reader('member')
     expect(await classOf(await request(app, '/search', { headers: { cookie: member.cookie } }))).toBe('member')
     const adultOff = await reader('adult-off')

@@ -18,7 +18,8 @@ const form = (reader: Pick<Reader, 'headers'>, path: string, fields: Record<stri
     redirect: 'manual',
   })
 
-const ledgerRows = async (userId: number) => (await db.first<{ n: number }>(`SELECT count(*) AS n FROM coin_ledger WHERE user_id = ?`, userId))!.n
+const ledgerRows = async (userId: number) =>
+  (await db.first<{ n: number }>(`SELECT count(*) AS n FROM coin_ledger WHERE user_id = ?`, userId))!.n
 
 describe('a repeated plain form moves coins once', () => {
   it('roulette: 40 concurrent posts of one rendered form spin once; all land on its prize', async () => {
@@ -47,8 +48,17 @@ describe('a repeated plain form moves coins once', () => {
     const first = await form(reader, '/api/v1/payment/web/refund', fields)
     const again = await form(reader, '/api/v1/payment/web/refund', fields)
     expect([first.status, again.status]).toEqual([303, 303])
-    expect([first.headers.get('location'), again.headers.get('location')]).toEqual(['/history/charge?refunded=1', '/history/charge?refunded=1'])
-    expect(await db.all(`SELECT kind, amount FROM coin_ledger WHERE user_id = ? AND ref = ? AND kind = 'REFUND_PURCHASE' ORDER BY id`, reader.id, paymentId)).toEqual([
+    expect([first.headers.get('location'), again.headers.get('location')]).toEqual([
+      '/history/charge?refunded=1',
+      '/history/charge?refunded=1',
+    ])
+    expect(
+      await db.all(
+        `SELECT kind, amount FROM coin_ledger WHERE user_id = ? AND ref = ? AND kind = 'REFUND_PURCHASE' ORDER BY id`,
+        reader.id,
+        paymentId,
+      ),
+    ).toEqual([
       { kind: 'REFUND_PURCHASE', amount: -100 },
       { kind: 'REFUND_PURCHASE', amount: -15 },
     ])

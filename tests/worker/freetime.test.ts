@@ -34,7 +34,9 @@ describe('POST /api/v1/purchase/freetime', () => {
     expect(Date.parse(body.data.expiresAt) - before).toBeLessThan(72 * 3_600_000 + 60_000)
     expect(Date.parse(body.data.nextTicketAt) - before).toBeGreaterThanOrEqual(24 * 3_600_000 - 1000)
     expect(Date.parse(body.data.nextTicketAt) - before).toBeLessThan(24 * 3_600_000 + 60_000)
-    expect(await db.all(`SELECT kind, expires_at AS expiresAt FROM ownerships WHERE user_id = ?`, reader.id)).toEqual([{ kind: 'FREETIME', expiresAt: body.data.expiresAt }])
+    expect(await db.all(`SELECT kind, expires_at AS expiresAt FROM ownerships WHERE user_id = ?`, reader.id)).toEqual([
+      { kind: 'FREETIME', expiresAt: body.data.expiresAt },
+    ])
     expect(await db.first(`SELECT type, coins FROM purchases WHERE user_id = ?`, reader.id)).toEqual({ type: 'FREETIME', coins: 0 })
     expect(await db.first(`SELECT count(*) AS n FROM coin_ledger WHERE user_id = ?`, reader.id)).toEqual({ n: 0 })
 
@@ -66,10 +68,15 @@ describe('POST /api/v1/purchase/freetime', () => {
     await expectError(await freetime(minor, { episodeId: adult.episodeIds[0] }), 403, 'ADULT_ONLY_CONTENTS')
     await expectError(await freetime({ headers: {} }, { episodeId: episodeIds[1] }), 401, 'NOT_LOGIN_USER')
     await expectError(await freetime(reader, { episodeId: episodeIds[1] }, null), 400, 'INVALID_PARAMETER')
-    for (const bad of [{}, { episodeId: -1 }, { episodeId: 1.5 }, { episodeId: '1' }]) await expectError(await freetime(reader, bad), 400, 'INVALID_PARAMETER')
+    for (const bad of [{}, { episodeId: -1 }, { episodeId: 1.5 }, { episodeId: '1' }])
+      await expectError(await freetime(reader, bad), 400, 'INVALID_PARAMETER')
     expect(await snapshot(reader.id)).toEqual(before)
 
-    await db.run(`INSERT INTO ownerships (user_id, series_id, episode_id, kind) SELECT ?, series_id, id, 'POSSESSION' FROM episodes WHERE id = ?`, reader.id, episodeIds[3])
+    await db.run(
+      `INSERT INTO ownerships (user_id, series_id, episode_id, kind) SELECT ?, series_id, id, 'POSSESSION' FROM episodes WHERE id = ?`,
+      reader.id,
+      episodeIds[3],
+    )
     await expectError(await freetime(reader, { episodeId: episodeIds[3] }), 409, 'EXIST_LIBRARY')
   })
 

@@ -16,16 +16,24 @@ function use(reader: Pick<Reader, 'headers'>, giftId: number | string, body: unk
   return request(app, `/api/v1/gift/${giftId}/use`, { method: 'POST', headers, body: JSON.stringify(body) })
 }
 
-async function newGift(userId: number, g: { kind: 'RENT' | 'POSSESSION'; seriesId?: number | null; episodeId?: number | null; expiresInDays?: number }) {
+async function newGift(
+  userId: number,
+  g: { kind: 'RENT' | 'POSSESSION'; seriesId?: number | null; episodeId?: number | null; expiresInDays?: number },
+) {
   const expiresAt = g.expiresInDays === undefined ? null : new Date(Date.now() + g.expiresInDays * 86_400_000).toISOString()
   const row = await db.first<{ id: number }>(
     `INSERT INTO gifts (user_id, kind, series_id, episode_id, title, expires_at) VALUES (?, ?, ?, ?, 'Cadeau', ?) RETURNING id`,
-    userId, g.kind, g.seriesId ?? null, g.episodeId ?? null, expiresAt,
+    userId,
+    g.kind,
+    g.seriesId ?? null,
+    g.episodeId ?? null,
+    expiresAt,
   )
   return row!.id
 }
 
-const gifts = (userId: number) => db.all(`SELECT id, used_at IS NOT NULL AS used, used_episode_id AS usedEpisodeId FROM gifts WHERE user_id = ? ORDER BY id`, userId)
+const gifts = (userId: number) =>
+  db.all(`SELECT id, used_at IS NOT NULL AS used, used_episode_id AS usedEpisodeId FROM gifts WHERE user_id = ? ORDER BY id`, userId)
 
 describe('gift box', () => {
   it('lists the gifts and a rental ticket for a series opens the chosen episode for the rental length, for 0 coins', async () => {
@@ -50,7 +58,9 @@ describe('gift box', () => {
     const bought = await read(await use(reader, own))
     expect(bought.data.purchase).toEqual({ episodeId: episodeIds[3], kind: 'POSSESSION_GIFT', expiresAt: null })
 
-    expect(await db.all(`SELECT episode_id AS e, type, coins, gift_id AS g FROM purchases WHERE user_id = ? ORDER BY id`, reader.id)).toEqual([
+    expect(
+      await db.all(`SELECT episode_id AS e, type, coins, gift_id AS g FROM purchases WHERE user_id = ? ORDER BY id`, reader.id),
+    ).toEqual([
       { e: episodeIds[1], type: 'RENT_GIFT', coins: 0, g: rent },
       { e: episodeIds[3], type: 'POSSESSION_GIFT', coins: 0, g: own },
     ])
@@ -93,7 +103,12 @@ describe('gift box', () => {
     expect(await snapshot(reader.id)).toEqual(before)
     expect(await gifts(reader.id)).toEqual(beforeGifts)
 
-    await db.run(`INSERT INTO ownerships (user_id, series_id, episode_id, kind) VALUES (?, ?, ?, 'POSSESSION')`, reader.id, seriesId, episodeIds[2])
+    await db.run(
+      `INSERT INTO ownerships (user_id, series_id, episode_id, kind) VALUES (?, ?, ?, 'POSSESSION')`,
+      reader.id,
+      seriesId,
+      episodeIds[2],
+    )
     await expectError(await use(reader, series, { episodeId: episodeIds[2] }), 409, 'EXIST_LIBRARY')
     expect(await gifts(reader.id)).toEqual(beforeGifts)
   })
@@ -130,7 +145,9 @@ describe('gift box', () => {
     for (let at = 0; at < 5; at++) {
       const failing = failingAt(db, at)
       const claim = { userId: reader.id, key: `fault-${at}`, scope: 'test', requestHash: 'h' }
-      await expect(useGift(failing, { userId: reader.id, giftId: id, episodeId: episodeIds[1], claim, rentalHours: 72, ageRules: frEdition })).rejects.toThrow()
+      await expect(
+        useGift(failing, { userId: reader.id, giftId: id, episodeId: episodeIds[1], claim, rentalHours: 72, ageRules: frEdition }),
+      ).rejects.toThrow()
       expect(await snapshot(reader.id), `statement ${at}`).toEqual(before)
       expect(await gifts(reader.id), `statement ${at}`).toEqual(beforeGifts)
     }

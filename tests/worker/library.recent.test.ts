@@ -8,7 +8,9 @@ import { request } from './app.ts'
 
 const progress = (reader: Reader, episodeId: number, position: number) =>
   request(app, `/api/v1/viewer/${episodeId}/progress`, {
-    method: 'POST', headers: { 'content-type': 'application/json', ...reader.headers }, body: JSON.stringify({ position }),
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...reader.headers },
+    body: JSON.stringify({ position }),
   })
 
 describe('GET /api/v1/library/recent', () => {
@@ -19,7 +21,11 @@ describe('GET /api/v1/library/recent', () => {
     expect((await read(await get(reader, '/api/v1/library/recent'))).data).toEqual({ items: [], next: null })
     expect((await progress(reader, a.episodeIds[1]!, 0.5)).status).toBe(200)
     expect((await progress(reader, b.episodeIds[1]!, 1)).status).toBe(200)
-    await db.run(`UPDATE reading_progress SET updated_at = '2026-01-01T00:00:00.000Z' WHERE user_id = ? AND series_id = ?`, reader.id, a.seriesId)
+    await db.run(
+      `UPDATE reading_progress SET updated_at = '2026-01-01T00:00:00.000Z' WHERE user_id = ? AND series_id = ?`,
+      reader.id,
+      a.seriesId,
+    )
     const res = await get(reader, '/api/v1/library/recent')
     expect(res.headers.get('cache-control')).toBe('private, no-store')
     const { data } = await read(res)
@@ -47,7 +53,8 @@ describe('GET /api/v1/library/recent', () => {
     expect(second.next).toBeNull()
     const ids = [...first.items, ...second.items].map((i: any) => i.seriesId)
     expect(new Set(ids).size).toBe(22)
-    for (const c of ['%%%', 'abc', 'W10', 'x'.repeat(300)]) await expectError(await get(reader, `/api/v1/library/recent?cursor=${c}`), 400, 'INVALID_PARAMETER')
+    for (const c of ['%%%', 'abc', 'W10', 'x'.repeat(300)])
+      await expectError(await get(reader, `/api/v1/library/recent?cursor=${c}`), 400, 'INVALID_PARAMETER')
     await expectError(await get(null, '/api/v1/library/recent'), 401, 'NOT_LOGIN_USER')
   })
 })

@@ -28,9 +28,33 @@ describe('GET /api/v1/contents/{id}', () => {
     const { data } = await read(res)
     expect(data.id).toBe(s.seriesId)
     expect(data.episodes).toEqual([
-      { id: s.episodeIds[0], no: 1, title: 'Épisode 1', free: true, price: { rent: 2, buy: 5 }, ownership: null, publishedAt: '2026-01-01T00:00:00.000Z' },
-      { id: s.episodeIds[1], no: 2, title: 'Épisode 2', free: false, price: { rent: 2, buy: 5 }, ownership: null, publishedAt: '2026-01-01T00:00:00.000Z' },
-      { id: s.episodeIds[2], no: 3, title: 'Épisode 3', free: false, price: { rent: 2, buy: 5 }, ownership: null, publishedAt: '2026-01-01T00:00:00.000Z' },
+      {
+        id: s.episodeIds[0],
+        no: 1,
+        title: 'Épisode 1',
+        free: true,
+        price: { rent: 2, buy: 5 },
+        ownership: null,
+        publishedAt: '2026-01-01T00:00:00.000Z',
+      },
+      {
+        id: s.episodeIds[1],
+        no: 2,
+        title: 'Épisode 2',
+        free: false,
+        price: { rent: 2, buy: 5 },
+        ownership: null,
+        publishedAt: '2026-01-01T00:00:00.000Z',
+      },
+      {
+        id: s.episodeIds[2],
+        no: 3,
+        title: 'Épisode 3',
+        free: false,
+        price: { rent: 2, buy: 5 },
+        ownership: null,
+        publishedAt: '2026-01-01T00:00:00.000Z',
+      },
     ])
   })
 
@@ -45,13 +69,19 @@ describe('GET /api/v1/contents/{id}', () => {
     const theirs = (await read(await get(other, `/api/v1/contents/${seriesId}`))).data.episodes
     expect(theirs.map((e: any) => e.ownership)).toEqual([null, null, null, null])
 
-    await db.run(`UPDATE ownerships SET expires_at = ? WHERE user_id = ? AND episode_id = ?`, new Date(Date.now() - 1000).toISOString(), reader.id, episodeIds[2])
+    await db.run(
+      `UPDATE ownerships SET expires_at = ? WHERE user_id = ? AND episode_id = ?`,
+      new Date(Date.now() - 1000).toISOString(),
+      reader.id,
+      episodeIds[2],
+    )
     const later = (await read(await get(reader, `/api/v1/contents/${seriesId}`))).data.episodes
     expect(later.map((e: any) => e.ownership?.kind ?? null)).toEqual([null, 'POSSESSION', null, null])
   })
 
   it('answers NOT_EXIST for unknown or malformed ids and ADULT_ONLY_CONTENTS to guests and minors', async () => {
-    for (const id of ['999999999', '0', 'abc', '-1', '1e3', '99999999999999999999', '%00']) await expectError(await get(null, `/api/v1/contents/${id}`), 404, 'NOT_EXIST')
+    for (const id of ['999999999', '0', 'abc', '-1', '1e3', '99999999999999999999', '%00'])
+      await expectError(await get(null, `/api/v1/contents/${id}`), 404, 'NOT_EXIST')
     const adult = await newSeries({ episodes: 1, adult: true })
     await expectError(await get(null, `/api/v1/contents/${adult.seriesId}`), 403, 'ADULT_ONLY_CONTENTS')
     await expectError(await get(await newReader({ adult: false }), `/api/v1/contents/${adult.seriesId}`), 403, 'ADULT_ONLY_CONTENTS')
@@ -67,7 +97,12 @@ describe('GET /api/v1/contents/{id}/me', () => {
 
   it('gives the reader their ownerships, favourite and where to continue; another reader sees nothing of it', async () => {
     const { reader, seriesId, episodeIds } = await ownerWithRentAndBuy()
-    await db.run(`INSERT INTO reading_progress (user_id, series_id, episode_id, position) VALUES (?, ?, ?, 0.25)`, reader.id, seriesId, episodeIds[1])
+    await db.run(
+      `INSERT INTO reading_progress (user_id, series_id, episode_id, position) VALUES (?, ?, ?, 0.25)`,
+      reader.id,
+      seriesId,
+      episodeIds[1],
+    )
     expect((await favorite(reader, seriesId, 'POST')).status).toBe(200)
     const res = await me(reader, seriesId)
     expect(res.headers.get('cache-control')).toBe('private, no-store')
@@ -75,7 +110,10 @@ describe('GET /api/v1/contents/{id}/me', () => {
     expect(data.seriesId).toBe(seriesId)
     expect(data.favorite).toBe(true)
     expect(data.continueReading).toEqual({ episodeId: episodeIds[1], no: 2, position: 0.25 })
-    expect(data.ownerships.map((o: any) => [o.episodeId, o.kind])).toEqual([[episodeIds[1], 'POSSESSION'], [episodeIds[2], 'RENT']])
+    expect(data.ownerships.map((o: any) => [o.episodeId, o.kind])).toEqual([
+      [episodeIds[1], 'POSSESSION'],
+      [episodeIds[2], 'RENT'],
+    ])
 
     const other = (await read(await me(await newReader(), seriesId))).data
     expect(other).toEqual({ seriesId, favorite: false, continueReading: null, ownerships: [], freetime: null })
@@ -87,7 +125,9 @@ describe('GET /api/v1/contents/{id}/me', () => {
     await db.run(`UPDATE series SET wuf_hours = 24 WHERE id = ?`, s.seriesId)
     expect((await read(await me(reader, s.seriesId))).data.freetime).toEqual({ hours: 24, available: true, availableAt: null })
     const used = await request(app, '/api/v1/purchase/freetime', {
-      method: 'POST', headers: { ...reader.headers, 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() }, body: JSON.stringify({ episodeId: s.episodeIds[1] }),
+      method: 'POST',
+      headers: { ...reader.headers, 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() },
+      body: JSON.stringify({ episodeId: s.episodeIds[1] }),
     })
     expect(used.status).toBe(200)
     const { nextTicketAt } = (await read(used)).data
@@ -106,9 +146,11 @@ describe('POST|DELETE /api/v1/library/favorite/{id}', () => {
   it('toggles idempotently and only for the signed-in reader', async () => {
     const reader = await newReader()
     const s = await newSeries({ episodes: 1 })
-    for (const method of ['POST', 'POST'] as const) expect((await read(await favorite(reader, s.seriesId, method))).data).toEqual({ seriesId: s.seriesId, favorite: true })
+    for (const method of ['POST', 'POST'] as const)
+      expect((await read(await favorite(reader, s.seriesId, method))).data).toEqual({ seriesId: s.seriesId, favorite: true })
     expect(await db.first(`SELECT count(*) AS n FROM favorites WHERE user_id = ?`, reader.id)).toEqual({ n: 1 })
-    for (const method of ['DELETE', 'DELETE'] as const) expect((await read(await favorite(reader, s.seriesId, method))).data).toEqual({ seriesId: s.seriesId, favorite: false })
+    for (const method of ['DELETE', 'DELETE'] as const)
+      expect((await read(await favorite(reader, s.seriesId, method))).data).toEqual({ seriesId: s.seriesId, favorite: false })
     expect(await db.first(`SELECT count(*) AS n FROM favorites WHERE user_id = ?`, reader.id)).toEqual({ n: 0 })
     await expectError(await request(app, `/api/v1/library/favorite/${s.seriesId}`, { method: 'POST' }), 401, 'NOT_LOGIN_USER')
   })

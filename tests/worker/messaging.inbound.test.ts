@@ -54,9 +54,14 @@ function rawReply(from: string, to: string, words: string): string {
 
 function inbound(from: string, to: string, raw: string, rawSize = new TextEncoder().encode(raw).length) {
   const message = {
-    from, to, rawSize, rejected: null as string | null,
+    from,
+    to,
+    rawSize,
+    rejected: null as string | null,
     raw: new Response(raw).body!,
-    setReject(reason: string) { message.rejected = reason },
+    setReject(reason: string) {
+      message.rejected = reason
+    },
   }
   return message as InboundMail & { rejected: string | null }
 }
@@ -69,9 +74,15 @@ const status = async () => (await db.first<{ status: string }>(`SELECT status FR
 
 beforeAll(async () => {
   reader = await makeUser()
-  qnaId = (await db.first<{ id: number }>(`INSERT INTO qnas (user_id, title, body, email) VALUES (?, 'Double paiement', 'Débité deux fois.', ?) RETURNING id`, reader.id, reader.email))!.id
+  qnaId = (await db.first<{ id: number }>(
+    `INSERT INTO qnas (user_id, title, body, email) VALUES (?, 'Double paiement', 'Débité deux fois.', ?) RETURNING id`,
+    reader.id,
+    reader.email,
+  ))!.id
   const sent = await deployed(async (sent) => {
-    await runWithContext({ requestId: `answer-${qnaId}`, skipUser: true, db, edition: frEdition }, () => answerQna(db, qnaId, 'Nous vous avons remboursé.', { t, siteUrl: frEdition.siteUrl }))
+    await runWithContext({ requestId: `answer-${qnaId}`, skipUser: true, db, edition: frEdition }, () =>
+      answerQna(db, qnaId, 'Nous vous avons remboursé.', { t, siteUrl: frEdition.siteUrl }),
+    )
     return sent
   })
   replyTo = String(sent[0]!.replyTo)
@@ -80,20 +91,34 @@ beforeAll(async () => {
 describe('a reply by mail to a support answer', () => {
   it('lands on the question as text only (quote cut, image dropped) and the question waits for support again', async () => {
     expect(await status()).toBe('COMPLETED')
-    const mail = inbound(reader.email, replyTo, rawReply(reader.email, replyTo, 'Merci, mais j’ai encore été débité hier.\nLa capture est jointe.'))
+    const mail = inbound(
+      reader.email,
+      replyTo,
+      rawReply(reader.email, replyTo, 'Merci, mais j’ai encore été débité hier.\nLa capture est jointe.'),
+    )
     expect(await receiveQnaReply(db, frEdition, mail)).toEqual({ ok: true, qnaId })
     expect(mail.rejected).toBeNull()
     expect(await replies()).toEqual([{ body: 'Merci, mais j’ai encore été débité hier.\nLa capture est jointe.' }])
     expect(await status()).toBe('WAIT')
     // the reader sees it under the answer on /qna
     const [mine] = (await myQnas(db, reader.id, null)).items
-    expect(mine).toMatchObject({ id: qnaId, status: 'WAIT', replies: [{ text: 'Merci, mais j’ai encore été débité hier.\nLa capture est jointe.' }] })
+    expect(mine).toMatchObject({
+      id: qnaId,
+      status: 'WAIT',
+      replies: [{ text: 'Merci, mais j’ai encore été débité hier.\nLa capture est jointe.' }],
+    })
   })
 
   it('an HTML-only reply keeps its words, never its images', async () => {
     const raw = [
-      `From: ${reader.email}`, `To: ${replyTo}`, 'Subject: Re', 'MIME-Version: 1.0', 'Content-Type: text/html; charset=utf-8', '',
-      '<div>Toujours pas <b>remboursé</b>.<img src="https://tracker.example/p.gif"></div><blockquote>Nous avons répondu</blockquote>', '',
+      `From: ${reader.email}`,
+      `To: ${replyTo}`,
+      'Subject: Re',
+      'MIME-Version: 1.0',
+      'Content-Type: text/html; charset=utf-8',
+      '',
+      '<div>Toujours pas <b>remboursé</b>.<img src="https://tracker.example/p.gif"></div><blockquote>Nous avons répondu</blockquote>',
+      '',
     ].join('\r\n')
     expect((await receiveQnaReply(db, frEdition, inbound(reader.email, replyTo, raw))).ok).toBe(true)
     expect((await replies()).at(-1)).toEqual({ body: 'Toujours pas remboursé.' })
@@ -109,7 +134,10 @@ describe('a reply by mail to a support answer', () => {
       [inbound(stranger, replyTo, rawReply(reader.email, replyTo, 'En-tête falsifié.')), frEdition],
       [inbound(reader.email, forged, rawReply(reader.email, forged, 'Adresse inventée.')), frEdition],
       [inbound(reader.email, replyTo, rawReply(reader.email, replyTo, 'Trop gros.'), MAX_INBOUND_REPLY_BYTES + 1), frEdition],
-      [inbound(reader.email, replyTo, rawReply(reader.email, replyTo, 'Pas ici.')), { ...frEdition, mail: { ...frEdition.mail!, inboundReplies: false } }],
+      [
+        inbound(reader.email, replyTo, rawReply(reader.email, replyTo, 'Pas ici.')),
+        { ...frEdition, mail: { ...frEdition.mail!, inboundReplies: false } },
+      ],
     ]
     for (const [mail, edition] of cases) {
       expect((await receiveQnaReply(db, edition, mail)).ok).toBe(false)

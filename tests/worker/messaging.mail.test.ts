@@ -26,7 +26,10 @@ const arMessages: Record<string, string> = Object.assign(
 const db = createDb(env.DB)
 const PASSWORD = 'Reader-2026!'
 const withTransfer = (e: Edition): Edition => ({ ...e, features: { ...e.features, transfer: true } })
-const EDITIONS = { fr: { edition: withTransfer(frEdition), messages: frMessages }, ar: { edition: withTransfer(parseEdition('ar', ar)), messages: arMessages } }
+const EDITIONS = {
+  fr: { edition: withTransfer(frEdition), messages: frMessages },
+  ar: { edition: withTransfer(parseEdition('ar', ar)), messages: arMessages },
+}
 
 /** Subject and body keys of each template, for the language checks. */
 const KEYS: Record<string, [string, string]> = {
@@ -40,9 +43,20 @@ const KEYS: Record<string, [string, string]> = {
   'qna-answered': ['community.qna.mail.answered.subject', 'community.qna.mail.answered.body'],
 }
 
-const unescape = (html: string) => html.replace(/<[^>]+>/g, '').replace(/&#39;/g, "'").replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&')
+const unescape = (html: string) =>
+  html
+    .replace(/<[^>]+>/g, '')
+    .replace(/&#39;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&')
 /** The longest fixed part of a message (between its {{placeholders}}): present in the mail only in that language. */
-const fixedPart = (message: string) => message.split(/\{\{\w+\}\}/).map((s) => s.trim()).sort((a, b) => b.length - a.length)[0]!
+const fixedPart = (message: string) =>
+  message
+    .split(/\{\{\w+\}\}/)
+    .map((s) => s.trim())
+    .sort((a, b) => b.length - a.length)[0]!
 const linkIn = (mail: SentMail) => /https?:\/\/\S+/.exec(mail.text!)![0]
 
 /** Drives every flow that sends a mail through the edition's app and returns the mails by template. */
@@ -51,7 +65,9 @@ async function everyMail(edition: Edition, messages: Record<string, string>, sen
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
     request(app, path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) })
   // a real session (the access token names its refresh family: a token of no open session is refused)
-  const bearer = async (id: number) => ({ authorization: `Bearer ${(await issueTokens(createDb(env.DB), id, { issuer: edition.siteUrl, t: (k) => k })).accessToken.value}` })
+  const bearer = async (id: number) => ({
+    authorization: `Bearer ${(await issueTokens(createDb(env.DB), id, { issuer: edition.siteUrl, t: (k) => k })).accessToken.value}`,
+  })
   const mails: Record<string, SentMail> = {}
   const last = (template: string) => {
     mails[template] = sent.at(-1)!
@@ -60,14 +76,20 @@ async function everyMail(edition: Edition, messages: Record<string, string>, sen
   const uniq = () => `${edition.id}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}@example.com`
 
   const newcomer = uniq()
-  expect((await post('/api/v1/auth/sign-up', { email: newcomer, password: PASSWORD, passwordConfirm: PASSWORD, agreeTerms: true })).status).toBe(200)
+  expect(
+    (await post('/api/v1/auth/sign-up', { email: newcomer, password: PASSWORD, passwordConfirm: PASSWORD, agreeTerms: true })).status,
+  ).toBe(200)
   expect(last('signup-otp').to).toBe(newcomer)
 
   const reader = await makeUser({ email: uniq() })
   expect((await post('/api/v1/auth/mail/password', { email: reader.email })).status).toBe(200)
   const reset = new URL(linkIn(last('reset-password')))
   // the link in the mail works: the reset succeeds and the "password changed" notice follows
-  const done = await post('/api/v1/auth/local/reset/password', { userId: Number(reset.searchParams.get('userId')), uuid: reset.searchParams.get('uuid'), newPassword: 'Nouveau2026x' })
+  const done = await post('/api/v1/auth/local/reset/password', {
+    userId: Number(reset.searchParams.get('userId')),
+    uuid: reset.searchParams.get('uuid'),
+    newPassword: 'Nouveau2026x',
+  })
   expect(done.status).toBe(200)
   expect(last('password-changed').to).toBe(reader.email)
 
@@ -85,12 +107,18 @@ async function everyMail(edition: Edition, messages: Record<string, string>, sen
   last('transfer-code')
 
   const asking = await makeUser({ email: uniq() })
-  const asked = await post('/api/v1/qna', { category: 'PAYMENT', title: 'Double paiement', text: 'Débité deux fois.' }, await bearer(asking.id))
+  const asked = await post(
+    '/api/v1/qna',
+    { category: 'PAYMENT', title: 'Double paiement', text: 'Débité deux fois.' },
+    await bearer(asking.id),
+  )
   expect(asked.status).toBe(201)
   last('qna-received')
   const qnaId = ((await asked.json()) as { data: { id: number } }).data.id
   const t = createTranslator(edition.locale, messages)
-  await runWithContext({ requestId: `answer-${qnaId}`, skipUser: true, db, edition }, () => answerQna(db, qnaId, 'Nous vous avons remboursé.', { t, siteUrl: edition.siteUrl }))
+  await runWithContext({ requestId: `answer-${qnaId}`, skipUser: true, db, edition }, () =>
+    answerQna(db, qnaId, 'Nous vous avons remboursé.', { t, siteUrl: edition.siteUrl }),
+  )
   expect(last('qna-answered').text).toContain('Nous vous avons remboursé.')
   return mails
 }
@@ -112,7 +140,9 @@ describe.each(Object.entries(EDITIONS))('every mail template as a deployed %s ed
     const [subjectKey, bodyKey] = KEYS[template]!
     const host = new URL(edition.siteUrl).host
     expect(mail.from).toEqual({ name: edition.mail!.fromName, email: edition.mail!.from })
-    expect(mail.messageId, 'accepted by the send_email binding for the sender domain').toMatch(new RegExp(`@${host.replace(/\./g, '\\.')}>$`))
+    expect(mail.messageId, 'accepted by the send_email binding for the sender domain').toMatch(
+      new RegExp(`@${host.replace(/\./g, '\\.')}>$`),
+    )
     expect(mail.to).toMatch(new RegExp(`^${id}-.*@example\\.com$`))
     expect(mail.subject).toBe(messages[subjectKey])
     // the same words in both parts, in this edition's language
@@ -128,7 +158,8 @@ describe.each(Object.entries(EDITIONS))('every mail template as a deployed %s ed
     for (const href of hrefs) expect(href.startsWith(`${edition.siteUrl.replace(/\/$/, '')}/`), href).toBe(true)
     expect(mail.headers).toMatchObject({ 'Auto-Submitted': 'auto-generated', 'Content-Language': edition.locale })
     // a reply to a support answer goes to the question's own signed address; others to the support address
-    if (template === 'qna-answered') expect(mail.replyTo).toMatch(new RegExp(`^support\\+q\\d+-[0-9a-f]{20}@${host.replace(/\./g, '\\.')}$`))
+    if (template === 'qna-answered')
+      expect(mail.replyTo).toMatch(new RegExp(`^support\\+q\\d+-[0-9a-f]{20}@${host.replace(/\./g, '\\.')}$`))
     else expect(mail.replyTo).toBe(edition.mail!.replyTo)
   })
 
@@ -140,13 +171,17 @@ describe.each(Object.entries(EDITIONS))('every mail template as a deployed %s ed
       new URL(linkIn(mails.withdrawal!)).searchParams.get('uuid')!,
       /\b([A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4})\b/.exec(mails['transfer-code']!.text!)![1]!.replace(/-/g, ''),
     ]
-    const tables = await db.all<{ name: string }>(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name <> 'd1_migrations'`)
+    const tables = await db.all<{ name: string }>(
+      `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name <> 'd1_migrations'`,
+    )
     for (const { name } of tables) {
       const dump = JSON.stringify(await db.all(`SELECT * FROM "${name}"`))
       for (const secret of secrets) expect(dump.includes(secret), `${secret} in ${name}`).toBe(false)
     }
     const log = await db.all<{ template: string; status: string; provider: string; provider_message_id: string }>(
-      `SELECT template, status, provider, provider_message_id FROM deliveries WHERE provider_message_id IN (${Object.values(mails).map(() => '?').join(',')})`,
+      `SELECT template, status, provider, provider_message_id FROM deliveries WHERE provider_message_id IN (${Object.values(mails)
+        .map(() => '?')
+        .join(',')})`,
       ...Object.values(mails).map((m) => m.messageId),
     )
     expect(log.map((r) => r.template).sort()).toEqual(Object.keys(KEYS).sort())
@@ -158,7 +193,11 @@ describe('mail failures a reader can live with', () => {
   const app = appFor(frEdition, frMessages)
   const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
     request(app, path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) })
-  const failing = { send: async () => { throw new Error('Email Service: internal error') } } as unknown as SendEmail
+  const failing = {
+    send: async () => {
+      throw new Error('Email Service: internal error')
+    },
+  } as unknown as SendEmail
   const hanging = { send: () => new Promise(() => {}) } as unknown as SendEmail
 
   it('a provider error gives the retry message (503 RETRY, never a 500) and the reset link stays valid', async () => {
@@ -166,16 +205,28 @@ describe('mail failures a reader can live with', () => {
     const res = await deployed(() => post('/api/v1/auth/mail/password', { email: reader.email }), { EMAIL: failing })
     expect(res.status).toBe(503)
     expect(await res.json()).toMatchObject({ result: 'ERROR', code: 'RETRY', message: frMessages['error.RETRY'] })
-    expect(await db.first(`SELECT id FROM one_time_codes WHERE kind = 'RESET_LINK' AND user_id = ? AND used_at IS NULL`, reader.id)).not.toBeNull()
-    expect(await db.first<{ status: string }>(`SELECT status FROM deliveries WHERE template = 'reset-password' ORDER BY id DESC LIMIT 1`)).toEqual({ status: 'FAILED' })
+    expect(
+      await db.first(`SELECT id FROM one_time_codes WHERE kind = 'RESET_LINK' AND user_id = ? AND used_at IS NULL`, reader.id),
+    ).not.toBeNull()
+    expect(
+      await db.first<{ status: string }>(`SELECT status FROM deliveries WHERE template = 'reset-password' ORDER BY id DESC LIMIT 1`),
+    ).toEqual({ status: 'FAILED' })
     // the existing limit still holds: a second request within 5 minutes is FREQUENT_REQUEST
-    expect(((await (await deployed(() => post('/api/v1/auth/mail/password', { email: reader.email }))).json()) as { code: string }).code).toBe('FREQUENT_REQUEST')
+    expect(
+      ((await (await deployed(() => post('/api/v1/auth/mail/password', { email: reader.email }))).json()) as { code: string }).code,
+    ).toBe('FREQUENT_REQUEST')
   })
 
   it('a sender the Email Service refuses (real binding) is a provider error too: RETRY', async () => {
     const stray = { ...frEdition, mail: { ...frEdition.mail!, from: 'no-reply@elsewhere.example' } }
     const reader = await makeUser()
-    const res = await deployed(() => request(appFor(stray, frMessages), '/api/v1/auth/mail/password', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: reader.email }) }))
+    const res = await deployed(() =>
+      request(appFor(stray, frMessages), '/api/v1/auth/mail/password', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: reader.email }),
+      }),
+    )
     expect(res.status).toBe(503)
     expect(((await res.json()) as { code: string }).code).toBe('RETRY')
   })
@@ -186,34 +237,62 @@ describe('mail failures a reader can live with', () => {
     const res = await deployed(() => post('/api/v1/auth/mail/password', { email: reader.email }), { EMAIL: hanging })
     expect(res.status).toBe(503)
     expect(Date.now() - started).toBeLessThan(9_000)
-    expect(await db.first<{ status: string }>(`SELECT status FROM deliveries WHERE template = 'reset-password' ORDER BY id DESC LIMIT 1`)).toEqual({ status: 'TIMEOUT' })
+    expect(
+      await db.first<{ status: string }>(`SELECT status FROM deliveries WHERE template = 'reset-password' ORDER BY id DESC LIMIT 1`),
+    ).toEqual({ status: 'TIMEOUT' })
   })
 
   it('sign-up whose code mail fails: the account and its code exist, the web form goes on to the code step with the retry message', async () => {
     const email = `signup-fail-${Date.now()}@example.com`
-    const api = await deployed(() => post('/api/v1/auth/sign-up', { email, password: PASSWORD, passwordConfirm: PASSWORD, agreeTerms: true }), { EMAIL: failing })
+    const api = await deployed(
+      () => post('/api/v1/auth/sign-up', { email, password: PASSWORD, passwordConfirm: PASSWORD, agreeTerms: true }),
+      { EMAIL: failing },
+    )
     expect(api.status).toBe(200)
     expect(((await api.json()) as { data: { sent: boolean } }).data.sent).toBe(false)
-    expect(await db.first(`SELECT id FROM one_time_codes WHERE kind = 'EMAIL_OTP' AND target = ? AND used_at IS NULL`, email)).not.toBeNull()
-    const web = await deployed(() => request(app, '/api/v1/auth/web/sign-up', {
-      method: 'POST', redirect: 'manual',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'http://localhost' },
-      body: new URLSearchParams({ email: `web-${email}`, password: PASSWORD, passwordConfirm: PASSWORD, agreeTerms: 'on' }).toString(),
-    }), { EMAIL: failing })
+    expect(
+      await db.first(`SELECT id FROM one_time_codes WHERE kind = 'EMAIL_OTP' AND target = ? AND used_at IS NULL`, email),
+    ).not.toBeNull()
+    const web = await deployed(
+      () =>
+        request(app, '/api/v1/auth/web/sign-up', {
+          method: 'POST',
+          redirect: 'manual',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'http://localhost' },
+          body: new URLSearchParams({ email: `web-${email}`, password: PASSWORD, passwordConfirm: PASSWORD, agreeTerms: 'on' }).toString(),
+        }),
+      { EMAIL: failing },
+    )
     expect(web.status).toBe(303)
     expect(new URL(web.headers.get('location')!, 'http://localhost').searchParams.get('error')).toBe('RETRY')
   })
 
   it('a notice that cannot be delivered does not undo what was done (the answer is saved)', async () => {
     const reader = await makeUser()
-    const q = await db.first<{ id: number }>(`INSERT INTO qnas (user_id, title, body, email) VALUES (?, 'T', 'B', ?) RETURNING id`, reader.id, reader.email)
+    const q = await db.first<{ id: number }>(
+      `INSERT INTO qnas (user_id, title, body, email) VALUES (?, 'T', 'B', ?) RETURNING id`,
+      reader.id,
+      reader.email,
+    )
     const t = createTranslator(frEdition.locale, frMessages)
-    await deployed(() => runWithContext({ requestId: 'notice-fail', skipUser: true, db, edition: frEdition }, () => answerQna(db, q!.id, 'Réponse', { t, siteUrl: frEdition.siteUrl })), { EMAIL: failing })
+    await deployed(
+      () =>
+        runWithContext({ requestId: 'notice-fail', skipUser: true, db, edition: frEdition }, () =>
+          answerQna(db, q!.id, 'Réponse', { t, siteUrl: frEdition.siteUrl }),
+        ),
+      { EMAIL: failing },
+    )
     expect(await db.first(`SELECT status FROM qnas WHERE id = ?`, q!.id)).toEqual({ status: 'COMPLETED' })
   })
 
   it('never hands the same message over twice for one request (a failed one may be tried again)', async () => {
-    const message = { channel: 'MAIL' as const, recipient: `once-${Date.now()}@example.com`, template: 'password-changed', subject: 'S', body: 'B' }
+    const message = {
+      channel: 'MAIL' as const,
+      recipient: `once-${Date.now()}@example.com`,
+      template: 'password-changed',
+      subject: 'S',
+      body: 'B',
+    }
     const sent = await deployed(async (sent) => {
       await runWithContext({ requestId: 'same-request-id', skipUser: true, db, edition: frEdition }, async () => {
         await messageProvider(db).send(message)
@@ -225,13 +304,19 @@ describe('mail failures a reader can live with', () => {
     // 40 hand-overs of one message at once in one request: the claim is one conditional statement, one goes out
     const burst = { ...message, recipient: `burst-${Date.now()}@example.com` }
     const once = await deployed(async (sent) => {
-      await runWithContext({ requestId: 'burst-request-id', skipUser: true, db, edition: frEdition }, () => Promise.all(Array.from({ length: 40 }, () => messageProvider(db).send(burst))))
+      await runWithContext({ requestId: 'burst-request-id', skipUser: true, db, edition: frEdition }, () =>
+        Promise.all(Array.from({ length: 40 }, () => messageProvider(db).send(burst))),
+      )
       return sent
     })
     expect(once).toHaveLength(1)
     expect(await db.all(`SELECT id FROM deliveries WHERE provider_message_id = ?`, once[0]!.messageId)).toHaveLength(1)
     const again = { ...message, recipient: `retry-${Date.now()}@example.com` }
-    await deployed(() => runWithContext({ requestId: 'retry-request-id', skipUser: true, db, edition: frEdition }, () => messageProvider(db).send(again)), { EMAIL: failing })
+    await deployed(
+      () =>
+        runWithContext({ requestId: 'retry-request-id', skipUser: true, db, edition: frEdition }, () => messageProvider(db).send(again)),
+      { EMAIL: failing },
+    )
     const retried = await deployed(async (sent) => {
       await runWithContext({ requestId: 'retry-request-id', skipUser: true, db, edition: frEdition }, () => messageProvider(db).send(again))
       return sent
@@ -244,13 +329,36 @@ describe('an edition without a mail provider', () => {
   it('refuses e-mail sign-up and reset before writing anything (EMAIL_REQUIRES_ADAPTER_ERROR, to login)', async () => {
     const app = appFor({ ...frEdition, mail: null }, frMessages)
     const email = `nomail-${Date.now()}@example.com`
-    const res = await deployed(() => request(app, '/api/v1/auth/sign-up', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: PASSWORD, passwordConfirm: PASSWORD, agreeTerms: true }) }))
+    const res = await deployed(() =>
+      request(app, '/api/v1/auth/sign-up', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email, password: PASSWORD, passwordConfirm: PASSWORD, agreeTerms: true }),
+      }),
+    )
     expect(res.status).toBe(503)
-    expect(await res.json()).toMatchObject({ code: 'EMAIL_REQUIRES_ADAPTER_ERROR', message: frMessages['error.EMAIL_REQUIRES_ADAPTER_ERROR'] })
+    expect(await res.json()).toMatchObject({
+      code: 'EMAIL_REQUIRES_ADAPTER_ERROR',
+      message: frMessages['error.EMAIL_REQUIRES_ADAPTER_ERROR'],
+    })
     expect(await db.first(`SELECT id FROM users WHERE email = ?`, email)).toBeNull()
-    const reset = await deployed(() => request(app, '/api/v1/auth/mail/password', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email }) }))
+    const reset = await deployed(() =>
+      request(app, '/api/v1/auth/mail/password', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email }),
+      }),
+    )
     expect(((await reset.json()) as { code: string }).code).toBe('EMAIL_REQUIRES_ADAPTER_ERROR')
     // the same edition in a local run: the outbox delivers
-    expect((await request(app, '/api/v1/auth/sign-up', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: PASSWORD, passwordConfirm: PASSWORD, agreeTerms: true }) })).status).toBe(200)
+    expect(
+      (
+        await request(app, '/api/v1/auth/sign-up', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email, password: PASSWORD, passwordConfirm: PASSWORD, agreeTerms: true }),
+        })
+      ).status,
+    ).toBe(200)
   })
 })

@@ -26,7 +26,11 @@ let seq = 0
 /** A French mobile number of its own for each test (+33 6 12 35 xx xx). */
 const phone = () => `+3361235${String(Date.now() % 1000).padStart(3, '0')}${++seq % 10}`
 const liveCodes = (p: string) => db.all(`SELECT id FROM one_time_codes WHERE kind = 'SMS' AND target = ? AND used_at IS NULL`, p)
-const lastDelivery = (template: string) => db.first<{ status: string; error: string | null; provider: string }>(`SELECT status, error, provider FROM deliveries WHERE template = ? ORDER BY id DESC LIMIT 1`, template)
+const lastDelivery = (template: string) =>
+  db.first<{ status: string; error: string | null; provider: string }>(
+    `SELECT status, error, provider FROM deliveries WHERE template = ? ORDER BY id DESC LIMIT 1`,
+    template,
+  )
 
 describe('SMS through Twilio', () => {
   it('sends the code with the account credentials, the sender and the number; the code in the text works; nothing secret in D1', async () => {
@@ -54,7 +58,9 @@ describe('SMS through Twilio', () => {
 
   it('writes the text in the edition language (ar)', async () => {
     const to = phone()
-    const res = await deployed(() => post(appFor(parseEdition('ar', ar), arMessages), '/api/v1/auth/sms/send', { purpose: 'FIND_ID', phone: to }))
+    const res = await deployed(() =>
+      post(appFor(parseEdition('ar', ar), arMessages), '/api/v1/auth/sms/send', { purpose: 'FIND_ID', phone: to }),
+    )
     expect(res.status).toBe(200)
     const [sms] = await smsRequests(to)
     const code = /\b(\d{6})\b/.exec(sms!.body!)![1]!
@@ -99,7 +105,9 @@ describe('SMS through Twilio', () => {
 
   it('uses the messaging service instead of a sender number when one is set', async () => {
     const to = phone()
-    await deployed(() => post(fr, '/api/v1/auth/sms/send', { purpose: 'FIND_ID', phone: to }), { TWILIO_MESSAGING_SERVICE_SID: 'MG00000000000000000000000000000001' })
+    await deployed(() => post(fr, '/api/v1/auth/sms/send', { purpose: 'FIND_ID', phone: to }), {
+      TWILIO_MESSAGING_SERVICE_SID: 'MG00000000000000000000000000000001',
+    })
     expect((await smsRequests(to))[0]).toMatchObject({ from: null, messagingServiceSid: 'MG00000000000000000000000000000001' })
   })
 })
@@ -107,8 +115,14 @@ describe('SMS through Twilio', () => {
 describe('an edition without SMS', () => {
   it('has no phone flows (NOT_EXIST) when edition.json names no provider or a secret is missing; nothing is written', async () => {
     const to = phone()
-    for (const [app, overrides] of [[appFor({ ...frEdition, sms: null }, frMessages), {}], [fr, { TWILIO_AUTH_TOKEN: undefined }]] as const) {
-      const res = await deployed(() => post(app, '/api/v1/auth/sms/send', { purpose: 'FIND_PASSWORD', phone: to, id: 'someone@example.com' }), overrides)
+    for (const [app, overrides] of [
+      [appFor({ ...frEdition, sms: null }, frMessages), {}],
+      [fr, { TWILIO_AUTH_TOKEN: undefined }],
+    ] as const) {
+      const res = await deployed(
+        () => post(app, '/api/v1/auth/sms/send', { purpose: 'FIND_PASSWORD', phone: to, id: 'someone@example.com' }),
+        overrides,
+      )
       expect(res.status).toBe(404)
       expect(((await res.json()) as { code: string }).code).toBe('NOT_EXIST')
     }

@@ -15,7 +15,11 @@ function faultyAt(at: number): Db {
   return {
     ...db,
     batch: (statements) =>
-      db.batch(statements.length >= 3 ? statements.map((st, i) => (i === at ? { sql: `SELECT json('injected fault')`, params: [] } : st)) : statements),
+      db.batch(
+        statements.length >= 3
+          ? statements.map((st, i) => (i === at ? { sql: `SELECT json('injected fault')`, params: [] } : st))
+          : statements,
+      ),
   }
 }
 
@@ -81,7 +85,8 @@ describe('POST /api/v1/payment/mileage', () => {
     const reader = await newReader()
     await give(reader.id, 'MILEAGE', 3600)
     const before = await moved(reader.id)
-    for (const amount of [0, -200, 200, 2800, 3100, 3001]) await expectError(await exchange(reader, { amount }), 400, 'EXCHANGE_MILEAGE_INSUFFICIENT')
+    for (const amount of [0, -200, 200, 2800, 3100, 3001])
+      await expectError(await exchange(reader, { amount }), 400, 'EXCHANGE_MILEAGE_INSUFFICIENT')
     await expectError(await exchange(reader, { amount: 3800 }), 402, 'MILEAGE_INSUFFICIENT')
     expect(await moved(reader.id)).toEqual(before)
     await expectInvariant(reader.id)
@@ -90,8 +95,14 @@ describe('POST /api/v1/payment/mileage', () => {
   it('expired mileage does not count', async () => {
     const reader = await newReader()
     await db.batch([
-      { sql: `INSERT INTO coin_lots (user_id, type, amount, remaining, expires_at, source) VALUES (?, 'MILEAGE', 9000, 9000, '2000-01-01T00:00:00.000Z', 'EVENT')`, params: [reader.id] },
-      { sql: `INSERT INTO coin_ledger (user_id, kind, lot_id, type, source, amount) VALUES (?, 'CHARGE', last_insert_rowid(), 'MILEAGE', 'EVENT', 9000)`, params: [reader.id] },
+      {
+        sql: `INSERT INTO coin_lots (user_id, type, amount, remaining, expires_at, source) VALUES (?, 'MILEAGE', 9000, 9000, '2000-01-01T00:00:00.000Z', 'EVENT')`,
+        params: [reader.id],
+      },
+      {
+        sql: `INSERT INTO coin_ledger (user_id, kind, lot_id, type, source, amount) VALUES (?, 'CHARGE', last_insert_rowid(), 'MILEAGE', 'EVENT', 9000)`,
+        params: [reader.id],
+      },
     ])
     await expectError(await exchange(reader, { amount: 3000 }), 402, 'MILEAGE_INSUFFICIENT')
     await expectInvariant(reader.id)
@@ -133,7 +144,9 @@ describe('POST /api/v1/payment/mileage', () => {
     const t = await expectInvariant(reader.id)
     expect(t.minRemaining).toBeGreaterThanOrEqual(0)
     expect(await moved(reader.id)).toMatchObject({ mileage: 1000 })
-    expect((await db.first<{ c: number }>(`SELECT sum(remaining) AS c FROM coin_lots WHERE user_id = ? AND type = 'FREE_COIN'`, reader.id))!.c).toBe(45)
+    expect(
+      (await db.first<{ c: number }>(`SELECT sum(remaining) AS c FROM coin_lots WHERE user_id = ? AND type = 'FREE_COIN'`, reader.id))!.c,
+    ).toBe(45)
   })
 
   it('NOT_LOGIN_USER for a guest; INVALID_PARAMETER without a key or with a non-integer amount', async () => {
@@ -182,10 +195,19 @@ describe('POST /api/v1/payment/mileage', () => {
     await give(reader.id, 'MILEAGE', 1000, 3)
     await give(reader.id, 'MILEAGE', 1000, 5)
     await give(reader.id, 'MILEAGE', 2000)
-    const state = () => db.all(`SELECT id, remaining FROM coin_lots WHERE user_id = ?1 UNION ALL SELECT -id, amount FROM coin_ledger WHERE user_id = ?1 ORDER BY 1`, reader.id)
+    const state = () =>
+      db.all(
+        `SELECT id, remaining FROM coin_lots WHERE user_id = ?1 UNION ALL SELECT -id, amount FROM coin_ledger WHERE user_id = ?1 ORDER BY 1`,
+        reader.id,
+      )
     const before = await state()
     const rate = { mileagePerCoin: 200, mileageMinimum: 3000 }
-    const claim = { userId: reader.id, key: 'fault-key', scope: 'POST /payment/mileage', requestHash: await requestHash('POST /payment/mileage', '{"amount":3000}') }
+    const claim = {
+      userId: reader.id,
+      key: 'fault-key',
+      scope: 'POST /payment/mileage',
+      requestHash: await requestHash('POST /payment/mileage', '{"amount":3000}'),
+    }
     const statements = 3 * 2 + 3 // three lots drawn (update + ledger each), new lot, its ledger row, idempotency row
     for (let at = 0; at < statements; at++) {
       await expect(exchangeMileage(faultyAt(at), { userId: reader.id, amount: 3000, rate, claim })).rejects.toThrow()

@@ -17,9 +17,11 @@ function post(reader: Pick<Reader, 'headers'>, path: string, body: unknown, key:
   })
 }
 
-export const purchase = (r: Reader, kind: 'RENT' | 'POSSESSION', episodeIds: number[], key?: string) => post(r, '/api/v1/purchase', { kind, episodeIds }, key)
+export const purchase = (r: Reader, kind: 'RENT' | 'POSSESSION', episodeIds: number[], key?: string) =>
+  post(r, '/api/v1/purchase', { kind, episodeIds }, key)
 export const ticket = (r: Reader, episodeId: number) => post(r, '/api/v1/purchase/freetime', { episodeId })
-export const useGift = (r: Reader, giftId: number, episodeId?: number) => post(r, `/api/v1/gift/${giftId}/use`, episodeId === undefined ? {} : { episodeId })
+export const useGift = (r: Reader, giftId: number, episodeId?: number) =>
+  post(r, `/api/v1/gift/${giftId}/use`, episodeId === undefined ? {} : { episodeId })
 export const exchange = (r: Reader, amount: number) => post(r, '/api/v1/payment/mileage', { amount })
 export const refund = (r: Reader, paymentId: string) => post(r, '/api/v1/payment/refund', { paymentId })
 
@@ -32,15 +34,26 @@ export async function outcome(res: Response | Promise<Response>): Promise<string
 
 /** A gift of `kind` for one episode in the reader's box. */
 export async function newGift(userId: number, kind: 'RENT' | 'POSSESSION', episodeId: number): Promise<number> {
-  const row = await db.first<{ id: number }>(`INSERT INTO gifts (user_id, kind, episode_id, title) VALUES (?, ?, ?, 'Cadeau') RETURNING id`, userId, kind, episodeId)
+  const row = await db.first<{ id: number }>(
+    `INSERT INTO gifts (user_id, kind, episode_id, title) VALUES (?, ?, ?, 'Cadeau') RETURNING id`,
+    userId,
+    kind,
+    episodeId,
+  )
   return row!.id
 }
 
 /** A lot of `amount` coins with its CHARGE ledger row, expiring at `expiresAt` (any instant, past ones too). */
 export async function lot(userId: number, type: 'COIN' | 'FREE_COIN' | 'BONUS' | 'MILEAGE', amount: number, expiresAt: string | null) {
   await db.batch([
-    { sql: `INSERT INTO coin_lots (user_id, type, amount, remaining, expires_at, source) VALUES (?, ?, ?, ?, ?, 'EVENT')`, params: [userId, type, amount, amount, expiresAt] },
-    { sql: `INSERT INTO coin_ledger (user_id, kind, lot_id, type, source, amount) VALUES (?, 'CHARGE', last_insert_rowid(), ?, 'EVENT', ?)`, params: [userId, type, amount] },
+    {
+      sql: `INSERT INTO coin_lots (user_id, type, amount, remaining, expires_at, source) VALUES (?, ?, ?, ?, ?, 'EVENT')`,
+      params: [userId, type, amount, amount, expiresAt],
+    },
+    {
+      sql: `INSERT INTO coin_ledger (user_id, kind, lot_id, type, source, amount) VALUES (?, 'CHARGE', last_insert_rowid(), ?, 'EVENT', ?)`,
+      params: [userId, type, amount],
+    },
   ])
 }
 
@@ -75,7 +88,10 @@ export async function expectMoneyInvariants(reader: Reader): Promise<{ opened: O
   const episodes = rows.map((r) => r.episodeId)
   expect(episodes.length, `episodes opened twice: ${JSON.stringify(rows)}`).toBe(new Set(episodes).size)
   for (const r of rows) expect(r.charged, `charged for ${JSON.stringify(r)}`).toBe(r.coins)
-  const stray = await db.first<{ n: number }>(`SELECT count(*) AS n FROM coin_ledger WHERE user_id = ? AND kind = 'USE' AND type <> 'MILEAGE' AND purchase_id IS NULL`, reader.id)
+  const stray = await db.first<{ n: number }>(
+    `SELECT count(*) AS n FROM coin_ledger WHERE user_id = ? AND kind = 'USE' AND type <> 'MILEAGE' AND purchase_id IS NULL`,
+    reader.id,
+  )
   expect(stray!.n).toBe(0)
   const t = await expectInvariant(reader.id)
   const balance = (await read(await get(reader, '/api/v1/coin'))).data as { total: number; mileage: number }

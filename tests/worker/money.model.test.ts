@@ -42,7 +42,10 @@ const delay = fc.integer({ min: 0, max: 3 })
 const kind = fc.constantFrom<Kind>('RENT', 'POSSESSION')
 const episode = fc.integer({ min: 0, max: EPISODES - 1 })
 const command: fc.Arbitrary<Cmd> = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ op: fc.constant('buy' as const), kind, from: episode, remaining: fc.boolean(), auto: fc.boolean(), delay }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({ op: fc.constant('buy' as const), kind, from: episode, remaining: fc.boolean(), auto: fc.boolean(), delay }),
+  },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('ticket' as const), episode, delay }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('gift' as const), gift: fc.integer({ min: 0, max: 1 }), delay }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('exchange' as const), delay }) },
@@ -52,7 +55,10 @@ const command: fc.Arbitrary<Cmd> = fc.oneof(
 /** When a lot expires: never, within the run (so the sweep, purchases and exchanges race its expiry), or later. */
 const expiry = fc.oneof(fc.constant<number | null>(null), fc.integer({ min: 0, max: 30 }), fc.constant(30 * 86_400_000))
 const scenario = fc.record({
-  lots: fc.array(fc.record({ type: fc.constantFrom('BONUS', 'FREE_COIN', 'COIN' as const), amount: fc.integer({ min: 1, max: 12 }), expiresIn: expiry }), { maxLength: 3 }),
+  lots: fc.array(
+    fc.record({ type: fc.constantFrom('BONUS', 'FREE_COIN', 'COIN' as const), amount: fc.integer({ min: 1, max: 12 }), expiresIn: expiry }),
+    { maxLength: 3 },
+  ),
   mileage: fc.record({ points: fc.constantFrom(0, MILEAGE_STEP, 2 * MILEAGE_STEP), expiresIn: expiry }),
   payment: fc.option(fc.integer({ min: 2, max: 8 })),
   gifts: fc.array(fc.record({ kind, episode }), { minLength: 2, maxLength: 2 }),
@@ -96,9 +102,19 @@ async function run(s: Scenario): Promise<void> {
 
   // one automatic unlock per episode: its key is the reader's and the episode's, the same in every tab
   const autos = new Set<number>()
-  const cmds = s.commands.map((c) => (c.op === 'buy' && c.auto && (c.remaining || autos.has(c.from) || !autos.add(c.from)) ? { ...c, auto: false } : c))
+  const cmds = s.commands.map((c) =>
+    c.op === 'buy' && c.auto && (c.remaining || autos.has(c.from) || !autos.add(c.from)) ? { ...c, auto: false } : c,
+  )
   const episodesOf = (c: Cmd): number[] =>
-    c.op === 'buy' ? (c.remaining ? episodeIds.slice(c.from) : [episodeIds[c.from]!]) : c.op === 'ticket' ? [episodeIds[c.episode]!] : c.op === 'gift' ? [episodeIds[s.gifts[c.gift]!.episode]!] : []
+    c.op === 'buy'
+      ? c.remaining
+        ? episodeIds.slice(c.from)
+        : [episodeIds[c.from]!]
+      : c.op === 'ticket'
+        ? [episodeIds[c.episode]!]
+        : c.op === 'gift'
+          ? [episodeIds[s.gifts[c.gift]!.episode]!]
+          : []
 
   const send = async (c: Cmd): Promise<Answer> => {
     for (let i = 0; i < c.delay; i++) await db.first(`SELECT 1`)
@@ -145,9 +161,21 @@ async function run(s: Scenario): Promise<void> {
     if (a.code === 'SUCCESS' || a.code === 'SKIPPED') expect(a.status, label).toBe(200)
     else expect(ALLOWED[c.op], label).toContain(a.code)
     if (a.code !== 'SUCCESS') {
-      if (HELD.includes(a.code)) expect(episodesOf(c).some((e) => openedIds.has(e)), `held but not opened: ${label}`).toBe(true)
-      if (a.code === 'NOT_EVENT_REMAIN_TICKET') expect(opened.some((o) => o.type === 'FREETIME'), label).toBe(true)
-      if (a.code === 'ALREADY_GIVEN_GIFT') expect(cmds.some((d, j) => j !== i && d.op === 'gift' && d.gift === (c as { gift: number }).gift && answers[j]!.code === 'SUCCESS'), label).toBe(true)
+      if (HELD.includes(a.code))
+        expect(
+          episodesOf(c).some((e) => openedIds.has(e)),
+          `held but not opened: ${label}`,
+        ).toBe(true)
+      if (a.code === 'NOT_EVENT_REMAIN_TICKET')
+        expect(
+          opened.some((o) => o.type === 'FREETIME'),
+          label,
+        ).toBe(true)
+      if (a.code === 'ALREADY_GIVEN_GIFT')
+        expect(
+          cmds.some((d, j) => j !== i && d.op === 'gift' && d.gift === (c as { gift: number }).gift && answers[j]!.code === 'SUCCESS'),
+          label,
+        ).toBe(true)
       return
     }
     if (c.op === 'buy' || c.op === 'ticket' || c.op === 'gift') {
@@ -164,15 +192,25 @@ async function run(s: Scenario): Promise<void> {
     if (c.op === 'refund') spent += a.data.refunded.coin + a.data.refunded.bonus
   })
   expect(opened, label).toHaveLength(openedBySuccess)
-  const expired = await db.first<{ n: number }>(`SELECT coalesce(-sum(amount), 0) AS n FROM coin_ledger WHERE user_id = ? AND kind = 'EXPIRE'`, reader.id)
+  const expired = await db.first<{ n: number }>(
+    `SELECT coalesce(-sum(amount), 0) AS n FROM coin_ledger WHERE user_id = ? AND kind = 'EXPIRE'`,
+    reader.id,
+  )
   expect(balance.total + balance.mileage, label).toBe(given - spent - expired!.n)
 }
 
 describe('money model: concurrent commands of one reader on real D1', () => {
-  it(`keeps every rule and the wallet invariants over ${RUNS} generated sets of concurrent commands`, async () => {
-    const started = Date.now()
-    await fc.assert(fc.asyncProperty(scenario, run), { numRuns: RUNS })
-    const answered = [...tally].sort().map(([k, n]) => `${k}: ${n}`).join(', ')
-    console.log(`money model: ${RUNS} runs in ${((Date.now() - started) / 1000).toFixed(1)} s; answers: ${answered}`)
-  }, 60_000 + RUNS * 1_000)
+  it(
+    `keeps every rule and the wallet invariants over ${RUNS} generated sets of concurrent commands`,
+    async () => {
+      const started = Date.now()
+      await fc.assert(fc.asyncProperty(scenario, run), { numRuns: RUNS })
+      const answered = [...tally]
+        .sort()
+        .map(([k, n]) => `${k}: ${n}`)
+        .join(', ')
+      console.log(`money model: ${RUNS} runs in ${((Date.now() - started) / 1000).toFixed(1)} s; answers: ${answered}`)
+    },
+    60_000 + RUNS * 1_000,
+  )
 })

@@ -44,13 +44,19 @@ describe('rules across kinds, decided in the write', () => {
     const allowed = [`${OK} / 409 POSSESSION_PURCHASE_IMPOSSIBLE`, `409 EXIST_LIBRARY / ${OK}`]
     const pairs = answers.map(([rent, own]) => `${rent} / ${own}`)
     const tally = Object.fromEntries([...new Set(pairs)].map((k) => [k, pairs.filter((x) => x === k).length]))
-    expect(pairs.every((p) => allowed.includes(p)), JSON.stringify(tally)).toBe(true)
+    expect(
+      pairs.every((p) => allowed.includes(p)),
+      JSON.stringify(tally),
+    ).toBe(true)
     const { opened, balance } = await expectMoneyInvariants(reader)
     expect(opened).toHaveLength(210)
     const charged = opened.reduce((s, o) => s + o.charged, 0)
     expect(charged).toBe(answers.reduce((s, [rent]) => s + (rent === OK ? 2 : 4), 0))
     expect(balance.total).toBe(1500 - charged)
-    const owned = await db.all<{ n: number }>(`SELECT count(*) AS n FROM ownerships WHERE user_id = ? GROUP BY episode_id HAVING n > 1`, reader.id)
+    const owned = await db.all<{ n: number }>(
+      `SELECT count(*) AS n FROM ownerships WHERE user_id = ? GROUP BY episode_id HAVING n > 1`,
+      reader.id,
+    )
     expect(owned).toEqual([])
   }, 60_000)
 
@@ -59,10 +65,15 @@ describe('rules across kinds, decided in the write', () => {
     await give(reader.id, 'COIN', 500)
     const episodes = await Promise.all(Array.from({ length: 30 }, async () => (await wufSeries(1)).episodeIds[0]!)) // a ticket per series
     const answers = await Promise.all(
-      episodes.map((e, i) => Promise.all([outcome(ticket(reader, e)), later(i % 4, () => outcome(purchase(reader, i % 2 ? 'RENT' : 'POSSESSION', [e])))])),
+      episodes.map((e, i) =>
+        Promise.all([outcome(ticket(reader, e)), later(i % 4, () => outcome(purchase(reader, i % 2 ? 'RENT' : 'POSSESSION', [e])))]),
+      ),
     )
     for (const [t, p] of answers) {
-      expect([t, p].filter((x) => x === OK), `${t} / ${p}`).toHaveLength(1)
+      expect(
+        [t, p].filter((x) => x === OK),
+        `${t} / ${p}`,
+      ).toHaveLength(1)
       expect(HELD).toContain(t === OK ? p : t)
     }
     const { opened } = await expectMoneyInvariants(reader)
@@ -76,10 +87,15 @@ describe('rules across kinds, decided in the write', () => {
     const kinds = ['RENT', 'POSSESSION'] as const
     const gifts = await Promise.all(episodeIds.map((e, i) => newGift(reader.id, kinds[i % 2]!, e)))
     const answers = await Promise.all(
-      episodeIds.map((e, i) => Promise.all([outcome(useGift(reader, gifts[i]!)), later(i % 4, () => outcome(purchase(reader, kinds[(i >> 1) % 2]!, [e])))])),
+      episodeIds.map((e, i) =>
+        Promise.all([outcome(useGift(reader, gifts[i]!)), later(i % 4, () => outcome(purchase(reader, kinds[(i >> 1) % 2]!, [e])))]),
+      ),
     )
     for (const [g, p] of answers) {
-      expect([g, p].filter((x) => x === OK), `${g} / ${p}`).toHaveLength(1)
+      expect(
+        [g, p].filter((x) => x === OK),
+        `${g} / ${p}`,
+      ).toHaveLength(1)
       expect(HELD).toContain(g === OK ? p : g)
     }
     const { opened } = await expectMoneyInvariants(reader)
@@ -95,11 +111,17 @@ describe('rules across kinds, decided in the write', () => {
     const { episodeIds } = await newSeries({ episodes: 40, priceRent: 2, priceBuy: 4 })
     const answers = await Promise.all(
       episodeIds.map((e, i) =>
-        Promise.all([outcome(purchase(reader, 'RENT', [e], autoUnlockKey(reader.id, e))), outcome(purchase(reader, i % 2 ? 'RENT' : 'POSSESSION', [e]))]),
+        Promise.all([
+          outcome(purchase(reader, 'RENT', [e], autoUnlockKey(reader.id, e))),
+          outcome(purchase(reader, i % 2 ? 'RENT' : 'POSSESSION', [e])),
+        ]),
       ),
     )
     for (const [auto, manual] of answers) {
-      expect([auto, manual].filter((x) => x === OK), `${auto} / ${manual}`).toHaveLength(1)
+      expect(
+        [auto, manual].filter((x) => x === OK),
+        `${auto} / ${manual}`,
+      ).toHaveLength(1)
       expect(HELD).toContain(auto === OK ? manual : auto)
     }
     const { opened } = await expectMoneyInvariants(reader)
@@ -117,7 +139,11 @@ describe('rules across kinds, decided in the write', () => {
         outcome(purchase(reader, 'RENT', [episodeIds[4]!])),
         outcome(purchase(reader, 'POSSESSION', [episodeIds[6]!])),
       ])
-      if (all === OK) expect([one, two].every((x) => HELD.includes(x)), `${all} / ${one} / ${two}`).toBe(true)
+      if (all === OK)
+        expect(
+          [one, two].every((x) => HELD.includes(x)),
+          `${all} / ${one} / ${two}`,
+        ).toBe(true)
       else expect(HELD, `${all} / ${one} / ${two}`).toContain(all)
     }
     await expectMoneyInvariants(reader)
@@ -155,7 +181,10 @@ describe('rules across kinds, decided in the write', () => {
     for (const e of episodeIds) {
       const paymentId = await paidPayment(reader, 4)
       const [r, p] = await Promise.all([outcome(refund(reader, paymentId)), outcome(purchase(reader, 'POSSESSION', [e]))])
-      expect([r, p].filter((x) => x === OK), `${r} / ${p}`).toHaveLength(1)
+      expect(
+        [r, p].filter((x) => x === OK),
+        `${r} / ${p}`,
+      ).toHaveLength(1)
       expect(r === OK ? p : r).toBe(r === OK ? '402 COIN_INSUFFICIENT' : '400 INVALID_PARAMETER')
     }
     const { balance } = await expectMoneyInvariants(reader)
@@ -167,7 +196,12 @@ describe('rules across kinds, decided in the write', () => {
     const coupon = await db.first<{ id: number }>(
       `INSERT INTO coupons (title, type, minimum_amount, reward_type, reward_amount, reward_lot_type, is_downloadable) VALUES ('Top-up', 'DISCOUNT', 400, 'COIN', 7, 'BONUS', 1) RETURNING id`,
     )
-    await db.run(`INSERT INTO coupon_redemptions (coupon_id, user_id, downloaded_at) VALUES (?, ?, ?)`, coupon!.id, reader.id, new Date().toISOString())
+    await db.run(
+      `INSERT INTO coupon_redemptions (coupon_id, user_id, downloaded_at) VALUES (?, ?, ?)`,
+      coupon!.id,
+      reader.id,
+      new Date().toISOString(),
+    )
     await Promise.all([paidPayment(reader, 10), paidPayment(reader, 10), paidPayment(reader, 10)])
     const rewards = await db.all(`SELECT amount FROM coin_lots WHERE user_id = ? AND source = 'COUPON'`, reader.id)
     expect(rewards).toEqual([{ amount: 7 }])
@@ -187,9 +221,20 @@ describe('HELD_SQL', () => {
     for (const kind of kinds) {
       for (const expiresAt of expiries) {
         const episodeId = episodeIds[i++]!
-        await db.run(`INSERT INTO ownerships (user_id, series_id, episode_id, kind, expires_at) VALUES (?, ?, ?, ?, ?)`, reader.id, seriesId, episodeId, kind, expiresAt)
+        await db.run(
+          `INSERT INTO ownerships (user_id, series_id, episode_id, kind, expires_at) VALUES (?, ?, ?, ?, ?)`,
+          reader.id,
+          seriesId,
+          episodeId,
+          kind,
+          expiresAt,
+        )
         const row = await db.first<{ held: number }>(`SELECT ${HELD_SQL} AS held`, ...heldParams(reader.id, episodeId, now.toISOString()))
-        expect({ kind, expiresAt, held: row!.held === 1 }).toEqual({ kind, expiresAt, held: holdingState([{ episodeId, kind, expiresAt }], episodeId, now) !== null })
+        expect({ kind, expiresAt, held: row!.held === 1 }).toEqual({
+          kind,
+          expiresAt,
+          held: holdingState([{ episodeId, kind, expiresAt }], episodeId, now) !== null,
+        })
       }
     }
   })

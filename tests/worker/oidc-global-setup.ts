@@ -36,13 +36,28 @@ export const OIDC_ACCOUNTS: Record<string, Account> = {
 }
 
 /** The part of oidc-provider's API used here (the package ships no types). */
-type Ctx = { oidc: { result?: { consent?: { grantId?: string } }; session?: { accountId?: string; grantIdFor(clientId: string): string | undefined }; client?: { clientId: string }; provider: OidcProvider } }
+type Ctx = {
+  oidc: {
+    result?: { consent?: { grantId?: string } }
+    session?: { accountId?: string; grantIdFor(clientId: string): string | undefined }
+    client?: { clientId: string }
+    provider: OidcProvider
+  }
+}
 type Grant = { addOIDCScope(scope: string): void; save(): Promise<string> }
 type OidcProvider = {
   Grant: { new (init: { clientId: string; accountId?: string }): Grant; find(id: string): Promise<Grant | undefined> }
   callback(): (req: http.IncomingMessage, res: http.ServerResponse) => void
-  interactionDetails(req: http.IncomingMessage, res: http.ServerResponse): Promise<{ params: Record<string, unknown>; prompt: { name: string } }>
-  interactionFinished(req: http.IncomingMessage, res: http.ServerResponse, result: object, options?: { mergeWithLastSubmission?: boolean }): Promise<void>
+  interactionDetails(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+  ): Promise<{ params: Record<string, unknown>; prompt: { name: string } }>
+  interactionFinished(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    result: object,
+    options?: { mergeWithLastSubmission?: boolean },
+  ): Promise<void>
 }
 type ProviderClass = new (issuer: string, config: Record<string, unknown>) => OidcProvider
 
@@ -64,8 +79,20 @@ export default async function setup(project: TestProject) {
   const { default: Provider } = (await import('oidc-provider' as string)) as { default: ProviderClass }
   const provider = new Provider(issuer, {
     clients: [
-      { client_id: OIDC_CLIENT_ID, client_secret: OIDC_CLIENT_SECRET, redirect_uris: redirectUris, grant_types: ['authorization_code'], response_types: ['code'] },
-      { client_id: OIDC_OTHER_CLIENT_ID, client_secret: OIDC_OTHER_CLIENT_SECRET, redirect_uris: redirectUris, grant_types: ['authorization_code'], response_types: ['code'] },
+      {
+        client_id: OIDC_CLIENT_ID,
+        client_secret: OIDC_CLIENT_SECRET,
+        redirect_uris: redirectUris,
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+      },
+      {
+        client_id: OIDC_OTHER_CLIENT_ID,
+        client_secret: OIDC_OTHER_CLIENT_SECRET,
+        redirect_uris: redirectUris,
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+      },
     ],
     jwks: { keys: [signingKey] },
     pkce: { required: () => true },
@@ -96,7 +123,12 @@ export default async function setup(project: TestProject) {
         const details = await provider.interactionDetails(req, res)
         const hint = String(details.params.login_hint ?? '')
         if (hint === 'deny' || details.prompt.name !== 'login') {
-          return provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'the user refused' }, { mergeWithLastSubmission: false })
+          return provider.interactionFinished(
+            req,
+            res,
+            { error: 'access_denied', error_description: 'the user refused' },
+            { mergeWithLastSubmission: false },
+          )
         }
         if (!OIDC_ACCOUNTS[hint]) {
           res.statusCode = 400

@@ -47,8 +47,15 @@ describe('operator API', () => {
   it('does not exist when OPS_TOKEN is unset or empty: every path answers 404 NOT_EXIST', async () => {
     for (const OPS_TOKEN of ['', undefined]) {
       const off = { ...env, OPS_TOKEN }
-      for (const [path, token] of [['/coins', TOKEN], ['/coins', ''], ['/anything', TOKEN], ['', null]] as const) {
-        const res = await withEnv(off, () => call(path, { token, body: { email: READER.email, type: 'COIN', amount: 5, reason: 'x' } })) as Response
+      for (const [path, token] of [
+        ['/coins', TOKEN],
+        ['/coins', ''],
+        ['/anything', TOKEN],
+        ['', null],
+      ] as const) {
+        const res = (await withEnv(off, () =>
+          call(path, { token, body: { email: READER.email, type: 'COIN', amount: 5, reason: 'x' } }),
+        )) as Response
         expect(res.status, `${path} ${OPS_TOKEN}`).toBe(404)
         expect((await json(res)).code).toBe('NOT_EXIST')
       }
@@ -59,7 +66,16 @@ describe('operator API', () => {
     const db = createDb(env.DB)
     const before = await walletTotals(db, READER.id)
     const body = { email: READER.email, type: 'COIN', amount: 5, reason: 'x' }
-    for (const authorization of [undefined, '', 'Bearer', 'Bearer wrong', `Bearer ${TOKEN}x`, `Bearer ${TOKEN.slice(0, -1)}`, `Basic ${btoa(`ops:${TOKEN}`)}`, TOKEN]) {
+    for (const authorization of [
+      undefined,
+      '',
+      'Bearer',
+      'Bearer wrong',
+      `Bearer ${TOKEN}x`,
+      `Bearer ${TOKEN.slice(0, -1)}`,
+      `Basic ${btoa(`ops:${TOKEN}`)}`,
+      TOKEN,
+    ]) {
       const res = authorization === undefined ? await coins(body, null) : await call('/coins', { authorization, body })
       expect(res.status, String(authorization)).toBe(401)
       expect(res.headers.get('www-authenticate')).toContain('Bearer')

@@ -9,14 +9,25 @@ import { db, expectInvariant, newReader } from './purchase.helpers.ts'
 import { charge, credited, newProduct, paymentFor, postWebhook, signedEvent } from './payment.helpers.ts'
 import { signSandbox } from '../../src/features/payment/provider.ts'
 
-const text = fc.oneof(fc.jsonValue().map((v) => JSON.stringify(v)), fc.string({ maxLength: 200 }))
+const text = fc.oneof(
+  fc.jsonValue().map((v) => JSON.stringify(v)),
+  fc.string({ maxLength: 200 }),
+)
 
 describe('bad input on the payment routes', () => {
   it('POST /payment/charge: 1,000 generated bodies and keys, no 5xx', async () => {
     const reader = await newReader()
     const productId = await newProduct({ stock: 0 })
     const body = fc.oneof(
-      fc.record({ productId: fc.oneof(fc.integer(), fc.double(), fc.string(), fc.constant(productId), fc.constant(2 ** 60), fc.jsonValue()), method: fc.oneof(fc.constantFrom('card', 'paypal', '', 'CARD'), fc.jsonValue()) }, { requiredKeys: [] }).map((b) => JSON.stringify(b)),
+      fc
+        .record(
+          {
+            productId: fc.oneof(fc.integer(), fc.double(), fc.string(), fc.constant(productId), fc.constant(2 ** 60), fc.jsonValue()),
+            method: fc.oneof(fc.constantFrom('card', 'paypal', '', 'CARD'), fc.jsonValue()),
+          },
+          { requiredKeys: [] },
+        )
+        .map((b) => JSON.stringify(b)),
       text,
     )
     const key = fc.oneof(fc.uuid(), fc.string({ maxLength: 300 }), fc.constant(null))
@@ -44,10 +55,31 @@ describe('bad input on the payment routes', () => {
     const t = Math.floor(Date.now() / 1000)
     const event = fc.oneof(
       text,
-      fc.record({ id: fc.oneof(fc.string(), fc.constant('evt_x')), type: fc.oneof(fc.string(), fc.constant('checkout.refunded')), data: fc.record({ paymentId: fc.oneof(fc.string(), fc.constant(paymentId)), amount: fc.oneof(fc.integer(), fc.double(), fc.jsonValue()), currency: fc.string() }, { requiredKeys: [] }) }, { requiredKeys: [] }).map((v) => JSON.stringify(v)),
+      fc
+        .record(
+          {
+            id: fc.oneof(fc.string(), fc.constant('evt_x')),
+            type: fc.oneof(fc.string(), fc.constant('checkout.refunded')),
+            data: fc.record(
+              {
+                paymentId: fc.oneof(fc.string(), fc.constant(paymentId)),
+                amount: fc.oneof(fc.integer(), fc.double(), fc.jsonValue()),
+                currency: fc.string(),
+              },
+              { requiredKeys: [] },
+            ),
+          },
+          { requiredKeys: [] },
+        )
+        .map((v) => JSON.stringify(v)),
       fc.constant(real.body.replace('checkout.completed', 'checkout.refunded')),
     )
-    const signature = fc.oneof(fc.string({ maxLength: 200 }), fc.constant(null), fc.constant('sign'), fc.constant(real.headers['Sandbox-Signature']!))
+    const signature = fc.oneof(
+      fc.string({ maxLength: 200 }),
+      fc.constant(null),
+      fc.constant('sign'),
+      fc.constant(real.headers['Sandbox-Signature']!),
+    )
     await fc.assert(
       fc.asyncProperty(event, signature, async (body, sig) => {
         const headers: Record<string, string> = { 'content-type': 'application/json' }

@@ -9,7 +9,17 @@ import { sandboxWebhook } from '../../src/features/payment/provider.ts'
 
 const SECRET = 'test-webhook-secret'
 
-export type ProductOpts = { coins?: number; bonus?: number; price?: number; currency?: string; perUser?: number | null; stock?: number | null; sold?: number; active?: boolean; platform?: string | null }
+export type ProductOpts = {
+  coins?: number
+  bonus?: number
+  price?: number
+  currency?: string
+  perUser?: number | null
+  stock?: number | null
+  sold?: number
+  active?: boolean
+  platform?: string | null
+}
 
 /** A coin product of the fr edition's currency (EUR unless told). */
 export async function newProduct(o: ProductOpts = {}): Promise<number> {
@@ -30,7 +40,12 @@ export async function newProduct(o: ProductOpts = {}): Promise<number> {
 }
 
 /** POST /api/v1/payment/charge as `reader`. */
-export async function charge(reader: Pick<Reader, 'headers'>, body: unknown, key: string | null = crypto.randomUUID(), extra: Record<string, string> = {}) {
+export async function charge(
+  reader: Pick<Reader, 'headers'>,
+  body: unknown,
+  key: string | null = crypto.randomUUID(),
+  extra: Record<string, string> = {},
+) {
   const headers: Record<string, string> = { 'content-type': 'application/json', ...reader.headers, ...extra }
   if (key !== null) headers['idempotency-key'] = key
   return request(app, '/api/v1/payment/charge', { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) })
@@ -45,11 +60,27 @@ export async function paymentFor(reader: Reader, productId: number, method = 'ca
 }
 
 /** A signed sandbox webhook for `paymentId` (as the sandbox would send it at `now`). */
-export async function signedEvent(paymentId: string, opts: { type?: 'checkout.completed' | 'checkout.cancelled'; amount?: number; currency?: string; id?: string; now?: Date; secret?: string } = {}) {
+export async function signedEvent(
+  paymentId: string,
+  opts: {
+    type?: 'checkout.completed' | 'checkout.cancelled'
+    amount?: number
+    currency?: string
+    id?: string
+    now?: Date
+    secret?: string
+  } = {},
+) {
   const payment = await db.first<{ amount: number; currency: string }>(`SELECT amount, currency FROM payments WHERE id = ?`, paymentId)
   return sandboxWebhook(
     opts.secret ?? SECRET,
-    { id: opts.id ?? newEventId(), type: opts.type ?? 'checkout.completed', paymentId, amount: opts.amount ?? payment?.amount ?? 0, currency: opts.currency ?? payment?.currency ?? 'EUR' },
+    {
+      id: opts.id ?? newEventId(),
+      type: opts.type ?? 'checkout.completed',
+      paymentId,
+      amount: opts.amount ?? payment?.amount ?? 0,
+      currency: opts.currency ?? payment?.currency ?? 'EUR',
+    },
     opts.now,
   )
 }
@@ -63,8 +94,14 @@ export async function postWebhook(event: { body: string; headers: Record<string,
 export async function credited(paymentId: string) {
   const [payment, lots, ledger, events] = await Promise.all([
     db.first<{ state: string; paidAt: string | null }>(`SELECT state, paid_at AS paidAt FROM payments WHERE id = ?`, paymentId),
-    db.all<{ type: string; amount: number; remaining: number; expiresAt: string | null }>(`SELECT type, amount, remaining, expires_at AS expiresAt FROM coin_lots WHERE ref = ? AND source = 'PAYMENT' ORDER BY id`, paymentId),
-    db.all<{ kind: string; type: string; amount: number; source: string }>(`SELECT kind, type, amount, source FROM coin_ledger WHERE ref = ? ORDER BY id`, paymentId),
+    db.all<{ type: string; amount: number; remaining: number; expiresAt: string | null }>(
+      `SELECT type, amount, remaining, expires_at AS expiresAt FROM coin_lots WHERE ref = ? AND source = 'PAYMENT' ORDER BY id`,
+      paymentId,
+    ),
+    db.all<{ kind: string; type: string; amount: number; source: string }>(
+      `SELECT kind, type, amount, source FROM coin_ledger WHERE ref = ? ORDER BY id`,
+      paymentId,
+    ),
     db.first<{ n: number }>(`SELECT count(*) AS n FROM payment_events WHERE payment_id = ?`, paymentId),
   ])
   return { state: payment?.state, lots, ledger, events: events?.n ?? 0 }

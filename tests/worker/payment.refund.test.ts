@@ -5,7 +5,20 @@
  * the sweep writes one EXPIRE row per expired lot and keeps Σ lots = Σ ledger.
  */
 import { describe, expect, it } from 'vitest'
-import { app, buy, db, expectError, expectInvariant, get, give, newReader, newSeries, read, snapshot, type Reader } from './purchase.helpers.ts'
+import {
+  app,
+  buy,
+  db,
+  expectError,
+  expectInvariant,
+  get,
+  give,
+  newReader,
+  newSeries,
+  read,
+  snapshot,
+  type Reader,
+} from './purchase.helpers.ts'
 import { request } from './app.ts'
 import { newProduct, paymentFor, postWebhook, signedEvent } from './payment.helpers.ts'
 import { refundPayment } from '../../src/features/payment/payment.server.ts'
@@ -34,8 +47,13 @@ describe('POST /api/v1/payment/refund', () => {
     expect(res.status).toBe(200)
     expect(body.data).toMatchObject({ paymentId, refunded: { coin: 100, bonus: 15 } })
     expect(body.data.coin).toMatchObject({ coin: 0, bonus: 0, freeCoin: 10, total: 10 })
-    expect(await db.first(`SELECT state, refunded_at IS NOT NULL AS done FROM payments WHERE id = ?`, paymentId)).toEqual({ state: 'REFUNDED', done: 1 })
-    expect(await db.all(`SELECT kind, type, amount FROM coin_ledger WHERE user_id = ? AND ref = ? ORDER BY id`, reader.id, paymentId)).toEqual([
+    expect(await db.first(`SELECT state, refunded_at IS NOT NULL AS done FROM payments WHERE id = ?`, paymentId)).toEqual({
+      state: 'REFUNDED',
+      done: 1,
+    })
+    expect(
+      await db.all(`SELECT kind, type, amount FROM coin_ledger WHERE user_id = ? AND ref = ? ORDER BY id`, reader.id, paymentId),
+    ).toEqual([
       { kind: 'CHARGE', type: 'COIN', amount: 100 },
       { kind: 'CHARGE', type: 'BONUS', amount: 15 },
       { kind: 'REFUND_PURCHASE', type: 'COIN', amount: -100 },
@@ -79,14 +97,24 @@ describe('POST /api/v1/payment/refund', () => {
 
     const res = await refund(reader, { paymentId })
     expect(res.status).toBe(200)
-    expect((await read(res)).data).toMatchObject({ refunded: { coin: 50, bonus: 27, freeCoin: 0, mileage: 0 }, coin: { coin: 0, bonus: 0, total: 0 } })
-    expect(await db.all(`SELECT type, source, amount FROM coin_ledger WHERE user_id = ? AND kind = 'REFUND_PURCHASE' ORDER BY id`, reader.id)).toEqual([
+    expect((await read(res)).data).toMatchObject({
+      refunded: { coin: 50, bonus: 27, freeCoin: 0, mileage: 0 },
+      coin: { coin: 0, bonus: 0, total: 0 },
+    })
+    expect(
+      await db.all(`SELECT type, source, amount FROM coin_ledger WHERE user_id = ? AND kind = 'REFUND_PURCHASE' ORDER BY id`, reader.id),
+    ).toEqual([
       { type: 'COIN', source: 'PAYMENT', amount: -50 },
       { type: 'BONUS', source: 'PAYMENT', amount: -7 },
       { type: 'BONUS', source: 'COUPON', amount: -20 },
     ])
     // all three rows were written by one batch (one idempotency key, one instant)
-    expect(await db.first(`SELECT count(DISTINCT created_at) AS instants, count(DISTINCT idempotency_key) AS keys FROM coin_ledger WHERE user_id = ? AND kind = 'REFUND_PURCHASE'`, reader.id)).toEqual({ instants: 1, keys: 1 })
+    expect(
+      await db.first(
+        `SELECT count(DISTINCT created_at) AS instants, count(DISTINCT idempotency_key) AS keys FROM coin_ledger WHERE user_id = ? AND kind = 'REFUND_PURCHASE'`,
+        reader.id,
+      ),
+    ).toEqual({ instants: 1, keys: 1 })
     await expectInvariant(reader.id)
   })
 
@@ -123,7 +151,8 @@ describe('POST /api/v1/payment/refund', () => {
     for (const paymentId of [spent, late, unpaid]) await expectError(await refund(reader, { paymentId }), 400, 'INVALID_PARAMETER')
     await expectError(await refund(reader, { paymentId: foreign }), 404, 'NOT_EXIST')
     await expectError(await refund(reader, { paymentId: 'pay_nothere' }), 404, 'NOT_EXIST')
-    for (const bad of [{}, { paymentId: 12 }, { paymentId: 'x' }, { paymentId: `pay_${'a'.repeat(80)}` }]) await expectError(await refund(reader, bad), 400, 'INVALID_PARAMETER')
+    for (const bad of [{}, { paymentId: 12 }, { paymentId: 'x' }, { paymentId: `pay_${'a'.repeat(80)}` }])
+      await expectError(await refund(reader, bad), 400, 'INVALID_PARAMETER')
     await expectError(await refund({ headers: {} }, { paymentId: spent }), 401, 'NOT_LOGIN_USER')
     await expectError(await refund(reader, { paymentId: spent }, null), 400, 'INVALID_PARAMETER')
     expect(await snapshot(reader.id)).toEqual(before)
@@ -160,7 +189,8 @@ describe('expiry sweep', () => {
     const live = await give(reader.id, 'BONUS', 7, 5)
     const soon = new Date(Date.now() + 1000).toISOString()
     const a = (await grantCoins(db, { userId: reader.id, type: 'BONUS', amount: 12, source: 'EVENT', reason: 't', expiresAt: soon })).entry
-    const b = (await grantCoins(db, { userId: reader.id, type: 'FREE_COIN', amount: 3, source: 'COUPON', reason: 't', expiresAt: soon })).entry
+    const b = (await grantCoins(db, { userId: reader.id, type: 'FREE_COIN', amount: 3, source: 'COUPON', reason: 't', expiresAt: soon }))
+      .entry
     const later = new Date(Date.now() + 60_000)
     await expireLots(db, later, 5000)
     const rows = await db.all<{ lot_id: number; amount: number; type: string; source: string }>(

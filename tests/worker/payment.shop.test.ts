@@ -9,10 +9,15 @@ import { appFor, frEdition, request } from './app.ts'
 import { newProduct, paymentFor, signedEvent } from './payment.helpers.ts'
 import { COUNTRIES } from '../../src/features/payment/address.ts'
 
-const conversions = (paymentId: string) => db.all(`SELECT provider, action, action_url AS url, currency, value FROM conversion_events WHERE payment_id = ?`, paymentId)
+const conversions = (paymentId: string) =>
+  db.all(`SELECT provider, action, action_url AS url, currency, value FROM conversion_events WHERE payment_id = ?`, paymentId)
 
 function putAddress(reader: Pick<Reader, 'headers'>, body: unknown) {
-  return request(app, '/api/v1/payment/address', { method: 'PUT', headers: { 'content-type': 'application/json', ...reader.headers }, body: JSON.stringify(body) })
+  return request(app, '/api/v1/payment/address', {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json', ...reader.headers },
+    body: JSON.stringify(body),
+  })
 }
 
 describe('Facebook conversion on a paid charge (spec §7)', () => {
@@ -20,8 +25,13 @@ describe('Facebook conversion on a paid charge (spec §7)', () => {
     const reader = await newReader()
     const paymentId = await paymentFor(reader, await newProduct({ price: 999 }))
     const event = await signedEvent(paymentId)
-    for (let i = 0; i < 3; i++) expect((await request(app, '/api/v1/payment/webhook/sandbox', { method: 'POST', headers: event.headers, body: event.body })).status).toBe(200)
-    expect(await conversions(paymentId)).toEqual([{ provider: 'local', action: 'Purchase', url: 'http://localhost/shop', currency: 'EUR', value: 999 }])
+    for (let i = 0; i < 3; i++)
+      expect(
+        (await request(app, '/api/v1/payment/webhook/sandbox', { method: 'POST', headers: event.headers, body: event.body })).status,
+      ).toBe(200)
+    expect(await conversions(paymentId)).toEqual([
+      { provider: 'local', action: 'Purchase', url: 'http://localhost/shop', currency: 'EUR', value: 999 },
+    ])
   })
 
   it('records nothing for a cancelled checkout or when the edition flag is off', async () => {
@@ -45,7 +55,12 @@ describe('GET /api/v1/payment/status/{id}', () => {
     const reader = await newReader()
     const other = await newReader()
     const paymentId = await paymentFor(reader, await newProduct({ coins: 30, bonus: 3 }))
-    expect((await read(await get(reader, `/api/v1/payment/status/${paymentId}`))).data).toMatchObject({ id: paymentId, state: 'UNPAID', coins: 30, bonus: 3 })
+    expect((await read(await get(reader, `/api/v1/payment/status/${paymentId}`))).data).toMatchObject({
+      id: paymentId,
+      state: 'UNPAID',
+      coins: 30,
+      bonus: 3,
+    })
     const event = await signedEvent(paymentId)
     await request(app, '/api/v1/payment/webhook/sandbox', { method: 'POST', headers: event.headers, body: event.body })
     expect((await read(await get(reader, `/api/v1/payment/status/${paymentId}`))).data.state).toBe('PAID')
@@ -65,11 +80,28 @@ describe('address form (spec §3)', () => {
   it('saves the address with the dial code in front of the phone, and reads it back', async () => {
     const reader = await newReader()
     expect((await read(await get(reader, '/api/v1/payment/address'))).data).toEqual({ address: null })
-    const body = { name: 'Camille Martin', city: 'Lyon', zipCode: '69001', address1: '3 rue de la République', phone: '06 12 34 56 78', country: 'FR' }
+    const body = {
+      name: 'Camille Martin',
+      city: 'Lyon',
+      zipCode: '69001',
+      address1: '3 rue de la République',
+      phone: '06 12 34 56 78',
+      country: 'FR',
+    }
     const saved = await read(await putAddress(reader, body))
-    expect(saved.data.address).toEqual({ name: 'Camille Martin', city: 'Lyon', zipCode: '69001', address1: '3 rue de la République', address2: null, phone: '+33612345678', country: 'FR' })
+    expect(saved.data.address).toEqual({
+      name: 'Camille Martin',
+      city: 'Lyon',
+      zipCode: '69001',
+      address1: '3 rue de la République',
+      address2: null,
+      phone: '+33612345678',
+      country: 'FR',
+    })
     expect((await read(await get(reader, '/api/v1/payment/address'))).data).toEqual(saved.data)
-    const moved = await read(await putAddress(reader, { ...body, country: 'DE', phone: '+49 30 1234567', city: 'Berlin', zipCode: '10115' }))
+    const moved = await read(
+      await putAddress(reader, { ...body, country: 'DE', phone: '+49 30 1234567', city: 'Berlin', zipCode: '10115' }),
+    )
     expect(moved.data.address).toMatchObject({ phone: '+49301234567', country: 'DE', city: 'Berlin' })
   })
 
@@ -86,7 +118,8 @@ describe('address form (spec §3)', () => {
       { ...good, phone: 'call me' },
       { ...good, address1: 'x'.repeat(201) },
       {},
-    ]) await expectError(await putAddress(reader, bad), 400, 'INVALID_PARAMETER')
+    ])
+      await expectError(await putAddress(reader, bad), 400, 'INVALID_PARAMETER')
     expect((await read(await get(reader, '/api/v1/payment/address'))).data.address).toMatchObject({ country: 'AT', phone: '+436641234567' })
     await expectError(await putAddress({ headers: {} }, good), 401, 'NOT_LOGIN_USER')
   })

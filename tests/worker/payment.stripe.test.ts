@@ -45,17 +45,36 @@ function charge(reader: Pick<Reader, 'headers'>, productId: number, a = app) {
 
 /** A Stripe event as Stripe sends it: the JSON body and its Stripe-Signature made by the SDK's own helper. */
 async function stripeEvent(type: string, object: Record<string, unknown>, id = `evt_${uid()}`) {
-  const body = JSON.stringify({ id, object: 'event', api_version: '2025-10-29.clover', created: Math.floor(Date.now() / 1000), livemode: false, pending_webhooks: 1, request: { id: null, idempotency_key: null }, type, data: { object } })
+  const body = JSON.stringify({
+    id,
+    object: 'event',
+    api_version: '2025-10-29.clover',
+    created: Math.floor(Date.now() / 1000),
+    livemode: false,
+    pending_webhooks: 1,
+    request: { id: null, idempotency_key: null },
+    type,
+    data: { object },
+  })
   const signature = await sdk.webhooks.generateTestHeaderStringAsync({ payload: body, secret: STRIPE_TEST_WEBHOOK_SECRET, cryptoProvider })
   return { body, headers: { 'content-type': 'application/json', 'stripe-signature': signature } }
 }
-const postWebhook = (event: { body: string; headers: Record<string, string> }) => request(app, '/api/v1/payment/webhook/stripe', { method: 'POST', headers: event.headers, body: event.body })
+const postWebhook = (event: { body: string; headers: Record<string, string> }) =>
+  request(app, '/api/v1/payment/webhook/stripe', { method: 'POST', headers: event.headers, body: event.body })
 
 /** `checkout.session.completed` for `paymentId` as Stripe would send it after the reader paid `amount` (Stripe units). */
 function completed(paymentId: string, amount: number, currency = 'eur', paymentIntent = `pi_${uid()}`) {
   return stripeEvent('checkout.session.completed', {
-    id: `cs_test_${uid()}`, object: 'checkout.session', mode: 'payment', status: 'complete', payment_status: 'paid',
-    client_reference_id: paymentId, metadata: { paymentId }, amount_total: amount, currency, payment_intent: paymentIntent,
+    id: `cs_test_${uid()}`,
+    object: 'checkout.session',
+    mode: 'payment',
+    status: 'complete',
+    payment_status: 'paid',
+    client_reference_id: paymentId,
+    metadata: { paymentId },
+    amount_total: amount,
+    currency,
+    payment_intent: paymentIntent,
   })
 }
 
@@ -79,9 +98,16 @@ async function paidStripeCharge(reader: Reader, o: { coins?: number; bonus?: num
   return { paymentId, price, paymentIntent }
 }
 
-const stateOf = async (paymentId: string) => (await db.first<{ state: string }>(`SELECT state FROM payments WHERE id = ?`, paymentId))?.state
-const lotsOf = (userId: number) => db.all<{ type: string; amount: number; remaining: number }>(`SELECT type, amount, remaining FROM coin_lots WHERE user_id = ? ORDER BY id`, userId)
-const balance = async (userId: number) => (await db.first<{ n: number }>(`SELECT coalesce(sum(remaining), 0) AS n FROM coin_lots WHERE user_id = ? AND type <> 'MILEAGE'`, userId))!.n
+const stateOf = async (paymentId: string) =>
+  (await db.first<{ state: string }>(`SELECT state FROM payments WHERE id = ?`, paymentId))?.state
+const lotsOf = (userId: number) =>
+  db.all<{ type: string; amount: number; remaining: number }>(
+    `SELECT type, amount, remaining FROM coin_lots WHERE user_id = ? ORDER BY id`,
+    userId,
+  )
+const balance = async (userId: number) =>
+  (await db.first<{ n: number }>(`SELECT coalesce(sum(remaining), 0) AS n FROM coin_lots WHERE user_id = ? AND type <> 'MILEAGE'`, userId))!
+    .n
 
 describe('Stripe checkout', () => {
   it('asks Stripe for a Checkout Session: exact amount, currency, payment id as reference, metadata and idempotency key, URLs back to the result page', async () => {
@@ -102,16 +128,28 @@ describe('Stripe checkout', () => {
       'line_items[0][quantity]': '1',
       'line_items[0][price_data][currency]': 'eur',
       'line_items[0][price_data][unit_amount]': String(price),
-      'line_items[0][price_data][product_data][name]': `${frMessages['wallet.shop.coins_other']!.replace('{{count}}', '100')} ${frMessages['wallet.shop.bonus_other']?.replace('{{count}}', '15') ?? ''}`.trim(),
+      'line_items[0][price_data][product_data][name]':
+        `${frMessages['wallet.shop.coins_other']!.replace('{{count}}', '100')} ${frMessages['wallet.shop.bonus_other']?.replace('{{count}}', '15') ?? ''}`.trim(),
       success_url: `http://localhost/shop/result?payment=${paymentId}`,
       cancel_url: `http://localhost/shop/result?payment=${paymentId}&cancelled=1`,
     })
-    expect(await db.first(`SELECT state, provider, amount, currency FROM payments WHERE id = ?`, paymentId)).toEqual({ state: 'UNPAID', provider: 'stripe', amount: price, currency: 'EUR' })
+    expect(await db.first(`SELECT state, provider, amount, currency FROM payments WHERE id = ?`, paymentId)).toEqual({
+      state: 'UNPAID',
+      provider: 'stripe',
+      amount: price,
+      currency: 'EUR',
+    })
     expect(await balance(reader.id)).toBe(0)
   })
 
   it('zero-decimal currencies (JPY, KRW) go to Stripe in whole units, two-decimal ones (THB, TWD, USD) in cents', async () => {
-    for (const [currency, price] of [['JPY', 480], ['KRW', 5900], ['THB', 9900], ['TWD', 15000], ['USD', 499]] as const) {
+    for (const [currency, price] of [
+      ['JPY', 480],
+      ['KRW', 5900],
+      ['THB', 9900],
+      ['TWD', 15000],
+      ['USD', 499],
+    ] as const) {
       const edition = { ...stripeEdition, currency }
       const reader = await newReader()
       const productId = await newProduct({ price: price + (++priceSeq % 7), currency })
@@ -120,7 +158,10 @@ describe('Stripe checkout', () => {
       const paymentId = (await read(res)).data.paymentId
       const payment = await db.first<{ amount: number }>(`SELECT amount FROM payments WHERE id = ?`, paymentId)
       const call = (await recorded()).find((r) => r.params.client_reference_id === paymentId)!
-      expect([call.params['line_items[0][price_data][currency]'], Number(call.params['line_items[0][price_data][unit_amount]'])], currency).toEqual([currency.toLowerCase(), payment!.amount])
+      expect(
+        [call.params['line_items[0][price_data][currency]'], Number(call.params['line_items[0][price_data][unit_amount]'])],
+        currency,
+      ).toEqual([currency.toLowerCase(), payment!.amount])
     }
   })
 
@@ -149,8 +190,17 @@ describe('Stripe webhook', () => {
     await expectError(await postWebhook({ body: good.body, headers: { 'content-type': 'application/json' } }), 400, 'INVALID_PARAMETER')
     const wrong = await sdk.webhooks.generateTestHeaderStringAsync({ payload: good.body, secret: 'whsec_other', cryptoProvider })
     await expectError(await postWebhook({ body: good.body, headers: { 'stripe-signature': wrong } }), 400, 'INVALID_PARAMETER')
-    await expectError(await postWebhook({ body: good.body.replace(String(price), String(price - 1)), headers: good.headers }), 400, 'INVALID_PARAMETER')
-    const old = await sdk.webhooks.generateTestHeaderStringAsync({ payload: good.body, secret: STRIPE_TEST_WEBHOOK_SECRET, cryptoProvider, timestamp: Math.floor(Date.now() / 1000) - 600 })
+    await expectError(
+      await postWebhook({ body: good.body.replace(String(price), String(price - 1)), headers: good.headers }),
+      400,
+      'INVALID_PARAMETER',
+    )
+    const old = await sdk.webhooks.generateTestHeaderStringAsync({
+      payload: good.body,
+      secret: STRIPE_TEST_WEBHOOK_SECRET,
+      cryptoProvider,
+      timestamp: Math.floor(Date.now() / 1000) - 600,
+    })
     await expectError(await postWebhook({ body: good.body, headers: { 'stripe-signature': old } }), 400, 'INVALID_PARAMETER')
     expect(await stateOf(paymentId)).toBe('UNPAID')
     expect(await balance(reader.id)).toBe(0)
@@ -167,7 +217,10 @@ describe('Stripe webhook', () => {
     expect((await read(await postWebhook(event))).data.outcome).toBe('duplicate')
     expect((await read(await postWebhook(await completed(paymentId, price)))).data.outcome).toBe('already_paid')
     expect(await stateOf(paymentId)).toBe('PAID')
-    expect(await lotsOf(reader.id)).toEqual([{ type: 'COIN', amount: 100, remaining: 100 }, { type: 'BONUS', amount: 15, remaining: 15 }])
+    expect(await lotsOf(reader.id)).toEqual([
+      { type: 'COIN', amount: 100, remaining: 100 },
+      { type: 'BONUS', amount: 15, remaining: 15 },
+    ])
     await expectInvariant(reader.id)
   })
 
@@ -183,7 +236,17 @@ describe('Stripe webhook', () => {
   it('checkout.session.expired cancels an unpaid payment, and cannot undo a paid one', async () => {
     const reader = await newReader()
     const { paymentId, price } = await stripeCharge(reader)
-    const expired = await stripeEvent('checkout.session.expired', { id: `cs_test_${uid()}`, object: 'checkout.session', status: 'expired', payment_status: 'unpaid', client_reference_id: paymentId, metadata: { paymentId }, amount_total: price, currency: 'eur', payment_intent: null })
+    const expired = await stripeEvent('checkout.session.expired', {
+      id: `cs_test_${uid()}`,
+      object: 'checkout.session',
+      status: 'expired',
+      payment_status: 'unpaid',
+      client_reference_id: paymentId,
+      metadata: { paymentId },
+      amount_total: price,
+      currency: 'eur',
+      payment_intent: null,
+    })
     expect((await read(await postWebhook(expired))).data.outcome).toBe('cancelled')
     expect(await stateOf(paymentId)).toBe('CANCELLED')
     // out of order: a completion after the expiry credits nothing
@@ -217,17 +280,39 @@ describe('Stripe webhook', () => {
     const { paymentId, paymentIntent } = await paidStripeCharge(reader, { coins: 50, bonus: 10 })
     const { episodeIds } = await newSeries({ episodes: 2, priceRent: 14 })
     expect((await buy(reader, { episodeIds: [episodeIds[0]], kind: 'RENT' })).status).toBe(200) // 10 bonus + 4 paid coins
-    const refunded = await stripeEvent('charge.refunded', { id: `ch_${uid()}`, object: 'charge', amount: 1, amount_refunded: 1, currency: 'eur', refunded: true, payment_intent: paymentIntent, metadata: { paymentId } })
+    const refunded = await stripeEvent('charge.refunded', {
+      id: `ch_${uid()}`,
+      object: 'charge',
+      amount: 1,
+      amount_refunded: 1,
+      currency: 'eur',
+      refunded: true,
+      payment_intent: paymentIntent,
+      metadata: { paymentId },
+    })
     const answers = await Promise.all(Array.from({ length: 20 }, () => postWebhook(refunded)))
     expect((await Promise.all(answers.map(read))).filter((b) => b.data?.outcome === 'reversed')).toHaveLength(1)
     expect(await stateOf(paymentId)).toBe('REFUNDED')
-    expect(await lotsOf(reader.id)).toEqual([{ type: 'COIN', amount: 50, remaining: 0 }, { type: 'BONUS', amount: 10, remaining: 0 }])
-    expect(await db.all(`SELECT type, amount FROM coin_ledger WHERE user_id = ? AND kind = 'REFUND_PURCHASE'`, reader.id)).toEqual([{ type: 'COIN', amount: -46 }])
+    expect(await lotsOf(reader.id)).toEqual([
+      { type: 'COIN', amount: 50, remaining: 0 },
+      { type: 'BONUS', amount: 10, remaining: 0 },
+    ])
+    expect(await db.all(`SELECT type, amount FROM coin_ledger WHERE user_id = ? AND kind = 'REFUND_PURCHASE'`, reader.id)).toEqual([
+      { type: 'COIN', amount: -46 },
+    ])
     expect(await debtOf(db, reader.id)).toBe(14)
     expect((await read(await get(reader, '/api/v1/payment/debt'))).data).toEqual({ debt: 14 })
     await expectInvariant(reader.id)
     // a later dispute of the same charge takes nothing twice
-    const dispute = await stripeEvent('charge.dispute.created', { id: `dp_${uid()}`, object: 'dispute', amount: 1, currency: 'eur', payment_intent: paymentIntent, reason: 'fraudulent', status: 'needs_response' })
+    const dispute = await stripeEvent('charge.dispute.created', {
+      id: `dp_${uid()}`,
+      object: 'dispute',
+      amount: 1,
+      currency: 'eur',
+      payment_intent: paymentIntent,
+      reason: 'fraudulent',
+      status: 'needs_response',
+    })
     expect((await read(await postWebhook(dispute))).data.outcome).toBe('ignored')
     expect(await debtOf(db, reader.id)).toBe(14)
   })
@@ -236,19 +321,34 @@ describe('Stripe webhook', () => {
     const reader = await newReader()
     const { paymentId, price } = await stripeCharge(reader, { coins: 30, bonus: 0 })
     const paymentIntent = `pi_${uid()}`
-    const dispute = await stripeEvent('charge.dispute.created', { id: `dp_${uid()}`, object: 'dispute', amount: price, currency: 'eur', payment_intent: paymentIntent, reason: 'fraudulent', status: 'needs_response' })
+    const dispute = await stripeEvent('charge.dispute.created', {
+      id: `dp_${uid()}`,
+      object: 'dispute',
+      amount: price,
+      currency: 'eur',
+      payment_intent: paymentIntent,
+      reason: 'fraudulent',
+      status: 'needs_response',
+    })
     await expectError(await postWebhook(dispute), 400, 'INVALID_PARAMETER')
     expect((await postWebhook(await completed(paymentId, price, 'eur', paymentIntent))).status).toBe(200)
     expect((await read(await postWebhook(dispute))).data.outcome).toBe('reversed')
     expect(await balance(reader.id)).toBe(0)
-    expect(await db.first(`SELECT reason, debt FROM payment_reversals WHERE payment_id = ?`, paymentId)).toEqual({ reason: 'DISPUTE', debt: 0 })
+    expect(await db.first(`SELECT reason, debt FROM payment_reversals WHERE payment_id = ?`, paymentId)).toEqual({
+      reason: 'DISPUTE',
+      debt: 0,
+    })
     await expectInvariant(reader.id)
   })
 })
 
 describe('Stripe refund (spec §9, 7 days)', () => {
   const refund = (reader: Reader, paymentId: string) =>
-    request(app, '/api/v1/payment/refund', { method: 'POST', headers: { 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID(), ...reader.headers }, body: JSON.stringify({ paymentId }) })
+    request(app, '/api/v1/payment/refund', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID(), ...reader.headers },
+      body: JSON.stringify({ paymentId }),
+    })
 
   it('asks Stripe first (Refunds API, idempotency key), then takes the coins; the charge.refunded that follows moves nothing more', async () => {
     const reader = await newReader()
@@ -257,10 +357,27 @@ describe('Stripe refund (spec §9, 7 days)', () => {
     expect(res.status).toBe(200)
     expect((await read(res)).data.refunded).toEqual({ coin: 100, bonus: 15, freeCoin: 0, mileage: 0 })
     const calls = (await recorded()).filter((r) => r.path === '/v1/refunds' && r.params.payment_intent === paymentIntent)
-    expect(calls).toEqual([{ method: 'POST', path: '/v1/refunds', idempotencyKey: `refund-${paymentId}`, authorization: 'Bearer sk_test_worker0123456789abcdef', params: { payment_intent: paymentIntent, 'metadata[paymentId]': paymentId } }])
+    expect(calls).toEqual([
+      {
+        method: 'POST',
+        path: '/v1/refunds',
+        idempotencyKey: `refund-${paymentId}`,
+        authorization: 'Bearer sk_test_worker0123456789abcdef',
+        params: { payment_intent: paymentIntent, 'metadata[paymentId]': paymentId },
+      },
+    ])
     expect(await stateOf(paymentId)).toBe('REFUNDED')
     expect(await balance(reader.id)).toBe(0)
-    const after = await stripeEvent('charge.refunded', { id: `ch_${uid()}`, object: 'charge', amount: 1, amount_refunded: 1, currency: 'eur', refunded: true, payment_intent: paymentIntent, metadata: { paymentId } })
+    const after = await stripeEvent('charge.refunded', {
+      id: `ch_${uid()}`,
+      object: 'charge',
+      amount: 1,
+      amount_refunded: 1,
+      currency: 'eur',
+      refunded: true,
+      payment_intent: paymentIntent,
+      metadata: { paymentId },
+    })
     expect((await read(await postWebhook(after))).data.outcome).toBe('ignored')
     expect(await debtOf(db, reader.id)).toBe(0)
     await expectInvariant(reader.id)
@@ -274,7 +391,9 @@ describe('Stripe refund (spec §9, 7 days)', () => {
       await expectError(await refund(reader, paymentId), 503, 'CLIENT_FETCH_ERROR')
       expect(await stateOf(paymentId), kind).toBe('PAID')
       expect(await balance(reader.id), kind).toBe(20)
-      expect(await db.first(`SELECT count(*) AS n FROM coin_ledger WHERE user_id = ? AND kind = 'REFUND_PURCHASE'`, reader.id)).toEqual({ n: 0 })
+      expect(await db.first(`SELECT count(*) AS n FROM coin_ledger WHERE user_id = ? AND kind = 'REFUND_PURCHASE'`, reader.id)).toEqual({
+        n: 0,
+      })
       expect((await refund(reader, paymentId)).status, kind).toBe(200)
       expect(await balance(reader.id), kind).toBe(0)
       const keys = new Set((await recorded()).filter((r) => r.params.payment_intent === paymentIntent).map((r) => r.idempotencyKey))
@@ -289,8 +408,15 @@ describe('Stripe refund (spec §9, 7 days)', () => {
     const statuses = answers.map((r) => r.status)
     expect(statuses.filter((s) => s === 200)).toHaveLength(1)
     expect(statuses.filter((s) => s !== 200 && s !== 400)).toEqual([])
-    expect(await db.all(`SELECT type, amount FROM coin_ledger WHERE user_id = ? AND kind = 'REFUND_PURCHASE' ORDER BY id`, reader.id)).toEqual([{ type: 'COIN', amount: -60 }, { type: 'BONUS', amount: -5 }])
-    expect(new Set((await recorded()).filter((r) => r.params.payment_intent === paymentIntent).map((r) => r.idempotencyKey))).toEqual(new Set([`refund-${paymentId}`]))
+    expect(
+      await db.all(`SELECT type, amount FROM coin_ledger WHERE user_id = ? AND kind = 'REFUND_PURCHASE' ORDER BY id`, reader.id),
+    ).toEqual([
+      { type: 'COIN', amount: -60 },
+      { type: 'BONUS', amount: -5 },
+    ])
+    expect(new Set((await recorded()).filter((r) => r.params.payment_intent === paymentIntent).map((r) => r.idempotencyKey))).toEqual(
+      new Set([`refund-${paymentId}`]),
+    )
     expect(await balance(reader.id)).toBe(0)
     await expectInvariant(reader.id)
   })

@@ -53,8 +53,20 @@ describe('POST /api/v1/payment/charge', () => {
     const { data } = await read(res)
     expect(data.paymentId).toMatch(/^pay_[0-9a-f]{32}$/)
     expect(data.checkoutUrl).toBe(`${ORIGIN}/shop/checkout/${data.paymentId}`)
-    const row = await db.first(`SELECT user_id AS userId, state, amount, currency, coins, bonus, provider, method FROM payments WHERE id = ?`, data.paymentId)
-    expect(row).toEqual({ userId: reader.id, state: 'UNPAID', amount: 1499, currency: 'EUR', coins: 100, bonus: 15, provider: 'sandbox', method: 'card' })
+    const row = await db.first(
+      `SELECT user_id AS userId, state, amount, currency, coins, bonus, provider, method FROM payments WHERE id = ?`,
+      data.paymentId,
+    )
+    expect(row).toEqual({
+      userId: reader.id,
+      state: 'UNPAID',
+      amount: 1499,
+      currency: 'EUR',
+      coins: 100,
+      bonus: 15,
+      provider: 'sandbox',
+      method: 'card',
+    })
     expect((await coinOf(db, reader.id)).total).toBe(0)
   })
 
@@ -85,8 +97,16 @@ describe('POST /api/v1/payment/charge', () => {
     const reader = await newReader()
     const productId = await newProduct()
     await expectError(await charge(reader, { productId: 987654321, method: 'card' }), 404, 'NOT_FOUND_COIN_PRODUCT')
-    await expectError(await charge(reader, { productId: await newProduct({ active: false }), method: 'card' }), 404, 'NOT_FOUND_COIN_PRODUCT')
-    await expectError(await charge(reader, { productId: await newProduct({ currency: 'JPY' }), method: 'card' }), 404, 'NOT_FOUND_COIN_PRODUCT')
+    await expectError(
+      await charge(reader, { productId: await newProduct({ active: false }), method: 'card' }),
+      404,
+      'NOT_FOUND_COIN_PRODUCT',
+    )
+    await expectError(
+      await charge(reader, { productId: await newProduct({ currency: 'JPY' }), method: 'card' }),
+      404,
+      'NOT_FOUND_COIN_PRODUCT',
+    )
     await expectError(await charge(reader, { productId, method: 'bitcoin' }), 404, 'NOT_FOUND_PAYMENT_METHOD')
     await expectError(await charge({ headers: {} }, { productId, method: 'card' }), 401, 'NOT_LOGIN_USER')
     await expectError(await charge(reader, { productId, method: 'card' }, null), 400, 'INVALID_PARAMETER')
@@ -97,7 +117,11 @@ describe('POST /api/v1/payment/charge', () => {
 
   it('LIMITED_COIN_PRODUCT when the stock is sold out', async () => {
     const reader = await newReader()
-    await expectError(await charge(reader, { productId: await newProduct({ stock: 100, sold: 100 }), method: 'card' }), 409, 'LIMITED_COIN_PRODUCT')
+    await expectError(
+      await charge(reader, { productId: await newProduct({ stock: 100, sold: 100 }), method: 'card' }),
+      409,
+      'LIMITED_COIN_PRODUCT',
+    )
     // the last unit: the charge is allowed, its payment sells it, then the next charge is refused
     const last = await newProduct({ stock: 1, sold: 0 })
     const paymentId = await paymentFor(reader, last)
@@ -136,7 +160,10 @@ describe('the sandbox checkout buttons', () => {
     expect(res.headers.get('location')).toBe(`/shop/result?payment=${paymentId}`)
     const after = await credited(paymentId)
     expect(after.state).toBe('PAID')
-    expect(after.lots.map((l) => [l.type, l.amount, l.remaining])).toEqual([['COIN', 100, 100], ['BONUS', 15, 15]])
+    expect(after.lots.map((l) => [l.type, l.amount, l.remaining])).toEqual([
+      ['COIN', 100, 100],
+      ['BONUS', 15, 15],
+    ])
     expect(after.lots[0]!.expiresAt).toBeNull()
     expect(Date.parse(after.lots[1]!.expiresAt!)).toBeGreaterThan(Date.now() + 89 * 86_400_000)
     expect(after.ledger).toEqual([
@@ -149,7 +176,9 @@ describe('the sandbox checkout buttons', () => {
     const coin = await read(await get(reader, '/api/v1/coin'))
     expect(coin.data).toMatchObject({ coin: 100, bonus: 15, total: 115 })
     const history = await read(await get(reader, '/api/v1/coin/history?kind=CHARGE'))
-    expect(history.data.items.map((i: { source: string; productKind: string; amount: number }) => [i.source, i.productKind, i.amount])).toEqual([
+    expect(
+      history.data.items.map((i: { source: string; productKind: string; amount: number }) => [i.source, i.productKind, i.amount]),
+    ).toEqual([
       ['PAYMENT', 'COIN_PRODUCT', 15],
       ['PAYMENT', 'COIN_PRODUCT', 100],
     ])
@@ -191,7 +220,11 @@ describe('the shop form (POST /api/v1/payment/web/charge)', () => {
   it('requires the agreement checkbox, then goes to the checkout page; a double submit lands on the same payment', async () => {
     const reader = await newReader()
     const productId = await newProduct()
-    const refused = await form(reader, '/api/v1/payment/web/charge', { productId: String(productId), method: 'card', key: 'formkey-12345678' })
+    const refused = await form(reader, '/api/v1/payment/web/charge', {
+      productId: String(productId),
+      method: 'card',
+      key: 'formkey-12345678',
+    })
     expect(refused.status).toBe(303)
     expect(refused.headers.get('location')).toBe(`/shop?agree=required&product=${productId}#shop-form`)
     expect((await db.first<{ n: number }>(`SELECT count(*) AS n FROM payments WHERE user_id = ?`, reader.id))!.n).toBe(0)
@@ -208,7 +241,11 @@ describe('the shop form (POST /api/v1/payment/web/charge)', () => {
     const productId = await newProduct({ stock: 1, sold: 1 })
     const guest = await form(null, '/api/v1/payment/web/charge', { productId: String(productId), agree: 'on', key: 'formkey-12345678' })
     expect(guest.headers.get('location')).toBe('/user/login?callback=%2Fshop')
-    const sold = await form(await newReader(), '/api/v1/payment/web/charge', { productId: String(productId), agree: 'on', key: 'formkey-12345678' })
+    const sold = await form(await newReader(), '/api/v1/payment/web/charge', {
+      productId: String(productId),
+      agree: 'on',
+      key: 'formkey-12345678',
+    })
     expect(sold.headers.get('location')).toBe(`/shop?error=LIMITED_COIN_PRODUCT&product=${productId}#shop-form`)
   })
 })

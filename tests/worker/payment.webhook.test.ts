@@ -19,7 +19,9 @@ describe('POST /api/v1/payment/webhook/sandbox', () => {
   it('credits a paid checkout once: the same event replayed 100× (concurrently) answers 200 and moves nothing more', async () => {
     const { reader, paymentId } = await unpaid(100, 15)
     const event = await signedEvent(paymentId)
-    const answers = await Promise.all(Array.from({ length: 100 }, () => postWebhook(event).then(async (r) => ({ status: r.status, body: await read(r) }))))
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, () => postWebhook(event).then(async (r) => ({ status: r.status, body: await read(r) }))),
+    )
     expect(answers.every((a) => a.status === 200 && a.body.result === 'SUCCESS')).toBe(true)
     const outcomes = answers.map((a) => a.body.data.outcome)
     expect(outcomes.filter((o) => o === 'credited')).toHaveLength(1)
@@ -35,7 +37,9 @@ describe('POST /api/v1/payment/webhook/sandbox', () => {
   it('50 concurrent webhooks with different event ids for one payment credit once (the others: ALREADY_PAID, 200)', async () => {
     const { reader, paymentId } = await unpaid(30, 3)
     const events = await Promise.all(Array.from({ length: 50 }, () => signedEvent(paymentId)))
-    const answers = await Promise.all(events.map((e) => postWebhook(e).then(async (r) => ({ status: r.status, outcome: (await read(r)).data?.outcome }))))
+    const answers = await Promise.all(
+      events.map((e) => postWebhook(e).then(async (r) => ({ status: r.status, outcome: (await read(r)).data?.outcome }))),
+    )
     expect(answers.every((a) => a.status === 200)).toBe(true)
     expect(answers.filter((a) => a.outcome === 'credited')).toHaveLength(1)
     expect(answers.filter((a) => a.outcome === 'already_paid')).toHaveLength(49)
@@ -49,7 +53,10 @@ describe('POST /api/v1/payment/webhook/sandbox', () => {
     const good = await signedEvent(paymentId)
     const sig = good.headers['Sandbox-Signature']!
     const forged = [
-      { ...good, headers: { ...good.headers, 'Sandbox-Signature': sig.replace(/v1=(.)/, (_, c: string) => `v1=${c === '0' ? '1' : '0'}`) } },
+      {
+        ...good,
+        headers: { ...good.headers, 'Sandbox-Signature': sig.replace(/v1=(.)/, (_, c: string) => `v1=${c === '0' ? '1' : '0'}`) },
+      },
       { ...good, headers: { 'content-type': 'application/json' } },
       { ...good, headers: { ...good.headers, 'Sandbox-Signature': 'garbage' } },
       { ...good, headers: { ...good.headers, 'Sandbox-Signature': sig.replace(/^t=\d+/, `t=${Math.floor(Date.now() / 1000) - 1}`) } },

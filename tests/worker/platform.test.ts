@@ -32,8 +32,10 @@ async function signIn(email: string, headers: Record<string, string> = {}) {
   return (await read(res)).data as { accessToken: { value: string }; refreshToken: { value: string } }
 }
 
-const redeem = (accessToken: string, code: string, headers: Record<string, string> = {}) => json('/api/v1/coupon/code', { code }, { authorization: `Bearer ${accessToken}`, ...headers })
-const freeCoins = async (userId: number) => (await db.first<{ n: number }>(`SELECT coalesce(sum(remaining), 0) AS n FROM coin_lots WHERE user_id = ?`, userId))!.n
+const redeem = (accessToken: string, code: string, headers: Record<string, string> = {}) =>
+  json('/api/v1/coupon/code', { code }, { authorization: `Bearer ${accessToken}`, ...headers })
+const freeCoins = async (userId: number) =>
+  (await db.first<{ n: number }>(`SELECT coalesce(sum(remaining), 0) AS n FROM coin_lots WHERE user_id = ?`, userId))!.n
 
 describe('the platform comes from the session, fixed at sign-in', () => {
   it('the probe: a plain client sending X-Platform: IOS_APP redeems no iOS-only coupon', async () => {
@@ -47,7 +49,11 @@ describe('the platform comes from the session, fixed at sign-in', () => {
   it("a wrong or another app's credential signs in as WEB", async () => {
     const user = await makeUser()
     const code = await appOnlyCoupon()
-    for (const headers of [{ ...IOS, 'x-client-secret': 'ios-app-test-secret-wrong-00000' }, { ...IOS, 'x-client-id': 'and-play' }, { 'x-client-id': 'ios-app-test' }]) {
+    for (const headers of [
+      { ...IOS, 'x-client-secret': 'ios-app-test-secret-wrong-00000' },
+      { ...IOS, 'x-client-id': 'and-play' },
+      { 'x-client-id': 'ios-app-test' },
+    ]) {
       const session = await signIn(user.email, { ...headers, 'x-platform': 'IOS_APP' })
       await expectError(await redeem(session.accessToken.value, code, { 'x-platform': 'IOS_APP' }), 404, 'NOT_FOUND_COUPON')
     }
@@ -59,7 +65,11 @@ describe('the platform comes from the session, fixed at sign-in', () => {
     const ios = await signIn(user.email, IOS)
     expect((await redeem(ios.accessToken.value, await appOnlyCoupon())).status).toBe(200)
     expect(await freeCoins(user.id)).toBe(30)
-    const refreshed = await json('/api/v1/auth/refresh', { accessToken: ios.accessToken.value, refreshToken: ios.refreshToken.value }, { 'x-platform': 'WEB' })
+    const refreshed = await json(
+      '/api/v1/auth/refresh',
+      { accessToken: ios.accessToken.value, refreshToken: ios.refreshToken.value },
+      { 'x-platform': 'WEB' },
+    )
     expect(refreshed.status).toBe(200)
     const next = (await read(refreshed)).data as { accessToken: { value: string } }
     expect((await redeem(next.accessToken.value, await appOnlyCoupon())).status).toBe(200)

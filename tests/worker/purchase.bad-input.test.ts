@@ -12,7 +12,12 @@ const episodeIds = fc.oneof(
   fc.jsonValue(),
 )
 const body = fc.oneof(
-  fc.record({ episodeIds, kind: fc.oneof(fc.constantFrom('RENT', 'POSSESSION', 'rent', 'PERMANENT', ''), fc.jsonValue()) }, { requiredKeys: [] }).map((b) => JSON.stringify(b)),
+  fc
+    .record(
+      { episodeIds, kind: fc.oneof(fc.constantFrom('RENT', 'POSSESSION', 'rent', 'PERMANENT', ''), fc.jsonValue()) },
+      { requiredKeys: [] },
+    )
+    .map((b) => JSON.stringify(b)),
   fc.jsonValue().map((v) => JSON.stringify(v)),
   fc.string({ maxLength: 200 }),
 )
@@ -44,10 +49,14 @@ describe('bad input on the wallet routes', () => {
   it('GET /coin/history: 1,000 generated query strings, no 5xx', async () => {
     const reader = await newReader()
     await fc.assert(
-      fc.asyncProperty(fc.oneof(fc.constantFrom('CHARGE', 'USE', 'MILEAGE', 'EXPIRE', ''), fc.string({ maxLength: 20 })), fc.option(fc.string({ maxLength: 150 })), async (kind, cursor) => {
-        const qs = new URLSearchParams({ kind, ...(cursor === null ? {} : { cursor }) })
-        await expectHandled(await get(reader, `/api/v1/coin/history?${qs}`))
-      }),
+      fc.asyncProperty(
+        fc.oneof(fc.constantFrom('CHARGE', 'USE', 'MILEAGE', 'EXPIRE', ''), fc.string({ maxLength: 20 })),
+        fc.option(fc.string({ maxLength: 150 })),
+        async (kind, cursor) => {
+          const qs = new URLSearchParams({ kind, ...(cursor === null ? {} : { cursor }) })
+          await expectHandled(await get(reader, `/api/v1/coin/history?${qs}`))
+        },
+      ),
       { numRuns: 1000 },
     )
   }, 60_000)

@@ -26,9 +26,14 @@ describe('200 concurrent purchases', () => {
     expect(t.lots).toBe(1)
     expect((await read(await get(reader, '/api/v1/coin'))).data).toMatchObject({ total: 1, coin: 1, bonus: 0, freeCoin: 0 })
     const sold = episodeIds.filter((_, i) => responses[i]!.status === 200).sort((a, b) => a - b)
-    const owned = (await db.all<{ episode_id: number }>(`SELECT episode_id FROM ownerships WHERE user_id = ? ORDER BY episode_id`, reader.id)).map((r) => r.episode_id)
+    const owned = (
+      await db.all<{ episode_id: number }>(`SELECT episode_id FROM ownerships WHERE user_id = ? ORDER BY episode_id`, reader.id)
+    ).map((r) => r.episode_id)
     expect(owned).toEqual(sold)
-    expect(await db.first(`SELECT count(*) AS n, sum(coins) AS coins FROM purchases WHERE user_id = ?`, reader.id)).toEqual({ n: 50, coins: 150 })
+    expect(await db.first(`SELECT count(*) AS n, sum(coins) AS coins FROM purchases WHERE user_id = ?`, reader.id)).toEqual({
+      n: 50,
+      coins: 150,
+    })
     expect(await db.first(`SELECT count(*) AS n FROM idempotency_keys WHERE user_id = ?`, reader.id)).toEqual({ n: 50 })
     // every sold episode was paid in full by its own USE rows
     const paid = await db.all<{ episode_id: number; total: number }>(

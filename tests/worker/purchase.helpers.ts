@@ -6,7 +6,7 @@ import { expect } from 'vitest'
 import { env } from 'cloudflare:workers'
 import { appFor, expectError, frEdition, read, request } from './app.ts'
 
-export { expectError, read,  }
+export { expectError, read }
 import { createDb } from '../../src/lib/server/db.ts'
 import { issueTokens } from '../../src/features/auth/auth.server.ts'
 import { grantCoins, walletTotals } from '../../src/features/wallet/wallet.server.ts'
@@ -22,8 +22,13 @@ export type Reader = { id: number; headers: Record<string, string> }
 /** A new account (adult unless told) signed in with a Bearer access token. */
 export async function newReader(opts: { adult?: boolean; platform?: Platform } = {}): Promise<Reader> {
   const email = `wallet-${Date.now()}-${++seq}-${Math.random().toString(36).slice(2, 8)}@example.com`
-  const row = await db.first<{ id: number }>(`INSERT INTO users (email, is_adult) VALUES (?, ?) RETURNING id`, email, opts.adult === false ? 0 : 1)
-  const token = (await issueTokens(createDb(env.DB), row!.id, { issuer: frEdition.siteUrl, t: (k) => k, platform: opts.platform })).accessToken
+  const row = await db.first<{ id: number }>(
+    `INSERT INTO users (email, is_adult) VALUES (?, ?) RETURNING id`,
+    email,
+    opts.adult === false ? 0 : 1,
+  )
+  const token = (await issueTokens(createDb(env.DB), row!.id, { issuer: frEdition.siteUrl, t: (k) => k, platform: opts.platform }))
+    .accessToken
   return { id: row!.id, headers: { authorization: `Bearer ${token.value}` } }
 }
 
@@ -54,7 +59,6 @@ export async function newSeries(opts: SeriesOpts): Promise<{ seriesId: number; e
   )
   return { seriesId: s!.id, episodeIds: rows.map((r) => r.id).sort((a, b) => a - b) }
 }
-
 
 /** POST /api/v1/purchase as `reader` (no Idempotency-Key header when `key` is null). */
 export function buy(reader: Pick<Reader, 'headers'>, body: unknown, key: string | null = crypto.randomUUID()) {

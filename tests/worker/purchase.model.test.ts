@@ -47,7 +47,13 @@ const purchase = (kind: 'RENT' | 'POSSESSION', count: number): Cmd => ({
     r.next += count
     const price = (kind === 'RENT' ? 2 : 4) * count
     const claim = { userId: r.userId, key: `model-${++r.keys}`, scope: 'test', requestHash: 'h' }
-    const outcome = await purchaseEpisodes(db, { userId: r.userId, request: { episodeIds, kind }, claim, rentalHours: 72, ageRules: frEdition }).then(
+    const outcome = await purchaseEpisodes(db, {
+      userId: r.userId,
+      request: { episodeIds, kind },
+      claim,
+      rentalHours: 72,
+      ageRules: frEdition,
+    }).then(
       (res) => res,
       (e: unknown) => code(e),
     )
@@ -104,7 +110,10 @@ describe('wallet model on D1', () => {
         const episodes = episodeIds.slice(offset, offset + 40)
         offset = (offset + 40) % 400
         await fc.asyncModelRun(
-          () => ({ model: { total: 0, byType: { COIN: 0, FREE_COIN: 0, BONUS: 0 } }, real: { userId: reader.id, email, episodes, next: 0, keys: 0 } }),
+          () => ({
+            model: { total: 0, byType: { COIN: 0, FREE_COIN: 0, BONUS: 0 } },
+            real: { userId: reader.id, email, episodes, next: 0, keys: 0 },
+          }),
           cmds,
         )
       }),

@@ -17,7 +17,9 @@ import th from '../../editions/th/edition.json'
 async function readerOf(edition: Edition, flags: { isKrIpUser: number; birthedAt: string | null }) {
   const row = await env.DB.prepare(
     `INSERT INTO users (email, is_adult, adult_verified_at, is_kr_ip_user, is_adult_kr, birthed_at, show_adult) VALUES (?, 1, ?, ?, 0, ?, 1) RETURNING id`,
-  ).bind(`preview-${crypto.randomUUID()}@example.com`, new Date().toISOString(), flags.isKrIpUser, flags.birthedAt).first<{ id: number }>()
+  )
+    .bind(`preview-${crypto.randomUUID()}@example.com`, new Date().toISOString(), flags.isKrIpUser, flags.birthedAt)
+    .first<{ id: number }>()
   const token = (await issueTokens(createDb(env.DB), row!.id, { issuer: edition.siteUrl, t: (k) => k })).accessToken
   return { id: row!.id, headers: { authorization: `Bearer ${token.value}` } }
 }
@@ -33,7 +35,8 @@ describe.each([
     const { episodeIds } = await newSeries({ episodes: 2, adult: true })
     const preview = await request(app, `/api/v1/purchase/preview?episodeId=${episodeIds[0]}`, { headers: reader.headers })
     const purchase = await request(app, '/api/v1/purchase', {
-      method: 'POST', headers: { ...reader.headers, 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() },
+      method: 'POST',
+      headers: { ...reader.headers, 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() },
       body: JSON.stringify({ episodeIds: [episodeIds[0]], kind: 'RENT' }),
     })
     expect([preview.status, (await read(preview)).code]).toEqual([403, 'ADULT_ONLY_CONTENTS'])

@@ -23,13 +23,28 @@ describe('GET /api/v1/purchase/preview', () => {
     const p = body.data
     expect(p).toMatchObject({ episodeId: e5, no: 5, free: false, price: { rent: 3, buy: 5 }, ownership: null, freetime: null })
     expect(p.balance).toEqual({ total: 106, bonus: 2, freeCoin: 4, coin: 100 })
-    expect(p.offers.RENT.single).toEqual({ kind: 'RENT', scope: 'SINGLE', episodeIds: [e5], coins: 3, uses: [{ type: 'BONUS', amount: 2 }, { type: 'FREE_COIN', amount: 1 }], affordable: true, shortBy: 0 })
+    expect(p.offers.RENT.single).toEqual({
+      kind: 'RENT',
+      scope: 'SINGLE',
+      episodeIds: [e5],
+      coins: 3,
+      uses: [
+        { type: 'BONUS', amount: 2 },
+        { type: 'FREE_COIN', amount: 1 },
+      ],
+      affordable: true,
+      shortBy: 0,
+    })
     // episodes 5..20 minus the rented 8: 15 episodes
     const remaining = p.offers.RENT.remaining
     expect(remaining.episodeIds).toHaveLength(15)
     expect(remaining.episodeIds).not.toContain(episodeIds[7])
     expect(remaining.coins).toBe(45)
-    expect(remaining.uses).toEqual([{ type: 'BONUS', amount: 2 }, { type: 'FREE_COIN', amount: 4 }, { type: 'COIN', amount: 39 }])
+    expect(remaining.uses).toEqual([
+      { type: 'BONUS', amount: 2 },
+      { type: 'FREE_COIN', amount: 4 },
+      { type: 'COIN', amount: 39 },
+    ])
     expect(p.offers.POSSESSION.remaining.coins).toBe(75)
 
     const before = await read(await get(reader, '/api/v1/coin'))

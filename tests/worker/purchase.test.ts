@@ -47,7 +47,15 @@ describe('POST /api/v1/purchase', () => {
     const shown = await read(await get(reader, '/api/v1/coin'))
     expect(shown.data).toEqual(bought.data.coin)
 
-    const uses = await db.all<{ lot_id: number; amount: number; episode_id: number; series_id: number; purchase_id: number; product_kind: string; source: string }>(
+    const uses = await db.all<{
+      lot_id: number
+      amount: number
+      episode_id: number
+      series_id: number
+      purchase_id: number
+      product_kind: string
+      source: string
+    }>(
       `SELECT lot_id, amount, episode_id, series_id, purchase_id, product_kind, source FROM coin_ledger WHERE user_id = ? AND kind = 'USE' ORDER BY id`,
       reader.id,
     )
@@ -110,10 +118,15 @@ describe('POST /api/v1/purchase', () => {
     ]
     for (const [body, status, code] of cases) await expectError(await buy(reader, body), status, code)
     // the Idempotency-Key header: required, 1–255 visible characters
-    for (const key of [null, '', 'x'.repeat(256), 'has space']) await expectError(await buy(reader, { episodeIds: [e3], kind: 'RENT' }, key), 400, 'INVALID_PARAMETER')
+    for (const key of [null, '', 'x'.repeat(256), 'has space'])
+      await expectError(await buy(reader, { episodeIds: [e3], kind: 'RENT' }, key), 400, 'INVALID_PARAMETER')
     // no session
     await expectError(await buy({ headers: {} }, { episodeIds: [e3], kind: 'RENT' }), 401, 'NOT_LOGIN_USER')
-    await expectError(await buy({ headers: { authorization: 'Bearer nonsense' } }, { episodeIds: [e3], kind: 'RENT' }), 401, 'NOT_LOGIN_USER')
+    await expectError(
+      await buy({ headers: { authorization: 'Bearer nonsense' } }, { episodeIds: [e3], kind: 'RENT' }),
+      401,
+      'NOT_LOGIN_USER',
+    )
     // adult series: a reader under 18 gets the age popup; the adult reader may buy
     await expectError(await buy(minor, { episodeIds: adult.episodeIds, kind: 'RENT' }), 403, 'ADULT_ONLY_CONTENTS')
     // an adult check older than a year has lapsed (spec §4): the popup again, nothing bought
@@ -154,8 +167,12 @@ describe('POST /api/v1/purchase', () => {
     const reader = await newReader()
     await give(reader.id, 'MILEAGE', 5000)
     await env.DB.batch([
-      env.DB.prepare(`INSERT INTO coin_lots (user_id, type, amount, remaining, expires_at, source) VALUES (?, 'BONUS', 50, 50, '2000-01-01T00:00:00.000Z', 'EVENT')`).bind(reader.id),
-      env.DB.prepare(`INSERT INTO coin_ledger (user_id, kind, lot_id, type, source, amount) VALUES (?, 'CHARGE', last_insert_rowid(), 'BONUS', 'EVENT', 50)`).bind(reader.id),
+      env.DB.prepare(
+        `INSERT INTO coin_lots (user_id, type, amount, remaining, expires_at, source) VALUES (?, 'BONUS', 50, 50, '2000-01-01T00:00:00.000Z', 'EVENT')`,
+      ).bind(reader.id),
+      env.DB.prepare(
+        `INSERT INTO coin_ledger (user_id, kind, lot_id, type, source, amount) VALUES (?, 'CHARGE', last_insert_rowid(), 'BONUS', 'EVENT', 50)`,
+      ).bind(reader.id),
     ])
     const { episodeIds } = await newSeries({ episodes: 1 })
     await expectError(await buy(reader, { episodeIds, kind: 'RENT' }), 402, 'COIN_INSUFFICIENT')
@@ -173,17 +190,35 @@ describe('POST /api/v1/purchase', () => {
     const request = { episodeIds, kind: 'POSSESSION' as const }
     // count the statements of the real batch
     let size = 0
-    const counting: Db = { ...db, batch: async (s) => ((size = s.length), db.batch(s)), get queryCount() { return db.queryCount } }
+    const counting: Db = {
+      ...db,
+      batch: async (s) => ((size = s.length), db.batch(s)),
+      get queryCount() {
+        return db.queryCount
+      },
+    }
     const probe = await newReader()
     await give(probe.id, 'BONUS', 3, 3)
     await give(probe.id, 'COIN', 30)
-    await purchaseEpisodes(counting, { userId: probe.id, request, claim: { userId: probe.id, key: 'probe', scope: 'test', requestHash: 'h' }, rentalHours: 72, ageRules: frEdition })
+    await purchaseEpisodes(counting, {
+      userId: probe.id,
+      request,
+      claim: { userId: probe.id, key: 'probe', scope: 'test', requestHash: 'h' },
+      rentalHours: 72,
+      ageRules: frEdition,
+    })
     expect(size).toBeGreaterThanOrEqual(9)
 
     const before = await snapshot(reader.id)
     for (let at = 0; at < size; at++) {
       const failing = failingAt(db, at)
-      const err = await purchaseEpisodes(failing, { userId: reader.id, request, claim: { userId: reader.id, key: `fault-${at}`, scope: 'test', requestHash: 'h' }, rentalHours: 72, ageRules: frEdition }).then(
+      const err = await purchaseEpisodes(failing, {
+        userId: reader.id,
+        request,
+        claim: { userId: reader.id, key: `fault-${at}`, scope: 'test', requestHash: 'h' },
+        rentalHours: 72,
+        ageRules: frEdition,
+      }).then(
         () => null,
         (e: unknown) => e,
       )

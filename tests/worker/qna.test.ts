@@ -13,7 +13,11 @@ import { createTranslator } from '../../src/lib/i18n/i18n.ts'
 void app
 const t = createTranslator(frEdition.locale, frMessages)
 const ask = (reader: Parameters<typeof call>[0], body: unknown) => call(reader, 'POST', '/api/v1/qna', body)
-const mails = (to: string) => db.all<{ template: string; subject: string; body: string }>(`SELECT template, subject, body FROM outbox WHERE recipient = ? ORDER BY id`, to)
+const mails = (to: string) =>
+  db.all<{ template: string; subject: string; body: string }>(
+    `SELECT template, subject, body FROM outbox WHERE recipient = ? ORDER BY id`,
+    to,
+  )
 
 describe('QnA', () => {
   it('files a question (WAIT), mails a receipt, and shows the answer (COMPLETED) with a second mail', async () => {
@@ -21,7 +25,13 @@ describe('QnA', () => {
     const res = await ask(reader, { category: 'PAYMENT', title: '  Paiement en double ', text: 'J’ai été débité deux fois.\r\nMerci.' })
     expect(res.status).toBe(201)
     const q = (await read(res)).data
-    expect(q).toMatchObject({ category: 'PAYMENT', title: 'Paiement en double', text: 'J’ai été débité deux fois.\nMerci.', status: 'WAIT', answer: null })
+    expect(q).toMatchObject({
+      category: 'PAYMENT',
+      title: 'Paiement en double',
+      text: 'J’ai été débité deux fois.\nMerci.',
+      status: 'WAIT',
+      answer: null,
+    })
     expect((await mails(reader.email)).map((m) => m.template)).toEqual(['qna-received'])
     expect((await mails(reader.email))[0]!.subject).toBe('Nous avons bien reçu votre question')
     await answerQna(db, q.id, 'Nous vous avons remboursé.', { t, siteUrl: frEdition.siteUrl })
@@ -36,8 +46,13 @@ describe('QnA', () => {
 
   it('allows 5 questions a day (LIMIT_QNA_COUNT for the 6th, nothing written) and counts yesterday apart', async () => {
     const reader = await newReader()
-    await db.run(`INSERT INTO qnas (user_id, title, body, created_at) VALUES (?, 'hier', 'hier', ?)`, reader.id, new Date(Date.now() - 2 * 86_400_000).toISOString())
-    for (let i = 0; i < DAILY_QNA_LIMIT; i++) expect((await ask(reader, { category: 'ETC', title: `q${i}`, text: 'texte' })).status).toBe(201)
+    await db.run(
+      `INSERT INTO qnas (user_id, title, body, created_at) VALUES (?, 'hier', 'hier', ?)`,
+      reader.id,
+      new Date(Date.now() - 2 * 86_400_000).toISOString(),
+    )
+    for (let i = 0; i < DAILY_QNA_LIMIT; i++)
+      expect((await ask(reader, { category: 'ETC', title: `q${i}`, text: 'texte' })).status).toBe(201)
     const before = await communitySnapshot()
     await expectError(await ask(reader, { category: 'ETC', title: 'une de trop', text: 'texte' }), 429, 'LIMIT_QNA_COUNT')
     expect(await communitySnapshot()).toEqual(before)
@@ -48,8 +63,14 @@ describe('QnA', () => {
     const before = await communitySnapshot()
     await expectError(await ask(null, { category: 'ETC', title: 't', text: 'x' }), 401, 'NOT_LOGIN_USER')
     await expectError(await call(null, 'GET', '/api/v1/qna'), 401, 'NOT_LOGIN_USER')
-    for (const body of [{ category: 'SPAM', title: 't', text: 'x' }, { category: 'ETC', title: ' ', text: 'x' }, { category: 'ETC', title: 't', text: '\u0000 ' },
-      { category: 'ETC', title: 't', text: 'x'.repeat(MAX_BODY_LENGTH + 1) }, { category: 'ETC', title: 'x'.repeat(101), text: 'x' }, {}]) {
+    for (const body of [
+      { category: 'SPAM', title: 't', text: 'x' },
+      { category: 'ETC', title: ' ', text: 'x' },
+      { category: 'ETC', title: 't', text: '\u0000 ' },
+      { category: 'ETC', title: 't', text: 'x'.repeat(MAX_BODY_LENGTH + 1) },
+      { category: 'ETC', title: 'x'.repeat(101), text: 'x' },
+      {},
+    ]) {
       await expectError(await ask(reader, body), 400, 'INVALID_PARAMETER')
     }
     await expectError(await call(reader, 'GET', '/api/v1/qna?cursor=abc'), 400, 'INVALID_PARAMETER')
@@ -58,7 +79,11 @@ describe('QnA', () => {
 
   it('the /qna/register form files the question and goes to /qna; refusals come back to the form', async () => {
     const reader = await newReader()
-    const res = await form(reader, '/api/v1/qna/web/register', { category: 'ACCOUNT', title: 'Connexion', text: 'Je ne peux pas me connecter.' })
+    const res = await form(reader, '/api/v1/qna/web/register', {
+      category: 'ACCOUNT',
+      title: 'Connexion',
+      text: 'Je ne peux pas me connecter.',
+    })
     expect(res.status).toBe(303)
     expect(res.headers.get('location')).toMatch(/^\/qna\?sent=\d+#q\d+$/)
     const before = await communitySnapshot()
@@ -66,20 +91,32 @@ describe('QnA', () => {
     expect(bad.headers.get('location')).toBe('/qna/register?error=INVALID_PARAMETER&category=ACCOUNT&title=Connexion#qna-form')
     const guest = await form(null, '/api/v1/qna/web/register', { category: 'ACCOUNT', title: 'x', text: 'y' })
     expect(guest.headers.get('location')).toMatch(/^\/user\/login\?/)
-    await expectError(await form(reader, '/api/v1/qna/web/register', { category: 'ACCOUNT', title: 'x', text: 'y' }, 'https://evil.example'), 403, 'FORBIDDEN_ORIGIN')
+    await expectError(
+      await form(reader, '/api/v1/qna/web/register', { category: 'ACCOUNT', title: 'x', text: 'y' }, 'https://evil.example'),
+      403,
+      'FORBIDDEN_ORIGIN',
+    )
     expect(await communitySnapshot()).toEqual(before)
   })
 })
 
 describe('QnA images (spec §5: up to 3, 3 MB each)', () => {
   const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13])
-  const multipart = (reader: Parameters<typeof call>[0] & object, files: { bytes: Uint8Array<ArrayBuffer>; name: string; type: string }[]) => {
+  const multipart = (
+    reader: Parameters<typeof call>[0] & object,
+    files: { bytes: Uint8Array<ArrayBuffer>; name: string; type: string }[],
+  ) => {
     const body = new FormData()
     body.set('category', 'VIEWER')
     body.set('title', 'Capture')
     body.set('text', 'Voir la capture')
     for (const f of files) body.append('images', new File([f.bytes as Uint8Array<ArrayBuffer>], f.name, { type: f.type }))
-    return request(app, '/api/v1/qna/web/register', { method: 'POST', redirect: 'manual', headers: { ...reader.headers, origin: 'http://localhost' }, body })
+    return request(app, '/api/v1/qna/web/register', {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { ...reader.headers, origin: 'http://localhost' },
+      body,
+    })
   }
 
   it('stores real images for the author only; too many, too big or not images are refused with nothing written', async () => {

@@ -8,7 +8,15 @@ import { expectHandled, request } from './app.ts'
 import { app, db, expectInvariant, give, newReader, snapshot, send } from './purchase.helpers.ts'
 import { newRoulette, rouletteSnapshot } from './roulette.helpers.ts'
 
-const scalar = fc.oneof(fc.integer(), fc.double(), fc.string({ maxLength: 30 }), fc.constant(null), fc.constant(1), fc.constant(2 ** 60), fc.boolean())
+const scalar = fc.oneof(
+  fc.integer(),
+  fc.double(),
+  fc.string({ maxLength: 30 }),
+  fc.constant(null),
+  fc.constant(1),
+  fc.constant(2 ** 60),
+  fc.boolean(),
+)
 const key = fc.oneof(fc.uuid(), fc.string({ maxLength: 300 }), fc.constant(null), fc.constant('x'.repeat(256)))
 
 describe('bad input on the roulette and shelf routes (1,000 runs each)', () => {
@@ -39,15 +47,25 @@ describe('bad input on the roulette and shelf routes (1,000 runs each)', () => {
     const before = [await snapshot(reader.id), await rouletteSnapshot(reader.id)]
     const field = fc.oneof(fc.string({ maxLength: 40 }), fc.constant(String(eventId)), fc.constant(''), fc.constant('x'.repeat(300)))
     const form = fc.oneof(
-      fc.record({ eventId: field, key: field }, { requiredKeys: [] }).map((r) => new URLSearchParams(r as Record<string, string>).toString()),
+      fc
+        .record({ eventId: field, key: field }, { requiredKeys: [] })
+        .map((r) => new URLSearchParams(r as Record<string, string>).toString()),
       fc.string({ maxLength: 200 }),
     )
     await fc.assert(
-      fc.asyncProperty(form, fc.constantFrom('application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain'), async (body, type) => {
-        const res = await request(app, '/api/v1/roulette/web/spin', { method: 'POST', headers: { origin: 'http://localhost', 'content-type': type, ...reader.headers }, body })
-        expect(res.status).toBeLessThan(500)
-        await res.body?.cancel()
-      }),
+      fc.asyncProperty(
+        form,
+        fc.constantFrom('application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain'),
+        async (body, type) => {
+          const res = await request(app, '/api/v1/roulette/web/spin', {
+            method: 'POST',
+            headers: { origin: 'http://localhost', 'content-type': type, ...reader.headers },
+            body,
+          })
+          expect(res.status).toBeLessThan(500)
+          await res.body?.cancel()
+        },
+      ),
       { numRuns: 1000 },
     )
     expect([await snapshot(reader.id), await rouletteSnapshot(reader.id)]).toEqual(before)

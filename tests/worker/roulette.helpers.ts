@@ -4,10 +4,20 @@ import { app, db, type Reader } from './purchase.helpers.ts'
 
 const DAY = 86_400_000
 export type Wheel = { dailyFreeTickets?: number; prizes: { type: string; amount: number; weight: number }[]; prizeExpiresDays?: number }
-export const FIVE_BONUS: Wheel = { dailyFreeTickets: 0, prizes: [{ type: 'BONUS', amount: 5, weight: 1 }, { type: 'BONUS', amount: 5, weight: 1 }], prizeExpiresDays: 30 }
+export const FIVE_BONUS: Wheel = {
+  dailyFreeTickets: 0,
+  prizes: [
+    { type: 'BONUS', amount: 5, weight: 1 },
+    { type: 'BONUS', amount: 5, weight: 1 },
+  ],
+  prizeExpiresDays: 30,
+}
 
 /** A ROULETTE event (running unless told) with `wheel` as its config; returns its id. */
-export async function newRoulette(wheel: Wheel = FIVE_BONUS, opts: { fromDays?: number; toDays?: number; restriction?: 'ADULT' | 'NON_ADULT' | null; kind?: string } = {}) {
+export async function newRoulette(
+  wheel: Wheel = FIVE_BONUS,
+  opts: { fromDays?: number; toDays?: number; restriction?: 'ADULT' | 'NON_ADULT' | null; kind?: string } = {},
+) {
   const row = await db.first<{ id: number }>(
     `INSERT INTO events (kind, title, starts_at, ends_at, adult_restriction, config) VALUES (?, 'Roulette test', ?, ?, ?, ?) RETURNING id`,
     opts.kind ?? 'ROULETTE',
@@ -23,7 +33,12 @@ export async function newRoulette(wheel: Wheel = FIVE_BONUS, opts: { fromDays?: 
 export async function giveTickets(userId: number, n: number, eventId: number | null, expiresInDays: number | null = 30) {
   const expiresAt = expiresInDays === null ? null : new Date(Date.now() + expiresInDays * DAY).toISOString()
   for (let i = 0; i < n; i++) {
-    await db.run(`INSERT INTO event_tickets (event_id, user_id, kind, source, expires_at) VALUES (?, ?, 'ROULETTE', 'COUPON', ?)`, eventId, userId, expiresAt)
+    await db.run(
+      `INSERT INTO event_tickets (event_id, user_id, kind, source, expires_at) VALUES (?, ?, 'ROULETTE', 'COUPON', ?)`,
+      eventId,
+      userId,
+      expiresAt,
+    )
   }
 }
 

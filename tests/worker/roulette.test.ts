@@ -17,14 +17,29 @@ describe('GET /api/v1/roulette and POST /api/v1/roulette/spin', () => {
     const eventId = await newRoulette()
     await giveTickets(reader.id, 3, eventId)
     const state = (await read(await get(reader, `/api/v1/roulette?eventId=${eventId}`))).data
-    expect(state).toMatchObject({ event: { id: eventId }, prizes: [{ type: 'BONUS', amount: 5 }, { type: 'BONUS', amount: 5 }], tickets: 3, freeSpins: 0, coin: { bonus: 0 } })
+    expect(state).toMatchObject({
+      event: { id: eventId },
+      prizes: [
+        { type: 'BONUS', amount: 5 },
+        { type: 'BONUS', amount: 5 },
+      ],
+      tickets: 3,
+      freeSpins: 0,
+      coin: { bonus: 0 },
+    })
     expect(state.prizes[0]).not.toHaveProperty('weight') // the odds stay on the server
 
     const before = Date.now()
     const res = await spin(reader, { eventId })
     const body = await read(res)
     expect(res.status).toBe(200)
-    expect(body.data).toMatchObject({ eventId, prize: { type: 'BONUS', amount: 5 }, tickets: 2, freeSpins: 0, coin: { bonus: 5, total: 5 } })
+    expect(body.data).toMatchObject({
+      eventId,
+      prize: { type: 'BONUS', amount: 5 },
+      tickets: 2,
+      freeSpins: 0,
+      coin: { bonus: 5, total: 5 },
+    })
     expect([0, 1]).toContain(body.data.prizeIndex)
     const ledger = await db.all(`SELECT kind, type, source, amount, ref FROM coin_ledger WHERE user_id = ?`, reader.id)
     expect(ledger).toEqual([{ kind: 'CHARGE', type: 'BONUS', source: 'EVENT', amount: 5, ref: `event_entry:${body.data.entryId}` }])
@@ -38,7 +53,12 @@ describe('GET /api/v1/roulette and POST /api/v1/roulette/spin', () => {
   it('the running roulette is the default; a NONE prize grants nothing', async () => {
     const reader = await newReader()
     await db.run(`UPDATE events SET is_active = 0 WHERE kind = 'ROULETTE'`)
-    const eventId = await newRoulette({ prizes: [{ type: 'NONE', amount: 0, weight: 1 }, { type: 'NONE', amount: 0, weight: 1 }] })
+    const eventId = await newRoulette({
+      prizes: [
+        { type: 'NONE', amount: 0, weight: 1 },
+        { type: 'NONE', amount: 0, weight: 1 },
+      ],
+    })
     await giveTickets(reader.id, 1, null)
     expect((await read(await get(reader, '/api/v1/roulette'))).data.event.id).toBe(eventId)
     const body = await read(await spin(reader, { eventId }))
@@ -50,11 +70,18 @@ describe('GET /api/v1/roulette and POST /api/v1/roulette/spin', () => {
 
   it('the prize is the drawn slice: the weights decide, never a slice off the wheel', async () => {
     const reader = await newReader()
-    const wheel = { prizes: [{ type: 'BONUS', amount: 1, weight: 3 }, { type: 'FREE_COIN', amount: 10, weight: 1 }, { type: 'MILEAGE', amount: 100, weight: 1 }] }
+    const wheel = {
+      prizes: [
+        { type: 'BONUS', amount: 1, weight: 3 },
+        { type: 'FREE_COIN', amount: 10, weight: 1 },
+        { type: 'MILEAGE', amount: 100, weight: 1 },
+      ],
+    }
     const eventId = await newRoulette(wheel)
     await giveTickets(reader.id, 3, eventId)
     const claim = (k: string) => ({ userId: reader.id, key: k, scope: 'test', requestHash: 'h' })
-    const at = (r: number, k: string) => spinRoulette(db, { userId: reader.id, eventId, claim: claim(k), edition: frEdition, random: () => r })
+    const at = (r: number, k: string) =>
+      spinRoulette(db, { userId: reader.id, eventId, claim: claim(k), edition: frEdition, random: () => r })
     expect((await at(0.59, 'a')).prize).toEqual({ type: 'BONUS', amount: 1 })
     expect((await at(0.6, 'b')).prize).toEqual({ type: 'FREE_COIN', amount: 10 })
     const last = await at(0.99, 'c')
@@ -86,9 +113,15 @@ describe('GET /api/v1/roulette and POST /api/v1/roulette/spin', () => {
     await expectError(await spin({ headers: {} }, { eventId: running }), 401, 'NOT_LOGIN_USER')
     await expectError(await get(null, '/api/v1/roulette'), 401, 'NOT_LOGIN_USER')
     await expectError(await spin(adult, { eventId: running }, null), 400, 'INVALID_PARAMETER')
-    for (const bad of [{}, { eventId: 0 }, { eventId: '1' }, { eventId: 1.5 }, 'nope']) await expectError(await spin(adult, bad), 400, 'INVALID_PARAMETER')
+    for (const bad of [{}, { eventId: 0 }, { eventId: '1' }, { eventId: 1.5 }, 'nope'])
+      await expectError(await spin(adult, bad), 400, 'INVALID_PARAMETER')
     await expectError(await get(adult, '/api/v1/roulette?eventId=abc'), 400, 'INVALID_PARAMETER')
-    expect([await snapshot(adult.id), await rouletteSnapshot(adult.id), await snapshot(minor.id), await rouletteSnapshot(minor.id)]).toEqual(before)
+    expect([
+      await snapshot(adult.id),
+      await rouletteSnapshot(adult.id),
+      await snapshot(minor.id),
+      await rouletteSnapshot(minor.id),
+    ]).toEqual(before)
     // a guest in a restricted event: UNAUTHORIZED_USER (the API asks a guest to sign in before that)
     await expect(assertEventAccess(db, adultsOnly, null, frEdition)).rejects.toMatchObject({ code: 'UNAUTHORIZED_USER' })
     // the restricted events are open to the right readers
@@ -123,7 +156,10 @@ describe('GET /api/v1/roulette and POST /api/v1/roulette/spin', () => {
     await expectError(await spin(reader, { eventId }), 409, 'NOT_EVENT_REMAIN_TICKET')
     const tomorrow = new Date(Date.now() + 86_400_000)
     const claim = { userId: reader.id, key: 'tomorrow', scope: 'test', requestHash: 'h' }
-    expect(await spinRoulette(db, { userId: reader.id, eventId, claim, edition: frEdition }, tomorrow)).toMatchObject({ freeSpins: 0, tickets: 0 })
+    expect(await spinRoulette(db, { userId: reader.id, eventId, claim, edition: frEdition }, tomorrow)).toMatchObject({
+      freeSpins: 0,
+      tickets: 0,
+    })
     expect((await rouletteState(db, { userId: reader.id, eventId, timeZone: frEdition.timeZone }, tomorrow)).freeSpins).toBe(0)
     await expectInvariant(reader.id)
   })
@@ -151,7 +187,9 @@ describe('GET /api/v1/roulette and POST /api/v1/roulette/spin', () => {
     expect(codes.filter((c) => c === '200 SUCCESS')).toHaveLength(3)
     expect(codes.filter((c) => c === '409 NOT_EVENT_REMAIN_TICKET')).toHaveLength(47)
     expect(await rouletteSnapshot(reader.id)).toEqual({ tickets: { n: 3 }, entries: { n: 3 } })
-    expect(await db.first(`SELECT count(*) AS n, sum(amount) AS coins FROM coin_ledger WHERE user_id = ? AND source = 'EVENT'`, reader.id)).toEqual({ n: 3, coins: 15 })
+    expect(
+      await db.first(`SELECT count(*) AS n, sum(amount) AS coins FROM coin_ledger WHERE user_id = ? AND source = 'EVENT'`, reader.id),
+    ).toEqual({ n: 3, coins: 15 })
     expect((await expectInvariant(reader.id)).lots).toBe(15)
     // the same key 20 times at once: one spin, every answer the same
     await giveTickets(reader.id, 3, eventId)
@@ -192,11 +230,17 @@ describe('GET /api/v1/roulette and POST /api/v1/roulette/spin', () => {
     const again = await post(`eventId=${eventId}&key=form-1`) // the same form sent twice: the first answer, no second spin
     expect(again.headers.get('location')).toBe('/roulette?prize=BONUS:5#roulette-status')
     expect(await rouletteSnapshot(reader.id)).toEqual({ tickets: { n: 1 }, entries: { n: 1 } })
-    expect((await post(`eventId=${eventId}&key=form-2`)).headers.get('location')).toBe('/roulette?error=NOT_EVENT_REMAIN_TICKET#roulette-status')
+    expect((await post(`eventId=${eventId}&key=form-2`)).headers.get('location')).toBe(
+      '/roulette?error=NOT_EVENT_REMAIN_TICKET#roulette-status',
+    )
     expect((await post(`eventId=abc&key=form-3`)).headers.get('location')).toBe('/roulette?error=INVALID_PARAMETER#roulette-status')
     expect((await post(`eventId=${eventId}`)).headers.get('location')).toBe('/roulette?error=INVALID_PARAMETER#roulette-status')
     expect((await post(`eventId=${eventId}&key=x`, { origin: 'https://evil.example' })).status).toBe(403)
-    const guest = await request(app, '/api/v1/roulette/web/spin', { method: 'POST', headers: { origin: 'http://localhost', 'content-type': 'application/x-www-form-urlencoded' }, body: `eventId=${eventId}&key=g` })
+    const guest = await request(app, '/api/v1/roulette/web/spin', {
+      method: 'POST',
+      headers: { origin: 'http://localhost', 'content-type': 'application/x-www-form-urlencoded' },
+      body: `eventId=${eventId}&key=g`,
+    })
     expect(guest.status).toBe(303)
     expect(guest.headers.get('location')).toMatch(/^\/user\/login\?callback=/)
     expect(await db.first(`SELECT count(*) AS n FROM coin_ledger WHERE user_id = ?`, reader.id)).toEqual({ n: 1 })

@@ -36,13 +36,20 @@ describe('argon2id password hashes', () => {
 
   it('a sign-up stores argon2id', async () => {
     const email = `hash-${uniq()}@example.com`
-    expect((await json('POST', '/api/v1/auth/sign-up', { email, password: 'Newbie-2026', passwordConfirm: 'Newbie-2026', agreeTerms: true })).status).toBe(200)
-    expect(await env.DB.prepare('SELECT password_hash FROM users WHERE email = ?').bind(email).first<string>('password_hash')).toMatch(/^argon2id\$/)
+    expect(
+      (await json('POST', '/api/v1/auth/sign-up', { email, password: 'Newbie-2026', passwordConfirm: 'Newbie-2026', agreeTerms: true }))
+        .status,
+    ).toBe(200)
+    expect(await env.DB.prepare('SELECT password_hash FROM users WHERE email = ?').bind(email).first<string>('password_hash')).toMatch(
+      /^argon2id\$/,
+    )
   })
 
   it('unknown e-mail, wrong password (argon2id or PBKDF2 account): same answer time; CPU per hash reported', async () => {
     const argonUser = await makeUser()
-    await env.DB.prepare('UPDATE users SET password_hash = ? WHERE id = ?').bind(await hashPassword(PASSWORD, 'test-pepper'), argonUser.id).run()
+    await env.DB.prepare('UPDATE users SET password_hash = ? WHERE id = ?')
+      .bind(await hashPassword(PASSWORD, 'test-pepper'), argonUser.id)
+      .run()
     const legacyUser = await makeUser()
     const unknown: number[] = []
     const argon: number[] = []
@@ -58,7 +65,9 @@ describe('argon2id password hashes', () => {
       await hashPassword('Reader-2026!', 'test-pepper')
       hashMs.push(performance.now() - t)
     }
-    console.log(`argon2id hash ${median(hashMs).toFixed(0)} ms; sign-in answer: unknown ${median(unknown).toFixed(0)} ms, wrong password ${median(argon).toFixed(0)} ms, wrong password on a PBKDF2 hash ${median(legacy).toFixed(0)} ms`)
+    console.log(
+      `argon2id hash ${median(hashMs).toFixed(0)} ms; sign-in answer: unknown ${median(unknown).toFixed(0)} ms, wrong password ${median(argon).toFixed(0)} ms, wrong password on a PBKDF2 hash ${median(legacy).toFixed(0)} ms`,
+    )
     for (const other of [argon, legacy]) {
       const ratio = median(other) / median(unknown)
       expect(ratio).toBeGreaterThan(0.6)

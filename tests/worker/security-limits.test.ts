@@ -31,17 +31,42 @@ describe('per-address limits', () => {
     const users = await Promise.all(Array.from({ length: 40 }, () => makeUser()))
     const ip = address()
     await freshWindowRoom()
-    const answers = await Promise.all(users.map(async (u) => read(await json('POST', '/api/v1/auth/sign-in', { email: u.email, password: 'Spray-2026!' }, { 'cf-connecting-ip': ip, 'x-real-ip': `10.1.1.${hosts}` }))))
+    const answers = await Promise.all(
+      users.map(async (u) =>
+        read(
+          await json(
+            'POST',
+            '/api/v1/auth/sign-in',
+            { email: u.email, password: 'Spray-2026!' },
+            { 'cf-connecting-ip': ip, 'x-real-ip': `10.1.1.${hosts}` },
+          ),
+        ),
+      ),
+    )
     expect(answers.filter((a) => a.code === 'INVALID_PASSWORD').length).toBeLessThanOrEqual(10)
     expect(answers.filter((a) => a.code === 'DUPLICATE_LOGIN').length).toBeGreaterThanOrEqual(30)
-    expect((await json('POST', '/api/v1/auth/sign-in', { email: users[0]!.email, password: PASSWORD }, { 'cf-connecting-ip': address() })).status).toBe(200)
+    expect(
+      (await json('POST', '/api/v1/auth/sign-in', { email: users[0]!.email, password: PASSWORD }, { 'cf-connecting-ip': address() }))
+        .status,
+    ).toBe(200)
   })
 
   it('10 SMS to 10 numbers from one address (forged X-Real-IP each time): 5 sent, the rest ALREADY_SEND_SMS', async () => {
     const ip = address()
     const phones = Array.from({ length: 10 }, (_, i) => mobile(i))
     await freshWindowRoom()
-    const answers = await Promise.all(phones.map(async (phone, i) => read(await json('POST', '/api/v1/auth/sms/send', { purpose: 'FIND_ID', phone }, { 'cf-connecting-ip': ip, 'x-real-ip': `10.2.2.${i}` }))))
+    const answers = await Promise.all(
+      phones.map(async (phone, i) =>
+        read(
+          await json(
+            'POST',
+            '/api/v1/auth/sms/send',
+            { purpose: 'FIND_ID', phone },
+            { 'cf-connecting-ip': ip, 'x-real-ip': `10.2.2.${i}` },
+          ),
+        ),
+      ),
+    )
     expect(answers.filter((a) => a.result === 'SUCCESS')).toHaveLength(5)
     expect(answers.filter((a) => a.code === 'ALREADY_SEND_SMS')).toHaveLength(5)
     const sent = (await Promise.all(phones.map((p) => outboxFor(p)))).flat()
@@ -52,7 +77,18 @@ describe('per-address limits', () => {
     const ip = address()
     const emails = Array.from({ length: 15 }, (_, i) => `stranger-${Date.now()}-${i}@example.com`)
     await freshWindowRoom()
-    const answers = await Promise.all(emails.map(async (email) => read(await json('POST', '/api/v1/auth/sign-up', { email, password: 'Newbie-2026', passwordConfirm: 'Newbie-2026', agreeTerms: true }, { 'cf-connecting-ip': ip }))))
+    const answers = await Promise.all(
+      emails.map(async (email) =>
+        read(
+          await json(
+            'POST',
+            '/api/v1/auth/sign-up',
+            { email, password: 'Newbie-2026', passwordConfirm: 'Newbie-2026', agreeTerms: true },
+            { 'cf-connecting-ip': ip },
+          ),
+        ),
+      ),
+    )
     expect(answers.filter((a) => a.result === 'SUCCESS')).toHaveLength(5)
     expect(answers.filter((a) => a.code === 'FREQUENT_REQUEST')).toHaveLength(10)
     expect((await Promise.all(emails.map((e) => outboxFor(e)))).flat()).toHaveLength(5)
@@ -63,7 +99,18 @@ describe('per-address limits', () => {
   it('code checks from one address: at most 10 a minute, then FREQUENT_REQUEST', async () => {
     const ip = address()
     await freshWindowRoom()
-    const answers = await Promise.all(Array.from({ length: 15 }, async (_, i) => read(await json('POST', '/api/v1/auth/sms/verify', { purpose: 'FIND_ID', phone: mobile(50 + i), code: '123456' }, { 'cf-connecting-ip': ip }))))
+    const answers = await Promise.all(
+      Array.from({ length: 15 }, async (_, i) =>
+        read(
+          await json(
+            'POST',
+            '/api/v1/auth/sms/verify',
+            { purpose: 'FIND_ID', phone: mobile(50 + i), code: '123456' },
+            { 'cf-connecting-ip': ip },
+          ),
+        ),
+      ),
+    )
     expect(answers.filter((a) => a.code === 'NOT_FOUND_SMS_USER')).toHaveLength(10)
     expect(answers.filter((a) => a.code === 'FREQUENT_REQUEST')).toHaveLength(5)
   })
@@ -72,11 +119,22 @@ describe('per-address limits', () => {
 describe('per-edition limit', () => {
   it('SMS from 101 addresses on one edition: 100 sent in the minute, the 101st ALREADY_SEND_SMS', async () => {
     const app = appFor(parseEdition('th', th), frMessages)
-    const send = (i: number) => request(app, '/api/v1/auth/sms/send', { method: 'POST', headers: { 'content-type': 'application/json', 'cf-connecting-ip': `198.18.0.${i}` }, body: JSON.stringify({ purpose: 'FIND_ID', phone: `+3361${String(Date.now() % 1e4).padStart(4, '0')}${String(i).padStart(3, '0')}` }) })
+    const send = (i: number) =>
+      request(app, '/api/v1/auth/sms/send', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'cf-connecting-ip': `198.18.0.${i}` },
+        body: JSON.stringify({
+          purpose: 'FIND_ID',
+          phone: `+3361${String(Date.now() % 1e4).padStart(4, '0')}${String(i).padStart(3, '0')}`,
+        }),
+      })
     await freshWindowRoom()
     for (let i = 0; i < 100; i += 20) {
       const batch = await Promise.all(Array.from({ length: 20 }, async (_, j) => read(await send(i + j))))
-      expect(batch.every((a) => a.result === 'SUCCESS'), JSON.stringify(batch.find((a) => a.result !== 'SUCCESS'))).toBe(true)
+      expect(
+        batch.every((a) => a.result === 'SUCCESS'),
+        JSON.stringify(batch.find((a) => a.result !== 'SUCCESS')),
+      ).toBe(true)
     }
     await expectError(await send(100), 409, 'ALREADY_SEND_SMS')
   })

@@ -23,7 +23,9 @@ describe('password failures per account and address', () => {
   it('40 parallel wrong passwords from one address: at most 5 evaluated; that address locked, the owner elsewhere signs in', async () => {
     const user = await makeUser()
     const ATTACKER = attacker()
-    const answers = await Promise.all(Array.from({ length: 40 }, async (_, i) => read(await signInFrom(ATTACKER, user.email, `Wrong-${i}-pass`))))
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, async (_, i) => read(await signInFrom(ATTACKER, user.email, `Wrong-${i}-pass`))),
+    )
     expect(answers.filter((a) => a.code === 'INVALID_PASSWORD').length).toBeLessThanOrEqual(5)
     expect(answers.filter((a) => a.code === 'DUPLICATE_LOGIN').length).toBeGreaterThanOrEqual(35)
     // the attacker's address stays locked, even with the right password
@@ -37,7 +39,8 @@ describe('password failures per account and address', () => {
   it('a forged X-Real-IP does not move the attacker to a fresh bucket', async () => {
     const user = await makeUser()
     const ATTACKER = attacker()
-    for (let i = 0; i < 5; i++) await expectError(await signInFrom(ATTACKER, user.email, `Wrong-${i}-pass`, { 'x-real-ip': `10.0.0.${i}` }), 401, 'INVALID_PASSWORD')
+    for (let i = 0; i < 5; i++)
+      await expectError(await signInFrom(ATTACKER, user.email, `Wrong-${i}-pass`, { 'x-real-ip': `10.0.0.${i}` }), 401, 'INVALID_PASSWORD')
     await expectError(await signInFrom(ATTACKER, user.email, `Wrong-x-pass`, { 'x-real-ip': '10.9.9.9' }), 429, 'DUPLICATE_LOGIN')
   })
 
@@ -47,9 +50,19 @@ describe('password failures per account and address', () => {
     for (let i = 0; i < 6; i++) await signInFrom(ATTACKER, user.email, `Wrong-${i}-pass`)
     await expectError(await signInFrom(ATTACKER, user.email, PASSWORD), 429, 'DUPLICATE_LOGIN')
     await json('POST', '/api/v1/auth/mail/password', { email: user.email })
-    const mail = await env.DB.prepare(`SELECT body FROM outbox WHERE recipient = ? AND template = 'reset-password' ORDER BY id DESC`).bind(user.email).first<string>('body')
+    const mail = await env.DB.prepare(`SELECT body FROM outbox WHERE recipient = ? AND template = 'reset-password' ORDER BY id DESC`)
+      .bind(user.email)
+      .first<string>('body')
     const url = new URL(/https?:\/\/\S+/.exec(mail!)![0])
-    expect((await json('POST', '/api/v1/auth/local/reset/password', { userId: user.id, uuid: url.searchParams.get('uuid'), newPassword: 'Brand-new-2026' })).status).toBe(200)
+    expect(
+      (
+        await json('POST', '/api/v1/auth/local/reset/password', {
+          userId: user.id,
+          uuid: url.searchParams.get('uuid'),
+          newPassword: 'Brand-new-2026',
+        })
+      ).status,
+    ).toBe(200)
     expect((await signInFrom(ATTACKER, user.email, 'Brand-new-2026')).status).toBe(200)
   })
 })

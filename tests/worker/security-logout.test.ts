@@ -17,7 +17,11 @@ beforeAll(async () => {
 
 const get = (path: string, headers: Record<string, string>) => request(app, path, { headers })
 const postComment = (headers: Record<string, string>, contentsId: number) =>
-  request(app, '/api/v1/comment', { method: 'POST', headers: { 'content-type': 'application/json', origin: 'http://localhost', ...headers }, body: JSON.stringify({ contentsId, text: 'Un commentaire après la déconnexion' }) })
+  request(app, '/api/v1/comment', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: 'http://localhost', ...headers },
+    body: JSON.stringify({ contentsId, text: 'Un commentaire après la déconnexion' }),
+  })
 
 /** Everything a copied credential could still do: read the profile, read the session, post a comment. */
 async function expectRefused(headers: Record<string, string>, contentsId: number) {
@@ -48,7 +52,10 @@ describe('logout ends the session at once', () => {
     const cookie = `${csrfCookie}; ${await webCookie(user.email)}`
     expect(((await (await get('/api/auth/session', { cookie })).json()) as { user?: { email: string } }).user?.email).toBe(user.email)
     const out = await request(app, '/api/auth/signout', {
-      method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'http://localhost', cookie }, body: new URLSearchParams({ csrfToken, json: 'true' }).toString(),
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'http://localhost', cookie },
+      body: new URLSearchParams({ csrfToken, json: 'true' }).toString(),
     })
     expect(out.status).toBe(200)
     await expectRefused({ cookie }, seriesId)
@@ -66,7 +73,11 @@ describe('logout ends the session at once', () => {
     await expectError(await get('/api/v1/coin', headers), 401, 'NEED_TO_REFRESH')
     await expectError(await postComment(headers, seriesId), 401, 'NEED_TO_REFRESH')
     // the refresh the app tries next is refused too: the app signs out
-    await expectError(await json('POST', '/api/v1/auth/refresh', { accessToken: t.accessToken.value, refreshToken: t.refreshToken.value }), 401, 'NOT_FOUND_REFRESH_TOKEN')
+    await expectError(
+      await json('POST', '/api/v1/auth/refresh', { accessToken: t.accessToken.value, refreshToken: t.refreshToken.value }),
+      401,
+      'NOT_FOUND_REFRESH_TOKEN',
+    )
     expect((await get('/api/v1/user/me', bearer(other.accessToken.value))).status).toBe(200)
   })
 })

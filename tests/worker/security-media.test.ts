@@ -16,7 +16,12 @@ async function askWithImage(reader: Awaited<ReturnType<typeof newReader>>): Prom
   body.set('title', 'Capture')
   body.set('text', 'Voir la capture de mon relevé bancaire')
   body.append('images', new File([png], 'releve.png', { type: 'image/png' }))
-  const res = await request(app, '/api/v1/qna/web/register', { method: 'POST', redirect: 'manual', headers: { ...reader.headers, origin: 'http://localhost' }, body })
+  const res = await request(app, '/api/v1/qna/web/register', {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { ...reader.headers, origin: 'http://localhost' },
+    body,
+  })
   expect(res.status).toBe(303)
   return Number(/sent=(\d+)/.exec(res.headers.get('location')!)![1])
 }

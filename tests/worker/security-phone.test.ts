@@ -21,7 +21,9 @@ describe('one phone number, one bucket', () => {
     expect(sent).toMatchObject({ result: 'SUCCESS', data: { sent: true } })
     for (const phone of others) await expectError(await send(phone), 409, 'ALREADY_SEND_SMS')
     expect(await outboxFor('+33698765432')).toHaveLength(1)
-    const codes = await env.DB.prepare(`SELECT target FROM one_time_codes WHERE kind = 'SMS' AND target LIKE '%698765432'`).all<{ target: string }>()
+    const codes = await env.DB.prepare(`SELECT target FROM one_time_codes WHERE kind = 'SMS' AND target LIKE '%698765432'`).all<{
+      target: string
+    }>()
     expect(codes.results.map((r) => r.target)).toEqual(['+33698765432'])
   })
 
@@ -29,7 +31,9 @@ describe('one phone number, one bucket', () => {
     const forms = ['+33698765400', '33698765400', '0033698765400', '0698765400', '+33 6 98 76 54 00', '06.98.76.54.00']
     for (const [i, phone] of forms.entries()) {
       // the previous code is spent (as after a verification), so only the daily limit can refuse
-      await env.DB.prepare(`UPDATE one_time_codes SET used_at = ? WHERE kind = 'SMS' AND target = '+33698765400'`).bind(new Date().toISOString()).run()
+      await env.DB.prepare(`UPDATE one_time_codes SET used_at = ? WHERE kind = 'SMS' AND target = '+33698765400'`)
+        .bind(new Date().toISOString())
+        .run()
       const res = await send(phone)
       if (i < 5) expect((await read(res)).result, phone).toBe('SUCCESS')
       else await expectError(res, 409, 'EXCEED_AUTH_COUNT')

@@ -12,7 +12,11 @@ async function own(userId: number, episodeId: number, kind: string, expiresInHou
   const expiresAt = expiresInHours === null ? null : new Date(Date.now() + expiresInHours * HOUR).toISOString()
   await db.run(
     `INSERT INTO ownerships (user_id, series_id, episode_id, kind, expires_at, created_at) SELECT ?, series_id, id, ?, ?, ? FROM episodes WHERE id = ?`,
-    userId, kind, expiresAt, createdAt, episodeId,
+    userId,
+    kind,
+    expiresAt,
+    createdAt,
+    episodeId,
   )
 }
 
@@ -37,12 +41,17 @@ describe('library shelves', () => {
     expect(next).toBeNull()
     expect(items.map((s: { seriesId: number }) => s.seriesId)).toEqual([b.seriesId, a.seriesId])
     const shelfA = items[1]
-    expect(shelfA.episodes.map((e: { no: number; kind: string }) => [e.no, e.kind])).toEqual([[1, 'RENT'], [2, 'POSSESSION']])
+    expect(shelfA.episodes.map((e: { no: number; kind: string }) => [e.no, e.kind])).toEqual([
+      [1, 'RENT'],
+      [2, 'POSSESSION'],
+    ])
     expect(Date.parse(shelfA.episodes[0].expiresAt) - Date.now()).toBeGreaterThan(47 * HOUR)
     expect(shelfA.nextExpiry).toBe(shelfA.episodes[0].expiresAt)
     expect(items[0]).toMatchObject({ nextExpiry: null, episodes: [{ no: 3, kind: 'POSSESSION', expiresAt: null }] })
 
-    expect((await read(await get(other, '/api/v1/library/my'))).data.items.map((s: { seriesId: number }) => s.seriesId)).toEqual([c.seriesId])
+    expect((await read(await get(other, '/api/v1/library/my'))).data.items.map((s: { seriesId: number }) => s.seriesId)).toEqual([
+      c.seriesId,
+    ])
   })
 
   it('/library/my pages by cursor: every series once, in order', async () => {
@@ -57,7 +66,9 @@ describe('library shelves', () => {
     let cursor: string | null = null
     let pages = 0
     do {
-      const page: { items: { seriesId: number }[]; next: string | null } = (await read(await get(reader, `/api/v1/library/my${cursor ? `?cursor=${cursor}` : ''}`))).data
+      const page: { items: { seriesId: number }[]; next: string | null } = (
+        await read(await get(reader, `/api/v1/library/my${cursor ? `?cursor=${cursor}` : ''}`))
+      ).data
       seen.push(...page.items.map((s) => s.seriesId))
       cursor = page.next
       pages++
@@ -72,7 +83,12 @@ describe('library shelves', () => {
     const series = [] as number[]
     for (let i = 0; i < 22; i++) series.push((await newSeries({ episodes: 1 })).seriesId)
     for (const [i, id] of series.entries()) {
-      await db.run(`INSERT INTO favorites (user_id, series_id, created_at) VALUES (?, ?, ?)`, reader.id, id, `2026-09-${String(1 + i).padStart(2, '0')}T00:00:00.000Z`)
+      await db.run(
+        `INSERT INTO favorites (user_id, series_id, created_at) VALUES (?, ?, ?)`,
+        reader.id,
+        id,
+        `2026-09-${String(1 + i).padStart(2, '0')}T00:00:00.000Z`,
+      )
     }
     const first = (await read(await get(reader, '/api/v1/library/favorite'))).data
     expect(first.items).toHaveLength(20)

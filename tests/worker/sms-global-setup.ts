@@ -27,7 +27,14 @@ declare module 'vitest' {
   }
 }
 
-export type RecordedSms = { path: string; auth: string | null; to: string | null; from: string | null; messagingServiceSid: string | null; body: string | null }
+export type RecordedSms = {
+  path: string
+  auth: string | null
+  to: string | null
+  from: string | null
+  messagingServiceSid: string | null
+  body: string | null
+}
 
 export default async function setup(project: TestProject) {
   const recorded: RecordedSms[] = []
@@ -43,16 +50,47 @@ export default async function setup(project: TestProject) {
     req.on('end', () => {
       const form = new URLSearchParams(raw)
       const to = form.get('To')
-      recorded.push({ path: req.url ?? '', auth: req.headers.authorization ?? null, to, from: form.get('From'), messagingServiceSid: form.get('MessagingServiceSid'), body: form.get('Body') })
-      const expected = `Basic ${Buffer.from(`${SMS_ACCOUNT_SID}:${SMS_AUTH_TOKEN}`).toString('base64')}`
-      if (req.method !== 'POST' || req.url !== `/2010-04-01/Accounts/${SMS_ACCOUNT_SID}/Messages.json`) return reply(404, { code: 20404, message: 'The requested resource was not found', status: 404 })
-      if (req.headers.authorization !== expected) return reply(401, { code: 20003, message: 'Authenticate', more_info: 'https://www.twilio.com/docs/errors/20003', status: 401 })
-      if (to === SMS_FAILING) return reply(500, { code: 20500, message: 'Internal Server Error', more_info: 'https://www.twilio.com/docs/errors/20500', status: 500 })
-      if (to === SMS_REJECTED) return reply(400, { code: 21211, message: `The 'To' number ${to} is not a valid phone number.`, more_info: 'https://www.twilio.com/docs/errors/21211', status: 400 })
-      const answer = () => reply(201, {
-        sid: `SM${String(++seq).padStart(32, '0')}`, account_sid: SMS_ACCOUNT_SID, to, from: form.get('From'), body: form.get('Body'),
-        status: 'queued', num_segments: '1', direction: 'outbound-api', api_version: '2010-04-01', error_code: null, error_message: null,
+      recorded.push({
+        path: req.url ?? '',
+        auth: req.headers.authorization ?? null,
+        to,
+        from: form.get('From'),
+        messagingServiceSid: form.get('MessagingServiceSid'),
+        body: form.get('Body'),
       })
+      const expected = `Basic ${Buffer.from(`${SMS_ACCOUNT_SID}:${SMS_AUTH_TOKEN}`).toString('base64')}`
+      if (req.method !== 'POST' || req.url !== `/2010-04-01/Accounts/${SMS_ACCOUNT_SID}/Messages.json`)
+        return reply(404, { code: 20404, message: 'The requested resource was not found', status: 404 })
+      if (req.headers.authorization !== expected)
+        return reply(401, { code: 20003, message: 'Authenticate', more_info: 'https://www.twilio.com/docs/errors/20003', status: 401 })
+      if (to === SMS_FAILING)
+        return reply(500, {
+          code: 20500,
+          message: 'Internal Server Error',
+          more_info: 'https://www.twilio.com/docs/errors/20500',
+          status: 500,
+        })
+      if (to === SMS_REJECTED)
+        return reply(400, {
+          code: 21211,
+          message: `The 'To' number ${to} is not a valid phone number.`,
+          more_info: 'https://www.twilio.com/docs/errors/21211',
+          status: 400,
+        })
+      const answer = () =>
+        reply(201, {
+          sid: `SM${String(++seq).padStart(32, '0')}`,
+          account_sid: SMS_ACCOUNT_SID,
+          to,
+          from: form.get('From'),
+          body: form.get('Body'),
+          status: 'queued',
+          num_segments: '1',
+          direction: 'outbound-api',
+          api_version: '2010-04-01',
+          error_code: null,
+          error_message: null,
+        })
       if (to === SMS_SLOW) setTimeout(answer, 8_000)
       else answer()
     })

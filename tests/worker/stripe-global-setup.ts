@@ -20,7 +20,13 @@ declare module 'vitest' {
   }
 }
 
-export type RecordedRequest = { method: string; path: string; idempotencyKey: string | null; authorization: string | null; params: Record<string, string> }
+export type RecordedRequest = {
+  method: string
+  path: string
+  idempotencyKey: string | null
+  authorization: string | null
+  params: Record<string, string>
+}
 type Fault = { match: string; kind: 'status500' | 'hang' | 'hold'; times: number }
 
 export const STRIPE_TEST_SECRET_KEY = 'sk_test_worker0123456789abcdef'
@@ -28,7 +34,12 @@ export const STRIPE_TEST_WEBHOOK_SECRET = 'whsec_worker0123456789abcdef'
 
 /** The worker project's Stripe bindings (vitest.config.ts). */
 export function stripeTestBindings(apiUrl: string): Record<string, string> {
-  return { STRIPE_SECRET_KEY: STRIPE_TEST_SECRET_KEY, STRIPE_WEBHOOK_SECRET: STRIPE_TEST_WEBHOOK_SECRET, STRIPE_API_URL: apiUrl, STRIPE_API_TIMEOUT_MS: '1000' }
+  return {
+    STRIPE_SECRET_KEY: STRIPE_TEST_SECRET_KEY,
+    STRIPE_WEBHOOK_SECRET: STRIPE_TEST_WEBHOOK_SECRET,
+    STRIPE_API_URL: apiUrl,
+    STRIPE_API_TIMEOUT_MS: '1000',
+  }
 }
 
 const json = (res: http.ServerResponse, status: number, body: unknown) => {
@@ -41,7 +52,11 @@ const random = (prefix: string) => `${prefix}_test_${Math.random().toString(36).
 function checkoutSession(p: Record<string, string>) {
   const id = random('cs')
   const amount = Number(p['line_items[0][price_data][unit_amount]']) * Number(p['line_items[0][quantity]'] ?? 1)
-  const metadata = Object.fromEntries(Object.entries(p).filter(([k]) => /^metadata\[/.test(k)).map(([k, v]) => [k.slice(9, -1), v]))
+  const metadata = Object.fromEntries(
+    Object.entries(p)
+      .filter(([k]) => /^metadata\[/.test(k))
+      .map(([k, v]) => [k.slice(9, -1), v]),
+  )
   return {
     id,
     object: 'checkout.session',
@@ -66,7 +81,18 @@ function checkoutSession(p: Record<string, string>) {
 
 /** A Refund as Stripe answers `POST /v1/refunds`. */
 function refund(p: Record<string, string>) {
-  return { id: random('re'), object: 'refund', amount: 0, charge: random('ch'), created: Math.floor(Date.now() / 1000), currency: 'eur', metadata: {}, payment_intent: p.payment_intent ?? null, reason: null, status: 'succeeded' }
+  return {
+    id: random('re'),
+    object: 'refund',
+    amount: 0,
+    charge: random('ch'),
+    created: Math.floor(Date.now() / 1000),
+    currency: 'eur',
+    metadata: {},
+    payment_intent: p.payment_intent ?? null,
+    reason: null,
+    status: 'succeeded',
+  }
 }
 
 export default async function setup(project: TestProject) {
@@ -93,14 +119,24 @@ export default async function setup(project: TestProject) {
       }
       const params = Object.fromEntries(new URLSearchParams(raw))
       const idempotencyKey = (req.headers['idempotency-key'] as string | undefined) ?? null
-      requests.push({ method: req.method ?? '', path, idempotencyKey, authorization: (req.headers.authorization as string | undefined) ?? null, params })
+      requests.push({
+        method: req.method ?? '',
+        path,
+        idempotencyKey,
+        authorization: (req.headers.authorization as string | undefined) ?? null,
+        params,
+      })
       const answer = () => {
         const replay = idempotencyKey ? answers.get(`${path} ${idempotencyKey}`) : undefined
         if (replay) return json(res, replay.status, replay.body)
         let out: { status: number; body: unknown }
         if (req.method === 'POST' && path === '/v1/checkout/sessions') out = { status: 200, body: checkoutSession(params) }
         else if (req.method === 'POST' && path === '/v1/refunds') out = { status: 200, body: refund(params) }
-        else out = { status: 404, body: { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: ${path})` } } }
+        else
+          out = {
+            status: 404,
+            body: { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: ${path})` } },
+          }
         if (idempotencyKey && out.status === 200) answers.set(`${path} ${idempotencyKey}`, out)
         json(res, out.status, out.body)
       }

@@ -33,7 +33,13 @@ describe('/api/v1/viewer/auto-unlock/{seriesId}', () => {
   it('is off until the reader opts in; the opt-in keeps its cap and kind; opting out turns it off', async () => {
     const s = await newSeries({ episodes: 3, free: 1 })
     const reader = await newReader()
-    expect((await read(await auto(reader, s.seriesId, 'GET'))).data).toEqual({ seriesId: s.seriesId, enabled: false, budget: null, kind: 'RENT', spent: 0 })
+    expect((await read(await auto(reader, s.seriesId, 'GET'))).data).toEqual({
+      seriesId: s.seriesId,
+      enabled: false,
+      budget: null,
+      kind: 'RENT',
+      spent: 0,
+    })
     const on = await auto(reader, s.seriesId, 'PUT', { budget: 20, kind: 'POSSESSION' })
     expect(on.status).toBe(200)
     expect(on.headers.get('cache-control')).toBe('private, no-store')
@@ -81,7 +87,16 @@ describe('/api/v1/viewer/auto-unlock/{seriesId}', () => {
     await expectError(await auto(reader, 99999999, 'GET'), 404, 'NOT_EXIST')
     await expectError(await auto(reader, 99999999, 'PUT', { budget: 10 }), 404, 'NOT_EXIST')
     await expectError(await auto(reader, 'abc', 'DELETE'), 404, 'NOT_EXIST')
-    for (const body of [{}, { budget: 0 }, { budget: -5 }, { budget: 10_001 }, { budget: 1.5 }, { budget: '10' }, { budget: 10, kind: 'GIFT' }, 'nope']) {
+    for (const body of [
+      {},
+      { budget: 0 },
+      { budget: -5 },
+      { budget: 10_001 },
+      { budget: 1.5 },
+      { budget: '10' },
+      { budget: 10, kind: 'GIFT' },
+      'nope',
+    ]) {
       await expectError(await auto(reader, s.seriesId, 'PUT', body), 400, 'INVALID_PARAMETER')
     }
     expect(await db.first(`SELECT 1 FROM auto_unlock WHERE user_id = ?`, reader.id)).toBeNull()
@@ -99,13 +114,27 @@ describe('generated bad input on the viewer and library routes (docs/QUALITY.md:
     const body = fc.oneof(
       fc.json(),
       fc.string(),
-      fc.record({ budget: fc.oneof(fc.integer(), fc.double(), fc.string(), fc.constant(null)), kind: fc.oneof(fc.string(), fc.constantFrom('RENT', 'POSSESSION', 'rent', '')) }, { requiredKeys: [] }),
+      fc.record(
+        {
+          budget: fc.oneof(fc.integer(), fc.double(), fc.string(), fc.constant(null)),
+          kind: fc.oneof(fc.string(), fc.constantFrom('RENT', 'POSSESSION', 'rent', '')),
+        },
+        { requiredKeys: [] },
+      ),
     )
-    await fc.assert(fc.asyncProperty(body, fc.oneof(fc.constant(String(s.seriesId)), fc.string({ maxLength: 12 })), fc.string({ maxLength: 60 }), async (b, id, cursor) => {
-      const put = await auto(reader, encodeURIComponent(id), 'PUT', b)
-      await expectHandled(put)
-      await expectHandled(await get(reader, `/api/v1/library/recent?cursor=${encodeURIComponent(cursor)}`))
-    }), { numRuns: 1000 })
+    await fc.assert(
+      fc.asyncProperty(
+        body,
+        fc.oneof(fc.constant(String(s.seriesId)), fc.string({ maxLength: 12 })),
+        fc.string({ maxLength: 60 }),
+        async (b, id, cursor) => {
+          const put = await auto(reader, encodeURIComponent(id), 'PUT', b)
+          await expectHandled(put)
+          await expectHandled(await get(reader, `/api/v1/library/recent?cursor=${encodeURIComponent(cursor)}`))
+        },
+      ),
+      { numRuns: 1000 },
+    )
     // nothing a bad body sent was stored (a valid opt-in may have been generated: it must be sane)
     const rows = await db.all<{ budget: number; kind: string }>(`SELECT budget, kind FROM auto_unlock WHERE user_id = ?`, reader.id)
     for (const r of rows) {

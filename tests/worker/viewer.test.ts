@@ -12,15 +12,32 @@ const PIXELS = new Uint8Array([82, 73, 70, 70, 1, 2, 3, 4, 87, 69, 66, 80])
 
 /** Two slices of 720×800 and 720×1600 for the episode, stored at every slice width. */
 async function withSlices(episodeId: number) {
-  for (const [n, height] of [[1, 800], [2, 1600]] as const) {
+  for (const [n, height] of [
+    [1, 800],
+    [2, 1600],
+  ] as const) {
     const key = `test/viewer/${episodeId}/${n}`
-    await db.run(`INSERT INTO episode_images (episode_id, position, key, width, height, alt) VALUES (?, ?, ?, 720, ?, ?)`, episodeId, n, key, height, `Image ${n}`)
+    await db.run(
+      `INSERT INTO episode_images (episode_id, position, key, width, height, alt) VALUES (?, ?, ?, 720, ?, ?)`,
+      episodeId,
+      n,
+      key,
+      height,
+      `Image ${n}`,
+    )
     for (const w of [640, 828, 1080]) await env.MEDIA.put(`${key}/${w}.webp`, PIXELS, { httpMetadata: { contentType: 'image/webp' } })
   }
 }
 
 async function own(reader: Reader, seriesId: number, episodeId: number, kind: string, expiresAt: string | null) {
-  await db.run(`INSERT INTO ownerships (user_id, series_id, episode_id, kind, expires_at) VALUES (?, ?, ?, ?, ?)`, reader.id, seriesId, episodeId, kind, expiresAt)
+  await db.run(
+    `INSERT INTO ownerships (user_id, series_id, episode_id, kind, expires_at) VALUES (?, ?, ?, ?, ?)`,
+    reader.id,
+    seriesId,
+    episodeId,
+    kind,
+    expiresAt,
+  )
 }
 
 /** A series whose first episode is free and the two others paid, all with slices. */
@@ -84,7 +101,14 @@ describe('GET /api/v1/viewer/{episodeId}', () => {
     await expectError(await get(null, url), 403, 'UNAUTHORIZED_CONTENTS')
     await expectError(await get(reader, url.replace('w=640', 'w=1080')), 403, 'UNAUTHORIZED_CONTENTS')
     await expectError(await get(reader, url.replace('/slice/2', '/slice/1')), 403, 'UNAUTHORIZED_CONTENTS')
-    await expectError(await get(reader, url.replace(/exp=\d+/, (m) => `exp=${Number(m.slice(4)) + 600}`)), 403, 'UNAUTHORIZED_CONTENTS')
+    await expectError(
+      await get(
+        reader,
+        url.replace(/exp=\d+/, (m) => `exp=${Number(m.slice(4)) + 600}`),
+      ),
+      403,
+      'UNAUTHORIZED_CONTENTS',
+    )
     await expectError(await get(reader, `/api/v1/viewer/${f.paid}/slice/2?w=640`), 403, 'UNAUTHORIZED_CONTENTS')
     // a refused session cookie is told to sign in again
     await expectError(await request(app, url, { headers: { authorization: 'Bearer not.a.token' } }), 401, 'NOT_FOUND_ACCESS_TOKEN')
@@ -130,7 +154,10 @@ describe('POST /api/v1/viewer/{episodeId}/progress', () => {
     const res = await post(reader, f.paid, { position: 0.42 })
     expect(res.status).toBe(200)
     expect((await read(res)).data).toMatchObject({ episodeId: f.paid, position: 0.42 })
-    const rows = await db.all<{ episode_id: number; position: number }>(`SELECT episode_id, position FROM reading_progress WHERE user_id = ?`, reader.id)
+    const rows = await db.all<{ episode_id: number; position: number }>(
+      `SELECT episode_id, position FROM reading_progress WHERE user_id = ?`,
+      reader.id,
+    )
     expect(rows).toEqual([{ episode_id: f.paid, position: 0.42 }])
     expect((await read(await get(reader, `/api/v1/viewer/${f.paid}`))).data.progress).toBe(0.42)
     expect((await read(await get(reader, `/api/v1/viewer/${f.free}`))).data.progress).toBeNull()
@@ -159,10 +186,23 @@ describe('bad ids and parameters', () => {
       await expectError(await get(null, `/api/v1/viewer/${encodeURIComponent(p)}/slice/1`), 404, 'NOT_FOUND_EPISODE')
     }
     await expectError(await get(null, `/api/v1/viewer/${f.free}/slice/9`), 404, 'NOT_FOUND_EPISODE')
-    for (const q of ['slice/0', 'slice/abc', 'slice/1?w=abc', 'slice/1?w=0', 'slice/1?w=99999', 'slice/1?exp=x', `slice/1?sig=${'a'.repeat(100)}`]) {
+    for (const q of [
+      'slice/0',
+      'slice/abc',
+      'slice/1?w=abc',
+      'slice/1?w=0',
+      'slice/1?w=99999',
+      'slice/1?exp=x',
+      `slice/1?sig=${'a'.repeat(100)}`,
+    ]) {
       await expectError(await get(null, `/api/v1/viewer/${f.free}/${q}`), 400, 'INVALID_PARAMETER')
     }
-    const fuzz = ['/api/v1/viewer/', '/api/v1/viewer/1/slice/', `/api/v1/viewer/${f.paid}/slice/1?w=640&exp=1&sig=${'A'.repeat(43)}`, `/api/v1/viewer/${f.paid}/slice/1?exp=99999999999&sig=%ZZ`]
+    const fuzz = [
+      '/api/v1/viewer/',
+      '/api/v1/viewer/1/slice/',
+      `/api/v1/viewer/${f.paid}/slice/1?w=640&exp=1&sig=${'A'.repeat(43)}`,
+      `/api/v1/viewer/${f.paid}/slice/1?exp=99999999999&sig=%ZZ`,
+    ]
     for (const p of fuzz) expect((await get(null, p)).status).toBeLessThan(500)
   })
 })

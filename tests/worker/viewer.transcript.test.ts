@@ -21,7 +21,11 @@ const BALLOONS: TranscriptLine[] = [
 async function withTranscript(episodeId: number) {
   await db.run(
     `INSERT INTO episode_images (episode_id, position, key, width, height, alt, transcript) VALUES (?, 1, ?, 720, 800, 'Ada écoute à la porte.', ?), (?, 2, ?, 720, 800, 'Une porte fermée.', NULL)`,
-    episodeId, `test/tr/${episodeId}/1`, JSON.stringify(BALLOONS), episodeId, `test/tr/${episodeId}/2`,
+    episodeId,
+    `test/tr/${episodeId}/1`,
+    JSON.stringify(BALLOONS),
+    episodeId,
+    `test/tr/${episodeId}/2`,
   )
 }
 
@@ -51,7 +55,12 @@ describe('slice transcripts through the viewer API', () => {
       expect(res.status).toBe(403)
       expect(await res.text()).not.toContain('Tu entends')
     }
-    await db.run(`INSERT INTO ownerships (user_id, series_id, episode_id, kind, expires_at) VALUES (?, ?, ?, 'POSSESSION', NULL)`, reader.id, s.seriesId, paid)
+    await db.run(
+      `INSERT INTO ownerships (user_id, series_id, episode_id, kind, expires_at) VALUES (?, ?, ?, 'POSSESSION', NULL)`,
+      reader.id,
+      s.seriesId,
+      paid,
+    )
     const { data } = await read(await get(reader, `/api/v1/viewer/${paid}`))
     expect(data.slices[0].transcript).toEqual(BALLOONS)
     expect(data.slices[0].src).toMatch(/\/slice\/1\?/)
@@ -61,9 +70,18 @@ describe('slice transcripts through the viewer API', () => {
     const s = await newSeries({ episodes: 1, free: 1 })
     const id = s.episodeIds[0]!
     for (const bad of ['not json', '{"kind":"speech","text":"x"}']) {
-      await expect(db.run(`INSERT INTO episode_images (episode_id, position, key, width, height, alt, transcript) VALUES (?, 1, 'k', 720, 800, '', ?)`, id, bad)).rejects.toThrow(/CHECK/)
+      await expect(
+        db.run(
+          `INSERT INTO episode_images (episode_id, position, key, width, height, alt, transcript) VALUES (?, 1, 'k', 720, 800, '', ?)`,
+          id,
+          bad,
+        ),
+      ).rejects.toThrow(/CHECK/)
     }
-    await db.run(`INSERT INTO episode_images (episode_id, position, key, width, height, alt, transcript) VALUES (?, 1, 'k', 720, 800, 'x', '[{"kind":"shout","text":"AH"}]')`, id)
+    await db.run(
+      `INSERT INTO episode_images (episode_id, position, key, width, height, alt, transcript) VALUES (?, 1, 'k', 720, 800, 'x', '[{"kind":"shout","text":"AH"}]')`,
+      id,
+    )
     const res = await get(null, `/api/v1/viewer/${id}`)
     expect(res.status).toBe(200)
     expect((await read(res)).data.slices[0].transcript).toBeNull()
@@ -71,7 +89,8 @@ describe('slice transcripts through the viewer API', () => {
 })
 
 describe('the demo seed', () => {
-  const episodesOf = (d: typeof demo, seriesId: number) => d.tables.episodes!.filter((e) => e.series_id === seriesId).map((e) => Number(e.id))
+  const episodesOf = (d: typeof demo, seriesId: number) =>
+    d.tables.episodes!.filter((e) => e.series_id === seriesId).map((e) => Number(e.id))
 
   it('opens the free episodes of three series with described slices and their transcripts (fr)', async () => {
     const series = Object.keys(DEMO_TRANSCRIPTS).map(Number)

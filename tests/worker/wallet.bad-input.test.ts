@@ -8,9 +8,21 @@ import fc from 'fast-check'
 import { expectHandled } from './app.ts'
 import { db, expectInvariant, get, give, newReader, newSeries, snapshot, send } from './purchase.helpers.ts'
 
-const scalar = fc.oneof(fc.integer(), fc.double(), fc.string({ maxLength: 30 }), fc.constant(null), fc.constant(1), fc.constant(2 ** 60), fc.boolean())
+const scalar = fc.oneof(
+  fc.integer(),
+  fc.double(),
+  fc.string({ maxLength: 30 }),
+  fc.constant(null),
+  fc.constant(1),
+  fc.constant(2 ** 60),
+  fc.boolean(),
+)
 const jsonBody = (fields: Record<string, fc.Arbitrary<unknown>>) =>
-  fc.oneof(fc.record(fields, { requiredKeys: [] }).map((b) => JSON.stringify(b)), fc.jsonValue().map((v) => JSON.stringify(v)), fc.string({ maxLength: 200 }))
+  fc.oneof(
+    fc.record(fields, { requiredKeys: [] }).map((b) => JSON.stringify(b)),
+    fc.jsonValue().map((v) => JSON.stringify(v)),
+    fc.string({ maxLength: 200 }),
+  )
 const key = fc.oneof(fc.uuid(), fc.string({ maxLength: 300 }), fc.constant(null), fc.constant('x'.repeat(256)))
 const segment = fc.oneof(fc.integer(), fc.string({ maxLength: 20 }), fc.constantFrom('0', '-1', '1.5', '99999999999999999999', '%00', '..'))
 
@@ -23,10 +35,21 @@ describe('bad input on the issue 4 routes (1,000 runs each)', () => {
     const before = await snapshot(reader.id)
     const routes = fc.oneof(
       fc.tuple(jsonBody({ episodeId: scalar }), key).map(([b, k]) => ['POST', '/api/v1/purchase/freetime', b, k] as const),
-      fc.tuple(segment, jsonBody({ episodeId: scalar }), key).map(([id, b, k]) => ['POST', `/api/v1/gift/${encodeURIComponent(String(id))}/use`, b, k] as const),
-      fc.tuple(jsonBody({ paymentId: fc.oneof(scalar, fc.constant('pay_x'), fc.constant(`pay_${'a'.repeat(70)}`)) }), key).map(([b, k]) => ['POST', '/api/v1/payment/refund', b, k] as const),
+      fc
+        .tuple(segment, jsonBody({ episodeId: scalar }), key)
+        .map(([id, b, k]) => ['POST', `/api/v1/gift/${encodeURIComponent(String(id))}/use`, b, k] as const),
+      fc
+        .tuple(jsonBody({ paymentId: fc.oneof(scalar, fc.constant('pay_x'), fc.constant(`pay_${'a'.repeat(70)}`)) }), key)
+        .map(([b, k]) => ['POST', '/api/v1/payment/refund', b, k] as const),
       segment.map((id) => ['POST', `/api/v1/coupon/download/${encodeURIComponent(String(id))}`, undefined, null] as const),
-      jsonBody({ name: scalar, city: scalar, zipCode: scalar, address1: scalar, phone: scalar, country: fc.oneof(scalar, fc.constantFrom('FR', 'US', 'fr')) }).map((b) => ['PUT', '/api/v1/payment/address', b, null] as const),
+      jsonBody({
+        name: scalar,
+        city: scalar,
+        zipCode: scalar,
+        address1: scalar,
+        phone: scalar,
+        country: fc.oneof(scalar, fc.constantFrom('FR', 'US', 'fr')),
+      }).map((b) => ['PUT', '/api/v1/payment/address', b, null] as const),
     )
     await fc.assert(
       fc.asyncProperty(routes, async ([method, path, body, k]) => {

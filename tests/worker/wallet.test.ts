@@ -78,13 +78,26 @@ describe('wallet on D1', () => {
     await expectInvariant(MINOR.id)
     const before = await userBalances(db, READER.id)
 
-    const grant = await adminAdjust(db, { email: READER.email, type: 'BONUS', amount: 25, reason: 'support ticket 42', expiresAt: '2099-12-31' })
+    const grant = await adminAdjust(db, {
+      email: READER.email,
+      type: 'BONUS',
+      amount: 25,
+      reason: 'support ticket 42',
+      expiresAt: '2099-12-31',
+    })
     expect(grant.entries).toHaveLength(1)
     expect(grant.entries[0]).toMatchObject({ kind: 'CHARGE', source: 'ADMIN', type: 'BONUS', amount: 25, description: 'support ticket 42' })
     expect(grant.balances.BONUS).toBe(before.BONUS + 25)
     await expectInvariant(READER.id)
 
-    const other = await grantCoins(db, { userId: MINOR.id, type: 'FREE_COIN', amount: 7, source: 'EVENT', reason: 'roulette', ref: 'event:1' })
+    const other = await grantCoins(db, {
+      userId: MINOR.id,
+      type: 'FREE_COIN',
+      amount: 7,
+      source: 'EVENT',
+      reason: 'roulette',
+      ref: 'event:1',
+    })
     expect(other.entry).toMatchObject({ kind: 'CHARGE', source: 'EVENT', amount: 7, ref: 'event:1' })
     await expectInvariant(MINOR.id)
 
@@ -109,9 +122,15 @@ describe('wallet on D1', () => {
   it('a deduction beyond the balance answers COIN_INSUFFICIENT and changes nothing', async () => {
     const before = await snapshot(MINOR.email)
     const balance = await userBalances(db, MINOR.id)
-    await expectAppError(adminAdjust(db, { email: MINOR.email, type: 'COIN', amount: -(balance.COIN + 1), reason: 'too much' }), 'COIN_INSUFFICIENT')
+    await expectAppError(
+      adminAdjust(db, { email: MINOR.email, type: 'COIN', amount: -(balance.COIN + 1), reason: 'too much' }),
+      'COIN_INSUFFICIENT',
+    )
     // other types' coins do not count toward a typed deduction
-    await expectAppError(adminAdjust(db, { email: MINOR.email, type: 'BONUS', amount: -(balance.BONUS + 1), reason: 'too much' }), 'COIN_INSUFFICIENT')
+    await expectAppError(
+      adminAdjust(db, { email: MINOR.email, type: 'BONUS', amount: -(balance.BONUS + 1), reason: 'too much' }),
+      'COIN_INSUFFICIENT',
+    )
     await expectAppError(adminAdjust(db, { email: MINOR.email, type: 'MILEAGE', amount: -1, reason: 'none' }), 'MILEAGE_INSUFFICIENT')
     expect(await snapshot(MINOR.email)).toEqual(before)
     await expectInvariant(MINOR.id)
@@ -120,7 +139,10 @@ describe('wallet on D1', () => {
   it('refuses amount 0, bad input and unknown e-mails', async () => {
     await expectAppError(adminAdjust(db, { email: READER.email, type: 'COIN', amount: 0, reason: 'x' }), 'INVALID_PARAMETER')
     await expectAppError(adminAdjust(db, { email: READER.email, type: 'COIN', amount: 5, reason: '' }), 'INVALID_PARAMETER')
-    await expectAppError(adminAdjust(db, { email: READER.email, type: 'COIN', amount: 5, reason: 'x', expiresAt: '2001-01-01' }), 'INVALID_PARAMETER')
+    await expectAppError(
+      adminAdjust(db, { email: READER.email, type: 'COIN', amount: 5, reason: 'x', expiresAt: '2001-01-01' }),
+      'INVALID_PARAMETER',
+    )
     await expectAppError(adminAdjust(db, { email: 'nobody@example.com', type: 'COIN', amount: 5, reason: 'x' }), 'NOT_FOUND_USER')
     await expectAppError(userLots(db, 'nobody@example.com'), 'NOT_FOUND_USER')
     // e-mails compare case-insensitively
@@ -130,8 +152,12 @@ describe('wallet on D1', () => {
   it('does not deduct from expired lots that the expiry job has not swept yet', async () => {
     // a lot already past its expiry, still holding coins (its EXPIRE row is the expiry job's business)
     await env.DB.batch([
-      env.DB.prepare(`INSERT INTO coin_lots (user_id, type, amount, remaining, expires_at, source) VALUES (?, 'FREE_COIN', 50, 50, '2000-01-01T00:00:00.000Z', 'ADMIN')`).bind(MINOR.id),
-      env.DB.prepare(`INSERT INTO coin_ledger (user_id, kind, lot_id, type, source, amount) VALUES (?, 'CHARGE', last_insert_rowid(), 'FREE_COIN', 'ADMIN', 50)`).bind(MINOR.id),
+      env.DB.prepare(
+        `INSERT INTO coin_lots (user_id, type, amount, remaining, expires_at, source) VALUES (?, 'FREE_COIN', 50, 50, '2000-01-01T00:00:00.000Z', 'ADMIN')`,
+      ).bind(MINOR.id),
+      env.DB.prepare(
+        `INSERT INTO coin_ledger (user_id, kind, lot_id, type, source, amount) VALUES (?, 'CHARGE', last_insert_rowid(), 'FREE_COIN', 'ADMIN', 50)`,
+      ).bind(MINOR.id),
     ])
     const free = (await userBalances(db, MINOR.id)).FREE_COIN
     await expectAppError(adminAdjust(db, { email: MINOR.email, type: 'FREE_COIN', amount: -(free + 1), reason: 'x' }), 'COIN_INSUFFICIENT')
@@ -160,7 +186,10 @@ describe('wallet on D1', () => {
           raced = true
           await db.batch([
             { sql: `UPDATE coin_lots SET remaining = remaining - 1 WHERE id = ?`, params: [first.id] },
-            { sql: `INSERT INTO coin_ledger (user_id, kind, lot_id, type, source, amount) VALUES (?, 'USE', ?, 'BONUS', 'ADMIN', -1)`, params: [READER.id, first.id] },
+            {
+              sql: `INSERT INTO coin_ledger (user_id, kind, lot_id, type, source, amount) VALUES (?, 'USE', ?, 'BONUS', 'ADMIN', -1)`,
+              params: [READER.id, first.id],
+            },
           ])
         }
         return rows
@@ -171,14 +200,19 @@ describe('wallet on D1', () => {
       },
     }
     const ledgerBefore = (await userLedger(db, email, 1)).entries[0]!.id
-    const res = await adminAdjust(racing, { email, type: 'BONUS', amount: -(first.remaining), reason: 'raced' })
+    const res = await adminAdjust(racing, { email, type: 'BONUS', amount: -first.remaining, reason: 'raced' })
     expect(reads).toBe(2) // the first plan was refused by the guard, the second one went through
     expect(res.entries.reduce((s, e) => s + e.amount, 0)).toBe(-first.remaining)
     expect(res.balances.BONUS).toBe(bonusBefore - 1 - first.remaining)
     // no ledger row of the refused batch survived: only the racing USE and the successful CANCEL rows are new
     const newRows = (await userLedger(db, email, 50)).entries.filter((e) => e.id > ledgerBefore)
     expect(newRows.filter((e) => e.kind === 'USE')).toHaveLength(1)
-    expect(newRows.filter((e) => e.kind === 'CANCEL').map((e) => e.id).sort()).toEqual(res.entries.map((e) => e.id).sort())
+    expect(
+      newRows
+        .filter((e) => e.kind === 'CANCEL')
+        .map((e) => e.id)
+        .sort(),
+    ).toEqual(res.entries.map((e) => e.id).sort())
     await expectInvariant(READER.id)
   })
 
@@ -188,7 +222,9 @@ describe('wallet on D1', () => {
     const bonus = (await userBalances(db, MINOR.id)).BONUS
     const each = 3
     const tries = Math.floor(bonus / each) + 4
-    const results = await Promise.allSettled(Array.from({ length: tries }, () => adminAdjust(db, { email, type: 'BONUS', amount: -each, reason: 'parallel' })))
+    const results = await Promise.allSettled(
+      Array.from({ length: tries }, () => adminAdjust(db, { email, type: 'BONUS', amount: -each, reason: 'parallel' })),
+    )
     const succeeded = results.filter((r) => r.status === 'fulfilled').length
     const failed = results.filter((r) => r.status === 'rejected') as PromiseRejectedResult[]
     expect(succeeded).toBe(Math.floor(bonus / each))

@@ -21,7 +21,10 @@ export type Stmt = { sql: string; params: unknown[] }
  * middleware). `claimed`: the guard of a single-use link, with its parameters.
  */
 export const endAllSessions = (userId: number, nowIso: string, claimed: Stmt = { sql: '1', params: [] }): Stmt[] => [
-  { sql: `UPDATE refresh_tokens SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL AND ${claimed.sql}`, params: [nowIso, userId, ...claimed.params] },
+  {
+    sql: `UPDATE refresh_tokens SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL AND ${claimed.sql}`,
+    params: [nowIso, userId, ...claimed.params],
+  },
   { sql: `UPDATE users SET session_version = session_version + 1 WHERE id = ? AND ${claimed.sql}`, params: [userId, ...claimed.params] },
 ]
 
@@ -32,28 +35,57 @@ export async function signOutEverywhere(db: Db, userId: number, now = new Date()
 
 // ─────────────────────────────── my page, push settings ───────────────────────────────
 
-export type AccountInfo = { id: number; email: string | null; phone: string | null; providers: string[]; hasPassword: boolean; createdAt: string; isAgreeMail: boolean }
+export type AccountInfo = {
+  id: number
+  email: string | null
+  phone: string | null
+  providers: string[]
+  hasPassword: boolean
+  createdAt: string
+  isAgreeMail: boolean
+}
 
 /** Spec §2 /my account block: what the account is and how it signs in. */
 export async function accountInfo(db: Db, userId: number): Promise<AccountInfo | null> {
-  const row = await db.first<Cols<'users', 'id' | 'email' | 'phone' | 'created_at' | 'is_agree_mail'> & { hasPassword: Flag; providers: string | null }>(
+  const row = await db.first<
+    Cols<'users', 'id' | 'email' | 'phone' | 'created_at' | 'is_agree_mail'> & { hasPassword: Flag; providers: string | null }
+  >(
     `SELECT u.id, u.email, u.phone, u.password_hash IS NOT NULL AS hasPassword, u.created_at AS createdAt, u.is_agree_mail AS isAgreeMail,
             (SELECT group_concat(provider) FROM identities WHERE user_id = u.id) AS providers
        FROM users u WHERE u.id = ? AND u.deleted_at IS NULL`,
     userId,
   )
   if (!row) return null
-  return { id: row.id, email: row.email, phone: row.phone ? maskPhone(row.phone) : null, providers: row.providers ? row.providers.split(',') : [], hasPassword: flag(row.hasPassword), createdAt: row.createdAt, isAgreeMail: flag(row.isAgreeMail) }
+  return {
+    id: row.id,
+    email: row.email,
+    phone: row.phone ? maskPhone(row.phone) : null,
+    providers: row.providers ? row.providers.split(',') : [],
+    hasPassword: flag(row.hasPassword),
+    createdAt: row.createdAt,
+    isAgreeMail: flag(row.isAgreeMail),
+  }
 }
 
-export type PushSettings = { isAppPush: boolean; isAgreePush: boolean; isAgreePushNight: boolean; isAgreePushFreetime: boolean; isAgreePushContents: boolean; isAgreeMail: boolean }
+export type PushSettings = {
+  isAppPush: boolean
+  isAgreePush: boolean
+  isAgreePushNight: boolean
+  isAgreePushFreetime: boolean
+  isAgreePushContents: boolean
+  isAgreeMail: boolean
+}
 
 /** Spec §3 push settings and e-mail consent of the reader (defaults: all off). */
 export async function pushSettings(db: Db, userId: number): Promise<PushSettings | null> {
   // push_settings is LEFT JOINed: no row yet reads as all off
   const row = await db.first<{
-    isAppPush: PushSettingsRow['is_app_push'] | null; isAgreePush: PushSettingsRow['is_agree_push'] | null; isAgreePushNight: PushSettingsRow['is_agree_push_night'] | null
-    isAgreePushFreetime: PushSettingsRow['is_agree_push_freetime'] | null; isAgreePushContents: PushSettingsRow['is_agree_push_contents'] | null; isAgreeMail: UsersRow['is_agree_mail']
+    isAppPush: PushSettingsRow['is_app_push'] | null
+    isAgreePush: PushSettingsRow['is_agree_push'] | null
+    isAgreePushNight: PushSettingsRow['is_agree_push_night'] | null
+    isAgreePushFreetime: PushSettingsRow['is_agree_push_freetime'] | null
+    isAgreePushContents: PushSettingsRow['is_agree_push_contents'] | null
+    isAgreeMail: UsersRow['is_agree_mail']
   }>(
     `SELECT p.is_app_push AS isAppPush, p.is_agree_push AS isAgreePush, p.is_agree_push_night AS isAgreePushNight,
             p.is_agree_push_freetime AS isAgreePushFreetime, p.is_agree_push_contents AS isAgreePushContents, u.is_agree_mail AS isAgreeMail
@@ -62,8 +94,12 @@ export async function pushSettings(db: Db, userId: number): Promise<PushSettings
   )
   if (!row) return null
   return {
-    isAppPush: flag(row.isAppPush), isAgreePush: flag(row.isAgreePush), isAgreePushNight: flag(row.isAgreePushNight),
-    isAgreePushFreetime: flag(row.isAgreePushFreetime), isAgreePushContents: flag(row.isAgreePushContents), isAgreeMail: flag(row.isAgreeMail),
+    isAppPush: flag(row.isAppPush),
+    isAgreePush: flag(row.isAgreePush),
+    isAgreePushNight: flag(row.isAgreePushNight),
+    isAgreePushFreetime: flag(row.isAgreePushFreetime),
+    isAgreePushContents: flag(row.isAgreePushContents),
+    isAgreeMail: flag(row.isAgreeMail),
   }
 }
 
@@ -78,10 +114,23 @@ export async function savePushSettings(db: Db, userId: number, body: PushSetting
             ON CONFLICT (user_id) DO UPDATE SET is_app_push = COALESCE(?, is_app_push), is_agree_push = excluded.is_agree_push,
               is_agree_push_night = excluded.is_agree_push_night, is_agree_push_freetime = excluded.is_agree_push_freetime,
               is_agree_push_contents = excluded.is_agree_push_contents, updated_at = excluded.updated_at`,
-      params: [b(body.isAppPush), b(body.isAgreePush), b(body.isAgreePushNight), b(body.isAgreePushFreetime), b(body.isAgreePushContents), nowIso, userId, body.isAppPush === undefined ? null : b(body.isAppPush)],
+      params: [
+        b(body.isAppPush),
+        b(body.isAgreePush),
+        b(body.isAgreePushNight),
+        b(body.isAgreePushFreetime),
+        b(body.isAgreePushContents),
+        nowIso,
+        userId,
+        body.isAppPush === undefined ? null : b(body.isAppPush),
+      ],
     },
   ]
-  if (body.isAgreeMail !== undefined) statements.push({ sql: `UPDATE users SET is_agree_mail = ?, updated_at = ? WHERE id = ? AND deleted_at IS NULL`, params: [b(body.isAgreeMail), nowIso, userId] })
+  if (body.isAgreeMail !== undefined)
+    statements.push({
+      sql: `UPDATE users SET is_agree_mail = ?, updated_at = ? WHERE id = ? AND deleted_at IS NULL`,
+      params: [b(body.isAgreeMail), nowIso, userId],
+    })
   await db.batch(statements)
   const saved = await pushSettings(db, userId)
   if (!saved) throw new AppError('NOT_LOGIN_USER')
@@ -107,11 +156,21 @@ export async function signInAppleGuest(db: Db, guestKey: string, ctx: AuthContex
     subject,
   )
   if (known) return { ...(await issueTokens(db, known.id, ctx)), isSignUp: false }
-  if ((await countAttempt(db, `apple-guest:${ctx.ip ?? 'unknown'}`, 60 * 60, now)) > GUEST_SIGN_UPS_PER_HOUR) throw new AppError('TOO_MANY_REQUESTS')
+  if ((await countAttempt(db, `apple-guest:${ctx.ip ?? 'unknown'}`, 60 * 60, now)) > GUEST_SIGN_UPS_PER_HOUR)
+    throw new AppError('TOO_MANY_REQUESTS')
   const nowIso = now.toISOString()
-  const created = await db.first<Cols<'users', 'id'>>(`INSERT INTO users (platform, created_at, updated_at) VALUES ('IOS_APP', ?, ?) RETURNING id`, nowIso, nowIso)
+  const created = await db.first<Cols<'users', 'id'>>(
+    `INSERT INTO users (platform, created_at, updated_at) VALUES ('IOS_APP', ?, ?) RETURNING id`,
+    nowIso,
+    nowIso,
+  )
   try {
-    await db.run(`INSERT INTO identities (user_id, provider, provider_user_id, created_at) VALUES (?, 'apple_guest', ?, ?)`, created!.id, subject, nowIso)
+    await db.run(
+      `INSERT INTO identities (user_id, provider, provider_user_id, created_at) VALUES (?, 'apple_guest', ?, ?)`,
+      created!.id,
+      subject,
+      nowIso,
+    )
   } catch (e) {
     // the same key twice at once: the other request made the account; drop ours and sign in to that one
     await db.run(`DELETE FROM users WHERE id = ?`, created!.id)

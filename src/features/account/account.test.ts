@@ -54,11 +54,13 @@ describe('reset password rules (spec §5/§9: 8 to 20)', () => {
 describe('phones and masks', () => {
   it('normalises phone numbers and refuses what cannot be one', () => {
     // one number, one form: E.164, whatever the prefix the reader typed (the edition's country by default)
-    for (const typed of [' +33 6 12-34.56 (78) ', '0612345678', '0033612345678', '33612345678', '+33612345678']) expect(normalisePhone(typed, 'FR'), typed).toBe('+33612345678')
+    for (const typed of [' +33 6 12-34.56 (78) ', '0612345678', '0033612345678', '33612345678', '+33612345678'])
+      expect(normalisePhone(typed, 'FR'), typed).toBe('+33612345678')
     expect(normalisePhone('010-1234-5678', 'KR')).toBe('+821012345678')
     expect(normalisePhone('+821012345678', 'FR')).toBe('+821012345678')
     // not a mobile number: landline, premium, too short or long, letters
-    for (const typed of ['0142345678', '0899123456', '1234', '+33 6 12 34 56 78 90 12 34', '06-CALL-ME', '']) expect(normalisePhone(typed, 'FR'), typed).toBeNull()
+    for (const typed of ['0142345678', '0899123456', '1234', '+33 6 12 34 56 78 90 12 34', '06-CALL-ME', ''])
+      expect(normalisePhone(typed, 'FR'), typed).toBeNull()
   })
   it('masks IDs as readers expect: two characters, stars, the domain', () => {
     expect(maskEmail('reader@example.com')).toBe('re****@example.com')

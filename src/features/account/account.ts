@@ -47,7 +47,11 @@ export type SmsPurpose = (typeof SMS_PURPOSES)[number]
 
 const text = (max: number) => z.string().max(max)
 /** A checkbox of a plain HTML form: present (any value, usually "on") means checked. */
-const checkbox = z.string().max(16).optional().transform((v) => v !== undefined)
+const checkbox = z
+  .string()
+  .max(16)
+  .optional()
+  .transform((v) => v !== undefined)
 
 /** Spec §7 PUT|POST /auth/local/change/password {oldPassword, newPassword}; the web form adds the confirmation. */
 export const ChangePasswordBody = z.object({ oldPassword: text(1024), newPassword: text(1024), newPasswordConfirm: text(1024).optional() })
@@ -65,7 +69,12 @@ export const ResetMailBody = z.object({ email: text(1024) })
 /** Ask for an SMS code. `id` (the e-mail ID) only for FIND_PASSWORD. */
 export const SmsRequestBody = z.object({ purpose: z.enum(SMS_PURPOSES), phone: text(64), id: text(1024).optional() })
 export type SmsRequestBody = z.infer<typeof SmsRequestBody>
-export const SmsVerifyBody = z.object({ purpose: z.enum(SMS_PURPOSES), phone: text(64), code: z.string().regex(/^\d{6}$/), id: text(1024).optional() })
+export const SmsVerifyBody = z.object({
+  purpose: z.enum(SMS_PURPOSES),
+  phone: text(64),
+  code: z.string().regex(/^\d{6}$/),
+  id: text(1024).optional(),
+})
 export type SmsVerifyBody = z.infer<typeof SmsVerifyBody>
 /** Spec §3 push settings (PUT /app/push) and e-mail consent. */
 export const PushSettingsBody = z.object({

@@ -12,7 +12,16 @@ import type { Db } from '../../lib/server/db.ts'
 import type { UsersRow } from '../../lib/server/db-types.ts'
 import { safeCallback } from '../auth/auth.ts'
 import { randomToken } from '../auth/tokens.ts'
-import { CARRIER_REQUEST_TTL_SECONDS, CarrierRequest, CarrierResult, ageOn, sign, verify, type CarrierPurpose, type Signed } from './carrier.ts'
+import {
+  CARRIER_REQUEST_TTL_SECONDS,
+  CarrierRequest,
+  CarrierResult,
+  ageOn,
+  sign,
+  verify,
+  type CarrierPurpose,
+  type Signed,
+} from './carrier.ts'
 import { maskPhone } from './account.ts'
 
 /** A carrier identity service: where the reader's browser posts the request, and how its answer is read. */
@@ -55,10 +64,21 @@ function carrierSecret(): string {
  * GET /nice/encode: the signed request for the signed-in reader (no state is written until the result comes back);
  * null when this worker has no carrier (identity verification unavailable).
  */
-export async function startCarrier(userId: number, purpose: CarrierPurpose, returnPath: string, now: Date = new Date()): Promise<{ action: string; fields: Record<string, string> } | null> {
+export async function startCarrier(
+  userId: number,
+  purpose: CarrierPurpose,
+  returnPath: string,
+  now: Date = new Date(),
+): Promise<{ action: string; fields: Record<string, string> } | null> {
   const provider = carrierProvider()
   if (!provider) return null
-  const request: CarrierRequest = { id: randomToken(16), userId, purpose, returnPath: safeCallback(returnPath), exp: Math.floor(now.getTime() / 1000) + CARRIER_REQUEST_TTL_SECONDS }
+  const request: CarrierRequest = {
+    id: randomToken(16),
+    userId,
+    purpose,
+    returnPath: safeCallback(returnPath),
+    exp: Math.floor(now.getTime() / 1000) + CARRIER_REQUEST_TTL_SECONDS,
+  }
   return { action: provider.action, fields: provider.requestFields(await sign(carrierSecret(), 'request', request)) }
 }
 
@@ -80,7 +100,11 @@ export type CarrierOutcome = { purpose: CarrierPurpose; returnPath: string; phon
  * → CARRIER_TAMPERED (nothing changes); past its 10 minutes → TIMEOUT. Then, once: the verified phone becomes
  * the reader's, and for ADULT_KR the reader's isAdultKr follows the verified birth date (edition adult age).
  */
-export async function completeCarrier(db: Db, fields: Record<string, unknown>, opts: { adultAge: number; now?: Date }): Promise<CarrierOutcome> {
+export async function completeCarrier(
+  db: Db,
+  fields: Record<string, unknown>,
+  opts: { adultAge: number; now?: Date },
+): Promise<CarrierOutcome> {
   const now = opts.now ?? new Date()
   const signed = carrierProvider()?.resultOf(fields) ?? null
   if (!signed) throw new AppError('CARRIER_TAMPERED')
@@ -94,7 +118,19 @@ export async function completeCarrier(db: Db, fields: Record<string, unknown>, o
     {
       sql: `INSERT INTO carrier_requests (id, user_id, purpose, return_path, created_at, expires_at, used_at, name, phone, birth_date, carrier)
             SELECT ?, id, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM users WHERE id = ? AND deleted_at IS NULL ON CONFLICT (id) DO NOTHING`,
-      params: [r.request.id, r.request.purpose, r.request.returnPath, nowIso, new Date(r.request.exp * 1000).toISOString(), nowIso, r.name, r.phone, r.birthDate, r.carrier, r.request.userId],
+      params: [
+        r.request.id,
+        r.request.purpose,
+        r.request.returnPath,
+        nowIso,
+        new Date(r.request.exp * 1000).toISOString(),
+        nowIso,
+        r.name,
+        r.phone,
+        r.birthDate,
+        r.carrier,
+        r.request.userId,
+      ],
     },
     {
       sql: `UPDATE users SET phone = ?, is_adult_kr = CASE WHEN ? = 'ADULT_KR' THEN ? ELSE is_adult_kr END, updated_at = ?
@@ -106,5 +142,10 @@ export async function completeCarrier(db: Db, fields: Record<string, unknown>, o
     const user = await db.first<Pick<UsersRow, 'id'>>(`SELECT id FROM users WHERE id = ? AND deleted_at IS NULL`, r.request.userId)
     throw new AppError(user ? 'CARRIER_TAMPERED' : 'NOT_FOUND_USER')
   }
-  return { purpose: r.request.purpose, returnPath: r.request.returnPath, phone: maskPhone(r.phone), isAdultKr: r.request.purpose === 'ADULT_KR' && adult }
+  return {
+    purpose: r.request.purpose,
+    returnPath: r.request.returnPath,
+    phone: maskPhone(r.phone),
+    isAdultKr: r.request.purpose === 'ADULT_KR' && adult,
+  }
 }

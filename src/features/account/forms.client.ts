@@ -21,7 +21,9 @@ for (const form of document.querySelectorAll<HTMLFormElement>('form[data-progres
     const button = form.querySelector<HTMLButtonElement>('button[type="submit"], button:not([type])')
     if (button) {
       // disabled after this tick, so the browser still sends the form
-      setTimeout(() => { button.disabled = true }, 0)
+      setTimeout(() => {
+        button.disabled = true
+      }, 0)
       if (button.dataset.busy) button.textContent = button.dataset.busy
     }
   })

@@ -21,9 +21,15 @@ describe('find-ID result cookie', () => {
     const flipped = value.slice(0, -3) + (value.endsWith('A') ? 'BBB' : 'AAA')
     expect(await openFoundIds(keys, flipped, now)).toBeNull()
     expect(await openFoundIds(await deriveKeys('y'.repeat(40)), value, now)).toBeNull()
-    const session = await sealSession(keys, { accessToken: { value: 'a', expiredAt: at(900).toISOString() }, refreshToken: { value: 'r', expiredAt: at(9000).toISOString() } })
+    const session = await sealSession(keys, {
+      accessToken: { value: 'a', expiredAt: at(900).toISOString() },
+      refreshToken: { value: 'r', expiredAt: at(9000).toISOString() },
+    })
     expect(await openFoundIds(keys, session, now)).toBeNull()
-    const noSubject = await new EncryptJWT({ ids: ['evil@example.com'], total: 1 }).setProtectedHeader({ alg: 'dir', enc: 'A256GCM' }).setExpirationTime(Math.floor(now.getTime() / 1000) + 600).encrypt(keys.cookie)
+    const noSubject = await new EncryptJWT({ ids: ['evil@example.com'], total: 1 })
+      .setProtectedHeader({ alg: 'dir', enc: 'A256GCM' })
+      .setExpirationTime(Math.floor(now.getTime() / 1000) + 600)
+      .encrypt(keys.cookie)
     expect(await openFoundIds(keys, noSubject, now)).toBeNull()
     expect(await openFoundIds(keys, 'evil@example.com', now)).toBeNull()
     expect(await openFoundIds(keys, undefined, now)).toBeNull()

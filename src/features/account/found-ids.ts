@@ -29,7 +29,13 @@ export async function sealFoundIds(keys: TokenKeys, found: FoundIds, now: Date =
 export async function openFoundIds(keys: TokenKeys, value: string | undefined, now: Date = new Date()): Promise<FoundIds | null> {
   if (!value || value.length > 8192) return null
   try {
-    const { payload } = await jwtDecrypt(value, keys.cookie, { keyManagementAlgorithms: ['dir'], contentEncryptionAlgorithms: ['A256GCM'], subject: SUBJECT, currentDate: now, requiredClaims: ['exp'] })
+    const { payload } = await jwtDecrypt(value, keys.cookie, {
+      keyManagementAlgorithms: ['dir'],
+      contentEncryptionAlgorithms: ['A256GCM'],
+      subject: SUBJECT,
+      currentDate: now,
+      requiredClaims: ['exp'],
+    })
     const { ids, total } = payload
     if (!Array.isArray(ids) || !ids.every((id) => typeof id === 'string') || typeof total !== 'number') return null
     return { ids: ids.slice(0, FIND_ID_MAX), total }

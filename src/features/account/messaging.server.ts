@@ -51,7 +51,13 @@ function outboxProvider(db: Db): MessageProvider {
     async send(m, now = new Date()) {
       await db.run(
         `INSERT INTO outbox (channel, recipient, template, subject, body, meta, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-        m.channel, m.recipient, m.template, m.subject ?? null, m.body, m.meta ? JSON.stringify(m.meta) : null, now.toISOString(),
+        m.channel,
+        m.recipient,
+        m.template,
+        m.subject ?? null,
+        m.body,
+        m.meta ? JSON.stringify(m.meta) : null,
+        now.toISOString(),
       )
     },
   }
@@ -99,16 +105,28 @@ function deliveringProvider(db: Db, requestId: string, transports: { mail?: Tran
          VALUES (?1, ?2, ?3, ?4, ?5, 'SENDING', ?6, ?6)
          ON CONFLICT (dedupe_key) DO UPDATE SET status = 'SENDING', updated_at = ?6 WHERE deliveries.status = 'FAILED'
          RETURNING id`,
-        key, m.channel, m.template, await recipientHash(m.recipient), transport.provider, nowIso,
+        key,
+        m.channel,
+        m.template,
+        await recipientHash(m.recipient),
+        transport.provider,
+        nowIso,
       )
       if (!claimed) return
-      const outcome = await withTimeout(transport.send(m), PROVIDER_TIMEOUT_MS).catch((e: unknown): ProviderOutcome & { timedOut?: true } =>
-        e instanceof TimeoutError || (e as Error | null)?.name === 'TimeoutError' ? { ok: false, rejected: false, code: 'timeout', timedOut: true } : { ok: false, rejected: false, code: 'error' },
+      const outcome = await withTimeout(transport.send(m), PROVIDER_TIMEOUT_MS).catch(
+        (e: unknown): ProviderOutcome & { timedOut?: true } =>
+          e instanceof TimeoutError || (e as Error | null)?.name === 'TimeoutError'
+            ? { ok: false, rejected: false, code: 'timeout', timedOut: true }
+            : { ok: false, rejected: false, code: 'error' },
       )
       const status = outcome.ok ? 'SENT' : 'timedOut' in outcome ? 'TIMEOUT' : outcome.rejected ? 'REJECTED' : 'FAILED'
       await db.run(
         `UPDATE deliveries SET status = ?, provider_message_id = ?, error = ?, updated_at = ? WHERE id = ?`,
-        status, outcome.ok ? outcome.id : null, outcome.ok ? null : outcome.code, new Date().toISOString(), claimed.id,
+        status,
+        outcome.ok ? outcome.id : null,
+        outcome.ok ? null : outcome.code,
+        new Date().toISOString(),
+        claimed.id,
       )
       if (outcome.ok || isNotice(m.template)) return
       if (outcome.rejected && m.channel === 'SMS') throw new AppError('INVALID_PARAMETER', { fields: 'phone' })
@@ -120,7 +138,9 @@ function deliveringProvider(db: Db, requestId: string, transports: { mail?: Tran
 class TimeoutError extends Error {}
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined
-  return Promise.race([p, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new TimeoutError()), ms)))]).finally(() => clearTimeout(timer))
+  return Promise.race([p, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new TimeoutError()), ms)))]).finally(() =>
+    clearTimeout(timer),
+  )
 }
 
 /** HMAC-SHA256 under the pepper (hex): recipients and message keys are never stored in the clear. */
@@ -150,9 +170,10 @@ function mailTransport(edition: Edition, binding: SendEmail): Transport {
     async send(m) {
       const parts = renderMail(edition, m.subject ?? '', m.body)
       const qnaId = m.template.startsWith('qna-') ? Number(m.meta?.qnaId) : NaN
-      const replyTo = m.template === 'qna-answered' && mail.inboundReplies && Number.isInteger(qnaId)
-        ? qnaReplyAddress(mail.replyTo, qnaId, await qnaReplySignature(qnaId))
-        : mail.replyTo
+      const replyTo =
+        m.template === 'qna-answered' && mail.inboundReplies && Number.isInteger(qnaId)
+          ? qnaReplyAddress(mail.replyTo, qnaId, await qnaReplySignature(qnaId))
+          : mail.replyTo
       const sent = await binding.send({
         from: { name: mail.fromName, email: mail.from },
         to: m.recipient,

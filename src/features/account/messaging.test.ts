@@ -39,7 +39,11 @@ describe('what an edition lacks to deliver its messages', () => {
 
 describe('the mail of a message', () => {
   it('escapes the text in the HTML part, links only absolute URLs, and loads nothing remote', () => {
-    const mail = renderMail(fr, 'Sujet <b>', `Bonjour <script>alert(1)</script> & "vous"\nLien : ${fr.siteUrl}/user/resetPassword?userId=1&uuid=abc`)
+    const mail = renderMail(
+      fr,
+      'Sujet <b>',
+      `Bonjour <script>alert(1)</script> & "vous"\nLien : ${fr.siteUrl}/user/resetPassword?userId=1&uuid=abc`,
+    )
     expect(mail.html).not.toContain('<script>')
     expect(mail.html).toContain('&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;vous&quot;')
     expect(mail.html).toContain(`<a href="${fr.siteUrl}/user/resetPassword?userId=1&amp;uuid=abc"`)
@@ -54,7 +58,10 @@ describe('support reply addresses', () => {
   it('round-trip, case-insensitively (mail servers may lower-case), for the edition support address only', () => {
     const address = qnaReplyAddress('support@fr.bomtoon.example', 42, '0123456789abcdef0123')
     expect(address).toBe('support+q42-0123456789abcdef0123@fr.bomtoon.example')
-    expect(parseQnaReplyAddress('support@fr.bomtoon.example', address.toUpperCase())).toEqual({ qnaId: 42, signature: '0123456789abcdef0123' })
+    expect(parseQnaReplyAddress('support@fr.bomtoon.example', address.toUpperCase())).toEqual({
+      qnaId: 42,
+      signature: '0123456789abcdef0123',
+    })
     expect(parseQnaReplyAddress('support@fr.bomtoon.example', 'support+q42-0123456789abcdef0123@evil.example')).toBeNull()
     expect(parseQnaReplyAddress('support@fr.bomtoon.example', 'other+q42-0123456789abcdef0123@fr.bomtoon.example')).toBeNull()
     expect(parseQnaReplyAddress('support@fr.bomtoon.example', 'support@fr.bomtoon.example')).toBeNull()
@@ -70,7 +77,11 @@ describe('support reply addresses', () => {
 
 describe("Twilio's Messages API", () => {
   it('posts the form with basic auth, From or MessagingServiceSid', () => {
-    const { url, init } = twilioRequest({ base: 'http://127.0.0.1:1/', accountSid: 'AC1', authToken: 'tok', from: '+1500' }, '+33612345678', 'Code 123456')
+    const { url, init } = twilioRequest(
+      { base: 'http://127.0.0.1:1/', accountSid: 'AC1', authToken: 'tok', from: '+1500' },
+      '+33612345678',
+      'Code 123456',
+    )
     expect(url).toBe('http://127.0.0.1:1/2010-04-01/Accounts/AC1/Messages.json')
     expect((init.headers as Record<string, string>).authorization).toBe(`Basic ${btoa('AC1:tok')}`)
     expect(Object.fromEntries(new URLSearchParams(String(init.body)))).toEqual({ To: '+33612345678', Body: 'Code 123456', From: '+1500' })
@@ -81,7 +92,11 @@ describe("Twilio's Messages API", () => {
 
   it('reads the documented answers: a sid, a refused number, a service error', () => {
     expect(readTwilioAnswer(201, { sid: 'SM1', status: 'queued' })).toEqual({ ok: true, id: 'SM1' })
-    expect(readTwilioAnswer(400, { code: 21211, message: 'invalid', status: 400 })).toEqual({ ok: false, rejected: true, code: 'twilio-21211' })
+    expect(readTwilioAnswer(400, { code: 21211, message: 'invalid', status: 400 })).toEqual({
+      ok: false,
+      rejected: true,
+      code: 'twilio-21211',
+    })
     expect(readTwilioAnswer(401, { code: 20003, status: 401 })).toEqual({ ok: false, rejected: false, code: 'twilio-20003' })
     expect(readTwilioAnswer(429, { code: 20429 })).toEqual({ ok: false, rejected: false, code: 'twilio-20429' })
     expect(readTwilioAnswer(502, null)).toEqual({ ok: false, rejected: false, code: 'twilio-502' })

@@ -68,7 +68,11 @@ export type MailParts = { subject: string; text: string; html: string; headers: 
  * foot; no remote images, no scripts, every link absolute). Headers of a transactional mail: automatic
  * (RFC 3834, so out-of-office robots stay quiet), in the edition's language.
  */
-export function renderMail(edition: Pick<Edition, 'siteName' | 'siteUrl' | 'locale' | 'direction' | 'theme'>, subject: string, body: string): MailParts {
+export function renderMail(
+  edition: Pick<Edition, 'siteName' | 'siteUrl' | 'locale' | 'direction' | 'theme'>,
+  subject: string,
+  body: string,
+): MailParts {
   const site = edition.siteUrl.replace(/\/$/, '')
   const text = `${body}\n\n--\n${edition.siteName} · ${site}/\n`
   const paragraphs = body
@@ -77,7 +81,9 @@ export function renderMail(edition: Pick<Edition, 'siteName' | 'siteUrl' | 'loca
       let html = ''
       let last = 0
       for (const m of line.matchAll(URL_PATTERN)) {
-        html += escapeHtml(line.slice(last, m.index)) + `<a href="${escapeHtml(m[0])}" style="color:${edition.theme.primary}">${escapeHtml(m[0])}</a>`
+        html +=
+          escapeHtml(line.slice(last, m.index)) +
+          `<a href="${escapeHtml(m[0])}" style="color:${edition.theme.primary}">${escapeHtml(m[0])}</a>`
         last = m.index + m[0].length
       }
       return `<p style="margin:0 0 16px">${html}${escapeHtml(line.slice(last))}</p>`
@@ -137,7 +143,11 @@ export function replyText(text: string, max: number): string {
   }
   // the attribution line ("Le … a écrit :", "On … wrote:") that precedes the quote
   while (kept.length && (kept.at(-1)!.trim() === '' || /:\s*$/.test(kept.at(-1)!))) kept.pop()
-  return kept.join('\n').replace(/\n{3,}/g, '\n\n').trim().slice(0, max)
+  return kept
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim()
+    .slice(0, max)
 }
 
 // ─────────────────────────────── Twilio Messages API ───────────────────────────────

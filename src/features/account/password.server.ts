@@ -37,11 +37,15 @@ export async function changePassword(db: Db, userId: number, body: ChangePasswor
   const rule = changePasswordError(body)
   if (rule) throw new AppError(rule)
   const now = ctx.now ?? new Date()
-  const user = await db.first<Cols<'users', 'password_hash'>>(`SELECT password_hash AS passwordHash FROM users WHERE id = ? AND deleted_at IS NULL`, userId)
+  const user = await db.first<Cols<'users', 'password_hash'>>(
+    `SELECT password_hash AS passwordHash FROM users WHERE id = ? AND deleted_at IS NULL`,
+    userId,
+  )
   if (!user) throw new AppError('NOT_LOGIN_USER')
   if (!user.passwordHash) throw new AppError('NOT_LOCAL_LOGIN_USER')
   const bucket = `change-password:${userId}`
-  if ((await countAttempt(db, bucket, CHANGE_PASSWORD_WINDOW_SECONDS, now)) > CHANGE_PASSWORD_MAX_FAILURES) throw new AppError('DUPLICATE_LOGIN')
+  if ((await countAttempt(db, bucket, CHANGE_PASSWORD_WINDOW_SECONDS, now)) > CHANGE_PASSWORD_MAX_FAILURES)
+    throw new AppError('DUPLICATE_LOGIN')
   if (!(await verifyPassword(body.oldPassword, user.passwordHash, pepper()))) throw new AppError('INCORRECT_PASSWORD')
   const nowIso = now.toISOString()
   const hash = await hashPassword(body.newPassword, pepper())
@@ -82,24 +86,52 @@ export async function requestResetMail(db: Db, body: { email: string }, ctx: Aut
   }
   const mail = messageProvider(db)
   if (!flag(user.local)) {
-    await mail.send({ channel: 'MAIL', recipient: email, template: 'reset-not-local', subject: ctx.t('account.mail.reset.subject'), body: ctx.t('account.mail.reset.notLocal') }, now)
+    await mail.send(
+      {
+        channel: 'MAIL',
+        recipient: email,
+        template: 'reset-not-local',
+        subject: ctx.t('account.mail.reset.subject'),
+        body: ctx.t('account.mail.reset.notLocal'),
+      },
+      now,
+    )
     return { sent: true }
   }
   const { uuid, statements } = await resetTicket(user.id, email, 'MAIL', RESET_LINK_TTL_SECONDS, now)
   await db.batch(statements)
   const url = resetLink(ctx.issuer, user.id, uuid)
-  await mail.send({ channel: 'MAIL', recipient: email, template: 'reset-password', subject: ctx.t('account.mail.reset.subject'), body: ctx.t('account.mail.reset.body', { url }), meta: { url } }, now)
+  await mail.send(
+    {
+      channel: 'MAIL',
+      recipient: email,
+      template: 'reset-password',
+      subject: ctx.t('account.mail.reset.subject'),
+      body: ctx.t('account.mail.reset.body', { url }),
+      meta: { url },
+    },
+    now,
+  )
   return { sent: true }
 }
 
 /** A new single-use reset ticket (only its SHA-256 is stored); earlier unused tickets of the user stop working. */
-export async function resetTicket(userId: number, target: string, purpose: 'MAIL' | 'SMS', ttlSeconds: number, now: Date): Promise<{ uuid: string; statements: Stmt[] }> {
+export async function resetTicket(
+  userId: number,
+  target: string,
+  purpose: 'MAIL' | 'SMS',
+  ttlSeconds: number,
+  now: Date,
+): Promise<{ uuid: string; statements: Stmt[] }> {
   const uuid = randomToken(32)
   const nowIso = now.toISOString()
   return {
     uuid,
     statements: [
-      { sql: `UPDATE one_time_codes SET used_at = ? WHERE kind = 'RESET_LINK' AND user_id = ? AND used_at IS NULL`, params: [nowIso, userId] },
+      {
+        sql: `UPDATE one_time_codes SET used_at = ? WHERE kind = 'RESET_LINK' AND user_id = ? AND used_at IS NULL`,
+        params: [nowIso, userId],
+      },
       {
         sql: `INSERT INTO one_time_codes (kind, purpose, user_id, target, code_hash, created_at, expires_at) VALUES ('RESET_LINK', ?, ?, ?, ?, ?, ?)`,
         params: [purpose, userId, target, await hashToken(uuid), nowIso, isoAfter(now, ttlSeconds * SECOND_MS)],
@@ -126,10 +158,16 @@ export async function resetPassword(db: Db, body: ResetPasswordBody, ctx: AuthCo
       WHERE kind = 'RESET_LINK' AND code_hash = ? AND user_id = ? AND used_at IS NULL AND expires_at > ? AND attempts < ?
         AND user_id IN (SELECT id FROM users WHERE deleted_at IS NULL)
       RETURNING id`,
-    await hashToken(body.uuid), body.userId, nowIso, RESET_TICKET_MAX_ATTEMPTS,
+    await hashToken(body.uuid),
+    body.userId,
+    nowIso,
+    RESET_TICKET_MAX_ATTEMPTS,
   )
   if (!ticket) throw new AppError('TIMEOUT')
-  const row = (await db.first<Cols<'users', 'password_hash' | 'email'>>(`SELECT password_hash AS passwordHash, email FROM users WHERE id = ?`, body.userId))!
+  const row = (await db.first<Cols<'users', 'password_hash' | 'email'>>(
+    `SELECT password_hash AS passwordHash, email FROM users WHERE id = ?`,
+    body.userId,
+  ))!
   if (!row.passwordHash) throw new AppError('NOT_LOCAL_LOGIN_USER')
   if (await verifyPassword(body.newPassword, row.passwordHash, pepper())) throw new AppError('EQUAL_PASSWORD')
   const hash = await hashPassword(body.newPassword, pepper())
@@ -138,14 +176,26 @@ export async function resetPassword(db: Db, body: ResetPasswordBody, ctx: AuthCo
   const claimed = `(SELECT used_at FROM one_time_codes WHERE id = ?) = ?`
   const results = await db.batch([
     { sql: `UPDATE one_time_codes SET used_at = ? WHERE id = ? AND used_at IS NULL`, params: [nowIso, ticket.id] },
-    { sql: `UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ? AND ${claimed}`, params: [hash, nowIso, body.userId, ticket.id, nowIso] },
+    {
+      sql: `UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ? AND ${claimed}`,
+      params: [hash, nowIso, body.userId, ticket.id, nowIso],
+    },
     ...endAllSessions(body.userId, nowIso, { sql: claimed, params: [ticket.id, nowIso] }),
     // the owner proved it: the e-mail's sign-in locks (every address) lift
     { sql: `DELETE FROM rate_limits WHERE bucket >= ? AND bucket < ?`, params: [locks.from, locks.to] },
   ])
   if ((results[0]?.meta.changes ?? 0) !== 1) throw new AppError('TIMEOUT')
   if (row.email) {
-    await messageProvider(db).send({ channel: 'MAIL', recipient: row.email, template: 'password-changed', subject: ctx.t('account.mail.changed.subject'), body: ctx.t('account.mail.changed.body') }, now)
+    await messageProvider(db).send(
+      {
+        channel: 'MAIL',
+        recipient: row.email,
+        template: 'password-changed',
+        subject: ctx.t('account.mail.changed.subject'),
+        body: ctx.t('account.mail.changed.body'),
+      },
+      now,
+    )
   }
   return { result: 'SUCCESS' }
 }

@@ -37,7 +37,12 @@ const smsTarget = (phone: string) => phone
  * phone whatever accounts it has: only its holder learns anything, at the verify step.
  * PHONE (registration of the reader's own phone) needs a signed-in reader.
  */
-export async function requestSmsCode(db: Db, body: SmsRequestBody, ctx: AuthContext, userId: number | null = null): Promise<{ sent: true; expiresAt: string; phone: string }> {
+export async function requestSmsCode(
+  db: Db,
+  body: SmsRequestBody,
+  ctx: AuthContext,
+  userId: number | null = null,
+): Promise<{ sent: true; expiresAt: string; phone: string }> {
   const now = ctx.now ?? new Date()
   const nowIso = now.toISOString()
   const phone = normalisePhone(body.phone, ctx.phoneCountry ?? '')
@@ -48,29 +53,52 @@ export async function requestSmsCode(db: Db, body: SmsRequestBody, ctx: AuthCont
   const live = await db.first<Cols<'one_time_codes', 'expires_at'>>(
     `SELECT expires_at AS expiresAt FROM one_time_codes
       WHERE kind = 'SMS' AND purpose = ? AND target = ? AND used_at IS NULL AND expires_at > ? AND attempts < ? ORDER BY id DESC LIMIT 1`,
-    body.purpose, smsTarget(phone), nowIso, SMS_MAX_ATTEMPTS,
+    body.purpose,
+    smsTarget(phone),
+    nowIso,
+    SMS_MAX_ATTEMPTS,
   )
   if (live) throw new AppError('ALREADY_SEND_SMS', { expiresAt: live.expiresAt })
   if ((await countAttempt(db, `sms:${phone}`, SMS_DAY_SECONDS, now)) > SMS_MAX_PER_DAY) throw new AppError('EXCEED_AUTH_COUNT')
   const code = generateOtp()
   const expiresAt = isoAfter(now, SMS_TTL_SECONDS * SECOND_MS)
   await db.batch([
-    { sql: `UPDATE one_time_codes SET used_at = ? WHERE kind = 'SMS' AND purpose = ? AND target = ? AND used_at IS NULL`, params: [nowIso, body.purpose, smsTarget(phone)] },
+    {
+      sql: `UPDATE one_time_codes SET used_at = ? WHERE kind = 'SMS' AND purpose = ? AND target = ? AND used_at IS NULL`,
+      params: [nowIso, body.purpose, smsTarget(phone)],
+    },
     {
       sql: `INSERT INTO one_time_codes (kind, purpose, user_id, target, code_hash, created_at, expires_at) VALUES ('SMS', ?, ?, ?, ?, ?, ?)`,
-      params: [body.purpose, body.purpose === 'PHONE' ? userId : null, smsTarget(phone), await otpHash(`sms:${body.purpose}:${phone}`, code), nowIso, expiresAt],
+      params: [
+        body.purpose,
+        body.purpose === 'PHONE' ? userId : null,
+        smsTarget(phone),
+        await otpHash(`sms:${body.purpose}:${phone}`, code),
+        nowIso,
+        expiresAt,
+      ],
     },
   ])
-  await messageProvider(db).send({ channel: 'SMS', recipient: phone, template: `sms-${body.purpose.toLowerCase()}`, body: ctx.t('account.sms.code', { code }) }, now)
+  await messageProvider(db).send(
+    { channel: 'SMS', recipient: phone, template: `sms-${body.purpose.toLowerCase()}`, body: ctx.t('account.sms.code', { code }) },
+    now,
+  )
   return { sent: true, expiresAt, phone: maskPhone(phone) }
 }
 
 /** Why the phone's latest code could not be tried: none (or another reader's), used, out of attempts, expired. */
-async function smsRefusal(db: Db, purpose: SmsVerifyBody['purpose'], phone: string, userId: number | null, nowIso: string): Promise<AppError> {
+async function smsRefusal(
+  db: Db,
+  purpose: SmsVerifyBody['purpose'],
+  phone: string,
+  userId: number | null,
+  nowIso: string,
+): Promise<AppError> {
   const row = await db.first<SmsRow>(
     `SELECT user_id AS userId, expires_at AS expiresAt, used_at AS usedAt, attempts FROM one_time_codes
       WHERE kind = 'SMS' AND purpose = ? AND target = ? ORDER BY id DESC LIMIT 1`,
-    purpose, smsTarget(phone),
+    purpose,
+    smsTarget(phone),
   )
   if (!row || (purpose === 'PHONE' && row.userId !== userId)) return new AppError('NOT_FOUND_SMS_USER')
   if (row.usedAt) return new AppError('ALREADY_USE_SMS')
@@ -107,7 +135,11 @@ export async function verifySmsCode(db: Db, body: SmsVerifyBody, ctx: AuthContex
       WHERE id = (SELECT id FROM one_time_codes WHERE kind = 'SMS' AND purpose = ?1 AND target = ?2 ORDER BY id DESC LIMIT 1)
         AND used_at IS NULL AND expires_at > ?3 AND attempts < ?4 AND (?1 <> 'PHONE' OR user_id = ?5)
       RETURNING id, code_hash AS codeHash`,
-    body.purpose, smsTarget(phone), nowIso, SMS_MAX_ATTEMPTS, userId,
+    body.purpose,
+    smsTarget(phone),
+    nowIso,
+    SMS_MAX_ATTEMPTS,
+    userId,
   )
   if (!row) throw await smsRefusal(db, body.purpose, phone, userId, nowIso)
   if (!timingSafeEqualText(await otpHash(`sms:${body.purpose}:${phone}`, body.code), row.codeHash)) throw new AppError('NOT_FOUND_SMS_USER')
@@ -117,7 +149,8 @@ export async function verifySmsCode(db: Db, body: SmsVerifyBody, ctx: AuthContex
     const email = normaliseEmail(body.id ?? '')
     account = await db.first<Cols<'users', 'id' | 'email'>>(
       `SELECT id, email FROM users WHERE email = ? AND phone = ? AND deleted_at IS NULL AND password_hash IS NOT NULL`,
-      email, phone,
+      email,
+      phone,
     )
     if (!account) throw new AppError('NOT_FOUND_USER')
   }
@@ -127,10 +160,13 @@ export async function verifySmsCode(db: Db, body: SmsVerifyBody, ctx: AuthContex
   if (body.purpose === 'FIND_ID') {
     const rows = await db.all<{ email: NonNullable<UsersRow['email']> }>(
       `SELECT email FROM users WHERE phone = ? AND deleted_at IS NULL AND email IS NOT NULL ORDER BY id LIMIT ?`,
-      phone, FIND_ID_MAX + 1,
+      phone,
+      FIND_ID_MAX + 1,
     )
     if (rows.length === 0) throw new AppError('NOT_REGISTERED_PHONE_USER')
-    const total = (await db.first<{ n: number }>(`SELECT COUNT(*) AS n FROM users WHERE phone = ? AND deleted_at IS NULL AND email IS NOT NULL`, phone))?.n ?? rows.length
+    const total =
+      (await db.first<{ n: number }>(`SELECT COUNT(*) AS n FROM users WHERE phone = ? AND deleted_at IS NULL AND email IS NOT NULL`, phone))
+        ?.n ?? rows.length
     return { purpose: 'FIND_ID', ids: rows.slice(0, FIND_ID_MAX).map((r) => maskEmail(r.email)), total }
   }
   if (body.purpose === 'FIND_PASSWORD') {
@@ -143,11 +179,19 @@ export async function verifySmsCode(db: Db, body: SmsVerifyBody, ctx: AuthContex
 }
 
 /** The SMS code the phone is waiting for (the page resumes its countdown), or null. */
-export async function pendingSms(db: Db, purpose: SmsRequestBody['purpose'], rawPhone: string, phoneCountry: string, now: Date = new Date()): Promise<{ expiresAt: string } | null> {
+export async function pendingSms(
+  db: Db,
+  purpose: SmsRequestBody['purpose'],
+  rawPhone: string,
+  phoneCountry: string,
+  now: Date = new Date(),
+): Promise<{ expiresAt: string } | null> {
   const phone = normalisePhone(rawPhone, phoneCountry)
   if (!phone) return null
   return db.first<Cols<'one_time_codes', 'expires_at'>>(
     `SELECT expires_at AS expiresAt FROM one_time_codes WHERE kind = 'SMS' AND purpose = ? AND target = ? AND used_at IS NULL AND expires_at > ? ORDER BY id DESC LIMIT 1`,
-    purpose, smsTarget(phone), now.toISOString(),
+    purpose,
+    smsTarget(phone),
+    now.toISOString(),
   )
 }

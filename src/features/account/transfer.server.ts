@@ -31,7 +31,13 @@ const FAIL_TRANSFER = `status = 'ERROR', error_reason = ?, code_hash = NULL, cod
 /** Spec §4 transfer status of the reader (null: none); a code left to expire unused ends the transfer in ERROR. */
 export async function transferState(db: Db, userId: number, now: Date = new Date()): Promise<TransferState> {
   const nowIso = now.toISOString()
-  await db.run(`UPDATE account_transfers SET ${FAIL_TRANSFER} WHERE user_id = ? AND status = 'REQUEST' AND code_expires_at <= ?`, 'EXPIRED', nowIso, userId, nowIso)
+  await db.run(
+    `UPDATE account_transfers SET ${FAIL_TRANSFER} WHERE user_id = ? AND status = 'REQUEST' AND code_expires_at <= ?`,
+    'EXPIRED',
+    nowIso,
+    userId,
+    nowIso,
+  )
   const row = await db.first<Cols<'account_transfers', 'status' | 'updated_at' | 'error_reason'>>(
     `SELECT status, updated_at AS updatedAt, error_reason AS errorReason FROM account_transfers WHERE user_id = ?`,
     userId,
@@ -53,7 +59,9 @@ export async function startTransfer(db: Db, userId: number, now: Date = new Date
   await db.run(
     `INSERT INTO account_transfers (user_id, status, created_at, updated_at) VALUES (?, 'START', ?, ?)
      ON CONFLICT (user_id) DO UPDATE SET status = 'START', code_hash = NULL, code_locator = NULL, code_expires_at = NULL, code_attempts = 0, error_reason = NULL, updated_at = excluded.updated_at WHERE account_transfers.status IN ('START', 'ERROR')`,
-    userId, nowIso, nowIso,
+    userId,
+    nowIso,
+    nowIso,
   )
   return transferState(db, userId)
 }
@@ -72,7 +80,11 @@ export async function requestTransfer(db: Db, userId: number, ctx: AuthContext):
     try {
       const changed = await db.run(
         `UPDATE account_transfers SET status = 'REQUEST', code_hash = ?, code_locator = ?, code_expires_at = ?, code_attempts = 0, updated_at = ? WHERE user_id = ? AND status = 'START'`,
-        await hashToken(candidate), transferLocator(candidate), isoAfter(now, TRANSFER_CODE_TTL_SECONDS * SECOND_MS), nowIso, userId,
+        await hashToken(candidate),
+        transferLocator(candidate),
+        isoAfter(now, TRANSFER_CODE_TTL_SECONDS * SECOND_MS),
+        nowIso,
+        userId,
       )
       if (changed !== 1) throw new AppError('ALREADY_USED_ANOTHER_PLATFORM')
       code = candidate
@@ -83,7 +95,16 @@ export async function requestTransfer(db: Db, userId: number, ctx: AuthContext):
   }
   const user = await db.first<Cols<'users', 'email'>>(`SELECT email FROM users WHERE id = ?`, userId)
   if (user?.email) {
-    await messageProvider(db).send({ channel: 'MAIL', recipient: user.email, template: 'transfer-code', subject: ctx.t('account.mail.transfer.subject'), body: ctx.t('account.mail.transfer.body', { code: `${code.slice(0, 4)}-${code.slice(4, 8)}-${code.slice(8)}` }) }, now)
+    await messageProvider(db).send(
+      {
+        channel: 'MAIL',
+        recipient: user.email,
+        template: 'transfer-code',
+        subject: ctx.t('account.mail.transfer.subject'),
+        body: ctx.t('account.mail.transfer.body', { code: `${code.slice(0, 4)}-${code.slice(4, 8)}-${code.slice(8)}` }),
+      },
+      now,
+    )
   }
   return { ...(await transferState(db, userId, now)), sent: Boolean(user?.email) }
 }
@@ -109,16 +130,29 @@ export async function redeemTransfer(db: Db, rawCode: string, ctx: AuthContext):
   await checkLimits('code-check', ctx)
   // one statement spends an attempt and checks the transfer is waiting, unexpired and under the limit, so parallel
   // guesses get at most TRANSFER_MAX_ATTEMPTS evaluations between them (a waiting transfer holds its code_hash)
-  const row = await db.first<Cols<'account_transfers', 'user_id'> & { codeHash: NonNullable<AccountTransfersRow['code_hash']>; attempts: AccountTransfersRow['code_attempts'] }>(
+  const row = await db.first<
+    Cols<'account_transfers', 'user_id'> & {
+      codeHash: NonNullable<AccountTransfersRow['code_hash']>
+      attempts: AccountTransfersRow['code_attempts']
+    }
+  >(
     `UPDATE account_transfers SET code_attempts = code_attempts + 1
       WHERE status = 'REQUEST' AND code_locator = ? AND code_expires_at > ? AND code_attempts < ?
         AND user_id IN (SELECT id FROM users WHERE deleted_at IS NULL)
       RETURNING user_id AS userId, code_hash AS codeHash, code_attempts AS attempts`,
-    transferLocator(code), nowIso, TRANSFER_MAX_ATTEMPTS,
+    transferLocator(code),
+    nowIso,
+    TRANSFER_MAX_ATTEMPTS,
   )
   if (!row) {
     // a code left to expire ends its transfer
-    await db.run(`UPDATE account_transfers SET ${FAIL_TRANSFER} WHERE status = 'REQUEST' AND code_locator = ? AND code_expires_at <= ?`, 'EXPIRED', nowIso, transferLocator(code), nowIso)
+    await db.run(
+      `UPDATE account_transfers SET ${FAIL_TRANSFER} WHERE status = 'REQUEST' AND code_locator = ? AND code_expires_at <= ?`,
+      'EXPIRED',
+      nowIso,
+      transferLocator(code),
+      nowIso,
+    )
     throw new AppError('NOT_FOUND_USER')
   }
   if (!timingSafeEqualText(await hashToken(code), row.codeHash)) {
@@ -127,7 +161,11 @@ export async function redeemTransfer(db: Db, rawCode: string, ctx: AuthContext):
     await db.run(`UPDATE account_transfers SET ${FAIL_TRANSFER} WHERE user_id = ? AND status = 'REQUEST'`, 'ATTEMPTS', nowIso, row.userId)
     throw new AppError('EXCEED_AUTH_COUNT')
   }
-  const changed = await db.run(`UPDATE account_transfers SET status = 'FINISH', code_hash = NULL, code_locator = NULL, updated_at = ? WHERE user_id = ? AND status = 'REQUEST'`, nowIso, row.userId)
+  const changed = await db.run(
+    `UPDATE account_transfers SET status = 'FINISH', code_hash = NULL, code_locator = NULL, updated_at = ? WHERE user_id = ? AND status = 'REQUEST'`,
+    nowIso,
+    row.userId,
+  )
   if (changed !== 1) throw new AppError('NOT_FOUND_USER')
   return issueTokens(db, row.userId, ctx)
 }

@@ -23,7 +23,8 @@ describe('account transfer transitions (spec §4)', () => {
   })
   it('a requested transfer fails to ERROR (wrong codes, expiry), from which the reader starts again', () => {
     expect(nextTransferStatus('REQUEST', 'fail')).toEqual({ status: 'ERROR' })
-    for (const other of [null, 'START', 'FINISH', 'ERROR'] as const) expect(nextTransferStatus(other, 'fail')).toEqual({ error: 'INVALID_PARAMETER' })
+    for (const other of [null, 'START', 'FINISH', 'ERROR'] as const)
+      expect(nextTransferStatus(other, 'fail')).toEqual({ error: 'INVALID_PARAMETER' })
     expect(nextTransferStatus('ERROR', 'start')).toEqual({ status: 'START' })
     expect(nextTransferStatus('ERROR', 'cancel')).toEqual({ status: null })
   })

@@ -28,7 +28,10 @@ export const TRANSFER_MAX_ATTEMPTS = 5
  * - finish (the code redeemed): REQUEST → FINISH.
  * - fail (5 wrong codes, or the code expired): REQUEST → ERROR; from ERROR the reader may start again.
  */
-export function nextTransferStatus(current: TransferStatus | null, action: TransferAction): { status: TransferStatus | null } | { error: ErrorCode } {
+export function nextTransferStatus(
+  current: TransferStatus | null,
+  action: TransferAction,
+): { status: TransferStatus | null } | { error: ErrorCode } {
   const proceeded = current === 'REQUEST' || current === 'FINISH'
   switch (action) {
     case 'start':

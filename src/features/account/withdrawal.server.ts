@@ -16,7 +16,12 @@ import { messageProvider } from './messaging.server.ts'
  * Spec §2/§4/§5 withdrawal, step 1 (after the agreement and the confirm dialog): the reasons are recorded and a
  * confirmation link (1 hour) is mailed. Again within 5 minutes: FREQUENT_REQUEST.
  */
-export async function requestWithdrawal(db: Db, userId: number, body: WithdrawalBody, ctx: AuthContext): Promise<{ sent: true; email: string | null }> {
+export async function requestWithdrawal(
+  db: Db,
+  userId: number,
+  body: WithdrawalBody,
+  ctx: AuthContext,
+): Promise<{ sent: true; email: string | null }> {
   const rule = withdrawalError(body)
   if (rule) throw new AppError(rule)
   const now = ctx.now ?? new Date()
@@ -26,18 +31,43 @@ export async function requestWithdrawal(db: Db, userId: number, body: Withdrawal
   if ((await countAttempt(db, `withdrawal:${userId}`, RESET_MAIL_WINDOW_SECONDS, now)) > 1) throw new AppError('FREQUENT_REQUEST')
   const uuid = randomToken(32)
   await db.batch([
-    { sql: `UPDATE withdrawals SET cancelled_at = ? WHERE user_id = ? AND approved_at IS NULL AND cancelled_at IS NULL`, params: [nowIso, userId] },
-    { sql: `INSERT INTO withdrawals (user_id, reasons, detail, requested_at, confirmed_at) VALUES (?, ?, ?, ?, ?)`, params: [userId, JSON.stringify(body.reasons), body.detail?.trim() || null, nowIso, nowIso] },
+    {
+      sql: `UPDATE withdrawals SET cancelled_at = ? WHERE user_id = ? AND approved_at IS NULL AND cancelled_at IS NULL`,
+      params: [nowIso, userId],
+    },
+    {
+      sql: `INSERT INTO withdrawals (user_id, reasons, detail, requested_at, confirmed_at) VALUES (?, ?, ?, ?, ?)`,
+      params: [userId, JSON.stringify(body.reasons), body.detail?.trim() || null, nowIso, nowIso],
+    },
     { sql: `UPDATE users SET withdrawal_requested_at = ?, updated_at = ? WHERE id = ?`, params: [nowIso, nowIso, userId] },
-    { sql: `UPDATE one_time_codes SET used_at = ? WHERE kind = 'WITHDRAWAL_MAIL' AND user_id = ? AND used_at IS NULL`, params: [nowIso, userId] },
+    {
+      sql: `UPDATE one_time_codes SET used_at = ? WHERE kind = 'WITHDRAWAL_MAIL' AND user_id = ? AND used_at IS NULL`,
+      params: [nowIso, userId],
+    },
     {
       sql: `INSERT INTO one_time_codes (kind, user_id, target, code_hash, created_at, expires_at) VALUES ('WITHDRAWAL_MAIL', ?, ?, ?, ?, ?)`,
-      params: [userId, user.email ?? `user:${userId}`, await hashToken(uuid), nowIso, isoAfter(now, WITHDRAWAL_LINK_TTL_SECONDS * SECOND_MS)],
+      params: [
+        userId,
+        user.email ?? `user:${userId}`,
+        await hashToken(uuid),
+        nowIso,
+        isoAfter(now, WITHDRAWAL_LINK_TTL_SECONDS * SECOND_MS),
+      ],
     },
   ])
   const url = `${ctx.issuer.replace(/\/$/, '')}/setting/withdrawal/confirm?${new URLSearchParams({ userId: String(userId), uuid })}`
   if (user.email) {
-    await messageProvider(db).send({ channel: 'MAIL', recipient: user.email, template: 'withdrawal', subject: ctx.t('account.mail.withdrawal.subject'), body: ctx.t('account.mail.withdrawal.body', { url }), meta: { url } }, now)
+    await messageProvider(db).send(
+      {
+        channel: 'MAIL',
+        recipient: user.email,
+        template: 'withdrawal',
+        subject: ctx.t('account.mail.withdrawal.subject'),
+        body: ctx.t('account.mail.withdrawal.body', { url }),
+        meta: { url },
+      },
+      now,
+    )
   }
   return { sent: true, email: user.email ? maskEmail(user.email) : null }
 }
@@ -60,7 +90,8 @@ export async function approveWithdrawal(db: Db, body: { userId: number; uuid: st
   const row = await db.first<Cols<'one_time_codes', 'id' | 'expires_at' | 'used_at'> & Cols<'users', 'deleted_at'>>(
     `SELECT c.id, c.expires_at AS expiresAt, c.used_at AS usedAt, u.deleted_at AS deletedAt
        FROM one_time_codes c JOIN users u ON u.id = c.user_id WHERE c.kind = 'WITHDRAWAL_MAIL' AND c.code_hash = ? AND c.user_id = ?`,
-    await hashToken(body.uuid), body.userId,
+    await hashToken(body.uuid),
+    body.userId,
   )
   if (!row) throw new AppError('TIMEOUT')
   if (row.deletedAt) throw new AppError('NOT_FOUND_USER')
@@ -68,7 +99,10 @@ export async function approveWithdrawal(db: Db, body: { userId: number; uuid: st
   const claimed = `(SELECT used_at FROM one_time_codes WHERE id = ?) = ?`
   const results = await db.batch([
     { sql: `UPDATE one_time_codes SET used_at = ? WHERE id = ? AND used_at IS NULL`, params: [nowIso, row.id] },
-    { sql: `UPDATE withdrawals SET approved_at = ? WHERE user_id = ? AND approved_at IS NULL AND cancelled_at IS NULL AND ${claimed}`, params: [nowIso, body.userId, row.id, nowIso] },
+    {
+      sql: `UPDATE withdrawals SET approved_at = ? WHERE user_id = ? AND approved_at IS NULL AND cancelled_at IS NULL AND ${claimed}`,
+      params: [nowIso, body.userId, row.id, nowIso],
+    },
     {
       sql: `UPDATE users SET deleted_at = ?, password_hash = NULL, phone = NULL, name = NULL, nickname = NULL, birthed_at = NULL, updated_at = ? WHERE id = ? AND ${claimed}`,
       params: [nowIso, nowIso, body.userId, row.id, nowIso],

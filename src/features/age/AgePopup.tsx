@@ -7,11 +7,36 @@
  */
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import { pluralText, type Plural } from '../../lib/i18n/plural.ts'
-import { ADULT_POPUP_COOKIE_SECONDS, NOT_LOGGED_IN_ADULT_COOKIE, calendarYears, checkBirthday, daysInMonth, safeReturnTo, type PopupMode } from './age.ts'
+import {
+  ADULT_POPUP_COOKIE_SECONDS,
+  NOT_LOGGED_IN_ADULT_COOKIE,
+  calendarYears,
+  checkBirthday,
+  daysInMonth,
+  safeReturnTo,
+  type PopupMode,
+} from './age.ts'
 
 export type AgeLabels = Record<
-  | 'title' | 'introBirthday' | 'year' | 'month' | 'day' | 'selected' | 'confirm' | 'cancel' | 'yes' | 'no'
-  | 'invalid' | 'loginText' | 'loginButton' | 'krText' | 'krAgree' | 'krStart' | 'failed' | 'close' | 'loading',
+  | 'title'
+  | 'introBirthday'
+  | 'year'
+  | 'month'
+  | 'day'
+  | 'selected'
+  | 'confirm'
+  | 'cancel'
+  | 'yes'
+  | 'no'
+  | 'invalid'
+  | 'loginText'
+  | 'loginButton'
+  | 'krText'
+  | 'krAgree'
+  | 'krStart'
+  | 'failed'
+  | 'close'
+  | 'loading',
   string
 > & { /** Counts the adult age. */ introYesNo: Plural }
 
@@ -59,7 +84,15 @@ function goTo(returnTo: string) {
   else location.assign(target)
 }
 
-export default function AgePopup({ labels, locale, returnTo, onClose, load = loadState, submit = submitAdult, done = goTo }: AgePopupProps) {
+export default function AgePopup({
+  labels,
+  locale,
+  returnTo,
+  onClose,
+  load = loadState,
+  submit = submitAdult,
+  done = goTo,
+}: AgePopupProps) {
   const id = useId()
   const dialog = useRef<HTMLDivElement>(null)
   const [state, setState] = useState<AgeState | null>(null)
@@ -68,7 +101,10 @@ export default function AgePopup({ labels, locale, returnTo, onClose, load = loa
 
   useEffect(() => {
     let live = true
-    load().then((s) => live && setState(s), () => live && setError(labels.failed))
+    load().then(
+      (s) => live && setState(s),
+      () => live && setError(labels.failed),
+    )
     return () => {
       live = false
     }
@@ -91,7 +127,9 @@ export default function AgePopup({ labels, locale, returnTo, onClose, load = loa
       return
     }
     if (e.key !== 'Tab' || !dialog.current) return
-    const items = [...dialog.current.querySelectorAll<HTMLElement>('select, button, a[href], input')].filter((el) => el.tabIndex >= 0 && !el.hasAttribute('disabled'))
+    const items = [...dialog.current.querySelectorAll<HTMLElement>('select, button, a[href], input')].filter(
+      (el) => el.tabIndex >= 0 && !el.hasAttribute('disabled'),
+    )
     if (items.length === 0) return
     const first = items[0]!
     const last = items[items.length - 1]!
@@ -124,22 +162,54 @@ export default function AgePopup({ labels, locale, returnTo, onClose, load = loa
   const mode = state?.mode
   return (
     <div className="modal" onKeyDown={onKeyDown} data-age-popup>
-      <div ref={dialog} className="modal-body age-popup" role="dialog" aria-modal="true" aria-labelledby={titleId} aria-describedby={textId} tabIndex={-1}>
+      <div
+        ref={dialog}
+        className="modal-body age-popup"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        aria-describedby={textId}
+        tabIndex={-1}
+      >
         <h2 id={titleId}>{labels.title}</h2>
-        {!state && !error && <p id={textId} role="status">{labels.loading}</p>}
-        {!state && error && <p id={textId} role="alert">{error}</p>}
+        {!state && !error && (
+          <p id={textId} role="status">
+            {labels.loading}
+          </p>
+        )}
+        {!state && error && (
+          <p id={textId} role="alert">
+            {error}
+          </p>
+        )}
         {mode === 'birthday' && state && (
-          <Birthday labels={labels} locale={locale} state={state} textId={textId} busy={busy} onConfirm={(date) => {
-            if (checkBirthday(date, { adultAge: state.adultAge }, state.today) !== 'adult') setError(labels.invalid)
-            else void confirm(date ?? undefined)
-          }} />
+          <Birthday
+            labels={labels}
+            locale={locale}
+            state={state}
+            textId={textId}
+            busy={busy}
+            onConfirm={(date) => {
+              if (checkBirthday(date, { adultAge: state.adultAge }, state.today) !== 'adult') setError(labels.invalid)
+              else void confirm(date ?? undefined)
+            }}
+          />
         )}
         {(mode === 'yesNo' || mode === 'guestYesNo') && state && (
           <>
             <p id={textId}>{pluralText(labels.introYesNo, state.adultAge)}</p>
             <div className="age-actions">
-              <button type="button" className="link age-link" onClick={onClose}>{labels.no}</button>
-              <button type="button" className="btn" disabled={busy} onClick={() => (mode === 'guestYesNo' ? guestYes() : void confirm(undefined))}>{labels.yes}</button>
+              <button type="button" className="link age-link" onClick={onClose}>
+                {labels.no}
+              </button>
+              <button
+                type="button"
+                className="btn"
+                disabled={busy}
+                onClick={() => (mode === 'guestYesNo' ? guestYes() : void confirm(undefined))}
+              >
+                {labels.yes}
+              </button>
             </div>
           </>
         )}
@@ -147,15 +217,25 @@ export default function AgePopup({ labels, locale, returnTo, onClose, load = loa
           <>
             <p id={textId}>{labels.loginText}</p>
             <div className="age-actions">
-              <button type="button" className="link age-link" onClick={onClose}>{labels.cancel}</button>
-              <a className="btn" href={`/user/login?${new URLSearchParams({ callback: safeReturnTo(returnTo) })}`}>{labels.loginButton}</a>
+              <button type="button" className="link age-link" onClick={onClose}>
+                {labels.cancel}
+              </button>
+              <a className="btn" href={`/user/login?${new URLSearchParams({ callback: safeReturnTo(returnTo) })}`}>
+                {labels.loginButton}
+              </a>
             </div>
           </>
         )}
         {mode === 'krPhone' && <KrPhone labels={labels} textId={textId} returnTo={returnTo} onClose={onClose} />}
-        {state && error && <p role="alert" className="age-error">{error}</p>}
+        {state && error && (
+          <p role="alert" className="age-error">
+            {error}
+          </p>
+        )}
         {(!state || mode === 'birthday') && (
-          <button type="button" className="link age-link" onClick={onClose}>{labels.cancel}</button>
+          <button type="button" className="link age-link" onClick={onClose}>
+            {labels.cancel}
+          </button>
         )}
       </div>
     </div>
@@ -176,15 +256,33 @@ function KrPhone({ labels, textId, returnTo, onClose }: { labels: AgeLabels; tex
         <input type="checkbox" checked={agreed} onChange={(e) => setAgreed(e.currentTarget.checked)} /> {labels.krAgree}
       </label>
       <div className="age-actions">
-        <button type="button" className="link age-link" onClick={onClose}>{labels.cancel}</button>
-        <button type="button" className="btn" disabled={!agreed} onClick={start}>{labels.krStart}</button>
+        <button type="button" className="link age-link" onClick={onClose}>
+          {labels.cancel}
+        </button>
+        <button type="button" className="btn" disabled={!agreed} onClick={start}>
+          {labels.krStart}
+        </button>
       </div>
     </>
   )
 }
 
 /** Year and month selectors over a day calendar (a grid: arrows move by a day or a week, Home/End to the ends). */
-function Birthday({ labels, locale, state, textId, busy, onConfirm }: { labels: AgeLabels; locale: string; state: AgeState; textId: string; busy: boolean; onConfirm: (date: string | null) => void }) {
+function Birthday({
+  labels,
+  locale,
+  state,
+  textId,
+  busy,
+  onConfirm,
+}: {
+  labels: AgeLabels
+  locale: string
+  state: AgeState
+  textId: string
+  busy: boolean
+  onConfirm: (date: string | null) => void
+}) {
   const years = useMemo(() => calendarYears(state.today), [state.today])
   const start = state.birthedAt ? state.birthedAt.split('-').map(Number) : [years[0]! - state.adultAge, 1, 0]
   const [year, setYear] = useState(start[0]!)
@@ -193,11 +291,24 @@ function Birthday({ labels, locale, state, textId, busy, onConfirm }: { labels: 
   const [focusDay, setFocusDay] = useState(Math.max(1, start[2]!))
   const grid = useRef<HTMLDivElement>(null)
   const days = daysInMonth(year, month)
-  const monthNames = useMemo(() => Array.from({ length: 12 }, (_, i) => new Intl.DateTimeFormat(locale, { month: 'long', timeZone: 'UTC' }).format(Date.UTC(2000, i, 1))), [locale])
-  const weekdays = useMemo(() => Array.from({ length: 7 }, (_, i) => new Intl.DateTimeFormat(locale, { weekday: 'narrow', timeZone: 'UTC' }).format(Date.UTC(2023, 0, 1 + i))), [locale])
+  const monthNames = useMemo(
+    () =>
+      Array.from({ length: 12 }, (_, i) =>
+        new Intl.DateTimeFormat(locale, { month: 'long', timeZone: 'UTC' }).format(Date.UTC(2000, i, 1)),
+      ),
+    [locale],
+  )
+  const weekdays = useMemo(
+    () =>
+      Array.from({ length: 7 }, (_, i) =>
+        new Intl.DateTimeFormat(locale, { weekday: 'narrow', timeZone: 'UTC' }).format(Date.UTC(2023, 0, 1 + i)),
+      ),
+    [locale],
+  )
   const lead = new Date(Date.UTC(year, month - 1, 1)).getUTCDay()
   const chosen = day > 0 && day <= days ? `${year}-${pad(month)}-${pad(day)}` : null
-  const fullDate = (d: number) => new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(Date.UTC(year, month - 1, d))
+  const fullDate = (d: number) =>
+    new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(Date.UTC(year, month - 1, d))
 
   function moveFocus(next: number) {
     const d = Math.min(days, Math.max(1, next))
@@ -222,19 +333,33 @@ function Birthday({ labels, locale, state, textId, busy, onConfirm }: { labels: 
         <label className="age-field">
           <span>{labels.year}</span>
           <select value={year} onChange={(e) => setYear(Number(e.target.value))}>
-            {years.map((y) => <option key={y} value={y}>{y}</option>)}
+            {years.map((y) => (
+              <option key={y} value={y}>
+                {y}
+              </option>
+            ))}
           </select>
         </label>
         <label className="age-field">
           <span>{labels.month}</span>
           <select value={month} onChange={(e) => setMonth(Number(e.target.value))}>
-            {monthNames.map((name, i) => <option key={name} value={i + 1}>{name}</option>)}
+            {monthNames.map((name, i) => (
+              <option key={name} value={i + 1}>
+                {name}
+              </option>
+            ))}
           </select>
         </label>
       </div>
       <div role="group" aria-label={labels.day} ref={grid} onKeyDown={onGridKey} className="age-calendar">
-        {weekdays.map((w, i) => <span key={`w${i}`} aria-hidden="true" className="age-weekday">{w}</span>)}
-        {Array.from({ length: lead }, (_, i) => <span key={`b${i}`} aria-hidden="true" />)}
+        {weekdays.map((w, i) => (
+          <span key={`w${i}`} aria-hidden="true" className="age-weekday">
+            {w}
+          </span>
+        ))}
+        {Array.from({ length: lead }, (_, i) => (
+          <span key={`b${i}`} aria-hidden="true" />
+        ))}
         {Array.from({ length: days }, (_, i) => i + 1).map((d) => (
           <button
             key={d}
@@ -254,7 +379,9 @@ function Birthday({ labels, locale, state, textId, busy, onConfirm }: { labels: 
         ))}
       </div>
       <p aria-live="polite">{chosen ? labels.selected.replace('{date}', fullDate(day)) : ''}</p>
-      <button type="button" className="btn" disabled={busy} onClick={() => onConfirm(chosen)}>{labels.confirm}</button>
+      <button type="button" className="btn" disabled={busy} onClick={() => onConfirm(chosen)}>
+        {labels.confirm}
+      </button>
     </>
   )
 }

@@ -13,7 +13,10 @@ import { adultAuthentication, audienceClass, eventAccess, isAdult, type AgeEditi
  * The row of ADULT_STATE_SQL. `session_version`: features that read this row in their own batch check the session
  * there (ASVS 7.4.3).
  */
-export type AdultRow = Cols<'users', 'is_adult' | 'is_kr_ip_user' | 'is_adult_kr' | 'birthed_at' | 'adult_verified_at' | 'show_adult' | 'is_bl_toggle' | 'session_version'>
+export type AdultRow = Cols<
+  'users',
+  'is_adult' | 'is_kr_ip_user' | 'is_adult_kr' | 'birthed_at' | 'adult_verified_at' | 'show_adult' | 'is_bl_toggle' | 'session_version'
+>
 
 /** The columns of the reader's adult flags and switches, for a query of their own or inside another feature's batch. */
 export const ADULT_STATE_SQL = `SELECT is_adult AS isAdult, is_kr_ip_user AS isKrIpUser, is_adult_kr AS isAdultKr, birthed_at AS birthedAt,
@@ -23,8 +26,13 @@ export const ADULT_STATE_SQL = `SELECT is_adult AS isAdult, is_kr_ip_user AS isK
 export function toAdultState(row: AdultRow | undefined): AudienceFlags {
   if (!row) return null
   return {
-    isAdult: flag(row.isAdult), isKrIpUser: flag(row.isKrIpUser), isAdultKr: flag(row.isAdultKr), birthedAt: row.birthedAt,
-    adultVerifiedAt: row.adultVerifiedAt, showAdult: flag(row.showAdult), isBlToggle: flag(row.isBlToggle),
+    isAdult: flag(row.isAdult),
+    isKrIpUser: flag(row.isKrIpUser),
+    isAdultKr: flag(row.isAdultKr),
+    birthedAt: row.birthedAt,
+    adultVerifiedAt: row.adultVerifiedAt,
+    showAdult: flag(row.showAdult),
+    isBlToggle: flag(row.isBlToggle),
   }
 }
 
@@ -32,7 +40,11 @@ export function toAdultState(row: AdultRow | undefined): AudienceFlags {
  * Whether the reader of an ADULT_STATE_SQL row is an adult now (spec §4/§5); null for a missing or withdrawn
  * account. For features that read the row inside their own batch (purchase, gift, wait-until-free).
  */
-export function adultNow(row: AdultRow | undefined, rules: Pick<AgeEdition, 'krAdultAuth' | 'adultNeedsBirthDate' | 'notLoggedInAdultCookie'>, now: Date): boolean | null {
+export function adultNow(
+  row: AdultRow | undefined,
+  rules: Pick<AgeEdition, 'krAdultAuth' | 'adultNeedsBirthDate' | 'notLoggedInAdultCookie'>,
+  now: Date,
+): boolean | null {
   const state = toAdultState(row)
   return state === null ? null : isAdult(rules, state, undefined, now)
 }
@@ -70,7 +82,11 @@ export async function verifyAdult(
     `UPDATE users SET birthed_at = ?, is_adult = 1, adult_verified_at = ?, show_adult = 1,
             is_kr_ip_user = COALESCE(?, is_kr_ip_user), updated_at = ?
       WHERE id = ? AND deleted_at IS NULL`,
-    result.birthedAt, nowIso, kr, nowIso, userId,
+    result.birthedAt,
+    nowIso,
+    kr,
+    nowIso,
+    userId,
   )
 }
 
@@ -85,7 +101,12 @@ export async function setShowAdult(db: Db, userId: number, edition: AgeEdition, 
 
 /** Spec §5/§7 PUT /user/BL/toggle/{value} (the route checks that the edition has the toggle). */
 export async function setBlToggle(db: Db, userId: number, on: boolean, now: Date = new Date()): Promise<void> {
-  await db.run(`UPDATE users SET is_bl_toggle = ?, updated_at = ? WHERE id = ? AND deleted_at IS NULL`, on ? 1 : 0, now.toISOString(), userId)
+  await db.run(
+    `UPDATE users SET is_bl_toggle = ?, updated_at = ? WHERE id = ? AND deleted_at IS NULL`,
+    on ? 1 : 0,
+    now.toISOString(),
+    userId,
+  )
 }
 
 /**
@@ -93,7 +114,13 @@ export async function setBlToggle(db: Db, userId: number, on: boolean, now: Date
  * (NOT_FOUND_EVENT, NOT_EVENT_PERIOD, UNAUTHORIZED_USER, UNAUTHORIZED_ADULT, UNAUTHORIZED_NON_ADULT).
  * For the event and roulette routes, before they spend a ticket.
  */
-export async function assertEventAccess(db: Db, eventId: number, userId: number | null, edition: AgeEdition, now: Date = new Date()): Promise<void> {
+export async function assertEventAccess(
+  db: Db,
+  eventId: number,
+  userId: number | null,
+  edition: AgeEdition,
+  now: Date = new Date(),
+): Promise<void> {
   const event = await db.first<{ restriction: EventsRow['adult_restriction'] } & Cols<'events', 'starts_at' | 'ends_at' | 'is_active'>>(
     `SELECT adult_restriction AS restriction, starts_at AS startsAt, ends_at AS endsAt, is_active AS isActive FROM events WHERE id = ?`,
     eventId,

@@ -1,8 +1,26 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import {
-  adultAuthentication, adultGate, ageOn, audienceClass, audienceSees, calendarYears, checkBirthday, daysInMonth, eventAccess, isAdult, isKoreanIp,
-  parseIsoDate, popupMode, safeReturnTo, todayIn, toggleAllowed, verificationExpiresAt, YES_NO_BIRTH_DATE, type AudienceClass, type AudienceFlags,
+  adultAuthentication,
+  adultGate,
+  ageOn,
+  audienceClass,
+  audienceSees,
+  calendarYears,
+  checkBirthday,
+  daysInMonth,
+  eventAccess,
+  isAdult,
+  isKoreanIp,
+  parseIsoDate,
+  popupMode,
+  safeReturnTo,
+  todayIn,
+  toggleAllowed,
+  verificationExpiresAt,
+  YES_NO_BIRTH_DATE,
+  type AudienceClass,
+  type AudienceFlags,
 } from './age.ts'
 import { ToggleValue } from './age.schema.ts'
 import { parseEdition, EDITION_IDS, type Edition } from '../../lib/edition/schema.ts'
@@ -63,11 +81,13 @@ describe('birthday check of the popup (spec §5)', () => {
   })
 
   it('property: adult exactly when the age is between the edition age and 100', () => {
-    fc.assert(fc.property(fc.integer({ min: 1900, max: 2030 }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 28 }), (y, m, d) => {
-      const b = `${y}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`
-      const age = ageOn(b, '2026-11-22')
-      expect(checkBirthday(b, E.fr, '2026-11-22') === 'adult').toBe(b <= '2026-11-22' && age >= 18 && age <= 100)
-    }))
+    fc.assert(
+      fc.property(fc.integer({ min: 1900, max: 2030 }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 28 }), (y, m, d) => {
+        const b = `${y}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`
+        const age = ageOn(b, '2026-11-22')
+        expect(checkBirthday(b, E.fr, '2026-11-22') === 'adult').toBe(b <= '2026-11-22' && age >= 18 && age <= 100)
+      }),
+    )
   })
 })
 
@@ -121,23 +141,83 @@ describe('isAdult per edition rule (spec §5)', () => {
 })
 
 describe('audience classes (issue 11): one table, edition by edition', () => {
-  const flags = (over: Partial<NonNullable<AudienceFlags>> = {}): AudienceFlags => ({ ...adult, showAdult: true, isBlToggle: true, ...over })
+  const flags = (over: Partial<NonNullable<AudienceFlags>> = {}): AudienceFlags => ({
+    ...adult,
+    showAdult: true,
+    isBlToggle: true,
+    ...over,
+  })
   const minorBirth = '2012-03-04'
   // [reader, jp cookie, expected class per edition fr de th tw jp kr ar]
   const rows: [string, AudienceFlags, string | undefined, Record<(typeof EDITION_IDS)[number], AudienceClass>][] = [
     ['guest', null, undefined, { fr: 'guest', de: 'guest', th: 'guest', tw: 'guest', jp: 'guest', kr: 'guest', ar: 'guest' }],
-    ['guest with the adult cookie', null, 'Y', { fr: 'guest', de: 'guest', th: 'guest', tw: 'guest', jp: 'guest-adult', kr: 'guest', ar: 'guest' }],
-    ['guest with a forged cookie value', null, 'yes', { fr: 'guest', de: 'guest', th: 'guest', tw: 'guest', jp: 'guest', kr: 'guest', ar: 'guest' }],
+    [
+      'guest with the adult cookie',
+      null,
+      'Y',
+      { fr: 'guest', de: 'guest', th: 'guest', tw: 'guest', jp: 'guest-adult', kr: 'guest', ar: 'guest' },
+    ],
+    [
+      'guest with a forged cookie value',
+      null,
+      'yes',
+      { fr: 'guest', de: 'guest', th: 'guest', tw: 'guest', jp: 'guest', kr: 'guest', ar: 'guest' },
+    ],
     ['verified adult', flags(), undefined, { fr: 'adult', de: 'adult', th: 'adult', tw: 'adult', jp: 'adult', kr: 'adult', ar: 'adult' }],
-    ['verified adult, adult content off', flags({ showAdult: false }), undefined, { fr: 'adult-off', de: 'adult-off', th: 'adult-off', tw: 'adult-off', jp: 'adult-off', kr: 'adult-off', ar: 'adult-off' }],
-    ['member never checked', flags({ isAdult: false, birthedAt: null, adultVerifiedAt: null }), 'Y', { fr: 'member', de: 'member', th: 'member', tw: 'member', jp: 'member', kr: 'member', ar: 'member' }],
-    ['check older than a year', flags({ adultVerifiedAt: '2025-11-01T00:00:00.000Z' }), undefined, { fr: 'member', de: 'member', th: 'member', tw: 'member', jp: 'member', kr: 'member', ar: 'member' }],
-    ['minor by birth date', flags({ isAdult: false, birthedAt: minorBirth }), undefined, { fr: 'minor', de: 'minor', th: 'minor', tw: 'minor', jp: 'minor', kr: 'minor', ar: 'minor' }],
-    ['adult flag without birth date', flags({ birthedAt: null }), undefined, { fr: 'adult', de: 'adult', th: 'member', tw: 'member', jp: 'adult', kr: 'adult', ar: 'adult' }],
-    ['Korean IP without phone check', flags({ isKrIpUser: true }), undefined, { fr: 'adult', de: 'adult', th: 'adult', tw: 'adult', jp: 'adult', kr: 'member', ar: 'adult' }],
-    ['Korean IP with phone check', flags({ isKrIpUser: true, isAdultKr: true }), undefined, { fr: 'adult', de: 'adult', th: 'adult', tw: 'adult', jp: 'adult', kr: 'adult', ar: 'adult' }],
-    ['adult with BL off', flags({ isBlToggle: false }), undefined, { fr: 'adult', de: 'adult', th: 'adult', tw: 'adult', jp: 'adult', kr: 'adult', ar: 'adult-nobl' }],
-    ['minor with BL off', flags({ isAdult: false, birthedAt: minorBirth, isBlToggle: false }), undefined, { fr: 'minor', de: 'minor', th: 'minor', tw: 'minor', jp: 'minor', kr: 'minor', ar: 'minor-nobl' }],
+    [
+      'verified adult, adult content off',
+      flags({ showAdult: false }),
+      undefined,
+      { fr: 'adult-off', de: 'adult-off', th: 'adult-off', tw: 'adult-off', jp: 'adult-off', kr: 'adult-off', ar: 'adult-off' },
+    ],
+    [
+      'member never checked',
+      flags({ isAdult: false, birthedAt: null, adultVerifiedAt: null }),
+      'Y',
+      { fr: 'member', de: 'member', th: 'member', tw: 'member', jp: 'member', kr: 'member', ar: 'member' },
+    ],
+    [
+      'check older than a year',
+      flags({ adultVerifiedAt: '2025-11-01T00:00:00.000Z' }),
+      undefined,
+      { fr: 'member', de: 'member', th: 'member', tw: 'member', jp: 'member', kr: 'member', ar: 'member' },
+    ],
+    [
+      'minor by birth date',
+      flags({ isAdult: false, birthedAt: minorBirth }),
+      undefined,
+      { fr: 'minor', de: 'minor', th: 'minor', tw: 'minor', jp: 'minor', kr: 'minor', ar: 'minor' },
+    ],
+    [
+      'adult flag without birth date',
+      flags({ birthedAt: null }),
+      undefined,
+      { fr: 'adult', de: 'adult', th: 'member', tw: 'member', jp: 'adult', kr: 'adult', ar: 'adult' },
+    ],
+    [
+      'Korean IP without phone check',
+      flags({ isKrIpUser: true }),
+      undefined,
+      { fr: 'adult', de: 'adult', th: 'adult', tw: 'adult', jp: 'adult', kr: 'member', ar: 'adult' },
+    ],
+    [
+      'Korean IP with phone check',
+      flags({ isKrIpUser: true, isAdultKr: true }),
+      undefined,
+      { fr: 'adult', de: 'adult', th: 'adult', tw: 'adult', jp: 'adult', kr: 'adult', ar: 'adult' },
+    ],
+    [
+      'adult with BL off',
+      flags({ isBlToggle: false }),
+      undefined,
+      { fr: 'adult', de: 'adult', th: 'adult', tw: 'adult', jp: 'adult', kr: 'adult', ar: 'adult-nobl' },
+    ],
+    [
+      'minor with BL off',
+      flags({ isAdult: false, birthedAt: minorBirth, isBlToggle: false }),
+      undefined,
+      { fr: 'minor', de: 'minor', th: 'minor', tw: 'minor', jp: 'minor', kr: 'minor', ar: 'minor-nobl' },
+    ],
   ]
   it.each(rows)('%s', (_name, reader, cookie, expected) => {
     for (const id of EDITION_IDS) expect(audienceClass(E[id], reader, cookie, NOW), id).toBe(expected[id])
@@ -224,6 +304,7 @@ describe('popup mode and return path', () => {
   })
   it('returns only to own-site paths', () => {
     expect(safeReturnTo('/detail/3?x=1')).toBe('/detail/3?x=1')
-    for (const bad of ['//evil.example', 'https://evil.example', '/\\evil', 'javascript:alert(1)', 42, null]) expect(safeReturnTo(bad)).toBe('/')
+    for (const bad of ['//evil.example', 'https://evil.example', '/\\evil', 'javascript:alert(1)', 42, null])
+      expect(safeReturnTo(bad)).toBe('/')
   })
 })

@@ -54,7 +54,12 @@ export function daysInMonth(year: number, month: number): number {
 
 /** Today's calendar date in `timeZone` (a birthday counts in the edition's zone, not the server's). */
 export function todayIn(timeZone: string | undefined, now: Date = new Date()): IsoDate {
-  const parts = new Intl.DateTimeFormat('en-CA', { timeZone: timeZone ?? 'UTC', year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(now)
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone: timeZone ?? 'UTC',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).formatToParts(now)
   const part = (type: string) => parts.find((p) => p.type === type)?.value ?? ''
   return `${part('year')}-${part('month')}-${part('day')}`
 }
@@ -79,7 +84,11 @@ export function calendarYears(today: IsoDate): number[] {
  * years, or younger than the edition's adult age → 'confirm' (the popup shows "Merci de confirmer votre
  * date de naissance."); else 'adult'.
  */
-export function checkBirthday(birth: string | null | undefined, edition: Pick<AgeEdition, 'adultAge'>, today: IsoDate): 'adult' | 'confirm' {
+export function checkBirthday(
+  birth: string | null | undefined,
+  edition: Pick<AgeEdition, 'adultAge'>,
+  today: IsoDate,
+): 'adult' | 'confirm' {
   if (!birth || !parseIsoDate(birth) || birth > today) return 'confirm'
   const age = ageOn(birth, today)
   return age >= edition.adultAge && age <= CALENDAR_YEARS ? 'adult' : 'confirm'
@@ -130,7 +139,11 @@ export function isAdult(
 }
 
 /** Spec §6: only logged-in readers toggle adult or BL; BL only where the edition has the toggle. */
-export function toggleAllowed(kind: 'adult' | 'bl', edition: Pick<AgeEdition, 'blToggle'>, signedIn: boolean): 'ok' | 'NOT_LOGIN_USER' | 'NOT_EXIST' {
+export function toggleAllowed(
+  kind: 'adult' | 'bl',
+  edition: Pick<AgeEdition, 'blToggle'>,
+  signedIn: boolean,
+): 'ok' | 'NOT_LOGIN_USER' | 'NOT_EXIST' {
   if (kind === 'bl' && !edition.blToggle) return 'NOT_EXIST'
   return signedIn ? 'ok' : 'NOT_LOGIN_USER'
 }
@@ -236,11 +249,15 @@ export function audienceClass(
 ): AudienceClass {
   if (!reader) return isAdult(edition, null, adultCookie, now) ? 'guest-adult' : 'guest'
   const base: AudienceBase = isAdult(edition, reader, undefined, now)
-    ? reader.showAdult ? 'adult' : 'adult-off'
-    : reader.birthedAt !== null && reader.birthedAt !== YES_NO_BIRTH_DATE && ageOn(reader.birthedAt, todayIn(edition.timeZone, now)) < edition.adultAge
+    ? reader.showAdult
+      ? 'adult'
+      : 'adult-off'
+    : reader.birthedAt !== null &&
+        reader.birthedAt !== YES_NO_BIRTH_DATE &&
+        ageOn(reader.birthedAt, todayIn(edition.timeZone, now)) < edition.adultAge
       ? 'minor'
       : 'member'
-  return edition.blToggle && !reader.isBlToggle ? `${base}-nobl` as AudienceClass : base
+  return edition.blToggle && !reader.isBlToggle ? (`${base}-nobl` as AudienceClass) : base
 }
 
 /** What a class may see in lists, search, ranking and detail pages. */
@@ -262,7 +279,10 @@ export function isSignedInClass(cls: AudienceClass): boolean {
  * as the viewer and the purchase do), the login route for a guest (on jp the guest's yes/no popup instead),
  * the age check popup for a member who only lacks it, a refusal for a minor.
  */
-export function adultGate(edition: Pick<AgeEdition, 'notLoggedInAdultCookie'>, cls: AudienceClass): 'open' | 'login' | 'ageCheck' | 'minor' {
+export function adultGate(
+  edition: Pick<AgeEdition, 'notLoggedInAdultCookie'>,
+  cls: AudienceClass,
+): 'open' | 'login' | 'ageCheck' | 'minor' {
   const base = baseOf(cls)
   if (base === 'adult' || base === 'adult-off' || base === 'guest-adult') return 'open'
   if (base === 'guest') return edition.notLoggedInAdultCookie ? 'ageCheck' : 'login'

@@ -16,5 +16,7 @@ export function mountAgePopup(returnTo: string, closed: () => void) {
     // spec §4: "no" closes the popup and calls the cancel handler
     document.dispatchEvent(new CustomEvent('age:cancelled', { detail: { returnTo } }))
   }
-  root.render(<AgePopup labels={labels} locale={host.dataset.locale ?? document.documentElement.lang} returnTo={returnTo} onClose={onClose} />)
+  root.render(
+    <AgePopup labels={labels} locale={host.dataset.locale ?? document.documentElement.lang} returnTo={returnTo} onClose={onClose} />,
+  )
 }

@@ -10,7 +10,10 @@ document.addEventListener('click', async (e) => {
   const kind = control.dataset.contentToggle === 'bl' ? 'BL' : 'adult'
   control.setAttribute('aria-busy', 'true')
   try {
-    const res = await fetch(`/api/v1/user/${kind}/toggle/${control.dataset.value === 'true'}`, { method: 'PUT', credentials: 'same-origin' })
+    const res = await fetch(`/api/v1/user/${kind}/toggle/${control.dataset.value === 'true'}`, {
+      method: 'PUT',
+      credentials: 'same-origin',
+    })
     if (!res.ok) throw new Error(`${res.status} ${((await res.json().catch(() => null)) as { code?: string } | null)?.code ?? ''}`)
     location.reload()
   } catch (err) {

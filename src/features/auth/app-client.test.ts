@@ -1,9 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import { clientPlatform, platformClaim } from './app-client.ts'
 
-const vars = { APP_IOS_APP_CLIENT_ID: 'ios', APP_IOS_APP_CLIENT_SECRET: 'ios-secret-0123456789', APP_AND_PLAY_CLIENT_ID: 'play', APP_AND_PLAY_CLIENT_SECRET: 'short' }
+const vars = {
+  APP_IOS_APP_CLIENT_ID: 'ios',
+  APP_IOS_APP_CLIENT_SECRET: 'ios-secret-0123456789',
+  APP_AND_PLAY_CLIENT_ID: 'play',
+  APP_AND_PLAY_CLIENT_SECRET: 'short',
+}
 
-describe('clientPlatform (issue 20: the platform is not the client\'s word)', () => {
+describe("clientPlatform (issue 20: the platform is not the client's word)", () => {
   it("an app platform only with that app's id and secret", () => {
     expect(clientPlatform('ios', 'ios-secret-0123456789', vars)).toBe('IOS_APP')
     expect(clientPlatform('ios', 'ios-secret-wrong', vars)).toBe('WEB')

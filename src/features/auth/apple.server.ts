@@ -36,13 +36,23 @@ async function verifiedSubject(body: AppleMigrateBody, now: Date): Promise<strin
  * (isMigrate); else a new account holding both keys (isSignUp). A parallel call for the same keys (unique index)
  * is resolved by deciding once more, so repeats give the same account and no duplicate link.
  */
-export async function migrateAppleSignIn(db: Db, body: AppleMigrateBody, ctx: AuthContext): Promise<TokenPair & { isSignUp: boolean; isMigrate: boolean }> {
+export async function migrateAppleSignIn(
+  db: Db,
+  body: AppleMigrateBody,
+  ctx: AuthContext,
+): Promise<TokenPair & { isSignUp: boolean; isMigrate: boolean }> {
   const now = ctx.now ?? new Date()
   const sub = await verifiedSubject(body, now)
   return signInOrLink(db, sub, ctx, now, true)
 }
 
-async function signInOrLink(db: Db, sub: string, ctx: AuthContext, now: Date, retry: boolean): Promise<TokenPair & { isSignUp: boolean; isMigrate: boolean }> {
+async function signInOrLink(
+  db: Db,
+  sub: string,
+  ctx: AuthContext,
+  now: Date,
+  retry: boolean,
+): Promise<TokenPair & { isSignUp: boolean; isMigrate: boolean }> {
   const nowIso = now.toISOString()
   const facts = await db.first<{ webUserId: UsersRow['id'] | null; appUserId: UsersRow['id'] | null }>(
     `SELECT (SELECT u.id FROM identities i JOIN users u ON u.id = i.user_id AND u.deleted_at IS NULL WHERE i.provider = 'apple' AND i.provider_user_id = ?1) AS webUserId,
@@ -53,7 +63,10 @@ async function signInOrLink(db: Db, sub: string, ctx: AuthContext, now: Date, re
   const decision = decideMigrate({ webUserId: facts?.webUserId ?? null, appUserId: facts?.appUserId ?? null })
   const login = (userId: number): Stmt => ({ sql: `UPDATE users SET last_login_at = ? WHERE id = ?`, params: [nowIso, userId] })
   // keys left by a withdrawn account are released before they are linked again
-  const release: Stmt = { sql: `DELETE FROM identities WHERE provider IN ('apple', ?) AND provider_user_id = ? AND user_id IN (SELECT id FROM users WHERE deleted_at IS NOT NULL)`, params: [APPLE_APP_PROVIDER, sub] }
+  const release: Stmt = {
+    sql: `DELETE FROM identities WHERE provider IN ('apple', ?) AND provider_user_id = ? AND user_id IN (SELECT id FROM users WHERE deleted_at IS NOT NULL)`,
+    params: [APPLE_APP_PROVIDER, sub],
+  }
   const link = (provider: string, userSql: string, ...userParams: unknown[]): Stmt => ({
     sql: `INSERT INTO identities (user_id, provider, provider_user_id, created_at) VALUES (${userSql}, ?, ?, ?)`,
     params: [...userParams, provider, sub, nowIso],
@@ -63,7 +76,11 @@ async function signInOrLink(db: Db, sub: string, ctx: AuthContext, now: Date, re
       case 'signin':
         return { ...(await issueTokens(db, decision.userId, ctx, [login(decision.userId)])), isSignUp: false, isMigrate: false }
       case 'migrate':
-        return { ...(await issueTokens(db, decision.userId, ctx, [release, link('apple', '?', decision.userId), login(decision.userId)])), isSignUp: false, isMigrate: true }
+        return {
+          ...(await issueTokens(db, decision.userId, ctx, [release, link('apple', '?', decision.userId), login(decision.userId)])),
+          isSignUp: false,
+          isMigrate: true,
+        }
       case 'create': {
         const results = await db.batch([
           release,

@@ -20,7 +20,9 @@ const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/
 
 /** The key set could not be had (network, timeout, not a key set): the provider's failure, not the token's. */
 function isKeySetFailure(e: unknown): boolean {
-  return !(e instanceof errors.JOSEError) || e instanceof errors.JWKSTimeout || e instanceof errors.JWKSInvalid || e.code === 'ERR_JOSE_GENERIC'
+  return (
+    !(e instanceof errors.JOSEError) || e instanceof errors.JWKSTimeout || e instanceof errors.JWKSInvalid || e.code === 'ERR_JOSE_GENERIC'
+  )
 }
 
 /**
@@ -28,7 +30,11 @@ function isKeySetFailure(e: unknown): boolean {
  * (`none` and HS* refused), `iss` exactly the issuer, `aud` the expected client id, `exp`/`iat` present and
  * `exp` not past (60 s leeway). Null for anything else; throws only when the key set itself is unavailable.
  */
-export async function verifyAppleIdentityToken(token: string, keys: JWTVerifyGetKey, expected: { issuer: string; audience: string; now?: Date }): Promise<string | null> {
+export async function verifyAppleIdentityToken(
+  token: string,
+  keys: JWTVerifyGetKey,
+  expected: { issuer: string; audience: string; now?: Date },
+): Promise<string | null> {
   if (!JWT_SHAPE.test(token)) return null
   try {
     const { payload } = await jwtVerify(token, keys, {

@@ -70,7 +70,15 @@ export function pepper(): string {
  * The edition data the auth flows need: its siteUrl is the tokens' issuer and audience; `phoneCountry`, the
  * country phone numbers without an international prefix are read in; `platform`, the app a sign-in comes from.
  */
-export type AuthContext = { issuer: string; t: Translate; now?: Date; ip?: string | null; clientKind?: 'WEB' | 'APP' | 'VIEWER_APP'; phoneCountry?: string; platform?: Platform }
+export type AuthContext = {
+  issuer: string
+  t: Translate
+  now?: Date
+  ip?: string | null
+  clientKind?: 'WEB' | 'APP' | 'VIEWER_APP'
+  phoneCountry?: string
+  platform?: Platform
+}
 
 export type TokenPair = { accessToken: Token; refreshToken: Token; userId: number }
 
@@ -93,7 +101,10 @@ export async function signUp(db: Db, body: SignUpBody, ctx: AuthContext): Promis
   const otp = await newOtp(db, email, ctx, now)
   try {
     await db.batch([
-      { sql: `INSERT INTO users (email, password_hash, is_agree_mail, created_at, updated_at) VALUES (?, ?, ?, ?, ?)`, params: [email, passwordHash, body.agreeMail ? 1 : 0, nowIso, nowIso] },
+      {
+        sql: `INSERT INTO users (email, password_hash, is_agree_mail, created_at, updated_at) VALUES (?, ?, ?, ?, ?)`,
+        params: [email, passwordHash, body.agreeMail ? 1 : 0, nowIso, nowIso],
+      },
       ...otp.statements,
     ])
   } catch (e) {
@@ -115,7 +126,12 @@ export async function signUp(db: Db, body: SignUpBody, ctx: AuthContext): Promis
  * A new 6-digit e-mail OTP (spec §9: 1 hour) for the live account of `email`: earlier unused codes of the
  * address are spent, the code is stored only as its HMAC; `send` mails it once the statements are written.
  */
-async function newOtp(db: Db, email: string, ctx: AuthContext, now: Date): Promise<{ statements: { sql: string; params: unknown[] }[]; send: () => Promise<void> }> {
+async function newOtp(
+  db: Db,
+  email: string,
+  ctx: AuthContext,
+  now: Date,
+): Promise<{ statements: { sql: string; params: unknown[] }[]; send: () => Promise<void> }> {
   const code = generateOtp()
   const nowIso = now.toISOString()
   const expires = isoAfter(now, OTP_TTL_SECONDS * SECOND_MS)
@@ -126,7 +142,20 @@ async function newOtp(db: Db, email: string, ctx: AuthContext, now: Date): Promi
       params: [email, email, await otpHash(email, code), nowIso, expires],
     },
   ]
-  return { statements, send: () => messageProvider(db).send({ channel: 'MAIL', recipient: email, template: 'signup-otp', subject: ctx.t('auth.mail.otp.subject'), body: ctx.t('auth.mail.otp.body', { code }) }, now) }
+  return {
+    statements,
+    send: () =>
+      messageProvider(db).send(
+        {
+          channel: 'MAIL',
+          recipient: email,
+          template: 'signup-otp',
+          subject: ctx.t('auth.mail.otp.subject'),
+          body: ctx.t('auth.mail.otp.body', { code }),
+        },
+        now,
+      ),
+  }
 }
 
 /**
@@ -168,7 +197,9 @@ export async function verifyOtp(db: Db, body: VerifyOtpBody, ctx: AuthContext): 
         AND used_at IS NULL AND expires_at > ? AND attempts < ?
         AND user_id IN (SELECT id FROM users WHERE deleted_at IS NULL AND email_verified_at IS NULL)
       RETURNING id, user_id AS userId, code_hash AS codeHash`,
-    email, nowIso, OTP_MAX_ATTEMPTS,
+    email,
+    nowIso,
+    OTP_MAX_ATTEMPTS,
   )
   if (!claimed) {
     const row = await db.first<OtpRow>(
@@ -186,7 +217,12 @@ export async function verifyOtp(db: Db, body: VerifyOtpBody, ctx: AuthContext): 
   // the conditional update makes the code single-use even for two requests at once
   const spent = await db.run(`UPDATE one_time_codes SET used_at = ? WHERE id = ? AND used_at IS NULL`, nowIso, claimed.id)
   if (spent !== 1) throw new AppError('INVALID_PARAMETER')
-  await db.run(`UPDATE users SET email_verified_at = ?, updated_at = ? WHERE id = ? AND email_verified_at IS NULL`, nowIso, nowIso, claimed.userId)
+  await db.run(
+    `UPDATE users SET email_verified_at = ?, updated_at = ? WHERE id = ? AND email_verified_at IS NULL`,
+    nowIso,
+    nowIso,
+    claimed.userId,
+  )
   return { verified: true }
 }
 
@@ -208,7 +244,13 @@ export async function resendOtpForUser(db: Db, userId: number, ctx: AuthContext)
   return resendPendingOtp(db, `otp-resend:user:${userId}`, 'id', userId, ctx)
 }
 
-async function resendPendingOtp(db: Db, bucket: string, column: 'email' | 'id', key: string | number, ctx: AuthContext): Promise<{ sent: true }> {
+async function resendPendingOtp(
+  db: Db,
+  bucket: string,
+  column: 'email' | 'id',
+  key: string | number,
+  ctx: AuthContext,
+): Promise<{ sent: true }> {
   const now = ctx.now ?? new Date()
   await checkLimits('mail-send', ctx)
   if ((await countAttempt(db, bucket, OTP_RESEND_WINDOW_SECONDS, now)) > OTP_RESEND_MAX) throw new AppError('FREQUENT_REQUEST')
@@ -266,7 +308,9 @@ export async function signIn(db: Db, body: SignInBody, ctx: AuthContext): Promis
     { sql: `DELETE FROM rate_limits WHERE bucket = ?`, params: [bucket] },
     { sql: `UPDATE users SET last_login_at = ? WHERE id = ?`, params: [nowIso, user.id] },
     // an older hash (PBKDF2) becomes argon2id now that the password is known; unless it changed meanwhile
-    ...(upgrade ? [{ sql: `UPDATE users SET password_hash = ? WHERE id = ? AND password_hash = ?`, params: [upgrade, user.id, user.passwordHash] }] : []),
+    ...(upgrade
+      ? [{ sql: `UPDATE users SET password_hash = ? WHERE id = ? AND password_hash = ?`, params: [upgrade, user.id, user.passwordHash] }]
+      : []),
   ])
 }
 
@@ -274,7 +318,12 @@ export async function signIn(db: Db, body: SignInBody, ctx: AuthContext): Promis
  * ASVS 7.2.4: every login starts a new refresh-token family. The access token carries the session version the
  * same batch reads after `extra` (which may have moved it on: a password change), so it is never born stale.
  */
-export async function issueTokens(db: Db, userId: number, ctx: AuthContext, extra: { sql: string; params: unknown[] }[] = []): Promise<TokenPair> {
+export async function issueTokens(
+  db: Db,
+  userId: number,
+  ctx: AuthContext,
+  extra: { sql: string; params: unknown[] }[] = [],
+): Promise<TokenPair> {
   const now = ctx.now ?? new Date()
   const keys = await sessionKeys()
   const refreshToken = newRefreshToken(now)
@@ -283,7 +332,16 @@ export async function issueTokens(db: Db, userId: number, ctx: AuthContext, extr
     ...extra,
     {
       sql: `INSERT INTO refresh_tokens (id, user_id, family_id, token_hash, client_kind, ip_address, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-      params: [randomToken(16), userId, familyId, await hashToken(refreshToken.value), ctx.clientKind ?? 'WEB', ctx.ip ?? null, now.toISOString(), refreshToken.expiredAt],
+      params: [
+        randomToken(16),
+        userId,
+        familyId,
+        await hashToken(refreshToken.value),
+        ctx.clientKind ?? 'WEB',
+        ctx.ip ?? null,
+        now.toISOString(),
+        refreshToken.expiredAt,
+      ],
     },
     { sql: `SELECT session_version AS sessionVersion FROM users WHERE id = ?`, params: [userId] },
   ])
@@ -291,7 +349,8 @@ export async function issueTokens(db: Db, userId: number, ctx: AuthContext, extr
   return { accessToken: await signAccessToken(keys, userId, ctx.issuer, now, version, familyId, ctx.platform), refreshToken, userId }
 }
 
-type RefreshRow = Cols<'refresh_tokens', 'id' | 'user_id' | 'family_id' | 'expires_at' | 'rotated_at' | 'revoked_at'> & Cols<'users', 'email' | 'deleted_at' | 'session_version'>
+type RefreshRow = Cols<'refresh_tokens', 'id' | 'user_id' | 'family_id' | 'expires_at' | 'rotated_at' | 'revoked_at'> &
+  Cols<'users', 'email' | 'deleted_at' | 'session_version'>
 
 /**
  * Spec §4 / docs/API.md refresh: the refresh token is rotated (the old one can never be used again). A token that
@@ -299,7 +358,20 @@ type RefreshRow = Cols<'refresh_tokens', 'id' | 'user_id' | 'family_id' | 'expir
  * the owner's copies both stop working. The access token sent along must be ours and of the same user
  * (its expiry does not matter).
  */
-export async function refreshTokens(db: Db, body: RefreshBody, ctx: AuthContext): Promise<{ accessToken: Token; refreshToken: Token; email: string | null; ipAddress: string | null; userId: number; sessionVersion: number; sessionId: string; platform: Platform }> {
+export async function refreshTokens(
+  db: Db,
+  body: RefreshBody,
+  ctx: AuthContext,
+): Promise<{
+  accessToken: Token
+  refreshToken: Token
+  email: string | null
+  ipAddress: string | null
+  userId: number
+  sessionVersion: number
+  sessionId: string
+  platform: Platform
+}> {
   const now = ctx.now ?? new Date()
   const nowIso = now.toISOString()
   const keys = await sessionKeys()
@@ -318,19 +390,37 @@ export async function refreshTokens(db: Db, body: RefreshBody, ctx: AuthContext)
   if (!access.ok || access.userId !== row.userId) throw new AppError('MALFORMED_JWT')
 
   // the conditional update is the lock: of two refreshes with one token, exactly one rotates it
-  const claimed = await db.run(`UPDATE refresh_tokens SET rotated_at = ? WHERE id = ? AND rotated_at IS NULL AND revoked_at IS NULL`, nowIso, row.id)
+  const claimed = await db.run(
+    `UPDATE refresh_tokens SET rotated_at = ? WHERE id = ? AND rotated_at IS NULL AND revoked_at IS NULL`,
+    nowIso,
+    row.id,
+  )
   // lost the race against a refresh that rotated it an instant ago: a concurrent tab, within the grace
   if (claimed !== 1) throw await reuse(db, { ...row, rotatedAt: nowIso }, now)
   const refreshToken = newRefreshToken(now)
   const ipAddress = body.clientIp ?? ctx.ip ?? null
   await db.run(
     `INSERT INTO refresh_tokens (id, user_id, family_id, token_hash, parent_id, client_kind, ip_address, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    randomToken(16), row.userId, row.familyId, await hashToken(refreshToken.value), row.id, ctx.clientKind ?? 'WEB', ipAddress, nowIso, refreshToken.expiredAt,
+    randomToken(16),
+    row.userId,
+    row.familyId,
+    await hashToken(refreshToken.value),
+    row.id,
+    ctx.clientKind ?? 'WEB',
+    ipAddress,
+    nowIso,
+    refreshToken.expiredAt,
   )
   // the platform stays the one fixed at sign-in (the verified access token's), whatever this request says
   return {
     accessToken: await signAccessToken(keys, row.userId, ctx.issuer, now, row.sessionVersion, row.familyId, access.platform),
-    refreshToken, email: row.email, ipAddress, userId: row.userId, sessionVersion: row.sessionVersion, sessionId: row.familyId, platform: access.platform,
+    refreshToken,
+    email: row.email,
+    ipAddress,
+    userId: row.userId,
+    sessionVersion: row.sessionVersion,
+    sessionId: row.familyId,
+    platform: access.platform,
   }
 }
 
@@ -349,14 +439,20 @@ async function revokeFamily(db: Db, familyId: string, nowIso: string) {
   await db.run(`UPDATE refresh_tokens SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL`, nowIso, familyId)
 }
 
-
 /**
  * ASVS 7.4.1/7.4.3: the reader's adult flags and switches while the account is live, still at the session version
  * the access token was signed with, and the token's session not logged out, else null (one indexed read, which also
  * gives the page its audience class). Routes that read the user row anyway check both there instead.
  */
 export async function currentReader(db: Db, userId: number, claim: SessionClaim): Promise<AudienceFlags | null> {
-  return toAdultState((await db.first<AdultRow>(`${ADULT_STATE_SQL} AND session_version = ? AND ${SESSION_OPEN_SQL}`, userId, claim.sessionVersion, claim.sessionId)) ?? undefined)
+  return toAdultState(
+    (await db.first<AdultRow>(
+      `${ADULT_STATE_SQL} AND session_version = ? AND ${SESSION_OPEN_SQL}`,
+      userId,
+      claim.sessionVersion,
+      claim.sessionId,
+    )) ?? undefined,
+  )
 }
 
 /** docs/API.md logout: the token's whole family is revoked (ASVS 7.4.1); an unknown token changes nothing. */
@@ -388,18 +484,41 @@ export type UserProfile = {
   isBlToggle: boolean
 }
 
-type UserRow = Cols<'users', 'id' | 'email' | 'name' | 'nickname' | 'is_adult' | 'purchase_count' | 'is_agree_mail' | 'show_adult' | 'is_kr_ip_user' | 'is_adult_kr' | 'birthed_at' | 'is_bl_toggle' | 'session_version'>
+type UserRow = Cols<
+  'users',
+  | 'id'
+  | 'email'
+  | 'name'
+  | 'nickname'
+  | 'is_adult'
+  | 'purchase_count'
+  | 'is_agree_mail'
+  | 'show_adult'
+  | 'is_kr_ip_user'
+  | 'is_adult_kr'
+  | 'birthed_at'
+  | 'is_bl_toggle'
+  | 'session_version'
+> &
   // identities and push_settings are LEFT JOINed
-  & { snsProvider: IdentitiesRow['provider'] | null; snsId: IdentitiesRow['provider_user_id'] | null }
-  & { push: PushSettingsRow['is_agree_push'] | null; pushContents: PushSettingsRow['is_agree_push_contents'] | null; pushFreetime: PushSettingsRow['is_agree_push_freetime'] | null; pushNight: PushSettingsRow['is_agree_push_night'] | null }
-  & { sessionOpen: Flag; coin: string }
+  { snsProvider: IdentitiesRow['provider'] | null; snsId: IdentitiesRow['provider_user_id'] | null } & {
+  push: PushSettingsRow['is_agree_push'] | null
+  pushContents: PushSettingsRow['is_agree_push_contents'] | null
+  pushFreetime: PushSettingsRow['is_agree_push_freetime'] | null
+  pushNight: PushSettingsRow['is_agree_push_night'] | null
+} & { sessionOpen: Flag; coin: string }
 
 /**
  * docs/API.md GET /user/me: the reader's own profile and balances (one query; the balance is the wallet's
  * `COIN_SUMMARY_SQL`, as `GET /coin`, without its `expiring` list), or null for a gone account — or, given the
  * access token's session claim, for a session that has ended since (ASVS 7.4.1/7.4.3, checked in the same read).
  */
-export async function userMe(db: Db, userId: number, session?: SessionClaim, now: Date = new Date()): Promise<{ user: UserProfile; coin: Omit<CoinSummary, 'expiring'> } | null> {
+export async function userMe(
+  db: Db,
+  userId: number,
+  session?: SessionClaim,
+  now: Date = new Date(),
+): Promise<{ user: UserProfile; coin: Omit<CoinSummary, 'expiring'> } | null> {
   const row = await db.first<UserRow>(
     `SELECT u.id, i.provider AS snsProvider, i.provider_user_id AS snsId, u.email, u.name, u.nickname, u.is_adult AS isAdult,
             u.purchase_count AS purchaseCount, u.is_agree_mail AS isAgreeMail, u.show_adult AS showAdult, u.is_kr_ip_user AS isKrIpUser,
@@ -426,7 +545,12 @@ export async function userMe(db: Db, userId: number, session?: SessionClaim, now
       isKrIpUser: flag(u.isKrIpUser),
       isAdultKr: flag(u.isAdultKr),
       isBlToggle: flag(u.isBlToggle),
-      agreePush: { isAgreePush: flag(push), isAgreePushContents: flag(pushContents), isAgreePushFreetime: flag(pushFreetime), isAgreePushNight: flag(pushNight) },
+      agreePush: {
+        isAgreePush: flag(push),
+        isAgreePushContents: flag(pushContents),
+        isAgreePushFreetime: flag(pushFreetime),
+        isAgreePushNight: flag(pushNight),
+      },
     },
     coin,
   }

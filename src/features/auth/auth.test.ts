@@ -1,8 +1,26 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { SignUpForm, VerifyOtpBody, generateOtp, isDeletionBlocking, isValidEmail, isValidSignUpPassword, normaliseEmail, safeCallback, sameSiteCallback, signUpError, signInBucket } from './auth.ts'
+import {
+  SignUpForm,
+  VerifyOtpBody,
+  generateOtp,
+  isDeletionBlocking,
+  isValidEmail,
+  isValidSignUpPassword,
+  normaliseEmail,
+  safeCallback,
+  sameSiteCallback,
+  signUpError,
+  signInBucket,
+} from './auth.ts'
 
-const body = (over: Partial<Parameters<typeof signUpError>[0]> = {}) => ({ email: 'new@example.com', password: 'Abcdef12', passwordConfirm: 'Abcdef12', agreeTerms: true, ...over })
+const body = (over: Partial<Parameters<typeof signUpError>[0]> = {}) => ({
+  email: 'new@example.com',
+  password: 'Abcdef12',
+  passwordConfirm: 'Abcdef12',
+  agreeTerms: true,
+  ...over,
+})
 
 describe('spec §5 sign-up rules', () => {
   it('accepts valid e-mails and refuses the rest', () => {
@@ -11,8 +29,10 @@ describe('spec §5 sign-up rules', () => {
   })
 
   it('wants 8–20 characters with at least two of upper, lower, digit, special', () => {
-    for (const p of ['abcdefg1', 'ABCDEFG1', 'abcdefgH', 'abcdefg!', 'Reader-2026!', '12345678!', 'aaaaaaaaaaaaaaaaaaa1']) expect(isValidSignUpPassword(p), p).toBe(true)
-    for (const p of ['abcdefgh', 'ABCDEFGH', '12345678', '!!!!!!!!', 'Ab1!', 'Abcdefg', 'aaaaaaaaaaaaaaaaaaaa1']) expect(isValidSignUpPassword(p), p).toBe(false)
+    for (const p of ['abcdefg1', 'ABCDEFG1', 'abcdefgH', 'abcdefg!', 'Reader-2026!', '12345678!', 'aaaaaaaaaaaaaaaaaaa1'])
+      expect(isValidSignUpPassword(p), p).toBe(true)
+    for (const p of ['abcdefgh', 'ABCDEFGH', '12345678', '!!!!!!!!', 'Ab1!', 'Abcdefg', 'aaaaaaaaaaaaaaaaaaaa1'])
+      expect(isValidSignUpPassword(p), p).toBe(false)
   })
 
   it('counts code points, not UTF-16 units', () => {
@@ -56,16 +76,32 @@ describe('callback rule (open redirects)', () => {
     expect(safeCallback('/history/use?cursor=a%20b#x')).toBe('/history/use?cursor=a%20b#x')
   })
   it('turns everything else into /', () => {
-    for (const c of [undefined, null, '', 'gift', 'https://evil.example/', '//evil.example', '/\\evil.example', '\\\\evil', '/\tevil', '/\t/evil.example', 'javascript:alert(1)', ' /gift'])
+    for (const c of [
+      undefined,
+      null,
+      '',
+      'gift',
+      'https://evil.example/',
+      '//evil.example',
+      '/\\evil.example',
+      '\\\\evil',
+      '/\tevil',
+      '/\t/evil.example',
+      'javascript:alert(1)',
+      ' /gift',
+    ])
       expect(safeCallback(c), String(c)).toBe('/')
     expect(safeCallback('/%2F%2Fevil.example')).toBe('/%2F%2Fevil.example') // stays an encoded path on this site
   })
   it('never leaves the site, whatever the input', () => {
-    fc.assert(fc.property(fc.string(), (s) => {
-      const out = safeCallback(s)
-      expect(out.startsWith('/') && !out.startsWith('//') && !out.includes('\\')).toBe(true)
-      expect(new URL(out, 'https://site.example').origin).toBe('https://site.example')
-    }), { numRuns: 2000 })
+    fc.assert(
+      fc.property(fc.string(), (s) => {
+        const out = safeCallback(s)
+        expect(out.startsWith('/') && !out.startsWith('//') && !out.includes('\\')).toBe(true)
+        expect(new URL(out, 'https://site.example').origin).toBe('https://site.example')
+      }),
+      { numRuns: 2000 },
+    )
   })
 })
 
@@ -77,7 +113,15 @@ describe('session service callbackUrl (no open redirect)', () => {
     expect(sameSiteCallback(undefined, origin)).toBe('/')
   })
   it('refuses other origins, schemes and tricks', () => {
-    for (const bad of ['https://evil.example/gift', 'http://fr.bomtoon.example/gift', '//evil.example', '/\\evil.example', 'javascript:alert(1)', `${origin}.evil.example/`, 'not a url'])
+    for (const bad of [
+      'https://evil.example/gift',
+      'http://fr.bomtoon.example/gift',
+      '//evil.example',
+      '/\\evil.example',
+      'javascript:alert(1)',
+      `${origin}.evil.example/`,
+      'not a url',
+    ])
       expect(sameSiteCallback(bad, origin), bad).toBe('/')
   })
 })
@@ -85,7 +129,8 @@ describe('session service callbackUrl (no open redirect)', () => {
 describe('OTP and sign-up form shapes', () => {
   it('takes exactly 6 digits', () => {
     expect(VerifyOtpBody.safeParse({ email: 'a@b.fr', code: '012345' }).success).toBe(true)
-    for (const code of ['12345', '1234567', '12345a', ' 123456', '１２３４５６']) expect(VerifyOtpBody.safeParse({ email: 'a@b.fr', code }).success, code).toBe(false)
+    for (const code of ['12345', '1234567', '12345a', ' 123456', '１２３４５６'])
+      expect(VerifyOtpBody.safeParse({ email: 'a@b.fr', code }).success, code).toBe(false)
   })
   it('reads HTML checkboxes: present means checked', () => {
     const base = { email: 'a@b.fr', password: 'x', passwordConfirm: 'x' }

@@ -56,11 +56,23 @@ export const ResendOtpBody = z.object({ email: text(1024) })
 export type ResendOtpBody = z.infer<typeof ResendOtpBody>
 /** Spec §7 POST /user/mail/auth: the account id, as a JSON number or a string of digits. */
 export const MailAuthBody = z.object({
-  userId: z.union([z.number(), z.string().regex(/^\d{1,16}$/).transform(Number)]).pipe(z.number().int().positive().max(Number.MAX_SAFE_INTEGER)),
+  userId: z
+    .union([
+      z.number(),
+      z
+        .string()
+        .regex(/^\d{1,16}$/)
+        .transform(Number),
+    ])
+    .pipe(z.number().int().positive().max(Number.MAX_SAFE_INTEGER)),
 })
 
 /** A checkbox of a plain HTML form: present (any value, usually "on") means checked. */
-const checkbox = z.string().max(16).optional().transform((v) => v !== undefined)
+const checkbox = z
+  .string()
+  .max(16)
+  .optional()
+  .transform((v) => v !== undefined)
 
 /** The web sign-up form (spec §2 /user/signup): urlencoded, works without JavaScript. */
 export const SignUpForm = z.object({

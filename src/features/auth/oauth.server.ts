@@ -82,7 +82,13 @@ async function endpoints(config: OAuthProviderConfig): Promise<Endpoints> {
   const tokenUrl = config.tokenUrl ?? str(doc.token_endpoint)
   if (!authorizeUrl || !tokenUrl) throw new Error('no endpoints')
   const jwksUrl = config.jwksUrl ?? str(doc.jwks_uri)
-  return { issuer: config.issuer, authorizeUrl, tokenUrl, userinfoUrl: config.userinfoUrl ?? str(doc.userinfo_endpoint), jwks: jwksUrl ? keySet(jwksUrl) : null }
+  return {
+    issuer: config.issuer,
+    authorizeUrl,
+    tokenUrl,
+    userinfoUrl: config.userinfoUrl ?? str(doc.userinfo_endpoint),
+    jwks: jwksUrl ? keySet(jwksUrl) : null,
+  }
 }
 
 /** An OpenID provider's issuer and key set, for ID tokens the apps obtained themselves (the JP Apple migrate). */
@@ -92,7 +98,8 @@ export async function providerKeys(config: OAuthProviderConfig): Promise<{ issue
   return { issuer: ep.issuer, jwks: ep.jwks }
 }
 
-const client = (config: OAuthProviderConfig, origin: string) => new OAuth2Client(config.clientId, config.clientSecret, oauthRedirectUri(origin, config.id))
+const client = (config: OAuthProviderConfig, origin: string) =>
+  new OAuth2Client(config.clientId, config.clientSecret, oauthRedirectUri(origin, config.id))
 
 /**
  * Step 1: the provider's authorization URL (state, PKCE S256 challenge, nonce for OpenID providers) and
@@ -100,12 +107,32 @@ const client = (config: OAuthProviderConfig, origin: string) => new OAuth2Client
  * signed-in account linking this provider from /setting (null: a sign-in). Any failure (discovery down) is
  * OAuthCallbackError.
  */
-export async function beginOAuth(db: Db, config: OAuthProviderConfig, origin: string, callback: string, link: number | null = null, now = new Date()): Promise<{ url: string; cookie: string }> {
+export async function beginOAuth(
+  db: Db,
+  config: OAuthProviderConfig,
+  origin: string,
+  callback: string,
+  link: number | null = null,
+  now = new Date(),
+): Promise<{ url: string; cookie: string }> {
   let result: { url: string; cookie: string; state: string }
   try {
     const ep = await endpoints(config)
-    const state: OAuthState = { provider: config.id, state: generateState(), codeVerifier: generateCodeVerifier(), nonce: randomToken(24), callback, link }
-    const url = client(config, origin).createAuthorizationURLWithPKCE(ep.authorizeUrl, state.state, CodeChallengeMethod.S256, state.codeVerifier, config.scopes)
+    const state: OAuthState = {
+      provider: config.id,
+      state: generateState(),
+      codeVerifier: generateCodeVerifier(),
+      nonce: randomToken(24),
+      callback,
+      link,
+    }
+    const url = client(config, origin).createAuthorizationURLWithPKCE(
+      ep.authorizeUrl,
+      state.state,
+      CodeChallengeMethod.S256,
+      state.codeVerifier,
+      config.scopes,
+    )
     if (ep.issuer) url.searchParams.set('nonce', state.nonce)
     if (config.responseMode === 'form_post') url.searchParams.set('response_mode', 'form_post')
     result = { url: url.toString(), cookie: await sealOAuthState((await sessionKeys()).oauth, state, now), state: state.state }
@@ -116,7 +143,10 @@ export async function beginOAuth(db: Db, config: OAuthProviderConfig, origin: st
   const nowIso = now.toISOString()
   await db.batch([
     { sql: `DELETE FROM oauth_states WHERE expires_at <= ?`, params: [nowIso] },
-    { sql: `INSERT INTO oauth_states (state_hash, expires_at) VALUES (?, ?)`, params: [await hashToken(result.state), isoAfter(now, OAUTH_STATE_TTL_SECONDS * SECOND_MS)] },
+    {
+      sql: `INSERT INTO oauth_states (state_hash, expires_at) VALUES (?, ?)`,
+      params: [await hashToken(result.state), isoAfter(now, OAUTH_STATE_TTL_SECONDS * SECOND_MS)],
+    },
   ])
   return { url: result.url, cookie: result.cookie }
 }
@@ -124,7 +154,14 @@ export async function beginOAuth(db: Db, config: OAuthProviderConfig, origin: st
 /** Spends the state of a callback (one conditional UPDATE): true only the first time, within its 10 minutes. */
 export async function claimOAuthState(db: Db, state: string, now = new Date()): Promise<boolean> {
   const nowIso = now.toISOString()
-  return (await db.run(`UPDATE oauth_states SET used_at = ? WHERE state_hash = ? AND used_at IS NULL AND expires_at > ?`, nowIso, await hashToken(state), nowIso)) === 1
+  return (
+    (await db.run(
+      `UPDATE oauth_states SET used_at = ? WHERE state_hash = ? AND used_at IS NULL AND expires_at > ?`,
+      nowIso,
+      await hashToken(state),
+      nowIso,
+    )) === 1
+  )
 }
 
 /** RFC 9207: the issuer an authorization response of this provider must name, and whether it always does. */
@@ -178,7 +215,12 @@ export async function finishOAuth(config: OAuthProviderConfig, origin: string, c
   }
 }
 
-type FactsRow = { identityUserId: UsersRow['id'] | null; identityDeletedAt: UsersRow['deleted_at']; ownerId: UsersRow['id'] | null; emailDeletedAt: UsersRow['deleted_at'] }
+type FactsRow = {
+  identityUserId: UsersRow['id'] | null
+  identityDeletedAt: UsersRow['deleted_at']
+  ownerId: UsersRow['id'] | null
+  emailDeletedAt: UsersRow['deleted_at']
+}
 
 const isUniqueViolation = (e: unknown) => String(e).includes('UNIQUE')
 
@@ -187,7 +229,13 @@ const isUniqueViolation = (e: unknown) => String(e).includes('UNIQUE')
  * account → AccountNotLinkedError (its owner links the provider from /setting); else a new account. A race
  * with a parallel callback for the same identity or e-mail (unique index) is resolved by deciding once more.
  */
-export async function signInWithOAuth(db: Db, provider: OAuthProviderId, profile: OAuthProfile, ctx: AuthContext, retry = true): Promise<TokenPair & { isNewUser: boolean }> {
+export async function signInWithOAuth(
+  db: Db,
+  provider: OAuthProviderId,
+  profile: OAuthProfile,
+  ctx: AuthContext,
+  retry = true,
+): Promise<TokenPair & { isNewUser: boolean }> {
   const now = ctx.now ?? new Date()
   const nowIso = now.toISOString()
   const facts = await db.first<FactsRow>(
@@ -215,12 +263,18 @@ export async function signInWithOAuth(db: Db, provider: OAuthProviderId, profile
       case 'create': {
         const results = await db.batch([
           // an identity left by a withdrawn account (past its 30-day block) is released
-          { sql: `DELETE FROM identities WHERE provider = ? AND provider_user_id = ? AND user_id IN (SELECT id FROM users WHERE deleted_at IS NOT NULL)`, params: [provider, profile.subject] },
+          {
+            sql: `DELETE FROM identities WHERE provider = ? AND provider_user_id = ? AND user_id IN (SELECT id FROM users WHERE deleted_at IS NOT NULL)`,
+            params: [provider, profile.subject],
+          },
           {
             sql: `INSERT INTO users (email, name, email_verified_at, last_login_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)`,
             params: [decision.email, profile.name, decision.email ? nowIso : null, nowIso, nowIso, nowIso],
           },
-          { sql: `INSERT INTO identities (user_id, provider, provider_user_id, email, created_at) VALUES (last_insert_rowid(), ?, ?, ?, ?)`, params: [provider, profile.subject, profile.email, nowIso] },
+          {
+            sql: `INSERT INTO identities (user_id, provider, provider_user_id, email, created_at) VALUES (last_insert_rowid(), ?, ?, ?, ?)`,
+            params: [provider, profile.subject, profile.email, nowIso],
+          },
         ])
         const userId = Number(results[1]?.meta.last_row_id)
         return { ...(await issueTokens(db, userId, ctx)), isNewUser: true }
@@ -236,7 +290,13 @@ export async function signInWithOAuth(db: Db, provider: OAuthProviderId, profile
  * /setting "link a sign-in provider": the signed-in owner's account gets this provider identity (then signs in
  * with it too). Already this account's: nothing changes; another account's: ALREADY_USED_ANOTHER_PLATFORM.
  */
-export async function linkOAuthIdentity(db: Db, userId: number, provider: OAuthProviderId, profile: OAuthProfile, now = new Date()): Promise<void> {
+export async function linkOAuthIdentity(
+  db: Db,
+  userId: number,
+  provider: OAuthProviderId,
+  profile: OAuthProfile,
+  now = new Date(),
+): Promise<void> {
   const [, owner] = await db.batch([
     {
       sql: `INSERT INTO identities (user_id, provider, provider_user_id, email, created_at) SELECT id, ?, ?, ?, ? FROM users WHERE id = ? AND deleted_at IS NULL

@@ -27,19 +27,50 @@ describe('provider configuration from bindings', () => {
   })
 
   it('google and apple default to their OpenID issuers, facebook and twitter to plain OAuth 2.0 endpoints', () => {
-    const c = (id: 'google' | 'apple' | 'facebook' | 'twitter') => oauthProviderConfig({ [`OAUTH_${id.toUpperCase()}_CLIENT_ID`]: 'x' }, id)!
-    expect(c('google')).toMatchObject({ issuer: 'https://accounts.google.com', scopes: ['openid', 'email', 'profile'], responseMode: 'query', clientSecret: null })
+    const c = (id: 'google' | 'apple' | 'facebook' | 'twitter') =>
+      oauthProviderConfig({ [`OAUTH_${id.toUpperCase()}_CLIENT_ID`]: 'x' }, id)!
+    expect(c('google')).toMatchObject({
+      issuer: 'https://accounts.google.com',
+      scopes: ['openid', 'email', 'profile'],
+      responseMode: 'query',
+      clientSecret: null,
+    })
     expect(c('apple')).toMatchObject({ issuer: 'https://appleid.apple.com', responseMode: 'form_post' })
     expect(c('facebook')).toMatchObject({ issuer: null, tokenUrl: expect.stringContaining('graph.facebook.com') })
     expect(c('twitter')).toMatchObject({ issuer: null, userinfoUrl: expect.stringContaining('/2/users/me') })
   })
 
   it('endpoints are configurable: an issuer, or explicit URLs (then without OpenID)', () => {
-    expect(oauthProviderConfig({ OAUTH_APPLE_CLIENT_ID: 'a', OAUTH_APPLE_ISSUER: 'http://127.0.0.1:9/' }, 'apple')).toMatchObject({ issuer: 'http://127.0.0.1:9/', responseMode: 'query' })
-    expect(oauthProviderConfig({ OAUTH_FACEBOOK_CLIENT_ID: 'f', OAUTH_FACEBOOK_ISSUER: 'http://idp' }, 'facebook')).toMatchObject({ issuer: 'http://idp', authorizeUrl: null, scopes: ['openid', 'email', 'profile'] })
-    const plain = oauthProviderConfig({ OAUTH_GOOGLE_CLIENT_ID: 'g', OAUTH_GOOGLE_CLIENT_SECRET: 's', OAUTH_GOOGLE_AUTHORIZE_URL: 'http://idp/auth', OAUTH_GOOGLE_TOKEN_URL: 'http://idp/token', OAUTH_GOOGLE_SCOPES: 'a b' }, 'google')
-    expect(plain).toMatchObject({ issuer: null, authorizeUrl: 'http://idp/auth', tokenUrl: 'http://idp/token', userinfoUrl: null, clientSecret: 's', scopes: ['a', 'b'] })
-    expect(oauthProviderConfig({ OAUTH_GOOGLE_CLIENT_ID: 'g', OAUTH_GOOGLE_ISSUER: 'javascript:alert(1)' }, 'google')?.issuer).toBe('https://accounts.google.com')
+    expect(oauthProviderConfig({ OAUTH_APPLE_CLIENT_ID: 'a', OAUTH_APPLE_ISSUER: 'http://127.0.0.1:9/' }, 'apple')).toMatchObject({
+      issuer: 'http://127.0.0.1:9/',
+      responseMode: 'query',
+    })
+    expect(oauthProviderConfig({ OAUTH_FACEBOOK_CLIENT_ID: 'f', OAUTH_FACEBOOK_ISSUER: 'http://idp' }, 'facebook')).toMatchObject({
+      issuer: 'http://idp',
+      authorizeUrl: null,
+      scopes: ['openid', 'email', 'profile'],
+    })
+    const plain = oauthProviderConfig(
+      {
+        OAUTH_GOOGLE_CLIENT_ID: 'g',
+        OAUTH_GOOGLE_CLIENT_SECRET: 's',
+        OAUTH_GOOGLE_AUTHORIZE_URL: 'http://idp/auth',
+        OAUTH_GOOGLE_TOKEN_URL: 'http://idp/token',
+        OAUTH_GOOGLE_SCOPES: 'a b',
+      },
+      'google',
+    )
+    expect(plain).toMatchObject({
+      issuer: null,
+      authorizeUrl: 'http://idp/auth',
+      tokenUrl: 'http://idp/token',
+      userinfoUrl: null,
+      clientSecret: 's',
+      scopes: ['a', 'b'],
+    })
+    expect(oauthProviderConfig({ OAUTH_GOOGLE_CLIENT_ID: 'g', OAUTH_GOOGLE_ISSUER: 'javascript:alert(1)' }, 'google')?.issuer).toBe(
+      'https://accounts.google.com',
+    )
   })
 })
 
@@ -73,11 +104,19 @@ describe('state cookie (10 minutes, encrypted)', async () => {
 
   it("RFC 9207: a response's iss must be the provider's issuer; missing only where the provider does not always send it", () => {
     const expected = { issuer: 'https://idp.example', required: true }
-    expect(checkCallback('google', { code: 'c', state: 's1', iss: 'https://idp.example' }, state, expected)).toEqual({ code: 'c', stored: state })
+    expect(checkCallback('google', { code: 'c', state: 's1', iss: 'https://idp.example' }, state, expected)).toEqual({
+      code: 'c',
+      stored: state,
+    })
     expect(checkCallback('google', { code: 'c', state: 's1', iss: 'https://other-idp.example' }, state, expected)).toBeNull()
     expect(checkCallback('google', { code: 'c', state: 's1' }, state, expected)).toBeNull()
-    expect(checkCallback('google', { code: 'c', state: 's1' }, state, { ...expected, required: false })).toEqual({ code: 'c', stored: state })
-    expect(checkCallback('google', { code: 'c', state: 's1', iss: 'https://other-idp.example' }, state, { ...expected, required: false })).toBeNull()
+    expect(checkCallback('google', { code: 'c', state: 's1' }, state, { ...expected, required: false })).toEqual({
+      code: 'c',
+      stored: state,
+    })
+    expect(
+      checkCallback('google', { code: 'c', state: 's1', iss: 'https://other-idp.example' }, state, { ...expected, required: false }),
+    ).toBeNull()
   })
 
   it('keeps the account that asked to link the provider', async () => {
@@ -115,19 +154,34 @@ describe('ID token checks', async () => {
   it('rejects alg=none and an HS256 token', async () => {
     const none = `${btoa(JSON.stringify({ alg: 'none' })).replace(/=/g, '')}.${btoa(JSON.stringify({ sub: 'u1', iss: 'https://idp', aud: 'client', nonce: 'n1', iat, exp: iat + 600 })).replace(/=/g, '')}.`
     expect(await verifyIdToken(none, jwks, expected)).toBeNull()
-    const hs = await new SignJWT({ nonce: 'n1' }).setProtectedHeader({ alg: 'HS256' }).setIssuer('https://idp').setAudience('client').setSubject('u1').setIssuedAt(iat).setExpirationTime(iat + 600).sign(new Uint8Array(32))
+    const hs = await new SignJWT({ nonce: 'n1' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setIssuer('https://idp')
+      .setAudience('client')
+      .setSubject('u1')
+      .setIssuedAt(iat)
+      .setExpirationTime(iat + 600)
+      .sign(new Uint8Array(32))
     expect(await verifyIdToken(hs, jwks, expected)).toBeNull()
   })
 })
 
 describe('profile and account rule', () => {
   it('reads OpenID, Facebook and Twitter shapes; e-mail verified only when the provider says so', () => {
-    expect(profileFromClaims({ sub: 'a', email: 'A@Example.com ', email_verified: true, name: 'A' })).toEqual({ subject: 'a', email: 'a@example.com', emailVerified: true, name: 'A' })
+    expect(profileFromClaims({ sub: 'a', email: 'A@Example.com ', email_verified: true, name: 'A' })).toEqual({
+      subject: 'a',
+      email: 'a@example.com',
+      emailVerified: true,
+      name: 'A',
+    })
     expect(profileFromClaims({ sub: 'a', email: 'a@example.com', email_verified: 'true' })?.emailVerified).toBe(true)
     expect(profileFromClaims({ id: 1234, email: 'a@example.com' })).toMatchObject({ subject: '1234', emailVerified: false })
     expect(profileFromClaims({ data: { id: '99', name: 'tw' } })).toEqual({ subject: '99', email: null, emailVerified: false, name: 'tw' })
     expect(profileFromClaims({ email: 'a@example.com' })).toBeNull()
-    expect(profileFromClaims({ sub: 'a', email: 'not-an-email', email_verified: true })).toMatchObject({ email: null, emailVerified: false })
+    expect(profileFromClaims({ sub: 'a', email: 'not-an-email', email_verified: true })).toMatchObject({
+      email: null,
+      emailVerified: false,
+    })
   })
 
   const verified: OAuthProfile = { subject: 's', email: 'r@example.com', emailVerified: true, name: null }

@@ -23,7 +23,12 @@ import { isValidEmail, normaliseEmail, safeCallback } from './auth.ts'
 const OAUTH_PROVIDERS = ['google', 'facebook', 'twitter', 'apple'] as const
 export type OAuthProviderId = (typeof OAUTH_PROVIDERS)[number]
 /** How the pages name each provider (a brand: the same in every language). */
-export const OAUTH_PROVIDER_NAMES: Record<OAuthProviderId, string> = { google: 'Google', facebook: 'Facebook', twitter: 'X (Twitter)', apple: 'Apple' }
+export const OAUTH_PROVIDER_NAMES: Record<OAuthProviderId, string> = {
+  google: 'Google',
+  facebook: 'Facebook',
+  twitter: 'X (Twitter)',
+  apple: 'Apple',
+}
 export const OAUTH_BASE_PATH = '/api/v1/auth/oauth'
 const OAUTH_STATE_COOKIE = 'wt_oauth'
 /** The state cookie's name: `__Host-` prefixed (Secure, Path=/, no Domain) whenever the site is served over https. */
@@ -54,7 +59,10 @@ export type OAuthProviderConfig = {
   responseMode: 'query' | 'form_post'
 }
 
-type Defaults = Partial<Pick<OAuthProviderConfig, 'issuer' | 'authorizeUrl' | 'tokenUrl' | 'userinfoUrl'>> & { scopes: string[]; responseMode?: 'form_post' }
+type Defaults = Partial<Pick<OAuthProviderConfig, 'issuer' | 'authorizeUrl' | 'tokenUrl' | 'userinfoUrl'>> & {
+  scopes: string[]
+  responseMode?: 'form_post'
+}
 const DEFAULTS: Record<OAuthProviderId, Defaults> = {
   google: { issuer: 'https://accounts.google.com', scopes: ['openid', 'email', 'profile'] },
   apple: { issuer: 'https://appleid.apple.com', scopes: ['openid', 'email', 'name'], responseMode: 'form_post' },
@@ -64,7 +72,12 @@ const DEFAULTS: Record<OAuthProviderId, Defaults> = {
     userinfoUrl: 'https://graph.facebook.com/me?fields=id,name,email',
     scopes: ['email', 'public_profile'],
   },
-  twitter: { authorizeUrl: 'https://x.com/i/oauth2/authorize', tokenUrl: 'https://api.x.com/2/oauth2/token', userinfoUrl: 'https://api.x.com/2/users/me', scopes: ['users.read', 'tweet.read'] },
+  twitter: {
+    authorizeUrl: 'https://x.com/i/oauth2/authorize',
+    tokenUrl: 'https://api.x.com/2/oauth2/token',
+    userinfoUrl: 'https://api.x.com/2/users/me',
+    scopes: ['users.read', 'tweet.read'],
+  },
 }
 
 export function isOAuthProvider(id: string): id is OAuthProviderId {
@@ -90,20 +103,30 @@ export function oauthProviderConfig(bindings: Record<string, unknown>, id: OAuth
   const clientId = key('CLIENT_ID')
   if (typeof clientId !== 'string' || clientId === '') return null
   const d = DEFAULTS[id]
-  const explicit = { authorizeUrl: httpUrl(key('AUTHORIZE_URL')), tokenUrl: httpUrl(key('TOKEN_URL')), userinfoUrl: httpUrl(key('USERINFO_URL')) }
+  const explicit = {
+    authorizeUrl: httpUrl(key('AUTHORIZE_URL')),
+    tokenUrl: httpUrl(key('TOKEN_URL')),
+    userinfoUrl: httpUrl(key('USERINFO_URL')),
+  }
   const configuredIssuer = httpUrl(key('ISSUER'))
   // explicit endpoints without an issuer replace the defaults entirely (OAuth 2.0 without OpenID)
   const plain = configuredIssuer === null && explicit.authorizeUrl !== null && explicit.tokenUrl !== null
-  const issuer = configuredIssuer ?? (plain ? null : d.issuer ?? null)
-  const authorizeUrl = explicit.authorizeUrl ?? (plain || configuredIssuer ? null : d.authorizeUrl ?? null)
-  const tokenUrl = explicit.tokenUrl ?? (plain || configuredIssuer ? null : d.tokenUrl ?? null)
-  const userinfoUrl = explicit.userinfoUrl ?? (plain || configuredIssuer ? null : d.userinfoUrl ?? null)
+  const issuer = configuredIssuer ?? (plain ? null : (d.issuer ?? null))
+  const authorizeUrl = explicit.authorizeUrl ?? (plain || configuredIssuer ? null : (d.authorizeUrl ?? null))
+  const tokenUrl = explicit.tokenUrl ?? (plain || configuredIssuer ? null : (d.tokenUrl ?? null))
+  const userinfoUrl = explicit.userinfoUrl ?? (plain || configuredIssuer ? null : (d.userinfoUrl ?? null))
   if (issuer === null && (authorizeUrl === null || tokenUrl === null)) return null
   // an issuer configured for a provider whose default is plain OAuth 2.0 speaks OpenID: its scopes too
   const defaultScopes = issuer !== null && !d.issuer ? ['openid', 'email', 'profile'] : d.scopes
-  const scopes = typeof key('SCOPES') === 'string' && key('SCOPES') !== '' ? String(key('SCOPES')).split(/[\s,]+/).filter(Boolean) : defaultScopes
+  const scopes =
+    typeof key('SCOPES') === 'string' && key('SCOPES') !== ''
+      ? String(key('SCOPES'))
+          .split(/[\s,]+/)
+          .filter(Boolean)
+      : defaultScopes
   const mode = key('RESPONSE_MODE')
-  const responseMode = mode === 'query' || mode === 'form_post' ? mode : configuredIssuer === null && !plain && d.responseMode ? d.responseMode : 'query'
+  const responseMode =
+    mode === 'query' || mode === 'form_post' ? mode : configuredIssuer === null && !plain && d.responseMode ? d.responseMode : 'query'
   const secret = key('CLIENT_SECRET')
   return {
     id,
@@ -121,7 +144,10 @@ export function oauthProviderConfig(bindings: Record<string, unknown>, id: OAuth
 
 /** The edition's providers (in its order) that are configured: the only ones the login page and `providers` offer. */
 export function configuredProviders(bindings: Record<string, unknown>, loginProviders: readonly string[]): OAuthProviderConfig[] {
-  return loginProviders.filter(isOAuthProvider).map((id) => oauthProviderConfig(bindings, id)).filter((c): c is OAuthProviderConfig => c !== null)
+  return loginProviders
+    .filter(isOAuthProvider)
+    .map((id) => oauthProviderConfig(bindings, id))
+    .filter((c): c is OAuthProviderConfig => c !== null)
 }
 
 /** The redirect URI registered at the provider for this site. */
@@ -139,7 +165,14 @@ export function oauthStartPath(id: OAuthProviderId, callback: string): string {
  * What the state cookie keeps between the redirect to the provider and its callback. `link`: the signed-in
  * account that asked to link this provider from /setting (null: a sign-in).
  */
-export type OAuthState = { provider: OAuthProviderId; state: string; codeVerifier: string; nonce: string; callback: string; link: number | null }
+export type OAuthState = {
+  provider: OAuthProviderId
+  state: string
+  codeVerifier: string
+  nonce: string
+  callback: string
+  link: number | null
+}
 
 export async function sealOAuthState(key: Uint8Array, s: OAuthState, now: Date = new Date()): Promise<string> {
   const iat = Math.floor(now.getTime() / 1000)
@@ -154,10 +187,23 @@ export async function sealOAuthState(key: Uint8Array, s: OAuthState, now: Date =
 export async function openOAuthState(key: Uint8Array, value: string | undefined, now: Date = new Date()): Promise<OAuthState | null> {
   if (!value || value.length > 2048) return null
   try {
-    const { payload, protectedHeader } = await jwtDecrypt(value, key, { keyManagementAlgorithms: ['dir'], contentEncryptionAlgorithms: ['A256GCM'], currentDate: now, requiredClaims: ['exp'] })
+    const { payload, protectedHeader } = await jwtDecrypt(value, key, {
+      keyManagementAlgorithms: ['dir'],
+      contentEncryptionAlgorithms: ['A256GCM'],
+      currentDate: now,
+      requiredClaims: ['exp'],
+    })
     if (protectedHeader.typ !== 'oauth-state') return null
     const { p, s, v, n, cb, l } = payload
-    if (typeof p !== 'string' || !isOAuthProvider(p) || typeof s !== 'string' || typeof v !== 'string' || typeof n !== 'string' || typeof cb !== 'string') return null
+    if (
+      typeof p !== 'string' ||
+      !isOAuthProvider(p) ||
+      typeof s !== 'string' ||
+      typeof v !== 'string' ||
+      typeof n !== 'string' ||
+      typeof cb !== 'string'
+    )
+      return null
     const link = typeof l === 'number' && Number.isSafeInteger(l) && l > 0 ? l : null
     return { provider: p, state: s, codeVerifier: v, nonce: n, callback: safeCallback(cb), link }
   } catch {
@@ -255,9 +301,7 @@ export type AccountFacts = {
 }
 
 export type AccountDecision =
-  | { kind: 'signin'; userId: number }
-  | { kind: 'create'; email: string | null }
-  | { kind: 'refuse'; code: ErrorCode }
+  { kind: 'signin'; userId: number } | { kind: 'create'; email: string | null } | { kind: 'refuse'; code: ErrorCode }
 
 /** The account rule (see the module comment). */
 export function decideAccount(profile: OAuthProfile, facts: AccountFacts): AccountDecision {

@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest'
 import { SignJWT, UnsecuredJWT, base64url } from 'jose'
-import { ACCESS_TOKEN_TTL_SECONDS, deriveKeys, hashToken, isRefreshTokenShape, isWithinReuseGrace, needsRefresh, newRefreshToken, signAccessToken, verifyAccessToken } from './tokens.ts'
+import {
+  ACCESS_TOKEN_TTL_SECONDS,
+  deriveKeys,
+  hashToken,
+  isRefreshTokenShape,
+  isWithinReuseGrace,
+  needsRefresh,
+  newRefreshToken,
+  signAccessToken,
+  verifyAccessToken,
+} from './tokens.ts'
 
 const SECRET = 'unit-test-session-secret-0123456789abcdef'
 const ISS = 'https://fr.bomtoon.example'
@@ -12,7 +22,10 @@ describe('access token (ASVS 9.1–9.2)', async () => {
 
   it('is an HS256 at+jwt for 15 minutes with iss/aud = siteUrl', async () => {
     const token = await signAccessToken(keys, 42, ISS, now)
-    const [header, payload] = token.value.split('.').slice(0, 2).map((p) => JSON.parse(new TextDecoder().decode(base64url.decode(p))))
+    const [header, payload] = token.value
+      .split('.')
+      .slice(0, 2)
+      .map((p) => JSON.parse(new TextDecoder().decode(base64url.decode(p))))
     expect(header).toEqual({ alg: 'HS256', typ: 'at+jwt' })
     expect(payload).toMatchObject({ iss: ISS, aud: ISS, sub: '42' })
     expect(payload.exp - payload.iat).toBe(ACCESS_TOKEN_TTL_SECONDS)
@@ -21,17 +34,39 @@ describe('access token (ASVS 9.1–9.2)', async () => {
   })
 
   it('carries the session version it was issued at (claim sv; absent counts as 0, not a number is refused)', async () => {
-    expect(await verifyAccessToken(keys, (await signAccessToken(keys, 42, ISS, now, 3)).value, ISS, at(60))).toMatchObject({ ok: true, sessionVersion: 3 })
+    expect(await verifyAccessToken(keys, (await signAccessToken(keys, 42, ISS, now, 3)).value, ISS, at(60))).toMatchObject({
+      ok: true,
+      sessionVersion: 3,
+    })
     const sign = (claims: Record<string, unknown>) =>
-      new SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'at+jwt' }).setIssuer(ISS).setAudience(ISS).setSubject('42').setIssuedAt(now).setNotBefore(now).setExpirationTime(at(900)).sign(keys.access)
+      new SignJWT(claims)
+        .setProtectedHeader({ alg: 'HS256', typ: 'at+jwt' })
+        .setIssuer(ISS)
+        .setAudience(ISS)
+        .setSubject('42')
+        .setIssuedAt(now)
+        .setNotBefore(now)
+        .setExpirationTime(at(900))
+        .sign(keys.access)
     expect(await verifyAccessToken(keys, await sign({}), ISS, at(60))).toMatchObject({ ok: true, sessionVersion: 0 })
     expect(await verifyAccessToken(keys, await sign({ sv: '3' }), ISS, at(60))).toEqual({ ok: false, reason: 'invalid' })
   })
 
   it('names its session (claim sid; absent is the empty id of no session, not a string is refused)', async () => {
-    expect(await verifyAccessToken(keys, (await signAccessToken(keys, 42, ISS, now, 0, 'family-1')).value, ISS, at(60))).toMatchObject({ ok: true, sessionId: 'family-1' })
+    expect(await verifyAccessToken(keys, (await signAccessToken(keys, 42, ISS, now, 0, 'family-1')).value, ISS, at(60))).toMatchObject({
+      ok: true,
+      sessionId: 'family-1',
+    })
     const sign = (claims: Record<string, unknown>) =>
-      new SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'at+jwt' }).setIssuer(ISS).setAudience(ISS).setSubject('42').setIssuedAt(now).setNotBefore(now).setExpirationTime(at(900)).sign(keys.access)
+      new SignJWT(claims)
+        .setProtectedHeader({ alg: 'HS256', typ: 'at+jwt' })
+        .setIssuer(ISS)
+        .setAudience(ISS)
+        .setSubject('42')
+        .setIssuedAt(now)
+        .setNotBefore(now)
+        .setExpirationTime(at(900))
+        .sign(keys.access)
     expect(await verifyAccessToken(keys, await sign({}), ISS, at(60))).toMatchObject({ ok: true, sessionId: '' })
     expect(await verifyAccessToken(keys, await sign({ sid: 7 }), ISS, at(60))).toEqual({ ok: false, reason: 'invalid' })
   })
@@ -43,17 +78,37 @@ describe('access token (ASVS 9.1–9.2)', async () => {
   })
 
   it('refuses alg=none, another key, another edition and another typ', async () => {
-    const none = new UnsecuredJWT({ sub: '42' }).setIssuer(ISS).setAudience(ISS).setIssuedAt(now).setNotBefore(now).setExpirationTime(at(900)).encode()
+    const none = new UnsecuredJWT({ sub: '42' })
+      .setIssuer(ISS)
+      .setAudience(ISS)
+      .setIssuedAt(now)
+      .setNotBefore(now)
+      .setExpirationTime(at(900))
+      .encode()
     expect((await verifyAccessToken(keys, none, ISS, now)).ok).toBe(false)
     const other = await signAccessToken(await deriveKeys('another-secret-of-enough-length-0123456'), 42, ISS, now)
     expect((await verifyAccessToken(keys, other.value, ISS, now)).ok).toBe(false)
     const mine = await signAccessToken(keys, 42, ISS, now)
     expect((await verifyAccessToken(keys, mine.value, 'https://jp.bomtoon.example', now)).ok).toBe(false)
-    const idToken = await new SignJWT({}).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setIssuer(ISS).setAudience(ISS).setSubject('42')
-      .setIssuedAt(now).setNotBefore(now).setExpirationTime(at(900)).sign(keys.access)
+    const idToken = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setIssuer(ISS)
+      .setAudience(ISS)
+      .setSubject('42')
+      .setIssuedAt(now)
+      .setNotBefore(now)
+      .setExpirationTime(at(900))
+      .sign(keys.access)
     expect((await verifyAccessToken(keys, idToken, ISS, now)).ok).toBe(false)
-    const hs512 = await new SignJWT({}).setProtectedHeader({ alg: 'HS512', typ: 'at+jwt' }).setIssuer(ISS).setAudience(ISS).setSubject('42')
-      .setIssuedAt(now).setNotBefore(now).setExpirationTime(at(900)).sign(new Uint8Array(64).fill(1))
+    const hs512 = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS512', typ: 'at+jwt' })
+      .setIssuer(ISS)
+      .setAudience(ISS)
+      .setSubject('42')
+      .setIssuedAt(now)
+      .setNotBefore(now)
+      .setExpirationTime(at(900))
+      .sign(new Uint8Array(64).fill(1))
     expect((await verifyAccessToken(keys, hs512, ISS, now)).ok).toBe(false)
     for (const junk of ['', 'a.b.c', 'x'.repeat(5000)]) expect((await verifyAccessToken(keys, junk, ISS, now)).ok).toBe(false)
   })

@@ -44,8 +44,19 @@ export function deriveKeys(secret: string): Promise<TokenKeys> {
     keys = (async () => {
       const base = await crypto.subtle.importKey('raw', encoder.encode(secret), 'HKDF', false, ['deriveBits'])
       const derive = async (info: string) =>
-        new Uint8Array(await crypto.subtle.deriveBits({ name: 'HKDF', hash: 'SHA-256', salt: encoder.encode('webtoon-store/v1'), info: encoder.encode(info) }, base, 256))
-      return { access: await derive('access-token HS256'), cookie: await derive('wt_session A256GCM'), csrf: await derive('csrf HMAC-SHA256'), oauth: await derive('wt_oauth A256GCM') }
+        new Uint8Array(
+          await crypto.subtle.deriveBits(
+            { name: 'HKDF', hash: 'SHA-256', salt: encoder.encode('webtoon-store/v1'), info: encoder.encode(info) },
+            base,
+            256,
+          ),
+        )
+      return {
+        access: await derive('access-token HS256'),
+        cookie: await derive('wt_session A256GCM'),
+        csrf: await derive('csrf HMAC-SHA256'),
+        oauth: await derive('wt_oauth A256GCM'),
+      }
     })()
     keyCache.set(secret, keys)
   }
@@ -62,10 +73,20 @@ const iso = (s: number) => new Date(s * 1000).toISOString()
  * session (refresh-token family) it belongs to; once that session is logged out the token is refused (ASVS 7.4.1).
  * `platform` (claim `pf`, absent for WEB): the app the session was signed in from, fixed at sign-in (see app-client.ts).
  */
-export async function signAccessToken(keys: TokenKeys, userId: number, issuer: string, now: Date = new Date(), sessionVersion = 0, sessionId = '', platform: Platform = 'WEB'): Promise<Token> {
+export async function signAccessToken(
+  keys: TokenKeys,
+  userId: number,
+  issuer: string,
+  now: Date = new Date(),
+  sessionVersion = 0,
+  sessionId = '',
+  platform: Platform = 'WEB',
+): Promise<Token> {
   const iat = seconds(now)
   const exp = iat + ACCESS_TOKEN_TTL_SECONDS
-  const value = await new SignJWT(platform === 'WEB' ? { sv: sessionVersion, sid: sessionId } : { sv: sessionVersion, sid: sessionId, pf: platform })
+  const value = await new SignJWT(
+    platform === 'WEB' ? { sv: sessionVersion, sid: sessionId } : { sv: sessionVersion, sid: sessionId, pf: platform },
+  )
     .setProtectedHeader({ alg: 'HS256', typ: ACCESS_TOKEN_TYP })
     .setIssuer(issuer)
     .setAudience(issuer)
@@ -92,7 +113,13 @@ export type AccessCheck =
  * `iss`, `aud`, and `exp`/`nbf` against `now`. `graceSeconds` widens the clock check only (used by
  * refresh, which accepts an expired access token of the same user).
  */
-export async function verifyAccessToken(keys: TokenKeys, token: string, issuer: string, now: Date = new Date(), graceSeconds = 0): Promise<AccessCheck> {
+export async function verifyAccessToken(
+  keys: TokenKeys,
+  token: string,
+  issuer: string,
+  now: Date = new Date(),
+  graceSeconds = 0,
+): Promise<AccessCheck> {
   try {
     const { payload } = await jwtVerify(token, keys.access, {
       algorithms: [...ACCESS_TOKEN_ALGORITHMS],
@@ -106,8 +133,16 @@ export async function verifyAccessToken(keys: TokenKeys, token: string, issuer: 
     const userId = Number(payload.sub)
     const sessionVersion = payload.sv ?? 0
     const sessionId = payload.sid ?? ''
-    if (!Number.isSafeInteger(userId) || userId <= 0 || !Number.isSafeInteger(sessionVersion) || typeof sessionId !== 'string') return { ok: false, reason: 'invalid' }
-    return { ok: true, userId, expiresAt: new Date(payload.exp! * 1000), sessionVersion: sessionVersion as number, sessionId, platform: platformClaim(payload.pf) }
+    if (!Number.isSafeInteger(userId) || userId <= 0 || !Number.isSafeInteger(sessionVersion) || typeof sessionId !== 'string')
+      return { ok: false, reason: 'invalid' }
+    return {
+      ok: true,
+      userId,
+      expiresAt: new Date(payload.exp! * 1000),
+      sessionVersion: sessionVersion as number,
+      sessionId,
+      platform: platformClaim(payload.pf),
+    }
   } catch (e) {
     return { ok: false, reason: e instanceof errors.JWTExpired ? 'expired' : 'invalid' }
   }

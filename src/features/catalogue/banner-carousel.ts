@@ -34,13 +34,36 @@ function enhance(root: HTMLElement) {
   controls.hidden = false
   show(0)
   sync()
-  pause.addEventListener('click', () => { stopped = !stopped; sync() })
-  root.querySelector('[data-banner-prev]')!.addEventListener('click', () => { show(current - 1); sync() })
-  root.querySelector('[data-banner-next]')!.addEventListener('click', () => { show(current + 1); sync() })
-  root.addEventListener('mouseenter', () => { hovered = true; sync() })
-  root.addEventListener('mouseleave', () => { hovered = false; sync() })
-  root.addEventListener('focusin', () => { focused = true; sync() })
-  root.addEventListener('focusout', (e) => { if (!root.contains(e.relatedTarget as Node | null)) { focused = false; sync() } })
+  pause.addEventListener('click', () => {
+    stopped = !stopped
+    sync()
+  })
+  root.querySelector('[data-banner-prev]')!.addEventListener('click', () => {
+    show(current - 1)
+    sync()
+  })
+  root.querySelector('[data-banner-next]')!.addEventListener('click', () => {
+    show(current + 1)
+    sync()
+  })
+  root.addEventListener('mouseenter', () => {
+    hovered = true
+    sync()
+  })
+  root.addEventListener('mouseleave', () => {
+    hovered = false
+    sync()
+  })
+  root.addEventListener('focusin', () => {
+    focused = true
+    sync()
+  })
+  root.addEventListener('focusout', (e) => {
+    if (!root.contains(e.relatedTarget as Node | null)) {
+      focused = false
+      sync()
+    }
+  })
 }
 
 /**

@@ -2,7 +2,18 @@
 import type { Db } from '../../lib/server/db.ts'
 import type { ThemeSeriesRow } from '../../lib/server/db-types.ts'
 import { flag, type Cols, type Flag } from '../../lib/server/rows.ts'
-import { encodeCursor, sortSchedule, type Audience, type BannerDisplay, type ContentsRequest, type CreatorRole, type Genre, type ScheduleDay, type TabFilter, type Weekday } from './catalogue.ts'
+import {
+  encodeCursor,
+  sortSchedule,
+  type Audience,
+  type BannerDisplay,
+  type ContentsRequest,
+  type CreatorRole,
+  type Genre,
+  type ScheduleDay,
+  type TabFilter,
+  type Weekday,
+} from './catalogue.ts'
 
 export type SeriesCard = {
   id: number
@@ -39,7 +50,13 @@ export async function homeSections(db: Db, audience: Audience, today: Weekday, l
   return (await homePage(db, audience, today, new Date(), limit)).sections
 }
 
-export async function homePage(db: Db, audience: Audience, today: Weekday, now: Date, limit = 12): Promise<{ sections: HomeSections; banners: Banner[] }> {
+export async function homePage(
+  db: Db,
+  audience: Audience,
+  today: Weekday,
+  now: Date,
+  limit = 12,
+): Promise<{ sections: HomeSections; banners: Banner[] }> {
   const v = visible(audience)
   const row = await db.first<Record<'weekly' | 'popular' | 'free' | 'latest' | 'banners', string>>(
     `SELECT
@@ -50,7 +67,9 @@ export async function homePage(db: Db, audience: Audience, today: Weekday, now: 
        (SELECT json_group_array(${BANNER_JSON}) FROM (SELECT * FROM banners
           WHERE placement = 'HOME' AND (starts_at IS NULL OR starts_at <= ?3) AND (ends_at IS NULL OR ends_at > ?3)${audience.showAdult ? '' : ' AND is_adult = 0'}
           ORDER BY position, id LIMIT 10)) AS banners`,
-    today, limit, now.toISOString(),
+    today,
+    limit,
+    now.toISOString(),
   )
   const list = (json: string | undefined) => cards(JSON.parse(json ?? '[]') as CardRow[])
   return {
@@ -75,7 +94,15 @@ export type SeriesDetail = SeriesCard & {
   related: SeriesCard[]
   /** Up to DETAIL_NOTICES published notices attached to the series, newest first. */
   notices: { id: number; title: string; publishedAt: string }[]
-  episodes: { id: number; no: number; title: string; free: boolean; priceRent: number | null; priceBuy: number | null; publishedAt: string }[]
+  episodes: {
+    id: number
+    no: number
+    title: string
+    free: boolean
+    priceRent: number | null
+    priceBuy: number | null
+    publishedAt: string
+  }[]
 }
 
 /** Related series shown on a detail page. */
@@ -94,8 +121,9 @@ const DETAIL_NOTICES = 2
 export async function seriesDetail(db: Db, id: number, audience: Audience): Promise<SeriesDetail | null> {
   const relatedVisible = visible(audience).replace(/\bs\./g, 'r.')
   const series = await db.first<
-    CardRow & Cols<'series', 'description' | 'status' | 'type' | 'next_update_at' | 'wuf_hours'>
-      & Record<'creators' | 'tags' | 'schedule' | 'related' | 'notices' | 'episodes', string>
+    CardRow &
+      Cols<'series', 'description' | 'status' | 'type' | 'next_update_at' | 'wuf_hours'> &
+      Record<'creators' | 'tags' | 'schedule' | 'related' | 'notices' | 'episodes', string>
   >(
     `SELECT ${CARD}, s.description, s.status, s.type, s.next_update_at AS nextUpdateAt, s.wuf_hours AS wufHours,
       (SELECT json_group_array(json_object('name', c.name, 'role', sc.role)) FROM (SELECT * FROM series_creators WHERE series_id = s.id ORDER BY position, role) sc JOIN creators c ON c.id = sc.creator_id) AS creators,
@@ -111,7 +139,8 @@ export async function seriesDetail(db: Db, id: number, audience: Audience): Prom
       (SELECT json_group_array(json_array(e.id, e.no, e.title, e.is_free, e.price_rent, e.price_buy, e.published_at)) FROM (
          SELECT id, no, title, is_free, price_rent, price_buy, published_at FROM episodes WHERE series_id = s.id ORDER BY no LIMIT 1000) e) AS episodes
      FROM series s WHERE s.id = ?1 AND s.is_published = 1`,
-    id, new Date().toISOString(),
+    id,
+    new Date().toISOString(),
   )
   if (!series) return null
   const episodes = JSON.parse(series.episodes) as [number, number, string, Flag, number | null, number | null, string][]
@@ -127,7 +156,15 @@ export async function seriesDetail(db: Db, id: number, audience: Audience): Prom
     wufHours: series.wufHours ?? null,
     related: cards(JSON.parse(series.related) as CardRow[]),
     notices: JSON.parse(series.notices),
-    episodes: episodes.map(([id, no, title, free, priceRent, priceBuy, publishedAt]) => ({ id, no, title, free: flag(free), priceRent, priceBuy, publishedAt })),
+    episodes: episodes.map(([id, no, title, free, priceRent, priceBuy, publishedAt]) => ({
+      id,
+      no,
+      title,
+      free: flag(free),
+      priceRent,
+      priceBuy,
+      publishedAt,
+    })),
   }
 }
 
@@ -142,20 +179,31 @@ export type ContentsPage = { items: SeriesCard[]; next: string | null }
 
 function filterSql(f: TabFilter): { join: string; where: string; params: unknown[] } {
   switch (f.kind) {
-    case 'schedule': return { join: 'JOIN schedules sc ON sc.series_id = s.id', where: 'sc.weekday = ?', params: [f.day] }
-    case 'all': return { join: '', where: '1 = 1', params: [] }
-    case 'free': return { join: '', where: 's.free_promo = 1', params: [] }
-    case 'bl': return { join: '', where: 's.is_bl = 1', params: [] }
-    case 'adult': return { join: '', where: 's.is_adult = 1', params: [] }
-    case 'genre': return { join: '', where: 's.genre = ?', params: [f.genre] }
-    case 'wuf': return { join: '', where: 's.wuf_hours IS NOT NULL', params: [] }
+    case 'schedule':
+      return { join: 'JOIN schedules sc ON sc.series_id = s.id', where: 'sc.weekday = ?', params: [f.day] }
+    case 'all':
+      return { join: '', where: '1 = 1', params: [] }
+    case 'free':
+      return { join: '', where: 's.free_promo = 1', params: [] }
+    case 'bl':
+      return { join: '', where: 's.is_bl = 1', params: [] }
+    case 'adult':
+      return { join: '', where: 's.is_adult = 1', params: [] }
+    case 'genre':
+      return { join: '', where: 's.genre = ?', params: [f.genre] }
+    case 'wuf':
+      return { join: '', where: 's.wuf_hours IS NOT NULL', params: [] }
   }
 }
 
 const ORDER_SQL = {
   schedule: { key: 'sc.position', by: 'sc.position, s.id', after: '(sc.position > ? OR (sc.position = ? AND s.id > ?))' },
   rank: { key: 's.rank_score', by: 's.rank_score DESC, s.id', after: '(s.rank_score < ? OR (s.rank_score = ? AND s.id > ?))' },
-  newest: { key: "COALESCE(s.launched_at, '')", by: "COALESCE(s.launched_at, '') DESC, s.id DESC", after: "(COALESCE(s.launched_at, '') < ? OR (COALESCE(s.launched_at, '') = ? AND s.id < ?))" },
+  newest: {
+    key: "COALESCE(s.launched_at, '')",
+    by: "COALESCE(s.launched_at, '') DESC, s.id DESC",
+    after: "(COALESCE(s.launched_at, '') < ? OR (COALESCE(s.launched_at, '') = ? AND s.id < ?))",
+  },
 } as const
 
 /** One page of a home tab (1 query: `size + 1` rows tell whether a next page exists). */
@@ -187,7 +235,10 @@ const ACTIVE_THEME = `t.is_active = 1 AND (t.starts_at IS NULL OR t.starts_at <=
 export async function listThemes(db: Db, audience: Audience, now: Date, perTheme = 12, maxThemes = 20): Promise<Theme[]> {
   const iso = now.toISOString()
   const themes = await db.all<Cols<'themes', 'id' | 'title' | 'description'>>(
-    `SELECT t.id, t.title, t.description FROM themes t WHERE ${ACTIVE_THEME} ORDER BY t.position, t.id LIMIT ?`, iso, iso, maxThemes,
+    `SELECT t.id, t.title, t.description FROM themes t WHERE ${ACTIVE_THEME} ORDER BY t.position, t.id LIMIT ?`,
+    iso,
+    iso,
+    maxThemes,
   )
   if (themes.length === 0) return []
   const ids = themes.map((t) => t.id)
@@ -195,7 +246,8 @@ export async function listThemes(db: Db, audience: Audience, now: Date, perTheme
     `SELECT * FROM (SELECT ts.theme_id AS themeId, ${CARD}, ROW_NUMBER() OVER (PARTITION BY ts.theme_id ORDER BY ts.position, s.id) AS n
        FROM theme_series ts JOIN series s ON s.id = ts.series_id
        WHERE ts.theme_id IN (${ids.map(() => '?').join(',')}) AND ${visible(audience)}) WHERE n <= ? ORDER BY themeId, n`,
-    ...ids, perTheme,
+    ...ids,
+    perTheme,
   )
   return themes.map((t) => ({ ...t, items: cards(rows.filter((r) => r.themeId === t.id).map(({ themeId: _, n: __, ...r }) => r)) }))
 }
@@ -204,8 +256,17 @@ export async function listThemes(db: Db, audience: Audience, now: Date, perTheme
 export async function themeDetail(db: Db, id: number, audience: Audience, now: Date, limit = 100): Promise<Theme | null> {
   const iso = now.toISOString()
   const [theme, rows] = await Promise.all([
-    db.first<Cols<'themes', 'id' | 'title' | 'description'>>(`SELECT t.id, t.title, t.description FROM themes t WHERE t.id = ? AND ${ACTIVE_THEME}`, id, iso, iso),
-    db.all<CardRow>(`SELECT ${CARD} FROM theme_series ts JOIN series s ON s.id = ts.series_id WHERE ts.theme_id = ? AND ${visible(audience)} ORDER BY ts.position, s.id LIMIT ?`, id, limit),
+    db.first<Cols<'themes', 'id' | 'title' | 'description'>>(
+      `SELECT t.id, t.title, t.description FROM themes t WHERE t.id = ? AND ${ACTIVE_THEME}`,
+      id,
+      iso,
+      iso,
+    ),
+    db.all<CardRow>(
+      `SELECT ${CARD} FROM theme_series ts JOIN series s ON s.id = ts.series_id WHERE ts.theme_id = ? AND ${visible(audience)} ORDER BY ts.position, s.id LIMIT ?`,
+      id,
+      limit,
+    ),
   ])
   return theme ? { ...theme, items: cards(rows) } : null
 }
@@ -255,6 +316,9 @@ export async function activeBanners(db: Db, audience: Audience, now: Date, place
      FROM banners
      WHERE placement = ? AND (starts_at IS NULL OR starts_at <= ?) AND (ends_at IS NULL OR ends_at > ?)${audience.showAdult ? '' : ' AND is_adult = 0'}
      ORDER BY position, id LIMIT ?`,
-    placement, iso, iso, limit,
+    placement,
+    iso,
+    iso,
+    limit,
   )
 }

@@ -1,6 +1,21 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { homeTabOfGenre, BANNER_SLIDE_MS, bannerHref, bannerImageWidths, bannerLayout, decodeCursor, encodeCursor, GUEST, isBannerActive, nextTenSize, parseId, resolveContents, SCHEDULE_DAYS, TEN_LIST_SIZES } from './catalogue.ts'
+import {
+  homeTabOfGenre,
+  BANNER_SLIDE_MS,
+  bannerHref,
+  bannerImageWidths,
+  bannerLayout,
+  decodeCursor,
+  encodeCursor,
+  GUEST,
+  isBannerActive,
+  nextTenSize,
+  parseId,
+  resolveContents,
+  SCHEDULE_DAYS,
+  TEN_LIST_SIZES,
+} from './catalogue.ts'
 import { renderMarkdown } from './markdown.ts'
 import { breadcrumbLd, comicSeriesLd, EDITION_SITES, hreflangLinks, jsonLdText, robotsTxt, sitemapXml } from './seo.ts'
 
@@ -8,7 +23,10 @@ const adult = { showAdult: true, showBl: true }
 
 describe('home tab requests (spec §3)', () => {
   it('opens the schedule on today and accepts each day, also as the tab itself', () => {
-    expect(resolveContents({}, GUEST, 'FRIDAY')).toMatchObject({ ok: true, request: { tab: 'SCHEDULE', filter: { kind: 'schedule', day: 'FRIDAY' } } })
+    expect(resolveContents({}, GUEST, 'FRIDAY')).toMatchObject({
+      ok: true,
+      request: { tab: 'SCHEDULE', filter: { kind: 'schedule', day: 'FRIDAY' } },
+    })
     for (const d of SCHEDULE_DAYS) {
       expect(resolveContents({ tab: 'SCHEDULE', day: d }, GUEST, 'MONDAY')).toMatchObject({ ok: true, request: { filter: { day: d } } })
       expect(resolveContents({ tab: d }, GUEST, 'MONDAY')).toMatchObject({ ok: true, request: { filter: { day: d } } })
@@ -17,11 +35,17 @@ describe('home tab requests (spec §3)', () => {
 
   it('maps each tab to its filter and order', () => {
     const cases: [string, object, string][] = [
-      ['RANKING', { kind: 'all' }, 'rank'], ['NEWEST', { kind: 'all' }, 'newest'], ['FREE', { kind: 'free' }, 'rank'], ['BL', { kind: 'bl' }, 'rank'],
-      ['ACTION', { kind: 'genre', genre: 'ACTION' }, 'rank'], ['ROMANCE', { kind: 'genre', genre: 'ROMANCE' }, 'rank'], ['FREETIME', { kind: 'wuf' }, 'rank'],
+      ['RANKING', { kind: 'all' }, 'rank'],
+      ['NEWEST', { kind: 'all' }, 'newest'],
+      ['FREE', { kind: 'free' }, 'rank'],
+      ['BL', { kind: 'bl' }, 'rank'],
+      ['ACTION', { kind: 'genre', genre: 'ACTION' }, 'rank'],
+      ['ROMANCE', { kind: 'genre', genre: 'ROMANCE' }, 'rank'],
+      ['FREETIME', { kind: 'wuf' }, 'rank'],
       ['MATURE', { kind: 'adult' }, 'rank'],
     ]
-    for (const [tab, filter, order] of cases) expect(resolveContents({ tab }, adult, 'MONDAY')).toEqual({ ok: true, request: { tab, filter, order, cursor: null, size: 24 } })
+    for (const [tab, filter, order] of cases)
+      expect(resolveContents({ tab }, adult, 'MONDAY')).toEqual({ ok: true, request: { tab, filter, order, cursor: null, size: 24 } })
   })
 
   it('refuses MATURE to an audience that may not see adult series', () => {
@@ -29,7 +53,18 @@ describe('home tab requests (spec §3)', () => {
   })
 
   it('refuses unknown tabs and days, a day on another tab, bad sizes and cursors', () => {
-    for (const p of [{ tab: 'X' }, { tab: 'RANKING', day: 'MONDAY' }, { day: 'NOPE' }, { tab: 'MONDAY', day: 'TUESDAY' }, { size: '0' }, { size: '51' }, { size: '1e1' }, { cursor: '' }, { cursor: '!!' }, { tab: 'NEWEST', cursor: encodeCursor({ k: 1, id: 1 }) }]) {
+    for (const p of [
+      { tab: 'X' },
+      { tab: 'RANKING', day: 'MONDAY' },
+      { day: 'NOPE' },
+      { tab: 'MONDAY', day: 'TUESDAY' },
+      { size: '0' },
+      { size: '51' },
+      { size: '1e1' },
+      { cursor: '' },
+      { cursor: '!!' },
+      { tab: 'NEWEST', cursor: encodeCursor({ k: 1, id: 1 }) },
+    ]) {
       expect(resolveContents(p, adult, 'MONDAY'), JSON.stringify(p)).toMatchObject({ ok: false, code: 'INVALID_PARAMETER' })
     }
   })
@@ -37,7 +72,12 @@ describe('home tab requests (spec §3)', () => {
   it('round-trips cursors and rejects anything else without throwing', () => {
     expect(decodeCursor(encodeCursor({ k: 123, id: 7 }), 'rank')).toEqual({ k: 123, id: 7 })
     expect(decodeCursor(encodeCursor({ k: '2026-01-01T00:00:00.000Z', id: 7 }), 'newest')).toEqual({ k: '2026-01-01T00:00:00.000Z', id: 7 })
-    fc.assert(fc.property(fc.string(), (s) => { decodeCursor(s, 'rank'); decodeCursor(s, 'newest') }))
+    fc.assert(
+      fc.property(fc.string(), (s) => {
+        decodeCursor(s, 'rank')
+        decodeCursor(s, 'newest')
+      }),
+    )
   })
 
   it('parses ids strictly', () => {
@@ -48,31 +88,68 @@ describe('home tab requests (spec §3)', () => {
 
 describe('the home tab a series page leads back to', () => {
   it("is the genre's tab where it has one, else the ranking", () => {
-    expect(['ACTION', 'ROMANCE', 'BL', 'DRAMA', undefined].map((g) => homeTabOfGenre(g))).toEqual(['action', 'romance', 'bl', 'ranking', 'ranking'])
+    expect(['ACTION', 'ROMANCE', 'BL', 'DRAMA', undefined].map((g) => homeTabOfGenre(g))).toEqual([
+      'action',
+      'romance',
+      'bl',
+      'ranking',
+      'ranking',
+    ])
   })
 })
 
 describe('SEO builders', () => {
   const series = {
-    id: 3, title: 'Lettres </script><b>', description: 'd', genre: 'ROMANCE', status: 'COMPLETED', tags: ['a'],
-    creators: [{ name: 'A', role: 'WRITER' }, { name: 'B', role: 'ARTIST' }],
-    episodes: [{ id: 10, no: 1, title: 'Ép 1', free: true, publishedAt: '2026-01-01T00:00:00.000Z' }, { id: 11, no: 2, title: 'Ép 2', free: false, publishedAt: '2026-01-08T00:00:00.000Z' }],
+    id: 3,
+    title: 'Lettres </script><b>',
+    description: 'd',
+    genre: 'ROMANCE',
+    status: 'COMPLETED',
+    tags: ['a'],
+    creators: [
+      { name: 'A', role: 'WRITER' },
+      { name: 'B', role: 'ARTIST' },
+    ],
+    episodes: [
+      { id: 10, no: 1, title: 'Ép 1', free: true, publishedAt: '2026-01-01T00:00:00.000Z' },
+      { id: 11, no: 2, title: 'Ép 2', free: false, publishedAt: '2026-01-08T00:00:00.000Z' },
+    ],
   }
   it('makes a ComicSeries with its episodes as ComicIssue parts, safe inside a script tag', () => {
-    const ld = comicSeriesLd(series, { siteUrl: 'https://x.example', locale: 'fr-FR', image: 'https://x.example/c.webp', genreName: 'Romance' })
+    const ld = comicSeriesLd(series, {
+      siteUrl: 'https://x.example',
+      locale: 'fr-FR',
+      image: 'https://x.example/c.webp',
+      genreName: 'Romance',
+    })
     const text = jsonLdText(ld)
     expect(text).not.toContain('</script>')
     const parsed = JSON.parse(text)
     expect(parsed['@type']).toBe('ComicSeries')
     expect(parsed.url).toBe('https://x.example/detail/3')
     expect(parsed.author).toEqual([{ '@type': 'Person', name: 'A' }])
-    expect(parsed.hasPart.map((p: { '@type': string; url: string; isAccessibleForFree: boolean }) => [p['@type'], p.url, p.isAccessibleForFree])).toEqual([
-      ['ComicIssue', 'https://x.example/viewer/10', true], ['ComicIssue', 'https://x.example/viewer/11', false],
+    expect(
+      parsed.hasPart.map((p: { '@type': string; url: string; isAccessibleForFree: boolean }) => [p['@type'], p.url, p.isAccessibleForFree]),
+    ).toEqual([
+      ['ComicIssue', 'https://x.example/viewer/10', true],
+      ['ComicIssue', 'https://x.example/viewer/11', false],
     ])
-    expect(breadcrumbLd([{ name: 'Home', path: '/' }, { name: 'S', path: '/detail/3' }], 'https://x.example').itemListElement[1]).toEqual({ '@type': 'ListItem', position: 2, name: 'S', item: 'https://x.example/detail/3' })
+    expect(
+      breadcrumbLd(
+        [
+          { name: 'Home', path: '/' },
+          { name: 'S', path: '/detail/3' },
+        ],
+        'https://x.example',
+      ).itemListElement[1],
+    ).toEqual({ '@type': 'ListItem', position: 2, name: 'S', item: 'https://x.example/detail/3' })
   })
   it('writes the sitemap and robots.txt for the edition origin', () => {
-    const xml = sitemapXml('https://x.example', [{ id: 3, updatedAt: '2026-02-01T00:00:00.000Z', freeEpisodes: [{ id: 10, publishedAt: '2026-01-01T00:00:00.000Z' }] }], ['/'])
+    const xml = sitemapXml(
+      'https://x.example',
+      [{ id: 3, updatedAt: '2026-02-01T00:00:00.000Z', freeEpisodes: [{ id: 10, publishedAt: '2026-01-01T00:00:00.000Z' }] }],
+      ['/'],
+    )
     expect(xml).toContain('<loc>https://x.example/detail/3</loc><lastmod>2026-02-01</lastmod>')
     expect(xml).toContain('<loc>https://x.example/viewer/10</loc>')
     const robots = robotsTxt('https://x.example')
@@ -85,7 +162,9 @@ describe('legal pages markdown subset', () => {
   it('renders headings, lists and paragraphs and escapes any markup', () => {
     const { html, title } = renderMarkdown('# Titre\n\nUn <script>alert(1)</script> **gras**\nsuite\n\n- un\n- deux\n## Fin')
     expect(title).toBe('Titre')
-    expect(html).toBe('<h1>Titre</h1>\n<p>Un &lt;script&gt;alert(1)&lt;/script&gt; <strong>gras</strong> suite</p>\n<ul><li>un</li><li>deux</li></ul>\n<h2>Fin</h2>')
+    expect(html).toBe(
+      '<h1>Titre</h1>\n<p>Un &lt;script&gt;alert(1)&lt;/script&gt; <strong>gras</strong> suite</p>\n<ul><li>un</li><li>deux</li></ul>\n<h2>Fin</h2>',
+    )
   })
 })
 
@@ -112,7 +191,8 @@ describe('banners (spec §3 display kinds, §9 auto-slide)', () => {
     expect(bannerImageWidths(720)).toEqual([640, 828, 1080])
     expect(bannerHref('/detail/24')).toBe('/detail/24')
     expect(bannerHref('https://example.com/x')).toBe('https://example.com/x')
-    for (const bad of ['//evil.example', '/\\evil.example', 'javascript:alert(1)', 'data:text/html,x', 'detail/1', '']) expect(bannerHref(bad), bad).toBeNull()
+    for (const bad of ['//evil.example', '/\\evil.example', 'javascript:alert(1)', 'data:text/html,x', 'detail/1', ''])
+      expect(bannerHref(bad), bad).toBeNull()
   })
 })
 
@@ -137,6 +217,8 @@ describe('hreflang alternates (issue 5 §6)', () => {
   })
 
   it('has no x-default when the default edition is not among the live ones', () => {
-    expect(hreflangLinks('/', [{ id: 'jp', locale: 'ja-JP', siteUrl: 'https://jp.example', redirectAll: false }])).toEqual([{ hreflang: 'ja-JP', href: 'https://jp.example/' }])
+    expect(hreflangLinks('/', [{ id: 'jp', locale: 'ja-JP', siteUrl: 'https://jp.example', redirectAll: false }])).toEqual([
+      { hreflang: 'ja-JP', href: 'https://jp.example/' },
+    ])
   })
 })

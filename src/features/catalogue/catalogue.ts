@@ -91,7 +91,15 @@ export type TabFilter =
 export type TabOrder = 'schedule' | 'rank' | 'newest'
 
 const ORDER_OF: Record<HomeTab, TabOrder> = {
-  SCHEDULE: 'schedule', RANKING: 'rank', FREE: 'rank', BL: 'rank', NEWEST: 'newest', MATURE: 'rank', ACTION: 'rank', ROMANCE: 'rank', FREETIME: 'rank',
+  SCHEDULE: 'schedule',
+  RANKING: 'rank',
+  FREE: 'rank',
+  BL: 'rank',
+  NEWEST: 'newest',
+  MATURE: 'rank',
+  ACTION: 'rank',
+  ROMANCE: 'rank',
+  FREETIME: 'rank',
 }
 
 /** Page size of every list: bounded (docs/QUALITY.md: every list paginated). */
@@ -134,7 +142,8 @@ export type ContentsParams = { tab?: string | undefined; day?: string | undefine
 export type ContentsRequest = { tab: HomeTab; filter: TabFilter; order: TabOrder; cursor: Cursor | null; size: number }
 
 /** The outcome of checking a list request: a request, or the catalogue code to answer with. */
-export type Resolved = { ok: true; request: ContentsRequest } | { ok: false; code: 'INVALID_PARAMETER' | 'ADULT_ONLY_CONTENTS'; field?: string }
+export type Resolved =
+  { ok: true; request: ContentsRequest } | { ok: false; code: 'INVALID_PARAMETER' | 'ADULT_ONLY_CONTENTS'; field?: string }
 
 /**
  * Checks `tab`, `day`, `cursor` and `size` (spec §3 home tabs). SCHEDULE without a day opens on
@@ -150,12 +159,14 @@ export function resolveContents(params: ContentsParams, audience: Audience, toda
   let day: ScheduleDay | undefined = alias?.day
   if (params.day !== undefined) {
     const d = params.day.toUpperCase()
-    if (tab !== 'SCHEDULE' || !(SCHEDULE_DAYS as readonly string[]).includes(d) || (day && day !== d)) return { ok: false, code: 'INVALID_PARAMETER', field: 'day' }
+    if (tab !== 'SCHEDULE' || !(SCHEDULE_DAYS as readonly string[]).includes(d) || (day && day !== d))
+      return { ok: false, code: 'INVALID_PARAMETER', field: 'day' }
     day = d as ScheduleDay
   }
   let size: number = PAGE_SIZE.default
   if (params.size !== undefined) {
-    if (!/^\d{1,3}$/.test(params.size) || Number(params.size) < 1 || Number(params.size) > PAGE_SIZE.max) return { ok: false, code: 'INVALID_PARAMETER', field: 'size' }
+    if (!/^\d{1,3}$/.test(params.size) || Number(params.size) < 1 || Number(params.size) > PAGE_SIZE.max)
+      return { ok: false, code: 'INVALID_PARAMETER', field: 'size' }
     size = Number(params.size)
   }
   const order = ORDER_OF[tab]
@@ -171,14 +182,23 @@ export function resolveContents(params: ContentsParams, audience: Audience, toda
 
 function filterOf(tab: HomeTab, day: ScheduleDay): TabFilter {
   switch (tab) {
-    case 'SCHEDULE': return { kind: 'schedule', day }
-    case 'RANKING': case 'NEWEST': return { kind: 'all' }
-    case 'FREE': return { kind: 'free' }
-    case 'BL': return { kind: 'bl' }
-    case 'MATURE': return { kind: 'adult' }
-    case 'ACTION': return { kind: 'genre', genre: 'ACTION' }
-    case 'ROMANCE': return { kind: 'genre', genre: 'ROMANCE' }
-    case 'FREETIME': return { kind: 'wuf' }
+    case 'SCHEDULE':
+      return { kind: 'schedule', day }
+    case 'RANKING':
+    case 'NEWEST':
+      return { kind: 'all' }
+    case 'FREE':
+      return { kind: 'free' }
+    case 'BL':
+      return { kind: 'bl' }
+    case 'MATURE':
+      return { kind: 'adult' }
+    case 'ACTION':
+      return { kind: 'genre', genre: 'ACTION' }
+    case 'ROMANCE':
+      return { kind: 'genre', genre: 'ROMANCE' }
+    case 'FREETIME':
+      return { kind: 'wuf' }
   }
 }
 
@@ -186,7 +206,13 @@ function filterOf(tab: HomeTab, day: ScheduleDay): TabFilter {
 export const HOME_PAGES = ['weekly', 'free', 'ranking', 'bl', 'mature', 'romance', 'action', 'pick'] as const
 export type HomePage = (typeof HOME_PAGES)[number]
 export const PAGE_TAB: Record<Exclude<HomePage, 'pick'>, HomeTab> = {
-  weekly: 'SCHEDULE', free: 'FREE', ranking: 'RANKING', bl: 'BL', mature: 'MATURE', romance: 'ROMANCE', action: 'ACTION',
+  weekly: 'SCHEDULE',
+  free: 'FREE',
+  ranking: 'RANKING',
+  bl: 'BL',
+  mature: 'MATURE',
+  romance: 'ROMANCE',
+  action: 'ACTION',
 }
 
 export function isHomePage(x: string): x is HomePage {
@@ -211,10 +237,14 @@ export const BANNER_SLIDE_MS = 5000
 /** What a banner shows and in which order: image only, text only, image then text, text then image. */
 export function bannerLayout(display: BannerDisplay): { image: boolean; text: boolean; imageFirst: boolean } {
   switch (display) {
-    case 'ONLY_ICON': return { image: true, text: false, imageFirst: true }
-    case 'ONLY_TEXT': return { image: false, text: true, imageFirst: false }
-    case 'ICON_TEXT': return { image: true, text: true, imageFirst: true }
-    case 'TEXT_ICON': return { image: true, text: true, imageFirst: false }
+    case 'ONLY_ICON':
+      return { image: true, text: false, imageFirst: true }
+    case 'ONLY_TEXT':
+      return { image: false, text: true, imageFirst: false }
+    case 'ICON_TEXT':
+      return { image: true, text: true, imageFirst: true }
+    case 'TEXT_ICON':
+      return { image: true, text: true, imageFirst: false }
   }
 }
 
@@ -272,12 +302,18 @@ function localDay(timeZone: string, at: Date): string {
  * today is one of its weekdays and today's episode is not out yet (`lastPublishedAt` is before today), else the
  * first scheduled weekday after today. Null without weekdays (TEN alone has no weekday).
  */
-export function nextScheduledDay(days: readonly ScheduleDay[], timeZone: string, now: Date, lastPublishedAt: string | null = null): string | null {
+export function nextScheduledDay(
+  days: readonly ScheduleDay[],
+  timeZone: string,
+  now: Date,
+  lastPublishedAt: string | null = null,
+): string | null {
   const today = localDay(timeZone, now)
   const todayIndex = WEEKDAYS.indexOf(weekdayIn(timeZone, now))
   const outToday = lastPublishedAt !== null && localDay(timeZone, new Date(lastPublishedAt)) >= today
   for (let k = outToday ? 1 : 0; k <= 7; k++) {
-    if (days.includes(WEEKDAYS[(todayIndex + k) % 7]!)) return new Date(Date.parse(`${today}T00:00:00Z`) + k * 86_400_000).toISOString().slice(0, 10)
+    if (days.includes(WEEKDAYS[(todayIndex + k) % 7]!))
+      return new Date(Date.parse(`${today}T00:00:00Z`) + k * 86_400_000).toISOString().slice(0, 10)
   }
   return null
 }

@@ -35,16 +35,24 @@ async function load(root: HTMLElement) {
     const at = me.continueReading
     if (read && at) {
       const following = root.querySelector<HTMLElement>(`[data-ep="${at.episodeId}"]`)?.nextElementSibling as HTMLElement | null
-      const go = resumeTarget({ episodeId: at.episodeId, episodeNo: at.no, position: at.position, nextEpisodeId: Number(following?.dataset.ep) || null })
+      const go = resumeTarget({
+        episodeId: at.episodeId,
+        episodeNo: at.no,
+        position: at.position,
+        nextEpisodeId: Number(following?.dataset.ep) || null,
+      })
       read.href = go.href
       read.textContent = (go.next ? read.dataset.next! : read.dataset.resume!).replace('{n}', String(go.no))
     }
     const ticket = root.querySelector<HTMLElement>('.ticket')
     if (ticket && me.freetime) {
       const state = ticket.querySelector<HTMLElement>('.ticket-state')!
-      const hours = me.freetime.availableAt === null ? 0 : Math.max(1, Math.ceil((Date.parse(me.freetime.availableAt) - Date.now()) / HOUR_MS))
+      const hours =
+        me.freetime.availableAt === null ? 0 : Math.max(1, Math.ceil((Date.parse(me.freetime.availableAt) - Date.now()) / HOUR_MS))
       const count = new Intl.NumberFormat(document.documentElement.lang || undefined).format(hours)
-      state.textContent = me.freetime.available ? ticket.dataset.ready! : pluralText(JSON.parse(ticket.dataset.wait!) as Plural, hours, { count })
+      state.textContent = me.freetime.available
+        ? ticket.dataset.ready!
+        : pluralText(JSON.parse(ticket.dataset.wait!) as Plural, hours, { count })
       ticket.dataset.state = me.freetime.available ? 'ready' : 'waiting'
       state.hidden = false
     }

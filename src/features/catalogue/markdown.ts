@@ -3,7 +3,8 @@
  * `# ` / `## ` / `### ` headings, `- ` list items, paragraphs separated by blank lines, `**bold**`.
  * Every character of the source is HTML-escaped first, so the files can never inject markup.
  */
-const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;')
+const escapeHtml = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;')
 const inline = (s: string) => escapeHtml(s).replace(/\*\*(.+?)\*\*/g, '<strong>$1</strong>')
 
 export function renderMarkdown(source: string): { html: string; title: string | null } {

@@ -12,7 +12,7 @@ function at(localIso: string, timeZone: string): Date {
 
 // Series 1 updates on Sunday and Wednesday, series 6 on Tuesday (the demo schedule). 2026-11-24 is a Tuesday.
 describe.each(EDITION_IDS.map((id) => [id, loadEdition(id).edition.timeZone] as const))('next update in the %s edition (%s)', (_id, tz) => {
-  it('is a day of the schedule, counted from the edition\'s midnight', () => {
+  it("is a day of the schedule, counted from the edition's midnight", () => {
     // Tuesday 23:59 local: series 6's day is today; one minute later (Wednesday 00:00) it is next Tuesday.
     expect(nextScheduledDay(['TUESDAY'], tz, at('2026-11-24T23:59', tz))).toBe('2026-11-24')
     expect(nextScheduledDay(['TUESDAY'], tz, at('2026-11-25T00:00', tz))).toBe('2026-12-01')
@@ -27,7 +27,9 @@ describe.each(EDITION_IDS.map((id) => [id, loadEdition(id).edition.timeZone] as 
     expect(nextScheduledDay(['SUNDAY', 'WEDNESDAY'], tz, at('2026-11-28T23:30', tz))).toBe('2026-11-29')
     expect(nextScheduledDay(['TUESDAY'], tz, at('2026-11-29T00:00', tz))).toBe('2026-12-01')
     // Sunday's episode came out at 00:10 local: the next one is Wednesday, not today.
-    expect(nextScheduledDay(['SUNDAY', 'WEDNESDAY'], tz, at('2026-11-29T09:00', tz), at('2026-11-29T00:10', tz).toISOString())).toBe('2026-12-02')
+    expect(nextScheduledDay(['SUNDAY', 'WEDNESDAY'], tz, at('2026-11-29T09:00', tz), at('2026-11-29T00:10', tz).toISOString())).toBe(
+      '2026-12-02',
+    )
     // Published on Saturday late evening local (already Sunday in UTC for western zones, or not): Sunday still counts.
     expect(nextScheduledDay(['SUNDAY'], tz, at('2026-11-29T09:00', tz), at('2026-11-28T23:50', tz).toISOString())).toBe('2026-11-29')
     // Tuesday's episode out: a Tuesday-only series waits a full week, to the next year.
@@ -38,12 +40,22 @@ describe.each(EDITION_IDS.map((id) => [id, loadEdition(id).edition.timeZone] as 
 describe('schedule summary of a detail page', () => {
   const now = new Date('2026-11-22T12:00:00Z') // Sunday
   it('takes the next day from the weekdays, not from a stored date that contradicts them', () => {
-    expect(scheduleSummary({ status: 'SCHEDULED', schedule: ['TUESDAY'], nextUpdateAt: '2026-11-26T10:00:00Z' }, 'Europe/Paris', now)).toEqual({ days: ['TUESDAY'], next: '2026-11-24' })
+    expect(
+      scheduleSummary({ status: 'SCHEDULED', schedule: ['TUESDAY'], nextUpdateAt: '2026-11-26T10:00:00Z' }, 'Europe/Paris', now),
+    ).toEqual({ days: ['TUESDAY'], next: '2026-11-24' })
   })
   it('keeps a planned future date for a series updated every ten days, nothing for a finished one', () => {
-    expect(scheduleSummary({ status: 'SCHEDULED', schedule: ['TEN'], nextUpdateAt: '2026-11-28T23:30:00Z' }, 'Asia/Tokyo', now)).toEqual({ days: ['TEN'], next: '2026-11-29' })
-    expect(scheduleSummary({ status: 'SCHEDULED', schedule: ['TEN'], nextUpdateAt: '2026-11-20T10:00:00Z' }, 'Asia/Tokyo', now)).toEqual({ days: ['TEN'], next: null })
-    expect(scheduleSummary({ status: 'COMPLETED', schedule: ['MONDAY'], nextUpdateAt: '2026-11-23T10:00:00Z' }, 'Europe/Paris', now)).toBeNull()
+    expect(scheduleSummary({ status: 'SCHEDULED', schedule: ['TEN'], nextUpdateAt: '2026-11-28T23:30:00Z' }, 'Asia/Tokyo', now)).toEqual({
+      days: ['TEN'],
+      next: '2026-11-29',
+    })
+    expect(scheduleSummary({ status: 'SCHEDULED', schedule: ['TEN'], nextUpdateAt: '2026-11-20T10:00:00Z' }, 'Asia/Tokyo', now)).toEqual({
+      days: ['TEN'],
+      next: null,
+    })
+    expect(
+      scheduleSummary({ status: 'COMPLETED', schedule: ['MONDAY'], nextUpdateAt: '2026-11-23T10:00:00Z' }, 'Europe/Paris', now),
+    ).toBeNull()
     expect(scheduleSummary({ status: 'SCHEDULED', schedule: [], nextUpdateAt: null }, 'Europe/Paris', now)).toBeNull()
   })
 })

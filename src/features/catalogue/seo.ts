@@ -28,7 +28,10 @@ export function canonicalPath(pathname: string): string {
 
 /** JSON for a `<script type="application/ld+json">`: `<` is escaped so no `</script>` can close it early. */
 export function jsonLdText(data: unknown): string {
-  return JSON.stringify(data).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029')
+  return JSON.stringify(data)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029')
 }
 
 export type SeriesForLd = {
@@ -43,13 +46,18 @@ export type SeriesForLd = {
 }
 
 const CREATOR_PROPERTY: Record<string, 'author' | 'illustrator' | 'contributor'> = {
-  AUTHOR: 'author', WRITER: 'author', ORIGINAL: 'author', ARTIST: 'illustrator', ADAPTER: 'contributor',
+  AUTHOR: 'author',
+  WRITER: 'author',
+  ORIGINAL: 'author',
+  ARTIST: 'illustrator',
+  ADAPTER: 'contributor',
 }
 
 /** schema.org ComicSeries of a detail page, its episodes as ComicIssue parts (real viewer URLs). */
 export function comicSeriesLd(s: SeriesForLd, opts: { siteUrl: string; locale: string; image?: string | null; genreName: string }) {
   const url = absoluteUrl(`/detail/${s.id}`, opts.siteUrl)
-  const people = (prop: string) => s.creators.filter((c) => CREATOR_PROPERTY[c.role] === prop).map((c) => ({ '@type': 'Person', name: c.name }))
+  const people = (prop: string) =>
+    s.creators.filter((c) => CREATOR_PROPERTY[c.role] === prop).map((c) => ({ '@type': 'Person', name: c.name }))
   return {
     '@context': 'https://schema.org',
     '@type': 'ComicSeries',
@@ -108,7 +116,12 @@ export function comicIssueLd(e: EpisodeForLd, opts: { siteUrl: string; locale: s
     isAccessibleForFree: e.isFree,
     ...(e.publishedAt ? { datePublished: e.publishedAt } : {}),
     ...(opts.image ? { image: opts.image } : {}),
-    isPartOf: { '@type': 'ComicSeries', '@id': absoluteUrl(`/detail/${e.seriesId}`, opts.siteUrl), name: e.seriesTitle, url: absoluteUrl(`/detail/${e.seriesId}`, opts.siteUrl) },
+    isPartOf: {
+      '@type': 'ComicSeries',
+      '@id': absoluteUrl(`/detail/${e.seriesId}`, opts.siteUrl),
+      name: e.seriesTitle,
+      url: absoluteUrl(`/detail/${e.seriesId}`, opts.siteUrl),
+    },
     ...(transcript
       ? {
           accessMode: ['visual', 'textual'],
@@ -144,11 +157,19 @@ const COVER_RATIO = 4 / 3
 export function coverCardImage(s: CardSeries | null | undefined, alt: string): CardImage | null {
   if (!s?.coverKey || s.isAdult) return null
   const ratio = s.coverWidth && s.coverHeight ? s.coverHeight / s.coverWidth : COVER_RATIO
-  return { src: `/media/${s.coverKey}/${CARD_IMAGE_WIDTH}.webp`, width: CARD_IMAGE_WIDTH, height: Math.round(CARD_IMAGE_WIDTH * ratio), alt }
+  return {
+    src: `/media/${s.coverKey}/${CARD_IMAGE_WIDTH}.webp`,
+    width: CARD_IMAGE_WIDTH,
+    height: Math.round(CARD_IMAGE_WIDTH * ratio),
+    alt,
+  }
 }
 
 /** A list page's card image: the cover of the list's first series a guest may see, alt text from its title. */
-export function listCardImage(items: readonly (CardSeries & { title: string })[] | null | undefined, alt: (title: string) => string): CardImage | null {
+export function listCardImage(
+  items: readonly (CardSeries & { title: string })[] | null | undefined,
+  alt: (title: string) => string,
+): CardImage | null {
   const lead = items?.find((s) => s.coverKey && !s.isAdult)
   return lead ? coverCardImage(lead, alt(lead.title)) : null
 }
@@ -206,11 +227,24 @@ export function breadcrumbLd(items: { name: string; path: string }[], siteUrl: s
 
 /** Public pages listed in every sitemap besides the series (never /api, /user, /library, /history). */
 export const SITEMAP_STATIC_PATHS = [
-  '/', '/home/weekly', '/home/free', '/home/ranking', '/home/bl', '/home/romance', '/home/action', '/home/pick', '/notice', '/faq', '/policy', '/privacy',
-  '/event', '/benefit',
+  '/',
+  '/home/weekly',
+  '/home/free',
+  '/home/ranking',
+  '/home/bl',
+  '/home/romance',
+  '/home/action',
+  '/home/pick',
+  '/notice',
+  '/faq',
+  '/policy',
+  '/privacy',
+  '/event',
+  '/benefit',
 ] as const
 
-const xmlEscape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;')
+const xmlEscape = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;')
 const day = (iso: string) => (/^\d{4}-\d{2}-\d{2}/.test(iso) ? iso.slice(0, 10) : null)
 
 /**
@@ -222,7 +256,10 @@ export function sitemapXml(siteUrl: string, series: SitemapSeries[], staticPaths
     `<url><loc>${xmlEscape(absoluteUrl(path, siteUrl))}</loc>${lastmod ? `<lastmod>${lastmod}</lastmod>` : ''}</url>`
   const lines = [
     ...staticPaths.map((p) => url(p, null)),
-    ...series.flatMap((s) => [url(`/detail/${s.id}`, day(s.updatedAt)), ...s.freeEpisodes.map((e) => url(`/viewer/${e.id}`, day(e.publishedAt)))]),
+    ...series.flatMap((s) => [
+      url(`/detail/${s.id}`, day(s.updatedAt)),
+      ...s.freeEpisodes.map((e) => url(`/viewer/${e.id}`, day(e.publishedAt))),
+    ]),
   ]
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${lines.join('\n')}\n</urlset>\n`
 }
@@ -231,7 +268,13 @@ export function sitemapXml(siteUrl: string, series: SitemapSeries[], staticPaths
 const ROBOTS_DISALLOW = ['/api/', '/user/', '/library/', '/history/'] as const
 
 export function robotsTxt(siteUrl: string): string {
-  return ['User-agent: *', ...ROBOTS_DISALLOW.map((p) => `Disallow: ${p}`), '', `Sitemap: ${absoluteUrl('/sitemap.xml', siteUrl)}`, ''].join('\n')
+  return [
+    'User-agent: *',
+    ...ROBOTS_DISALLOW.map((p) => `Disallow: ${p}`),
+    '',
+    `Sitemap: ${absoluteUrl('/sitemap.xml', siteUrl)}`,
+    '',
+  ].join('\n')
 }
 
 // ───────────────────────────── hreflang (issue 5 §6) ─────────────────────────────
@@ -241,7 +284,10 @@ export type EditionSite = { id: string; locale: string; siteUrl: string; redirec
 
 /** Every edition's public origin and language (the build's `virtual:edition` carries only its own). */
 export const EDITION_SITES: readonly EditionSite[] = [fr, ar, de, jp, kr, th, tw].map((e) => ({
-  id: e.id, locale: e.locale, siteUrl: e.siteUrl, redirectAll: Boolean(e.redirectAllUrl),
+  id: e.id,
+  locale: e.locale,
+  siteUrl: e.siteUrl,
+  redirectAll: Boolean(e.redirectAllUrl),
 }))
 
 /** Spec §1: French is the default edition, the `x-default` of every alternate set. */
@@ -252,7 +298,11 @@ const DEFAULT_EDITION_ID = 'fr'
  * edition included, as hreflang requires), plus `x-default`. Editions that redirect every page elsewhere
  * (de, spec §1) are left out: an alternate must answer 200, not a redirect.
  */
-export function hreflangLinks(path: string, sites: readonly EditionSite[] = EDITION_SITES, defaultId = DEFAULT_EDITION_ID): { hreflang: string; href: string }[] {
+export function hreflangLinks(
+  path: string,
+  sites: readonly EditionSite[] = EDITION_SITES,
+  defaultId = DEFAULT_EDITION_ID,
+): { hreflang: string; href: string }[] {
   const live = sites.filter((s) => !s.redirectAll)
   const links = live.map((s) => ({ hreflang: s.locale, href: absoluteUrl(path, s.siteUrl) }))
   const fallback = live.find((s) => s.id === defaultId)

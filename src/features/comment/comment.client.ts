@@ -13,7 +13,9 @@ function announce(text: string) {
   if (!region) return
   region.textContent = ''
   // a fresh text node after a tick is announced even when the text repeats
-  setTimeout(() => { region.textContent = text }, 50)
+  setTimeout(() => {
+    region.textContent = text
+  }, 50)
 }
 
 function updateCounter(area: HTMLTextAreaElement) {
@@ -88,7 +90,8 @@ document.addEventListener('submit', async (event) => {
     // Focus stays where it was: on the same control in the new markup (Like stays on Like), on a new comment,
     // else on the status box.
     const posted = url.searchParams.get('posted')
-    const focus = (posted && document.getElementById(`c${posted}`)) || sameControl(action, submitter) || document.getElementById('comment-status')
+    const focus =
+      (posted && document.getElementById(`c${posted}`)) || sameControl(action, submitter) || document.getElementById('comment-status')
     focus?.focus()
   } catch {
     announce(live()?.dataset.failed ?? '')

@@ -11,14 +11,34 @@ import { firstRow, flag, type Flag } from '../../lib/server/rows.ts'
 import { isAdult, type AgeEdition } from '../age/age.ts'
 import { readerAdult } from '../age/age.server.ts'
 import {
-  authorName, BLIND_AFTER_REPORTS, checkText, encodeCursor, PAGE_SIZE, POST_LIMIT, POST_WINDOW_MS, REPLY_PAGE_SIZE, shownText,
-  type CommentState, type Cursor, type PostInput, type Reaction, type Sort, type TextCheck,
+  authorName,
+  BLIND_AFTER_REPORTS,
+  checkText,
+  encodeCursor,
+  PAGE_SIZE,
+  POST_LIMIT,
+  POST_WINDOW_MS,
+  REPLY_PAGE_SIZE,
+  shownText,
+  type CommentState,
+  type Cursor,
+  type PostInput,
+  type Reaction,
+  type Sort,
+  type TextCheck,
 } from './comment.ts'
 
 /** Who is reading: the signed-in reader (null: guest) and the jp not-logged-in-adult cookie. */
 export type Viewer = { userId: number | null; adultCookie?: string | undefined }
 
-export type Scope = { seriesId: number; episodeId: number | null; seriesTitle: string; episodeNo: number | null; episodeTitle: string | null; isAdult: boolean }
+export type Scope = {
+  seriesId: number
+  episodeId: number | null
+  seriesTitle: string
+  episodeNo: number | null
+  episodeTitle: string | null
+  isAdult: boolean
+}
 
 export type CommentView = {
   id: number
@@ -41,8 +61,21 @@ export type CommentView = {
 export type CommentPage = { items: CommentView[]; nextCursor: string | null }
 
 /** A row of COLUMNS; `mine`: the viewer's reactions, comma-separated. */
-type Row = Pick<CommentsRow, 'id' | 'series_id' | 'episode_id' | 'parent_id' | 'user_id' | 'body' | 'state' | 'like_count' | 'dislike_count' | 'reply_count' | 'created_at'>
-  & Pick<UsersRow, 'nickname' | 'email'> & { mine: string | null }
+type Row = Pick<
+  CommentsRow,
+  | 'id'
+  | 'series_id'
+  | 'episode_id'
+  | 'parent_id'
+  | 'user_id'
+  | 'body'
+  | 'state'
+  | 'like_count'
+  | 'dislike_count'
+  | 'reply_count'
+  | 'created_at'
+> &
+  Pick<UsersRow, 'nickname' | 'email'> & { mine: string | null }
 
 const COLUMNS = `c.id, c.series_id, c.episode_id, c.parent_id, c.user_id, c.body, c.state, c.like_count, c.dislike_count,
   c.reply_count, c.created_at, u.nickname, u.email,
@@ -52,10 +85,18 @@ const NOT_BLOCKED = `NOT EXISTS (SELECT 1 FROM user_blocks b WHERE b.user_id = ?
 function toView(r: Row, viewerId: number | null): CommentView {
   const shown = shownText(r.state, r.body)
   return {
-    id: r.id, contentsId: r.series_id, episodeId: r.episode_id, parentId: r.parent_id,
+    id: r.id,
+    contentsId: r.series_id,
+    episodeId: r.episode_id,
+    parentId: r.parent_id,
     author: { id: r.user_id, name: authorName(r.nickname, r.email, r.user_id) },
-    text: shown.text, notice: shown.notice, reported: r.state === 'REPORT',
-    likeCount: r.like_count, dislikeCount: r.dislike_count, replyCount: r.reply_count, createdAt: r.created_at,
+    text: shown.text,
+    notice: shown.notice,
+    reported: r.state === 'REPORT',
+    likeCount: r.like_count,
+    dislikeCount: r.dislike_count,
+    replyCount: r.reply_count,
+    createdAt: r.created_at,
     mine: viewerId !== null && r.user_id === viewerId,
     myReactions: (r.mine ?? '').split(',').filter(Boolean) as Reaction[],
   }
@@ -70,49 +111,90 @@ async function mayReadAdult(db: Db, edition: AgeEdition, viewer: Viewer): Promis
  * NOT_FOUND_EPISODE for an episode not of that series or not yet out, ADULT_ONLY_CONTENTS for an adult
  * series the viewer may not see.
  */
-export async function commentScope(db: Db, edition: AgeEdition, viewer: Viewer, seriesId: number, episodeId: number | null | undefined, now = new Date()): Promise<Scope> {
-  const row = await db.first<Pick<SeriesRow, 'title' | 'is_adult'> & { no: EpisodesRow['no'] | null; ep_title: EpisodesRow['title'] | null; ep_found: Flag }>(
+export async function commentScope(
+  db: Db,
+  edition: AgeEdition,
+  viewer: Viewer,
+  seriesId: number,
+  episodeId: number | null | undefined,
+  now = new Date(),
+): Promise<Scope> {
+  const row = await db.first<
+    Pick<SeriesRow, 'title' | 'is_adult'> & { no: EpisodesRow['no'] | null; ep_title: EpisodesRow['title'] | null; ep_found: Flag }
+  >(
     `SELECT s.title, s.is_adult, e.no, e.title AS ep_title, CASE WHEN e.id IS NULL THEN 0 ELSE 1 END AS ep_found
      FROM series s LEFT JOIN episodes e ON e.id = ?2 AND e.series_id = s.id AND e.published_at <= ?3
      WHERE s.id = ?1 AND s.is_published = 1`,
-    seriesId, episodeId ?? 0, now.toISOString(),
+    seriesId,
+    episodeId ?? 0,
+    now.toISOString(),
   )
   if (!row) throw new AppError('NOT_EXIST')
   if (episodeId != null && !flag(row.ep_found)) throw new AppError('NOT_FOUND_EPISODE')
   if (flag(row.is_adult) && !(await mayReadAdult(db, edition, viewer))) throw new AppError('ADULT_ONLY_CONTENTS')
-  return { seriesId, episodeId: episodeId ?? null, seriesTitle: row.title, episodeNo: row.no, episodeTitle: row.ep_title, isAdult: flag(row.is_adult) }
+  return {
+    seriesId,
+    episodeId: episodeId ?? null,
+    seriesTitle: row.title,
+    episodeNo: row.no,
+    episodeTitle: row.ep_title,
+    isAdult: flag(row.is_adult),
+  }
 }
 
 /**
  * One page of top-level comments of a scope, newest or best (likes, then newest) first. Deleted comments
  * appear (as a notice) only while they have replies; authors the viewer blocked are left out.
  */
-export async function listComments(db: Db, scope: Scope, viewerId: number | null, sort: Sort, cursor: Cursor | null): Promise<CommentPage & { total: number }> {
-  const after = cursor === null ? '' : cursor.sort === 'newest' ? 'AND c.id < ?4' : 'AND (c.like_count < ?5 OR (c.like_count = ?5 AND c.id < ?4))'
+export async function listComments(
+  db: Db,
+  scope: Scope,
+  viewerId: number | null,
+  sort: Sort,
+  cursor: Cursor | null,
+): Promise<CommentPage & { total: number }> {
+  const after =
+    cursor === null ? '' : cursor.sort === 'newest' ? 'AND c.id < ?4' : 'AND (c.like_count < ?5 OR (c.like_count = ?5 AND c.id < ?4))'
   const order = sort === 'best' ? 'c.like_count DESC, c.id DESC' : 'c.id DESC'
   const visible = `c.series_id = ?2 AND c.episode_id IS ?3 AND c.parent_id IS NULL AND (c.state IS NOT 'DELETED' OR c.reply_count > 0) AND ${NOT_BLOCKED}`
   const params: unknown[] = [viewerId ?? 0, scope.seriesId, scope.episodeId]
   if (cursor !== null) params.push(cursor.id)
   if (cursor?.sort === 'best') params.push(cursor.likes)
   const [rows, total] = await Promise.all([
-    db.all<Row>(`SELECT ${COLUMNS} FROM comments c JOIN users u ON u.id = c.user_id WHERE ${visible} ${after} ORDER BY ${order} LIMIT ${PAGE_SIZE + 1}`, ...params),
-    db.first<{ n: number }>(`SELECT count(*) AS n FROM comments c WHERE ${visible.replace(' AND (c.state IS NOT \'DELETED\' OR c.reply_count > 0)', ' AND c.state IS NOT \'DELETED\'')}`, viewerId ?? 0, scope.seriesId, scope.episodeId),
+    db.all<Row>(
+      `SELECT ${COLUMNS} FROM comments c JOIN users u ON u.id = c.user_id WHERE ${visible} ${after} ORDER BY ${order} LIMIT ${PAGE_SIZE + 1}`,
+      ...params,
+    ),
+    db.first<{ n: number }>(
+      `SELECT count(*) AS n FROM comments c WHERE ${visible.replace(" AND (c.state IS NOT 'DELETED' OR c.reply_count > 0)", " AND c.state IS NOT 'DELETED'")}`,
+      viewerId ?? 0,
+      scope.seriesId,
+      scope.episodeId,
+    ),
   ])
   const page = rows.slice(0, PAGE_SIZE)
   const last = page.at(-1)
-  const nextCursor = rows.length > PAGE_SIZE && last ? encodeCursor(sort === 'best' ? { sort, likes: last.like_count, id: last.id } : { sort, id: last.id }) : null
+  const nextCursor =
+    rows.length > PAGE_SIZE && last
+      ? encodeCursor(sort === 'best' ? { sort, likes: last.like_count, id: last.id } : { sort, id: last.id })
+      : null
   return { items: page.map((r) => toView(r, viewerId)), nextCursor, total: total?.n ?? 0 }
 }
 
 /** The replies of one comment, oldest first (`after`: the last reply id already shown). */
 export async function listReplies(db: Db, edition: AgeEdition, viewer: Viewer, parentId: number, after = 0): Promise<CommentPage> {
-  const parent = await db.first<Pick<CommentsRow, 'series_id' | 'episode_id' | 'parent_id'>>(`SELECT series_id, episode_id, parent_id FROM comments WHERE id = ?`, parentId)
+  const parent = await db.first<Pick<CommentsRow, 'series_id' | 'episode_id' | 'parent_id'>>(
+    `SELECT series_id, episode_id, parent_id FROM comments WHERE id = ?`,
+    parentId,
+  )
   if (!parent || parent.parent_id !== null) throw new AppError('NOT_EXIST')
   await commentScope(db, edition, viewer, parent.series_id, parent.episode_id)
   const rows = await db.all<Row>(
     `SELECT ${COLUMNS} FROM comments c JOIN users u ON u.id = c.user_id
      WHERE c.parent_id = ?2 AND c.id > ?3 AND c.state IS NOT 'DELETED' AND ${NOT_BLOCKED} ORDER BY c.id LIMIT ${REPLY_PAGE_SIZE + 1}`,
-    viewer.userId ?? 0, parentId, after,
+    viewer.userId ?? 0,
+    parentId,
+    after,
   )
   const page = rows.slice(0, REPLY_PAGE_SIZE)
   return { items: page.map((r) => toView(r, viewer.userId)), nextCursor: rows.length > REPLY_PAGE_SIZE ? String(page.at(-1)!.id) : null }
@@ -125,7 +207,8 @@ export async function repliesOf(db: Db, viewerId: number | null, parentIds: numb
   const rows = await db.all<Row>(
     `SELECT ${COLUMNS} FROM comments c JOIN users u ON u.id = c.user_id
      WHERE c.parent_id IN (SELECT value FROM json_each(?2)) AND c.state IS NOT 'DELETED' AND ${NOT_BLOCKED} ORDER BY c.id`,
-    viewerId ?? 0, JSON.stringify(parentIds),
+    viewerId ?? 0,
+    JSON.stringify(parentIds),
   )
   for (const r of rows) {
     const list = out.get(r.parent_id!) ?? []
@@ -138,7 +221,10 @@ export async function repliesOf(db: Db, viewerId: number | null, parentIds: numb
 /** Spec §5 text check against the prohibited words of the database. */
 async function checkCommentText(db: Db, text: string): Promise<TextCheck> {
   const words = await db.all<BannedWordsRow>(`SELECT word FROM banned_words`)
-  return checkText(text, words.map((w) => w.word))
+  return checkText(
+    text,
+    words.map((w) => w.word),
+  )
 }
 
 /** A refused text: INVALID_PARAMETER with the reason (and the word) the pages show (spec §5 messages). */
@@ -164,19 +250,27 @@ export async function postComment(db: Db, edition: AgeEdition, userId: number, i
   let parentId: number | null = null
   if (input.parentId !== undefined) {
     const parent = await db.first<Pick<CommentsRow, 'id' | 'parent_id' | 'series_id' | 'episode_id' | 'state'>>(
-      `SELECT id, parent_id, series_id, episode_id, state FROM comments WHERE id = ?`, input.parentId,
+      `SELECT id, parent_id, series_id, episode_id, state FROM comments WHERE id = ?`,
+      input.parentId,
     )
-    if (!parent || parent.series_id !== scope.seriesId || parent.episode_id !== scope.episodeId || (parent.state !== null && parent.state !== 'REPORT')) {
+    if (
+      !parent ||
+      parent.series_id !== scope.seriesId ||
+      parent.episode_id !== scope.episodeId ||
+      (parent.state !== null && parent.state !== 'REPORT')
+    ) {
       throw new AppError('NOT_EXIST')
     }
     parentId = parent.parent_id ?? parent.id
   }
   const stamp = now.toISOString()
-  const statements = [{
-    sql: `INSERT INTO comments (series_id, episode_id, user_id, parent_id, body, created_at, updated_at)
+  const statements = [
+    {
+      sql: `INSERT INTO comments (series_id, episode_id, user_id, parent_id, body, created_at, updated_at)
           SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?6 WHERE (SELECT count(*) FROM comments WHERE user_id = ?3 AND created_at > ?7) < ?8 RETURNING id`,
-    params: [scope.seriesId, scope.episodeId, userId, parentId, check.text, stamp, isoAfter(now, -POST_WINDOW_MS), POST_LIMIT],
-  }]
+      params: [scope.seriesId, scope.episodeId, userId, parentId, check.text, stamp, isoAfter(now, -POST_WINDOW_MS), POST_LIMIT],
+    },
+  ]
   if (parentId !== null) statements.push({ sql: REPLY_COUNT, params: [parentId] })
   const [inserted] = await db.batch(statements)
   const id = firstRow<Pick<CommentsRow, 'id'>>(inserted)?.id
@@ -188,12 +282,21 @@ export async function postComment(db: Db, edition: AgeEdition, userId: number, i
 const REPLY_COUNT = `UPDATE comments SET reply_count = (SELECT count(*) FROM comments r WHERE r.parent_id = ?1 AND r.state IS NOT 'DELETED') WHERE id = ?1`
 
 /** The reader deletes their own comment (state DELETED; its replies stay). NOT_EXIST for anyone else's. */
-export async function deleteComment(db: Db, userId: number, id: number, now = new Date()): Promise<{ id: number; contentsId: number; episodeId: number | null }> {
+export async function deleteComment(
+  db: Db,
+  userId: number,
+  id: number,
+  now = new Date(),
+): Promise<{ id: number; contentsId: number; episodeId: number | null }> {
   const row = await db.first<Pick<CommentsRow, 'parent_id' | 'series_id' | 'episode_id'>>(
-    `SELECT parent_id, series_id, episode_id FROM comments WHERE id = ? AND user_id = ? AND state IS NOT 'DELETED'`, id, userId,
+    `SELECT parent_id, series_id, episode_id FROM comments WHERE id = ? AND user_id = ? AND state IS NOT 'DELETED'`,
+    id,
+    userId,
   )
   if (!row) throw new AppError('NOT_EXIST')
-  const statements = [{ sql: `UPDATE comments SET state = 'DELETED', updated_at = ? WHERE id = ?`, params: [now.toISOString(), id] as unknown[] }]
+  const statements = [
+    { sql: `UPDATE comments SET state = 'DELETED', updated_at = ? WHERE id = ?`, params: [now.toISOString(), id] as unknown[] },
+  ]
   if (row.parent_id !== null) statements.push({ sql: REPLY_COUNT, params: [row.parent_id] })
   await db.batch(statements)
   return { id, contentsId: row.series_id, episodeId: row.episode_id }
@@ -208,7 +311,9 @@ export async function react(db: Db, edition: AgeEdition, userId: number, id: num
   const row = await db.first<Pick<CommentsRow, 'user_id' | 'series_id' | 'episode_id' | 'state'> & { mine: string | null }>(
     `SELECT c.user_id, c.series_id, c.episode_id, c.state,
       (SELECT group_concat(r.kind) FROM comment_reactions r WHERE r.comment_id = c.id AND r.user_id = ?2) AS mine
-     FROM comments c WHERE c.id = ?1`, id, userId,
+     FROM comments c WHERE c.id = ?1`,
+    id,
+    userId,
   )
   if (!row || (row.state !== null && row.state !== 'REPORT')) throw new AppError('NOT_EXIST')
   await commentScope(db, edition, { userId }, row.series_id, row.episode_id, now)
@@ -218,7 +323,10 @@ export async function react(db: Db, edition: AgeEdition, userId: number, id: num
   if (kind === 'REPORT') {
     if (row.user_id === userId) throw new AppError('INVALID_PARAMETER', { fields: 'kind' })
     statements.push(
-      { sql: `INSERT OR IGNORE INTO comment_reactions (comment_id, user_id, kind, created_at) VALUES (?, ?, 'REPORT', ?)`, params: [id, userId, stamp] },
+      {
+        sql: `INSERT OR IGNORE INTO comment_reactions (comment_id, user_id, kind, created_at) VALUES (?, ?, 'REPORT', ?)`,
+        params: [id, userId, stamp],
+      },
       {
         sql: `UPDATE comments SET report_count = (SELECT count(*) FROM comment_reactions WHERE comment_id = ?1 AND kind = 'REPORT'),
               state = CASE WHEN state IS NOT NULL AND state <> 'REPORT' THEN state
@@ -230,9 +338,14 @@ export async function react(db: Db, edition: AgeEdition, userId: number, id: num
   } else {
     const other = kind === 'LIKE' ? 'DISLIKE' : 'LIKE'
     statements.push({ sql: `DELETE FROM comment_reactions WHERE comment_id = ? AND user_id = ? AND kind = ?`, params: [id, userId, other] })
-    statements.push(mine.has(kind)
-      ? { sql: `DELETE FROM comment_reactions WHERE comment_id = ? AND user_id = ? AND kind = ?`, params: [id, userId, kind] }
-      : { sql: `INSERT OR IGNORE INTO comment_reactions (comment_id, user_id, kind, created_at) VALUES (?, ?, ?, ?)`, params: [id, userId, kind, stamp] })
+    statements.push(
+      mine.has(kind)
+        ? { sql: `DELETE FROM comment_reactions WHERE comment_id = ? AND user_id = ? AND kind = ?`, params: [id, userId, kind] }
+        : {
+            sql: `INSERT OR IGNORE INTO comment_reactions (comment_id, user_id, kind, created_at) VALUES (?, ?, ?, ?)`,
+            params: [id, userId, kind, stamp],
+          },
+    )
     statements.push({
       sql: `UPDATE comments SET like_count = (SELECT count(*) FROM comment_reactions WHERE comment_id = ?1 AND kind = 'LIKE'),
             dislike_count = (SELECT count(*) FROM comment_reactions WHERE comment_id = ?1 AND kind = 'DISLIKE') WHERE id = ?1`,
@@ -241,12 +354,18 @@ export async function react(db: Db, edition: AgeEdition, userId: number, id: num
   }
   await db.batch(statements)
   const after = await db.first<Pick<CommentsRow, 'like_count' | 'dislike_count' | 'state'> & { mine: string | null }>(
-    `SELECT like_count, dislike_count, state, (SELECT group_concat(kind) FROM comment_reactions WHERE comment_id = ?1 AND user_id = ?2) AS mine FROM comments WHERE id = ?1`, id, userId,
+    `SELECT like_count, dislike_count, state, (SELECT group_concat(kind) FROM comment_reactions WHERE comment_id = ?1 AND user_id = ?2) AS mine FROM comments WHERE id = ?1`,
+    id,
+    userId,
   )
   return {
-    id, likeCount: after!.like_count, dislikeCount: after!.dislike_count, state: after!.state,
+    id,
+    likeCount: after!.like_count,
+    dislikeCount: after!.dislike_count,
+    state: after!.state,
     myReactions: (after!.mine ?? '').split(',').filter(Boolean) as Reaction[],
-    contentsId: row.series_id, episodeId: row.episode_id,
+    contentsId: row.series_id,
+    episodeId: row.episode_id,
   }
 }
 
@@ -255,7 +374,12 @@ export async function blockUser(db: Db, userId: number, target: number, now = ne
   if (target === userId) throw new AppError('INVALID_PARAMETER', { fields: 'userId' })
   const exists = await db.first(`SELECT 1 AS x FROM users WHERE id = ? AND deleted_at IS NULL`, target)
   if (!exists) throw new AppError('NOT_FOUND_USER')
-  await db.run(`INSERT OR IGNORE INTO user_blocks (user_id, blocked_user_id, created_at) VALUES (?, ?, ?)`, userId, target, now.toISOString())
+  await db.run(
+    `INSERT OR IGNORE INTO user_blocks (user_id, blocked_user_id, created_at) VALUES (?, ?, ?)`,
+    userId,
+    target,
+    now.toISOString(),
+  )
 }
 
 export async function unblockUser(db: Db, userId: number, target: number): Promise<void> {
@@ -264,7 +388,8 @@ export async function unblockUser(db: Db, userId: number, target: number): Promi
 
 export async function blockedUsers(db: Db, userId: number): Promise<{ id: number; name: string; since: string }[]> {
   const rows = await db.all<Pick<UsersRow, 'id' | 'nickname' | 'email'> & Pick<UserBlocksRow, 'created_at'>>(
-    `SELECT u.id, u.nickname, u.email, b.created_at FROM user_blocks b JOIN users u ON u.id = b.blocked_user_id WHERE b.user_id = ? ORDER BY b.created_at DESC LIMIT 200`, userId,
+    `SELECT u.id, u.nickname, u.email, b.created_at FROM user_blocks b JOIN users u ON u.id = b.blocked_user_id WHERE b.user_id = ? ORDER BY b.created_at DESC LIMIT 200`,
+    userId,
   )
   return rows.map((r) => ({ id: r.id, name: authorName(r.nickname, r.email, r.id), since: r.created_at }))
 }
@@ -272,12 +397,17 @@ export async function blockedUsers(db: Db, userId: number): Promise<{ id: number
 export type MyComment = CommentView & { seriesTitle: string; episodeNo: number | null }
 
 /** /comment/my: the reader's own comments and replies, newest first (cursor: the last id shown). */
-export async function myComments(db: Db, userId: number, before: number | null): Promise<{ items: MyComment[]; nextCursor: string | null }> {
+export async function myComments(
+  db: Db,
+  userId: number,
+  before: number | null,
+): Promise<{ items: MyComment[]; nextCursor: string | null }> {
   const rows = await db.all<Row & Pick<SeriesRow, 'title'> & { no: EpisodesRow['no'] | null }>(
     `SELECT ${COLUMNS}, s.title, e.no FROM comments c JOIN users u ON u.id = c.user_id JOIN series s ON s.id = c.series_id
      LEFT JOIN episodes e ON e.id = c.episode_id
      WHERE c.user_id = ?1 AND c.state IS NOT 'DELETED' AND c.id < ?2 ORDER BY c.id DESC LIMIT ${PAGE_SIZE + 1}`,
-    userId, before ?? 2_147_483_647,
+    userId,
+    before ?? 2_147_483_647,
   )
   const page = rows.slice(0, PAGE_SIZE)
   return {

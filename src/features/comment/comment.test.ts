@@ -21,7 +21,8 @@ describe('cursors', () => {
     expect(decodeCursor(encodeCursor({ sort: 'best', likes: 0, id: 7 }), 'best')).toEqual({ sort: 'best', likes: 0, id: 7 })
     expect(decodeCursor('n42', 'best')).toBeNull()
     expect(decodeCursor('b1_2', 'newest')).toBeNull()
-    for (const raw of ['', 'n0', 'n-1', 'b01_2', 'x', 'n99999999999', 'b1_']) expect(decodeCursor(raw, 'newest') ?? decodeCursor(raw, 'best')).toBeNull()
+    for (const raw of ['', 'n0', 'n-1', 'b01_2', 'x', 'n99999999999', 'b1_'])
+      expect(decodeCursor(raw, 'newest') ?? decodeCursor(raw, 'best')).toBeNull()
   })
 })
 
@@ -38,7 +39,8 @@ describe('display rules', () => {
   })
   it('only ever goes back to a /comment page', () => {
     expect(safeCommentBack('/comment?contentsId=1&sort=best')).toBe('/comment?contentsId=1&sort=best')
-    for (const raw of ['//evil.example', 'https://evil.example', '/comment/../user', '/commentx', 3, null]) expect(safeCommentBack(raw)).toBe('/comment/my')
+    for (const raw of ['//evil.example', 'https://evil.example', '/comment/../user', '/commentx', 3, null])
+      expect(safeCommentBack(raw)).toBe('/comment/my')
   })
   it('reads form fields (empty episode is none)', () => {
     expect(PostBody.parse({ contentsId: '3', episodeId: '', parentId: '', text: 'x' })).toEqual({ contentsId: 3, text: 'x' })

@@ -27,9 +27,7 @@ export type Reaction = (typeof REACTIONS)[number]
 
 /** Why a text is refused (spec §5): the pages and the API show the matching message. */
 export type TextCheck =
-  | { ok: true; text: string }
-  | { ok: false; reason: 'EMPTY' | 'TOO_LONG' }
-  | { ok: false; reason: 'BANNED'; word: string }
+  { ok: true; text: string } | { ok: false; reason: 'EMPTY' | 'TOO_LONG' } | { ok: false; reason: 'BANNED'; word: string }
 
 /**
  * Normalises a comment (NFC, no control characters but line breaks, at most two blank lines in a row,

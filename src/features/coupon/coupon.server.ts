@@ -5,7 +5,17 @@
 import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
 import { firstRow, flag, type Cols, type Flag } from '../../lib/server/rows.ts'
-import { checkCoupon, checkDownload, couponGrant, MAX_TICKETS, type Coupon, type CouponGrant, type DownloadableCoupon, type Platform, type RewardType } from './coupon.ts'
+import {
+  checkCoupon,
+  checkDownload,
+  couponGrant,
+  MAX_TICKETS,
+  type Coupon,
+  type CouponGrant,
+  type DownloadableCoupon,
+  type Platform,
+  type RewardType,
+} from './coupon.ts'
 
 /** How often a redemption re-reads after a concurrent change refused its batch (each refusal is another's commit). */
 const REDEEM_ATTEMPTS = 5
@@ -15,7 +25,21 @@ export type CouponReward = { reward: { type: RewardType; amount: number } }
 const COUPON_COLUMNS = `id, type, minimum_amount AS minimumAmount, starts_at AS startsAt, expires_at AS expiresAt, platform,
   reward_type AS rewardType, reward_amount AS rewardAmount, reward_lot_type AS rewardLotType,
   reward_expires_days AS rewardExpiresDays, stock, used_count AS usedCount`
-type CouponRow = Cols<'coupons', 'id' | 'type' | 'minimum_amount' | 'starts_at' | 'expires_at' | 'platform' | 'reward_type' | 'reward_amount' | 'reward_lot_type' | 'reward_expires_days' | 'stock' | 'used_count'>
+type CouponRow = Cols<
+  'coupons',
+  | 'id'
+  | 'type'
+  | 'minimum_amount'
+  | 'starts_at'
+  | 'expires_at'
+  | 'platform'
+  | 'reward_type'
+  | 'reward_amount'
+  | 'reward_lot_type'
+  | 'reward_expires_days'
+  | 'stock'
+  | 'used_count'
+>
 
 /**
  * Redeems the coupon whose code is `code` (already normalized; the column compares case-insensitively) for
@@ -31,19 +55,28 @@ type CouponRow = Cols<'coupons', 'id' | 'type' | 'minimum_amount' | 'starts_at' 
  * A refused batch wrote nothing: the coupon is read and checked again, which now names the cause
  * (ALREADY_USED_COUPON, SOLD_OUT_COUPON, EXPIRED_COUPON).
  */
-export async function redeemCoupon(db: Db, input: { userId: number; code: string; platform: Platform }, now = new Date()): Promise<CouponReward> {
+export async function redeemCoupon(
+  db: Db,
+  input: { userId: number; code: string; platform: Platform },
+  now = new Date(),
+): Promise<CouponReward> {
   const { userId, code, platform } = input
   const nowIso = now.toISOString()
   for (let attempt = 1; ; attempt++) {
     const coupon: Coupon | null = await db.first<CouponRow>(`SELECT ${COUPON_COLUMNS} FROM coupons WHERE code = ?`, code)
-    const used = coupon ? await db.first<{ one: 1 }>(`SELECT 1 AS one FROM coupon_redemptions WHERE user_id = ? AND coupon_id = ?`, userId, coupon.id) : null
+    const used = coupon
+      ? await db.first<{ one: 1 }>(`SELECT 1 AS one FROM coupon_redemptions WHERE user_id = ? AND coupon_id = ?`, userId, coupon.id)
+      : null
     const verdict = checkCoupon(coupon, platform, used !== null, now)
     if (!verdict.ok) throw new AppError(verdict.code)
     const c = coupon!
     const grant = couponGrant(c, now)
     const ref = `coupon:${c.id}`
     const statements: { sql: string; params: unknown[] }[] = [
-      { sql: `INSERT INTO coupon_redemptions (coupon_id, user_id, used_at, created_at) VALUES (?, ?, ?, ?)`, params: [c.id, userId, nowIso, nowIso] },
+      {
+        sql: `INSERT INTO coupon_redemptions (coupon_id, user_id, used_at, created_at) VALUES (?, ?, ?, ?)`,
+        params: [c.id, userId, nowIso, nowIso],
+      },
       {
         // The CASE makes a coupon that expired since the read fail the batch too (CHECK used_count <= stock, or
         // used_count >= 0 for an unlimited one), so no redemption commits after the expiry instant.
@@ -64,7 +97,13 @@ export async function redeemCoupon(db: Db, input: { userId: number; code: string
 }
 
 /** The statements granting a coupon's reward: a lot (source COUPON) and its CHARGE ledger row, or roulette tickets. */
-function grantStatements(userId: number, grant: CouponGrant, ref: string, description: string, nowIso: string): { sql: string; params: unknown[] }[] {
+function grantStatements(
+  userId: number,
+  grant: CouponGrant,
+  ref: string,
+  description: string,
+  nowIso: string,
+): { sql: string; params: unknown[] }[] {
   if (grant.kind === 'LOT') {
     return [
       {
@@ -87,10 +126,19 @@ function grantStatements(userId: number, grant: CouponGrant, ref: string, descri
 }
 
 /** Downloadable coupons shown on /coupon (live ones, for the caller's platform), with what the reader holds. */
-export async function downloadableCoupons(db: Db, userId: number | null, platform: Platform, now = new Date()): Promise<DownloadableCoupon[]> {
+export async function downloadableCoupons(
+  db: Db,
+  userId: number | null,
+  platform: Platform,
+  now = new Date(),
+): Promise<DownloadableCoupon[]> {
   const nowIso = now.toISOString()
   const rows = await db.all<
-    Cols<'coupons', 'id' | 'title' | 'type' | 'minimum_amount' | 'expires_at' | 'reward_type' | 'reward_amount'> & { received: Flag; used: Flag; soldOut: Flag }
+    Cols<'coupons', 'id' | 'title' | 'type' | 'minimum_amount' | 'expires_at' | 'reward_type' | 'reward_amount'> & {
+      received: Flag
+      used: Flag
+      soldOut: Flag
+    }
   >(
     `SELECT c.id, c.title, c.type, c.minimum_amount AS minimumAmount, c.expires_at AS expiresAt, c.reward_type AS rewardType, c.reward_amount AS rewardAmount,
             r.id IS NOT NULL AS received, coalesce(r.used_at IS NOT NULL, 0) AS used, (c.stock IS NOT NULL AND c.used_count >= c.stock) AS soldOut
@@ -114,7 +162,11 @@ export type DownloadResult = { couponId: number; reward: { type: RewardType; amo
  * a minimum amount — its reward at once (the row is then used too). `reward` is null when the coupon waits for a
  * top-up of at least its minimum amount (applied when that payment is credited, `payment.server.ts`).
  */
-export async function downloadCoupon(db: Db, input: { userId: number; couponId: number; platform: Platform }, now = new Date()): Promise<DownloadResult> {
+export async function downloadCoupon(
+  db: Db,
+  input: { userId: number; couponId: number; platform: Platform },
+  now = new Date(),
+): Promise<DownloadResult> {
   const { userId, couponId, platform } = input
   const nowIso = now.toISOString()
   for (let attempt = 1; ; attempt++) {
@@ -128,8 +180,14 @@ export async function downloadCoupon(db: Db, input: { userId: number; couponId: 
     const c = coupon!
     const grant = verdict.immediate ? couponGrant(c, now) : null
     const statements: { sql: string; params: unknown[] }[] = [
-      { sql: `INSERT INTO coupon_redemptions (coupon_id, user_id, downloaded_at, used_at, created_at) VALUES (?, ?, ?, ?, ?)`, params: [c.id, userId, nowIso, grant ? nowIso : null, nowIso] },
-      { sql: `UPDATE coupons SET used_count = CASE WHEN expires_at IS NULL OR expires_at > ? THEN used_count + 1 ELSE -1 END WHERE id = ?`, params: [nowIso, c.id] },
+      {
+        sql: `INSERT INTO coupon_redemptions (coupon_id, user_id, downloaded_at, used_at, created_at) VALUES (?, ?, ?, ?, ?)`,
+        params: [c.id, userId, nowIso, grant ? nowIso : null, nowIso],
+      },
+      {
+        sql: `UPDATE coupons SET used_count = CASE WHEN expires_at IS NULL OR expires_at > ? THEN used_count + 1 ELSE -1 END WHERE id = ?`,
+        params: [nowIso, c.id],
+      },
     ]
     if (grant) statements.push(...grantStatements(userId, grant, `coupon:${c.id}`, 'coupon download', nowIso))
     try {
@@ -151,7 +209,12 @@ export async function downloadCoupon(db: Db, input: { userId: number; couponId: 
  * payment's credit batch, so they commit with it. The reward lot carries `paymentId`: a refund of the payment
  * takes it back too.
  */
-export function topUpCouponStatements(userId: number, amount: number, nowIso: string, paymentId: string): { sql: string; params: unknown[] }[] {
+export function topUpCouponStatements(
+  userId: number,
+  amount: number,
+  nowIso: string,
+  paymentId: string,
+): { sql: string; params: unknown[] }[] {
   return [
     {
       sql: `UPDATE coupon_redemptions SET used_at = ? WHERE id = (

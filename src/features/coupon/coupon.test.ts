@@ -26,7 +26,17 @@ describe('CouponCodeRequest (spec §5: code non-empty)', () => {
     expect(normalizeCode('\tFlash50\n')).toBe('FLASH50')
   })
   it('refuses empty, blank, oversized, non-string and odd-character codes', () => {
-    for (const bad of [{}, { code: '' }, { code: '   ' }, { code: 'A'.repeat(65) }, { code: 12 }, { code: null }, { code: 'A B' }, { code: "x';--" }, []]) {
+    for (const bad of [
+      {},
+      { code: '' },
+      { code: '   ' },
+      { code: 'A'.repeat(65) },
+      { code: 12 },
+      { code: null },
+      { code: 'A B' },
+      { code: "x';--" },
+      [],
+    ]) {
       expect(CouponCodeRequest.safeParse(bad).success).toBe(false)
     }
   })
@@ -34,7 +44,6 @@ describe('CouponCodeRequest (spec §5: code non-empty)', () => {
     fc.assert(fc.property(fc.anything(), (v) => void CouponCodeRequest.safeParse(v)))
   })
 })
-
 
 describe('checkCoupon (spec §8 coupon codes)', () => {
   it('accepts a live coupon', () => expect(checkCoupon(coupon(), 'WEB', false, NOW)).toEqual({ ok: true }))
@@ -54,18 +63,34 @@ describe('checkCoupon (spec §8 coupon codes)', () => {
     expect(checkCoupon(coupon({ stock: 2, usedCount: 1 }), 'WEB', false, NOW)).toEqual({ ok: true })
   })
   it('INVALID_MINIMUM_AMOUNT_COUPON for a coupon tied to a top-up', () => {
-    expect(checkCoupon(coupon({ type: 'DISCOUNT', minimumAmount: 499 }), 'WEB', false, NOW)).toEqual({ ok: false, code: 'INVALID_MINIMUM_AMOUNT_COUPON' })
+    expect(checkCoupon(coupon({ type: 'DISCOUNT', minimumAmount: 499 }), 'WEB', false, NOW)).toEqual({
+      ok: false,
+      code: 'INVALID_MINIMUM_AMOUNT_COUPON',
+    })
   })
 })
 
 describe('couponGrant (spec §3 rewards)', () => {
   it('coins become a lot of the coupon lot type, FREE_COIN when unset, expiring after the reward days', () => {
     expect(couponGrant(coupon(), NOW)).toEqual({ kind: 'LOT', lotType: 'BONUS', amount: 100, expiresAt: inDays(30) })
-    expect(couponGrant(coupon({ rewardLotType: null, rewardExpiresDays: null }), NOW)).toEqual({ kind: 'LOT', lotType: 'FREE_COIN', amount: 100, expiresAt: null })
+    expect(couponGrant(coupon({ rewardLotType: null, rewardExpiresDays: null }), NOW)).toEqual({
+      kind: 'LOT',
+      lotType: 'FREE_COIN',
+      amount: 100,
+      expiresAt: null,
+    })
   })
   it('mileage becomes a MILEAGE lot, tickets become tickets (capped)', () => {
-    expect(couponGrant(coupon({ rewardType: 'MILEAGE', rewardLotType: null, rewardAmount: 500 }), NOW)).toMatchObject({ kind: 'LOT', lotType: 'MILEAGE', amount: 500 })
-    expect(couponGrant(coupon({ rewardType: 'ROULETTE_TICKET', rewardAmount: 3, rewardExpiresDays: null }), NOW)).toEqual({ kind: 'TICKETS', count: 3, expiresAt: null })
+    expect(couponGrant(coupon({ rewardType: 'MILEAGE', rewardLotType: null, rewardAmount: 500 }), NOW)).toMatchObject({
+      kind: 'LOT',
+      lotType: 'MILEAGE',
+      amount: 500,
+    })
+    expect(couponGrant(coupon({ rewardType: 'ROULETTE_TICKET', rewardAmount: 3, rewardExpiresDays: null }), NOW)).toEqual({
+      kind: 'TICKETS',
+      count: 3,
+      expiresAt: null,
+    })
     expect(couponGrant(coupon({ rewardType: 'ROULETTE_TICKET', rewardAmount: 10_000 }), NOW)).toMatchObject({ count: MAX_TICKETS })
   })
 })

@@ -27,7 +27,13 @@ export const CouponCodeRequest = z.object({
     .string()
     .max(MAX_CODE_LENGTH * 4)
     .transform(normalizeCode)
-    .pipe(z.string().min(1).max(MAX_CODE_LENGTH).regex(/^[\p{L}\p{N}_-]+$/u)),
+    .pipe(
+      z
+        .string()
+        .min(1)
+        .max(MAX_CODE_LENGTH)
+        .regex(/^[\p{L}\p{N}_-]+$/u),
+    ),
 })
 export type CouponCodeRequest = z.infer<typeof CouponCodeRequest>
 
@@ -51,7 +57,8 @@ export type Coupon = {
   usedCount: number
 }
 
-export type CouponRefusal = 'NOT_FOUND_COUPON' | 'EXPIRED_COUPON' | 'ALREADY_USED_COUPON' | 'SOLD_OUT_COUPON' | 'INVALID_MINIMUM_AMOUNT_COUPON'
+export type CouponRefusal =
+  'NOT_FOUND_COUPON' | 'EXPIRED_COUPON' | 'ALREADY_USED_COUPON' | 'SOLD_OUT_COUPON' | 'INVALID_MINIMUM_AMOUNT_COUPON'
 
 /**
  * Whether a reader on `platform` may redeem `coupon` by code at `now` (`alreadyUsed`: the reader holds a
@@ -63,7 +70,12 @@ export type CouponRefusal = 'NOT_FOUND_COUPON' | 'EXPIRED_COUPON' | 'ALREADY_USE
  * - a coupon with a minimum amount applies to a top-up of at least that much, never to a bare code entry →
  *   INVALID_MINIMUM_AMOUNT_COUPON.
  */
-export function checkCoupon(coupon: Coupon | null, platform: Platform, alreadyUsed: boolean, now: Date): { ok: true } | { ok: false; code: CouponRefusal } {
+export function checkCoupon(
+  coupon: Coupon | null,
+  platform: Platform,
+  alreadyUsed: boolean,
+  now: Date,
+): { ok: true } | { ok: false; code: CouponRefusal } {
   const t = now.getTime()
   if (!coupon) return { ok: false, code: 'NOT_FOUND_COUPON' }
   if (coupon.startsAt !== null && Date.parse(coupon.startsAt) > t) return { ok: false, code: 'NOT_FOUND_COUPON' }
@@ -91,7 +103,12 @@ export const MAX_TICKETS = 100
 export function couponGrant(coupon: Coupon, now: Date): CouponGrant {
   const expiresAt = coupon.rewardExpiresDays === null ? null : isoAfter(now, coupon.rewardExpiresDays * DAY_MS)
   if (coupon.rewardType === 'ROULETTE_TICKET') return { kind: 'TICKETS', count: Math.min(coupon.rewardAmount, MAX_TICKETS), expiresAt }
-  const lotType: CoinType = coupon.rewardType === 'MILEAGE' ? 'MILEAGE' : coupon.rewardLotType && coupon.rewardLotType !== 'MILEAGE' ? coupon.rewardLotType : 'FREE_COIN'
+  const lotType: CoinType =
+    coupon.rewardType === 'MILEAGE'
+      ? 'MILEAGE'
+      : coupon.rewardLotType && coupon.rewardLotType !== 'MILEAGE'
+        ? coupon.rewardLotType
+        : 'FREE_COIN'
   return { kind: 'LOT', lotType, amount: coupon.rewardAmount, expiresAt }
 }
 
@@ -124,7 +141,9 @@ export function checkDownload(
   platform: Platform,
   received: boolean,
   now: Date,
-): { ok: true; immediate: boolean } | { ok: false; code: 'NOT_FOUND_COUPON' | 'EXPIRED_COUPON' | 'ALREADY_RECEIVED_COUPON' | 'SOLD_OUT_COUPON' } {
+):
+  | { ok: true; immediate: boolean }
+  | { ok: false; code: 'NOT_FOUND_COUPON' | 'EXPIRED_COUPON' | 'ALREADY_RECEIVED_COUPON' | 'SOLD_OUT_COUPON' } {
   const t = now.getTime()
   if (!coupon || !coupon.isDownloadable) return { ok: false, code: 'NOT_FOUND_COUPON' }
   if (coupon.startsAt !== null && Date.parse(coupon.startsAt) > t) return { ok: false, code: 'NOT_FOUND_COUPON' }

@@ -28,15 +28,18 @@ export function isEventOn(e: { startsAt: string; endsAt: string }, now: Date): b
 }
 
 export type EventAccess =
-  | { ok: true }
-  | { ok: false; code: 'NOT_LOGIN_USER' | 'NOT_EVENT_PERIOD' | 'UNAUTHORIZED_ADULT' | 'UNAUTHORIZED_NON_ADULT' }
+  { ok: true } | { ok: false; code: 'NOT_LOGIN_USER' | 'NOT_EVENT_PERIOD' | 'UNAUTHORIZED_ADULT' | 'UNAUTHORIZED_NON_ADULT' }
 
 /**
  * Spec §8: may this reader take part? A guest must sign in first (age unknown); outside the period
  * NOT_EVENT_PERIOD; an adult in a minors-only event UNAUTHORIZED_ADULT ("reserved for minors"); a minor
  * (or a reader whose age is unverified) in an adults-only event UNAUTHORIZED_NON_ADULT ("reserved for adults").
  */
-export function eventAccess(e: { startsAt: string; endsAt: string; restriction: AdultRestriction }, reader: { isAdult: boolean } | null, now: Date): EventAccess {
+export function eventAccess(
+  e: { startsAt: string; endsAt: string; restriction: AdultRestriction },
+  reader: { isAdult: boolean } | null,
+  now: Date,
+): EventAccess {
   if (!isEventOn(e, now)) return { ok: false, code: 'NOT_EVENT_PERIOD' }
   if (reader === null) return { ok: false, code: 'NOT_LOGIN_USER' }
   if (e.restriction === 'NON_ADULT' && reader.isAdult) return { ok: false, code: 'UNAUTHORIZED_ADULT' }

@@ -7,5 +7,8 @@ const MAX_FAQS = 500
 
 /** Every FAQ entry in category and position order (1 query). */
 export async function listFaqs(db: Db): Promise<Faq[]> {
-  return db.all<Pick<FaqsRow, 'id' | 'category' | 'question' | 'answer'>>(`SELECT id, category, question, answer FROM faqs ORDER BY category, position, id LIMIT ?`, MAX_FAQS)
+  return db.all<Pick<FaqsRow, 'id' | 'category' | 'question' | 'answer'>>(
+    `SELECT id, category, question, answer FROM faqs ORDER BY category, position, id LIMIT ?`,
+    MAX_FAQS,
+  )
 }

@@ -23,7 +23,9 @@ describe('FAQ search (spec §5)', () => {
 
   it('marks every match in the original text', () => {
     expect(highlight('Pièces et pieces', 'PIECES')).toEqual([
-      { text: 'Pièces', match: true }, { text: ' et ', match: false }, { text: 'pieces', match: true },
+      { text: 'Pièces', match: true },
+      { text: ' et ', match: false },
+      { text: 'pieces', match: true },
     ])
     expect(highlight('abc', 'x')).toEqual([{ text: 'abc', match: false }])
     expect(highlight('x', '')).toEqual([{ text: 'x', match: false }])

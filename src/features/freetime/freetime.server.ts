@@ -29,7 +29,16 @@ type EpisodeRow = Cols<'episodes', 'id' | 'series_id' | 'is_free'> & Cols<'serie
  * A lost race for the idempotency key throws IdempotencyKeyTaken (the middleware answers with the stored first
  * response).
  */
-export async function useFreetime(db: Db, input: { userId: number; episodeId: number; claim: IdempotencyClaim; ageRules: Pick<AgeEdition, 'krAdultAuth' | 'adultNeedsBirthDate' | 'notLoggedInAdultCookie'> }, now = new Date()): Promise<FreetimeResult> {
+export async function useFreetime(
+  db: Db,
+  input: {
+    userId: number
+    episodeId: number
+    claim: IdempotencyClaim
+    ageRules: Pick<AgeEdition, 'krAdultAuth' | 'adultNeedsBirthDate' | 'notLoggedInAdultCookie'>
+  },
+  now = new Date(),
+): Promise<FreetimeResult> {
   const { userId, episodeId, claim } = input
   const nowIso = now.toISOString()
   for (let attempt = 1; ; attempt++) {
@@ -41,7 +50,10 @@ export async function useFreetime(db: Db, input: { userId: number; episodeId: nu
                 FROM episodes e JOIN series s ON s.id = e.series_id WHERE e.id = ? AND s.is_published = 1 AND e.published_at <= ?`,
         params: [episodeId, nowIso],
       },
-      { sql: `SELECT episode_id AS episodeId, kind, expires_at AS expiresAt FROM ownerships WHERE user_id = ? AND episode_id = ?`, params: [userId, episodeId] },
+      {
+        sql: `SELECT episode_id AS episodeId, kind, expires_at AS expiresAt FROM ownerships WHERE user_id = ? AND episode_id = ?`,
+        params: [userId, episodeId],
+      },
       {
         sql: `SELECT max(used_at) AS lastUsedAt FROM wuf_tickets WHERE user_id = ? AND series_id = (SELECT series_id FROM episodes WHERE id = ?)`,
         params: [userId, episodeId],
@@ -51,7 +63,9 @@ export async function useFreetime(db: Db, input: { userId: number; episodeId: nu
     const adult = adultNow(firstRow<AdultRow>(userRes), input.ageRules, now)
     if (adult === null) throw new AppError('NOT_LOGIN_USER')
     const row = firstRow<EpisodeRow>(episodeRes)
-    const episode: FreetimeEpisode = row ? { id: row.id, seriesId: row.seriesId, isFree: flag(row.isFree), isAdult: flag(row.isAdult), wufHours: row.wufHours } : null
+    const episode: FreetimeEpisode = row
+      ? { id: row.id, seriesId: row.seriesId, isFree: flag(row.isFree), isAdult: flag(row.isAdult), wufHours: row.wufHours }
+      : null
     const lastUsedAt = firstRow<{ lastUsedAt: WufTicketsRow['used_at'] }>(wufRes)?.lastUsedAt ?? null
     const ticket = episode?.wufHours ? currentTicket(episode.wufHours, lastUsedAt, now) : null
     const verdict = checkFreetime(episode, { isAdult: adult }, rows<HoldingRow>(holdingRes), ticket, now)

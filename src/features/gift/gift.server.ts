@@ -23,8 +23,10 @@ const USE_ATTEMPTS = 5
 
 const GIFT_COLUMNS = `g.id, g.kind, g.title, g.series_id AS seriesId, s.title AS seriesTitle, g.episode_id AS episodeId, e.no AS episodeNo,
   g.sender_kind AS senderKind, g.given_at AS givenAt, g.used_at AS usedAt, g.used_episode_id AS usedEpisodeId, g.expires_at AS expiresAt`
-type GiftListRow = Cols<'gifts', 'id' | 'kind' | 'title' | 'series_id' | 'episode_id' | 'sender_kind' | 'given_at' | 'used_at' | 'used_episode_id' | 'expires_at'>
-  & { seriesTitle: SeriesRow['title'] | null; episodeNo: EpisodesRow['no'] | null }
+type GiftListRow = Cols<
+  'gifts',
+  'id' | 'kind' | 'title' | 'series_id' | 'episode_id' | 'sender_kind' | 'given_at' | 'used_at' | 'used_episode_id' | 'expires_at'
+> & { seriesTitle: SeriesRow['title'] | null; episodeNo: EpisodesRow['no'] | null }
 const GIFT_FROM = `FROM gifts g LEFT JOIN episodes e ON e.id = g.episode_id LEFT JOIN series s ON s.id = coalesce(g.series_id, e.series_id)`
 
 /** A series ticket's choices: the paid episodes of its series the reader cannot open yet and that are sold the gift's way. */
@@ -55,8 +57,18 @@ export async function listGifts(db: Db, userId: number, now = new Date()): Promi
   return { items: gifts.map((g) => ({ ...g, choices: byGift.get(g.id) ?? null })) }
 }
 
-export type UseGiftInput = { userId: number; giftId: number; episodeId?: number | undefined; claim: IdempotencyClaim; rentalHours: number; ageRules: Pick<AgeEdition, 'krAdultAuth' | 'adultNeedsBirthDate' | 'notLoggedInAdultCookie'> }
-export type UseGiftResult = { giftId: number; purchase: { episodeId: number; kind: 'RENT_GIFT' | 'POSSESSION_GIFT'; expiresAt: string | null } }
+export type UseGiftInput = {
+  userId: number
+  giftId: number
+  episodeId?: number | undefined
+  claim: IdempotencyClaim
+  rentalHours: number
+  ageRules: Pick<AgeEdition, 'krAdultAuth' | 'adultNeedsBirthDate' | 'notLoggedInAdultCookie'>
+}
+export type UseGiftResult = {
+  giftId: number
+  purchase: { episodeId: number; kind: 'RENT_GIFT' | 'POSSESSION_GIFT'; expiresAt: string | null }
+}
 
 type GiftRow = Cols<'gifts', 'kind' | 'series_id' | 'episode_id' | 'used_at' | 'expires_at'>
 type EpisodeRow = Cols<'episodes', 'id' | 'series_id' | 'is_free' | 'price_rent' | 'price_buy'> & Cols<'series', 'is_adult'>
@@ -107,7 +119,10 @@ export async function useGift(db: Db, input: UseGiftInput, now = new Date()): Pr
     const expiresAt = g.kind === 'RENT' ? rentalEnd(now, input.rentalHours) : null
     const result: UseGiftResult = { giftId, purchase: { episodeId: e.id, kind: type, expiresAt } }
     const statements: { sql: string; params: unknown[] }[] = [
-      { sql: `UPDATE gifts SET used_at = ?, used_episode_id = ? WHERE id = ? AND user_id = ? AND used_at IS NULL`, params: [nowIso, e.id, giftId, userId] },
+      {
+        sql: `UPDATE gifts SET used_at = ?, used_episode_id = ? WHERE id = ? AND user_id = ? AND used_at IS NULL`,
+        params: [nowIso, e.id, giftId, userId],
+      },
       {
         sql: `INSERT INTO purchases (user_id, series_id, episode_id, type, coins, gift_id, idempotency_key, created_at)
               VALUES (?, ?, ?, ?, CASE WHEN changes() = 1 AND NOT ${HELD_SQL} THEN 0 ELSE -1 END, ?, ?, ?)`,

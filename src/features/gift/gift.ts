@@ -36,7 +36,14 @@ export const UseGiftRequest = z.object({ episodeId: z.number().int().positive().
 export type UseGiftRequest = z.infer<typeof UseGiftRequest>
 
 /** The target episode as the rule sees it (null: not a published episode). */
-export type GiftEpisode = { id: number; seriesId: number; isFree: boolean; isAdult: boolean; priceRent: number | null; priceBuy: number | null } | null
+export type GiftEpisode = {
+  id: number
+  seriesId: number
+  isFree: boolean
+  isAdult: boolean
+  priceRent: number | null
+  priceBuy: number | null
+} | null
 
 /**
  * Whether the reader may use `gift` on `episode` at `now`, in this order (spec §8 Gift, then Purchase codes):
@@ -71,6 +78,7 @@ export function checkGift(
   if (episode.isAdult && !reader.isAdult) return { ok: false, code: 'ADULT_ONLY_CONTENTS' }
   const held = holdingState(holdings, episode.id, now)
   if (held?.state === 'forever') return { ok: false, code: 'EXIST_LIBRARY' }
-  if (held?.state === 'running') return { ok: false, code: gift.kind === 'RENT' ? 'RENT_PURCHASE_IMPOSSIBLE' : 'POSSESSION_PURCHASE_IMPOSSIBLE' }
+  if (held?.state === 'running')
+    return { ok: false, code: gift.kind === 'RENT' ? 'RENT_PURCHASE_IMPOSSIBLE' : 'POSSESSION_PURCHASE_IMPOSSIBLE' }
   return { ok: true }
 }

@@ -27,18 +27,20 @@ async function fill(row: HTMLElement) {
     return
   }
   const card = row.querySelector('template')!.content.firstElementChild!
-  list.replaceChildren(...items.map((r) => {
-    const li = card.cloneNode(true) as HTMLElement
-    const go = resumeTarget(r)
-    li.querySelector('a')!.href = go.href
-    const img = li.querySelector('img')!
-    if (r.coverKey) {
-      img.srcset = srcset(r.coverKey)
-      img.src = imageUrl(r.coverKey, 256)
-    }
-    li.querySelector('.title')!.textContent = r.seriesTitle
-    li.querySelector('.episode')!.textContent = (go.next ? row.dataset.next! : row.dataset.resume!).replace('{n}', String(go.no))
-    return li
-  }))
+  list.replaceChildren(
+    ...items.map((r) => {
+      const li = card.cloneNode(true) as HTMLElement
+      const go = resumeTarget(r)
+      li.querySelector('a')!.href = go.href
+      const img = li.querySelector('img')!
+      if (r.coverKey) {
+        img.srcset = srcset(r.coverKey)
+        img.src = imageUrl(r.coverKey, 256)
+      }
+      li.querySelector('.title')!.textContent = r.seriesTitle
+      li.querySelector('.episode')!.textContent = (go.next ? row.dataset.next! : row.dataset.resume!).replace('{n}', String(go.no))
+      return li
+    }),
+  )
   row.removeAttribute('aria-busy')
 }

@@ -13,7 +13,8 @@ type OwnershipRow = Cols<'ownerships', 'episode_id' | 'kind' | 'expires_at'>
 export async function seriesOwnerships(db: Db, userId: number, seriesId: number, now = new Date()): Promise<Map<number, Ownership>> {
   const rows = await db.all<OwnershipRow>(
     `SELECT episode_id AS episodeId, kind, expires_at AS expiresAt FROM ownerships WHERE user_id = ? AND series_id = ? LIMIT 5000`,
-    userId, seriesId,
+    userId,
+    seriesId,
   )
   return ownershipsByEpisode(rows, now)
 }
@@ -24,7 +25,14 @@ export async function seriesOwnerships(db: Db, userId: number, seriesId: number,
  */
 export async function seriesMe(db: Db, userId: number, seriesId: number, now = new Date()): Promise<SeriesMe | null> {
   const [row, owned] = await Promise.all([
-    db.first<{ favorite: Flag; episodeId: ReadingProgressRow['episode_id'] | null; no: EpisodesRow['no'] | null; position: ReadingProgressRow['position'] | null; wufHours: number | null; lastUsedAt: string | null }>(
+    db.first<{
+      favorite: Flag
+      episodeId: ReadingProgressRow['episode_id'] | null
+      no: EpisodesRow['no'] | null
+      position: ReadingProgressRow['position'] | null
+      wufHours: number | null
+      lastUsedAt: string | null
+    }>(
       `SELECT EXISTS (SELECT 1 FROM favorites f WHERE f.user_id = ?1 AND f.series_id = s.id) AS favorite,
          rp.episode_id AS episodeId, e.no, rp.position, s.wuf_hours AS wufHours,
          (SELECT max(w.used_at) FROM wuf_tickets w WHERE w.user_id = ?1 AND w.series_id = s.id) AS lastUsedAt
@@ -32,7 +40,8 @@ export async function seriesMe(db: Db, userId: number, seriesId: number, now = n
        LEFT JOIN reading_progress rp ON rp.user_id = ?1 AND rp.series_id = s.id
        LEFT JOIN episodes e ON e.id = rp.episode_id AND e.series_id = s.id
        WHERE s.id = ?2 AND s.is_published = 1`,
-      userId, seriesId,
+      userId,
+      seriesId,
     ),
     seriesOwnerships(db, userId, seriesId, now),
   ])
@@ -41,7 +50,8 @@ export async function seriesMe(db: Db, userId: number, seriesId: number, now = n
   return {
     seriesId,
     favorite: flag(row.favorite),
-    continueReading: row.episodeId !== null && row.no !== null ? { episodeId: row.episodeId, no: row.no, position: row.position ?? 0 } : null,
+    continueReading:
+      row.episodeId !== null && row.no !== null ? { episodeId: row.episodeId, no: row.no, position: row.position ?? 0 } : null,
     ownerships: [...owned].map(([episodeId, o]) => ({ episodeId, ...o })).sort((a, b) => a.episodeId - b.episodeId),
     freetime: ticket && { hours: row.wufHours!, available: ticket.available, availableAt: ticket.availableAt },
   }
@@ -58,7 +68,8 @@ export async function setFavorite(db: Db, userId: number, seriesId: number, on: 
   }
   const changed = await db.run(
     `INSERT INTO favorites (user_id, series_id) SELECT ?, id FROM series WHERE id = ? AND is_published = 1 ON CONFLICT (user_id, series_id) DO NOTHING`,
-    userId, seriesId,
+    userId,
+    seriesId,
   )
   if (changed > 0) return true
   return (await db.first(`SELECT 1 AS x FROM series WHERE id = ? AND is_published = 1`, seriesId)) !== null
@@ -88,11 +99,24 @@ const RECENT_PAGE = 20
  * The reader's recently read series, newest first (1 query, paginated by `(updatedAt, seriesId)`): progress is
  * stored server-side per reader, so every device shows the same list. Unpublished series are left out.
  */
-export async function recentReads(db: Db, userId: number, audience: Audience, cursor: Cursor | null, size = RECENT_PAGE, now = new Date()): Promise<{ items: RecentRead[]; next: string | null }> {
+export async function recentReads(
+  db: Db,
+  userId: number,
+  audience: Audience,
+  cursor: Cursor | null,
+  size = RECENT_PAGE,
+  now = new Date(),
+): Promise<{ items: RecentRead[]; next: string | null }> {
   const rows: RecentRead[] = await db.all<
-    Cols<'reading_progress', 'position' | 'updated_at'>
-      & { seriesId: SeriesRow['id']; seriesTitle: SeriesRow['title'] } & Cols<'series', 'cover_key' | 'cover_width' | 'cover_height'>
-      & { episodeId: EpisodesRow['id']; episodeNo: EpisodesRow['no']; episodeTitle: EpisodesRow['title']; nextEpisodeId: EpisodesRow['id'] | null }
+    Cols<'reading_progress', 'position' | 'updated_at'> & { seriesId: SeriesRow['id']; seriesTitle: SeriesRow['title'] } & Cols<
+        'series',
+        'cover_key' | 'cover_width' | 'cover_height'
+      > & {
+        episodeId: EpisodesRow['id']
+        episodeNo: EpisodesRow['no']
+        episodeTitle: EpisodesRow['title']
+        nextEpisodeId: EpisodesRow['id'] | null
+      }
   >(
     `SELECT s.id AS seriesId, s.title AS seriesTitle, s.cover_key AS coverKey, s.cover_width AS coverWidth, s.cover_height AS coverHeight,
             e.id AS episodeId, e.no AS episodeNo, e.title AS episodeTitle, rp.position, rp.updated_at AS updatedAt,
@@ -102,7 +126,11 @@ export async function recentReads(db: Db, userId: number, audience: Audience, cu
        JOIN episodes e ON e.id = rp.episode_id
       WHERE rp.user_id = ?1 AND (?3 IS NULL OR rp.updated_at < ?3 OR (rp.updated_at = ?3 AND rp.series_id < ?4))
       ORDER BY rp.updated_at DESC, rp.series_id DESC LIMIT ?5`,
-    userId, now.toISOString(), cursor?.k ?? null, cursor?.id ?? 0, size + 1,
+    userId,
+    now.toISOString(),
+    cursor?.k ?? null,
+    cursor?.id ?? 0,
+    size + 1,
   )
   const items = rows.slice(0, size)
   const last = items[items.length - 1]

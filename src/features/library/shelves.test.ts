@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest'
 import { ShelfQuery, shelfEpisodes, type OwnershipRow } from './shelves.ts'
 
 const NOW = new Date('2026-11-22T12:00:00.000Z')
-const row = (seriesId: number, episodeId: number, no: number, kind: string, expiresAt: string | null): OwnershipRow => ({ seriesId, episodeId, no, title: `É${no}`, kind, expiresAt })
+const row = (seriesId: number, episodeId: number, no: number, kind: string, expiresAt: string | null): OwnershipRow => ({
+  seriesId,
+  episodeId,
+  no,
+  title: `É${no}`,
+  kind,
+  expiresAt,
+})
 
 describe('shelfEpisodes', () => {
   it('one line per episode with the holding that opens it, in episode order, with the soonest rental end', () => {

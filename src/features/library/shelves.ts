@@ -34,7 +34,10 @@ export type OwnershipRow = { seriesId: number; episodeId: number; no: number; ti
  * One shelf entry per series: each episode once, with the holding that opens it now (`ownershipOf`: kept for
  * good beats rented, an expired rental is gone), in episode order; series without a live episode drop out.
  */
-export function shelfEpisodes(rows: readonly OwnershipRow[], now: Date): Map<number, { episodes: ShelfEpisode[]; nextExpiry: string | null }> {
+export function shelfEpisodes(
+  rows: readonly OwnershipRow[],
+  now: Date,
+): Map<number, { episodes: ShelfEpisode[]; nextExpiry: string | null }> {
   const byEpisode = new Map<number, { row: OwnershipRow; holdings: Holding[] }>()
   for (const r of rows) {
     const got = byEpisode.get(r.episodeId)

@@ -36,7 +36,10 @@ export async function exchangeMileage(db: Db, input: ExchangeInput, now = new Da
   for (let attempt = 1; ; attempt++) {
     const [keyRow, lotRows] = await db.batch([
       { sql: `SELECT 1 AS taken FROM idempotency_keys WHERE user_id = ? AND key = ?`, params: [userId, claim.key] },
-      { sql: `SELECT id, type, remaining, expires_at AS expiresAt FROM coin_lots WHERE user_id = ? AND type = 'MILEAGE' AND remaining > 0`, params: [userId] },
+      {
+        sql: `SELECT id, type, remaining, expires_at AS expiresAt FROM coin_lots WHERE user_id = ? AND type = 'MILEAGE' AND remaining > 0`,
+        params: [userId],
+      },
     ])
     if (keyRow!.results.length > 0) throw new IdempotencyKeyTaken()
     const planned = planExchange(rows<SpendableLotRow>(lotRows), amount, rate, now)
@@ -63,7 +66,12 @@ export async function exchangeMileage(db: Db, input: ExchangeInput, now = new Da
               VALUES (?, 'CHARGE', last_insert_rowid(), ?, 'MILEAGE', ?, ?, ?, ?)`,
         params: [userId, EXCHANGE_COIN_TYPE, coins, DESCRIPTION, claim.key, nowIso],
       },
-      storeResponseStatement(claim, 200, `json_object('result', 'SUCCESS', 'data', json_object('coin', json(${COIN_SUMMARY_SQL})))`, coinSummaryParams(userId, nowIso)),
+      storeResponseStatement(
+        claim,
+        200,
+        `json_object('result', 'SUCCESS', 'data', json_object('coin', json(${COIN_SUMMARY_SQL})))`,
+        coinSummaryParams(userId, nowIso),
+      ),
     )
     try {
       const results = await db.batch(statements)

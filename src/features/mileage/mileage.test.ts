@@ -6,7 +6,12 @@ import { EXCHANGED_COIN_DAYS, MileageExchangeRequest, planExchange } from './mil
 const NOW = new Date('2026-11-22T10:00:00.000Z')
 const inDays = (d: number) => new Date(NOW.getTime() + d * 86_400_000).toISOString()
 const RATE = { mileagePerCoin: 200, mileageMinimum: 3000 }
-const lot = (id: number, remaining: number, expiresAt: string | null, type: Lot['type'] = 'MILEAGE'): Lot => ({ id, type, remaining, expiresAt })
+const lot = (id: number, remaining: number, expiresAt: string | null, type: Lot['type'] = 'MILEAGE'): Lot => ({
+  id,
+  type,
+  remaining,
+  expiresAt,
+})
 
 describe('MileageExchangeRequest', () => {
   it('takes whole numbers only', () => {
@@ -21,7 +26,8 @@ describe('planExchange (spec §5, §9)', () => {
   const lots = [lot(1, 1000, inDays(5)), lot(2, 3000, null), lot(3, 2000, inDays(2)), lot(4, 9999, inDays(-1)), lot(5, 500, null, 'COIN')]
 
   it('EXCHANGE_MILEAGE_INSUFFICIENT below the minimum or off the step', () => {
-    for (const amount of [0, -3000, 2800, 3100, 3001]) expect(planExchange(lots, amount, RATE, NOW)).toEqual({ ok: false, code: 'EXCHANGE_MILEAGE_INSUFFICIENT' })
+    for (const amount of [0, -3000, 2800, 3100, 3001])
+      expect(planExchange(lots, amount, RATE, NOW)).toEqual({ ok: false, code: 'EXCHANGE_MILEAGE_INSUFFICIENT' })
   })
   it('MILEAGE_INSUFFICIENT beyond the unexpired mileage (expired and coin lots do not count)', () => {
     expect(planExchange(lots, 6200, RATE, NOW)).toEqual({ ok: false, code: 'MILEAGE_INSUFFICIENT' })
@@ -30,7 +36,15 @@ describe('planExchange (spec §5, §9)', () => {
     const r = planExchange(lots, 3400, RATE, NOW)
     expect(r).toEqual({
       ok: true,
-      plan: { steps: [{ lotId: 3, take: 2000 }, { lotId: 1, take: 1000 }, { lotId: 2, take: 400 }], coins: 17, expiresAt: inDays(EXCHANGED_COIN_DAYS) },
+      plan: {
+        steps: [
+          { lotId: 3, take: 2000 },
+          { lotId: 1, take: 1000 },
+          { lotId: 2, take: 400 },
+        ],
+        coins: 17,
+        expiresAt: inDays(EXCHANGED_COIN_DAYS),
+      },
     })
   })
   it('follows the edition rate (the "20P per coin" reading)', () => {

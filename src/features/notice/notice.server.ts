@@ -8,11 +8,18 @@ import { NOTICE_PAGE_SIZE, type Notice, type NoticeSummary } from './notice.ts'
  * One page of general notices (not attached to a series), pinned first then newest (1 query;
  * `size + 1` rows tell whether a next page exists). Notices dated in the future are not shown yet.
  */
-export async function listNotices(db: Db, page: number, now: Date, size = NOTICE_PAGE_SIZE): Promise<{ items: NoticeSummary[]; hasNext: boolean }> {
+export async function listNotices(
+  db: Db,
+  page: number,
+  now: Date,
+  size = NOTICE_PAGE_SIZE,
+): Promise<{ items: NoticeSummary[]; hasNext: boolean }> {
   const rows = await db.all<Cols<'notices', 'id' | 'category' | 'title' | 'is_pinned' | 'published_at'>>(
     `SELECT id, category, title, is_pinned AS isPinned, published_at AS publishedAt FROM notices
      WHERE series_id IS NULL AND published_at <= ? ORDER BY is_pinned DESC, published_at DESC, id DESC LIMIT ? OFFSET ?`,
-    now.toISOString(), size + 1, (page - 1) * size,
+    now.toISOString(),
+    size + 1,
+    (page - 1) * size,
   )
   return { items: rows.slice(0, size).map((r): NoticeSummary => ({ ...r, isPinned: flag(r.isPinned) })), hasNext: rows.length > size }
 }
@@ -23,14 +30,17 @@ export async function listNotices(db: Db, page: number, now: Date, size = NOTICE
  */
 export async function noticeDetail(db: Db, id: number, now: Date, showAdult: boolean): Promise<Notice | null> {
   const row = await db.first<
-    Cols<'notices', 'id' | 'category' | 'title' | 'body' | 'is_pinned' | 'published_at' | 'series_id'>
-      & { seriesTitle: SeriesRow['title'] | null; isAdult: SeriesRow['is_adult'] | null }
+    Cols<'notices', 'id' | 'category' | 'title' | 'body' | 'is_pinned' | 'published_at' | 'series_id'> & {
+      seriesTitle: SeriesRow['title'] | null
+      isAdult: SeriesRow['is_adult'] | null
+    }
   >(
     `SELECT n.id, n.category, n.title, n.body, n.is_pinned AS isPinned, n.published_at AS publishedAt, n.series_id AS seriesId,
        s.title AS seriesTitle, s.is_adult AS isAdult
      FROM notices n LEFT JOIN series s ON s.id = n.series_id AND s.is_published = 1
      WHERE n.id = ? AND n.published_at <= ?`,
-    id, now.toISOString(),
+    id,
+    now.toISOString(),
   )
   if (!row) return null
   if (row.seriesId !== null && (row.isAdult === null || (flag(row.isAdult) && !showAdult))) return null
@@ -49,7 +59,10 @@ const NOTICE_COUNT_KEY = 'notice:count'
 export async function noticeCount(db: Db, kv: KVNamespace | undefined, now: Date): Promise<number> {
   const cached = await kv?.get(NOTICE_COUNT_KEY).catch(() => null)
   if (cached != null && /^\d+$/.test(cached)) return Number(cached)
-  const row = await db.first<{ n: number }>(`SELECT COUNT(*) AS n FROM notices WHERE series_id IS NULL AND published_at <= ?`, now.toISOString())
+  const row = await db.first<{ n: number }>(
+    `SELECT COUNT(*) AS n FROM notices WHERE series_id IS NULL AND published_at <= ?`,
+    now.toISOString(),
+  )
   const n = row?.n ?? 0
   await kv?.put(NOTICE_COUNT_KEY, String(n), { expirationTtl: NOTICE_COUNT_TTL_S }).catch(() => undefined)
   return n

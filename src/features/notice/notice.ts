@@ -19,5 +19,14 @@ export function parsePage(raw: string | null): number | null {
 
 /** A notice body as paragraphs (blank lines separate them; single line breaks are kept inside). */
 export function paragraphs(body: string): string[][] {
-  return body.replace(/\r\n?/g, '\n').split(/\n{2,}/).map((p) => p.split('\n').map((l) => l.trim()).filter(Boolean)).filter((p) => p.length > 0)
+  return body
+    .replace(/\r\n?/g, '\n')
+    .split(/\n{2,}/)
+    .map((p) =>
+      p
+        .split('\n')
+        .map((l) => l.trim())
+        .filter(Boolean),
+    )
+    .filter((p) => p.length > 0)
 }

@@ -14,7 +14,15 @@
 import { useEffect, useRef, useState } from 'react'
 import { pluralText, type Plural } from '../../lib/i18n/plural.ts'
 
-type ShopProduct = { id: number; coins: string; bonus: string | null; label: string | null; limit: string | null; soldOut: boolean; price: string }
+type ShopProduct = {
+  id: number
+  coins: string
+  bonus: string | null
+  label: string | null
+  limit: string | null
+  soldOut: boolean
+  price: string
+}
 
 type ShopLabels = {
   products: string
@@ -67,7 +75,11 @@ const POLL_MS = 1500
 
 async function api<T>(path: string, init?: RequestInit): Promise<{ ok: boolean; data?: T; message?: string }> {
   try {
-    const res = await fetch(path, { credentials: 'same-origin', ...init, headers: { accept: 'application/json', ...(init?.headers ?? {}) } })
+    const res = await fetch(path, {
+      credentials: 'same-origin',
+      ...init,
+      headers: { accept: 'application/json', ...(init?.headers ?? {}) },
+    })
     const body = (await res.json().catch(() => ({}))) as { result?: string; data?: T; message?: string }
     return { ok: res.ok && body.result === 'SUCCESS', data: body.data, message: body.message }
   } catch {
@@ -95,15 +107,22 @@ export default function Shop({ products, methods, selected, formKey, agreeMissin
     const tick = async () => {
       if (stop) return
       const closed = popup.current?.closed ?? true
-      const res = await api<{ state: string; coins: number; bonus: number }>(`/api/v1/payment/status/${encodeURIComponent(state.paymentId)}`)
+      const res = await api<{ state: string; coins: number; bonus: number }>(
+        `/api/v1/payment/status/${encodeURIComponent(state.paymentId)}`,
+      )
       if (stop) return
       const p = res.data
       if (p?.state === 'PAID') {
         const coin = await api<{ total: number }>('/api/v1/coin')
         if (coin.data) document.dispatchEvent(new CustomEvent('coin:changed', { detail: coin.data }))
-        setState({ kind: 'paid', text: pluralText(labels.received, p.coins, { bonus: p.bonus }), balance: coin.data ? pluralText(labels.balance, coin.data.total) : '' })
+        setState({
+          kind: 'paid',
+          text: pluralText(labels.received, p.coins, { bonus: p.bonus }),
+          balance: coin.data ? pluralText(labels.balance, coin.data.total) : '',
+        })
       } else if (p && p.state !== 'UNPAID') setState({ kind: 'cancelled' })
-      else if (closed) setState({ kind: 'cancelled' }) // the reader closed the window without paying
+      else if (closed)
+        setState({ kind: 'cancelled' }) // the reader closed the window without paying
       else setTimeout(tick, POLL_MS)
     }
     const first = setTimeout(tick, POLL_MS)
@@ -153,16 +172,32 @@ export default function Shop({ products, methods, selected, formKey, agreeMissin
         <h2 id="shop-paid">{labels.paidTitle}</h2>
         <p role="status">{state.text}</p>
         {state.balance && <p className="total">{state.balance}</p>}
-        {returnTo && <a className="btn" href={returnTo}>{labels.toEpisode}</a>}
-        <button className={returnTo ? 'link' : 'btn'} type="button" onClick={() => location.reload()}>{labels.again}</button>
+        {returnTo && (
+          <a className="btn" href={returnTo}>
+            {labels.toEpisode}
+          </a>
+        )}
+        <button className={returnTo ? 'link' : 'btn'} type="button" onClick={() => location.reload()}>
+          {labels.again}
+        </button>
       </section>
     )
   }
 
   const shownError = state.kind === 'error' ? state.text : state.kind === 'cancelled' ? labels.cancelled : error
   return (
-    <form id="shop-form" method="post" action="/api/v1/payment/web/charge" onSubmit={submit} aria-describedby={shownError ? 'shop-error' : undefined}>
-      {shownError && <p className="form-error" role="alert" id="shop-error">{shownError}</p>}
+    <form
+      id="shop-form"
+      method="post"
+      action="/api/v1/payment/web/charge"
+      onSubmit={submit}
+      aria-describedby={shownError ? 'shop-error' : undefined}
+    >
+      {shownError && (
+        <p className="form-error" role="alert" id="shop-error">
+          {shownError}
+        </p>
+      )}
       <input type="hidden" name="key" value={formKey} />
       <fieldset className="products">
         <legend>{labels.products}</legend>

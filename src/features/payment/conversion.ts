@@ -15,7 +15,6 @@ type ConversionEvent = {
   value: number
 }
 
-
 export type ConversionProvider = {
   readonly id: string
   /** Statements that record the call inside the credit batch (a replayed webhook fails that batch: nothing twice). */

@@ -11,7 +11,21 @@ import type { PaymentReversalsRow, PaymentsRow } from '../../lib/server/db-types
 import { firstRow, rows, type Cols } from '../../lib/server/rows.ts'
 import type { IdempotencyClaim } from '../wallet/idempotency.ts'
 import { IdempotencyKeyTaken, isKeyTaken, storedData, storeResponseStatement } from '../wallet/idempotency.server.ts'
-import { checkCharge, isPaymentId, isPaymentMethod, newEventId, newPaymentId, paymentGrants, planRefund, planReversal, REFUND_DAYS, type ChargeRequest, type CoinProduct, type PaymentLot, type PaymentView } from './payment.ts'
+import {
+  checkCharge,
+  isPaymentId,
+  isPaymentMethod,
+  newEventId,
+  newPaymentId,
+  paymentGrants,
+  planRefund,
+  planReversal,
+  REFUND_DAYS,
+  type ChargeRequest,
+  type CoinProduct,
+  type PaymentLot,
+  type PaymentView,
+} from './payment.ts'
 import type { CoinSummary } from '../wallet/wallet.ts'
 import { topUpCouponStatements } from '../coupon/coupon.server.ts'
 import type { ConversionProvider } from './conversion.ts'
@@ -24,9 +38,15 @@ import { sandboxWebhook, type CheckoutEvent, type PaymentProvider, type Provider
 import { providerById } from './providers.server.ts'
 
 const PRODUCT_COLUMNS = `id, coins, bonus, price, currency, label, per_user_limit AS perUserLimit, stock_limit AS stockLimit, sold_count AS soldCount`
-type ProductRow = Cols<'coin_products', 'id' | 'coins' | 'bonus' | 'price' | 'currency' | 'label' | 'per_user_limit' | 'stock_limit' | 'sold_count'>
+type ProductRow = Cols<
+  'coin_products',
+  'id' | 'coins' | 'bonus' | 'price' | 'currency' | 'label' | 'per_user_limit' | 'stock_limit' | 'sold_count'
+>
 const PAYMENT_COLUMNS = `id, product_id AS productId, state, method, amount, currency, coins, bonus, created_at AS createdAt, paid_at AS paidAt`
-type PaymentRow = Cols<'payments', 'id' | 'product_id' | 'state' | 'method' | 'amount' | 'currency' | 'coins' | 'bonus' | 'created_at' | 'paid_at'>
+type PaymentRow = Cols<
+  'payments',
+  'id' | 'product_id' | 'state' | 'method' | 'amount' | 'currency' | 'coins' | 'bonus' | 'created_at' | 'paid_at'
+>
 /** A row of CAUSED_LOTS_SQL. */
 type CausedLotRow = Cols<'coin_lots', 'id' | 'type' | 'amount' | 'remaining'>
 
@@ -71,7 +91,10 @@ export async function createCharge(db: Db, input: ChargeInput): Promise<ChargeRe
       sql: `SELECT ${PRODUCT_COLUMNS} FROM coin_products WHERE id = ? AND is_active = 1 AND currency = ? AND (platform IS NULL OR platform = ?)`,
       params: [request.productId, scope.currency, scope.platform],
     },
-    { sql: `SELECT count(*) AS n FROM payments WHERE user_id = ? AND product_id = ? AND state = 'PAID'`, params: [userId, request.productId] },
+    {
+      sql: `SELECT count(*) AS n FROM payments WHERE user_id = ? AND product_id = ? AND state = 'PAID'`,
+      params: [userId, request.productId],
+    },
   ])
   if (keyRow!.results.length > 0) throw new IdempotencyKeyTaken()
   const product: CoinProduct | null = firstRow<ProductRow>(productRow) ?? null
@@ -83,7 +106,10 @@ export async function createCharge(db: Db, input: ChargeInput): Promise<ChargeRe
   // this payment arriving before the row below is refused and redelivered by the provider later
   let checkoutUrl: string
   try {
-    ;({ checkoutUrl } = await provider.createCheckout({ id: paymentId, amount: p.price, currency: p.currency, coins: p.coins, bonus: p.bonus }, input.origin))
+    ;({ checkoutUrl } = await provider.createCheckout(
+      { id: paymentId, amount: p.price, currency: p.currency, coins: p.coins, bonus: p.bonus },
+      input.origin,
+    ))
   } catch (e) {
     console.error(`payment ${paymentId}: ${provider.id} checkout failed`, e)
     throw new AppError('CLIENT_FETCH_ERROR', { provider: provider.id })
@@ -95,7 +121,10 @@ export async function createCharge(db: Db, input: ChargeInput): Promise<ChargeRe
               VALUES (?, ?, ?, 'UNPAID', ?, ?, ?, ?, ?, ?, ?)`,
         params: [paymentId, userId, p.id, provider.id, request.method, p.price, p.currency, p.coins, p.bonus, claim.key],
       },
-      storeResponseStatement(claim, 200, `json_object('result', 'SUCCESS', 'data', json_object('paymentId', ?, 'checkoutUrl', ?))`, [paymentId, checkoutUrl]),
+      storeResponseStatement(claim, 200, `json_object('result', 'SUCCESS', 'data', json_object('paymentId', ?, 'checkoutUrl', ?))`, [
+        paymentId,
+        checkoutUrl,
+      ]),
     ])
   } catch (e) {
     if (isKeyTaken(e) || /UNIQUE constraint failed: payments\.user_id/.test(String((e as Error)?.message))) throw new IdempotencyKeyTaken()
@@ -128,9 +157,16 @@ export type WebhookOutcome = 'credited' | 'cancelled' | 'reversed' | 'duplicate'
  * changed one row (0 otherwise, which the lot's CHECK (amount > 0) refuses, failing the whole batch), its CHARGE
  * ledger row, the BONUS lot and its CHARGE row, and the product's sold count.
  */
-async function applyProviderEvent(db: Db, provider: PaymentProvider, received: ProviderEvent, now = new Date(), conversion: ConversionOptions = null): Promise<WebhookOutcome> {
+async function applyProviderEvent(
+  db: Db,
+  provider: PaymentProvider,
+  received: ProviderEvent,
+  now = new Date(),
+  conversion: ConversionOptions = null,
+): Promise<WebhookOutcome> {
   if (received.type === 'other') return 'ignored'
-  if (received.type === 'charge.refunded' || received.type === 'charge.disputed') return reverseFromProvider(db, provider, received as ReversalEvent, now)
+  if (received.type === 'charge.refunded' || received.type === 'charge.disputed')
+    return reverseFromProvider(db, provider, received as ReversalEvent, now)
   const event = received as CheckoutEvent
   const payment = await db.first<Cols<'payments', 'user_id' | 'state' | 'amount' | 'currency' | 'coins' | 'bonus' | 'product_id'>>(
     `SELECT user_id AS userId, state, amount, currency, coins, bonus, product_id AS productId FROM payments WHERE id = ? AND provider = ?`,
@@ -140,7 +176,9 @@ async function applyProviderEvent(db: Db, provider: PaymentProvider, received: P
   // unknown here (yet: the provider redelivers an event we refuse), or not what was asked: nothing moves
   if (!payment) throw new AppError('INVALID_PARAMETER', { fields: 'data' })
   if (payment.amount !== event.amount || payment.currency !== event.currency) {
-    console.error(`payment ${event.paymentId}: ${provider.id} event ${event.id} says ${event.amount} ${event.currency}, the payment is ${payment.amount} ${payment.currency}: refused`)
+    console.error(
+      `payment ${event.paymentId}: ${provider.id} event ${event.id} says ${event.amount} ${event.currency}, the payment is ${payment.amount} ${payment.currency}: refused`,
+    )
     throw new AppError('INVALID_PARAMETER', { fields: 'data' })
   }
   const nowIso = now.toISOString()
@@ -153,7 +191,10 @@ async function applyProviderEvent(db: Db, provider: PaymentProvider, received: P
     try {
       const [, update] = await db.batch([
         eventRow,
-        { sql: `UPDATE payments SET state = 'CANCELLED', cancelled_at = ? WHERE id = ? AND state = 'UNPAID'`, params: [nowIso, event.paymentId] },
+        {
+          sql: `UPDATE payments SET state = 'CANCELLED', cancelled_at = ? WHERE id = ? AND state = 'UNPAID'`,
+          params: [nowIso, event.paymentId],
+        },
       ])
       return (update!.meta.changes ?? 0) === 1 ? 'cancelled' : 'ignored'
     } catch (e) {
@@ -189,7 +230,18 @@ async function applyProviderEvent(db: Db, provider: PaymentProvider, received: P
   statements.push(...topUpCouponStatements(payment.userId, payment.amount, nowIso, event.paymentId))
   // spec §7 Facebook conversion on a paid charge (edition flag): recorded with the credit, so once
   if (conversion) {
-    statements.push(...conversion.provider.statements({ paymentId: event.paymentId, action: 'Purchase', actionUrl: conversion.actionUrl, currency: payment.currency, value: payment.amount }, nowIso))
+    statements.push(
+      ...conversion.provider.statements(
+        {
+          paymentId: event.paymentId,
+          action: 'Purchase',
+          actionUrl: conversion.actionUrl,
+          currency: payment.currency,
+          value: payment.amount,
+        },
+        nowIso,
+      ),
+    )
   }
   statements.push({
     // the stock was checked at charge time; a payment already taken is credited even if the last unit went meanwhile
@@ -251,8 +303,17 @@ async function reverseFromProvider(db: Db, provider: PaymentProvider, event: Rev
   // not paid here yet (the completed checkout is still on its way): refused, the provider redelivers it later
   if (!payment || payment.state === 'UNPAID') throw new AppError('INVALID_PARAMETER', { fields: 'data' })
   if (payment.state !== 'PAID') return 'ignored' // refunded by the reader (spec §9) or reversed before
-  const eventRow = { sql: `INSERT INTO payment_events (provider, event_id, payment_id, type, received_at) VALUES (?, ?, ?, ?, ?)`, params: [provider.id, event.id, payment.id, event.type, now.toISOString()] }
-  const done = await reversePayment(db, { id: payment.id, userId: payment.userId }, event.type === 'charge.disputed' ? 'DISPUTE' : 'PROVIDER_REFUND', now, [eventRow])
+  const eventRow = {
+    sql: `INSERT INTO payment_events (provider, event_id, payment_id, type, received_at) VALUES (?, ?, ?, ?, ?)`,
+    params: [provider.id, event.id, payment.id, event.type, now.toISOString()],
+  }
+  const done = await reversePayment(
+    db,
+    { id: payment.id, userId: payment.userId },
+    event.type === 'charge.disputed' ? 'DISPUTE' : 'PROVIDER_REFUND',
+    now,
+    [eventRow],
+  )
   return done === 'duplicate_event' ? 'duplicate' : done ? 'reversed' : 'ignored'
 }
 
@@ -278,12 +339,18 @@ async function reversePayment(
     const taken: Record<PaymentLot['type'], number> = { COIN: 0, BONUS: 0, FREE_COIN: 0, MILEAGE: 0 }
     const statements = [
       ...extra,
-      { sql: `INSERT INTO payment_reversals (payment_id, user_id, reason, debt, created_at) VALUES (?, ?, ?, ?, ?)`, params: [payment.id, payment.userId, reason, plan.debt, nowIso] },
+      {
+        sql: `INSERT INTO payment_reversals (payment_id, user_id, reason, debt, created_at) VALUES (?, ?, ?, ?, ?)`,
+        params: [payment.id, payment.userId, reason, plan.debt, nowIso],
+      },
       { sql: `UPDATE payments SET state = 'REFUNDED', refunded_at = ? WHERE id = ? AND state = 'PAID'`, params: [nowIso, payment.id] },
       ...plan.steps.flatMap((step) => {
         taken[step.type] += step.take
         return [
-          { sql: `UPDATE coin_lots SET remaining = 0 WHERE id = ? AND user_id = ? AND remaining = ?`, params: [step.lotId, payment.userId, step.take] },
+          {
+            sql: `UPDATE coin_lots SET remaining = 0 WHERE id = ? AND user_id = ? AND remaining = ?`,
+            params: [step.lotId, payment.userId, step.take],
+          },
           {
             sql: `INSERT INTO coin_ledger (user_id, kind, lot_id, type, source, amount, product_kind, ref, description, created_at)
                   SELECT ?, 'REFUND_PURCHASE', id, type, source, CASE WHEN changes() = 1 THEN ? ELSE 0 END, 'COIN_PRODUCT', ?, ?, ? FROM coin_lots WHERE id = ?`,
@@ -326,7 +393,13 @@ export async function sandboxCheckout(
   const { secret, provider } = sandbox
   const { body, headers } = await sandboxWebhook(
     secret,
-    { id: newEventId(), type: action === 'pay' ? 'checkout.completed' : 'checkout.cancelled', paymentId, amount: payment.amount, currency: payment.currency },
+    {
+      id: newEventId(),
+      type: action === 'pay' ? 'checkout.completed' : 'checkout.cancelled',
+      paymentId,
+      amount: payment.amount,
+      currency: payment.currency,
+    },
     now,
   )
   const lower = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]))
@@ -335,7 +408,11 @@ export async function sandboxCheckout(
 }
 
 /** What a refund took back, by lot type (`freeCoin`, `mileage`: a top-up coupon's reward). */
-export type RefundResult = { paymentId: string; refunded: { coin: number; bonus: number; freeCoin: number; mileage: number }; coin: CoinSummary }
+export type RefundResult = {
+  paymentId: string
+  refunded: { coin: number; bonus: number; freeCoin: number; mileage: number }
+  coin: CoinSummary
+}
 
 const NOT_REFUNDABLE = () => new AppError('INVALID_PARAMETER', { fields: 'paymentId', reason: 'NOT_REFUNDABLE' })
 
@@ -351,17 +428,27 @@ const NOT_REFUNDABLE = () => new AppError('INVALID_PARAMETER', { fields: 'paymen
  * of those coins between the provider's refund and the batch, the money is gone all the same: the coins are
  * taken back as a reversal, what was spent becoming the reader's debt.
  */
-export async function refundPayment(db: Db, input: { userId: number; paymentId: string; claim: IdempotencyClaim }, now = new Date()): Promise<RefundResult> {
+export async function refundPayment(
+  db: Db,
+  input: { userId: number; paymentId: string; claim: IdempotencyClaim },
+  now = new Date(),
+): Promise<RefundResult> {
   const { userId, paymentId, claim } = input
   const nowIso = now.toISOString()
   const since = isoAfter(now, -REFUND_DAYS * DAY_MS)
   const [keyRes, paymentRes, lotsRes] = await db.batch([
     { sql: `SELECT 1 AS taken FROM idempotency_keys WHERE user_id = ? AND key = ?`, params: [userId, claim.key] },
-    { sql: `SELECT state, paid_at AS paidAt, provider, provider_ref AS ref, amount, currency FROM payments WHERE id = ? AND user_id = ?`, params: [paymentId, userId] },
+    {
+      sql: `SELECT state, paid_at AS paidAt, provider, provider_ref AS ref, amount, currency FROM payments WHERE id = ? AND user_id = ?`,
+      params: [paymentId, userId],
+    },
     { sql: CAUSED_LOTS_SQL, params: [userId, paymentId, paymentId] },
   ])
   if (keyRes!.results.length > 0) throw new IdempotencyKeyTaken()
-  const payment = firstRow<Cols<'payments', 'state' | 'paid_at' | 'provider' | 'amount' | 'currency'> & { ref: PaymentsRow['provider_ref'] }>(paymentRes) ?? null
+  const payment =
+    firstRow<Cols<'payments', 'state' | 'paid_at' | 'provider' | 'amount' | 'currency'> & { ref: PaymentsRow['provider_ref'] }>(
+      paymentRes,
+    ) ?? null
   const plan = planRefund(payment, rows<CausedLotRow>(lotsRes), now)
   if (!plan.ok) throw plan.code === 'NOT_EXIST' ? new AppError('NOT_EXIST') : NOT_REFUNDABLE()
   const provider = providerById(payment!.provider)
@@ -390,8 +477,14 @@ export async function refundPayment(db: Db, input: { userId: number; paymentId: 
     ]
   })
   statements.push(
-    { sql: `UPDATE payments SET state = 'REFUNDED', refunded_at = ? WHERE id = ? AND user_id = ? AND state = 'PAID'`, params: [nowIso, paymentId, userId] },
-    { sql: `INSERT INTO payment_reversals (payment_id, user_id, reason, debt, created_at) VALUES (?, ?, 'REFUND', 0, ?)`, params: [paymentId, userId, nowIso] },
+    {
+      sql: `UPDATE payments SET state = 'REFUNDED', refunded_at = ? WHERE id = ? AND user_id = ? AND state = 'PAID'`,
+      params: [nowIso, paymentId, userId],
+    },
+    {
+      sql: `INSERT INTO payment_reversals (payment_id, user_id, reason, debt, created_at) VALUES (?, ?, 'REFUND', 0, ?)`,
+      params: [paymentId, userId, nowIso],
+    },
     storeResponseStatement(
       claim,
       200,
@@ -412,7 +505,11 @@ export async function refundPayment(db: Db, input: { userId: number; paymentId: 
     if (!reversal || reversal === 'duplicate_event') throw NOT_REFUNDABLE()
     const coin = (await db.first<{ summary: string }>(`SELECT ${COIN_SUMMARY_SQL} AS summary`, ...coinSummaryParams(userId, nowIso)))!
     const { COIN, BONUS, FREE_COIN, MILEAGE } = reversal.taken
-    return { paymentId, refunded: { coin: COIN, bonus: BONUS, freeCoin: FREE_COIN, mileage: MILEAGE }, coin: JSON.parse(coin.summary) as CoinSummary }
+    return {
+      paymentId,
+      refunded: { coin: COIN, bonus: BONUS, freeCoin: FREE_COIN, mileage: MILEAGE },
+      coin: JSON.parse(coin.summary) as CoinSummary,
+    }
   }
 }
 
@@ -436,7 +533,14 @@ export async function refundablePayments(db: Db, userId: number, now = new Date(
 
 /** Coins the reader owes: spent coins of payments whose money went back (a refund at the provider, a dispute). */
 export async function debtOf(db: Db, userId: number): Promise<number> {
-  return (await db.first<Pick<PaymentReversalsRow, 'debt'>>(`SELECT coalesce(sum(debt), 0) AS debt FROM payment_reversals WHERE user_id = ? AND debt > 0`, userId))?.debt ?? 0
+  return (
+    (
+      await db.first<Pick<PaymentReversalsRow, 'debt'>>(
+        `SELECT coalesce(sum(debt), 0) AS debt FROM payment_reversals WHERE user_id = ? AND debt > 0`,
+        userId,
+      )
+    )?.debt ?? 0
+  )
 }
 
 /** The reader's saved address (spec §3 address form), or null. */
@@ -450,12 +554,28 @@ export async function addressOf(db: Db, userId: number): Promise<Address | null>
 
 /** Saves (replaces) the reader's address; the phone is stored with the country's dial code. */
 export async function saveAddress(db: Db, userId: number, a: AddressRequest, now = new Date()): Promise<Address> {
-  const row: Address = { name: a.name, city: a.city, zipCode: a.zipCode.toUpperCase(), address1: a.address1, address2: a.address2 || null, phone: normalizePhone(a.phone, a.country), country: a.country }
+  const row: Address = {
+    name: a.name,
+    city: a.city,
+    zipCode: a.zipCode.toUpperCase(),
+    address1: a.address1,
+    address2: a.address2 || null,
+    phone: normalizePhone(a.phone, a.country),
+    country: a.country,
+  }
   await db.run(
     `INSERT INTO addresses (user_id, name, city, zip_code, address1, address2, phone, country, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (user_id) DO UPDATE SET name = excluded.name, city = excluded.city, zip_code = excluded.zip_code, address1 = excluded.address1,
        address2 = excluded.address2, phone = excluded.phone, country = excluded.country, updated_at = excluded.updated_at`,
-    userId, row.name, row.city, row.zipCode, row.address1, row.address2, row.phone, row.country, now.toISOString(),
+    userId,
+    row.name,
+    row.city,
+    row.zipCode,
+    row.address1,
+    row.address2,
+    row.phone,
+    row.country,
+    now.toISOString(),
   )
   return row
 }

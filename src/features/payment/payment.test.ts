@@ -1,7 +1,30 @@
 import { describe, expect, it } from 'vitest'
-import { ChargeRequest, PAYMENT_BONUS_DAYS, ShopForm, checkCharge, isPaymentId, isPaymentMethod, newPaymentId, paymentGrants, planRefund, planReversal, type CoinProduct } from './payment.ts'
+import {
+  ChargeRequest,
+  PAYMENT_BONUS_DAYS,
+  ShopForm,
+  checkCharge,
+  isPaymentId,
+  isPaymentMethod,
+  newPaymentId,
+  paymentGrants,
+  planRefund,
+  planReversal,
+  type CoinProduct,
+} from './payment.ts'
 
-const product = (o: Partial<CoinProduct> = {}): CoinProduct => ({ id: 1, coins: 100, bonus: 15, price: 1499, currency: 'EUR', label: null, perUserLimit: null, stockLimit: null, soldCount: 0, ...o })
+const product = (o: Partial<CoinProduct> = {}): CoinProduct => ({
+  id: 1,
+  coins: 100,
+  bonus: 15,
+  price: 1499,
+  currency: 'EUR',
+  label: null,
+  perUserLimit: null,
+  stockLimit: null,
+  soldCount: 0,
+  ...o,
+})
 
 describe('checkCharge (spec §8 Payment errors)', () => {
   it('refuses an unknown product', () => {
@@ -49,7 +72,13 @@ describe('ids, methods and forms', () => {
   })
   it('the API body takes a positive integer product and a method text', () => {
     expect(ChargeRequest.safeParse({ productId: 1, method: 'card' }).success).toBe(true)
-    for (const bad of [{ productId: 0, method: 'card' }, { productId: 1.5, method: 'card' }, { productId: '1', method: 'card' }, { productId: 1 }, { productId: 1, method: '' }]) {
+    for (const bad of [
+      { productId: 0, method: 'card' },
+      { productId: 1.5, method: 'card' },
+      { productId: '1', method: 'card' },
+      { productId: 1 },
+      { productId: 1, method: '' },
+    ]) {
       expect(ChargeRequest.safeParse(bad).success).toBe(false)
     }
   })
@@ -70,7 +99,14 @@ describe('planRefund and planReversal (issue 20: a refund takes back what the pa
     { id: 3, type: 'BONUS' as const, amount: 20, remaining: 20 }, // the top-up coupon's reward
   ]
   it('takes every lot the payment caused, paid coins first', () => {
-    expect(planRefund(paid, lots, now)).toEqual({ ok: true, steps: [{ lotId: 1, type: 'COIN', take: 50 }, { lotId: 2, type: 'BONUS', take: 7 }, { lotId: 3, type: 'BONUS', take: 20 }] })
+    expect(planRefund(paid, lots, now)).toEqual({
+      ok: true,
+      steps: [
+        { lotId: 1, type: 'COIN', take: 50 },
+        { lotId: 2, type: 'BONUS', take: 7 },
+        { lotId: 3, type: 'BONUS', take: 20 },
+      ],
+    })
   })
   it('is not refundable when any of them was spent, too late, or not paid', () => {
     expect(planRefund(paid, [lots[0]!, lots[1]!, { ...lots[2]!, remaining: 19 }], now)).toEqual({ ok: false, code: 'not_refundable' })
@@ -79,6 +115,12 @@ describe('planRefund and planReversal (issue 20: a refund takes back what the pa
     expect(planRefund(null, lots, now)).toEqual({ ok: false, code: 'NOT_EXIST' })
   })
   it('a reversal takes what is left and counts what was spent (mileage aside) as the debt', () => {
-    expect(planReversal([{ ...lots[0]!, remaining: 46 }, { ...lots[1]!, remaining: 0 }, { id: 4, type: 'MILEAGE', amount: 100, remaining: 0 }])).toEqual({ steps: [{ lotId: 1, type: 'COIN', take: 46 }], debt: 11 })
+    expect(
+      planReversal([
+        { ...lots[0]!, remaining: 46 },
+        { ...lots[1]!, remaining: 0 },
+        { id: 4, type: 'MILEAGE', amount: 100, remaining: 0 },
+      ]),
+    ).toEqual({ steps: [{ lotId: 1, type: 'COIN', take: 46 }], debt: 11 })
   })
 })

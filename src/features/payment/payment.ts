@@ -73,8 +73,13 @@ export function checkCharge(product: CoinProduct | null, paidByUser: number): { 
 export const PAYMENT_BONUS_DAYS = 90
 
 /** The lots a paid charge grants: the product's coins (never expire) and its bonus (if any, `PAYMENT_BONUS_DAYS`). */
-export function paymentGrants(p: { coins: number; bonus: number }, paidAt: Date): { type: 'COIN' | 'BONUS'; amount: number; expiresAt: string | null }[] {
-  const grants: { type: 'COIN' | 'BONUS'; amount: number; expiresAt: string | null }[] = [{ type: 'COIN', amount: p.coins, expiresAt: null }]
+export function paymentGrants(
+  p: { coins: number; bonus: number },
+  paidAt: Date,
+): { type: 'COIN' | 'BONUS'; amount: number; expiresAt: string | null }[] {
+  const grants: { type: 'COIN' | 'BONUS'; amount: number; expiresAt: string | null }[] = [
+    { type: 'COIN', amount: p.coins, expiresAt: null },
+  ]
   if (p.bonus > 0) grants.push({ type: 'BONUS', amount: p.bonus, expiresAt: isoAfter(paidAt, PAYMENT_BONUS_DAYS * DAY_MS) })
   return grants
 }
@@ -149,7 +154,10 @@ export function planRefund(
  * What a reversal (a refund made at the provider, a dispute) does to the lots a payment caused: everything left
  * is taken back; what the reader already spent of them (mileage aside, which is not coins) becomes a debt.
  */
-export function planReversal(lots: readonly PaymentLot[]): { steps: { lotId: number; type: PaymentLot['type']; take: number }[]; debt: number } {
+export function planReversal(lots: readonly PaymentLot[]): {
+  steps: { lotId: number; type: PaymentLot['type']; take: number }[]
+  debt: number
+} {
   const steps = lots.filter((l) => l.remaining > 0).map((l) => ({ lotId: l.id, type: l.type, take: l.remaining }))
   const debt = lots.filter((l) => l.type !== 'MILEAGE').reduce((sum, l) => sum + (l.amount - l.remaining), 0)
   return { steps, debt }

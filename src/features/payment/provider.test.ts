@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { constantTimeEqual, sandboxProvider, sandboxWebhook, signSandbox, verifySandboxSignature, SIGNATURE_TOLERANCE_SECONDS } from './provider.ts'
+import {
+  constantTimeEqual,
+  sandboxProvider,
+  sandboxWebhook,
+  signSandbox,
+  verifySandboxSignature,
+  SIGNATURE_TOLERANCE_SECONDS,
+} from './provider.ts'
 
 const now = new Date('2026-03-01T10:00:00.000Z')
 const t = Math.floor(now.getTime() / 1000)
@@ -31,7 +38,16 @@ describe('Sandbox-Signature (Stripe-style HMAC with timestamp)', () => {
     const good = await signSandbox('secret', body, t)
     const v1 = good.split('v1=')[1]!
     expect(await verifySandboxSignature('secret', `t=${t},v1=${'0'.repeat(64)},v1=${v1}`, body, now)).toBe(true)
-    for (const bad of [undefined, '', 'garbage', `t=${t}`, `v1=${v1}`, `t=abc,v1=${v1}`, `t=${t},v1=${v1.toUpperCase()}`, 'x'.repeat(2000)]) {
+    for (const bad of [
+      undefined,
+      '',
+      'garbage',
+      `t=${t}`,
+      `v1=${v1}`,
+      `t=abc,v1=${v1}`,
+      `t=${t},v1=${v1.toUpperCase()}`,
+      'x'.repeat(2000),
+    ]) {
       expect(await verifySandboxSignature('secret', bad, body, now)).toBe(false)
     }
     expect(await verifySandboxSignature('', good, body, now)).toBe(false)
@@ -46,12 +62,25 @@ describe('Sandbox-Signature (Stripe-style HMAC with timestamp)', () => {
 
 describe('the sandbox provider', () => {
   it('checks out on our own site', async () => {
-    expect((await sandboxProvider('s').createCheckout({ id: 'pay_ab', amount: 1, currency: 'EUR', coins: 1, bonus: 0 }, 'http://127.0.0.1:8787')).checkoutUrl).toBe('http://127.0.0.1:8787/shop/checkout/pay_ab')
+    expect(
+      (await sandboxProvider('s').createCheckout({ id: 'pay_ab', amount: 1, currency: 'EUR', coins: 1, bonus: 0 }, 'http://127.0.0.1:8787'))
+        .checkoutUrl,
+    ).toBe('http://127.0.0.1:8787/shop/checkout/pay_ab')
   })
   it('reads back the event it signed, and nothing from an unsigned or malformed one', async () => {
-    const hook = await sandboxWebhook('s', { id: 'evt_1', type: 'checkout.completed', paymentId: 'pay_ab', amount: 1499, currency: 'EUR' }, now)
+    const hook = await sandboxWebhook(
+      's',
+      { id: 'evt_1', type: 'checkout.completed', paymentId: 'pay_ab', amount: 1499, currency: 'EUR' },
+      now,
+    )
     const header = (n: string) => (n.toLowerCase() === 'sandbox-signature' ? hook.headers['Sandbox-Signature'] : undefined)
-    expect(await sandboxProvider('s').verifyWebhook(hook.body, header, now)).toEqual({ id: 'evt_1', type: 'checkout.completed', paymentId: 'pay_ab', amount: 1499, currency: 'EUR' })
+    expect(await sandboxProvider('s').verifyWebhook(hook.body, header, now)).toEqual({
+      id: 'evt_1',
+      type: 'checkout.completed',
+      paymentId: 'pay_ab',
+      amount: 1499,
+      currency: 'EUR',
+    })
     expect(await sandboxProvider(undefined).verifyWebhook(hook.body, header, now)).toBeNull()
     expect(await sandboxProvider('s').verifyWebhook(hook.body, () => undefined, now)).toBeNull()
     const notJson = 'not json'

@@ -144,7 +144,11 @@ export async function sandboxWebhook(
   event: { id: string; type: 'checkout.completed' | 'checkout.cancelled'; paymentId: string; amount: number; currency: string },
   now = new Date(),
 ): Promise<{ body: string; headers: Record<string, string> }> {
-  const body = JSON.stringify({ id: event.id, type: event.type, data: { paymentId: event.paymentId, amount: event.amount, currency: event.currency } } satisfies SandboxEventBody)
+  const body = JSON.stringify({
+    id: event.id,
+    type: event.type,
+    data: { paymentId: event.paymentId, amount: event.amount, currency: event.currency },
+  } satisfies SandboxEventBody)
   const signature = await signSandbox(secret, body, Math.floor(now.getTime() / 1000))
   return { body, headers: { 'content-type': 'application/json', [SANDBOX_SIGNATURE_HEADER]: signature } }
 }

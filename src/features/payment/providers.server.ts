@@ -19,7 +19,12 @@ function stripe(nameOf?: NameOf): PaymentProvider | null {
   if (!v.STRIPE_SECRET_KEY || !v.STRIPE_WEBHOOK_SECRET) return null
   const timeoutMs = Number(v.STRIPE_API_TIMEOUT_MS)
   return stripeProvider(
-    { secretKey: v.STRIPE_SECRET_KEY, webhookSecret: v.STRIPE_WEBHOOK_SECRET, apiUrl: v.STRIPE_API_URL || undefined, timeoutMs: timeoutMs > 0 ? timeoutMs : undefined },
+    {
+      secretKey: v.STRIPE_SECRET_KEY,
+      webhookSecret: v.STRIPE_WEBHOOK_SECRET,
+      apiUrl: v.STRIPE_API_URL || undefined,
+      timeoutMs: timeoutMs > 0 ? timeoutMs : undefined,
+    },
     nameOf,
   )
 }

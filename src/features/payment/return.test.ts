@@ -8,12 +8,24 @@ describe('shopReturnPath (the shop never redirects off site)', () => {
     expect(shopReturnPath('/viewer/12?from=detail#unlock')).toBe('/viewer/12?from=detail#unlock')
   })
   it('refuses absolute, protocol-relative and disguised URLs', () => {
-    for (const bad of ['https://evil.example/viewer/1', '//evil.example/viewer/1', '/\\evil.example', '\\\\evil.example', 'javascript:alert(1)', '/%2F%2Fevil.example/../x', 'viewer/1', '/viewer/1\n', ' /viewer/1', `/${'a'.repeat(600)}`]) {
+    for (const bad of [
+      'https://evil.example/viewer/1',
+      '//evil.example/viewer/1',
+      '/\\evil.example',
+      '\\\\evil.example',
+      'javascript:alert(1)',
+      '/%2F%2Fevil.example/../x',
+      'viewer/1',
+      '/viewer/1\n',
+      ' /viewer/1',
+      `/${'a'.repeat(600)}`,
+    ]) {
       expect(shopReturnPath(bad), bad).toBeNull()
     }
   })
   it('refuses home, the shop itself and the API (nothing to come back to, or a loop)', () => {
-    for (const loop of ['/', '/shop', '/shop/result?payment=x', '/api/v1/coin', null, undefined, '']) expect(shopReturnPath(loop), String(loop)).toBeNull()
+    for (const loop of ['/', '/shop', '/shop/result?payment=x', '/api/v1/coin', null, undefined, ''])
+      expect(shopReturnPath(loop), String(loop)).toBeNull()
     expect(shopReturnPath('/shopping')).toBe('/shopping')
   })
   it('what shopHref sends comes back whole', () => {

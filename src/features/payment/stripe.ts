@@ -59,16 +59,27 @@ export function eventOf(event: Stripe.Event): ProviderEvent {
       const paymentId = s.client_reference_id ?? s.metadata?.paymentId ?? null
       if (!paymentId) return { id: event.id, type: 'other' }
       const currency = (s.currency ?? '').toUpperCase()
-      const paid = event.type === 'checkout.session.async_payment_succeeded' || (event.type === 'checkout.session.completed' && s.payment_status === 'paid')
+      const paid =
+        event.type === 'checkout.session.async_payment_succeeded' ||
+        (event.type === 'checkout.session.completed' && s.payment_status === 'paid')
       const cancelled = event.type === 'checkout.session.expired' || event.type === 'checkout.session.async_payment_failed'
       // a completed session still waiting for a delayed method (bank debit) pays with async_payment_succeeded
       if (!paid && !cancelled) return { id: event.id, type: 'other' }
-      return { id: event.id, type: paid ? 'checkout.completed' : 'checkout.cancelled', paymentId, amount: fromStripeAmount(s.amount_total ?? 0, currency), currency, ref: idOf(s.payment_intent) }
+      return {
+        id: event.id,
+        type: paid ? 'checkout.completed' : 'checkout.cancelled',
+        paymentId,
+        amount: fromStripeAmount(s.amount_total ?? 0, currency),
+        currency,
+        ref: idOf(s.payment_intent),
+      }
     }
     case 'charge.refunded': {
       const charge = event.data.object
       const ref = idOf(charge.payment_intent)
-      return ref ? { id: event.id, type: 'charge.refunded', ref, paymentId: charge.metadata?.paymentId ?? null } : { id: event.id, type: 'other' }
+      return ref
+        ? { id: event.id, type: 'charge.refunded', ref, paymentId: charge.metadata?.paymentId ?? null }
+        : { id: event.id, type: 'other' }
     }
     case 'charge.dispute.created': {
       const ref = idOf(event.data.object.payment_intent)
@@ -90,7 +101,13 @@ function stripeClient(config: Pick<StripeConfig, 'secretKey' | 'apiUrl' | 'timeo
     maxNetworkRetries: 1,
     timeout: config.timeoutMs ?? 10_000,
     telemetry: false,
-    ...(api ? { host: api.hostname, port: api.port || (api.protocol === 'https:' ? 443 : 80), protocol: api.protocol === 'https:' ? 'https' : 'http' } : {}),
+    ...(api
+      ? {
+          host: api.hostname,
+          port: api.port || (api.protocol === 'https:' ? 443 : 80),
+          protocol: api.protocol === 'https:' ? 'https' : 'http',
+        }
+      : {}),
   })
 }
 
@@ -102,14 +119,24 @@ export function stripeProvider(config: StripeConfig, nameOf: NameOf = (p) => `${
   return {
     id: 'stripe',
     async createCheckout(payment, origin) {
-      const result = (state: 'return' | 'cancel') => new URL(`/shop/result?payment=${encodeURIComponent(payment.id)}${state === 'cancel' ? '&cancelled=1' : ''}`, origin).href
+      const result = (state: 'return' | 'cancel') =>
+        new URL(`/shop/result?payment=${encodeURIComponent(payment.id)}${state === 'cancel' ? '&cancelled=1' : ''}`, origin).href
       const session = await stripe.checkout.sessions.create(
         {
           mode: 'payment',
           client_reference_id: payment.id,
           metadata: { paymentId: payment.id },
           payment_intent_data: { metadata: { paymentId: payment.id } },
-          line_items: [{ quantity: 1, price_data: { currency: payment.currency.toLowerCase(), unit_amount: toStripeAmount(payment.amount, payment.currency), product_data: { name: nameOf(payment) } } }],
+          line_items: [
+            {
+              quantity: 1,
+              price_data: {
+                currency: payment.currency.toLowerCase(),
+                unit_amount: toStripeAmount(payment.amount, payment.currency),
+                product_data: { name: nameOf(payment) },
+              },
+            },
+          ],
           success_url: result('return'),
           cancel_url: result('cancel'),
         },
@@ -123,7 +150,14 @@ export function stripeProvider(config: StripeConfig, nameOf: NameOf = (p) => `${
       if (!signature || signature.length > 4096) return null
       let event: Stripe.Event
       try {
-        event = await stripe.webhooks.constructEventAsync(rawBody, signature, config.webhookSecret, undefined, cryptoProvider, now.getTime())
+        event = await stripe.webhooks.constructEventAsync(
+          rawBody,
+          signature,
+          config.webhookSecret,
+          undefined,
+          cryptoProvider,
+          now.getTime(),
+        )
       } catch {
         return null
       }
@@ -131,7 +165,10 @@ export function stripeProvider(config: StripeConfig, nameOf: NameOf = (p) => `${
     },
     async refund(payment) {
       if (!payment.ref) throw new Error(`payment ${payment.id} has no Stripe PaymentIntent`)
-      const refund = await stripe.refunds.create({ payment_intent: payment.ref, metadata: { paymentId: payment.id } }, { idempotencyKey: `refund-${payment.id}` })
+      const refund = await stripe.refunds.create(
+        { payment_intent: payment.ref, metadata: { paymentId: payment.id } },
+        { idempotencyKey: `refund-${payment.id}` },
+      )
       if (refund.status !== 'succeeded' && refund.status !== 'pending') throw new Error(`Stripe refund ${refund.id} is ${refund.status}`)
     },
   }

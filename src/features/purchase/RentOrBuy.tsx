@@ -113,7 +113,8 @@ export default function RentOrBuy({ preview, labels, freetimeNext = null, shopHr
       return
     }
     setBusy(false)
-    if (res.code === 'ADULT_ONLY_CONTENTS') document.dispatchEvent(new CustomEvent('age:required', { detail: { returnTo: location.pathname } }))
+    if (res.code === 'ADULT_ONLY_CONTENTS')
+      document.dispatchEvent(new CustomEvent('age:required', { detail: { returnTo: location.pathname } }))
     setOutcome({ tone: 'error', text: res.message ?? labels.failed, at, shop: res.code === 'COIN_INSUFFICIENT' })
   }
 
@@ -166,7 +167,9 @@ export default function RentOrBuy({ preview, labels, freetimeNext = null, shopHr
             {kinds.map((k) => (
               <label key={k} className="rob-choice">
                 <input type="radio" name="rob-kind" value={k} checked={kind === k} onChange={() => setKind(k)} />
-                {k === 'RENT' ? fill(labels.rent, { coins: coins(preview.offers[k].single!.coins) }) : pluralText(labels.buy, preview.offers[k].single!.coins)}
+                {k === 'RENT'
+                  ? fill(labels.rent, { coins: coins(preview.offers[k].single!.coins) })
+                  : pluralText(labels.buy, preview.offers[k].single!.coins)}
               </label>
             ))}
           </fieldset>
@@ -178,7 +181,13 @@ export default function RentOrBuy({ preview, labels, freetimeNext = null, shopHr
                 {pluralText(labels.single, offers.single!.coins)}
               </label>
               <label className="rob-choice">
-                <input type="radio" name="rob-scope" value="REMAINING" checked={scope === 'REMAINING'} onChange={() => setScope('REMAINING')} />
+                <input
+                  type="radio"
+                  name="rob-scope"
+                  value="REMAINING"
+                  checked={scope === 'REMAINING'}
+                  onChange={() => setScope('REMAINING')}
+                />
                 {pluralText(labels.remaining, offers.remaining.episodeIds.length, { coins: coins(offers.remaining.coins) })}
               </label>
             </fieldset>
@@ -207,7 +216,9 @@ export default function RentOrBuy({ preview, labels, freetimeNext = null, shopHr
           {freetimeNote}
         </p>
       )}
-      <p role="status" className="rob-ok">{outcome?.tone === 'ok' ? outcome.text : ''}</p>
+      <p role="status" className="rob-ok">
+        {outcome?.tone === 'ok' ? outcome.text : ''}
+      </p>
     </div>
   )
 }

@@ -4,7 +4,13 @@ import { currentTicket } from '../freetime/freetime.ts'
 import type { Lot } from '../wallet/wallet.ts'
 
 const now = new Date('2026-11-22T12:00:00.000Z')
-const eps: PreviewEpisode[] = Array.from({ length: 10 }, (_, i) => ({ id: 100 + i, no: i + 1, isFree: i < 2, priceRent: 3, priceBuy: i === 9 ? null : 5 }))
+const eps: PreviewEpisode[] = Array.from({ length: 10 }, (_, i) => ({
+  id: 100 + i,
+  no: i + 1,
+  isFree: i < 2,
+  priceRent: 3,
+  priceBuy: i === 9 ? null : 5,
+}))
 const lots: Lot[] = [
   { id: 1, type: 'COIN', remaining: 50, expiresAt: null },
   { id: 2, type: 'BONUS', remaining: 4, expiresAt: '2026-12-01T00:00:00.000Z' },
@@ -19,7 +25,11 @@ describe('purchasePreview', () => {
     expect(p.balance).toEqual({ total: 56, bonus: 4, freeCoin: 2, coin: 50 })
     expect(p.offers.RENT.single).toMatchObject({ coins: 3, uses: [{ type: 'BONUS', amount: 3 }], affordable: true })
     expect(p.offers.RENT.remaining).toMatchObject({ episodeIds: [105, 106, 107, 108, 109], coins: 15 })
-    expect(p.offers.RENT.remaining!.uses).toEqual([{ type: 'BONUS', amount: 4 }, { type: 'FREE_COIN', amount: 2 }, { type: 'COIN', amount: 9 }])
+    expect(p.offers.RENT.remaining!.uses).toEqual([
+      { type: 'BONUS', amount: 4 },
+      { type: 'FREE_COIN', amount: 2 },
+      { type: 'COIN', amount: 9 },
+    ])
     // episode 10 is not for sale: buying "remaining" stops short of it
     expect(p.offers.POSSESSION.remaining).toMatchObject({ episodeIds: [105, 106, 107, 108], coins: 20 })
   })
@@ -53,7 +63,11 @@ describe('purchasePreview', () => {
 
   it('coinUses is null when the coins do not suffice', () => {
     expect(coinUses(lots, [{ episodeId: 1, seriesId: 1, price: 57 }], now)).toBeNull()
-    expect(coinUses(lots, [{ episodeId: 1, seriesId: 1, price: 56 }], now)).toEqual([{ type: 'BONUS', amount: 4 }, { type: 'FREE_COIN', amount: 2 }, { type: 'COIN', amount: 50 }])
+    expect(coinUses(lots, [{ episodeId: 1, seriesId: 1, price: 56 }], now)).toEqual([
+      { type: 'BONUS', amount: 4 },
+      { type: 'FREE_COIN', amount: 2 },
+      { type: 'COIN', amount: 50 },
+    ])
   })
 })
 

@@ -104,7 +104,15 @@ export function purchasePreview(
     const items = list.map((e) => ({ episodeId: e.id, seriesId: 0, price: sellable(e, kind)! }))
     const coins = items.reduce((s, i) => s + i.price, 0)
     const uses = coinUses(lots, items, now)
-    return { kind, scope, episodeIds: list.map((e) => e.id), coins, uses: uses ?? [], affordable: uses !== null, shortBy: uses ? 0 : Math.max(0, coins - balance.total) }
+    return {
+      kind,
+      scope,
+      episodeIds: list.map((e) => e.id),
+      coins,
+      uses: uses ?? [],
+      affordable: uses !== null,
+      shortBy: uses ? 0 : Math.max(0, coins - balance.total),
+    }
   }
   const later = [...episodes].filter((e) => e.no >= target.no).sort((a, b) => a.no - b.no)
   const offersOf = (kind: PurchaseKind) => {
@@ -115,7 +123,12 @@ export function purchasePreview(
   }
   const freetime: PreviewFreetime | null =
     wuf && !target.isFree
-      ? { hours: wuf.hours, unlockHours: WUF_UNLOCK_HOURS, available: wuf.ticket.available && held === null, nextTicketAt: wuf.ticket.availableAt }
+      ? {
+          hours: wuf.hours,
+          unlockHours: WUF_UNLOCK_HOURS,
+          available: wuf.ticket.available && held === null,
+          nextTicketAt: wuf.ticket.availableAt,
+        }
       : null
   return {
     episodeId: target.id,

@@ -105,12 +105,16 @@ export async function purchaseEpisodes(db: Db, input: PurchaseInput, now = new D
         sql: `SELECT episode_id AS episodeId, kind, expires_at AS expiresAt FROM ownerships WHERE user_id = ? AND episode_id IN (SELECT value FROM json_each(?))`,
         params: [userId, ids],
       },
-      { sql: `SELECT id, type, remaining, expires_at AS expiresAt, source FROM coin_lots WHERE user_id = ? AND remaining > 0`, params: [userId] },
+      {
+        sql: `SELECT id, type, remaining, expires_at AS expiresAt, source FROM coin_lots WHERE user_id = ? AND remaining > 0`,
+        params: [userId],
+      },
       { sql: `SELECT ${SESSION_OPEN_SQL} AS open`, params: [input.session?.sessionId ?? ''] },
     ])
     const user = firstRow<AdultRow>(userRow)
     const open = flag(firstRow<{ open: Flag }>(openRow)?.open)
-    if (input.session !== undefined && (user?.sessionVersion !== input.session.sessionVersion || !open)) throw new AppError('NEED_TO_REFRESH')
+    if (input.session !== undefined && (user?.sessionVersion !== input.session.sessionVersion || !open))
+      throw new AppError('NEED_TO_REFRESH')
     if (keyRow!.results.length > 0) throw new IdempotencyKeyTaken()
     const adult = adultNow(user, input.ageRules, now)
     if (adult === null) throw new AppError('NOT_LOGIN_USER')
@@ -128,7 +132,16 @@ export async function purchaseEpisodes(db: Db, input: PurchaseInput, now = new D
       statements.push({
         sql: `INSERT INTO purchases (user_id, series_id, episode_id, type, coins, idempotency_key, created_at)
               VALUES (?, ?, ?, ?, CASE WHEN ${HELD_SQL} THEN -1 ELSE ? END, ?, ?)`,
-        params: [userId, item.seriesId, item.episodeId, request.kind, ...heldParams(userId, item.episodeId, nowIso), item.price, claim.key, nowIso],
+        params: [
+          userId,
+          item.seriesId,
+          item.episodeId,
+          request.kind,
+          ...heldParams(userId, item.episodeId, nowIso),
+          item.price,
+          claim.key,
+          nowIso,
+        ],
       })
       if (request.kind === 'RENT') {
         statements.push({
@@ -152,7 +165,20 @@ export async function purchaseEpisodes(db: Db, input: PurchaseInput, now = new D
             sql: `INSERT INTO coin_ledger (user_id, kind, lot_id, type, source, amount, product_kind, series_id, episode_id, purchase_id, idempotency_key, created_at)
                   VALUES (?, 'USE', ?, ?, ?, CASE WHEN changes() = 1 THEN ? ELSE 0 END, 'EPISODE', ?, ?,
                           (SELECT purchase_id FROM ownerships WHERE user_id = ? AND episode_id = ? AND kind = ?), ?, ?)`,
-            params: [userId, step.lotId, lot.type satisfies CoinType, lot.source, -step.take, item.seriesId, item.episodeId, userId, item.episodeId, request.kind, claim.key, nowIso],
+            params: [
+              userId,
+              step.lotId,
+              lot.type satisfies CoinType,
+              lot.source,
+              -step.take,
+              item.seriesId,
+              item.episodeId,
+              userId,
+              item.episodeId,
+              request.kind,
+              claim.key,
+              nowIso,
+            ],
           },
         )
       }
@@ -188,7 +214,13 @@ type PreviewTarget = Cols<'episodes', 'series_id'> & Cols<'series', 'is_adult' |
  * (rules: `purchasePreview`). One D1 batch. NOT_FOUND_EPISODE for an unknown or unpublished episode,
  * ADULT_ONLY_CONTENTS for an adult series and a reader who is not a confirmed adult.
  */
-export async function previewPurchase(db: Db, userId: number, episodeId: number, ageRules: Pick<AgeEdition, 'krAdultAuth' | 'adultNeedsBirthDate' | 'notLoggedInAdultCookie'>, now = new Date()): Promise<PurchasePreview> {
+export async function previewPurchase(
+  db: Db,
+  userId: number,
+  episodeId: number,
+  ageRules: Pick<AgeEdition, 'krAdultAuth' | 'adultNeedsBirthDate' | 'notLoggedInAdultCookie'>,
+  now = new Date(),
+): Promise<PurchasePreview> {
   const nowIso = now.toISOString()
   const series = `(SELECT series_id FROM episodes WHERE id = ?)`
   const [targetRes, userRes, episodesRes, holdingsRes, lotsRes, wufRes] = await db.batch([
@@ -203,7 +235,10 @@ export async function previewPurchase(db: Db, userId: number, episodeId: number,
              WHERE series_id = ${series} AND published_at <= ? ORDER BY no LIMIT 2000`,
       params: [episodeId, nowIso],
     },
-    { sql: `SELECT episode_id AS episodeId, kind, expires_at AS expiresAt FROM ownerships WHERE user_id = ? AND series_id = ${series}`, params: [userId, episodeId] },
+    {
+      sql: `SELECT episode_id AS episodeId, kind, expires_at AS expiresAt FROM ownerships WHERE user_id = ? AND series_id = ${series}`,
+      params: [userId, episodeId],
+    },
     { sql: `SELECT id, type, remaining, expires_at AS expiresAt FROM coin_lots WHERE user_id = ? AND remaining > 0`, params: [userId] },
     { sql: `SELECT max(used_at) AS lastUsedAt FROM wuf_tickets WHERE user_id = ? AND series_id = ${series}`, params: [userId, episodeId] },
   ])
@@ -212,7 +247,10 @@ export async function previewPurchase(db: Db, userId: number, episodeId: number,
   const adult = adultNow(firstRow<AdultRow>(userRes), ageRules, now)
   if (adult === null) throw new AppError('NOT_LOGIN_USER')
   if (flag(target.isAdult) && !adult) throw new AppError('ADULT_ONLY_CONTENTS')
-  const episodes = rows<Cols<'episodes', 'id' | 'no' | 'is_free' | 'price_rent' | 'price_buy'>>(episodesRes).map((e) => ({ ...e, isFree: flag(e.isFree) }))
+  const episodes = rows<Cols<'episodes', 'id' | 'no' | 'is_free' | 'price_rent' | 'price_buy'>>(episodesRes).map((e) => ({
+    ...e,
+    isFree: flag(e.isFree),
+  }))
   const wufHours = target.wufHours
   const lastUsedAt = firstRow<{ lastUsedAt: WufTicketsRow['used_at'] }>(wufRes)?.lastUsedAt ?? null
   const wuf = wufHours === null ? null : { hours: wufHours, ticket: currentTicket(wufHours, lastUsedAt, now) }

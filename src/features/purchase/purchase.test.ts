@@ -1,11 +1,27 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { planSpend, type CoinType, type Lot } from '../wallet/wallet.ts'
-import { checkSale, planPurchase, PurchaseRequest, rentalEnd, MAX_EPISODES_PER_PURCHASE, type Holding, type SaleEpisode } from './purchase.ts'
+import {
+  checkSale,
+  planPurchase,
+  PurchaseRequest,
+  rentalEnd,
+  MAX_EPISODES_PER_PURCHASE,
+  type Holding,
+  type SaleEpisode,
+} from './purchase.ts'
 
 const NOW = new Date('2026-11-22T10:00:00.000Z')
 const inHours = (h: number) => new Date(NOW.getTime() + h * 3_600_000).toISOString()
-const ep = (id: number, over: Partial<SaleEpisode> = {}): SaleEpisode => ({ id, seriesId: 1, isFree: false, priceRent: 2, priceBuy: 4, isAdult: false, ...over })
+const ep = (id: number, over: Partial<SaleEpisode> = {}): SaleEpisode => ({
+  id,
+  seriesId: 1,
+  isFree: false,
+  priceRent: 2,
+  priceBuy: 4,
+  isAdult: false,
+  ...over,
+})
 const adult = { isAdult: true }
 const minor = { isAdult: false }
 
@@ -20,14 +36,22 @@ describe('PurchaseRequest (docs/API.md POST /purchase body)', () => {
       { episodeIds: Array.from({ length: MAX_EPISODES_PER_PURCHASE + 1 }, (_, i) => i + 1), kind: 'RENT' },
       { episodeIds: [1], kind: 'PERMANENT' },
       { episodeIds: ['1'], kind: 'RENT' },
-    ]) expect(PurchaseRequest.safeParse(bad).success).toBe(false)
+    ])
+      expect(PurchaseRequest.safeParse(bad).success).toBe(false)
   })
 })
 
 describe('checkSale (spec §4, §8 Purchase errors)', () => {
   it('prices each episode by the kind asked for', () => {
     const r = checkSale({ episodeIds: [2, 1], kind: 'RENT' }, [ep(1), ep(2, { priceRent: 3 })], [], minor, NOW)
-    expect(r).toEqual({ ok: true, items: [{ episodeId: 2, seriesId: 1, price: 3 }, { episodeId: 1, seriesId: 1, price: 2 }], total: 5 })
+    expect(r).toEqual({
+      ok: true,
+      items: [
+        { episodeId: 2, seriesId: 1, price: 3 },
+        { episodeId: 1, seriesId: 1, price: 2 },
+      ],
+      total: 5,
+    })
     expect(checkSale({ episodeIds: [1], kind: 'POSSESSION' }, [ep(1)], [], minor, NOW)).toMatchObject({ ok: true, total: 4 })
   })
 
@@ -58,8 +82,16 @@ describe('checkSale (spec §4, §8 Purchase errors)', () => {
 
   it('does not depend on the order of the ids: a missing episode wins over an adult one', () => {
     const episodes = [ep(1, { isAdult: true })]
-    expect(checkSale({ episodeIds: [1, 2], kind: 'RENT' }, episodes, [], minor, NOW)).toMatchObject({ ok: false, code: 'NOT_FOUND_EPISODE', episodeId: 2 })
-    expect(checkSale({ episodeIds: [2, 1], kind: 'RENT' }, episodes, [], minor, NOW)).toMatchObject({ ok: false, code: 'NOT_FOUND_EPISODE', episodeId: 2 })
+    expect(checkSale({ episodeIds: [1, 2], kind: 'RENT' }, episodes, [], minor, NOW)).toMatchObject({
+      ok: false,
+      code: 'NOT_FOUND_EPISODE',
+      episodeId: 2,
+    })
+    expect(checkSale({ episodeIds: [2, 1], kind: 'RENT' }, episodes, [], minor, NOW)).toMatchObject({
+      ok: false,
+      code: 'NOT_FOUND_EPISODE',
+      episodeId: 2,
+    })
   })
 })
 
@@ -72,19 +104,23 @@ describe('planPurchase (spec §4 spend order per episode)', () => {
 
   it('draws for all items together exactly what one spend of the total would', () => {
     fc.assert(
-      fc.property(fc.array(lotArb, { maxLength: 8 }), fc.array(fc.integer({ min: 0, max: 12 }), { minLength: 1, maxLength: 10 }), (raw, prices) => {
-        const lots: Lot[] = raw.map((l, i) => ({ ...l, id: i + 1 }))
-        const items = prices.map((price, i) => ({ episodeId: i + 1, seriesId: 1, price }))
-        const total = prices.reduce((a, b) => a + b, 0)
-        const plan = planPurchase(lots, items, NOW)
-        const once = planSpend(lots, total, NOW)
-        expect(plan === null).toBe(once === null)
-        if (!plan || !once) return
-        const merged = new Map<number, number>()
-        for (const p of plan) for (const s of p.steps) merged.set(s.lotId, (merged.get(s.lotId) ?? 0) + s.take)
-        expect(Object.fromEntries(merged)).toEqual(Object.fromEntries(once.map((s) => [s.lotId, s.take])))
-        plan.forEach((p, i) => expect(p.steps.reduce((s, x) => s + x.take, 0)).toBe(prices[i]))
-      }),
+      fc.property(
+        fc.array(lotArb, { maxLength: 8 }),
+        fc.array(fc.integer({ min: 0, max: 12 }), { minLength: 1, maxLength: 10 }),
+        (raw, prices) => {
+          const lots: Lot[] = raw.map((l, i) => ({ ...l, id: i + 1 }))
+          const items = prices.map((price, i) => ({ episodeId: i + 1, seriesId: 1, price }))
+          const total = prices.reduce((a, b) => a + b, 0)
+          const plan = planPurchase(lots, items, NOW)
+          const once = planSpend(lots, total, NOW)
+          expect(plan === null).toBe(once === null)
+          if (!plan || !once) return
+          const merged = new Map<number, number>()
+          for (const p of plan) for (const s of p.steps) merged.set(s.lotId, (merged.get(s.lotId) ?? 0) + s.take)
+          expect(Object.fromEntries(merged)).toEqual(Object.fromEntries(once.map((s) => [s.lotId, s.take])))
+          plan.forEach((p, i) => expect(p.steps.reduce((s, x) => s + x.take, 0)).toBe(prices[i]))
+        },
+      ),
       { numRuns: 500 },
     )
   })

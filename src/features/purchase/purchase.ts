@@ -46,7 +46,11 @@ export const FOREVER = new Set(['POSSESSION', 'ALL_POSSESSION', 'PERMANENT'])
 export const TIMED = new Set(['RENT', 'ALL_RENT', 'FREETIME'])
 
 /** What still holds at `now`: `forever` (kept), `running` (a rental or unlock with time left) or null. */
-export function holdingState(holdings: readonly Holding[], episodeId: number, now: Date): { state: 'forever' | 'running'; kind: string; expiresAt: string | null } | null {
+export function holdingState(
+  holdings: readonly Holding[],
+  episodeId: number,
+  now: Date,
+): { state: 'forever' | 'running'; kind: string; expiresAt: string | null } | null {
   const t = now.getTime()
   const mine = holdings.filter((h) => h.episodeId === episodeId)
   const kept = mine.find((h) => FOREVER.has(h.kind) && (h.expiresAt === null || Date.parse(h.expiresAt) > t))
@@ -98,13 +102,23 @@ export function checkSale(
 
   const priceOf = (e: SaleEpisode) => (e.isFree ? null : request.kind === 'RENT' ? e.priceRent : e.priceBuy)
   const unsold = wanted.find((e) => priceOf(e) === null)
-  if (unsold) return { ok: false, code: request.kind === 'RENT' ? 'UN_MATCHED_RENT_SALE_TYPE' : 'UN_MATCHED_POSSESSION_SALE_TYPE', episodeId: unsold.id }
+  if (unsold)
+    return {
+      ok: false,
+      code: request.kind === 'RENT' ? 'UN_MATCHED_RENT_SALE_TYPE' : 'UN_MATCHED_POSSESSION_SALE_TYPE',
+      episodeId: unsold.id,
+    }
 
   const held = request.episodeIds.map((episodeId) => ({ episodeId, state: holdingState(holdings, episodeId, now)?.state }))
   const owned = held.find((h) => h.state === 'forever')
   if (owned) return { ok: false, code: 'EXIST_LIBRARY', episodeId: owned.episodeId }
   const running = held.find((h) => h.state === 'running')
-  if (running) return { ok: false, code: request.kind === 'RENT' ? 'RENT_PURCHASE_IMPOSSIBLE' : 'POSSESSION_PURCHASE_IMPOSSIBLE', episodeId: running.episodeId }
+  if (running)
+    return {
+      ok: false,
+      code: request.kind === 'RENT' ? 'RENT_PURCHASE_IMPOSSIBLE' : 'POSSESSION_PURCHASE_IMPOSSIBLE',
+      episodeId: running.episodeId,
+    }
 
   const items = wanted.map((e) => ({ episodeId: e.id, seriesId: e.seriesId, price: priceOf(e)! }))
   return { ok: true, items, total: items.reduce((s, i) => s + i.price, 0) }

@@ -22,7 +22,12 @@ export type InboundMail = Pick<ForwardableEmailMessage, 'from' | 'to' | 'raw' | 
 
 export type InboundOutcome = { ok: true; qnaId: number } | { ok: false; reason: string }
 
-export async function receiveQnaReply(db: Db, edition: Pick<Edition, 'mail'>, message: InboundMail, now = new Date()): Promise<InboundOutcome> {
+export async function receiveQnaReply(
+  db: Db,
+  edition: Pick<Edition, 'mail'>,
+  message: InboundMail,
+  now = new Date(),
+): Promise<InboundOutcome> {
   const refuse = (reason: string): InboundOutcome => {
     message.setReject(reason)
     return { ok: false, reason }
@@ -36,7 +41,12 @@ export async function receiveQnaReply(db: Db, edition: Pick<Edition, 'mail'>, me
   if (!question?.email || normaliseEmail(question.email) !== sender) return refuse('unknown address')
   let parsed: Awaited<ReturnType<typeof PostalMime.parse>>
   try {
-    parsed = await PostalMime.parse(message.raw, { attachmentEncoding: 'arraybuffer', maxNestingDepth: 20, maxHeadersSize: 64 * 1024, maxRfc822NestingDepth: 0 })
+    parsed = await PostalMime.parse(message.raw, {
+      attachmentEncoding: 'arraybuffer',
+      maxNestingDepth: 20,
+      maxHeadersSize: 64 * 1024,
+      maxRfc822NestingDepth: 0,
+    })
   } catch {
     return refuse('message could not be read')
   }
@@ -58,5 +68,10 @@ function htmlToText(html: string): string {
     .replace(/<blockquote[\s\S]*$/i, '')
     .replace(/<br\s*\/?>|<\/p>|<\/div>/gi, '\n')
     .replace(/<[^>]+>/g, '')
-    .replace(/&nbsp;/g, ' ').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&')
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&')
 }

@@ -8,11 +8,27 @@ import type { Db } from '../../lib/server/db.ts'
 import type { QnasRow } from '../../lib/server/db-types.ts'
 import type { Translate } from '../../lib/i18n/i18n.ts'
 import { messageProvider } from '../account/messaging.server.ts'
-import { checkImages, DAILY_QNA_LIMIT, dayStart, IMAGE_TYPES, QNA_PAGE_SIZE, type ImageExt, type QnaCategory, type QnaInput, type QnaStatus } from './qna.ts'
+import {
+  checkImages,
+  DAILY_QNA_LIMIT,
+  dayStart,
+  IMAGE_TYPES,
+  QNA_PAGE_SIZE,
+  type ImageExt,
+  type QnaCategory,
+  type QnaInput,
+  type QnaStatus,
+} from './qna.ts'
 
 export type QnaView = {
-  id: number; category: QnaCategory; title: string; text: string; status: QnaStatus
-  answer: string | null; answeredAt: string | null; createdAt: string
+  id: number
+  category: QnaCategory
+  title: string
+  text: string
+  status: QnaStatus
+  answer: string | null
+  answeredAt: string | null
+  createdAt: string
   /** Number of attached images, served to the author by GET /api/v1/qna/{id}/image/{n} (n from 1). */
   images: number
   /** The reader's replies by mail to the answer (qna-mail.server.ts), oldest first. */
@@ -20,9 +36,19 @@ export type QnaView = {
 }
 
 /** A question's row; its category (free text in the table) is one of QnaCategory: QnaInput checks it before it is saved. */
-type Row = Pick<QnasRow, 'id' | 'title' | 'body' | 'status' | 'answer' | 'answered_at' | 'created_at' | 'images'> & { category: QnaCategory; replies?: string }
+type Row = Pick<QnasRow, 'id' | 'title' | 'body' | 'status' | 'answer' | 'answered_at' | 'created_at' | 'images'> & {
+  category: QnaCategory
+  replies?: string
+}
 const toView = (r: Row): QnaView => ({
-  id: r.id, category: r.category, title: r.title, text: r.body, status: r.status, answer: r.answer, answeredAt: r.answered_at, createdAt: r.created_at,
+  id: r.id,
+  category: r.category,
+  title: r.title,
+  text: r.body,
+  status: r.status,
+  answer: r.answer,
+  answeredAt: r.answered_at,
+  createdAt: r.created_at,
   images: (JSON.parse(r.images || '[]') as unknown[]).length,
   replies: JSON.parse(r.replies || '[]') as QnaView['replies'],
 })
@@ -36,32 +62,53 @@ export type Upload = { size: number; bytes: Uint8Array }
  * has an address).
  */
 export async function submitQna(
-  db: Db, userId: number, input: QnaInput, ctx: { timeZone: string; t: Translate; siteUrl: string; media?: R2Bucket }, now = new Date(), uploads: Upload[] = [],
+  db: Db,
+  userId: number,
+  input: QnaInput,
+  ctx: { timeZone: string; t: Translate; siteUrl: string; media?: R2Bucket },
+  now = new Date(),
+  uploads: Upload[] = [],
 ): Promise<QnaView> {
   // Spec §5 images: checked first; stored before the row, removed again if the daily limit refuses it.
   const checked = checkImages(uploads)
   if (!checked.ok || (checked.kinds.length > 0 && !ctx.media)) throw new AppError('INVALID_PARAMETER', { fields: 'images' })
   const real = uploads.filter((u) => u.size > 0)
   const keys = checked.kinds.map((ext) => `${PRIVATE_MEDIA_PREFIX}qna/${userId}/${crypto.randomUUID()}.${ext}`)
-  await Promise.all(keys.map((key, i) => ctx.media!.put(key, real[i]!.bytes, { httpMetadata: { contentType: IMAGE_TYPES[key.split('.').pop() as ImageExt] } })))
+  await Promise.all(
+    keys.map((key, i) =>
+      ctx.media!.put(key, real[i]!.bytes, { httpMetadata: { contentType: IMAGE_TYPES[key.split('.').pop() as ImageExt] } }),
+    ),
+  )
   const row = await db.first<Row & Pick<QnasRow, 'email'>>(
     `INSERT INTO qnas (user_id, category, title, body, email, images, created_at)
      SELECT ?1, ?2, ?3, ?4, u.email, ?8, ?5 FROM users u
      WHERE u.id = ?1 AND (SELECT count(*) FROM qnas WHERE user_id = ?1 AND created_at >= ?6) < ?7
      RETURNING id, category, title, body, status, answer, answered_at, created_at, images, email`,
-    userId, input.category, input.title, input.text, now.toISOString(), dayStart(ctx.timeZone, now).toISOString(), DAILY_QNA_LIMIT, JSON.stringify(keys),
+    userId,
+    input.category,
+    input.title,
+    input.text,
+    now.toISOString(),
+    dayStart(ctx.timeZone, now).toISOString(),
+    DAILY_QNA_LIMIT,
+    JSON.stringify(keys),
   )
   if (!row) {
     if (keys.length) await ctx.media!.delete(keys)
     throw new AppError('LIMIT_QNA_COUNT')
   }
   if (row.email) {
-    await messageProvider(db).send({
-      channel: 'MAIL', recipient: row.email, template: 'qna-received',
-      subject: ctx.t('community.qna.mail.received.subject'),
-      body: ctx.t('community.qna.mail.received.body', { title: row.title, url: new URL('/qna', ctx.siteUrl).toString() }),
-      meta: { qnaId: row.id },
-    }, now)
+    await messageProvider(db).send(
+      {
+        channel: 'MAIL',
+        recipient: row.email,
+        template: 'qna-received',
+        subject: ctx.t('community.qna.mail.received.subject'),
+        body: ctx.t('community.qna.mail.received.body', { title: row.title, url: new URL('/qna', ctx.siteUrl).toString() }),
+        meta: { qnaId: row.id },
+      },
+      now,
+    )
   }
   return toView(row)
 }
@@ -72,7 +119,8 @@ export async function myQnas(db: Db, userId: number, before: number | null): Pro
     `SELECT id, category, title, body, status, answer, answered_at, created_at, images,
             (SELECT json_group_array(json_object('text', body, 'createdAt', created_at)) FROM (SELECT body, created_at FROM qna_replies WHERE qna_id = qnas.id ORDER BY id)) AS replies
        FROM qnas WHERE user_id = ? AND id < ? ORDER BY id DESC LIMIT ${QNA_PAGE_SIZE + 1}`,
-    userId, before ?? 2_147_483_647,
+    userId,
+    before ?? 2_147_483_647,
   )
   const page = rows.slice(0, QNA_PAGE_SIZE)
   return { items: page.map(toView), nextCursor: rows.length > QNA_PAGE_SIZE ? String(page.at(-1)!.id) : null }
@@ -82,19 +130,32 @@ export async function myQnas(db: Db, userId: number, before: number | null): Pro
  * Support answers a question (operator tooling and the demo seed; no admin role in the product, spec §6):
  * status COMPLETED, and the answer goes to the reader by mail (also shown on /qna). NOT_EXIST if unknown or answered.
  */
-export async function answerQna(db: Db, id: number, answer: string, ctx: { t: Translate; siteUrl: string }, now = new Date()): Promise<void> {
+export async function answerQna(
+  db: Db,
+  id: number,
+  answer: string,
+  ctx: { t: Translate; siteUrl: string },
+  now = new Date(),
+): Promise<void> {
   const row = await db.first<Pick<QnasRow, 'email' | 'title'>>(
     `UPDATE qnas SET status = 'COMPLETED', answer = ?2, answered_at = ?3 WHERE id = ?1 AND status = 'WAIT' RETURNING email, title`,
-    id, answer, now.toISOString(),
+    id,
+    answer,
+    now.toISOString(),
   )
   if (!row) throw new AppError('NOT_EXIST')
   if (row.email) {
-    await messageProvider(db).send({
-      channel: 'MAIL', recipient: row.email, template: 'qna-answered',
-      subject: ctx.t('community.qna.mail.answered.subject'),
-      body: ctx.t('community.qna.mail.answered.body', { title: row.title, answer, url: new URL('/qna', ctx.siteUrl).toString() }),
-      meta: { qnaId: id },
-    }, now)
+    await messageProvider(db).send(
+      {
+        channel: 'MAIL',
+        recipient: row.email,
+        template: 'qna-answered',
+        subject: ctx.t('community.qna.mail.answered.subject'),
+        body: ctx.t('community.qna.mail.answered.body', { title: row.title, answer, url: new URL('/qna', ctx.siteUrl).toString() }),
+        meta: { qnaId: id },
+      },
+      now,
+    )
   }
 }
 

@@ -25,7 +25,12 @@ export function cleanText(raw: string): string {
     .trim()
 }
 
-const text = (max: number) => z.string().max(max * 2).transform(cleanText).pipe(z.string().min(1).max(max))
+const text = (max: number) =>
+  z
+    .string()
+    .max(max * 2)
+    .transform(cleanText)
+    .pipe(z.string().min(1).max(max))
 
 export const QnaBody = z.object({
   category: z.enum(QNA_CATEGORIES),
@@ -36,7 +41,16 @@ export type QnaInput = z.infer<typeof QnaBody>
 
 /** UTC instant of the start of `now`'s calendar day in `timeZone` (the daily limit resets then). */
 export function dayStart(timeZone: string, now: Date = new Date()): Date {
-  const parts = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).formatToParts(now)
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(now)
   const p = (type: string) => Number(parts.find((x) => x.type === type)?.value ?? 0)
   const elapsedMs = ((p('hour') * 60 + p('minute')) * 60 + p('second')) * 1000 + now.getUTCMilliseconds()
   return new Date(now.getTime() - elapsedMs)

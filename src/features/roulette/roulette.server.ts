@@ -14,18 +14,44 @@ import type { IdempotencyClaim } from '../wallet/idempotency.ts'
 import { IdempotencyKeyTaken, isKeyTaken, storedData, storeResponseStatement } from '../wallet/idempotency.server.ts'
 import { COIN_SUMMARY_SQL, coinOf, coinSummaryParams } from '../wallet/wallet.server.ts'
 import type { CoinSummary } from '../wallet/wallet.ts'
-import { drawPrize, freeSlots, localDay, parseRouletteConfig, prizeGrant, randomUnit, type PrizeType, type RouletteConfig } from './roulette.ts'
+import {
+  drawPrize,
+  freeSlots,
+  localDay,
+  parseRouletteConfig,
+  prizeGrant,
+  randomUnit,
+  type PrizeType,
+  type RouletteConfig,
+} from './roulette.ts'
 import { DAY_MS, isoAfter } from '../../lib/time.ts'
 
 /** Re-reads after a concurrent spin took the same ticket or slot (each refusal is another spin's commit). */
 const SPIN_ATTEMPTS = 8
 
-type RouletteEvent = { id: number; title: string; description: string; startsAt: string; endsAt: string; restriction: 'ADULT' | 'NON_ADULT' | null }
+type RouletteEvent = {
+  id: number
+  title: string
+  description: string
+  startsAt: string
+  endsAt: string
+  restriction: 'ADULT' | 'NON_ADULT' | null
+}
 type WheelPrize = { type: PrizeType; amount: number }
 export type RouletteState = { event: RouletteEvent; prizes: WheelPrize[]; tickets: number; freeSpins: number; coin: CoinSummary | null }
-export type SpinResult = { eventId: number; entryId: number; prizeIndex: number; prize: WheelPrize; tickets: number; freeSpins: number; coin: CoinSummary }
+export type SpinResult = {
+  eventId: number
+  entryId: number
+  prizeIndex: number
+  prize: WheelPrize
+  tickets: number
+  freeSpins: number
+  coin: CoinSummary
+}
 
-type EventRow = Cols<'events', 'id' | 'title' | 'description' | 'starts_at' | 'ends_at' | 'config'> & { restriction: EventsRow['adult_restriction'] }
+type EventRow = Cols<'events', 'id' | 'title' | 'description' | 'starts_at' | 'ends_at' | 'config'> & {
+  restriction: EventsRow['adult_restriction']
+}
 const EVENT_COLUMNS = `id, title, description, starts_at AS startsAt, ends_at AS endsAt, adult_restriction AS restriction, config`
 /** Unused, unexpired roulette tickets of user ? valid for event ? at instant ?. */
 const TICKETS_WHERE = `user_id = ? AND kind = 'ROULETTE' AND used_at IS NULL AND (event_id IS NULL OR event_id = ?) AND (expires_at IS NULL OR expires_at > ?)`
@@ -52,13 +78,20 @@ function wheelOf(row: EventRow | undefined): { event: RouletteEvent; config: Rou
  * What /roulette shows: the event, its wheel (types and amounts; weights stay on the server), the reader's
  * tickets and free spins left today, and the balance. NOT_FOUND_EVENT for a missing or non-roulette event.
  */
-export async function rouletteState(db: Db, input: { userId: number | null; eventId: number; timeZone: string }, now = new Date()): Promise<RouletteState> {
+export async function rouletteState(
+  db: Db,
+  input: { userId: number | null; eventId: number; timeZone: string },
+  now = new Date(),
+): Promise<RouletteState> {
   const { userId, eventId } = input
   const nowIso = now.toISOString()
   const [eventRes, ticketRes, freeRes] = await db.batch([
     { sql: `SELECT ${EVENT_COLUMNS} FROM events WHERE id = ? AND kind = 'ROULETTE' AND is_active = 1`, params: [eventId] },
     { sql: `SELECT count(*) AS n FROM event_tickets WHERE ${TICKETS_WHERE}`, params: [userId ?? 0, eventId, nowIso] },
-    { sql: `SELECT count(*) AS n FROM event_entries WHERE event_id = ? AND user_id = ? AND free_slot LIKE ?`, params: [eventId, userId ?? 0, `${localDay(now, input.timeZone)}#%`] },
+    {
+      sql: `SELECT count(*) AS n FROM event_entries WHERE event_id = ? AND user_id = ? AND free_slot LIKE ?`,
+      params: [eventId, userId ?? 0, `${localDay(now, input.timeZone)}#%`],
+    },
   ])
   const wheel = wheelOf(firstRow<EventRow>(eventRes))
   if (!wheel) throw new AppError('NOT_FOUND_EVENT')
@@ -93,8 +126,14 @@ export async function spinRoulette(
     const [keyRes, eventRes, ticketRes, slotRes] = await db.batch([
       { sql: `SELECT 1 AS taken FROM idempotency_keys WHERE user_id = ? AND key = ?`, params: [userId, claim.key] },
       { sql: `SELECT ${EVENT_COLUMNS} FROM events WHERE id = ? AND kind = 'ROULETTE'`, params: [eventId] },
-      { sql: `SELECT id FROM event_tickets WHERE ${TICKETS_WHERE} ORDER BY expires_at IS NULL, expires_at, id LIMIT 1`, params: [userId, eventId, nowIso] },
-      { sql: `SELECT free_slot AS slot FROM event_entries WHERE event_id = ? AND user_id = ? AND free_slot LIKE ?`, params: [eventId, userId, `${day}#%`] },
+      {
+        sql: `SELECT id FROM event_tickets WHERE ${TICKETS_WHERE} ORDER BY expires_at IS NULL, expires_at, id LIMIT 1`,
+        params: [userId, eventId, nowIso],
+      },
+      {
+        sql: `SELECT free_slot AS slot FROM event_entries WHERE event_id = ? AND user_id = ? AND free_slot LIKE ?`,
+        params: [eventId, userId, `${day}#%`],
+      },
     ])
     if (keyRes!.results.length > 0) throw new IdempotencyKeyTaken()
     const wheel = wheelOf(firstRow<EventRow>(eventRes))
@@ -110,7 +149,8 @@ export async function spinRoulette(
     const grant = prizeGrant(prize)
     const expiresAt = grant && wheel.config.prizeExpiresDays ? isoAfter(now, wheel.config.prizeExpiresDays * DAY_MS) : null
     const statements: { sql: string; params: unknown[] }[] = []
-    if (ticketId !== null) statements.push({ sql: `UPDATE event_tickets SET used_at = ? WHERE id = ? AND used_at IS NULL`, params: [nowIso, ticketId] })
+    if (ticketId !== null)
+      statements.push({ sql: `UPDATE event_tickets SET used_at = ? WHERE id = ? AND used_at IS NULL`, params: [nowIso, ticketId] })
     statements.push({
       // A ticket used meanwhile already has its entry: UNIQUE (ticket_id) fails this batch as a whole.
       sql: `INSERT INTO event_entries (event_id, user_id, ticket_id, free_slot, prize_type, prize_amount, result, created_at) VALUES (?, ?, ?, ?, ?, ?, json(?), ?)`,
@@ -137,9 +177,19 @@ export async function spinRoulette(
         'coin', json(${COIN_SUMMARY_SQL})))`
     statements.push(
       storeResponseStatement(claim, 200, body, [
-        eventId, eventId, userId, prizeIndex, prize.type, prize.amount,
-        userId, eventId, nowIso,
-        wheel.config.dailyFreeTickets, eventId, userId, `${day}#%`,
+        eventId,
+        eventId,
+        userId,
+        prizeIndex,
+        prize.type,
+        prize.amount,
+        userId,
+        eventId,
+        nowIso,
+        wheel.config.dailyFreeTickets,
+        eventId,
+        userId,
+        `${day}#%`,
         ...coinSummaryParams(userId, nowIso),
       ]),
     )

@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { drawPrize, freeSlots, landingRotation, localDay, parseRouletteConfig, prizeGrant, SpinRequest, wheelSlices } from './roulette.ts'
 
-const weights = fc.array(fc.integer({ min: 1, max: 1000 }).map((weight) => ({ weight })), { minLength: 1, maxLength: 24 })
+const weights = fc.array(
+  fc.integer({ min: 1, max: 1000 }).map((weight) => ({ weight })),
+  { minLength: 1, maxLength: 24 },
+)
 
 describe('drawPrize', () => {
   it('never answers a slice that is not on the wheel', () => {
@@ -40,13 +43,49 @@ describe('drawPrize', () => {
 
 describe('roulette config', () => {
   it('parses the seed wheel and refuses broken ones', () => {
-    const ok = parseRouletteConfig(JSON.stringify({ dailyFreeTickets: 1, prizes: [{ type: 'BONUS', amount: 1, weight: 3 }, { type: 'NONE', amount: 0, weight: 1 }], prizeExpiresDays: 30 }))
+    const ok = parseRouletteConfig(
+      JSON.stringify({
+        dailyFreeTickets: 1,
+        prizes: [
+          { type: 'BONUS', amount: 1, weight: 3 },
+          { type: 'NONE', amount: 0, weight: 1 },
+        ],
+        prizeExpiresDays: 30,
+      }),
+    )
     expect(ok?.prizes).toHaveLength(2)
     expect(parseRouletteConfig('{')).toBeNull()
     expect(parseRouletteConfig('{}')).toBeNull()
-    expect(parseRouletteConfig(JSON.stringify({ prizes: [{ type: 'BONUS', amount: 0, weight: 1 }, { type: 'NONE', amount: 0, weight: 1 }] }))).toBeNull()
-    expect(parseRouletteConfig(JSON.stringify({ prizes: [{ type: 'BONUS', amount: 1, weight: 0 }, { type: 'NONE', amount: 0, weight: 1 }] }))).toBeNull()
-    expect(parseRouletteConfig(JSON.stringify({ prizes: [{ type: 'BONUS', amount: 1, weight: 1 }, { type: 'NONE', amount: 0, weight: 1 }] }))?.dailyFreeTickets).toBe(0)
+    expect(
+      parseRouletteConfig(
+        JSON.stringify({
+          prizes: [
+            { type: 'BONUS', amount: 0, weight: 1 },
+            { type: 'NONE', amount: 0, weight: 1 },
+          ],
+        }),
+      ),
+    ).toBeNull()
+    expect(
+      parseRouletteConfig(
+        JSON.stringify({
+          prizes: [
+            { type: 'BONUS', amount: 1, weight: 0 },
+            { type: 'NONE', amount: 0, weight: 1 },
+          ],
+        }),
+      ),
+    ).toBeNull()
+    expect(
+      parseRouletteConfig(
+        JSON.stringify({
+          prizes: [
+            { type: 'BONUS', amount: 1, weight: 1 },
+            { type: 'NONE', amount: 0, weight: 1 },
+          ],
+        }),
+      )?.dailyFreeTickets,
+    ).toBe(0)
   })
 
   it('grants coins for a prize, nothing for NONE', () => {
@@ -64,7 +103,8 @@ describe('roulette config', () => {
 
   it('a spin names one event by a positive integer id', () => {
     expect(SpinRequest.safeParse({ eventId: 1 }).success).toBe(true)
-    for (const bad of [{}, { eventId: 0 }, { eventId: '1' }, { eventId: 1.5 }, { eventId: 1, x: 1 }]) expect(SpinRequest.safeParse(bad).success).toBe(false)
+    for (const bad of [{}, { eventId: 0 }, { eventId: '1' }, { eventId: 1.5 }, { eventId: 1, x: 1 }])
+      expect(SpinRequest.safeParse(bad).success).toBe(false)
   })
 })
 

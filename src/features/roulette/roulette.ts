@@ -71,7 +71,15 @@ export function freeSlots(day: string, dailyFreeTickets: number): string[] {
 }
 
 /** `POST /roulette/spin` body: the event to play (the page's roulette). */
-export const SpinRequest = z.object({ eventId: z.number().int().positive().max(2 ** 31) }).strict()
+export const SpinRequest = z
+  .object({
+    eventId: z
+      .number()
+      .int()
+      .positive()
+      .max(2 ** 31),
+  })
+  .strict()
 export type SpinRequest = z.infer<typeof SpinRequest>
 
 /** What a prize grants: a lot of `type`, or nothing. */
@@ -84,13 +92,19 @@ export type WheelSlice = { path: string; labelX: number; labelY: number; angle: 
 
 /** The slices of an `n`-slice wheel of radius `r`, for the page's SVG (the pointer sits at the top). */
 export function wheelSlices(n: number, r = 96): WheelSlice[] {
-  const point = (a: number, radius: number) => [Math.sin(a) * radius, -Math.cos(a) * radius].map((v) => Math.round(v * 100) / 100) as [number, number]
+  const point = (a: number, radius: number) =>
+    [Math.sin(a) * radius, -Math.cos(a) * radius].map((v) => Math.round(v * 100) / 100) as [number, number]
   const seg = (2 * Math.PI) / n
   return Array.from({ length: n }, (_, i) => {
     const [x0, y0] = point(i * seg, r)
     const [x1, y1] = point((i + 1) * seg, r)
     const [labelX, labelY] = point((i + 0.5) * seg, r * 0.66)
-    return { path: `M0 0 L${x0} ${y0} A${r} ${r} 0 ${seg > Math.PI ? 1 : 0} 1 ${x1} ${y1} Z`, labelX, labelY, angle: Math.round(((i + 0.5) * 360) / n) }
+    return {
+      path: `M0 0 L${x0} ${y0} A${r} ${r} 0 ${seg > Math.PI ? 1 : 0} 1 ${x1} ${y1} Z`,
+      labelX,
+      labelY,
+      angle: Math.round(((i + 0.5) * 360) / n),
+    }
   })
 }
 

@@ -16,14 +16,16 @@ if (form && input && list && status) {
   let pending: AbortController | undefined
 
   const render = (items: { id: number; title: string }[]) => {
-    list.replaceChildren(...items.slice(0, 8).map((s) => {
-      const li = document.createElement('li')
-      const a = document.createElement('a')
-      a.href = `/detail/${s.id}`
-      a.textContent = s.title
-      li.appendChild(a)
-      return li
-    }))
+    list.replaceChildren(
+      ...items.slice(0, 8).map((s) => {
+        const li = document.createElement('li')
+        const a = document.createElement('a')
+        a.href = `/detail/${s.id}`
+        a.textContent = s.title
+        li.appendChild(a)
+        return li
+      }),
+    )
     list.hidden = items.length === 0
     status.textContent = pluralText(label, Math.min(items.length, 8))
   }
@@ -36,7 +38,10 @@ if (form && input && list && status) {
     timer = setTimeout(async () => {
       pending = new AbortController()
       try {
-        const res = await fetch(`/api/v1/search?${new URLSearchParams({ keyword, suggest: '1' })}`, { signal: pending.signal, headers: { accept: 'application/json' } })
+        const res = await fetch(`/api/v1/search?${new URLSearchParams({ keyword, suggest: '1' })}`, {
+          signal: pending.signal,
+          headers: { accept: 'application/json' },
+        })
         const body = (await res.json()) as { data: { items: { id: number; title: string }[] } }
         render(res.ok ? body.data.items : [])
       } catch {

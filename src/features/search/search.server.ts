@@ -7,7 +7,6 @@ import { encodeSearchCursor, MAX_SEARCH_OFFSET, TAG_LIST_SIZE, type SearchReques
 
 export type SearchPage = { items: SeriesCard[]; next: string | null }
 
-
 /**
  * One page of series matching the request's FTS5 expression (built by `resolveSearch`, never raw input),
  * best first (bm25: title weighs most, then creators, then tags). 1 query; `size + 1` rows tell whether
@@ -21,7 +20,9 @@ export async function searchSeries(db: Db, req: SearchRequest, audience: Audienc
      WHERE series_fts MATCH ? AND ${visible(audience)}
      ORDER BY bm25(series_fts, 10.0, 3.0, 2.0), s.rank_score DESC, s.id
      LIMIT ? OFFSET ?`,
-    req.match, req.size + 1, req.offset,
+    req.match,
+    req.size + 1,
+    req.offset,
   )
   const items = cards(rows.slice(0, req.size))
   const nextOffset = req.offset + req.size
@@ -38,9 +39,13 @@ export async function tagLists(db: Db, size = TAG_LIST_SIZE): Promise<TagLists> 
      UNION ALL
      SELECT * FROM (SELECT name, 'rec' AS list, search_count AS n, id FROM tags WHERE is_recommended = 1 ORDER BY search_count DESC, id LIMIT ?)
      ORDER BY list DESC, n DESC, id`,
-    size, size,
+    size,
+    size,
   )
-  return { top: rows.filter((r) => r.list === 'top').map((r) => r.name), recommended: rows.filter((r) => r.list === 'rec').map((r) => r.name) }
+  return {
+    top: rows.filter((r) => r.list === 'top').map((r) => r.name),
+    recommended: rows.filter((r) => r.list === 'rec').map((r) => r.name),
+  }
 }
 
 /**

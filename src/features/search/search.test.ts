@@ -1,8 +1,19 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import {
-  buildFtsQuery, capKeyword, checkSearchKeyword, decodeSearchCursor, encodeSearchCursor, ftsDocument, ftsMatchQuery,
-  MAX_KEYWORD_LENGTH, MAX_SEARCH_OFFSET, MAX_TERMS, resolveSearch, searchTerms, tagSearchHref,
+  buildFtsQuery,
+  capKeyword,
+  checkSearchKeyword,
+  decodeSearchCursor,
+  encodeSearchCursor,
+  ftsDocument,
+  ftsMatchQuery,
+  MAX_KEYWORD_LENGTH,
+  MAX_SEARCH_OFFSET,
+  MAX_TERMS,
+  resolveSearch,
+  searchTerms,
+  tagSearchHref,
 } from './search.ts'
 
 describe('keyword check (spec §5: empty keyword refused)', () => {
@@ -27,7 +38,7 @@ describe('keyword check (spec §5: empty keyword refused)', () => {
   })
 })
 
-describe('FTS5 query building: the user\'s words, quoted, never syntax', () => {
+describe("FTS5 query building: the user's words, quoted, never syntax", () => {
   it('quotes each word as a prefix phrase and ANDs them', () => {
     expect(buildFtsQuery('reine ombres')).toBe('"reine"* AND "ombres"*')
     expect(buildFtsQuery('Reine')).toBe('"Reine"*')
@@ -77,11 +88,15 @@ describe('search cursor and request', () => {
     expect(decodeSearchCursor(encodeSearchCursor(24))).toBe(24)
     expect(decodeSearchCursor(encodeSearchCursor(MAX_SEARCH_OFFSET))).toBe(MAX_SEARCH_OFFSET)
     expect(decodeSearchCursor(encodeSearchCursor(MAX_SEARCH_OFFSET + 1))).toBeNull()
-    for (const bad of ['', '!!', 'o24', btoa('o0'), btoa('o-1'), btoa('24'), 'A'.repeat(40)]) expect(decodeSearchCursor(bad), bad).toBeNull()
+    for (const bad of ['', '!!', 'o24', btoa('o0'), btoa('o-1'), btoa('24'), 'A'.repeat(40)])
+      expect(decodeSearchCursor(bad), bad).toBeNull()
   })
 
   it('resolves keyword and cursor into a request, or names the bad field', () => {
-    expect(resolveSearch({ keyword: ' reine ' })).toEqual({ ok: true, request: { keyword: 'reine', match: '"reine"*', offset: 0, size: 24 } })
+    expect(resolveSearch({ keyword: ' reine ' })).toEqual({
+      ok: true,
+      request: { keyword: 'reine', match: '"reine"*', offset: 0, size: 24 },
+    })
     expect(resolveSearch({ keyword: '' })).toMatchObject({ ok: false, code: 'INVALID_PARAMETER', field: 'keyword', reason: 'empty' })
     expect(resolveSearch({ keyword: 'x'.repeat(500) })).toMatchObject({ ok: false, field: 'keyword', reason: 'tooLong' })
     expect(resolveSearch({ keyword: 'reine', cursor: 'nope' })).toMatchObject({ ok: false, field: 'cursor' })

@@ -36,7 +36,11 @@ export function checkSearchKeyword(raw: string | null | undefined): KeywordCheck
 /** The page's input cap: huge input is cut to the first MAX_KEYWORD_LENGTH characters (code points), then checked. */
 export function capKeyword(raw: string): string {
   // Cut generously first so a megabyte of input never goes through normalize/regex whole.
-  const head = raw.slice(0, MAX_KEYWORD_LENGTH * 4).normalize('NFC').replace(/\s+/g, ' ').trim()
+  const head = raw
+    .slice(0, MAX_KEYWORD_LENGTH * 4)
+    .normalize('NFC')
+    .replace(/\s+/g, ' ')
+    .trim()
   return [...head].slice(0, MAX_KEYWORD_LENGTH).join('').trim()
 }
 
@@ -45,7 +49,8 @@ export function capKeyword(raw: string): string {
  * is its own token in the index and in the query, so a word inside a title ("インターン" in
  * "永遠のインターン") is found as a phrase of consecutive characters. Spec §1: jp, tw, th, kr editions.
  */
-const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\p{Script=Hangul}\u3005\u30fc]/gu
+const UNSPACED =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\p{Script=Hangul}\u3005\u30fc]/gu
 
 /**
  * Text as stored in `series_fts` (title, creators, tags): NFC, characters of unspaced scripts set apart.
@@ -110,7 +115,8 @@ export function encodeSearchCursor(offset: number): string {
 /** Raw query of `GET /api/v1/search` and the `/search` page. */
 export type SearchParams = { keyword?: string | null | undefined; cursor?: string | null | undefined }
 export type SearchRequest = { keyword: string; match: string | null; offset: number; size: number }
-export type ResolvedSearch = { ok: true; request: SearchRequest } | { ok: false; code: 'INVALID_PARAMETER'; field: 'keyword' | 'cursor'; reason?: 'empty' | 'tooLong' }
+export type ResolvedSearch =
+  { ok: true; request: SearchRequest } | { ok: false; code: 'INVALID_PARAMETER'; field: 'keyword' | 'cursor'; reason?: 'empty' | 'tooLong' }
 
 /** Checks keyword and cursor; the MATCH expression is built here, never from raw input elsewhere. */
 export function resolveSearch(params: SearchParams, size = SEARCH_PAGE_SIZE): ResolvedSearch {

@@ -10,7 +10,12 @@ import type { Token, TokenKeys } from '../auth/tokens.ts'
 export type WebSession = { accessToken: Token; refreshToken: Token }
 
 export async function sealSession(keys: TokenKeys, session: WebSession): Promise<string> {
-  return new EncryptJWT({ at: session.accessToken.value, atExp: session.accessToken.expiredAt, rt: session.refreshToken.value, rtExp: session.refreshToken.expiredAt })
+  return new EncryptJWT({
+    at: session.accessToken.value,
+    atExp: session.accessToken.expiredAt,
+    rt: session.refreshToken.value,
+    rtExp: session.refreshToken.expiredAt,
+  })
     .setProtectedHeader({ alg: 'dir', enc: 'A256GCM' })
     .setIssuedAt()
     .setExpirationTime(Math.floor(new Date(session.refreshToken.expiredAt).getTime() / 1000))
@@ -21,7 +26,11 @@ export async function sealSession(keys: TokenKeys, session: WebSession): Promise
 export async function openSession(keys: TokenKeys, value: string | undefined, now: Date = new Date()): Promise<WebSession | null> {
   if (!value || value.length > 4096) return null
   try {
-    const { payload } = await jwtDecrypt(value, keys.cookie, { keyManagementAlgorithms: ['dir'], contentEncryptionAlgorithms: ['A256GCM'], currentDate: now })
+    const { payload } = await jwtDecrypt(value, keys.cookie, {
+      keyManagementAlgorithms: ['dir'],
+      contentEncryptionAlgorithms: ['A256GCM'],
+      currentDate: now,
+    })
     const { at, atExp, rt, rtExp } = payload
     if (typeof at !== 'string' || typeof atExp !== 'string' || typeof rt !== 'string' || typeof rtExp !== 'string') return null
     return { accessToken: { value: at, expiredAt: atExp }, refreshToken: { value: rt, expiredAt: rtExp } }

@@ -21,13 +21,45 @@ describe('spec §2 login redirect', () => {
     expect(loginRedirect(url('/user/login?callback=%2Fgift'))).toBeNull()
   })
   it('protects the pages that need login and not the public ones', () => {
-    for (const p of ['/gift', '/coupon', '/library/my', '/history/charge', '/setting', '/setting/push', '/user/changePassword', '/comment/my', '/qna/register'])
+    for (const p of [
+      '/gift',
+      '/coupon',
+      '/library/my',
+      '/history/charge',
+      '/setting',
+      '/setting/push',
+      '/user/changePassword',
+      '/comment/my',
+      '/qna/register',
+    ])
       expect(isProtectedPath(p), p).toBe(true)
-    for (const p of ['/', '/home/weekly', '/detail/1', '/viewer/1', '/shop', '/my', '/search', '/notice', '/faq', '/user/login', '/user/signup', '/giftcard'])
+    for (const p of [
+      '/',
+      '/home/weekly',
+      '/detail/1',
+      '/viewer/1',
+      '/shop',
+      '/my',
+      '/search',
+      '/notice',
+      '/faq',
+      '/user/login',
+      '/user/signup',
+      '/giftcard',
+    ])
       expect(isProtectedPath(p), p).toBe(false)
   })
   it('lists the pages that skip loading the user', () => {
-    for (const p of ['/_/health', '/404', '/error', '/prepare', '/callback/login-error', '/callback/login-newuser', '/callback/logout-success', '/error/'])
+    for (const p of [
+      '/_/health',
+      '/404',
+      '/error',
+      '/prepare',
+      '/callback/login-error',
+      '/callback/login-newuser',
+      '/callback/logout-success',
+      '/error/',
+    ])
       expect(skipsUser(p), p).toBe(true)
     expect(skipsUser('/')).toBe(false)
     expect(skipsUser('/callback/login-success')).toBe(false)

@@ -22,7 +22,15 @@ const PROTECTED = [
 ]
 
 /** Spec §2: pages that skip loading the user. */
-const SKIP_USER = new Set(['/_/health', '/404', '/error', '/prepare', '/callback/login-error', '/callback/login-newuser', '/callback/logout-success'])
+const SKIP_USER = new Set([
+  '/_/health',
+  '/404',
+  '/error',
+  '/prepare',
+  '/callback/login-error',
+  '/callback/login-newuser',
+  '/callback/logout-success',
+])
 
 export function isProtectedPath(path: string): boolean {
   return PROTECTED.some((re) => re.test(path))

@@ -11,7 +11,13 @@ const AUTH_BASE_PATH = '/api/auth'
 /** NextAuth `GET providers` entry. */
 export type ProviderEntry = { id: string; name: string; type: 'credentials' | 'oauth'; signinUrl: string; callbackUrl: string }
 
-const PROVIDER_NAMES: Record<string, string> = { credentials: 'Credentials', google: 'Google', facebook: 'Facebook', twitter: 'Twitter', apple: 'Apple' }
+const PROVIDER_NAMES: Record<string, string> = {
+  credentials: 'Credentials',
+  google: 'Google',
+  facebook: 'Facebook',
+  twitter: 'Twitter',
+  apple: 'Apple',
+}
 
 /**
  * `GET providers`: credentials always, then the edition's OAuth providers (edition.loginProviders); an OAuth
@@ -19,10 +25,22 @@ const PROVIDER_NAMES: Record<string, string> = { credentials: 'Credentials', goo
  */
 export function providersFor(origin: string, loginProviders: readonly string[]): Record<string, ProviderEntry> {
   const out: Record<string, ProviderEntry> = {
-    credentials: { id: 'credentials', name: PROVIDER_NAMES.credentials!, type: 'credentials', signinUrl: `${origin}${AUTH_BASE_PATH}/signin/credentials`, callbackUrl: `${origin}${AUTH_BASE_PATH}/callback/credentials` },
+    credentials: {
+      id: 'credentials',
+      name: PROVIDER_NAMES.credentials!,
+      type: 'credentials',
+      signinUrl: `${origin}${AUTH_BASE_PATH}/signin/credentials`,
+      callbackUrl: `${origin}${AUTH_BASE_PATH}/callback/credentials`,
+    },
   }
   for (const id of loginProviders) {
-    out[id] = { id, name: PROVIDER_NAMES[id] ?? id, type: 'oauth', signinUrl: `${origin}${AUTH_BASE_PATH}/signin/${id}`, callbackUrl: `${origin}/api/v1/auth/oauth/${id}/callback` }
+    out[id] = {
+      id,
+      name: PROVIDER_NAMES[id] ?? id,
+      type: 'oauth',
+      signinUrl: `${origin}${AUTH_BASE_PATH}/signin/${id}`,
+      callbackUrl: `${origin}/api/v1/auth/oauth/${id}/callback`,
+    }
   }
   return out
 }

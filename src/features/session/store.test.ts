@@ -1,7 +1,19 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import {
-  $loggedIn, $session, EMPTY_SESSION, SESSION_CHANNEL, SetUserData, isLoggedIn, reduceSession, sessionFromResponse, startSessionClient,
-  type Coin, type SessionResponse, type SessionState, type TabMessage, type User,
+  $loggedIn,
+  $session,
+  EMPTY_SESSION,
+  SESSION_CHANNEL,
+  SetUserData,
+  isLoggedIn,
+  reduceSession,
+  sessionFromResponse,
+  startSessionClient,
+  type Coin,
+  type SessionResponse,
+  type SessionState,
+  type TabMessage,
+  type User,
 } from './store.ts'
 
 const user = (id: number): User => ({ id, email: `u${id}@example.com`, nickname: null, isAdult: true, showAdult: true })
@@ -91,7 +103,13 @@ describe('session client refetches (spec §4)', () => {
     expect(fetchSession).toHaveBeenCalledTimes(2)
     const off = vi.fn(async () => answer(1, 1))
     let visibleOff: (() => void) | null = null
-    await start({ fetchSession: off, channel: null, storage: null, refetchOnVisibility: false, onVisible: (l) => ((visibleOff = l), () => {}) }).ready
+    await start({
+      fetchSession: off,
+      channel: null,
+      storage: null,
+      refetchOnVisibility: false,
+      onVisible: (l) => ((visibleOff = l), () => {}),
+    }).ready
     expect(visibleOff).toBeNull()
     expect(off).toHaveBeenCalledTimes(1)
   })
@@ -169,7 +187,12 @@ describe('coin movements', () => {
   it('a fetch started before a coin movement cannot bring the old balance back', async () => {
     const slow = deferred<SessionResponse>()
     let calls = 0
-    const client = start({ fetchSession: () => (calls++ === 0 ? Promise.resolve(answer(1, 5)) : slow.promise), channel: null, onVisible: null, storage: null })
+    const client = start({
+      fetchSession: () => (calls++ === 0 ? Promise.resolve(answer(1, 5)) : slow.promise),
+      channel: null,
+      onVisible: null,
+      storage: null,
+    })
     await client.ready
     const pending = client.refetch()
     client.coinChanged(coin(3))

@@ -16,7 +16,14 @@ type Token = { value: string | null; expiredAt: string }
 /** GET /api/v1/coin (or the session's coin): balances per type and the spendable total. */
 export type Coin = { coin: number; freeCoin: number; bonus: number; mileage: number; total: number; [extra: string]: unknown }
 /** Spec §3 user fields (the ones the client reads; the rest passes through). */
-export type User = { id: number; email: string | null; nickname: string | null; isAdult: boolean; showAdult: boolean; [extra: string]: unknown }
+export type User = {
+  id: number
+  email: string | null
+  nickname: string | null
+  isAdult: boolean
+  showAdult: boolean
+  [extra: string]: unknown
+}
 
 export type SessionState = { user: User | null; coin: Coin | null; accessToken: Token | null; refreshToken: Token | null }
 export const EMPTY_SESSION: SessionState = { user: null, coin: null, accessToken: null, refreshToken: null }
@@ -105,7 +112,11 @@ const identity = (s: SessionState) => (s.user ? String(s.user.id) : '')
 export function startSessionClient(options: SessionClientOptions = {}) {
   const fetchSession = options.fetchSession ?? defaultFetch
   const channel: Channel | null =
-    options.channel !== undefined ? options.channel : typeof BroadcastChannel === 'function' ? (new BroadcastChannel(SESSION_CHANNEL) as unknown as Channel) : null
+    options.channel !== undefined
+      ? options.channel
+      : typeof BroadcastChannel === 'function'
+        ? (new BroadcastChannel(SESSION_CHANNEL) as unknown as Channel)
+        : null
   const storage = options.storage !== undefined ? options.storage : safeLocalStorage()
   let seq = 0
   let stopped = false

@@ -7,7 +7,14 @@
  */
 import { useEffect, useEffectEvent, useRef, useState } from 'react'
 import { useDialog } from './use-dialog.ts'
-import { AUTO_UNLOCK_BUDGETS, DEFAULT_AUTO_UNLOCK_BUDGET, autoUnlockDecision, autoUnlockKey, type AutoUnlockKind, type AutoUnlockState } from './continuous.ts'
+import {
+  AUTO_UNLOCK_BUDGETS,
+  DEFAULT_AUTO_UNLOCK_BUDGET,
+  autoUnlockDecision,
+  autoUnlockKey,
+  type AutoUnlockKind,
+  type AutoUnlockState,
+} from './continuous.ts'
 import { announceCoin, purchase, putAutoUnlock, requireAge } from './client.ts'
 import { shopHref } from '../payment/shop-link.ts'
 import type { EpisodeLink } from './viewer.ts'
@@ -74,7 +81,20 @@ type Props = {
 /** Episodes this page already tried to unlock automatically: one attempt each, whatever happens. */
 const attempted = new Set<number>()
 
-export default function NextEpisode({ link, seriesId, status, userId, loginHref, labels, auto, onAuto, onUnlocked, onRetry, announce, format }: Props) {
+export default function NextEpisode({
+  link,
+  seriesId,
+  status,
+  userId,
+  loginHref,
+  labels,
+  auto,
+  onAuto,
+  onUnlocked,
+  onRetry,
+  announce,
+  format,
+}: Props) {
   const block = useRef<HTMLElement | null>(null)
   const [asking, setAsking] = useState(false)
   const dialog = useDialog(asking, () => setAsking(false), 'select')
@@ -110,11 +130,23 @@ export default function NextEpisode({ link, seriesId, status, userId, loginHref,
     if (res.ok) {
       announceCoin(res.data.coin)
       onAuto({ ...state, spent: state.spent + decision.price })
-      onUnlocked(pluralText(labels.autoWorking, state.budget ?? 0, { no: link.no, coins: pluralText(labels.autoBudgetOption, decision.price), spent: state.spent + decision.price }))
+      onUnlocked(
+        pluralText(labels.autoWorking, state.budget ?? 0, {
+          no: link.no,
+          coins: pluralText(labels.autoBudgetOption, decision.price),
+          spent: state.spent + decision.price,
+        }),
+      )
       return
     }
-    if (res.code === 'ADULT_ONLY_CONTENTS') { requireAge(); return }
-    if (res.code === 'EXIST_LIBRARY' || res.code === 'RENT_PURCHASE_IMPOSSIBLE' || res.code === 'POSSESSION_PURCHASE_IMPOSSIBLE') { onUnlocked(''); return }
+    if (res.code === 'ADULT_ONLY_CONTENTS') {
+      requireAge()
+      return
+    }
+    if (res.code === 'EXIST_LIBRARY' || res.code === 'RENT_PURCHASE_IMPOSSIBLE' || res.code === 'POSSESSION_PURCHASE_IMPOSSIBLE') {
+      onUnlocked('')
+      return
+    }
     const text = res.code === 'COIN_INSUFFICIENT' ? labels.autoStoppedBalance : labels.failed
     setStopped(text)
     announce(text)
@@ -133,18 +165,30 @@ export default function NextEpisode({ link, seriesId, status, userId, loginHref,
     const res = await putAutoUnlock(seriesId, budget, kind)
     setBusy(false)
     setAsking(false)
-    if (!res.ok) { setStopped(labels.failed); return }
+    if (!res.ok) {
+      setStopped(labels.failed)
+      return
+    }
     onAuto(res.data)
     await unlock(res.data)
   }
 
-  const heading = episodeLabel(link.title, format(labels.episodeNumber, { no: link.no }), format(labels.episodeHeading, { no: link.no, title: link.title }))
+  const heading = episodeLabel(
+    link.title,
+    format(labels.episodeNumber, { no: link.no }),
+    format(labels.episodeHeading, { no: link.no, title: link.title }),
+  )
   return (
     <section ref={block} className="viewer-next" aria-labelledby={headingId} aria-busy={status === 'loading' || busy}>
       <h2 id={headingId}>{heading}</h2>
       {status === 'loading' && <p className="viewer-next-status">{labels.loading}</p>}
       {status === 'error' && (
-        <p className="viewer-next-status">{labels.failed} <button type="button" className="btn" onClick={onRetry}>{labels.retry}</button></p>
+        <p className="viewer-next-status">
+          {labels.failed}{' '}
+          <button type="button" className="btn" onClick={onRetry}>
+            {labels.retry}
+          </button>
+        </p>
       )}
       {status === 'adult' && <p className="viewer-next-status">{labels.adult}</p>}
       {status === 'locked' && (
@@ -160,38 +204,63 @@ export default function NextEpisode({ link, seriesId, status, userId, loginHref,
             </p>
           )}
           <p className="viewer-actions">
-            <a className="btn" data-primary href={`/viewer/${link.id}`}>{labels.choose}</a>
+            <a className="btn" data-primary href={`/viewer/${link.id}`}>
+              {labels.choose}
+            </a>
             {userId === null && <a href={loginHref}>{labels.login}</a>}
             {userId !== null && auto !== null && !auto.enabled && (
-              <button type="button" className="btn btn-secondary" aria-haspopup="dialog" onClick={() => setAsking(true)} disabled={busy}>{labels.autoOffer}</button>
+              <button type="button" className="btn btn-secondary" aria-haspopup="dialog" onClick={() => setAsking(true)} disabled={busy}>
+                {labels.autoOffer}
+              </button>
             )}
           </p>
         </>
       )}
       <dialog ref={dialog} className="viewer-dialog viewer-auto" aria-labelledby={`${headingId}-auto`}>
-        {asking && (<>
-          <h2 id={`${headingId}-auto`}>{labels.autoTitle}</h2>
-          <p>{pluralText(labels.autoText, (kind === 'RENT' ? link.priceRent : link.priceBuy) ?? link.priceRent ?? link.priceBuy ?? 0)}</p>
-          <label className="viewer-size">
-            {labels.autoBudget}
-            <select value={budget} onChange={(e) => setBudget(Number(e.currentTarget.value))}>
-              {AUTO_UNLOCK_BUDGETS.map((n) => <option key={n} value={n}>{pluralText(labels.autoBudgetOption, n)}</option>)}
-            </select>
-          </label>
-          <fieldset>
-            <legend>{labels.autoKind}</legend>
-            {link.priceRent !== null && (
-              <label className="viewer-choice"><input type="radio" name={`auto-kind-${link.id}`} checked={kind === 'RENT'} onChange={() => setKind('RENT')} />{labels.autoRent}</label>
-            )}
-            {link.priceBuy !== null && (
-              <label className="viewer-choice"><input type="radio" name={`auto-kind-${link.id}`} checked={kind === 'POSSESSION'} onChange={() => setKind('POSSESSION')} />{labels.autoBuy}</label>
-            )}
-          </fieldset>
-          <p className="viewer-actions">
-            <button type="button" className="btn" onClick={() => void confirm()} disabled={busy}>{labels.autoConfirm}</button>
-            <button type="button" className="btn btn-secondary" onClick={() => setAsking(false)}>{labels.autoCancel}</button>
-          </p>
-        </>)}
+        {asking && (
+          <>
+            <h2 id={`${headingId}-auto`}>{labels.autoTitle}</h2>
+            <p>{pluralText(labels.autoText, (kind === 'RENT' ? link.priceRent : link.priceBuy) ?? link.priceRent ?? link.priceBuy ?? 0)}</p>
+            <label className="viewer-size">
+              {labels.autoBudget}
+              <select value={budget} onChange={(e) => setBudget(Number(e.currentTarget.value))}>
+                {AUTO_UNLOCK_BUDGETS.map((n) => (
+                  <option key={n} value={n}>
+                    {pluralText(labels.autoBudgetOption, n)}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <fieldset>
+              <legend>{labels.autoKind}</legend>
+              {link.priceRent !== null && (
+                <label className="viewer-choice">
+                  <input type="radio" name={`auto-kind-${link.id}`} checked={kind === 'RENT'} onChange={() => setKind('RENT')} />
+                  {labels.autoRent}
+                </label>
+              )}
+              {link.priceBuy !== null && (
+                <label className="viewer-choice">
+                  <input
+                    type="radio"
+                    name={`auto-kind-${link.id}`}
+                    checked={kind === 'POSSESSION'}
+                    onChange={() => setKind('POSSESSION')}
+                  />
+                  {labels.autoBuy}
+                </label>
+              )}
+            </fieldset>
+            <p className="viewer-actions">
+              <button type="button" className="btn" onClick={() => void confirm()} disabled={busy}>
+                {labels.autoConfirm}
+              </button>
+              <button type="button" className="btn btn-secondary" onClick={() => setAsking(false)}>
+                {labels.autoCancel}
+              </button>
+            </p>
+          </>
+        )}
       </dialog>
     </section>
   )

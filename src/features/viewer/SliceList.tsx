@@ -19,7 +19,13 @@ function withRetry(url: string, attempt: number): string {
 
 function srcsetWithRetry(srcset: string, attempt: number): string {
   if (attempt === 0) return srcset
-  return srcset.split(', ').map((c) => { const [u, w] = c.split(' '); return `${withRetry(u!, attempt)} ${w}` }).join(', ')
+  return srcset
+    .split(', ')
+    .map((c) => {
+      const [u, w] = c.split(' ')
+      return `${withRetry(u!, attempt)} ${w}`
+    })
+    .join(', ')
 }
 
 export type SliceListProps = {
@@ -43,7 +49,21 @@ export type SliceListProps = {
   transcript: TranscriptLabels
 }
 
-export default function SliceList({ slices, lead, label, sliceFailed, retry: retryLabel, shown, ahead, className, dir, id, listRef, onDoubleClick, transcript }: SliceListProps) {
+export default function SliceList({
+  slices,
+  lead,
+  label,
+  sliceFailed,
+  retry: retryLabel,
+  shown,
+  ahead,
+  className,
+  dir,
+  id,
+  listRef,
+  onDoubleClick,
+  transcript,
+}: SliceListProps) {
   const [near, setNear] = useState<ReadonlySet<number>>(() => new Set(lead ? [0] : []))
   const [attempts, setAttempts] = useState<Record<number, number>>({})
   const [failed, setFailed] = useState<ReadonlySet<number>>(() => new Set())
@@ -53,14 +73,26 @@ export default function SliceList({ slices, lead, label, sliceFailed, retry: ret
   const markFailed = useCallback((i: number) => setFailed((s) => new Set(s).add(i)), [])
 
   useEffect(() => {
-    imgs.current.forEach((img, i) => { if (img && img.complete && img.naturalWidth === 0 && img.getAttribute('src')) markFailed(i) })
-    if (!('IntersectionObserver' in window)) { setNear(new Set(slices.map((_, i) => i))); return }
-    const io = new IntersectionObserver((entries) => {
-      const hits = entries.filter((e) => e.isIntersecting).map((e) => Number((e.target as HTMLElement).dataset.index))
-      if (hits.length === 0) return
-      for (const e of entries) if (e.isIntersecting) io.unobserve(e.target)
-      setNear((s) => { const next = new Set(s); hits.forEach((h) => next.add(h)); return next })
-    }, { rootMargin: LOAD_AHEAD_ROOT_MARGIN })
+    imgs.current.forEach((img, i) => {
+      if (img && img.complete && img.naturalWidth === 0 && img.getAttribute('src')) markFailed(i)
+    })
+    if (!('IntersectionObserver' in window)) {
+      setNear(new Set(slices.map((_, i) => i)))
+      return
+    }
+    const io = new IntersectionObserver(
+      (entries) => {
+        const hits = entries.filter((e) => e.isIntersecting).map((e) => Number((e.target as HTMLElement).dataset.index))
+        if (hits.length === 0) return
+        for (const e of entries) if (e.isIntersecting) io.unobserve(e.target)
+        setNear((s) => {
+          const next = new Set(s)
+          hits.forEach((h) => next.add(h))
+          return next
+        })
+      },
+      { rootMargin: LOAD_AHEAD_ROOT_MARGIN },
+    )
     items.current.forEach((el) => el && io.observe(el))
     return () => io.disconnect()
   }, [slices, markFailed])
@@ -69,12 +101,20 @@ export default function SliceList({ slices, lead, label, sliceFailed, retry: ret
   const aheadKey = ahead?.join(',') ?? ''
   useEffect(() => {
     if (aheadKey === '') return
-    setNear((s) => { const next = new Set(s); aheadKey.split(',').forEach((i) => next.add(Number(i))); return next })
+    setNear((s) => {
+      const next = new Set(s)
+      aheadKey.split(',').forEach((i) => next.add(Number(i)))
+      return next
+    })
   }, [aheadKey])
 
   const retry = (i: number) => {
     setAttempts((a) => ({ ...a, [i]: (a[i] ?? 0) + 1 }))
-    setFailed((s) => { const next = new Set(s); next.delete(i); return next })
+    setFailed((s) => {
+      const next = new Set(s)
+      next.delete(i)
+      return next
+    })
     setNear((s) => new Set(s).add(i))
   }
 
@@ -84,9 +124,19 @@ export default function SliceList({ slices, lead, label, sliceFailed, retry: ret
         const attempt = attempts[i] ?? 0
         const first = lead && i === 0
         return (
-          <li key={`${s.n}-${attempt}`} className="viewer-slice" data-index={i} hidden={shown !== null && !shown.includes(i)} ref={(el) => { items.current[i] = el }}>
+          <li
+            key={`${s.n}-${attempt}`}
+            className="viewer-slice"
+            data-index={i}
+            hidden={shown !== null && !shown.includes(i)}
+            ref={(el) => {
+              items.current[i] = el
+            }}
+          >
             <img
-              ref={(el) => { imgs.current[i] = el }}
+              ref={(el) => {
+                imgs.current[i] = el
+              }}
               src={withRetry(s.src, attempt)}
               srcSet={srcsetWithRetry(s.srcset, attempt)}
               sizes={SIZES}
@@ -103,7 +153,9 @@ export default function SliceList({ slices, lead, label, sliceFailed, retry: ret
             {failed.has(i) && (
               <div className="viewer-retry" role="alert">
                 <p>{sliceFailed}</p>
-                <button type="button" className="btn" onClick={() => retry(i)}>{retryLabel}</button>
+                <button type="button" className="btn" onClick={() => retry(i)}>
+                  {retryLabel}
+                </button>
               </div>
             )}
           </li>

@@ -25,8 +25,24 @@ export const TRANSCRIPT_REGION_ID = 'viewer-strip'
 export function TranscriptToggle({ on, onToggle, label }: { on: boolean; onToggle: () => void; label: string }) {
   return (
     <p className="viewer-transcript-bar">
-      <button type="button" className="btn btn-secondary viewer-transcript-toggle" aria-pressed={on} aria-controls={TRANSCRIPT_REGION_ID} onClick={onToggle}>
-        <svg aria-hidden="true" focusable="false" width="20" height="20" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
+      <button
+        type="button"
+        className="btn btn-secondary viewer-transcript-toggle"
+        aria-pressed={on}
+        aria-controls={TRANSCRIPT_REGION_ID}
+        onClick={onToggle}
+      >
+        <svg
+          aria-hidden="true"
+          focusable="false"
+          width="20"
+          height="20"
+          viewBox="0 0 24 24"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="2"
+          strokeLinecap="round"
+        >
           <path d="M4 5h16v11H9l-5 4z" />
           <path d="M8 9h8M8 12h5" />
         </svg>
@@ -37,12 +53,17 @@ export function TranscriptToggle({ on, onToggle, label }: { on: boolean; onToggl
 }
 
 function Line({ line, labels }: { line: TranscriptLine; labels: TranscriptLabels }) {
-  const who = line.kind === 'speech' ? (line.speaker ?? labels.transcriptVoice) : line.kind === 'caption' ? labels.transcriptCaption : labels.transcriptSfx
+  const who =
+    line.kind === 'speech'
+      ? (line.speaker ?? labels.transcriptVoice)
+      : line.kind === 'caption'
+        ? labels.transcriptCaption
+        : labels.transcriptSfx
   return (
     <p className={`viewer-tr-line viewer-tr-${line.kind}`}>
-      {labels.transcriptLine.split(/(\{who\}|\{text\})/).map((part, i) =>
-        part === '{who}' ? <b key={i}>{who}</b> : part === '{text}' ? <span key={i}>{line.text}</span> : part,
-      )}
+      {labels.transcriptLine
+        .split(/(\{who\}|\{text\})/)
+        .map((part, i) => (part === '{who}' ? <b key={i}>{who}</b> : part === '{text}' ? <span key={i}>{line.text}</span> : part))}
     </p>
   )
 }
@@ -55,8 +76,14 @@ function Line({ line, labels }: { line: TranscriptLine; labels: TranscriptLabels
 export function SliceTranscript({ alt, lines, labels }: { alt: string; lines: TranscriptLine[]; labels: TranscriptLabels }) {
   return (
     <div className="viewer-transcript" dir="auto">
-      {alt && <p className="viewer-tr-alt" aria-hidden="true">{alt}</p>}
-      {lines.map((line, i) => <Line key={i} line={line} labels={labels} />)}
+      {alt && (
+        <p className="viewer-tr-alt" aria-hidden="true">
+          {alt}
+        </p>
+      )}
+      {lines.map((line, i) => (
+        <Line key={i} line={line} labels={labels} />
+      ))}
     </div>
   )
 }

@@ -18,7 +18,13 @@
  */
 import { useEffect, useRef, useState, type MouseEvent, type PointerEvent } from 'react'
 import {
-  FONT_SIZES, viewerLoginHref, AUTO_SCROLL_SPEEDS, MAX_ZOOM, speedIndex, type ReadingDirection, type ViewerSettings,
+  FONT_SIZES,
+  viewerLoginHref,
+  AUTO_SCROLL_SPEEDS,
+  MAX_ZOOM,
+  speedIndex,
+  type ReadingDirection,
+  type ViewerSettings,
 } from './reading.ts'
 import SliceList from './SliceList.tsx'
 import { Icon } from '../../components/Icon.tsx'
@@ -39,71 +45,72 @@ import { episodeLabel } from '../../lib/i18n/format.ts'
 import { useChrome } from './use-chrome.ts'
 import { swipeStep, tapZone } from './immersive.ts'
 
-type ViewerLabels = NextLabels & TranscriptLabels & {
-  slices: string
-  sliceFailed: string
-  helpOpen: string
-  helpTitle: string
-  helpScroll: string
-  helpPage: string
-  helpNext: string
-  helpPrev: string
-  helpEscape: string
-  helpToggle: string
-  helpZoom: string
-  helpFit: string
-  helpAutoScroll: string
-  helpSpeed: string
-  helpFullscreen: string
-  close: string
-  helpTurn: string
-  /** The settings' switch of the single-character shortcuts. */
-  shortcutsSetting: string
-  /** In the help, when the reader switched them off. */
-  shortcutsOff: string
-  settingsOpen: string
-  settingsTitle: string
-  mode: string
-  modeScroll: string
-  modePaper: string
-  layout: string
-  single: string
-  double: string
-  font: string
-  fontSans: string
-  fontSerif: string
-  fontSize: string
-  pageNav: string
-  prevPage: string
-  nextPage: string
-  /** "{current} / {total}" */
-  pageIndicator: string
-  end: string
-  episodeNav: string
-  prevEpisode: string
-  nextEpisode: string
-  zoomIn: string
-  zoomOut: string
-  /** "{percent} %" */
-  zoomLevel: string
-  autoScroll: string
-  autoScrollSpeed: string
-  fullscreen: string
-  keyUp: string
-  keyDown: string
-  keyLeft: string
-  keyRight: string
-  /** Counts the budget, with {spent}. */
-  autoActive: Plural
-  autoDisable: string
-  autoDisabled: string
-  offlineSave: string
-  offlineSaving: string
-  offlineSaved: string
-  offlineFailed: string
-  offlineExpiredTitle: string
-  offlineExpiredText: string
-}
+type ViewerLabels = NextLabels &
+  TranscriptLabels & {
+    slices: string
+    sliceFailed: string
+    helpOpen: string
+    helpTitle: string
+    helpScroll: string
+    helpPage: string
+    helpNext: string
+    helpPrev: string
+    helpEscape: string
+    helpToggle: string
+    helpZoom: string
+    helpFit: string
+    helpAutoScroll: string
+    helpSpeed: string
+    helpFullscreen: string
+    close: string
+    helpTurn: string
+    /** The settings' switch of the single-character shortcuts. */
+    shortcutsSetting: string
+    /** In the help, when the reader switched them off. */
+    shortcutsOff: string
+    settingsOpen: string
+    settingsTitle: string
+    mode: string
+    modeScroll: string
+    modePaper: string
+    layout: string
+    single: string
+    double: string
+    font: string
+    fontSans: string
+    fontSerif: string
+    fontSize: string
+    pageNav: string
+    prevPage: string
+    nextPage: string
+    /** "{current} / {total}" */
+    pageIndicator: string
+    end: string
+    episodeNav: string
+    prevEpisode: string
+    nextEpisode: string
+    zoomIn: string
+    zoomOut: string
+    /** "{percent} %" */
+    zoomLevel: string
+    autoScroll: string
+    autoScrollSpeed: string
+    fullscreen: string
+    keyUp: string
+    keyDown: string
+    keyLeft: string
+    keyRight: string
+    /** Counts the budget, with {spent}. */
+    autoActive: Plural
+    autoDisable: string
+    autoDisabled: string
+    offlineSave: string
+    offlineSaving: string
+    offlineSaved: string
+    offlineFailed: string
+    offlineExpiredTitle: string
+    offlineExpiredText: string
+  }
 
 export type ViewerProps = {
   episodeId: number
@@ -134,7 +141,12 @@ export type ViewerProps = {
 
 /** An arrow key of the shortcut list: drawn as an icon, named by hidden text. */
 function arrowKey(name: 'up' | 'down' | 'left' | 'right', label: string) {
-  return <kbd className="viewer-key"><Icon name={name} size={14} /><span className="sr-only">{label}</span></kbd>
+  return (
+    <kbd className="viewer-key">
+      <Icon name={name} size={14} />
+      <span className="sr-only">{label}</span>
+    </kbd>
+  )
 }
 
 /** `{name}` placeholders of a label. */
@@ -161,15 +173,37 @@ export default function Viewer(props: ViewerProps) {
   useTextFont(loaded && isText, settings.font, settings.fontSize, chain.length)
 
   useProgress({
-    episodeId, progress, signedIn, loaded, paper, page, double, count: slices.length, setSlice,
-    episodes: continuous.episodes, current: continuous.current, sectionOf: continuous.sectionOf,
+    episodeId,
+    progress,
+    signedIn,
+    loaded,
+    paper,
+    page,
+    double,
+    count: slices.length,
+    setSlice,
+    episodes: continuous.episodes,
+    current: continuous.current,
+    sectionOf: continuous.sectionOf,
   })
   const { zoom, strip, applyZoom, zoomBy, fit } = useZoom(paper, ready)
   const { autoScroll, speed, setSpeed, toggleAutoScroll, stopAutoScroll, stepSpeed } = useAutoScroll(paper)
   const { helpOpen, setHelpOpen, settingsOpen, setSettingsOpen, help, settings: settingsDialog } = useOverlays()
   useKeys({
-    helpOpen, setHelpOpen, letters: settings.shortcuts, autoScroll, toggleAutoScroll, stopAutoScroll, stepSpeed,
-    paper, isText, direction: readingDirection, turn, zoomBy, applyZoom, goEpisode: continuous.goEpisode,
+    helpOpen,
+    setHelpOpen,
+    letters: settings.shortcuts,
+    autoScroll,
+    toggleAutoScroll,
+    stopAutoScroll,
+    stepSpeed,
+    paper,
+    isText,
+    direction: readingDirection,
+    turn,
+    zoomBy,
+    applyZoom,
+    goEpisode: continuous.goEpisode,
   })
   const chrome = useChrome()
   const shownEpisode = continuous.episodes[Math.min(continuous.current, continuous.episodes.length - 1)]!.id
@@ -185,30 +219,46 @@ export default function Viewer(props: ViewerProps) {
   const reading = paper && !lastPage
   useEffect(() => {
     document.documentElement.toggleAttribute('data-paper-reading', reading)
-    return () => { document.documentElement.removeAttribute('data-paper-reading') }
+    return () => {
+      document.documentElement.removeAttribute('data-paper-reading')
+    }
   }, [reading])
   /** Where a PAPER swipe started (null: none, or it turned the page and the click that follows is swallowed). */
   const swipe = useRef<{ x: number; y: number; turned: boolean } | null>(null)
-  const onPointerDown = (e: PointerEvent) => { if (paper) swipe.current = { x: e.clientX, y: e.clientY, turned: false } }
+  const onPointerDown = (e: PointerEvent) => {
+    if (paper) swipe.current = { x: e.clientX, y: e.clientY, turned: false }
+  }
   const onPointerUp = (e: PointerEvent) => {
     const start = swipe.current
     if (!paper || !start) return
     const step = swipeStep(e.clientX - start.x, e.clientY - start.y, readingDirection)
-    if (step !== 0 && zoom <= 1) { turn(step); start.turned = true }
+    if (step !== 0 && zoom <= 1) {
+      turn(step)
+      start.turned = true
+    }
   }
   /** A tap on the episode: PAPER turns pages from the outer thirds and toggles the chrome from the middle; SCROLL toggles it. */
   const onTap = (e: MouseEvent) => {
     if ((e.target as HTMLElement).closest('a, button, input, select, textarea, label, summary')) return
-    if (swipe.current?.turned) { swipe.current = null; return }
+    if (swipe.current?.turned) {
+      swipe.current = null
+      return
+    }
     swipe.current = null
     const pageList = paper ? list.current : null
-    if (!pageList) { chrome.toggle(); return }
+    if (!pageList) {
+      chrome.toggle()
+      return
+    }
     const r = pageList.getBoundingClientRect()
     const action = tapZone(e.clientX - r.left, r.width, readingDirection)
     if (action === 'chrome') chrome.toggle()
     else turn(action === 'next' ? 1 : -1)
   }
-  const { offlineState, saveOffline } = useOffline(episodeId, slices, props.offline, { title: labels.offlineExpiredTitle, text: labels.offlineExpiredText })
+  const { offlineState, saveOffline } = useOffline(episodeId, slices, props.offline, {
+    title: labels.offlineExpiredTitle,
+    text: labels.offlineExpiredText,
+  })
 
   const radio = <T extends string>(name: string, value: T, current: T, label: string, onPick: (v: T) => void) => (
     <label className="viewer-choice">
@@ -221,7 +271,13 @@ export default function Viewer(props: ViewerProps) {
 
   return (
     <>
-      {withTranscript && <TranscriptToggle on={settings.transcript} onToggle={() => update({ transcript: !settings.transcript })} label={labels.transcript} />}
+      {withTranscript && (
+        <TranscriptToggle
+          on={settings.transcript}
+          onToggle={() => update({ transcript: !settings.transcript })}
+          label={labels.transcript}
+        />
+      )}
       {/* Pointer conveniences only: every page turn and the chrome are also reachable by keyboard and buttons. */}
       <div
         ref={strip}
@@ -248,17 +304,46 @@ export default function Viewer(props: ViewerProps) {
             transcript={labels}
           />
         )}
-        {!paper && chain.map((ep, k) => (
-          <section key={ep.id} className="viewer-episode" data-episode={ep.id} aria-labelledby={`viewer-ep-${ep.id}`} ref={(el) => { sections.current[k + 1] = el }}>
-            <p className="viewer-end">{labels.end}</p>
-            <h2 id={`viewer-ep-${ep.id}`} className="viewer-episode-title">{episodeLabel(ep.title, format(labels.episodeNumber, { no: ep.no }), format(labels.episodeHeading, { no: ep.no, title: ep.title }))}</h2>
-            {ep.slices.length > 0 ? (
-              <SliceList lead={false} slices={ep.slices} label={labels.slices} sliceFailed={labels.sliceFailed} retry={labels.retry} shown={null} className="viewer-slices" onDoubleClick={fit} transcript={labels} />
-            ) : (
-              <div className="viewer-text">{ep.text.map((p, i) => <p key={i}>{p}</p>)}</div>
-            )}
-          </section>
-        ))}
+        {!paper &&
+          chain.map((ep, k) => (
+            <section
+              key={ep.id}
+              className="viewer-episode"
+              data-episode={ep.id}
+              aria-labelledby={`viewer-ep-${ep.id}`}
+              ref={(el) => {
+                sections.current[k + 1] = el
+              }}
+            >
+              <p className="viewer-end">{labels.end}</p>
+              <h2 id={`viewer-ep-${ep.id}`} className="viewer-episode-title">
+                {episodeLabel(
+                  ep.title,
+                  format(labels.episodeNumber, { no: ep.no }),
+                  format(labels.episodeHeading, { no: ep.no, title: ep.title }),
+                )}
+              </h2>
+              {ep.slices.length > 0 ? (
+                <SliceList
+                  lead={false}
+                  slices={ep.slices}
+                  label={labels.slices}
+                  sliceFailed={labels.sliceFailed}
+                  retry={labels.retry}
+                  shown={null}
+                  className="viewer-slices"
+                  onDoubleClick={fit}
+                  transcript={labels}
+                />
+              ) : (
+                <div className="viewer-text">
+                  {ep.text.map((p, i) => (
+                    <p key={i}>{p}</p>
+                  ))}
+                </div>
+              )}
+            </section>
+          ))}
       </div>
       <div ref={sentinel} className="viewer-sentinel" aria-hidden="true" />
       {tail && !paper && (
@@ -272,7 +357,10 @@ export default function Viewer(props: ViewerProps) {
           labels={labels}
           auto={auto}
           onAuto={setAuto}
-          onUnlocked={(message) => { if (message) setAnnouncement(message); void fetchNext(tail.link) }}
+          onUnlocked={(message) => {
+            if (message) setAnnouncement(message)
+            void fetchNext(tail.link)
+          }}
           onRetry={() => void fetchNext(tail.link)}
           announce={setAnnouncement}
           format={format}
@@ -281,45 +369,90 @@ export default function Viewer(props: ViewerProps) {
       {auto?.enabled && (
         <p className="viewer-auto-state">
           {pluralText(labels.autoActive, auto.budget ?? 0, { spent: auto.spent })}{' '}
-          <button type="button" className="btn btn-secondary" onClick={() => void continuous.stopAuto(labels.autoDisabled)}>{labels.autoDisable}</button>
+          <button type="button" className="btn btn-secondary" onClick={() => void continuous.stopAuto(labels.autoDisabled)}>
+            {labels.autoDisable}
+          </button>
         </p>
       )}
-      <p className="sr-only" role="status" aria-live="polite">{announcement}</p>
+      <p className="sr-only" role="status" aria-live="polite">
+        {announcement}
+      </p>
       {ready && props.offline && (
         <p className="viewer-offline">
-          <button type="button" className="btn btn-secondary" onClick={() => void saveOffline()} disabled={offlineState === 'saving' || offlineState === 'saved'}>
+          <button
+            type="button"
+            className="btn btn-secondary"
+            onClick={() => void saveOffline()}
+            disabled={offlineState === 'saving' || offlineState === 'saved'}
+          >
             {offlineState === 'saved' ? labels.offlineSaved : offlineState === 'saving' ? labels.offlineSaving : labels.offlineSave}
           </button>
-          <span role="status">{offlineState === 'saved' ? labels.offlineSaved : offlineState === 'failed' ? labels.offlineFailed : ''}</span>
+          <span role="status">
+            {offlineState === 'saved' ? labels.offlineSaved : offlineState === 'failed' ? labels.offlineFailed : ''}
+          </span>
         </p>
       )}
       {paper && (
         <nav className="viewer-pager" aria-label={labels.pageNav} dir={readingDirection}>
-          <button type="button" className="btn" onClick={() => turn(-1)} disabled={page === 0}>{labels.prevPage}</button>
+          <button type="button" className="btn" onClick={() => turn(-1)} disabled={page === 0}>
+            {labels.prevPage}
+          </button>
           <p className="viewer-page-indicator" role="status" aria-live="polite">
             {labels.pageIndicator.replace('{current}', indicator.current).replace('{total}', String(indicator.total))}
           </p>
-          <button type="button" className="btn" onClick={() => turn(1)} disabled={lastPage}>{labels.nextPage}</button>
+          <button type="button" className="btn" onClick={() => turn(1)} disabled={lastPage}>
+            {labels.nextPage}
+          </button>
         </nav>
       )}
       {(paper ? lastPage : !tail) && <p className="viewer-end">{labels.end}</p>}
       <nav className="viewer-nav" aria-label={labels.episodeNav}>
-        {last.prev && <a rel="prev" href={`/viewer/${last.prev.id}`}>{labels.prevEpisode}<span className="viewer-nav-title">{last.prev.title}</span></a>}
-        {last.next && <a rel="next" href={`/viewer/${last.next.id}`}>{labels.nextEpisode}<span className="viewer-nav-title">{last.next.title}</span></a>}
+        {last.prev && (
+          <a rel="prev" href={`/viewer/${last.prev.id}`}>
+            {labels.prevEpisode}
+            <span className="viewer-nav-title">{last.prev.title}</span>
+          </a>
+        )}
+        {last.next && (
+          <a rel="next" href={`/viewer/${last.next.id}`}>
+            {labels.nextEpisode}
+            <span className="viewer-nav-title">{last.next.title}</span>
+          </a>
+        )}
       </nav>
       {!last.next && props.nextUpdate && <p className="viewer-update">{props.nextUpdate}</p>}
       {ready && (
         <div className="viewer-tools">
-          <button type="button" className="viewer-tool viewer-tool-keys" aria-haspopup="dialog" aria-expanded={helpOpen} aria-keyshortcuts={settings.shortcuts ? '?' : undefined} onClick={() => setHelpOpen(true)}>
+          <button
+            type="button"
+            className="viewer-tool viewer-tool-keys"
+            aria-haspopup="dialog"
+            aria-expanded={helpOpen}
+            aria-keyshortcuts={settings.shortcuts ? '?' : undefined}
+            onClick={() => setHelpOpen(true)}
+          >
             <span aria-hidden="true">?</span>
             <span className="sr-only">{labels.helpOpen}</span>
           </button>
-          <button type="button" className="viewer-tool" aria-haspopup="dialog" aria-expanded={settingsOpen} aria-controls="viewer-settings" onClick={() => setSettingsOpen(true)}>
+          <button
+            type="button"
+            className="viewer-tool"
+            aria-haspopup="dialog"
+            aria-expanded={settingsOpen}
+            aria-controls="viewer-settings"
+            onClick={() => setSettingsOpen(true)}
+          >
             <span aria-hidden="true">Aa</span>
             <span className="sr-only">{labels.settingsOpen}</span>
           </button>
           {!paper && (
-            <button type="button" className="viewer-tool" aria-pressed={autoScroll} aria-keyshortcuts={settings.shortcuts ? 'a' : undefined} onClick={toggleAutoScroll}>
+            <button
+              type="button"
+              className="viewer-tool"
+              aria-pressed={autoScroll}
+              aria-keyshortcuts={settings.shortcuts ? 'a' : undefined}
+              onClick={toggleAutoScroll}
+            >
               <Icon name={autoScroll ? 'pause' : 'play'} size={20} />
               <span className="sr-only">{labels.autoScroll}</span>
             </button>
@@ -331,77 +464,136 @@ export default function Viewer(props: ViewerProps) {
           {autoScroll && (
             <label className="viewer-speed">
               <span className="sr-only">{labels.autoScrollSpeed}</span>
-              <input type="range" min={0} max={AUTO_SCROLL_SPEEDS.length - 1} step={1} value={speedIndex(speed)}
-                aria-valuetext={`${speed} px/s`} onChange={(e) => setSpeed(AUTO_SCROLL_SPEEDS[Number(e.currentTarget.value)]!)} />
+              <input
+                type="range"
+                min={0}
+                max={AUTO_SCROLL_SPEEDS.length - 1}
+                step={1}
+                value={speedIndex(speed)}
+                aria-valuetext={`${speed} px/s`}
+                onChange={(e) => setSpeed(AUTO_SCROLL_SPEEDS[Number(e.currentTarget.value)]!)}
+              />
             </label>
           )}
         </div>
       )}
       <dialog id="viewer-settings" ref={settingsDialog} className="viewer-dialog viewer-settings" aria-labelledby="viewer-settings-title">
-        {settingsOpen && (<>
-          <h2 id="viewer-settings-title">{labels.settingsTitle}</h2>
-          {isText ? (
-            <>
-              <fieldset>
-                <legend>{labels.font}</legend>
-                {radio('viewer-font', 'sans', settings.font, labels.fontSans, (font) => update({ font }))}
-                {radio('viewer-font', 'serif', settings.font, labels.fontSerif, (font) => update({ font }))}
-              </fieldset>
-              <label className="viewer-size">
-                {labels.fontSize}
-                <select value={settings.fontSize} onChange={(e) => update({ fontSize: Number(e.currentTarget.value) })}>
-                  {FONT_SIZES.map((n) => <option key={n} value={n}>{n} px</option>)}
-                </select>
-              </label>
-            </>
-          ) : (
-            <>
-              <fieldset>
-                <legend>{labels.mode}</legend>
-                {radio('viewer-mode', 'SCROLL', settings.mode, labels.modeScroll, (mode) => update({ mode }))}
-                {radio('viewer-mode', 'PAPER', settings.mode, labels.modePaper, (mode) => update({ mode }))}
-              </fieldset>
-              <fieldset disabled={settings.mode !== 'PAPER'}>
-                <legend>{labels.layout}</legend>
-                {radio('viewer-layout', 'single', settings.double ? 'double' : 'single', labels.single, () => update({ double: false }))}
-                {radio('viewer-layout', 'double', settings.double ? 'double' : 'single', labels.double, () => update({ double: true }))}
-              </fieldset>
-              {!paper && (
-                <p className="viewer-zoom" role="group" aria-label={format(labels.zoomLevel, { percent: Math.round(zoom * 100) })}>
-                  <button type="button" className="btn" onClick={() => zoomBy(-1)} disabled={zoom <= 1}>{labels.zoomOut}</button>
-                  <span aria-hidden="true">{format(labels.zoomLevel, { percent: Math.round(zoom * 100) })}</span>
-                  <button type="button" className="btn" onClick={() => zoomBy(1)} disabled={zoom >= MAX_ZOOM}>{labels.zoomIn}</button>
-                </p>
-              )}
-            </>
-          )}
-          <label className="viewer-choice viewer-keys-setting">
-            <input type="checkbox" checked={settings.shortcuts} onChange={(e) => update({ shortcuts: e.currentTarget.checked })} />
-            {labels.shortcutsSetting}
-          </label>
-          <button type="button" className="btn" onClick={() => setSettingsOpen(false)}>{labels.close}</button>
-        </>)}
+        {settingsOpen && (
+          <>
+            <h2 id="viewer-settings-title">{labels.settingsTitle}</h2>
+            {isText ? (
+              <>
+                <fieldset>
+                  <legend>{labels.font}</legend>
+                  {radio('viewer-font', 'sans', settings.font, labels.fontSans, (font) => update({ font }))}
+                  {radio('viewer-font', 'serif', settings.font, labels.fontSerif, (font) => update({ font }))}
+                </fieldset>
+                <label className="viewer-size">
+                  {labels.fontSize}
+                  <select value={settings.fontSize} onChange={(e) => update({ fontSize: Number(e.currentTarget.value) })}>
+                    {FONT_SIZES.map((n) => (
+                      <option key={n} value={n}>
+                        {n} px
+                      </option>
+                    ))}
+                  </select>
+                </label>
+              </>
+            ) : (
+              <>
+                <fieldset>
+                  <legend>{labels.mode}</legend>
+                  {radio('viewer-mode', 'SCROLL', settings.mode, labels.modeScroll, (mode) => update({ mode }))}
+                  {radio('viewer-mode', 'PAPER', settings.mode, labels.modePaper, (mode) => update({ mode }))}
+                </fieldset>
+                <fieldset disabled={settings.mode !== 'PAPER'}>
+                  <legend>{labels.layout}</legend>
+                  {radio('viewer-layout', 'single', settings.double ? 'double' : 'single', labels.single, () => update({ double: false }))}
+                  {radio('viewer-layout', 'double', settings.double ? 'double' : 'single', labels.double, () => update({ double: true }))}
+                </fieldset>
+                {!paper && (
+                  <p className="viewer-zoom" role="group" aria-label={format(labels.zoomLevel, { percent: Math.round(zoom * 100) })}>
+                    <button type="button" className="btn" onClick={() => zoomBy(-1)} disabled={zoom <= 1}>
+                      {labels.zoomOut}
+                    </button>
+                    <span aria-hidden="true">{format(labels.zoomLevel, { percent: Math.round(zoom * 100) })}</span>
+                    <button type="button" className="btn" onClick={() => zoomBy(1)} disabled={zoom >= MAX_ZOOM}>
+                      {labels.zoomIn}
+                    </button>
+                  </p>
+                )}
+              </>
+            )}
+            <label className="viewer-choice viewer-keys-setting">
+              <input type="checkbox" checked={settings.shortcuts} onChange={(e) => update({ shortcuts: e.currentTarget.checked })} />
+              {labels.shortcutsSetting}
+            </label>
+            <button type="button" className="btn" onClick={() => setSettingsOpen(false)}>
+              {labels.close}
+            </button>
+          </>
+        )}
       </dialog>
       <dialog ref={help} className="viewer-dialog viewer-help" aria-labelledby="viewer-help-title">
-        {helpOpen && (<>
-          <h2 id="viewer-help-title">{labels.helpTitle}</h2>
-          <dl>
-            <dt>{arrowKey('up', labels.keyUp)} {arrowKey('down', labels.keyDown)}</dt><dd>{labels.helpScroll}</dd>
-            <dt><kbd>Space</kbd> <kbd>PageDown</kbd> <kbd>PageUp</kbd></dt><dd>{labels.helpPage}</dd>
-            <dt>{arrowKey('left', labels.keyLeft)} {arrowKey('right', labels.keyRight)}</dt><dd>{labels.helpTurn}</dd>
-            <dt><kbd>n</kbd></dt><dd>{labels.helpNext}</dd>
-            <dt><kbd>p</kbd></dt><dd>{labels.helpPrev}</dd>
-            <dt><kbd>+</kbd> <kbd>−</kbd></dt><dd>{labels.helpZoom}</dd>
-            <dt><kbd>0</kbd></dt><dd>{labels.helpFit}</dd>
-            <dt><kbd>a</kbd></dt><dd>{labels.helpAutoScroll}</dd>
-            <dt><kbd>[</kbd> <kbd>]</kbd></dt><dd>{labels.helpSpeed}</dd>
-            <dt><kbd>f</kbd></dt><dd>{labels.helpFullscreen}</dd>
-            <dt><kbd>Esc</kbd></dt><dd>{labels.helpEscape}</dd>
-            <dt><kbd>?</kbd></dt><dd>{labels.helpToggle}</dd>
-          </dl>
-          {!settings.shortcuts && <p>{labels.shortcutsOff}</p>}
-          <button data-close type="button" className="btn" onClick={() => setHelpOpen(false)}>{labels.close}</button>
-        </>)}
+        {helpOpen && (
+          <>
+            <h2 id="viewer-help-title">{labels.helpTitle}</h2>
+            <dl>
+              <dt>
+                {arrowKey('up', labels.keyUp)} {arrowKey('down', labels.keyDown)}
+              </dt>
+              <dd>{labels.helpScroll}</dd>
+              <dt>
+                <kbd>Space</kbd> <kbd>PageDown</kbd> <kbd>PageUp</kbd>
+              </dt>
+              <dd>{labels.helpPage}</dd>
+              <dt>
+                {arrowKey('left', labels.keyLeft)} {arrowKey('right', labels.keyRight)}
+              </dt>
+              <dd>{labels.helpTurn}</dd>
+              <dt>
+                <kbd>n</kbd>
+              </dt>
+              <dd>{labels.helpNext}</dd>
+              <dt>
+                <kbd>p</kbd>
+              </dt>
+              <dd>{labels.helpPrev}</dd>
+              <dt>
+                <kbd>+</kbd> <kbd>−</kbd>
+              </dt>
+              <dd>{labels.helpZoom}</dd>
+              <dt>
+                <kbd>0</kbd>
+              </dt>
+              <dd>{labels.helpFit}</dd>
+              <dt>
+                <kbd>a</kbd>
+              </dt>
+              <dd>{labels.helpAutoScroll}</dd>
+              <dt>
+                <kbd>[</kbd> <kbd>]</kbd>
+              </dt>
+              <dd>{labels.helpSpeed}</dd>
+              <dt>
+                <kbd>f</kbd>
+              </dt>
+              <dd>{labels.helpFullscreen}</dd>
+              <dt>
+                <kbd>Esc</kbd>
+              </dt>
+              <dd>{labels.helpEscape}</dd>
+              <dt>
+                <kbd>?</kbd>
+              </dt>
+              <dd>{labels.helpToggle}</dd>
+            </dl>
+            {!settings.shortcuts && <p>{labels.shortcutsOff}</p>}
+            <button data-close type="button" className="btn" onClick={() => setHelpOpen(false)}>
+              {labels.close}
+            </button>
+          </>
+        )}
       </dialog>
     </>
   )

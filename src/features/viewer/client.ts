@@ -10,11 +10,18 @@ import type { ViewerEpisode } from './viewer.ts'
 export type Result<T> = { ok: true; data: T } | { ok: false; code: string; status: number }
 
 /** What the island needs of an opened episode (GET /api/v1/viewer/{id}); `prev`/`next` carry their prices. */
-export type EpisodeData = Pick<ViewerEpisode, 'id' | 'no' | 'title' | 'seriesId' | 'seriesTitle' | 'contentType' | 'slices' | 'text' | 'prev' | 'next' | 'nextUpdateAt'>
+export type EpisodeData = Pick<
+  ViewerEpisode,
+  'id' | 'no' | 'title' | 'seriesId' | 'seriesTitle' | 'contentType' | 'slices' | 'text' | 'prev' | 'next' | 'nextUpdateAt'
+>
 
 async function call<T>(path: string, init: RequestInit = {}): Promise<Result<T>> {
   try {
-    const res = await fetch(path, { credentials: 'same-origin', ...init, headers: { accept: 'application/json', ...(init.body ? { 'content-type': 'application/json' } : {}), ...init.headers } })
+    const res = await fetch(path, {
+      credentials: 'same-origin',
+      ...init,
+      headers: { accept: 'application/json', ...(init.body ? { 'content-type': 'application/json' } : {}), ...init.headers },
+    })
     const body = (await res.json().catch(() => null)) as { result?: string; data?: T; code?: string } | null
     if (res.ok && body?.result === 'SUCCESS') return { ok: true, data: body.data as T }
     return { ok: false, code: body?.code ?? 'UNKNOWN', status: res.status }
@@ -34,14 +41,19 @@ export type Coin = { coin: number; freeCoin: number; bonus: number; mileage: num
 /** docs/API.md POST /api/v1/purchase for one episode, with the caller's Idempotency-Key. */
 export const purchase = (episodeId: number, kind: AutoUnlockKind, key: string) =>
   call<{ purchases: { episodeId: number; kind: string; expiresAt: string | null }[]; coin: Coin }>('/api/v1/purchase', {
-    method: 'POST', headers: { 'idempotency-key': key }, body: JSON.stringify({ episodeIds: [episodeId], kind }),
+    method: 'POST',
+    headers: { 'idempotency-key': key },
+    body: JSON.stringify({ episodeIds: [episodeId], kind }),
   })
 
 /** Saves the reader's place; `keepalive` lets it leave with the page. */
 export function postProgress(episodeId: number, position: number): void {
   void fetch(`/api/v1/viewer/${episodeId}/progress`, {
-    method: 'POST', keepalive: true, credentials: 'same-origin',
-    headers: { 'content-type': 'application/json' }, body: JSON.stringify({ position }),
+    method: 'POST',
+    keepalive: true,
+    credentials: 'same-origin',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ position }),
   }).catch(() => undefined)
 }
 
@@ -60,9 +72,13 @@ export async function logout(): Promise<void> {
   try {
     const { csrfToken } = (await (await fetch('/api/auth/csrf', { credentials: 'same-origin' })).json()) as { csrfToken: string }
     await fetch('/api/auth/signout', {
-      method: 'POST', credentials: 'same-origin', headers: { 'content-type': 'application/json' },
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ csrfToken, callbackUrl: location.pathname, json: 'true' }),
     })
-  } catch { /* the reload below shows the guest page either way */ }
+  } catch {
+    /* the reload below shows the guest page either way */
+  }
   location.reload()
 }

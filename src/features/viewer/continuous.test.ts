@@ -2,17 +2,29 @@ import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { autoUnlockDecision, autoUnlockKey, currentSection, type AutoUnlockState } from './continuous.ts'
 
-const on = (budget: number, spent: number, kind: 'RENT' | 'POSSESSION' = 'RENT'): AutoUnlockState => ({ seriesId: 1, enabled: true, budget, kind, spent })
+const on = (budget: number, spent: number, kind: 'RENT' | 'POSSESSION' = 'RENT'): AutoUnlockState => ({
+  seriesId: 1,
+  enabled: true,
+  budget,
+  kind,
+  spent,
+})
 
 describe('autoUnlockDecision (spec §1 continuous reading with automatic coin deduction)', () => {
   it('asks when the reader has not opted in for the series', () => {
     expect(autoUnlockDecision(null, { priceRent: 2, priceBuy: 4 })).toEqual({ action: 'ask' })
-    expect(autoUnlockDecision({ seriesId: 1, enabled: false, budget: null, kind: 'RENT', spent: 0 }, { priceRent: 2, priceBuy: 4 })).toEqual({ action: 'ask' })
+    expect(
+      autoUnlockDecision({ seriesId: 1, enabled: false, budget: null, kind: 'RENT', spent: 0 }, { priceRent: 2, priceBuy: 4 }),
+    ).toEqual({ action: 'ask' })
   })
 
   it('buys the wanted way, else the only way the episode is sold', () => {
     expect(autoUnlockDecision(on(10, 0), { priceRent: 2, priceBuy: 4 })).toEqual({ action: 'buy', kind: 'RENT', price: 2 })
-    expect(autoUnlockDecision(on(10, 0, 'POSSESSION'), { priceRent: 2, priceBuy: 4 })).toEqual({ action: 'buy', kind: 'POSSESSION', price: 4 })
+    expect(autoUnlockDecision(on(10, 0, 'POSSESSION'), { priceRent: 2, priceBuy: 4 })).toEqual({
+      action: 'buy',
+      kind: 'POSSESSION',
+      price: 4,
+    })
     expect(autoUnlockDecision(on(10, 0), { priceRent: null, priceBuy: 4 })).toEqual({ action: 'buy', kind: 'POSSESSION', price: 4 })
     expect(autoUnlockDecision(on(10, 0), { priceRent: null, priceBuy: null })).toEqual({ action: 'stop', reason: 'NOT_SOLD' })
   })
@@ -24,14 +36,20 @@ describe('autoUnlockDecision (spec §1 continuous reading with automatic coin de
 
   it('never lets the coins spent automatically pass the cap, whatever the prices', () => {
     const price = fc.option(fc.integer({ min: 0, max: 50 }), { nil: null })
-    fc.assert(fc.property(fc.integer({ min: 1, max: 200 }), fc.array(fc.record({ priceRent: price, priceBuy: price }), { maxLength: 30 }), (budget, episodes) => {
-      let spent = 0
-      for (const e of episodes) {
-        const d = autoUnlockDecision(on(budget, spent), e)
-        if (d.action === 'buy') spent += d.price
-      }
-      expect(spent).toBeLessThanOrEqual(budget)
-    }))
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 200 }),
+        fc.array(fc.record({ priceRent: price, priceBuy: price }), { maxLength: 30 }),
+        (budget, episodes) => {
+          let spent = 0
+          for (const e of episodes) {
+            const d = autoUnlockDecision(on(budget, spent), e)
+            if (d.action === 'buy') spent += d.price
+          }
+          expect(spent).toBeLessThanOrEqual(budget)
+        },
+      ),
+    )
   })
 })
 

@@ -67,7 +67,8 @@ export function autoUnlockKey(userId: number, episodeId: number): string {
 export function currentSection(tops: readonly number[], viewportHeight: number): number {
   const line = viewportHeight / 3
   let current = 0
-  tops.forEach((top, i) => { if (top <= line) current = i })
+  tops.forEach((top, i) => {
+    if (top <= line) current = i
+  })
   return current
 }
-

@@ -45,5 +45,5 @@ const SWIPE_MIN = 50
 export function swipeStep(dx: number, dy: number, direction: ReadingDirection): -1 | 0 | 1 {
   if (Math.abs(dx) < SWIPE_MIN || Math.abs(dx) < 2 * Math.abs(dy)) return 0
   const towardStart = dx < 0 // finger moved left
-  return (towardStart === (direction === 'ltr')) ? 1 : -1
+  return towardStart === (direction === 'ltr') ? 1 : -1
 }

@@ -1,8 +1,16 @@
 import { describe, expect, it } from 'vitest'
 import { keyCommand, type KeyPress, type KeyState } from './keys.ts'
 
-const press = (key: string, more: Partial<KeyPress> = {}): KeyPress =>
-  ({ key, shiftKey: false, modified: false, defaultPrevented: false, typing: false, onControl: false, where: 'viewer', ...more })
+const press = (key: string, more: Partial<KeyPress> = {}): KeyPress => ({
+  key,
+  shiftKey: false,
+  modified: false,
+  defaultPrevented: false,
+  typing: false,
+  onControl: false,
+  where: 'viewer',
+  ...more,
+})
 const scroll: KeyState = { helpOpen: false, autoScroll: false, paper: false, isText: false, direction: 'ltr', letters: true }
 const paper: KeyState = { ...scroll, paper: true }
 
@@ -17,7 +25,7 @@ describe('keyboard shortcuts of the viewer (spec §2 viewer)', () => {
     expect(keyCommand(press('ArrowLeft'), scroll)).toBeNull() // the browser's own horizontal scroll
   })
 
-  it('turn pages in PAPER mode, in the series\' reading direction', () => {
+  it("turn pages in PAPER mode, in the series' reading direction", () => {
     expect(keyCommand(press('ArrowRight'), paper)).toEqual({ do: 'turn', step: 1 })
     expect(keyCommand(press('ArrowRight'), { ...paper, direction: 'rtl' })).toEqual({ do: 'turn', step: -1 })
     expect(keyCommand(press('ArrowLeft'), { ...paper, direction: 'rtl' })).toEqual({ do: 'turn', step: 1 })

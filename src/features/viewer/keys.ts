@@ -70,23 +70,54 @@ export function keyCommand(press: KeyPress, state: KeyState): KeyCommand | null 
   const scrolling = !state.paper
   let dy = 0
   switch (press.key) {
-    case '?': return { do: 'toggleHelp' }
-    case 'n': case 'N': return { do: 'episode', dir: 1 }
-    case 'p': case 'P': return { do: 'episode', dir: -1 }
-    case 'f': case 'F': return { do: 'fullscreen' }
-    case '+': case '=': return zoomable ? { do: 'zoom', dir: 1 } : null
-    case '-': case '_': return zoomable ? { do: 'zoom', dir: -1 } : null
-    case '0': return zoomable ? { do: 'resetZoom' } : null
-    case 'a': case 'A': return scrolling ? { do: 'toggleAutoScroll' } : null
-    case '[': return scrolling ? { do: 'speed', dir: -1 } : null
-    case ']': return scrolling ? { do: 'speed', dir: 1 } : null
-    case 'ArrowDown': dy = 0.2; break
-    case 'ArrowUp': dy = -0.2; break
-    case 'PageDown': dy = 0.9; break
-    case 'PageUp': dy = -0.9; break
-    case ' ': if (press.onControl) return null; dy = press.shiftKey ? -0.9 : 0.9; break
-    case 'ArrowLeft': case 'ArrowRight': if (state.paper) break; return null
-    default: return null
+    case '?':
+      return { do: 'toggleHelp' }
+    case 'n':
+    case 'N':
+      return { do: 'episode', dir: 1 }
+    case 'p':
+    case 'P':
+      return { do: 'episode', dir: -1 }
+    case 'f':
+    case 'F':
+      return { do: 'fullscreen' }
+    case '+':
+    case '=':
+      return zoomable ? { do: 'zoom', dir: 1 } : null
+    case '-':
+    case '_':
+      return zoomable ? { do: 'zoom', dir: -1 } : null
+    case '0':
+      return zoomable ? { do: 'resetZoom' } : null
+    case 'a':
+    case 'A':
+      return scrolling ? { do: 'toggleAutoScroll' } : null
+    case '[':
+      return scrolling ? { do: 'speed', dir: -1 } : null
+    case ']':
+      return scrolling ? { do: 'speed', dir: 1 } : null
+    case 'ArrowDown':
+      dy = 0.2
+      break
+    case 'ArrowUp':
+      dy = -0.2
+      break
+    case 'PageDown':
+      dy = 0.9
+      break
+    case 'PageUp':
+      dy = -0.9
+      break
+    case ' ':
+      if (press.onControl) return null
+      dy = press.shiftKey ? -0.9 : 0.9
+      break
+    case 'ArrowLeft':
+    case 'ArrowRight':
+      if (state.paper) break
+      return null
+    default:
+      return null
   }
   return state.paper ? { do: 'turn', step: pageStep(press.key, press.shiftKey, state.direction) } : { do: 'scroll', dy }
 }

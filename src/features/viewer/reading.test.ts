@@ -1,8 +1,30 @@
 import { describe, expect, it } from 'vitest'
 import {
-  AUTO_SCROLL_SPEEDS, DEFAULT_AUTO_SCROLL_SPEED, MAX_ZOOM, atPageEnd, autoScrollStep, nextSpeed, offlineUrls, pinchZoom, progressUnchanged, speedIndex, zoomAnchor,
-  DEFAULT_SETTINGS, pageCount, pageIndicator, pageOfPosition, pageOfSlice, pagePosition, pageSlices, pageStep, parseSettings, positionParam, settingsKey, turnPage,
-  viewerLoginHref, viewerPlace,
+  AUTO_SCROLL_SPEEDS,
+  DEFAULT_AUTO_SCROLL_SPEED,
+  MAX_ZOOM,
+  atPageEnd,
+  autoScrollStep,
+  nextSpeed,
+  offlineUrls,
+  pinchZoom,
+  progressUnchanged,
+  speedIndex,
+  zoomAnchor,
+  DEFAULT_SETTINGS,
+  pageCount,
+  pageIndicator,
+  pageOfPosition,
+  pageOfSlice,
+  pagePosition,
+  pageSlices,
+  pageStep,
+  parseSettings,
+  positionParam,
+  settingsKey,
+  turnPage,
+  viewerLoginHref,
+  viewerPlace,
 } from './reading.ts'
 
 describe('PAPER mode page turns (spec §2 viewer modes)', () => {
@@ -76,7 +98,14 @@ describe('reader settings', () => {
     expect(parseSettings(null)).toEqual(DEFAULT_SETTINGS)
     expect(parseSettings('not json')).toEqual(DEFAULT_SETTINGS)
     expect(parseSettings('[1]')).toEqual(DEFAULT_SETTINGS)
-    expect(parseSettings('{"mode":"PAPER","double":true,"font":"serif","fontSize":22}')).toEqual({ mode: 'PAPER', double: true, font: 'serif', fontSize: 22, transcript: false, shortcuts: true })
+    expect(parseSettings('{"mode":"PAPER","double":true,"font":"serif","fontSize":22}')).toEqual({
+      mode: 'PAPER',
+      double: true,
+      font: 'serif',
+      fontSize: 22,
+      transcript: false,
+      shortcuts: true,
+    })
     expect(parseSettings('{"mode":"SCROLL","transcript":true}')).toEqual({ ...DEFAULT_SETTINGS, transcript: true })
     expect(parseSettings('{"mode":"BOOK","double":"yes","font":"comic","fontSize":99,"transcript":"on"}')).toEqual(DEFAULT_SETTINGS)
   })
@@ -92,7 +121,9 @@ describe('returning to the same place after login', () => {
     expect(callback).toBe('/callback/viewer-login-success?callback=%2Fviewer%2F6&position=0.424')
     const back = new URL(callback, 'http://x').searchParams
     expect([back.get('callback'), back.get('position')]).toEqual(['/viewer/6', '0.424'])
-    expect(new URL(viewerLoginHref(6, null), 'http://x').searchParams.get('callback')).toBe('/callback/viewer-login-success?callback=%2Fviewer%2F6')
+    expect(new URL(viewerLoginHref(6, null), 'http://x').searchParams.get('callback')).toBe(
+      '/callback/viewer-login-success?callback=%2Fviewer%2F6',
+    )
   })
 
   it('reads back only a position between 0 and 1', () => {
@@ -119,7 +150,7 @@ describe('settings cookie', () => {
 })
 
 describe('zoom (SCROLL mode)', () => {
-  it('a pinch scales the zoom at its start by the fingers\' distance, to 0.05, within 1 and the largest step', () => {
+  it("a pinch scales the zoom at its start by the fingers' distance, to 0.05, within 1 and the largest step", () => {
     expect(pinchZoom(1, 100, 150)).toBe(1.5)
     expect(pinchZoom(1.5, 100, 133)).toBe(2)
     expect(pinchZoom(1, 100, 112)).toBe(1.1)
@@ -141,7 +172,11 @@ describe('auto-scroll (SCROLL mode)', () => {
     expect(autoScrollStep(0, 30, 16)).toEqual({ px: 0, carry: expect.closeTo(0.48, 9) })
     let carry = 0
     let moved = 0
-    for (let i = 0; i < 60; i++) { const s = autoScrollStep(carry, 30, 1000 / 60); carry = s.carry; moved += s.px }
+    for (let i = 0; i < 60; i++) {
+      const s = autoScrollStep(carry, 30, 1000 / 60)
+      carry = s.carry
+      moved += s.px
+    }
     expect(moved).toBeGreaterThanOrEqual(29) // one second at 30 px/s
     expect(moved).toBeLessThanOrEqual(30)
     expect(autoScrollStep(0.5, 100, -20)).toEqual({ px: 0, carry: expect.closeTo(-1.5, 9) }) // a frame stamped before the start moves nothing
@@ -174,9 +209,21 @@ describe('progress saving (SCROLL mode)', () => {
 })
 
 describe('offline reading', () => {
-  it('caches every width of every slice, then the site\'s built assets once each', () => {
+  it("caches every width of every slice, then the site's built assets once each", () => {
     const srcsets = ['/img/1-360.webp 360w, /img/1-720.webp 720w', '/img/2-360.webp 360w']
-    const resources = ['http://x/_astro/a.js', 'http://x/api/v1/me', 'http://x/_astro/a.js', 'http://x/_astro/b.css', 'http://y/_astro/c.js']
-    expect(offlineUrls(srcsets, resources, 'http://x')).toEqual(['/img/1-360.webp', '/img/1-720.webp', '/img/2-360.webp', 'http://x/_astro/a.js', 'http://x/_astro/b.css'])
+    const resources = [
+      'http://x/_astro/a.js',
+      'http://x/api/v1/me',
+      'http://x/_astro/a.js',
+      'http://x/_astro/b.css',
+      'http://y/_astro/c.js',
+    ]
+    expect(offlineUrls(srcsets, resources, 'http://x')).toEqual([
+      '/img/1-360.webp',
+      '/img/1-720.webp',
+      '/img/2-360.webp',
+      'http://x/_astro/a.js',
+      'http://x/_astro/b.css',
+    ])
   })
 })

@@ -29,7 +29,6 @@ export function scrollOffset(position: number, contentTop: number, contentHeight
   return Math.max(0, contentTop + Math.max(0, contentHeight - viewportHeight) * position)
 }
 
-
 // ───────────────────────────── reader settings (spec §2/§3 viewer modes) ─────────────────────────────
 
 /** SCROLL: the vertical strip; PAPER: one page (or two side by side) at a time. */
@@ -41,11 +40,25 @@ export type ReadingDirection = 'ltr' | 'rtl'
  * `transcript`: the slices' transcripts shown beside (or below) the images, where an episode has them.
  * `shortcuts`: the single-character keys (n, p, a, f, ?, + − 0, [ ]) act; a reader may switch them off (WCAG 2.1.4).
  */
-export type ViewerSettings = { mode: ViewerMode; double: boolean; font: FontFamily; fontSize: number; transcript: boolean; shortcuts: boolean }
+export type ViewerSettings = {
+  mode: ViewerMode
+  double: boolean
+  font: FontFamily
+  fontSize: number
+  transcript: boolean
+  shortcuts: boolean
+}
 
 /** Text sizes (CSS px) offered for TEXT episodes; the default is the page's own 18 px. */
 export const FONT_SIZES = [14, 16, 18, 20, 22, 24, 28] as const
-export const DEFAULT_SETTINGS: ViewerSettings = { mode: 'SCROLL', double: false, font: 'sans', fontSize: 18, transcript: false, shortcuts: true }
+export const DEFAULT_SETTINGS: ViewerSettings = {
+  mode: 'SCROLL',
+  double: false,
+  font: 'sans',
+  fontSize: 18,
+  transcript: false,
+  shortcuts: true,
+}
 
 /** localStorage key of the reader's settings, one per edition (editions may share an origin in development). */
 export function settingsKey(editionId: string): string {
@@ -58,7 +71,9 @@ export function parseSettings(raw: string | null): ViewerSettings {
   try {
     const parsed: unknown = raw ? JSON.parse(raw) : null
     if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) v = parsed as Record<string, unknown>
-  } catch { /* keep the defaults */ }
+  } catch {
+    /* keep the defaults */
+  }
   return {
     mode: v.mode === 'PAPER' || v.mode === 'SCROLL' ? v.mode : DEFAULT_SETTINGS.mode,
     double: typeof v.double === 'boolean' ? v.double : DEFAULT_SETTINGS.double,
@@ -93,12 +108,20 @@ export function pageOfSlice(slice: number, double: boolean): number {
  */
 export function pageStep(key: string, shiftKey: boolean, direction: ReadingDirection): -1 | 0 | 1 {
   switch (key) {
-    case 'ArrowRight': return direction === 'rtl' ? -1 : 1
-    case 'ArrowLeft': return direction === 'rtl' ? 1 : -1
-    case 'PageDown': case 'ArrowDown': return 1
-    case 'PageUp': case 'ArrowUp': return -1
-    case ' ': return shiftKey ? -1 : 1
-    default: return 0
+    case 'ArrowRight':
+      return direction === 'rtl' ? -1 : 1
+    case 'ArrowLeft':
+      return direction === 'rtl' ? 1 : -1
+    case 'PageDown':
+    case 'ArrowDown':
+      return 1
+    case 'PageUp':
+    case 'ArrowUp':
+      return -1
+    case ' ':
+      return shiftKey ? -1 : 1
+    default:
+      return 0
   }
 }
 
@@ -179,7 +202,11 @@ export function settingsCookie(key: string, settings: ViewerSettings): string {
 export function settingsFromCookie(raw: string | undefined): ViewerSettings | null {
   if (!raw) return null
   let text = raw
-  try { text = decodeURIComponent(raw) } catch { /* already decoded */ }
+  try {
+    text = decodeURIComponent(raw)
+  } catch {
+    /* already decoded */
+  }
   return parseSettings(text)
 }
 

@@ -36,12 +36,17 @@ describe('ComicIssue JSON-LD with a transcript', () => {
   const opts = { siteUrl: 'https://fr.example/', locale: 'fr-FR' }
 
   it('declares the text alternative and carries the transcript in reading order', () => {
-    const ld = JSON.parse(jsonLdText(comicIssueLd({ ...ep, slices: [{ transcript: LINES.slice(0, 1) }, { transcript: LINES.slice(1) }] }, opts)))
+    const ld = JSON.parse(
+      jsonLdText(comicIssueLd({ ...ep, slices: [{ transcript: LINES.slice(0, 1) }, { transcript: LINES.slice(1) }] }, opts)),
+    )
     expect(ld).toMatchObject({
       '@type': 'ComicIssue',
       accessMode: ['visual', 'textual'],
       accessibilityFeature: ['alternativeText', 'transcript'],
-      accessModeSufficient: [{ '@type': 'ItemList', itemListElement: ['visual'] }, { '@type': 'ItemList', itemListElement: ['textual'] }],
+      accessModeSufficient: [
+        { '@type': 'ItemList', itemListElement: ['visual'] },
+        { '@type': 'ItemList', itemListElement: ['textual'] },
+      ],
       text: 'Lundi, 7 h 30.\nLéa: Un crème, comme d’habitude ?\nTink',
     })
   })

@@ -19,14 +19,21 @@ export function useAutoScroll(paper: boolean) {
       carry = s.carry
       before = t
       if (s.px > 0) scrollBy(0, s.px)
-      if (atPageEnd(innerHeight, scrollY, document.documentElement.scrollHeight)) { setAutoScroll(false); return }
+      if (atPageEnd(innerHeight, scrollY, document.documentElement.scrollHeight)) {
+        setAutoScroll(false)
+        return
+      }
       frame = requestAnimationFrame(step)
     }
     frame = requestAnimationFrame(step)
     const stop = () => setAutoScroll(false)
     addEventListener('wheel', stop, { passive: true })
     addEventListener('touchstart', stop, { passive: true })
-    return () => { cancelAnimationFrame(frame); removeEventListener('wheel', stop); removeEventListener('touchstart', stop) }
+    return () => {
+      cancelAnimationFrame(frame)
+      removeEventListener('wheel', stop)
+      removeEventListener('touchstart', stop)
+    }
   }, [autoScroll, speed, paper])
 
   const toggleAutoScroll = useCallback(() => setAutoScroll((on) => !on), [])

@@ -40,13 +40,21 @@ export function useChrome() {
         const r = el.getBoundingClientRect()
         if (r.height === 0 || r.bottom < 0 || r.top > innerHeight) continue
         const dy = r.bottom > bottom ? r.bottom - bottom + 12 : r.top < top ? r.top - top - 12 : 0
-        if (dy) { ownScroll.current = true; scrollBy({ top: dy, behavior: 'instant' }) }
+        if (dy) {
+          ownScroll.current = true
+          scrollBy({ top: dy, behavior: 'instant' })
+        }
         return
       }
     }, SLIDE_MS)
     return () => clearTimeout(timer)
   }, [hidden])
-  useEffect(() => () => { document.documentElement.removeAttribute('data-immersive') }, [])
+  useEffect(
+    () => () => {
+      document.documentElement.removeAttribute('data-immersive')
+    },
+    [],
+  )
 
   useEffect(() => {
     let lastY = scrollY
@@ -62,10 +70,16 @@ export function useChrome() {
       })
     }
     // Keyboard users reaching the chrome see it.
-    const onFocus = (e: FocusEvent) => { if ((e.target as HTMLElement | null)?.closest?.(CHROME)) setHidden(false) }
+    const onFocus = (e: FocusEvent) => {
+      if ((e.target as HTMLElement | null)?.closest?.(CHROME)) setHidden(false)
+    }
     addEventListener('scroll', onScroll, { passive: true })
     document.addEventListener('focusin', onFocus)
-    return () => { removeEventListener('scroll', onScroll); document.removeEventListener('focusin', onFocus); cancelAnimationFrame(frame) }
+    return () => {
+      removeEventListener('scroll', onScroll)
+      document.removeEventListener('focusin', onFocus)
+      cancelAnimationFrame(frame)
+    }
   }, [])
 
   const toggle = useCallback(() => setHidden((h) => !h), [])

@@ -77,9 +77,16 @@ export function useContinuous({ first, seriesId, signedIn, paper, ready, announc
       return
     }
     if (res.code === 'NEED_TO_REFRESH' && !retried) return fetchNext(link, true)
-    if (res.code === 'NOT_FOUND_ACCESS_TOKEN') { void logout(); return }
+    if (res.code === 'NOT_FOUND_ACCESS_TOKEN') {
+      void logout()
+      return
+    }
     hold()
-    if (res.code === 'ADULT_ONLY_CONTENTS') { setTail({ link, status: 'adult' }); requireAge(); return }
+    if (res.code === 'ADULT_ONLY_CONTENTS') {
+      setTail({ link, status: 'adult' })
+      requireAge()
+      return
+    }
     setTail({ link, status: res.code === 'UNAUTHORIZED_CONTENTS' ? 'locked' : 'error' })
   }, [])
 
@@ -88,11 +95,20 @@ export function useContinuous({ first, seriesId, signedIn, paper, ready, announc
   useEffect(() => {
     if (paper || !ready || tail !== null || !last.next) return
     const next = last.next
-    if (chain.length === 0) { void fetchNext(next); return }
+    if (chain.length === 0) {
+      void fetchNext(next)
+      return
+    }
     if (!sentinel.current || !('IntersectionObserver' in window)) return
-    const io = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting)) { io.disconnect(); void fetchNext(next) }
-    }, { rootMargin: '300% 0px' })
+    const io = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting)) {
+          io.disconnect()
+          void fetchNext(next)
+        }
+      },
+      { rootMargin: '300% 0px' },
+    )
     io.observe(sentinel.current)
     return () => io.disconnect()
   }, [paper, ready, tail, last.next, chain.length, fetchNext])
@@ -100,7 +116,9 @@ export function useContinuous({ first, seriesId, signedIn, paper, ready, announc
   // A signed-in reader at a locked next episode: their opt-in for the series, read once.
   useEffect(() => {
     if (!signedIn || tail?.status !== 'locked' || auto !== null) return
-    void getAutoUnlock(seriesId).then((r) => { if (r.ok) setAuto(r.data) })
+    void getAutoUnlock(seriesId).then((r) => {
+      if (r.ok) setAuto(r.data)
+    })
   }, [signedIn, tail?.status, auto, seriesId])
 
   // The episode on screen follows the scroll.
@@ -111,13 +129,18 @@ export function useContinuous({ first, seriesId, signedIn, paper, ready, announc
       if (frame) return
       frame = requestAnimationFrame(() => {
         frame = 0
-        const tops = sections.current.slice(0, chain.length + 1).map((el, i) => (i === 0 ? -Infinity : el?.getBoundingClientRect().top ?? Infinity))
+        const tops = sections.current
+          .slice(0, chain.length + 1)
+          .map((el, i) => (i === 0 ? -Infinity : (el?.getBoundingClientRect().top ?? Infinity)))
         setCurrent(currentSection(tops, innerHeight))
       })
     }
     addEventListener('scroll', onScroll, { passive: true })
     onScroll()
-    return () => { removeEventListener('scroll', onScroll); cancelAnimationFrame(frame) }
+    return () => {
+      removeEventListener('scroll', onScroll)
+      cancelAnimationFrame(frame)
+    }
   }, [paper, chain.length])
 
   // The URL and the title follow the episode on screen.
@@ -131,7 +154,7 @@ export function useContinuous({ first, seriesId, signedIn, paper, ready, announc
   }, [onScreen.id, onScreen.title, first.id, first.title])
 
   /** The element holding episode `i` on the page (its slices, or its paragraphs). */
-  const sectionOf = (i: number): HTMLElement | null => (i === 0 ? document.getElementById('viewer-content') : sections.current[i] ?? null)
+  const sectionOf = (i: number): HTMLElement | null => (i === 0 ? document.getElementById('viewer-content') : (sections.current[i] ?? null))
 
   /** n / p: the neighbour on the page when it is there (continuous reading), else its own page. */
   const goEpisode = (dir: 1 | -1) => {
@@ -147,7 +170,10 @@ export function useContinuous({ first, seriesId, signedIn, paper, ready, announc
   /** The reader stops automatic unlocks for the series; `message` is announced once the server agrees. */
   const stopAuto = async (message: string) => {
     const r = await deleteAutoUnlock(seriesId)
-    if (r.ok) { setAuto(r.data); announce(message) }
+    if (r.ok) {
+      setAuto(r.data)
+      announce(message)
+    }
   }
 
   return { chain, tail, auto, setAuto, current, episodes, last, sections, sentinel, sectionOf, fetchNext, goEpisode, stopAuto }

@@ -50,34 +50,86 @@ type Options = {
 
 export function useKeys(o: Options) {
   const {
-    helpOpen, setHelpOpen, letters, autoScroll, toggleAutoScroll, stopAutoScroll, stepSpeed,
-    paper, isText, direction, turn, zoomBy, applyZoom,
+    helpOpen,
+    setHelpOpen,
+    letters,
+    autoScroll,
+    toggleAutoScroll,
+    stopAutoScroll,
+    stepSpeed,
+    paper,
+    isText,
+    direction,
+    turn,
+    zoomBy,
+    applyZoom,
   } = o
   const goEpisode = useEffectEvent((dir: 1 | -1) => o.goEpisode(dir))
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const target = e.target as HTMLElement | null
-      const command = keyCommand({
-        key: e.key, shiftKey: e.shiftKey, modified: e.ctrlKey || e.metaKey || e.altKey, defaultPrevented: e.defaultPrevented,
-        typing: isTyping(e.target), onControl: !!target?.closest?.('button, a, summary, input'), where: placeOf(e.target),
-      }, { helpOpen, autoScroll, paper, isText, direction, letters })
+      const command = keyCommand(
+        {
+          key: e.key,
+          shiftKey: e.shiftKey,
+          modified: e.ctrlKey || e.metaKey || e.altKey,
+          defaultPrevented: e.defaultPrevented,
+          typing: isTyping(e.target),
+          onControl: !!target?.closest?.('button, a, summary, input'),
+          where: placeOf(e.target),
+        },
+        { helpOpen, autoScroll, paper, isText, direction, letters },
+      )
       if (!command) return
       e.preventDefault()
       switch (command.do) {
-        case 'stopAutoScroll': stopAutoScroll(); return
-        case 'toggleHelp': setHelpOpen((open) => !open); return
-        case 'episode': goEpisode(command.dir); return
-        case 'fullscreen': toggleFullscreen(); return
-        case 'zoom': zoomBy(command.dir); return
-        case 'resetZoom': applyZoom(1); return
-        case 'toggleAutoScroll': toggleAutoScroll(); return
-        case 'speed': stepSpeed(command.dir); return
-        case 'turn': turn(command.step); return
-        case 'scroll': scrollBy({ top: Math.round(innerHeight * command.dy), behavior: 'auto' })
+        case 'stopAutoScroll':
+          stopAutoScroll()
+          return
+        case 'toggleHelp':
+          setHelpOpen((open) => !open)
+          return
+        case 'episode':
+          goEpisode(command.dir)
+          return
+        case 'fullscreen':
+          toggleFullscreen()
+          return
+        case 'zoom':
+          zoomBy(command.dir)
+          return
+        case 'resetZoom':
+          applyZoom(1)
+          return
+        case 'toggleAutoScroll':
+          toggleAutoScroll()
+          return
+        case 'speed':
+          stepSpeed(command.dir)
+          return
+        case 'turn':
+          turn(command.step)
+          return
+        case 'scroll':
+          scrollBy({ top: Math.round(innerHeight * command.dy), behavior: 'auto' })
       }
     }
     addEventListener('keydown', onKey)
     return () => removeEventListener('keydown', onKey)
-  }, [helpOpen, letters, autoScroll, paper, isText, direction, turn, zoomBy, applyZoom, setHelpOpen, toggleAutoScroll, stopAutoScroll, stepSpeed])
+  }, [
+    helpOpen,
+    letters,
+    autoScroll,
+    paper,
+    isText,
+    direction,
+    turn,
+    zoomBy,
+    applyZoom,
+    setHelpOpen,
+    toggleAutoScroll,
+    stopAutoScroll,
+    stepSpeed,
+  ])
 }

@@ -10,21 +10,42 @@ import type { ViewerSlice } from './viewer.ts'
 type OfflineState = 'idle' | 'saving' | 'saved' | 'failed'
 
 /** `offline`: null when the episode may not be saved; `expired`: the title and text of the page shown after expiry. */
-export function useOffline(episodeId: number, slices: readonly ViewerSlice[], offline: { expiresAt: string | null } | null, expired: { title: string; text: string }) {
+export function useOffline(
+  episodeId: number,
+  slices: readonly ViewerSlice[],
+  offline: { expiresAt: string | null } | null,
+  expired: { title: string; text: string },
+) {
   const [offlineState, setOfflineState] = useState<OfflineState>('idle')
   const saveOffline = async () => {
-    if (!offline || !('serviceWorker' in navigator)) { setOfflineState('failed'); return }
+    if (!offline || !('serviceWorker' in navigator)) {
+      setOfflineState('failed')
+      return
+    }
     setOfflineState('saving')
     try {
       await navigator.serviceWorker.register('/sw.js', { scope: '/viewer/' })
       const reg = await navigator.serviceWorker.ready
       const resources = performance.getEntriesByType('resource').map((e) => e.name)
       const channel = new MessageChannel()
-      const answer = new Promise<{ ok: boolean }>((resolve) => { channel.port1.onmessage = (e) => resolve(e.data as { ok: boolean }) })
-      reg.active!.postMessage({
-        type: 'save', episodeId, page: `/viewer/${episodeId}`, urls: offlineUrls(slices.map((sl) => sl.srcset), resources, location.origin), expiresAt: offline.expiresAt,
-        expired: { lang: document.documentElement.lang, dir: document.documentElement.dir, title: expired.title, text: expired.text },
-      }, [channel.port2])
+      const answer = new Promise<{ ok: boolean }>((resolve) => {
+        channel.port1.onmessage = (e) => resolve(e.data as { ok: boolean })
+      })
+      reg.active!.postMessage(
+        {
+          type: 'save',
+          episodeId,
+          page: `/viewer/${episodeId}`,
+          urls: offlineUrls(
+            slices.map((sl) => sl.srcset),
+            resources,
+            location.origin,
+          ),
+          expiresAt: offline.expiresAt,
+          expired: { lang: document.documentElement.lang, dir: document.documentElement.dir, title: expired.title, text: expired.text },
+        },
+        [channel.port2],
+      )
       setOfflineState((await answer).ok ? 'saved' : 'failed')
     } catch {
       setOfflineState('failed')

@@ -19,13 +19,16 @@ export function usePages(count: number, paper: boolean, double: boolean) {
   const indicator = pageIndicator(page, double, count)
 
   /** `step` pages forward (negative: back), within the episode. */
-  const turn = useCallback((step: number) => {
-    const next = turnPage(page, step, count, double)
-    if (next === page) return
-    setSlice(pageSlices(next, double, count)[0] ?? 0)
-    const top = list.current?.getBoundingClientRect().top ?? 0
-    if (top < 0) list.current?.scrollIntoView({ block: 'start' })
-  }, [page, double, count])
+  const turn = useCallback(
+    (step: number) => {
+      const next = turnPage(page, step, count, double)
+      if (next === page) return
+      setSlice(pageSlices(next, double, count)[0] ?? 0)
+      const top = list.current?.getBoundingClientRect().top ?? 0
+      if (top < 0) list.current?.scrollIntoView({ block: 'start' })
+    },
+    [page, double, count],
+  )
 
   return { page, shown, ahead, lastPage, indicator, turn, setSlice, list }
 }

@@ -5,7 +5,14 @@
  */
 import { useEffect, useRef } from 'react'
 import {
-  PROGRESS_THROTTLE_MS, pageOfPosition, pagePosition, pageSlices, positionParam, progressUnchanged, scrollOffset, scrollPosition,
+  PROGRESS_THROTTLE_MS,
+  pageOfPosition,
+  pagePosition,
+  pageSlices,
+  positionParam,
+  progressUnchanged,
+  scrollOffset,
+  scrollPosition,
 } from './reading.ts'
 import { postProgress } from './client.ts'
 
@@ -31,7 +38,20 @@ type Options = {
 /** PAPER saves this long after the last turn. */
 const PAGE_SAVE_DELAY_MS = 1000
 
-export function useProgress({ episodeId, progress, signedIn, loaded, paper, page, double, count, setSlice, episodes, current, sectionOf }: Options) {
+export function useProgress({
+  episodeId,
+  progress,
+  signedIn,
+  loaded,
+  paper,
+  page,
+  double,
+  count,
+  setSlice,
+  episodes,
+  current,
+  sectionOf,
+}: Options) {
   /** The place was restored (once per page view, whichever mode comes first). */
   const restored = useRef(false)
 
@@ -85,8 +105,15 @@ export function useProgress({ episodeId, progress, signedIn, loaded, paper, page
       sent.set(at.episodeId, at.position)
       postProgress(at.episodeId, at.position)
     }
-    const onScroll = () => { if (timer === null) timer = setTimeout(save, PROGRESS_THROTTLE_MS) }
-    const flush = () => { if (document.visibilityState === 'hidden') { if (timer !== null) clearTimeout(timer); save() } }
+    const onScroll = () => {
+      if (timer === null) timer = setTimeout(save, PROGRESS_THROTTLE_MS)
+    }
+    const flush = () => {
+      if (document.visibilityState === 'hidden') {
+        if (timer !== null) clearTimeout(timer)
+        save()
+      }
+    }
     addEventListener('scroll', onScroll, { passive: true })
     document.addEventListener('visibilitychange', flush)
     addEventListener('pagehide', save)

@@ -19,7 +19,11 @@ export function useSettings(settingsKey: string, initialSettings: ViewerSettings
   // Stored settings and the screen width, read once on the client.
   useEffect(() => {
     let stored: string | null = null
-    try { stored = localStorage.getItem(settingsKey) } catch { /* storage blocked: defaults */ }
+    try {
+      stored = localStorage.getItem(settingsKey)
+    } catch {
+      /* storage blocked: defaults */
+    }
     if (initialSettings === null && stored !== null) {
       const parsed = parseSettings(stored)
       setSettings(parsed)
@@ -37,7 +41,11 @@ export function useSettings(settingsKey: string, initialSettings: ViewerSettings
   const update = (patch: Partial<ViewerSettings>) => {
     setSettings((s) => {
       const next = { ...s, ...patch }
-      try { localStorage.setItem(settingsKey, JSON.stringify(next)) } catch { /* not remembered here */ }
+      try {
+        localStorage.setItem(settingsKey, JSON.stringify(next))
+      } catch {
+        /* not remembered here */
+      }
       document.cookie = settingsCookie(settingsKey, next)
       return next
     })

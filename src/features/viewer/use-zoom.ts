@@ -33,7 +33,10 @@ export function useZoom(paper: boolean, ready: boolean) {
     if (!el || paper) return
     const pointers = new Map<number, { x: number; y: number }>()
     let start: { dist: number; zoom: number } | null = null
-    const dist = () => { const [a, b] = [...pointers.values()]; return a && b ? Math.hypot(a.x - b.x, a.y - b.y) : 0 }
+    const dist = () => {
+      const [a, b] = [...pointers.values()]
+      return a && b ? Math.hypot(a.x - b.x, a.y - b.y) : 0
+    }
     const down = (e: PointerEvent) => {
       if (e.pointerType !== 'touch') return
       pointers.set(e.pointerId, { x: e.clientX, y: e.clientY })
@@ -48,12 +51,20 @@ export function useZoom(paper: boolean, ready: boolean) {
         setZoom(next)
       }
     }
-    const up = (e: PointerEvent) => { pointers.delete(e.pointerId); if (pointers.size < 2) start = null }
+    const up = (e: PointerEvent) => {
+      pointers.delete(e.pointerId)
+      if (pointers.size < 2) start = null
+    }
     el.addEventListener('pointerdown', down)
     el.addEventListener('pointermove', move)
     el.addEventListener('pointerup', up)
     el.addEventListener('pointercancel', up)
-    return () => { el.removeEventListener('pointerdown', down); el.removeEventListener('pointermove', move); el.removeEventListener('pointerup', up); el.removeEventListener('pointercancel', up) }
+    return () => {
+      el.removeEventListener('pointerdown', down)
+      el.removeEventListener('pointermove', move)
+      el.removeEventListener('pointerup', up)
+      el.removeEventListener('pointercancel', up)
+    }
   }, [paper])
 
   useEffect(() => {

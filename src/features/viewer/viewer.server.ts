@@ -31,9 +31,16 @@ export type ViewerEdition = { krAdultAuth: boolean; adultNeedsBirthDate: boolean
 /** Who is reading: a signed-in reader's id or null, and the guest adult cookie (jp). */
 export type ViewerReader = { userId: number | null; adultCookie?: string | undefined }
 
-type EpisodeRow = Cols<'episodes', 'id' | 'no' | 'title' | 'series_id' | 'content_type' | 'is_free' | 'price_rent' | 'price_buy' | 'text_body'>
-  & Cols<'series', 'cover_key' | 'cover_width' | 'cover_height' | 'reading_direction' | 'next_update_at'>
-  & { seriesTitle: SeriesRow['title']; seriesIsAdult: SeriesRow['is_adult']; prev: string | null; next: string | null }
+type EpisodeRow = Cols<
+  'episodes',
+  'id' | 'no' | 'title' | 'series_id' | 'content_type' | 'is_free' | 'price_rent' | 'price_buy' | 'text_body'
+> &
+  Cols<'series', 'cover_key' | 'cover_width' | 'cover_height' | 'reading_direction' | 'next_update_at'> & {
+    seriesTitle: SeriesRow['title']
+    seriesIsAdult: SeriesRow['is_adult']
+    prev: string | null
+    next: string | null
+  }
 type UserRow = Cols<'users', 'is_adult' | 'is_kr_ip_user' | 'is_adult_kr' | 'birthed_at' | 'adult_verified_at'>
 type ImageRow = { n: EpisodeImagesRow['position'] } & Cols<'episode_images', 'key' | 'width' | 'height' | 'alt' | 'transcript'>
 type HoldingRow = Cols<'ownerships', 'kind' | 'expires_at'>
@@ -51,7 +58,15 @@ const USER_SQL = `SELECT is_adult AS isAdult, is_kr_ip_user AS isKrIpUser, is_ad
 const HOLDINGS_SQL = `SELECT kind, expires_at AS expiresAt FROM ownerships WHERE user_id = ? AND episode_id = ? LIMIT 20`
 
 function adultFlags(row: UserRow | undefined): AdultFlags {
-  return row ? { isAdult: flag(row.isAdult), isKrIpUser: flag(row.isKrIpUser), isAdultKr: flag(row.isAdultKr), birthedAt: row.birthedAt, adultVerifiedAt: row.adultVerifiedAt } : null
+  return row
+    ? {
+        isAdult: flag(row.isAdult),
+        isKrIpUser: flag(row.isKrIpUser),
+        isAdultKr: flag(row.isAdultKr),
+        birthedAt: row.birthedAt,
+        adultVerifiedAt: row.adultVerifiedAt,
+      }
+    : null
 }
 
 /** The slice-URL key from SESSION_SECRET; NO_SECRET without one (nothing paid can be served then). */
@@ -66,12 +81,21 @@ function slicesKey(): Promise<CryptoKey> {
  * published series (NOT_FOUND_EPISODE). Slices and text are filled only when the access rule opens it: free
  * episodes use the public `/media` URLs, others per-reader signed URLs of the slice route.
  */
-export async function openEpisode(db: Db, episodeId: number, reader: ViewerReader, edition: ViewerEdition, now = new Date()): Promise<ViewerEpisode | null> {
+export async function openEpisode(
+  db: Db,
+  episodeId: number,
+  reader: ViewerReader,
+  edition: ViewerEdition,
+  now = new Date(),
+): Promise<ViewerEpisode | null> {
   const nowIso = now.toISOString()
   const uid = reader.userId
   const statements: { sql: string; params: unknown[] }[] = [
     { sql: EPISODE_SQL, params: [nowIso, episodeId] },
-    { sql: `SELECT position AS n, key, width, height, alt, transcript FROM episode_images WHERE episode_id = ? ORDER BY position LIMIT 500`, params: [episodeId] },
+    {
+      sql: `SELECT position AS n, key, width, height, alt, transcript FROM episode_images WHERE episode_id = ? ORDER BY position LIMIT 500`,
+      params: [episodeId],
+    },
   ]
   if (uid !== null) {
     statements.push(
@@ -94,17 +118,35 @@ export async function openEpisode(db: Db, episodeId: number, reader: ViewerReade
   if (access.open && row.contentType === 'IMAGE') {
     const images = rows<ImageRow>(imgRes)
     if (access.via === 'FREE') {
-      slices = images.map((i) => ({ n: i.n, width: i.width, height: i.height, alt: i.alt, transcript: parseTranscript(i.transcript), src: imageUrl(i.key, SLICE_WIDTHS[0], SLICE_WIDTHS), srcset: srcset(i.key, SLICE_WIDTHS) }))
+      slices = images.map((i) => ({
+        n: i.n,
+        width: i.width,
+        height: i.height,
+        alt: i.alt,
+        transcript: parseTranscript(i.transcript),
+        src: imageUrl(i.key, SLICE_WIDTHS[0], SLICE_WIDTHS),
+        srcset: srcset(i.key, SLICE_WIDTHS),
+      }))
     } else {
       const key = await slicesKey()
       const exp = sliceExpiry(now)
       slices = await Promise.all(
         images.map(async (i) => {
-          const urls = await Promise.all(SLICE_WIDTHS.map(async (w) => {
-            const claim = { episodeId, n: i.n, w, exp }
-            return signedSliceUrl(claim, await signSlice(key, { ...claim, userId: uid! }))
-          }))
-          return { n: i.n, width: i.width, height: i.height, alt: i.alt, transcript: parseTranscript(i.transcript), src: urls[0]!, srcset: urls.map((u, k) => `${u} ${SLICE_WIDTHS[k]}w`).join(', ') }
+          const urls = await Promise.all(
+            SLICE_WIDTHS.map(async (w) => {
+              const claim = { episodeId, n: i.n, w, exp }
+              return signedSliceUrl(claim, await signSlice(key, { ...claim, userId: uid! }))
+            }),
+          )
+          return {
+            n: i.n,
+            width: i.width,
+            height: i.height,
+            alt: i.alt,
+            transcript: parseTranscript(i.transcript),
+            src: urls[0]!,
+            srcset: urls.map((u, k) => `${u} ${SLICE_WIDTHS[k]}w`).join(', '),
+          }
         }),
       )
     }
@@ -143,9 +185,12 @@ async function accessOf(db: Db, episodeId: number, reader: ViewerReader, edition
       params: [nowIso, episodeId, slice ?? 0],
     },
   ]
-  if (reader.userId !== null) statements.push({ sql: USER_SQL, params: [reader.userId] }, { sql: HOLDINGS_SQL, params: [reader.userId, episodeId] })
+  if (reader.userId !== null)
+    statements.push({ sql: USER_SQL, params: [reader.userId] }, { sql: HOLDINGS_SQL, params: [reader.userId, episodeId] })
   const [epRes, userRes, holdRes] = await db.batch(statements)
-  const row = firstRow<Cols<'episodes', 'series_id' | 'is_free'> & { seriesIsAdult: SeriesRow['is_adult']; sliceKey: EpisodeImagesRow['key'] | null }>(epRes)
+  const row = firstRow<
+    Cols<'episodes', 'series_id' | 'is_free'> & { seriesIsAdult: SeriesRow['is_adult']; sliceKey: EpisodeImagesRow['key'] | null }
+  >(epRes)
   if (!row) return null
   const access = episodeAccess(
     { isFree: flag(row.isFree), seriesIsAdult: flag(row.seriesIsAdult) },
@@ -163,14 +208,28 @@ export type SliceRequest = { episodeId: number; n: number; w: number; exp: numbe
  * longer does), and a paid slice's signature must name this reader, this slice and width, and be unexpired.
  * Throws the catalogue code otherwise; null when the object is missing from R2.
  */
-export async function sliceObject(db: Db, req: SliceRequest, reader: ViewerReader, edition: ViewerEdition, now = new Date()): Promise<{ object: R2ObjectBody; free: boolean; exp: number | null } | null> {
+export async function sliceObject(
+  db: Db,
+  req: SliceRequest,
+  reader: ViewerReader,
+  edition: ViewerEdition,
+  now = new Date(),
+): Promise<{ object: R2ObjectBody; free: boolean; exp: number | null } | null> {
   const found = await accessOf(db, req.episodeId, reader, edition, now, req.n)
   if (!found || found.sliceKey === null) throw new AppError('NOT_FOUND_EPISODE')
   if (!found.access.open) throw new AppError(found.access.code)
   const free = found.access.via === 'FREE'
   if (!free) {
-    const ok = req.exp !== null && req.sig !== null && reader.userId !== null &&
-      (await verifySlice(await slicesKey(), { episodeId: req.episodeId, n: req.n, w: req.w, userId: reader.userId, exp: req.exp }, req.sig, now))
+    const ok =
+      req.exp !== null &&
+      req.sig !== null &&
+      reader.userId !== null &&
+      (await verifySlice(
+        await slicesKey(),
+        { episodeId: req.episodeId, n: req.n, w: req.w, userId: reader.userId, exp: req.exp },
+        req.sig,
+        now,
+      ))
     if (!ok) throw new AppError('UNAUTHORIZED_CONTENTS')
   }
   const object = await env.MEDIA.get(`${found.sliceKey}/${req.w}.webp`)
@@ -190,7 +249,11 @@ export async function saveProgress(db: Db, userId: number, episodeId: number, po
   await db.run(
     `INSERT INTO reading_progress (user_id, series_id, episode_id, position, updated_at) VALUES (?, ?, ?, ?, ?)
      ON CONFLICT (user_id, series_id) DO UPDATE SET episode_id = excluded.episode_id, position = excluded.position, updated_at = excluded.updated_at`,
-    userId, found.seriesId, episodeId, position, at,
+    userId,
+    found.seriesId,
+    episodeId,
+    position,
+    at,
   )
   return { episodeId, position, updatedAt: at }
 }
@@ -204,7 +267,11 @@ export async function isPublicMediaKey(db: Db, key: string): Promise<boolean> {
   if (isPrivateMediaKey(key)) return false
   const slice = /^series\/(\d+)\/ep\/(\d+)\//.exec(key)
   if (!slice) return true
-  const row = await db.first<{ free: EpisodesRow['is_free'] }>('SELECT is_free AS free FROM episodes WHERE series_id = ? AND no = ?', Number(slice[1]), Number(slice[2]))
+  const row = await db.first<{ free: EpisodesRow['is_free'] }>(
+    'SELECT is_free AS free FROM episodes WHERE series_id = ? AND no = ?',
+    Number(slice[1]),
+    Number(slice[2]),
+  )
   return flag(row?.free)
 }
 
@@ -241,7 +308,13 @@ export async function getAutoUnlock(db: Db, userId: number, seriesId: number): P
  * Opts in (the reader confirmed) or changes the cap and kind; the count of coins spent starts at the first
  * opt-in and survives a change of cap. NOT_EXIST for an unknown series.
  */
-export async function setAutoUnlock(db: Db, userId: number, seriesId: number, body: { budget: number; kind: AutoUnlockKind }, now = new Date()): Promise<AutoUnlockState> {
+export async function setAutoUnlock(
+  db: Db,
+  userId: number,
+  seriesId: number,
+  body: { budget: number; kind: AutoUnlockKind },
+  now = new Date(),
+): Promise<AutoUnlockState> {
   const [, auto] = await db.batch([
     {
       sql: `INSERT INTO auto_unlock (user_id, series_id, budget, kind, enabled_at) SELECT ?, id, ?, ?, ? FROM series WHERE id = ? AND is_published = 1

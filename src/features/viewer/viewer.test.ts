@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest'
 import {
-  episodeAccess, paragraphs, scrollOffset, scrollPosition, signSlice, sliceExpiry, sliceKey, sliceWidth, verifySlice,
-  SLICE_URL_TTL_S, type Holding,
+  episodeAccess,
+  paragraphs,
+  scrollOffset,
+  scrollPosition,
+  signSlice,
+  sliceExpiry,
+  sliceKey,
+  sliceWidth,
+  verifySlice,
+  SLICE_URL_TTL_S,
+  type Holding,
 } from './viewer.ts'
 
 const now = new Date('2026-11-22T12:00:00.000Z')
@@ -31,18 +40,34 @@ describe('episodeAccess (spec §2 viewer, §3 ownership kinds, §8 Viewer)', () 
   })
 
   it('refuses a timed holding without an end, and unknown kinds', () => {
-    expect(episodeAccess(paid, reader, [{ kind: 'RENT', expiresAt: null }, { kind: 'GIFT', expiresAt: null }], now).open).toBe(false)
+    expect(
+      episodeAccess(
+        paid,
+        reader,
+        [
+          { kind: 'RENT', expiresAt: null },
+          { kind: 'GIFT', expiresAt: null },
+        ],
+        now,
+      ).open,
+    ).toBe(false)
   })
 
   it('prefers the holding kept for good, then the rental that ends last', () => {
-    const h: Holding[] = [{ kind: 'RENT', expiresAt: later }, { kind: 'FREETIME', expiresAt: '2026-11-24T00:00:00.000Z' }]
+    const h: Holding[] = [
+      { kind: 'RENT', expiresAt: later },
+      { kind: 'FREETIME', expiresAt: '2026-11-24T00:00:00.000Z' },
+    ]
     expect(episodeAccess(paid, reader, h, now)).toMatchObject({ via: 'FREETIME' })
     expect(episodeAccess(paid, reader, [...h, { kind: 'POSSESSION', expiresAt: null }], now)).toMatchObject({ via: 'POSSESSION' })
   })
 
   it('asks for the age check on an adult series before anything else, even free or owned', () => {
     expect(episodeAccess({ isFree: true, seriesIsAdult: true }, reader, [], now)).toEqual({ open: false, code: 'ADULT_ONLY_CONTENTS' })
-    expect(episodeAccess(adultSeries, reader, [{ kind: 'POSSESSION', expiresAt: null }], now)).toEqual({ open: false, code: 'ADULT_ONLY_CONTENTS' })
+    expect(episodeAccess(adultSeries, reader, [{ kind: 'POSSESSION', expiresAt: null }], now)).toEqual({
+      open: false,
+      code: 'ADULT_ONLY_CONTENTS',
+    })
     expect(episodeAccess(adultSeries, { adult: true }, [{ kind: 'POSSESSION', expiresAt: null }], now).open).toBe(true)
     expect(episodeAccess(adultSeries, { adult: true }, [], now)).toEqual({ open: false, code: 'UNAUTHORIZED_CONTENTS' })
   })

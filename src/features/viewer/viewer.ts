@@ -7,7 +7,7 @@ import { z } from 'zod'
 import { SLICE_WIDTHS } from '../catalogue/catalogue.ts'
 import type { TranscriptLine } from './transcript.ts'
 
-export {   scrollOffset, scrollPosition } from './reading.ts'
+export { scrollOffset, scrollPosition } from './reading.ts'
 
 /** Ownership kinds (spec §3) that keep an episode open for good. */
 export const FOREVER_KINDS = ['POSSESSION', 'ALL_POSSESSION', 'PERMANENT'] as const
@@ -24,8 +24,7 @@ export type AccessEpisode = { isFree: boolean; seriesIsAdult: boolean }
 type OpenReason = 'FREE' | (typeof FOREVER_KINDS)[number] | (typeof TIMED_KINDS)[number]
 
 export type Access =
-  | { open: true; via: OpenReason; expiresAt: string | null }
-  | { open: false; code: 'ADULT_ONLY_CONTENTS' | 'UNAUTHORIZED_CONTENTS' }
+  { open: true; via: OpenReason; expiresAt: string | null } | { open: false; code: 'ADULT_ONLY_CONTENTS' | 'UNAUTHORIZED_CONTENTS' }
 
 /**
  * Spec §2/§6/§8: an adult series needs an adult reader first (ADULT_ONLY_CONTENTS opens the age popup, even
@@ -38,7 +37,9 @@ export function episodeAccess(episode: AccessEpisode, reader: { adult: boolean }
   if (episode.seriesIsAdult && !reader.adult) return { open: false, code: 'ADULT_ONLY_CONTENTS' }
   if (episode.isFree) return { open: true, via: 'FREE', expiresAt: null }
   const t = now.getTime()
-  const forever = holdings.find((h) => (FOREVER_KINDS as readonly string[]).includes(h.kind) && (h.expiresAt === null || Date.parse(h.expiresAt) > t))
+  const forever = holdings.find(
+    (h) => (FOREVER_KINDS as readonly string[]).includes(h.kind) && (h.expiresAt === null || Date.parse(h.expiresAt) > t),
+  )
   if (forever) return { open: true, via: forever.kind as OpenReason, expiresAt: forever.expiresAt }
   const timed = holdings
     .filter((h) => (TIMED_KINDS as readonly string[]).includes(h.kind) && h.expiresAt !== null && Date.parse(h.expiresAt) > t)
@@ -46,7 +47,6 @@ export function episodeAccess(episode: AccessEpisode, reader: { adult: boolean }
   if (timed) return { open: true, via: timed.kind as OpenReason, expiresAt: timed.expiresAt }
   return { open: false, code: 'UNAUTHORIZED_CONTENTS' }
 }
-
 
 // ───────────────────────────── reading progress ─────────────────────────────
 
@@ -132,13 +132,24 @@ export function signedSliceUrl(claim: Omit<SliceClaim, 'userId'>, sig: string): 
 
 /** Text of a TEXT (novel) episode as paragraphs (blank lines separate them). */
 export function paragraphs(body: string | null): string[] {
-  return (body ?? '').split(/\r?\n\s*\r?\n/).map((p) => p.trim()).filter(Boolean)
+  return (body ?? '')
+    .split(/\r?\n\s*\r?\n/)
+    .map((p) => p.trim())
+    .filter(Boolean)
 }
 
 /** A neighbour episode; its prices let the viewer offer (or automatically make) the unlock of a locked one. */
 export type EpisodeLink = { id: number; no: number; title: string; isFree: boolean; priceRent: number | null; priceBuy: number | null }
 /** `transcript`: the slice's speech and captions in reading order, null when it has none. */
-export type ViewerSlice = { n: number; width: number; height: number; alt: string; transcript: TranscriptLine[] | null; src: string; srcset: string }
+export type ViewerSlice = {
+  n: number
+  width: number
+  height: number
+  alt: string
+  transcript: TranscriptLine[] | null
+  src: string
+  srcset: string
+}
 
 export type ViewerEpisode = {
   id: number

@@ -13,7 +13,12 @@ import { idempotencyOutcome, type IdempotencyClaim, type IdempotencyOutcome } fr
 
 /** What the stored row says about a claim. */
 export async function lookupIdempotency(db: Db, claim: IdempotencyClaim): Promise<IdempotencyOutcome> {
-  const row = await db.first<Cols<'idempotency_keys', 'scope' | 'request_hash'> & { status: IdempotencyKeysRow['response_status']; body: IdempotencyKeysRow['response_body'] }>(
+  const row = await db.first<
+    Cols<'idempotency_keys', 'scope' | 'request_hash'> & {
+      status: IdempotencyKeysRow['response_status']
+      body: IdempotencyKeysRow['response_body']
+    }
+  >(
     `SELECT scope, request_hash AS requestHash, response_status AS status, response_body AS body FROM idempotency_keys WHERE user_id = ? AND key = ?`,
     claim.userId,
     claim.key,

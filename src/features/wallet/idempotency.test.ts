@@ -21,8 +21,15 @@ describe('Idempotency-Key (docs/API.md: 1–255 chars)', () => {
   it('turns the stored row into an outcome', () => {
     const claim = { userId: 1, key: 'k', scope: 's', requestHash: 'h' }
     expect(idempotencyOutcome(claim, null)).toEqual({ kind: 'created' })
-    expect(idempotencyOutcome(claim, { scope: 's', requestHash: 'h', status: 200, body: '{}' })).toEqual({ kind: 'exists', response: { status: 200, body: '{}' } })
-    expect(idempotencyOutcome(claim, { scope: 's', requestHash: 'x', status: 200, body: '{}' })).toEqual({ kind: 'exists_with_different_body' })
-    expect(idempotencyOutcome(claim, { scope: 't', requestHash: 'h', status: 200, body: '{}' })).toEqual({ kind: 'exists_with_different_body' })
+    expect(idempotencyOutcome(claim, { scope: 's', requestHash: 'h', status: 200, body: '{}' })).toEqual({
+      kind: 'exists',
+      response: { status: 200, body: '{}' },
+    })
+    expect(idempotencyOutcome(claim, { scope: 's', requestHash: 'x', status: 200, body: '{}' })).toEqual({
+      kind: 'exists_with_different_body',
+    })
+    expect(idempotencyOutcome(claim, { scope: 't', requestHash: 'h', status: 200, body: '{}' })).toEqual({
+      kind: 'exists_with_different_body',
+    })
   })
 })

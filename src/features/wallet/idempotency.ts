@@ -46,7 +46,10 @@ export type StoredResponse = { status: number; body: string }
 export type IdempotencyOutcome = { kind: 'created' } | { kind: 'exists'; response: StoredResponse } | { kind: 'exists_with_different_body' }
 
 /** The outcome of a claim against the row already stored under its key (or none). */
-export function idempotencyOutcome(claim: IdempotencyClaim, row: { scope: string; requestHash: string; status: number; body: string } | null): IdempotencyOutcome {
+export function idempotencyOutcome(
+  claim: IdempotencyClaim,
+  row: { scope: string; requestHash: string; status: number; body: string } | null,
+): IdempotencyOutcome {
   if (!row) return { kind: 'created' }
   if (row.scope !== claim.scope || row.requestHash !== claim.requestHash) return { kind: 'exists_with_different_body' }
   return { kind: 'exists', response: { status: row.status, body: row.body } }

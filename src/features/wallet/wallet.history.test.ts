@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { balances, coinSummary, decodeHistoryCursor, encodeHistoryCursor, historySince, HistoryQuery, MAX_EXPIRING, planExpiry, type Lot } from './wallet.ts'
+import {
+  balances,
+  coinSummary,
+  decodeHistoryCursor,
+  encodeHistoryCursor,
+  historySince,
+  HistoryQuery,
+  MAX_EXPIRING,
+  planExpiry,
+  type Lot,
+} from './wallet.ts'
 
 const NOW = new Date('2026-11-22T10:00:00.000Z')
 const inDays = (d: number) => new Date(NOW.getTime() + d * 86_400_000).toISOString()
@@ -30,19 +40,27 @@ describe('planExpiry', () => {
       { id: 4, type: 'FREE_COIN', remaining: 2, expiresAt: inDays(1) },
       { id: 5, type: 'MILEAGE', remaining: 9, expiresAt: NOW.toISOString() },
     ]
-    expect(planExpiry(lots, NOW)).toEqual([{ lotId: 1, amount: 4 }, { lotId: 5, amount: 9 }])
+    expect(planExpiry(lots, NOW)).toEqual([
+      { lotId: 1, amount: 4 },
+      { lotId: 5, amount: 9 },
+    ])
   })
 })
 
 describe('history paging (spec §9 windows)', () => {
   it('round-trips cursors and refuses foreign ones', () => {
     fc.assert(
-      fc.property(fc.date({ min: new Date('2000-01-01'), max: new Date('2999-12-31'), noInvalidDate: true }), fc.integer({ min: 1, max: 2 ** 40 }), (d, id) => {
-        const c = { createdAt: d.toISOString(), id }
-        expect(decodeHistoryCursor(encodeHistoryCursor(c))).toEqual(c)
-      }),
+      fc.property(
+        fc.date({ min: new Date('2000-01-01'), max: new Date('2999-12-31'), noInvalidDate: true }),
+        fc.integer({ min: 1, max: 2 ** 40 }),
+        (d, id) => {
+          const c = { createdAt: d.toISOString(), id }
+          expect(decodeHistoryCursor(encodeHistoryCursor(c))).toEqual(c)
+        },
+      ),
     )
-    for (const bad of ['', 'abc', '!!!', btoa('2026-01-01~x'), btoa('yesterday~1'), 'x'.repeat(101)]) expect(decodeHistoryCursor(bad)).toBeNull()
+    for (const bad of ['', 'abc', '!!!', btoa('2026-01-01~x'), btoa('yesterday~1'), 'x'.repeat(101)])
+      expect(decodeHistoryCursor(bad)).toBeNull()
   })
 
   it('keeps charge and use 90 days, mileage 180', () => {

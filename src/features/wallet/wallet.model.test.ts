@@ -103,7 +103,11 @@ const purchase = (prices: number[]): Cmd => ({
   run(m, r) {
     const items = prices.map((price, i) => ({ episodeId: i + 1, seriesId: 1, price }))
     const plan = planPurchase(r.lots, items, new Date(r.now))
-    const takes = modelDrain(m, prices.reduce((a, b) => a + b, 0), ['BONUS', 'FREE_COIN', 'COIN'])
+    const takes = modelDrain(
+      m,
+      prices.reduce((a, b) => a + b, 0),
+      ['BONUS', 'FREE_COIN', 'COIN'],
+    )
     expect(plan === null).toBe(takes === null) // COIN_INSUFFICIENT exactly when the model is short
     if (plan && takes) {
       const steps = plan.flatMap((p) => p.steps)
@@ -151,7 +155,11 @@ const refund = (pick: number): Cmd => ({
     const ml = coinLots[pick % coinLots.length]!
     const paidAt = r.grantedAt.get(ml.id)!
     const rl = r.lots[ml.id - 1]!
-    const plan = planRefund({ state: r.refunded.has(ml.id) ? 'REFUNDED' : 'PAID', paidAt: iso(paidAt) }, [{ id: rl.id, type: 'COIN', amount: rl.amount, remaining: rl.remaining }], new Date(r.now))
+    const plan = planRefund(
+      { state: r.refunded.has(ml.id) ? 'REFUNDED' : 'PAID', paidAt: iso(paidAt) },
+      [{ id: rl.id, type: 'COIN', amount: rl.amount, remaining: rl.remaining }],
+      new Date(r.now),
+    )
     const allowed = !r.refunded.has(ml.id) && ml.remaining === ml.amount && m.now - paidAt < REFUND_DAYS * 24 * HOUR
     expect(plan.ok).toBe(allowed)
     if (plan.ok) {
@@ -200,7 +208,13 @@ describe('wallet model (docs/QUALITY.md: grant/spend/expire/refund/exchange keep
   it('holds over 1,000 random command sequences', () => {
     fc.assert(
       fc.property(fc.commands(commands, { maxCommands: 40 }), (cmds) => {
-        fc.modelRun(() => ({ model: { now: START, lots: [], purchases: [] }, real: { now: START, lots: [], ledger: [], purchases: [], grantedAt: new Map<number, number>(), refunded: new Set<number>() } }), cmds)
+        fc.modelRun(
+          () => ({
+            model: { now: START, lots: [], purchases: [] },
+            real: { now: START, lots: [], ledger: [], purchases: [], grantedAt: new Map<number, number>(), refunded: new Set<number>() },
+          }),
+          cmds,
+        )
       }),
       { numRuns: 1000 },
     )

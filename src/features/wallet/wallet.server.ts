@@ -113,7 +113,11 @@ export async function grantCoins(db: Db, input: GrantInput, now = new Date()): P
  * Errors: INVALID_PARAMETER (bad input, amount 0), NOT_FOUND_USER (unknown e-mail), COIN_INSUFFICIENT when
  * the type's balance is short (MILEAGE_INSUFFICIENT for mileage, the catalogue's code for that balance).
  */
-export async function adminAdjust(db: Db, input: AdminAdjustRequest, now = new Date()): Promise<{ entries: LedgerEntry[]; balances: Balances }> {
+export async function adminAdjust(
+  db: Db,
+  input: AdminAdjustRequest,
+  now = new Date(),
+): Promise<{ entries: LedgerEntry[]; balances: Balances }> {
   const parsed = AdminAdjustRequest.safeParse(input)
   if (!parsed.success) {
     throw new AppError('INVALID_PARAMETER', { fields: [...new Set(parsed.error.issues.map((i) => i.path.join('.')))].join(', ') })
@@ -235,7 +239,8 @@ export async function coinOf(db: Db, userId: number, now = new Date(), session?:
     userId,
     session?.sessionId ?? '',
   )
-  if (session !== undefined && (row!.sessionVersion !== session.sessionVersion || !flag(row!.sessionOpen))) throw new AppError('NEED_TO_REFRESH')
+  if (session !== undefined && (row!.sessionVersion !== session.sessionVersion || !flag(row!.sessionOpen)))
+    throw new AppError('NEED_TO_REFRESH')
   return JSON.parse(row!.coin) as CoinSummary
 }
 
@@ -264,14 +269,21 @@ export type HistoryItem = {
  * `HISTORY_PAGE_SIZE` at a time; `next` is the cursor of the following page or null. The operator's reason
  * (`description`) and internal references stay out. INVALID_PARAMETER for a cursor that is not ours.
  */
-export async function coinHistory(db: Db, userId: number, query: HistoryQuery, now = new Date()): Promise<{ items: HistoryItem[]; next: string | null }> {
+export async function coinHistory(
+  db: Db,
+  userId: number,
+  query: HistoryQuery,
+  now = new Date(),
+): Promise<{ items: HistoryItem[]; next: string | null }> {
   const page = HISTORY_PAGES[query.kind]
   const cursor = query.cursor === undefined ? null : decodeHistoryCursor(query.cursor)
   if (query.cursor !== undefined && !cursor) throw new AppError('INVALID_PARAMETER', { fields: 'cursor' })
   const kinds = page.kinds.map(() => '?').join(', ')
   const found: HistoryItem[] = await db.all<
-    Cols<'coin_ledger', 'id' | 'kind' | 'source' | 'type' | 'amount' | 'created_at' | 'product_kind' | 'series_id' | 'episode_id' | 'purchase_id'>
-      & { seriesTitle: SeriesRow['title'] | null; episodeNo: EpisodesRow['no'] | null; expiresAt: CoinLotsRow['expires_at'] }
+    Cols<
+      'coin_ledger',
+      'id' | 'kind' | 'source' | 'type' | 'amount' | 'created_at' | 'product_kind' | 'series_id' | 'episode_id' | 'purchase_id'
+    > & { seriesTitle: SeriesRow['title'] | null; episodeNo: EpisodesRow['no'] | null; expiresAt: CoinLotsRow['expires_at'] }
   >(
     `SELECT l.id, l.kind, l.source, l.type, l.amount, l.created_at AS createdAt, l.product_kind AS productKind,
             l.series_id AS seriesId, s.title AS seriesTitle, l.episode_id AS episodeId, e.no AS episodeNo,

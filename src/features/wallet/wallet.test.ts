@@ -74,19 +74,23 @@ describe('planSpend (spec §4: bonus coins are spent before regular coins)', () 
 
 describe('planSpend properties', () => {
   const arbLot = (id: number) =>
-    fc.record({
-      type: fc.constantFrom(...COIN_TYPES),
-      remaining: fc.integer({ min: 0, max: 60 }),
-      // a handful of distinct instants so ties happen; some in the past
-      expiresAt: fc.option(fc.integer({ min: -3, max: 6 }).map(inDays), { nil: null }),
-    }).map((l) => ({ id, ...l }) as Lot)
+    fc
+      .record({
+        type: fc.constantFrom(...COIN_TYPES),
+        remaining: fc.integer({ min: 0, max: 60 }),
+        // a handful of distinct instants so ties happen; some in the past
+        expiresAt: fc.option(fc.integer({ min: -3, max: 6 }).map(inDays), { nil: null }),
+      })
+      .map((l) => ({ id, ...l }) as Lot)
   const arbLots = fc.integer({ min: 0, max: 12 }).chain((n) => fc.tuple(...Array.from({ length: n }, (_, i) => arbLot(i + 1))))
 
   it('takes sum to the amount, no lot goes below zero, spend order is respected (1,000 runs)', () => {
     fc.assert(
       fc.property(arbLots, fc.integer({ min: 0, max: 400 }), (lots, amount) => {
         const byId = new Map(lots.map((l) => [l.id, l]))
-        const spendable = lots.filter((l) => (SPEND_ORDER as readonly string[]).includes(l.type) && !isExpired(l, NOW)).reduce((s, l) => s + l.remaining, 0)
+        const spendable = lots
+          .filter((l) => (SPEND_ORDER as readonly string[]).includes(l.type) && !isExpired(l, NOW))
+          .reduce((s, l) => s + l.remaining, 0)
         const plan = planSpend(lots, amount, NOW)
         if (amount > spendable) {
           expect(plan).toBeNull()

@@ -178,7 +178,14 @@ export type CoinSummary = {
 
 /** A derived balance as the API shows it (the first `MAX_EXPIRING` expiries). */
 export function coinSummary(b: Balances): CoinSummary {
-  return { coin: b.COIN, freeCoin: b.FREE_COIN, bonus: b.BONUS, mileage: b.MILEAGE, total: b.total, expiring: b.nextExpiries.slice(0, MAX_EXPIRING) }
+  return {
+    coin: b.COIN,
+    freeCoin: b.FREE_COIN,
+    bonus: b.BONUS,
+    mileage: b.MILEAGE,
+    total: b.total,
+    expiring: b.nextExpiries.slice(0, MAX_EXPIRING),
+  }
 }
 
 /** One lot run out by the expiry sweep: `amount` coins (> 0) leave lot `lotId` as an EXPIRE ledger row. */

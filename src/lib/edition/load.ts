@@ -31,7 +31,9 @@ export function loadMessages(id: string): Messages {
   const dir = join(root, id, 'messages')
   const messages: Messages = {}
   if (!existsSync(dir)) return messages
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()) {
     const data = JSON.parse(readFileSync(join(dir, file), 'utf8')) as Record<string, unknown>
     for (const [key, value] of Object.entries(data)) {
       if (typeof value !== 'string') throw new Error(`Edition "${id}": messages/${file} key "${key}" is not a string`)

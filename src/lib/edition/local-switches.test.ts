@@ -3,11 +3,24 @@ import { localSwitches } from './local-switches.ts'
 
 describe('localSwitches (what `npm run deploy` refuses)', () => {
   it('names every local-only switch a configuration would turn on', () => {
-    expect(localSwitches({ id: 'fr', payment: { provider: 'sandbox' } }, { DEV_OUTBOX: '1' }).map((s) => s.setting)).toEqual(['DEV_OUTBOX=1', 'editions/fr/edition.json payment.provider "sandbox"'])
-    expect(localSwitches({ id: 'jp', payment: { provider: 'stripe' } }, { STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_API_URL: 'http://127.0.0.1:1' }).map((s) => s.setting)).toEqual(['STRIPE_SECRET_KEY is a test-mode key', 'STRIPE_API_URL'])
+    expect(localSwitches({ id: 'fr', payment: { provider: 'sandbox' } }, { DEV_OUTBOX: '1' }).map((s) => s.setting)).toEqual([
+      'DEV_OUTBOX=1',
+      'editions/fr/edition.json payment.provider "sandbox"',
+    ])
+    expect(
+      localSwitches(
+        { id: 'jp', payment: { provider: 'stripe' } },
+        { STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_API_URL: 'http://127.0.0.1:1' },
+      ).map((s) => s.setting),
+    ).toEqual(['STRIPE_SECRET_KEY is a test-mode key', 'STRIPE_API_URL'])
   })
   it('is empty for a Stripe edition with live keys (or keys set as secrets, unseen) and no DEV_OUTBOX', () => {
-    expect(localSwitches({ id: 'kr', payment: { provider: 'stripe' } }, { STRIPE_SECRET_KEY: 'sk_live_x', DEV_OUTBOX: '0', PAYMENT_WEBHOOK_SECRET: 'set' })).toEqual([])
+    expect(
+      localSwitches(
+        { id: 'kr', payment: { provider: 'stripe' } },
+        { STRIPE_SECRET_KEY: 'sk_live_x', DEV_OUTBOX: '0', PAYMENT_WEBHOOK_SECRET: 'set' },
+      ),
+    ).toEqual([])
     expect(localSwitches({ id: 'kr', payment: { provider: 'stripe' } }, {})).toEqual([])
   })
 })

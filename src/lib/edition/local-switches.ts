@@ -12,15 +12,23 @@ export type LocalSwitch = { setting: string; turnsOn: string }
 export function localSwitches(edition: Pick<Edition, 'id' | 'payment'>, vars: Record<string, string | undefined>): LocalSwitch[] {
   const found: LocalSwitch[] = []
   if (isOutboxPageEnabled(false, vars.DEV_OUTBOX)) {
-    found.push({ setting: 'DEV_OUTBOX=1', turnsOn: 'the payment sandbox (coins without payment), the carrier sandbox (/nice/sandbox) and /dev/outbox' })
+    found.push({
+      setting: 'DEV_OUTBOX=1',
+      turnsOn: 'the payment sandbox (coins without payment), the carrier sandbox (/nice/sandbox) and /dev/outbox',
+    })
   }
   if (edition.payment.provider === 'sandbox') {
-    found.push({ setting: `editions/${edition.id}/edition.json payment.provider "sandbox"`, turnsOn: 'no real payment provider: the shop sells nothing' })
+    found.push({
+      setting: `editions/${edition.id}/edition.json payment.provider "sandbox"`,
+      turnsOn: 'no real payment provider: the shop sells nothing',
+    })
   }
   if (edition.payment.provider === 'stripe') {
     const key = vars.STRIPE_SECRET_KEY
-    if (key !== undefined && /^(sk|rk)_test_/.test(key)) found.push({ setting: 'STRIPE_SECRET_KEY is a test-mode key', turnsOn: "Stripe's test mode (no real money is taken)" })
-    if (vars.STRIPE_API_URL !== undefined) found.push({ setting: 'STRIPE_API_URL', turnsOn: 'a Stripe API other than Stripe (test double)' })
+    if (key !== undefined && /^(sk|rk)_test_/.test(key))
+      found.push({ setting: 'STRIPE_SECRET_KEY is a test-mode key', turnsOn: "Stripe's test mode (no real money is taken)" })
+    if (vars.STRIPE_API_URL !== undefined)
+      found.push({ setting: 'STRIPE_API_URL', turnsOn: 'a Stripe API other than Stripe (test double)' })
   }
   return found
 }

@@ -24,14 +24,17 @@ const EditionSchema = z
     /** Text direction; ar is right-to-left. */
     direction: z.enum(['ltr', 'rtl']),
     /** IANA time zone for dates and the weekly schedule (spec §1: Europe/Paris). */
-    timeZone: z.string().min(1).refine((tz) => {
-      try {
-        new Intl.DateTimeFormat('en', { timeZone: tz })
-        return true
-      } catch {
-        return false
-      }
-    }, 'unknown IANA time zone'),
+    timeZone: z
+      .string()
+      .min(1)
+      .refine((tz) => {
+        try {
+          new Intl.DateTimeFormat('en', { timeZone: tz })
+          return true
+        } catch {
+          return false
+        }
+      }, 'unknown IANA time zone'),
     /** ISO 3166-1 country in which phone numbers without an international prefix are read (SMS codes go there). */
     phoneCountry: z.string().regex(/^[A-Z]{2}$/, 'ISO 3166-1 alpha-2, e.g. FR'),
     /** ISO 4217 currency of the coin shop (spec §1: EUR). */

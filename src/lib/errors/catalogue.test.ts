@@ -10,7 +10,18 @@ function readErrors(id: string): Record<string, unknown> {
 }
 
 const FOLLOW_UPS: readonly FollowUp[] = [
-  'none', 'returnUrl', 'reload', 'back', 'adultPopup', 'logout', 'toShop', 'toLogin', 'toGift', 'home', 'refreshAndRetry', 'resend',
+  'none',
+  'returnUrl',
+  'reload',
+  'back',
+  'adultPopup',
+  'logout',
+  'toShop',
+  'toLogin',
+  'toGift',
+  'home',
+  'refreshAndRetry',
+  'resend',
 ]
 
 describe('error catalogue', () => {
@@ -26,40 +37,107 @@ describe('error catalogue', () => {
   it('holds every code of spec §8 and of the API contract', () => {
     const required = [
       // Common
-      'Unknown', 'MALFORMED_JWT', 'NOT_EXIST', 'EMPTY_EMAIL', 'NOT_LOGIN_USER',
+      'Unknown',
+      'MALFORMED_JWT',
+      'NOT_EXIST',
+      'EMPTY_EMAIL',
+      'NOT_LOGIN_USER',
       // Gift, Mileage
-      'ALREADY_GIVEN_GIFT', 'NOT_FOUND_GIFT', 'NOT_FOUND_GIFT_INFO', 'UN_MATCHED_GIFT_TARGET_TYPE',
-      'MILEAGE_INSUFFICIENT', 'EXCHANGE_MILEAGE_INSUFFICIENT',
+      'ALREADY_GIVEN_GIFT',
+      'NOT_FOUND_GIFT',
+      'NOT_FOUND_GIFT_INFO',
+      'UN_MATCHED_GIFT_TARGET_TYPE',
+      'MILEAGE_INSUFFICIENT',
+      'EXCHANGE_MILEAGE_INSUFFICIENT',
       // Purchase, Detail
-      'RENT_PURCHASE_IMPOSSIBLE', 'POSSESSION_PURCHASE_IMPOSSIBLE', 'EXIST_LIBRARY', 'COIN_INSUFFICIENT', 'ADULT_ONLY_CONTENTS',
-      'UN_MATCHED_RENT_SALE_TYPE', 'UN_MATCHED_POSSESSION_SALE_TYPE', 'INVALID_CONTENTS',
+      'RENT_PURCHASE_IMPOSSIBLE',
+      'POSSESSION_PURCHASE_IMPOSSIBLE',
+      'EXIST_LIBRARY',
+      'COIN_INSUFFICIENT',
+      'ADULT_ONLY_CONTENTS',
+      'UN_MATCHED_RENT_SALE_TYPE',
+      'UN_MATCHED_POSSESSION_SALE_TYPE',
+      'INVALID_CONTENTS',
       // Login
-      'ALREADY_USED_EMAIL', 'INVALID_PASSWORD', 'INVALID_PW_REGEX', 'INCORRECT_PASSWORD', 'INVALID_MAIL_FORM', 'Callback',
-      'DUPLICATE_LOGIN', 'WITHDRAWAL', 'NOT_REGISTERED_USER', 'NOT_REGISTERED_PHONE_USER', 'ALREADY_USED_ANOTHER_PLATFORM',
+      'ALREADY_USED_EMAIL',
+      'INVALID_PASSWORD',
+      'INVALID_PW_REGEX',
+      'INCORRECT_PASSWORD',
+      'INVALID_MAIL_FORM',
+      'Callback',
+      'DUPLICATE_LOGIN',
+      'WITHDRAWAL',
+      'NOT_REGISTERED_USER',
+      'NOT_REGISTERED_PHONE_USER',
+      'ALREADY_USED_ANOTHER_PLATFORM',
       'EXCEED_AUTH_COUNT',
       // Refresh, Viewer
-      'EXPIRED_REFRESH_TOKEN', 'NOT_FOUND_REFRESH_TOKEN', 'NEED_TO_REFRESH',
-      'UNAUTHORIZED_CONTENTS', 'NOT_FOUND_EPISODE', 'NOT_FOUND_ACCESS_TOKEN',
+      'EXPIRED_REFRESH_TOKEN',
+      'NOT_FOUND_REFRESH_TOKEN',
+      'NEED_TO_REFRESH',
+      'UNAUTHORIZED_CONTENTS',
+      'NOT_FOUND_EPISODE',
+      'NOT_FOUND_ACCESS_TOKEN',
       // Events, Theme
-      'NOT_FOUND_EVENT', 'NOT_EVENT_PERIOD', 'UNAUTHORIZED_USER', 'UNAUTHORIZED_ADULT', 'UNAUTHORIZED_NON_ADULT',
-      'NOT_EVENT_REMAIN_TICKET', 'NOT_FOUND_THEME',
+      'NOT_FOUND_EVENT',
+      'NOT_EVENT_PERIOD',
+      'UNAUTHORIZED_USER',
+      'UNAUTHORIZED_ADULT',
+      'UNAUTHORIZED_NON_ADULT',
+      'NOT_EVENT_REMAIN_TICKET',
+      'NOT_FOUND_THEME',
       // Coupon
-      'NOT_FOUND_COUPON_USER', 'INVALID_MINIMUM_AMOUNT_COUPON', 'ALREADY_USED_COUPON', 'NOT_FOUND_COUPON', 'EXPIRED_COUPON',
-      'ALREADY_RECEIVED_COUPON', 'SOLD_OUT_COUPON',
+      'NOT_FOUND_COUPON_USER',
+      'INVALID_MINIMUM_AMOUNT_COUPON',
+      'ALREADY_USED_COUPON',
+      'NOT_FOUND_COUPON',
+      'EXPIRED_COUPON',
+      'ALREADY_RECEIVED_COUPON',
+      'SOLD_OUT_COUPON',
       // Payment
-      'ALREADY_PAID', 'NOT_FOUND_PAYMENT_METHOD', 'NOT_FOUND_COIN_PRODUCT', 'LIMITED_COIN_PRODUCT', 'LIMITED_COIN_PRODUCT_USER',
+      'ALREADY_PAID',
+      'NOT_FOUND_PAYMENT_METHOD',
+      'NOT_FOUND_COIN_PRODUCT',
+      'LIMITED_COIN_PRODUCT',
+      'LIMITED_COIN_PRODUCT_USER',
       // Password mail, QnA, Sign-up mail, OTP, Withdrawal, Change / Find password
-      'FREQUENT_REQUEST', 'NOT_FOUND_USER', 'UNKNOWN', 'LIMIT_QNA_COUNT', 'INVALID_EMAIL', 'DELETED_USER',
-      'INVALID_PARAMETER', 'EXPIRED_OTP', 'TIMEOUT', 'EQUAL_PASSWORD',
-      'NOT_FOUND_SMS_USER', 'ALREADY_SEND_SMS', 'ALREADY_USE_SMS',
+      'FREQUENT_REQUEST',
+      'NOT_FOUND_USER',
+      'UNKNOWN',
+      'LIMIT_QNA_COUNT',
+      'INVALID_EMAIL',
+      'DELETED_USER',
+      'INVALID_PARAMETER',
+      'EXPIRED_OTP',
+      'TIMEOUT',
+      'EQUAL_PASSWORD',
+      'NOT_FOUND_SMS_USER',
+      'ALREADY_SEND_SMS',
+      'ALREADY_USE_SMS',
       // Also
-      'POPUP_BLOCKED', 'PAYMENT_CANCELLED', 'SESSION_EXPIRED', 'CARRIER_TAMPERED',
+      'POPUP_BLOCKED',
+      'PAYMENT_CANCELLED',
+      'SESSION_EXPIRED',
+      'CARRIER_TAMPERED',
       // Auth service
-      'CLIENT_FETCH_ERROR', 'CLIENT_SESSION_ERROR', 'MISSING_NEXTAUTH_API_ROUTE_ERROR', 'NO_SECRET',
-      'CALLBACK_CREDENTIALS_HANDLER_ERROR', 'EMAIL_REQUIRES_ADAPTER_ERROR', 'CALLBACK_CREDENTIALS_JWT_ERROR',
-      'INVALID_CALLBACK_URL_ERROR', 'OAuthCallbackError', 'AccountNotLinkedError', 'UnknownError', 'SessionRequired',
+      'CLIENT_FETCH_ERROR',
+      'CLIENT_SESSION_ERROR',
+      'MISSING_NEXTAUTH_API_ROUTE_ERROR',
+      'NO_SECRET',
+      'CALLBACK_CREDENTIALS_HANDLER_ERROR',
+      'EMAIL_REQUIRES_ADAPTER_ERROR',
+      'CALLBACK_CREDENTIALS_JWT_ERROR',
+      'INVALID_CALLBACK_URL_ERROR',
+      'OAuthCallbackError',
+      'AccountNotLinkedError',
+      'UnknownError',
+      'SessionRequired',
       // API contract
-      'IDEMPOTENCY_KEY_REUSED', 'FORBIDDEN_ORIGIN', 'PAYLOAD_TOO_LARGE', 'METHOD_NOT_ALLOWED', 'UNSUPPORTED_MEDIA_TYPE',
+      'IDEMPOTENCY_KEY_REUSED',
+      'FORBIDDEN_ORIGIN',
+      'PAYLOAD_TOO_LARGE',
+      'METHOD_NOT_ALLOWED',
+      'UNSUPPORTED_MEDIA_TYPE',
       'TOO_MANY_REQUESTS',
     ]
     const missing = required.filter((code) => !isErrorCode(code))
@@ -90,7 +168,11 @@ describe('error catalogue', () => {
       UNKNOWN: [500, 'none'],
     }
     for (const [code, [status, followUp]] of Object.entries(expected)) {
-      expect({ code, status: ERRORS[code as ErrorCode].status, followUp: ERRORS[code as ErrorCode].followUp }).toEqual({ code, status, followUp })
+      expect({ code, status: ERRORS[code as ErrorCode].status, followUp: ERRORS[code as ErrorCode].followUp }).toEqual({
+        code,
+        status,
+        followUp,
+      })
     }
     expect(ERRORS.NOT_EXIST.status).toBe(404)
     expect(ERRORS.MILEAGE_INSUFFICIENT.followUp).toBe('reload')

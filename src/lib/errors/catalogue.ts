@@ -69,27 +69,57 @@ export const ERRORS = {
   ALREADY_GIVEN_GIFT: { code: 'ALREADY_GIVEN_GIFT', status: 409, messageKey: 'error.ALREADY_GIVEN_GIFT', followUp: 'toGift' },
   NOT_FOUND_GIFT: { code: 'NOT_FOUND_GIFT', status: 404, messageKey: 'error.NOT_FOUND_GIFT', followUp: 'toGift' },
   NOT_FOUND_GIFT_INFO: { code: 'NOT_FOUND_GIFT_INFO', status: 404, messageKey: 'error.NOT_FOUND_GIFT_INFO', followUp: 'toGift' },
-  UN_MATCHED_GIFT_TARGET_TYPE: { code: 'UN_MATCHED_GIFT_TARGET_TYPE', status: 400, messageKey: 'error.UN_MATCHED_GIFT_TARGET_TYPE', followUp: 'toGift' },
+  UN_MATCHED_GIFT_TARGET_TYPE: {
+    code: 'UN_MATCHED_GIFT_TARGET_TYPE',
+    status: 400,
+    messageKey: 'error.UN_MATCHED_GIFT_TARGET_TYPE',
+    followUp: 'toGift',
+  },
 
   // ── Mileage: reload to show the true balance (§8) ───────────────────────────────────────────────
   /** The mileage balance is lower than the amount asked for (a balance shortfall, like COIN_INSUFFICIENT). */
   MILEAGE_INSUFFICIENT: { code: 'MILEAGE_INSUFFICIENT', status: 402, messageKey: 'error.MILEAGE_INSUFFICIENT', followUp: 'reload' },
   /** The amount is below the exchange minimum or not a multiple of the unit (spec §5: units of 200, minimum 3000). */
-  EXCHANGE_MILEAGE_INSUFFICIENT: { code: 'EXCHANGE_MILEAGE_INSUFFICIENT', status: 400, messageKey: 'error.EXCHANGE_MILEAGE_INSUFFICIENT', followUp: 'reload' },
+  EXCHANGE_MILEAGE_INSUFFICIENT: {
+    code: 'EXCHANGE_MILEAGE_INSUFFICIENT',
+    status: 400,
+    messageKey: 'error.EXCHANGE_MILEAGE_INSUFFICIENT',
+    followUp: 'reload',
+  },
 
   // ── Purchase (§8) ────────────────────────────────────────────────────────────────────────────────
   /** Spec §4: a rental cannot be bought again while time remains. */
-  RENT_PURCHASE_IMPOSSIBLE: { code: 'RENT_PURCHASE_IMPOSSIBLE', status: 409, messageKey: 'error.RENT_PURCHASE_IMPOSSIBLE', followUp: 'reload' },
-  POSSESSION_PURCHASE_IMPOSSIBLE: { code: 'POSSESSION_PURCHASE_IMPOSSIBLE', status: 409, messageKey: 'error.POSSESSION_PURCHASE_IMPOSSIBLE', followUp: 'reload' },
+  RENT_PURCHASE_IMPOSSIBLE: {
+    code: 'RENT_PURCHASE_IMPOSSIBLE',
+    status: 409,
+    messageKey: 'error.RENT_PURCHASE_IMPOSSIBLE',
+    followUp: 'reload',
+  },
+  POSSESSION_PURCHASE_IMPOSSIBLE: {
+    code: 'POSSESSION_PURCHASE_IMPOSSIBLE',
+    status: 409,
+    messageKey: 'error.POSSESSION_PURCHASE_IMPOSSIBLE',
+    followUp: 'reload',
+  },
   EXIST_LIBRARY: { code: 'EXIST_LIBRARY', status: 409, messageKey: 'error.EXIST_LIBRARY', followUp: 'reload' },
   /** docs/API.md: 402; the reader is sent to the coin shop. */
   COIN_INSUFFICIENT: { code: 'COIN_INSUFFICIENT', status: 402, messageKey: 'error.COIN_INSUFFICIENT', followUp: 'toShop' },
   /** Purchase and Detail groups: both open the age-check popup. */
   ADULT_ONLY_CONTENTS: { code: 'ADULT_ONLY_CONTENTS', status: 403, messageKey: 'error.ADULT_ONLY_CONTENTS', followUp: 'adultPopup' },
   /** The episode is not offered for rent (buy-only); the page's prices were stale. */
-  UN_MATCHED_RENT_SALE_TYPE: { code: 'UN_MATCHED_RENT_SALE_TYPE', status: 409, messageKey: 'error.UN_MATCHED_RENT_SALE_TYPE', followUp: 'reload' },
+  UN_MATCHED_RENT_SALE_TYPE: {
+    code: 'UN_MATCHED_RENT_SALE_TYPE',
+    status: 409,
+    messageKey: 'error.UN_MATCHED_RENT_SALE_TYPE',
+    followUp: 'reload',
+  },
   /** The episode is not offered for purchase (rent-only); the page's prices were stale. */
-  UN_MATCHED_POSSESSION_SALE_TYPE: { code: 'UN_MATCHED_POSSESSION_SALE_TYPE', status: 409, messageKey: 'error.UN_MATCHED_POSSESSION_SALE_TYPE', followUp: 'reload' },
+  UN_MATCHED_POSSESSION_SALE_TYPE: {
+    code: 'UN_MATCHED_POSSESSION_SALE_TYPE',
+    status: 409,
+    messageKey: 'error.UN_MATCHED_POSSESSION_SALE_TYPE',
+    followUp: 'reload',
+  },
 
   // ── Detail (§8; NOT_EXIST and ADULT_ONLY_CONTENTS above) ────────────────────────────────────────
   INVALID_CONTENTS: { code: 'INVALID_CONTENTS', status: 404, messageKey: 'error.INVALID_CONTENTS', followUp: 'back' },
@@ -118,14 +148,29 @@ export const ERRORS = {
   WITHDRAWAL: { code: 'WITHDRAWAL', status: 409, messageKey: 'error.WITHDRAWAL', followUp: 'reload' },
   /** docs/API.md: same status and timing as INVALID_PASSWORD. */
   NOT_REGISTERED_USER: { code: 'NOT_REGISTERED_USER', status: 401, messageKey: 'error.NOT_REGISTERED_USER', followUp: 'none' },
-  NOT_REGISTERED_PHONE_USER: { code: 'NOT_REGISTERED_PHONE_USER', status: 404, messageKey: 'error.NOT_REGISTERED_PHONE_USER', followUp: 'none' },
-  ALREADY_USED_ANOTHER_PLATFORM: { code: 'ALREADY_USED_ANOTHER_PLATFORM', status: 409, messageKey: 'error.ALREADY_USED_ANOTHER_PLATFORM', followUp: 'none' },
+  NOT_REGISTERED_PHONE_USER: {
+    code: 'NOT_REGISTERED_PHONE_USER',
+    status: 404,
+    messageKey: 'error.NOT_REGISTERED_PHONE_USER',
+    followUp: 'none',
+  },
+  ALREADY_USED_ANOTHER_PLATFORM: {
+    code: 'ALREADY_USED_ANOTHER_PLATFORM',
+    status: 409,
+    messageKey: 'error.ALREADY_USED_ANOTHER_PLATFORM',
+    followUp: 'none',
+  },
   /** Spec §9: at most 5 auth IDs. */
   EXCEED_AUTH_COUNT: { code: 'EXCEED_AUTH_COUNT', status: 409, messageKey: 'error.EXCEED_AUTH_COUNT', followUp: 'none' },
 
   // ── Refresh (§8, §4 token handling) ──────────────────────────────────────────────────────────────
   EXPIRED_REFRESH_TOKEN: { code: 'EXPIRED_REFRESH_TOKEN', status: 401, messageKey: 'error.EXPIRED_REFRESH_TOKEN', followUp: 'logout' },
-  NOT_FOUND_REFRESH_TOKEN: { code: 'NOT_FOUND_REFRESH_TOKEN', status: 401, messageKey: 'error.NOT_FOUND_REFRESH_TOKEN', followUp: 'logout' },
+  NOT_FOUND_REFRESH_TOKEN: {
+    code: 'NOT_FOUND_REFRESH_TOKEN',
+    status: 401,
+    messageKey: 'error.NOT_FOUND_REFRESH_TOKEN',
+    followUp: 'logout',
+  },
   NEED_TO_REFRESH: { code: 'NEED_TO_REFRESH', status: 401, messageKey: 'error.NEED_TO_REFRESH', followUp: 'refreshAndRetry' },
 
   // ── Viewer (§8) ──────────────────────────────────────────────────────────────────────────────────
@@ -142,7 +187,12 @@ export const ERRORS = {
   /** Minors-only event, adult reader. */
   UNAUTHORIZED_ADULT: { code: 'UNAUTHORIZED_ADULT', status: 403, messageKey: 'error.UNAUTHORIZED_ADULT', followUp: 'back' },
   /** Adults-only event, reader not verified adult: offer the age check. */
-  UNAUTHORIZED_NON_ADULT: { code: 'UNAUTHORIZED_NON_ADULT', status: 403, messageKey: 'error.UNAUTHORIZED_NON_ADULT', followUp: 'adultPopup' },
+  UNAUTHORIZED_NON_ADULT: {
+    code: 'UNAUTHORIZED_NON_ADULT',
+    status: 403,
+    messageKey: 'error.UNAUTHORIZED_NON_ADULT',
+    followUp: 'adultPopup',
+  },
   NOT_EVENT_REMAIN_TICKET: { code: 'NOT_EVENT_REMAIN_TICKET', status: 409, messageKey: 'error.NOT_EVENT_REMAIN_TICKET', followUp: 'none' },
 
   // ── Theme (§8) ───────────────────────────────────────────────────────────────────────────────────
@@ -150,7 +200,12 @@ export const ERRORS = {
 
   // ── Coupon (§8) ──────────────────────────────────────────────────────────────────────────────────
   NOT_FOUND_COUPON_USER: { code: 'NOT_FOUND_COUPON_USER', status: 404, messageKey: 'error.NOT_FOUND_COUPON_USER', followUp: 'reload' },
-  INVALID_MINIMUM_AMOUNT_COUPON: { code: 'INVALID_MINIMUM_AMOUNT_COUPON', status: 400, messageKey: 'error.INVALID_MINIMUM_AMOUNT_COUPON', followUp: 'none' },
+  INVALID_MINIMUM_AMOUNT_COUPON: {
+    code: 'INVALID_MINIMUM_AMOUNT_COUPON',
+    status: 400,
+    messageKey: 'error.INVALID_MINIMUM_AMOUNT_COUPON',
+    followUp: 'none',
+  },
   ALREADY_USED_COUPON: { code: 'ALREADY_USED_COUPON', status: 409, messageKey: 'error.ALREADY_USED_COUPON', followUp: 'none' },
   NOT_FOUND_COUPON: { code: 'NOT_FOUND_COUPON', status: 404, messageKey: 'error.NOT_FOUND_COUPON', followUp: 'none' },
   EXPIRED_COUPON: { code: 'EXPIRED_COUPON', status: 410, messageKey: 'error.EXPIRED_COUPON', followUp: 'none' },
@@ -160,12 +215,22 @@ export const ERRORS = {
   // ── Payment (§8; NOT_FOUND_EPISODE above) ───────────────────────────────────────────────────────
   /** Payment already completed: return to where the checkout started. */
   ALREADY_PAID: { code: 'ALREADY_PAID', status: 409, messageKey: 'error.ALREADY_PAID', followUp: 'returnUrl' },
-  NOT_FOUND_PAYMENT_METHOD: { code: 'NOT_FOUND_PAYMENT_METHOD', status: 404, messageKey: 'error.NOT_FOUND_PAYMENT_METHOD', followUp: 'none' },
+  NOT_FOUND_PAYMENT_METHOD: {
+    code: 'NOT_FOUND_PAYMENT_METHOD',
+    status: 404,
+    messageKey: 'error.NOT_FOUND_PAYMENT_METHOD',
+    followUp: 'none',
+  },
   NOT_FOUND_COIN_PRODUCT: { code: 'NOT_FOUND_COIN_PRODUCT', status: 404, messageKey: 'error.NOT_FOUND_COIN_PRODUCT', followUp: 'reload' },
   /** The product's overall sales limit is reached. */
   LIMITED_COIN_PRODUCT: { code: 'LIMITED_COIN_PRODUCT', status: 409, messageKey: 'error.LIMITED_COIN_PRODUCT', followUp: 'reload' },
   /** This reader's purchase limit for the product is reached. */
-  LIMITED_COIN_PRODUCT_USER: { code: 'LIMITED_COIN_PRODUCT_USER', status: 409, messageKey: 'error.LIMITED_COIN_PRODUCT_USER', followUp: 'none' },
+  LIMITED_COIN_PRODUCT_USER: {
+    code: 'LIMITED_COIN_PRODUCT_USER',
+    status: 409,
+    messageKey: 'error.LIMITED_COIN_PRODUCT_USER',
+    followUp: 'none',
+  },
 
   // ── Password mail, QnA (§8) ──────────────────────────────────────────────────────────────────────
   /** Password mail group (retry in 5 minutes) and Withdrawal group (reload); reload serves both. */
@@ -230,13 +295,38 @@ export const ERRORS = {
   // ── Auth session service (§8, NextAuth wire names kept as they are) ─────────────────────────────
   CLIENT_FETCH_ERROR: { code: 'CLIENT_FETCH_ERROR', status: 503, messageKey: 'error.CLIENT_FETCH_ERROR', followUp: 'reload' },
   CLIENT_SESSION_ERROR: { code: 'CLIENT_SESSION_ERROR', status: 500, messageKey: 'error.CLIENT_SESSION_ERROR', followUp: 'reload' },
-  MISSING_NEXTAUTH_API_ROUTE_ERROR: { code: 'MISSING_NEXTAUTH_API_ROUTE_ERROR', status: 500, messageKey: 'error.MISSING_NEXTAUTH_API_ROUTE_ERROR', followUp: 'none' },
+  MISSING_NEXTAUTH_API_ROUTE_ERROR: {
+    code: 'MISSING_NEXTAUTH_API_ROUTE_ERROR',
+    status: 500,
+    messageKey: 'error.MISSING_NEXTAUTH_API_ROUTE_ERROR',
+    followUp: 'none',
+  },
   NO_SECRET: { code: 'NO_SECRET', status: 500, messageKey: 'error.NO_SECRET', followUp: 'none' },
-  CALLBACK_CREDENTIALS_HANDLER_ERROR: { code: 'CALLBACK_CREDENTIALS_HANDLER_ERROR', status: 500, messageKey: 'error.CALLBACK_CREDENTIALS_HANDLER_ERROR', followUp: 'toLogin' },
+  CALLBACK_CREDENTIALS_HANDLER_ERROR: {
+    code: 'CALLBACK_CREDENTIALS_HANDLER_ERROR',
+    status: 500,
+    messageKey: 'error.CALLBACK_CREDENTIALS_HANDLER_ERROR',
+    followUp: 'toLogin',
+  },
   /** This edition sends no mail (no sender configured): e-mail sign-up and reset are unavailable; the login page offers the social logins. */
-  EMAIL_REQUIRES_ADAPTER_ERROR: { code: 'EMAIL_REQUIRES_ADAPTER_ERROR', status: 503, messageKey: 'error.EMAIL_REQUIRES_ADAPTER_ERROR', followUp: 'toLogin' },
-  CALLBACK_CREDENTIALS_JWT_ERROR: { code: 'CALLBACK_CREDENTIALS_JWT_ERROR', status: 500, messageKey: 'error.CALLBACK_CREDENTIALS_JWT_ERROR', followUp: 'toLogin' },
-  INVALID_CALLBACK_URL_ERROR: { code: 'INVALID_CALLBACK_URL_ERROR', status: 400, messageKey: 'error.INVALID_CALLBACK_URL_ERROR', followUp: 'home' },
+  EMAIL_REQUIRES_ADAPTER_ERROR: {
+    code: 'EMAIL_REQUIRES_ADAPTER_ERROR',
+    status: 503,
+    messageKey: 'error.EMAIL_REQUIRES_ADAPTER_ERROR',
+    followUp: 'toLogin',
+  },
+  CALLBACK_CREDENTIALS_JWT_ERROR: {
+    code: 'CALLBACK_CREDENTIALS_JWT_ERROR',
+    status: 500,
+    messageKey: 'error.CALLBACK_CREDENTIALS_JWT_ERROR',
+    followUp: 'toLogin',
+  },
+  INVALID_CALLBACK_URL_ERROR: {
+    code: 'INVALID_CALLBACK_URL_ERROR',
+    status: 400,
+    messageKey: 'error.INVALID_CALLBACK_URL_ERROR',
+    followUp: 'home',
+  },
   /** The OAuth provider's answer could not be used (upstream failure). */
   OAuthCallbackError: { code: 'OAuthCallbackError', status: 502, messageKey: 'error.OAuthCallbackError', followUp: 'toLogin' },
   /** The e-mail is already linked to an account of another provider: sign in with that one. */

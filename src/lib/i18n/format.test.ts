@@ -29,7 +29,8 @@ describe('labels never repeat their own number (issue 25)', () => {
     ['de', 'Episode 2', 2],
   ] as const)('%s: an episode titled "%s" is shown once', (id, title, no) => {
     const t = createTranslator(loadEdition(id).edition.locale, loadMessages(id))
-    const label = (episodeTitle: string) => episodeLabel(episodeTitle, t('episode.number', { no }), t('viewer.chain.episode', { no, title: episodeTitle }))
+    const label = (episodeTitle: string) =>
+      episodeLabel(episodeTitle, t('episode.number', { no }), t('viewer.chain.episode', { no, title: episodeTitle }))
     expect(label(title)).toBe(t('episode.number', { no }))
     expect(label('')).toBe(t('episode.number', { no }))
     expect(label('Le retour')).toBe(t('viewer.chain.episode', { no, title: 'Le retour' }))
@@ -38,7 +39,7 @@ describe('labels never repeat their own number (issue 25)', () => {
   })
 })
 
-describe('numbers and lists in the locale\'s way', () => {
+describe("numbers and lists in the locale's way", () => {
   it('groups digits and joins lists as each language does', () => {
     expect(formatNumber(3600, { locale: 'fr-FR' })).toBe('3\u202f600')
     expect(formatNumber(3600, { locale: 'th-TH' })).toBe('3,600')

@@ -28,7 +28,10 @@ export function formatMoney(minor: number, edition: Pick<Edition, 'locale' | 'cu
   const nf = new Intl.NumberFormat(edition.locale, { style: 'currency', currency: edition.currency })
   const digits = nf.resolvedOptions().maximumFractionDigits ?? 2
   const parts = nf.formatToParts(minor / 10 ** digits)
-  const symbol = parts.filter((p) => p.type === 'currency').map((p) => p.value).join('')
+  const symbol = parts
+    .filter((p) => p.type === 'currency')
+    .map((p) => p.value)
+    .join('')
   const number = parts
     .filter((p) => p.type !== 'currency' && p.type !== 'literal')
     .map((p) => p.value)

@@ -16,7 +16,13 @@ export function createTranslator(locale: string, messages: Record<string, string
   if (!instance) {
     instance = i18next.createInstance()
     // Every number put into a message is written the locale's way (issue 25: 3600 → "3 600", "3,600").
-    instance.use({ type: 'formatter', init() {}, add() {}, addCached() {}, format: (value: unknown) => (typeof value === 'number' ? formatNumber(value, { locale }) : value) })
+    instance.use({
+      type: 'formatter',
+      init() {},
+      add() {},
+      addCached() {},
+      format: (value: unknown) => (typeof value === 'number' ? formatNumber(value, { locale }) : value),
+    })
     void instance.init({
       lng: locale,
       fallbackLng: false,

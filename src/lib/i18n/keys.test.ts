@@ -6,7 +6,9 @@ describe('typed message keys', () => {
   it('reads every message file of fr, the source', () => {
     const source = readFileSync(new URL('./keys.ts', import.meta.url), 'utf8')
     const typed = [...source.matchAll(/editions\/fr\/messages\/([\w-]+\.json)'/g)].map((m) => m[1]).sort()
-    const files = readdirSync(new URL('../../../editions/fr/messages/', import.meta.url)).filter((f) => f.endsWith('.json')).sort()
+    const files = readdirSync(new URL('../../../editions/fr/messages/', import.meta.url))
+      .filter((f) => f.endsWith('.json'))
+      .sort()
     expect(typed).toEqual(files)
   })
 

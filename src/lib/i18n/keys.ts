@@ -15,8 +15,17 @@ import type ui from '../../../editions/fr/messages/ui.json'
 import type viewer from '../../../editions/fr/messages/viewer.json'
 import type wallet from '../../../editions/fr/messages/wallet.json'
 
-type SourceKey = keyof (typeof account & typeof age & typeof auth & typeof catalogue & typeof community & typeof errors &
-  typeof roulette & typeof ui & typeof viewer & typeof wallet) & string
+type SourceKey = keyof (typeof account &
+  typeof age &
+  typeof auth &
+  typeof catalogue &
+  typeof community &
+  typeof errors &
+  typeof roulette &
+  typeof ui &
+  typeof viewer &
+  typeof wallet) &
+  string
 
 /** A key whose wording depends on a number: i18next picks `<key>_<category>` from `count` (src/lib/i18n/plural.ts). */
 export type PluralKey = SourceKey extends infer K ? (K extends `${infer Base}_other` ? Base : never) : never

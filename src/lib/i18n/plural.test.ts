@@ -4,14 +4,21 @@ import { pluralForms, pluralText } from './plural.ts'
 
 // A real key (t accepts only those, src/lib/i18n/keys.ts) with this test's own wording.
 const key = 'wallet.shop.coins'
-const messages = { [`${key}_one`]: '{{count}} pièce ({{what}})', [`${key}_many`]: '{{count}} de pièces ({{what}})', [`${key}_other`]: '{{count}} pièces ({{what}})' }
+const messages = {
+  [`${key}_one`]: '{{count}} pièce ({{what}})',
+  [`${key}_many`]: '{{count}} de pièces ({{what}})',
+  [`${key}_other`]: '{{count}} pièces ({{what}})',
+}
 
 describe('plural forms filled in the browser', () => {
   const t = createTranslator('fr-FR', messages)
   const forms = pluralForms('fr-FR', t, key, { count: '{count}', what: '{what}' })
 
   it('renders every form of the locale with the placeholders left for the browser', () => {
-    expect(forms).toEqual({ locale: 'fr-FR', forms: { one: '{count} pièce ({what})', many: '{count} de pièces ({what})', other: '{count} pièces ({what})' } })
+    expect(forms).toEqual({
+      locale: 'fr-FR',
+      forms: { one: '{count} pièce ({what})', many: '{count} de pièces ({what})', other: '{count} pièces ({what})' },
+    })
   })
 
   it('picks the form the way i18next does on the server', () => {

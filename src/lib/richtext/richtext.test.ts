@@ -202,7 +202,13 @@ describe('translation marker and ##null##', () => {
 
   it('shows the key when the translator does not know it, and survives a throwing translator', () => {
     expect(render('@:missing.key')).toBe('missing.key')
-    expect(render('@:x.y', { t: () => { throw new Error('boom') } })).toBe('x.y')
+    expect(
+      render('@:x.y', {
+        t: () => {
+          throw new Error('boom')
+        },
+      }),
+    ).toBe('x.y')
   })
 
   it('accepts another marker, or none', () => {
@@ -308,7 +314,7 @@ describe('XSS payloads', () => {
     '<a href="x" style="x:expression(alert(1))">x</a>',
     '<div><span><a href="javascript:alert(1)"><div onclick=alert(1)>',
     '"><script>alert(1)</script>',
-    '\'><img src=x onerror=alert(1)>',
+    "'><img src=x onerror=alert(1)>",
     '<span title="&quot;><script>alert(1)</script>">x</span>',
     '<!--<script>alert(1)//--><script>alert(1)</script>',
     '<a href="&#x2F;&#x2F;evil.example">x</a>',
@@ -358,11 +364,68 @@ const htmlish = fc
   .array(
     fc.oneof(
       fc.constantFrom(
-        '<', '>', '</', '/>', '"', "'", '=', ' ', '\t', '\n', '&', ';', '#', ':', '/', '\\', '(', ')',
-        'script', 'span', 'div', 'a', 'br', 'img', 'svg', 'style', 'href', 'src', 'onerror', 'onclick', 'on',
-        'javascript', 'java', 'script:', 'vbscript:', 'data:', 'url(', 'expression(', 'alert(1)',
-        '&#106;', '&#x6A;', '&colon;', '&Tab;', '&#58', '&lt;', '&gt;', '&quot;', '&amp;', '<!--', '-->', '<!', '<?',
-        'color:', 'red', 'background-color:', 'font-size:', '12px', '//', 'https://evil.example', SITE, '@:', '##null##',
+        '<',
+        '>',
+        '</',
+        '/>',
+        '"',
+        "'",
+        '=',
+        ' ',
+        '\t',
+        '\n',
+        '&',
+        ';',
+        '#',
+        ':',
+        '/',
+        '\\',
+        '(',
+        ')',
+        'script',
+        'span',
+        'div',
+        'a',
+        'br',
+        'img',
+        'svg',
+        'style',
+        'href',
+        'src',
+        'onerror',
+        'onclick',
+        'on',
+        'javascript',
+        'java',
+        'script:',
+        'vbscript:',
+        'data:',
+        'url(',
+        'expression(',
+        'alert(1)',
+        '&#106;',
+        '&#x6A;',
+        '&colon;',
+        '&Tab;',
+        '&#58',
+        '&lt;',
+        '&gt;',
+        '&quot;',
+        '&amp;',
+        '<!--',
+        '-->',
+        '<!',
+        '<?',
+        'color:',
+        'red',
+        'background-color:',
+        'font-size:',
+        '12px',
+        '//',
+        'https://evil.example',
+        SITE,
+        '@:',
+        '##null##',
       ),
       fc.string({ maxLength: 4 }),
     ),
@@ -412,9 +475,12 @@ describe('properties', () => {
 
   it('plain text without markup characters comes back unchanged', () => {
     fc.assert(
-      fc.property(fc.string({ maxLength: 100 }).filter((s) => !/[<>&]/.test(s) && s.trim() !== '##null##' && !s.trim().startsWith('@:')), (s) => {
-        expect(render(s)).toBe(s)
-      }),
+      fc.property(
+        fc.string({ maxLength: 100 }).filter((s) => !/[<>&]/.test(s) && s.trim() !== '##null##' && !s.trim().startsWith('@:')),
+        (s) => {
+          expect(render(s)).toBe(s)
+        },
+      ),
     )
   })
 })

@@ -12,8 +12,10 @@ export function isLocalRun(): boolean {
 /** Paths that exist only in a local run: the sandboxes' pages and routes and the outbox. */
 export function isLocalOnlyPath(path: string): boolean {
   return (
-    path === '/dev' || path.startsWith('/dev/') ||
-    path === '/nice/sandbox' || path.startsWith('/nice/sandbox/') ||
+    path === '/dev' ||
+    path.startsWith('/dev/') ||
+    path === '/nice/sandbox' ||
+    path.startsWith('/nice/sandbox/') ||
     path.startsWith('/shop/checkout/') ||
     path.startsWith('/api/v1/payment/sandbox/') ||
     path === '/api/v1/payment/webhook/sandbox'

@@ -43,8 +43,17 @@ describe('password hashing (argon2id + pepper)', () => {
   })
 
   it('answers false (never throws) for missing, malformed or foreign hashes', async () => {
-    for (const stored of [null, undefined, '', 'plain', 'bcrypt$10$abc$def', 'pbkdf2-sha256$100000$!!$??', 'pbkdf2-sha256$999999$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
-      'argon2id$v=19$m=999999,t=2,p=1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', 'argon2id$v=19$m=19456,t=2,p=4$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA']) {
+    for (const stored of [
+      null,
+      undefined,
+      '',
+      'plain',
+      'bcrypt$10$abc$def',
+      'pbkdf2-sha256$100000$!!$??',
+      'pbkdf2-sha256$999999$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+      'argon2id$v=19$m=999999,t=2,p=1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+      'argon2id$v=19$m=19456,t=2,p=4$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+    ]) {
       expect(await verifyPassword('x', stored, pepper)).toBe(false)
     }
   })

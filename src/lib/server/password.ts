@@ -39,7 +39,11 @@ export async function hashPassword(password: string, pepper: string): Promise<st
  * today's parameters and one PBKDF2 — whether the hash is argon2id, PBKDF2, missing, malformed or of an unknown
  * scheme, so "unknown account" and "wrong password" take the same time (ASVS 6.3.8).
  */
-export async function checkPassword(password: string, stored: string | null | undefined, pepper: string): Promise<{ valid: boolean; upgrade: string | null }> {
+export async function checkPassword(
+  password: string,
+  stored: string | null | undefined,
+  pepper: string,
+): Promise<{ valid: boolean; upgrade: string | null }> {
   const parsed = stored ? parse(stored) : null
   const key = await peppered(password, pepper)
   if (parsed?.scheme === 'pbkdf2') {
@@ -112,7 +116,9 @@ async function peppered(password: string, pepper: string): Promise<Uint8Array> {
 
 async function pbkdf2(key: Uint8Array, salt: Uint8Array, iterations: number): Promise<Uint8Array> {
   const baseKey = await crypto.subtle.importKey('raw', key as BufferSource, 'PBKDF2', false, ['deriveBits'])
-  return new Uint8Array(await crypto.subtle.deriveBits({ name: 'PBKDF2', hash: 'SHA-256', salt: salt as BufferSource, iterations }, baseKey, HASH_BYTES * 8))
+  return new Uint8Array(
+    await crypto.subtle.deriveBits({ name: 'PBKDF2', hash: 'SHA-256', salt: salt as BufferSource, iterations }, baseKey, HASH_BYTES * 8),
+  )
 }
 
 /** Constant-time equality of two byte strings (length is not secret: both are 32 bytes). */

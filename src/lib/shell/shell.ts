@@ -40,10 +40,14 @@ function hideLayer(id: string): void {
 }
 
 // A `<dialog>` layer closed by the browser (Esc): the history entry it pushed is taken back (popstate hides it).
-document.addEventListener('close', (e) => {
-  const el = e.target
-  if (el instanceof HTMLDialogElement && $layers.get().some((l) => l.id === el.id)) history.back()
-}, true)
+document.addEventListener(
+  'close',
+  (e) => {
+    const el = e.target
+    if (el instanceof HTMLDialogElement && $layers.get().some((l) => l.id === el.id)) history.back()
+  },
+  true,
+)
 
 /** Spec §2: back closes modals first, then panels, then goes back unless on home. */
 function goBack(): void {
@@ -74,8 +78,9 @@ document.addEventListener('keydown', (e) => {
 })
 /** The Tab stops of `root` in order (a radio group is one stop: its checked button, or the first). */
 function tabStops(root: Element): HTMLElement[] {
-  const all = [...root.querySelectorAll<HTMLElement>('a[href], button, input, select, textarea, summary, [tabindex]')]
-    .filter((el) => !el.matches(':disabled, [tabindex="-1"], [type="hidden"]') && el.getClientRects().length > 0)
+  const all = [...root.querySelectorAll<HTMLElement>('a[href], button, input, select, textarea, summary, [tabindex]')].filter(
+    (el) => !el.matches(':disabled, [tabindex="-1"], [type="hidden"]') && el.getClientRects().length > 0,
+  )
   return all.filter((el) => {
     if (!(el instanceof HTMLInputElement) || el.type !== 'radio' || el.checked) return true
     const group = all.filter((r) => r instanceof HTMLInputElement && r.type === 'radio' && r.name === el.name) as HTMLInputElement[]
@@ -107,9 +112,9 @@ $toast.subscribe((toast) => {
   toastEl.textContent = toast?.message ?? ''
   toastEl.hidden = !toast
 })
-document.querySelectorAll<HTMLElement>('[data-toast]').forEach((el) =>
-  el.addEventListener('click', () => showToast(el.dataset.toast ?? '')),
-)
+document
+  .querySelectorAll<HTMLElement>('[data-toast]')
+  .forEach((el) => el.addEventListener('click', () => showToast(el.dataset.toast ?? '')))
 addEventListener('app:toast', (e) => showToast((e as CustomEvent<string>).detail))
 
 // Scroll-to-top: appears after scrolling, checked at most every 200 ms (spec §9).
@@ -121,11 +126,15 @@ function updateTop() {
   last = Date.now()
   if (topButton) topButton.hidden = scrollY < 200
 }
-addEventListener('scroll', () => {
-  if (pending) return
-  pending = true
-  setTimeout(updateTop, Math.max(0, 200 - (Date.now() - last)))
-}, { passive: true })
+addEventListener(
+  'scroll',
+  () => {
+    if (pending) return
+    pending = true
+    setTimeout(updateTop, Math.max(0, 200 - (Date.now() - last)))
+  },
+  { passive: true },
+)
 topButton?.addEventListener('click', () => {
   scrollTo({ top: 0, behavior: matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth' })
   document.getElementById('main')?.focus({ preventScroll: true })
