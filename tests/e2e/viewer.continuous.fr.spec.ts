@@ -51,7 +51,7 @@ test.describe('continuous reading', () => {
     })
     const next = page.locator('section[data-episode="2"]')
     await expect(next).toBeAttached()
-    await expect(next.getByRole('heading', { level: 2 })).toHaveText(/^Épisode 2 : /)
+    await expect(next.getByRole('heading', { level: 2 })).toHaveText(/^Épisode 2$/)
     // fetched ahead: the next episode's first slice is loaded while the reader is still in episode 1
     await expect
       .poll(() =>
@@ -83,7 +83,7 @@ test.describe('continuous reading', () => {
     await page.goto('/viewer/5')
     await hydrated(page)
     await page.keyboard.press('End')
-    const locked = page.getByRole('region', { name: /^Épisode 6 : / })
+    const locked = page.getByRole('region', { name: /^Épisode 6$/ })
     await expect(locked).toContainText('Location 2 pièces')
     await expect(locked).toContainText('Achat 4 pièces')
     const login = locked.getByRole('link', { name: 'Se connecter pour le lire' })
@@ -112,7 +112,7 @@ test.describe('continuous reading', () => {
     await page.goto('/viewer/5')
     await hydrated(page)
     await page.keyboard.press('End')
-    await expect(page.getByRole('region', { name: /^Épisode 6 : / }).getByRole('link', { name: 'Louer ou acheter' })).toBeVisible()
+    await expect(page.getByRole('region', { name: /^Épisode 6$/ }).getByRole('link', { name: 'Louer ou acheter' })).toBeVisible()
     expect(refused).toEqual([])
     expect(errors).toEqual([])
   })
@@ -127,7 +127,7 @@ test.describe('continuous reading', () => {
     await page.goto('/viewer/5')
     await hydrated(page)
     await page.keyboard.press('End')
-    const locked6 = page.getByRole('region', { name: /^Épisode 6 : / })
+    const locked6 = page.getByRole('region', { name: /^Épisode 6$/ })
     const offer = locked6.getByRole('button', { name: 'Débloquer la suite automatiquement…' })
     await expect(offer).toBeVisible()
     // seeing the locked episode moves nothing; cancelling the confirmation moves nothing
@@ -165,7 +165,7 @@ test.describe('continuous reading', () => {
     await readTo(page, ep7)
     expect(await balance(page)).toBe(92)
     // episode 8 would pass the cap (8 + 4 > 10): it stays locked, nothing more is spent
-    const locked8 = page.getByRole('region', { name: /^Épisode 8 : / })
+    const locked8 = page.getByRole('region', { name: /^Épisode 8$/ })
     await readTo(page, locked8.getByRole('alert'))
     await expect(locked8.getByRole('alert')).toHaveText(/le budget de 10 pièces serait dépassé/)
     expect(await balance(page)).toBe(92)
@@ -181,7 +181,7 @@ test.describe('continuous reading', () => {
     // reading the same stretch again (another visit): owned episodes open, no coin moves twice
     await page.goto('/viewer/5')
     await hydrated(page)
-    await readTo(page, page.getByRole('region', { name: /^Épisode 8 : / }).getByRole('alert'))
+    await readTo(page, page.getByRole('region', { name: /^Épisode 8$/ }).getByRole('alert'))
     await expect(page.locator('section[data-episode="6"], section[data-episode="7"]')).toHaveCount(2)
     expect(await balance(page)).toBe(92)
     expect(money.purchases).toHaveLength(2)
@@ -189,7 +189,7 @@ test.describe('continuous reading', () => {
     // opting out: the next locked episode offers the choice again
     await page.getByRole('button', { name: 'Désactiver' }).click()
     await expect(
-      page.getByRole('region', { name: /^Épisode 8 : / }).getByRole('button', { name: 'Débloquer la suite automatiquement…' }),
+      page.getByRole('region', { name: /^Épisode 8$/ }).getByRole('button', { name: 'Débloquer la suite automatiquement…' }),
     ).toBeVisible()
   })
 
