@@ -2,7 +2,7 @@ import { Hono, type Context } from 'hono'
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
 import { AppError } from '../../src/lib/errors/catalogue.ts'
 import { LOGIN_ROUTE, SESSION_COOKIE } from '../../src/features/session/routes.ts'
-import { openSession, sealSession, sessionCookieOptions } from '../../src/features/session/cookie.ts'
+import { openSession, sessionCookieOptions } from '../../src/features/session/cookie.ts'
 import {
   LogoutBody,
   RefreshBody,
@@ -14,9 +14,19 @@ import {
   SignUpBody,
   SignUpForm,
   VerifyOtpBody,
+  VerifyOtpForm,
   safeCallback,
 } from '../../src/features/auth/auth.ts'
-import { logout, refreshTokens, resendOtp, sessionKeys, signIn, signUp, verifyOtp } from '../../src/features/auth/auth.server.ts'
+import {
+  issueTokens,
+  logout,
+  refreshTokens,
+  resendOtp,
+  sessionKeys,
+  signIn,
+  signUp,
+  verifyOtp,
+} from '../../src/features/auth/auth.server.ts'
 import type { AppEnv } from '../lib/env.ts'
 import { ok } from '../lib/respond.ts'
 import { validate } from '../lib/validate.ts'
@@ -31,8 +41,8 @@ import { z } from 'zod'
 import { createMiddleware } from 'hono/factory'
 import { AppleMigrateBody } from '../../src/features/auth/apple.ts'
 import { migrateAppleSignIn } from '../../src/features/auth/apple.server.ts'
-import { accountWeb } from './account-web.ts'
-import { authContext, field, formRoute, toLogin } from './forms.ts'
+import { accountWeb, setWebSession } from './account-web.ts'
+import { authContext, field, formRoute, toLogin, type RawForm } from './forms.ts'
 import { needs } from '../middleware/delivery.ts'
 
 export { authContext }
@@ -40,6 +50,12 @@ export { authContext }
 /** The login route showing `error` and keeping the (already sanitised) callback. */
 function loginWithError(code: string, callback: string) {
   return `${LOGIN_ROUTE}?${new URLSearchParams({ error: code, callback })}`
+}
+
+/** The form's own-site callback, or none (home is not worth carrying). */
+function callbackOf(raw: RawForm): Record<string, string> {
+  const callback = safeCallback(field(raw, 'callback'))
+  return callback === '/' ? {} : { callback }
 }
 
 /** Spec §4/§9: sign-up sets two cookies for one hour (read by the sign-up event pages; cleared on a login redirect, §2). */
@@ -71,7 +87,10 @@ export const auth = new Hono<AppEnv>()
     return ok(c, sent)
   })
   /** Spec §8/§9: the 6-digit e-mail OTP completes the sign-up (the address becomes verified). */
-  .post('/verify-otp', validate('json', VerifyOtpBody), async (c) => ok(c, await verifyOtp(c.var.db, c.req.valid('json'), authContext(c))))
+  .post('/verify-otp', validate('json', VerifyOtpBody), async (c) => {
+    await verifyOtp(c.var.db, c.req.valid('json'), authContext(c))
+    return ok(c, { verified: true })
+  })
   /** Spec §8 EXPIRED_OTP follow-up: a new code by mail. */
   .post('/resend-otp', needs('mail'), validate('json', ResendOtpBody), async (c) =>
     ok(c, await resendOtp(c.var.db, c.req.valid('json'), authContext(c))),
@@ -93,15 +112,8 @@ export const auth = new Hono<AppEnv>()
     '/web/sign-in',
     ...formRoute({
       schema: SignInForm,
-      run: async (data, c) => {
-        const pair = await signIn(c.var.db, data, authContext(c))
-        setCookie(
-          c,
-          SESSION_COOKIE,
-          await sealSession(await sessionKeys(), pair),
-          sessionCookieOptions(c.req.url, pair.refreshToken.expiredAt),
-        )
-      },
+      keep: ['email'],
+      run: async (data, c) => setWebSession(c, await signIn(c.var.db, data, authContext(c))),
       done: (data) => safeCallback(data.callback),
       failed: (code, raw) => {
         const form = SignInForm.safeParse(raw)
@@ -120,17 +132,29 @@ export const auth = new Hono<AppEnv>()
         setSignUpCookies(c)
         return result
       },
-      done: (data, result) => otpStep(data.email.trim(), result.sent ? {} : { error: 'RETRY' }),
-      failed: (code, raw) => `${SIGN_UP_ROUTE}?${new URLSearchParams({ error: code, email: field(raw, 'email') })}`,
+      keep: ['email', 'agreeTerms', 'agreeMail'],
+      done: (data, result, _c, raw) => otpStep(data.email.trim(), { ...callbackOf(raw), ...(result.sent ? {} : { error: 'RETRY' }) }),
+      failed: (code, raw) => `${SIGN_UP_ROUTE}?${new URLSearchParams({ error: code, ...callbackOf(raw) })}`,
     }),
   )
+  /** The code step: the address is verified and the reader signed in, back where the sign-up started (`callback`). */
   .post(
     '/web/verify-otp',
     ...formRoute({
-      schema: VerifyOtpBody,
-      run: (data, c) => verifyOtp(c.var.db, data, authContext(c)),
-      done: () => `${LOGIN_ROUTE}?verified=1`,
-      failed: (code, raw) => otpStep(field(raw, 'email'), { error: code }),
+      schema: VerifyOtpForm,
+      fields: { INVALID_PARAMETER: 'code' },
+      run: async (data, c) => {
+        const { userId } = await verifyOtp(c.var.db, data, authContext(c))
+        const nowIso = new Date().toISOString()
+        await setWebSession(
+          c,
+          await issueTokens(c.var.db, userId, authContext(c), [
+            { sql: `UPDATE users SET last_login_at = ? WHERE id = ?`, params: [nowIso, userId] },
+          ]),
+        )
+      },
+      done: (data) => safeCallback(data.callback),
+      failed: (code, raw) => otpStep(field(raw, 'email'), { error: code, ...callbackOf(raw) }),
     }),
   )
   .post(
@@ -139,8 +163,8 @@ export const auth = new Hono<AppEnv>()
     ...formRoute({
       schema: ResendOtpBody,
       run: (data, c) => resendOtp(c.var.db, data, authContext(c)),
-      done: (data) => otpStep(data.email.trim(), { resent: '1' }),
-      failed: (code, raw) => otpStep(field(raw, 'email'), { error: code }),
+      done: (_data, _r, _c, raw) => otpStep(field(raw, 'email').trim(), { resent: '1', ...callbackOf(raw) }),
+      failed: (code, raw) => otpStep(field(raw, 'email'), { error: code, ...callbackOf(raw) }),
     }),
   )
   /** Web logout: the family is revoked server-side (ASVS 7.4.1) and the cookie cleared. */

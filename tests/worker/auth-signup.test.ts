@@ -167,7 +167,7 @@ const form = (path: string, fields: Record<string, string>, origin: string | nul
 const location = (res: Response) => new URL(res.headers.get('location')!, ORIGIN)
 
 describe('web sign-up forms (no JavaScript)', () => {
-  it('signs up, goes to the OTP step, verifies, and lands on the login page', async () => {
+  it('signs up, goes to the OTP step, verifies, and is signed in (home without a callback)', async () => {
     const email = freshEmail()
     const res = await form('/api/v1/auth/web/sign-up', { email, password: PASSWORD, passwordConfirm: PASSWORD, agreeTerms: 'on' })
     expect(res.status).toBe(303)
@@ -181,10 +181,11 @@ describe('web sign-up forms (no JavaScript)', () => {
     const again = await form('/api/v1/auth/web/resend-otp', { email })
     expect(location(again).searchParams.get('resent')).toBe('1')
     const done = await form('/api/v1/auth/web/verify-otp', { email, code: (await latestOtp(email))! })
-    expect(done.headers.get('location')).toBe('/user/login?verified=1')
+    expect(done.headers.get('location')).toBe('/')
+    expect(done.headers.getSetCookie().some((c) => c.startsWith('wt_session='))).toBe(true)
   })
 
-  it('sends the rules back as translated error codes and keeps the e-mail', async () => {
+  it('sends the rules back as translated error codes, the e-mail kept in the flash cookie, not the URL', async () => {
     const email = freshEmail()
     const cases: [Record<string, string>, string][] = [
       [{ email, password: PASSWORD, passwordConfirm: PASSWORD }, 'INVALID_PARAMETER'], // terms not ticked
@@ -196,7 +197,9 @@ describe('web sign-up forms (no JavaScript)', () => {
     for (const [fields, code] of cases) {
       const res = await form('/api/v1/auth/web/sign-up', fields)
       expect(location(res).searchParams.get('error'), code).toBe(code)
-      expect(location(res).searchParams.get('email')).toBe(fields.email)
+      expect(location(res).searchParams.get('email')).toBeNull()
+      const flash = res.headers.getSetCookie().find((c) => c.startsWith('form-flash='))!
+      expect(JSON.parse(decodeURIComponent(flash.split(';')[0]!.slice('form-flash='.length))).values.email).toBe(fields.email)
       expect(res.headers.getSetCookie().some((c) => c.startsWith('is-sign-up='))).toBe(false)
     }
     expect(await db().prepare('SELECT COUNT(*) AS n FROM users WHERE email = ?').bind(email).first('n')).toBe(0)

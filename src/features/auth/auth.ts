@@ -81,7 +81,11 @@ export const SignUpForm = z.object({
   passwordConfirm: text(1024),
   agreeTerms: checkbox,
   agreeMail: checkbox,
+  /** Where the reader goes once the code is verified (own-site paths only, `safeCallback`). */
+  callback: z.string().max(2048).optional(),
 })
+/** The web code step: the code, and the callback the sign-up carried. */
+export const VerifyOtpForm = VerifyOtpBody.extend({ callback: z.string().max(2048).optional() })
 
 /** The web login form (spec §2 /user/login): urlencoded, callback optional. */
 export const SignInForm = z.object({ email: text(1024), password: text(1024), callback: z.string().max(2048).optional() })
@@ -119,6 +123,14 @@ export function signUpError(body: SignUpBody): ErrorCode | null {
   if (body.password !== body.passwordConfirm) return 'INCORRECT_PASSWORD'
   if (!body.agreeTerms) return 'INVALID_PARAMETER'
   return null
+}
+
+/** The sign-up field each rule's code concerns (the form shows the message beside it). */
+export const SIGN_UP_FIELDS: Partial<Record<ErrorCode, keyof SignUpBody>> = {
+  INVALID_MAIL_FORM: 'email',
+  INVALID_PW_REGEX: 'password',
+  INCORRECT_PASSWORD: 'passwordConfirm',
+  INVALID_PARAMETER: 'agreeTerms',
 }
 
 /** Spec §4: a withdrawn e-mail may sign up again only 30 days after the deletion. */
