@@ -92,7 +92,9 @@ export const accountWeb = new Hono<AppEnv>()
       schema: ResetMailBody,
       run: (data, c) => requestResetMail(c.var.db, data, authContext(c)),
       done: (data) => `/user/findPassword?${q({ tab: 'email', sent: '1', email: data.email.trim() })}`,
-      failed: (code, raw) => `/user/findPassword?${q({ tab: 'email', error: code, email: field(raw, 'email') })}`,
+      keep: ['email'],
+      fields: { INVALID_MAIL_FORM: 'email' },
+      failed: (code) => `/user/findPassword?${q({ tab: 'email', error: code })}`,
     }),
   )
   /** Spec §2/§3 reset password: the result page, or the form again for a rule it shows. */

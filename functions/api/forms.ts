@@ -127,7 +127,9 @@ export function formRoute<S extends ZodType, R>(
     const raw = await rawOf(c)
     const location = o.failed(e.code, raw, e.details)
     c.res = see(location)
-    setCookie(c, FLASH_COOKIE, JSON.stringify(flashOf(e.code, raw, o.keep ?? [], e.details, o.fields)), {
+    const flash = flashOf(e.code, raw, o.keep ?? [], e.details, o.fields)
+    if (flash.field === undefined && flash.attemptsLeft === undefined && Object.keys(flash.values).length === 0) return
+    setCookie(c, FLASH_COOKIE, JSON.stringify(flash), {
       path: new URL(location, c.req.url).pathname,
       httpOnly: true,
       sameSite: 'Lax',
