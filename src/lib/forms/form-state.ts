@@ -9,7 +9,7 @@ import { t } from '../i18n/page.ts'
 import { FLASH_COOKIE, readFlash, type Flash } from './flash.ts'
 
 /** The message of a refusal: the specific one its flash allows (a mismatch, terms, tries left), else the code's. */
-export function messageOf(code: ErrorCode, flash: Flash | null): string {
+function messageOf(code: ErrorCode, flash: Flash | null): string {
   if (flash?.attemptsLeft !== undefined)
     return flash.attemptsLeft > 0 ? t('auth.form.wrongCode', { count: flash.attemptsLeft }) : t('auth.form.noTriesLeft')
   if (code === 'INCORRECT_PASSWORD' && flash?.field?.endsWith('Confirm')) return t('auth.form.passwordMismatch')
