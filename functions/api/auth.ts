@@ -18,12 +18,12 @@ import {
   safeCallback,
 } from '../../src/features/auth/auth.ts'
 import {
-  issueTokens,
   logout,
   refreshTokens,
   resendOtp,
   sessionKeys,
   signIn,
+  signInVerified,
   signUp,
   verifyOtp,
 } from '../../src/features/auth/auth.server.ts'
@@ -145,13 +145,7 @@ export const auth = new Hono<AppEnv>()
       fields: { INVALID_PARAMETER: 'code' },
       run: async (data, c) => {
         const { userId } = await verifyOtp(c.var.db, data, authContext(c))
-        const nowIso = new Date().toISOString()
-        await setWebSession(
-          c,
-          await issueTokens(c.var.db, userId, authContext(c), [
-            { sql: `UPDATE users SET last_login_at = ? WHERE id = ?`, params: [nowIso, userId] },
-          ]),
-        )
+        await setWebSession(c, await signInVerified(c.var.db, userId, authContext(c)))
       },
       done: (data) => safeCallback(data.callback),
       failed: (code, raw) => otpStep(field(raw, 'email'), { error: code, ...callbackOf(raw) }),

@@ -316,6 +316,12 @@ export async function signIn(db: Db, body: SignInBody, ctx: AuthContext): Promis
   ])
 }
 
+/** The sign-up code was right (verifyOtp): the reader is signed in, as after a password sign-in. */
+export async function signInVerified(db: Db, userId: number, ctx: AuthContext): Promise<TokenPair> {
+  const nowIso = (ctx.now ?? new Date()).toISOString()
+  return issueTokens(db, userId, ctx, [{ sql: `UPDATE users SET last_login_at = ? WHERE id = ?`, params: [nowIso, userId] }])
+}
+
 /**
  * ASVS 7.2.4: every login starts a new refresh-token family. The access token carries the session version the
  * same batch reads after `extra` (which may have moved it on: a password change), so it is never born stale.
