@@ -9,12 +9,15 @@ import {
   ResendOtpBody,
   SIGN_UP_COOKIES,
   SIGN_UP_COOKIE_SECONDS,
+  SIGN_UP_EMAIL_COOKIE,
+  SIGN_UP_PATH,
   SignInBody,
   SignInForm,
   SignUpBody,
   SignUpForm,
   VerifyOtpBody,
   VerifyOtpForm,
+  EMAIL_MAX,
   safeCallback,
 } from '../../src/features/auth/auth.ts'
 import {
@@ -65,12 +68,11 @@ function setSignUpCookies(c: Context<AppEnv>) {
   setCookie(c, SIGN_UP_COOKIES[1], 'N', options)
 }
 
-const SIGN_UP_ROUTE = '/user/signup'
 /** The logout forms' one optional field: any value (a foreign or odd callback goes home). */
 const LogoutForm = z.object({ callback: z.unknown().optional() })
-/** The sign-up page at its OTP step for `email`, with an optional error code or notice. */
-function otpStep(email: string, extra: Record<string, string> = {}) {
-  return `${SIGN_UP_ROUTE}?${new URLSearchParams({ step: 'otp', email, ...extra })}`
+/** The sign-up page at its OTP step (the address is in its cookie), with an optional error code or notice. */
+function otpStep(extra: Record<string, string> = {}) {
+  return `${SIGN_UP_PATH}?${new URLSearchParams({ step: 'otp', ...extra })}`
 }
 
 /** The JP app's routes exist on the jp edition only (elsewhere NOT_EXIST, like /transfer off its editions). */
@@ -130,11 +132,16 @@ export const auth = new Hono<AppEnv>()
       run: async (data, c) => {
         const result = await signUp(c.var.db, data, authContext(c))
         setSignUpCookies(c)
+        setCookie(c, SIGN_UP_EMAIL_COOKIE, data.email.trim().slice(0, EMAIL_MAX), {
+          ...sessionCookieOptions(c.req.url),
+          path: SIGN_UP_PATH,
+          maxAge: SIGN_UP_COOKIE_SECONDS,
+        })
         return result
       },
       keep: ['email', 'agreeTerms', 'agreeMail'],
-      done: (data, result, _c, raw) => otpStep(data.email.trim(), { ...callbackOf(raw), ...(result.sent ? {} : { error: 'RETRY' }) }),
-      failed: (code, raw) => `${SIGN_UP_ROUTE}?${new URLSearchParams({ error: code, ...callbackOf(raw) })}`,
+      done: (_data, result, _c, raw) => otpStep({ ...callbackOf(raw), ...(result.sent ? {} : { error: 'RETRY' }) }),
+      failed: (code, raw) => `${SIGN_UP_PATH}?${new URLSearchParams({ error: code, ...callbackOf(raw) })}`,
     }),
   )
   /** The code step: the address is verified and the reader signed in, back where the sign-up started (`callback`). */
@@ -142,13 +149,15 @@ export const auth = new Hono<AppEnv>()
     '/web/verify-otp',
     ...formRoute({
       schema: VerifyOtpForm,
+      keep: ['email'],
       fields: { INVALID_PARAMETER: 'code' },
       run: async (data, c) => {
         const { userId } = await verifyOtp(c.var.db, data, authContext(c))
         await setWebSession(c, await signInVerified(c.var.db, userId, authContext(c)))
+        deleteCookie(c, SIGN_UP_EMAIL_COOKIE, { ...sessionCookieOptions(c.req.url), path: SIGN_UP_PATH })
       },
       done: (data) => safeCallback(data.callback),
-      failed: (code, raw) => otpStep(field(raw, 'email'), { error: code, ...callbackOf(raw) }),
+      failed: (code, raw) => otpStep({ error: code, ...callbackOf(raw) }),
     }),
   )
   .post(
@@ -157,8 +166,9 @@ export const auth = new Hono<AppEnv>()
     ...formRoute({
       schema: ResendOtpBody,
       run: (data, c) => resendOtp(c.var.db, data, authContext(c)),
-      done: (_data, _r, _c, raw) => otpStep(field(raw, 'email').trim(), { resent: '1', ...callbackOf(raw) }),
-      failed: (code, raw) => otpStep(field(raw, 'email'), { error: code, ...callbackOf(raw) }),
+      keep: ['email'],
+      done: (_data, _r, _c, raw) => otpStep({ resent: '1', ...callbackOf(raw) }),
+      failed: (code, raw) => otpStep({ error: code, ...callbackOf(raw) }),
     }),
   )
   /** Web logout: the family is revoked server-side (ASVS 7.4.1) and the cookie cleared. */

@@ -172,12 +172,16 @@ describe('web sign-up forms (no JavaScript)', () => {
     const res = await form('/api/v1/auth/web/sign-up', { email, password: PASSWORD, passwordConfirm: PASSWORD, agreeTerms: 'on' })
     expect(res.status).toBe(303)
     expect(location(res).pathname).toBe('/user/signup')
-    expect(Object.fromEntries(location(res).searchParams)).toEqual({ step: 'otp', email })
+    expect(Object.fromEntries(location(res).searchParams)).toEqual({ step: 'otp' })
+    // the code step's address is in a cookie of the sign-up pages, not in the URL
+    expect(res.headers.getSetCookie().find((c) => c.startsWith('signup-email='))).toMatch(
+      new RegExp(`^signup-email=${encodeURIComponent(email)}; Max-Age=3600; Path=/user/signup; HttpOnly; SameSite=Lax`),
+    )
     expect(res.headers.getSetCookie().filter((c) => /^(is-sign-up|login-callback-finished)=/.test(c))).toHaveLength(2)
     expect(await db().prepare('SELECT is_agree_mail FROM users WHERE email = ?').bind(email).first('is_agree_mail')).toBe(0)
 
     const wrong = await form('/api/v1/auth/web/verify-otp', { email, code: otherCode((await latestOtp(email))!) })
-    expect(Object.fromEntries(location(wrong).searchParams)).toEqual({ step: 'otp', email, error: 'INVALID_PARAMETER' })
+    expect(Object.fromEntries(location(wrong).searchParams)).toEqual({ step: 'otp', error: 'INVALID_PARAMETER' })
     const again = await form('/api/v1/auth/web/resend-otp', { email })
     expect(location(again).searchParams.get('resent')).toBe('1')
     const done = await form('/api/v1/auth/web/verify-otp', { email, code: (await latestOtp(email))! })

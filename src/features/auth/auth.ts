@@ -22,6 +22,12 @@ export const OTP_RESEND_WINDOW_SECONDS = 5 * 60
 /** Spec §2/§4/§9: the two sign-up cookies, set at sign-up for one hour (3600 s). */
 export const SIGN_UP_COOKIES = ['is-sign-up', 'login-callback-finished'] as const
 export const SIGN_UP_COOKIE_SECONDS = 60 * 60
+/**
+ * The address of a web sign-up, for its code step and event page (`/user/signup…`, httpOnly, 1 hour): the step's
+ * URL carries no e-mail, so none lands in a log.
+ */
+export const SIGN_UP_EMAIL_COOKIE = 'signup-email'
+export const SIGN_UP_PATH = '/user/signup'
 /** RFC 5321: a forward path is at most 254 characters. */
 export const EMAIL_MAX = 254
 
