@@ -127,18 +127,22 @@ export function formsSuite(id: string) {
       await page.goto('/user/login?callback=%2Fcoupon')
       await page.getByLabel(t('auth.login.email')).fill(email)
       await page.getByLabel(t('auth.login.password')).fill('Wrong-2026!')
-      // the answer is held back a moment: the form shows it is waiting
-      let release!: () => void
-      const held = new Promise<void>((r) => (release = r))
-      await page.route('**/api/v1/auth/web/sign-in', async (route) => {
-        await held
-        await route.continue()
-      })
-      const button = page.getByRole('button', { name: t('auth.login.submit') })
-      await button.click()
-      await expect(page.locator('form[aria-busy="true"] button[type="submit"]')).toBeDisabled()
-      await expect(page.locator('form[aria-busy="true"] button[type="submit"]')).toHaveText(/…$/)
-      release()
+      // read just after the submit, while the page waits for the answer (the password check takes a while)
+      const waiting = page.evaluate(
+        () =>
+          new Promise<{ busy: string | null; disabled: boolean; label: string }>((resolve) =>
+            document.addEventListener('submit', (e) => {
+              const form = e.target as HTMLFormElement
+              const button = form.querySelector<HTMLButtonElement>('button[type="submit"]')!
+              setTimeout(
+                () => resolve({ busy: form.getAttribute('aria-busy'), disabled: button.disabled, label: button.textContent ?? '' }),
+                10,
+              )
+            }),
+          ),
+      )
+      await page.getByRole('button', { name: t('auth.login.submit') }).click()
+      expect(await waiting).toEqual({ busy: 'true', disabled: true, label: `${t('auth.login.submit')}…` })
       await expect(page).toHaveURL(/\/user\/login\?error=INVALID_PASSWORD&callback=%2Fcoupon$/)
       await expect(page.getByLabel(t('auth.login.email'))).toHaveValue(email)
       await expect(page.getByLabel(t('auth.login.password'))).toHaveValue('')
