@@ -53,7 +53,7 @@ export function formsSuite(id: string) {
     )
 
   async function fillSignUp(page: Page, email: string, confirm: string) {
-    await page.getByLabel(t('auth.login.email')).fill(email)
+    await page.getByLabel(t('auth.login.email'), { exact: true }).fill(email)
     await page.getByLabel(t('auth.login.password'), { exact: true }).fill(PASSWORD)
     await page.getByLabel(t('auth.signup.passwordConfirm')).fill(confirm)
     await page.getByLabel(t('auth.signup.agreeTerms')).check()
@@ -67,14 +67,14 @@ export function formsSuite(id: string) {
     await page.goto('/user/signup')
     await fillSignUp(page, email, 'Other-2026')
     await expect(page).toHaveURL(/\/user\/signup\?error=INCORRECT_PASSWORD$/) // no e-mail in the URL
-    await expect(page.getByLabel(t('auth.login.email'))).toHaveValue(email)
+    await expect(page.getByLabel(t('auth.login.email'), { exact: true })).toHaveValue(email)
     await expect(page.getByLabel(t('auth.signup.agreeTerms'))).toBeChecked()
     await expect(page.getByLabel(t('auth.login.password'), { exact: true })).toHaveValue('')
     await expectFieldError(page, 'signup-confirm', t('auth.form.passwordMismatch'))
     // the flash is read once: a reload shows the generic message, no kept value
     if (javaScriptEnabled) await shoot(page, info, `signup-mismatch-${id}`)
     await page.reload()
-    await expect(page.getByLabel(t('auth.login.email'))).toHaveValue('')
+    await expect(page.getByLabel(t('auth.login.email'), { exact: true })).toHaveValue('')
     await context.close()
   }
 
@@ -125,7 +125,7 @@ export function formsSuite(id: string) {
       const page = await context.newPage()
       const email = await newAccount(page.request)
       await page.goto('/user/login?callback=%2Fcoupon')
-      await page.getByLabel(t('auth.login.email')).fill(email)
+      await page.getByLabel(t('auth.login.email'), { exact: true }).fill(email)
       await page.getByLabel(t('auth.login.password')).fill('Wrong-2026!')
       // read just after the submit, while the page waits for the answer (the password check takes a while)
       const waiting = page.evaluate(
@@ -144,7 +144,7 @@ export function formsSuite(id: string) {
       await page.getByRole('button', { name: t('auth.login.submit') }).click()
       expect(await waiting).toEqual({ busy: 'true', disabled: true, label: `${t('auth.login.submit')}…` })
       await expect(page).toHaveURL(/\/user\/login\?error=INVALID_PASSWORD&callback=%2Fcoupon$/)
-      await expect(page.getByLabel(t('auth.login.email'))).toHaveValue(email)
+      await expect(page.getByLabel(t('auth.login.email'), { exact: true })).toHaveValue(email)
       await expect(page.getByLabel(t('auth.login.password'))).toHaveValue('')
       await expectFieldError(page, 'login-password', t('error.INVALID_PASSWORD'))
       await shoot(page, info, `login-wrong-password-${id}`)
