@@ -66,7 +66,8 @@ async function verifySms(c: Context<AppEnv>, data: Parameters<typeof verifySmsCo
   return result
 }
 
-async function setWebSession(c: Context<AppEnv>, pair: Awaited<ReturnType<typeof changePassword>>) {
+/** The web session: the pair sealed in the encrypted cookie (also after sign-in and the sign-up code, auth.ts). */
+export async function setWebSession(c: Context<AppEnv>, pair: Awaited<ReturnType<typeof changePassword>>) {
   setCookie(c, SESSION_COOKIE, await sealSession(await sessionKeys(), pair), sessionCookieOptions(c.req.url, pair.refreshToken.expiredAt))
 }
 
@@ -77,6 +78,7 @@ export const accountWeb = new Hono<AppEnv>()
     ...formRoute({
       schema: ChangePasswordBody,
       guest: toLogin('/user/changePassword'),
+      fields: { INCORRECT_PASSWORD: 'newPasswordConfirm', INVALID_PW_REGEX: 'newPassword', EQUAL_PASSWORD: 'newPassword' },
       run: async (data, c) => setWebSession(c, await changePassword(c.var.db, currentUserId(c), data, authContext(c))),
       done: () => '/user/changePassword?done=1',
       failed: (code) => `/user/changePassword?${q({ error: code })}`,
@@ -90,7 +92,9 @@ export const accountWeb = new Hono<AppEnv>()
       schema: ResetMailBody,
       run: (data, c) => requestResetMail(c.var.db, data, authContext(c)),
       done: (data) => `/user/findPassword?${q({ tab: 'email', sent: '1', email: data.email.trim() })}`,
-      failed: (code, raw) => `/user/findPassword?${q({ tab: 'email', error: code, email: field(raw, 'email') })}`,
+      keep: ['email'],
+      fields: { INVALID_MAIL_FORM: 'email' },
+      failed: (code) => `/user/findPassword?${q({ tab: 'email', error: code })}`,
     }),
   )
   /** Spec §2/§3 reset password: the result page, or the form again for a rule it shows. */
@@ -98,6 +102,7 @@ export const accountWeb = new Hono<AppEnv>()
     '/reset-password',
     ...formRoute({
       schema: ResetPasswordBody,
+      fields: { INCORRECT_PASSWORD: 'newPasswordConfirm', INVALID_PW_REGEX: 'newPassword', EQUAL_PASSWORD: 'newPassword' },
       run: (data, c) => resetPassword(c.var.db, data, authContext(c)),
       done: () => `/user/resetPassword/result?result=SUCCESS`,
       failed: (code, raw) =>

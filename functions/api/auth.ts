@@ -2,21 +2,34 @@ import { Hono, type Context } from 'hono'
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
 import { AppError } from '../../src/lib/errors/catalogue.ts'
 import { LOGIN_ROUTE, SESSION_COOKIE } from '../../src/features/session/routes.ts'
-import { openSession, sealSession, sessionCookieOptions } from '../../src/features/session/cookie.ts'
+import { openSession, sessionCookieOptions } from '../../src/features/session/cookie.ts'
 import {
   LogoutBody,
   RefreshBody,
   ResendOtpBody,
   SIGN_UP_COOKIES,
   SIGN_UP_COOKIE_SECONDS,
+  SIGN_UP_EMAIL_COOKIE,
+  SIGN_UP_PATH,
   SignInBody,
   SignInForm,
   SignUpBody,
   SignUpForm,
   VerifyOtpBody,
+  VerifyOtpForm,
+  EMAIL_MAX,
   safeCallback,
 } from '../../src/features/auth/auth.ts'
-import { logout, refreshTokens, resendOtp, sessionKeys, signIn, signUp, verifyOtp } from '../../src/features/auth/auth.server.ts'
+import {
+  logout,
+  refreshTokens,
+  resendOtp,
+  sessionKeys,
+  signIn,
+  signInVerified,
+  signUp,
+  verifyOtp,
+} from '../../src/features/auth/auth.server.ts'
 import type { AppEnv } from '../lib/env.ts'
 import { ok } from '../lib/respond.ts'
 import { validate } from '../lib/validate.ts'
@@ -31,8 +44,8 @@ import { z } from 'zod'
 import { createMiddleware } from 'hono/factory'
 import { AppleMigrateBody } from '../../src/features/auth/apple.ts'
 import { migrateAppleSignIn } from '../../src/features/auth/apple.server.ts'
-import { accountWeb } from './account-web.ts'
-import { authContext, field, formRoute, toLogin } from './forms.ts'
+import { accountWeb, setWebSession } from './account-web.ts'
+import { authContext, field, formRoute, toLogin, type RawForm } from './forms.ts'
 import { needs } from '../middleware/delivery.ts'
 
 export { authContext }
@@ -42,6 +55,12 @@ function loginWithError(code: string, callback: string) {
   return `${LOGIN_ROUTE}?${new URLSearchParams({ error: code, callback })}`
 }
 
+/** The form's own-site callback, or none (home is not worth carrying). */
+function callbackOf(raw: RawForm): Record<string, string> {
+  const callback = safeCallback(field(raw, 'callback'))
+  return callback === '/' ? {} : { callback }
+}
+
 /** Spec §4/§9: sign-up sets two cookies for one hour (read by the sign-up event pages; cleared on a login redirect, §2). */
 function setSignUpCookies(c: Context<AppEnv>) {
   const options = { ...sessionCookieOptions(c.req.url), maxAge: SIGN_UP_COOKIE_SECONDS }
@@ -49,12 +68,11 @@ function setSignUpCookies(c: Context<AppEnv>) {
   setCookie(c, SIGN_UP_COOKIES[1], 'N', options)
 }
 
-const SIGN_UP_ROUTE = '/user/signup'
 /** The logout forms' one optional field: any value (a foreign or odd callback goes home). */
 const LogoutForm = z.object({ callback: z.unknown().optional() })
-/** The sign-up page at its OTP step for `email`, with an optional error code or notice. */
-function otpStep(email: string, extra: Record<string, string> = {}) {
-  return `${SIGN_UP_ROUTE}?${new URLSearchParams({ step: 'otp', email, ...extra })}`
+/** The sign-up page at its OTP step (the address is in its cookie), with an optional error code or notice. */
+function otpStep(extra: Record<string, string> = {}) {
+  return `${SIGN_UP_PATH}?${new URLSearchParams({ step: 'otp', ...extra })}`
 }
 
 /** The JP app's routes exist on the jp edition only (elsewhere NOT_EXIST, like /transfer off its editions). */
@@ -71,7 +89,10 @@ export const auth = new Hono<AppEnv>()
     return ok(c, sent)
   })
   /** Spec §8/§9: the 6-digit e-mail OTP completes the sign-up (the address becomes verified). */
-  .post('/verify-otp', validate('json', VerifyOtpBody), async (c) => ok(c, await verifyOtp(c.var.db, c.req.valid('json'), authContext(c))))
+  .post('/verify-otp', validate('json', VerifyOtpBody), async (c) => {
+    await verifyOtp(c.var.db, c.req.valid('json'), authContext(c))
+    return ok(c, { verified: true })
+  })
   /** Spec §8 EXPIRED_OTP follow-up: a new code by mail. */
   .post('/resend-otp', needs('mail'), validate('json', ResendOtpBody), async (c) =>
     ok(c, await resendOtp(c.var.db, c.req.valid('json'), authContext(c))),
@@ -93,15 +114,8 @@ export const auth = new Hono<AppEnv>()
     '/web/sign-in',
     ...formRoute({
       schema: SignInForm,
-      run: async (data, c) => {
-        const pair = await signIn(c.var.db, data, authContext(c))
-        setCookie(
-          c,
-          SESSION_COOKIE,
-          await sealSession(await sessionKeys(), pair),
-          sessionCookieOptions(c.req.url, pair.refreshToken.expiredAt),
-        )
-      },
+      keep: ['email'],
+      run: async (data, c) => setWebSession(c, await signIn(c.var.db, data, authContext(c))),
       done: (data) => safeCallback(data.callback),
       failed: (code, raw) => {
         const form = SignInForm.safeParse(raw)
@@ -118,19 +132,32 @@ export const auth = new Hono<AppEnv>()
       run: async (data, c) => {
         const result = await signUp(c.var.db, data, authContext(c))
         setSignUpCookies(c)
+        setCookie(c, SIGN_UP_EMAIL_COOKIE, data.email.trim().slice(0, EMAIL_MAX), {
+          ...sessionCookieOptions(c.req.url),
+          path: SIGN_UP_PATH,
+          maxAge: SIGN_UP_COOKIE_SECONDS,
+        })
         return result
       },
-      done: (data, result) => otpStep(data.email.trim(), result.sent ? {} : { error: 'RETRY' }),
-      failed: (code, raw) => `${SIGN_UP_ROUTE}?${new URLSearchParams({ error: code, email: field(raw, 'email') })}`,
+      keep: ['email', 'agreeTerms', 'agreeMail'],
+      done: (_data, result, _c, raw) => otpStep({ ...callbackOf(raw), ...(result.sent ? {} : { error: 'RETRY' }) }),
+      failed: (code, raw) => `${SIGN_UP_PATH}?${new URLSearchParams({ error: code, ...callbackOf(raw) })}`,
     }),
   )
+  /** The code step: the address is verified and the reader signed in, back where the sign-up started (`callback`). */
   .post(
     '/web/verify-otp',
     ...formRoute({
-      schema: VerifyOtpBody,
-      run: (data, c) => verifyOtp(c.var.db, data, authContext(c)),
-      done: () => `${LOGIN_ROUTE}?verified=1`,
-      failed: (code, raw) => otpStep(field(raw, 'email'), { error: code }),
+      schema: VerifyOtpForm,
+      keep: ['email'],
+      fields: { INVALID_PARAMETER: 'code' },
+      run: async (data, c) => {
+        const { userId } = await verifyOtp(c.var.db, data, authContext(c))
+        await setWebSession(c, await signInVerified(c.var.db, userId, authContext(c)))
+        deleteCookie(c, SIGN_UP_EMAIL_COOKIE, { ...sessionCookieOptions(c.req.url), path: SIGN_UP_PATH })
+      },
+      done: (data) => safeCallback(data.callback),
+      failed: (code, raw) => otpStep({ error: code, ...callbackOf(raw) }),
     }),
   )
   .post(
@@ -139,8 +166,9 @@ export const auth = new Hono<AppEnv>()
     ...formRoute({
       schema: ResendOtpBody,
       run: (data, c) => resendOtp(c.var.db, data, authContext(c)),
-      done: (data) => otpStep(data.email.trim(), { resent: '1' }),
-      failed: (code, raw) => otpStep(field(raw, 'email'), { error: code }),
+      keep: ['email'],
+      done: (_data, _r, _c, raw) => otpStep({ resent: '1', ...callbackOf(raw) }),
+      failed: (code, raw) => otpStep({ error: code, ...callbackOf(raw) }),
     }),
   )
   /** Web logout: the family is revoked server-side (ASVS 7.4.1) and the cookie cleared. */

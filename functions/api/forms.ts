@@ -4,6 +4,7 @@
  */
 import type { Context, Handler, MiddlewareHandler } from 'hono'
 import { createMiddleware } from 'hono/factory'
+import { setCookie } from 'hono/cookie'
 import { zValidator } from '@hono/zod-validator'
 import { z, type ZodObject, type ZodType } from 'zod'
 import { AppError, type ErrorCode } from '../../src/lib/errors/catalogue.ts'
@@ -16,6 +17,7 @@ import { idempotent } from '../middleware/idempotency.ts'
 import { clientIp } from '../middleware/session.ts'
 import { env } from 'cloudflare:workers'
 import { clientPlatform } from '../../src/features/auth/app-client.ts'
+import { FLASH_COOKIE, FLASH_SECONDS, flashOf } from '../../src/lib/forms/flash.ts'
 
 /**
  * What the auth flows need from the request: the edition's siteUrl (token iss/aud), translator, client IP, and
@@ -90,8 +92,12 @@ export type FormRoute<S extends ZodType, R> = {
   run: (data: z.infer<S>, c: Context<AppEnv>) => Promise<R>
   /** Where success goes (also for a repeated keyed form, with the first answer's result); `raw`: the fields as posted. */
   done: (data: z.infer<S>, result: R, c: Context<AppEnv>, raw: RawForm) => string
-  /** Where a refusal goes: its catalogue code, the raw fields and the code's details (e.g. `fields`). */
+  /** Where a refusal goes: its catalogue code, the raw fields and the code's details (e.g. `fields`). Only `?error=CODE`: what the reader typed goes in the flash. */
   failed: (code: ErrorCode, raw: RawForm, details?: Record<string, unknown>) => string
+  /** The fields shown again after a refusal (src/lib/forms/flash.ts): e-mail, nickname, checkboxes; never a password or a code. */
+  keep?: readonly string[]
+  /** The field each code concerns on this form (a thrower's `details.field` comes first). */
+  fields?: Partial<Record<ErrorCode, string>>
 }
 
 const see = (location: string) => new Response(null, { status: 303, headers: { Location: location } })
@@ -104,7 +110,8 @@ const pass: MiddlewareHandler<AppEnv> = (_c, next) => next()
  * a guest to `guest` when readers only, the body through `schema` (Hono's form validator), the key through
  * `idempotent()` when `once`, then `run`: 303 to `done` on success, to `failed(code)` on any refusal with a
  * catalogue code (a 503, e.g. RETRY when a mail could not go, is shown on the form too: the reader can try
- * again). Spread into the route: `.post('/web/x', ...formRoute({...}))`.
+ * again), with the flash of the refusal (the `keep` fields, the field concerned) in a one-minute cookie of the
+ * failure page (src/lib/forms/flash.ts). Spread into the route: `.post('/web/x', ...formRoute({...}))`.
  */
 export function formRoute<S extends ZodType, R>(
   o: FormRoute<S, R>,
@@ -117,7 +124,18 @@ export function formRoute<S extends ZodType, R>(
     const e = toAppError(c.error)
     if (e.status >= 500 && e.status !== 503) return
     c.error = undefined
-    c.res = see(o.failed(e.code, await rawOf(c), e.details))
+    const raw = await rawOf(c)
+    const location = o.failed(e.code, raw, e.details)
+    c.res = see(location)
+    const flash = flashOf(e.code, raw, o.keep ?? [], e.details, o.fields)
+    if (flash.field === undefined && flash.attemptsLeft === undefined && Object.keys(flash.values).length === 0) return
+    setCookie(c, FLASH_COOKIE, JSON.stringify(flash), {
+      path: new URL(location, c.req.url).pathname,
+      httpOnly: true,
+      sameSite: 'Lax',
+      secure: new URL(c.req.url).protocol === 'https:',
+      maxAge: FLASH_SECONDS,
+    })
   })
   const form = zValidator('form', o.schema, (result) => {
     if (!result.success)

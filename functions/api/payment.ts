@@ -164,7 +164,7 @@ export const payment = new Hono<AppEnv>()
     ...formRoute({
       schema: ShopForm,
       guest: toLogin('/shop'),
-      before: (data) => (data.agree === 'on' ? undefined : `/shop?agree=required&product=${data.productId}#shop-form`),
+      before: (data) => (data.agree === 'on' ? undefined : `/shop?agree=required&product=${data.productId}#shop-agree`),
       once: { scope: CHARGE_SCOPE, key: (data) => `web-${data.key}-${data.productId}` },
       run: (data, c) =>
         createCharge(c.var.db, {

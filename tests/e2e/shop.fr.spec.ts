@@ -24,9 +24,18 @@ test.describe('French coin shop', () => {
     await thirty.check()
     // without the agreement the charge is refused with a visible, translated message
     await page.getByRole('button', { name: 'Acheter' }).click()
-    await expect(page).toHaveURL(/\/shop\?agree=required&product=\d+#shop-form$/)
+    await expect(page).toHaveURL(/\/shop\?agree=required&product=\d+#shop-agree$/)
     await expect(page.getByRole('alert')).toHaveText("Cochez la case d'acceptation des conditions de vente pour continuer.")
     await expect(thirty).toBeChecked() // the reader's choice is kept
+    // the alert is beside the checkbox it concerns, which has the focus and is in view below the sticky header
+    const agree = page.getByRole('checkbox', { name: /J'accepte les conditions de vente des pièces/ })
+    await expect(agree).toHaveAttribute('aria-invalid', 'true')
+    await expect(agree).toHaveAccessibleDescription("Cochez la case d'acceptation des conditions de vente pour continuer.")
+    await expect(agree).toBeFocused()
+    const header = await page.locator('header').first().boundingBox()
+    const alertBox = await page.getByRole('alert').boundingBox()
+    expect(alertBox!.y).toBeGreaterThanOrEqual((header?.y ?? 0) + (header?.height ?? 0))
+    expect(alertBox!.y + alertBox!.height).toBeLessThanOrEqual(page.viewportSize()!.height)
     await noSeriousViolations(page)
 
     await page.getByRole('checkbox', { name: /J'accepte les conditions de vente des pièces/ }).check()

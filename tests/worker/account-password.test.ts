@@ -339,7 +339,7 @@ describe('find password by phone ID (SMS code)', () => {
     expect(await outboxFor(phone)).toHaveLength(5)
   })
 
-  it('plain forms: code step with the phone kept, then the reset page', async () => {
+  it('plain forms: code step with the phone kept, a wrong code with its tries left, then the reset page', async () => {
     const phone = freshPhone()
     const user = await makeUser({ phone })
     const sent = await form('/api/v1/auth/web/sms-send', { purpose: 'FIND_PASSWORD', phone, id: user.email })
@@ -351,6 +351,15 @@ describe('find password by phone ID (SMS code)', () => {
     const code = await latestSmsCode(phone)
     const wrong = await form('/api/v1/auth/web/sms-verify', { purpose: 'FIND_PASSWORD', phone, id: user.email, code: otherCode(code) })
     expect(wrong.headers.get('location')).toContain('step=code&error=NOT_FOUND_SMS_USER')
+    // the page is told which field and how many tries are left (issue 25 point 3), in the one-read flash cookie
+    const flash = wrong.headers.getSetCookie().find((c) => c.startsWith('form-flash='))!
+    expect(flash).toMatch(/Path=\/user\/findPassword(;|$)/)
+    expect(JSON.parse(decodeURIComponent(flash.split(';')[0]!.slice('form-flash='.length)))).toEqual({
+      code: 'NOT_FOUND_SMS_USER',
+      field: 'code',
+      values: {},
+      attemptsLeft: 4,
+    })
     const ok = await form('/api/v1/auth/web/sms-verify', { purpose: 'FIND_PASSWORD', phone, id: user.email, code })
     expect(ok.headers.get('location')).toMatch(new RegExp(`^/user/resetPassword\\?userId=${user.id}&uuid=[A-Za-z0-9_-]{43}$`))
   })

@@ -167,24 +167,29 @@ const form = (path: string, fields: Record<string, string>, origin: string | nul
 const location = (res: Response) => new URL(res.headers.get('location')!, ORIGIN)
 
 describe('web sign-up forms (no JavaScript)', () => {
-  it('signs up, goes to the OTP step, verifies, and lands on the login page', async () => {
+  it('signs up, goes to the OTP step, verifies, and is signed in (home without a callback)', async () => {
     const email = freshEmail()
     const res = await form('/api/v1/auth/web/sign-up', { email, password: PASSWORD, passwordConfirm: PASSWORD, agreeTerms: 'on' })
     expect(res.status).toBe(303)
     expect(location(res).pathname).toBe('/user/signup')
-    expect(Object.fromEntries(location(res).searchParams)).toEqual({ step: 'otp', email })
+    expect(Object.fromEntries(location(res).searchParams)).toEqual({ step: 'otp' })
+    // the code step's address is in a cookie of the sign-up pages, not in the URL
+    expect(res.headers.getSetCookie().find((c) => c.startsWith('signup-email='))).toMatch(
+      new RegExp(`^signup-email=${encodeURIComponent(email)}; Max-Age=3600; Path=/user/signup; HttpOnly; SameSite=Lax`),
+    )
     expect(res.headers.getSetCookie().filter((c) => /^(is-sign-up|login-callback-finished)=/.test(c))).toHaveLength(2)
     expect(await db().prepare('SELECT is_agree_mail FROM users WHERE email = ?').bind(email).first('is_agree_mail')).toBe(0)
 
     const wrong = await form('/api/v1/auth/web/verify-otp', { email, code: otherCode((await latestOtp(email))!) })
-    expect(Object.fromEntries(location(wrong).searchParams)).toEqual({ step: 'otp', email, error: 'INVALID_PARAMETER' })
+    expect(Object.fromEntries(location(wrong).searchParams)).toEqual({ step: 'otp', error: 'INVALID_PARAMETER' })
     const again = await form('/api/v1/auth/web/resend-otp', { email })
     expect(location(again).searchParams.get('resent')).toBe('1')
     const done = await form('/api/v1/auth/web/verify-otp', { email, code: (await latestOtp(email))! })
-    expect(done.headers.get('location')).toBe('/user/login?verified=1')
+    expect(done.headers.get('location')).toBe('/')
+    expect(done.headers.getSetCookie().some((c) => c.startsWith('wt_session='))).toBe(true)
   })
 
-  it('sends the rules back as translated error codes and keeps the e-mail', async () => {
+  it('sends the rules back as translated error codes, the e-mail kept in the flash cookie, not the URL', async () => {
     const email = freshEmail()
     const cases: [Record<string, string>, string][] = [
       [{ email, password: PASSWORD, passwordConfirm: PASSWORD }, 'INVALID_PARAMETER'], // terms not ticked
@@ -196,7 +201,9 @@ describe('web sign-up forms (no JavaScript)', () => {
     for (const [fields, code] of cases) {
       const res = await form('/api/v1/auth/web/sign-up', fields)
       expect(location(res).searchParams.get('error'), code).toBe(code)
-      expect(location(res).searchParams.get('email')).toBe(fields.email)
+      expect(location(res).searchParams.get('email')).toBeNull()
+      const flash = res.headers.getSetCookie().find((c) => c.startsWith('form-flash='))!
+      expect(JSON.parse(decodeURIComponent(flash.split(';')[0]!.slice('form-flash='.length))).values.email).toBe(fields.email)
       expect(res.headers.getSetCookie().some((c) => c.startsWith('is-sign-up='))).toBe(false)
     }
     expect(await db().prepare('SELECT COUNT(*) AS n FROM users WHERE email = ?').bind(email).first('n')).toBe(0)

@@ -226,7 +226,7 @@ describe('the shop form (POST /api/v1/payment/web/charge)', () => {
       key: 'formkey-12345678',
     })
     expect(refused.status).toBe(303)
-    expect(refused.headers.get('location')).toBe(`/shop?agree=required&product=${productId}#shop-form`)
+    expect(refused.headers.get('location')).toBe(`/shop?agree=required&product=${productId}#shop-agree`)
     expect((await db.first<{ n: number }>(`SELECT count(*) AS n FROM payments WHERE user_id = ?`, reader.id))!.n).toBe(0)
 
     const fields = { productId: String(productId), method: 'card', agree: 'on', key: 'formkey-12345678' }

@@ -1,31 +1,15 @@
 /**
- * Progressive enhancement of the account forms (they all work without JavaScript): a submitted form shows its
- * progress (button disabled, busy label, aria-busy) so a second click cannot post twice; an SMS code countdown
+ * Progressive enhancement of the account forms (they all work without JavaScript; the busy state of a submitted
+ * form is the shell's, src/lib/shell/busy.ts, for every form): an SMS code countdown
  * ticks every second (spec §2 "SMS code with countdown") and, at zero, says the code is over; a form with
  * `data-confirm` asks first (spec §4 withdrawal confirm dialog).
  */
 import { formatCountdown, secondsLeft } from './account.ts'
 
-for (const form of document.querySelectorAll<HTMLFormElement>('form[data-progress]')) {
+for (const form of document.querySelectorAll<HTMLFormElement>('form[data-confirm]')) {
   form.addEventListener('submit', (event) => {
     const question = form.dataset.confirm
-    if (question && !window.confirm(question)) {
-      event.preventDefault()
-      return
-    }
-    if (form.getAttribute('aria-busy') === 'true') {
-      event.preventDefault()
-      return
-    }
-    form.setAttribute('aria-busy', 'true')
-    const button = form.querySelector<HTMLButtonElement>('button[type="submit"], button:not([type])')
-    if (button) {
-      // disabled after this tick, so the browser still sends the form
-      setTimeout(() => {
-        button.disabled = true
-      }, 0)
-      if (button.dataset.busy) button.textContent = button.dataset.busy
-    }
+    if (question && !window.confirm(question)) event.preventDefault()
   })
 }
 

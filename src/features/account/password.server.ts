@@ -46,7 +46,8 @@ export async function changePassword(db: Db, userId: number, body: ChangePasswor
   const bucket = `change-password:${userId}`
   if ((await countAttempt(db, bucket, CHANGE_PASSWORD_WINDOW_SECONDS, now)) > CHANGE_PASSWORD_MAX_FAILURES)
     throw new AppError('DUPLICATE_LOGIN')
-  if (!(await verifyPassword(body.oldPassword, user.passwordHash, pepper()))) throw new AppError('INCORRECT_PASSWORD')
+  if (!(await verifyPassword(body.oldPassword, user.passwordHash, pepper())))
+    throw new AppError('INCORRECT_PASSWORD', { field: 'oldPassword' })
   const nowIso = now.toISOString()
   const hash = await hashPassword(body.newPassword, pepper())
   return issueTokens(db, userId, ctx, [

@@ -130,11 +130,11 @@ export async function verifySmsCode(db: Db, body: SmsVerifyBody, ctx: AuthContex
   await checkLimits('code-check', ctx)
   // one statement spends an attempt of the phone's latest code and checks it is unused, unexpired and under the
   // limit (and, for PHONE, the reader's): parallel guesses get at most SMS_MAX_ATTEMPTS evaluations between them
-  const row = await db.first<Cols<'one_time_codes', 'id' | 'code_hash'>>(
+  const row = await db.first<Cols<'one_time_codes', 'id' | 'code_hash' | 'attempts'>>(
     `UPDATE one_time_codes SET attempts = attempts + 1
       WHERE id = (SELECT id FROM one_time_codes WHERE kind = 'SMS' AND purpose = ?1 AND target = ?2 ORDER BY id DESC LIMIT 1)
         AND used_at IS NULL AND expires_at > ?3 AND attempts < ?4 AND (?1 <> 'PHONE' OR user_id = ?5)
-      RETURNING id, code_hash AS codeHash`,
+      RETURNING id, code_hash AS codeHash, attempts`,
     body.purpose,
     smsTarget(phone),
     nowIso,
@@ -142,7 +142,8 @@ export async function verifySmsCode(db: Db, body: SmsVerifyBody, ctx: AuthContex
     userId,
   )
   if (!row) throw await smsRefusal(db, body.purpose, phone, userId, nowIso)
-  if (!timingSafeEqualText(await otpHash(`sms:${body.purpose}:${phone}`, body.code), row.codeHash)) throw new AppError('NOT_FOUND_SMS_USER')
+  if (!timingSafeEqualText(await otpHash(`sms:${body.purpose}:${phone}`, body.code), row.codeHash))
+    throw new AppError('NOT_FOUND_SMS_USER', { field: 'code', attemptsLeft: SMS_MAX_ATTEMPTS - row.attempts })
 
   let account: Cols<'users', 'id' | 'email'> | null = null
   if (body.purpose === 'FIND_PASSWORD') {

@@ -26,6 +26,7 @@ import {
   OTP_TTL_SECONDS,
   SIGN_IN_MAX_FAILURES,
   SIGN_IN_WINDOW_SECONDS,
+  SIGN_UP_FIELDS,
   generateOtp,
   isDeletionBlocking,
   normaliseEmail,
@@ -85,7 +86,7 @@ export type TokenPair = { accessToken: Token; refreshToken: Token; userId: numbe
 /** Spec §3/§5 sign-up: writes the user and a 6-digit OTP (1 hour), then mails the code (`sent: false`: the provider failed, RETRY). */
 export async function signUp(db: Db, body: SignUpBody, ctx: AuthContext): Promise<{ sent: boolean }> {
   const rule = signUpError(body)
-  if (rule) throw new AppError(rule)
+  if (rule) throw new AppError(rule, { field: SIGN_UP_FIELDS[rule] })
   await checkLimits('sign-up', ctx)
   const now = ctx.now ?? new Date()
   const email = normaliseEmail(body.email)
@@ -93,8 +94,8 @@ export async function signUp(db: Db, body: SignUpBody, ctx: AuthContext): Promis
     `SELECT MAX(deleted_at IS NULL) AS live, MAX(deleted_at) AS deletedAt FROM users WHERE email = ?`,
     email,
   )
-  if (flag(prior?.live)) throw new AppError('ALREADY_USED_EMAIL')
-  if (isDeletionBlocking(prior?.deletedAt ?? null, now)) throw new AppError('DELETED_USER')
+  if (flag(prior?.live)) throw new AppError('ALREADY_USED_EMAIL', { field: 'email' })
+  if (isDeletionBlocking(prior?.deletedAt ?? null, now)) throw new AppError('DELETED_USER', { field: 'email' })
 
   const passwordHash = await hashPassword(body.password, pepper())
   const nowIso = now.toISOString()
@@ -181,22 +182,22 @@ type OtpRow = Cols<'one_time_codes', 'user_id' | 'expires_at' | 'used_at' | 'att
 /**
  * Spec §8/§9 sign-up completion: the latest e-mail OTP of the address, 6 digits, 1 hour, single use.
  * Wrong code (an older one replaced by a resend included) → INVALID_PARAMETER and one of its 5 attempts
- * spent; expired or spent by 5 wrong guesses → EXPIRED_OTP (resend); already verified address →
+ * spent (`details.attemptsLeft`: how many remain); expired or spent by 5 wrong guesses → EXPIRED_OTP (resend); already verified address →
  * ALREADY_AUTH_MAIL; a used code (single use) or an unknown address → INVALID_PARAMETER.
  */
-export async function verifyOtp(db: Db, body: VerifyOtpBody, ctx: AuthContext): Promise<{ verified: true }> {
+export async function verifyOtp(db: Db, body: VerifyOtpBody, ctx: AuthContext): Promise<{ verified: true; userId: number }> {
   await checkLimits('code-check', ctx)
   const now = ctx.now ?? new Date()
   const nowIso = now.toISOString()
   const email = normaliseEmail(body.email)
   // one statement spends an attempt of the address's latest code and checks it is unused, unexpired, under the
   // limit and its account still waiting: parallel guesses get at most OTP_MAX_ATTEMPTS evaluations between them
-  const claimed = await db.first<Cols<'one_time_codes', 'id' | 'user_id' | 'code_hash'>>(
+  const claimed = await db.first<Cols<'one_time_codes', 'id' | 'user_id' | 'code_hash' | 'attempts'>>(
     `UPDATE one_time_codes SET attempts = attempts + 1
       WHERE id = (SELECT id FROM one_time_codes WHERE kind = 'EMAIL_OTP' AND target = ? ORDER BY id DESC LIMIT 1)
         AND used_at IS NULL AND expires_at > ? AND attempts < ?
         AND user_id IN (SELECT id FROM users WHERE deleted_at IS NULL AND email_verified_at IS NULL)
-      RETURNING id, user_id AS userId, code_hash AS codeHash`,
+      RETURNING id, user_id AS userId, code_hash AS codeHash, attempts`,
     email,
     nowIso,
     OTP_MAX_ATTEMPTS,
@@ -213,7 +214,8 @@ export async function verifyOtp(db: Db, body: VerifyOtpBody, ctx: AuthContext): 
     if (row.usedAt) throw new AppError('INVALID_PARAMETER')
     throw new AppError('EXPIRED_OTP')
   }
-  if (!timingSafeEqualText(await otpHash(email, body.code), claimed.codeHash)) throw new AppError('INVALID_PARAMETER')
+  if (!timingSafeEqualText(await otpHash(email, body.code), claimed.codeHash))
+    throw new AppError('INVALID_PARAMETER', { field: 'code', attemptsLeft: OTP_MAX_ATTEMPTS - claimed.attempts })
   // the conditional update makes the code single-use even for two requests at once
   const spent = await db.run(`UPDATE one_time_codes SET used_at = ? WHERE id = ? AND used_at IS NULL`, nowIso, claimed.id)
   if (spent !== 1) throw new AppError('INVALID_PARAMETER')
@@ -223,7 +225,7 @@ export async function verifyOtp(db: Db, body: VerifyOtpBody, ctx: AuthContext): 
     nowIso,
     claimed.userId,
   )
-  return { verified: true }
+  return { verified: true, userId: claimed.userId! }
 }
 
 /**
@@ -300,8 +302,8 @@ export async function signIn(db: Db, body: SignInBody, ctx: AuthContext): Promis
     email,
   )
   const { valid, upgrade } = await checkPassword(body.password, user?.passwordHash, pepper())
-  if (!user) throw new AppError('NOT_REGISTERED_USER')
-  if (!valid) throw new AppError('INVALID_PASSWORD')
+  if (!user) throw new AppError('NOT_REGISTERED_USER', { field: 'email' })
+  if (!valid) throw new AppError('INVALID_PASSWORD', { field: 'password' })
   // only the holder of the right password learns that the address still waits for its OTP (spec §8 Sign-up mail group)
   if (!user.verifiedAt) throw new AppError('INVALID_EMAIL')
   return issueTokens(db, user.id, ctx, [
@@ -312,6 +314,12 @@ export async function signIn(db: Db, body: SignInBody, ctx: AuthContext): Promis
       ? [{ sql: `UPDATE users SET password_hash = ? WHERE id = ? AND password_hash = ?`, params: [upgrade, user.id, user.passwordHash] }]
       : []),
   ])
+}
+
+/** The sign-up code was right (verifyOtp): the reader is signed in, as after a password sign-in. */
+export async function signInVerified(db: Db, userId: number, ctx: AuthContext): Promise<TokenPair> {
+  const nowIso = (ctx.now ?? new Date()).toISOString()
+  return issueTokens(db, userId, ctx, [{ sql: `UPDATE users SET last_login_at = ? WHERE id = ?`, params: [nowIso, userId] }])
 }
 
 /**

@@ -22,6 +22,12 @@ export const OTP_RESEND_WINDOW_SECONDS = 5 * 60
 /** Spec §2/§4/§9: the two sign-up cookies, set at sign-up for one hour (3600 s). */
 export const SIGN_UP_COOKIES = ['is-sign-up', 'login-callback-finished'] as const
 export const SIGN_UP_COOKIE_SECONDS = 60 * 60
+/**
+ * The address of a web sign-up, for its code step and event page (`/user/signup…`, httpOnly, 1 hour): the step's
+ * URL carries no e-mail, so none lands in a log.
+ */
+export const SIGN_UP_EMAIL_COOKIE = 'signup-email'
+export const SIGN_UP_PATH = '/user/signup'
 /** RFC 5321: a forward path is at most 254 characters. */
 export const EMAIL_MAX = 254
 
@@ -81,7 +87,11 @@ export const SignUpForm = z.object({
   passwordConfirm: text(1024),
   agreeTerms: checkbox,
   agreeMail: checkbox,
+  /** Where the reader goes once the code is verified (own-site paths only, `safeCallback`). */
+  callback: z.string().max(2048).optional(),
 })
+/** The web code step: the code, and the callback the sign-up carried. */
+export const VerifyOtpForm = VerifyOtpBody.extend({ callback: z.string().max(2048).optional() })
 
 /** The web login form (spec §2 /user/login): urlencoded, callback optional. */
 export const SignInForm = z.object({ email: text(1024), password: text(1024), callback: z.string().max(2048).optional() })
@@ -119,6 +129,14 @@ export function signUpError(body: SignUpBody): ErrorCode | null {
   if (body.password !== body.passwordConfirm) return 'INCORRECT_PASSWORD'
   if (!body.agreeTerms) return 'INVALID_PARAMETER'
   return null
+}
+
+/** The sign-up field each rule's code concerns (the form shows the message beside it). */
+export const SIGN_UP_FIELDS: Partial<Record<ErrorCode, keyof SignUpBody>> = {
+  INVALID_MAIL_FORM: 'email',
+  INVALID_PW_REGEX: 'password',
+  INCORRECT_PASSWORD: 'passwordConfirm',
+  INVALID_PARAMETER: 'agreeTerms',
 }
 
 /** Spec §4: a withdrawn e-mail may sign up again only 30 days after the deletion. */

@@ -2,7 +2,8 @@
  * The coin shop island (issue 4 §8; spec §5 "shop requires the agreement checkbox", §8 "pop-up blocked",
  * "payment cancelled"). Its server HTML is the plain form of /shop (posting to `/api/v1/payment/web/charge`), so
  * the shop works without JavaScript. With JavaScript:
- * - agreement unchecked: the form posts as without JavaScript (the page answers with the translated alert);
+ * - agreement unchecked: the form posts as without JavaScript (the page answers with the translated alert, beside
+ *   the checkbox, which takes the focus);
  * - card: `POST /api/v1/payment/charge` with this page's Idempotency-Key, then the provider's checkout in this tab;
  * - PayPal: the checkout opens in a pop-up window (opened at the click, so it is not blocked for being late); the
  *   island polls `GET /api/v1/payment/status/{id}` and shows the result: paid (with the new balance, and
@@ -92,6 +93,12 @@ export default function Shop({ products, methods, selected, formKey, agreeMissin
   const [remember, setRemember] = useState(false)
   const [state, setState] = useState<State>({ kind: 'idle' })
   const popup = useRef<Window | null>(null)
+  const agreeBox = useRef<HTMLInputElement | null>(null)
+
+  // the agreement's alert is beside its checkbox: focus goes there, below the sticky header (scroll-margin)
+  useEffect(() => {
+    if (agreeMissing) agreeBox.current?.focus()
+  }, [agreeMissing])
 
   useEffect(() => {
     const saved = localStorage.getItem(METHOD_KEY)
@@ -184,7 +191,7 @@ export default function Shop({ products, methods, selected, formKey, agreeMissin
     )
   }
 
-  const shownError = state.kind === 'error' ? state.text : state.kind === 'cancelled' ? labels.cancelled : error
+  const shownError = state.kind === 'error' ? state.text : state.kind === 'cancelled' ? labels.cancelled : agreeMissing ? null : error
   return (
     <form
       id="shop-form"
@@ -225,11 +232,24 @@ export default function Shop({ products, methods, selected, formKey, agreeMissin
         </label>
       </fieldset>
       <label className="check agree">
-        <input type="checkbox" name="agree" aria-required="true" aria-invalid={agreeMissing ? 'true' : undefined} />
+        <input
+          ref={agreeBox}
+          id="shop-agree"
+          type="checkbox"
+          name="agree"
+          aria-required="true"
+          aria-invalid={agreeMissing ? 'true' : undefined}
+          aria-describedby={agreeMissing ? 'shop-agree-error' : undefined}
+        />
         <span>
           {labels.agree} <a href="/policy">{labels.policy}</a>
         </span>
       </label>
+      {agreeMissing && error && (
+        <p className="form-error" role="alert" id="shop-agree-error">
+          {error}
+        </p>
+      )}
       <button className="btn" type="submit" disabled={state.kind === 'busy' || state.kind === 'waiting'}>
         {state.kind === 'busy' ? labels.busy : labels.buy}
       </button>

@@ -1,7 +1,9 @@
 /**
  * The page shell's only script (no framework; docs/QUALITY.md ≤ 5 KB on catalogue pages): toast region,
- * modal/panel stack with the back order of spec §2, scroll-to-top, and the content protection of §2.
+ * modal/panel stack with the back order of spec §2, scroll-to-top, the content protection of §2, and the busy
+ * state of every posting form (busy.ts).
  */
+import './busy.ts'
 import { $layers, $toast, MODAL_Z, layerToClose, pushLayer, removeLayer, showToast, type ModalType } from './stores.ts'
 
 const HOME = '/'

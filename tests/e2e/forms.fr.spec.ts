@@ -1,0 +1,3 @@
+import { formsSuite } from './forms.ts'
+
+formsSuite('fr')
