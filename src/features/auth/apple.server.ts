@@ -3,7 +3,7 @@ import { env } from 'cloudflare:workers'
 import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
 import type { UsersRow } from '../../lib/server/db-types.ts'
-import { issueTokens, type AuthContext, type TokenPair } from './auth.server.ts'
+import { issueTokens, signedInAt, type AuthContext, type TokenPair } from './auth.server.ts'
 import { APPLE_APP_CLIENT_ID_BINDING, APPLE_APP_PROVIDER, decideMigrate, verifyAppleIdentityToken, type AppleMigrateBody } from './apple.ts'
 import { oauthProviderConfig } from './oauth.ts'
 import { providerKeys } from './oauth.server.ts'
@@ -61,7 +61,7 @@ async function signInOrLink(
     APPLE_APP_PROVIDER,
   )
   const decision = decideMigrate({ webUserId: facts?.webUserId ?? null, appUserId: facts?.appUserId ?? null })
-  const login = (userId: number): Stmt => ({ sql: `UPDATE users SET last_login_at = ? WHERE id = ?`, params: [nowIso, userId] })
+  const login = (userId: number): Stmt => signedInAt(userId, nowIso)
   // keys left by a withdrawn account are released before they are linked again
   const release: Stmt = {
     sql: `DELETE FROM identities WHERE provider IN ('apple', ?) AND provider_user_id = ? AND user_id IN (SELECT id FROM users WHERE deleted_at IS NOT NULL)`,

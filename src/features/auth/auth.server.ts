@@ -308,7 +308,7 @@ export async function signIn(db: Db, body: SignInBody, ctx: AuthContext): Promis
   if (!user.verifiedAt) throw new AppError('INVALID_EMAIL')
   return issueTokens(db, user.id, ctx, [
     { sql: `DELETE FROM rate_limits WHERE bucket = ?`, params: [bucket] },
-    { sql: `UPDATE users SET last_login_at = ? WHERE id = ?`, params: [nowIso, user.id] },
+    signedInAt(user.id, nowIso),
     // an older hash (PBKDF2) becomes argon2id now that the password is known; unless it changed meanwhile
     ...(upgrade
       ? [{ sql: `UPDATE users SET password_hash = ? WHERE id = ? AND password_hash = ?`, params: [upgrade, user.id, user.passwordHash] }]
@@ -319,7 +319,12 @@ export async function signIn(db: Db, body: SignInBody, ctx: AuthContext): Promis
 /** The sign-up code was right (verifyOtp): the reader is signed in, as after a password sign-in. */
 export async function signInVerified(db: Db, userId: number, ctx: AuthContext): Promise<TokenPair> {
   const nowIso = (ctx.now ?? new Date()).toISOString()
-  return issueTokens(db, userId, ctx, [{ sql: `UPDATE users SET last_login_at = ? WHERE id = ?`, params: [nowIso, userId] }])
+  return issueTokens(db, userId, ctx, [signedInAt(userId, nowIso)])
+}
+
+/** The statement every sign-in (password, code, OAuth, Apple) adds to its token batch. */
+export function signedInAt(userId: number, nowIso: string): { sql: string; params: unknown[] } {
+  return { sql: `UPDATE users SET last_login_at = ? WHERE id = ?`, params: [nowIso, userId] }
 }
 
 /**

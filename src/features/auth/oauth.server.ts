@@ -12,7 +12,7 @@ import { SECOND_MS, isoAfter } from '../../lib/time.ts'
 import type { IdentitiesRow, UsersRow } from '../../lib/server/db-types.ts'
 import { firstRow } from '../../lib/server/rows.ts'
 import { isDeletionBlocking } from './auth.ts'
-import { issueTokens, sessionKeys, type AuthContext, type TokenPair } from './auth.server.ts'
+import { issueTokens, sessionKeys, signedInAt, type AuthContext, type TokenPair } from './auth.server.ts'
 import { hashToken, randomToken } from './tokens.ts'
 import {
   OAUTH_STATE_TTL_SECONDS,
@@ -253,13 +253,12 @@ export async function signInWithOAuth(
     emailOwner: facts?.ownerId != null ? { id: facts.ownerId } : null,
     emailBlocked: isDeletionBlocking(facts?.emailDeletedAt ?? null, now),
   })
-  const login = { sql: `UPDATE users SET last_login_at = ? WHERE id = ?`, params: [] as unknown[] }
   try {
     switch (decision.kind) {
       case 'refuse':
         throw new AppError(decision.code)
       case 'signin':
-        return { ...(await issueTokens(db, decision.userId, ctx, [{ ...login, params: [nowIso, decision.userId] }])), isNewUser: false }
+        return { ...(await issueTokens(db, decision.userId, ctx, [signedInAt(decision.userId, nowIso)])), isNewUser: false }
       case 'create': {
         const results = await db.batch([
           // an identity left by a withdrawn account (past its 30-day block) is released
