@@ -65,7 +65,10 @@ export function createApp({ edition, messages, pages, buildId = 'dev' }: AppOpti
     const db = createDb(env.DB)
     c.set('db', db)
     await runWithContext({ requestId: c.get('requestId'), skipUser: skipsUser(c.req.path), db, edition }, next)
-    if (db.queryCount > 0) c.res.headers.set('X-D1-Queries', String(db.queryCount))
+    if (db.queryCount > 0) {
+      c.res.headers.set('X-D1-Queries', String(db.queryCount))
+      c.res.headers.set('X-D1-Usage', `${db.usage.statements} statements; ${db.usage.rowsRead} read; ${db.usage.rowsWritten} written`)
+    }
   })
   app.get('/_/health', (c) => c.json({ status: 'ok' }))
   app.use(editionRedirect(edition), pathGuard(notFound))

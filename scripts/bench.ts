@@ -10,7 +10,8 @@
  * Prints a table and writes bench/results.json (figures + machine + commit + date).
  * Options: --no-build, --port N (8799), --runs N (3), --duration S (10), --connections N (20), --rounds N (2: load runs alternate),
  *          --only name,name (pages of PAGES), --no-lighthouse, --no-load, --verbose (show the worker's output),
- *          --money-runs N (1000: runs of the money model test; 0 skips it).
+ *          --money-runs N (1000: runs of the money model test; 0 skips it),
+ *          --capacity (only the D1 capacity section: `npm run capacity`, scripts/bench/capacity.ts; writes bench/capacity.json).
  * Exits 0 unless the worker never started.
  */
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process'
@@ -22,6 +23,7 @@ import { benchViewer } from './bench/viewer.ts'
 import { findChromium } from './chromium.ts'
 import { benchHash } from './bench/hash.ts'
 import { benchMoneyModel, moneyModelLine } from './bench/money.ts'
+import { benchCapacity } from './bench/capacity.ts'
 
 // ---------------------------------------------------------------------------------------------------
 // Pages measured. Extend here: `path` is a string, or a function of what
@@ -514,6 +516,17 @@ try {
     process.exit(1)
   }
   console.log(`Worker up after ${((Date.now() - started) / 1000).toFixed(0)} s`)
+  if (opts.capacity) {
+    const capacity = await benchCapacity({ base, persist, edition: id })
+    mkdirSync(`${root}bench`, { recursive: true })
+    writeFileSync(
+      `${root}bench/capacity.json`,
+      JSON.stringify({ date: new Date().toISOString(), ...gitCommit(), edition: id, capacity }, null, 2) + '\n',
+    )
+    console.log('\nWrote bench/capacity.json')
+    await stopWorker()
+    process.exit(capacity.error ? 1 : 0)
+  }
 
   await signInAdult()
   const found = await discover()
@@ -576,6 +589,7 @@ try {
   const hash = interrupted ? null : await benchHash() // argon2id CPU ms per hash (issue 26)
   const moneyModel = moneyRuns > 0 && !interrupted ? await benchMoneyModel(moneyRuns) : null
   if (moneyModel) notes.push(moneyModelLine(moneyModel))
+  const capacity = interrupted ? null : await benchCapacity({ base, persist, edition: id })
 
   // --- table ---
   const head = ['page', 'path', 'perf', 'a11y', 'b.p.', 'SEO', 'LCP ms', 'CLS', 'TBT ms', 'JS KB', 'total KB', 'D1', '2nd view']
@@ -688,6 +702,7 @@ try {
     viewer,
     purchase,
     moneyModel,
+    capacity,
     hash,
     notes,
     elapsedS: Math.round((Date.now() - started) / 1000),

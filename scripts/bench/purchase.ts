@@ -43,7 +43,7 @@ type CannonResult = {
 }
 
 /** Runs one SQL text on the local D1 of `persist` and returns the rows of its last statement. */
-function d1(sql: string, persist: string, edition: string): Record<string, unknown>[] {
+export function d1(sql: string, persist: string, edition: string): Record<string, unknown>[] {
   const out = execFileSync(
     `${root}node_modules/.bin/wrangler`,
     ['d1', 'execute', 'DB', '--local', '--persist-to', persist, '-c', wranglerConfig(edition), '--json', '--command', sql],

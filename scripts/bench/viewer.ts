@@ -5,7 +5,9 @@
  *   - a Playwright reading of the same episode on a phone-sized window: time to the first slice (its image
  *     loaded, from navigation start), and whether the next episode's first slice was already loaded (in the
  *     cache) before the last slice of the current one came on screen for a fast reader (2000 px/s), with how
- *     long before the reader reached the next episode it had loaded.
+ *     long before the reader reached the next episode it had loaded;
+ *   - the same episode reached as a reader does: on the series page, a tap on its main button ("Lire l'épisode 1"),
+ *     timed from the tap to the first slice's image loaded (issue 25's closing figure).
  * Called by scripts/bench.ts with the running worker's base URL; prints its figures and returns them.
  */
 import { findChromium } from '../chromium.ts'
@@ -15,6 +17,8 @@ export type ViewerBench = {
   lighthouse: { runs: number; lcpMs: number | null; cls: number | null; jsGzKB: number | null; performance: number | null; error?: string }
   reading: {
     firstSliceMs: number | null
+    /** From the tap on the series page's main button to the first slice loaded. */
+    tapToFirstSliceMs: number | null
     lcpMs: number | null
     nextFirstSliceCached: boolean | null
     nextLeadMs: number | null
@@ -37,6 +41,8 @@ const FLAGS = [
 
 /** The free episode measured: the first episode of series 1 in the demo seed (three slices, a free next one). */
 const PATH = '/viewer/1'
+/** Its series page, whose main button opens it. */
+const SERIES_PATH = '/detail/1'
 
 async function lighthouseRuns(url: string, runs: number, chromePath: string): Promise<ViewerBench['lighthouse']> {
   const out: ViewerBench['lighthouse'] = { runs: 0, lcpMs: null, cls: null, jsGzKB: null, performance: null }
@@ -85,12 +91,19 @@ async function lighthouseRuns(url: string, runs: number, chromePath: string): Pr
 }
 
 async function reading(url: string, chromePath: string): Promise<ViewerBench['reading']> {
-  const out: ViewerBench['reading'] = { firstSliceMs: null, lcpMs: null, nextFirstSliceCached: null, nextLeadMs: null }
+  const out: ViewerBench['reading'] = {
+    firstSliceMs: null,
+    tapToFirstSliceMs: null,
+    lcpMs: null,
+    nextFirstSliceCached: null,
+    nextLeadMs: null,
+  }
   let browser: import('playwright-core').Browser | undefined
   try {
     const { chromium } = await import('playwright-core')
     browser = await chromium.launch({ executablePath: chromePath, args: FLAGS.filter((f) => !f.startsWith('--headless')) })
-    const page = await browser.newPage({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true })
+    const phone = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true }
+    const page = await browser.newPage(phone)
     await page.addInitScript(() => {
       const w = window as unknown as { __lcp: number }
       w.__lcp = 0
@@ -98,11 +111,23 @@ async function reading(url: string, chromePath: string): Promise<ViewerBench['re
         for (const e of l.getEntries()) w.__lcp = e.startTime
       }).observe({ type: 'largest-contentful-paint', buffered: true })
     })
+    const firstLoaded = (p: import('playwright-core').Page) =>
+      p
+        .locator('#viewer-content img')
+        .first()
+        .evaluate((img: HTMLImageElement) => (img.complete ? null : new Promise((r) => img.addEventListener('load', r, { once: true }))))
+    // the tap is timed in its own context (cold cache, as a reader arriving from the series page)
+    const tapContext = await browser.newContext(phone)
+    const series = await tapContext.newPage()
+    await series.goto(new URL(SERIES_PATH, url).href, { waitUntil: 'load' })
+    const tapped = Date.now()
+    await series.locator('a.read').first().tap()
+    await firstLoaded(series)
+    out.tapToFirstSliceMs = Date.now() - tapped
+    await tapContext.close()
     await page.goto(url, { waitUntil: 'load' })
+    await firstLoaded(page)
     const first = page.locator('#viewer-content img').first()
-    await first.evaluate((img: HTMLImageElement) =>
-      img.complete ? null : new Promise((r) => img.addEventListener('load', r, { once: true })),
-    )
     out.firstSliceMs = await first.evaluate((img: HTMLImageElement) => {
       const entry = performance.getEntriesByName(img.currentSrc)[0] as PerformanceResourceTiming | undefined
       return entry ? Math.round(entry.responseEnd) : null
@@ -160,7 +185,7 @@ export async function benchViewer(base: string, opts: { runs?: number; notes?: s
     `  LCP ${fmt(lh.lcpMs, lh.lcpMs == null ? undefined : lh.lcpMs <= TARGETS.lcpMs)} ms (≤ ${TARGETS.lcpMs}) · CLS ${fmt(lh.cls, lh.cls == null ? undefined : lh.cls <= TARGETS.cls)} · JS ${fmt(lh.jsGzKB, lh.jsGzKB == null ? undefined : lh.jsGzKB <= TARGETS.jsGzKB)} KB gz (≤ ${TARGETS.jsGzKB}) · performance ${fmt(lh.performance)}`,
   )
   console.log(
-    `  first slice loaded at ${fmt(rd.firstSliceMs)} ms (LCP ${fmt(rd.lcpMs)} ms, unthrottled) · next episode's first slice in cache before the last slice was on screen (reader at 2000 px/s): ${rd.nextFirstSliceCached == null ? '—' : rd.nextFirstSliceCached ? 'yes ✓' : 'no ✗'}${rd.nextLeadMs == null ? '' : ` (loaded ${rd.nextLeadMs} ms before)`}`,
+    `  first slice loaded at ${fmt(rd.firstSliceMs)} ms, ${fmt(rd.tapToFirstSliceMs)} ms after the tap on the series page's "read" button (LCP ${fmt(rd.lcpMs)} ms, unthrottled) · next episode's first slice in cache before the last slice was on screen (reader at 2000 px/s): ${rd.nextFirstSliceCached == null ? '—' : rd.nextFirstSliceCached ? 'yes ✓' : 'no ✗'}${rd.nextLeadMs == null ? '' : ` (loaded ${rd.nextLeadMs} ms before)`}`,
   )
   for (const e of [lh.error, rd.error]) if (e) opts.notes?.push(`viewer: ${e}`)
   return result

@@ -15,28 +15,39 @@ export type Db = {
   readonly queryCount: number
 }
 
-export function createDb(d1: D1Database): Db {
+/** What a request's statements cost D1 (result meta), reported in headers for `npm run capacity` (docs/SCALE.md). */
+export type D1Usage = { statements: number; rowsRead: number; rowsWritten: number }
+
+export function createDb(d1: D1Database): Db & { readonly usage: D1Usage } {
   let count = 0
+  const usage: D1Usage = { statements: 0, rowsRead: 0, rowsWritten: 0 }
+  const meter = <R extends D1Result>(result: R): R => {
+    usage.statements++
+    usage.rowsRead += result.meta.rows_read ?? 0
+    usage.rowsWritten += result.meta.rows_written ?? 0
+    return result
+  }
   const prepare = (sql: string, params: unknown[]) => d1.prepare(sql).bind(...params)
   return {
     async all<T>(sql: string, ...params: unknown[]) {
       count++
-      return (await prepare(sql, params).all<T>()).results
+      return meter(await prepare(sql, params).all<T>()).results
     },
     async first<T>(sql: string, ...params: unknown[]) {
       count++
-      return (await prepare(sql, params).first<T>()) ?? null
+      return meter(await prepare(sql, params).all<T>()).results[0] ?? null
     },
     async run(sql: string, ...params: unknown[]) {
       count++
-      return (await prepare(sql, params).run()).meta.changes ?? 0
+      return meter(await prepare(sql, params).run()).meta.changes ?? 0
     },
     async batch(statements) {
       count++
-      return d1.batch(statements.map((s) => prepare(s.sql, s.params ?? [])))
+      return (await d1.batch(statements.map((s) => prepare(s.sql, s.params ?? [])))).map(meter)
     },
     get queryCount() {
       return count
     },
+    usage,
   }
 }

@@ -1,0 +1,396 @@
+/**
+ * `npm run capacity` (and a section of `npm run bench`): what one reader costs the edition's D1 database, measured
+ * on the running demo worker, then projected per active reader per month and for an edition at 100 k, 1 M and
+ * 10 M readers under the assumptions of docs/SCALE.md (the `READER_MONTH` profile below). Reported, never asserted.
+ *
+ * Measured per request type, from the worker's `X-D1-Queries` (round trips) and `X-D1-Usage` headers (statements,
+ * rows read and written, from D1's result meta; src/lib/server/db.ts): catalogue and series pages (rendered and
+ * from the edge cache), sign-in, token refresh, balance, a rental, and an episode opened and read to the end in
+ * Chromium (page, episode API, every slice, the next episode's prefetch, progress saves; service worker blocked so
+ * every request is seen). New rows per table come from row counts before and after each type; bytes per row of
+ * each table from SQLite's `dbstat` on a copy of the local database (pages of the table and its indexes, minus
+ * free space, over its rows).
+ */
+import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { findChromium } from '../chromium.ts'
+import { PROGRESS_THROTTLE_MS } from '../../src/features/viewer/reading.ts'
+import { d1 } from './purchase.ts'
+
+/** One request type's cost to D1. */
+export type Cost = { requests: number; trips: number; statements: number; rowsRead: number; rowsWritten: number }
+type Measured = Cost & { newRows: Record<string, number> }
+
+/**
+ * An active reader's month (docs/SCALE.md "Assumptions"): how often each measured type happens. Progress saves
+ * follow the viewer's own policy (a save per PROGRESS_THROTTLE_MS of reading, and one on leaving).
+ */
+export const READER_MONTH = {
+  visits: 20,
+  signIns: 1,
+  tokenRefreshes: 40,
+  cataloguePages: 60,
+  seriesPages: 20,
+  /** Share of catalogue and series page views answered by the edge cache (cached per audience class). */
+  edgeCacheHitRatio: 0.9,
+  episodes: 40,
+  readingSecondsPerEpisode: 90,
+  rentals: 10,
+  balanceChecks: 20,
+}
+/** Peak hour against the month's average second (10 % of a day's requests in its busiest hour: 2.4). */
+const PEAK_FACTOR = 2.4
+/** Statements per second one D1 database sustains for this mix (docs/SCALE.md: ~1 ms per statement). */
+const DB_STATEMENTS_PER_SECOND = 1000
+const EDITION_SIZES = [100_000, 1_000_000, 10_000_000]
+
+export type CapacityBench = {
+  perType: Record<string, Measured>
+  episodeOpen?: { byKind: Record<string, Cost>; slices: number; progressSaves: number }
+  bytesPerRow: Record<string, number>
+  perReaderMonth: { statements: number; newRowsBytes: number; byType: Record<string, number>; byTable: Record<string, number> }
+  editions: { readers: number; peakStatementsPerSecond: number; databases: number; storageGBPerYear: number }[]
+  error?: string
+}
+
+const ZERO: Cost = { requests: 0, trips: 0, statements: 0, rowsRead: 0, rowsWritten: 0 }
+
+function costOf(res: { headers: { get(n: string): string | null } | Record<string, string> }): Cost {
+  const get = (n: string) =>
+    typeof (res.headers as { get?: unknown }).get === 'function'
+      ? (res.headers as { get(n: string): string | null }).get(n)
+      : ((res.headers as Record<string, string>)[n] ?? null)
+  const usage = /(\d+) statements; (\d+) read; (\d+) written/.exec(get('x-d1-usage') ?? '')
+  return {
+    requests: 1,
+    trips: Number(get('x-d1-queries') ?? 0),
+    statements: Number(usage?.[1] ?? 0),
+    rowsRead: Number(usage?.[2] ?? 0),
+    rowsWritten: Number(usage?.[3] ?? 0),
+  }
+}
+
+const add = (a: Cost, b: Cost): Cost => ({
+  requests: a.requests + b.requests,
+  trips: a.trips + b.trips,
+  statements: a.statements + b.statements,
+  rowsRead: a.rowsRead + b.rowsRead,
+  rowsWritten: a.rowsWritten + b.rowsWritten,
+})
+
+/** Row counts of every table of the local database (one `wrangler d1 execute`). */
+function rowCounts(persist: string, edition: string): Record<string, number> {
+  const tables = d1(
+    `SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name NOT LIKE 'd1_%'`,
+    persist,
+    edition,
+  ).map((r) => String(r.name))
+  const [row] = d1(`SELECT ${tables.map((t) => `(SELECT count(*) FROM "${t}") AS "${t}"`).join(', ')}`, persist, edition)
+  return Object.fromEntries(tables.map((t) => [t, Number(row?.[t] ?? 0)]))
+}
+
+const diff = (after: Record<string, number>, before: Record<string, number>) =>
+  Object.fromEntries(Object.entries(after).flatMap(([t, n]) => (n - (before[t] ?? 0) > 0 ? [[t, n - (before[t] ?? 0)]] : [])))
+
+/** Bytes per row of each table (with its indexes), by `dbstat` on a copy of the local D1 file. */
+async function bytesPerRow(persist: string): Promise<Record<string, number>> {
+  const dir = join(persist, 'v3/d1/miniflare-D1DatabaseObject')
+  const file = readdirSync(dir).find((f) => f.endsWith('.sqlite') && f !== 'metadata.sqlite')
+  if (!file) throw new Error(`no D1 database in ${dir}`)
+  const tmp = mkdtempSync(join(tmpdir(), 'capacity-'))
+  try {
+    for (const suffix of ['', '-wal', '-shm'])
+      try {
+        copyFileSync(join(dir, file + suffix), join(tmp, 'db.sqlite' + suffix))
+      } catch {
+        /* no WAL file */
+      }
+    const { DatabaseSync } = await import('node:sqlite')
+    const db = new DatabaseSync(join(tmp, 'db.sqlite'))
+    const rows = db
+      .prepare(
+        `SELECT s.tbl_name AS tbl, SUM(d.pgsize - d.unused) AS bytes
+           FROM dbstat d JOIN sqlite_schema s ON s.name = d.name
+          WHERE s.tbl_name NOT LIKE 'sqlite_%' AND s.tbl_name NOT LIKE '_cf_%' GROUP BY s.tbl_name`,
+      )
+      .all() as { tbl: string; bytes: number }[]
+    const out: Record<string, number> = {}
+    for (const r of rows) {
+      const count = Number((db.prepare(`SELECT count(*) AS n FROM "${r.tbl}"`).get() as { n: number }).n)
+      if (count > 0) out[r.tbl] = Math.round(r.bytes / count)
+    }
+    db.close()
+    return out
+  } finally {
+    rmSync(tmp, { recursive: true, force: true })
+  }
+}
+
+/**
+ * fetch, tried once more when the socket it reused was closed meanwhile (workerd closes idle keep-alive sockets
+ * while a `wrangler d1 execute` row count runs between requests).
+ */
+const request = (url: string, init?: RequestInit) => fetch(url, init).catch(() => fetch(url, init))
+
+type Session = { cookie: string; accessToken: string; refreshToken: string }
+
+async function webSignIn(base: string): Promise<{ cost: Cost; cookie: string }> {
+  const res = await request(`${base}/api/v1/auth/web/sign-in`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: base },
+    body: new URLSearchParams({ email: 'reader@example.com', password: 'Reader-2026!', callback: '/' }),
+  })
+  const cookie = /wt_session=[^;]+/.exec(res.headers.get('set-cookie') ?? '')?.[0] ?? ''
+  if (!cookie) throw new Error(`web sign-in failed (${res.status})`)
+  return { cost: costOf(res), cookie }
+}
+
+async function apiSignIn(base: string): Promise<Pick<Session, 'accessToken' | 'refreshToken'>> {
+  const res = await request(`${base}/api/v1/auth/sign-in`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: base },
+    body: JSON.stringify({ email: 'reader@example.com', password: 'Reader-2026!' }),
+  })
+  const data = ((await res.json()) as { data?: { accessToken?: { value?: string }; refreshToken?: { value?: string } } }).data
+  if (!data?.accessToken?.value || !data.refreshToken?.value) throw new Error(`API sign-in failed (${res.status})`)
+  return { accessToken: data.accessToken.value, refreshToken: data.refreshToken.value }
+}
+
+/** Opens `path` in Chromium as the signed-in reader, reads to the end, leaves; every D1-reaching request counted by kind. */
+async function episodeOpen(base: string, path: string, cookie: string): Promise<NonNullable<CapacityBench['episodeOpen']>> {
+  const chromium = (await findChromium()).path
+  if (!chromium) throw new Error('no Chromium for the episode reading')
+  const { chromium: pw } = await import('playwright-core')
+  const browser = await pw.launch({ executablePath: chromium, args: ['--no-sandbox', '--disable-gpu'] })
+  const byKind: Record<string, Cost> = {}
+  let slices = 0
+  let progressSaves = 0
+  try {
+    const context = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+      serviceWorkers: 'block',
+    })
+    const [name, value] = cookie.split('=') as [string, string]
+    await context.addCookies([{ name, value, url: base }])
+    const page = await context.newPage()
+    const pending: Promise<void>[] = []
+    page.on('response', (res) => {
+      pending.push(
+        res.allHeaders().then((headers) => {
+          const p = new URL(res.url()).pathname
+          const kind = p.includes('/slice/')
+            ? 'slice'
+            : p.endsWith('/progress')
+              ? 'progress'
+              : /^\/viewer\/\d+/.test(p)
+                ? 'viewer page'
+                : /^\/api\/v1\/viewer\/\d+$/.test(p)
+                  ? 'episode API'
+                  : p.startsWith('/api/')
+                    ? `API ${p.replace(/\d+/g, '{n}')}`
+                    : 'media and other'
+          if (kind === 'slice') slices++
+          if (kind === 'progress') progressSaves++
+          byKind[kind] = add(byKind[kind] ?? ZERO, costOf({ headers }))
+        }),
+      )
+    })
+    await page.goto(base + path, { waitUntil: 'load' })
+    await page.waitForTimeout(1500)
+    // a reader at 400 px/s to the end of the episode, then a pause there and leaving the page
+    await page.evaluate(async () => {
+      while (innerHeight + scrollY < document.documentElement.scrollHeight - 2) {
+        scrollBy(0, 40)
+        await new Promise((r) => setTimeout(r, 100))
+        if ((document.querySelector('section.viewer-episode')?.getBoundingClientRect().top ?? Infinity) < innerHeight) break
+      }
+    })
+    await page.waitForTimeout(2000)
+    await page.goto('about:blank')
+    await page.waitForTimeout(1000)
+    await Promise.all(pending)
+  } finally {
+    await browser.close()
+  }
+  return { byKind, slices, progressSaves }
+}
+
+/** Measures the worker at `base` (serving `persist`), prints the figures and the projection. */
+export async function benchCapacity(opts: { base: string; persist: string; edition: string }): Promise<CapacityBench> {
+  const { base, persist, edition } = opts
+  const perType: Record<string, Measured> = {}
+  const out: CapacityBench = {
+    perType,
+    bytesPerRow: {},
+    perReaderMonth: { statements: 0, newRowsBytes: 0, byType: {}, byTable: {} },
+    editions: [],
+  }
+  try {
+    let counts = rowCounts(persist, edition)
+    /** Runs `step` (which returns the costs of its requests) and records it with the rows it added. */
+    const measure = async (name: string, step: () => Promise<Cost[]>) => {
+      const costs = await step()
+      const after = rowCounts(persist, edition)
+      perType[name] = { ...costs.reduce(add, ZERO), newRows: diff(after, counts) }
+      counts = after
+    }
+    const tag = `capacity-${Date.now()}`
+    // coins for the rental and a paid episode the reader does not hold yet
+    d1(
+      `INSERT INTO coin_lots (user_id, type, amount, remaining, source, ref) SELECT id, 'COIN', 1000, 1000, 'ADMIN', '${tag}' FROM users WHERE email = 'reader@example.com';
+       INSERT INTO coin_ledger (user_id, kind, lot_id, type, source, amount, ref, description)
+         SELECT user_id, 'CHARGE', id, 'COIN', 'ADMIN', amount, ref, 'capacity' FROM coin_lots WHERE ref = '${tag}';`,
+      persist,
+      edition,
+    )
+    const [paid] = d1(
+      `SELECT e.id FROM episodes e JOIN series s ON s.id = e.series_id
+        WHERE e.is_free = 0 AND s.is_published = 1 AND e.published_at <= strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+          AND NOT EXISTS (SELECT 1 FROM ownerships o JOIN users u ON u.id = o.user_id WHERE u.email = 'reader@example.com' AND o.episode_id = e.id)
+        ORDER BY e.id LIMIT 1`,
+      persist,
+      edition,
+    )
+    if (!paid) throw new Error('no paid episode left to rent in the demo')
+    const paidId = Number(paid.id)
+    counts = rowCounts(persist, edition)
+
+    let session: Session = { cookie: '', accessToken: '', refreshToken: '' }
+    await measure('sign-in (web)', async () => {
+      const r = await webSignIn(base)
+      session.cookie = r.cookie
+      return [r.cost]
+    })
+    session = { ...session, ...(await apiSignIn(base)) }
+    counts = rowCounts(persist, edition)
+    const page = (path: string, headers: Record<string, string> = {}) =>
+      request(base + path, { headers: { Accept: 'text/html', Cookie: session.cookie, ...headers } }).then(async (r) => {
+        await r.arrayBuffer()
+        return costOf(r)
+      })
+    await measure('catalogue page, rendered', async () => [await page('/', { 'Cache-Control': 'no-cache' })])
+    await measure('catalogue page, edge cache', async () => [await page('/'), await page('/')].slice(1))
+    await measure('series page, rendered', async () => [await page('/detail/1', { 'Cache-Control': 'no-cache' })])
+    await measure('token refresh', async () => {
+      const res = await request(`${base}/api/v1/auth/refresh`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: base },
+        body: JSON.stringify({ accessToken: session.accessToken, refreshToken: session.refreshToken }),
+      })
+      await res.arrayBuffer()
+      return [costOf(res)]
+    })
+    session = { ...session, ...(await apiSignIn(base)) }
+    counts = rowCounts(persist, edition)
+    const api = (path: string, init: RequestInit = {}) =>
+      request(base + path, {
+        ...init,
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${session.accessToken}`, ...init.headers },
+      }).then(async (r) => {
+        await r.arrayBuffer()
+        if (!r.ok) throw new Error(`${init.method ?? 'GET'} ${path}: ${r.status}`)
+        return costOf(r)
+      })
+    await measure('balance (GET /coin)', async () => [await api('/api/v1/coin')])
+    await measure('rental (POST /purchase)', async () => [
+      await api('/api/v1/purchase', {
+        method: 'POST',
+        headers: { 'idempotency-key': tag },
+        body: JSON.stringify({ episodeIds: [paidId], kind: 'RENT' }),
+      }),
+    ])
+    const before = counts
+    const read = await episodeOpen(base, `/viewer/${paidId}`, session.cookie)
+    counts = rowCounts(persist, edition)
+    out.episodeOpen = read
+    const openCost = Object.values(read.byKind).reduce(add, ZERO)
+    perType['episode open and read (browser)'] = { ...openCost, newRows: diff(counts, before) }
+    out.bytesPerRow = await bytesPerRow(persist)
+  } catch (e) {
+    out.error = (e as Error).message
+  }
+  project(out)
+  printCapacity(out)
+  return out
+}
+
+/** Per active reader per month and per edition size, from the measured costs and READER_MONTH. */
+function project(out: CapacityBench) {
+  const m = READER_MONTH
+  const t = out.perType
+  const read = out.episodeOpen
+  const save = read?.byKind.progress
+  const savesPerEpisode = Math.ceil((m.readingSecondsPerEpisode * 1000) / PROGRESS_THROTTLE_MS) + 1
+  const perSave = save && save.requests > 0 ? save.statements / save.requests : 0
+  const openWithoutSaves = (t['episode open and read (browser)']?.statements ?? 0) - (save?.statements ?? 0)
+  const pages = (name: string, views: number) =>
+    views *
+    (m.edgeCacheHitRatio * (t['catalogue page, edge cache']?.statements ?? 0) + (1 - m.edgeCacheHitRatio) * (t[name]?.statements ?? 0))
+  const byType: Record<string, number> = {
+    'sign-in': m.signIns * (t['sign-in (web)']?.statements ?? 0),
+    'token refresh': m.tokenRefreshes * (t['token refresh']?.statements ?? 0),
+    'catalogue pages': pages('catalogue page, rendered', m.cataloguePages),
+    'series pages': pages('series page, rendered', m.seriesPages),
+    'episode open (page, API, slices, prefetch)': m.episodes * openWithoutSaves,
+    'progress saves': m.episodes * savesPerEpisode * perSave,
+    rentals: m.rentals * (t['rental (POST /purchase)']?.statements ?? 0),
+    balance: m.balanceChecks * (t['balance (GET /coin)']?.statements ?? 0),
+  }
+  const times: Record<string, number> = {
+    'sign-in (web)': m.signIns,
+    'token refresh': m.tokenRefreshes,
+    'rental (POST /purchase)': m.rentals,
+    'balance (GET /coin)': m.balanceChecks,
+    'episode open and read (browser)': m.episodes,
+  }
+  const byTable: Record<string, number> = {}
+  for (const [name, n] of Object.entries(times))
+    for (const [table, rows] of Object.entries(t[name]?.newRows ?? {}))
+      byTable[table] = (byTable[table] ?? 0) + n * rows * (out.bytesPerRow[table] ?? 0)
+  const statements = Object.values(byType).reduce((a, b) => a + b, 0)
+  const newRowsBytes = Object.values(byTable).reduce((a, b) => a + b, 0)
+  out.perReaderMonth = { statements: Math.round(statements), newRowsBytes: Math.round(newRowsBytes), byType, byTable }
+  out.editions = EDITION_SIZES.map((readers) => {
+    const peak = ((readers * statements) / (30 * 86_400)) * PEAK_FACTOR
+    return {
+      readers,
+      peakStatementsPerSecond: Math.round(peak),
+      databases: Math.max(1, Math.ceil(peak / DB_STATEMENTS_PER_SECOND)),
+      storageGBPerYear: Math.round(((readers * newRowsBytes * 12) / 1e9) * 10) / 10,
+    }
+  })
+}
+
+function printCapacity(out: CapacityBench) {
+  console.log('\nCapacity — D1 cost per request type (demo worker, signed-in adult reader)')
+  for (const [name, c] of Object.entries(out.perType)) {
+    const rows = Object.entries(c.newRows)
+      .map(([t, n]) => `${t} +${n}`)
+      .join(', ')
+    console.log(
+      `  ${name.padEnd(34)} ${String(c.requests).padStart(3)} req · ${String(c.trips).padStart(3)} round trips · ${String(c.statements).padStart(3)} statements · ${String(c.rowsRead).padStart(6)} rows read · ${String(c.rowsWritten).padStart(4)} written${rows ? ` · new rows: ${rows}` : ''}`,
+    )
+  }
+  if (out.episodeOpen) {
+    console.log(`  episode open by request kind (${out.episodeOpen.slices} slices, ${out.episodeOpen.progressSaves} progress saves):`)
+    for (const [kind, c] of Object.entries(out.episodeOpen.byKind))
+      console.log(`    ${kind.padEnd(32)} ${c.requests} req · ${c.trips} round trips · ${c.statements} statements`)
+  }
+  const r = out.perReaderMonth
+  console.log(
+    `\nPer active reader per month (docs/SCALE.md profile): ${r.statements} statements (target ≤ 2,000), ${(r.newRowsBytes / 1024).toFixed(1)} KB of new rows (target ≤ 6 KB)`,
+  )
+  for (const [name, n] of Object.entries(r.byType)) console.log(`  ${name.padEnd(44)} ${Math.round(n)} statements`)
+  for (const [table, bytes] of Object.entries(r.byTable).sort((a, b) => b[1] - a[1]))
+    console.log(`  ${table.padEnd(44)} ${(bytes / 1024).toFixed(2)} KB (${out.bytesPerRow[table] ?? '?'} B/row)`)
+  console.log('\nPer edition')
+  for (const e of out.editions)
+    console.log(
+      `  ${String(e.readers).padStart(10)} readers: peak ${e.peakStatementsPerSecond} statements/s (${e.databases} × ${DB_STATEMENTS_PER_SECOND}/s database), ${e.storageGBPerYear} GB of new rows per year`,
+    )
+  if (out.error) console.log(`  capacity: ${out.error}`)
+}
