@@ -185,6 +185,7 @@ const SEEDED_TABLES = [
   'series_creators',
   'creators',
   'series_fts',
+  'series_daily',
   'series',
 ] as const
 

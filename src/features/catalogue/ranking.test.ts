@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { rankingScore, rankingWindowStart, VIEWS_CAP } from './ranking.ts'
+import { rankingScore, rankingFirstDay, VIEWS_CAP } from './ranking.ts'
 import { homeToday } from './catalogue.ts'
 
 describe('ranking score', () => {
@@ -14,8 +14,10 @@ describe('ranking score', () => {
     expect(Number.isSafeInteger(rankingScore({ readers: 1e6, purchases: 1e6, views: 1e9 }))).toBe(true)
   })
 
-  it('counts the last 30 days', () => {
-    expect(rankingWindowStart(new Date('2026-03-31T12:00:00Z'))).toBe('2026-03-01T12:00:00.000Z')
+  it('counts the last 30 UTC days, today included', () => {
+    expect(rankingFirstDay(new Date('2026-03-31T12:00:00Z'))).toBe('2026-03-02')
+    expect(rankingFirstDay(new Date('2026-03-31T23:59:59.999Z'))).toBe('2026-03-02')
+    expect(rankingFirstDay(new Date('2026-04-01T00:00:00Z'))).toBe('2026-03-03')
   })
 })
 

@@ -23,7 +23,11 @@ export function rankingScore(s: RankingSignals): number {
   return activity * ACTIVITY_UNIT + Math.min(Math.max(s.views, 0), VIEWS_CAP)
 }
 
-/** Start of the counting window as an ISO string (rows are stored as ISO 8601 UTC text). */
-export function rankingWindowStart(now: Date, days = RANKING_WINDOW_DAYS): string {
-  return isoAfter(now, -days * DAY_MS)
+/**
+ * First UTC day of the counting window, `YYYY-MM-DD`: the window is the last 30 UTC days, today included (the
+ * daily counters of migration 0015 series_daily; timestamps are stored as ISO 8601 UTC text, so a row's day is
+ * its first 10 characters and `ts >= day` compares correctly).
+ */
+export function rankingFirstDay(now: Date, days = RANKING_WINDOW_DAYS): string {
+  return isoAfter(now, -(days - 1) * DAY_MS).slice(0, 10)
 }

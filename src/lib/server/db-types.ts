@@ -573,6 +573,14 @@ export interface SeriesCreatorsRow {
   position: number
 }
 
+/** A row of `series_daily`. @public */
+export interface SeriesDailyRow {
+  day: string
+  series_id: number
+  readers: number
+  purchases: number
+}
+
 /** A row of `series_ranking`. @public */
 export interface SeriesRankingRow {
   series_id: number
@@ -723,6 +731,7 @@ export interface Tables {
   schedules: SchedulesRow
   series: SeriesRow
   series_creators: SeriesCreatorsRow
+  series_daily: SeriesDailyRow
   series_ranking: SeriesRankingRow
   series_tags: SeriesTagsRow
   tags: TagsRow
