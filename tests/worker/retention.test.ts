@@ -253,6 +253,26 @@ describe('retention rules', () => {
     expect((await refresh(b.second.accessToken.value, b.second.refreshToken.value)).status).toBe(200)
   })
 
+  it('answers a retry with the first answer for 24 h; after the sweep the same key is a new request', async () => {
+    const reader = await newReader()
+    await give(reader.id, 'COIN', 10)
+    const s = await newSeries({ episodes: 2 })
+    const key = tag()
+    const rent = () => buy(reader, { kind: 'RENT', episodeIds: [s.episodeIds[1]] }, key)
+    expect((await rent()).status).toBe(200)
+    // 1 s short of 24 h: kept, the retry is a replay
+    await db.run(`UPDATE idempotency_keys SET created_at = ? WHERE user_id = ? AND key = ?`, at(new Date(), -DAY_MS + 1000), reader.id, key)
+    await purgeExpired(db)
+    const replay = await rent()
+    expect(replay.status).toBe(200)
+    expect(replay.headers.get('Idempotent-Replayed')).toBe('true')
+    // 24 h old: deleted, the retry runs as a new rental (refused: the first one still runs), nothing moves
+    await db.run(`UPDATE idempotency_keys SET created_at = ? WHERE user_id = ? AND key = ?`, at(new Date(), -DAY_MS), reader.id, key)
+    await purgeExpired(db)
+    await expectError(await rent(), 409, 'RENT_PURCHASE_IMPOSSIBLE')
+    expect(await db.first(`SELECT count(*) AS n FROM purchases WHERE user_id = ?`, reader.id)).toEqual({ n: 1 })
+  })
+
   it('lets an ended rental leave ownerships: the purchase and its coin history stay, the page is locked as before, renting again works', async () => {
     const reader = await newReader()
     await give(reader.id, 'COIN', 10)
