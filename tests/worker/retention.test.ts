@@ -332,7 +332,7 @@ describe('bounded batches', () => {
   it('stops starting batches once its budget is spent; the next run finishes', async () => {
     const userId = await backlog(1200)
     // one batch per table fits: the first run deletes 500 keys and says it is not done
-    const first = await purgeExpired(db, new Date(), { budget: budgetOf(RETENTION_RULES.length) })
+    const first = await purgeExpired(db, new Date(), budgetOf(RETENTION_RULES.length))
     expect(reportOf(first, 'idempotency_keys')).toMatchObject({ rows: 500, batches: 1, done: false })
     expect(await keysOf(userId)).toBe(700)
     const second = await purgeExpired(db, new Date())

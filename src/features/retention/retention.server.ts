@@ -43,22 +43,17 @@ async function deleteBatch(db: Db, rule: RetentionRule, cutoff: string, size: nu
 export type RetentionReport = { table: RetentionRule['table'] } & SweepResult
 
 /**
- * Deletes what RETENTION_RULES say has expired at `now`, in batches of `size` rows, within `budget`. Answers per
- * rule the rows deleted, the batches run and whether the table is clean (false: the budget ran out first).
+ * Deletes what RETENTION_RULES say has expired at `now`, in batches of RETENTION_BATCH rows, within `budget`.
+ * Answers per rule the rows deleted, the batches run and whether the table is clean (false: the budget ran out).
  */
-export async function purgeExpired(
-  db: Db,
-  now = new Date(),
-  opts: { size?: number; budget?: SweepBudget } = {},
-): Promise<RetentionReport[]> {
-  const size = opts.size ?? RETENTION_BATCH
+export async function purgeExpired(db: Db, now = new Date(), budget: SweepBudget = cronBudget()): Promise<RetentionReport[]> {
   const results = await sweep(
     RETENTION_RULES.map((rule) => {
       const cutoff = retentionCutoff(rule, now)
-      return () => deleteBatch(db, rule, cutoff, size)
+      return () => deleteBatch(db, rule, cutoff, RETENTION_BATCH)
     }),
-    size,
-    opts.budget ?? cronBudget(),
+    RETENTION_BATCH,
+    budget,
   )
   return RETENTION_RULES.map((rule, i) => ({ table: rule.table, ...results[i]! }))
 }

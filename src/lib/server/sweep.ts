@@ -14,9 +14,9 @@ const CRON_BUDGET_MS = 20_000
 /** When a sweep must stop starting batches (epoch ms) and the clock it reads (Date.now; tests pass their own). */
 export type SweepBudget = { deadline: number; clock: () => number }
 
-/** The default budget of a sweep starting now. */
-export function cronBudget(clock: () => number = Date.now): SweepBudget {
-  return { deadline: clock() + CRON_BUDGET_MS, clock }
+/** The budget of a sweep starting now. */
+export function cronBudget(): SweepBudget {
+  return { deadline: Date.now() + CRON_BUDGET_MS, clock: Date.now }
 }
 
 export type SweepResult = { rows: number; batches: number; done: boolean }
