@@ -13,6 +13,7 @@ import { createApp } from './app.ts'
 import { createDb } from '../src/lib/server/db.ts'
 import { expireLots } from '../src/features/wallet/wallet.server.ts'
 import { refreshRanking } from '../src/features/catalogue/ranking.server.ts'
+import { purgeExpired } from '../src/features/retention/retention.server.ts'
 import { receiveQnaReply } from '../src/features/qna/qna-mail.server.ts'
 
 /** Validated again at start: a worker never serves with a bad edition. */
@@ -40,7 +41,7 @@ export default {
    */
   scheduled(_controller, workerEnv, ctx) {
     const db = createDb(workerEnv.DB)
-    ctx.waitUntil(Promise.all([expireLots(db), refreshRanking(db)]))
+    ctx.waitUntil(Promise.all([expireLots(db), refreshRanking(db), purgeExpired(db)]))
   },
   /**
    * Email Routing (issue 22): a reader's reply to a support answer lands on the question (qna-mail.server.ts);

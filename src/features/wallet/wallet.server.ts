@@ -7,6 +7,7 @@ import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
 import type { CoinLotsRow, EpisodesRow, SeriesRow, UsersRow } from '../../lib/server/db-types.ts'
 import { firstRow, flag, rows, type Cols, type Flag } from '../../lib/server/rows.ts'
+import { cronBudget, sweep, type SweepBudget } from '../../lib/server/sweep.ts'
 import { SESSION_OPEN_SQL, type SessionClaim } from '../auth/session-claim.server.ts'
 import {
   AdminAdjustRequest,
@@ -319,44 +320,56 @@ const EXPIRE_CHUNK = 50
  * each with one EXPIRE ledger row (amount = −remaining), so the ledger says when coins left. Balances never
  * counted those coins anyway (`balances()` skips expired lots); the sweep makes the history and Σ ledger agree
  * with what the reader can spend. Guarded per lot (`remaining = ?` as read; the ledger row's amount is 0 when
- * the update changed nothing, which the CHECK refuses): a chunk that lost a race is retried lot by lot. Reads
- * at most `limit` lots per run (oldest expiry first); the next run continues.
+ * the update changed nothing, which the CHECK refuses): a chunk that lost a race is retried lot by lot (a lot that
+ * changed meanwhile is read again by the next round). Reads `limit` lots per round (oldest expiry first) and goes
+ * on round after round until no expired lot is left or the budget is spent (src/lib/server/sweep.ts); then the
+ * next run continues. `done`: nothing was left.
  */
-export async function expireLots(db: Db, now = new Date(), limit = 500): Promise<{ lots: number; coins: number }> {
+export async function expireLots(
+  db: Db,
+  now = new Date(),
+  limit = 500,
+  budget: SweepBudget = cronBudget(),
+): Promise<{ lots: number; coins: number; done: boolean }> {
   const nowIso = now.toISOString()
-  const due = await db.all<Cols<'coin_lots', 'id' | 'user_id' | 'type' | 'source' | 'remaining'>>(
-    `SELECT id, user_id AS userId, type, source, remaining FROM coin_lots WHERE remaining > 0 AND expires_at IS NOT NULL AND expires_at <= ? ORDER BY expires_at, id LIMIT ?`,
-    nowIso,
-    Math.max(1, Math.min(5000, Math.trunc(limit))),
-  )
-  const statementsOf = (l: (typeof due)[number]) => [
-    { sql: `UPDATE coin_lots SET remaining = 0 WHERE id = ? AND remaining = ? AND expires_at <= ?`, params: [l.id, l.remaining, nowIso] },
-    {
-      sql: `INSERT INTO coin_ledger (user_id, kind, lot_id, type, source, amount, description, created_at)
-            VALUES (?, 'EXPIRE', ?, ?, ?, CASE WHEN changes() = 1 THEN ? ELSE 0 END, 'expired', ?)`,
-      params: [l.userId, l.id, l.type, l.source, -l.remaining, nowIso],
-    },
-  ]
+  const size = Math.max(1, Math.min(5000, Math.trunc(limit)))
   let lots = 0
   let coins = 0
-  for (let i = 0; i < due.length; i += EXPIRE_CHUNK) {
-    const chunk = due.slice(i, i + EXPIRE_CHUNK)
-    try {
-      await db.batch(chunk.flatMap(statementsOf))
-      lots += chunk.length
-      coins += chunk.reduce((s, l) => s + l.remaining, 0)
-    } catch (e) {
-      if (!String((e as Error)?.message).includes('CHECK constraint failed')) throw e
-      for (const l of chunk) {
-        try {
-          await db.batch(statementsOf(l))
-          lots += 1
-          coins += l.remaining
-        } catch (err) {
-          if (!String((err as Error)?.message).includes('CHECK constraint failed')) throw err // changed meanwhile: next run
+  const round = async (): Promise<number> => {
+    const due = await db.all<Cols<'coin_lots', 'id' | 'user_id' | 'type' | 'source' | 'remaining'>>(
+      `SELECT id, user_id AS userId, type, source, remaining FROM coin_lots WHERE remaining > 0 AND expires_at IS NOT NULL AND expires_at <= ? ORDER BY expires_at, id LIMIT ?`,
+      nowIso,
+      size,
+    )
+    const statementsOf = (l: (typeof due)[number]) => [
+      { sql: `UPDATE coin_lots SET remaining = 0 WHERE id = ? AND remaining = ? AND expires_at <= ?`, params: [l.id, l.remaining, nowIso] },
+      {
+        sql: `INSERT INTO coin_ledger (user_id, kind, lot_id, type, source, amount, description, created_at)
+              VALUES (?, 'EXPIRE', ?, ?, ?, CASE WHEN changes() = 1 THEN ? ELSE 0 END, 'expired', ?)`,
+        params: [l.userId, l.id, l.type, l.source, -l.remaining, nowIso],
+      },
+    ]
+    for (let i = 0; i < due.length; i += EXPIRE_CHUNK) {
+      const chunk = due.slice(i, i + EXPIRE_CHUNK)
+      try {
+        await db.batch(chunk.flatMap(statementsOf))
+        lots += chunk.length
+        coins += chunk.reduce((s, l) => s + l.remaining, 0)
+      } catch (e) {
+        if (!String((e as Error)?.message).includes('CHECK constraint failed')) throw e
+        for (const l of chunk) {
+          try {
+            await db.batch(statementsOf(l))
+            lots += 1
+            coins += l.remaining
+          } catch (err) {
+            if (!String((err as Error)?.message).includes('CHECK constraint failed')) throw err // changed meanwhile: next round
+          }
         }
       }
     }
+    return due.length
   }
-  return { lots, coins }
+  const [result] = await sweep([round], size, budget)
+  return { lots, coins, done: result!.done }
 }

@@ -1,0 +1,103 @@
+/**
+ * How long bookkeeping rows are kept (issue 24 point 3, docs/SCALE.md "Retention"). Pure data: one rule per table,
+ * the column an age is counted from, how long after that instant a row stays, and why; the sweep that applies
+ * them in bounded batches is retention.server.ts (run by the cron of functions/worker.ts). The money record — the
+ * coin ledger, coin lots, purchases and paid payments — has no rule and is never deleted.
+ */
+import type { Tables } from '../../lib/server/db-types.ts'
+import { DAY_MS } from '../../lib/time.ts'
+import { TIMED_KINDS } from '../viewer/viewer.ts'
+
+export type RetentionRule = {
+  [T in keyof Tables]: {
+    table: T
+    /** The instant a row's age is counted from (an ISO 8601 column; rows where it is null are kept). */
+    since: keyof Tables[T] & string
+    /** How long after `since` a row is kept; it is deleted once `since` ≤ now − keepMs. */
+    keepMs: number
+    /** Only rows whose `column` is one of `values`. */
+    only?: { column: keyof Tables[T] & string; values: readonly string[] }
+    /** Rows of another table that reference a deleted row (a foreign key): deleted first, in the same batch. */
+    dependents?: { table: keyof Tables; column: string; key: keyof Tables[T] & string }
+    /** Why this age: what still reads the row until then. */
+    why: string
+  }
+}[keyof Tables]
+
+/** Payment states of a checkout that never took money (spec §3; CANCELLED: given up or expired at the provider). */
+const UNPAID_STATES = ['UNPAID', 'CANCELLED'] as const
+
+export const RETENTION_RULES: readonly RetentionRule[] = [
+  {
+    table: 'refresh_tokens',
+    since: 'expires_at',
+    keepMs: 0,
+    why:
+      'A rotated token stays until its own expiry (30 days from its issue, REFRESH_TOKEN_TTL_SECONDS): that is its reuse-detection ' +
+      'window, in which a replay still revokes its family. Past it the token could not be used anyway; the live token of a family ' +
+      'is always younger than the ones it replaced, so an open session keeps its row.',
+  },
+  {
+    table: 'idempotency_keys',
+    since: 'created_at',
+    keepMs: DAY_MS,
+    why: 'A retry with the same key within 24 h gets the first answer again (as Stripe keeps its keys); later the key is new.',
+  },
+  {
+    table: 'ownerships',
+    since: 'expires_at',
+    keepMs: 0,
+    only: { column: 'kind', values: TIMED_KINDS },
+    why:
+      'An ended rental or wait-until-free unlock opens nothing (every reader of ownerships skips it); the purchase stays in ' +
+      'purchases and the coin ledger, which the history pages read.',
+  },
+  {
+    table: 'rate_limits',
+    since: 'reset_at',
+    keepMs: 0,
+    why: 'A bucket past its window counts as empty (countAttempt starts it again at 1), exactly as a missing row.',
+  },
+  {
+    table: 'one_time_codes',
+    since: 'expires_at',
+    keepMs: 7 * DAY_MS,
+    why:
+      'Used or not, a code past its expiry opens nothing; it is kept 7 days more so a reader coming back still reads ' +
+      '"expired, send a new one" (EXPIRED_OTP, ALREADY_USE_SMS) rather than "unknown code".',
+  },
+  {
+    table: 'carrier_requests',
+    since: 'expires_at',
+    keepMs: 0,
+    why:
+      'A carrier result past its 10 minutes is refused (TIMEOUT) before this row is read; the row holds a name, phone and ' +
+      'birth date, so it goes as soon as it protects nothing.',
+  },
+  {
+    table: 'payments',
+    since: 'created_at',
+    keepMs: 30 * DAY_MS,
+    only: { column: 'state', values: UNPAID_STATES },
+    dependents: { table: 'payment_events', column: 'payment_id', key: 'id' },
+    why:
+      'A checkout never paid: a delayed method (SEPA debit, up to 14 business days) and the provider’s 3 days of webhook ' +
+      'retries end well within 30 days. Its webhook event rows go with it. PAID and REFUNDED payments are never deleted.',
+  },
+  {
+    table: 'deliveries',
+    since: 'created_at',
+    keepMs: 30 * DAY_MS,
+    why:
+      'The delivery log (no body, code or link) answers "I never got the mail" for a month; the dedupe key only matters ' +
+      'within one request.',
+  },
+]
+
+/** The instant (ISO 8601) at or before which a row of `rule` is deleted. */
+export function retentionCutoff(rule: Pick<RetentionRule, 'keepMs'>, now: Date): string {
+  return new Date(now.getTime() - rule.keepMs).toISOString()
+}
+
+/** Rows one sweep statement deletes at most (one short write lock; D1 answers readers between batches). */
+export const RETENTION_BATCH = 500
