@@ -264,6 +264,7 @@ export async function benchCapacity(opts: { base: string; persist: string; editi
       `SELECT e.id FROM episodes e JOIN series s ON s.id = e.series_id
         WHERE e.is_free = 0 AND s.is_published = 1 AND e.published_at <= strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
           AND NOT EXISTS (SELECT 1 FROM ownerships o JOIN users u ON u.id = o.user_id WHERE u.email = 'reader@example.com' AND o.episode_id = e.id)
+          AND NOT EXISTS (SELECT 1 FROM reading_progress p JOIN users u ON u.id = p.user_id WHERE u.email = 'reader@example.com' AND p.series_id = s.id)
         ORDER BY e.id LIMIT 1`,
       persist,
       edition,
