@@ -112,7 +112,7 @@ export const viewer = new Hono<AppEnv>()
   .post('/:episodeId/progress', checksSessionItself, requireUser, beaconJson, validate('json', ProgressRequest), async (c) => {
     const episodeId = episodeIdOf(c)
     const session = currentSession(c)
-    return ok(c, await saveProgress(c.var.db, session.userId, session, episodeId, c.req.valid('json').position, c.var.edition))
+    return ok(c, await saveProgress(c.var.db, session.userId, episodeId, c.req.valid('json').position, c.var.edition, session))
   })
 
 /** A locked episode: a reader whose credentials were refused is told to sign in again, others that it is locked. */
