@@ -2,7 +2,7 @@ import { expect, test, type Page, type Request } from '@playwright/test'
 import { hydrated, newAccount, signIn } from './viewer.helpers.ts'
 
 /**
- * Reading progress saved as a reader expects, not every few seconds (issue 24 §2, docs/ARCHITECTURE.md "Reading
+ * Reading progress saved as a reader expects, not every few seconds (issue 24 §2, docs/API.md "Reading
  * progress"): on reaching the end, on leaving the page (a beacon), at most every 30 s while reading, only a moved
  * place. Demo episode 1 (free) of series 1, on a phone, by a fresh reader; every progress request is counted.
  */
@@ -127,4 +127,31 @@ test('leaving in the middle of an episode sends the place once, as a beacon, and
   await page.goto('/viewer/1')
   await hydrated(page)
   await expect.poll(() => position(page)).toBeCloseTo(at, 1)
+})
+
+test('continuous reading: moving on into episode 2 saves episode 1 once, at its end; leaving saves the place in episode 2', async ({
+  page,
+}, info) => {
+  const { saves } = await openEpisodeOne(page)
+  const next = page.locator('section[data-episode="2"]')
+  await expect(next).toBeAttached()
+  // one long flick from the top of episode 1 to the middle of episode 2: episode 1's end passes in between
+  await next.evaluate((el) =>
+    scrollTo({ top: el.getBoundingClientRect().top + scrollY + el.getBoundingClientRect().height / 2, behavior: 'instant' }),
+  )
+  await expect(page).toHaveURL(/\/viewer\/2$/)
+  await page.waitForTimeout(1000)
+  expect(await saves()).toEqual([{ url: '/api/v1/viewer/1/progress', beacon: false, position: 1 }])
+  const at = await next.evaluate((el) => {
+    const r = el.getBoundingClientRect()
+    return Math.min(1, Math.max(0, -r.top / (r.height - innerHeight)))
+  })
+  await page.goto('/')
+  await expect
+    .poll(async () => ((await (await page.request.get('/api/v1/viewer/2')).json()) as { data: { progress: number | null } }).data.progress)
+    .toBeCloseTo(at, 2)
+  const made = await saves()
+  info.annotations.push({ type: 'progress writes', description: JSON.stringify(made) })
+  expect(made).toHaveLength(2)
+  expect(made[1]).toMatchObject({ url: '/api/v1/viewer/2/progress', beacon: true })
 })

@@ -7,7 +7,7 @@
 export const LOAD_AHEAD_ROOT_MARGIN = '300% 0px'
 
 /**
- * While reading, the place is saved at most this often, and only when it moved (docs/ARCHITECTURE.md "Reading
+ * While reading, the place is saved at most this often, and only when it moved (docs/API.md "Reading
  * progress"); reaching the end, moving on to the next episode and leaving the page save at once.
  */
 export const PROGRESS_INTERVAL_MS = 30_000

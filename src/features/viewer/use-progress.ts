@@ -1,7 +1,7 @@
 /**
  * Reading progress (spec §2 viewer): the saved place restored once — the server's progress, or `?p=` after a
  * login — then, for a signed-in reader, saved per episode as a reader expects and no more often
- * (docs/ARCHITECTURE.md "Reading progress"): when the end is reached, when continuous reading moves on to the next
+ * (docs/API.md "Reading progress"): when the end is reached, when continuous reading moves on to the next
  * episode (the one left, once), when the page is hidden or left (a beacon), and otherwise at most every
  * PROGRESS_INTERVAL_MS while reading — each time only when the place moved since the last save.
  */
