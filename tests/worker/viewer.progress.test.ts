@@ -112,4 +112,16 @@ describe('saving progress', () => {
     expect((await post(reader, paid, 0.6)).status).toBe(200)
     expect(await rowOf(reader.id)).toMatchObject({ episode_id: paid, position: 0.6 })
   })
+
+  it("does not re-check the adult rule on a write: a minor's place in an adult series is kept but listed nowhere for them", async () => {
+    const s = await newSeries({ episodes: 2, free: 1, adult: true })
+    const minor = await newReader({ adult: false })
+    await expectError(await request(app, `/api/v1/viewer/${s.episodeIds[0]}`, { headers: minor.headers }), 403, 'ADULT_ONLY_CONTENTS')
+    const res = await post(minor, s.episodeIds[0]!, 0.5)
+    expect(res.headers.get('x-d1-queries')).toBe('1')
+    expect(res.status).toBe(200)
+    expect((await read(await request(app, '/api/v1/library/recent', { headers: minor.headers }))).data.items).toEqual([])
+    // a paid episode of it, not held: refused with the code the viewer would give
+    await expectError(await post(minor, s.episodeIds[1]!, 0.5), 403, 'ADULT_ONLY_CONTENTS')
+  })
 })
