@@ -3,7 +3,7 @@
  * request, save reading progress, keep the reader's automatic-unlock opt-in per series. Unknown or malformed episode ids are NOT_FOUND_EPISODE; bad query or body
  * fields INVALID_PARAMETER.
  */
-import { Hono, type Context } from 'hono'
+import { Hono, type Context, type MiddlewareHandler } from 'hono'
 import { getCookie } from 'hono/cookie'
 import { z } from 'zod'
 import { AppError } from '../../src/lib/errors/catalogue.ts'
@@ -21,7 +21,7 @@ import {
 import type { AppEnv } from '../lib/env.ts'
 import { ok } from '../lib/respond.ts'
 import { validate } from '../lib/validate.ts'
-import { currentUserId, requireUser } from '../middleware/session.ts'
+import { checksSessionItself, currentSession, currentUserId, requireUser } from '../middleware/session.ts'
 
 const SliceQuery = z.object({
   w: z
@@ -49,6 +49,20 @@ function readerOf(c: Context<AppEnv>, needsUser: boolean): ViewerReader {
     throw new AppError(state.error === 'NEED_TO_REFRESH' ? 'NEED_TO_REFRESH' : 'NOT_FOUND_ACCESS_TOKEN')
   }
   return { userId: state.userId, adultCookie: getCookie(c, NOT_LOGGED_IN_ADULT_COOKIE) }
+}
+
+/**
+ * `navigator.sendBeacon` cannot set headers: a string body travels as text/plain. That body is read as the JSON it
+ * must be (then validated like any other); a cookie-authenticated one from another Origin was already refused
+ * (FORBIDDEN_ORIGIN, functions/middleware/same-origin.ts), as for every write.
+ */
+const beaconJson: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (/^text\/plain\s*(;|$)/i.test(c.req.header('content-type') ?? '')) {
+    const headers = new Headers(c.req.raw.headers)
+    headers.set('content-type', 'application/json')
+    c.req.raw = new Request(c.req.raw, { headers })
+  }
+  await next()
 }
 
 function seriesIdOf(c: Context<AppEnv>): number {
@@ -94,10 +108,11 @@ export const viewer = new Hono<AppEnv>()
     headers.set('Cross-Origin-Resource-Policy', 'same-origin')
     return new Response(found.object.body, { headers })
   })
-  .post('/:episodeId/progress', requireUser, validate('json', ProgressRequest), async (c) => {
+  // one D1 statement per save, the session check included (saveProgress); the viewer's beacon sends text/plain
+  .post('/:episodeId/progress', checksSessionItself, requireUser, beaconJson, validate('json', ProgressRequest), async (c) => {
     const episodeId = episodeIdOf(c)
-    const saved = await saveProgress(c.var.db, currentUserId(c), episodeId, c.req.valid('json').position, c.var.edition)
-    return ok(c, saved)
+    const session = currentSession(c)
+    return ok(c, await saveProgress(c.var.db, session.userId, episodeId, c.req.valid('json').position, c.var.edition, session))
   })
 
 /** A locked episode: a reader whose credentials were refused is told to sign in again, others that it is locked. */

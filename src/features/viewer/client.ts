@@ -46,14 +46,21 @@ export const purchase = (episodeId: number, kind: AutoUnlockKind, key: string) =
     body: JSON.stringify({ episodeIds: [episodeId], kind }),
   })
 
-/** Saves the reader's place; `keepalive` lets it leave with the page. */
-export function postProgress(episodeId: number, position: number): void {
-  void fetch(`/api/v1/viewer/${episodeId}/progress`, {
+/**
+ * Saves the reader's place (docs/API.md progress); `keepalive` lets it leave with the page. `leaving`: the page is
+ * going away, sent with `navigator.sendBeacon` (made for that; its string body travels as text/plain, which the
+ * route reads as JSON), or as above when the browser does not queue it.
+ */
+export function postProgress(episodeId: number, position: number, leaving = false): void {
+  const url = `/api/v1/viewer/${episodeId}/progress`
+  const body = JSON.stringify({ position })
+  if (leaving && navigator.sendBeacon?.(url, body)) return
+  void fetch(url, {
     method: 'POST',
     keepalive: true,
     credentials: 'same-origin',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ position }),
+    body,
   }).catch(() => undefined)
 }
 

@@ -9,6 +9,8 @@ import {
   offlineUrls,
   pinchZoom,
   progressUnchanged,
+  progressSaveDelay,
+  PROGRESS_INTERVAL_MS,
   speedIndex,
   zoomAnchor,
   DEFAULT_SETTINGS,
@@ -198,13 +200,24 @@ describe('auto-scroll (SCROLL mode)', () => {
   })
 })
 
-describe('progress saving (SCROLL mode)', () => {
+describe('progress saving', () => {
   it('sends a position only when it moved by half a percent since the last one sent', () => {
     expect(progressUnchanged(undefined, 0)).toBe(false)
     expect(progressUnchanged(0.5, 0.504)).toBe(true)
     expect(progressUnchanged(0.5, 0.496)).toBe(true)
     expect(progressUnchanged(0.5, 0.506)).toBe(false)
     expect(progressUnchanged(-1, 0)).toBe(false) // no saved progress yet: the top is sent
+  })
+
+  it('saves while reading at most every 30 s and only a moved place; the end at once', () => {
+    const opened = 1_000_000
+    expect(progressSaveDelay(-1, 0.1, opened, opened + 2_000)).toBe(28_000) // 2 s after the opening: in 28 s
+    expect(progressSaveDelay(-1, 0.4, opened, opened + 31_000)).toBe(0) // 30 s on: now
+    expect(progressSaveDelay(0.4, 0.402, opened + 31_000, opened + 90_000)).toBeNull() // not moved: never
+    expect(progressSaveDelay(0.4, 0.6, opened + 31_000, opened + 40_000)).toBe(21_000)
+    expect(progressSaveDelay(0.6, 1, opened + 61_000, opened + 62_000)).toBe(0) // the end: at once
+    expect(progressSaveDelay(1, 1, opened + 62_000, opened + 63_000)).toBeNull() // and once
+    expect(PROGRESS_INTERVAL_MS).toBe(30_000)
   })
 })
 

@@ -6,8 +6,11 @@
 /** Spec §9 lazy load starts 200 px before the viewport at least; the viewer loads three screens ahead. */
 export const LOAD_AHEAD_ROOT_MARGIN = '300% 0px'
 
-/** The client saves at most this often while scrolling (and once more when the page is hidden). */
-export const PROGRESS_THROTTLE_MS = 3000
+/**
+ * While reading, the place is saved at most this often, and only when it moved (docs/API.md "Reading
+ * progress"); reaching the end, moving on to the next episode and leaving the page save at once.
+ */
+export const PROGRESS_INTERVAL_MS = 30_000
 
 /** A position closer than this to the last one sent for the same episode is not sent again. */
 const PROGRESS_MIN_STEP = 0.005
@@ -15,6 +18,17 @@ const PROGRESS_MIN_STEP = 0.005
 /** Whether `position` is too close to the last one sent (`sent`, undefined: none yet) to be worth a save. */
 export function progressUnchanged(sent: number | undefined, position: number): boolean {
   return Math.abs(position - (sent ?? -1)) < PROGRESS_MIN_STEP
+}
+
+/**
+ * When to save the place `position` while reading: null when it has not moved since the last one sent (`sent`),
+ * 0 (at once) when the end is reached, else the wait until PROGRESS_INTERVAL_MS have passed since the last save
+ * (`lastAt`: its time, or the page's opening; `now` in the same clock).
+ */
+export function progressSaveDelay(sent: number | undefined, position: number, lastAt: number, now: number): number | null {
+  if (progressUnchanged(sent, position)) return null
+  if (position >= 1) return 0
+  return Math.max(0, lastAt + PROGRESS_INTERVAL_MS - now)
 }
 
 /** Position in the episode from the scroll state: 0 at the top of the content, 1 once its end is on screen. */

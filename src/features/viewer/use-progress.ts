@@ -1,15 +1,17 @@
 /**
  * Reading progress (spec §2 viewer): the saved place restored once — the server's progress, or `?p=` after a
- * login — then, for a signed-in reader, saved per episode: in PAPER mode a moment after each turn, in SCROLL
- * mode at most every PROGRESS_THROTTLE_MS while scrolling, and once more when the page is hidden or left.
+ * login — then, for a signed-in reader, saved per episode as a reader expects and no more often
+ * (docs/API.md "Reading progress"): when the end is reached, when continuous reading moves on to the next
+ * episode (the one left, once), when the page is hidden or left (a beacon), and otherwise at most every
+ * PROGRESS_INTERVAL_MS while reading — each time only when the place moved since the last save.
  */
 import { useEffect, useRef } from 'react'
 import {
-  PROGRESS_THROTTLE_MS,
   pageOfPosition,
   pagePosition,
   pageSlices,
   positionParam,
+  progressSaveDelay,
   progressUnchanged,
   scrollOffset,
   scrollPosition,
@@ -35,8 +37,7 @@ type Options = {
   sectionOf: (i: number) => HTMLElement | null
 }
 
-/** PAPER saves this long after the last turn. */
-const PAGE_SAVE_DELAY_MS = 1000
+type Place = { episodeId: number; position: number }
 
 export function useProgress({
   episodeId,
@@ -54,8 +55,70 @@ export function useProgress({
 }: Options) {
   /** The place was restored (once per page view, whichever mode comes first). */
   const restored = useRef(false)
+  /** The last place sent per episode (the page's own: its saved progress, -1 for none), and when (first: the opening). */
+  const sent = useRef<Map<number, number> | null>(null)
+  sent.current ??= new Map([[episodeId, progress ?? -1]])
+  const lastAt = useRef(0)
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null)
 
-  // PAPER mode: the saved page restored once, then saved a moment after each turn.
+  /** Where the reader is: PAPER the page; SCROLL in episode `i` of the page (default: the one on screen). */
+  const place = (i = current): Place | null => {
+    if (paper) return { episodeId, position: pagePosition(page, count, double) }
+    const k = Math.min(i, episodes.length - 1)
+    const el = sectionOf(k)
+    if (!el) return null
+    const rect = el.getBoundingClientRect()
+    return { episodeId: episodes[k]!.id, position: scrollPosition(scrollY, rect.top + scrollY, rect.height, innerHeight) }
+  }
+  /** The latest `place` for listeners and timers that outlive a render. */
+  const placeRef = useRef(place)
+  placeRef.current = place
+
+  /** Sends `at` when it moved since the last save of its episode (`leaving`: as a beacon). */
+  const flush = (at: Place | null, leaving = false) => {
+    if (!at || progressUnchanged(sent.current!.get(at.episodeId), at.position)) return
+    if (timer.current !== null) clearTimeout(timer.current)
+    timer.current = null
+    sent.current!.set(at.episodeId, at.position)
+    lastAt.current = Date.now()
+    postProgress(at.episodeId, at.position, leaving)
+  }
+  /** The place may have moved: saved at once (the end), when the interval is over, or not at all (not moved). */
+  const check = () => {
+    const at = placeRef.current()
+    if (!at) return
+    const wait = progressSaveDelay(sent.current!.get(at.episodeId), at.position, lastAt.current, Date.now())
+    if (wait === 0) flush(at)
+    else if (wait !== null && timer.current === null)
+      timer.current = setTimeout(() => {
+        timer.current = null
+        check()
+      }, wait)
+  }
+  const checkRef = useRef(check)
+  checkRef.current = check
+  const flushRef = useRef(flush)
+  flushRef.current = flush
+
+  // Signed in: the interval counts from the opening; leaving the page (hidden, or gone) sends the place as a beacon.
+  useEffect(() => {
+    if (!signedIn) return
+    lastAt.current = Date.now()
+    const leave = () => flushRef.current(placeRef.current(), true)
+    const onVisibility = () => {
+      if (document.visibilityState === 'hidden') leave()
+    }
+    document.addEventListener('visibilitychange', onVisibility)
+    addEventListener('pagehide', leave)
+    return () => {
+      document.removeEventListener('visibilitychange', onVisibility)
+      removeEventListener('pagehide', leave)
+      if (timer.current !== null) clearTimeout(timer.current)
+      timer.current = null
+    }
+  }, [signedIn])
+
+  // PAPER mode: the saved page restored once, then each turn may save.
   useEffect(() => {
     if (!paper) return
     if (!restored.current) {
@@ -64,24 +127,10 @@ export function useProgress({
       if (start !== null && start > 0) setSlice(pageSlices(pageOfPosition(start, count, double), double, count)[0] ?? 0)
       return
     }
-    if (!signedIn) return
-    const timer = setTimeout(() => postProgress(episodeId, pagePosition(page, count, double)), PAGE_SAVE_DELAY_MS)
-    return () => clearTimeout(timer)
-  }, [paper, page, double, episodeId, progress, signedIn, count, setSlice])
+    if (signedIn) checkRef.current()
+  }, [paper, page, double, progress, signedIn, count, setSlice])
 
-  /** Where the reader is in the episode on screen (SCROLL). */
-  const place = (): { episodeId: number; position: number } | null => {
-    const i = Math.min(current, episodes.length - 1)
-    const el = sectionOf(i)
-    if (!el) return null
-    const rect = el.getBoundingClientRect()
-    return { episodeId: episodes[i]!.id, position: scrollPosition(scrollY, rect.top + scrollY, rect.height, innerHeight) }
-  }
-  /** The latest `place` for listeners that outlive a render (a chain that grows must not drop a pending save). */
-  const placeRef = useRef(place)
-  placeRef.current = place
-
-  // SCROLL mode: restored once (server progress, or `?p=` after a login), then saved every few seconds and on leaving.
+  // SCROLL mode: restored once (server progress, or `?p=` after a login), then each scroll may save.
   useEffect(() => {
     if (!loaded || paper) return
     if (!restored.current) {
@@ -96,32 +145,26 @@ export function useProgress({
       }
     }
     if (!signedIn) return
-    const sent = new Map<number, number>([[episodeId, progress ?? -1]])
-    let timer: ReturnType<typeof setTimeout> | null = null
-    const save = () => {
-      timer = null
-      const at = placeRef.current()
-      if (!at || progressUnchanged(sent.get(at.episodeId), at.position)) return
-      sent.set(at.episodeId, at.position)
-      postProgress(at.episodeId, at.position)
-    }
+    let frame = 0
     const onScroll = () => {
-      if (timer === null) timer = setTimeout(save, PROGRESS_THROTTLE_MS)
-    }
-    const flush = () => {
-      if (document.visibilityState === 'hidden') {
-        if (timer !== null) clearTimeout(timer)
-        save()
-      }
+      if (!frame)
+        frame = requestAnimationFrame(() => {
+          frame = 0
+          checkRef.current()
+        })
     }
     addEventListener('scroll', onScroll, { passive: true })
-    document.addEventListener('visibilitychange', flush)
-    addEventListener('pagehide', save)
     return () => {
       removeEventListener('scroll', onScroll)
-      document.removeEventListener('visibilitychange', flush)
-      removeEventListener('pagehide', save)
-      if (timer !== null) clearTimeout(timer)
+      cancelAnimationFrame(frame)
     }
-  }, [episodeId, progress, signedIn, loaded, paper])
+  }, [progress, signedIn, loaded, paper])
+
+  // Continuous reading: moving on into the next episode saves the final place of the one left (once: not if unchanged).
+  const shown = useRef(current)
+  useEffect(() => {
+    const left = shown.current
+    shown.current = current
+    if (signedIn && !paper && current > left) flushRef.current(placeRef.current(left))
+  }, [current, signedIn, paper])
 }

@@ -13,6 +13,8 @@ import { isAdult, type AdultFlags } from '../age/age.ts'
 import { imageUrl, SLICE_WIDTHS, srcset } from '../catalogue/catalogue.ts'
 import {
   episodeAccess,
+  FOREVER_KINDS,
+  TIMED_KINDS,
   paragraphs,
   signedSliceUrl,
   signSlice,
@@ -24,6 +26,8 @@ import {
   type ViewerSlice,
 } from './viewer.ts'
 import { parseTranscript } from './transcript.ts'
+import { SESSION_OPEN_SQL, type SessionClaim } from '../auth/session-claim.server.ts'
+import { currentReader } from '../auth/auth.server.ts'
 
 /** The edition switches the viewer needs (spec §5 adult status). */
 export type ViewerEdition = { krAdultAuth: boolean; adultNeedsBirthDate: boolean; notLoggedInAdultCookie: boolean }
@@ -236,26 +240,63 @@ export async function sliceObject(
   return object ? { object, free, exp: free ? null : req.exp } : null
 }
 
+/** `episodeAccess`'s holding rule (viewer.ts) as SQL on the episode `e`: the reader `?` holds it now (`?` `?` = now, twice). */
+const HOLDS_NOW_SQL = `EXISTS (SELECT 1 FROM ownerships o WHERE o.user_id = ? AND o.episode_id = e.id AND (
+    (o.kind IN (${FOREVER_KINDS.map((k) => `'${k}'`).join(', ')}) AND (o.expires_at IS NULL OR o.expires_at > ?))
+    OR (o.kind IN (${TIMED_KINDS.map((k) => `'${k}'`).join(', ')}) AND o.expires_at > ?)))`
+
 /**
- * Saves where the reader is in an episode they may open (spec "reading progress": one row per series, the
- * last episode read and the position in it). NOT_FOUND_EPISODE / ADULT_ONLY_CONTENTS / UNAUTHORIZED_CONTENTS
- * otherwise.
+ * The save (docs/API.md "Reading progress"): ONE statement, an UPSERT that writes only when, in the same read,
+ * - the account is live and, given the access token's session claim, still at its `session_version` with the
+ *   session (refresh family) not logged out — the API route is marked `checksSessionItself`, so the session
+ *   middleware's own read is not made (a page passes no claim: the middleware has checked it);
+ * - the episode is published in a published series and the reader may have read it: it is free, or held now.
+ * Nothing else is re-checked: the adult rule is not, because a position reveals nothing and every list that
+ * shows it (continue reading, /library/recent) filters series by the reader's audience when it is read.
  */
-export async function saveProgress(db: Db, userId: number, episodeId: number, position: number, edition: ViewerEdition, now = new Date()) {
-  const found = await accessOf(db, episodeId, { userId }, edition, now)
-  if (!found) throw new AppError('NOT_FOUND_EPISODE')
-  if (!found.access.open) throw new AppError(found.access.code)
+const SAVE_PROGRESS_SQL = `INSERT INTO reading_progress (user_id, series_id, episode_id, position, updated_at)
+  SELECT u.id, e.series_id, e.id, ?, ?
+    FROM users u JOIN episodes e ON e.id = ? JOIN series s ON s.id = e.series_id
+   WHERE u.id = ? AND u.deleted_at IS NULL AND (? IS NULL OR (u.session_version = ? AND ${SESSION_OPEN_SQL}))
+     AND s.is_published = 1 AND e.published_at <= ? AND (e.is_free = 1 OR ${HOLDS_NOW_SQL})
+  ON CONFLICT (user_id, series_id) DO UPDATE SET episode_id = excluded.episode_id, position = excluded.position, updated_at = excluded.updated_at
+  RETURNING updated_at AS updatedAt`
+
+/**
+ * Saves where the reader is in an episode (spec "reading progress": one row per series, the last episode read
+ * and the position in it) with one D1 statement (SAVE_PROGRESS_SQL), the session's check included when its claim
+ * is given. A refused save changes nothing; only then does one more read say why: NEED_TO_REFRESH (the session
+ * ended), NOT_FOUND_EPISODE, ADULT_ONLY_CONTENTS or UNAUTHORIZED_CONTENTS (a paid episode not held).
+ */
+export async function saveProgress(
+  db: Db,
+  userId: number,
+  episodeId: number,
+  position: number,
+  edition: ViewerEdition,
+  session?: SessionClaim,
+  now = new Date(),
+) {
   const at = now.toISOString()
-  await db.run(
-    `INSERT INTO reading_progress (user_id, series_id, episode_id, position, updated_at) VALUES (?, ?, ?, ?, ?)
-     ON CONFLICT (user_id, series_id) DO UPDATE SET episode_id = excluded.episode_id, position = excluded.position, updated_at = excluded.updated_at`,
-    userId,
-    found.seriesId,
-    episodeId,
+  const saved = await db.first<{ updatedAt: ReadingProgressRow['updated_at'] }>(
+    SAVE_PROGRESS_SQL,
     position,
     at,
+    episodeId,
+    userId,
+    session?.sessionVersion ?? null,
+    session?.sessionVersion ?? null,
+    session?.sessionId ?? null,
+    at,
+    userId,
+    at,
+    at,
   )
-  return { episodeId, position, updatedAt: at }
+  if (saved) return { episodeId, position, updatedAt: saved.updatedAt }
+  if (session && !(await currentReader(db, userId, session))) throw new AppError('NEED_TO_REFRESH')
+  const found = await accessOf(db, episodeId, { userId }, edition, now)
+  if (!found) throw new AppError('NOT_FOUND_EPISODE')
+  throw new AppError(found.access.open ? 'UNAUTHORIZED_CONTENTS' : found.access.code)
 }
 
 /**
