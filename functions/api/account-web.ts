@@ -1,7 +1,8 @@
 /**
  * The account life-cycle pages' plain forms (spec §2; no JavaScript needed), under /api/v1/auth/web: each
  * posts here, same Origin only, and is sent back (303) to its page with the next step, or with `?error=<CODE>`
- * shown in the edition's language (what was typed in the form's flash: no phone or e-mail in a URL). The JSON endpoints of the same flows are in auth.ts.
+ * shown in the edition's language (what was typed in the form's flash: no phone or e-mail in a URL). The JSON
+ * endpoints of the same flows are in auth.ts.
  */
 import { Hono, type Context } from 'hono'
 import { deleteCookie, setCookie } from 'hono/cookie'
@@ -75,7 +76,10 @@ async function sendSms(c: Context<AppEnv>, data: SmsRequestBody) {
   }
 }
 
-/** The found IDs go to the result page in an encrypted 10-minute cookie, never in the URL (found-ids.ts); the pending phone is forgotten. */
+/**
+ * The found IDs go to the result page in an encrypted 10-minute cookie, never in the URL (found-ids.ts); the
+ * pending phone is forgotten.
+ */
 async function verifySms(c: Context<AppEnv>, data: Parameters<typeof verifySmsCode>[1]): Promise<SmsVerified> {
   const result = await verifySmsCode(c.var.db, data, authContext(c), c.var.session.userId)
   deleteCookie(c, SMS_PENDING_COOKIE, { path: SMS_PAGES[data.purpose] })

@@ -2,7 +2,8 @@
  * `/api/v1/qna` (spec §2 /qna and /qna/register, §7 qna, §8 LIMIT_QNA_COUNT; login required):
  * `GET /?cursor=` the reader's questions with their status (WAIT, COMPLETED) and answers;
  * `POST /` `{category, title, text}` files one (receipt mail); `GET /{id}/image/{n}` an attached image (author only). `POST /web/register` is the plain form of
- * /qna/register (multipart, up to 3 images of 3 MB, spec §5): same Origin only, 303 to /qna?sent=ID or back to the form with `?error=CODE` (what was typed in the flash).
+ * /qna/register (multipart, up to 3 images of 3 MB, spec §5): same Origin only, 303 to /qna?sent=ID or back to the
+ * form with `?error=CODE` (what was typed in the flash).
  */
 import { Hono, type Context } from 'hono'
 import { z } from 'zod'

@@ -112,6 +112,19 @@ describe('QnA', () => {
     expect(flash).toMatchObject({ code: 'INVALID_PARAMETER', field: 'text', values: { category: 'PAYMENT', title: 'Paiement' } })
     expect(await takeDraft(flash.draft as string)).toEqual({ text })
     expect(await takeDraft(flash.draft as string)).toEqual({})
+    // no category chosen (the form's placeholder): the category is the field concerned, the text kept all the same
+    const noCategory = await form(reader, '/api/v1/qna/web/register', { category: '', title: 'Paiement', text: 'Bonjour' })
+    const third = JSON.parse(
+      decodeURIComponent(
+        noCategory.headers
+          .getSetCookie()
+          .find((c) => c.startsWith('form-flash='))!
+          .split(';')[0]!
+          .slice('form-flash='.length),
+      ),
+    ) as Record<string, unknown>
+    expect(third).toMatchObject({ field: 'category', values: { category: '', title: 'Paiement' } })
+    expect(await takeDraft(third.draft as string)).toEqual({ text: 'Bonjour' })
     // a refusal after the check of the form (here a file that is not an image) keeps the text too, and names the images field
     const notImage = new FormData()
     for (const [k, v] of Object.entries({ category: 'ETC', title: 'Image', text: 'Voici la capture.' })) notImage.set(k, v)
