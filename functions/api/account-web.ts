@@ -1,10 +1,11 @@
 /**
  * The account life-cycle pages' plain forms (spec §2; no JavaScript needed), under /api/v1/auth/web: each
  * posts here, same Origin only, and is sent back (303) to its page with the next step, or with `?error=<CODE>`
- * shown in the edition's language. The JSON endpoints of the same flows are in auth.ts.
+ * shown in the edition's language (what was typed in the form's flash: no phone or e-mail in a URL). The JSON
+ * endpoints of the same flows are in auth.ts.
  */
 import { Hono, type Context } from 'hono'
-import { setCookie } from 'hono/cookie'
+import { deleteCookie, setCookie } from 'hono/cookie'
 import { SESSION_COOKIE } from '../../src/features/session/routes.ts'
 import { sealSession, sessionCookieOptions } from '../../src/features/session/cookie.ts'
 import { sessionKeys } from '../../src/features/auth/auth.server.ts'
@@ -18,6 +19,8 @@ import {
 } from '../../src/features/account/account.ts'
 import { changePassword, requestResetMail, resetPassword } from '../../src/features/account/password.server.ts'
 import { requestSmsCode, verifySmsCode, type SmsVerified } from '../../src/features/account/sms.server.ts'
+import { SMS_PENDING_COOKIE, SMS_PENDING_SECONDS, smsPendingValue } from '../../src/features/account/sms-pending.ts'
+import { AppError } from '../../src/lib/errors/catalogue.ts'
 import { FOUND_IDS_COOKIE, FOUND_IDS_PATH, FOUND_IDS_TTL_SECONDS, sealFoundIds } from '../../src/features/account/found-ids.ts'
 import type { AppEnv } from '../lib/env.ts'
 import { authContext, field, formRoute, toLogin } from './forms.ts'
@@ -44,15 +47,42 @@ const CODE_STEP_ERRORS = new Set([
 /** Reset errors the form itself shows (the link stays usable); the others go to the result page. */
 const RESET_FORM_ERRORS = new Set(['INVALID_PW_REGEX', 'INCORRECT_PASSWORD', 'EQUAL_PASSWORD', 'INVALID_PARAMETER'])
 
-function smsDone(data: { purpose: SmsPurpose; phone: string; id?: string | undefined }, result: SmsVerified): string {
+function smsDone(data: { purpose: SmsPurpose }, result: SmsVerified): string {
   if (result.purpose === 'FIND_ID') return `${FOUND_IDS_PATH}?step=result`
   if (result.purpose === 'FIND_PASSWORD') return `/user/resetPassword?${q({ userId: String(result.userId), uuid: result.uuid })}`
   return `${SMS_PAGES[data.purpose]}?done=1`
 }
 
-/** The found IDs go to the result page in an encrypted 10-minute cookie, never in the URL (found-ids.ts). */
+/**
+ * Spec §2/§4 an SMS code is sent (or one is still valid: ALREADY_SEND_SMS): the phone and ID go to the code step in
+ * the page's short-lived cookie, never in the URL (sms-pending.ts).
+ */
+async function sendSms(c: Context<AppEnv>, data: SmsRequestBody) {
+  const keep = () =>
+    setCookie(c, SMS_PENDING_COOKIE, smsPendingValue(data), {
+      path: SMS_PAGES[data.purpose],
+      httpOnly: true,
+      sameSite: 'Lax',
+      secure: sessionCookieOptions(c.req.url).secure,
+      maxAge: SMS_PENDING_SECONDS,
+    })
+  try {
+    const sent = await requestSmsCode(c.var.db, data, authContext(c), c.var.session.userId)
+    keep()
+    return sent
+  } catch (e) {
+    if (e instanceof AppError && e.code === 'ALREADY_SEND_SMS') keep()
+    throw e
+  }
+}
+
+/**
+ * The found IDs go to the result page in an encrypted 10-minute cookie, never in the URL (found-ids.ts); the
+ * pending phone is forgotten.
+ */
 async function verifySms(c: Context<AppEnv>, data: Parameters<typeof verifySmsCode>[1]): Promise<SmsVerified> {
   const result = await verifySmsCode(c.var.db, data, authContext(c), c.var.session.userId)
+  deleteCookie(c, SMS_PENDING_COOKIE, { path: SMS_PAGES[data.purpose] })
   if (result.purpose === 'FIND_ID') {
     const { secure } = sessionCookieOptions(c.req.url)
     setCookie(c, FOUND_IDS_COOKIE, await sealFoundIds(await sessionKeys(), result), {
@@ -117,11 +147,11 @@ export const accountWeb = new Hono<AppEnv>()
     needs('sms'),
     ...formRoute({
       schema: SmsRequestBody,
-      run: (data, c) => requestSmsCode(c.var.db, data, authContext(c), c.var.session.userId),
-      done: (data) =>
-        `${SMS_PAGES[data.purpose]}?${q({ tab: smsTab({ purpose: data.purpose }), step: 'code', phone: data.phone.trim(), id: data.id?.trim() })}`,
+      run: (data, c) => sendSms(c, data),
+      done: (data) => `${SMS_PAGES[data.purpose]}?${q({ tab: smsTab({ purpose: data.purpose }), step: 'code' })}`,
+      keep: ['phone', 'id'],
       failed: (code, raw) =>
-        `${smsPage(raw)}?${q({ tab: smsTab(raw), step: code === 'ALREADY_SEND_SMS' ? 'code' : undefined, error: code, phone: field(raw, 'phone'), id: field(raw, 'id') })}`,
+        `${smsPage(raw)}?${q({ tab: smsTab(raw), step: code === 'ALREADY_SEND_SMS' ? 'code' : undefined, error: code })}`,
     }),
   )
   .post(
@@ -130,7 +160,8 @@ export const accountWeb = new Hono<AppEnv>()
       schema: SmsVerifyBody,
       run: (data, c) => verifySms(c, data),
       done: smsDone,
+      keep: ['phone', 'id'],
       failed: (code, raw) =>
-        `${smsPage(raw)}?${q({ tab: smsTab(raw), step: CODE_STEP_ERRORS.has(code) || code === 'INVALID_PARAMETER' ? 'code' : undefined, error: code, phone: field(raw, 'phone'), id: field(raw, 'id') })}`,
+        `${smsPage(raw)}?${q({ tab: smsTab(raw), step: CODE_STEP_ERRORS.has(code) || code === 'INVALID_PARAMETER' ? 'code' : undefined, error: code })}`,
     }),
   )

@@ -18,6 +18,7 @@ import { clientIp } from '../middleware/session.ts'
 import { env } from 'cloudflare:workers'
 import { clientPlatform } from '../../src/features/auth/app-client.ts'
 import { FLASH_COOKIE, FLASH_SECONDS, flashOf } from '../../src/lib/forms/flash.ts'
+import { saveDraft } from '../../src/lib/forms/draft.server.ts'
 
 /**
  * What the auth flows need from the request: the edition's siteUrl (token iss/aud), translator, client IP, and
@@ -80,8 +81,8 @@ export type FormRoute<S extends ZodType, R> = {
   invalid?: ErrorCode
   /** Readers only: where a guest goes instead (usually `toLogin(page)`); absent: guests may post. */
   guest?: (raw: RawForm, c: Context<AppEnv>) => string
-  /** A location decided from the form alone, before any key is claimed (e.g. a required checkbox left empty). */
-  before?: (data: z.infer<S>) => string | undefined
+  /** A check of the form alone, before any key is claimed (e.g. a required checkbox left empty): it throws a catalogue code. */
+  before?: (data: z.infer<S>) => void
   /**
    * The form moves coins or ownership: once per rendered key, through the same `idempotent()` middleware as the
    * JSON routes (`scope` names the route; the stored key is `key(data)`, by default `web-` and the form's `key`).
@@ -96,6 +97,8 @@ export type FormRoute<S extends ZodType, R> = {
   failed: (code: ErrorCode, raw: RawForm, details?: Record<string, unknown>) => string
   /** The fields shown again after a refusal (src/lib/forms/flash.ts): e-mail, nickname, checkboxes; never a password or a code. */
   keep?: readonly string[]
+  /** Long text fields shown again after a refusal (a question's text): kept server-side for the flash's minute (draft.server.ts). */
+  keepText?: readonly string[]
   /** The field each code concerns on this form (a thrower's `details.field` comes first). */
   fields?: Partial<Record<ErrorCode, string>>
 }
@@ -110,8 +113,8 @@ const pass: MiddlewareHandler<AppEnv> = (_c, next) => next()
  * a guest to `guest` when readers only, the body through `schema` (Hono's form validator), the key through
  * `idempotent()` when `once`, then `run`: 303 to `done` on success, to `failed(code)` on any refusal with a
  * catalogue code (a 503, e.g. RETRY when a mail could not go, is shown on the form too: the reader can try
- * again), with the flash of the refusal (the `keep` fields, the field concerned) in a one-minute cookie of the
- * failure page (src/lib/forms/flash.ts). Spread into the route: `.post('/web/x', ...formRoute({...}))`.
+ * again), with the flash of the refusal (the `keep` fields, the field concerned; the `keepText` ones server-side)
+ * in a one-minute cookie of the failure page (src/lib/forms/flash.ts). Spread into the route: `.post('/web/x', ...formRoute({...}))`.
  */
 export function formRoute<S extends ZodType, R>(
   o: FormRoute<S, R>,
@@ -128,7 +131,14 @@ export function formRoute<S extends ZodType, R>(
     const location = o.failed(e.code, raw, e.details)
     c.res = see(location)
     const flash = flashOf(e.code, raw, o.keep ?? [], e.details, o.fields)
-    if (flash.field === undefined && flash.attemptsLeft === undefined && Object.keys(flash.values).length === 0) return
+    if (o.keepText) flash.draft = await saveDraft(raw, o.keepText)
+    if (
+      flash.draft === undefined &&
+      flash.field === undefined &&
+      flash.attemptsLeft === undefined &&
+      Object.keys(flash.values).length === 0
+    )
+      return
     setCookie(c, FLASH_COOKIE, JSON.stringify(flash), {
       path: new URL(location, c.req.url).pathname,
       httpOnly: true,
@@ -142,8 +152,7 @@ export function formRoute<S extends ZodType, R>(
       throw new AppError(o.invalid ?? 'INVALID_PARAMETER', {
         fields: [...new Set(result.error.issues.map((i) => i.path.join('.')))].join(','),
       })
-    const early = o.before?.(result.data as z.infer<S>)
-    if (early !== undefined) return see(early)
+    o.before?.(result.data as z.infer<S>)
   }) as unknown as MiddlewareHandler<AppEnv>
   const once = o.once
     ? idempotent(o.once.scope, {

@@ -164,7 +164,10 @@ export const payment = new Hono<AppEnv>()
     ...formRoute({
       schema: ShopForm,
       guest: toLogin('/shop'),
-      before: (data) => (data.agree === 'on' ? undefined : `/shop?agree=required&product=${data.productId}#shop-agree`),
+      before: (data) => {
+        if (data.agree !== 'on') throw new AppError('INVALID_PARAMETER', { field: 'agree' })
+      },
+      keep: ['method'],
       once: { scope: CHARGE_SCOPE, key: (data) => `web-${data.key}-${data.productId}` },
       run: (data, c) =>
         createCharge(c.var.db, {
@@ -179,9 +182,9 @@ export const payment = new Hono<AppEnv>()
         const url = new URL(checkoutUrl)
         return url.origin === new URL(c.req.url).origin ? url.pathname : url.href
       },
-      failed: (code, raw) => {
+      failed: (code, raw, details) => {
         const form = ShopForm.safeParse(raw)
-        return `/shop?error=${code}${form.success ? `&product=${form.data.productId}` : ''}#shop-form`
+        return `/shop?error=${code}${form.success ? `&product=${form.data.productId}` : ''}#${details?.field === 'agree' ? 'shop-agree' : 'shop-form'}`
       },
     }),
   )

@@ -2,7 +2,8 @@
  * `/api/v1/qna` (spec §2 /qna and /qna/register, §7 qna, §8 LIMIT_QNA_COUNT; login required):
  * `GET /?cursor=` the reader's questions with their status (WAIT, COMPLETED) and answers;
  * `POST /` `{category, title, text}` files one (receipt mail); `GET /{id}/image/{n}` an attached image (author only). `POST /web/register` is the plain form of
- * /qna/register (multipart, up to 3 images of 3 MB, spec §5): same Origin only, 303 to /qna?sent=ID or back to the form with `?error=CODE`.
+ * /qna/register (multipart, up to 3 images of 3 MB, spec §5): same Origin only, 303 to /qna?sent=ID or back to the
+ * form with `?error=CODE` (what was typed in the flash).
  */
 import { Hono, type Context } from 'hono'
 import { z } from 'zod'
@@ -74,14 +75,13 @@ export const qna = new Hono<AppEnv>()
       guest: toLogin('/qna/register'),
       run: async (data, c) => {
         const uploads = await uploadsOf(data)
-        if (uploads === null) throw new AppError('INVALID_PARAMETER')
+        if (uploads === null) throw new AppError('INVALID_PARAMETER', { fields: 'images' })
         return submitQna(c.var.db, currentUserId(c), data, ctxOf(c), new Date(), uploads)
       },
       done: (_data, sent) => `/qna?sent=${sent.id}#q${sent.id}`,
-      failed: (code, raw) => {
-        const q = new URLSearchParams({ error: code })
-        for (const k of ['category', 'title']) if (typeof raw[k] === 'string') q.set(k, (raw[k] as string).slice(0, 200))
-        return `/qna/register?${q}#qna-form`
-      },
+      // what the reader typed comes back through the flash (the text server-side: too long for a cookie), never the URL
+      keep: ['category', 'title'],
+      keepText: ['text'],
+      failed: (code) => `/qna/register?error=${code}`,
     }),
   )

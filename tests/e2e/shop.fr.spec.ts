@@ -24,7 +24,7 @@ test.describe('French coin shop', () => {
     await thirty.check()
     // without the agreement the charge is refused with a visible, translated message
     await page.getByRole('button', { name: 'Acheter' }).click()
-    await expect(page).toHaveURL(/\/shop\?agree=required&product=\d+#shop-agree$/)
+    await expect(page).toHaveURL(/\/shop\?error=INVALID_PARAMETER&product=\d+#shop-agree$/)
     await expect(page.getByRole('alert')).toHaveText("Cochez la case d'acceptation des conditions de vente pour continuer.")
     await expect(thirty).toBeChecked() // the reader's choice is kept
     // the alert is beside the checkbox it concerns, which has the focus and is in view below the sticky header

@@ -7,7 +7,7 @@ export async function hydrated(page: Page) {
   await page.locator('astro-island:not([ssr])').first().waitFor({ state: 'attached' })
 }
 
-const PASSWORD = 'Viewer-2026!'
+export const PASSWORD = 'Viewer-2026!'
 
 /** A new verified account (API sign-up, code from the dev outbox). */
 export async function newAccount(request: APIRequestContext): Promise<string> {

@@ -226,7 +226,11 @@ describe('the shop form (POST /api/v1/payment/web/charge)', () => {
       key: 'formkey-12345678',
     })
     expect(refused.status).toBe(303)
-    expect(refused.headers.get('location')).toBe(`/shop?agree=required&product=${productId}#shop-agree`)
+    expect(refused.headers.get('location')).toBe(`/shop?error=INVALID_PARAMETER&product=${productId}#shop-agree`)
+    // the checkbox is the field concerned, the chosen method kept, in the page's one-minute flash (not the URL)
+    const flash = refused.headers.get('set-cookie') ?? ''
+    expect(decodeURIComponent(flash)).toContain(JSON.stringify({ code: 'INVALID_PARAMETER', field: 'agree', values: { method: 'card' } }))
+    expect(flash).toMatch(/Path=\/shop;.*HttpOnly/)
     expect((await db.first<{ n: number }>(`SELECT count(*) AS n FROM payments WHERE user_id = ?`, reader.id))!.n).toBe(0)
 
     const fields = { productId: String(productId), method: 'card', agree: 'on', key: 'formkey-12345678' }

@@ -9,6 +9,7 @@ import { frMessages, request } from './app.ts'
 import { answerQna } from '../../src/features/qna/qna.server.ts'
 import { DAILY_QNA_LIMIT, MAX_BODY_LENGTH } from '../../src/features/qna/qna.ts'
 import { createTranslator } from '../../src/lib/i18n/i18n.ts'
+import { takeDraft } from '../../src/lib/forms/draft.server.ts'
 
 void app
 const t = createTranslator(frEdition.locale, frMessages)
@@ -88,7 +89,7 @@ describe('QnA', () => {
     expect(res.headers.get('location')).toMatch(/^\/qna\?sent=\d+#q\d+$/)
     const before = await communitySnapshot()
     const bad = await form(reader, '/api/v1/qna/web/register', { category: 'ACCOUNT', title: 'Connexion', text: '' })
-    expect(bad.headers.get('location')).toBe('/qna/register?error=INVALID_PARAMETER&category=ACCOUNT&title=Connexion#qna-form')
+    expect(bad.headers.get('location')).toBe('/qna/register?error=INVALID_PARAMETER')
     const guest = await form(null, '/api/v1/qna/web/register', { category: 'ACCOUNT', title: 'x', text: 'y' })
     expect(guest.headers.get('location')).toMatch(/^\/user\/login\?/)
     await expectError(
@@ -97,6 +98,54 @@ describe('QnA', () => {
       'FORBIDDEN_ORIGIN',
     )
     expect(await communitySnapshot()).toEqual(before)
+  })
+
+  it('a refused /qna/register form keeps everything typed out of the URL: subject and category in the flash, the long text server-side, read once (issue 25 §3)', async () => {
+    const reader = await newReader()
+    const text = 'سؤال طويل جدًا. '.repeat(130) // 2,080 characters, over the limit, far over a cookie's room once encoded
+    const bad = await form(reader, '/api/v1/qna/web/register', { category: 'PAYMENT', title: 'Paiement', text })
+    expect(bad.headers.get('location')).toBe('/qna/register?error=INVALID_PARAMETER')
+    const cookie = bad.headers.getSetCookie().find((c) => c.startsWith('form-flash='))!
+    expect(cookie).toMatch(/Path=\/qna\/register;.*HttpOnly/)
+    expect(cookie.length).toBeLessThan(400)
+    const flash = JSON.parse(decodeURIComponent(cookie.split(';')[0]!.slice('form-flash='.length))) as Record<string, unknown>
+    expect(flash).toMatchObject({ code: 'INVALID_PARAMETER', field: 'text', values: { category: 'PAYMENT', title: 'Paiement' } })
+    expect(await takeDraft(flash.draft as string)).toEqual({ text })
+    expect(await takeDraft(flash.draft as string)).toEqual({})
+    // no category chosen (the form's placeholder): the category is the field concerned, the text kept all the same
+    const noCategory = await form(reader, '/api/v1/qna/web/register', { category: '', title: 'Paiement', text: 'Bonjour' })
+    const third = JSON.parse(
+      decodeURIComponent(
+        noCategory.headers
+          .getSetCookie()
+          .find((c) => c.startsWith('form-flash='))!
+          .split(';')[0]!
+          .slice('form-flash='.length),
+      ),
+    ) as Record<string, unknown>
+    expect(third).toMatchObject({ field: 'category', values: { category: '', title: 'Paiement' } })
+    expect(await takeDraft(third.draft as string)).toEqual({ text: 'Bonjour' })
+    // a refusal after the check of the form (here a file that is not an image) keeps the text too, and names the images field
+    const notImage = new FormData()
+    for (const [k, v] of Object.entries({ category: 'ETC', title: 'Image', text: 'Voici la capture.' })) notImage.set(k, v)
+    notImage.set('images', new File([new TextEncoder().encode('not an image')], 'capture.png', { type: 'image/png' }))
+    const refused = await request(app, '/api/v1/qna/web/register', {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { ...reader.headers, origin: 'http://localhost' },
+      body: notImage,
+    })
+    const second = JSON.parse(
+      decodeURIComponent(
+        refused.headers
+          .getSetCookie()
+          .find((c) => c.startsWith('form-flash='))!
+          .split(';')[0]!
+          .slice('form-flash='.length),
+      ),
+    ) as Record<string, unknown>
+    expect(second).toMatchObject({ field: 'images', values: { category: 'ETC', title: 'Image' } })
+    expect(await takeDraft(second.draft as string)).toEqual({ text: 'Voici la capture.' })
   })
 })
 

@@ -42,7 +42,7 @@ const NIGHT_PUSH_START_HOUR = 22
 const NIGHT_PUSH_END_HOUR = 8
 
 /** What an SMS code proves possession of the phone for. */
-const SMS_PURPOSES = ['FIND_ID', 'FIND_PASSWORD', 'PHONE'] as const
+export const SMS_PURPOSES = ['FIND_ID', 'FIND_PASSWORD', 'PHONE'] as const
 export type SmsPurpose = (typeof SMS_PURPOSES)[number]
 
 const text = (max: number) => z.string().max(max)

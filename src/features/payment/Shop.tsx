@@ -54,8 +54,12 @@ type Props = {
   products: ShopProduct[]
   methods: string[]
   selected: number | null
+  /** The payment method the refused form had (else the first). */
+  method?: string | undefined
   formKey: string
-  agreeMissing: boolean
+  /** The agreement's own message after a refusal for the unticked box (shown beside it). */
+  agreeError: string | null
+  /** Any other refusal's message (shown above the form). */
   error: string | null
   labels: ShopLabels
   /** The validated episode path to go back to once paid (null: none). */
@@ -88,25 +92,25 @@ async function api<T>(path: string, init?: RequestInit): Promise<{ ok: boolean; 
   }
 }
 
-export default function Shop({ products, methods, selected, formKey, agreeMissing, error, labels, returnTo = null }: Props) {
-  const [method, setMethod] = useState(methods[0] ?? 'card')
+export default function Shop({ products, methods, selected, method: kept, formKey, agreeError, error, labels, returnTo = null }: Props) {
+  const [method, setMethod] = useState(kept && methods.includes(kept) ? kept : (methods[0] ?? 'card'))
   const [remember, setRemember] = useState(false)
   const [state, setState] = useState<State>({ kind: 'idle' })
   const popup = useRef<Window | null>(null)
   const agreeBox = useRef<HTMLInputElement | null>(null)
 
-  // the agreement's alert is beside its checkbox: focus goes there, below the sticky header (scroll-margin)
+  // the agreement's alert is beside its checkbox: focus goes there (also without JavaScript: autofocus), below the sticky header (scroll-margin)
   useEffect(() => {
-    if (agreeMissing) agreeBox.current?.focus()
-  }, [agreeMissing])
+    if (agreeError) agreeBox.current?.focus()
+  }, [agreeError])
 
   useEffect(() => {
     const saved = localStorage.getItem(METHOD_KEY)
-    if (saved && methods.includes(saved)) {
+    if (saved && methods.includes(saved) && !kept) {
       setMethod(saved)
       setRemember(true)
     }
-  }, [methods])
+  }, [methods, kept])
 
   useEffect(() => {
     if (state.kind !== 'waiting') return
@@ -191,7 +195,7 @@ export default function Shop({ products, methods, selected, formKey, agreeMissin
     )
   }
 
-  const shownError = state.kind === 'error' ? state.text : state.kind === 'cancelled' ? labels.cancelled : agreeMissing ? null : error
+  const shownError = state.kind === 'error' ? state.text : state.kind === 'cancelled' ? labels.cancelled : error
   return (
     <form
       id="shop-form"
@@ -238,16 +242,17 @@ export default function Shop({ products, methods, selected, formKey, agreeMissin
           type="checkbox"
           name="agree"
           aria-required="true"
-          aria-invalid={agreeMissing ? 'true' : undefined}
-          aria-describedby={agreeMissing ? 'shop-agree-error' : undefined}
+          aria-invalid={agreeError ? 'true' : undefined}
+          aria-describedby={agreeError ? 'shop-agree-error' : undefined}
+          autoFocus={agreeError !== null}
         />
         <span>
           {labels.agree} <a href="/policy">{labels.policy}</a>
         </span>
       </label>
-      {agreeMissing && error && (
+      {agreeError && (
         <p className="form-error" role="alert" id="shop-agree-error">
-          {error}
+          {agreeError}
         </p>
       )}
       <button className="btn" type="submit" disabled={state.kind === 'busy' || state.kind === 'waiting'}>

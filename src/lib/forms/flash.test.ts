@@ -22,5 +22,9 @@ describe('form flash', () => {
     expect(readFlash(cookie, null)).toBeNull()
     expect(readFlash('{not json', 'INVALID_PARAMETER')).toBeNull()
     expect(readFlash(JSON.stringify({ code: 'INVALID_PARAMETER', values: { email: 1 } }), 'INVALID_PARAMETER')).toBeNull()
+    // a server-side draft is named by a random id only
+    const draft = crypto.randomUUID()
+    expect(readFlash(JSON.stringify({ code: 'INVALID_PARAMETER', values: {}, draft }), 'INVALID_PARAMETER')?.draft).toBe(draft)
+    expect(readFlash(JSON.stringify({ code: 'INVALID_PARAMETER', values: {}, draft: '../x' }), 'INVALID_PARAMETER')).toBeNull()
   })
 })

@@ -20,6 +20,8 @@ export const Flash = z.object({
   values: z.record(z.string().max(64), z.string().max(VALUE_MAX)),
   /** Attempts left on a code after a wrong one. */
   attemptsLeft: z.number().int().min(0).max(99).optional(),
+  /** The long values (a question's text) kept server-side for the same minute (draft.server.ts), by this random id. */
+  draft: z.uuid().optional(),
 })
 export type Flash = z.infer<typeof Flash>
 

@@ -8,8 +8,12 @@ import { isErrorCode, type ErrorCode } from '../errors/catalogue.ts'
 import { t } from '../i18n/page.ts'
 import { FLASH_COOKIE, readFlash, type Flash } from './flash.ts'
 
-/** The message of a refusal: the specific one its flash allows (a mismatch, terms, tries left), else the code's. */
-function messageOf(code: ErrorCode, flash: Flash | null): string {
+/**
+ * The message of a refusal: the specific one its flash allows (a mismatch, terms, tries left, or the form's own
+ * `invalid` message for the field an INVALID_PARAMETER names), else the code's.
+ */
+function messageOf(code: ErrorCode, flash: Flash | null, invalid: Readonly<Record<string, string>>): string {
+  if (code === 'INVALID_PARAMETER' && flash?.field && invalid[flash.field]) return invalid[flash.field]!
   if (flash?.attemptsLeft !== undefined)
     return flash.attemptsLeft > 0 ? t('auth.form.wrongCode', { count: flash.attemptsLeft }) : t('auth.form.noTriesLeft')
   if (code === 'INCORRECT_PASSWORD' && flash?.field?.endsWith('Confirm')) return t('auth.form.passwordMismatch')
@@ -19,13 +23,16 @@ function messageOf(code: ErrorCode, flash: Flash | null): string {
 
 export type FormState = ReturnType<typeof formState>
 
-/** The page's form after a refusal; `fields`: the names of the fields it shows (another field's error goes on top). */
-export function formState(astro: AstroGlobal, fields: readonly string[]) {
+/**
+ * The page's form after a refusal; `fields`: the names of the fields it shows (another field's error goes on top);
+ * `invalid`: the form's specific message per field for an INVALID_PARAMETER (e.g. "choose a category").
+ */
+export function formState(astro: AstroGlobal, fields: readonly string[], invalid: Readonly<Record<string, string>> = {}) {
   const raw = astro.url.searchParams.get('error')
   const code = raw && isErrorCode(raw) ? raw : null
   const flash = readFlash(astro.cookies.get(FLASH_COOKIE)?.value, code)
   if (astro.cookies.has(FLASH_COOKIE)) astro.cookies.delete(FLASH_COOKIE, { path: astro.url.pathname })
-  const message = code ? messageOf(code, flash) : null
+  const message = code ? messageOf(code, flash, invalid) : null
   const field = flash?.field && fields.includes(flash.field) ? flash.field : null
   return {
     code,
@@ -33,6 +40,8 @@ export function formState(astro: AstroGlobal, fields: readonly string[]) {
     /** The message shown above the form (none when it stands beside its field). */
     formMessage: field ? null : message,
     field,
+    /** The id of the long values kept server-side (`takeDraft`), if any. */
+    draft: flash?.draft,
     /** A kept value ('' when none). */
     value: (name: string) => flash?.values[name] ?? '',
     /** A kept checkbox was ticked. */
