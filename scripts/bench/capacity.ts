@@ -15,7 +15,7 @@ import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { findChromium } from '../chromium.ts'
-import { PROGRESS_THROTTLE_MS } from '../../src/features/viewer/reading.ts'
+import { PROGRESS_INTERVAL_MS } from '../../src/features/viewer/reading.ts'
 import { RETENTION_RULES } from '../../src/features/retention/retention.ts'
 import { d1 } from './purchase.ts'
 
@@ -25,7 +25,7 @@ type Measured = Cost & { newRows: Record<string, number> }
 
 /**
  * An active reader's month (docs/SCALE.md "Assumptions"): how often each measured type happens. Progress saves
- * follow the viewer's own policy (a save per PROGRESS_THROTTLE_MS of reading, and one on leaving).
+ * follow the viewer's own policy (a save per PROGRESS_INTERVAL_MS of reading while the place moves, and one at the end).
  */
 export const READER_MONTH = {
   visits: 20,
@@ -338,7 +338,7 @@ function project(out: CapacityBench) {
   const t = out.perType
   const read = out.episodeOpen
   const save = read?.byKind.progress
-  const savesPerEpisode = Math.ceil((m.readingSecondsPerEpisode * 1000) / PROGRESS_THROTTLE_MS) + 1
+  const savesPerEpisode = Math.floor((m.readingSecondsPerEpisode * 1000 - 1) / PROGRESS_INTERVAL_MS) + 1
   const perSave = save && save.requests > 0 ? save.statements / save.requests : 0
   const openWithoutSaves = (t['episode open and read (browser)']?.statements ?? 0) - (save?.statements ?? 0)
   const pages = (name: string, views: number) =>
