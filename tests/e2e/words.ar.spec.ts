@@ -9,7 +9,7 @@ test('the ar edition is written for its readers: punctuation, day list, numbers,
   await editionWords(page, 'ar', info)
 })
 
-test('ar: the series page names each episode once; the demo FAQ, events and themed picks are in the edition\'s language (issue 25)', async ({
+test("ar: the series page names each episode once; the demo FAQ, events and themed picks are in the edition's language (issue 25)", async ({
   page,
 }, info) => {
   await demoWords(page, 'ar', info)

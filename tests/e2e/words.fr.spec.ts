@@ -9,7 +9,7 @@ test('fr: a downloadable coupon offers its coins without saying they were added,
   await couponAndHeader(page, 'fr')
 })
 
-test('fr: the series page names each episode once; the demo FAQ, events and themed picks are in the edition\'s language (issue 25)', async ({
+test("fr: the series page names each episode once; the demo FAQ, events and themed picks are in the edition's language (issue 25)", async ({
   page,
 }, info) => {
   await demoWords(page, 'fr', info)

@@ -9,7 +9,7 @@ test('the jp edition is written for its readers: punctuation, day list, numbers,
   await editionWords(page, 'jp', info)
 })
 
-test('jp: the series page names each episode once; the demo FAQ, events and themed picks are in the edition\'s language (issue 25)', async ({
+test("jp: the series page names each episode once; the demo FAQ, events and themed picks are in the edition's language (issue 25)", async ({
   page,
 }, info) => {
   await demoWords(page, 'jp', info)

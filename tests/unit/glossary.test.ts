@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { readdirSync, readFileSync } from 'node:fs'
 import { EDITION_IDS } from '../../src/lib/edition/schema.ts'
 import { loadMessages } from '../../src/lib/edition/load.ts'
 import { finds, glossary, type Term } from './glossary.ts'
@@ -44,6 +45,15 @@ describe.each(EDITION_IDS)('the %s edition names its currency and its mileage on
     const term = words[thing] as Term
     const found = Object.entries(messages).flatMap(([key, value]) =>
       term.not.filter((s) => finds(s).test(withoutPlaceholders(value))).map((s) => `${key}: "${s}" in "${value}"`),
+    )
+    expect(found).toEqual([])
+  })
+
+  it.each(things)('%s: no content page (editions/<id>/content/*.md: benefits, terms, privacy) uses a synonym', (thing) => {
+    const term = words[thing] as Term
+    const dir = new URL(`../../editions/${id}/content/`, import.meta.url)
+    const found = readdirSync(dir).flatMap((file) =>
+      term.not.filter((s) => finds(s).test(readFileSync(new URL(file, dir), 'utf8'))).map((s) => `${file}: "${s}"`),
     )
     expect(found).toEqual([])
   })
