@@ -86,6 +86,19 @@ describe("the demo content speaks each edition's language (issue 25)", () => {
     expect(found).toEqual([])
   })
 
+  it.each(editions)("$id: a downloadable coupon's title does not repeat the amount its row already shows", ({ locale }) => {
+    const { tables } = buildDemo({
+      currency: 'EUR',
+      locale,
+      now: new Date('2026-11-25T12:00:00Z'),
+      passwordHash: 'x',
+      minorPasswordHash: 'y',
+    })
+    const downloadable = tables.coupons!.filter((c) => c.is_downloadable === 1)
+    expect(downloadable.length).toBeGreaterThan(0)
+    for (const c of downloadable) expect(String(c.title)).not.toContain(String(c.reward_amount))
+  })
+
   it.each(editions)("$id: the series page's comments and the waiting question are in the edition's language too", ({ id, locale }) => {
     const sql = communityStatements(locale).join('\n')
     const foreign = [...(langOf(locale) === 'fr' ? [] : fr), ...en].filter((t) => sentence(t) && sql.includes(t.replaceAll("'", "''")))

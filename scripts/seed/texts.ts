@@ -443,14 +443,15 @@ export const COUPONS: Texts[] = [
     ar: 'لتطبيق iOS فقط',
   },
   {
-    fr: '20 pièces offertes sur une recharge',
-    de: '20 Münzen geschenkt beim Aufladen',
-    en: '20 extra coins on a top-up',
-    ja: 'チャージで20コインプレゼント',
-    ko: '충전 시 20코인 추가 증정',
-    zh: '儲值加贈 20 代幣',
-    th: 'รับเพิ่ม 20 เหรียญเมื่อเติมเงิน',
-    ar: '20 عملة إضافية عند الشحن',
+    // the coupon's row says what it gives ("20 pièces"): its title does not repeat the amount (issue 25)
+    fr: 'Bonus de recharge',
+    de: 'Aufladebonus',
+    en: 'Top-up bonus',
+    ja: 'チャージ特典',
+    ko: '충전 보너스',
+    zh: '儲值加贈',
+    th: 'โบนัสเติมเหรียญ',
+    ar: 'مكافأة الشحن',
   },
 ]
 
