@@ -744,7 +744,7 @@ export const FAQS: [Texts, Texts][] = [
     },
     {
       fr: 'Touchez « Mon compte » puis « Inscription », saisissez votre e-mail et un mot de passe, puis le code reçu par e-mail.',
-      de: 'Tippe auf „Mein Konto“ und dann auf „Registrierung“, gib deine E-Mail-Adresse und ein Passwort ein und danach den Code aus der E-Mail.',
+      de: 'Tippen Sie auf „Mein Konto“ und dann auf „Registrierung“, geben Sie Ihre E-Mail-Adresse und ein Passwort ein und danach den Code aus der E-Mail.',
       en: 'Tap “My account” then “Sign up”, enter your e-mail and a password, then the code we send you by e-mail.',
       ja: '「マイページ」から「新規登録」をタップし、メールアドレスとパスワードを入力したあと、メールで届くコードを入力してください。',
       ko: '‘마이’에서 ‘회원가입’을 누르고 이메일과 비밀번호를 입력한 뒤, 이메일로 받은 코드를 입력하세요.',
@@ -766,7 +766,7 @@ export const FAQS: [Texts, Texts][] = [
     },
     {
       fr: 'Sur la page de connexion, choisissez « Mot de passe oublié ? ». Le lien reçu est valable une heure.',
-      de: 'Wähle auf der Anmeldeseite „Passwort vergessen?“. Der Link in der E-Mail gilt eine Stunde.',
+      de: 'Wählen Sie auf der Anmeldeseite „Passwort vergessen?“. Der Link in der E-Mail gilt eine Stunde.',
       en: 'On the login page, choose “Forgot your password?”. The link we send is valid for one hour.',
       ja: 'ログイン画面で「パスワードをお忘れですか？」を選んでください。届いたリンクの有効期限は1時間です。',
       ko: '로그인 화면에서 ‘비밀번호를 잊으셨나요?’를 선택하세요. 받은 링크는 1시간 동안 유효합니다.',
@@ -788,7 +788,7 @@ export const FAQS: [Texts, Texts][] = [
     },
     {
       fr: 'Dans « Paramètres », choisissez « Supprimer mon compte ». Vous ne pourrez pas vous réinscrire avec la même adresse pendant 30 jours.',
-      de: 'Öffne „Einstellungen“ und wähle „Konto löschen“. Mit derselben Adresse kannst du dich 30 Tage lang nicht neu registrieren.',
+      de: 'Öffnen Sie „Einstellungen“ und wählen Sie „Konto löschen“. Mit derselben Adresse können Sie sich 30 Tage lang nicht neu registrieren.',
       en: 'In Settings, choose “Delete account”. You cannot sign up again with the same address for 30 days.',
       ja: '「設定」から「退会」を選んでください。同じメールアドレスでは30日間再登録できません。',
       ko: '‘설정’에서 ‘회원 탈퇴’를 선택하세요. 같은 주소로는 30일 동안 다시 가입할 수 없습니다.',
@@ -898,7 +898,7 @@ export const FAQS: [Texts, Texts][] = [
     },
     {
       fr: 'Aucune pièce n’est débitée si le paiement échoue. Réessayez ou contactez-nous avec la date et le montant.',
-      de: 'Schlägt eine Zahlung fehl, werden keine Münzen abgebucht. Versuche es erneut oder schreib uns mit Datum und Betrag.',
+      de: 'Schlägt eine Zahlung fehl, werden keine Münzen abgebucht. Versuchen Sie es erneut oder schreiben Sie uns mit Datum und Betrag.',
       en: 'No coins are taken if a payment fails. Try again or contact us with the date and amount.',
       ja: '支払いに失敗した場合、コインは引き落とされません。もう一度お試しいただくか、日時と金額を添えてお問い合わせください。',
       ko: '결제에 실패하면 코인이 차감되지 않습니다. 다시 시도하거나 날짜와 금액을 적어 문의해 주세요.',
@@ -920,7 +920,7 @@ export const FAQS: [Texts, Texts][] = [
     },
     {
       fr: 'Une location se lit pendant une durée limitée ; un achat reste dans votre bibliothèque pour toujours.',
-      de: 'Eine geliehene Episode liest du für begrenzte Zeit; eine gekaufte bleibt für immer in deiner Bibliothek.',
+      de: 'Eine geliehene Episode können Sie für begrenzte Zeit lesen; eine gekaufte bleibt für immer in Ihrer Bibliothek.',
       en: 'A rental can be read for a limited time; a purchase stays in your library forever.',
       ja: 'レンタルした話は期間内だけ読めます。購入した話はずっと本棚に残ります。',
       ko: '대여한 회차는 정해진 기간 동안만 볼 수 있고, 소장한 회차는 내 서재에 계속 남습니다.',
@@ -1008,7 +1008,7 @@ export const FAQS: [Texts, Texts][] = [
     },
     {
       fr: 'Les séries pour adultes ne s’affichent qu’après la vérification de votre âge.',
-      de: 'Serien für Erwachsene erscheinen erst, nachdem dein Alter bestätigt wurde.',
+      de: 'Serien für Erwachsene erscheinen erst, nachdem Ihr Alter bestätigt wurde.',
       en: 'Adult series appear only after your age has been checked.',
       ja: '成人向け作品は、年齢確認が済むまで表示されません。',
       ko: '성인 작품은 연령 확인을 마친 뒤에만 표시됩니다.',
@@ -1137,7 +1137,7 @@ export const QNAS = {
   },
   coinsAnswer: {
     fr: 'Vos pièces ont bien été ajoutées à votre compte. Merci de votre patience !',
-    de: 'Deine Münzen wurden gutgeschrieben. Danke für deine Geduld!',
+    de: 'Ihre Münzen wurden gutgeschrieben. Danke für Ihre Geduld!',
     en: 'Your coins have been credited. Thank you for your patience!',
     ja: 'コインは正常に付与されました。お待たせして申し訳ありません。',
     ko: '코인이 정상적으로 지급되었습니다. 기다려 주셔서 감사합니다!',
