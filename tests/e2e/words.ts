@@ -103,7 +103,7 @@ async function shot(page: Page, info: TestInfo, name: string) {
 /**
  * Issue 25 §6/§7 in one edition: the series page names each episode once (the seed titles every episode by its
  * number: "第1話" alone, no number column beside it), and the demo's FAQ, events and themed picks read in the
- * edition's language, not in French or English. Screenshots of the series page, /faq and /event at 390 and 1280 px.
+ * edition's language, not in French or English; /library/recent does not name an untitled episode twice. Screenshots of the series page, /faq and /event at 390 and 1280 px.
  */
 export async function demoWords(page: Page, id: string, info: TestInfo) {
   const edition = parseEdition(id, JSON.parse(readFileSync(`editions/${id}/edition.json`, 'utf8')))
@@ -148,4 +148,14 @@ export async function demoWords(page: Page, id: string, info: TestInfo) {
     await expect(page.getByRole('heading', { level: 2, name: title[lang] })).toBeVisible()
     for (const other of others) await expect(page.getByText(title[other], { exact: true })).toHaveCount(0)
   }
+
+  // the demo reader's /library/recent: an episode titled by its number is not named above its "第2話を40%まで読みました"
+  await page.goto('/user/login?callback=%2Flibrary%2Frecent')
+  await page.getByLabel(t('auth.login.email')).fill(DEMO_READER.email)
+  await page.getByLabel(t('auth.login.password')).fill(DEMO_READER.password)
+  await page.getByRole('button', { name: t('auth.login.submit'), exact: true }).click()
+  await expect(page).toHaveURL(/\/library\/recent$/)
+  const first = page.locator('.recent-item').first()
+  await expect(first.locator('.recent-meta')).toContainText(numberLabel(2))
+  await expect(page.locator('.recent-episode')).toHaveCount(0)
 }
