@@ -5,13 +5,14 @@
  * state. Plain SQL statements run by scripts/seed.ts after the main rows.
  */
 import { DEMO_ACCOUNTS, langOf } from './data.ts'
+import { COMMENTS, QNAS, type Texts } from './texts.ts'
 import { HOUR_MS, isoAfter } from '../../src/lib/time.ts'
 
 const q = (s: string) => `'${s.replaceAll("'", "''")}'`
 
 export function communityStatements(locale: string | undefined, now: Date = new Date()): string[] {
-  const fr = langOf(locale) === 'fr'
-  const tx = (f: string, e: string) => (fr ? f : e)
+  const lang = langOf(locale)
+  const tl = (texts: Texts) => texts[lang] // in the edition's language (texts.ts)
   const at = (hoursAgo: number) => q(isoAfter(now, -hoursAgo * HOUR_MS))
   const reader = DEMO_ACCOUNTS.reader.id
   const minor = DEMO_ACCOUNTS.minor.id
@@ -19,20 +20,12 @@ export function communityStatements(locale: string | undefined, now: Date = new 
     `INSERT INTO comments (id, series_id, episode_id, user_id, parent_id, body, state, like_count, reply_count, created_at, updated_at)
      VALUES (${id}, 24, NULL, ${user}, ${parent ?? 'NULL'}, ${q(body)}, NULL, ${likes}, ${replies}, ${at(hoursAgo)}, ${at(hoursAgo)})`
   return [
-    comment(
-      101,
-      minor,
-      null,
-      tx('Ma série préférée de la saison, sans hésiter.', 'My favourite series this season, no question.'),
-      1,
-      1,
-      30,
-    ),
-    comment(102, reader, null, tx('Le dessin progresse à chaque épisode.', 'The art gets better with every episode.'), 0, 0, 20),
-    comment(103, reader, 101, tx('Tout à fait d’accord !', 'Totally agree!'), 0, 0, 19),
+    comment(101, minor, null, tl(COMMENTS.favourite), 1, 1, 30),
+    comment(102, reader, null, tl(COMMENTS.art), 0, 0, 20),
+    comment(103, reader, 101, tl(COMMENTS.agree), 0, 0, 19),
     `INSERT INTO comment_reactions (comment_id, user_id, kind, created_at) VALUES (101, ${reader}, 'LIKE', ${at(19)})`,
     `INSERT INTO qnas (id, user_id, category, title, body, email, images, status, answer, answered_at, created_at)
-     VALUES (2, ${reader}, 'VIEWER', ${q(tx('Mode page par page', 'Page-by-page mode'))}, ${q(tx('Comment passer du défilement au mode page par page ?', 'How do I switch from scroll to page-by-page mode?'))},
+     VALUES (2, ${reader}, 'VIEWER', ${q(tl(QNAS.pageTitle))}, ${q(tl(QNAS.pageBody))},
      ${q(DEMO_ACCOUNTS.reader.email)}, '[]', 'WAIT', NULL, NULL, ${at(2)})`,
   ]
 }

@@ -10,10 +10,26 @@ import { CARD_IMAGE_WIDTH } from '../../src/features/catalogue/catalogue.ts'
 import { transcriptJson } from '../../src/features/viewer/transcript.ts'
 import { demoSliceText } from './transcripts.ts'
 import { DAY_MS, HOUR_MS, MINUTE_MS, isoAfter } from '../../src/lib/time.ts'
-import { BADGES, BANNERS, COUPONS, NOTICES, READER, sliceAlt, type Texts } from './texts.ts'
+import {
+  ACCOUNTS,
+  BADGES,
+  BANNERS,
+  chapterHeading,
+  COMMENTS,
+  COUPONS,
+  EVENTS,
+  FAQS,
+  NOTICES,
+  NOVEL,
+  QNAS,
+  READER,
+  sliceAlt,
+  THEMES,
+  type Texts,
+} from './texts.ts'
 
 /** Bump when the demo data changes: `npm run seed` re-seeds only with `--force` or on a new version. */
-export const SEED_VERSION = '4'
+export const SEED_VERSION = '5'
 
 /** Widths (px) of every stored rendition, per image kind. R2 object key: `<key>/<width>.webp`. */
 export const IMAGE_WIDTHS = {
@@ -907,8 +923,6 @@ export function buildDemo(opts: BuildDemoOptions): DemoCatalogue {
   if (!/^[A-Z]{3}$/.test(currency)) throw new Error(`currency must be an ISO 4217 code, got "${opts.currency}"`)
   if (Number.isNaN(now.getTime())) throw new Error('now must be a valid date')
   const lang = langOf(opts.locale)
-  const long: 'fr' | 'en' = lang === 'fr' ? 'fr' : 'en' // language of long texts (notices, FAQ, …)
-  const tx = (fr: string, en: string) => (long === 'fr' ? fr : en)
   const tl = (texts: Texts, series = '') => texts[lang].replace('{series}', series) // short texts in every language (texts.ts)
   const labelLang: Lang = lang === 'fr' || lang === 'de' ? lang : 'en' // images need a Latin script
   const t0 = now.getTime()
@@ -1052,7 +1066,7 @@ export function buildDemo(opts: BuildDemoOptions): DemoCatalogue {
         price_rent: sale === 'BUY' || earlyAccess ? null : rent,
         price_buy: sale === 'RENT' ? null : buy,
         thumbnail_key: null,
-        text_body: isText ? novelText(long, title, no) : null,
+        text_body: isText ? novelText(lang, title, no) : null,
         published_at: at(firstAt + (no - 1) * interval - t0),
         view_count: Math.max(0, Math.round(rank / (no + 1))),
         created_at: at(firstAt + (no - 1) * interval - t0 - HOUR_MS),
@@ -1091,28 +1105,14 @@ export function buildDemo(opts: BuildDemoOptions): DemoCatalogue {
   const seriesCount = SERIES_SOURCE.length
 
   // Themes (/home/pick)
-  const themes: [string, string, number[]][] = [
-    [
-      tx('Coups de cœur de la rédaction', 'Editors’ picks'),
-      tx('Les séries que l’équipe relit en boucle.', 'The series our team keeps rereading.'),
-      [24, 1, 9, 31, 17, 37, 27],
-    ],
-    [
-      tx('Pour une soirée frissons', 'For a thrilling night'),
-      tx('Action, mystère et suspense.', 'Action, mystery and suspense.'),
-      [43, 10, 13, 14, 12, 19],
-    ],
-    [
-      tx('Romances à dévorer', 'Romances to devour'),
-      tx('Des histoires d’amour pour tous les goûts.', 'Love stories for every taste.'),
-      [2, 3, 5, 27, 39, 41, 4],
-    ],
-    [
-      tx('Terminées : à lire d’une traite', 'Completed: binge them'),
-      tx('Toutes les séries terminées, du premier au dernier épisode.', 'Every completed series, first to last episode.'),
-      [3, 10, 13, 18, 20, 26, 33, 38],
-    ],
+  const themeSeries: number[][] = [
+    // series of each theme; titles and descriptions: THEMES (texts.ts), same order
+    [24, 1, 9, 31, 17, 37, 27],
+    [43, 10, 13, 14, 12, 19],
+    [2, 3, 5, 27, 39, 41, 4],
+    [3, 10, 13, 18, 20, 26, 33, 38],
   ]
+  const themes = THEMES.map(([title, description], i) => [tl(title), tl(description), themeSeries[i]!] as const)
   themes.forEach(([title, description, ids], i) => {
     push('themes', {
       id: i + 1,
@@ -1201,101 +1201,24 @@ export function buildDemo(opts: BuildDemoOptions): DemoCatalogue {
   )
 
   // FAQ
-  const faqs: [string, string, string, string, string][] = [
-    [
-      'ACCOUNT',
-      'Comment créer un compte ?',
-      'How do I create an account?',
-      'Touchez « Mon compte » puis « Inscription », saisissez votre e-mail et un mot de passe, puis confirmez le lien reçu par e-mail.',
-      'Tap “My” then “Sign up”, enter your e-mail and a password, then confirm the link we send you.',
-    ],
-    [
-      'ACCOUNT',
-      'J’ai oublié mon mot de passe.',
-      'I forgot my password.',
-      'Sur la page de connexion, choisissez « Mot de passe oublié ». Le lien reçu est valable une heure.',
-      'On the login page, choose “Forgot password”. The link we send is valid for one hour.',
-    ],
-    [
-      'ACCOUNT',
-      'Comment supprimer mon compte ?',
-      'How do I delete my account?',
-      'Dans Réglages, choisissez « Supprimer le compte ». Vous ne pourrez pas vous réinscrire avec la même adresse pendant 30 jours.',
-      'In Settings, choose “Delete account”. You cannot sign up again with the same address for 30 days.',
-    ],
-    [
-      'COIN',
-      'Quelle différence entre pièces, pièces gratuites et bonus ?',
-      'What is the difference between coins, free coins and bonus?',
-      'Les pièces sont achetées ; les pièces gratuites et les bonus sont offerts et expirent. Les bonus sont dépensés en premier.',
-      'Coins are bought; free coins and bonus coins are gifts and expire. Bonus coins are spent first.',
-    ],
-    [
-      'COIN',
-      'Mes pièces bonus ont disparu.',
-      'My bonus coins disappeared.',
-      'Les pièces bonus expirent à la date indiquée dans l’historique des recharges.',
-      'Bonus coins expire on the date shown in your charge history.',
-    ],
-    [
-      'COIN',
-      'Comment échanger mes points de fidélité ?',
-      'How do I exchange my mileage?',
-      'À partir de 3 000 points, par tranches de 200 points. Les pièces obtenues sont valables 30 jours.',
-      'From 3,000 points, in steps of 200. The coins you get last 30 days.',
-    ],
-    [
-      'PAYMENT',
-      'Puis-je être remboursé ?',
-      'Can I get a refund?',
-      'Les pièces non utilisées peuvent être remboursées dans les 7 jours suivant l’achat.',
-      'Unused coins can be refunded within 7 days of purchase.',
-    ],
-    [
-      'PAYMENT',
-      'Mon paiement a échoué.',
-      'My payment failed.',
-      'Aucune pièce n’est débitée si le paiement échoue. Réessayez ou contactez-nous avec la date et le montant.',
-      'No coins are taken if a payment fails. Try again or contact us with the date and amount.',
-    ],
-    [
-      'VIEWER',
-      'Quelle différence entre louer et acheter ?',
-      'What is the difference between renting and buying?',
-      'Une location se lit pendant une durée limitée ; un achat reste dans votre bibliothèque pour toujours.',
-      'A rental can be read for a limited time; a purchase stays in your library forever.',
-    ],
-    [
-      'VIEWER',
-      'Comment fonctionne « Attendre = gratuit » ?',
-      'How does “Wait for free” work?',
-      'Sur les séries concernées, un ticket débloque un épisode pendant 72 heures ; un nouveau ticket arrive après le délai indiqué.',
-      'On eligible series, a ticket unlocks one episode for 72 hours; a new ticket arrives after the time shown.',
-    ],
-    [
-      'VIEWER',
-      'Puis-je lire en mode page ?',
-      'Can I read page by page?',
-      'Oui : le lecteur propose le défilement ou les pages, en simple ou double page.',
-      'Yes: the viewer offers scrolling or pages, single or double.',
-    ],
-    [
-      'EVENT',
-      'Comment jouer à la roulette ?',
-      'How do I play the roulette?',
-      'Un tour gratuit par jour ; d’autres tickets s’obtiennent avec certains coupons.',
-      'One free spin a day; more tickets come with some coupons.',
-    ],
-    [
-      'ETC',
-      'Pourquoi certaines séries sont-elles cachées ?',
-      'Why are some series hidden?',
-      'Les séries pour adultes ne s’affichent qu’après la vérification de votre âge.',
-      'Adult series appear only after your age has been checked.',
-    ],
+  const faqCategories = [
+    'ACCOUNT',
+    'ACCOUNT',
+    'ACCOUNT',
+    'COIN',
+    'COIN',
+    'COIN',
+    'PAYMENT',
+    'PAYMENT',
+    'VIEWER',
+    'VIEWER',
+    'VIEWER',
+    'EVENT',
+    'ETC',
   ]
-  faqs.forEach(([category, qFr, qEn, aFr, aEn], i) =>
-    push('faqs', { id: i + 1, category, question: tx(qFr, qEn), answer: tx(aFr, aEn), position: i + 1 }),
+  // questions and answers: FAQS (texts.ts), same order
+  faqCategories.forEach((category, i) =>
+    push('faqs', { id: i + 1, category, question: tl(FAQS[i]![0]), answer: tl(FAQS[i]![1]), position: i + 1 }),
   )
 
   // Coin products
@@ -1387,58 +1310,19 @@ export function buildDemo(opts: BuildDemoOptions): DemoCatalogue {
     ],
     prizeExpiresDays: 30,
   }
-  const events: [string, string, string, string, string, number, number, string | null, object][] = [
-    [
-      'ROULETTE',
-      'Roulette de l’année',
-      'Roulette of the year',
-      'Un tour gratuit par jour, des pièces bonus à gagner.',
-      'One free spin a day, bonus coins to win.',
-      -7,
-      358,
-      null,
-      roulette,
-    ],
-    [
-      'PROMOTION',
-      'Soirées pour adultes',
-      'Adult nights',
-      'Une sélection réservée aux lecteurs majeurs.',
-      'A selection for adult readers only.',
-      -7,
-      60,
-      'ADULT',
-      {},
-    ],
-    [
-      'PROMOTION',
-      'Spécial rentrée des classes',
-      'Back to school special',
-      'Des séries lycéennes à découvrir.',
-      'High-school series to discover.',
-      -7,
-      60,
-      'NON_ADULT',
-      {},
-    ],
-    [
-      'ROULETTE',
-      'Roulette d’été (terminée)',
-      'Summer roulette (ended)',
-      'Cet évènement est terminé.',
-      'This event has ended.',
-      -200,
-      -100,
-      null,
-      roulette,
-    ],
+  const events: [string, number, number, string | null, object][] = [
+    // kind, starts (days), ends (days), adult restriction, config; title and description: EVENTS (texts.ts), same order
+    ['ROULETTE', -7, 358, null, roulette],
+    ['PROMOTION', -7, 60, 'ADULT', {}],
+    ['PROMOTION', -7, 60, 'NON_ADULT', {}],
+    ['ROULETTE', -200, -100, null, roulette],
   ]
-  events.forEach(([kind, tFr, tEn, dFr, dEn, from, to, restriction, config], i) =>
+  events.forEach(([kind, from, to, restriction, config], i) =>
     push('events', {
       id: i + 1,
       kind,
-      title: tx(tFr, tEn),
-      description: tx(dFr, dEn),
+      title: tl(EVENTS[i]![0]),
+      description: tl(EVENTS[i]![1]),
       starts_at: at(from * DAY_MS),
       ends_at: at(to * DAY_MS),
       adult_restriction: restriction,
@@ -1490,14 +1374,8 @@ export function buildDemo(opts: BuildDemoOptions): DemoCatalogue {
     created_at: at(-createdDays * DAY_MS),
     updated_at: at(-createdDays * DAY_MS),
   })
-  push(
-    'users',
-    user(reader.id, reader.email, passwordHash, tx('Lecteur Démo', 'Demo Reader'), tx('lecteur', 'reader'), '1990-05-01', true, 200),
-  )
-  push(
-    'users',
-    user(minor.id, minor.email, minorPasswordHash, tx('Jeune Lecteur', 'Young Reader'), tx('jeune', 'young'), minorBirth, false, 90),
-  )
+  push('users', user(reader.id, reader.email, passwordHash, tl(ACCOUNTS.readerName), tl(ACCOUNTS.readerNick), '1990-05-01', true, 200))
+  push('users', user(minor.id, minor.email, minorPasswordHash, tl(ACCOUNTS.minorName), tl(ACCOUNTS.minorNick), minorBirth, false, 90))
   for (const id of [reader.id, minor.id]) {
     push('push_settings', {
       user_id: id,
@@ -1658,21 +1536,16 @@ export function buildDemo(opts: BuildDemoOptions): DemoCatalogue {
       created_at: at(-DAY_MS),
     })
 
-  const commentTexts: [string, string][] = [
-    ['Quel final d’épisode, je ne m’y attendais pas !', 'What an ending, I did not see it coming!'],
-    ['Les couleurs sont magnifiques.', 'The colours are gorgeous.'],
-    ['Vivement la suite !', 'Can’t wait for the next one!'],
-    ['Je relis ce passage pour la troisième fois.', 'Reading this part for the third time.'],
-  ]
+  const commentTexts = [COMMENTS.ending, COMMENTS.colours, COMMENTS.next, COMMENTS.reread]
   const ep24 = firstEpisode(24)
-  commentTexts.forEach(([fr, en], i) =>
+  commentTexts.forEach((text, i) =>
     push('comments', {
       id: i + 1,
       series_id: 24,
       episode_id: ep24,
       user_id: i % 2 === 0 ? reader.id : minor.id,
       parent_id: null,
-      body: tx(fr, en),
+      body: tl(text),
       state: null,
       like_count: i === 0 ? 1 : 0,
       reply_count: i === 0 ? 1 : 0,
@@ -1686,7 +1559,7 @@ export function buildDemo(opts: BuildDemoOptions): DemoCatalogue {
     episode_id: ep24,
     user_id: minor.id,
     parent_id: 1,
-    body: tx('Pareil, j’ai crié !', 'Same, I screamed!'),
+    body: tl(COMMENTS.screamed),
     state: null,
     like_count: 0,
     reply_count: 0,
@@ -1699,7 +1572,7 @@ export function buildDemo(opts: BuildDemoOptions): DemoCatalogue {
     episode_id: ep24,
     user_id: minor.id,
     parent_id: null,
-    body: tx('Commentaire masqué par la modération.', 'Comment hidden by moderation.'),
+    body: tl(COMMENTS.hidden),
     state: 'BLIND',
     like_count: 0,
     reply_count: 0,
@@ -1711,15 +1584,12 @@ export function buildDemo(opts: BuildDemoOptions): DemoCatalogue {
     id: 1,
     user_id: reader.id,
     category: 'COIN',
-    title: tx('Pièces non reçues', 'Coins not received'),
-    body: tx('J’ai payé mais mes pièces ne sont pas arrivées tout de suite.', 'I paid but my coins did not arrive right away.'),
+    title: tl(QNAS.coinsTitle),
+    body: tl(QNAS.coinsBody),
     email: reader.email,
     images: '[]',
     status: 'COMPLETED',
-    answer: tx(
-      'Vos pièces ont bien été créditées. Merci de votre patience !',
-      'Your coins have been credited. Thank you for your patience!',
-    ),
+    answer: tl(QNAS.coinsAnswer),
     answered_at: at(-9 * DAY_MS),
     created_at: at(-10 * DAY_MS),
   })
@@ -1789,31 +1659,11 @@ function labelOf(title: string, labelLang: Lang, titleOf: Map<number, string>, s
   return /^[\p{Script=Latin}\p{N}\p{P}\p{Zs}+%:-]*$/u.test(title) ? title : 'Webtoon'
 }
 
-const NOVEL: Record<'fr' | 'en', string[]> = {
-  fr: [
-    'La pluie battait les vitres depuis le matin, et la ville semblait retenir son souffle.',
-    'Elle relut la lettre une dernière fois avant de la glisser dans la poche de son manteau.',
-    'Personne ne savait ce qui s’était vraiment passé cette nuit-là, et ceux qui savaient se taisaient.',
-    'Au bout de la rue, une lumière s’alluma, puis une autre, comme un signal qu’on n’attendait plus.',
-    'Il aurait voulu dire quelque chose de juste ; il ne trouva que le silence.',
-    'Le lendemain, tout recommença, mais plus rien n’était tout à fait pareil.',
-  ],
-  en: [
-    'Rain had been beating on the windows since morning, and the city seemed to hold its breath.',
-    'She read the letter one last time before slipping it into her coat pocket.',
-    'Nobody knew what had really happened that night, and those who knew kept quiet.',
-    'At the end of the street a light came on, then another, like a signal nobody expected any more.',
-    'He wanted to say something right; all he found was silence.',
-    'The next day everything started again, but nothing was quite the same.',
-  ],
-}
-
-/** A few readable paragraphs for a TEXT (novel) episode. */
-function novelText(lang: 'fr' | 'en', title: string, no: number): string {
-  const lines = NOVEL[lang]
-  const paragraphs = [`${title} — ${lang === 'fr' ? 'chapitre' : 'chapter'} ${no}.`]
+/** A few readable paragraphs for a TEXT (novel) episode, in the edition's language. */
+function novelText(lang: Lang, title: string, no: number): string {
+  const paragraphs = [chapterHeading(lang, title, no)]
   for (let p = 0; p < 6; p++) {
-    paragraphs.push([0, 1, 2].map((k) => lines[(no + p * 2 + k) % lines.length]).join(' '))
+    paragraphs.push([0, 1, 2].map((k) => NOVEL[(no + p * 2 + k) % NOVEL.length]![lang]).join(lang === 'ja' || lang === 'zh' ? '' : ' '))
   }
   return paragraphs.join('\n\n')
 }

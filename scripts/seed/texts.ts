@@ -1,7 +1,8 @@
 /**
- * The demo's short texts in every edition's language (issue 25: shop badges, notices, banners, gifts, alerts and
- * the generated alt text were English outside fr). PURE, as data.ts. Longer texts (FAQ, events, comments) stay
- * French or English (data.ts `tx`).
+ * The demo's texts in every edition's language (issue 25: shop badges, notices, banners, gifts, alerts, the
+ * generated alt text, the FAQ, events, themed picks, comments, questions to support and the novel chapters were
+ * French or English outside fr). PURE, as data.ts. scripts/seed/texts.test.ts fails when an edition shows the
+ * French or the English text of another.
  */
 import type { Lang } from './data.ts'
 
@@ -442,14 +443,15 @@ export const COUPONS: Texts[] = [
     ar: 'لتطبيق iOS فقط',
   },
   {
-    fr: '20 pièces offertes sur une recharge',
-    de: '20 Münzen geschenkt beim Aufladen',
-    en: '20 extra coins on a top-up',
-    ja: 'チャージで20コインプレゼント',
-    ko: '충전 시 20코인 추가 증정',
-    zh: '儲值加贈 20 代幣',
-    th: 'รับเพิ่ม 20 เหรียญเมื่อเติมเงิน',
-    ar: '20 عملة إضافية عند الشحن',
+    // the coupon's row says what it gives ("20 pièces"): its title does not repeat the amount (issue 25)
+    fr: 'Bonus de recharge',
+    de: 'Aufladebonus',
+    en: 'Top-up bonus',
+    ja: 'チャージ特典',
+    ko: '충전 보너스',
+    zh: '儲值加贈',
+    th: 'โบนัสเติมเหรียญ',
+    ar: 'مكافأة الشحن',
   },
 ]
 
@@ -536,5 +538,743 @@ export function sliceAlt(lang: Lang, series: string, episode: string, n: number,
       return `${series} ${episode} ภาพที่ ${n} จาก ${of}`
     case 'ar':
       return `${series}، ${episode}، الصورة ${n} من ${of}`
+  }
+}
+
+/** Themed picks (/home/pick): [title, description], in data.ts's order. */
+export const THEMES: [Texts, Texts][] = [
+  [
+    {
+      fr: 'Coups de cœur de la rédaction',
+      de: 'Lieblinge der Redaktion',
+      en: 'Editors’ picks',
+      ja: '編集部のイチオシ',
+      ko: '에디터 추천',
+      zh: '編輯精選',
+      th: 'เรื่องโปรดของทีมงาน',
+      ar: 'اختيارات فريق التحرير',
+    },
+    {
+      fr: 'Les séries que l’équipe relit en boucle.',
+      de: 'Die Serien, die unser Team immer wieder liest.',
+      en: 'The series our team keeps rereading.',
+      ja: 'スタッフが何度も読み返している作品。',
+      ko: '팀원들이 몇 번이고 다시 읽는 작품.',
+      zh: '團隊一讀再讀的作品。',
+      th: 'เรื่องที่ทีมงานอ่านซ้ำไม่รู้เบื่อ',
+      ar: 'السلاسل التي يعيد فريقنا قراءتها مرارًا.',
+    },
+  ],
+  [
+    {
+      fr: 'Pour une soirée frissons',
+      de: 'Für einen spannenden Abend',
+      en: 'For a thrilling night',
+      ja: 'ドキドキの夜に',
+      ko: '짜릿한 밤을 위해',
+      zh: '驚悚之夜',
+      th: 'สำหรับค่ำคืนระทึกขวัญ',
+      ar: 'لليلة مثيرة',
+    },
+    {
+      fr: 'Action, mystère et suspense.',
+      de: 'Action, Mystery und Nervenkitzel.',
+      en: 'Action, mystery and suspense.',
+      ja: 'アクション、ミステリー、サスペンス。',
+      ko: '액션, 미스터리, 서스펜스.',
+      zh: '動作、懸疑與驚悚。',
+      th: 'แอ็กชัน ปริศนา และความระทึก',
+      ar: 'حركة وغموض وتشويق.',
+    },
+  ],
+  [
+    {
+      fr: 'Romances à dévorer',
+      de: 'Romanzen zum Verschlingen',
+      en: 'Romances to devour',
+      ja: '一気読みしたい恋愛作品',
+      ko: '단숨에 읽는 로맨스',
+      zh: '一口氣讀完的愛情故事',
+      th: 'โรแมนซ์ที่อ่านรวดเดียวจบ',
+      ar: 'قصص حب لا تُقاوَم',
+    },
+    {
+      fr: 'Des histoires d’amour pour tous les goûts.',
+      de: 'Liebesgeschichten für jeden Geschmack.',
+      en: 'Love stories for every taste.',
+      ja: 'どんな好みにも応える恋の物語。',
+      ko: '취향별로 골라 읽는 사랑 이야기.',
+      zh: '各種口味的愛情故事。',
+      th: 'เรื่องรักสำหรับทุกรสนิยม',
+      ar: 'قصص حب تناسب كل الأذواق.',
+    },
+  ],
+  [
+    {
+      fr: 'Terminées : à lire d’une traite',
+      de: 'Abgeschlossen: in einem Rutsch lesen',
+      en: 'Completed: binge them',
+      ja: '完結作品を一気読み',
+      ko: '완결작 정주행',
+      zh: '已完結：一次看完',
+      th: 'จบแล้ว: อ่านรวดเดียว',
+      ar: 'مكتملة: اقرأها دفعة واحدة',
+    },
+    {
+      fr: 'Toutes les séries terminées, du premier au dernier épisode.',
+      de: 'Alle abgeschlossenen Serien, von der ersten bis zur letzten Episode.',
+      en: 'Every completed series, first to last episode.',
+      ja: '完結した作品を第1話から最終話まで。',
+      ko: '첫 화부터 마지막 화까지, 완결된 모든 작품.',
+      zh: '所有已完結作品，從第一話到最後一話。',
+      th: 'ทุกเรื่องที่จบแล้ว ตั้งแต่ตอนแรกถึงตอนสุดท้าย',
+      ar: 'كل السلاسل المكتملة، من الحلقة الأولى إلى الأخيرة.',
+    },
+  ],
+]
+
+/** Events (/event): [title, description], in data.ts's order. */
+export const EVENTS: [Texts, Texts][] = [
+  [
+    {
+      fr: 'Roulette de l’année',
+      de: 'Glücksrad des Jahres',
+      en: 'Roulette of the year',
+      ja: '年間ルーレット',
+      ko: '올해의 룰렛',
+      zh: '年度輪盤',
+      th: 'วงล้อประจำปี',
+      ar: 'عجلة العام',
+    },
+    {
+      fr: 'Un tour gratuit par jour, des pièces bonus à gagner.',
+      de: 'Ein Gratis-Dreh pro Tag, Bonusmünzen zu gewinnen.',
+      en: 'One free spin a day, bonus coins to win.',
+      ja: '1日1回無料で回せて、ボーナスコインが当たります。',
+      ko: '하루 한 번 무료로 돌리고 보너스 코인을 받아 가세요.',
+      zh: '每天免費轉一次，贏取紅利代幣。',
+      th: 'หมุนฟรีวันละครั้ง ลุ้นรับเหรียญโบนัส',
+      ar: 'دورة مجانية كل يوم وعملات مكافأة تربحها.',
+    },
+  ],
+  [
+    {
+      fr: 'Soirées pour adultes',
+      de: 'Abende für Erwachsene',
+      en: 'Adult nights',
+      ja: '大人の夜',
+      ko: '어른들의 밤',
+      zh: '成人之夜',
+      th: 'ค่ำคืนสำหรับผู้ใหญ่',
+      ar: 'أمسيات للبالغين',
+    },
+    {
+      fr: 'Une sélection réservée aux lecteurs majeurs.',
+      de: 'Eine Auswahl nur für volljährige Leser.',
+      en: 'A selection for adult readers only.',
+      ja: '成人の読者限定のセレクション。',
+      ko: '성인 독자 전용 셀렉션.',
+      zh: '僅限成年讀者的精選。',
+      th: 'คัดสรรเฉพาะผู้อ่านที่บรรลุนิติภาวะ',
+      ar: 'مختارات للقرّاء البالغين فقط.',
+    },
+  ],
+  [
+    {
+      fr: 'Spécial rentrée des classes',
+      de: 'Spezial zum Schulanfang',
+      en: 'Back to school special',
+      ja: '新学期スペシャル',
+      ko: '개학 특집',
+      zh: '開學特輯',
+      th: 'พิเศษรับเปิดเทอม',
+      ar: 'عرض العودة إلى المدرسة',
+    },
+    {
+      fr: 'Des séries lycéennes à découvrir.',
+      de: 'Serien aus dem Schulalltag zum Entdecken.',
+      en: 'High-school series to discover.',
+      ja: '学園ものの作品を見つけよう。',
+      ko: '학원물 작품을 만나 보세요.',
+      zh: '探索校園題材作品。',
+      th: 'ค้นพบเรื่องราวชีวิตวัยเรียน',
+      ar: 'سلاسل عن الحياة المدرسية لتكتشفها.',
+    },
+  ],
+  [
+    {
+      fr: 'Roulette d’été (terminée)',
+      de: 'Sommer-Glücksrad (beendet)',
+      en: 'Summer roulette (ended)',
+      ja: '夏のルーレット（終了）',
+      ko: '여름 룰렛(종료)',
+      zh: '夏季輪盤（已結束）',
+      th: 'วงล้อฤดูร้อน (สิ้นสุดแล้ว)',
+      ar: 'عجلة الصيف (انتهت)',
+    },
+    {
+      fr: 'Cet évènement est terminé.',
+      de: 'Diese Aktion ist beendet.',
+      en: 'This event has ended.',
+      ja: 'このイベントは終了しました。',
+      ko: '종료된 이벤트입니다.',
+      zh: '本活動已結束。',
+      th: 'กิจกรรมนี้สิ้นสุดแล้ว',
+      ar: 'انتهت هذه الفعالية.',
+    },
+  ],
+]
+
+/**
+ * FAQ: [question, answer], in data.ts's order. The answers name the buttons by the edition's own labels
+ * (nav.my, auth.signup.title, account.findPassword.link, account.setting.title, account.withdrawal.title, the
+ * wait-until-free name of wallet.freetime.every).
+ */
+export const FAQS: [Texts, Texts][] = [
+  [
+    {
+      fr: 'Comment créer un compte ?',
+      de: 'Wie erstelle ich ein Konto?',
+      en: 'How do I create an account?',
+      ja: 'アカウントはどうやって作りますか？',
+      ko: '계정은 어떻게 만드나요?',
+      zh: '如何建立帳號？',
+      th: 'สร้างบัญชีได้อย่างไร',
+      ar: 'كيف أنشئ حسابًا؟',
+    },
+    {
+      fr: 'Touchez « Mon compte » puis « Inscription », saisissez votre e-mail et un mot de passe, puis le code reçu par e-mail.',
+      de: 'Tippen Sie auf „Mein Konto“ und dann auf „Registrierung“, geben Sie Ihre E-Mail-Adresse und ein Passwort ein und danach den Code aus der E-Mail.',
+      en: 'Tap “My account” then “Sign up”, enter your e-mail and a password, then the code we send you by e-mail.',
+      ja: '「マイページ」から「新規登録」をタップし、メールアドレスとパスワードを入力したあと、メールで届くコードを入力してください。',
+      ko: '‘마이’에서 ‘회원가입’을 누르고 이메일과 비밀번호를 입력한 뒤, 이메일로 받은 코드를 입력하세요.',
+      zh: '點選「我的」再點「註冊」，輸入電子郵件和密碼，再輸入寄到信箱的驗證碼。',
+      th: 'แตะ “บัญชีของฉัน” แล้วแตะ “สมัครสมาชิก” กรอกอีเมลและรหัสผ่าน จากนั้นกรอกรหัสที่ได้รับทางอีเมล',
+      ar: 'اضغط على «حسابي» ثم «إنشاء حساب»، وأدخل بريدك الإلكتروني وكلمة مرور، ثم الرمز الذي يصلك بالبريد.',
+    },
+  ],
+  [
+    {
+      fr: 'J’ai oublié mon mot de passe.',
+      de: 'Ich habe mein Passwort vergessen.',
+      en: 'I forgot my password.',
+      ja: 'パスワードを忘れました。',
+      ko: '비밀번호를 잊어버렸어요.',
+      zh: '我忘記密碼了。',
+      th: 'ลืมรหัสผ่าน',
+      ar: 'نسيت كلمة المرور.',
+    },
+    {
+      fr: 'Sur la page de connexion, choisissez « Mot de passe oublié ? ». Le lien reçu est valable une heure.',
+      de: 'Wählen Sie auf der Anmeldeseite „Passwort vergessen?“. Der Link in der E-Mail gilt eine Stunde.',
+      en: 'On the login page, choose “Forgot your password?”. The link we send is valid for one hour.',
+      ja: 'ログイン画面で「パスワードをお忘れですか？」を選んでください。届いたリンクの有効期限は1時間です。',
+      ko: '로그인 화면에서 ‘비밀번호를 잊으셨나요?’를 선택하세요. 받은 링크는 1시간 동안 유효합니다.',
+      zh: '在登入頁面選擇「忘記密碼？」。收到的連結一小時內有效。',
+      th: 'ในหน้าเข้าสู่ระบบ เลือก “ลืมรหัสผ่าน?” ลิงก์ที่ได้รับใช้ได้หนึ่งชั่วโมง',
+      ar: 'في صفحة تسجيل الدخول، اختر «نسيت كلمة المرور؟». الرابط الذي يصلك صالح لمدة ساعة.',
+    },
+  ],
+  [
+    {
+      fr: 'Comment supprimer mon compte ?',
+      de: 'Wie lösche ich mein Konto?',
+      en: 'How do I delete my account?',
+      ja: '退会するにはどうすればいいですか？',
+      ko: '회원 탈퇴는 어떻게 하나요?',
+      zh: '如何刪除帳號？',
+      th: 'ลบบัญชีได้อย่างไร',
+      ar: 'كيف أحذف حسابي؟',
+    },
+    {
+      fr: 'Dans « Paramètres », choisissez « Supprimer mon compte ». Vous ne pourrez pas vous réinscrire avec la même adresse pendant 30 jours.',
+      de: 'Öffnen Sie „Einstellungen“ und wählen Sie „Konto löschen“. Mit derselben Adresse können Sie sich 30 Tage lang nicht neu registrieren.',
+      en: 'In Settings, choose “Delete account”. You cannot sign up again with the same address for 30 days.',
+      ja: '「設定」から「退会」を選んでください。同じメールアドレスでは30日間再登録できません。',
+      ko: '‘설정’에서 ‘회원 탈퇴’를 선택하세요. 같은 주소로는 30일 동안 다시 가입할 수 없습니다.',
+      zh: '在「設定」中選擇「刪除帳號」。同一個電子郵件地址 30 天內無法重新註冊。',
+      th: 'ไปที่ “การตั้งค่า” แล้วเลือก “ลบบัญชีของฉัน” จะสมัครใหม่ด้วยอีเมลเดิมไม่ได้เป็นเวลา 30 วัน',
+      ar: 'من «الإعدادات» اختر «حذف حسابي». لن تتمكن من التسجيل مجددًا بالعنوان نفسه لمدة 30 يومًا.',
+    },
+  ],
+  [
+    {
+      fr: 'Quelle différence entre pièces, pièces gratuites et pièces bonus ?',
+      de: 'Was ist der Unterschied zwischen Münzen, Gratismünzen und Bonusmünzen?',
+      en: 'What is the difference between coins, free coins and bonus coins?',
+      ja: 'コイン、無料コイン、ボーナスコインの違いは？',
+      ko: '코인, 무료 코인, 보너스 코인은 어떻게 다른가요?',
+      zh: '代幣、免費代幣和紅利代幣有什麼不同？',
+      th: 'เหรียญ เหรียญฟรี และเหรียญโบนัสต่างกันอย่างไร',
+      ar: 'ما الفرق بين العملات والعملات المجانية وعملات المكافأة؟',
+    },
+    {
+      fr: 'Les pièces sont achetées ; les pièces gratuites et les pièces bonus sont offertes et expirent. Les pièces bonus sont dépensées en premier.',
+      de: 'Münzen werden gekauft; Gratis- und Bonusmünzen werden geschenkt und verfallen. Bonusmünzen werden zuerst ausgegeben.',
+      en: 'Coins are bought; free coins and bonus coins are gifts and expire. Bonus coins are spent first.',
+      ja: 'コインは購入したもの、無料コインとボーナスコインはプレゼントで、有効期限があります。ボーナスコインから先に使われます。',
+      ko: '코인은 구매한 것이고, 무료 코인과 보너스 코인은 선물로 받으며 만료일이 있습니다. 보너스 코인이 먼저 사용됩니다.',
+      zh: '代幣是購買的；免費代幣和紅利代幣是贈送的，會過期。紅利代幣會優先扣除。',
+      th: 'เหรียญได้จากการซื้อ ส่วนเหรียญฟรีและเหรียญโบนัสได้รับเป็นของขวัญและมีวันหมดอายุ เหรียญโบนัสจะถูกใช้ก่อน',
+      ar: 'العملات تُشترى، أما العملات المجانية وعملات المكافأة فهي هدايا تنتهي صلاحيتها. تُستخدم عملات المكافأة أولًا.',
+    },
+  ],
+  [
+    {
+      fr: 'Mes pièces bonus ont disparu.',
+      de: 'Meine Bonusmünzen sind verschwunden.',
+      en: 'My bonus coins disappeared.',
+      ja: 'ボーナスコインが消えました。',
+      ko: '보너스 코인이 사라졌어요.',
+      zh: '我的紅利代幣不見了。',
+      th: 'เหรียญโบนัสของฉันหายไป',
+      ar: 'اختفت عملات المكافأة الخاصة بي.',
+    },
+    {
+      fr: 'Les pièces bonus expirent à la date indiquée dans l’historique des pièces.',
+      de: 'Bonusmünzen verfallen an dem Datum, das im Münzverlauf steht.',
+      en: 'Bonus coins expire on the date shown in your coin history.',
+      ja: 'ボーナスコインは、コイン履歴に表示された日に失効します。',
+      ko: '보너스 코인은 코인 내역에 표시된 날짜에 만료됩니다.',
+      zh: '紅利代幣會在代幣紀錄所示的日期到期。',
+      th: 'เหรียญโบนัสจะหมดอายุตามวันที่ที่แสดงในประวัติเหรียญ',
+      ar: 'تنتهي صلاحية عملات المكافأة في التاريخ المذكور في سجل العملات.',
+    },
+  ],
+  [
+    {
+      fr: 'Comment échanger mes points ?',
+      de: 'Wie tausche ich meine Punkte ein?',
+      en: 'How do I exchange my mileage points?',
+      ja: 'ポイントはどうやって交換しますか？',
+      ko: '마일리지는 어떻게 전환하나요?',
+      zh: '如何兌換點數？',
+      th: 'แลกคะแนนได้อย่างไร',
+      ar: 'كيف أستبدل نقاطي؟',
+    },
+    {
+      fr: 'À partir de 3\u202f000 points, par tranches de 200 points. Les pièces obtenues sont valables 30 jours.',
+      de: 'Ab 3.000 Punkten, in Schritten von 200 Punkten. Die eingetauschten Münzen gelten 30 Tage.',
+      en: 'From 3,000 points, in steps of 200. The coins you get last 30 days.',
+      ja: '3,000ポイントから、200ポイント単位で交換できます。交換したコインの有効期限は30日です。',
+      ko: '3,000마일리지부터 200마일리지 단위로 전환할 수 있습니다. 받은 코인은 30일 동안 유효합니다.',
+      zh: '滿 3,000 點即可兌換，每次 200 點。兌換的代幣 30 天內有效。',
+      th: 'แลกได้ตั้งแต่ 3,000 คะแนน ครั้งละ 200 คะแนน เหรียญที่ได้ใช้ได้ 30 วัน',
+      ar: 'ابتداءً من 3000 نقطة، بدفعات من 200 نقطة. العملات التي تحصل عليها صالحة 30 يومًا.',
+    },
+  ],
+  [
+    {
+      fr: 'Puis-je être remboursé ?',
+      de: 'Kann ich mein Geld zurückbekommen?',
+      en: 'Can I get a refund?',
+      ja: '返金はできますか？',
+      ko: '환불받을 수 있나요?',
+      zh: '可以退款嗎？',
+      th: 'ขอคืนเงินได้ไหม',
+      ar: 'هل يمكنني استرداد المبلغ؟',
+    },
+    {
+      fr: 'Les pièces non utilisées peuvent être remboursées dans les 7 jours suivant l’achat.',
+      de: 'Nicht verwendete Münzen können innerhalb von 7 Tagen nach dem Kauf erstattet werden.',
+      en: 'Unused coins can be refunded within 7 days of purchase.',
+      ja: '未使用のコインは、購入から7日以内であれば返金できます。',
+      ko: '사용하지 않은 코인은 구매 후 7일 이내에 환불받을 수 있습니다.',
+      zh: '未使用的代幣可在購買後 7 天內申請退款。',
+      th: 'เหรียญที่ยังไม่ได้ใช้ขอคืนเงินได้ภายใน 7 วันหลังการซื้อ',
+      ar: 'يمكن استرداد ثمن العملات غير المستخدمة خلال 7 أيام من الشراء.',
+    },
+  ],
+  [
+    {
+      fr: 'Mon paiement a échoué.',
+      de: 'Meine Zahlung ist fehlgeschlagen.',
+      en: 'My payment failed.',
+      ja: '支払いに失敗しました。',
+      ko: '결제에 실패했어요.',
+      zh: '我的付款失敗了。',
+      th: 'ชำระเงินไม่สำเร็จ',
+      ar: 'فشلت عملية الدفع.',
+    },
+    {
+      fr: 'Aucune pièce n’est débitée si le paiement échoue. Réessayez ou contactez-nous avec la date et le montant.',
+      de: 'Schlägt eine Zahlung fehl, werden keine Münzen abgebucht. Versuchen Sie es erneut oder schreiben Sie uns mit Datum und Betrag.',
+      en: 'No coins are taken if a payment fails. Try again or contact us with the date and amount.',
+      ja: '支払いに失敗した場合、コインは引き落とされません。もう一度お試しいただくか、日時と金額を添えてお問い合わせください。',
+      ko: '결제에 실패하면 코인이 차감되지 않습니다. 다시 시도하거나 날짜와 금액을 적어 문의해 주세요.',
+      zh: '付款失敗時不會扣除任何代幣。請再試一次，或附上日期與金額與我們聯絡。',
+      th: 'หากชำระเงินไม่สำเร็จ จะไม่มีการหักเหรียญ ลองอีกครั้งหรือติดต่อเราพร้อมแจ้งวันที่และจำนวนเงิน',
+      ar: 'لا تُخصم أي عملة إذا فشل الدفع. أعد المحاولة أو تواصل معنا مع ذكر التاريخ والمبلغ.',
+    },
+  ],
+  [
+    {
+      fr: 'Quelle différence entre louer et acheter ?',
+      de: 'Was ist der Unterschied zwischen Leihen und Kaufen?',
+      en: 'What is the difference between renting and buying?',
+      ja: 'レンタルと購入の違いは？',
+      ko: '대여와 소장은 어떻게 다른가요?',
+      zh: '租借和購買有什麼不同？',
+      th: 'เช่ากับซื้อต่างกันอย่างไร',
+      ar: 'ما الفرق بين الاستئجار والشراء؟',
+    },
+    {
+      fr: 'Une location se lit pendant une durée limitée ; un achat reste dans votre bibliothèque pour toujours.',
+      de: 'Eine geliehene Episode können Sie für begrenzte Zeit lesen; eine gekaufte bleibt für immer in Ihrer Bibliothek.',
+      en: 'A rental can be read for a limited time; a purchase stays in your library forever.',
+      ja: 'レンタルした話は期間内だけ読めます。購入した話はずっと本棚に残ります。',
+      ko: '대여한 회차는 정해진 기간 동안만 볼 수 있고, 소장한 회차는 내 서재에 계속 남습니다.',
+      zh: '租借的作品只能在限定期間內閱讀；購買的作品會永久保留在您的書櫃。',
+      th: 'ตอนที่เช่าอ่านได้ในเวลาจำกัด ส่วนตอนที่ซื้อจะอยู่ในคลังของคุณตลอดไป',
+      ar: 'تُقرأ الحلقة المستأجرة لمدة محدودة، أما الحلقة المشتراة فتبقى في مكتبتك للأبد.',
+    },
+  ],
+  [
+    {
+      fr: 'Comment fonctionne « Attendez, c’est gratuit » ?',
+      de: 'Wie funktioniert „Warten und gratis lesen“?',
+      en: 'How does “Wait for free” work?',
+      ja: '「待てば無料」のしくみは？',
+      ko: '‘기다리면 무료’는 어떻게 이용하나요?',
+      zh: '「等待免費」如何運作？',
+      th: '“รอฟรี” ใช้งานอย่างไร',
+      ar: 'كيف تعمل ميزة «انتظر مجانًا»؟',
+    },
+    {
+      fr: 'Sur les séries concernées, un ticket débloque un épisode pendant 72 heures ; un nouveau ticket arrive après le délai indiqué.',
+      de: 'Bei teilnehmenden Serien schaltet ein Ticket eine Episode für 72 Stunden frei; nach der angegebenen Wartezeit kommt ein neues Ticket.',
+      en: 'On eligible series, a ticket unlocks one episode for 72 hours; a new ticket arrives after the time shown.',
+      ja: '対象作品では、チケット1枚で1話を72時間読めます。表示された時間が経つと、新しいチケットが届きます。',
+      ko: '대상 작품에서는 이용권 1장으로 한 회차를 72시간 동안 볼 수 있고, 표시된 시간이 지나면 새 이용권이 충전됩니다.',
+      zh: '在適用作品中，一張票券可解鎖一話 72 小時；經過顯示的時間後，會再獲得新票券。',
+      th: 'ในเรื่องที่ร่วมรายการ ตั๋วหนึ่งใบปลดล็อกหนึ่งตอนได้ 72 ชั่วโมง และจะได้ตั๋วใบใหม่เมื่อครบเวลาที่แสดง',
+      ar: 'في السلاسل المشمولة، تفتح التذكرة حلقة واحدة لمدة 72 ساعة، وتصلك تذكرة جديدة بعد المدة المعروضة.',
+    },
+  ],
+  [
+    {
+      fr: 'Puis-je lire en mode page ?',
+      de: 'Kann ich seitenweise lesen?',
+      en: 'Can I read page by page?',
+      ja: 'ページめくりで読めますか？',
+      ko: '페이지 넘김으로 볼 수 있나요?',
+      zh: '可以逐頁閱讀嗎？',
+      th: 'อ่านแบบทีละหน้าได้ไหม',
+      ar: 'هل يمكنني القراءة صفحةً صفحة؟',
+    },
+    {
+      fr: 'Oui : le lecteur propose le défilement ou les pages, en simple ou double page.',
+      de: 'Ja: Der Reader bietet Scrollen oder Seiten, einzeln oder als Doppelseite.',
+      en: 'Yes: the viewer offers scrolling or pages, single or double.',
+      ja: 'はい。ビューアではスクロールとページめくり（単ページ・見開き）を選べます。',
+      ko: '네. 뷰어에서 스크롤 또는 페이지 넘김(한 쪽 보기·두 쪽 보기)을 선택할 수 있습니다.',
+      zh: '可以。閱讀器提供捲動或翻頁模式，並可選擇單頁或雙頁。',
+      th: 'ได้ หน้าอ่านมีทั้งแบบเลื่อนและแบบพลิกหน้า ทั้งหน้าเดี่ยวและหน้าคู่',
+      ar: 'نعم: يتيح القارئ التمرير أو الصفحات، صفحة مفردة أو مزدوجة.',
+    },
+  ],
+  [
+    {
+      fr: 'Comment jouer à la roulette ?',
+      de: 'Wie spiele ich am Glücksrad?',
+      en: 'How do I play the roulette?',
+      ja: 'ルーレットの遊び方は？',
+      ko: '룰렛은 어떻게 하나요?',
+      zh: '如何玩輪盤？',
+      th: 'เล่นวงล้ออย่างไร',
+      ar: 'كيف ألعب بالعجلة؟',
+    },
+    {
+      fr: 'Un tour gratuit par jour ; d’autres tickets s’obtiennent avec certains coupons.',
+      de: 'Ein Gratis-Dreh pro Tag; weitere Tickets gibt es mit manchen Gutscheinen.',
+      en: 'One free spin a day; more tickets come with some coupons.',
+      ja: '1日1回無料で回せます。一部のクーポンで追加のチケットがもらえます。',
+      ko: '하루 한 번 무료로 돌릴 수 있고, 일부 쿠폰으로 이용권을 더 받을 수 있습니다.',
+      zh: '每天可免費轉一次；部分優惠券可獲得更多票券。',
+      th: 'หมุนฟรีได้วันละครั้ง และรับตั๋วเพิ่มได้จากคูปองบางใบ',
+      ar: 'دورة مجانية كل يوم، وتحصل على تذاكر إضافية مع بعض القسائم.',
+    },
+  ],
+  [
+    {
+      fr: 'Pourquoi certaines séries sont-elles cachées ?',
+      de: 'Warum sind manche Serien ausgeblendet?',
+      en: 'Why are some series hidden?',
+      ja: '一部の作品が表示されないのはなぜですか？',
+      ko: '일부 작품이 보이지 않는 이유는 무엇인가요?',
+      zh: '為什麼有些作品看不到？',
+      th: 'ทำไมบางเรื่องถึงถูกซ่อน',
+      ar: 'لماذا بعض السلاسل مخفية؟',
+    },
+    {
+      fr: 'Les séries pour adultes ne s’affichent qu’après la vérification de votre âge.',
+      de: 'Serien für Erwachsene erscheinen erst, nachdem Ihr Alter bestätigt wurde.',
+      en: 'Adult series appear only after your age has been checked.',
+      ja: '成人向け作品は、年齢確認が済むまで表示されません。',
+      ko: '성인 작품은 연령 확인을 마친 뒤에만 표시됩니다.',
+      zh: '成人作品須完成年齡驗證後才會顯示。',
+      th: 'เรื่องสำหรับผู้ใหญ่จะแสดงหลังจากยืนยันอายุแล้วเท่านั้น',
+      ar: 'لا تظهر سلاسل البالغين إلا بعد التحقق من عمرك.',
+    },
+  ],
+]
+
+/** Readers' comments on series 24 (data.ts: episode 1's four, the reply, the hidden one; community.ts: the series page's three). */
+export const COMMENTS = {
+  ending: {
+    fr: 'Quel final d’épisode, je ne m’y attendais pas !',
+    de: 'Was für ein Ende, damit hätte ich nicht gerechnet!',
+    en: 'What an ending, I did not see it coming!',
+    ja: 'このラスト、予想してなかった！',
+    ko: '이런 결말은 예상 못 했어요!',
+    zh: '這個結尾完全沒想到！',
+    th: 'ตอนจบแบบนี้ ไม่คิดมาก่อนเลย!',
+    ar: 'يا لها من نهاية، لم أتوقعها!',
+  },
+  colours: {
+    fr: 'Les couleurs sont magnifiques.',
+    de: 'Die Farben sind wunderschön.',
+    en: 'The colours are gorgeous.',
+    ja: '色がとてもきれい。',
+    ko: '색감이 정말 예뻐요.',
+    zh: '配色超美。',
+    th: 'สีสวยมาก',
+    ar: 'الألوان رائعة.',
+  },
+  next: {
+    fr: 'Vivement la suite !',
+    de: 'Ich kann die nächste Episode kaum erwarten!',
+    en: 'Can’t wait for the next one!',
+    ja: '続きが待ちきれない！',
+    ko: '다음 화가 너무 기다려져요!',
+    zh: '好期待下一話！',
+    th: 'รอตอนต่อไปไม่ไหวแล้ว!',
+    ar: 'لا أطيق انتظار البقية!',
+  },
+  reread: {
+    fr: 'Je relis ce passage pour la troisième fois.',
+    de: 'Ich lese diese Stelle schon zum dritten Mal.',
+    en: 'Reading this part for the third time.',
+    ja: 'この場面、もう3回読み返してる。',
+    ko: '이 장면 벌써 세 번째 보는 중이에요.',
+    zh: '這段我已經看第三次了。',
+    th: 'อ่านฉากนี้เป็นรอบที่สามแล้ว',
+    ar: 'أعيد قراءة هذا المقطع للمرة الثالثة.',
+  },
+  screamed: {
+    fr: 'Pareil, j’ai crié !',
+    de: 'Ich auch, ich habe geschrien!',
+    en: 'Same, I screamed!',
+    ja: 'わかる、叫んだ！',
+    ko: '저도요, 소리 질렀어요!',
+    zh: '我也是，直接尖叫！',
+    th: 'เหมือนกันเลย กรี๊ดลั่น!',
+    ar: 'وأنا أيضًا، صرخت!',
+  },
+  hidden: {
+    fr: 'Commentaire masqué par la modération.',
+    de: 'Von der Moderation ausgeblendeter Kommentar.',
+    en: 'Comment hidden by moderation.',
+    ja: '運営により非表示になったコメントです。',
+    ko: '운영 정책에 따라 숨겨진 댓글입니다.',
+    zh: '此留言已被管理員隱藏。',
+    th: 'ความคิดเห็นนี้ถูกซ่อนโดยผู้ดูแล',
+    ar: 'تعليق أخفاه المشرفون.',
+  },
+  favourite: {
+    fr: 'Ma série préférée de la saison, sans hésiter.',
+    de: 'Ganz klar meine Lieblingsserie der Saison.',
+    en: 'My favourite series this season, no question.',
+    ja: '今期いちばん好きな作品、間違いなし。',
+    ko: '이번 시즌 최애 작품, 고민할 것도 없어요.',
+    zh: '毫無疑問是這季我最愛的作品。',
+    th: 'เรื่องโปรดของซีซันนี้ ไม่ต้องคิดเลย',
+    ar: 'سلسلتي المفضلة هذا الموسم بلا تردد.',
+  },
+  art: {
+    fr: 'Le dessin progresse à chaque épisode.',
+    de: 'Die Zeichnungen werden mit jeder Episode besser.',
+    en: 'The art gets better with every episode.',
+    ja: '話を追うごとに絵がうまくなってる。',
+    ko: '회차마다 그림이 좋아져요.',
+    zh: '畫風每一話都在進步。',
+    th: 'ลายเส้นพัฒนาขึ้นทุกตอน',
+    ar: 'الرسم يتحسن مع كل حلقة.',
+  },
+  agree: {
+    fr: 'Tout à fait d’accord !',
+    de: 'Ganz meine Meinung!',
+    en: 'Totally agree!',
+    ja: '完全に同意！',
+    ko: '완전 공감해요!',
+    zh: '完全同意！',
+    th: 'เห็นด้วยสุด ๆ!',
+    ar: 'أتفق تمامًا!',
+  },
+} satisfies Record<string, Texts>
+
+/** The demo reader's two questions to support (/qna): the answered one (data.ts) and the waiting one (community.ts). */
+export const QNAS = {
+  coinsTitle: {
+    fr: 'Pièces non reçues',
+    de: 'Münzen nicht erhalten',
+    en: 'Coins not received',
+    ja: 'コインが届かない',
+    ko: '코인이 들어오지 않아요',
+    zh: '未收到代幣',
+    th: 'ไม่ได้รับเหรียญ',
+    ar: 'لم تصلني العملات',
+  },
+  coinsBody: {
+    fr: 'J’ai payé mais mes pièces ne sont pas arrivées tout de suite.',
+    de: 'Ich habe bezahlt, aber meine Münzen kamen nicht sofort an.',
+    en: 'I paid but my coins did not arrive right away.',
+    ja: '支払ったのに、コインがすぐに反映されませんでした。',
+    ko: '결제했는데 코인이 바로 들어오지 않았어요.',
+    zh: '我已付款，但代幣沒有馬上入帳。',
+    th: 'ชำระเงินแล้วแต่เหรียญไม่เข้าทันที',
+    ar: 'دفعت لكن عملاتي لم تصل فورًا.',
+  },
+  coinsAnswer: {
+    fr: 'Vos pièces ont bien été ajoutées à votre compte. Merci de votre patience !',
+    de: 'Ihre Münzen wurden gutgeschrieben. Danke für Ihre Geduld!',
+    en: 'Your coins have been credited. Thank you for your patience!',
+    ja: 'コインは正常に付与されました。お待たせして申し訳ありません。',
+    ko: '코인이 정상적으로 지급되었습니다. 기다려 주셔서 감사합니다!',
+    zh: '您的代幣已入帳。感謝您耐心等候！',
+    th: 'เหรียญของคุณเข้าบัญชีเรียบร้อยแล้ว ขอบคุณที่รอ',
+    ar: 'أُضيفت عملاتك بنجاح. شكرًا على صبرك!',
+  },
+  pageTitle: {
+    fr: 'Mode page par page',
+    de: 'Seitenweises Lesen',
+    en: 'Page-by-page mode',
+    ja: 'ページめくりモード',
+    ko: '페이지 넘김 모드',
+    zh: '逐頁模式',
+    th: 'โหมดพลิกทีละหน้า',
+    ar: 'وضع الصفحات',
+  },
+  pageBody: {
+    fr: 'Comment passer du défilement au mode page par page ?',
+    de: 'Wie wechsle ich vom Scrollen zum seitenweisen Lesen?',
+    en: 'How do I switch from scroll to page-by-page mode?',
+    ja: 'スクロールからページめくりに切り替えるには？',
+    ko: '스크롤에서 페이지 넘김 모드로 어떻게 바꾸나요?',
+    zh: '要怎麼從捲動切換成逐頁模式？',
+    th: 'เปลี่ยนจากแบบเลื่อนเป็นแบบพลิกทีละหน้าได้อย่างไร',
+    ar: 'كيف أنتقل من التمرير إلى وضع الصفحة تلو الأخرى؟',
+  },
+} satisfies Record<string, Texts>
+
+/** The two demo accounts' names and nicknames (shown beside their comments). */
+export const ACCOUNTS = {
+  readerName: {
+    fr: 'Lecteur Démo',
+    de: 'Demo-Leser',
+    en: 'Demo Reader',
+    ja: 'デモ読者',
+    ko: '데모 독자',
+    zh: '示範讀者',
+    th: 'ผู้อ่านทดลอง',
+    ar: 'قارئ تجريبي',
+  },
+  readerNick: { fr: 'lecteur', de: 'leser', en: 'reader', ja: 'よみびと', ko: '독자', zh: '讀者', th: 'นักอ่าน', ar: 'قارئ' },
+  minorName: {
+    fr: 'Jeune Lecteur',
+    de: 'Junger Leser',
+    en: 'Young Reader',
+    ja: 'ヤング読者',
+    ko: '청소년 독자',
+    zh: '小讀者',
+    th: 'นักอ่านรุ่นเยาว์',
+    ar: 'قارئ صغير',
+  },
+  minorNick: { fr: 'jeune', de: 'jung', en: 'young', ja: 'わかば', ko: '새싹', zh: '新芽', th: 'น้องใหม่', ar: 'صغير' },
+} satisfies Record<string, Texts>
+
+/** The paragraphs of the demo's novel (TEXT) episodes, six sentences mixed per chapter. */
+export const NOVEL: Texts[] = [
+  {
+    fr: 'La pluie battait les vitres depuis le matin, et la ville semblait retenir son souffle.',
+    de: 'Seit dem Morgen prasselte der Regen gegen die Scheiben, und die Stadt schien den Atem anzuhalten.',
+    en: 'Rain had been beating on the windows since morning, and the city seemed to hold its breath.',
+    ja: '朝から雨が窓を打ち、街は息をひそめているようだった。',
+    ko: '아침부터 빗줄기가 창을 두드렸고, 도시는 숨을 죽인 듯했다.',
+    zh: '雨從早上就拍打著窗戶，整座城市彷彿屏住了呼吸。',
+    th: 'ฝนกระหน่ำกระจกหน้าต่างมาตั้งแต่เช้า และเมืองทั้งเมืองดูเหมือนกลั้นหายใจ',
+    ar: 'كان المطر يضرب النوافذ منذ الصباح، وبدت المدينة كأنها تحبس أنفاسها.',
+  },
+  {
+    fr: 'Elle relut la lettre une dernière fois avant de la glisser dans la poche de son manteau.',
+    de: 'Sie las den Brief ein letztes Mal, bevor sie ihn in ihre Manteltasche steckte.',
+    en: 'She read the letter one last time before slipping it into her coat pocket.',
+    ja: '彼女は最後にもう一度手紙を読み返し、コートのポケットにしまった。',
+    ko: '그녀는 편지를 마지막으로 한 번 더 읽고 코트 주머니에 넣었다.',
+    zh: '她最後一次重讀那封信，然後把它塞進大衣口袋。',
+    th: 'เธออ่านจดหมายอีกครั้งเป็นครั้งสุดท้าย ก่อนจะสอดมันลงในกระเป๋าเสื้อโค้ต',
+    ar: 'قرأت الرسالة مرة أخيرة قبل أن تدسّها في جيب معطفها.',
+  },
+  {
+    fr: 'Personne ne savait ce qui s’était vraiment passé cette nuit-là, et ceux qui savaient se taisaient.',
+    de: 'Niemand wusste, was in jener Nacht wirklich geschehen war, und wer es wusste, schwieg.',
+    en: 'Nobody knew what had really happened that night, and those who knew kept quiet.',
+    ja: 'あの夜、本当は何が起きたのか誰も知らず、知っている者は口を閉ざしていた。',
+    ko: '그날 밤 정말 무슨 일이 있었는지 아무도 몰랐고, 아는 사람들은 입을 다물었다.',
+    zh: '沒有人知道那晚究竟發生了什麼，知道的人也都保持沉默。',
+    th: 'ไม่มีใครรู้ว่าคืนนั้นเกิดอะไรขึ้นจริง ๆ และคนที่รู้ก็เลือกจะเงียบ',
+    ar: 'لم يكن أحد يعرف ما جرى حقًا تلك الليلة، ومن كانوا يعرفون لزموا الصمت.',
+  },
+  {
+    fr: 'Au bout de la rue, une lumière s’alluma, puis une autre, comme un signal qu’on n’attendait plus.',
+    de: 'Am Ende der Straße ging ein Licht an, dann noch eins, wie ein Zeichen, mit dem niemand mehr gerechnet hatte.',
+    en: 'At the end of the street a light came on, then another, like a signal nobody expected any more.',
+    ja: '通りの先で明かりがひとつ灯り、またひとつ灯った。もう誰も待っていなかった合図のように。',
+    ko: '거리 끝에서 불빛 하나가 켜지고, 또 하나가 켜졌다. 아무도 더는 기다리지 않던 신호처럼.',
+    zh: '街道盡頭亮起一盞燈，接著又一盞，像是一個早已無人期待的信號。',
+    th: 'ที่ปลายถนน ไฟดวงหนึ่งสว่างขึ้น แล้วอีกดวง ราวกับสัญญาณที่ไม่มีใครรอคอยอีกแล้ว',
+    ar: 'في آخر الشارع أضاء نور، ثم آخر، كإشارة لم يعد أحد ينتظرها.',
+  },
+  {
+    fr: 'Il aurait voulu dire quelque chose de juste ; il ne trouva que le silence.',
+    de: 'Er hätte gern etwas Richtiges gesagt; er fand nur Schweigen.',
+    en: 'He wanted to say something right; all he found was silence.',
+    ja: '彼は何か正しいことを言いたかったが、見つかったのは沈黙だけだった。',
+    ko: '그는 무언가 옳은 말을 하고 싶었지만, 찾은 것은 침묵뿐이었다.',
+    zh: '他想說些恰當的話，卻只找到沉默。',
+    th: 'เขาอยากพูดอะไรสักอย่างที่ถูกต้อง แต่กลับพบเพียงความเงียบ',
+    ar: 'أراد أن يقول شيئًا صائبًا، فلم يجد إلا الصمت.',
+  },
+  {
+    fr: 'Le lendemain, tout recommença, mais plus rien n’était tout à fait pareil.',
+    de: 'Am nächsten Tag begann alles von vorn, doch nichts war mehr ganz wie zuvor.',
+    en: 'The next day everything started again, but nothing was quite the same.',
+    ja: '翌日、すべてがまた始まった。けれど、何ひとつ以前と同じではなかった。',
+    ko: '다음 날 모든 것이 다시 시작되었지만, 무엇 하나 예전과 같지 않았다.',
+    zh: '隔天，一切重新開始，但再也沒有什麼和從前完全一樣。',
+    th: 'วันรุ่งขึ้น ทุกอย่างเริ่มต้นใหม่ แต่ไม่มีอะไรเหมือนเดิมอีกแล้ว',
+    ar: 'في اليوم التالي بدأ كل شيء من جديد، لكن لم يعد شيء كما كان تمامًا.',
+  },
+]
+
+/** The first line of a novel chapter: the series and the chapter number. */
+export function chapterHeading(lang: Lang, title: string, no: number): string {
+  switch (lang) {
+    case 'fr':
+      return `${title} — chapitre ${no}.`
+    case 'de':
+      return `${title} – Kapitel ${no}.`
+    case 'en':
+      return `${title} — chapter ${no}.`
+    case 'ja':
+      return `${title}\u3000第${no}章`
+    case 'ko':
+      return `${title} 제${no}장`
+    case 'zh':
+      return `${title}\u3000第${no}章`
+    case 'th':
+      return `${title} บทที่ ${no}`
+    case 'ar':
+      return `${title} — الفصل ${no}.`
   }
 }

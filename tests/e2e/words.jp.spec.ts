@@ -1,5 +1,5 @@
 import { test } from '@playwright/test'
-import { editionWords } from './words.ts'
+import { demoWords, editionWords } from './words.ts'
 
 test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true })
 
@@ -7,4 +7,10 @@ test('the jp edition is written for its readers: punctuation, day list, numbers,
   page,
 }, info) => {
   await editionWords(page, 'jp', info)
+})
+
+test("jp: the series page names each episode once; the demo FAQ, events and themed picks are in the edition's language (issue 25)", async ({
+  page,
+}, info) => {
+  await demoWords(page, 'jp', info)
 })

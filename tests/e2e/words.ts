@@ -3,6 +3,8 @@ import { readFileSync } from 'node:fs'
 import { parseEdition } from '../../src/lib/edition/schema.ts'
 import { DEMO_READER } from './helpers.ts'
 import { messagesOf } from './journey.ts'
+import { langOf } from '../../scripts/seed/data.ts'
+import { EVENTS, FAQS, THEMES } from '../../scripts/seed/texts.ts'
 
 /** What each script's edition sets on <html> (src/styles/global.css): a system font of its stack and its word breaking. */
 export const SCRIPT_STYLE = {
@@ -90,4 +92,70 @@ export async function couponAndHeader(page: Page, id: string) {
     expect(box.height, `the balance on one line at ${width} px`).toBeLessThan(40)
     expect(box.width).toBeGreaterThan(box.height * 2)
   }
+}
+
+async function shot(page: Page, info: TestInfo, name: string) {
+  const path = info.outputPath(`${name}.png`)
+  await page.screenshot({ path, fullPage: false })
+  await info.attach(name, { path, contentType: 'image/png' })
+}
+
+/**
+ * Issue 25 §6/§7 in one edition: the series page names each episode once (the seed titles every episode by its
+ * number: "第1話" alone, no number column beside it), and the demo's FAQ, events and themed picks read in the
+ * edition's language, not in French or English; /library/recent does not name an untitled episode twice. Screenshots of the series page, /faq and /event at 390 and 1280 px.
+ */
+export async function demoWords(page: Page, id: string, info: TestInfo) {
+  const edition = parseEdition(id, JSON.parse(readFileSync(`editions/${id}/edition.json`, 'utf8')))
+  const t = messagesOf(id)
+  const lang = langOf(edition.locale)
+  const others = (['fr', 'en'] as const).filter((l) => l !== lang)
+  const numberLabel = (no: number) => t('episode.number').replace('{{no}}', String(no))
+
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 844 })
+    await page.goto('/detail/1')
+    const rows = page.locator('.episodes li')
+    await expect(rows.first()).toBeVisible()
+    for (const no of [1, 2, 10]) {
+      const row = rows.nth(no - 1)
+      await expect(row.locator('.ep-title')).toHaveText(numberLabel(no))
+      // the number shows once: no cell holding "1" beside "第1話"
+      await expect(row.getByText(String(no), { exact: true })).toHaveCount(0)
+      expect((await row.innerText()).split(numberLabel(no)).length - 1, `row ${no} names its episode once`).toBe(1)
+    }
+    await page.locator('#episodes').scrollIntoViewIfNeeded()
+    await shot(page, info, `words-${id}-series-${width}`)
+
+    await page.goto('/faq')
+    const main = page.locator('main')
+    await expect(main.getByText(FAQS[0]![0][lang], { exact: true })).toBeVisible()
+    await expect(main.getByText(FAQS[12]![0][lang], { exact: true })).toBeVisible()
+    for (const [question] of FAQS) for (const other of others) await expect(main.getByText(question[other], { exact: true })).toHaveCount(0)
+    await shot(page, info, `words-${id}-faq-${width}`)
+
+    await page.goto('/event')
+    await expect(main.getByRole('heading', { level: 2, name: EVENTS[0]![0][lang] })).toBeVisible()
+    await expect(main.getByText(EVENTS[0]![1][lang], { exact: true })).toBeVisible()
+    for (const [title] of EVENTS) for (const other of others) await expect(main.getByText(title[other], { exact: true })).toHaveCount(0)
+    await shot(page, info, `words-${id}-event-${width}`)
+  }
+
+  await page.goto('/home/pick/1')
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(THEMES[0]![0][lang])
+  await page.goto('/home/pick')
+  for (const [title] of THEMES) {
+    await expect(page.getByRole('heading', { level: 2, name: title[lang] })).toBeVisible()
+    for (const other of others) await expect(page.getByText(title[other], { exact: true })).toHaveCount(0)
+  }
+
+  // the demo reader's /library/recent: an episode titled by its number is not named above its "第2話を40%まで読みました"
+  await page.goto('/user/login?callback=%2Flibrary%2Frecent')
+  await page.getByLabel(t('auth.login.email')).fill(DEMO_READER.email)
+  await page.getByLabel(t('auth.login.password')).fill(DEMO_READER.password)
+  await page.getByRole('button', { name: t('auth.login.submit'), exact: true }).click()
+  await expect(page).toHaveURL(/\/library\/recent$/)
+  const first = page.locator('.recent-item').first()
+  await expect(first.locator('.recent-meta')).toContainText(numberLabel(2))
+  await expect(page.locator('.recent-episode')).toHaveCount(0)
 }

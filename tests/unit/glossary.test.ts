@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { EDITION_IDS } from '../../src/lib/edition/schema.ts'
 import { loadMessages } from '../../src/lib/edition/load.ts'
+import { finds, glossary, type Term } from './glossary.ts'
 
 /**
  * One word per thing (issue 25): each edition's glossary (`editions/<id>/glossary.json`) names its currency and
@@ -9,15 +10,6 @@ import { loadMessages } from '../../src/lib/edition/load.ts'
  * Latin-script synonyms match at a word start ("coin" finds "Coins", "Coin-Shop", not "recoin"; a capitalised one, a
  * German noun, only capitalised: "Folge" finds "Folgen", not "folgenden"), other scripts anywhere.
  */
-type Term = { words: string[]; not: string[] }
-/** currency and mileage in every edition; an edition may name more things (de: episode, not "Folge"). */
-const glossary = (id: string) =>
-  JSON.parse(readFileSync(new URL(`../../editions/${id}/glossary.json`, import.meta.url), 'utf8')) as Record<'currency' | 'mileage', Term> &
-    Record<string, Term | string>
-const finds = (synonym: string) =>
-  /^[\p{Script=Latin}\s-]+$/u.test(synonym)
-    ? new RegExp(`(?<![\\p{L}])${synonym}`, /^\p{Lu}/u.test(synonym) ? 'u' : 'iu')
-    : new RegExp(synonym, 'u')
 const withoutPlaceholders = (s: string) => s.replace(/\{\{\s*\w+\s*\}\}/g, '') // placeholders are not words
 const uses = (text: string, term: Term) => term.words.some((w) => text.toLowerCase().includes(w.toLowerCase()))
 
@@ -53,6 +45,15 @@ describe.each(EDITION_IDS)('the %s edition names its currency and its mileage on
     const term = words[thing] as Term
     const found = Object.entries(messages).flatMap(([key, value]) =>
       term.not.filter((s) => finds(s).test(withoutPlaceholders(value))).map((s) => `${key}: "${s}" in "${value}"`),
+    )
+    expect(found).toEqual([])
+  })
+
+  it.each(things)('%s: no content page (editions/<id>/content/*.md: benefits, terms, privacy) uses a synonym', (thing) => {
+    const term = words[thing] as Term
+    const dir = new URL(`../../editions/${id}/content/`, import.meta.url)
+    const found = readdirSync(dir).flatMap((file) =>
+      term.not.filter((s) => finds(s).test(readFileSync(new URL(file, dir), 'utf8'))).map((s) => `${file}: "${s}"`),
     )
     expect(found).toEqual([])
   })
