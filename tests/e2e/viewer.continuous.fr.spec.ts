@@ -96,6 +96,27 @@ test.describe('continuous reading', () => {
     expect(await seriousViolations(page)).toEqual([])
   })
 
+  test('a signed-in reader at a locked next episode: offered without being fetched, no refused request, no console error', async ({
+    page,
+    baseURL,
+  }) => {
+    await reader(page, baseURL!)
+    const errors: string[] = []
+    const refused: string[] = []
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(m.text())
+    })
+    page.on('response', (r) => {
+      if (r.url().includes('/api/v1/viewer/') && r.status() >= 400) refused.push(`${r.status()} ${r.url()}`)
+    })
+    await page.goto('/viewer/5')
+    await hydrated(page)
+    await page.keyboard.press('End')
+    await expect(page.getByRole('region', { name: /^Épisode 6$/ }).getByRole('link', { name: 'Louer ou acheter' })).toBeVisible()
+    expect(refused).toEqual([])
+    expect(errors).toEqual([])
+  })
+
   test('automatic unlock: coins move only after the confirmation, once per episode, never past the cap', async ({ page, baseURL }) => {
     test.setTimeout(120_000) // reads through four episodes, each unlocked by a purchase
     await page.setViewportSize({ width: 390, height: 800 })

@@ -12,7 +12,7 @@ export type Result<T> = { ok: true; data: T } | { ok: false; code: string; statu
 /** What the island needs of an opened episode (GET /api/v1/viewer/{id}); `prev`/`next` carry their prices. */
 export type EpisodeData = Pick<
   ViewerEpisode,
-  'id' | 'no' | 'title' | 'seriesId' | 'seriesTitle' | 'contentType' | 'slices' | 'text' | 'prev' | 'next' | 'nextUpdateAt'
+  'id' | 'no' | 'title' | 'seriesId' | 'seriesTitle' | 'contentType' | 'slices' | 'text' | 'prev' | 'next' | 'nextOpen' | 'nextUpdateAt'
 >
 
 async function call<T>(path: string, init: RequestInit = {}): Promise<Result<T>> {

@@ -11,7 +11,7 @@ import type { EpisodeLink } from './viewer.ts'
 import type { NextStatus } from './NextEpisode.tsx'
 
 /** An episode on the page: the page's own, or an appended one. */
-export type EpisodeHead = { id: number; no: number; title: string; prev: EpisodeLink | null; next: EpisodeLink | null }
+export type EpisodeHead = { id: number; no: number; title: string; prev: EpisodeLink | null; next: EpisodeLink | null; nextOpen: boolean }
 
 /** The next episode being fetched, or stopped (locked, adult only, failed). */
 type Tail = { link: EpisodeLink; status: NextStatus } | null
@@ -95,8 +95,11 @@ export function useContinuous({ first, seriesId, signedIn, paper, ready, announc
   useEffect(() => {
     if (paper || !ready || tail !== null || !last.next) return
     const next = last.next
+    // a next episode the server said is locked for this reader is offered, not fetched only to be refused
+    const open = last.nextOpen
+    const reach = () => (open ? void fetchNext(next) : setTail({ link: next, status: 'locked' }))
     if (chain.length === 0) {
-      void fetchNext(next)
+      reach()
       return
     }
     if (!sentinel.current || !('IntersectionObserver' in window)) return
@@ -104,21 +107,26 @@ export function useContinuous({ first, seriesId, signedIn, paper, ready, announc
       (entries) => {
         if (entries.some((e) => e.isIntersecting)) {
           io.disconnect()
-          void fetchNext(next)
+          reach()
         }
       },
       { rootMargin: '300% 0px' },
     )
     io.observe(sentinel.current)
     return () => io.disconnect()
-  }, [paper, ready, tail, last.next, chain.length, fetchNext])
+  }, [paper, ready, tail, last.next, last.nextOpen, chain.length, fetchNext])
 
-  // A signed-in reader at a locked next episode: their opt-in for the series, read once.
+  // A signed-in reader at a locked next episode: their opt-in for the series, read once (a session ended
+  // elsewhere shows here: the viewer signs out, as when fetching an episode).
   useEffect(() => {
     if (!signedIn || tail?.status !== 'locked' || auto !== null) return
-    void getAutoUnlock(seriesId).then((r) => {
-      if (r.ok) setAuto(r.data)
-    })
+    const read = (retried: boolean): Promise<void> =>
+      getAutoUnlock(seriesId).then((r) => {
+        if (r.ok) setAuto(r.data)
+        else if (r.code === 'NEED_TO_REFRESH' && !retried) return read(true)
+        else if (r.code === 'NOT_FOUND_ACCESS_TOKEN') void logout()
+      })
+    void read(false)
   }, [signedIn, tail?.status, auto, seriesId])
 
   // The episode on screen follows the scroll.
