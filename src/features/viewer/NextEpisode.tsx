@@ -70,8 +70,8 @@ type Props = {
   /** The series' opt-in (null: not known yet or guest). */
   auto: AutoUnlockState | null
   onAuto: (state: AutoUnlockState) => void
-  /** The episode was unlocked: open it in the chain. */
-  onUnlocked: (message: string) => void
+  /** The episode was unlocked: open it in the chain; `focus`: from a control of this block, whose heading then takes the focus. */
+  onUnlocked: (message: string, focus: boolean) => void
   onRetry: () => void
   /** Live-region announcement (unlocked, stopped). */
   announce: (message: string) => void
@@ -124,6 +124,8 @@ export default function NextEpisode({
       return
     }
     attempted.add(link.id)
+    // focus in this block (the confirmation, or a control here): it goes to the episode once open, as the block goes
+    const focus = block.current?.contains(document.activeElement) === true
     setBusy(true)
     const res = await purchase(link.id, decision.kind, autoUnlockKey(userId, link.id))
     setBusy(false)
@@ -136,6 +138,7 @@ export default function NextEpisode({
           coins: pluralText(labels.autoBudgetOption, decision.price),
           spent: state.spent + decision.price,
         }),
+        focus,
       )
       return
     }
@@ -144,7 +147,7 @@ export default function NextEpisode({
       return
     }
     if (res.code === 'EXIST_LIBRARY' || res.code === 'RENT_PURCHASE_IMPOSSIBLE' || res.code === 'POSSESSION_PURCHASE_IMPOSSIBLE') {
-      onUnlocked('')
+      onUnlocked('', focus)
       return
     }
     const text = res.code === 'COIN_INSUFFICIENT' ? labels.autoStoppedBalance : labels.failed

@@ -178,7 +178,7 @@ export default function Viewer(props: ViewerProps) {
     nextOpen: props.nextOpen,
   }
   const continuous = useContinuous({ first, seriesId: props.seriesId, signedIn, paper, ready, announce: setAnnouncement })
-  const { chain, tail, auto, setAuto, last, sections, sentinel, fetchNext } = continuous
+  const { chain, tail, auto, changeAuto, last, sections, sentinel, fetchNext } = continuous
   useTextFont(loaded && isText, settings.font, settings.fontSize, chain.length)
 
   useProgress({
@@ -325,7 +325,7 @@ export default function Viewer(props: ViewerProps) {
               }}
             >
               <p className="viewer-end">{labels.end}</p>
-              <h2 id={`viewer-ep-${ep.id}`} className="viewer-episode-title">
+              <h2 id={`viewer-ep-${ep.id}`} className="viewer-episode-title" tabIndex={-1}>
                 {episodeLabel(
                   ep.title,
                   format(labels.episodeNumber, { no: ep.no }),
@@ -365,12 +365,12 @@ export default function Viewer(props: ViewerProps) {
           loginHref={loginHref}
           labels={labels}
           auto={auto}
-          onAuto={setAuto}
-          onUnlocked={(message) => {
+          onAuto={changeAuto}
+          onUnlocked={(message, focus) => {
             if (message) setAnnouncement(message)
-            void fetchNext(tail.link)
+            void fetchNext(tail.link, focus)
           }}
-          onRetry={() => void fetchNext(tail.link)}
+          onRetry={() => void fetchNext(tail.link, true)}
           announce={setAnnouncement}
           format={format}
         />

@@ -15,7 +15,9 @@ export type EpisodeData = Pick<
   'id' | 'no' | 'title' | 'seriesId' | 'seriesTitle' | 'contentType' | 'slices' | 'text' | 'prev' | 'next' | 'nextOpen' | 'nextUpdateAt'
 >
 
-async function call<T>(path: string, init: RequestInit = {}): Promise<Result<T>> {
+/** One API call with the follow-ups of spec §8: NEED_TO_REFRESH is tried once more, NOT_FOUND_ACCESS_TOKEN logs out. */
+async function call<T>(path: string, init: RequestInit = {}, retried = false): Promise<Result<T>> {
+  let result: Result<T>
   try {
     const res = await fetch(path, {
       credentials: 'same-origin',
@@ -24,10 +26,13 @@ async function call<T>(path: string, init: RequestInit = {}): Promise<Result<T>>
     })
     const body = (await res.json().catch(() => null)) as { result?: string; data?: T; code?: string } | null
     if (res.ok && body?.result === 'SUCCESS') return { ok: true, data: body.data as T }
-    return { ok: false, code: body?.code ?? 'UNKNOWN', status: res.status }
+    result = { ok: false, code: body?.code ?? 'UNKNOWN', status: res.status }
   } catch {
     return { ok: false, code: 'NETWORK', status: 0 }
   }
+  if (result.code === 'NEED_TO_REFRESH' && !retried) return call(path, init, true)
+  if (result.code === 'NOT_FOUND_ACCESS_TOKEN') void logout()
+  return result
 }
 
 export const getEpisode = (id: number) => call<EpisodeData>(`/api/v1/viewer/${id}`)
