@@ -99,6 +99,15 @@ describe('/api/v1/viewer/auto-unlock/{seriesId}', () => {
     const reader = await newReader()
     await expectError(await auto(null, s.seriesId, 'GET'), 401, 'NOT_LOGIN_USER')
     await expectError(await auto(null, s.seriesId, 'PUT', { budget: 10 }), 401, 'NOT_LOGIN_USER')
+    // credentials sent but refused (a session ended elsewhere): the viewer is told to sign out, as on an episode
+    // (spec §8 NOT_FOUND_ACCESS_TOKEN → logout); this read is the request made at a locked episode, not fetched
+    const refused: Reader = { id: reader.id, headers: { authorization: 'Bearer not.a.token' } }
+    for (const method of ['GET', 'PUT', 'DELETE'] as const)
+      await expectError(
+        await auto(refused, s.seriesId, method, method === 'PUT' ? { budget: 10 } : undefined),
+        401,
+        'NOT_FOUND_ACCESS_TOKEN',
+      )
     await expectError(await auto(reader, 99999999, 'GET'), 404, 'NOT_EXIST')
     await expectError(await auto(reader, 99999999, 'PUT', { budget: 10 }), 404, 'NOT_EXIST')
     await expectError(await auto(reader, 'abc', 'DELETE'), 404, 'NOT_EXIST')

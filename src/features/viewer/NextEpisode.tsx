@@ -113,7 +113,8 @@ export default function NextEpisode({
     return () => io.disconnect()
   }, [status])
 
-  const unlock = async (state: AutoUnlockState) => {
+  /** `focus`: asked from this block (the dialog's confirmation, a control here), whose focus goes to the episode once open. */
+  const unlock = async (state: AutoUnlockState, focus: boolean) => {
     if (userId === null || attempted.has(link.id)) return
     const decision = autoUnlockDecision(state, link)
     if (decision.action === 'ask') return
@@ -124,8 +125,6 @@ export default function NextEpisode({
       return
     }
     attempted.add(link.id)
-    // focus in this block (the confirmation, or a control here): it goes to the episode once open, as the block goes
-    const focus = block.current?.contains(document.activeElement) === true
     setBusy(true)
     const res = await purchase(link.id, decision.kind, autoUnlockKey(userId, link.id))
     setBusy(false)
@@ -157,7 +156,7 @@ export default function NextEpisode({
 
   // Opted in: unlock when the reader gets here (once per arrival; a purchase under way is not started twice).
   const unlockOnArrival = useEffectEvent(() => {
-    if (auto?.enabled && !busy) void unlock(auto)
+    if (auto?.enabled && !busy) void unlock(auto, block.current?.contains(document.activeElement) === true)
   })
   useEffect(() => {
     if (status === 'locked' && reached && auto?.enabled) unlockOnArrival()
@@ -173,7 +172,7 @@ export default function NextEpisode({
       return
     }
     onAuto(res.data)
-    await unlock(res.data)
+    await unlock(res.data, true)
   }
 
   const heading = episodeLabel(
