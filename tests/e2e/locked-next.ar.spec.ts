@@ -7,4 +7,5 @@ lockedNextSuite({
   autoOffer: 'فتح الحلقات التالية تلقائيًا…',
   autoTitle: 'القراءة المتواصلة',
   autoConfirm: 'تأكيد وفتح',
+  images: false,
 })

@@ -7,4 +7,5 @@ lockedNextSuite({
   autoOffer: 'Débloquer la suite automatiquement…',
   autoTitle: 'Lecture continue',
   autoConfirm: 'Confirmer et débloquer',
+  images: true,
 })

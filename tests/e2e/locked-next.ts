@@ -16,6 +16,8 @@ export type Words = {
   autoOffer: string
   autoTitle: string
   autoConfirm: string
+  /** The test server serves the slice images (fr; ar runs with --no-images): then every console error counts. */
+  images: boolean
 }
 
 const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 }
@@ -62,10 +64,15 @@ export function lockedNextSuite(w: Words) {
     }, testInfo) => {
       const page = await readerPhone(browser, baseURL!)
       const errors: string[] = []
+      const refused: string[] = []
       const fetched: string[] = []
+      // without images on the test server, their failed loads ("Failed to load resource") are set apart; other
+      // refused requests are told by their responses
       page.on('console', (m) => {
-        // the ar test server has no slice images (--no-images): their failed loads are not the viewer's doing
-        if (m.type() === 'error' && !m.location().url.includes('/slice/')) errors.push(m.text())
+        if (m.type() === 'error' && (w.images || !m.text().startsWith('Failed to load resource'))) errors.push(m.text())
+      })
+      page.on('response', (r) => {
+        if (r.status() >= 400 && r.request().resourceType() !== 'image') refused.push(`${r.status()} ${r.url()}`)
       })
       page.on('request', (r) => {
         if (/\/api\/v1\/viewer\/6(\?|$)/.test(r.url())) fetched.push(`${r.method()} ${r.url()}`)
@@ -77,6 +84,7 @@ export function lockedNextSuite(w: Words) {
       await expect(locked.getByRole('link', { name: w.choose })).toHaveAttribute('href', '/viewer/6')
       await page.waitForTimeout(500) // anything late would have been sent by now
       expect(fetched).toEqual([])
+      expect(refused).toEqual([])
       expect(errors).toEqual([])
       await shot(page, testInfo, `${w.edition}-locked-next-390`)
       await page.setViewportSize({ width: 1280, height: 800 })
