@@ -6,6 +6,7 @@
  */
 import type { AutoUnlockKind, AutoUnlockState } from './continuous.ts'
 import type { ViewerEpisode } from './viewer.ts'
+import { viewerLoginHref } from './reading.ts'
 
 export type Result<T> = { ok: true; data: T } | { ok: false; code: string; status: number }
 
@@ -72,7 +73,10 @@ export function requireAge(): void {
   document.dispatchEvent(new CustomEvent('age:required', { detail: { returnTo: location.pathname } }))
 }
 
-/** Spec §8 NOT_FOUND_ACCESS_TOKEN → logout: the session service ends the session, then the page reloads as a guest. */
+/**
+ * Spec §8 NOT_FOUND_ACCESS_TOKEN → logout: the session service ends the session, then the sign-in page tells the
+ * reader why (the catalogue's message, `?error=`) and leads back to the episode on screen.
+ */
 export async function logout(): Promise<void> {
   try {
     const { csrfToken } = (await (await fetch('/api/auth/csrf', { credentials: 'same-origin' })).json()) as { csrfToken: string }
@@ -83,7 +87,8 @@ export async function logout(): Promise<void> {
       body: JSON.stringify({ csrfToken, callbackUrl: location.pathname, json: 'true' }),
     })
   } catch {
-    /* the reload below shows the guest page either way */
+    /* the sign-in page below is shown either way */
   }
-  location.reload()
+  const episode = /^\/viewer\/(\d+)$/.exec(location.pathname)?.[1]
+  location.assign(episode ? `${viewerLoginHref(Number(episode), null)}&error=NOT_FOUND_ACCESS_TOKEN` : location.pathname)
 }
