@@ -5,6 +5,7 @@
  */
 import { Hono, type Context, type MiddlewareHandler } from 'hono'
 import { getCookie } from 'hono/cookie'
+import { createMiddleware } from 'hono/factory'
 import { z } from 'zod'
 import { AppError } from '../../src/lib/errors/catalogue.ts'
 import { NOT_LOGGED_IN_ADULT_COOKIE, parseId } from '../../src/features/catalogue/catalogue.ts'
@@ -65,6 +66,12 @@ const beaconJson: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next()
 }
 
+/** requireUser for the viewer's own calls: credentials that were sent but refused end the viewer session, as on an episode. */
+const requireReader = createMiddleware<AppEnv>(async (c, next) => {
+  readerOf(c, true)
+  return requireUser(c, next)
+})
+
 function seriesIdOf(c: Context<AppEnv>): number {
   const id = parseId(c.req.param('seriesId'))
   if (id === null) throw new AppError('NOT_EXIST')
@@ -72,12 +79,14 @@ function seriesIdOf(c: Context<AppEnv>): number {
 }
 
 export const viewer = new Hono<AppEnv>()
-  // Continuous reading (spec §1): the reader's opt-in to automatic unlocks of a series, with its coin cap.
-  .get('/auto-unlock/:seriesId', requireUser, async (c) => ok(c, await getAutoUnlock(c.var.db, currentUserId(c), seriesIdOf(c))))
-  .put('/auto-unlock/:seriesId', requireUser, validate('json', AutoUnlockRequest), async (c) =>
+  // Continuous reading (spec §1): the reader's opt-in to automatic unlocks of a series, with its coin cap. Read
+  // when a signed-in reader reaches a locked episode (which is not fetched), so a session ended elsewhere is
+  // told there (spec §8 NOT_FOUND_ACCESS_TOKEN → logout).
+  .get('/auto-unlock/:seriesId', requireReader, async (c) => ok(c, await getAutoUnlock(c.var.db, currentUserId(c), seriesIdOf(c))))
+  .put('/auto-unlock/:seriesId', requireReader, validate('json', AutoUnlockRequest), async (c) =>
     ok(c, await setAutoUnlock(c.var.db, currentUserId(c), seriesIdOf(c), c.req.valid('json'))),
   )
-  .delete('/auto-unlock/:seriesId', requireUser, async (c) => ok(c, await clearAutoUnlock(c.var.db, currentUserId(c), seriesIdOf(c))))
+  .delete('/auto-unlock/:seriesId', requireReader, async (c) => ok(c, await clearAutoUnlock(c.var.db, currentUserId(c), seriesIdOf(c))))
   .get('/:episodeId', async (c) => {
     const episodeId = episodeIdOf(c)
     const episode = await openEpisode(c.var.db, episodeId, readerOf(c, false), c.var.edition)

@@ -27,6 +27,21 @@ describe('GET /api/v1/viewer/{episodeId}: the next episode', () => {
     expect(data.next).toEqual({ id: s.episodeIds[1], no: 2, title: 'Épisode 2', isFree: false, priceRent: 3, priceBuy: 7 })
     expect(data.prev).toBeNull()
   })
+
+  it('says whether the next episode opens for this reader (free or held), so a locked one is not fetched only to be refused', async () => {
+    const s = await newSeries({ episodes: 3, free: 2, priceRent: 3, priceBuy: 7 })
+    const reader = await newReader()
+    const nextOpen = async (who: Reader | null, i: number) =>
+      (await read(await get(who, `/api/v1/viewer/${s.episodeIds[i]}`))).data.nextOpen
+    expect(await nextOpen(null, 0)).toBe(true) // episode 2 is free
+    expect(await nextOpen(null, 1)).toBe(false) // episode 3 is paid: locked for a guest
+    expect(await nextOpen(reader, 1)).toBe(false) // and for a reader who holds nothing
+    await give(reader.id, 'COIN', 3)
+    expect((await buy(reader, { episodeIds: [s.episodeIds[2]], kind: 'RENT' })).status).toBe(200)
+    expect(await nextOpen(reader, 1)).toBe(true) // rented: it opens
+    expect(await nextOpen(null, 1)).toBe(false) // still locked for others
+    expect(await nextOpen(reader, 2)).toBe(false) // the last episode has no next one
+  })
 })
 
 describe('/api/v1/viewer/auto-unlock/{seriesId}', () => {
@@ -84,6 +99,15 @@ describe('/api/v1/viewer/auto-unlock/{seriesId}', () => {
     const reader = await newReader()
     await expectError(await auto(null, s.seriesId, 'GET'), 401, 'NOT_LOGIN_USER')
     await expectError(await auto(null, s.seriesId, 'PUT', { budget: 10 }), 401, 'NOT_LOGIN_USER')
+    // credentials sent but refused (a session ended elsewhere): the viewer is told to sign out, as on an episode
+    // (spec §8 NOT_FOUND_ACCESS_TOKEN → logout); this read is the request made at a locked episode, not fetched
+    const refused: Reader = { id: reader.id, headers: { authorization: 'Bearer not.a.token' } }
+    for (const method of ['GET', 'PUT', 'DELETE'] as const)
+      await expectError(
+        await auto(refused, s.seriesId, method, method === 'PUT' ? { budget: 10 } : undefined),
+        401,
+        'NOT_FOUND_ACCESS_TOKEN',
+      )
     await expectError(await auto(reader, 99999999, 'GET'), 404, 'NOT_EXIST')
     await expectError(await auto(reader, 99999999, 'PUT', { budget: 10 }), 404, 'NOT_EXIST')
     await expectError(await auto(reader, 'abc', 'DELETE'), 404, 'NOT_EXIST')

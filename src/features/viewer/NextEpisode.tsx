@@ -70,8 +70,8 @@ type Props = {
   /** The series' opt-in (null: not known yet or guest). */
   auto: AutoUnlockState | null
   onAuto: (state: AutoUnlockState) => void
-  /** The episode was unlocked: open it in the chain. */
-  onUnlocked: (message: string) => void
+  /** The episode was unlocked: open it in the chain; `focus`: from a control of this block, whose heading then takes the focus. */
+  onUnlocked: (message: string, focus: boolean) => void
   onRetry: () => void
   /** Live-region announcement (unlocked, stopped). */
   announce: (message: string) => void
@@ -113,7 +113,8 @@ export default function NextEpisode({
     return () => io.disconnect()
   }, [status])
 
-  const unlock = async (state: AutoUnlockState) => {
+  /** `focus`: asked from this block (the dialog's confirmation, a control here), whose focus goes to the episode once open. */
+  const unlock = async (state: AutoUnlockState, focus: boolean) => {
     if (userId === null || attempted.has(link.id)) return
     const decision = autoUnlockDecision(state, link)
     if (decision.action === 'ask') return
@@ -136,6 +137,7 @@ export default function NextEpisode({
           coins: pluralText(labels.autoBudgetOption, decision.price),
           spent: state.spent + decision.price,
         }),
+        focus,
       )
       return
     }
@@ -144,7 +146,7 @@ export default function NextEpisode({
       return
     }
     if (res.code === 'EXIST_LIBRARY' || res.code === 'RENT_PURCHASE_IMPOSSIBLE' || res.code === 'POSSESSION_PURCHASE_IMPOSSIBLE') {
-      onUnlocked('')
+      onUnlocked('', focus)
       return
     }
     const text = res.code === 'COIN_INSUFFICIENT' ? labels.autoStoppedBalance : labels.failed
@@ -154,7 +156,7 @@ export default function NextEpisode({
 
   // Opted in: unlock when the reader gets here (once per arrival; a purchase under way is not started twice).
   const unlockOnArrival = useEffectEvent(() => {
-    if (auto?.enabled && !busy) void unlock(auto)
+    if (auto?.enabled && !busy) void unlock(auto, block.current?.contains(document.activeElement) === true)
   })
   useEffect(() => {
     if (status === 'locked' && reached && auto?.enabled) unlockOnArrival()
@@ -170,7 +172,7 @@ export default function NextEpisode({
       return
     }
     onAuto(res.data)
-    await unlock(res.data)
+    await unlock(res.data, true)
   }
 
   const heading = episodeLabel(

@@ -122,6 +122,8 @@ export type ViewerProps = {
   slices: ViewerSlice[]
   prev: EpisodeLink | null
   next: EpisodeLink | null
+  /** Whether `next` opens for this reader now (viewer.ts ViewerEpisode.nextOpen). */
+  nextOpen: boolean
   /** The series' next update, formatted ("Prochain épisode le …"), shown after an episode without a next one. */
   nextUpdate: string | null
   /** Saved position (0..1) to restore, or null. */
@@ -167,9 +169,16 @@ export default function Viewer(props: ViewerProps) {
   const double = paper && settings.double && wide
   const { page, shown, ahead, lastPage, indicator, turn, setSlice, list } = usePages(slices.length, paper, double)
 
-  const first: EpisodeHead = { id: episodeId, no: props.no, title: props.title, prev: props.prev, next: props.next }
+  const first: EpisodeHead = {
+    id: episodeId,
+    no: props.no,
+    title: props.title,
+    prev: props.prev,
+    next: props.next,
+    nextOpen: props.nextOpen,
+  }
   const continuous = useContinuous({ first, seriesId: props.seriesId, signedIn, paper, ready, announce: setAnnouncement })
-  const { chain, tail, auto, setAuto, last, sections, sentinel, fetchNext } = continuous
+  const { chain, tail, auto, changeAuto, last, sections, sentinel, fetchNext } = continuous
   useTextFont(loaded && isText, settings.font, settings.fontSize, chain.length)
 
   useProgress({
@@ -316,7 +325,7 @@ export default function Viewer(props: ViewerProps) {
               }}
             >
               <p className="viewer-end">{labels.end}</p>
-              <h2 id={`viewer-ep-${ep.id}`} className="viewer-episode-title">
+              <h2 id={`viewer-ep-${ep.id}`} className="viewer-episode-title" tabIndex={-1}>
                 {episodeLabel(
                   ep.title,
                   format(labels.episodeNumber, { no: ep.no }),
@@ -356,12 +365,12 @@ export default function Viewer(props: ViewerProps) {
           loginHref={loginHref}
           labels={labels}
           auto={auto}
-          onAuto={setAuto}
-          onUnlocked={(message) => {
+          onAuto={changeAuto}
+          onUnlocked={(message, focus) => {
             if (message) setAnnouncement(message)
-            void fetchNext(tail.link)
+            void fetchNext(tail.link, focus)
           }}
-          onRetry={() => void fetchNext(tail.link)}
+          onRetry={() => void fetchNext(tail.link, true)}
           announce={setAnnouncement}
           format={format}
         />

@@ -6,16 +6,19 @@
  */
 import type { AutoUnlockKind, AutoUnlockState } from './continuous.ts'
 import type { ViewerEpisode } from './viewer.ts'
+import { viewerLoginHref } from './reading.ts'
 
 export type Result<T> = { ok: true; data: T } | { ok: false; code: string; status: number }
 
 /** What the island needs of an opened episode (GET /api/v1/viewer/{id}); `prev`/`next` carry their prices. */
 export type EpisodeData = Pick<
   ViewerEpisode,
-  'id' | 'no' | 'title' | 'seriesId' | 'seriesTitle' | 'contentType' | 'slices' | 'text' | 'prev' | 'next' | 'nextUpdateAt'
+  'id' | 'no' | 'title' | 'seriesId' | 'seriesTitle' | 'contentType' | 'slices' | 'text' | 'prev' | 'next' | 'nextOpen' | 'nextUpdateAt'
 >
 
-async function call<T>(path: string, init: RequestInit = {}): Promise<Result<T>> {
+/** One API call with the follow-ups of spec §8: NEED_TO_REFRESH is tried once more, NOT_FOUND_ACCESS_TOKEN logs out. */
+async function call<T>(path: string, init: RequestInit = {}, retried = false): Promise<Result<T>> {
+  let result: Result<T>
   try {
     const res = await fetch(path, {
       credentials: 'same-origin',
@@ -24,10 +27,13 @@ async function call<T>(path: string, init: RequestInit = {}): Promise<Result<T>>
     })
     const body = (await res.json().catch(() => null)) as { result?: string; data?: T; code?: string } | null
     if (res.ok && body?.result === 'SUCCESS') return { ok: true, data: body.data as T }
-    return { ok: false, code: body?.code ?? 'UNKNOWN', status: res.status }
+    result = { ok: false, code: body?.code ?? 'UNKNOWN', status: res.status }
   } catch {
     return { ok: false, code: 'NETWORK', status: 0 }
   }
+  if (result.code === 'NEED_TO_REFRESH' && !retried) return call(path, init, true)
+  if (result.code === 'NOT_FOUND_ACCESS_TOKEN') void logout()
+  return result
 }
 
 export const getEpisode = (id: number) => call<EpisodeData>(`/api/v1/viewer/${id}`)
@@ -74,7 +80,10 @@ export function requireAge(): void {
   document.dispatchEvent(new CustomEvent('age:required', { detail: { returnTo: location.pathname } }))
 }
 
-/** Spec §8 NOT_FOUND_ACCESS_TOKEN → logout: the session service ends the session, then the page reloads as a guest. */
+/**
+ * Spec §8 NOT_FOUND_ACCESS_TOKEN → logout: the session service ends the session, then the sign-in page tells the
+ * reader why (the catalogue's message, `?error=`) and leads back to the episode on screen.
+ */
 export async function logout(): Promise<void> {
   try {
     const { csrfToken } = (await (await fetch('/api/auth/csrf', { credentials: 'same-origin' })).json()) as { csrfToken: string }
@@ -85,7 +94,8 @@ export async function logout(): Promise<void> {
       body: JSON.stringify({ csrfToken, callbackUrl: location.pathname, json: 'true' }),
     })
   } catch {
-    /* the reload below shows the guest page either way */
+    /* the sign-in page below is shown either way */
   }
-  location.reload()
+  const episode = /^\/viewer\/(\d+)$/.exec(location.pathname)?.[1]
+  location.assign(episode ? `${viewerLoginHref(Number(episode), null)}&error=NOT_FOUND_ACCESS_TOKEN` : location.pathname)
 }

@@ -11,7 +11,7 @@ import type { EpisodeLink } from './viewer.ts'
 import type { NextStatus } from './NextEpisode.tsx'
 
 /** An episode on the page: the page's own, or an appended one. */
-export type EpisodeHead = { id: number; no: number; title: string; prev: EpisodeLink | null; next: EpisodeLink | null }
+export type EpisodeHead = { id: number; no: number; title: string; prev: EpisodeLink | null; next: EpisodeLink | null; nextOpen: boolean }
 
 /** The next episode being fetched, or stopped (locked, adult only, failed). */
 type Tail = { link: EpisodeLink; status: NextStatus } | null
@@ -48,8 +48,9 @@ export function useContinuous({ first, seriesId, signedIn, paper, ready, announc
   const onScreen = episodes[Math.min(current, episodes.length - 1)]!
 
   /**
-   * Episodes and the next one's block go in above what follows the strip: a focused control there (the episode
-   * links) keeps its place on screen. `hold` notes where it is before a change; the layout effect puts it back.
+   * Episodes, the next one's block and the opt-in's state go in above what follows the strip: a focused control
+   * there (the episode links) keeps its place on screen. `hold` notes where it is before each change of
+   * `chain`, `tail` or `auto`; the layout effect puts it back before the change is painted.
    */
   const keep = useRef<{ el: HTMLElement; top: number } | null>(null)
   const hold = () => {
@@ -58,29 +59,44 @@ export function useContinuous({ first, seriesId, signedIn, paper, ready, announc
     const top = focused.getBoundingClientRect().top
     if (top >= 0 && top < innerHeight) keep.current = { el: focused, top }
   }
+  /** An episode unlocked from its block, whose heading takes the focus once it is on the page. */
+  const focusNext = useRef<number | null>(null)
   useLayoutEffect(() => {
     const kept = keep.current
     keep.current = null
-    if (!kept?.el.isConnected) return
-    const dy = kept.el.getBoundingClientRect().top - kept.top
-    if (dy) scrollBy({ top: dy, behavior: 'instant' })
-  }, [chain.length, tail])
+    if (kept?.el.isConnected) {
+      const dy = kept.el.getBoundingClientRect().top - kept.top
+      if (dy) scrollBy({ top: dy, behavior: 'instant' })
+    }
+    const heading = focusNext.current === null ? null : document.getElementById(`viewer-ep-${focusNext.current}`)
+    if (heading) {
+      focusNext.current = null
+      heading.focus()
+    }
+  }, [chain.length, tail, auto])
 
-  const fetchNext = useCallback(async (link: EpisodeLink, retried = false) => {
+  /** The opt-in changed (read, confirmed, stopped): its state shows above the episode links. */
+  const changeAuto = useCallback((state: AutoUnlockState) => {
+    hold()
+    setAuto(state)
+  }, [])
+
+  /**
+   * Fetches `link` onto the page. `focus`: it was unlocked from its block (the dialog's confirmation, the retry),
+   * whose controls go with it: its heading takes the focus, so a keyboard or screen-reader user goes on reading.
+   */
+  const fetchNext = useCallback(async (link: EpisodeLink, focus = false) => {
     hold()
     setTail({ link, status: 'loading' })
     const res = await getEpisode(link.id)
     if (res.ok) {
       hold()
+      if (focus) focusNext.current = res.data.id
       setChain((c) => (c.some((e) => e.id === res.data.id) ? c : [...c, res.data]))
       setTail(null)
       return
     }
-    if (res.code === 'NEED_TO_REFRESH' && !retried) return fetchNext(link, true)
-    if (res.code === 'NOT_FOUND_ACCESS_TOKEN') {
-      void logout()
-      return
-    }
+    if (res.code === 'NOT_FOUND_ACCESS_TOKEN') return // the client logs out
     hold()
     if (res.code === 'ADULT_ONLY_CONTENTS') {
       setTail({ link, status: 'adult' })
@@ -95,8 +111,15 @@ export function useContinuous({ first, seriesId, signedIn, paper, ready, announc
   useEffect(() => {
     if (paper || !ready || tail !== null || !last.next) return
     const next = last.next
+    // a next episode the server said is locked for this reader is offered, not fetched only to be refused
+    const open = last.nextOpen
+    const reach = () => {
+      if (open) return void fetchNext(next)
+      hold()
+      setTail({ link: next, status: 'locked' })
+    }
     if (chain.length === 0) {
-      void fetchNext(next)
+      reach()
       return
     }
     if (!sentinel.current || !('IntersectionObserver' in window)) return
@@ -104,22 +127,25 @@ export function useContinuous({ first, seriesId, signedIn, paper, ready, announc
       (entries) => {
         if (entries.some((e) => e.isIntersecting)) {
           io.disconnect()
-          void fetchNext(next)
+          reach()
         }
       },
       { rootMargin: '300% 0px' },
     )
     io.observe(sentinel.current)
     return () => io.disconnect()
-  }, [paper, ready, tail, last.next, chain.length, fetchNext])
+  }, [paper, ready, tail, last.next, last.nextOpen, chain.length, fetchNext])
 
-  // A signed-in reader at a locked next episode: their opt-in for the series, read once.
+  // A signed-in reader at a locked next episode: their opt-in for the series, read once. It is the request made
+  // there, so a session ended elsewhere shows here: NOT_FOUND_ACCESS_TOKEN logs out (client.ts), and so does
+  // NOT_LOGIN_USER (the page was signed in; another request, e.g. a progress save, already cleared the cookie).
   useEffect(() => {
     if (!signedIn || tail?.status !== 'locked' || auto !== null) return
     void getAutoUnlock(seriesId).then((r) => {
-      if (r.ok) setAuto(r.data)
+      if (r.ok) changeAuto(r.data)
+      else if (r.code === 'NOT_LOGIN_USER') void logout()
     })
-  }, [signedIn, tail?.status, auto, seriesId])
+  }, [signedIn, tail?.status, auto, seriesId, changeAuto])
 
   // The episode on screen follows the scroll.
   useEffect(() => {
@@ -171,10 +197,10 @@ export function useContinuous({ first, seriesId, signedIn, paper, ready, announc
   const stopAuto = async (message: string) => {
     const r = await deleteAutoUnlock(seriesId)
     if (r.ok) {
-      setAuto(r.data)
+      changeAuto(r.data)
       announce(message)
     }
   }
 
-  return { chain, tail, auto, setAuto, current, episodes, last, sections, sentinel, sectionOf, fetchNext, goEpisode, stopAuto }
+  return { chain, tail, auto, changeAuto, current, episodes, last, sections, sentinel, sectionOf, fetchNext, goEpisode, stopAuto }
 }

@@ -58,6 +58,10 @@ const EPISODE_SQL = `SELECT e.id, e.no, e.title, e.series_id AS seriesId, s.titl
     s.reading_direction AS readingDirection, s.next_update_at AS nextUpdateAt, ${NEIGHBOUR('<', 'DESC')} AS prev, ${NEIGHBOUR('>', 'ASC')} AS next
   FROM episodes e JOIN series s ON s.id = e.series_id
   WHERE e.id = ?2 AND s.is_published = 1 AND e.published_at <= ?1`
+/** The reader's holdings of the episode after `e` (?2), read in the same batch as the episode. */
+const NEXT_HOLDINGS_SQL = `SELECT o.kind, o.expires_at AS expiresAt FROM episodes e
+  JOIN ownerships o ON o.user_id = ?3 AND o.episode_id = json_extract(${NEIGHBOUR('>', 'ASC')}, '$.id')
+  WHERE e.id = ?2 LIMIT 20`
 const USER_SQL = `SELECT is_adult AS isAdult, is_kr_ip_user AS isKrIpUser, is_adult_kr AS isAdultKr, birthed_at AS birthedAt, adult_verified_at AS adultVerifiedAt FROM users WHERE id = ? AND deleted_at IS NULL`
 const HOLDINGS_SQL = `SELECT kind, expires_at AS expiresAt FROM ownerships WHERE user_id = ? AND episode_id = ? LIMIT 20`
 
@@ -106,18 +110,19 @@ export async function openEpisode(
       { sql: USER_SQL, params: [uid] },
       { sql: HOLDINGS_SQL, params: [uid, episodeId] },
       { sql: `SELECT position FROM reading_progress WHERE user_id = ? AND episode_id = ?`, params: [uid, episodeId] },
+      { sql: NEXT_HOLDINGS_SQL, params: [nowIso, episodeId, uid] },
     )
   }
-  const [epRes, imgRes, userRes, holdRes, progRes] = await db.batch(statements)
+  const [epRes, imgRes, userRes, holdRes, progRes, nextHoldRes] = await db.batch(statements)
   const row = firstRow<EpisodeRow>(epRes)
   if (!row) return null
   const user = adultFlags(firstRow<UserRow>(userRes))
-  const access = episodeAccess(
-    { isFree: flag(row.isFree), seriesIsAdult: flag(row.seriesIsAdult) },
-    { adult: isAdult(edition, user, reader.adultCookie) },
-    rows<HoldingRow>(holdRes),
-    now,
-  )
+  const adult = { adult: isAdult(edition, user, reader.adultCookie) }
+  const access = episodeAccess({ isFree: flag(row.isFree), seriesIsAdult: flag(row.seriesIsAdult) }, adult, rows<HoldingRow>(holdRes), now)
+  const next = row.next ? (JSON.parse(row.next) as EpisodeLink) : null
+  const nextOpen =
+    next !== null &&
+    episodeAccess({ isFree: next.isFree, seriesIsAdult: flag(row.seriesIsAdult) }, adult, rows<HoldingRow>(nextHoldRes), now).open
   let slices: ViewerSlice[] = []
   if (access.open && row.contentType === 'IMAGE') {
     const images = rows<ImageRow>(imgRes)
@@ -169,7 +174,8 @@ export async function openEpisode(
     readingDirection: row.readingDirection,
     nextUpdateAt: row.nextUpdateAt,
     prev: row.prev ? (JSON.parse(row.prev) as EpisodeLink) : null,
-    next: row.next ? (JSON.parse(row.next) as EpisodeLink) : null,
+    next,
+    nextOpen,
     access,
     slices,
     text: access.open && row.contentType === 'TEXT' ? paragraphs(row.textBody) : [],

@@ -165,6 +165,8 @@ export type ViewerEpisode = {
   nextUpdateAt: string | null
   prev: EpisodeLink | null
   next: EpisodeLink | null
+  /** Whether `next` opens for this reader now (free or held), so a locked next episode is not fetched only to be refused. */
+  nextOpen: boolean
   access: Access
   /** Empty unless the episode is open. */
   slices: ViewerSlice[]
