@@ -32,7 +32,7 @@ import { useProgress } from './use-progress.ts'
 import { useZoom } from './use-zoom.ts'
 import { useAutoScroll } from './use-auto-scroll.ts'
 import { useOverlays } from './use-overlays.ts'
-import { toggleFullscreen, useKeys } from './use-keys.ts'
+import { useKeys } from './use-keys.ts'
 import { useOffline } from './use-offline.ts'
 import { episodeLabel } from '../../lib/i18n/format.ts'
 import { useChrome } from './use-chrome.ts'
@@ -44,7 +44,6 @@ type ViewerLabels = NextLabels &
   BarLabels & {
     slices: string
     sliceFailed: string
-    helpOpen: string
     helpTitle: string
     helpScroll: string
     helpPage: string
@@ -63,7 +62,6 @@ type ViewerLabels = NextLabels &
     shortcutsSetting: string
     /** In the help, when the reader switched them off. */
     shortcutsOff: string
-    settingsOpen: string
     settingsTitle: string
     mode: string
     modeScroll: string
@@ -88,9 +86,6 @@ type ViewerLabels = NextLabels &
     zoomOut: string
     /** "{percent} %" */
     zoomLevel: string
-    autoScroll: string
-    autoScrollSpeed: string
-    fullscreen: string
     keyUp: string
     keyDown: string
     keyLeft: string
@@ -285,7 +280,6 @@ export default function Viewer(props: ViewerProps) {
           toggleAutoScroll={toggleAutoScroll}
           speed={speed}
           setSpeed={setSpeed}
-          toggleFullscreen={toggleFullscreen}
         />
       )}
       {withTranscript && (

@@ -14,6 +14,7 @@ import type { IconName } from '../../components/icons.ts'
 import { episodeLabel } from '../../lib/i18n/format.ts'
 import { AUTO_SCROLL_SPEEDS, speedIndex } from './reading.ts'
 import type { EpisodeHead } from './use-continuous.ts'
+import { toggleFullscreen } from './use-keys.ts'
 
 export type BarLabels = {
   backToSeries: string
@@ -52,7 +53,6 @@ type Props = {
   toggleAutoScroll: () => void
   speed: number
   setSpeed: (speed: number) => void
-  toggleFullscreen: () => void
 }
 
 /** An icon that points along the line (arrows): mirrored in right-to-left editions by CSS. */
@@ -155,7 +155,7 @@ export default function ViewerBar(p: Props) {
           <span className="sr-only">{labels.autoScroll}</span>
         </button>
       )}
-      <button type="button" className="viewer-tool" aria-keyshortcuts={p.shortcuts ? 'f' : undefined} onClick={p.toggleFullscreen}>
+      <button type="button" className="viewer-tool" aria-keyshortcuts={p.shortcuts ? 'f' : undefined} onClick={toggleFullscreen}>
         <Icon name="fullscreen" size={22} />
         <span className="sr-only">{labels.fullscreen}</span>
       </button>
