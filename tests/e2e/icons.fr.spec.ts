@@ -29,15 +29,20 @@ function drawnSymbols(page: Page) {
   }, SYMBOLS.source)
 }
 
-test('the viewer toolbar draws SVG icons, each button named', async ({ page }) => {
+test('the viewer bar draws SVG icons, each button named', async ({ page }) => {
   await page.goto('/viewer/1')
   await hydrated(page)
-  const tools = page.locator('.viewer-tools button')
+  const tools = page.locator('.viewer-bar button')
   await expect(tools).toHaveCount(4)
   for (const name of ['Raccourcis clavier', 'Réglages de lecture', 'Défilement automatique', 'Plein écran']) {
     const button = page.getByRole('button', { name, exact: false }).and(tools)
     await expect(button, name).toHaveCount(1)
     await expect(button.locator('svg[aria-hidden="true"], span[aria-hidden="true"]'), name).toHaveCount(1)
+  }
+  // its links (back, next episode, comments): an SVG each, named by hidden text
+  for (const name of ['Retour à la série', 'Épisode suivant', 'Commentaires']) {
+    const link = page.locator('.viewer-bar').getByRole('link', { name, exact: true })
+    await expect(link.locator('svg[aria-hidden="true"]'), name).toHaveCount(1)
   }
   const fullscreen = page.getByRole('button', { name: 'Plein écran' })
   const box = (await fullscreen.locator('svg').boundingBox())!

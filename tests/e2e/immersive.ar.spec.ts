@@ -11,4 +11,8 @@ immersiveSuite({
   autoTitle: 'القراءة المتواصلة',
   comments: 'التعليقات',
   end: 'نهاية الحلقة',
+  back: 'العودة إلى السلسلة',
+  next: 'الحلقة التالية',
+  autoScroll: 'التمرير التلقائي',
+  fullscreen: 'ملء الشاشة',
 })

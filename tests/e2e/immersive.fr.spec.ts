@@ -11,4 +11,8 @@ immersiveSuite({
   autoTitle: 'Lecture continue',
   comments: 'Commentaires',
   end: 'Fin de l’épisode',
+  back: 'Retour à la série',
+  next: 'Épisode suivant',
+  autoScroll: 'Défilement automatique',
+  fullscreen: 'Plein écran',
 })

@@ -5,8 +5,9 @@ import { newAccount } from './viewer.helpers.ts'
  * Issue 25 points 1 and 8 in a phone-sized, touch Chromium (390×844), shared by immersive.fr.spec.ts and
  * immersive.ar.spec.ts: every dialog a real modal (Tab stays inside, Esc from any control, focus back to the
  * opener, fits at 390 px), the viewer's letter keys only in the viewer and switchable off, the chrome hiding
- * on scroll and back on a tap, nothing fixed over the locked episode's action, PAPER tap zones (mirrored for
- * a right-to-left series). Seeded demo: series 1 has episodes 1–11 (1–5 free); series 26 (id 301) reads
+ * on scroll and back on a tap as ONE compact bar (in place of the site header and bottom bar; those stay
+ * without JavaScript), nothing fixed over the locked episode's action, PAPER tap zones (mirrored for a
+ * right-to-left series). Seeded demo: series 1 has episodes 1–11 (1–5 free); series 26 (id 301) reads
  * right to left.
  */
 export type Words = {
@@ -20,6 +21,11 @@ export type Words = {
   autoTitle: string
   comments: string
   end: string
+  /** The bar's controls, by accessible name. */
+  back: string
+  next: string
+  autoScroll: string
+  fullscreen: string
 }
 
 const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 }
@@ -43,7 +49,30 @@ async function phone(
 
 async function hydrated(page: Page) {
   await page.locator('astro-island:not([ssr])').first().waitFor({ state: 'attached' })
-  await page.locator('.viewer-tools').waitFor({ state: 'attached' })
+  await page.locator('.viewer-bar').waitFor({ state: 'attached' })
+}
+
+/**
+ * What is fixed or sticky and visible on screen (not transparent, not slid off): each as its class name and
+ * box. Hidden chrome must leave nothing; shown chrome, exactly the viewer's bar.
+ */
+const fixedOnScreen = (page: Page) =>
+  page.evaluate(() => {
+    const found: { name: string; top: number; bottom: number; height: number }[] = []
+    for (const el of document.querySelectorAll<HTMLElement>('body *')) {
+      const style = getComputedStyle(el)
+      if (style.position !== 'fixed' && style.position !== 'sticky') continue
+      const r = el.getBoundingClientRect()
+      const seen = r.width > 0 && r.height > 0 && r.bottom > 0 && r.top < innerHeight && r.right > 0 && r.left < innerWidth
+      if (seen && style.visibility !== 'hidden' && Number(style.opacity) > 0.05)
+        found.push({ name: el.className, top: r.top, bottom: r.bottom, height: r.height })
+    }
+    return found
+  })
+
+/** Once the bar's slide (0.2 s) is over: the classes of what is fixed on screen. */
+async function expectFixed(page: Page, names: string[]) {
+  await expect.poll(async () => (await fixedOnScreen(page)).map((f) => f.name)).toEqual(names)
 }
 
 async function shot(page: Page, testInfo: TestInfo, name: string) {
@@ -126,8 +155,8 @@ export function immersiveSuite(w: Words) {
       await page.goto('/viewer/1')
       await hydrated(page)
       // a touch screen has no keyboard: no key help button (the ? key still works where there is one)
-      await expect(page.locator('.viewer-tools').getByRole('button', { name: w.help })).toBeHidden()
-      const opener = page.locator('.viewer-back')
+      await expect(page.locator('.viewer-bar').getByRole('button', { name: w.help })).toBeHidden()
+      const opener = page.locator('.viewer-bar-back')
       await opener.focus()
       await page.keyboard.press('?')
       const dialog = page.getByRole('dialog', { name: w.help })
@@ -159,7 +188,7 @@ export function immersiveSuite(w: Words) {
       await expect(keys).not.toBeChecked()
       await page.keyboard.press('Escape')
       await expect(dialog).toBeHidden()
-      await page.locator('.viewer-back').focus()
+      await page.locator('.viewer-bar-back').focus()
       await page.keyboard.press('n')
       await page.keyboard.press('?')
       await page.waitForTimeout(300)
@@ -174,20 +203,18 @@ export function immersiveSuite(w: Words) {
       await context.close()
     })
 
-    test('the letter keys act only in the viewer: not from the header or the bottom bar', async ({ browser, baseURL }) => {
+    test('the letter keys act only in the viewer: not from the page around it', async ({ browser, baseURL }) => {
       const { context, page } = await phone(browser, baseURL!, w.edition)
       await page.goto('/viewer/1')
       await hydrated(page)
-      // (controls that do not scroll the page: scrolling alone makes the URL follow the episode on screen)
-      for (const outside of [page.locator('.site-header a').first(), page.locator('.nav-bottom a').first()]) {
-        await outside.focus()
-        await page.keyboard.press('n')
-        await page.keyboard.press('?')
-      }
+      // (a control that does not scroll the page: scrolling alone makes the URL follow the episode on screen)
+      await page.locator('.skip-link').focus()
+      await page.keyboard.press('n')
+      await page.keyboard.press('?')
       await page.waitForTimeout(300)
       await expect(page).toHaveURL(/\/viewer\/1$/)
       await expect(page.getByRole('dialog')).toHaveCount(0)
-      await page.locator('.viewer-back').focus()
+      await page.locator('.viewer-bar-back').focus()
       await page.keyboard.press('n')
       await expect(page).toHaveURL(/\/viewer\/2$/)
       await context.close()
@@ -229,37 +256,129 @@ export function immersiveSuite(w: Words) {
       await context.close()
     })
 
-    test('scrolling down hides the chrome, a tap on the episode brings it back; the comments link follows the episode', async ({
+    test('scrolling down hides the chrome, a tap or a scroll up brings back ONE compact bar whose controls work and follow the episode', async ({
       browser,
       baseURL,
     }, testInfo) => {
       const { context, page } = await phone(browser, baseURL!, w.edition)
       await page.goto('/viewer/1')
       await hydrated(page)
-      const header = page.locator('.site-header')
-      const tools = page.locator('.viewer-tools')
-      await expect(header).toBeInViewport()
-      await expect(tools).toBeInViewport()
-      await shot(page, testInfo, `${w.edition}-chrome-390`)
+      const bar = page.locator('.viewer-bar')
+      // the site header and the bottom bar give way to the bar once the island runs
+      await expect(page.locator('.site-header')).toBeHidden()
+      await expect(page.locator('.nav-bottom')).toBeHidden()
+      await expectFixed(page, ['viewer-bar'])
+      const box = (await bar.boundingBox())!
+      expect(box.y).toBe(0)
+      expect(box.width).toBe(390)
+      expect(box.height).toBeLessThanOrEqual(48)
+      testInfo.annotations.push({ type: 'bar height (px) at 390', description: String(box.height) })
+      // every control a 44×44 target, in the bar; mirrored in a right-to-left edition (back at the start edge)
+      const controls = bar.locator('a, button:visible, input')
+      for (const c of await controls.all()) {
+        const b = (await c.boundingBox())!
+        expect(b.width, await c.innerText()).toBeGreaterThanOrEqual(44)
+        expect(b.height, await c.innerText()).toBeGreaterThanOrEqual(44)
+        expect(b.y).toBeGreaterThanOrEqual(0)
+        expect(b.y + b.height).toBeLessThanOrEqual(box.height)
+      }
+      const back = bar.getByRole('link', { name: w.back })
+      const fullscreen = bar.getByRole('button', { name: w.fullscreen })
+      const backX = (await back.boundingBox())!.x
+      const fullscreenX = (await fullscreen.boundingBox())!.x
+      if (w.edition === 'ar') expect(backX).toBeGreaterThan(fullscreenX)
+      else expect(backX).toBeLessThan(fullscreenX)
+      // nothing fixed hides the start of the episode
+      const heading = (await page.locator('#episode-title').boundingBox())!
+      expect(heading.y).toBeGreaterThanOrEqual(box.height)
+      await shot(page, testInfo, `${w.edition}-bar-390`)
+
+      // the keyboard order: skip link, then the bar from its start (the key help only where there is a keyboard)
+      await page.locator('.skip-link').focus()
+      const order: string[] = []
+      for (let i = 0; i < 6; i++) {
+        await page.keyboard.press('Tab')
+        order.push(
+          await page.evaluate(() => {
+            const el = document.activeElement!
+            return (el.querySelector('.sr-only') ?? el).textContent!.trim()
+          }),
+        )
+      }
+      expect(order).toEqual([w.back, w.next, w.comments, w.settings, w.autoScroll, w.fullscreen])
+      await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur())
+
       await scrollSteps(page, 600)
       await expect.poll(() => immersive(page)).toBe(true)
-      for (const bar of [header, tools, page.locator('.nav-bottom')]) await expect(bar).not.toBeInViewport()
+      await expectFixed(page, [])
       await shot(page, testInfo, `${w.edition}-immersive-390`)
       await tapEpisode(page)
       await expect.poll(() => immersive(page)).toBe(false)
-      await expect(tools).toBeInViewport()
+      await expectFixed(page, ['viewer-bar'])
+      await shot(page, testInfo, `${w.edition}-bar-back-390`)
       await scrollSteps(page, 400)
-      await expect.poll(() => immersive(page)).toBe(true)
+      await expectFixed(page, [])
       await scrollSteps(page, -200)
-      await expect.poll(() => immersive(page)).toBe(false)
+      await expectFixed(page, ['viewer-bar'])
 
-      // continuous reading: episode 2 below; once it is on screen, the comments link is about episode 2
-      const comments = page.getByRole('link', { name: w.comments })
+      // its controls: the reading settings, auto-scroll (with its speed in the bar), the comments of this episode
+      await bar.getByRole('button', { name: w.settings }).click()
+      await expect(page.getByRole('dialog', { name: w.settings })).toBeVisible()
+      await page.keyboard.press('Escape')
+      await expect(page.getByRole('dialog', { name: w.settings })).toBeHidden()
+      const auto = bar.getByRole('button', { name: w.autoScroll })
+      await auto.click()
+      await expect(auto).toHaveAttribute('aria-pressed', 'true')
+      await expect(bar.getByRole('slider')).toBeVisible()
+      await auto.click()
+      await expect(auto).toHaveAttribute('aria-pressed', 'false')
+      await expect(back).toHaveAttribute('href', '/detail/1')
+      const comments = bar.getByRole('link', { name: w.comments })
+      const pageComments = page.locator('.viewer-comments').getByRole('link', { name: w.comments })
       await expect(comments).toHaveAttribute('href', /episodeId=1$/)
-      const ep2 = page.locator('section[data-episode="2"]')
-      await expect(ep2).toBeAttached({ timeout: 15_000 })
-      await ep2.evaluate((el) => el.scrollIntoView({ block: 'start' }))
+      await expect(pageComments).toHaveAttribute('href', /episodeId=1$/)
+      const title = bar.locator('.viewer-bar-episode')
+      const firstTitle = await title.innerText()
+
+      // "next" goes to episode 2 below (continuous reading); the bar and the comments then follow episode 2
+      await expect(page.locator('section[data-episode="2"]')).toBeAttached({ timeout: 15_000 })
+      await bar.getByRole('link', { name: w.next }).click()
       await expect(comments).toHaveAttribute('href', /episodeId=2$/)
+      await expect(pageComments).toHaveAttribute('href', /episodeId=2$/)
+      await expect(title).toHaveText(await page.locator('#viewer-ep-2').innerText())
+      expect(await title.innerText()).not.toBe(firstTitle)
+      await expect(bar.getByRole('link', { name: w.next })).toHaveAttribute('href', '/viewer/3')
+      await expect(page).toHaveURL(/\/viewer\/2$/)
+      await context.close()
+    })
+
+    test('without JavaScript the viewer keeps the site header and bottom bar (no compact bar)', async ({ browser, baseURL }) => {
+      const context = await browser.newContext({ ...PHONE, baseURL, javaScriptEnabled: false })
+      const page = await context.newPage()
+      await page.goto('/viewer/1')
+      await expect(page.locator('.site-header')).toBeVisible()
+      await expect(page.locator('.nav-bottom')).toBeVisible()
+      await expect(page.locator('.viewer-back')).toBeVisible()
+      await expect(page.locator('.viewer-bar')).toHaveCount(0)
+      await context.close()
+    })
+
+    test('at 1280 px: one bar, the key help in it, nothing fixed once scrolled down', async ({ browser, baseURL }, testInfo) => {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, baseURL })
+      const page = await context.newPage()
+      await page.goto('/viewer/1')
+      await hydrated(page)
+      const bar = page.locator('.viewer-bar')
+      await expectFixed(page, ['viewer-bar'])
+      const box = (await bar.boundingBox())!
+      expect(box.height).toBeLessThanOrEqual(48)
+      testInfo.annotations.push({ type: 'bar height (px) at 1280', description: String(box.height) })
+      await expect(bar.getByRole('button', { name: w.help })).toBeVisible()
+      await shot(page, testInfo, `${w.edition}-bar-1280`)
+      await scrollSteps(page, 600)
+      await expectFixed(page, [])
+      await scrollSteps(page, -200)
+      await expectFixed(page, ['viewer-bar'])
       await context.close()
     })
 
@@ -324,6 +443,16 @@ export function immersiveSuite(w: Words) {
         await page.waitForTimeout(600)
       }
       await downAndUp()
+      await expect(action).toBeInViewport()
+      expect(await onTop()).toBe(true)
+      // at the top edge, under where the bar comes back: shown again (here by keyboard focus), the action is
+      // moved clear of it
+      await action.evaluate((a) => scrollBy({ top: a.getBoundingClientRect().top - 10, behavior: 'instant' }))
+      await expect.poll(() => immersive(page)).toBe(true)
+      expect((await action.boundingBox())!.y).toBeLessThan(40)
+      await page.locator('.viewer-bar-back').focus()
+      await expect.poll(() => immersive(page)).toBe(false)
+      await page.waitForTimeout(600)
       await expect(action).toBeInViewport()
       expect(await onTop()).toBe(true)
       await shot(page, testInfo, `${w.edition}-locked-390`)
@@ -392,14 +521,14 @@ export function immersiveSuite(w: Words) {
       })
     }
 
-    test('screenshots at 1280 px: the viewer with its tool bar and the help', async ({ browser, baseURL }, testInfo) => {
+    test('screenshots at 1280 px: the viewer with its bar and the help', async ({ browser, baseURL }, testInfo) => {
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, baseURL })
       const page = await context.newPage()
       await page.goto('/viewer/1')
       await hydrated(page)
-      await expect(page.locator('.viewer-tools').getByRole('button', { name: w.help })).toBeVisible()
+      await expect(page.locator('.viewer-bar').getByRole('button', { name: w.help })).toBeVisible()
       await shot(page, testInfo, `${w.edition}-viewer-1280`)
-      await page.locator('.viewer-tools').getByRole('button', { name: w.help }).click()
+      await page.locator('.viewer-bar').getByRole('button', { name: w.help }).click()
       await expect(page.getByRole('dialog', { name: w.help })).toBeVisible()
       await shot(page, testInfo, `${w.edition}-help-1280`)
       await context.close()

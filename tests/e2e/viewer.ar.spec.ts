@@ -3,7 +3,7 @@ import AxeBuilder from '@axe-core/playwright'
 
 /**
  * The Arabic viewer is mirrored (issue 6 tests: "the ar interface mirrored"): the page reads right to left, the
- * episode navigation puts "next" on the left, the reading tools sit at the start edge (the right), dialogs
+ * episode navigation puts "next" on the left, the viewer's bar starts at the right edge (back to the series), dialogs
  * speak Arabic, and the strip itself still reads top to bottom. The ar test server runs without slice
  * images (`--no-images`): layout and labels are what is checked here.
  */
@@ -20,9 +20,12 @@ test('the Arabic viewer mirrors its controls and speaks Arabic', async ({ page }
   const next = (await nav.locator('a[rel="next"]').boundingBox())!
   expect(next.x).toBeLessThan(prev.x) // forward is to the left in a right-to-left page
 
+  // the viewer's bar starts at the right (back to the series); its tools follow it toward the left
+  const back = (await page.locator('.viewer-bar').getByRole('link', { name: 'العودة إلى السلسلة' }).boundingBox())!
+  expect(back.x).toBeGreaterThan(390 / 2)
   const help = page.getByRole('button', { name: 'اختصارات لوحة المفاتيح' })
   const box = (await help.boundingBox())!
-  expect(box.x).toBeGreaterThan(390 / 2) // the tools sit at the start edge: the right
+  expect(box.x).toBeLessThan(back.x)
 
   await page.keyboard.press('?')
   const dialog = page.getByRole('dialog', { name: 'اختصارات لوحة المفاتيح' })

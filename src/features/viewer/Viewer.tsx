@@ -14,18 +14,11 @@
  * and, when the reader's settings cookie says so, the PAPER layout (no flash).
  *
  * This component is the layout and the wiring; each part is a hook beside it: use-settings, use-pages (PAPER),
- * use-continuous, use-progress, use-zoom, use-auto-scroll, use-overlays, use-keys (the rule: keys.ts), use-offline.
+ * use-continuous, use-progress, use-zoom, use-auto-scroll, use-overlays, use-keys (the rule: keys.ts), use-offline,
+ * use-chrome (immersive reading; its one compact bar: ViewerBar.tsx).
  */
 import { useEffect, useRef, useState, type MouseEvent, type PointerEvent } from 'react'
-import {
-  FONT_SIZES,
-  viewerLoginHref,
-  AUTO_SCROLL_SPEEDS,
-  MAX_ZOOM,
-  speedIndex,
-  type ReadingDirection,
-  type ViewerSettings,
-} from './reading.ts'
+import { FONT_SIZES, viewerLoginHref, MAX_ZOOM, type ReadingDirection, type ViewerSettings } from './reading.ts'
 import SliceList from './SliceList.tsx'
 import { Icon } from '../../components/Icon.tsx'
 import type { EpisodeLink, ViewerSlice } from './viewer.ts'
@@ -39,17 +32,18 @@ import { useProgress } from './use-progress.ts'
 import { useZoom } from './use-zoom.ts'
 import { useAutoScroll } from './use-auto-scroll.ts'
 import { useOverlays } from './use-overlays.ts'
-import { toggleFullscreen, useKeys } from './use-keys.ts'
+import { useKeys } from './use-keys.ts'
 import { useOffline } from './use-offline.ts'
 import { episodeLabel } from '../../lib/i18n/format.ts'
 import { useChrome } from './use-chrome.ts'
 import { swipeStep, tapZone } from './immersive.ts'
+import ViewerBar, { type BarLabels } from './ViewerBar.tsx'
 
 type ViewerLabels = NextLabels &
-  TranscriptLabels & {
+  TranscriptLabels &
+  BarLabels & {
     slices: string
     sliceFailed: string
-    helpOpen: string
     helpTitle: string
     helpScroll: string
     helpPage: string
@@ -68,7 +62,6 @@ type ViewerLabels = NextLabels &
     shortcutsSetting: string
     /** In the help, when the reader switched them off. */
     shortcutsOff: string
-    settingsOpen: string
     settingsTitle: string
     mode: string
     modeScroll: string
@@ -93,9 +86,6 @@ type ViewerLabels = NextLabels &
     zoomOut: string
     /** "{percent} %" */
     zoomLevel: string
-    autoScroll: string
-    autoScrollSpeed: string
-    fullscreen: string
     keyUp: string
     keyDown: string
     keyLeft: string
@@ -215,7 +205,8 @@ export default function Viewer(props: ViewerProps) {
     goEpisode: continuous.goEpisode,
   })
   const chrome = useChrome()
-  const shownEpisode = continuous.episodes[Math.min(continuous.current, continuous.episodes.length - 1)]!.id
+  const onScreen = continuous.episodes[Math.min(continuous.current, continuous.episodes.length - 1)]!
+  const shownEpisode = onScreen.id
   // Links outside the island about the episode (comments) follow the episode being read.
   useEffect(() => {
     document.querySelectorAll<HTMLAnchorElement>('a[data-follow-episode]').forEach((a) => {
@@ -280,6 +271,26 @@ export default function Viewer(props: ViewerProps) {
 
   return (
     <>
+      {ready && (
+        <ViewerBar
+          seriesId={props.seriesId}
+          seriesTitle={props.seriesTitle}
+          episode={onScreen}
+          labels={labels}
+          format={format}
+          goEpisode={continuous.goEpisode}
+          shortcuts={settings.shortcuts}
+          helpOpen={helpOpen}
+          openHelp={() => setHelpOpen(true)}
+          settingsOpen={settingsOpen}
+          openSettings={() => setSettingsOpen(true)}
+          paper={paper}
+          autoScroll={autoScroll}
+          toggleAutoScroll={toggleAutoScroll}
+          speed={speed}
+          setSpeed={setSpeed}
+        />
+      )}
       {withTranscript && (
         <TranscriptToggle
           on={settings.transcript}
@@ -415,7 +426,7 @@ export default function Viewer(props: ViewerProps) {
         </nav>
       )}
       {(paper ? lastPage : !tail) && <p className="viewer-end">{labels.end}</p>}
-      <nav className="viewer-nav" aria-label={labels.episodeNav}>
+      <nav className="viewer-nav" aria-label={labels.episodeNav} data-primary>
         {last.prev && (
           <a rel="prev" href={`/viewer/${last.prev.id}`}>
             {labels.prevEpisode}
@@ -430,62 +441,6 @@ export default function Viewer(props: ViewerProps) {
         )}
       </nav>
       {!last.next && props.nextUpdate && <p className="viewer-update">{props.nextUpdate}</p>}
-      {ready && (
-        <div className="viewer-tools">
-          <button
-            type="button"
-            className="viewer-tool viewer-tool-keys"
-            aria-haspopup="dialog"
-            aria-expanded={helpOpen}
-            aria-keyshortcuts={settings.shortcuts ? '?' : undefined}
-            onClick={() => setHelpOpen(true)}
-          >
-            <span aria-hidden="true">?</span>
-            <span className="sr-only">{labels.helpOpen}</span>
-          </button>
-          <button
-            type="button"
-            className="viewer-tool"
-            aria-haspopup="dialog"
-            aria-expanded={settingsOpen}
-            aria-controls="viewer-settings"
-            onClick={() => setSettingsOpen(true)}
-          >
-            <span aria-hidden="true">Aa</span>
-            <span className="sr-only">{labels.settingsOpen}</span>
-          </button>
-          {!paper && (
-            <button
-              type="button"
-              className="viewer-tool"
-              aria-pressed={autoScroll}
-              aria-keyshortcuts={settings.shortcuts ? 'a' : undefined}
-              onClick={toggleAutoScroll}
-            >
-              <Icon name={autoScroll ? 'pause' : 'play'} size={20} />
-              <span className="sr-only">{labels.autoScroll}</span>
-            </button>
-          )}
-          <button type="button" className="viewer-tool" aria-keyshortcuts={settings.shortcuts ? 'f' : undefined} onClick={toggleFullscreen}>
-            <Icon name="fullscreen" size={20} />
-            <span className="sr-only">{labels.fullscreen}</span>
-          </button>
-          {autoScroll && (
-            <label className="viewer-speed">
-              <span className="sr-only">{labels.autoScrollSpeed}</span>
-              <input
-                type="range"
-                min={0}
-                max={AUTO_SCROLL_SPEEDS.length - 1}
-                step={1}
-                value={speedIndex(speed)}
-                aria-valuetext={`${speed} px/s`}
-                onChange={(e) => setSpeed(AUTO_SCROLL_SPEEDS[Number(e.currentTarget.value)]!)}
-              />
-            </label>
-          )}
-        </div>
-      )}
       <dialog id="viewer-settings" ref={settingsDialog} className="viewer-dialog viewer-settings" aria-labelledby="viewer-settings-title">
         {settingsOpen && (
           <>

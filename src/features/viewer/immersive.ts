@@ -1,7 +1,7 @@
 /**
- * Immersive reading as rules without I/O (spec §2 viewer; issue 25 point 1): when the chrome (site header,
- * bottom bar, the viewer's tools, scroll-to-top) hides and comes back, and what a tap or a swipe on a PAPER page
- * does. `use-chrome.ts` and the viewer's page handlers read the events and apply these.
+ * Immersive reading as rules without I/O (spec §2 viewer; issue 25 point 1): when the chrome (the viewer's one
+ * compact bar, ViewerBar.tsx, in place of the site header and bottom bar) hides and comes back, and what a
+ * tap or a swipe on a PAPER page does. `use-chrome.ts` and the viewer's page handlers read the events and apply these.
  */
 import type { ReadingDirection } from './reading.ts'
 

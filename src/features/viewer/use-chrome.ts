@@ -1,14 +1,15 @@
 /**
- * Immersive reading (issue 25 point 1; the rule: immersive.ts): scrolling down hides the chrome — the site
- * header, the bottom bar, the viewer's tools and scroll-to-top (`html[data-immersive]`, styled by the viewer
- * page) — and scrolling up, a tap on the episode (`toggle`) or focus moving into the chrome brings it back.
- * When it comes back, a primary action on screen (`[data-primary]`, the locked episode's "rent or buy") that
- * a fixed bar would cover is scrolled clear of it.
+ * Immersive reading (issue 25 point 1; the rule: immersive.ts): scrolling down hides the chrome — the viewer's
+ * one compact bar (ViewerBar.tsx), which stands in for the site header, the bottom bar and scroll-to-top while
+ * the island runs (`html[data-immersive]`, styled by the viewer page) — and scrolling up, a tap on the episode
+ * (`toggle`) or focus moving into the bar brings it back. When it comes back, a primary action on screen
+ * (`[data-primary]`: the locked episode's "rent or buy", the end-of-episode navigation) that the bar would
+ * cover is scrolled clear of it.
  */
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { chromeAfterScroll } from './immersive.ts'
 
-const CHROME = '.site-header, .nav-bottom, .viewer-tools, .scroll-top'
+const CHROME = '.viewer-bar'
 /** The bars' slide (the viewer page's CSS transition), and a little more. */
 const SLIDE_MS = 250
 
