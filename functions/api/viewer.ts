@@ -1,6 +1,6 @@
 /**
- * `/api/v1/viewer` (spec §2 viewer, §8 Viewer errors): open an episode, stream its slices with a check per
- * request, save reading progress, keep the reader's automatic-unlock opt-in per series. Unknown or malformed episode ids are NOT_FOUND_EPISODE; bad query or body
+ * `/api/v1/viewer` (spec §2 viewer, §8 Viewer errors): open an episode (which signs its slice URLs), serve a
+ * signed slice without a query, save reading progress, keep the reader's automatic-unlock opt-in per series. Unknown or malformed episode ids are NOT_FOUND_EPISODE; bad query or body
  * fields INVALID_PARAMETER.
  */
 import { Hono, type Context } from 'hono'
@@ -8,7 +8,7 @@ import { getCookie } from 'hono/cookie'
 import { z } from 'zod'
 import { AppError } from '../../src/lib/errors/catalogue.ts'
 import { NOT_LOGGED_IN_ADULT_COOKIE, parseId } from '../../src/features/catalogue/catalogue.ts'
-import { AutoUnlockRequest, ProgressRequest, sliceWidth } from '../../src/features/viewer/viewer.ts'
+import { AutoUnlockRequest, ProgressRequest, SLICE_URL_MAX_S, sliceWidth } from '../../src/features/viewer/viewer.ts'
 import {
   clearAutoUnlock,
   getAutoUnlock,
@@ -21,7 +21,7 @@ import {
 import type { AppEnv } from '../lib/env.ts'
 import { ok } from '../lib/respond.ts'
 import { validate } from '../lib/validate.ts'
-import { currentUserId, requireUser } from '../middleware/session.ts'
+import { checksSessionItself, credentialHolder, currentUserId, readsCredentialItself, requireUser } from '../middleware/session.ts'
 
 const SliceQuery = z.object({
   w: z
@@ -32,6 +32,7 @@ const SliceQuery = z.object({
     .string()
     .regex(/^\d{1,12}$/)
     .optional(),
+  k: z.string().max(512).optional(),
   sig: z.string().max(64).optional(),
   r: z.string().max(8).optional(), // retry counter of the viewer (a fresh URL after a failed load)
 })
@@ -42,13 +43,10 @@ function episodeIdOf(c: Context<AppEnv>): number {
   return id
 }
 
-/** The reader; credentials that were sent but refused end the viewer session (NOT_FOUND_ACCESS_TOKEN → logout). */
-function readerOf(c: Context<AppEnv>, needsUser: boolean): ViewerReader {
+/** The reader, with the access token's session claim that `openEpisode` checks in its own read. */
+function readerOf(c: Context<AppEnv>): ViewerReader {
   const state = c.get('session')
-  if (state.userId === null && state.error !== null && needsUser) {
-    throw new AppError(state.error === 'NEED_TO_REFRESH' ? 'NEED_TO_REFRESH' : 'NOT_FOUND_ACCESS_TOKEN')
-  }
-  return { userId: state.userId, adultCookie: getCookie(c, NOT_LOGGED_IN_ADULT_COOKIE) }
+  return { userId: state.userId, adultCookie: getCookie(c, NOT_LOGGED_IN_ADULT_COOKIE), session: state.userId === null ? undefined : state }
 }
 
 function seriesIdOf(c: Context<AppEnv>): number {
@@ -64,35 +62,36 @@ export const viewer = new Hono<AppEnv>()
     ok(c, await setAutoUnlock(c.var.db, currentUserId(c), seriesIdOf(c), c.req.valid('json'))),
   )
   .delete('/auto-unlock/:seriesId', requireUser, async (c) => ok(c, await clearAutoUnlock(c.var.db, currentUserId(c), seriesIdOf(c))))
-  .get('/:episodeId', async (c) => {
+  // the session version is checked in openEpisode's own read (no round trip of its own): an ended session gets no slice URL
+  .get('/:episodeId', checksSessionItself, async (c) => {
     const episodeId = episodeIdOf(c)
-    const episode = await openEpisode(c.var.db, episodeId, readerOf(c, false), c.var.edition)
+    const episode = await openEpisode(c.var.db, episodeId, readerOf(c), c.var.edition)
     if (!episode) throw new AppError('NOT_FOUND_EPISODE')
     if (!episode.access.open) throw new AppError(episode.access.code === 'UNAUTHORIZED_CONTENTS' ? readerCode(c) : episode.access.code)
     return ok(c, episode)
   })
-  .get('/:episodeId/slice/:n', validate('query', SliceQuery), async (c) => {
+  // served on the URL's signature and the caller's credential alone: no D1 statement (docs/ARCHITECTURE.md "Slices")
+  .get('/:episodeId/slice/:n', readsCredentialItself, validate('query', SliceQuery), async (c) => {
     const episodeId = episodeIdOf(c)
     const n = parseId(c.req.param('n'))
     const q = c.req.valid('query')
     const w = sliceWidth(q.w === undefined ? 640 : Number(q.w))
     if (n === null || n > 10_000 || w === null) throw new AppError('INVALID_PARAMETER', { fields: n === null ? 'n' : 'w' })
-    const reader = readerOf(c, q.sig !== undefined)
-    const found = await sliceObject(
-      c.var.db,
-      { episodeId, n, w, exp: q.exp === undefined ? null : Number(q.exp), sig: q.sig ?? null },
-      reader,
-      c.var.edition,
-    )
-    if (!found) throw new AppError('NOT_FOUND_EPISODE')
+    // a credential still names its reader SLICE_URL_MAX_S after its access token expired: the URL itself expires by then
+    // (credentials that were sent but refused end the viewer session: NOT_FOUND_ACCESS_TOKEN → logout)
+    const holder = await credentialHolder(c, SLICE_URL_MAX_S)
+    if (holder.userId === null && holder.error !== null)
+      throw new AppError(holder.error === 'NEED_TO_REFRESH' ? 'NEED_TO_REFRESH' : 'NOT_FOUND_ACCESS_TOKEN')
+    const req = { episodeId, n, w, key: q.k ?? null, exp: q.exp === undefined ? null : Number(q.exp), sig: q.sig ?? null }
+    const object = await sliceObject(req, holder.userId)
+    if (!object) throw new AppError('NOT_FOUND_EPISODE')
     const headers = new Headers()
-    found.object.writeHttpMetadata(headers)
+    object.writeHttpMetadata(headers)
     if (!headers.has('content-type')) headers.set('Content-Type', 'image/webp')
-    headers.set('ETag', found.object.httpEtag)
-    const maxAge = found.exp === null ? 86_400 : Math.max(0, found.exp - Math.floor(Date.now() / 1000))
-    headers.set('Cache-Control', `${found.free ? 'public' : 'private'}, max-age=${maxAge}`)
+    headers.set('ETag', object.httpEtag)
+    headers.set('Cache-Control', `private, max-age=${Math.max(0, req.exp! - Math.floor(Date.now() / 1000))}`)
     headers.set('Cross-Origin-Resource-Policy', 'same-origin')
-    return new Response(found.object.body, { headers })
+    return new Response(object.body, { headers })
   })
   .post('/:episodeId/progress', requireUser, validate('json', ProgressRequest), async (c) => {
     const episodeId = episodeIdOf(c)
