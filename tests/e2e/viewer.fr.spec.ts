@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test'
-import { hydrated, seriousViolations } from './viewer.helpers.ts'
+import { hydrated, reader, seriousViolations } from './viewer.helpers.ts'
 
 /**
  * The viewer (spec §2 /viewer/{id}) against the seeded demo: series 1 ("Un café pour deux") has 11 episodes
@@ -105,6 +105,44 @@ test.describe('French edition viewer', () => {
     const res = await page.goto('/viewer/99999999')
     expect(res?.status()).toBe(404)
   })
+})
+
+test('a signed-in reader opens an owned episode in at most 4 D1 round trips: page, every slice, next-episode prefetch', async ({
+  page,
+  baseURL,
+}, testInfo) => {
+  await reader(page, baseURL!)
+  for (const id of [9, 10]) {
+    const res = await page.request.post('/api/v1/purchase', {
+      data: { episodeIds: [id], kind: 'POSSESSION' },
+      headers: { origin: baseURL!, 'idempotency-key': `e2e-d1-${Date.now()}-${id}` },
+    })
+    expect(res.status()).toBe(200)
+  }
+  const seen: { path: string; d1: number }[] = []
+  page.on('response', (r) => {
+    const path = new URL(r.url()).pathname
+    // reading progress is saved as the reader scrolls: not part of opening the episode
+    if (!path.endsWith('/progress')) seen.push({ path, d1: Number(r.headers()['x-d1-queries'] ?? 0) })
+  })
+  await page.setViewportSize({ width: 390, height: 800 })
+  await page.goto('/viewer/9')
+  await hydrated(page)
+  const loaded = (img: ReturnType<Page['locator']>) => img.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth > 0)
+  for (const img of await page.locator('#viewer-content img').all()) {
+    await img.scrollIntoViewIfNeeded()
+    await expect.poll(() => loaded(img)).toBe(true)
+  }
+  const next = page.locator('section[data-episode="10"] img').first()
+  await next.scrollIntoViewIfNeeded()
+  await expect.poll(() => loaded(next)).toBe(true)
+  const slices = seen.filter((r) => /\/api\/v1\/viewer\/(9|10)\/slice\//.test(r.path))
+  expect(slices.length).toBeGreaterThanOrEqual(4)
+  expect(slices.filter((r) => r.d1 > 0)).toEqual([])
+  const withD1 = seen.filter((r) => r.d1 > 0)
+  await testInfo.attach('d1-round-trips.json', { body: JSON.stringify(withD1, null, 2), contentType: 'application/json' })
+  expect(withD1.map((r) => r.path)).toEqual(['/viewer/9', '/api/v1/viewer/10'])
+  expect(withD1.reduce((n, r) => n + r.d1, 0)).toBeLessThanOrEqual(4)
 })
 
 test('a slice that fails to load shows a visible retry control that loads it again', async ({ page }) => {

@@ -6,6 +6,7 @@
  */
 import { useCallback, useEffect, useRef, useState, type Ref } from 'react'
 import { LOAD_AHEAD_ROOT_MARGIN } from './reading.ts'
+import { expiredSliceEpisode, getEpisode } from './client.ts'
 
 import type { ViewerSlice } from './viewer.ts'
 import { SliceTranscript, type TranscriptLabels } from './Transcript.tsx'
@@ -64,6 +65,10 @@ export default function SliceList({
   onDoubleClick,
   transcript,
 }: SliceListProps) {
+  // fresh signed URLs once the page's have expired (kept with the list they replace)
+  const [renewed, setRenewed] = useState<{ of: ViewerSlice[]; slices: ViewerSlice[] } | null>(null)
+  const shownSlices = renewed?.of === slices ? renewed.slices : slices
+  const renewing = useRef<{ at: number; answer: Promise<ViewerSlice[] | null> } | null>(null)
   const [near, setNear] = useState<ReadonlySet<number>>(() => new Set(lead ? [0] : []))
   const [attempts, setAttempts] = useState<Record<number, number>>({})
   const [failed, setFailed] = useState<ReadonlySet<number>>(() => new Set())
@@ -108,6 +113,21 @@ export default function SliceList({
     })
   }, [aheadKey])
 
+  /**
+   * A slice that failed: with an expired signed URL, the episode opened again (once a minute at most, whichever
+   * slices fail together) for fresh URLs and another try; otherwise, or when that fails, the retry control.
+   */
+  const failedToLoad = async (i: number) => {
+    const episodeId = expiredSliceEpisode(shownSlices[i]!.src)
+    if (episodeId === null) return markFailed(i)
+    if (!renewing.current || Date.now() - renewing.current.at > 60_000)
+      renewing.current = { at: Date.now(), answer: getEpisode(episodeId).then((r) => (r.ok ? r.data.slices : null)) }
+    const fresh = await renewing.current.answer
+    if (!fresh || fresh.length !== slices.length) return markFailed(i)
+    setRenewed({ of: slices, slices: fresh })
+    setAttempts((a) => ({ ...a, [i]: (a[i] ?? 0) + 1 }))
+  }
+
   const retry = (i: number) => {
     setAttempts((a) => ({ ...a, [i]: (a[i] ?? 0) + 1 }))
     setFailed((s) => {
@@ -120,7 +140,7 @@ export default function SliceList({
 
   return (
     <ol id={id} ref={listRef} className={className} dir={dir} aria-label={label} onDoubleClick={onDoubleClick}>
-      {slices.map((s, i) => {
+      {shownSlices.map((s, i) => {
         const attempt = attempts[i] ?? 0
         const first = lead && i === 0
         return (
@@ -147,7 +167,7 @@ export default function SliceList({
               fetchPriority={first ? 'high' : 'auto'}
               decoding={first ? 'auto' : 'async'}
               draggable={false}
-              onError={() => markFailed(i)}
+              onError={() => void failedToLoad(i)}
             />
             {s.transcript && <SliceTranscript alt={s.alt} lines={s.transcript} labels={transcript} />}
             {failed.has(i) && (
