@@ -195,23 +195,20 @@ export async function openEpisode(
   }
 }
 
-/** Access to one episode for a reader, plus (when asked) the R2 key of slice `n` (1 D1 batch). */
-async function accessOf(db: Db, episodeId: number, reader: ViewerReader, edition: ViewerEdition, now: Date, slice?: number) {
+/** Access to one episode for a reader (1 D1 batch). */
+async function accessOf(db: Db, episodeId: number, reader: ViewerReader, edition: ViewerEdition, now: Date) {
   const nowIso = now.toISOString()
   const statements: { sql: string; params: unknown[] }[] = [
     {
-      sql: `SELECT e.series_id AS seriesId, e.is_free AS isFree, s.is_adult AS seriesIsAdult,
-              (SELECT key FROM episode_images i WHERE i.episode_id = e.id AND i.position = ?3) AS sliceKey
+      sql: `SELECT e.series_id AS seriesId, e.is_free AS isFree, s.is_adult AS seriesIsAdult
             FROM episodes e JOIN series s ON s.id = e.series_id WHERE e.id = ?2 AND s.is_published = 1 AND e.published_at <= ?1`,
-      params: [nowIso, episodeId, slice ?? 0],
+      params: [nowIso, episodeId],
     },
   ]
   if (reader.userId !== null)
     statements.push({ sql: USER_SQL, params: [reader.userId] }, { sql: HOLDINGS_SQL, params: [reader.userId, episodeId] })
   const [epRes, userRes, holdRes] = await db.batch(statements)
-  const row = firstRow<
-    Cols<'episodes', 'series_id' | 'is_free'> & { seriesIsAdult: SeriesRow['is_adult']; sliceKey: EpisodeImagesRow['key'] | null }
-  >(epRes)
+  const row = firstRow<Cols<'episodes', 'series_id' | 'is_free'> & { seriesIsAdult: SeriesRow['is_adult'] }>(epRes)
   if (!row) return null
   const access = episodeAccess(
     { isFree: flag(row.isFree), seriesIsAdult: flag(row.seriesIsAdult) },
@@ -219,7 +216,7 @@ async function accessOf(db: Db, episodeId: number, reader: ViewerReader, edition
     rows<HoldingRow>(holdRes),
     now,
   )
-  return { seriesId: row.seriesId, sliceKey: row.sliceKey, access }
+  return { seriesId: row.seriesId, access }
 }
 
 export type SliceRequest = { episodeId: number; n: number; w: number; key: string | null; exp: number | null; sig: string | null }
