@@ -1,7 +1,7 @@
 /**
  * `/api/v1/viewer` (spec §2 viewer, §8 Viewer errors): open an episode (which signs its slice URLs), serve a
- * signed slice without a query, save reading progress, keep the reader's automatic-unlock opt-in per series. Unknown or malformed episode ids are NOT_FOUND_EPISODE; bad query or body
- * fields INVALID_PARAMETER.
+ * signed slice without a query, save reading progress, keep the reader's automatic-unlock opt-in per series.
+ * Unknown or malformed episode ids are NOT_FOUND_EPISODE; bad query or body fields INVALID_PARAMETER.
  */
 import { Hono, type Context } from 'hono'
 import { getCookie } from 'hono/cookie'
