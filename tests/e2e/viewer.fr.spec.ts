@@ -150,6 +150,33 @@ test('a signed-in reader opens an owned episode in at most 4 D1 round trips: pag
   expect(open.reduce((n, r) => n + r.d1, 0)).toBeLessThanOrEqual(4)
 })
 
+test('a slice whose signed URL has expired loads again with fresh URLs, without the retry control', async ({ page, baseURL }) => {
+  await reader(page, baseURL!)
+  const bought = await page.request.post('/api/v1/purchase', {
+    data: { episodeIds: [10], kind: 'POSSESSION' },
+    headers: { origin: baseURL!, 'idempotency-key': `e2e-expired-${Date.now()}` },
+  })
+  expect(bought.status()).toBe(200)
+  // the browser's clock is 20 minutes ahead: by it, every slice URL of the page (10 to 15 minutes) has expired
+  await page.clock.setSystemTime(new Date(Date.now() + 20 * 60_000))
+  let refused = 0
+  await page.route('**/api/v1/viewer/10/slice/3?**', (route) =>
+    refused++ === 0 ? route.fulfill({ status: 403, body: '' }) : route.continue(),
+  )
+  const opened: string[] = []
+  page.on('request', (r) => {
+    if (new URL(r.url()).pathname === '/api/v1/viewer/10') opened.push(r.url())
+  })
+  await page.setViewportSize({ width: 390, height: 800 }) // the three slices are within three screens: all asked for at once
+  await page.goto('/viewer/10')
+  await hydrated(page)
+  const third = page.locator('#viewer-content img').nth(2) // found again at each poll: the retried slice is a new element
+  await expect.poll(() => third.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth > 0)).toBe(true)
+  expect(refused).toBe(2)
+  expect(opened).toHaveLength(1) // the episode opened again once, for fresh URLs
+  await expect(page.getByRole('button', { name: 'Réessayer' })).toHaveCount(0)
+})
+
 test('a slice that fails to load shows a visible retry control that loads it again', async ({ page }) => {
   let fail = true
   await page.route('**/media/series/1/ep/1/2/**', (route) => (fail ? route.abort() : route.continue()))
