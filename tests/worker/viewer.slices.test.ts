@@ -8,10 +8,13 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { env } from 'cloudflare:workers'
 import { app, db, expectError, get, newReader, read } from './purchase.helpers.ts'
 import { bearer, json, makeUser, outboxFor, tokensFor, webCookie } from './account.helpers.ts'
-import { frEdition, request } from './app.ts'
+import { appFor, frEdition, frMessages, request } from './app.ts'
+import { parseEdition } from '../../src/lib/edition/schema.ts'
+import jp from '../../editions/jp/edition.json'
 import { seedDemo } from './seed.ts'
 import { fixture, own, PIXELS } from './viewer.helpers.ts'
 import { openEpisode } from '../../src/features/viewer/viewer.server.ts'
+import { issueTokens } from '../../src/features/auth/auth.server.ts'
 import { SLICE_URL_MAX_S } from '../../src/features/viewer/viewer.ts'
 
 beforeAll(async () => {
@@ -91,6 +94,21 @@ describe('paid slices: the signature alone', () => {
       expect(res.headers.get('x-edge-cache')).toBeNull()
     }
     for (const who of [other, null]) await expectError(await get(who, src), 403, 'UNAUTHORIZED_CONTENTS')
+    expect(await inCache(src)).toBe(false)
+  })
+  it("a jp guest who answered the age question gets an adult free episode's slices signed for a guest: no one signed in may use them", async () => {
+    const jpEdition = parseEdition('jp', jp)
+    const jpApp = appFor(jpEdition, frMessages)
+    const f = await fixture({ adult: true })
+    const guest = { cookie: 'not-login-adult=Y' }
+    const { data } = await read(await request(jpApp, `/api/v1/viewer/${f.free}`, { headers: guest }))
+    const src: string = data.slices[0].src
+    expect(src).toMatch(/^\/api\/v1\/viewer\/\d+\/slice\/1\?/)
+    const res = await request(jpApp, src, { headers: guest })
+    expect([res.status, d1(res)]).toEqual([200, 0])
+    const member = await newReader()
+    const token = (await issueTokens(db, member.id, { issuer: jpEdition.siteUrl, t: (k) => k })).accessToken.value
+    await expectError(await request(jpApp, src, { headers: bearer(token) }), 403, 'UNAUTHORIZED_CONTENTS')
     expect(await inCache(src)).toBe(false)
   })
 })
