@@ -65,7 +65,12 @@ export const viewer = new Hono<AppEnv>()
   // the session version is checked in openEpisode's own read (no round trip of its own): an ended session gets no slice URL
   .get('/:episodeId', checksSessionItself, async (c) => {
     const episodeId = episodeIdOf(c)
-    const episode = await openEpisode(c.var.db, episodeId, readerOf(c), c.var.edition)
+    const state = c.get('session')
+    const episode = await openEpisode(c.var.db, episodeId, readerOf(c), c.var.edition).catch((e: unknown) => {
+      // an ended browser session signs the viewer out (spec §8 NOT_FOUND_ACCESS_TOKEN → logout); an app refreshes first
+      const cookie = state.userId !== null && state.source === 'cookie'
+      throw e instanceof AppError && e.code === 'NEED_TO_REFRESH' && cookie ? new AppError('NOT_FOUND_ACCESS_TOKEN') : e
+    })
     if (!episode) throw new AppError('NOT_FOUND_EPISODE')
     if (!episode.access.open) throw new AppError(episode.access.code === 'UNAUTHORIZED_CONTENTS' ? readerCode(c) : episode.access.code)
     return ok(c, episode)

@@ -178,7 +178,8 @@ export const session = createMiddleware<AppEnv>(async (c, next) => {
   }
   await next()
   // a route marked `checksSessionItself` found the cookie's session ended (its refresh token is revoked with it)
-  if (state.userId !== null && c.error instanceof AppError && c.error.code === 'NEED_TO_REFRESH') cookieChange = 'clear'
+  if (state.userId !== null && c.error instanceof AppError && ['NEED_TO_REFRESH', 'NOT_FOUND_ACCESS_TOKEN'].includes(c.error.code))
+    cookieChange = 'clear'
   if (cookieChange === 'clear') deleteCookie(c, SESSION_COOKIE, options)
   else if (cookieChange) {
     setCookie(c, SESSION_COOKIE, cookieChange.set, sessionCookieOptions(c.req.url, cookieChange.refreshExpiredAt))

@@ -125,11 +125,16 @@ describe('an ended session gets no new slice URL; the outstanding ones expire wi
   }
 
   async function expectNoNewUrl(r: Awaited<ReturnType<typeof readerOfPaid>>) {
-    for (const headers of [r.app, r.browser]) {
+    // the app is told to refresh (which then fails); the browser is signed out and its cookie cleared
+    for (const [headers, code] of [
+      [r.app, 'NEED_TO_REFRESH'],
+      [r.browser, 'NOT_FOUND_ACCESS_TOKEN'],
+    ] as const) {
       const res = await request(app, `/api/v1/viewer/${r.f.paid}`, { headers })
       const text = await res.clone().text()
       expect(text).not.toMatch(/\/slice\/|\/media\//)
-      await expectError(res, 401, 'NEED_TO_REFRESH')
+      await expectError(res, 401, code)
+      if (headers === r.browser) expect(res.headers.get('set-cookie')).toMatch(/wt_session=;/)
     }
     // the URL issued before the end lives at most SLICE_URL_MAX_S more (served on its signature alone until then)
     expect(expOf(r.issued) - Date.now() / 1000).toBeLessThanOrEqual(SLICE_URL_MAX_S)
