@@ -3,7 +3,7 @@
  * only ever sees viewer pages and what they load. Nothing is cached unless the reader saves an episode:
  * the viewer posts {type: 'save', episodeId, page, urls, expiresAt, expired: {lang, dir, title, text}}.
  *
- * - Online, every request goes to the network first (the server keeps checking access per slice request);
+ * - Online, every request goes to the network first (the server checks each slice's signed URL);
  *   the saved copy is used only when the network fails.
  * - Signed slice URLs are stored without their exp/sig (episode, slice, width), so a saved page whose URLs
  *   were signed at another time still finds its images.

@@ -1,7 +1,7 @@
 /**
- * `/api/v1/viewer` (spec §2 viewer, §8 Viewer errors): open an episode, stream its slices with a check per
- * request, save reading progress, keep the reader's automatic-unlock opt-in per series. Unknown or malformed episode ids are NOT_FOUND_EPISODE; bad query or body
- * fields INVALID_PARAMETER.
+ * `/api/v1/viewer` (spec §2 viewer, §8 Viewer errors): open an episode (which signs its slice URLs), serve a
+ * signed slice without a query, save reading progress, keep the reader's automatic-unlock opt-in per series.
+ * Unknown or malformed episode ids are NOT_FOUND_EPISODE; bad query or body fields INVALID_PARAMETER.
  */
 import { Hono, type Context, type MiddlewareHandler } from 'hono'
 import { getCookie } from 'hono/cookie'
@@ -9,7 +9,7 @@ import { createMiddleware } from 'hono/factory'
 import { z } from 'zod'
 import { AppError } from '../../src/lib/errors/catalogue.ts'
 import { NOT_LOGGED_IN_ADULT_COOKIE, parseId } from '../../src/features/catalogue/catalogue.ts'
-import { AutoUnlockRequest, ProgressRequest, sliceWidth } from '../../src/features/viewer/viewer.ts'
+import { AutoUnlockRequest, ProgressRequest, SLICE_URL_MAX_S, sliceWidth } from '../../src/features/viewer/viewer.ts'
 import {
   clearAutoUnlock,
   getAutoUnlock,
@@ -22,7 +22,14 @@ import {
 import type { AppEnv } from '../lib/env.ts'
 import { ok } from '../lib/respond.ts'
 import { validate } from '../lib/validate.ts'
-import { checksSessionItself, currentSession, currentUserId, requireUser } from '../middleware/session.ts'
+import {
+  checksSessionItself,
+  credentialHolder,
+  currentSession,
+  currentUserId,
+  readsCredentialItself,
+  requireUser,
+} from '../middleware/session.ts'
 
 const SliceQuery = z.object({
   w: z
@@ -33,6 +40,7 @@ const SliceQuery = z.object({
     .string()
     .regex(/^\d{1,12}$/)
     .optional(),
+  k: z.string().max(512).optional(),
   sig: z.string().max(64).optional(),
   r: z.string().max(8).optional(), // retry counter of the viewer (a fresh URL after a failed load)
 })
@@ -43,13 +51,10 @@ function episodeIdOf(c: Context<AppEnv>): number {
   return id
 }
 
-/** The reader; credentials that were sent but refused end the viewer session (NOT_FOUND_ACCESS_TOKEN → logout). */
-function readerOf(c: Context<AppEnv>, needsUser: boolean): ViewerReader {
+/** The reader, with the access token's session claim that `openEpisode` checks in its own read. */
+function readerOf(c: Context<AppEnv>): ViewerReader {
   const state = c.get('session')
-  if (state.userId === null && state.error !== null && needsUser) {
-    throw new AppError(state.error === 'NEED_TO_REFRESH' ? 'NEED_TO_REFRESH' : 'NOT_FOUND_ACCESS_TOKEN')
-  }
-  return { userId: state.userId, adultCookie: getCookie(c, NOT_LOGGED_IN_ADULT_COOKIE) }
+  return { userId: state.userId, adultCookie: getCookie(c, NOT_LOGGED_IN_ADULT_COOKIE), session: state.userId === null ? undefined : state }
 }
 
 /**
@@ -68,7 +73,9 @@ const beaconJson: MiddlewareHandler<AppEnv> = async (c, next) => {
 
 /** requireUser for the viewer's own calls: credentials that were sent but refused end the viewer session, as on an episode. */
 const requireReader = createMiddleware<AppEnv>(async (c, next) => {
-  readerOf(c, true)
+  const state = c.get('session')
+  if (state.userId === null && state.error !== null)
+    throw new AppError(state.error === 'NEED_TO_REFRESH' ? 'NEED_TO_REFRESH' : 'NOT_FOUND_ACCESS_TOKEN')
   return requireUser(c, next)
 })
 
@@ -87,35 +94,41 @@ export const viewer = new Hono<AppEnv>()
     ok(c, await setAutoUnlock(c.var.db, currentUserId(c), seriesIdOf(c), c.req.valid('json'))),
   )
   .delete('/auto-unlock/:seriesId', requireReader, async (c) => ok(c, await clearAutoUnlock(c.var.db, currentUserId(c), seriesIdOf(c))))
-  .get('/:episodeId', async (c) => {
+  // the session version is checked in openEpisode's own read (no round trip of its own): an ended session gets no slice URL
+  .get('/:episodeId', checksSessionItself, async (c) => {
     const episodeId = episodeIdOf(c)
-    const episode = await openEpisode(c.var.db, episodeId, readerOf(c, false), c.var.edition)
+    const state = c.get('session')
+    const episode = await openEpisode(c.var.db, episodeId, readerOf(c), c.var.edition).catch((e: unknown) => {
+      // an ended browser session signs the viewer out (spec §8 NOT_FOUND_ACCESS_TOKEN → logout); an app refreshes first
+      const cookie = state.userId !== null && state.source === 'cookie'
+      throw e instanceof AppError && e.code === 'NEED_TO_REFRESH' && cookie ? new AppError('NOT_FOUND_ACCESS_TOKEN') : e
+    })
     if (!episode) throw new AppError('NOT_FOUND_EPISODE')
     if (!episode.access.open) throw new AppError(episode.access.code === 'UNAUTHORIZED_CONTENTS' ? readerCode(c) : episode.access.code)
     return ok(c, episode)
   })
-  .get('/:episodeId/slice/:n', validate('query', SliceQuery), async (c) => {
+  // served on the URL's signature and the caller's credential alone: no D1 statement (docs/ARCHITECTURE.md "Slices")
+  .get('/:episodeId/slice/:n', readsCredentialItself, validate('query', SliceQuery), async (c) => {
     const episodeId = episodeIdOf(c)
     const n = parseId(c.req.param('n'))
     const q = c.req.valid('query')
     const w = sliceWidth(q.w === undefined ? 640 : Number(q.w))
     if (n === null || n > 10_000 || w === null) throw new AppError('INVALID_PARAMETER', { fields: n === null ? 'n' : 'w' })
-    const reader = readerOf(c, q.sig !== undefined)
-    const found = await sliceObject(
-      c.var.db,
-      { episodeId, n, w, exp: q.exp === undefined ? null : Number(q.exp), sig: q.sig ?? null },
-      reader,
-      c.var.edition,
-    )
-    if (!found) throw new AppError('NOT_FOUND_EPISODE')
+    // a credential still names its reader SLICE_URL_MAX_S after its access token expired: the URL itself expires by then
+    // (credentials that were sent but refused end the viewer session: NOT_FOUND_ACCESS_TOKEN → logout)
+    const holder = await credentialHolder(c, SLICE_URL_MAX_S)
+    if (holder.userId === null && holder.error !== null)
+      throw new AppError(holder.error === 'NEED_TO_REFRESH' ? 'NEED_TO_REFRESH' : 'NOT_FOUND_ACCESS_TOKEN')
+    const req = { episodeId, n, w, key: q.k ?? null, exp: q.exp === undefined ? null : Number(q.exp), sig: q.sig ?? null }
+    const object = await sliceObject(req, holder.userId)
+    if (!object) throw new AppError('NOT_FOUND_EPISODE')
     const headers = new Headers()
-    found.object.writeHttpMetadata(headers)
+    object.writeHttpMetadata(headers)
     if (!headers.has('content-type')) headers.set('Content-Type', 'image/webp')
-    headers.set('ETag', found.object.httpEtag)
-    const maxAge = found.exp === null ? 86_400 : Math.max(0, found.exp - Math.floor(Date.now() / 1000))
-    headers.set('Cache-Control', `${found.free ? 'public' : 'private'}, max-age=${maxAge}`)
+    headers.set('ETag', object.httpEtag)
+    headers.set('Cache-Control', `private, max-age=${Math.max(0, req.exp! - Math.floor(Date.now() / 1000))}`)
     headers.set('Cross-Origin-Resource-Policy', 'same-origin')
-    return new Response(found.object.body, { headers })
+    return new Response(object.body, { headers })
   })
   // one D1 statement per save, the session check included (saveProgress); the viewer's beacon sends text/plain
   .post('/:episodeId/progress', checksSessionItself, requireUser, beaconJson, validate('json', ProgressRequest), async (c) => {

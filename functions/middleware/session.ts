@@ -43,6 +43,7 @@ declare module 'hono' {
 }
 
 const GUEST: SessionState = { userId: null, error: null }
+const BEARER = /^Bearer +([A-Za-z0-9._~+/=-]{1,4096})$/i
 
 /** Static files and the pages that skip loading the user (spec §2) never pay for a session. */
 function skips(path: string): boolean {
@@ -71,6 +72,39 @@ export const checksSessionItself: MiddlewareHandler = (_c, next) => next()
 const routeChecksSession = (c: Context) => matchedRoutes(c).some((r) => r.handler === checksSessionItself)
 
 /**
+ * A route that needs no session at all, only who holds the credential (a slice image: its signed URL carries the
+ * decision, docs/ARCHITECTURE.md "Slices"). The middleware leaves such a request alone — no D1 read, no refresh, no
+ * cookie change — and the route asks `credentialHolder`.
+ */
+export const readsCredentialItself: MiddlewareHandler = (_c, next) => next()
+
+const routeReadsCredential = (c: Context) => matchedRoutes(c).some((r) => r.handler === readsCredentialItself)
+
+/**
+ * The reader a request's credential names, from the credential alone (no D1, no refresh): a Bearer access token or
+ * the session cookie's, still counted `graceSeconds` after it expired (whatever it names was proven by a session
+ * check when it was issued). A guest without a credential; NOT_LOGIN_USER for one that is not ours, NEED_TO_REFRESH
+ * for one expired longer ago.
+ */
+export async function credentialHolder(
+  c: Context<AppEnv>,
+  graceSeconds: number,
+): Promise<{ userId: number } | { userId: null; error: ErrorCode | null }> {
+  const authorization = c.req.header('authorization')
+  const raw = getCookie(c, SESSION_COOKIE)
+  if (authorization === undefined && raw === undefined) return { userId: null, error: null }
+  const keys = await sessionKeys().catch(() => null)
+  if (!keys) return { userId: null, error: 'NO_SECRET' }
+  let token: string | undefined
+  if (authorization !== undefined) token = BEARER.exec(authorization.trim())?.[1]
+  else token = (await openSession(keys, raw))?.accessToken.value
+  if (token === undefined) return { userId: null, error: 'NOT_LOGIN_USER' }
+  const check = await verifyAccessToken(keys, token, c.var.edition.siteUrl, new Date(), graceSeconds)
+  if (check.ok) return { userId: check.userId }
+  return { userId: null, error: check.reason === 'expired' ? 'NEED_TO_REFRESH' : 'NOT_LOGIN_USER' }
+}
+
+/**
  * The client's address (per-address limits, the refresh result's `ipAddress`): CF-Connecting-IP only, which
  * Cloudflare sets itself on a deployment (a client's own value is replaced) and the local runtime fills from the
  * socket. X-Real-IP and X-Forwarded-For are anyone's to write and never read.
@@ -92,7 +126,7 @@ export function clientIp(header: (name: string) => string | undefined): string |
 export const session = createMiddleware<AppEnv>(async (c, next) => {
   if (c.get('session') !== undefined) return next()
   const path = c.req.path
-  if (skips(path)) {
+  if (skips(path) || routeReadsCredential(c)) {
     c.set('session', GUEST)
     return next()
   }
@@ -144,7 +178,8 @@ export const session = createMiddleware<AppEnv>(async (c, next) => {
   }
   await next()
   // a route marked `checksSessionItself` found the cookie's session ended (its refresh token is revoked with it)
-  if (state.userId !== null && c.error instanceof AppError && c.error.code === 'NEED_TO_REFRESH') cookieChange = 'clear'
+  if (state.userId !== null && c.error instanceof AppError && ['NEED_TO_REFRESH', 'NOT_FOUND_ACCESS_TOKEN'].includes(c.error.code))
+    cookieChange = 'clear'
   if (cookieChange === 'clear') deleteCookie(c, SESSION_COOKIE, options)
   else if (cookieChange) {
     setCookie(c, SESSION_COOKIE, cookieChange.set, sessionCookieOptions(c.req.url, cookieChange.refreshExpiredAt))
@@ -159,7 +194,7 @@ async function fromBearer(
   db: AppEnv['Variables']['db'],
   checkVersion: boolean,
 ): Promise<SessionState> {
-  const match = /^Bearer +([A-Za-z0-9._~+/=-]{1,4096})$/i.exec(authorization.trim())
+  const match = BEARER.exec(authorization.trim())
   if (!match) return { userId: null, error: 'NOT_LOGIN_USER' }
   // without a secret no token can be ours; other Bearer users (e.g. /api/ops) must not fail because of it
   const keys = await sessionKeys().catch(() => null)

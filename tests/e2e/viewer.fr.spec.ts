@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test'
-import { hydrated, seriousViolations } from './viewer.helpers.ts'
+import { hydrated, reader, seriousViolations } from './viewer.helpers.ts'
 
 /**
  * The viewer (spec §2 /viewer/{id}) against the seeded demo: series 1 ("Un café pour deux") has 11 episodes
@@ -105,6 +105,76 @@ test.describe('French edition viewer', () => {
     const res = await page.goto('/viewer/99999999')
     expect(res?.status()).toBe(404)
   })
+})
+
+test('a signed-in reader opens an owned episode in at most 4 D1 round trips: page, every slice, next-episode prefetch', async ({
+  page,
+  baseURL,
+}, testInfo) => {
+  await reader(page, baseURL!)
+  for (const id of [9, 10]) {
+    const res = await page.request.post('/api/v1/purchase', {
+      data: { episodeIds: [id], kind: 'POSSESSION' },
+      headers: { origin: baseURL!, 'idempotency-key': `e2e-d1-${Date.now()}-${id}` },
+    })
+    expect(res.status()).toBe(200)
+  }
+  const seen: { path: string; d1: number }[] = []
+  page.on('response', (r) => {
+    const path = new URL(r.url()).pathname
+    // reading progress is saved as the reader scrolls: not part of opening the episode
+    if (!path.endsWith('/progress')) seen.push({ path, d1: Number(r.headers()['x-d1-queries'] ?? 0) })
+  })
+  await page.setViewportSize({ width: 390, height: 800 })
+  await page.goto('/viewer/9')
+  await hydrated(page)
+  const loaded = (img: ReturnType<Page['locator']>) => img.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth > 0)
+  for (const img of await page.locator('#viewer-content img').all()) {
+    await img.scrollIntoViewIfNeeded()
+    await expect.poll(() => loaded(img)).toBe(true)
+  }
+  const next = page.locator('section[data-episode="10"] img').first()
+  await next.scrollIntoViewIfNeeded()
+  await expect.poll(() => loaded(next)).toBe(true)
+  const slices = seen.filter((r) => /\/api\/v1\/viewer\/(9|10)\/slice\//.test(r.path))
+  expect(slices.length).toBeGreaterThanOrEqual(4)
+  expect(slices.filter((r) => r.d1 > 0)).toEqual([])
+  // the open itself: the page, its slices, the next episode's prefetch and its slices (the header's session
+  // read and the episodes after the next, fetched as the reader goes on, are not part of it)
+  const open = seen.filter((r) => r.path === '/viewer/9' || r.path === '/api/v1/viewer/10' || slices.includes(r))
+  await testInfo.attach('d1-round-trips.json', {
+    body: JSON.stringify({ open, others: seen.filter((r) => r.d1 > 0 && !open.includes(r)) }, null, 2),
+    contentType: 'application/json',
+  })
+  expect(open.filter((r) => r.d1 > 0).map((r) => r.path)).toEqual(['/viewer/9', '/api/v1/viewer/10'])
+  expect(open.reduce((n, r) => n + r.d1, 0)).toBeLessThanOrEqual(4)
+})
+
+test('a slice whose signed URL has expired loads again with fresh URLs, without the retry control', async ({ page, baseURL }) => {
+  await reader(page, baseURL!)
+  const bought = await page.request.post('/api/v1/purchase', {
+    data: { episodeIds: [10], kind: 'POSSESSION' },
+    headers: { origin: baseURL!, 'idempotency-key': `e2e-expired-${Date.now()}` },
+  })
+  expect(bought.status()).toBe(200)
+  // the browser's clock is 20 minutes ahead: by it, every slice URL of the page (10 to 15 minutes) has expired
+  await page.clock.setSystemTime(new Date(Date.now() + 20 * 60_000))
+  let refused = 0
+  await page.route('**/api/v1/viewer/10/slice/3?**', (route) =>
+    refused++ === 0 ? route.fulfill({ status: 403, body: '' }) : route.continue(),
+  )
+  const opened: string[] = []
+  page.on('request', (r) => {
+    if (new URL(r.url()).pathname === '/api/v1/viewer/10') opened.push(r.url())
+  })
+  await page.setViewportSize({ width: 390, height: 800 }) // the three slices are within three screens: all asked for at once
+  await page.goto('/viewer/10')
+  await hydrated(page)
+  const third = page.locator('#viewer-content img').nth(2) // found again at each poll: the retried slice is a new element
+  await expect.poll(() => third.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth > 0)).toBe(true)
+  expect(refused).toBe(2)
+  expect(opened).toHaveLength(1) // the episode opened again once, for fresh URLs
+  await expect(page.getByRole('button', { name: 'Réessayer' })).toHaveCount(0)
 })
 
 test('a slice that fails to load shows a visible retry control that loads it again', async ({ page }) => {

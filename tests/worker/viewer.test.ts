@@ -1,53 +1,13 @@
 /**
  * `/api/v1/viewer` on real workerd + D1 + R2 (spec §2 viewer, §8 Viewer errors): free episodes open with
- * public image URLs; paid ones only with a holding, through per-reader signed slice URLs checked on every
- * request; reading progress saved and restored; bad input never answers 5xx.
+ * public image URLs; paid ones only with a holding, through per-reader signed slice URLs (served without a query:
+ * viewer.slices.test.ts); reading progress saved and restored; bad input never answers 5xx.
  */
 import { describe, expect, it } from 'vitest'
-import { env } from 'cloudflare:workers'
-import { app, db, expectError, get, newReader, newSeries, read, type Reader } from './purchase.helpers.ts'
+import { app, db, expectError, get, newReader, read, type Reader } from './purchase.helpers.ts'
 import { request } from './app.ts'
+import { fixture, own, PIXELS } from './viewer.helpers.ts'
 
-const PIXELS = new Uint8Array([82, 73, 70, 70, 1, 2, 3, 4, 87, 69, 66, 80])
-
-/** Two slices of 720×800 and 720×1600 for the episode, stored at every slice width. */
-async function withSlices(episodeId: number) {
-  for (const [n, height] of [
-    [1, 800],
-    [2, 1600],
-  ] as const) {
-    const key = `test/viewer/${episodeId}/${n}`
-    await db.run(
-      `INSERT INTO episode_images (episode_id, position, key, width, height, alt) VALUES (?, ?, ?, 720, ?, ?)`,
-      episodeId,
-      n,
-      key,
-      height,
-      `Image ${n}`,
-    )
-    for (const w of [640, 828, 1080]) await env.MEDIA.put(`${key}/${w}.webp`, PIXELS, { httpMetadata: { contentType: 'image/webp' } })
-  }
-}
-
-async function own(reader: Reader, seriesId: number, episodeId: number, kind: string, expiresAt: string | null) {
-  await db.run(
-    `INSERT INTO ownerships (user_id, series_id, episode_id, kind, expires_at) VALUES (?, ?, ?, ?, ?)`,
-    reader.id,
-    seriesId,
-    episodeId,
-    kind,
-    expiresAt,
-  )
-}
-
-/** A series whose first episode is free and the two others paid, all with slices. */
-async function fixture(opts: { adult?: boolean } = {}) {
-  const s = await newSeries({ episodes: 3, free: 1, adult: opts.adult })
-  for (const id of s.episodeIds) await withSlices(id)
-  return { seriesId: s.seriesId, free: s.episodeIds[0]!, paid: s.episodeIds[1]!, paid2: s.episodeIds[2]! }
-}
-
-const inAnHour = () => new Date(Date.now() + 3_600_000).toISOString()
 const anHourAgo = () => new Date(Date.now() - 3_600_000).toISOString()
 
 describe('GET /api/v1/viewer/{episodeId}', () => {
@@ -58,12 +18,15 @@ describe('GET /api/v1/viewer/{episodeId}', () => {
     const { data } = await read(res)
     expect(data.access).toEqual({ open: true, via: 'FREE', expiresAt: null })
     expect(data.slices).toHaveLength(2)
-    expect(data.slices[0]).toMatchObject({ n: 1, width: 720, height: 800, alt: 'Image 1', src: `/media/test/viewer/${f.free}/1/640.webp` })
-    expect(data.slices[1].srcset).toBe([640, 828, 1080].map((w) => `/media/test/viewer/${f.free}/2/${w}.webp ${w}w`).join(', '))
+    const base = `/media/series/${f.seriesId}/ep/1`
+    expect(data.slices[0]).toMatchObject({ n: 1, width: 720, height: 800, alt: 'Image 1' })
+    expect(data.slices[0].src).toMatch(new RegExp(`^${base}/1/640\\.webp\\?s=[A-Za-z0-9_-]{43}$`))
+    const sig = data.slices[1].src.split('?s=')[1]
+    expect(data.slices[1].srcset).toBe([640, 828, 1080].map((w) => `${base}/2/${w}.webp?s=${sig} ${w}w`).join(', '))
     expect(data.prev).toBeNull()
     expect(data.next).toMatchObject({ id: f.paid, no: 2 })
     expect(data.progress).toBeNull()
-    const image = await get(null, `/api/v1/viewer/${f.free}/slice/1?w=700`)
+    const image = await get(null, data.slices[0].src)
     expect(image.status).toBe(200)
     expect(new Uint8Array(await image.arrayBuffer())).toEqual(PIXELS)
   })
@@ -88,7 +51,9 @@ describe('GET /api/v1/viewer/{episodeId}', () => {
     const { data } = await read(await get(reader, `/api/v1/viewer/${f.paid}`))
     expect(data.access).toMatchObject({ open: true, via: 'POSSESSION' })
     const url: string = data.slices[1].src
-    expect(url).toMatch(new RegExp(`^/api/v1/viewer/${f.paid}/slice/2\\?w=640&exp=\\d+&sig=[A-Za-z0-9_-]{43}$`))
+    expect(url).toMatch(
+      new RegExp(`^/api/v1/viewer/${f.paid}/slice/2\\?w=640&exp=\\d+&k=series%2F${f.seriesId}%2Fep%2F2%2F2&sig=[A-Za-z0-9_-]{43}$`),
+    )
     expect(JSON.stringify(data)).not.toContain('/media/')
     expect(data.slices[1].srcset.split(', ')).toHaveLength(3)
 
@@ -101,6 +66,8 @@ describe('GET /api/v1/viewer/{episodeId}', () => {
     await expectError(await get(null, url), 403, 'UNAUTHORIZED_CONTENTS')
     await expectError(await get(reader, url.replace('w=640', 'w=1080')), 403, 'UNAUTHORIZED_CONTENTS')
     await expectError(await get(reader, url.replace('/slice/2', '/slice/1')), 403, 'UNAUTHORIZED_CONTENTS')
+    await expectError(await get(reader, url.replace(`/viewer/${f.paid}/`, `/viewer/${f.paid2}/`)), 403, 'UNAUTHORIZED_CONTENTS')
+    await expectError(await get(reader, url.replace('%2F2&sig', '%2F1&sig')), 403, 'UNAUTHORIZED_CONTENTS')
     await expectError(
       await get(
         reader,
@@ -114,27 +81,33 @@ describe('GET /api/v1/viewer/{episodeId}', () => {
     await expectError(await request(app, url, { headers: { authorization: 'Bearer not.a.token' } }), 401, 'NOT_FOUND_ACCESS_TOKEN')
   })
 
-  it('opens a running rental until it ends; an ended rental refuses the page and the URLs signed before', async () => {
+  it('opens a running rental until it ends: its URLs never outlive it, an ended rental refuses the page', async () => {
     const f = await fixture()
     const reader = await newReader()
-    await own(reader, f.seriesId, f.paid, 'RENT', inAnHour())
+    const soon = new Date(Date.now() + 3 * 60_000).toISOString()
+    await own(reader, f.seriesId, f.paid, 'RENT', soon)
     await own(reader, f.seriesId, f.paid2, 'FREETIME', anHourAgo())
     const { data } = await read(await get(reader, `/api/v1/viewer/${f.paid}`))
     expect(data.access).toMatchObject({ open: true, via: 'RENT' })
     const url: string = data.slices[0].src
+    expect(Number(/exp=(\d+)/.exec(url)![1])).toBe(Math.floor(Date.parse(soon) / 1000)) // the rental's end, not 10 minutes
     expect((await get(reader, url)).status).toBe(200)
     await db.run(`UPDATE ownerships SET expires_at = ? WHERE user_id = ? AND episode_id = ?`, anHourAgo(), reader.id, f.paid)
-    await expectError(await get(reader, url), 403, 'UNAUTHORIZED_CONTENTS')
     await expectError(await get(reader, `/api/v1/viewer/${f.paid}`), 403, 'UNAUTHORIZED_CONTENTS')
     await expectError(await get(reader, `/api/v1/viewer/${f.paid2}`), 403, 'UNAUTHORIZED_CONTENTS')
   })
 
-  it('asks a minor or a guest for the age check on an adult series, free episode included', async () => {
+  it('asks a minor or a guest for the age check on an adult series, free episode included; its slices are never public', async () => {
     const f = await fixture({ adult: true })
     const minor = await newReader({ adult: false })
     await expectError(await get(minor, `/api/v1/viewer/${f.free}`), 403, 'ADULT_ONLY_CONTENTS')
-    await expectError(await get(null, `/api/v1/viewer/${f.free}/slice/1`), 403, 'ADULT_ONLY_CONTENTS')
-    expect((await get(await newReader(), `/api/v1/viewer/${f.free}`)).status).toBe(200)
+    await expectError(await get(null, `/api/v1/viewer/${f.free}`), 403, 'ADULT_ONLY_CONTENTS')
+    const adult = await newReader()
+    const { data } = await read(await get(adult, `/api/v1/viewer/${f.free}`))
+    expect(JSON.stringify(data.slices)).not.toContain('/media/')
+    expect((await get(adult, data.slices[0].src)).status).toBe(200)
+    for (const who of [null, minor]) await expectError(await get(who, data.slices[0].src), 403, 'UNAUTHORIZED_CONTENTS')
+    expect((await get(null, `/media/series/${f.seriesId}/ep/1/1/640.webp`)).status).toBe(404)
   })
 })
 
@@ -183,9 +156,14 @@ describe('bad ids and parameters', () => {
     const f = await fixture()
     for (const p of ['abc', '0', '-1', '99999999', '1e3', '9'.repeat(30), '%00', "1' OR 1=1"]) {
       await expectError(await get(null, `/api/v1/viewer/${encodeURIComponent(p)}`), 404, 'NOT_FOUND_EPISODE')
-      await expectError(await get(null, `/api/v1/viewer/${encodeURIComponent(p)}/slice/1`), 404, 'NOT_FOUND_EPISODE')
+      // the slice route reads no episode: an unsigned or unknown one is simply not signed for the caller
+      await expectError(
+        await get(null, `/api/v1/viewer/${encodeURIComponent(p)}/slice/1`),
+        p === '99999999' ? 403 : 404,
+        p === '99999999' ? 'UNAUTHORIZED_CONTENTS' : 'NOT_FOUND_EPISODE',
+      )
     }
-    await expectError(await get(null, `/api/v1/viewer/${f.free}/slice/9`), 404, 'NOT_FOUND_EPISODE')
+    await expectError(await get(null, `/api/v1/viewer/${f.free}/slice/9`), 403, 'UNAUTHORIZED_CONTENTS')
     for (const q of [
       'slice/0',
       'slice/abc',
@@ -194,6 +172,7 @@ describe('bad ids and parameters', () => {
       'slice/1?w=99999',
       'slice/1?exp=x',
       `slice/1?sig=${'a'.repeat(100)}`,
+      `slice/1?k=${'a'.repeat(600)}`,
     ]) {
       await expectError(await get(null, `/api/v1/viewer/${f.free}/${q}`), 400, 'INVALID_PARAMETER')
     }
@@ -202,6 +181,9 @@ describe('bad ids and parameters', () => {
       '/api/v1/viewer/1/slice/',
       `/api/v1/viewer/${f.paid}/slice/1?w=640&exp=1&sig=${'A'.repeat(43)}`,
       `/api/v1/viewer/${f.paid}/slice/1?exp=99999999999&sig=%ZZ`,
+      `/api/v1/viewer/${f.paid}/slice/1?w=640&exp=99999999999&k=..%2F..%2Fprivate%2Fx&sig=${'A'.repeat(43)}`,
+      `/media/series/${f.seriesId}/ep/1/1/640.webp?s=%ZZ`,
+      `/media/series/${f.seriesId}/ep/1/1/640.webp?s=${'A'.repeat(43)}`,
     ]
     for (const p of fuzz) expect((await get(null, p)).status).toBeLessThan(500)
   })

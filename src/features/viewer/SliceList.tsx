@@ -4,8 +4,9 @@
  * visible retry per failed slice. Used for the episode of the page and for each episode continuous reading
  * appends below it.
  */
-import { useCallback, useEffect, useRef, useState, type Ref } from 'react'
+import { useCallback, useEffect, useEffectEvent, useRef, useState, type Ref } from 'react'
 import { LOAD_AHEAD_ROOT_MARGIN } from './reading.ts'
+import { expiredSliceEpisode, getEpisode } from './client.ts'
 
 import type { ViewerSlice } from './viewer.ts'
 import { SliceTranscript, type TranscriptLabels } from './Transcript.tsx'
@@ -64,6 +65,10 @@ export default function SliceList({
   onDoubleClick,
   transcript,
 }: SliceListProps) {
+  // fresh signed URLs once the page's have expired (kept with the list they replace)
+  const [renewed, setRenewed] = useState<{ of: ViewerSlice[]; slices: ViewerSlice[] } | null>(null)
+  const shownSlices = renewed?.of === slices ? renewed.slices : slices
+  const renewing = useRef<{ at: number; answer: Promise<ViewerSlice[] | null> } | null>(null)
   const [near, setNear] = useState<ReadonlySet<number>>(() => new Set(lead ? [0] : []))
   const [attempts, setAttempts] = useState<Record<number, number>>({})
   const [failed, setFailed] = useState<ReadonlySet<number>>(() => new Set())
@@ -72,9 +77,26 @@ export default function SliceList({
 
   const markFailed = useCallback((i: number) => setFailed((s) => new Set(s).add(i)), [])
 
+  /**
+   * A slice that failed: with an expired signed URL, the episode opened again (once a minute at most, whichever
+   * slices fail together) for fresh URLs and another try; otherwise, or when that fails, the retry control.
+   */
+  const failedToLoad = async (i: number) => {
+    const episodeId = expiredSliceEpisode(shownSlices[i]!.src)
+    if (episodeId === null) return markFailed(i)
+    if (!renewing.current || Date.now() - renewing.current.at > 60_000)
+      renewing.current = { at: Date.now(), answer: getEpisode(episodeId).then((r) => (r.ok ? r.data.slices : null)) }
+    const fresh = await renewing.current.answer
+    if (!fresh || fresh.length !== slices.length) return markFailed(i)
+    setRenewed({ of: slices, slices: fresh })
+    setAttempts((a) => ({ ...a, [i]: (a[i] ?? 0) + 1 }))
+  }
+  /** A slice that failed before the island ran (the server HTML's image). */
+  const failedEarly = useEffectEvent((i: number) => void failedToLoad(i))
+
   useEffect(() => {
     imgs.current.forEach((img, i) => {
-      if (img && img.complete && img.naturalWidth === 0 && img.getAttribute('src')) markFailed(i)
+      if (img && img.complete && img.naturalWidth === 0 && img.getAttribute('src')) failedEarly(i)
     })
     if (!('IntersectionObserver' in window)) {
       setNear(new Set(slices.map((_, i) => i)))
@@ -95,7 +117,7 @@ export default function SliceList({
     )
     items.current.forEach((el) => el && io.observe(el))
     return () => io.disconnect()
-  }, [slices, markFailed])
+  }, [slices])
 
   // PAPER mode: the slices of this page and the next load now (keyed by their indexes, not the array's identity)
   const aheadKey = ahead?.join(',') ?? ''
@@ -120,7 +142,7 @@ export default function SliceList({
 
   return (
     <ol id={id} ref={listRef} className={className} dir={dir} aria-label={label} onDoubleClick={onDoubleClick}>
-      {slices.map((s, i) => {
+      {shownSlices.map((s, i) => {
         const attempt = attempts[i] ?? 0
         const first = lead && i === 0
         return (
@@ -147,7 +169,7 @@ export default function SliceList({
               fetchPriority={first ? 'high' : 'auto'}
               decoding={first ? 'auto' : 'async'}
               draggable={false}
-              onError={() => markFailed(i)}
+              onError={() => void failedToLoad(i)}
             />
             {s.transcript && <SliceTranscript alt={s.alt} lines={s.transcript} labels={transcript} />}
             {failed.has(i) && (

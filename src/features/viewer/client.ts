@@ -37,6 +37,15 @@ async function call<T>(path: string, init: RequestInit = {}, retried = false): P
 }
 
 export const getEpisode = (id: number) => call<EpisodeData>(`/api/v1/viewer/${id}`)
+
+/**
+ * The episode of a reader's signed slice URL whose expiry has passed, else null. Such URLs live minutes
+ * (docs/ARCHITECTURE.md "Slices"): the viewer opens the episode again for fresh ones.
+ */
+export function expiredSliceEpisode(url: string, now = Date.now()): number | null {
+  const signed = /^\/api\/v1\/viewer\/(\d+)\/slice\/\d+\?(?:.*&)?exp=(\d+)/.exec(url)
+  return signed && Number(signed[2]) * 1000 <= now ? Number(signed[1]) : null
+}
 export const getAutoUnlock = (seriesId: number) => call<AutoUnlockState>(`/api/v1/viewer/auto-unlock/${seriesId}`)
 export const putAutoUnlock = (seriesId: number, budget: number, kind: AutoUnlockKind) =>
   call<AutoUnlockState>(`/api/v1/viewer/auto-unlock/${seriesId}`, { method: 'PUT', body: JSON.stringify({ budget, kind }) })

@@ -7,33 +7,39 @@ import { env } from 'cloudflare:workers'
 import { AppError } from '../../lib/errors/catalogue.ts'
 import { AUTO_UNLOCK_KEY_PREFIX, type AutoUnlockKind, type AutoUnlockState } from './continuous.ts'
 import type { Db } from '../../lib/server/db.ts'
-import type { EpisodeImagesRow, EpisodesRow, ReadingProgressRow, SeriesRow } from '../../lib/server/db-types.ts'
+import type { EpisodeImagesRow, ReadingProgressRow, SeriesRow } from '../../lib/server/db-types.ts'
 import { firstRow, flag, rows, type Cols } from '../../lib/server/rows.ts'
 import { isAdult, type AdultFlags } from '../age/age.ts'
-import { imageUrl, SLICE_WIDTHS, srcset } from '../catalogue/catalogue.ts'
+import { SLICE_WIDTHS } from '../catalogue/catalogue.ts'
+import { SESSION_OPEN_SQL, type SessionClaim } from '../auth/session-claim.server.ts'
 import {
   episodeAccess,
   FOREVER_KINDS,
   TIMED_KINDS,
+  EPISODE_IMAGE_PREFIX,
   paragraphs,
   signedSliceUrl,
+  signPublicSlice,
   signSlice,
   sliceExpiry,
   sliceKey,
+  verifyPublicSlice,
   verifySlice,
   type EpisodeLink,
   type ViewerEpisode,
   type ViewerSlice,
 } from './viewer.ts'
 import { parseTranscript } from './transcript.ts'
-import { SESSION_OPEN_SQL, type SessionClaim } from '../auth/session-claim.server.ts'
 import { currentReader } from '../auth/auth.server.ts'
 
 /** The edition switches the viewer needs (spec §5 adult status). */
 export type ViewerEdition = { krAdultAuth: boolean; adultNeedsBirthDate: boolean; notLoggedInAdultCookie: boolean }
 
-/** Who is reading: a signed-in reader's id or null, and the guest adult cookie (jp). */
-export type ViewerReader = { userId: number | null; adultCookie?: string | undefined }
+/**
+ * Who is reading: a signed-in reader's id or null, and the guest adult cookie (jp). `session`: the access token's
+ * session claim, checked in the same read as the reader's row (the route is marked `checksSessionItself`).
+ */
+export type ViewerReader = { userId: number | null; adultCookie?: string | undefined; session?: SessionClaim }
 
 type EpisodeRow = Cols<
   'episodes',
@@ -77,17 +83,38 @@ function adultFlags(row: UserRow | undefined): AdultFlags {
     : null
 }
 
-/** The slice-URL key from SESSION_SECRET; NO_SECRET without one (nothing paid can be served then). */
+let derived: { secret: string; key: Promise<CryptoKey> } | null = null
+
+/** The slice-URL key from SESSION_SECRET (derived once per isolate); NO_SECRET without one (no slice is served then). */
 function slicesKey(): Promise<CryptoKey> {
   const secret = env.SESSION_SECRET
   if (!secret || secret.length < 16) throw new AppError('NO_SECRET')
-  return sliceKey(secret)
+  if (derived?.secret !== secret) derived = { secret, key: sliceKey(secret) }
+  return derived.key
+}
+
+/** How a slice's URLs are signed: public (/media, the same for everyone) or for one reader until `exp`. */
+type SliceSigner = { public: true } | { public: false; episodeId: number; userId: number; exp: number }
+
+/** The URLs of one slice at every stored width (SLICE_WIDTHS order), signed as `signer` says. */
+async function sliceUrls(key: CryptoKey, signer: SliceSigner, image: ImageRow): Promise<string[]> {
+  if (signer.public) {
+    const sig = await signPublicSlice(key, image.key)
+    return SLICE_WIDTHS.map((w) => `/media/${image.key}/${w}.webp?s=${sig}`)
+  }
+  return Promise.all(
+    SLICE_WIDTHS.map(async (w) => {
+      const claim = { episodeId: signer.episodeId, n: image.n, key: image.key, w, exp: signer.exp }
+      return signedSliceUrl(claim, await signSlice(key, { ...claim, userId: signer.userId }))
+    }),
+  )
 }
 
 /**
  * Opens episode `episodeId` for `reader` (1 D1 batch): null when it is not a published episode of a
- * published series (NOT_FOUND_EPISODE). Slices and text are filled only when the access rule opens it: free
- * episodes use the public `/media` URLs, others per-reader signed URLs of the slice route.
+ * published series (NOT_FOUND_EPISODE); NEED_TO_REFRESH when `reader.session` has ended. Slices and text are
+ * filled only when the access rule opens it: free episodes of series for everyone get public `/media` URLs,
+ * others (paid, adult) per-reader URLs of the slice route, signed until `sliceExpiry` (never past a rental's end).
  */
 export async function openEpisode(
   db: Db,
@@ -107,13 +134,20 @@ export async function openEpisode(
   ]
   if (uid !== null) {
     statements.push(
-      { sql: USER_SQL, params: [uid] },
+      reader.session
+        ? {
+            sql: `${USER_SQL} AND session_version = ? AND ${SESSION_OPEN_SQL}`,
+            params: [uid, reader.session.sessionVersion, reader.session.sessionId],
+          }
+        : { sql: USER_SQL, params: [uid] },
       { sql: HOLDINGS_SQL, params: [uid, episodeId] },
       { sql: `SELECT position FROM reading_progress WHERE user_id = ? AND episode_id = ?`, params: [uid, episodeId] },
       { sql: NEXT_HOLDINGS_SQL, params: [nowIso, episodeId, uid] },
     )
   }
   const [epRes, imgRes, userRes, holdRes, progRes, nextHoldRes] = await db.batch(statements)
+  // the session ended (withdrawal, password change, sign-out everywhere): no slice URL for it
+  if (reader.session && uid !== null && !firstRow<UserRow>(userRes)) throw new AppError('NEED_TO_REFRESH')
   const row = firstRow<EpisodeRow>(epRes)
   if (!row) return null
   const user = adultFlags(firstRow<UserRow>(userRes))
@@ -125,40 +159,26 @@ export async function openEpisode(
     episodeAccess({ isFree: next.isFree, seriesIsAdult: flag(row.seriesIsAdult) }, adult, rows<HoldingRow>(nextHoldRes), now).open
   let slices: ViewerSlice[] = []
   if (access.open && row.contentType === 'IMAGE') {
-    const images = rows<ImageRow>(imgRes)
-    if (access.via === 'FREE') {
-      slices = images.map((i) => ({
-        n: i.n,
-        width: i.width,
-        height: i.height,
-        alt: i.alt,
-        transcript: parseTranscript(i.transcript),
-        src: imageUrl(i.key, SLICE_WIDTHS[0], SLICE_WIDTHS),
-        srcset: srcset(i.key, SLICE_WIDTHS),
-      }))
-    } else {
-      const key = await slicesKey()
-      const exp = sliceExpiry(now)
-      slices = await Promise.all(
-        images.map(async (i) => {
-          const urls = await Promise.all(
-            SLICE_WIDTHS.map(async (w) => {
-              const claim = { episodeId, n: i.n, w, exp }
-              return signedSliceUrl(claim, await signSlice(key, { ...claim, userId: uid! }))
-            }),
-          )
-          return {
-            n: i.n,
-            width: i.width,
-            height: i.height,
-            alt: i.alt,
-            transcript: parseTranscript(i.transcript),
-            src: urls[0]!,
-            srcset: urls.map((u, k) => `${u} ${SLICE_WIDTHS[k]}w`).join(', '),
-          }
-        }),
-      )
-    }
+    const key = await slicesKey()
+    // a free episode of a series for everyone: public URLs; anything else (paid, adult): this reader's, short-lived
+    const signer: SliceSigner =
+      access.via === 'FREE' && !flag(row.seriesIsAdult)
+        ? { public: true }
+        : { public: false, episodeId, userId: uid ?? 0, exp: sliceExpiry(now, access.expiresAt) }
+    slices = await Promise.all(
+      rows<ImageRow>(imgRes).map(async (i) => {
+        const urls = await sliceUrls(key, signer, i)
+        return {
+          n: i.n,
+          width: i.width,
+          height: i.height,
+          alt: i.alt,
+          transcript: parseTranscript(i.transcript),
+          src: urls[0]!,
+          srcset: urls.map((u, k) => `${u} ${SLICE_WIDTHS[k]}w`).join(', '),
+        }
+      }),
+    )
   }
   const progress = firstRow<Pick<ReadingProgressRow, 'position'>>(progRes)?.position ?? null
   return {
@@ -184,23 +204,20 @@ export async function openEpisode(
   }
 }
 
-/** Access to one episode for a reader, plus (when asked) the R2 key of slice `n` (1 D1 batch). */
-async function accessOf(db: Db, episodeId: number, reader: ViewerReader, edition: ViewerEdition, now: Date, slice?: number) {
+/** Access to one episode for a reader (1 D1 batch). */
+async function accessOf(db: Db, episodeId: number, reader: ViewerReader, edition: ViewerEdition, now: Date) {
   const nowIso = now.toISOString()
   const statements: { sql: string; params: unknown[] }[] = [
     {
-      sql: `SELECT e.series_id AS seriesId, e.is_free AS isFree, s.is_adult AS seriesIsAdult,
-              (SELECT key FROM episode_images i WHERE i.episode_id = e.id AND i.position = ?3) AS sliceKey
+      sql: `SELECT e.series_id AS seriesId, e.is_free AS isFree, s.is_adult AS seriesIsAdult
             FROM episodes e JOIN series s ON s.id = e.series_id WHERE e.id = ?2 AND s.is_published = 1 AND e.published_at <= ?1`,
-      params: [nowIso, episodeId, slice ?? 0],
+      params: [nowIso, episodeId],
     },
   ]
   if (reader.userId !== null)
     statements.push({ sql: USER_SQL, params: [reader.userId] }, { sql: HOLDINGS_SQL, params: [reader.userId, episodeId] })
   const [epRes, userRes, holdRes] = await db.batch(statements)
-  const row = firstRow<
-    Cols<'episodes', 'series_id' | 'is_free'> & { seriesIsAdult: SeriesRow['is_adult']; sliceKey: EpisodeImagesRow['key'] | null }
-  >(epRes)
+  const row = firstRow<Cols<'episodes', 'series_id' | 'is_free'> & { seriesIsAdult: SeriesRow['is_adult'] }>(epRes)
   if (!row) return null
   const access = episodeAccess(
     { isFree: flag(row.isFree), seriesIsAdult: flag(row.seriesIsAdult) },
@@ -208,42 +225,30 @@ async function accessOf(db: Db, episodeId: number, reader: ViewerReader, edition
     rows<HoldingRow>(holdRes),
     now,
   )
-  return { seriesId: row.seriesId, sliceKey: row.sliceKey, access }
+  return { seriesId: row.seriesId, access }
 }
 
-export type SliceRequest = { episodeId: number; n: number; w: number; exp: number | null; sig: string | null }
+export type SliceRequest = { episodeId: number; n: number; w: number; key: string | null; exp: number | null; sig: string | null }
 
 /**
- * One slice image, checked on every request: the episode must open for this reader now (an ended rental no
- * longer does), and a paid slice's signature must name this reader, this slice and width, and be unexpired.
- * Throws the catalogue code otherwise; null when the object is missing from R2.
+ * A reader's slice image, served on its signature alone, without a query (docs/ARCHITECTURE.md "Slices"): the
+ * signature must name this episode, slice, R2 key and width, the caller (`userId`; 0 for a guest) and be unexpired,
+ * else UNAUTHORIZED_CONTENTS. Whether the episode opens was decided when the URL was signed (`openEpisode`); the
+ * URL lives minutes and never past a rental's end. null when the object is missing from R2.
  */
-export async function sliceObject(
-  db: Db,
-  req: SliceRequest,
-  reader: ViewerReader,
-  edition: ViewerEdition,
-  now = new Date(),
-): Promise<{ object: R2ObjectBody; free: boolean; exp: number | null } | null> {
-  const found = await accessOf(db, req.episodeId, reader, edition, now, req.n)
-  if (!found || found.sliceKey === null) throw new AppError('NOT_FOUND_EPISODE')
-  if (!found.access.open) throw new AppError(found.access.code)
-  const free = found.access.via === 'FREE'
-  if (!free) {
-    const ok =
-      req.exp !== null &&
-      req.sig !== null &&
-      reader.userId !== null &&
-      (await verifySlice(
-        await slicesKey(),
-        { episodeId: req.episodeId, n: req.n, w: req.w, userId: reader.userId, exp: req.exp },
-        req.sig,
-        now,
-      ))
-    if (!ok) throw new AppError('UNAUTHORIZED_CONTENTS')
-  }
-  const object = await env.MEDIA.get(`${found.sliceKey}/${req.w}.webp`)
-  return object ? { object, free, exp: free ? null : req.exp } : null
+export async function sliceObject(req: SliceRequest, userId: number | null, now = new Date()): Promise<R2ObjectBody | null> {
+  const ok =
+    req.exp !== null &&
+    req.sig !== null &&
+    req.key !== null &&
+    (await verifySlice(
+      await slicesKey(),
+      { episodeId: req.episodeId, n: req.n, key: req.key, w: req.w, userId: userId ?? 0, exp: req.exp },
+      req.sig,
+      now,
+    ))
+  if (!ok) throw new AppError('UNAUTHORIZED_CONTENTS')
+  return env.MEDIA.get(`${req.key}/${req.w}.webp`)
 }
 
 /** `episodeAccess`'s holding rule (viewer.ts) as SQL on the episode `e`: the reader `?` holds it now (`?` `?` = now, twice). */
@@ -306,20 +311,14 @@ export async function saveProgress(
 }
 
 /**
- * Whether an R2 key may be served publicly from /media: covers, banners and icons always; episode slices
- * (`series/<id>/ep/<no>/…`) only when the episode is free — paid slices go through the signed viewer route;
- * private uploads (support-question images) never.
+ * Whether /media may serve the R2 object `objectKey` to anyone and keep it in the edge cache, decided without a
+ * query: private uploads never; an episode image (under EPISODE_IMAGE_PREFIX) only with the public signature `s`
+ * that a free episode of a series for everyone carries (`openEpisode`); covers, banners and icons always.
  */
-export async function isPublicMediaKey(db: Db, key: string): Promise<boolean> {
-  if (isPrivateMediaKey(key)) return false
-  const slice = /^series\/(\d+)\/ep\/(\d+)\//.exec(key)
-  if (!slice) return true
-  const row = await db.first<{ free: EpisodesRow['is_free'] }>(
-    'SELECT is_free AS free FROM episodes WHERE series_id = ? AND no = ?',
-    Number(slice[1]),
-    Number(slice[2]),
-  )
-  return flag(row?.free)
+export async function isPublicMedia(objectKey: string, sig: string | null): Promise<boolean> {
+  if (isPrivateMediaKey(objectKey)) return false
+  if (!objectKey.startsWith(EPISODE_IMAGE_PREFIX)) return true
+  return sig !== null && verifyPublicSlice(await slicesKey(), objectKey.slice(0, objectKey.lastIndexOf('/')), sig)
 }
 
 // ───────────────────────────── continuous reading: automatic unlock (spec §1) ─────────────────────────────

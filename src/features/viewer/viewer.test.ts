@@ -4,11 +4,14 @@ import {
   paragraphs,
   scrollOffset,
   scrollPosition,
+  signPublicSlice,
   signSlice,
   sliceExpiry,
   sliceKey,
   sliceWidth,
+  verifyPublicSlice,
   verifySlice,
+  SLICE_URL_MAX_S,
   SLICE_URL_TTL_S,
   type Holding,
 } from './viewer.ts'
@@ -74,13 +77,21 @@ describe('episodeAccess (spec §2 viewer, §3 ownership kinds, §8 Viewer)', () 
 })
 
 describe('slice URLs', () => {
-  it('sign over episode, slice, width, reader and expiry; any change or the end of validity refuses', async () => {
+  it('sign over episode, slice, R2 key, width, reader and expiry; any change or the end of validity refuses', async () => {
     const key = await sliceKey('test-session-secret-0123456789abcdef')
-    const claim = { episodeId: 7, n: 2, w: 828, userId: 42, exp: sliceExpiry(now) }
+    const claim = { episodeId: 7, n: 2, key: 'series/1/ep/7/2', w: 828, userId: 42, exp: sliceExpiry(now) }
     const sig = await signSlice(key, claim)
     expect(sig).toMatch(/^[A-Za-z0-9_-]{43}$/)
     expect(await verifySlice(key, claim, sig, now)).toBe(true)
-    for (const change of [{ episodeId: 8 }, { n: 3 }, { w: 640 }, { userId: 43 }, { exp: claim.exp + 1 }]) {
+    for (const change of [
+      { episodeId: 8 },
+      { n: 3 },
+      { key: 'series/1/ep/8/2' },
+      { w: 640 },
+      { userId: 43 },
+      { userId: 0 },
+      { exp: claim.exp + 1 },
+    ]) {
       expect(await verifySlice(key, { ...claim, ...change }, sig, now)).toBe(false)
     }
     expect(await verifySlice(key, claim, sig, new Date(claim.exp * 1000))).toBe(false)
@@ -88,10 +99,25 @@ describe('slice URLs', () => {
     expect(await verifySlice(key, claim, 'not a signature', now)).toBe(false)
   })
 
-  it('expire at least TTL ahead, on a step boundary (stable URLs within a step)', () => {
+  it("a public signature names the slice's R2 key only, and never passes for a reader's URL or another key", async () => {
+    const key = await sliceKey('test-session-secret-0123456789abcdef')
+    const sig = await signPublicSlice(key, 'series/1/ep/1/2')
+    expect(await verifyPublicSlice(key, 'series/1/ep/1/2', sig)).toBe(true)
+    expect(await verifyPublicSlice(key, 'series/1/ep/6/2', sig)).toBe(false)
+    expect(await verifyPublicSlice(key, 'series/1/ep/1/2', 'x'.repeat(43))).toBe(false)
+    const claim = { episodeId: 1, n: 2, key: 'series/1/ep/1/2', w: 640, userId: 0, exp: sliceExpiry(now) }
+    expect(await verifySlice(key, claim, sig, now)).toBe(false)
+  })
+
+  it('expire minutes ahead (at least TTL, at most TTL + a step), on a step boundary, never past a rental end', () => {
     const exp = sliceExpiry(now)
     expect(exp * 1000 - now.getTime()).toBeGreaterThanOrEqual(SLICE_URL_TTL_S * 1000)
+    expect(exp * 1000 - now.getTime()).toBeLessThanOrEqual(SLICE_URL_MAX_S * 1000)
+    expect(SLICE_URL_MAX_S).toBeLessThanOrEqual(15 * 60)
     expect(sliceExpiry(new Date(now.getTime() + 60_000))).toBe(sliceExpiry(new Date(now.getTime() + 120_000)))
+    const rentalEnd = new Date(now.getTime() + 3 * 60_000).toISOString()
+    expect(sliceExpiry(now, rentalEnd)).toBe(Date.parse(rentalEnd) / 1000)
+    expect(sliceExpiry(now, later)).toBe(exp)
   })
 
   it('map a requested width to a stored one (§9), refusing nonsense', () => {

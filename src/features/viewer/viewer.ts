@@ -71,18 +71,32 @@ export function sliceWidth(w: number): number | null {
   return SLICE_WIDTHS.find((x) => x >= w) ?? SLICE_WIDTHS[SLICE_WIDTHS.length - 1]!
 }
 
-/** How long a signed slice URL stays valid, and the step its expiry is rounded up to (so URLs stay cacheable). */
-export const SLICE_URL_TTL_S = 30 * 60
-const SLICE_URL_STEP_S = 10 * 60
+/**
+ * How long a reader's signed slice URL stays valid, and the step its expiry is rounded up to (URLs stay the same
+ * for a while, so the browser keeps its copy). The slice route serves on the signature alone, without reading D1
+ * (docs/ARCHITECTURE.md "Slices"): a withdrawal, a password change or "sign out everywhere" stops new URLs at once
+ * (opening an episode checks the session) and the outstanding ones within SLICE_URL_MAX_S.
+ */
+export const SLICE_URL_TTL_S = 10 * 60
+const SLICE_URL_STEP_S = 5 * 60
+/** The longest a signed slice URL lives: TTL plus one step. */
+export const SLICE_URL_MAX_S = SLICE_URL_TTL_S + SLICE_URL_STEP_S
 
-/** Expiry (epoch seconds) of slice URLs signed at `now`: at least TTL ahead, rounded up to the step. */
-export function sliceExpiry(now: Date): number {
+/**
+ * Expiry (epoch seconds) of slice URLs signed at `now`: at least TTL ahead, rounded up to the step, and never past
+ * `until` (a rental's end: its URLs die with it).
+ */
+export function sliceExpiry(now: Date, until: string | null = null): number {
   const min = Math.floor(now.getTime() / 1000) + SLICE_URL_TTL_S
-  return Math.ceil(min / SLICE_URL_STEP_S) * SLICE_URL_STEP_S
+  const exp = Math.ceil(min / SLICE_URL_STEP_S) * SLICE_URL_STEP_S
+  return until === null ? exp : Math.min(exp, Math.floor(Date.parse(until) / 1000))
 }
 
-/** The fields a slice signature covers: which slice, at which width, for whom, until when. */
-export type SliceClaim = { episodeId: number; n: number; w: number; userId: number; exp: number }
+/**
+ * The fields a reader's slice signature covers: which slice of which episode (and its R2 key, so that serving it
+ * needs no query), at which width, for whom (0: a guest), until when.
+ */
+export type SliceClaim = { episodeId: number; n: number; key: string; w: number; userId: number; exp: number }
 
 const encoder = new TextEncoder()
 
@@ -98,7 +112,9 @@ export async function sliceKey(secret: string): Promise<CryptoKey> {
   )
 }
 
-const message = (c: SliceClaim): Uint8Array<ArrayBuffer> => encoder.encode(`slice/v1|${c.episodeId}|${c.n}|${c.w}|${c.userId}|${c.exp}`)
+// Each kind of URL signs its own message (a prefix of its own), so a public signature never passes for a reader's.
+const readerMessage = (c: SliceClaim) => `slice/v2|${c.episodeId}|${c.n}|${c.w}|${c.userId}|${c.exp}|${c.key}`
+const publicMessage = (key: string) => `media/v1|${key}`
 
 function b64url(bytes: ArrayBuffer): string {
   let s = ''
@@ -112,23 +128,47 @@ function fromB64url(s: string): Uint8Array<ArrayBuffer> | null {
   return Uint8Array.from(bin, (ch) => ch.charCodeAt(0))
 }
 
-/** The signature of a slice URL (HMAC-SHA256, base64url). */
-export async function signSlice(key: CryptoKey, claim: SliceClaim): Promise<string> {
-  return b64url(await crypto.subtle.sign('HMAC', key, message(claim)))
+const sign = async (key: CryptoKey, message: string) => b64url(await crypto.subtle.sign('HMAC', key, encoder.encode(message)))
+
+/** Constant-time compare by WebCrypto. */
+function verify(key: CryptoKey, message: string, sig: string): Promise<boolean> {
+  const bytes = fromB64url(sig)
+  return bytes ? crypto.subtle.verify('HMAC', key, bytes, encoder.encode(message)) : Promise.resolve(false)
 }
 
-/** Whether `sig` signs `claim` and `claim.exp` is still ahead of `now` (constant-time compare by WebCrypto). */
+/** The signature of a reader's slice URL (HMAC-SHA256, base64url). */
+export function signSlice(key: CryptoKey, claim: SliceClaim): Promise<string> {
+  return sign(key, readerMessage(claim))
+}
+
+/** Whether `sig` signs `claim` and `claim.exp` is still ahead of `now`. */
 export async function verifySlice(key: CryptoKey, claim: SliceClaim, sig: string, now: Date): Promise<boolean> {
   if (!(claim.exp > now.getTime() / 1000)) return false
-  const bytes = fromB64url(sig)
-  if (!bytes) return false
-  return crypto.subtle.verify('HMAC', key, bytes, message(claim))
+  return verify(key, readerMessage(claim), sig)
 }
 
-/** The URL of a paid slice for one reader: checked again on every request by the slice route. */
-export function signedSliceUrl(claim: Omit<SliceClaim, 'userId'>, sig: string): string {
-  return `/api/v1/viewer/${claim.episodeId}/slice/${claim.n}?w=${claim.w}&exp=${claim.exp}&sig=${sig}`
+/**
+ * The signature that makes an episode image public on /media (a free episode of a series for everyone): the
+ * slice's R2 key alone, so every reader gets the same URL and the edge cache keeps one copy.
+ */
+export function signPublicSlice(key: CryptoKey, sliceKey: string): Promise<string> {
+  return sign(key, publicMessage(sliceKey))
 }
+
+export function verifyPublicSlice(key: CryptoKey, sliceKey: string, sig: string): Promise<boolean> {
+  return verify(key, publicMessage(sliceKey), sig)
+}
+
+/** The URL of a reader's slice: the slice route serves it on the signature and the caller's credential alone. */
+export function signedSliceUrl(claim: Omit<SliceClaim, 'userId'>, sig: string): string {
+  return `/api/v1/viewer/${claim.episodeId}/slice/${claim.n}?w=${claim.w}&exp=${claim.exp}&k=${encodeURIComponent(claim.key)}&sig=${sig}`
+}
+
+/**
+ * R2 keys of episode images start with this (`series/<id>/ep/<no>/<n>`, the import's and the seed's layout): /media
+ * serves them only with a public signature, whoever guesses a key.
+ */
+export const EPISODE_IMAGE_PREFIX = 'series/'
 
 /** Text of a TEXT (novel) episode as paragraphs (blank lines separate them). */
 export function paragraphs(body: string | null): string[] {
