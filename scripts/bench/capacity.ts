@@ -20,14 +20,14 @@ import { RETENTION_RULES } from '../../src/features/retention/retention.ts'
 import { d1 } from './purchase.ts'
 
 /** One request type's cost to D1. */
-export type Cost = { requests: number; trips: number; statements: number; rowsRead: number; rowsWritten: number }
+type Cost = { requests: number; trips: number; statements: number; rowsRead: number; rowsWritten: number }
 type Measured = Cost & { newRows: Record<string, number> }
 
 /**
  * An active reader's month (docs/SCALE.md "Assumptions"): how often each measured type happens. Progress saves
  * follow the viewer's own policy (a save per PROGRESS_INTERVAL_MS of reading while the place moves, and one at the end).
  */
-export const READER_MONTH = {
+const READER_MONTH = {
   visits: 20,
   signIns: 1,
   tokenRefreshes: 40,
