@@ -19,7 +19,8 @@ import {
 } from '../../src/features/account/account.ts'
 import { changePassword, requestResetMail, resetPassword } from '../../src/features/account/password.server.ts'
 import { requestSmsCode, verifySmsCode, type SmsVerified } from '../../src/features/account/sms.server.ts'
-import { SMS_PENDING_COOKIE, SMS_PENDING_SECONDS, smsPendingValue } from '../../src/features/account/sms-pending.ts'
+import { RESET_MAIL_SENT_COOKIE, SMS_PENDING_COOKIE, SMS_PENDING_SECONDS, smsPendingValue } from '../../src/features/account/sms-pending.ts'
+import { FLASH_SECONDS } from '../../src/lib/forms/flash.ts'
 import { AppError } from '../../src/lib/errors/catalogue.ts'
 import { FOUND_IDS_COOKIE, FOUND_IDS_PATH, FOUND_IDS_TTL_SECONDS, sealFoundIds } from '../../src/features/account/found-ids.ts'
 import type { AppEnv } from '../lib/env.ts'
@@ -121,7 +122,17 @@ export const accountWeb = new Hono<AppEnv>()
     ...formRoute({
       schema: ResetMailBody,
       run: (data, c) => requestResetMail(c.var.db, data, authContext(c)),
-      done: (data) => `/user/findPassword?${q({ tab: 'email', sent: '1', email: data.email.trim() })}`,
+      // the address the link went to is shown by the page from its one-minute cookie, never carried in the URL
+      done: (data, _result, c) => {
+        setCookie(c, RESET_MAIL_SENT_COOKIE, data.email.trim(), {
+          path: '/user/findPassword',
+          httpOnly: true,
+          sameSite: 'Lax',
+          secure: sessionCookieOptions(c.req.url).secure,
+          maxAge: FLASH_SECONDS,
+        })
+        return `/user/findPassword?${q({ tab: 'email', sent: '1' })}`
+      },
       keep: ['email'],
       fields: { INVALID_MAIL_FORM: 'email' },
       failed: (code) => `/user/findPassword?${q({ tab: 'email', error: code })}`,

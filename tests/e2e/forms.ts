@@ -213,6 +213,27 @@ export function formsSuite(id: string) {
       await smsFlow(browser, baseURL!, info, false)
     })
 
+    test('find password by e-mail: the page names the address the link went to, which no URL carries (without JavaScript)', async ({
+      browser,
+      baseURL,
+    }) => {
+      const context = await browser.newContext({ ...PHONE, baseURL, javaScriptEnabled: false })
+      const page = await context.newPage()
+      const email = `reset-${Date.now()}@example.com`
+      const urls: string[] = []
+      page.on('request', (r) => urls.push(r.url()))
+      await page.goto('/user/findPassword')
+      await page.getByLabel(t('auth.login.email'), { exact: true }).fill(email)
+      await page.getByRole('button', { name: t('account.findPassword.sendLink') }).click()
+      await expect(page).toHaveURL(/\/user\/findPassword\?tab=email&sent=1$/)
+      await expect(page.getByText(t('account.findPassword.sent').replace('{{email}}', email))).toBeVisible()
+      expect(urls.filter((u) => u.includes(encodeURIComponent(email)) || u.includes(email))).toEqual([])
+      // read once: a reload no longer names it
+      await page.reload()
+      await expect(page.getByText(email)).toHaveCount(0)
+      await context.close()
+    })
+
     test('Q&A: a too-long text is refused beside the field, everything typed kept, the submit busy (JavaScript)', async ({
       browser,
       baseURL,

@@ -8,6 +8,8 @@ import { z } from 'zod'
 import { SMS_PURPOSES, SMS_TTL_SECONDS, type SmsPurpose } from './account.ts'
 
 export const SMS_PENDING_COOKIE = 'sms-pending'
+/** The address a reset link was just sent to, for the find-password page to name it (the URL says only `sent=1`). */
+export const RESET_MAIL_SENT_COOKIE = 'reset-mail-sent'
 export const SMS_PENDING_SECONDS = SMS_TTL_SECONDS
 
 const SmsPending = z.object({ purpose: z.enum(SMS_PURPOSES), phone: z.string().max(64), id: z.string().max(254).optional() })
