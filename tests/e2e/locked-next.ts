@@ -40,7 +40,7 @@ async function readerPhone(browser: Browser, baseURL: string, coins = false): Pr
   return page
 }
 
-const hydrated = (page: Page) => page.locator('.viewer-tools').waitFor({ state: 'attached' })
+const hydrated = (page: Page) => page.locator('.viewer-bar').waitFor({ state: 'attached' })
 
 async function shot(page: Page, testInfo: TestInfo, name: string) {
   const path = testInfo.outputPath(`${name}.png`)

@@ -155,7 +155,14 @@ export async function demoWords(page: Page, id: string, info: TestInfo) {
   await page.getByLabel(t('auth.login.password')).fill(DEMO_READER.password)
   await page.getByRole('button', { name: t('auth.login.submit'), exact: true }).click()
   await expect(page).toHaveURL(/\/library\/recent$/)
-  const first = page.locator('.recent-item').first()
-  await expect(first.locator('.recent-meta')).toContainText(numberLabel(2))
-  await expect(page.locator('.recent-episode')).toHaveCount(0)
+  // other specs read with the same demo reader: every item is checked, whichever episodes it now shows
+  const items = page.locator('.recent-item')
+  await expect(items.first()).toBeVisible()
+  const numberOf = new RegExp(numberLabel(0).replace('0', '(\\d+)'))
+  for (const item of await items.all()) {
+    const no = Number(numberOf.exec(await item.locator('.recent-meta').innerText())?.[1])
+    expect(no, 'the progress line names the episode by its number').toBeGreaterThan(0)
+    const named = item.locator('.recent-episode')
+    if (await named.count()) await expect(named).not.toHaveText(numberLabel(no))
+  }
 }
