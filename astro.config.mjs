@@ -3,7 +3,17 @@ import { defineConfig } from 'astro/config'
 import cloudflare from '@astrojs/cloudflare'
 import react from '@astrojs/react'
 import UnoCSS from '@unocss/astro'
+import { fileURLToPath } from 'node:url'
 import { loadEdition, editionPlugin } from './src/lib/edition/load.ts'
+
+/** `client:painted`: hydrate an island after its largest image is on screen (src/lib/shell/painted.ts). @type {import('astro').AstroIntegration} */
+const painted = {
+  name: 'client-painted',
+  hooks: {
+    'astro:config:setup': ({ addClientDirective }) =>
+      addClientDirective({ name: 'painted', entrypoint: fileURLToPath(new globalThis.URL('./src/lib/shell/painted.ts', import.meta.url)) }),
+  },
+}
 
 /** One build per edition (`EDITION=<id> npm run build`); a bad edition file stops the build here. */
 const id = process.env.EDITION ?? 'fr'
@@ -13,10 +23,12 @@ export default defineConfig({
   site: edition.siteUrl,
   output: 'server',
   adapter: cloudflare({ imageService: 'passthrough' }),
-  integrations: [react(), UnoCSS({ injectReset: true })],
+  integrations: [react(), UnoCSS({ injectReset: true }), painted],
   i18n: { locales: [edition.locale], defaultLocale: edition.locale },
   security: { csp: true },
   trailingSlash: 'ignore',
+  /** Styles in the page itself: no stylesheet request before the first paint (docs/QUALITY.md LCP, measured in docs/SCALE.md's bench note). */
+  build: { inlineStylesheets: 'always' },
   /** The worker entry is functions/worker.ts (Hono outer router), not Astro's src/fetch.ts. */
   fetchFile: null,
   outDir: `./dist/${id}`,

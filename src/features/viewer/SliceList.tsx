@@ -5,13 +5,11 @@
  * appends below it.
  */
 import { useCallback, useEffect, useEffectEvent, useRef, useState, type Ref } from 'react'
-import { LOAD_AHEAD_ROOT_MARGIN } from './reading.ts'
+import { LOAD_AHEAD_ROOT_MARGIN, SLICE_SIZES } from './reading.ts'
 import { expiredSliceEpisode, getEpisode } from './client.ts'
 
 import type { ViewerSlice } from './viewer.ts'
 import { SliceTranscript, type TranscriptLabels } from './Transcript.tsx'
-
-const SIZES = '(min-width: 721px) 720px, 100vw'
 
 /** A fresh URL for a retried slice (the same object; the query only defeats a cached failure). */
 function withRetry(url: string, attempt: number): string {
@@ -161,12 +159,12 @@ export default function SliceList({
               }}
               src={withRetry(s.src, attempt)}
               srcSet={srcsetWithRetry(s.srcset, attempt)}
-              sizes={SIZES}
+              sizes={SLICE_SIZES}
               width={s.width}
               height={s.height}
               alt={s.alt}
               loading={first || near.has(i) ? 'eager' : 'lazy'}
-              fetchPriority={first ? 'high' : 'auto'}
+              fetchPriority={first ? 'high' : lead ? 'low' : 'auto'}
               decoding={first ? 'auto' : 'async'}
               draggable={false}
               onError={() => void failedToLoad(i)}

@@ -207,6 +207,10 @@ export default function Viewer(props: ViewerProps) {
   const chrome = useChrome()
   const onScreen = continuous.episodes[Math.min(continuous.current, continuous.episodes.length - 1)]!
   const shownEpisode = onScreen.id
+  // The site's script comes after this island on the viewer page (Base.astro `lateShell`).
+  useEffect(() => {
+    void import('../../lib/shell/site.ts')
+  }, [])
   // Links outside the island about the episode (comments) follow the episode being read.
   useEffect(() => {
     document.querySelectorAll<HTMLAnchorElement>('a[data-follow-episode]').forEach((a) => {

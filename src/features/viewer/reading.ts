@@ -5,6 +5,8 @@
 
 /** Spec §9 lazy load starts 200 px before the viewport at least; the viewer loads three screens ahead. */
 export const LOAD_AHEAD_ROOT_MARGIN = '300% 0px'
+/** The slices' `sizes`: the strip is at most 720 px wide (the page's preload of the first slice uses it too). */
+export const SLICE_SIZES = '(min-width: 721px) 720px, 100vw'
 
 /**
  * While reading, the place is saved at most this often, and only when it moved (docs/API.md "Reading

@@ -1,0 +1,8 @@
+/**
+ * The script of every page: the shell (shell.ts), the age popup's listener and the header's balance. Pages load it
+ * from `SiteScript.astro`; the viewer's island loads it itself once the first slice is on screen (`lateShell` in
+ * Base.astro, docs/QUALITY.md viewer LCP), so no script shares the network with that image.
+ */
+import './shell.ts'
+import '../../features/age/listen.ts'
+import '../../features/session/header.ts'
