@@ -10,7 +10,10 @@ const chromium = await findChromium()
 if (chromium.path === null) throw new Error(`No Chromium for the browser tests: ${chromium.reason}`)
 /** Every edition has its server: ports 8791–8797 by default (8798: the OAuth test's own worker); E2E_PORT_BASE moves them. */
 const base = Number(process.env.E2E_PORT_BASE ?? 8791)
-const editions = { fr: base, ar: base + 1, de: base + 2, jp: base + 3, kr: base + 4, th: base + 5, tw: base + 6 } as const
+const all = { fr: base, ar: base + 1, de: base + 2, jp: base + 3, kr: base + 4, th: base + 5, tw: base + 6 } as const
+/** `E2E_EDITIONS=fr,ar`: only these editions' servers and specs (a developer's partial run; `npm test` runs all seven). */
+const only = process.env.E2E_EDITIONS?.split(',')
+const editions = Object.fromEntries(Object.entries(all).filter(([id]) => !only || only.includes(id)))
 
 export default defineConfig({
   testDir: 'tests/e2e',
