@@ -1,5 +1,5 @@
 import { expect, test, type Browser, type BrowserContext, type Locator, type Page, type TestInfo } from '@playwright/test'
-import { newAccount } from './viewer.helpers.ts'
+import { hydrated, newAccount } from './viewer.helpers.ts'
 
 /**
  * Issue 25 points 1 and 8 in a phone-sized, touch Chromium (390×844), shared by immersive.fr.spec.ts and
@@ -47,8 +47,8 @@ async function phone(
   return { context, page: await context.newPage() }
 }
 
-async function hydrated(page: Page) {
-  await page.locator('astro-island:not([ssr])').first().waitFor({ state: 'attached' })
+async function started(page: Page) {
+  await hydrated(page)
   await page.locator('.viewer-bar').waitFor({ state: 'attached' })
 }
 
@@ -153,7 +153,7 @@ export function immersiveSuite(w: Words) {
     }, testInfo) => {
       const { context, page } = await phone(browser, baseURL!, w.edition)
       await page.goto('/viewer/1')
-      await hydrated(page)
+      await started(page)
       // a touch screen has no keyboard: no key help button (the ? key still works where there is one)
       await expect(page.locator('.viewer-bar').getByRole('button', { name: w.help })).toBeHidden()
       const opener = page.locator('.viewer-bar-back')
@@ -172,7 +172,7 @@ export function immersiveSuite(w: Words) {
     }, testInfo) => {
       const { context, page } = await phone(browser, baseURL!, w.edition)
       await page.goto('/viewer/1')
-      await hydrated(page)
+      await started(page)
       const opener = page.getByRole('button', { name: w.settings })
       await opener.focus()
       await page.keyboard.press('Enter')
@@ -195,7 +195,7 @@ export function immersiveSuite(w: Words) {
       await expect(page).toHaveURL(/\/viewer\/1$/)
       await expect(page.getByRole('dialog')).toHaveCount(0)
       await page.reload()
-      await hydrated(page)
+      await started(page)
       await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur())
       await page.keyboard.press('n')
       await page.waitForTimeout(300)
@@ -206,7 +206,7 @@ export function immersiveSuite(w: Words) {
     test('the letter keys act only in the viewer: not from the page around it', async ({ browser, baseURL }) => {
       const { context, page } = await phone(browser, baseURL!, w.edition)
       await page.goto('/viewer/1')
-      await hydrated(page)
+      await started(page)
       // (a control that does not scroll the page: scrolling alone makes the URL follow the episode on screen)
       await page.locator('.skip-link').focus()
       await page.keyboard.press('n')
@@ -244,7 +244,7 @@ export function immersiveSuite(w: Words) {
       })
       expect(res.status()).toBeLessThan(400)
       await page.goto('/viewer/5')
-      await hydrated(page)
+      await started(page)
       await page.keyboard.press('End')
       const opener = page.getByRole('button', { name: w.autoOffer })
       await expect(opener).toBeVisible({ timeout: 15_000 })
@@ -262,7 +262,7 @@ export function immersiveSuite(w: Words) {
     }, testInfo) => {
       const { context, page } = await phone(browser, baseURL!, w.edition)
       await page.goto('/viewer/1')
-      await hydrated(page)
+      await started(page)
       const bar = page.locator('.viewer-bar')
       // the site header and the bottom bar give way to the bar once the island runs
       await expect(page.locator('.site-header')).toBeHidden()
@@ -367,7 +367,7 @@ export function immersiveSuite(w: Words) {
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, baseURL })
       const page = await context.newPage()
       await page.goto('/viewer/1')
-      await hydrated(page)
+      await started(page)
       const bar = page.locator('.viewer-bar')
       await expectFixed(page, ['viewer-bar'])
       const box = (await bar.boundingBox())!
@@ -396,7 +396,7 @@ export function immersiveSuite(w: Words) {
         await route.continue()
       })
       await page.goto('/viewer/1')
-      await hydrated(page)
+      await started(page)
       const link = page.locator('.viewer-nav a[rel="next"]')
       await link.focus()
       await page.waitForTimeout(300)
@@ -413,7 +413,7 @@ export function immersiveSuite(w: Words) {
     test('nothing fixed covers the locked episode\'s "rent or buy", hidden or shown chrome', async ({ browser, baseURL }, testInfo) => {
       const { context, page } = await phone(browser, baseURL!, w.edition)
       await page.goto('/viewer/5')
-      await hydrated(page)
+      await started(page)
       const action = page.getByRole('link', { name: w.choose }).first()
       await expect(async () => {
         await page.keyboard.press('End')
@@ -475,7 +475,7 @@ export function immersiveSuite(w: Words) {
       }, testInfo) => {
         const { context, page } = await phone(browser, baseURL!, w.edition, { mode: 'PAPER', double: false })
         await page.goto(`/viewer/${id}`)
-        await hydrated(page)
+        await started(page)
         const indicator = page.locator('.viewer-page-indicator')
         await expect(indicator).toHaveText('1 / 3')
         const end = page.locator('.viewer-end')
@@ -525,7 +525,7 @@ export function immersiveSuite(w: Words) {
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, baseURL })
       const page = await context.newPage()
       await page.goto('/viewer/1')
-      await hydrated(page)
+      await started(page)
       await expect(page.locator('.viewer-bar').getByRole('button', { name: w.help })).toBeVisible()
       await shot(page, testInfo, `${w.edition}-viewer-1280`)
       await page.locator('.viewer-bar').getByRole('button', { name: w.help }).click()

@@ -1,5 +1,5 @@
 import { expect, test, type Browser, type Page, type TestInfo } from '@playwright/test'
-import { newAccount } from './viewer.helpers.ts'
+import { hydrated, newAccount } from './viewer.helpers.ts'
 
 /**
  * Issue 25 points 7 and 8, continuous reading at a locked next episode, shared by locked-next.fr.spec.ts and
@@ -40,7 +40,10 @@ async function readerPhone(browser: Browser, baseURL: string, coins = false): Pr
   return page
 }
 
-const hydrated = (page: Page) => page.locator('.viewer-bar').waitFor({ state: 'attached' })
+const started = async (page: Page) => {
+  await hydrated(page)
+  await page.locator('.viewer-bar').waitFor({ state: 'attached' })
+}
 
 async function shot(page: Page, testInfo: TestInfo, name: string) {
   const path = testInfo.outputPath(`${name}.png`)
@@ -78,7 +81,7 @@ export function lockedNextSuite(w: Words) {
         if (/\/api\/v1\/viewer\/6(\?|$)/.test(r.url())) fetched.push(`${r.method()} ${r.url()}`)
       })
       await page.goto('/viewer/5')
-      await hydrated(page)
+      await started(page)
       const locked = page.getByRole('region', { name: new RegExp(`^${w.episode(6)}$`) })
       await readTo(page, locked.getByRole('button', { name: w.autoOffer }))
       await expect(locked.getByRole('link', { name: w.choose })).toHaveAttribute('href', '/viewer/6')
@@ -107,7 +110,7 @@ export function lockedNextSuite(w: Words) {
         await route.continue()
       })
       await page.goto('/viewer/4')
-      await hydrated(page)
+      await started(page)
       const link = page.locator('.viewer-nav a[rel="next"]')
       await link.focus()
       await page.waitForTimeout(300)
@@ -130,7 +133,7 @@ export function lockedNextSuite(w: Words) {
     }, testInfo) => {
       const page = await readerPhone(browser, baseURL!, true)
       await page.goto('/viewer/5')
-      await hydrated(page)
+      await started(page)
       const offer = page.getByRole('button', { name: w.autoOffer })
       await readTo(page, offer)
       await offer.focus()

@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test'
 import AxeBuilder from '@axe-core/playwright'
+import { hydrated } from './viewer.helpers.ts'
 
 /**
  * The Arabic viewer is mirrored (issue 6 tests: "the ar interface mirrored"): the page reads right to left, the
@@ -11,7 +12,7 @@ test('the Arabic viewer mirrors its controls and speaks Arabic', async ({ page }
   await page.setViewportSize({ width: 390, height: 800 })
   const res = await page.goto('/viewer/2')
   expect(res?.status()).toBe(200)
-  await page.locator('astro-island:not([ssr])').first().waitFor({ state: 'attached' })
+  await hydrated(page)
   await expect(page.locator('html')).toHaveAttribute('dir', 'rtl')
   await expect(page.locator('html')).toHaveAttribute('lang', 'ar')
 

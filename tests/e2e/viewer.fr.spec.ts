@@ -12,6 +12,30 @@ const TEXT = 84
 const RTL = 301
 
 test.describe('French edition viewer', () => {
+  test('the first slice comes before any script: the page preloads it and the viewer starts once it is painted', async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 800 })
+    const requests: { url: string; start: number; end: number }[] = []
+    page.on('requestfinished', (r) => {
+      const t = r.timing()
+      requests.push({ url: r.url(), start: t.startTime, end: t.startTime + t.responseEnd })
+    })
+    await page.goto(`/viewer/${FREE}`)
+    await hydrated(page)
+    // the island runs, and it brought the site script (the shell, the header's balance)
+    await expect(page.locator('.viewer-bar')).toBeVisible()
+    await expect.poll(() => requests.some((r) => /\/_astro\/site\.[\w-]+\.js$/.test(r.url))).toBe(true)
+    const preload = page.locator('head link[rel="preload"][as="image"][fetchpriority="high"]')
+    await expect(preload).toHaveAttribute('imagesrcset', /\/media\/series\/1\/ep\/1\/1\/640\.webp/)
+    expect(await page.locator('head link[rel="stylesheet"]').count()).toBe(0) // styles are in the page
+    const first = requests.find((r) => /\/ep\/1\/1\/\d+\.webp/.test(r.url))!
+    const scripts = requests.filter((r) => new URL(r.url).pathname.endsWith('.js'))
+    expect(first).toBeTruthy()
+    expect(scripts.length).toBeGreaterThan(0)
+    for (const s of scripts) expect(s.start, s.url).toBeGreaterThanOrEqual(first.end)
+    // the page's other slices wait their turn
+    await expect(page.locator('#viewer-content img').nth(1)).toHaveAttribute('fetchpriority', 'low')
+  })
+
   test('a free episode shows its slices at known sizes, the first eager, with no layout shift and no a11y violation', async ({ page }) => {
     await page.setViewportSize({ width: 390, height: 800 })
     await page.addInitScript(() => {

@@ -6,3 +6,6 @@
 import './shell.ts'
 import '../../features/age/listen.ts'
 import '../../features/session/header.ts'
+
+// The page's script runs (on the viewer page it comes after the island: browser tests wait for this mark).
+document.documentElement.setAttribute('data-site', '')
