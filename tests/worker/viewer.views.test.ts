@@ -15,7 +15,7 @@ import { refreshRanking } from '../../src/features/catalogue/ranking.server.ts'
 import { GUEST } from '../../src/features/catalogue/catalogue.ts'
 import { DAY_MS } from '../../src/lib/time.ts'
 
-const counts = (episodeId: number) => get(null, `/api/v1/viewcount/${episodeId}`).then(read)
+const counts = async (episodeId: number) => read(await get(null, `/api/v1/viewcount/${episodeId}`))
 const views = async (episodeId: number) => (await counts(episodeId)).data as { views: number; seriesViews: number }
 
 describe('counting a view', () => {
