@@ -51,6 +51,7 @@ export function viewsSuite(id: string) {
     await expect(views).toBeVisible()
     for (const width of [390, 1280]) {
       await page.setViewportSize({ width, height: width === 390 ? 844 : 900 })
+      await page.waitForFunction(() => [...document.images].every((i) => i.complete)) // the cover at this width
       await info.attach(`views-${id}-${width}`, { body: await page.screenshot(), contentType: 'image/png' })
     }
   })
