@@ -10,6 +10,7 @@ import { purchase } from './purchase.ts'
 import { search } from './search.ts'
 import { payment } from './payment.ts'
 import { viewer } from './viewer.ts'
+import { viewcount } from './viewcount.ts'
 import { coupon } from './coupon.ts'
 import { library } from './library.ts'
 import { gift } from './gift.ts'
@@ -29,6 +30,7 @@ v1.route('/search', search)
 v1.route('/coin', coin)
 v1.route('/purchase', purchase)
 v1.route('/viewer', viewer)
+v1.route('/viewcount', viewcount)
 v1.route('/payment', payment)
 v1.route('/library', library)
 v1.route('/library', shelves)

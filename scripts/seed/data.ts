@@ -201,6 +201,7 @@ const SEEDED_TABLES = [
   'series_creators',
   'creators',
   'series_fts',
+  'episode_views',
   'series_daily',
   'series',
 ] as const

@@ -90,6 +90,8 @@ export type SeriesDetail = SeriesCard & {
   nextUpdateAt: string | null
   /** Hours between two wait-until-free tickets (spec §4), null when the series has none. */
   wufHours: number | null
+  /** Views counted by openEpisode (docs/API.md "View counts"): one per signed-in reader, episode and UTC day. */
+  views: number
   /** Up to RELATED_SIZE visible series sharing the most tags (then the same genre), best ranked first. */
   related: SeriesCard[]
   /** Up to DETAIL_NOTICES published notices attached to the series, newest first. */
@@ -122,10 +124,10 @@ export async function seriesDetail(db: Db, id: number, audience: Audience): Prom
   const relatedVisible = visible(audience).replace(/\bs\./g, 'r.')
   const series = await db.first<
     CardRow &
-      Cols<'series', 'description' | 'status' | 'type' | 'next_update_at' | 'wuf_hours'> &
+      Cols<'series', 'description' | 'status' | 'type' | 'next_update_at' | 'wuf_hours' | 'view_count'> &
       Record<'creators' | 'tags' | 'schedule' | 'related' | 'notices' | 'episodes', string>
   >(
-    `SELECT ${CARD}, s.description, s.status, s.type, s.next_update_at AS nextUpdateAt, s.wuf_hours AS wufHours,
+    `SELECT ${CARD}, s.description, s.status, s.type, s.next_update_at AS nextUpdateAt, s.wuf_hours AS wufHours, s.view_count AS viewCount,
       (SELECT json_group_array(json_object('name', c.name, 'role', sc.role)) FROM (SELECT * FROM series_creators WHERE series_id = s.id ORDER BY position, role) sc JOIN creators c ON c.id = sc.creator_id) AS creators,
       (SELECT json_group_array(t.name) FROM series_tags st JOIN tags t ON t.id = st.tag_id WHERE st.series_id = s.id) AS tags,
       (SELECT json_group_array(weekday) FROM schedules WHERE series_id = s.id) AS schedule,
@@ -154,6 +156,7 @@ export async function seriesDetail(db: Db, id: number, audience: Audience): Prom
     schedule: sortSchedule(JSON.parse(series.schedule)),
     nextUpdateAt: series.nextUpdateAt ?? null,
     wufHours: series.wufHours ?? null,
+    views: series.viewCount,
     related: cards(JSON.parse(series.related) as CardRow[]),
     notices: JSON.parse(series.notices),
     episodes: episodes.map(([id, no, title, free, priceRent, priceBuy, publishedAt]) => ({

@@ -85,6 +85,14 @@ export const RETENTION_RULES: readonly RetentionRule[] = [
       'retries end well within 30 days. Its webhook event rows go with it. PAID and REFUNDED payments are never deleted.',
   },
   {
+    table: 'episode_views',
+    since: 'day',
+    keepMs: DAY_MS,
+    why:
+      'A view row only keeps a reader from counting the same episode twice on its UTC day (docs/API.md "View counts"); ' +
+      'once the day has ended the next open counts under a new day, so the row protects nothing.',
+  },
+  {
     table: 'deliveries',
     since: 'created_at',
     keepMs: 30 * DAY_MS,

@@ -115,6 +115,7 @@ async function sliceUrls(key: CryptoKey, signer: SliceSigner, image: ImageRow): 
  * published series (NOT_FOUND_EPISODE); NEED_TO_REFRESH when `reader.session` has ended. Slices and text are
  * filled only when the access rule opens it: free episodes of series for everyone get public `/media` URLs,
  * others (paid, adult) per-reader URLs of the slice route, signed until `sliceExpiry` (never past a rental's end).
+ * A signed-in reader who may read it counts a view, once per UTC day, in the same batch (COUNT_VIEW_SQL).
  */
 export async function openEpisode(
   db: Db,
@@ -143,6 +144,8 @@ export async function openEpisode(
       { sql: HOLDINGS_SQL, params: [uid, episodeId] },
       { sql: `SELECT position FROM reading_progress WHERE user_id = ? AND episode_id = ?`, params: [uid, episodeId] },
       { sql: NEXT_HOLDINGS_SQL, params: [nowIso, episodeId, uid] },
+      // a view, counted once a day, in this same batch (no round trip of its own)
+      { sql: COUNT_VIEW_SQL, params: [nowIso.slice(0, 10), ...MAY_READ_PARAMS(episodeId, uid, reader.session, nowIso)] },
     )
   }
   const [epRes, imgRes, userRes, holdRes, progRes, nextHoldRes] = await db.batch(statements)
@@ -257,21 +260,44 @@ const HOLDS_NOW_SQL = `EXISTS (SELECT 1 FROM ownerships o WHERE o.user_id = ? AN
     OR (o.kind IN (${TIMED_KINDS.map((k) => `'${k}'`).join(', ')}) AND o.expires_at > ?)))`
 
 /**
- * The save (docs/API.md "Reading progress"): ONE statement, an UPSERT that writes only when, in the same read,
- * - the account is live and, given the access token's session claim, still at its `session_version` with the
- *   session (refresh family) not logged out — the API route is marked `checksSessionItself`, so the session
- *   middleware's own read is not made (a page passes no claim: the middleware has checked it);
- * - the episode is published in a published series and the reader may have read it: it is free, or held now.
- * Nothing else is re-checked: the adult rule is not, because a position reveals nothing and every list that
- * shows it (continue reading, /library/recent) filters series by the reader's audience when it is read.
+ * Who may count as reading episode `e` now, in one read: the account `u` is live and, given the access token's
+ * session claim, still at its `session_version` with the session (refresh family) not logged out; the episode is
+ * published in a published series and it is free, or held now. The adult rule is not re-checked: a position or a
+ * view reveals nothing. Parameters in order: MAY_READ_PARAMS.
+ */
+const MAY_READ_SQL = `FROM users u JOIN episodes e ON e.id = ? JOIN series s ON s.id = e.series_id
+   WHERE u.id = ? AND u.deleted_at IS NULL AND (? IS NULL OR (u.session_version = ? AND ${SESSION_OPEN_SQL}))
+     AND s.is_published = 1 AND e.published_at <= ? AND (e.is_free = 1 OR ${HOLDS_NOW_SQL})`
+const MAY_READ_PARAMS = (episodeId: number, userId: number, session: SessionClaim | undefined, at: string) => [
+  episodeId,
+  userId,
+  session?.sessionVersion ?? null,
+  session?.sessionVersion ?? null,
+  session?.sessionId ?? null,
+  at,
+  userId,
+  at,
+  at,
+]
+
+/**
+ * The save (docs/API.md "Reading progress"): ONE statement, an UPSERT that writes only when the reader may read the
+ * episode (MAY_READ_SQL) — the API route is marked `checksSessionItself`, so the session middleware's own read is not
+ * made (a page passes no claim: the middleware has checked it). Every list that shows a position (continue reading,
+ * /library/recent) filters series by the reader's audience when it is read.
  */
 const SAVE_PROGRESS_SQL = `INSERT INTO reading_progress (user_id, series_id, episode_id, position, updated_at)
-  SELECT u.id, e.series_id, e.id, ?, ?
-    FROM users u JOIN episodes e ON e.id = ? JOIN series s ON s.id = e.series_id
-   WHERE u.id = ? AND u.deleted_at IS NULL AND (? IS NULL OR (u.session_version = ? AND ${SESSION_OPEN_SQL}))
-     AND s.is_published = 1 AND e.published_at <= ? AND (e.is_free = 1 OR ${HOLDS_NOW_SQL})
+  SELECT u.id, e.series_id, e.id, ?, ? ${MAY_READ_SQL}
   ON CONFLICT (user_id, series_id) DO UPDATE SET episode_id = excluded.episode_id, position = excluded.position, updated_at = excluded.updated_at
   RETURNING updated_at AS updatedAt`
+
+/**
+ * A view (docs/API.md "View counts"): one row per UTC day, episode and signed-in reader who may read it
+ * (MAY_READ_SQL), inserted once; the trigger of migrations/0020_episode_views.sql adds it to the episode's and the
+ * series' view_count only when the row is new.
+ */
+const COUNT_VIEW_SQL = `INSERT INTO episode_views (day, episode_id, user_id) SELECT ?, e.id, u.id ${MAY_READ_SQL}
+  ON CONFLICT DO NOTHING`
 
 /**
  * Saves where the reader is in an episode (spec "reading progress": one row per series, the last episode read
@@ -293,21 +319,23 @@ export async function saveProgress(
     SAVE_PROGRESS_SQL,
     position,
     at,
-    episodeId,
-    userId,
-    session?.sessionVersion ?? null,
-    session?.sessionVersion ?? null,
-    session?.sessionId ?? null,
-    at,
-    userId,
-    at,
-    at,
+    ...MAY_READ_PARAMS(episodeId, userId, session, at),
   )
   if (saved) return { episodeId, position, updatedAt: saved.updatedAt }
   if (session && !(await currentReader(db, userId, session))) throw new AppError('NEED_TO_REFRESH')
   const found = await accessOf(db, episodeId, { userId }, edition, now)
   if (!found) throw new AppError('NOT_FOUND_EPISODE')
   throw new AppError(found.access.open ? 'UNAUTHORIZED_CONTENTS' : found.access.code)
+}
+
+/** An episode's and its series' view counts (docs/API.md "View counts"), 1 statement; null when not published. */
+export async function viewCounts(db: Db, episodeId: number, now = new Date()) {
+  return db.first<{ episodeId: number; views: number; seriesId: number; seriesViews: number }>(
+    `SELECT e.id AS episodeId, e.view_count AS views, s.id AS seriesId, s.view_count AS seriesViews
+       FROM episodes e JOIN series s ON s.id = e.series_id WHERE e.id = ? AND s.is_published = 1 AND e.published_at <= ?`,
+    episodeId,
+    now.toISOString(),
+  )
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { episodeLabel, formatDate, formatList, formatMoney, formatNumber, isNumberLabel } from './format.ts'
+import { episodeLabel, formatCompact, formatDate, formatList, formatMoney, formatNumber, isNumberLabel } from './format.ts'
 import { loadEdition, loadMessages } from '../edition/load.ts'
 import { createTranslator } from './i18n.ts'
 
@@ -43,6 +43,11 @@ describe("numbers and lists in the locale's way", () => {
   it('groups digits and joins lists as each language does', () => {
     expect(formatNumber(3600, { locale: 'fr-FR' })).toBe('3\u202f600')
     expect(formatNumber(3600, { locale: 'th-TH' })).toBe('3,600')
+    // view counts, short: "12,3 k vues" on the detail page
+    expect(formatCompact(12_345, { locale: 'fr-FR' })).toBe('12,3\u00a0k')
+    expect(formatCompact(12_345, { locale: 'ja-JP' })).toBe('1.2万')
+    expect(formatCompact(1_234_567, { locale: 'de-DE' })).toBe('1,2\u00a0Mio.')
+    expect(formatCompact(7, { locale: 'ar' })).toBe(formatNumber(7, { locale: 'ar' }))
     expect(formatList(['日曜日', '水曜日', '金曜日'], { locale: 'ja-JP' })).toBe('日曜日、水曜日、金曜日')
     expect(formatList(['週日', '週三'], { locale: 'zh-TW' })).toBe('週日和週三')
     expect(formatList(['dimanche', 'mercredi'], { locale: 'fr-FR' })).toBe('dimanche et mercredi')

@@ -48,11 +48,19 @@ export function formatDay(day: string): string {
 /** One formatter per locale (building one costs far more than using it). */
 const numberFormats = new Map<string, Intl.NumberFormat>()
 const listFormats = new Map<string, Intl.ListFormat>()
+const compactFormats = new Map<string, Intl.NumberFormat>()
 
 /** A count (coins, mileage, views) with the locale's digits and grouping: 3600 → "3 600" (fr), "3,600" (th, jp), "3.600" (de). */
 export function formatNumber(n: number, edition: Pick<Edition, 'locale'>): string {
   let f = numberFormats.get(edition.locale)
   if (!f) numberFormats.set(edition.locale, (f = new Intl.NumberFormat(edition.locale)))
+  return f.format(n)
+}
+
+/** A count shown short (view counts), Intl compact notation: 12345 → "12 k" (fr), "1.2万" (jp), "1.2만" (kr). */
+export function formatCompact(n: number, edition: Pick<Edition, 'locale'>): string {
+  let f = compactFormats.get(edition.locale)
+  if (!f) compactFormats.set(edition.locale, (f = new Intl.NumberFormat(edition.locale, { notation: 'compact', maximumFractionDigits: 1 })))
   return f.format(n)
 }
 

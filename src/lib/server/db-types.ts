@@ -238,6 +238,13 @@ export interface EpisodeImagesRow {
   transcript: string | null
 }
 
+/** A row of `episode_views`. @public */
+export interface EpisodeViewsRow {
+  day: string
+  episode_id: number
+  user_id: number
+}
+
 /** A row of `episodes`. @public */
 export interface EpisodesRow {
   id: number
@@ -703,6 +710,7 @@ export interface Tables {
   creators: CreatorsRow
   deliveries: DeliveriesRow
   episode_images: EpisodeImagesRow
+  episode_views: EpisodeViewsRow
   episodes: EpisodesRow
   event_entries: EventEntriesRow
   event_tickets: EventTicketsRow

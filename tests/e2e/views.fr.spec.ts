@@ -1,0 +1,3 @@
+import { viewsSuite } from './views.ts'
+
+viewsSuite('fr')
