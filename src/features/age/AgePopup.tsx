@@ -2,11 +2,13 @@
  * The age popup island (spec §4 age check, §5 birthday rule, §9 calendar over the past 100 years, popup width
  * 275 px): a birthday picker (year and month selectors over a day calendar) or a yes/no question, per edition
  * and reader as `GET /api/v1/user/adult` says. An accessible modal: labelled dialog, focus kept inside (Tab
- * cycles), Esc and "no" close it and give focus back. On success the page goes to `returnTo` (or reloads)
+ * cycles), Esc and "no" close it and give focus back; it is on the page shell's layer stack (useLayer), so browser
+ * Back closes it too and the page stays. On success the page goes to `returnTo` (or reloads)
  * so the adult content shows. Mounted lazily by ./listen.ts on the `age:required` event.
  */
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import { pluralText, type Plural } from '../../lib/i18n/plural.ts'
+import { useLayer } from '../../lib/shell/use-layer.ts'
 import {
   ADULT_POPUP_COOKIE_SECONDS,
   NOT_LOGGED_IN_ADULT_COOKIE,
@@ -98,6 +100,7 @@ export default function AgePopup({
   const [state, setState] = useState<AgeState | null>(null)
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
+  useLayer(true, onClose)
 
   useEffect(() => {
     let live = true
