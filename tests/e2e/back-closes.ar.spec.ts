@@ -11,4 +11,6 @@ backClosesSuite({
   ageTitle: 'التحقق من العمر',
   ageVerify: 'تحقق من عمري',
   ageCancel: 'إلغاء',
+  ageYear: 'السنة',
+  ageConfirm: 'تأكيد',
 })

@@ -11,4 +11,6 @@ backClosesSuite({
   ageTitle: "Vérification de l'âge",
   ageVerify: 'Vérifier mon âge',
   ageCancel: 'Annuler',
+  ageYear: 'Année',
+  ageConfirm: 'Confirmer',
 })

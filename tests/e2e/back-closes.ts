@@ -5,7 +5,8 @@ import { hydrated, readTo, readerPhone, shot } from './locked-next.ts'
  * Issue 12 point 6, spec §2 back order, shared by back-closes.fr.spec.ts and back-closes.ar.spec.ts: every React
  * popup (the viewer's key help and reading settings, the auto-unlock opt-in, the age popup) is on the shell's
  * layer stack. Browser Back closes the open popup and the page stays; Esc or the popup's own button closes it and
- * the next Back leaves the page (no dead history entry); focus goes back to the control that opened it.
+ * the next Back leaves the page (no dead history entry); focus goes back to the control that opened it. After the
+ * age check succeeds, the page reloads without the popup's entry: one Back leaves it.
  */
 export type Words = {
   edition: string
@@ -19,6 +20,8 @@ export type Words = {
   ageTitle: string
   ageVerify: string
   ageCancel: string
+  ageYear: string
+  ageConfirm: string
 }
 
 const path = (page: Page) => new URL(page.url()).pathname
@@ -81,7 +84,7 @@ export function backClosesSuite(w: Words) {
       await context.close()
     })
 
-    test('the age popup on a phone, then on a desktop', async ({ browser, baseURL }, testInfo) => {
+    test('the age popup on a phone, then on a desktop, then confirmed', async ({ browser, baseURL }, testInfo) => {
       const page = await readerPhone(browser, baseURL!)
       await page.goto('/')
       await page.goto('/setting')
@@ -103,6 +106,17 @@ export function backClosesSuite(w: Words) {
         await shot(page, testInfo, `${w.edition}-back-age-1280`)
         await popup.getByRole('button', { name: w.ageCancel }).last().click()
       })
+      await backLeaves(page, '/')
+
+      await page.goto('/setting')
+      await verify.click()
+      await popup.getByLabel(w.ageYear).selectOption('1990')
+      await popup.locator('[data-day="5"]').click()
+      await popup.getByRole('button', { name: w.ageConfirm }).click()
+      // checked: the page comes back without the popup and its button; one Back leaves it
+      await expect(verify).toHaveCount(0)
+      await expect(popup).toHaveCount(0)
+      expect(path(page)).toBe('/setting')
       await backLeaves(page, '/')
       await page.context().close()
     })

@@ -100,7 +100,14 @@ export default function AgePopup({
   const [state, setState] = useState<AgeState | null>(null)
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
-  useLayer(true, onClose)
+  // Leaving for another page (success, the carrier): the popup's history entry is taken back first, then `go` runs,
+  // so Back from the page that follows does not land on a dead entry.
+  const [go, setGo] = useState<(() => void) | null>(null)
+  useLayer(go === null, onClose)
+  useEffect(() => {
+    if (go) addEventListener('popstate', go, { once: true })
+  }, [go])
+  const leave = (then: () => void) => setGo(() => then)
 
   useEffect(() => {
     let live = true
@@ -150,14 +157,14 @@ export default function AgePopup({
     setError(null)
     const message = await submit(birthedAt).catch(() => labels.failed)
     setBusy(false)
-    if (message === null) done(returnTo)
+    if (message === null) leave(() => done(returnTo))
     else setError(message || labels.failed)
   }
 
   function guestYes() {
     const secure = location.protocol === 'https:' ? '; secure' : ''
     document.cookie = `${NOT_LOGGED_IN_ADULT_COOKIE}=Y; path=/; max-age=${ADULT_POPUP_COOKIE_SECONDS}; samesite=lax${secure}`
-    done(returnTo)
+    leave(() => done(returnTo))
   }
 
   const titleId = `${id}-title`
@@ -229,7 +236,7 @@ export default function AgePopup({
             </div>
           </>
         )}
-        {mode === 'krPhone' && <KrPhone labels={labels} textId={textId} returnTo={returnTo} onClose={onClose} />}
+        {mode === 'krPhone' && <KrPhone labels={labels} textId={textId} returnTo={returnTo} onClose={onClose} leave={leave} />}
         {state && error && (
           <p role="alert" className="age-error">
             {error}
@@ -249,9 +256,22 @@ export default function AgePopup({
  * kr (spec §5): a Korean-IP reader also proves adulthood through the mobile carrier (purpose ADULT_KR). The
  * agreement to hand over identity data comes first (required); then /nice/encode, which comes back to `returnTo`.
  */
-function KrPhone({ labels, textId, returnTo, onClose }: { labels: AgeLabels; textId: string; returnTo: string; onClose: () => void }) {
+function KrPhone({
+  labels,
+  textId,
+  returnTo,
+  onClose,
+  leave,
+}: {
+  labels: AgeLabels
+  textId: string
+  returnTo: string
+  onClose: () => void
+  leave: (then: () => void) => void
+}) {
   const [agreed, setAgreed] = useState(false)
-  const start = () => location.assign(`/nice/encode?${new URLSearchParams({ purpose: 'ADULT_KR', returnPath: safeReturnTo(returnTo) })}`)
+  const start = () =>
+    leave(() => location.assign(`/nice/encode?${new URLSearchParams({ purpose: 'ADULT_KR', returnPath: safeReturnTo(returnTo) })}`))
   return (
     <>
       <p id={textId}>{labels.krText}</p>
