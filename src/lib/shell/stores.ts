@@ -26,7 +26,7 @@ export function showToast(message: string): void {
   toastTimer = setTimeout(() => $toast.set(null), TOAST_MS)
 }
 
-export function pushLayer(layer: Layer): void {
+function pushLayer(layer: Layer): void {
   $layers.set([...$layers.get().filter((l) => l.id !== layer.id), layer])
 }
 
