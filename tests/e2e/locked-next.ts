@@ -23,7 +23,7 @@ export type Words = {
 const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 }
 
 /** A new signed-in reader on a phone; `coins`: with the 100 coins of the WELCOME100 coupon. */
-async function readerPhone(browser: Browser, baseURL: string, coins = false): Promise<Page> {
+export async function readerPhone(browser: Browser, baseURL: string, coins = false): Promise<Page> {
   const context = await browser.newContext({ ...PHONE, baseURL })
   const page = await context.newPage()
   const email = await newAccount(page.request)
@@ -40,19 +40,19 @@ async function readerPhone(browser: Browser, baseURL: string, coins = false): Pr
   return page
 }
 
-const started = async (page: Page) => {
+export const started = async (page: Page) => {
   await hydrated(page)
   await page.locator('.viewer-bar').waitFor({ state: 'attached' })
 }
 
-async function shot(page: Page, testInfo: TestInfo, name: string) {
+export async function shot(page: Page, testInfo: TestInfo, name: string) {
   const path = testInfo.outputPath(`${name}.png`)
   await page.screenshot({ path })
   await testInfo.attach(name, { path, contentType: 'image/png' })
 }
 
 /** Presses End until `target` is visible (each step may wait for an episode from the API). */
-async function readTo(page: Page, target: ReturnType<Page['locator']>) {
+export async function readTo(page: Page, target: ReturnType<Page['locator']>) {
   await expect(async () => {
     await page.keyboard.press('End')
     await expect(target).toBeVisible({ timeout: 2000 })

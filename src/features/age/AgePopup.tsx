@@ -2,11 +2,13 @@
  * The age popup island (spec §4 age check, §5 birthday rule, §9 calendar over the past 100 years, popup width
  * 275 px): a birthday picker (year and month selectors over a day calendar) or a yes/no question, per edition
  * and reader as `GET /api/v1/user/adult` says. An accessible modal: labelled dialog, focus kept inside (Tab
- * cycles), Esc and "no" close it and give focus back. On success the page goes to `returnTo` (or reloads)
+ * cycles), Esc and "no" close it and give focus back; it is on the page shell's layer stack (useLayer), so browser
+ * Back closes it too and the page stays. On success the page goes to `returnTo` (or reloads)
  * so the adult content shows. Mounted lazily by ./listen.ts on the `age:required` event.
  */
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import { pluralText, type Plural } from '../../lib/i18n/plural.ts'
+import { useLayer } from '../../lib/shell/use-layer.ts'
 import {
   ADULT_POPUP_COOKIE_SECONDS,
   NOT_LOGGED_IN_ADULT_COOKIE,
@@ -98,6 +100,14 @@ export default function AgePopup({
   const [state, setState] = useState<AgeState | null>(null)
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
+  // Leaving for another page (success, the carrier): the popup's history entry is taken back first, then `go` runs,
+  // so Back from the page that follows does not land on a dead entry.
+  const [go, setGo] = useState<(() => void) | null>(null)
+  useLayer(go === null, onClose)
+  useEffect(() => {
+    if (go) addEventListener('popstate', go, { once: true })
+  }, [go])
+  const leave = (then: () => void) => setGo(() => then)
 
   useEffect(() => {
     let live = true
@@ -147,14 +157,14 @@ export default function AgePopup({
     setError(null)
     const message = await submit(birthedAt).catch(() => labels.failed)
     setBusy(false)
-    if (message === null) done(returnTo)
+    if (message === null) leave(() => done(returnTo))
     else setError(message || labels.failed)
   }
 
   function guestYes() {
     const secure = location.protocol === 'https:' ? '; secure' : ''
     document.cookie = `${NOT_LOGGED_IN_ADULT_COOKIE}=Y; path=/; max-age=${ADULT_POPUP_COOKIE_SECONDS}; samesite=lax${secure}`
-    done(returnTo)
+    leave(() => done(returnTo))
   }
 
   const titleId = `${id}-title`
@@ -226,7 +236,7 @@ export default function AgePopup({
             </div>
           </>
         )}
-        {mode === 'krPhone' && <KrPhone labels={labels} textId={textId} returnTo={returnTo} onClose={onClose} />}
+        {mode === 'krPhone' && <KrPhone labels={labels} textId={textId} returnTo={returnTo} onClose={onClose} leave={leave} />}
         {state && error && (
           <p role="alert" className="age-error">
             {error}
@@ -246,9 +256,22 @@ export default function AgePopup({
  * kr (spec §5): a Korean-IP reader also proves adulthood through the mobile carrier (purpose ADULT_KR). The
  * agreement to hand over identity data comes first (required); then /nice/encode, which comes back to `returnTo`.
  */
-function KrPhone({ labels, textId, returnTo, onClose }: { labels: AgeLabels; textId: string; returnTo: string; onClose: () => void }) {
+function KrPhone({
+  labels,
+  textId,
+  returnTo,
+  onClose,
+  leave,
+}: {
+  labels: AgeLabels
+  textId: string
+  returnTo: string
+  onClose: () => void
+  leave: (then: () => void) => void
+}) {
   const [agreed, setAgreed] = useState(false)
-  const start = () => location.assign(`/nice/encode?${new URLSearchParams({ purpose: 'ADULT_KR', returnPath: safeReturnTo(returnTo) })}`)
+  const start = () =>
+    leave(() => location.assign(`/nice/encode?${new URLSearchParams({ purpose: 'ADULT_KR', returnPath: safeReturnTo(returnTo) })}`))
   return (
     <>
       <p id={textId}>{labels.krText}</p>

@@ -3,13 +3,16 @@
  * `<dialog>` opened with `showModal()`, so the page behind it is inert (Tab cycles inside: the page
  * shell's rule for every modal dialog, src/lib/shell/shell.ts) and Esc closes it from any control inside (the `close` event, whatever closed it, brings the state
  * back). On open, focus goes to the first element matching `initial` (else the dialog's own choice); on
- * close, back to what had focus before (the opener).
+ * close, back to what had focus before (the opener). While open it is on the page shell's layer stack
+ * (useLayer): browser Back closes it and the page stays.
  */
 import { useEffect, useEffectEvent, useLayoutEffect, useRef } from 'react'
+import { useLayer } from '../../lib/shell/use-layer.ts'
 
 export function useDialog(open: boolean, onClosed: () => void, initial?: string) {
   const ref = useRef<HTMLDialogElement | null>(null)
   const opener = useRef<HTMLElement | null>(null)
+  useLayer(open, onClosed)
 
   useLayoutEffect(() => {
     const dialog = ref.current

@@ -4,7 +4,7 @@
  * state of every posting form (busy.ts).
  */
 import './busy.ts'
-import { $layers, $toast, MODAL_Z, layerToClose, pushLayer, removeLayer, showToast, type ModalType } from './stores.ts'
+import { $layers, $toast, MODAL_Z, enterLayer, isOwnStep, layerToClose, removeLayer, showToast, type ModalType } from './stores.ts'
 
 const HOME = '/'
 let opener: HTMLElement | null = null
@@ -22,8 +22,7 @@ function openLayer(id: string, kind: 'modal' | 'panel', type: ModalType = 'defau
   const el = layerEl(id)
   if (!el) return
   opener = document.activeElement as HTMLElement | null
-  pushLayer({ id, kind, type })
-  history.pushState({ layer: id }, '')
+  enterLayer({ id, kind, type })
   el.style.zIndex = String(MODAL_Z[type])
   if (el instanceof HTMLDialogElement) {
     if (!el.open) el.showModal()
@@ -34,8 +33,11 @@ function openLayer(id: string, kind: 'modal' | 'panel', type: ModalType = 'defau
 }
 
 function hideLayer(id: string): void {
-  const el = layerEl(id)
+  const island = $layers.get().find((l) => l.id === id)?.close
   removeLayer(id)
+  // An island's popup (useLayer) closes through its own state, which gives focus back to its own opener.
+  if (island) return island()
+  const el = layerEl(id)
   if (el instanceof HTMLDialogElement) el.close()
   else if (el) el.hidden = true
   opener?.focus()
@@ -58,6 +60,7 @@ function goBack(): void {
 }
 
 addEventListener('popstate', () => {
+  if (isOwnStep()) return
   const top = layerToClose($layers.get())
   if (top) hideLayer(top.id)
 })
@@ -76,7 +79,8 @@ document.addEventListener('keydown', (e) => {
   // Spec §2 content protection: F12 and Alt+Meta+I are blocked (keyboard use stays intact otherwise).
   if (e.key === 'F12' || (e.altKey && e.metaKey && e.code === 'KeyI')) e.preventDefault()
   const top = layerToClose($layers.get())
-  if (e.key === 'Escape' && top && !(layerEl(top.id) instanceof HTMLDialogElement)) goBack()
+  // A `<dialog>` closes itself on Esc (the `close` event above), an island's popup through its own Esc handling.
+  if (e.key === 'Escape' && top && !top.close && !(layerEl(top.id) instanceof HTMLDialogElement)) goBack()
 })
 /** The Tab stops of `root` in order (a radio group is one stop: its checked button, or the first). */
 function tabStops(root: Element): HTMLElement[] {

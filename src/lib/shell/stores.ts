@@ -10,7 +10,8 @@ const TOAST_MS = 3000
 export const MODAL_Z = { default: 2000, up: 2000, bottom: 2000, main: 3000, full: 5000 } as const
 export type ModalType = keyof typeof MODAL_Z
 
-export type Layer = { id: string; kind: 'modal' | 'panel'; type: ModalType }
+/** `close`: how Back closes a layer an island renders (its own state); the shell's own layers are closed by element id. */
+export type Layer = { id: string; kind: 'modal' | 'panel'; type: ModalType; close?: () => void }
 
 export const $toast = atom<{ id: number; message: string } | null>(null)
 export const $layers = atom<Layer[]>([])
@@ -25,12 +26,39 @@ export function showToast(message: string): void {
   toastTimer = setTimeout(() => $toast.set(null), TOAST_MS)
 }
 
-export function pushLayer(layer: Layer): void {
+function pushLayer(layer: Layer): void {
   $layers.set([...$layers.get().filter((l) => l.id !== layer.id), layer])
 }
 
 export function removeLayer(id: string): void {
   $layers.set($layers.get().filter((l) => l.id !== id))
+}
+
+/** History steps taken back by `leaveLayer`: their popstate closes nothing (the layer is already closed). */
+let ownSteps = 0
+
+/** A layer opens: on the stack, with a history entry of its own that Back takes (spec §2 back order). */
+export function enterLayer(layer: Layer): void {
+  pushLayer(layer)
+  history.pushState({ layer: layer.id }, '')
+}
+
+/**
+ * A layer closed by its own button or Esc while still on the stack: off the stack, and its history entry taken
+ * back, so the next Back leaves the page instead of landing on a dead entry. Nothing when Back already closed it.
+ */
+export function leaveLayer(id: string): void {
+  if (!$layers.get().some((l) => l.id === id)) return
+  removeLayer(id)
+  ownSteps++
+  history.back()
+}
+
+/** Whether a popstate is one of `leaveLayer`'s own steps back (counted once). */
+export function isOwnStep(): boolean {
+  if (ownSteps === 0) return false
+  ownSteps--
+  return true
 }
 
 /**
