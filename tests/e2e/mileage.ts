@@ -13,7 +13,8 @@ import { noSeriousViolations } from './helpers.ts'
 export function mileageSuite(id: string) {
   const edition = parseEdition(id, JSON.parse(readFileSync(`editions/${id}/edition.json`, 'utf8')))
   const messages: Record<string, string> = {}
-  for (const file of readdirSync(`editions/${id}/messages`)) Object.assign(messages, JSON.parse(readFileSync(`editions/${id}/messages/${file}`, 'utf8')))
+  for (const file of readdirSync(`editions/${id}/messages`))
+    Object.assign(messages, JSON.parse(readFileSync(`editions/${id}/messages/${file}`, 'utf8')))
   /** The message as the page writes it: the plural form of `count` (its digits in the edition's locale) and the other values. */
   const t = (key: string, values: Record<string, string | number> = {}) => {
     const count = values.count
@@ -39,7 +40,8 @@ export function mileageSuite(id: string) {
   }
   const wallet = async (page: Page) => ((await (await page.request.get('/api/v1/coin')).json()) as { data: Coin }).data
   /** The wallet's expiry lines as /my must write them: `GET /api/v1/coin`'s `expiring` list in the edition's words and dates. */
-  const lines = (coin: Coin) => coin.expiring.map((e) => t(`wallet.expiring.${e.type}`, { count: e.amount, date: formatDate(e.expiresAt, edition) }))
+  const lines = (coin: Coin) =>
+    coin.expiring.map((e) => t(`wallet.expiring.${e.type}`, { count: e.amount, date: formatDate(e.expiresAt, edition) }))
   const in30days = () => formatDate(new Date(Date.now() + 30 * 86_400_000), edition)
 
   async function shots(page: Page, info: TestInfo, name: string) {
@@ -111,7 +113,9 @@ export function mileageSuite(id: string) {
     const after = await wallet(page)
     expect(after.mileage).toBe(before.mileage - 3000)
     await expect(page.locator('#wallet li[data-expires]')).toHaveText(lines(after))
-    expect(JSON.parse((await page.evaluate(() => sessionStorage.getItem('coin'))) ?? 'null')).toMatchObject({ mileage: before.mileage - 3000 })
+    expect(JSON.parse((await page.evaluate(() => sessionStorage.getItem('coin'))) ?? 'null')).toMatchObject({
+      mileage: before.mileage - 3000,
+    })
     await shots(page, info, 'my-exchanged')
   })
 

@@ -128,20 +128,16 @@ describe('POST /api/v1/payment/web/mileage (the exchange popup without JavaScrip
       fc.string({ maxLength: 200 }),
     )
     await fc.assert(
-      fc.asyncProperty(
-        body,
-        fc.constantFrom('application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain'),
-        async (b, type) => {
-          const res = await post(reader, b, { 'content-type': type })
-          expect(res.status).toBeLessThan(500)
-          await res.body?.cancel()
-          if (res.status !== 303) return
-          const location = new URL(res.headers.get('location')!, 'http://localhost')
-          expect(['/my', '/history/mileage']).toContain(location.pathname)
-          const code = location.searchParams.get('error')
-          expect(code !== null && isErrorCode(code), location.href).toBe(true)
-        },
-      ),
+      fc.asyncProperty(body, fc.constantFrom('application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain'), async (b, type) => {
+        const res = await post(reader, b, { 'content-type': type })
+        expect(res.status).toBeLessThan(500)
+        await res.body?.cancel()
+        if (res.status !== 303) return
+        const location = new URL(res.headers.get('location')!, 'http://localhost')
+        expect(['/my', '/history/mileage']).toContain(location.pathname)
+        const code = location.searchParams.get('error')
+        expect(code !== null && isErrorCode(code), location.href).toBe(true)
+      }),
       { numRuns: 1000 },
     )
     expect(await wallet(reader.id)).toEqual(before)

@@ -77,7 +77,9 @@ if (dialog && form) {
 
   // The popup rendered open (a refused form, or the no-JavaScript link): it joins the shell's layer stack instead.
   if (dialog.open && !dialog.matches(':modal')) {
-    dialog.addEventListener('close', () => document.querySelector<HTMLElement>('[data-open-modal="mileage-exchange"]')?.click(), { once: true })
+    dialog.addEventListener('close', () => document.querySelector<HTMLElement>('[data-open-modal="mileage-exchange"]')?.click(), {
+      once: true,
+    })
     dialog.close()
   }
 }
