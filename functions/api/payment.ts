@@ -21,18 +21,27 @@ import {
 import { providerById, shopProvider } from '../../src/features/payment/providers.server.ts'
 import { conversionFor } from '../../src/features/payment/conversion.ts'
 import { AddressRequest } from '../../src/features/payment/address.ts'
-import { MileageExchangeRequest } from '../../src/features/mileage/mileage.ts'
+import { ExchangePage, MileageExchangeRequest } from '../../src/features/mileage/mileage.ts'
+import { exchangeCoins } from '../../src/features/mileage/exchange.ts'
 import { exchangeMileage } from '../../src/features/mileage/mileage.server.ts'
 import type { AppEnv } from '../lib/env.ts'
 import { ok } from '../lib/respond.ts'
 import { validate } from '../lib/validate.ts'
 import { idempotent } from '../middleware/idempotency.ts'
 import { currentUserId, requireUser, sessionPlatform } from '../middleware/session.ts'
-import { formRoute, toLogin } from './forms.ts'
+import { FormKey, formRoute, fromForm, toLogin, type RawForm } from './forms.ts'
 import { z } from 'zod'
 import { PERSONAL } from '../../src/lib/cache.ts'
 
 const CHARGE_SCOPE = 'POST /payment/charge'
+
+/** The edition's mileage rate (spec §9). */
+const mileageRate = (c: Context<AppEnv>) => ({ mileagePerCoin: c.var.edition.mileagePerCoin, mileageMinimum: c.var.edition.mileageMinimum })
+
+/** The exchange popup's plain form: the JSON body's amount, the rendered key and the page it was sent from. */
+const MileageForm = fromForm(MileageExchangeRequest.extend({ key: FormKey, page: ExchangePage }))
+/** The page a mileage form came from (/my when the field is missing or not one of them). */
+const exchangePage = (raw: RawForm) => ExchangePage.catch('/my').parse(raw.page)
 
 /** The edition's currency and the session's platform (fixed at sign-in; WEB for a guest, never X-Platform). */
 function shopScope(c: Context<AppEnv>): ShopScope {
@@ -84,15 +93,32 @@ export const payment = new Hono<AppEnv>()
   })
   /** Spec §5/§9 mileage exchange, once per Idempotency-Key: `{amount}` points → `{coin}` (edition rate). */
   .post('/mileage', requireUser, validate('json', MileageExchangeRequest), idempotent('POST /payment/mileage'), async (c) => {
-    const { mileagePerCoin, mileageMinimum } = c.var.edition
     const result = await exchangeMileage(c.var.db, {
       userId: currentUserId(c),
       amount: c.req.valid('json').amount,
-      rate: { mileagePerCoin, mileageMinimum },
+      rate: mileageRate(c),
       claim: c.var.idempotency,
     })
     return ok(c, result)
   })
+  /**
+   * The exchange popup's plain form (same Origin, works without JavaScript), once per rendered key: 303 to its page
+   * with `?exchanged=<coins>`, or `?error=CODE` with the popup open again and the amount kept.
+   */
+  .post(
+    '/web/mileage',
+    ...formRoute({
+      schema: MileageForm,
+      guest: (raw, c) => toLogin(exchangePage(raw))(raw, c),
+      keep: ['amount'],
+      fields: { EXCHANGE_MILEAGE_INSUFFICIENT: 'amount', MILEAGE_INSUFFICIENT: 'amount' },
+      once: { scope: 'POST /payment/web/mileage' },
+      run: (data, c) =>
+        exchangeMileage(c.var.db, { userId: currentUserId(c), amount: data.amount, rate: mileageRate(c), claim: c.var.idempotency }),
+      done: (data, _result, c) => `${data.page}?exchanged=${exchangeCoins(data.amount, mileageRate(c))}#exchange-done`,
+      failed: (code, raw) => `${exchangePage(raw)}?error=${code}#mileage-exchange`,
+    }),
+  )
   /**
    * Spec §9 refund of unused paid coins within 7 days, once per Idempotency-Key: `{paymentId}` →
    * `{paymentId, refunded:{coin, bonus}, coin}`; NOT_EXIST (unknown or another reader's payment),

@@ -1426,6 +1426,7 @@ export function buildDemo(opts: BuildDemoOptions): DemoCatalogue {
     [minor.id, 'COIN', 50, 'PAYMENT', 'pay_demo_3', -20, null],
     [minor.id, 'BONUS', 7, 'PAYMENT', 'pay_demo_3', -20, 70],
     [minor.id, 'FREE_COIN', 10, 'REWARD', 'signup', -90, 15],
+    [minor.id, 'MILEAGE', 100_000, 'REWARD', 'purchases', -30, 140], // the exchange popup's browser tests (tests/e2e/mileage.ts)
   ]
   lots.forEach(([userId, type, amount, source, ref, created, expires], i) => {
     push('coin_lots', {

@@ -131,7 +131,10 @@ describe('wallet on D1', () => {
       adminAdjust(db, { email: MINOR.email, type: 'BONUS', amount: -(balance.BONUS + 1), reason: 'too much' }),
       'COIN_INSUFFICIENT',
     )
-    await expectAppError(adminAdjust(db, { email: MINOR.email, type: 'MILEAGE', amount: -1, reason: 'none' }), 'MILEAGE_INSUFFICIENT')
+    await expectAppError(
+      adminAdjust(db, { email: MINOR.email, type: 'MILEAGE', amount: -(balance.MILEAGE + 1), reason: 'too much' }),
+      'MILEAGE_INSUFFICIENT',
+    )
     expect(await snapshot(MINOR.email)).toEqual(before)
     await expectInvariant(MINOR.id)
   })

@@ -9,7 +9,8 @@ import type { CoinSummary } from '../wallet/wallet.ts'
 import { COIN_SUMMARY_SQL, coinSummaryParams, type SpendableLotRow } from '../wallet/wallet.server.ts'
 import type { IdempotencyClaim } from '../wallet/idempotency.ts'
 import { IdempotencyKeyTaken, isKeyTaken, storedData, storeResponseStatement } from '../wallet/idempotency.server.ts'
-import { EXCHANGE_COIN_TYPE, planExchange, type ExchangeRate } from './mileage.ts'
+import { EXCHANGE_COIN_TYPE, planExchange } from './mileage.ts'
+import type { ExchangeRate } from './exchange.ts'
 
 /** Re-plans after a concurrent change refused the batch (each refusal is another request's commit). */
 const EXCHANGE_ATTEMPTS = 20

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import type { Lot } from '../wallet/wallet.ts'
-import { EXCHANGED_COIN_DAYS, MileageExchangeRequest, planExchange } from './mileage.ts'
+import { MileageExchangeRequest, planExchange } from './mileage.ts'
+import { EXCHANGED_COIN_DAYS, exchangeCoins, proposedAmount } from './exchange.ts'
 
 const NOW = new Date('2026-11-22T10:00:00.000Z')
 const inDays = (d: number) => new Date(NOW.getTime() + d * 86_400_000).toISOString()
@@ -59,6 +60,29 @@ describe('planExchange (spec §5, §9)', () => {
         if (!r.ok) return
         expect(r.plan.steps.reduce((s, x) => s + x.take, 0)).toBe(k * 200)
         expect(r.plan.coins * 200).toBe(k * 200)
+      }),
+    )
+  })
+})
+
+describe('exchangeCoins and proposedAmount (the popup preview)', () => {
+  it('gives amount / rate coins for an exchangeable amount, null otherwise', () => {
+    expect(exchangeCoins(3000, RATE)).toBe(15)
+    expect(exchangeCoins(3600, RATE)).toBe(18)
+    for (const amount of [0, 2800, 3100, 3001, 3000.5, Number.NaN, -3000]) expect(exchangeCoins(amount, RATE)).toBeNull()
+  })
+  it('proposes the most a balance can exchange, else the minimum', () => {
+    expect(proposedAmount(3600, RATE)).toBe(3600)
+    expect(proposedAmount(3799, RATE)).toBe(3600)
+    expect(proposedAmount(1200, RATE)).toBe(3000)
+    expect(proposedAmount(0, RATE)).toBe(3000)
+  })
+  it('a proposed amount within the balance is always exchangeable', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 10_000_000 }), (mileage) => {
+        const amount = proposedAmount(mileage, RATE)
+        if (amount <= mileage) expect(exchangeCoins(amount, RATE)).toBe(amount / 200)
+        else expect(mileage).toBeLessThan(RATE.mileageMinimum)
       }),
     )
   })

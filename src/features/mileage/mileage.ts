@@ -9,10 +9,7 @@
  */
 import { z } from 'zod'
 import { planSpend, type CoinType, type Lot, type SpendStep } from '../wallet/wallet.ts'
-import { DAY_MS, isoAfter } from '../../lib/time.ts'
-
-/** Spec §9: exchanged coins last 30 days. */
-export const EXCHANGED_COIN_DAYS = 30
+import { exchangeCoins, exchangedCoinsExpiry, type ExchangeRate } from './exchange.ts'
 
 /**
  * The type of the coins an exchange grants: FREE_COIN. Not COIN — that is the paid type, refundable within
@@ -28,7 +25,9 @@ const MAX_EXCHANGE = 100_000_000
 export const MileageExchangeRequest = z.object({ amount: z.number().int().min(-MAX_EXCHANGE).max(MAX_EXCHANGE) })
 export type MileageExchangeRequest = z.infer<typeof MileageExchangeRequest>
 
-export type ExchangeRate = { mileagePerCoin: number; mileageMinimum: number }
+/** The pages that hold the exchange popup (spec §2 /my and /history/mileage); its plain form returns to the one it was sent from. */
+export const ExchangePage = z.enum(['/my', '/history/mileage'])
+export type ExchangePage = z.infer<typeof ExchangePage>
 
 export type ExchangePlan = { steps: SpendStep[]; coins: number; expiresAt: string }
 
@@ -44,11 +43,9 @@ export function planExchange(
   rate: ExchangeRate,
   now: Date,
 ): { ok: true; plan: ExchangePlan } | { ok: false; code: 'EXCHANGE_MILEAGE_INSUFFICIENT' | 'MILEAGE_INSUFFICIENT' } {
-  if (!Number.isSafeInteger(amount) || amount < rate.mileageMinimum || amount % rate.mileagePerCoin !== 0) {
-    return { ok: false, code: 'EXCHANGE_MILEAGE_INSUFFICIENT' }
-  }
+  const coins = exchangeCoins(amount, rate)
+  if (coins === null) return { ok: false, code: 'EXCHANGE_MILEAGE_INSUFFICIENT' }
   const steps = planSpend(lots, amount, now, ['MILEAGE'])
   if (!steps) return { ok: false, code: 'MILEAGE_INSUFFICIENT' }
-  const expiresAt = isoAfter(now, EXCHANGED_COIN_DAYS * DAY_MS)
-  return { ok: true, plan: { steps, coins: amount / rate.mileagePerCoin, expiresAt } }
+  return { ok: true, plan: { steps, coins, expiresAt: exchangedCoinsExpiry(now) } }
 }

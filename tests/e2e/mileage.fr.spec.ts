@@ -1,0 +1,3 @@
+import { mileageSuite } from './mileage.ts'
+
+mileageSuite('fr')
