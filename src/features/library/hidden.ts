@@ -9,7 +9,7 @@ import { z } from 'zod'
 export const HiddenRequest = z.object({ seriesId: z.number().int().positive().max(2_147_483_647), hidden: z.boolean() }).strict()
 
 /** The library pages a hide or show form is posted from, and goes back to. */
-export const LIBRARY_PAGES = ['my', 'favorite', 'recent', 'hidden'] as const
+const LIBRARY_PAGES = ['my', 'favorite', 'recent', 'hidden'] as const
 export type LibraryPage = (typeof LIBRARY_PAGES)[number]
 
 /** The no-JavaScript form's own field: the page it was posted from. */
