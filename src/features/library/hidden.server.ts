@@ -39,7 +39,7 @@ export async function setHidden(db: Db, userId: number, seriesId: number, hidden
 /** The title of a series the reader has hidden, for the page's undo notice; null when it is not hidden by them. */
 export async function hiddenTitle(db: Db, userId: number, seriesId: number): Promise<string | null> {
   const row = await db.first<Cols<'series', 'title'>>(
-    `SELECT s.title FROM hidden_series h JOIN series s ON s.id = h.series_id WHERE h.user_id = ? AND h.series_id = ?`,
+    `SELECT s.title FROM series s WHERE s.id = ?2 AND ${hiddenBy('?1', 's.id')}`,
     userId,
     seriesId,
   )
