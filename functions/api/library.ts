@@ -3,12 +3,19 @@
  * published series to the signed-in reader's favourites, `DELETE` removes it; both idempotent, answering
  * `{seriesId, favorite}`. `GET /recent?cursor=` lists the series read lately with their progress.
  * Unknown or malformed ids are NOT_EXIST; cookie callers must be same-origin (global middleware).
+ *
+ * Discreet library (issue 12 point 5): `POST /hidden` `{seriesId, hidden}` keeps a published series out of the
+ * reader's own lists, or brings it back (repeatable) → `{seriesId, hidden}`; `POST /web/hide` and `/web/show`
+ * (fields `seriesId`, `from`) are the library pages' plain forms, 303 back to the page they came from.
  */
 import { Hono, type Context } from 'hono'
 import { AppError } from '../../src/lib/errors/catalogue.ts'
 import { z } from 'zod'
 import { decodeCursor, parseId } from '../../src/features/catalogue/catalogue.ts'
 import { recentReads, setFavorite } from '../../src/features/library/library.server.ts'
+import { FromPage, HiddenRequest, libraryPageAfter } from '../../src/features/library/hidden.ts'
+import { setHidden } from '../../src/features/library/hidden.server.ts'
+import { formRoute, fromForm, toLogin } from './forms.ts'
 import type { AppEnv } from '../lib/env.ts'
 import { ok } from '../lib/respond.ts'
 import { validate } from '../lib/validate.ts'
@@ -17,6 +24,21 @@ import { audienceSees } from '../../src/features/age/age.ts'
 import { audienceOf } from '../middleware/audience.ts'
 
 const RecentQuery = z.object({ cursor: z.string().max(200).optional() })
+
+async function hide(c: Context<AppEnv>, { seriesId, hidden }: { seriesId: number; hidden: boolean }) {
+  if (!(await setHidden(c.var.db, currentUserId(c), seriesId, hidden))) throw new AppError('NOT_EXIST')
+  return { seriesId, hidden }
+}
+
+/** The library pages' hide and show forms (no JavaScript needed): back to the page, or its `?error=`. */
+const hideForm = (hidden: boolean) =>
+  formRoute({
+    schema: fromForm(HiddenRequest.omit({ hidden: true }).extend(FromPage.shape)),
+    guest: toLogin('/library/my'),
+    run: (data, c) => hide(c, { seriesId: data.seriesId, hidden }),
+    done: (data) => libraryPageAfter(data.from, hidden ? { hidden: data.seriesId } : { shown: true }),
+    failed: (code, raw) => libraryPageAfter(raw.from, { error: code }),
+  })
 
 async function toggle(c: Context<AppEnv>, on: boolean) {
   const seriesId = parseId(c.req.param('seriesId'))
@@ -27,6 +49,9 @@ async function toggle(c: Context<AppEnv>, on: boolean) {
 export const library = new Hono<AppEnv>()
   .post('/favorite/:seriesId', requireUser, (c) => toggle(c, true))
   .delete('/favorite/:seriesId', requireUser, (c) => toggle(c, false))
+  .post('/hidden', requireUser, validate('json', HiddenRequest), async (c) => ok(c, await hide(c, c.req.valid('json'))))
+  .post('/web/hide', ...hideForm(true))
+  .post('/web/show', ...hideForm(false))
   // Spec §2 /library/recent: series read lately with the position reached, the same on every device.
   .get('/recent', requireUser, validate('query', RecentQuery), async (c) => {
     const raw = c.req.valid('query').cursor

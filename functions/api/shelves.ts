@@ -4,6 +4,8 @@
  * - `GET /my?cursor=` → `{items:[{seriesId, title, coverKey, coverWidth, coverHeight, lastAt, nextExpiry,
  *   episodes:[{episodeId, no, title, kind, expiresAt}]}], next}` — owned and rented (unexpired) episodes by series.
  * - `GET /favorite?cursor=` → `{items:[{seriesId, title, coverKey, coverWidth, coverHeight, favoritedAt}], next}`.
+ * - `GET /hidden?cursor=` → `{items:[{seriesId, title, coverKey, coverWidth, coverHeight, hiddenAt}], next}` — the
+ *   series the reader hid (issue 12 point 5), which the other lists leave out.
  *
  * A malformed cursor is 400 INVALID_PARAMETER.
  */
@@ -11,7 +13,7 @@ import { Hono } from 'hono'
 import { AppError } from '../../src/lib/errors/catalogue.ts'
 import { decodeCursor, type Cursor } from '../../src/features/catalogue/catalogue.ts'
 import { ShelfQuery } from '../../src/features/library/shelves.ts'
-import { favoriteShelf, ownedShelf } from '../../src/features/library/shelves.server.ts'
+import { favoriteShelf, hiddenShelf, ownedShelf } from '../../src/features/library/shelves.server.ts'
 import type { AppEnv } from '../lib/env.ts'
 import { ok } from '../lib/respond.ts'
 import { validate } from '../lib/validate.ts'
@@ -33,5 +35,9 @@ export const shelves = new Hono<AppEnv>()
   })
   .get('/favorite', requireUser, validate('query', ShelfQuery), async (c) => {
     const page = await favoriteShelf(c.var.db, currentUserId(c), audienceSees(await audienceOf(c)), cursorOf(c.req.valid('query').cursor))
+    return ok(c, page)
+  })
+  .get('/hidden', requireUser, validate('query', ShelfQuery), async (c) => {
+    const page = await hiddenShelf(c.var.db, currentUserId(c), audienceSees(await audienceOf(c)), cursorOf(c.req.valid('query').cursor))
     return ok(c, page)
   })

@@ -6,6 +6,7 @@ import { encodeCursor, type Audience, type Cursor } from '../catalogue/catalogue
 import { visible } from '../catalogue/catalogue.server.ts'
 import { ownershipsByEpisode, type Ownership, type SeriesMe } from './library.ts'
 import { currentTicket } from '../freetime/freetime.ts'
+import { hiddenBy } from './hidden.server.ts'
 
 type OwnershipRow = Cols<'ownerships', 'episode_id' | 'kind' | 'expires_at'>
 
@@ -97,7 +98,8 @@ const RECENT_PAGE = 20
 
 /**
  * The reader's recently read series, newest first (1 query, paginated by `(updatedAt, seriesId)`): progress is
- * stored server-side per reader, so every device shows the same list. Unpublished series are left out.
+ * stored server-side per reader, so every device shows the same list. Unpublished series and those the reader hid
+ * (hidden.server.ts) are left out.
  */
 export async function recentReads(
   db: Db,
@@ -124,7 +126,7 @@ export async function recentReads(
        FROM reading_progress rp
        JOIN series s ON s.id = rp.series_id AND ${visible(audience)}
        JOIN episodes e ON e.id = rp.episode_id
-      WHERE rp.user_id = ?1 AND (?3 IS NULL OR rp.updated_at < ?3 OR (rp.updated_at = ?3 AND rp.series_id < ?4))
+      WHERE rp.user_id = ?1 AND NOT ${hiddenBy('rp.user_id', 'rp.series_id')} AND (?3 IS NULL OR rp.updated_at < ?3 OR (rp.updated_at = ?3 AND rp.series_id < ?4))
       ORDER BY rp.updated_at DESC, rp.series_id DESC LIMIT ?5`,
     userId,
     now.toISOString(),

@@ -334,6 +334,13 @@ export interface GiftsRow {
   expires_at: string | null
 }
 
+/** A row of `hidden_series`. @public */
+export interface HiddenSeriesRow {
+  user_id: number
+  series_id: number
+  created_at: string
+}
+
 /** A row of `idempotency_keys`. @public */
 export interface IdempotencyKeysRow {
   user_id: number
@@ -718,6 +725,7 @@ export interface Tables {
   faqs: FaqsRow
   favorites: FavoritesRow
   gifts: GiftsRow
+  hidden_series: HiddenSeriesRow
   idempotency_keys: IdempotencyKeysRow
   identities: IdentitiesRow
   meta: MetaRow

@@ -1,0 +1,4 @@
+import { hiddenLibrarySuite } from './library-hidden.ts'
+
+/** Issue 12 point 5 in the ar edition (right to left): hide a series from a shelf, bring it back. */
+hiddenLibrarySuite('ar')
