@@ -13,7 +13,8 @@ import { request } from './app.ts'
 const PATH = '/api/v1/user/web/mail'
 const ALL_ON = { isAgreePush: true, isAgreePushNight: true, isAgreePushFreetime: true, isAgreePushContents: true, isAgreeMail: true }
 
-const consentOf = async (id: number) => (await db().prepare('SELECT is_agree_mail FROM users WHERE id = ?').bind(id).first<number>('is_agree_mail'))!
+const consentOf = async (id: number) =>
+  (await db().prepare('SELECT is_agree_mail FROM users WHERE id = ?').bind(id).first<number>('is_agree_mail'))!
 const pushOf = (id: number) =>
   db()
     .prepare(
@@ -75,38 +76,47 @@ describe('e-mail consent on /setting (plain form)', () => {
     expect(await consentOf(me.id)).toBe(1)
   })
 
-  it('1,000 generated form bodies: a 303 to /setting, a refusal is a catalogue code and changes nothing, never 5xx', { timeout: 300_000 }, async () => {
-    const name = fc.constantFrom('isAgreeMail', 'userId', 'isAgreePush', 'key', '')
-    const value = fc.oneof(fc.string({ maxLength: 20 }), fc.string({ minLength: 300, maxLength: 600 }), fc.constant('on'))
-    const pairs = fc.array(fc.tuple(name, value), { maxLength: 6 })
-    await fc.assert(
-      fc.asyncProperty(pairs, fc.boolean(), async (fields, multipart) => {
-        const before = await consentOf(me.id)
-        let body: BodyInit = new URLSearchParams(fields).toString()
-        const headers: Record<string, string> = { origin: ORIGIN, cookie }
-        if (multipart) {
-          const data = new FormData()
-          for (const [k, v] of fields) data.append(k, v)
-          body = data
-        } else headers['content-type'] = 'application/x-www-form-urlencoded'
-        const res = await request(app, PATH, { method: 'POST', headers, body, redirect: 'manual' })
-        expect(res.status).toBe(303)
-        const location = new URL(res.headers.get('location')!, ORIGIN)
-        expect(location.pathname).toBe('/setting')
-        const code = location.searchParams.get('error')
-        if (code !== null) {
-          expect(isErrorCode(code), code).toBe(true)
-          expect(await consentOf(me.id)).toBe(before)
-        } else {
-          const ticked = fields.filter(([k]) => k === 'isAgreeMail')
-          expect(ticked.length).toBeLessThan(2) // a repeated field is not a checkbox: refused
-          expect(await consentOf(me.id)).toBe(ticked.length)
-        }
-      }),
-      { numRuns: 1000 },
-    )
-    expect(await consentOf(other.id)).toBe(1)
-    for (const u of [me, other])
-      expect(await pushOf(u.id)).toEqual({ is_agree_push: 1, is_agree_push_night: 1, is_agree_push_freetime: 1, is_agree_push_contents: 1 })
-  })
+  it(
+    '1,000 generated form bodies: a 303 to /setting, a refusal is a catalogue code and changes nothing, never 5xx',
+    { timeout: 300_000 },
+    async () => {
+      const name = fc.constantFrom('isAgreeMail', 'userId', 'isAgreePush', 'key', '')
+      const value = fc.oneof(fc.string({ maxLength: 20 }), fc.string({ minLength: 300, maxLength: 600 }), fc.constant('on'))
+      const pairs = fc.array(fc.tuple(name, value), { maxLength: 6 })
+      await fc.assert(
+        fc.asyncProperty(pairs, fc.boolean(), async (fields, multipart) => {
+          const before = await consentOf(me.id)
+          let body: BodyInit = new URLSearchParams(fields).toString()
+          const headers: Record<string, string> = { origin: ORIGIN, cookie }
+          if (multipart) {
+            const data = new FormData()
+            for (const [k, v] of fields) data.append(k, v)
+            body = data
+          } else headers['content-type'] = 'application/x-www-form-urlencoded'
+          const res = await request(app, PATH, { method: 'POST', headers, body, redirect: 'manual' })
+          expect(res.status).toBe(303)
+          const location = new URL(res.headers.get('location')!, ORIGIN)
+          expect(location.pathname).toBe('/setting')
+          const code = location.searchParams.get('error')
+          if (code !== null) {
+            expect(isErrorCode(code), code).toBe(true)
+            expect(await consentOf(me.id)).toBe(before)
+          } else {
+            const ticked = fields.filter(([k]) => k === 'isAgreeMail')
+            expect(ticked.length).toBeLessThan(2) // a repeated field is not a checkbox: refused
+            expect(await consentOf(me.id)).toBe(ticked.length)
+          }
+        }),
+        { numRuns: 1000 },
+      )
+      expect(await consentOf(other.id)).toBe(1)
+      for (const u of [me, other])
+        expect(await pushOf(u.id)).toEqual({
+          is_agree_push: 1,
+          is_agree_push_night: 1,
+          is_agree_push_freetime: 1,
+          is_agree_push_contents: 1,
+        })
+    },
+  )
 })
