@@ -1,7 +1,9 @@
 /*
  * Offline reading of owned and rented episodes (issue 6 §5). Registered by the viewer with scope /viewer/, so it
  * only ever sees viewer pages and what they load. Nothing is cached unless the reader saves an episode:
- * the viewer posts {type: 'save', episodeId, page, urls, expiresAt, expired: {lang, dir, title, text}}.
+ * the viewer posts {type: 'save', episodeId, page, urls, expiresAt, series, episode, expired: {lang, dir, title, text}}.
+ * The settings page (/setting) lists what is saved ({type: 'list'} → {ok, items}), removes one episode
+ * ({type: 'remove', episodeId}) or everything ({type: 'clear'}).
  *
  * - Online, every request goes to the network first (the server checks each slice's signed URL);
  *   the saved copy is used only when the network fails.
@@ -59,8 +61,27 @@ async function save(data) {
     await cache.put(key, res)
     keys.push(key)
   }
-  const meta = { episodeId: data.episodeId, expiresAt: data.expiresAt, keys, expired: data.expired }
+  const meta = { episodeId: data.episodeId, expiresAt: data.expiresAt, series: data.series, episode: data.episode, keys, expired: data.expired }
   await cache.put(`${META}${data.episodeId}`, new Response(JSON.stringify(meta), { headers: { 'content-type': 'application/json' } }))
+}
+
+/** What the settings page lists: every saved episode still readable (ended rentals are deleted first). */
+async function list() {
+  await sweep()
+  const cache = await caches.open(CACHE)
+  const items = []
+  for (const req of await cache.keys()) {
+    if (!new URL(req.url).pathname.startsWith(META)) continue
+    const { episodeId, series, episode, expiresAt } = await (await cache.match(req)).json()
+    items.push({ episodeId, series: series ?? null, episode: episode ?? null, expiresAt })
+  }
+  return items
+}
+
+async function remove(episodeId) {
+  const cache = await caches.open(CACHE)
+  const meta = await metaOf(cache, episodeId)
+  if (meta) await drop(cache, meta)
 }
 
 function refusal(meta) {
@@ -98,8 +119,12 @@ self.addEventListener('activate', (event) => event.waitUntil(Promise.all([self.c
 self.addEventListener('message', (event) => {
   const data = event.data
   const reply = (msg) => event.ports[0]?.postMessage(msg)
-  if (data?.type === 'save') event.waitUntil(save(data).then(() => reply({ ok: true }), (e) => reply({ ok: false, error: String(e) })))
-  else if (data?.type === 'sweep') event.waitUntil(sweep().then(() => reply({ ok: true })))
+  const answer = (work) => event.waitUntil(work.then((items) => reply({ ok: true, items }), (e) => reply({ ok: false, error: String(e) })))
+  if (data?.type === 'save') answer(save(data))
+  else if (data?.type === 'sweep') answer(sweep())
+  else if (data?.type === 'list') answer(list())
+  else if (data?.type === 'remove' && Number.isSafeInteger(data.episodeId)) answer(remove(data.episodeId))
+  else if (data?.type === 'clear') answer(caches.delete(CACHE).then(() => undefined))
 })
 
 self.addEventListener('fetch', (event) => {

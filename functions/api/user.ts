@@ -12,7 +12,7 @@ import {
   WithdrawalBody,
   type WithdrawalReason,
 } from '../../src/features/account/account.ts'
-import { pushSettings, savePushSettings } from '../../src/features/account/account.server.ts'
+import { pushSettings, saveMailConsent, savePushSettings } from '../../src/features/account/account.server.ts'
 import {
   cancelTransfer,
   redeemTransfer,
@@ -93,7 +93,7 @@ export const user = new Hono<AppEnv>()
   .post('/withdrawal/approve', validate('json', ApproveBody), async (c) =>
     ok(c, await approveWithdrawal(c.var.db, c.req.valid('json'), authContext(c))),
   )
-  /** Plain forms of /setting/push and /setting/withdrawal (no JavaScript needed). */
+  /** Plain forms of /setting, /setting/push and /setting/withdrawal (no JavaScript needed). */
   .post(
     '/web/push',
     ...formRoute({
@@ -102,6 +102,17 @@ export const user = new Hono<AppEnv>()
       run: (data, c) => savePushSettings(c.var.db, currentUserId(c), { ...data }),
       done: () => '/setting/push?saved=1',
       failed: (code) => `/setting/push?error=${code}`,
+    }),
+  )
+  /** The e-mail consent alone, from /setting (spec §2 app settings); the push settings stay as they are. */
+  .post(
+    '/web/mail',
+    ...formRoute({
+      schema: PushSettingsForm.pick({ isAgreeMail: true }),
+      guest: toLogin('/setting'),
+      run: (data, c) => saveMailConsent(c.var.db, currentUserId(c), data.isAgreeMail),
+      done: () => '/setting?saved=mail',
+      failed: (code) => `/setting?error=${code}`,
     }),
   )
   .post(

@@ -126,15 +126,25 @@ export async function savePushSettings(db: Db, userId: number, body: PushSetting
       ],
     },
   ]
-  if (body.isAgreeMail !== undefined)
-    statements.push({
-      sql: `UPDATE users SET is_agree_mail = ?, updated_at = ? WHERE id = ? AND deleted_at IS NULL`,
-      params: [b(body.isAgreeMail), nowIso, userId],
-    })
+  if (body.isAgreeMail !== undefined) statements.push(mailConsentStatement(userId, body.isAgreeMail, nowIso))
   await db.batch(statements)
   const saved = await pushSettings(db, userId)
   if (!saved) throw new AppError('NOT_LOGIN_USER')
   return saved
+}
+
+/** The reader's e-mail consent (spec §3 isAgreeMail) set to `agree`. */
+function mailConsentStatement(userId: number, agree: boolean, nowIso: string): Stmt {
+  return {
+    sql: `UPDATE users SET is_agree_mail = ?, updated_at = ? WHERE id = ? AND deleted_at IS NULL`,
+    params: [agree ? 1 : 0, nowIso, userId],
+  }
+}
+
+/** Spec §2 app settings: the e-mail consent alone (the /setting page's form), the push settings left as they are. */
+export async function saveMailConsent(db: Db, userId: number, agree: boolean, now: Date = new Date()): Promise<void> {
+  const { sql, params } = mailConsentStatement(userId, agree, now.toISOString())
+  if ((await db.run(sql, ...params)) === 0) throw new AppError('NOT_LOGIN_USER')
 }
 
 // ─────────────────────────────── apple_guest (app guest mode) ───────────────────────────────

@@ -126,8 +126,8 @@ export type ViewerProps = {
   settingsKey: string
   /** Settings read from the cookie by the server (null: none; the island reads localStorage). */
   initialSettings: ViewerSettings | null
-  /** An owned or rented episode may be saved for offline reading (until `expiresAt` for a rental); null otherwise. */
-  offline: { expiresAt: string | null } | null
+  /** An owned or rented episode may be saved for offline reading (until `expiresAt` for a rental; listed on /setting by its names); null otherwise. */
+  offline: { expiresAt: string | null; series: string; episode: string } | null
   labels: ViewerLabels
 }
 

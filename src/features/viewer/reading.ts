@@ -214,6 +214,11 @@ export function settingsCookie(key: string, settings: ViewerSettings): string {
   return `${settingsCookieName(key)}=${encodeURIComponent(JSON.stringify(settings))}; Path=/; Max-Age=31536000; SameSite=Lax`
 }
 
+/** `document.cookie` assignment that forgets the settings (the settings page's "clear reading settings"). */
+export function forgetSettingsCookie(key: string): string {
+  return `${settingsCookieName(key)}=; Path=/; Max-Age=0; SameSite=Lax`
+}
+
 /** Settings from the cookie's raw value (URL-encoded JSON, or already decoded), or null when there is none. */
 export function settingsFromCookie(raw: string | undefined): ViewerSettings | null {
   if (!raw) return null

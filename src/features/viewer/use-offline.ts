@@ -9,11 +9,14 @@ import type { ViewerSlice } from './viewer.ts'
 
 type OfflineState = 'idle' | 'saving' | 'saved' | 'failed'
 
-/** `offline`: null when the episode may not be saved; `expired`: the title and text of the page shown after expiry. */
+/**
+ * `offline`: null when the episode may not be saved, else until when and the series and episode names the
+ * settings page lists it by; `expired`: the title and text of the page shown after expiry.
+ */
 export function useOffline(
   episodeId: number,
   slices: readonly ViewerSlice[],
-  offline: { expiresAt: string | null } | null,
+  offline: { expiresAt: string | null; series: string; episode: string } | null,
   expired: { title: string; text: string },
 ) {
   const [offlineState, setOfflineState] = useState<OfflineState>('idle')
@@ -42,6 +45,8 @@ export function useOffline(
             location.origin,
           ),
           expiresAt: offline.expiresAt,
+          series: offline.series,
+          episode: offline.episode,
           expired: { lang: document.documentElement.lang, dir: document.documentElement.dir, title: expired.title, text: expired.text },
         },
         [channel.port2],

@@ -19,6 +19,18 @@ const EditionSchema = z
     siteName: z.string().min(1),
     /** Public origin of this edition (canonical URLs, sitemap, hreflang). */
     siteUrl: z.url(),
+    /** The company running this edition (spec §2 app settings "company info"), shown on /setting as written here. */
+    company: z
+      .object({
+        name: z.string().min(1),
+        /** Postal address of the registered office. */
+        address: z.string().min(1),
+        /** Trade register or tax number, with its register's name. */
+        registration: z.string().min(1),
+        /** E-mail address for the company (not the support form). */
+        contact: z.email(),
+      })
+      .strict(),
     /** BCP 47 language tag of the interface and of Intl formatting (spec §1: fr). */
     locale: z.string().min(2),
     /** Text direction; ar is right-to-left. */

@@ -25,7 +25,11 @@ export function pluralForms(locale: string, t: Translate, key: PluralKey, params
 
 /** The form of `p` for the number `n`, its `{count}` and other `{name}` placeholders filled in (`vars` first). */
 export function pluralText(p: Plural, n: number, vars: Record<string, string | number> = {}): string {
-  const values: Record<string, string | number> = { count: formatNumber(n, p), ...vars }
   const text = p.forms[rulesFor(p.locale).select(n)] ?? p.forms.other ?? ''
+  return fillIn(text, { count: formatNumber(n, p), ...vars })
+}
+
+/** A text the server rendered with `{name}` placeholders (`t(key, { name: '{name}' })`), filled in the browser. */
+export function fillIn(text: string, values: Record<string, string | number>): string {
   return text.replace(/\{(\w+)\}/g, (m, k: string) => (k in values ? String(values[k]) : m))
 }

@@ -1,0 +1,3 @@
+import { settingsSuite } from './settings.ts'
+
+settingsSuite('ar')
