@@ -28,6 +28,7 @@ describe('GET /api/v1/purchase/preview', () => {
       scope: 'SINGLE',
       episodeIds: [e5],
       coins: 3,
+      credit: 0,
       uses: [
         { type: 'BONUS', amount: 2 },
         { type: 'FREE_COIN', amount: 1 },
