@@ -90,7 +90,8 @@ export async function expectMoneyInvariants(reader: Reader): Promise<{ opened: O
   const byEpisode = Map.groupBy(rows, (r) => r.episodeId)
   for (const list of byEpisode.values())
     expect(
-      list.length === 1 || (list.length === 2 && list[0]!.type !== 'POSSESSION' && !list[0]!.type.startsWith('POSSESSION') && list[1]!.type === 'POSSESSION'),
+      list.length === 1 ||
+        (list.length === 2 && list[0]!.type !== 'POSSESSION' && !list[0]!.type.startsWith('POSSESSION') && list[1]!.type === 'POSSESSION'),
       `episodes opened twice: ${JSON.stringify(list)}`,
     ).toBe(true)
   for (const r of rows) expect(r.charged, `charged for ${JSON.stringify(r)}`).toBe(r.coins)

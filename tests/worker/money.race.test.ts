@@ -152,11 +152,7 @@ describe('rules across kinds, decided in the write', () => {
       // a rental may be bought for good after it (issue 12 point 4): a single rental before "all" buys,
       // or the single purchase after "all" rents
       const upgraded = i % 2 === 0 ? one === OK && HELD.includes(two) : HELD.includes(one) && two === OK
-      if (all === OK)
-        expect(
-          [one, two].every((x) => HELD.includes(x)) || upgraded,
-          `${all} / ${one} / ${two}`,
-        ).toBe(true)
+      if (all === OK) expect([one, two].every((x) => HELD.includes(x)) || upgraded, `${all} / ${one} / ${two}`).toBe(true)
       else expect(HELD, `${all} / ${one} / ${two}`).toContain(all)
     }
     await expectMoneyInvariants(reader)

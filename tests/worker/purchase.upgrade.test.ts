@@ -9,7 +9,20 @@
  */
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { app, buy, db, expectError, expectInvariant, get, give, newReader, newSeries, read, snapshot, type Reader } from './purchase.helpers.ts'
+import {
+  app,
+  buy,
+  db,
+  expectError,
+  expectInvariant,
+  get,
+  give,
+  newReader,
+  newSeries,
+  read,
+  snapshot,
+  type Reader,
+} from './purchase.helpers.ts'
 import { expectHandled, request } from './app.ts'
 import { autoUnlockKey } from '../../src/features/viewer/continuous.ts'
 
@@ -21,7 +34,8 @@ const form = (reader: Pick<Reader, 'headers'>, fields: Record<string, string> | 
     redirect: 'manual',
   })
 
-const preview = async (reader: Reader, episodeId: number) => (await read(await get(reader, `/api/v1/purchase/preview?episodeId=${episodeId}`))).data
+const preview = async (reader: Reader, episodeId: number) =>
+  (await read(await get(reader, `/api/v1/purchase/preview?episodeId=${episodeId}`))).data
 const balance = async (reader: Reader) => (await read(await get(reader, '/api/v1/coin'))).data.total as number
 const ownerships = (userId: number, episodeId: number) =>
   db.all<{ kind: string }>(`SELECT kind FROM ownerships WHERE user_id = ? AND episode_id = ? ORDER BY kind`, userId, episodeId)
@@ -52,7 +66,11 @@ describe('buying a running rental for good (issue 12 point 4)', () => {
     expect((await read(res)).data.purchases).toEqual([{ episodeId: e, kind: 'POSSESSION', expiresAt: null }])
     expect(await balance(reader)).toBe(20 - 3 - 4)
     expect(await ownerships(reader.id, e)).toEqual([{ kind: 'POSSESSION' }, { kind: 'RENT' }])
-    expect((await read(await get(reader, `/api/v1/viewer/${e}`))).data.access).toMatchObject({ open: true, via: 'POSSESSION', expiresAt: null })
+    expect((await read(await get(reader, `/api/v1/viewer/${e}`))).data.access).toMatchObject({
+      open: true,
+      via: 'POSSESSION',
+      expiresAt: null,
+    })
     await expectError(await buy(reader, { episodeIds: [e], kind: 'POSSESSION' }), 409, 'EXIST_LIBRARY')
     // the coin history names the episode for each of the two payments
     const used = await db.all<{ amount: number }>(
@@ -93,7 +111,9 @@ describe('buying a running rental for good (issue 12 point 4)', () => {
     expect(answers.filter((a) => a === 'OK')).toHaveLength(1)
     expect(answers.filter((a) => a === 'EXIST_LIBRARY')).toHaveLength(39)
     expect(await balance(reader)).toBe(100 - 2 - 3)
-    expect((await db.first<{ n: number }>(`SELECT count(*) AS n FROM purchases WHERE user_id = ? AND type = 'POSSESSION'`, reader.id))!.n).toBe(1)
+    expect(
+      (await db.first<{ n: number }>(`SELECT count(*) AS n FROM purchases WHERE user_id = ? AND type = 'POSSESSION'`, reader.id))!.n,
+    ).toBe(1)
     await expectInvariant(reader.id)
   }, 60_000)
 
@@ -121,7 +141,11 @@ describe('buying a running rental for good (issue 12 point 4)', () => {
     await give(reader.id, 'COIN', 1) // short of every price: a well-formed form is refused too
     const { episodeIds } = await newSeries({ episodes: 1, priceRent: 2, priceBuy: 5 })
     const before = await snapshot(reader.id)
-    const value = fc.oneof(fc.string({ maxLength: 30 }), fc.integer().map(String), fc.constantFrom('', String(episodeIds[0]), '0', '-1', '1e3'))
+    const value = fc.oneof(
+      fc.string({ maxLength: 30 }),
+      fc.integer().map(String),
+      fc.constantFrom('', String(episodeIds[0]), '0', '-1', '1e3'),
+    )
     const fields = fc.record(
       { episodeId: value, kind: fc.oneof(fc.constantFrom('RENT', 'POSSESSION', 'rent', ''), fc.string({ maxLength: 12 })), key: value },
       { requiredKeys: [] },

@@ -6,7 +6,15 @@
  */
 import type { CoinType, Lot, SpendableType } from '../wallet/wallet.ts'
 import { SPEND_ORDER } from '../wallet/wallet.ts'
-import { buyPrice, holdingState, MAX_EPISODES_PER_PURCHASE, planPurchase, type Holding, type PurchaseKind, type SaleItem } from './purchase.ts'
+import {
+  buyPrice,
+  holdingState,
+  MAX_EPISODES_PER_PURCHASE,
+  planPurchase,
+  type Holding,
+  type PurchaseKind,
+  type SaleItem,
+} from './purchase.ts'
 import { WUF_UNLOCK_HOURS, type Ticket } from '../freetime/freetime.ts'
 
 /** An episode of the series as the preview sees it (published ones only, any order). */

@@ -87,7 +87,8 @@ describe('checkSale (spec §4, §8 Purchase errors)', () => {
 
   it('sells a running rental for good at the price less what the rental cost, never below 0 (issue 12 point 4)', () => {
     const rented = (paid: number, kind = 'RENT'): Holding => ({ episodeId: 1, kind, expiresAt: inHours(3), paid })
-    const price = (h: Holding[], e = ep(1)) => (checkSale({ episodeIds: [1], kind: 'POSSESSION' }, [e], h, minor, NOW) as { total?: number }).total
+    const price = (h: Holding[], e = ep(1)) =>
+      (checkSale({ episodeIds: [1], kind: 'POSSESSION' }, [e], h, minor, NOW) as { total?: number }).total
     expect(price([rented(2)])).toBe(2)
     expect(price([rented(0, 'FREETIME')])).toBe(4) // a wait-until-free unlock cost nothing
     expect(price([rented(0)])).toBe(4) // a rental from a gift ticket
