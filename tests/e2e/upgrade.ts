@@ -56,8 +56,13 @@ export function upgradeSuite(o: { edition: string; credit: RegExp; button: RegEx
     }
 
     // the same page without JavaScript: the plain form buys it
-    const plain = await browser.newContext({ javaScriptEnabled: false, storageState: await page.context().storageState(), baseURL })
-    const noJs = await plain.newPage({ viewport: { width: 390, height: 844 } })
+    const plain = await browser.newContext({
+      javaScriptEnabled: false,
+      storageState: await page.context().storageState(),
+      baseURL,
+      viewport: { width: 390, height: 844 },
+    })
+    const noJs = await plain.newPage()
     await noJs.goto(`/viewer/${id}`)
     await noJs.locator('#buy-for-good').getByRole('button', { name: o.button }).click()
     await expect(noJs).toHaveURL(`/viewer/${id}?bought=POSSESSION`)
