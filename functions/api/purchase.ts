@@ -1,6 +1,8 @@
 /**
  * docs/API.md `POST /purchase`: rent or buy episodes with coins, once per Idempotency-Key. The body is validated
- * before the key is looked at: a malformed request never touches the key store.
+ * before the key is looked at: a malformed request never touches the key store. A running rental may be bought for
+ * good, less what it cost; `auto: true` (one episode) is continuous reading's automatic unlock, made only within the
+ * reader's cap for the series (else POSSESSION_PURCHASE_IMPOSSIBLE; docs/API.md "Automatic unlocks").
  *
  * `GET /purchase/preview?episodeId=<id>` (issue 4 §3, the rent-or-buy choice), data:
  *
@@ -9,10 +11,11 @@
  *       offers: { RENT|POSSESSION: { single: Offer|null, remaining: Offer|null } },
  *       balance: {total, bonus, freeCoin, coin},
  *       freetime: null | {hours, unlockHours, available, nextTicketAt} }
- *     Offer = { kind, scope: "SINGLE"|"REMAINING", episodeIds, coins, uses: [{type, amount}], affordable, shortBy }
+ *     Offer = { kind, scope: "SINGLE"|"REMAINING", episodeIds, coins, credit, uses: [{type, amount}], affordable, shortBy }
  *
  * `remaining` is "unlock all remaining": this episode and every later one the reader cannot open yet that is
- * sold that way (≤ 100), null when it would be this episode alone. `uses` lists the coins drawn per type in the
+ * sold that way (≤ 100), null when it would be this episode alone. `credit`: the coins of running rentals deducted
+ * from a purchase for good. `uses` lists the coins drawn per type in the
  * spend order (bonus, free, paid); when the balance is short `affordable` is false and `shortBy` is the missing
  * coins. Paying an offer is `POST /purchase {episodeIds, kind}` with exactly its `episodeIds`.
  *

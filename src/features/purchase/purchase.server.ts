@@ -97,9 +97,13 @@ type LotRow = SpendableLotRow & Cols<'coin_lots', 'source'>
  * Sells the episodes of `request` to the reader (rules: `checkSale`, then `planPurchase`; COIN_INSUFFICIENT
  * when the balance is short) in one batch:
  *
- * - per episode: a `purchases` row whose coins are -1 (CHECK coins >= 0 fails the batch) when the reader holds
- *   the episode at write time (`HELD_SQL`: a RENT and a POSSESSION of one episode sent together, a ticket or a
- *   gift that opened it meanwhile); for a rental, the reader's ended rental of that episode is dropped; an
+ * - for an automatic unlock (`auto`, one episode), first `AUTO_UNLOCK_SQL`: the cap checked and what was spent
+ *   changed in one conditional statement;
+ * - per episode: a `purchases` row whose coins are -1 (CHECK coins >= 0 fails the batch) when the automatic
+ *   unlock's update changed nothing, or when the reader holds the episode at write time (`HELD_SQL` for a
+ *   rental: a RENT and a POSSESSION of one episode sent together, a ticket or a gift that opened it meanwhile;
+ *   `BUY_GUARD_SQL` for a purchase for good: kept meanwhile, or its running rentals — its price — changed);
+ *   for a rental, the reader's ended rental of that episode is dropped; an
  *   `ownerships` row (unique per user, episode and kind); then per lot drawn a conditional update
  *   (`remaining >= take`, lot not expired) followed by its USE ledger row, whose amount is `-take` only when
  *   the update changed one row and 0 otherwise — the ledger's CHECK (amount <> 0) then fails the whole batch
