@@ -1,6 +1,8 @@
 /**
  * docs/API.md `POST /purchase`: rent or buy episodes with coins, once per Idempotency-Key. The body is validated
- * before the key is looked at: a malformed request never touches the key store.
+ * before the key is looked at: a malformed request never touches the key store. A running rental may be bought for
+ * good, less what it cost; `auto: true` (one episode) is continuous reading's automatic unlock, made only within the
+ * reader's cap for the series (else POSSESSION_PURCHASE_IMPOSSIBLE; docs/API.md "Automatic unlocks").
  *
  * `GET /purchase/preview?episodeId=<id>` (issue 4 §3, the rent-or-buy choice), data:
  *
@@ -9,19 +11,23 @@
  *       offers: { RENT|POSSESSION: { single: Offer|null, remaining: Offer|null } },
  *       balance: {total, bonus, freeCoin, coin},
  *       freetime: null | {hours, unlockHours, available, nextTicketAt} }
- *     Offer = { kind, scope: "SINGLE"|"REMAINING", episodeIds, coins, uses: [{type, amount}], affordable, shortBy }
+ *     Offer = { kind, scope: "SINGLE"|"REMAINING", episodeIds, coins, credit, uses: [{type, amount}], affordable, shortBy }
  *
  * `remaining` is "unlock all remaining": this episode and every later one the reader cannot open yet that is
- * sold that way (≤ 100), null when it would be this episode alone. `uses` lists the coins drawn per type in the
+ * sold that way (≤ 100), null when it would be this episode alone. `credit`: the coins of running rentals deducted
+ * from a purchase for good. `uses` lists the coins drawn per type in the
  * spend order (bonus, free, paid); when the balance is short `affordable` is false and `shortBy` is the missing
  * coins. Paying an offer is `POST /purchase {episodeIds, kind}` with exactly its `episodeIds`.
+ *
+ * `POST /purchase/web` (fields `episodeId`, `kind`, `key`): the viewer's plain "buy for good" form (issue 12 point 4),
+ * 303 to `/viewer/{episodeId}?bought={kind}` or `/viewer/{episodeId}?error=CODE#buy-for-good`.
  *
  * `POST /purchase/freetime {episodeId}` + Idempotency-Key → `{episodeId, expiresAt, nextTicketAt}` (spec §4
  * wait-until-free: the series' ticket unlocks the episode for 72 hours; the next ticket arrives at nextTicketAt).
  */
 import { Hono } from 'hono'
 import { z } from 'zod'
-import { PurchaseRequest } from '../../src/features/purchase/purchase.ts'
+import { PurchaseForm, PurchaseRequest } from '../../src/features/purchase/purchase.ts'
 import { previewPurchase, purchaseEpisodes } from '../../src/features/purchase/purchase.server.ts'
 import { FreetimeRequest } from '../../src/features/freetime/freetime.ts'
 import { useFreetime } from '../../src/features/freetime/freetime.server.ts'
@@ -29,6 +35,7 @@ import type { AppEnv } from '../lib/env.ts'
 import { ok } from '../lib/respond.ts'
 import { validate } from '../lib/validate.ts'
 import { idempotent } from '../middleware/idempotency.ts'
+import { FormKey, field, formRoute, fromForm, toLogin, type RawForm } from './forms.ts'
 import { checksSessionItself, currentSession, currentUserId, requireUser } from '../middleware/session.ts'
 
 const PreviewQuery = z.object({
@@ -37,6 +44,12 @@ const PreviewQuery = z.object({
     .regex(/^[1-9]\d{0,14}$/)
     .transform(Number),
 })
+
+/** The viewer page the form was posted from (its episode id as sent, when well formed), where it comes back. */
+const viewerOf = (raw: RawForm) => {
+  const id = field(raw, 'episodeId')
+  return /^[1-9]\d{0,14}$/.test(id) ? `/viewer/${id}` : '/'
+}
 
 export const purchase = new Hono<AppEnv>()
   .post(
@@ -57,6 +70,24 @@ export const purchase = new Hono<AppEnv>()
       })
       return ok(c, result)
     },
+  )
+  .post(
+    '/web',
+    ...formRoute({
+      schema: fromForm(PurchaseForm.extend({ key: FormKey })),
+      guest: (raw, c) => toLogin(viewerOf(raw))(raw, c),
+      once: { scope: 'POST /purchase/web' },
+      run: (data, c) =>
+        purchaseEpisodes(c.var.db, {
+          userId: currentUserId(c),
+          request: { episodeIds: [data.episodeId], kind: data.kind },
+          claim: c.var.idempotency,
+          rentalHours: c.var.edition.rentalHours,
+          ageRules: c.var.edition,
+        }),
+      done: (data) => `/viewer/${data.episodeId}?bought=${data.kind}`,
+      failed: (code, raw) => `${viewerOf(raw)}?error=${code}#buy-for-good`,
+    }),
   )
   .get('/preview', requireUser, validate('query', PreviewQuery), async (c) => {
     const result = await previewPurchase(c.var.db, currentUserId(c), c.req.valid('query').episodeId, c.var.edition)

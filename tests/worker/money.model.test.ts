@@ -181,12 +181,14 @@ async function run(s: Scenario): Promise<void> {
     if (c.op === 'buy' || c.op === 'ticket' || c.op === 'gift') {
       const want = c.op === 'buy' ? c.kind : c.op === 'ticket' ? 'FREETIME' : `${s.gifts[c.gift]!.kind}_GIFT`
       for (const e of episodesOf(c)) {
-        const row = opened.find((o) => o.episodeId === e)
+        const row = opened.find((o) => o.episodeId === e && o.type === want)
         expect(row?.type, label).toBe(want)
-        if (c.op === 'buy') expect(row!.coins, label).toBe(PRICE[c.kind])
+        // a purchase for good of a running rental costs the price less the rental (issue 12 point 4)
+        const rental = opened.find((o) => o.episodeId === e && o.type === 'RENT' && opened.indexOf(o) < opened.indexOf(row!))
+        if (c.op === 'buy') expect(row!.coins, label).toBe(PRICE[c.kind] - (c.kind === 'POSSESSION' ? (rental?.coins ?? 0) : 0))
+        if (c.op === 'buy') spent += row!.coins
         openedBySuccess++
       }
-      if (c.op === 'buy') spent += PRICE[c.kind] * episodesOf(c).length
     }
     if (c.op === 'exchange') spent += MILEAGE_STEP - MILEAGE_STEP / 200
     if (c.op === 'refund') spent += a.data.refunded.coin + a.data.refunded.bonus

@@ -14,7 +14,11 @@ const episodeIds = fc.oneof(
 const body = fc.oneof(
   fc
     .record(
-      { episodeIds, kind: fc.oneof(fc.constantFrom('RENT', 'POSSESSION', 'rent', 'PERMANENT', ''), fc.jsonValue()) },
+      {
+        episodeIds,
+        kind: fc.oneof(fc.constantFrom('RENT', 'POSSESSION', 'rent', 'PERMANENT', ''), fc.jsonValue()),
+        auto: fc.oneof(fc.boolean(), fc.jsonValue()),
+      },
       { requiredKeys: [] },
     )
     .map((b) => JSON.stringify(b)),

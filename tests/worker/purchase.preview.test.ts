@@ -28,6 +28,7 @@ describe('GET /api/v1/purchase/preview', () => {
       scope: 'SINGLE',
       episodeIds: [e5],
       coins: 3,
+      credit: 0,
       uses: [
         { type: 'BONUS', amount: 2 },
         { type: 'FREE_COIN', amount: 1 },
@@ -45,7 +46,8 @@ describe('GET /api/v1/purchase/preview', () => {
       { type: 'FREE_COIN', amount: 4 },
       { type: 'COIN', amount: 39 },
     ])
-    expect(p.offers.POSSESSION.remaining.coins).toBe(75)
+    // for good: the 15 at 5 coins, and the rented 8 at 5 less its rental's 3 (issue 12 point 4)
+    expect(p.offers.POSSESSION.remaining).toMatchObject({ coins: 75 + 2, credit: 3 })
 
     const before = await read(await get(reader, '/api/v1/coin'))
     const bought = await read(await buy(reader, { episodeIds: remaining.episodeIds, kind: 'RENT' }))
@@ -57,7 +59,8 @@ describe('GET /api/v1/purchase/preview', () => {
     const after = (await read(await preview(reader, e5))).data
     expect(after.ownership).toMatchObject({ kind: 'RENT' })
     expect(after.offers.RENT.single).toBeNull()
-    expect(after.offers.POSSESSION.single).toBeNull() // a running rental cannot be bought (spec §4)
+    // a running rental is not rented again (spec §4) but may be bought for good, less the rental (issue 12 point 4)
+    expect(after.offers.POSSESSION.single).toMatchObject({ coins: 2, credit: 3 })
   })
 
   it('says how many coins are missing when the balance is short', async () => {

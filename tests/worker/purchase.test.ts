@@ -107,7 +107,6 @@ describe('POST /api/v1/purchase', () => {
       [{ episodeIds: [e1], kind: 'POSSESSION' }, 409, 'EXIST_LIBRARY'],
       [{ episodeIds: [e3, e1], kind: 'RENT' }, 409, 'EXIST_LIBRARY'],
       [{ episodeIds: [e2], kind: 'RENT' }, 409, 'RENT_PURCHASE_IMPOSSIBLE'],
-      [{ episodeIds: [e2], kind: 'POSSESSION' }, 409, 'POSSESSION_PURCHASE_IMPOSSIBLE'],
       [{ episodeIds: [], kind: 'RENT' }, 400, 'INVALID_PARAMETER'],
       [{ episodeIds: [e3, e3], kind: 'RENT' }, 400, 'INVALID_PARAMETER'],
       [{ episodeIds: [e3], kind: 'PERMANENT' }, 400, 'INVALID_PARAMETER'],

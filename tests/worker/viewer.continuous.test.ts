@@ -1,8 +1,8 @@
 /**
  * Continuous reading on real workerd + D1 (spec §1 "continuous reading with automatic coin deduction"): the
  * next episode's prices come with the episode; the automatic-unlock opt-in per series with its coin cap; the
- * coins spent under it derived from the automatic purchases (Idempotency-Key from reader + episode), so a
- * replayed unlock moves nothing twice; another reader sees none of it; bad input never answers 5xx.
+ * coins spent under it kept by the automatic purchases themselves (`auto`, Idempotency-Key from reader + episode),
+ * so a replayed unlock moves nothing twice; another reader sees none of it; bad input never answers 5xx.
  */
 import { describe, expect, it } from 'vitest'
 import { app, buy, db, expectError, expectInvariant, get, give, newReader, newSeries, read, type Reader } from './purchase.helpers.ts'
@@ -67,7 +67,7 @@ describe('/api/v1/viewer/auto-unlock/{seriesId}', () => {
     expect((await read(await auto(reader, s.seriesId, 'GET'))).data.enabled).toBe(false)
   })
 
-  it('counts the coins of automatic unlocks only (key from reader + episode), once each, since the opt-in', async () => {
+  it('counts the coins of automatic unlocks only (`auto`, key from reader + episode), once each, since the opt-in', async () => {
     const s = await newSeries({ episodes: 4, free: 1, priceRent: 2, priceBuy: 4 })
     const reader = await newReader()
     await give(reader.id, 'COIN', 10)
@@ -76,10 +76,10 @@ describe('/api/v1/viewer/auto-unlock/{seriesId}', () => {
     await auto(reader, s.seriesId, 'PUT', { budget: 5, kind: 'RENT' })
     const key = autoUnlockKey(reader.id, s.episodeIds[1]!)
     expect(key).toBe(`viewer-auto:${reader.id}:${s.episodeIds[1]}`)
-    const first = await buy(reader, { episodeIds: [s.episodeIds[1]], kind: 'RENT' }, key)
+    const first = await buy(reader, { episodeIds: [s.episodeIds[1]], kind: 'RENT', auto: true }, key)
     expect(first.status).toBe(200)
     // the same unlock sent again (another tab, a retry): the first answer, no coin moves
-    const again = await buy(reader, { episodeIds: [s.episodeIds[1]], kind: 'RENT' }, key)
+    const again = await buy(reader, { episodeIds: [s.episodeIds[1]], kind: 'RENT', auto: true }, key)
     expect(again.status).toBe(200)
     expect(again.headers.get('idempotent-replayed')).toBe('true')
     expect(await balance(reader)).toBe(6)

@@ -30,6 +30,8 @@ type RentOrBuyLabels = {
   single: Plural
   remaining: Plural
   uses: string
+  /** "Votre location est déduite : {count} pièces de moins." (a purchase for good of running rentals) */
+  credit: Plural
   type: Record<'BONUS' | 'FREE_COIN' | 'COIN', string>
   short: Plural
   /** "Recharger : il manque {count} pièces", the main action when the balance is short. */
@@ -191,6 +193,11 @@ export default function RentOrBuy({ preview, labels, freetimeNext = null, shopHr
                 {pluralText(labels.remaining, offers.remaining.episodeIds.length, { coins: coins(offers.remaining.coins) })}
               </label>
             </fieldset>
+          )}
+          {offer.credit > 0 && (
+            <p className="rob-uses" data-testid="upgrade-credit">
+              {pluralText(labels.credit, offer.credit)}
+            </p>
           )}
           {/* read out when a choice changes what is paid, or how much is missing */}
           <p className={action.coins === 'PAY' ? 'rob-uses' : 'sr-only'} data-testid="coins-used" aria-live="polite">

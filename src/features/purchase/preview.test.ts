@@ -48,6 +48,24 @@ describe('purchasePreview', () => {
     expect(purchasePreview(999, eps, holdings, lots, now)).toBeNull()
   })
 
+  it('offers a running rental for good at the price less what the rental cost (issue 12 point 4), not a second rental', () => {
+    const holdings = [
+      { episodeId: 105, kind: 'RENT', expiresAt: '2026-11-23T00:00:00.000Z', paid: 3 },
+      { episodeId: 107, kind: 'RENT', expiresAt: '2026-11-23T00:00:00.000Z', paid: 3 },
+      { episodeId: 108, kind: 'FREETIME', expiresAt: '2026-11-23T00:00:00.000Z', paid: 0 },
+    ]
+    const p = purchasePreview(105, eps, holdings, lots, now)!
+    expect(p.ownership).toEqual({ kind: 'RENT', expiresAt: '2026-11-23T00:00:00.000Z' })
+    expect(p.offers.RENT).toEqual({ single: null, remaining: null })
+    expect(p.offers.POSSESSION.single).toMatchObject({ episodeIds: [105], coins: 2, credit: 3, affordable: true })
+    // "all remaining" for good takes the later rentals and unlocks too, each less what it cost
+    expect(p.offers.POSSESSION.remaining).toMatchObject({ episodeIds: [105, 106, 107, 108], coins: 2 + 5 + 2 + 5, credit: 6 })
+    expect(purchasePreview(104, eps, holdings, lots, now)!.offers.RENT.remaining!.episodeIds).toEqual([104, 106, 109])
+    // a wait-until-free unlock cost nothing: full price; an episode not held: no credit
+    expect(purchasePreview(108, eps, holdings, lots, now)!.offers.POSSESSION.single).toMatchObject({ coins: 5, credit: 0 })
+    expect(purchasePreview(106, eps, holdings, lots, now)!.offers.POSSESSION.single).toMatchObject({ coins: 5, credit: 0 })
+  })
+
   it('says how much is missing when the balance is short', () => {
     const p = purchasePreview(103, eps, [], [{ id: 1, type: 'COIN', remaining: 7, expiresAt: null }], now)!
     expect(p.offers.POSSESSION.single).toMatchObject({ affordable: true, coins: 5 })

@@ -6,7 +6,15 @@
  */
 import type { CoinType, Lot, SpendableType } from '../wallet/wallet.ts'
 import { SPEND_ORDER } from '../wallet/wallet.ts'
-import { holdingState, MAX_EPISODES_PER_PURCHASE, planPurchase, type Holding, type PurchaseKind, type SaleItem } from './purchase.ts'
+import {
+  buyPrice,
+  holdingState,
+  MAX_EPISODES_PER_PURCHASE,
+  planPurchase,
+  type Holding,
+  type PurchaseKind,
+  type SaleItem,
+} from './purchase.ts'
 import { WUF_UNLOCK_HOURS, type Ticket } from '../freetime/freetime.ts'
 
 /** An episode of the series as the preview sees it (published ones only, any order). */
@@ -18,13 +26,15 @@ export type CoinUse = { type: SpendableType; amount: number }
 /**
  * One way to pay: `episodeIds` (in episode order) for `coins` in all. `uses` says which coins pay (spec §4
  * order); when the balance is short, `affordable` is false, `uses` is empty and `shortBy` says how many coins
- * are missing (the reader is sent to /shop).
+ * are missing (the reader is sent to /shop). `credit`: the coins of running rentals deducted from a purchase
+ * for good of those episodes (`buyPrice`; 0 otherwise).
  */
 export type PreviewOffer = {
   kind: PurchaseKind
   scope: 'SINGLE' | 'REMAINING'
   episodeIds: number[]
   coins: number
+  credit: number
   uses: CoinUse[]
   affordable: boolean
   shortBy: number
@@ -45,8 +55,9 @@ type PreviewFreetime = {
 /**
  * What the choice shows for one episode: its prices, what the reader already holds of it, and per kind the
  * single offer (this episode) and the "unlock all remaining" offer (this episode and every later one the reader
- * cannot open yet and that is sold that way; present only when it covers more than this episode; at most
- * MAX_EPISODES_PER_PURCHASE, the first ones in episode order).
+ * cannot open yet and that is sold that way — buying for good, also the running rentals, less what they cost;
+ * present only when it covers more than this episode; at most MAX_EPISODES_PER_PURCHASE, the first ones in
+ * episode order).
  */
 export type PurchasePreview = {
   episodeId: number
@@ -95,20 +106,24 @@ export function purchasePreview(
   if (!target) return null
   const held = holdingState(holdings, target.id, now)
   const balance = spendable(lots, now)
+  // the same rule as `checkSale`: a running rental may be bought for good (at `buyPrice`), not rented again
   const sellable = (e: PreviewEpisode, kind: PurchaseKind) => {
     if (e.isFree) return null
-    const price = kind === 'RENT' ? e.priceRent : e.priceBuy
-    return price === null || holdingState(holdings, e.id, now) !== null ? null : price
+    const h = holdingState(holdings, e.id, now)
+    if (kind === 'RENT') return e.priceRent === null || h !== null ? null : e.priceRent
+    return e.priceBuy === null || h?.state === 'forever' ? null : buyPrice(e.priceBuy, h)
   }
   const offer = (kind: PurchaseKind, scope: PreviewOffer['scope'], list: PreviewEpisode[]): PreviewOffer => {
     const items = list.map((e) => ({ episodeId: e.id, seriesId: 0, price: sellable(e, kind)! }))
     const coins = items.reduce((s, i) => s + i.price, 0)
     const uses = coinUses(lots, items, now)
+    const full = kind === 'POSSESSION' ? list.reduce((s, e) => s + e.priceBuy!, 0) : coins
     return {
       kind,
       scope,
       episodeIds: list.map((e) => e.id),
       coins,
+      credit: full - coins,
       uses: uses ?? [],
       affordable: uses !== null,
       shortBy: uses ? 0 : Math.max(0, coins - balance.total),

@@ -5,7 +5,7 @@
  */
 import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
-import type { WufTicketsRow } from '../../lib/server/db-types.ts'
+import type { PurchasesRow, WufTicketsRow } from '../../lib/server/db-types.ts'
 import { firstRow, flag, rows, type Cols, type Flag } from '../../lib/server/rows.ts'
 import type { CoinSummary, CoinType } from '../wallet/wallet.ts'
 import { COIN_SUMMARY_SQL, coinSummaryParams, type SpendableLotRow } from '../wallet/wallet.server.ts'
@@ -14,6 +14,7 @@ import { IdempotencyKeyTaken, isKeyTaken, storedData, storeResponseStatement } f
 import { checkSale, FOREVER, planPurchase, rentalEnd, TIMED, type PurchaseKind, type PurchaseRequest } from './purchase.ts'
 import { purchasePreview, type PurchasePreview } from './preview.ts'
 import { currentTicket } from '../freetime/freetime.ts'
+import { withinBudget } from '../viewer/continuous.ts'
 import type { AgeEdition } from '../age/age.ts'
 import { ADULT_STATE_SQL, adultNow, type AdultRow } from '../age/age.server.ts'
 import { SESSION_OPEN_SQL, type SessionClaim } from '../auth/session-claim.server.ts'
@@ -42,6 +43,29 @@ export function heldParams(userId: number, episodeId: number, nowIso: string): u
   return [userId, episodeId, nowIso, nowIso]
 }
 
+/**
+ * The write guard of a purchase for good (issue 12 point 4), like `HELD_SQL` for the other paths: true when
+ * reader `?` keeps episode `?` forever at `?`, or when the rentals and unlocks of it running at `?` are not the
+ * `?` the price was set with (`SaleItem.runningCount`: a rental that started meanwhile would have lowered it).
+ */
+const BUY_GUARD_SQL = `(EXISTS (SELECT 1 FROM ownerships WHERE user_id = ? AND episode_id = ? AND kind IN (${quoted(FOREVER)}) AND (expires_at IS NULL OR expires_at > ?))
+    OR (SELECT count(*) FROM ownerships WHERE user_id = ? AND episode_id = ? AND kind IN (${quoted(TIMED)}) AND expires_at > ?) <> ?)`
+
+/**
+ * A reader's holdings with the coins each cost (`paid`: what a purchase for good deducts from a running rental,
+ * `holdingState`); the caller appends the condition on `o.episode_id` or `o.series_id`.
+ */
+const PAID_HOLDINGS_SQL = `SELECT o.episode_id AS episodeId, o.kind, o.expires_at AS expiresAt, coalesce(p.coins, 0) AS paid
+  FROM ownerships o LEFT JOIN purchases p ON p.id = o.purchase_id WHERE o.user_id = ?`
+
+/**
+ * Issue 12 point 10: the one conditional statement of an automatic unlock (`auto`), first in its batch: adds
+ * the price to what was spent under the reader's cap for the series only while it stays within the budget (the
+ * rule `withinBudget`). When it changes nothing (no opt-in, or the cap is reached), the purchase row that follows
+ * gets coins -1 and the whole batch fails.
+ */
+const AUTO_UNLOCK_SQL = `UPDATE auto_unlock SET spent = spent + ?1 WHERE user_id = ?2 AND series_id = ?3 AND spent + ?1 <= budget`
+
 export type PurchaseInput = {
   userId: number
   /**
@@ -65,15 +89,21 @@ export type PurchaseResult = { purchases: PurchaseLine[]; coin: CoinSummary }
 type EpisodeRow = Cols<'episodes', 'id' | 'series_id' | 'is_free' | 'price_rent' | 'price_buy'> & Cols<'series', 'is_adult'>
 /** The rows of a reader's holdings as `checkSale`, `checkGift` and `checkFreetime` read them. */
 export type HoldingRow = Cols<'ownerships', 'episode_id' | 'kind' | 'expires_at'>
+type PaidHoldingRow = HoldingRow & { paid: PurchasesRow['coins'] }
+type AutoCapRow = Cols<'auto_unlock', 'budget' | 'spent'>
 type LotRow = SpendableLotRow & Cols<'coin_lots', 'source'>
 
 /**
  * Sells the episodes of `request` to the reader (rules: `checkSale`, then `planPurchase`; COIN_INSUFFICIENT
  * when the balance is short) in one batch:
  *
- * - per episode: a `purchases` row whose coins are -1 (CHECK coins >= 0 fails the batch) when the reader holds
- *   the episode at write time (`HELD_SQL`: a RENT and a POSSESSION of one episode sent together, a ticket or a
- *   gift that opened it meanwhile); for a rental, the reader's ended rental of that episode is dropped; an
+ * - for an automatic unlock (`auto`, one episode), first `AUTO_UNLOCK_SQL`: the cap checked and what was spent
+ *   changed in one conditional statement;
+ * - per episode: a `purchases` row whose coins are -1 (CHECK coins >= 0 fails the batch) when the automatic
+ *   unlock's update changed nothing, or when the reader holds the episode at write time (`HELD_SQL` for a
+ *   rental: a RENT and a POSSESSION of one episode sent together, a ticket or a gift that opened it meanwhile;
+ *   `BUY_GUARD_SQL` for a purchase for good: kept meanwhile, or its running rentals — its price — changed);
+ *   for a rental, the reader's ended rental of that episode is dropped; an
  *   `ownerships` row (unique per user, episode and kind); then per lot drawn a conditional update
  *   (`remaining >= take`, lot not expired) followed by its USE ledger row, whose amount is `-take` only when
  *   the update changed one row and 0 otherwise — the ledger's CHECK (amount <> 0) then fails the whole batch
@@ -92,7 +122,7 @@ export async function purchaseEpisodes(db: Db, input: PurchaseInput, now = new D
   const expiresAt = request.kind === 'RENT' ? rentalEnd(now, input.rentalHours) : null
 
   for (let attempt = 1; ; attempt++) {
-    const [keyRow, userRow, episodeRows, holdingRows, lotRows, openRow] = await db.batch([
+    const [keyRow, userRow, episodeRows, holdingRows, lotRows, openRow, autoRow] = await db.batch([
       { sql: `SELECT 1 AS taken FROM idempotency_keys WHERE user_id = ? AND key = ?`, params: [userId, claim.key] },
       { sql: ADULT_STATE_SQL, params: [userId] },
       {
@@ -101,15 +131,16 @@ export async function purchaseEpisodes(db: Db, input: PurchaseInput, now = new D
                WHERE e.id IN (SELECT value FROM json_each(?)) AND s.is_published = 1 AND e.published_at <= ?`,
         params: [ids, nowIso],
       },
-      {
-        sql: `SELECT episode_id AS episodeId, kind, expires_at AS expiresAt FROM ownerships WHERE user_id = ? AND episode_id IN (SELECT value FROM json_each(?))`,
-        params: [userId, ids],
-      },
+      { sql: `${PAID_HOLDINGS_SQL} AND o.episode_id IN (SELECT value FROM json_each(?))`, params: [userId, ids] },
       {
         sql: `SELECT id, type, remaining, expires_at AS expiresAt, source FROM coin_lots WHERE user_id = ? AND remaining > 0`,
         params: [userId],
       },
       { sql: `SELECT ${SESSION_OPEN_SQL} AS open`, params: [input.session?.sessionId ?? ''] },
+      {
+        sql: `SELECT budget, spent FROM auto_unlock WHERE ?3 AND user_id = ?1 AND series_id = (SELECT series_id FROM episodes WHERE id = ?2)`,
+        params: [userId, request.episodeIds[0], request.auto ? 1 : 0],
+      },
     ])
     const user = firstRow<AdultRow>(userRow)
     const open = flag(firstRow<{ open: Flag }>(openRow)?.open)
@@ -119,8 +150,11 @@ export async function purchaseEpisodes(db: Db, input: PurchaseInput, now = new D
     const adult = adultNow(user, input.ageRules, now)
     if (adult === null) throw new AppError('NOT_LOGIN_USER')
     const episodes = rows<EpisodeRow>(episodeRows).map((e) => ({ ...e, isFree: flag(e.isFree), isAdult: flag(e.isAdult) }))
-    const sale = checkSale(request, episodes, rows<HoldingRow>(holdingRows), { isAdult: adult }, now)
+    const sale = checkSale(request, episodes, rows<PaidHoldingRow>(holdingRows), { isAdult: adult }, now)
     if (!sale.ok) throw new AppError(sale.code, sale.episodeId === undefined ? undefined : { episodeId: sale.episodeId })
+    // an automatic unlock past the reader's cap (or without an opt-in) is not made: "cannot be bought at the moment"
+    const cap = firstRow<AutoCapRow>(autoRow)
+    if (request.auto && !(cap && withinBudget(cap, sale.total))) throw new AppError('POSSESSION_PURCHASE_IMPOSSIBLE')
     const lots = rows<LotRow>(lotRows)
     const plan = planPurchase(lots, sale.items, now)
     if (!plan) throw new AppError('COIN_INSUFFICIENT')
@@ -129,19 +163,16 @@ export async function purchaseEpisodes(db: Db, input: PurchaseInput, now = new D
     const lines: PurchaseLine[] = []
     const statements: { sql: string; params: unknown[] }[] = []
     sale.items.forEach((item, i) => {
+      if (request.auto) statements.push({ sql: AUTO_UNLOCK_SQL, params: [item.price, userId, item.seriesId] })
+      // a rental: refused while the episode is held; a purchase for good: while kept, or when its rentals changed
+      const guard =
+        request.kind === 'RENT'
+          ? { sql: HELD_SQL, params: heldParams(userId, item.episodeId, nowIso) }
+          : { sql: BUY_GUARD_SQL, params: [userId, item.episodeId, nowIso, userId, item.episodeId, nowIso, item.runningCount ?? 0] }
       statements.push({
         sql: `INSERT INTO purchases (user_id, series_id, episode_id, type, coins, idempotency_key, created_at)
-              VALUES (?, ?, ?, ?, CASE WHEN ${HELD_SQL} THEN -1 ELSE ? END, ?, ?)`,
-        params: [
-          userId,
-          item.seriesId,
-          item.episodeId,
-          request.kind,
-          ...heldParams(userId, item.episodeId, nowIso),
-          item.price,
-          claim.key,
-          nowIso,
-        ],
+              VALUES (?, ?, ?, ?, CASE WHEN ${request.auto ? 'changes() <> 1 OR ' : ''}${guard.sql} THEN -1 ELSE ? END, ?, ?)`,
+        params: [userId, item.seriesId, item.episodeId, request.kind, ...guard.params, item.price, claim.key, nowIso],
       })
       if (request.kind === 'RENT') {
         statements.push({
@@ -235,10 +266,7 @@ export async function previewPurchase(
              WHERE series_id = ${series} AND published_at <= ? ORDER BY no LIMIT 2000`,
       params: [episodeId, nowIso],
     },
-    {
-      sql: `SELECT episode_id AS episodeId, kind, expires_at AS expiresAt FROM ownerships WHERE user_id = ? AND series_id = ${series}`,
-      params: [userId, episodeId],
-    },
+    { sql: `${PAID_HOLDINGS_SQL} AND o.series_id = ${series}`, params: [userId, episodeId] },
     { sql: `SELECT id, type, remaining, expires_at AS expiresAt FROM coin_lots WHERE user_id = ? AND remaining > 0`, params: [userId] },
     { sql: `SELECT max(used_at) AS lastUsedAt FROM wuf_tickets WHERE user_id = ? AND series_id = ${series}`, params: [userId, episodeId] },
   ])
@@ -254,7 +282,7 @@ export async function previewPurchase(
   const wufHours = target.wufHours
   const lastUsedAt = firstRow<{ lastUsedAt: WufTicketsRow['used_at'] }>(wufRes)?.lastUsedAt ?? null
   const wuf = wufHours === null ? null : { hours: wufHours, ticket: currentTicket(wufHours, lastUsedAt, now) }
-  const preview = purchasePreview(episodeId, episodes, rows<HoldingRow>(holdingsRes), rows<SpendableLotRow>(lotsRes), now, wuf)
+  const preview = purchasePreview(episodeId, episodes, rows<PaidHoldingRow>(holdingsRes), rows<SpendableLotRow>(lotsRes), now, wuf)
   if (!preview) throw new AppError('NOT_FOUND_EPISODE')
   return preview
 }

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { planSpend, type CoinType, type Lot } from '../wallet/wallet.ts'
 import {
+  buyPrice,
   checkSale,
+  holdingState,
   planPurchase,
   PurchaseRequest,
   rentalEnd,
@@ -36,8 +38,11 @@ describe('PurchaseRequest (docs/API.md POST /purchase body)', () => {
       { episodeIds: Array.from({ length: MAX_EPISODES_PER_PURCHASE + 1 }, (_, i) => i + 1), kind: 'RENT' },
       { episodeIds: [1], kind: 'PERMANENT' },
       { episodeIds: ['1'], kind: 'RENT' },
+      { episodeIds: [1, 2], kind: 'RENT', auto: true },
+      { episodeIds: [1], kind: 'RENT', auto: 'yes' },
     ])
       expect(PurchaseRequest.safeParse(bad).success).toBe(false)
+    expect(PurchaseRequest.safeParse({ episodeIds: [1], kind: 'RENT', auto: true }).success).toBe(true)
   })
 })
 
@@ -47,8 +52,8 @@ describe('checkSale (spec §4, §8 Purchase errors)', () => {
     expect(r).toEqual({
       ok: true,
       items: [
-        { episodeId: 2, seriesId: 1, price: 3 },
-        { episodeId: 1, seriesId: 1, price: 2 },
+        { episodeId: 2, seriesId: 1, price: 3, runningCount: 0 },
+        { episodeId: 1, seriesId: 1, price: 2, runningCount: 0 },
       ],
       total: 5,
     })
@@ -71,13 +76,29 @@ describe('checkSale (spec §4, §8 Purchase errors)', () => {
     }
     const running: Holding = { episodeId: 1, kind: 'RENT', expiresAt: inHours(1) }
     expect(code('RENT', [ep(1)], [running])).toBe('RENT_PURCHASE_IMPOSSIBLE')
-    expect(code('POSSESSION', [ep(1)], [running])).toBe('POSSESSION_PURCHASE_IMPOSSIBLE')
+    expect(code('POSSESSION', [ep(1)], [running])).toBeUndefined() // bought for good while it runs (issue 12 point 4)
     expect(code('RENT', [ep(1)], [{ episodeId: 1, kind: 'FREETIME', expiresAt: inHours(5) }])).toBe('RENT_PURCHASE_IMPOSSIBLE')
     // an ended rental no longer stands in the way
     expect(code('RENT', [ep(1)], [{ episodeId: 1, kind: 'RENT', expiresAt: inHours(-1) }])).toBeUndefined()
     expect(code('POSSESSION', [ep(1)], [{ episodeId: 1, kind: 'RENT', expiresAt: NOW.toISOString() }])).toBeUndefined()
     // holdings of other episodes do not matter
     expect(code('POSSESSION', [ep(1)], [{ episodeId: 9, kind: 'POSSESSION', expiresAt: null }])).toBeUndefined()
+  })
+
+  it('sells a running rental for good at the price less what the rental cost, never below 0 (issue 12 point 4)', () => {
+    const rented = (paid: number, kind = 'RENT'): Holding => ({ episodeId: 1, kind, expiresAt: inHours(3), paid })
+    const price = (h: Holding[], e = ep(1)) =>
+      (checkSale({ episodeIds: [1], kind: 'POSSESSION' }, [e], h, minor, NOW) as { total?: number }).total
+    expect(price([rented(2)])).toBe(2)
+    expect(price([rented(0, 'FREETIME')])).toBe(4) // a wait-until-free unlock cost nothing
+    expect(price([rented(0)])).toBe(4) // a rental from a gift ticket
+    expect(price([rented(2)], ep(1, { priceBuy: 1 }))).toBe(0)
+    expect(price([{ ...rented(2), expiresAt: inHours(-1) }])).toBe(4) // the rental ended: full price
+    expect(checkSale({ episodeIds: [1], kind: 'POSSESSION' }, [ep(1)], [rented(2)], minor, NOW)).toMatchObject({
+      items: [{ episodeId: 1, price: 2, runningCount: 1 }],
+    })
+    expect(buyPrice(4, holdingState([rented(2)], 1, NOW))).toBe(2)
+    expect(buyPrice(4, null)).toBe(4)
   })
 
   it('does not depend on the order of the ids: a missing episode wins over an adult one', () => {

@@ -1,7 +1,8 @@
 /**
  * Renting and buying episodes without I/O (spec §3 purchase kinds, §4 "a rental cannot be bought again while
  * time remains", §8 Purchase errors; docs/API.md `POST /api/v1/purchase`): which episodes of a request can be sold
- * to this reader, for how many coins, and which lots pay for each of them.
+ * to this reader, for how many coins (a running rental bought for good costs the price less what the rental
+ * cost: `buyPrice`), and which lots pay for each of them.
  */
 import { z } from 'zod'
 import type { ErrorCode } from '../../lib/errors/catalogue.ts'
@@ -18,16 +19,29 @@ export type PurchaseKind = (typeof PURCHASE_KINDS)[number]
  */
 export const MAX_EPISODES_PER_PURCHASE = 100
 
-/** docs/API.md `POST /api/v1/purchase` body. Duplicate ids are refused: each episode is sold once per request. */
-export const PurchaseRequest = z.object({
-  episodeIds: z
-    .array(z.number().int().positive().max(Number.MAX_SAFE_INTEGER))
-    .min(1)
-    .max(MAX_EPISODES_PER_PURCHASE)
-    .refine((ids) => new Set(ids).size === ids.length, 'duplicate episode ids'),
-  kind: z.enum(PURCHASE_KINDS),
-})
+/** An episode id in a purchase request. */
+const PurchaseEpisodeId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER)
+
+/**
+ * docs/API.md `POST /api/v1/purchase` body. Duplicate ids are refused: each episode is sold once per request.
+ * `auto`: an automatic unlock of continuous reading (one episode), counted against the reader's cap for its
+ * series in the purchase itself (`AUTO_UNLOCK_SQL` in purchase.server.ts).
+ */
+export const PurchaseRequest = z
+  .object({
+    episodeIds: z
+      .array(PurchaseEpisodeId)
+      .min(1)
+      .max(MAX_EPISODES_PER_PURCHASE)
+      .refine((ids) => new Set(ids).size === ids.length, 'duplicate episode ids'),
+    kind: z.enum(PURCHASE_KINDS),
+    auto: z.boolean().optional(),
+  })
+  .refine((r) => !r.auto || r.episodeIds.length === 1, { path: ['auto'], message: 'an automatic unlock is one episode' })
 export type PurchaseRequest = z.infer<typeof PurchaseRequest>
+
+/** docs/API.md `POST /purchase/web`: the plain form of one episode (the viewer's "buy for good"). */
+export const PurchaseForm = z.object({ episodeId: PurchaseEpisodeId, kind: z.enum(PURCHASE_KINDS) })
 
 /** An episode as the sale rules see it. */
 export type SaleEpisode = {
@@ -45,27 +59,45 @@ export const FOREVER = new Set(['POSSESSION', 'ALL_POSSESSION', 'PERMANENT'])
 /** Ownership kinds of spec §3 that last for a time (a rental, a wait-until-free unlock). */
 export const TIMED = new Set(['RENT', 'ALL_RENT', 'FREETIME'])
 
-/** What still holds at `now`: `forever` (kept), `running` (a rental or unlock with time left) or null. */
+/**
+ * What still holds at `now`: `forever` (kept), `running` (a rental or unlock with time left) or null. `running`
+ * also says how many of its coins a purchase for good deducts (`credit`: what that rental cost; 0 for a
+ * wait-until-free unlock or a gift) and how many timed holdings run (`runningCount`, the upgrade's write guard).
+ */
 export function holdingState(
   holdings: readonly Holding[],
   episodeId: number,
   now: Date,
-): { state: 'forever' | 'running'; kind: string; expiresAt: string | null } | null {
+): { state: 'forever' | 'running'; kind: string; expiresAt: string | null; credit: number; runningCount: number } | null {
   const t = now.getTime()
   const mine = holdings.filter((h) => h.episodeId === episodeId)
   const kept = mine.find((h) => FOREVER.has(h.kind) && (h.expiresAt === null || Date.parse(h.expiresAt) > t))
-  if (kept) return { state: 'forever', kind: kept.kind, expiresAt: kept.expiresAt }
-  const running = mine
+  if (kept) return { state: 'forever', kind: kept.kind, expiresAt: kept.expiresAt, credit: 0, runningCount: 0 }
+  const runs = mine
     .filter((h) => TIMED.has(h.kind) && h.expiresAt !== null && Date.parse(h.expiresAt) > t)
-    .sort((a, b) => Date.parse(b.expiresAt!) - Date.parse(a.expiresAt!))[0]
-  return running ? { state: 'running', kind: running.kind, expiresAt: running.expiresAt } : null
+    .sort((a, b) => Date.parse(b.expiresAt!) - Date.parse(a.expiresAt!))
+  const running = runs[0]
+  return running
+    ? { state: 'running', kind: running.kind, expiresAt: running.expiresAt, credit: running.paid ?? 0, runningCount: runs.length }
+    : null
 }
 
-/** What the reader already holds of an episode. `expiresAt` null: forever. */
-export type Holding = { episodeId: number; kind: string; expiresAt: string | null }
+/** What the reader already holds of an episode. `expiresAt` null: forever; `paid`: the coins it cost (absent: 0). */
+export type Holding = { episodeId: number; kind: string; expiresAt: string | null; paid?: number }
 
-/** One episode to sell: its price in coins for the requested kind. */
-export type SaleItem = { episodeId: number; seriesId: number; price: number }
+/**
+ * The coins a purchase for good costs (docs/API.md "Buying a rented episode for good"): the price, less what a
+ * rental still running cost — the reader never pays twice for the same days; never below 0.
+ */
+export function buyPrice(priceBuy: number, held: ReturnType<typeof holdingState>): number {
+  return held?.state === 'running' ? Math.max(0, priceBuy - held.credit) : priceBuy
+}
+
+/**
+ * One episode to sell: its price in coins for the requested kind; `runningCount`: the rentals or unlocks of it
+ * running when the price was set (a purchase for good is written only while that still holds).
+ */
+export type SaleItem = { episodeId: number; seriesId: number; price: number; runningCount?: number }
 
 export type SaleCheck = { ok: true; items: SaleItem[]; total: number } | { ok: false; code: ErrorCode; episodeId?: number }
 
@@ -79,9 +111,8 @@ export type SaleCheck = { ok: true; items: SaleItem[]; total: number } | { ok: f
  *    kind, or a free episode, which is offered in neither way (everyone reads it).
  * 4. EXIST_LIBRARY: the reader keeps the episode forever already (POSSESSION, ALL_POSSESSION, PERMANENT).
  * 5. Spec §4 "a rental cannot be bought again while time remains" (a rental or a wait-until-free unlock
- *    still running): renting again is RENT_PURCHASE_IMPOSSIBLE ("your rental is still running"); buying it
- *    is POSSESSION_PURCHASE_IMPOSSIBLE ("cannot be bought at the moment") — the spec's reading, even though
- *    an upgrade would be possible; once the rental ends the episode can be bought.
+ *    still running): renting again is RENT_PURCHASE_IMPOSSIBLE ("your rental is still running"). Buying it
+ *    for good is allowed (issue 12 point 4, the upgrade), at `buyPrice`: the price less what the rental cost.
  *
  * The balance (COIN_INSUFFICIENT) is checked afterwards, by `planPurchase`.
  */
@@ -109,18 +140,17 @@ export function checkSale(
       episodeId: unsold.id,
     }
 
-  const held = request.episodeIds.map((episodeId) => ({ episodeId, state: holdingState(holdings, episodeId, now)?.state }))
-  const owned = held.find((h) => h.state === 'forever')
-  if (owned) return { ok: false, code: 'EXIST_LIBRARY', episodeId: owned.episodeId }
-  const running = held.find((h) => h.state === 'running')
-  if (running)
-    return {
-      ok: false,
-      code: request.kind === 'RENT' ? 'RENT_PURCHASE_IMPOSSIBLE' : 'POSSESSION_PURCHASE_IMPOSSIBLE',
-      episodeId: running.episodeId,
-    }
+  const held = new Map(request.episodeIds.map((episodeId) => [episodeId, holdingState(holdings, episodeId, now)]))
+  const owned = request.episodeIds.find((id) => held.get(id)?.state === 'forever')
+  if (owned !== undefined) return { ok: false, code: 'EXIST_LIBRARY', episodeId: owned }
+  const running = request.episodeIds.find((id) => held.get(id)?.state === 'running')
+  if (running !== undefined && request.kind === 'RENT') return { ok: false, code: 'RENT_PURCHASE_IMPOSSIBLE', episodeId: running }
 
-  const items = wanted.map((e) => ({ episodeId: e.id, seriesId: e.seriesId, price: priceOf(e)! }))
+  const items = wanted.map((e) => {
+    const h = held.get(e.id) ?? null
+    const price = request.kind === 'RENT' ? priceOf(e)! : buyPrice(priceOf(e)!, h)
+    return { episodeId: e.id, seriesId: e.seriesId, price, runningCount: h?.runningCount ?? 0 }
+  })
   return { ok: true, items, total: items.reduce((s, i) => s + i.price, 0) }
 }
 

@@ -2,8 +2,9 @@
  * The locked next episode at the end of the chain (spec §1 continuous reading with automatic coin deduction):
  * its prices and the way to rent or buy it; for a signed-in reader, the opt-in to automatic unlocks of the
  * series with a coin cap, confirmed in a dialog the first time. Once opted in, the episode is unlocked when
- * the reader reaches it — exactly once (Idempotency-Key from reader + episode), never past the cap, and the
- * automation stops when the balance is short.
+ * the reader reaches it — exactly once (Idempotency-Key from reader + episode), never past the cap (checked here,
+ * and by the server in the purchase itself: two tabs cannot pass it together), and the automation stops when the
+ * balance is short.
  */
 import { useEffect, useEffectEvent, useRef, useState } from 'react'
 import { useDialog } from './use-dialog.ts'
@@ -15,7 +16,7 @@ import {
   type AutoUnlockKind,
   type AutoUnlockState,
 } from './continuous.ts'
-import { announceCoin, purchase, putAutoUnlock, requireAge } from './client.ts'
+import { announceCoin, autoPurchase, getAutoUnlock, putAutoUnlock, requireAge } from './client.ts'
 import { shopHref } from '../payment/shop-link.ts'
 import type { EpisodeLink } from './viewer.ts'
 import { pluralText, type Plural } from '../../lib/i18n/plural.ts'
@@ -126,7 +127,7 @@ export default function NextEpisode({
     }
     attempted.add(link.id)
     setBusy(true)
-    const res = await purchase(link.id, decision.kind, autoUnlockKey(userId, link.id))
+    const res = await autoPurchase(link.id, decision.kind, autoUnlockKey(userId, link.id))
     setBusy(false)
     if (res.ok) {
       announceCoin(res.data.coin)
@@ -145,8 +146,17 @@ export default function NextEpisode({
       requireAge()
       return
     }
-    if (res.code === 'EXIST_LIBRARY' || res.code === 'RENT_PURCHASE_IMPOSSIBLE' || res.code === 'POSSESSION_PURCHASE_IMPOSSIBLE') {
+    if (res.code === 'EXIST_LIBRARY' || res.code === 'RENT_PURCHASE_IMPOSSIBLE') {
       onUnlocked('', focus)
+      return
+    }
+    if (res.code === 'POSSESSION_PURCHASE_IMPOSSIBLE') {
+      // the server's cap refused it (another tab spent the rest, or the opt-in ended): its state says which
+      const now = await getAutoUnlock(seriesId)
+      if (now.ok) onAuto(now.data)
+      const text = now.ok && now.data.enabled ? pluralText(labels.autoStoppedBudget, now.data.budget ?? 0) : labels.failed
+      setStopped(text)
+      announce(text)
       return
     }
     const text = res.code === 'COIN_INSUFFICIENT' ? labels.autoStoppedBalance : labels.failed

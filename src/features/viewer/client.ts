@@ -53,12 +53,15 @@ export const deleteAutoUnlock = (seriesId: number) => call<AutoUnlockState>(`/ap
 
 export type Coin = { coin: number; freeCoin: number; bonus: number; mileage: number; total: number }
 
-/** docs/API.md POST /api/v1/purchase for one episode, with the caller's Idempotency-Key. */
-export const purchase = (episodeId: number, kind: AutoUnlockKind, key: string) =>
+/**
+ * docs/API.md POST /api/v1/purchase for one episode as an automatic unlock (`auto`: the server counts it against
+ * the reader's cap for the series, in the purchase itself), with the caller's Idempotency-Key.
+ */
+export const autoPurchase = (episodeId: number, kind: AutoUnlockKind, key: string) =>
   call<{ purchases: { episodeId: number; kind: string; expiresAt: string | null }[]; coin: Coin }>('/api/v1/purchase', {
     method: 'POST',
     headers: { 'idempotency-key': key },
-    body: JSON.stringify({ episodeIds: [episodeId], kind }),
+    body: JSON.stringify({ episodeIds: [episodeId], kind, auto: true }),
   })
 
 /**

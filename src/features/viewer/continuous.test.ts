@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { autoUnlockDecision, autoUnlockKey, currentSection, type AutoUnlockState } from './continuous.ts'
+import { autoUnlockDecision, autoUnlockKey, currentSection, withinBudget, type AutoUnlockState } from './continuous.ts'
 
 const on = (budget: number, spent: number, kind: 'RENT' | 'POSSESSION' = 'RENT'): AutoUnlockState => ({
   seriesId: 1,
@@ -50,6 +50,14 @@ describe('autoUnlockDecision (spec §1 continuous reading with automatic coin de
         },
       ),
     )
+  })
+})
+
+describe('withinBudget (the cap the server also checks in the purchase)', () => {
+  it('lets a cost through only while what was spent stays within the budget', () => {
+    expect(withinBudget({ budget: 10, spent: 8 }, 2)).toBe(true)
+    expect(withinBudget({ budget: 10, spent: 8 }, 3)).toBe(false)
+    expect(withinBudget({ budget: null, spent: 0 }, 0)).toBe(false)
   })
 })
 

@@ -18,7 +18,7 @@ export type AutoUnlockState = {
   /** Coin cap of automatic unlocks in this series (null when not enabled). */
   budget: number | null
   kind: AutoUnlockKind
-  /** Coins spent by automatic unlocks since the reader opted in. */
+  /** Coins spent by automatic unlocks since the reader opted in (kept by the server, `auto_unlock.spent`). */
   spent: number
 }
 
@@ -45,12 +45,20 @@ export function autoUnlockDecision(state: AutoUnlockState | null, episode: Episo
   const kind = price(state.kind) !== null ? state.kind : price(other) !== null ? other : null
   if (kind === null) return { action: 'stop', reason: 'NOT_SOLD' }
   const cost = price(kind)!
-  if (state.spent + cost > state.budget) return { action: 'stop', reason: 'BUDGET' }
+  if (!withinBudget(state, cost)) return { action: 'stop', reason: 'BUDGET' }
   return { action: 'buy', kind, price: cost }
 }
 
-/** Prefix of the Idempotency-Key of automatic unlocks (the server derives "spent" from it). */
-export const AUTO_UNLOCK_KEY_PREFIX = 'viewer-auto:'
+/**
+ * The cap of automatic unlocks: `cost` more coins keep what was spent within the budget. The server checks the
+ * same in the purchase's own batch (`POST /api/v1/purchase` with `auto`), so two tabs cannot pass it together.
+ */
+export function withinBudget(state: Pick<AutoUnlockState, 'budget' | 'spent'>, cost: number): boolean {
+  return state.budget !== null && state.spent + cost <= state.budget
+}
+
+/** Prefix of the Idempotency-Key of automatic unlocks. */
+const AUTO_UNLOCK_KEY_PREFIX = 'viewer-auto:'
 
 /**
  * Idempotency-Key of the automatic unlock of one episode for one reader: the same for every attempt, every

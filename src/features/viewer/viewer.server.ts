@@ -5,7 +5,7 @@
 import { isPrivateMediaKey } from '../../lib/server/media.ts'
 import { env } from 'cloudflare:workers'
 import { AppError } from '../../lib/errors/catalogue.ts'
-import { AUTO_UNLOCK_KEY_PREFIX, type AutoUnlockKind, type AutoUnlockState } from './continuous.ts'
+import type { AutoUnlockKind, AutoUnlockState } from './continuous.ts'
 import type { Db } from '../../lib/server/db.ts'
 import type { EpisodeImagesRow, ReadingProgressRow, SeriesRow } from '../../lib/server/db-types.ts'
 import { firstRow, flag, rows, type Cols } from '../../lib/server/rows.ts'
@@ -351,13 +351,9 @@ export async function isPublicMedia(objectKey: string, sig: string | null): Prom
 
 // ───────────────────────────── continuous reading: automatic unlock (spec §1) ─────────────────────────────
 
-const AUTO_STATE_SQL = `SELECT a.budget, a.kind,
-    (SELECT coalesce(sum(p.coins), 0) FROM purchases p
-      WHERE p.user_id = a.user_id AND p.series_id = a.series_id AND p.created_at >= a.enabled_at
-        AND substr(p.idempotency_key, 1, ${AUTO_UNLOCK_KEY_PREFIX.length}) = '${AUTO_UNLOCK_KEY_PREFIX}') AS spent
-  FROM auto_unlock a WHERE a.user_id = ? AND a.series_id = ?`
+const AUTO_STATE_SQL = `SELECT budget, kind, spent FROM auto_unlock WHERE user_id = ? AND series_id = ?`
 
-type AutoRow = Cols<'auto_unlock', 'budget' | 'kind'> & { spent: number }
+type AutoRow = Cols<'auto_unlock', 'budget' | 'kind' | 'spent'>
 
 function autoState(seriesId: number, row: AutoRow | null | undefined): AutoUnlockState {
   return row
@@ -366,8 +362,8 @@ function autoState(seriesId: number, row: AutoRow | null | undefined): AutoUnloc
 }
 
 /**
- * The reader's automatic-unlock opt-in for a published series (1 batch): the coins spent so far are the
- * automatic purchases (their Idempotency-Key prefix) made since the opt-in. NOT_EXIST for an unknown series.
+ * The reader's automatic-unlock opt-in for a published series (1 batch): the coins spent so far are kept in the
+ * row by the automatic purchases themselves (`POST /purchase` with `auto`). NOT_EXIST for an unknown series.
  */
 export async function getAutoUnlock(db: Db, userId: number, seriesId: number): Promise<AutoUnlockState> {
   const [series, auto] = await db.batch([

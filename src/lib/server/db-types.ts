@@ -47,6 +47,7 @@ export interface AutoUnlockRow {
   budget: number
   kind: 'RENT' | 'POSSESSION'
   enabled_at: string
+  spent: number
 }
 
 /** A row of `banned_words`. @public */
