@@ -23,5 +23,12 @@ export type LogBody = z.infer<typeof LogBody>
 
 /** The structured line written for one accepted body: what the client sent, with what the server knows of the call. */
 export function logLine(body: LogBody, server: { requestId: string; edition: string; address: string | null; at: string }): string {
-  return JSON.stringify({ source: 'client-log', ...body, requestId: server.requestId, edition: server.edition, address: server.address, receivedAt: server.at })
+  return JSON.stringify({
+    source: 'client-log',
+    ...body,
+    requestId: server.requestId,
+    edition: server.edition,
+    address: server.address,
+    receivedAt: server.at,
+  })
 }
