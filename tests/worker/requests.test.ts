@@ -122,7 +122,9 @@ describe('POST /api/v1/logger (spec §7 Logger)', () => {
     vi.spyOn(console, 'log').mockImplementation((line) => void lines.push(line))
     const ip = address()
     await freshWindowRoom()
-    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => log({ ...LINE, action: `burst.${i}` }, ip).then(read)))
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => (async () => read(await log({ ...LINE, action: `burst.${i}` }, ip)))()),
+    )
     expect(answers.filter((a) => a.result === 'SUCCESS')).toHaveLength(10)
     expect(answers.filter((a) => a.code === 'TOO_MANY_REQUESTS')).toHaveLength(30)
     expect(lines).toHaveLength(10)

@@ -10,7 +10,7 @@
 export const REQUEST_TIMEOUT_MS = 30_000
 
 /** The spec §7 headers of a browser request. */
-export function requestHeaders(): Record<string, string> {
+function requestHeaders(): Record<string, string> {
   return {
     'x-platform': 'WEB',
     'x-time-zone': Intl.DateTimeFormat().resolvedOptions().timeZone,
