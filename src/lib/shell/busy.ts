@@ -25,21 +25,21 @@ document.addEventListener('submit', (e) => {
   setTimeout(() => {
     if (form.getAttribute('aria-busy') !== 'true') return
     window.stop()
-    ready()
+    form.removeAttribute('aria-busy')
+    if (button instanceof HTMLButtonElement) restore(button)
     showRetry()
   }, REQUEST_TIMEOUT_MS)
 })
 
-/** Every busy form and its button as before the submit. */
-function ready() {
-  for (const form of document.querySelectorAll('form[aria-busy="true"]')) form.removeAttribute('aria-busy')
-  for (const button of document.querySelectorAll<HTMLButtonElement>('button[data-label]')) {
-    button.textContent = button.dataset.label ?? ''
-    button.disabled = false
-    delete button.dataset.label
-  }
+/** A busy button as before the submit. */
+function restore(button: HTMLButtonElement) {
+  button.textContent = button.dataset.label ?? ''
+  button.disabled = false
+  delete button.dataset.label
 }
 
 addEventListener('pageshow', (e) => {
-  if (e.persisted) ready()
+  if (!e.persisted) return
+  for (const form of document.querySelectorAll('form[aria-busy="true"]')) form.removeAttribute('aria-busy')
+  for (const button of document.querySelectorAll<HTMLButtonElement>('button[data-label]')) restore(button)
 })
