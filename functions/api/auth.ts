@@ -47,6 +47,7 @@ import { migrateAppleSignIn } from '../../src/features/auth/apple.server.ts'
 import { accountWeb, setWebSession } from './account-web.ts'
 import { authContext, field, formRoute, toLogin, type RawForm } from './forms.ts'
 import { needs } from '../middleware/delivery.ts'
+import { isKoreanIp } from '../../src/features/age/age.ts'
 
 export { authContext }
 
@@ -108,6 +109,14 @@ export const auth = new Hono<AppEnv>()
   .put('/logout', validate('json', LogoutBody), async (c) => {
     await logout(c.var.db, c.req.valid('json').refreshToken)
     return ok(c, {})
+  })
+  /**
+   * Spec §7 GET /auth/ip-kr: whether the call comes from a Korean address, as the edge geolocates it
+   * (`request.cf.country`; the `CF-IPCountry` header where no `cf` object is given) → `data: true | false`.
+   */
+  .get('/ip-kr', (c) => {
+    const country = c.req.raw.cf?.country
+    return ok(c, isKoreanIp(typeof country === 'string' ? country : c.req.header('cf-ipcountry')))
   })
   /** Spec §2 /user/login form: sets the encrypted session cookie and goes to `callback` (own-site paths only). */
   .post(

@@ -182,7 +182,7 @@ export const user = new Hono<AppEnv>()
     ...transferForm('cancel', z.object({}), (c) => cancelTransfer(c.var.db, currentUserId(c)), '/transfer/note?cancelled=1'),
   )
 
-/** Spec §7 PUT /app/push under its own name (mount with `v1.route('/app', appPush)`): the same as PUT /user/push. */
+/** Spec §7 PUT /app/push under its own name (mounted at `/app` in v1.ts): the same as PUT /user/push. */
 export const appPush = new Hono<AppEnv>().put('/push', requireUser, validate('json', PushSettingsBody), async (c) =>
   ok(c, await savePushSettings(c.var.db, currentUserId(c), c.req.valid('json'))),
 )

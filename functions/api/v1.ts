@@ -2,7 +2,7 @@ import { Hono } from 'hono'
 import type { AppEnv } from '../lib/env.ts'
 import { auth } from './auth.ts'
 import { oauth } from './oauth.ts'
-import { user } from './user.ts'
+import { appPush, user } from './user.ts'
 import { age } from './age.ts'
 import { contents } from './contents.ts'
 import { coin } from './coin.ts'
@@ -18,6 +18,7 @@ import { roulette } from './roulette.ts'
 import { shelves } from './shelves.ts'
 import { comment } from './comment.ts'
 import { qna } from './qna.ts'
+import { logger } from './logger.ts'
 
 /** The backend API (`/api/v1`); feature sub-apps are mounted here as they arrive. */
 export const v1 = new Hono<AppEnv>()
@@ -25,6 +26,7 @@ v1.route('/auth/oauth', oauth)
 v1.route('/auth', auth)
 v1.route('/user', user)
 v1.route('/user', age)
+v1.route('/app', appPush)
 v1.route('/contents', contents)
 v1.route('/search', search)
 v1.route('/coin', coin)
@@ -39,3 +41,4 @@ v1.route('/gift', gift)
 v1.route('/roulette', roulette)
 v1.route('/comment', comment)
 v1.route('/qna', qna)
+v1.route('/logger', logger)

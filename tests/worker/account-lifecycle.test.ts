@@ -36,23 +36,19 @@ beforeAll(async () => {
 const ALL_OFF = { isAgreePush: false, isAgreePushNight: false, isAgreePushFreetime: false, isAgreePushContents: false }
 
 describe('push settings (GET/PUT /api/v1/user/push)', () => {
-  it('PUT /app/push (spec §7 name) saves the same settings once mounted', async () => {
-    const { v1 } = await import('../../functions/api/v1.ts')
-    const { appPush } = await import('../../functions/api/user.ts')
-    const { appFor, frEdition } = await import('./app.ts')
-    v1.route('/app', appPush)
-    const mounted = appFor(frEdition)
-    const put = (body: unknown, headers: Record<string, string> = {}) =>
-      request(mounted, '/api/v1/app/push', {
-        method: 'PUT',
-        headers: { 'content-type': 'application/json', ...headers },
-        body: JSON.stringify(body),
-      })
-    const t = await tokensFor((await makeUser()).email)
-    expect((await read(await put({ ...ALL_OFF, isAgreePushFreetime: true }, bearer(t.accessToken.value)))).data.isAgreePushFreetime).toBe(
-      true,
+  it('PUT /app/push (spec §7 name), through the app router, saves the same settings, for its own reader only', async () => {
+    const a = await tokensFor((await makeUser()).email)
+    const b = await tokensFor((await makeUser()).email)
+    const saved = await read(await json('PUT', '/api/v1/app/push', { ...ALL_OFF, isAgreePushFreetime: true }, bearer(a.accessToken.value)))
+    expect(saved.data.isAgreePushFreetime).toBe(true)
+    expect((await read(await json('GET', '/api/v1/user/push', undefined, bearer(a.accessToken.value)))).data.isAgreePushFreetime).toBe(true)
+    // another reader's settings are neither read nor changed by it
+    expect((await read(await json('GET', '/api/v1/user/push', undefined, bearer(b.accessToken.value)))).data.isAgreePushFreetime).toBe(
+      false,
     )
-    await expectError(await put(ALL_OFF), 401, 'NOT_LOGIN_USER')
+    await expectError(await json('PUT', '/api/v1/app/push', ALL_OFF), 401, 'NOT_LOGIN_USER')
+    await expectError(await json('PUT', '/api/v1/app/push', { isAgreePush: 'yes' }, bearer(a.accessToken.value)), 400, 'INVALID_PARAMETER')
+    expect((await read(await json('GET', '/api/v1/user/push', undefined, bearer(a.accessToken.value)))).data.isAgreePushFreetime).toBe(true)
   })
 
   it('start all off, persist per reader, and leave other readers alone', async () => {

@@ -6,6 +6,7 @@
  * Back closes it too and the page stays. On success the page goes to `returnTo` (or reloads)
  * so the adult content shows. Mounted lazily by ./listen.ts on the `age:required` event.
  */
+import { apiFetch } from '../../lib/shell/request.ts'
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import { pluralText, type Plural } from '../../lib/i18n/plural.ts'
 import { useLayer } from '../../lib/shell/use-layer.ts'
@@ -62,14 +63,14 @@ export type AgePopupProps = {
 const pad = (n: number) => String(n).padStart(2, '0')
 
 async function loadState(): Promise<AgeState> {
-  const res = await fetch('/api/v1/user/adult', { headers: { accept: 'application/json' }, credentials: 'same-origin' })
+  const res = await apiFetch('/api/v1/user/adult', { headers: { accept: 'application/json' }, credentials: 'same-origin' })
   const body = (await res.json()) as { data?: AgeState }
   if (!res.ok || !body.data) throw new Error('age state')
   return body.data
 }
 
 async function submitAdult(birthedAt: string | undefined): Promise<string | null> {
-  const res = await fetch('/api/v1/user/adult', {
+  const res = await apiFetch('/api/v1/user/adult', {
     method: 'PUT',
     headers: { 'content-type': 'application/json', accept: 'application/json' },
     credentials: 'same-origin',

@@ -3,6 +3,7 @@
  * calls PUT /api/v1/user/{adult|BL}/toggle/{value}, then reloads so the page is rendered for the new class.
  * Spec §8: a failed toggle is only logged; the control comes back as it was.
  */
+import { apiFetch } from '../../lib/shell/request.ts'
 document.addEventListener('click', async (e) => {
   const control = (e.target as Element | null)?.closest?.<HTMLElement>('[data-content-toggle]')
   if (!control || control.getAttribute('aria-busy') === 'true') return
@@ -10,7 +11,7 @@ document.addEventListener('click', async (e) => {
   const kind = control.dataset.contentToggle === 'bl' ? 'BL' : 'adult'
   control.setAttribute('aria-busy', 'true')
   try {
-    const res = await fetch(`/api/v1/user/${kind}/toggle/${control.dataset.value === 'true'}`, {
+    const res = await apiFetch(`/api/v1/user/${kind}/toggle/${control.dataset.value === 'true'}`, {
       method: 'PUT',
       credentials: 'same-origin',
     })

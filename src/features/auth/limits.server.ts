@@ -4,7 +4,7 @@
  * checking. They use the Workers Rate Limiting bindings of wrangler.jsonc (`ratelimits`, one-minute windows; the
  * local runtime simulates them): an `attempt` (sign-in, code check) or a `send` (sign-up, a mail, an SMS) counts
  * once per client address and once per edition. The per-account rules (5 wrong passwords, 5 guesses per code,
- * 5 SMS per phone per day) stay in D1 beside them.
+ * 5 SMS per phone per day) stay in D1 beside them. The client log line (spec §7 Logger) counts as an attempt.
  */
 import { env } from 'cloudflare:workers'
 import { AppError, type ErrorCode } from '../../lib/errors/catalogue.ts'
@@ -17,6 +17,8 @@ const ACTIONS = {
   'sign-up': { kind: 'send', code: 'FREQUENT_REQUEST' },
   'mail-send': { kind: 'send', code: 'FREQUENT_REQUEST' },
   'sms-send': { kind: 'send', code: 'ALREADY_SEND_SMS' },
+  // spec §7 Logger POST (functions/api/logger.ts): a client cannot flood the Worker's log
+  log: { kind: 'attempt', code: 'TOO_MANY_REQUESTS' },
 } as const satisfies Record<string, { kind: 'attempt' | 'send'; code: ErrorCode }>
 export type LimitedAction = keyof typeof ACTIONS
 

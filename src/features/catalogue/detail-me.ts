@@ -4,6 +4,7 @@
  * logged), then `/api/v1/contents/{id}/me`, and fills the slots the page already holds: episode badges, the main
  * button (resume or next episode, resumeTarget), the wait-until-free ticket's state, the favourite toggle.
  */
+import { apiFetch } from '../../lib/shell/request.ts'
 import { formatUntil } from './until.ts'
 import { resumeTarget } from '../library/resume.ts'
 import { pluralText, type Plural } from '../../lib/i18n/plural.ts'
@@ -15,7 +16,7 @@ const root = document.querySelector<HTMLElement>('[data-series]')
 if (root) void load(root)
 
 async function getJson(url: string): Promise<{ user?: unknown; data?: SeriesMe } | null> {
-  const res = await fetch(url, { headers: { accept: 'application/json' } })
+  const res = await apiFetch(url, { headers: { accept: 'application/json' } })
   return res.ok ? res.json() : null
 }
 
@@ -66,7 +67,7 @@ async function load(root: HTMLElement) {
       busy = true
       on = !on
       show()
-      const res = await fetch(`/api/v1/library/favorite/${d.series}`, { method: on ? 'POST' : 'DELETE' }).catch(() => null)
+      const res = await apiFetch(`/api/v1/library/favorite/${d.series}`, { method: on ? 'POST' : 'DELETE' }).catch(() => null)
       if (!res?.ok) {
         on = !on
         show()

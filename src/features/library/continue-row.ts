@@ -3,6 +3,7 @@
  * GET /api/v1/library/recent, each card linking straight to the episode to read next (resumeTarget). The row goes
  * away when there is nothing to continue or the answer fails (personal bits are an extra).
  */
+import { apiFetch } from '../../lib/shell/request.ts'
 import { imageUrl, srcset } from '../catalogue/catalogue.ts'
 import type { RecentRead } from './library.server.ts'
 import { resumeTarget } from './resume.ts'
@@ -17,7 +18,7 @@ async function fill(row: HTMLElement) {
   const list = row.querySelector('ul')!
   let items: RecentRead[] = []
   try {
-    const res = await fetch('/api/v1/library/recent', { headers: { accept: 'application/json' } })
+    const res = await apiFetch('/api/v1/library/recent', { headers: { accept: 'application/json' } })
     if (res.ok) items = ((await res.json()) as { data: { items: RecentRead[] } }).data.items.slice(0, SHOWN)
   } catch {
     // offline or refused: no row

@@ -12,6 +12,7 @@
  * - paid, coming from an episode (`returnTo`): the way back to it is the main action;
  * - "remember this payment method" keeps the method in this browser (localStorage) — nothing is stored server-side.
  */
+import { apiFetch } from '../../lib/shell/request.ts'
 import { useEffect, useRef, useState } from 'react'
 import { pluralText, type Plural } from '../../lib/i18n/plural.ts'
 
@@ -80,7 +81,7 @@ const POLL_MS = 1500
 
 async function api<T>(path: string, init?: RequestInit): Promise<{ ok: boolean; data?: T; message?: string }> {
   try {
-    const res = await fetch(path, {
+    const res = await apiFetch(path, {
       credentials: 'same-origin',
       ...init,
       headers: { accept: 'application/json', ...(init?.headers ?? {}) },

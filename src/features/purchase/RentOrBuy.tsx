@@ -14,6 +14,7 @@
  * - ADULT_ONLY_CONTENTS → `age:required` with `{returnTo: location.pathname}` (the age popup opens);
  * - COIN_INSUFFICIENT → the shop link with the way back.
  */
+import { apiFetch } from '../../lib/shell/request.ts'
 import { useEffect, useRef, useState } from 'react'
 import { mainAction, type PreviewOffer, type PurchasePreview } from './preview.ts'
 import type { PurchaseKind } from './purchase.ts'
@@ -64,7 +65,7 @@ type Outcome = { tone: 'ok'; text: string } | { tone: 'error'; text: string; at:
 
 async function post(url: string, body: unknown, key: string): Promise<{ ok: boolean; code?: string; message?: string; data?: any }> {
   try {
-    const res = await fetch(url, {
+    const res = await apiFetch(url, {
       method: 'POST',
       credentials: 'same-origin',
       headers: { 'content-type': 'application/json', accept: 'application/json', 'idempotency-key': key },

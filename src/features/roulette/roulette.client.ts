@@ -4,6 +4,7 @@
  * reader prefers reduced motion — and announces the result in the page's live region. After a prize it tells
  * the header the new balance (`coin:changed`, the `GET /api/v1/coin` shape).
  */
+import { apiFetch } from '../../lib/shell/request.ts'
 import { landingRotation } from './roulette.ts'
 import { pluralText, type Plural } from '../../lib/i18n/plural.ts'
 
@@ -41,7 +42,7 @@ if (form) {
     pendingKey ??= crypto.randomUUID()
     let answer: Answer
     try {
-      const res = await fetch('/api/v1/roulette/spin', {
+      const res = await apiFetch('/api/v1/roulette/spin', {
         method: 'POST',
         credentials: 'same-origin',
         headers: { 'content-type': 'application/json', 'idempotency-key': pendingKey },

@@ -3,6 +3,7 @@
  * after the last keystroke the API's first results appear as links under the box; an empty box clears
  * them. Text only through textContent; a newer keystroke aborts the previous request.
  */
+import { apiFetch } from '../../lib/shell/request.ts'
 import { pluralText, type Plural } from '../../lib/i18n/plural.ts'
 
 const form = document.querySelector<HTMLFormElement>('form.search-form')
@@ -38,7 +39,7 @@ if (form && input && list && status) {
     timer = setTimeout(async () => {
       pending = new AbortController()
       try {
-        const res = await fetch(`/api/v1/search?${new URLSearchParams({ keyword, suggest: '1' })}`, {
+        const res = await apiFetch(`/api/v1/search?${new URLSearchParams({ keyword, suggest: '1' })}`, {
           signal: pending.signal,
           headers: { accept: 'application/json' },
         })

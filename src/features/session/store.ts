@@ -9,6 +9,7 @@
  * the tab becomes visible (default on) and at an optional poll interval; a fetch that an newer one overtook is
  * skipped (stale). A coin movement (`coin:changed`) updates the coin at once and is passed to the other tabs.
  */
+import { apiFetch } from '../../lib/shell/request.ts'
 import { atom, computed } from 'nanostores'
 
 /** A token and its expiry; `value` null: the token is held by the HttpOnly session cookie. */
@@ -97,7 +98,7 @@ export type SessionClientOptions = {
 }
 
 const defaultFetch = async (): Promise<SessionResponse | null> => {
-  const res = await fetch('/api/auth/session', { headers: { accept: 'application/json' }, credentials: 'same-origin' })
+  const res = await apiFetch('/api/auth/session', { headers: { accept: 'application/json' }, credentials: 'same-origin' })
   if (!res.ok) throw new Error(`session ${res.status}`)
   return (await res.json()) as SessionResponse
 }

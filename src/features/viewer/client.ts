@@ -4,6 +4,7 @@
  * age popup (`age:required`, contract with the age check), a purchase announces the new balance
  * (`coin:changed`, contract with the header).
  */
+import { apiFetch } from '../../lib/shell/request.ts'
 import type { AutoUnlockKind, AutoUnlockState } from './continuous.ts'
 import type { ViewerEpisode } from './viewer.ts'
 import { viewerLoginHref } from './reading.ts'
@@ -20,7 +21,7 @@ export type EpisodeData = Pick<
 async function call<T>(path: string, init: RequestInit = {}, retried = false): Promise<Result<T>> {
   let result: Result<T>
   try {
-    const res = await fetch(path, {
+    const res = await apiFetch(path, {
       credentials: 'same-origin',
       ...init,
       headers: { accept: 'application/json', ...(init.body ? { 'content-type': 'application/json' } : {}), ...init.headers },
@@ -73,7 +74,7 @@ export function postProgress(episodeId: number, position: number, leaving = fals
   const url = `/api/v1/viewer/${episodeId}/progress`
   const body = JSON.stringify({ position })
   if (leaving && navigator.sendBeacon?.(url, body)) return
-  void fetch(url, {
+  void apiFetch(url, {
     method: 'POST',
     keepalive: true,
     credentials: 'same-origin',
@@ -98,8 +99,8 @@ export function requireAge(): void {
  */
 export async function logout(): Promise<void> {
   try {
-    const { csrfToken } = (await (await fetch('/api/auth/csrf', { credentials: 'same-origin' })).json()) as { csrfToken: string }
-    await fetch('/api/auth/signout', {
+    const { csrfToken } = (await (await apiFetch('/api/auth/csrf', { credentials: 'same-origin' })).json()) as { csrfToken: string }
+    await apiFetch('/api/auth/signout', {
       method: 'POST',
       credentials: 'same-origin',
       headers: { 'content-type': 'application/json' },

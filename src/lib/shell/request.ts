@@ -1,0 +1,47 @@
+/**
+ * The one way browser code calls the site's API (spec §7 "Calls"): every request carries `X-Platform: WEB`,
+ * `X-Time-Zone` (the browser's IANA zone) and `Accept-Language` (the edition's locale, the page's `lang`), and
+ * gives up after 30 s (spec §9 API time-out). A time-out shows the edition's retry message (the toast region's
+ * `data-timeout`, Base.astro) and rejects, so the caller's failure path ends its busy state.
+ * `navigator.sendBeacon` cannot carry headers; it stays as it is (the viewer's last progress save).
+ */
+
+/** Spec §9: API time-out 30000 ms (also the plain forms' wait, busy.ts). */
+export const REQUEST_TIMEOUT_MS = 30_000
+
+/** The spec §7 headers of a browser request. */
+function requestHeaders(): Record<string, string> {
+  return {
+    'x-platform': 'WEB',
+    'x-time-zone': Intl.DateTimeFormat().resolvedOptions().timeZone,
+    'accept-language': document.documentElement.lang,
+  }
+}
+
+/** Tells the reader the server did not answer in time (the edition's message, announced by the toast region). */
+export function showRetry(): void {
+  const message = document.getElementById('toast')?.dataset.timeout
+  if (message) dispatchEvent(new CustomEvent('app:toast', { detail: message }))
+}
+
+/** `fetch` with the spec §7 headers (the caller's own headers win) and the 30 s time-out (a `TimeoutError`). */
+export async function apiFetch(input: string, init: RequestInit = {}): Promise<Response> {
+  const controller = new AbortController()
+  const timeout = new DOMException('No answer within 30 s', 'TimeoutError')
+  const timer = setTimeout(() => controller.abort(timeout), REQUEST_TIMEOUT_MS)
+  const outer = init.signal
+  const follow = () => controller.abort(outer?.reason)
+  if (outer?.aborted) follow()
+  else outer?.addEventListener('abort', follow, { once: true })
+  const headers = new Headers(requestHeaders())
+  new Headers(init.headers).forEach((value, name) => headers.set(name, value))
+  try {
+    return await fetch(input, { ...init, headers, signal: controller.signal })
+  } catch (err) {
+    if (controller.signal.reason === timeout) showRetry()
+    throw err
+  } finally {
+    clearTimeout(timer)
+    outer?.removeEventListener('abort', follow)
+  }
+}

@@ -1,0 +1,3 @@
+import { requestsSuite } from './requests.ts'
+
+requestsSuite('ar')
