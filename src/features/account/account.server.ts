@@ -126,15 +126,22 @@ export async function savePushSettings(db: Db, userId: number, body: PushSetting
       ],
     },
   ]
-  if (body.isAgreeMail !== undefined)
-    statements.push({
-      sql: `UPDATE users SET is_agree_mail = ?, updated_at = ? WHERE id = ? AND deleted_at IS NULL`,
-      params: [b(body.isAgreeMail), nowIso, userId],
-    })
+  if (body.isAgreeMail !== undefined) statements.push(mailConsent(userId, body.isAgreeMail, nowIso))
   await db.batch(statements)
   const saved = await pushSettings(db, userId)
   if (!saved) throw new AppError('NOT_LOGIN_USER')
   return saved
+}
+
+const mailConsent = (userId: number, agree: boolean, nowIso: string): Stmt => ({
+  sql: `UPDATE users SET is_agree_mail = ?, updated_at = ? WHERE id = ? AND deleted_at IS NULL`,
+  params: [agree ? 1 : 0, nowIso, userId],
+})
+
+/** Spec §7 PUT /user action MAIL: the e-mail consent alone (the push settings stay as they are). */
+export async function saveMailConsent(db: Db, userId: number, agree: boolean, now: Date = new Date()): Promise<void> {
+  const { sql, params } = mailConsent(userId, agree, now.toISOString())
+  if ((await db.run(sql, ...params)) !== 1) throw new AppError('NOT_LOGIN_USER')
 }
 
 // ─────────────────────────────── apple_guest (app guest mode) ───────────────────────────────
