@@ -6,7 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { expectApiAnswer } from './app.ts'
+import { expectApiAnswer, frMessages } from './app.ts'
 import { bearer, db, expectError, form, json, makeUser, read, tokensFor, uniq, webCookie } from './account.helpers.ts'
 import { call, newReader, newSeries, type Reader } from './comment.helpers.ts'
 
@@ -76,7 +76,7 @@ describe('PUT /user action PROFILE', () => {
       ['Roi des Arnaques', 'BANNED', "Le mot arnaque n'est pas autorisé."],
       ['a', 'LENGTH', 'Le pseudo doit compter de 2 à 20 caractères.'],
       ['x'.repeat(21), 'LENGTH', 'Le pseudo doit compter de 2 à 20 caractères.'],
-      ['<b>moi</b>', 'CHARS', 'Le pseudo ne peut contenir que des lettres, des chiffres, des espaces et les signes « . », « _ » et « - ».'],
+      ['<b>moi</b>', 'CHARS', frMessages['account.profile.chars']!],
     ]
     for (const [nickname, reason, message] of cases) {
       const body = await read(await put(reader.headers, profile(nickname)))
