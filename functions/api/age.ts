@@ -25,7 +25,8 @@ import { authContext } from './auth.ts'
 
 const ToggleParam = z.object({ value: ToggleValue })
 
-async function me(c: Context<AppEnv>) {
+/** The reader as GET /user/me answers it (spec §7 "user reloaded after success"). */
+export async function me(c: Context<AppEnv>) {
   const data = await userMe(c.var.db, currentUserId(c))
   if (!data) throw new AppError('NOT_LOGIN_USER')
   return data
@@ -37,7 +38,7 @@ async function me(c: Context<AppEnv>) {
  * back into it (no token ever reaches page scripts); an app (Bearer) that sent its refresh token gets the
  * renewed pair in the answer (spec §7 authResponse). A pair another tab rotated a moment ago stays as it is.
  */
-async function renewTokens(
+export async function renewTokens(
   c: Context<AppEnv>,
   appRefreshToken: string | undefined,
 ): Promise<{ accessToken: Token; refreshToken: Token } | null> {
@@ -70,6 +71,12 @@ async function renewTokens(
   }
 }
 
+/** Spec §4 adult authentication of the signed-in reader (kr: with the request's Korean-IP flag). */
+export async function verifyAdultOf(c: Context<AppEnv>, birthedAt: string | undefined) {
+  const koreanIp = c.var.edition.krAdultAuth ? isKoreanIp(c.req.header('cf-ipcountry')) : undefined
+  await verifyAdult(c.var.db, currentUserId(c), c.var.edition, birthedAt, { koreanIp })
+}
+
 export const age = new Hono<AppEnv>()
   /** What the popup shows (guest: jp yes/no or "log in first"; member: the edition's check, or kr phone). */
   .get('/adult', async (c) => {
@@ -90,8 +97,7 @@ export const age = new Hono<AppEnv>()
   })
   .put('/adult', requireUser, validate('json', VerifyAdultBody), async (c) => {
     const body = c.req.valid('json')
-    const koreanIp = c.var.edition.krAdultAuth ? isKoreanIp(c.req.header('cf-ipcountry')) : undefined
-    await verifyAdult(c.var.db, currentUserId(c), c.var.edition, body.birthedAt, { koreanIp })
+    await verifyAdultOf(c, body.birthedAt)
     const tokens = await renewTokens(c, body.refreshToken)
     return ok(c, { ...(await me(c)), ...(tokens ?? {}) })
   })

@@ -29,7 +29,7 @@ import {
   type Viewer,
 } from '../../src/features/comment/comment.server.ts'
 import type { AppEnv } from '../lib/env.ts'
-import { errorResponse, ok } from '../lib/respond.ts'
+import { ok, refusal } from '../lib/respond.ts'
 import { validate } from '../lib/validate.ts'
 import { formRoute, type RawForm } from './forms.ts'
 import { currentUserId, requireUser } from '../middleware/session.ts'
@@ -46,23 +46,15 @@ const idParam = (c: Context<AppEnv>, name: string) => {
 
 /** A refused text keeps code INVALID_PARAMETER; its message is the spec §5 one (empty, too long, the word). */
 function textError(c: Context<AppEnv>, e: CommentTextError) {
-  const res = errorResponse(c, 'INVALID_PARAMETER')
   const t = c.get('t')
   const message =
     e.check.reason === 'BANNED'
       ? t('community.comment.banned', { word: e.check.word })
       : t(`community.comment.${e.check.reason === 'EMPTY' ? 'empty' : 'tooLong'}`)
-  return c.json(
-    {
-      result: 'ERROR' as const,
-      code: 'INVALID_PARAMETER',
-      message,
-      requestId: c.get('requestId') ?? '',
-      reason: e.check.reason,
-      ...(e.check.reason === 'BANNED' ? { word: e.check.word } : {}),
-    },
-    res.status as 400,
-  )
+  return refusal(c, 'INVALID_PARAMETER', message, {
+    reason: e.check.reason,
+    ...(e.check.reason === 'BANNED' ? { word: e.check.word } : {}),
+  })
 }
 
 const field = (raw: Record<string, unknown>, name: string) => (typeof raw[name] === 'string' ? (raw[name] as string) : '')

@@ -21,10 +21,13 @@ import {
   transferState,
 } from '../../src/features/account/transfer.server.ts'
 import { approveWithdrawal, requestWithdrawal } from '../../src/features/account/withdrawal.server.ts'
+import { nicknameMessageKey, nicknameParams, ProfileRequest, PutUserBody } from '../../src/features/account/profile.ts'
+import { NicknameError, setNickname } from '../../src/features/account/profile.server.ts'
+import { me, renewTokens, verifyAdultOf } from './age.ts'
 import { createMiddleware } from 'hono/factory'
 import { z, type ZodType } from 'zod'
 import type { AppEnv } from '../lib/env.ts'
-import { ok } from '../lib/respond.ts'
+import { ok, refusal } from '../lib/respond.ts'
 import { validate } from '../lib/validate.ts'
 import { currentUserId, requireUser } from '../middleware/session.ts'
 import { authContext, field, formRoute, toLogin } from './forms.ts'
@@ -66,8 +69,30 @@ function transferForm<S extends ZodType>(
 }
 const RedeemBody = z.object({ code: z.string().max(64) })
 
+/** A refused nickname: INVALID_PARAMETER with the message of its reason (and `reason`, `word` for apps). */
+const nicknameRefusal = (c: Context<AppEnv>, e: NicknameError) =>
+  refusal(c, 'INVALID_PARAMETER', c.var.t(nicknameMessageKey(e.refusal), nicknameParams(e.refusal)), { ...e.refusal })
+
 /** docs/API.md `/user`: the signed-in reader's own data only (the id comes from the token, never from the request). */
 export const user = new Hono<AppEnv>()
+  /**
+   * Spec §7 PUT /user: PROFILE sets the nickname, ADULT is the age check, MAIL the e-mail consent; then the token
+   * pair is renewed (an app that sent its refreshToken gets it back as `authResponse`; the web's goes into its cookie).
+   */
+  .put('/', requireUser, validate('json', PutUserBody), async (c) => {
+    const body = c.req.valid('json')
+    if (body.action === 'PROFILE')
+      try {
+        await setNickname(c.var.db, currentUserId(c), body.profileRequest.nickname)
+      } catch (e) {
+        if (e instanceof NicknameError) return nicknameRefusal(c, e)
+        throw e
+      }
+    else if (body.action === 'ADULT') await verifyAdultOf(c, body.verifyAdultRequest.birthedAt)
+    else await saveMailConsent(c.var.db, currentUserId(c), body.agreeMailRequest.isAgreeMail)
+    const authResponse = await renewTokens(c, body.refreshToken)
+    return ok(c, { ...(await me(c)), authResponse })
+  })
   .get('/me', requireUser, async (c) => {
     const me = await userMe(c.var.db, currentUserId(c))
     if (!me) throw new AppError('NOT_LOGIN_USER')
@@ -113,6 +138,23 @@ export const user = new Hono<AppEnv>()
       run: (data, c) => saveMailConsent(c.var.db, currentUserId(c), data.isAgreeMail),
       done: () => '/setting?saved=mail',
       failed: (code) => `/setting?error=${code}`,
+    }),
+  )
+  /** The /my/profile page's plain form: the nickname (a refusal comes back with its reason, and the word it found). */
+  .post(
+    '/web/profile',
+    ...formRoute({
+      schema: ProfileRequest,
+      guest: toLogin('/my/profile'),
+      run: (data, c) => setNickname(c.var.db, currentUserId(c), data.nickname),
+      done: () => '/my/profile?saved=1',
+      failed: (code, _raw, details) =>
+        `/my/profile?${new URLSearchParams({
+          error: code,
+          ...(typeof details?.reason === 'string' ? { reason: details.reason } : {}),
+          ...(typeof details?.word === 'string' ? { word: details.word } : {}),
+        })}`,
+      keep: ['nickname'],
     }),
   )
   .post(

@@ -18,6 +18,14 @@ export function errorResponse(c: Context<AppEnv>, code: ErrorCode, details?: Rec
   return c.json({ result: 'ERROR' as const, code, message, requestId: c.get('requestId') ?? '' }, entry.status as ContentfulStatusCode)
 }
 
+/** A refusal whose message is more precise than its code's (a refused comment text, a nickname), with `extra` fields for apps. */
+export function refusal(c: Context<AppEnv>, code: ErrorCode, message: string, extra: Record<string, unknown> = {}) {
+  return c.json(
+    { result: 'ERROR' as const, code, message, requestId: c.get('requestId') ?? '', ...extra },
+    ERRORS[code].status as ContentfulStatusCode,
+  )
+}
+
 /** Maps anything thrown to a catalogue code; never leaks a stack trace. */
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err

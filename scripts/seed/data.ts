@@ -8,6 +8,7 @@
 import { ftsDocument } from '../../src/features/search/search.ts'
 import { CARD_IMAGE_WIDTH } from '../../src/features/catalogue/catalogue.ts'
 import { transcriptJson } from '../../src/features/viewer/transcript.ts'
+import { nicknameKey } from '../../src/features/account/profile.ts'
 import { demoSliceText } from './transcripts.ts'
 import { DAY_MS, HOUR_MS, MINUTE_MS, isoAfter } from '../../src/lib/time.ts'
 import {
@@ -1358,6 +1359,7 @@ export function buildDemo(opts: BuildDemoOptions): DemoCatalogue {
     phone: null,
     name,
     nickname,
+    nickname_key: nicknameKey(nickname),
     email_verified_at: at(-createdDays * DAY_MS + HOUR_MS),
     birthed_at: birth,
     is_adult: adult ? 1 : 0,

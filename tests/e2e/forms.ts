@@ -46,7 +46,7 @@ async function codeFromOutbox(page: Page, email: string) {
 const PHONES: Record<string, (tail: string) => string> = { fr: (tail) => `+3361${tail}`, ar: (tail) => `+97150${tail}` }
 
 /** A signed-in reader's phone-sized page, with or without JavaScript. */
-async function readerPage(browser: Browser, baseURL: string, javaScriptEnabled: boolean, t: (key: string) => string) {
+export async function readerPage(browser: Browser, baseURL: string, javaScriptEnabled: boolean, t: (key: string) => string) {
   const context = await browser.newContext({ ...PHONE, baseURL, javaScriptEnabled })
   const page = await context.newPage()
   const email = await newAccount(page.request)

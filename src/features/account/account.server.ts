@@ -141,7 +141,7 @@ function mailConsentStatement(userId: number, agree: boolean, nowIso: string): S
   }
 }
 
-/** Spec §2 app settings: the e-mail consent alone (the /setting page's form), the push settings left as they are. */
+/** The e-mail consent alone (the /setting page's form; spec §7 PUT /user action MAIL), the push settings left as they are. */
 export async function saveMailConsent(db: Db, userId: number, agree: boolean, now: Date = new Date()): Promise<void> {
   const { sql, params } = mailConsentStatement(userId, agree, now.toISOString())
   if ((await db.run(sql, ...params)) === 0) throw new AppError('NOT_LOGIN_USER')

@@ -104,7 +104,7 @@ export async function approveWithdrawal(db: Db, body: { userId: number; uuid: st
       params: [nowIso, body.userId, row.id, nowIso],
     },
     {
-      sql: `UPDATE users SET deleted_at = ?, password_hash = NULL, phone = NULL, name = NULL, nickname = NULL, birthed_at = NULL, updated_at = ? WHERE id = ? AND ${claimed}`,
+      sql: `UPDATE users SET deleted_at = ?, password_hash = NULL, phone = NULL, name = NULL, nickname = NULL, nickname_key = NULL, birthed_at = NULL, updated_at = ? WHERE id = ? AND ${claimed}`,
       params: [nowIso, nowIso, body.userId, row.id, nowIso],
     },
     { sql: `DELETE FROM identities WHERE user_id = ? AND ${claimed}`, params: [body.userId, row.id, nowIso] },

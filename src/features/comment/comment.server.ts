@@ -218,13 +218,14 @@ export async function repliesOf(db: Db, viewerId: number | null, parentIds: numb
   return out
 }
 
+/** Spec §5 prohibited words, as the database lists them (comments and nicknames). */
+export async function bannedWords(db: Db): Promise<string[]> {
+  return (await db.all<BannedWordsRow>(`SELECT word FROM banned_words`)).map((w) => w.word)
+}
+
 /** Spec §5 text check against the prohibited words of the database. */
 async function checkCommentText(db: Db, text: string): Promise<TextCheck> {
-  const words = await db.all<BannedWordsRow>(`SELECT word FROM banned_words`)
-  return checkText(
-    text,
-    words.map((w) => w.word),
-  )
+  return checkText(text, await bannedWords(db))
 }
 
 /** A refused text: INVALID_PARAMETER with the reason (and the word) the pages show (spec §5 messages). */

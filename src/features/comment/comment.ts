@@ -44,12 +44,19 @@ export function checkText(raw: string, bannedWords: readonly string[]): TextChec
     .trim()
   if (text.length === 0) return { ok: false, reason: 'EMPTY' }
   if ([...text].length > MAX_COMMENT_LENGTH) return { ok: false, reason: 'TOO_LONG' }
+  const word = bannedWordIn(text, bannedWords)
+  return word === null ? { ok: true, text } : { ok: false, reason: 'BANNED', word }
+}
+
+/** Spec §5 prohibited words (comments and nicknames): the first word found in `text`, case-insensitive, also inside longer words. */
+export function bannedWordIn(text: string, bannedWords: readonly string[]): string | null {
   const lower = text.toLocaleLowerCase()
-  for (const word of bannedWords) {
-    const w = word.trim().toLocaleLowerCase()
-    if (w && lower.includes(w)) return { ok: false, reason: 'BANNED', word }
-  }
-  return { ok: true, text }
+  return (
+    bannedWords.find((word) => {
+      const w = word.trim().toLocaleLowerCase()
+      return w !== '' && lower.includes(w)
+    }) ?? null
+  )
 }
 
 /** A page position: newest is ordered by id, best by likes then id. */

@@ -672,6 +672,7 @@ export interface UsersRow {
   created_at: string
   updated_at: string
   session_version: number
+  nickname_key: string | null
 }
 
 /** A row of `withdrawals`. @public */

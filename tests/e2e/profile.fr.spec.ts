@@ -1,0 +1,3 @@
+import { profileSuite } from './profile.ts'
+
+profileSuite('fr', 'Zoé')
