@@ -38,6 +38,8 @@ export async function signOutEverywhere(db: Db, userId: number, now = new Date()
 export type AccountInfo = {
   id: number
   email: string | null
+  /** The name shown on comments (/my/profile), null until the reader sets one. */
+  nickname: string | null
   phone: string | null
   providers: string[]
   hasPassword: boolean
@@ -48,9 +50,9 @@ export type AccountInfo = {
 /** Spec §2 /my account block: what the account is and how it signs in. */
 export async function accountInfo(db: Db, userId: number): Promise<AccountInfo | null> {
   const row = await db.first<
-    Cols<'users', 'id' | 'email' | 'phone' | 'created_at' | 'is_agree_mail'> & { hasPassword: Flag; providers: string | null }
+    Cols<'users', 'id' | 'email' | 'nickname' | 'phone' | 'created_at' | 'is_agree_mail'> & { hasPassword: Flag; providers: string | null }
   >(
-    `SELECT u.id, u.email, u.phone, u.password_hash IS NOT NULL AS hasPassword, u.created_at AS createdAt, u.is_agree_mail AS isAgreeMail,
+    `SELECT u.id, u.email, u.nickname, u.phone, u.password_hash IS NOT NULL AS hasPassword, u.created_at AS createdAt, u.is_agree_mail AS isAgreeMail,
             (SELECT group_concat(provider) FROM identities WHERE user_id = u.id) AS providers
        FROM users u WHERE u.id = ? AND u.deleted_at IS NULL`,
     userId,
@@ -59,6 +61,7 @@ export async function accountInfo(db: Db, userId: number): Promise<AccountInfo |
   return {
     id: row.id,
     email: row.email,
+    nickname: row.nickname,
     phone: row.phone ? maskPhone(row.phone) : null,
     providers: row.providers ? row.providers.split(',') : [],
     hasPassword: flag(row.hasPassword),
