@@ -62,7 +62,7 @@ test('the demo reader links Google from /setting (never by e-mail alone), then s
   // the provider remembers the Reader picked above: it sends the browser straight back
   await page.getByRole('button', { name: 'Lier Google' }).click()
   await expect(page).toHaveURL(`${APP}/setting?linked=google`)
-  await expect(page.getByRole('status')).toHaveText('Google est maintenant lié à votre compte.')
+  await expect(page.getByRole('status').filter({ hasText: 'Google est maintenant lié à votre compte.' })).toBeVisible()
   await context.clearCookies()
   const free = await (await request.get(`${APP}/api/v1/contents?tab=FREE`)).json()
   const detail = await (await request.get(`${APP}/api/v1/contents/${free.data.items[0].id}`)).json()

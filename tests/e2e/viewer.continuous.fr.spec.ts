@@ -170,8 +170,8 @@ test.describe('continuous reading', () => {
     await expect(locked8.getByRole('alert')).toHaveText(/le budget de 10 pièces serait dépassé/)
     expect(await balance(page)).toBe(92)
     expect(money.purchases.map((p) => JSON.parse(p.body!))).toEqual([
-      { episodeIds: [6], kind: 'POSSESSION' },
-      { episodeIds: [7], kind: 'POSSESSION' },
+      { episodeIds: [6], kind: 'POSSESSION', auto: true }, // the server checks them against the cap (docs/API.md)
+      { episodeIds: [7], kind: 'POSSESSION', auto: true },
     ])
     expect(money.purchases.map((p) => p.key)).toEqual([
       expect.stringMatching(/^viewer-auto:\d+:6$/),

@@ -14,11 +14,17 @@ describe('layerToClose (spec §2 back order)', () => {
 
 describe('a popup’s history entry', () => {
   const history = { pushState: vi.fn(), back: vi.fn() }
+  /** The window's popstate: the browser takes a step back after the script that asked for it. */
+  const win = new EventTarget()
+  const popstate = () => win.dispatchEvent(new Event('popstate'))
   beforeEach(() => {
     vi.stubGlobal('history', history)
+    vi.stubGlobal('addEventListener', win.addEventListener.bind(win))
     $layers.set([])
   })
-  afterEach(() => {
+  afterEach(async () => {
+    popstate() // the steps a test asked for are taken
+    await new Promise((resolve) => setTimeout(resolve))
     vi.unstubAllGlobals()
     vi.clearAllMocks()
     while (isOwnStep());
@@ -38,6 +44,29 @@ describe('a popup’s history entry', () => {
     expect(history.back).toHaveBeenCalledOnce()
     expect(isOwnStep()).toBe(true) // the popstate of that step: the menu stays open
     expect(isOwnStep()).toBe(false) // the reader's next Back is a real one
+  })
+
+  it('a popup opened before the browser took the last one’s step back gets its entry after that step', async () => {
+    enterLayer(modal('settings'))
+    leaveLayer('settings') // Esc: one step back asked for
+    enterLayer(modal('settings-again')) // reopened at once, before the step is taken
+    expect(history.pushState).toHaveBeenCalledOnce() // not yet: that entry would be the one taken back
+    popstate()
+    expect(isOwnStep()).toBe(true)
+    await vi.waitFor(() => expect(history.pushState).toHaveBeenCalledTimes(2))
+    leaveLayer('settings-again')
+    expect(history.back).toHaveBeenCalledTimes(2) // its own entry, not the page's
+  })
+
+  it('a popup closed before its entry was pushed takes no step back', async () => {
+    enterLayer(modal('a'))
+    leaveLayer('a')
+    enterLayer(modal('b'))
+    leaveLayer('b')
+    expect(history.back).toHaveBeenCalledOnce()
+    popstate()
+    await Promise.resolve()
+    expect(history.pushState).toHaveBeenCalledOnce()
   })
 
   it('a popup Back already closed takes no second step back', () => {

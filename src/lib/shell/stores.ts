@@ -37,10 +37,23 @@ export function removeLayer(id: string): void {
 /** History steps taken back by `leaveLayer`: their popstate closes nothing (the layer is already closed). */
 let ownSteps = 0
 
+/**
+ * `leaveLayer`'s step back until the browser has taken it (its popstate). The browser takes a step back after the
+ * script that asked for it, so an entry pushed meanwhile would be the one taken back (and the popup opened next
+ * would lose its entry): a layer opening then pushes its entry once the step is done.
+ */
+let stepping: Promise<void> | null = null
+/** Layers on the stack whose history entry waits for that step. */
+const unpushed = new Set<string>()
+
 /** A layer opens: on the stack, with a history entry of its own that Back takes (spec §2 back order). */
 export function enterLayer(layer: Layer): void {
   pushLayer(layer)
-  history.pushState({ layer: layer.id }, '')
+  if (!stepping) return history.pushState({ layer: layer.id }, '')
+  unpushed.add(layer.id)
+  void stepping.then(() => {
+    if (unpushed.delete(layer.id)) history.pushState({ layer: layer.id }, '')
+  })
 }
 
 /**
@@ -50,7 +63,12 @@ export function enterLayer(layer: Layer): void {
 export function leaveLayer(id: string): void {
   if (!$layers.get().some((l) => l.id === id)) return
   removeLayer(id)
+  if (unpushed.delete(id)) return // its entry was never pushed: there is nothing to take back
   ownSteps++
+  const step: Promise<void> = new Promise<void>((resolve) => addEventListener('popstate', () => resolve(), { once: true })).then(() => {
+    if (stepping === step) stepping = null
+  })
+  stepping = step
   history.back()
 }
 
