@@ -75,7 +75,7 @@ export function episodeFanout(episodeId: number, limit = ALARM_BATCH) {
 
 /** Rentals ending within RENTAL_NOTICE_MS of `now` and not yet ended (bounded). */
 function rentalsEnding(now: Date, limit: number) {
-  const ids = { ownership: 'o.id', expires: 'o.expires_at' }
+  const ids = { ownership: 'o.id', expires: 'o.expires_at', episode: 'o.episode_id' }
   return alarmInsert(
     'RENTAL_ENDING',
     {
