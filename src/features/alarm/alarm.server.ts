@@ -23,7 +23,7 @@ import {
 import { isoAfter } from '../../lib/time.ts'
 
 /** Where an alarm's values come from, as SQL over the `from` clause (which must end in a WHERE, see below). */
-export type AlarmSource = {
+type AlarmSource = {
   /** The reader who gets it. */
   user: string
   /** The ids the rule's link and dedup templates name. */
@@ -40,7 +40,7 @@ export type AlarmSource = {
  * The statement writing rule `name`'s alarm for every row of `source` (the caller's parameters in `params`). A row
  * whose reader already has the event's alarm writes nothing: the same event processed twice gives one alarm.
  */
-export function alarmInsert(name: AlarmRuleName, source: AlarmSource, params: unknown[]): { sql: string; params: unknown[] } {
+function alarmInsert(name: AlarmRuleName, source: AlarmSource, params: unknown[]): { sql: string; params: unknown[] } {
   const rule = ALARM_RULES[name]
   return {
     sql: `INSERT INTO alarms (user_id, kind, title, body, link, dedup_key, created_at)

@@ -1,9 +1,9 @@
 /**
  * The alarm centre's rules (issue 13 point 1; spec §7 alarm, alarm count; §9 alarms kept 30 days). Pure data: per
  * event, the kind stored in `alarms.kind`, the message key of its text, the page it opens and the dedup key that
- * makes one alarm per reader and event. Links and dedup keys are templates over the event's ids, written out
- * either with values (`fill`, a synchronous event) or as an SQL expression over columns (`sqlOf`, a cron fan-out),
- * so both ways write the same string. alarm.server.ts writes and reads them.
+ * makes one alarm per reader and event. Links and dedup keys are templates over the event's ids, written into SQL
+ * over the event's columns (`sqlOf`): every alarm, synchronous or fanned out by the cron, is one INSERT … SELECT of
+ * alarm.server.ts, so both ways write the same strings.
  */
 import type { AlarmsRow } from '../../lib/server/db-types.ts'
 import { DAY_MS, HOUR_MS } from '../../lib/time.ts'
@@ -27,7 +27,7 @@ export const ALARM_RULES = {
 } as const satisfies Record<string, { kind: AlarmsRow['kind']; text: `alarm.text.${string}`; link: string; dedup: string }>
 
 export type AlarmRuleName = keyof typeof ALARM_RULES
-export type AlarmText = (typeof ALARM_RULES)[AlarmRuleName]['text']
+type AlarmText = (typeof ALARM_RULES)[AlarmRuleName]['text']
 
 /** How long before a rental ends its alarm is written. */
 export const RENTAL_NOTICE_MS = 24 * HOUR_MS
@@ -41,15 +41,6 @@ export const ALARM_BATCH = 500
 export const ALARM_PAGE_SIZE = 30
 /** Kept 30 days (spec §9). */
 export const ALARM_KEEP_MS = 30 * DAY_MS
-
-/** A template with its `{name}` holes filled from `values`. */
-export function fill(template: string, values: Record<string, string | number>): string {
-  return template.replace(/\{(\w+)\}/g, (_, name: string) => {
-    const v = values[name]
-    if (v === undefined) throw new Error(`alarm: no value for {${name}}`)
-    return String(v)
-  })
-}
 
 /** The same template as an SQL string expression, each `{name}` replaced by the SQL of `columns[name]`. */
 export function sqlOf(template: string, columns: Record<string, string>): string {
