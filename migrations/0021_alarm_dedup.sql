@@ -4,3 +4,5 @@
 ALTER TABLE alarms ADD COLUMN dedup_key TEXT;
 CREATE UNIQUE INDEX alarms_dedup ON alarms (user_id, dedup_key);
 CREATE INDEX alarms_unread ON alarms (user_id) WHERE read_at IS NULL;
+-- The wait-until-free alarm sweep reads the tickets used in the last month only.
+CREATE INDEX wuf_tickets_used ON wuf_tickets (used_at) WHERE used_at IS NOT NULL;

@@ -139,6 +139,45 @@ describe('alarms written by the cron', () => {
     expect(texts).toEqual(['Pièces qui expirent le 09.05.2030 : 7.', expect.stringMatching(/\(épisode 1\) se termine le 02\.05\.2030\.$/)])
   })
 
+  it('tells a reader when their next wait-until-free ticket of a series is ready, once', async () => {
+    const reader = await newReader()
+    const s = await newSeries({ episodes: 2 })
+    await db.run(`UPDATE series SET wuf_hours = 24 WHERE id = ?`, s.seriesId)
+    const usedAt = '2030-06-01T10:00:00.000Z'
+    const ticket = await db.first<{ id: number }>(
+      `INSERT INTO wuf_tickets (user_id, series_id, available_at, used_at, used_episode_id) VALUES (?, ?, 'FIRST', ?, ?) RETURNING id`,
+      reader.id,
+      s.seriesId,
+      usedAt,
+      s.episodeIds[0],
+    )
+    await sweepAlarms(db, new Date(isoAfter(usedAt, 24 * HOUR_MS - 1)), far)
+    expect(await alarmsOf(reader.id)).toEqual([])
+    await sweepAlarms(db, new Date(isoAfter(usedAt, 24 * HOUR_MS)), far)
+    await sweepAlarms(db, new Date(isoAfter(usedAt, 25 * HOUR_MS)), far)
+    expect(await alarmsOf(reader.id)).toEqual([
+      { kind: 'EPISODE', title: 'alarm.text.ticketReady', link: `/detail/${s.seriesId}`, dedupKey: `WUF:${ticket!.id}` },
+    ])
+  })
+
+  it('fans one episode out in bounded statements, and 40 concurrent runs of it still write one alarm per reader', async () => {
+    const fans = await Promise.all(Array.from({ length: 5 }, () => newReader()))
+    const s = await favouriteSeries('2030-08-01T00:00:00.000Z', fans)
+    const episodeId = s.episodeIds[0]!
+    const run = () => {
+      const st = episodeFanout(episodeId, 2)
+      return db.run(st.sql, ...st.params)
+    }
+    expect([await run(), await run(), await run(), await run()]).toEqual([2, 2, 1, 0])
+    await db.run(`DELETE FROM alarms WHERE dedup_key = ?`, `EPISODE:${episodeId}`)
+    await Promise.all(Array.from({ length: 40 }, () => db.run(episodeFanout(episodeId).sql, ...episodeFanout(episodeId).params)))
+    const n = await db.first<{ n: number; readers: number }>(
+      `SELECT count(*) AS n, count(DISTINCT user_id) AS readers FROM alarms WHERE dedup_key = ?`,
+      `EPISODE:${episodeId}`,
+    )
+    expect(n).toEqual({ n: 5, readers: 5 })
+  })
+
   it('deletes alarms older than 30 days', async () => {
     const reader = await newReader()
     const now = new Date('2030-07-01T00:00:00.000Z')
@@ -188,6 +227,17 @@ describe('/api/v1/alarm', () => {
     expect((await read(await call(reader, 'POST', '/api/v1/alarm/read-all'))).data.count).toBe(34)
     expect(await count(reader)).toBe(0)
     await expectError(await call(null, 'GET', '/api/v1/alarm/count'), 401, 'NOT_LOGIN_USER')
+  })
+
+  it('40 concurrent marks of one alarm read leave it read once and the count exact', async () => {
+    const reader = await newReader()
+    await seed(reader, 3)
+    const [a] = (await list(reader)).items
+    const answers = await Promise.all(Array.from({ length: 40 }, () => call(reader, 'POST', '/api/v1/alarm/read', { id: a.id })))
+    expect(answers.map((r) => r.status)).toEqual(Array(40).fill(200))
+    expect(await count(reader)).toBe(2)
+    const readAt = await db.all(`SELECT DISTINCT read_at FROM alarms WHERE id = ?`, a.id)
+    expect(readAt).toHaveLength(1)
   })
 
   it('the /alarm forms open an alarm (read, then its page) and mark all read; not another account’s', async () => {

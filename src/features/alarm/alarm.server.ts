@@ -16,6 +16,7 @@ import {
   EPISODE_LOOKBACK_MS,
   LOT_NOTICE_MS,
   RENTAL_NOTICE_MS,
+  WUF_LOOKBACK_MS,
   sqlOf,
   type AlarmRow,
   type AlarmRuleName,
@@ -92,6 +93,30 @@ function rentalsEnding(now: Date, limit: number) {
   )
 }
 
+/**
+ * Wait-until-free tickets that became ready in the last EPISODE_LOOKBACK_MS: the reader's last used ticket of a series
+ * plus the series' `wuf_hours` (currentTicket's rule, src/features/freetime/freetime.ts) has passed (bounded).
+ */
+function ticketsReady(now: Date, limit: number) {
+  const ids = { ticket: 'w.id', series: 'w.series_id' }
+  const readyAt = `strftime('%Y-%m-%dT%H:%M:%fZ', w.used_at, '+' || s.wuf_hours || ' hours')`
+  return alarmInsert(
+    'TICKET_READY',
+    {
+      user: 'w.user_id',
+      ids,
+      params: `json_object('series', s.title)`,
+      at: readyAt,
+      from: `FROM wuf_tickets w JOIN series s ON s.id = w.series_id
+             WHERE w.used_at > ?3 AND s.wuf_hours IS NOT NULL AND ${readyAt} > ?1 AND ${readyAt} <= ?2
+               AND NOT EXISTS (SELECT 1 FROM wuf_tickets n WHERE n.user_id = w.user_id AND n.series_id = w.series_id AND n.used_at > w.used_at)
+               AND NOT ${hiddenBy('w.user_id', 'w.series_id')} AND ${notYet('TICKET_READY', 'w.user_id', ids)}
+             LIMIT ?4`,
+    },
+    [isoAfter(now, -EPISODE_LOOKBACK_MS), now.toISOString(), isoAfter(now, -WUF_LOOKBACK_MS), limit],
+  )
+}
+
 /** Lots of coins or bonus (not mileage) with something left that expire within LOT_NOTICE_MS of `now` (bounded). */
 function lotsExpiring(now: Date, limit: number) {
   const ids = { lot: 'l.id' }
@@ -113,7 +138,7 @@ function lotsExpiring(now: Date, limit: number) {
 
 /**
  * The cron's alarm sweep: episodes published in the last EPISODE_LOOKBACK_MS (each one fan-out, as a queue
- * consumer would run it), rentals ending and lots expiring soon; every statement writes at most ALARM_BATCH rows
+ * consumer would run it), wait-until-free tickets ready, rentals ending and lots expiring soon; every statement writes at most ALARM_BATCH rows
  * and the sweep stops starting statements when the budget is spent (the next run goes on, dedup keeps it exact).
  */
 export async function sweepAlarms(db: Db, now = new Date(), budget: SweepBudget = cronBudget()): Promise<SweepResult[]> {
@@ -127,6 +152,7 @@ export async function sweepAlarms(db: Db, now = new Date(), budget: SweepBudget 
     [
       ...published.map((e) => () => write(episodeFanout(e.id))),
       () => write(rentalsEnding(now, ALARM_BATCH)),
+      () => write(ticketsReady(now, ALARM_BATCH)),
       () => write(lotsExpiring(now, ALARM_BATCH)),
     ],
     ALARM_BATCH,

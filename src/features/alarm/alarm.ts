@@ -22,6 +22,8 @@ export const ALARM_RULES = {
   EPISODE_PUBLISHED: { kind: 'EPISODE', text: 'alarm.text.episodePublished', link: '/viewer/{episode}', dedup: 'EPISODE:{episode}' },
   /** A rental of the reader ends within RENTAL_NOTICE_MS (cron); a rental taken again ends later and is a new event. */
   RENTAL_ENDING: { kind: 'EPISODE', text: 'alarm.text.rentalEnding', link: '/viewer/{episode}', dedup: 'RENT:{ownership}:{expires}' },
+  /** The series' next wait-until-free ticket is ready (cron): the ticket used last, `wuf_hours` before, has a successor. */
+  TICKET_READY: { kind: 'EPISODE', text: 'alarm.text.ticketReady', link: '/detail/{series}', dedup: 'WUF:{ticket}' },
   /** Coins or bonus of one lot expire within LOT_NOTICE_MS (cron). */
   COINS_EXPIRING: { kind: 'COIN', text: 'alarm.text.coinsExpiring', link: '/history/charge', dedup: 'LOT:{lot}' },
 } as const satisfies Record<string, { kind: AlarmsRow['kind']; text: `alarm.text.${string}`; link: string; dedup: string }>
@@ -35,6 +37,8 @@ export const RENTAL_NOTICE_MS = 24 * HOUR_MS
 export const LOT_NOTICE_MS = 7 * DAY_MS
 /** How far back the episode sweep looks for publications it has not announced yet (a missed cron run is caught up). */
 export const EPISODE_LOOKBACK_MS = DAY_MS
+/** Longest wait of a series' wait-until-free tickets the ticket sweep looks back over (tickets used earlier are not read). */
+export const WUF_LOOKBACK_MS = 31 * DAY_MS
 /** Alarms one sweep statement writes at most (docs/SCALE.md: bounded batches). */
 export const ALARM_BATCH = 500
 /** Alarms per page of the list. */
