@@ -227,6 +227,8 @@ describe('/api/v1/alarm', () => {
     expect((await read(await call(reader, 'POST', '/api/v1/alarm/read-all'))).data.count).toBe(34)
     expect(await count(reader)).toBe(0)
     await expectError(await call(null, 'GET', '/api/v1/alarm/count'), 401, 'NOT_LOGIN_USER')
+    const guestPage = await call(null, 'GET', '/alarm')
+    expect([guestPage.status, new URL(guestPage.headers.get('location') ?? '', 'http://localhost').pathname]).toEqual([302, '/user/login'])
   })
 
   it('40 concurrent marks of one alarm read leave it read once and the count exact', async () => {
