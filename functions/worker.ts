@@ -14,6 +14,7 @@ import { createDb } from '../src/lib/server/db.ts'
 import { expireLots } from '../src/features/wallet/wallet.server.ts'
 import { refreshRanking } from '../src/features/catalogue/ranking.server.ts'
 import { purgeExpired } from '../src/features/retention/retention.server.ts'
+import { sweepAlarms } from '../src/features/alarm/alarm.server.ts'
 import { receiveQnaReply } from '../src/features/qna/qna-mail.server.ts'
 
 /** Validated again at start: a worker never serves with a bad edition. */
@@ -37,11 +38,12 @@ export default {
   },
   /**
    * Cron trigger (wrangler `triggers.crons`, every 10 minutes): the wallet's expiry sweep writes EXPIRE rows
-   * (issue 4 §1) and the ranking is recounted from the last 30 days' reads and purchases (issue 5).
+   * (issue 4 §1), the ranking is recounted from the last 30 days' reads and purchases (issue 5), expired rows are
+   * deleted, and the alarms of new episodes, ending rentals and expiring coins are written (issue 13).
    */
   scheduled(_controller, workerEnv, ctx) {
     const db = createDb(workerEnv.DB)
-    ctx.waitUntil(Promise.all([expireLots(db), refreshRanking(db), purgeExpired(db)]))
+    ctx.waitUntil(Promise.all([expireLots(db), refreshRanking(db), purgeExpired(db), sweepAlarms(db)]))
   },
   /**
    * Email Routing (issue 22): a reader's reply to a support answer lands on the question (qna-mail.server.ts);

@@ -19,6 +19,7 @@ import { shelves } from './shelves.ts'
 import { comment } from './comment.ts'
 import { qna } from './qna.ts'
 import { logger } from './logger.ts'
+import { alarm } from './alarm.ts'
 
 /** The backend API (`/api/v1`); feature sub-apps are mounted here as they arrive. */
 export const v1 = new Hono<AppEnv>()
@@ -42,3 +43,4 @@ v1.route('/roulette', roulette)
 v1.route('/comment', comment)
 v1.route('/qna', qna)
 v1.route('/logger', logger)
+v1.route('/alarm', alarm)

@@ -229,6 +229,7 @@ export const MY_ENTRIES = [
   { key: 'history', href: '/history/use', login: true, web: true, app: true },
   { key: 'library', href: '/library/my', login: true, web: true, app: true },
   { key: 'gift', href: '/gift', login: true, web: true, app: true },
+  { key: 'alarm', href: '/alarm', login: true, web: true, app: true },
   { key: 'coupon', href: '/coupon', login: true, web: true, app: false },
   { key: 'tapjoy', href: '/tapjoy', login: true, web: false, app: true },
   { key: 'setting', href: '/setting', login: true, web: true, app: true },

@@ -5,6 +5,7 @@
  */
 import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
+import { commentReplyAlarm } from '../alarm/alarm.server.ts'
 import { isoAfter } from '../../lib/time.ts'
 import type { BannedWordsRow, CommentsRow, EpisodesRow, SeriesRow, UserBlocksRow, UsersRow } from '../../lib/server/db-types.ts'
 import { firstRow, flag, type Flag } from '../../lib/server/rows.ts'
@@ -265,14 +266,14 @@ export async function postComment(db: Db, edition: AgeEdition, userId: number, i
     parentId = parent.parent_id ?? parent.id
   }
   const stamp = now.toISOString()
-  const statements = [
+  const statements: { sql: string; params: unknown[] }[] = [
     {
       sql: `INSERT INTO comments (series_id, episode_id, user_id, parent_id, body, created_at, updated_at)
           SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?6 WHERE (SELECT count(*) FROM comments WHERE user_id = ?3 AND created_at > ?7) < ?8 RETURNING id`,
       params: [scope.seriesId, scope.episodeId, userId, parentId, check.text, stamp, isoAfter(now, -POST_WINDOW_MS), POST_LIMIT],
     },
   ]
-  if (parentId !== null) statements.push({ sql: REPLY_COUNT, params: [parentId] })
+  if (parentId !== null) statements.push(commentReplyAlarm(), { sql: REPLY_COUNT, params: [parentId] })
   const [inserted] = await db.batch(statements)
   const id = firstRow<Pick<CommentsRow, 'id'>>(inserted)?.id
   if (id === undefined) throw new AppError('FREQUENT_REQUEST')

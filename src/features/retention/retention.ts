@@ -7,6 +7,7 @@
 import type { Tables } from '../../lib/server/db-types.ts'
 import { DAY_MS } from '../../lib/time.ts'
 import { TIMED_KINDS } from '../viewer/viewer.ts'
+import { ALARM_KEEP_MS } from '../alarm/alarm.ts'
 
 export type RetentionRule = {
   [T in keyof Tables]: {
@@ -91,6 +92,12 @@ export const RETENTION_RULES: readonly RetentionRule[] = [
     why:
       'A view row only keeps a reader from counting the same episode twice on its UTC day (docs/API.md "View counts"); ' +
       'once the day has ended the next open counts under a new day, so the row protects nothing.',
+  },
+  {
+    table: 'alarms',
+    since: 'created_at',
+    keepMs: ALARM_KEEP_MS,
+    why: 'The alarm centre shows a month of alarms (spec §9); an older one is deleted, read or not.',
   },
   {
     table: 'deliveries',

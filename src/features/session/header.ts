@@ -7,6 +7,7 @@
 import { skipsUser } from './routes.ts'
 import { $session, startSessionClient, type Coin } from './store.ts'
 import { pluralText, type Plural } from '../../lib/i18n/plural.ts'
+import { apiFetch } from '../../lib/shell/request.ts'
 
 const slot = document.querySelector<HTMLElement>('[data-coin-balance]')
 if (slot && !skipsUser(location.pathname)) {
@@ -22,5 +23,33 @@ if (slot && !skipsUser(location.pathname)) {
   document.addEventListener('coin:changed', (e) => {
     const coin = (e as CustomEvent<Coin | null>).detail
     if (coin && Number.isFinite(coin.total)) client.coinChanged(coin)
+  })
+}
+
+/**
+ * The alarm bell (issue 13): shown once the session says a reader is signed in, with the unread count of one small
+ * request (`GET /api/v1/alarm/count`), so the page's HTML stays the same for everyone and edge-cacheable.
+ */
+const bell = document.querySelector<HTMLElement>('[data-alarm-bell]')
+if (bell && !skipsUser(location.pathname)) {
+  const badge = bell.querySelector<HTMLElement>('.alarm-count')!
+  const label = bell.querySelector<HTMLElement>('.visually-hidden')!
+  const plural = JSON.parse(bell.dataset.label ?? '') as Plural
+  const number = new Intl.NumberFormat(document.documentElement.lang || undefined)
+  let shownFor: number | null = null
+  $session.subscribe((s) => {
+    const userId = s.user ? Number(s.user.id) : null
+    bell.hidden = userId === null
+    if (userId === null || userId === shownFor) return
+    shownFor = userId
+    void apiFetch('/api/v1/alarm/count', { headers: { accept: 'application/json' }, credentials: 'same-origin' })
+      .then((res) => (res.ok ? (res.json() as Promise<{ data?: { count?: unknown } }>) : null))
+      .then((body) => {
+        const count = body?.data?.count
+        if (typeof count !== 'number' || count <= 0) return
+        badge.textContent = count > 99 ? '99+' : number.format(count)
+        label.textContent = pluralText(plural, count, { count: number.format(count) })
+      })
+      .catch(() => undefined) // the bell stays without a number; the list page still shows everything
   })
 }

@@ -10,6 +10,7 @@ export const LOGIN_REDIRECT_CLEARED_COOKIES = ['login-callback-finished', 'is-si
 /** Spec §6: login is required for coupons, gift box, comments, purchases, library, points, password change, settings. */
 const PROTECTED = [
   /^\/gift\/?$/,
+  /^\/alarm\/?$/,
   /^\/coupon\/?$/,
   /^\/library(\/.*)?$/,
   /^\/history(\/.*)?$/,

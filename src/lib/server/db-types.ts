@@ -38,6 +38,7 @@ export interface AlarmsRow {
   link: string | null
   read_at: string | null
   created_at: string
+  dedup_key: string | null
 }
 
 /** A row of `auto_unlock`. @public */
