@@ -7,6 +7,7 @@
  * (useLayer): browser Back closes it and the page stays.
  */
 import { useEffect, useEffectEvent, useLayoutEffect, useRef } from 'react'
+import { flushSync } from 'react-dom'
 import { useLayer } from '../../lib/shell/use-layer.ts'
 
 export function useDialog(open: boolean, onClosed: () => void, initial?: string) {
@@ -34,9 +35,19 @@ export function useDialog(open: boolean, onClosed: () => void, initial?: string)
   useEffect(() => {
     const dialog = ref.current
     if (!dialog) return
-    const onClose = () => closed()
+    // Esc: the state follows at once. The browser gives focus back to the opener before its `close` event, so a
+    // key pressed in between (Enter on the opener) must find the dialog closed, not closed a moment later.
+    const onCancel = () => flushSync(() => closed())
+    // A `close` for a dialog opened again since (or already handled on Esc) changes nothing.
+    const onClose = () => {
+      if (!dialog.open && opener.current) closed()
+    }
+    dialog.addEventListener('cancel', onCancel)
     dialog.addEventListener('close', onClose)
-    return () => dialog.removeEventListener('close', onClose)
+    return () => {
+      dialog.removeEventListener('cancel', onCancel)
+      dialog.removeEventListener('close', onClose)
+    }
   }, [])
 
   return ref
