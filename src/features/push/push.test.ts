@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { isNight, nightEnd, pushDecision, vapidPublicKey } from './push.ts'
+import { isNight, nightEnd, pushDecision } from './push.ts'
 
 const all = { isAgreePush: true, isAgreePushNight: false, isAgreePushContents: true, isAgreePushFreetime: true }
 
@@ -44,15 +44,5 @@ describe('pushDecision (spec §3 consents, §9 night 22:00–08:00)', () => {
   })
   it('ends the night at 08:00 local', () => {
     expect(nightEnd(new Date('2026-11-27T15:00:00Z'), 'Asia/Taipei').toISOString()).toBe('2026-11-28T00:00:00.000Z') // 23:00 → 08:00
-  })
-})
-
-describe('vapidPublicKey', () => {
-  it('is the 65-byte uncompressed point of the private JWK', async () => {
-    const pair = (await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign'])) as CryptoKeyPair
-    const jwk = await crypto.subtle.exportKey('jwk', pair.privateKey)
-    const raw = new Uint8Array(await crypto.subtle.exportKey('raw', pair.publicKey))
-    expect(vapidPublicKey(JSON.stringify(jwk))).toBe(Buffer.from(raw).toString('base64url'))
-    expect(vapidPublicKey('not json')).toBeNull()
   })
 })

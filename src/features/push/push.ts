@@ -6,7 +6,12 @@
 import { z } from 'zod'
 import type { PushSettings } from '../account/account.server.ts'
 
-const b64url = (max: number) => z.string().min(1).max(max).regex(/^[A-Za-z0-9_-]+=*$/)
+const b64url = (max: number) =>
+  z
+    .string()
+    .min(1)
+    .max(max)
+    .regex(/^[A-Za-z0-9_-]+=*$/)
 
 /** What `PushSubscription.toJSON()` gives: an https endpoint of the browser's push service and its two keys. */
 export const PushSubscriptionBody = z.object({
@@ -60,20 +65,4 @@ export function pushDecision(
     return { send: false, reason: 'kind-off' }
   if (!settings.isAgreePushNight && isNight(now, timeZone)) return { send: false, reason: 'night', holdUntil: nightEnd(now, timeZone) }
   return { send: true }
-}
-
-/** The VAPID public key (RFC 8292 `k`, the browser's applicationServerKey): the uncompressed point of the private JWK. */
-export function vapidPublicKey(privateJwk: string): string | null {
-  try {
-    const { x, y } = JSON.parse(privateJwk) as { x?: unknown; y?: unknown }
-    if (typeof x !== 'string' || typeof y !== 'string') return null
-    const bytes = (s: string) => Uint8Array.from(atob(s.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0))
-    const point = new Uint8Array([4, ...bytes(x), ...bytes(y)])
-    return btoa(String.fromCharCode(...point))
-      .replace(/\+/g, '-')
-      .replace(/\//g, '_')
-      .replace(/=+$/, '')
-  } catch {
-    return null
-  }
 }
