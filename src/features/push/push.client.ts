@@ -34,11 +34,12 @@ function start(root: HTMLElement) {
   root.querySelector<HTMLElement>('[data-js-on]')!.hidden = false
 
   let on = false
+  let busy = false
   const show = (subscribed: boolean, text: string) => {
     on = subscribed
+    busy = false
     button.textContent = subscribed ? labels.turnOff : labels.turnOn
-    button.disabled = false
-    button.removeAttribute('aria-busy')
+    button.removeAttribute('aria-disabled') // aria-disabled rather than disabled: the button keeps the focus
     status.textContent = text
   }
 
@@ -48,8 +49,9 @@ function start(root: HTMLElement) {
     .then((sub) => sub && show(true, labels.subscribed))
 
   button.addEventListener('click', () => {
-    button.disabled = true
-    button.setAttribute('aria-busy', 'true')
+    if (busy) return
+    busy = true
+    button.setAttribute('aria-disabled', 'true')
     status.textContent = labels.working
     ;(on ? turnOff() : turnOn(key)).then(
       (result) => show(result === 'on', labels[result === 'on' ? 'subscribed' : result === 'off' ? 'unsubscribed' : 'denied']),
