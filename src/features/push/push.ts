@@ -27,8 +27,9 @@ export const PUSH_KINDS = ['contents', 'freetime', 'notice'] as const
 export type PushKind = (typeof PUSH_KINDS)[number]
 export type PushMessage = { kind: PushKind; title: string; body: string; url: string }
 
-export const NIGHT_START_HOUR = 22
-export const NIGHT_END_HOUR = 8
+/** Spec §9: night push hours, in the edition's time zone. */
+const NIGHT_START_HOUR = 22
+const NIGHT_END_HOUR = 8
 
 export type PushDecision = { send: true } | { send: false; reason: 'off' | 'kind-off' } | { send: false; reason: 'night'; holdUntil: Date }
 
