@@ -101,6 +101,13 @@ describe('push subscription route', () => {
     expect(await subscriptions(other.id)).toHaveLength(1)
   })
 
+  it('keeps one row for 40 simultaneous subscriptions of one endpoint', async () => {
+    const { reader, sub } = await subscribedReader()
+    const answers = await Promise.all(Array.from({ length: 40 }, () => call(reader, 'POST', '/api/v1/app/push/subscription', sub)))
+    expect(answers.map((r) => r.status)).toEqual(Array(40).fill(200))
+    expect(await db.all(`SELECT id FROM push_subscriptions WHERE endpoint = ?`, sub.endpoint)).toHaveLength(1)
+  })
+
   it("lets a reader remove their own subscription, never another account's", async () => {
     const { reader, sub } = await subscribedReader()
     const other = await newReader()
