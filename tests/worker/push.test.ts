@@ -120,7 +120,7 @@ describe('push subscription route', () => {
     expect(await subscriptions(reader.id)).toEqual([])
   })
 
-  it('never answers 5xx nor writes to 1,000 generated bad bodies', async () => {
+  it('never answers 5xx nor writes to 1,000 generated bad bodies (subscription and test push)', async () => {
     const { reader } = await subscribedReader()
     const count = async () => (await db.first<{ n: number }>(`SELECT count(*) AS n, group_concat(p256dh) AS k FROM push_subscriptions`))!
     const before = await count()
@@ -134,7 +134,14 @@ describe('push subscription route', () => {
       fc.jsonValue().map((v) => JSON.stringify(v)),
       fc
         .record(
-          { endpoint: field, expirationTime: fc.anything(), keys: fc.oneof(fc.anything(), fc.record({ p256dh: field, auth: field })) },
+          {
+            endpoint: field,
+            expirationTime: fc.anything(),
+            keys: fc.oneof(fc.anything(), fc.record({ p256dh: field, auth: field })),
+            kind: fc.oneof(fc.anything(), fc.constantFrom('contents', 'freetime', 'notice')),
+            title: fc.anything(),
+            url: fc.oneof(fc.anything(), fc.webUrl()),
+          },
           { requiredKeys: [] },
         )
         .map((v) => {
@@ -146,8 +153,9 @@ describe('push subscription route', () => {
         }),
     )
     await fc.assert(
-      fc.asyncProperty(body, fc.constantFrom('POST', 'DELETE'), async (b, method) => {
-        await expectHandled(await call(reader, method, '/api/v1/app/push/subscription', b))
+      fc.asyncProperty(body, fc.constantFrom('POST', 'DELETE', 'TEST'), async (b, method) => {
+        const [verb, path] = method === 'TEST' ? ['POST', '/api/v1/app/push/test'] : [method, '/api/v1/app/push/subscription']
+        await expectHandled(await call(reader, verb, path, b))
       }),
       { numRuns: 1000 },
     )

@@ -16,7 +16,7 @@ const b64url = (max: number) =>
 /** What `PushSubscription.toJSON()` gives: an https endpoint of the browser's push service and its two keys. */
 export const PushSubscriptionBody = z.object({
   endpoint: z.url({ protocol: /^https$/ }).max(2048),
-  expirationTime: z.number().nullable().optional(),
+  expirationTime: z.number().min(0).max(8.64e15).nullable().optional(), // a time value (ms), as the browser gives it
   keys: z.object({ p256dh: b64url(128), auth: b64url(64) }),
 })
 export type PushSubscriptionBody = z.infer<typeof PushSubscriptionBody>
