@@ -4,6 +4,7 @@ import { editionPlugin } from './src/lib/edition/load.ts'
 import { oauthTestBindings } from './tests/worker/oidc-global-setup.ts'
 import { stripeTestBindings } from './tests/worker/stripe-global-setup.ts'
 import { smsTestBindings } from './tests/worker/sms-global-setup.ts'
+import { pushTestBindings } from './tests/worker/push-global-setup.ts'
 
 /** The bindings every worker test run has: D1, R2, KV, the edition and the secrets a deployment sets. */
 const miniflare = (bindings: Record<string, unknown>) => ({
@@ -56,6 +57,7 @@ export default defineConfig({
               ...oauthTestBindings(inject('oidcIssuer'), inject('oidcSigningJwk')),
               ...stripeTestBindings(inject('stripeApiUrl')),
               ...smsTestBindings(inject('smsApiBase')),
+              ...pushTestBindings(inject('pushServiceBase'), inject('vapidKeys')),
             }),
           })),
         ],
@@ -64,7 +66,12 @@ export default defineConfig({
           include: ['tests/worker/**/*.test.ts'],
           setupFiles: ['tests/worker/apply-migrations.ts'],
           testTimeout: 30_000, // 1,000-request fuzz and 200-request concurrency tests under load
-          globalSetup: ['tests/worker/oidc-global-setup.ts', 'tests/worker/stripe-global-setup.ts', 'tests/worker/sms-global-setup.ts'],
+          globalSetup: [
+            'tests/worker/oidc-global-setup.ts',
+            'tests/worker/stripe-global-setup.ts',
+            'tests/worker/sms-global-setup.ts',
+            'tests/worker/push-global-setup.ts',
+          ],
         },
       },
       {

@@ -139,3 +139,36 @@ self.addEventListener('fetch', (event) => {
     event.respondWith(offline(request))
   }
 })
+
+/*
+ * Web Push (issue 13 point 2): the server sends {kind, title, body, url, icon} (src/features/push/push.server.ts).
+ * A click opens the push's page, or focuses a tab already showing it.
+ */
+self.addEventListener('push', (event) => {
+  let data = {}
+  try {
+    data = event.data ? event.data.json() : {}
+  } catch {
+    data = { body: event.data?.text() }
+  }
+  const url = typeof data.url === 'string' && data.url.startsWith('/') && !data.url.startsWith('//') ? data.url : '/'
+  event.waitUntil(
+    self.registration.showNotification(String(data.title ?? self.location.hostname), {
+      body: String(data.body ?? ''),
+      icon: typeof data.icon === 'string' ? data.icon : '/favicon.svg',
+      tag: typeof data.kind === 'string' ? `${data.kind}:${url}` : undefined,
+      data: { url },
+    }),
+  )
+})
+
+self.addEventListener('notificationclick', (event) => {
+  event.notification.close()
+  const target = new URL(event.notification.data?.url ?? '/', self.location.origin).href
+  event.waitUntil(
+    self.clients.matchAll({ type: 'window', includeUncontrolled: true }).then((tabs) => {
+      const open = tabs.find((tab) => tab.url === target)
+      return open ? open.focus() : self.clients.openWindow(target)
+    }),
+  )
+})

@@ -18,6 +18,10 @@ const devVars = [
   'SESSION_SECRET:dev-session-secret-change-me-0123456789',
   'DEV_OUTBOX:1',
   'PAYMENT_WEBHOOK_SECRET:dev-webhook-secret-change-me',
+  // Web Push: a local key pair only (a deployment makes its own: README "Secrets")
+  'VAPID_PUBLIC_KEY:BEFIJZYVll1B8pGoPGWDrWvi5XI1E9t7giIYgvoeMatmDwf2WyGlLeD16biaLhx52V6nGG2FLDT0f8nNKYk5dn0',
+  'VAPID_PRIVATE_KEY:Xj3dhHd5bs2get6OC13HpNwVXIUs3LGuAJqDfal-N3k',
+  'VAPID_SUBJECT:mailto:push@localhost.example',
 ]
 
 if (!opts['no-build'] || !existsSync(config)) await run(process.execPath, ['scripts/build.ts'], { env: { EDITION: id } })

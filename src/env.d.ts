@@ -29,6 +29,12 @@ declare namespace Cloudflare {
     TWILIO_MESSAGING_SERVICE_SID?: string
     /** Overrides Twilio's API origin (the worker tests' local server). */
     TWILIO_API_BASE?: string
+    /** Web Push (src/features/push/push.server.ts): the VAPID key pair (public a var, private a secret) and subject. */
+    VAPID_PUBLIC_KEY?: string
+    VAPID_PRIVATE_KEY?: string
+    VAPID_SUBJECT?: string
+    /** Local runs only: stands in for every push service's origin (the worker tests' local push service). */
+    PUSH_SERVICE_BASE?: string
     /** Rate limiting (wrangler.jsonc `ratelimits`): see src/features/auth/limits.server.ts. */
     LIMIT_ADDRESS_ATTEMPT?: RateLimit
     LIMIT_ADDRESS_SEND?: RateLimit

@@ -20,6 +20,7 @@ import { comment } from './comment.ts'
 import { qna } from './qna.ts'
 import { logger } from './logger.ts'
 import { alarm } from './alarm.ts'
+import { push } from './push.ts'
 
 /** The backend API (`/api/v1`); feature sub-apps are mounted here as they arrive. */
 export const v1 = new Hono<AppEnv>()
@@ -28,6 +29,7 @@ v1.route('/auth', auth)
 v1.route('/user', user)
 v1.route('/user', age)
 v1.route('/app', appPush)
+v1.route('/app/push', push)
 v1.route('/contents', contents)
 v1.route('/search', search)
 v1.route('/coin', coin)

@@ -17,7 +17,7 @@ const NOVEL = { owned: 87, rented: 88 }
 /** Series 8's title in each edition tested. */
 const NOVEL_SERIES = { fr: 'Le Roman de la libraire', ar: 'رواية بائعة الكتب' }
 
-async function signedIn(browser: Browser, baseURL: string, javaScriptEnabled = true): Promise<Page> {
+export async function signedIn(browser: Browser, baseURL: string, javaScriptEnabled = true): Promise<Page> {
   const context = await browser.newContext({ baseURL, javaScriptEnabled, viewport: { width: 390, height: 844 } })
   const page = await context.newPage()
   const email = await newAccount(page.request)
@@ -30,7 +30,7 @@ async function signedIn(browser: Browser, baseURL: string, javaScriptEnabled = t
   return page
 }
 
-async function shoot(page: Page, info: TestInfo, name: string) {
+export async function shoot(page: Page, info: TestInfo, name: string) {
   for (const width of [390, 1280]) {
     await page.setViewportSize({ width, height: width === 390 ? 844 : 900 })
     await page.waitForTimeout(150)

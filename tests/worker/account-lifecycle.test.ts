@@ -137,8 +137,20 @@ describe('withdrawal (spec §4: agree, confirm, mail, approval, deletion)', () =
     expect((await signIn(user.email)).status).toBe(200)
     const l = await link(user.email)
     expect(l.userId).toBe(user.id)
+    const pushed = await json(
+      'POST',
+      '/api/v1/app/push/subscription',
+      {
+        endpoint: `https://push.test/withdrawn/${user.id}`,
+        keys: { p256dh: 'BPk0aW5n', auth: 'YXV0aA' },
+      },
+      bearer(t.accessToken.value),
+    )
+    expect(pushed.status).toBe(200)
     await expectError(await approve({ userId: user.id, uuid: l.uuid.slice(0, -2) + 'AA' }), 410, 'TIMEOUT')
     expect(await read(await approve(l))).toEqual({ result: 'SUCCESS', data: { deleted: true } })
+    // the browsers it subscribed to Web Push receive nothing more
+    expect(await db().prepare('SELECT COUNT(*) AS n FROM push_subscriptions WHERE user_id = ?').bind(user.id).first('n')).toBe(0)
     const row = await db()
       .prepare('SELECT deleted_at, password_hash FROM users WHERE id = ?')
       .bind(user.id)

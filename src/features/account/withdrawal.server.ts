@@ -109,6 +109,7 @@ export async function approveWithdrawal(db: Db, body: { userId: number; uuid: st
     },
     { sql: `DELETE FROM identities WHERE user_id = ? AND ${claimed}`, params: [body.userId, row.id, nowIso] },
     { sql: `DELETE FROM push_settings WHERE user_id = ? AND ${claimed}`, params: [body.userId, row.id, nowIso] },
+    { sql: `DELETE FROM push_subscriptions WHERE user_id = ? AND ${claimed}`, params: [body.userId, row.id, nowIso] },
     ...endAllSessions(body.userId, nowIso, { sql: claimed, params: [row.id, nowIso] }),
     {
       sql: `INSERT INTO coin_ledger (user_id, kind, lot_id, type, source, amount, description, created_at)

@@ -491,6 +491,17 @@ export interface PushSettingsRow {
   updated_at: string
 }
 
+/** A row of `push_subscriptions`. @public */
+export interface PushSubscriptionsRow {
+  id: number
+  user_id: number
+  endpoint: string
+  p256dh: string
+  auth: string
+  created_at: string
+  updated_at: string
+}
+
 /** A row of `qna_replies`. @public */
 export interface QnaRepliesRow {
   id: number
@@ -742,6 +753,7 @@ export interface Tables {
   payments: PaymentsRow
   purchases: PurchasesRow
   push_settings: PushSettingsRow
+  push_subscriptions: PushSubscriptionsRow
   qna_replies: QnaRepliesRow
   qnas: QnasRow
   rate_limits: RateLimitsRow

@@ -1,0 +1,96 @@
+/**
+ * /setting/push "Notifications on this device": subscribes this browser to Web Push through the service worker
+ * (public/sw.js, the viewer's registration, scope /viewer/) and stores the subscription (POST
+ * /api/v1/app/push/subscription), or removes both (DELETE). The permission prompt comes only from the button's click.
+ */
+import { apiFetch } from '../../lib/shell/request.ts'
+
+export type PushDeviceLabels = {
+  turnOn: string
+  turnOff: string
+  working: string
+  subscribed: string
+  unsubscribed: string
+  denied: string
+  unsupported: string
+  failed: string
+}
+
+const SCOPE = '/viewer/'
+const root = document.querySelector<HTMLElement>('[data-push-device]')
+if (root) start(root)
+
+function start(root: HTMLElement) {
+  const labels = JSON.parse(root.dataset.labels!) as PushDeviceLabels
+  const key = root.dataset.key ?? ''
+  const button = root.querySelector<HTMLButtonElement>('[data-push-toggle]')!
+  const status = root.querySelector<HTMLElement>('[data-push-status]')!
+  const supported = key !== '' && 'serviceWorker' in navigator && 'PushManager' in window && 'Notification' in window
+  if (!supported) {
+    root.querySelector<HTMLElement>('[data-js-off]')!.textContent = labels.unsupported
+    return
+  }
+  root.querySelector<HTMLElement>('[data-js-off]')!.hidden = true
+  root.querySelector<HTMLElement>('[data-js-on]')!.hidden = false
+
+  let on = false
+  let busy = false
+  const show = (subscribed: boolean, text: string) => {
+    on = subscribed
+    busy = false
+    button.textContent = subscribed ? labels.turnOff : labels.turnOn
+    button.removeAttribute('aria-disabled') // aria-disabled rather than disabled: the button keeps the focus
+    status.textContent = text
+  }
+
+  void navigator.serviceWorker
+    .getRegistration(SCOPE)
+    .then((reg) => reg?.pushManager.getSubscription())
+    .then((sub) => sub && show(true, labels.subscribed))
+
+  button.addEventListener('click', () => {
+    if (busy) return
+    busy = true
+    button.setAttribute('aria-disabled', 'true')
+    status.textContent = labels.working
+    ;(on ? turnOff() : turnOn(key)).then(
+      (result) => show(result === 'on', labels[result === 'on' ? 'subscribed' : result === 'off' ? 'unsubscribed' : 'denied']),
+      () => show(on, labels.failed),
+    )
+  })
+}
+
+async function turnOn(key: string): Promise<'on' | 'denied'> {
+  if ((await Notification.requestPermission()) !== 'granted') return 'denied'
+  const reg = await activeRegistration()
+  const sub = await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key })
+  await send('POST', sub.toJSON())
+  return 'on'
+}
+
+async function turnOff(): Promise<'off'> {
+  const sub = await (await navigator.serviceWorker.getRegistration(SCOPE))?.pushManager.getSubscription()
+  if (sub) {
+    await send('DELETE', { endpoint: sub.endpoint })
+    await sub.unsubscribe()
+  }
+  return 'off'
+}
+
+async function send(method: 'POST' | 'DELETE', body: unknown) {
+  const res = await apiFetch('/api/v1/app/push/subscription', {
+    method,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  })
+  if (!res.ok) throw new Error(`push subscription ${res.status}`)
+}
+
+/** The service worker's registration once it is active (subscribing needs an active worker). */
+async function activeRegistration(): Promise<ServiceWorkerRegistration> {
+  const reg = await navigator.serviceWorker.register('/sw.js', { scope: SCOPE })
+  const worker = reg.installing ?? reg.waiting
+  if (!reg.active && worker)
+    await new Promise<void>((resolve) => worker.addEventListener('statechange', () => worker.state === 'activated' && resolve()))
+  return reg
+}

@@ -1,0 +1,84 @@
+import { expect, test, type Page } from '@playwright/test'
+import { createECDH, randomBytes } from 'node:crypto'
+import { messagesOf } from './journey.ts'
+import { noSeriousViolations } from './helpers.ts'
+import { shoot, signedIn } from './settings.ts'
+
+/**
+ * Issue 13 point 2, shared by push.fr.spec.ts and push.ar.spec.ts: on /setting/push a signed-in reader turns Web
+ * Push on for this browser (the notification permission granted, as a reader would on the browser's prompt), the
+ * subscription is stored (a reload still shows it on), and turns it off again (the local-run test push finds it, then no longer).
+ * Headless Chromium has no push service, so `PushManager.subscribe` is the one browser part stood in for: it answers a
+ * subscription with real P-256 keys on an https endpoint, as a browser does; the permission, the service worker's
+ * registration and the route are real. Screenshots at 390 and 1280 px.
+ */
+async function standInPushService(page: Page) {
+  const ecdh = createECDH('prime256v1')
+  ecdh.generateKeys()
+  const json = {
+    endpoint: `https://push.test/e2e/${randomBytes(8).toString('hex')}`,
+    expirationTime: null,
+    keys: { p256dh: ecdh.getPublicKey().toString('base64url'), auth: randomBytes(16).toString('base64url') },
+  }
+  await page.addInitScript((json) => {
+    const make = () => ({
+      endpoint: json.endpoint,
+      toJSON: () => json,
+      unsubscribe: async () => (localStorage.removeItem('e2e-push'), true),
+    })
+    PushManager.prototype.subscribe = async function () {
+      localStorage.setItem('e2e-push', '1')
+      return make() as unknown as PushSubscription
+    }
+    PushManager.prototype.getSubscription = async function () {
+      return (localStorage.getItem('e2e-push') ? make() : null) as unknown as PushSubscription
+    }
+  }, json)
+}
+export function pushSuite(id: 'fr' | 'ar') {
+  const t = messagesOf(id)
+
+  test.describe(`${id}: Web Push on this device`, () => {
+    test('the button subscribes this browser, and unsubscribes it', async ({ browser, baseURL }, info) => {
+      test.setTimeout(90_000)
+      const page = await signedIn(browser, baseURL!)
+      await page.context().grantPermissions(['notifications'], { origin: baseURL! })
+      await standInPushService(page)
+      const headers = { origin: baseURL! }
+      const all = { isAgreePush: true, isAgreePushNight: true, isAgreePushFreetime: true, isAgreePushContents: true }
+      expect((await page.request.put('/api/v1/app/push', { data: all, headers })).status()).toBe(200)
+      const testPush = async () =>
+        (
+          await (
+            await page.request.post('/api/v1/app/push/test', { data: { kind: 'notice', title: 'Test', body: '', url: '/my' }, headers })
+          ).json()
+        ).data
+      await page.goto('/setting/push')
+      await expect(page.locator('html')).toHaveAttribute('dir', id === 'ar' ? 'rtl' : 'ltr')
+      const on = page.getByRole('button', { name: t('account.push.deviceOn') })
+      const status = page.locator('[data-push-status]')
+      await expect(on).toBeVisible()
+      expect((await on.boundingBox())!.height).toBeGreaterThanOrEqual(44)
+      await on.focus()
+      await page.keyboard.press('Enter')
+      await expect(status).toHaveText(t('account.push.deviceSubscribed'), { timeout: 20_000 })
+      const off = page.getByRole('button', { name: t('account.push.deviceOff') })
+      await expect(off).toBeFocused()
+      await noSeriousViolations(page)
+      await shoot(page, info, `push-on-${id}`)
+
+      await page.reload()
+      await expect(off).toBeVisible()
+      await expect(status).toHaveText(t('account.push.deviceSubscribed'))
+      expect(await testPush()).toMatchObject({ status: 'sent', failed: [{ httpStatus: null }] }) // stored: push.test is not reachable
+      await off.click()
+      await expect(status).toHaveText(t('account.push.deviceUnsubscribed'))
+      await expect(on).toBeVisible()
+      await page.reload()
+      await expect(on).toBeVisible()
+      await expect(status).toHaveText('')
+      expect(await testPush()).toEqual({ status: 'skipped', reason: 'no-subscription' })
+      await page.context().close()
+    })
+  })
+}
