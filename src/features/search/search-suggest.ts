@@ -39,10 +39,11 @@ if (form && input && list && status) {
     timer = setTimeout(async () => {
       pending = new AbortController()
       try {
-        const res = await apiFetch(`/api/v1/search?${new URLSearchParams({ keyword, suggest: '1' })}`, {
-          signal: pending.signal,
-          headers: { accept: 'application/json' },
-        })
+        const res = await apiFetch(
+          `/api/v1/search?${new URLSearchParams({ keyword, suggest: '1' })}`,
+          { signal: pending.signal, headers: { accept: 'application/json' } },
+          { quiet: true },
+        )
         const body = (await res.json()) as { data: { items: { id: number; title: string }[] } }
         render(res.ok ? body.data.items : [])
       } catch {

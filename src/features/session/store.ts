@@ -98,7 +98,7 @@ export type SessionClientOptions = {
 }
 
 const defaultFetch = async (): Promise<SessionResponse | null> => {
-  const res = await apiFetch('/api/auth/session', { headers: { accept: 'application/json' }, credentials: 'same-origin' })
+  const res = await apiFetch('/api/auth/session', { headers: { accept: 'application/json' }, credentials: 'same-origin' }, { quiet: true })
   if (!res.ok) throw new Error(`session ${res.status}`)
   return (await res.json()) as SessionResponse
 }

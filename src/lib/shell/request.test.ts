@@ -74,6 +74,18 @@ describe('apiFetch', () => {
     expect(toasts).toEqual([`app:toast:${RETRY}`])
   })
 
+  it('a call the reader did not ask for (quiet) times out without the message', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    const outcome = apiFetch(`${base}/slow`, {}, { quiet: true }).then(
+      () => 'answered',
+      (e: DOMException) => e.name,
+    )
+    while (seen.length === 0) await new Promise((resolve) => setImmediate(resolve))
+    await vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT_MS)
+    expect(await outcome).toBe('TimeoutError')
+    expect(toasts).toEqual([])
+  })
+
   it("a caller's own abort is passed on and shows no retry message", async () => {
     const controller = new AbortController()
     const call = apiFetch(`${base}/slow`, { signal: controller.signal })

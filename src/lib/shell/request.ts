@@ -24,8 +24,11 @@ export function showRetry(): void {
   if (message) dispatchEvent(new CustomEvent('app:toast', { detail: message }))
 }
 
-/** `fetch` with the spec §7 headers (the caller's own headers win) and the 30 s time-out (a `TimeoutError`). */
-export async function apiFetch(input: string, init: RequestInit = {}): Promise<Response> {
+/**
+ * `fetch` with the spec §7 headers (the caller's own headers win) and the 30 s time-out (a `TimeoutError`).
+ * `quiet`: a call the reader did not ask for (the session poll, search suggestions) fails without the message.
+ */
+export async function apiFetch(input: string, init: RequestInit = {}, { quiet = false } = {}): Promise<Response> {
   const controller = new AbortController()
   const timeout = new DOMException('No answer within 30 s', 'TimeoutError')
   const timer = setTimeout(() => controller.abort(timeout), REQUEST_TIMEOUT_MS)
@@ -38,7 +41,7 @@ export async function apiFetch(input: string, init: RequestInit = {}): Promise<R
   try {
     return await fetch(input, { ...init, headers, signal: controller.signal })
   } catch (err) {
-    if (controller.signal.reason === timeout) showRetry()
+    if (controller.signal.reason === timeout && !quiet) showRetry()
     throw err
   } finally {
     clearTimeout(timer)
