@@ -32,6 +32,8 @@ async function backCloses(page: Page, opener: Locator, popup: Locator) {
   await opener.focus()
   await page.keyboard.press('Enter')
   await expect(popup).toBeVisible()
+  // its history entry is in (just after the previous popup's step back, when one was still being taken)
+  await expect.poll(() => page.evaluate(() => (history.state as { layer?: string } | null)?.layer ?? null)).not.toBeNull()
   await page.goBack()
   await expect(popup).toBeHidden()
   await expect(opener).toBeFocused()
