@@ -13,6 +13,8 @@ const miniflare = (bindings: Record<string, unknown>) => ({
   d1Databases: ['DB'],
   r2Buckets: ['MEDIA'],
   kvNamespaces: ['CACHE', 'SESSION'],
+  // the alarm queue's producer (wrangler.jsonc `queues`); the tests run its consumer on batches they build
+  queueProducers: { ALARMS: { queueName: 'webtoon-alarms-test' } },
   // Cloudflare Email Service, simulated by miniflare: only the senders of the editions under test
   email: { send_email: [{ name: 'EMAIL', allowed_sender_addresses: ['no-reply@fr.bomtoon.example', 'no-reply@ar.bomtoon.example'] }] },
   // the limits of wrangler.jsonc (`ratelimits`), simulated by the local runtime

@@ -15,6 +15,7 @@ import { expireLots } from '../src/features/wallet/wallet.server.ts'
 import { refreshRanking } from '../src/features/catalogue/ranking.server.ts'
 import { purgeExpired } from '../src/features/retention/retention.server.ts'
 import { sweepAlarms } from '../src/features/alarm/alarm.server.ts'
+import { consumeAlarms } from '../src/features/alarm/queue.server.ts'
 import { receiveQnaReply } from '../src/features/qna/qna-mail.server.ts'
 
 /** Validated again at start: a worker never serves with a bad edition. */
@@ -39,11 +40,16 @@ export default {
   /**
    * Cron trigger (wrangler `triggers.crons`, every 10 minutes): the wallet's expiry sweep writes EXPIRE rows
    * (issue 4 §1), the ranking is recounted from the last 30 days' reads and purchases (issue 5), expired rows are
-   * deleted, and the alarms of new episodes, ending rentals and expiring coins are written (issue 13).
+   * deleted, the fan-outs of newly published episodes are queued and the alarms of ready tickets, ending rentals,
+   * expiring coins and new gifts are written (issue 13).
    */
   scheduled(_controller, workerEnv, ctx) {
     const db = createDb(workerEnv.DB)
-    ctx.waitUntil(Promise.all([expireLots(db), refreshRanking(db), purgeExpired(db), sweepAlarms(db)]))
+    ctx.waitUntil(Promise.all([expireLots(db), refreshRanking(db), purgeExpired(db), sweepAlarms(db, workerEnv.ALARMS)]))
+  },
+  /** The alarm queue's consumer (wrangler.jsonc `queues`, issue 13 point 3): fan-outs and pushes. */
+  async queue(batch, workerEnv) {
+    await consumeAlarms(batch, workerEnv, createDb(workerEnv.DB))
   },
   /**
    * Email Routing (issue 22): a reader's reply to a support answer lands on the question (qna-mail.server.ts);

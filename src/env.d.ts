@@ -29,6 +29,8 @@ declare namespace Cloudflare {
     TWILIO_MESSAGING_SERVICE_SID?: string
     /** Overrides Twilio's API origin (the worker tests' local server). */
     TWILIO_API_BASE?: string
+    /** The alarm queue (wrangler.jsonc `queues`): fan-outs and pushes, src/features/alarm/queue.server.ts. */
+    ALARMS: Queue<import('./features/alarm/alarm.ts').AlarmJob>
     /** Web Push (src/features/push/push.server.ts): the VAPID key pair (public a var, private a secret) and subject. */
     VAPID_PUBLIC_KEY?: string
     VAPID_PRIVATE_KEY?: string

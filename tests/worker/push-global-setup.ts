@@ -8,7 +8,8 @@
  * - Every push received is decrypted with the subscription's private key by `http_ece` (an independent RFC 8188
  *   implementation), and its VAPID token checked (RFC 8292: ES256 signature against the worker's public key,
  *   audience, expiry); `GET /__received` lists what arrived.
- * - The first path segment picks the answer: `gone` 410, `missing` 404, `fail` 500, anything else 201.
+ * - The first path segment picks the answer: `gone` 410, `missing` 404, `fail` 500, `flaky` 500 to the first push of
+ *   the subscription and 201 afterwards, anything else 201.
  */
 import { createECDH, createPublicKey, generateKeyPairSync, randomBytes, verify } from 'node:crypto'
 import http from 'node:http'
@@ -44,6 +45,7 @@ export default async function setup(project: TestProject) {
   const keys = new Map<string, { ecdh: ReturnType<typeof createECDH>; auth: string }>()
   const received: ReceivedPush[] = []
   let seq = 0
+  const seen = new Set<string>()
 
   const checkVapid = (header: string | undefined): ReceivedPush['vapid'] => {
     const m = /^vapid t=([^,\s]+),\s*k=([A-Za-z0-9_-]+)$/.exec(header ?? '')
@@ -99,7 +101,9 @@ export default async function setup(project: TestProject) {
         receivedAt: Math.floor(Date.now() / 1000),
       })
       const first = url.pathname.split('/')[1]
-      reply(first === 'gone' ? 410 : first === 'missing' ? 404 : first === 'fail' ? 500 : 201)
+      const flakyFails = first === 'flaky' && !seen.has(url.pathname)
+      seen.add(url.pathname)
+      reply(first === 'gone' ? 410 : first === 'missing' ? 404 : first === 'fail' || flakyFails ? 500 : 201)
     })
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))

@@ -5,7 +5,8 @@
  * and change only the signed-in reader's rows.
  */
 import type { Db } from '../../lib/server/db.ts'
-import type { AlarmsRow } from '../../lib/server/db-types.ts'
+import type { AlarmBroadcastsRow, AlarmsRow } from '../../lib/server/db-types.ts'
+import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Cols } from '../../lib/server/rows.ts'
 import { cronBudget, sweep, type SweepBudget, type SweepResult } from '../../lib/server/sweep.ts'
 import { hiddenBy } from '../library/hidden.server.ts'
@@ -18,6 +19,8 @@ import {
   RENTAL_NOTICE_MS,
   WUF_LOOKBACK_MS,
   sqlOf,
+  type AlarmBroadcastRequest,
+  type AlarmJob,
   type AlarmRow,
   type AlarmRuleName,
 } from './alarm.ts'
@@ -39,7 +42,8 @@ type AlarmSource = {
 
 /**
  * The statement writing rule `name`'s alarm for every row of `source` (the caller's parameters in `params`). A row
- * whose reader already has the event's alarm writes nothing: the same event processed twice gives one alarm.
+ * whose reader already has the event's alarm writes nothing: the same event processed twice gives one alarm. It
+ * returns the new alarms' ids and readers (`id`, `userId`), for their pushes and a fan-out's next batch.
  */
 function alarmInsert(name: AlarmRuleName, source: AlarmSource, params: unknown[]): { sql: string; params: unknown[] } {
   const rule = ALARM_RULES[name]
@@ -47,17 +51,24 @@ function alarmInsert(name: AlarmRuleName, source: AlarmSource, params: unknown[]
     sql: `INSERT INTO alarms (user_id, kind, title, body, link, dedup_key, created_at)
           SELECT ${source.user}, '${rule.kind}', '${rule.text}', ${source.params}, ${sqlOf(rule.link, source.ids)}, ${sqlOf(rule.dedup, source.ids)}, ${source.at}
           ${source.from}
-          ON CONFLICT (user_id, dedup_key) DO NOTHING`,
+          ON CONFLICT (user_id, dedup_key) DO NOTHING
+          RETURNING id, user_id AS userId`,
     params,
   }
 }
+
+/** What an alarm statement wrote. */
+type Written = { id: number; userId: number }
 
 /** SQL condition: the reader `user` has no alarm with this dedup key yet (so a bounded sweep moves on to new rows). */
 const notYet = (name: AlarmRuleName, user: string, ids: Record<string, string>) =>
   `NOT EXISTS (SELECT 1 FROM alarms a WHERE a.user_id = ${user} AND a.dedup_key = ${sqlOf(ALARM_RULES[name].dedup, ids)})`
 
-/** Fan-out of one published episode to the readers who favourited its series and did not hide it (bounded). */
-export function episodeFanout(episodeId: number, limit = ALARM_BATCH) {
+/**
+ * One batch of a published episode's fan-out: the next `limit` readers (user id above `after`) who favourited its
+ * series and did not hide it.
+ */
+export function episodeFanout(episodeId: number, after = 0, limit = ALARM_BATCH) {
   const ids = { episode: 'e.id' }
   return alarmInsert(
     'EPISODE_PUBLISHED',
@@ -67,10 +78,37 @@ export function episodeFanout(episodeId: number, limit = ALARM_BATCH) {
       params: `json_object('series', s.title, 'no', e.no)`,
       at: 'e.published_at',
       from: `FROM episodes e JOIN series s ON s.id = e.series_id JOIN favorites f ON f.series_id = e.series_id
-             WHERE e.id = ?1 AND s.is_published = 1 AND NOT ${hiddenBy('f.user_id', 'e.series_id')} AND ${notYet('EPISODE_PUBLISHED', 'f.user_id', ids)}
-             LIMIT ?2`,
+             WHERE e.id = ?1 AND f.user_id > ?2 AND s.is_published = 1 AND NOT ${hiddenBy('f.user_id', 'e.series_id')}
+               AND ${notYet('EPISODE_PUBLISHED', 'f.user_id', ids)}
+             ORDER BY f.user_id LIMIT ?3`,
     },
-    [episodeId, limit],
+    [episodeId, after, limit],
+  )
+}
+
+/**
+ * One batch of an operator's broadcast: the next `limit` readers (user id above `after`): every account, or the
+ * readers of its series (a favourite or a reading in progress) who did not hide it.
+ */
+function broadcastFanout(broadcast: Pick<AlarmBroadcastsRow, 'id' | 'series_id'>, after: number, limit: number) {
+  const ids = { broadcast: 'b.id', link: 'b.link' }
+  const readers =
+    broadcast.series_id === null
+      ? `SELECT id AS user_id FROM users WHERE deleted_at IS NULL AND id > ?2`
+      : `SELECT user_id FROM favorites WHERE series_id = ?4 AND user_id > ?2
+         UNION SELECT user_id FROM reading_progress WHERE series_id = ?4 AND user_id > ?2`
+  return alarmInsert(
+    'NOTICE',
+    {
+      user: 'r.user_id',
+      ids,
+      params: `json_object('text', b.text)`,
+      at: 'b.created_at',
+      from: `FROM alarm_broadcasts b JOIN (${readers}) r
+             WHERE b.id = ?1 AND (b.series_id IS NULL OR NOT ${hiddenBy('r.user_id', 'b.series_id')}) AND ${notYet('NOTICE', 'r.user_id', ids)}
+             ORDER BY r.user_id LIMIT ?3`,
+    },
+    broadcast.series_id === null ? [broadcast.id, after, limit] : [broadcast.id, after, limit, broadcast.series_id],
   )
 }
 
@@ -136,24 +174,172 @@ function lotsExpiring(now: Date, limit: number) {
   )
 }
 
+/** Gifts given in the last EPISODE_LOOKBACK_MS, still unused and unexpired (bounded). */
+function giftsArrived(now: Date, limit: number) {
+  const ids = { gift: 'g.id' }
+  return alarmInsert(
+    'GIFT_ARRIVED',
+    {
+      user: 'g.user_id',
+      ids,
+      params: `json_object('title', g.title)`,
+      at: 'g.given_at',
+      from: `FROM gifts g
+             WHERE g.given_at > ?1 AND g.given_at <= ?2 AND g.used_at IS NULL AND (g.expires_at IS NULL OR g.expires_at > ?2)
+               AND ${notYet('GIFT_ARRIVED', 'g.user_id', ids)}
+             LIMIT ?3`,
+    },
+    [isoAfter(now, -EPISODE_LOOKBACK_MS), now.toISOString(), limit],
+  )
+}
+
+/** The queue the alarm jobs travel on (wrangler.jsonc `queues`, binding ALARMS). */
+export type AlarmQueue = {
+  send(body: AlarmJob, options?: QueueSendOptions): Promise<unknown>
+  sendBatch(messages: Iterable<MessageSendRequest<AlarmJob>>): Promise<unknown>
+}
+
+/** Queues takes at most 100 messages per sendBatch. */
+const SEND_BATCH = 100
+
+/** Hands jobs to the queue, SEND_BATCH at a time. */
+export async function enqueue(queue: AlarmQueue, jobs: AlarmJob[], delaySeconds?: number): Promise<void> {
+  for (let i = 0; i < jobs.length; i += SEND_BATCH)
+    await queue.sendBatch(jobs.slice(i, i + SEND_BATCH).map((body) => ({ body, contentType: 'json' as const, delaySeconds })))
+}
+
 /**
- * The cron's alarm sweep: episodes published in the last EPISODE_LOOKBACK_MS (each one fan-out, as a queue
- * consumer would run it), wait-until-free tickets ready, rentals ending and lots expiring soon; every statement writes at most ALARM_BATCH rows
- * and the sweep stops starting statements when the budget is spent (the next run goes on, dedup keeps it exact).
+ * Runs an alarm statement and queues the push of every alarm it wrote whose reader has a browser subscribed (the
+ * reader's settings are read when the push goes out); answers the rows written.
  */
-export async function sweepAlarms(db: Db, now = new Date(), budget: SweepBudget = cronBudget()): Promise<SweepResult[]> {
-  const published = await db.all<Cols<'episodes', 'id'>>(
-    `SELECT e.id FROM episodes e WHERE e.published_at > ? AND e.published_at <= ? ORDER BY e.published_at LIMIT ${ALARM_BATCH}`,
+async function writeAndPush(db: Db, queue: AlarmQueue, name: AlarmRuleName, statement: { sql: string; params: unknown[] }) {
+  const written = await db.all<Written>(statement.sql, ...statement.params)
+  if (!ALARM_RULES[name].push || written.length === 0) return written
+  const subscribed = await db.all<{ userId: number }>(
+    `SELECT DISTINCT user_id AS userId FROM push_subscriptions WHERE user_id IN (SELECT value FROM json_each(?))`,
+    JSON.stringify([...new Set(written.map((w) => w.userId))]),
+  )
+  const readers = new Set(subscribed.map((r) => r.userId))
+  await enqueue(
+    queue,
+    written.filter((w) => readers.has(w.userId)).map((w) => ({ kind: 'push', alarmId: w.id })),
+  )
+  return written
+}
+
+/**
+ * Claims the episodes published in the last EPISODE_LOOKBACK_MS that no fan-out took yet (one conditional UPDATE:
+ * two cron runs at once claim each episode once) and queues their fan-outs. If the queue refuses, the claim is
+ * given back so the next run tries again.
+ */
+async function announcePublished(db: Db, queue: AlarmQueue, now: Date): Promise<number> {
+  const claimed = await db.all<Cols<'episodes', 'id'>>(
+    `UPDATE episodes SET announced_at = ?1
+      WHERE id IN (SELECT id FROM episodes WHERE announced_at IS NULL AND published_at > ?2 AND published_at <= ?1 LIMIT ${ALARM_BATCH})
+        AND announced_at IS NULL
+      RETURNING id`,
+    now.toISOString(),
     isoAfter(now, -EPISODE_LOOKBACK_MS),
+  )
+  try {
+    await enqueue(
+      queue,
+      claimed.map((e) => ({ kind: 'episode', episodeId: e.id, after: 0 })),
+    )
+  } catch (e) {
+    const ids = JSON.stringify(claimed.map((c) => c.id))
+    await db.run(`UPDATE episodes SET announced_at = NULL WHERE id IN (SELECT value FROM json_each(?))`, ids)
+    throw e
+  }
+  return claimed.length
+}
+
+/**
+ * The operator publishes an episode now (`POST /api/ops/episodes/{id}/publish`): its `published_at` becomes now if it
+ * was later, and its fan-out is queued, once (a second publish of an announced episode queues nothing). One UPDATE
+ * and one queue message: the request's cost does not depend on the number of readers.
+ */
+export async function publishEpisode(
+  db: Db,
+  queue: AlarmQueue,
+  episodeId: number,
+  now = new Date(),
+): Promise<{ episodeId: number; publishedAt: string; announced: boolean } | null> {
+  const at = now.toISOString()
+  // the claim: one conditional statement, so concurrent publishes queue one fan-out
+  const claimed = await db.first<{ publishedAt: string }>(
+    `UPDATE episodes SET published_at = min(published_at, ?2), announced_at = ?2 WHERE id = ?1 AND announced_at IS NULL
+      RETURNING published_at AS publishedAt`,
+    episodeId,
+    at,
+  )
+  if (claimed) {
+    await queue.send({ kind: 'episode', episodeId, after: 0 }, { contentType: 'json' }).catch(async (e: unknown) => {
+      await db.run(`UPDATE episodes SET announced_at = NULL WHERE id = ? AND announced_at = ?`, episodeId, at) // the next publish or cron run tries again
+      throw e
+    })
+    return { episodeId, publishedAt: claimed.publishedAt, announced: true }
+  }
+  const known = await db.first<{ publishedAt: string }>(`SELECT published_at AS publishedAt FROM episodes WHERE id = ?`, episodeId)
+  return known && { episodeId, publishedAt: known.publishedAt, announced: false }
+}
+
+/** The operator's notice (`POST /api/ops/alarms`): stored, then fanned out by the queue. */
+export async function sendBroadcast(
+  db: Db,
+  queue: AlarmQueue,
+  request: AlarmBroadcastRequest,
+  now = new Date(),
+): Promise<{ broadcastId: number }> {
+  if (request.seriesId !== undefined && !(await db.first(`SELECT 1 FROM series WHERE id = ?`, request.seriesId)))
+    throw new AppError('NOT_EXIST')
+  const row = await db.first<{ id: number }>(
+    `INSERT INTO alarm_broadcasts (text, link, series_id, reason, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id`,
+    request.text,
+    request.link ?? null,
+    request.seriesId ?? null,
+    request.reason,
     now.toISOString(),
   )
-  const write = async (s: { sql: string; params: unknown[] }) => db.run(s.sql, ...s.params)
+  await queue.send({ kind: 'broadcast', broadcastId: row!.id, after: 0 }, { contentType: 'json' })
+  return { broadcastId: row!.id }
+}
+
+/**
+ * One fan-out job of the queue: writes the next ALARM_BATCH alarms, queues their pushes, and queues the next batch
+ * when this one was full. Safe to run twice: the dedup key skips readers who have the alarm.
+ */
+export async function runFanout(db: Db, queue: AlarmQueue, job: Extract<AlarmJob, { kind: 'episode' | 'broadcast' }>): Promise<number> {
+  let written: Written[]
+  if (job.kind === 'episode') written = await writeAndPush(db, queue, 'EPISODE_PUBLISHED', episodeFanout(job.episodeId, job.after))
+  else {
+    const broadcast = await db.first<Pick<AlarmBroadcastsRow, 'id' | 'series_id'>>(
+      `SELECT id, series_id FROM alarm_broadcasts WHERE id = ?`,
+      job.broadcastId,
+    )
+    if (!broadcast) return 0
+    written = await writeAndPush(db, queue, 'NOTICE', broadcastFanout(broadcast, job.after, ALARM_BATCH))
+  }
+  if (written.length >= ALARM_BATCH) await queue.send({ ...job, after: Math.max(...written.map((w) => w.userId)) }, { contentType: 'json' })
+  return written.length
+}
+
+/**
+ * The cron's alarm sweep: claims the episodes published since the last run and queues their fan-outs; writes the
+ * alarms of wait-until-free tickets ready, rentals ending, lots expiring and gifts arrived, and queues their pushes.
+ * Every statement writes at most ALARM_BATCH rows and the sweep stops starting statements when the budget is spent
+ * (the next run goes on, dedup keeps it exact).
+ */
+export async function sweepAlarms(db: Db, queue: AlarmQueue, now = new Date(), budget: SweepBudget = cronBudget()): Promise<SweepResult[]> {
+  const step = (name: AlarmRuleName, statement: (now: Date, limit: number) => { sql: string; params: unknown[] }) => async () =>
+    (await writeAndPush(db, queue, name, statement(now, ALARM_BATCH))).length
   return sweep(
     [
-      ...published.map((e) => () => write(episodeFanout(e.id))),
-      () => write(rentalsEnding(now, ALARM_BATCH)),
-      () => write(ticketsReady(now, ALARM_BATCH)),
-      () => write(lotsExpiring(now, ALARM_BATCH)),
+      () => announcePublished(db, queue, now),
+      step('RENTAL_ENDING', rentalsEnding),
+      step('TICKET_READY', ticketsReady),
+      step('COINS_EXPIRING', lotsExpiring),
+      step('GIFT_ARRIVED', giftsArrived),
     ],
     ALARM_BATCH,
     budget,

@@ -12,24 +12,43 @@ import type { Translate } from '../../lib/i18n/i18n.ts'
 import { formatDate } from '../../lib/i18n/format.ts'
 import { z } from 'zod'
 import type { Edition } from '../../lib/edition/schema.ts'
+import type { PushKind } from '../push/push.ts'
 
 export const ALARM_RULES = {
   /** Support answered the reader's question (`answerQna`). */
-  QNA_ANSWERED: { kind: 'QNA', text: 'alarm.text.qnaAnswered', link: '/qna', dedup: 'QNA:{qna}' },
+  QNA_ANSWERED: { kind: 'QNA', text: 'alarm.text.qnaAnswered', link: '/qna', dedup: 'QNA:{qna}', push: null },
   /** Someone else replied to the reader's comment (`postComment`). */
-  COMMENT_REPLY: { kind: 'COMMENT', text: 'alarm.text.commentReply', link: '/detail/{series}', dedup: 'REPLY:{reply}' },
-  /** A series the reader favourited published an episode (cron, at its `published_at`). */
-  EPISODE_PUBLISHED: { kind: 'EPISODE', text: 'alarm.text.episodePublished', link: '/viewer/{episode}', dedup: 'EPISODE:{episode}' },
+  COMMENT_REPLY: { kind: 'COMMENT', text: 'alarm.text.commentReply', link: '/detail/{series}', dedup: 'REPLY:{reply}', push: null },
+  /** A series the reader favourited published an episode (the queue, from its `published_at`). */
+  EPISODE_PUBLISHED: {
+    kind: 'EPISODE',
+    text: 'alarm.text.episodePublished',
+    link: '/viewer/{episode}',
+    dedup: 'EPISODE:{episode}',
+    push: 'contents',
+  },
   /** A rental of the reader ends within RENTAL_NOTICE_MS (cron); a rental taken again ends later and is a new event. */
-  RENTAL_ENDING: { kind: 'EPISODE', text: 'alarm.text.rentalEnding', link: '/viewer/{episode}', dedup: 'RENT:{ownership}:{expires}' },
+  RENTAL_ENDING: {
+    kind: 'EPISODE',
+    text: 'alarm.text.rentalEnding',
+    link: '/viewer/{episode}',
+    dedup: 'RENT:{ownership}:{expires}',
+    push: 'notice',
+  },
   /** The series' next wait-until-free ticket is ready (cron): the ticket used last, `wuf_hours` before, has a successor. */
-  TICKET_READY: { kind: 'EPISODE', text: 'alarm.text.ticketReady', link: '/detail/{series}', dedup: 'WUF:{ticket}' },
+  TICKET_READY: { kind: 'EPISODE', text: 'alarm.text.ticketReady', link: '/detail/{series}', dedup: 'WUF:{ticket}', push: 'freetime' },
   /** Coins or bonus of one lot expire within LOT_NOTICE_MS (cron). */
-  COINS_EXPIRING: { kind: 'COIN', text: 'alarm.text.coinsExpiring', link: '/history/charge', dedup: 'LOT:{lot}' },
-} as const satisfies Record<string, { kind: AlarmsRow['kind']; text: `alarm.text.${string}`; link: string; dedup: string }>
+  COINS_EXPIRING: { kind: 'COIN', text: 'alarm.text.coinsExpiring', link: '/history/charge', dedup: 'LOT:{lot}', push: 'notice' },
+  /** A gift reached the reader's gift box (cron, within EPISODE_LOOKBACK_MS of its `given_at`, whoever gave it). */
+  GIFT_ARRIVED: { kind: 'GIFT', text: 'alarm.text.giftArrived', link: '/gift', dedup: 'GIFT:{gift}', push: 'notice' },
+  /** An operator's notice (`npm run ops -- alarm send`, the queue): its text as written, in the edition's language. */
+  NOTICE: { kind: 'NOTICE', text: 'alarm.text.notice', link: '{link}', dedup: 'NOTICE:{broadcast}', push: 'notice' },
+} as const satisfies Record<
+  string,
+  { kind: AlarmsRow['kind']; text: `alarm.text.${string}`; link: string; dedup: string; push: PushKind | null }
+>
 
 export type AlarmRuleName = keyof typeof ALARM_RULES
-type AlarmText = (typeof ALARM_RULES)[AlarmRuleName]['text']
 
 /** How long before a rental ends its alarm is written. */
 export const RENTAL_NOTICE_MS = 24 * HOUR_MS
@@ -60,8 +79,8 @@ export function sqlOf(template: string, columns: Record<string, string>): string
     .join(' || ')
 }
 
-/** Whether a stored message key is one of the rules'. */
-const isAlarmText = (key: string): key is AlarmText => Object.values(ALARM_RULES).some((r) => r.text === key)
+/** The rule whose stored message key (`alarms.title`) is `text`. */
+export const ruleOfText = (text: string) => Object.values(ALARM_RULES).find((r) => r.text === text)
 
 export type AlarmRow = Cols<'alarms', 'id' | 'kind' | 'title' | 'body' | 'link' | 'read_at' | 'created_at'>
 /** An alarm as the API and the page show it: its text written in the edition's language, dates in its format. */
@@ -71,7 +90,8 @@ export type AlarmView = { id: number; kind: AlarmsRow['kind']; text: string; lin
 export function alarmView(row: AlarmRow, t: Translate, edition: Pick<Edition, 'timeZone'>): AlarmView {
   const params = JSON.parse(row.body || '{}') as Record<string, unknown>
   if (typeof params.date === 'string') params.date = formatDate(params.date, edition)
-  const text = isAlarmText(row.title) ? t(row.title, params) : ''
+  const rule = ruleOfText(row.title)
+  const text = rule ? t(rule.text, params) : ''
   return { id: row.id, kind: row.kind, text, link: row.link, read: row.readAt !== null, createdAt: row.createdAt }
 }
 
@@ -84,3 +104,34 @@ export const AlarmListQuery = z.object({
 })
 /** `POST /alarm/read` and the list's open form: one alarm of the reader. */
 export const AlarmReadRequest = z.object({ id: z.number().int().positive().max(Number.MAX_SAFE_INTEGER) })
+
+const rowId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER)
+/**
+ * A message of the alarm queue (issue 13 point 3, docs/ARCHITECTURE.md "Alarms"): the next ALARM_BATCH readers
+ * (user id above `after`) of a published episode or of an operator's broadcast, or the push of one alarm.
+ */
+export const AlarmJob = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('episode'), episodeId: rowId, after: z.number().int().min(0) }),
+  z.object({ kind: z.literal('broadcast'), broadcastId: rowId, after: z.number().int().min(0) }),
+  z.object({ kind: z.literal('push'), alarmId: rowId }),
+])
+export type AlarmJob = z.infer<typeof AlarmJob>
+
+/** Longest delay Queues accepts for a message (12 hours). */
+export const QUEUE_MAX_DELAY_S = 12 * 3600
+/** Wait before a failed job's next attempt: 30 s, 1, 2, 4… minutes, at most an hour (the queue's own retry). */
+export const retryDelaySeconds = (attempts: number) => Math.min(3600, 30 * 2 ** Math.max(0, attempts - 1))
+
+/** `POST /api/ops/alarms` and `npm run ops -- alarm send`: a notice to every reader or to the readers of one series. */
+export const AlarmBroadcastRequest = z.object({
+  text: z.string().trim().min(1).max(200),
+  /** A page of this site, e.g. `/notice/3`. */
+  link: z
+    .string()
+    .max(300)
+    .regex(/^\/(?!\/)[^\s\\]*$/)
+    .optional(),
+  seriesId: rowId.optional(),
+  reason: z.string().trim().min(1).max(200),
+})
+export type AlarmBroadcastRequest = z.infer<typeof AlarmBroadcastRequest>

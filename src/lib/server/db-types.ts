@@ -28,6 +28,16 @@ export interface AddressesRow {
   updated_at: string
 }
 
+/** A row of `alarm_broadcasts`. @public */
+export interface AlarmBroadcastsRow {
+  id: number
+  text: string
+  link: string | null
+  series_id: number | null
+  reason: string
+  created_at: string
+}
+
 /** A row of `alarms`. @public */
 export interface AlarmsRow {
   id: number
@@ -39,6 +49,7 @@ export interface AlarmsRow {
   read_at: string | null
   created_at: string
   dedup_key: string | null
+  pushed_at: string | null
 }
 
 /** A row of `auto_unlock`. @public */
@@ -262,6 +273,7 @@ export interface EpisodesRow {
   published_at: string
   view_count: number
   created_at: string
+  announced_at: string | null
 }
 
 /** A row of `event_entries`. @public */
@@ -715,6 +727,7 @@ export interface WufTicketsRow {
 export interface Tables {
   account_transfers: AccountTransfersRow
   addresses: AddressesRow
+  alarm_broadcasts: AlarmBroadcastsRow
   alarms: AlarmsRow
   auto_unlock: AutoUnlockRow
   banned_words: BannedWordsRow
