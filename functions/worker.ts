@@ -41,7 +41,7 @@ export default {
    * Cron trigger (wrangler `triggers.crons`, every 10 minutes): the wallet's expiry sweep writes EXPIRE rows
    * (issue 4 §1), the ranking is recounted from the last 30 days' reads and purchases (issue 5), expired rows are
    * deleted, the fan-outs of newly published episodes are queued and the alarms of ready tickets, ending rentals,
-   * expiring coins and new gifts are written (issue 13).
+   * expiring coins and new gifts are written (issue 13). A local run triggers it itself (scripts/start.ts).
    */
   scheduled(_controller, workerEnv, ctx) {
     const db = createDb(workerEnv.DB)

@@ -12,6 +12,9 @@ export const quietEnv = {
   WRANGLER_LOG: process.env.WRANGLER_LOG ?? 'warn',
 }
 
+/** The operator API's token of a local run (`npm start` sets it; `npm run ops` uses it when OPS_TOKEN is unset). */
+export const LOCAL_OPS_TOKEN = 'dev-ops-token-change-me'
+
 export function editionId(): string {
   return process.env.EDITION ?? 'fr'
 }

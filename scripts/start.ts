@@ -1,10 +1,10 @@
 /**
  * `npm start`: builds the edition (EDITION, default fr), applies the local D1 migrations, seeds the
  * demo data once, and serves the worker in workerd through wrangler on http://localhost:8787 (PORT).
- * Options: --port N, --persist-to DIR (default .wrangler/state), --no-build, --no-images, --shared-address (every
+ * It also stands in for the cron (every 10 minutes, see localCron). Options: --port N, --persist-to DIR (default .wrangler/state), --no-build, --no-images, --shared-address (every
  * client is one address, as in the browser suite: only the per-edition sign-in and sending limits count).
  */
-import { args, editionId, run, wranglerConfig } from './lib.ts'
+import { LOCAL_OPS_TOKEN, args, editionId, run, wranglerConfig } from './lib.ts'
 import { existsSync } from 'node:fs'
 
 const opts = args()
@@ -18,6 +18,7 @@ const devVars = [
   'SESSION_SECRET:dev-session-secret-change-me-0123456789',
   'DEV_OUTBOX:1',
   'PAYMENT_WEBHOOK_SECRET:dev-webhook-secret-change-me',
+  `OPS_TOKEN:${LOCAL_OPS_TOKEN}`,
   // Web Push: a local key pair only (a deployment makes its own: README "Secrets")
   'VAPID_PUBLIC_KEY:BEFIJZYVll1B8pGoPGWDrWvi5XI1E9t7giIYgvoeMatmDwf2WyGlLeD16biaLhx52V6nGG2FLDT0f8nNKYk5dn0',
   'VAPID_PRIVATE_KEY:Xj3dhHd5bs2get6OC13HpNwVXIUs3LGuAJqDfal-N3k',
@@ -46,6 +47,27 @@ const devArgs = [
   'warn',
   ...[...devVars, ...(opts['shared-address'] ? ['LOCAL_SHARED_ADDRESS:1'] : [])].flatMap((v) => ['--var', v]),
 ]
+/**
+ * wrangler dev runs no cron by itself (it says so at start): the local run triggers the worker's `scheduled` handler
+ * through wrangler's local endpoint once the server answers and every 10 minutes after, as a deployed edition's cron
+ * does (so the seed's new episode is announced; issue 13).
+ */
+const CRON_EVERY_MS = 10 * 60_000
+async function localCron(): Promise<void> {
+  const origin = `http://127.0.0.1:${port}`
+  for (;;) {
+    const healthy = await fetch(`${origin}/_/health`).then(
+      (r) => r.ok,
+      () => false,
+    )
+    if (healthy) {
+      await fetch(`${origin}/cdn-cgi/local/scheduled?cron=${encodeURIComponent('*/10 * * * *')}`).catch(() => undefined)
+      await new Promise((r) => setTimeout(r, CRON_EVERY_MS).unref())
+    } else await new Promise((r) => setTimeout(r, 1000).unref())
+  }
+}
+void localCron()
+
 // Two wrangler dev processes starting in the same instant can race for an internal port; a start that
 // fails within seconds is retried (twice at most). A server that ran and then stopped is not restarted.
 for (let attempt = 1; ; attempt++) {

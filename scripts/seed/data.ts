@@ -177,6 +177,7 @@ const SEEDED_TABLES = [
   'banned_words',
   'qnas',
   'alarms',
+  'alarm_broadcasts',
   'favorites',
   'reading_progress',
   'push_settings',
@@ -1469,6 +1470,10 @@ export function buildDemo(opts: BuildDemoOptions): DemoCatalogue {
     [9, -15],
   ] as const)
     push('favorites', { user_id: reader.id, series_id: sid, created_at: at(days * DAY_MS) })
+  // The demo's new episode: the newest one of series 24 (a favourite) came out 5 minutes before seeding; the first
+  // cron run of npm start queues its fan-out and the reader finds the alarm under the bell (issue 13).
+  const newest = tables.episodes!.filter((e) => e.series_id === 24).reduce((a, b) => (Number(b.no) > Number(a.no) ? b : a))
+  newest.published_at = at(-5 * MINUTE_MS)
   push('reading_progress', { user_id: reader.id, series_id: 24, episode_id: firstEpisode(24) + 1, position: 0.4, updated_at: at(-HOUR_MS) })
   push('reading_progress', { user_id: reader.id, series_id: 9, episode_id: firstEpisode(9), position: 1, updated_at: at(-2 * DAY_MS) })
   push('gifts', {
@@ -1479,7 +1484,7 @@ export function buildDemo(opts: BuildDemoOptions): DemoCatalogue {
     episode_id: null,
     title: tl(READER.rentGift),
     sender_kind: 'MAIL',
-    given_at: at(-DAY_MS),
+    given_at: at(-3 * HOUR_MS), // recent: the first cron run of npm start writes its alarm
     used_at: null,
     used_episode_id: null,
     expires_at: at(14 * DAY_MS),
@@ -1496,36 +1501,6 @@ export function buildDemo(opts: BuildDemoOptions): DemoCatalogue {
     used_at: null,
     used_episode_id: null,
     expires_at: at(30 * DAY_MS),
-  })
-  push('alarms', {
-    id: 1,
-    user_id: reader.id,
-    kind: 'EPISODE',
-    title: tl(READER.newEpisode, titleOf.get(24)),
-    body: '',
-    link: '/detail/24',
-    read_at: null,
-    created_at: at(-6 * HOUR_MS),
-  })
-  push('alarms', {
-    id: 2,
-    user_id: reader.id,
-    kind: 'COIN',
-    title: tl(READER.bonusExpire),
-    body: tl(READER.bonusExpireBody),
-    link: '/history/charge',
-    read_at: null,
-    created_at: at(-DAY_MS),
-  })
-  push('alarms', {
-    id: 3,
-    user_id: reader.id,
-    kind: 'GIFT',
-    title: tl(READER.giftWaiting),
-    body: '',
-    link: '/gift',
-    read_at: at(-12 * HOUR_MS),
-    created_at: at(-DAY_MS),
   })
   for (const id of [1, 2])
     push('event_tickets', {

@@ -12,7 +12,6 @@ const SHOWN: Record<string, string[]> = {
   banners: ['title', 'subtitle'],
   gifts: ['title'],
   coupons: ['title'],
-  alarms: ['title', 'body'],
   faqs: ['question', 'answer'],
   events: ['title', 'description'],
   themes: ['title', 'description'],
