@@ -203,9 +203,9 @@ export type AlarmQueue = {
 const SEND_BATCH = 100
 
 /** Hands jobs to the queue, SEND_BATCH at a time. */
-export async function enqueue(queue: AlarmQueue, jobs: AlarmJob[], delaySeconds?: number): Promise<void> {
+async function enqueue(queue: AlarmQueue, jobs: AlarmJob[]): Promise<void> {
   for (let i = 0; i < jobs.length; i += SEND_BATCH)
-    await queue.sendBatch(jobs.slice(i, i + SEND_BATCH).map((body) => ({ body, contentType: 'json' as const, delaySeconds })))
+    await queue.sendBatch(jobs.slice(i, i + SEND_BATCH).map((body) => ({ body, contentType: 'json' as const })))
 }
 
 /**
