@@ -13,7 +13,7 @@
  *          --money-runs N (1000: runs of the money model test; 0 skips it),
  *          --capacity (only the D1 capacity section: `npm run capacity`, scripts/bench/capacity.ts; writes bench/capacity.json),
  *          --alarms (only the alarm fan-out section, scripts/bench/alarms.ts; writes bench/alarms.json), --no-alarms,
- *          --alarm-readers N (10000), --alarm-pushes N (1000: readers with a browser subscribed).
+ *          --alarm-readers N (10000), --alarm-pushes N (10000: readers with a browser subscribed).
  * Exits 0 unless the worker never started.
  */
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process'
@@ -94,7 +94,7 @@ const moneyRuns = Math.max(0, Number(opts['money-runs'] ?? 1000))
 const persist = '.wrangler/bench'
 /** The alarm section runs unless --no-alarms (never in --capacity); --alarms runs it alone. */
 const alarmsOn = !opts.capacity && !opts['no-alarms']
-const alarmOpts = { readers: Number(opts['alarm-readers'] ?? 10_000), pushes: Number(opts['alarm-pushes'] ?? 1_000) }
+const alarmOpts = { readers: Number(opts['alarm-readers'] ?? 10_000), pushes: Number(opts['alarm-pushes'] ?? 10_000) }
 const base = `http://127.0.0.1:${port}`
 const notes: string[] = []
 

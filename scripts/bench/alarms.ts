@@ -40,6 +40,8 @@ export type AlarmsBench = {
   /** workerd CPU from the publish to the end (fan-out and pushes, local D1 included); null off Linux. */
   consumerCpuMs: number | null
   setupMs: number
+  /** Every change seen while polling: [ms since the publish, alarms, pushed_at set, pushes at the sink]. */
+  timeline: [number, number, number, number][]
   target: { publishMs: number }
   error?: string
 }
@@ -184,7 +186,7 @@ export async function benchAlarms(opts: {
   timeoutS?: number
 }): Promise<AlarmsBench> {
   const readers = opts.readers ?? 10_000
-  const pushes = Math.min(readers, opts.pushes ?? 1_000)
+  const pushes = Math.min(readers, opts.pushes ?? readers)
   const every = pushes > 0 ? Math.floor(readers / pushes) : 0
   const target = { publishMs: 1000 }
   const out: AlarmsBench = {
@@ -199,6 +201,7 @@ export async function benchAlarms(opts: {
     pushed: 0,
     consumerCpuMs: null,
     setupMs: 0,
+    timeline: [],
     target,
   }
   const local = await openLocal({ edition: opts.edition, persistTo: opts.persist })
@@ -228,9 +231,15 @@ export async function benchAlarms(opts: {
       const auth = randomBytes(16)
       const n = (i + 1) * every
       sink.keys.set(`/${n}`, { ecdh, auth })
-      return { n, endpoint: `https://push.bench/${n}`, p256dh: b64url(ecdh.getPublicKey()), auth: b64url(auth) }
+      return {
+        email: `${TAG}-${n}@bench.invalid`,
+        endpoint: `https://push.bench/${n}`,
+        p256dh: b64url(ecdh.getPublicKey()),
+        auth: b64url(auth),
+      }
     })
-    const ranked = `SELECT id, CAST(substr(email, ${TAG.length + 2}, instr(email, '@') - ${TAG.length + 2}) AS INTEGER) AS n FROM users WHERE email LIKE ?1`
+    // CROSS JOIN: the JSON rows outside, each reader found by the e-mail index
+    const subscribed = `FROM json_each(?1) j CROSS JOIN users u ON u.email = json_extract(j.value, '$.email')`
     await db.batch([
       db
         .prepare(
@@ -243,16 +252,16 @@ export async function benchAlarms(opts: {
       db
         .prepare(
           `INSERT INTO push_settings (user_id, is_agree_push, is_agree_push_contents, is_agree_push_night)
-           SELECT u.id, 1, 1, 1 FROM (${ranked}) u JOIN json_each(?2) j ON json_extract(j.value, '$.n') = u.n`,
+           SELECT u.id, 1, 1, 1 ${subscribed}`,
         )
-        .bind(EMAILS, JSON.stringify(subs)),
+        .bind(JSON.stringify(subs)),
       db
         .prepare(
           `INSERT INTO push_subscriptions (user_id, endpoint, p256dh, auth, created_at, updated_at)
-           SELECT u.id, json_extract(j.value, '$.endpoint'), json_extract(j.value, '$.p256dh'), json_extract(j.value, '$.auth'), ?3, ?3
-             FROM (${ranked}) u JOIN json_each(?2) j ON json_extract(j.value, '$.n') = u.n`,
+           SELECT u.id, json_extract(j.value, '$.endpoint'), json_extract(j.value, '$.p256dh'), json_extract(j.value, '$.auth'), ?2, ?2
+             ${subscribed}`,
         )
-        .bind(EMAILS, JSON.stringify(subs), new Date().toISOString()),
+        .bind(JSON.stringify(subs), new Date().toISOString()),
     ])
     const made = await db
       .prepare(
@@ -309,6 +318,7 @@ export async function benchAlarms(opts: {
       if (state !== last) {
         last = state
         moved = now
+        out.timeline.push([Math.round(now - t0), out.alarms, out.pushed, out.sinkReceived])
       }
       if (out.alarmsMs !== null && out.pushedMs !== null && out.sinkMs !== null) break
       if (now - moved > 60_000)
@@ -345,7 +355,7 @@ export function alarmsLines(b: AlarmsBench): string[] {
       `alarms: all ${b.readers.toLocaleString('en')} alarms written after ${s(b.alarmsMs)} ${mark(b.alarms === b.readers)} (${b.alarms.toLocaleString('en')} written)`,
     )
     lines.push(
-      `alarms: ${b.pushes.toLocaleString('en')} pushes (1 reader in ${b.pushes ? Math.floor(b.readers / b.pushes) : '—'} subscribed) at the push service after ${s(b.sinkMs)} ${mark(b.sinkReceived === b.pushes && b.sinkDecrypted === b.pushes)} (${b.sinkReceived} received, ${b.sinkDecrypted} decrypted), pushed_at set on ${b.pushed} after ${s(b.pushedMs)}; workerd CPU for the consumer ${b.consumerCpuMs === null ? '—' : `${(b.consumerCpuMs / 1000).toFixed(1)} s`}`,
+      `alarms: ${b.pushes.toLocaleString('en')} pushes (${b.pushes === b.readers ? 'every reader' : `1 reader in ${b.pushes ? Math.floor(b.readers / b.pushes) : '—'}`} subscribed) at the push service after ${s(b.sinkMs)} ${mark(b.sinkReceived === b.pushes && b.sinkDecrypted === b.pushes)} (${b.sinkReceived} received, ${b.sinkDecrypted} decrypted), pushed_at set on ${b.pushed} after ${s(b.pushedMs)}; workerd CPU for the consumer ${b.consumerCpuMs === null ? '—' : `${(b.consumerCpuMs / 1000).toFixed(1)} s`}`,
     )
   }
   if (b.error) lines.push(`alarms: ${b.publish ? 'incomplete' : 'not measured'} (${b.error})`)
