@@ -93,7 +93,7 @@ const only = typeof opts.only === 'string' ? new Set(String(opts.only).split(','
 const moneyRuns = Math.max(0, Number(opts['money-runs'] ?? 1000))
 const persist = '.wrangler/bench'
 /** The alarm section runs unless --no-alarms (never in --capacity); --alarms runs it alone. */
-const alarmsOn = !opts.capacity && !opts['no-alarms']
+const alarmsOn = Boolean(opts.alarms) || (!opts.capacity && !opts['no-alarms'])
 const alarmOpts = { readers: Number(opts['alarm-readers'] ?? 10_000), pushes: Number(opts['alarm-pushes'] ?? 10_000) }
 const base = `http://127.0.0.1:${port}`
 const notes: string[] = []
