@@ -13,8 +13,8 @@ import { AlarmBroadcastRequest } from '../src/features/alarm/alarm.ts'
 import { COIN_TYPES, MAX_ADMIN_ADJUST, type Balances, type CoinType } from '../src/features/wallet/wallet.ts'
 import { adminAdjust, userBalances, userLedger, userLots, walletTotals, type LedgerEntry } from '../src/features/wallet/wallet.server.ts'
 import { LOCAL_OPS_TOKEN, editionId, quietEnv, run } from './lib.ts'
-import { openLocal } from './seed/proxy.ts'
-import { ImportError, importSeries } from './ops/import.ts'
+// wrangler and sharp take a second to load: imported by the commands on the local D1/R2 only (withDb, import)
+import type { openLocal } from './seed/proxy.ts'
 
 type Options = NonNullable<ParseArgsConfig['options']>
 type Values = Record<string, string | boolean | undefined>
@@ -139,6 +139,7 @@ const COMMANDS: Record<string, Command> = {
 async function withDb<T>(v: Values, fn: (env: Awaited<ReturnType<typeof openLocal>>['env']) => Promise<T>): Promise<T> {
   const edition = editionId()
   loadEdition(edition) // an unknown EDITION stops here with the list of editions
+  const { openLocal } = await import('./seed/proxy.ts')
   const local = await openLocal({ edition, persistTo: String(v['persist-to']), config: v.config as string | undefined })
   try {
     return await fn(local.env)
@@ -237,6 +238,7 @@ async function reseed(v: Values): Promise<void> {
 
 async function importCommand(v: Values): Promise<void> {
   const dir = need(v, 'dir')
+  const { importSeries } = await import('./ops/import.ts')
   await withDb(v, async (env) => {
     const started = performance.now()
     const res = await importSeries(env, dir, { log: (line) => console.error(line) })
@@ -495,9 +497,8 @@ async function main(argv: string[]): Promise<number> {
       console.error(`ops: ${e.message}\n\nusage: npm run ops -- ${command.usage}`)
       return 2
     }
-    if (e instanceof ImportError || e instanceof ApiError) console.error(`ops: ${e.message}`)
-    else if (e instanceof AppError) console.error(`ops: ${describeAppError(e, values)}`)
-    else console.error(`ops: ${(e as Error).message ?? e}`)
+    if (e instanceof AppError) console.error(`ops: ${describeAppError(e, values)}`)
+    else console.error(`ops: ${(e as Error).message ?? e}`) // ApiError, ImportError: their message is the report
     return 1
   }
 }
