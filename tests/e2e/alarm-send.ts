@@ -91,7 +91,9 @@ export function alarmSendSuite(id: 'fr' | 'ar') {
         if (res.status() !== 200) continue
         const series = ((await res.json()) as { data: Series }).data
         if (seriesId !== 1) await favourite(page, baseURL!, seriesId)
-        for (const episode of series.episodes.filter((e) => Date.parse(e.publishedAt) < Date.now() - 60_000)) {
+        const past = series.episodes.filter((e) => Date.parse(e.publishedAt) < Date.now() - 60_000)
+        // newest first: an alarm dated more than 30 days back (its episode's date) is purged by the next cron
+        for (const episode of past.sort((a, b) => Date.parse(b.publishedAt) - Date.parse(a.publishedAt))) {
           const published = await ops(baseURL!, ['episode', 'publish', '--id', String(episode.id), '--reason', 'e2e alarm-send'])
           expect(published.code, published.stderr).toBe(0)
           expect(published.stdout).toContain('printed here only')
@@ -110,7 +112,7 @@ export function alarmSendSuite(id: 'fr' | 'ar') {
       const episodeItem = page.getByRole('button', { name: new RegExp(escape(episodeText)) })
       await expect(episodeItem).toBeVisible()
       await expect(episodeItem.getByText(t('alarm.unread'))).toBeVisible()
-      await expect(page.locator('.alarm-text').first()).toHaveText(episodeText) // newest first
+      await expect(page.locator('.alarm-text').first()).toHaveText(episodeText) // the last alarm written comes first
       await noSeriousViolations(page)
       await shoot(page, info, `send-list-${id}`)
 
