@@ -135,7 +135,10 @@ export function themeSuite(id: 'fr' | 'ar') {
     })
 
     for (const scheme of ['light', 'dark'] as const) {
-      test(`${scheme}: axe colour contrast on home, detail, viewer, /my, /setting, /shop; screenshots`, async ({ browser, baseURL }, info) => {
+      test(`${scheme}: axe colour contrast on home, detail, viewer, /my, /setting, /shop; screenshots`, async ({
+        browser,
+        baseURL,
+      }, info) => {
         test.setTimeout(150_000)
         const guest = await (await context(browser, baseURL!, { colorScheme: scheme })).newPage()
         const expected = scheme === 'dark' ? DARK_BG : LIGHT_BG
@@ -169,11 +172,9 @@ export function themeSuite(id: 'fr' | 'ar') {
       await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark')
       expect(await background(page)).toBe(DARK_BG)
       const img = page.locator('.viewer-slice img').first()
-      expect(await img.evaluate((el) => [getComputedStyle(el).filter, getComputedStyle(el).opacity, getComputedStyle(el).mixBlendMode])).toEqual([
-        'none',
-        '1',
-        'normal',
-      ])
+      expect(
+        await img.evaluate((el) => [getComputedStyle(el).filter, getComputedStyle(el).opacity, getComputedStyle(el).mixBlendMode]),
+      ).toEqual(['none', '1', 'normal'])
       // the rest of the site follows the system
       await page.goto('/')
       expect(await background(page)).toBe(LIGHT_BG)
@@ -192,7 +193,10 @@ export function themeSuite(id: 'fr' | 'ar') {
       await page.context().close()
     })
 
-    test('reduced motion: no transitions; auto-scroll never starts by itself and jumps a screen at a time', async ({ browser, baseURL }) => {
+    test('reduced motion: no transitions; auto-scroll never starts by itself and jumps a screen at a time', async ({
+      browser,
+      baseURL,
+    }) => {
       test.setTimeout(60_000)
       const page = await (await context(browser, baseURL!, { reducedMotion: 'reduce' })).newPage()
       await page.goto('/viewer/1')
@@ -209,7 +213,10 @@ export function themeSuite(id: 'fr' | 'ar') {
         seen.push(await page.evaluate(() => Math.round(scrollY)))
         await page.waitForTimeout(100)
       }
-      const moves = seen.slice(1).map((y, i) => y - seen[i]!).filter((d) => d !== 0)
+      const moves = seen
+        .slice(1)
+        .map((y, i) => y - seen[i]!)
+        .filter((d) => d !== 0)
       expect(moves.length).toBeGreaterThanOrEqual(1)
       // every move is a whole jump (80 % of the 844 px screen), never a glide of a few pixels
       for (const d of moves) expect(d).toBeGreaterThanOrEqual(600)

@@ -27,7 +27,7 @@ export function parseThemeChoice(value: unknown): ThemeChoice {
  * (astro.config.mjs), so this text must stay exactly as it is rendered: plain ES5, no build step.
  */
 export const THEME_BOOT =
-  "(window.wtTheme=function(){var d=document,r=d.documentElement,c=null,h=new Date().getHours(),t;" +
+  '(window.wtTheme=function(){var d=document,r=d.documentElement,c=null,h=new Date().getHours(),t;' +
   `try{c=localStorage.getItem('${THEME_STORAGE_KEY}')}catch(e){}` +
   "t=c==='light'||c==='dark'?c:" +
   `r.hasAttribute('data-night-dark')&&c!=='light'&&(h>=${NIGHT_HOURS.from}||h<${NIGHT_HOURS.to})?'dark':null;` +
