@@ -12,7 +12,7 @@ export type ThemeChoice = (typeof THEME_CHOICES)[number]
 export const THEME_STORAGE_KEY = 'wt-theme'
 
 /** The viewer's surroundings are dark from 22:00 to 08:00 on the reader's own clock, unless they chose light. */
-export const NIGHT_HOURS = { from: 22, to: 8 } as const
+const NIGHT_HOURS = { from: 22, to: 8 } as const
 
 export function parseThemeChoice(value: unknown): ThemeChoice {
   return THEME_CHOICES.find((c) => c === value) ?? 'system'
