@@ -5,8 +5,8 @@ import { HOME_PAGES } from '../../src/features/catalogue/catalogue.ts'
  * Issue 19 point 4, reflow (WCAG 1.4.10): every catalogue page type, as a guest, at 320 CSS px wide, scrolls
  * only vertically — `document.documentElement.scrollWidth` stays within the window. A row that scrolls on its
  * own (the home tabs, a series row) is allowed: the page itself does not move sideways. Shared by
- * reflow.fr.spec.ts and reflow.ar.spec.ts (right to left: an overflow to the left counts the same). Each page
- * at 320 px goes into the report.
+ * reflow.fr.spec.ts and reflow.ar.spec.ts (right to left: an overflow to the left counts the same); the bottom
+ * bar's labels fit the bar. Each page at 320 px goes into the report.
  */
 const WIDTH = 320
 
@@ -58,6 +58,16 @@ export function reflowSuite(id: 'fr' | 'ar') {
         await expect(page.locator('html')).toHaveAttribute('dir', id === 'ar' ? 'rtl' : 'ltr')
         const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth)
         if (scrollWidth > WIDTH) wide[path] = { scrollWidth, overflowing: await overflowing(page) }
+        // the bottom bar's labels fit it (a label on two lines was cut off by the bar's height)
+        const cut = await page.locator('.nav-bottom a').evaluateAll((links) =>
+          links
+            .filter((a) => {
+              const bar = a.closest('.nav-bottom')!.getBoundingClientRect()
+              return a.getBoundingClientRect().bottom > bar.bottom + 1 || a.scrollWidth > a.clientWidth + 1
+            })
+            .map((a) => a.textContent!.trim()),
+        )
+        if (cut.length) wide[path] = { scrollWidth, overflowing: [...(wide[path]?.overflowing ?? []), ...cut.map((c) => `cut: ${c}`)] }
         await info.attach(`${id}-320-${path.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '') || 'home'}`, {
           body: await page.screenshot({ fullPage: true }),
           contentType: 'image/png',
