@@ -11,9 +11,23 @@
  *   were signed at another time still finds its images.
  * - A rental is deleted once it ends (on activation, on each message, on each viewer navigation); a saved
  *   rental opened offline after its end is refused (403 page in the reader's language) and deleted.
+ *
+ * The offline start page (issue 19 point 1): the same script is also registered over the whole site (scope /,
+ * src/features/install/start-page.ts: once an episode is saved, when the browser offers to install the site, in
+ * the installed app). There it only answers navigations, through the network (its navigation preload), and when
+ * a page cannot be loaded and no saved copy of it exists it answers the edition's pre-rendered /offline page,
+ * kept in its own cache from the install on (refreshed at most once a day), with the saved episodes still
+ * readable written into it. "Clear everything" on /setting empties the saved episodes, not this page.
  */
 const CACHE = 'viewer-offline-v1'
 const META = '/__viewer-offline/'
+const SHELL = 'site-offline-v1'
+const START = '/offline'
+const START_MAX_AGE_MS = 24 * 60 * 60 * 1000
+/** Registered over the whole site (scope /) rather than the viewer's /viewer/: navigations only. */
+const wholeSite = () => new URL(self.registration.scope).pathname === '/'
+
+const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c])
 
 /** The cache key of a request: slice URLs lose their signature and retry counter. */
 function keyOf(url) {
@@ -86,15 +100,14 @@ async function remove(episodeId) {
 
 function refusal(meta) {
   const e = meta.expired
-  const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c])
   const html = `<!doctype html><html lang="${esc(e.lang)}" dir="${esc(e.dir)}"><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${esc(e.title)}</title><main><h1>${esc(e.title)}</h1><p>${esc(e.text)}</p></main></html>`
   return new Response(html, { status: 403, headers: { 'content-type': 'text/html; charset=utf-8' } })
 }
 
-/** Network first; the saved copy (unexpired) when the network fails. */
-async function offline(request) {
+/** Network first (a navigation's preload when the browser made one); the saved copy (unexpired) when the network fails. */
+async function offline(request, preload) {
   try {
-    return await fetch(request)
+    return (await preload) ?? (await fetch(request))
   } catch (error) {
     const cache = await caches.open(CACHE)
     const id = episodeOf(request.url)
@@ -113,8 +126,60 @@ async function offline(request) {
   }
 }
 
-self.addEventListener('install', () => self.skipWaiting())
-self.addEventListener('activate', (event) => event.waitUntil(Promise.all([self.clients.claim(), sweep()])))
+/** Keeps the start page (pre-rendered, the same for every reader): on install, else when the kept copy is over a day old. */
+async function keepStartPage(always) {
+  const shell = await caches.open(SHELL)
+  const kept = await shell.match(START)
+  if (!always && kept && Date.now() - Number(kept.headers.get('x-kept-at')) < START_MAX_AGE_MS) return
+  const res = await fetch(START, { credentials: 'omit' })
+  if (!res.ok) return
+  const headers = new Headers(res.headers)
+  headers.set('x-kept-at', String(Date.now()))
+  // a new response: one that followed a redirect may not answer a navigation
+  await shell.put(START, new Response(await res.arrayBuffer(), { status: 200, headers }))
+}
+
+/** The start page with the saved episodes still readable (ended rentals are deleted by `list`), or null when none is kept. */
+async function startPage() {
+  const kept = await (await caches.open(SHELL)).match(START)
+  if (!kept) return null
+  const items = await list()
+  const html = await kept.text()
+  const unnamed = /\bdata-unnamed="([^"]*)"/.exec(html)?.[1] ?? '{{id}}' // already escaped by the page
+  const rows = items
+    .map(({ episodeId, series, episode }) => {
+      const name = episode ? esc(episode) : unnamed.replace('{{id}}', String(episodeId))
+      return `<li><a href="/viewer/${episodeId}"><strong>${name}</strong>${series ? `<span>${esc(series)}</span>` : ''}</a></li>`
+    })
+    .join('')
+  const filled = html
+    .replace(/<ul\b[^>]*\bdata-offline-list\b[^>]*>/, (ul) => ul + rows)
+    .replace(/<p\b(?=[^>]*\bdata-offline-empty\b)/, (p) => (items.length > 0 ? `${p} hidden` : p))
+  const headers = new Headers(kept.headers)
+  headers.delete('x-kept-at')
+  return new Response(filled, { status: 200, headers })
+}
+
+/** A navigation: the network, else a saved copy of the page (viewer pages), else the start page, else the browser's error. */
+async function navigate(event) {
+  const { request } = event
+  try {
+    if (/^\/viewer\/\d+$/.test(new URL(request.url).pathname)) return await offline(request, event.preloadResponse)
+    return (await event.preloadResponse) ?? (await fetch(request))
+  } catch (error) {
+    const start = await startPage().catch(() => null)
+    if (start) return start
+    throw error
+  }
+}
+
+self.addEventListener('install', (event) => {
+  self.skipWaiting()
+  event.waitUntil(keepStartPage(true).catch(() => undefined)) // offline reading works without it
+})
+self.addEventListener('activate', (event) =>
+  event.waitUntil(Promise.all([self.clients.claim(), sweep(), self.registration.navigationPreload?.enable()])),
+)
 
 self.addEventListener('message', (event) => {
   const data = event.data
@@ -131,11 +196,13 @@ self.addEventListener('fetch', (event) => {
   const { request } = event
   if (request.method !== 'GET' || new URL(request.url).origin !== self.location.origin) return
   const path = new URL(request.url).pathname
-  if (request.mode === 'navigate' && /^\/viewer\/\d+$/.test(path)) {
-    const answer = offline(request)
+  if (request.mode === 'navigate') {
+    const answer = navigate(event)
     event.respondWith(answer)
-    event.waitUntil(answer.catch(() => undefined).then(sweep)) // other ended rentals go once this page is answered
-  } else if (/^\/api\/v1\/viewer\/\d+\/slice\/\d+$/.test(path) || path.startsWith('/_astro/')) {
+    // once this page is answered: other ended rentals go (viewer pages), the start page is refreshed if old
+    const after = /^\/viewer\/\d+$/.test(path) ? sweep : () => keepStartPage(false)
+    event.waitUntil(answer.then(after, () => undefined).catch(() => undefined))
+  } else if (!wholeSite() && (/^\/api\/v1\/viewer\/\d+\/slice\/\d+$/.test(path) || path.startsWith('/_astro/'))) {
     event.respondWith(offline(request))
   }
 })

@@ -3,7 +3,8 @@ import { hydrated, reader } from './viewer.helpers.ts'
 
 /**
  * Offline reading through the service worker (public/sw.js, scope /viewer/; issue 6 §5): an owned episode
- * saved on the device reads with the network off; a saved rental that has ended is refused and deleted.
+ * saved on the device reads with the network off, an episode never saved opens the offline start page; a saved
+ * rental that has ended is refused and deleted.
  * Series 1 episodes 9 and 10 are paid (rent 2, buy 4); each test signs up its own reader.
  */
 async function purchase(page: Page, baseURL: string, episodeId: number, kind: 'RENT' | 'POSSESSION') {
@@ -35,8 +36,11 @@ test.describe('offline reading', () => {
       await img.scrollIntoViewIfNeeded()
       await expect.poll(() => img.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth > 0)).toBe(true)
     }
-    // an episode never saved is not there offline
-    await expect(page.goto('/viewer/10')).rejects.toThrow()
+    // an episode never saved is not there offline: the start page (issue 19) leads to the one that is
+    await page.goto('/viewer/10')
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Vous êtes hors ligne')
+    await expect(page.getByRole('list', { name: 'Épisodes lisibles hors ligne' }).getByRole('link')).toHaveAttribute('href', '/viewer/9')
+    await expect(page.locator('img')).toHaveCount(0)
     await context.setOffline(false)
   })
 

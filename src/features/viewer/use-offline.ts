@@ -5,6 +5,7 @@
  */
 import { useState } from 'react'
 import { offlineUrls } from './reading.ts'
+import { registerStartPage } from '../install/start-page.ts'
 import type { ViewerSlice } from './viewer.ts'
 
 type OfflineState = 'idle' | 'saving' | 'saved' | 'failed'
@@ -51,7 +52,9 @@ export function useOffline(
         },
         [channel.port2],
       )
-      setOfflineState((await answer).ok ? 'saved' : 'failed')
+      const { ok } = await answer
+      setOfflineState(ok ? 'saved' : 'failed')
+      if (ok) void registerStartPage() // offline, any other page now leads to the saved episodes
     } catch {
       setOfflineState('failed')
     }

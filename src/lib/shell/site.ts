@@ -6,6 +6,10 @@
 import './shell.ts'
 import '../../features/age/listen.ts'
 import '../../features/session/header.ts'
+import { installedApp, keepInstallQuiet, registerStartPage } from '../../features/install/start-page.ts'
+
+keepInstallQuiet()
+if (installedApp()) void registerStartPage() // the installed app opens on the offline start page without a connection
 
 // The page's script runs (on the viewer page it comes after the island: browser tests wait for this mark).
 document.documentElement.setAttribute('data-site', '')

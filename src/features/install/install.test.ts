@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest'
+import sharp from 'sharp'
+import { EDITION_IDS } from '../../lib/edition/schema.ts'
+import { loadEdition } from '../../lib/edition/load.ts'
+import { createTranslator } from '../../lib/i18n/i18n.ts'
+import { drawIcons } from './icons.build.ts'
+import { APPLE_TOUCH_ICON, INSTALL_ICONS, MASKABLE_SAFE_RADIUS, webManifest } from './install.ts'
+
+describe('web app manifest', () => {
+  it.each(EDITION_IDS)('%s: name, language, direction, colours and icons of the edition', (id) => {
+    const { edition, messages } = loadEdition(id)
+    const m = webManifest(edition, createTranslator(edition.locale, messages))
+    expect(m).toMatchObject({
+      name: edition.siteName,
+      short_name: messages['site.shortName'],
+      description: messages['site.description'],
+      lang: edition.locale,
+      dir: id === 'ar' ? 'rtl' : 'ltr',
+      start_url: '/',
+      scope: '/',
+      display: 'standalone',
+      theme_color: edition.theme.primary,
+      background_color: edition.theme.background,
+    })
+    // Chromium's install criteria: a name, 192 and 512 px icons; launchers shorten names over 12 characters
+    expect(m.short_name.length).toBeLessThanOrEqual(12)
+    expect(m.icons.map((i) => `${i.sizes} ${i.purpose}`)).toEqual(['192x192 any', '512x512 any', '512x512 maskable'])
+  })
+})
+
+describe('app icons', () => {
+  it('are PNGs of their size; the maskable one keeps the logo inside the safe zone', async () => {
+    const theme = loadEdition('fr').edition.theme
+    const icons = await drawIcons(theme)
+    expect([...icons.keys()]).toEqual([...INSTALL_ICONS, APPLE_TOUCH_ICON].map((i) => i.path))
+    for (const icon of [...INSTALL_ICONS, APPLE_TOUCH_ICON]) {
+      const meta = await sharp(icons.get(icon.path)!).metadata()
+      expect([meta.format, meta.width, meta.height], icon.path).toEqual(['png', icon.size, icon.size])
+    }
+    // every pixel outside the safe circle is the edition's primary colour (the mask may cut anything there)
+    const { data, info } = await sharp(icons.get('/icons/maskable-512.png')!).raw().toBuffer({ resolveWithObject: true })
+    const primary = [1, 3, 5].map((i) => parseInt(theme.primary.slice(i, i + 2), 16))
+    const c = info.width / 2
+    let outside = 0
+    let off = 0
+    for (let y = 0; y < info.height; y++)
+      for (let x = 0; x < info.width; x++) {
+        if (Math.hypot(x + 0.5 - c, y + 0.5 - c) <= MASKABLE_SAFE_RADIUS * info.width) continue
+        outside++
+        const p = (y * info.width + x) * info.channels
+        if (primary.some((v, i) => Math.abs(data[p + i]! - v) > 2)) off++
+      }
+    expect(outside).toBeGreaterThan(0)
+    expect(off).toBe(0)
+  })
+})

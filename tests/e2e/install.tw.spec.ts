@@ -1,0 +1,4 @@
+import { installSuite } from './install.ts'
+
+/** Issue 19 point 1 in the tw edition: Chromium finds home installable; the edition's manifest and icons. */
+installSuite('tw', false)
