@@ -134,6 +134,7 @@ async function keepStartPage(always) {
   const res = await fetch(START, { credentials: 'omit' })
   if (!res.ok) return
   const headers = new Headers(res.headers)
+  for (const name of ['content-length', 'content-encoding', 'etag']) headers.delete(name) // the body is stored decoded, and filled later
   headers.set('x-kept-at', String(Date.now()))
   // a new response: one that followed a redirect may not answer a navigation
   await shell.put(START, new Response(await res.arrayBuffer(), { status: 200, headers }))

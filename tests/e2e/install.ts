@@ -64,6 +64,9 @@ export function installSuite(id: string, full: boolean) {
       const read = await cdp.send('Page.getAppManifest')
       expect(read.errors).toEqual([])
       expect(new URL(read.url).pathname).toBe('/manifest.webmanifest')
+      // the check is not blind: a document without the manifest link is not installable
+      await page.goto('/robots.txt')
+      expect((await cdp.send('Page.getInstallabilityErrors')).installabilityErrors.map((e) => e.errorId)).toContain('no-manifest')
 
       const res = await page.request.get('/manifest.webmanifest')
       expect(res.headers()['content-type']).toMatch(/^application\/manifest\+json/)
@@ -190,8 +193,14 @@ export function installSuite(id: string, full: boolean) {
       await expect(offer).toBeVisible()
       await expect(offer).toContainText(t('account.my.install.text').replace('{{site}}', edition.siteName))
       await noSeriousViolations(page)
-      await page.evaluate(() => scrollTo(0, 0)) // a full-page shot from the top (the sticky header stays at the top)
-      await shoot(page, info, `${id}-my-install-offer`)
+      for (const width of [390, 1280]) {
+        // the window around the offer (a full-page shot of the long /my page draws the fixed bars mid-page)
+        await page.setViewportSize({ width, height: width === 390 ? 844 : 900 })
+        await offer.evaluate((el) => el.scrollIntoView({ block: 'center' }))
+        await page.waitForTimeout(150)
+        await info.attach(`${id}-my-install-offer-${width}`, { body: await page.screenshot(), contentType: 'image/png' })
+      }
+      await page.setViewportSize({ width: 390, height: 844 })
 
       // keyboard: the button calls prompt() once; the row waits for the reader's answer, then goes
       await button.focus()
