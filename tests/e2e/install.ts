@@ -50,6 +50,8 @@ const fireInstallPrompt = (page: Page) =>
     return event.defaultPrevented
   })
 
+const background = (page: Page) => page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor)
+
 export function installSuite(id: string, full: boolean) {
   const t = messagesOf(id)
   const edition = JSON.parse(readFileSync(`editions/${id}/edition.json`, 'utf8')) as {
@@ -174,6 +176,7 @@ export function installSuite(id: string, full: boolean) {
 
       await context.setOffline(true)
       const res = await page.goto('/faq') // never visited
+      const light = await background(page)
       expect(res?.status()).toBe(200)
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(t('page.offline.title'))
       await expect(page.locator('html')).toHaveAttribute('dir', edition.direction)
@@ -186,6 +189,12 @@ export function installSuite(id: string, full: boolean) {
       await expect(page.getByText(t('page.offline.empty'))).toBeHidden()
       await noSeriousViolations(page)
       await shoot(page, info, `${id}-offline-start`)
+      // the site's theme works offline too (styles and its first-paint script are in the page): dark under a dark system
+      await page.emulateMedia({ colorScheme: 'dark' })
+      await expect.poll(() => background(page)).not.toBe(light)
+      await noSeriousViolations(page)
+      await shoot(page, info, `${id}-offline-start-dark`)
+      await page.emulateMedia({ colorScheme: 'light' })
 
       // its link opens the saved episode, still offline
       await link.click()
@@ -227,6 +236,13 @@ export function installSuite(id: string, full: boolean) {
         await info.attach(`${id}-my-install-offer-${width}`, { body: await page.screenshot(), contentType: 'image/png' })
       }
       await page.setViewportSize({ width: 390, height: 844 })
+      const light = await background(page)
+      await page.emulateMedia({ colorScheme: 'dark' })
+      await expect.poll(() => background(page)).not.toBe(light)
+      await noSeriousViolations(page)
+      await offer.evaluate((el) => el.scrollIntoView({ block: 'center' }))
+      await info.attach(`${id}-my-install-offer-dark-390`, { body: await page.screenshot(), contentType: 'image/png' })
+      await page.emulateMedia({ colorScheme: 'light' })
 
       // keyboard: the button calls prompt() once; the row waits for the reader's answer, then goes
       await button.focus()
