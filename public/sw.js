@@ -202,7 +202,7 @@ self.addEventListener('fetch', (event) => {
     event.respondWith(answer)
     // once this page is answered: other ended rentals go (viewer pages), the start page is refreshed if old
     const after = /^\/viewer\/\d+$/.test(path) ? sweep : () => keepStartPage(false)
-    event.waitUntil(answer.then(after, () => undefined).catch(() => undefined))
+    event.waitUntil(answer.catch(() => undefined).then(after).catch(() => undefined))
   } else if (!wholeSite() && (/^\/api\/v1\/viewer\/\d+\/slice\/\d+$/.test(path) || path.startsWith('/_astro/'))) {
     event.respondWith(offline(request))
   }
