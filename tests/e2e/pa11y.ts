@@ -88,7 +88,15 @@ const line = (path: string, i: Pa11yIssue) => `${path} [${i.runner}] ${i.code} â
  * pa11y over `paths` in one tab of `tab`; after each page of `shots`, that page at 390 and 1280 px into the report
  * (the screens this audit changed: the signed-in header, the ranking's numbers).
  */
-async function audit(tab: BrowserContext, browser: Browser, baseURL: string, paths: string[], info: TestInfo, shots: string[]) {
+async function audit(
+  who: string,
+  tab: BrowserContext,
+  browser: Browser,
+  baseURL: string,
+  paths: string[],
+  info: TestInfo,
+  shots: string[],
+) {
   const page = await tab.newPage()
   const errors: string[] = []
   for (const path of paths) {
@@ -104,7 +112,7 @@ async function audit(tab: BrowserContext, browser: Browser, baseURL: string, pat
     for (const width of [390, 1280]) {
       await page.setViewport({ width, height: width === 390 ? 844 : 900 })
       await new Promise((done) => setTimeout(done, 150))
-      const name = `${path.replace(/\W+/g, '-')}-${width}`.replace(/^-/, '')
+      const name = `${who}${path === '/' ? '-home' : path.replace(/\W+/g, '-')}-${width}`
       await info.attach(name, { body: Buffer.from(await page.screenshot({ fullPage: width === 390 })), contentType: 'image/png' })
     }
   }
@@ -129,7 +137,7 @@ export function pa11ySuite(id: string) {
     /** pa11y over `paths` as `who`, its figures in the report and the output, then 0 errors expected. */
     async function check(who: string, tab: BrowserContext, baseURL: string, paths: string[], info: TestInfo, shots: string[]) {
       const started = Date.now()
-      const errors = await audit(tab, browser, baseURL, paths, info, shots)
+      const errors = await audit(who, tab, browser, baseURL, paths, info, shots)
       const summary = `pa11y ${id} ${who}: ${paths.length} pages, ${errors.length} errors, ${((Date.now() - started) / 1000).toFixed(1)} s`
       console.log(summary)
       info.annotations.push({ type: 'pa11y', description: summary })
