@@ -142,7 +142,7 @@ export function pa11ySuite(id: string) {
       console.log(summary)
       info.annotations.push({ type: 'pa11y', description: summary })
       await info.attach(`pa11y-${id}-${who}`, { body: JSON.stringify({ pages: paths, errors }, null, 2), contentType: 'application/json' })
-      expect(errors, `${paths.length} pages audited`).toEqual([])
+      expect(errors.length, `pa11y errors on ${paths.length} pages (${id}, ${who}):\n${errors.join('\n')}\n`).toBe(0)
     }
 
     test('every page type as a guest: 0 errors', async ({ request, baseURL }, info) => {
