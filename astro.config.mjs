@@ -4,7 +4,9 @@ import cloudflare from '@astrojs/cloudflare'
 import react from '@astrojs/react'
 import UnoCSS from '@unocss/astro'
 import { fileURLToPath } from 'node:url'
+import { createHash } from 'node:crypto'
 import { loadEdition, editionPlugin } from './src/lib/edition/load.ts'
+import { THEME_BOOT } from './src/features/theme/theme.ts'
 
 /** `client:painted`: hydrate an island after its largest image is on screen (src/lib/shell/painted.ts). @type {import('astro').AstroIntegration} */
 const painted = {
@@ -25,7 +27,8 @@ export default defineConfig({
   adapter: cloudflare({ imageService: 'passthrough' }),
   integrations: [react(), UnoCSS({ injectReset: true }), painted],
   i18n: { locales: [edition.locale], defaultLocale: edition.locale },
-  security: { csp: true },
+  /** Astro's hashes, plus the inline theme script of every page's <head> (src/features/theme/theme.ts). */
+  security: { csp: { scriptDirective: { hashes: [`sha256-${createHash('sha256').update(THEME_BOOT).digest('base64')}`] } } },
   trailingSlash: 'ignore',
   /** Styles in the page itself: no stylesheet request before the first paint (docs/QUALITY.md LCP, measured in docs/SCALE.md's bench note). */
   build: { inlineStylesheets: 'always' },

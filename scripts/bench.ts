@@ -11,7 +11,9 @@
  * Options: --no-build, --port N (8799), --runs N (3), --duration S (10), --connections N (20), --rounds N (2: load runs alternate),
  *          --only name,name (pages of PAGES), --no-lighthouse, --no-load, --verbose (show the worker's output),
  *          --money-runs N (1000: runs of the money model test; 0 skips it),
- *          --capacity (only the D1 capacity section: `npm run capacity`, scripts/bench/capacity.ts; writes bench/capacity.json).
+ *          --capacity (only the D1 capacity section: `npm run capacity`, scripts/bench/capacity.ts; writes bench/capacity.json),
+ *          --alarms (only the alarm fan-out section, scripts/bench/alarms.ts; writes bench/alarms.json), --no-alarms,
+ *          --alarm-readers N (10000), --alarm-pushes N (10000: readers with a browser subscribed).
  * Exits 0 unless the worker never started.
  */
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process'
@@ -24,6 +26,7 @@ import { findChromium } from './chromium.ts'
 import { benchHash } from './bench/hash.ts'
 import { benchMoneyModel, moneyModelLine } from './bench/money.ts'
 import { benchCapacity } from './bench/capacity.ts'
+import { alarmsLines, benchAlarms, startPushSink, type PushSink } from './bench/alarms.ts'
 
 // ---------------------------------------------------------------------------------------------------
 // Pages measured. Extend here: `path` is a string, or a function of what
@@ -89,6 +92,9 @@ const rounds = Math.max(1, Number(opts.rounds ?? 2))
 const only = typeof opts.only === 'string' ? new Set(String(opts.only).split(',')) : null
 const moneyRuns = Math.max(0, Number(opts['money-runs'] ?? 1000))
 const persist = '.wrangler/bench'
+/** The alarm section runs unless --no-alarms (never in --capacity); --alarms runs it alone. */
+const alarmsOn = Boolean(opts.alarms) || (!opts.capacity && !opts['no-alarms'])
+const alarmOpts = { readers: Number(opts['alarm-readers'] ?? 10_000), pushes: Number(opts['alarm-pushes'] ?? 10_000) }
 const base = `http://127.0.0.1:${port}`
 const notes: string[] = []
 
@@ -145,9 +151,11 @@ process.on('uncaughtException', (e) => {
   void Promise.all([stopWorker(), chromeKill?.()]).finally(() => process.exit(1))
 })
 
-function startWorker(): ChildProcess {
+/** `sink`: the alarm section's push service, known to the worker as PUSH_SERVICE_BASE (so started before it). */
+function startWorker(sink?: PushSink): ChildProcess {
   const verbose = Boolean(opts.verbose)
-  const child = spawn(process.execPath, ['scripts/start.ts', '--no-build', '--port', String(port), '--persist-to', persist], {
+  const vars = sink ? ['--var', `PUSH_SERVICE_BASE:${sink.base}`] : []
+  const child = spawn(process.execPath, ['scripts/start.ts', '--no-build', '--port', String(port), '--persist-to', persist, ...vars], {
     cwd: root,
     detached: true,
     stdio: verbose ? 'inherit' : ['ignore', 'pipe', 'pipe'],
@@ -509,7 +517,8 @@ try {
     process.exit(1)
   }
   console.log(`Starting the worker on ${base} (state in ${persist})…`)
-  worker = startWorker()
+  const sink = alarmsOn ? await startPushSink() : undefined
+  worker = startWorker(sink)
   if (!(await waitHealthy(worker, 4 * 60_000))) {
     console.error(`The worker never answered ${base}/_/health with 200. Its last output:\n${workerLog.slice(-40).join('\n')}`)
     await stopWorker()
@@ -526,6 +535,20 @@ try {
     console.log('\nWrote bench/capacity.json')
     await stopWorker()
     process.exit(capacity.error ? 1 : 0)
+  }
+  const runAlarms = () => benchAlarms({ base, persist, edition: id, sink: sink!, workerPid: worker?.pid, ...alarmOpts })
+  if (opts.alarms) {
+    console.log(`Alarm fan-out: ${alarmOpts.readers} readers, ${alarmOpts.pushes} pushes…`)
+    const alarms = await runAlarms()
+    for (const line of alarmsLines(alarms)) console.log(line)
+    mkdirSync(`${root}bench`, { recursive: true })
+    writeFileSync(
+      `${root}bench/alarms.json`,
+      JSON.stringify({ date: new Date().toISOString(), ...gitCommit(), edition: id, alarms }, null, 2) + '\n',
+    )
+    console.log('\nWrote bench/alarms.json')
+    await stopWorker()
+    process.exit(alarms.error ? 1 : 0)
   }
 
   await signInAdult()
@@ -590,6 +613,9 @@ try {
   const moneyModel = moneyRuns > 0 && !interrupted ? await benchMoneyModel(moneyRuns) : null
   if (moneyModel) notes.push(moneyModelLine(moneyModel))
   const capacity = interrupted ? null : await benchCapacity({ base, persist, edition: id })
+  // after capacity (its row counts and bytes per row do not see the 10,000 bench readers; it deletes them after)
+  const alarms = alarmsOn && !interrupted ? await runAlarms() : null
+  if (alarms) notes.push(...alarmsLines(alarms))
 
   // --- table ---
   const head = ['page', 'path', 'perf', 'a11y', 'b.p.', 'SEO', 'LCP ms', 'CLS', 'TBT ms', 'JS KB', 'total KB', 'D1', '2nd view']
@@ -703,6 +729,7 @@ try {
     purchase,
     moneyModel,
     capacity,
+    alarms,
     hash,
     notes,
     elapsedS: Math.round((Date.now() - started) / 1000),

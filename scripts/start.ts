@@ -2,7 +2,8 @@
  * `npm start`: builds the edition (EDITION, default fr), applies the local D1 migrations, seeds the
  * demo data once, and serves the worker in workerd through wrangler on http://localhost:8787 (PORT).
  * It also stands in for the cron (every 10 minutes, see localCron). Options: --port N, --persist-to DIR (default .wrangler/state), --no-build, --no-images, --shared-address (every
- * client is one address, as in the browser suite: only the per-edition sign-in and sending limits count).
+ * client is one address, as in the browser suite: only the per-edition sign-in and sending limits count),
+ * --var NAME:VALUE (repeatable: one more var for the worker, e.g. the bench's PUSH_SERVICE_BASE).
  */
 import { LOCAL_OPS_TOKEN, args, editionId, run, wranglerConfig } from './lib.ts'
 import { existsSync } from 'node:fs'
@@ -12,6 +13,8 @@ const id = editionId()
 const port = String(opts.port ?? process.env.PORT ?? '8787')
 const persist = String(opts['persist-to'] ?? '.wrangler/state')
 const config = wranglerConfig(id)
+/** `--var NAME:VALUE`, repeatable (args() keeps one value per name): added to devVars below. */
+const extraVars = process.argv.slice(2).flatMap((a, i, all) => (a === '--var' && all[i + 1] ? [all[i + 1]!] : []))
 /** Local development secrets; a deployment sets its own with `wrangler secret put`. */
 const devVars = [
   'PASSWORD_PEPPER:dev-pepper-change-me',
@@ -45,7 +48,7 @@ const devArgs = [
   '--live-reload=false',
   '--log-level',
   'warn',
-  ...[...devVars, ...(opts['shared-address'] ? ['LOCAL_SHARED_ADDRESS:1'] : [])].flatMap((v) => ['--var', v]),
+  ...[...devVars, ...(opts['shared-address'] ? ['LOCAL_SHARED_ADDRESS:1'] : []), ...extraVars].flatMap((v) => ['--var', v]),
 ]
 /**
  * wrangler dev runs no cron by itself (it says so at start): the local run triggers the worker's `scheduled` handler

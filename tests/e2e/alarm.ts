@@ -1,7 +1,8 @@
-import { expect, test, type Browser, type Page, type TestInfo } from '@playwright/test'
+import { expect, test, type Browser, type Page } from '@playwright/test'
 import { messagesOf } from './journey.ts'
 import { noSeriousViolations } from './helpers.ts'
-import { newAccount, PASSWORD } from './viewer.helpers.ts'
+import { shoot, signIn } from './steps.ts'
+import { newAccount } from './viewer.helpers.ts'
 
 /**
  * Issue 13 point 1, the alarm centre, in one edition: a reply to the reader's comment gives an alarm; the header's
@@ -11,23 +12,6 @@ import { newAccount, PASSWORD } from './viewer.helpers.ts'
  *
  * Demo data (every edition's seed): series 1 is published.
  */
-async function signIn(page: Page, id: string, email: string) {
-  const t = messagesOf(id)
-  await page.goto('/user/login')
-  await page.getByLabel(t('auth.login.email')).fill(email)
-  await page.getByLabel(t('auth.login.password')).fill(PASSWORD)
-  await page.getByRole('button', { name: t('auth.login.submit') }).click()
-  await page.waitForURL((url) => !url.pathname.startsWith('/user/login'))
-}
-
-async function shoot(page: Page, info: TestInfo, name: string) {
-  for (const width of [390, 1280]) {
-    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 })
-    await page.evaluate(() => scrollTo(0, 0))
-    await page.waitForTimeout(150)
-    await info.attach(`${name}-${width}`, { body: await page.screenshot({ fullPage: width === 390 }), contentType: 'image/png' })
-  }
-}
 
 /** A second reader, in their own browser context, replies to comment `commentId` of series 1. */
 async function replyAsAnother(browser: Browser, id: string, baseURL: string, commentId: number) {

@@ -25,6 +25,7 @@ async function journey(page: Page) {
 
   // the ranking spans two pages: "more" follows the cursor
   await page.getByRole('navigation', { name: "Rubriques de l'accueil" }).getByRole('link', { name: 'Classement' }).click()
+  await expect(page).toHaveURL(/\/home\/ranking$/) // read the grid of the new page, not the one being left
   const first = await page.locator('main .series-grid a').evaluateAll((as) => as.map((a) => a.getAttribute('href')))
   expect(first.length).toBe(24)
   await page.getByRole('link', { name: 'Voir plus' }).click()

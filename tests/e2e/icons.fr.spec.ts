@@ -33,8 +33,8 @@ test('the viewer bar draws SVG icons, each button named', async ({ page }) => {
   await page.goto('/viewer/1')
   await hydrated(page)
   const tools = page.locator('.viewer-bar button')
-  await expect(tools).toHaveCount(4)
-  for (const name of ['Raccourcis clavier', 'Réglages de lecture', 'Défilement automatique', 'Plein écran']) {
+  await expect(tools).toHaveCount(5)
+  for (const name of ['Raccourcis clavier', 'Réglages de lecture', 'Défilement automatique', 'Plein écran', 'Partager']) {
     const button = page.getByRole('button', { name, exact: false }).and(tools)
     await expect(button, name).toHaveCount(1)
     await expect(button.locator('svg[aria-hidden="true"], span[aria-hidden="true"]'), name).toHaveCount(1)

@@ -1,7 +1,8 @@
-import { expect, test, type Page, type TestInfo } from '@playwright/test'
+import { expect, test, type Page } from '@playwright/test'
 import { messagesOf } from './journey.ts'
 import { noSeriousViolations } from './helpers.ts'
-import { newAccount, PASSWORD } from './viewer.helpers.ts'
+import { shoot, signIn } from './steps.ts'
+import { newAccount } from './viewer.helpers.ts'
 
 /**
  * Issue 12 point 5, the discreet library, in one edition: a reader hides a series from a shelf (a plain form
@@ -11,23 +12,6 @@ import { newAccount, PASSWORD } from './viewer.helpers.ts'
  *
  * Demo data (every edition's seed): series 1 and 2 are published, episode 1 of series 1 is free.
  */
-async function signIn(page: Page, id: string, email: string) {
-  const t = messagesOf(id)
-  await page.goto('/user/login')
-  await page.getByLabel(t('auth.login.email')).fill(email)
-  await page.getByLabel(t('auth.login.password')).fill(PASSWORD)
-  await page.getByRole('button', { name: t('auth.login.submit') }).click()
-  await page.waitForURL((url) => !url.pathname.startsWith('/user/login'))
-}
-
-async function shoot(page: Page, info: TestInfo, name: string) {
-  for (const width of [390, 1280]) {
-    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 })
-    await page.evaluate(() => scrollTo(0, 0))
-    await page.waitForTimeout(150)
-    await info.attach(`${name}-${width}`, { body: await page.screenshot({ fullPage: width === 390 }), contentType: 'image/png' })
-  }
-}
 
 export function hiddenLibrarySuite(id: string) {
   const t = messagesOf(id)

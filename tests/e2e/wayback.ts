@@ -1,6 +1,7 @@
-import { expect, test, type Page, type TestInfo } from '@playwright/test'
+import { expect, test, type Page } from '@playwright/test'
 import { messagesOf } from './journey.ts'
-import { hydrated, newAccount } from './viewer.helpers.ts'
+import { shoot, signIn } from './steps.ts'
+import { hydrated, newAccount, PASSWORD } from './viewer.helpers.ts'
 
 /**
  * Issue 25 §4 (help you can find) and §5 (the way back in), in one edition, on a phone (390×844, touch):
@@ -12,7 +13,6 @@ import { hydrated, newAccount } from './viewer.helpers.ts'
  * Demo data (every edition's seed): series 1 has wait-until-free (a ticket every 24 h), episodes 1–11, the
  * first five free.
  */
-const PASSWORD = 'Viewer-2026!'
 const SERIES = 1
 const PHONE = { width: 390, height: 844 }
 
@@ -50,15 +50,6 @@ async function smallTargets(page: Page): Promise<string[]> {
   }, TARGETS)
 }
 
-async function signIn(page: Page, id: string, email: string) {
-  const t = messagesOf(id)
-  await page.goto('/user/login')
-  await page.getByLabel(t('auth.login.email')).fill(email)
-  await page.getByLabel(t('auth.login.password')).fill(PASSWORD)
-  await page.getByRole('button', { name: t('auth.login.submit') }).click()
-  await page.waitForURL((url) => !url.pathname.startsWith('/user/login'))
-}
-
 /** A new reader who read episode 1 of series 1 to its end in the viewer (progress saved by the viewer itself). */
 async function readerWhoReadEpisodeOne(page: Page, id: string) {
   const email = await newAccount(page.request)
@@ -71,16 +62,6 @@ async function readerWhoReadEpisodeOne(page: Page, id: string) {
     .evaluate((el) => scrollTo(0, el.getBoundingClientRect().top + scrollY + el.getBoundingClientRect().height - innerHeight))
   expect((JSON.parse((await saved).postData()!) as { position: number }).position).toBeGreaterThanOrEqual(0.98)
   return email
-}
-
-async function shoot(page: Page, info: TestInfo, name: string) {
-  for (const width of [390, 1280]) {
-    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 })
-    await page.evaluate(() => scrollTo(0, 0))
-    await page.waitForTimeout(150)
-    await info.attach(`${name}-${width}`, { body: await page.screenshot({ fullPage: width === 390 }), contentType: 'image/png' })
-  }
-  await page.setViewportSize(PHONE)
 }
 
 export function wayBackSuite(id: string) {
@@ -239,7 +220,7 @@ export function wayBackSuite(id: string) {
         if (name === 'home') await expect(row.getByRole('link').first()).toBeVisible()
         if (name === 'series') await expect(state).toBeVisible()
         expect(await smallTargets(page), `targets under 44 px on ${path}`).toEqual([])
-        await shoot(page, info, `${id}-${name}`)
+        await shoot(page, info, `${id}-${name}`, PHONE)
       }
     })
 

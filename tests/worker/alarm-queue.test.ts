@@ -11,7 +11,7 @@ import { expectHandled, read, request } from './app.ts'
 import { app, call, db, newReader, newSeries, type Reader } from './comment.helpers.ts'
 import { localQueue } from './alarm-queue.helpers.ts'
 import type { ReceivedPush } from './push-global-setup.ts'
-import { ALARM_BATCH } from '../../src/features/alarm/alarm.ts'
+import { ALARM_BATCH, FANOUT_BATCHES } from '../../src/features/alarm/alarm.ts'
 import { sweepAlarms } from '../../src/features/alarm/alarm.server.ts'
 import { isoAfter } from '../../src/lib/time.ts'
 
@@ -66,8 +66,9 @@ const ops = (path: string, body?: unknown) =>
   })
 
 describe('the episode fan-out', () => {
-  it('is claimed once by the cron at published_at and written ALARM_BATCH readers per message', async () => {
-    const fans = await manyUsers(2 * ALARM_BATCH + 1)
+  it('is claimed once by the cron at published_at and written FANOUT_BATCHES × ALARM_BATCH readers per message', async () => {
+    const perMessage = FANOUT_BATCHES * ALARM_BATCH
+    const fans = await manyUsers(2 * perMessage + 1)
     const at = '2031-01-10T09:00:00.000Z'
     const { seriesId, episodeId } = await favouriteSeries(at, fans)
     await db.run(`INSERT INTO hidden_series (user_id, series_id) VALUES (?, ?)`, fans[7], seriesId)
@@ -78,11 +79,12 @@ describe('the episode fan-out', () => {
     await sweepAlarms(db, q.queue, new Date(isoAfter(at, 10 * 60_000)), far) // the next run: already claimed
     expect(q.sent.map((m) => m.body)).toEqual([{ kind: 'episode', episodeId, after: 0 }])
     expect(await q.drain()).toBe(3)
-    // 500 + 500 written, then the last reader: each full batch queued the next one after its last reader
-    expect(q.sent.map((m) => m.body)).toEqual([
+    // 2,000 + 2,000 written, then the last reader: each full message queued the next one after its last reader
+    // (fans[7] hid the series, so the first message's last reader is one further)
+    expect(q.sent.filter((m) => m.body.kind === 'episode').map((m) => m.body)).toEqual([
       { kind: 'episode', episodeId, after: 0 },
-      { kind: 'episode', episodeId, after: fans[ALARM_BATCH] },
-      { kind: 'episode', episodeId, after: fans[2 * ALARM_BATCH] },
+      { kind: 'episode', episodeId, after: fans[perMessage] },
+      { kind: 'episode', episodeId, after: fans[2 * perMessage] },
     ])
     expect(await alarmCount(`EPISODE:${episodeId}`)).toEqual({ n: fans.length - 1, readers: fans.length - 1 })
     expect(await db.first(`SELECT 1 AS hid FROM alarms WHERE user_id = ? AND dedup_key = ?`, fans[7], `EPISODE:${episodeId}`)).toBeNull()

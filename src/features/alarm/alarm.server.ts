@@ -14,6 +14,7 @@ import {
   ALARM_BATCH,
   ALARM_PAGE_SIZE,
   ALARM_RULES,
+  FANOUT_BATCHES,
   EPISODE_LOOKBACK_MS,
   LOT_NOTICE_MS,
   RENTAL_NOTICE_MS,
@@ -76,7 +77,7 @@ export function episodeFanout(episodeId: number, after = 0, limit = ALARM_BATCH)
       user: 'f.user_id',
       ids,
       params: `json_object('series', s.title, 'no', e.no)`,
-      at: 'e.published_at',
+      at: 'coalesce(e.announced_at, e.published_at)', // when it was announced: an old episode published by hand is news now
       from: `FROM episodes e JOIN series s ON s.id = e.series_id JOIN favorites f ON f.series_id = e.series_id
              WHERE e.id = ?1 AND f.user_id > ?2 AND s.is_published = 1 AND NOT ${hiddenBy('f.user_id', 'e.series_id')}
                AND ${notYet('EPISODE_PUBLISHED', 'f.user_id', ids)}
@@ -208,13 +209,15 @@ async function enqueue(queue: AlarmQueue, jobs: AlarmJob[]): Promise<void> {
     await queue.sendBatch(jobs.slice(i, i + SEND_BATCH).map((body) => ({ body, contentType: 'json' as const })))
 }
 
+/** Runs an alarm statement; answers the alarms it wrote. */
+const write = (db: Db, statement: { sql: string; params: unknown[] }) => db.all<Written>(statement.sql, ...statement.params)
+
 /**
- * Runs an alarm statement and queues the push of every alarm it wrote whose reader has a browser subscribed (the
- * reader's settings are read when the push goes out); answers the rows written.
+ * Queues the push of every alarm in `written` whose reader has a browser subscribed (the reader's settings are read
+ * when the push goes out).
  */
-async function writeAndPush(db: Db, queue: AlarmQueue, name: AlarmRuleName, statement: { sql: string; params: unknown[] }) {
-  const written = await db.all<Written>(statement.sql, ...statement.params)
-  if (!ALARM_RULES[name].push || written.length === 0) return written
+async function queuePushes(db: Db, queue: AlarmQueue, name: AlarmRuleName, written: Written[]): Promise<void> {
+  if (!ALARM_RULES[name].push || written.length === 0) return
   const subscribed = await db.all<{ userId: number }>(
     `SELECT DISTINCT user_id AS userId FROM push_subscriptions WHERE user_id IN (SELECT value FROM json_each(?))`,
     JSON.stringify([...new Set(written.map((w) => w.userId))]),
@@ -224,6 +227,12 @@ async function writeAndPush(db: Db, queue: AlarmQueue, name: AlarmRuleName, stat
     queue,
     written.filter((w) => readers.has(w.userId)).map((w) => ({ kind: 'push', alarmId: w.id })),
   )
+}
+
+/** A sweep step: writes rule `name`'s alarms and queues their pushes; answers the rows written. */
+async function writeAndPush(db: Db, queue: AlarmQueue, name: AlarmRuleName, statement: { sql: string; params: unknown[] }) {
+  const written = await write(db, statement)
+  await queuePushes(db, queue, name, written)
   return written
 }
 
@@ -306,22 +315,34 @@ export async function sendBroadcast(
 }
 
 /**
- * One fan-out job of the queue: writes the next ALARM_BATCH alarms, queues their pushes, and queues the next batch
- * when this one was full. Safe to run twice: the dedup key skips readers who have the alarm.
+ * One fan-out job of the queue: writes up to FANOUT_BATCHES batches of ALARM_BATCH alarms, readers in user id order,
+ * and queues their pushes; when the last batch was full, queues the next message first (so the rest of the fan-out
+ * does not wait behind these pushes). Safe to run twice: the dedup key skips readers who have the alarm.
  */
 export async function runFanout(db: Db, queue: AlarmQueue, job: Extract<AlarmJob, { kind: 'episode' | 'broadcast' }>): Promise<number> {
-  let written: Written[]
-  if (job.kind === 'episode') written = await writeAndPush(db, queue, 'EPISODE_PUBLISHED', episodeFanout(job.episodeId, job.after))
+  let batchAfter: (after: number) => { sql: string; params: unknown[] }
+  if (job.kind === 'episode') batchAfter = (after) => episodeFanout(job.episodeId, after)
   else {
     const broadcast = await db.first<Pick<AlarmBroadcastsRow, 'id' | 'series_id'>>(
       `SELECT id, series_id FROM alarm_broadcasts WHERE id = ?`,
       job.broadcastId,
     )
     if (!broadcast) return 0
-    written = await writeAndPush(db, queue, 'NOTICE', broadcastFanout(broadcast, job.after, ALARM_BATCH))
+    batchAfter = (after) => broadcastFanout(broadcast, after, ALARM_BATCH)
   }
-  if (written.length >= ALARM_BATCH) await queue.send({ ...job, after: Math.max(...written.map((w) => w.userId)) }, { contentType: 'json' })
-  return written.length
+  const name = job.kind === 'episode' ? 'EPISODE_PUBLISHED' : 'NOTICE'
+  let after = job.after
+  let total = 0
+  for (let batch = 1; batch <= FANOUT_BATCHES; batch++) {
+    const written = await write(db, batchAfter(after))
+    total += written.length
+    const full = written.length >= ALARM_BATCH
+    if (full) after = Math.max(...written.map((w) => w.userId))
+    if (full && batch === FANOUT_BATCHES) await queue.send({ ...job, after }, { contentType: 'json' })
+    await queuePushes(db, queue, name, written)
+    if (!full) break
+  }
+  return total
 }
 
 /**

@@ -60,6 +60,8 @@ export const EPISODE_LOOKBACK_MS = DAY_MS
 export const WUF_LOOKBACK_MS = 31 * DAY_MS
 /** Alarms one sweep statement writes at most (docs/SCALE.md: bounded batches). */
 export const ALARM_BATCH = 500
+/** Batches of ALARM_BATCH readers one fan-out message of the queue writes before handing on to the next message. */
+export const FANOUT_BATCHES = 4
 /** Alarms per page of the list. */
 export const ALARM_PAGE_SIZE = 30
 /** Kept 30 days (spec §9). */

@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import {
-  canonicalPath,
-  comicIssueLd,
-  coverCardImage,
-  jsonLdText,
-  listCardImage,
-  linkCardTags,
-  siteCardImage,
-  SITEMAP_STATIC_PATHS,
-} from './seo.ts'
+import { canonicalPath, canonicalUrl } from './canonical.ts'
+import { comicIssueLd, coverCardImage, jsonLdText, listCardImage, linkCardTags, siteCardImage, SITEMAP_STATIC_PATHS } from './seo.ts'
 
 describe('ComicIssue JSON-LD of an episode page', () => {
   const ep = {
@@ -107,6 +99,11 @@ describe('link-preview card of a page', () => {
   it('points at the path as served: no trailing slash (prerendered pages)', () => {
     expect(tags({ path: '/benefit/', title: 'T', description: 'd' })['og:url']).toBe('https://fr.example/benefit')
     expect(canonicalPath('/')).toBe('/')
+  })
+  it('gives the canonical URL a reader shares: the edition origin, never the address the page was served from', () => {
+    expect(canonicalUrl('/detail/7/', 'https://fr.example')).toBe('https://fr.example/detail/7')
+    expect(canonicalUrl('/viewer/42', 'https://ar.example/')).toBe('https://ar.example/viewer/42')
+    expect(canonicalUrl('/', 'https://fr.example')).toBe('https://fr.example/')
   })
   it('sizes a cover of unknown size as 3:4', () => {
     expect(coverCardImage({ coverKey: 'covers/7', isAdult: false }, 'a')).toEqual({

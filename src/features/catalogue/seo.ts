@@ -5,6 +5,7 @@
 import type { SitemapSeries } from './catalogue.server.ts'
 import { CARD_IMAGE_WIDTH, SITE_CARD_SIZE } from './catalogue.ts'
 import { hasTranscript, transcriptText, type TranscriptLine } from '../viewer/transcript.ts'
+import { canonicalUrl } from './canonical.ts'
 import ar from '../../../editions/ar/edition.json'
 import de from '../../../editions/de/edition.json'
 import fr from '../../../editions/fr/edition.json'
@@ -16,14 +17,6 @@ import tw from '../../../editions/tw/edition.json'
 /** `path` as an absolute URL of the edition (`siteUrl` is its public origin). */
 function absoluteUrl(path: string, siteUrl: string): string {
   return new URL(path, siteUrl).href
-}
-
-/**
- * A page's canonical path: without a trailing slash (prerendered pages such as /benefit see `/benefit/` at
- * build time, but are served, listed in the sitemap and linked as `/benefit`).
- */
-export function canonicalPath(pathname: string): string {
-  return pathname.length > 1 ? pathname.replace(/\/+$/, '') || '/' : pathname
 }
 
 /** JSON for a `<script type="application/ld+json">`: `<` is escaped so no `</script>` can close it early. */
@@ -203,7 +196,7 @@ export function linkCardTags(page: CardPage, site: CardSite): CardTag[] {
     og('locale', site.locale.replace('-', '_')),
     og('title', page.title),
     og('description', page.description),
-    og('url', absoluteUrl(canonicalPath(page.path), site.siteUrl)),
+    og('url', canonicalUrl(page.path, site.siteUrl)),
     og('image', src),
     og('image:width', image.width),
     og('image:height', image.height),

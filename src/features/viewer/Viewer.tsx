@@ -38,6 +38,9 @@ import { episodeLabel } from '../../lib/i18n/format.ts'
 import { useChrome } from './use-chrome.ts'
 import { swipeStep, tapZone } from './immersive.ts'
 import ViewerBar, { type BarLabels } from './ViewerBar.tsx'
+import { canonicalUrl } from '../catalogue/canonical.ts'
+import { shareText } from '../share/share.ts'
+import { shareLink } from '../share/share.client.ts'
 
 type ViewerLabels = NextLabels &
   TranscriptLabels &
@@ -100,6 +103,10 @@ type ViewerLabels = NextLabels &
     offlineFailed: string
     offlineExpiredTitle: string
     offlineExpiredText: string
+    /** "Lisez « {title} » sur …" */
+    shareText: string
+    shareCopied: string
+    shareFailed: string
   }
 
 export type ViewerProps = {
@@ -128,6 +135,8 @@ export type ViewerProps = {
   initialSettings: ViewerSettings | null
   /** An owned or rented episode may be saved for offline reading (until `expiresAt` for a rental; listed on /setting by its names); null otherwise. */
   offline: { expiresAt: string | null; series: string; episode: string } | null
+  /** The edition's public origin: an episode is shared by its canonical URL. */
+  siteUrl: string
   labels: ViewerLabels
 }
 
@@ -259,6 +268,12 @@ export default function Viewer(props: ViewerProps) {
     if (action === 'chrome') chrome.toggle()
     else turn(action === 'next' ? 1 : -1)
   }
+  /** The episode on screen (it follows continuous reading), titled like its page: "episode · series". */
+  const share = () => {
+    const title = `${onScreen.title} · ${props.seriesTitle}`
+    const url = canonicalUrl(`/viewer/${onScreen.id}`, props.siteUrl)
+    void shareLink({ title, text: shareText(labels.shareText, title), url }, { copied: labels.shareCopied, failed: labels.shareFailed })
+  }
   const { offlineState, saveOffline } = useOffline(episodeId, slices, props.offline, {
     title: labels.offlineExpiredTitle,
     text: labels.offlineExpiredText,
@@ -293,6 +308,7 @@ export default function Viewer(props: ViewerProps) {
           toggleAutoScroll={toggleAutoScroll}
           speed={speed}
           setSpeed={setSpeed}
+          share={share}
         />
       )}
       {withTranscript && (

@@ -5,8 +5,10 @@
  *
  * In reading order: back to the series; the series and the episode on screen; the previous and next episode and
  * its comments (all following the episode being read in continuous reading); then the tools — the key help
- * (only where there is a keyboard: CSS), reading settings, auto-scroll with its speed, fullscreen. Every
- * control is a 44×44 px target; arrows mirror in right-to-left editions.
+ * (only where there is a keyboard: CSS), reading settings, auto-scroll with its speed, fullscreen — and Share
+ * (issue 19 point 3: the episode on screen, by its canonical URL), at the end edge where readers look for it.
+ * Every control is a 44×44 px target; arrows mirror in right-to-left editions. On a phone (≤ 480 px) the
+ * previous-episode arrow leaves the bar to Share, so the episode title keeps its room.
  */
 import type { MouseEvent } from 'react'
 import { Icon } from '../../components/Icon.tsx'
@@ -26,6 +28,7 @@ export type BarLabels = {
   autoScroll: string
   autoScrollSpeed: string
   fullscreen: string
+  share: string
   /** "Épisode {no} : {title}" */
   episodeHeading: string
   /** "Épisode {no}" */
@@ -53,6 +56,8 @@ type Props = {
   toggleAutoScroll: () => void
   speed: number
   setSpeed: (speed: number) => void
+  /** Shares the episode on screen (its canonical URL; share.client.ts). */
+  share: () => void
 }
 
 /** An icon that points along the line (arrows): mirrored in right-to-left editions by CSS. */
@@ -71,15 +76,17 @@ export default function ViewerBar(p: Props) {
   const neighbour = (dir: 1 | -1) => {
     const target = dir === 1 ? episode.next : episode.prev
     const icon = dir === 1 ? 'next' : 'previous'
+    // The previous episode gives its place to Share on a phone (the CSS; scrolling up reads it in continuous reading).
+    const kind = dir === 1 ? 'viewer-tool viewer-tool-next' : 'viewer-tool viewer-tool-prev'
     // Kept in place when there is none, so the bar does not shift while reading on.
     if (!target)
       return (
-        <span className="viewer-tool viewer-tool-off" aria-hidden="true">
+        <span className={`${kind} viewer-tool-off`} aria-hidden="true">
           {arrow(icon)}
         </span>
       )
     return (
-      <a className="viewer-tool" href={`/viewer/${target.id}`} onClick={step(dir)}>
+      <a className={kind} href={`/viewer/${target.id}`} onClick={step(dir)}>
         {arrow(icon)}
         <span className="sr-only">{dir === 1 ? labels.nextEpisode : labels.prevEpisode}</span>
       </a>
@@ -152,6 +159,10 @@ export default function ViewerBar(p: Props) {
       <button type="button" className="viewer-tool" aria-keyshortcuts={p.shortcuts ? 'f' : undefined} onClick={toggleFullscreen}>
         <Icon name="fullscreen" size={22} />
         <span className="sr-only">{labels.fullscreen}</span>
+      </button>
+      <button type="button" className="viewer-tool viewer-tool-share" onClick={p.share}>
+        <Icon name="share" size={22} />
+        <span className="sr-only">{labels.share}</span>
       </button>
     </div>
   )

@@ -4,6 +4,7 @@ import {
   DEFAULT_AUTO_SCROLL_SPEED,
   MAX_ZOOM,
   atPageEnd,
+  reducedAutoScrollJump,
   autoScrollStep,
   nextSpeed,
   offlineUrls,
@@ -182,6 +183,15 @@ describe('auto-scroll (SCROLL mode)', () => {
     expect(moved).toBeGreaterThanOrEqual(29) // one second at 30 px/s
     expect(moved).toBeLessThanOrEqual(30)
     expect(autoScrollStep(0.5, 100, -20)).toEqual({ px: 0, carry: expect.closeTo(-1.5, 9) }) // a frame stamped before the start moves nothing
+  })
+
+  it('with reduced motion, jumps 80 % of a screen at the pace of the chosen speed', () => {
+    expect(reducedAutoScrollJump(844, 100)).toEqual({ px: 675, everyMs: 6750 })
+    expect(reducedAutoScrollJump(1000, 320)).toEqual({ px: 800, everyMs: 2500 })
+    for (const speed of AUTO_SCROLL_SPEEDS) {
+      const { px, everyMs } = reducedAutoScrollJump(900, speed)
+      expect((px / everyMs) * 1000).toBeCloseTo(speed, 0) // the same pace as the glide
+    }
   })
 
   it('stops at the end of the page (within a pixel)', () => {

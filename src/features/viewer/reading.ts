@@ -269,6 +269,16 @@ export function autoScrollStep(carry: number, speed: number, elapsedMs: number):
   return px > 0 ? { px, carry: total - px } : { px: 0, carry: total }
 }
 
+/**
+ * Auto-scroll for a reader who asks for reduced motion (issue 19 point 4, WCAG 2.3.3): no glide; the page jumps
+ * at once by 80 % of the screen (a fifth stays in view to keep one's place), as often as the chosen speed would
+ * have taken to scroll that far, so the reading pace is the same.
+ */
+export function reducedAutoScrollJump(viewportHeight: number, speed: number): { px: number; everyMs: number } {
+  const px = Math.max(1, Math.round(viewportHeight * 0.8))
+  return { px, everyMs: Math.round((px / Math.max(1, speed)) * 1000) }
+}
+
 /** Whether the page is scrolled to its end (auto-scroll stops there). */
 export function atPageEnd(viewportHeight: number, scrollY: number, scrollHeight: number): boolean {
   return viewportHeight + scrollY >= scrollHeight - 1

@@ -5,6 +5,7 @@
 import { readFileSync, readdirSync, existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { EDITION_IDS, parseEdition, type Edition } from './schema.ts'
+import { themeCss } from './palette.ts'
 
 export type Messages = Record<string, string>
 
@@ -44,15 +45,9 @@ export function loadMessages(id: string): Messages {
   return messages
 }
 
-/** The edition's theme tokens (spec §9) as CSS custom properties, bundled like any stylesheet (CSP-safe). */
-function themeCss(edition: Edition): string {
-  const t = edition.theme
-  return `:root{--c-primary:${t.primary};--c-on-primary:${t.onPrimary};--c-bg:${t.background};--c-text:${t.text};--max-width:${t.maxWidth}px}\n`
-}
-
 /**
  * Vite plugin: `import { edition, messages } from 'virtual:edition'` in worker and page code, and
- * `import 'virtual:edition-theme.css'` for the theme tokens.
+ * `import 'virtual:edition-theme.css'` for the theme tokens, light and dark (palette.ts).
  */
 export function editionPlugin(id: string) {
   const { edition, messages } = loadEdition(id)
@@ -60,7 +55,7 @@ export function editionPlugin(id: string) {
     'virtual:edition':
       `export const edition = ${JSON.stringify(edition)};\nexport const messages = ${JSON.stringify(messages)};\n` +
       `export const buildId = ${JSON.stringify(Date.now().toString(36))};\n`,
-    'virtual:edition-theme.css': themeCss(edition),
+    'virtual:edition-theme.css': themeCss(edition.theme),
   }
   return {
     name: 'webtoon-edition',

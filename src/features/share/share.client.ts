@@ -1,0 +1,75 @@
+/**
+ * The Share button of the series and episode pages (issue 19 point 3), in the browser: the system share sheet
+ * (`navigator.share`) where `shareMethod` says so, else the canonical link copied to the clipboard and the
+ * shell's toast in the reader's language. A closed share sheet shows nothing.
+ */
+import { isCancel, shareMethod, type ShareData } from './share.ts'
+
+/** The toast texts, in the reader's language. */
+export type ShareMessages = { copied: string; failed: string }
+
+/** The shell's toast (shell.ts listens; on the viewer page the island has loaded the shell by the time of a tap). */
+const toast = (message: string) => dispatchEvent(new CustomEvent('app:toast', { detail: message }))
+
+/**
+ * Copies `text`: the Clipboard API, else (no clipboard permission, a page not served over https) a selected
+ * field and the copy command, focus given back to the button.
+ */
+async function copy(text: string): Promise<boolean> {
+  try {
+    await navigator.clipboard.writeText(text)
+    return true
+  } catch {
+    const focused = document.activeElement as HTMLElement | null
+    const field = document.createElement('textarea')
+    field.value = text
+    field.readOnly = true
+    field.setAttribute('aria-hidden', 'true')
+    field.style.cssText = 'position:fixed;inset-block-start:0;opacity:0;pointer-events:none'
+    document.body.appendChild(field)
+    field.select()
+    try {
+      return document.execCommand('copy')
+    } catch {
+      return false
+    } finally {
+      field.remove()
+      focused?.focus({ preventScroll: true })
+    }
+  }
+}
+
+/** Shares `data` (the sheet, else a copy with its toast); what happened, for the caller and the tests. */
+export async function shareLink(data: ShareData, messages: ShareMessages): Promise<'shared' | 'cancelled' | 'copied' | 'failed'> {
+  if (shareMethod(navigator, data) === 'sheet') {
+    try {
+      await navigator.share(data)
+      return 'shared'
+    } catch (error) {
+      if (isCancel(error)) return 'cancelled'
+      // any other refusal (no user gesture left, a sheet that failed): the link is copied instead
+    }
+  }
+  const copied = await copy(data.url)
+  toast(copied ? messages.copied : messages.failed)
+  return copied ? 'copied' : 'failed'
+}
+
+/**
+ * The server-rendered buttons (`ShareButton.astro`): each carries its data and texts. It is shown once it
+ * works (without JavaScript its place stays empty, so nothing moves when it appears).
+ */
+export function wireShareButtons(): void {
+  document.querySelectorAll<HTMLButtonElement>('button[data-share]').forEach((button) => {
+    const d = button.dataset
+    const data = JSON.parse(d.share!) as ShareData
+    let busy = false
+    button.addEventListener('click', async () => {
+      if (busy) return // one sheet at a time (a second call while one is open is refused by the browser)
+      busy = true
+      await shareLink(data, { copied: d.copied!, failed: d.failed! })
+      busy = false
+    })
+    button.dataset.ready = ''
+  })
+}

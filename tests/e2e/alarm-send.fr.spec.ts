@@ -1,0 +1,4 @@
+import { alarmSendSuite } from './alarm-send.ts'
+
+/** Issue 13 point 4 in the fr edition: npm run ops -- alarm send / episode publish, seen by a reader. */
+alarmSendSuite('fr')

@@ -1,0 +1,3 @@
+import { reflowSuite } from './reflow.ts'
+
+reflowSuite('fr')

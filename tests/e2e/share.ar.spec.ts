@@ -1,0 +1,3 @@
+import { shareSuite } from './share.ts'
+
+shareSuite('ar')

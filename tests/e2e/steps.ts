@@ -1,0 +1,29 @@
+import type { Page, TestInfo } from '@playwright/test'
+import { messagesOf } from './journey.ts'
+import { PASSWORD } from './viewer.helpers.ts'
+
+/** Steps shared by the edition suites (alarm.ts, alarm-send.ts, library-hidden.ts, wayback.ts): labels in the edition's language. */
+
+/** Signs in through the login form of edition `id` (an account of viewer.helpers.ts's newAccount by default) and waits to leave it. */
+export async function signIn(page: Page, id: string, email: string, password = PASSWORD) {
+  const t = messagesOf(id)
+  await page.goto('/user/login')
+  await page.getByLabel(t('auth.login.email')).fill(email)
+  await page.getByLabel(t('auth.login.password')).fill(password)
+  await page.getByRole('button', { name: t('auth.login.submit') }).click()
+  await page.waitForURL((url) => !url.pathname.startsWith('/user/login'))
+}
+
+/**
+ * Screenshots of the page at 390 px (the full page) and 1280 px (the first screen) attached to the report as
+ * `<name>-<width>`; the viewport is then `after` if given, else left at 1280 px.
+ */
+export async function shoot(page: Page, info: TestInfo, name: string, after?: { width: number; height: number }) {
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 })
+    await page.evaluate(() => scrollTo(0, 0))
+    await page.waitForTimeout(150)
+    await info.attach(`${name}-${width}`, { body: await page.screenshot({ fullPage: width === 390 }), contentType: 'image/png' })
+  }
+  if (after) await page.setViewportSize(after)
+}

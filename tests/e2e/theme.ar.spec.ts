@@ -1,0 +1,3 @@
+import { themeSuite } from './theme.ts'
+
+themeSuite('ar')
