@@ -1,6 +1,7 @@
 /**
  * The header's personal bit after first paint (docs/ARCHITECTURE.md: anonymous HTML stays edge-cacheable, no React):
- * starts the session client and shows the reader's coin balance. Any page code reports a coin movement with
+ * starts the session client and shows the reader's coin balance, a link to /shop made from the header's template
+ * once there is a balance to name it (issue 19 point 4: a guest's page held an empty link). Any page code reports a coin movement with
  * `document.dispatchEvent(new CustomEvent('coin:changed', { detail: coin }))` (coin: the GET /api/v1/coin shape);
  * the balance changes without a reload, here and in the reader's other tabs.
  */
@@ -9,16 +10,22 @@ import { $session, startSessionClient, type Coin } from './store.ts'
 import { pluralText, type Plural } from '../../lib/i18n/plural.ts'
 import { apiFetch } from '../../lib/shell/request.ts'
 
-const slot = document.querySelector<HTMLElement>('[data-coin-balance]')
-if (slot && !skipsUser(location.pathname)) {
+const template = document.querySelector<HTMLTemplateElement>('template[data-coin-balance-template]')
+if (template && !skipsUser(location.pathname)) {
+  const link = template.content.firstElementChild as HTMLElement
+  let slot: HTMLElement | null = null
   const client = startSessionClient()
   const number = new Intl.NumberFormat(document.documentElement.lang || undefined)
-  const label = JSON.parse(slot.dataset.label ?? '') as Plural
+  const label = JSON.parse(link.dataset.label ?? '') as Plural
   $session.subscribe((s) => {
     if (s.user && s.coin) {
+      if (!slot) {
+        slot = link.cloneNode(true) as HTMLElement
+        template.insertAdjacentElement('afterend', slot)
+      }
       slot.textContent = pluralText(label, s.coin.total, { count: number.format(s.coin.total) })
       slot.hidden = false
-    } else slot.hidden = true
+    } else if (slot) slot.hidden = true
   })
   document.addEventListener('coin:changed', (e) => {
     const coin = (e as CustomEvent<Coin | null>).detail
