@@ -68,7 +68,6 @@ async function sample(request: APIRequestContext): Promise<Sample> {
   return { series: 1, freeEpisode: series.episodes.find((e) => e.free)!.id, keyword: series.title, notice: Number(notice![1]) }
 }
 
-
 /** One finding, readable in the test output. */
 const line = (path: string, i: Pa11yIssue) => `${path} [${i.runner}] ${i.code} — ${i.selector}: ${i.message} ${i.context}`
 
