@@ -9,7 +9,7 @@
 import { spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { delimiter, join } from 'node:path'
+import { delimiter, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { loadEdition } from '../src/lib/edition/load.ts'
 import { localSwitches } from '../src/lib/edition/local-switches.ts'
@@ -28,12 +28,13 @@ import {
   type Listings,
 } from './deploy/plan.ts'
 
-const USAGE = `Usage: npm run deploy -- <edition> [--dry-run] [--no-build] [--yes] [--allow-local-switches]
+const USAGE = `Usage: npm run deploy -- <edition> [--dry-run] [--no-build] [--yes] [--allow-local-switches] [-c FILE]
   <edition>               fr, de, th, tw, jp, kr or ar (its wrangler environment: env.<id> of wrangler.jsonc, fr the top level)
   --dry-run               build and check the bundle's size against the budget; nothing is sent to Cloudflare
   --no-build              use the existing dist/<id> (npm test builds the seven editions just before)
   --yes                   do it: without it a deploy lists the account's resources, prints its plan and changes nothing
   --allow-local-switches  deploy even though the edition turns on what belongs to local runs (e.g. payment "sandbox")
+  -c, --config FILE       the built wrangler.json to deploy (default dist/<id>/server/wrangler.json; no build)
 Needs wrangler logged in (npx wrangler login, or CLOUDFLARE_API_TOKEN and CLOUDFLARE_ACCOUNT_ID) for a deploy.`
 
 class UsageError extends Error {}
@@ -76,6 +77,7 @@ function parse(argv: string[]) {
         'no-build': { type: 'boolean' },
         yes: { type: 'boolean' },
         'allow-local-switches': { type: 'boolean' },
+        config: { type: 'string', short: 'c' },
         help: { type: 'boolean', short: 'h' },
       },
     })
@@ -92,14 +94,25 @@ function parse(argv: string[]) {
   } catch (e) {
     throw new UsageError((e as Error).message)
   }
-  return { edition, dryRun: !!values['dry-run'], build: !values['no-build'], yes: !!values.yes, allowLocal: !!values['allow-local-switches'] }
+  const config = values.config
+  return {
+    edition,
+    config,
+    dryRun: !!values['dry-run'],
+    build: !values['no-build'] && config === undefined,
+    yes: !!values.yes,
+    allowLocal: !!values['allow-local-switches'],
+  }
 }
 
-function readBuilt(id: string): { path: string; config: BuiltConfig } {
-  const path = wranglerConfig(id)
-  if (!existsSync(path)) throw new Error(`no build of ${id} (${path.slice(root.length)}): run EDITION=${id} npm run build, or drop --no-build`)
+/** A path as the operator knows it: relative to the repository when inside it. */
+const shown = (path: string) => (path.startsWith(root) ? path.slice(root.length) : path)
+
+function readBuilt(id: string, given: string | undefined): { path: string; config: BuiltConfig } {
+  const path = given === undefined ? wranglerConfig(id) : resolve(given)
+  if (!existsSync(path)) throw new Error(`no build of ${id} (${shown(path)}): run EDITION=${id} npm run build, or drop --no-build`)
   const config = JSON.parse(readFileSync(path, 'utf8')) as BuiltConfig
-  if (config.vars?.EDITION !== id) throw new Error(`${path.slice(root.length)} is a build of ${config.vars?.EDITION ?? '?'}, not ${id}: rebuild it`)
+  if (config.vars?.EDITION !== id) throw new Error(`${shown(path)} is a build of ${config.vars?.EDITION ?? '?'}, not ${id}: rebuild it`)
   return { path, config }
 }
 
@@ -141,8 +154,8 @@ async function main(argv: string[]): Promise<number> {
   const { edition } = opts
   const id = edition.id
   if (opts.build) await run(process.execPath, ['scripts/build.ts'], { env: { EDITION: id } })
-  const { path, config } = readBuilt(id)
-  const rel = path.slice(root.length)
+  const { path, config } = readBuilt(id, opts.config)
+  const rel = shown(path)
   if (!(await checkSize(id, path))) return 1
 
   const switches = localSwitches(edition, { ...config.vars })
