@@ -24,6 +24,7 @@ import {
   sizeCheck,
   unsetSecrets,
   withRealIds,
+  wranglerFailure,
   type BuiltConfig,
   type Listings,
 } from './deploy/plan.ts'
@@ -48,7 +49,11 @@ class UsageError extends Error {}
 function wrangler(args: string[], show = false): Promise<string> {
   return new Promise((resolve, reject) => {
     const PATH = [process.env.PATH, join(root, 'node_modules', '.bin')].filter(Boolean).join(delimiter)
-    const child = spawn('wrangler', args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...quietEnv, WRANGLER_LOG: 'log', PATH } })
+    const child = spawn('wrangler', args, {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...quietEnv, WRANGLER_LOG: 'log', PATH },
+    })
     let out = ''
     let err = ''
     child.stdout.on('data', (b: Buffer) => {
@@ -59,8 +64,7 @@ function wrangler(args: string[], show = false): Promise<string> {
     child.on('error', (e) => reject(new Error(`wrangler ${args.join(' ')}: ${e.message}`)))
     child.on('exit', (code, signal) => {
       if (code === 0) return resolve(out)
-      const tail = (err || out).trim().split('\n').slice(-5).join('\n')
-      reject(new Error(`wrangler ${args.join(' ')} failed (${code ?? signal}):\n${tail}`))
+      reject(new Error(`wrangler ${args.join(' ')} failed (${code ?? signal}): ${wranglerFailure(err || out)}`))
     })
   })
 }

@@ -140,6 +140,7 @@ else if (line === 'r2 bucket list') console.log('Listing buckets...\\n' + s.r2.m
 else if (line === 'queues list') console.log(table(s.queues))
 else if (args[0] === 'd1' && args[1] === 'create') { s.d1.push({ uuid: 'uuid-' + args[2], name: args[2] }); save(); console.log('✅ Created') }
 else if (args[0] === 'kv' && args[1] === 'namespace' && args[2] === 'create') { s.kv.push({ id: 'id-' + args[3], title: args[3] }); save(); console.log('✨ Success!') }
+else if (s.fail && line.startsWith(s.fail)) { console.error('\\u001b[31m✘ [ERROR]\\u001b[0m A request to the Cloudflare API failed. [code: 10006]\\n\\n🪵  Logs were written to "/x.log"'); process.exit(1) }
 else if (args[0] === 'r2' && args[1] === 'bucket' && args[2] === 'create') { s.r2.push(args[3]); save(); console.log('Created bucket') }
 else if (args[0] === 'queues' && args[1] === 'create') { s.queues.push(args[2]); save(); console.log('Created queue') }
 else if (line.startsWith('d1 migrations apply DB --remote -c ')) console.log('Migrations applied')
@@ -150,9 +151,21 @@ else { console.error('✘ [ERROR] stand-in wrangler: unexpected ' + line); proce
 )
 chmodSync(join(bin, 'wrangler'), 0o755)
 
-type Account = { size: string; d1: { uuid: string; name: string }[]; kv: { id: string; title: string }[]; r2: string[]; queues: string[]; secrets: string[] }
+type Account = {
+  size: string
+  d1: { uuid: string; name: string }[]
+  kv: { id: string; title: string }[]
+  r2: string[]
+  queues: string[]
+  secrets: string[]
+  /** a command line the stand-in fails, as wrangler does when the API refuses */
+  fail: string
+}
 const account = (a: Partial<Account> = {}) =>
-  writeFileSync(statePath, JSON.stringify({ size: '2516.40 KiB / gzip: 582.10 KiB', d1: [], kv: [], r2: [], queues: [], secrets: [], ...a }))
+  writeFileSync(
+    statePath,
+    JSON.stringify({ size: '2516.40 KiB / gzip: 582.10 KiB', d1: [], kv: [], r2: [], queues: [], secrets: [], ...a }),
+  )
 const calls = () => readFileSync(logPath, 'utf8').trim().split('\n').filter(Boolean)
 
 beforeEach(() => {
@@ -199,7 +212,9 @@ describe('npm run deploy', () => {
     account({ size: '6200.00 KiB / gzip: 990.00 KiB' })
     const over = await deploy('fr', '--dry-run', '-c', configPath)
     expect(over.code).toBe(1)
-    expect(over.stderr).toContain('deploy --dry-run fr: 6,200 KiB, gzip 990 KiB (limit 6,144 KiB, gzip 1,280 KiB) ✗ over the budget: 6,200 KiB > 6,144 KiB')
+    expect(over.stderr).toContain(
+      'deploy --dry-run fr: 6,200 KiB, gzip 990 KiB (limit 6,144 KiB, gzip 1,280 KiB) ✗ over the budget: 6,200 KiB > 6,144 KiB',
+    )
   })
 
   it('refuses an edition that turns on what belongs to local runs, before listing anything', async () => {
@@ -263,7 +278,17 @@ describe('npm run deploy', () => {
     expect(calls().filter((c) => c.includes(' create '))).toEqual([])
   })
 
-  it('stops at the first wrangler failure with its message, deploying nothing', async () => {
+  it('stops at the first wrangler failure with its one-line reason, deploying nothing', async () => {
+    account({ fail: 'r2 bucket create' })
+    const failed = await deploy('fr', '-c', configPath, '--allow-local-switches', '--yes')
+    expect(failed.code).toBe(1)
+    expect(failed.stderr.trim()).toBe(
+      'deploy: wrangler r2 bucket create webtoon-media-fr failed (1): A request to the Cloudflare API failed. [code: 10006]',
+    )
+    expect(calls().some((c) => c.startsWith('deploy -c') || c.startsWith('d1 migrations'))).toBe(false)
+    expect(JSON.parse(readFileSync(configPath, 'utf8'))).toEqual(built)
+
+    writeFileSync(logPath, '')
     account({ d1: 'Not logged in' as unknown as [] })
     const r = await deploy('fr', '-c', configPath, '--allow-local-switches', '--yes')
     expect(r.code).toBe(1)

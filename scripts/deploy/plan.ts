@@ -27,7 +27,7 @@ export type BuiltConfig = {
   send_email?: { name: string }[]
 }
 
-export type ResourceKind = 'D1' | 'R2' | 'KV' | 'queue'
+type ResourceKind = 'D1' | 'R2' | 'KV' | 'queue'
 /** One thing the worker binds to, by the name it has on the account (a KV namespace's title). */
 export type Resource = { kind: ResourceKind; name: string; binding?: string }
 
@@ -35,10 +35,10 @@ export type Resource = { kind: ResourceKind; name: string; binding?: string }
 export type Listings = { d1: string; kv: string; r2: string; queues: string }
 
 /** The KV namespace of a binding on the account: `webtoon-cache-fr` for CACHE of fr (wrangler.jsonc only holds a placeholder id). */
-export const kvTitle = (edition: string, binding: string) => `webtoon-${binding.toLowerCase()}-${edition}`
+const kvTitle = (edition: string, binding: string) => `webtoon-${binding.toLowerCase()}-${edition}`
 
 /** The built worker's edition (`vars.EDITION`). */
-export function configEdition(config: BuiltConfig): string {
+function configEdition(config: BuiltConfig): string {
   const id = config.vars?.EDITION
   if (!id) throw new Error(`${config.name}: the built wrangler.json has no vars.EDITION`)
   return id
@@ -80,7 +80,7 @@ const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 const namesIn = (text: string, name: string) => new RegExp(`(^|[\\s│|:])${escapeRegExp(name)}($|[\\s│|])`, 'm').test(text)
 
 /** The id of each D1 database (by name) and KV namespace (by title) the listings show. */
-export function idsOf(listings: Pick<Listings, 'd1' | 'kv'>): { d1: Map<string, string>; kv: Map<string, string> } {
+function idsOf(listings: Pick<Listings, 'd1' | 'kv'>): { d1: Map<string, string>; kv: Map<string, string> } {
   const d1 = new Map(jsonList<{ uuid: string; name: string }>(listings.d1, 'd1 list --json').map((d) => [d.name, d.uuid]))
   const kv = new Map(jsonList<{ id: string; title: string }>(listings.kv, 'kv namespace list').map((k) => [k.title, k.id]))
   return { d1, kv }
@@ -125,11 +125,22 @@ export function withRealIds(config: BuiltConfig, listings: Pick<Listings, 'd1' |
 
 export type BundleSize = { kib: number; gzipKib: number }
 
+/** wrangler's output without its colours. */
+const plain = (text: string) => text.replace(/\u001b\[[0-9;]*m/g, '')
+
+/** Why a wrangler call failed, in one line: its `[ERROR]` line, else its last lines (the log file's address left out). */
+export function wranglerFailure(output: string): string {
+  const lines = plain(output)
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.includes('Logs were written'))
+  const error = lines.find((l) => l.includes('[ERROR]'))
+  return error ? error.replace(/^.*\[ERROR\]\s*/, '') : lines.slice(-3).join(' ')
+}
+
 /** wrangler's "Total Upload: 5173.85 KiB / gzip: 984.02 KiB" line (the sum of the uploaded modules), or null. */
 export function parseTotalUpload(output: string): BundleSize | null {
-  // eslint-disable-next-line no-control-regex -- wrangler colours the figures
-  const plain = output.replace(/\u001b\[[0-9;]*m/g, '')
-  const m = /Total Upload:\s*([\d.]+)\s*KiB\s*\/\s*gzip:\s*([\d.]+)\s*KiB/.exec(plain)
+  const m = /Total Upload:\s*([\d.]+)\s*KiB\s*\/\s*gzip:\s*([\d.]+)\s*KiB/.exec(plain(output))
   return m ? { kib: Number(m[1]), gzipKib: Number(m[2]) } : null
 }
 
