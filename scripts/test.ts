@@ -1,9 +1,10 @@
 /**
  * `npm test`: type check (astro check covers .astro and .ts), the linter (ESLint), the formatter's check
  * (Prettier) and the dead-code finder (knip), unit and worker tests (vitest, real workerd + D1), then browser tests (Playwright + Chromium) against freshly built workers of the seven
- * editions. Prints one closing line "tests: N passed, N failed".
+ * editions, each first checked by `npm run deploy -- <id> --dry-run` (bundle size against the budget). Prints one closing line "tests: N passed, N failed".
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { EDITION_IDS } from '../src/lib/edition/schema.ts'
 import { run } from './lib.ts'
 import { findChromium } from './chromium.ts'
 
@@ -26,6 +27,17 @@ const steps: [string, () => Promise<void>][] = [
       // one at a time: two astro builds in one tree share its prerender state and break each other
       for (const id of ['fr', 'ar', 'de', 'jp', 'kr', 'th', 'tw'])
         await run(process.execPath, ['scripts/build.ts'], { env: { EDITION: id } })
+    },
+  ],
+  [
+    'deploy dry runs',
+    async () => {
+      // the builds above, each checked by `wrangler deploy --dry-run` against the bundle budget (scripts/deploy/plan.ts);
+      // one at a time (each is a few seconds), every edition reported before the step fails
+      const over: string[] = []
+      for (const id of EDITION_IDS)
+        await run(process.execPath, ['scripts/deploy.ts', id, '--dry-run', '--no-build']).catch(() => over.push(id))
+      if (over.length) throw new Error(`deploy --dry-run failed for ${over.join(', ')}`)
     },
   ],
   [

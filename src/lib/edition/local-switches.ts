@@ -1,8 +1,8 @@
 /**
  * What a deployment of an edition would turn on that belongs to local runs only: the payment sandbox, the
- * carrier sandbox, the outbox page. `npm run deploy` refuses an edition for which this list is not empty and
- * prints it. Pure: the edition and the variables the deployment would set (values of `vars`, or secret names
- * with any value) are arguments.
+ * carrier sandbox, the outbox page. `npm run deploy` refuses an edition for which this list is not empty (unless
+ * --allow-local-switches) and prints it. Pure: the edition and the variables the deployment would set (values of
+ * `vars`, or secret names with any value) are arguments.
  */
 import { isOutboxPageEnabled } from '../../features/auth/outbox.ts'
 import type { Edition } from './schema.ts'
