@@ -275,8 +275,7 @@ const OPS_COUPON = `c.id, c.code, c.title, c.type, c.minimum_amount AS minimumAm
   c.created_at AS createdAt,
   (SELECT count(*) FROM coupon_redemptions r WHERE r.coupon_id = c.id) AS received,
   (SELECT count(*) FROM coupon_redemptions r WHERE r.coupon_id = c.id AND r.used_at IS NOT NULL) AS used`
-type OpsCouponRow = CouponRow &
-  Cols<'coupons', 'code' | 'title' | 'created_at'> & { downloadable: Flag; received: number; used: number }
+type OpsCouponRow = CouponRow & Cols<'coupons', 'code' | 'title' | 'created_at'> & { downloadable: Flag; received: number; used: number }
 const toOpsCoupon = (r: OpsCouponRow, now: Date): OpsCoupon => ({ ...r, downloadable: flag(r.downloadable), state: couponState(r, now) })
 
 /** Most coupons `couponReport` lists, newest first. */

@@ -86,7 +86,12 @@ export type NoticePublishRequest = z.infer<typeof NoticePublishRequest>
 
 /** A change to a notice (docs/API.md `POST /api/ops/notices/{id}`): at least one of title, body, publication date. */
 export const NoticeEditRequest = z
-  .object({ title: text(MAX_NOTICE_TITLE).optional(), body: text(MAX_NOTICE_BODY).optional(), publishedAt: NoticeDate.optional(), reason: OpsReason })
+  .object({
+    title: text(MAX_NOTICE_TITLE).optional(),
+    body: text(MAX_NOTICE_BODY).optional(),
+    publishedAt: NoticeDate.optional(),
+    reason: OpsReason,
+  })
   .refine((r) => r.title !== undefined || r.body !== undefined || r.publishedAt !== undefined, {
     path: ['title'],
     message: 'nothing to change',
