@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net'
 import { networkInterfaces } from 'node:os'
 import { LOCAL_OPS_TOKEN, quietEnv, root } from '../lib.ts'
 
-export type Seen = { method: string; path: string; authorization: string; contentType: string; body: unknown }
+type Seen = { method: string; path: string; authorization: string; contentType: string; body: unknown }
 export type Reply = { status: number; body: string }
 
 export const json = (status: number, body: unknown): Reply => ({ status, body: JSON.stringify(body) })

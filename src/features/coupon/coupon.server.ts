@@ -279,7 +279,7 @@ type OpsCouponRow = CouponRow & Cols<'coupons', 'code' | 'title' | 'created_at'>
 const toOpsCoupon = (r: OpsCouponRow, now: Date): OpsCoupon => ({ ...r, downloadable: flag(r.downloadable), state: couponState(r, now) })
 
 /** Most coupons `couponReport` lists, newest first. */
-export const COUPON_REPORT_SIZE = 200
+const COUPON_REPORT_SIZE = 200
 
 /**
  * Creates a coupon (rules: `CouponCreateRequest`). Returns null, writing nothing, when its code is taken (codes compare

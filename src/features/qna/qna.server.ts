@@ -174,7 +174,7 @@ export async function qnaImageKey(db: Db, userId: number | null, id: number, n: 
 }
 
 /** Most questions `waitingQnas` lists at once (oldest first: the next ones show once these are answered). */
-export const SUPPORT_QUEUE_SIZE = 200
+const SUPPORT_QUEUE_SIZE = 200
 
 /** A question as support sees it: the reader's view plus who asked (`email`: the address the answer mail goes to). */
 export type SupportQna = QnaView & { userId: number; email: string | null }
