@@ -1,7 +1,8 @@
 /**
  * `npm run ops -- <command>`: operator commands on one edition's local D1/R2 (docs/API.md "Operator API": the same
- * actions as `POST /api/ops/coins`), reached through wrangler's getPlatformProxy like the seed; `alarm send` and
- * `episode publish` call the operator API of a running edition instead (OPS_URL, OPS_TOKEN), through `opsApi`.
+ * actions as `POST /api/ops/coins`), reached through wrangler's getPlatformProxy like the seed; `alarm send`,
+ * `episode publish` and the daily commands (`support`, `notice`, `coupon`) call the operator API of a running edition
+ * instead (OPS_URL, OPS_TOKEN), through `opsApi`: one code path for a local run (`npm start`) and a deployed edition.
  * `npm run ops -- --help` lists the commands; `npm run ops -- help <command>` explains one.
  */
 import { resolve } from 'node:path'
@@ -9,7 +10,32 @@ import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { loadEdition } from '../src/lib/edition/load.ts'
 import { AppError } from '../src/lib/errors/catalogue.ts'
 import { createDb } from '../src/lib/server/db.ts'
+import { z } from 'zod'
 import { AlarmBroadcastRequest } from '../src/features/alarm/alarm.ts'
+import { QnaAnswerRequest, MAX_BODY_LENGTH } from '../src/features/qna/qna.ts'
+import type { SupportQna } from '../src/features/qna/qna.server.ts'
+import {
+  MAX_NOTICE_BODY,
+  MAX_NOTICE_TITLE,
+  NOTICE_CATEGORIES,
+  NoticeEditRequest,
+  NoticePinRequest,
+  NoticePublishRequest,
+  NoticeUnpublishRequest,
+} from '../src/features/notice/notice.ts'
+import type { OpsNotice } from '../src/features/notice/notice.server.ts'
+import {
+  COUPON_TYPES,
+  CouponCreateRequest,
+  CouponExpireRequest,
+  MAX_COUPON_MINIMUM,
+  MAX_COUPON_QUANTITY,
+  MAX_REWARD_DAYS,
+  MAX_TICKETS,
+  PLATFORMS,
+  REWARD_TYPES,
+} from '../src/features/coupon/coupon.ts'
+import type { OpsCoupon } from '../src/features/coupon/coupon.server.ts'
 import { COIN_TYPES, MAX_ADMIN_ADJUST, type Balances, type CoinType } from '../src/features/wallet/wallet.ts'
 import { adminAdjust, userBalances, userLedger, userLots, walletTotals, type LedgerEntry } from '../src/features/wallet/wallet.server.ts'
 import { LOCAL_OPS_TOKEN, editionId, quietEnv, run } from './lib.ts'
@@ -37,10 +63,10 @@ const GLOBAL_HELP = `Global options:
   --persist-to DIR   local state directory (default .wrangler/state), as for wrangler dev / d1 migrations
   -c, --config FILE  wrangler config (default: the built worker's, else wrangler.jsonc)
   EDITION=<id>       environment variable choosing the edition (default fr)`
-const REMOTE_HELP = `Environment (alarm send, episode publish):
+const REMOTE_HELP = `Environment (alarm, episode, support, notice and coupon commands):
   OPS_URL     the running edition's address (default http://localhost:$PORT, PORT default 8787: \`npm start\`)
   OPS_TOKEN   its operator token (Authorization: Bearer); default the local run's token, for a local OPS_URL only
-  Against a URL that is not local (localhost, 127.x, ::1) nothing is sent without --yes: the plan is printed.`
+  Against a URL that is not local (localhost, 127.x, ::1) no change is sent without --yes: the plan is printed.`
 
 const ADJUST_OPTIONS: Options = {
   email: { type: 'string' },
@@ -130,6 +156,147 @@ const COMMANDS: Record<string, Command> = {
   an episode already announced (by the cron or a previous publish) changes nothing and says so.`,
     options: { id: { type: 'string' }, reason: { type: 'string' }, yes: { type: 'boolean' } },
     run: episodePublish,
+    remote: true,
+  },
+  'support list': {
+    usage: 'support list',
+    summary: 'questions waiting for an answer, oldest first (GET /api/ops/qna)',
+    details: `  One line each: id, date, category, images, title, the author's e-mail. At most 200: the next ones show once
+  these are answered.`,
+    options: {},
+    run: supportList,
+    remote: true,
+  },
+  'support show': {
+    usage: 'support show --id N',
+    summary: 'one question: its text, author, answer and replies, and the addresses of its images (GET /api/ops/qna/{id})',
+    details: `  --id N  the question's id (support list)
+  Its images are served by GET /api/ops/qna/{id}/image/{n} with the same bearer token; the command prints a curl
+  line for each.`,
+    options: { id: { type: 'string' } },
+    run: supportShow,
+    remote: true,
+  },
+  'support answer': {
+    usage: 'support answer --id N --text TEXT --reason TEXT [--yes]',
+    summary: "answer a waiting question: COMPLETED on /qna, the answer mail, the reader's alarm (POST /api/ops/qna/{id}/answer)",
+    details: `  --id N         the question's id (support list)
+  --text TEXT    the answer, as the reader reads it on /qna and in the mail (1 to ${MAX_BODY_LENGTH} characters)
+  --reason TEXT  why (1 to 200 characters): no column for it, the API writes it in its JSON log line
+  --yes          answer on an OPS_URL that is not local (without it, only the plan is printed)
+  A question already answered (or unknown) is refused: NOT_EXIST, nothing changes. Locally the mail is in the outbox.`,
+    options: { id: { type: 'string' }, text: { type: 'string' }, reason: { type: 'string' }, yes: { type: 'boolean' } },
+    run: supportAnswer,
+    remote: true,
+  },
+  'notice publish': {
+    usage: `notice publish --title T --body B --reason TEXT [--series N] [--pinned] [--category ${NOTICE_CATEGORIES.join('|')}] [--at ISO] [--yes]`,
+    summary: "publish a notice, global (/notice) or on one series' page (POST /api/ops/notices)",
+    details: `  --title T      1 to ${MAX_NOTICE_TITLE} characters;  --body B  1 to ${MAX_NOTICE_BODY.toLocaleString('en')} characters (a blank line separates paragraphs)
+  --series N     attach it to series N (shown on its page) instead of the /notice list
+  --pinned       listed first;  --category  default NOTICE
+  --at ISO       publication date (YYYY-MM-DD: that day's start UTC, or an ISO instant); later: it appears then
+  --reason TEXT  why (1 to 200 characters): no column for it, the API writes it in its JSON log line
+  --yes          publish on an OPS_URL that is not local (without it, only the plan is printed)
+  The cached notice count (KV, 5 minutes) is dropped, so /notice counts it at once.`,
+    options: {
+      title: { type: 'string' },
+      body: { type: 'string' },
+      series: { type: 'string' },
+      pinned: { type: 'boolean' },
+      category: { type: 'string' },
+      at: { type: 'string' },
+      reason: { type: 'string' },
+      yes: { type: 'boolean' },
+    },
+    run: noticePublish,
+    remote: true,
+  },
+  'notice edit': {
+    usage: 'notice edit --id N [--title T] [--body B] [--at ISO] --reason TEXT [--yes]',
+    summary: "change a notice's title, body or publication date (POST /api/ops/notices/{id})",
+    details: `  At least one of --title, --body, --at; the others are kept. --at also brings an unpublished notice back.
+  --reason, --yes as for notice publish.`,
+    options: {
+      id: { type: 'string' },
+      title: { type: 'string' },
+      body: { type: 'string' },
+      at: { type: 'string' },
+      reason: { type: 'string' },
+      yes: { type: 'boolean' },
+    },
+    run: noticeEdit,
+    remote: true,
+  },
+  'notice pin': {
+    usage: 'notice pin --id N [--off] --reason TEXT [--yes]',
+    summary: 'pin a notice (listed first), or unpin it with --off (POST /api/ops/notices/{id}/pin)',
+    details: `  --reason, --yes as for notice publish.`,
+    options: { id: { type: 'string' }, off: { type: 'boolean' }, reason: { type: 'string' }, yes: { type: 'boolean' } },
+    run: noticePin,
+    remote: true,
+  },
+  'notice unpublish': {
+    usage: 'notice unpublish --id N --reason TEXT [--yes]',
+    summary: 'take a notice down: off /notice, its page, its series page and the count (POST /api/ops/notices/{id}/unpublish)',
+    details: `  The notice is kept, dated at the end of time; notice edit --id N --at DATE publishes it again.
+  One already down is refused (NOT_EXIST). --reason, --yes as for notice publish.`,
+    options: { id: { type: 'string' }, reason: { type: 'string' }, yes: { type: 'boolean' } },
+    run: noticeUnpublish,
+    remote: true,
+  },
+  'coupon create': {
+    usage: `coupon create (--code C | --downloadable) --title T --type ${COUPON_TYPES.join('|')} --reward ${REWARD_TYPES.join('|')} --amount N --reason TEXT [options] [--yes]`,
+    summary: 'create a coupon: a code to type, or downloadable from /coupon (POST /api/ops/coupons)',
+    details: `  --code C          the code readers type (letters, digits, _ and -; stored upper case), or
+  --downloadable    listed on /coupon for readers to download
+  --title T         its name (1 to 100 characters);  --type  ${COUPON_TYPES.join(' or ')}
+  --reward R        COIN (a lot of --lot, default FREE_COIN), MILEAGE or ROULETTE_TICKET (at most ${MAX_TICKETS})
+  --amount N        how much of the reward;  --lot FREE_COIN|BONUS|COIN (COIN rewards only)
+  --reward-days N   the granted coins or tickets expire N days after (1 to ${MAX_REWARD_DAYS}); default never
+  --minimum N       downloadable only: the reward comes with a top-up of at least N (0 to ${MAX_COUPON_MINIMUM.toLocaleString('en')})
+  --starts DATE     usable from (YYYY-MM-DD: that day's start UTC, or an ISO instant); default now
+  --expires DATE    usable through (YYYY-MM-DD: that day's end UTC, or an ISO instant), in the future; default never
+  --platform P      only on ${PLATFORMS.join(', ')}; default every platform
+  --quantity N      how many readers may use it (1 to ${MAX_COUPON_QUANTITY.toLocaleString('en')}); default unlimited
+  --reason TEXT     why (1 to 200 characters): no column for it, the API writes it in its JSON log line
+  --yes             create on an OPS_URL that is not local (without it, only the plan is printed)
+  A code already taken (in any case) is refused, nothing written.`,
+    options: {
+      code: { type: 'string' },
+      downloadable: { type: 'boolean' },
+      title: { type: 'string' },
+      type: { type: 'string' },
+      reward: { type: 'string' },
+      amount: { type: 'string' },
+      lot: { type: 'string' },
+      'reward-days': { type: 'string' },
+      minimum: { type: 'string' },
+      starts: { type: 'string' },
+      expires: { type: 'string' },
+      platform: { type: 'string' },
+      quantity: { type: 'string' },
+      reason: { type: 'string' },
+      yes: { type: 'boolean' },
+    },
+    run: couponCreate,
+    remote: true,
+  },
+  'coupon expire': {
+    usage: 'coupon expire --id N --reason TEXT [--yes]',
+    summary: 'end a coupon now: readers get EXPIRED_COUPON, what they received stays (POST /api/ops/coupons/{id}/expire)',
+    details: `  One already over is refused (EXPIRED_COUPON). --reason, --yes as for coupon create.`,
+    options: { id: { type: 'string' }, reason: { type: 'string' }, yes: { type: 'boolean' } },
+    run: couponExpire,
+    remote: true,
+  },
+  'coupon report': {
+    usage: 'coupon report [--id N]',
+    summary: 'coupons with their use counts, newest first, or one (GET /api/ops/coupons)',
+    details: `  Columns: used/stock (the coupon's counter and its quantity), received (readers holding it), rewarded (readers
+  whose reward was granted), its state (LIVE, NOT_STARTED, EXPIRED, SOLD_OUT) and expiry. At most 200.`,
+    options: { id: { type: 'string' } },
+    run: couponReportCommand,
     remote: true,
   },
 }
@@ -278,16 +445,21 @@ function confirm(v: Values, to: Target, plan: string[]): void {
 }
 
 /**
- * One POST to the operator API; answers the envelope's `data` or throws ApiError with the API's code and message
- * (`notFound` says what a 404 NOT_EXIST means for this call).
+ * One call to the operator API, a POST of `body` (a GET when `body` is undefined); answers the envelope's `data` or
+ * throws ApiError with the API's code and message (`notFound` says what a 404 NOT_EXIST means for this call).
  */
 async function opsApi<T>(to: Target, path: string, body: unknown, notFound: string): Promise<T> {
+  const method = body === undefined ? 'GET' : 'POST'
   let res: Response
   try {
     res = await fetch(`${to.url}/api/ops${path}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${to.token}`, 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify(body),
+      method,
+      headers: {
+        authorization: `Bearer ${to.token}`,
+        accept: 'application/json',
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       signal: AbortSignal.timeout(30_000),
     })
   } catch (e) {
@@ -303,9 +475,9 @@ async function opsApi<T>(to: Target, path: string, body: unknown, notFound: stri
         : answer.code === 'NOT_EXIST'
           ? ` (${notFound}, or the operator API is off: no OPS_TOKEN on the server)`
           : ''
-    throw new ApiError(`${answer.code} (HTTP ${res.status}) from POST /api/ops${path}: ${answer.message ?? ''}${hint}`)
+    throw new ApiError(`${answer.code} (HTTP ${res.status}) from ${method} /api/ops${path}: ${answer.message ?? ''}${hint}`)
   }
-  throw new ApiError(`HTTP ${res.status} from POST ${to.url}/api/ops${path} is not an operator API answer`)
+  throw new ApiError(`HTTP ${res.status} from ${method} ${to.url}/api/ops${path} is not an operator API answer`)
 }
 
 /** A positive row id given as `--name` (digits only). */
@@ -313,6 +485,33 @@ function rowId(v: Values, name: string): number {
   const text = need(v, name)
   if (!/^[1-9]\d{0,14}$/.test(text)) throw new UsageError(`--${name} must be a positive whole number (an id), not "${text}"`)
   return Number(text)
+}
+
+/**
+ * `request` checked by the API's own schema before anything is sent; a refusal names the options at fault, one hint
+ * per field (`hints`, the reason's is shared).
+ */
+function checked<S extends z.ZodType>(schema: S, request: Record<string, unknown>, hints: Record<string, string>): z.output<S> {
+  const parsed = schema.safeParse(request)
+  if (parsed.success) return parsed.data
+  const all: Record<string, string> = { reason: '--reason must be 1 to 200 characters', ...hints }
+  const fields = [...new Set(parsed.error.issues.map((i) => String(i.path[0] ?? '')))]
+  throw new UsageError(fields.map((f) => all[f] ?? f).join('; '))
+}
+
+/** A whole number given as `--name`, or undefined when the option is absent. */
+function wholeOpt(v: Values, name: string): number | undefined {
+  const text = v[name]
+  if (text === undefined) return undefined
+  if (typeof text !== 'string' || !/^\d{1,15}$/.test(text.trim())) throw new UsageError(`--${name} must be a whole number, not "${text}"`)
+  return Number(text)
+}
+
+/** The optional string options `names` that were given, renamed (`--at` → `publishedAt`). */
+function given(v: Values, names: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(names).flatMap(([opt, field]) => (typeof v[opt] === 'string' ? [[field, v[opt] as string]] : [])),
+  )
 }
 
 function reasonOf(v: Values): string {
@@ -329,19 +528,12 @@ async function alarmSend(v: Values): Promise<void> {
     ...(v.link !== undefined ? { link: String(v.link) } : {}),
     ...(v.series !== undefined ? { seriesId: rowId(v, 'series') } : {}),
   }
-  const parsed = AlarmBroadcastRequest.safeParse(request) // the API's own rules, checked before anything is sent
-  if (!parsed.success) {
-    const hints: Record<string, string> = {
-      text: `--text must be 1 to 200 characters (it has ${text.trim().length})`,
-      link: '--link must be a path of this site, e.g. /notice/3 (no scheme, no host, no spaces, at most 300 characters)',
-      seriesId: '--series must be a positive whole number',
-      reason: '--reason must be 1 to 200 characters',
-    }
-    const fields = [...new Set(parsed.error.issues.map((i) => String(i.path[0])))]
-    throw new UsageError(fields.map((f) => hints[f] ?? f).join('; '))
-  }
+  const body = checked(AlarmBroadcastRequest, request, {
+    text: `--text must be 1 to 200 characters (it has ${text.trim().length})`,
+    link: '--link must be a path of this site, e.g. /notice/3 (no scheme, no host, no spaces, at most 300 characters)',
+    seriesId: '--series must be a positive whole number',
+  })
   const to = target()
-  const body = parsed.data
   confirm(v, to, [
     `send a notice alarm to ${body.seriesId ? `the readers of series ${body.seriesId} (a favourite or a reading in progress)` : 'every reader'}`,
     `text:   ${JSON.stringify(body.text)}`,
@@ -371,6 +563,235 @@ async function episodePublish(v: Values): Promise<void> {
       ? `published: episode ${res.episodeId}, published at ${res.publishedAt}; its alarms are queued`
       : `unchanged: episode ${res.episodeId} (published at ${res.publishedAt}) was already announced; no alarm queued`,
   )
+}
+
+// ───────────────────────────── daily commands: support, notices, coupons ─────────────────────────────
+
+type WithImages = SupportQna & { imageUrls: string[] }
+
+async function supportList(): Promise<void> {
+  const to = target()
+  const { items } = await opsApi<{ items: SupportQna[] }>(to, '/qna', undefined, 'no such route')
+  console.log(`${items.length} question${items.length === 1 ? '' : 's'} waiting (${to.url}), oldest first:`)
+  printTable(
+    items.map((q) => ({
+      id: q.id,
+      date: date(q.createdAt),
+      category: q.category,
+      images: q.images,
+      title: q.title,
+      email: q.email ?? `(user ${q.userId}, no e-mail)`,
+    })),
+  )
+}
+
+async function supportShow(v: Values): Promise<void> {
+  const id = rowId(v, 'id')
+  const to = target()
+  const q = await opsApi<WithImages>(to, `/qna/${id}`, undefined, `no question ${id}`)
+  console.log(`question ${q.id} · ${q.status} · ${q.category} · ${date(q.createdAt)}`)
+  console.log(`from:  ${q.email ?? '(no e-mail)'} (user ${q.userId})`)
+  console.log(`title: ${q.title}\n\n${q.text}\n`)
+  if (q.answer !== null) console.log(`answer (${date(q.answeredAt ?? '')}):\n${q.answer}\n`)
+  for (const r of q.replies) console.log(`reply by mail (${date(r.createdAt)}):\n${r.text}\n`)
+  console.log(q.imageUrls.length ? `images (${q.imageUrls.length}), with the operator token:` : 'images: none')
+  for (const [i, url] of q.imageUrls.entries()) {
+    console.log(`  ${to.url}${url}`)
+    console.log(`    curl -H "Authorization: Bearer $OPS_TOKEN" -o qna-${q.id}-${i + 1} ${to.url}${url}`)
+  }
+}
+
+async function supportAnswer(v: Values): Promise<void> {
+  const id = rowId(v, 'id')
+  const text = need(v, 'text')
+  const body = checked(
+    QnaAnswerRequest,
+    { answer: text, reason: reasonOf(v) },
+    {
+      answer: `--text must be 1 to ${MAX_BODY_LENGTH} characters once trimmed (it has ${text.trim().length})`,
+    },
+  )
+  const to = target()
+  confirm(v, to, [
+    `answer question ${id}: status COMPLETED, the reader sees the answer on /qna, gets the answer mail and an alarm`,
+    `answer: ${JSON.stringify(body.answer)}`,
+    `reason: ${body.reason} (in the API's JSON log line)`,
+  ])
+  const q = await opsApi<SupportQna>(to, `/qna/${id}/answer`, body, `no question ${id} waiting: unknown or answered already`)
+  console.log(
+    `answered: question ${q.id} (${q.email ?? 'no e-mail'}) is ${q.status}; answer mail sent (locally: the outbox), alarm written`,
+  )
+}
+
+const NOTICE_HINTS: Record<string, string> = {
+  title: `--title must be 1 to ${MAX_NOTICE_TITLE} characters once trimmed`,
+  body: `--body must be 1 to ${MAX_NOTICE_BODY.toLocaleString('en')} characters once trimmed`,
+  category: `--category must be one of ${NOTICE_CATEGORIES.join(', ')}`,
+  seriesId: '--series must be a positive whole number',
+  publishedAt: '--at must be a date (YYYY-MM-DD) or an ISO instant with its offset (2026-12-01T09:00:00Z), from 2000 on',
+}
+
+function printNotice(verb: string, n: OpsNotice): void {
+  console.log(
+    `${verb}: notice ${n.id} (${n.category}${n.seriesId ? `, series ${n.seriesId}` : ', global'}${n.isPinned ? ', pinned' : ''}) ` +
+      `${n.state === 'UNPUBLISHED' ? 'is unpublished' : `${n.state === 'SCHEDULED' ? 'appears' : 'published'} ${n.publishedAt}`}: ${JSON.stringify(n.title)}`,
+  )
+}
+
+async function noticePublish(v: Values): Promise<void> {
+  const reason = reasonOf(v)
+  const request = {
+    title: need(v, 'title'),
+    body: need(v, 'body'),
+    ...given(v, { at: 'publishedAt' }),
+    ...(v.category !== undefined ? { category: String(v.category).toUpperCase() } : {}),
+    ...(v.series !== undefined ? { seriesId: rowId(v, 'series') } : {}),
+    pinned: v.pinned === true,
+    reason,
+  }
+  const body = checked(NoticePublishRequest, request, NOTICE_HINTS)
+  const to = target()
+  confirm(v, to, [
+    `publish a ${body.category} notice ${body.seriesId ? `on series ${body.seriesId}'s page` : 'on /notice (global)'}${body.pinned ? ', pinned' : ''}, ${body.publishedAt ? `dated ${body.publishedAt}` : 'now'}`,
+    `title:  ${JSON.stringify(body.title)}`,
+    `body:   ${body.body.length} characters`,
+    `reason: ${body.reason} (in the API's JSON log line)`,
+  ])
+  printNotice('published', await opsApi<OpsNotice>(to, '/notices', body, body.seriesId ? `no series ${body.seriesId}` : 'no such route'))
+}
+
+async function noticeEdit(v: Values): Promise<void> {
+  const id = rowId(v, 'id')
+  const reason = reasonOf(v)
+  const body = checked(
+    NoticeEditRequest,
+    { ...given(v, { title: 'title', body: 'body', at: 'publishedAt' }), reason },
+    {
+      ...NOTICE_HINTS,
+      title:
+        v.title === undefined && v.body === undefined && v.at === undefined
+          ? 'give at least one of --title, --body, --at'
+          : NOTICE_HINTS.title!,
+    },
+  )
+  const to = target()
+  confirm(v, to, [
+    `change notice ${id}: ${[body.title !== undefined && 'title', body.body !== undefined && 'body', body.publishedAt !== undefined && `date → ${body.publishedAt}`].filter(Boolean).join(', ')}`,
+    ...(body.title !== undefined ? [`title:  ${JSON.stringify(body.title)}`] : []),
+    `reason: ${body.reason} (in the API's JSON log line)`,
+  ])
+  printNotice('changed', await opsApi<OpsNotice>(to, `/notices/${id}`, body, `no notice ${id}`))
+}
+
+async function noticePin(v: Values): Promise<void> {
+  const id = rowId(v, 'id')
+  const body = checked(NoticePinRequest, { pinned: v.off !== true, reason: reasonOf(v) }, {})
+  const to = target()
+  confirm(v, to, [`${body.pinned ? 'pin' : 'unpin'} notice ${id}`, `reason: ${body.reason} (in the API's JSON log line)`])
+  printNotice(body.pinned ? 'pinned' : 'unpinned', await opsApi<OpsNotice>(to, `/notices/${id}/pin`, body, `no notice ${id}`))
+}
+
+async function noticeUnpublish(v: Values): Promise<void> {
+  const id = rowId(v, 'id')
+  const body = checked(NoticeUnpublishRequest, { reason: reasonOf(v) }, {})
+  const to = target()
+  confirm(v, to, [
+    `take notice ${id} down (off /notice, its page, its series page and the count)`,
+    `reason: ${body.reason} (in the API's JSON log line)`,
+  ])
+  printNotice(
+    'unpublished',
+    await opsApi<OpsNotice>(to, `/notices/${id}/unpublish`, body, `no published notice ${id}: unknown or down already`),
+  )
+}
+
+function couponLine(c: OpsCoupon): Record<string, string | number> {
+  return {
+    id: c.id,
+    code: c.code ?? '(download)',
+    title: c.title,
+    type: c.type,
+    reward: `${c.rewardAmount} ${c.rewardType === 'COIN' ? (c.rewardLotType ?? 'FREE_COIN') : c.rewardType}`,
+    minimum: c.minimumAmount,
+    'used/stock': `${c.usedCount}/${c.stock ?? '∞'}`,
+    received: c.received,
+    rewarded: c.used,
+    state: c.state,
+    platform: c.platform ?? 'all',
+    expires: c.expiresAt ? date(c.expiresAt) : 'never',
+  }
+}
+
+async function couponCreate(v: Values): Promise<void> {
+  const reason = reasonOf(v)
+  const request: Record<string, unknown> = {
+    ...given(v, { code: 'code', title: 'title', starts: 'startsAt', expires: 'expiresAt' }),
+    ...Object.fromEntries(
+      (['type', 'reward', 'lot', 'platform'] as const).flatMap((k) =>
+        typeof v[k] === 'string' ? [[{ reward: 'rewardType', lot: 'rewardLotType' }[k as string] ?? k, String(v[k]).toUpperCase()]] : [],
+      ),
+    ),
+    downloadable: v.downloadable === true,
+    rewardAmount: wholeOpt(v, 'amount'),
+    rewardExpiresDays: wholeOpt(v, 'reward-days'),
+    minimumAmount: wholeOpt(v, 'minimum'),
+    quantity: wholeOpt(v, 'quantity'),
+    reason,
+  }
+  need(v, 'title')
+  const body = checked(CouponCreateRequest, request, {
+    code:
+      v.code === undefined && !v.downloadable
+        ? 'give --code C or --downloadable'
+        : v.code !== undefined && v.downloadable
+          ? '--code and --downloadable exclude each other'
+          : '--code must be letters, digits, _ or - (at most 64)',
+    title: '--title must be 1 to 100 characters once trimmed',
+    type: `--type must be one of ${COUPON_TYPES.join(', ')}`,
+    rewardType: `--reward must be one of ${REWARD_TYPES.join(', ')}`,
+    rewardAmount:
+      request.rewardType === 'ROULETTE_TICKET'
+        ? `--amount must be 1 to ${MAX_TICKETS} tickets`
+        : `--amount must be 1 to ${MAX_ADMIN_ADJUST.toLocaleString('en')}`,
+    rewardLotType: '--lot must be FREE_COIN, BONUS or COIN, and only with --reward COIN',
+    rewardExpiresDays: `--reward-days must be 1 to ${MAX_REWARD_DAYS}`,
+    minimumAmount: `--minimum must be 0 to ${MAX_COUPON_MINIMUM.toLocaleString('en')}, and only with --downloadable`,
+    startsAt: '--starts must be a date (YYYY-MM-DD) or an ISO instant with its offset',
+    expiresAt: '--expires must be a date (YYYY-MM-DD) or an ISO instant with its offset, after --starts',
+    platform: `--platform must be one of ${PLATFORMS.join(', ')}`,
+    quantity: `--quantity must be 1 to ${MAX_COUPON_QUANTITY.toLocaleString('en')}`,
+  })
+  const to = target()
+  confirm(v, to, [
+    `create ${body.code ? `coupon code ${body.code}` : 'a downloadable coupon (listed on /coupon)'}: ${JSON.stringify(body.title)}, ${body.type}`,
+    `reward: ${body.rewardAmount} ${body.rewardType === 'COIN' ? (body.rewardLotType ?? 'FREE_COIN') : body.rewardType}${body.rewardExpiresDays ? `, expiring ${body.rewardExpiresDays} days after` : ''}${body.minimumAmount ? `, with a top-up of at least ${body.minimumAmount}` : ''}`,
+    `usable: ${body.startsAt ?? 'now'} → ${body.expiresAt ?? 'never'}, ${body.platform ?? 'every platform'}, ${body.quantity ? `${body.quantity} readers` : 'unlimited'}`,
+    `reason: ${body.reason} (in the API's JSON log line)`,
+  ])
+  const c = await opsApi<OpsCoupon>(to, '/coupons', body, 'no such route')
+  console.log(`created: coupon ${c.id} ${c.code ? `code ${c.code}` : '(downloadable)'}, ${c.state}`)
+}
+
+async function couponExpire(v: Values): Promise<void> {
+  const id = rowId(v, 'id')
+  const body = checked(CouponExpireRequest, { reason: reasonOf(v) }, {})
+  const to = target()
+  confirm(v, to, [
+    `end coupon ${id} now (readers get EXPIRED_COUPON; what they received stays)`,
+    `reason: ${body.reason} (in the API's JSON log line)`,
+  ])
+  const c = await opsApi<OpsCoupon>(to, `/coupons/${id}/expire`, body, `no coupon ${id}`)
+  console.log(
+    `expired: coupon ${c.id} ${c.code ? `code ${c.code}` : '(downloadable)'} at ${c.expiresAt}; ${c.used} reader${c.used === 1 ? '' : 's'} rewarded`,
+  )
+}
+
+async function couponReportCommand(v: Values): Promise<void> {
+  const id = v.id === undefined ? undefined : rowId(v, 'id')
+  const to = target()
+  const { items } = await opsApi<{ items: OpsCoupon[] }>(to, `/coupons${id ? `?id=${id}` : ''}`, undefined, `no coupon ${id}`)
+  console.log(`${items.length} coupon${items.length === 1 ? '' : 's'} (${to.url}), newest first:`)
+  printTable(items.map(couponLine))
 }
 
 // ───────────────────────────── output ─────────────────────────────

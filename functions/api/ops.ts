@@ -4,7 +4,7 @@
  * not exist. A missing or wrong token answers 401 NOT_LOGIN_USER (the catalogue's "authenticate first" code).
  * The same actions are available as `npm run ops -- …` (scripts/ops.ts).
  */
-import { Hono } from 'hono'
+import { Hono, type Context } from 'hono'
 import { createMiddleware } from 'hono/factory'
 import { env } from 'cloudflare:workers'
 import { AppError } from '../../src/lib/errors/catalogue.ts'
@@ -13,17 +13,44 @@ import { AdminAdjustRequest } from '../../src/features/wallet/wallet.ts'
 import { adminAdjust } from '../../src/features/wallet/wallet.server.ts'
 import { AlarmBroadcastRequest } from '../../src/features/alarm/alarm.ts'
 import { publishEpisode, sendBroadcast } from '../../src/features/alarm/alarm.server.ts'
+import { QnaAnswerRequest } from '../../src/features/qna/qna.ts'
+import { answerQna, qnaImageKey, supportQna, waitingQnas } from '../../src/features/qna/qna.server.ts'
+import { NoticeEditRequest, NoticePinRequest, NoticePublishRequest, NoticeUnpublishRequest } from '../../src/features/notice/notice.ts'
+import { editNotice, pinNotice, publishNotice, unpublishNotice } from '../../src/features/notice/notice.server.ts'
+import { CouponCreateRequest, CouponExpireRequest } from '../../src/features/coupon/coupon.ts'
+import { couponReport, createCoupon, expireCoupon } from '../../src/features/coupon/coupon.server.ts'
 import { z } from 'zod'
 import type { AppEnv } from '../lib/env.ts'
-import { ok } from '../lib/respond.ts'
+import { ok, refusal } from '../lib/respond.ts'
 import { validate } from '../lib/validate.ts'
 
-const EpisodeParam = z.object({
-  id: z
-    .string()
-    .regex(/^[1-9]\d{0,14}$/)
-    .transform(Number),
-})
+const rowId = z
+  .string()
+  .regex(/^[1-9]\d{0,14}$/)
+  .transform(Number)
+const IdParam = z.object({ id: rowId })
+const ImageParam = z.object({ id: rowId, n: z.enum(['1', '2', '3']).transform(Number) })
+const ReportQuery = z.object({ id: rowId.optional() })
+
+/**
+ * The operator's reason for a change whose table has no column for it (questions, notices, coupons): one JSON line
+ * in the Worker's log (`wrangler tail`, Workers Logs), with the request id, the edition and what changed.
+ */
+function audit(c: Context<AppEnv>, action: string, target: Record<string, unknown>, reason: string): void {
+  console.log(
+    JSON.stringify({
+      ops: action,
+      ...target,
+      reason,
+      requestId: c.var.requestId,
+      edition: c.var.edition.id,
+      at: new Date().toISOString(),
+    }),
+  )
+}
+
+/** Where support opens image `n` of question `id` (this API's own route, same bearer token). */
+const imageUrl = (id: number, n: number) => `/api/ops/qna/${id}/image/${n}`
 
 const encoder = new TextEncoder()
 const sha256 = async (text: string) => new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(text)))
@@ -50,7 +77,7 @@ export const ops = new Hono<AppEnv>()
   /** Operator charge (amount > 0) or deduction (amount < 0), recorded with source ADMIN. */
   .post('/coins', validate('json', AdminAdjustRequest), async (c) => ok(c, await adminAdjust(c.var.db, c.req.valid('json'))))
   /** Publishes an episode now and queues its alarms to the readers who favourited its series (once). */
-  .post('/episodes/:id/publish', validate('param', EpisodeParam), async (c) => {
+  .post('/episodes/:id/publish', validate('param', IdParam), async (c) => {
     const published = await publishEpisode(c.var.db, env.ALARMS, c.req.valid('param').id)
     if (!published) throw new AppError('NOT_EXIST')
     return ok(c, published)
@@ -58,4 +85,77 @@ export const ops = new Hono<AppEnv>()
   /** A notice-style alarm to every reader or to the readers of one series, fanned out by the queue. */
   .post('/alarms', validate('json', AlarmBroadcastRequest), async (c) =>
     ok(c, await sendBroadcast(c.var.db, env.ALARMS, c.req.valid('json'))),
+  )
+  /** Support's queue: questions waiting for an answer, oldest first. */
+  .get('/qna', async (c) => ok(c, { items: await waitingQnas(c.var.db) }))
+  /** One question with its author's address and the addresses of its images. */
+  .get('/qna/:id', validate('param', IdParam), async (c) => {
+    const { id } = c.req.valid('param')
+    const qna = await supportQna(c.var.db, id)
+    if (!qna) throw new AppError('NOT_EXIST')
+    return ok(c, { ...qna, imageUrls: Array.from({ length: qna.images }, (_, i) => imageUrl(id, i + 1)) })
+  })
+  /** Image `n` of a question, from R2 MEDIA (as `GET /api/v1/qna/{id}/image/{n}` serves it to its author). */
+  .get('/qna/:id/image/:n', validate('param', ImageParam), async (c) => {
+    const { id, n } = c.req.valid('param')
+    const key = await qnaImageKey(c.var.db, null, id, n)
+    const object = key ? await env.MEDIA.get(key) : null
+    if (!object) throw new AppError('NOT_EXIST')
+    return new Response(object.body, {
+      headers: {
+        'content-type': object.httpMetadata?.contentType ?? 'application/octet-stream',
+        'x-content-type-options': 'nosniff',
+        'content-disposition': 'inline',
+        'cache-control': 'no-store',
+      },
+    })
+  })
+  /** Answers a waiting question (`answerQna`: COMPLETED, the reader's alarm and answer mail); NOT_EXIST if unknown or answered. */
+  .post('/qna/:id/answer', validate('param', IdParam), validate('json', QnaAnswerRequest), async (c) => {
+    const { id } = c.req.valid('param')
+    const { answer, reason } = c.req.valid('json')
+    await answerQna(c.var.db, id, answer, { t: c.var.t, siteUrl: c.var.edition.siteUrl })
+    audit(c, 'qna.answer', { qnaId: id }, reason)
+    return ok(c, await supportQna(c.var.db, id))
+  })
+  /** Publishes a notice, global or on one series (NOT_EXIST: no such series). */
+  .post('/notices', validate('json', NoticePublishRequest), async (c) => {
+    const input = c.req.valid('json')
+    const notice = await publishNotice(c.var.db, env.CACHE, input, new Date())
+    audit(c, 'notice.publish', { noticeId: notice.id }, input.reason)
+    return ok(c, notice, 201)
+  })
+  .post('/notices/:id', validate('param', IdParam), validate('json', NoticeEditRequest), async (c) => {
+    const input = c.req.valid('json')
+    const notice = await editNotice(c.var.db, env.CACHE, c.req.valid('param').id, input, new Date())
+    audit(c, 'notice.edit', { noticeId: notice.id, fields: Object.keys(input).filter((k) => k !== 'reason') }, input.reason)
+    return ok(c, notice)
+  })
+  .post('/notices/:id/pin', validate('param', IdParam), validate('json', NoticePinRequest), async (c) => {
+    const { pinned, reason } = c.req.valid('json')
+    const notice = await pinNotice(c.var.db, c.req.valid('param').id, pinned, new Date())
+    audit(c, pinned ? 'notice.pin' : 'notice.unpin', { noticeId: notice.id }, reason)
+    return ok(c, notice)
+  })
+  .post('/notices/:id/unpublish', validate('param', IdParam), validate('json', NoticeUnpublishRequest), async (c) => {
+    const notice = await unpublishNotice(c.var.db, env.CACHE, c.req.valid('param').id, new Date())
+    audit(c, 'notice.unpublish', { noticeId: notice.id }, c.req.valid('json').reason)
+    return ok(c, notice)
+  })
+  /** Creates a coupon; a code already taken is refused (INVALID_PARAMETER `code`), nothing written. */
+  .post('/coupons', validate('json', CouponCreateRequest), async (c) => {
+    const input = c.req.valid('json')
+    const coupon = await createCoupon(c.var.db, input, new Date())
+    if (!coupon) return refusal(c, 'INVALID_PARAMETER', `coupon code ${input.code} exists already`, { fields: 'code' })
+    audit(c, 'coupon.create', { couponId: coupon.id }, input.reason)
+    return ok(c, coupon, 201)
+  })
+  .post('/coupons/:id/expire', validate('param', IdParam), validate('json', CouponExpireRequest), async (c) => {
+    const coupon = await expireCoupon(c.var.db, c.req.valid('param').id, new Date())
+    audit(c, 'coupon.expire', { couponId: coupon.id }, c.req.valid('json').reason)
+    return ok(c, coupon)
+  })
+  /** Coupons with their use counts, newest first, or one (`?id=`). */
+  .get('/coupons', validate('query', ReportQuery), async (c) =>
+    ok(c, { items: await couponReport(c.var.db, new Date(), c.req.valid('query').id) }),
   )

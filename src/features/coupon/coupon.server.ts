@@ -9,8 +9,10 @@ import {
   checkCoupon,
   checkDownload,
   couponGrant,
+  couponState,
   MAX_TICKETS,
   type Coupon,
+  type CouponCreateRequest,
   type CouponGrant,
   type DownloadableCoupon,
   type Platform,
@@ -252,4 +254,89 @@ export function topUpCouponStatements(
       params: [nowIso, nowIso, userId, nowIso],
     },
   ]
+}
+
+/** A coupon as the operator sees it (docs/API.md `/api/ops/coupons`): its fields, state and use counts. */
+export type OpsCoupon = Coupon & {
+  code: string | null
+  title: string
+  downloadable: boolean
+  state: ReturnType<typeof couponState>
+  /** Readers holding it (a redemption row: downloaded or entered). */
+  received: number
+  /** Readers whose reward was granted (`used_at` set). */
+  used: number
+  createdAt: string
+}
+
+const OPS_COUPON = `c.id, c.code, c.title, c.type, c.minimum_amount AS minimumAmount, c.starts_at AS startsAt, c.expires_at AS expiresAt,
+  c.platform, c.reward_type AS rewardType, c.reward_amount AS rewardAmount, c.reward_lot_type AS rewardLotType,
+  c.reward_expires_days AS rewardExpiresDays, c.stock, c.used_count AS usedCount, c.is_downloadable AS downloadable,
+  c.created_at AS createdAt,
+  (SELECT count(*) FROM coupon_redemptions r WHERE r.coupon_id = c.id) AS received,
+  (SELECT count(*) FROM coupon_redemptions r WHERE r.coupon_id = c.id AND r.used_at IS NOT NULL) AS used`
+type OpsCouponRow = CouponRow & Cols<'coupons', 'code' | 'title' | 'created_at'> & { downloadable: Flag; received: number; used: number }
+const toOpsCoupon = (r: OpsCouponRow, now: Date): OpsCoupon => ({ ...r, downloadable: flag(r.downloadable), state: couponState(r, now) })
+
+/** Most coupons `couponReport` lists, newest first. */
+const COUPON_REPORT_SIZE = 200
+
+/**
+ * Creates a coupon (rules: `CouponCreateRequest`). Returns null, writing nothing, when its code is taken (codes compare
+ * case-insensitively); INVALID_PARAMETER `expiresAt` for an expiry that is not after `now`.
+ */
+export async function createCoupon(db: Db, input: CouponCreateRequest, now: Date): Promise<OpsCoupon | null> {
+  if (input.expiresAt !== undefined && Date.parse(input.expiresAt) <= now.getTime()) {
+    throw new AppError('INVALID_PARAMETER', { fields: 'expiresAt' })
+  }
+  const created = await db.first<{ id: number }>(
+    `INSERT INTO coupons (code, title, type, minimum_amount, starts_at, expires_at, platform, reward_type, reward_amount,
+                          reward_lot_type, reward_expires_days, stock, is_downloadable, created_at)
+     SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14
+      WHERE ?1 IS NULL OR NOT EXISTS (SELECT 1 FROM coupons WHERE code = ?1)
+     RETURNING id`,
+    input.code ?? null,
+    input.title,
+    input.type,
+    input.minimumAmount,
+    input.startsAt ?? null,
+    input.expiresAt ?? null,
+    input.platform ?? null,
+    input.rewardType,
+    input.rewardAmount,
+    input.rewardLotType ?? null,
+    input.rewardExpiresDays ?? null,
+    input.quantity ?? null,
+    input.downloadable ? 1 : 0,
+    now.toISOString(),
+  )
+  return created ? (await couponReport(db, now, created.id))[0]! : null
+}
+
+/**
+ * Ends a coupon now: its expiry becomes `now` (readers get EXPIRED_COUPON; what they received stays theirs).
+ * NOT_FOUND_COUPON for an unknown id, EXPIRED_COUPON for one already over (nothing changes).
+ */
+export async function expireCoupon(db: Db, id: number, now: Date): Promise<OpsCoupon> {
+  const nowIso = now.toISOString()
+  const ended = await db.first<{ id: number }>(
+    `UPDATE coupons SET expires_at = ?2 WHERE id = ?1 AND (expires_at IS NULL OR expires_at > ?2) RETURNING id`,
+    id,
+    nowIso,
+  )
+  if (!ended) {
+    const known = await db.first<{ id: number }>(`SELECT id FROM coupons WHERE id = ?`, id)
+    throw new AppError(known ? 'EXPIRED_COUPON' : 'NOT_FOUND_COUPON')
+  }
+  return (await couponReport(db, now, id))[0]!
+}
+
+/** Coupons with their use counts, newest first (`id`: that one only: NOT_FOUND_COUPON if unknown). */
+export async function couponReport(db: Db, now: Date, id?: number): Promise<OpsCoupon[]> {
+  const rows = await db.all<OpsCouponRow>(
+    `SELECT ${OPS_COUPON} FROM coupons c WHERE ?1 IS NULL OR c.id = ?1 ORDER BY c.id DESC LIMIT ${COUPON_REPORT_SIZE}`,
+    id ?? null,
+  )
+  if (id !== undefined && rows.length === 0) throw new AppError('NOT_FOUND_COUPON')
+  return rows.map((r) => toOpsCoupon(r, now))
 }

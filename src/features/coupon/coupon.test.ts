@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { checkCoupon, couponGrant, CouponCodeRequest, MAX_TICKETS, normalizeCode, type Coupon } from './coupon.ts'
+import {
+  checkCoupon,
+  couponGrant,
+  CouponCodeRequest,
+  CouponCreateRequest,
+  couponState,
+  MAX_TICKETS,
+  normalizeCode,
+  type Coupon,
+} from './coupon.ts'
 
 const NOW = new Date('2026-11-22T10:00:00.000Z')
 const inDays = (d: number) => new Date(NOW.getTime() + d * 86_400_000).toISOString()
@@ -92,5 +101,47 @@ describe('couponGrant (spec §3 rewards)', () => {
       expiresAt: null,
     })
     expect(couponGrant(coupon({ rewardType: 'ROULETTE_TICKET', rewardAmount: 10_000 }), NOW)).toMatchObject({ count: MAX_TICKETS })
+  })
+})
+
+describe('operator coupon requests (docs/API.md POST /api/ops/coupons)', () => {
+  const ok = { code: ' winter ', title: 'Hiver', type: 'EXTRA_EARN', rewardType: 'COIN', rewardAmount: 5, reason: 'r' }
+  it('normalizes the code, dates a bare start at its start and a bare expiry at its end (UTC)', () => {
+    expect(CouponCreateRequest.parse({ ...ok, startsAt: '2026-12-01', expiresAt: '2027-01-31' })).toEqual({
+      ...ok,
+      code: 'WINTER',
+      downloadable: false,
+      minimumAmount: 0,
+      startsAt: '2026-12-01T00:00:00.000Z',
+      expiresAt: '2027-01-31T23:59:59.999Z',
+    })
+    expect(CouponCreateRequest.parse({ ...ok, code: undefined, downloadable: true, minimumAmount: 500 }).minimumAmount).toBe(500)
+  })
+  it('refuses what could not be redeemed as meant, naming the field', () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ ...ok, code: undefined }, 'code'],
+      [{ ...ok, downloadable: true }, 'code'],
+      [{ ...ok, rewardType: 'MILEAGE', rewardLotType: 'BONUS' }, 'rewardLotType'],
+      [{ ...ok, rewardLotType: 'MILEAGE' }, 'rewardLotType'],
+      [{ ...ok, rewardType: 'ROULETTE_TICKET', rewardAmount: MAX_TICKETS + 1 }, 'rewardAmount'],
+      [{ ...ok, minimumAmount: 100 }, 'minimumAmount'],
+      [{ ...ok, startsAt: '2027-02-01', expiresAt: '2027-01-31' }, 'expiresAt'],
+      [{ ...ok, quantity: 0 }, 'quantity'],
+      [{ ...ok, reason: ' ' }, 'reason'],
+    ]
+    for (const [bad, field] of cases) {
+      const res = CouponCreateRequest.safeParse(bad)
+      expect(res.success, JSON.stringify(bad)).toBe(false)
+      expect(
+        res.error!.issues.map((i) => i.path[0]),
+        JSON.stringify(bad),
+      ).toContain(field)
+    }
+  })
+  it('states a coupon in the order of checkCoupon: not started, expired, sold out, live', () => {
+    expect(couponState(coupon({ startsAt: inDays(1) }), NOW)).toBe('NOT_STARTED')
+    expect(couponState(coupon({ expiresAt: NOW.toISOString() }), NOW)).toBe('EXPIRED')
+    expect(couponState(coupon({ stock: 2, usedCount: 2 }), NOW)).toBe('SOLD_OUT')
+    expect(couponState(coupon(), NOW)).toBe('LIVE')
   })
 })

@@ -3,8 +3,10 @@
  * `POST /api/v1/coupon/code`): which catalogue code a code entry earns, and what it grants.
  */
 import { z } from 'zod'
-import type { CoinType } from '../wallet/wallet.ts'
+import { MAX_ADMIN_ADJUST, expiryInstant, type CoinType } from '../wallet/wallet.ts'
 import { DAY_MS, isoAfter } from '../../lib/time.ts'
+import { OpsDate, OpsReason } from '../../lib/ops.ts'
+import { cleanText } from '../qna/qna.ts'
 
 /**
  * Spec §3 platforms. The caller's is its session's, fixed at sign-in by the app's client credential
@@ -152,4 +154,64 @@ export function checkDownload(
   if (received) return { ok: false, code: 'ALREADY_RECEIVED_COUPON' }
   if (coupon.stock !== null && coupon.usedCount >= coupon.stock) return { ok: false, code: 'SOLD_OUT_COUPON' }
   return { ok: true, immediate: coupon.minimumAmount === 0 }
+}
+
+/** Spec §3 coupon types. */
+export const COUPON_TYPES = ['DISCOUNT', 'EXTRA_EARN'] as const
+/** The lot a COIN reward fills (coupon coins are never paid coins unless the operator says COIN). */
+const REWARD_LOT_TYPES = ['FREE_COIN', 'BONUS', 'COIN'] as const
+/** Bounds an operator's coupon stays within (a typo cannot make a coupon for a billion readers). */
+export const MAX_COUPON_QUANTITY = 10_000_000
+export const MAX_COUPON_MINIMUM = 100_000_000
+export const MAX_REWARD_DAYS = 3650
+const whole = (min: number, max: number) => z.number().int().min(min).max(max)
+
+/**
+ * A new coupon (docs/API.md `POST /api/ops/coupons`, `npm run ops -- coupon create`; spec §3 coupon fields): a code
+ * to type, or a downloadable coupon listed on /coupon — exactly one. A minimum amount (a top-up of at least that much
+ * gives the reward) applies to downloadable coupons only: `checkCoupon` refuses a code entry with a minimum. A lot
+ * type only for a COIN reward; a ROULETTE_TICKET reward of at most `MAX_TICKETS`. Dates: `startsAt` a date is that
+ * day's start (UTC), `expiresAt` a date is through that day's end (`expiryInstant`); the expiry after the start
+ * (and after now: `createCoupon`). `quantity`: how many readers may use it; absent, unlimited.
+ */
+export const CouponCreateRequest = z
+  .object({
+    code: CouponCodeRequest.shape.code.optional(),
+    downloadable: z.boolean().default(false),
+    title: z.string().max(200).transform(cleanText).pipe(z.string().min(1).max(100)),
+    type: z.enum(COUPON_TYPES),
+    rewardType: z.enum(REWARD_TYPES),
+    rewardAmount: whole(1, MAX_ADMIN_ADJUST),
+    rewardLotType: z.enum(REWARD_LOT_TYPES).optional(),
+    rewardExpiresDays: whole(1, MAX_REWARD_DAYS).optional(),
+    minimumAmount: whole(0, MAX_COUPON_MINIMUM).default(0),
+    startsAt: OpsDate.transform((d) => new Date(/^\d{4}-\d{2}-\d{2}$/.test(d) ? `${d}T00:00:00.000Z` : d).toISOString()).optional(),
+    expiresAt: OpsDate.transform((d) => expiryInstant(d)!).optional(),
+    platform: z.enum(PLATFORMS).optional(),
+    quantity: whole(1, MAX_COUPON_QUANTITY).optional(),
+    reason: OpsReason,
+  })
+  .superRefine((r, ctx) => {
+    const bad = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message })
+    if ((r.code === undefined) === !r.downloadable) bad('code', 'a code or downloadable, exactly one')
+    if (r.rewardLotType !== undefined && r.rewardType !== 'COIN') bad('rewardLotType', 'only for a COIN reward')
+    if (r.rewardType === 'ROULETTE_TICKET' && r.rewardAmount > MAX_TICKETS) bad('rewardAmount', `at most ${MAX_TICKETS} tickets`)
+    if (r.minimumAmount > 0 && !r.downloadable) bad('minimumAmount', 'only for a downloadable coupon')
+    if (r.startsAt && r.expiresAt && r.expiresAt <= r.startsAt) bad('expiresAt', 'after the start')
+  })
+export type CouponCreateRequest = z.infer<typeof CouponCreateRequest>
+
+/** Ends a coupon now (docs/API.md `POST /api/ops/coupons/{id}/expire`). */
+export const CouponExpireRequest = z.object({ reason: OpsReason })
+
+/** Where a coupon stands at `now` for readers (the order of `checkCoupon`'s refusals). */
+export function couponState(
+  c: Pick<Coupon, 'startsAt' | 'expiresAt' | 'stock' | 'usedCount'>,
+  now: Date,
+): 'LIVE' | 'NOT_STARTED' | 'EXPIRED' | 'SOLD_OUT' {
+  const t = now.getTime()
+  if (c.startsAt !== null && Date.parse(c.startsAt) > t) return 'NOT_STARTED'
+  if (c.expiresAt !== null && Date.parse(c.expiresAt) <= t) return 'EXPIRED'
+  if (c.stock !== null && c.usedCount >= c.stock) return 'SOLD_OUT'
+  return 'LIVE'
 }

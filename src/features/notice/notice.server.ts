@@ -1,8 +1,17 @@
-/** Notice reads from D1: the paginated list and one notice. */
+/** Notice reads from D1 (the paginated list, one notice, the cached count) and the operator's changes. */
+import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
 import type { SeriesRow } from '../../lib/server/db-types.ts'
 import { flag, type Cols } from '../../lib/server/rows.ts'
-import { NOTICE_PAGE_SIZE, type Notice, type NoticeSummary } from './notice.ts'
+import {
+  NOTICE_PAGE_SIZE,
+  NOTICE_UNPUBLISHED_AT,
+  noticeState,
+  type Notice,
+  type NoticeEditRequest,
+  type NoticePublishRequest,
+  type NoticeSummary,
+} from './notice.ts'
 
 /**
  * One page of general notices (not attached to a series), pinned first then newest (1 query;
@@ -66,4 +75,75 @@ export async function noticeCount(db: Db, kv: KVNamespace | undefined, now: Date
   const n = row?.n ?? 0
   await kv?.put(NOTICE_COUNT_KEY, String(n), { expirationTtl: NOTICE_COUNT_TTL_S }).catch(() => undefined)
   return n
+}
+
+/** A notice as the operator sees it (docs/API.md `/api/ops/notices`), whatever its state. */
+export type OpsNotice = Omit<Notice, 'seriesTitle'> & { state: ReturnType<typeof noticeState> }
+
+const OPS_COLUMNS = `id, category, series_id AS seriesId, title, body, is_pinned AS isPinned, published_at AS publishedAt`
+type OpsRow = Cols<'notices', 'id' | 'category' | 'series_id' | 'title' | 'body' | 'is_pinned' | 'published_at'>
+const toOps = (r: OpsRow, now: Date): OpsNotice => ({ ...r, isPinned: flag(r.isPinned), state: noticeState(r.publishedAt, now) })
+
+/**
+ * After a change that may move the count of published notices: the cached count is dropped, so the next
+ * /notice renders the new count (a KV failure leaves the 5-minute cache of spec §9 to expire on its own).
+ */
+async function forgetNoticeCount(kv: KVNamespace | undefined): Promise<void> {
+  await kv?.delete(NOTICE_COUNT_KEY).catch(() => undefined)
+}
+
+/** Publishes a notice (global, or on series `seriesId`: NOT_EXIST if there is no such series). */
+export async function publishNotice(db: Db, kv: KVNamespace | undefined, input: NoticePublishRequest, now: Date): Promise<OpsNotice> {
+  const row = await db.first<OpsRow>(
+    `INSERT INTO notices (category, series_id, title, body, is_pinned, published_at, created_at)
+     SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7 WHERE ?2 IS NULL OR EXISTS (SELECT 1 FROM series WHERE id = ?2)
+     RETURNING ${OPS_COLUMNS}`,
+    input.category,
+    input.seriesId ?? null,
+    input.title,
+    input.body,
+    input.pinned ? 1 : 0,
+    input.publishedAt ?? now.toISOString(),
+    now.toISOString(),
+  )
+  if (!row) throw new AppError('NOT_EXIST')
+  await forgetNoticeCount(kv)
+  return toOps(row, now)
+}
+
+/** Changes a notice's title, body or publication date (absent fields are kept); NOT_EXIST for an unknown id. */
+export async function editNotice(db: Db, kv: KVNamespace | undefined, id: number, input: NoticeEditRequest, now: Date): Promise<OpsNotice> {
+  const row = await db.first<OpsRow>(
+    `UPDATE notices SET title = coalesce(?2, title), body = coalesce(?3, body), published_at = coalesce(?4, published_at)
+      WHERE id = ?1 RETURNING ${OPS_COLUMNS}`,
+    id,
+    input.title ?? null,
+    input.body ?? null,
+    input.publishedAt ?? null,
+  )
+  if (!row) throw new AppError('NOT_EXIST')
+  if (input.publishedAt !== undefined) await forgetNoticeCount(kv)
+  return toOps(row, now)
+}
+
+/** Pins or unpins a notice (pinned ones are listed first); NOT_EXIST for an unknown id. */
+export async function pinNotice(db: Db, id: number, pinned: boolean, now: Date): Promise<OpsNotice> {
+  const row = await db.first<OpsRow>(`UPDATE notices SET is_pinned = ?2 WHERE id = ?1 RETURNING ${OPS_COLUMNS}`, id, pinned ? 1 : 0)
+  if (!row) throw new AppError('NOT_EXIST')
+  return toOps(row, now)
+}
+
+/**
+ * Takes a notice down (`NOTICE_UNPUBLISHED_AT`): off the list, its page, its series page and the count.
+ * NOT_EXIST for an unknown id or a notice already down (nothing changes).
+ */
+export async function unpublishNotice(db: Db, kv: KVNamespace | undefined, id: number, now: Date): Promise<OpsNotice> {
+  const row = await db.first<OpsRow>(
+    `UPDATE notices SET published_at = ?2 WHERE id = ?1 AND published_at < ?2 RETURNING ${OPS_COLUMNS}`,
+    id,
+    NOTICE_UNPUBLISHED_AT,
+  )
+  if (!row) throw new AppError('NOT_EXIST')
+  await forgetNoticeCount(kv)
+  return toOps(row, now)
 }

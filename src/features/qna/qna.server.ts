@@ -163,9 +163,40 @@ export async function answerQna(
   }
 }
 
-/** The R2 key of image `n` (from 1) of the reader's own question, or null (someone else's, unknown, no such image). */
-export async function qnaImageKey(db: Db, userId: number, id: number, n: number): Promise<string | null> {
-  const row = await db.first<Pick<QnasRow, 'images'>>(`SELECT images FROM qnas WHERE id = ? AND user_id = ?`, id, userId)
+/**
+ * The R2 key of image `n` (from 1) of question `id`, or null (unknown, no such image). `userId`: the reader's own
+ * questions only (someone else's is null); null for support (the operator API).
+ */
+export async function qnaImageKey(db: Db, userId: number | null, id: number, n: number): Promise<string | null> {
+  const row = await db.first<Pick<QnasRow, 'images'>>(`SELECT images FROM qnas WHERE id = ?1 AND (?2 IS NULL OR user_id = ?2)`, id, userId)
   const keys = row ? (JSON.parse(row.images) as string[]) : []
   return keys[n - 1] ?? null
+}
+
+/** Most questions `waitingQnas` lists at once (oldest first: the next ones show once these are answered). */
+const SUPPORT_QUEUE_SIZE = 200
+
+/** A question as support sees it: the reader's view plus who asked (`email`: the address the answer mail goes to). */
+export type SupportQna = QnaView & { userId: number; email: string | null }
+
+const SUPPORT_COLUMNS = `q.id, q.user_id AS userId, q.category, q.title, q.body, q.status, q.answer, q.answered_at, q.created_at, q.images,
+  coalesce(q.email, u.email) AS email,
+  (SELECT json_group_array(json_object('text', body, 'createdAt', created_at)) FROM (SELECT body, created_at FROM qna_replies WHERE qna_id = q.id ORDER BY id)) AS replies`
+type SupportRow = Row & { userId: number; email: string | null }
+const toSupport = (r: SupportRow): SupportQna => ({ ...toView(r), userId: r.userId, email: r.email })
+
+/** Support's queue (docs/API.md `GET /api/ops/qna`): questions waiting for an answer, oldest first. */
+export async function waitingQnas(db: Db, limit = SUPPORT_QUEUE_SIZE): Promise<SupportQna[]> {
+  const rows = await db.all<SupportRow>(
+    `SELECT ${SUPPORT_COLUMNS} FROM qnas q LEFT JOIN users u ON u.id = q.user_id
+      WHERE q.status = 'WAIT' ORDER BY q.created_at, q.id LIMIT ?`,
+    limit,
+  )
+  return rows.map(toSupport)
+}
+
+/** One question, whatever its status, for support (docs/API.md `GET /api/ops/qna/{id}`), or null. */
+export async function supportQna(db: Db, id: number): Promise<SupportQna | null> {
+  const row = await db.first<SupportRow>(`SELECT ${SUPPORT_COLUMNS} FROM qnas q LEFT JOIN users u ON u.id = q.user_id WHERE q.id = ?`, id)
+  return row ? toSupport(row) : null
 }

@@ -3,6 +3,7 @@
  * COMPLETED, §5 contact form, §8 LIMIT_QNA_COUNT).
  */
 import { z } from 'zod'
+import { OpsReason } from '../../lib/ops.ts'
 
 /** The subjects a question is filed under (spec silent: the usual ones of a reading service). */
 export const QNA_CATEGORIES = ['ACCOUNT', 'PAYMENT', 'COIN', 'CONTENT', 'VIEWER', 'EVENT', 'ETC'] as const
@@ -85,3 +86,11 @@ export function checkImages(files: { size: number; bytes: Uint8Array }[]): { ok:
   }
   return { ok: true, kinds }
 }
+
+/**
+ * Support's answer to a question (docs/API.md `POST /api/ops/qna/{id}/answer`, `npm run ops -- support answer`): the
+ * text the reader reads on /qna and in the answer mail, cleaned like a question's, and the operator's reason (no column
+ * for it: the route logs it).
+ */
+export const QnaAnswerRequest = z.object({ answer: text(MAX_BODY_LENGTH), reason: OpsReason })
+export type QnaAnswerRequest = z.infer<typeof QnaAnswerRequest>

@@ -7,6 +7,7 @@
  */
 import { z } from 'zod'
 import { DAY_MS, isoAfter } from '../../lib/time.ts'
+import { OpsDate, OpsReason } from '../../lib/ops.ts'
 
 /** Spec §3 coin types. MILEAGE is points: exchanged for coins (spec §5, §9), never spent on episodes. */
 export const COIN_TYPES = ['COIN', 'FREE_COIN', 'BONUS', 'MILEAGE'] as const
@@ -141,9 +142,9 @@ export const AdminAdjustRequest = z
       .max(MAX_ADMIN_ADJUST)
       .refine((n) => n !== 0, 'amount must not be 0'),
     /** Why, kept in the ledger row's description (spec §6: admin actions appear as history entries). */
-    reason: z.string().trim().min(1).max(200),
+    reason: OpsReason,
     /** Expiry of a granted lot; absent: never expires. */
-    expiresAt: z.union([z.iso.date(), z.iso.datetime({ offset: true })]).optional(),
+    expiresAt: OpsDate.optional(),
   })
   .refine((r) => r.expiresAt === undefined || r.amount > 0, { path: ['expiresAt'], message: 'only a grant can carry an expiry' })
 export type AdminAdjustRequest = z.infer<typeof AdminAdjustRequest>

@@ -1,0 +1,78 @@
+/**
+ * A tiny HTTP server standing in for the operator API in the `npm run ops` tests (remote.test.ts, daily.test.ts):
+ * it records each request (method, path, bearer token, JSON body) and answers what the test sets; `ops` runs the
+ * command line against it as a child process.
+ */
+import { execFile } from 'node:child_process'
+import { createServer, type IncomingMessage, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { networkInterfaces } from 'node:os'
+import { LOCAL_OPS_TOKEN, quietEnv, root } from '../lib.ts'
+
+type Seen = { method: string; path: string; authorization: string; contentType: string; body: unknown }
+export type Reply = { status: number; body: string }
+
+export const json = (status: number, body: unknown): Reply => ({ status, body: JSON.stringify(body) })
+export const success = (data: unknown): Reply => json(200, { result: 'SUCCESS', data })
+export { LOCAL_OPS_TOKEN }
+
+const read = (req: IncomingMessage) =>
+  new Promise<string>((resolve) => {
+    let text = ''
+    req.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')))
+    req.on('end', () => resolve(text))
+  })
+
+/** An address of this machine that is not loopback (the CLI treats it as a deployed edition), if it has one. */
+export const outward = Object.values(networkInterfaces())
+  .flat()
+  .find((i) => i && i.family === 'IPv4' && !i.internal)?.address
+
+export type FakeApi = {
+  port: number
+  seen: Seen[]
+  /** What the server answers to a path; reset by `reset`. */
+  reply: (path: string) => Reply
+  reset: () => void
+  close: () => Promise<void>
+  /** `npm run ops -- …args` against this server (OPS_URL http://127.0.0.1:port, no OPS_TOKEN unless given). */
+  ops: (args: string[], env?: Record<string, string>) => Promise<{ code: number; stdout: string; stderr: string }>
+}
+
+export async function fakeApi(): Promise<FakeApi> {
+  const api = {
+    port: 0,
+    seen: [] as Seen[],
+    reply: (() => ({ status: 500, body: 'no reply set' })) as (path: string) => Reply,
+  } as FakeApi
+  const server: Server = createServer(async (req, res) => {
+    const text = await read(req)
+    api.seen.push({
+      method: req.method!,
+      path: req.url!,
+      authorization: req.headers.authorization ?? '',
+      contentType: req.headers['content-type'] ?? '',
+      body: text ? JSON.parse(text) : null,
+    })
+    const r = api.reply(req.url!)
+    res.writeHead(r.status, { 'content-type': r.body.startsWith('{') ? 'application/json' : 'text/plain' }).end(r.body)
+  })
+  await new Promise<void>((resolve) => server.listen(0, '0.0.0.0', resolve))
+  api.port = (server.address() as AddressInfo).port
+  api.reset = () => {
+    api.seen = []
+    api.reply = () => ({ status: 500, body: 'no reply set' })
+  }
+  api.close = () => new Promise<void>((resolve) => server.close(() => resolve()))
+  api.ops = (args, env = {}) => {
+    const base: NodeJS.ProcessEnv = { ...process.env, ...quietEnv, EDITION: 'fr', OPS_URL: `http://127.0.0.1:${api.port}` }
+    delete base.OPS_TOKEN
+    delete base.PORT
+    return new Promise((resolve) => {
+      execFile(process.execPath, ['scripts/ops.ts', ...args], { cwd: root, env: { ...base, ...env } }, (err, stdout, stderr) =>
+        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+      )
+    })
+  }
+  return api
+}

@@ -1,0 +1,11 @@
+/**
+ * Fields shared by the operator API's requests (docs/API.md "Operator API", `npm run ops`): the operator's reason,
+ * required for every change, and a date or instant as an operator types it.
+ */
+import { z } from 'zod'
+
+/** Why the operator makes a change: kept in a column where the table has one, else in the route's JSON log line. */
+export const OpsReason = z.string().trim().min(1).max(200)
+
+/** `YYYY-MM-DD` (through the end of that day, UTC: `expiryInstant`) or an ISO instant with its offset. */
+export const OpsDate = z.union([z.iso.date(), z.iso.datetime({ offset: true })])
