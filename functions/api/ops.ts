@@ -19,6 +19,13 @@ import { NoticeEditRequest, NoticePinRequest, NoticePublishRequest, NoticeUnpubl
 import { editNotice, pinNotice, publishNotice, unpublishNotice } from '../../src/features/notice/notice.server.ts'
 import { CouponCreateRequest, CouponExpireRequest } from '../../src/features/coupon/coupon.ts'
 import { couponReport, createCoupon, expireCoupon } from '../../src/features/coupon/coupon.server.ts'
+import { EpisodeScheduleRequest, OpsReasonRequest, SeriesScheduleRequest } from '../../src/features/catalogue/catalogue-ops.ts'
+import {
+  scheduleEpisode,
+  setSeriesPublished,
+  setSeriesSchedule,
+  unpublishEpisode,
+} from '../../src/features/catalogue/catalogue-ops.server.ts'
 import { z } from 'zod'
 import type { AppEnv } from '../lib/env.ts'
 import { ok, refusal } from '../lib/respond.ts'
@@ -81,6 +88,50 @@ export const ops = new Hono<AppEnv>()
     const published = await publishEpisode(c.var.db, env.ALARMS, c.req.valid('param').id)
     if (!published) throw new AppError('NOT_EXIST')
     return ok(c, published)
+  })
+  /**
+   * Dates an episode later; the cron announces it then. Refused: a time not in the future (publish it instead), an
+   * episode announced already (its readers were told it is out).
+   */
+  .post('/episodes/:id/schedule', validate('param', IdParam), validate('json', EpisodeScheduleRequest), async (c) => {
+    const { id } = c.req.valid('param')
+    const { publishedAt, reason } = c.req.valid('json')
+    const now = new Date()
+    if (publishedAt <= now.toISOString()) {
+      const message = `publishedAt ${publishedAt} is not in the future: POST /api/ops/episodes/${id}/publish publishes now`
+      return refusal(c, 'INVALID_PARAMETER', message, { fields: 'publishedAt' })
+    }
+    const res = await scheduleEpisode(c.var.db, id, publishedAt, now)
+    if (!res) throw new AppError('NOT_EXIST')
+    if (!res.scheduled) {
+      const message = `episode ${id} was announced at ${res.episode.announcedAt}: its readers were told it is out; unpublish it first`
+      return refusal(c, 'INVALID_PARAMETER', message, { fields: 'id' })
+    }
+    audit(c, 'episode.schedule', { episodeId: id, publishedAt }, reason)
+    return ok(c, res.episode)
+  })
+  /** Takes an episode down (ownerships kept); NOT_EXIST if unknown or down already. */
+  .post('/episodes/:id/unpublish', validate('param', IdParam), validate('json', OpsReasonRequest), async (c) => {
+    const episode = await unpublishEpisode(c.var.db, c.req.valid('param').id, new Date())
+    if (!episode) throw new AppError('NOT_EXIST')
+    audit(c, 'episode.unpublish', { episodeId: episode.id }, c.req.valid('json').reason)
+    return ok(c, episode)
+  })
+  /** Publishes (`publish`) or withdraws (`unpublish`) a series; `changed` false when it was so already. */
+  .post('/series/:id/:action{publish|unpublish}', validate('param', IdParam), validate('json', OpsReasonRequest), async (c) => {
+    const published = c.req.param('action') === 'publish'
+    const res = await setSeriesPublished(c.var.db, c.req.valid('param').id, published, new Date())
+    if (!res) throw new AppError('NOT_EXIST')
+    if (res.changed) audit(c, published ? 'series.publish' : 'series.unpublish', { seriesId: res.series.id }, c.req.valid('json').reason)
+    return ok(c, { ...res.series, changed: res.changed })
+  })
+  /** Replaces a series' weekly schedule (weekdays, TEN alone, or none). */
+  .post('/series/:id/schedule', validate('param', IdParam), validate('json', SeriesScheduleRequest), async (c) => {
+    const { days, reason } = c.req.valid('json')
+    const series = await setSeriesSchedule(c.var.db, c.req.valid('param').id, days)
+    if (!series) throw new AppError('NOT_EXIST')
+    audit(c, 'series.schedule', { seriesId: series.id, days }, reason)
+    return ok(c, series)
   })
   /** A notice-style alarm to every reader or to the readers of one series, fanned out by the queue. */
   .post('/alarms', validate('json', AlarmBroadcastRequest), async (c) =>

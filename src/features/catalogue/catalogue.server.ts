@@ -117,7 +117,7 @@ const DETAIL_NOTICES = 2
 
 /**
  * One series with creators, tags, schedule, related series (visible to `audience`), its latest notices
- * and its episode list, in ONE query (every part a JSON subquery: a detail page costs one D1 round
+ * and its published episodes (one dated later, scheduled or unpublished, is not listed), in ONE query (every part a JSON subquery: a detail page costs one D1 round
  * trip), or null when unknown.
  */
 export async function seriesDetail(db: Db, id: number, audience: Audience): Promise<SeriesDetail | null> {
@@ -139,7 +139,7 @@ export async function seriesDetail(db: Db, id: number, audience: Audience): Prom
       (SELECT json_group_array(json_object('id', n.id, 'title', n.title, 'publishedAt', n.published_at)) FROM (
          SELECT id, title, published_at FROM notices WHERE series_id = s.id AND published_at <= ?2 ORDER BY published_at DESC LIMIT ${DETAIL_NOTICES}) n) AS notices,
       (SELECT json_group_array(json_array(e.id, e.no, e.title, e.is_free, e.price_rent, e.price_buy, e.published_at)) FROM (
-         SELECT id, no, title, is_free, price_rent, price_buy, published_at FROM episodes WHERE series_id = s.id ORDER BY no LIMIT 1000) e) AS episodes
+         SELECT id, no, title, is_free, price_rent, price_buy, published_at FROM episodes WHERE series_id = s.id AND published_at <= ?2 ORDER BY no LIMIT 1000) e) AS episodes
      FROM series s WHERE s.id = ?1 AND s.is_published = 1`,
     id,
     new Date().toISOString(),
