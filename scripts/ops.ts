@@ -1,7 +1,7 @@
 /**
  * `npm run ops -- <command>`: operator commands on one edition's local D1/R2 (docs/API.md "Operator API": the same
  * actions as `POST /api/ops/coins`), reached through wrangler's getPlatformProxy like the seed; `alarm send`,
- * `episode publish` and the daily commands (`support`, `notice`, `coupon`) call the operator API of a running edition
+ * `episode publish` and the daily commands (`support`, `notice`, `coupon`, `episode`, `series`) call the operator API of a running edition
  * instead (OPS_URL, OPS_TOKEN), through `opsApi`: one code path for a local run (`npm start`) and a deployed edition.
  * `npm run ops -- --help` lists the commands; `npm run ops -- help <command>` explains one.
  */
@@ -36,6 +36,13 @@ import {
   REWARD_TYPES,
 } from '../src/features/coupon/coupon.ts'
 import type { OpsCoupon } from '../src/features/coupon/coupon.server.ts'
+import {
+  EpisodeScheduleRequest,
+  OpsReasonRequest,
+  SeriesScheduleRequest,
+  parseScheduleDays,
+} from '../src/features/catalogue/catalogue-ops.ts'
+import type { OpsEpisode, OpsSeries } from '../src/features/catalogue/catalogue-ops.server.ts'
 import { COIN_TYPES, MAX_ADMIN_ADJUST, type Balances, type CoinType } from '../src/features/wallet/wallet.ts'
 import { adminAdjust, userBalances, userLedger, userLots, walletTotals, type LedgerEntry } from '../src/features/wallet/wallet.server.ts'
 import { LOCAL_OPS_TOKEN, editionId, quietEnv, run } from './lib.ts'
@@ -63,7 +70,7 @@ const GLOBAL_HELP = `Global options:
   --persist-to DIR   local state directory (default .wrangler/state), as for wrangler dev / d1 migrations
   -c, --config FILE  wrangler config (default: the built worker's, else wrangler.jsonc)
   EDITION=<id>       environment variable choosing the edition (default fr)`
-const REMOTE_HELP = `Environment (alarm, episode, support, notice and coupon commands):
+const REMOTE_HELP = `Environment (alarm, episode, series, support, notice and coupon commands):
   OPS_URL     the running edition's address (default http://localhost:$PORT, PORT default 8787: \`npm start\`)
   OPS_TOKEN   its operator token (Authorization: Bearer); default the local run's token, for a local OPS_URL only
   Against a URL that is not local (localhost, 127.x, ::1) no change is sent without --yes: the plan is printed.`
@@ -156,6 +163,63 @@ const COMMANDS: Record<string, Command> = {
   an episode already announced (by the cron or a previous publish) changes nothing and says so.`,
     options: { id: { type: 'string' }, reason: { type: 'string' }, yes: { type: 'boolean' } },
     run: episodePublish,
+    remote: true,
+  },
+  'episode schedule': {
+    usage: 'episode schedule --id N --at ISO --reason TEXT [--yes]',
+    summary: 'date an episode later; the cron announces it then (POST /api/ops/episodes/{id}/schedule)',
+    details: `  --id N         the episode's id (not its number in the series)
+  --at ISO       when it comes out: an ISO instant with its offset (2026-12-03T10:00:00+01:00) or a date (its start,
+                 UTC), in the future; to publish now, use episode publish
+  --reason TEXT  why (1 to 200 characters): no column for it, the API writes it in its JSON log line
+  --yes          schedule on an OPS_URL that is not local (without it, only the plan is printed)
+  Until then it is off its series page and the viewer. At that time the cron (every minute) queues its alarms to the
+  readers who favourited its series. An episode already announced (its readers were told it is out) is refused,
+  INVALID_PARAMETER: episode unpublish it first. Pages follow within a minute (edge cache), the API at once.`,
+    options: { id: { type: 'string' }, at: { type: 'string' }, reason: { type: 'string' }, yes: { type: 'boolean' } },
+    run: episodeSchedule,
+    remote: true,
+  },
+  'episode unpublish': {
+    usage: 'episode unpublish --id N --reason TEXT [--yes]',
+    summary: 'take an episode down: off its series page, the viewer and every list (POST /api/ops/episodes/{id}/unpublish)',
+    details: `  The episode is kept, dated at the end of time. Readers who bought or rented it keep their ownership (a rental's
+  clock runs on) but cannot open it until it is back: episode publish (now) or episode schedule (later) brings it
+  back and announces it to the favouriting readers not told yet. One already down is refused (NOT_EXIST).
+  --reason, --yes as for episode schedule. Pages follow within a minute (edge cache), the API at once.`,
+    options: { id: { type: 'string' }, reason: { type: 'string' }, yes: { type: 'boolean' } },
+    run: episodeUnpublish,
+    remote: true,
+  },
+  'series publish': {
+    usage: 'series publish --id N --reason TEXT [--yes]',
+    summary: 'put a withdrawn series back on the lists and its page (POST /api/ops/series/{id}/publish)',
+    details: `  --id N         the series' id
+  --reason TEXT  why (1 to 200 characters): no column for it, the API writes it in its JSON log line
+  --yes          publish on an OPS_URL that is not local (without it, only the plan is printed)
+  A series published already is left as it is (the command says so). Pages follow within a minute (edge cache).`,
+    options: { id: { type: 'string' }, reason: { type: 'string' }, yes: { type: 'boolean' } },
+    run: (v) => seriesPublish(v, true),
+    remote: true,
+  },
+  'series unpublish': {
+    usage: 'series unpublish --id N --reason TEXT [--yes]',
+    summary: 'withdraw a series: off every list, its page answers 404 (POST /api/ops/series/{id}/unpublish)',
+    details: `  Readers keep what they bought or rented but cannot open it until series publish brings it back. Its schedule
+  and episodes are kept. --reason, --yes as for series publish. Pages follow within a minute (edge cache).`,
+    options: { id: { type: 'string' }, reason: { type: 'string' }, yes: { type: 'boolean' } },
+    run: (v) => seriesPublish(v, false),
+    remote: true,
+  },
+  'series schedule': {
+    usage: 'series schedule --id N --days MON,THU|TEN|NONE --reason TEXT [--yes]',
+    summary: "set a series' weekly schedule: the weekday lists it is on (POST /api/ops/series/{id}/schedule)",
+    details: `  --days LIST    weekdays by name or first three letters, comma-separated (MON,THU), or TEN alone, or NONE
+                 (off the weekly lists); replaces the series' days: days it keeps keep their place, new days go
+                 to the end of that day's list
+  --reason, --yes as for series publish. Pages follow within a minute (edge cache), the API at once.`,
+    options: { id: { type: 'string' }, days: { type: 'string' }, reason: { type: 'string' }, yes: { type: 'boolean' } },
+    run: seriesSchedule,
     remote: true,
   },
   'support list': {
@@ -563,6 +627,80 @@ async function episodePublish(v: Values): Promise<void> {
       ? `published: episode ${res.episodeId}, published at ${res.publishedAt}; its alarms are queued`
       : `unchanged: episode ${res.episodeId} (published at ${res.publishedAt}) was already announced; no alarm queued`,
   )
+}
+
+// ───────────────────────────── daily commands: episodes and series ─────────────────────────────
+
+function printEpisode(verb: string, e: OpsEpisode): void {
+  const when = e.state === 'UNPUBLISHED' ? 'is unpublished' : `${e.state === 'SCHEDULED' ? 'comes out' : 'published'} ${e.publishedAt}`
+  console.log(`${verb}: episode ${e.id} (series ${e.seriesId}, no. ${e.no}) ${when}: ${JSON.stringify(e.title)}`)
+}
+
+async function episodeSchedule(v: Values): Promise<void> {
+  const id = rowId(v, 'id')
+  const body = checked(
+    EpisodeScheduleRequest,
+    { publishedAt: need(v, 'at'), reason: reasonOf(v) },
+    { publishedAt: '--at must be a date (YYYY-MM-DD) or an ISO instant with its offset (2026-12-03T10:00:00Z), from 2000 on' },
+  )
+  if (body.publishedAt <= new Date().toISOString()) {
+    throw new UsageError(`--at ${body.publishedAt} is not in the future: to publish now, use episode publish --id ${id}`)
+  }
+  const to = target()
+  confirm(v, to, [
+    `date episode ${id} ${body.publishedAt}: off its series page until then, announced by the cron at that time`,
+    `reason: ${body.reason} (in the API's JSON log line)`,
+  ])
+  printEpisode('scheduled', await opsApi<OpsEpisode>(to, `/episodes/${id}/schedule`, body, `no episode ${id}`))
+}
+
+async function episodeUnpublish(v: Values): Promise<void> {
+  const id = rowId(v, 'id')
+  const body = checked(OpsReasonRequest, { reason: reasonOf(v) }, {})
+  const to = target()
+  confirm(v, to, [
+    `take episode ${id} down (off its series page, the viewer and the lists; owners keep it, to open once it is back)`,
+    `reason: ${body.reason} (in the API's JSON log line)`,
+  ])
+  printEpisode(
+    'unpublished',
+    await opsApi<OpsEpisode>(to, `/episodes/${id}/unpublish`, body, `no published episode ${id}: unknown or down already`),
+  )
+}
+
+function seriesLine(s: OpsSeries): string {
+  return `series ${s.id} ${JSON.stringify(s.title)} is ${s.isPublished ? 'published' : 'withdrawn'}, schedule ${s.schedule.join(', ') || 'none'}`
+}
+
+async function seriesPublish(v: Values, published: boolean): Promise<void> {
+  const id = rowId(v, 'id')
+  const body = checked(OpsReasonRequest, { reason: reasonOf(v) }, {})
+  const to = target()
+  confirm(v, to, [
+    published ? `put series ${id} back on the lists and its page` : `withdraw series ${id}: off every list, its page answers 404`,
+    `reason: ${body.reason} (in the API's JSON log line)`,
+  ])
+  const action = published ? 'publish' : 'unpublish'
+  const s = await opsApi<OpsSeries & { changed: boolean }>(to, `/series/${id}/${action}`, body, `no series ${id}`)
+  console.log(`${s.changed ? `${action}ed` : 'unchanged'}: ${seriesLine(s)}`)
+}
+
+async function seriesSchedule(v: Values): Promise<void> {
+  const id = rowId(v, 'id')
+  const text = need(v, 'days')
+  const days = parseScheduleDays(text)
+  if (!days) throw new UsageError(`--days must be weekdays (MON,THU or MONDAY,THURSDAY), TEN or NONE, not "${text}"`)
+  const body = checked(
+    SeriesScheduleRequest,
+    { days, reason: reasonOf(v) },
+    { days: '--days must name each day once, and TEN alone' },
+  )
+  const to = target()
+  confirm(v, to, [
+    `set series ${id}'s weekly schedule to ${body.days.join(', ') || 'none (off the weekly lists)'}`,
+    `reason: ${body.reason} (in the API's JSON log line)`,
+  ])
+  console.log(`scheduled: ${seriesLine(await opsApi<OpsSeries>(to, `/series/${id}/schedule`, body, `no series ${id}`))}`)
 }
 
 // ───────────────────────────── daily commands: support, notices, coupons ─────────────────────────────

@@ -1,0 +1,43 @@
+/** The operator's catalogue rules (catalogue-ops.ts): episode state, the requests, `--days` as typed. */
+import { describe, expect, it } from 'vitest'
+import { EPISODE_UNPUBLISHED_AT, EpisodeScheduleRequest, SeriesScheduleRequest, episodeState, parseScheduleDays } from './catalogue-ops.ts'
+
+describe('catalogue operator rules', () => {
+  it('episodeState: published up to now, scheduled later, unpublished at the end of time', () => {
+    const now = new Date('2026-11-27T10:00:00.000Z')
+    expect(episodeState('2026-11-27T10:00:00.000Z', now)).toBe('PUBLISHED')
+    expect(episodeState('2026-11-27T10:00:00.001Z', now)).toBe('SCHEDULED')
+    expect(episodeState(EPISODE_UNPUBLISHED_AT, now)).toBe('UNPUBLISHED')
+  })
+
+  it('EpisodeScheduleRequest: a date is its start (UTC), an instant is normalised; never the unpublished date', () => {
+    expect(EpisodeScheduleRequest.parse({ publishedAt: '2099-01-02', reason: ' r ' })).toEqual({
+      publishedAt: '2099-01-02T00:00:00.000Z',
+      reason: 'r',
+    })
+    expect(EpisodeScheduleRequest.parse({ publishedAt: '2099-01-02T10:00:00+02:00', reason: 'r' }).publishedAt).toBe(
+      '2099-01-02T08:00:00.000Z',
+    )
+    for (const publishedAt of [EPISODE_UNPUBLISHED_AT, '9999-12-31T23:00:00-05:00', '1999-12-31', '2099-13-01', 'tomorrow']) {
+      expect(EpisodeScheduleRequest.safeParse({ publishedAt, reason: 'r' }).success, publishedAt).toBe(false)
+    }
+  })
+
+  it('SeriesScheduleRequest: weekdays each once, or TEN alone, or none', () => {
+    expect(SeriesScheduleRequest.safeParse({ days: ['MONDAY', 'THURSDAY'], reason: 'r' }).success).toBe(true)
+    expect(SeriesScheduleRequest.safeParse({ days: ['TEN'], reason: 'r' }).success).toBe(true)
+    expect(SeriesScheduleRequest.safeParse({ days: [], reason: 'r' }).success).toBe(true)
+    for (const days of [['TEN', 'MONDAY'], ['MONDAY', 'MONDAY'], ['MON'], 'MONDAY']) {
+      expect(SeriesScheduleRequest.safeParse({ days, reason: 'r' }).success, JSON.stringify(days)).toBe(false)
+    }
+  })
+
+  it('parseScheduleDays: names or three letters, any case; TEN; NONE; null for an unknown name', () => {
+    expect(parseScheduleDays('mon, Thu')).toEqual(['MONDAY', 'THURSDAY'])
+    expect(parseScheduleDays('SATURDAY,sun')).toEqual(['SATURDAY', 'SUNDAY'])
+    expect(parseScheduleDays('ten')).toEqual(['TEN'])
+    expect(parseScheduleDays('none')).toEqual([])
+    expect(parseScheduleDays('mon,mon')).toEqual(['MONDAY', 'MONDAY'])
+    for (const text of ['', ',', 'MO', 'FUNDAY', 'mon,none', 'TUES']) expect(parseScheduleDays(text), text).toBeNull()
+  })
+})
