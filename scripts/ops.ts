@@ -690,11 +690,7 @@ async function seriesSchedule(v: Values): Promise<void> {
   const text = need(v, 'days')
   const days = parseScheduleDays(text)
   if (!days) throw new UsageError(`--days must be weekdays (MON,THU or MONDAY,THURSDAY), TEN or NONE, not "${text}"`)
-  const body = checked(
-    SeriesScheduleRequest,
-    { days, reason: reasonOf(v) },
-    { days: '--days must name each day once, and TEN alone' },
-  )
+  const body = checked(SeriesScheduleRequest, { days, reason: reasonOf(v) }, { days: '--days must name each day once, and TEN alone' })
   const to = target()
   confirm(v, to, [
     `set series ${id}'s weekly schedule to ${body.days.join(', ') || 'none (off the weekly lists)'}`,

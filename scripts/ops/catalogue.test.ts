@@ -33,7 +33,10 @@ describe('npm run ops -- episode schedule|unpublish, series publish|unpublish|sc
       [['episode', 'schedule', '--id', '41', '--at', '2099-01-01'], /--reason is required/],
       [['episode', 'schedule', '--id', '41', '--at', '2099-02-30', '--reason', 'r'], /--at must be a date/],
       [['episode', 'schedule', '--id', '41', '--at', '2099-01-01T10:00', '--reason', 'r'], /--at must be a date/],
-      [['episode', 'schedule', '--id', '41', '--at', '2020-01-01', '--reason', 'r'], /not in the future: to publish now, use episode publish --id 41/],
+      [
+        ['episode', 'schedule', '--id', '41', '--at', '2020-01-01', '--reason', 'r'],
+        /not in the future: to publish now, use episode publish --id 41/,
+      ],
       [['episode', 'unpublish', '--id', 'x', '--reason', 'r'], /--id must be a positive whole number/],
       [['episode', 'unpublish', '--id', '41', '--reason', 'r'.repeat(201)], /--reason must be 1 to 200 characters/],
       [['series', 'publish', '--id', '3'], /--reason is required/],
@@ -116,7 +119,11 @@ describe('npm run ops -- episode schedule|unpublish, series publish|unpublish|sc
   it("prints the API's refusals as one line with their code, exit code 1", async () => {
     const error = (status: number, code: string, message: string) => json(status, { result: 'ERROR', code, message, requestId: 'r1' })
     api.reply = () =>
-      error(400, 'INVALID_PARAMETER', 'episode 41 was announced at 2026-11-27T10:00:00.000Z: its readers were told it is out; unpublish it first')
+      error(
+        400,
+        'INVALID_PARAMETER',
+        'episode 41 was announced at 2026-11-27T10:00:00.000Z: its readers were told it is out; unpublish it first',
+      )
     const announced = await api.ops(['episode', 'schedule', '--id', '41', '--at', '2099-01-01', '--reason', 'r'])
     expect(announced.code).toBe(1)
     expect(announced.stderr.trim()).toBe(

@@ -120,7 +120,11 @@ describe('operator API: episodes and series', () => {
     const past = await call(OPS, 'POST', `/api/ops/episodes/${first}/schedule`, { publishedAt: '2020-01-01', reason: 'r' })
     expect(past.status).toBe(400)
     expect(await read(past)).toMatchObject({ code: 'INVALID_PARAMETER', fields: 'publishedAt', message: expect.stringMatching(/publish/) })
-    await expectError(await call(OPS, 'POST', '/api/ops/episodes/999999/schedule', { publishedAt: '2099-01-01', reason: 'r' }), 404, 'NOT_EXIST')
+    await expectError(
+      await call(OPS, 'POST', '/api/ops/episodes/999999/schedule', { publishedAt: '2099-01-01', reason: 'r' }),
+      404,
+      'NOT_EXIST',
+    )
     for (const bad of [
       { publishedAt: '2099-01-01' },
       { publishedAt: '2099-02-30', reason: 'r' },
@@ -185,8 +189,9 @@ describe('operator API: episodes and series', () => {
       (await db.first<{ p: number }>(`SELECT max(position) AS p FROM schedules WHERE weekday = 'MONDAY'`))?.p ?? -1
     const endOfMonday = (await lastMonday()) + 1
     logSpy()
-    const set = (await read(await call(OPS, 'POST', `/api/ops/series/${seriesId}/schedule`, { days: ['THURSDAY', 'MONDAY'], reason: 'new rhythm' })))
-      .data
+    const set = (
+      await read(await call(OPS, 'POST', `/api/ops/series/${seriesId}/schedule`, { days: ['THURSDAY', 'MONDAY'], reason: 'new rhythm' }))
+    ).data
     expect(set).toMatchObject({ id: seriesId, schedule: ['MONDAY', 'THURSDAY'] })
     expect(await db.first(`SELECT position FROM schedules WHERE series_id = ? AND weekday = 'MONDAY'`, seriesId)).toEqual({
       position: endOfMonday,

@@ -64,10 +64,7 @@ const text = (max: number) =>
     .pipe(z.string().min(1).max(max))
 
 /** An instant an operator dates a notice at: a date is its start (UTC); never the unpublished date. */
-const NoticeDate = OpsStart.refine(
-  (iso) => iso < NOTICE_UNPUBLISHED_AT && iso >= '2000-01-01',
-  'between 2000 and 9999',
-)
+const NoticeDate = OpsStart.refine((iso) => iso < NOTICE_UNPUBLISHED_AT && iso >= '2000-01-01', 'between 2000 and 9999')
 
 /**
  * A new notice (docs/API.md `POST /api/ops/notices`): global, or attached to series `seriesId` (shown on its page);
