@@ -19,6 +19,8 @@ import { NoticeEditRequest, NoticePinRequest, NoticePublishRequest, NoticeUnpubl
 import { editNotice, pinNotice, publishNotice, unpublishNotice } from '../../src/features/notice/notice.server.ts'
 import { CouponCreateRequest, CouponExpireRequest } from '../../src/features/coupon/coupon.ts'
 import { couponReport, createCoupon, expireCoupon } from '../../src/features/coupon/coupon.server.ts'
+import { ReaderLookup, ReaderSessionsEndRequest } from '../../src/features/account/reader-ops.ts'
+import { endReaderSessions, readerReport } from '../../src/features/account/reader-ops.server.ts'
 import { z } from 'zod'
 import type { AppEnv } from '../lib/env.ts'
 import { ok, refusal } from '../lib/respond.ts'
@@ -159,3 +161,11 @@ export const ops = new Hono<AppEnv>()
   .get('/coupons', validate('query', ReportQuery), async (c) =>
     ok(c, { items: await couponReport(c.var.db, new Date(), c.req.valid('query').id) }),
   )
+  /** One reader: account, balances, last payments with refunds, purchases and sign-ins (`?email=` or `?id=`). */
+  .get('/readers', validate('query', ReaderLookup), async (c) => ok(c, await readerReport(c.var.db, c.req.valid('query'), new Date())))
+  /** Ends every session of the reader on every device (`signOutEverywhere`); NOT_FOUND_USER if unknown or withdrawn. */
+  .post('/readers/:id/sessions/end', validate('param', IdParam), validate('json', ReaderSessionsEndRequest), async (c) => {
+    const ended = await endReaderSessions(c.var.db, c.req.valid('param').id, new Date())
+    audit(c, 'reader.sessions.end', { userId: ended.id, devices: ended.ended }, c.req.valid('json').reason)
+    return ok(c, ended)
+  })
