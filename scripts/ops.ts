@@ -1,7 +1,7 @@
 /**
  * `npm run ops -- <command>`: operator commands on one edition's local D1/R2 (docs/API.md "Operator API": the same
  * actions as `POST /api/ops/coins`), reached through wrangler's getPlatformProxy like the seed; `alarm send`,
- * `episode publish` and the daily commands (`support`, `notice`, `coupon`) call the operator API of a running edition
+ * `episode publish` and the daily commands (`support`, `notice`, `coupon`, `reader`) call the operator API of a running edition
  * instead (OPS_URL, OPS_TOKEN), through `opsApi`: one code path for a local run (`npm start`) and a deployed edition.
  * `npm run ops -- --help` lists the commands; `npm run ops -- help <command>` explains one.
  */
@@ -9,6 +9,7 @@ import { resolve } from 'node:path'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { loadEdition } from '../src/lib/edition/load.ts'
 import { AppError } from '../src/lib/errors/catalogue.ts'
+import { formatMoney } from '../src/lib/i18n/format.ts'
 import { createDb } from '../src/lib/server/db.ts'
 import { z } from 'zod'
 import { AlarmBroadcastRequest } from '../src/features/alarm/alarm.ts'
@@ -36,6 +37,8 @@ import {
   REWARD_TYPES,
 } from '../src/features/coupon/coupon.ts'
 import type { OpsCoupon } from '../src/features/coupon/coupon.server.ts'
+import { READER_LIST_SIZE, ReaderLookup, ReaderSessionsEndRequest } from '../src/features/account/reader-ops.ts'
+import type { ReaderReport } from '../src/features/account/reader-ops.server.ts'
 import { COIN_TYPES, MAX_ADMIN_ADJUST, type Balances, type CoinType } from '../src/features/wallet/wallet.ts'
 import { adminAdjust, userBalances, userLedger, userLots, walletTotals, type LedgerEntry } from '../src/features/wallet/wallet.server.ts'
 import { LOCAL_OPS_TOKEN, editionId, quietEnv, run } from './lib.ts'
@@ -63,7 +66,7 @@ const GLOBAL_HELP = `Global options:
   --persist-to DIR   local state directory (default .wrangler/state), as for wrangler dev / d1 migrations
   -c, --config FILE  wrangler config (default: the built worker's, else wrangler.jsonc)
   EDITION=<id>       environment variable choosing the edition (default fr)`
-const REMOTE_HELP = `Environment (alarm, episode, support, notice and coupon commands):
+const REMOTE_HELP = `Environment (alarm, episode, support, notice, coupon and reader commands):
   OPS_URL     the running edition's address (default http://localhost:$PORT, PORT default 8787: \`npm start\`)
   OPS_TOKEN   its operator token (Authorization: Bearer); default the local run's token, for a local OPS_URL only
   Against a URL that is not local (localhost, 127.x, ::1) no change is sent without --yes: the plan is printed.`
@@ -297,6 +300,32 @@ const COMMANDS: Record<string, Command> = {
   whose reward was granted), its state (LIVE, NOT_STARTED, EXPIRED, SOLD_OUT) and expiry. At most 200.`,
     options: { id: { type: 'string' } },
     run: couponReportCommand,
+    remote: true,
+  },
+  'reader show': {
+    usage: 'reader show (--email E | --id N)',
+    summary: 'one reader: account, balances, payments with refunds, purchases, sign-ins (GET /api/ops/readers)',
+    details: `  --email E   the e-mail of the account (the live one, else the latest withdrawn one), or
+  --id N      the account's id (a withdrawn account too)
+  Prints the account (created, adult verification, last sign-in, withdrawn?), its balances as coins show does and the
+  wallet invariant, then the last ${READER_LIST_SIZE} payments (with the provider's refund and dispute events), purchases
+  and sign-ins (one per sign-in: a refresh-token family's first token; "open" while that device is still signed in).
+  Never a password hash or a token.`,
+    options: { email: { type: 'string' }, id: { type: 'string' } },
+    run: readerShow,
+    remote: true,
+  },
+  'reader sessions end': {
+    usage: 'reader sessions end (--email E | --id N) --reason TEXT [--yes]',
+    summary: 'sign a reader out on every device at once (POST /api/ops/readers/{id}/sessions/end)',
+    details: `  --email E | --id N  the reader (an e-mail is looked up first: GET /api/ops/readers)
+  --reason TEXT       why (1 to 200 characters): no column for it, the API writes it in its JSON log line
+  --yes               end them on an OPS_URL that is not local (without it, only the plan is printed)
+  The same as the reader's own "sign out of every device": their refresh tokens are revoked and their access tokens
+  refused at the next request (the app must sign in again, the browser is signed out). A withdrawn or unknown
+  account is refused (NOT_FOUND_USER), nothing changes.`,
+    options: { email: { type: 'string' }, id: { type: 'string' }, reason: { type: 'string' }, yes: { type: 'boolean' } },
+    run: readerSessionsEnd,
     remote: true,
   },
 }
@@ -794,6 +823,93 @@ async function couponReportCommand(v: Values): Promise<void> {
   printTable(items.map(couponLine))
 }
 
+// ───────────────────────────── readers ─────────────────────────────
+
+/** `--email E` or `--id N`, exactly one, as the API's query (`ReaderLookup`). */
+function readerQuery(v: Values): string {
+  if ((v.email === undefined) === (v.id === undefined)) throw new UsageError('give --email E or --id N (exactly one)')
+  const query: Record<string, string> = v.id !== undefined ? { id: String(rowId(v, 'id')) } : { email: need(v, 'email').trim() }
+  checked(ReaderLookup, query, { email: `--email must be an e-mail address, not "${query.email}"` })
+  return new URLSearchParams(query).toString()
+}
+
+const notFoundReader = (v: Values) => (v.id !== undefined ? `no account ${v.id}` : `no account with e-mail ${v.email}`)
+
+async function readerShow(v: Values): Promise<void> {
+  const query = readerQuery(v)
+  const to = target()
+  const r = await opsApi<ReaderReport>(to, `/readers?${query}`, undefined, notFoundReader(v))
+  const a = r.account
+  console.log(
+    `reader ${a.id}: ${a.email ?? '(no e-mail)'}${a.nickname ? ` "${a.nickname}"` : ''}${a.deletedAt ? `, WITHDRAWN ${date(a.deletedAt)}` : ''}`,
+  )
+  console.log(
+    `created ${date(a.createdAt)} · platform ${a.platform} · sign-in ${a.signIn.join(', ') || 'none'} · e-mail ${a.emailVerifiedAt ? 'verified' : 'not verified'}`,
+  )
+  console.log(
+    `adult: ${a.isAdult ? `verified${a.adultVerifiedAt ? ` ${date(a.adultVerifiedAt)}` : ''}` : 'not verified'} · last sign-in ${a.lastLoginAt ? date(a.lastLoginAt) : 'never'}` +
+      (a.withdrawalRequestedAt && !a.deletedAt ? ` · withdrawal requested ${date(a.withdrawalRequestedAt)}` : ''),
+  )
+  printBalances(r.balances)
+  const okay = r.wallet.lots === r.wallet.ledger && (r.wallet.minRemaining ?? 0) >= 0
+  console.log(
+    `invariant: Σ lots remaining ${r.wallet.lots} ${okay ? '=' : '≠'} Σ ledger ${r.wallet.ledger}${okay ? ' ✓' : '  ✗ INCONSISTENT'}`,
+  )
+  console.log(`\nlast ${r.payments.length} payments, newest first:`)
+  printTable(
+    r.payments.map((p) => ({
+      id: p.id,
+      date: date(p.createdAt),
+      state: p.state,
+      amount: formatMoney(p.amount, { locale: 'en-GB', currency: p.currency, currencySymbolPosition: 'before' }),
+      coins: p.coins,
+      bonus: p.bonus,
+      provider: `${p.provider}${p.method ? `/${p.method}` : ''}`,
+      refunded: p.refundedAt ? date(p.refundedAt) : p.cancelledAt ? `cancelled ${date(p.cancelledAt)}` : '',
+      events: p.events.map((e) => `${e.type ?? '?'} ${date(e.receivedAt)}`).join('; '),
+    })),
+  )
+  console.log(`\nlast ${r.purchases.length} purchases, newest first:`)
+  printTable(
+    r.purchases.map((p) => ({
+      id: p.id,
+      date: date(p.createdAt),
+      type: p.type,
+      coins: p.coins,
+      series: `${p.seriesId} ${p.seriesTitle}`,
+      episode: `no ${p.episodeNo} (id ${p.episodeId})`,
+    })),
+  )
+  console.log(`\nlast ${r.signIns.length} sign-ins, newest first:`)
+  printTable(r.signIns.map((s) => ({ date: date(s.at), client: s.client, ip: s.ipAddress ?? '', signedIn: s.open ? 'open' : 'ended' })))
+  if (!okay) process.exitCode = 1
+}
+
+async function readerSessionsEnd(v: Values): Promise<void> {
+  const query = readerQuery(v)
+  const body = checked(ReaderSessionsEndRequest, { reason: reasonOf(v) }, {})
+  const to = target()
+  // an e-mail names the account through the report (a read): the plan then says whose sessions end
+  const who =
+    v.id !== undefined
+      ? { id: rowId(v, 'id'), label: `reader ${rowId(v, 'id')}` }
+      : await opsApi<ReaderReport>(to, `/readers?${query}`, undefined, notFoundReader(v)).then((r) => ({
+          id: r.account.id,
+          label: `reader ${r.account.id} (${r.account.email}, ${r.signIns.filter((s) => s.open).length} device(s) signed in)`,
+        }))
+  confirm(v, to, [
+    `end every session of ${who.label}: refresh tokens revoked, access tokens refused at the next request`,
+    `reason: ${body.reason} (in the API's JSON log line)`,
+  ])
+  const res = await opsApi<{ id: number; email: string | null; ended: number }>(
+    to,
+    `/readers/${who.id}/sessions/end`,
+    body,
+    `no live account ${who.id}`,
+  )
+  console.log(`ended: every session of reader ${res.id} (${res.email ?? 'no e-mail'}); ${res.ended} device(s) were signed in`)
+}
+
 // ───────────────────────────── output ─────────────────────────────
 
 function date(iso: string): string {
@@ -867,9 +983,10 @@ function commandHelp(name: string): string {
 
 /** The command named by the leading words of argv (`coins grant`, `import`, …). */
 function commandOf(positionals: string[]): string | undefined {
-  const two = positionals.slice(0, 2).join(' ')
-  if (COMMANDS[two]) return two
-  if (positionals[0] && COMMANDS[positionals[0]]) return positionals[0]
+  for (const n of [3, 2, 1]) {
+    const name = positionals.slice(0, n).join(' ')
+    if (positionals.length >= n && COMMANDS[name]) return name
+  }
   return undefined
 }
 

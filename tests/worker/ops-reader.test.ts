@@ -101,7 +101,9 @@ describe('operator API: readers', () => {
         events: [{ type: 'charge.refunded', receivedAt: '2026-11-02T08:00:00.000Z' }],
       }),
     ])
-    expect(report.purchases).toEqual([expect.objectContaining({ type: 'RENT', coins: 2, seriesId, episodeId: episodeIds[1], episodeNo: 2 })])
+    expect(report.purchases).toEqual([
+      expect.objectContaining({ type: 'RENT', coins: 2, seriesId, episodeId: episodeIds[1], episodeNo: 2 }),
+    ])
     expect(report.signIns).toHaveLength(2)
     expect(report.signIns.every((s: { open: boolean }) => s.open)).toBe(true)
     expect(report.signIns.map((s: { client: string }) => s.client)).toEqual(['WEB', 'WEB']) // no app client credential: both WEB
@@ -132,7 +134,13 @@ describe('operator API: readers', () => {
     expect(res.status).toBe(200)
     expect((await read(res)).data).toEqual({ id: user.id, email: user.email, ended: 2 })
     expect(auditLines()).toEqual([
-      expect.objectContaining({ ops: 'reader.sessions.end', userId: user.id, devices: 2, reason: 'account shared, ticket 7', edition: 'fr' }),
+      expect.objectContaining({
+        ops: 'reader.sessions.end',
+        userId: user.id,
+        devices: 2,
+        reason: 'account shared, ticket 7',
+        edition: 'fr',
+      }),
     ])
     vi.restoreAllMocks()
 
@@ -172,7 +180,13 @@ describe('operator API: readers', () => {
         return '{}'
       }
     }
-    const badReason = fc.oneof(fc.constant(undefined), fc.constantFrom('', '   ', 'r'.repeat(201)), fc.integer(), fc.constant(null), fc.boolean())
+    const badReason = fc.oneof(
+      fc.constant(undefined),
+      fc.constantFrom('', '   ', 'r'.repeat(201)),
+      fc.integer(),
+      fc.constant(null),
+      fc.boolean(),
+    )
     const record = fc
       .tuple(fc.record({ email: fc.string(), id: fc.oneof(fc.integer(), fc.string()) }, { requiredKeys: [] }), badReason)
       .map(([r, reason]) => anyJson(reason === undefined ? r : { ...r, reason }))

@@ -31,7 +31,18 @@ export type ReaderAccount = {
 /** A payment with what came back from its provider (payment_events: refunds, disputes) and its own refund. */
 export type ReaderPayment = Cols<
   'payments',
-  'id' | 'state' | 'provider' | 'method' | 'amount' | 'currency' | 'coins' | 'bonus' | 'created_at' | 'paid_at' | 'cancelled_at' | 'refunded_at'
+  | 'id'
+  | 'state'
+  | 'provider'
+  | 'method'
+  | 'amount'
+  | 'currency'
+  | 'coins'
+  | 'bonus'
+  | 'created_at'
+  | 'paid_at'
+  | 'cancelled_at'
+  | 'refunded_at'
 > & { events: { type: string | null; receivedAt: string }[] }
 
 export type ReaderPurchase = Cols<'purchases', 'id' | 'type' | 'coins' | 'created_at'> & {
@@ -144,7 +155,11 @@ export async function readerReport(db: Db, lookup: ReaderLookup, now = new Date(
  * moved on, so the access tokens already issued are refused at the next request). NOT_FOUND_USER for an unknown
  * id; a withdrawn account has no session left and is refused the same way (nothing changes).
  */
-export async function endReaderSessions(db: Db, id: number, now = new Date()): Promise<{ id: number; email: string | null; ended: number }> {
+export async function endReaderSessions(
+  db: Db,
+  id: number,
+  now = new Date(),
+): Promise<{ id: number; email: string | null; ended: number }> {
   const row = await db.first<{ id: number; email: string | null; open: number }>(
     `SELECT u.id, u.email,
             (SELECT count(DISTINCT family_id) FROM refresh_tokens WHERE user_id = u.id AND revoked_at IS NULL AND rotated_at IS NULL AND expires_at > ?2) AS open
