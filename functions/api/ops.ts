@@ -21,6 +21,10 @@ import { CouponCreateRequest, CouponExpireRequest } from '../../src/features/cou
 import { couponReport, createCoupon, expireCoupon } from '../../src/features/coupon/coupon.server.ts'
 import { ReaderLookup, ReaderSessionsEndRequest } from '../../src/features/account/reader-ops.ts'
 import { endReaderSessions, readerReport } from '../../src/features/account/reader-ops.server.ts'
+import { EventCreateRequest, EventEndRequest } from '../../src/features/event/event.ts'
+import { createEvent, endEvent } from '../../src/features/event/event.server.ts'
+import { BannerCreateRequest, BannerEndRequest } from '../../src/features/catalogue/banner-ops.ts'
+import { createBanner, endBanner } from '../../src/features/catalogue/banner-ops.server.ts'
 import { z } from 'zod'
 import type { AppEnv } from '../lib/env.ts'
 import { ok, refusal } from '../lib/respond.ts'
@@ -168,4 +172,30 @@ export const ops = new Hono<AppEnv>()
     const ended = await endReaderSessions(c.var.db, c.req.valid('param').id, new Date())
     audit(c, 'reader.sessions.end', { userId: ended.id, devices: ended.ended }, c.req.valid('json').reason)
     return ok(c, ended)
+  })
+  /** Creates an event on /event (not a roulette: its prize table comes from the seed). */
+  .post('/events', validate('json', EventCreateRequest), async (c) => {
+    const input = c.req.valid('json')
+    const event = await createEvent(c.var.db, input, new Date())
+    audit(c, 'event.create', { eventId: event.id }, input.reason)
+    return ok(c, event, 201)
+  })
+  /** Ends an event now; NOT_EVENT_PERIOD for one already ended. */
+  .post('/events/:id/end', validate('param', IdParam), validate('json', EventEndRequest), async (c) => {
+    const event = await endEvent(c.var.db, c.req.valid('param').id, new Date())
+    audit(c, 'event.end', { eventId: event.id }, c.req.valid('json').reason)
+    return ok(c, event)
+  })
+  /** Creates a banner (the home carousel shows HOME ones; edge-cached pages follow within a minute). */
+  .post('/banners', validate('json', BannerCreateRequest), async (c) => {
+    const input = c.req.valid('json')
+    const banner = await createBanner(c.var.db, input, new Date())
+    audit(c, 'banner.create', { bannerId: banner.id }, input.reason)
+    return ok(c, banner, 201)
+  })
+  /** Ends a banner now; NOT_EVENT_PERIOD for one already ended. */
+  .post('/banners/:id/end', validate('param', IdParam), validate('json', BannerEndRequest), async (c) => {
+    const banner = await endBanner(c.var.db, c.req.valid('param').id, new Date())
+    audit(c, 'banner.end', { bannerId: banner.id }, c.req.valid('json').reason)
+    return ok(c, banner)
   })

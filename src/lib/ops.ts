@@ -9,3 +9,6 @@ export const OpsReason = z.string().trim().min(1).max(200)
 
 /** `YYYY-MM-DD` (through the end of that day, UTC: `expiryInstant`) or an ISO instant with its offset. */
 export const OpsDate = z.union([z.iso.date(), z.iso.datetime({ offset: true })])
+
+/** An `OpsDate` as the instant something starts: a date is that day's start (UTC). */
+export const OpsStart = OpsDate.transform((d) => new Date(/^\d{4}-\d{2}-\d{2}$/.test(d) ? `${d}T00:00:00.000Z` : d).toISOString())

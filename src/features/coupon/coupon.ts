@@ -5,7 +5,7 @@
 import { z } from 'zod'
 import { MAX_ADMIN_ADJUST, expiryInstant, type CoinType } from '../wallet/wallet.ts'
 import { DAY_MS, isoAfter } from '../../lib/time.ts'
-import { OpsDate, OpsReason } from '../../lib/ops.ts'
+import { OpsDate, OpsReason, OpsStart } from '../../lib/ops.ts'
 import { cleanText } from '../qna/qna.ts'
 
 /**
@@ -185,7 +185,7 @@ export const CouponCreateRequest = z
     rewardLotType: z.enum(REWARD_LOT_TYPES).optional(),
     rewardExpiresDays: whole(1, MAX_REWARD_DAYS).optional(),
     minimumAmount: whole(0, MAX_COUPON_MINIMUM).default(0),
-    startsAt: OpsDate.transform((d) => new Date(/^\d{4}-\d{2}-\d{2}$/.test(d) ? `${d}T00:00:00.000Z` : d).toISOString()).optional(),
+    startsAt: OpsStart.optional(),
     expiresAt: OpsDate.transform((d) => expiryInstant(d)!).optional(),
     platform: z.enum(PLATFORMS).optional(),
     quantity: whole(1, MAX_COUPON_QUANTITY).optional(),

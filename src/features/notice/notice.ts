@@ -3,7 +3,7 @@
  * requests (docs/API.md `/api/ops/notices`, `npm run ops -- notice …`).
  */
 import { z } from 'zod'
-import { OpsDate, OpsReason } from '../../lib/ops.ts'
+import { OpsReason, OpsStart } from '../../lib/ops.ts'
 import { cleanText } from '../qna/qna.ts'
 
 export const NOTICE_CATEGORIES = ['NOTICE', 'EVENT', 'UPDATE', 'MAINTENANCE'] as const
@@ -64,10 +64,7 @@ const text = (max: number) =>
     .pipe(z.string().min(1).max(max))
 
 /** An instant an operator dates a notice at: a date is its start (UTC); never the unpublished date. */
-const NoticeDate = OpsDate.transform((d) => new Date(/^\d{4}-\d{2}-\d{2}$/.test(d) ? `${d}T00:00:00.000Z` : d).toISOString()).refine(
-  (iso) => iso < NOTICE_UNPUBLISHED_AT && iso >= '2000-01-01',
-  'between 2000 and 9999',
-)
+const NoticeDate = OpsStart.refine((iso) => iso < NOTICE_UNPUBLISHED_AT && iso >= '2000-01-01', 'between 2000 and 9999')
 
 /**
  * A new notice (docs/API.md `POST /api/ops/notices`): global, or attached to series `seriesId` (shown on its page);
