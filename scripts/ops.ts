@@ -1,7 +1,7 @@
 /**
  * `npm run ops -- <command>`: operator commands on one edition's local D1/R2 (docs/API.md "Operator API": the same
  * actions as `POST /api/ops/coins`), reached through wrangler's getPlatformProxy like the seed; `alarm send`,
- * `episode publish` and the daily commands (`support`, `notice`, `coupon`, `reader`) call the operator API of a running edition
+ * `episode publish` and the daily commands (`support`, `notice`, `coupon`, `reader`, `event`, `banner`) call the operator API of a running edition
  * instead (OPS_URL, OPS_TOKEN), through `opsApi`: one code path for a local run (`npm start`) and a deployed edition.
  * `npm run ops -- --help` lists the commands; `npm run ops -- help <command>` explains one.
  */
@@ -37,6 +37,23 @@ import {
   REWARD_TYPES,
 } from '../src/features/coupon/coupon.ts'
 import type { OpsCoupon } from '../src/features/coupon/coupon.server.ts'
+import {
+  EventCreateRequest,
+  EventEndRequest,
+  MAX_EVENT_DESCRIPTION,
+  MAX_EVENT_TITLE,
+  OPS_EVENT_KINDS,
+} from '../src/features/event/event.ts'
+import type { OpsEvent } from '../src/features/event/event.server.ts'
+import {
+  BANNER_PLACEMENTS,
+  BannerCreateRequest,
+  BannerEndRequest,
+  MAX_BANNER_SIDE,
+  MAX_BANNER_TITLE,
+} from '../src/features/catalogue/banner-ops.ts'
+import type { OpsBanner } from '../src/features/catalogue/banner-ops.server.ts'
+import { BANNER_DISPLAYS } from '../src/features/catalogue/catalogue.ts'
 import { READER_LIST_SIZE, ReaderLookup, ReaderSessionsEndRequest } from '../src/features/account/reader-ops.ts'
 import type { ReaderReport } from '../src/features/account/reader-ops.server.ts'
 import { COIN_TYPES, MAX_ADMIN_ADJUST, type Balances, type CoinType } from '../src/features/wallet/wallet.ts'
@@ -66,10 +83,13 @@ const GLOBAL_HELP = `Global options:
   --persist-to DIR   local state directory (default .wrangler/state), as for wrangler dev / d1 migrations
   -c, --config FILE  wrangler config (default: the built worker's, else wrangler.jsonc)
   EDITION=<id>       environment variable choosing the edition (default fr)`
-const REMOTE_HELP = `Environment (alarm, episode, support, notice, coupon and reader commands):
+const REMOTE_HELP = `Environment (alarm, episode, support, notice, coupon, reader, event and banner commands):
   OPS_URL     the running edition's address (default http://localhost:$PORT, PORT default 8787: \`npm start\`)
   OPS_TOKEN   its operator token (Authorization: Bearer); default the local run's token, for a local OPS_URL only
   Against a URL that is not local (localhost, 127.x, ::1) no change is sent without --yes: the plan is printed.`
+
+/** Events and banners: what readers see is on catalogue pages, edge-cached per audience class (docs/ARCHITECTURE.md). */
+const CACHE_HELP = '  Catalogue pages are edge-cached 60 s per audience class: readers see the change within a minute.'
 
 const ADJUST_OPTIONS: Options = {
   email: { type: 'string' },
@@ -326,6 +346,85 @@ const COMMANDS: Record<string, Command> = {
   account is refused (NOT_FOUND_USER), nothing changes.`,
     options: { email: { type: 'string' }, id: { type: 'string' }, reason: { type: 'string' }, yes: { type: 'boolean' } },
     run: readerSessionsEnd,
+    remote: true,
+  },
+  'event create': {
+    usage: `event create --title T --ends DATE --reason TEXT [--kind ${OPS_EVENT_KINDS.join('|')}] [--description D] [--starts DATE] [--only ADULT|NON_ADULT] [--yes]`,
+    summary: 'create an event listed on /event (POST /api/ops/events)',
+    details: `  --title T        1 to ${MAX_EVENT_TITLE} characters;  --description D  0 to ${MAX_EVENT_DESCRIPTION} characters (default none)
+  --kind K         default PROMOTION (a ROULETTE needs its prize table: only the seed makes one)
+  --starts DATE    from (YYYY-MM-DD: that day's start UTC, or an ISO instant); default now
+  --ends DATE      through (YYYY-MM-DD: that day's end UTC, or an ISO instant), after the start and in the future
+  --only ADULT     adults only (NON_ADULT: minors only); default everyone
+  --reason TEXT    why (1 to 200 characters): no column for it, the API writes it in its JSON log line
+  --yes            create on an OPS_URL that is not local (without it, only the plan is printed)
+${CACHE_HELP}`,
+    options: {
+      title: { type: 'string' },
+      description: { type: 'string' },
+      kind: { type: 'string' },
+      starts: { type: 'string' },
+      ends: { type: 'string' },
+      only: { type: 'string' },
+      reason: { type: 'string' },
+      yes: { type: 'boolean' },
+    },
+    run: eventCreate,
+    remote: true,
+  },
+  'event end': {
+    usage: 'event end --id N --reason TEXT [--yes]',
+    summary: 'end an event now: off /event, no more taking part (POST /api/ops/events/{id}/end)',
+    details: `  One already ended is refused (NOT_EVENT_PERIOD), nothing changes; one not started yet ends too.
+  --reason, --yes as for event create.
+${CACHE_HELP}`,
+    options: { id: { type: 'string' }, reason: { type: 'string' }, yes: { type: 'boolean' } },
+    run: eventEnd,
+    remote: true,
+  },
+  'banner create': {
+    usage: `banner create --display ${BANNER_DISPLAYS.join('|')} --title T --link L --reason TEXT [options] [--yes]`,
+    summary: 'create a banner; HOME ones slide in the home carousel (POST /api/ops/banners)',
+    details: `  --display D      ONLY_TEXT (text only), ONLY_ICON (picture only), ICON_TEXT / TEXT_ICON (picture then text / text then picture)
+  --title T        1 to ${MAX_BANNER_TITLE} characters, one line;  --subtitle S  the same, optional
+  --link L         the page it opens: a path of this site (/detail/24, /roulette) or an http(s) address
+  --image KEY      with a picture display: the R2 MEDIA prefix of its WebP widths (<KEY>/<width>.webp, e.g. banners/12),
+                   uploaded beforehand; --width W --height H  its size in px (16 to ${MAX_BANNER_SIDE})
+  --background #rrggbb   the slide's colour;  --position N  order in the carousel, low first (default 0)
+  --placement P    ${BANNER_PLACEMENTS.join(', ')} (default HOME; the pages show HOME banners)
+  --adult          shown only to readers who may see adult series
+  --starts DATE    from (YYYY-MM-DD: that day's start UTC, or an ISO instant); default now
+  --ends DATE      through (YYYY-MM-DD: that day's end UTC, or an ISO instant), in the future; default never
+  --reason TEXT    why (1 to 200 characters): no column for it, the API writes it in its JSON log line
+  --yes            create on an OPS_URL that is not local (without it, only the plan is printed)
+${CACHE_HELP}`,
+    options: {
+      display: { type: 'string' },
+      title: { type: 'string' },
+      subtitle: { type: 'string' },
+      link: { type: 'string' },
+      image: { type: 'string' },
+      width: { type: 'string' },
+      height: { type: 'string' },
+      background: { type: 'string' },
+      position: { type: 'string' },
+      placement: { type: 'string' },
+      adult: { type: 'boolean' },
+      starts: { type: 'string' },
+      ends: { type: 'string' },
+      reason: { type: 'string' },
+      yes: { type: 'boolean' },
+    },
+    run: bannerCreate,
+    remote: true,
+  },
+  'banner end': {
+    usage: 'banner end --id N --reason TEXT [--yes]',
+    summary: 'end a banner now: out of its carousel (POST /api/ops/banners/{id}/end)',
+    details: `  One already ended is refused (NOT_EVENT_PERIOD), nothing changes. --reason, --yes as for banner create.
+${CACHE_HELP}`,
+    options: { id: { type: 'string' }, reason: { type: 'string' }, yes: { type: 'boolean' } },
+    run: bannerEnd,
     remote: true,
   },
 }
@@ -908,6 +1007,119 @@ async function readerSessionsEnd(v: Values): Promise<void> {
     `no live account ${who.id}`,
   )
   console.log(`ended: every session of reader ${res.id} (${res.email ?? 'no e-mail'}); ${res.ended} device(s) were signed in`)
+}
+
+// ───────────────────────────── events and banners ─────────────────────────────
+
+const DATE_HINT = 'a date (YYYY-MM-DD) or an ISO instant with its offset (2026-12-01T09:00:00Z)'
+
+function printEvent(verb: string, e: OpsEvent): void {
+  console.log(
+    `${verb}: event ${e.id} (${e.kind}${e.restriction ? `, ${e.restriction === 'ADULT' ? 'adults' : 'minors'} only` : ''}) ${e.state}, ` +
+      `${e.startsAt} → ${e.endsAt}: ${JSON.stringify(e.title)}`,
+  )
+}
+
+async function eventCreate(v: Values): Promise<void> {
+  const reason = reasonOf(v)
+  need(v, 'title')
+  need(v, 'ends')
+  const request = {
+    ...given(v, { title: 'title', description: 'description', starts: 'startsAt', ends: 'endsAt' }),
+    ...(typeof v.kind === 'string' ? { kind: v.kind.toUpperCase() } : {}),
+    ...(typeof v.only === 'string' ? { restriction: v.only.toUpperCase() } : {}),
+    reason,
+  }
+  const body = checked(EventCreateRequest, request, {
+    title: `--title must be 1 to ${MAX_EVENT_TITLE} characters once trimmed`,
+    description: `--description must be at most ${MAX_EVENT_DESCRIPTION} characters`,
+    kind: `--kind must be one of ${OPS_EVENT_KINDS.join(', ')} (a ROULETTE needs its prize table: only the seed makes one)`,
+    startsAt: `--starts must be ${DATE_HINT}`,
+    endsAt: `--ends must be ${DATE_HINT}, after --starts`,
+    restriction: '--only must be ADULT or NON_ADULT',
+  })
+  const to = target()
+  confirm(v, to, [
+    `create a ${body.kind} event on /event${body.restriction ? ` for ${body.restriction === 'ADULT' ? 'adults' : 'minors'} only` : ''}: ${JSON.stringify(body.title)}`,
+    `from ${body.startsAt ?? 'now'} through ${body.endsAt}; description ${body.description.length} characters`,
+    `reason: ${body.reason} (in the API's JSON log line)`,
+  ])
+  printEvent('created', await opsApi<OpsEvent>(to, '/events', body, 'no such route'))
+}
+
+async function eventEnd(v: Values): Promise<void> {
+  const id = rowId(v, 'id')
+  const body = checked(EventEndRequest, { reason: reasonOf(v) }, {})
+  const to = target()
+  confirm(v, to, [`end event ${id} now: off /event, no more taking part`, `reason: ${body.reason} (in the API's JSON log line)`])
+  printEvent('ended', await opsApi<OpsEvent>(to, `/events/${id}/end`, body, `no event ${id}`))
+}
+
+function printBanner(verb: string, b: OpsBanner): void {
+  console.log(
+    `${verb}: banner ${b.id} (${b.placement}, ${b.display}${b.isAdult ? ', adult' : ''}, position ${b.position}) ${b.state}, ` +
+      `${b.startsAt ?? 'always'} → ${b.endsAt ?? 'never'}: ${JSON.stringify(b.title)} → ${b.link}`,
+  )
+}
+
+async function bannerCreate(v: Values): Promise<void> {
+  const reason = reasonOf(v)
+  need(v, 'display')
+  need(v, 'title')
+  need(v, 'link')
+  const request = {
+    ...given(v, {
+      title: 'title',
+      subtitle: 'subtitle',
+      link: 'link',
+      image: 'imageKey',
+      background: 'background',
+      starts: 'startsAt',
+      ends: 'endsAt',
+    }),
+    ...(typeof v.display === 'string' ? { display: v.display.toUpperCase() } : {}),
+    ...(typeof v.placement === 'string' ? { placement: v.placement.toUpperCase() } : {}),
+    imageWidth: wholeOpt(v, 'width'),
+    imageHeight: wholeOpt(v, 'height'),
+    position: wholeOpt(v, 'position'),
+    adult: v.adult === true,
+    reason,
+  }
+  const body = checked(BannerCreateRequest, request, {
+    display: `--display must be one of ${BANNER_DISPLAYS.join(', ')}`,
+    title: `--title must be 1 to ${MAX_BANNER_TITLE} characters on one line`,
+    subtitle: `--subtitle must be 1 to ${MAX_BANNER_TITLE} characters on one line`,
+    link: '--link must be a path of this site (/detail/24) or an http(s) address, without spaces',
+    imageKey:
+      v.image === undefined
+        ? `--display ${String(v.display).toUpperCase()} shows a picture: give --image KEY --width W --height H`
+        : typeof v.display === 'string' && v.display.toUpperCase() === 'ONLY_TEXT'
+          ? '--display ONLY_TEXT shows no picture: leave out --image'
+          : '--image must be an R2 prefix such as banners/12 (lower case letters, digits, _ - and /)',
+    imageWidth: `--width and --height (16 to ${MAX_BANNER_SIDE}) go with --image`,
+    imageHeight: `--height must be 16 to ${MAX_BANNER_SIDE}`,
+    background: '--background must be a colour #rrggbb',
+    position: '--position must be 0 to 1000',
+    placement: `--placement must be one of ${BANNER_PLACEMENTS.join(', ')}`,
+    startsAt: `--starts must be ${DATE_HINT}`,
+    endsAt: `--ends must be ${DATE_HINT}, after --starts`,
+  })
+  const to = target()
+  confirm(v, to, [
+    `create a ${body.placement} banner (${body.display}${body.adult ? ', adult readers only' : ''}, position ${body.position}): ${JSON.stringify(body.title)} → ${body.link}`,
+    ...(body.imageKey ? [`picture: ${body.imageKey}/<width>.webp, ${body.imageWidth} × ${body.imageHeight} px`] : []),
+    `shown ${body.startsAt ?? 'now'} → ${body.endsAt ?? 'never'}`,
+    `reason: ${body.reason} (in the API's JSON log line)`,
+  ])
+  printBanner('created', await opsApi<OpsBanner>(to, '/banners', body, 'no such route'))
+}
+
+async function bannerEnd(v: Values): Promise<void> {
+  const id = rowId(v, 'id')
+  const body = checked(BannerEndRequest, { reason: reasonOf(v) }, {})
+  const to = target()
+  confirm(v, to, [`end banner ${id} now: out of its carousel`, `reason: ${body.reason} (in the API's JSON log line)`])
+  printBanner('ended', await opsApi<OpsBanner>(to, `/banners/${id}/end`, body, `no banner ${id}`))
 }
 
 // ───────────────────────────── output ─────────────────────────────
