@@ -11,7 +11,7 @@ import { userBalances, walletTotals } from '../wallet/wallet.server.ts'
 import { signOutEverywhere } from './account.server.ts'
 import { READER_LIST_SIZE, type ReaderLookup, type ReaderSignIn } from './reader-ops.ts'
 
-export type ReaderAccount = {
+type ReaderAccount = {
   id: number
   email: string | null
   nickname: string | null
@@ -29,7 +29,7 @@ export type ReaderAccount = {
 }
 
 /** A payment with what came back from its provider (payment_events: refunds, disputes) and its own refund. */
-export type ReaderPayment = Cols<
+type ReaderPayment = Cols<
   'payments',
   | 'id'
   | 'state'
@@ -45,7 +45,7 @@ export type ReaderPayment = Cols<
   | 'refunded_at'
 > & { events: { type: string | null; receivedAt: string }[] }
 
-export type ReaderPurchase = Cols<'purchases', 'id' | 'type' | 'coins' | 'created_at'> & {
+type ReaderPurchase = Cols<'purchases', 'id' | 'type' | 'coins' | 'created_at'> & {
   seriesId: number
   seriesTitle: string
   episodeId: number

@@ -9,7 +9,7 @@ import { OpsDate, OpsReason, OpsStart } from '../../lib/ops.ts'
 import { expiryInstant } from '../wallet/wallet.ts'
 import { cleanText } from '../qna/qna.ts'
 
-export const EVENT_KINDS = ['ROULETTE', 'ATTENDANCE', 'SIGNUP', 'PROMOTION'] as const
+const EVENT_KINDS = ['ROULETTE', 'ATTENDANCE', 'SIGNUP', 'PROMOTION'] as const
 export type EventKind = (typeof EVENT_KINDS)[number]
 /** The kinds an operator creates: a roulette needs its prize table (events.config), which only the seed writes. */
 export const OPS_EVENT_KINDS = ['PROMOTION', 'ATTENDANCE', 'SIGNUP'] as const
