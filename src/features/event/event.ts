@@ -9,10 +9,9 @@ import { OpsDate, OpsReason, OpsStart } from '../../lib/ops.ts'
 import { expiryInstant } from '../wallet/wallet.ts'
 import { cleanText } from '../qna/qna.ts'
 
-const EVENT_KINDS = ['ROULETTE', 'ATTENDANCE', 'SIGNUP', 'PROMOTION'] as const
-export type EventKind = (typeof EVENT_KINDS)[number]
 /** The kinds an operator creates: a roulette needs its prize table (events.config), which only the seed writes. */
 export const OPS_EVENT_KINDS = ['PROMOTION', 'ATTENDANCE', 'SIGNUP'] as const
+export type EventKind = 'ROULETTE' | (typeof OPS_EVENT_KINDS)[number]
 /** events.adult_restriction: ADULT = adults only, NON_ADULT = minors only, null = everyone. */
 export type AdultRestriction = 'ADULT' | 'NON_ADULT' | null
 
