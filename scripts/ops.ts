@@ -515,11 +515,8 @@ async function show(v: Values): Promise<void> {
     )
     console.log(`\nlast ${entries.length} ledger rows, newest first:`)
     printEntries(entries)
-    const okay = totals.lots === totals.ledger && (totals.minRemaining ?? 0) >= 0
-    console.log(
-      `\ninvariant: Σ lots remaining ${totals.lots} ${okay ? '=' : '≠'} Σ ledger ${totals.ledger}${okay ? ' ✓' : '  ✗ INCONSISTENT'}`,
-    )
-    if (!okay) process.exitCode = 1
+    console.log('')
+    printInvariant(totals)
   })
 }
 
@@ -950,10 +947,7 @@ async function readerShow(v: Values): Promise<void> {
       (a.withdrawalRequestedAt && !a.deletedAt ? ` · withdrawal requested ${date(a.withdrawalRequestedAt)}` : ''),
   )
   printBalances(r.balances)
-  const okay = r.wallet.lots === r.wallet.ledger && (r.wallet.minRemaining ?? 0) >= 0
-  console.log(
-    `invariant: Σ lots remaining ${r.wallet.lots} ${okay ? '=' : '≠'} Σ ledger ${r.wallet.ledger}${okay ? ' ✓' : '  ✗ INCONSISTENT'}`,
-  )
+  printInvariant(r.wallet)
   console.log(`\nlast ${r.payments.length} payments, newest first:`)
   printTable(
     r.payments.map((p) => ({
@@ -981,7 +975,6 @@ async function readerShow(v: Values): Promise<void> {
   )
   console.log(`\nlast ${r.signIns.length} sign-ins, newest first:`)
   printTable(r.signIns.map((s) => ({ date: date(s.at), client: s.client, ip: s.ipAddress ?? '', signedIn: s.open ? 'open' : 'ended' })))
-  if (!okay) process.exitCode = 1
 }
 
 async function readerSessionsEnd(v: Values): Promise<void> {
@@ -1165,6 +1158,13 @@ function printEntries(entries: LedgerEntry[]): void {
 function printBalances(b: Balances): void {
   console.log(`balances: BONUS ${b.BONUS}, FREE_COIN ${b.FREE_COIN}, COIN ${b.COIN} (spendable ${b.total}); MILEAGE ${b.MILEAGE}`)
   for (const e of b.nextExpiries.slice(0, 5)) console.log(`  expires ${date(e.expiresAt)}: ${e.amount} ${e.type}`)
+}
+
+/** The wallet invariant (docs/ARCHITECTURE.md "Money"); a broken one makes the command exit 1. */
+function printInvariant(totals: { lots: number; ledger: number; minRemaining: number | null }): void {
+  const okay = totals.lots === totals.ledger && (totals.minRemaining ?? 0) >= 0
+  console.log(`invariant: Σ lots remaining ${totals.lots} ${okay ? '=' : '≠'} Σ ledger ${totals.ledger}${okay ? ' ✓' : '  ✗ INCONSISTENT'}`)
+  if (!okay) process.exitCode = 1
 }
 
 // ───────────────────────────── command line ─────────────────────────────
