@@ -1,14 +1,16 @@
 /**
  * `npm run ops -- <command>`: operator commands on one edition's local D1/R2 (docs/API.md "Operator API": the same
  * actions as `POST /api/ops/coins`), reached through wrangler's getPlatformProxy like the seed; `alarm send`,
- * `episode publish` and the daily commands (`support`, `notice`, `coupon`, `episode`, `series`) call the operator API of a running edition
+ * `episode publish` and the daily commands (`support`, `notice`, `coupon`, `episode`, `series`, `reader`, `event`, `banner`) call the operator API of a running edition
  * instead (OPS_URL, OPS_TOKEN), through `opsApi`: one code path for a local run (`npm start`) and a deployed edition.
  * `npm run ops -- --help` lists the commands; `npm run ops -- help <command>` explains one.
  */
+import { OpsReasonRequest } from '../src/lib/ops.ts'
 import { resolve } from 'node:path'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { loadEdition } from '../src/lib/edition/load.ts'
 import { AppError } from '../src/lib/errors/catalogue.ts'
+import { formatMoney } from '../src/lib/i18n/format.ts'
 import { createDb } from '../src/lib/server/db.ts'
 import { z } from 'zod'
 import { AlarmBroadcastRequest } from '../src/features/alarm/alarm.ts'
@@ -21,13 +23,11 @@ import {
   NoticeEditRequest,
   NoticePinRequest,
   NoticePublishRequest,
-  NoticeUnpublishRequest,
 } from '../src/features/notice/notice.ts'
 import type { OpsNotice } from '../src/features/notice/notice.server.ts'
 import {
   COUPON_TYPES,
   CouponCreateRequest,
-  CouponExpireRequest,
   MAX_COUPON_MINIMUM,
   MAX_COUPON_QUANTITY,
   MAX_REWARD_DAYS,
@@ -36,13 +36,15 @@ import {
   REWARD_TYPES,
 } from '../src/features/coupon/coupon.ts'
 import type { OpsCoupon } from '../src/features/coupon/coupon.server.ts'
-import {
-  EpisodeScheduleRequest,
-  OpsReasonRequest,
-  SeriesScheduleRequest,
-  parseScheduleDays,
-} from '../src/features/catalogue/catalogue-ops.ts'
+import { EpisodeScheduleRequest, SeriesScheduleRequest, parseScheduleDays } from '../src/features/catalogue/catalogue-ops.ts'
 import type { OpsEpisode, OpsSeries } from '../src/features/catalogue/catalogue-ops.server.ts'
+import { EventCreateRequest, MAX_EVENT_DESCRIPTION, MAX_EVENT_TITLE, OPS_EVENT_KINDS } from '../src/features/event/event.ts'
+import type { OpsEvent } from '../src/features/event/event.server.ts'
+import { BANNER_PLACEMENTS, BannerCreateRequest, MAX_BANNER_SIDE, MAX_BANNER_TITLE } from '../src/features/catalogue/banner-ops.ts'
+import type { OpsBanner } from '../src/features/catalogue/banner-ops.server.ts'
+import { BANNER_DISPLAYS } from '../src/features/catalogue/catalogue.ts'
+import { READER_LIST_SIZE, ReaderLookup } from '../src/features/account/reader-ops.ts'
+import type { ReaderReport } from '../src/features/account/reader-ops.server.ts'
 import { COIN_TYPES, MAX_ADMIN_ADJUST, type Balances, type CoinType } from '../src/features/wallet/wallet.ts'
 import { adminAdjust, userBalances, userLedger, userLots, walletTotals, type LedgerEntry } from '../src/features/wallet/wallet.server.ts'
 import { LOCAL_OPS_TOKEN, editionId, quietEnv, run } from './lib.ts'
@@ -70,10 +72,13 @@ const GLOBAL_HELP = `Global options:
   --persist-to DIR   local state directory (default .wrangler/state), as for wrangler dev / d1 migrations
   -c, --config FILE  wrangler config (default: the built worker's, else wrangler.jsonc)
   EDITION=<id>       environment variable choosing the edition (default fr)`
-const REMOTE_HELP = `Environment (alarm, episode, series, support, notice and coupon commands):
+const REMOTE_HELP = `Environment (alarm, episode, series, support, notice, coupon, reader, event and banner commands):
   OPS_URL     the running edition's address (default http://localhost:$PORT, PORT default 8787: \`npm start\`)
   OPS_TOKEN   its operator token (Authorization: Bearer); default the local run's token, for a local OPS_URL only
   Against a URL that is not local (localhost, 127.x, ::1) no change is sent without --yes: the plan is printed.`
+
+/** Events and banners: what readers see is on catalogue pages, edge-cached per audience class (docs/ARCHITECTURE.md). */
+const CACHE_HELP = '  Catalogue pages are edge-cached 60 s per audience class: readers see the change within a minute.'
 
 const ADJUST_OPTIONS: Options = {
   email: { type: 'string' },
@@ -363,6 +368,111 @@ const COMMANDS: Record<string, Command> = {
     run: couponReportCommand,
     remote: true,
   },
+  'reader show': {
+    usage: 'reader show (--email E | --id N)',
+    summary: 'one reader: account, balances, payments with refunds, purchases, sign-ins (GET /api/ops/readers)',
+    details: `  --email E   the e-mail of the account (the live one, else the latest withdrawn one), or
+  --id N      the account's id (a withdrawn account too)
+  Prints the account (created, adult verification, last sign-in, withdrawn?), its balances as coins show does and the
+  wallet invariant, then the last ${READER_LIST_SIZE} payments (with the provider's refund and dispute events), purchases
+  and sign-ins (one per sign-in: a refresh-token family's first token; "open" while that device is still signed in).
+  Never a password hash or a token.`,
+    options: { email: { type: 'string' }, id: { type: 'string' } },
+    run: readerShow,
+    remote: true,
+  },
+  'reader sessions end': {
+    usage: 'reader sessions end (--email E | --id N) --reason TEXT [--yes]',
+    summary: 'sign a reader out on every device at once (POST /api/ops/readers/{id}/sessions/end)',
+    details: `  --email E | --id N  the reader (an e-mail is looked up first: GET /api/ops/readers)
+  --reason TEXT       why (1 to 200 characters): no column for it, the API writes it in its JSON log line
+  --yes               end them on an OPS_URL that is not local (without it, only the plan is printed)
+  The same as the reader's own "sign out of every device": their refresh tokens are revoked and their access tokens
+  refused at the next request (the app must sign in again, the browser is signed out). A withdrawn or unknown
+  account is refused (NOT_FOUND_USER), nothing changes.`,
+    options: { email: { type: 'string' }, id: { type: 'string' }, reason: { type: 'string' }, yes: { type: 'boolean' } },
+    run: readerSessionsEnd,
+    remote: true,
+  },
+  'event create': {
+    usage: `event create --title T --ends DATE --reason TEXT [--kind ${OPS_EVENT_KINDS.join('|')}] [--description D] [--starts DATE] [--only ADULT|NON_ADULT] [--yes]`,
+    summary: 'create an event listed on /event (POST /api/ops/events)',
+    details: `  --title T        1 to ${MAX_EVENT_TITLE} characters;  --description D  0 to ${MAX_EVENT_DESCRIPTION} characters (default none)
+  --kind K         default PROMOTION (a ROULETTE needs its prize table: only the seed makes one)
+  --starts DATE    from (YYYY-MM-DD: that day's start UTC, or an ISO instant); default now
+  --ends DATE      through (YYYY-MM-DD: that day's end UTC, or an ISO instant), after the start and in the future
+  --only ADULT     adults only (NON_ADULT: minors only); default everyone
+  --reason TEXT    why (1 to 200 characters): no column for it, the API writes it in its JSON log line
+  --yes            create on an OPS_URL that is not local (without it, only the plan is printed)
+${CACHE_HELP}`,
+    options: {
+      title: { type: 'string' },
+      description: { type: 'string' },
+      kind: { type: 'string' },
+      starts: { type: 'string' },
+      ends: { type: 'string' },
+      only: { type: 'string' },
+      reason: { type: 'string' },
+      yes: { type: 'boolean' },
+    },
+    run: eventCreate,
+    remote: true,
+  },
+  'event end': {
+    usage: 'event end --id N --reason TEXT [--yes]',
+    summary: 'end an event now: off /event, no more taking part (POST /api/ops/events/{id}/end)',
+    details: `  One already ended is refused (NOT_EVENT_PERIOD), nothing changes; one not started yet ends too.
+  --reason, --yes as for event create.
+${CACHE_HELP}`,
+    options: { id: { type: 'string' }, reason: { type: 'string' }, yes: { type: 'boolean' } },
+    run: eventEnd,
+    remote: true,
+  },
+  'banner create': {
+    usage: `banner create --display ${BANNER_DISPLAYS.join('|')} --title T --link L --reason TEXT [options] [--yes]`,
+    summary: 'create a banner; HOME ones slide in the home carousel (POST /api/ops/banners)',
+    details: `  --display D      ONLY_TEXT (text only), ONLY_ICON (picture only), ICON_TEXT / TEXT_ICON (picture then text / text then picture)
+  --title T        1 to ${MAX_BANNER_TITLE} characters, one line;  --subtitle S  the same, optional
+  --link L         the page it opens: a path of this site (/detail/24, /roulette) or an http(s) address
+  --image KEY      with a picture display: the R2 MEDIA prefix of its WebP widths (<KEY>/<width>.webp, e.g. banners/12),
+                   uploaded beforehand; --width W --height H  its size in px (16 to ${MAX_BANNER_SIDE})
+  --background #rrggbb   the slide's colour;  --position N  order in the carousel, low first (default 0)
+  --placement P    ${BANNER_PLACEMENTS.join(', ')} (default HOME; the pages show HOME banners)
+  --adult          shown only to readers who may see adult series
+  --starts DATE    from (YYYY-MM-DD: that day's start UTC, or an ISO instant); default now
+  --ends DATE      through (YYYY-MM-DD: that day's end UTC, or an ISO instant), in the future; default never
+  --reason TEXT    why (1 to 200 characters): no column for it, the API writes it in its JSON log line
+  --yes            create on an OPS_URL that is not local (without it, only the plan is printed)
+${CACHE_HELP}`,
+    options: {
+      display: { type: 'string' },
+      title: { type: 'string' },
+      subtitle: { type: 'string' },
+      link: { type: 'string' },
+      image: { type: 'string' },
+      width: { type: 'string' },
+      height: { type: 'string' },
+      background: { type: 'string' },
+      position: { type: 'string' },
+      placement: { type: 'string' },
+      adult: { type: 'boolean' },
+      starts: { type: 'string' },
+      ends: { type: 'string' },
+      reason: { type: 'string' },
+      yes: { type: 'boolean' },
+    },
+    run: bannerCreate,
+    remote: true,
+  },
+  'banner end': {
+    usage: 'banner end --id N --reason TEXT [--yes]',
+    summary: 'end a banner now: out of its carousel (POST /api/ops/banners/{id}/end)',
+    details: `  One already ended is refused (NOT_EVENT_PERIOD), nothing changes. --reason, --yes as for banner create.
+${CACHE_HELP}`,
+    options: { id: { type: 'string' }, reason: { type: 'string' }, yes: { type: 'boolean' } },
+    run: bannerEnd,
+    remote: true,
+  },
 }
 
 // ───────────────────────────── commands ─────────────────────────────
@@ -451,11 +561,8 @@ async function show(v: Values): Promise<void> {
     )
     console.log(`\nlast ${entries.length} ledger rows, newest first:`)
     printEntries(entries)
-    const okay = totals.lots === totals.ledger && (totals.minRemaining ?? 0) >= 0
-    console.log(
-      `\ninvariant: Σ lots remaining ${totals.lots} ${okay ? '=' : '≠'} Σ ledger ${totals.ledger}${okay ? ' ✓' : '  ✗ INCONSISTENT'}`,
-    )
-    if (!okay) process.exitCode = 1
+    console.log('')
+    printInvariant(totals)
   })
 }
 
@@ -827,7 +934,7 @@ async function noticePin(v: Values): Promise<void> {
 
 async function noticeUnpublish(v: Values): Promise<void> {
   const id = rowId(v, 'id')
-  const body = checked(NoticeUnpublishRequest, { reason: reasonOf(v) }, {})
+  const body = checked(OpsReasonRequest, { reason: reasonOf(v) }, {})
   const to = target()
   confirm(v, to, [
     `take notice ${id} down (off /notice, its page, its series page and the count)`,
@@ -908,7 +1015,7 @@ async function couponCreate(v: Values): Promise<void> {
 
 async function couponExpire(v: Values): Promise<void> {
   const id = rowId(v, 'id')
-  const body = checked(CouponExpireRequest, { reason: reasonOf(v) }, {})
+  const body = checked(OpsReasonRequest, { reason: reasonOf(v) }, {})
   const to = target()
   confirm(v, to, [
     `end coupon ${id} now (readers get EXPIRED_COUPON; what they received stays)`,
@@ -926,6 +1033,202 @@ async function couponReportCommand(v: Values): Promise<void> {
   const { items } = await opsApi<{ items: OpsCoupon[] }>(to, `/coupons${id ? `?id=${id}` : ''}`, undefined, `no coupon ${id}`)
   console.log(`${items.length} coupon${items.length === 1 ? '' : 's'} (${to.url}), newest first:`)
   printTable(items.map(couponLine))
+}
+
+// ───────────────────────────── readers ─────────────────────────────
+
+/** `--email E` or `--id N`, exactly one, as the API's query (`ReaderLookup`). */
+function readerQuery(v: Values): string {
+  if ((v.email === undefined) === (v.id === undefined)) throw new UsageError('give --email E or --id N (exactly one)')
+  const query: Record<string, string> = v.id !== undefined ? { id: String(rowId(v, 'id')) } : { email: need(v, 'email').trim() }
+  checked(ReaderLookup, query, { email: `--email must be an e-mail address, not "${query.email}"` })
+  return new URLSearchParams(query).toString()
+}
+
+const notFoundReader = (v: Values) => (v.id !== undefined ? `no account ${v.id}` : `no account with e-mail ${v.email}`)
+
+async function readerShow(v: Values): Promise<void> {
+  const query = readerQuery(v)
+  const to = target()
+  const r = await opsApi<ReaderReport>(to, `/readers?${query}`, undefined, notFoundReader(v))
+  const a = r.account
+  console.log(
+    `reader ${a.id}: ${a.email ?? '(no e-mail)'}${a.nickname ? ` "${a.nickname}"` : ''}${a.deletedAt ? `, WITHDRAWN ${date(a.deletedAt)}` : ''}`,
+  )
+  console.log(
+    `created ${date(a.createdAt)} · platform ${a.platform} · sign-in ${a.signIn.join(', ') || 'none'} · e-mail ${a.emailVerifiedAt ? 'verified' : 'not verified'}`,
+  )
+  console.log(
+    `adult: ${a.isAdult ? `verified${a.adultVerifiedAt ? ` ${date(a.adultVerifiedAt)}` : ''}` : 'not verified'} · last sign-in ${a.lastLoginAt ? date(a.lastLoginAt) : 'never'}` +
+      (a.withdrawalRequestedAt && !a.deletedAt ? ` · withdrawal requested ${date(a.withdrawalRequestedAt)}` : ''),
+  )
+  printBalances(r.balances)
+  printInvariant(r.wallet)
+  console.log(`\nlast ${r.payments.length} payments, newest first:`)
+  printTable(
+    r.payments.map((p) => ({
+      id: p.id,
+      date: date(p.createdAt),
+      state: p.state,
+      amount: formatMoney(p.amount, { locale: 'en-GB', currency: p.currency, currencySymbolPosition: 'before' }),
+      coins: p.coins,
+      bonus: p.bonus,
+      provider: `${p.provider}${p.method ? `/${p.method}` : ''}`,
+      refunded: p.refundedAt ? date(p.refundedAt) : p.cancelledAt ? `cancelled ${date(p.cancelledAt)}` : '',
+      events: p.events.map((e) => `${e.type ?? '?'} ${date(e.receivedAt)}`).join('; '),
+    })),
+  )
+  console.log(`\nlast ${r.purchases.length} purchases, newest first:`)
+  printTable(
+    r.purchases.map((p) => ({
+      id: p.id,
+      date: date(p.createdAt),
+      type: p.type,
+      coins: p.coins,
+      series: `${p.seriesId} ${p.seriesTitle}`,
+      episode: `no ${p.episodeNo} (id ${p.episodeId})`,
+    })),
+  )
+  console.log(`\nlast ${r.signIns.length} sign-ins, newest first:`)
+  printTable(r.signIns.map((s) => ({ date: date(s.at), client: s.client, ip: s.ipAddress ?? '', signedIn: s.open ? 'open' : 'ended' })))
+}
+
+async function readerSessionsEnd(v: Values): Promise<void> {
+  const query = readerQuery(v)
+  const body = checked(OpsReasonRequest, { reason: reasonOf(v) }, {})
+  const to = target()
+  // an e-mail names the account through the report (a read): the plan then says whose sessions end
+  const who =
+    v.id !== undefined
+      ? { id: rowId(v, 'id'), label: `reader ${rowId(v, 'id')}` }
+      : await opsApi<ReaderReport>(to, `/readers?${query}`, undefined, notFoundReader(v)).then((r) => ({
+          id: r.account.id,
+          label: `reader ${r.account.id} (${r.account.email}, ${r.signIns.filter((s) => s.open).length} device(s) signed in)`,
+        }))
+  confirm(v, to, [
+    `end every session of ${who.label}: refresh tokens revoked, access tokens refused at the next request`,
+    `reason: ${body.reason} (in the API's JSON log line)`,
+  ])
+  const res = await opsApi<{ id: number; email: string | null; ended: number }>(
+    to,
+    `/readers/${who.id}/sessions/end`,
+    body,
+    `no live account ${who.id}`,
+  )
+  console.log(`ended: every session of reader ${res.id} (${res.email ?? 'no e-mail'}); ${res.ended} device(s) were signed in`)
+}
+
+// ───────────────────────────── events and banners ─────────────────────────────
+
+const DATE_HINT = 'a date (YYYY-MM-DD) or an ISO instant with its offset (2026-12-01T09:00:00Z)'
+
+function printEvent(verb: string, e: OpsEvent): void {
+  console.log(
+    `${verb}: event ${e.id} (${e.kind}${e.restriction ? `, ${e.restriction === 'ADULT' ? 'adults' : 'minors'} only` : ''}) ${e.state}, ` +
+      `${e.startsAt} → ${e.endsAt}: ${JSON.stringify(e.title)}`,
+  )
+}
+
+async function eventCreate(v: Values): Promise<void> {
+  const reason = reasonOf(v)
+  need(v, 'title')
+  need(v, 'ends')
+  const request = {
+    ...given(v, { title: 'title', description: 'description', starts: 'startsAt', ends: 'endsAt' }),
+    ...(typeof v.kind === 'string' ? { kind: v.kind.toUpperCase() } : {}),
+    ...(typeof v.only === 'string' ? { restriction: v.only.toUpperCase() } : {}),
+    reason,
+  }
+  const body = checked(EventCreateRequest, request, {
+    title: `--title must be 1 to ${MAX_EVENT_TITLE} characters once trimmed`,
+    description: `--description must be at most ${MAX_EVENT_DESCRIPTION} characters`,
+    kind: `--kind must be one of ${OPS_EVENT_KINDS.join(', ')} (a ROULETTE needs its prize table: only the seed makes one)`,
+    startsAt: `--starts must be ${DATE_HINT}`,
+    endsAt: `--ends must be ${DATE_HINT}, after --starts`,
+    restriction: '--only must be ADULT or NON_ADULT',
+  })
+  const to = target()
+  confirm(v, to, [
+    `create a ${body.kind} event on /event${body.restriction ? ` for ${body.restriction === 'ADULT' ? 'adults' : 'minors'} only` : ''}: ${JSON.stringify(body.title)}`,
+    `from ${body.startsAt ?? 'now'} through ${body.endsAt}; description ${body.description.length} characters`,
+    `reason: ${body.reason} (in the API's JSON log line)`,
+  ])
+  printEvent('created', await opsApi<OpsEvent>(to, '/events', body, 'no such route'))
+}
+
+async function eventEnd(v: Values): Promise<void> {
+  const id = rowId(v, 'id')
+  const body = checked(OpsReasonRequest, { reason: reasonOf(v) }, {})
+  const to = target()
+  confirm(v, to, [`end event ${id} now: off /event, no more taking part`, `reason: ${body.reason} (in the API's JSON log line)`])
+  printEvent('ended', await opsApi<OpsEvent>(to, `/events/${id}/end`, body, `no event ${id}`))
+}
+
+function printBanner(verb: string, b: OpsBanner): void {
+  console.log(
+    `${verb}: banner ${b.id} (${b.placement}, ${b.display}${b.isAdult ? ', adult' : ''}, position ${b.position}) ${b.state}, ` +
+      `${b.startsAt ?? 'always'} → ${b.endsAt ?? 'never'}: ${JSON.stringify(b.title)} → ${b.link}`,
+  )
+}
+
+async function bannerCreate(v: Values): Promise<void> {
+  const reason = reasonOf(v)
+  need(v, 'display')
+  need(v, 'title')
+  need(v, 'link')
+  const request = {
+    ...given(v, {
+      title: 'title',
+      subtitle: 'subtitle',
+      link: 'link',
+      image: 'imageKey',
+      background: 'background',
+      starts: 'startsAt',
+      ends: 'endsAt',
+    }),
+    ...(typeof v.display === 'string' ? { display: v.display.toUpperCase() } : {}),
+    ...(typeof v.placement === 'string' ? { placement: v.placement.toUpperCase() } : {}),
+    imageWidth: wholeOpt(v, 'width'),
+    imageHeight: wholeOpt(v, 'height'),
+    position: wholeOpt(v, 'position'),
+    adult: v.adult === true,
+    reason,
+  }
+  const body = checked(BannerCreateRequest, request, {
+    display: `--display must be one of ${BANNER_DISPLAYS.join(', ')}`,
+    title: `--title must be 1 to ${MAX_BANNER_TITLE} characters on one line`,
+    subtitle: `--subtitle must be 1 to ${MAX_BANNER_TITLE} characters on one line`,
+    link: '--link must be a path of this site (/detail/24) or an http(s) address, without spaces',
+    imageKey:
+      v.image === undefined
+        ? `--display ${String(v.display).toUpperCase()} shows a picture: give --image KEY --width W --height H`
+        : typeof v.display === 'string' && v.display.toUpperCase() === 'ONLY_TEXT'
+          ? '--display ONLY_TEXT shows no picture: leave out --image'
+          : '--image must be an R2 prefix such as banners/12 (lower case letters, digits, _ - and /)',
+    imageWidth: `--width and --height (16 to ${MAX_BANNER_SIDE}) go with --image`,
+    imageHeight: `--height must be 16 to ${MAX_BANNER_SIDE}`,
+    background: '--background must be a colour #rrggbb',
+    position: '--position must be 0 to 1000',
+    placement: `--placement must be one of ${BANNER_PLACEMENTS.join(', ')}`,
+    startsAt: `--starts must be ${DATE_HINT}`,
+    endsAt: `--ends must be ${DATE_HINT}, after --starts`,
+  })
+  const to = target()
+  confirm(v, to, [
+    `create a ${body.placement} banner (${body.display}${body.adult ? ', adult readers only' : ''}, position ${body.position}): ${JSON.stringify(body.title)} → ${body.link}`,
+    ...(body.imageKey ? [`picture: ${body.imageKey}/<width>.webp, ${body.imageWidth} × ${body.imageHeight} px`] : []),
+    `shown ${body.startsAt ?? 'now'} → ${body.endsAt ?? 'never'}`,
+    `reason: ${body.reason} (in the API's JSON log line)`,
+  ])
+  printBanner('created', await opsApi<OpsBanner>(to, '/banners', body, 'no such route'))
+}
+
+async function bannerEnd(v: Values): Promise<void> {
+  const id = rowId(v, 'id')
+  const body = checked(OpsReasonRequest, { reason: reasonOf(v) }, {})
+  const to = target()
+  confirm(v, to, [`end banner ${id} now: out of its carousel`, `reason: ${body.reason} (in the API's JSON log line)`])
+  printBanner('ended', await opsApi<OpsBanner>(to, `/banners/${id}/end`, body, `no banner ${id}`))
 }
 
 // ───────────────────────────── output ─────────────────────────────
@@ -973,6 +1276,13 @@ function printBalances(b: Balances): void {
   for (const e of b.nextExpiries.slice(0, 5)) console.log(`  expires ${date(e.expiresAt)}: ${e.amount} ${e.type}`)
 }
 
+/** The wallet invariant (docs/ARCHITECTURE.md "Money"); a broken one makes the command exit 1. */
+function printInvariant(totals: { lots: number; ledger: number; minRemaining: number | null }): void {
+  const okay = totals.lots === totals.ledger && (totals.minRemaining ?? 0) >= 0
+  console.log(`invariant: Σ lots remaining ${totals.lots} ${okay ? '=' : '≠'} Σ ledger ${totals.ledger}${okay ? ' ✓' : '  ✗ INCONSISTENT'}`)
+  if (!okay) process.exitCode = 1
+}
+
 // ───────────────────────────── command line ─────────────────────────────
 
 function helpText(): string {
@@ -1001,9 +1311,10 @@ function commandHelp(name: string): string {
 
 /** The command named by the leading words of argv (`coins grant`, `import`, …). */
 function commandOf(positionals: string[]): string | undefined {
-  const two = positionals.slice(0, 2).join(' ')
-  if (COMMANDS[two]) return two
-  if (positionals[0] && COMMANDS[positionals[0]]) return positionals[0]
+  for (const n of [3, 2, 1]) {
+    const name = positionals.slice(0, n).join(' ')
+    if (positionals.length >= n && COMMANDS[name]) return name
+  }
   return undefined
 }
 

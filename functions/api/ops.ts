@@ -4,6 +4,7 @@
  * not exist. A missing or wrong token answers 401 NOT_LOGIN_USER (the catalogue's "authenticate first" code).
  * The same actions are available as `npm run ops -- …` (scripts/ops.ts).
  */
+import { OpsReasonRequest } from '../../src/lib/ops.ts'
 import { Hono, type Context } from 'hono'
 import { createMiddleware } from 'hono/factory'
 import { env } from 'cloudflare:workers'
@@ -15,17 +16,23 @@ import { AlarmBroadcastRequest } from '../../src/features/alarm/alarm.ts'
 import { publishEpisode, sendBroadcast } from '../../src/features/alarm/alarm.server.ts'
 import { QnaAnswerRequest } from '../../src/features/qna/qna.ts'
 import { answerQna, qnaImageKey, supportQna, waitingQnas } from '../../src/features/qna/qna.server.ts'
-import { NoticeEditRequest, NoticePinRequest, NoticePublishRequest, NoticeUnpublishRequest } from '../../src/features/notice/notice.ts'
+import { NoticeEditRequest, NoticePinRequest, NoticePublishRequest } from '../../src/features/notice/notice.ts'
 import { editNotice, pinNotice, publishNotice, unpublishNotice } from '../../src/features/notice/notice.server.ts'
-import { CouponCreateRequest, CouponExpireRequest } from '../../src/features/coupon/coupon.ts'
+import { CouponCreateRequest } from '../../src/features/coupon/coupon.ts'
 import { couponReport, createCoupon, expireCoupon } from '../../src/features/coupon/coupon.server.ts'
-import { EpisodeScheduleRequest, OpsReasonRequest, SeriesScheduleRequest } from '../../src/features/catalogue/catalogue-ops.ts'
+import { EpisodeScheduleRequest, SeriesScheduleRequest } from '../../src/features/catalogue/catalogue-ops.ts'
 import {
   scheduleEpisode,
   setSeriesPublished,
   setSeriesSchedule,
   unpublishEpisode,
 } from '../../src/features/catalogue/catalogue-ops.server.ts'
+import { ReaderLookup } from '../../src/features/account/reader-ops.ts'
+import { endReaderSessions, readerReport } from '../../src/features/account/reader-ops.server.ts'
+import { EventCreateRequest } from '../../src/features/event/event.ts'
+import { createEvent, endEvent } from '../../src/features/event/event.server.ts'
+import { BannerCreateRequest } from '../../src/features/catalogue/banner-ops.ts'
+import { createBanner, endBanner } from '../../src/features/catalogue/banner-ops.server.ts'
 import { z } from 'zod'
 import type { AppEnv } from '../lib/env.ts'
 import { ok, refusal } from '../lib/respond.ts'
@@ -188,7 +195,7 @@ export const ops = new Hono<AppEnv>()
     audit(c, pinned ? 'notice.pin' : 'notice.unpin', { noticeId: notice.id }, reason)
     return ok(c, notice)
   })
-  .post('/notices/:id/unpublish', validate('param', IdParam), validate('json', NoticeUnpublishRequest), async (c) => {
+  .post('/notices/:id/unpublish', validate('param', IdParam), validate('json', OpsReasonRequest), async (c) => {
     const notice = await unpublishNotice(c.var.db, env.CACHE, c.req.valid('param').id, new Date())
     audit(c, 'notice.unpublish', { noticeId: notice.id }, c.req.valid('json').reason)
     return ok(c, notice)
@@ -201,7 +208,7 @@ export const ops = new Hono<AppEnv>()
     audit(c, 'coupon.create', { couponId: coupon.id }, input.reason)
     return ok(c, coupon, 201)
   })
-  .post('/coupons/:id/expire', validate('param', IdParam), validate('json', CouponExpireRequest), async (c) => {
+  .post('/coupons/:id/expire', validate('param', IdParam), validate('json', OpsReasonRequest), async (c) => {
     const coupon = await expireCoupon(c.var.db, c.req.valid('param').id, new Date())
     audit(c, 'coupon.expire', { couponId: coupon.id }, c.req.valid('json').reason)
     return ok(c, coupon)
@@ -210,3 +217,37 @@ export const ops = new Hono<AppEnv>()
   .get('/coupons', validate('query', ReportQuery), async (c) =>
     ok(c, { items: await couponReport(c.var.db, new Date(), c.req.valid('query').id) }),
   )
+  /** One reader: account, balances, last payments with refunds, purchases and sign-ins (`?email=` or `?id=`). */
+  .get('/readers', validate('query', ReaderLookup), async (c) => ok(c, await readerReport(c.var.db, c.req.valid('query'), new Date())))
+  /** Ends every session of the reader on every device (`signOutEverywhere`); NOT_FOUND_USER if unknown or withdrawn. */
+  .post('/readers/:id/sessions/end', validate('param', IdParam), validate('json', OpsReasonRequest), async (c) => {
+    const ended = await endReaderSessions(c.var.db, c.req.valid('param').id, new Date())
+    audit(c, 'reader.sessions.end', { userId: ended.id, devices: ended.ended }, c.req.valid('json').reason)
+    return ok(c, ended)
+  })
+  /** Creates an event on /event (not a roulette: its prize table comes from the seed). */
+  .post('/events', validate('json', EventCreateRequest), async (c) => {
+    const input = c.req.valid('json')
+    const event = await createEvent(c.var.db, input, new Date())
+    audit(c, 'event.create', { eventId: event.id }, input.reason)
+    return ok(c, event, 201)
+  })
+  /** Ends an event now; NOT_EVENT_PERIOD for one already ended. */
+  .post('/events/:id/end', validate('param', IdParam), validate('json', OpsReasonRequest), async (c) => {
+    const event = await endEvent(c.var.db, c.req.valid('param').id, new Date())
+    audit(c, 'event.end', { eventId: event.id }, c.req.valid('json').reason)
+    return ok(c, event)
+  })
+  /** Creates a banner (the home carousel shows HOME ones; edge-cached pages follow within a minute). */
+  .post('/banners', validate('json', BannerCreateRequest), async (c) => {
+    const input = c.req.valid('json')
+    const banner = await createBanner(c.var.db, input, new Date())
+    audit(c, 'banner.create', { bannerId: banner.id }, input.reason)
+    return ok(c, banner, 201)
+  })
+  /** Ends a banner now; NOT_EVENT_PERIOD for one already ended. */
+  .post('/banners/:id/end', validate('param', IdParam), validate('json', OpsReasonRequest), async (c) => {
+    const banner = await endBanner(c.var.db, c.req.valid('param').id, new Date())
+    audit(c, 'banner.end', { bannerId: banner.id }, c.req.valid('json').reason)
+    return ok(c, banner)
+  })

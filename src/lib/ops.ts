@@ -12,3 +12,6 @@ export const OpsDate = z.union([z.iso.date(), z.iso.datetime({ offset: true })])
 
 /** An `OpsDate` as the instant something starts: a date is that day's start (UTC), an instant itself (ISO, UTC). */
 export const OpsStart = OpsDate.transform((d) => new Date(/^\d{4}-\d{2}-\d{2}$/.test(d) ? `${d}T00:00:00.000Z` : d).toISOString())
+
+/** The body of an operator change that takes nothing but its reason (end, expire, unpublish…). */
+export const OpsReasonRequest = z.object({ reason: OpsReason })

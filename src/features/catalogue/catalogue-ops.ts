@@ -30,9 +30,6 @@ export const EpisodeScheduleRequest = z.object({
 })
 export type EpisodeScheduleRequest = z.infer<typeof EpisodeScheduleRequest>
 
-/** Takes an episode down (docs/API.md `POST /api/ops/episodes/{id}/unpublish`); series publish/unpublish take the same body. */
-export const OpsReasonRequest = z.object({ reason: OpsReason })
-
 /**
  * A series' weekly schedule (docs/API.md `POST /api/ops/series/{id}/schedule`): weekdays, or TEN alone, each once;
  * `[]` takes the series off the weekly lists.

@@ -201,9 +201,6 @@ export const CouponCreateRequest = z
   })
 export type CouponCreateRequest = z.infer<typeof CouponCreateRequest>
 
-/** Ends a coupon now (docs/API.md `POST /api/ops/coupons/{id}/expire`). */
-export const CouponExpireRequest = z.object({ reason: OpsReason })
-
 /** Where a coupon stands at `now` for readers (the order of `checkCoupon`'s refusals). */
 export function couponState(
   c: Pick<Coupon, 'startsAt' | 'expiresAt' | 'stock' | 'usedCount'>,

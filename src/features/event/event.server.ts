@@ -1,8 +1,9 @@
-/** Event reads from D1 for the /event landing. */
+/** Event reads from D1 for the /event landing; the operator's event create and end (docs/API.md `/api/ops/events`). */
+import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
 import type { EventsRow } from '../../lib/server/db-types.ts'
 import type { Cols } from '../../lib/server/rows.ts'
-import { EVENT_LIST_SIZE, type EventSummary } from './event.ts'
+import { EVENT_LIST_SIZE, type EventCreateRequest, type EventSummary } from './event.ts'
 
 /** Active events running at `now`, ending soonest first (1 query, bounded). */
 export async function currentEvents(db: Db, now: Date, limit = EVENT_LIST_SIZE): Promise<EventSummary[]> {
@@ -16,4 +17,53 @@ export async function currentEvents(db: Db, now: Date, limit = EVENT_LIST_SIZE):
     iso,
     limit,
   )
+}
+
+/** An event as the operator sees it: its summary, and whether /event shows it at `now`. */
+export type OpsEvent = EventSummary & { state: 'RUNNING' | 'NOT_STARTED' | 'ENDED' }
+
+async function opsEvent(db: Db, id: number, now: Date): Promise<OpsEvent | null> {
+  const e = await db.first<EventSummary & { isActive: number }>(
+    `SELECT id, kind, title, description, starts_at AS startsAt, ends_at AS endsAt, adult_restriction AS restriction, is_active AS isActive
+       FROM events WHERE id = ?`,
+    id,
+  )
+  if (!e) return null
+  const iso = now.toISOString()
+  const { isActive, ...summary } = e
+  return { ...summary, state: !isActive || e.endsAt <= iso ? 'ENDED' : e.startsAt > iso ? 'NOT_STARTED' : 'RUNNING' }
+}
+
+/** Creates an event (rules: `EventCreateRequest`); INVALID_PARAMETER `endsAt` for an end that is not after `now`. */
+export async function createEvent(db: Db, input: EventCreateRequest, now: Date): Promise<OpsEvent> {
+  const nowIso = now.toISOString()
+  if (input.endsAt <= nowIso) throw new AppError('INVALID_PARAMETER', { fields: 'endsAt' })
+  const row = await db.first<{ id: number }>(
+    `INSERT INTO events (kind, title, description, starts_at, ends_at, adult_restriction, created_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+    input.kind,
+    input.title,
+    input.description,
+    input.startsAt ?? nowIso,
+    input.endsAt,
+    input.restriction ?? null,
+    nowIso,
+  )
+  return (await opsEvent(db, row!.id, now))!
+}
+
+/**
+ * Ends an event now: its end becomes `now` (one not started yet also starts then, the table wants the end after the
+ * start), so /event and its page stop offering it. NOT_EXIST for an unknown id, NOT_EVENT_PERIOD for one already
+ * ended (nothing changes).
+ */
+export async function endEvent(db: Db, id: number, now: Date): Promise<OpsEvent> {
+  const nowIso = now.toISOString()
+  const ended = await db.first<{ id: number }>(
+    `UPDATE events SET ends_at = ?2, starts_at = min(starts_at, ?3) WHERE id = ?1 AND is_active = 1 AND ends_at > ?2 RETURNING id`,
+    id,
+    nowIso,
+    new Date(now.getTime() - 1).toISOString(),
+  )
+  if (!ended) throw new AppError((await opsEvent(db, id, now)) ? 'NOT_EVENT_PERIOD' : 'NOT_EXIST')
+  return (await opsEvent(db, id, now))!
 }

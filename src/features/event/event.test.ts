@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { eventAccess, eventHref, isEventOn } from './event.ts'
+import { EventCreateRequest, eventAccess, eventHref, isEventOn } from './event.ts'
 
 const now = new Date('2026-11-22T12:00:00Z')
 const on = { startsAt: '2026-11-01T00:00:00.000Z', endsAt: '2026-12-01T00:00:00.000Z' }
@@ -34,5 +34,31 @@ describe('who may take part (spec §8 UNAUTHORIZED_ADULT / UNAUTHORIZED_NON_ADUL
   it('links the roulette to its page only', () => {
     expect(eventHref('ROULETTE')).toBe('/roulette')
     expect(eventHref('PROMOTION')).toBeNull()
+  })
+})
+
+describe('EventCreateRequest (npm run ops -- event create)', () => {
+  const ok = { title: ' Polar ', endsAt: '2026-12-07', reason: 'r' }
+  it('defaults to a PROMOTION for everyone; a start date is its day start, an end date through its day end', () => {
+    expect(EventCreateRequest.parse({ ...ok, startsAt: '2026-12-01' })).toEqual({
+      kind: 'PROMOTION',
+      title: 'Polar',
+      description: '',
+      startsAt: '2026-12-01T00:00:00.000Z',
+      endsAt: '2026-12-07T23:59:59.999Z',
+      reason: 'r',
+    })
+  })
+  it('refuses a roulette, an end not after the start, an unknown restriction, an empty title or reason', () => {
+    for (const bad of [
+      { ...ok, kind: 'ROULETTE' },
+      { ...ok, startsAt: '2026-12-08' },
+      { ...ok, restriction: 'KIDS' },
+      { ...ok, title: ' \u0000 ' },
+      { ...ok, reason: ' ' },
+      { ...ok, endsAt: '2026-02-30' },
+    ]) {
+      expect(EventCreateRequest.safeParse(bad).success, JSON.stringify(bad)).toBe(false)
+    }
   })
 })

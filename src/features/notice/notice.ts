@@ -97,6 +97,3 @@ export type NoticeEditRequest = z.infer<typeof NoticeEditRequest>
 
 /** Pins (`pinned` true: listed first) or unpins a notice (docs/API.md `POST /api/ops/notices/{id}/pin`). */
 export const NoticePinRequest = z.object({ pinned: z.boolean(), reason: OpsReason })
-
-/** Takes a notice down (docs/API.md `POST /api/ops/notices/{id}/unpublish`). */
-export const NoticeUnpublishRequest = z.object({ reason: OpsReason })

@@ -1,0 +1,173 @@
+/**
+ * One reader as the operator sees them (docs/API.md `GET /api/ops/readers`, `POST /api/ops/readers/{id}/sessions/end`;
+ * `npm run ops -- reader show|sessions end`): the account, wallet balances, last payments with their refunds, last
+ * purchases and last sign-ins; ending every session of the reader. Never a password hash, token or token hash.
+ */
+import { AppError } from '../../lib/errors/catalogue.ts'
+import type { Db } from '../../lib/server/db.ts'
+import { flag, type Cols, type Flag } from '../../lib/server/rows.ts'
+import type { Balances } from '../wallet/wallet.ts'
+import { userBalances, walletTotals } from '../wallet/wallet.server.ts'
+import { signOutEverywhere } from './account.server.ts'
+import { READER_LIST_SIZE, type ReaderLookup, type ReaderSignIn } from './reader-ops.ts'
+
+type ReaderAccount = {
+  id: number
+  email: string | null
+  nickname: string | null
+  platform: string
+  createdAt: string
+  /** Adult verification (spec §4): verified adult, and when. */
+  isAdult: boolean
+  adultVerifiedAt: string | null
+  emailVerifiedAt: string | null
+  lastLoginAt: string | null
+  withdrawalRequestedAt: string | null
+  deletedAt: string | null
+  /** Sign-in methods: `password` and the linked providers. */
+  signIn: string[]
+}
+
+/** A payment with what came back from its provider (payment_events: refunds, disputes) and its own refund. */
+type ReaderPayment = Cols<
+  'payments',
+  | 'id'
+  | 'state'
+  | 'provider'
+  | 'method'
+  | 'amount'
+  | 'currency'
+  | 'coins'
+  | 'bonus'
+  | 'created_at'
+  | 'paid_at'
+  | 'cancelled_at'
+  | 'refunded_at'
+> & { events: { type: string | null; receivedAt: string }[] }
+
+type ReaderPurchase = Cols<'purchases', 'id' | 'type' | 'coins' | 'created_at'> & {
+  seriesId: number
+  seriesTitle: string
+  episodeId: number
+  episodeNo: number
+}
+
+export type ReaderReport = {
+  account: ReaderAccount
+  balances: Balances
+  /** The wallet invariant (docs/ARCHITECTURE.md "Money"): Σ lots' remaining = Σ ledger amounts. */
+  wallet: Awaited<ReturnType<typeof walletTotals>>
+  payments: ReaderPayment[]
+  purchases: ReaderPurchase[]
+  signIns: ReaderSignIn[]
+}
+
+type AccountRow = Cols<
+  'users',
+  | 'id'
+  | 'email'
+  | 'nickname'
+  | 'platform'
+  | 'created_at'
+  | 'adult_verified_at'
+  | 'email_verified_at'
+  | 'last_login_at'
+  | 'withdrawal_requested_at'
+  | 'deleted_at'
+> & { isAdult: Flag; hasPassword: Flag; providers: string | null }
+
+/**
+ * The reader `lookup` names: by id (a withdrawn account too), or by e-mail (the live account, else the latest
+ * withdrawn one with that e-mail). NOT_FOUND_USER when there is none.
+ */
+async function findReader(db: Db, lookup: ReaderLookup): Promise<AccountRow> {
+  const row = await db.first<AccountRow>(
+    `SELECT u.id, u.email, u.nickname, u.platform, u.created_at AS createdAt, u.is_adult AS isAdult, u.adult_verified_at AS adultVerifiedAt,
+            u.email_verified_at AS emailVerifiedAt, u.last_login_at AS lastLoginAt, u.withdrawal_requested_at AS withdrawalRequestedAt,
+            u.deleted_at AS deletedAt, u.password_hash IS NOT NULL AS hasPassword,
+            (SELECT group_concat(provider) FROM identities WHERE user_id = u.id) AS providers
+       FROM users u
+      WHERE (?1 IS NOT NULL AND u.id = ?1) OR (?2 IS NOT NULL AND u.email = ?2)
+      ORDER BY u.deleted_at IS NOT NULL, u.id DESC LIMIT 1`,
+    lookup.id ?? null,
+    lookup.email ?? null,
+  )
+  if (!row) throw new AppError('NOT_FOUND_USER')
+  return row
+}
+
+/** Everything support needs about one reader (lists: the last `READER_LIST_SIZE`, newest first). */
+export async function readerReport(db: Db, lookup: ReaderLookup, now = new Date()): Promise<ReaderReport> {
+  const { isAdult, hasPassword, providers, ...row } = await findReader(db, lookup)
+  const account: ReaderAccount = {
+    ...row,
+    isAdult: flag(isAdult),
+    signIn: [...(flag(hasPassword) ? ['password'] : []), ...(providers ? providers.split(',') : [])],
+  }
+  const [balances, wallet, payments, events, purchases, signIns] = await Promise.all([
+    userBalances(db, row.id, now),
+    walletTotals(db, row.id),
+    db.all<Omit<ReaderPayment, 'events'>>(
+      `SELECT id, state, provider, method, amount, currency, coins, bonus, created_at AS createdAt, paid_at AS paidAt,
+              cancelled_at AS cancelledAt, refunded_at AS refundedAt
+         FROM payments WHERE user_id = ? ORDER BY created_at DESC, id DESC LIMIT ${READER_LIST_SIZE}`,
+      row.id,
+    ),
+    db.all<{ paymentId: string; type: string | null; receivedAt: string }>(
+      `SELECT e.payment_id AS paymentId, e.type, e.received_at AS receivedAt
+         FROM payment_events e
+        WHERE e.payment_id IN (SELECT id FROM payments WHERE user_id = ? ORDER BY created_at DESC, id DESC LIMIT ${READER_LIST_SIZE})
+        ORDER BY e.received_at`,
+      row.id,
+    ),
+    db.all<ReaderPurchase>(
+      `SELECT p.id, p.type, p.coins, p.created_at AS createdAt, p.series_id AS seriesId, s.title AS seriesTitle,
+              p.episode_id AS episodeId, e.no AS episodeNo
+         FROM purchases p JOIN series s ON s.id = p.series_id JOIN episodes e ON e.id = p.episode_id
+        WHERE p.user_id = ? ORDER BY p.id DESC LIMIT ${READER_LIST_SIZE}`,
+      row.id,
+    ),
+    db.all<Omit<ReaderSignIn, 'open'> & { open: Flag }>(
+      `SELECT r.created_at AS at, r.client_kind AS client, r.ip_address AS ipAddress,
+              EXISTS (SELECT 1 FROM refresh_tokens t WHERE t.family_id = r.family_id AND t.revoked_at IS NULL
+                         AND t.rotated_at IS NULL AND t.expires_at > ?2) AS open
+         FROM refresh_tokens r
+        WHERE r.user_id = ?1 AND r.parent_id IS NULL ORDER BY r.created_at DESC LIMIT ${READER_LIST_SIZE}`,
+      row.id,
+      now.toISOString(),
+    ),
+  ])
+  return {
+    account,
+    balances,
+    wallet,
+    payments: payments.map((p) => ({
+      ...p,
+      events: events.filter((e) => e.paymentId === p.id).map(({ type, receivedAt }) => ({ type, receivedAt })),
+    })),
+    purchases,
+    signIns: signIns.map((s) => ({ ...s, open: flag(s.open) })),
+  }
+}
+
+/**
+ * Ends every session of reader `id` on every device (`signOutEverywhere`: refresh tokens revoked, session version
+ * moved on, so the access tokens already issued are refused at the next request). NOT_FOUND_USER for an unknown
+ * id; a withdrawn account has no session left and is refused the same way (nothing changes).
+ */
+export async function endReaderSessions(
+  db: Db,
+  id: number,
+  now = new Date(),
+): Promise<{ id: number; email: string | null; ended: number }> {
+  const row = await db.first<{ id: number; email: string | null; open: number }>(
+    `SELECT u.id, u.email,
+            (SELECT count(DISTINCT family_id) FROM refresh_tokens WHERE user_id = u.id AND revoked_at IS NULL AND rotated_at IS NULL AND expires_at > ?2) AS open
+       FROM users u WHERE u.id = ?1 AND u.deleted_at IS NULL`,
+    id,
+    now.toISOString(),
+  )
+  if (!row) throw new AppError('NOT_FOUND_USER')
+  await signOutEverywhere(db, id, now)
+  return { id: row.id, email: row.email, ended: row.open }
+}
