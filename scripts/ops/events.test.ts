@@ -5,7 +5,7 @@
  * itself runs on real D1 in tests/worker/ops-events.test.ts.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { LOCAL_OPS_TOKEN, fakeApi, json, success, type FakeApi } from './fake-api.ts'
+import { expectRefusedUnsent, fakeApi, json, LOCAL_OPS_TOKEN, success, type FakeApi } from './fake-api.ts'
 
 let api: FakeApi
 beforeAll(async () => {
@@ -74,13 +74,7 @@ describe('npm run ops -- event / banner', () => {
       [[...B, '--display', 'only_text', '--placement', 'footer'], /--placement must be one of HOME/],
       [['banner', 'end', '--id', '0', '--reason', 'r'], /--id must be a positive whole number/],
     ]
-    const results = await Promise.all(cases.map(([args]) => api.ops(args)))
-    results.forEach((res, i) => {
-      expect(res.code, cases[i]![0].join(' ')).toBe(2)
-      expect(res.stderr.split('\n')[0], cases[i]![0].join(' ')).toMatch(cases[i]![1])
-      expect(res.stdout).not.toMatch(/plan/)
-    })
-    expect(api.seen).toEqual([])
+    await expectRefusedUnsent(api, cases)
   })
 
   it('event create and end: the requests and their reports', async () => {

@@ -7,6 +7,7 @@ import { execFile } from 'node:child_process'
 import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { networkInterfaces } from 'node:os'
+import { expect } from 'vitest'
 import { LOCAL_OPS_TOKEN, quietEnv, root } from '../lib.ts'
 
 type Seen = { method: string; path: string; authorization: string; contentType: string; body: unknown }
@@ -75,4 +76,18 @@ export async function fakeApi(): Promise<FakeApi> {
     })
   }
   return api
+}
+
+/**
+ * Runs each bad command line against `api` and expects it refused before anything is sent: exit code 2, the first
+ * line of stderr matching its pattern, no plan printed, no request seen.
+ */
+export async function expectRefusedUnsent(api: FakeApi, cases: [string[], RegExp][]): Promise<void> {
+  const results = await Promise.all(cases.map(([args]) => api.ops(args)))
+  results.forEach((res, i) => {
+    expect(res.code, cases[i]![0].join(' ')).toBe(2)
+    expect(res.stderr.split('\n')[0], cases[i]![0].join(' ')).toMatch(cases[i]![1])
+    expect(res.stdout).not.toMatch(/plan/)
+  })
+  expect(api.seen).toEqual([])
 }

@@ -11,7 +11,8 @@ import { expectHandled, read, request } from './app.ts'
 import { app, call, db, newReader, newSeries, type Reader } from './comment.helpers.ts'
 import { localQueue } from './alarm-queue.helpers.ts'
 import type { ReceivedPush } from './push-global-setup.ts'
-import { ALARM_BATCH, FANOUT_BATCHES } from '../../src/features/alarm/alarm.ts'
+import { ALARM_BATCH, ALARM_KEEP_MS, FANOUT_BATCHES } from '../../src/features/alarm/alarm.ts'
+import { purgeExpired } from '../../src/features/retention/retention.server.ts'
 import { sweepAlarms } from '../../src/features/alarm/alarm.server.ts'
 import { isoAfter } from '../../src/lib/time.ts'
 
@@ -219,6 +220,20 @@ describe('the operator notice', () => {
     } finally {
       spy.mockRestore()
     }
+  })
+
+  it('is deleted with its alarms, 30 days after it was sent', async () => {
+    const now = new Date('2031-06-01T00:00:00.000Z')
+    const add = (createdAt: string) =>
+      db.first<{ id: number }>(
+        `INSERT INTO alarm_broadcasts (text, reason, created_at) VALUES ('Maintenance', 'test', ?) RETURNING id`,
+        createdAt,
+      )
+    const old = await add(isoAfter(now, -ALARM_KEEP_MS))
+    const young = await add(isoAfter(now, -ALARM_KEEP_MS + 1))
+    await purgeExpired(db, now, far)
+    const left = await db.all<{ id: number }>(`SELECT id FROM alarm_broadcasts WHERE id IN (?, ?)`, old!.id, young!.id)
+    expect(left.map((r) => r.id)).toEqual([young!.id])
   })
 
   it('to everyone reaches every account', async () => {

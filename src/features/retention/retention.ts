@@ -100,6 +100,12 @@ export const RETENTION_RULES: readonly RetentionRule[] = [
     why: 'The alarm centre shows a month of alarms (spec §9); an older one is deleted, read or not.',
   },
   {
+    table: 'alarm_broadcasts',
+    since: 'created_at',
+    keepMs: ALARM_KEEP_MS,
+    why: "An operator's notice fans out within minutes; it and its reason are kept as long as the alarms it wrote.",
+  },
+  {
     table: 'deliveries',
     since: 'created_at',
     keepMs: 30 * DAY_MS,
