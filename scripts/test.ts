@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:f
 import { EDITION_IDS } from '../src/lib/edition/schema.ts'
 import { run } from './lib.ts'
 import { findChromium } from './chromium.ts'
+import { fullChromium } from './chromium-full.ts'
 
 mkdirSync('.cache', { recursive: true })
 for (const f of ['.cache/vitest.json', '.cache/playwright.json']) rmSync(f, { force: true })
@@ -46,6 +47,9 @@ const steps: [string, () => Promise<void>][] = [
       const chromium = await findChromium()
       if (chromium.path === null) throw new Error(`no Chromium to run the browser tests: ${chromium.reason}`)
       console.log(`Chromium: ${chromium.path} (${chromium.from})`)
+      // the install checks need a full Chromium (the headless shell has none): fetched once, before the suite
+      const full = await fullChromium(console.log)
+      console.log(`Chromium for the install checks: ${full.path ?? `none (${full.reason}); the install tests will fail`}`)
       // fresh local state for the browser suite (the developer's .wrangler/state is left alone)
       for (const d of existsSync('.wrangler') ? readdirSync('.wrangler') : [])
         if (d.startsWith('e2e-')) rmSync(`.wrangler/${d}`, { recursive: true, force: true })
