@@ -134,12 +134,22 @@ async function checkSize(id: string, configPath: string): Promise<boolean> {
   }
 }
 
+/** The data rows of a table wrangler drew (`│ … │` lines after the header). */
+const tableRows = (text: string) => Math.max(0, text.split('\n').filter((l) => l.startsWith('│')).length - 1)
+
 async function list(): Promise<Listings> {
   // one at a time: each starts a wrangler process on a shared machine
   const d1 = await wrangler(['d1', 'list', '--json'])
   const kv = await wrangler(['kv', 'namespace', 'list'])
   const r2 = await wrangler(['r2', 'bucket', 'list'])
-  const queues = await wrangler(['queues', 'list'])
+  // `queues list` prints one page at a time (the others list everything): read pages until one lists no queue
+  let queues = ''
+  for (let page = 1, last = ''; page <= 100; page++) {
+    const text = await wrangler(['queues', 'list', '--page', String(page)])
+    if (tableRows(text) === 0 || text === last) break
+    queues += text + '\n'
+    last = text
+  }
   return { d1, kv, r2, queues }
 }
 

@@ -137,7 +137,7 @@ if (line.startsWith('deploy --dry-run')) console.log('Attaching additional modul
 else if (line === 'd1 list --json') console.log(JSON.stringify(s.d1, null, 2))
 else if (line === 'kv namespace list') console.log(JSON.stringify(s.kv, null, 2))
 else if (line === 'r2 bucket list') console.log('Listing buckets...\\n' + s.r2.map((n) => 'name:           ' + n + '\\ncreation_date:  2026-11-01').join('\\n\\n'))
-else if (line === 'queues list') console.log(table(s.queues))
+else if (args[0] === 'queues' && args[1] === 'list' && args[2] === '--page') { const size = s.pageSize ?? 100; console.log(table(s.queues.slice((args[3] - 1) * size, args[3] * size))) }
 else if (args[0] === 'd1' && args[1] === 'create') { s.d1.push({ uuid: 'uuid-' + args[2], name: args[2] }); save(); console.log('✅ Created') }
 else if (args[0] === 'kv' && args[1] === 'namespace' && args[2] === 'create') { s.kv.push({ id: 'id-' + args[3], title: args[3] }); save(); console.log('✨ Success!') }
 else if (s.fail && line.startsWith(s.fail)) { console.error('\\u001b[31m✘ [ERROR]\\u001b[0m A request to the Cloudflare API failed. [code: 10006]\\n\\n🪵  Logs were written to "/x.log"'); process.exit(1) }
@@ -158,6 +158,8 @@ type Account = {
   r2: string[]
   queues: string[]
   secrets: string[]
+  /** queues per page of `queues list` (wrangler's own: one page per call) */
+  pageSize: number
   /** a command line the stand-in fails, as wrangler does when the API refuses */
   fail: string
 }
@@ -237,8 +239,24 @@ describe('npm run deploy', () => {
     expect(r.stdout).toContain('  queue webtoon-alarms-dlq-fr: create')
     expect(r.stdout).toContain('deploy webtoon-fr with cron */10 * * * *')
     expect(r.stdout).toContain('Nothing changed: run again with --yes to do it.')
-    expect(calls().slice(1)).toEqual(['d1 list --json', 'kv namespace list', 'r2 bucket list', 'queues list'])
+    expect(calls().slice(1)).toEqual([
+      'd1 list --json',
+      'kv namespace list',
+      'r2 bucket list',
+      'queues list --page 1',
+      'queues list --page 2',
+    ])
     expect(JSON.parse(readFileSync(configPath, 'utf8'))).toEqual(built)
+  })
+
+  it('reads every page of the queue listing: a queue on the third page exists, one on no page is created', async () => {
+    const others = ['other-a', 'other-b', 'other-c', 'other-d']
+    account({ d1: [{ uuid: D1_ID, name: 'webtoon-fr' }], queues: [...others, 'webtoon-alarms-fr'], pageSize: 2 })
+    const r = await deploy('fr', '-c', configPath, '--allow-local-switches')
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stdout).toContain('  queue webtoon-alarms-fr: exists')
+    expect(r.stdout).toContain('  queue webtoon-alarms-dlq-fr: create')
+    expect(calls().filter((c) => c.startsWith('queues list'))).toEqual([1, 2, 3, 4].map((n) => `queues list --page ${n}`))
   })
 
   it('with --yes creates only what is missing, writes the real ids, migrates, deploys and names unset secrets only', async () => {
@@ -250,7 +268,8 @@ describe('npm run deploy', () => {
       'd1 list --json',
       'kv namespace list',
       'r2 bucket list',
-      'queues list',
+      'queues list --page 1',
+      'queues list --page 2',
       'r2 bucket create webtoon-media-fr',
       'kv namespace create webtoon-cache-fr',
       'kv namespace create webtoon-session-fr',
