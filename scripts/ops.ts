@@ -45,8 +45,17 @@ import type { OpsBanner } from '../src/features/catalogue/banner-ops.server.ts'
 import { BANNER_DISPLAYS } from '../src/features/catalogue/catalogue.ts'
 import { READER_LIST_SIZE, ReaderLookup } from '../src/features/account/reader-ops.ts'
 import type { ReaderReport } from '../src/features/account/reader-ops.server.ts'
-import { COIN_TYPES, MAX_ADMIN_ADJUST, type Balances, type CoinType } from '../src/features/wallet/wallet.ts'
-import { adminAdjust, userBalances, userLedger, userLots, walletTotals, type LedgerEntry } from '../src/features/wallet/wallet.server.ts'
+import {
+  AdminAdjustRequest,
+  COIN_TYPES,
+  MAX_ADMIN_ADJUST,
+  MAX_WALLET_REPORT_ROWS,
+  WalletReportQuery,
+  expiryInstant,
+  type Balances,
+  type CoinType,
+} from '../src/features/wallet/wallet.ts'
+import type { LedgerEntry, WalletReport } from '../src/features/wallet/wallet.server.ts'
 import { LOCAL_OPS_TOKEN, editionId, quietEnv, run } from './lib.ts'
 // wrangler and sharp take a second to load: imported by the commands on the local D1/R2 only (withDb, import)
 import type { openLocal } from './seed/proxy.ts'
@@ -72,7 +81,7 @@ const GLOBAL_HELP = `Global options:
   --persist-to DIR   local state directory (default .wrangler/state), as for wrangler dev / d1 migrations
   -c, --config FILE  wrangler config (default: the built worker's, else wrangler.jsonc)
   EDITION=<id>       environment variable choosing the edition (default fr)`
-const REMOTE_HELP = `Environment (alarm, episode, series, support, notice, coupon, reader, event and banner commands):
+const REMOTE_HELP = `Environment (every command but reseed):
   OPS_URL     the running edition's address (default http://localhost:$PORT, PORT default 8787: \`npm start\`)
   OPS_TOKEN   its operator token (Authorization: Bearer); default the local run's token, for a local OPS_URL only
   Against a URL that is not local (localhost, 127.x, ::1) no change is sent without --yes: the plan is printed.`
@@ -85,10 +94,14 @@ const ADJUST_OPTIONS: Options = {
   type: { type: 'string' },
   amount: { type: 'string' },
   reason: { type: 'string' },
+  yes: { type: 'boolean' },
 }
 
 /** Thrown for a bad command line: printed with the command's usage, exit code 2. */
 class UsageError extends Error {}
+
+/** A command that cannot run here (reseed off a local run): one line, exit code 2. */
+class Refused extends UsageError {}
 
 /** A refusal of the operator API (`{result: "ERROR", code, message}`) or an answer that is not the API's: exit code 1. */
 class ApiError extends Error {}
@@ -103,32 +116,42 @@ const SEND_OPTIONS: Options = {
 
 const COMMANDS: Record<string, Command> = {
   'coins grant': {
-    usage: 'coins grant --email E --type COIN|FREE_COIN|BONUS|MILEAGE --amount N --reason TEXT [--expires 2027-01-31]',
-    summary: 'give coins to an account (a new lot, ledger CHARGE with source ADMIN)',
-    details: `  --expires DATE  the lot expires at the end of that day (UTC), or at an ISO instant; default never.
-  Prints the ledger entry and the new balances.`,
+    usage: 'coins grant --email E --type COIN|FREE_COIN|BONUS|MILEAGE --amount N --reason TEXT [--expires 2027-01-31] [--yes]',
+    summary: 'give coins to an account: a new lot, ledger CHARGE with source ADMIN (POST /api/ops/coins)',
+    details: `  --amount N      1 to ${MAX_ADMIN_ADJUST.toLocaleString('en')}
+  --reason TEXT   why (1 to 200 characters): the ledger row's description, in the reader's coin history
+  --expires DATE  the lot expires at the end of that day (UTC), or at an ISO instant, in the future; default never
+  --yes           grant on an OPS_URL that is not local (without it, only the plan is printed)
+  Reads the account first (GET /api/ops/coins): the plan names it and its balance. Prints the ledger entry and the
+  new balances. An unknown e-mail is refused (NOT_FOUND_USER), nothing changes.`,
     options: { ...ADJUST_OPTIONS, expires: { type: 'string' } },
     run: (v) => adjust(v, +1),
+    remote: true,
   },
   'coins deduct': {
-    usage: 'coins deduct --email E --type COIN|FREE_COIN|BONUS|MILEAGE --amount N --reason TEXT',
-    summary: 'take coins back (ledger CANCEL with source ADMIN)',
+    usage: 'coins deduct --email E --type COIN|FREE_COIN|BONUS|MILEAGE --amount N --reason TEXT [--yes]',
+    summary: 'take coins back: ledger CANCEL with source ADMIN (POST /api/ops/coins)',
     details: `  Draws only lots of --type, earliest expiry first, in one transaction; refuses when the balance of that
-  type is short (nothing changes). Prints the ledger entries and the new balances.`,
+  type is short (nothing changes). Prints the ledger entries and the new balances. --reason, --yes as for coins grant.`,
     options: ADJUST_OPTIONS,
     run: (v) => adjust(v, -1),
+    remote: true,
   },
   'coins show': {
-    usage: 'coins show --email E',
-    summary: "an account's balances, lots and last 20 ledger rows",
-    details: `  Also checks the wallet invariant: Σ lots' remaining = Σ ledger amounts.`,
+    usage: 'coins show --email E [--limit N]',
+    summary: "an account's balances, lots and last ledger rows (GET /api/ops/coins)",
+    details: `  --limit N  ledger rows shown, newest first (1 to ${MAX_WALLET_REPORT_ROWS}, default 20)
+  Also checks the wallet invariant: Σ lots' remaining = Σ ledger amounts (exit 1 if broken).`,
     options: { email: { type: 'string' }, limit: { type: 'string', default: '20' } },
     run: show,
+    remote: true,
   },
   reseed: {
     usage: 'reseed [--no-images]',
-    summary: 'wipe and re-seed the demo data (scripts/seed.ts --force)',
-    details: `  Empties every seeded table (accounts made by hand too) and seeds the demo again.`,
+    summary: 'wipe and re-seed the local demo data (scripts/seed.ts --force)',
+    details: `  Empties every seeded table (accounts made by hand too) and seeds the demo again, in the local state
+  (--persist-to). Local only: with OPS_URL set to an address that is not local it is refused (exit 2), nothing done;
+  a deployed edition has no demo data.`,
     options: { 'no-images': { type: 'boolean' } },
     run: reseed,
   },
@@ -501,72 +524,100 @@ function coinType(v: Values): CoinType {
   return type as CoinType
 }
 
+/** `--email` checked as the API checks it. */
+function emailOf(v: Values): string {
+  const email = need(v, 'email').trim()
+  checked(WalletReportQuery, { email }, { email: `--email must be an e-mail address, not "${email}"` })
+  return email
+}
+
+/** One account's wallet through `GET /api/ops/coins` (NOT_FOUND_USER: no live account with that e-mail). */
+function walletOf(to: Target, email: string, limit: number): Promise<WalletReport> {
+  return opsApi<WalletReport>(to, `/coins?${new URLSearchParams({ email, limit: String(limit) })}`, undefined, 'no such route')
+}
+
 async function adjust(v: Values, sign: 1 | -1): Promise<void> {
-  const email = need(v, 'email')
+  const email = emailOf(v)
   const type = coinType(v)
   const text = need(v, 'amount')
   if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > MAX_ADMIN_ADJUST) {
     throw new UsageError(`--amount must be a whole number from 1 to ${MAX_ADMIN_ADJUST.toLocaleString('en')}`)
   }
-  const reason = need(v, 'reason')
-  const expires = v.expires as string | undefined
-  await withDb(v, async (env) => {
-    const db = createDb(env.DB)
-    const before =
-      sign < 0
-        ? await userLots(db, email)
-            .then((u) => userBalances(db, u.userId))
-            .catch(() => null)
-        : null
-    try {
-      const res = await adminAdjust(db, { email, type, amount: sign * Number(text), reason, ...(expires ? { expiresAt: expires } : {}) })
-      console.log(`${sign > 0 ? 'granted' : 'deducted'} ${text} ${type} ${sign > 0 ? 'to' : 'from'} ${email}`)
-      printEntries(res.entries)
-      printBalances(res.balances)
-    } catch (e) {
-      if (e instanceof AppError && (e.code === 'COIN_INSUFFICIENT' || e.code === 'MILEAGE_INSUFFICIENT') && before) {
-        throw new Error(`${e.code}: ${email} has ${before[type]} ${type} that can be deducted, less than ${text}; nothing changed`, {
-          cause: e,
-        })
-      }
-      throw e
-    }
+  const reason = reasonOf(v)
+  const request = { email, type, amount: sign * Number(text), reason, ...(typeof v.expires === 'string' ? { expiresAt: v.expires } : {}) }
+  const body = checked(AdminAdjustRequest, request, {
+    expiresAt: '--expires must be a date (YYYY-MM-DD, end of that day UTC) or an ISO instant with its offset',
   })
+  let expires: string | null = null
+  try {
+    expires = expiryInstant(body.expiresAt)
+  } catch {
+    throw new UsageError(`--expires ${body.expiresAt} is not a date`) // e.g. 2027-02-30
+  }
+  if (expires !== null && !(Date.parse(expires) > Date.now())) throw new UsageError(`--expires ${body.expiresAt} is not in the future`)
+  const to = target()
+  // the account and its balance of --type first: the plan names them, a short balance is refused before any change
+  const before = await walletOf(to, email, 1)
+  const has = before.balances[type]
+  if (sign < 0 && has < Number(text)) {
+    const code = type === 'MILEAGE' ? 'MILEAGE_INSUFFICIENT' : 'COIN_INSUFFICIENT'
+    throw new ApiError(`${code}: ${email} has ${has} ${type} that can be deducted, less than ${text}; nothing changed`)
+  }
+  confirm(v, to, [
+    sign > 0
+      ? `grant ${text} ${type} to ${email} (user ${before.userId}, has ${has}): a new lot${body.expiresAt ? ` expiring ${expires}` : ' that never expires'}, ledger CHARGE source ADMIN`
+      : `deduct ${text} ${type} from ${email} (user ${before.userId}, has ${has}): earliest expiry first, ledger CANCEL source ADMIN`,
+    `reason: ${body.reason} (the ledger row's description, in the reader's history)`,
+  ])
+  let res: { entries: LedgerEntry[]; balances: Balances }
+  try {
+    res = await opsApi<{ entries: LedgerEntry[]; balances: Balances }>(to, '/coins', body, 'no such route')
+  } catch (e) {
+    // spent meanwhile: the API refused the whole deduction
+    if (e instanceof ApiError && /^(COIN|MILEAGE)_INSUFFICIENT /.test(e.message)) {
+      const now = await walletOf(to, email, 1).catch(() => null)
+      const code = e.message.split(' ')[0]
+      if (now) throw new ApiError(`${code}: ${email} has ${now.balances[type]} ${type} that can be deducted, less than ${text}; nothing changed`)
+    }
+    throw e
+  }
+  console.log(`${sign > 0 ? 'granted' : 'deducted'} ${text} ${type} ${sign > 0 ? 'to' : 'from'} ${email}`)
+  printEntries(res.entries)
+  printBalances(res.balances)
 }
 
 async function show(v: Values): Promise<void> {
-  const email = need(v, 'email')
-  const limit = Number(v.limit)
-  if (!Number.isInteger(limit) || limit < 1) throw new UsageError('--limit must be a positive whole number')
-  await withDb(v, async (env) => {
-    const db = createDb(env.DB)
-    const { userId, lots } = await userLots(db, email)
-    const { entries } = await userLedger(db, email, limit)
-    const totals = await walletTotals(db, userId)
-    console.log(`${email} (user ${userId})`)
-    printBalances(await userBalances(db, userId))
-    console.log(`\nlots (${lots.length}), in spend order:`)
-    const now = Date.now()
-    printTable(
-      lots.map((l) => ({
-        id: l.id,
-        type: l.type,
-        amount: l.amount,
-        remaining: l.remaining,
-        expires: l.expiresAt ? `${date(l.expiresAt)}${Date.parse(l.expiresAt) <= now ? ' (expired)' : ''}` : 'never',
-        source: l.source,
-        ref: l.ref ?? '',
-        created: date(l.createdAt),
-      })),
-    )
-    console.log(`\nlast ${entries.length} ledger rows, newest first:`)
-    printEntries(entries)
-    console.log('')
-    printInvariant(totals)
-  })
+  const email = emailOf(v)
+  const limit = String(v.limit)
+  const parsed = checked(WalletReportQuery, { email, limit }, { limit: `--limit must be a whole number from 1 to ${MAX_WALLET_REPORT_ROWS}` })
+  const to = target()
+  const { userId, balances, lots, entries, wallet } = await walletOf(to, email, parsed.limit)
+  console.log(`${email} (user ${userId})`)
+  printBalances(balances)
+  console.log(`\nlots (${lots.length}), in spend order:`)
+  const now = Date.now()
+  printTable(
+    lots.map((l) => ({
+      id: l.id,
+      type: l.type,
+      amount: l.amount,
+      remaining: l.remaining,
+      expires: l.expiresAt ? `${date(l.expiresAt)}${Date.parse(l.expiresAt) <= now ? ' (expired)' : ''}` : 'never',
+      source: l.source,
+      ref: l.ref ?? '',
+      created: date(l.createdAt),
+    })),
+  )
+  console.log(`\nlast ${entries.length} ledger rows, newest first:`)
+  printEntries(entries)
+  console.log('')
+  printInvariant(wallet)
 }
 
 async function reseed(v: Values): Promise<void> {
+  // the demo data is off on a deployed edition: reseed only ever writes the local state
+  const { url, local } = opsUrl()
+  if (!local) throw new Refused(`reseed only wipes the local demo state; OPS_URL is ${url.origin}, not a local run: nothing done`)
   // seed.ts runs from the project root: hand it an absolute state directory
   const args = ['scripts/seed.ts', '--force', '--persist-to', resolve(String(v['persist-to']))]
   if (v['no-images']) args.push('--no-images')
@@ -594,6 +645,14 @@ type Target = { url: string; token: string; local: boolean }
 
 /** The running edition the remote commands call: OPS_URL (default the local run's port) and its token. */
 function target(): Target {
+  const { url, given, local } = opsUrl()
+  const token = process.env.OPS_TOKEN || (local ? LOCAL_OPS_TOKEN : '')
+  if (!token) throw new UsageError(`OPS_TOKEN is required for ${url.origin} (the local default token is only used on a local OPS_URL)`)
+  return { url: given.replace(/\/+$/, ''), token, local }
+}
+
+/** OPS_URL (default the local run's port) and whether it is a local run (localhost, 127.x, ::1). */
+function opsUrl(): { url: URL; given: string; local: boolean } {
   const given = process.env.OPS_URL || `http://localhost:${process.env.PORT || 8787}`
   let url: URL
   try {
@@ -603,10 +662,7 @@ function target(): Target {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`OPS_URL "${given}" must be an http(s) address`)
   const host = url.hostname
-  const local = host === 'localhost' || host.endsWith('.localhost') || /^127(\.\d{1,3}){3}$/.test(host) || host === '[::1]'
-  const token = process.env.OPS_TOKEN || (local ? LOCAL_OPS_TOKEN : '')
-  if (!token) throw new UsageError(`OPS_TOKEN is required for ${url.origin} (the local default token is only used on a local OPS_URL)`)
-  return { url: given.replace(/\/+$/, ''), token, local }
+  return { url, given, local: host === 'localhost' || host.endsWith('.localhost') || /^127(\.\d{1,3}){3}$/.test(host) || host === '[::1]' }
 }
 
 /** Prints the plan; refuses (exit 2, nothing sent) on a URL that is not local without --yes. */
@@ -1359,6 +1415,10 @@ async function main(argv: string[]): Promise<number> {
     await command.run(values)
     return typeof process.exitCode === 'number' ? process.exitCode : 0
   } catch (e) {
+    if (e instanceof Refused) {
+      console.error(`ops: ${e.message}`)
+      return 2
+    }
     if (e instanceof UsageError) {
       console.error(`ops: ${e.message}\n\nusage: npm run ops -- ${command.usage}`)
       return 2
