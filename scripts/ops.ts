@@ -6,12 +6,10 @@
  * `npm run ops -- --help` lists the commands; `npm run ops -- help <command>` explains one.
  */
 import { OpsReasonRequest } from '../src/lib/ops.ts'
-import { resolve } from 'node:path'
+import { statSync } from 'node:fs'
+import { join, resolve } from 'node:path'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
-import { loadEdition } from '../src/lib/edition/load.ts'
-import { AppError } from '../src/lib/errors/catalogue.ts'
 import { formatMoney } from '../src/lib/i18n/format.ts'
-import { createDb } from '../src/lib/server/db.ts'
 import { z } from 'zod'
 import { AlarmBroadcastRequest } from '../src/features/alarm/alarm.ts'
 import { QnaAnswerRequest, MAX_BODY_LENGTH } from '../src/features/qna/qna.ts'
@@ -43,6 +41,7 @@ import type { OpsEvent } from '../src/features/event/event.server.ts'
 import { BANNER_PLACEMENTS, BannerCreateRequest, MAX_BANNER_SIDE, MAX_BANNER_TITLE } from '../src/features/catalogue/banner-ops.ts'
 import type { OpsBanner } from '../src/features/catalogue/banner-ops.server.ts'
 import { BANNER_DISPLAYS } from '../src/features/catalogue/catalogue.ts'
+import { importKeys } from '../src/features/catalogue/series-import.ts'
 import { READER_LIST_SIZE, ReaderLookup } from '../src/features/account/reader-ops.ts'
 import type { ReaderReport } from '../src/features/account/reader-ops.server.ts'
 import {
@@ -56,9 +55,7 @@ import {
   type CoinType,
 } from '../src/features/wallet/wallet.ts'
 import type { LedgerEntry, WalletReport } from '../src/features/wallet/wallet.server.ts'
-import { LOCAL_OPS_TOKEN, editionId, quietEnv, run } from './lib.ts'
-// wrangler and sharp take a second to load: imported by the commands on the local D1/R2 only (withDb, import)
-import type { openLocal } from './seed/proxy.ts'
+import { LOCAL_OPS_TOKEN, quietEnv, run } from './lib.ts'
 
 type Options = NonNullable<ParseArgsConfig['options']>
 type Values = Record<string, string | boolean | undefined>
@@ -156,17 +153,24 @@ const COMMANDS: Record<string, Command> = {
     run: reseed,
   },
   import: {
-    usage: 'import --dir <folder>',
-    summary: 'import a series from a folder of images + series.json; prints the new series id',
+    usage: 'import --dir <folder> --reason TEXT [--yes]',
+    summary: 'import a series from a folder of images + series.json through the operator API; prints the new series id',
     details: `  series.json: title, description, genre, status, type (IMAGE|TEXT), isAdult, isBl, readingDirection,
   creators [{name, role}], tags [], schedule [weekdays or TEN], cover (file), episodes [{no, title, free,
   priceRent, priceBuy, images [files, top to bottom], alt? [one text per image], transcript? [per image, its
   lines in reading order: [{kind: speech|caption|sfx, speaker?, text}], [] for none], publishedAt?}].
   Example: scripts/ops/sample-series.
-  Images become WebP at 640/828/1080 px (cover 256/384/640/1200) in R2 MEDIA under covers/<id>/ and
-  series/<id>/ep/<no>/<n>/, like the seed's.`,
-    options: { dir: { type: 'string' } },
+  The folder is validated and every image probed here first (a bad field or a broken image stops it, nothing
+  sent); the plan (title, episodes, slices, objects, source bytes) is printed. Then POST /api/ops/series/import
+  creates the series unpublished, the images are rendered here into WebP at 640/828/1080 px (cover 256/384/640/1200)
+  and uploaded (PUT /api/ops/media/<key>: covers/<id>/ and series/<id>/ep/<no>/<n>/, like the seed's), and
+  POST /api/ops/series/{id}/import/finish writes its rows and publishes it. A failure on the way removes the series
+  and its objects (…/import/abort).
+  --reason TEXT  why (1 to 200 characters): in the API's JSON log line
+  --yes          import into an OPS_URL that is not local (without it, only the plan is printed)`,
+    options: { dir: { type: 'string' }, reason: { type: 'string' }, yes: { type: 'boolean' } },
     run: importCommand,
+    remote: true,
   },
   'alarm send': {
     usage: 'alarm send --text TEXT --reason TEXT [--series N] [--link /path] [--yes]',
@@ -500,18 +504,6 @@ ${CACHE_HELP}`,
 
 // ───────────────────────────── commands ─────────────────────────────
 
-async function withDb<T>(v: Values, fn: (env: Awaited<ReturnType<typeof openLocal>>['env']) => Promise<T>): Promise<T> {
-  const edition = editionId()
-  loadEdition(edition) // an unknown EDITION stops here with the list of editions
-  const { openLocal } = await import('./seed/proxy.ts')
-  const local = await openLocal({ edition, persistTo: String(v['persist-to']), config: v.config as string | undefined })
-  try {
-    return await fn(local.env)
-  } finally {
-    await local.dispose()
-  }
-}
-
 function need(v: Values, name: string): string {
   const value = v[name]
   if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`--${name} is required`)
@@ -627,16 +619,39 @@ async function reseed(v: Values): Promise<void> {
 
 async function importCommand(v: Values): Promise<void> {
   const dir = need(v, 'dir')
-  const { importSeries } = await import('./ops/import.ts')
-  await withDb(v, async (env) => {
-    const started = performance.now()
-    const res = await importSeries(env, dir, { log: (line) => console.error(line) })
-    console.error(
-      `import: done in ${((performance.now() - started) / 1000).toFixed(1)} s: ${res.episodes} episodes, ${res.slices} slices, ` +
-        `${res.objects} R2 objects (${(res.bytes / 1024).toFixed(0)} KiB)`,
-    )
-    console.log(`series id ${res.seriesId}`)
-  })
+  const reason = reasonOf(v)
+  const { importSeries, planImport } = await import('./ops/import.ts') // sharp: loaded by this command only
+  const plan = await planImport(dir, reason) // ImportError (exit 1) names the field or file; nothing sent
+  const m = plan.request.manifest
+  const files = [m.cover, ...m.episodes.flatMap((e) => e.images)]
+  const sourceBytes = files.reduce((n, f) => n + statSync(join(plan.folder, f)).size, 0)
+  const objects = importKeys(1, m).length
+  const to = target()
+  confirm(v, to, [
+    `import "${m.title}" (${m.type}, ${m.genre}, ${m.status}) from ${plan.folder}: ${m.episodes.length} episodes, ${plan.slices} slices`,
+    `upload ${objects} WebP objects rendered here from ${files.length} images (${(sourceBytes / 1024).toFixed(0)} KiB of source files)`,
+    'the series stays unpublished until every object is uploaded; a failure removes it and its objects',
+    `reason: ${reason} (in the API's JSON log line)`,
+  ])
+  const api = {
+    start: (request: unknown) => opsApi<{ seriesId: number; keys: string[] }>(to, '/series/import', request, 'no such route'),
+    put: async (key: string, bytes: Uint8Array) => {
+      await opsApi(to, `/media/${key}`, new Upload(bytes, 'image/webp'), `no import open for ${key}`)
+    },
+    finish: async (id: number) => {
+      await opsApi(to, `/series/${id}/import/finish`, { reason }, `no import open for series ${id}`)
+    },
+    abort: async (id: number) => {
+      await opsApi(to, `/series/${id}/import/abort`, { reason: `${reason} (import failed)`.slice(0, 200) }, `no import of series ${id}`)
+    },
+  }
+  const started = performance.now()
+  const res = await importSeries(api, plan, { log: (line) => console.error(line) })
+  console.error(
+    `import: done in ${((performance.now() - started) / 1000).toFixed(1)} s: ${res.episodes} episodes, ${res.slices} slices, ` +
+      `${res.objects} R2 objects (${(res.bytes / 1024).toFixed(0)} KiB)`,
+  )
+  console.log(`series id ${res.seriesId}`)
 }
 
 // ───────────────────────────── operator API (remote commands) ─────────────────────────────
@@ -671,12 +686,22 @@ function confirm(v: Values, to: Target, plan: string[]): void {
   if (!to.local && !v.yes) throw new UsageError(`${to.url} is not a local run: nothing sent; add --yes to do it`)
 }
 
+/** A file body for the operator API (`PUT /api/ops/media/{key}`). */
+class Upload {
+  readonly bytes: Uint8Array<ArrayBuffer>
+  readonly type: string
+  constructor(bytes: Uint8Array, type: string) {
+    this.bytes = new Uint8Array(bytes) // its own ArrayBuffer, as fetch wants
+    this.type = type
+  }
+}
+
 /**
- * One call to the operator API, a POST of `body` (a GET when `body` is undefined); answers the envelope's `data` or
+ * One call to the operator API, a POST of `body` (a GET when `body` is undefined, a PUT of an `Upload`); answers the envelope's `data` or
  * throws ApiError with the API's code and message (`notFound` says what a 404 NOT_EXIST means for this call).
  */
 async function opsApi<T>(to: Target, path: string, body: unknown, notFound: string): Promise<T> {
-  const method = body === undefined ? 'GET' : 'POST'
+  const method = body === undefined ? 'GET' : body instanceof Upload ? 'PUT' : 'POST'
   let res: Response
   try {
     res = await fetch(`${to.url}/api/ops${path}`, {
@@ -684,9 +709,9 @@ async function opsApi<T>(to: Target, path: string, body: unknown, notFound: stri
       headers: {
         authorization: `Bearer ${to.token}`,
         accept: 'application/json',
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(body === undefined ? {} : { 'content-type': body instanceof Upload ? body.type : 'application/json' }),
       },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      ...(body === undefined ? {} : { body: body instanceof Upload ? body.bytes : JSON.stringify(body) }),
       signal: AbortSignal.timeout(30_000),
     })
   } catch (e) {
@@ -1423,30 +1448,8 @@ async function main(argv: string[]): Promise<number> {
       console.error(`ops: ${e.message}\n\nusage: npm run ops -- ${command.usage}`)
       return 2
     }
-    if (e instanceof AppError) console.error(`ops: ${describeAppError(e, values)}`)
-    else console.error(`ops: ${(e as Error).message ?? e}`) // ApiError, ImportError: their message is the report
+    console.error(`ops: ${(e as Error).message ?? e}`) // ApiError, ImportError: their message is the report
     return 1
-  }
-}
-
-function describeAppError(e: AppError, v: Values): string {
-  switch (e.code) {
-    case 'NOT_FOUND_USER':
-      return `NOT_FOUND_USER: no live account with e-mail ${v.email}`
-    case 'INVALID_PARAMETER': {
-      const hints: Record<string, string> = {
-        email: '--email must be an e-mail address',
-        amount: `--amount must be a whole number from 1 to ${MAX_ADMIN_ADJUST.toLocaleString('en')}`,
-        reason: '--reason must be 1 to 200 characters',
-        expiresAt: '--expires must be a future date (YYYY-MM-DD, end of that day UTC) or an ISO instant',
-      }
-      const fields = String(e.details?.fields ?? '')
-        .split(', ')
-        .filter(Boolean)
-      return `INVALID_PARAMETER: ${fields.map((f) => hints[f] ?? f).join('; ') || 'bad input'}`
-    }
-    default:
-      return e.code
   }
 }
 
