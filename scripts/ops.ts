@@ -1,8 +1,10 @@
 /**
- * `npm run ops -- <command>`: operator commands on one edition's local D1/R2 (docs/API.md "Operator API": the same
- * actions as `POST /api/ops/coins`), reached through wrangler's getPlatformProxy like the seed; `alarm send`,
- * `episode publish` and the daily commands (`support`, `notice`, `coupon`, `episode`, `series`, `reader`, `event`, `banner`) call the operator API of a running edition
- * instead (OPS_URL, OPS_TOKEN), through `opsApi`: one code path for a local run (`npm start`) and a deployed edition.
+ * `npm run ops -- <command>`: operator commands on one edition through its operator API (docs/API.md "Operator API",
+ * `/api/ops/*`, OPS_URL and OPS_TOKEN), called by `opsApi`: one code path for a local run (`npm start`) and a
+ * deployed edition. Every change prints its plan first and is sent to an address that is not local only with --yes:
+ * coins (`coins grant|deduct|show`), a series import (`import`: the folder is read and its images rendered here, the
+ * rows and objects stored by the API), alarms, episodes, series, support, notices, coupons, readers, events and
+ * banners. `reseed` alone works on the local state (scripts/seed.ts) and is refused when OPS_URL is not local.
  * `npm run ops -- --help` lists the commands; `npm run ops -- help <command>` explains one.
  */
 import { OpsReasonRequest } from '../src/lib/ops.ts'
@@ -540,7 +542,7 @@ async function adjust(v: Values, sign: 1 | -1): Promise<void> {
   const body = checked(AdminAdjustRequest, request, {
     expiresAt: '--expires must be a date (YYYY-MM-DD, end of that day UTC) or an ISO instant with its offset',
   })
-  let expires: string | null = null
+  let expires: string | null
   try {
     expires = expiryInstant(body.expiresAt)
   } catch {
@@ -569,7 +571,8 @@ async function adjust(v: Values, sign: 1 | -1): Promise<void> {
     if (e instanceof ApiError && /^(COIN|MILEAGE)_INSUFFICIENT /.test(e.message)) {
       const now = await walletOf(to, email, 1).catch(() => null)
       const code = e.message.split(' ')[0]
-      if (now) throw new ApiError(`${code}: ${email} has ${now.balances[type]} ${type} that can be deducted, less than ${text}; nothing changed`)
+      if (now)
+        throw new ApiError(`${code}: ${email} has ${now.balances[type]} ${type} that can be deducted, less than ${text}; nothing changed`)
     }
     throw e
   }
@@ -581,7 +584,11 @@ async function adjust(v: Values, sign: 1 | -1): Promise<void> {
 async function show(v: Values): Promise<void> {
   const email = emailOf(v)
   const limit = String(v.limit)
-  const parsed = checked(WalletReportQuery, { email, limit }, { limit: `--limit must be a whole number from 1 to ${MAX_WALLET_REPORT_ROWS}` })
+  const parsed = checked(
+    WalletReportQuery,
+    { email, limit },
+    { limit: `--limit must be a whole number from 1 to ${MAX_WALLET_REPORT_ROWS}` },
+  )
   const to = target()
   const { userId, balances, lots, entries, wallet } = await walletOf(to, email, parsed.limit)
   console.log(`${email} (user ${userId})`)

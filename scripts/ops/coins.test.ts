@@ -66,7 +66,10 @@ describe('npm run ops -- coins', () => {
       [[...grant, '--reason', 'r'.repeat(201)], /--reason must be 1 to 200 characters/],
       [[...grant, '--reason', 'r', '--expires', '2020-01-01'], /--expires 2020-01-01 is not in the future/],
       [[...grant, '--reason', 'r', '--expires', 'tomorrow'], /--expires must be a date/],
-      [['coins', 'deduct', '--email', EMAIL, '--type', 'BONUS', '--amount', '5', '--reason', 'r', '--expires', '2030-01-01'], /Unknown option/],
+      [
+        ['coins', 'deduct', '--email', EMAIL, '--type', 'BONUS', '--amount', '5', '--reason', 'r', '--expires', '2030-01-01'],
+        /Unknown option/,
+      ],
       [['coins', 'show', '--email', EMAIL, '--limit', '0'], /--limit must be a whole number from 1 to 200/],
       [['coins', 'show', '--email', EMAIL, '--limit', '201'], /--limit must be a whole number from 1 to 200/],
       [['coins', 'show'], /--email is required/],
@@ -83,7 +86,20 @@ describe('npm run ops -- coins', () => {
             entries: [entry('CHARGE', 'BONUS', 50, 'support #123')],
             balances: balances({ BONUS: 60 }, [{ type: 'BONUS', amount: 50, expiresAt: until }]),
           })
-    const res = await api.ops(['coins', 'grant', '--email', EMAIL, '--type', 'bonus', '--amount', '50', '--reason', ' support #123 ', '--expires', tomorrow])
+    const res = await api.ops([
+      'coins',
+      'grant',
+      '--email',
+      EMAIL,
+      '--type',
+      'bonus',
+      '--amount',
+      '50',
+      '--reason',
+      ' support #123 ',
+      '--expires',
+      tomorrow,
+    ])
     expect(res.code, res.stderr).toBe(0)
     expect(api.seen).toEqual([
       {
@@ -116,7 +132,10 @@ describe('npm run ops -- coins', () => {
         : success({ entries: [entry('CANCEL', 'COIN', -20, 'double charge')], balances: balances({ COIN: 10 }) })
     const ok = await api.ops(['coins', 'deduct', '--email', EMAIL, '--type', 'COIN', '--amount', '20', '--reason', 'double charge'])
     expect(ok.code, ok.stderr).toBe(0)
-    expect(api.seen.map((s) => `${s.method} ${s.path}`)).toEqual([`GET /api/ops/coins?email=reader%40example.com&limit=1`, 'POST /api/ops/coins'])
+    expect(api.seen.map((s) => `${s.method} ${s.path}`)).toEqual([
+      `GET /api/ops/coins?email=reader%40example.com&limit=1`,
+      'POST /api/ops/coins',
+    ])
     expect(api.seen[1]!.body).toEqual({ email: EMAIL, type: 'COIN', amount: -20, reason: 'double charge' })
     expect(ok.stdout).toContain(`deducted 20 COIN from ${EMAIL}`)
     expect(ok.stdout).toMatch(/CANCEL\s+COIN\s+ADMIN\s+-20/)
@@ -136,7 +155,9 @@ describe('npm run ops -- coins', () => {
         : error(402, 'MILEAGE_INSUFFICIENT', 'Pas assez de points.')
     const raced = await api.ops(['coins', 'deduct', '--email', EMAIL, '--type', 'MILEAGE', '--amount', '40', '--reason', 'r'])
     expect(raced.code).toBe(1)
-    expect(raced.stderr.trim()).toBe(`ops: MILEAGE_INSUFFICIENT: ${EMAIL} has 12 MILEAGE that can be deducted, less than 40; nothing changed`)
+    expect(raced.stderr.trim()).toBe(
+      `ops: MILEAGE_INSUFFICIENT: ${EMAIL} has 12 MILEAGE that can be deducted, less than 40; nothing changed`,
+    )
     expect(api.seen.map((s) => s.method)).toEqual(['GET', 'POST', 'GET'])
   })
 
@@ -144,14 +165,34 @@ describe('npm run ops -- coins', () => {
     api.reply = () => error(404, 'NOT_FOUND_USER', 'Compte introuvable.')
     const res = await api.ops(['coins', 'grant', '--email', 'ghost@example.com', '--type', 'COIN', '--amount', '1', '--reason', 'r'])
     expect(res.code).toBe(1)
-    expect(res.stderr.trim()).toMatch(/^ops: NOT_FOUND_USER \(HTTP 404\) from GET \/api\/ops\/coins\?email=ghost%40example.com&limit=1: Compte introuvable\.$/)
+    expect(res.stderr.trim()).toMatch(
+      /^ops: NOT_FOUND_USER \(HTTP 404\) from GET \/api\/ops\/coins\?email=ghost%40example.com&limit=1: Compte introuvable\.$/,
+    )
     expect(api.seen.map((s) => s.method)).toEqual(['GET'])
   })
 
   it('shows balances, lots in spend order, the last ledger rows and the invariant; a broken invariant exits 1', async () => {
     const lots = [
-      { id: 5, type: 'BONUS', amount: 50, remaining: 50, expiresAt: '2020-01-01T00:00:00.000Z', source: 'ADMIN', ref: null, createdAt: '2019-12-01T00:00:00.000Z' },
-      { id: 3, type: 'COIN', amount: 100, remaining: 70, expiresAt: null, source: 'PAYMENT', ref: 'pay_1', createdAt: '2026-11-01T09:30:00.000Z' },
+      {
+        id: 5,
+        type: 'BONUS',
+        amount: 50,
+        remaining: 50,
+        expiresAt: '2020-01-01T00:00:00.000Z',
+        source: 'ADMIN',
+        ref: null,
+        createdAt: '2019-12-01T00:00:00.000Z',
+      },
+      {
+        id: 3,
+        type: 'COIN',
+        amount: 100,
+        remaining: 70,
+        expiresAt: null,
+        source: 'PAYMENT',
+        ref: 'pay_1',
+        createdAt: '2026-11-01T09:30:00.000Z',
+      },
     ]
     const entries = [entry('CHARGE', 'BONUS', 50, 'support #123'), { ...entry('USE', 'COIN', -30, 'episode'), id: 900, source: 'PAYMENT' }]
     api.reply = () => success(wallet({ COIN: 70 }, { lots, entries, wallet: { lots: 120, ledger: 120, minRemaining: 50 } }))
@@ -295,7 +336,9 @@ describe('npm run ops -- reseed', () => {
   it('is refused in one line (exit 2) when OPS_URL is not a local address, and says so in its help', async () => {
     const res = await api.ops(['reseed'], { OPS_URL: 'https://fr.example.com' })
     expect(res.code).toBe(2)
-    expect(res.stderr.trim()).toBe('ops: reseed only wipes the local demo state; OPS_URL is https://fr.example.com, not a local run: nothing done')
+    expect(res.stderr.trim()).toBe(
+      'ops: reseed only wipes the local demo state; OPS_URL is https://fr.example.com, not a local run: nothing done',
+    )
     const help = await api.ops(['reseed', '--help'])
     expect(help.stdout).toMatch(/Local only: with OPS_URL set to an address that is not local it is refused \(exit 2\)/)
   })

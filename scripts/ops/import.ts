@@ -90,7 +90,7 @@ export async function probeSeries(dir: string, manifest: SeriesManifest): Promis
 export type Rendition = { width: number; height: number; bytes: Uint8Array }
 
 /**
- * The WebP renditions of one image at `widths` (the seed's IMAGE_WIDTHS), keeping its aspect ratio; the
+ * The WebP renditions of one image at `widths` (`IMPORT_WIDTHS`, as the seed's), keeping its aspect ratio; the
  * source is decoded (and EXIF-oriented) once.
  */
 export async function renderImage(path: string, widths: readonly number[]): Promise<Rendition[]> {
@@ -139,7 +139,9 @@ export async function importSeries(api: ImportApi, plan: ImportPlan, opts: { log
   let bytes = 0
   try {
     if (keys.length !== expected.length || keys.some((k, i) => k !== expected[i])) {
-      throw new Error(`the API expects other objects than this tool renders (${keys.length} keys, ${expected.length} here): update the tool`)
+      throw new Error(
+        `the API expects other objects than this tool renders (${keys.length} keys, ${expected.length} here): update the tool`,
+      )
     }
     log(
       `import: "${m.title}" is series ${seriesId} (unpublished until done): ${m.episodes.length} episodes, ${plan.slices} slices; rendering and uploading ${jobs.length} images…`,
@@ -168,7 +170,9 @@ export async function importSeries(api: ImportApi, plan: ImportPlan, opts: { log
     await api.finish(seriesId)
   } catch (e) {
     log(`import: failed (${(e as Error).message}); removing series ${seriesId} and its objects…`)
-    await api.abort(seriesId).catch((err: Error) => log(`import: the clean-up failed too (${err.message}); run it again: series ${seriesId}`))
+    await api
+      .abort(seriesId)
+      .catch((err: Error) => log(`import: the clean-up failed too (${err.message}); run it again: series ${seriesId}`))
     throw e
   }
   return { seriesId, episodes: m.episodes.length, slices: plan.slices, objects: uploaded, bytes }

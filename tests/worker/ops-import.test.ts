@@ -55,7 +55,11 @@ function importRequest(title = `Import test ${++n}`) {
 }
 
 const post = (path: string, body: unknown, headers: Record<string, string> = OPS.headers) =>
-  request(app, `/api/ops${path}`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  request(app, `/api/ops${path}`, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  })
 const put = (key: string, bytes: Uint8Array, type = 'image/webp', headers: Record<string, string> = OPS.headers) =>
   request(app, `/api/ops/media/${key}`, { method: 'PUT', headers: { ...headers, 'content-type': type }, body: new Uint8Array(bytes) })
 
@@ -228,7 +232,10 @@ describe('operator API: series import, 1,000 bad bodies per route', () => {
 
   it('PUT /media/{key}: 1,000 bad bodies and types never 5xx, nothing stored', async () => {
     const { seriesId, keys } = await start()
-    const bodies = fc.oneof(fc.uint8Array({ maxLength: 64 }), fc.string().map((s) => new TextEncoder().encode(s)))
+    const bodies = fc.oneof(
+      fc.uint8Array({ maxLength: 64 }),
+      fc.string().map((s) => new TextEncoder().encode(s)),
+    )
     const types = fc.constantFrom('image/webp', 'image/webp', 'application/json', 'text/plain', 'image/png', '')
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...keys), bodies, types, async (key, body, type) => {

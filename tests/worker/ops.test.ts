@@ -199,7 +199,13 @@ describe('GET /api/ops/coins (npm run ops -- coins show)', () => {
     const unknown = await show('email=ghost@example.com')
     expect(unknown.status).toBe(404)
     expect((await json(unknown)).code).toBe('NOT_FOUND_USER')
-    for (const query of ['', 'email=nobody', `email=${READER.email}&limit=0`, `email=${READER.email}&limit=201`, `email=${READER.email}&limit=x`]) {
+    for (const query of [
+      '',
+      'email=nobody',
+      `email=${READER.email}&limit=0`,
+      `email=${READER.email}&limit=201`,
+      `email=${READER.email}&limit=x`,
+    ]) {
       const res = await show(query)
       expect(res.status, query).toBe(400)
       expect((await json(res)).code).toBe('INVALID_PARAMETER')

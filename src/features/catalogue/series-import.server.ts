@@ -110,20 +110,32 @@ async function openImport(db: Db, seriesId: number): Promise<(ImportRow & { requ
 }
 
 /** Inserts the series unpublished and opens its import; answers its id and the R2 keys it expects. */
-export async function startImport(
-  db: Db,
-  request: SeriesImportRequest,
-): Promise<{ seriesId: number; keys: string[] } | ImportRefusal> {
+export async function startImport(db: Db, request: SeriesImportRequest): Promise<{ seriesId: number; keys: string[] } | ImportRefusal> {
   const stored = JSON.stringify({ manifest: request.manifest, sizes: request.sizes })
   if (stored.length > MAX_IMPORT_REQUEST_CHARS) {
-    return { refused: 'INVALID_PARAMETER', message: `the manifest is too large (${stored.length} characters, at most ${MAX_IMPORT_REQUEST_CHARS})`, fields: 'manifest' }
+    return {
+      refused: 'INVALID_PARAMETER',
+      message: `the manifest is too large (${stored.length} characters, at most ${MAX_IMPORT_REQUEST_CHARS})`,
+      fields: 'manifest',
+    }
   }
   const m = request.manifest
   const [inserted] = await db.batch([
     {
       sql: `INSERT INTO series (title, description, type, status, is_adult, is_bl, genre, cover_key, cover_width, cover_height, reading_direction, is_published)
             VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, 0) RETURNING id`,
-      params: [m.title, m.description, m.type, m.status, m.isAdult ? 1 : 0, m.isBl ? 1 : 0, m.genre, request.sizes.cover.width, request.sizes.cover.height, m.readingDirection],
+      params: [
+        m.title,
+        m.description,
+        m.type,
+        m.status,
+        m.isAdult ? 1 : 0,
+        m.isBl ? 1 : 0,
+        m.genre,
+        request.sizes.cover.width,
+        request.sizes.cover.height,
+        m.readingDirection,
+      ],
     },
     { sql: `INSERT INTO series_imports (series_id, request) VALUES (last_insert_rowid(), ?)`, params: [stored] },
   ])
@@ -136,7 +148,12 @@ export async function startImport(
  * Refused: a key of no open import (NOT_EXIST), a key the import does not expect or bytes that are not WebP
  * (INVALID_PARAMETER).
  */
-export async function putImportObject(db: Db, media: R2Bucket, key: string, bytes: Uint8Array): Promise<{ key: string; bytes: number } | ImportRefusal> {
+export async function putImportObject(
+  db: Db,
+  media: R2Bucket,
+  key: string,
+  bytes: Uint8Array,
+): Promise<{ key: string; bytes: number } | ImportRefusal> {
   const seriesId = importKeySeries(key)
   const open = seriesId === null ? null : await openImport(db, seriesId)
   if (!open || open.finishingAt !== null) return { refused: 'NOT_EXIST', message: `no series import open for ${key}` }
@@ -184,9 +201,16 @@ export async function finishImport(
     const message = `${missing.length} of ${expected.length} objects are not uploaded: ${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ', …' : ''}`
     return { refused: 'INVALID_PARAMETER', message, fields: 'objects' }
   }
-  const claimed = await db.run(`UPDATE series_imports SET finishing_at = ? WHERE series_id = ? AND finishing_at IS NULL`, now.toISOString(), seriesId)
+  const claimed = await db.run(
+    `UPDATE series_imports SET finishing_at = ? WHERE series_id = ? AND finishing_at IS NULL`,
+    now.toISOString(),
+    seriesId,
+  )
   if (claimed !== 1) return { refused: 'NOT_EXIST', message: `no series import open for series ${seriesId}` }
-  const statements = [...importStatements(seriesId, manifest, sizes, now), { sql: `DELETE FROM series_imports WHERE series_id = ?`, params: [seriesId] }]
+  const statements = [
+    ...importStatements(seriesId, manifest, sizes, now),
+    { sql: `DELETE FROM series_imports WHERE series_id = ?`, params: [seriesId] },
+  ]
   for (let i = 0; i < statements.length; i += STATEMENTS_PER_BATCH) await db.batch(statements.slice(i, i + STATEMENTS_PER_BATCH))
   const slices = manifest.episodes.reduce((n, e) => n + e.images.length, 0)
   return { seriesId, episodes: manifest.episodes.length, slices, objects: expected.length }
@@ -197,7 +221,11 @@ export async function finishImport(
  * import row cascade), its search row and every object under its prefixes. NOT_EXIST: no import of that series (a
  * published series is never removed here).
  */
-export async function abortImport(db: Db, media: R2Bucket, seriesId: number): Promise<{ seriesId: number; objects: number } | ImportRefusal> {
+export async function abortImport(
+  db: Db,
+  media: R2Bucket,
+  seriesId: number,
+): Promise<{ seriesId: number; objects: number } | ImportRefusal> {
   if (!(await openImport(db, seriesId))) return { refused: 'NOT_EXIST', message: `no series import of series ${seriesId}` }
   // both guarded by the import row: a series published meanwhile keeps its search row
   const open = `EXISTS (SELECT 1 FROM series_imports WHERE series_id = ?1)`

@@ -11,7 +11,7 @@ import { SliceTranscript } from '../viewer/transcript.ts'
 import { CARD_IMAGE_WIDTH, COVER_WIDTHS, SLICE_WIDTHS } from './catalogue.ts'
 
 /** Widths (px) an import stores, per image: covers with their link-card rendition, slices (as the seed). */
-export const IMPORT_WIDTHS = { cover: [...COVER_WIDTHS, CARD_IMAGE_WIDTH], slice: SLICE_WIDTHS } as const
+const IMPORT_WIDTHS = { cover: [...COVER_WIDTHS, CARD_IMAGE_WIDTH], slice: SLICE_WIDTHS } as const
 
 /** One uploaded rendition at most (a WebP slice of 1080 px is far below). */
 export const MAX_IMPORT_OBJECT_BYTES = 8 * 1024 * 1024
@@ -117,8 +117,7 @@ export const SeriesManifest = z
 export type SeriesManifest = z.infer<typeof SeriesManifest>
 
 /** An image's logical size: the source's pixels after EXIF orientation (stored as episode_images width/height). */
-export const ImageSize = z.object({ width: z.number().int().min(1).max(100_000), height: z.number().int().min(1).max(100_000) })
-export type ImageSize = z.infer<typeof ImageSize>
+const ImageSize = z.object({ width: z.number().int().min(1).max(100_000), height: z.number().int().min(1).max(100_000) })
 
 /**
  * `POST /api/ops/series/import`: the validated manifest, the probed size of the cover and of every slice (one list
@@ -153,7 +152,9 @@ export type ImportJob = { file: string; prefix: string; widths: readonly number[
 export function importJobs(seriesId: number, m: SeriesManifest): ImportJob[] {
   return [
     { file: m.cover, prefix: coverKey(seriesId), widths: IMPORT_WIDTHS.cover },
-    ...m.episodes.flatMap((e) => e.images.map((file, j) => ({ file, prefix: sliceKey(seriesId, e.no, j + 1), widths: IMPORT_WIDTHS.slice }))),
+    ...m.episodes.flatMap((e) =>
+      e.images.map((file, j) => ({ file, prefix: sliceKey(seriesId, e.no, j + 1), widths: IMPORT_WIDTHS.slice })),
+    ),
   ]
 }
 

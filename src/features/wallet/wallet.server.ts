@@ -219,7 +219,11 @@ export type WalletReport = {
 /** One account's wallet for the operator: balances, lots, last ledger rows and the invariant; NOT_FOUND_USER if unknown. */
 export async function walletReport(db: Db, email: string, limit: number, now = new Date()): Promise<WalletReport> {
   const { userId, lots } = await userLots(db, email)
-  const [{ entries }, wallet, balances] = await Promise.all([userLedger(db, email, limit), walletTotals(db, userId), userBalances(db, userId, now)])
+  const [{ entries }, wallet, balances] = await Promise.all([
+    userLedger(db, email, limit),
+    walletTotals(db, userId),
+    userBalances(db, userId, now),
+  ])
   return { userId, email: email.trim(), balances, lots, entries, wallet }
 }
 
