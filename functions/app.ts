@@ -2,6 +2,7 @@
  * The Hono edge app: the outer router of the worker (docs/ARCHITECTURE.md). Edge middleware runs before
  * any page; `/api/v1` is the backend; everything else is rendered by Astro through `render`.
  */
+import { MAX_IMPORT_OBJECT_BYTES, MAX_IMPORT_REQUEST_BYTES } from '../src/features/catalogue/series-import.ts'
 import { Hono, type Handler, type MiddlewareHandler } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { env } from 'cloudflare:workers'
@@ -82,7 +83,14 @@ export function createApp({ edition, messages, pages, buildId = 'dev' }: AppOpti
     '/api/*',
     (c, next) =>
       bodyLimit({
-        maxSize: c.req.path === '/api/v1/qna/web/register' ? MAX_QNA_BODY_BYTES : MAX_BODY_BYTES,
+        maxSize:
+          c.req.path === '/api/v1/qna/web/register'
+            ? MAX_QNA_BODY_BYTES
+            : c.req.path.startsWith('/api/ops/media/')
+              ? MAX_IMPORT_OBJECT_BYTES // a series import's renditions (behind the operator token)
+              : c.req.path === '/api/ops/series/import'
+                ? MAX_IMPORT_REQUEST_BYTES
+                : MAX_BODY_BYTES,
         onError: () => {
           throw new AppError('PAYLOAD_TOO_LARGE')
         },

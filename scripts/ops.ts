@@ -1,17 +1,17 @@
 /**
- * `npm run ops -- <command>`: operator commands on one edition's local D1/R2 (docs/API.md "Operator API": the same
- * actions as `POST /api/ops/coins`), reached through wrangler's getPlatformProxy like the seed; `alarm send`,
- * `episode publish` and the daily commands (`support`, `notice`, `coupon`, `episode`, `series`, `reader`, `event`, `banner`) call the operator API of a running edition
- * instead (OPS_URL, OPS_TOKEN), through `opsApi`: one code path for a local run (`npm start`) and a deployed edition.
+ * `npm run ops -- <command>`: operator commands on one edition through its operator API (docs/API.md "Operator API",
+ * `/api/ops/*`, OPS_URL and OPS_TOKEN), called by `opsApi`: one code path for a local run (`npm start`) and a
+ * deployed edition. Every change prints its plan first and is sent to an address that is not local only with --yes:
+ * coins (`coins grant|deduct|show`), a series import (`import`: the folder is read and its images rendered here, the
+ * rows and objects stored by the API), alarms, episodes, series, support, notices, coupons, readers, events and
+ * banners. `reseed` alone works on the local state (scripts/seed.ts) and is refused when OPS_URL is not local.
  * `npm run ops -- --help` lists the commands; `npm run ops -- help <command>` explains one.
  */
 import { OpsReasonRequest } from '../src/lib/ops.ts'
-import { resolve } from 'node:path'
+import { statSync } from 'node:fs'
+import { join, resolve } from 'node:path'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
-import { loadEdition } from '../src/lib/edition/load.ts'
-import { AppError } from '../src/lib/errors/catalogue.ts'
 import { formatMoney } from '../src/lib/i18n/format.ts'
-import { createDb } from '../src/lib/server/db.ts'
 import { z } from 'zod'
 import { AlarmBroadcastRequest } from '../src/features/alarm/alarm.ts'
 import { QnaAnswerRequest, MAX_BODY_LENGTH } from '../src/features/qna/qna.ts'
@@ -43,13 +43,21 @@ import type { OpsEvent } from '../src/features/event/event.server.ts'
 import { BANNER_PLACEMENTS, BannerCreateRequest, MAX_BANNER_SIDE, MAX_BANNER_TITLE } from '../src/features/catalogue/banner-ops.ts'
 import type { OpsBanner } from '../src/features/catalogue/banner-ops.server.ts'
 import { BANNER_DISPLAYS } from '../src/features/catalogue/catalogue.ts'
+import { importKeys } from '../src/features/catalogue/series-import.ts'
 import { READER_LIST_SIZE, ReaderLookup } from '../src/features/account/reader-ops.ts'
 import type { ReaderReport } from '../src/features/account/reader-ops.server.ts'
-import { COIN_TYPES, MAX_ADMIN_ADJUST, type Balances, type CoinType } from '../src/features/wallet/wallet.ts'
-import { adminAdjust, userBalances, userLedger, userLots, walletTotals, type LedgerEntry } from '../src/features/wallet/wallet.server.ts'
-import { LOCAL_OPS_TOKEN, editionId, quietEnv, run } from './lib.ts'
-// wrangler and sharp take a second to load: imported by the commands on the local D1/R2 only (withDb, import)
-import type { openLocal } from './seed/proxy.ts'
+import {
+  AdminAdjustRequest,
+  COIN_TYPES,
+  MAX_ADMIN_ADJUST,
+  MAX_WALLET_REPORT_ROWS,
+  WalletReportQuery,
+  expiryInstant,
+  type Balances,
+  type CoinType,
+} from '../src/features/wallet/wallet.ts'
+import type { LedgerEntry, WalletReport } from '../src/features/wallet/wallet.server.ts'
+import { LOCAL_OPS_TOKEN, quietEnv, run } from './lib.ts'
 
 type Options = NonNullable<ParseArgsConfig['options']>
 type Values = Record<string, string | boolean | undefined>
@@ -72,7 +80,7 @@ const GLOBAL_HELP = `Global options:
   --persist-to DIR   local state directory (default .wrangler/state), as for wrangler dev / d1 migrations
   -c, --config FILE  wrangler config (default: the built worker's, else wrangler.jsonc)
   EDITION=<id>       environment variable choosing the edition (default fr)`
-const REMOTE_HELP = `Environment (alarm, episode, series, support, notice, coupon, reader, event and banner commands):
+const REMOTE_HELP = `Environment (every command but reseed):
   OPS_URL     the running edition's address (default http://localhost:$PORT, PORT default 8787: \`npm start\`)
   OPS_TOKEN   its operator token (Authorization: Bearer); default the local run's token, for a local OPS_URL only
   Against a URL that is not local (localhost, 127.x, ::1) no change is sent without --yes: the plan is printed.`
@@ -85,10 +93,14 @@ const ADJUST_OPTIONS: Options = {
   type: { type: 'string' },
   amount: { type: 'string' },
   reason: { type: 'string' },
+  yes: { type: 'boolean' },
 }
 
 /** Thrown for a bad command line: printed with the command's usage, exit code 2. */
 class UsageError extends Error {}
+
+/** A command that cannot run here (reseed off a local run): one line, exit code 2. */
+class Refused extends UsageError {}
 
 /** A refusal of the operator API (`{result: "ERROR", code, message}`) or an answer that is not the API's: exit code 1. */
 class ApiError extends Error {}
@@ -103,47 +115,64 @@ const SEND_OPTIONS: Options = {
 
 const COMMANDS: Record<string, Command> = {
   'coins grant': {
-    usage: 'coins grant --email E --type COIN|FREE_COIN|BONUS|MILEAGE --amount N --reason TEXT [--expires 2027-01-31]',
-    summary: 'give coins to an account (a new lot, ledger CHARGE with source ADMIN)',
-    details: `  --expires DATE  the lot expires at the end of that day (UTC), or at an ISO instant; default never.
-  Prints the ledger entry and the new balances.`,
+    usage: 'coins grant --email E --type COIN|FREE_COIN|BONUS|MILEAGE --amount N --reason TEXT [--expires 2027-01-31] [--yes]',
+    summary: 'give coins to an account: a new lot, ledger CHARGE with source ADMIN (POST /api/ops/coins)',
+    details: `  --amount N      1 to ${MAX_ADMIN_ADJUST.toLocaleString('en')}
+  --reason TEXT   why (1 to 200 characters): the ledger row's description, in the reader's coin history
+  --expires DATE  the lot expires at the end of that day (UTC), or at an ISO instant, in the future; default never
+  --yes           grant on an OPS_URL that is not local (without it, only the plan is printed)
+  Reads the account first (GET /api/ops/coins): the plan names it and its balance. Prints the ledger entry and the
+  new balances. An unknown e-mail is refused (NOT_FOUND_USER), nothing changes.`,
     options: { ...ADJUST_OPTIONS, expires: { type: 'string' } },
     run: (v) => adjust(v, +1),
+    remote: true,
   },
   'coins deduct': {
-    usage: 'coins deduct --email E --type COIN|FREE_COIN|BONUS|MILEAGE --amount N --reason TEXT',
-    summary: 'take coins back (ledger CANCEL with source ADMIN)',
+    usage: 'coins deduct --email E --type COIN|FREE_COIN|BONUS|MILEAGE --amount N --reason TEXT [--yes]',
+    summary: 'take coins back: ledger CANCEL with source ADMIN (POST /api/ops/coins)',
     details: `  Draws only lots of --type, earliest expiry first, in one transaction; refuses when the balance of that
-  type is short (nothing changes). Prints the ledger entries and the new balances.`,
+  type is short (nothing changes). Prints the ledger entries and the new balances. --reason, --yes as for coins grant.`,
     options: ADJUST_OPTIONS,
     run: (v) => adjust(v, -1),
+    remote: true,
   },
   'coins show': {
-    usage: 'coins show --email E',
-    summary: "an account's balances, lots and last 20 ledger rows",
-    details: `  Also checks the wallet invariant: Σ lots' remaining = Σ ledger amounts.`,
+    usage: 'coins show --email E [--limit N]',
+    summary: "an account's balances, lots and last ledger rows (GET /api/ops/coins)",
+    details: `  --limit N  ledger rows shown, newest first (1 to ${MAX_WALLET_REPORT_ROWS}, default 20)
+  Also checks the wallet invariant: Σ lots' remaining = Σ ledger amounts (exit 1 if broken).`,
     options: { email: { type: 'string' }, limit: { type: 'string', default: '20' } },
     run: show,
+    remote: true,
   },
   reseed: {
     usage: 'reseed [--no-images]',
-    summary: 'wipe and re-seed the demo data (scripts/seed.ts --force)',
-    details: `  Empties every seeded table (accounts made by hand too) and seeds the demo again.`,
+    summary: 'wipe and re-seed the local demo data (scripts/seed.ts --force)',
+    details: `  Empties every seeded table (accounts made by hand too) and seeds the demo again, in the local state
+  (--persist-to). Local only: with OPS_URL set to an address that is not local it is refused (exit 2), nothing done;
+  a deployed edition has no demo data.`,
     options: { 'no-images': { type: 'boolean' } },
     run: reseed,
   },
   import: {
-    usage: 'import --dir <folder>',
-    summary: 'import a series from a folder of images + series.json; prints the new series id',
+    usage: 'import --dir <folder> --reason TEXT [--yes]',
+    summary: 'import a series from a folder of images + series.json through the operator API; prints the new series id',
     details: `  series.json: title, description, genre, status, type (IMAGE|TEXT), isAdult, isBl, readingDirection,
   creators [{name, role}], tags [], schedule [weekdays or TEN], cover (file), episodes [{no, title, free,
   priceRent, priceBuy, images [files, top to bottom], alt? [one text per image], transcript? [per image, its
   lines in reading order: [{kind: speech|caption|sfx, speaker?, text}], [] for none], publishedAt?}].
   Example: scripts/ops/sample-series.
-  Images become WebP at 640/828/1080 px (cover 256/384/640/1200) in R2 MEDIA under covers/<id>/ and
-  series/<id>/ep/<no>/<n>/, like the seed's.`,
-    options: { dir: { type: 'string' } },
+  The folder is validated and every image probed here first (a bad field or a broken image stops it, nothing
+  sent); the plan (title, episodes, slices, objects, source bytes) is printed. Then POST /api/ops/series/import
+  creates the series unpublished, the images are rendered here into WebP at 640/828/1080 px (cover 256/384/640/1200)
+  and uploaded (PUT /api/ops/media/<key>: covers/<id>/ and series/<id>/ep/<no>/<n>/, like the seed's), and
+  POST /api/ops/series/{id}/import/finish writes its rows and publishes it. A failure on the way removes the series
+  and its objects (…/import/abort).
+  --reason TEXT  why (1 to 200 characters): in the API's JSON log line
+  --yes          import into an OPS_URL that is not local (without it, only the plan is printed)`,
+    options: { dir: { type: 'string' }, reason: { type: 'string' }, yes: { type: 'boolean' } },
     run: importCommand,
+    remote: true,
   },
   'alarm send': {
     usage: 'alarm send --text TEXT --reason TEXT [--series N] [--link /path] [--yes]',
@@ -477,18 +506,6 @@ ${CACHE_HELP}`,
 
 // ───────────────────────────── commands ─────────────────────────────
 
-async function withDb<T>(v: Values, fn: (env: Awaited<ReturnType<typeof openLocal>>['env']) => Promise<T>): Promise<T> {
-  const edition = editionId()
-  loadEdition(edition) // an unknown EDITION stops here with the list of editions
-  const { openLocal } = await import('./seed/proxy.ts')
-  const local = await openLocal({ edition, persistTo: String(v['persist-to']), config: v.config as string | undefined })
-  try {
-    return await fn(local.env)
-  } finally {
-    await local.dispose()
-  }
-}
-
 function need(v: Values, name: string): string {
   const value = v[name]
   if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`--${name} is required`)
@@ -501,72 +518,105 @@ function coinType(v: Values): CoinType {
   return type as CoinType
 }
 
+/** `--email` checked as the API checks it. */
+function emailOf(v: Values): string {
+  const email = need(v, 'email').trim()
+  checked(WalletReportQuery, { email }, { email: `--email must be an e-mail address, not "${email}"` })
+  return email
+}
+
+/** One account's wallet through `GET /api/ops/coins` (NOT_FOUND_USER: no live account with that e-mail). */
+function walletOf(to: Target, email: string, limit: number): Promise<WalletReport> {
+  return opsApi<WalletReport>(to, `/coins?${new URLSearchParams({ email, limit: String(limit) })}`, undefined, 'no such route')
+}
+
 async function adjust(v: Values, sign: 1 | -1): Promise<void> {
-  const email = need(v, 'email')
+  const email = emailOf(v)
   const type = coinType(v)
   const text = need(v, 'amount')
   if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > MAX_ADMIN_ADJUST) {
     throw new UsageError(`--amount must be a whole number from 1 to ${MAX_ADMIN_ADJUST.toLocaleString('en')}`)
   }
-  const reason = need(v, 'reason')
-  const expires = v.expires as string | undefined
-  await withDb(v, async (env) => {
-    const db = createDb(env.DB)
-    const before =
-      sign < 0
-        ? await userLots(db, email)
-            .then((u) => userBalances(db, u.userId))
-            .catch(() => null)
-        : null
-    try {
-      const res = await adminAdjust(db, { email, type, amount: sign * Number(text), reason, ...(expires ? { expiresAt: expires } : {}) })
-      console.log(`${sign > 0 ? 'granted' : 'deducted'} ${text} ${type} ${sign > 0 ? 'to' : 'from'} ${email}`)
-      printEntries(res.entries)
-      printBalances(res.balances)
-    } catch (e) {
-      if (e instanceof AppError && (e.code === 'COIN_INSUFFICIENT' || e.code === 'MILEAGE_INSUFFICIENT') && before) {
-        throw new Error(`${e.code}: ${email} has ${before[type]} ${type} that can be deducted, less than ${text}; nothing changed`, {
-          cause: e,
-        })
-      }
-      throw e
-    }
+  const reason = reasonOf(v)
+  const request = { email, type, amount: sign * Number(text), reason, ...(typeof v.expires === 'string' ? { expiresAt: v.expires } : {}) }
+  const body = checked(AdminAdjustRequest, request, {
+    expiresAt: '--expires must be a date (YYYY-MM-DD, end of that day UTC) or an ISO instant with its offset',
   })
+  let expires: string | null
+  try {
+    expires = expiryInstant(body.expiresAt)
+  } catch {
+    throw new UsageError(`--expires ${body.expiresAt} is not a date`) // e.g. 2027-02-30
+  }
+  if (expires !== null && !(Date.parse(expires) > Date.now())) throw new UsageError(`--expires ${body.expiresAt} is not in the future`)
+  const to = target()
+  // the account and its balance of --type first: the plan names them, a short balance is refused before any change
+  const before = await walletOf(to, email, 1)
+  const has = before.balances[type]
+  if (sign < 0 && has < Number(text)) {
+    const code = type === 'MILEAGE' ? 'MILEAGE_INSUFFICIENT' : 'COIN_INSUFFICIENT'
+    throw new ApiError(`${code}: ${email} has ${has} ${type} that can be deducted, less than ${text}; nothing changed`)
+  }
+  confirm(v, to, [
+    sign > 0
+      ? `grant ${text} ${type} to ${email} (user ${before.userId}, has ${has}): a new lot${body.expiresAt ? ` expiring ${expires}` : ' that never expires'}, ledger CHARGE source ADMIN`
+      : `deduct ${text} ${type} from ${email} (user ${before.userId}, has ${has}): earliest expiry first, ledger CANCEL source ADMIN`,
+    `reason: ${body.reason} (the ledger row's description, in the reader's history)`,
+  ])
+  let res: { entries: LedgerEntry[]; balances: Balances }
+  try {
+    res = await opsApi<{ entries: LedgerEntry[]; balances: Balances }>(to, '/coins', body, 'no such route')
+  } catch (e) {
+    // spent meanwhile: the API refused the whole deduction
+    if (e instanceof ApiError && /^(COIN|MILEAGE)_INSUFFICIENT /.test(e.message)) {
+      const now = await walletOf(to, email, 1).catch(() => null)
+      const code = e.message.split(' ')[0]
+      if (now)
+        throw new ApiError(`${code}: ${email} has ${now.balances[type]} ${type} that can be deducted, less than ${text}; nothing changed`)
+    }
+    throw e
+  }
+  console.log(`${sign > 0 ? 'granted' : 'deducted'} ${text} ${type} ${sign > 0 ? 'to' : 'from'} ${email}`)
+  printEntries(res.entries)
+  printBalances(res.balances)
 }
 
 async function show(v: Values): Promise<void> {
-  const email = need(v, 'email')
-  const limit = Number(v.limit)
-  if (!Number.isInteger(limit) || limit < 1) throw new UsageError('--limit must be a positive whole number')
-  await withDb(v, async (env) => {
-    const db = createDb(env.DB)
-    const { userId, lots } = await userLots(db, email)
-    const { entries } = await userLedger(db, email, limit)
-    const totals = await walletTotals(db, userId)
-    console.log(`${email} (user ${userId})`)
-    printBalances(await userBalances(db, userId))
-    console.log(`\nlots (${lots.length}), in spend order:`)
-    const now = Date.now()
-    printTable(
-      lots.map((l) => ({
-        id: l.id,
-        type: l.type,
-        amount: l.amount,
-        remaining: l.remaining,
-        expires: l.expiresAt ? `${date(l.expiresAt)}${Date.parse(l.expiresAt) <= now ? ' (expired)' : ''}` : 'never',
-        source: l.source,
-        ref: l.ref ?? '',
-        created: date(l.createdAt),
-      })),
-    )
-    console.log(`\nlast ${entries.length} ledger rows, newest first:`)
-    printEntries(entries)
-    console.log('')
-    printInvariant(totals)
-  })
+  const email = emailOf(v)
+  const limit = String(v.limit)
+  const parsed = checked(
+    WalletReportQuery,
+    { email, limit },
+    { limit: `--limit must be a whole number from 1 to ${MAX_WALLET_REPORT_ROWS}` },
+  )
+  const to = target()
+  const { userId, balances, lots, entries, wallet } = await walletOf(to, email, parsed.limit)
+  console.log(`${email} (user ${userId})`)
+  printBalances(balances)
+  console.log(`\nlots (${lots.length}), in spend order:`)
+  const now = Date.now()
+  printTable(
+    lots.map((l) => ({
+      id: l.id,
+      type: l.type,
+      amount: l.amount,
+      remaining: l.remaining,
+      expires: l.expiresAt ? `${date(l.expiresAt)}${Date.parse(l.expiresAt) <= now ? ' (expired)' : ''}` : 'never',
+      source: l.source,
+      ref: l.ref ?? '',
+      created: date(l.createdAt),
+    })),
+  )
+  console.log(`\nlast ${entries.length} ledger rows, newest first:`)
+  printEntries(entries)
+  console.log('')
+  printInvariant(wallet)
 }
 
 async function reseed(v: Values): Promise<void> {
+  // the demo data is off on a deployed edition: reseed only ever writes the local state
+  const { url, local } = opsUrl()
+  if (!local) throw new Refused(`reseed only wipes the local demo state; OPS_URL is ${url.origin}, not a local run: nothing done`)
   // seed.ts runs from the project root: hand it an absolute state directory
   const args = ['scripts/seed.ts', '--force', '--persist-to', resolve(String(v['persist-to']))]
   if (v['no-images']) args.push('--no-images')
@@ -576,16 +626,39 @@ async function reseed(v: Values): Promise<void> {
 
 async function importCommand(v: Values): Promise<void> {
   const dir = need(v, 'dir')
-  const { importSeries } = await import('./ops/import.ts')
-  await withDb(v, async (env) => {
-    const started = performance.now()
-    const res = await importSeries(env, dir, { log: (line) => console.error(line) })
-    console.error(
-      `import: done in ${((performance.now() - started) / 1000).toFixed(1)} s: ${res.episodes} episodes, ${res.slices} slices, ` +
-        `${res.objects} R2 objects (${(res.bytes / 1024).toFixed(0)} KiB)`,
-    )
-    console.log(`series id ${res.seriesId}`)
-  })
+  const reason = reasonOf(v)
+  const { importSeries, planImport } = await import('./ops/import.ts') // sharp: loaded by this command only
+  const plan = await planImport(dir, reason) // ImportError (exit 1) names the field or file; nothing sent
+  const m = plan.request.manifest
+  const files = [m.cover, ...m.episodes.flatMap((e) => e.images)]
+  const sourceBytes = files.reduce((n, f) => n + statSync(join(plan.folder, f)).size, 0)
+  const objects = importKeys(1, m).length
+  const to = target()
+  confirm(v, to, [
+    `import "${m.title}" (${m.type}, ${m.genre}, ${m.status}) from ${plan.folder}: ${m.episodes.length} episodes, ${plan.slices} slices`,
+    `upload ${objects} WebP objects rendered here from ${files.length} images (${(sourceBytes / 1024).toFixed(0)} KiB of source files)`,
+    'the series stays unpublished until every object is uploaded; a failure removes it and its objects',
+    `reason: ${reason} (in the API's JSON log line)`,
+  ])
+  const api = {
+    start: (request: unknown) => opsApi<{ seriesId: number; keys: string[] }>(to, '/series/import', request, 'no such route'),
+    put: async (key: string, bytes: Uint8Array) => {
+      await opsApi(to, `/media/${key}`, new Upload(bytes, 'image/webp'), `no import open for ${key}`)
+    },
+    finish: async (id: number) => {
+      await opsApi(to, `/series/${id}/import/finish`, { reason }, `no import open for series ${id}`)
+    },
+    abort: async (id: number) => {
+      await opsApi(to, `/series/${id}/import/abort`, { reason: `${reason} (import failed)`.slice(0, 200) }, `no import of series ${id}`)
+    },
+  }
+  const started = performance.now()
+  const res = await importSeries(api, plan, { log: (line) => console.error(line) })
+  console.error(
+    `import: done in ${((performance.now() - started) / 1000).toFixed(1)} s: ${res.episodes} episodes, ${res.slices} slices, ` +
+      `${res.objects} R2 objects (${(res.bytes / 1024).toFixed(0)} KiB)`,
+  )
+  console.log(`series id ${res.seriesId}`)
 }
 
 // ───────────────────────────── operator API (remote commands) ─────────────────────────────
@@ -594,6 +667,14 @@ type Target = { url: string; token: string; local: boolean }
 
 /** The running edition the remote commands call: OPS_URL (default the local run's port) and its token. */
 function target(): Target {
+  const { url, given, local } = opsUrl()
+  const token = process.env.OPS_TOKEN || (local ? LOCAL_OPS_TOKEN : '')
+  if (!token) throw new UsageError(`OPS_TOKEN is required for ${url.origin} (the local default token is only used on a local OPS_URL)`)
+  return { url: given.replace(/\/+$/, ''), token, local }
+}
+
+/** OPS_URL (default the local run's port) and whether it is a local run (localhost, 127.x, ::1). */
+function opsUrl(): { url: URL; given: string; local: boolean } {
   const given = process.env.OPS_URL || `http://localhost:${process.env.PORT || 8787}`
   let url: URL
   try {
@@ -603,10 +684,7 @@ function target(): Target {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`OPS_URL "${given}" must be an http(s) address`)
   const host = url.hostname
-  const local = host === 'localhost' || host.endsWith('.localhost') || /^127(\.\d{1,3}){3}$/.test(host) || host === '[::1]'
-  const token = process.env.OPS_TOKEN || (local ? LOCAL_OPS_TOKEN : '')
-  if (!token) throw new UsageError(`OPS_TOKEN is required for ${url.origin} (the local default token is only used on a local OPS_URL)`)
-  return { url: given.replace(/\/+$/, ''), token, local }
+  return { url, given, local: host === 'localhost' || host.endsWith('.localhost') || /^127(\.\d{1,3}){3}$/.test(host) || host === '[::1]' }
 }
 
 /** Prints the plan; refuses (exit 2, nothing sent) on a URL that is not local without --yes. */
@@ -615,12 +693,22 @@ function confirm(v: Values, to: Target, plan: string[]): void {
   if (!to.local && !v.yes) throw new UsageError(`${to.url} is not a local run: nothing sent; add --yes to do it`)
 }
 
+/** A file body for the operator API (`PUT /api/ops/media/{key}`). */
+class Upload {
+  readonly bytes: Uint8Array<ArrayBuffer>
+  readonly type: string
+  constructor(bytes: Uint8Array, type: string) {
+    this.bytes = new Uint8Array(bytes) // its own ArrayBuffer, as fetch wants
+    this.type = type
+  }
+}
+
 /**
- * One call to the operator API, a POST of `body` (a GET when `body` is undefined); answers the envelope's `data` or
+ * One call to the operator API, a POST of `body` (a GET when `body` is undefined, a PUT of an `Upload`); answers the envelope's `data` or
  * throws ApiError with the API's code and message (`notFound` says what a 404 NOT_EXIST means for this call).
  */
 async function opsApi<T>(to: Target, path: string, body: unknown, notFound: string): Promise<T> {
-  const method = body === undefined ? 'GET' : 'POST'
+  const method = body === undefined ? 'GET' : body instanceof Upload ? 'PUT' : 'POST'
   let res: Response
   try {
     res = await fetch(`${to.url}/api/ops${path}`, {
@@ -628,9 +716,9 @@ async function opsApi<T>(to: Target, path: string, body: unknown, notFound: stri
       headers: {
         authorization: `Bearer ${to.token}`,
         accept: 'application/json',
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(body === undefined ? {} : { 'content-type': body instanceof Upload ? body.type : 'application/json' }),
       },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      ...(body === undefined ? {} : { body: body instanceof Upload ? body.bytes : JSON.stringify(body) }),
       signal: AbortSignal.timeout(30_000),
     })
   } catch (e) {
@@ -1359,34 +1447,16 @@ async function main(argv: string[]): Promise<number> {
     await command.run(values)
     return typeof process.exitCode === 'number' ? process.exitCode : 0
   } catch (e) {
+    if (e instanceof Refused) {
+      console.error(`ops: ${e.message}`)
+      return 2
+    }
     if (e instanceof UsageError) {
       console.error(`ops: ${e.message}\n\nusage: npm run ops -- ${command.usage}`)
       return 2
     }
-    if (e instanceof AppError) console.error(`ops: ${describeAppError(e, values)}`)
-    else console.error(`ops: ${(e as Error).message ?? e}`) // ApiError, ImportError: their message is the report
+    console.error(`ops: ${(e as Error).message ?? e}`) // ApiError, ImportError: their message is the report
     return 1
-  }
-}
-
-function describeAppError(e: AppError, v: Values): string {
-  switch (e.code) {
-    case 'NOT_FOUND_USER':
-      return `NOT_FOUND_USER: no live account with e-mail ${v.email}`
-    case 'INVALID_PARAMETER': {
-      const hints: Record<string, string> = {
-        email: '--email must be an e-mail address',
-        amount: `--amount must be a whole number from 1 to ${MAX_ADMIN_ADJUST.toLocaleString('en')}`,
-        reason: '--reason must be 1 to 200 characters',
-        expiresAt: '--expires must be a future date (YYYY-MM-DD, end of that day UTC) or an ISO instant',
-      }
-      const fields = String(e.details?.fields ?? '')
-        .split(', ')
-        .filter(Boolean)
-      return `INVALID_PARAMETER: ${fields.map((f) => hints[f] ?? f).join('; ') || 'bad input'}`
-    }
-    default:
-      return e.code
   }
 }
 

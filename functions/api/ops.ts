@@ -10,8 +10,8 @@ import { createMiddleware } from 'hono/factory'
 import { env } from 'cloudflare:workers'
 import { AppError } from '../../src/lib/errors/catalogue.ts'
 import { timingSafeEqual } from '../../src/lib/server/password.ts'
-import { AdminAdjustRequest } from '../../src/features/wallet/wallet.ts'
-import { adminAdjust } from '../../src/features/wallet/wallet.server.ts'
+import { AdminAdjustRequest, WalletReportQuery } from '../../src/features/wallet/wallet.ts'
+import { adminAdjust, walletReport } from '../../src/features/wallet/wallet.server.ts'
 import { AlarmBroadcastRequest } from '../../src/features/alarm/alarm.ts'
 import { publishEpisode, sendBroadcast } from '../../src/features/alarm/alarm.server.ts'
 import { QnaAnswerRequest } from '../../src/features/qna/qna.ts'
@@ -32,6 +32,14 @@ import { endReaderSessions, readerReport } from '../../src/features/account/read
 import { EventCreateRequest } from '../../src/features/event/event.ts'
 import { createEvent, endEvent } from '../../src/features/event/event.server.ts'
 import { BannerCreateRequest } from '../../src/features/catalogue/banner-ops.ts'
+import { MAX_IMPORT_OBJECT_BYTES, SeriesImportRequest } from '../../src/features/catalogue/series-import.ts'
+import {
+  abortImport,
+  finishImport,
+  putImportObject,
+  startImport,
+  type ImportRefusal,
+} from '../../src/features/catalogue/series-import.server.ts'
 import { createBanner, endBanner } from '../../src/features/catalogue/banner-ops.server.ts'
 import { z } from 'zod'
 import type { AppEnv } from '../lib/env.ts'
@@ -45,6 +53,8 @@ const rowId = z
 const IdParam = z.object({ id: rowId })
 const ImageParam = z.object({ id: rowId, n: z.enum(['1', '2', '3']).transform(Number) })
 const ReportQuery = z.object({ id: rowId.optional() })
+
+const refused = (res: object): res is ImportRefusal => 'refused' in res
 
 /**
  * The operator's reason for a change whose table has no column for it (questions, notices, coupons): one JSON line
@@ -90,6 +100,11 @@ export const ops = new Hono<AppEnv>()
   .use(requireOpsToken)
   /** Operator charge (amount > 0) or deduction (amount < 0), recorded with source ADMIN. */
   .post('/coins', validate('json', AdminAdjustRequest), async (c) => ok(c, await adminAdjust(c.var.db, c.req.valid('json'))))
+  /** One account's balances, lots in spend order, last ledger rows and the wallet invariant's sums; NOT_FOUND_USER if unknown. */
+  .get('/coins', validate('query', WalletReportQuery), async (c) => {
+    const { email, limit } = c.req.valid('query')
+    return ok(c, await walletReport(c.var.db, email, limit))
+  })
   /** Publishes an episode now and queues its alarms to the readers who favourited its series (once). */
   .post('/episodes/:id/publish', validate('param', IdParam), async (c) => {
     const published = await publishEpisode(c.var.db, env.ALARMS, c.req.valid('param').id)
@@ -131,6 +146,44 @@ export const ops = new Hono<AppEnv>()
     if (!res) throw new AppError('NOT_EXIST')
     if (res.changed) audit(c, published ? 'series.publish' : 'series.unpublish', { seriesId: res.series.id }, c.req.valid('json').reason)
     return ok(c, { ...res.series, changed: res.changed })
+  })
+  /**
+   * Series import, step 1 (`npm run ops -- import`): the validated manifest and probed sizes → the series, unpublished,
+   * and the R2 keys to upload.
+   */
+  .post('/series/import', validate('json', SeriesImportRequest), async (c) => {
+    const input = c.req.valid('json')
+    const res = await startImport(c.var.db, input)
+    if (refused(res)) return refusal(c, res.refused, res.message, { fields: res.fields })
+    audit(c, 'series.import.start', { seriesId: res.seriesId, objects: res.keys.length }, input.reason)
+    return ok(c, res, 201)
+  })
+  /** Step 2: one WebP rendition of an open import, under a key it expects (`image/webp`, at most 8 MiB). */
+  .put('/media/:key{.+}', async (c) => {
+    const key = c.req.param('key')
+    if ((c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase() !== 'image/webp') {
+      return refusal(c, 'INVALID_PARAMETER', 'Content-Type must be image/webp', { fields: 'content-type' })
+    }
+    // the body limit (functions/app.ts) stops a larger body while it is read: 413 PAYLOAD_TOO_LARGE
+    const bytes = new Uint8Array(await c.req.arrayBuffer())
+    if (bytes.length > MAX_IMPORT_OBJECT_BYTES) throw new AppError('PAYLOAD_TOO_LARGE')
+    const res = await putImportObject(c.var.db, env.MEDIA, key, bytes)
+    if (refused(res)) return refusal(c, res.refused, res.message, { fields: res.fields })
+    return ok(c, res)
+  })
+  /** Step 3: checks every object is uploaded, writes the rows and publishes the series, once. */
+  .post('/series/:id/import/finish', validate('param', IdParam), validate('json', OpsReasonRequest), async (c) => {
+    const res = await finishImport(c.var.db, env.MEDIA, c.req.valid('param').id, new Date())
+    if (refused(res)) return refusal(c, res.refused, res.message, { fields: res.fields })
+    audit(c, 'series.import.finish', { seriesId: res.seriesId, episodes: res.episodes }, c.req.valid('json').reason)
+    return ok(c, res)
+  })
+  /** Clean-up of an import not published: the series row, its search row, its objects. */
+  .post('/series/:id/import/abort', validate('param', IdParam), validate('json', OpsReasonRequest), async (c) => {
+    const res = await abortImport(c.var.db, env.MEDIA, c.req.valid('param').id)
+    if (refused(res)) return refusal(c, res.refused, res.message)
+    audit(c, 'series.import.abort', { seriesId: res.seriesId, objects: res.objects }, c.req.valid('json').reason)
+    return ok(c, res)
   })
   /** Replaces a series' weekly schedule (weekdays, TEN alone, or none). */
   .post('/series/:id/schedule', validate('param', IdParam), validate('json', SeriesScheduleRequest), async (c) => {

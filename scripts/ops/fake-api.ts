@@ -1,6 +1,6 @@
 /**
  * A tiny HTTP server standing in for the operator API in the `npm run ops` tests (remote.test.ts, daily.test.ts):
- * it records each request (method, path, bearer token, JSON body) and answers what the test sets; `ops` runs the
+ * it records each request (method, path, bearer token, JSON body or a file's size) and answers what the test sets; `ops` runs the
  * command line against it as a child process.
  */
 import { execFile } from 'node:child_process'
@@ -18,10 +18,10 @@ export const success = (data: unknown): Reply => json(200, { result: 'SUCCESS', 
 export { LOCAL_OPS_TOKEN }
 
 const read = (req: IncomingMessage) =>
-  new Promise<string>((resolve) => {
-    let text = ''
-    req.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')))
-    req.on('end', () => resolve(text))
+  new Promise<Buffer>((resolve) => {
+    const chunks: Buffer[] = []
+    req.on('data', (chunk: Buffer) => chunks.push(chunk))
+    req.on('end', () => resolve(Buffer.concat(chunks)))
   })
 
 /** An address of this machine that is not loopback (the CLI treats it as a deployed edition), if it has one. */
@@ -47,13 +47,19 @@ export async function fakeApi(): Promise<FakeApi> {
     reply: (() => ({ status: 500, body: 'no reply set' })) as (path: string) => Reply,
   } as FakeApi
   const server: Server = createServer(async (req, res) => {
-    const text = await read(req)
+    const bytes = await read(req)
+    const contentType = req.headers['content-type'] ?? ''
     api.seen.push({
       method: req.method!,
       path: req.url!,
       authorization: req.headers.authorization ?? '',
-      contentType: req.headers['content-type'] ?? '',
-      body: text ? JSON.parse(text) : null,
+      contentType,
+      // a file (an import's rendition): its size and whether it is WebP
+      body: !bytes.length
+        ? null
+        : contentType.startsWith('application/json')
+          ? JSON.parse(bytes.toString('utf8'))
+          : { bytes: bytes.length, webp: bytes.subarray(8, 12).toString('latin1') === 'WEBP' },
     })
     const r = api.reply(req.url!)
     res.writeHead(r.status, { 'content-type': r.body.startsWith('{') ? 'application/json' : 'text/plain' }).end(r.body)

@@ -5,7 +5,9 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import sharp from 'sharp'
 import { IMAGE_WIDTHS } from '../seed/data.ts'
-import { ImportError, importStatements, loadSeriesFolder, probeSeries, renderImage, SeriesManifest } from './import.ts'
+import { ImportError, loadSeriesFolder, probeSeries, renderImage } from './import.ts'
+import { SeriesManifest } from '../../src/features/catalogue/series-import.ts'
+import { importStatements } from '../../src/features/catalogue/series-import.server.ts'
 import { drawPng, writeSampleSeries } from './sample.ts'
 
 let dir: string
@@ -139,16 +141,13 @@ describe('import statements', () => {
     delete manifest.episodes[0]!.alt
     const sizes = {
       cover: { width: 480, height: 640 },
-      slices: new Map([
-        [1, manifest.episodes[0]!.images.map(() => ({ width: 800, height: 1200 }))],
+      slices: [
+        manifest.episodes[0]!.images.map(() => ({ width: 800, height: 1200 })),
         [
-          2,
-          [
-            { width: 800, height: 900 },
-            { width: 800, height: 900 },
-          ],
+          { width: 800, height: 900 },
+          { width: 800, height: 900 },
         ],
-      ]),
+      ],
     }
     const statements = importStatements(77, manifest, sizes, new Date('2026-11-22T00:00:00Z'))
     for (const s of statements) expect(s.params.length).toBeLessThanOrEqual(100)
@@ -156,6 +155,7 @@ describe('import statements', () => {
       .filter((s) => s.sql.includes('INSERT INTO episode_images'))
       .reduce((n, s) => n + (s.params.length - 2) / 6, 0)
     expect(sliceRows).toBe(47)
+    expect(statements[0]).toEqual({ sql: 'UPDATE series SET cover_key = ? WHERE id = ?', params: ['covers/77', 77] })
     expect(statements.at(-1)!.sql).toMatch(/UPDATE series SET .*is_published = 1/)
     expect(statements.some((s) => s.sql.includes('series_fts'))).toBe(true)
     expect(statements.flatMap((s) => s.params).filter((p) => typeof p === 'string' && p.startsWith('series/77/ep/1/'))).toHaveLength(45)
@@ -164,7 +164,8 @@ describe('import statements', () => {
   it('write each slice its alt text and its transcript lines in reading order (null for a slice without text)', async () => {
     const { manifest } = loadSeriesFolder(dir)
     manifest.episodes[1]!.transcript = [[], [{ kind: 'sfx', text: 'Tac' }]]
-    const sizes = await probeSeries(dir, manifest)
+    const probed = await probeSeries(dir, manifest)
+    const sizes = { cover: probed.cover, slices: manifest.episodes.map((e) => probed.slices.get(e.no)!) }
     const statements = importStatements(5, manifest, sizes, new Date('2026-11-22T00:00:00Z'))
     const rows = statements
       .filter((s) => s.sql.includes('INSERT INTO episode_images'))

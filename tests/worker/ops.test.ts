@@ -1,6 +1,6 @@
 /**
  * The operator API (docs/API.md "Operator API") at /api/ops on the real edge app and D1: off without
- * OPS_TOKEN, 401 without the right bearer token, grants and deductions with it.
+ * OPS_TOKEN, 401 without the right bearer token, grants and deductions with it; the wallet report coins show prints.
  */
 import { beforeAll, describe, expect, it } from 'vitest'
 import { env, withEnv } from 'cloudflare:workers'
@@ -149,7 +149,67 @@ describe('operator API', () => {
     const res = await call('/coins/everything', { body: {} })
     expect(res.status).toBe(404)
     expect((await json(res)).code).toBe('NOT_EXIST')
-    const get = await call('/coins', { method: 'GET' })
+    const get = await call('/nothing', { method: 'GET' })
     expect(get.status).toBe(404)
+  })
+})
+
+describe('GET /api/ops/coins (npm run ops -- coins show)', () => {
+  const show = (query: string, token?: string | null) => call(`/coins?${query}`, { method: 'GET', token })
+
+  it('is 404 without OPS_TOKEN and 401 with a wrong token', async () => {
+    const off = (await withEnv({ ...env, OPS_TOKEN: '' }, () => show(`email=${READER.email}`))) as Response
+    expect(off.status).toBe(404)
+    expect((await json(off)).code).toBe('NOT_EXIST')
+    for (const token of ['wrong', null]) {
+      const res = await show(`email=${READER.email}`, token)
+      expect(res.status).toBe(401)
+      expect((await json(res)).code).toBe('NOT_LOGIN_USER')
+    }
+  })
+
+  it("answers the account's balances, lots in spend order, the last ledger rows and the invariant's two sums", async () => {
+    await coins({ email: READER.email, type: 'BONUS', amount: 7, reason: 'shown by coins show', expiresAt: '2098-06-30' })
+    const res = await show(`email=${encodeURIComponent(READER.email.toUpperCase())}&limit=3`)
+    expect(res.status).toBe(200)
+    expect(res.headers.get('cache-control')).toBe('no-store')
+    const { data } = await json(res)
+    expect(data.userId).toBe(READER.id)
+    const db = createDb(env.DB)
+    const sums = await walletTotals(db, READER.id)
+    expect(data.wallet).toEqual(sums)
+    expect(data.wallet.lots).toBe(data.wallet.ledger)
+    // the lots' remaining add up to the invariant's sum; spend order: BONUS, FREE_COIN, COIN, MILEAGE
+    expect(data.lots.reduce((n: number, l: { remaining: number }) => n + l.remaining, 0)).toBe(sums.lots)
+    const order = ['BONUS', 'FREE_COIN', 'COIN', 'MILEAGE']
+    const ranks = data.lots.map((l: { type: string }) => order.indexOf(l.type))
+    expect(ranks).toEqual([...ranks].sort((a, b) => a - b))
+    expect(data.entries).toHaveLength(3)
+    expect(data.entries[0]).toMatchObject({ kind: 'CHARGE', source: 'ADMIN', type: 'BONUS', amount: 7, description: 'shown by coins show' })
+    const ids = data.entries.map((e: { id: number }) => e.id)
+    expect(ids).toEqual([...ids].sort((a, b) => b - a))
+    expect(data.balances.nextExpiries).toContainEqual({ type: 'BONUS', amount: 7, expiresAt: '2098-06-30T23:59:59.999Z' })
+    // default: 20 rows
+    expect((await json(await show(`email=${READER.email}`))).data.entries.length).toBe(
+      Math.min(20, (await db.first<{ n: number }>('SELECT count(*) AS n FROM coin_ledger WHERE user_id = ?', READER.id))!.n),
+    )
+  })
+
+  it('refuses an unknown e-mail (404 NOT_FOUND_USER) and a bad query (400 INVALID_PARAMETER)', async () => {
+    const unknown = await show('email=ghost@example.com')
+    expect(unknown.status).toBe(404)
+    expect((await json(unknown)).code).toBe('NOT_FOUND_USER')
+    for (const query of [
+      '',
+      'email=nobody',
+      `email=${READER.email}&limit=0`,
+      `email=${READER.email}&limit=201`,
+      `email=${READER.email}&limit=x`,
+    ]) {
+      const res = await show(query)
+      expect(res.status, query).toBe(400)
+      expect((await json(res)).code).toBe('INVALID_PARAMETER')
+    }
+    expect((await show(`email=${READER.email}&limit=200`)).status).toBe(200)
   })
 })

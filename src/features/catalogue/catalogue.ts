@@ -28,7 +28,7 @@ export function homeToday(timeZone: string, now = new Date(), extraHours = WEEKL
 }
 
 /** Widths stored in R2 for covers and for episode slices (a subset of spec §9's loader widths). */
-const COVER_WIDTHS = [256, 384, 640] as const
+export const COVER_WIDTHS = [256, 384, 640] as const
 export const SLICE_WIDTHS = [640, 828, 1080] as const
 /**
  * A cover's link-card rendition (`og:image`, issue 14: at least 1200 px wide), stored beside COVER_WIDTHS by

@@ -203,6 +203,30 @@ export async function walletTotals(db: Db, userId: number): Promise<{ lots: numb
   return row ?? { lots: 0, ledger: 0, minRemaining: null }
 }
 
+/** What `GET /api/ops/coins` answers (`npm run ops -- coins show`). */
+export type WalletReport = {
+  userId: number
+  email: string
+  balances: Balances
+  /** Every lot, in spend order (`userLots`). */
+  lots: LotRow[]
+  /** The last `limit` ledger rows, newest first. */
+  entries: LedgerEntry[]
+  /** The wallet invariant's two sums (`walletTotals`). */
+  wallet: Awaited<ReturnType<typeof walletTotals>>
+}
+
+/** One account's wallet for the operator: balances, lots, last ledger rows and the invariant; NOT_FOUND_USER if unknown. */
+export async function walletReport(db: Db, email: string, limit: number, now = new Date()): Promise<WalletReport> {
+  const { userId, lots } = await userLots(db, email)
+  const [{ entries }, wallet, balances] = await Promise.all([
+    userLedger(db, email, limit),
+    walletTotals(db, userId),
+    userBalances(db, userId, now),
+  ])
+  return { userId, email: email.trim(), balances, lots, entries, wallet }
+}
+
 /**
  * docs/API.md `GET /coin` as one SQL expression (JSON text) over the lots of user `?` at instant `?`; its
  * parameters are `coinSummaryParams(userId, nowIso)`. Inside a purchase batch it is evaluated after the

@@ -149,6 +149,21 @@ export const AdminAdjustRequest = z
   .refine((r) => r.expiresAt === undefined || r.amount > 0, { path: ['expiresAt'], message: 'only a grant can carry an expiry' })
 export type AdminAdjustRequest = z.infer<typeof AdminAdjustRequest>
 
+/** Ledger rows `GET /api/ops/coins` shows: `?limit=` 1 to 200, default 20. */
+export const MAX_WALLET_REPORT_ROWS = 200
+
+/** `GET /api/ops/coins?email=&limit=` (docs/API.md "Operator API"): whose wallet, and how many ledger rows. */
+export const WalletReportQuery = z.object({
+  email: z.email().max(254),
+  limit: z
+    .string()
+    .regex(/^[1-9]\d{0,2}$/)
+    .transform(Number)
+    .refine((n) => n <= MAX_WALLET_REPORT_ROWS)
+    .default(20),
+})
+export type WalletReportQuery = z.infer<typeof WalletReportQuery>
+
 /**
  * The instant a lot granted with `expiresAt` stops being spendable: a bare date means through the end of
  * that day (UTC), an ISO instant is taken as is. Returns null for "never"; throws RangeError when invalid.

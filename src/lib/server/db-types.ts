@@ -620,6 +620,14 @@ export interface SeriesDailyRow {
   purchases: number
 }
 
+/** A row of `series_imports`. @public */
+export interface SeriesImportsRow {
+  series_id: number
+  request: string
+  finishing_at: string | null
+  created_at: string
+}
+
 /** A row of `series_ranking`. @public */
 export interface SeriesRankingRow {
   series_id: number
@@ -776,6 +784,7 @@ export interface Tables {
   series: SeriesRow
   series_creators: SeriesCreatorsRow
   series_daily: SeriesDailyRow
+  series_imports: SeriesImportsRow
   series_ranking: SeriesRankingRow
   series_tags: SeriesTagsRow
   tags: TagsRow

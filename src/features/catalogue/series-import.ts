@@ -1,0 +1,176 @@
+/**
+ * A series imported through the operator API (docs/API.md "Operator API": `POST /api/ops/series/import`, the media
+ * uploads, `…/import/finish`, `…/import/abort`; `npm run ops -- import`). Pure rules shared by the command line (which
+ * validates the folder, probes and renders the images in Node) and the API (which stores the rows and objects):
+ * the `series.json` manifest, the import request, and the R2 keys an import expects (the seed's scheme:
+ * `covers/<id>/<w>.webp`, `series/<id>/ep/<no>/<n>/<w>.webp`).
+ */
+import { z } from 'zod'
+import { OpsReason } from '../../lib/ops.ts'
+import { SliceTranscript } from '../viewer/transcript.ts'
+import { CARD_IMAGE_WIDTH, COVER_WIDTHS, SLICE_WIDTHS } from './catalogue.ts'
+
+/** Widths (px) an import stores, per image: covers with their link-card rendition, slices (as the seed). */
+const IMPORT_WIDTHS = { cover: [...COVER_WIDTHS, CARD_IMAGE_WIDTH], slice: SLICE_WIDTHS } as const
+
+/** One uploaded rendition at most (a WebP slice of 1080 px is far below). */
+export const MAX_IMPORT_OBJECT_BYTES = 8 * 1024 * 1024
+/** `POST /api/ops/series/import`'s body at most (other API bodies: 64 KiB). */
+export const MAX_IMPORT_REQUEST_BYTES = 1024 * 1024
+/** The stored import request (JSON, defaults filled in) at most: a D1 row (≤ 2 MB) holds it until the import finishes. */
+export const MAX_IMPORT_REQUEST_CHARS = 1_500_000
+
+const GENRES = ['ROMANCE', 'ACTION', 'DRAMA', 'FANTASY', 'COMEDY', 'BL', 'THRILLER', 'HORROR', 'SLICE_OF_LIFE'] as const
+const SCHEDULE_DAYS = ['SUNDAY', 'MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY', 'TEN'] as const
+/** Spec §3 creator types. */
+const ROLES = ['AUTHOR', 'WRITER', 'ARTIST', 'ORIGINAL', 'ADAPTER'] as const
+
+/** A file name inside the folder (no absolute path, no `..`). */
+const FileName = z
+  .string()
+  .min(1)
+  .refine((f) => !/^([\\/]|[A-Za-z]:)/.test(f) && !f.split(/[\\/]/).includes('..'), 'must be a file inside the folder')
+
+const Price = z.number().int().min(0).max(100_000).nullable().default(null)
+
+const Episode = z
+  .object({
+    /** Episode number, unique in the series, from 1. */
+    no: z.number().int().positive(),
+    title: z.string().trim().min(1).max(200),
+    /** Free to read for everyone. */
+    free: z.boolean().default(false),
+    /** Coins to rent; null: cannot be rented. */
+    priceRent: Price,
+    /** Coins to buy; null: cannot be bought. */
+    priceBuy: Price,
+    /** Slices, top to bottom (IMAGE series). */
+    images: z.array(FileName).max(200).default([]),
+    /** Alternative text per slice, same order; defaults to "<series>, <episode>, image n of N". */
+    alt: z.array(z.string().max(500)).optional(),
+    /**
+     * Transcript per slice, same order: its lines in reading order (`{kind: 'speech'|'caption'|'sfx',
+     * speaker?, text}`), `[]` for a slice without text. Absent: the episode has none.
+     */
+    transcript: z.array(SliceTranscript).optional(),
+    /** Body of a TEXT (novel) episode. */
+    text: z.string().min(1).optional(),
+    /** ISO instant; default: the time of the import. */
+    publishedAt: z.iso.datetime({ offset: true }).optional(),
+  })
+  .superRefine((e, ctx) => {
+    if (!e.free && e.priceRent === null && e.priceBuy === null) {
+      ctx.addIssue({ code: 'custom', path: ['priceRent'], message: 'a paid episode needs priceRent or priceBuy (or free: true)' })
+    }
+    if (e.alt && e.alt.length !== e.images.length)
+      ctx.addIssue({ code: 'custom', path: ['alt'], message: `needs one text per image (${e.images.length})` })
+    if (e.transcript && e.transcript.length !== e.images.length)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['transcript'],
+        message: `needs one list of lines per image (${e.images.length}; [] for a slice without text)`,
+      })
+  })
+
+/** `series.json`: one series and its episodes. */
+export const SeriesManifest = z
+  .object({
+    title: z.string().trim().min(1).max(200),
+    description: z.string().max(5000).default(''),
+    genre: z.enum(GENRES),
+    /** Spec §3 statuses. */
+    status: z.enum(['COMPLETED', 'SCHEDULED', 'PAUSED']),
+    /** Spec §3 content type: IMAGE (slices) or TEXT (novel). */
+    type: z.enum(['IMAGE', 'TEXT']).default('IMAGE'),
+    isAdult: z.boolean().default(false),
+    isBl: z.boolean().default(false),
+    readingDirection: z.enum(['ltr', 'rtl']).default('ltr'),
+    creators: z
+      .array(z.object({ name: z.string().trim().min(1).max(100), role: z.enum(ROLES) }))
+      .min(1)
+      .max(20),
+    tags: z.array(z.string().trim().min(1).max(50)).max(30).default([]),
+    /** Spec §3 schedule groups: weekdays the series updates, or TEN. */
+    schedule: z.array(z.enum(SCHEDULE_DAYS)).max(8).default([]),
+    /** Cover image file. */
+    cover: FileName,
+    episodes: z.array(Episode).min(1).max(2000),
+  })
+  .superRefine((s, ctx) => {
+    const seen = new Set<number>()
+    s.episodes.forEach((e, i) => {
+      if (seen.has(e.no)) ctx.addIssue({ code: 'custom', path: ['episodes', i, 'no'], message: `episode ${e.no} appears twice` })
+      seen.add(e.no)
+      if (s.type === 'IMAGE' && e.images.length === 0)
+        ctx.addIssue({ code: 'custom', path: ['episodes', i, 'images'], message: 'an IMAGE episode needs at least one image' })
+      if (s.type === 'TEXT' && !e.text)
+        ctx.addIssue({ code: 'custom', path: ['episodes', i, 'text'], message: 'a TEXT episode needs its text' })
+    })
+    const pairs = new Set<string>()
+    s.creators.forEach((c, i) => {
+      const key = `${c.name}\u0000${c.role}`
+      if (pairs.has(key)) ctx.addIssue({ code: 'custom', path: ['creators', i], message: `${c.name} is listed twice as ${c.role}` })
+      pairs.add(key)
+    })
+    if (new Set(s.schedule).size !== s.schedule.length) ctx.addIssue({ code: 'custom', path: ['schedule'], message: 'a day appears twice' })
+  })
+export type SeriesManifest = z.infer<typeof SeriesManifest>
+
+/** An image's logical size: the source's pixels after EXIF orientation (stored as episode_images width/height). */
+const ImageSize = z.object({ width: z.number().int().min(1).max(100_000), height: z.number().int().min(1).max(100_000) })
+
+/**
+ * `POST /api/ops/series/import`: the validated manifest, the probed size of the cover and of every slice (one list
+ * per episode, in the manifest's order) and the operator's reason.
+ */
+export const SeriesImportRequest = z
+  .object({
+    manifest: SeriesManifest,
+    sizes: z.object({ cover: ImageSize, slices: z.array(z.array(ImageSize).max(200)).max(2000) }),
+    reason: OpsReason,
+  })
+  .superRefine((r, ctx) => {
+    if (r.sizes.slices.length !== r.manifest.episodes.length) {
+      ctx.addIssue({ code: 'custom', path: ['sizes', 'slices'], message: 'one list of sizes per episode' })
+      return
+    }
+    r.manifest.episodes.forEach((e, i) => {
+      if (r.sizes.slices[i]!.length !== e.images.length)
+        ctx.addIssue({ code: 'custom', path: ['sizes', 'slices', i], message: `needs one size per image (${e.images.length})` })
+    })
+  })
+export type SeriesImportRequest = z.infer<typeof SeriesImportRequest>
+
+/** R2 prefixes of the seed's scheme (`<prefix>/<width>.webp`). */
+export const coverKey = (seriesId: number) => `covers/${seriesId}`
+export const sliceKey = (seriesId: number, no: number, n: number) => `series/${seriesId}/ep/${no}/${n}`
+
+/** One image to render and upload: its file in the folder, its R2 prefix and its widths. */
+export type ImportJob = { file: string; prefix: string; widths: readonly number[] }
+
+/** Every image of an import, cover first, then each episode's slices top to bottom. */
+export function importJobs(seriesId: number, m: SeriesManifest): ImportJob[] {
+  return [
+    { file: m.cover, prefix: coverKey(seriesId), widths: IMPORT_WIDTHS.cover },
+    ...m.episodes.flatMap((e) =>
+      e.images.map((file, j) => ({ file, prefix: sliceKey(seriesId, e.no, j + 1), widths: IMPORT_WIDTHS.slice })),
+    ),
+  ]
+}
+
+/** The R2 keys an import expects, one per rendition (`<prefix>/<width>.webp`). */
+export function importKeys(seriesId: number, m: SeriesManifest): string[] {
+  return importJobs(seriesId, m).flatMap((j) => j.widths.map((w) => `${j.prefix}/${w}.webp`))
+}
+
+/** An uploaded key's shape; its series id (the only part the upload route trusts before it looks the import up). */
+export function importKeySeries(key: string): number | null {
+  const m = /^(?:covers\/([1-9]\d{0,14})\/\d{2,5}|series\/([1-9]\d{0,14})\/ep\/\d{1,9}\/\d{1,3}\/\d{2,5})\.webp$/.exec(key)
+  return m ? Number(m[1] ?? m[2]) : null
+}
+
+/** A WebP file's first bytes: `RIFF`, its size, `WEBP`. */
+export function isWebp(bytes: Uint8Array): boolean {
+  const tag = (at: number) => String.fromCharCode(...bytes.subarray(at, at + 4))
+  return bytes.length >= 12 && tag(0) === 'RIFF' && tag(8) === 'WEBP'
+}
