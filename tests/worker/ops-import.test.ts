@@ -188,6 +188,21 @@ describe('operator API: series import', () => {
     await expectError(await post(`/series/${seriesId}/import/finish`, { reason: 'r' }), 404, 'NOT_EXIST')
   })
 
+  it('a finish that stopped part-way is named as such on the next finish, and only the abort clears it', async () => {
+    const { seriesId, keys } = await start()
+    await uploadAll(keys)
+    // what a finish that failed after its claim leaves: the claim, some rows, the series unpublished
+    await db.run(`UPDATE series_imports SET finishing_at = '2026-11-27T11:00:00.000Z' WHERE series_id = ?`, seriesId)
+    const res = await post(`/series/${seriesId}/import/finish`, { reason: 'again' })
+    await expectError(res.clone(), 404, 'NOT_EXIST')
+    expect(((await res.json()) as { message: string }).message).toBe(
+      `the import of series ${seriesId} is being finished since 2026-11-27T11:00:00.000Z; if that call failed, abort it and import again`,
+    )
+    expect(await rowsOf(seriesId)).toEqual({ series: 1, published: 0, episodes: 0, imports: 1, fts: 0 })
+    expect((await post(`/series/${seriesId}/import/abort`, { reason: 'stuck' })).status).toBe(200)
+    expect(await rowsOf(seriesId)).toEqual({ series: 0, published: null, episodes: 0, imports: 0, fts: 0 })
+  })
+
   it('publishes once under 40 concurrent finish calls (one conditional claim)', async () => {
     logSpy()
     const { seriesId, keys } = await start()

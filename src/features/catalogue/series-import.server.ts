@@ -192,7 +192,12 @@ export async function finishImport(
   now: Date,
 ): Promise<{ seriesId: number; episodes: number; slices: number; objects: number } | ImportRefusal> {
   const open = await openImport(db, seriesId)
-  if (!open || open.finishingAt !== null) return { refused: 'NOT_EXIST', message: `no series import open for series ${seriesId}` }
+  if (!open) return { refused: 'NOT_EXIST', message: `no series import open for series ${seriesId}` }
+  if (open.finishingAt !== null) {
+    // another finish holds it, or one stopped part-way (its rows stay unpublished): only an abort clears it
+    const message = `the import of series ${seriesId} is being finished since ${open.finishingAt}; if that call failed, abort it and import again`
+    return { refused: 'NOT_EXIST', message }
+  }
   const { manifest, sizes } = JSON.parse(open.request) as Pick<SeriesImportRequest, 'manifest' | 'sizes'>
   const expected = importKeys(seriesId, manifest)
   const stored = new Set(await storedKeys(media, seriesId))
