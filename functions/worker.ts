@@ -15,6 +15,7 @@ import { expireLots } from '../src/features/wallet/wallet.server.ts'
 import { refreshRanking } from '../src/features/catalogue/ranking.server.ts'
 import { purgeExpired } from '../src/features/retention/retention.server.ts'
 import { sweepAlarms } from '../src/features/alarm/alarm.server.ts'
+import { abortAbandonedImports } from '../src/features/catalogue/series-import.server.ts'
 import { consumeAlarms } from '../src/features/alarm/queue.server.ts'
 import { receiveQnaReply } from '../src/features/qna/qna-mail.server.ts'
 
@@ -41,11 +42,19 @@ export default {
    * Cron trigger (wrangler `triggers.crons`, every 10 minutes): the wallet's expiry sweep writes EXPIRE rows
    * (issue 4 §1), the ranking is recounted from the last 30 days' reads and purchases (issue 5), expired rows are
    * deleted, the fan-outs of newly published episodes are queued and the alarms of ready tickets, ending rentals,
-   * expiring coins and new gifts are written (issue 13). A local run triggers it itself (scripts/start.ts).
+   * expiring coins and new gifts are written (issue 13), series imports abandoned for a day are aborted. A local run triggers it itself (scripts/start.ts).
    */
   scheduled(_controller, workerEnv, ctx) {
     const db = createDb(workerEnv.DB)
-    ctx.waitUntil(Promise.all([expireLots(db), refreshRanking(db), purgeExpired(db), sweepAlarms(db, workerEnv.ALARMS)]))
+    ctx.waitUntil(
+      Promise.all([
+        expireLots(db),
+        refreshRanking(db),
+        purgeExpired(db),
+        sweepAlarms(db, workerEnv.ALARMS),
+        abortAbandonedImports(db, workerEnv.MEDIA, new Date()),
+      ]),
+    )
   },
   /** The alarm queue's consumer (wrangler.jsonc `queues`, issue 13 point 3): fan-outs and pushes. */
   async queue(batch, workerEnv) {

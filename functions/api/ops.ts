@@ -43,7 +43,7 @@ import {
 import { createBanner, endBanner } from '../../src/features/catalogue/banner-ops.server.ts'
 import { z } from 'zod'
 import type { AppEnv } from '../lib/env.ts'
-import { ok, refusal } from '../lib/respond.ts'
+import { ok, refusal, storedImage } from '../lib/respond.ts'
 import { validate } from '../lib/validate.ts'
 
 const rowId = z
@@ -210,16 +210,7 @@ export const ops = new Hono<AppEnv>()
   .get('/qna/:id/image/:n', validate('param', ImageParam), async (c) => {
     const { id, n } = c.req.valid('param')
     const key = await qnaImageKey(c.var.db, null, id, n)
-    const object = key ? await env.MEDIA.get(key) : null
-    if (!object) throw new AppError('NOT_EXIST')
-    return new Response(object.body, {
-      headers: {
-        'content-type': object.httpMetadata?.contentType ?? 'application/octet-stream',
-        'x-content-type-options': 'nosniff',
-        'content-disposition': 'inline',
-        'cache-control': 'no-store',
-      },
-    })
+    return storedImage(key ? await env.MEDIA.get(key) : null, { 'cache-control': 'no-store' })
   })
   /** Answers a waiting question (`answerQna`: COMPLETED, the reader's alarm and answer mail); NOT_EXIST if unknown or answered. */
   .post('/qna/:id/answer', validate('param', IdParam), validate('json', QnaAnswerRequest), async (c) => {

@@ -13,7 +13,7 @@ import { MAX_IMAGE_BYTES, QnaBody } from '../../src/features/qna/qna.ts'
 import { myQnas, qnaImageKey, submitQna, type Upload } from '../../src/features/qna/qna.server.ts'
 import { parseId } from '../../src/features/catalogue/catalogue.ts'
 import type { AppEnv } from '../lib/env.ts'
-import { ok } from '../lib/respond.ts'
+import { ok, storedImage } from '../lib/respond.ts'
 import { validate } from '../lib/validate.ts'
 import { formRoute, toLogin } from './forms.ts'
 import { currentUserId, requireUser } from '../middleware/session.ts'
@@ -58,15 +58,7 @@ export const qna = new Hono<AppEnv>()
     const id = parseId(c.req.param('id'))
     const n = Number(c.req.param('n'))
     const key = id === null || !/^[1-3]$/.test(c.req.param('n')) ? null : await qnaImageKey(c.var.db, currentUserId(c), id, n)
-    const object = key ? await ctxOf(c).media?.get(key) : null
-    if (!object) throw new AppError('NOT_EXIST')
-    return new Response(object.body, {
-      headers: {
-        'content-type': object.httpMetadata?.contentType ?? 'application/octet-stream',
-        'x-content-type-options': 'nosniff',
-        'content-disposition': 'inline',
-      },
-    })
+    return storedImage(key ? await ctxOf(c).media?.get(key) : null)
   })
   .post(
     '/web/register',

@@ -26,6 +26,19 @@ export function refusal(c: Context<AppEnv>, code: ErrorCode, message: string, ex
   )
 }
 
+/** An uploaded image from R2 (a question's attachment), shown inline under its stored type; `NOT_EXIST` when absent. */
+export function storedImage(object: R2ObjectBody | null | undefined, headers: Record<string, string> = {}): Response {
+  if (!object) throw new AppError('NOT_EXIST')
+  return new Response(object.body, {
+    headers: {
+      'content-type': object.httpMetadata?.contentType ?? 'application/octet-stream',
+      'x-content-type-options': 'nosniff',
+      'content-disposition': 'inline',
+      ...headers,
+    },
+  })
+}
+
 /** Maps anything thrown to a catalogue code; never leaks a stack trace. */
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err

@@ -5,7 +5,8 @@ import { join } from 'node:path'
 import sharp from 'sharp'
 import { messagesOf } from './journey.ts'
 import { noSeriousViolations } from './helpers.ts'
-import { shoot, signedIn } from './settings.ts'
+import { signedIn } from './settings.ts'
+import { PHONE, shoot } from './steps.ts'
 import { CHROMIUM_FLAGS } from '../../scripts/chromium.ts'
 import { fullChromium } from '../../scripts/chromium-full.ts'
 
@@ -185,12 +186,12 @@ export function installSuite(id: string, full: boolean) {
       await expect(link).toContainText(names[NOVEL.owned]!)
       await expect(page.getByText(t('page.offline.empty'))).toBeHidden()
       await noSeriousViolations(page)
-      await shoot(page, info, `${id}-offline-start`)
+      await shoot(page, info, `${id}-offline-start`, { fullPage: true, after: PHONE })
       // the site's theme works offline too (styles and its first-paint script are in the page): dark under a dark system
       await page.emulateMedia({ colorScheme: 'dark' })
       await expect.poll(() => background(page)).not.toBe(light)
       await noSeriousViolations(page)
-      await shoot(page, info, `${id}-offline-start-dark`)
+      await shoot(page, info, `${id}-offline-start-dark`, { fullPage: true, after: PHONE })
       await page.emulateMedia({ colorScheme: 'light' })
 
       // its link opens the saved episode, still offline

@@ -2,7 +2,8 @@ import { expect, test, type Page } from '@playwright/test'
 import { createECDH, randomBytes } from 'node:crypto'
 import { messagesOf } from './journey.ts'
 import { noSeriousViolations } from './helpers.ts'
-import { shoot, signedIn } from './settings.ts'
+import { signedIn } from './settings.ts'
+import { PHONE, shoot } from './steps.ts'
 
 /**
  * Issue 13 point 2, shared by push.fr.spec.ts and push.ar.spec.ts: on /setting/push a signed-in reader turns Web
@@ -65,7 +66,7 @@ export function pushSuite(id: 'fr' | 'ar') {
       const off = page.getByRole('button', { name: t('account.push.deviceOff') })
       await expect(off).toBeFocused()
       await noSeriousViolations(page)
-      await shoot(page, info, `push-on-${id}`)
+      await shoot(page, info, `push-on-${id}`, { fullPage: true, after: PHONE })
 
       await page.reload()
       await expect(off).toBeVisible()

@@ -1,8 +1,9 @@
-import { expect, test, type Browser, type Page, type TestInfo } from '@playwright/test'
+import { expect, test, type Browser, type BrowserContextOptions, type Page } from '@playwright/test'
 import { readFileSync } from 'node:fs'
 import { messagesOf } from './journey.ts'
 import { noSeriousViolations } from './helpers.ts'
 import { newAccount, PASSWORD } from './viewer.helpers.ts'
+import { PHONE, shoot } from './steps.ts'
 
 /**
  * Issue 12 point 7, the settings that apply on the web (/setting), shared by settings.fr.spec.ts and
@@ -17,8 +18,8 @@ const NOVEL = { owned: 87, rented: 88 }
 /** Series 8's title in each edition tested. */
 const NOVEL_SERIES = { fr: 'Le Roman de la libraire', ar: 'رواية بائعة الكتب' }
 
-export async function signedIn(browser: Browser, baseURL: string, javaScriptEnabled = true): Promise<Page> {
-  const context = await browser.newContext({ baseURL, javaScriptEnabled, viewport: { width: 390, height: 844 } })
+export async function signedIn(browser: Browser, baseURL: string, options: BrowserContextOptions = {}): Promise<Page> {
+  const context = await browser.newContext({ baseURL, viewport: { width: 390, height: 844 }, ...options })
   const page = await context.newPage()
   const email = await newAccount(page.request)
   const res = await page.request.post('/api/v1/auth/web/sign-in', {
@@ -28,15 +29,6 @@ export async function signedIn(browser: Browser, baseURL: string, javaScriptEnab
   })
   expect(res.status()).toBeLessThan(400)
   return page
-}
-
-export async function shoot(page: Page, info: TestInfo, name: string) {
-  for (const width of [390, 1280]) {
-    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 })
-    await page.waitForTimeout(150)
-    await info.attach(`${name}-${width}`, { body: await page.screenshot({ fullPage: true }), contentType: 'image/png' })
-  }
-  await page.setViewportSize({ width: 390, height: 844 })
 }
 
 const fill = (text: string, values: Record<string, string>) => text.replace(/\{\{(\w+)\}\}/g, (_, k: string) => values[k] ?? '')
@@ -94,7 +86,7 @@ export function settingsSuite(id: 'fr' | 'ar') {
       await expect(rows.nth(1).getByRole('link')).toHaveAttribute('href', `/viewer/${NOVEL.owned}`)
       await expect(page.getByText(t('account.setting.deviceNeedsJs'))).toBeHidden()
       await noSeriousViolations(page)
-      await shoot(page, info, `${id}-setting-saved`)
+      await shoot(page, info, `${id}-setting-saved`, { fullPage: true, after: PHONE })
 
       // remove the owned one: gone from the list and from the device, focus stays in the list
       const ownedName = (await rows.nth(1).locator('strong').textContent())!
@@ -126,7 +118,7 @@ export function settingsSuite(id: 'fr' | 'ar') {
       await expect(rows).toHaveCount(0)
       await expect(page.getByText(t('account.setting.offlineEmpty'))).toBeVisible()
       expect(await savedKeys(page)).toEqual([])
-      await shoot(page, info, `${id}-setting-cleared`)
+      await shoot(page, info, `${id}-setting-cleared`, { fullPage: true, after: PHONE })
 
       await page.goto(`/viewer/${NOVEL.owned}`)
       await page.locator('.viewer-bar').waitFor({ state: 'attached' })
@@ -139,7 +131,7 @@ export function settingsSuite(id: 'fr' | 'ar') {
       baseURL,
     }, info) => {
       test.setTimeout(90_000)
-      const page = await signedIn(browser, baseURL!, false)
+      const page = await signedIn(browser, baseURL!, { javaScriptEnabled: false })
       await page.goto('/setting')
       const consent = page.getByRole('checkbox', { name: t('account.push.mail') })
       await expect(consent).not.toBeChecked()
@@ -165,7 +157,7 @@ export function settingsSuite(id: 'fr' | 'ar') {
         await expect(page.getByText(value, { exact: true })).toBeVisible()
       await expect(page.getByRole('link', { name: edition.company.contact })).toHaveAttribute('href', `mailto:${edition.company.contact}`)
       // (axe runs in the test above: it needs JavaScript in the page)
-      await shoot(page, info, `${id}-setting-nojs`)
+      await shoot(page, info, `${id}-setting-nojs`, { fullPage: true, after: PHONE })
       await page.context().close()
     })
   })

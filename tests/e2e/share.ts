@@ -1,8 +1,9 @@
-import { expect, test, type Browser, type Page, type TestInfo } from '@playwright/test'
+import { expect, test, type Browser, type Page } from '@playwright/test'
 import { readFileSync } from 'node:fs'
 import { messagesOf } from './journey.ts'
 import { noSeriousViolations } from './helpers.ts'
 import { hydrated } from './viewer.helpers.ts'
+import { PHONE as PHONE_VIEWPORT, shoot } from './steps.ts'
 
 /**
  * Issue 19 point 3, Share on the series page and in the viewer's bar, shared by share.fr.spec.ts and
@@ -15,7 +16,7 @@ import { hydrated } from './viewer.helpers.ts'
 const SERIES = 1
 const EPISODE = 1
 /** A phone, as in immersive.ts: touch, so the viewer's bar shows no key help (the series page: 390 px, a mouse). */
-const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 }
+const PHONE = { viewport: PHONE_VIEWPORT, hasTouch: true, isMobile: true, deviceScaleFactor: 2 }
 
 /** What the stubbed share sheet received. */
 type Shared = { title: string; text: string; url: string }[]
@@ -66,15 +67,6 @@ async function viewer(page: Page) {
   await page.locator('.viewer-bar').waitFor()
 }
 
-async function shoot(page: Page, info: TestInfo, name: string, fullPage: boolean) {
-  for (const width of [390, 1280]) {
-    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 })
-    await page.waitForTimeout(200)
-    await info.attach(`${name}-${width}`, { body: await page.screenshot({ fullPage }), contentType: 'image/png' })
-  }
-  await page.setViewportSize({ width: 390, height: 844 })
-}
-
 export function shareSuite(id: 'fr' | 'ar') {
   const t = messagesOf(id)
   const { siteUrl, siteName } = JSON.parse(readFileSync(`editions/${id}/edition.json`, 'utf8')) as { siteUrl: string; siteName: string }
@@ -105,7 +97,7 @@ export function shareSuite(id: 'fr' | 'ar') {
       expect((await shared(page))[0]).toEqual({ title, text: text(title), url })
       await expect(page.locator('#toast')).toBeHidden()
       await noSeriousViolations(page)
-      await shoot(page, info, `${id}-detail-share`, false)
+      await shoot(page, info, `${id}-detail-share`, { fullPage: false, after: PHONE_VIEWPORT })
       await page.context().close()
 
       const cancelling = await open(browser, baseURL!, 'cancels')
@@ -171,7 +163,7 @@ export function shareSuite(id: 'fr' | 'ar') {
       const title = await pageTitle(page)
       expect((await shared(page))[0]).toEqual({ title, text: text(title), url })
       await expect(page.locator('#toast')).toBeHidden()
-      await shoot(page, info, `${id}-viewer-share`, false)
+      await shoot(page, info, `${id}-viewer-share`, { fullPage: false, after: PHONE_VIEWPORT })
       await page.context().close()
 
       const copying = await open(browser, baseURL!, 'none', true)

@@ -14,16 +14,26 @@ export async function signIn(page: Page, id: string, email: string, password = P
   await page.waitForURL((url) => !url.pathname.startsWith('/user/login'))
 }
 
+/** The phone viewport the suites read at. */
+export const PHONE = { width: 390, height: 844 }
+
 /**
- * Screenshots of the page at 390 px (the full page) and 1280 px (the first screen) attached to the report as
- * `<name>-<width>`; the viewport is then `after` if given, else left at 1280 px.
+ * Screenshots of the page at 390 and 1280 px from its top, attached to the report as `<name>-<width>`: the full page
+ * at 390 px and the first screen at 1280 px, unless `fullPage` says for both; the viewport is then `after` if given,
+ * else left at 1280 px.
  */
-export async function shoot(page: Page, info: TestInfo, name: string, after?: { width: number; height: number }) {
+export async function shoot(
+  page: Page,
+  info: TestInfo,
+  name: string,
+  opts: { fullPage?: boolean; after?: { width: number; height: number } } = {},
+) {
   for (const width of [390, 1280]) {
     await page.setViewportSize({ width, height: width === 390 ? 844 : 900 })
     await page.evaluate(() => scrollTo(0, 0))
-    await page.waitForTimeout(150)
-    await info.attach(`${name}-${width}`, { body: await page.screenshot({ fullPage: width === 390 }), contentType: 'image/png' })
+    await page.waitForTimeout(200)
+    const fullPage = opts.fullPage ?? width === 390
+    await info.attach(`${name}-${width}`, { body: await page.screenshot({ fullPage }), contentType: 'image/png' })
   }
-  if (after) await page.setViewportSize(after)
+  if (opts.after) await page.setViewportSize(opts.after)
 }

@@ -1,7 +1,9 @@
-import { expect, test, type Browser, type BrowserContextOptions, type Page, type TestInfo } from '@playwright/test'
+import { expect, test, type Browser, type BrowserContextOptions, type Page } from '@playwright/test'
 import AxeBuilder from '@axe-core/playwright'
 import { messagesOf } from './journey.ts'
-import { hydrated, newAccount, PASSWORD } from './viewer.helpers.ts'
+import { hydrated } from './viewer.helpers.ts'
+import { signedIn } from './settings.ts'
+import { PHONE, shoot } from './steps.ts'
 
 /**
  * Issue 19 point 2 (dark theme) and the reduced-motion part of point 4, in one edition (theme.fr.spec.ts,
@@ -18,20 +20,7 @@ const DARK_BG = 'rgb(18, 18, 18)'
 const background = (page: Page) => page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor)
 
 async function context(browser: Browser, baseURL: string, options: BrowserContextOptions = {}) {
-  return browser.newContext({ baseURL, viewport: { width: 390, height: 844 }, colorScheme: 'light', ...options })
-}
-
-/** A new signed-in reader in its own context. */
-async function signedIn(browser: Browser, baseURL: string, options: BrowserContextOptions = {}): Promise<Page> {
-  const page = await (await context(browser, baseURL, options)).newPage()
-  const email = await newAccount(page.request)
-  const res = await page.request.post('/api/v1/auth/web/sign-in', {
-    form: { email, password: PASSWORD, callback: '/' },
-    headers: { origin: baseURL },
-    maxRedirects: 0,
-  })
-  expect(res.status()).toBeLessThan(400)
-  return page
+  return browser.newContext({ baseURL, viewport: PHONE, colorScheme: 'light', ...options })
 }
 
 /** axe's colour-contrast rule alone (WCAG 2 AA 1.4.3), every impact: "rule: target (fg on bg)". */
@@ -43,23 +32,13 @@ async function contrastViolations(page: Page) {
 }
 
 /** 390 px (whole page, or the first screen of a long viewer strip) and 1280 px, into the report. */
-async function shoot(page: Page, info: TestInfo, name: string, fullPage = true) {
-  for (const width of [390, 1280]) {
-    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 })
-    await page.evaluate(() => scrollTo(0, 0))
-    await page.waitForTimeout(200)
-    await info.attach(`${name}-${width}`, { body: await page.screenshot({ fullPage }), contentType: 'image/png' })
-  }
-  await page.setViewportSize({ width: 390, height: 844 })
-}
-
 export function themeSuite(id: 'fr' | 'ar') {
   const t = messagesOf(id)
 
   test.describe(`${id}: dark theme and reduced motion`, () => {
     test('the /setting choice applies at once and persists across reloads and pages', async ({ browser, baseURL }, info) => {
       test.setTimeout(90_000)
-      const page = await signedIn(browser, baseURL!)
+      const page = await signedIn(browser, baseURL!, { colorScheme: 'light' })
       await page.goto('/setting')
       const group = page.getByRole('group', { name: t('account.setting.themeLegend') })
       const radio = (key: string) => group.getByRole('radio', { name: t(key) })
@@ -72,7 +51,7 @@ export function themeSuite(id: 'fr' | 'ar') {
       expect(await background(page)).toBe(DARK_BG)
       await expect(page.getByRole('status').filter({ hasText: t('account.setting.themeDark') })).toBeVisible()
       expect(await contrastViolations(page)).toEqual([])
-      await shoot(page, info, `${id}-setting-dark`)
+      await shoot(page, info, `${id}-setting-dark`, { fullPage: true, after: PHONE })
 
       await page.reload()
       await expect(radio('account.setting.themeDark')).toBeChecked()
@@ -90,7 +69,7 @@ export function themeSuite(id: 'fr' | 'ar') {
       await expect(radio('account.setting.themeLight')).toBeChecked()
       expect(await background(page)).toBe(LIGHT_BG)
       expect(await contrastViolations(page)).toEqual([])
-      await shoot(page, info, `${id}-setting-light`)
+      await shoot(page, info, `${id}-setting-light`, { fullPage: true, after: PHONE })
 
       // system follows the system again, both ways
       await radio('account.setting.themeSystem').check()
@@ -151,7 +130,7 @@ export function themeSuite(id: 'fr' | 'ar') {
           if (name === 'viewer') await hydrated(guest)
           expect(await background(guest), path).toBe(expected)
           expect(await contrastViolations(guest), path).toEqual([])
-          await shoot(guest, info, `${id}-${name}-${scheme}`, name !== 'viewer')
+          await shoot(guest, info, `${id}-${name}-${scheme}`, { fullPage: name !== 'viewer', after: PHONE })
         }
         await guest.context().close()
         const member = await signedIn(browser, baseURL!, { colorScheme: scheme })

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test'
 import { messagesOf } from './journey.ts'
-import { shoot, signIn } from './steps.ts'
+import { PHONE, shoot, signIn } from './steps.ts'
 import { hydrated, newAccount, PASSWORD } from './viewer.helpers.ts'
 
 /**
@@ -14,7 +14,6 @@ import { hydrated, newAccount, PASSWORD } from './viewer.helpers.ts'
  * first five free.
  */
 const SERIES = 1
-const PHONE = { width: 390, height: 844 }
 
 /** Links and buttons a thumb uses on the pages of issue 25 (inline links inside running text are not targets). */
 const TARGETS = [
@@ -220,7 +219,7 @@ export function wayBackSuite(id: string) {
         if (name === 'home') await expect(row.getByRole('link').first()).toBeVisible()
         if (name === 'series') await expect(state).toBeVisible()
         expect(await smallTargets(page), `targets under 44 px on ${path}`).toEqual([])
-        await shoot(page, info, `${id}-${name}`, PHONE)
+        await shoot(page, info, `${id}-${name}`, { after: PHONE })
       }
     })
 

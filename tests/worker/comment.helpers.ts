@@ -1,4 +1,5 @@
 /** Fixtures of the comment and QnA worker tests: the edge app, JSON and form calls. */
+import { expect } from 'vitest'
 import { env } from 'cloudflare:workers'
 import { appFor, expectError, frEdition, frMessages, read, request } from './app.ts'
 
@@ -70,4 +71,27 @@ export async function communitySnapshot() {
   return db.first(`SELECT (SELECT count(*) FROM comments) AS comments, (SELECT coalesce(sum(like_count + dislike_count + report_count + reply_count), 0) FROM comments) AS counters,
     (SELECT group_concat(coalesce(state, '-')) FROM comments) AS states, (SELECT count(*) FROM comment_reactions) AS reactions,
     (SELECT count(*) FROM user_blocks) AS blocks, (SELECT count(*) FROM qnas) AS qnas, (SELECT count(*) FROM outbox) AS mails`)
+}
+
+/** A tiny PNG: the attachment of `askWithImage`'s question. */
+export const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13])
+
+/** A support question with one image (`PNG`), filed through /qna/register as a reader does: its id. */
+export async function askWithImage(
+  reader: Pick<Reader, 'headers'>,
+  question: { category: string; title: string; text: string; file: string },
+): Promise<number> {
+  const body = new FormData()
+  body.set('category', question.category)
+  body.set('title', question.title)
+  body.set('text', question.text)
+  body.append('images', new File([PNG], question.file, { type: 'image/png' }))
+  const res = await request(app, '/api/v1/qna/web/register', {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { ...reader.headers, origin: 'http://localhost' },
+    body,
+  })
+  expect(res.status).toBe(303)
+  return Number(/sent=(\d+)/.exec(res.headers.get('location')!)![1])
 }

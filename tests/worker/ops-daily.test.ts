@@ -10,33 +10,13 @@ import fc from 'fast-check'
 import { env, withEnv } from 'cloudflare:workers'
 import { seedDemo } from './seed.ts'
 import { OPS, expectBadBodiesRefused, auditLines, logSpy } from './ops.helpers.ts'
-import { request } from './app.ts'
-import { app, call, db, expectError, newReader, newSeries, read, type Reader } from './comment.helpers.ts'
+import { askWithImage, call, db, expectError, newReader, newSeries, PNG, read } from './comment.helpers.ts'
 import { listNotices, noticeCount, noticeDetail } from '../../src/features/notice/notice.server.ts'
 import { NOTICE_UNPUBLISHED_AT } from '../../src/features/notice/notice.ts'
-
-const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13])
 
 beforeAll(async () => {
   await seedDemo(env.DB)
 })
-
-/** A question with one image, filed through /qna/register as a reader does. */
-async function askWithImage(reader: Reader, title: string): Promise<number> {
-  const body = new FormData()
-  body.set('category', 'PAYMENT')
-  body.set('title', title)
-  body.set('text', 'Débité deux fois, capture jointe.')
-  body.append('images', new File([png], 'capture.png', { type: 'image/png' }))
-  const res = await request(app, '/api/v1/qna/web/register', {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { ...reader.headers, origin: 'http://localhost' },
-    body,
-  })
-  expect(res.status).toBe(303)
-  return Number(/sent=(\d+)/.exec(res.headers.get('location')!)![1])
-}
 
 /** Everything the operator routes could write. */
 const snapshot = () =>
@@ -75,7 +55,12 @@ describe('operator API: support, notices, coupons', () => {
 
   it('support: lists waiting questions oldest first, shows one with its image, answers it (COMPLETED on /qna, one mail, one alarm)', async () => {
     const reader = await newReader()
-    const first = await askWithImage(reader, 'Paiement double')
+    const first = await askWithImage(reader, {
+      category: 'PAYMENT',
+      title: 'Paiement double',
+      text: 'Débité deux fois, capture jointe.',
+      file: 'capture.png',
+    })
     const second = (await read(await call(reader, 'POST', '/api/v1/qna', { category: 'ETC', title: 'Autre', text: 'Question' }))).data.id
 
     const queue = (await read(await call(OPS, 'GET', '/api/ops/qna'))).data.items as { id: number; status: string; email: string }[]
@@ -95,7 +80,7 @@ describe('operator API: support, notices, coupons', () => {
     const image = await call(OPS, 'GET', `/api/ops/qna/${first}/image/1`)
     expect(image.status).toBe(200)
     expect(image.headers.get('content-type')).toBe('image/png')
-    expect(new Uint8Array(await image.arrayBuffer())).toEqual(png)
+    expect(new Uint8Array(await image.arrayBuffer())).toEqual(PNG)
     await expectError(await call(OPS, 'GET', `/api/ops/qna/${first}/image/2`), 404, 'NOT_EXIST')
     await expectError(await call(OPS, 'GET', `/api/ops/qna/${first}/image/4`), 400, 'INVALID_PARAMETER')
     await expectError(await call(OPS, 'GET', '/api/ops/qna/999999'), 404, 'NOT_EXIST')

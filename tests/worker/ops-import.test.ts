@@ -12,7 +12,8 @@ import { seedDemo } from './seed.ts'
 import { OPS, auditLines, expectBadBodiesRefused, logSpy } from './ops.helpers.ts'
 import { app, db, expectError, read } from './comment.helpers.ts'
 import { request } from './app.ts'
-import { importKeys, SeriesManifest } from '../../src/features/catalogue/series-import.ts'
+import { IMPORT_ABANDONED_MS, importKeys, SeriesManifest } from '../../src/features/catalogue/series-import.ts'
+import { abortAbandonedImports } from '../../src/features/catalogue/series-import.server.ts'
 
 beforeAll(async () => {
   await seedDemo(env.DB)
@@ -201,6 +202,30 @@ describe('operator API: series import', () => {
     expect(await rowsOf(seriesId)).toEqual({ series: 1, published: 0, episodes: 0, imports: 1, fts: 0 })
     expect((await post(`/series/${seriesId}/import/abort`, { reason: 'stuck' })).status).toBe(200)
     expect(await rowsOf(seriesId)).toEqual({ series: 0, published: null, episodes: 0, imports: 0, fts: 0 })
+  })
+
+  it('the cron aborts an import open for a day (the command line was killed half-way); a younger one stays', async () => {
+    const old = await start()
+    await uploadAll(old.keys.slice(0, 3))
+    const young = await start()
+    await uploadAll(young.keys.slice(0, 3))
+    const now = new Date()
+    await db.run(
+      `UPDATE series_imports SET created_at = ? WHERE series_id = ?`,
+      new Date(now.getTime() - IMPORT_ABANDONED_MS).toISOString(),
+      old.seriesId,
+    )
+    await db.run(
+      `UPDATE series_imports SET created_at = ? WHERE series_id = ?`,
+      new Date(now.getTime() - IMPORT_ABANDONED_MS + 60_000).toISOString(),
+      young.seriesId,
+    )
+    expect(await abortAbandonedImports(db, env.MEDIA, now)).toBe(1)
+    expect(await rowsOf(old.seriesId)).toEqual({ series: 0, published: null, episodes: 0, imports: 0, fts: 0 })
+    expect(await objectsOf(old.seriesId)).toEqual([])
+    expect(await rowsOf(young.seriesId)).toEqual({ series: 1, published: 0, episodes: 0, imports: 1, fts: 0 })
+    expect(await objectsOf(young.seriesId)).toHaveLength(3)
+    await post(`/series/${young.seriesId}/import/abort`, { reason: 'clean up' })
   })
 
   it('publishes once under 40 concurrent finish calls (one conditional claim)', async () => {

@@ -5,31 +5,18 @@
  */
 import { describe, expect, it } from 'vitest'
 import { env } from 'cloudflare:workers'
-import { app, call, db, newReader } from './comment.helpers.ts'
+import { app, askWithImage, call, db, newReader, PNG } from './comment.helpers.ts'
 import { request } from './app.ts'
-
-const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13])
-
-async function askWithImage(reader: Awaited<ReturnType<typeof newReader>>): Promise<number> {
-  const body = new FormData()
-  body.set('category', 'VIEWER')
-  body.set('title', 'Capture')
-  body.set('text', 'Voir la capture de mon relevé bancaire')
-  body.append('images', new File([png], 'releve.png', { type: 'image/png' }))
-  const res = await request(app, '/api/v1/qna/web/register', {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { ...reader.headers, origin: 'http://localhost' },
-    body,
-  })
-  expect(res.status).toBe(303)
-  return Number(/sent=(\d+)/.exec(res.headers.get('location')!)![1])
-}
 
 describe('private media', () => {
   it("a support question's image: not served by /media to anyone with the key; the author's route serves it private, no-store", async () => {
     const author = await newReader()
-    const id = await askWithImage(author)
+    const id = await askWithImage(author, {
+      category: 'VIEWER',
+      title: 'Capture',
+      text: 'Voir la capture de mon relevé bancaire',
+      file: 'releve.png',
+    })
     const [key] = JSON.parse((await db.first<{ images: string }>(`SELECT images FROM qnas WHERE id = ?`, id))!.images) as string[]
     expect(key).toMatch(/^private\/qna\//)
     expect(await env.MEDIA.head(key!)).not.toBeNull()
@@ -42,16 +29,16 @@ describe('private media', () => {
     const own = await call(author, 'GET', `/api/v1/qna/${id}/image/1`)
     expect(own.status).toBe(200)
     expect(own.headers.get('cache-control')).toBe('private, no-store')
-    expect(new Uint8Array(await own.arrayBuffer())).toEqual(png)
+    expect(new Uint8Array(await own.arrayBuffer())).toEqual(PNG)
     expect((await call(await newReader(), 'GET', `/api/v1/qna/${id}/image/1`)).status).toBe(404)
   })
 
   it('images stored before the private prefix (qna/…) are refused by /media too', async () => {
     const key = `qna/999/${crypto.randomUUID()}.png`
-    await env.MEDIA.put(key, png, { httpMetadata: { contentType: 'image/png' } })
+    await env.MEDIA.put(key, PNG, { httpMetadata: { contentType: 'image/png' } })
     expect((await request(app, `/media/${key}`)).status).toBe(404)
     // a public image next to it is still served publicly
-    await env.MEDIA.put('banners/security-test.png', png, { httpMetadata: { contentType: 'image/png' } })
+    await env.MEDIA.put('banners/security-test.png', PNG, { httpMetadata: { contentType: 'image/png' } })
     const banner = await request(app, '/media/banners/security-test.png')
     expect(banner.status).toBe(200)
     expect(banner.headers.get('cache-control')).toMatch(/public/)

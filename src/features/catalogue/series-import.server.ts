@@ -14,6 +14,7 @@ import type { Cols } from '../../lib/server/rows.ts'
 import { ftsDocument } from '../search/search.ts'
 import { transcriptJson } from '../viewer/transcript.ts'
 import {
+  IMPORT_ABANDONED_MS,
   MAX_IMPORT_REQUEST_CHARS,
   coverKey,
   importKeySeries,
@@ -241,4 +242,19 @@ export async function abortImport(
   const keys = await storedKeys(media, seriesId)
   for (let i = 0; i < keys.length; i += 1000) await media.delete(keys.slice(i, i + 1000))
   return { seriesId, objects: keys.length }
+}
+
+/** Imports aborted per cron run at most (each deletes its objects from R2). */
+const ABANDONED_PER_RUN = 10
+
+/** The cron's clean-up: aborts the imports open since before `now − IMPORT_ABANDONED_MS`; answers how many. */
+export async function abortAbandonedImports(db: Db, media: R2Bucket, now: Date): Promise<number> {
+  const cutoff = new Date(now.getTime() - IMPORT_ABANDONED_MS).toISOString()
+  const stale = await db.all<{ seriesId: number }>(
+    `SELECT series_id AS seriesId FROM series_imports WHERE created_at <= ? ORDER BY created_at LIMIT ?`,
+    cutoff,
+    ABANDONED_PER_RUN,
+  )
+  for (const { seriesId } of stale) await abortImport(db, media, seriesId)
+  return stale.length
 }

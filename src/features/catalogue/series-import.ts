@@ -19,6 +19,11 @@ export const MAX_IMPORT_OBJECT_BYTES = 8 * 1024 * 1024
 export const MAX_IMPORT_REQUEST_BYTES = 1024 * 1024
 /** The stored import request (JSON, defaults filled in) at most: a D1 row (≤ 2 MB) holds it until the import finishes. */
 export const MAX_IMPORT_REQUEST_CHARS = 1_500_000
+/**
+ * An import still open a day after its start is abandoned (the command line uploads a series in minutes and aborts
+ * on its own failures; one killed half-way cannot): the cron aborts it, the unpublished series and its objects go.
+ */
+export const IMPORT_ABANDONED_MS = 24 * 60 * 60 * 1000
 
 const GENRES = ['ROMANCE', 'ACTION', 'DRAMA', 'FANTASY', 'COMEDY', 'BL', 'THRILLER', 'HORROR', 'SLICE_OF_LIFE'] as const
 const SCHEDULE_DAYS = ['SUNDAY', 'MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY', 'TEN'] as const
