@@ -5,6 +5,7 @@
  * payload, so a result changed on the way (or made up) fails the check. Pure apart from WebCrypto (Node and workerd).
  */
 import { z } from 'zod'
+import { fromB64url, toB64url } from '../../lib/b64url.ts'
 
 /** The reader has 10 minutes to finish at the carrier (like an SMS code, spec §9). */
 export const CARRIER_REQUEST_TTL_SECONDS = 10 * 60
@@ -37,20 +38,6 @@ export type Signed = { data: string; mac: string }
 
 const encoder = new TextEncoder()
 
-function b64url(bytes: Uint8Array): string {
-  let binary = ''
-  for (const b of bytes) binary += String.fromCharCode(b)
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
-}
-function fromB64url(text: string): Uint8Array | null {
-  if (!/^[A-Za-z0-9_-]*$/.test(text)) return null
-  try {
-    return Uint8Array.from(atob(text.replace(/-/g, '+').replace(/_/g, '/') + '==='.slice((text.length + 3) % 4)), (c) => c.charCodeAt(0))
-  } catch {
-    return null
-  }
-}
-
 async function hmac(secret: string, label: string, data: string): Promise<Uint8Array> {
   const key = await crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign'])
   return new Uint8Array(await crypto.subtle.sign('HMAC', key, encoder.encode(`${label}.${data}`)))
@@ -58,8 +45,8 @@ async function hmac(secret: string, label: string, data: string): Promise<Uint8A
 
 /** Signs `payload` for one direction (`label`: 'request' or 'result', so one can never pass as the other). */
 export async function sign(secret: string, label: 'request' | 'result', payload: unknown): Promise<Signed> {
-  const data = b64url(encoder.encode(JSON.stringify(payload)))
-  return { data, mac: b64url(await hmac(secret, label, data)) }
+  const data = toB64url(encoder.encode(JSON.stringify(payload)))
+  return { data, mac: toB64url(await hmac(secret, label, data)) }
 }
 
 /** The payload when `mac` is the right HMAC of `data` (constant-time compare), else null. */

@@ -14,6 +14,7 @@ import type { IdentitiesRow, PushSettingsRow, UsersRow } from '../../lib/server/
 import { firstRow, flag, type Cols, type Flag } from '../../lib/server/rows.ts'
 import { checkPassword, hashPassword } from '../../lib/server/password.ts'
 import { SECOND_MS, isoAfter } from '../../lib/time.ts'
+import { toB64url } from '../../lib/b64url.ts'
 import { checkLimits } from './limits.server.ts'
 import { COIN_SUMMARY_SQL, coinSummaryParams } from '../wallet/wallet.server.ts'
 import type { CoinSummary } from '../wallet/wallet.ts'
@@ -48,7 +49,6 @@ import {
   newRefreshToken,
   randomToken,
   signAccessToken,
-  toBase64Url,
   verifyAccessToken,
   type Token,
   type TokenKeys,
@@ -279,7 +279,7 @@ export function timingSafeEqualText(a: string, b: string): boolean {
 export async function otpHash(target: string, code: string): Promise<string> {
   const enc = new TextEncoder()
   const key = await crypto.subtle.importKey('raw', enc.encode(pepper()), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign'])
-  return toBase64Url(new Uint8Array(await crypto.subtle.sign('HMAC', key, enc.encode(`${target}:${code}`))))
+  return toB64url(new Uint8Array(await crypto.subtle.sign('HMAC', key, enc.encode(`${target}:${code}`))))
 }
 
 /**

@@ -13,6 +13,7 @@ import { SignJWT, jwtVerify, errors } from 'jose'
 import type { Platform } from '../coupon/coupon.ts'
 import { platformClaim } from './app-client.ts'
 import { SECOND_MS, isoAfter } from '../../lib/time.ts'
+import { toB64url } from '../../lib/b64url.ts'
 
 export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60
 export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 60 * 60
@@ -166,21 +167,15 @@ export function newRefreshToken(now: Date = new Date()): Token {
 
 /** What is stored for a refresh token: SHA-256, base64url. Only the holder knows the token itself. */
 export async function hashToken(token: string): Promise<string> {
-  return toBase64Url(new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(token))))
+  return toB64url(new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(token))))
 }
 
 /** Random base64url string of `bytes` random bytes (ids, families, tokens). */
 export function randomToken(bytes: number): string {
-  return toBase64Url(crypto.getRandomValues(new Uint8Array(bytes)))
+  return toB64url(crypto.getRandomValues(new Uint8Array(bytes)))
 }
 
 /** True for a string that can be one of our refresh tokens (43 base64url chars); cheap pre-check. */
 export function isRefreshTokenShape(token: string): boolean {
   return /^[A-Za-z0-9_-]{43}$/.test(token)
-}
-
-export function toBase64Url(bytes: Uint8Array): string {
-  let binary = ''
-  for (const b of bytes) binary += String.fromCharCode(b)
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
 }

@@ -1,6 +1,7 @@
 /** Catalogue rules without I/O (spec §2, §3, §9): weekdays, image widths, who sees what. */
 import { audienceSees } from '../age/age.ts'
 import { HOUR_MS } from '../../lib/time.ts'
+import { b64urlToText, textToB64url } from '../../lib/b64url.ts'
 
 export const WEEKDAYS = ['SUNDAY', 'MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY'] as const
 export type Weekday = (typeof WEEKDAYS)[number]
@@ -112,8 +113,7 @@ export type Cursor = { k: number | string; id: number }
 
 /** A cursor is base64url of `[key, id]` (ASCII only: numbers and ISO dates). */
 export function encodeCursor(c: Cursor): string {
-  const json = JSON.stringify([c.k, c.id])
-  return btoa(json).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
+  return textToB64url(JSON.stringify([c.k, c.id]))
 }
 
 /** Decodes a cursor for `order`; null when it is malformed (the caller answers INVALID_PARAMETER). */
@@ -121,8 +121,7 @@ export function decodeCursor(raw: string, order: TabOrder): Cursor | null {
   if (raw.length === 0 || raw.length > MAX_CURSOR_LENGTH || !/^[A-Za-z0-9_-]+$/.test(raw)) return null
   let value: unknown
   try {
-    const b64 = raw.replace(/-/g, '+').replace(/_/g, '/')
-    value = JSON.parse(atob(b64 + '='.repeat((4 - (b64.length % 4)) % 4)))
+    value = JSON.parse(b64urlToText(raw) ?? '')
   } catch {
     return null
   }

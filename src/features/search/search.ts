@@ -6,6 +6,7 @@
  * word becomes one double-quoted phrase with a prefix `*`, and the phrases are ANDed. So `"`, `*`, `-`,
  * `:`, `^`, `(`, `NEAR`, `AND`, `OR`, `NOT` are plain text or separators, never operators.
  */
+import { b64urlToText, textToB64url } from '../../lib/b64url.ts'
 
 /** Spec §9: live suggestions wait this long after the last keystroke. */
 export const SEARCH_DELAY_MS = 1000
@@ -96,20 +97,14 @@ export function buildFtsQuery(keyword: string): string | null {
  */
 export function decodeSearchCursor(raw: string): number | null {
   if (raw.length === 0 || raw.length > 12 || !/^[A-Za-z0-9_-]+$/.test(raw)) return null
-  let text: string
-  try {
-    text = atob(raw.replace(/-/g, '+').replace(/_/g, '/'))
-  } catch {
-    return null
-  }
-  const m = /^o([1-9]\d{0,5})$/.exec(text)
+  const m = /^o([1-9]\d{0,5})$/.exec(b64urlToText(raw) ?? '')
   if (!m) return null
   const n = Number(m[1])
   return n <= MAX_SEARCH_OFFSET ? n : null
 }
 
 export function encodeSearchCursor(offset: number): string {
-  return btoa(`o${offset}`).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
+  return textToB64url(`o${offset}`)
 }
 
 /** Raw query of `GET /api/v1/search` and the `/search` page. */

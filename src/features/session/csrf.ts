@@ -4,7 +4,8 @@
  * when its `csrfToken` field equals the token of a cookie whose MAC is ours (a cookie planted by a sibling
  * subdomain cannot be forged without SESSION_SECRET). Pure: the key is an argument.
  */
-import { randomToken, toBase64Url } from '../auth/tokens.ts'
+import { toB64url } from '../../lib/b64url.ts'
+import { randomToken } from '../auth/tokens.ts'
 
 export const CSRF_COOKIE = 'wt_csrf'
 
@@ -12,7 +13,7 @@ const encoder = new TextEncoder()
 
 async function mac(key: Uint8Array, token: string): Promise<string> {
   const k = await crypto.subtle.importKey('raw', new Uint8Array(key), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign'])
-  return toBase64Url(new Uint8Array(await crypto.subtle.sign('HMAC', k, encoder.encode(`csrf:${token}`))))
+  return toB64url(new Uint8Array(await crypto.subtle.sign('HMAC', k, encoder.encode(`csrf:${token}`))))
 }
 
 /** A new token (256 random bits) and the cookie value that carries it. */

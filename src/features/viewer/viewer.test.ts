@@ -97,6 +97,12 @@ describe('slice URLs', () => {
     expect(await verifySlice(key, claim, sig, new Date(claim.exp * 1000))).toBe(false)
     expect(await verifySlice(await sliceKey('another-secret-0123456789abcdef'), claim, sig, now)).toBe(false)
     expect(await verifySlice(key, claim, 'not a signature', now)).toBe(false)
+    // the same 32 bytes spelled otherwise: the last character's two unused bits set. One signature, one URL.
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'
+    for (const bits of [1, 2, 3]) {
+      const respelled = sig.slice(0, -1) + alphabet[alphabet.indexOf(sig.at(-1)!) | bits]
+      expect(await verifySlice(key, claim, respelled, now)).toBe(false)
+    }
   })
 
   it("a public signature names the slice's R2 key only, and never passes for a reader's URL or another key", async () => {

@@ -6,6 +6,7 @@
 import { z } from 'zod'
 import { SLICE_WIDTHS } from '../catalogue/catalogue.ts'
 import type { TranscriptLine } from './transcript.ts'
+import { fromB64url, toB64url } from '../../lib/b64url.ts'
 
 export { scrollOffset, scrollPosition } from './reading.ts'
 
@@ -116,23 +117,11 @@ export async function sliceKey(secret: string): Promise<CryptoKey> {
 const readerMessage = (c: SliceClaim) => `slice/v2|${c.episodeId}|${c.n}|${c.w}|${c.userId}|${c.exp}|${c.key}`
 const publicMessage = (key: string) => `media/v1|${key}`
 
-function b64url(bytes: ArrayBuffer): string {
-  let s = ''
-  for (const b of new Uint8Array(bytes)) s += String.fromCharCode(b)
-  return btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
-}
-
-function fromB64url(s: string): Uint8Array<ArrayBuffer> | null {
-  if (!/^[A-Za-z0-9_-]{43}$/.test(s)) return null
-  const bin = atob(s.replace(/-/g, '+').replace(/_/g, '/') + '=')
-  return Uint8Array.from(bin, (ch) => ch.charCodeAt(0))
-}
-
-const sign = async (key: CryptoKey, message: string) => b64url(await crypto.subtle.sign('HMAC', key, encoder.encode(message)))
+const sign = async (key: CryptoKey, message: string) => toB64url(await crypto.subtle.sign('HMAC', key, encoder.encode(message)))
 
 /** Constant-time compare by WebCrypto. */
 function verify(key: CryptoKey, message: string, sig: string): Promise<boolean> {
-  const bytes = fromB64url(sig)
+  const bytes = sig.length === 43 ? fromB64url(sig) : null
   return bytes ? crypto.subtle.verify('HMAC', key, bytes, encoder.encode(message)) : Promise.resolve(false)
 }
 

@@ -8,6 +8,7 @@
 import { z } from 'zod'
 import { DAY_MS, isoAfter } from '../../lib/time.ts'
 import { OpsDate, OpsReason } from '../../lib/ops.ts'
+import { b64urlToText, textToB64url } from '../../lib/b64url.ts'
 
 /** Spec §3 coin types. MILEAGE is points: exchanged for coins (spec §5, §9), never spent on episodes. */
 export const COIN_TYPES = ['COIN', 'FREE_COIN', 'BONUS', 'MILEAGE'] as const
@@ -242,19 +243,13 @@ export type HistoryCursor = { createdAt: string; id: number }
 
 /** Opaque cursor text (base64url of `createdAt~id`). */
 export function encodeHistoryCursor(c: HistoryCursor): string {
-  return btoa(`${c.createdAt}~${c.id}`).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
+  return textToB64url(`${c.createdAt}~${c.id}`)
 }
 
 /** The cursor a client sent back, or null when it is not one of ours (the caller answers INVALID_PARAMETER). */
 export function decodeHistoryCursor(text: string): HistoryCursor | null {
   if (!/^[A-Za-z0-9_-]{1,100}$/.test(text)) return null
-  let plain: string
-  try {
-    plain = atob(text.replace(/-/g, '+').replace(/_/g, '/'))
-  } catch {
-    return null
-  }
-  const m = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,3})?Z)~(\d{1,15})$/.exec(plain)
+  const m = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,3})?Z)~(\d{1,15})$/.exec(b64urlToText(text) ?? '')
   if (!m || Number.isNaN(Date.parse(m[1]!))) return null
   return { createdAt: m[1]!, id: Number(m[2]) }
 }

@@ -11,6 +11,7 @@
  * cannot be attacked offline without the pepper (a Worker secret).
  */
 import { argon2id } from '@noble/hashes/argon2.js'
+import { fromB64url, toB64url } from '../b64url.ts'
 
 /** Today's argon2id parameters: memory in KiB, passes, lanes. */
 export const ARGON2 = { m: 19 * 1024, t: 2, p: 1 } as const
@@ -77,7 +78,7 @@ const isWeaker = (p: Argon2Params) => p.m < ARGON2.m || p.t < ARGON2.t
 function argon2Hash(key: Uint8Array): string {
   const salt = crypto.getRandomValues(new Uint8Array(SALT_BYTES))
   const { m, t, p } = ARGON2
-  return `${ARGON2_PREFIX}$v=19$m=${m},t=${t},p=${p}$${toBase64Url(salt)}$${toBase64Url(argon2(key, salt, ARGON2))}`
+  return `${ARGON2_PREFIX}$v=19$m=${m},t=${t},p=${p}$${toB64url(salt)}$${toB64url(argon2(key, salt, ARGON2))}`
 }
 
 function argon2(key: Uint8Array, salt: Uint8Array, { m, t, p }: Argon2Params): Uint8Array {
@@ -93,16 +94,16 @@ function parse(stored: string): Parsed | null {
     const t = Number(params[2])
     // bounded, so a planted hash cannot make a sign-in allocate or compute without limit
     if (m < 8 || m > 64 * 1024 || t < 1 || t > 10) return null
-    const salt = fromBase64Url(parts[3]!)
-    const hash = fromBase64Url(parts[4]!)
+    const salt = fromB64url(parts[3]!)
+    const hash = fromB64url(parts[4]!)
     if (!salt || !hash || salt.length < 8 || hash.length !== HASH_BYTES) return null
     return { scheme: 'argon2id', params: { m, t, p: 1 }, salt, hash }
   }
   if (parts[0] === PBKDF2_PREFIX && parts.length === 4) {
     const iterations = Number(parts[1])
     if (!Number.isInteger(iterations) || iterations < 1 || iterations > PBKDF2_ITERATIONS) return null
-    const salt = fromBase64Url(parts[2]!)
-    const hash = fromBase64Url(parts[3]!)
+    const salt = fromB64url(parts[2]!)
+    const hash = fromB64url(parts[3]!)
     if (!salt || !hash || salt.length < 8 || hash.length !== HASH_BYTES) return null
     return { scheme: 'pbkdf2', iterations, salt, hash }
   }
@@ -127,20 +128,4 @@ export function timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean {
   let diff = 0
   for (let i = 0; i < a.length; i++) diff |= a[i]! ^ b[i]!
   return diff === 0
-}
-
-function toBase64Url(bytes: Uint8Array): string {
-  let binary = ''
-  for (const b of bytes) binary += String.fromCharCode(b)
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
-}
-
-function fromBase64Url(text: string): Uint8Array | null {
-  if (!/^[A-Za-z0-9_-]*$/.test(text)) return null
-  try {
-    const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/') + '==='.slice((text.length + 3) % 4))
-    return Uint8Array.from(binary, (c) => c.charCodeAt(0))
-  } catch {
-    return null
-  }
 }
