@@ -1,5 +1,6 @@
 import { defineConfig } from '@playwright/test'
 import { CHROMIUM_FLAGS, findChromium } from './scripts/chromium.ts'
+import { e2ePushPort } from './scripts/push-service.ts'
 
 /**
  * Browser tests against the built workers in real workerd (wrangler dev), one server per edition
@@ -36,7 +37,8 @@ export default defineConfig({
     use: { baseURL: `http://127.0.0.1:${port}` },
   })),
   webServer: Object.entries(editions).map(([id, port]) => ({
-    command: `node scripts/start.ts --no-build --shared-address --port ${port} --persist-to .wrangler/e2e-${id}-${port}${id === 'fr' ? '' : ' --no-images'}`,
+    // pushes go to the local push service the push test starts (scripts/push-service.ts), never to a real host
+    command: `node scripts/start.ts --no-build --shared-address --port ${port} --persist-to .wrangler/e2e-${id}-${port}${id === 'fr' ? '' : ' --no-images'} --var PUSH_SERVICE_BASE:http://127.0.0.1:${e2ePushPort(port)}`,
     url: `http://127.0.0.1:${port}/_/health`,
     env: { EDITION: id },
     timeout: 240_000,

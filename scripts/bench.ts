@@ -26,7 +26,8 @@ import { findChromium } from './chromium.ts'
 import { benchHash } from './bench/hash.ts'
 import { benchMoneyModel, moneyModelLine } from './bench/money.ts'
 import { benchCapacity } from './bench/capacity.ts'
-import { alarmsLines, benchAlarms, startPushSink, type PushSink } from './bench/alarms.ts'
+import { alarmsLines, benchAlarms } from './bench/alarms.ts'
+import { startPushService, type PushService } from './push-service.ts'
 
 // ---------------------------------------------------------------------------------------------------
 // Pages measured. Extend here: `path` is a string, or a function of what
@@ -152,7 +153,7 @@ process.on('uncaughtException', (e) => {
 })
 
 /** `sink`: the alarm section's push service, known to the worker as PUSH_SERVICE_BASE (so started before it). */
-function startWorker(sink?: PushSink): ChildProcess {
+function startWorker(sink?: PushService): ChildProcess {
   const verbose = Boolean(opts.verbose)
   const vars = sink ? ['--var', `PUSH_SERVICE_BASE:${sink.base}`] : []
   const child = spawn(process.execPath, ['scripts/start.ts', '--no-build', '--port', String(port), '--persist-to', persist, ...vars], {
@@ -517,7 +518,7 @@ try {
     process.exit(1)
   }
   console.log(`Starting the worker on ${base} (state in ${persist})…`)
-  const sink = alarmsOn ? await startPushSink() : undefined
+  const sink = alarmsOn ? await startPushService() : undefined
   worker = startWorker(sink)
   if (!(await waitHealthy(worker, 4 * 60_000))) {
     console.error(`The worker never answered ${base}/_/health with 200. Its last output:\n${workerLog.slice(-40).join('\n')}`)

@@ -5,21 +5,19 @@
  *   - a bench series with one episode dated far ahead (the cron does not announce it) and `readers` new accounts
  *     favouriting it, written in a few INSERT … SELECT statements (recursive CTE, one JSON parameter);
  *   - every (readers / pushes)-th of them with push on (contents and night too, so the bench's clock does not matter)
- *     and one browser subscription `https://push.bench/<n>` with real P-256 keys: the subscribed readers are spread
+ *     and one browser subscription of the local push service (scripts/push-service.ts: real P-256 keys, endpoint
+ *     `https://push.test/bench/<n>`): the subscribed readers are spread
  *     over every 500-reader batch of the fan-out, as they would be;
- *   - the worker was started with PUSH_SERVICE_BASE pointing at `startPushSink` (scripts/bench.ts), a local HTTP
- *     server that answers 201 and decrypts every request with the subscription's keys (RFC 8291), so a counted push
- *     is a real encrypted Web Push request.
+ *   - the worker was started with PUSH_SERVICE_BASE pointing at that service (scripts/bench.ts), which answers 201 and
+ *     decrypts every request with the subscription's keys, so a counted push is a real encrypted Web Push request.
  * Then `POST /api/ops/episodes/{id}/publish` once: its wall time (an upper bound of the worker's time), and, on Linux,
  * the CPU the worker's workerd used meanwhile (every thread, local D1 included); then, polling D1 and the sink, the
  * time until all alarms exist, until every push reached the sink, and until every alarm's pushed_at is set.
  * Reported, never asserted. The bench's rows are deleted before (leftovers of an interrupted run) and after.
  */
-import { createDecipheriv, createECDH, hkdfSync, randomBytes, type ECDH } from 'node:crypto'
 import { readFileSync, readdirSync } from 'node:fs'
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { LOCAL_OPS_TOKEN } from '../lib.ts'
+import type { PushService } from '../push-service.ts'
 import { openLocal } from '../seed/proxy.ts'
 
 export type AlarmsBench = {
@@ -31,9 +29,10 @@ export type AlarmsBench = {
   /** From the publish request's start. */
   alarmsMs: number | null
   alarms: number
+  /** When the polling (every 200 ms) first saw every push at the push service. */
   sinkMs: number | null
   sinkReceived: number
-  /** Requests the sink could decrypt with the subscription's keys (and whose payload is the new episode's push). */
+  /** Requests the push service decrypted with the subscription's keys, VAPID-signed, whose payload is the new episode's push. */
   sinkDecrypted: number
   pushedMs: number | null
   pushed: number
@@ -48,80 +47,6 @@ export type AlarmsBench = {
 
 const TAG = 'alarms-bench'
 const EMAILS = `${TAG}-%@bench.invalid`
-
-// ---------------------------------------------------------------------------------------------------
-// The push sink: stands in for every push service (the worker's PUSH_SERVICE_BASE)
-// ---------------------------------------------------------------------------------------------------
-type Keys = { ecdh: ECDH; auth: Buffer }
-
-export type PushSink = {
-  base: string
-  /** The subscriptions' private keys by endpoint path (`/<n>`), set by the bench before publishing. */
-  keys: Map<string, Keys>
-  received: number
-  decrypted: number
-  /** Paths received more than once. */
-  duplicates: number
-  lastAt: number
-  close(): Promise<void>
-}
-
-/** A local push service on 127.0.0.1 (a free port): counts requests, answers 201 Created as push services do. */
-export async function startPushSink(): Promise<PushSink> {
-  const seen = new Set<string>()
-  const sink: PushSink = {
-    base: '',
-    keys: new Map(),
-    received: 0,
-    decrypted: 0,
-    duplicates: 0,
-    lastAt: 0,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  }
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = []
-    req.on('data', (c: Buffer) => chunks.push(c))
-    req.on('end', () => {
-      sink.received++
-      sink.lastAt = performance.now()
-      const path = req.url ?? ''
-      if (seen.has(path)) sink.duplicates++
-      seen.add(path)
-      const keys = sink.keys.get(path)
-      if (keys && req.headers['content-encoding'] === 'aes128gcm' && /^vapid t=/.test(req.headers.authorization ?? '')) {
-        if (decrypt(Buffer.concat(chunks), keys)?.kind === 'contents') sink.decrypted++
-      }
-      res.writeHead(201).end()
-    })
-  })
-  server.keepAliveTimeout = 60_000
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  sink.base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-  server.unref()
-  return sink
-}
-
-/** RFC 8291 (aes128gcm, RFC 8188 with one record): the push's JSON payload, or null when it does not decrypt. */
-function decrypt(body: Buffer, keys: Keys): { kind?: string } | null {
-  try {
-    const salt = body.subarray(0, 16)
-    const idLen = body[20]!
-    const serverKey = body.subarray(21, 21 + idLen)
-    const record = body.subarray(21 + idLen)
-    const secret = keys.ecdh.computeSecret(serverKey)
-    const info = Buffer.concat([Buffer.from('WebPush: info\0'), keys.ecdh.getPublicKey(), serverKey])
-    const ikm = Buffer.from(hkdfSync('sha256', secret, keys.auth, info, 32))
-    const cek = Buffer.from(hkdfSync('sha256', ikm, salt, Buffer.from('Content-Encoding: aes128gcm\0'), 16))
-    const nonce = Buffer.from(hkdfSync('sha256', ikm, salt, Buffer.from('Content-Encoding: nonce\0'), 12))
-    const decipher = createDecipheriv('aes-128-gcm', cek, nonce)
-    decipher.setAuthTag(record.subarray(record.length - 16))
-    const plain = Buffer.concat([decipher.update(record.subarray(0, record.length - 16)), decipher.final()])
-    const end = plain.lastIndexOf(2) // the last record's padding delimiter
-    return end < 0 ? null : (JSON.parse(plain.subarray(0, end).toString('utf8')) as { kind?: string })
-  } catch {
-    return null
-  }
-}
 
 // ---------------------------------------------------------------------------------------------------
 // workerd CPU (Linux: /proc, every thread of the worker's workerd processes)
@@ -161,7 +86,6 @@ function workerdCpuNs(pgid: number | undefined): number | null {
 // The bench
 // ---------------------------------------------------------------------------------------------------
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
-const b64url = (b: Buffer) => b.toString('base64url')
 
 /** Deletes the bench's readers (their favourites, settings, subscriptions and alarms go with them) and series. */
 async function cleanup(db: D1Database) {
@@ -179,7 +103,7 @@ export async function benchAlarms(opts: {
   base: string
   persist: string
   edition: string
-  sink: PushSink
+  sink: PushService
   workerPid?: number
   readers?: number
   pushes?: number
@@ -226,17 +150,8 @@ export async function benchAlarms(opts: {
     out.episodeId = episodeId
     // the readers, with the subscribed ones' keys (n: the reader's rank, 1..readers)
     const subs = Array.from({ length: pushes }, (_, i) => {
-      const ecdh = createECDH('prime256v1')
-      ecdh.generateKeys()
-      const auth = randomBytes(16)
-      const n = (i + 1) * every
-      sink.keys.set(`/${n}`, { ecdh, auth })
-      return {
-        email: `${TAG}-${n}@bench.invalid`,
-        endpoint: `https://push.bench/${n}`,
-        p256dh: b64url(ecdh.getPublicKey()),
-        auth: b64url(auth),
-      }
+      const { endpoint, keys } = sink.subscribe('bench')
+      return { email: `${TAG}-${(i + 1) * every}@bench.invalid`, endpoint, ...keys }
     })
     // CROSS JOIN: the JSON rows outside, each reader found by the e-mail index
     const subscribed = `FROM json_each(?1) j CROSS JOIN users u ON u.email = json_extract(j.value, '$.email')`
@@ -266,14 +181,13 @@ export async function benchAlarms(opts: {
     const made = await db
       .prepare(
         `SELECT (SELECT count(*) FROM favorites WHERE series_id = ?1) AS favs,
-                (SELECT count(*) FROM push_subscriptions WHERE endpoint LIKE 'https://push.bench/%') AS subs`,
+                (SELECT count(*) FROM push_subscriptions WHERE endpoint LIKE 'https://push.test/bench/%') AS subs`,
       )
       .bind(series!.id)
       .first<{ favs: number; subs: number }>()
     if (made?.favs !== readers || made.subs !== pushes) throw new Error(`setup wrote ${made?.favs} favourites, ${made?.subs} subscriptions`)
     out.setupMs = Math.round(performance.now() - setupStart)
-    const received0 = sink.received
-    const decrypted0 = sink.decrypted
+    const received0 = sink.received.length
 
     // the publish: one request
     const cpu0 = workerdCpuNs(opts.workerPid)
@@ -309,11 +223,12 @@ export async function benchAlarms(opts: {
       if (!row) continue
       out.alarms = row.alarms
       out.pushed = row.pushed
-      out.sinkReceived = sink.received - received0
-      out.sinkDecrypted = sink.decrypted - decrypted0
+      const got = sink.received.slice(received0)
+      out.sinkReceived = got.length
+      out.sinkDecrypted = got.filter((r) => r.vapid?.signatureValid && (r.payload as { kind?: string } | null)?.kind === 'contents').length
       if (out.alarmsMs === null && out.alarms >= readers) out.alarmsMs = Math.round(now - t0)
       if (out.pushedMs === null && out.pushed >= pushes) out.pushedMs = Math.round(now - t0)
-      if (out.sinkMs === null && out.sinkReceived >= pushes) out.sinkMs = Math.round(sink.lastAt - t0)
+      if (out.sinkMs === null && out.sinkReceived >= pushes) out.sinkMs = Math.round(now - t0)
       const state = `${out.alarms}/${out.pushed}/${out.sinkReceived}`
       if (state !== last) {
         last = state
@@ -327,13 +242,14 @@ export async function benchAlarms(opts: {
     }
     const cpu2 = workerdCpuNs(opts.workerPid)
     if (cpu1 !== null && cpu2 !== null) out.consumerCpuMs = Math.round((cpu2 - cpu1) / 1e6)
-    if (sink.duplicates > 0) throw new Error(`the sink received ${sink.duplicates} pushes twice`)
+    const paths = sink.received.slice(received0).map((r) => r.path)
+    const duplicates = paths.length - new Set(paths).size
+    if (duplicates > 0) throw new Error(`the sink received ${duplicates} pushes twice`)
     return out
   } catch (e) {
     return { ...out, error: (e as Error).message }
   } finally {
     await cleanup(db).catch(() => undefined)
-    sink.keys.clear()
     await local.dispose()
   }
 }

@@ -2,6 +2,7 @@ import { expect, test, type Browser, type Page, type TestInfo } from '@playwrigh
 import { readFileSync } from 'node:fs'
 import { formatNumber } from '../../src/lib/i18n/format.ts'
 import { messagesOf } from './journey.ts'
+import { PHONE_CONTEXT as PHONE, shoot as shootBoth } from './steps.ts'
 import { newAccount, PASSWORD as READER_PASSWORD } from './viewer.helpers.ts'
 
 /**
@@ -12,17 +13,9 @@ import { newAccount, PASSWORD as READER_PASSWORD } from './viewer.helpers.ts'
  * SMS steps never put the number in a URL; the support form keeps its text; the shop's terms alert is in view
  * without JavaScript. Screenshots at 390 and 1280 px go into the report.
  */
-const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 }
 const PASSWORD = 'Newbie-2026'
 
-async function shoot(page: Page, info: TestInfo, name: string) {
-  for (const width of [390, 1280]) {
-    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 })
-    await page.waitForTimeout(150)
-    await info.attach(`${name}-${width}`, { body: await page.screenshot({ fullPage: width === 390 }), contentType: 'image/png' })
-  }
-  await page.setViewportSize(PHONE.viewport)
-}
+const shoot = (page: Page, info: TestInfo, name: string) => shootBoth(page, info, name, { after: PHONE.viewport })
 
 /** The field is invalid, described by a message with `text`, and has the focus. */
 async function expectFieldError(page: Page, id: string, text: string) {

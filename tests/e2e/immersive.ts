@@ -1,5 +1,6 @@
 import { expect, test, type Browser, type BrowserContext, type Locator, type Page, type TestInfo } from '@playwright/test'
 import { hydrated, newAccount } from './viewer.helpers.ts'
+import { PHONE_CONTEXT as PHONE } from './steps.ts'
 
 /**
  * Issue 25 points 1 and 8 in a phone-sized, touch Chromium (390×844), shared by immersive.fr.spec.ts and
@@ -27,8 +28,6 @@ export type Words = {
   autoScroll: string
   fullscreen: string
 }
-
-const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 }
 
 /** A phone (390×844, touch); `settings`: the reader's viewer settings, as the settings cookie. */
 async function phone(

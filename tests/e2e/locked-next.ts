@@ -1,5 +1,6 @@
 import { expect, test, type Browser, type Page, type TestInfo } from '@playwright/test'
 import { hydrated, newAccount } from './viewer.helpers.ts'
+import { PHONE_CONTEXT as PHONE } from './steps.ts'
 
 /**
  * Issue 25 points 7 and 8, continuous reading at a locked next episode, shared by locked-next.fr.spec.ts and
@@ -19,8 +20,6 @@ export type Words = {
   /** The test server serves the slice images (fr; ar runs with --no-images): then every console error counts. */
   images: boolean
 }
-
-const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 }
 
 /** A new signed-in reader on a phone; `coins`: with the 100 coins of the WELCOME100 coupon. */
 export async function readerPhone(browser: Browser, baseURL: string, coins = false): Promise<Page> {

@@ -2,6 +2,7 @@ import { expect, test, type Page, type TestInfo } from '@playwright/test'
 import { messagesOf } from './journey.ts'
 import { seriousViolations } from './helpers.ts'
 import { readerPage } from './forms.ts'
+import { PHONE, shoot as shootBoth } from './steps.ts'
 
 /**
  * Issue 12 point 2 in one edition, on a phone (390×844): a reader without JavaScript goes from /my to /my/profile,
@@ -9,17 +10,10 @@ import { readerPage } from './forms.ts'
  * there too, and is refused the same nickname (in another case) and a prohibited one, each message beside the field, in the
  * edition's language, with the focus on the field and what they typed kept. Screenshots at 390 and 1280 px.
  */
-const PHONE = { width: 390, height: 844 }
 /** A series every edition's demo catalogue has, open to every reader. */
 const SERIES = '/comment?contentsId=24'
 
-async function shoot(page: Page, info: TestInfo, name: string) {
-  for (const width of [390, 1280]) {
-    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 })
-    await info.attach(`${name}-${width}`, { body: await page.screenshot({ fullPage: width === 390 }), contentType: 'image/png' })
-  }
-  await page.setViewportSize(PHONE)
-}
+const shoot = (page: Page, info: TestInfo, name: string) => shootBoth(page, info, name, { after: PHONE })
 
 export function profileSuite(id: string, base: string) {
   const t = messagesOf(id)

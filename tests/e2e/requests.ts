@@ -1,7 +1,8 @@
-import { expect, test, type Page, type TestInfo } from '@playwright/test'
+import { expect, test } from '@playwright/test'
 import { messagesOf } from './journey.ts'
 import { newAccount, PASSWORD } from './viewer.helpers.ts'
 import { noSeriousViolations } from './helpers.ts'
+import { shoot } from './steps.ts'
 
 /**
  * Issue 12 point 8 in one edition (spec §7 calls, §9 30 s time-out): the browser's requests carry X-Platform WEB,
@@ -12,13 +13,6 @@ import { noSeriousViolations } from './helpers.ts'
  */
 const ZONE = 'Pacific/Auckland' // neither edition's own zone: the header is the browser's
 const LOCALES = { fr: 'fr-FR', ar: 'ar' } as const
-
-async function shoot(page: Page, info: TestInfo, name: string) {
-  for (const width of [390, 1280]) {
-    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 })
-    await info.attach(`${name}-${width}`, { body: await page.screenshot(), contentType: 'image/png' })
-  }
-}
 
 export function requestsSuite(id: keyof typeof LOCALES) {
   const t = messagesOf(id)
@@ -62,7 +56,7 @@ export function requestsSuite(id: keyof typeof LOCALES) {
       expect(Date.now() - sent).toBeGreaterThanOrEqual(29_000)
       const toast = page.locator('#toast')
       await expect(toast).toHaveText(t('common.timeout'))
-      await shoot(page, info, `timeout-form-${id}`)
+      await shoot(page, info, `timeout-form-${id}`, { fullPage: false })
       await expect(toast).toHaveAttribute('role', 'status')
       await expect(submit).toBeEnabled()
       await expect(submit).toHaveText(t('auth.login.submit'))
@@ -101,7 +95,7 @@ export function requestsSuite(id: keyof typeof LOCALES) {
       await expect(page.locator('#toast')).toHaveText(t('common.timeout'))
       await expect(fav).toHaveAttribute('aria-pressed', 'false') // not saved: shown as it is
       await expect(fav).toBeEnabled()
-      await shoot(page, info, `timeout-island-${id}`)
+      await shoot(page, info, `timeout-island-${id}`, { fullPage: false })
       // usable again: the next click goes out
       await page.unrouteAll({ behavior: 'ignoreErrors' })
       const saved = page.waitForResponse((r) => r.url().includes('/api/v1/library/favorite/') && r.request().method() === 'POST')

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs'
 import { messagesOf } from './journey.ts'
 import { noSeriousViolations } from './helpers.ts'
 import { hydrated } from './viewer.helpers.ts'
-import { PHONE as PHONE_VIEWPORT, shoot } from './steps.ts'
+import { PHONE as PHONE_VIEWPORT, PHONE_CONTEXT as PHONE, shoot } from './steps.ts'
 
 /**
  * Issue 19 point 3, Share on the series page and in the viewer's bar, shared by share.fr.spec.ts and
@@ -16,7 +16,6 @@ import { PHONE as PHONE_VIEWPORT, shoot } from './steps.ts'
 const SERIES = 1
 const EPISODE = 1
 /** A phone, as in immersive.ts: touch, so the viewer's bar shows no key help (the series page: 390 px, a mouse). */
-const PHONE = { viewport: PHONE_VIEWPORT, hasTouch: true, isMobile: true, deviceScaleFactor: 2 }
 
 /** What the stubbed share sheet received. */
 type Shared = { title: string; text: string; url: string }[]

@@ -17,6 +17,9 @@ export async function signIn(page: Page, id: string, email: string, password = P
 /** The phone viewport the suites read at. */
 export const PHONE = { width: 390, height: 844 }
 
+/** A browser context that is a phone: its viewport, touch, and a dense screen. */
+export const PHONE_CONTEXT = { viewport: PHONE, hasTouch: true, isMobile: true, deviceScaleFactor: 2 }
+
 /**
  * Screenshots of the page at 390 and 1280 px from its top, attached to the report as `<name>-<width>`: the full page
  * at 390 px and the first screen at 1280 px, unless `fullPage` says for both; the viewport is then `after` if given,
