@@ -279,7 +279,7 @@ export function timingSafeEqualText(a: string, b: string): boolean {
 export async function otpHash(target: string, code: string): Promise<string> {
   const enc = new TextEncoder()
   const key = await crypto.subtle.importKey('raw', enc.encode(pepper()), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign'])
-  return toB64url(new Uint8Array(await crypto.subtle.sign('HMAC', key, enc.encode(`${target}:${code}`))))
+  return toB64url(await crypto.subtle.sign('HMAC', key, enc.encode(`${target}:${code}`)))
 }
 
 /**

@@ -167,7 +167,7 @@ export function newRefreshToken(now: Date = new Date()): Token {
 
 /** What is stored for a refresh token: SHA-256, base64url. Only the holder knows the token itself. */
 export async function hashToken(token: string): Promise<string> {
-  return toB64url(new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(token))))
+  return toB64url(await crypto.subtle.digest('SHA-256', encoder.encode(token)))
 }
 
 /** Random base64url string of `bytes` random bytes (ids, families, tokens). */

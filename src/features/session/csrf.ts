@@ -13,7 +13,7 @@ const encoder = new TextEncoder()
 
 async function mac(key: Uint8Array, token: string): Promise<string> {
   const k = await crypto.subtle.importKey('raw', new Uint8Array(key), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign'])
-  return toB64url(new Uint8Array(await crypto.subtle.sign('HMAC', k, encoder.encode(`csrf:${token}`))))
+  return toB64url(await crypto.subtle.sign('HMAC', k, encoder.encode(`csrf:${token}`)))
 }
 
 /** A new token (256 random bits) and the cookie value that carries it. */
