@@ -108,6 +108,7 @@ export async function startPushService(options: { port?: number; vapidPublicKey?
     })
   })
   server.keepAliveTimeout = 60_000
+  server.unref() // never what keeps a process (the bench, a test run) alive
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(options.port ?? 0, '127.0.0.1', resolve)
