@@ -67,8 +67,8 @@ type Command = {
   details: string
   options: Options
   run: (v: Values) => Promise<void>
-  /** Calls the operator API of a running edition (OPS_URL) rather than the local D1/R2. */
-  remote?: true
+  /** Works on the local state (reseed) rather than through the operator API of a running edition (OPS_URL). */
+  local?: true
 }
 
 const GLOBAL: Options = {
@@ -76,7 +76,7 @@ const GLOBAL: Options = {
   config: { type: 'string', short: 'c' },
   help: { type: 'boolean', short: 'h' },
 }
-const GLOBAL_HELP = `Global options:
+const GLOBAL_HELP = `Options of reseed (the local state):
   --persist-to DIR   local state directory (default .wrangler/state), as for wrangler dev / d1 migrations
   -c, --config FILE  wrangler config (default: the built worker's, else wrangler.jsonc)
   EDITION=<id>       environment variable choosing the edition (default fr)`
@@ -125,7 +125,6 @@ const COMMANDS: Record<string, Command> = {
   new balances. An unknown e-mail is refused (NOT_FOUND_USER), nothing changes.`,
     options: { ...ADJUST_OPTIONS, expires: { type: 'string' } },
     run: (v) => adjust(v, +1),
-    remote: true,
   },
   'coins deduct': {
     usage: 'coins deduct --email E --type COIN|FREE_COIN|BONUS|MILEAGE --amount N --reason TEXT [--yes]',
@@ -134,7 +133,6 @@ const COMMANDS: Record<string, Command> = {
   type is short (nothing changes). Prints the ledger entries and the new balances. --reason, --yes as for coins grant.`,
     options: ADJUST_OPTIONS,
     run: (v) => adjust(v, -1),
-    remote: true,
   },
   'coins show': {
     usage: 'coins show --email E [--limit N]',
@@ -143,7 +141,6 @@ const COMMANDS: Record<string, Command> = {
   Also checks the wallet invariant: Σ lots' remaining = Σ ledger amounts (exit 1 if broken).`,
     options: { email: { type: 'string' }, limit: { type: 'string', default: '20' } },
     run: show,
-    remote: true,
   },
   reseed: {
     usage: 'reseed [--no-images]',
@@ -153,6 +150,7 @@ const COMMANDS: Record<string, Command> = {
   a deployed edition has no demo data.`,
     options: { 'no-images': { type: 'boolean' } },
     run: reseed,
+    local: true,
   },
   import: {
     usage: 'import --dir <folder> --reason TEXT [--yes]',
@@ -172,7 +170,6 @@ const COMMANDS: Record<string, Command> = {
   --yes          import into an OPS_URL that is not local (without it, only the plan is printed)`,
     options: { dir: { type: 'string' }, reason: { type: 'string' }, yes: { type: 'boolean' } },
     run: importCommand,
-    remote: true,
   },
   'alarm send': {
     usage: 'alarm send --text TEXT --reason TEXT [--series N] [--link /path] [--yes]',
@@ -185,7 +182,6 @@ const COMMANDS: Record<string, Command> = {
   The queue consumer writes the alarms in batches; prints the broadcast id.`,
     options: SEND_OPTIONS,
     run: alarmSend,
-    remote: true,
   },
   'episode publish': {
     usage: 'episode publish --id N --reason TEXT [--yes]',
@@ -197,7 +193,6 @@ const COMMANDS: Record<string, Command> = {
   an episode already announced (by the cron or a previous publish) changes nothing and says so.`,
     options: { id: { type: 'string' }, reason: { type: 'string' }, yes: { type: 'boolean' } },
     run: episodePublish,
-    remote: true,
   },
   'episode schedule': {
     usage: 'episode schedule --id N --at ISO --reason TEXT [--yes]',
@@ -212,7 +207,6 @@ const COMMANDS: Record<string, Command> = {
   INVALID_PARAMETER: episode unpublish it first. Pages follow within a minute (edge cache), the API at once.`,
     options: { id: { type: 'string' }, at: { type: 'string' }, reason: { type: 'string' }, yes: { type: 'boolean' } },
     run: episodeSchedule,
-    remote: true,
   },
   'episode unpublish': {
     usage: 'episode unpublish --id N --reason TEXT [--yes]',
@@ -223,7 +217,6 @@ const COMMANDS: Record<string, Command> = {
   --reason, --yes as for episode schedule. Pages follow within a minute (edge cache), the API at once.`,
     options: { id: { type: 'string' }, reason: { type: 'string' }, yes: { type: 'boolean' } },
     run: episodeUnpublish,
-    remote: true,
   },
   'series publish': {
     usage: 'series publish --id N --reason TEXT [--yes]',
@@ -234,7 +227,6 @@ const COMMANDS: Record<string, Command> = {
   A series published already is left as it is (the command says so). Pages follow within a minute (edge cache).`,
     options: { id: { type: 'string' }, reason: { type: 'string' }, yes: { type: 'boolean' } },
     run: (v) => seriesPublish(v, true),
-    remote: true,
   },
   'series unpublish': {
     usage: 'series unpublish --id N --reason TEXT [--yes]',
@@ -243,7 +235,6 @@ const COMMANDS: Record<string, Command> = {
   and episodes are kept. --reason, --yes as for series publish. Pages follow within a minute (edge cache).`,
     options: { id: { type: 'string' }, reason: { type: 'string' }, yes: { type: 'boolean' } },
     run: (v) => seriesPublish(v, false),
-    remote: true,
   },
   'series schedule': {
     usage: 'series schedule --id N --days MON,THU|TEN|NONE --reason TEXT [--yes]',
@@ -254,7 +245,6 @@ const COMMANDS: Record<string, Command> = {
   --reason, --yes as for series publish. Pages follow within a minute (edge cache), the API at once.`,
     options: { id: { type: 'string' }, days: { type: 'string' }, reason: { type: 'string' }, yes: { type: 'boolean' } },
     run: seriesSchedule,
-    remote: true,
   },
   'support list': {
     usage: 'support list',
@@ -263,7 +253,6 @@ const COMMANDS: Record<string, Command> = {
   these are answered.`,
     options: {},
     run: supportList,
-    remote: true,
   },
   'support show': {
     usage: 'support show --id N',
@@ -273,7 +262,6 @@ const COMMANDS: Record<string, Command> = {
   line for each.`,
     options: { id: { type: 'string' } },
     run: supportShow,
-    remote: true,
   },
   'support answer': {
     usage: 'support answer --id N --text TEXT --reason TEXT [--yes]',
@@ -285,7 +273,6 @@ const COMMANDS: Record<string, Command> = {
   A question already answered (or unknown) is refused: NOT_EXIST, nothing changes. Locally the mail is in the outbox.`,
     options: { id: { type: 'string' }, text: { type: 'string' }, reason: { type: 'string' }, yes: { type: 'boolean' } },
     run: supportAnswer,
-    remote: true,
   },
   'notice publish': {
     usage: `notice publish --title T --body B --reason TEXT [--series N] [--pinned] [--category ${NOTICE_CATEGORIES.join('|')}] [--at ISO] [--yes]`,
@@ -308,7 +295,6 @@ const COMMANDS: Record<string, Command> = {
       yes: { type: 'boolean' },
     },
     run: noticePublish,
-    remote: true,
   },
   'notice edit': {
     usage: 'notice edit --id N [--title T] [--body B] [--at ISO] --reason TEXT [--yes]',
@@ -324,7 +310,6 @@ const COMMANDS: Record<string, Command> = {
       yes: { type: 'boolean' },
     },
     run: noticeEdit,
-    remote: true,
   },
   'notice pin': {
     usage: 'notice pin --id N [--off] --reason TEXT [--yes]',
@@ -332,7 +317,6 @@ const COMMANDS: Record<string, Command> = {
     details: `  --reason, --yes as for notice publish.`,
     options: { id: { type: 'string' }, off: { type: 'boolean' }, reason: { type: 'string' }, yes: { type: 'boolean' } },
     run: noticePin,
-    remote: true,
   },
   'notice unpublish': {
     usage: 'notice unpublish --id N --reason TEXT [--yes]',
@@ -341,7 +325,6 @@ const COMMANDS: Record<string, Command> = {
   One already down is refused (NOT_EXIST). --reason, --yes as for notice publish.`,
     options: { id: { type: 'string' }, reason: { type: 'string' }, yes: { type: 'boolean' } },
     run: noticeUnpublish,
-    remote: true,
   },
   'coupon create': {
     usage: `coupon create (--code C | --downloadable) --title T --type ${COUPON_TYPES.join('|')} --reward ${REWARD_TYPES.join('|')} --amount N --reason TEXT [options] [--yes]`,
@@ -378,7 +361,6 @@ const COMMANDS: Record<string, Command> = {
       yes: { type: 'boolean' },
     },
     run: couponCreate,
-    remote: true,
   },
   'coupon expire': {
     usage: 'coupon expire --id N --reason TEXT [--yes]',
@@ -386,7 +368,6 @@ const COMMANDS: Record<string, Command> = {
     details: `  One already over is refused (EXPIRED_COUPON). --reason, --yes as for coupon create.`,
     options: { id: { type: 'string' }, reason: { type: 'string' }, yes: { type: 'boolean' } },
     run: couponExpire,
-    remote: true,
   },
   'coupon report': {
     usage: 'coupon report [--id N]',
@@ -395,7 +376,6 @@ const COMMANDS: Record<string, Command> = {
   whose reward was granted), its state (LIVE, NOT_STARTED, EXPIRED, SOLD_OUT) and expiry. At most 200.`,
     options: { id: { type: 'string' } },
     run: couponReportCommand,
-    remote: true,
   },
   'reader show': {
     usage: 'reader show (--email E | --id N)',
@@ -408,7 +388,6 @@ const COMMANDS: Record<string, Command> = {
   Never a password hash or a token.`,
     options: { email: { type: 'string' }, id: { type: 'string' } },
     run: readerShow,
-    remote: true,
   },
   'reader sessions end': {
     usage: 'reader sessions end (--email E | --id N) --reason TEXT [--yes]',
@@ -421,7 +400,6 @@ const COMMANDS: Record<string, Command> = {
   account is refused (NOT_FOUND_USER), nothing changes.`,
     options: { email: { type: 'string' }, id: { type: 'string' }, reason: { type: 'string' }, yes: { type: 'boolean' } },
     run: readerSessionsEnd,
-    remote: true,
   },
   'event create': {
     usage: `event create --title T --ends DATE --reason TEXT [--kind ${OPS_EVENT_KINDS.join('|')}] [--description D] [--starts DATE] [--only ADULT|NON_ADULT] [--yes]`,
@@ -445,7 +423,6 @@ ${CACHE_HELP}`,
       yes: { type: 'boolean' },
     },
     run: eventCreate,
-    remote: true,
   },
   'event end': {
     usage: 'event end --id N --reason TEXT [--yes]',
@@ -455,7 +432,6 @@ ${CACHE_HELP}`,
 ${CACHE_HELP}`,
     options: { id: { type: 'string' }, reason: { type: 'string' }, yes: { type: 'boolean' } },
     run: eventEnd,
-    remote: true,
   },
   'banner create': {
     usage: `banner create --display ${BANNER_DISPLAYS.join('|')} --title T --link L --reason TEXT [options] [--yes]`,
@@ -491,7 +467,6 @@ ${CACHE_HELP}`,
       yes: { type: 'boolean' },
     },
     run: bannerCreate,
-    remote: true,
   },
   'banner end': {
     usage: 'banner end --id N --reason TEXT [--yes]',
@@ -500,7 +475,6 @@ ${CACHE_HELP}`,
 ${CACHE_HELP}`,
     options: { id: { type: 'string' }, reason: { type: 'string' }, yes: { type: 'boolean' } },
     run: bannerEnd,
-    remote: true,
   },
 }
 
@@ -553,10 +527,9 @@ async function adjust(v: Values, sign: 1 | -1): Promise<void> {
   // the account and its balance of --type first: the plan names them, a short balance is refused before any change
   const before = await walletOf(to, email, 1)
   const has = before.balances[type]
-  if (sign < 0 && has < Number(text)) {
-    const code = type === 'MILEAGE' ? 'MILEAGE_INSUFFICIENT' : 'COIN_INSUFFICIENT'
-    throw new ApiError(`${code}: ${email} has ${has} ${type} that can be deducted, less than ${text}; nothing changed`)
-  }
+  const short = (code: string, balance: number) =>
+    new ApiError(`${code}: ${email} has ${balance} ${type} that can be deducted, less than ${text}; nothing changed`)
+  if (sign < 0 && has < Number(text)) throw short(type === 'MILEAGE' ? 'MILEAGE_INSUFFICIENT' : 'COIN_INSUFFICIENT', has)
   confirm(v, to, [
     sign > 0
       ? `grant ${text} ${type} to ${email} (user ${before.userId}, has ${has}): a new lot${body.expiresAt ? ` expiring ${expires}` : ' that never expires'}, ledger CHARGE source ADMIN`
@@ -570,9 +543,7 @@ async function adjust(v: Values, sign: 1 | -1): Promise<void> {
     // spent meanwhile: the API refused the whole deduction
     if (e instanceof ApiError && /^(COIN|MILEAGE)_INSUFFICIENT /.test(e.message)) {
       const now = await walletOf(to, email, 1).catch(() => null)
-      const code = e.message.split(' ')[0]
-      if (now)
-        throw new ApiError(`${code}: ${email} has ${now.balances[type]} ${type} that can be deducted, less than ${text}; nothing changed`)
+      if (now) throw short(e.message.split(' ')[0]!, now.balances[type])
     }
     throw e
   }
@@ -1394,7 +1365,7 @@ function helpText(): string {
 
 function commandHelp(name: string): string {
   const c = COMMANDS[name]!
-  return `usage: npm run ops -- ${c.usage}\n\n${c.summary}\n${c.details}\n\n${c.remote ? REMOTE_HELP : GLOBAL_HELP}`
+  return `usage: npm run ops -- ${c.usage}\n\n${c.summary}\n${c.details}\n\n${c.local ? GLOBAL_HELP : REMOTE_HELP}`
 }
 
 /** The command named by the leading words of argv (`coins grant`, `import`, …). */

@@ -41,6 +41,8 @@ const built: BuiltConfig = {
   send_email: [{ name: 'EMAIL' }],
 }
 const D1_ID = '6f1c0a52-33d4-4c8e-9a51-0d2b7e9f4a10'
+/** The listings every deploy reads first (the stand-in's queue listing has one page and an empty second). */
+const LISTINGS = ['d1 list --json', 'kv namespace list', 'r2 bucket list', 'queues list --page 1', 'queues list --page 2']
 
 describe('the deploy plan (pure)', () => {
   it('lists what the worker binds to, each queue once, KV by the title it has on the account', () => {
@@ -239,13 +241,7 @@ describe('npm run deploy', () => {
     expect(r.stdout).toContain('  queue webtoon-alarms-dlq-fr: create')
     expect(r.stdout).toContain('deploy webtoon-fr with cron */10 * * * *')
     expect(r.stdout).toContain('Nothing changed: run again with --yes to do it.')
-    expect(calls().slice(1)).toEqual([
-      'd1 list --json',
-      'kv namespace list',
-      'r2 bucket list',
-      'queues list --page 1',
-      'queues list --page 2',
-    ])
+    expect(calls().slice(1)).toEqual(LISTINGS)
     expect(JSON.parse(readFileSync(configPath, 'utf8'))).toEqual(built)
   })
 
@@ -265,11 +261,7 @@ describe('npm run deploy', () => {
     expect(r.code, r.stderr).toBe(0)
     const path = configPath
     expect(calls().slice(1)).toEqual([
-      'd1 list --json',
-      'kv namespace list',
-      'r2 bucket list',
-      'queues list --page 1',
-      'queues list --page 2',
+      ...LISTINGS,
       'r2 bucket create webtoon-media-fr',
       'kv namespace create webtoon-cache-fr',
       'kv namespace create webtoon-session-fr',

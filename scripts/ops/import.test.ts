@@ -41,7 +41,7 @@ describe('series folder', () => {
     expect(manifest.episodes.every((e) => e.images.length === 2)).toBe(true)
     const sizes = await probeSeries(dir, manifest)
     expect(sizes.cover).toEqual({ width: 480, height: 640 })
-    expect(sizes.slices.get(1)).toEqual([
+    expect(sizes.slices[0]).toEqual([
       { width: 800, height: 1000 },
       { width: 800, height: 1300 },
     ])
@@ -164,9 +164,7 @@ describe('import statements', () => {
   it('write each slice its alt text and its transcript lines in reading order (null for a slice without text)', async () => {
     const { manifest } = loadSeriesFolder(dir)
     manifest.episodes[1]!.transcript = [[], [{ kind: 'sfx', text: 'Tac' }]]
-    const probed = await probeSeries(dir, manifest)
-    const sizes = { cover: probed.cover, slices: manifest.episodes.map((e) => probed.slices.get(e.no)!) }
-    const statements = importStatements(5, manifest, sizes, new Date('2026-11-22T00:00:00Z'))
+    const statements = importStatements(5, manifest, await probeSeries(dir, manifest), new Date('2026-11-22T00:00:00Z'))
     const rows = statements
       .filter((s) => s.sql.includes('INSERT INTO episode_images'))
       .flatMap((s) => Array.from({ length: (s.params.length - 2) / 6 }, (_, k) => s.params.slice(2 + k * 6, 8 + k * 6)))

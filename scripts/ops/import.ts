@@ -15,7 +15,14 @@
 import { existsSync, readFileSync, statSync } from 'node:fs'
 import { join, relative, resolve } from 'node:path'
 import sharp from 'sharp'
-import { importJobs, SeriesManifest, type SeriesImportRequest } from '../../src/features/catalogue/series-import.ts'
+import {
+  importJobs,
+  importKeys,
+  renditionKey,
+  SeriesManifest,
+  type ImageSize,
+  type SeriesImportRequest,
+} from '../../src/features/catalogue/series-import.ts'
 
 /** WebP for real artwork: a little more effort than the seed's flat drawings (effort 0). */
 const WEBP = { quality: 80, effort: 4 }
@@ -60,11 +67,6 @@ export function loadSeriesFolder(dir: string): { dir: string; manifest: SeriesMa
   return { dir: folder, manifest }
 }
 
-/** An image's logical size: the source's pixels after EXIF orientation (stored as episode_images width/height). */
-type ImageSize = { width: number; height: number }
-/** Sizes of every image of the folder, read before anything is written (a broken file stops the import). */
-export type ProbedSeries = { cover: ImageSize; slices: Map<number, ImageSize[]> }
-
 async function probe(path: string, field: string): Promise<ImageSize> {
   try {
     const meta = await sharp(path).metadata()
@@ -76,12 +78,15 @@ async function probe(path: string, field: string): Promise<ImageSize> {
   }
 }
 
-/** Reads the size of every image (cover and slices) of a validated folder. */
-export async function probeSeries(dir: string, manifest: SeriesManifest): Promise<ProbedSeries> {
+/**
+ * The size of every image of a validated folder (the cover, then one list per episode in the manifest's order), read
+ * before anything is sent: a broken file stops the import.
+ */
+export async function probeSeries(dir: string, manifest: SeriesManifest): Promise<SeriesImportRequest['sizes']> {
   const cover = await probe(join(dir, manifest.cover), 'cover')
-  const slices = new Map<number, ImageSize[]>()
+  const slices: ImageSize[][] = []
   for (const [i, e] of manifest.episodes.entries()) {
-    slices.set(e.no, await Promise.all(e.images.map((img, j) => probe(join(dir, img), `episodes.${i}.images.${j}`))))
+    slices.push(await Promise.all(e.images.map((img, j) => probe(join(dir, img), `episodes.${i}.images.${j}`))))
   }
   return { cover, slices }
 }
@@ -119,8 +124,7 @@ export type ImportResult = { seriesId: number; episodes: number; slices: number;
 /** Validates the folder and probes every image: the import request, before anything is sent. */
 export async function planImport(dir: string, reason: string): Promise<ImportPlan> {
   const { dir: folder, manifest } = loadSeriesFolder(dir)
-  const sizes = await probeSeries(folder, manifest)
-  const request = { manifest, sizes: { cover: sizes.cover, slices: manifest.episodes.map((e) => sizes.slices.get(e.no) ?? []) }, reason }
+  const request = { manifest, sizes: await probeSeries(folder, manifest), reason }
   return { folder, request, slices: manifest.episodes.reduce((n, e) => n + e.images.length, 0) }
 }
 
@@ -134,7 +138,7 @@ export async function importSeries(api: ImportApi, plan: ImportPlan, opts: { log
   const m = plan.request.manifest
   const { seriesId, keys } = await api.start(plan.request)
   const jobs = importJobs(seriesId, m)
-  const expected = jobs.flatMap((j) => j.widths.map((w) => `${j.prefix}/${w}.webp`))
+  const expected = importKeys(seriesId, m)
   let uploaded = 0
   let bytes = 0
   try {
@@ -154,7 +158,7 @@ export async function importSeries(api: ImportApi, plan: ImportPlan, opts: { log
           const job = jobs[next++]!
           for (const r of await renderImage(join(plan.folder, job.file), job.widths)) {
             if (failure) return
-            await api.put(`${job.prefix}/${r.width}.webp`, r.bytes)
+            await api.put(renditionKey(job.prefix, r.width), r.bytes)
             uploaded++
             bytes += r.bytes.length
           }

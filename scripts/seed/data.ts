@@ -6,8 +6,9 @@
  * Passwords are hashed by the caller (`src/lib/server/password.ts`).
  */
 import { ftsDocument } from '../../src/features/search/search.ts'
-import { CARD_IMAGE_WIDTH } from '../../src/features/catalogue/catalogue.ts'
+import { CARD_IMAGE_WIDTH, type CreatorRole } from '../../src/features/catalogue/catalogue.ts'
 import { transcriptJson } from '../../src/features/viewer/transcript.ts'
+import { coverKey, sliceKey } from '../../src/features/catalogue/series-import.ts'
 import { nicknameKey } from '../../src/features/account/profile.ts'
 import { demoSliceText } from './transcripts.ts'
 import { DAY_MS, HOUR_MS, MINUTE_MS, isoAfter } from '../../src/lib/time.ts'
@@ -885,8 +886,7 @@ const CREATOR_NAMES = [
   'Studio Lune',
   'Atelier Nova',
 ]
-type Role = 'AUTHOR' | 'WRITER' | 'ARTIST' | 'ORIGINAL' | 'ADAPTER'
-const ROLE_PATTERNS: Role[][] = [
+const ROLE_PATTERNS: CreatorRole[][] = [
   ['WRITER', 'ARTIST'],
   ['AUTHOR', 'ADAPTER'],
   ['ORIGINAL', 'ADAPTER', 'ARTIST'],
@@ -984,7 +984,7 @@ export function buildDemo(opts: BuildDemoOptions): DemoCatalogue {
       is_adult: isAdult ? 1 : 0,
       is_bl: isBl ? 1 : 0,
       genre,
-      cover_key: `covers/${id}`,
+      cover_key: coverKey(id),
       cover_width: COVER_SIZE.width,
       cover_height: COVER_SIZE.height,
       reading_direction: flags.has('R') ? 'rtl' : 'ltr',
@@ -1002,7 +1002,7 @@ export function buildDemo(opts: BuildDemoOptions): DemoCatalogue {
       updated_at: at(lastAt - t0),
     })
     images.push({
-      key: `covers/${id}`,
+      key: coverKey(id),
       kind: 'cover',
       width: COVER_SIZE.width,
       height: COVER_SIZE.height,
@@ -1013,7 +1013,7 @@ export function buildDemo(opts: BuildDemoOptions): DemoCatalogue {
     })
 
     // Creators: two or three roles, creators shared between series.
-    const pattern = isText ? (['AUTHOR', 'ARTIST'] as Role[]) : ROLE_PATTERNS[id % ROLE_PATTERNS.length]!
+    const pattern = isText ? (['AUTHOR', 'ARTIST'] as CreatorRole[]) : ROLE_PATTERNS[id % ROLE_PATTERNS.length]!
     const creatorNames: string[] = []
     const used = new Set<number>()
     pattern.forEach((role, position) => {
@@ -1076,7 +1076,7 @@ export function buildDemo(opts: BuildDemoOptions): DemoCatalogue {
       })
       if (!isText) {
         for (let n = 1; n <= 3; n++) {
-          const key = `series/${id}/ep/${no}/${n}`
+          const key = sliceKey(id, no, n)
           const height = SLICE_HEIGHTS[n - 1]!
           const described = demoSliceText(id, n, lang, { series: title, episode: episodeTitle(lang, no) })
           push('episode_images', {

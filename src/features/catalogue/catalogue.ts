@@ -7,9 +7,11 @@ export const WEEKDAYS = ['SUNDAY', 'MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY',
 export type Weekday = (typeof WEEKDAYS)[number]
 
 /** Spec §3 genres, as the CHECK of `series.genre` lists them; each has a label `genre.<GENRE>`. */
-export type Genre = 'ROMANCE' | 'ACTION' | 'DRAMA' | 'FANTASY' | 'COMEDY' | 'BL' | 'THRILLER' | 'HORROR' | 'SLICE_OF_LIFE'
-/** Creator roles, as the CHECK of `series_creators.role` lists them; each has a label `creator.<ROLE>`. */
-export type CreatorRole = 'AUTHOR' | 'WRITER' | 'ARTIST' | 'ORIGINAL' | 'ADAPTER'
+export const GENRES = ['ROMANCE', 'ACTION', 'DRAMA', 'FANTASY', 'COMEDY', 'BL', 'THRILLER', 'HORROR', 'SLICE_OF_LIFE'] as const
+export type Genre = (typeof GENRES)[number]
+/** Creator roles (spec §3), as the CHECK of `series_creators.role` lists them; each has a label `creator.<ROLE>`. */
+export const CREATOR_ROLES = ['AUTHOR', 'WRITER', 'ARTIST', 'ORIGINAL', 'ADAPTER'] as const
+export type CreatorRole = (typeof CREATOR_ROLES)[number]
 
 /** Today's schedule group in the edition's time zone (the weekly tab opens on it). */
 const weekdayFormats = new Map<string, Intl.DateTimeFormat>()

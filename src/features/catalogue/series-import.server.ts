@@ -13,13 +13,13 @@ import type { Db } from '../../lib/server/db.ts'
 import type { Cols } from '../../lib/server/rows.ts'
 import { ftsDocument } from '../search/search.ts'
 import { transcriptJson } from '../viewer/transcript.ts'
+import { imageKind } from '../qna/qna.ts'
 import {
   IMPORT_ABANDONED_MS,
   MAX_IMPORT_REQUEST_CHARS,
   coverKey,
   importKeySeries,
   importKeys,
-  isWebp,
   sliceKey,
   type SeriesImportRequest,
   type SeriesManifest,
@@ -162,7 +162,7 @@ export async function putImportObject(
   if (!importKeys(seriesId!, manifest).includes(key)) {
     return { refused: 'INVALID_PARAMETER', message: `${key} is not an object of series import ${seriesId}`, fields: 'key' }
   }
-  if (!isWebp(bytes)) return { refused: 'INVALID_PARAMETER', message: 'the body is not a WebP image', fields: 'body' }
+  if (imageKind(bytes) !== 'webp') return { refused: 'INVALID_PARAMETER', message: 'the body is not a WebP image', fields: 'body' }
   await media.put(key, bytes, { httpMetadata: { contentType: 'image/webp', cacheControl: 'public, max-age=31536000, immutable' } })
   return { key, bytes: bytes.length }
 }

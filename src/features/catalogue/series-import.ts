@@ -8,7 +8,7 @@
 import { z } from 'zod'
 import { OpsReason } from '../../lib/ops.ts'
 import { SliceTranscript } from '../viewer/transcript.ts'
-import { CARD_IMAGE_WIDTH, COVER_WIDTHS, SLICE_WIDTHS } from './catalogue.ts'
+import { CARD_IMAGE_WIDTH, COVER_WIDTHS, CREATOR_ROLES, GENRES, SCHEDULE_DAYS, SLICE_WIDTHS } from './catalogue.ts'
 
 /** Widths (px) an import stores, per image: covers with their link-card rendition, slices (as the seed). */
 const IMPORT_WIDTHS = { cover: [...COVER_WIDTHS, CARD_IMAGE_WIDTH], slice: SLICE_WIDTHS } as const
@@ -24,11 +24,6 @@ export const MAX_IMPORT_REQUEST_CHARS = 1_500_000
  * on its own failures; one killed half-way cannot): the cron aborts it, the unpublished series and its objects go.
  */
 export const IMPORT_ABANDONED_MS = 24 * 60 * 60 * 1000
-
-const GENRES = ['ROMANCE', 'ACTION', 'DRAMA', 'FANTASY', 'COMEDY', 'BL', 'THRILLER', 'HORROR', 'SLICE_OF_LIFE'] as const
-const SCHEDULE_DAYS = ['SUNDAY', 'MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY', 'TEN'] as const
-/** Spec §3 creator types. */
-const ROLES = ['AUTHOR', 'WRITER', 'ARTIST', 'ORIGINAL', 'ADAPTER'] as const
 
 /** A file name inside the folder (no absolute path, no `..`). */
 const FileName = z
@@ -91,7 +86,7 @@ export const SeriesManifest = z
     isBl: z.boolean().default(false),
     readingDirection: z.enum(['ltr', 'rtl']).default('ltr'),
     creators: z
-      .array(z.object({ name: z.string().trim().min(1).max(100), role: z.enum(ROLES) }))
+      .array(z.object({ name: z.string().trim().min(1).max(100), role: z.enum(CREATOR_ROLES) }))
       .min(1)
       .max(20),
     tags: z.array(z.string().trim().min(1).max(50)).max(30).default([]),
@@ -123,6 +118,7 @@ export type SeriesManifest = z.infer<typeof SeriesManifest>
 
 /** An image's logical size: the source's pixels after EXIF orientation (stored as episode_images width/height). */
 const ImageSize = z.object({ width: z.number().int().min(1).max(100_000), height: z.number().int().min(1).max(100_000) })
+export type ImageSize = z.infer<typeof ImageSize>
 
 /**
  * `POST /api/ops/series/import`: the validated manifest, the probed size of the cover and of every slice (one list
@@ -163,19 +159,16 @@ export function importJobs(seriesId: number, m: SeriesManifest): ImportJob[] {
   ]
 }
 
-/** The R2 keys an import expects, one per rendition (`<prefix>/<width>.webp`). */
+/** One rendition's R2 key under its image's prefix. */
+export const renditionKey = (prefix: string, width: number) => `${prefix}/${width}.webp`
+
+/** The R2 keys an import expects, one per rendition. */
 export function importKeys(seriesId: number, m: SeriesManifest): string[] {
-  return importJobs(seriesId, m).flatMap((j) => j.widths.map((w) => `${j.prefix}/${w}.webp`))
+  return importJobs(seriesId, m).flatMap((j) => j.widths.map((w) => renditionKey(j.prefix, w)))
 }
 
 /** An uploaded key's shape; its series id (the only part the upload route trusts before it looks the import up). */
 export function importKeySeries(key: string): number | null {
   const m = /^(?:covers\/([1-9]\d{0,14})\/\d{2,5}|series\/([1-9]\d{0,14})\/ep\/\d{1,9}\/\d{1,3}\/\d{2,5})\.webp$/.exec(key)
   return m ? Number(m[1] ?? m[2]) : null
-}
-
-/** A WebP file's first bytes: `RIFF`, its size, `WEBP`. */
-export function isWebp(bytes: Uint8Array): boolean {
-  const tag = (at: number) => String.fromCharCode(...bytes.subarray(at, at + 4))
-  return bytes.length >= 12 && tag(0) === 'RIFF' && tag(8) === 'WEBP'
 }
