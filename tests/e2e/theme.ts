@@ -19,8 +19,15 @@ const DARK_BG = 'rgb(18, 18, 18)'
 
 const background = (page: Page) => page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor)
 
+/** Noon in Paris: the viewer's night theme (22:00–08:00 on the reader's clock) must never depend on when the suite runs. */
+const NOON = new Date('2026-11-27T12:00:00+01:00')
+const NIGHT = new Date('2026-11-27T23:30:00+01:00')
+
+/** A phone context on Paris time with the browser's clock pinned (noon unless a test moves it). */
 async function context(browser: Browser, baseURL: string, options: BrowserContextOptions = {}) {
-  return browser.newContext({ baseURL, viewport: PHONE, colorScheme: 'light', ...options })
+  const ctx = await browser.newContext({ baseURL, viewport: PHONE, colorScheme: 'light', timezoneId: 'Europe/Paris', ...options })
+  await ctx.clock.setFixedTime(NOON)
+  return ctx
 }
 
 /** axe's colour-contrast rule alone (WCAG 2 AA 1.4.3), every impact: "rule: target (fg on bg)". */
@@ -144,12 +151,17 @@ export function themeSuite(id: 'fr' | 'ar') {
       })
     }
 
-    test('the viewer is dark at night on the reader’s clock unless light was chosen; images untouched', async ({ browser, baseURL }) => {
-      const page = await (await context(browser, baseURL!, { timezoneId: 'Europe/Paris' })).newPage()
-      await page.clock.setFixedTime(new Date('2026-11-27T23:30:00+01:00'))
+    test('the viewer is dark at night on the reader’s clock unless light was chosen; images untouched; contrast holds', async ({
+      browser,
+      baseURL,
+    }) => {
+      const page = await (await context(browser, baseURL!)).newPage()
+      await page.clock.setFixedTime(NIGHT)
       await page.goto('/viewer/1')
       await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark')
       expect(await background(page)).toBe(DARK_BG)
+      await hydrated(page)
+      expect(await contrastViolations(page)).toEqual([])
       const img = page.locator('.viewer-slice img').first()
       expect(
         await img.evaluate((el) => [getComputedStyle(el).filter, getComputedStyle(el).opacity, getComputedStyle(el).mixBlendMode]),
@@ -163,7 +175,7 @@ export function themeSuite(id: 'fr' | 'ar') {
       expect(await background(page)).toBe(LIGHT_BG)
       // daytime, system: light
       await page.evaluate(() => localStorage.removeItem('wt-theme'))
-      await page.clock.setFixedTime(new Date('2026-11-27T12:00:00+01:00'))
+      await page.clock.setFixedTime(NOON)
       await page.goto('/viewer/1')
       expect(await background(page)).toBe(LIGHT_BG)
       await page.clock.setFixedTime(new Date('2026-11-27T07:59:00+01:00'))

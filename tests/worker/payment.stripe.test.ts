@@ -8,14 +8,14 @@
  * the Refunds API, and the faults: Stripe answering 500, timing out, a webhook arriving before the checkout call
  * returned.
  */
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { env } from 'cloudflare:workers'
 import Stripe from 'stripe'
 import { appFor, expectError, frEdition, frMessages, read, request } from './app.ts'
 import { buy, db, expectInvariant, get, newReader, newSeries, type Reader } from './purchase.helpers.ts'
 import { newProduct } from './payment.helpers.ts'
 import { STRIPE_TEST_WEBHOOK_SECRET, type RecordedRequest } from './stripe-global-setup.ts'
-import { debtOf } from '../../src/features/payment/payment.server.ts'
+import { debtOf, settleRefunds } from '../../src/features/payment/payment.server.ts'
 
 const stripeEdition = { ...frEdition, payment: { provider: 'stripe' as const } }
 const app = appFor(stripeEdition)
@@ -343,14 +343,14 @@ describe('Stripe webhook', () => {
 })
 
 describe('Stripe refund (spec §9, 7 days)', () => {
-  const refund = (reader: Reader, paymentId: string) =>
+  const refund = (reader: Reader, paymentId: string, key: string = crypto.randomUUID()) =>
     request(app, '/api/v1/payment/refund', {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID(), ...reader.headers },
+      headers: { 'content-type': 'application/json', 'idempotency-key': key, ...reader.headers },
       body: JSON.stringify({ paymentId }),
     })
 
-  it('asks Stripe first (Refunds API, idempotency key), then takes the coins; the charge.refunded that follows moves nothing more', async () => {
+  it('takes the coins, then asks Stripe (Refunds API, idempotency key); the charge.refunded that follows moves nothing more', async () => {
     const reader = await newReader()
     const { paymentId, paymentIntent } = await paidStripeCharge(reader, { coins: 100, bonus: 15 })
     const res = await refund(reader, paymentId)
@@ -367,6 +367,7 @@ describe('Stripe refund (spec §9, 7 days)', () => {
       },
     ])
     expect(await stateOf(paymentId)).toBe('REFUNDED')
+    expect(await db.first(`SELECT refunded_at IS NOT NULL AS confirmed FROM payments WHERE id = ?`, paymentId)).toEqual({ confirmed: 1 })
     expect(await balance(reader.id)).toBe(0)
     const after = await stripeEvent('charge.refunded', {
       id: `ch_${uid()}`,
@@ -383,22 +384,81 @@ describe('Stripe refund (spec §9, 7 days)', () => {
     await expectInvariant(reader.id)
   })
 
-  it('Stripe answering 500 or timing out: CLIENT_FETCH_ERROR, the coins and the payment stay as they were; a retry succeeds once', async () => {
+  it('Stripe answering 500 or timing out: CLIENT_FETCH_ERROR, the coins come back and the payment is PAID again; a retry with the same key succeeds once', async () => {
     for (const kind of ['status500', 'hang'] as const) {
       const reader = await newReader()
       const { paymentId, paymentIntent } = await paidStripeCharge(reader, { coins: 20, bonus: 0 })
       await fault(`payment_intent=${paymentIntent}`, kind, 2)
-      await expectError(await refund(reader, paymentId), 503, 'CLIENT_FETCH_ERROR')
+      const key = crypto.randomUUID()
+      await expectError(await refund(reader, paymentId, key), 503, 'CLIENT_FETCH_ERROR')
       expect(await stateOf(paymentId), kind).toBe('PAID')
       expect(await balance(reader.id), kind).toBe(20)
-      expect(await db.first(`SELECT count(*) AS n FROM coin_ledger WHERE user_id = ? AND kind = 'REFUND_PURCHASE'`, reader.id)).toEqual({
-        n: 0,
-      })
-      expect((await refund(reader, paymentId)).status, kind).toBe(200)
+      // the coins left and came back, both in the ledger; no reversal is left behind
+      expect(
+        await db.all(`SELECT amount, description FROM coin_ledger WHERE user_id = ? AND kind = 'REFUND_PURCHASE' ORDER BY id`, reader.id),
+      ).toEqual([
+        { amount: -20, description: 'refund' },
+        { amount: 20, description: 'refund_refused' },
+      ])
+      expect(await db.first(`SELECT count(*) AS n FROM payment_reversals WHERE payment_id = ?`, paymentId)).toEqual({ n: 0 })
+      await expectInvariant(reader.id)
+      const retry = await refund(reader, paymentId, key)
+      expect(retry.status, kind).toBe(200)
+      expect(retry.headers.get('idempotent-replayed'), kind).toBeNull()
       expect(await balance(reader.id), kind).toBe(0)
       const keys = new Set((await recorded()).filter((r) => r.params.payment_intent === paymentIntent).map((r) => r.idempotencyKey))
       expect([...keys]).toEqual([`refund-${paymentId}`])
     }
+  })
+
+  it('issue 34 (1): a purchase made while Stripe answers a refund slowly is refused, 40 rounds: never both', async () => {
+    const { episodeIds } = await newSeries({ episodes: 2, priceBuy: 4 })
+    const atStripe = (paymentIntent: string) =>
+      vi.waitFor(async () => expect((await recorded()).some((r) => r.params.payment_intent === paymentIntent)).toBe(true))
+    for (let round = 0; round < 40; round++) {
+      const reader = await newReader()
+      const { paymentId, paymentIntent } = await paidStripeCharge(reader, { coins: 10, bonus: 0 })
+      const match = `payment_intent=${paymentIntent}`
+      await fault(match, 'hold')
+      // the refund waits at Stripe; the purchase of both episodes (8 of the 10 coins) comes in meanwhile
+      const refunding = refund(reader, paymentId)
+      await atStripe(paymentIntent)
+      const bought = await buy(reader, { episodeIds, kind: 'POSSESSION' })
+      await fetch(`${apiUrl}/__release`, { method: 'POST', body: JSON.stringify({ match }) })
+      expect((await refunding).status, `round ${round}`).toBe(200)
+      expect(bought.status, `round ${round}`).not.toBe(200)
+      expect(await db.first(`SELECT count(*) AS n FROM ownerships WHERE user_id = ?`, reader.id)).toEqual({ n: 0 })
+      expect(await balance(reader.id)).toBe(0)
+      expect(await debtOf(db, reader.id), `round ${round}`).toBe(0)
+      await expectInvariant(reader.id)
+    }
+  }, 120_000)
+
+  it('a refund cut off before Stripe answered is settled by the cron: asked again under the same key, confirmed once', async () => {
+    const reader = await newReader()
+    const { paymentId, paymentIntent } = await paidStripeCharge(reader, { coins: 30, bonus: 0 })
+    await fault(`payment_intent=${paymentIntent}`, 'hold')
+    void refund(reader, paymentId) // the request that will never see Stripe's answer
+    await vi.waitFor(async () => expect((await recorded()).some((r) => r.params.payment_intent === paymentIntent)).toBe(true))
+    expect(await stateOf(paymentId)).toBe('REFUNDED')
+    expect(await balance(reader.id)).toBe(0)
+    // a dashboard refund's webhook meanwhile is redelivered later, not ignored
+    const early = await stripeEvent('charge.refunded', { id: `ch_${uid()}`, object: 'charge', payment_intent: paymentIntent, metadata: { paymentId } })
+    expect((await postWebhook(early)).status).toBe(400)
+    // nothing is settled before its 5 minutes; then the cron asks Stripe again and confirms
+    expect(await settleRefunds(db)).toBe(0)
+    expect(await settleRefunds(db, new Date(Date.now() + 6 * 60_000))).toBe(1)
+    expect(await db.first(`SELECT state, refunded_at IS NOT NULL AS confirmed FROM payments WHERE id = ?`, paymentId)).toEqual({
+      state: 'REFUNDED',
+      confirmed: 1,
+    })
+    expect(await settleRefunds(db, new Date(Date.now() + 6 * 60_000))).toBe(0)
+    expect(new Set((await recorded()).filter((r) => r.params.payment_intent === paymentIntent).map((r) => r.idempotencyKey))).toEqual(
+      new Set([`refund-${paymentId}`]),
+    )
+    await fetch(`${apiUrl}/__release`, { method: 'POST', body: JSON.stringify({ match: `payment_intent=${paymentIntent}` }) })
+    expect(await balance(reader.id)).toBe(0)
+    await expectInvariant(reader.id)
   })
 
   it('40 concurrent refunds of one payment under different keys: coins leave once, Stripe is asked under one idempotency key', async () => {

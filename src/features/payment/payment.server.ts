@@ -294,14 +294,16 @@ const CAUSED_LOTS_SQL = `SELECT id, type, amount, remaining FROM coin_lots WHERE
 
 /** A refund made at the provider or a dispute: the payment it is about (PAID), then `reversePayment`. */
 async function reverseFromProvider(db: Db, provider: PaymentProvider, event: ReversalEvent, now: Date): Promise<WebhookOutcome> {
-  const payment = await db.first<Cols<'payments', 'id' | 'user_id' | 'state'>>(
-    `SELECT id, user_id AS userId, state FROM payments WHERE provider = ? AND (provider_ref = ? OR id = ?)`,
+  const payment = await db.first<Cols<'payments', 'id' | 'user_id' | 'state' | 'refunded_at'>>(
+    `SELECT id, user_id AS userId, state, refunded_at AS refundedAt FROM payments WHERE provider = ? AND (provider_ref = ? OR id = ?)`,
     provider.id,
     event.ref,
     event.paymentId ?? '',
   )
   // not paid here yet (the completed checkout is still on its way): refused, the provider redelivers it later
   if (!payment || payment.state === 'UNPAID') throw new AppError('INVALID_PARAMETER', { fields: 'data' })
+  // a reader's refund still waiting for the provider's answer (it may yet give the coins back): redelivered later
+  if (payment.state === 'REFUNDED' && payment.refundedAt === null) throw new AppError('INVALID_PARAMETER', { fields: 'data' })
   if (payment.state !== 'PAID') return 'ignored' // refunded by the reader (spec §9) or reversed before
   const eventRow = {
     sql: `INSERT INTO payment_events (provider, event_id, payment_id, type, received_at) VALUES (?, ?, ?, ?, ?)`,
@@ -319,7 +321,7 @@ async function reverseFromProvider(db: Db, provider: PaymentProvider, event: Rev
 
 /**
  * Takes back what a payment brought once its money went back to the reader (a refund made at the provider, a
- * dispute, a refund whose coins were spent while the provider refunded it). ONE batch: `extra` (the event row),
+ * dispute). ONE batch: `extra` (the event row),
  * the reversal row (primary key: a payment is reversed once), the payment PAID → REFUNDED, then every lot it
  * caused emptied, each with its REFUND_PURCHASE ledger row (amount `-take` only when the guarded update changed
  * one row, else 0, which the ledger's CHECK refuses); what was spent is the reversal's `debt`. A spend racing it
@@ -328,7 +330,7 @@ async function reverseFromProvider(db: Db, provider: PaymentProvider, event: Rev
 async function reversePayment(
   db: Db,
   payment: { id: string; userId: number },
-  reason: 'REFUND' | 'PROVIDER_REFUND' | 'DISPUTE',
+  reason: 'PROVIDER_REFUND' | 'DISPUTE',
   now: Date,
   extra: { sql: string; params: unknown[] }[] = [],
 ): Promise<{ taken: Record<PaymentLot['type'], number>; debt: number } | null | 'duplicate_event'> {
@@ -419,14 +421,16 @@ const NOT_REFUNDABLE = () => new AppError('INVALID_PARAMETER', { fields: 'paymen
 /**
  * Spec §9 refund of unused paid coins within 7 days (rules: `planRefund`; INVALID_PARAMETER with reason
  * NOT_REFUNDABLE when the payment cannot be refunded, NOT_EXIST for an unknown or another reader's payment).
- * The provider gives the money back first (Stripe: Refunds API under the key `refund-<payment id>`); when it
- * does not (an error, a timeout) nothing changes and the answer is CLIENT_FETCH_ERROR. Then ONE batch: every
- * lot the payment caused (its coins, its bonus, a top-up coupon's reward) drained only while untouched and the
- * payment PAID and inside the window, each with its REFUND_PURCHASE ledger row (amount `-take` only when the
- * guarded update changed one row — else 0, which the ledger's CHECK refuses, failing the whole batch); the
- * payment PAID → REFUNDED; its reversal row; the idempotency row with the answer. Should a purchase spend some
- * of those coins between the provider's refund and the batch, the money is gone all the same: the coins are
- * taken back as a reversal, what was spent becoming the reader's debt.
+ * The coins leave first, the money second (docs/ARCHITECTURE.md "Money: refunds"): ONE guarded batch takes every
+ * lot the payment caused (its coins, its bonus, a top-up coupon's reward) while untouched and the payment PAID
+ * and inside the window, each with its REFUND_PURCHASE ledger row (amount `-take` only when the guarded update
+ * changed one row — else 0, which the ledger's CHECK refuses, failing the whole batch), the payment PAID →
+ * REFUNDED with `refunded_at` still null (asked, not yet confirmed), its reversal row and the idempotency row.
+ * A purchase racing it either spent the coins first (the batch fails: NOT_REFUNDABLE, the provider is never
+ * asked) or finds them gone. Then the provider gives the money back (Stripe: Refunds API under the key
+ * `refund-<payment id>`) and `refunded_at` is set; when it does not (an error, a timeout) the coins are given
+ * back (`giveRefundBack`) and the answer is CLIENT_FETCH_ERROR. A worker stopped between the two is finished by
+ * the cron (`settleRefunds`).
  */
 export async function refundPayment(
   db: Db,
@@ -453,12 +457,6 @@ export async function refundPayment(
   if (!plan.ok) throw plan.code === 'NOT_EXIST' ? new AppError('NOT_EXIST') : NOT_REFUNDABLE()
   const provider = providerById(payment!.provider)
   if (!provider) throw new AppError('NOT_FOUND_PAYMENT_METHOD')
-  try {
-    await provider.refund({ id: paymentId, ref: payment!.ref, amount: payment!.amount, currency: payment!.currency })
-  } catch (e) {
-    console.error(`payment ${paymentId}: ${provider.id} refund failed, nothing changed`, e)
-    throw new AppError('CLIENT_FETCH_ERROR', { provider: provider.id })
-  }
   const refunded = { coin: 0, bonus: 0, freeCoin: 0, mileage: 0 }
   const key = { COIN: 'coin', BONUS: 'bonus', FREE_COIN: 'freeCoin', MILEAGE: 'mileage' } as const
   const statements: { sql: string; params: unknown[] }[] = plan.steps.flatMap((s) => {
@@ -478,8 +476,8 @@ export async function refundPayment(
   })
   statements.push(
     {
-      sql: `UPDATE payments SET state = 'REFUNDED', refunded_at = ? WHERE id = ? AND user_id = ? AND state = 'PAID'`,
-      params: [nowIso, paymentId, userId],
+      sql: `UPDATE payments SET state = 'REFUNDED', refunded_at = NULL WHERE id = ? AND user_id = ? AND state = 'PAID'`,
+      params: [paymentId, userId],
     },
     {
       sql: `INSERT INTO payment_reversals (payment_id, user_id, reason, debt, created_at) VALUES (?, ?, 'REFUND', 0, ?)`,
@@ -492,25 +490,111 @@ export async function refundPayment(
       [paymentId, JSON.stringify(refunded), ...coinSummaryParams(userId, nowIso)],
     ),
   )
+  let result: RefundResult
   try {
-    const results = await db.batch(statements)
-    return storedData<RefundResult>(results)
+    result = storedData<RefundResult>(await db.batch(statements))
   } catch (e) {
     if (isKeyTaken(e)) throw new IdempotencyKeyTaken()
-    const message = String((e as Error)?.message)
-    // refunded, reversed or spent meanwhile: nothing was written
-    if (!/CHECK constraint failed|UNIQUE constraint failed: payment_reversals\./.test(message)) throw e
-    if (provider.id === 'sandbox') throw NOT_REFUNDABLE() // the sandbox gave no money back
-    const reversal = await reversePayment(db, { id: paymentId, userId }, 'REFUND', now)
-    if (!reversal || reversal === 'duplicate_event') throw NOT_REFUNDABLE()
-    const coin = (await db.first<{ summary: string }>(`SELECT ${COIN_SUMMARY_SQL} AS summary`, ...coinSummaryParams(userId, nowIso)))!
-    const { COIN, BONUS, FREE_COIN, MILEAGE } = reversal.taken
-    return {
-      paymentId,
-      refunded: { coin: COIN, bonus: BONUS, freeCoin: FREE_COIN, mileage: MILEAGE },
-      coin: JSON.parse(coin.summary) as CoinSummary,
-    }
+    // refunded, reversed or spent meanwhile: nothing was written and the provider was not asked
+    if (/CHECK constraint failed|UNIQUE constraint failed: payment_reversals\./.test(String((e as Error)?.message))) throw NOT_REFUNDABLE()
+    throw e
   }
+  const asked = { id: paymentId, userId, provider: provider.id, ref: payment!.ref, amount: payment!.amount, currency: payment!.currency }
+  if (await settleRefund(db, provider, asked, plan.steps, claim.key, now)) return result
+  throw new AppError('CLIENT_FETCH_ERROR', { provider: provider.id })
+}
+
+/** A refund whose coins left and whose money the provider was asked for. */
+type AskedRefund = { id: string; userId: number; provider: string; ref: string | null; amount: number; currency: string }
+
+/**
+ * Asks the provider for the money of a refund whose coins already left, then records its answer: confirmed
+ * (`refunded_at` set) or refused (`giveRefundBack`). True when the money went back.
+ */
+async function settleRefund(
+  db: Db,
+  provider: PaymentProvider,
+  payment: AskedRefund,
+  steps: readonly { lotId: number; take: number }[],
+  claimKey: string | null,
+  now: Date,
+): Promise<boolean> {
+  try {
+    await provider.refund(payment)
+  } catch (e) {
+    console.error(`payment ${payment.id}: ${provider.id} refund failed, the coins go back`, e)
+    await giveRefundBack(db, payment, steps, claimKey, now)
+    return false
+  }
+  await db.run(
+    `UPDATE payments SET refunded_at = ? WHERE id = ? AND state = 'REFUNDED' AND refunded_at IS NULL`,
+    new Date().toISOString(),
+    payment.id,
+  )
+  return true
+}
+
+/**
+ * The provider refused a refund whose coins had left: ONE batch gives every lot back (a REFUND_PURCHASE row of
+ * `+take` each, described `refund_refused`), the payment REFUNDED → PAID, its reversal row and the idempotency
+ * row removed (the reader may try again with the same key). Guarded by the payment still awaiting its answer,
+ * so it happens once.
+ */
+async function giveRefundBack(
+  db: Db,
+  payment: Pick<AskedRefund, 'id' | 'userId'>,
+  steps: readonly { lotId: number; take: number }[],
+  claimKey: string | null,
+  now: Date,
+): Promise<void> {
+  const pending = `EXISTS (SELECT 1 FROM payments WHERE id = ? AND state = 'REFUNDED' AND refunded_at IS NULL)`
+  await db.batch([
+    ...steps.flatMap((s) => [
+      {
+        sql: `UPDATE coin_lots SET remaining = ? WHERE id = ? AND user_id = ? AND remaining = 0 AND ${pending}`,
+        params: [s.take, s.lotId, payment.userId, payment.id],
+      },
+      {
+        sql: `INSERT INTO coin_ledger (user_id, kind, lot_id, type, source, amount, product_kind, ref, description, created_at)
+              SELECT ?, 'REFUND_PURCHASE', id, type, source, ?, 'COIN_PRODUCT', ?, 'refund_refused', ? FROM coin_lots WHERE id = ? AND changes() = 1`,
+        params: [payment.userId, s.take, payment.id, now.toISOString(), s.lotId],
+      },
+    ]),
+    { sql: `DELETE FROM payment_reversals WHERE payment_id = ? AND reason = 'REFUND' AND ${pending}`, params: [payment.id, payment.id] },
+    { sql: `DELETE FROM idempotency_keys WHERE user_id = ? AND key = ? AND ${pending}`, params: [payment.userId, claimKey, payment.id] },
+    { sql: `UPDATE payments SET state = 'PAID' WHERE id = ? AND state = 'REFUNDED' AND refunded_at IS NULL`, params: [payment.id] },
+  ])
+}
+
+/** A refund still unconfirmed this long after its coins left was cut off (a worker stopped): the cron finishes it. */
+const REFUND_SETTLE_AFTER_MS = 5 * 60_000
+
+/**
+ * Cron: refunds whose coins left but whose provider answer was never recorded (the worker stopped in between) are
+ * asked again under the same provider key (`refund-<payment id>`: a refund made the first time is not made twice),
+ * then confirmed or given back. Returns how many were settled.
+ */
+export async function settleRefunds(db: Db, now = new Date()): Promise<number> {
+  const stuck = await db.all<AskedRefund & { reversedAt: string }>(
+    `SELECT p.id, p.user_id AS userId, p.provider, p.provider_ref AS ref, p.amount, p.currency, r.created_at AS reversedAt
+       FROM payments p JOIN payment_reversals r ON r.payment_id = p.id
+      WHERE p.state = 'REFUNDED' AND p.refunded_at IS NULL AND r.reason = 'REFUND' AND r.created_at < ? LIMIT 50`,
+    isoAfter(now, -REFUND_SETTLE_AFTER_MS),
+  )
+  let settled = 0
+  for (const payment of stuck) {
+    const provider = providerById(payment.provider)
+    if (!provider) continue
+    // what the refund took: the REFUND_PURCHASE rows of its batch (one per lot)
+    const steps = await db.all<{ lotId: number; take: number }>(
+      `SELECT lot_id AS lotId, -amount AS take FROM coin_ledger WHERE user_id = ? AND ref = ? AND kind = 'REFUND_PURCHASE' AND description = 'refund' AND amount < 0`,
+      payment.userId,
+      payment.id,
+    )
+    await settleRefund(db, provider, payment, steps, null, now)
+    settled++
+  }
+  return settled
 }
 
 /** A payment the reader can still refund (spec §9), for the charge history page. */
