@@ -12,6 +12,7 @@ import { appFor, frMessages, read, request } from './app.ts'
 import { PASSWORD, expectError, json, makeUser, outboxFor } from './account.helpers.ts'
 import { parseEdition } from '../../src/lib/edition/schema.ts'
 import th from '../../editions/th/edition.json'
+import { checkLimits, EDITION_BUSY_DELAY_MS } from '../../src/features/auth/limits.server.ts'
 
 beforeAll(async () => {
   await seedDemo(env.DB)
@@ -138,4 +139,54 @@ describe('per-edition limit', () => {
     }
     await expectError(await send(100), 409, 'ALREADY_SEND_SMS')
   })
+})
+
+describe('issue 34 (2): one address never shuts the edition', () => {
+  /** `n` requests from one address, 100 at a time; their answers' codes. */
+  async function flood(n: number, send: (i: number) => Promise<Response>) {
+    const codes: string[] = []
+    for (let i = 0; i < n; i += 100)
+      codes.push(...(await Promise.all(Array.from({ length: Math.min(100, n - i) }, async (_, j) => (await read(await send(i + j))).code))))
+    return codes
+  }
+
+  it('620 sign-ins from one address: at most 10 evaluated; then a reader on another address signs in at once', async () => {
+    const reader = await makeUser()
+    const ip = address()
+    await freshWindowRoom()
+    const codes = await flood(620, (i) =>
+      json('POST', '/api/v1/auth/sign-in', { email: `spray-${i}@example.com`, password: 'Spray-2026!' }, { 'cf-connecting-ip': ip }),
+    )
+    expect(codes.filter((c) => c === 'DUPLICATE_LOGIN').length).toBeGreaterThanOrEqual(610)
+    const started = Date.now()
+    expect((await json('POST', '/api/v1/auth/sign-in', { email: reader.email, password: PASSWORD }, { 'cf-connecting-ip': address() })).status).toBe(
+      200,
+    )
+    expect(Date.now() - started).toBeLessThan(EDITION_BUSY_DELAY_MS)
+  }, 60_000)
+
+  it('105 sign-ups from one address: 5 mailed; then a stranger on another address signs up', async () => {
+    const ip = address()
+    const body = (email: string) => ({ email, password: 'Newbie-2026', passwordConfirm: 'Newbie-2026', agreeTerms: true })
+    await freshWindowRoom()
+    const codes = await flood(105, (i) => json('POST', '/api/v1/auth/sign-up', body(`flood-${Date.now()}-${i}@example.com`), { 'cf-connecting-ip': ip }))
+    expect(codes.filter((c) => c === 'FREQUENT_REQUEST')).toHaveLength(100)
+    const email = `late-${Date.now()}@example.com`
+    expect((await read(await json('POST', '/api/v1/auth/sign-up', body(email), { 'cf-connecting-ip': address() }))).result).toBe('SUCCESS')
+    expect(await outboxFor(email)).toHaveLength(1)
+  }, 60_000)
+
+  it('610 sign-ins from 610 addresses (a distributed attack): none refused by the edition, those past its 600 slowed', async () => {
+    const issuer = `https://spray-${Date.now()}.example.com`
+    await freshWindowRoom()
+    const timed = async (i: number) => {
+      const started = Date.now()
+      await checkLimits('sign-in', { ip: `203.0.${i >> 8}.${i & 255}`, issuer })
+      return Date.now() - started
+    }
+    const first = await Promise.all(Array.from({ length: 600 }, (_, i) => timed(i)))
+    expect(first.filter((ms) => ms >= EDITION_BUSY_DELAY_MS)).toEqual([])
+    const past = await Promise.all(Array.from({ length: 10 }, (_, i) => timed(600 + i)))
+    for (const ms of past) expect(ms).toBeGreaterThanOrEqual(EDITION_BUSY_DELAY_MS - 5)
+  }, 60_000)
 })
