@@ -5,7 +5,7 @@
  *
  * - `subscribe(path)` makes a browser subscription as a browser would: a fresh P-256 key pair (Node's ECDH) and a
  *   16-byte auth secret, kept here; the answer is `PushSubscription.toJSON()` with the endpoint
- *   `https://push.test/<path>/<n>`. `GET /__subscribe?path=P` does the same for callers inside workerd.
+ *   `https://fcm.googleapis.com/<path>/<n>`. `GET /__subscribe?path=P` does the same for callers inside workerd.
  * - Every push received is decrypted with the subscription's private key by `http_ece` (an independent RFC 8188
  *   implementation) and its VAPID token checked (RFC 8292: ES256 signature, the key against `vapidPublicKey` when
  *   given, audience, expiry); `received` lists what arrived, `GET /__received` too.
@@ -17,7 +17,7 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import ece from 'http_ece'
 
-const PUSH_ORIGIN = 'https://push.test'
+const PUSH_ORIGIN = 'https://fcm.googleapis.com'
 
 /** The browser tests' push service listens at its edition server's port + 100 (playwright.config.ts, tests/e2e/push.ts). */
 export const e2ePushPort = (serverPort: number) => serverPort + 100

@@ -9,9 +9,9 @@ import { z } from 'zod'
 import { AppError } from '../../src/lib/errors/catalogue.ts'
 import { isLocalRun } from '../../src/lib/server/local-run.ts'
 import { deliverPush, removeSubscription, saveSubscription } from '../../src/features/push/push.server.ts'
-import { PUSH_KINDS, PushEndpointBody, PushSubscriptionBody } from '../../src/features/push/push.ts'
+import { PUSH_KINDS, PushEndpointBody, PushSubscriptionBody, TOO_MANY_SUBSCRIPTIONS } from '../../src/features/push/push.ts'
 import type { AppEnv } from '../lib/env.ts'
-import { ok } from '../lib/respond.ts'
+import { ok, refusal } from '../lib/respond.ts'
 import { validate } from '../lib/validate.ts'
 import { currentUserId, requireUser } from '../middleware/session.ts'
 
@@ -27,7 +27,8 @@ const TestPushBody = z.object({
 
 export const push = new Hono<AppEnv>()
   .post('/subscription', requireUser, validate('json', PushSubscriptionBody), async (c) => {
-    await saveSubscription(c.var.db, currentUserId(c), c.req.valid('json'), new Date())
+    if (!(await saveSubscription(c.var.db, currentUserId(c), c.req.valid('json'), new Date())))
+      return refusal(c, 'INVALID_PARAMETER', c.get('t')('account.push.deviceTooMany'), { reason: TOO_MANY_SUBSCRIPTIONS })
     return ok(c, { subscribed: true })
   })
   .delete('/subscription', requireUser, validate('json', PushEndpointBody), async (c) => {

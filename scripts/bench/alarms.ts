@@ -6,7 +6,7 @@
  *     favouriting it, written in a few INSERT … SELECT statements (recursive CTE, one JSON parameter);
  *   - every (readers / pushes)-th of them with push on (contents and night too, so the bench's clock does not matter)
  *     and one browser subscription of the local push service (scripts/push-service.ts: real P-256 keys, endpoint
- *     `https://push.test/bench/<n>`): the subscribed readers are spread
+ *     `https://fcm.googleapis.com/bench/<n>`): the subscribed readers are spread
  *     over every 500-reader batch of the fan-out, as they would be;
  *   - the worker was started with PUSH_SERVICE_BASE pointing at that service (scripts/bench.ts), which answers 201 and
  *     decrypts every request with the subscription's keys, so a counted push is a real encrypted Web Push request.
@@ -181,7 +181,7 @@ export async function benchAlarms(opts: {
     const made = await db
       .prepare(
         `SELECT (SELECT count(*) FROM favorites WHERE series_id = ?1) AS favs,
-                (SELECT count(*) FROM push_subscriptions WHERE endpoint LIKE 'https://push.test/bench/%') AS subs`,
+                (SELECT count(*) FROM push_subscriptions WHERE endpoint LIKE 'https://fcm.googleapis.com/bench/%') AS subs`,
       )
       .bind(series!.id)
       .first<{ favs: number; subs: number }>()

@@ -75,7 +75,7 @@ export function pushSuite(id: 'fr' | 'ar') {
         expect(pushes()).toHaveLength(1)
         expect(pushes()[0]).toMatchObject({
           encoding: 'aes128gcm',
-          vapid: { aud: 'https://push.test', signatureValid: true },
+          vapid: { aud: 'https://fcm.googleapis.com', signatureValid: true },
           payload: { kind: 'notice', title: 'Test', body: '', url: '/my' },
         })
         await off.click()

@@ -141,7 +141,7 @@ describe('withdrawal (spec §4: agree, confirm, mail, approval, deletion)', () =
       'POST',
       '/api/v1/app/push/subscription',
       {
-        endpoint: `https://push.test/withdrawn/${user.id}`,
+        endpoint: `https://fcm.googleapis.com/withdrawn/${user.id}`,
         keys: { p256dh: 'BPk0aW5n', auth: 'YXV0aA' },
       },
       bearer(t.accessToken.value),

@@ -47,7 +47,7 @@ const alarmCount = async (dedupKey: string) =>
 
 type Sub = { endpoint: string; expirationTime: null; keys: { p256dh: string; auth: string } }
 const received = async (endpoint: string): Promise<ReceivedPush[]> =>
-  ((await (await fetch(`${base}/__received`)).json()) as ReceivedPush[]).filter((r) => `https://push.test${r.path}` === endpoint)
+  ((await (await fetch(`${base}/__received`)).json()) as ReceivedPush[]).filter((r) => `https://fcm.googleapis.com${r.path}` === endpoint)
 
 /** A reader with push on (night push off unless told) and one browser subscribed at the local push service's `path`. */
 async function subscribed(path = 'push', prefs: Record<string, boolean> = {}): Promise<{ reader: Reader; sub: Sub }> {

@@ -443,7 +443,12 @@ describe('Stripe refund (spec §9, 7 days)', () => {
     expect(await stateOf(paymentId)).toBe('REFUNDED')
     expect(await balance(reader.id)).toBe(0)
     // a dashboard refund's webhook meanwhile is redelivered later, not ignored
-    const early = await stripeEvent('charge.refunded', { id: `ch_${uid()}`, object: 'charge', payment_intent: paymentIntent, metadata: { paymentId } })
+    const early = await stripeEvent('charge.refunded', {
+      id: `ch_${uid()}`,
+      object: 'charge',
+      payment_intent: paymentIntent,
+      metadata: { paymentId },
+    })
     expect((await postWebhook(early)).status).toBe(400)
     // nothing is settled before its 5 minutes; then the cron asks Stripe again and confirms
     expect(await settleRefunds(db)).toBe(0)

@@ -20,7 +20,7 @@ const ticket: PushMessage = { kind: 'freetime', title: 'Ticket', body: 'Un ticke
 type Sub = { endpoint: string; expirationTime: null; keys: { p256dh: string; auth: string } }
 const browser = async (path = 'push'): Promise<Sub> => (await fetch(`${base}/__subscribe?path=${path}`)).json()
 const receivedAt = async (endpoint: string): Promise<ReceivedPush[]> =>
-  ((await (await fetch(`${base}/__received`)).json()) as ReceivedPush[]).filter((r) => `https://push.test${r.path}` === endpoint)
+  ((await (await fetch(`${base}/__received`)).json()) as ReceivedPush[]).filter((r) => `https://fcm.googleapis.com${r.path}` === endpoint)
 const subscriptions = (userId: number) =>
   db.all<{ endpoint: string; p256dh: string }>(`SELECT endpoint, p256dh FROM push_subscriptions WHERE user_id = ?`, userId)
 const settings = { isAgreePush: true, isAgreePushNight: false, isAgreePushFreetime: true, isAgreePushContents: true }
@@ -45,7 +45,7 @@ describe('Web Push delivery', () => {
     expect(got!.ttl).toBe(String(PUSH_TTL_SECONDS))
     expect(got!.urgency).toBe('normal')
     const vapid = got!.vapid!
-    expect(vapid).toMatchObject({ aud: 'https://push.test', sub: env.VAPID_SUBJECT, signatureValid: true, keyMatches: true })
+    expect(vapid).toMatchObject({ aud: 'https://fcm.googleapis.com', sub: env.VAPID_SUBJECT, signatureValid: true, keyMatches: true })
     expect(Number(vapid.exp) - got!.receivedAt).toBeGreaterThan(0)
     expect(Number(vapid.exp) - got!.receivedAt).toBeLessThanOrEqual(24 * 3600)
   })
@@ -106,6 +106,60 @@ describe('push subscription route', () => {
     const answers = await Promise.all(Array.from({ length: 40 }, () => call(reader, 'POST', '/api/v1/app/push/subscription', sub)))
     expect(answers.map((r) => r.status)).toEqual(Array(40).fill(200))
     expect(await db.all(`SELECT id FROM push_subscriptions WHERE endpoint = ?`, sub.endpoint)).toHaveLength(1)
+  })
+
+  it('issue 34 (4): refuses endpoints off the browsers’ push services and stores none of them', async () => {
+    const reader = await newReader()
+    const keys = (await browser()).keys
+    for (const endpoint of [
+      'https://127.0.0.1:8443/push',
+      'https://localhost/push',
+      'https://10.0.0.5/push',
+      'https://192.168.1.1/push',
+      'https://169.254.169.254/latest/meta-data',
+      'https://[::1]/push',
+      'https://fcm.googleapis.com:22/fcm/send/x',
+      'http://fcm.googleapis.com/fcm/send/x',
+      'https://user:pw@fcm.googleapis.com/fcm/send/x',
+      'https://fcm.googleapis.com.evil.example/fcm/send/x',
+      'https://evilfcm.googleapis.com.example/x',
+      `https://fcm.googleapis.com/fcm/send/${'a'.repeat(2010)}`,
+    ]) {
+      const res = await call(reader, 'POST', '/api/v1/app/push/subscription', { endpoint, expirationTime: null, keys })
+      expect(res.status, endpoint).toBe(400)
+      expect((await read(res)).code, endpoint).toBe('INVALID_PARAMETER')
+    }
+    expect(await subscriptions(reader.id)).toEqual([])
+    // each browser's own push service is accepted
+    for (const endpoint of [
+      'https://fcm.googleapis.com/fcm/send/abc',
+      'https://updates.push.services.mozilla.com/wpush/v2/abc',
+      'https://web.push.apple.com/QGq',
+      'https://wns2-par02p.notify.windows.com/w/?token=abc',
+    ])
+      expect((await call(reader, 'POST', '/api/v1/app/push/subscription', { endpoint, expirationTime: null, keys })).status, endpoint).toBe(
+        200,
+      )
+  })
+
+  it('issue 34 (4): at most 10 browsers per reader, also for 40 at once; an existing one is renewed', async () => {
+    const reader = await newReader()
+    const subs = await Promise.all(Array.from({ length: 40 }, () => browser()))
+    const answers = await Promise.all(subs.map((sub) => call(reader, 'POST', '/api/v1/app/push/subscription', sub)))
+    expect(answers.filter((r) => r.status === 200)).toHaveLength(10)
+    const refused = answers.filter((r) => r.status !== 200)
+    expect(refused).toHaveLength(30)
+    for (const r of refused)
+      expect(await read(r)).toMatchObject({
+        code: 'INVALID_PARAMETER',
+        reason: 'TOO_MANY_SUBSCRIPTIONS',
+        message: expect.stringContaining('10 appareils'),
+      })
+    const stored = await subscriptions(reader.id)
+    expect(stored).toHaveLength(10)
+    const kept = subs.find((s) => s.endpoint === stored[0]!.endpoint)!
+    expect((await call(reader, 'POST', '/api/v1/app/push/subscription', kept)).status).toBe(200)
+    expect((await call(reader, 'POST', '/api/v1/app/push/subscription', await browser())).status).toBe(400)
   })
 
   it("lets a reader remove their own subscription, never another account's", async () => {

@@ -143,8 +143,8 @@ describe('per-edition limit', () => {
 
 describe('issue 34 (2): one address never shuts the edition', () => {
   /** `n` requests from one address, 100 at a time; their answers' codes. */
-  async function flood(n: number, send: (i: number) => Promise<Response>) {
-    const codes: string[] = []
+  async function flood(n: number, send: (i: number) => Response | Promise<Response>) {
+    const codes: (string | undefined)[] = []
     for (let i = 0; i < n; i += 100)
       codes.push(...(await Promise.all(Array.from({ length: Math.min(100, n - i) }, async (_, j) => (await read(await send(i + j))).code))))
     return codes
@@ -159,9 +159,9 @@ describe('issue 34 (2): one address never shuts the edition', () => {
     )
     expect(codes.filter((c) => c === 'DUPLICATE_LOGIN').length).toBeGreaterThanOrEqual(610)
     const started = Date.now()
-    expect((await json('POST', '/api/v1/auth/sign-in', { email: reader.email, password: PASSWORD }, { 'cf-connecting-ip': address() })).status).toBe(
-      200,
-    )
+    expect(
+      (await json('POST', '/api/v1/auth/sign-in', { email: reader.email, password: PASSWORD }, { 'cf-connecting-ip': address() })).status,
+    ).toBe(200)
     expect(Date.now() - started).toBeLessThan(EDITION_BUSY_DELAY_MS)
   }, 60_000)
 
@@ -169,7 +169,9 @@ describe('issue 34 (2): one address never shuts the edition', () => {
     const ip = address()
     const body = (email: string) => ({ email, password: 'Newbie-2026', passwordConfirm: 'Newbie-2026', agreeTerms: true })
     await freshWindowRoom()
-    const codes = await flood(105, (i) => json('POST', '/api/v1/auth/sign-up', body(`flood-${Date.now()}-${i}@example.com`), { 'cf-connecting-ip': ip }))
+    const codes = await flood(105, (i) =>
+      json('POST', '/api/v1/auth/sign-up', body(`flood-${Date.now()}-${i}@example.com`), { 'cf-connecting-ip': ip }),
+    )
     expect(codes.filter((c) => c === 'FREQUENT_REQUEST')).toHaveLength(100)
     const email = `late-${Date.now()}@example.com`
     expect((await read(await json('POST', '/api/v1/auth/sign-up', body(email), { 'cf-connecting-ip': address() }))).result).toBe('SUCCESS')

@@ -5,6 +5,9 @@
  */
 import { apiFetch } from '../../lib/shell/request.ts'
 
+/** A refusal the server explains in the reader's language (the 11th device, issue 34 point 4): its message is shown. */
+class Explained extends Error {}
+
 export type PushDeviceLabels = {
   turnOn: string
   turnOff: string
@@ -55,7 +58,7 @@ function start(root: HTMLElement) {
     status.textContent = labels.working
     ;(on ? turnOff() : turnOn(key)).then(
       (result) => show(result === 'on', labels[result === 'on' ? 'subscribed' : result === 'off' ? 'unsubscribed' : 'denied']),
-      () => show(on, labels.failed),
+      (e: unknown) => show(on, e instanceof Explained ? e.message : labels.failed),
     )
   })
 }
@@ -64,7 +67,12 @@ async function turnOn(key: string): Promise<'on' | 'denied'> {
   if ((await Notification.requestPermission()) !== 'granted') return 'denied'
   const reg = await activeRegistration()
   const sub = await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key })
-  await send('POST', sub.toJSON())
+  try {
+    await send('POST', sub.toJSON())
+  } catch (e) {
+    await sub.unsubscribe() // not stored: this browser is not left subscribed at its push service
+    throw e
+  }
   return 'on'
 }
 
@@ -83,7 +91,9 @@ async function send(method: 'POST' | 'DELETE', body: unknown) {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
   })
-  if (!res.ok) throw new Error(`push subscription ${res.status}`)
+  if (res.ok) return
+  const refused = (await res.json().catch(() => null)) as { reason?: string; message?: string } | null
+  throw refused?.reason && refused.message ? new Explained(refused.message) : new Error(`push subscription ${res.status}`)
 }
 
 /** The service worker's registration once it is active (subscribing needs an active worker). */

@@ -10,7 +10,7 @@ import type { PushSubscriptionsRow } from '../../lib/server/db-types.ts'
 import { isLocalRun } from '../../lib/server/local-run.ts'
 import { pushSettings } from '../account/account.server.ts'
 import { PROVIDER_TIMEOUT_MS } from '../account/messaging.ts'
-import { pushDecision, type PushMessage, type PushSubscriptionBody } from './push.ts'
+import { MAX_PUSH_SUBSCRIPTIONS, pushDecision, type PushMessage, type PushSubscriptionBody } from './push.ts'
 
 /**
  * The bindings delivery reads: the VAPID key pair (base64url, as `web-push generate-vapid-keys` prints it: the public
@@ -21,12 +21,17 @@ export type PushEnv = { VAPID_PUBLIC_KEY?: string; VAPID_PRIVATE_KEY?: string; V
 /** How long a push service keeps an undelivered push (RFC 8030 TTL). */
 export const PUSH_TTL_SECONDS = 12 * 3600
 
-export async function saveSubscription(db: Db, userId: number, sub: PushSubscriptionBody, now: Date): Promise<void> {
+/**
+ * Stores the browser's subscription for the reader; false when the reader already has `MAX_PUSH_SUBSCRIPTIONS`
+ * other browsers (checked and written in one statement, so concurrent subscriptions cannot pass it).
+ */
+export async function saveSubscription(db: Db, userId: number, sub: PushSubscriptionBody, now: Date): Promise<boolean> {
   const at = now.toISOString()
   // the endpoint belongs to the browser: the reader who subscribes it last receives its pushes
-  await db.run(
+  const changed = await db.run(
     `INSERT INTO push_subscriptions (user_id, endpoint, p256dh, auth, created_at, updated_at)
      SELECT id, ?, ?, ?, ?, ? FROM users WHERE id = ? AND deleted_at IS NULL
+       AND (SELECT count(*) FROM push_subscriptions WHERE user_id = ? AND endpoint <> ?) < ?
      ON CONFLICT (endpoint) DO UPDATE SET user_id = excluded.user_id, p256dh = excluded.p256dh, auth = excluded.auth,
        updated_at = excluded.updated_at`,
     sub.endpoint,
@@ -35,7 +40,11 @@ export async function saveSubscription(db: Db, userId: number, sub: PushSubscrip
     at,
     at,
     userId,
+    userId,
+    sub.endpoint,
+    MAX_PUSH_SUBSCRIPTIONS,
   )
+  return changed > 0
 }
 
 /** Removes the reader's own subscription of `endpoint` (another reader's row is left alone); true when one went. */

@@ -13,14 +13,38 @@ const b64url = (max: number) =>
     .max(max)
     .regex(/^[A-Za-z0-9_-]+=*$/)
 
+/**
+ * The push services browsers subscribe with (issue 34 point 4): Chrome, Edge's Chromium, Opera and Samsung Internet
+ * (FCM), Firefox (Mozilla's autopush), Safari (Apple) and Edge's WNS, each by its host or the host's domain. An
+ * endpoint anywhere else (loopback, a private range, a metadata address, another port) is never fetched.
+ */
+const PUSH_SERVICE_HOSTS = ['fcm.googleapis.com', 'push.services.mozilla.com', 'push.apple.com', 'notify.windows.com'] as const
+
+/** True for an https URL on a browser's push service (its host or a subdomain of it), on the default port. */
+export function isPushServiceEndpoint(endpoint: string): boolean {
+  if (!URL.canParse(endpoint)) return false
+  const u = new URL(endpoint)
+  if (u.protocol !== 'https:' || u.port !== '' || u.username || u.password) return false
+  return PUSH_SERVICE_HOSTS.some((h) => u.hostname === h || u.hostname.endsWith(`.${h}`))
+}
+
+const Endpoint = z
+  .url({ protocol: /^https$/ })
+  .max(1024)
+  .refine(isPushServiceEndpoint, 'not a browser push service')
+
+/** A reader's browsers that may receive pushes (one subscription each); the 11th is refused with this reason. */
+export const MAX_PUSH_SUBSCRIPTIONS = 10
+export const TOO_MANY_SUBSCRIPTIONS = 'TOO_MANY_SUBSCRIPTIONS'
+
 /** What `PushSubscription.toJSON()` gives: an https endpoint of the browser's push service and its two keys. */
 export const PushSubscriptionBody = z.object({
-  endpoint: z.url({ protocol: /^https$/ }).max(2048),
+  endpoint: Endpoint,
   expirationTime: z.number().min(0).max(8.64e15).nullable().optional(), // a time value (ms), as the browser gives it
   keys: z.object({ p256dh: b64url(128), auth: b64url(64) }),
 })
 export type PushSubscriptionBody = z.infer<typeof PushSubscriptionBody>
-export const PushEndpointBody = z.object({ endpoint: z.url({ protocol: /^https$/ }).max(2048) })
+export const PushEndpointBody = z.object({ endpoint: z.url({ protocol: /^https$/ }).max(1024) })
 
 /** What a push is about: new episodes follow the contents consent, tickets (FreeTime) the FreeTime consent. */
 export const PUSH_KINDS = ['contents', 'freetime', 'notice'] as const
