@@ -21,7 +21,7 @@ const b64url = (max: number) =>
 const PUSH_SERVICE_HOSTS = ['fcm.googleapis.com', 'push.services.mozilla.com', 'push.apple.com', 'notify.windows.com'] as const
 
 /** True for an https URL on a browser's push service (its host or a subdomain of it), on the default port. */
-export function isPushServiceEndpoint(endpoint: string): boolean {
+function isPushServiceEndpoint(endpoint: string): boolean {
   if (!URL.canParse(endpoint)) return false
   const u = new URL(endpoint)
   if (u.protocol !== 'https:' || u.port !== '' || u.username || u.password) return false
