@@ -57,6 +57,7 @@ import {
   type CoinType,
 } from '../src/features/wallet/wallet.ts'
 import type { LedgerEntry, WalletReport } from '../src/features/wallet/wallet.server.ts'
+import type { DebtRow } from '../src/features/payment/payment.server.ts'
 import { LOCAL_OPS_TOKEN, quietEnv, run } from './lib.ts'
 
 type Options = NonNullable<ParseArgsConfig['options']>
@@ -141,6 +142,16 @@ const COMMANDS: Record<string, Command> = {
   Also checks the wallet invariant: Σ lots' remaining = Σ ledger amounts (exit 1 if broken).`,
     options: { email: { type: 'string' }, limit: { type: 'string', default: '20' } },
     run: show,
+  },
+  'coins forgive': {
+    usage: 'coins forgive --email E --reason TEXT [--yes]',
+    summary: "settle an account's open debts without coins (POST /api/ops/coins/debt/forgive)",
+    details: `  A debt is what a reader spent of a payment whose money went back (a refund at the provider, a dispute); the
+  next top-up settles it first, or the operator forgives it here. Reads the account first (GET /api/ops/coins): the
+  plan lists its open debts; with none, nothing is sent. --reason, --yes as for coins grant (the reason goes to the
+  operator log line).`,
+    options: { email: { type: 'string' }, reason: { type: 'string' }, yes: { type: 'boolean' } },
+    run: forgive,
   },
   reseed: {
     usage: 'reseed [--no-images]',
@@ -499,9 +510,31 @@ function emailOf(v: Values): string {
   return email
 }
 
-/** One account's wallet through `GET /api/ops/coins` (NOT_FOUND_USER: no live account with that e-mail). */
-function walletOf(to: Target, email: string, limit: number): Promise<WalletReport> {
-  return opsApi<WalletReport>(to, `/coins?${new URLSearchParams({ email, limit: String(limit) })}`, undefined, 'no such route')
+/** One account's wallet through `GET /api/ops/coins` (NOT_FOUND_USER: no live account with that e-mail), with its open debts. */
+function walletOf(to: Target, email: string, limit: number): Promise<WalletReport & { debts: DebtRow[] }> {
+  return opsApi(to, `/coins?${new URLSearchParams({ email, limit: String(limit) })}`, undefined, 'no such route')
+}
+
+async function forgive(v: Values): Promise<void> {
+  const email = emailOf(v)
+  const reason = reasonOf(v)
+  const to = target()
+  const { userId, debts = [] } = await walletOf(to, email, 1)
+  if (debts.length === 0) {
+    console.log(`${email} (user ${userId}) owes nothing: nothing sent`)
+    return
+  }
+  const owed = debts.reduce((n, d) => n + d.debt, 0)
+  confirm(v, to, [`forgive ${owed} coins owed by ${email} (user ${userId}) on ${debts.length} reversed payment(s)`, `reason: ${reason}`])
+  const { forgiven } = await opsApi<{ forgiven: number }>(to, '/coins/debt/forgive', { email, reason }, 'no such route')
+  console.log(`forgave ${forgiven} coins owed by ${email}`)
+}
+
+function printDebts(debts: DebtRow[]): void {
+  if (debts.length === 0) return
+  console.log(`
+open debts (${debts.reduce((n, d) => n + d.debt, 0)} coins), settled first by the next top-up:`)
+  printTable(debts.map((d) => ({ payment: d.paymentId, reason: d.reason, coins: d.debt, since: date(d.createdAt) })))
 }
 
 async function adjust(v: Values, sign: 1 | -1): Promise<void> {
@@ -561,7 +594,7 @@ async function show(v: Values): Promise<void> {
     { limit: `--limit must be a whole number from 1 to ${MAX_WALLET_REPORT_ROWS}` },
   )
   const to = target()
-  const { userId, balances, lots, entries, wallet } = await walletOf(to, email, parsed.limit)
+  const { userId, balances, lots, entries, wallet, debts = [] } = await walletOf(to, email, parsed.limit)
   console.log(`${email} (user ${userId})`)
   printBalances(balances)
   console.log(`\nlots (${lots.length}), in spend order:`)
@@ -578,6 +611,7 @@ async function show(v: Values): Promise<void> {
       created: date(l.createdAt),
     })),
   )
+  printDebts(debts)
   console.log(`\nlast ${entries.length} ledger rows, newest first:`)
   printEntries(entries)
   console.log('')

@@ -11,7 +11,9 @@ import { env } from 'cloudflare:workers'
 import { AppError } from '../../src/lib/errors/catalogue.ts'
 import { timingSafeEqual } from '../../src/lib/server/password.ts'
 import { AdminAdjustRequest, WalletReportQuery } from '../../src/features/wallet/wallet.ts'
-import { adminAdjust, walletReport } from '../../src/features/wallet/wallet.server.ts'
+import { adminAdjust, userIdByEmail, walletReport } from '../../src/features/wallet/wallet.server.ts'
+import { DebtForgiveRequest } from '../../src/features/payment/payment.ts'
+import { forgiveDebts, openDebts } from '../../src/features/payment/payment.server.ts'
 import { AlarmBroadcastRequest } from '../../src/features/alarm/alarm.ts'
 import { publishEpisode, sendBroadcast } from '../../src/features/alarm/alarm.server.ts'
 import { QnaAnswerRequest } from '../../src/features/qna/qna.ts'
@@ -103,7 +105,16 @@ export const ops = new Hono<AppEnv>()
   /** One account's balances, lots in spend order, last ledger rows and the wallet invariant's sums; NOT_FOUND_USER if unknown. */
   .get('/coins', validate('query', WalletReportQuery), async (c) => {
     const { email, limit } = c.req.valid('query')
-    return ok(c, await walletReport(c.var.db, email, limit))
+    const report = await walletReport(c.var.db, email, limit)
+    return ok(c, { ...report, debts: await openDebts(c.var.db, report.userId) })
+  })
+  /** Settles an account's open debts without coins (issue 34 point 3): `{forgiven}` coins; NOT_FOUND_USER if unknown. */
+  .post('/coins/debt/forgive', validate('json', DebtForgiveRequest), async (c) => {
+    const { email, reason } = c.req.valid('json')
+    const userId = await userIdByEmail(c.var.db, email)
+    const forgiven = await forgiveDebts(c.var.db, userId)
+    audit(c, 'coins.debt.forgive', { userId, forgiven }, reason)
+    return ok(c, { forgiven })
   })
   /** Publishes an episode now and queues its alarms to the readers who favourited its series (once). */
   .post('/episodes/:id/publish', validate('param', IdParam), async (c) => {

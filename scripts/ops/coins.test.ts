@@ -213,6 +213,32 @@ describe('npm run ops -- coins', () => {
     expect(broken.stdout).toContain('invariant: Σ lots remaining 120 ≠ Σ ledger 119  ✗ INCONSISTENT')
   })
 
+  it('issue 34 (3): shows open debts; forgive lists them in its plan and posts the reason; with none, nothing is sent', async () => {
+    const debts = [{ paymentId: 'pay_old', reason: 'DISPUTE', debt: 8, createdAt: '2026-11-20T10:00:00.000Z' }]
+    api.reply = (path) => (path.startsWith('/api/ops/coins/debt') ? success({ forgiven: 8 }) : success({ ...wallet({ COIN: 0 }), debts }))
+    const show = await api.ops(['coins', 'show', '--email', EMAIL])
+    expect(show.code, show.stderr).toBe(0)
+    expect(show.stdout).toContain('open debts (8 coins), settled first by the next top-up:')
+    expect(show.stdout).toMatch(/pay_old\s+DISPUTE\s+8\s+2026-11-20 10:00/)
+    api.reset()
+    api.reply = (path) => (path.startsWith('/api/ops/coins/debt') ? success({ forgiven: 8 }) : success({ ...wallet({ COIN: 0 }), debts }))
+    const res = await api.ops(['coins', 'forgive', '--email', EMAIL, '--reason', 'goodwill, ticket 42'])
+    expect(res.code, res.stderr).toBe(0)
+    expect(res.stdout).toContain(`forgive 8 coins owed by ${EMAIL} (user 2) on 1 reversed payment(s)`)
+    expect(res.stdout).toContain(`forgave 8 coins owed by ${EMAIL}`)
+    expect(api.seen.map((s) => `${s.method} ${s.path}`)).toEqual([
+      'GET /api/ops/coins?email=reader%40example.com&limit=1',
+      'POST /api/ops/coins/debt/forgive',
+    ])
+    expect(api.seen[1]!.body).toEqual({ email: EMAIL, reason: 'goodwill, ticket 42' })
+    api.reset()
+    api.reply = () => success({ ...wallet({ COIN: 0 }), debts: [] })
+    const none = await api.ops(['coins', 'forgive', '--email', EMAIL, '--reason', 'goodwill'])
+    expect(none.code, none.stderr).toBe(0)
+    expect(none.stdout).toContain('owes nothing: nothing sent')
+    expect(api.seen.map((s) => s.method)).toEqual(['GET'])
+  })
+
   it('against an address that is not local: the plan, then the grant only with --yes', async () => {
     const refused = await api.ops(['coins', 'grant', '--email', EMAIL, '--type', 'COIN', '--amount', '5', '--reason', 'r'], {
       OPS_URL: 'http://ops.invalid',

@@ -9,6 +9,7 @@ import { seedDemo, DEMO_ACCOUNTS } from './seed.ts'
 import { isErrorCode } from '../../src/lib/errors/catalogue.ts'
 import { createDb } from '../../src/lib/server/db.ts'
 import { walletTotals } from '../../src/features/wallet/wallet.server.ts'
+import { auditLines, logSpy } from './ops.helpers.ts'
 
 const app = appFor()
 const BASE = '/api/ops'
@@ -211,5 +212,44 @@ describe('GET /api/ops/coins (npm run ops -- coins show)', () => {
       expect((await json(res)).code).toBe('INVALID_PARAMETER')
     }
     expect((await show(`email=${READER.email}&limit=200`)).status).toBe(200)
+  })
+})
+
+describe('POST /api/ops/coins/debt/forgive (npm run ops -- coins forgive, issue 34 point 3)', () => {
+  it("lists a reader's open debts in the wallet report and forgives them once, with the reason in the log line", async () => {
+    const db = createDb(env.DB)
+    const user = await db.first<{ id: number }>(
+      `INSERT INTO users (email, password_hash, nickname) VALUES (?, 'x', ?) RETURNING id`,
+      `debtor-${Date.now()}@example.com`,
+      `debtor${Date.now() % 1e6}`,
+    )
+    const email = (await db.first<{ email: string }>(`SELECT email FROM users WHERE id = ?`, user!.id))!.email
+    for (const [id, debt] of [
+      [`pay_debt_a_${user!.id}`, 8],
+      [`pay_debt_b_${user!.id}`, 3],
+    ] as const) {
+      await db.run(
+        `INSERT INTO payments (id, user_id, state, provider, amount, currency, coins, idempotency_key) VALUES (?, ?, 'REFUNDED', 'stripe', 199, 'EUR', 10, ?)`,
+        id,
+        user!.id,
+        id,
+      )
+      await db.run(`INSERT INTO payment_reversals (payment_id, user_id, reason, debt) VALUES (?, ?, 'DISPUTE', ?)`, id, user!.id, debt)
+    }
+    const report = await json(await call(`/coins?email=${encodeURIComponent(email)}`, { method: 'GET' }))
+    expect(report.data.debts.map((d: { debt: number }) => d.debt)).toEqual([8, 3])
+    expect((await call('/coins/debt/forgive', { body: { email } })).status).toBe(400) // no reason
+    expect((await call('/coins/debt/forgive', { body: { email, reason: 'x' }, token: 'wrong' })).status).toBe(401)
+    expect((await json(await call('/coins/debt/forgive', { body: { email: 'ghost@example.com', reason: 'x' } }))).code).toBe(
+      'NOT_FOUND_USER',
+    )
+    logSpy()
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, () => call('/coins/debt/forgive', { body: { email, reason: 'goodwill' } })),
+    )
+    const forgiven = await Promise.all(answers.map(async (r) => (await json(r)).data.forgiven as number))
+    expect(forgiven.reduce((a, b) => a + b, 0)).toBe(11)
+    expect(auditLines().filter((l) => l.ops === 'coins.debt.forgive' && (l as { forgiven?: number }).forgiven !== 0)).toHaveLength(1)
+    expect((await json(await call(`/coins?email=${encodeURIComponent(email)}`, { method: 'GET' }))).data.debts).toEqual([])
   })
 })

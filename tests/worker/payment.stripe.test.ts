@@ -317,6 +317,69 @@ describe('Stripe webhook', () => {
     expect(await debtOf(db, reader.id)).toBe(14)
   })
 
+  it('issue 34 (3): the next top-ups settle the debt first (oldest first, in the credit batch); the history says why', async () => {
+    const reader = await newReader()
+    const { paymentId, paymentIntent } = await paidStripeCharge(reader, { coins: 20, bonus: 0 })
+    const { episodeIds } = await newSeries({ episodes: 2, priceRent: 14 })
+    expect((await buy(reader, { episodeIds: [episodeIds[0]], kind: 'RENT' })).status).toBe(200)
+    const dispute = await stripeEvent('charge.dispute.created', {
+      id: `dp_${uid()}`,
+      object: 'dispute',
+      amount: 1,
+      currency: 'eur',
+      payment_intent: paymentIntent,
+      reason: 'fraudulent',
+      status: 'needs_response',
+    })
+    expect((await read(await postWebhook(dispute))).data.outcome).toBe('reversed')
+    expect(await debtOf(db, reader.id)).toBe(14)
+    // a top-up of 10 coins (and 5 bonus) goes entirely to the debt: 4 still owed, the bonus is the reader's
+    await paidStripeCharge(reader, { coins: 10, bonus: 5 })
+    expect(await debtOf(db, reader.id)).toBe(4)
+    expect((await read(await get(reader, '/api/v1/coin'))).data).toMatchObject({ coin: 0, bonus: 5 })
+    // the next one of 30 settles the rest: 26 are the reader's
+    await paidStripeCharge(reader, { coins: 30, bonus: 0 })
+    expect(await debtOf(db, reader.id)).toBe(0)
+    expect((await read(await get(reader, '/api/v1/coin'))).data).toMatchObject({ coin: 26, bonus: 5 })
+    expect(
+      await db.all(
+        `SELECT amount, ref FROM coin_ledger WHERE user_id = ? AND kind = 'CANCEL' AND description = 'debt' ORDER BY id`,
+        reader.id,
+      ),
+    ).toEqual([
+      { amount: -10, ref: paymentId },
+      { amount: -4, ref: paymentId },
+    ])
+    await expectInvariant(reader.id)
+    const history = (await read(await get(reader, '/api/v1/coin/history?kind=CHARGE'))).data.items as {
+      note: string | null
+      amount: number
+    }[]
+    expect(history.filter((i) => i.note === 'DEBT').map((i) => i.amount)).toEqual([-4, -10])
+  })
+
+  it('issue 34 (3): 40 top-ups of one reader delivered at once settle a debt exactly once', async () => {
+    const reader = await newReader()
+    const { paymentIntent } = await paidStripeCharge(reader, { coins: 20, bonus: 0 })
+    const { episodeIds } = await newSeries({ episodes: 2, priceRent: 15 })
+    expect((await buy(reader, { episodeIds: [episodeIds[0]], kind: 'RENT' })).status).toBe(200)
+    const dispute = await stripeEvent('charge.dispute.created', {
+      id: `dp_${uid()}`,
+      object: 'dispute',
+      amount: 1,
+      currency: 'eur',
+      payment_intent: paymentIntent,
+    })
+    expect((await read(await postWebhook(dispute))).data.outcome).toBe('reversed')
+    expect(await debtOf(db, reader.id)).toBe(15)
+    const charges = await Promise.all(Array.from({ length: 40 }, () => stripeCharge(reader, { coins: 1, bonus: 0 })))
+    const answers = await Promise.all(charges.map(async (c) => read(await postWebhook(await completed(c.paymentId, c.price)))))
+    expect(answers.filter((a) => a.data?.outcome === 'credited')).toHaveLength(40)
+    expect(await debtOf(db, reader.id)).toBe(0)
+    expect((await read(await get(reader, '/api/v1/coin'))).data.coin).toBe(25)
+    await expectInvariant(reader.id)
+  }, 60_000)
+
   it('charge.dispute.created takes back what is left; a dispute arriving before the payment is known is refused (redelivered)', async () => {
     const reader = await newReader()
     const { paymentId, price } = await stripeCharge(reader, { coins: 30, bonus: 0 })

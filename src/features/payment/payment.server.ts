@@ -18,11 +18,13 @@ import {
   newEventId,
   newPaymentId,
   paymentGrants,
+  planDebtNetting,
   planRefund,
   planReversal,
   REFUND_DAYS,
   type ChargeRequest,
   type CoinProduct,
+  type OpenDebt,
   type PaymentLot,
   type PaymentView,
 } from './payment.ts'
@@ -155,7 +157,8 @@ export type WebhookOutcome = 'credited' | 'cancelled' | 'reversed' | 'duplicate'
  * `checkout.completed` is ONE batch: the event row (primary key provider + event id: a replay fails the batch),
  * the conditional update UNPAID → PAID, the COIN lot whose amount is the product's coins only when that update
  * changed one row (0 otherwise, which the lot's CHECK (amount > 0) refuses, failing the whole batch), its CHARGE
- * ledger row, the BONUS lot and its CHARGE row, and the product's sold count.
+ * ledger row, the reader's open debts netted against those coins (`planDebtNetting`), the BONUS lot and its
+ * CHARGE row, and the product's sold count.
  */
 async function applyProviderEvent(
   db: Db,
@@ -204,59 +207,84 @@ async function applyProviderEvent(
   }
 
   const [coin, bonus] = paymentGrants(payment, now)
-  const statements: { sql: string; params: unknown[] }[] = [
-    eventRow,
-    {
-      sql: `UPDATE payments SET state = 'PAID', paid_at = ?, provider_ref = ? WHERE id = ? AND state = 'UNPAID'`,
-      params: [nowIso, event.ref ?? event.id, event.paymentId],
-    },
-    {
-      sql: `INSERT INTO coin_lots (user_id, type, amount, remaining, expires_at, source, ref, payment_id, created_at)
-            VALUES (?, 'COIN', CASE WHEN changes() = 1 THEN ? ELSE 0 END, CASE WHEN changes() = 1 THEN ? ELSE 0 END, ?, 'PAYMENT', ?, ?, ?)`,
-      params: [payment.userId, coin!.amount, coin!.amount, coin!.expiresAt, event.paymentId, event.paymentId, nowIso],
-    },
-    ledgerRow(payment.userId, 'COIN', coin!.amount, event.paymentId, nowIso),
-  ]
-  if (bonus) {
-    statements.push(
+  for (let attempt = 0; ; attempt++) {
+    const debts = await db.all<OpenDebt>(
+      `SELECT payment_id AS paymentId, debt FROM payment_reversals WHERE user_id = ? AND debt > 0 ORDER BY created_at, payment_id`,
+      payment.userId,
+    )
+    const statements: { sql: string; params: unknown[] }[] = [
+      eventRow,
       {
-        sql: `INSERT INTO coin_lots (user_id, type, amount, remaining, expires_at, source, ref, payment_id, created_at) VALUES (?, 'BONUS', ?, ?, ?, 'PAYMENT', ?, ?, ?)`,
-        params: [payment.userId, bonus.amount, bonus.amount, bonus.expiresAt, event.paymentId, event.paymentId, nowIso],
+        sql: `UPDATE payments SET state = 'PAID', paid_at = ?, provider_ref = ? WHERE id = ? AND state = 'UNPAID'`,
+        params: [nowIso, event.ref ?? event.id, event.paymentId],
       },
-      ledgerRow(payment.userId, 'BONUS', bonus.amount, event.paymentId, nowIso),
-    )
-  }
-  // spec §3 coupon minimum amount: a downloaded coupon waiting for a top-up this large gives its reward now
-  statements.push(...topUpCouponStatements(payment.userId, payment.amount, nowIso, event.paymentId))
-  // spec §7 Facebook conversion on a paid charge (edition flag): recorded with the credit, so once
-  if (conversion) {
-    statements.push(
-      ...conversion.provider.statements(
+      {
+        sql: `INSERT INTO coin_lots (user_id, type, amount, remaining, expires_at, source, ref, payment_id, created_at)
+              VALUES (?, 'COIN', CASE WHEN changes() = 1 THEN ? ELSE 0 END, CASE WHEN changes() = 1 THEN ? ELSE 0 END, ?, 'PAYMENT', ?, ?, ?)`,
+        params: [payment.userId, coin!.amount, coin!.amount, coin!.expiresAt, event.paymentId, event.paymentId, nowIso],
+      },
+      ledgerRow(payment.userId, 'COIN', coin!.amount, event.paymentId, nowIso),
+      // issue 34 point 3: the paid coins settle open debts first, each a CANCEL row (described `debt`, ref the
+      // reversed payment) — 0, refused by the ledger's CHECK, when that debt changed meanwhile: retried afresh
+      ...planDebtNetting(debts, coin!.amount).flatMap((step) => [
         {
-          paymentId: event.paymentId,
-          action: 'Purchase',
-          actionUrl: conversion.actionUrl,
-          currency: payment.currency,
-          value: payment.amount,
+          sql: `UPDATE payment_reversals SET debt = debt - ? WHERE payment_id = ? AND user_id = ? AND debt >= ?`,
+          params: [step.take, step.paymentId, payment.userId, step.take],
         },
-        nowIso,
-      ),
-    )
-  }
-  statements.push({
-    // the stock was checked at charge time; a payment already taken is credited even if the last unit went meanwhile
-    sql: `UPDATE coin_products SET sold_count = sold_count + 1 WHERE id = ? AND (stock_limit IS NULL OR sold_count < stock_limit)`,
-    params: [payment.productId],
-  })
-  try {
-    await db.batch(statements)
-    return 'credited'
-  } catch (e) {
-    if (isDuplicateEvent(e)) return 'duplicate'
-    if (!/CHECK constraint failed/.test(String((e as Error)?.message))) throw e
-    // the guard fired: the payment was no longer UNPAID (paid by another event, or cancelled)
-    const state = await db.first<Pick<PaymentsRow, 'state'>>(`SELECT state FROM payments WHERE id = ?`, event.paymentId)
-    return state?.state === 'PAID' ? 'already_paid' : 'ignored'
+        {
+          sql: `INSERT INTO coin_ledger (user_id, kind, lot_id, type, source, amount, product_kind, ref, description, created_at)
+                SELECT ?, 'CANCEL', id, 'COIN', 'PAYMENT', CASE WHEN changes() = 1 THEN ? ELSE 0 END, 'COIN_PRODUCT', ?, 'debt', ?
+                  FROM coin_lots WHERE source = 'PAYMENT' AND ref = ? AND type = 'COIN'`,
+          params: [payment.userId, -step.take, step.paymentId, nowIso, event.paymentId],
+        },
+        {
+          sql: `UPDATE coin_lots SET remaining = remaining - ? WHERE source = 'PAYMENT' AND ref = ? AND type = 'COIN'`,
+          params: [step.take, event.paymentId],
+        },
+      ]),
+    ]
+    if (bonus) {
+      statements.push(
+        {
+          sql: `INSERT INTO coin_lots (user_id, type, amount, remaining, expires_at, source, ref, payment_id, created_at) VALUES (?, 'BONUS', ?, ?, ?, 'PAYMENT', ?, ?, ?)`,
+          params: [payment.userId, bonus.amount, bonus.amount, bonus.expiresAt, event.paymentId, event.paymentId, nowIso],
+        },
+        ledgerRow(payment.userId, 'BONUS', bonus.amount, event.paymentId, nowIso),
+      )
+    }
+    // spec §3 coupon minimum amount: a downloaded coupon waiting for a top-up this large gives its reward now
+    statements.push(...topUpCouponStatements(payment.userId, payment.amount, nowIso, event.paymentId))
+    // spec §7 Facebook conversion on a paid charge (edition flag): recorded with the credit, so once
+    if (conversion) {
+      statements.push(
+        ...conversion.provider.statements(
+          {
+            paymentId: event.paymentId,
+            action: 'Purchase',
+            actionUrl: conversion.actionUrl,
+            currency: payment.currency,
+            value: payment.amount,
+          },
+          nowIso,
+        ),
+      )
+    }
+    statements.push({
+      // the stock was checked at charge time; a payment already taken is credited even if the last unit went meanwhile
+      sql: `UPDATE coin_products SET sold_count = sold_count + 1 WHERE id = ? AND (stock_limit IS NULL OR sold_count < stock_limit)`,
+      params: [payment.productId],
+    })
+    try {
+      await db.batch(statements)
+      return 'credited'
+    } catch (e) {
+      if (isDuplicateEvent(e)) return 'duplicate'
+      if (!/CHECK constraint failed/.test(String((e as Error)?.message))) throw e
+      // the guard fired: the payment was no longer UNPAID (paid by another event, or cancelled), or a debt moved
+      const state = await db.first<Pick<PaymentsRow, 'state'>>(`SELECT state FROM payments WHERE id = ?`, event.paymentId)
+      if (state?.state !== 'UNPAID') return state?.state === 'PAID' ? 'already_paid' : 'ignored'
+      if (attempt >= 4) throw new AppError('RETRY') // still unpaid: the provider redelivers the event
+    }
   }
 }
 
@@ -625,6 +653,30 @@ export async function debtOf(db: Db, userId: number): Promise<number> {
       )
     )?.debt ?? 0
   )
+}
+
+/** A reader's open debts for the operator (`npm run ops -- coins show`): oldest first, as the next top-up settles them. */
+export type DebtRow = Cols<'payment_reversals', 'payment_id' | 'reason' | 'debt' | 'created_at'>
+
+export async function openDebts(db: Db, userId: number): Promise<DebtRow[]> {
+  return db.all<DebtRow>(
+    `SELECT payment_id AS paymentId, reason, debt, created_at AS createdAt FROM payment_reversals
+      WHERE user_id = ? AND debt > 0 ORDER BY created_at, payment_id`,
+    userId,
+  )
+}
+
+/**
+ * The operator settles a reader's open debts without coins (`npm run ops -- coins forgive`): each goes to 0 in one
+ * statement; the coins forgiven, and the reason in the route's log line.
+ */
+export async function forgiveDebts(db: Db, userId: number): Promise<number> {
+  // one batch is one transaction: the sum is what the update zeroes
+  const [sum] = await db.batch([
+    { sql: `SELECT coalesce(sum(debt), 0) AS forgiven FROM payment_reversals WHERE user_id = ? AND debt > 0`, params: [userId] },
+    { sql: `UPDATE payment_reversals SET debt = 0 WHERE user_id = ? AND debt > 0`, params: [userId] },
+  ])
+  return firstRow<{ forgiven: number }>(sum)?.forgiven ?? 0
 }
 
 /** The reader's saved address (spec §3 address form), or null. */

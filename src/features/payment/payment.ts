@@ -4,6 +4,7 @@
  * `POST /payment/webhook/{provider}`): which products a reader may charge, and what a paid charge grants.
  */
 import { z } from 'zod'
+import { OpsReason } from '../../lib/ops.ts'
 import type { ErrorCode } from '../../lib/errors/catalogue.ts'
 import { DAY_MS, isoAfter } from '../../lib/time.ts'
 
@@ -148,6 +149,29 @@ export function planRefund(
   if (!lots.some((l) => l.type === 'COIN') || lots.some((l) => l.remaining !== l.amount)) return { ok: false, code: 'not_refundable' }
   const steps = lots.map((l) => ({ lotId: l.id, type: l.type, take: l.amount }))
   return { ok: true, steps: steps.sort((a, b) => (a.type === 'COIN' ? -1 : b.type === 'COIN' ? 1 : a.lotId - b.lotId)) }
+}
+
+/** `POST /api/ops/coins/debt/forgive`: the account whose open debts the operator settles, and why. */
+export const DebtForgiveRequest = z.object({ email: z.email().max(254), reason: OpsReason })
+export type DebtForgiveRequest = z.infer<typeof DebtForgiveRequest>
+
+/** An open debt: coins spent of a payment whose money went back (`payment_reversals.debt`). */
+export type OpenDebt = { paymentId: string; debt: number }
+
+/**
+ * Issue 34 point 3: a new top-up's paid coins (`credit`) settle the reader's open debts first, oldest first, as far
+ * as they go; what each debt gives up. The rest of the top-up is the reader's.
+ */
+export function planDebtNetting(debts: readonly OpenDebt[], credit: number): { paymentId: string; take: number }[] {
+  const steps: { paymentId: string; take: number }[] = []
+  let left = credit
+  for (const d of debts) {
+    if (left <= 0) break
+    const take = Math.min(d.debt, left)
+    if (take > 0) steps.push({ paymentId: d.paymentId, take })
+    left -= take
+  }
+  return steps
 }
 
 /**

@@ -54,7 +54,7 @@ export type SpendableLotRow = Cols<'coin_lots', 'id' | 'type' | 'remaining' | 'e
 const DEDUCT_ATTEMPTS = 3
 
 /** The live account with this e-mail (case-insensitive), or NOT_FOUND_USER. */
-async function userIdByEmail(db: Db, email: string): Promise<number> {
+export async function userIdByEmail(db: Db, email: string): Promise<number> {
   const row = await db.first<Pick<UsersRow, 'id'>>(`SELECT id FROM users WHERE email = ? AND deleted_at IS NULL`, email.trim())
   if (!row) throw new AppError('NOT_FOUND_USER')
   return row.id
@@ -286,7 +286,15 @@ export type HistoryItem = {
   purchaseId: number | null
   /** When the coins of the lot concerned stop being spendable (null: never). */
   expiresAt: string | null
+  /**
+   * Why a payment's coins moved when it is not plain (issue 34): `DEBT` coins of a top-up that settled what a
+   * refunded or disputed payment left owed, `REFUND_REFUSED` coins given back when the provider refused a refund.
+   */
+  note: HistoryNote | null
 }
+
+/** See `HistoryItem.note`; the ledger row's description of a PAYMENT row, never an operator's reason. */
+export type HistoryNote = 'DEBT' | 'REFUND_REFUSED'
 
 /**
  * docs/API.md `GET /api/v1/coin/history?kind=CHARGE|USE|MILEAGE&cursor=`: the reader's own ledger rows of that
@@ -308,11 +316,17 @@ export async function coinHistory(
     Cols<
       'coin_ledger',
       'id' | 'kind' | 'source' | 'type' | 'amount' | 'created_at' | 'product_kind' | 'series_id' | 'episode_id' | 'purchase_id'
-    > & { seriesTitle: SeriesRow['title'] | null; episodeNo: EpisodesRow['no'] | null; expiresAt: CoinLotsRow['expires_at'] }
+    > & {
+      seriesTitle: SeriesRow['title'] | null
+      episodeNo: EpisodesRow['no'] | null
+      expiresAt: CoinLotsRow['expires_at']
+      note: HistoryNote | null
+    }
   >(
     `SELECT l.id, l.kind, l.source, l.type, l.amount, l.created_at AS createdAt, l.product_kind AS productKind,
             l.series_id AS seriesId, s.title AS seriesTitle, l.episode_id AS episodeId, e.no AS episodeNo,
-            l.purchase_id AS purchaseId, lot.expires_at AS expiresAt
+            l.purchase_id AS purchaseId, lot.expires_at AS expiresAt,
+            CASE WHEN l.source = 'PAYMENT' THEN CASE l.description WHEN 'debt' THEN 'DEBT' WHEN 'refund_refused' THEN 'REFUND_REFUSED' END END AS note
        FROM coin_ledger l
        LEFT JOIN coin_lots lot ON lot.id = l.lot_id
        LEFT JOIN series s ON s.id = l.series_id
