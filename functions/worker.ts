@@ -13,6 +13,7 @@ import { createApp } from './app.ts'
 import { createDb } from '../src/lib/server/db.ts'
 import { expireLots } from '../src/features/wallet/wallet.server.ts'
 import { settleRefunds } from '../src/features/payment/payment.server.ts'
+import { rekeyNicknames } from '../src/features/account/profile.server.ts'
 import { refreshRanking } from '../src/features/catalogue/ranking.server.ts'
 import { purgeExpired } from '../src/features/retention/retention.server.ts'
 import { sweepAlarms } from '../src/features/alarm/alarm.server.ts'
@@ -43,7 +44,7 @@ export default {
    * Cron trigger (wrangler `triggers.crons`, every 10 minutes): the wallet's expiry sweep writes EXPIRE rows
    * (issue 4 §1), the ranking is recounted from the last 30 days' reads and purchases (issue 5), expired rows are
    * deleted, the fan-outs of newly published episodes are queued and the alarms of ready tickets, ending rentals,
-   * expiring coins and new gifts are written (issue 13), series imports abandoned for a day are aborted, refunds cut off before the provider answered are settled. A local run triggers it itself (scripts/start.ts).
+   * expiring coins and new gifts are written (issue 13), series imports abandoned for a day are aborted, refunds cut off before the provider answered are settled, nicknames keyed by an older rule re-keyed. A local run triggers it itself (scripts/start.ts).
    */
   scheduled(_controller, workerEnv, ctx) {
     const db = createDb(workerEnv.DB)
@@ -51,6 +52,7 @@ export default {
       Promise.all([
         expireLots(db),
         settleRefunds(db),
+        rekeyNicknames(db),
         refreshRanking(db),
         purgeExpired(db),
         sweepAlarms(db, workerEnv.ALARMS),

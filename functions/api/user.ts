@@ -83,7 +83,7 @@ export const user = new Hono<AppEnv>()
     const body = c.req.valid('json')
     if (body.action === 'PROFILE')
       try {
-        await setNickname(c.var.db, currentUserId(c), body.profileRequest.nickname)
+        await setNickname(c.var.db, currentUserId(c), body.profileRequest.nickname, c.var.edition.reservedNames)
       } catch (e) {
         if (e instanceof NicknameError) return nicknameRefusal(c, e)
         throw e
@@ -146,7 +146,7 @@ export const user = new Hono<AppEnv>()
     ...formRoute({
       schema: ProfileRequest,
       guest: toLogin('/my/profile'),
-      run: (data, c) => setNickname(c.var.db, currentUserId(c), data.nickname),
+      run: (data, c) => setNickname(c.var.db, currentUserId(c), data.nickname, c.var.edition.reservedNames),
       done: () => '/my/profile?saved=1',
       failed: (code, _raw, details) =>
         `/my/profile?${new URLSearchParams({

@@ -9,7 +9,7 @@ import { ftsDocument } from '../../src/features/search/search.ts'
 import { CARD_IMAGE_WIDTH, type CreatorRole } from '../../src/features/catalogue/catalogue.ts'
 import { transcriptJson } from '../../src/features/viewer/transcript.ts'
 import { coverKey, sliceKey } from '../../src/features/catalogue/series-import.ts'
-import { nicknameKey } from '../../src/features/account/profile.ts'
+import { NICKNAME_KEY_VERSION, nicknameKey } from '../../src/features/account/profile.ts'
 import { demoSliceText } from './transcripts.ts'
 import { DAY_MS, HOUR_MS, MINUTE_MS, isoAfter } from '../../src/lib/time.ts'
 import {
@@ -1361,6 +1361,7 @@ export function buildDemo(opts: BuildDemoOptions): DemoCatalogue {
     name,
     nickname,
     nickname_key: nicknameKey(nickname),
+    nickname_key_version: NICKNAME_KEY_VERSION,
     email_verified_at: at(-createdDays * DAY_MS + HOUR_MS),
     birthed_at: birth,
     is_adult: adult ? 1 : 0,

@@ -9,6 +9,9 @@ import fc from 'fast-check'
 import { expectApiAnswer, frMessages } from './app.ts'
 import { bearer, db, expectError, form, json, makeUser, read, tokensFor, uniq, webCookie } from './account.helpers.ts'
 import { call, newReader, newSeries, type Reader } from './comment.helpers.ts'
+import { nicknameKey } from '../../src/features/account/profile.ts'
+import { rekeyNicknames } from '../../src/features/account/profile.server.ts'
+import { createDb } from '../../src/lib/server/db.ts'
 
 const put = (headers: Record<string, string>, body: unknown) => json('PUT', '/api/v1/user', body, headers)
 const profile = (nickname: string, extra: Record<string, unknown> = {}) => ({ action: 'PROFILE', profileRequest: { nickname }, ...extra })
@@ -96,6 +99,53 @@ describe('PUT /user action PROFILE', () => {
     expect((await row(caller.id))!.nickname).toBe(name)
   })
 
+  it('issue 34 (6): a lookalike of a taken nickname is TAKEN; a name of the service or its staff is RESERVED, in French', async () => {
+    const first = await newReader()
+    const second = await newReader()
+    const name = `lecteur${uniq().replace(/\D/g, '').slice(-6)}`
+    expect((await put(first.headers, profile(name))).status).toBe(200)
+    for (const other of [name.replace('e', '\u0435'), name.toUpperCase().replace('L', 'Ｌ'), name.replace('l', '1')]) {
+      const body = await read(await put(second.headers, profile(other)))
+      expect({ code: body.code, reason: body.reason }, other).toEqual({ code: 'INVALID_PARAMETER', reason: 'TAKEN' })
+    }
+    const invisible = await read(await put(second.headers, profile(`${name}\u034f`)))
+    expect(invisible.reason).toBe('CHARS')
+    for (const staff of ['Admin', 'Équipe Bomtoon', 'Modérateur_1', 'Аdmin']) {
+      const body = await read(await put(second.headers, profile(staff)))
+      expect({ reason: body.reason, message: body.message }, staff).toEqual({
+        reason: 'RESERVED',
+        message: frMessages['account.profile.reserved'],
+      })
+    }
+    expect((await row(second.id)).nickname).toBeNull()
+  })
+
+  it('the cron re-keys nicknames keyed by the older rule; of two that now look alike the older account keeps the key', async () => {
+    const older = await newReader()
+    const younger = await newReader()
+    const tag = uniq().replace(/\D/g, '').slice(-6)
+    await db()
+      .prepare(`UPDATE users SET nickname = ?, nickname_key = ?, nickname_key_version = 1 WHERE id = ?`)
+      .bind(`ana${tag}`, `ana${tag}`, older.id)
+      .run()
+    await db()
+      .prepare(`UPDATE users SET nickname = ?, nickname_key = ?, nickname_key_version = 1 WHERE id = ?`)
+      .bind(`\u0430na${tag}`, `\u0430na${tag}`, younger.id)
+      .run()
+    while ((await rekeyNicknames(createDb(db()))) > 0);
+    const keys = await db()
+      .prepare(`SELECT id, nickname_key AS k, nickname_key_version AS v FROM users WHERE id IN (?, ?) ORDER BY id`)
+      .bind(older.id, younger.id)
+      .all()
+    expect(keys.results).toEqual([
+      { id: older.id, k: nicknameKey(`ana${tag}`), v: 2 },
+      { id: younger.id, k: `${nicknameKey(`ana${tag}`)}#${younger.id}`, v: 2 },
+    ])
+    // a third reader cannot take either look now
+    const third = await newReader()
+    expect((await read(await put(third.headers, profile(`ana${tag}`)))).reason).toBe('TAKEN')
+  })
+
   it('40 readers asking for one nickname at once: exactly one gets it, the 39 others are told it is taken', async () => {
     const readers = await Promise.all(Array.from({ length: 40 }, () => newReader()))
     const name = nick('Course')
@@ -103,7 +153,7 @@ describe('PUT /user action PROFILE', () => {
     const outcomes = await Promise.all(answers.map(async (res) => (res.status === 200 ? 'OK' : `${(await read(res)).reason}`)))
     expect(outcomes.filter((o) => o === 'OK')).toHaveLength(1)
     expect(outcomes.filter((o) => o === 'TAKEN')).toHaveLength(39)
-    const holders = await db().prepare(`SELECT id FROM users WHERE nickname_key = ?`).bind(name.toLowerCase()).all<{ id: number }>()
+    const holders = await db().prepare(`SELECT id FROM users WHERE nickname_key = ?`).bind(nicknameKey(name)).all<{ id: number }>()
     expect(holders.results).toHaveLength(1)
     expect(readers[outcomes.indexOf('OK')]!.id).toBe(holders.results[0]!.id)
   })

@@ -5,8 +5,9 @@
  */
 import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
+import { cronBudget, sweep, type SweepBudget } from '../../lib/server/sweep.ts'
 import { bannedWords } from '../comment/comment.server.ts'
-import { checkNickname, type NicknameRefusal } from './profile.ts'
+import { checkNickname, NICKNAME_KEY_VERSION, nicknameKey, type NicknameRefusal } from './profile.ts'
 
 /** A refused nickname: INVALID_PARAMETER (spec §8) on the `nickname` field, with the reason its message names. */
 export class NicknameError extends AppError {
@@ -18,15 +19,22 @@ export class NicknameError extends AppError {
 }
 
 /** Sets the reader's nickname (the same one again, in another case too, is fine); a refusal changes nothing. */
-export async function setNickname(db: Db, userId: number, raw: string, now: Date = new Date()): Promise<string> {
-  const check = checkNickname(raw, await bannedWords(db))
+export async function setNickname(
+  db: Db,
+  userId: number,
+  raw: string,
+  reservedNames: readonly string[],
+  now: Date = new Date(),
+): Promise<string> {
+  const check = checkNickname(raw, await bannedWords(db), reservedNames)
   if (!check.ok) throw new NicknameError(check)
   let changed: number
   try {
     changed = await db.run(
-      `UPDATE users SET nickname = ?, nickname_key = ?, updated_at = ? WHERE id = ? AND deleted_at IS NULL`,
+      `UPDATE users SET nickname = ?, nickname_key = ?, nickname_key_version = ?, updated_at = ? WHERE id = ? AND deleted_at IS NULL`,
       check.nickname,
       check.key,
+      NICKNAME_KEY_VERSION,
       now.toISOString(),
       userId,
     )
@@ -36,4 +44,43 @@ export async function setNickname(db: Db, userId: number, raw: string, now: Date
   }
   if (changed !== 1) throw new AppError('NOT_LOGIN_USER')
   return check.nickname
+}
+
+/** Nicknames re-keyed per cron batch. */
+const REKEY_BATCH = 100
+
+/**
+ * Cron: gives rows keyed by an older `nicknameKey` (before migration 0026) today's key, oldest account first, in
+ * bounded batches (`sweep`); returns how many rows it re-keyed. Two nicknames that now look the same keep
+ * the key on the older account; the younger gets `<key>#<id>` (still unique, and never a key a reader can type),
+ * so its owner keeps the name until they change it.
+ */
+export async function rekeyNicknames(db: Db, budget: SweepBudget = cronBudget()): Promise<number> {
+  const [result] = await sweep([() => rekeyBatch(db)], REKEY_BATCH, budget)
+  return result!.rows
+}
+
+async function rekeyBatch(db: Db): Promise<number> {
+  const stale = await db.all<{ id: number; nickname: string }>(
+    `SELECT id, nickname FROM users WHERE nickname IS NOT NULL AND nickname_key_version < 2 ORDER BY id LIMIT ?`,
+    REKEY_BATCH,
+  )
+  for (const row of stale) {
+    const key = nicknameKey(row.nickname)
+    const set = (k: string) =>
+      db.run(
+        `UPDATE users SET nickname_key = ?, nickname_key_version = ? WHERE id = ? AND nickname = ?`,
+        k,
+        NICKNAME_KEY_VERSION,
+        row.id,
+        row.nickname,
+      )
+    try {
+      await set(key)
+    } catch (e) {
+      if (!/UNIQUE constraint failed: users\.nickname_key/.test(String((e as Error)?.message))) throw e
+      await set(`${key}#${row.id}`)
+    }
+  }
+  return stale.length
 }

@@ -6,6 +6,7 @@ import { z } from 'zod'
 import type { MessageKey } from '../../lib/i18n/keys.ts'
 import { VerifyAdultBody } from '../age/age.schema.ts'
 import { bannedWordIn } from '../comment/comment.ts'
+import { foldBare, foldText, withoutInvisible } from '../../lib/text/fold.ts'
 
 /** Nickname length in characters (code points), after trimming. */
 export const NICKNAME_MIN = 2
@@ -14,23 +15,34 @@ export const NICKNAME_MAX = 20
 /** Letters and marks of any script, digits, and `.`, `_`, `-` and single spaces between them. */
 const NICKNAME_CHARS = /^[\p{L}\p{M}\p{Nd}._-]+(?: [\p{L}\p{M}\p{Nd}._-]+)*$/u
 
-/** Why a nickname is refused: its length, a character outside the set, a prohibited word, or another reader has it. */
-export type NicknameRefusal = { reason: 'LENGTH' | 'CHARS' | 'TAKEN' } | { reason: 'BANNED'; word: string }
+/**
+ * Why a nickname is refused: its length, a character outside the set (or one no reader sees), a prohibited word,
+ * a name of the service or its staff, or another reader has it (or one that looks the same).
+ */
+export type NicknameRefusal = { reason: 'LENGTH' | 'CHARS' | 'TAKEN' | 'RESERVED' } | { reason: 'BANNED'; word: string }
 export type NicknameCheck = { ok: true; nickname: string; key: string } | ({ ok: false } & NicknameRefusal)
 
-/** What makes two nicknames the same one (unique per edition, case-insensitive in every script): stored as `users.nickname_key`. */
+/**
+ * What makes two nicknames the same one (unique per edition): they look the same to a reader (`foldText`: case in
+ * every script, fullwidth forms, invisible and confusable characters). Stored as `users.nickname_key`, version
+ * `NICKNAME_KEY_VERSION` (the cron re-keys older rows).
+ */
 export function nicknameKey(nickname: string): string {
-  return nickname.normalize('NFKC').toLowerCase()
+  return foldText(nickname)
 }
+export const NICKNAME_KEY_VERSION = 2
 
 /** The nickname as stored (NFC, trimmed, runs of spaces made one) with its key, or why it is refused. */
-export function checkNickname(raw: string, bannedWords: readonly string[]): NicknameCheck {
+export function checkNickname(raw: string, bannedWords: readonly string[], reservedNames: readonly string[]): NicknameCheck {
   const nickname = raw.normalize('NFC').trim().replace(/\s+/gu, ' ')
   const length = [...nickname].length
   if (length < NICKNAME_MIN || length > NICKNAME_MAX) return { ok: false, reason: 'LENGTH' }
-  if (!NICKNAME_CHARS.test(nickname)) return { ok: false, reason: 'CHARS' }
+  // characters no reader sees (U+034F, Hangul fillers, zero-width ones) would make a lookalike of another name
+  if (!NICKNAME_CHARS.test(nickname) || withoutInvisible(nickname) !== nickname) return { ok: false, reason: 'CHARS' }
   const word = bannedWordIn(nickname, bannedWords)
   if (word !== null) return { ok: false, reason: 'BANNED', word }
+  const bare = foldBare(nickname)
+  if (reservedNames.some((name) => bare.includes(foldBare(name)))) return { ok: false, reason: 'RESERVED' }
   return { ok: true, nickname, key: nicknameKey(nickname) }
 }
 
@@ -41,7 +53,9 @@ export function nicknameMessageKey(refusal: NicknameRefusal): MessageKey {
     ? 'account.profile.length'
     : refusal.reason === 'CHARS'
       ? 'account.profile.chars'
-      : 'account.profile.taken'
+      : refusal.reason === 'RESERVED'
+        ? 'account.profile.reserved'
+        : 'account.profile.taken'
 }
 export const nicknameParams = (refusal: NicknameRefusal) => ({
   min: NICKNAME_MIN,
@@ -52,7 +66,7 @@ export const nicknameParams = (refusal: NicknameRefusal) => ({
 /** A refusal as a page reads it back from `?reason=&word=` (anything else: null). */
 export function refusalOf(reason: string | null, word: string | null): NicknameRefusal | null {
   if (reason === 'BANNED') return word ? { reason, word: word.slice(0, 100) } : null
-  return reason === 'LENGTH' || reason === 'CHARS' || reason === 'TAKEN' ? { reason } : null
+  return reason === 'LENGTH' || reason === 'CHARS' || reason === 'TAKEN' || reason === 'RESERVED' ? { reason } : null
 }
 
 /** `profileRequest` of PUT /user, and the profile page's form. */

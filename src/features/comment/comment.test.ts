@@ -13,6 +13,11 @@ describe('checkText (spec §5)', () => {
     expect(checkText('crétinerie', ['Crétin'])).toEqual({ ok: false, reason: 'BANNED', word: 'Crétin' })
     expect(checkText('tout va bien', ['crétin', ' '])).toMatchObject({ ok: true })
   })
+  it('issue 34 (6): a prohibited word hidden by soft hyphens, invisible characters, fullwidth or Cyrillic letters is found', () => {
+    for (const raw of ['cré\u00adtin', 'cré\u2060tin', 'cré\ufefftin', 'ｃｒéｔｉｎ', 'сrétin' /* Cyrillic с */, 'CRÉ\u200bTIN'])
+      expect(checkText(raw, ['crétin']), JSON.stringify(raw)).toEqual({ ok: false, reason: 'BANNED', word: 'crétin' })
+    expect(checkText('certain', ['crétin'])).toMatchObject({ ok: true })
+  })
 })
 
 describe('cursors', () => {

@@ -3,6 +3,7 @@
  * comment/reaction/reply/block-user). The API, the pages and the island share them.
  */
 import { z } from 'zod'
+import { foldText } from '../../lib/text/fold.ts'
 import { MINUTE_MS } from '../../lib/time.ts'
 
 /** Spec §5: at most 500 characters. */
@@ -48,13 +49,17 @@ export function checkText(raw: string, bannedWords: readonly string[]): TextChec
   return word === null ? { ok: true, text } : { ok: false, reason: 'BANNED', word }
 }
 
-/** Spec §5 prohibited words (comments and nicknames): the first word found in `text`, case-insensitive, also inside longer words. */
+/**
+ * Spec §5 prohibited words (comments and nicknames): the first word found in `text`, also inside longer words,
+ * both folded (`foldText`: case, fullwidth, invisible characters such as soft hyphens, confusable letters such as
+ * Cyrillic lookalikes), so no spelling a reader reads as the word passes.
+ */
 export function bannedWordIn(text: string, bannedWords: readonly string[]): string | null {
-  const lower = text.toLocaleLowerCase()
+  const folded = foldText(text)
   return (
     bannedWords.find((word) => {
-      const w = word.trim().toLocaleLowerCase()
-      return w !== '' && lower.includes(w)
+      const w = foldText(word.trim())
+      return w !== '' && folded.includes(w)
     }) ?? null
   )
 }

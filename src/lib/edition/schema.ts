@@ -47,6 +47,11 @@ const EditionSchema = z
           return false
         }
       }, 'unknown IANA time zone'),
+    /**
+     * Names no reader may take as (or inside) a nickname: the service's own, its staff's (issue 34 point 6), matched
+     * after folding (`foldBare`: case, accents, invisible and confusable characters).
+     */
+    reservedNames: z.array(z.string().min(2).max(40)).min(1).max(100),
     /** ISO 3166-1 country in which phone numbers without an international prefix are read (SMS codes go there). */
     phoneCountry: z.string().regex(/^[A-Z]{2}$/, 'ISO 3166-1 alpha-2, e.g. FR'),
     /** ISO 4217 currency of the coin shop (spec §1: EUR). */

@@ -705,6 +705,7 @@ export interface UsersRow {
   updated_at: string
   session_version: number
   nickname_key: string | null
+  nickname_key_version: number
 }
 
 /** A row of `withdrawals`. @public */
