@@ -923,11 +923,13 @@ async function supportShow(v: Values): Promise<void> {
   const id = rowId(v, 'id')
   const to = target()
   const q = await opsApi<WithImages>(to, `/qna/${id}`, undefined, `no question ${id}`)
+  // readers' text reaches the operator's terminal as text only, whatever an older row holds
+  const safe = (text: string) => text.replace(/(?!\n)[\p{Cc}\u202a-\u202e\u2066-\u2069]/gu, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`)
   console.log(`question ${q.id} · ${q.status} · ${q.category} · ${date(q.createdAt)}`)
   console.log(`from:  ${q.email ?? '(no e-mail)'} (user ${q.userId})`)
-  console.log(`title: ${q.title}\n\n${q.text}\n`)
-  if (q.answer !== null) console.log(`answer (${date(q.answeredAt ?? '')}):\n${q.answer}\n`)
-  for (const r of q.replies) console.log(`reply by mail (${date(r.createdAt)}):\n${r.text}\n`)
+  console.log(`title: ${safe(q.title)}\n\n${safe(q.text)}\n`)
+  if (q.answer !== null) console.log(`answer (${date(q.answeredAt ?? '')}):\n${safe(q.answer)}\n`)
+  for (const r of q.replies) console.log(`reply by mail (${date(r.createdAt)}):\n${safe(r.text)}\n`)
   console.log(q.imageUrls.length ? `images (${q.imageUrls.length}), with the operator token:` : 'images: none')
   for (const [i, url] of q.imageUrls.entries()) {
     console.log(`  ${to.url}${url}`)

@@ -149,7 +149,12 @@ describe('npm run ops -- support / notice / coupon', () => {
       path === '/api/ops/qna'
         ? success({ items: [question, { ...question, id: 13, email: null, images: 0, title: 'Autre' }] })
         : path === '/api/ops/qna/12'
-          ? success({ ...question, imageUrls: ['/api/ops/qna/12/image/1'] })
+          ? success({
+              ...question,
+              imageUrls: ['/api/ops/qna/12/image/1'],
+              // an older row's reply by mail with a terminal escape and a bidi override (issue 34 point 6)
+              replies: [{ text: 'Merci\u001b[2J\u202egnol', createdAt: '2026-11-21T10:00:00.000Z' }],
+            })
           : success({ ...question, status: 'COMPLETED', answer: 'Remboursé.' })
     const list = await api.ops(['support', 'list'])
     expect(list.code, list.stderr).toBe(0)
@@ -161,6 +166,8 @@ describe('npm run ops -- support / notice / coupon', () => {
     expect(show.code, show.stderr).toBe(0)
     expect(show.stdout).toContain('question 12 · WAIT · PAYMENT')
     expect(show.stdout).toContain('Débité deux fois.')
+    expect(show.stdout).toContain('Merci\\u{1b}[2J\\u{202e}gnol')
+    expect(show.stdout).not.toMatch(/[\u001b\u202e]/)
     expect(show.stdout).toContain(`http://127.0.0.1:${api.port}/api/ops/qna/12/image/1`)
 
     const answer = await api.ops(['support', 'answer', '--id', '12', '--text', ' Remboursé. ', '--reason', 'ticket 42'])

@@ -117,7 +117,7 @@ describe('PUT /user action PROFILE', () => {
         message: frMessages['account.profile.reserved'],
       })
     }
-    expect((await row(second.id)).nickname).toBeNull()
+    expect((await row(second.id))?.nickname).toBeNull()
   })
 
   it('the cron re-keys nicknames keyed by the older rule; of two that now look alike the older account keeps the key', async () => {

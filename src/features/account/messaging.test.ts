@@ -70,6 +70,8 @@ describe('support reply addresses', () => {
   it("keep the reader's words: the quote, its attribution and the signature cut, the length bounded", () => {
     expect(replyText('Merci !\r\n\r\nOn Tue, Support wrote:\r\n> old\r\n> older', 100)).toBe('Merci !')
     expect(replyText('Texte\n-- \nSignature', 100)).toBe('Texte')
+    // issue 34 (6): no terminal escape, control or bidi override reaches the operator's terminal
+    expect(replyText('\u001b[2J\u001b[31mRouge\u001b[0m \u202eesrever\u0007\u009b', 100)).toBe('[2J[31mRouge[0m esrever')
     expect(replyText('a'.repeat(50), 10)).toBe('a'.repeat(10))
     expect(replyText('> only a quote', 100)).toBe('')
   })

@@ -4,6 +4,7 @@
  * deliver, and the shape of Twilio's Messages API. The sending itself is in `messaging.server.ts`.
  */
 import type { Edition } from '../../lib/edition/schema.ts'
+import { cleanText } from '../../lib/text/clean.ts'
 
 /**
  * Templates the code sends: signup-otp, reset-password, reset-not-local, password-changed, withdrawal,
@@ -135,7 +136,8 @@ export function parseQnaReplyAddress(supportAddress: string, to: string): { qnaI
  * just before them) and the signature block are cut, blank runs squeezed, at most `max` characters kept.
  */
 export function replyText(text: string, max: number): string {
-  const lines = text.replace(/\r\n?/g, '\n').split('\n')
+  // control characters (ANSI escapes), bidi overrides: cleaned as the web form's text is
+  const lines = cleanText(text).split('\n')
   const kept: string[] = []
   for (const line of lines) {
     if (/^\s*>/.test(line) || line === '-- ') break

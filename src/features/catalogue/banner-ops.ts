@@ -5,7 +5,7 @@
 import { z } from 'zod'
 import { OpsDate, OpsReason, OpsStart } from '../../lib/ops.ts'
 import { expiryInstant } from '../wallet/wallet.ts'
-import { cleanText } from '../qna/qna.ts'
+import { cleanText } from '../../lib/text/clean.ts'
 import { BANNER_DISPLAYS, bannerHref, bannerLayout } from './catalogue.ts'
 
 /** banners.placement; the pages show the HOME ones (the home carousel). */

@@ -6,7 +6,7 @@ import { z } from 'zod'
 import { MAX_ADMIN_ADJUST, expiryInstant, type CoinType } from '../wallet/wallet.ts'
 import { DAY_MS, isoAfter } from '../../lib/time.ts'
 import { OpsDate, OpsReason, OpsStart } from '../../lib/ops.ts'
-import { cleanText } from '../qna/qna.ts'
+import { cleanText } from '../../lib/text/clean.ts'
 
 /**
  * Spec §3 platforms. The caller's is its session's, fixed at sign-in by the app's client credential

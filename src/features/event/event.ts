@@ -7,7 +7,7 @@
 import { z } from 'zod'
 import { OpsDate, OpsReason, OpsStart } from '../../lib/ops.ts'
 import { expiryInstant } from '../wallet/wallet.ts'
-import { cleanText } from '../qna/qna.ts'
+import { cleanText } from '../../lib/text/clean.ts'
 
 /** The kinds an operator creates: a roulette needs its prize table (events.config), which only the seed writes. */
 export const OPS_EVENT_KINDS = ['PROMOTION', 'ATTENDANCE', 'SIGNUP'] as const

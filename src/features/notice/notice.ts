@@ -4,7 +4,7 @@
  */
 import { z } from 'zod'
 import { OpsReason, OpsStart } from '../../lib/ops.ts'
-import { cleanText } from '../qna/qna.ts'
+import { cleanText } from '../../lib/text/clean.ts'
 
 export const NOTICE_CATEGORIES = ['NOTICE', 'EVENT', 'UPDATE', 'MAINTENANCE'] as const
 type NoticeCategory = (typeof NOTICE_CATEGORIES)[number]

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { cleanText, dayStart, QnaBody } from './qna.ts'
+import { dayStart, QnaBody } from './qna.ts'
+import { cleanText } from '../../lib/text/clean.ts'
 
 describe('QnA rules', () => {
   it('cleans texts and enforces the limits', () => {

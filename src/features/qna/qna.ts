@@ -3,6 +3,7 @@
  * COMPLETED, §5 contact form, §8 LIMIT_QNA_COUNT).
  */
 import { z } from 'zod'
+import { cleanText } from '../../lib/text/clean.ts'
 import { OpsReason } from '../../lib/ops.ts'
 
 /** The subjects a question is filed under (spec silent: the usual ones of a reading service). */
@@ -16,15 +17,6 @@ export const MAX_BODY_LENGTH = 2000
 /** Spec §8 LIMIT_QNA_COUNT: questions per reader per day (the edition's calendar day). */
 export const DAILY_QNA_LIMIT = 5
 export const QNA_PAGE_SIZE = 20
-
-/** Trims, removes control characters (line breaks kept); the text is escaped on output. */
-export function cleanText(raw: string): string {
-  return raw
-    .normalize('NFC')
-    .replace(/\r\n?/g, '\n')
-    .replace(/[\u0000-\u0009\u000b-\u001f\u007f\u202a-\u202e\u2066-\u2069]/g, '')
-    .trim()
-}
 
 const text = (max: number) =>
   z
