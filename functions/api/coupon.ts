@@ -18,7 +18,11 @@ import type { AppEnv } from '../lib/env.ts'
 import { formRoute, toLogin } from './forms.ts'
 import { ok } from '../lib/respond.ts'
 import { validate } from '../lib/validate.ts'
-import { currentUserId, requireUser, sessionPlatform } from '../middleware/session.ts'
+import { clientIp, currentUserId, requireUser, sessionPlatform } from '../middleware/session.ts'
+import type { Context } from 'hono'
+
+/** Who types a coupon code, for its limits: the client's address and the edition. */
+const couponClient = (c: Context<AppEnv>) => ({ ip: clientIp((n) => c.req.header(n)), issuer: c.var.edition.siteUrl })
 
 const CouponParam = z.object({
   id: z
@@ -56,7 +60,12 @@ export const coupon = new Hono<AppEnv>()
   )
   /** `{code}` → `{reward:{type, amount}}`. */
   .post('/code', requireUser, validate('json', CouponCodeRequest), async (c) => {
-    const result = await redeemCoupon(c.var.db, { userId: currentUserId(c), code: c.req.valid('json').code, platform: sessionPlatform(c) })
+    const result = await redeemCoupon(c.var.db, {
+      userId: currentUserId(c),
+      code: c.req.valid('json').code,
+      platform: sessionPlatform(c),
+      client: couponClient(c),
+    })
     return ok(c, result)
   })
   /** The /coupon page's form (same Origin only): 303 to /coupon?reward=TYPE:AMOUNT or /coupon?error=CODE. */
@@ -66,7 +75,7 @@ export const coupon = new Hono<AppEnv>()
       schema: CouponCodeRequest,
       invalid: 'NOT_FOUND_COUPON',
       guest: toLogin('/coupon'),
-      run: (data, c) => redeemCoupon(c.var.db, { userId: currentUserId(c), code: data.code, platform: 'WEB' }),
+      run: (data, c) => redeemCoupon(c.var.db, { userId: currentUserId(c), code: data.code, platform: 'WEB', client: couponClient(c) }),
       done: (_data, { reward }) => `/coupon?reward=${reward.type}:${reward.amount}#coupon-form`,
       failed: (code) => `/coupon?error=${code}#coupon-form`,
     }),

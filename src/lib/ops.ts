@@ -15,3 +15,11 @@ export const OpsStart = OpsDate.transform((d) => new Date(/^\d{4}-\d{2}-\d{2}$/.
 
 /** The body of an operator change that takes nothing but its reason (end, expire, unpublish…). */
 export const OpsReasonRequest = z.object({ reason: OpsReason })
+
+/**
+ * An operator token a deployed edition accepts (issue 34 point 6): at least 32 characters, at least 12 of them
+ * different (what `openssl rand -base64 32` gives); a weaker one leaves the operator API off (404).
+ */
+export function isStrongOpsToken(token: string): boolean {
+  return token.length >= 32 && new Set(token).size >= 12
+}

@@ -6,7 +6,7 @@
  * Stripe did not sign; the kr carrier is unavailable.
  */
 import { describe, expect, it } from 'vitest'
-import { env } from 'cloudflare:workers'
+import { env, withEnv } from 'cloudflare:workers'
 import { appFor, expectError, frEdition, read, request } from '../worker/app.ts'
 import { newProduct, postWebhook, signedEvent } from '../worker/payment.helpers.ts'
 import { db, newReader } from '../worker/purchase.helpers.ts'
@@ -116,5 +116,19 @@ describe('a deployed worker (no local switch, real-looking secrets)', () => {
     const res = await request(app, '/api/v1/auth/carrier/encode?purpose=ADULT_KR', { headers: reader.headers })
     await expectError(res, 404, 'NOT_EXIST')
     expect((await read(await request(app, '/api/v1/coin', { headers: reader.headers }))).result).toBe('SUCCESS')
+  })
+})
+
+describe('issue 34 (6): the operator API of a deployed edition', () => {
+  const ops = (token: string) =>
+    request(app, '/api/ops/qna', { headers: { authorization: `Bearer ${token}`, 'cf-connecting-ip': '192.0.2.9' } })
+  it('stays off (404) with a weak OPS_TOKEN, even for that very token', async () => {
+    for (const weak of ['test-ops-token', 'a'.repeat(40), 'dev-ops-token-change-me'])
+      expect((await withEnv({ ...env, OPS_TOKEN: weak }, () => ops(weak))) as Response, weak).toHaveProperty('status', 404)
+  })
+  it('answers with a strong one', async () => {
+    const strong = 'Zk3v9Qw2Lp7Rt5Yx8Nb4Mc6Vd1Hf0Gj2Ks'
+    expect(((await withEnv({ ...env, OPS_TOKEN: strong }, () => ops(strong))) as Response).status).toBe(200)
+    expect(((await withEnv({ ...env, OPS_TOKEN: strong }, () => ops('wrong'))) as Response).status).toBe(401)
   })
 })

@@ -225,7 +225,14 @@ describe('coupon redemption under injected D1 failures (docs/QUALITY.md faults)'
     ] as const) {
       const c = await newCoupon({ rewardType, amount: 3, stock: 10 })
       for (let at = 0; at < statements; at++) {
-        await expect(redeemCoupon(faultyAt(at), { userId: reader.id, code: c.code, platform: 'WEB' })).rejects.toThrow()
+        await expect(
+          redeemCoupon(faultyAt(at), {
+            userId: reader.id,
+            code: c.code,
+            platform: 'WEB',
+            client: { ip: null, issuer: 'https://coupon.test' },
+          }),
+        ).rejects.toThrow()
         expect(await movement(reader.id)).toEqual({
           lots: rewardType === 'COIN' ? 0 : 1,
           ledger: rewardType === 'COIN' ? 0 : 1,
@@ -234,7 +241,10 @@ describe('coupon redemption under injected D1 failures (docs/QUALITY.md faults)'
         })
         expect((await db.first<{ used_count: number }>(`SELECT used_count FROM coupons WHERE id = ?`, c.id))!.used_count).toBe(0)
       }
-      expect((await redeemCoupon(db, { userId: reader.id, code: c.code, platform: 'WEB' })).reward).toEqual({ type: rewardType, amount: 3 })
+      expect(
+        (await redeemCoupon(db, { userId: reader.id, code: c.code, platform: 'WEB', client: { ip: null, issuer: 'https://coupon.test' } }))
+          .reward,
+      ).toEqual({ type: rewardType, amount: 3 })
     }
     expect(await movement(reader.id)).toEqual({ lots: 1, ledger: 1, tickets: 3, redemptions: 2 })
     await expectInvariant(reader.id)
@@ -267,5 +277,38 @@ describe('POST /api/v1/coupon/web/code (the /coupon form)', () => {
     expect(res.status).toBe(303)
     expect(res.headers.get('location')).toContain('/user/login')
     expect((await form(null, 'WELCOME100', 'https://evil.example')).status).toBe(403)
+  })
+})
+
+describe('issue 34 (6): coupon codes cannot be guessed', () => {
+  it('100 guesses from one address: 10 looked at, 90 FREQUENT_REQUEST; another reader on another address redeems at once', async () => {
+    const guesser = await newReader()
+    const ip = `198.51.100.${(Date.now() % 200) + 1}`
+    const left = 60_000 - (Date.now() % 60_000)
+    if (left < 15_000) await new Promise((r) => setTimeout(r, left + 50))
+    const answers = await Promise.all(
+      Array.from(
+        { length: 100 },
+        async (_, i) => (await read(await redeem(guesser, { code: `GUESS${i}` }, { 'cf-connecting-ip': ip }))).code,
+      ),
+    )
+    expect(answers.filter((c) => c === 'NOT_FOUND_COUPON')).toHaveLength(10)
+    expect(answers.filter((c) => c === 'FREQUENT_REQUEST')).toHaveLength(90)
+    const reader = await newReader()
+    const c = await newCoupon()
+    expect((await redeem(reader, { code: c.code }, { 'cf-connecting-ip': '198.51.100.250' })).status).toBe(200)
+  })
+
+  it('an account gets 30 tries an hour, whatever its addresses (40 at once: 30 looked at)', async () => {
+    const guesser = await newReader()
+    const answers = await Promise.all(
+      Array.from(
+        { length: 40 },
+        async (_, i) => (await read(await redeem(guesser, { code: `TRY${i}` }, { 'cf-connecting-ip': `203.0.113.${i + 1}` }))).code,
+      ),
+    )
+    expect(answers.filter((c) => c === 'NOT_FOUND_COUPON')).toHaveLength(30)
+    expect(answers.filter((c) => c === 'FREQUENT_REQUEST')).toHaveLength(10)
+    expect(await movement(guesser.id)).toMatchObject({ lots: 0, ledger: 0, redemptions: 0 })
   })
 })

@@ -18,8 +18,9 @@ const READER = DEMO_ACCOUNTS.reader
 
 type Envelope = { result: string; code?: string; message?: string; data?: any }
 
-function call(path: string, opts: { token?: string | null; authorization?: string; body?: unknown; method?: string } = {}) {
+function call(path: string, opts: { token?: string | null; authorization?: string; body?: unknown; method?: string; ip?: string } = {}) {
   const headers: Record<string, string> = { 'content-type': 'application/json' }
+  if (opts.ip) headers['cf-connecting-ip'] = opts.ip
   if (opts.authorization !== undefined) headers.authorization = opts.authorization
   else if (opts.token !== null) headers.authorization = `Bearer ${opts.token ?? TOKEN}`
   return request(app, `${BASE}${path}`, {
@@ -251,5 +252,32 @@ describe('POST /api/ops/coins/debt/forgive (npm run ops -- coins forgive, issue 
     expect(forgiven.reduce((a, b) => a + b, 0)).toBe(11)
     expect(auditLines().filter((l) => l.ops === 'coins.debt.forgive' && (l as { forgiven?: number }).forgiven !== 0)).toHaveLength(1)
     expect((await json(await call(`/coins?email=${encodeURIComponent(email)}`, { method: 'GET' }))).data.debts).toEqual([])
+  })
+})
+
+describe('issue 34 (6): the operator token cannot be guessed', () => {
+  it('300 wrong tokens from one address (40 at a time): 20 looked at, then 429 for that address, even with the right token; another address works', async () => {
+    const ip = '192.0.2.200'
+    const codes: (string | undefined)[] = []
+    for (let i = 0; i < 300; i += 40)
+      codes.push(
+        ...(await Promise.all(
+          Array.from(
+            { length: Math.min(40, 300 - i) },
+            async (_, j) => (await json(await call('/qna', { method: 'GET', token: `guess-${i + j}`, ip }))).code,
+          ),
+        )),
+      )
+    expect(codes.filter((c) => c === 'NOT_LOGIN_USER')).toHaveLength(20)
+    expect(codes.filter((c) => c === 'TOO_MANY_REQUESTS')).toHaveLength(280)
+    expect((await call('/qna', { method: 'GET', ip })).status).toBe(429)
+    expect((await call('/qna', { method: 'GET', ip: '192.0.2.201' })).status).toBe(200)
+  })
+
+  it('the right token never adds up: 100 requests of the operator from one address, 10 at a time (the import uploads 4), all pass', async () => {
+    for (let i = 0; i < 10; i++) {
+      const answers = await Promise.all(Array.from({ length: 10 }, () => call('/qna', { method: 'GET', ip: '192.0.2.202' })))
+      expect(answers.map((r) => r.status)).toEqual(Array(10).fill(200))
+    }
   })
 })

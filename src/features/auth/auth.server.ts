@@ -177,6 +177,11 @@ export async function countAttempt(db: Db, bucket: string, windowSeconds: number
   return row?.count ?? 0
 }
 
+/** Gives back one attempt counted by `countAttempt` (a request that turned out to be no guess). */
+export async function takeBackAttempt(db: Db, bucket: string): Promise<void> {
+  await db.run(`UPDATE rate_limits SET count = count - 1 WHERE bucket = ? AND count > 0`, bucket)
+}
+
 type OtpRow = Cols<'one_time_codes', 'user_id' | 'expires_at' | 'used_at' | 'attempts'> & { verifiedAt: UsersRow['email_verified_at'] }
 
 /**

@@ -7,7 +7,7 @@
  * edition. The edition's allowance is a safeguard against a distributed attack that never shuts readers out: over
  * it, a request is slowed (`EDITION_BUSY_DELAY_MS`), not refused — but for SMS, each of which is paid for, where
  * it is a hard budget. The per-account rules (5 wrong passwords, 5 guesses per code, 5 SMS per phone per day) stay
- * in D1 beside them. The client log line (spec §7 Logger) counts as an attempt.
+ * in D1 beside them. The client log line (spec §7 Logger) and a typed coupon code count as attempts.
  */
 import { env } from 'cloudflare:workers'
 import { AppError, type ErrorCode } from '../../lib/errors/catalogue.ts'
@@ -22,6 +22,8 @@ const ACTIONS = {
   'sms-send': { kind: 'send', code: 'ALREADY_SEND_SMS', edition: 'refuse' },
   // spec §7 Logger POST (functions/api/logger.ts): a client cannot flood the Worker's log
   log: { kind: 'attempt', code: 'TOO_MANY_REQUESTS', edition: 'slow' },
+  // a coupon code typed (issue 34 point 6): codes cannot be guessed at speed
+  'coupon-code': { kind: 'attempt', code: 'FREQUENT_REQUEST', edition: 'slow' },
 } as const satisfies Record<string, { kind: 'attempt' | 'send'; code: ErrorCode; edition: 'slow' | 'refuse' }>
 export type LimitedAction = keyof typeof ACTIONS
 

@@ -18,6 +18,11 @@ import {
   type Platform,
   type RewardType,
 } from './coupon.ts'
+import { checkLimits } from '../auth/limits.server.ts'
+import { countAttempt } from '../auth/auth.server.ts'
+
+/** Coupon codes an account may try in an hour (a reader types one or two). */
+const COUPON_CODE_TRIES = 30
 
 /** How often a redemption re-reads after a concurrent change refused its batch (each refusal is another's commit). */
 const REDEEM_ATTEMPTS = 5
@@ -55,15 +60,19 @@ type CouponRow = Cols<
  *    (event_tickets, source COUPON).
  *
  * A refused batch wrote nothing: the coupon is read and checked again, which now names the cause
- * (ALREADY_USED_COUPON, SOLD_OUT_COUPON, EXPIRED_COUPON).
+ * (ALREADY_USED_COUPON, SOLD_OUT_COUPON, EXPIRED_COUPON). FREQUENT_REQUEST past the address's or the account's
+ * allowance of tries (issue 34 point 6), before the code is looked at.
  */
 export async function redeemCoupon(
   db: Db,
-  input: { userId: number; code: string; platform: Platform },
+  input: { userId: number; code: string; platform: Platform; client: { ip: string | null; issuer: string } },
   now = new Date(),
 ): Promise<CouponReward> {
   const { userId, code, platform } = input
   const nowIso = now.toISOString()
+  // codes are not guessed: 10 a minute per address, COUPON_CODE_TRIES an hour per account (one counting statement)
+  await checkLimits('coupon-code', input.client)
+  if ((await countAttempt(db, `coupon:${userId}`, 3600, now)) > COUPON_CODE_TRIES) throw new AppError('FREQUENT_REQUEST')
   for (let attempt = 1; ; attempt++) {
     const coupon: Coupon | null = await db.first<CouponRow>(`SELECT ${COUPON_COLUMNS} FROM coupons WHERE code = ?`, code)
     const used = coupon
