@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { appFor, frEdition, request } from './app.ts'
+import { createApp } from '../../functions/app.ts'
 import de from '../../editions/de/edition.json'
 import { parseEdition } from '../../src/lib/edition/schema.ts'
 import { env } from 'cloudflare:workers'
@@ -32,6 +33,26 @@ describe('edge app', () => {
       expect(res.headers.get('x-content-type-options')).toBe('nosniff')
       expect(res.headers.get('x-frame-options')).toBe('DENY')
     }
+  })
+
+  it("issue 34 (6): a pre-rendered page's meta policy (script-src) is sent as a header too, beside frame-ancestors", async () => {
+    const prerendered = createApp({
+      edition: frEdition,
+      messages: {},
+      pages: [
+        async (c) =>
+          c.html(
+            `<!doctype html><meta http-equiv="content-security-policy" content="script-src 'self' 'sha256-abc='; style-src 'self'"><title>404</title>`,
+            404,
+          ),
+      ],
+    })
+    const res = await request(prerendered, '/no-such-page')
+    expect(res.status).toBe(404)
+    const policies = res.headers.get('content-security-policy')!.split(', ')
+    expect(policies).toContain("script-src 'self' 'sha256-abc='; style-src 'self'")
+    expect(policies.some((p) => p.includes("frame-ancestors 'none'"))).toBe(true)
+    expect(await res.text()).toContain('<title>404</title>')
   })
 
   it('keeps a well-formed request id and replaces a malformed one', async () => {
