@@ -125,6 +125,21 @@ describe('POST /api/v1/auth/sign-up', () => {
     await expectError(await signUp(recent), 403, 'DELETED_USER')
     expect((await signUp(old)).status).toBe(200)
   })
+
+  it('issue 34 (7): the block holds for the mailbox, whatever +tag either address carries', async () => {
+    const [local, host] = freshEmail().split('@')
+    const ago = new Date(Date.now() - 10 * 86_400_000).toISOString()
+    await db().prepare('INSERT INTO users (email, deleted_at) VALUES (?, ?)').bind(`${local}@${host}`, ago).run()
+    for (const again of [`${local}+tag@${host}`, `${local}+x+y@${host}`, `${local.toUpperCase()}+Z@${host}`])
+      await expectError(await signUp(again), 403, 'DELETED_USER')
+    const [l2, h2] = freshEmail().split('@')
+    await db().prepare('INSERT INTO users (email, deleted_at) VALUES (?, ?)').bind(`${l2}+old@${h2}`, ago).run()
+    await expectError(await signUp(`${l2}@${h2}`), 403, 'DELETED_USER')
+    await expectError(await signUp(`${l2}+new@${h2}`), 403, 'DELETED_USER')
+    // another mailbox whose name merely starts the same is not blocked; LIKE's own characters mean nothing
+    expect((await signUp(`${l2}x@${h2}`)).status).toBe(200)
+    expect((await signUp(`${l2.slice(0, -1)}_@${h2}`)).status).toBe(200)
+  })
 })
 
 describe('POST /api/v1/auth/sign-in', () => {

@@ -30,6 +30,7 @@ import {
   SIGN_UP_FIELDS,
   generateOtp,
   isDeletionBlocking,
+  mailboxOf,
   normaliseEmail,
   signInBucket,
   signUpError,
@@ -90,9 +91,14 @@ export async function signUp(db: Db, body: SignUpBody, ctx: AuthContext): Promis
   await checkLimits('sign-up', ctx)
   const now = ctx.now ?? new Date()
   const email = normaliseEmail(body.email)
+  // the withdrawal block holds for the mailbox, whatever `+tag` either address carries
+  const mailbox = mailboxOf(email)
   const prior = await db.first<{ live: Flag | null; deletedAt: UsersRow['deleted_at'] }>(
-    `SELECT MAX(deleted_at IS NULL) AS live, MAX(deleted_at) AS deletedAt FROM users WHERE email = ?`,
+    `SELECT MAX(email = ?1 AND deleted_at IS NULL) AS live, MAX(deleted_at) AS deletedAt FROM users
+      WHERE email = ?1 OR email = ?2 OR email LIKE ?3 ESCAPE '\\'`,
     email,
+    mailbox.base,
+    mailbox.tagged,
   )
   if (flag(prior?.live)) throw new AppError('ALREADY_USED_EMAIL', { field: 'email' })
   if (isDeletionBlocking(prior?.deletedAt ?? null, now)) throw new AppError('DELETED_USER', { field: 'email' })

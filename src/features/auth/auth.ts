@@ -139,6 +139,19 @@ export const SIGN_UP_FIELDS: Partial<Record<ErrorCode, keyof SignUpBody>> = {
   INVALID_PARAMETER: 'agreeTerms',
 }
 
+/**
+ * The mailbox an address delivers to, for the 30-day re-sign-up block (issue 34 point 7): `name+tag@host` and
+ * `name@host` are one mailbox at the providers readers use. `base` is the address without its tag; `tagged` a LIKE
+ * pattern (escape `\\`) matching every tagged form of it.
+ */
+export function mailboxOf(email: string): { base: string; tagged: string } {
+  const at = email.lastIndexOf('@')
+  const local = email.slice(0, at).split('+')[0]!
+  const host = email.slice(at + 1)
+  const like = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`)
+  return { base: `${local}@${host}`, tagged: `${like(local)}+%@${like(host)}` }
+}
+
 /** Spec §4: a withdrawn e-mail may sign up again only 30 days after the deletion. */
 export function isDeletionBlocking(deletedAt: string | null, now: Date): boolean {
   if (!deletedAt) return false

@@ -114,6 +114,9 @@ function stripeClient(config: Pick<StripeConfig, 'secretKey' | 'apiUrl' | 'timeo
 /** The reader-facing name of the coins bought (Stripe shows it on its checkout page). */
 export type NameOf = (p: { coins: number; bonus: number }) => string
 
+/** How far ahead of our clock a webhook's signing time may be (clocks differ a little, never minutes). */
+const MAX_CLOCK_SKEW_MS = 30_000
+
 export function stripeProvider(config: StripeConfig, nameOf: NameOf = (p) => `${p.coins} coins`): PaymentProvider {
   const stripe = stripeClient(config)
   return {
@@ -148,6 +151,9 @@ export function stripeProvider(config: StripeConfig, nameOf: NameOf = (p) => `${
     async verifyWebhook(rawBody, header, now = new Date()) {
       const signature = header(STRIPE_SIGNATURE_HEADER)
       if (!signature || signature.length > 4096) return null
+      // the SDK refuses a signature older than 5 minutes but not one from the future (issue 34 point 7)
+      const signedAt = Number(/(?:^|,)t=(\d{1,12})(?:,|$)/.exec(signature)?.[1] ?? NaN)
+      if (!(signedAt * 1000 <= now.getTime() + MAX_CLOCK_SKEW_MS)) return null
       let event: Stripe.Event
       try {
         event = await stripe.webhooks.constructEventAsync(
