@@ -35,6 +35,6 @@ export default defineConfig({
   build: { inlineStylesheets: 'always' },
   /** The worker entry is functions/worker.ts (Hono outer router), not Astro's src/fetch.ts. */
   fetchFile: null,
-  outDir: `./dist/${id}`,
+  outDir: `./${process.env.BUILD_DIR ?? 'dist'}/${id}`, // scripts/lib.ts distDir
   vite: { plugins: [editionPlugin(id)] },
 })

@@ -500,6 +500,8 @@ function sleep(ms: number) {
 // Main
 // ---------------------------------------------------------------------------------------------------
 const started = Date.now()
+// the bench's own build folder (and its servers read it): a running `npm start` keeps serving dist/<id> (issue 40 point 5)
+process.env.BUILD_DIR ??= 'dist/bench'
 if (!opts['no-build']) {
   console.log(`Building edition ${id}…`)
   await run(process.execPath, ['scripts/build.ts'], { env: { EDITION: id } }).catch((e) => {

@@ -32,7 +32,8 @@ import {
 const USAGE = `Usage: npm run deploy -- <edition> [--dry-run] [--no-build] [--yes] [--allow-local-switches] [-c FILE]
   <edition>               fr, de, th, tw, jp, kr or ar (its wrangler environment: env.<id> of wrangler.jsonc, fr the top level)
   --dry-run               build and check the bundle's size against the budget; nothing is sent to Cloudflare
-  --no-build              use the existing dist/<id> (npm test builds the seven editions just before)
+  --no-build              use the existing dist/<id> (npm test builds the seven editions just before); without it
+                          the edition is built into dist/deploy/<id>, leaving a running npm start's files alone
   --yes                   do it: without it a deploy lists the account's resources, prints its plan and changes nothing
   --allow-local-switches  deploy even though the edition turns on what belongs to local runs (e.g. payment "sandbox")
   -c, --config FILE       the built wrangler.json to deploy (default dist/<id>/server/wrangler.json; no build)
@@ -167,7 +168,11 @@ async function main(argv: string[]): Promise<number> {
   }
   const { edition } = opts
   const id = edition.id
-  if (opts.build) await run(process.execPath, ['scripts/build.ts'], { env: { EDITION: id } })
+  // its own build folder: a running `npm start` keeps serving dist/<id> (issue 40 point 5)
+  if (opts.build) {
+    process.env.BUILD_DIR = 'dist/deploy'
+    await run(process.execPath, ['scripts/build.ts'], { env: { EDITION: id } })
+  }
   const { path, config } = readBuilt(id, opts.config)
   const rel = shown(path)
   if (!(await checkSize(id, path))) return 1

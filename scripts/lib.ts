@@ -19,9 +19,13 @@ export function editionId(): string {
   return process.env.EDITION ?? 'fr'
 }
 
-/** Where `EDITION=<id> npm run build` writes its worker. */
+/**
+ * Where `EDITION=<id> npm run build` writes its worker: `dist/<id>`, or under `BUILD_DIR` (the bench builds into
+ * dist/bench, a deploy into dist/deploy, so neither replaces the files a running `npm start` serves: issue 40
+ * point 5). astro.config.mjs reads the same variable.
+ */
 export function distDir(id = editionId()): string {
-  return `${root}dist/${id}`
+  return `${root}${process.env.BUILD_DIR ?? 'dist'}/${id}`
 }
 
 export function wranglerConfig(id = editionId()): string {

@@ -11,7 +11,11 @@ import { fullChromium } from './chromium-full.ts'
 
 mkdirSync('.cache', { recursive: true })
 for (const f of ['.cache/vitest.json', '.cache/playwright.json']) rmSync(f, { force: true })
-const steps: [string, () => Promise<void>][] = [
+/**
+ * The steps in order, each with the step it needs (its output): a failed step fails the run, but every step that
+ * does not need it still runs and reports (issue 40 point 6: a slow unit test no longer hides the browser tests).
+ */
+const steps: [string, () => Promise<void>, needs?: string][] = [
   ['type check', () => run('astro', ['check', '--minimumSeverity', 'warning'])],
   [
     'lint, format and dead code',
@@ -40,6 +44,7 @@ const steps: [string, () => Promise<void>][] = [
         await run(process.execPath, ['scripts/deploy.ts', id, '--dry-run', '--no-build']).catch(() => over.push(id))
       if (over.length) throw new Error(`deploy --dry-run failed for ${over.join(', ')}`)
     },
+    'build the seven editions',
   ],
   [
     'browser tests',
@@ -55,20 +60,29 @@ const steps: [string, () => Promise<void>][] = [
         if (d.startsWith('e2e-')) rmSync(`.wrangler/${d}`, { recursive: true, force: true })
       await run('playwright', ['test'], { env: { CI: process.env.CI ?? '1', CHROME_PATH: chromium.path } })
     },
+    'build the seven editions',
   ],
 ]
 
-let failed = false
-for (const [name, step] of steps) {
+const failures: string[] = []
+for (const [name, step, needs] of steps) {
   console.log(`\n▶ ${name}`)
+  if (needs && failures.includes(needs)) {
+    console.error(`✗ ${name}: not run, "${needs}" failed`)
+    failures.push(name)
+    continue
+  }
+  const started = Date.now()
   try {
     await step()
+    console.log(`✓ ${name} (${Math.round((Date.now() - started) / 1000)} s)`)
   } catch (e) {
     console.error(`✗ ${name}: ${(e as Error).message}`)
-    failed = true
-    break
+    failures.push(name)
   }
 }
+const failed = failures.length > 0
+if (failed) console.error(`\nfailed steps: ${failures.join(', ')}`)
 
 function count(file: string, pick: (j: any) => [number, number]): [number, number] {
   try {

@@ -5,7 +5,7 @@
  * on real D1 in tests/worker/ops-catalogue.test.ts.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { expectRefusedUnsent, fakeApi, json, LOCAL_OPS_TOKEN, success, type FakeApi } from './fake-api.ts'
+import { expectRefusedUnsent, REFUSAL_TEST_TIMEOUT_MS, fakeApi, json, LOCAL_OPS_TOKEN, success, type FakeApi } from './fake-api.ts'
 
 let api: FakeApi
 beforeAll(async () => {
@@ -26,29 +26,33 @@ const episode = {
 const series = { id: 3, title: 'Le phare', isPublished: true, schedule: ['MONDAY', 'THURSDAY'] }
 
 describe('npm run ops -- episode schedule|unpublish, series publish|unpublish|schedule', () => {
-  it('refuses a bad command line with one clear line, before sending anything', async () => {
-    const cases: [string[], RegExp][] = [
-      [['episode', 'schedule', '--at', '2099-01-01', '--reason', 'r'], /--id is required/],
-      [['episode', 'schedule', '--id', '41', '--reason', 'r'], /--at is required/],
-      [['episode', 'schedule', '--id', '41', '--at', '2099-01-01'], /--reason is required/],
-      [['episode', 'schedule', '--id', '41', '--at', '2099-02-30', '--reason', 'r'], /--at must be a date/],
-      [['episode', 'schedule', '--id', '41', '--at', '2099-01-01T10:00', '--reason', 'r'], /--at must be a date/],
-      [
-        ['episode', 'schedule', '--id', '41', '--at', '2020-01-01', '--reason', 'r'],
-        /not in the future: to publish now, use episode publish --id 41/,
-      ],
-      [['episode', 'unpublish', '--id', 'x', '--reason', 'r'], /--id must be a positive whole number/],
-      [['episode', 'unpublish', '--id', '41', '--reason', 'r'.repeat(201)], /--reason must be 1 to 200 characters/],
-      [['series', 'publish', '--id', '3'], /--reason is required/],
-      [['series', 'unpublish', '--id', '0', '--reason', 'r'], /--id must be a positive whole number/],
-      [['series', 'schedule', '--id', '3', '--reason', 'r'], /--days is required/],
-      [['series', 'schedule', '--id', '3', '--days', 'MON,FUNDAY', '--reason', 'r'], /--days must be weekdays .* not "MON,FUNDAY"/],
-      [['series', 'schedule', '--id', '3', '--days', 'TEN,MON', '--reason', 'r'], /--days must name each day once, and TEN alone/],
-      [['series', 'schedule', '--id', '3', '--days', 'mon,monday', '--reason', 'r'], /--days must name each day once/],
-      [['series', 'schedule', '--id', '3', '--days', 'MON', '--reason', 'r', 'extra'], /unexpected argument "extra"/],
-    ]
-    await expectRefusedUnsent(api, cases)
-  })
+  it(
+    'refuses a bad command line with one clear line, before sending anything',
+    async () => {
+      const cases: [string[], RegExp][] = [
+        [['episode', 'schedule', '--at', '2099-01-01', '--reason', 'r'], /--id is required/],
+        [['episode', 'schedule', '--id', '41', '--reason', 'r'], /--at is required/],
+        [['episode', 'schedule', '--id', '41', '--at', '2099-01-01'], /--reason is required/],
+        [['episode', 'schedule', '--id', '41', '--at', '2099-02-30', '--reason', 'r'], /--at must be a date/],
+        [['episode', 'schedule', '--id', '41', '--at', '2099-01-01T10:00', '--reason', 'r'], /--at must be a date/],
+        [
+          ['episode', 'schedule', '--id', '41', '--at', '2020-01-01', '--reason', 'r'],
+          /not in the future: to publish now, use episode publish --id 41/,
+        ],
+        [['episode', 'unpublish', '--id', 'x', '--reason', 'r'], /--id must be a positive whole number/],
+        [['episode', 'unpublish', '--id', '41', '--reason', 'r'.repeat(201)], /--reason must be 1 to 200 characters/],
+        [['series', 'publish', '--id', '3'], /--reason is required/],
+        [['series', 'unpublish', '--id', '0', '--reason', 'r'], /--id must be a positive whole number/],
+        [['series', 'schedule', '--id', '3', '--reason', 'r'], /--days is required/],
+        [['series', 'schedule', '--id', '3', '--days', 'MON,FUNDAY', '--reason', 'r'], /--days must be weekdays .* not "MON,FUNDAY"/],
+        [['series', 'schedule', '--id', '3', '--days', 'TEN,MON', '--reason', 'r'], /--days must name each day once, and TEN alone/],
+        [['series', 'schedule', '--id', '3', '--days', 'mon,monday', '--reason', 'r'], /--days must name each day once/],
+        [['series', 'schedule', '--id', '3', '--days', 'MON', '--reason', 'r', 'extra'], /unexpected argument "extra"/],
+      ]
+      await expectRefusedUnsent(api, cases)
+    },
+    REFUSAL_TEST_TIMEOUT_MS,
+  )
 
   it('sends each change with its reason and prints the plan and the result', async () => {
     api.reply = (path) =>

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { expectRefusedUnsent, fakeApi, json, LOCAL_OPS_TOKEN, outward, success, type FakeApi } from './fake-api.ts'
+import { expectRefusedUnsent, REFUSAL_TEST_TIMEOUT_MS, fakeApi, json, LOCAL_OPS_TOKEN, outward, success, type FakeApi } from './fake-api.ts'
 import { loadSeriesFolder } from './import.ts'
 import { writeSampleSeries } from './sample.ts'
 import { importKeys } from '../../src/features/catalogue/series-import.ts'
@@ -54,27 +54,32 @@ const entry = (kind: string, type: string, amount: number, description: string) 
 const error = (status: number, code: string, message: string) => json(status, { result: 'ERROR', code, message, requestId: 'r1' })
 
 describe('npm run ops -- coins', () => {
-  it('refuses a bad command line with one clear line, before sending anything', async () => {
-    const grant = ['coins', 'grant', '--email', EMAIL, '--type', 'BONUS', '--amount', '5']
-    await expectRefusedUnsent(api, [
-      [['coins', 'grant', '--email', EMAIL], /--type is required/],
-      [['coins', 'grant', '--email', 'nobody', '--type', 'BONUS', '--amount', '5', '--reason', 'r'], /--email must be an e-mail address/],
-      [['coins', 'grant', '--email', EMAIL, '--type', 'GOLD', '--amount', '5', '--reason', 'r'], /--type must be one of COIN, FREE_COIN/],
-      [[...grant.slice(0, -1), '0', '--reason', 'r'], /--amount must be a whole number from 1 to 1,000,000/],
-      [[...grant.slice(0, -2), '--amount=-5', '--reason', 'r'], /--amount must be a whole number/],
-      [grant, /--reason is required/],
-      [[...grant, '--reason', 'r'.repeat(201)], /--reason must be 1 to 200 characters/],
-      [[...grant, '--reason', 'r', '--expires', '2020-01-01'], /--expires 2020-01-01 is not in the future/],
-      [[...grant, '--reason', 'r', '--expires', 'tomorrow'], /--expires must be a date/],
-      [
-        ['coins', 'deduct', '--email', EMAIL, '--type', 'BONUS', '--amount', '5', '--reason', 'r', '--expires', '2030-01-01'],
-        /Unknown option/,
-      ],
-      [['coins', 'show', '--email', EMAIL, '--limit', '0'], /--limit must be a whole number from 1 to 200/],
-      [['coins', 'show', '--email', EMAIL, '--limit', '201'], /--limit must be a whole number from 1 to 200/],
-      [['coins', 'show'], /--email is required/],
-    ])
-  })
+  it(
+    'refuses a bad command line with one clear line, before sending anything',
+    async () => {
+      const grant = ['coins', 'grant', '--email', EMAIL, '--type', 'BONUS', '--amount', '5']
+      await expectRefusedUnsent(api, [
+        [['coins', 'grant', '--email', EMAIL], /--type is required/],
+        [['coins', 'grant', '--email', 'nobody', '--type', 'BONUS', '--amount', '5', '--reason', 'r'], /--email must be an e-mail address/],
+        [['coins', 'grant', '--email', EMAIL, '--type', 'GOLD', '--amount', '5', '--reason', 'r'], /--type must be one of COIN, FREE_COIN/],
+        [[...grant.slice(0, -1), '0', '--reason', 'r'], /--amount must be a whole number from 1 to 1,000,000/],
+        [[...grant.slice(0, -2), '--amount=-5', '--reason', 'r'], /--amount must be a whole number/],
+        [grant, /--reason is required/],
+        [[...grant, '--reason', 'r'.repeat(201)], /--reason must be 1 to 200 characters/],
+        [[...grant, '--reason', 'r', '--expires', '2020-01-01'], /--expires 2020-01-01 is not in the future/],
+        [[...grant, '--reason', 'r', '--expires', 'tomorrow'], /--expires must be a date/],
+        [
+          ['coins', 'deduct', '--email', EMAIL, '--type', 'BONUS', '--amount', '5', '--reason', 'r', '--expires', '2030-01-01'],
+          /Unknown option/,
+        ],
+        [['coins', 'show', '--email', EMAIL, '--limit', '0'], /--limit must be a whole number from 1 to 200/],
+        [['coins', 'show', '--email', EMAIL, '--limit', '201'], /--limit must be a whole number from 1 to 200/],
+        [['coins', 'show'], /--email is required/],
+        [['coins', 'forgive', '--email', EMAIL], /--reason is required/],
+      ])
+    },
+    REFUSAL_TEST_TIMEOUT_MS,
+  )
 
   it('grants: reads the wallet for the plan, posts the grant with its reason and expiry, prints the ledger row and the balances', async () => {
     const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10)

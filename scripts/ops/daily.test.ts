@@ -5,7 +5,7 @@
  * what each prints. The API itself runs on real D1 in tests/worker/ops-daily.test.ts.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { expectRefusedUnsent, fakeApi, json, LOCAL_OPS_TOKEN, outward, success, type FakeApi } from './fake-api.ts'
+import { expectRefusedUnsent, REFUSAL_TEST_TIMEOUT_MS, fakeApi, json, LOCAL_OPS_TOKEN, outward, success, type FakeApi } from './fake-api.ts'
 
 let api: FakeApi
 beforeAll(async () => {
@@ -64,85 +64,92 @@ const coupon = {
 const CODE_A = ['coupon', 'create', '--code', 'A', '--title', 'T', '--type', 'DISCOUNT']
 
 describe('npm run ops -- support / notice / coupon', () => {
-  it('refuses a bad command line with one clear line, before sending anything', async () => {
-    const cases: [string[], RegExp][] = [
-      [['support', 'show'], /--id is required/],
-      [['support', 'show', '--id', 'x'], /--id must be a positive whole number/],
-      [['support', 'answer', '--id', '3', '--text', 'Oui'], /--reason is required/],
-      [['support', 'answer', '--id', '3', '--reason', 'r'], /--text is required/],
-      [
-        ['support', 'answer', '--id', '3', '--text', 'x'.repeat(2001), '--reason', 'r'],
-        /--text must be 1 to 2000 characters once trimmed \(it has 2001\)/,
-      ],
-      [['notice', 'publish', '--title', 'T', '--reason', 'r'], /--body is required/],
-      [['notice', 'publish', '--title', 'T', '--body', 'B'], /--reason is required/],
-      [
-        ['notice', 'publish', '--title', 'T', '--body', 'B', '--reason', 'r', '--category', 'SPAM'],
-        /--category must be one of NOTICE, EVENT/,
-      ],
-      [['notice', 'publish', '--title', 'T', '--body', 'B', '--reason', 'r', '--at', '2026-02-30'], /--at must be a date/],
-      [['notice', 'publish', '--title', 'T', '--body', 'B', '--reason', 'r', '--series', '0'], /--series must be a positive whole number/],
-      [['notice', 'publish', '--title', 'x'.repeat(201), '--body', 'B', '--reason', 'r'], /--title must be 1 to 200 characters/],
-      [['notice', 'edit', '--id', '5', '--reason', 'r'], /give at least one of --title, --body, --at/],
-      [['notice', 'pin', '--id', '5'], /--reason is required/],
-      [['notice', 'unpublish', '--id=-1', '--reason', 'r'], /--id must be a positive whole number/],
-      [
-        ['coupon', 'create', '--title', 'T', '--type', 'DISCOUNT', '--reward', 'COIN', '--amount', '5', '--reason', 'r'],
-        /give --code C or --downloadable/,
-      ],
-      [
+  it(
+    'refuses a bad command line with one clear line, before sending anything',
+    async () => {
+      const cases: [string[], RegExp][] = [
+        [['support', 'show'], /--id is required/],
+        [['support', 'show', '--id', 'x'], /--id must be a positive whole number/],
+        [['support', 'answer', '--id', '3', '--text', 'Oui'], /--reason is required/],
+        [['support', 'answer', '--id', '3', '--reason', 'r'], /--text is required/],
         [
-          'coupon',
-          'create',
-          '--code',
-          'A',
-          '--downloadable',
-          '--title',
-          'T',
-          '--type',
-          'DISCOUNT',
-          '--reward',
-          'COIN',
-          '--amount',
-          '5',
-          '--reason',
-          'r',
+          ['support', 'answer', '--id', '3', '--text', 'x'.repeat(2001), '--reason', 'r'],
+          /--text must be 1 to 2000 characters once trimmed \(it has 2001\)/,
         ],
-        /--code and --downloadable exclude each other/,
-      ],
-      [
-        ['coupon', 'create', '--code', 'A B', '--title', 'T', '--type', 'DISCOUNT', '--reward', 'COIN', '--amount', '5', '--reason', 'r'],
-        /--code must be letters/,
-      ],
-      [
-        ['coupon', 'create', '--code', 'A', '--title', 'T', '--type', 'FREE', '--reward', 'COIN', '--amount', '5', '--reason', 'r'],
-        /--type must be one of DISCOUNT, EXTRA_EARN/,
-      ],
-      [[...CODE_A, '--reward', 'COIN', '--amount', 'five', '--reason', 'r'], /--amount must be a whole number/],
-      [[...CODE_A, '--reward', 'ROULETTE_TICKET', '--amount', '101', '--reason', 'r'], /--amount must be 1 to 100 tickets/],
-      [
-        [...CODE_A, '--reward', 'MILEAGE', '--lot', 'BONUS', '--amount', '5', '--reason', 'r'],
-        /--lot must be FREE_COIN, BONUS or COIN, and only with --reward COIN/,
-      ],
-      [
-        [...CODE_A, '--reward', 'COIN', '--amount', '5', '--minimum', '100', '--reason', 'r'],
-        /--minimum must be .* only with --downloadable/,
-      ],
-      [
-        [...CODE_A, '--reward', 'COIN', '--amount', '5', '--starts', '2027-02-01', '--expires', '2027-01-01', '--reason', 'r'],
-        /--expires must be .* after --starts/,
-      ],
-      [[...CODE_A, '--reward', 'COIN', '--amount', '5', '--platform', 'PC', '--reason', 'r'], /--platform must be one of WEB/],
-      [
-        ['coupon', 'create', '--code', 'A', '--type', 'DISCOUNT', '--reward', 'COIN', '--amount', '5', '--reason', 'r'],
-        /--title is required/,
-      ],
-      [['coupon', 'expire', '--id', '9'], /--reason is required/],
-      [['coupon', 'report', '--id', 'all'], /--id must be a positive whole number/],
-      [['coupon', 'report', 'extra'], /unexpected argument "extra"/],
-    ]
-    await expectRefusedUnsent(api, cases)
-  })
+        [['notice', 'publish', '--title', 'T', '--reason', 'r'], /--body is required/],
+        [['notice', 'publish', '--title', 'T', '--body', 'B'], /--reason is required/],
+        [
+          ['notice', 'publish', '--title', 'T', '--body', 'B', '--reason', 'r', '--category', 'SPAM'],
+          /--category must be one of NOTICE, EVENT/,
+        ],
+        [['notice', 'publish', '--title', 'T', '--body', 'B', '--reason', 'r', '--at', '2026-02-30'], /--at must be a date/],
+        [
+          ['notice', 'publish', '--title', 'T', '--body', 'B', '--reason', 'r', '--series', '0'],
+          /--series must be a positive whole number/,
+        ],
+        [['notice', 'publish', '--title', 'x'.repeat(201), '--body', 'B', '--reason', 'r'], /--title must be 1 to 200 characters/],
+        [['notice', 'edit', '--id', '5', '--reason', 'r'], /give at least one of --title, --body, --at/],
+        [['notice', 'pin', '--id', '5'], /--reason is required/],
+        [['notice', 'unpublish', '--id=-1', '--reason', 'r'], /--id must be a positive whole number/],
+        [
+          ['coupon', 'create', '--title', 'T', '--type', 'DISCOUNT', '--reward', 'COIN', '--amount', '5', '--reason', 'r'],
+          /give --code C or --downloadable/,
+        ],
+        [
+          [
+            'coupon',
+            'create',
+            '--code',
+            'A',
+            '--downloadable',
+            '--title',
+            'T',
+            '--type',
+            'DISCOUNT',
+            '--reward',
+            'COIN',
+            '--amount',
+            '5',
+            '--reason',
+            'r',
+          ],
+          /--code and --downloadable exclude each other/,
+        ],
+        [
+          ['coupon', 'create', '--code', 'A B', '--title', 'T', '--type', 'DISCOUNT', '--reward', 'COIN', '--amount', '5', '--reason', 'r'],
+          /--code must be letters/,
+        ],
+        [
+          ['coupon', 'create', '--code', 'A', '--title', 'T', '--type', 'FREE', '--reward', 'COIN', '--amount', '5', '--reason', 'r'],
+          /--type must be one of DISCOUNT, EXTRA_EARN/,
+        ],
+        [[...CODE_A, '--reward', 'COIN', '--amount', 'five', '--reason', 'r'], /--amount must be a whole number/],
+        [[...CODE_A, '--reward', 'ROULETTE_TICKET', '--amount', '101', '--reason', 'r'], /--amount must be 1 to 100 tickets/],
+        [
+          [...CODE_A, '--reward', 'MILEAGE', '--lot', 'BONUS', '--amount', '5', '--reason', 'r'],
+          /--lot must be FREE_COIN, BONUS or COIN, and only with --reward COIN/,
+        ],
+        [
+          [...CODE_A, '--reward', 'COIN', '--amount', '5', '--minimum', '100', '--reason', 'r'],
+          /--minimum must be .* only with --downloadable/,
+        ],
+        [
+          [...CODE_A, '--reward', 'COIN', '--amount', '5', '--starts', '2027-02-01', '--expires', '2027-01-01', '--reason', 'r'],
+          /--expires must be .* after --starts/,
+        ],
+        [[...CODE_A, '--reward', 'COIN', '--amount', '5', '--platform', 'PC', '--reason', 'r'], /--platform must be one of WEB/],
+        [
+          ['coupon', 'create', '--code', 'A', '--type', 'DISCOUNT', '--reward', 'COIN', '--amount', '5', '--reason', 'r'],
+          /--title is required/,
+        ],
+        [['coupon', 'expire', '--id', '9'], /--reason is required/],
+        [['coupon', 'report', '--id', 'all'], /--id must be a positive whole number/],
+        [['coupon', 'report', 'extra'], /unexpected argument "extra"/],
+      ]
+      await expectRefusedUnsent(api, cases)
+    },
+    REFUSAL_TEST_TIMEOUT_MS,
+  )
 
   it('support list, show and answer: GET /api/ops/qna, GET /api/ops/qna/{id}, POST /api/ops/qna/{id}/answer', async () => {
     api.reply = (path) =>

@@ -5,7 +5,7 @@
  * itself runs on real D1 in tests/worker/ops-events.test.ts.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { expectRefusedUnsent, fakeApi, json, LOCAL_OPS_TOKEN, success, type FakeApi } from './fake-api.ts'
+import { expectRefusedUnsent, REFUSAL_TEST_TIMEOUT_MS, fakeApi, json, LOCAL_OPS_TOKEN, success, type FakeApi } from './fake-api.ts'
 
 let api: FakeApi
 beforeAll(async () => {
@@ -45,37 +45,44 @@ const banner = {
 const B = ['banner', 'create', '--title', 'T', '--link', '/event', '--reason', 'r']
 
 describe('npm run ops -- event / banner', () => {
-  it('refuses a bad command line with one clear line, before sending anything', async () => {
-    const cases: [string[], RegExp][] = [
-      [['event', 'create', '--ends', '2099-01-01', '--reason', 'r'], /--title is required/],
-      [['event', 'create', '--title', 'T', '--reason', 'r'], /--ends is required/],
-      [['event', 'create', '--title', 'T', '--ends', '2099-01-01'], /--reason is required/],
-      [['event', 'create', '--title', 'T', '--ends', '2099-02-30', '--reason', 'r'], /--ends must be a date/],
-      [['event', 'create', '--title', 'T', '--ends', '2099-01-01', '--starts', '2099-02-01', '--reason', 'r'], /after --starts/],
-      [
-        ['event', 'create', '--title', 'T', '--ends', '2099-01-01', '--kind', 'roulette', '--reason', 'r'],
-        /--kind must be one of PROMOTION, ATTENDANCE, SIGNUP \(a ROULETTE/,
-      ],
-      [['event', 'create', '--title', 'T', '--ends', '2099-01-01', '--only', 'kids', '--reason', 'r'], /--only must be ADULT or NON_ADULT/],
-      [['event', 'end', '--id', '8'], /--reason is required/],
-      [['event', 'end', '--id', 'x', '--reason', 'r'], /--id must be a positive whole number/],
-      [['banner', 'create', '--title', 'T', '--link', '/', '--reason', 'r'], /--display is required/],
-      [[...B, '--display', 'big'], /--display must be one of ONLY_ICON, ONLY_TEXT, ICON_TEXT, TEXT_ICON/],
-      [[...B, '--display', 'only_icon'], /--display ONLY_ICON shows a picture: give --image KEY --width W --height H/],
-      [[...B, '--display', 'only_text', '--image', 'banners/1', '--width', '10', '--height', '10'], /ONLY_TEXT shows no picture/],
-      [[...B, '--display', 'icon_text', '--image', 'banners/1'], /--width and --height \(16 to 4096\) go with --image/],
-      [[...B, '--display', 'icon_text', '--image', '../x', '--width', '100', '--height', '100'], /--image must be an R2 prefix/],
-      [
-        [...B.slice(0, 4), '--link', 'javascript:alert(1)', '--reason', 'r', '--display', 'only_text'],
-        /--link must be a path of this site/,
-      ],
-      [[...B, '--display', 'only_text', '--background', 'red'], /--background must be a colour #rrggbb/],
-      [[...B, '--display', 'only_text', '--position=-1'], /--position must be a whole number/],
-      [[...B, '--display', 'only_text', '--placement', 'footer'], /--placement must be one of HOME/],
-      [['banner', 'end', '--id', '0', '--reason', 'r'], /--id must be a positive whole number/],
-    ]
-    await expectRefusedUnsent(api, cases)
-  })
+  it(
+    'refuses a bad command line with one clear line, before sending anything',
+    async () => {
+      const cases: [string[], RegExp][] = [
+        [['event', 'create', '--ends', '2099-01-01', '--reason', 'r'], /--title is required/],
+        [['event', 'create', '--title', 'T', '--reason', 'r'], /--ends is required/],
+        [['event', 'create', '--title', 'T', '--ends', '2099-01-01'], /--reason is required/],
+        [['event', 'create', '--title', 'T', '--ends', '2099-02-30', '--reason', 'r'], /--ends must be a date/],
+        [['event', 'create', '--title', 'T', '--ends', '2099-01-01', '--starts', '2099-02-01', '--reason', 'r'], /after --starts/],
+        [
+          ['event', 'create', '--title', 'T', '--ends', '2099-01-01', '--kind', 'roulette', '--reason', 'r'],
+          /--kind must be one of PROMOTION, ATTENDANCE, SIGNUP \(a ROULETTE/,
+        ],
+        [
+          ['event', 'create', '--title', 'T', '--ends', '2099-01-01', '--only', 'kids', '--reason', 'r'],
+          /--only must be ADULT or NON_ADULT/,
+        ],
+        [['event', 'end', '--id', '8'], /--reason is required/],
+        [['event', 'end', '--id', 'x', '--reason', 'r'], /--id must be a positive whole number/],
+        [['banner', 'create', '--title', 'T', '--link', '/', '--reason', 'r'], /--display is required/],
+        [[...B, '--display', 'big'], /--display must be one of ONLY_ICON, ONLY_TEXT, ICON_TEXT, TEXT_ICON/],
+        [[...B, '--display', 'only_icon'], /--display ONLY_ICON shows a picture: give --image KEY --width W --height H/],
+        [[...B, '--display', 'only_text', '--image', 'banners/1', '--width', '10', '--height', '10'], /ONLY_TEXT shows no picture/],
+        [[...B, '--display', 'icon_text', '--image', 'banners/1'], /--width and --height \(16 to 4096\) go with --image/],
+        [[...B, '--display', 'icon_text', '--image', '../x', '--width', '100', '--height', '100'], /--image must be an R2 prefix/],
+        [
+          [...B.slice(0, 4), '--link', 'javascript:alert(1)', '--reason', 'r', '--display', 'only_text'],
+          /--link must be a path of this site/,
+        ],
+        [[...B, '--display', 'only_text', '--background', 'red'], /--background must be a colour #rrggbb/],
+        [[...B, '--display', 'only_text', '--position=-1'], /--position must be a whole number/],
+        [[...B, '--display', 'only_text', '--placement', 'footer'], /--placement must be one of HOME/],
+        [['banner', 'end', '--id', '0', '--reason', 'r'], /--id must be a positive whole number/],
+      ]
+      await expectRefusedUnsent(api, cases)
+    },
+    REFUSAL_TEST_TIMEOUT_MS,
+  )
 
   it('event create and end: the requests and their reports', async () => {
     api.reply = (path) => (path.endsWith('/end') ? success({ ...event, state: 'ENDED' }) : json(201, { result: 'SUCCESS', data: event }))

@@ -88,8 +88,16 @@ export async function fakeApi(): Promise<FakeApi> {
  * Runs each bad command line against `api` and expects it refused before anything is sent: exit code 2, the first
  * line of stderr matching its pattern, no plan printed, no request seen.
  */
+const REFUSAL_CONCURRENCY = 4
+
+/** What a test of `expectRefusedUnsent` may take on a busy 2-core machine (a process per case, 20× the quiet figure). */
+export const REFUSAL_TEST_TIMEOUT_MS = 120_000
+
 export async function expectRefusedUnsent(api: FakeApi, cases: [string[], RegExp][]): Promise<void> {
-  const results = await Promise.all(cases.map(([args]) => api.ops(args)))
+  // a process per case, REFUSAL_CONCURRENCY at a time: ~0.25 s of CPU each, so a 30-case test needs ~8 s of a core
+  const results: Awaited<ReturnType<FakeApi['ops']>>[] = []
+  for (let i = 0; i < cases.length; i += REFUSAL_CONCURRENCY)
+    results.push(...(await Promise.all(cases.slice(i, i + REFUSAL_CONCURRENCY).map(([args]) => api.ops(args)))))
   results.forEach((res, i) => {
     expect(res.code, cases[i]![0].join(' ')).toBe(2)
     expect(res.stderr.split('\n')[0], cases[i]![0].join(' ')).toMatch(cases[i]![1])

@@ -5,7 +5,7 @@
  * tests/worker/ops-reader.test.ts.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { expectRefusedUnsent, fakeApi, json, LOCAL_OPS_TOKEN, success, type FakeApi } from './fake-api.ts'
+import { expectRefusedUnsent, REFUSAL_TEST_TIMEOUT_MS, fakeApi, json, LOCAL_OPS_TOKEN, success, type FakeApi } from './fake-api.ts'
 
 let api: FakeApi
 beforeAll(async () => {
@@ -67,21 +67,25 @@ const report = {
 }
 
 describe('npm run ops -- reader', () => {
-  it('refuses a bad command line with one clear line, before sending anything', async () => {
-    const cases: [string[], RegExp][] = [
-      [['reader', 'show'], /give --email E or --id N \(exactly one\)/],
-      [['reader', 'show', '--email', 'a@example.com', '--id', '3'], /give --email E or --id N \(exactly one\)/],
-      [['reader', 'show', '--id', '0'], /--id must be a positive whole number/],
-      [['reader', 'show', '--email', 'not-an-address'], /--email must be an e-mail address, not "not-an-address"/],
-      [['reader', 'show', '--id', '3', 'extra'], /unexpected argument "extra"/],
-      [['reader', 'sessions', 'end', '--id', '3'], /--reason is required/],
-      [['reader', 'sessions', 'end', '--reason', 'r'], /give --email E or --id N/],
-      [['reader', 'sessions', 'end', '--id', '3', '--reason', 'r'.repeat(201)], /--reason must be 1 to 200 characters/],
-      [['reader', 'sessions', 'end', '--email', 'x', '--reason', 'r'], /--email must be an e-mail address/],
-      [['reader', 'sessions', 'end', '--id', '3', '--reason', 'r', '--all'], /Unknown option '--all'/],
-    ]
-    await expectRefusedUnsent(api, cases)
-  })
+  it(
+    'refuses a bad command line with one clear line, before sending anything',
+    async () => {
+      const cases: [string[], RegExp][] = [
+        [['reader', 'show'], /give --email E or --id N \(exactly one\)/],
+        [['reader', 'show', '--email', 'a@example.com', '--id', '3'], /give --email E or --id N \(exactly one\)/],
+        [['reader', 'show', '--id', '0'], /--id must be a positive whole number/],
+        [['reader', 'show', '--email', 'not-an-address'], /--email must be an e-mail address, not "not-an-address"/],
+        [['reader', 'show', '--id', '3', 'extra'], /unexpected argument "extra"/],
+        [['reader', 'sessions', 'end', '--id', '3'], /--reason is required/],
+        [['reader', 'sessions', 'end', '--reason', 'r'], /give --email E or --id N/],
+        [['reader', 'sessions', 'end', '--id', '3', '--reason', 'r'.repeat(201)], /--reason must be 1 to 200 characters/],
+        [['reader', 'sessions', 'end', '--email', 'x', '--reason', 'r'], /--email must be an e-mail address/],
+        [['reader', 'sessions', 'end', '--id', '3', '--reason', 'r', '--all'], /Unknown option '--all'/],
+      ]
+      await expectRefusedUnsent(api, cases)
+    },
+    REFUSAL_TEST_TIMEOUT_MS,
+  )
 
   it('reader show: GET /api/ops/readers by e-mail or id; the account, balances, payments, purchases, sign-ins', async () => {
     api.reply = () => success(report)

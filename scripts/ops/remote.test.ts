@@ -6,7 +6,7 @@
  * tests/e2e/alarm-send.ts runs these commands against a real edition.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { expectRefusedUnsent, fakeApi, json, LOCAL_OPS_TOKEN, outward, type FakeApi } from './fake-api.ts'
+import { expectRefusedUnsent, REFUSAL_TEST_TIMEOUT_MS, fakeApi, json, LOCAL_OPS_TOKEN, outward, type FakeApi } from './fake-api.ts'
 
 let api: FakeApi
 beforeAll(async () => {
@@ -16,22 +16,26 @@ afterAll(() => api.close())
 beforeEach(() => api.reset())
 
 describe('npm run ops -- alarm send / episode publish', () => {
-  it('refuses a bad command line with one clear line, before sending anything', async () => {
-    const cases: [string[], RegExp][] = [
-      [['alarm', 'send', '--text', '', '--reason', 'r'], /--text is required/],
-      [['alarm', 'send', '--text', 'x'.repeat(201), '--reason', 'r'], /--text must be 1 to 200 characters \(it has 201\)/],
-      [['alarm', 'send', '--text', 'Bonjour', '--reason', 'r', '--link', 'https://evil.example/x'], /--link must be a path of this site/],
-      [['alarm', 'send', '--text', 'Bonjour', '--reason', 'r', '--link', '//evil.example/x'], /--link must be a path of this site/],
-      [['alarm', 'send', '--text', 'Bonjour', '--reason', 'r', '--series', 'one'], /--series must be a positive whole number/],
-      [['alarm', 'send', '--text', 'Bonjour'], /--reason is required/],
-      [['alarm', 'send', '--text', 'Bonjour', '--reason', 'r'.repeat(201)], /--reason must be 1 to 200 characters/],
-      [['episode', 'publish', '--id', '12a', '--reason', 'r'], /--id must be a positive whole number/],
-      [['episode', 'publish', '--id', '0', '--reason', 'r'], /--id must be a positive whole number/],
-      [['episode', 'publish', '--id', '12'], /--reason is required/],
-      [['alarm', 'send', '--text', 'Bonjour', '--reason', 'r', '--series'], /argument missing/],
-    ]
-    await expectRefusedUnsent(api, cases)
-  })
+  it(
+    'refuses a bad command line with one clear line, before sending anything',
+    async () => {
+      const cases: [string[], RegExp][] = [
+        [['alarm', 'send', '--text', '', '--reason', 'r'], /--text is required/],
+        [['alarm', 'send', '--text', 'x'.repeat(201), '--reason', 'r'], /--text must be 1 to 200 characters \(it has 201\)/],
+        [['alarm', 'send', '--text', 'Bonjour', '--reason', 'r', '--link', 'https://evil.example/x'], /--link must be a path of this site/],
+        [['alarm', 'send', '--text', 'Bonjour', '--reason', 'r', '--link', '//evil.example/x'], /--link must be a path of this site/],
+        [['alarm', 'send', '--text', 'Bonjour', '--reason', 'r', '--series', 'one'], /--series must be a positive whole number/],
+        [['alarm', 'send', '--text', 'Bonjour'], /--reason is required/],
+        [['alarm', 'send', '--text', 'Bonjour', '--reason', 'r'.repeat(201)], /--reason must be 1 to 200 characters/],
+        [['episode', 'publish', '--id', '12a', '--reason', 'r'], /--id must be a positive whole number/],
+        [['episode', 'publish', '--id', '0', '--reason', 'r'], /--id must be a positive whole number/],
+        [['episode', 'publish', '--id', '12'], /--reason is required/],
+        [['alarm', 'send', '--text', 'Bonjour', '--reason', 'r', '--series'], /argument missing/],
+      ]
+      await expectRefusedUnsent(api, cases)
+    },
+    REFUSAL_TEST_TIMEOUT_MS,
+  )
 
   it('sends the notice to a local run: POST /api/ops/alarms, the local bearer token, the JSON body; prints the plan and the id', async () => {
     api.reply = () => json(200, { result: 'SUCCESS', data: { broadcastId: 7 } })
