@@ -9,8 +9,14 @@
  * replaced by an argon2id hash at the reader's next successful sign-in (`checkPassword` gives it).
  * The password is first keyed with the pepper, HMAC-SHA256(pepper, NFC password), so a leaked table alone
  * cannot be attacked offline without the pepper (a Worker secret).
+ *
+ * Sharing the isolate (issue 34 point 5): a hash would hold the isolate's one thread for its whole ~0.2–0.3 s, and
+ * twenty sign-ins at once would hold every page request behind them for seconds. So a hash runs in slices of
+ * `HASH_SLICE_MS`, giving the event loop back between slices (`argon2idAsync`), and one at a time per isolate
+ * (`oneAtATime`): between two slices of the one running hash, every waiting page request gets its turn; the other
+ * sign-ins wait without computing. Work factor and equal timing are unchanged.
  */
-import { argon2id } from '@noble/hashes/argon2.js'
+import { argon2idAsync } from '@noble/hashes/argon2.js'
 import { fromB64url, toB64url } from '../b64url.ts'
 
 /** Today's argon2id parameters: memory in KiB, passes, lanes. */
@@ -28,6 +34,19 @@ type Argon2Params = { m: number; t: number; p: number }
 type Parsed =
   | { scheme: 'argon2id'; params: Argon2Params; salt: Uint8Array; hash: Uint8Array }
   | { scheme: 'pbkdf2'; iterations: number; salt: Uint8Array; hash: Uint8Array }
+
+/** Longest stretch of hashing between two turns of the event loop. */
+const HASH_SLICE_MS = 4
+
+/** The tail of this isolate's queue of hashes: each starts when the one before it is done. */
+let queue: Promise<unknown> = Promise.resolve()
+
+/** Runs `work` after every hash queued before it in this isolate. */
+function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
+  const run = queue.then(work, work)
+  queue = run.catch(() => undefined)
+  return run
+}
 
 /** Hashes a password for storage (argon2id, today's parameters); a fresh random salt every time. */
 export async function hashPassword(password: string, pepper: string): Promise<string> {
@@ -49,15 +68,15 @@ export async function checkPassword(
   const key = await peppered(password, pepper)
   if (parsed?.scheme === 'pbkdf2') {
     const valid = timingSafeEqual(await pbkdf2(key, parsed.salt, parsed.iterations), parsed.hash)
-    const fresh = argon2Hash(key)
+    const fresh = await argon2Hash(key)
     return { valid, upgrade: valid ? fresh : null }
   }
   await pbkdf2(key, DUMMY_SALT, PBKDF2_ITERATIONS)
   if (parsed?.scheme === 'argon2id') {
-    const valid = timingSafeEqual(argon2(key, parsed.salt, parsed.params), parsed.hash)
-    return { valid, upgrade: valid && isWeaker(parsed.params) ? argon2Hash(key) : null }
+    const valid = timingSafeEqual(await argon2(key, parsed.salt, parsed.params), parsed.hash)
+    return { valid, upgrade: valid && isWeaker(parsed.params) ? await argon2Hash(key) : null }
   }
-  argon2(key, DUMMY_SALT, ARGON2)
+  await argon2(key, DUMMY_SALT, ARGON2)
   return { valid: false, upgrade: null }
 }
 
@@ -75,14 +94,14 @@ export function needsRehash(stored: string): boolean {
 const DUMMY_SALT = new Uint8Array(SALT_BYTES)
 const isWeaker = (p: Argon2Params) => p.m < ARGON2.m || p.t < ARGON2.t
 
-function argon2Hash(key: Uint8Array): string {
+async function argon2Hash(key: Uint8Array): Promise<string> {
   const salt = crypto.getRandomValues(new Uint8Array(SALT_BYTES))
   const { m, t, p } = ARGON2
-  return `${ARGON2_PREFIX}$v=19$m=${m},t=${t},p=${p}$${toB64url(salt)}$${toB64url(argon2(key, salt, ARGON2))}`
+  return `${ARGON2_PREFIX}$v=19$m=${m},t=${t},p=${p}$${toB64url(salt)}$${toB64url(await argon2(key, salt, ARGON2))}`
 }
 
-function argon2(key: Uint8Array, salt: Uint8Array, { m, t, p }: Argon2Params): Uint8Array {
-  return argon2id(key, salt, { m, t, p, dkLen: HASH_BYTES })
+function argon2(key: Uint8Array, salt: Uint8Array, { m, t, p }: Argon2Params): Promise<Uint8Array> {
+  return oneAtATime(() => argon2idAsync(key, salt, { m, t, p, dkLen: HASH_BYTES, asyncTick: HASH_SLICE_MS }))
 }
 
 function parse(stored: string): Parsed | null {
