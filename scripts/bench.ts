@@ -3,7 +3,7 @@
  * state (.wrangler/bench), then reports — never asserts — the figures of docs/QUALITY.md:
  *   - Lighthouse mobile (default form factor, simulated throttling), median of N runs by performance score;
  *   - autocannon throughput of the edge-rendered detail page against a pre-rendered page on the same worker;
- *   - the password hash's CPU ms (argon2id, scripts/bench/hash.ts);
+ *   - the password hash's CPU ms (argon2id, scripts/bench/hash.ts), and `GET /` p50/p99 idle and during 200 sign-ins;
  *   - D1 queries per request, read from the worker's `X-D1-Queries` header, and for catalogue pages the second
  *     view's (edge cache hit or not); the "(adult)" pages are measured signed in as the demo adult reader,
  *     Lighthouse included (pages are cached per audience class, issue 11).
@@ -23,7 +23,7 @@ import { args, editionId, root, run } from './lib.ts'
 import { benchPurchase, purchaseLine } from './bench/purchase.ts'
 import { benchViewer } from './bench/viewer.ts'
 import { findChromium } from './chromium.ts'
-import { benchHash } from './bench/hash.ts'
+import { benchHash, benchSignInStorm, stormLine } from './bench/hash.ts'
 import { benchMoneyModel, moneyModelLine } from './bench/money.ts'
 import { benchCapacity } from './bench/capacity.ts'
 import { alarmsLines, benchAlarms } from './bench/alarms.ts'
@@ -613,6 +613,8 @@ try {
   const purchase = !opts['no-load'] && !interrupted ? await benchPurchase({ base, persist, edition: id }) : null // p50/p99 at 50 concurrent
   if (purchase) notes.push(purchaseLine(purchase))
   const hash = interrupted ? null : await benchHash() // argon2id CPU ms per hash (issue 26)
+  const storm = opts['no-load'] || interrupted ? null : await benchSignInStorm(base) // GET / during 200 sign-ins (issue 34)
+  if (storm) notes.push(`sign-in storm: ${stormLine(storm)}`)
   const moneyModel = moneyRuns > 0 && !interrupted ? await benchMoneyModel(moneyRuns) : null
   if (moneyModel) notes.push(moneyModelLine(moneyModel))
   const capacity = interrupted ? null : await benchCapacity({ base, persist, edition: id })
@@ -734,6 +736,7 @@ try {
     capacity,
     alarms,
     hash,
+    storm,
     notes,
     elapsedS: Math.round((Date.now() - started) / 1000),
   }
