@@ -24,6 +24,7 @@ import { benchPurchase, purchaseLine } from './bench/purchase.ts'
 import { benchViewer } from './bench/viewer.ts'
 import { findChromium } from './chromium.ts'
 import { benchHash, benchSignInStorm, stormLine } from './bench/hash.ts'
+import { pageJs, totalKb } from './js-bytes.ts'
 import { benchMoneyModel, moneyModelLine } from './bench/money.ts'
 import { benchCapacity } from './bench/capacity.ts'
 import { alarmsLines, benchAlarms } from './bench/alarms.ts'
@@ -607,6 +608,20 @@ try {
       }
     }
     if (loadResult.error) notes.push(`load: ${loadResult.error}`)
+  }
+
+  // issue 40 point 3: which scripts a page over its JS budget loads (counted from its HTML, as the browser suite does)
+  for (const p of measured.filter((m) => m.spec.jsKB !== undefined && m.url)) {
+    const html = await (await fetch(p.url!, { headers: cookieOf(p.spec) })).text()
+    const files = await pageJs(html, p.url!, async (u) => (await fetch(u)).text())
+    const kb = totalKb(files)
+    if (kb > p.spec.jsKB!)
+      notes.push(
+        `JS ${p.spec.name}: ${kb} KB gz > ${p.spec.jsKB} KB: ${[...files]
+          .sort((a, b) => b.gz - a.gz)
+          .map((f) => `${f.url.replace('/_astro/', '')} ${f.gz} B`)
+          .join(', ')}`,
+      )
   }
 
   const viewer = !opts['no-lighthouse'] && !interrupted ? await benchViewer(base, { runs, notes }) : null
