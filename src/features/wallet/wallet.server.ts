@@ -294,7 +294,7 @@ export type HistoryItem = {
 }
 
 /** See `HistoryItem.note`; the ledger row's description of a PAYMENT row, never an operator's reason. */
-export type HistoryNote = 'DEBT' | 'REFUND_REFUSED'
+type HistoryNote = 'DEBT' | 'REFUND_REFUSED'
 
 /**
  * docs/API.md `GET /api/v1/coin/history?kind=CHARGE|USE|MILEAGE&cursor=`: the reader's own ledger rows of that
