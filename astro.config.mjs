@@ -36,5 +36,9 @@ export default defineConfig({
   /** The worker entry is functions/worker.ts (Hono outer router), not Astro's src/fetch.ts. */
   fetchFile: null,
   outDir: `./${process.env.BUILD_DIR ?? 'dist'}/${id}`, // scripts/lib.ts distDir
-  vite: { plugins: [editionPlugin(id)] },
+  /** `zod` with its eval probe off everywhere, CSP-clean in the browser (src/lib/zod-jitless.ts). */
+  vite: {
+    plugins: [editionPlugin(id)],
+    resolve: { alias: [{ find: /^zod$/, replacement: fileURLToPath(new globalThis.URL('./src/lib/zod-jitless.ts', import.meta.url)) }] },
+  },
 })

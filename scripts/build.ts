@@ -1,6 +1,6 @@
 /** `EDITION=<id> npm run build`: validates the edition, then builds its worker into dist/<id>. */
 import { loadEdition } from '../src/lib/edition/load.ts'
-import { editionId, run } from './lib.ts'
+import { distDir, editionId, run } from './lib.ts'
 
 const id = editionId()
 try {
@@ -13,4 +13,4 @@ await run('astro', ['build'], { env: { EDITION: id, CLOUDFLARE_ENV: id === 'fr' 
   console.error(e.message)
   process.exit(1)
 })
-console.log(`Built edition ${id} into dist/${id}`)
+console.log(`Built edition ${id} into ${distDir(id)}`)
