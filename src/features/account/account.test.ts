@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import {
   changePasswordError,
-  formatCountdown,
   isNightPushTime,
   isValidChangePassword,
   isValidResetPassword,
@@ -10,10 +9,10 @@ import {
   mayPush,
   normalisePhone,
   resetPasswordError,
-  secondsLeft,
   toResetResult,
   withdrawalError,
 } from './account.ts'
+import { formatCountdown, secondsLeft } from './countdown.ts'
 
 describe('change password rules (spec §5)', () => {
   it('needs at least 6 characters mixing letters and digits', () => {

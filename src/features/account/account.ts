@@ -171,17 +171,6 @@ export function maskPhone(phone: string): string {
   return phone.length <= 4 ? '****' : '*'.repeat(phone.length - 4) + phone.slice(-4)
 }
 
-/** Seconds left until `expiresAt` (never negative): the SMS countdown (spec §2 "SMS code with countdown"). */
-export function secondsLeft(expiresAt: string | Date, now: Date): number {
-  return Math.max(0, Math.ceil((new Date(expiresAt).getTime() - now.getTime()) / 1000))
-}
-
-/** `m:ss` for a countdown. */
-export function formatCountdown(seconds: number): string {
-  const s = Math.max(0, Math.floor(seconds))
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`
-}
-
 /** Spec §5 withdrawal: agreement required, at least one reason, a detailed reason when OTHER is chosen. */
 export function withdrawalError(body: WithdrawalBody): ErrorCode | null {
   if (!body.agree || body.reasons.length === 0) return 'INVALID_PARAMETER'

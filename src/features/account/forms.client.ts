@@ -4,7 +4,7 @@
  * ticks every second (spec §2 "SMS code with countdown") and, at zero, says the code is over; a form with
  * `data-confirm` asks first (spec §4 withdrawal confirm dialog).
  */
-import { formatCountdown, secondsLeft } from './account.ts'
+import { formatCountdown, secondsLeft } from './countdown.ts'
 
 for (const form of document.querySelectorAll<HTMLFormElement>('form[data-confirm]')) {
   form.addEventListener('submit', (event) => {

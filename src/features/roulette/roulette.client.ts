@@ -5,7 +5,7 @@
  * the header the new balance (`coin:changed`, the `GET /api/v1/coin` shape).
  */
 import { apiFetch } from '../../lib/shell/request.ts'
-import { landingRotation } from './roulette.ts'
+import { landingRotation } from './wheel.ts'
 import { pluralText, type Plural } from '../../lib/i18n/plural.ts'
 
 type Spin = { prizeIndex: number; prize: { type: string; amount: number }; tickets: number; freeSpins: number; coin: { total: number } }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { drawPrize, freeSlots, landingRotation, localDay, parseRouletteConfig, prizeGrant, SpinRequest, wheelSlices } from './roulette.ts'
+import { drawPrize, freeSlots, localDay, parseRouletteConfig, prizeGrant, SpinRequest, wheelSlices } from './roulette.ts'
+import { landingRotation } from './wheel.ts'
 
 const weights = fc.array(
   fc.integer({ min: 1, max: 1000 }).map((weight) => ({ weight })),
