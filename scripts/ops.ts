@@ -46,12 +46,11 @@ import { BANNER_DISPLAYS } from '../src/features/catalogue/catalogue.ts'
 import { importKeys } from '../src/features/catalogue/series-import.ts'
 import { READER_LIST_SIZE, ReaderLookup } from '../src/features/account/reader-ops.ts'
 import type { ReaderReport } from '../src/features/account/reader-ops.server.ts'
+import { AdminAdjustRequest, WalletReportQuery } from '../src/features/wallet/wallet.schema.ts'
 import {
-  AdminAdjustRequest,
   COIN_TYPES,
   MAX_ADMIN_ADJUST,
   MAX_WALLET_REPORT_ROWS,
-  WalletReportQuery,
   expiryInstant,
   type Balances,
   type CoinType,

@@ -1,6 +1,6 @@
 /** docs/API.md `/coin`: the signed-in reader's own balances and history (the id comes from the session only). */
 import { Hono } from 'hono'
-import { HistoryQuery } from '../../src/features/wallet/wallet.ts'
+import { HistoryQuery } from '../../src/features/wallet/wallet.schema.ts'
 import { coinHistory, coinOf } from '../../src/features/wallet/wallet.server.ts'
 import type { AppEnv } from '../lib/env.ts'
 import { ok } from '../lib/respond.ts'

@@ -27,9 +27,9 @@
  */
 import { Hono } from 'hono'
 import { z } from 'zod'
-import { PurchaseForm, PurchaseRequest } from '../../src/features/purchase/purchase.ts'
+import { PurchaseForm, PurchaseRequest } from '../../src/features/purchase/purchase.schema.ts'
 import { previewPurchase, purchaseEpisodes } from '../../src/features/purchase/purchase.server.ts'
-import { FreetimeRequest } from '../../src/features/freetime/freetime.ts'
+import { FreetimeRequest } from '../../src/features/freetime/freetime.schema.ts'
 import { useFreetime } from '../../src/features/freetime/freetime.server.ts'
 import type { AppEnv } from '../lib/env.ts'
 import { ok } from '../lib/respond.ts'

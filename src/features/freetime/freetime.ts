@@ -7,7 +7,6 @@
  * `available_at` is the slot it used (the epoch for the first ticket, else the previous use + `wuf_hours`), and
  * a unique index on (user, series, slot) lets only one of two concurrent uses of the same ticket commit.
  */
-import { z } from 'zod'
 import type { ErrorCode } from '../../lib/errors/catalogue.ts'
 import { holdingState, type Holding } from '../purchase/purchase.ts'
 import { HOUR_MS, isoAfter } from '../../lib/time.ts'
@@ -17,10 +16,6 @@ export const WUF_UNLOCK_HOURS = 72
 
 /** The slot of a reader's first ticket of a series: available since always. */
 export const FIRST_TICKET_SLOT = '1970-01-01T00:00:00.000Z'
-
-/** docs/API.md body of `POST /api/v1/purchase/freetime`. */
-export const FreetimeRequest = z.object({ episodeId: z.number().int().positive().max(Number.MAX_SAFE_INTEGER) })
-export type FreetimeRequest = z.infer<typeof FreetimeRequest>
 
 /** The reader's ticket of one series: the slot it occupies and whether it can be used at `now`. */
 export type Ticket = {

@@ -6,12 +6,12 @@ import {
   checkSale,
   holdingState,
   planPurchase,
-  PurchaseRequest,
   rentalEnd,
   MAX_EPISODES_PER_PURCHASE,
   type Holding,
   type SaleEpisode,
 } from './purchase.ts'
+import { PurchaseRequest } from './purchase.schema.ts'
 
 const NOW = new Date('2026-11-22T10:00:00.000Z')
 const inHours = (h: number) => new Date(NOW.getTime() + h * 3_600_000).toISOString()

@@ -4,13 +4,13 @@
  * to this reader, for how many coins (a running rental bought for good costs the price less what the rental
  * cost: `buyPrice`), and which lots pay for each of them.
  */
-import { z } from 'zod'
 import type { ErrorCode } from '../../lib/errors/catalogue.ts'
 import { planSpend, type Lot, type SpendStep } from '../wallet/wallet.ts'
 import { HOUR_MS, isoAfter } from '../../lib/time.ts'
+import type { PurchaseRequest } from './purchase.schema.ts'
 
 /** The purchase kinds a reader pays coins for (spec §3; gifts, PERMANENT and FREETIME come another way). */
-const PURCHASE_KINDS = ['RENT', 'POSSESSION'] as const
+export const PURCHASE_KINDS = ['RENT', 'POSSESSION'] as const
 export type PurchaseKind = (typeof PURCHASE_KINDS)[number]
 
 /**
@@ -18,30 +18,6 @@ export type PurchaseKind = (typeof PURCHASE_KINDS)[number]
  * episode and per lot touched, which must stay well inside D1's per-invocation statement limit.
  */
 export const MAX_EPISODES_PER_PURCHASE = 100
-
-/** An episode id in a purchase request. */
-const PurchaseEpisodeId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER)
-
-/**
- * docs/API.md `POST /api/v1/purchase` body. Duplicate ids are refused: each episode is sold once per request.
- * `auto`: an automatic unlock of continuous reading (one episode), counted against the reader's cap for its
- * series in the purchase itself (`AUTO_UNLOCK_SQL` in purchase.server.ts).
- */
-export const PurchaseRequest = z
-  .object({
-    episodeIds: z
-      .array(PurchaseEpisodeId)
-      .min(1)
-      .max(MAX_EPISODES_PER_PURCHASE)
-      .refine((ids) => new Set(ids).size === ids.length, 'duplicate episode ids'),
-    kind: z.enum(PURCHASE_KINDS),
-    auto: z.boolean().optional(),
-  })
-  .refine((r) => !r.auto || r.episodeIds.length === 1, { path: ['auto'], message: 'an automatic unlock is one episode' })
-export type PurchaseRequest = z.infer<typeof PurchaseRequest>
-
-/** docs/API.md `POST /purchase/web`: the plain form of one episode (the viewer's "buy for good"). */
-export const PurchaseForm = z.object({ episodeId: PurchaseEpisodeId, kind: z.enum(PURCHASE_KINDS) })
 
 /** An episode as the sale rules see it. */
 export type SaleEpisode = {

@@ -6,11 +6,11 @@ import {
   decodeHistoryCursor,
   encodeHistoryCursor,
   historySince,
-  HistoryQuery,
   MAX_EXPIRING,
   planExpiry,
   type Lot,
 } from './wallet.ts'
+import { HistoryQuery } from './wallet.schema.ts'
 
 const NOW = new Date('2026-11-22T10:00:00.000Z')
 const inDays = (d: number) => new Date(NOW.getTime() + d * 86_400_000).toISOString()

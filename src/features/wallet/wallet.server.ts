@@ -9,8 +9,8 @@ import type { CoinLotsRow, EpisodesRow, SeriesRow, UsersRow } from '../../lib/se
 import { firstRow, flag, rows, type Cols, type Flag } from '../../lib/server/rows.ts'
 import { cronBudget, sweep, type SweepBudget } from '../../lib/server/sweep.ts'
 import { SESSION_OPEN_SQL, type SessionClaim } from '../auth/session-claim.server.ts'
+import { AdminAdjustRequest, type HistoryQuery } from './wallet.schema.ts'
 import {
-  AdminAdjustRequest,
   HISTORY_PAGE_SIZE,
   HISTORY_PAGES,
   MAX_EXPIRING,
@@ -22,7 +22,6 @@ import {
   planSpend,
   type Balances,
   type CoinSummary,
-  type HistoryQuery,
   type CoinSource,
   type CoinType,
   type LedgerKind,

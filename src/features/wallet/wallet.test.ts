@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
+import { AdminAdjustRequest } from './wallet.schema.ts'
 import {
-  AdminAdjustRequest,
   COIN_TYPES,
   SPEND_ORDER,
   balances,

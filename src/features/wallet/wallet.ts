@@ -5,15 +5,12 @@
  * A balance is never stored: it is derived from the user's lots (one lot per grant of coins), and every
  * movement of a lot's `remaining` is one append-only ledger row (`wallet.server.ts`).
  */
-import { z } from 'zod'
 import { DAY_MS, isoAfter } from '../../lib/time.ts'
-import { OpsDate, OpsReason } from '../../lib/ops.ts'
 import { b64urlToText, textToB64url } from '../../lib/b64url.ts'
 
 /** Spec §3 coin types. MILEAGE is points: exchanged for coins (spec §5, §9), never spent on episodes. */
 export const COIN_TYPES = ['COIN', 'FREE_COIN', 'BONUS', 'MILEAGE'] as const
 export type CoinType = (typeof COIN_TYPES)[number]
-const CoinTypeSchema = z.enum(COIN_TYPES)
 
 /** Spec §3 coin sources: where a lot came from. ADMIN is an operator's charge (spec §6, docs/API.md operator API). */
 export type CoinSource = 'PAYMENT' | 'COUPON' | 'MILEAGE' | 'REWARD' | 'EVENT' | 'ADMIN' | 'OFFERWALL'
@@ -124,46 +121,8 @@ export function balances(lots: readonly Lot[], now: Date): Balances {
 /** Operator adjustments are bounded (docs/API.md operator API): a typo cannot mint or wipe millions. */
 export const MAX_ADMIN_ADJUST = 1_000_000
 
-/**
- * An operator's change to one user's wallet (docs/API.md `POST /api/ops/coins`, `npm run ops -- coins …`):
- * a positive amount charges a new ADMIN lot, a negative one deducts from that type's lots.
- * `expiresAt` (grants only): a date `YYYY-MM-DD` (valid through the end of that day, UTC) or an ISO instant.
- */
-export const AdminAdjustRequest = z
-  .object({
-    /** The account's e-mail (compared case-insensitively). */
-    email: z.email().max(254),
-    /** Which balance moves (spec §3 coin types). */
-    type: CoinTypeSchema,
-    /** Signed coins: > 0 grants, < 0 deducts; never 0, at most ±1,000,000. */
-    amount: z
-      .number()
-      .int()
-      .min(-MAX_ADMIN_ADJUST)
-      .max(MAX_ADMIN_ADJUST)
-      .refine((n) => n !== 0, 'amount must not be 0'),
-    /** Why, kept in the ledger row's description (spec §6: admin actions appear as history entries). */
-    reason: OpsReason,
-    /** Expiry of a granted lot; absent: never expires. */
-    expiresAt: OpsDate.optional(),
-  })
-  .refine((r) => r.expiresAt === undefined || r.amount > 0, { path: ['expiresAt'], message: 'only a grant can carry an expiry' })
-export type AdminAdjustRequest = z.infer<typeof AdminAdjustRequest>
-
 /** Ledger rows `GET /api/ops/coins` shows: `?limit=` 1 to 200, default 20. */
 export const MAX_WALLET_REPORT_ROWS = 200
-
-/** `GET /api/ops/coins?email=&limit=` (docs/API.md "Operator API"): whose wallet, and how many ledger rows. */
-export const WalletReportQuery = z.object({
-  email: z.email().max(254),
-  limit: z
-    .string()
-    .regex(/^[1-9]\d{0,2}$/)
-    .transform(Number)
-    .refine((n) => n <= MAX_WALLET_REPORT_ROWS)
-    .default(20),
-})
-export type WalletReportQuery = z.infer<typeof WalletReportQuery>
 
 /**
  * The instant a lot granted with `expiresAt` stops being spendable: a bare date means through the end of
@@ -230,13 +189,6 @@ export type HistoryPage = keyof typeof HISTORY_PAGES
 
 /** Rows per history page. */
 export const HISTORY_PAGE_SIZE = 20
-
-/** `GET /api/v1/coin/history?kind=&cursor=` (docs/API.md). */
-export const HistoryQuery = z.object({
-  kind: z.enum(Object.keys(HISTORY_PAGES) as [HistoryPage, ...HistoryPage[]]),
-  cursor: z.string().max(100).optional(),
-})
-export type HistoryQuery = z.infer<typeof HistoryQuery>
 
 /** Where a history page continues: the last row shown (rows are ordered newest first by time, then id). */
 export type HistoryCursor = { createdAt: string; id: number }

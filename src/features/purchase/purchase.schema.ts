@@ -1,0 +1,30 @@
+/**
+ * The purchase routes' request bodies (docs/API.md `POST /api/v1/purchase`, `POST /purchase/web`), apart from the
+ * sale rules (purchase.ts) so that the browser's rent-or-buy preview loads the rules without zod (issue 43 point 4).
+ */
+import { z } from 'zod'
+import { MAX_EPISODES_PER_PURCHASE, PURCHASE_KINDS } from './purchase.ts'
+
+/** An episode id in a purchase request. */
+const PurchaseEpisodeId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER)
+
+/**
+ * docs/API.md `POST /api/v1/purchase` body. Duplicate ids are refused: each episode is sold once per request.
+ * `auto`: an automatic unlock of continuous reading (one episode), counted against the reader's cap for its
+ * series in the purchase itself (`AUTO_UNLOCK_SQL` in purchase.server.ts).
+ */
+export const PurchaseRequest = z
+  .object({
+    episodeIds: z
+      .array(PurchaseEpisodeId)
+      .min(1)
+      .max(MAX_EPISODES_PER_PURCHASE)
+      .refine((ids) => new Set(ids).size === ids.length, 'duplicate episode ids'),
+    kind: z.enum(PURCHASE_KINDS),
+    auto: z.boolean().optional(),
+  })
+  .refine((r) => !r.auto || r.episodeIds.length === 1, { path: ['auto'], message: 'an automatic unlock is one episode' })
+export type PurchaseRequest = z.infer<typeof PurchaseRequest>
+
+/** docs/API.md `POST /purchase/web`: the plain form of one episode (the viewer's "buy for good"). */
+export const PurchaseForm = z.object({ episodeId: PurchaseEpisodeId, kind: z.enum(PURCHASE_KINDS) })
