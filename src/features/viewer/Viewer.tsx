@@ -40,6 +40,7 @@ import { swipeStep, tapZone } from './immersive.ts'
 import ViewerBar, { type BarLabels } from './ViewerBar.tsx'
 import { canonicalUrl } from '../catalogue/canonical.ts'
 import { shareText } from '../share/share.ts'
+import { shareLink } from '../share/share.client.ts'
 
 type ViewerLabels = NextLabels &
   TranscriptLabels &
@@ -271,10 +272,7 @@ export default function Viewer(props: ViewerProps) {
   const share = () => {
     const title = `${onScreen.title} · ${props.seriesTitle}`
     const url = canonicalUrl(`/viewer/${onScreen.id}`, props.siteUrl)
-    // the sharing code loads on the first tap (issue 40 point 1)
-    void import('../share/share.client.ts').then(({ shareLink }) =>
-      shareLink({ title, text: shareText(labels.shareText, title), url }, { copied: labels.shareCopied, failed: labels.shareFailed }),
-    )
+    void shareLink({ title, text: shareText(labels.shareText, title), url }, { copied: labels.shareCopied, failed: labels.shareFailed })
   }
   const { offlineState, saveOffline } = useOffline(episodeId, slices, props.offline, {
     title: labels.offlineExpiredTitle,
