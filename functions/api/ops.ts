@@ -84,13 +84,13 @@ const imageUrl = (id: number, n: number) => `/api/ops/qna/${id}/image/${n}`
 const encoder = new TextEncoder()
 const sha256 = async (text: string) => new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(text)))
 
+/** Wrong operator tokens an address may send in an hour before every request of it is refused. */
+const OPS_MAX_WRONG = 20
+
 /**
  * Bearer check against OPS_TOKEN. Both sides are hashed first, so the comparison is constant-time and does
  * not reveal the token's length.
  */
-/** Wrong operator tokens an address may send in an hour before every request of it is refused. */
-const OPS_MAX_WRONG = 20
-
 const requireOpsToken = createMiddleware<AppEnv>(async (c, next) => {
   const expected = env.OPS_TOKEN
   if (!expected) throw new AppError('NOT_EXIST')
