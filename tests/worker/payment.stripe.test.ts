@@ -59,6 +59,17 @@ async function stripeEvent(type: string, object: Record<string, unknown>, id = `
   const signature = await sdk.webhooks.generateTestHeaderStringAsync({ payload: body, secret: STRIPE_TEST_WEBHOOK_SECRET, cryptoProvider })
   return { body, headers: { 'content-type': 'application/json', 'stripe-signature': signature } }
 }
+/** `charge.dispute.created` for a PaymentIntent, as Stripe sends it (amount in Stripe's units). */
+const disputed = (paymentIntent: string, amount = 1) =>
+  stripeEvent('charge.dispute.created', {
+    id: `dp_${uid()}`,
+    object: 'dispute',
+    amount,
+    currency: 'eur',
+    payment_intent: paymentIntent,
+    reason: 'fraudulent',
+    status: 'needs_response',
+  })
 const postWebhook = (event: { body: string; headers: Record<string, string> }) =>
   request(app, '/api/v1/payment/webhook/stripe', { method: 'POST', headers: event.headers, body: event.body })
 
@@ -314,15 +325,7 @@ describe('Stripe webhook', () => {
     expect((await read(await get(reader, '/api/v1/payment/debt'))).data).toEqual({ debt: 14 })
     await expectInvariant(reader.id)
     // a later dispute of the same charge takes nothing twice
-    const dispute = await stripeEvent('charge.dispute.created', {
-      id: `dp_${uid()}`,
-      object: 'dispute',
-      amount: 1,
-      currency: 'eur',
-      payment_intent: paymentIntent,
-      reason: 'fraudulent',
-      status: 'needs_response',
-    })
+    const dispute = await disputed(paymentIntent)
     expect((await read(await postWebhook(dispute))).data.outcome).toBe('ignored')
     expect(await debtOf(db, reader.id)).toBe(14)
   })
@@ -332,15 +335,7 @@ describe('Stripe webhook', () => {
     const { paymentId, paymentIntent } = await paidStripeCharge(reader, { coins: 20, bonus: 0 })
     const { episodeIds } = await newSeries({ episodes: 2, priceRent: 14 })
     expect((await buy(reader, { episodeIds: [episodeIds[0]], kind: 'RENT' })).status).toBe(200)
-    const dispute = await stripeEvent('charge.dispute.created', {
-      id: `dp_${uid()}`,
-      object: 'dispute',
-      amount: 1,
-      currency: 'eur',
-      payment_intent: paymentIntent,
-      reason: 'fraudulent',
-      status: 'needs_response',
-    })
+    const dispute = await disputed(paymentIntent)
     expect((await read(await postWebhook(dispute))).data.outcome).toBe('reversed')
     expect(await debtOf(db, reader.id)).toBe(14)
     // a top-up of 10 coins (and 5 bonus) goes entirely to the debt: 4 still owed, the bonus is the reader's
@@ -373,13 +368,7 @@ describe('Stripe webhook', () => {
     const { paymentIntent } = await paidStripeCharge(reader, { coins: 20, bonus: 0 })
     const { episodeIds } = await newSeries({ episodes: 2, priceRent: 15 })
     expect((await buy(reader, { episodeIds: [episodeIds[0]], kind: 'RENT' })).status).toBe(200)
-    const dispute = await stripeEvent('charge.dispute.created', {
-      id: `dp_${uid()}`,
-      object: 'dispute',
-      amount: 1,
-      currency: 'eur',
-      payment_intent: paymentIntent,
-    })
+    const dispute = await disputed(paymentIntent)
     expect((await read(await postWebhook(dispute))).data.outcome).toBe('reversed')
     expect(await debtOf(db, reader.id)).toBe(15)
     const charges = await Promise.all(Array.from({ length: 40 }, () => stripeCharge(reader, { coins: 1, bonus: 0 })))
@@ -394,15 +383,7 @@ describe('Stripe webhook', () => {
     const reader = await newReader()
     const { paymentId, price } = await stripeCharge(reader, { coins: 30, bonus: 0 })
     const paymentIntent = `pi_${uid()}`
-    const dispute = await stripeEvent('charge.dispute.created', {
-      id: `dp_${uid()}`,
-      object: 'dispute',
-      amount: price,
-      currency: 'eur',
-      payment_intent: paymentIntent,
-      reason: 'fraudulent',
-      status: 'needs_response',
-    })
+    const dispute = await disputed(paymentIntent, price)
     await expectError(await postWebhook(dispute), 400, 'INVALID_PARAMETER')
     expect((await postWebhook(await completed(paymentId, price, 'eur', paymentIntent))).status).toBe(200)
     expect((await read(await postWebhook(dispute))).data.outcome).toBe('reversed')
