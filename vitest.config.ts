@@ -13,8 +13,12 @@ const miniflare = (bindings: Record<string, unknown>) => ({
   d1Databases: ['DB'],
   r2Buckets: ['MEDIA'],
   kvNamespaces: ['CACHE', 'SESSION'],
+  // each reader's object (wrangler.jsonc `durable_objects`), its class exported by tests/worker/main.ts
+  durableObjects: { READER: { className: 'Reader', useSQLite: true } },
   // the alarm queue's producer (wrangler.jsonc `queues`); the tests run its consumer on batches they build
-  queueProducers: { ALARMS: { queueName: 'webtoon-alarms-test' } },
+  queueProducers: { ALARMS: { queueName: 'webtoon-alarms-test' }, READER_EVENTS: { queueName: 'webtoon-reader-events-test' } },
+  // readers' objects' events are consumed as deployed (tests/worker/main.ts `queue`), without the deployed second of wait
+  queueConsumers: { 'webtoon-reader-events-test': { maxBatchSize: 100, maxBatchTimeout: 0.05 } },
   // Cloudflare Email Service, simulated by miniflare: only the senders of the editions under test
   email: { send_email: [{ name: 'EMAIL', allowed_sender_addresses: ['no-reply@fr.bomtoon.example', 'no-reply@ar.bomtoon.example'] }] },
   // the limits of wrangler.jsonc (`ratelimits`), simulated by the local runtime
@@ -49,6 +53,7 @@ export default defineConfig({
         plugins: [
           editionPlugin('fr'),
           cloudflareTest(async ({ inject }) => ({
+            main: './tests/worker/main.ts',
             miniflare: miniflare({
               OPS_TOKEN: 'test-ops-token',
               PAYMENT_WEBHOOK_SECRET: 'test-webhook-secret',
@@ -80,6 +85,7 @@ export default defineConfig({
         plugins: [
           editionPlugin('fr'),
           cloudflareTest(async () => ({
+            main: './tests/worker/main.ts',
             miniflare: miniflare({
               PAYMENT_WEBHOOK_SECRET: 'whsec-deployed-0123456789abcdef0123456789',
               STRIPE_SECRET_KEY: 'sk_live_deployed0123456789abcdef',

@@ -65,7 +65,9 @@ export function createApp({ edition, messages, pages, buildId = 'dev' }: AppOpti
     c.set('t', t)
     const db = createDb(env.DB)
     c.set('db', db)
-    await runWithContext({ requestId: c.get('requestId'), skipUser: skipsUser(c.req.path), db, edition }, next)
+    const objectCalls = { count: 0 }
+    await runWithContext({ requestId: c.get('requestId'), skipUser: skipsUser(c.req.path), db, objectCalls, edition }, next)
+    if (objectCalls.count > 0) c.res.headers.set('X-Reader-Calls', String(objectCalls.count))
     if (db.queryCount > 0) {
       c.res.headers.set('X-D1-Queries', String(db.queryCount))
       c.res.headers.set('X-D1-Usage', `${db.usage.statements} statements; ${db.usage.rowsRead} read; ${db.usage.rowsWritten} written`)

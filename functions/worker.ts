@@ -20,6 +20,11 @@ import { sweepAlarms } from '../src/features/alarm/alarm.server.ts'
 import { abortAbandonedImports } from '../src/features/catalogue/series-import.server.ts'
 import { consumeAlarms } from '../src/features/alarm/queue.server.ts'
 import { receiveQnaReply } from '../src/features/qna/qna-mail.server.ts'
+import { moveWaitingReaders } from '../src/features/reader/move.server.ts'
+import { consumeReaderEvents } from '../src/features/reader/events.server.ts'
+
+/** Each reader's Durable Object (wrangler.jsonc `durable_objects`). */
+export { Reader } from '../src/features/reader/reader.server.ts'
 
 /** Validated again at start: a worker never serves with a bad edition. */
 const edition = parseEdition(rawEdition.id, rawEdition)
@@ -44,7 +49,7 @@ export default {
    * Cron trigger (wrangler `triggers.crons`, every 10 minutes): the wallet's expiry sweep writes EXPIRE rows
    * (issue 4 §1), the ranking is recounted from the last 30 days' reads and purchases (issue 5), expired rows are
    * deleted, the fan-outs of newly published episodes are queued and the alarms of ready tickets, ending rentals,
-   * expiring coins and new gifts are written (issue 13), series imports abandoned for a day are aborted, refunds cut off before the provider answered are settled, nicknames keyed by an older rule re-keyed. A local run triggers it itself (scripts/start.ts).
+   * expiring coins and new gifts are written (issue 13), series imports abandoned for a day are aborted, readers whose progress is still in D1 are moved into their objects, refunds cut off before the provider answered are settled, nicknames keyed by an older rule re-keyed. A local run triggers it itself (scripts/start.ts).
    */
   scheduled(_controller, workerEnv, ctx) {
     const db = createDb(workerEnv.DB)
@@ -57,12 +62,18 @@ export default {
         purgeExpired(db),
         sweepAlarms(db, workerEnv.ALARMS),
         abortAbandonedImports(db, workerEnv.MEDIA, new Date()),
+        moveWaitingReaders(db, workerEnv.READER),
       ]),
     )
   },
-  /** The alarm queue's consumer (wrangler.jsonc `queues`, issue 13 point 3): fan-outs and pushes. */
+  /**
+   * The queues' consumer (wrangler.jsonc `queues`): readers' objects' events for D1 (issue 38), else the alarm queue's
+   * fan-outs and pushes (issue 13 point 3).
+   */
   async queue(batch, workerEnv) {
-    await consumeAlarms(batch, workerEnv, createDb(workerEnv.DB))
+    const db = createDb(workerEnv.DB)
+    if (batch.queue.startsWith('webtoon-reader-events-')) await consumeReaderEvents(batch, db)
+    else await consumeAlarms(batch, workerEnv, db)
   },
   /**
    * Email Routing (issue 22): a reader's reply to a support answer lands on the question (qna-mail.server.ts);

@@ -31,6 +31,10 @@ declare namespace Cloudflare {
     TWILIO_API_BASE?: string
     /** The alarm queue (wrangler.jsonc `queues`): fan-outs and pushes, src/features/alarm/queue.server.ts. */
     ALARMS: Queue<import('./features/alarm/alarm.ts').AlarmJob>
+    /** Each reader's Durable Object (wrangler.jsonc `durable_objects`): src/features/reader/reader.server.ts. */
+    READER: DurableObjectNamespace<import('./features/reader/reader.server.ts').Reader>
+    /** What readers' objects tell the shared side (wrangler.jsonc `queues`): src/features/reader/events.server.ts. */
+    READER_EVENTS: Queue<import('./features/reader/events.ts').ReaderEventJob>
     /** Web Push (src/features/push/push.server.ts): the VAPID key pair (public a var, private a secret) and subject. */
     VAPID_PUBLIC_KEY?: string
     VAPID_PRIVATE_KEY?: string

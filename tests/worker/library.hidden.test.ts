@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { expectHandled, request } from './app.ts'
+import { placesOf } from './reader.helpers.ts'
 import { app, buy, db, expectError, get, give, newReader, newSeries, read, send, type Reader } from './purchase.helpers.ts'
 import { isHidden } from '../../src/features/library/hidden.server.ts'
 import { isErrorCode } from '../../src/lib/errors/catalogue.ts'
@@ -24,7 +25,7 @@ const ids = async (reader: Reader, shelf: 'my' | 'favorite' | 'recent' | 'hidden
 const kept = async (userId: number) => ({
   ownerships: await db.all(`SELECT episode_id, kind, expires_at FROM ownerships WHERE user_id = ? ORDER BY id`, userId),
   favorites: await db.all(`SELECT series_id FROM favorites WHERE user_id = ? ORDER BY series_id`, userId),
-  progress: await db.all(`SELECT series_id, episode_id, position FROM reading_progress WHERE user_id = ? ORDER BY series_id`, userId),
+  progress: (await placesOf(userId)).map((p) => [p.seriesId, p.episodeId, p.position]).sort(),
 })
 const hiddenRows = (userId: number) =>
   db.all(`SELECT series_id, created_at FROM hidden_series WHERE user_id = ? ORDER BY series_id`, userId)

@@ -3,8 +3,9 @@
  * the episode and position reached — stored server-side, so every device of the reader sees the same list.
  */
 import { describe, expect, it } from 'vitest'
-import { app, db, expectError, get, newReader, newSeries, read, type Reader } from './purchase.helpers.ts'
+import { app, expectError, get, newReader, newSeries, read, type Reader } from './purchase.helpers.ts'
 import { request } from './app.ts'
+import { execInReader } from './reader.helpers.ts'
 
 const progress = (reader: Reader, episodeId: number, position: number) =>
   request(app, `/api/v1/viewer/${episodeId}/progress`, {
@@ -21,11 +22,7 @@ describe('GET /api/v1/library/recent', () => {
     expect((await read(await get(reader, '/api/v1/library/recent'))).data).toEqual({ items: [], next: null })
     expect((await progress(reader, a.episodeIds[1]!, 0.5)).status).toBe(200)
     expect((await progress(reader, b.episodeIds[1]!, 1)).status).toBe(200)
-    await db.run(
-      `UPDATE reading_progress SET updated_at = '2026-01-01T00:00:00.000Z' WHERE user_id = ? AND series_id = ?`,
-      reader.id,
-      a.seriesId,
-    )
+    await execInReader(reader.id, `UPDATE progress SET updated_at = '2026-01-01T00:00:00.000Z' WHERE series_id = ?`, a.seriesId)
     const res = await get(reader, '/api/v1/library/recent')
     expect(res.headers.get('cache-control')).toBe('private, no-store')
     const { data } = await read(res)

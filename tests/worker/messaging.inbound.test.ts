@@ -80,7 +80,7 @@ beforeAll(async () => {
     reader.email,
   ))!.id
   const sent = await deployed(async (sent) => {
-    await runWithContext({ requestId: `answer-${qnaId}`, skipUser: true, db, edition: frEdition }, () =>
+    await runWithContext({ requestId: `answer-${qnaId}`, skipUser: true, db, objectCalls: { count: 0 }, edition: frEdition }, () =>
       answerQna(db, qnaId, 'Nous vous avons remboursé.', { t, siteUrl: frEdition.siteUrl }),
     )
     return sent

@@ -116,7 +116,7 @@ async function everyMail(edition: Edition, messages: Record<string, string>, sen
   last('qna-received')
   const qnaId = ((await asked.json()) as { data: { id: number } }).data.id
   const t = createTranslator(edition.locale, messages)
-  await runWithContext({ requestId: `answer-${qnaId}`, skipUser: true, db, edition }, () =>
+  await runWithContext({ requestId: `answer-${qnaId}`, skipUser: true, db, objectCalls: { count: 0 }, edition }, () =>
     answerQna(db, qnaId, 'Nous vous avons remboursé.', { t, siteUrl: edition.siteUrl }),
   )
   expect(last('qna-answered').text).toContain('Nous vous avons remboursé.')
@@ -277,7 +277,7 @@ describe('mail failures a reader can live with', () => {
     const t = createTranslator(frEdition.locale, frMessages)
     await deployed(
       () =>
-        runWithContext({ requestId: 'notice-fail', skipUser: true, db, edition: frEdition }, () =>
+        runWithContext({ requestId: 'notice-fail', skipUser: true, db, objectCalls: { count: 0 }, edition: frEdition }, () =>
           answerQna(db, q!.id, 'Réponse', { t, siteUrl: frEdition.siteUrl }),
         ),
       { EMAIL: failing },
@@ -294,7 +294,7 @@ describe('mail failures a reader can live with', () => {
       body: 'B',
     }
     const sent = await deployed(async (sent) => {
-      await runWithContext({ requestId: 'same-request-id', skipUser: true, db, edition: frEdition }, async () => {
+      await runWithContext({ requestId: 'same-request-id', skipUser: true, db, objectCalls: { count: 0 }, edition: frEdition }, async () => {
         await messageProvider(db).send(message)
         await messageProvider(db).send(message)
       })
@@ -304,7 +304,7 @@ describe('mail failures a reader can live with', () => {
     // 40 hand-overs of one message at once in one request: the claim is one conditional statement, one goes out
     const burst = { ...message, recipient: `burst-${Date.now()}@example.com` }
     const once = await deployed(async (sent) => {
-      await runWithContext({ requestId: 'burst-request-id', skipUser: true, db, edition: frEdition }, () =>
+      await runWithContext({ requestId: 'burst-request-id', skipUser: true, db, objectCalls: { count: 0 }, edition: frEdition }, () =>
         Promise.all(Array.from({ length: 40 }, () => messageProvider(db).send(burst))),
       )
       return sent
@@ -314,11 +314,11 @@ describe('mail failures a reader can live with', () => {
     const again = { ...message, recipient: `retry-${Date.now()}@example.com` }
     await deployed(
       () =>
-        runWithContext({ requestId: 'retry-request-id', skipUser: true, db, edition: frEdition }, () => messageProvider(db).send(again)),
+        runWithContext({ requestId: 'retry-request-id', skipUser: true, db, objectCalls: { count: 0 }, edition: frEdition }, () => messageProvider(db).send(again)),
       { EMAIL: failing },
     )
     const retried = await deployed(async (sent) => {
-      await runWithContext({ requestId: 'retry-request-id', skipUser: true, db, edition: frEdition }, () => messageProvider(db).send(again))
+      await runWithContext({ requestId: 'retry-request-id', skipUser: true, db, objectCalls: { count: 0 }, edition: frEdition }, () => messageProvider(db).send(again))
       return sent
     })
     expect(retried).toHaveLength(1)

@@ -1,6 +1,7 @@
 /**
  * `POST /api/v1/viewer/{episodeId}/progress` as the viewer now calls it (issue 24 §2, docs/API.md "Reading
- * progress"): one D1 statement per save — the session check and the episode's access condition inside the UPSERT —
+ * progress"): one D1 read per save — the session check and the episode's access condition — and one call to the reader's
+ * object, which keeps the place (issue 38);
  * the viewer's `navigator.sendBeacon` body (text/plain) accepted from the site's own Origin only, and every save the
  * session may not make refused without changing the reader's row.
  */
@@ -8,17 +9,14 @@ import { describe, expect, it } from 'vitest'
 import { app, db, expectError, newReader, newSeries, read, type Reader } from './purchase.helpers.ts'
 import { request } from './app.ts'
 import { makeUser, ORIGIN, webCookie } from './account.helpers.ts'
+import { placeOf } from './reader.helpers.ts'
 
 const save = (headers: Record<string, string>, episodeId: number, body: string, contentType = 'application/json') =>
   request(app, `/api/v1/viewer/${episodeId}/progress`, { method: 'POST', headers: { 'content-type': contentType, ...headers }, body })
 const post = (reader: Pick<Reader, 'headers'>, episodeId: number, position: number) =>
   save(reader.headers, episodeId, JSON.stringify({ position }))
 
-const rowOf = (userId: number) =>
-  db.first<{ episode_id: number; position: number; updated_at: string }>(
-    `SELECT episode_id, position, updated_at FROM reading_progress WHERE user_id = ?`,
-    userId,
-  )
+const rowOf = placeOf
 
 async function own(userId: number, seriesId: number, episodeId: number, kind: string, expiresAt: string | null) {
   await db.run(
@@ -32,7 +30,7 @@ async function own(userId: number, seriesId: number, episodeId: number, kind: st
 }
 
 describe('saving progress', () => {
-  it('takes one D1 statement per save, for an app (Bearer) and for the web (cookie), the beacon body included', async () => {
+  it('takes one D1 read and one call to the reader\'s object per save, for an app (Bearer) and for the web (cookie), the beacon body included', async () => {
     const s = await newSeries({ episodes: 3, free: 1 })
     const [free, paid] = s.episodeIds as [number, number]
     const app = await newReader()
@@ -43,9 +41,10 @@ describe('saving progress', () => {
     ] as const) {
       const res = await post(app, episodeId, position)
       expect(res.headers.get('x-d1-queries')).toBe('1')
+      expect(res.headers.get('x-reader-calls')).toBe('1')
       expect((await read(res)).data).toMatchObject({ episodeId, position })
     }
-    expect(await rowOf(app.id)).toMatchObject({ episode_id: paid, position: 0.5 })
+    expect(await rowOf(app.id)).toMatchObject({ episodeId: paid, position: 0.5 })
 
     const user = await makeUser()
     const web = { cookie: await webCookie(user.email), origin: ORIGIN }
@@ -56,7 +55,7 @@ describe('saving progress', () => {
     const beacon = await save(web, free, JSON.stringify({ position: 1 }), 'text/plain;charset=UTF-8')
     expect(beacon.headers.get('x-d1-queries')).toBe('1')
     expect((await read(beacon)).data).toMatchObject({ episodeId: free, position: 1 })
-    expect(await rowOf(user.id)).toMatchObject({ episode_id: free, position: 1 })
+    expect(await rowOf(user.id)).toMatchObject({ episodeId: free, position: 1 })
   })
 
   it('refuses a beacon from another Origin, and a text/plain body that is not the JSON, changing nothing', async () => {
@@ -82,7 +81,7 @@ describe('saving progress', () => {
     const reader = await newReader()
     expect((await post(reader, free, 0.3)).status).toBe(200)
     const before = await rowOf(reader.id)
-    expect(before).toMatchObject({ episode_id: free, position: 0.3 })
+    expect(before).toMatchObject({ episodeId: free, position: 0.3 })
 
     await expectError(await post(reader, paid, 0.5), 403, 'UNAUTHORIZED_CONTENTS')
     await own(reader.id, s.seriesId, rented, 'RENT', new Date(Date.now() - 60_000).toISOString())
@@ -95,7 +94,7 @@ describe('saving progress', () => {
     const other = await newReader()
     expect((await post(other, free, 0.9)).status).toBe(200)
     expect(await rowOf(reader.id)).toEqual(before)
-    expect(await rowOf(other.id)).toMatchObject({ episode_id: free, position: 0.9 })
+    expect(await rowOf(other.id)).toMatchObject({ episodeId: free, position: 0.9 })
 
     // the other reader's sessions ended elsewhere ("sign out everywhere"), then their session logged out: refused
     await db.run(`UPDATE users SET session_version = session_version + 1 WHERE id = ?`, other.id)
@@ -104,13 +103,13 @@ describe('saving progress', () => {
     expect((await post(other, free, 0.8)).status).toBe(200)
     await db.run(`UPDATE refresh_tokens SET revoked_at = ? WHERE user_id = ?`, new Date().toISOString(), other.id)
     await expectError(await post(other, free, 0.1), 401, 'NEED_TO_REFRESH')
-    expect(await rowOf(other.id)).toMatchObject({ episode_id: free, position: 0.8 })
+    expect(await rowOf(other.id)).toMatchObject({ episodeId: free, position: 0.8 })
     expect(await rowOf(reader.id)).toEqual(before)
 
     // held now: saved
     await own(reader.id, s.seriesId, paid, 'RENT', new Date(Date.now() + 3_600_000).toISOString())
     expect((await post(reader, paid, 0.6)).status).toBe(200)
-    expect(await rowOf(reader.id)).toMatchObject({ episode_id: paid, position: 0.6 })
+    expect(await rowOf(reader.id)).toMatchObject({ episodeId: paid, position: 0.6 })
   })
 
   it("does not re-check the adult rule on a write: a minor's place in an adult series is kept but listed nowhere for them", async () => {

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest'
 import { app, db, expectError, get, newReader, read, type Reader } from './purchase.helpers.ts'
 import { request } from './app.ts'
+import { placesOf } from './reader.helpers.ts'
 import { fixture, own, PIXELS } from './viewer.helpers.ts'
 
 const anHourAgo = () => new Date(Date.now() - 3_600_000).toISOString()
@@ -127,11 +128,7 @@ describe('POST /api/v1/viewer/{episodeId}/progress', () => {
     const res = await post(reader, f.paid, { position: 0.42 })
     expect(res.status).toBe(200)
     expect((await read(res)).data).toMatchObject({ episodeId: f.paid, position: 0.42 })
-    const rows = await db.all<{ episode_id: number; position: number }>(
-      `SELECT episode_id, position FROM reading_progress WHERE user_id = ?`,
-      reader.id,
-    )
-    expect(rows).toEqual([{ episode_id: f.paid, position: 0.42 }])
+    expect((await placesOf(reader.id)).map((p) => [p.episodeId, p.position])).toEqual([[f.paid, 0.42]])
     expect((await read(await get(reader, `/api/v1/viewer/${f.paid}`))).data.progress).toBe(0.42)
     expect((await read(await get(reader, `/api/v1/viewer/${f.free}`))).data.progress).toBeNull()
     // another reader sees none of it
@@ -147,7 +144,7 @@ describe('POST /api/v1/viewer/{episodeId}/progress', () => {
       await expectError(await post(reader, f.free, body), 400, 'INVALID_PARAMETER')
     }
     await expectError(await post(reader, 'abc', { position: 0.5 }), 404, 'NOT_FOUND_EPISODE')
-    expect(await db.first(`SELECT 1 FROM reading_progress WHERE user_id = ?`, reader.id)).toBeNull()
+    expect(await placesOf(reader.id)).toEqual([])
   })
 })
 

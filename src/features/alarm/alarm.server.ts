@@ -89,7 +89,7 @@ export function episodeFanout(episodeId: number, after = 0, limit = ALARM_BATCH)
 
 /**
  * One batch of an operator's broadcast: the next `limit` readers (user id above `after`): every account, or the
- * readers of its series (a favourite or a reading in progress) who did not hide it.
+ * readers of its series (a favourite, or a read: `series_readers`, kept from the readers' objects) who did not hide it.
  */
 function broadcastFanout(broadcast: Pick<AlarmBroadcastsRow, 'id' | 'series_id'>, after: number, limit: number) {
   const ids = { broadcast: 'b.id', link: 'b.link' }
@@ -97,7 +97,7 @@ function broadcastFanout(broadcast: Pick<AlarmBroadcastsRow, 'id' | 'series_id'>
     broadcast.series_id === null
       ? `SELECT id AS user_id FROM users WHERE deleted_at IS NULL AND id > ?2`
       : `SELECT user_id FROM favorites WHERE series_id = ?4 AND user_id > ?2
-         UNION SELECT user_id FROM reading_progress WHERE series_id = ?4 AND user_id > ?2`
+         UNION SELECT user_id FROM series_readers WHERE series_id = ?4 AND user_id > ?2`
   return alarmInsert(
     'NOTICE',
     {

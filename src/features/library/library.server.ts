@@ -1,4 +1,4 @@
-/** Library reads and writes in D1 for one reader: ownerships of a series, favourite, reading progress. */
+/** Library reads and writes for one reader: ownerships of a series and favourite in D1, reading progress from their object. */
 import type { Db } from '../../lib/server/db.ts'
 import type { EpisodesRow, ReadingProgressRow, SeriesRow } from '../../lib/server/db-types.ts'
 import { flag, type Cols, type Flag } from '../../lib/server/rows.ts'
@@ -7,6 +7,8 @@ import { visible } from '../catalogue/catalogue.server.ts'
 import { ownershipsByEpisode, type Ownership, type SeriesMe } from './library.ts'
 import { currentTicket } from '../freetime/freetime.ts'
 import { hiddenBy } from './hidden.server.ts'
+import { withReader } from '../reader/stub.server.ts'
+import type { StoredProgress } from '../viewer/progress-store.server.ts'
 
 type OwnershipRow = Cols<'ownerships', 'episode_id' | 'kind' | 'expires_at'>
 
@@ -21,38 +23,27 @@ export async function seriesOwnerships(db: Db, userId: number, seriesId: number,
 }
 
 /**
- * The personal part of a published series for one reader (2 queries: the series with favourite, progress and
- * the last use of its wait-until-free ticket, and the ownerships), or null when the series is unknown or unpublished.
+ * The personal part of a published series for one reader (2 queries: the series with favourite and the last use of
+ * its wait-until-free ticket, and the ownerships; the place they stopped at from their object), or null when the series is unknown or unpublished.
  */
 export async function seriesMe(db: Db, userId: number, seriesId: number, now = new Date()): Promise<SeriesMe | null> {
-  const [row, owned] = await Promise.all([
-    db.first<{
-      favorite: Flag
-      episodeId: ReadingProgressRow['episode_id'] | null
-      no: EpisodesRow['no'] | null
-      position: ReadingProgressRow['position'] | null
-      wufHours: number | null
-      lastUsedAt: string | null
-    }>(
-      `SELECT EXISTS (SELECT 1 FROM favorites f WHERE f.user_id = ?1 AND f.series_id = s.id) AS favorite,
-         rp.episode_id AS episodeId, e.no, rp.position, s.wuf_hours AS wufHours,
+  const [row, owned, place] = await Promise.all([
+    db.first<{ favorite: Flag; wufHours: number | null; lastUsedAt: string | null }>(
+      `SELECT EXISTS (SELECT 1 FROM favorites f WHERE f.user_id = ?1 AND f.series_id = s.id) AS favorite, s.wuf_hours AS wufHours,
          (SELECT max(w.used_at) FROM wuf_tickets w WHERE w.user_id = ?1 AND w.series_id = s.id) AS lastUsedAt
-       FROM series s
-       LEFT JOIN reading_progress rp ON rp.user_id = ?1 AND rp.series_id = s.id
-       LEFT JOIN episodes e ON e.id = rp.episode_id AND e.series_id = s.id
-       WHERE s.id = ?2 AND s.is_published = 1`,
+       FROM series s WHERE s.id = ?2 AND s.is_published = 1`,
       userId,
       seriesId,
     ),
     seriesOwnerships(db, userId, seriesId, now),
+    withReader(userId, (r) => r.progressIn(userId, seriesId)),
   ])
   if (!row) return null
   const ticket = row.wufHours === null ? null : currentTicket(row.wufHours, row.lastUsedAt, now)
   return {
     seriesId,
     favorite: flag(row.favorite),
-    continueReading:
-      row.episodeId !== null && row.no !== null ? { episodeId: row.episodeId, no: row.no, position: row.position ?? 0 } : null,
+    continueReading: place && { episodeId: place.episodeId, no: place.episodeNo, position: place.position },
     ownerships: [...owned].map(([episodeId, o]) => ({ episodeId, ...o })).sort((a, b) => a.episodeId - b.episodeId),
     freetime: ticket && { hours: row.wufHours!, available: ticket.available, availableAt: ticket.availableAt },
   }
@@ -96,10 +87,13 @@ export type RecentRead = {
 /** Page size of the recent list. */
 const RECENT_PAGE = 20
 
+/** Rounds of the recent list's fill: a page of a reader who hid or can no longer see many series ends short. */
+const RECENT_ROUNDS = 5
+
 /**
- * The reader's recently read series, newest first (1 query, paginated by `(updatedAt, seriesId)`): progress is
- * stored server-side per reader, so every device shows the same list. Unpublished series and those the reader hid
- * (hidden.server.ts) are left out.
+ * The reader's recently read series, newest first, paginated by `(updatedAt, seriesId)`: their object lists their
+ * places (one call), D1 keeps the series they may see — published for their audience, not hidden (hidden.server.ts) —
+ * with their covers and next episodes (one query). Usually one round; a round that left series out asks for more.
  */
 export async function recentReads(
   db: Db,
@@ -109,32 +103,39 @@ export async function recentReads(
   size = RECENT_PAGE,
   now = new Date(),
 ): Promise<{ items: RecentRead[]; next: string | null }> {
-  const rows: RecentRead[] = await db.all<
-    Cols<'reading_progress', 'position' | 'updated_at'> & { seriesId: SeriesRow['id']; seriesTitle: SeriesRow['title'] } & Cols<
-        'series',
-        'cover_key' | 'cover_width' | 'cover_height'
-      > & {
-        episodeId: EpisodesRow['id']
-        episodeNo: EpisodesRow['no']
-        episodeTitle: EpisodesRow['title']
-        nextEpisodeId: EpisodesRow['id'] | null
-      }
+  const items: RecentRead[] = []
+  let after = cursor ? { updatedAt: String(cursor.k), seriesId: cursor.id } : null
+  let more = true
+  for (let round = 0; round < RECENT_ROUNDS && more && items.length <= size; round++) {
+    const want = size + 1 - items.length
+    const places = await withReader(userId, (r) => r.recentProgress(userId, after, want))
+    more = places.length === want
+    const last = places[places.length - 1]
+    if (!last) break
+    after = { updatedAt: last.updatedAt, seriesId: last.seriesId }
+    items.push(...(await recentDetails(db, userId, audience, places, now)))
+  }
+  const page = items.slice(0, size)
+  const end = items.length > size ? page[page.length - 1] : more ? after : null
+  return { items: page, next: end ? encodeCursor({ k: end.updatedAt, id: end.seriesId }) : null }
+}
+
+/** The places the reader may see, in the given order, with what the list shows of their series and episodes. */
+async function recentDetails(db: Db, userId: number, audience: Audience, places: readonly StoredProgress[], now: Date) {
+  return db.all<
+    RecentRead
   >(
     `SELECT s.id AS seriesId, s.title AS seriesTitle, s.cover_key AS coverKey, s.cover_width AS coverWidth, s.cover_height AS coverHeight,
-            e.id AS episodeId, e.no AS episodeNo, e.title AS episodeTitle, rp.position, rp.updated_at AS updatedAt,
+            e.id AS episodeId, e.no AS episodeNo, e.title AS episodeTitle,
+            json_extract(p.value, '$.position') AS position, json_extract(p.value, '$.updatedAt') AS updatedAt,
             (SELECT x.id FROM episodes x WHERE x.series_id = s.id AND x.no > e.no AND x.published_at <= ?2 ORDER BY x.no LIMIT 1) AS nextEpisodeId
-       FROM reading_progress rp
-       JOIN series s ON s.id = rp.series_id AND ${visible(audience)}
-       JOIN episodes e ON e.id = rp.episode_id
-      WHERE rp.user_id = ?1 AND NOT ${hiddenBy('rp.user_id', 'rp.series_id')} AND (?3 IS NULL OR rp.updated_at < ?3 OR (rp.updated_at = ?3 AND rp.series_id < ?4))
-      ORDER BY rp.updated_at DESC, rp.series_id DESC LIMIT ?5`,
+       FROM json_each(?3) p
+       JOIN series s ON s.id = json_extract(p.value, '$.seriesId') AND ${visible(audience)}
+       JOIN episodes e ON e.id = json_extract(p.value, '$.episodeId') AND e.series_id = s.id
+      WHERE NOT ${hiddenBy('?1', 's.id')}
+      ORDER BY p.key`,
     userId,
     now.toISOString(),
-    cursor?.k ?? null,
-    cursor?.id ?? 0,
-    size + 1,
+    JSON.stringify(places),
   )
-  const items = rows.slice(0, size)
-  const last = items[items.length - 1]
-  return { items, next: rows.length > size && last ? encodeCursor({ k: last.updatedAt, id: last.seriesId }) : null }
 }

@@ -7,7 +7,7 @@ import { env } from 'cloudflare:workers'
 import { AppError } from '../../lib/errors/catalogue.ts'
 import type { AutoUnlockKind, AutoUnlockState } from './continuous.ts'
 import type { Db } from '../../lib/server/db.ts'
-import type { EpisodeImagesRow, ReadingProgressRow, SeriesRow } from '../../lib/server/db-types.ts'
+import type { EpisodeImagesRow, SeriesRow } from '../../lib/server/db-types.ts'
 import { firstRow, flag, rows, type Cols } from '../../lib/server/rows.ts'
 import { isAdult, type AdultFlags } from '../age/age.ts'
 import { SLICE_WIDTHS } from '../catalogue/catalogue.ts'
@@ -31,6 +31,7 @@ import {
 } from './viewer.ts'
 import { parseTranscript } from './transcript.ts'
 import { currentReader } from '../auth/auth.server.ts'
+import { withReader } from '../reader/stub.server.ts'
 
 /** The edition switches the viewer needs (spec §5 adult status). */
 export type ViewerEdition = { krAdultAuth: boolean; adultNeedsBirthDate: boolean; notLoggedInAdultCookie: boolean }
@@ -142,13 +143,16 @@ export async function openEpisode(
           }
         : { sql: USER_SQL, params: [uid] },
       { sql: HOLDINGS_SQL, params: [uid, episodeId] },
-      { sql: `SELECT position FROM reading_progress WHERE user_id = ? AND episode_id = ?`, params: [uid, episodeId] },
       { sql: NEXT_HOLDINGS_SQL, params: [nowIso, episodeId, uid] },
       // a view, counted once a day, in this same batch (no round trip of its own)
       { sql: COUNT_VIEW_SQL, params: [nowIso.slice(0, 10), ...MAY_READ_PARAMS(episodeId, uid, reader.session, nowIso)] },
     )
   }
-  const [epRes, imgRes, userRes, holdRes, progRes, nextHoldRes] = await db.batch(statements)
+  // the place the reader stopped at is in their own object, asked beside the batch
+  const [[epRes, imgRes, userRes, holdRes, nextHoldRes], progress] = await Promise.all([
+    db.batch(statements),
+    uid === null ? null : withReader(uid, (r) => r.positionAt(uid, episodeId)),
+  ])
   // the session ended (withdrawal, password change, sign-out everywhere): no slice URL for it
   if (reader.session && uid !== null && !firstRow<UserRow>(userRes)) throw new AppError('NEED_TO_REFRESH')
   const row = firstRow<EpisodeRow>(epRes)
@@ -183,7 +187,6 @@ export async function openEpisode(
       }),
     )
   }
-  const progress = firstRow<Pick<ReadingProgressRow, 'position'>>(progRes)?.position ?? null
   return {
     id: row.id,
     no: row.no,
@@ -281,15 +284,13 @@ const MAY_READ_PARAMS = (episodeId: number, userId: number, session: SessionClai
 ]
 
 /**
- * The save (docs/API.md "Reading progress"): ONE statement, an UPSERT that writes only when the reader may read the
- * episode (MAY_READ_SQL) — the API route is marked `checksSessionItself`, so the session middleware's own read is not
- * made (a page passes no claim: the middleware has checked it). Every list that shows a position (continue reading,
- * /library/recent) filters series by the reader's audience when it is read.
+ * Whether the reader may save a place in the episode (docs/API.md "Reading progress"): one read, the session's check
+ * included when its claim is given (the API route is marked `checksSessionItself`, so the session middleware's own
+ * read is not made; a page passes no claim: the middleware has checked it), answering the episode's series and number.
+ * Every list that shows a position (continue reading, /library/recent) filters series by the reader's audience when
+ * it is read.
  */
-const SAVE_PROGRESS_SQL = `INSERT INTO reading_progress (user_id, series_id, episode_id, position, updated_at)
-  SELECT u.id, e.series_id, e.id, ?, ? ${MAY_READ_SQL}
-  ON CONFLICT (user_id, series_id) DO UPDATE SET episode_id = excluded.episode_id, position = excluded.position, updated_at = excluded.updated_at
-  RETURNING updated_at AS updatedAt`
+const MAY_SAVE_SQL = `SELECT e.series_id AS seriesId, e.no ${MAY_READ_SQL}`
 
 /**
  * A view (docs/API.md "View counts"): one row per UTC day, episode and signed-in reader who may read it
@@ -301,8 +302,8 @@ const COUNT_VIEW_SQL = `INSERT INTO episode_views (day, episode_id, user_id) SEL
 
 /**
  * Saves where the reader is in an episode (spec "reading progress": one row per series, the last episode read
- * and the position in it) with one D1 statement (SAVE_PROGRESS_SQL), the session's check included when its claim
- * is given. A refused save changes nothing; only then does one more read say why: NEED_TO_REFRESH (the session
+ * and the position in it): one D1 read (MAY_SAVE_SQL), then one call to the reader's object, which keeps the row.
+ * A refused save changes nothing; only then does one more read say why: NEED_TO_REFRESH (the session
  * ended), NOT_FOUND_EPISODE, ADULT_ONLY_CONTENTS or UNAUTHORIZED_CONTENTS (a paid episode not held).
  */
 export async function saveProgress(
@@ -315,13 +316,13 @@ export async function saveProgress(
   now = new Date(),
 ) {
   const at = now.toISOString()
-  const saved = await db.first<{ updatedAt: ReadingProgressRow['updated_at'] }>(
-    SAVE_PROGRESS_SQL,
-    position,
-    at,
-    ...MAY_READ_PARAMS(episodeId, userId, session, at),
-  )
-  if (saved) return { episodeId, position, updatedAt: saved.updatedAt }
+  const may = await db.first<{ seriesId: number; no: number }>(MAY_SAVE_SQL, ...MAY_READ_PARAMS(episodeId, userId, session, at))
+  if (may) {
+    const saved = await withReader(userId, (r) =>
+      r.saveProgress(userId, { seriesId: may.seriesId, episodeId, episodeNo: may.no, position, updatedAt: at }),
+    )
+    return { episodeId, position, updatedAt: saved.updatedAt }
+  }
   if (session && !(await currentReader(db, userId, session))) throw new AppError('NEED_TO_REFRESH')
   const found = await accessOf(db, episodeId, { userId }, edition, now)
   if (!found) throw new AppError('NOT_FOUND_EPISODE')

@@ -13,6 +13,8 @@ export type RequestContext = {
   /** Spec §2: some pages skip loading the user. */
   skipUser: boolean
   db: Db
+  /** Calls made to readers' Durable Objects (src/features/reader/stub.server.ts), reported as `X-Reader-Calls`. */
+  objectCalls: { count: number }
   /** The signed-in reader, set by the session middleware once it has run (null: guest; absent: not run). */
   userId?: number | null
   /** The audience class pages render for (issue 11), set by the edge's audience step for page requests. */
@@ -29,5 +31,5 @@ export function runWithContext<T>(ctx: RequestContext, fn: () => T): T {
 
 /** The current request's context; outside a request (build, tests) a fresh one. */
 export function requestContext(): RequestContext {
-  return storage.getStore() ?? { requestId: 'none', skipUser: false, db: createDb(env.DB) }
+  return storage.getStore() ?? { requestId: 'none', skipUser: false, db: createDb(env.DB), objectCalls: { count: 0 } }
 }

@@ -1,0 +1,59 @@
+/**
+ * The consumer of the queue `READER_EVENTS` (wrangler.jsonc `queues`, functions/worker.ts `queue`): applies readers'
+ * objects' events to the shared side (D1). Each event is one D1 batch: every change is guarded by the event not being
+ * recorded yet, and the event is recorded in the same batch, so a second delivery — or forty at once — changes
+ * nothing. A batch that throws is retried by the queue (30 s, 1, 2, 4, 8 min), then goes to the dead-letter queue.
+ */
+import type { Db } from '../../lib/server/db.ts'
+import { retryDelaySeconds } from '../alarm/alarm.ts'
+import { ReaderEventJob } from './events.ts'
+
+/** Handles one batch of the queue; each message is acknowledged or retried on its own. */
+export async function consumeReaderEvents(batch: MessageBatch<unknown>, db: Db, now = () => new Date()): Promise<void> {
+  await Promise.all(
+    batch.messages.map(async (message) => {
+      const job = ReaderEventJob.safeParse(message.body)
+      if (!job.success) {
+        // a message no version of this worker writes: retrying cannot help
+        console.error(JSON.stringify({ event: 'reader.event.invalid', id: message.id }))
+        return message.ack()
+      }
+      try {
+        await applyReaderEvent(db, job.data, now())
+        message.ack()
+      } catch (e) {
+        console.error(JSON.stringify({ event: 'reader.event.failed', id: job.data.id, attempts: message.attempts, error: String(e) }))
+        message.retry({ delaySeconds: retryDelaySeconds(message.attempts) })
+      }
+    }),
+  )
+}
+
+const NOT_SEEN = `NOT EXISTS (SELECT 1 FROM reader_events WHERE id = ?1)`
+
+export async function applyReaderEvent(db: Db, job: ReaderEventJob, now = new Date()): Promise<void> {
+  const { event } = job
+  // one kind today; the switch says where the next goes
+  switch (event.kind) {
+    case 'read':
+      await db.batch([
+        {
+          sql: `UPDATE series_daily SET readers = readers - 1 WHERE day = ?2 AND series_id = ?3 AND readers > 0 AND ${NOT_SEEN}`,
+          params: [job.id, event.from, event.seriesId],
+        },
+        {
+          sql: `INSERT INTO series_daily (day, series_id, readers) SELECT ?2, ?3, 1 WHERE ${NOT_SEEN}
+                  AND EXISTS (SELECT 1 FROM series WHERE id = ?3)
+                ON CONFLICT (day, series_id) DO UPDATE SET readers = readers + 1`,
+          params: [job.id, event.to, event.seriesId],
+        },
+        {
+          sql: `INSERT INTO series_readers (series_id, user_id) SELECT ?1, ?2 WHERE EXISTS (SELECT 1 FROM series WHERE id = ?1)
+                  AND EXISTS (SELECT 1 FROM users WHERE id = ?2 AND deleted_at IS NULL)
+                ON CONFLICT DO NOTHING`,
+          params: [event.seriesId, job.readerId],
+        },
+        { sql: `INSERT INTO reader_events (id, at) VALUES (?, ?) ON CONFLICT DO NOTHING`, params: [job.id, now.toISOString()] },
+      ])
+  }
+}

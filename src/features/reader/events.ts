@@ -1,0 +1,28 @@
+/**
+ * What a reader's object tells the shared side (issue 38 point 3; docs/ARCHITECTURE.md "Reader objects"): events
+ * written into the object's outbox in the transaction that makes them, delivered through the queue `READER_EVENTS`, applied
+ * to D1 once whatever the number of deliveries (events.server.ts).
+ */
+import { z } from 'zod'
+
+const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/)
+
+export const ReaderEvent = z.discriminatedUnion('kind', [
+  /**
+   * The reader's last read of a series moved to another UTC day (`from` null: their first read of it). The ranking
+   * counts a reader once, on the day of their latest read (migrations/0015_series_daily.sql).
+   */
+  z.object({ kind: z.literal('read'), seriesId: z.number().int().positive(), from: day.nullable(), to: day }),
+])
+export type ReaderEvent = z.infer<typeof ReaderEvent>
+
+/** The queue message carrying one event: its id (made by the object, unique) and its reader. */
+export const ReaderEventJob = z.object({
+  id: z.string().min(1).max(64),
+  readerId: z.number().int().positive(),
+  event: ReaderEvent,
+})
+export type ReaderEventJob = z.infer<typeof ReaderEventJob>
+
+/** The UTC day of an ISO 8601 instant. */
+export const dayOf = (iso: string) => iso.slice(0, 10)

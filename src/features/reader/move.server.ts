@@ -1,0 +1,27 @@
+/**
+ * The background move of reading progress into readers' objects (issue 38 point 5), run by the cron of
+ * functions/worker.ts: readers whose rows are still in D1 `reading_progress` (who made no call since the move began,
+ * or whose rows the demo seed wrote) are moved MOVE_BATCH at a time, each by their own object (`Reader.moveIn`,
+ * which deletes what it took), within the run's budget (src/lib/server/sweep.ts).
+ */
+import type { Db } from '../../lib/server/db.ts'
+import { cronBudget, sweep, type SweepBudget, type SweepResult } from '../../lib/server/sweep.ts'
+import type { Reader } from './reader.server.ts'
+
+/** Readers moved per batch (one object call each, in parallel). */
+const MOVE_BATCH = 20
+
+export async function moveWaitingReaders(db: Db, readers: DurableObjectNamespace<Reader>, budget: SweepBudget = cronBudget()): Promise<SweepResult> {
+  const [result] = await sweep(
+    [
+      async () => {
+        const waiting = await db.all<{ userId: number }>(`SELECT DISTINCT user_id AS userId FROM reading_progress LIMIT ?`, MOVE_BATCH)
+        await Promise.all(waiting.map(({ userId }) => readers.getByName(String(userId)).moveIn(userId)))
+        return waiting.length
+      },
+    ],
+    MOVE_BATCH,
+    budget,
+  )
+  return result!
+}

@@ -1,0 +1,167 @@
+/**
+ * A reader's own Durable Object (issue 38; docs/ARCHITECTURE.md "Reader objects"), addressed by the reader's id
+ * (`readerOf`, stub.server.ts), stored in SQLite (wrangler.jsonc `durable_objects`, migration tag v1). It holds what
+ * belongs to one reader — today their reading progress — and runs each call's writes in one transaction with the
+ * outbox rows that tell the shared side (events.ts). The outbox is sent to the queue `READER_EVENTS` right after the write;
+ * what could not be sent is sent again by the object's alarm.
+ *
+ * The move from D1: the first call of a reader takes their rows of `reading_progress` (and deletes them there), under
+ * `blockConcurrencyWhile` so no other call sees the object half-moved; the cron moves readers who make no call
+ * (move.server.ts, `moveIn`). A move merges: the newer row of a series wins, so a move made twice changes nothing.
+ */
+import { DurableObject } from 'cloudflare:workers'
+import { migrateReader } from './schema.server.ts'
+import type { ReaderEvent, ReaderEventJob } from './events.ts'
+import {
+  mergeProgress,
+  positionAt,
+  progressIn,
+  recentProgress,
+  writeProgress,
+  type StoredProgress,
+} from '../viewer/progress-store.server.ts'
+
+/** How long after a failed send the alarm tries the outbox again. */
+const OUTBOX_RETRY_MS = 30_000
+/** Outbox rows sent in one queue batch (Queues takes at most 100 messages a batch). */
+const OUTBOX_BATCH = 100
+
+export class Reader extends DurableObject<Cloudflare.Env> {
+  private readonly sql: SqlStorage
+  /** The reader this object belongs to, once its first call (and its move from D1) is done. */
+  private readerId: number | null = null
+
+  constructor(ctx: DurableObjectState, env: Cloudflare.Env) {
+    super(ctx, env)
+    this.sql = ctx.storage.sql
+    void ctx.blockConcurrencyWhile(async () => {
+      migrateReader(ctx.storage)
+      const known = this.fact('reader')
+      this.readerId = known === null ? null : Number(known)
+    })
+  }
+
+  /** Saves where the reader is in a series (the caller has checked that they may read the episode). */
+  async saveProgress(readerId: number, progress: StoredProgress): Promise<{ updatedAt: string }> {
+    await this.ready(readerId)
+    await this.write(() => writeProgress(this.sql, progress))
+    return { updatedAt: progress.updatedAt }
+  }
+
+  /** The reader's place in one series, or null. */
+  async progressIn(readerId: number, seriesId: number): Promise<StoredProgress | null> {
+    await this.ready(readerId)
+    return progressIn(this.sql, seriesId)
+  }
+
+  /** Where the reader stopped in an episode (null: not the last one they read of its series). */
+  async positionAt(readerId: number, episodeId: number): Promise<number | null> {
+    await this.ready(readerId)
+    return positionAt(this.sql, episodeId)
+  }
+
+  /** The reader's series, newest read first, after `cursor`. */
+  async recentProgress(readerId: number, cursor: { updatedAt: string; seriesId: number } | null, limit: number): Promise<StoredProgress[]> {
+    await this.ready(readerId)
+    return recentProgress(this.sql, cursor, limit)
+  }
+
+  /** Moves the reader's rows still in D1 (the cron's background move; any number of times). */
+  async moveIn(readerId: number): Promise<number> {
+    let moved = 0
+    await this.ctx.blockConcurrencyWhile(async () => {
+      moved = await this.move(readerId)
+    })
+    return moved
+  }
+
+  /** Forgets everything of the reader (the account was withdrawn). */
+  async forget(): Promise<void> {
+    await this.ctx.storage.deleteAlarm()
+    await this.ctx.storage.deleteAll()
+    this.readerId = null
+    migrateReader(this.ctx.storage)
+  }
+
+  /** The alarm sends what the outbox still holds. */
+  override async alarm(): Promise<void> {
+    await this.flush()
+  }
+
+  /** First call of this object's life: its reader's rows move in from D1 before anything reads or writes. */
+  private async ready(readerId: number): Promise<void> {
+    if (this.readerId === readerId) return
+    if (this.readerId !== null) throw new Error(`reader object ${this.readerId} called for reader ${readerId}`)
+    await this.ctx.blockConcurrencyWhile(async () => {
+      if (this.readerId === null) await this.move(readerId)
+    })
+  }
+
+  private async move(readerId: number): Promise<number> {
+    const rows = (
+      await this.env.DB.prepare(
+        `SELECT rp.series_id AS seriesId, rp.episode_id AS episodeId, e.no AS episodeNo, rp.position, rp.updated_at AS updatedAt
+           FROM reading_progress rp LEFT JOIN episodes e ON e.id = rp.episode_id WHERE rp.user_id = ? LIMIT 5000`,
+      )
+        .bind(readerId)
+        .all<Omit<StoredProgress, 'episodeNo'> & { episodeNo: number | null }>()
+    ).results
+    this.ctx.storage.transactionSync(() => {
+      // a row whose episode is gone opens nothing: it is dropped with the others
+      mergeProgress(
+        this.sql,
+        rows.filter((r): r is StoredProgress => r.episodeNo !== null),
+      )
+      this.sql.exec(`INSERT INTO facts (key, value) VALUES ('reader', ?) ON CONFLICT (key) DO NOTHING`, String(readerId))
+    })
+    this.readerId = readerId
+    if (rows.length > 0) {
+      await this.env.DB.prepare(
+        `DELETE FROM reading_progress WHERE user_id = ?1 AND EXISTS (SELECT 1 FROM json_each(?2) j
+           WHERE json_extract(j.value, '$[0]') = reading_progress.series_id AND json_extract(j.value, '$[1]') = reading_progress.updated_at)`,
+      )
+        .bind(readerId, JSON.stringify(rows.map((r) => [r.seriesId, r.updatedAt])))
+        .run()
+    }
+    return rows.length
+  }
+
+  /**
+   * Runs `change` in one transaction with the outbox row of the event it answers, then sends the outbox. The alarm is
+   * set before the send: an object stopped in between still sends.
+   */
+  private async write(change: () => ReaderEvent | null): Promise<void> {
+    const event = this.ctx.storage.transactionSync(() => {
+      const made = change()
+      if (made) this.sql.exec(`INSERT INTO outbox (id, body) VALUES (?, ?)`, crypto.randomUUID(), JSON.stringify(made))
+      return made
+    })
+    if (!event) return
+    await this.ctx.storage.setAlarm(Date.now() + OUTBOX_RETRY_MS)
+    await this.flush()
+  }
+
+  /** Sends the outbox to the queue, oldest first; on a failure the alarm tries again. */
+  private async flush(): Promise<void> {
+    const readerId = this.readerId
+    if (readerId === null) return
+    for (;;) {
+      const rows = this.sql.exec<{ seq: number; id: string; body: string }>(`SELECT seq, id, body FROM outbox ORDER BY seq LIMIT ?`, OUTBOX_BATCH).toArray()
+      if (rows.length === 0) return
+      try {
+        await this.env.READER_EVENTS.sendBatch(
+          rows.map((r) => ({ body: { id: r.id, readerId, event: JSON.parse(r.body) } satisfies ReaderEventJob, contentType: 'json' as const })),
+        )
+      } catch (e) {
+        console.error(JSON.stringify({ event: 'reader.outbox.failed', readerId, rows: rows.length, error: String(e) }))
+        await this.ctx.storage.setAlarm(Date.now() + OUTBOX_RETRY_MS)
+        return
+      }
+      this.sql.exec(`DELETE FROM outbox WHERE seq <= ?`, rows[rows.length - 1]!.seq)
+    }
+  }
+
+  private fact(key: string): string | null {
+    return this.sql.exec<{ value: string }>(`SELECT value FROM facts WHERE key = ?`, key).toArray()[0]?.value ?? null
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * The schema of a reader's Durable Object (issue 38; docs/ARCHITECTURE.md "Reader objects"): its own migrations,
+ * applied inside the object when it starts (before any call reaches it), each in one transaction with the version
+ * it leads to. Like migrations/*.sql for D1: append, never edit one that has shipped.
+ */
+
+/** Migration n + 1 is READER_MIGRATIONS[n]; `schema_version` holds the number applied. */
+export const READER_MIGRATIONS: readonly string[] = [
+  // 1: reading progress (one row per series), the outbox to the shared side, the object's own facts
+  `CREATE TABLE progress (
+     series_id   INTEGER PRIMARY KEY,
+     episode_id  INTEGER NOT NULL,
+     episode_no  INTEGER NOT NULL,
+     position    REAL NOT NULL CHECK (position >= 0 AND position <= 1),
+     updated_at  TEXT NOT NULL
+   );
+   CREATE INDEX progress_recent ON progress (updated_at, series_id);
+   CREATE TABLE outbox (
+     seq   INTEGER PRIMARY KEY AUTOINCREMENT,
+     id    TEXT NOT NULL UNIQUE,
+     body  TEXT NOT NULL
+   );
+   CREATE TABLE facts (
+     key    TEXT PRIMARY KEY,
+     value  TEXT NOT NULL
+   );`,
+]
+
+/** Brings the object's SQLite to the last migration; answers the version it is at. */
+export function migrateReader(storage: DurableObjectStorage): number {
+  const sql = storage.sql
+  sql.exec(`CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)`)
+  let version = sql.exec<{ version: number }>(`SELECT version FROM schema_version`).toArray()[0]?.version
+  if (version === undefined) {
+    sql.exec(`INSERT INTO schema_version (version) VALUES (0)`)
+    version = 0
+  }
+  for (let next = version; next < READER_MIGRATIONS.length; next++) {
+    storage.transactionSync(() => {
+      sql.exec(READER_MIGRATIONS[next]!)
+      sql.exec(`UPDATE schema_version SET version = ?`, next + 1)
+    })
+  }
+  return READER_MIGRATIONS.length
+}

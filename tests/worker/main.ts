@@ -1,0 +1,14 @@
+/**
+ * The worker tests' `main` (vitest.config.ts): the Durable Object classes of functions/worker.ts and the consumer of
+ * the reader events' queue, without Astro's virtual modules. The tests build the app themselves (tests/worker/app.ts);
+ * this entry's fetch answers nothing.
+ */
+import { createDb } from '../../src/lib/server/db.ts'
+import { consumeReaderEvents } from '../../src/features/reader/events.server.ts'
+
+export { Reader } from '../../src/features/reader/reader.server.ts'
+
+export default {
+  fetch: () => new Response(null, { status: 404 }),
+  queue: (batch, env) => consumeReaderEvents(batch, createDb(env.DB)),
+} satisfies ExportedHandler<Cloudflare.Env>
