@@ -28,6 +28,7 @@ import { failingAt } from './faults.ts'
 import { frEdition, frMessages } from './app.ts'
 import { createTranslator } from '../../src/lib/i18n/i18n.ts'
 import { approveWithdrawal } from '../../src/features/account/withdrawal.server.ts'
+import { placesOf, readerObject } from './reader.helpers.ts'
 
 beforeAll(async () => {
   await seedDemo(env.DB)
@@ -147,8 +148,20 @@ describe('withdrawal (spec §4: agree, confirm, mail, approval, deletion)', () =
       bearer(t.accessToken.value),
     )
     expect(pushed.status).toBe(200)
+    // a place kept in the reader's own object (issue 38)
+    await readerObject(user.id).saveProgress(user.id, {
+      seriesId: 1,
+      episodeId: 1,
+      episodeNo: 1,
+      position: 0.5,
+      updatedAt: new Date().toISOString(),
+    })
+    expect(await placesOf(user.id)).toHaveLength(1)
     await expectError(await approve({ userId: user.id, uuid: l.uuid.slice(0, -2) + 'AA' }), 410, 'TIMEOUT')
+    expect(await placesOf(user.id)).toHaveLength(1)
     expect(await read(await approve(l))).toEqual({ result: 'SUCCESS', data: { deleted: true } })
+    // the object forgot everything of the reader
+    expect(await placesOf(user.id)).toEqual([])
     // the browsers it subscribed to Web Push receive nothing more
     expect(await db().prepare('SELECT COUNT(*) AS n FROM push_subscriptions WHERE user_id = ?').bind(user.id).first('n')).toBe(0)
     const row = await db()

@@ -294,10 +294,13 @@ describe('mail failures a reader can live with', () => {
       body: 'B',
     }
     const sent = await deployed(async (sent) => {
-      await runWithContext({ requestId: 'same-request-id', skipUser: true, db, objectCalls: { count: 0 }, edition: frEdition }, async () => {
-        await messageProvider(db).send(message)
-        await messageProvider(db).send(message)
-      })
+      await runWithContext(
+        { requestId: 'same-request-id', skipUser: true, db, objectCalls: { count: 0 }, edition: frEdition },
+        async () => {
+          await messageProvider(db).send(message)
+          await messageProvider(db).send(message)
+        },
+      )
       return sent
     })
     expect(sent).toHaveLength(1)
@@ -314,11 +317,15 @@ describe('mail failures a reader can live with', () => {
     const again = { ...message, recipient: `retry-${Date.now()}@example.com` }
     await deployed(
       () =>
-        runWithContext({ requestId: 'retry-request-id', skipUser: true, db, objectCalls: { count: 0 }, edition: frEdition }, () => messageProvider(db).send(again)),
+        runWithContext({ requestId: 'retry-request-id', skipUser: true, db, objectCalls: { count: 0 }, edition: frEdition }, () =>
+          messageProvider(db).send(again),
+        ),
       { EMAIL: failing },
     )
     const retried = await deployed(async (sent) => {
-      await runWithContext({ requestId: 'retry-request-id', skipUser: true, db, objectCalls: { count: 0 }, edition: frEdition }, () => messageProvider(db).send(again))
+      await runWithContext({ requestId: 'retry-request-id', skipUser: true, db, objectCalls: { count: 0 }, edition: frEdition }, () =>
+        messageProvider(db).send(again),
+      )
       return sent
     })
     expect(retried).toHaveLength(1)

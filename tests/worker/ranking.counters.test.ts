@@ -139,7 +139,13 @@ describe('ranking from daily counters', () => {
     // their last read three days ago (the object's own call, with that time): the count moves to that day;
     // reading again today moves it back, once
     const earlier = new Date(Date.parse(`${today}T12:00:00Z`) - 3 * 86_400_000).toISOString()
-    await readerObject(reader.id).saveProgress(reader.id, { seriesId, episodeId: episodeIds[0]!, episodeNo: 1, position: 0.2, updatedAt: earlier })
+    await readerObject(reader.id).saveProgress(reader.id, {
+      seriesId,
+      episodeId: episodeIds[0]!,
+      episodeNo: 1,
+      position: 0.2,
+      updatedAt: earlier,
+    })
     await settled([
       { day: earlier.slice(0, 10), readers: 1, purchases: 0 },
       { day: today, readers: 0, purchases: 0 },

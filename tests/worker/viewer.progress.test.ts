@@ -30,7 +30,7 @@ async function own(userId: number, seriesId: number, episodeId: number, kind: st
 }
 
 describe('saving progress', () => {
-  it('takes one D1 read and one call to the reader\'s object per save, for an app (Bearer) and for the web (cookie), the beacon body included', async () => {
+  it("takes one D1 read and one call to the reader's object per save, for an app (Bearer) and for the web (cookie), the beacon body included", async () => {
     const s = await newSeries({ episodes: 3, free: 1 })
     const [free, paid] = s.episodeIds as [number, number]
     const app = await newReader()

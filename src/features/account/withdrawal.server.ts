@@ -11,6 +11,7 @@ import { hashToken, randomToken } from '../auth/tokens.ts'
 import { RESET_MAIL_WINDOW_SECONDS, WITHDRAWAL_LINK_TTL_SECONDS, maskEmail, withdrawalError, type WithdrawalBody } from './account.ts'
 import { endAllSessions } from './account.server.ts'
 import { messageProvider } from './messaging.server.ts'
+import { withReader } from '../reader/stub.server.ts'
 
 /**
  * Spec §2/§4/§5 withdrawal, step 1 (after the agreement and the confirm dialog): the reasons are recorded and a
@@ -110,6 +111,8 @@ export async function approveWithdrawal(db: Db, body: { userId: number; uuid: st
     { sql: `DELETE FROM identities WHERE user_id = ? AND ${claimed}`, params: [body.userId, row.id, nowIso] },
     { sql: `DELETE FROM push_settings WHERE user_id = ? AND ${claimed}`, params: [body.userId, row.id, nowIso] },
     { sql: `DELETE FROM push_subscriptions WHERE user_id = ? AND ${claimed}`, params: [body.userId, row.id, nowIso] },
+    { sql: `DELETE FROM series_readers WHERE user_id = ? AND ${claimed}`, params: [body.userId, row.id, nowIso] },
+    { sql: `DELETE FROM reading_progress WHERE user_id = ? AND ${claimed}`, params: [body.userId, row.id, nowIso] },
     ...endAllSessions(body.userId, nowIso, { sql: claimed, params: [row.id, nowIso] }),
     {
       sql: `INSERT INTO coin_ledger (user_id, kind, lot_id, type, source, amount, description, created_at)
@@ -119,5 +122,9 @@ export async function approveWithdrawal(db: Db, body: { userId: number; uuid: st
     { sql: `UPDATE coin_lots SET remaining = 0 WHERE user_id = ? AND remaining > 0 AND ${claimed}`, params: [body.userId, row.id, nowIso] },
   ])
   if ((results[0]?.meta.changes ?? 0) !== 1) throw new AppError('TIMEOUT')
+  // what the reader's own object holds goes with the account (decided above: a failure here is logged, not undone)
+  await withReader(body.userId, (r) => r.forget()).catch((e: unknown) =>
+    console.error(JSON.stringify({ event: 'reader.forget.failed', userId: body.userId, error: String(e) })),
+  )
   return { deleted: true }
 }

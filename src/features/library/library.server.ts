@@ -1,6 +1,5 @@
 /** Library reads and writes for one reader: ownerships of a series and favourite in D1, reading progress from their object. */
 import type { Db } from '../../lib/server/db.ts'
-import type { EpisodesRow, ReadingProgressRow, SeriesRow } from '../../lib/server/db-types.ts'
 import { flag, type Cols, type Flag } from '../../lib/server/rows.ts'
 import { encodeCursor, type Audience, type Cursor } from '../catalogue/catalogue.ts'
 import { visible } from '../catalogue/catalogue.server.ts'
@@ -122,9 +121,7 @@ export async function recentReads(
 
 /** The places the reader may see, in the given order, with what the list shows of their series and episodes. */
 async function recentDetails(db: Db, userId: number, audience: Audience, places: readonly StoredProgress[], now: Date) {
-  return db.all<
-    RecentRead
-  >(
+  return db.all<RecentRead>(
     `SELECT s.id AS seriesId, s.title AS seriesTitle, s.cover_key AS coverKey, s.cover_width AS coverWidth, s.cover_height AS coverHeight,
             e.id AS episodeId, e.no AS episodeNo, e.title AS episodeTitle,
             json_extract(p.value, '$.position') AS position, json_extract(p.value, '$.updatedAt') AS updatedAt,

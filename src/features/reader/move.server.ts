@@ -11,7 +11,11 @@ import type { Reader } from './reader.server.ts'
 /** Readers moved per batch (one object call each, in parallel). */
 const MOVE_BATCH = 20
 
-export async function moveWaitingReaders(db: Db, readers: DurableObjectNamespace<Reader>, budget: SweepBudget = cronBudget()): Promise<SweepResult> {
+export async function moveWaitingReaders(
+  db: Db,
+  readers: DurableObjectNamespace<Reader>,
+  budget: SweepBudget = cronBudget(),
+): Promise<SweepResult> {
   const [result] = await sweep(
     [
       async () => {

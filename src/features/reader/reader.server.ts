@@ -146,11 +146,16 @@ export class Reader extends DurableObject<Cloudflare.Env> {
     const readerId = this.readerId
     if (readerId === null) return
     for (;;) {
-      const rows = this.sql.exec<{ seq: number; id: string; body: string }>(`SELECT seq, id, body FROM outbox ORDER BY seq LIMIT ?`, OUTBOX_BATCH).toArray()
+      const rows = this.sql
+        .exec<{ seq: number; id: string; body: string }>(`SELECT seq, id, body FROM outbox ORDER BY seq LIMIT ?`, OUTBOX_BATCH)
+        .toArray()
       if (rows.length === 0) return
       try {
         await this.env.READER_EVENTS.sendBatch(
-          rows.map((r) => ({ body: { id: r.id, readerId, event: JSON.parse(r.body) } satisfies ReaderEventJob, contentType: 'json' as const })),
+          rows.map((r) => ({
+            body: { id: r.id, readerId, event: JSON.parse(r.body) } satisfies ReaderEventJob,
+            contentType: 'json' as const,
+          })),
         )
       } catch (e) {
         console.error(JSON.stringify({ event: 'reader.outbox.failed', readerId, rows: rows.length, error: String(e) }))

@@ -39,6 +39,14 @@ export const RETENTION_RULES: readonly RetentionRule[] = [
       'is always younger than the ones it replaced, so an open session keeps its row.',
   },
   {
+    table: 'reader_events',
+    since: 'at',
+    keepMs: 7 * DAY_MS,
+    why:
+      "An applied event of a reader's object (issue 38) is kept so a second delivery counts nothing; the queue retries for at most " +
+      '15 minutes (then its dead-letter queue), so a week leaves room for an operator to replay dead letters.',
+  },
+  {
     table: 'idempotency_keys',
     since: 'created_at',
     keepMs: DAY_MS,

@@ -18,7 +18,9 @@ const COLUMNS = `series_id AS seriesId, episode_id AS episodeId, episode_no AS e
 
 /** Writes the reader's place in a series; answers the event the shared side must learn (the read moved to another day). */
 export function writeProgress(sql: SqlStorage, p: StoredProgress): ReaderEvent | null {
-  const before = sql.exec<{ updatedAt: string }>(`SELECT updated_at AS updatedAt FROM progress WHERE series_id = ?`, p.seriesId).toArray()[0]
+  const before = sql
+    .exec<{ updatedAt: string }>(`SELECT updated_at AS updatedAt FROM progress WHERE series_id = ?`, p.seriesId)
+    .toArray()[0]
   sql.exec(
     `INSERT INTO progress (series_id, episode_id, episode_no, position, updated_at) VALUES (?, ?, ?, ?, ?)
      ON CONFLICT (series_id) DO UPDATE SET episode_id = excluded.episode_id, episode_no = excluded.episode_no,

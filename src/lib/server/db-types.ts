@@ -544,6 +544,12 @@ export interface RateLimitsRow {
   reset_at: string
 }
 
+/** A row of `reader_events`. @public */
+export interface ReaderEventsRow {
+  id: string
+  at: string
+}
+
 /** A row of `reading_progress`. @public */
 export interface ReadingProgressRow {
   user_id: number
@@ -636,6 +642,12 @@ export interface SeriesRankingRow {
   views: number
   score: number
   refreshed_at: string
+}
+
+/** A row of `series_readers`. @public */
+export interface SeriesReadersRow {
+  series_id: number
+  user_id: number
 }
 
 /** A row of `series_tags`. @public */
@@ -779,6 +791,7 @@ export interface Tables {
   qna_replies: QnaRepliesRow
   qnas: QnasRow
   rate_limits: RateLimitsRow
+  reader_events: ReaderEventsRow
   reading_progress: ReadingProgressRow
   refresh_tokens: RefreshTokensRow
   schedules: SchedulesRow
@@ -787,6 +800,7 @@ export interface Tables {
   series_daily: SeriesDailyRow
   series_imports: SeriesImportsRow
   series_ranking: SeriesRankingRow
+  series_readers: SeriesReadersRow
   series_tags: SeriesTagsRow
   tags: TagsRow
   theme_series: ThemeSeriesRow

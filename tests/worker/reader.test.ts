@@ -1,0 +1,168 @@
+/**
+ * Readers' Durable Objects (issue 38, docs/ARCHITECTURE.md "Reader objects"): the object's own schema migrations, the
+ * move of a reader's D1 rows on first use and in the background (a state written by the code before the objects), the
+ * outbox to the shared side through the reader events' queue — sent again by the object's alarm after a failed send,
+ * applied once per event whatever the number of deliveries — and the series readers an operator's notice reaches.
+ * Real workerd: D1, the objects' SQLite, the queue and its consumer (tests/worker/main.ts).
+ */
+import { describe, expect, it, vi } from 'vitest'
+import { env } from 'cloudflare:workers'
+import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test'
+import { app, db, get, newReader, newSeries, read, type Reader as TestReader } from './purchase.helpers.ts'
+import { request } from './app.ts'
+import { execInReader, placesOf, readerObject } from './reader.helpers.ts'
+import { READER_MIGRATIONS, migrateReader } from '../../src/features/reader/schema.server.ts'
+import { applyReaderEvent } from '../../src/features/reader/events.server.ts'
+import { moveWaitingReaders } from '../../src/features/reader/move.server.ts'
+import type { Reader } from '../../src/features/reader/reader.server.ts'
+
+const save = (reader: TestReader, episodeId: number, position: number) =>
+  request(app, `/api/v1/viewer/${episodeId}/progress`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...reader.headers },
+    body: JSON.stringify({ position }),
+  })
+
+/** A row of D1's reading_progress, as the code before the objects wrote it. */
+const legacyRow = (userId: number, seriesId: number, episodeId: number, position: number, updatedAt: string) =>
+  db.run(
+    `INSERT INTO reading_progress (user_id, series_id, episode_id, position, updated_at) VALUES (?, ?, ?, ?, ?)`,
+    userId,
+    seriesId,
+    episodeId,
+    position,
+    updatedAt,
+  )
+const legacyRows = async (userId: number) => (await db.all(`SELECT series_id FROM reading_progress WHERE user_id = ?`, userId)).length
+const daily = (seriesId: number) =>
+  db.all<{ day: string; readers: number }>(`SELECT day, readers FROM series_daily WHERE series_id = ? ORDER BY day`, seriesId)
+
+describe("a reader's object", () => {
+  it('starts at the last migration of its own schema, and migrating again changes nothing', async () => {
+    const reader = await newReader()
+    const tables = await runInDurableObject(readerObject(reader.id), (_instance, state) => {
+      const names = state.storage.sql
+        .exec<{ name: string }>(
+          `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' ORDER BY name`,
+        )
+        .toArray()
+        .map((r) => r.name)
+      state.storage.sql.exec(`INSERT INTO facts (key, value) VALUES ('probe', 'kept')`)
+      return { names, version: migrateReader(state.storage) }
+    })
+    expect(tables).toEqual({ names: ['facts', 'outbox', 'progress', 'schema_version'], version: READER_MIGRATIONS.length })
+    expect(await execInReader(reader.id, `SELECT version FROM schema_version`)).toEqual([{ version: READER_MIGRATIONS.length }])
+    expect(await execInReader(reader.id, `SELECT value FROM facts WHERE key = 'probe'`)).toEqual([{ value: 'kept' }])
+  })
+
+  it("takes the reader's D1 rows on first use, deletes them there, and changes no counter", async () => {
+    const a = await newSeries({ episodes: 3, free: 3 })
+    const b = await newSeries({ episodes: 2, free: 2 })
+    const reader = await newReader()
+    const at = new Date(Date.now() - 3_600_000).toISOString()
+    await legacyRow(reader.id, a.seriesId, a.episodeIds[1]!, 0.4, at)
+    await legacyRow(reader.id, b.seriesId, b.episodeIds[0]!, 1, new Date(Date.now() - 7_200_000).toISOString())
+    const counted = [await daily(a.seriesId), await daily(b.seriesId)]
+    expect(counted[0]).toEqual([{ day: at.slice(0, 10), readers: 1 }])
+
+    const list = (await read(await get(reader, '/api/v1/library/recent'))).data.items
+    expect(list.map((i: { seriesId: number; episodeNo: number; position: number }) => [i.seriesId, i.episodeNo, i.position])).toEqual([
+      [a.seriesId, 2, 0.4],
+      [b.seriesId, 1, 1],
+    ])
+    expect(await legacyRows(reader.id)).toBe(0)
+    expect([await daily(a.seriesId), await daily(b.seriesId)]).toEqual(counted)
+    // the series page's continue-reading comes from the object too
+    const me = (await read(await get(reader, `/api/v1/contents/${a.seriesId}/me`))).data
+    expect(me.continueReading).toEqual({ episodeId: a.episodeIds[1], no: 2, position: 0.4 })
+  })
+
+  it('moves the readers who make no call in the background, a move made twice keeping the newer place', async () => {
+    const s = await newSeries({ episodes: 2, free: 2 })
+    const readers = await Promise.all([newReader(), newReader(), newReader()])
+    const older = new Date(Date.now() - 86_400_000).toISOString()
+    const newer = new Date(Date.now() - 60_000).toISOString()
+    for (const r of readers) await legacyRow(r.id, s.seriesId, s.episodeIds[0]!, 0.3, older)
+    const first = await moveWaitingReaders(db, env.READER)
+    expect(first.rows).toBeGreaterThanOrEqual(3)
+    for (const r of readers) expect(await legacyRows(r.id)).toBe(0)
+    for (const r of readers)
+      expect((await placesOf(r.id)).map((p) => [p.episodeId, p.position, p.updatedAt])).toEqual([[s.episodeIds[0], 0.3, older]])
+
+    // rows written in D1 again (the demo's seed on an old state): an older one loses, a newer one wins
+    await legacyRow(readers[0]!.id, s.seriesId, s.episodeIds[1]!, 0.9, new Date(Date.now() - 2 * 86_400_000).toISOString())
+    await legacyRow(readers[1]!.id, s.seriesId, s.episodeIds[1]!, 0.9, newer)
+    await moveWaitingReaders(db, env.READER)
+    expect((await placesOf(readers[0]!.id)).map((p) => [p.episodeId, p.position])).toEqual([[s.episodeIds[0], 0.3]])
+    expect((await placesOf(readers[1]!.id)).map((p) => [p.episodeId, p.position])).toEqual([[s.episodeIds[1], 0.9]])
+    expect(await legacyRows(readers[0]!.id)).toBe(0)
+    expect((await moveWaitingReaders(db, env.READER)).rows).toBe(0)
+  })
+
+  it('applies an event once: the same event delivered 40 times at once and again later counts one read', async () => {
+    const s = await newSeries({ episodes: 1, free: 1 })
+    const reader = await newReader()
+    const job = {
+      id: crypto.randomUUID(),
+      readerId: reader.id,
+      event: { kind: 'read' as const, seriesId: s.seriesId, from: null, to: '2026-11-20' },
+    }
+    await Promise.all(Array.from({ length: 40 }, () => applyReaderEvent(db, job)))
+    await applyReaderEvent(db, job)
+    expect(await daily(s.seriesId)).toEqual([{ day: '2026-11-20', readers: 1 }])
+    // another event of the same reader moves the count
+    await applyReaderEvent(db, { ...job, id: crypto.randomUUID(), event: { ...job.event, from: '2026-11-20', to: '2026-11-21' } })
+    expect(await daily(s.seriesId)).toEqual([
+      { day: '2026-11-20', readers: 0 },
+      { day: '2026-11-21', readers: 1 },
+    ])
+    expect(await db.all(`SELECT user_id FROM series_readers WHERE series_id = ?`, s.seriesId)).toEqual([{ user_id: reader.id }])
+  })
+
+  it("keeps an event the queue refused in its outbox and sends it with the object's alarm", async () => {
+    const s = await newSeries({ episodes: 1, free: 1 })
+    const reader = await newReader()
+    const stub = readerObject(reader.id)
+    const at = new Date().toISOString()
+    await runInDurableObject(stub, async (instance: Reader) => {
+      const real = env.READER_EVENTS
+      const own = instance as unknown as { env: Cloudflare.Env }
+      own.env = { ...env, READER_EVENTS: { ...real, sendBatch: () => Promise.reject(new Error('queue down')) } as Queue }
+      try {
+        const errors = vi.spyOn(console, 'error').mockImplementation(() => {})
+        await instance.saveProgress(reader.id, {
+          seriesId: s.seriesId,
+          episodeId: s.episodeIds[0]!,
+          episodeNo: 1,
+          position: 0.5,
+          updatedAt: at,
+        })
+        expect(errors).toHaveBeenCalledWith(expect.stringContaining('reader.outbox.failed'))
+        errors.mockRestore()
+      } finally {
+        own.env = env
+      }
+    })
+    expect(await execInReader(reader.id, `SELECT count(*) AS n FROM outbox`)).toEqual([{ n: 1 }])
+    expect(await daily(s.seriesId)).toEqual([])
+    expect(await runDurableObjectAlarm(stub)).toBe(true)
+    expect(await execInReader(reader.id, `SELECT count(*) AS n FROM outbox`)).toEqual([{ n: 0 }])
+    await vi.waitFor(async () => expect(await daily(s.seriesId)).toEqual([{ day: at.slice(0, 10), readers: 1 }]), {
+      timeout: 10_000,
+      interval: 50,
+    })
+  })
+
+  it("puts a reader among their series' readers once they read it, for an operator's notice", async () => {
+    const s = await newSeries({ episodes: 1, free: 1 })
+    const reader = await newReader()
+    const res = await save(reader, s.episodeIds[0]!, 0.2)
+    expect(res.status).toBe(200)
+    expect(res.headers.get('x-reader-calls')).toBe('1')
+    await vi.waitFor(
+      async () =>
+        expect(await db.all(`SELECT user_id FROM series_readers WHERE series_id = ?`, s.seriesId)).toEqual([{ user_id: reader.id }]),
+      { timeout: 10_000, interval: 50 },
+    )
+  })
+})
