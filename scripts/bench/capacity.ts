@@ -3,7 +3,8 @@
  * on the running demo worker, then projected per active reader per month and for an edition at 100 k, 1 M and
  * 10 M readers under the assumptions of docs/SCALE.md (the `READER_MONTH` profile below). Reported, never asserted.
  *
- * Measured per request type, from the worker's `X-D1-Queries` (round trips) and `X-D1-Usage` headers (statements,
+ * Measured per request type, from the worker's `X-D1-Queries` (round trips), `X-Reader-Calls` (calls to readers'
+ * objects, issue 38) and `X-D1-Usage` headers (statements,
  * rows read and written, from D1's result meta; src/lib/server/db.ts): catalogue and series pages (rendered and
  * from the edge cache), sign-in, token refresh, balance, a rental, and an episode opened and read to the end in
  * Chromium (page, episode API, every slice, the next episode's prefetch, progress saves; service worker blocked so
@@ -20,7 +21,8 @@ import { RETENTION_RULES } from '../../src/features/retention/retention.ts'
 import { d1 } from './purchase.ts'
 
 /** One request type's cost to D1. */
-type Cost = { requests: number; trips: number; statements: number; rowsRead: number; rowsWritten: number }
+/** A request's store work: D1 round trips, statements and rows (X-D1-Queries, X-D1-Usage) and calls to readers' objects (X-Reader-Calls). */
+type Cost = { requests: number; trips: number; statements: number; rowsRead: number; rowsWritten: number; objectCalls: number }
 type Measured = Cost & { newRows: Record<string, number> }
 
 /**
@@ -36,7 +38,7 @@ const READER_MONTH = {
   /** Share of catalogue and series page views answered by the edge cache (cached per audience class). */
   edgeCacheHitRatio: 0.9,
   episodes: 40,
-  /** Series a reader starts in a month: `reading_progress` is one row per reader and series (an upsert). */
+  /** Series a reader starts in a month (a `read` event each: a `series_readers` row and a counter; the place is in their object). */
   seriesStarted: 6,
   readingSecondsPerEpisode: 90,
   rentals: 10,
@@ -67,7 +69,7 @@ export type CapacityBench = {
   error?: string
 }
 
-const ZERO: Cost = { requests: 0, trips: 0, statements: 0, rowsRead: 0, rowsWritten: 0 }
+const ZERO: Cost = { requests: 0, trips: 0, statements: 0, rowsRead: 0, rowsWritten: 0, objectCalls: 0 }
 
 function costOf(res: { headers: { get(n: string): string | null } | Record<string, string> }): Cost {
   const get = (n: string) =>
@@ -81,6 +83,7 @@ function costOf(res: { headers: { get(n: string): string | null } | Record<strin
     statements: Number(usage?.[1] ?? 0),
     rowsRead: Number(usage?.[2] ?? 0),
     rowsWritten: Number(usage?.[3] ?? 0),
+    objectCalls: Number(get('x-reader-calls') ?? 0),
   }
 }
 
@@ -90,6 +93,7 @@ const add = (a: Cost, b: Cost): Cost => ({
   statements: a.statements + b.statements,
   rowsRead: a.rowsRead + b.rowsRead,
   rowsWritten: a.rowsWritten + b.rowsWritten,
+  objectCalls: a.objectCalls + b.objectCalls,
 })
 
 /** Row counts of every table of the local database (one `wrangler d1 execute`). */
@@ -264,7 +268,7 @@ export async function benchCapacity(opts: { base: string; persist: string; editi
       `SELECT e.id FROM episodes e JOIN series s ON s.id = e.series_id
         WHERE e.is_free = 0 AND s.is_published = 1 AND e.published_at <= strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
           AND NOT EXISTS (SELECT 1 FROM ownerships o JOIN users u ON u.id = o.user_id WHERE u.email = 'reader@example.com' AND o.episode_id = e.id)
-          AND NOT EXISTS (SELECT 1 FROM reading_progress p JOIN users u ON u.id = p.user_id WHERE u.email = 'reader@example.com' AND p.series_id = s.id)
+          AND NOT EXISTS (SELECT 1 FROM series_readers p JOIN users u ON u.id = p.user_id WHERE u.email = 'reader@example.com' AND p.series_id = s.id)
         ORDER BY e.id LIMIT 1`,
       persist,
       edition,
@@ -364,7 +368,7 @@ function project(out: CapacityBench) {
   const byTable: Record<string, number> = {}
   for (const [name, n] of Object.entries(times))
     for (const [table, rows] of Object.entries(t[name]?.newRows ?? {})) {
-      const count = table === 'reading_progress' ? m.seriesStarted : n
+      const count = table === 'series_readers' ? m.seriesStarted : n
       byTable[table] = (byTable[table] ?? 0) + count * rows * (out.bytesPerRow[table] ?? 0)
     }
   const bounded = new Set<string>(RETENTION_RULES.map((r) => r.table))
@@ -392,13 +396,15 @@ function printCapacity(out: CapacityBench) {
       .map(([t, n]) => `${t} +${n}`)
       .join(', ')
     console.log(
-      `  ${name.padEnd(34)} ${String(c.requests).padStart(3)} req · ${String(c.trips).padStart(3)} round trips · ${String(c.statements).padStart(3)} statements · ${String(c.rowsRead).padStart(6)} rows read · ${String(c.rowsWritten).padStart(4)} written${rows ? ` · new rows: ${rows}` : ''}`,
+      `  ${name.padEnd(34)} ${String(c.requests).padStart(3)} req · ${String(c.trips).padStart(3)} round trips · ${String(c.statements).padStart(3)} statements · ${String(c.rowsRead).padStart(6)} rows read · ${String(c.rowsWritten).padStart(4)} written · ${c.objectCalls} reader-object calls${rows ? ` · new rows: ${rows}` : ''}`,
     )
   }
   if (out.episodeOpen) {
     console.log(`  episode open by request kind (${out.episodeOpen.slices} slices, ${out.episodeOpen.progressSaves} progress saves):`)
     for (const [kind, c] of Object.entries(out.episodeOpen.byKind))
-      console.log(`    ${kind.padEnd(32)} ${c.requests} req · ${c.trips} round trips · ${c.statements} statements`)
+      console.log(
+        `    ${kind.padEnd(32)} ${c.requests} req · ${c.trips} round trips · ${c.statements} statements · ${c.objectCalls} reader-object calls`,
+      )
   }
   const r = out.perReaderMonth
   console.log(
