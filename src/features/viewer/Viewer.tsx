@@ -195,6 +195,11 @@ export default function Viewer(props: ViewerProps) {
     sectionOf: continuous.sectionOf,
   })
   const { zoom, strip, applyZoom, zoomBy, fit } = useZoom(paper, ready)
+  /** The strip of the episodes joined below (continuous reading) zooms with the page's own (CSSOM: no inline style in the HTML). */
+  const chainStrip = useRef<HTMLDivElement | null>(null)
+  useEffect(() => {
+    chainStrip.current?.style.setProperty('--viewer-zoom', String(zoom))
+  }, [zoom, paper])
   const { autoScroll, speed, setSpeed, toggleAutoScroll, stopAutoScroll, stepSpeed } = useAutoScroll(paper)
   const { helpOpen, setHelpOpen, settingsOpen, setSettingsOpen, help, settings: settingsDialog } = useOverlays()
   useKeys({
@@ -344,76 +349,7 @@ export default function Viewer(props: ViewerProps) {
             transcript={labels}
           />
         )}
-        {!paper &&
-          chain.map((ep, k) => (
-            <section
-              key={ep.id}
-              className="viewer-episode"
-              data-episode={ep.id}
-              aria-labelledby={`viewer-ep-${ep.id}`}
-              ref={(el) => {
-                sections.current[k + 1] = el
-              }}
-            >
-              <p className="viewer-end">{labels.end}</p>
-              <h2 id={`viewer-ep-${ep.id}`} className="viewer-episode-title" tabIndex={-1}>
-                {episodeLabel(
-                  ep.title,
-                  format(labels.episodeNumber, { no: ep.no }),
-                  format(labels.episodeHeading, { no: ep.no, title: ep.title }),
-                )}
-              </h2>
-              {ep.slices.length > 0 ? (
-                <SliceList
-                  lead={false}
-                  slices={ep.slices}
-                  label={labels.slices}
-                  sliceFailed={labels.sliceFailed}
-                  retry={labels.retry}
-                  shown={null}
-                  className="viewer-slices"
-                  onDoubleClick={fit}
-                  transcript={labels}
-                />
-              ) : (
-                <div className="viewer-text">
-                  {ep.text.map((p, i) => (
-                    <p key={i}>{p}</p>
-                  ))}
-                </div>
-              )}
-            </section>
-          ))}
       </div>
-      <div ref={sentinel} className="viewer-sentinel" aria-hidden="true" />
-      {tail && !paper && (
-        <NextEpisode
-          key={tail.link.id}
-          link={tail.link}
-          seriesId={props.seriesId}
-          status={tail.status}
-          userId={userId}
-          loginHref={loginHref}
-          labels={labels}
-          auto={auto}
-          onAuto={changeAuto}
-          onUnlocked={(message, focus) => {
-            if (message) setAnnouncement(message)
-            void fetchNext(tail.link, focus)
-          }}
-          onRetry={() => void fetchNext(tail.link, true)}
-          announce={setAnnouncement}
-          format={format}
-        />
-      )}
-      {auto?.enabled && (
-        <p className="viewer-auto-state">
-          {pluralText(labels.autoActive, auto.budget ?? 0, { spent: auto.spent })}{' '}
-          <button type="button" className="btn btn-secondary" onClick={() => void continuous.stopAuto(labels.autoDisabled)}>
-            {labels.autoDisable}
-          </button>
-        </p>
-      )}
       <p className="sr-only" role="status" aria-live="polite">
         {announcement}
       </p>
@@ -445,22 +381,104 @@ export default function Viewer(props: ViewerProps) {
           </button>
         </nav>
       )}
-      {(paper ? lastPage : !tail) && <p className="viewer-end">{labels.end}</p>}
+      {(!paper || lastPage) && <p className="viewer-end">{labels.end}</p>}
+      {/* The page's own episode keeps its end where it is: what joins goes below it (docs/ARCHITECTURE.md "Viewer"). */}
       <nav className="viewer-nav" aria-label={labels.episodeNav} data-primary>
-        {last.prev && (
-          <a rel="prev" href={`/viewer/${last.prev.id}`}>
+        {first.prev && (
+          <a rel="prev" href={`/viewer/${first.prev.id}`}>
             {labels.prevEpisode}
-            <span className="viewer-nav-title">{last.prev.title}</span>
+            <span className="viewer-nav-title">{first.prev.title}</span>
           </a>
         )}
-        {last.next && (
-          <a rel="next" href={`/viewer/${last.next.id}`}>
+        {first.next && (
+          <a rel="next" href={`/viewer/${first.next.id}`}>
             {labels.nextEpisode}
-            <span className="viewer-nav-title">{last.next.title}</span>
+            <span className="viewer-nav-title">{first.next.title}</span>
           </a>
         )}
       </nav>
-      {!last.next && props.nextUpdate && <p className="viewer-update">{props.nextUpdate}</p>}
+      {!first.next && props.nextUpdate && <p className="viewer-update">{props.nextUpdate}</p>}
+      {!paper && first.next && (
+        <div className={`viewer-chain${first.nextOpen ? ' is-reserved' : ' is-locked'}`}>
+          <div
+            onClick={onTap}
+            className={`viewer-strip${zoom > 1 ? ' is-zoomed' : ''}${withTranscript && settings.transcript ? ' show-transcript' : ''}`}
+            ref={chainStrip}
+          >
+            {chain.map((ep, k) => (
+              <section
+                key={ep.id}
+                className="viewer-episode"
+                data-episode={ep.id}
+                aria-labelledby={`viewer-ep-${ep.id}`}
+                ref={(el) => {
+                  sections.current[k + 1] = el
+                }}
+              >
+                {/* the end of the episode before it (the page's own has its end above, with its links) */}
+                {k > 0 && <p className="viewer-end">{labels.end}</p>}
+                <h2 id={`viewer-ep-${ep.id}`} className="viewer-episode-title" tabIndex={-1}>
+                  {episodeLabel(
+                    ep.title,
+                    format(labels.episodeNumber, { no: ep.no }),
+                    format(labels.episodeHeading, { no: ep.no, title: ep.title }),
+                  )}
+                </h2>
+                {ep.slices.length > 0 ? (
+                  <SliceList
+                    lead={false}
+                    slices={ep.slices}
+                    label={labels.slices}
+                    sliceFailed={labels.sliceFailed}
+                    retry={labels.retry}
+                    shown={null}
+                    className="viewer-slices"
+                    onDoubleClick={fit}
+                    transcript={labels}
+                  />
+                ) : (
+                  <div className="viewer-text">
+                    {ep.text.map((p, i) => (
+                      <p key={i}>{p}</p>
+                    ))}
+                  </div>
+                )}
+              </section>
+            ))}
+          </div>
+          <div ref={sentinel} className="viewer-sentinel" aria-hidden="true" />
+          {tail && !paper && (
+            <NextEpisode
+              key={tail.link.id}
+              link={tail.link}
+              seriesId={props.seriesId}
+              status={tail.status}
+              userId={userId}
+              loginHref={loginHref}
+              labels={labels}
+              auto={auto}
+              onAuto={changeAuto}
+              onUnlocked={(message, focus) => {
+                if (message) setAnnouncement(message)
+                void fetchNext(tail.link, focus)
+              }}
+              onRetry={() => void fetchNext(tail.link, true)}
+              announce={setAnnouncement}
+              format={format}
+            />
+          )}
+          {auto?.enabled && (
+            <p className="viewer-auto-state">
+              {pluralText(labels.autoActive, auto.budget ?? 0, { spent: auto.spent })}{' '}
+              <button type="button" className="btn btn-secondary" onClick={() => void continuous.stopAuto(labels.autoDisabled)}>
+                {labels.autoDisable}
+              </button>
+            </p>
+          )}
+          {chain.length > 0 && !tail && <p className="viewer-end">{labels.end}</p>}
+          {chain.length > 0 && !last.next && props.nextUpdate && <p className="viewer-update">{props.nextUpdate}</p>}
+        </div>
+      )}
       <dialog id="viewer-settings" ref={settingsDialog} className="viewer-dialog viewer-settings" aria-labelledby="viewer-settings-title">
         {settingsOpen && (
           <>

@@ -1,0 +1,3 @@
+import { viewerEndSuite } from './viewer-end.ts'
+
+viewerEndSuite('fr')
