@@ -8,6 +8,8 @@
  *     long before the reader reached the next episode it had loaded;
  *   - the same episode reached as a reader does: on the series page, a tap on its main button ("Lire l'épisode 1"),
  *     timed from the tap to the first slice's image loaded (issue 25's closing figure).
+ *   - the layout shift across the end of an episode (issue 42): /viewer/24 read to its end at 120, 400 and 800 ms per
+ *     step of 0.8 window on a 150 ms RTT / 1.6 Mbit/s network, the sum of the browser's layout-shift entries.
  * Called by scripts/bench.ts with the running worker's base URL; prints its figures and returns them.
  */
 import { findChromium } from '../chromium.ts'
@@ -24,6 +26,8 @@ export type ViewerBench = {
     nextLeadMs: number | null
     error?: string
   }
+  /** Layout shift across the end of /viewer/24 per ms a step (slow network), or the error. */
+  endShift: Record<string, number | string>
   targets: { lcpMs: number; cls: number; jsGzKB: number }
 }
 
@@ -169,6 +173,57 @@ async function reading(url: string, chromePath: string): Promise<ViewerBench['re
   return out
 }
 
+/** The end-of-episode layout shift (issue 42): see the header; each step time in a fresh context. */
+async function endShift(base: string, chromePath: string): Promise<ViewerBench['endShift']> {
+  const out: ViewerBench['endShift'] = {}
+  let browser: import('playwright-core').Browser | undefined
+  try {
+    const { chromium } = await import('playwright-core')
+    browser = await chromium.launch({ executablePath: chromePath, args: FLAGS.filter((f) => !f.startsWith('--headless')) })
+    for (const stepMs of [120, 400, 800]) {
+      const context = await browser.newContext({
+        viewport: { width: 412, height: 915 },
+        isMobile: true,
+        hasTouch: true,
+        serviceWorkers: 'block',
+      })
+      await context.addInitScript(() => {
+        const w = window as unknown as { __shift: number }
+        w.__shift = 0
+        new PerformanceObserver((l) => {
+          for (const e of l.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[])
+            if (!e.hadRecentInput) w.__shift += e.value
+        }).observe({ type: 'layout-shift', buffered: true })
+      })
+      const page = await context.newPage()
+      const cdp = await context.newCDPSession(page)
+      await cdp.send('Network.enable')
+      await cdp.send('Network.emulateNetworkConditions', {
+        offline: false,
+        latency: 150,
+        downloadThroughput: 200_000,
+        uploadThroughput: 93_750,
+      })
+      await page.goto(`${base}/viewer/24`, { waitUntil: 'commit' })
+      await page.locator('.viewer-slice img').first().waitFor({ state: 'visible', timeout: 30_000 })
+      for (let step = 0; step < 200; step++) {
+        const box = await page.locator('.viewer-nav').first().boundingBox()
+        if (box && box.y >= 0 && box.y + box.height <= 915) break
+        await page.evaluate(() => scrollBy(0, innerHeight * 0.8))
+        await page.waitForTimeout(stepMs)
+      }
+      await page.waitForTimeout(3000)
+      out[String(stepMs)] = Math.round((await page.evaluate(() => (window as unknown as { __shift: number }).__shift)) * 1000) / 1000
+      await context.close()
+    }
+  } catch (e) {
+    out.error = (e as Error).message
+  } finally {
+    await browser?.close()
+  }
+  return out
+}
+
 const fmt = (v: number | null | undefined, ok?: boolean) => (v == null ? '—' : `${v}${ok === undefined ? '' : ok ? ' ✓' : ' ✗'}`)
 
 /** Measures the viewer against the worker at `base`; prints the figures. */
@@ -179,7 +234,8 @@ export async function benchViewer(base: string, opts: { runs?: number; notes?: s
   console.log(`Viewer: Lighthouse × ${opts.runs ?? 3} and a Playwright reading of ${PATH}…`)
   const lh = await lighthouseRuns(url, opts.runs ?? 3, chromePath)
   const rd = await reading(url, chromePath)
-  const result: ViewerBench = { path: PATH, lighthouse: lh, reading: rd, targets: TARGETS }
+  const end = await endShift(base, chromePath)
+  const result: ViewerBench = { path: PATH, lighthouse: lh, reading: rd, endShift: end, targets: TARGETS }
   console.log(`\nViewer ${PATH} — Lighthouse mobile median of ${lh.runs}; Playwright 390×844`)
   console.log(
     `  LCP ${fmt(lh.lcpMs, lh.lcpMs == null ? undefined : lh.lcpMs <= TARGETS.lcpMs)} ms (≤ ${TARGETS.lcpMs}) · CLS ${fmt(lh.cls, lh.cls == null ? undefined : lh.cls <= TARGETS.cls)} · JS ${fmt(lh.jsGzKB, lh.jsGzKB == null ? undefined : lh.jsGzKB <= TARGETS.jsGzKB)} KB gz (≤ ${TARGETS.jsGzKB}) · performance ${fmt(lh.performance)}`,
@@ -187,6 +243,9 @@ export async function benchViewer(base: string, opts: { runs?: number; notes?: s
   console.log(
     `  first slice loaded at ${fmt(rd.firstSliceMs)} ms, ${fmt(rd.tapToFirstSliceMs)} ms after the tap on the series page's "read" button (LCP ${fmt(rd.lcpMs)} ms, unthrottled) · next episode's first slice in cache before the last slice was on screen (reader at 2000 px/s): ${rd.nextFirstSliceCached == null ? '—' : rd.nextFirstSliceCached ? 'yes ✓' : 'no ✗'}${rd.nextLeadMs == null ? '' : ` (loaded ${rd.nextLeadMs} ms before)`}`,
   )
-  for (const e of [lh.error, rd.error]) if (e) opts.notes?.push(`viewer: ${e}`)
+  console.log(
+    `  layout shift across the end of /viewer/24 (150 ms RTT, 1.6 Mbit/s; ≤ 0.05): ${[120, 400, 800].map((ms) => `${ms} ms a step ${fmt(end[String(ms)] as number | undefined)}`).join(' · ')}`,
+  )
+  for (const e of [lh.error, rd.error, end.error]) if (typeof e === 'string') opts.notes?.push(`viewer: ${e}`)
   return result
 }
