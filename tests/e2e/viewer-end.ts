@@ -57,8 +57,8 @@ export function viewerEndSuite(edition: string) {
   }
 
   /** Opens the episode and waits for its first slice to show (the reader starts then, island or not). */
-  async function open(page: Page) {
-    await page.goto(`/viewer/${EPISODE}`, { waitUntil: 'commit' })
+  async function open(page: Page, episode = EPISODE) {
+    await page.goto(`/viewer/${episode}`, { waitUntil: 'commit' })
     await expect(page.locator('.viewer-slice img').first()).toBeVisible({ timeout: 30_000 })
   }
 
@@ -121,4 +121,29 @@ export function viewerEndSuite(edition: string) {
       expect(sum, JSON.stringify(shifts)).toBeLessThanOrEqual(MAX_SHIFT)
       await context.close()
     })
+
+  test(`${edition}: a locked next episode's offer comes in below the end without moving it`, async ({ browser, baseURL }, info) => {
+    // a guest at the last free episode of series 1: its episode 6 is paid (the offer, not an episode, joins)
+    const { context, page } = await reader(browser, baseURL!, true)
+    await open(page, 5)
+    await page.evaluate(() => scrollTo(0, document.querySelector('.viewer-nav')!.getBoundingClientRect().bottom + scrollY - innerHeight))
+    const { sum, shifts } = await settledShift(page)
+    await info.attach('layout shifts', { body: JSON.stringify(shifts, null, 1), contentType: 'application/json' })
+    await expect(page.locator('.viewer-chain .viewer-next')).toBeAttached()
+    expect(sum, JSON.stringify(shifts)).toBeLessThanOrEqual(MAX_SHIFT)
+    await context.close()
+  })
+
+  test(`${edition}: jumping to the very end (the scrollbar) before the next episode is in moves nothing on screen`, async ({
+    browser,
+    baseURL,
+  }, info) => {
+    const { context, page } = await reader(browser, baseURL!, true)
+    await open(page)
+    await page.evaluate(() => scrollTo(0, document.documentElement.scrollHeight))
+    const { sum, shifts } = await settledShift(page)
+    await info.attach('layout shifts', { body: JSON.stringify(shifts, null, 1), contentType: 'application/json' })
+    expect(sum, JSON.stringify(shifts)).toBeLessThanOrEqual(MAX_SHIFT)
+    await context.close()
+  })
 }
