@@ -8,6 +8,7 @@ import type { Db } from '../../lib/server/db.ts'
 import { cronBudget, sweep, type SweepBudget } from '../../lib/server/sweep.ts'
 import { bannedWords } from '../comment/comment.server.ts'
 import { checkNickname, NICKNAME_KEY_VERSION, nicknameKey, type NicknameRefusal } from './profile.ts'
+import { isConstraint } from '../../lib/server/constraint.ts'
 
 /** A refused nickname: INVALID_PARAMETER (spec §8) on the `nickname` field, with the reason its message names. */
 export class NicknameError extends AppError {
@@ -39,7 +40,7 @@ export async function setNickname(
       userId,
     )
   } catch (e) {
-    if (/UNIQUE constraint failed: users\.nickname_key/.test(String((e as Error)?.message))) throw new NicknameError({ reason: 'TAKEN' })
+    if (isConstraint(e, 'UNIQUE', 'users.nickname_key')) throw new NicknameError({ reason: 'TAKEN' })
     throw e
   }
   if (changed !== 1) throw new AppError('NOT_LOGIN_USER')
@@ -78,7 +79,7 @@ async function rekeyBatch(db: Db): Promise<number> {
     try {
       await set(key)
     } catch (e) {
-      if (!/UNIQUE constraint failed: users\.nickname_key/.test(String((e as Error)?.message))) throw e
+      if (!isConstraint(e, 'UNIQUE', 'users.nickname_key')) throw e
       await set(`${key}#${row.id}`)
     }
   }

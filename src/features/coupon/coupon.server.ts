@@ -20,6 +20,7 @@ import {
 } from './coupon.ts'
 import { checkLimits } from '../auth/limits.server.ts'
 import { countAttempt } from '../auth/auth.server.ts'
+import { isConstraint } from '../../lib/server/constraint.ts'
 
 /** Coupon codes an account may try in an hour (a reader types one or two). */
 const COUPON_CODE_TRIES = 30
@@ -101,7 +102,7 @@ export async function redeemCoupon(
       return { reward: { type: c.rewardType, amount: grant.kind === 'LOT' ? grant.amount : grant.count } }
     } catch (e) {
       // Redeemed by this reader, sold out or expired meanwhile: nothing was written; read and check again.
-      if (!/(CHECK|UNIQUE) constraint failed/.test(String((e as Error)?.message))) throw e
+      if (!isConstraint(e)) throw e
       if (attempt >= REDEEM_ATTEMPTS) throw new AppError('TOO_MANY_REQUESTS')
     }
   }
@@ -205,7 +206,7 @@ export async function downloadCoupon(
       await db.batch(statements)
       return { couponId: c.id, reward: grant ? { type: c.rewardType, amount: grant.kind === 'LOT' ? grant.amount : grant.count } : null }
     } catch (e) {
-      if (!/(CHECK|UNIQUE) constraint failed/.test(String((e as Error)?.message))) throw e
+      if (!isConstraint(e)) throw e
       if (attempt >= REDEEM_ATTEMPTS) throw new AppError('TOO_MANY_REQUESTS')
     }
   }

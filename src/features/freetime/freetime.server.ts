@@ -13,6 +13,7 @@ import type { IdempotencyClaim } from '../wallet/idempotency.ts'
 import { IdempotencyKeyTaken, isKeyTaken, storedData, storeResponseStatement } from '../wallet/idempotency.server.ts'
 import { HELD_SQL, heldParams, type HoldingRow } from '../purchase/purchase.server.ts'
 import { checkFreetime, currentTicket, nextTicketAt, unlockEnd, type FreetimeEpisode } from './freetime.ts'
+import { isConstraint } from '../../lib/server/constraint.ts'
 
 /** Re-reads after a concurrent use refused the batch (the next read then finds the ticket gone). */
 const FREETIME_ATTEMPTS = 5
@@ -100,7 +101,7 @@ export async function useFreetime(
     } catch (err) {
       if (isKeyTaken(err)) throw new IdempotencyKeyTaken()
       // The ticket was used meanwhile (unique slot) or the episode opened another way: read and check again.
-      if (!/(CHECK|UNIQUE) constraint failed/.test(String((err as Error)?.message))) throw err
+      if (!isConstraint(err)) throw err
       if (attempt >= FREETIME_ATTEMPTS) throw new AppError('TOO_MANY_REQUESTS')
     }
   }

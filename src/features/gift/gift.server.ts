@@ -14,6 +14,7 @@ import { IdempotencyKeyTaken, isKeyTaken, storedData, storeResponseStatement } f
 import { rentalEnd } from '../purchase/purchase.ts'
 import { HELD_SQL, heldParams, type HoldingRow } from '../purchase/purchase.server.ts'
 import { checkGift, giftPurchaseType, type Gift, type GiftEpisode } from './gift.ts'
+import { isConstraint } from '../../lib/server/constraint.ts'
 
 /** Gifts shown in the box (newest first, unused ones on top). */
 const GIFT_LIST_LIMIT = 100
@@ -148,7 +149,7 @@ export async function useGift(db: Db, input: UseGiftInput, now = new Date()): Pr
       return storedData<UseGiftResult>(results)
     } catch (err) {
       if (isKeyTaken(err)) throw new IdempotencyKeyTaken()
-      if (!/(CHECK|UNIQUE) constraint failed/.test(String((err as Error)?.message))) throw err
+      if (!isConstraint(err)) throw err
       if (attempt >= USE_ATTEMPTS) throw new AppError('TOO_MANY_REQUESTS')
     }
   }

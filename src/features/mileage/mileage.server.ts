@@ -11,6 +11,7 @@ import type { IdempotencyClaim } from '../wallet/idempotency.ts'
 import { IdempotencyKeyTaken, isKeyTaken, storedData, storeResponseStatement } from '../wallet/idempotency.server.ts'
 import { EXCHANGE_COIN_TYPE, planExchange } from './mileage.ts'
 import type { ExchangeRate } from './exchange.ts'
+import { isConstraint } from '../../lib/server/constraint.ts'
 
 /** Re-plans after a concurrent change refused the batch (each refusal is another request's commit). */
 const EXCHANGE_ATTEMPTS = 20
@@ -79,7 +80,7 @@ export async function exchangeMileage(db: Db, input: ExchangeInput, now = new Da
       return storedData<ExchangeResult>(results)
     } catch (e) {
       if (isKeyTaken(e)) throw new IdempotencyKeyTaken()
-      if (!/CHECK constraint failed/.test(String((e as Error)?.message))) throw e
+      if (!isConstraint(e, 'CHECK')) throw e
       if (attempt >= EXCHANGE_ATTEMPTS) throw new AppError('TOO_MANY_REQUESTS')
     }
   }

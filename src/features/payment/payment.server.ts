@@ -38,6 +38,7 @@ export type ConversionOptions = { provider: ConversionProvider; actionUrl: strin
 import { COIN_SUMMARY_SQL, coinSummaryParams } from '../wallet/wallet.server.ts'
 import { sandboxWebhook, type CheckoutEvent, type PaymentProvider, type ProviderEvent, type ReversalEvent } from './provider.ts'
 import { providerById } from './providers.server.ts'
+import { isConstraint } from '../../lib/server/constraint.ts'
 
 const PRODUCT_COLUMNS = `id, coins, bonus, price, currency, label, per_user_limit AS perUserLimit, stock_limit AS stockLimit, sold_count AS soldCount`
 type ProductRow = Cols<
@@ -129,7 +130,7 @@ export async function createCharge(db: Db, input: ChargeInput): Promise<ChargeRe
       ]),
     ])
   } catch (e) {
-    if (isKeyTaken(e) || /UNIQUE constraint failed: payments\.user_id/.test(String((e as Error)?.message))) throw new IdempotencyKeyTaken()
+    if (isKeyTaken(e) || isConstraint(e, 'UNIQUE', 'payments.user_id')) throw new IdempotencyKeyTaken()
     throw e
   }
   return { paymentId, checkoutUrl }
@@ -279,7 +280,7 @@ async function applyProviderEvent(
       return 'credited'
     } catch (e) {
       if (isDuplicateEvent(e)) return 'duplicate'
-      if (!/CHECK constraint failed/.test(String((e as Error)?.message))) throw e
+      if (!isConstraint(e, 'CHECK')) throw e
       // the guard fired: the payment was no longer UNPAID (paid by another event, or cancelled), or a debt moved
       const state = await db.first<Pick<PaymentsRow, 'state'>>(`SELECT state FROM payments WHERE id = ?`, event.paymentId)
       if (state?.state !== 'UNPAID') return state?.state === 'PAID' ? 'already_paid' : 'ignored'
@@ -297,7 +298,7 @@ function ledgerRow(userId: number, type: 'COIN' | 'BONUS', amount: number, payme
 }
 
 function isDuplicateEvent(e: unknown): boolean {
-  return /UNIQUE constraint failed: payment_events\./.test(String((e as Error)?.message))
+  return isConstraint(e, 'UNIQUE', 'payment_events.')
 }
 
 /**
@@ -393,10 +394,9 @@ async function reversePayment(
       await db.batch(statements)
       return { taken, debt: plan.debt }
     } catch (e) {
-      const message = String((e as Error)?.message)
       if (isDuplicateEvent(e)) return 'duplicate_event'
-      if (/UNIQUE constraint failed: payment_reversals\./.test(message)) return null
-      if (!/CHECK constraint failed/.test(message) || attempt >= 4) throw e
+      if (isConstraint(e, 'UNIQUE', 'payment_reversals.')) return null
+      if (!isConstraint(e, 'CHECK') || attempt >= 4) throw e
       // a purchase spent some of these coins meanwhile: again, on fresh figures
     }
   }
@@ -524,7 +524,7 @@ export async function refundPayment(
   } catch (e) {
     if (isKeyTaken(e)) throw new IdempotencyKeyTaken()
     // refunded, reversed or spent meanwhile: nothing was written and the provider was not asked
-    if (/CHECK constraint failed|UNIQUE constraint failed: payment_reversals\./.test(String((e as Error)?.message))) throw NOT_REFUNDABLE()
+    if (isConstraint(e, 'CHECK') || isConstraint(e, 'UNIQUE', 'payment_reversals.')) throw NOT_REFUNDABLE()
     throw e
   }
   const asked = { id: paymentId, userId, provider: provider.id, ref: payment!.ref, amount: payment!.amount, currency: payment!.currency }

@@ -19,6 +19,7 @@ import { withinBudget } from '../viewer/continuous.ts'
 import type { AgeEdition } from '../age/age.ts'
 import { ADULT_STATE_SQL, adultNow, type AdultRow } from '../age/age.server.ts'
 import { SESSION_OPEN_SQL, type SessionClaim } from '../auth/session-claim.server.ts'
+import { isConstraint } from '../../lib/server/constraint.ts'
 
 /**
  * How often a purchase re-plans after a concurrent change refused its batch. Every refusal means another
@@ -232,7 +233,7 @@ export async function purchaseEpisodes(db: Db, input: PurchaseInput, now = new D
     } catch (e) {
       if (isKeyTaken(e)) throw new IdempotencyKeyTaken()
       // A guard fired or the episode was opened meanwhile: nothing was written; read and plan again.
-      if (!/(CHECK|UNIQUE) constraint failed/.test(String((e as Error)?.message))) throw e
+      if (!isConstraint(e)) throw e
       if (attempt >= PURCHASE_ATTEMPTS) throw new AppError('TOO_MANY_REQUESTS')
     }
   }

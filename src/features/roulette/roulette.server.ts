@@ -25,6 +25,7 @@ import {
   type RouletteConfig,
 } from './roulette.ts'
 import { DAY_MS, isoAfter } from '../../lib/time.ts'
+import { isConstraint } from '../../lib/server/constraint.ts'
 
 /** Re-reads after a concurrent spin took the same ticket or slot (each refusal is another spin's commit). */
 const SPIN_ATTEMPTS = 8
@@ -199,7 +200,7 @@ export async function spinRoulette(
     } catch (err) {
       if (isKeyTaken(err)) throw new IdempotencyKeyTaken()
       // The ticket or the free slot went to a concurrent spin: nothing was written; read and pick again.
-      if (!/(CHECK|UNIQUE) constraint failed/.test(String((err as Error)?.message))) throw err
+      if (!isConstraint(err)) throw err
       if (attempt >= SPIN_ATTEMPTS) throw new AppError('TOO_MANY_REQUESTS')
     }
   }

@@ -10,6 +10,7 @@ import type { Db } from '../../lib/server/db.ts'
 import type { IdempotencyKeysRow } from '../../lib/server/db-types.ts'
 import { firstRow, type Cols } from '../../lib/server/rows.ts'
 import { idempotencyOutcome, type IdempotencyClaim, type IdempotencyOutcome } from './idempotency.ts'
+import { isConstraint } from '../../lib/server/constraint.ts'
 
 /** What the stored row says about a claim. */
 export async function lookupIdempotency(db: Db, claim: IdempotencyClaim): Promise<IdempotencyOutcome> {
@@ -50,7 +51,7 @@ export function storedData<T>(results: D1Result[]): T {
 
 /** True when a batch failed because another request stored its row under the same key first. */
 export function isKeyTaken(e: unknown): boolean {
-  return /UNIQUE constraint failed: idempotency_keys\./.test(String((e as Error)?.message))
+  return isConstraint(e, 'UNIQUE', 'idempotency_keys.')
 }
 
 /**

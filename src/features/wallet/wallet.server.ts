@@ -26,6 +26,7 @@ import {
   type CoinType,
   type LedgerKind,
 } from './wallet.ts'
+import { isConstraint } from '../../lib/server/constraint.ts'
 
 /** A ledger row as the API and the operator tool show it. */
 export type LedgerEntry = {
@@ -158,7 +159,7 @@ export async function adminAdjust(
       return { entries, balances: balances(rows<SpendableLotRow>(results[results.length - 1]), now) }
     } catch (e) {
       // The guard fired: a lot changed between the read and the batch. Nothing was written; plan again.
-      if (!String((e as Error)?.message).includes('CHECK constraint failed')) throw e
+      if (!isConstraint(e, 'CHECK')) throw e
       if (attempt >= DEDUCT_ATTEMPTS) throw new AppError(short)
     }
   }
@@ -393,14 +394,14 @@ export async function expireLots(
         lots += chunk.length
         coins += chunk.reduce((s, l) => s + l.remaining, 0)
       } catch (e) {
-        if (!String((e as Error)?.message).includes('CHECK constraint failed')) throw e
+        if (!isConstraint(e, 'CHECK')) throw e
         for (const l of chunk) {
           try {
             await db.batch(statementsOf(l))
             lots += 1
             coins += l.remaining
           } catch (err) {
-            if (!String((err as Error)?.message).includes('CHECK constraint failed')) throw err // changed meanwhile: next round
+            if (!isConstraint(err, 'CHECK')) throw err // changed meanwhile: next round
           }
         }
       }
