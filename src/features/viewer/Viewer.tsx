@@ -447,7 +447,7 @@ export default function Viewer(props: ViewerProps) {
             ))}
           </div>
           <div ref={sentinel} className="viewer-sentinel" aria-hidden="true" />
-          {tail && !paper && (
+          {tail && (
             <NextEpisode
               key={tail.link.id}
               link={tail.link}

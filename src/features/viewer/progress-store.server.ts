@@ -14,6 +14,13 @@ export type StoredProgress = {
   updatedAt: string
 }
 
+/** One place per series: a write replaces the series' row. */
+const UPSERT = `INSERT INTO progress (series_id, episode_id, episode_no, position, updated_at) VALUES (?, ?, ?, ?, ?)
+  ON CONFLICT (series_id) DO UPDATE SET episode_id = excluded.episode_id, episode_no = excluded.episode_no,
+    position = excluded.position, updated_at = excluded.updated_at`
+const put = (sql: SqlStorage, statement: string, p: StoredProgress) =>
+  sql.exec(statement, p.seriesId, p.episodeId, p.episodeNo, p.position, p.updatedAt)
+
 const COLUMNS = `series_id AS seriesId, episode_id AS episodeId, episode_no AS episodeNo, position, updated_at AS updatedAt`
 
 /** Writes the reader's place in a series; answers the event the shared side must learn (the read moved to another day). */
@@ -21,16 +28,7 @@ export function writeProgress(sql: SqlStorage, p: StoredProgress): ReaderEvent |
   const before = sql
     .exec<{ updatedAt: string }>(`SELECT updated_at AS updatedAt FROM progress WHERE series_id = ?`, p.seriesId)
     .toArray()[0]
-  sql.exec(
-    `INSERT INTO progress (series_id, episode_id, episode_no, position, updated_at) VALUES (?, ?, ?, ?, ?)
-     ON CONFLICT (series_id) DO UPDATE SET episode_id = excluded.episode_id, episode_no = excluded.episode_no,
-       position = excluded.position, updated_at = excluded.updated_at`,
-    p.seriesId,
-    p.episodeId,
-    p.episodeNo,
-    p.position,
-    p.updatedAt,
-  )
+  put(sql, UPSERT, p)
   const from = before ? dayOf(before.updatedAt) : null
   return from === dayOf(p.updatedAt) ? null : { kind: 'read', seriesId: p.seriesId, from, to: dayOf(p.updatedAt) }
 }
@@ -40,19 +38,7 @@ export function writeProgress(sql: SqlStorage, p: StoredProgress): ReaderEvent |
  * stays unless the moved one is newer.
  */
 export function mergeProgress(sql: SqlStorage, rows: readonly StoredProgress[]): void {
-  for (const p of rows) {
-    sql.exec(
-      `INSERT INTO progress (series_id, episode_id, episode_no, position, updated_at) VALUES (?, ?, ?, ?, ?)
-       ON CONFLICT (series_id) DO UPDATE SET episode_id = excluded.episode_id, episode_no = excluded.episode_no,
-         position = excluded.position, updated_at = excluded.updated_at
-       WHERE excluded.updated_at > progress.updated_at`,
-      p.seriesId,
-      p.episodeId,
-      p.episodeNo,
-      p.position,
-      p.updatedAt,
-    )
-  }
+  for (const p of rows) put(sql, `${UPSERT} WHERE excluded.updated_at > progress.updated_at`, p)
 }
 
 /** The reader's place in one series, or null. */
