@@ -30,6 +30,7 @@ import { ops } from './api/ops.ts'
 import { sessionService } from './api/session.ts'
 import { MAX_QNA_BODY_BYTES } from '../src/features/qna/qna.ts'
 import { isLocalOnlyPath, isLocalRun } from '../src/lib/server/local-run.ts'
+import { answering } from '../src/lib/server/turns.ts'
 
 /** API bodies are small JSON documents; anything larger is refused before parsing. */
 const MAX_BODY_BYTES = 64 * 1024
@@ -59,6 +60,7 @@ export function createApp({ edition, messages, pages, buildId = 'dev' }: AppOpti
     return errorResponse(c, appError.code, appError.details)
   })
 
+  app.use((_c, next) => answering(next)) // hash slices in this isolate wait for page requests (issue 34 point 5)
   app.use(requestId, securityHeaders)
   app.use(async (c, next) => {
     c.set('edition', edition)

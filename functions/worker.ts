@@ -25,6 +25,8 @@ import { consumeReaderEvents } from '../src/features/reader/events.server.ts'
 
 /** Each reader's Durable Object (wrangler.jsonc `durable_objects`). */
 export { Reader } from '../src/features/reader/reader.server.ts'
+/** Password hashing in objects of its own (issue 34 point 5). */
+export { Hasher } from '../src/features/auth/hasher.server.ts'
 
 /** Validated again at start: a worker never serves with a bad edition. */
 const edition = parseEdition(rawEdition.id, rawEdition)

@@ -7,6 +7,7 @@ import { createDb } from '../../src/lib/server/db.ts'
 import { consumeReaderEvents } from '../../src/features/reader/events.server.ts'
 
 export { Reader } from '../../src/features/reader/reader.server.ts'
+export { Hasher } from '../../src/features/auth/hasher.server.ts'
 
 export default {
   fetch: () => new Response(null, { status: 404 }),

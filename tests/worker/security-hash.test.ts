@@ -3,7 +3,7 @@
  * new hashes are argon2id (m 19 MiB, t 2); an older PBKDF2 hash becomes argon2id at the reader's next successful
  * sign-in; unknown e-mail and wrong password keep the same answer time (ASVS 6.3.8, spec §8).
  */
-import { beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { env } from 'cloudflare:workers'
 import { seedDemo, READER_PASSWORD_HASH } from './seed.ts'
 import { PASSWORD, expectError, json, makeUser, passwordHashOf, signIn, uniq } from './account.helpers.ts'
@@ -77,6 +77,20 @@ describe('argon2id password hashes', () => {
 })
 
 describe('issue 34 (5): hashing shares the isolate', () => {
+  it('a sign-up and a sign-in hash in Hasher objects, not in the isolate answering them', async () => {
+    const asked = vi.spyOn(env.HASHER, 'getByName')
+    try {
+      const email = `hasher-${uniq()}@example.com`
+      const body = { email, password: 'Newbie-2026', passwordConfirm: 'Newbie-2026', agreeTerms: true }
+      expect((await json('POST', '/api/v1/auth/sign-up', body)).status).toBe(200)
+      await expectError(await signIn(email, 'Wrong-2026!'), 401, 'INVALID_PASSWORD')
+      expect(asked).toHaveBeenCalledTimes(2)
+      for (const [name] of asked.mock.calls) expect(name).toMatch(/^hasher-(\d|1[0-5])$/)
+    } finally {
+      asked.mockRestore()
+    }
+  })
+
   it('a request made while 20 sign-ins hash is answered within a slice, not after the hashes queued before it', async () => {
     let done = 0
     const signIns = Array.from({ length: 20 }, (_, i) =>

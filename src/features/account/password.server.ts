@@ -6,6 +6,7 @@ import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
 import { flag, type Cols, type Flag } from '../../lib/server/rows.ts'
 import { hashPassword, verifyPassword } from '../../lib/server/password.ts'
+import { hasher } from '../auth/hasher.server.ts'
 import { SECOND_MS, isoAfter } from '../../lib/time.ts'
 import { countAttempt, issueTokens, pepper, type AuthContext, type TokenPair } from '../auth/auth.server.ts'
 import { isValidEmail, normaliseEmail, signInBuckets } from '../auth/auth.ts'
@@ -46,10 +47,10 @@ export async function changePassword(db: Db, userId: number, body: ChangePasswor
   const bucket = `change-password:${userId}`
   if ((await countAttempt(db, bucket, CHANGE_PASSWORD_WINDOW_SECONDS, now)) > CHANGE_PASSWORD_MAX_FAILURES)
     throw new AppError('DUPLICATE_LOGIN')
-  if (!(await verifyPassword(body.oldPassword, user.passwordHash, pepper())))
+  if (!(await verifyPassword(body.oldPassword, user.passwordHash, pepper(), hasher())))
     throw new AppError('INCORRECT_PASSWORD', { field: 'oldPassword' })
   const nowIso = now.toISOString()
-  const hash = await hashPassword(body.newPassword, pepper())
+  const hash = await hashPassword(body.newPassword, pepper(), hasher())
   return issueTokens(db, userId, ctx, [
     { sql: `UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ?`, params: [hash, nowIso, userId] },
     ...endAllSessions(userId, nowIso),
@@ -170,8 +171,8 @@ export async function resetPassword(db: Db, body: ResetPasswordBody, ctx: AuthCo
     body.userId,
   ))!
   if (!row.passwordHash) throw new AppError('NOT_LOCAL_LOGIN_USER')
-  if (await verifyPassword(body.newPassword, row.passwordHash, pepper())) throw new AppError('EQUAL_PASSWORD')
-  const hash = await hashPassword(body.newPassword, pepper())
+  if (await verifyPassword(body.newPassword, row.passwordHash, pepper(), hasher())) throw new AppError('EQUAL_PASSWORD')
+  const hash = await hashPassword(body.newPassword, pepper(), hasher())
   const locks = signInBuckets(row.email ?? '')
   // claim and change in one batch: of two submissions of one link exactly one changes the password
   const claimed = `(SELECT used_at FROM one_time_codes WHERE id = ?) = ?`

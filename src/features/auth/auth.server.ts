@@ -13,6 +13,7 @@ import type { Db } from '../../lib/server/db.ts'
 import type { IdentitiesRow, PushSettingsRow, UsersRow } from '../../lib/server/db-types.ts'
 import { firstRow, flag, type Cols, type Flag } from '../../lib/server/rows.ts'
 import { checkPassword, hashPassword } from '../../lib/server/password.ts'
+import { hasher } from './hasher.server.ts'
 import { SECOND_MS, isoAfter } from '../../lib/time.ts'
 import { toB64url } from '../../lib/b64url.ts'
 import { checkLimits } from './limits.server.ts'
@@ -103,7 +104,7 @@ export async function signUp(db: Db, body: SignUpBody, ctx: AuthContext): Promis
   if (flag(prior?.live)) throw new AppError('ALREADY_USED_EMAIL', { field: 'email' })
   if (isDeletionBlocking(prior?.deletedAt ?? null, now)) throw new AppError('DELETED_USER', { field: 'email' })
 
-  const passwordHash = await hashPassword(body.password, pepper())
+  const passwordHash = await hashPassword(body.password, pepper(), hasher())
   const nowIso = now.toISOString()
   const otp = await newOtp(db, email, ctx, now)
   try {
@@ -312,7 +313,7 @@ export async function signIn(db: Db, body: SignInBody, ctx: AuthContext): Promis
     `SELECT id, password_hash AS passwordHash, email_verified_at AS verifiedAt FROM users WHERE email = ? AND deleted_at IS NULL`,
     email,
   )
-  const { valid, upgrade } = await checkPassword(body.password, user?.passwordHash, pepper())
+  const { valid, upgrade } = await checkPassword(body.password, user?.passwordHash, pepper(), hasher())
   if (!user) throw new AppError('NOT_REGISTERED_USER', { field: 'email' })
   if (!valid) throw new AppError('INVALID_PASSWORD', { field: 'password' })
   // only the holder of the right password learns that the address still waits for its OTP (spec §8 Sign-up mail group)

@@ -10,14 +10,15 @@
  * The password is first keyed with the pepper, HMAC-SHA256(pepper, NFC password), so a leaked table alone
  * cannot be attacked offline without the pepper (a Worker secret).
  *
- * Sharing the isolate (issue 34 point 5): a hash would hold the isolate's one thread for its whole ~0.2–0.3 s, and
- * twenty sign-ins at once would hold every page request behind them for seconds. So a hash runs in slices of
- * `HASH_SLICE_MS`, giving the event loop back between slices (`argon2idAsync`), and one at a time per isolate
- * (`oneAtATime`): between two slices of the one running hash, every waiting page request gets its turn; the other
- * sign-ins wait without computing. Work factor and equal timing are unchanged.
+ * Where a hash runs (issue 34 point 5): the caller passes a `PasswordHasher`. A deployed worker passes the `Hasher`
+ * Durable Object (src/features/auth/hasher.server.ts), so ~0.3 s of hashing never holds the isolate answering pages;
+ * scripts and tests hash here (`hashHere`). The pepper is applied before, by the caller's isolate: a hasher sees a
+ * keyed password, never the password or the pepper. In one isolate, hashes run one at a time in slices that give way
+ * to page requests (src/lib/server/turns.ts). Work factor and equal timing are the same on either side.
  */
 import { argon2idAsync } from '@noble/hashes/argon2.js'
 import { fromB64url, toB64url } from '../b64url.ts'
+import { hashInTurn } from './turns.ts'
 
 /** Today's argon2id parameters: memory in KiB, passes, lanes. */
 export const ARGON2 = { m: 19 * 1024, t: 2, p: 1 } as const
@@ -36,25 +37,24 @@ type Parsed =
   | { scheme: 'pbkdf2'; iterations: number; salt: Uint8Array; hash: Uint8Array }
 
 /**
- * Longest stretch of hashing between two turns of the event loop. Measured (`npm run bench`, fr, 200 sign-ins 20
- * at a time beside `GET /`): 4 ms keeps a sign-in at ~0.33 s and `GET /` at p50 29 / p99 97 ms (idle 17 / 28);
- * 1 ms gives p50 21 / p99 78 ms but costs 25 % more CPU per sign-in (yields); whole hashes gave p50 6.2 / p99 7.4 s.
+ * Longest stretch of hashing between two turns of the event loop where the clock moves while code runs (local
+ * workerd, Node). Measured (`npm run bench`, fr, 200 sign-ins 20 at a time beside `GET /`, slices giving way to page
+ * requests): 1 ms kept `GET /` at p50 20 / p99 59 ms against 27 / 63 ms with 4 ms slices (idle 17 / 29).
  */
-const HASH_SLICE_MS = 4
+const HASH_SLICE_MS = 1
 
-/** The tail of this isolate's queue of hashes: each starts when the one before it is done. */
-let queue: Promise<unknown> = Promise.resolve()
+/** Verdict on a password: `upgrade` is the argon2id hash to store instead, for a right password under an older scheme. */
+export type PasswordCheck = { valid: boolean; upgrade: string | null }
 
-/** Runs `work` after every hash queued before it in this isolate. */
-function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
-  const run = queue.then(work, work)
-  queue = run.catch(() => undefined)
-  return run
+/** Where keyed passwords are hashed and checked: here (`hashHere`) or in a `Hasher` object (same methods, over RPC). */
+export type PasswordHasher = {
+  hash(key: Uint8Array): Promise<string>
+  check(key: Uint8Array, stored: string | null): Promise<PasswordCheck>
 }
 
 /** Hashes a password for storage (argon2id, today's parameters); a fresh random salt every time. */
-export async function hashPassword(password: string, pepper: string): Promise<string> {
-  return argon2Hash(await peppered(password, pepper))
+export async function hashPassword(password: string, pepper: string, hasher: PasswordHasher = hashHere): Promise<string> {
+  return hasher.hash(await peppered(password, pepper))
 }
 
 /**
@@ -67,9 +67,14 @@ export async function checkPassword(
   password: string,
   stored: string | null | undefined,
   pepper: string,
-): Promise<{ valid: boolean; upgrade: string | null }> {
+  hasher: PasswordHasher = hashHere,
+): Promise<PasswordCheck> {
+  return hasher.check(await peppered(password, pepper), stored ?? null)
+}
+
+/** `checkPassword` past the pepper: what a hasher runs. */
+async function checkKey(key: Uint8Array, stored: string | null): Promise<PasswordCheck> {
   const parsed = stored ? parse(stored) : null
-  const key = await peppered(password, pepper)
   if (parsed?.scheme === 'pbkdf2') {
     const valid = timingSafeEqual(await pbkdf2(key, parsed.salt, parsed.iterations), parsed.hash)
     const fresh = await argon2Hash(key)
@@ -85,8 +90,13 @@ export async function checkPassword(
 }
 
 /** True when `password` matches `stored` (see `checkPassword`). */
-export async function verifyPassword(password: string, stored: string | null | undefined, pepper: string): Promise<boolean> {
-  return (await checkPassword(password, stored, pepper)).valid
+export async function verifyPassword(
+  password: string,
+  stored: string | null | undefined,
+  pepper: string,
+  hasher: PasswordHasher = hashHere,
+): Promise<boolean> {
+  return (await checkPassword(password, stored, pepper, hasher)).valid
 }
 
 /** True when a stored hash is not argon2id at today's parameters and should be re-hashed at login. */
@@ -98,6 +108,9 @@ export function needsRehash(stored: string): boolean {
 const DUMMY_SALT = new Uint8Array(SALT_BYTES)
 const isWeaker = (p: Argon2Params) => p.m < ARGON2.m || p.t < ARGON2.t
 
+/** Hashing in this isolate, one hash at a time (scripts, tests, and the `Hasher` object itself). */
+export const hashHere: PasswordHasher = { hash: argon2Hash, check: checkKey }
+
 async function argon2Hash(key: Uint8Array): Promise<string> {
   const salt = crypto.getRandomValues(new Uint8Array(SALT_BYTES))
   const { m, t, p } = ARGON2
@@ -105,7 +118,7 @@ async function argon2Hash(key: Uint8Array): Promise<string> {
 }
 
 function argon2(key: Uint8Array, salt: Uint8Array, { m, t, p }: Argon2Params): Promise<Uint8Array> {
-  return oneAtATime(() => argon2idAsync(key, salt, { m, t, p, dkLen: HASH_BYTES, asyncTick: HASH_SLICE_MS }))
+  return hashInTurn(() => argon2idAsync(key, salt, { m, t, p, dkLen: HASH_BYTES, asyncTick: HASH_SLICE_MS }))
 }
 
 function parse(stored: string): Parsed | null {
@@ -138,11 +151,13 @@ async function peppered(password: string, pepper: string): Promise<Uint8Array> {
   return new Uint8Array(await crypto.subtle.sign('HMAC', pepperKey, encoder.encode(password.normalize('NFC'))))
 }
 
-async function pbkdf2(key: Uint8Array, salt: Uint8Array, iterations: number): Promise<Uint8Array> {
-  const baseKey = await crypto.subtle.importKey('raw', key as BufferSource, 'PBKDF2', false, ['deriveBits'])
-  return new Uint8Array(
-    await crypto.subtle.deriveBits({ name: 'PBKDF2', hash: 'SHA-256', salt: salt as BufferSource, iterations }, baseKey, HASH_BYTES * 8),
-  )
+/** PBKDF2 is one native call (~15 ms): in turn with the argon2id hashes, as one slice. */
+function pbkdf2(key: Uint8Array, salt: Uint8Array, iterations: number): Promise<Uint8Array> {
+  return hashInTurn(async () => {
+    const baseKey = await crypto.subtle.importKey('raw', key as BufferSource, 'PBKDF2', false, ['deriveBits'])
+    const bits = { name: 'PBKDF2', hash: 'SHA-256', salt: salt as BufferSource, iterations }
+    return new Uint8Array(await crypto.subtle.deriveBits(bits, baseKey, HASH_BYTES * 8))
+  })
 }
 
 /** Constant-time equality of two byte strings (length is not secret: both are 32 bytes). */

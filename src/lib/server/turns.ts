@@ -1,0 +1,65 @@
+/**
+ * Page requests before password hashes, inside one isolate (issue 34 point 5; docs/ARCHITECTURE.md "Password hashing").
+ *
+ * A hash is ~0.3 s of CPU. Where it runs in the isolate that answers pages (every local run: workerd serves the
+ * worker and its Durable Objects on one thread), it runs one at a time (`hashInTurn`) in slices, and between two
+ * slices it waits while a request of this isolate that is not itself waiting on a hash is being answered, at most
+ * `MAX_WAIT_MS`, so sign-ins still move under a steady stream of pages. The slices are @noble/hashes' own
+ * (`argon2idAsync`'s `asyncTick`): between two, it awaits `scheduler.yield()`, which workerd lacks and this module
+ * provides. Deployed, a hash runs in a `Hasher` object of its own (src/features/auth/hasher.server.ts), and timers
+ * stand still while code runs, so a hash there is one stretch that holds no page.
+ */
+
+/** Longest wait of a slice behind other requests: a sign-in then still gets ≥ 1 slice per this many ms. */
+const MAX_WAIT_MS = 25
+/** How often a waiting slice or hash looks again. */
+const LOOK_EVERY_MS = 1
+
+/**
+ * Requests of this isolate being answered (`answering`), hashes queued or running (`hashInTurn`), and whether one is
+ * running. Waiting is done by looking again on a timer of the waiter's own: workerd never completes a promise that
+ * another request or object resolves after its own request ended, so no promise crosses from one to another here.
+ */
+let serving = 0
+let hashing = 0
+let running = false
+
+const othersBusy = () => serving - hashing > 0
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+
+/** The next turn of a hash slice: at once when nothing else is being answered, else when it is (or `MAX_WAIT_MS`). */
+async function nextTurn(): Promise<void> {
+  const until = Date.now() + MAX_WAIT_MS
+  do await sleep(othersBusy() ? LOOK_EVERY_MS : 0)
+  while (othersBusy() && Date.now() < until)
+}
+
+const host = globalThis as { scheduler?: { yield?: () => Promise<void> } }
+host.scheduler ??= {}
+host.scheduler.yield ??= nextTurn
+
+/** Answers one request (the app's outermost middleware), so hash slices wait for it. */
+export async function answering<T>(answer: () => Promise<T>): Promise<T> {
+  serving++
+  try {
+    return await answer()
+  } finally {
+    serving--
+  }
+}
+
+/** Runs `work` (a hash) when no other hash of this isolate runs; counted while waiting or running. */
+export async function hashInTurn<T>(work: () => Promise<T>): Promise<T> {
+  hashing++
+  try {
+    while (running) await sleep(LOOK_EVERY_MS)
+    running = true
+    try {
+      return await work()
+    } finally {
+      running = false
+    }
+  } finally {
+    hashing--
+  }
+}
