@@ -31,6 +31,7 @@ import { sessionService } from './api/session.ts'
 import { MAX_QNA_BODY_BYTES } from '../src/features/qna/qna.ts'
 import { isLocalOnlyPath, isLocalRun } from '../src/lib/server/local-run.ts'
 import { answering } from '../src/lib/server/turns.ts'
+import { signedMark } from './middleware/signed-mark.ts'
 
 /** API bodies are small JSON documents; anything larger is refused before parsing. */
 const MAX_BODY_BYTES = 64 * 1024
@@ -102,7 +103,7 @@ export function createApp({ edition, messages, pages, buildId = 'dev' }: AppOpti
     sameOrigin,
     personalByDefault,
   )
-  app.use(session)
+  app.use(signedMark, session)
   app.route('/api/v1', v1)
   app.route('/api/auth', sessionService)
   app.route('/api/ops', ops)

@@ -19,7 +19,25 @@ export function requestsSuite(id: keyof typeof LOCALES) {
   test.describe(`requests (${id})`, () => {
     test.use({ timezoneId: ZONE, locale: 'en-US' })
 
-    test('a request carries X-Platform WEB, the browser time zone and the edition language', async ({ page }) => {
+    test("a guest's catalogue page asks the API nothing and loads no signed-in header code", async ({ page }) => {
+      const asked: string[] = []
+      page.on('request', (r) => {
+        const path = new URL(r.url()).pathname
+        if (path.startsWith('/api/') || /\/_astro\/(header|store)\./.test(path)) asked.push(path)
+      })
+      for (const path of ['/', '/faq', '/detail/1']) {
+        await page.goto(path)
+        await expect(page.locator('html[data-site]')).toHaveCount(1)
+        await page.waitForLoadState('networkidle')
+      }
+      expect(asked).toEqual([])
+    })
+
+    test('a request carries X-Platform WEB, the browser time zone and the edition language', async ({ page, baseURL }) => {
+      // a signed-in reader's header asks for the session (a guest's page calls nothing)
+      const email = await newAccount(page.request)
+      const form = { email, password: PASSWORD }
+      await page.request.post('/api/v1/auth/web/sign-in', { form, headers: { origin: baseURL! }, maxRedirects: 0 })
       const session = page.waitForRequest((r) => new URL(r.url()).pathname === '/api/auth/session')
       await page.goto('/')
       const headers = await (await session).allHeaders()

@@ -1,7 +1,8 @@
 /**
  * The reader's part of /detail/{id}, after first paint (issue 5, issue 25 §5): the page HTML is the same for every
- * reader of an audience class (edge cached per class), so this asks the session first (a guest: `{}`, no error
- * logged), then `/api/v1/contents/{id}/me`, and fills the slots the page already holds: episode badges, the main
+ * reader of an audience class (edge cached per class), so the page loads this only for a browser the worker marked
+ * as signed in (`markedSignedIn`), which asks `/api/v1/contents/{id}/me` (a session ended meanwhile: no data, the
+ * page stays as a guest's) and fills the slots the page already holds: episode badges, the main
  * button (resume or next episode, resumeTarget), the wait-until-free ticket's state, the favourite toggle.
  */
 import { apiFetch } from '../../lib/shell/request.ts'
@@ -15,7 +16,7 @@ const HOUR_MS = 3_600_000
 const root = document.querySelector<HTMLElement>('[data-series]')
 if (root) void load(root)
 
-async function getJson(url: string): Promise<{ user?: unknown; data?: SeriesMe } | null> {
+async function getJson(url: string): Promise<{ data?: SeriesMe } | null> {
   const res = await apiFetch(url, { headers: { accept: 'application/json' } })
   return res.ok ? res.json() : null
 }
@@ -23,7 +24,6 @@ async function getJson(url: string): Promise<{ user?: unknown; data?: SeriesMe }
 async function load(root: HTMLElement) {
   const d = root.dataset
   try {
-    if (!(await getJson('/api/auth/session'))?.user) return
     const me = (await getJson(`/api/v1/contents/${d.series}/me`))?.data
     if (!me) return
     for (const o of me.ownerships) {

@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { IDENTITY_KEY, SESSION_CHANNEL, noteSignedOut } from './tabs.ts'
 import {
   $loggedIn,
   $session,
   EMPTY_SESSION,
-  SESSION_CHANNEL,
   SetUserData,
   isLoggedIn,
   reduceSession,
@@ -199,5 +199,37 @@ describe('coin movements', () => {
     slow.resolve(answer(1, 5))
     await pending
     expect($session.get().coin!.total).toBe(3)
+  })
+})
+
+describe('a page without the signed mark (tabs.ts noteSignedOut)', () => {
+  function storage(initial: Record<string, string>) {
+    const items = new Map(Object.entries(initial))
+    vi.stubGlobal('localStorage', { getItem: (k: string) => items.get(k) ?? null, setItem: (k: string, v: string) => items.set(k, v) })
+    return items
+  }
+  afterEach(() => vi.unstubAllGlobals())
+
+  it('tells the other tabs once when this browser last saw a signed-in reader', async () => {
+    const items = storage({ [IDENTITY_KEY]: '7' })
+    const otherTab = new BroadcastChannel(SESSION_CHANNEL)
+    const heard: unknown[] = []
+    otherTab.onmessage = (e) => heard.push(e.data)
+    noteSignedOut()
+    noteSignedOut()
+    await vi.waitFor(() => expect(heard).toEqual([{ type: 'session' }]))
+    expect(items.get(IDENTITY_KEY)).toBe('')
+    otherTab.close()
+  })
+
+  it('says nothing for a browser that saw no reader', async () => {
+    storage({})
+    const otherTab = new BroadcastChannel(SESSION_CHANNEL)
+    const heard: unknown[] = []
+    otherTab.onmessage = (e) => heard.push(e.data)
+    noteSignedOut()
+    await new Promise((r) => setTimeout(r, 50))
+    expect(heard).toEqual([])
+    otherTab.close()
   })
 })

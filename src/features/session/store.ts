@@ -10,6 +10,7 @@
  * skipped (stale). A coin movement (`coin:changed`) updates the coin at once and is passed to the other tabs.
  */
 import { apiFetch } from '../../lib/shell/request.ts'
+import { IDENTITY_KEY, SESSION_CHANNEL } from './tabs.ts'
 import { atom, computed } from 'nanostores'
 
 /** A token and its expiry; `value` null: the token is held by the HttpOnly session cookie. */
@@ -78,7 +79,6 @@ export function sessionFromResponse(body: SessionResponse | null): SessionState 
 
 /** Messages between tabs on the session channel. */
 export type TabMessage = { type: 'session' } | { type: 'coin'; coin: Coin }
-export const SESSION_CHANNEL = 'wt-session'
 
 type Channel = { postMessage(m: TabMessage): void; close(): void; onmessage: ((e: { data: unknown }) => void) | null }
 
@@ -103,7 +103,6 @@ const defaultFetch = async (): Promise<SessionResponse | null> => {
   return (await res.json()) as SessionResponse
 }
 
-const IDENTITY_KEY = 'wt-session-identity'
 const identity = (s: SessionState) => (s.user ? String(s.user.id) : '')
 
 /**

@@ -6,7 +6,7 @@
  * a form the server has not answered within the API time-out (spec §9): the wait is stopped and the reader gets
  * the edition's retry message.
  */
-import { REQUEST_TIMEOUT_MS, showRetry } from './request.ts'
+import { REQUEST_TIMEOUT_MS, showRetry } from './stores.ts'
 
 document.addEventListener('submit', (e) => {
   const form = e.target

@@ -5,7 +5,8 @@
  */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import { REQUEST_TIMEOUT_MS, apiFetch } from './request.ts'
+import { apiFetch } from './request.ts'
+import { $toast, REQUEST_TIMEOUT_MS } from './stores.ts'
 
 const RETRY = 'Le serveur met trop de temps à répondre.'
 let server: Server
@@ -27,7 +28,7 @@ beforeAll(async () => {
     documentElement: { lang: 'ar' },
     getElementById: (id: string) => (id === 'toast' ? { dataset: { timeout: RETRY } } : null),
   })
-  vi.stubGlobal('dispatchEvent', (e: CustomEvent<string>) => toasts.push(`${e.type}:${e.detail}`))
+  $toast.listen((toast) => void (toast && toasts.push(toast.message)))
 })
 afterEach(() => {
   seen = []
@@ -71,7 +72,7 @@ describe('apiFetch', () => {
     expect(toasts).toEqual([])
     await vi.advanceTimersByTimeAsync(1)
     expect(await outcome).toBe('TimeoutError')
-    expect(toasts).toEqual([`app:toast:${RETRY}`])
+    expect(toasts).toEqual([RETRY])
   })
 
   it('a call the reader did not ask for (quiet) times out without the message', async () => {

@@ -5,9 +5,7 @@
  * `data-timeout`, Base.astro) and rejects, so the caller's failure path ends its busy state.
  * `navigator.sendBeacon` cannot carry headers; it stays as it is (the viewer's last progress save).
  */
-
-/** Spec §9: API time-out 30000 ms (also the plain forms' wait, busy.ts). */
-export const REQUEST_TIMEOUT_MS = 30_000
+import { REQUEST_TIMEOUT_MS, showRetry } from './stores.ts'
 
 /** The spec §7 headers of a browser request. */
 function requestHeaders(): Record<string, string> {
@@ -16,12 +14,6 @@ function requestHeaders(): Record<string, string> {
     'x-time-zone': Intl.DateTimeFormat().resolvedOptions().timeZone,
     'accept-language': document.documentElement.lang,
   }
-}
-
-/** Tells the reader the server did not answer in time (the edition's message, announced by the toast region). */
-export function showRetry(): void {
-  const message = document.getElementById('toast')?.dataset.timeout
-  if (message) dispatchEvent(new CustomEvent('app:toast', { detail: message }))
 }
 
 /**

@@ -26,6 +26,15 @@ export function showToast(message: string): void {
   toastTimer = setTimeout(() => $toast.set(null), TOAST_MS)
 }
 
+/** Spec §9: API time-out 30000 ms: the API client's (request.ts) and the plain forms' wait (busy.ts). */
+export const REQUEST_TIMEOUT_MS = 30_000
+
+/** Tells the reader the server did not answer in time: the edition's message (the toast region's `data-timeout`). */
+export function showRetry(): void {
+  const message = document.getElementById('toast')?.dataset.timeout
+  if (message) showToast(message)
+}
+
 function pushLayer(layer: Layer): void {
   $layers.set([...$layers.get().filter((l) => l.id !== layer.id), layer])
 }
