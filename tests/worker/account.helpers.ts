@@ -52,12 +52,13 @@ export async function tokensFor(email: string, password = PASSWORD) {
   expect(res.status).toBe(200)
   return (await read(res)).data as { accessToken: { value: string }; refreshToken: { value: string }; userId: number }
 }
-/** The session cookie a sign-in through the login form sets. */
+/** The cookies a sign-in through the login form leaves in the browser: the session and its readable mark. */
 export async function webCookie(email: string, password = PASSWORD): Promise<string> {
   const res = await form('/api/v1/auth/web/sign-in', { email, password, callback: '/' })
   const value = /wt_session=([^;]*)/.exec(res.headers.get('set-cookie') ?? '')?.[1]
   expect(value).toBeTruthy()
-  return `wt_session=${value}`
+  expect(res.headers.getSetCookie().some((c) => c.startsWith('wt_signed=1;'))).toBe(true)
+  return `wt_session=${value}; wt_signed=1`
 }
 
 export type OutboxRow = { id: number; channel: string; recipient: string; template: string; subject: string | null; body: string }

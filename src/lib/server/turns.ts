@@ -12,8 +12,10 @@
 
 /** Longest wait of a slice behind other requests: a sign-in then still gets ≥ 1 slice per this many ms. */
 const MAX_WAIT_MS = 25
-/** How often a waiting slice or hash looks again. */
+/** How often a waiting slice looks again. */
 const LOOK_EVERY_MS = 1
+/** How often a queued hash looks again (a hash takes ~0.2–0.3 s: finer costs a timer per waiter per ms). */
+const QUEUE_LOOK_MS = 10
 
 /**
  * Requests of this isolate being answered (`answering`), hashes queued or running (`hashInTurn`), and whether one is
@@ -52,7 +54,7 @@ export async function answering<T>(answer: () => Promise<T>): Promise<T> {
 export async function hashInTurn<T>(work: () => Promise<T>): Promise<T> {
   hashing++
   try {
-    while (running) await sleep(LOOK_EVERY_MS)
+    while (running) await sleep(QUEUE_LOOK_MS)
     running = true
     try {
       return await work()
