@@ -12,9 +12,8 @@ import { Hono, type Context } from 'hono'
 import { AppError } from '../../src/lib/errors/catalogue.ts'
 import { z } from 'zod'
 import { decodeCursor, parseId } from '../../src/features/catalogue/catalogue.ts'
-import { recentReads, setFavorite } from '../../src/features/library/library.server.ts'
+import { markSeries, recentReads } from '../../src/features/library/library.server.ts'
 import { FromPage, HiddenRequest, libraryPageAfter } from '../../src/features/library/hidden.ts'
-import { setHidden } from '../../src/features/library/hidden.server.ts'
 import { formRoute, fromForm, toLogin } from './forms.ts'
 import type { AppEnv } from '../lib/env.ts'
 import { ok } from '../lib/respond.ts'
@@ -26,7 +25,7 @@ import { audienceOf } from '../middleware/audience.ts'
 const RecentQuery = z.object({ cursor: z.string().max(200).optional() })
 
 async function hide(c: Context<AppEnv>, { seriesId, hidden }: { seriesId: number; hidden: boolean }) {
-  if (!(await setHidden(c.var.db, currentUserId(c), seriesId, hidden))) throw new AppError('NOT_EXIST')
+  if (!(await markSeries(c.var.db, currentUserId(c), seriesId, 'hidden', hidden))) throw new AppError('NOT_EXIST')
   return { seriesId, hidden }
 }
 
@@ -42,7 +41,7 @@ const hideForm = (hidden: boolean) =>
 
 async function toggle(c: Context<AppEnv>, on: boolean) {
   const seriesId = parseId(c.req.param('seriesId'))
-  if (seriesId === null || !(await setFavorite(c.var.db, currentUserId(c), seriesId, on))) throw new AppError('NOT_EXIST')
+  if (seriesId === null || !(await markSeries(c.var.db, currentUserId(c), seriesId, 'favorite', on))) throw new AppError('NOT_EXIST')
   return ok(c, { seriesId, favorite: on })
 }
 

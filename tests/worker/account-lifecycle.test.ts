@@ -3,7 +3,7 @@
  * reader, withdrawal (reasons, agreement, mail, approval, deletion, DELETED_USER for 30 days), another reader
  * never reaching someone else's settings, and refusals changing nothing.
  */
-import { beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { env } from 'cloudflare:workers'
 import { seedDemo } from './seed.ts'
 import { request } from './app.ts'
@@ -157,11 +157,16 @@ describe('withdrawal (spec §4: agree, confirm, mail, approval, deletion)', () =
       updatedAt: new Date().toISOString(),
     })
     expect(await placesOf(user.id)).toHaveLength(1)
+    // a favourite, which the shared side's copy learns through the queue for the new-episode alarms
+    await readerObject(user.id).mark(user.id, 1, 'favorite', true)
+    const marks = () => db().prepare('SELECT COUNT(*) AS n FROM library_marks WHERE user_id = ?').bind(user.id).first('n')
+    await vi.waitFor(async () => expect(await marks()).toBe(1), { timeout: 10_000, interval: 50 })
     await expectError(await approve({ userId: user.id, uuid: l.uuid.slice(0, -2) + 'AA' }), 410, 'TIMEOUT')
     expect(await placesOf(user.id)).toHaveLength(1)
     expect(await read(await approve(l))).toEqual({ result: 'SUCCESS', data: { deleted: true } })
-    // the object forgot everything of the reader
+    // the object forgot everything of the reader, and no alarm reaches them through the copy
     expect(await placesOf(user.id)).toEqual([])
+    expect(await marks()).toBe(0)
     // the browsers it subscribed to Web Push receive nothing more
     expect(await db().prepare('SELECT COUNT(*) AS n FROM push_subscriptions WHERE user_id = ?').bind(user.id).first('n')).toBe(0)
     const row = await db()

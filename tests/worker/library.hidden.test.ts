@@ -6,9 +6,8 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { expectHandled, request } from './app.ts'
-import { placesOf } from './reader.helpers.ts'
+import { marksIn, placesOf, readerObject } from './reader.helpers.ts'
 import { app, buy, db, expectError, get, give, newReader, newSeries, read, send, type Reader } from './purchase.helpers.ts'
-import { isHidden } from '../../src/features/library/hidden.server.ts'
 import { isErrorCode } from '../../src/lib/errors/catalogue.ts'
 
 const hide = (reader: Reader, seriesId: unknown, hidden = true) =>
@@ -24,11 +23,11 @@ const ids = async (reader: Reader, shelf: 'my' | 'favorite' | 'recent' | 'hidden
 /** Everything the reader keeps of their series: hiding must change none of it. */
 const kept = async (userId: number) => ({
   ownerships: await db.all(`SELECT episode_id, kind, expires_at FROM ownerships WHERE user_id = ? ORDER BY id`, userId),
-  favorites: await db.all(`SELECT series_id FROM favorites WHERE user_id = ? ORDER BY series_id`, userId),
+  favorites: (await marksIn(userId)).favorite,
   progress: (await placesOf(userId)).map((p) => [p.seriesId, p.episodeId, p.position]).sort(),
 })
-const hiddenRows = (userId: number) =>
-  db.all(`SELECT series_id, created_at FROM hidden_series WHERE user_id = ? ORDER BY series_id`, userId)
+const hiddenRows = async (userId: number) => (await marksIn(userId)).hidden
+const isHidden = async (userId: number, seriesId: number) => (await readerObject(userId).inSeries(userId, seriesId)).hidden
 
 /** A reader who bought episode 2 of a series, favourited it and read into it, plus a second series on every shelf. */
 async function libraryOfTwo() {
@@ -61,8 +60,8 @@ describe('hiding a series from the library', () => {
       items: [expect.objectContaining({ seriesId: a.seriesId, title: expect.any(String), hiddenAt: expect.any(String) })],
       next: null,
     })
-    expect(await isHidden(db, reader.id, a.seriesId)).toBe(true)
-    expect(await isHidden(db, reader.id, b.seriesId)).toBe(false)
+    expect(await isHidden(reader.id, a.seriesId)).toBe(true)
+    expect(await isHidden(reader.id, b.seriesId)).toBe(false)
 
     // still owned, favourite and readable: nothing but the listing changed
     expect(await kept(reader.id)).toEqual(before)
@@ -80,7 +79,7 @@ describe('hiding a series from the library', () => {
     expect((await read((await hide(reader, a.seriesId, false))!)).data).toEqual({ seriesId: a.seriesId, hidden: false })
     for (const shelf of ['my', 'favorite', 'recent'] as const) expect(await ids(reader, shelf)).toEqual([b.seriesId, a.seriesId])
     expect(await ids(reader, 'hidden')).toEqual([])
-    expect(await isHidden(db, reader.id, a.seriesId)).toBe(false)
+    expect(await isHidden(reader.id, a.seriesId)).toBe(false)
     expect(await kept(reader.id)).toEqual(before)
   })
 

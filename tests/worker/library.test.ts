@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest'
 import { app, buy, db, expectError, get, give, newReader, newSeries, read } from './purchase.helpers.ts'
 import { request } from './app.ts'
+import { marksIn } from './reader.helpers.ts'
 
 const me = (reader: Awaited<ReturnType<typeof newReader>> | null, id: number | string) => get(reader, `/api/v1/contents/${id}/me`)
 const favorite = (reader: Awaited<ReturnType<typeof newReader>>, id: number | string, method: 'POST' | 'DELETE') =>
@@ -148,10 +149,10 @@ describe('POST|DELETE /api/v1/library/favorite/{id}', () => {
     const s = await newSeries({ episodes: 1 })
     for (const method of ['POST', 'POST'] as const)
       expect((await read(await favorite(reader, s.seriesId, method))).data).toEqual({ seriesId: s.seriesId, favorite: true })
-    expect(await db.first(`SELECT count(*) AS n FROM favorites WHERE user_id = ?`, reader.id)).toEqual({ n: 1 })
+    expect((await marksIn(reader.id)).favorite).toEqual([s.seriesId])
     for (const method of ['DELETE', 'DELETE'] as const)
       expect((await read(await favorite(reader, s.seriesId, method))).data).toEqual({ seriesId: s.seriesId, favorite: false })
-    expect(await db.first(`SELECT count(*) AS n FROM favorites WHERE user_id = ?`, reader.id)).toEqual({ n: 0 })
+    expect((await marksIn(reader.id)).favorite).toEqual([])
     await expectError(await request(app, `/api/v1/library/favorite/${s.seriesId}`, { method: 'POST' }), 401, 'NOT_LOGIN_USER')
   })
 

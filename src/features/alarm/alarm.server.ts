@@ -78,8 +78,9 @@ export function episodeFanout(episodeId: number, after = 0, limit = ALARM_BATCH)
       ids,
       params: `json_object('series', s.title, 'no', e.no)`,
       at: 'coalesce(e.announced_at, e.published_at)', // when it was announced: an old episode published by hand is news now
-      from: `FROM episodes e JOIN series s ON s.id = e.series_id JOIN favorites f ON f.series_id = e.series_id
-             WHERE e.id = ?1 AND f.user_id > ?2 AND s.is_published = 1 AND NOT ${hiddenBy('f.user_id', 'e.series_id')}
+      from: `FROM episodes e JOIN series s ON s.id = e.series_id
+             JOIN library_marks f ON f.series_id = e.series_id AND f.favorite = 1 AND f.hidden = 0
+             WHERE e.id = ?1 AND f.user_id > ?2 AND s.is_published = 1
                AND ${notYet('EPISODE_PUBLISHED', 'f.user_id', ids)}
              ORDER BY f.user_id LIMIT ?3`,
     },
@@ -96,7 +97,7 @@ function broadcastFanout(broadcast: Pick<AlarmBroadcastsRow, 'id' | 'series_id'>
   const readers =
     broadcast.series_id === null
       ? `SELECT id AS user_id FROM users WHERE deleted_at IS NULL AND id > ?2`
-      : `SELECT user_id FROM favorites WHERE series_id = ?4 AND user_id > ?2
+      : `SELECT user_id FROM library_marks WHERE series_id = ?4 AND favorite = 1 AND user_id > ?2
          UNION SELECT user_id FROM series_readers WHERE series_id = ?4 AND user_id > ?2`
   return alarmInsert(
     'NOTICE',

@@ -1,15 +1,17 @@
 /**
- * Library shelves on D1 (spec §2 /library/my and /library/favorite, issue 12 /library/hidden; API
+ * Library shelves (spec §2 /library/my and /library/favorite, issue 12 /library/hidden; API
  * `GET /api/v1/library/my|favorite|hidden`).
- * All are cursor-paginated by `(time, seriesId)` newest first and read only the reader's own rows; my and favorite
- * leave out the series the reader hid (hidden.server.ts), which /library/hidden lists.
+ * All are cursor-paginated by `(time, seriesId)` newest first and read only the reader's own rows: holdings from D1,
+ * favourites and hidden series from the reader's object (marks.server.ts) with the series from D1. my and favorite
+ * leave out the series the reader hid, which /library/hidden lists.
  */
 import type { Db } from '../../lib/server/db.ts'
-import type { FavoritesRow, HiddenSeriesRow, OwnershipsRow, SeriesRow } from '../../lib/server/db-types.ts'
+import type { OwnershipsRow, SeriesRow } from '../../lib/server/db-types.ts'
 import type { Cols } from '../../lib/server/rows.ts'
 import { decodeCursor, encodeCursor, type Audience, type Cursor } from '../catalogue/catalogue.ts'
 import { visible } from '../catalogue/catalogue.server.ts'
-import { hiddenBy } from './hidden.server.ts'
+import { withReader } from '../reader/stub.server.ts'
+import type { Mark, MarkedSeries } from './marks.server.ts'
 import { SHELF_EPISODES, SHELF_PAGE, shelfEpisodes, type OwnedSeries, type OwnershipRow } from './shelves.ts'
 
 /** A page of a shelf: `next` is the cursor of the following page, null on the last one. */
@@ -30,11 +32,44 @@ export async function readShelf<T>(
   return { page, bad }
 }
 
+/** Rounds of a page's fill: a page of a reader who hid or can no longer see many series ends short. */
+const FILL_ROUNDS = 5
+
+/**
+ * A page of a list the reader's object keeps (`list`: the next `want` entries after a cursor, one call) with what D1
+ * shows of them (`details`: those the reader may see, in the same order, one query). Usually one round; a round that
+ * left entries out asks for more. `key` gives an entry's and an item's cursor.
+ */
+export async function pageFromObject<P extends { seriesId: number }, T extends { seriesId: number }>(
+  cursor: Cursor | null,
+  size: number,
+  list: (after: Cursor | null, want: number) => Promise<P[]>,
+  details: (entries: P[]) => Promise<T[]>,
+  key: { entry: (entry: P) => Cursor; item: (item: T) => Cursor },
+): Promise<ShelfPage<T>> {
+  const items: T[] = []
+  let after = cursor
+  let more = true
+  for (let round = 0; round < FILL_ROUNDS && more && items.length <= size; round++) {
+    const want = size + 1 - items.length
+    const entries = await list(after, want)
+    more = entries.length === want
+    const last = entries[entries.length - 1]
+    if (!last) break
+    after = key.entry(last)
+    items.push(...(await details(entries)))
+  }
+  const page = items.slice(0, size)
+  const end = items.length > size ? key.item(page[page.length - 1]!) : more ? after : null
+  return { items: page, next: end ? encodeCursor(end) : null }
+}
+
 const LIVE = `(o.expires_at IS NULL OR o.expires_at > ?)`
 
 /**
  * /library/my: the series in which the reader holds a live episode (owned for good, or rented and not yet
- * expired), latest acquisition first, each with its episodes and the rentals' end (2 queries).
+ * expired), latest acquisition first, each with its episodes and the rentals' end (2 queries and 1 call for the
+ * series the reader hid).
  */
 export async function ownedShelf(
   db: Db,
@@ -45,6 +80,7 @@ export async function ownedShelf(
   now = new Date(),
 ): Promise<ShelfPage<OwnedSeries>> {
   const nowIso = now.toISOString()
+  const hidden = await withReader(userId, (r) => r.hidden(userId))
   const page = await db.all<
     { seriesId: SeriesRow['id']; lastAt: OwnershipsRow['created_at'] } & Cols<
       'series',
@@ -53,12 +89,13 @@ export async function ownedShelf(
   >(
     `SELECT s.id AS seriesId, s.title, s.cover_key AS coverKey, s.cover_width AS coverWidth, s.cover_height AS coverHeight, g.lastAt
        FROM (SELECT o.series_id AS seriesId, max(o.created_at) AS lastAt FROM ownerships o
-              WHERE o.user_id = ? AND ${LIVE} AND NOT ${hiddenBy('o.user_id', 'o.series_id')} GROUP BY o.series_id) g
+              WHERE o.user_id = ? AND ${LIVE} AND o.series_id NOT IN (SELECT value FROM json_each(?)) GROUP BY o.series_id) g
        JOIN series s ON s.id = g.seriesId AND ${visible(audience)}
       WHERE (? IS NULL OR g.lastAt < ? OR (g.lastAt = ? AND g.seriesId < ?))
       ORDER BY g.lastAt DESC, g.seriesId DESC LIMIT ?`,
     userId,
     nowIso,
+    JSON.stringify(hidden),
     cursor?.k ?? null,
     cursor?.k ?? null,
     cursor?.k ?? null,
@@ -88,78 +125,43 @@ export async function ownedShelf(
   return { items, next: page.length > size ? encodeCursor({ k: last.lastAt, id: last.seriesId }) : null }
 }
 
-export type FavoriteSeries = {
-  seriesId: number
-  title: string
-  coverKey: string | null
-  coverWidth: number | null
-  coverHeight: number | null
-  favoritedAt: string
-}
+type SeriesCard = Cols<'series', 'title' | 'cover_key' | 'cover_width' | 'cover_height'> & { seriesId: SeriesRow['id'] }
 
-/** /library/favorite: the reader's favourite series (published ones), latest first (1 query). */
-export async function favoriteShelf(
+export type FavoriteSeries = SeriesCard & { favoritedAt: string }
+export type HiddenSeries = SeriesCard & { hiddenAt: string }
+
+/** A shelf of the reader's marks (their object) with the series their audience may see (D1). */
+function markShelf<T extends SeriesCard>(
   db: Db,
   userId: number,
+  mark: Mark,
+  [as, at]: [column: string, at: (item: T) => string],
   audience: Audience,
   cursor: Cursor | null,
-  size = SHELF_PAGE,
-): Promise<ShelfPage<FavoriteSeries>> {
-  const rows: FavoriteSeries[] = await db.all<
-    { seriesId: SeriesRow['id']; favoritedAt: FavoritesRow['created_at'] } & Cols<
-      'series',
-      'title' | 'cover_key' | 'cover_width' | 'cover_height'
-    >
-  >(
-    `SELECT s.id AS seriesId, s.title, s.cover_key AS coverKey, s.cover_width AS coverWidth, s.cover_height AS coverHeight, f.created_at AS favoritedAt
-       FROM favorites f JOIN series s ON s.id = f.series_id AND ${visible(audience)}
-      WHERE f.user_id = ? AND NOT ${hiddenBy('f.user_id', 'f.series_id')} AND (? IS NULL OR f.created_at < ? OR (f.created_at = ? AND f.series_id < ?))
-      ORDER BY f.created_at DESC, f.series_id DESC LIMIT ?`,
-    userId,
-    cursor?.k ?? null,
-    cursor?.k ?? null,
-    cursor?.k ?? null,
-    cursor?.id ?? 0,
-    size + 1,
+  size: number,
+) {
+  return pageFromObject<MarkedSeries, T>(
+    cursor,
+    size,
+    (after, want) => withReader(userId, (r) => r.marked(userId, mark, after && { at: String(after.k), seriesId: after.id }, want)),
+    (entries) =>
+      db.all<T>(
+        `SELECT s.id AS seriesId, s.title, s.cover_key AS coverKey, s.cover_width AS coverWidth, s.cover_height AS coverHeight,
+                json_extract(m.value, '$.at') AS ${as}
+           FROM json_each(?1) m JOIN series s ON s.id = json_extract(m.value, '$.seriesId') AND ${visible(audience)}
+          ORDER BY m.key`,
+        JSON.stringify(entries),
+      ),
+    { entry: (e) => ({ k: e.at, id: e.seriesId }), item: (item) => ({ k: at(item), id: item.seriesId }) },
   )
-  const items = rows.slice(0, size)
-  const last = items[items.length - 1]
-  return { items, next: rows.length > size && last ? encodeCursor({ k: last.favoritedAt, id: last.seriesId }) : null }
 }
 
-export type HiddenSeries = {
-  seriesId: number
-  title: string
-  coverKey: string | null
-  coverWidth: number | null
-  coverHeight: number | null
-  hiddenAt: string
+/** /library/favorite: the reader's favourite series (published ones they did not hide), latest first. */
+export function favoriteShelf(db: Db, userId: number, audience: Audience, cursor: Cursor | null, size = SHELF_PAGE) {
+  return markShelf<FavoriteSeries>(db, userId, 'favorite', ['favoritedAt', (s) => s.favoritedAt], audience, cursor, size)
 }
 
-/** /library/hidden: the series the reader hid (those their audience may see), latest first (1 query). */
-export async function hiddenShelf(
-  db: Db,
-  userId: number,
-  audience: Audience,
-  cursor: Cursor | null,
-  size = SHELF_PAGE,
-): Promise<ShelfPage<HiddenSeries>> {
-  const rows: HiddenSeries[] = await db.all<
-    { seriesId: SeriesRow['id']; hiddenAt: HiddenSeriesRow['created_at'] } & Cols<
-      'series',
-      'title' | 'cover_key' | 'cover_width' | 'cover_height'
-    >
-  >(
-    `SELECT s.id AS seriesId, s.title, s.cover_key AS coverKey, s.cover_width AS coverWidth, s.cover_height AS coverHeight, h.created_at AS hiddenAt
-       FROM hidden_series h JOIN series s ON s.id = h.series_id AND ${visible(audience)}
-      WHERE h.user_id = ?1 AND (?2 IS NULL OR h.created_at < ?2 OR (h.created_at = ?2 AND h.series_id < ?3))
-      ORDER BY h.created_at DESC, h.series_id DESC LIMIT ?4`,
-    userId,
-    cursor?.k ?? null,
-    cursor?.id ?? 0,
-    size + 1,
-  )
-  const items = rows.slice(0, size)
-  const last = items[items.length - 1]
-  return { items, next: rows.length > size && last ? encodeCursor({ k: last.hiddenAt, id: last.seriesId }) : null }
+/** /library/hidden: the series the reader hid (those their audience may see), latest first. */
+export function hiddenShelf(db: Db, userId: number, audience: Audience, cursor: Cursor | null, size = SHELF_PAGE) {
+  return markShelf<HiddenSeries>(db, userId, 'hidden', ['hiddenAt', (s) => s.hiddenAt], audience, cursor, size)
 }

@@ -33,7 +33,6 @@ const NOT_SEEN = `NOT EXISTS (SELECT 1 FROM reader_events WHERE id = ?1)`
 
 export async function applyReaderEvent(db: Db, job: ReaderEventJob, now = new Date()): Promise<void> {
   const { event } = job
-  // one kind today; the switch says where the next goes
   switch (event.kind) {
     case 'read':
       await db.batch([
@@ -55,5 +54,20 @@ export async function applyReaderEvent(db: Db, job: ReaderEventJob, now = new Da
         },
         { sql: `INSERT INTO reader_events (id, at) VALUES (?, ?) ON CONFLICT DO NOTHING`, params: [job.id, now.toISOString()] },
       ])
+      return
+    case 'marks':
+      // the version decides, not the event's id: an older state arriving late changes nothing
+      await db.run(
+        `INSERT INTO library_marks (user_id, series_id, favorite, hidden, version)
+           SELECT ?1, ?2, ?3, ?4, ?5 WHERE EXISTS (SELECT 1 FROM users WHERE id = ?1 AND deleted_at IS NULL)
+             AND EXISTS (SELECT 1 FROM series WHERE id = ?2)
+         ON CONFLICT (user_id, series_id) DO UPDATE SET favorite = excluded.favorite, hidden = excluded.hidden, version = excluded.version
+           WHERE excluded.version > library_marks.version`,
+        job.readerId,
+        event.seriesId,
+        Number(event.favorite),
+        Number(event.hidden),
+        event.version,
+      )
   }
 }

@@ -13,6 +13,17 @@ export const ReaderEvent = z.discriminatedUnion('kind', [
    * counts a reader once, on the day of their latest read (migrations/0015_series_daily.sql).
    */
   z.object({ kind: z.literal('read'), seriesId: z.number().int().positive(), from: day.nullable(), to: day }),
+  /**
+   * The reader's marks on a series changed: its whole state, with the object's counter of mark changes, so the shared
+   * copy keeps the newest whatever the order of deliveries (migrations/0028_library_marks.sql).
+   */
+  z.object({
+    kind: z.literal('marks'),
+    seriesId: z.number().int().positive(),
+    favorite: z.boolean(),
+    hidden: z.boolean(),
+    version: z.number().int().positive(),
+  }),
 ])
 export type ReaderEvent = z.infer<typeof ReaderEvent>
 

@@ -1,7 +1,7 @@
 /**
- * The background move of reading progress into readers' objects (issue 38 point 5), run by the cron of
- * functions/worker.ts: readers whose rows are still in D1 `reading_progress` (who made no call since the move began,
- * or whose rows the demo seed wrote) are moved MOVE_BATCH at a time, each by their own object (`Reader.moveIn`,
+ * The background move of reading progress, favourites and hidden series into readers' objects (issue 38 point 5), run
+ * by the cron of functions/worker.ts: readers whose rows are still in D1 `reading_progress`, `favorites` or
+ * `hidden_series` (who made no call since the move began, or whose rows the demo seed wrote) are moved MOVE_BATCH at a time, each by their own object (`Reader.moveIn`,
  * which deletes what it took), within the run's budget (src/lib/server/sweep.ts).
  */
 import type { Db } from '../../lib/server/db.ts'
@@ -19,7 +19,10 @@ export async function moveWaitingReaders(
   const [result] = await sweep(
     [
       async () => {
-        const waiting = await db.all<{ userId: number }>(`SELECT DISTINCT user_id AS userId FROM reading_progress LIMIT ?`, MOVE_BATCH)
+        const waiting = await db.all<{ userId: number }>(
+          `SELECT user_id AS userId FROM reading_progress UNION SELECT user_id FROM favorites UNION SELECT user_id FROM hidden_series LIMIT ?`,
+          MOVE_BATCH,
+        )
         await Promise.all(waiting.map(({ userId }) => readers.getByName(String(userId)).moveIn(userId)))
         return waiting.length
       },

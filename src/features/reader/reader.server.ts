@@ -1,17 +1,29 @@
 /**
  * A reader's own Durable Object (issue 38; docs/ARCHITECTURE.md "Reader objects"), addressed by the reader's id
  * (`withReader`, stub.server.ts), stored in SQLite (wrangler.jsonc `durable_objects`, migration tag v1). It holds what
- * belongs to one reader — today their reading progress — and runs each call's writes in one transaction with the
+ * belongs to one reader — today their reading progress, favourites and hidden series — and runs each call's writes in one transaction with the
  * outbox rows that tell the shared side (events.ts). The outbox is sent to the queue `READER_EVENTS` right after the write;
  * what could not be sent is sent again by the object's alarm.
  *
- * The move from D1: the first call of a reader takes their rows of `reading_progress` (and deletes them there), under
- * `blockConcurrencyWhile` so no other call sees the object half-moved; the cron moves readers who make no call
- * (move.server.ts, `moveIn`). A move merges: the newer row of a series wins, so a move made twice changes nothing.
+ * The move from D1: the first call of a reader takes their rows of `reading_progress`, `favorites` and `hidden_series`
+ * (and deletes them there), under `blockConcurrencyWhile` so no other call sees the object half-moved; the cron moves
+ * readers who make no call (move.server.ts, `moveIn`). A move merges — the newer place in a series wins, a mark the
+ * object holds stays — so a move made twice changes nothing. An object is moved again once when what moves grows
+ * (`MOVES`): the one of a reader moved before favourites moved takes them on its next call.
  */
 import { DurableObject } from 'cloudflare:workers'
 import { migrateReader } from './schema.server.ts'
 import type { ReaderEvent, ReaderEventJob } from './events.ts'
+import {
+  hiddenSeries,
+  markedSeries,
+  marksOf,
+  mergeMarks,
+  setMark,
+  type Mark,
+  type MarkedSeries,
+  type SeriesMarks,
+} from '../library/marks.server.ts'
 import {
   mergeProgress,
   positionAt,
@@ -25,11 +37,17 @@ import {
 const OUTBOX_RETRY_MS = 30_000
 /** Outbox rows sent in one queue batch (Queues takes at most 100 messages a batch). */
 const OUTBOX_BATCH = 100
+/** What the move from D1 takes: 1 reading progress, 2 and favourites and hidden series (fact `moved`). */
+const MOVES = 2
+/** Rows of one table a move takes at most. */
+const MOVE_ROWS = 5000
 
 export class Reader extends DurableObject<Cloudflare.Env> {
   private readonly sql: SqlStorage
   /** The reader this object belongs to, once its first call (and its move from D1) is done. */
   private readerId: number | null = null
+  /** Whether this object took all of what moves today (`MOVES`). */
+  private moved = false
 
   constructor(ctx: DurableObjectState, env: Cloudflare.Env) {
     super(ctx, env)
@@ -38,6 +56,7 @@ export class Reader extends DurableObject<Cloudflare.Env> {
       migrateReader(ctx.storage)
       const known = this.fact('reader')
       this.readerId = known === null ? null : Number(known)
+      this.moved = Number(this.fact('moved')) === MOVES
     })
   }
 
@@ -52,6 +71,30 @@ export class Reader extends DurableObject<Cloudflare.Env> {
   async progressIn(readerId: number, seriesId: number): Promise<StoredProgress | null> {
     await this.ready(readerId)
     return progressIn(this.sql, seriesId)
+  }
+
+  /** The reader's place in a series and their marks on it. */
+  async inSeries(readerId: number, seriesId: number): Promise<SeriesMarks & { progress: StoredProgress | null }> {
+    await this.ready(readerId)
+    return { progress: progressIn(this.sql, seriesId), ...marksOf(this.sql, seriesId) }
+  }
+
+  /** Sets or clears a favourite or a hidden mark (the caller has checked that the series is published). */
+  async mark(readerId: number, seriesId: number, mark: Mark, on: boolean): Promise<void> {
+    await this.ready(readerId)
+    await this.write(() => setMark(this.sql, seriesId, mark, on, new Date().toISOString()))
+  }
+
+  /** A shelf of marks (favourites leave out hidden series), newest first after `cursor`. */
+  async marked(readerId: number, mark: Mark, cursor: MarkedSeries | null, limit: number): Promise<MarkedSeries[]> {
+    await this.ready(readerId)
+    return markedSeries(this.sql, mark, cursor, limit)
+  }
+
+  /** The series the reader hid. */
+  async hidden(readerId: number): Promise<number[]> {
+    await this.ready(readerId)
+    return hiddenSeries(this.sql)
   }
 
   /** Where the reader stopped in an episode (null: not the last one they read of its series). */
@@ -80,6 +123,7 @@ export class Reader extends DurableObject<Cloudflare.Env> {
     await this.ctx.storage.deleteAlarm()
     await this.ctx.storage.deleteAll()
     this.readerId = null
+    this.moved = false
     migrateReader(this.ctx.storage)
   }
 
@@ -90,40 +134,60 @@ export class Reader extends DurableObject<Cloudflare.Env> {
 
   /** First call of this object's life: its reader's rows move in from D1 before anything reads or writes. */
   private async ready(readerId: number): Promise<void> {
-    if (this.readerId === readerId) return
-    if (this.readerId !== null) throw new Error(`reader object ${this.readerId} called for reader ${readerId}`)
+    if (this.readerId === readerId && this.moved) return
+    if (this.readerId !== null && this.readerId !== readerId)
+      throw new Error(`reader object ${this.readerId} called for reader ${readerId}`)
     await this.ctx.blockConcurrencyWhile(async () => {
-      if (this.readerId === null) await this.move(readerId)
+      if (!this.moved) await this.move(readerId)
     })
   }
 
   private async move(readerId: number): Promise<number> {
-    const rows = (
-      await this.env.DB.prepare(
+    const [progress, favorites, hidden] = await this.env.DB.batch([
+      this.env.DB.prepare(
         `SELECT rp.series_id AS seriesId, rp.episode_id AS episodeId, e.no AS episodeNo, rp.position, rp.updated_at AS updatedAt
-           FROM reading_progress rp LEFT JOIN episodes e ON e.id = rp.episode_id WHERE rp.user_id = ? LIMIT 5000`,
-      )
-        .bind(readerId)
-        .all<Omit<StoredProgress, 'episodeNo'> & { episodeNo: number | null }>()
-    ).results
+           FROM reading_progress rp LEFT JOIN episodes e ON e.id = rp.episode_id WHERE rp.user_id = ? LIMIT ${MOVE_ROWS}`,
+      ).bind(readerId),
+      this.env.DB.prepare(`SELECT series_id AS seriesId, created_at AS at FROM favorites WHERE user_id = ? LIMIT ${MOVE_ROWS}`).bind(
+        readerId,
+      ),
+      this.env.DB.prepare(`SELECT series_id AS seriesId, created_at AS at FROM hidden_series WHERE user_id = ? LIMIT ${MOVE_ROWS}`).bind(
+        readerId,
+      ),
+    ])
+    const places = (progress?.results ?? []) as (Omit<StoredProgress, 'episodeNo'> & { episodeNo: number | null })[]
+    const marks = [
+      ...((favorites?.results ?? []) as MarkedSeries[]).map((r) => ({ ...r, mark: 'favorite' as const })),
+      ...((hidden?.results ?? []) as MarkedSeries[]).map((r) => ({ ...r, mark: 'hidden' as const })),
+    ]
     this.ctx.storage.transactionSync(() => {
       // a row whose episode is gone opens nothing: it is dropped with the others
       mergeProgress(
         this.sql,
-        rows.filter((r): r is StoredProgress => r.episodeNo !== null),
+        places.filter((r): r is StoredProgress => r.episodeNo !== null),
       )
+      mergeMarks(this.sql, marks)
       this.sql.exec(`INSERT INTO facts (key, value) VALUES ('reader', ?) ON CONFLICT (key) DO NOTHING`, String(readerId))
     })
-    this.readerId = readerId
-    if (rows.length > 0) {
-      await this.env.DB.prepare(
-        `DELETE FROM reading_progress WHERE user_id = ?1 AND EXISTS (SELECT 1 FROM json_each(?2) j
-           WHERE json_extract(j.value, '$[0]') = reading_progress.series_id AND json_extract(j.value, '$[1]') = reading_progress.updated_at)`,
+    // what was taken goes from D1 (rows written there since stay for the next move); the move counts as done after
+    const taken = (rows: readonly MarkedSeries[]) => JSON.stringify(rows.map((r) => [r.seriesId, r.at]))
+    const gone = (table: string, at: string) =>
+      this.env.DB.prepare(
+        `DELETE FROM ${table} WHERE user_id = ?1 AND EXISTS (SELECT 1 FROM json_each(?2) j
+           WHERE json_extract(j.value, '$[0]') = ${table}.series_id AND json_extract(j.value, '$[1]') = ${table}.${at})`,
       )
-        .bind(readerId, JSON.stringify(rows.map((r) => [r.seriesId, r.updatedAt])))
-        .run()
-    }
-    return rows.length
+    await this.env.DB.batch([
+      gone('reading_progress', 'updated_at').bind(readerId, taken(places.map((p) => ({ seriesId: p.seriesId, at: p.updatedAt })))),
+      gone('favorites', 'created_at').bind(readerId, taken(marks.filter((m) => m.mark === 'favorite'))),
+      gone('hidden_series', 'created_at').bind(readerId, taken(marks.filter((m) => m.mark === 'hidden'))),
+    ])
+    this.sql.exec(
+      `INSERT INTO facts (key, value) VALUES ('moved', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+      String(MOVES),
+    )
+    this.readerId = readerId
+    this.moved = true
+    return places.length + marks.length
   }
 
   /**

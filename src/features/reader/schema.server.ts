@@ -24,6 +24,14 @@ export const READER_MIGRATIONS: readonly string[] = [
      key    TEXT PRIMARY KEY,
      value  TEXT NOT NULL
    );`,
+  // 2: favourites and hidden series (library/marks.server.ts), one row per series the reader marked
+  `CREATE TABLE marks (
+     series_id    INTEGER PRIMARY KEY,
+     favorite_at  TEXT,
+     hidden_at    TEXT
+   );
+   CREATE INDEX marks_favorite ON marks (favorite_at, series_id) WHERE favorite_at IS NOT NULL;
+   CREATE INDEX marks_hidden ON marks (hidden_at, series_id) WHERE hidden_at IS NOT NULL;`,
 ]
 
 /** Brings the object's SQLite to the last migration; answers the version it is at. */

@@ -51,12 +51,16 @@ export function positionAt(sql: SqlStorage, episodeId: number): number | null {
   return sql.exec<{ position: number }>(`SELECT position FROM progress WHERE episode_id = ?`, episodeId).toArray()[0]?.position ?? null
 }
 
-/** The reader's series newest first, after `cursor` (the last row of the previous page), at most `limit`. */
+/**
+ * The reader's series newest first, after `cursor` (the last row of the previous page), at most `limit`; series the
+ * reader hid are left out (library/marks.server.ts).
+ */
 export function recentProgress(sql: SqlStorage, cursor: { updatedAt: string; seriesId: number } | null, limit: number): StoredProgress[] {
   return sql
     .exec<StoredProgress>(
       `SELECT ${COLUMNS} FROM progress
-        WHERE ?1 IS NULL OR updated_at < ?1 OR (updated_at = ?1 AND series_id < ?2)
+        WHERE (?1 IS NULL OR updated_at < ?1 OR (updated_at = ?1 AND series_id < ?2))
+          AND series_id NOT IN (SELECT series_id FROM marks WHERE hidden_at IS NOT NULL)
         ORDER BY updated_at DESC, series_id DESC LIMIT ?3`,
       cursor?.updatedAt ?? null,
       cursor?.seriesId ?? 0,

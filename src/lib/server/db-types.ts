@@ -376,6 +376,15 @@ export interface IdentitiesRow {
   created_at: string
 }
 
+/** A row of `library_marks`. @public */
+export interface LibraryMarksRow {
+  user_id: number
+  series_id: number
+  favorite: Flag
+  hidden: Flag
+  version: number
+}
+
 /** A row of `meta`. @public */
 export interface MetaRow {
   key: string
@@ -776,6 +785,7 @@ export interface Tables {
   hidden_series: HiddenSeriesRow
   idempotency_keys: IdempotencyKeysRow
   identities: IdentitiesRow
+  library_marks: LibraryMarksRow
   meta: MetaRow
   notices: NoticesRow
   oauth_states: OauthStatesRow
