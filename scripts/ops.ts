@@ -1164,7 +1164,11 @@ async function readerShow(v: Values): Promise<void> {
       id: p.id,
       date: date(p.createdAt),
       state: p.state,
-      amount: formatMoney(p.amount, { locale: 'en-GB', currency: p.currency, currencySymbolPosition: 'before' }),
+      amount: formatMoney(p.amount, {
+        locale: 'en-GB',
+        currency: p.currency,
+        price: { symbol: null, position: 'before', space: false, cents: 'always' },
+      }),
       coins: p.coins,
       bonus: p.bonus,
       provider: `${p.provider}${p.method ? `/${p.method}` : ''}`,

@@ -42,7 +42,7 @@ describe('alarm rules', () => {
       readAt: null,
       createdAt: '2030-05-01T00:00:00.000Z',
     }
-    expect(alarmView(row, t, { timeZone: 'Europe/Paris' })).toEqual({
+    expect(alarmView(row, t, { timeZone: 'Europe/Paris', locale: 'fr-FR', dateForm: 'dotted' })).toEqual({
       id: 3,
       kind: 'COIN',
       text: 'Pièces qui expirent le 09.05.2030 : 7.',
@@ -50,7 +50,9 @@ describe('alarm rules', () => {
       read: false,
       createdAt: '2030-05-01T00:00:00.000Z',
     })
-    expect(alarmView({ ...row, title: 'not.a.rule', readAt: row.createdAt }, t, { timeZone: 'UTC' })).toMatchObject({
+    expect(
+      alarmView({ ...row, title: 'not.a.rule', readAt: row.createdAt }, t, { timeZone: 'UTC', locale: 'fr-FR', dateForm: 'dotted' }),
+    ).toMatchObject({
       text: '',
       read: true,
     })

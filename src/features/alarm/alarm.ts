@@ -89,7 +89,7 @@ export type AlarmRow = Cols<'alarms', 'id' | 'kind' | 'title' | 'body' | 'link' 
 export type AlarmView = { id: number; kind: AlarmsRow['kind']; text: string; link: string | null; read: boolean; createdAt: string }
 
 /** The view of a stored alarm: `title` is its message key, `body` the JSON parameters (a `date` is an ISO instant). */
-export function alarmView(row: AlarmRow, t: Translate, edition: Pick<Edition, 'timeZone'>): AlarmView {
+export function alarmView(row: AlarmRow, t: Translate, edition: Pick<Edition, 'timeZone' | 'locale' | 'dateForm'>): AlarmView {
   const params = JSON.parse(row.body || '{}') as Record<string, unknown>
   if (typeof params.date === 'string') params.date = formatDate(params.date, edition)
   const rule = ruleOfText(row.title)

@@ -6,7 +6,7 @@
  * button (resume or next episode, resumeTarget), the wait-until-free ticket's state, the favourite toggle.
  */
 import { apiFetch } from '../../lib/shell/request.ts'
-import { formatUntil } from './until.ts'
+import { formatDateTime, type DateEdition } from '../../lib/i18n/format.ts'
 import { resumeTarget } from '../library/resume.ts'
 import { pluralText, type Plural } from '../../lib/i18n/plural.ts'
 import type { SeriesMe } from '../library/library.ts'
@@ -29,7 +29,8 @@ async function load(root: HTMLElement) {
     for (const o of me.ownerships) {
       const badge = root.querySelector<HTMLElement>(`[data-ep="${o.episodeId}"] .own`)
       if (!badge) continue
-      badge.textContent = o.expiresAt === null ? d.owned! : d.rented!.replace('{d}', formatUntil(o.expiresAt, d.tz!))
+      badge.textContent =
+        o.expiresAt === null ? d.owned! : d.rented!.replace('{d}', formatDateTime(o.expiresAt, JSON.parse(d.dates!) as DateEdition))
       badge.hidden = false
     }
     const read = root.querySelector<HTMLAnchorElement>('a.read')

@@ -4,7 +4,7 @@
  * clearing the viewer's reading settings (localStorage and cookie) or everything after a confirmation. The
  * worker owns its cache's layout: this page only sends it messages. Without JavaScript the section says so.
  */
-import { formatDateTime } from '../../lib/i18n/format.ts'
+import { formatDateTime, type DateEdition } from '../../lib/i18n/format.ts'
 import { fillIn } from '../../lib/i18n/plural.ts'
 import { forgetSettingsCookie } from '../viewer/reading.ts'
 import { savedEpisodes, type SavedEpisode } from './saved.ts'
@@ -38,7 +38,7 @@ if (root) start(root)
 
 function start(root: HTMLElement) {
   const labels = JSON.parse(root.dataset.labels!) as SavedDataLabels
-  const edition = { locale: root.dataset.locale!, timeZone: root.dataset.timeZone! }
+  const edition = JSON.parse(root.dataset.dates!) as DateEdition
   const settingsKey = root.dataset.settingsKey!
   const list = root.querySelector<HTMLUListElement>('[data-saved-list]')!
   const empty = root.querySelector<HTMLElement>('[data-saved-empty]')!

@@ -56,8 +56,25 @@ const EditionSchema = z
     phoneCountry: z.string().regex(/^[A-Z]{2}$/, 'ISO 3166-1 alpha-2, e.g. FR'),
     /** ISO 4217 currency of the coin shop (spec §1: EUR). */
     currency: z.string().regex(/^[A-Z]{3}$/, 'ISO 4217 code, e.g. EUR'),
-    /** Where the currency symbol stands (spec §1: in front). */
-    currencySymbolPosition: z.enum(['before', 'after']),
+    /**
+     * How prices are written, as the edition's readers write them (spec §1: fr puts the symbol in front; issue 35):
+     * `symbol` replaces Intl's where readers use another (kr 원, tw NT$), `space` puts a no-break space between number
+     * and symbol, `cents` "unlessWhole" drops ".00" from a whole price (th ฿35, tw NT$30).
+     */
+    price: z
+      .object({
+        symbol: z.string().min(1).max(4).nullable(),
+        position: z.enum(['before', 'after']),
+        space: z.boolean(),
+        cents: z.enum(['always', 'unlessWhole']),
+      })
+      .strict(),
+    /**
+     * How dates are written: "dotted" is spec §9's dd.MM.yyyy (the French edition's constant), "locale" the short
+     * numeric date of the edition's locale and calendar (jp 2026/11/29, kr 2026. 11. 29., th 29/11/2569, ar in its
+     * own digits).
+     */
+    dateForm: z.enum(['dotted', 'locale']),
     /** Login providers offered, in order (spec §1). E-mail login is always offered. */
     loginProviders: z.array(Provider),
     /** Adult check (spec §4): BIRTHDAY picker or YES_NO question. */

@@ -1,20 +1,54 @@
 import { describe, expect, it } from 'vitest'
-import { episodeLabel, formatCompact, formatDate, formatList, formatMoney, formatNumber, isNumberLabel } from './format.ts'
+import {
+  episodeLabel,
+  formatCompact,
+  formatDate,
+  formatDateTime,
+  formatDay,
+  formatList,
+  formatMoney,
+  formatNumber,
+  isNumberLabel,
+} from './format.ts'
 import { loadEdition, loadMessages } from '../edition/load.ts'
 import { createTranslator } from './i18n.ts'
 
 describe('formatting through Intl', () => {
   const fr = loadEdition('fr').edition
-  it('writes dates as dd.MM.yyyy in the edition time zone', () => {
+  const of = (id: Parameters<typeof loadEdition>[0]) => loadEdition(id).edition
+  it('writes dates as dd.MM.yyyy in fr and de, in the edition time zone', () => {
     expect(formatDate('2026-12-03T10:00:00Z', fr)).toBe('03.12.2026')
-    // 23:30 UTC on 31 Dec is already 1 Jan in Paris and in Seoul
+    // 23:30 UTC on 31 Dec is already 1 Jan in Paris
     expect(formatDate('2026-12-31T23:30:00Z', fr)).toBe('01.01.2027')
-    expect(formatDate('2026-12-31T16:30:00Z', loadEdition('kr').edition)).toBe('01.01.2027')
+    expect(formatDate('2026-12-03T10:00:00Z', of('de'))).toBe('03.12.2026')
+    expect(formatDay('2026-11-29', fr)).toBe('29.11.2026')
   })
-  it('puts the currency symbol where the edition says', () => {
-    expect(formatMoney(499, fr)).toMatch(/^€4,99$/)
-    expect(formatMoney(499, loadEdition('de').edition)).toMatch(/^4,99\u00a0€$/)
-    expect(formatMoney(1200, loadEdition('kr').edition)).toMatch(/^1,200\u00a0₩$/)
+  it('writes dates as each other edition’s readers do (issue 35 point 1)', () => {
+    const at = '2026-11-29T03:00:00Z'
+    expect(formatDate(at, of('jp'))).toBe('2026/11/29')
+    expect(formatDate(at, of('tw'))).toBe('2026/11/29')
+    expect(formatDate(at, of('kr'))).toBe('2026. 11. 29.')
+    expect(formatDate(at, of('th'))).toBe('29/11/2569') // the Buddhist year
+    expect(formatDate(at, of('ar'))).toMatch(/^(29|٢٩)\u200f\/(11|١١)\u200f\/(2026|٢٠٢٦)$/) // right-to-left marks between
+    // 16:30 UTC on 31 Dec is already 1 Jan in Seoul; a schedule day is the same day everywhere
+    expect(formatDate('2026-12-31T16:30:00Z', of('kr'))).toBe('2027. 01. 01.')
+    expect(formatDay('2026-11-29', of('jp'))).toBe('2026/11/29')
+  })
+  it('writes "rented until" as date and 24-hour time in the edition time zone, nothing for a bad date', () => {
+    expect(formatDateTime('2026-03-04T23:05:00.000Z', fr)).toBe('05.03.2026 00:05')
+    expect(formatDateTime('2026-03-04T23:05:00.000Z', of('kr'))).toBe('2026. 03. 05. 08:05')
+    expect(formatDateTime('2026-03-04T03:05:00.000Z', of('jp'))).toBe('2026/03/04 12:05')
+    expect(formatDateTime('soon', fr)).toBe('')
+  })
+  it('writes prices as the edition’s readers do (issue 35 point 2)', () => {
+    expect(formatMoney(499, fr)).toBe('€4,99')
+    expect(formatMoney(499, of('de'))).toBe('4,99\u00a0€')
+    expect(formatMoney(1400, of('kr'))).toBe('1,400원')
+    expect(formatMoney(3000, of('tw'))).toBe('NT$30')
+    expect(formatMoney(3050, of('tw'))).toBe('NT$30.50')
+    expect(formatMoney(3500, of('th'))).toBe('฿35')
+    expect(formatMoney(1400, of('jp'))).toBe('￥1,400')
+    expect(formatMoney(199, of('ar'))).toMatch(/^US\$(1\.99|١٫٩٩)$/)
   })
 })
 

@@ -1,48 +1,78 @@
-/** Dates and money through Intl with the edition's locale, time zone and currency (spec §1, §9). */
+/** Dates and money through Intl with the edition's locale, time zone, currency and forms (spec §1, §9; issue 35). */
 import type { Edition } from '../edition/schema.ts'
 
-/** One formatter per time zone: building an Intl.DateTimeFormat costs far more than using one (a detail page formats dozens of dates). */
+/** What writing a date needs of an edition (pages pass it to their scripts as `data-dates`, `datesOf`). */
+export type DateEdition = Pick<Edition, 'timeZone' | 'locale' | 'dateForm'>
+export const datesOf = ({ timeZone, locale, dateForm }: DateEdition): DateEdition => ({ timeZone, locale, dateForm })
+
+/** One formatter per edition form and time zone: building an Intl.DateTimeFormat costs far more than using one (a detail page formats dozens of dates). */
 const dateFormats = new Map<string, Intl.DateTimeFormat>()
-function dateFormat(timeZone: string): Intl.DateTimeFormat {
-  let f = dateFormats.get(timeZone)
-  if (!f) dateFormats.set(timeZone, (f = new Intl.DateTimeFormat('en-GB', { timeZone, day: '2-digit', month: '2-digit', year: 'numeric' })))
+function dateFormat(edition: DateEdition, timeZone: string): Intl.DateTimeFormat {
+  const locale = edition.dateForm === 'dotted' ? 'en-GB' : edition.locale
+  const key = `${locale} ${timeZone}`
+  let f = dateFormats.get(key)
+  if (!f) dateFormats.set(key, (f = new Intl.DateTimeFormat(locale, { timeZone, day: '2-digit', month: '2-digit', year: 'numeric' })))
   return f
 }
 
-/** Spec §9: dates as dd.MM.yyyy (in every edition, in the edition's time zone). */
-export function formatDate(date: Date | string, edition: Pick<Edition, 'timeZone'>): string {
-  const parts = dateFormat(edition.timeZone).formatToParts(new Date(date))
+function formatIn(date: Date, edition: DateEdition, timeZone: string): string {
+  const f = dateFormat(edition, timeZone)
+  if (edition.dateForm === 'locale') return f.format(date)
+  const parts = f.formatToParts(date)
   const get = (type: string) => parts.find((p) => p.type === type)?.value ?? ''
   return `${get('day')}.${get('month')}.${get('year')}`
 }
 
-/** Date and time for "rented until …" style labels, in the edition's language and time zone. */
-export function formatDateTime(date: Date | string, edition: Pick<Edition, 'timeZone' | 'locale'>): string {
+/**
+ * A date in the edition's time zone, written as its readers write dates (`dateForm`): spec §9's dd.MM.yyyy in fr,
+ * the locale's own short date elsewhere (2026/11/29 in jp, 2026. 11. 29. in kr, 29/11/2569 in th).
+ */
+export function formatDate(date: Date | string, edition: DateEdition): string {
+  return formatIn(new Date(date), edition, edition.timeZone)
+}
+
+/** Date and 24-hour time for "rented until …" labels, in the edition's forms and time zone; '' for a bad date. */
+export function formatDateTime(date: Date | string, edition: DateEdition): string {
   const d = new Date(date)
-  const time = new Intl.DateTimeFormat(edition.locale, { timeZone: edition.timeZone, hour: '2-digit', minute: '2-digit' }).format(d)
+  if (Number.isNaN(d.getTime())) return ''
+  const time = new Intl.DateTimeFormat(edition.locale, {
+    timeZone: edition.timeZone,
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).format(d)
   return `${formatDate(d, edition)} ${time}`
 }
 
-/** A price in minor units in the edition's currency, symbol before or after as the edition says. */
-export function formatMoney(minor: number, edition: Pick<Edition, 'locale' | 'currency' | 'currencySymbolPosition'>): string {
+/**
+ * A price in minor units in the edition's currency, as its readers write prices (`price`): the symbol (Intl's or the
+ * edition's own) before or after, spaced or not, cents dropped from a whole price where readers do.
+ */
+export function formatMoney(minor: number, edition: Pick<Edition, 'locale' | 'currency' | 'price'>): string {
   const nf = new Intl.NumberFormat(edition.locale, { style: 'currency', currency: edition.currency })
   const digits = nf.resolvedOptions().maximumFractionDigits ?? 2
-  const parts = nf.formatToParts(minor / 10 ** digits)
-  const symbol = parts
-    .filter((p) => p.type === 'currency')
-    .map((p) => p.value)
-    .join('')
+  const amount = minor / 10 ** digits
+  const whole = edition.price.cents === 'unlessWhole' && Number.isInteger(amount)
+  const parts = (
+    whole ? new Intl.NumberFormat(edition.locale, { style: 'currency', currency: edition.currency, maximumFractionDigits: 0 }) : nf
+  ).formatToParts(amount)
+  const symbol =
+    edition.price.symbol ??
+    parts
+      .filter((p) => p.type === 'currency')
+      .map((p) => p.value)
+      .join('')
   const number = parts
     .filter((p) => p.type !== 'currency' && p.type !== 'literal')
     .map((p) => p.value)
     .join('')
-  return edition.currencySymbolPosition === 'before' ? `${symbol}${number}` : `${number}\u00a0${symbol}`
+  const gap = edition.price.space ? '\u00a0' : ''
+  return edition.price.position === 'before' ? `${symbol}${gap}${number}` : `${number}${gap}${symbol}`
 }
 
-/** A calendar day (YYYY-MM-DD, already in the edition's time zone) as spec §9's dd.MM.yyyy. */
-export function formatDay(day: string): string {
-  const [y, m, d] = day.split('-')
-  return `${d}.${m}.${y}`
+/** A calendar day (YYYY-MM-DD, already in the edition's time zone) written as the edition writes dates. */
+export function formatDay(day: string, edition: DateEdition): string {
+  return formatIn(new Date(`${day}T12:00:00Z`), edition, 'UTC')
 }
 
 /** One formatter per locale (building one costs far more than using it). */
