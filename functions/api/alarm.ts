@@ -23,8 +23,7 @@ async function readOne(c: Context<AppEnv>, id: number) {
 
 export const alarm = new Hono<AppEnv>()
   .get('/', requireUser, validate('query', AlarmListQuery), async (c) => {
-    const cursor = c.req.valid('query').cursor
-    const page = await listAlarms(c.var.db, currentUserId(c), cursor ? Number(cursor) : null)
+    const page = await listAlarms(c.var.db, currentUserId(c), c.req.valid('query').cursor ?? null)
     return ok(c, { items: page.items.map((a) => alarmView(a, c.var.t, c.var.edition)), nextCursor: page.nextCursor })
   })
   .get('/count', requireUser, async (c) => ok(c, { count: await unreadCount(c.var.db, currentUserId(c)) }))

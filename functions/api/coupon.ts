@@ -74,6 +74,7 @@ export const coupon = new Hono<AppEnv>()
     ...formRoute({
       schema: CouponCodeRequest,
       invalid: 'NOT_FOUND_COUPON',
+      keep: ['code'], // a refused code stays in its field, to correct (issue 35 point 9)
       guest: toLogin('/coupon'),
       run: (data, c) => redeemCoupon(c.var.db, { userId: currentUserId(c), code: data.code, platform: 'WEB', client: couponClient(c) }),
       done: (_data, { reward }) => `/coupon?reward=${reward.type}:${reward.amount}#coupon-form`,

@@ -82,6 +82,9 @@ test.describe('rent or buy (French edition)', () => {
     await signInTo(page, '/history/mileage')
     await expect(page.getByText('Opérations des 180 derniers jours.')).toBeVisible()
     await expect(page.locator('tr[data-kind]').first()).toBeVisible()
+    // its column says points, and amounts are written as /my writes them (issue 35 point 9: "+3600" was "Pièces")
+    await expect(page.locator('thead th').last()).toHaveText('Points')
+    for (const amount of await page.locator('td.amount').allTextContents()) expect(amount).toMatch(/^[+-]\d{1,3}([\u202f\u00a0]\d{3})*$/)
     await noSeriousViolations(page)
   })
 

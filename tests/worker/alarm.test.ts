@@ -209,6 +209,25 @@ describe('/api/v1/alarm', () => {
       JSON.stringify(Array.from({ length: n }, (_, i) => i + 1)),
     )
 
+  it('lists by when each alarm happened, not by when it was written (issue 35 point 9), across pages', async () => {
+    const reader = await newReader()
+    // a fan-out writes an alarm dated by its event after the alarms of later events (ids 1, 2, 3 out of time order)
+    const times = ['2026-11-28T05:35:00.000Z', '2026-11-28T02:33:00.000Z', '2026-11-28T05:36:00.000Z']
+    for (const [i, at] of times.entries())
+      await db.run(
+        `INSERT INTO alarms (user_id, kind, title, body, link, dedup_key, created_at) VALUES (?, 'QNA', 'alarm.text.qnaAnswered', json_object('title', ?), '/qna', ?, ?)`,
+        reader.id,
+        `T${i}`,
+        `order:${i}`,
+        at,
+      )
+    await seed(reader, 29) // now: newer than the three
+    const first = await list(reader)
+    expect(first.items.slice(29).map((a: { createdAt: string }) => a.createdAt)).toEqual([times[2]])
+    const second = await list(reader, `?cursor=${first.nextCursor}`)
+    expect(second.items.map((a: { createdAt: string }) => a.createdAt)).toEqual([times[0], times[1]])
+  })
+
   it('lists newest first by pages of 30, counts unread, marks one and all read; another account can neither read nor mark', async () => {
     const reader = await newReader()
     const other = await newReader()

@@ -268,6 +268,9 @@ describe('POST /api/v1/coupon/web/code (the /coupon form)', () => {
     expect(res.headers.get('location')).toBe('/coupon?reward=COIN:7#coupon-form')
     const again = await form(reader, c.code)
     expect(again.headers.get('location')).toBe('/coupon?error=ALREADY_USED_COUPON#coupon-form')
+    // the page shows the refused code again in its field (issue 35 point 9), from the form's one-minute flash
+    const flash = /form-flash=([^;]+)/.exec(again.headers.get('set-cookie') ?? '')?.[1]
+    expect(JSON.parse(decodeURIComponent(flash ?? '{}'))).toMatchObject({ code: 'ALREADY_USED_COUPON', values: { code: c.code } })
     expect((await form(reader, '')).headers.get('location')).toBe('/coupon?error=NOT_FOUND_COUPON#coupon-form')
     await expectInvariant(reader.id)
   })

@@ -26,6 +26,7 @@ import {
   type AlarmRuleName,
 } from './alarm.ts'
 import { isoAfter } from '../../lib/time.ts'
+import { encodeCursor, type Cursor } from '../catalogue/catalogue.ts'
 
 /** Where an alarm's values come from, as SQL over the `from` clause (which must end in a WHERE, see below). */
 type AlarmSource = {
@@ -368,16 +369,22 @@ export async function sweepAlarms(db: Db, queue: AlarmQueue, now = new Date(), b
   )
 }
 
-/** The reader's alarms, newest first, ALARM_PAGE_SIZE at a time before the id `before` (the cursor). */
-export async function listAlarms(db: Db, userId: number, before: number | null): Promise<{ items: AlarmRow[]; nextCursor: string | null }> {
+/**
+ * The reader's alarms, newest first by when they happened (a fan-out writes an alarm dated by its event, later than
+ * alarms of events after it), ALARM_PAGE_SIZE at a time after `cursor` (the previous page's last time and id).
+ */
+export async function listAlarms(db: Db, userId: number, cursor: Cursor | null): Promise<{ items: AlarmRow[]; nextCursor: string | null }> {
   const found = await db.all<AlarmRow>(
     `SELECT id, kind, title, body, link, read_at AS readAt, created_at AS createdAt FROM alarms
-      WHERE user_id = ? AND id < ? ORDER BY id DESC LIMIT ${ALARM_PAGE_SIZE + 1}`,
+      WHERE user_id = ?1 AND (?2 IS NULL OR created_at < ?2 OR (created_at = ?2 AND id < ?3))
+      ORDER BY created_at DESC, id DESC LIMIT ${ALARM_PAGE_SIZE + 1}`,
     userId,
-    before ?? Number.MAX_SAFE_INTEGER,
+    cursor?.k ?? null,
+    cursor?.id ?? 0,
   )
   const items = found.slice(0, ALARM_PAGE_SIZE)
-  return { items, nextCursor: found.length > ALARM_PAGE_SIZE ? String(items.at(-1)!.id) : null }
+  const last = items.at(-1)
+  return { items, nextCursor: found.length > ALARM_PAGE_SIZE && last ? encodeCursor({ k: last.createdAt, id: last.id }) : null }
 }
 
 /** The reader's unread alarms. */

@@ -13,6 +13,7 @@ import { formatDate } from '../../lib/i18n/format.ts'
 import { z } from 'zod'
 import type { Edition } from '../../lib/edition/schema.ts'
 import type { PushKind } from '../push/push.ts'
+import { decodeCursor } from '../catalogue/catalogue.ts'
 
 export const ALARM_RULES = {
   /** Support answered the reader's question (`answerQna`). */
@@ -97,11 +98,11 @@ export function alarmView(row: AlarmRow, t: Translate, edition: Pick<Edition, 't
   return { id: row.id, kind: row.kind, text, link: row.link, read: row.readAt !== null, createdAt: row.createdAt }
 }
 
-/** `GET /alarm?cursor=`: the id below which the page starts. */
+/** `GET /alarm?cursor=`: where the page starts, after the previous page's last alarm (time and id, `encodeCursor`). */
 export const AlarmListQuery = z.object({
   cursor: z
     .string()
-    .regex(/^[1-9]\d{0,15}$/)
+    .transform((raw, ctx) => decodeCursor(raw, 'newest') ?? (ctx.addIssue({ code: 'custom', message: 'cursor' }), z.NEVER))
     .optional(),
 })
 /** `POST /alarm/read` and the list's open form: one alarm of the reader. */

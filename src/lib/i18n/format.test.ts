@@ -77,6 +77,8 @@ describe("numbers and lists in the locale's way", () => {
   it('groups digits and joins lists as each language does', () => {
     expect(formatNumber(3600, { locale: 'fr-FR' })).toBe('3\u202f600')
     expect(formatNumber(3600, { locale: 'th-TH' })).toBe('3,600')
+    expect(formatNumber(3600, { locale: 'fr-FR' }, true)).toBe('+3\u202f600') // a movement in a history
+    expect(formatNumber(-10, { locale: 'fr-FR' }, true)).toBe('-10')
     // view counts, short: "12,3 k vues" on the detail page
     expect(formatCompact(12_345, { locale: 'fr-FR' })).toBe('12,3\u00a0k')
     expect(formatCompact(12_345, { locale: 'ja-JP' })).toBe('1.2万')

@@ -80,10 +80,14 @@ const numberFormats = new Map<string, Intl.NumberFormat>()
 const listFormats = new Map<string, Intl.ListFormat>()
 const compactFormats = new Map<string, Intl.NumberFormat>()
 
-/** A count (coins, mileage, views) with the locale's digits and grouping: 3600 → "3 600" (fr), "3,600" (th, jp), "3.600" (de). */
-export function formatNumber(n: number, edition: Pick<Edition, 'locale'>): string {
-  let f = numberFormats.get(edition.locale)
-  if (!f) numberFormats.set(edition.locale, (f = new Intl.NumberFormat(edition.locale)))
+/**
+ * A count (coins, mileage, views) with the locale's digits and grouping: 3600 → "3 600" (fr), "3,600" (th, jp), "3.600"
+ * (de); `signed`: a movement, "+3 600" / "-10".
+ */
+export function formatNumber(n: number, edition: Pick<Edition, 'locale'>, signed = false): string {
+  const key = `${edition.locale}${signed ? ' signed' : ''}`
+  let f = numberFormats.get(key)
+  if (!f) numberFormats.set(key, (f = new Intl.NumberFormat(edition.locale, signed ? { signDisplay: 'exceptZero' } : {})))
   return f.format(n)
 }
 
