@@ -112,7 +112,7 @@ describe('message catalogues', () => {
     expect(frT('wallet.buy.rent', { count: 72, coins: frT('wallet.shop.coins', { count: 1 }) })).toBe('Louer 72 h (1 pièce)')
     const deT = t('de')
     expect([1, 2].map((count) => deT('wallet.shop.coins', { count }))).toEqual(['1 Münze', '2 Münzen'])
-    expect(t('jp')('wallet.shop.coins', { count: 1 })).toBe('1 コイン')
+    expect(t('jp')('wallet.shop.coins', { count: 1 })).toBe('1コイン')
     // every number through Intl.NumberFormat (issue 25: mileage 3600 beside ฿1,399.00)
     expect(t('th')('account.my.coinDetail', { coin: 3600, bonus: 0, free: 0, mileage: 12500 })).toContain('คะแนน: 12,500')
     expect(frT('account.my.coinDetail', { coin: 3600, bonus: 0, free: 0, mileage: 0 })).toContain('Pièces : 3\u202f600')

@@ -90,6 +90,11 @@ type ViewerLabels = NextLabels &
     /** "{percent} %" */
     zoomLevel: string
     keyUp: string
+    /** Key caps as the edition's keyboards print them (issue 35 point 6): Espace, Pg suiv, Pg préc, Échap in fr. */
+    keySpace: string
+    keyPageDown: string
+    keyPageUp: string
+    keyEscape: string
     keyDown: string
     keyLeft: string
     keyRight: string
@@ -546,7 +551,7 @@ export default function Viewer(props: ViewerProps) {
               </dt>
               <dd>{labels.helpScroll}</dd>
               <dt>
-                <kbd>Space</kbd> <kbd>PageDown</kbd> <kbd>PageUp</kbd>
+                <kbd>{labels.keySpace}</kbd> <kbd>{labels.keyPageDown}</kbd> <kbd>{labels.keyPageUp}</kbd>
               </dt>
               <dd>{labels.helpPage}</dd>
               <dt>
@@ -582,7 +587,7 @@ export default function Viewer(props: ViewerProps) {
               </dt>
               <dd>{labels.helpFullscreen}</dd>
               <dt>
-                <kbd>Esc</kbd>
+                <kbd>{labels.keyEscape}</kbd>
               </dt>
               <dd>{labels.helpEscape}</dd>
               <dt>
