@@ -15,4 +15,5 @@ immersiveSuite({
   next: 'الحلقة التالية',
   autoScroll: 'التمرير التلقائي',
   fullscreen: 'ملء الشاشة',
+  share: 'مشاركة',
 })

@@ -15,4 +15,5 @@ immersiveSuite({
   next: 'Épisode suivant',
   autoScroll: 'Défilement automatique',
   fullscreen: 'Plein écran',
+  share: 'Partager',
 })

@@ -100,7 +100,7 @@ test.describe('rent or buy (French edition)', () => {
         await expect(page.getByText(/^Prochain ticket gratuit : /)).toBeVisible() // a ticket was used by an earlier run
         return
       }
-      await expect(page.getByText(/^Attendez, c'est gratuit : un ticket toutes les (24|72) h\.$/)).toBeVisible()
+      await expect(page.getByText(/^Attendez, c'est gratuit : un ticket toutes les (24|72)\sh\.$/)).toBeVisible()
       await use.click()
       await expect(page.locator('.locked-episode')).toHaveCount(0)
       await expect(page.getByText(/jusqu/).first()).toBeVisible()

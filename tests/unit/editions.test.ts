@@ -99,6 +99,13 @@ describe('message catalogues', () => {
     }
   })
 
+  it.each(EDITION_IDS)('%s: a number stays with its word and its unit (no-break spaces: "Épisode 6", "24 h", "100 %")', (id) => {
+    const loose = Object.entries(loadMessages(id)).filter(
+      ([, value]) => / \{\{no\}\}/.test(value) || /\}\} (%|h|Std\.|ชม\.|ساعة)(?=$|[\s.,)）:;!?])/u.test(value),
+    )
+    expect(loose.map(([key]) => key)).toEqual([])
+  })
+
   it('renders singular and plural through the real i18n instance', () => {
     const t = (id: string) => createTranslator(loadEdition(id).edition.locale, loadMessages(id))
     const frT = t('fr')
@@ -109,7 +116,7 @@ describe('message catalogues', () => {
       '1\u202f000\u202f000 de pièces',
     ])
     expect(frT('faq.resultCount', { count: 1, q: 'vampire' })).toBe('1 résultat pour « vampire »')
-    expect(frT('wallet.buy.rent', { count: 72, coins: frT('wallet.shop.coins', { count: 1 }) })).toBe('Louer 72 h (1 pièce)')
+    expect(frT('wallet.buy.rent', { count: 72, coins: frT('wallet.shop.coins', { count: 1 }) })).toBe('Louer 72\u00a0h (1 pièce)')
     const deT = t('de')
     expect([1, 2].map((count) => deT('wallet.shop.coins', { count }))).toEqual(['1 Münze', '2 Münzen'])
     expect(t('jp')('wallet.shop.coins', { count: 1 })).toBe('1コイン')

@@ -156,7 +156,12 @@ export default function ViewerBar(p: Props) {
           <span className="sr-only">{labels.autoScroll}</span>
         </button>
       )}
-      <button type="button" className="viewer-tool" aria-keyshortcuts={p.shortcuts ? 'f' : undefined} onClick={toggleFullscreen}>
+      <button
+        type="button"
+        className="viewer-tool viewer-tool-fullscreen"
+        aria-keyshortcuts={p.shortcuts ? 'f' : undefined}
+        onClick={toggleFullscreen}
+      >
         <Icon name="fullscreen" size={22} />
         <span className="sr-only">{labels.fullscreen}</span>
       </button>
