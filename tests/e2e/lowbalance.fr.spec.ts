@@ -39,9 +39,12 @@ test.describe('the low-balance path (French edition, phone)', () => {
     await page.getByRole('button', { name: /^Payer/ }).tap()
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Paiement réussi')
 
-    // the way back is the main action of the result page
+    // the way back is the main action of the result page, and a reload keeps it (issue 35 point 9)
     const back = page.getByRole('link', { name: "Revenir à l'épisode" })
     await expect(back).toHaveClass(/\bbtn\b/)
+    await page.reload()
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Paiement réussi')
+    await expect(back).toHaveAttribute('href', `/viewer/${id}#unlock`)
     await back.tap()
     await expect(page).toHaveURL(`/viewer/${id}#unlock`)
     await hydrated(page)

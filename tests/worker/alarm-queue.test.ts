@@ -114,7 +114,7 @@ describe('the episode fan-out', () => {
     const pushes = await received(sub.endpoint)
     expect(pushes).toHaveLength(1)
     expect(pushes[0]!.payload).toMatchObject({ kind: 'contents', title: 'Bomtoon', url: `/viewer/${episodeId}` })
-    expect((pushes[0]!.payload as { body: string }).body).toMatch(/ : l’épisode 1 est paru\.$/)
+    expect((pushes[0]!.payload as { body: string }).body).toMatch(/ : l’épisode\s1 est paru\.$/)
   })
 
   it('is queued by the operator in one request, once, even for 40 publishes at once', async () => {
