@@ -1,7 +1,8 @@
 import { expect, type Page } from '@playwright/test'
 import { readFileSync, readdirSync } from 'node:fs'
 import { parseEdition, type Edition } from '../../src/lib/edition/schema.ts'
-import { formatDate, formatMoney } from '../../src/lib/i18n/format.ts'
+import { formatMoney } from '../../src/lib/i18n/format.ts'
+import { formatDate } from '../../src/lib/i18n/dates.ts'
 import { seriousViolations } from './helpers.ts'
 
 /** Every message of an edition's catalogues (plural keys by their `_other` form). */

@@ -1,7 +1,7 @@
 import { expect, test, type Page, type TestInfo } from '@playwright/test'
 import { readdirSync, readFileSync } from 'node:fs'
 import { parseEdition } from '../../src/lib/edition/schema.ts'
-import { formatDate } from '../../src/lib/i18n/format.ts'
+import { formatDate } from '../../src/lib/i18n/dates.ts'
 import { noSeriousViolations } from './helpers.ts'
 
 /**

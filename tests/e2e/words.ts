@@ -1,7 +1,7 @@
 import { expect, type Page, type TestInfo } from '@playwright/test'
 import { readFileSync } from 'node:fs'
 import { parseEdition } from '../../src/lib/edition/schema.ts'
-import { formatDay } from '../../src/lib/i18n/format.ts'
+import { formatDay } from '../../src/lib/i18n/dates.ts'
 import { DEMO_READER } from './helpers.ts'
 import { messagesOf } from './journey.ts'
 import { langOf } from '../../scripts/seed/data.ts'

@@ -6,7 +6,7 @@
  * button (resume or next episode, resumeTarget), the wait-until-free ticket's state, the favourite toggle.
  */
 import { apiFetch } from '../../lib/shell/request.ts'
-import { formatDateTime, type DateEdition } from '../../lib/i18n/format.ts'
+import { formatDateTime, type DateEdition } from '../../lib/i18n/dates.ts'
 import { resumeTarget } from '../library/resume.ts'
 import { pluralText, type Plural } from '../../lib/i18n/plural.ts'
 import type { SeriesMe } from '../library/library.ts'

@@ -4,7 +4,7 @@
  * clearing the viewer's reading settings (localStorage and cookie) or everything after a confirmation. The
  * worker owns its cache's layout: this page only sends it messages. Without JavaScript the section says so.
  */
-import { formatDateTime, type DateEdition } from '../../lib/i18n/format.ts'
+import { formatDateTime, type DateEdition } from '../../lib/i18n/dates.ts'
 import { fillIn } from '../../lib/i18n/plural.ts'
 import { forgetSettingsCookie } from '../viewer/reading.ts'
 import { savedEpisodes, type SavedEpisode } from './saved.ts'

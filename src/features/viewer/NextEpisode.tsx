@@ -20,7 +20,7 @@ import { announceCoin, autoPurchase, getAutoUnlock, putAutoUnlock, requireAge } 
 import { shopHref } from '../payment/shop-link.ts'
 import type { EpisodeLink } from './viewer.ts'
 import { pluralText, type Plural } from '../../lib/i18n/plural.ts'
-import { episodeLabel } from '../../lib/i18n/format.ts'
+import { episodeLabel } from '../../lib/i18n/episode-label.ts'
 
 export type NextLabels = {
   /** "Épisode {no} : {title}" */

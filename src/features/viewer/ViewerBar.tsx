@@ -13,7 +13,7 @@
 import type { MouseEvent } from 'react'
 import { Icon } from '../../components/Icon.tsx'
 import type { IconName } from '../../components/icons.ts'
-import { episodeLabel } from '../../lib/i18n/format.ts'
+import { episodeLabel } from '../../lib/i18n/episode-label.ts'
 import { AUTO_SCROLL_SPEEDS, speedIndex } from './reading.ts'
 import type { EpisodeHead } from './use-continuous.ts'
 import { toggleFullscreen } from './use-keys.ts'

@@ -1,15 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import {
-  episodeLabel,
-  formatCompact,
-  formatDate,
-  formatDateTime,
-  formatDay,
-  formatList,
-  formatMoney,
-  formatNumber,
-  isNumberLabel,
-} from './format.ts'
+import { formatCompact, formatList, formatMoney, formatNumber } from './format.ts'
+import { formatDate, formatDateTime, formatDay } from './dates.ts'
+import { episodeLabel, isNumberLabel } from './episode-label.ts'
 import { loadEdition, loadMessages } from '../edition/load.ts'
 import { createTranslator } from './i18n.ts'
 

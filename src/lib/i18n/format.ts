@@ -1,48 +1,5 @@
-/** Dates and money through Intl with the edition's locale, time zone, currency and forms (spec §1, §9; issue 35). */
+/** Money, numbers and lists through Intl with the edition's locale, currency and forms (spec §1; issue 35); dates: dates.ts. */
 import type { Edition } from '../edition/schema.ts'
-
-/** What writing a date needs of an edition (pages pass it to their scripts as `data-dates`, `datesOf`). */
-export type DateEdition = Pick<Edition, 'timeZone' | 'locale' | 'dateForm'>
-export const datesOf = ({ timeZone, locale, dateForm }: DateEdition): DateEdition => ({ timeZone, locale, dateForm })
-
-/** One formatter per edition form and time zone: building an Intl.DateTimeFormat costs far more than using one (a detail page formats dozens of dates). */
-const dateFormats = new Map<string, Intl.DateTimeFormat>()
-function dateFormat(edition: DateEdition, timeZone: string): Intl.DateTimeFormat {
-  const locale = edition.dateForm === 'dotted' ? 'en-GB' : edition.locale
-  const key = `${locale} ${timeZone}`
-  let f = dateFormats.get(key)
-  if (!f) dateFormats.set(key, (f = new Intl.DateTimeFormat(locale, { timeZone, day: '2-digit', month: '2-digit', year: 'numeric' })))
-  return f
-}
-
-function formatIn(date: Date, edition: DateEdition, timeZone: string): string {
-  const f = dateFormat(edition, timeZone)
-  if (edition.dateForm === 'locale') return f.format(date)
-  const parts = f.formatToParts(date)
-  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? ''
-  return `${get('day')}.${get('month')}.${get('year')}`
-}
-
-/**
- * A date in the edition's time zone, written as its readers write dates (`dateForm`): spec §9's dd.MM.yyyy in fr,
- * the locale's own short date elsewhere (2026/11/29 in jp, 2026. 11. 29. in kr, 29/11/2569 in th).
- */
-export function formatDate(date: Date | string, edition: DateEdition): string {
-  return formatIn(new Date(date), edition, edition.timeZone)
-}
-
-/** Date and 24-hour time for "rented until …" labels, in the edition's forms and time zone; '' for a bad date. */
-export function formatDateTime(date: Date | string, edition: DateEdition): string {
-  const d = new Date(date)
-  if (Number.isNaN(d.getTime())) return ''
-  const time = new Intl.DateTimeFormat(edition.locale, {
-    timeZone: edition.timeZone,
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).format(d)
-  return `${formatDate(d, edition)} ${time}`
-}
 
 /**
  * A price in minor units in the edition's currency, as its readers write prices (`price`): the symbol (Intl's or the
@@ -68,11 +25,6 @@ export function formatMoney(minor: number, edition: Pick<Edition, 'locale' | 'cu
     .join('')
   const gap = edition.price.space ? '\u00a0' : ''
   return edition.price.position === 'before' ? `${symbol}${gap}${number}` : `${number}${gap}${symbol}`
-}
-
-/** A calendar day (YYYY-MM-DD, already in the edition's time zone) written as the edition writes dates. */
-export function formatDay(day: string, edition: DateEdition): string {
-  return formatIn(new Date(`${day}T12:00:00Z`), edition, 'UTC')
 }
 
 /** One formatter per locale (building one costs far more than using it). */
@@ -103,20 +55,4 @@ export function formatList(items: readonly string[], edition: Pick<Edition, 'loc
   let f = listFormats.get(edition.locale)
   if (!f) listFormats.set(edition.locale, (f = new Intl.ListFormat(edition.locale, { type: 'conjunction', style: 'long' })))
   return f.format(items)
-}
-
-/** Titles compared as a reader sees them: width forms, spaces and case do not count ("第 2 話" is "第2話"). */
-const asRead = (s: string) => s.normalize('NFKC').replace(/\s+/g, '').toLowerCase()
-
-/**
- * An episode's label (issue 25: a label never repeats its own number): `full` ("Épisode 6 : Le retour") for a
- * titled episode, `numberLabel` alone ("Épisode 6") when the title is empty or is that label itself.
- */
-export function episodeLabel(title: string, numberLabel: string, full: string): string {
-  return isNumberLabel(title, numberLabel) ? numberLabel : full
-}
-
-/** Whether an episode's title says nothing but its number label ("第 2 話" for "第2話"), or nothing at all. */
-export function isNumberLabel(title: string, numberLabel: string): boolean {
-  return title.trim() === '' || asRead(title) === asRead(numberLabel)
 }
