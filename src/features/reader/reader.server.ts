@@ -67,12 +67,6 @@ export class Reader extends DurableObject<Cloudflare.Env> {
     return { updatedAt: progress.updatedAt }
   }
 
-  /** The reader's place in one series, or null. */
-  async progressIn(readerId: number, seriesId: number): Promise<StoredProgress | null> {
-    await this.ready(readerId)
-    return progressIn(this.sql, seriesId)
-  }
-
   /** The reader's place in a series and their marks on it. */
   async inSeries(readerId: number, seriesId: number): Promise<SeriesMarks & { progress: StoredProgress | null }> {
     await this.ready(readerId)
