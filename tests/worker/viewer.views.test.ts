@@ -38,7 +38,7 @@ describe('counting a view', () => {
     const s = await newSeries({ episodes: 2, free: 2 })
     const [first, second] = s.episodeIds as [number, number]
     const reader = await newReader()
-    const edition = { krAdultAuth: false, adultNeedsBirthDate: false, notLoggedInAdultCookie: false }
+    const edition = { krAdultAuth: false, adultNeedsBirthDate: false, notLoggedInAdultCookie: false, timeZone: 'Europe/Paris' }
     const today = new Date()
     await openEpisode(db, first, { userId: reader.id }, edition, today)
     await openEpisode(db, first, { userId: reader.id }, edition, today)

@@ -14,7 +14,7 @@ export type Result<T> = { ok: true; data: T } | { ok: false; code: string; statu
 /** What the island needs of an opened episode (GET /api/v1/viewer/{id}); `prev`/`next` carry their prices. */
 export type EpisodeData = Pick<
   ViewerEpisode,
-  'id' | 'no' | 'title' | 'seriesId' | 'seriesTitle' | 'contentType' | 'slices' | 'text' | 'prev' | 'next' | 'nextOpen' | 'nextUpdateAt'
+  'id' | 'no' | 'title' | 'seriesId' | 'seriesTitle' | 'contentType' | 'slices' | 'text' | 'prev' | 'next' | 'nextOpen' | 'nextUpdateDay'
 >
 
 /** One API call with the follow-ups of spec §8: NEED_TO_REFRESH is tried once more, NOT_FOUND_ACCESS_TOKEN logs out. */

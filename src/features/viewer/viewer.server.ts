@@ -10,7 +10,7 @@ import type { Db } from '../../lib/server/db.ts'
 import type { EpisodeImagesRow, SeriesRow } from '../../lib/server/db-types.ts'
 import { firstRow, flag, rows, type Cols } from '../../lib/server/rows.ts'
 import { isAdult, type AdultFlags } from '../age/age.ts'
-import { SLICE_WIDTHS } from '../catalogue/catalogue.ts'
+import { SLICE_WIDTHS, scheduleSummary, sortSchedule } from '../catalogue/catalogue.ts'
 import { SESSION_OPEN_SQL, type SessionClaim } from '../auth/session-claim.server.ts'
 import {
   episodeAccess,
@@ -34,7 +34,7 @@ import { currentReader } from '../auth/auth.server.ts'
 import { withReader } from '../reader/stub.server.ts'
 
 /** The edition switches the viewer needs (spec §5 adult status). */
-export type ViewerEdition = { krAdultAuth: boolean; adultNeedsBirthDate: boolean; notLoggedInAdultCookie: boolean }
+export type ViewerEdition = { krAdultAuth: boolean; adultNeedsBirthDate: boolean; notLoggedInAdultCookie: boolean; timeZone: string }
 
 /**
  * Who is reading: a signed-in reader's id or null, and the guest adult cookie (jp). `session`: the access token's
@@ -46,8 +46,11 @@ type EpisodeRow = Cols<
   'episodes',
   'id' | 'no' | 'title' | 'series_id' | 'content_type' | 'is_free' | 'price_rent' | 'price_buy' | 'text_body'
 > &
-  Cols<'series', 'cover_key' | 'cover_width' | 'cover_height' | 'reading_direction' | 'next_update_at'> & {
+  Cols<'series', 'cover_key' | 'cover_width' | 'cover_height' | 'reading_direction' | 'next_update_at' | 'status'> & {
     seriesTitle: SeriesRow['title']
+    /** JSON array of the series' weekdays. */
+    schedule: string
+    lastPublishedAt: string | null
     seriesIsAdult: SeriesRow['is_adult']
     prev: string | null
     next: string | null
@@ -62,7 +65,10 @@ const NEIGHBOUR = (op: '<' | '>', order: 'DESC' | 'ASC') =>
 const EPISODE_SQL = `SELECT e.id, e.no, e.title, e.series_id AS seriesId, s.title AS seriesTitle, e.content_type AS contentType, e.is_free AS isFree,
     e.price_rent AS priceRent, e.price_buy AS priceBuy, e.text_body AS textBody, s.is_adult AS seriesIsAdult,
     s.cover_key AS coverKey, s.cover_width AS coverWidth, s.cover_height AS coverHeight,
-    s.reading_direction AS readingDirection, s.next_update_at AS nextUpdateAt, ${NEIGHBOUR('<', 'DESC')} AS prev, ${NEIGHBOUR('>', 'ASC')} AS next
+    s.reading_direction AS readingDirection, s.next_update_at AS nextUpdateAt, s.status,
+    (SELECT json_group_array(weekday) FROM schedules WHERE series_id = s.id) AS schedule,
+    (SELECT max(x.published_at) FROM episodes x WHERE x.series_id = s.id AND x.published_at <= ?1) AS lastPublishedAt,
+    ${NEIGHBOUR('<', 'DESC')} AS prev, ${NEIGHBOUR('>', 'ASC')} AS next
   FROM episodes e JOIN series s ON s.id = e.series_id
   WHERE e.id = ?2 AND s.is_published = 1 AND e.published_at <= ?1`
 /** The reader's holdings of the episode after `e` (?2), read in the same batch as the episode. */
@@ -198,7 +204,18 @@ export async function openEpisode(
     priceRent: row.priceRent,
     priceBuy: row.priceBuy,
     readingDirection: row.readingDirection,
-    nextUpdateAt: row.nextUpdateAt,
+    // the series page's rule (scheduleSummary), so both say the same day
+    nextUpdateDay:
+      scheduleSummary(
+        {
+          status: row.status,
+          schedule: sortSchedule(JSON.parse(row.schedule)),
+          nextUpdateAt: row.nextUpdateAt,
+          lastPublishedAt: row.lastPublishedAt,
+        },
+        edition.timeZone,
+        now,
+      )?.next ?? null,
     prev: row.prev ? (JSON.parse(row.prev) as EpisodeLink) : null,
     next,
     nextOpen,

@@ -191,7 +191,8 @@ export type ViewerEpisode = {
   priceRent: number | null
   priceBuy: number | null
   readingDirection: 'ltr' | 'rtl'
-  nextUpdateAt: string | null
+  /** The series' next update (YYYY-MM-DD in the edition's time zone), as its series page says it; null when none is due. */
+  nextUpdateDay: string | null
   prev: EpisodeLink | null
   next: EpisodeLink | null
   /** Whether `next` opens for this reader now (free or held), so a locked next episode is not fetched only to be refused. */
