@@ -6,7 +6,8 @@
  * Back closes it too and the page stays. On success the page goes to `returnTo` (or reloads)
  * so the adult content shows. Mounted lazily by ./listen.ts on the `age:required` event.
  */
-import { apiFetch } from '../../lib/shell/request.ts'
+import { api } from '../../lib/shell/api.ts'
+import type { VerifyAdultBody } from './age.schema.ts'
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import { pluralText, type Plural } from '../../lib/i18n/plural.ts'
 import { useLayer } from '../../lib/shell/use-layer.ts'
@@ -63,22 +64,15 @@ export type AgePopupProps = {
 const pad = (n: number) => String(n).padStart(2, '0')
 
 async function loadState(): Promise<AgeState> {
-  const res = await apiFetch('/api/v1/user/adult', { headers: { accept: 'application/json' }, credentials: 'same-origin' })
-  const body = (await res.json()) as { data?: AgeState }
-  if (!res.ok || !body.data) throw new Error('age state')
-  return body.data
+  const res = await api<AgeState>('/user/adult')
+  if (!res.ok) throw new Error(`age state ${res.code}`)
+  return res.data
 }
 
 async function submitAdult(birthedAt: string | undefined): Promise<string | null> {
-  const res = await apiFetch('/api/v1/user/adult', {
-    method: 'PUT',
-    headers: { 'content-type': 'application/json', accept: 'application/json' },
-    credentials: 'same-origin',
-    body: JSON.stringify(birthedAt ? { birthedAt } : {}),
-  })
-  if (res.ok) return null
-  const body = (await res.json().catch(() => ({}))) as { message?: string }
-  return body.message ?? ''
+  const body: VerifyAdultBody = birthedAt ? { birthedAt } : {}
+  const res = await api('/user/adult', { method: 'PUT', body })
+  return res.ok ? null : (res.message ?? '')
 }
 
 function goTo(returnTo: string) {

@@ -1,6 +1,7 @@
 /** Mounts the age popup island into `#age-popup` (labels and locale from its data attributes). */
 import { createRoot } from 'react-dom/client'
 import AgePopup, { type AgeLabels } from './AgePopup.tsx'
+import { $age } from '../../lib/shell/stores.ts'
 
 export function mountAgePopup(returnTo: string, closed: () => void) {
   const host = document.getElementById('age-popup')
@@ -13,8 +14,8 @@ export function mountAgePopup(returnTo: string, closed: () => void) {
     root.unmount()
     container.remove()
     closed()
-    // spec §4: "no" closes the popup and calls the cancel handler
-    document.dispatchEvent(new CustomEvent('age:cancelled', { detail: { returnTo } }))
+    // spec §4: "no" closes the popup and calls the cancel handler: the answer in the age store
+    $age.set({ returnTo, cancelled: true })
   }
   root.render(
     <AgePopup labels={labels} locale={host.dataset.locale ?? document.documentElement.lang} returnTo={returnTo} onClose={onClose} />,

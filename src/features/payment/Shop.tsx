@@ -6,15 +6,18 @@
  *   the checkbox, which takes the focus);
  * - card: `POST /api/v1/payment/charge` with this page's Idempotency-Key, then the provider's checkout in this tab;
  * - PayPal: the checkout opens in a pop-up window (opened at the click, so it is not blocked for being late); the
- *   island polls `GET /api/v1/payment/status/{id}` and shows the result: paid (with the new balance, and
- *   `coin:changed` dispatched with the `GET /api/v1/coin` shape), cancelled, or — when the browser blocked the
+ *   island polls `GET /api/v1/payment/status/{id}` and shows the result: paid (with the new balance, which the
+ *   header's shows too: `coinChanged`, the session store), cancelled, or — when the browser blocked the
  *   pop-up — a link that continues the checkout in this tab.
  * - paid, coming from an episode (`returnTo`): the way back to it is the main action;
  * - "remember this payment method" keeps the method in this browser (localStorage) — nothing is stored server-side.
  */
-import { apiFetch } from '../../lib/shell/request.ts'
+import { api } from '../../lib/shell/api.ts'
 import { useEffect, useRef, useState } from 'react'
+import { useStore } from '@nanostores/react'
 import { pluralText, type Plural } from '../../lib/i18n/plural.ts'
+import { $session, coinChanged, type Coin } from '../session/store.ts'
+import type { ChargeRequest } from './payment.ts'
 
 type ShopProduct = {
   id: number
@@ -72,26 +75,12 @@ type State =
   | { kind: 'busy' }
   | { kind: 'waiting'; paymentId: string }
   | { kind: 'blocked'; checkoutUrl: string }
-  | { kind: 'paid'; text: string; balance: string }
+  | { kind: 'paid'; text: string }
   | { kind: 'cancelled' }
   | { kind: 'error'; text: string }
 
 const METHOD_KEY = 'shop.method'
 const POLL_MS = 1500
-
-async function api<T>(path: string, init?: RequestInit): Promise<{ ok: boolean; data?: T; message?: string }> {
-  try {
-    const res = await apiFetch(path, {
-      credentials: 'same-origin',
-      ...init,
-      headers: { accept: 'application/json', ...(init?.headers ?? {}) },
-    })
-    const body = (await res.json().catch(() => ({}))) as { result?: string; data?: T; message?: string }
-    return { ok: res.ok && body.result === 'SUCCESS', data: body.data, message: body.message }
-  } catch {
-    return { ok: false }
-  }
-}
 
 export default function Shop({ products, methods, selected, method: kept, formKey, agreeError, error, labels, returnTo = null }: Props) {
   const [method, setMethod] = useState(kept && methods.includes(kept) ? kept : (methods[0] ?? 'card'))
@@ -99,6 +88,7 @@ export default function Shop({ products, methods, selected, method: kept, formKe
   const [state, setState] = useState<State>({ kind: 'idle' })
   const popup = useRef<Window | null>(null)
   const agreeBox = useRef<HTMLInputElement | null>(null)
+  const balance = useStore($session).coin?.total
 
   // the agreement's alert is beside its checkbox: focus goes there (also without JavaScript: autofocus), below the sticky header (scroll-margin)
   useEffect(() => {
@@ -119,19 +109,13 @@ export default function Shop({ products, methods, selected, method: kept, formKe
     const tick = async () => {
       if (stop) return
       const closed = popup.current?.closed ?? true
-      const res = await api<{ state: string; coins: number; bonus: number }>(
-        `/api/v1/payment/status/${encodeURIComponent(state.paymentId)}`,
-      )
+      const res = await api<{ state: string; coins: number; bonus: number }>(`/payment/status/${encodeURIComponent(state.paymentId)}`)
       if (stop) return
-      const p = res.data
+      const p = res.ok ? res.data : null
       if (p?.state === 'PAID') {
-        const coin = await api<{ total: number }>('/api/v1/coin')
-        if (coin.data) document.dispatchEvent(new CustomEvent('coin:changed', { detail: coin.data }))
-        setState({
-          kind: 'paid',
-          text: pluralText(labels.received, p.coins, { bonus: p.bonus }),
-          balance: coin.data ? pluralText(labels.balance, coin.data.total) : '',
-        })
+        const coin = await api<Coin>('/coin')
+        if (coin.ok) coinChanged(coin.data)
+        setState({ kind: 'paid', text: pluralText(labels.received, p.coins, { bonus: p.bonus }) })
       } else if (p && p.state !== 'UNPAID') setState({ kind: 'cancelled' })
       else if (closed)
         setState({ kind: 'cancelled' }) // the reader closed the window without paying
@@ -156,12 +140,12 @@ export default function Shop({ products, methods, selected, method: kept, formKe
     // opened now, while the click still counts as the reader's gesture; filled once the checkout exists
     popup.current = usePopup ? window.open('', 'checkout', 'popup,width=480,height=720') : null
     setState({ kind: 'busy' })
-    const res = await api<{ paymentId: string; checkoutUrl: string }>('/api/v1/payment/charge', {
+    const res = await api<{ paymentId: string; checkoutUrl: string }>('/payment/charge', {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'idempotency-key': `${formKey}-${String(data.get('productId'))}-${method}` },
-      body: JSON.stringify({ productId: Number(data.get('productId')), method }),
+      key: `${formKey}-${String(data.get('productId'))}-${method}`,
+      body: { productId: Number(data.get('productId')), method } satisfies ChargeRequest,
     })
-    if (!res.ok || !res.data) {
+    if (!res.ok) {
       popup.current?.close()
       setState({ kind: 'error', text: res.message ?? labels.failed })
       return
@@ -183,7 +167,7 @@ export default function Shop({ products, methods, selected, method: kept, formKe
       <section className="shop-result" aria-labelledby="shop-paid" data-state="PAID">
         <h2 id="shop-paid">{labels.paidTitle}</h2>
         <p role="status">{state.text}</p>
-        {state.balance && <p className="total">{state.balance}</p>}
+        {balance !== undefined && <p className="total">{pluralText(labels.balance, balance)}</p>}
         {returnTo && (
           <a className="btn" href={returnTo}>
             {labels.toEpisode}
