@@ -3,12 +3,14 @@
  * 275 px): a birthday picker (year and month selectors over a day calendar) or a yes/no question, per edition
  * and reader as `GET /api/v1/user/adult` says. An accessible modal: labelled dialog, focus kept inside (Tab
  * cycles), Esc and "no" close it and give focus back; it is on the page shell's layer stack (useLayer), so browser
- * Back closes it too and the page stays. On success the page goes to `returnTo` (or reloads)
+ * Back closes it too and the page stays. On success the page goes to the `returnTo` the age store holds (or reloads)
  * so the adult content shows. Mounted lazily by ./listen.ts on the `age:required` event.
  */
 import { api } from '../../lib/shell/api.ts'
 import type { VerifyAdultBody } from './age.schema.ts'
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react'
+import { useStore } from '@nanostores/react'
+import { $age } from '../../lib/shell/stores.ts'
 import { pluralText, type Plural } from '../../lib/i18n/plural.ts'
 import { useLayer } from '../../lib/shell/use-layer.ts'
 import {
@@ -50,7 +52,6 @@ export type AgeState = { mode: PopupMode; adultAge: number; today: string; birth
 export type AgePopupProps = {
   labels: AgeLabels
   locale: string
-  returnTo: string
   /** Called when the popup closes without success (spec §4: "no" calls the cancel handler). */
   onClose: () => void
   /** Loads the reader's state (the API call; replaced in tests). */
@@ -84,13 +85,13 @@ function goTo(returnTo: string) {
 export default function AgePopup({
   labels,
   locale,
-  returnTo,
   onClose,
   load = loadState,
   submit = submitAdult,
   done = goTo,
 }: AgePopupProps) {
   const id = useId()
+  const returnTo = useStore($age) ?? location.pathname
   const dialog = useRef<HTMLDivElement>(null)
   const [state, setState] = useState<AgeState | null>(null)
   const [error, setError] = useState<string | null>(null)

@@ -10,22 +10,22 @@ import { $age, requireAge } from '../../lib/shell/stores.ts'
 
 let open = false
 
-function openPopup(returnTo: string) {
+function openPopup() {
   if (open) return
   open = true
   import('./mount.tsx').then(
-    (m) => m.mountAgePopup(returnTo, () => (open = false)),
+    (m) => m.mountAgePopup(() => (open = false)),
     () => (open = false),
   )
 }
 
-$age.subscribe((age) => age && !age.cancelled && openPopup(age.returnTo))
+$age.subscribe((returnTo) => returnTo && openPopup())
 document.addEventListener('click', (e) => {
   const trigger = (e.target as Element | null)?.closest?.('[data-age-required]')
   if (!trigger) return
   e.preventDefault()
-  requireAge(trigger.getAttribute('data-age-required') || undefined)
+  requireAge(trigger.getAttribute('data-age-required'))
 })
 
 const auto = document.querySelector('[data-age-auto]')
-if (auto) requireAge(auto.getAttribute('data-age-required') || undefined)
+if (auto) requireAge(auto.getAttribute('data-age-required'))

@@ -3,7 +3,7 @@ import { createRoot } from 'react-dom/client'
 import AgePopup, { type AgeLabels } from './AgePopup.tsx'
 import { $age } from '../../lib/shell/stores.ts'
 
-export function mountAgePopup(returnTo: string, closed: () => void) {
+export function mountAgePopup(closed: () => void) {
   const host = document.getElementById('age-popup')
   if (!host) return closed()
   const labels = JSON.parse(host.dataset.labels ?? '{}') as AgeLabels
@@ -14,10 +14,10 @@ export function mountAgePopup(returnTo: string, closed: () => void) {
     root.unmount()
     container.remove()
     closed()
-    // spec §4: "no" closes the popup and calls the cancel handler: the answer in the age store
-    $age.set({ returnTo, cancelled: true })
+    // spec §4: "no" closes the popup and calls the cancel handler: the age store's answer
+    $age.set(null)
   }
   root.render(
-    <AgePopup labels={labels} locale={host.dataset.locale ?? document.documentElement.lang} returnTo={returnTo} onClose={onClose} />,
+    <AgePopup labels={labels} locale={host.dataset.locale ?? document.documentElement.lang} onClose={onClose} />,
   )
 }

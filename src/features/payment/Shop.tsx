@@ -14,9 +14,8 @@
  */
 import { api } from '../../lib/shell/api.ts'
 import { useEffect, useRef, useState } from 'react'
-import { useStore } from '@nanostores/react'
 import { pluralText, type Plural } from '../../lib/i18n/plural.ts'
-import { $session, coinChanged, type Coin } from '../session/store.ts'
+import type { Coin } from '../session/store.ts'
 import type { ChargeRequest } from './payment.ts'
 
 type ShopProduct = {
@@ -75,7 +74,7 @@ type State =
   | { kind: 'busy' }
   | { kind: 'waiting'; paymentId: string }
   | { kind: 'blocked'; checkoutUrl: string }
-  | { kind: 'paid'; text: string }
+  | { kind: 'paid'; text: string; balance: string }
   | { kind: 'cancelled' }
   | { kind: 'error'; text: string }
 
@@ -88,7 +87,6 @@ export default function Shop({ products, methods, selected, method: kept, formKe
   const [state, setState] = useState<State>({ kind: 'idle' })
   const popup = useRef<Window | null>(null)
   const agreeBox = useRef<HTMLInputElement | null>(null)
-  const balance = useStore($session).coin?.total
 
   // the agreement's alert is beside its checkbox: focus goes there (also without JavaScript: autofocus), below the sticky header (scroll-margin)
   useEffect(() => {
@@ -114,8 +112,12 @@ export default function Shop({ products, methods, selected, method: kept, formKe
       const p = res.ok ? res.data : null
       if (p?.state === 'PAID') {
         const coin = await api<Coin>('/coin')
-        if (coin.ok) coinChanged(coin.data)
-        setState({ kind: 'paid', text: pluralText(labels.received, p.coins, { bonus: p.bonus }) })
+        if (coin.ok) void import('../session/store.ts').then((session) => session.coinChanged(coin.data))
+        setState({
+          kind: 'paid',
+          text: pluralText(labels.received, p.coins, { bonus: p.bonus }),
+          balance: coin.ok ? pluralText(labels.balance, coin.data.total) : '',
+        })
       } else if (p && p.state !== 'UNPAID') setState({ kind: 'cancelled' })
       else if (closed)
         setState({ kind: 'cancelled' }) // the reader closed the window without paying
@@ -167,7 +169,7 @@ export default function Shop({ products, methods, selected, method: kept, formKe
       <section className="shop-result" aria-labelledby="shop-paid" data-state="PAID">
         <h2 id="shop-paid">{labels.paidTitle}</h2>
         <p role="status">{state.text}</p>
-        {balance !== undefined && <p className="total">{pluralText(labels.balance, balance)}</p>}
+        {state.balance && <p className="total">{state.balance}</p>}
         {returnTo && (
           <a className="btn" href={returnTo}>
             {labels.toEpisode}

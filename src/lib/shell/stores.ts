@@ -19,15 +19,14 @@ export const $toast = atom<{ id: number; message: string } | null>(null)
 export const $layers = atom<Layer[]>([])
 
 /**
- * The age check (spec §4; spec §8 ADULT_ONLY_CONTENTS → the age popup): the page to come back to once asked for
- * (age/listen.ts opens the popup), `cancelled` once the popup closed without success (success leaves the page).
+ * The age check (spec §4; spec §8 ADULT_ONLY_CONTENTS → the age popup): the page to come back to while it is asked
+ * for (age/listen.ts opens the popup); its answer: null again once the popup closed without success ("no", Esc,
+ * Back), while a success leaves the page.
  */
-export const $age = atom<{ returnTo: string; cancelled?: true } | null>(null)
+export const $age = atom<string | null>(null)
 
-/** Asks for the age popup, which comes back to `returnTo` (default: this page) after the check. */
-export function requireAge(returnTo = location.pathname + location.search): void {
-  $age.set({ returnTo })
-}
+/** Asks for the age popup, which comes back to `returnTo` (none: this page) after the check. */
+export const requireAge = (returnTo?: string | null) => $age.set(returnTo || location.pathname + location.search)
 
 let toastTimer: ReturnType<typeof setTimeout> | undefined
 let toastSeq = 0
