@@ -295,7 +295,7 @@ test('an adult episode asks for the age check: the age popup opens, coming back 
   const popup = page.getByRole('dialog', { name: "Vérification de l'âge" })
   await expect(popup.getByRole('link', { name: 'Se connecter' })).toHaveAttribute('href', '/user/login?callback=%2Fviewer%2F61')
   expect(await page.locator('img[src*="/ep/"]').count()).toBe(0)
-  const login = await page.getByRole('link', { name: 'Se connecter' }).last().getAttribute('href')
+  const login = await page.locator('.viewer-adult').getByRole('link', { name: 'Se connecter' }).getAttribute('href')
   expect(new URL(login!, 'http://x').searchParams.get('callback')).toBe('/callback/viewer-login-success?callback=%2Fviewer%2F61')
 })
 
