@@ -27,7 +27,15 @@ const storesChunk = {
   name: 'stores-chunk',
   configEnvironment: (name) =>
     name === 'client'
-      ? { build: { rolldownOptions: { output: { codeSplitting: { groups: [{ name: 'stores', test: /\/node_modules\/nanostores\/atom\/|\/src\/lib\/shell\/stores\.ts$/ }] } } } } }
+      ? {
+          build: {
+            rolldownOptions: {
+              output: {
+                codeSplitting: { groups: [{ name: 'stores', test: /\/node_modules\/nanostores\/atom\/|\/src\/lib\/shell\/stores\.ts$/ }] },
+              },
+            },
+          },
+        }
       : undefined,
 }
 

@@ -132,10 +132,7 @@ test.describe('age popup (spec §4)', () => {
 })
 
 test.describe('header coin balance (spec §4 session client)', () => {
-  test('shown after first paint and in a second tab, gone after sign-out elsewhere', async ({
-    page,
-    context,
-  }) => {
+  test('shown after first paint and in a second tab, gone after sign-out elsewhere', async ({ page, context }) => {
     await page.goto('/')
     await expect(page.locator('[data-coin-balance]')).toBeHidden() // a guest has no balance
     await signIn(page, READER)

@@ -61,7 +61,9 @@ test.describe('roulette (French edition)', () => {
       expect(after[key] - before[key]).toBe(won.amount)
       await expect(page.locator('#roulette-balance')).toHaveText(`Solde : ${after.total} ${after.total < 2 ? 'pièce' : 'pièces'}`)
       // the header's balance follows without a reload (the session store)
-      await expect(headerBalance(page)).toHaveText(`Solde : ${new Intl.NumberFormat('fr-FR').format(after.total)} ${after.total < 2 ? 'pièce' : 'pièces'}`)
+      await expect(headerBalance(page)).toHaveText(
+        `Solde : ${new Intl.NumberFormat('fr-FR').format(after.total)} ${after.total < 2 ? 'pièce' : 'pièces'}`,
+      )
     } else {
       expect(after).toEqual(before)
     }

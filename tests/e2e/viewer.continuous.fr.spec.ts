@@ -124,7 +124,10 @@ test.describe('continuous reading', () => {
     await headerShows(page, 100)
     await page.evaluate(() => ((window as unknown as { samePage: boolean }).samePage = true))
     await page.keyboard.press('End')
-    await page.getByRole('region', { name: /^Épisode 6$/ }).getByRole('button', { name: 'Débloquer la suite automatiquement…' }).click()
+    await page
+      .getByRole('region', { name: /^Épisode 6$/ })
+      .getByRole('button', { name: 'Débloquer la suite automatiquement…' })
+      .click()
     const dialog = page.getByRole('dialog', { name: 'Lecture continue' })
     await dialog.getByRole('radio', { name: 'Location' }).check()
     await dialog.getByRole('button', { name: 'Confirmer et débloquer' }).click()

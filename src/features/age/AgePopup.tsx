@@ -82,14 +82,7 @@ function goTo(returnTo: string) {
   else location.assign(target)
 }
 
-export default function AgePopup({
-  labels,
-  locale,
-  onClose,
-  load = loadState,
-  submit = submitAdult,
-  done = goTo,
-}: AgePopupProps) {
+export default function AgePopup({ labels, locale, onClose, load = loadState, submit = submitAdult, done = goTo }: AgePopupProps) {
   const id = useId()
   const returnTo = useStore($age) ?? location.pathname
   const dialog = useRef<HTMLDivElement>(null)

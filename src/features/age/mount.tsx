@@ -17,7 +17,5 @@ export function mountAgePopup(closed: () => void) {
     // spec §4: "no" closes the popup and calls the cancel handler: the age store's answer
     $age.set(null)
   }
-  root.render(
-    <AgePopup labels={labels} locale={host.dataset.locale ?? document.documentElement.lang} onClose={onClose} />,
-  )
+  root.render(<AgePopup labels={labels} locale={host.dataset.locale ?? document.documentElement.lang} onClose={onClose} />)
 }

@@ -34,7 +34,12 @@ beforeEach(() => {
   vi.stubGlobal(
     'fetch',
     vi.fn(async (url: string, init: RequestInit) => {
-      const req = { url, method: init.method ?? 'GET', headers: new Headers(init.headers), body: init.body ? JSON.parse(String(init.body)) : null }
+      const req = {
+        url,
+        method: init.method ?? 'GET',
+        headers: new Headers(init.headers),
+        body: init.body ? JSON.parse(String(init.body)) : null,
+      }
       seen.push(req)
       const answer = answers.shift()
       if (!answer) throw new Error(`unexpected request ${url}`)
@@ -81,7 +86,11 @@ describe('api (docs/API.md envelope, spec §7 headers)', () => {
     answers = [refused(401, 'NEED_TO_REFRESH'), json(200, {}), ok({ paymentId: 'p' })]
     const body = { productId: 1, method: 'card' }
     expect(await api('/payment/charge', { method: 'POST', key: 'charge-1', body })).toEqual({ ok: true, data: { paymentId: 'p' } })
-    expect(seen.map((r) => `${r.method} ${r.url}`)).toEqual(['POST /api/v1/payment/charge', 'GET /api/auth/session', 'POST /api/v1/payment/charge'])
+    expect(seen.map((r) => `${r.method} ${r.url}`)).toEqual([
+      'POST /api/v1/payment/charge',
+      'GET /api/auth/session',
+      'POST /api/v1/payment/charge',
+    ])
     expect([seen[0]!.headers.get('idempotency-key'), seen[2]!.headers.get('idempotency-key')]).toEqual(['charge-1', 'charge-1'])
     expect(seen[2]!.body).toEqual(body)
   })
