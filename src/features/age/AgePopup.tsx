@@ -4,7 +4,7 @@
  * and reader as `GET /api/v1/user/adult` says. An accessible modal: labelled dialog, focus kept inside (Tab
  * cycles), Esc and "no" close it and give focus back; it is on the page shell's layer stack (useLayer), so browser
  * Back closes it too and the page stays. On success the page goes to the `returnTo` the age store holds (or reloads)
- * so the adult content shows. Mounted lazily by ./listen.ts on the `age:required` event.
+ * so the adult content shows. Mounted lazily by ./listen.ts once the age check is asked for.
  */
 import { api } from '../../lib/shell/api.ts'
 import type { VerifyAdultBody } from './age.schema.ts'
