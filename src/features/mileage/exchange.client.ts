@@ -2,9 +2,9 @@
  * The point exchange popup's script (MileageExchange.astro): the live preview of the coins an amount gives (the
  * rule of exchange.ts), and the exchange through `POST /api/v1/payment/mileage` under an Idempotency-Key (kept for a
  * retry after a network failure). Success puts the new balance in the session store (`coinChanged`: the header and
- * the other tabs) and reloads the page with the new wallet; a code whose spec §8 follow-up is a reload reloads it with the popup open
- * and the message; any other refusal is shown in the popup. The popup is closed through the shell's history step
- * first, so Back never reopens it.
+ * the other tabs) and reloads the page with the new wallet; a code whose spec §8 follow-up is a reload reloads it
+ * with the popup open and the message; any other refusal is shown in the popup. The popup is closed through the
+ * shell's history step first, so Back never reopens it.
  */
 import { exchangeCoins } from './exchange.ts'
 import type { MileageExchangeRequest } from './mileage.ts'
