@@ -13,6 +13,23 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
   },
+  {
+    // issue 43: browser code calls the site through src/lib/shell/api.ts, which alone decodes the envelope, and islands
+    // share state through nanostores atoms (src/lib/shell/stores.ts, the session store), never window events
+    files: ['src/**/*.ts', 'src/**/*.tsx'],
+    ignores: ['src/**/*.server.ts', 'src/**/*.test.ts', 'src/lib/shell/api-client.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: "NewExpression[callee.name='CustomEvent']", message: 'Shared state lives in nanostores atoms, not window events.' },
+        { selector: "CallExpression[callee.name='fetch']", message: 'Call the site through src/lib/shell/api.ts.' },
+        {
+          selector: "BinaryExpression[right.value='SUCCESS']",
+          message: 'The API envelope is decoded once, in src/lib/shell/api-client.ts.',
+        },
+      ],
+    },
+  },
   { files: ['*.mjs', '*.js'], languageOptions: { globals: { process: 'readonly' } } },
   { files: ['**/*.d.ts'], rules: { '@typescript-eslint/triple-slash-reference': 'off' } }, // the vitest plugin's types come this way
   {

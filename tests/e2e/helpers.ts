@@ -37,3 +37,37 @@ export async function newMember(page: Page) {
   expect((await page.request.post('/api/v1/auth/verify-otp', { data: { email, code } })).status()).toBe(200)
   return { email, password }
 }
+
+/**
+ * Asks for the age popup as a page's control does (`[data-age-required]`, src/features/age/listen.ts: the age store),
+ * coming back to `returnTo` (none: this page).
+ */
+export async function askAge(page: Page, returnTo = '') {
+  await page.evaluate((to) => {
+    const control = document.createElement('button')
+    control.hidden = true
+    control.dataset.ageRequired = to
+    document.body.appendChild(control)
+    control.click()
+  }, returnTo)
+}
+
+/** The header's balance (`[data-coin-balance]`, shown from the session store; on the viewer page the bar hides it). */
+export const headerBalance = (page: Page) => page.locator('[data-coin-balance]')
+
+/**
+ * Another tab of the reader's, on /notice: its header balance follows a coin movement made in `page` without a
+ * reload (the session store, passed between tabs). `shows(total)` waits for the total, formatted as the header does.
+ */
+export async function balanceElsewhere(page: Page) {
+  const other = await page.context().newPage()
+  await other.goto('/notice')
+  await expect(headerBalance(other)).toBeVisible()
+  return {
+    shows: async (total: number) => {
+      const number = await other.evaluate((n) => new Intl.NumberFormat(document.documentElement.lang).format(n), total)
+      await expect(headerBalance(other)).toContainText(number)
+    },
+    close: () => other.close(),
+  }
+}

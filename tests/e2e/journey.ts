@@ -3,7 +3,7 @@ import { readFileSync, readdirSync } from 'node:fs'
 import { parseEdition, type Edition } from '../../src/lib/edition/schema.ts'
 import { formatMoney } from '../../src/lib/i18n/format.ts'
 import { formatDate } from '../../src/lib/i18n/dates.ts'
-import { seriousViolations } from './helpers.ts'
+import { askAge, seriousViolations } from './helpers.ts'
 
 /** Every message of an edition's catalogues (plural keys by their `_other` form). */
 export function messagesOf(id: string): (key: string) => string {
@@ -102,7 +102,7 @@ export async function editionJourney(page: Page, id: string) {
   await expect(page.getByLabel(t('auth.login.email'))).toBeVisible()
   await check('login page')
   // the age check as this edition's guests get it: jp answers yes/no, elsewhere a guest is asked to log in first
-  await page.evaluate(() => document.dispatchEvent(new CustomEvent('age:required', { detail: { returnTo: '/' } })))
+  await askAge(page, '/')
   const popup = page.getByRole('dialog', { name: t('age.title') })
   await expect(popup).toBeVisible()
   if (edition.notLoggedInAdultCookie) await expect(popup.getByRole('button', { name: t('age.yes') })).toBeVisible()

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test'
-import { noSeriousViolations, signInTo } from './helpers.ts'
+import { headerBalance, noSeriousViolations, signInTo } from './helpers.ts'
 
 /**
  * Roulette and library shelves in the browser (spec §2 /roulette, /library/my, /library/favorite): the demo
@@ -43,9 +43,6 @@ test.describe('roulette (French edition)', () => {
       await expect(page.getByRole('status')).toHaveText('Vous n’avez plus de ticket.')
       return
     }
-    await page.evaluate(() =>
-      document.addEventListener('coin:changed', (e) => ((window as unknown as { coin: unknown }).coin = (e as CustomEvent).detail)),
-    )
     const before = await coinOf(page)
     await spinButton.focus()
     await page.keyboard.press('Enter')
@@ -63,10 +60,10 @@ test.describe('roulette (French edition)', () => {
       const key = ({ COIN: 'coin', FREE_COIN: 'freeCoin', BONUS: 'bonus', MILEAGE: 'mileage' } as const)[won.type as 'COIN']
       expect(after[key] - before[key]).toBe(won.amount)
       await expect(page.locator('#roulette-balance')).toHaveText(`Solde : ${after.total} ${after.total < 2 ? 'pièce' : 'pièces'}`)
-      expect(await page.evaluate(() => (window as unknown as { coin: unknown }).coin)).toMatchObject({
-        total: after.total,
-        mileage: after.mileage,
-      })
+      // the header's balance follows without a reload (the session store)
+      await expect(headerBalance(page)).toHaveText(
+        `Solde : ${new Intl.NumberFormat('fr-FR').format(after.total)} ${after.total < 2 ? 'pièce' : 'pièces'}`,
+      )
     } else {
       expect(after).toEqual(before)
     }

@@ -79,11 +79,17 @@ test.describe('French edition shell', () => {
   })
 
   test('one toast at a time, gone after 3 seconds', async ({ page }) => {
-    await page.goto('/')
-    await page.evaluate(() => {
-      dispatchEvent(new CustomEvent('app:toast', { detail: 'premier' }))
-      dispatchEvent(new CustomEvent('app:toast', { detail: 'second' }))
+    // two controls that show a toast (`data-toast`, the shell's toast store) on a page that has none of its own
+    await page.route(/\/$/, async (route) => {
+      const body = (await (await route.fetch()).text()).replace(
+        '</main>',
+        '<button data-toast="premier">1</button><button data-toast="second">2</button></main>',
+      )
+      await route.fulfill({ body, contentType: 'text/html' })
     })
+    await page.goto('/')
+    await page.getByRole('button', { name: '1', exact: true }).click()
+    await page.getByRole('button', { name: '2', exact: true }).click()
     const toast = page.getByRole('status')
     await expect(toast).toHaveText('second')
     await expect(toast).toBeHidden({ timeout: 4500 })

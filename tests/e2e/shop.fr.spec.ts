@@ -1,11 +1,12 @@
 import { expect, test, type Page } from '@playwright/test'
-import { noSeriousViolations, signInTo } from './helpers.ts'
+import { balanceElsewhere, headerBalance, noSeriousViolations, signInTo } from './helpers.ts'
 
 /** Spec §2 /shop, §5 agreement checkbox; issue 4 §2: the sandbox checkout, its signed webhook and the result. */
 
 /** The balance the page shows (shop: the reader's box; result page: the new balance). */
 const balance = async (page: Page) =>
   Number(await page.locator('[data-testid="balance"][data-total], [data-testid="balance"] [data-total]').first().getAttribute('data-total'))
+const fr = (n: number) => new Intl.NumberFormat('fr-FR').format(n)
 
 test.describe('French coin shop', () => {
   test('a guest sees the products with their prices and a login link, no buy form', async ({ page }) => {
@@ -77,13 +78,15 @@ test.describe('French coin shop', () => {
     expect(await balance(page)).toBe(before)
   })
 
-  test('PayPal opens the checkout in a pop-up; paying there shows the result here and fires coin:changed', async ({ page }) => {
+  test('PayPal opens the checkout in a pop-up; paying there shows the result here and the new balance in the header, here and in another tab, without a reload', async ({
+    page,
+  }) => {
     await signInTo(page, '/shop')
     await page.locator('astro-island:not([ssr])').first().waitFor({ state: 'attached' })
-    await page.evaluate(() =>
-      document.addEventListener('coin:changed', (e) => ((window as unknown as { coin: unknown }).coin = (e as CustomEvent).detail)),
-    )
     const before = await balance(page)
+    await expect(headerBalance(page)).toHaveText(`Solde : ${fr(before)} pièces`)
+    const elsewhere = await balanceElsewhere(page)
+    await page.evaluate(() => ((window as unknown as { samePage: boolean }).samePage = true))
     await page.getByRole('radio', { name: /^10 pièces/ }).check()
     await page.getByRole('radio', { name: 'PayPal' }).check()
     await page.getByRole('checkbox', { name: /J'accepte les conditions de vente des pièces/ }).check()
@@ -93,10 +96,47 @@ test.describe('French coin shop', () => {
     await popup.getByRole('button', { name: /^Payer/ }).click()
     await expect(page.getByRole('heading', { name: 'Paiement réussi' })).toBeVisible({ timeout: 15_000 })
     await expect(page.getByRole('status')).toContainText('10 pièces')
-    const coin = await page.evaluate(() => (window as unknown as { coin: { total: number } }).coin)
-    expect(coin.total).toBeGreaterThan(before)
+    const after = ((await (await page.request.get('/api/v1/coin')).json()) as { data: { total: number } }).data.total
+    expect(after).toBeGreaterThan(before)
+    await expect(headerBalance(page)).toHaveText(`Solde : ${fr(after)} pièces`)
+    expect(await page.evaluate(() => (window as unknown as { samePage?: boolean }).samePage)).toBe(true)
+    await elsewhere.shows(after)
     await noSeriousViolations(page)
     await popup.close()
+    await elsewhere.close()
+  })
+
+  test('a charge whose session must be renewed (NEED_TO_REFRESH) is refreshed and sent once more with its key, not shown as an error', async ({
+    page,
+  }) => {
+    await signInTo(page, '/shop')
+    await page.locator('astro-island:not([ssr])').first().waitFor({ state: 'attached' })
+    await expect(headerBalance(page)).toBeVisible() // the header's own session request is done
+    const calls: string[] = []
+    const keys: (string | undefined)[] = []
+    page.on('request', (r) => {
+      const path = new URL(r.url()).pathname
+      if (path === '/api/v1/payment/charge' || path === '/api/auth/session') calls.push(`${r.method()} ${path}`)
+      if (path === '/api/v1/payment/charge') keys.push(r.headers()['idempotency-key'])
+    })
+    // the first charge meets a session the worker must renew (spec §8), as another tab's rotation leaves it
+    let refused = false
+    await page.route('**/api/v1/payment/charge', async (route) => {
+      if (refused) return route.continue()
+      refused = true
+      await route.fulfill({
+        status: 401,
+        contentType: 'application/json',
+        body: JSON.stringify({ result: 'ERROR', code: 'NEED_TO_REFRESH', message: 'Veuillez vous reconnecter.', requestId: 'e2e' }),
+      })
+    })
+    await page.getByRole('radio', { name: /^10 pièces/ }).check()
+    await page.getByRole('checkbox', { name: /J'accepte les conditions de vente des pièces/ }).check()
+    await page.getByRole('button', { name: 'Acheter' }).click()
+    await expect(page).toHaveURL(/\/shop\/checkout\/pay_[0-9a-f]{32}$/)
+    expect(calls).toEqual(['POST /api/v1/payment/charge', 'GET /api/auth/session', 'POST /api/v1/payment/charge'])
+    expect(keys[0]).toBeTruthy()
+    expect(keys[1]).toBe(keys[0])
   })
 
   test('a blocked pop-up offers to continue in this tab; closing the pop-up unpaid shows payment cancelled', async ({ page }) => {

@@ -3,11 +3,14 @@
  * 275 px): a birthday picker (year and month selectors over a day calendar) or a yes/no question, per edition
  * and reader as `GET /api/v1/user/adult` says. An accessible modal: labelled dialog, focus kept inside (Tab
  * cycles), Esc and "no" close it and give focus back; it is on the page shell's layer stack (useLayer), so browser
- * Back closes it too and the page stays. On success the page goes to `returnTo` (or reloads)
- * so the adult content shows. Mounted lazily by ./listen.ts on the `age:required` event.
+ * Back closes it too and the page stays. On success the page goes to the `returnTo` the age store holds (or reloads)
+ * so the adult content shows. Mounted lazily by ./listen.ts once the age check is asked for.
  */
-import { apiFetch } from '../../lib/shell/request.ts'
+import { api } from '../../lib/shell/api.ts'
+import type { VerifyAdultBody } from './age.schema.ts'
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react'
+import { useStore } from '@nanostores/react'
+import { $age } from '../../lib/shell/stores.ts'
 import { pluralText, type Plural } from '../../lib/i18n/plural.ts'
 import { useLayer } from '../../lib/shell/use-layer.ts'
 import {
@@ -49,7 +52,6 @@ export type AgeState = { mode: PopupMode; adultAge: number; today: string; birth
 export type AgePopupProps = {
   labels: AgeLabels
   locale: string
-  returnTo: string
   /** Called when the popup closes without success (spec §4: "no" calls the cancel handler). */
   onClose: () => void
   /** Loads the reader's state (the API call; replaced in tests). */
@@ -63,22 +65,15 @@ export type AgePopupProps = {
 const pad = (n: number) => String(n).padStart(2, '0')
 
 async function loadState(): Promise<AgeState> {
-  const res = await apiFetch('/api/v1/user/adult', { headers: { accept: 'application/json' }, credentials: 'same-origin' })
-  const body = (await res.json()) as { data?: AgeState }
-  if (!res.ok || !body.data) throw new Error('age state')
-  return body.data
+  const res = await api<AgeState>('/user/adult')
+  if (!res.ok) throw new Error(`age state ${res.code}`)
+  return res.data
 }
 
 async function submitAdult(birthedAt: string | undefined): Promise<string | null> {
-  const res = await apiFetch('/api/v1/user/adult', {
-    method: 'PUT',
-    headers: { 'content-type': 'application/json', accept: 'application/json' },
-    credentials: 'same-origin',
-    body: JSON.stringify(birthedAt ? { birthedAt } : {}),
-  })
-  if (res.ok) return null
-  const body = (await res.json().catch(() => ({}))) as { message?: string }
-  return body.message ?? ''
+  const body: VerifyAdultBody = birthedAt ? { birthedAt } : {}
+  const res = await api('/user/adult', { method: 'PUT', body })
+  return res.ok ? null : (res.message ?? '')
 }
 
 function goTo(returnTo: string) {
@@ -87,16 +82,9 @@ function goTo(returnTo: string) {
   else location.assign(target)
 }
 
-export default function AgePopup({
-  labels,
-  locale,
-  returnTo,
-  onClose,
-  load = loadState,
-  submit = submitAdult,
-  done = goTo,
-}: AgePopupProps) {
+export default function AgePopup({ labels, locale, onClose, load = loadState, submit = submitAdult, done = goTo }: AgePopupProps) {
   const id = useId()
+  const returnTo = useStore($age) ?? location.pathname
   const dialog = useRef<HTMLDivElement>(null)
   const [state, setState] = useState<AgeState | null>(null)
   const [error, setError] = useState<string | null>(null)

@@ -1,8 +1,9 @@
 /** Mounts the age popup island into `#age-popup` (labels and locale from its data attributes). */
 import { createRoot } from 'react-dom/client'
 import AgePopup, { type AgeLabels } from './AgePopup.tsx'
+import { $age } from '../../lib/shell/stores.ts'
 
-export function mountAgePopup(returnTo: string, closed: () => void) {
+export function mountAgePopup(closed: () => void) {
   const host = document.getElementById('age-popup')
   if (!host) return closed()
   const labels = JSON.parse(host.dataset.labels ?? '{}') as AgeLabels
@@ -13,10 +14,8 @@ export function mountAgePopup(returnTo: string, closed: () => void) {
     root.unmount()
     container.remove()
     closed()
-    // spec §4: "no" closes the popup and calls the cancel handler
-    document.dispatchEvent(new CustomEvent('age:cancelled', { detail: { returnTo } }))
+    // spec §4: "no" closes the popup and calls the cancel handler: the age store's answer
+    $age.set(null)
   }
-  root.render(
-    <AgePopup labels={labels} locale={host.dataset.locale ?? document.documentElement.lang} returnTo={returnTo} onClose={onClose} />,
-  )
+  root.render(<AgePopup labels={labels} locale={host.dataset.locale ?? document.documentElement.lang} onClose={onClose} />)
 }

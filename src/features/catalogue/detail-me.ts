@@ -5,7 +5,7 @@
  * page stays as a guest's) and fills the slots the page already holds: episode badges, the main
  * button (resume or next episode, resumeTarget), the wait-until-free ticket's state, the favourite toggle.
  */
-import { apiFetch } from '../../lib/shell/request.ts'
+import { api } from '../../lib/shell/api.ts'
 import { formatDateTime, type DateEdition } from '../../lib/i18n/dates.ts'
 import { resumeTarget } from '../library/resume.ts'
 import { pluralText, type Plural } from '../../lib/i18n/plural.ts'
@@ -16,16 +16,12 @@ const HOUR_MS = 3_600_000
 const root = document.querySelector<HTMLElement>('[data-series]')
 if (root) void load(root)
 
-async function getJson(url: string): Promise<{ data?: SeriesMe } | null> {
-  const res = await apiFetch(url, { headers: { accept: 'application/json' } })
-  return res.ok ? res.json() : null
-}
-
 async function load(root: HTMLElement) {
   const d = root.dataset
   try {
-    const me = (await getJson(`/api/v1/contents/${d.series}/me`))?.data
-    if (!me) return
+    const res = await api<SeriesMe>(`/contents/${d.series}/me`)
+    if (!res.ok) return
+    const me = res.data
     for (const o of me.ownerships) {
       const badge = root.querySelector<HTMLElement>(`[data-ep="${o.episodeId}"] .own`)
       if (!badge) continue
@@ -68,8 +64,8 @@ async function load(root: HTMLElement) {
       busy = true
       on = !on
       show()
-      const res = await apiFetch(`/api/v1/library/favorite/${d.series}`, { method: on ? 'POST' : 'DELETE' }).catch(() => null)
-      if (!res?.ok) {
+      const res = await api(`/library/favorite/${d.series}`, { method: on ? 'POST' : 'DELETE' })
+      if (!res.ok) {
         on = !on
         show()
       }

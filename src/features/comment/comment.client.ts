@@ -5,7 +5,7 @@
  * A refusal (`?error=` in the answer) keeps what the reader typed and shows the message next to the form.
  * `data-confirm` asks first; `data-counter` keeps a character count beside a text area.
  */
-import { apiFetch } from '../../lib/shell/request.ts'
+import { send } from '../../lib/shell/api.ts'
 const root = () => document.getElementById('comments-root')
 const live = () => document.getElementById('comment-live')
 
@@ -58,7 +58,7 @@ document.addEventListener('submit', async (event) => {
   const buttons = [...form.querySelectorAll<HTMLButtonElement>('button')]
   for (const b of buttons) b.disabled = true
   try {
-    const res = await apiFetch(form.action, { method: 'POST', body, credentials: 'same-origin', headers: { accept: 'text/html' } })
+    const res = await send(form.action, { method: 'POST', body, headers: { Accept: 'text/html' } })
     const url = new URL(res.url)
     if (!url.pathname.startsWith('/comment')) {
       window.location.assign(res.url) // sign-in needed: the login page brings the reader back

@@ -3,7 +3,7 @@
  * GET /api/v1/library/recent, each card linking straight to the episode to read next (resumeTarget). The row goes
  * away when there is nothing to continue or the answer fails (personal bits are an extra).
  */
-import { apiFetch } from '../../lib/shell/request.ts'
+import { api } from '../../lib/shell/api.ts'
 import { imageUrl, srcset } from '../catalogue/catalogue.ts'
 import type { RecentRead } from './library.server.ts'
 import { resumeTarget } from './resume.ts'
@@ -16,13 +16,8 @@ if (row) void fill(row)
 
 async function fill(row: HTMLElement) {
   const list = row.querySelector('ul')!
-  let items: RecentRead[] = []
-  try {
-    const res = await apiFetch('/api/v1/library/recent', { headers: { accept: 'application/json' } })
-    if (res.ok) items = ((await res.json()) as { data: { items: RecentRead[] } }).data.items.slice(0, SHOWN)
-  } catch {
-    // offline or refused: no row
-  }
+  const res = await api<{ items: RecentRead[] }>('/library/recent')
+  const items = res.ok ? res.data.items.slice(0, SHOWN) : [] // offline or refused: no row
   if (items.length === 0) {
     row.remove()
     return

@@ -1,15 +1,16 @@
 /**
  * The point exchange popup's script (MileageExchange.astro): the live preview of the coins an amount gives (the
  * rule of exchange.ts), and the exchange through `POST /api/v1/payment/mileage` under an Idempotency-Key (kept for a
- * retry after a network failure). Success tells the header (`coin:changed`, the `GET /api/v1/coin` shape) and
- * reloads the page with the new wallet; a code whose spec §8 follow-up is a reload reloads it with the popup open
- * and the message; any other refusal is shown in the popup. The popup is closed through the shell's history step
- * first, so Back never reopens it.
+ * retry after a network failure). Success puts the new balance in the session store (`coinChanged`: the header and
+ * the other tabs) and reloads the page with the new wallet; a code whose spec §8 follow-up is a reload reloads it
+ * with the popup open and the message; any other refusal is shown in the popup. The popup is closed through the
+ * shell's history step first, so Back never reopens it.
  */
 import { exchangeCoins } from './exchange.ts'
+import type { MileageExchangeRequest } from './mileage.ts'
 import { pluralText, type Plural } from '../../lib/i18n/plural.ts'
-
-type Answer = { result: 'SUCCESS'; data: { coin: unknown } } | { result: 'ERROR'; code: string; message: string }
+import { api } from '../../lib/shell/api.ts'
+import type { Coin } from '../session/store.ts'
 
 const dialog = document.querySelector<HTMLDialogElement>('#mileage-exchange')
 const form = dialog?.querySelector('form')
@@ -51,27 +52,20 @@ if (dialog && form) {
     busy(true)
     alert.textContent = ''
     key ??= crypto.randomUUID()
-    let answer: Answer
-    try {
-      const res = await fetch('/api/v1/payment/mileage', {
-        method: 'POST',
-        credentials: 'same-origin',
-        headers: { 'content-type': 'application/json', accept: 'application/json', 'idempotency-key': key },
-        body: JSON.stringify({ amount: Number(amount.value) }),
-      })
-      answer = (await res.json()) as Answer
-    } catch {
+    const body: MileageExchangeRequest = { amount: Number(amount.value) }
+    const answer = await api<{ coin: Coin }>('/payment/mileage', { method: 'POST', key, body })
+    if (!answer.ok && answer.code === 'NETWORK') {
       alert.textContent = text.network ?? '' // same key on the next try: an exchange that did go through is not repeated
       busy(false)
       return
     }
     key = null
-    if (answer.result === 'SUCCESS') {
-      document.dispatchEvent(new CustomEvent('coin:changed', { detail: answer.data.coin }))
+    if (answer.ok) {
+      await import('../session/store.ts').then((session) => session.coinChanged(answer.data.coin))
       return leave(`${page}?exchanged=${coins()}#exchange-done`)
     }
     if (text.reload?.split(' ').includes(answer.code)) return leave(`${page}?error=${answer.code}#mileage-exchange`)
-    alert.textContent = answer.message
+    alert.textContent = answer.message ?? text.network ?? ''
     busy(false)
   })
 

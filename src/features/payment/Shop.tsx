@@ -6,15 +6,17 @@
  *   the checkbox, which takes the focus);
  * - card: `POST /api/v1/payment/charge` with this page's Idempotency-Key, then the provider's checkout in this tab;
  * - PayPal: the checkout opens in a pop-up window (opened at the click, so it is not blocked for being late); the
- *   island polls `GET /api/v1/payment/status/{id}` and shows the result: paid (with the new balance, and
- *   `coin:changed` dispatched with the `GET /api/v1/coin` shape), cancelled, or — when the browser blocked the
+ *   island polls `GET /api/v1/payment/status/{id}` and shows the result: paid (with the new balance, which the
+ *   header's shows too: `coinChanged`, the session store), cancelled, or — when the browser blocked the
  *   pop-up — a link that continues the checkout in this tab.
  * - paid, coming from an episode (`returnTo`): the way back to it is the main action;
  * - "remember this payment method" keeps the method in this browser (localStorage) — nothing is stored server-side.
  */
-import { apiFetch } from '../../lib/shell/request.ts'
+import { api } from '../../lib/shell/api.ts'
 import { useEffect, useRef, useState } from 'react'
 import { pluralText, type Plural } from '../../lib/i18n/plural.ts'
+import type { Coin } from '../session/store.ts'
+import type { ChargeRequest } from './payment.ts'
 
 type ShopProduct = {
   id: number
@@ -79,20 +81,6 @@ type State =
 const METHOD_KEY = 'shop.method'
 const POLL_MS = 1500
 
-async function api<T>(path: string, init?: RequestInit): Promise<{ ok: boolean; data?: T; message?: string }> {
-  try {
-    const res = await apiFetch(path, {
-      credentials: 'same-origin',
-      ...init,
-      headers: { accept: 'application/json', ...(init?.headers ?? {}) },
-    })
-    const body = (await res.json().catch(() => ({}))) as { result?: string; data?: T; message?: string }
-    return { ok: res.ok && body.result === 'SUCCESS', data: body.data, message: body.message }
-  } catch {
-    return { ok: false }
-  }
-}
-
 export default function Shop({ products, methods, selected, method: kept, formKey, agreeError, error, labels, returnTo = null }: Props) {
   const [method, setMethod] = useState(kept && methods.includes(kept) ? kept : (methods[0] ?? 'card'))
   const [remember, setRemember] = useState(false)
@@ -119,18 +107,16 @@ export default function Shop({ products, methods, selected, method: kept, formKe
     const tick = async () => {
       if (stop) return
       const closed = popup.current?.closed ?? true
-      const res = await api<{ state: string; coins: number; bonus: number }>(
-        `/api/v1/payment/status/${encodeURIComponent(state.paymentId)}`,
-      )
+      const res = await api<{ state: string; coins: number; bonus: number }>(`/payment/status/${encodeURIComponent(state.paymentId)}`)
       if (stop) return
-      const p = res.data
+      const p = res.ok ? res.data : null
       if (p?.state === 'PAID') {
-        const coin = await api<{ total: number }>('/api/v1/coin')
-        if (coin.data) document.dispatchEvent(new CustomEvent('coin:changed', { detail: coin.data }))
+        const coin = await api<Coin>('/coin')
+        if (coin.ok) void import('../session/store.ts').then((session) => session.coinChanged(coin.data))
         setState({
           kind: 'paid',
           text: pluralText(labels.received, p.coins, { bonus: p.bonus }),
-          balance: coin.data ? pluralText(labels.balance, coin.data.total) : '',
+          balance: coin.ok ? pluralText(labels.balance, coin.data.total) : '',
         })
       } else if (p && p.state !== 'UNPAID') setState({ kind: 'cancelled' })
       else if (closed)
@@ -156,12 +142,12 @@ export default function Shop({ products, methods, selected, method: kept, formKe
     // opened now, while the click still counts as the reader's gesture; filled once the checkout exists
     popup.current = usePopup ? window.open('', 'checkout', 'popup,width=480,height=720') : null
     setState({ kind: 'busy' })
-    const res = await api<{ paymentId: string; checkoutUrl: string }>('/api/v1/payment/charge', {
+    const res = await api<{ paymentId: string; checkoutUrl: string }>('/payment/charge', {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'idempotency-key': `${formKey}-${String(data.get('productId'))}-${method}` },
-      body: JSON.stringify({ productId: Number(data.get('productId')), method }),
+      key: `${formKey}-${String(data.get('productId'))}-${method}`,
+      body: { productId: Number(data.get('productId')), method } satisfies ChargeRequest,
     })
-    if (!res.ok || !res.data) {
+    if (!res.ok) {
       popup.current?.close()
       setState({ kind: 'error', text: res.message ?? labels.failed })
       return

@@ -9,15 +9,17 @@
  * back here after paying (`shopHref`, server-made, so it works without JavaScript). An error shows beside the
  * action that failed, scrolled into view, announced (role=alert) and focused.
  *
- * Contracts with other islands (document events):
- * - success → `coin:changed` with the new balance (the `GET /api/v1/coin` shape), then the page reloads open;
- * - ADULT_ONLY_CONTENTS → `age:required` with `{returnTo: location.pathname}` (the age popup opens);
- * - COIN_INSUFFICIENT → the shop link with the way back.
+ * Success → the new balance in the session store (`coinChanged`: the header and the other tabs), then the page
+ * reloads open; COIN_INSUFFICIENT → the shop link with the way back. ADULT_ONLY_CONTENTS opens the age popup (the
+ * API client's follow-up).
  */
-import { apiFetch } from '../../lib/shell/request.ts'
+import { api, type ApiResult } from '../../lib/shell/api.ts'
 import { useEffect, useRef, useState } from 'react'
 import { mainAction, type PreviewOffer, type PurchasePreview } from './preview.ts'
 import type { PurchaseKind } from './purchase.ts'
+import type { PurchaseRequest } from './purchase.schema.ts'
+import type { FreetimeRequest } from '../freetime/freetime.schema.ts'
+import type { Coin } from '../session/store.ts'
 import { pluralText, type Plural } from '../../lib/i18n/plural.ts'
 
 type RentOrBuyLabels = {
@@ -63,21 +65,6 @@ function fill(text: string, vars: Record<string, string | number>): string {
 /** What the last action did; an error is shown beside the action it came from (`at`). */
 type Outcome = { tone: 'ok'; text: string } | { tone: 'error'; text: string; at: 'FREETIME' | 'COINS'; shop: boolean } | null
 
-async function post(url: string, body: unknown, key: string): Promise<{ ok: boolean; code?: string; message?: string; data?: any }> {
-  try {
-    const res = await apiFetch(url, {
-      method: 'POST',
-      credentials: 'same-origin',
-      headers: { 'content-type': 'application/json', accept: 'application/json', 'idempotency-key': key },
-      body: JSON.stringify(body),
-    })
-    const json = (await res.json().catch(() => ({}))) as { result?: string; code?: string; message?: string; data?: unknown }
-    return { ok: res.ok && json.result === 'SUCCESS', code: json.code, message: json.message, data: json.data }
-  } catch {
-    return { ok: false }
-  }
-}
-
 export default function RentOrBuy({ preview, labels, freetimeNext = null, shopHref = '/shop' }: Props) {
   const kinds = (['RENT', 'POSSESSION'] as const).filter((k) => preview.offers[k].single !== null)
   const [kind, setKind] = useState<PurchaseKind>(kinds[0] ?? 'RENT')
@@ -105,32 +92,31 @@ export default function RentOrBuy({ preview, labels, freetimeNext = null, shopHr
   const ticketReady = preview.freetime?.available === true
   const look = (a: typeof action.main) => (action.main === a ? 'btn' : 'btn rob-secondary')
 
-  const handle = async (at: 'FREETIME' | 'COINS', call: Promise<Awaited<ReturnType<typeof post>>>, onOk: (data: any) => void) => {
+  /** A purchase or a ticket: the new balance goes to the session store, then the page reloads open. */
+  const handle = async (at: 'FREETIME' | 'COINS', call: Promise<ApiResult<{ coin?: Coin }>>) => {
     setBusy(true)
     setOutcome(null)
     const res = await call
     if (res.ok) {
-      onOk(res.data)
+      const coin = res.data.coin
+      if (coin) await import('../session/store.ts').then((session) => session.coinChanged(coin))
       setOutcome({ tone: 'ok', text: labels.done })
       location.reload()
       return
     }
     setBusy(false)
-    if (res.code === 'ADULT_ONLY_CONTENTS')
-      document.dispatchEvent(new CustomEvent('age:required', { detail: { returnTo: location.pathname } }))
     setOutcome({ tone: 'error', text: res.message ?? labels.failed, at, shop: res.code === 'COIN_INSUFFICIENT' })
   }
 
   const buyNow = () => {
     if (!offer || busy) return
-    const body = { episodeIds: offer.episodeIds, kind: offer.kind }
-    void handle('COINS', post('/api/v1/purchase', body, keyFor(`${offer.kind}:${offer.scope}`)), (data: { coin: unknown }) =>
-      document.dispatchEvent(new CustomEvent('coin:changed', { detail: data.coin })),
-    )
+    const body: PurchaseRequest = { episodeIds: offer.episodeIds, kind: offer.kind }
+    void handle('COINS', api('/purchase', { method: 'POST', key: keyFor(`${offer.kind}:${offer.scope}`), body }))
   }
   const useTicket = () => {
     if (busy) return
-    void handle('FREETIME', post('/api/v1/purchase/freetime', { episodeId: preview.episodeId }, keyFor('FREETIME')), () => {})
+    const body: FreetimeRequest = { episodeId: preview.episodeId }
+    void handle('FREETIME', api('/purchase/freetime', { method: 'POST', key: keyFor('FREETIME'), body }))
   }
   const errorAt = (at: 'FREETIME' | 'COINS') =>
     outcome?.tone === 'error' && outcome.at === at ? (

@@ -3,9 +3,9 @@
  * (public/sw.js, the viewer's registration, scope /viewer/) and stores the subscription (POST
  * /api/v1/app/push/subscription), or removes both (DELETE). The permission prompt comes only from the button's click.
  */
-import { apiFetch } from '../../lib/shell/request.ts'
+import { api } from '../../lib/shell/api.ts'
 
-/** A refusal the server explains in the reader's language (the 11th device, issue 34 point 4): its message is shown. */
+/** A refusal the server explains in the reader's language (e.g. the 11th device, issue 34 point 4): its message is shown. */
 class Explained extends Error {}
 
 export type PushDeviceLabels = {
@@ -86,14 +86,9 @@ async function turnOff(): Promise<'off'> {
 }
 
 async function send(method: 'POST' | 'DELETE', body: unknown) {
-  const res = await apiFetch('/api/v1/app/push/subscription', {
-    method,
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  })
+  const res = await api('/app/push/subscription', { method, body })
   if (res.ok) return
-  const refused = (await res.json().catch(() => null)) as { reason?: string; message?: string } | null
-  throw refused?.reason && refused.message ? new Explained(refused.message) : new Error(`push subscription ${res.status}`)
+  throw res.message ? new Explained(res.message) : new Error(`push subscription ${res.code}`) // docs/API.md: messages are shown as they are
 }
 
 /** The service worker's registration once it is active (subscribing needs an active worker). */

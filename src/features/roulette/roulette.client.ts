@@ -2,14 +2,15 @@
  * The /roulette page's spin (spec §2 /roulette): the server draws the prize; this only sends the spin with an
  * Idempotency-Key (kept for a retry after a network failure), turns the wheel to the answer — at once when the
  * reader prefers reduced motion — and announces the result in the page's live region. After a prize it tells
- * the header the new balance (`coin:changed`, the `GET /api/v1/coin` shape).
+ * the session store the new balance (`coinChanged`: the header and the other tabs).
  */
-import { apiFetch } from '../../lib/shell/request.ts'
+import { api } from '../../lib/shell/api.ts'
 import { landingRotation } from './wheel.ts'
+import type { SpinRequest } from './roulette.ts'
+import type { Coin } from '../session/store.ts'
 import { pluralText, type Plural } from '../../lib/i18n/plural.ts'
 
-type Spin = { prizeIndex: number; prize: { type: string; amount: number }; tickets: number; freeSpins: number; coin: { total: number } }
-type Answer = { result: 'SUCCESS'; data: Spin } | { result: 'ERROR'; code: string; message: string }
+type Spin = { prizeIndex: number; prize: { type: string; amount: number }; tickets: number; freeSpins: number; coin: Coin }
 
 const form = document.querySelector<HTMLFormElement>('#roulette-form')
 if (form) {
@@ -40,23 +41,16 @@ if (form) {
     button.disabled = true
     status.textContent = text('spinning')
     pendingKey ??= crypto.randomUUID()
-    let answer: Answer
-    try {
-      const res = await apiFetch('/api/v1/roulette/spin', {
-        method: 'POST',
-        credentials: 'same-origin',
-        headers: { 'content-type': 'application/json', 'idempotency-key': pendingKey },
-        body: JSON.stringify({ eventId: Number(form.dataset.eventId) }),
-      })
-      answer = (await res.json()) as Answer
-    } catch {
+    const body: SpinRequest = { eventId: Number(form.dataset.eventId) }
+    const answer = await api<Spin>('/roulette/spin', { method: 'POST', key: pendingKey, body })
+    if (!answer.ok && answer.code === 'NETWORK') {
       status.textContent = text('error') // same key on the next try: a spin that did go through is not repeated
       button.disabled = false
       return
     }
     pendingKey = null
-    if (answer.result === 'ERROR') {
-      status.textContent = answer.message
+    if (!answer.ok) {
+      status.textContent = answer.message ?? text('error')
       button.disabled = answer.code === 'NOT_EVENT_REMAIN_TICKET'
       return
     }
@@ -70,7 +64,7 @@ if (form) {
     if (tickets) tickets.textContent = counted('tickets', spin.tickets)
     if (freeSpins) freeSpins.textContent = counted('free', spin.freeSpins)
     if (balance) balance.textContent = counted('balance', spin.coin.total)
-    if (spin.prize.type !== 'NONE') document.dispatchEvent(new CustomEvent('coin:changed', { detail: spin.coin }))
+    if (spin.prize.type !== 'NONE') void import('../session/store.ts').then((session) => session.coinChanged(spin.coin))
     button.disabled = spin.tickets + spin.freeSpins === 0
     if (button.disabled) status.textContent += ` ${text('empty')}`
   })

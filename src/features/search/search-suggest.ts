@@ -3,7 +3,7 @@
  * after the last keystroke the API's first results appear as links under the box; an empty box clears
  * them. Text only through textContent; a newer keystroke aborts the previous request.
  */
-import { apiFetch } from '../../lib/shell/request.ts'
+import { api } from '../../lib/shell/api.ts'
 import { pluralText, type Plural } from '../../lib/i18n/plural.ts'
 
 const form = document.querySelector<HTMLFormElement>('form.search-form')
@@ -38,17 +38,12 @@ if (form && input && list && status) {
     if (!keyword) return render([])
     timer = setTimeout(async () => {
       pending = new AbortController()
-      try {
-        const res = await apiFetch(
-          `/api/v1/search?${new URLSearchParams({ keyword, suggest: '1' })}`,
-          { signal: pending.signal, headers: { accept: 'application/json' } },
-          { quiet: true },
-        )
-        const body = (await res.json()) as { data: { items: { id: number; title: string }[] } }
-        render(res.ok ? body.data.items : [])
-      } catch {
-        /* aborted or offline: the form still works */
-      }
+      const { signal } = pending
+      const res = await api<{ items: { id: number; title: string }[] }>(`/search?${new URLSearchParams({ keyword, suggest: '1' })}`, {
+        signal,
+        quiet: true,
+      })
+      if (!signal.aborted) render(res.ok ? res.data.items : []) // offline: no suggestions, the form still works
     }, delay)
   })
 }

@@ -1,20 +1,20 @@
 /**
  * The header's personal bit after first paint (docs/ARCHITECTURE.md: anonymous HTML stays edge-cacheable, no React):
  * starts the session client and shows the reader's coin balance, a link to /shop made from the header's template
- * once there is a balance to name it (issue 19 point 4: a guest's page held an empty link). Any page code reports a coin movement with
- * `document.dispatchEvent(new CustomEvent('coin:changed', { detail: coin }))` (coin: the GET /api/v1/coin shape);
- * the balance changes without a reload, here and in the reader's other tabs.
+ * once there is a balance to name it (issue 19 point 4: a guest's page held an empty link). It follows the session
+ * store: a coin movement any page code reports (`coinChanged`, store.ts) changes it without a reload, here and in
+ * the reader's other tabs.
  */
 import { skipsUser } from './routes.ts'
-import { $session, startSessionClient, type Coin } from './store.ts'
+import { $session, startSessionClient } from './store.ts'
 import { pluralText, type Plural } from '../../lib/i18n/plural.ts'
-import { apiFetch } from '../../lib/shell/request.ts'
+import { api } from '../../lib/shell/api.ts'
 
 const template = document.querySelector<HTMLTemplateElement>('template[data-coin-balance-template]')
 if (template && !skipsUser(location.pathname)) {
   const link = template.content.firstElementChild as HTMLElement
   let slot: HTMLElement | null = null
-  const client = startSessionClient()
+  startSessionClient()
   const number = new Intl.NumberFormat(document.documentElement.lang || undefined)
   const label = JSON.parse(link.dataset.label ?? '') as Plural
   $session.subscribe((s) => {
@@ -26,10 +26,6 @@ if (template && !skipsUser(location.pathname)) {
       slot.textContent = pluralText(label, s.coin.total, { count: number.format(s.coin.total) })
       slot.hidden = false
     } else if (slot) slot.hidden = true
-  })
-  document.addEventListener('coin:changed', (e) => {
-    const coin = (e as CustomEvent<Coin | null>).detail
-    if (coin && Number.isFinite(coin.total)) client.coinChanged(coin)
   })
 }
 
@@ -49,14 +45,11 @@ if (bell && !skipsUser(location.pathname)) {
     bell.hidden = userId === null
     if (userId === null || userId === shownFor) return
     shownFor = userId
-    void apiFetch('/api/v1/alarm/count', { headers: { accept: 'application/json' }, credentials: 'same-origin' })
-      .then((res) => (res.ok ? (res.json() as Promise<{ data?: { count?: unknown } }>) : null))
-      .then((body) => {
-        const count = body?.data?.count
-        if (typeof count !== 'number' || count <= 0) return
-        badge.textContent = count > 99 ? '99+' : number.format(count)
-        label.textContent = pluralText(plural, count, { count: number.format(count) })
-      })
-      .catch(() => undefined) // the bell stays without a number; the list page still shows everything
+    void api<{ count: number }>('/alarm/count').then((res) => {
+      const count = res.ok ? res.data.count : 0 // a failure leaves the bell without a number; the list page shows everything
+      if (count <= 0) return
+      badge.textContent = count > 99 ? '99+' : number.format(count)
+      label.textContent = pluralText(plural, count, { count: number.format(count) })
+    })
   })
 }

@@ -7,9 +7,10 @@
  *
  * The session client refetches `/api/auth/session` when another tab signals a change (BroadcastChannel), when
  * the tab becomes visible (default on) and at an optional poll interval; a fetch that an newer one overtook is
- * skipped (stale). A coin movement (`coin:changed`) updates the coin at once and is passed to the other tabs.
+ * skipped (stale). A coin movement (`coinChanged`: a purchase, a charge, an exchange, a prize) updates the coin at
+ * once and is passed to the other tabs.
  */
-import { apiFetch } from '../../lib/shell/request.ts'
+import { send } from '../../lib/shell/api.ts'
 import { IDENTITY_KEY, SESSION_CHANNEL } from './tabs.ts'
 import { atom, computed } from 'nanostores'
 
@@ -98,9 +99,24 @@ export type SessionClientOptions = {
 }
 
 const defaultFetch = async (): Promise<SessionResponse | null> => {
-  const res = await apiFetch('/api/auth/session', { headers: { accept: 'application/json' }, credentials: 'same-origin' }, { quiet: true })
+  const res = await send('/api/auth/session', { headers: { Accept: 'application/json' }, quiet: true })
   if (!res.ok) throw new Error(`session ${res.status}`)
   return (await res.json()) as SessionResponse
+}
+
+/** The session client running on this page (the header's), if any. */
+let running: ReturnType<typeof startSessionClient> | null = null
+
+/** A coin movement in this tab (the new balance, the `GET /api/v1/coin` shape): the header's, here and in the other tabs. */
+export const coinChanged = (coin: Coin): void => running?.coinChanged(coin)
+
+/**
+ * Spec §8 NEED_TO_REFRESH on the web: the session is asked for again, a request on which the worker renews the
+ * cookie's tokens (docs/API.md "Authentication"); the store follows when the session client runs here.
+ */
+export async function refreshSession(): Promise<void> {
+  if (running) return running.refetch()
+  await defaultFetch().catch(() => null)
 }
 
 const identity = (s: SessionState) => (s.user ? String(s.user.id) : '')
@@ -167,18 +183,21 @@ export function startSessionClient(options: SessionClientOptions = {}) {
   }
 
   const first = refetch()
-  return {
+  const client = {
     ready: first,
     refetch: () => refetch(),
     coinChanged,
     notifyOtherTabs,
     stop() {
       stopped = true
+      if (running === client) running = null
       unsubscribeVisible?.()
       if (timer) clearInterval(timer)
       channel?.close()
     },
   }
+  running = client
+  return client
 }
 
 function documentVisible(listener: () => void): () => void {

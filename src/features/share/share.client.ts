@@ -4,12 +4,10 @@
  * shell's toast in the reader's language. A closed share sheet shows nothing.
  */
 import { isCancel, shareMethod, type ShareData } from './share.ts'
+import { showToast } from '../../lib/shell/stores.ts'
 
 /** The toast texts, in the reader's language. */
 export type ShareMessages = { copied: string; failed: string }
-
-/** The shell's toast (shell.ts listens; on the viewer page the island has loaded the shell by the time of a tap). */
-const toast = (message: string) => dispatchEvent(new CustomEvent('app:toast', { detail: message }))
 
 /**
  * Copies `text`: the Clipboard API, else (no clipboard permission, a page not served over https) a selected
@@ -51,7 +49,7 @@ export async function shareLink(data: ShareData, messages: ShareMessages): Promi
     }
   }
   const copied = await copy(data.url)
-  toast(copied ? messages.copied : messages.failed)
+  showToast(copied ? messages.copied : messages.failed) // the shell shows the toast store's message
   return copied ? 'copied' : 'failed'
 }
 

@@ -16,7 +16,7 @@ import {
   type AutoUnlockKind,
   type AutoUnlockState,
 } from './continuous.ts'
-import { announceCoin, autoPurchase, getAutoUnlock, putAutoUnlock, requireAge } from './client.ts'
+import { autoPurchase, getAutoUnlock, putAutoUnlock } from './client.ts'
 import { shopHref } from '../payment/shop-link.ts'
 import type { EpisodeLink } from './viewer.ts'
 import { pluralText, type Plural } from '../../lib/i18n/plural.ts'
@@ -130,7 +130,8 @@ export default function NextEpisode({
     const res = await autoPurchase(link.id, decision.kind, autoUnlockKey(userId, link.id))
     setBusy(false)
     if (res.ok) {
-      announceCoin(res.data.coin)
+      const coin = res.data.coin
+      void import('../session/store.ts').then((session) => session.coinChanged(coin))
       onAuto({ ...state, spent: state.spent + decision.price })
       onUnlocked(
         pluralText(labels.autoWorking, state.budget ?? 0, {
@@ -142,10 +143,7 @@ export default function NextEpisode({
       )
       return
     }
-    if (res.code === 'ADULT_ONLY_CONTENTS') {
-      requireAge()
-      return
-    }
+    if (res.code === 'ADULT_ONLY_CONTENTS') return // the API client asked for the age popup
     if (res.code === 'EXIST_LIBRARY' || res.code === 'RENT_PURCHASE_IMPOSSIBLE') {
       onUnlocked('', focus)
       return
@@ -174,7 +172,7 @@ export default function NextEpisode({
 
   const confirm = async () => {
     setBusy(true)
-    const res = await putAutoUnlock(seriesId, budget, kind)
+    const res = await putAutoUnlock(seriesId, { budget, kind })
     setBusy(false)
     setAsking(false)
     if (!res.ok) {

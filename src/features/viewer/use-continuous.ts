@@ -6,7 +6,7 @@
  */
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react'
 import { currentSection, type AutoUnlockState } from './continuous.ts'
-import { deleteAutoUnlock, getAutoUnlock, getEpisode, logout, requireAge, type EpisodeData } from './client.ts'
+import { deleteAutoUnlock, getAutoUnlock, getEpisode, type EpisodeData } from './client.ts'
 import type { EpisodeLink } from './viewer.ts'
 import type { NextStatus } from './NextEpisode.tsx'
 
@@ -96,14 +96,10 @@ export function useContinuous({ first, seriesId, signedIn, paper, ready, announc
       setTail(null)
       return
     }
-    if (res.code === 'NOT_FOUND_ACCESS_TOKEN') return // the client logs out
+    if (res.code === 'NOT_FOUND_ACCESS_TOKEN') return // the API client signs out
     hold()
-    if (res.code === 'ADULT_ONLY_CONTENTS') {
-      setTail({ link, status: 'adult' })
-      requireAge()
-      return
-    }
-    setTail({ link, status: res.code === 'UNAUTHORIZED_CONTENTS' ? 'locked' : 'error' })
+    // ADULT_ONLY_CONTENTS: the API client asked for the age popup
+    setTail({ link, status: res.code === 'ADULT_ONLY_CONTENTS' ? 'adult' : res.code === 'UNAUTHORIZED_CONTENTS' ? 'locked' : 'error' })
   }, [])
 
   // The episode after the page's own is fetched as soon as the island runs (its data is small; its slices load
@@ -137,13 +133,13 @@ export function useContinuous({ first, seriesId, signedIn, paper, ready, announc
   }, [paper, ready, tail, last.next, last.nextOpen, chain.length, fetchNext])
 
   // A signed-in reader at a locked next episode: their opt-in for the series, read once. It is the request made
-  // there, so a session ended elsewhere shows here: NOT_FOUND_ACCESS_TOKEN logs out (client.ts), and so does
+  // there, so a session ended elsewhere shows here: NOT_FOUND_ACCESS_TOKEN signs out (the API client), and so does
   // NOT_LOGIN_USER (the page was signed in; another request, e.g. a progress save, already cleared the cookie).
   useEffect(() => {
     if (!signedIn || tail?.status !== 'locked' || auto !== null) return
     void getAutoUnlock(seriesId).then((r) => {
       if (r.ok) changeAuto(r.data)
-      else if (r.code === 'NOT_LOGIN_USER') void logout()
+      else if (r.code === 'NOT_LOGIN_USER') void import('../session/sign-out.ts').then((m) => m.signOut())
     })
   }, [signedIn, tail?.status, auto, seriesId, changeAuto])
 

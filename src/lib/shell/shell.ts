@@ -121,7 +121,6 @@ $toast.subscribe((toast) => {
 document
   .querySelectorAll<HTMLElement>('[data-toast]')
   .forEach((el) => el.addEventListener('click', () => showToast(el.dataset.toast ?? '')))
-addEventListener('app:toast', (e) => showToast((e as CustomEvent<string>).detail))
 
 // Scroll-to-top: appears after scrolling, checked at most every 200 ms (spec §9).
 const topButton = document.getElementById('scroll-top')

@@ -1,6 +1,8 @@
 /**
- * Client state of the shell shared by the tiny page script and React islands (nanostores):
- * the toast (spec §4: one at a time, 3 s) and the stack of open layers (modals, then panels).
+ * Client state of the shell shared by the page scripts and React islands (nanostores; an island reads an atom with
+ * @nanostores/react's `useStore`, a page script with `subscribe`): the toast (spec §4: one at a time, 3 s), the
+ * age check asked for and its answer, and the stack of open layers (modals, then panels). The signed-in reader and
+ * the balance are the session's atom (src/features/session/store.ts).
  */
 import { atom } from 'nanostores'
 
@@ -16,6 +18,16 @@ export type Layer = { id: string; kind: 'modal' | 'panel'; type: ModalType; clos
 export const $toast = atom<{ id: number; message: string } | null>(null)
 export const $layers = atom<Layer[]>([])
 
+/**
+ * The age check (spec §4; spec §8 ADULT_ONLY_CONTENTS → the age popup): the page to come back to while it is asked
+ * for (age/listen.ts opens the popup); its answer: null again once the popup closed without success ("no", Esc,
+ * Back), while a success leaves the page.
+ */
+export const $age = atom<string | null>(null)
+
+/** Asks for the age popup, which comes back to `returnTo` (none: this page) after the check. */
+export const requireAge = (returnTo?: string | null) => $age.set(returnTo || location.pathname + location.search)
+
 let toastTimer: ReturnType<typeof setTimeout> | undefined
 let toastSeq = 0
 
@@ -26,7 +38,7 @@ export function showToast(message: string): void {
   toastTimer = setTimeout(() => $toast.set(null), TOAST_MS)
 }
 
-/** Spec §9: API time-out 30000 ms: the API client's (request.ts) and the plain forms' wait (busy.ts). */
+/** Spec §9: API time-out 30000 ms: the API client's (api-client.ts) and the plain forms' wait (busy.ts). */
 export const REQUEST_TIMEOUT_MS = 30_000
 
 /** Tells the reader the server did not answer in time: the edition's message (the toast region's `data-timeout`). */

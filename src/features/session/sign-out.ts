@@ -1,0 +1,22 @@
+/**
+ * Spec §8 NOT_FOUND_ACCESS_TOKEN → logout (the API client's follow-up, src/lib/shell/api-client.ts): the session
+ * service ends the session, then the sign-in page tells the reader why (the catalogue's message, `?error=`) and
+ * leads back to the episode on screen; elsewhere the page reloads as a guest's.
+ */
+import { send } from '../../lib/shell/api.ts'
+import { viewerLoginHref } from '../viewer/reading.ts'
+
+export async function signOut(): Promise<void> {
+  try {
+    const { csrfToken } = (await (await send('/api/auth/csrf')).json()) as { csrfToken: string }
+    await send('/api/auth/signout', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ csrfToken, callbackUrl: location.pathname, json: 'true' }),
+    })
+  } catch {
+    /* the page below is shown either way */
+  }
+  const episode = /^\/viewer\/(\d+)$/.exec(location.pathname)?.[1]
+  location.assign(episode ? `${viewerLoginHref(Number(episode), null)}&error=NOT_FOUND_ACCESS_TOKEN` : location.pathname)
+}
