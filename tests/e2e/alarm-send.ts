@@ -33,7 +33,8 @@ function ops(baseURL: string, args: string[]): Promise<{ code: number; stdout: s
   })
 }
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+/** A text as a pattern of an accessible name: any space matches a no-break one (names are compared with plain spaces). */
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/[\u00a0 ]/g, '\\s')
 
 export function alarmSendSuite(id: 'fr' | 'ar') {
   const t = messagesOf(id)

@@ -168,7 +168,7 @@ export function wayBackSuite(id: string) {
       })
       await page.goto('/')
       const row = page.getByRole('region', { name: t('home.continue') })
-      const card = row.getByRole('link', { name: new RegExp(words('library.recent.next', { no: 2 })) })
+      const card = row.getByRole('link', { name: new RegExp(words('library.recent.next', { no: 2 }).replace(/[\u00a0 ]/g, '\\s')) })
       await expect(card).toBeVisible()
       await page.waitForTimeout(300)
       const shift = await page.evaluate(() => (window as unknown as { shift: number }).shift)
