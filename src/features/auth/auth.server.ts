@@ -13,6 +13,7 @@ import type { Db } from '../../lib/server/db.ts'
 import type { IdentitiesRow, PushSettingsRow, UsersRow } from '../../lib/server/db-types.ts'
 import { firstRow, flag, type Cols, type Flag } from '../../lib/server/rows.ts'
 import { checkPassword, hashPassword } from '../../lib/server/password.ts'
+import { beforeHashInTurn } from '../../lib/server/turns.ts'
 import { hasher } from './hasher.server.ts'
 import { SECOND_MS, isoAfter } from '../../lib/time.ts'
 import { toB64url } from '../../lib/b64url.ts'
@@ -89,18 +90,20 @@ export type TokenPair = { accessToken: Token; refreshToken: Token; userId: numbe
 export async function signUp(db: Db, body: SignUpBody, ctx: AuthContext): Promise<{ sent: boolean }> {
   const rule = signUpError(body)
   if (rule) throw new AppError(rule, { field: SIGN_UP_FIELDS[rule] })
-  await checkLimits('sign-up', ctx)
   const now = ctx.now ?? new Date()
   const email = normaliseEmail(body.email)
   // the withdrawal block holds for the mailbox, whatever `+tag` either address carries
   const mailbox = mailboxOf(email)
-  const prior = await db.first<{ live: Flag | null; deletedAt: UsersRow['deleted_at'] }>(
-    `SELECT MAX(email = ?1 AND deleted_at IS NULL) AS live, MAX(deleted_at) AS deletedAt FROM users
-      WHERE email = ?1 OR email = ?2 OR email LIKE ?3 ESCAPE '\\'`,
-    email,
-    mailbox.base,
-    mailbox.tagged,
-  )
+  const prior = await beforeHashInTurn(async () => {
+    await checkLimits('sign-up', ctx)
+    return db.first<{ live: Flag | null; deletedAt: UsersRow['deleted_at'] }>(
+      `SELECT MAX(email = ?1 AND deleted_at IS NULL) AS live, MAX(deleted_at) AS deletedAt FROM users
+        WHERE email = ?1 OR email = ?2 OR email LIKE ?3 ESCAPE '\\'`,
+      email,
+      mailbox.base,
+      mailbox.tagged,
+    )
+  })
   if (flag(prior?.live)) throw new AppError('ALREADY_USED_EMAIL', { field: 'email' })
   if (isDeletionBlocking(prior?.deletedAt ?? null, now)) throw new AppError('DELETED_USER', { field: 'email' })
 
@@ -304,15 +307,16 @@ export async function signIn(db: Db, body: SignInBody, ctx: AuthContext): Promis
   const now = ctx.now ?? new Date()
   const nowIso = now.toISOString()
   const email = normaliseEmail(body.email)
-  await checkLimits('sign-in', ctx)
   const bucket = signInBucket(email, ctx.ip ?? null)
-  const attempts = await countAttempt(db, bucket, SIGN_IN_WINDOW_SECONDS, now)
-  if (attempts > SIGN_IN_MAX_FAILURES) throw new AppError('DUPLICATE_LOGIN')
-
-  const user = await db.first<Cols<'users', 'id' | 'password_hash'> & { verifiedAt: UsersRow['email_verified_at'] }>(
-    `SELECT id, password_hash AS passwordHash, email_verified_at AS verifiedAt FROM users WHERE email = ? AND deleted_at IS NULL`,
-    email,
-  )
+  const user = await beforeHashInTurn(async () => {
+    await checkLimits('sign-in', ctx)
+    const attempts = await countAttempt(db, bucket, SIGN_IN_WINDOW_SECONDS, now)
+    if (attempts > SIGN_IN_MAX_FAILURES) throw new AppError('DUPLICATE_LOGIN')
+    return db.first<Cols<'users', 'id' | 'password_hash'> & { verifiedAt: UsersRow['email_verified_at'] }>(
+      `SELECT id, password_hash AS passwordHash, email_verified_at AS verifiedAt FROM users WHERE email = ? AND deleted_at IS NULL`,
+      email,
+    )
+  })
   const { valid, upgrade } = await checkPassword(body.password, user?.passwordHash, pepper(), hasher())
   if (!user) throw new AppError('NOT_REGISTERED_USER', { field: 'email' })
   if (!valid) throw new AppError('INVALID_PASSWORD', { field: 'password' })

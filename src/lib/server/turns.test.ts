@@ -1,9 +1,52 @@
 import { describe, expect, it } from 'vitest'
-import { answering, hashInTurn } from './turns.ts'
+import { answering, beforeHashInTurn, hashInTurn } from './turns.ts'
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 /** What @noble/hashes awaits between two slices of a hash. */
 const nextSlice = () => (globalThis as unknown as { scheduler: { yield(): Promise<void> } }).scheduler.yield()
+
+/** Runs `n` storage works of `ms` each through `beforeHashInTurn`; the most that ran at once. */
+async function mostAtOnce(n: number, ms: number): Promise<number> {
+  let now = 0
+  let most = 0
+  await Promise.all(
+    Array.from({ length: n }, () =>
+      beforeHashInTurn(async () => {
+        most = Math.max(most, ++now)
+        await sleep(ms)
+        now--
+      }),
+    ),
+  )
+  return most
+}
+
+// first in the file: the module's state is this file's own
+describe('storage work before a hash (issue 34 point 5)', () => {
+  it('runs at once, all together, in an isolate that never hashed (a deployed worker)', async () => {
+    expect(await mostAtOnce(20, 5)).toBe(20)
+  })
+
+  it('runs two at a time once the isolate hashes, so twenty sign-ins never hold the thread together', async () => {
+    await hashInTurn(async () => {})
+    expect(await mostAtOnce(20, 5)).toBe(2)
+  })
+
+  it('waits while a page request is answered', async () => {
+    const order: string[] = []
+    const page = answering(async () => {
+      await sleep(10)
+      order.push('page')
+    })
+    await answering(() =>
+      beforeHashInTurn(async () => {
+        order.push('sign-in')
+      }),
+    )
+    await page
+    expect(order).toEqual(['page', 'sign-in'])
+  })
+})
 
 describe('hash slices and page requests in one isolate (issue 34 point 5)', () => {
   it('a slice waits until the request being answered is done', async () => {
