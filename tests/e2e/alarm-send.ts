@@ -1,7 +1,7 @@
 import { expect, test, type Locator, type Page } from '@playwright/test'
 import { execFile } from 'node:child_process'
 import { messagesOf } from './journey.ts'
-import { noSeriousViolations } from './helpers.ts'
+import { noSeriousViolations, textPattern } from './helpers.ts'
 import { shoot, signIn } from './steps.ts'
 import { newAccount } from './viewer.helpers.ts'
 import { quietEnv, root } from '../../scripts/lib.ts'
@@ -34,7 +34,6 @@ function ops(baseURL: string, args: string[]): Promise<{ code: number; stdout: s
 }
 
 /** A text as a pattern of an accessible name: any space matches a no-break one (names are compared with plain spaces). */
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/[\u00a0 ]/g, '\\s')
 
 export function alarmSendSuite(id: 'fr' | 'ar') {
   const t = messagesOf(id)
@@ -66,7 +65,7 @@ export function alarmSendSuite(id: 'fr' | 'ar') {
       expect(unread).toBeGreaterThanOrEqual(least)
       const number = await page.evaluate((n) => new Intl.NumberFormat(document.documentElement.lang).format(n), unread)
       await expect(bell.locator('.alarm-count')).toHaveText(number, { timeout: 2_000 }) // filled after first paint
-      await expect(bell).toHaveAccessibleName(new RegExp(escape(number)), { timeout: 1_000 })
+      await expect(bell).toHaveAccessibleName(textPattern(number), { timeout: 1_000 })
     }).toPass({ timeout: 20_000 })
     await expect(item.getByText(t('alarm.unread'))).toBeVisible()
   }
@@ -97,7 +96,7 @@ export function alarmSendSuite(id: 'fr' | 'ar') {
       await bell.click()
       await expect(page).toHaveURL(/\/alarm$/)
       await expect(page.getByRole('heading', { level: 1, name: t('alarm.title') })).toBeVisible()
-      const notice = page.getByRole('button', { name: new RegExp(escape(text)) })
+      const notice = page.getByRole('button', { name: textPattern(text) })
       await listedAndCounted(page, notice, 1)
       await expect(notice.locator('.alarm-text')).toHaveText(text) // as written, no message key around it
 
@@ -125,7 +124,7 @@ export function alarmSendSuite(id: 'fr' | 'ar') {
 
       await page.goto('/alarm')
       const episodeText = fill('alarm.text.episodePublished', { series: announced!.series.title, no: announced!.episode.no })
-      const episodeItem = page.getByRole('button', { name: new RegExp(escape(episodeText)) })
+      const episodeItem = page.getByRole('button', { name: textPattern(episodeText) })
       await listedAndCounted(page, episodeItem, 2)
       await expect(notice.getByText(t('alarm.unread'))).toBeVisible()
       await noSeriousViolations(page)

@@ -71,3 +71,6 @@ export async function balanceElsewhere(page: Page) {
     close: () => other.close(),
   }
 }
+
+/** A pattern finding `text` in an accessible name or a text, whatever space (no-break or not) stands where it has one. */
+export const textPattern = (text: string) => new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/[\u00a0 ]/g, '\\s'))

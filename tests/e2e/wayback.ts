@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test'
 import { messagesOf } from './journey.ts'
+import { textPattern } from './helpers.ts'
 import { PHONE, shoot, signIn } from './steps.ts'
 import { hydrated, newAccount, PASSWORD } from './viewer.helpers.ts'
 
@@ -168,7 +169,7 @@ export function wayBackSuite(id: string) {
       })
       await page.goto('/')
       const row = page.getByRole('region', { name: t('home.continue') })
-      const card = row.getByRole('link', { name: new RegExp(words('library.recent.next', { no: 2 }).replace(/[\u00a0 ]/g, '\\s')) })
+      const card = row.getByRole('link', { name: textPattern(words('library.recent.next', { no: 2 })) })
       await expect(card).toBeVisible()
       await page.waitForTimeout(300)
       const shift = await page.evaluate(() => (window as unknown as { shift: number }).shift)

@@ -92,6 +92,17 @@ describe("a reader's marks in their object", () => {
     expect((await send(reader, 'DELETE', `/api/v1/library/favorite/${s.seriesId}`, ''))!.status).toBe(200)
     await settled({ favorite: 0, hidden: 1, version: 3 })
     expect(await marksIn(reader.id)).toEqual({ favorite: [], hidden: [[s.seriesId, expect.any(String)]] })
+
+    // neither mark left: the row says since when, for the retention sweep; a new mark takes that back
+    const clearedAt = () => db.first<{ at: string | null }>(`SELECT cleared_at AS at FROM library_marks WHERE user_id = ?`, reader.id)
+    expect((await send(reader, 'POST', '/api/v1/library/hidden', JSON.stringify({ seriesId: s.seriesId, hidden: false })))!.status).toBe(
+      200,
+    )
+    await settled({ favorite: 0, hidden: 0, version: 4 })
+    expect((await clearedAt())?.at).toEqual(expect.stringMatching(/^\d{4}-\d\d-\d\dT/))
+    expect((await send(reader, 'POST', `/api/v1/library/favorite/${s.seriesId}`, ''))!.status).toBe(200)
+    await settled({ favorite: 1, hidden: 0, version: 5 })
+    expect((await clearedAt())?.at).toBeNull()
   })
 
   it('keeps the newest state in the shared copy whatever the order and number of deliveries', async () => {

@@ -201,6 +201,23 @@ describe('retention rules', () => {
     await view(today, 1)
     expect(cut('episode_views').slice(0, 10)).toBe(yesterday)
 
+    // library_marks: a row cleared a week ago goes; one cleared 1 ms later and one still marked stay
+    const marked = await newSeries({ episodes: 1 })
+    const cleared = await newSeries({ episodes: 1 })
+    const gone = await newSeries({ episodes: 1 })
+    const mark = (seriesId: number, favorite: number, clearedAt: string | null) =>
+      db.run(
+        `INSERT INTO library_marks (user_id, series_id, favorite, hidden, version, cleared_at) VALUES (?, ?, ?, 0, 2, ?)`,
+        reader.id,
+        seriesId,
+        favorite,
+        clearedAt,
+      )
+    await mark(gone.seriesId, 0, cut('library_marks'))
+    await mark(cleared.seriesId, 0, cut('library_marks', 1))
+    await mark(marked.seriesId, 1, null)
+    expect(cut('library_marks')).toBe(at(now, -7 * DAY_MS))
+
     const report = await purgeExpired(db, now)
     expect(report.every((r) => r.done)).toBe(true)
 
@@ -226,6 +243,11 @@ describe('retention rules', () => {
       { day: today, episodeId: viewed.episodeIds[1] },
     ])
     expect(await db.first(`SELECT view_count AS views FROM series WHERE id = ?`, viewed.seriesId)).toEqual({ views: 2 })
+    expect(
+      (await db.all<{ id: number }>(`SELECT series_id AS id FROM library_marks WHERE user_id = ? ORDER BY series_id`, reader.id)).map(
+        (r) => r.id,
+      ),
+    ).toEqual([cleared.seriesId, marked.seriesId].sort((a, b) => a - b))
     // the reader's own live session (newReader's sign-in) is untouched
     expect((await get(reader, '/api/v1/user/me')).status).toBe(200)
   })

@@ -58,16 +58,18 @@ export async function applyReaderEvent(db: Db, job: ReaderEventJob, now = new Da
     case 'marks':
       // the version decides, not the event's id: an older state arriving late changes nothing
       await db.run(
-        `INSERT INTO library_marks (user_id, series_id, favorite, hidden, version)
-           SELECT ?1, ?2, ?3, ?4, ?5 WHERE EXISTS (SELECT 1 FROM users WHERE id = ?1 AND deleted_at IS NULL)
-             AND EXISTS (SELECT 1 FROM series WHERE id = ?2)
-         ON CONFLICT (user_id, series_id) DO UPDATE SET favorite = excluded.favorite, hidden = excluded.hidden, version = excluded.version
+        `INSERT INTO library_marks (user_id, series_id, favorite, hidden, version, cleared_at)
+           SELECT ?1, ?2, ?3, ?4, ?5, CASE WHEN ?3 = 0 AND ?4 = 0 THEN ?6 END
+            WHERE EXISTS (SELECT 1 FROM users WHERE id = ?1 AND deleted_at IS NULL) AND EXISTS (SELECT 1 FROM series WHERE id = ?2)
+         ON CONFLICT (user_id, series_id) DO UPDATE
+           SET favorite = excluded.favorite, hidden = excluded.hidden, version = excluded.version, cleared_at = excluded.cleared_at
            WHERE excluded.version > library_marks.version`,
         job.readerId,
         event.seriesId,
         Number(event.favorite),
         Number(event.hidden),
         event.version,
+        now.toISOString(),
       )
   }
 }

@@ -1,6 +1,6 @@
 /**
  * The retention sweep (issue 24 point 3, docs/SCALE.md "Retention"), run by the cron of functions/worker.ts: every
- * rule of retention.ts deletes its expired rows in batches of at most RETENTION_BATCH, by rowid through the rule's
+ * rule of retention.ts deletes its expired rows in batches of at most RETENTION_BATCH, by rowid (or primary key) through the rule's
  * index (migrations/0016_retention.sql), never one statement over a whole table; the tables take turns until each is
  * clean or the run's budget is spent (src/lib/server/sweep.ts), and the next run goes on.
  */
@@ -23,15 +23,18 @@ function expiredRows(rule: RetentionRule, column: string, extra = ''): string {
 /** One batch of one rule: the rows it deleted from the rule's table (at most `size`). */
 async function deleteBatch(db: Db, rule: RetentionRule, cutoff: string, size: number): Promise<number> {
   const dep = rule.dependents
-  if (!dep) return db.run(`DELETE FROM ${rule.table} WHERE rowid IN (${expiredRows(rule, 'rowid')})`, cutoff, size)
+  // a WITHOUT ROWID table's rows are found by their primary key
+  const rowKey = rule.key ? `(${rule.key.join(', ')})` : 'rowid'
+  const rowKeyColumns = rule.key ? rule.key.join(', ') : 'rowid'
+  if (!dep) return db.run(`DELETE FROM ${rule.table} WHERE ${rowKey} IN (${expiredRows(rule, rowKeyColumns)})`, cutoff, size)
   // the referencing rows of the first `size` expired rows go first; then those rows, now unreferenced (the same
   // index order picks the same rows, and a row still referenced is never deleted: the foreign key stays whole)
   const [, deleted] = await db.batch([
     { sql: `DELETE FROM ${dep.table} WHERE ${dep.column} IN (${expiredRows(rule, dep.key)})`, params: [cutoff, size] },
     {
-      sql: `DELETE FROM ${rule.table} WHERE rowid IN (${expiredRows(
+      sql: `DELETE FROM ${rule.table} WHERE ${rowKey} IN (${expiredRows(
         rule,
-        'rowid',
+        rowKeyColumns,
         ` AND NOT EXISTS (SELECT 1 FROM ${dep.table} d WHERE d.${dep.column} = ${rule.table}.${dep.key})`,
       )})`,
       params: [cutoff, size],

@@ -18,6 +18,8 @@ export type RetentionRule = {
     keepMs: number
     /** Only rows whose `column` is one of `values`. */
     only?: { column: keyof Tables[T] & string; values: readonly string[] }
+    /** The primary key's columns of a WITHOUT ROWID table (others are found by rowid). */
+    key?: readonly (keyof Tables[T] & string)[]
     /** Rows of another table that reference a deleted row (a foreign key): deleted first, in the same batch. */
     dependents?: { table: keyof Tables; column: string; key: keyof Tables[T] & string }
     /** Why this age: what still reads the row until then. */
@@ -45,6 +47,16 @@ export const RETENTION_RULES: readonly RetentionRule[] = [
     why:
       "An applied event of a reader's object (issue 38) is kept so a second delivery counts nothing; the queue retries for at most " +
       '15 minutes (then its dead-letter queue), so a week leaves room for an operator to replay dead letters.',
+  },
+  {
+    table: 'library_marks',
+    since: 'cleared_at',
+    key: ['user_id', 'series_id'],
+    keepMs: 7 * DAY_MS,
+    why:
+      "A shared copy's row that is neither favourite nor hidden any more (issue 38) is kept so a late delivery of an older state " +
+      'cannot bring the mark back (the version decides only while the row exists); as for reader_events, a week covers the ' +
+      "queue's 15 minutes of retries and an operator's replay of dead letters.",
   },
   {
     table: 'idempotency_keys',

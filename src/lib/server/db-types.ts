@@ -383,6 +383,7 @@ export interface LibraryMarksRow {
   favorite: Flag
   hidden: Flag
   version: number
+  cleared_at: string | null
 }
 
 /** A row of `meta`. @public */
