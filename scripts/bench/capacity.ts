@@ -12,12 +12,15 @@
  * each table from SQLite's `dbstat` on a copy of the local database (pages of the table and its indexes, minus
  * free space, over its rows).
  */
-import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { copyFileSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { findChromium } from '../chromium.ts'
 import { PROGRESS_INTERVAL_MS } from '../../src/features/viewer/reading.ts'
 import { RETENTION_RULES } from '../../src/features/retention/retention.ts'
+import { REFRESH_TOKEN_TTL_SECONDS } from '../../src/features/auth/tokens.ts'
+import { DAY_MS, HOUR_MS } from '../../src/lib/time.ts'
+import { root } from '../lib.ts'
 import { d1 } from './purchase.ts'
 
 /** One request type's cost to D1. */
@@ -49,10 +52,13 @@ const PEAK_FACTOR = 2.4
 /** Statements per second one D1 database sustains for this mix (docs/SCALE.md: ~1 ms per statement). */
 const DB_STATEMENTS_PER_SECOND = 1000
 const EDITION_SIZES = [100_000, 1_000_000, 10_000_000]
+const MONTH_MS = 30 * DAY_MS
 
 export type CapacityBench = {
   perType: Record<string, Measured>
-  episodeOpen?: { byKind: Record<string, Cost>; slices: number; progressSaves: number }
+  episodeOpen?: BrowserCosts
+  /** A signed-in page view in Chromium by request kind, by path (the page itself from the edge cache). */
+  afterPaint: Record<string, Record<string, Cost>>
   bytesPerRow: Record<string, number>
   /**
    * `newRowsBytes`: rows kept for good (tables without a retention rule); `boundedBytes`: the month's inflow of
@@ -62,10 +68,13 @@ export type CapacityBench = {
     statements: number
     newRowsBytes: number
     boundedBytes: number
+    /** What the retained tables hold for one reader at any time: each table's monthly inflow × its rows' life in months. */
+    standingBytes: number
+    standingByTable: Record<string, number>
     byType: Record<string, number>
     byTable: Record<string, number>
   }
-  editions: { readers: number; peakStatementsPerSecond: number; databases: number; storageGBPerYear: number }[]
+  editions: { readers: number; peakStatementsPerSecond: number; databases: number; storageGBPerYear: number; standingGB: number }[]
   error?: string
 }
 
@@ -175,15 +184,19 @@ async function apiSignIn(base: string): Promise<Pick<Session, 'accessToken' | 'r
   return { accessToken: data.accessToken.value, refreshToken: data.refreshToken.value }
 }
 
-/** Opens `path` in Chromium as the signed-in reader, reads to the end, leaves; every D1-reaching request counted by kind. */
-async function episodeOpen(base: string, path: string, cookie: string): Promise<NonNullable<CapacityBench['episodeOpen']>> {
+type BrowserCosts = { byKind: Record<string, Cost>; slices: number; progressSaves: number }
+
+/** Runs `visit` in Chromium as the signed-in reader (390 px phone, service worker blocked so every request is seen); every request's store work counted by kind. */
+async function inChromium(
+  base: string,
+  cookie: string,
+  visit: (page: import('playwright-core').Page, restart: () => Promise<void>) => Promise<void>,
+): Promise<BrowserCosts> {
   const chromium = (await findChromium()).path
-  if (!chromium) throw new Error('no Chromium for the episode reading')
+  if (!chromium) throw new Error('no Chromium for the browser journey')
   const { chromium: pw } = await import('playwright-core')
   const browser = await pw.launch({ executablePath: chromium, args: ['--no-sandbox', '--disable-gpu'] })
-  const byKind: Record<string, Cost> = {}
-  let slices = 0
-  let progressSaves = 0
+  const out: BrowserCosts = { byKind: {}, slices: 0, progressSaves: 0 }
   try {
     const context = await browser.newContext({
       viewport: { width: 390, height: 844 },
@@ -203,22 +216,37 @@ async function episodeOpen(base: string, path: string, cookie: string): Promise<
             ? 'slice'
             : p.endsWith('/progress')
               ? 'progress'
-              : /^\/viewer\/\d+/.test(p)
-                ? 'viewer page'
+              : res.request().resourceType() === 'document'
+                ? 'page'
                 : /^\/api\/v1\/viewer\/\d+$/.test(p)
                   ? 'episode API'
                   : p.startsWith('/api/')
                     ? `API ${p.replace(/\d+/g, '{n}')}`
                     : 'media and other'
-          if (kind === 'slice') slices++
-          if (kind === 'progress') progressSaves++
-          byKind[kind] = add(byKind[kind] ?? ZERO, costOf({ headers }))
+          if (kind === 'slice') out.slices++
+          if (kind === 'progress') out.progressSaves++
+          out.byKind[kind] = add(out.byKind[kind] ?? ZERO, costOf({ headers }))
         }),
       )
     })
+    /** Forgets what was counted so far (a warm-up visit). */
+    const restart = async () => {
+      await Promise.all(pending)
+      Object.assign(out, { byKind: {}, slices: 0, progressSaves: 0 })
+    }
+    await visit(page, restart)
+    await Promise.all(pending)
+  } finally {
+    await browser.close()
+  }
+  return out
+}
+
+/** Opens `path` as the signed-in reader, reads to the end at 400 px/s, pauses there and leaves. */
+function episodeOpen(base: string, path: string, cookie: string): Promise<BrowserCosts> {
+  return inChromium(base, cookie, async (page) => {
     await page.goto(base + path, { waitUntil: 'load' })
     await page.waitForTimeout(1500)
-    // a reader at 400 px/s to the end of the episode, then a pause there and leaving the page
     await page.evaluate(async () => {
       while (innerHeight + scrollY < document.documentElement.scrollHeight - 2) {
         scrollBy(0, 40)
@@ -229,11 +257,27 @@ async function episodeOpen(base: string, path: string, cookie: string): Promise<
     await page.waitForTimeout(2000)
     await page.goto('about:blank')
     await page.waitForTimeout(1000)
-    await Promise.all(pending)
-  } finally {
-    await browser.close()
-  }
-  return { byKind, slices, progressSaves }
+  })
+}
+
+/**
+ * A page viewed as a reader's browser does (issue 38): the page, then what its scripts ask after paint (session,
+ * alarm count, balance, continue reading, the series' personal part). Viewed once to warm the edge cache; the
+ * second view is counted.
+ */
+async function pageView(base: string, path: string, cookie: string): Promise<{ afterPaint: Cost; byKind: Record<string, Cost> }> {
+  const costs = await inChromium(base, cookie, async (page, restart) => {
+    for (const view of ['warm-up', 'counted']) {
+      if (view === 'counted') await restart()
+      await page.goto(base + path, { waitUntil: 'load' })
+      await page.waitForLoadState('networkidle')
+      await page.waitForTimeout(500)
+    }
+  })
+  const afterPaint = Object.entries(costs.byKind)
+    .filter(([kind]) => kind !== 'page')
+    .reduce((a, [, c]) => add(a, c), ZERO)
+  return { afterPaint, byKind: costs.byKind }
 }
 
 /** Measures the worker at `base` (serving `persist`), prints the figures and the projection. */
@@ -242,8 +286,9 @@ export async function benchCapacity(opts: { base: string; persist: string; editi
   const perType: Record<string, Measured> = {}
   const out: CapacityBench = {
     perType,
+    afterPaint: {},
     bytesPerRow: {},
-    perReaderMonth: { statements: 0, newRowsBytes: 0, boundedBytes: 0, byType: {}, byTable: {} },
+    perReaderMonth: { statements: 0, newRowsBytes: 0, boundedBytes: 0, standingBytes: 0, standingByTable: {}, byType: {}, byTable: {} },
     editions: [],
   }
   try {
@@ -293,6 +338,16 @@ export async function benchCapacity(opts: { base: string; persist: string; editi
     await measure('catalogue page, rendered', async () => [await page('/', { 'Cache-Control': 'no-cache' })])
     await measure('catalogue page, edge cache', async () => [await page('/'), await page('/')].slice(1))
     await measure('series page, rendered', async () => [await page('/detail/1', { 'Cache-Control': 'no-cache' })])
+    // what a browser asks after paint, on every view whether the page came from the edge cache or not
+    for (const [name, path] of [
+      ['catalogue page, after-paint calls (browser)', '/'],
+      ['series page, after-paint calls (browser)', '/detail/1'],
+    ] as const)
+      await measure(name, async () => {
+        const view = await pageView(base, path, session.cookie)
+        out.afterPaint[path] = view.byKind
+        return [view.afterPaint]
+      })
     await measure('token refresh', async () => {
       const res = await request(`${base}/api/v1/auth/refresh`, {
         method: 'POST',
@@ -331,13 +386,15 @@ export async function benchCapacity(opts: { base: string; persist: string; editi
   } catch (e) {
     out.error = (e as Error).message
   }
-  project(out)
+  // a row's life before the instant its rule counts from (the others count from their creation, or expire within hours)
+  const { rentalHours } = JSON.parse(readFileSync(join(root, 'editions', edition, 'edition.json'), 'utf8')) as { rentalHours: number }
+  project(out, { refresh_tokens: REFRESH_TOKEN_TTL_SECONDS * 1000, ownerships: rentalHours * HOUR_MS })
   printCapacity(out)
   return out
 }
 
 /** Per active reader per month and per edition size, from the measured costs and READER_MONTH. */
-function project(out: CapacityBench) {
+function project(out: CapacityBench, lifeBeforeSince: Partial<Record<string, number>>) {
   const m = READER_MONTH
   const t = out.perType
   const read = out.episodeOpen
@@ -345,14 +402,20 @@ function project(out: CapacityBench) {
   const savesPerEpisode = Math.floor((m.readingSecondsPerEpisode * 1000 - 1) / PROGRESS_INTERVAL_MS) + 1
   const perSave = save && save.requests > 0 ? save.statements / save.requests : 0
   const openWithoutSaves = (t['episode open and read (browser)']?.statements ?? 0) - (save?.statements ?? 0)
-  const pages = (name: string, views: number) =>
+  const pages = (name: string, afterPaint: string, views: number) =>
     views *
-    (m.edgeCacheHitRatio * (t['catalogue page, edge cache']?.statements ?? 0) + (1 - m.edgeCacheHitRatio) * (t[name]?.statements ?? 0))
+    (m.edgeCacheHitRatio * (t['catalogue page, edge cache']?.statements ?? 0) +
+      (1 - m.edgeCacheHitRatio) * (t[name]?.statements ?? 0) +
+      (t[afterPaint]?.statements ?? 0))
   const byType: Record<string, number> = {
     'sign-in': m.signIns * (t['sign-in (web)']?.statements ?? 0),
     'token refresh': m.tokenRefreshes * (t['token refresh']?.statements ?? 0),
-    'catalogue pages': pages('catalogue page, rendered', m.cataloguePages),
-    'series pages': pages('series page, rendered', m.seriesPages),
+    'catalogue pages (with after-paint calls)': pages(
+      'catalogue page, rendered',
+      'catalogue page, after-paint calls (browser)',
+      m.cataloguePages,
+    ),
+    'series pages (with after-paint calls)': pages('series page, rendered', 'series page, after-paint calls (browser)', m.seriesPages),
     'episode open (page, API, slices, prefetch)': m.episodes * openWithoutSaves,
     'progress saves': m.episodes * savesPerEpisode * perSave,
     rentals: m.rentals * (t['rental (POST /purchase)']?.statements ?? 0),
@@ -364,6 +427,8 @@ function project(out: CapacityBench) {
     'rental (POST /purchase)': m.rentals,
     'balance (GET /coin)': m.balanceChecks,
     'episode open and read (browser)': m.episodes,
+    'catalogue page, after-paint calls (browser)': m.cataloguePages,
+    'series page, after-paint calls (browser)': m.seriesPages,
   }
   const byTable: Record<string, number> = {}
   for (const [name, n] of Object.entries(times))
@@ -376,7 +441,15 @@ function project(out: CapacityBench) {
   const statements = Object.values(byType).reduce((a, b) => a + b, 0)
   const newRowsBytes = sum(Object.entries(byTable).filter(([table]) => !bounded.has(table)))
   const boundedBytes = sum(Object.entries(byTable).filter(([table]) => bounded.has(table)))
-  out.perReaderMonth = { statements: Math.round(statements), newRowsBytes, boundedBytes, byType, byTable }
+  // a retained table holds, at any time, the inflow of as many months as its rows live (issue 38: a standing stock, not zero)
+  const standingByTable = Object.fromEntries(
+    RETENTION_RULES.filter((r) => byTable[r.table]).map((r) => [
+      r.table,
+      Math.round((byTable[r.table]! * (r.keepMs + (lifeBeforeSince[r.table] ?? 0))) / MONTH_MS),
+    ]),
+  )
+  const standingBytes = sum(Object.entries(standingByTable))
+  out.perReaderMonth = { statements: Math.round(statements), newRowsBytes, boundedBytes, standingBytes, standingByTable, byType, byTable }
   out.editions = EDITION_SIZES.map((readers) => {
     const peak = ((readers * statements) / (30 * 86_400)) * PEAK_FACTOR
     return {
@@ -384,6 +457,7 @@ function project(out: CapacityBench) {
       peakStatementsPerSecond: Math.round(peak),
       databases: Math.max(1, Math.ceil(peak / DB_STATEMENTS_PER_SECOND)),
       storageGBPerYear: Math.round(((readers * newRowsBytes * 12) / 1e9) * 10) / 10,
+      standingGB: Math.round(((readers * standingBytes) / 1e9) * 10) / 10,
     }
   })
 }
@@ -406,9 +480,22 @@ function printCapacity(out: CapacityBench) {
         `    ${kind.padEnd(32)} ${c.requests} req · ${c.trips} round trips · ${c.statements} statements · ${c.objectCalls} reader-object calls`,
       )
   }
+  for (const [path, byKind] of Object.entries(out.afterPaint)) {
+    console.log(`  ${path} viewed in a browser, by request kind:`)
+    for (const [kind, c] of Object.entries(byKind).filter(([, c]) => c.statements > 0 || c.objectCalls > 0))
+      console.log(
+        `    ${kind.padEnd(32)} ${c.requests} req · ${c.trips} round trips · ${c.statements} statements · ${c.objectCalls} reader-object calls`,
+      )
+  }
   const r = out.perReaderMonth
   console.log(
     `\nPer active reader per month (docs/SCALE.md profile): ${r.statements} statements (target ≤ 2,000), ${(r.newRowsBytes / 1024).toFixed(1)} KB of new rows kept (target ≤ 6 KB), ${(r.boundedBytes / 1024).toFixed(1)} KB of bookkeeping deleted by its retention rule`,
+  )
+  console.log(
+    `Standing stock of the retained tables per active reader: ${(r.standingBytes / 1024).toFixed(1)} KB (${Object.entries(r.standingByTable)
+      .sort((a, b) => b[1] - a[1])
+      .map(([table, bytes]) => `${table} ${(bytes / 1024).toFixed(1)}`)
+      .join(', ')})`,
   )
   for (const [name, n] of Object.entries(r.byType)) console.log(`  ${name.padEnd(44)} ${Math.round(n)} statements`)
   for (const [table, bytes] of Object.entries(r.byTable).sort((a, b) => b[1] - a[1]))
@@ -418,7 +505,7 @@ function printCapacity(out: CapacityBench) {
   console.log('\nPer edition')
   for (const e of out.editions)
     console.log(
-      `  ${String(e.readers).padStart(10)} readers: peak ${e.peakStatementsPerSecond} statements/s (${e.databases} × ${DB_STATEMENTS_PER_SECOND}/s database), ${e.storageGBPerYear} GB of new rows per year`,
+      `  ${String(e.readers).padStart(10)} readers: peak ${e.peakStatementsPerSecond} statements/s (${e.databases} × ${DB_STATEMENTS_PER_SECOND}/s database), ${e.storageGBPerYear} GB of new rows per year + ${e.standingGB} GB standing in retained tables`,
     )
   if (out.error) console.log(`  capacity: ${out.error}`)
 }
