@@ -7,6 +7,7 @@ import { issueTokens, signedInAt, type AuthContext, type TokenPair } from './aut
 import { APPLE_APP_CLIENT_ID_BINDING, APPLE_APP_PROVIDER, decideMigrate, verifyAppleIdentityToken, type AppleMigrateBody } from './apple.ts'
 import { oauthProviderConfig } from './oauth.ts'
 import { providerKeys } from './oauth.server.ts'
+import { isConstraint } from '../../lib/server/constraint.ts'
 
 type Stmt = { sql: string; params: unknown[] }
 
@@ -92,7 +93,7 @@ async function signInOrLink(
       }
     }
   } catch (e) {
-    if (retry && String(e).includes('UNIQUE')) return signInOrLink(db, sub, ctx, now, false)
+    if (retry && isConstraint(e, 'UNIQUE')) return signInOrLink(db, sub, ctx, now, false)
     throw e
   }
 }

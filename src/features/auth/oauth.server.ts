@@ -11,6 +11,7 @@ import type { Db } from '../../lib/server/db.ts'
 import { SECOND_MS, isoAfter } from '../../lib/time.ts'
 import type { IdentitiesRow, UsersRow } from '../../lib/server/db-types.ts'
 import { firstRow } from '../../lib/server/rows.ts'
+import { isConstraint } from '../../lib/server/constraint.ts'
 import { isDeletionBlocking } from './auth.ts'
 import { issueTokens, sessionKeys, signedInAt, type AuthContext, type TokenPair } from './auth.server.ts'
 import { hashToken, randomToken } from './tokens.ts'
@@ -222,8 +223,6 @@ type FactsRow = {
   emailDeletedAt: UsersRow['deleted_at']
 }
 
-const isUniqueViolation = (e: unknown) => String(e).includes('UNIQUE')
-
 /**
  * Step 3: the account rule on D1 and a new session. Identity found → that account; the e-mail of a live
  * account → AccountNotLinkedError (its owner links the provider from /setting); else a new account. A race
@@ -280,7 +279,7 @@ export async function signInWithOAuth(
       }
     }
   } catch (e) {
-    if (retry && isUniqueViolation(e)) return signInWithOAuth(db, provider, profile, ctx, false)
+    if (retry && isConstraint(e, 'UNIQUE')) return signInWithOAuth(db, provider, profile, ctx, false)
     throw e
   }
 }
