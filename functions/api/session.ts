@@ -19,6 +19,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { authContext } from './auth.ts'
 import { isOAuthProvider, oauthStartPath } from '../../src/features/auth/oauth.ts'
 import { offeredProviders, providerConfig } from '../../src/features/auth/oauth.server.ts'
+import { unreadCount } from '../../src/features/alarm/alarm.server.ts'
 
 type Form = Record<string, string>
 
@@ -49,15 +50,16 @@ async function csrfOk(c: Context<AppEnv>, form: Form) {
 
 export const sessionService = new Hono<AppEnv>()
   /**
-   * `{}` for a guest, else `{user, expires, coin}` (the session middleware has already refreshed the cookie).
+   * `{}` for a guest, else `{user, expires, coin, alarms}` (the session middleware has already refreshed the cookie);
+   * `alarms` is the unread count of the header's bell, so a page asks one question after paint, not two.
    * The user read checks the token's session version (ASVS 7.4.3): an ended session is `{}` and its cookie goes.
    */
   .get('/session', checksSessionItself, async (c) => {
     const state = c.var.session
     if (!state || state.userId === null) return c.json({})
-    const me = await userMe(c.var.db, state.userId, state)
+    const [me, alarms] = await Promise.all([userMe(c.var.db, state.userId, state), unreadCount(c.var.db, state.userId)])
     if (!me && state.source === 'cookie') deleteCookie(c, SESSION_COOKIE, sessionCookieOptions(c.req.url))
-    return c.json(me ? { user: me.user, expires: state.expires, coin: me.coin } : {})
+    return c.json(me ? { user: me.user, expires: state.expires, coin: me.coin, alarms } : {})
   })
   .get('/csrf', async (c) => {
     const key = (await sessionKeys()).csrf

@@ -56,15 +56,18 @@ beforeAll(async () => {
 })
 
 describe('GET session, csrf, providers', () => {
-  it('session is {} for a guest and {user, expires, coin} when signed in', async () => {
+  it('session is {} for a guest and {user, expires, coin, alarms} when signed in', async () => {
     const guest = await get('/api/auth/session')
     expect(guest.status).toBe(200)
     expect(await guest.json()).toEqual({})
     const { cookie } = await signedIn()
     const res = await get('/api/auth/session', cookie)
     expect(res.headers.get('cache-control')).toContain('no-store')
-    const body = (await res.json()) as { user: { id: number; email: string }; expires: string; coin: { total: number } }
-    expect(Object.keys(body).sort()).toEqual(['coin', 'expires', 'user'])
+    const body = (await res.json()) as { user: { id: number; email: string }; expires: string; coin: { total: number }; alarms: number }
+    expect(Object.keys(body).sort()).toEqual(['alarms', 'coin', 'expires', 'user'])
+    // the bell's number: the same count as GET /alarm/count
+    const unread = (await (await get('/api/v1/alarm/count', cookie)).json()) as { data: { count: number } }
+    expect(body.alarms).toBe(unread.data.count)
     expect(body.user).toMatchObject({ id: READER.id, email: READER.email })
     expect(new Date(body.expires).getTime()).toBeGreaterThan(Date.now() + 29 * 86_400_000)
     expect(body.coin.total).toBeGreaterThan(0)

@@ -6,9 +6,8 @@
  * the reader's other tabs.
  */
 import { skipsUser } from './routes.ts'
-import { $session, startSessionClient } from './store.ts'
+import { $session, $unreadAlarms, startSessionClient } from './store.ts'
 import { pluralText, type Plural } from '../../lib/i18n/plural.ts'
-import { api } from '../../lib/shell/api.ts'
 
 const template = document.querySelector<HTMLTemplateElement>('template[data-coin-balance-template]')
 if (template && !skipsUser(location.pathname)) {
@@ -30,26 +29,22 @@ if (template && !skipsUser(location.pathname)) {
 }
 
 /**
- * The alarm bell (issue 13): shown once the session says a reader is signed in, with the unread count of one small
- * request (`GET /api/v1/alarm/count`), so the page's HTML stays the same for everyone and edge-cacheable.
+ * The alarm bell (issue 13): shown once the session says a reader is signed in, with the unread count the same
+ * session answer carries (`alarms`), so the page's HTML stays the same for everyone and edge-cacheable, and a page
+ * asks one question after paint. The count follows each new answer (another tab, the tab shown again).
  */
 const bell = document.querySelector<HTMLElement>('[data-alarm-bell]')
 if (bell && !skipsUser(location.pathname)) {
   const badge = bell.querySelector<HTMLElement>('.alarm-count')!
   const label = bell.querySelector<HTMLElement>('.visually-hidden')!
+  const empty = label.textContent
   const plural = JSON.parse(bell.dataset.label ?? '') as Plural
   const number = new Intl.NumberFormat(document.documentElement.lang || undefined)
-  let shownFor: number | null = null
   $session.subscribe((s) => {
-    const userId = s.user ? Number(s.user.id) : null
-    bell.hidden = userId === null
-    if (userId === null || userId === shownFor) return
-    shownFor = userId
-    void api<{ count: number }>('/alarm/count').then((res) => {
-      const count = res.ok ? res.data.count : 0 // a failure leaves the bell without a number; the list page shows everything
-      if (count <= 0) return
-      badge.textContent = count > 99 ? '99+' : number.format(count)
-      label.textContent = pluralText(plural, count, { count: number.format(count) })
-    })
+    bell.hidden = !s.user
+  })
+  $unreadAlarms.subscribe((count) => {
+    badge.textContent = count <= 0 ? '' : count > 99 ? '99+' : number.format(count)
+    label.textContent = count <= 0 ? empty : pluralText(plural, count, { count: number.format(count) })
   })
 }

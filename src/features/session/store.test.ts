@@ -3,6 +3,7 @@ import { IDENTITY_KEY, SESSION_CHANNEL, noteSignedOut } from './tabs.ts'
 import {
   $loggedIn,
   $session,
+  $unreadAlarms,
   EMPTY_SESSION,
   SetUserData,
   isLoggedIn,
@@ -162,6 +163,38 @@ describe('session client refetches (spec §4)', () => {
     await vi.waitFor(() => expect(heard).toContainEqual({ type: 'session' }))
     expect(heard.filter((m) => (m as TabMessage).type === 'session')).toHaveLength(1)
     listener.close()
+  })
+})
+
+describe("the bell's unread count", () => {
+  it('follows each answer, and is 0 for a guest and after a failed fetch', async () => {
+    let next: SessionResponse | null = { ...answer(1, 5), alarms: 3 }
+    let fail = false
+    const client = start({
+      fetchSession: async () => {
+        if (fail) throw new Error('offline')
+        return next
+      },
+      channel: null,
+      onVisible: null,
+      storage: null,
+    })
+    await client.ready
+    expect($unreadAlarms.get()).toBe(3)
+    next = { ...answer(1, 5), alarms: 0 }
+    await client.refetch()
+    expect($unreadAlarms.get()).toBe(0)
+    next = { ...answer(1, 5), alarms: 12 }
+    await client.refetch()
+    expect($unreadAlarms.get()).toBe(12)
+    next = { alarms: 4 } // no user: a guest has no bell
+    await client.refetch()
+    expect($unreadAlarms.get()).toBe(0)
+    next = { ...answer(1, 5), alarms: 2 }
+    await client.refetch()
+    fail = true
+    await client.refetch()
+    expect($unreadAlarms.get()).toBe(0)
   })
 })
 

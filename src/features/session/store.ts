@@ -65,8 +65,11 @@ function dispatchSession(action: SessionAction): void {
 export const SetUserData = (payload: SessionState) => dispatchSession({ type: 'SetUserData', payload })
 const UpdateUserData = (user: User | null, coin: Coin | null) => dispatchSession({ type: 'UpdateUserData', payload: { user, coin } })
 
-/** What `GET /api/auth/session` answers: `{}` for a guest, else `{user, expires, coin}`. */
-export type SessionResponse = { user?: User; coin?: Coin; expires?: string }
+/** What `GET /api/auth/session` answers: `{}` for a guest, else `{user, expires, coin, alarms}`. */
+export type SessionResponse = { user?: User; coin?: Coin; expires?: string; alarms?: number }
+
+/** The signed-in reader's unread alarms, from the same answer (the header's bell); 0 for a guest. */
+export const $unreadAlarms = atom(0)
 
 /**
  * Spec §4: if both user and coin come back they are stored, otherwise user data is cleared. The web's
@@ -141,15 +144,19 @@ export function startSessionClient(options: SessionClientOptions = {}) {
   async function refetch(signalled = false): Promise<void> {
     const mine = ++seq
     let next: SessionState
+    let alarms = 0
     let failed = false
     try {
-      next = sessionFromResponse(await fetchSession())
+      const body = await fetchSession()
+      next = sessionFromResponse(body)
+      alarms = next.user ? (body?.alarms ?? 0) : 0
     } catch {
       next = EMPTY_SESSION // spec §4: a failure leaves the user as guest
       failed = true
     }
     if (stopped || mine !== seq) return // a newer fetch started meanwhile: this answer is stale
     SetUserData(next)
+    $unreadAlarms.set(alarms)
     if (failed || !storage) return
     const id = identity(next)
     const seen = storage.getItem(IDENTITY_KEY)
