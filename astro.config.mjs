@@ -29,6 +29,8 @@ const storesChunk = {
     name === 'client'
       ? {
           build: {
+            // no preload lists beside each import() (0.23 KB on every page): a part loaded on use fetches its own imports (issue 40)
+            modulePreload: false,
             rolldownOptions: {
               output: {
                 codeSplitting: { groups: [{ name: 'stores', test: /\/node_modules\/nanostores\/atom\/|\/src\/lib\/shell\/stores\.ts$/ }] },

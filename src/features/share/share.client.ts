@@ -52,22 +52,3 @@ export async function shareLink(data: ShareData, messages: ShareMessages): Promi
   showToast(copied ? messages.copied : messages.failed) // the shell shows the toast store's message
   return copied ? 'copied' : 'failed'
 }
-
-/**
- * The server-rendered buttons (`ShareButton.astro`): each carries its data and texts. It is shown once it
- * works (without JavaScript its place stays empty, so nothing moves when it appears).
- */
-export function wireShareButtons(): void {
-  document.querySelectorAll<HTMLButtonElement>('button[data-share]').forEach((button) => {
-    const d = button.dataset
-    const data = JSON.parse(d.share!) as ShareData
-    let busy = false
-    button.addEventListener('click', async () => {
-      if (busy) return // one sheet at a time (a second call while one is open is refused by the browser)
-      busy = true
-      await shareLink(data, { copied: d.copied!, failed: d.failed! })
-      busy = false
-    })
-    button.dataset.ready = ''
-  })
-}

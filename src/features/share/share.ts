@@ -2,7 +2,7 @@
  * Sharing a series or an episode (issue 19 point 3): the system share sheet where the browser has one that takes
  * the link, else the link copied with a toast. The link is always the page's canonical URL (`canonicalUrl` in
  * src/features/catalogue/canonical.ts), so the card the other side sees is the page's link card. Pure: the browser
- * part is share.client.ts.
+ * part is share.client.ts (loaded on use by share-buttons.ts).
  */
 
 /** What `navigator.share` receives. */
