@@ -94,16 +94,16 @@ export async function signUp(db: Db, body: SignUpBody, ctx: AuthContext): Promis
   const email = normaliseEmail(body.email)
   // the withdrawal block holds for the mailbox, whatever `+tag` either address carries
   const mailbox = mailboxOf(email)
-  const prior = await beforeHashInTurn(async () => {
-    await checkLimits('sign-up', ctx)
-    return db.first<{ live: Flag | null; deletedAt: UsersRow['deleted_at'] }>(
+  await checkLimits('sign-up', ctx) // a refusal never waits for a turn
+  const prior = await beforeHashInTurn(() =>
+    db.first<{ live: Flag | null; deletedAt: UsersRow['deleted_at'] }>(
       `SELECT MAX(email = ?1 AND deleted_at IS NULL) AS live, MAX(deleted_at) AS deletedAt FROM users
         WHERE email = ?1 OR email = ?2 OR email LIKE ?3 ESCAPE '\\'`,
       email,
       mailbox.base,
       mailbox.tagged,
-    )
-  })
+    ),
+  )
   if (flag(prior?.live)) throw new AppError('ALREADY_USED_EMAIL', { field: 'email' })
   if (isDeletionBlocking(prior?.deletedAt ?? null, now)) throw new AppError('DELETED_USER', { field: 'email' })
 
@@ -308,8 +308,8 @@ export async function signIn(db: Db, body: SignInBody, ctx: AuthContext): Promis
   const nowIso = now.toISOString()
   const email = normaliseEmail(body.email)
   const bucket = signInBucket(email, ctx.ip ?? null)
+  await checkLimits('sign-in', ctx) // a refusal never waits for a turn
   const user = await beforeHashInTurn(async () => {
-    await checkLimits('sign-in', ctx)
     const attempts = await countAttempt(db, bucket, SIGN_IN_WINDOW_SECONDS, now)
     if (attempts > SIGN_IN_MAX_FAILURES) throw new AppError('DUPLICATE_LOGIN')
     return db.first<Cols<'users', 'id' | 'password_hash'> & { verifiedAt: UsersRow['email_verified_at'] }>(

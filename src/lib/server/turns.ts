@@ -74,25 +74,26 @@ export async function hashInTurn<T>(work: () => Promise<T>): Promise<T> {
 const BEFORE_HASH_AT_ONCE = 2
 
 /**
- * Runs `work`, the storage work of a request before its hash (limits, attempt counter, account look-up: ~7 ms on
- * a local thread), paced where this isolate hashes: at most `BEFORE_HASH_AT_ONCE` at once, each waiting first while
- * a page request is answered (at most `MAX_WAIT_MS`). Twenty sign-ins arriving together then never hold the thread
- * for ~130 ms in one burst. Where hashes run elsewhere (a deployed worker), it runs `work` at once.
+ * Runs `work`, the storage work of a request before its hash (attempt counter, account look-up: a few ms on a local
+ * thread; the address limit comes before, so a refusal never waits), paced where this isolate hashes: at most
+ * `BEFORE_HASH_AT_ONCE` at once, each waiting first while a page request is answered (at most `MAX_WAIT_MS`). Twenty
+ * sign-ins arriving together then never hold the thread in one burst. Where hashes run elsewhere (a deployed
+ * worker), it runs `work` at once.
  */
 export async function beforeHashInTurn<T>(work: () => Promise<T>): Promise<T> {
   if (!hashesHere) return work()
-  hashing++ // waiting, it holds no slice or page back
+  hashing++ // sign-in work, waiting or running: no page or slice waits for it
   try {
     const until = Date.now() + MAX_WAIT_MS
     while (beforeHash >= BEFORE_HASH_AT_ONCE || (othersBusy() && Date.now() < until))
       await sleep(beforeHash >= BEFORE_HASH_AT_ONCE ? QUEUE_LOOK_MS : LOOK_EVERY_MS)
+    beforeHash++
+    try {
+      return await work()
+    } finally {
+      beforeHash--
+    }
   } finally {
     hashing--
-  }
-  beforeHash++
-  try {
-    return await work()
-  } finally {
-    beforeHash--
   }
 }
