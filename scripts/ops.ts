@@ -7,7 +7,7 @@
  * banners. `reseed` alone works on the local state (scripts/seed.ts) and is refused when OPS_URL is not local.
  * `npm run ops -- --help` lists the commands; `npm run ops -- help <command>` explains one.
  */
-import { OpsReasonRequest } from '../src/lib/ops.ts'
+import { OPS_LIST_DEFAULT, OPS_LIST_MAX, OpsListQuery, OpsReasonRequest, type OpsPage } from '../src/lib/ops.ts'
 import { statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
@@ -24,7 +24,7 @@ import {
   NoticePinRequest,
   NoticePublishRequest,
 } from '../src/features/notice/notice.ts'
-import type { OpsNotice } from '../src/features/notice/notice.server.ts'
+import type { OpsNotice, OpsNoticeItem } from '../src/features/notice/notice.server.ts'
 import {
   COUPON_TYPES,
   CouponCreateRequest,
@@ -36,8 +36,14 @@ import {
   REWARD_TYPES,
 } from '../src/features/coupon/coupon.ts'
 import type { OpsCoupon } from '../src/features/coupon/coupon.server.ts'
-import { EpisodeScheduleRequest, SeriesScheduleRequest, parseScheduleDays } from '../src/features/catalogue/catalogue-ops.ts'
-import type { OpsEpisode, OpsSeries } from '../src/features/catalogue/catalogue-ops.server.ts'
+import {
+  EpisodeScheduleRequest,
+  MAX_SERIES_SEARCH,
+  SeriesListQuery,
+  SeriesScheduleRequest,
+  parseScheduleDays,
+} from '../src/features/catalogue/catalogue-ops.ts'
+import type { OpsEpisode, OpsEpisodeItem, OpsSeries, OpsSeriesItem } from '../src/features/catalogue/catalogue-ops.server.ts'
 import { EventCreateRequest, MAX_EVENT_DESCRIPTION, MAX_EVENT_TITLE, OPS_EVENT_KINDS } from '../src/features/event/event.ts'
 import type { OpsEvent } from '../src/features/event/event.server.ts'
 import { BANNER_PLACEMENTS, BannerCreateRequest, MAX_BANNER_SIDE, MAX_BANNER_TITLE } from '../src/features/catalogue/banner-ops.ts'
@@ -87,6 +93,12 @@ const REMOTE_HELP = `Environment (every command but reseed):
 
 /** Events and banners: what readers see is on catalogue pages, edge-cached per audience class (docs/ARCHITECTURE.md). */
 const CACHE_HELP = '  Catalogue pages are edge-cached 60 s per audience class: readers see the change within a minute.'
+
+/** The lists (series, episodes, notices, events, banners): one page at a time, the next one by its cursor. */
+const LIST_OPTIONS: Options = { limit: { type: 'string' }, cursor: { type: 'string' } }
+const LIST_HELP = `  --limit N      rows on the page (1 to ${OPS_LIST_MAX}, default ${OPS_LIST_DEFAULT})
+  --cursor C     the next page: the --cursor the page before printed at its end
+  Times are in the edition's time zone (the API says which; the header names it).`
 
 const ADJUST_OPTIONS: Options = {
   email: { type: 'string' },
@@ -193,6 +205,17 @@ const COMMANDS: Record<string, Command> = {
     options: SEND_OPTIONS,
     run: alarmSend,
   },
+  'episode list': {
+    usage: 'episode list --series N [--limit N] [--cursor C]',
+    summary: "a series' episodes with their ids, latest first: state, publication time, price (GET /api/ops/series/{id}/episodes)",
+    details: `  --series N     the series' id (series list)
+  One line each: the episode's id (what episode publish|schedule|unpublish take), its number, title, state
+  (PUBLISHED, SCHEDULED: comes out at its time, UNPUBLISHED: taken down), its publication time, whether its alarms
+  were sent, and its price (free, or coins to rent and to buy). An unknown series is refused (NOT_EXIST).
+${LIST_HELP}`,
+    options: { series: { type: 'string' }, ...LIST_OPTIONS },
+    run: episodeList,
+  },
   'episode publish': {
     usage: 'episode publish --id N --reason TEXT [--yes]',
     summary: "publish an episode now and queue its alarms to its series' favouriting readers (POST /api/ops/episodes/{id}/publish)",
@@ -227,6 +250,16 @@ const COMMANDS: Record<string, Command> = {
   --reason, --yes as for episode schedule. Pages follow within a minute (edge cache), the API at once.`,
     options: { id: { type: 'string' }, reason: { type: 'string' }, yes: { type: 'boolean' } },
     run: episodeUnpublish,
+  },
+  'series list': {
+    usage: 'series list [--search TEXT] [--limit N] [--cursor C]',
+    summary: 'series with their ids, newest first: state, adult, episodes (GET /api/ops/series)',
+    details: `  --search TEXT  only the series whose title contains TEXT (1 to ${MAX_SERIES_SEARCH} characters; any case for A to Z)
+  One line each: id, title, state (PUBLISHED; SCHEDULED: on the lists, its first episode dated later; UNPUBLISHED:
+  withdrawn; IMPORTING: an import not finished), adult, episodes (all, and out now) and the next one dated later.
+${LIST_HELP}`,
+    options: { search: { type: 'string' }, ...LIST_OPTIONS },
+    run: seriesList,
   },
   'series publish': {
     usage: 'series publish --id N --reason TEXT [--yes]',
@@ -283,6 +316,15 @@ const COMMANDS: Record<string, Command> = {
   A question already answered (or unknown) is refused: NOT_EXIST, nothing changes. Locally the mail is in the outbox.`,
     options: { id: { type: 'string' }, text: { type: 'string' }, reason: { type: 'string' }, yes: { type: 'boolean' } },
     run: supportAnswer,
+  },
+  'notice list': {
+    usage: 'notice list [--limit N] [--cursor C]',
+    summary: 'every notice with its id, newest first: state, date, pinned, global or on a series (GET /api/ops/notices)',
+    details: `  One line each: id, state (PUBLISHED; SCHEDULED: appears at its date; UNPUBLISHED: taken down), publication date,
+  pinned, category, where (global: /notice, or series N's page) and title.
+${LIST_HELP}`,
+    options: LIST_OPTIONS,
+    run: noticeList,
   },
   'notice publish': {
     usage: `notice publish --title T --body B --reason TEXT [--series N] [--pinned] [--category ${NOTICE_CATEGORIES.join('|')}] [--at ISO] [--yes]`,
@@ -411,6 +453,14 @@ const COMMANDS: Record<string, Command> = {
     options: { email: { type: 'string' }, id: { type: 'string' }, reason: { type: 'string' }, yes: { type: 'boolean' } },
     run: readerSessionsEnd,
   },
+  'event list': {
+    usage: 'event list [--limit N] [--cursor C]',
+    summary: 'every event with its id, newest first: state and period (GET /api/ops/events)',
+    details: `  One line each: id, state (RUNNING, NOT_STARTED, ENDED), kind, start, end, who may take part, title.
+${LIST_HELP}`,
+    options: LIST_OPTIONS,
+    run: eventList,
+  },
   'event create': {
     usage: `event create --title T --ends DATE --reason TEXT [--kind ${OPS_EVENT_KINDS.join('|')}] [--description D] [--starts DATE] [--only ADULT|NON_ADULT] [--yes]`,
     summary: 'create an event listed on /event (POST /api/ops/events)',
@@ -442,6 +492,14 @@ ${CACHE_HELP}`,
 ${CACHE_HELP}`,
     options: { id: { type: 'string' }, reason: { type: 'string' }, yes: { type: 'boolean' } },
     run: eventEnd,
+  },
+  'banner list': {
+    usage: 'banner list [--limit N] [--cursor C]',
+    summary: 'every banner with its id, newest first: shown or ended, period, where it leads (GET /api/ops/banners)',
+    details: `  One line each: id, state (SHOWN, NOT_STARTED, ENDED), placement, position, start, end, adult, title and link.
+${LIST_HELP}`,
+    options: LIST_OPTIONS,
+    run: bannerList,
   },
   'banner create': {
     usage: `banner create --display ${BANNER_DISPLAYS.join('|')} --title T --link L --reason TEXT [options] [--yes]`,
@@ -1327,6 +1385,176 @@ async function bannerEnd(v: Values): Promise<void> {
   const to = target()
   confirm(v, to, [`end banner ${id} now: out of its carousel`, `reason: ${body.reason} (in the API's JSON log line)`])
   printBanner('ended', await opsApi<OpsBanner>(to, `/banners/${id}/end`, body, `no banner ${id}`))
+}
+
+// ───────────────────────────── lists: the ids every edit needs (issue 39 point 2) ─────────────────────────────
+
+/** `--limit` and `--cursor` checked as the API checks them, and `extra` fields, as a query string (`?…`, or none). */
+function listQuery(v: Values, extra: Record<string, string> = {}, schema: z.ZodType = OpsListQuery): string {
+  const request = { ...given(v, { limit: 'limit', cursor: 'cursor' }), ...extra }
+  checked(schema, request, {
+    limit: `--limit must be a whole number from 1 to ${OPS_LIST_MAX}`,
+    cursor: '--cursor must be a positive whole number (the one the page before printed)',
+    q: `--search must be 1 to ${MAX_SERIES_SEARCH} characters once trimmed`,
+  })
+  const query = new URLSearchParams(request).toString()
+  return query && `?${query}`
+}
+
+/** One page of a list; an answer without its rows or with a time zone Intl does not know is not the API's. */
+async function listPage<P extends OpsPage<unknown> & { timeZone: string }>(to: Target, path: string, notFound: string): Promise<P> {
+  const page = await opsApi<P>(to, path, undefined, notFound)
+  if (!Array.isArray(page?.items) || !knownZone(page.timeZone))
+    throw new ApiError(`GET ${to.url}/api/ops${path} is not an operator API list`)
+  return page
+}
+
+function knownZone(timeZone: unknown): timeZone is string {
+  if (typeof timeZone !== 'string') return false
+  try {
+    return new Intl.DateTimeFormat('en', { timeZone }).resolvedOptions().timeZone !== ''
+  } catch {
+    return false
+  }
+}
+
+/** An instant as `YYYY-MM-DD HH:mm` in `timeZone` (the edition's). */
+function zoned(iso: string, timeZone: string): string {
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(new Date(iso))
+  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? ''
+  return `${part('year')}-${part('month')}-${part('day')} ${part('hour')}:${part('minute')}`
+}
+
+/** The closing line of a page: the command line of the next page, or that this was the last one. */
+function printNext(command: string, next: string | null): void {
+  console.log(next ? `\nmore: npm run ops -- ${command} --cursor ${next}` : '\n(last page)')
+}
+
+/** The options a list command was given but its cursor, to repeat on the next page's command line. */
+function repeatOptions(v: Values, names: string[]): string {
+  const quoted = (text: string) => (/^[\w./:-]+$/.test(text) ? text : JSON.stringify(text))
+  return names.flatMap((n) => (typeof v[n] === 'string' ? [`--${n} ${quoted(v[n] as string)}`] : [])).join(' ')
+}
+
+async function seriesList(v: Values): Promise<void> {
+  const search: Record<string, string> = typeof v.search === 'string' ? { q: v.search } : {}
+  const query = listQuery(v, search, SeriesListQuery)
+  const to = target()
+  const page = await listPage<OpsPage<OpsSeriesItem> & { timeZone: string }>(to, `/series${query}`, 'no such route')
+  const what = v.search === undefined ? '' : ` whose title contains ${JSON.stringify(v.search)}`
+  console.log(`${page.items.length} series${what} (${to.url}), newest first; times in ${page.timeZone}:`)
+  printTable(
+    page.items.map((s) => ({
+      id: s.id,
+      title: s.title,
+      state: s.state,
+      adult: s.isAdult ? 'adult' : '',
+      episodes: s.episodes,
+      out: s.published,
+      [`next episode (${page.timeZone})`]: s.nextEpisodeAt ? zoned(s.nextEpisodeAt, page.timeZone) : '',
+    })),
+  )
+  printNext(['series list', repeatOptions(v, ['search', 'limit'])].filter(Boolean).join(' '), page.next)
+}
+
+/** An episode's price as the reader meets it: free, or the coins to rent and to buy. */
+function priceOf(e: OpsEpisodeItem): string {
+  if (e.isFree) return 'free'
+  return [e.priceRent !== null && `rent ${e.priceRent}`, e.priceBuy !== null && `buy ${e.priceBuy}`].filter(Boolean).join(' · ')
+}
+
+async function episodeList(v: Values): Promise<void> {
+  const seriesId = rowId(v, 'series')
+  const query = listQuery(v)
+  const to = target()
+  const page = await listPage<OpsPage<OpsEpisodeItem> & { timeZone: string; series: { id: number; title: string } }>(
+    to,
+    `/series/${seriesId}/episodes${query}`,
+    `no series ${seriesId}`,
+  )
+  console.log(
+    `series ${page.series.id} ${JSON.stringify(page.series.title)}: ${page.items.length} episode${page.items.length === 1 ? '' : 's'} (${to.url}), ` +
+      `latest first; times in ${page.timeZone}:`,
+  )
+  printTable(
+    page.items.map((e) => ({
+      id: e.id,
+      no: e.no,
+      title: e.title,
+      state: e.state,
+      [`published (${page.timeZone})`]: e.state === 'UNPUBLISHED' ? '' : zoned(e.publishedAt, page.timeZone),
+      alarms: e.announcedAt ? 'sent' : '',
+      price: priceOf(e),
+    })),
+  )
+  printNext(['episode list', `--series ${seriesId}`, repeatOptions(v, ['limit'])].filter(Boolean).join(' '), page.next)
+}
+
+async function noticeList(v: Values): Promise<void> {
+  const query = listQuery(v)
+  const to = target()
+  const page = await listPage<OpsPage<OpsNoticeItem> & { timeZone: string }>(to, `/notices${query}`, 'no such route')
+  console.log(`${page.items.length} notice${page.items.length === 1 ? '' : 's'} (${to.url}), newest first; times in ${page.timeZone}:`)
+  printTable(
+    page.items.map((n) => ({
+      id: n.id,
+      state: n.state,
+      [`date (${page.timeZone})`]: n.state === 'UNPUBLISHED' ? '' : zoned(n.publishedAt, page.timeZone),
+      pinned: n.isPinned ? 'pinned' : '',
+      category: n.category,
+      where: n.seriesId === null ? 'global' : `series ${n.seriesId}`,
+      title: n.title,
+    })),
+  )
+  printNext(['notice list', repeatOptions(v, ['limit'])].filter(Boolean).join(' '), page.next)
+}
+
+async function eventList(v: Values): Promise<void> {
+  const query = listQuery(v)
+  const to = target()
+  const page = await listPage<OpsPage<OpsEvent> & { timeZone: string }>(to, `/events${query}`, 'no such route')
+  console.log(`${page.items.length} event${page.items.length === 1 ? '' : 's'} (${to.url}), newest first; times in ${page.timeZone}:`)
+  printTable(
+    page.items.map((e) => ({
+      id: e.id,
+      state: e.state,
+      kind: e.kind,
+      [`starts (${page.timeZone})`]: zoned(e.startsAt, page.timeZone),
+      ends: zoned(e.endsAt, page.timeZone),
+      only: e.restriction === 'ADULT' ? 'adults' : e.restriction === 'NON_ADULT' ? 'minors' : '',
+      title: e.title,
+    })),
+  )
+  printNext(['event list', repeatOptions(v, ['limit'])].filter(Boolean).join(' '), page.next)
+}
+
+async function bannerList(v: Values): Promise<void> {
+  const query = listQuery(v)
+  const to = target()
+  const page = await listPage<OpsPage<OpsBanner> & { timeZone: string }>(to, `/banners${query}`, 'no such route')
+  console.log(`${page.items.length} banner${page.items.length === 1 ? '' : 's'} (${to.url}), newest first; times in ${page.timeZone}:`)
+  printTable(
+    page.items.map((b) => ({
+      id: b.id,
+      state: b.state,
+      placement: b.placement,
+      position: b.position,
+      [`starts (${page.timeZone})`]: b.startsAt ? zoned(b.startsAt, page.timeZone) : 'always',
+      ends: b.endsAt ? zoned(b.endsAt, page.timeZone) : 'never',
+      adult: b.isAdult ? 'adult' : '',
+      title: b.title,
+      link: b.link,
+    })),
+  )
+  printNext(['banner list', repeatOptions(v, ['limit'])].filter(Boolean).join(' '), page.next)
 }
 
 // ───────────────────────────── output ─────────────────────────────

@@ -4,7 +4,7 @@
  * not exist. A missing or wrong token answers 401 NOT_LOGIN_USER (the catalogue's "authenticate first" code).
  * The same actions are available as `npm run ops -- …` (scripts/ops.ts).
  */
-import { isStrongOpsToken, OpsReasonRequest } from '../../src/lib/ops.ts'
+import { isStrongOpsToken, OpsListQuery, OpsReasonRequest } from '../../src/lib/ops.ts'
 import { Hono, type Context } from 'hono'
 import { createMiddleware } from 'hono/factory'
 import { env } from 'cloudflare:workers'
@@ -22,11 +22,13 @@ import { publishEpisode, sendBroadcast } from '../../src/features/alarm/alarm.se
 import { QnaAnswerRequest } from '../../src/features/qna/qna.ts'
 import { answerQna, qnaImageKey, supportQna, waitingQnas } from '../../src/features/qna/qna.server.ts'
 import { NoticeEditRequest, NoticePinRequest, NoticePublishRequest } from '../../src/features/notice/notice.ts'
-import { editNotice, pinNotice, publishNotice, unpublishNotice } from '../../src/features/notice/notice.server.ts'
+import { editNotice, listOpsNotices, pinNotice, publishNotice, unpublishNotice } from '../../src/features/notice/notice.server.ts'
 import { CouponCreateRequest } from '../../src/features/coupon/coupon.ts'
 import { couponReport, createCoupon, expireCoupon } from '../../src/features/coupon/coupon.server.ts'
-import { EpisodeScheduleRequest, SeriesScheduleRequest } from '../../src/features/catalogue/catalogue-ops.ts'
+import { EpisodeScheduleRequest, SeriesListQuery, SeriesScheduleRequest } from '../../src/features/catalogue/catalogue-ops.ts'
 import {
+  listOpsEpisodes,
+  listOpsSeries,
   scheduleEpisode,
   setSeriesPublished,
   setSeriesSchedule,
@@ -35,7 +37,7 @@ import {
 import { ReaderLookup } from '../../src/features/account/reader-ops.ts'
 import { endReaderSessions, readerReport } from '../../src/features/account/reader-ops.server.ts'
 import { EventCreateRequest } from '../../src/features/event/event.ts'
-import { createEvent, endEvent } from '../../src/features/event/event.server.ts'
+import { createEvent, endEvent, listOpsEvents } from '../../src/features/event/event.server.ts'
 import { BannerCreateRequest } from '../../src/features/catalogue/banner-ops.ts'
 import { MAX_IMPORT_OBJECT_BYTES, SeriesImportRequest } from '../../src/features/catalogue/series-import.ts'
 import {
@@ -45,7 +47,7 @@ import {
   startImport,
   type ImportRefusal,
 } from '../../src/features/catalogue/series-import.server.ts'
-import { createBanner, endBanner } from '../../src/features/catalogue/banner-ops.server.ts'
+import { createBanner, endBanner, listOpsBanners } from '../../src/features/catalogue/banner-ops.server.ts'
 import { z } from 'zod'
 import type { AppEnv } from '../lib/env.ts'
 import { ok, refusal, storedImage } from '../lib/respond.ts'
@@ -168,6 +170,16 @@ export const ops = new Hono<AppEnv>()
     audit(c, 'episode.unpublish', { episodeId: episode.id }, c.req.valid('json').reason)
     return ok(c, episode)
   })
+  /** Series, newest first, whose title contains `q` (issue 39 point 2: the ids every edit needs), a page at a time. */
+  .get('/series', validate('query', SeriesListQuery), async (c) =>
+    ok(c, { ...(await listOpsSeries(c.var.db, c.req.valid('query'), new Date())), timeZone: c.var.edition.timeZone }),
+  )
+  /** A series' episodes, latest number first, with their state and price; NOT_EXIST for an unknown series. */
+  .get('/series/:id/episodes', validate('param', IdParam), validate('query', OpsListQuery), async (c) => {
+    const page = await listOpsEpisodes(c.var.db, c.req.valid('param').id, c.req.valid('query'), new Date())
+    if (!page) throw new AppError('NOT_EXIST')
+    return ok(c, { ...page, timeZone: c.var.edition.timeZone })
+  })
   /** Publishes (`publish`) or withdraws (`unpublish`) a series; `changed` false when it was so already. */
   .post('/series/:id/:action{publish|unpublish}', validate('param', IdParam), validate('json', OpsReasonRequest), async (c) => {
     const published = c.req.param('action') === 'publish'
@@ -249,6 +261,10 @@ export const ops = new Hono<AppEnv>()
     audit(c, 'qna.answer', { qnaId: id }, reason)
     return ok(c, await supportQna(c.var.db, id))
   })
+  /** Every notice, newest first, whatever its state (without its body), a page at a time. */
+  .get('/notices', validate('query', OpsListQuery), async (c) =>
+    ok(c, { ...(await listOpsNotices(c.var.db, c.req.valid('query'), new Date())), timeZone: c.var.edition.timeZone }),
+  )
   /** Publishes a notice, global or on one series (NOT_EXIST: no such series). */
   .post('/notices', validate('json', NoticePublishRequest), async (c) => {
     const input = c.req.valid('json')
@@ -298,6 +314,10 @@ export const ops = new Hono<AppEnv>()
     audit(c, 'reader.sessions.end', { userId: ended.id, devices: ended.ended }, c.req.valid('json').reason)
     return ok(c, ended)
   })
+  /** Every event, newest first, whatever its state, a page at a time. */
+  .get('/events', validate('query', OpsListQuery), async (c) =>
+    ok(c, { ...(await listOpsEvents(c.var.db, c.req.valid('query'), new Date())), timeZone: c.var.edition.timeZone }),
+  )
   /** Creates an event on /event (not a roulette: its prize table comes from the seed). */
   .post('/events', validate('json', EventCreateRequest), async (c) => {
     const input = c.req.valid('json')
@@ -311,6 +331,10 @@ export const ops = new Hono<AppEnv>()
     audit(c, 'event.end', { eventId: event.id }, c.req.valid('json').reason)
     return ok(c, event)
   })
+  /** Every banner, newest first, whatever its placement and state, a page at a time. */
+  .get('/banners', validate('query', OpsListQuery), async (c) =>
+    ok(c, { ...(await listOpsBanners(c.var.db, c.req.valid('query'), new Date())), timeZone: c.var.edition.timeZone }),
+  )
   /** Creates a banner (the home carousel shows HOME ones; edge-cached pages follow within a minute). */
   .post('/banners', validate('json', BannerCreateRequest), async (c) => {
     const input = c.req.valid('json')

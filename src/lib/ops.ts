@@ -23,3 +23,38 @@ export const OpsReasonRequest = z.object({ reason: OpsReason })
 export function isStrongOpsToken(token: string): boolean {
   return token.length >= 32 && new Set(token).size >= 12
 }
+
+/** Rows of one page of an operator list (`GET /api/ops/series`, `…/episodes`, `/notices`, `/banners`, `/events`). */
+export const OPS_LIST_DEFAULT = 50
+/** The most rows a page of an operator list holds (docs/QUALITY.md: every list bounded). */
+export const OPS_LIST_MAX = 200
+
+const positive = z
+  .string()
+  .regex(/^[1-9]\d{0,14}$/)
+  .transform(Number)
+
+/**
+ * One page of an operator list: `limit` rows (1 to `OPS_LIST_MAX`, default `OPS_LIST_DEFAULT`) after `cursor`, the
+ * `next` of the page before (a positive whole number; absent: the first page).
+ */
+export const OpsListQuery = z.object({
+  limit: positive.refine((n) => n <= OPS_LIST_MAX).default(OPS_LIST_DEFAULT),
+  cursor: positive.optional(),
+})
+export type OpsListQuery = z.infer<typeof OpsListQuery>
+
+/**
+ * A page of an operator list: its rows and the cursor of the next page (null: the last one); the route adds the
+ * edition's time zone, in which the command line prints the rows' times.
+ */
+export type OpsPage<T> = { items: T[]; next: string | null }
+
+/**
+ * A page from `limit + 1` rows read in the list's order: the extra row only says a next page exists, whose cursor is
+ * `key` of the page's last row.
+ */
+export function opsPage<T>(rows: T[], limit: number, key: (row: T) => number): OpsPage<T> {
+  const items = rows.slice(0, limit)
+  return { items, next: rows.length > limit ? String(key(items.at(-1)!)) : null }
+}

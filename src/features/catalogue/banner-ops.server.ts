@@ -1,5 +1,6 @@
 /** The operator's banners on D1 (docs/API.md `/api/ops/banners`; rules: banner-ops.ts). */
 import { AppError } from '../../lib/errors/catalogue.ts'
+import { opsPage, type OpsListQuery, type OpsPage } from '../../lib/ops.ts'
 import type { Db } from '../../lib/server/db.ts'
 import { flag, type Cols, type Flag } from '../../lib/server/rows.ts'
 import type { BannerCreateRequest } from './banner-ops.ts'
@@ -25,17 +26,32 @@ type BannerRow = Cols<
 /** A banner as the operator sees it, and whether its placement shows it at `now`. */
 export type OpsBanner = Omit<BannerRow, 'isAdult'> & { isAdult: boolean; state: 'SHOWN' | 'NOT_STARTED' | 'ENDED' }
 
-async function opsBanner(db: Db, id: number, now: Date): Promise<OpsBanner | null> {
-  const row = await db.first<BannerRow>(
-    `SELECT id, placement, display, title, subtitle, link, image_key AS imageKey, image_width AS imageWidth, image_height AS imageHeight,
-            background, starts_at AS startsAt, ends_at AS endsAt, position, is_adult AS isAdult, created_at AS createdAt
-       FROM banners WHERE id = ?`,
-    id,
-  )
-  if (!row) return null
+const OPS_COLUMNS = `id, placement, display, title, subtitle, link, image_key AS imageKey, image_width AS imageWidth, image_height AS imageHeight,
+  background, starts_at AS startsAt, ends_at AS endsAt, position, is_adult AS isAdult, created_at AS createdAt`
+
+function toOps(row: BannerRow, now: Date): OpsBanner {
   const iso = now.toISOString()
   const state = row.endsAt !== null && row.endsAt <= iso ? 'ENDED' : row.startsAt !== null && row.startsAt > iso ? 'NOT_STARTED' : 'SHOWN'
   return { ...row, isAdult: flag(row.isAdult), state }
+}
+
+async function opsBanner(db: Db, id: number, now: Date): Promise<OpsBanner | null> {
+  const row = await db.first<BannerRow>(`SELECT ${OPS_COLUMNS} FROM banners WHERE id = ?`, id)
+  return row && toOps(row, now)
+}
+
+/** One page of every banner, whatever its placement and state, newest first (docs/API.md `GET /api/ops/banners`). */
+export async function listOpsBanners(db: Db, query: OpsListQuery, now: Date): Promise<OpsPage<OpsBanner>> {
+  const found = await db.all<BannerRow>(
+    `SELECT ${OPS_COLUMNS} FROM banners WHERE (?1 IS NULL OR id < ?1) ORDER BY id DESC LIMIT ?2`,
+    query.cursor ?? null,
+    query.limit + 1,
+  )
+  return opsPage(
+    found.map((b) => toOps(b, now)),
+    query.limit,
+    (b) => b.id,
+  )
 }
 
 /** Creates a banner (rules: `BannerCreateRequest`); INVALID_PARAMETER `endsAt` for an end that is not after `now`. */

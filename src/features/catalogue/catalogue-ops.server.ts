@@ -3,11 +3,12 @@
  * episode scheduled or taken down, a series published or withdrawn, its weekly schedule. Reader pages follow within
  * the edge cache's minute (functions/middleware/edge-cache.ts); the API at once.
  */
+import { opsPage, type OpsListQuery, type OpsPage } from '../../lib/ops.ts'
 import type { Db } from '../../lib/server/db.ts'
-import type { Cols } from '../../lib/server/rows.ts'
-import { flag } from '../../lib/server/rows.ts'
+import type { Cols, Flag } from '../../lib/server/rows.ts'
+import { firstRow, flag, rows } from '../../lib/server/rows.ts'
 import { sortSchedule, type ScheduleDay } from './catalogue.ts'
-import { EPISODE_UNPUBLISHED_AT, episodeState } from './catalogue-ops.ts'
+import { EPISODE_UNPUBLISHED_AT, episodeState, seriesState, type SeriesListQuery } from './catalogue-ops.ts'
 
 /** An episode as the operator sees it, whatever its state. */
 export type OpsEpisode = Cols<'episodes', 'id' | 'series_id' | 'no' | 'title' | 'published_at' | 'announced_at'> & {
@@ -106,4 +107,83 @@ export async function setSeriesSchedule(db: Db, id: number, days: readonly Sched
     },
   ])
   return opsSeries(db, id)
+}
+
+/** A series in the operator's list: where it stands, its episodes (all, and out now) and the next one dated later. */
+export type OpsSeriesItem = Cols<'series', 'id' | 'title'> & {
+  isAdult: boolean
+  isPublished: boolean
+  state: ReturnType<typeof seriesState>
+  episodes: number
+  published: number
+  nextEpisodeAt: string | null
+}
+
+/**
+ * One page of series, newest first, whose title contains `q` (docs/API.md `GET /api/ops/series`): 1 query, the
+ * episode counts read through the (series_id, no) index. `instr`, not LIKE: no wildcard to escape, and D1 refuses a
+ * LIKE pattern over 50 bytes.
+ */
+export async function listOpsSeries(db: Db, query: SeriesListQuery, now: Date): Promise<OpsPage<OpsSeriesItem>> {
+  const found = await db.all<
+    Cols<'series', 'id' | 'title'> & {
+      isAdult: Flag
+      isPublished: Flag
+      importing: Flag
+      episodes: number
+      published: number
+      nextEpisodeAt: string | null
+    }
+  >(
+    `SELECT s.id, s.title, s.is_adult AS isAdult, s.is_published AS isPublished,
+            EXISTS (SELECT 1 FROM series_imports i WHERE i.series_id = s.id) AS importing,
+            (SELECT count(*) FROM episodes e WHERE e.series_id = s.id) AS episodes,
+            (SELECT count(*) FROM episodes e WHERE e.series_id = s.id AND e.published_at <= ?1) AS published,
+            (SELECT min(e.published_at) FROM episodes e WHERE e.series_id = s.id AND e.published_at > ?1 AND e.published_at < ?2) AS nextEpisodeAt
+       FROM series s
+      WHERE (?3 IS NULL OR instr(lower(s.title), lower(?3)) > 0) AND (?4 IS NULL OR s.id < ?4)
+      ORDER BY s.id DESC LIMIT ?5`,
+    now.toISOString(),
+    EPISODE_UNPUBLISHED_AT,
+    query.q ?? null,
+    query.cursor ?? null,
+    query.limit + 1,
+  )
+  const items = found.map(({ importing, ...r }): OpsSeriesItem => {
+    const s = { ...r, isAdult: flag(r.isAdult), isPublished: flag(r.isPublished) }
+    return { ...s, state: seriesState({ ...s, importing: flag(importing) }) }
+  })
+  return opsPage(items, query.limit, (s) => s.id)
+}
+
+/** An episode in the operator's list of a series: where it stands, and its price (free, or coins to rent and to buy). */
+export type OpsEpisodeItem = Omit<OpsEpisode, 'seriesId'> & { isFree: boolean } & Cols<'episodes', 'price_rent' | 'price_buy'>
+
+/**
+ * One page of a series' episodes, latest number first (docs/API.md `GET /api/ops/series/{id}/episodes`; the cursor is
+ * an episode number): 1 batch, the series and its episodes. Null for an unknown series.
+ */
+export async function listOpsEpisodes(
+  db: Db,
+  seriesId: number,
+  query: OpsListQuery,
+  now: Date,
+): Promise<(OpsPage<OpsEpisodeItem> & { series: Cols<'series', 'id' | 'title'> }) | null> {
+  const [series, episodes] = await db.batch([
+    { sql: `SELECT id, title FROM series WHERE id = ?`, params: [seriesId] },
+    {
+      sql: `SELECT id, no, title, is_free AS isFree, price_rent AS priceRent, price_buy AS priceBuy, published_at AS publishedAt,
+                   announced_at AS announcedAt
+              FROM episodes WHERE series_id = ?1 AND (?2 IS NULL OR no < ?2) ORDER BY no DESC LIMIT ?3`,
+      params: [seriesId, query.cursor ?? null, query.limit + 1],
+    },
+  ])
+  const found = firstRow<Cols<'series', 'id' | 'title'>>(series)
+  if (!found) return null
+  const items = rows<Omit<OpsEpisodeItem, 'isFree' | 'state'> & { isFree: Flag }>(episodes).map((e): OpsEpisodeItem => ({
+    ...e,
+    isFree: flag(e.isFree),
+    state: episodeState(e.publishedAt, now),
+  }))
+  return { series: found, ...opsPage(items, query.limit, (e) => e.no) }
 }

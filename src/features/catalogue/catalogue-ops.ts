@@ -4,7 +4,7 @@
  * stands for readers, and the weekly schedule as an operator types it.
  */
 import { z } from 'zod'
-import { OpsReason, OpsStart } from '../../lib/ops.ts'
+import { OpsListQuery, OpsReason, OpsStart } from '../../lib/ops.ts'
 import { SCHEDULE_DAYS, WEEKDAYS, type ScheduleDay } from './catalogue.ts'
 
 /**
@@ -58,4 +58,21 @@ export function parseScheduleDays(text: string): ScheduleDay[] | null {
   if (names.length === 0) return null
   const days = names.map((n) => (n === 'TEN' ? 'TEN' : WEEKDAYS.find((d) => d === n || (n.length === 3 && d.startsWith(n)))))
   return days.every((d) => d !== undefined) ? days : null
+}
+
+/** The longest title search of `GET /api/ops/series?q=`. */
+export const MAX_SERIES_SEARCH = 100
+
+/** `GET /api/ops/series?q=&limit=&cursor=`: a page of series, newest first, whose title contains `q` (any case for A–Z). */
+export const SeriesListQuery = OpsListQuery.extend({ q: z.string().trim().min(1).max(MAX_SERIES_SEARCH).optional() })
+export type SeriesListQuery = z.infer<typeof SeriesListQuery>
+
+/**
+ * Where a series stands for readers: an import not finished (IMPORTING), withdrawn or never published (UNPUBLISHED),
+ * on the lists but none of its episodes out yet while one is dated later (SCHEDULED), else PUBLISHED.
+ */
+export function seriesState(s: { isPublished: boolean; importing: boolean; published: number; nextEpisodeAt: string | null }) {
+  if (s.importing) return 'IMPORTING'
+  if (!s.isPublished) return 'UNPUBLISHED'
+  return s.published === 0 && s.nextEpisodeAt !== null ? 'SCHEDULED' : 'PUBLISHED'
 }

@@ -2,7 +2,8 @@
 import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
 import type { EventsRow } from '../../lib/server/db-types.ts'
-import type { Cols } from '../../lib/server/rows.ts'
+import { opsPage, type OpsListQuery, type OpsPage } from '../../lib/ops.ts'
+import { flag, type Cols, type Flag } from '../../lib/server/rows.ts'
 import { EVENT_LIST_SIZE, type EventCreateRequest, type EventSummary } from './event.ts'
 
 /** Active events running at `now`, ending soonest first (1 query, bounded). */
@@ -22,16 +23,31 @@ export async function currentEvents(db: Db, now: Date, limit = EVENT_LIST_SIZE):
 /** An event as the operator sees it: its summary, and whether /event shows it at `now`. */
 export type OpsEvent = EventSummary & { state: 'RUNNING' | 'NOT_STARTED' | 'ENDED' }
 
-async function opsEvent(db: Db, id: number, now: Date): Promise<OpsEvent | null> {
-  const e = await db.first<EventSummary & { isActive: number }>(
-    `SELECT id, kind, title, description, starts_at AS startsAt, ends_at AS endsAt, adult_restriction AS restriction, is_active AS isActive
-       FROM events WHERE id = ?`,
-    id,
-  )
-  if (!e) return null
+const OPS_COLUMNS = `id, kind, title, description, starts_at AS startsAt, ends_at AS endsAt, adult_restriction AS restriction, is_active AS isActive`
+type OpsRow = EventSummary & { isActive: Flag }
+
+function toOps({ isActive, ...e }: OpsRow, now: Date): OpsEvent {
   const iso = now.toISOString()
-  const { isActive, ...summary } = e
-  return { ...summary, state: !isActive || e.endsAt <= iso ? 'ENDED' : e.startsAt > iso ? 'NOT_STARTED' : 'RUNNING' }
+  return { ...e, state: !flag(isActive) || e.endsAt <= iso ? 'ENDED' : e.startsAt > iso ? 'NOT_STARTED' : 'RUNNING' }
+}
+
+async function opsEvent(db: Db, id: number, now: Date): Promise<OpsEvent | null> {
+  const e = await db.first<OpsRow>(`SELECT ${OPS_COLUMNS} FROM events WHERE id = ?`, id)
+  return e && toOps(e, now)
+}
+
+/** One page of every event (the roulette too), whatever its state, newest first (docs/API.md `GET /api/ops/events`). */
+export async function listOpsEvents(db: Db, query: OpsListQuery, now: Date): Promise<OpsPage<OpsEvent>> {
+  const found = await db.all<OpsRow>(
+    `SELECT ${OPS_COLUMNS} FROM events WHERE (?1 IS NULL OR id < ?1) ORDER BY id DESC LIMIT ?2`,
+    query.cursor ?? null,
+    query.limit + 1,
+  )
+  return opsPage(
+    found.map((e) => toOps(e, now)),
+    query.limit,
+    (e) => e.id,
+  )
 }
 
 /** Creates an event (rules: `EventCreateRequest`); INVALID_PARAMETER `endsAt` for an end that is not after `now`. */

@@ -1,5 +1,6 @@
 /** Notice reads from D1 (the paginated list, one notice, the cached count) and the operator's changes. */
 import { AppError } from '../../lib/errors/catalogue.ts'
+import { opsPage, type OpsListQuery, type OpsPage } from '../../lib/ops.ts'
 import type { Db } from '../../lib/server/db.ts'
 import type { SeriesRow } from '../../lib/server/db-types.ts'
 import { flag, type Cols } from '../../lib/server/rows.ts'
@@ -146,4 +147,22 @@ export async function unpublishNotice(db: Db, kv: KVNamespace | undefined, id: n
   if (!row) throw new AppError('NOT_EXIST')
   await forgetNoticeCount(kv)
   return toOps(row, now)
+}
+
+/** A notice in the operator's list: as `OpsNotice`, without its body. */
+export type OpsNoticeItem = Omit<OpsNotice, 'body'>
+
+/**
+ * One page of every notice, global or on a series, whatever its state, newest first (docs/API.md
+ * `GET /api/ops/notices`; 1 query on the primary key).
+ */
+export async function listOpsNotices(db: Db, query: OpsListQuery, now: Date): Promise<OpsPage<OpsNoticeItem>> {
+  const found = await db.all<Omit<OpsRow, 'body'>>(
+    `SELECT id, category, series_id AS seriesId, title, is_pinned AS isPinned, published_at AS publishedAt
+       FROM notices WHERE (?1 IS NULL OR id < ?1) ORDER BY id DESC LIMIT ?2`,
+    query.cursor ?? null,
+    query.limit + 1,
+  )
+  const items = found.map((r): OpsNoticeItem => ({ ...r, isPinned: flag(r.isPinned), state: noticeState(r.publishedAt, now) }))
+  return opsPage(items, query.limit, (n) => n.id)
 }
