@@ -77,7 +77,12 @@ export function useBundledFonts(dir = DEFAULT_DIR): string {
     const link = join(files, name)
     if (existsSync(link) && realpathSync(link) === target) continue
     rmSync(link, { force: true })
-    symlinkSync(target, link)
+    try {
+      symlinkSync(target, link)
+    } catch (e) {
+      // another seed made the same link meanwhile
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST' || realpathSync(link) !== target) throw e
+    }
   }
   const conf = join(dir, 'fonts.conf')
   const text = `<?xml version="1.0"?>
