@@ -176,7 +176,14 @@ async function main(): Promise<void> {
       hashPassword(DEMO_ACCOUNTS.reader.password, pepper),
       hashPassword(DEMO_ACCOUNTS.minor.password, pepper),
     ])
-    const demo = buildDemo({ currency: edition.currency, locale: edition.locale, now: new Date(), passwordHash, minorPasswordHash })
+    const demo = buildDemo({
+      currency: edition.currency,
+      locale: edition.locale,
+      timeZone: edition.timeZone,
+      now: new Date(),
+      passwordHash,
+      minorPasswordHash,
+    })
 
     // Images first, so the marker is written only once everything is in place.
     let imageSummary = 'images skipped'

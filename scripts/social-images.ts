@@ -8,12 +8,13 @@ import { join } from 'node:path'
 import sharp from 'sharp'
 import { SITE_CARD_SIZE } from '../src/features/catalogue/catalogue.ts'
 import { root } from './lib.ts'
+import { FONT_STACK, useBundledFonts } from './seed/fonts.ts'
 
 type Edition = { id: string; siteName: string; theme: { primary: string } }
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
 
-/** The edition's name (Latin letters in every edition, so the system's fonts draw it) on its colour. */
+/** The edition's name (Latin letters in every edition) on its colour, in the Noto Sans that `npm install` brings. */
 export function socialSvg(e: Edition): string {
   const { width: W, height: H } = SITE_CARD_SIZE
   const panel = (x: number, y: number, w: number, h: number, r: number) =>
@@ -24,13 +25,14 @@ export function socialSvg(e: Edition): string {
 <circle cx="120" cy="${H - 60}" r="200" fill="#000" fill-opacity="0.08"/>
 ${panel(90, 150, 250, 330, 24)}${panel(370, 150, 250, 150, 24)}${panel(370, 330, 250, 150, 24)}
 <circle cx="215" cy="290" r="70" fill="${e.theme.primary}"/>
-<text x="905" y="345" font-size="88" font-weight="bold" fill="#1d1b22" font-family="DejaVu Sans, Liberation Sans, sans-serif" text-anchor="middle">${esc(e.siteName)}</text>
+<text x="905" y="345" font-size="88" font-weight="bold" fill="#1d1b22" font-family="${FONT_STACK.en}" text-anchor="middle">${esc(e.siteName)}</text>
 </svg>`
 }
 
 const editions = readdirSync(join(root, 'editions'))
   .sort()
   .map((id) => JSON.parse(readFileSync(join(root, 'editions', id, 'edition.json'), 'utf8')) as Edition)
+useBundledFonts()
 const out = join(root, 'public', 'social')
 mkdirSync(out, { recursive: true })
 for (const e of editions) {

@@ -6,6 +6,7 @@
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import sharp from 'sharp'
+import { FONT_STACK, useBundledFonts } from '../seed/fonts.ts'
 
 const SAMPLE_DIR = new URL('./sample-series/', import.meta.url).pathname
 
@@ -13,10 +14,11 @@ type SampleManifest = { cover: string; episodes: { no: number; images: string[] 
 
 /** Draws one flat PNG with a circle and a label, `width`×`height` px. */
 export async function drawPng(path: string, width: number, height: number, hue: number, label: string): Promise<void> {
+  useBundledFonts() // the label's font comes from node_modules, as the seed's
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
 <rect width="100%" height="100%" fill="hsl(${hue},55%,45%)"/>
 <circle cx="${width / 2}" cy="${height / 2}" r="${Math.min(width, height) / 4}" fill="hsl(${(hue + 180) % 360},60%,75%)"/>
-<text x="${width / 2}" y="${height - 40}" font-size="48" fill="#fff" text-anchor="middle" font-family="DejaVu Sans, sans-serif">${label}</text></svg>`
+<text x="${width / 2}" y="${height - 40}" font-size="48" fill="#fff" text-anchor="middle" font-family="${FONT_STACK.en}">${label}</text></svg>`
   await sharp(Buffer.from(svg)).png().toFile(path)
 }
 

@@ -31,7 +31,7 @@ import {
 } from './texts.ts'
 
 /** Bump when the demo data changes: `npm run seed` re-seeds only with `--force` or on a new version. */
-export const SEED_VERSION = '5'
+export const SEED_VERSION = '6'
 
 /** Widths (px) of every stored rendition, per image kind. R2 object key: `<key>/<width>.webp`. */
 export const IMAGE_WIDTHS = {
@@ -75,6 +75,11 @@ export type BuildDemoOptions = {
   minorPasswordHash: string
   /** Edition locale (e.g. 'fr-FR', 'ja-JP'): language of titles and texts. Default fr. */
   locale?: string
+  /**
+   * Edition time zone (IANA): episodes of a series on a weekly schedule come out at midnight there, on the
+   * weekdays its schedule lists. Default Europe/Paris, the fr edition's.
+   */
+  timeZone?: string
 }
 
 /** One image to render and upload; `key` is the R2 prefix, renditions are `<key>/<width>.webp`. */
@@ -84,10 +89,12 @@ export type DemoImage = {
   /** Logical size (CSS px); renditions keep this aspect ratio. */
   width: number
   height: number
-  /** Big text (Latin script, so the fonts on any machine can draw it). */
+  /** Big text, in the edition's language. */
   label: string
-  /** Smaller second line. */
+  /** Smaller second line, in the edition's language. */
   sublabel: string
+  /** Language of the text: picks the font of its script (scripts/seed/fonts.ts) and, for ar, right to left. */
+  lang: Lang
   /** Base hue 0..359 of the drawing. */
   hue: number
   /** Picks one of a few layouts. */
@@ -736,13 +743,30 @@ const BLURBS: Record<'fr' | 'en', Record<Genre, string>> = {
   },
 }
 
-function describe(lang: Lang, genre: Genre, status: string, ten: boolean): string {
+/** How often an ongoing series comes out (its schedule). */
+type Cadence = 'daily' | 'weekly' | 'twice' | 'ten'
+const CADENCE: Record<'fr' | 'en', Record<Cadence, string>> = {
+  fr: {
+    daily: 'Un nouvel épisode chaque jour.',
+    weekly: 'Un nouvel épisode chaque semaine.',
+    twice: 'Deux nouveaux épisodes chaque semaine.',
+    ten: 'Un nouvel épisode tous les dix jours.',
+  },
+  en: {
+    daily: 'A new episode every day.',
+    weekly: 'A new episode every week.',
+    twice: 'Two new episodes every week.',
+    ten: 'A new episode every ten days.',
+  },
+}
+
+function describe(lang: Lang, genre: Genre, status: string, cadence: Cadence): string {
   const g = GENRE_NAMES[genre][lang]
   switch (lang) {
     case 'fr':
-      return `${BLURBS.fr[genre]} ${status === 'COMPLETED' ? 'Série terminée : à lire d’une traite.' : status === 'PAUSED' ? 'La série fait une pause.' : ten ? 'Un nouvel épisode tous les dix jours.' : 'Un nouvel épisode chaque semaine.'}`
+      return `${BLURBS.fr[genre]} ${status === 'COMPLETED' ? 'Série terminée : à lire d’une traite.' : status === 'PAUSED' ? 'La série fait une pause.' : CADENCE.fr[cadence]}`
     case 'en':
-      return `${BLURBS.en[genre]} ${status === 'COMPLETED' ? 'Completed: read it in one go.' : status === 'PAUSED' ? 'On a break.' : ten ? 'A new episode every ten days.' : 'A new episode every week.'}`
+      return `${BLURBS.en[genre]} ${status === 'COMPLETED' ? 'Completed: read it in one go.' : status === 'PAUSED' ? 'On a break.' : CADENCE.en[cadence]}`
     case 'de':
       return `Eine ${g}-Serie voller Überraschungen.`
     case 'ja':
@@ -856,36 +880,254 @@ const TAG_POOLS: Record<Genre, string[]> = {
   THRILLER: ['mystery', 'revenge', 'family'],
 }
 
-const CREATOR_NAMES = [
-  'Camille Durand',
-  'Jin Seo-yeon',
-  'Hugo Lefèvre',
-  'Mina Park',
-  'Léa Martin',
-  'Kenji Mori',
-  'Sarah Benali',
-  'Lucas Moreau',
-  'Yuna Choi',
-  'Inès Garnier',
-  'Théo Rousseau',
-  'Aiko Tanaka',
-  'Nora Haddad',
-  'Maël Fournier',
-  'Hana Kim',
-  'Julien Blanc',
-  'Chloé Mercier',
-  'Rei Watanabe',
-  'Amira Khalil',
-  'Paul Girard',
-  'Soo-ah Lee',
-  'Zoé Lambert',
-  'Tomás Ribeiro',
-  'Élise Fontaine',
-  'Ryo Sato',
-  'Anaïs Petit',
-  'Studio Lune',
-  'Atelier Nova',
-]
+/**
+ * Creators of the demo, as each edition's readers would find them credited: names of its language, written in its
+ * script (28 per language, the same index in every language; the last two are studios).
+ */
+const CREATOR_NAMES: Record<Lang, string[]> = {
+  fr: [
+    'Camille Durand',
+    'Jin Seo-yeon',
+    'Hugo Lefèvre',
+    'Mina Park',
+    'Léa Martin',
+    'Kenji Mori',
+    'Sarah Benali',
+    'Lucas Moreau',
+    'Yuna Choi',
+    'Inès Garnier',
+    'Théo Rousseau',
+    'Aiko Tanaka',
+    'Nora Haddad',
+    'Maël Fournier',
+    'Hana Kim',
+    'Julien Blanc',
+    'Chloé Mercier',
+    'Rei Watanabe',
+    'Amira Khalil',
+    'Paul Girard',
+    'Soo-ah Lee',
+    'Zoé Lambert',
+    'Tomás Ribeiro',
+    'Élise Fontaine',
+    'Ryo Sato',
+    'Anaïs Petit',
+    'Studio Lune',
+    'Atelier Nova',
+  ],
+  de: [
+    'Lena Schneider',
+    'Jonas Becker',
+    'Mia Hoffmann',
+    'Lukas Wagner',
+    'Emma Schäfer',
+    'Felix Neumann',
+    'Hannah Krüger',
+    'Paul Schröder',
+    'Sophie Wolf',
+    'Leon Braun',
+    'Marie Zimmermann',
+    'Ben Hartmann',
+    'Clara Lange',
+    'Elias Krause',
+    'Lina Meier',
+    'Noah Köhler',
+    'Ida Vogel',
+    'Finn Jäger',
+    'Greta Sommer',
+    'Moritz Fuchs',
+    'Jana Weiß',
+    'Tim Böhm',
+    'Anna Lorenz',
+    'Max Engel',
+    'Frieda Roth',
+    'Oskar Brandt',
+    'Studio Mond',
+    'Atelier Nova',
+  ],
+  en: [
+    'Emily Carter',
+    'James Walker',
+    'Olivia Bennett',
+    'Daniel Hughes',
+    'Grace Turner',
+    'Samuel Brooks',
+    'Chloe Morgan',
+    'Henry Collins',
+    'Lucy Parker',
+    'Jack Foster',
+    'Ella Richardson',
+    'Oliver Reed',
+    'Amelia Cooper',
+    'Thomas Gray',
+    'Isla Ward',
+    'Noah Mitchell',
+    'Ruby Evans',
+    'Leo Harris',
+    'Sophie Price',
+    'Harry Wood',
+    'Mia Russell',
+    'George Kelly',
+    'Lily Howard',
+    'Adam Fisher',
+    'Zoe Palmer',
+    'Ethan Lloyd',
+    'Moon Studio',
+    'Nova Workshop',
+  ],
+  ja: [
+    '佐藤美咲',
+    '高橋蓮',
+    '田中陽菜',
+    '渡辺湊',
+    '伊藤結衣',
+    '山本大翔',
+    '中村さくら',
+    '小林悠真',
+    '加藤葵',
+    '吉田樹',
+    '山田莉子',
+    '松本颯太',
+    '井上美月',
+    '木村陸',
+    '林芽依',
+    '清水海斗',
+    '山口彩花',
+    '森健二',
+    '池田愛子',
+    '橋本翔',
+    '石川菜々',
+    '前田涼',
+    '藤田琴音',
+    '岡田蒼',
+    '後藤玲奈',
+    '長谷川亮',
+    'スタジオ・ルナ',
+    'アトリエ・ノヴァ',
+  ],
+  ko: [
+    '김하나',
+    '이서연',
+    '박지훈',
+    '최유나',
+    '정민준',
+    '강수아',
+    '조현우',
+    '윤지아',
+    '장도윤',
+    '임서진',
+    '한예린',
+    '오준서',
+    '서하은',
+    '신우진',
+    '권나연',
+    '황시우',
+    '안채원',
+    '송태민',
+    '류지민',
+    '전하린',
+    '홍승현',
+    '고은비',
+    '문재원',
+    '양소윤',
+    '배준혁',
+    '백다인',
+    '스튜디오 루나',
+    '아틀리에 노바',
+  ],
+  zh: [
+    '陳怡君',
+    '林志明',
+    '黃雅婷',
+    '張家豪',
+    '李佳穎',
+    '王俊傑',
+    '吳欣怡',
+    '劉冠宇',
+    '蔡宜蓁',
+    '楊承翰',
+    '許書婷',
+    '鄭宇軒',
+    '謝佩珊',
+    '郭柏宏',
+    '洪詩涵',
+    '曾建宏',
+    '邱心怡',
+    '廖子揚',
+    '賴思妤',
+    '周品睿',
+    '徐雨涵',
+    '蘇哲維',
+    '葉芷晴',
+    '莊明哲',
+    '呂晴',
+    '江翊',
+    '月光工作室',
+    '新星畫室',
+  ],
+  th: [
+    'สมชาย ใจดี',
+    'นภัส วงศ์ทอง',
+    'กิตติพัฒน์ ศรีสุข',
+    'ปิยะนุช แก้วมณี',
+    'ธนากร บุญมา',
+    'อรอุมา รัตนพงศ์',
+    'วีรภัทร ทองดี',
+    'ชนิดา พรหมมา',
+    'ณัฐวุฒิ สุขสวัสดิ์',
+    'พิมพ์ชนก จันทร์เพ็ญ',
+    'ภูมิ มั่นคง',
+    'กมลชนก สายทอง',
+    'อนุชา เพชรรัตน์',
+    'ศิริพร ใจงาม',
+    'ปกรณ์ ทรัพย์มาก',
+    'วรรณา ศักดิ์ดี',
+    'เจษฎา ประเสริฐ',
+    'สุภาวดี มีสุข',
+    'ธีรเดช แสงทอง',
+    'มาลัย ดวงแก้ว',
+    'ชยพล รุ่งเรือง',
+    'ลลิตา อินทร์แก้ว',
+    'ศุภชัย วงศ์ใหญ่',
+    'พรทิพย์ บุญเรือง',
+    'ก้อง ทองคำ',
+    'ดารา นาคสุข',
+    'สตูดิโอลูน่า',
+    'อาเทลิเย่โนวา',
+  ],
+  ar: [
+    'نورة الحداد',
+    'سارة بن علي',
+    'أمير خليل',
+    'ليلى منصور',
+    'يوسف العمري',
+    'مريم الشامي',
+    'كريم ناصر',
+    'هدى السيد',
+    'عمر الفاسي',
+    'ريم القاسم',
+    'طارق حمدان',
+    'سلمى عيسى',
+    'خالد الزين',
+    'فاطمة الراشد',
+    'حسن المصري',
+    'دينا عبد الله',
+    'زياد الحسيني',
+    'رنا يوسف',
+    'سامي جابر',
+    'لينا حداد',
+    'ماجد الخطيب',
+    'ياسمين عادل',
+    'بلال صالح',
+    'نادية فؤاد',
+    'رامي قاسم',
+    'جود الأحمد',
+    'استوديو القمر',
+    'مرسم نوفا',
+  ],
+}
+/** Creators per language (every list has this many). */
+const CREATOR_COUNT = 28
 const ROLE_PATTERNS: CreatorRole[][] = [
   ['WRITER', 'ARTIST'],
   ['AUTHOR', 'ADAPTER'],
@@ -894,6 +1136,70 @@ const ROLE_PATTERNS: CreatorRole[][] = [
 ]
 
 const WEEKDAYS = ['SUNDAY', 'MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY'] as const
+
+/** The series whose newest episode comes out 5 minutes before seeding (a favourite of the demo reader, issue 13). */
+const JUST_OUT_SERIES = 24
+
+// ───────────────────────────── local days (the edition's time zone) ─────────────────────────────
+
+const wallClocks = new Map<string, Intl.DateTimeFormat>()
+/** How far the wall clock of `timeZone` is ahead of UTC at instant `t` (ms; negative west of Greenwich). */
+function zoneOffset(timeZone: string, t: number): number {
+  let f = wallClocks.get(timeZone)
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    })
+    wallClocks.set(timeZone, f)
+  }
+  const p = Object.fromEntries(f.formatToParts(new Date(t)).map((x) => [x.type, Number(x.value)]))
+  const wall = Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!, p.second!)
+  return wall - Math.floor(t / 1000) * 1000
+}
+
+/** The local calendar day of instant `t`, as a day number (days since 1970-01-01). */
+function localDayOf(timeZone: string, t: number): number {
+  return Math.floor((t + zoneOffset(timeZone, t)) / DAY_MS)
+}
+
+/** The instant of local midnight starting day number `day` (twice corrected, so a DST change in between is taken into account). */
+function localMidnight(timeZone: string, day: number): number {
+  const wall = day * DAY_MS
+  const guess = wall - zoneOffset(timeZone, wall)
+  return wall - zoneOffset(timeZone, guess)
+}
+
+/** Index in WEEKDAYS of day number `day` (1970-01-01 was a Thursday). */
+const weekdayOfDay = (day: number) => (((day + 4) % 7) + 7) % 7
+
+/**
+ * The publication instants of the `count` latest episodes of a series that comes out at local midnight on
+ * `weekdays` (indices in WEEKDAYS), the newest at most `latest`, oldest first; and the next such instant after `now`.
+ */
+function weeklyReleases(
+  timeZone: string,
+  weekdays: ReadonlySet<number>,
+  count: number,
+  latest: number,
+  now: number,
+): { times: number[]; next: number } {
+  const times: number[] = []
+  for (let day = localDayOf(timeZone, latest); times.length < count; day--) {
+    if (!weekdays.has(weekdayOfDay(day))) continue
+    const t = localMidnight(timeZone, day)
+    if (t <= latest) times.push(t)
+  }
+  let day = localDayOf(timeZone, now)
+  while (!weekdays.has(weekdayOfDay(day)) || localMidnight(timeZone, day) <= now) day++
+  return { times: times.reverse(), next: localMidnight(timeZone, day) }
+}
 
 /** Coin shop prices in minor units per currency: welcome, 10, 30, 50, 100, 300, flash (sold out). */
 const PRICES: Record<string, number[]> = {
@@ -927,7 +1233,8 @@ export function buildDemo(opts: BuildDemoOptions): DemoCatalogue {
   if (Number.isNaN(now.getTime())) throw new Error('now must be a valid date')
   const lang = langOf(opts.locale)
   const tl = (texts: Texts, series = '') => texts[lang].replace('{series}', series) // short texts in every language (texts.ts)
-  const labelLang: Lang = lang === 'fr' || lang === 'de' ? lang : 'en' // images need a Latin script
+  const timeZone = opts.timeZone ?? 'Europe/Paris'
+  const digits = new Intl.NumberFormat(opts.locale ?? 'fr-FR', { useGrouping: false })
   const t0 = now.getTime()
   const at = (ms: number) => isoAfter(now, ms)
   const rand = prng(20261122)
@@ -937,7 +1244,8 @@ export function buildDemo(opts: BuildDemoOptions): DemoCatalogue {
   const images: DemoImage[] = []
 
   // Creators and tags
-  CREATOR_NAMES.forEach((name, i) => push('creators', { id: i + 1, name, created_at: at(-800 * DAY_MS) }))
+  const creatorNames = CREATOR_NAMES[lang]
+  creatorNames.forEach((name, i) => push('creators', { id: i + 1, name, created_at: at(-800 * DAY_MS) }))
   TAG_KEYS.forEach((key, i) =>
     push('tags', { id: i + 1, name: TAGS[key]![lang], is_recommended: i % 3 === 0 ? 1 : 0, search_count: 1000 - i * 37 }),
   )
@@ -951,7 +1259,6 @@ export function buildDemo(opts: BuildDemoOptions): DemoCatalogue {
     const id = index + 1
     const flags = new Set(flagText.split(' ').filter(Boolean))
     const title = titles[LANGS.indexOf(lang)]!
-    const label = titles[LANGS.indexOf(labelLang)]!
     titleOf.set(id, title)
     const status = flags.has('C') ? 'COMPLETED' : flags.has('P') ? 'PAUSED' : 'SCHEDULED'
     const isText = flags.has('T')
@@ -961,14 +1268,38 @@ export function buildDemo(opts: BuildDemoOptions): DemoCatalogue {
     const isNew = flags.has('N')
     const hue = (id * 47) % 360
     const count = 10 + (id % 5)
-    const interval = isNew ? DAY_MS : ten ? 10 * DAY_MS : status === 'COMPLETED' ? 3 * DAY_MS : 7 * DAY_MS
-    const lastAt =
+    // Schedule: a new series comes out daily, a ten-day one every ten days, the other ongoing ones on one weekday
+    // (every sixth on two); the series of the demo's new episode on the weekday it comes out.
+    const weekdays = new Set<number>()
+    if (status === 'SCHEDULED' && !ten) {
+      if (isNew) for (let d = 0; d < 7; d++) weekdays.add(d)
+      else if (id === JUST_OUT_SERIES) weekdays.add(weekdayOfDay(localDayOf(timeZone, t0 - 5 * MINUTE_MS)))
+      else {
+        weekdays.add(scheduledIndex % 7)
+        if (scheduledIndex % 6 === 0) weekdays.add((scheduledIndex + 3) % 7)
+      }
+      scheduledIndex++
+    }
+    const interval = ten ? 10 * DAY_MS : status === 'COMPLETED' ? 3 * DAY_MS : 7 * DAY_MS
+    let lastAt =
       status === 'SCHEDULED'
         ? t0 - (id % 7) * DAY_MS - 2 * HOUR_MS
         : status === 'PAUSED'
           ? t0 - (60 + id) * DAY_MS
           : t0 - (120 + id * 5) * DAY_MS
-    const firstAt = lastAt - (count - 1) * interval
+    // Publication instants, oldest first, and the next planned one: the weekdays of the schedule at local midnight
+    // (so the schedule lists the days its episodes came out on), else every `interval`.
+    let releases = Array.from({ length: count }, (_, k) => lastAt - (count - 1 - k) * interval)
+    let nextAt: number | null = status === 'SCHEDULED' ? lastAt + interval : null
+    if (weekdays.size > 0) {
+      const latest = id === JUST_OUT_SERIES ? t0 - 5 * MINUTE_MS : t0
+      const weekly = weeklyReleases(timeZone, weekdays, count, latest, t0)
+      releases = weekly.times
+      if (id === JUST_OUT_SERIES) releases[count - 1] = latest // its day's episode, 5 minutes ago rather than at midnight
+      nextAt = weekly.next
+      lastAt = releases[count - 1]!
+    }
+    const firstAt = releases[0]!
     const freeCount = flags.has('F') ? 5 : isAdult ? 1 : isText ? 3 : 2 + (id % 2)
     const rank = Math.round(20_000 + rand() * 70_000 + (id === 24 ? 30_000 : 0))
     const sale = flags.has('B') ? 'BUY' : flags.has('r') ? 'RENT' : 'BOTH'
@@ -978,7 +1309,7 @@ export function buildDemo(opts: BuildDemoOptions): DemoCatalogue {
     push('series', {
       id,
       title,
-      description: describe(lang, genre, status, ten),
+      description: describe(lang, genre, status, ten ? 'ten' : weekdays.size === 7 ? 'daily' : weekdays.size > 1 ? 'twice' : 'weekly'),
       type: isText ? 'TEXT' : 'IMAGE',
       status,
       is_adult: isAdult ? 1 : 0,
@@ -996,7 +1327,7 @@ export function buildDemo(opts: BuildDemoOptions): DemoCatalogue {
       free_episode_count: freeCount,
       launched_at: at(firstAt - t0),
       last_episode_at: at(lastAt - t0),
-      next_update_at: status === 'SCHEDULED' ? at(lastAt + interval - t0) : null,
+      next_update_at: nextAt === null ? null : at(nextAt - t0),
       is_published: 1,
       created_at: at(firstAt - t0 - DAY_MS),
       updated_at: at(lastAt - t0),
@@ -1006,21 +1337,22 @@ export function buildDemo(opts: BuildDemoOptions): DemoCatalogue {
       kind: 'cover',
       width: COVER_SIZE.width,
       height: COVER_SIZE.height,
-      label,
-      sublabel: GENRE_NAMES[genre][labelLang].toUpperCase(),
+      label: title,
+      sublabel: GENRE_NAMES[genre][lang].toLocaleUpperCase(opts.locale ?? 'fr-FR'),
+      lang,
       hue,
       variant: id % 4,
     })
 
     // Creators: two or three roles, creators shared between series.
     const pattern = isText ? (['AUTHOR', 'ARTIST'] as CreatorRole[]) : ROLE_PATTERNS[id % ROLE_PATTERNS.length]!
-    const creatorNames: string[] = []
+    const credited: string[] = []
     const used = new Set<number>()
     pattern.forEach((role, position) => {
-      let creator = 1 + Math.floor(rand() * CREATOR_NAMES.length)
-      while (used.has(creator)) creator = (creator % CREATOR_NAMES.length) + 1
+      let creator = 1 + Math.floor(rand() * CREATOR_COUNT)
+      while (used.has(creator)) creator = (creator % CREATOR_COUNT) + 1
       used.add(creator)
-      creatorNames.push(CREATOR_NAMES[creator - 1]!)
+      credited.push(creatorNames[creator - 1]!)
       push('series_creators', { series_id: id, creator_id: creator, role, position })
     })
 
@@ -1035,19 +1367,13 @@ export function buildDemo(opts: BuildDemoOptions): DemoCatalogue {
     push('series_fts', {
       rowid: id,
       title: ftsDocument(title),
-      creators: ftsDocument(creatorNames.join(' ')),
+      creators: ftsDocument(credited.join(' ')),
       tags: ftsDocument(tagNames.join(' ')),
     })
 
-    // Schedule: ongoing series on a weekday (every sixth on two), TEN for ten-day series.
+    // Schedule rows: the weekdays above, TEN for ten-day series.
     if (status === 'SCHEDULED') {
-      const days: string[] = []
-      if (ten) days.push('TEN')
-      else {
-        days.push(WEEKDAYS[scheduledIndex % 7]!)
-        if (scheduledIndex % 6 === 0) days.push(WEEKDAYS[(scheduledIndex + 3) % 7]!)
-        scheduledIndex++
-      }
+      const days: string[] = ten ? ['TEN'] : [...weekdays].sort((a, b) => a - b).map((d) => WEEKDAYS[d]!)
       for (const day of days) {
         scheduledOnDay[day] = (scheduledOnDay[day] ?? 0) + 1
         push('schedules', { series_id: id, weekday: day, position: scheduledOnDay[day]! })
@@ -1070,9 +1396,9 @@ export function buildDemo(opts: BuildDemoOptions): DemoCatalogue {
         price_buy: sale === 'RENT' ? null : buy,
         thumbnail_key: null,
         text_body: isText ? novelText(lang, title, no) : null,
-        published_at: at(firstAt + (no - 1) * interval - t0),
+        published_at: at(releases[no - 1]! - t0),
         view_count: Math.max(0, Math.round(rank / (no + 1))),
-        created_at: at(firstAt + (no - 1) * interval - t0 - HOUR_MS),
+        created_at: at(releases[no - 1]! - t0 - HOUR_MS),
       })
       if (!isText) {
         for (let n = 1; n <= 3; n++) {
@@ -1095,8 +1421,9 @@ export function buildDemo(opts: BuildDemoOptions): DemoCatalogue {
             kind: 'slice',
             width: SLICE_WIDTH,
             height,
-            label,
-            sublabel: n === 1 ? episodeTitle(labelLang, no) : `${n} / 3`,
+            label: title,
+            sublabel: n === 1 ? episodeTitle(lang, no) : `${digits.format(n)} / ${digits.format(3)}`,
+            lang,
             hue,
             variant: n,
           })
@@ -1169,8 +1496,9 @@ export function buildDemo(opts: BuildDemoOptions): DemoCatalogue {
         kind,
         width: w,
         height: h,
-        label: kind === 'icon' ? String(id) : labelOf(title, labelLang, titleOf, SERIES_SOURCE),
+        label: kind === 'icon' ? digits.format(id) : title,
         sublabel: '',
+        lang,
         hue: (id * 71) % 360,
         variant: id % 4,
       })
@@ -1471,10 +1799,8 @@ export function buildDemo(opts: BuildDemoOptions): DemoCatalogue {
     [9, -15],
   ] as const)
     push('favorites', { user_id: reader.id, series_id: sid, created_at: at(days * DAY_MS) })
-  // The demo's new episode: the newest one of series 24 (a favourite) came out 5 minutes before seeding; the first
-  // cron run of npm start queues its fan-out and the reader finds the alarm under the bell (issue 13).
-  const newest = tables.episodes!.filter((e) => e.series_id === 24).reduce((a, b) => (Number(b.no) > Number(a.no) ? b : a))
-  newest.published_at = at(-5 * MINUTE_MS)
+  // The demo's new episode: the newest one of series 24 (a favourite, JUST_OUT_SERIES) came out 5 minutes before
+  // seeding; the first cron run of npm start queues its fan-out and the reader finds the alarm under the bell (issue 13).
   push('reading_progress', { user_id: reader.id, series_id: 24, episode_id: firstEpisode(24) + 1, position: 0.4, updated_at: at(-HOUR_MS) })
   push('reading_progress', { user_id: reader.id, series_id: 9, episode_id: firstEpisode(9), position: 1, updated_at: at(-2 * DAY_MS) })
   push('gifts', {
@@ -1631,12 +1957,6 @@ export function buildDemo(opts: BuildDemoOptions): DemoCatalogue {
 
 function pad(n: number): string {
   return String(n).padStart(2, '0')
-}
-
-/** A Latin-script label for a banner image: a series title in the label language when it is one, else the text. */
-function labelOf(title: string, labelLang: Lang, titleOf: Map<number, string>, source: typeof SERIES_SOURCE): string {
-  for (const [id, t] of titleOf) if (t === title) return source[id - 1]![2 + LANGS.indexOf(labelLang)]!
-  return /^[\p{Script=Latin}\p{N}\p{P}\p{Zs}+%:-]*$/u.test(title) ? title : 'Webtoon'
 }
 
 /** A few readable paragraphs for a TEXT (novel) episode, in the edition's language. */

@@ -21,6 +21,8 @@ export type SeedDemoOptions = {
   currency?: string
   /** Edition locale of titles and texts (default fr-FR). */
   locale?: string
+  /** Edition time zone of the episodes' weekdays (default Europe/Paris, the fr edition's). */
+  timeZone?: string
 }
 
 /** Writes the demo rows (skips when the database already carries the seed marker); returns the catalogue. */
@@ -28,6 +30,7 @@ export async function seedDemo(db: D1Database, opts: SeedDemoOptions = {}): Prom
   const demo = buildDemo({
     currency: opts.currency ?? 'EUR',
     locale: opts.locale ?? 'fr-FR',
+    timeZone: opts.timeZone ?? 'Europe/Paris',
     now: opts.now ?? new Date(),
     passwordHash: READER_PASSWORD_HASH,
     minorPasswordHash: MINOR_PASSWORD_HASH,
