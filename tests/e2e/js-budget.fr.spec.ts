@@ -12,8 +12,9 @@ import { signedIn } from './settings.ts'
  * imports are not counted here; issue 43: the API client on wretch, 2.8 KB, loads on a page's first call
  * (src/lib/shell/api.ts) and is not counted either: viewer 90.5 → 90.0, search 6.9 → 6.7, tab 6.1 → 5.9, home
  * signed in 9.2 → 9.0, rent-or-buy 78.4 → 78.1; dates apart from the number code of the plural rules, issue 35: viewer
- * → 89.7, search → 6.3, roulette → 6.8, rent-or-buy → 77.8); a page over it fails with the list of its files, largest first, so
- * the one that grew is named.
+ * → 89.7, search → 6.3, roulette → 6.8, rent-or-buy → 77.8; the viewer's icons apart from the site's other icons
+ * (island-icons.ts), while PAPER pages learnt to lead on past the last one: viewer 89.7 → 89.1); a page over it fails
+ * with the list of its files, largest first, so the one that grew is named.
  */
 const BUDGET_KB: Record<string, { path: string; guest: number | null; member: number | null }> = {
   home: { path: '/', guest: 5.8, member: 9.1 },
@@ -24,7 +25,7 @@ const BUDGET_KB: Record<string, { path: string; guest: number | null; member: nu
   faq: { path: '/faq', guest: 5.2, member: 5.2 },
   event: { path: '/event', guest: 5.2, member: 5.2 },
   benefit: { path: '/benefit', guest: 5.2, member: 5.2 },
-  viewer: { path: '/viewer/24', guest: 89.8, member: 89.8 },
+  viewer: { path: '/viewer/24', guest: 89.2, member: 89.2 },
   // pages whose scripts pulled zod (issue 43 point 4): the account forms, the roulette and rent-or-buy were 31.2,
   // 31.5 and 102.8 KB
   'account form': { path: '/user/findId', guest: 5.7, member: null },
