@@ -210,7 +210,7 @@ export const payment = new Hono<AppEnv>()
       },
       failed: (code, raw, details) => {
         const form = ShopForm.safeParse(raw)
-        return `/shop?error=${code}${form.success ? `&product=${form.data.productId}` : ''}#${details?.field === 'agree' ? 'shop-agree' : 'shop-form'}`
+        return `/shop?error=${code}${form.success ? `&product=${form.data.productId}` : ''}#${details?.field === 'agree' ? 'shop-agree' : 'shop-error'}`
       },
     }),
   )

@@ -1,8 +1,11 @@
 /**
  * Path data of the site's icons (24×24 viewBox, drawn in currentColor), shared by Icon.astro and Icon.tsx:
  * SVG shipped with the page, so no icon depends on a font having a symbol (issue 14 §4). Icons are
- * decorative (aria-hidden): the control carrying one names itself (its text, aria-label or hidden text).
+ * decorative (aria-hidden): the control carrying one names itself (its text, aria-label or hidden text). Those
+ * a React island draws (Icon.tsx: the viewer's) live in island-icons.ts, so an island's script carries no other.
  */
+import { ISLAND_ICON_PATHS } from './island-icons.ts'
+
 export const ICON_PATHS = {
   home: 'M3 11l9-8 9 8v9a1 1 0 0 1-1 1h-5v-6H9v6H4a1 1 0 0 1-1-1z',
   shop: 'M12 2a10 10 0 1 0 0 20 10 10 0 0 0 0-20zm1 15h-2v-1.2c-1.5-.3-2.6-1.2-2.7-2.6h1.9c.1.7.7 1.1 1.8 1.1 1.1 0 1.7-.4 1.7-1 0-.6-.5-.9-2-1.2-2-.4-3.1-1.1-3.1-2.6 0-1.3 1-2.2 2.4-2.5V6h2v1.1c1.4.3 2.3 1.2 2.4 2.4h-1.9c-.1-.6-.6-1-1.5-1s-1.5.4-1.5.9c0 .6.6.8 2 1.1 2.1.4 3.1 1.2 3.1 2.7 0 1.3-1 2.3-2.6 2.6z',
@@ -10,18 +13,7 @@ export const ICON_PATHS = {
   search: 'M10 3a7 7 0 0 1 5.6 11.2l5.1 5.1-1.4 1.4-5.1-5.1A7 7 0 1 1 10 3zm0 2a5 5 0 1 0 0 10 5 5 0 0 0 0-10z',
   my: 'M12 12a5 5 0 1 0 0-10 5 5 0 0 0 0 10zm0 2c-4.4 0-8 2.2-8 5v2h16v-2c0-2.8-3.6-5-8-5z',
   bell: 'M12 22a2 2 0 0 0 2-2h-4a2 2 0 0 0 2 2zm6-6v-5c0-3.1-1.6-5.6-4.5-6.3V4a1.5 1.5 0 0 0-3 0v.7C7.6 5.4 6 7.9 6 11v5l-2 2v1h16v-1z',
-  up: 'M12 5l7 7-1.4 1.4L13 8.8V20h-2V8.8l-4.6 4.6L5 12z',
-  down: 'M12 19l-7-7 1.4-1.4 4.6 4.6V4h2v11.2l4.6-4.6L19 12z',
-  left: 'M5 12l7-7 1.4 1.4L8.8 11H20v2H8.8l4.6 4.6L12 19z',
-  right: 'M19 12l-7 7-1.4-1.4 4.6-4.6H4v-2h11.2l-4.6-4.6L12 5z',
-  previous: 'M15.4 7.4L14 6l-6 6 6 6 1.4-1.4-4.6-4.6z',
-  next: 'M8.6 16.6L10 18l6-6-6-6-1.4 1.4 4.6 4.6z',
-  play: 'M8 5v14l11-7z',
-  pause: 'M6 5h4v14H6zm8 0h4v14h-4z',
-  fullscreen: 'M4 4h6v2H6v4H4zm10 0h6v6h-2V6h-4zM4 14h2v4h4v2H4zm14 0h2v6h-6v-2h4z',
-  comment: 'M5 3h14a2 2 0 0 1 2 2v11a2 2 0 0 1-2 2H8l-5 4V5a2 2 0 0 1 2-2zm0 2v12.6L7.3 16H19V5z',
-  share:
-    'M18 16.08c-.76 0-1.44.3-1.96.77L8.91 12.7c.05-.23.09-.46.09-.7s-.04-.47-.09-.7l7.05-4.11c.54.5 1.25.81 2.04.81 1.66 0 3-1.34 3-3s-1.34-3-3-3-3 1.34-3 3c0 .24.04.47.09.7L8.04 9.81C7.5 9.31 6.79 9 6 9c-1.66 0-3 1.34-3 3s1.34 3 3 3c.79 0 1.5-.31 2.04-.81l7.12 4.16c-.05.21-.08.43-.08.65 0 1.61 1.31 2.92 2.92 2.92 1.61 0 2.92-1.31 2.92-2.92s-1.31-2.92-2.92-2.92z',
+  ...ISLAND_ICON_PATHS,
   star: 'M22 9.24l-7.19-.62L12 2 9.19 8.63 2 9.24l5.46 4.73L5.82 21 12 17.27 18.18 21l-1.63-7.03zM12 15.4l-3.76 2.27 1-4.28-3.32-2.88 4.38-.38L12 6.1l1.71 4.04 4.38.38-3.32 2.88 1 4.28z',
   starFilled: 'M12 17.27L18.18 21l-1.64-7.03L22 9.24l-7.19-.61L12 2 9.19 8.63 2 9.24l5.46 4.73L5.82 21z',
 } as const

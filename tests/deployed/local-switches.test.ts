@@ -78,7 +78,7 @@ describe('a deployed worker (no local switch, real-looking secrets)', () => {
       body: `productId=${productId}&method=card&agree=on&key=deployed-key-1`,
     })
     expect(form.status).toBe(303)
-    expect(form.headers.get('location')).toBe(`/shop?error=NOT_FOUND_PAYMENT_METHOD&product=${productId}#shop-form`)
+    expect(form.headers.get('location')).toBe(`/shop?error=NOT_FOUND_PAYMENT_METHOD&product=${productId}#shop-error`)
     expect(await db.first(`SELECT count(*) AS n FROM payments WHERE user_id = ?`, reader.id)).toEqual({ n: 0 })
   })
 

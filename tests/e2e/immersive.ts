@@ -145,6 +145,17 @@ async function tapEpisode(page: Page) {
 
 const immersive = (page: Page) => page.evaluate(() => document.documentElement.hasAttribute('data-immersive'))
 
+/** PAPER's page on screen and its controls (previous, counter, next) are whole on screen, below the bar when it shows. */
+async function lastPageFits(page: Page) {
+  const pager = page.locator('.viewer-pager')
+  const shown = page.locator('.viewer-paper > li:not([hidden]) img')
+  await expect(pager).toBeInViewport({ ratio: 1 })
+  await expect(shown.first()).toBeInViewport({ ratio: 1 })
+  const bar = await page.locator('.viewer-bar').boundingBox()
+  const top = (await shown.first().boundingBox())!.y
+  if (!(await immersive(page)) && bar) expect(top).toBeGreaterThanOrEqual(bar.y + bar.height - 1)
+}
+
 export function immersiveSuite(w: Words) {
   test.describe(`${w.edition}: dialogs, keys and immersive reading on a phone`, () => {
     test('the help sheet: a modal that fits at 390 px, Tab stays inside, Esc closes it, focus back; the ? button only with a keyboard', async ({
@@ -507,6 +518,8 @@ export function immersiveSuite(w: Words) {
         await tapAt(forward)
         await expect(indicator).toHaveText('3 / 3')
         await expect(end).toHaveCount(1)
+        // issue 35 point 8: the last page fits the screen with its controls, none of it under the bar
+        await lastPageFits(page)
         await shot(page, testInfo, `${w.edition}-paper-${id}-390`)
         // a swipe back (toward the reading direction's end)
         const s = await pageBox()
@@ -520,6 +533,13 @@ export function immersiveSuite(w: Words) {
         await dispatch('pointerdown', to)
         await dispatch('pointerup', from)
         await expect(indicator).toHaveText('2 / 3')
+        // a tap past the last page opens the next episode (issue 35 point 8)
+        await tapAt(forward)
+        await expect(indicator).toHaveText('3 / 3')
+        const next = await page.locator('.viewer-nav[data-primary] a[rel="next"]').getAttribute('href')
+        expect(next).toMatch(/^\/viewer\/\d+$/)
+        await tapAt(forward)
+        await expect(page).toHaveURL(next!)
         await context.close()
       })
     }

@@ -14,8 +14,9 @@ import { signedIn } from './settings.ts'
  * signed in 9.2 → 9.0, rent-or-buy 78.4 → 78.1; dates apart from the number code of the plural rules, issue 35: viewer
  * → 89.7, search → 6.3, roulette → 6.8, rent-or-buy → 77.8; no module preload lists (Vite's `modulePreload: false`: a
  * lazy part fetches its own imports), the share code loaded on use and the bell's count in the session's answer:
- * notices, FAQ, event, benefit 5.1 → 4.9, home 5.7 → 5.5 / 9.0 → 8.7, detail 6.2 → 5.3, viewer 89.7 → 89.4); a page over it fails with the list of its files, largest first, so
- * the one that grew is named.
+ * notices, FAQ, event, benefit 5.1 → 4.9, home 5.7 → 5.5 / 9.0 → 8.7, detail 6.2 → 5.3, viewer 89.7 → 89.4; the viewer's
+ * icons apart from the site's other icons (island-icons.ts), while PAPER pages learnt to lead on past the last one:
+ * viewer → VIEWER); a page over it fails with the list of its files, largest first, so the one that grew is named.
  */
 const BUDGET_KB: Record<string, { path: string; guest: number | null; member: number | null }> = {
   home: { path: '/', guest: 5.6, member: 8.8 },

@@ -54,6 +54,14 @@ test.describe('the low-balance path (French edition, phone)', () => {
     await confirm.tap()
     await expect(page.locator('.locked-episode')).toHaveCount(0)
     await expect(page.locator('.viewer-slice img').first()).toBeVisible()
+    // the page opens at the episode's title, clear of the viewer's bar, not under it (issue 35 point 9)
+    const bar = page.locator('.viewer-bar')
+    await bar.waitFor()
+    const title = page.getByRole('heading', { level: 1 })
+    await expect(title).toBeInViewport({ ratio: 1 })
+    const barBox = (await bar.boundingBox())!
+    expect((await title.boundingBox())!.y).toBeGreaterThanOrEqual(barBox.y + barBox.height)
+    await info.attach('rented-390', { body: await page.screenshot(), contentType: 'image/png' })
   })
 
   test('a ready wait-until-free ticket comes first; an error shows beside the action, in view, focused and announced', async ({

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test'
-import { balanceElsewhere, headerBalance, noSeriousViolations, signInTo } from './helpers.ts'
+import { balanceElsewhere, headerBalance, newMember, noSeriousViolations, signInTo } from './helpers.ts'
 
 /** Spec §2 /shop, §5 agreement checkbox; issue 4 §2: the sandbox checkout, its signed webhook and the result. */
 
@@ -190,5 +190,88 @@ test.describe('French coin shop', () => {
     await expect(page.getByRole('status')).toHaveText('Adresse enregistrée.')
     await expect(page.getByLabel('Téléphone')).toHaveValue('470123456')
     await noSeriousViolations(page)
+  })
+
+  test.describe('an offer the reader can no longer buy (issue 35 point 4, phone)', () => {
+    test.use({ viewport: { width: 390, height: 844 } })
+    const agreeName = /J'accepte les conditions de vente des pièces/
+    const limitReached = "Vous avez atteint la limite d'achat de cette offre. Choisissez-en une autre."
+    const welcomeOf = (page: Page) => page.getByRole('radio', { name: /Offre de bienvenue/ })
+
+    /** Buys the welcome offer in another tab of the same reader (JavaScript or not, as the context has it). */
+    async function buyWelcomeElsewhere(page: Page) {
+      const other = await page.context().newPage()
+      await other.goto('/shop')
+      await expect(welcomeOf(other)).toBeChecked()
+      await other.getByRole('checkbox', { name: agreeName }).check()
+      await other.locator('#shop-form button[type="submit"]').click()
+      await expect(other).toHaveURL(/\/shop\/checkout\/pay_/)
+      await other.getByRole('button', { name: /^Payer/ }).click()
+      await expect(other.getByRole('heading', { level: 1 })).toHaveText('Paiement réussi')
+      await other.close()
+    }
+
+    /** The refusal is the buy button's description, right below it and on screen. */
+    async function refusedBesideButton(page: Page) {
+      const alert = page.getByRole('alert')
+      await expect(alert).toHaveText(limitReached)
+      await expect(alert).toBeInViewport()
+      const buy = page.locator('#shop-form button[type="submit"]')
+      await expect(buy).toHaveAccessibleDescription(limitReached)
+      const [b, a] = [(await buy.boundingBox())!, (await alert.boundingBox())!]
+      expect(a.y).toBeGreaterThanOrEqual(b.y + b.height)
+      expect(a.y - (b.y + b.height)).toBeLessThan(40)
+    }
+
+    /** Once bought, the welcome offer says so, is disabled and not selected; the next offer is. */
+    async function shownBought(page: Page) {
+      await expect(welcomeOf(page)).toBeDisabled()
+      await expect(welcomeOf(page)).not.toBeChecked()
+      await expect(page.locator('.product').filter({ has: welcomeOf(page) })).toContainText('Déjà acheté')
+      await expect(page.getByRole('radio', { name: /^10 pièces/ })).toBeChecked()
+    }
+
+    test('bought up to its limit, it is disabled with its reason and never selected; a refusal shows beside Acheter, announced', async ({
+      page,
+    }, info) => {
+      await signInTo(page, '/shop', await newMember(page))
+      await page.locator('astro-island:not([ssr])').first().waitFor({ state: 'attached' })
+      await expect(welcomeOf(page)).toBeChecked() // a new reader's first offer
+      await buyWelcomeElsewhere(page)
+      // this page still offers it: Acheter is refused, and the reader sees why beside the button
+      await page.getByRole('checkbox', { name: agreeName }).check()
+      await page.getByRole('button', { name: 'Acheter' }).click()
+      await refusedBesideButton(page)
+      await expect(welcomeOf(page)).toBeDisabled()
+      await info.attach('shop-refused-390', { body: await page.screenshot(), contentType: 'image/png' })
+
+      await page.goto('/shop')
+      await shownBought(page)
+      await noSeriousViolations(page)
+      await info.attach('shop-bought-390', { body: await page.screenshot({ fullPage: true }), contentType: 'image/png' })
+      await page.setViewportSize({ width: 1280, height: 900 })
+      await info.attach('shop-bought-1280', { body: await page.screenshot({ fullPage: true }), contentType: 'image/png' })
+    })
+
+    test.describe('without JavaScript', () => {
+      test.use({ javaScriptEnabled: false })
+      test('the same: the refusal lands beside the button, the bought offer disabled and not selected', async ({ page, baseURL }, info) => {
+        const member = await newMember(page)
+        await page.request.post('/api/v1/auth/web/sign-in', {
+          form: { email: member.email, password: member.password, callback: '/' },
+          headers: { origin: baseURL! },
+          maxRedirects: 0,
+        })
+        await page.goto('/shop')
+        await expect(welcomeOf(page)).toBeChecked()
+        await buyWelcomeElsewhere(page)
+        await page.getByRole('checkbox', { name: agreeName }).check()
+        await page.locator('#shop-form button[type="submit"]').click()
+        await expect(page).toHaveURL(/\/shop\?error=LIMITED_COIN_PRODUCT_USER&product=\d+#shop-error$/)
+        await refusedBesideButton(page)
+        await shownBought(page)
+        await info.attach('shop-refused-nojs-390', { body: await page.screenshot(), contentType: 'image/png' })
+      })
+    })
   })
 })

@@ -256,9 +256,10 @@ test.describe('PAPER mode (spec §2 viewer modes)', () => {
     await page.keyboard.press(' ')
     await page.keyboard.press('PageDown')
     await expect(indicator(page)).toHaveText('3 / 3')
-    await page.keyboard.press('PageDown')
-    await expect(indicator(page)).toHaveText('3 / 3')
-    await expect(page.getByRole('button', { name: 'Page suivante' })).toBeDisabled()
+    // the last page's forward control leads to the next episode (issue 35 point 8)
+    const pager = page.getByRole('navigation', { name: 'Navigation entre les pages' })
+    await expect(pager.getByRole('button', { name: 'Page suivante' })).toHaveCount(0)
+    await expect(pager.getByRole('button', { name: 'Épisode suivant' })).toBeEnabled()
     await page.keyboard.press('PageUp')
     await expect(indicator(page)).toHaveText('2 / 3')
 
@@ -280,6 +281,45 @@ test.describe('PAPER mode (spec §2 viewer modes)', () => {
           .evaluate((i: HTMLImageElement) => i.naturalWidth),
       )
       .toBeGreaterThan(0)
+  })
+
+  test('past the last page (issue 35 point 8): the next key opens the next episode; after the latest one, its end comes on screen', async ({
+    page,
+    baseURL,
+  }) => {
+    await page.setViewportSize({ width: 390, height: 844 })
+    await reader(page, baseURL!)
+    // series 1's latest episode (11), bought: it has no next one
+    const bought = await page.request.post('/api/v1/purchase', {
+      data: { episodeIds: [11], kind: 'POSSESSION' },
+      headers: { origin: baseURL!, 'idempotency-key': crypto.randomUUID() },
+    })
+    expect(bought.status()).toBe(200)
+    await page.goto('/viewer/4')
+    await page.evaluate(() => localStorage.setItem('viewer-settings:fr', JSON.stringify({ mode: 'PAPER', double: false })))
+    await page.reload()
+    await hydrated(page)
+    for (const shown of ['2 / 3', '3 / 3']) {
+      await page.keyboard.press('PageDown')
+      await expect(indicator(page)).toHaveText(shown)
+    }
+    await page.keyboard.press('PageDown')
+    await expect(page).toHaveURL(/\/viewer\/5$/)
+
+    await page.goto('/viewer/11')
+    await hydrated(page)
+    for (const shown of ['2 / 3', '3 / 3']) {
+      await page.keyboard.press('ArrowRight')
+      await expect(indicator(page)).toHaveText(shown)
+    }
+    const pager = page.getByRole('navigation', { name: 'Navigation entre les pages' })
+    await expect(pager.getByRole('button', { name: 'Page suivante' })).toBeDisabled()
+    const end = page.locator('.viewer-end')
+    await page.keyboard.press('ArrowRight')
+    await expect(end).toBeInViewport({ ratio: 1 })
+    await expect(page.getByRole('navigation', { name: 'Navigation entre les épisodes' })).toBeInViewport()
+    await expect(page).toHaveURL(/\/viewer\/11$/)
+    await expect(indicator(page)).toHaveText('3 / 3')
   })
 
   test('a novel episode takes the chosen font and size', async ({ page }) => {

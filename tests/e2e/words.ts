@@ -172,3 +172,22 @@ export async function demoWords(page: Page, id: string, info: TestInfo) {
     if (await named.count()) await expect(named).not.toHaveText(numberLabel(no))
   }
 }
+
+/**
+ * Issue 35 point 6: one word for one genre — the romance tab, a romance series' genre and its demo blurb name it
+ * alike (th wrote โรแมนติก beside โรแมนซ์, ar رومانسي beside رومانسية). Screenshots of the series page at 390 and 1280 px.
+ */
+export async function genreWord(page: Page, id: string, info: TestInfo) {
+  const t = messagesOf(id)
+  const word = t('genre.ROMANCE')
+  await page.goto('/home/romance')
+  const tabs = page.getByRole('navigation', { name: t('hometab.nav') })
+  await expect(tabs.getByRole('link', { name: word, exact: true })).toHaveAttribute('aria-current', 'page')
+  await page.locator('main a[href^="/detail/"]').first().click()
+  await expect(page).toHaveURL(/\/detail\/\d+$/)
+  await expect(page.locator('.detail .meta')).toContainText(word)
+  await expect(page.locator('.detail .description')).toContainText(word)
+  await shot(page, info, `genre-${id}-series-390`)
+  await page.setViewportSize({ width: 1280, height: 800 })
+  await shot(page, info, `genre-${id}-series-1280`)
+}

@@ -62,6 +62,13 @@ describe.each(EDITION_IDS)('the %s edition names its currency and its mileage on
     const missing = NAMES[thing].filter((key) => !uses(messages[key]!, words[thing])).map((key) => `${key}: "${messages[key]}"`)
     expect(missing).toEqual([])
   })
+
+  // issue 35 point 6: a thing named by its catalogue key (th, ar: genre.ROMANCE) is that key's one word, everywhere
+  const keyed = things.filter((thing) => thing in messages)
+  for (const thing of keyed)
+    it(`${thing}: the catalogue names it with the glossary word`, () => {
+      expect((words[thing] as Term).words).toContain(messages[thing])
+    })
 })
 
 describe('the glossary rule', () => {

@@ -9,7 +9,7 @@ import { app, db, expectError, expectInvariant, get, newReader, read, type Reade
 import { request } from './app.ts'
 import { charge, credited, newProduct, paymentFor } from './payment.helpers.ts'
 import { coinOf } from '../../src/features/wallet/wallet.server.ts'
-import { paymentOf } from '../../src/features/payment/payment.server.ts'
+import { paymentOf, shopOffers } from '../../src/features/payment/payment.server.ts'
 
 const ORIGIN = 'http://localhost'
 
@@ -41,6 +41,26 @@ describe('GET /api/v1/payment/products', () => {
     expect(header.data.items.map((i: { id: number }) => i.id)).not.toContain(appOnly)
     const ios = await read(await get(await newReader({ platform: 'IOS_APP' }), '/api/v1/payment/products'))
     expect(ios.data.items.map((i: { id: number }) => i.id)).toContain(appOnly)
+  })
+})
+
+describe('the /shop page offers (shopOffers, issue 35 point 4)', () => {
+  it('gives each offer the refusal its charge would meet now: bought up to its limit for that reader only, sold out for everyone', async () => {
+    const reader = await newReader()
+    const welcome = await newProduct({ perUser: 1, coins: 50, bonus: 50 })
+    const soldOut = await newProduct({ stock: 1, sold: 1 })
+    const open = await newProduct()
+    const paid = await paymentFor(reader, welcome)
+    await payWithButton(reader, paid)
+    expect((await credited(paid)).state).toBe('PAID')
+    await expectError(await charge(reader, { productId: welcome, method: 'card' }), 409, 'LIMITED_COIN_PRODUCT_USER')
+    const refusals = async (userId: number | null) => {
+      const offers = await shopOffers(db, { currency: 'EUR', platform: 'WEB' }, userId)
+      return [welcome, soldOut, open].map((id) => offers.find((o) => o.id === id)!.refusal)
+    }
+    expect(await refusals(reader.id)).toEqual(['LIMITED_COIN_PRODUCT_USER', 'LIMITED_COIN_PRODUCT', null])
+    expect(await refusals((await newReader()).id)).toEqual([null, 'LIMITED_COIN_PRODUCT', null])
+    expect(await refusals(null)).toEqual([null, 'LIMITED_COIN_PRODUCT', null])
   })
 })
 
@@ -250,6 +270,6 @@ describe('the shop form (POST /api/v1/payment/web/charge)', () => {
       agree: 'on',
       key: 'formkey-12345678',
     })
-    expect(sold.headers.get('location')).toBe(`/shop?error=LIMITED_COIN_PRODUCT&product=${productId}#shop-form`)
+    expect(sold.headers.get('location')).toBe(`/shop?error=LIMITED_COIN_PRODUCT&product=${productId}#shop-error`)
   })
 })

@@ -10,6 +10,9 @@
  *   header's shows too: `coinChanged`, the session store), cancelled, or — when the browser blocked the
  *   pop-up — a link that continues the checkout in this tab.
  * - paid, coming from an episode (`returnTo`): the way back to it is the main action;
+ * - an offer the reader can no longer buy (the server's `shopOffers`, or a charge refused since) is disabled with
+ *   its reason and never selected; a refusal is told beside the buy button, announced (role=alert) and scrolled
+ *   into view there (issue 35 point 4);
  * - "remember this payment method" keeps the method in this browser (localStorage) — nothing is stored server-side.
  */
 import { api } from '../../lib/shell/api.ts'
@@ -24,7 +27,8 @@ type ShopProduct = {
   bonus: string | null
   label: string | null
   limit: string | null
-  soldOut: boolean
+  /** Why the reader cannot buy it now (sold out, already bought up to its limit); null: it may be bought. */
+  unavailable: string | null
   price: string
 }
 
@@ -35,7 +39,8 @@ type ShopLabels = {
   agree: string
   policy: string
   buy: string
-  soldOut: string
+  /** An offer's reason once a charge of it is refused with one of these codes (another tab bought it meanwhile). */
+  refused: Record<'LIMITED_COIN_PRODUCT' | 'LIMITED_COIN_PRODUCT_USER', string>
   remember: string
   busy: string
   waiting: string
@@ -62,7 +67,7 @@ type Props = {
   formKey: string
   /** The agreement's own message after a refusal for the unticked box (shown beside it). */
   agreeError: string | null
-  /** Any other refusal's message (shown above the form). */
+  /** Any other refusal's message (shown beside the buy button). */
   error: string | null
   labels: ShopLabels
   /** The validated episode path to go back to once paid (null: none). */
@@ -87,11 +92,19 @@ export default function Shop({ products, methods, selected, method: kept, formKe
   const [state, setState] = useState<State>({ kind: 'idle' })
   const popup = useRef<Window | null>(null)
   const agreeBox = useRef<HTMLInputElement | null>(null)
+  const errorBox = useRef<HTMLParagraphElement | null>(null)
+  /** Offers refused since the page was drawn, with their reason (by product id). */
+  const [refused, setRefused] = useState<Record<number, string>>({})
 
   // the agreement's alert is beside its checkbox: focus goes there (also without JavaScript: autofocus), below the sticky header (scroll-margin)
   useEffect(() => {
     if (agreeError) agreeBox.current?.focus()
   }, [agreeError])
+
+  // a refusal shows beside the button that caused it, in view (the page's fragment does so without JavaScript)
+  useEffect(() => {
+    if (state.kind === 'error' || state.kind === 'cancelled') errorBox.current?.scrollIntoView({ block: 'nearest' })
+  }, [state])
 
   useEffect(() => {
     const saved = localStorage.getItem(METHOD_KEY)
@@ -149,6 +162,10 @@ export default function Shop({ products, methods, selected, method: kept, formKe
     })
     if (!res.ok) {
       popup.current?.close()
+      if (res.code === 'LIMITED_COIN_PRODUCT' || res.code === 'LIMITED_COIN_PRODUCT_USER') {
+        const reason = labels.refused[res.code]
+        setRefused((r) => ({ ...r, [Number(data.get('productId'))]: reason }))
+      }
       setState({ kind: 'error', text: res.message ?? labels.failed })
       return
     }
@@ -184,32 +201,24 @@ export default function Shop({ products, methods, selected, method: kept, formKe
 
   const shownError = state.kind === 'error' ? state.text : state.kind === 'cancelled' ? labels.cancelled : error
   return (
-    <form
-      id="shop-form"
-      method="post"
-      action="/api/v1/payment/web/charge"
-      onSubmit={submit}
-      aria-describedby={shownError ? 'shop-error' : undefined}
-    >
-      {shownError && (
-        <p className="form-error" role="alert" id="shop-error">
-          {shownError}
-        </p>
-      )}
+    <form id="shop-form" method="post" action="/api/v1/payment/web/charge" onSubmit={submit}>
       <input type="hidden" name="key" value={formKey} />
       <fieldset className="products">
         <legend>{labels.products}</legend>
-        {products.map((p) => (
-          <label key={p.id} className={p.soldOut ? 'product disabled' : 'product'}>
-            <input type="radio" name="productId" value={p.id} defaultChecked={p.id === selected} disabled={p.soldOut} />
-            <span className="coins">{p.coins}</span>
-            {p.bonus && <span className="bonus">{p.bonus}</span>}
-            {p.label && <span className="label">{p.label}</span>}
-            {p.limit && <span className="limit">{p.limit}</span>}
-            {p.soldOut && <span className="limit">{labels.soldOut}</span>}
-            <span className="price">{p.price}</span>
-          </label>
-        ))}
+        {products.map((p) => {
+          const unavailable = refused[p.id] ?? p.unavailable
+          return (
+            <label key={p.id} className={unavailable ? 'product disabled' : 'product'}>
+              <input type="radio" name="productId" value={p.id} defaultChecked={p.id === selected} disabled={!!unavailable} />
+              <span className="coins">{p.coins}</span>
+              {p.bonus && <span className="bonus">{p.bonus}</span>}
+              {p.label && <span className="label">{p.label}</span>}
+              {p.limit && <span className="limit">{p.limit}</span>}
+              {unavailable && <span className="reason">{unavailable}</span>}
+              <span className="price">{p.price}</span>
+            </label>
+          )
+        })}
       </fieldset>
       <fieldset className="methods">
         <legend>{labels.method}</legend>
@@ -242,9 +251,19 @@ export default function Shop({ products, methods, selected, method: kept, formKe
           {agreeError}
         </p>
       )}
-      <button className="btn" type="submit" disabled={state.kind === 'busy' || state.kind === 'waiting'}>
+      <button
+        className="btn"
+        type="submit"
+        disabled={state.kind === 'busy' || state.kind === 'waiting'}
+        aria-describedby={shownError ? 'shop-error' : undefined}
+      >
         {state.kind === 'busy' ? labels.busy : labels.buy}
       </button>
+      {shownError && (
+        <p ref={errorBox} className="form-error" role="alert" id="shop-error">
+          {shownError}
+        </p>
+      )}
       {state.kind === 'waiting' && <p role="status">{labels.waiting}</p>}
       {state.kind === 'blocked' && (
         <p role="alert" className="form-error">

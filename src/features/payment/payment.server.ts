@@ -4,7 +4,7 @@
  * batch); coins move when the provider's verified webhook says the payment succeeded, in one batch that also
  * flips the payment UNPAID → PAID under a guard, so a replayed or concurrent webhook can never credit twice.
  */
-import { AppError } from '../../lib/errors/catalogue.ts'
+import { AppError, type ErrorCode } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
 import { DAY_MS, isoAfter } from '../../lib/time.ts'
 import type { PaymentReversalsRow, PaymentsRow } from '../../lib/server/db-types.ts'
@@ -63,6 +63,31 @@ export async function listProducts(db: Db, scope: ShopScope): Promise<CoinProduc
     scope.currency,
     scope.platform,
   )
+}
+
+/** A product of the shop with the refusal a charge of it would meet now (`checkCharge`), null when it may be bought. */
+export type ShopOffer = CoinProduct & { refusal: ErrorCode | null }
+
+/**
+ * The shop's products as one reader may buy them (issue 35 point 4): each with the refusal `createCharge` would
+ * answer now, by the same rule (`checkCharge`) over the reader's PAID payments of it; a guest (null) meets the
+ * stock alone. The page offers only the products without one.
+ */
+export async function shopOffers(db: Db, scope: ShopScope, userId: number | null): Promise<ShopOffer[]> {
+  const [products, paid] = await Promise.all([
+    listProducts(db, scope),
+    userId === null
+      ? Promise.resolve([])
+      : db.all<{ productId: PaymentsRow['product_id']; n: number }>(
+          `SELECT product_id AS productId, count(*) AS n FROM payments WHERE user_id = ? AND state = 'PAID' GROUP BY product_id`,
+          userId,
+        ),
+  ])
+  const paidOf = new Map(paid.map((r) => [r.productId, r.n]))
+  return products.map((p) => {
+    const check = checkCharge(p, paidOf.get(p.id) ?? 0)
+    return { ...p, refusal: check.ok ? null : check.code }
+  })
 }
 
 export type ChargeInput = {

@@ -101,6 +101,9 @@ export default function RentOrBuy({ preview, labels, freetimeNext = null, shopHr
       const coin = res.data.coin
       if (coin) await import('../session/store.ts').then((session) => session.coinChanged(coin))
       setOutcome({ tone: 'ok', text: labels.done })
+      // The browser reopens the page where it stands (its scroll kept over any #unlock): at the episode's title,
+      // clear of the bar above it (its scroll-margin), not where the offer was (issue 35 point 9).
+      document.getElementById('episode-title')?.scrollIntoView({ behavior: 'instant' })
       location.reload()
       return
     }

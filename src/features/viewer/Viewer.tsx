@@ -171,7 +171,7 @@ export default function Viewer(props: ViewerProps) {
   const withTranscript = slices.some((s) => s.transcript)
   const paper = loaded && !isText && settings.mode === 'PAPER'
   const double = paper && settings.double && wide
-  const { page, shown, ahead, lastPage, indicator, turn, setSlice, list } = usePages(slices.length, paper, double)
+  const { page, shown, ahead, lastPage, indicator, turn: turnPage, setSlice, list } = usePages(slices.length, paper, double)
 
   const first: EpisodeHead = {
     id: episodeId,
@@ -183,6 +183,22 @@ export default function Viewer(props: ViewerProps) {
   }
   const continuous = useContinuous({ first, seriesId: props.seriesId, signedIn, paper, ready, announce: setAnnouncement })
   const { chain, tail, auto, changeAuto, last, sections, sentinel, fetchNext } = continuous
+  const chrome = useChrome()
+  /**
+   * PAPER (issue 35 point 8): a turn (tap, swipe, key, button) puts the new page on screen below the bar with its
+   * controls (the page's CSS sizes it to fit), a scroll of the viewer's own; past the last page it leads on: to the
+   * next episode, else to this one's end.
+   */
+  const turn = (step: number) => {
+    if (step > 0 && lastPage) {
+      if (first.next) continuous.goEpisode(1)
+      else document.querySelector('.viewer-end')?.scrollIntoView()
+      return
+    }
+    turnPage(step)
+    chrome.own()
+    list.current?.scrollIntoView({ behavior: 'instant' })
+  }
   useTextFont(loaded && isText, settings.font, settings.fontSize, chain.length)
 
   useProgress({
@@ -223,7 +239,6 @@ export default function Viewer(props: ViewerProps) {
     applyZoom,
     goEpisode: continuous.goEpisode,
   })
-  const chrome = useChrome()
   const onScreen = continuous.episodes[Math.min(continuous.current, continuous.episodes.length - 1)]!
   const shownEpisode = onScreen.id
   // The site's script comes after this island on the viewer page (Base.astro `lateShell`).
@@ -379,10 +394,10 @@ export default function Viewer(props: ViewerProps) {
             {labels.prevPage}
           </button>
           <p className="viewer-page-indicator" role="status" aria-live="polite">
-            {labels.pageIndicator.replace('{current}', indicator.current).replace('{total}', String(indicator.total))}
+            {format(labels.pageIndicator, indicator)}
           </p>
-          <button type="button" className="btn" onClick={() => turn(1)} disabled={lastPage}>
-            {labels.nextPage}
+          <button type="button" className="btn" onClick={() => turn(1)} disabled={lastPage && !first.next}>
+            {lastPage && first.next ? labels.nextEpisode : labels.nextPage}
           </button>
         </nav>
       )}

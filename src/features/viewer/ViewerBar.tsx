@@ -12,7 +12,7 @@
  */
 import type { MouseEvent } from 'react'
 import { Icon } from '../../components/Icon.tsx'
-import type { IconName } from '../../components/icons.ts'
+import type { IslandIconName } from '../../components/island-icons.ts'
 import { episodeLabel } from '../../lib/i18n/episode-label.ts'
 import { AUTO_SCROLL_SPEEDS, speedIndex } from './reading.ts'
 import type { EpisodeHead } from './use-continuous.ts'
@@ -61,7 +61,7 @@ type Props = {
 }
 
 /** An icon that points along the line (arrows): mirrored in right-to-left editions by CSS. */
-const arrow = (name: IconName) => (
+const arrow = (name: IslandIconName) => (
   <span className="viewer-flip">
     <Icon name={name} size={22} />
   </span>

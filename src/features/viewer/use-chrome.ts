@@ -84,5 +84,11 @@ export function useChrome() {
   }, [])
 
   const toggle = useCallback(() => setHidden((h) => !h), [])
-  return { hidden, toggle, show: useCallback(() => setHidden(false), []) }
+  return {
+    hidden,
+    toggle,
+    show: useCallback(() => setHidden(false), []),
+    /** The next scroll is the viewer's own (a PAPER page put on screen): it hides or shows nothing. */
+    own: useCallback(() => (ownScroll.current = true), []),
+  }
 }

@@ -1,6 +1,7 @@
 /**
  * PAPER mode (spec §2 viewer modes): the page on screen, single or double, and turning it. The place is kept
- * as the first slice on the page, so switching single/double keeps the reader where they were.
+ * as the first slice on the page, so switching single/double keeps the reader where they were. `list` is the
+ * page list's element.
  */
 import { useCallback, useRef, useState } from 'react'
 import { pageIndicator, pageOfSlice, pageSlices, turnPage } from './reading.ts'
@@ -18,14 +19,11 @@ export function usePages(count: number, paper: boolean, double: boolean) {
   const lastPage = turnPage(page, 1, count, double) === page
   const indicator = pageIndicator(page, double, count)
 
-  /** `step` pages forward (negative: back), within the episode. */
+  /** `step` pages forward (negative: back), within the episode (the viewer puts the page on screen: Viewer.tsx `turn`). */
   const turn = useCallback(
     (step: number) => {
       const next = turnPage(page, step, count, double)
-      if (next === page) return
-      setSlice(pageSlices(next, double, count)[0] ?? 0)
-      const top = list.current?.getBoundingClientRect().top ?? 0
-      if (top < 0) list.current?.scrollIntoView({ block: 'start' })
+      if (next !== page) setSlice(pageSlices(next, double, count)[0] ?? 0)
     },
     [page, double, count],
   )
