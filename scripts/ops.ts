@@ -12,6 +12,7 @@ import { statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import { formatMoney } from '../src/lib/i18n/format.ts'
+import { wallClock } from '../src/lib/time.ts'
 import { z } from 'zod'
 import { AlarmBroadcastRequest } from '../src/features/alarm/alarm.ts'
 import { QnaAnswerRequest, MAX_BODY_LENGTH } from '../src/features/qna/qna.ts'
@@ -1420,17 +1421,9 @@ function knownZone(timeZone: unknown): timeZone is string {
 
 /** An instant as `YYYY-MM-DD HH:mm` in `timeZone` (the edition's). */
 function zoned(iso: string, timeZone: string): string {
-  const parts = new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).formatToParts(new Date(iso))
-  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? ''
-  return `${part('year')}-${part('month')}-${part('day')} ${part('hour')}:${part('minute')}`
+  const c = wallClock(new Date(iso), timeZone)
+  const two = (n: number) => String(n).padStart(2, '0')
+  return `${c.year}-${two(c.month)}-${two(c.day)} ${two(c.hour)}:${two(c.minute)}`
 }
 
 /** The closing line of a page: the command line of the next page, or that this was the last one. */

@@ -11,7 +11,7 @@ import { transcriptJson } from '../../src/features/viewer/transcript.ts'
 import { coverKey, sliceKey } from '../../src/features/catalogue/series-import.ts'
 import { NICKNAME_KEY_VERSION, nicknameKey } from '../../src/features/account/profile.ts'
 import { demoSliceText } from './transcripts.ts'
-import { DAY_MS, HOUR_MS, MINUTE_MS, isoAfter } from '../../src/lib/time.ts'
+import { DAY_MS, HOUR_MS, MINUTE_MS, isoAfter, wallClock } from '../../src/lib/time.ts'
 import {
   ACCOUNTS,
   BADGES,
@@ -1142,26 +1142,10 @@ const JUST_OUT_SERIES = 24
 
 // ───────────────────────────── local days (the edition's time zone) ─────────────────────────────
 
-const wallClocks = new Map<string, Intl.DateTimeFormat>()
 /** How far the wall clock of `timeZone` is ahead of UTC at instant `t` (ms; negative west of Greenwich). */
 function zoneOffset(timeZone: string, t: number): number {
-  let f = wallClocks.get(timeZone)
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    })
-    wallClocks.set(timeZone, f)
-  }
-  const p = Object.fromEntries(f.formatToParts(new Date(t)).map((x) => [x.type, Number(x.value)]))
-  const wall = Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!, p.second!)
-  return wall - Math.floor(t / 1000) * 1000
+  const c = wallClock(t, timeZone)
+  return Date.UTC(c.year, c.month - 1, c.day, c.hour, c.minute, c.second) - Math.floor(t / 1000) * 1000
 }
 
 /** The local calendar day of instant `t`, as a day number (days since 1970-01-01). */

@@ -1,6 +1,7 @@
 /** The operator's banners on D1 (docs/API.md `/api/ops/banners`; rules: banner-ops.ts). */
 import { AppError } from '../../lib/errors/catalogue.ts'
-import { opsPage, type OpsListQuery, type OpsPage } from '../../lib/ops.ts'
+import type { OpsListQuery, OpsPage } from '../../lib/ops.ts'
+import { newestFirst } from '../../lib/server/ops-list.ts'
 import type { Db } from '../../lib/server/db.ts'
 import { flag, type Cols, type Flag } from '../../lib/server/rows.ts'
 import type { BannerCreateRequest } from './banner-ops.ts'
@@ -42,16 +43,7 @@ async function opsBanner(db: Db, id: number, now: Date): Promise<OpsBanner | nul
 
 /** One page of every banner, whatever its placement and state, newest first (docs/API.md `GET /api/ops/banners`). */
 export async function listOpsBanners(db: Db, query: OpsListQuery, now: Date): Promise<OpsPage<OpsBanner>> {
-  const found = await db.all<BannerRow>(
-    `SELECT ${OPS_COLUMNS} FROM banners WHERE (?1 IS NULL OR id < ?1) ORDER BY id DESC LIMIT ?2`,
-    query.cursor ?? null,
-    query.limit + 1,
-  )
-  return opsPage(
-    found.map((b) => toOps(b, now)),
-    query.limit,
-    (b) => b.id,
-  )
+  return newestFirst(db, 'banners', OPS_COLUMNS, query, (row: BannerRow) => toOps(row, now))
 }
 
 /** Creates a banner (rules: `BannerCreateRequest`); INVALID_PARAMETER `endsAt` for an end that is not after `now`. */

@@ -2,7 +2,8 @@
 import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
 import type { EventsRow } from '../../lib/server/db-types.ts'
-import { opsPage, type OpsListQuery, type OpsPage } from '../../lib/ops.ts'
+import type { OpsListQuery, OpsPage } from '../../lib/ops.ts'
+import { newestFirst } from '../../lib/server/ops-list.ts'
 import { flag, type Cols, type Flag } from '../../lib/server/rows.ts'
 import { EVENT_LIST_SIZE, type EventCreateRequest, type EventSummary } from './event.ts'
 
@@ -38,16 +39,7 @@ async function opsEvent(db: Db, id: number, now: Date): Promise<OpsEvent | null>
 
 /** One page of every event (the roulette too), whatever its state, newest first (docs/API.md `GET /api/ops/events`). */
 export async function listOpsEvents(db: Db, query: OpsListQuery, now: Date): Promise<OpsPage<OpsEvent>> {
-  const found = await db.all<OpsRow>(
-    `SELECT ${OPS_COLUMNS} FROM events WHERE (?1 IS NULL OR id < ?1) ORDER BY id DESC LIMIT ?2`,
-    query.cursor ?? null,
-    query.limit + 1,
-  )
-  return opsPage(
-    found.map((e) => toOps(e, now)),
-    query.limit,
-    (e) => e.id,
-  )
+  return newestFirst(db, 'events', OPS_COLUMNS, query, (row: OpsRow) => toOps(row, now))
 }
 
 /** Creates an event (rules: `EventCreateRequest`); INVALID_PARAMETER `endsAt` for an end that is not after `now`. */

@@ -1,6 +1,7 @@
 /** Notice reads from D1 (the paginated list, one notice, the cached count) and the operator's changes. */
 import { AppError } from '../../lib/errors/catalogue.ts'
-import { opsPage, type OpsListQuery, type OpsPage } from '../../lib/ops.ts'
+import type { OpsListQuery, OpsPage } from '../../lib/ops.ts'
+import { newestFirst } from '../../lib/server/ops-list.ts'
 import type { Db } from '../../lib/server/db.ts'
 import type { SeriesRow } from '../../lib/server/db-types.ts'
 import { flag, type Cols } from '../../lib/server/rows.ts'
@@ -157,12 +158,11 @@ export type OpsNoticeItem = Omit<OpsNotice, 'body'>
  * `GET /api/ops/notices`; 1 query on the primary key).
  */
 export async function listOpsNotices(db: Db, query: OpsListQuery, now: Date): Promise<OpsPage<OpsNoticeItem>> {
-  const found = await db.all<Omit<OpsRow, 'body'>>(
-    `SELECT id, category, series_id AS seriesId, title, is_pinned AS isPinned, published_at AS publishedAt
-       FROM notices WHERE (?1 IS NULL OR id < ?1) ORDER BY id DESC LIMIT ?2`,
-    query.cursor ?? null,
-    query.limit + 1,
+  return newestFirst(
+    db,
+    'notices',
+    'id, category, series_id AS seriesId, title, is_pinned AS isPinned, published_at AS publishedAt',
+    query,
+    (r: Omit<OpsRow, 'body'>): OpsNoticeItem => ({ ...r, isPinned: flag(r.isPinned), state: noticeState(r.publishedAt, now) }),
   )
-  const items = found.map((r): OpsNoticeItem => ({ ...r, isPinned: flag(r.isPinned), state: noticeState(r.publishedAt, now) }))
-  return opsPage(items, query.limit, (n) => n.id)
 }
