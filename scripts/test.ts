@@ -91,6 +91,23 @@ function count(file: string, pick: (j: any) => [number, number]): [number, numbe
     return [0, 0]
   }
 }
+/** The failed tests by name, last, so that a run whose output is cut to its tail still says which (issue 40 point 7). */
+function failedNames(file: string, pick: (j: any) => string[]): string[] {
+  try {
+    return pick(JSON.parse(readFileSync(file, 'utf8')))
+  } catch {
+    return []
+  }
+}
+const vitestFailed = failedNames('.cache/vitest.json', (j) =>
+  j.testResults.flatMap((f: any) => {
+    const file = f.name.replace(`${process.cwd()}/`, '')
+    const tests = f.assertionResults.filter((t: any) => t.status === 'failed')
+    if (tests.length === 0 && f.status === 'failed') return [`${file}: ${String(f.message).split('\n')[0]}`]
+    return tests.map((t: any) => `${file} › ${t.fullName}: ${String(t.failureMessages?.[0] ?? '').split('\n')[0]}`)
+  }),
+)
+for (const name of vitestFailed) console.error(`✗ vitest ${name}`)
 const [vp, vf] = count('.cache/vitest.json', (j) => [j.numPassedTests, j.numFailedTests])
 const [pp, pf] = count('.cache/playwright.json', (j) => [j.stats.expected + (j.stats.flaky ?? 0), j.stats.unexpected])
 console.log(`\nvitest ${vp} passed, ${vf} failed; playwright ${pp} passed, ${pf} failed`)

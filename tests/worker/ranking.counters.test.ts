@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { env } from 'cloudflare:workers'
 import { seedDemo } from './seed.ts'
 import { app, buy, db, give, newReader, newSeries, read, type Reader } from './purchase.helpers.ts'
-import { request } from './app.ts'
+import { onOneUtcDay, request } from './app.ts'
 import { placesOf, readerObject } from './reader.helpers.ts'
 import { refreshRanking } from '../../src/features/catalogue/ranking.server.ts'
 import { ACTIVITY_UNIT, RANKING_WEIGHTS, VIEWS_CAP, rankingFirstDay } from '../../src/features/catalogue/ranking.ts'
@@ -126,59 +126,63 @@ describe('ranking from daily counters', () => {
   })
 
   it('counts a reader once per series: 40 concurrent saves, and again on another day, move one count', async () => {
-    const reader = await newReader()
-    objectReaders.push(reader.id)
-    const { seriesId, episodeIds } = await newSeries({ episodes: 2, free: 2 })
-    const saves = await Promise.all(Array.from({ length: 40 }, (_, i) => saveProgress(reader, episodeIds[i % 2]!, i / 40)))
-    expect(saves.map((r) => r.status)).toEqual(Array(40).fill(200))
-    const today = new Date().toISOString().slice(0, 10)
-    const settled = (expected: Awaited<ReturnType<typeof counters>>) =>
-      vi.waitFor(async () => expect(await counters(seriesId)).toEqual(expected), { timeout: 10_000, interval: 50 })
-    await settled([{ day: today, readers: 1, purchases: 0 }])
+    await onOneUtcDay(async () => {
+      const reader = await newReader()
+      objectReaders.push(reader.id)
+      const { seriesId, episodeIds } = await newSeries({ episodes: 2, free: 2 })
+      const saves = await Promise.all(Array.from({ length: 40 }, (_, i) => saveProgress(reader, episodeIds[i % 2]!, i / 40)))
+      expect(saves.map((r) => r.status)).toEqual(Array(40).fill(200))
+      const today = new Date().toISOString().slice(0, 10)
+      const settled = (expected: Awaited<ReturnType<typeof counters>>) =>
+        vi.waitFor(async () => expect(await counters(seriesId)).toEqual(expected), { timeout: 10_000, interval: 50 })
+      await settled([{ day: today, readers: 1, purchases: 0 }])
 
-    // their last read three days ago (the object's own call, with that time): the count moves to that day;
-    // reading again today moves it back, once
-    const earlier = new Date(Date.parse(`${today}T12:00:00Z`) - 3 * 86_400_000).toISOString()
-    await readerObject(reader.id).saveProgress(reader.id, {
-      seriesId,
-      episodeId: episodeIds[0]!,
-      episodeNo: 1,
-      position: 0.2,
-      updatedAt: earlier,
-    })
-    await settled([
-      { day: earlier.slice(0, 10), readers: 1, purchases: 0 },
-      { day: today, readers: 0, purchases: 0 },
-    ])
-    const again = await Promise.all(Array.from({ length: 40 }, () => saveProgress(reader, episodeIds[0]!, 0.9)))
-    expect(again.map((r) => r.status)).toEqual(Array(40).fill(200))
-    await settled([
-      { day: earlier.slice(0, 10), readers: 0, purchases: 0 },
-      { day: today, readers: 1, purchases: 0 },
-    ])
+      // their last read three days ago (the object's own call, with that time): the count moves to that day;
+      // reading again today moves it back, once
+      const earlier = new Date(Date.parse(`${today}T12:00:00Z`) - 3 * 86_400_000).toISOString()
+      await readerObject(reader.id).saveProgress(reader.id, {
+        seriesId,
+        episodeId: episodeIds[0]!,
+        episodeNo: 1,
+        position: 0.2,
+        updatedAt: earlier,
+      })
+      await settled([
+        { day: earlier.slice(0, 10), readers: 1, purchases: 0 },
+        { day: today, readers: 0, purchases: 0 },
+      ])
+      const again = await Promise.all(Array.from({ length: 40 }, () => saveProgress(reader, episodeIds[0]!, 0.9)))
+      expect(again.map((r) => r.status)).toEqual(Array(40).fill(200))
+      await settled([
+        { day: earlier.slice(0, 10), readers: 0, purchases: 0 },
+        { day: today, readers: 1, purchases: 0 },
+      ])
 
-    await refreshRanking(db)
-    expect(await db.first(`SELECT readers, purchases FROM series_ranking WHERE series_id = ?`, seriesId)).toEqual({
-      readers: 1,
-      purchases: 0,
+      await refreshRanking(db)
+      expect(await db.first(`SELECT readers, purchases FROM series_ranking WHERE series_id = ?`, seriesId)).toEqual({
+        readers: 1,
+        purchases: 0,
+      })
     })
   })
 
   it('counts a purchase once: 40 concurrent sends with one Idempotency-Key, 40 rentals of one episode with distinct keys', async () => {
-    const reader = await newReader()
-    await give(reader.id, 'COIN', 100)
-    const { seriesId, episodeIds } = await newSeries({ episodes: 3, priceRent: 2 })
-    const key = crypto.randomUUID()
-    const same = await Promise.all(Array.from({ length: 40 }, () => buy(reader, { episodeIds: [episodeIds[0]], kind: 'RENT' }, key)))
-    expect(same.filter((r) => r.status === 200).length).toBeGreaterThanOrEqual(1)
-    const distinct = await Promise.all(Array.from({ length: 40 }, () => buy(reader, { episodeIds: [episodeIds[1]], kind: 'RENT' })))
-    const ok = await Promise.all(distinct.filter((r) => r.status === 200).map(read))
-    expect(ok).toHaveLength(1)
-    const bought = await db.all<{ d: string }>(`SELECT substr(created_at, 1, 10) AS d FROM purchases WHERE user_id = ?`, reader.id)
-    expect(bought).toHaveLength(2)
-    expect(await counters(seriesId)).toEqual([{ day: bought[0]!.d, readers: 0, purchases: 2 }])
-    await refreshRanking(db)
-    expect(await db.first(`SELECT purchases FROM series_ranking WHERE series_id = ?`, seriesId)).toEqual({ purchases: 2 })
+    await onOneUtcDay(async () => {
+      const reader = await newReader()
+      await give(reader.id, 'COIN', 100)
+      const { seriesId, episodeIds } = await newSeries({ episodes: 3, priceRent: 2 })
+      const key = crypto.randomUUID()
+      const same = await Promise.all(Array.from({ length: 40 }, () => buy(reader, { episodeIds: [episodeIds[0]], kind: 'RENT' }, key)))
+      expect(same.filter((r) => r.status === 200).length).toBeGreaterThanOrEqual(1)
+      const distinct = await Promise.all(Array.from({ length: 40 }, () => buy(reader, { episodeIds: [episodeIds[1]], kind: 'RENT' })))
+      const ok = await Promise.all(distinct.filter((r) => r.status === 200).map(read))
+      expect(ok).toHaveLength(1)
+      const bought = await db.all<{ d: string }>(`SELECT substr(created_at, 1, 10) AS d FROM purchases WHERE user_id = ?`, reader.id)
+      expect(bought).toHaveLength(2)
+      expect(await counters(seriesId)).toEqual([{ day: bought[0]!.d, readers: 0, purchases: 2 }])
+      await refreshRanking(db)
+      expect(await db.first(`SELECT purchases FROM series_ranking WHERE series_id = ?`, seriesId)).toEqual({ purchases: 2 })
+    })
   })
 
   it("reads the same number of rows at 1× and 10× the readers (the old recount's grow)", async () => {
