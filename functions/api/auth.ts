@@ -107,7 +107,7 @@ export const auth = new Hono<AppEnv>()
     return ok(c, { accessToken, refreshToken, email, ipAddress })
   })
   .put('/logout', validate('json', LogoutBody), async (c) => {
-    await logout(c.var.db, c.req.valid('json').refreshToken)
+    await logout(c.var.db, c.req.valid('json').refreshToken, c.get('session')?.userId ?? null)
     return ok(c, {})
   })
   /**
@@ -180,14 +180,14 @@ export const auth = new Hono<AppEnv>()
       failed: (code, raw) => otpStep({ error: code, ...callbackOf(raw) }),
     }),
   )
-  /** Web logout: the family is revoked server-side (ASVS 7.4.1) and the cookie cleared. */
+  /** Web logout: the session ends server-side (ASVS 7.4.1) and the cookie is cleared. */
   .post(
     '/web/logout',
     ...formRoute({
       schema: LogoutForm,
       run: async (_data, c) => {
         const web = await openSession(await sessionKeys(), getCookie(c, SESSION_COOKIE))
-        if (web) await logout(c.var.db, web.refreshToken.value)
+        if (web) await logout(c.var.db, web.refreshToken.value, c.get('session')?.userId ?? null)
         deleteCookie(c, SESSION_COOKIE, sessionCookieOptions(c.req.url))
       },
       // an optional own-site `callback` (e.g. /callback/logout-success); anything else goes home

@@ -116,13 +116,13 @@ export const sessionService = new Hono<AppEnv>()
       return fail(c, form, 'INVALID_PARAMETER', callback)
     return answer(c, form, `${origin(c)}${oauthStartPath(provider, callback)}`)
   })
-  /** Ends the session server-side (ASVS 7.4.1: the token family is revoked) and clears the cookie. */
+  /** Ends the session server-side (ASVS 7.4.1) and clears the cookie. */
   .post('/signout', async (c) => {
     const form = await readForm(c)
     const callback = sameSiteCallback(form.callbackUrl, origin(c))
     if (!(await csrfOk(c, form))) return fail(c, form, 'FORBIDDEN_ORIGIN', callback)
     const web = await openSession(await sessionKeys(), getCookie(c, SESSION_COOKIE))
-    if (web) await logout(c.var.db, web.refreshToken.value)
+    if (web) await logout(c.var.db, web.refreshToken.value, c.get('session')?.userId ?? null)
     deleteCookie(c, SESSION_COOKIE, sessionCookieOptions(c.req.url))
     return answer(c, form, `${origin(c)}${callback}`)
   })

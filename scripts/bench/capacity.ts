@@ -18,7 +18,6 @@ import { join } from 'node:path'
 import { findChromium } from '../chromium.ts'
 import { PROGRESS_INTERVAL_MS } from '../../src/features/viewer/reading.ts'
 import { RETENTION_RULES } from '../../src/features/retention/retention.ts'
-import { REFRESH_TOKEN_TTL_SECONDS } from '../../src/features/auth/tokens.ts'
 import { DAY_MS, HOUR_MS } from '../../src/lib/time.ts'
 import { root } from '../lib.ts'
 import { d1 } from './purchase.ts'
@@ -388,7 +387,7 @@ export async function benchCapacity(opts: { base: string; persist: string; editi
   }
   // a row's life before the instant its rule counts from (the others count from their creation, or expire within hours)
   const { rentalHours } = JSON.parse(readFileSync(join(root, 'editions', edition, 'edition.json'), 'utf8')) as { rentalHours: number }
-  project(out, { refresh_tokens: REFRESH_TOKEN_TTL_SECONDS * 1000, ownerships: rentalHours * HOUR_MS })
+  project(out, { ownerships: rentalHours * HOUR_MS })
   printCapacity(out)
   return out
 }

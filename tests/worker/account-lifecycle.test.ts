@@ -267,10 +267,6 @@ describe('withdrawal (spec §4: agree, confirm, mail, approval, deletion)', () =
         .prepare('SELECT deleted_at, password_hash IS NOT NULL AS local, session_version FROM users WHERE id = ?')
         .bind(user.id)
         .first(),
-      revoked: await db()
-        .prepare('SELECT count(*) AS n FROM refresh_tokens WHERE user_id = ? AND revoked_at IS NOT NULL')
-        .bind(user.id)
-        .first('n'),
       withdrawal: await db()
         .prepare('SELECT approved_at FROM withdrawals WHERE user_id = ? ORDER BY id DESC')
         .bind(user.id)

@@ -81,7 +81,7 @@ describe('change password (PUT /api/v1/auth/local/change/password)', () => {
     const res = await change(t.accessToken.value, { oldPassword: PASSWORD, newPassword: 'abc123' })
     expect(res.status).toBe(200)
     const pair = (await read(res)).data
-    expect(pair.refreshToken.value).toMatch(/^[A-Za-z0-9_-]{43}$/)
+    expect(pair.refreshToken.value).toMatch(new RegExp(`^${user.id}\\.[A-Za-z0-9_-]{43}$`))
     await expectError(await signIn(user.email), 401, 'INVALID_PASSWORD')
     expect((await signIn(user.email, 'abc123')).status).toBe(200)
     await expectError(await refresh(other), 401, 'NOT_FOUND_REFRESH_TOKEN')

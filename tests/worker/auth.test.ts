@@ -1,6 +1,7 @@
 /**
- * Accounts and sessions on real workerd + D1 (issue 3, docs/API.md auth endpoints): sign-up, sign-in with its
- * rate limit, refresh rotation with family revocation on reuse (ASVS 10.4.5), logout, /user/me with Bearer
+ * Accounts and sessions on real workerd + D1 + readers' objects (issue 3, docs/API.md auth endpoints; sessions in the
+ * reader's object since issue 38): sign-up, sign-in with its rate limit, refresh rotation with the session ended on
+ * reuse (ASVS 10.4.5), logout, /user/me with Bearer
  * and with the web cookie (refresh at ≤ 5 minutes left), the login form, Origin checks and open redirects.
  */
 import { beforeAll, describe, expect, it } from 'vitest'
@@ -14,6 +15,7 @@ import { createApp } from '../../functions/app.ts'
 import { session } from '../../functions/middleware/session.ts'
 import { deriveKeys, hashToken, newRefreshToken, signAccessToken, type Token } from '../../src/features/auth/tokens.ts'
 import { openSession, sealSession } from '../../src/features/session/cookie.ts'
+import { execInReader } from './reader.helpers.ts'
 
 const e = env as unknown as Record<string, string | undefined>
 const ISS = frEdition.siteUrl
@@ -55,6 +57,24 @@ async function tokensFor(email: string, password: string) {
   return (await read(res)).data as { accessToken: Token; refreshToken: Token; userId: number }
 }
 const refresh = (accessToken: string, refreshToken: string) => json('POST', '/api/v1/auth/refresh', { accessToken, refreshToken })
+/** A refresh token's row in its reader's object (issue 38), with its session's. */
+async function tokenRow(userId: number, token: Token) {
+  const [row] = await execInReader(
+    userId,
+    `SELECT t.session_id AS sessionId, t.rotated_at AS rotatedAt, s.ended_at AS endedAt
+       FROM refresh_tokens t JOIN sessions s ON s.id = t.session_id WHERE t.token_hash = ?`,
+    await hashToken(token.value),
+  )
+  return row as { sessionId: string; rotatedAt: string | null; endedAt: string | null } | undefined
+}
+/** Sets a column of a refresh token's row in its reader's object (a test's way to age it). */
+const ageToken = async (userId: number, token: Token, column: 'rotated_at' | 'expires_at', at: number) =>
+  execInReader(
+    userId,
+    `UPDATE refresh_tokens SET ${column} = ? WHERE token_hash = ?`,
+    new Date(at).toISOString(),
+    await hashToken(token.value),
+  )
 
 beforeAll(async () => {
   await seedDemo(env.DB)
@@ -143,19 +163,16 @@ describe('POST /api/v1/auth/sign-up', () => {
 })
 
 describe('POST /api/v1/auth/sign-in', () => {
-  it('returns the token pair and user id; the refresh token is stored only hashed', async () => {
+  it("returns the token pair and user id; the refresh token is stored only hashed, in the reader's object", async () => {
     const data = await tokensFor(READER.email, READER.password)
     expect(data.userId).toBe(READER.id)
+    expect(data.refreshToken.value.startsWith(`${READER.id}.`)).toBe(true)
     expect(new Date(data.accessToken.expiredAt).getTime() - Date.now()).toBeGreaterThan(14 * 60_000)
     expect(new Date(data.refreshToken.expiredAt).getTime() - Date.now()).toBeGreaterThan(29 * 86_400_000)
-    const row = await db()
-      .prepare('SELECT user_id, token_hash FROM refresh_tokens WHERE token_hash = ?')
-      .bind(await hashToken(data.refreshToken.value))
-      .first<{ user_id: number }>()
-    expect(row?.user_id).toBe(READER.id)
-    expect(
-      await db().prepare('SELECT COUNT(*) AS n FROM refresh_tokens WHERE token_hash = ?').bind(data.refreshToken.value).first('n'),
-    ).toBe(0)
+    expect(await tokenRow(READER.id, data.refreshToken)).toMatchObject({ rotatedAt: null, endedAt: null })
+    expect(await execInReader(READER.id, `SELECT token_hash FROM refresh_tokens WHERE token_hash = ?`, data.refreshToken.value)).toEqual([])
+    // nothing of it in D1
+    expect(await db().prepare('SELECT COUNT(*) AS n FROM refresh_tokens WHERE user_id = ?').bind(READER.id).first('n')).toBe(0)
   })
 
   it('answers a wrong password and an unknown e-mail with the same status', async () => {
@@ -192,15 +209,11 @@ describe('POST /api/v1/auth/sign-in', () => {
     expect((await signIn(email, 'Newbie-2026')).status).toBe(200)
   })
 
-  it('starts a new token family at every sign-in (ASVS 7.2.4)', async () => {
+  it('starts a new session (token family) at every sign-in (ASVS 7.2.4)', async () => {
     const a = await tokensFor(MINOR.email, MINOR.password)
     const b = await tokensFor(MINOR.email, MINOR.password)
-    const fam = async (t: Token) =>
-      db()
-        .prepare('SELECT family_id FROM refresh_tokens WHERE token_hash = ?')
-        .bind(await hashToken(t.value))
-        .first('family_id')
-    expect(await fam(a.refreshToken)).not.toBe(await fam(b.refreshToken))
+    const [sa, sb] = [(await tokenRow(MINOR.id, a.refreshToken))!.sessionId, (await tokenRow(MINOR.id, b.refreshToken))!.sessionId]
+    expect(sa).not.toBe(sb)
   })
 })
 
@@ -217,26 +230,20 @@ describe('POST /api/v1/auth/refresh and PUT /api/v1/auth/logout', () => {
     await expectError(await refresh(first.accessToken.value, first.refreshToken.value), 401, 'NOT_FOUND_REFRESH_TOKEN')
   })
 
-  it('revokes the whole family when a rotated token is replayed (ASVS 10.4.5)', async () => {
+  it('ends the whole session when a rotated token is replayed (ASVS 10.4.5)', async () => {
     const first = await tokensFor(READER.email, READER.password)
     const second = (await read(await refresh(first.accessToken.value, first.refreshToken.value))).data
     // an attacker replays the stolen first token later than the 30 s grace: refused, and the owner's current token dies with it
-    await db()
-      .prepare('UPDATE refresh_tokens SET rotated_at = ? WHERE token_hash = ?')
-      .bind(new Date(Date.now() - 31_000).toISOString(), await hashToken(first.refreshToken.value))
-      .run()
+    await ageToken(READER.id, first.refreshToken, 'rotated_at', Date.now() - 31_000)
+    expect((await me(bearer(second.accessToken.value))).status).toBe(200)
     await expectError(await refresh(first.accessToken.value, first.refreshToken.value), 401, 'NOT_FOUND_REFRESH_TOKEN')
     await expectError(await refresh(second.accessToken.value, second.refreshToken.value), 401, 'NOT_FOUND_REFRESH_TOKEN')
-    const live = await db()
-      .prepare(
-        `SELECT COUNT(*) AS n FROM refresh_tokens WHERE family_id = (SELECT family_id FROM refresh_tokens WHERE token_hash = ?) AND revoked_at IS NULL`,
-      )
-      .bind(await hashToken(first.refreshToken.value))
-      .first('n')
-    expect(live).toBe(0)
+    expect((await tokenRow(READER.id, first.refreshToken))!.endedAt).not.toBeNull()
+    // the session's access token still within its 15 minutes is refused at once too
+    expect((await me(bearer(second.accessToken.value))).status).toBe(401)
   })
 
-  it('refuses a token rotated less than 30 s ago without revoking the family (two tabs refreshing at once)', async () => {
+  it('refuses a token rotated less than 30 s ago without ending the session (two tabs refreshing at once)', async () => {
     const first = await tokensFor(READER.email, READER.password)
     const second = (await read(await refresh(first.accessToken.value, first.refreshToken.value))).data
     await expectError(await refresh(first.accessToken.value, first.refreshToken.value), 401, 'NOT_FOUND_REFRESH_TOKEN')
@@ -258,12 +265,14 @@ describe('POST /api/v1/auth/refresh and PUT /api/v1/auth/logout', () => {
 
   it('answers an expired refresh token with EXPIRED_REFRESH_TOKEN and unknown ones with NOT_FOUND_REFRESH_TOKEN', async () => {
     const t = await tokensFor(MINOR.email, MINOR.password)
-    await db()
-      .prepare('UPDATE refresh_tokens SET expires_at = ? WHERE token_hash = ?')
-      .bind(new Date(Date.now() - 1000).toISOString(), await hashToken(t.refreshToken.value))
-      .run()
+    await ageToken(MINOR.id, t.refreshToken, 'expires_at', Date.now() - 1000)
     await expectError(await refresh(t.accessToken.value, t.refreshToken.value), 401, 'EXPIRED_REFRESH_TOKEN')
-    await expectError(await refresh(t.accessToken.value, newRefreshToken().value), 401, 'NOT_FOUND_REFRESH_TOKEN')
+    await expectError(await refresh(t.accessToken.value, newRefreshToken(MINOR.id).value), 401, 'NOT_FOUND_REFRESH_TOKEN')
+    await expectError(
+      await refresh(t.accessToken.value, newRefreshToken(MINOR.id).value.slice(`${MINOR.id}.`.length)),
+      401,
+      'NOT_FOUND_REFRESH_TOKEN',
+    )
     await expectError(await refresh(t.accessToken.value, 'short'), 401, 'NOT_FOUND_REFRESH_TOKEN')
   })
 
@@ -274,12 +283,45 @@ describe('POST /api/v1/auth/refresh and PUT /api/v1/auth/logout', () => {
     expect((await refresh(mine.accessToken.value, mine.refreshToken.value)).status).toBe(200)
   })
 
-  it('logout revokes the family; an unknown token is a no-op', async () => {
+  it('logout ends the session, its access token at once too; other sessions stay; an unknown token is a no-op', async () => {
     const t = await tokensFor(MINOR.email, MINOR.password)
+    const other = await tokensFor(MINOR.email, MINOR.password)
+    expect((await me(bearer(t.accessToken.value))).status).toBe(200)
     const res = await json('PUT', '/api/v1/auth/logout', { refreshToken: t.refreshToken.value })
     expect(await read(res)).toEqual({ result: 'SUCCESS', data: {} })
     await expectError(await refresh(t.accessToken.value, t.refreshToken.value), 401, 'NOT_FOUND_REFRESH_TOKEN')
-    expect((await json('PUT', '/api/v1/auth/logout', { refreshToken: newRefreshToken().value })).status).toBe(200)
+    expect((await me(bearer(t.accessToken.value))).status).toBe(401)
+    expect((await me(bearer(other.accessToken.value))).status).toBe(200)
+    // sent again (a retry): the same answer, nothing more changes
+    expect((await json('PUT', '/api/v1/auth/logout', { refreshToken: t.refreshToken.value })).status).toBe(200)
+    expect((await refresh(other.accessToken.value, other.refreshToken.value)).status).toBe(200)
+    for (const unknown of [newRefreshToken(MINOR.id).value, newRefreshToken(MINOR.id).value.slice(`${MINOR.id}.`.length), 'short'])
+      expect((await json('PUT', '/api/v1/auth/logout', { refreshToken: unknown })).status).toBe(200)
+  })
+
+  it("a session started before sessions moved into readers' objects (its tokens in D1) refreshes once moved; its old token is then a replay", async () => {
+    const email = freshEmail()
+    await signUpVerified(email)
+    const userId = (await db().prepare('SELECT id FROM users WHERE email = ?').bind(email).first<number>('id'))!
+    const keys = await deriveKeys(e.SESSION_SECRET!)
+    const legacy = newRefreshToken(userId).value.slice(`${userId}.`.length) // the former shape: no reader id
+    const created = new Date(Date.now() - 3_600_000).toISOString()
+    await db()
+      .prepare(
+        `INSERT INTO refresh_tokens (id, user_id, family_id, token_hash, client_kind, created_at, expires_at) VALUES (?, ?, 'legacy-family', ?, 'WEB', ?, ?)`,
+      )
+      .bind(`legacy-${userId}`, userId, await hashToken(legacy), created, new Date(Date.now() + 86_400_000).toISOString())
+      .run()
+    const access = await signAccessToken(keys, userId, ISS, new Date(Date.now() - 3_600_000), 0, 'legacy-family')
+    const res = await refresh(access.value, legacy)
+    expect(res.status).toBe(200)
+    const fresh = (await read(res)).data as { accessToken: Token; refreshToken: Token }
+    expect(fresh.refreshToken.value.startsWith(`${userId}.`)).toBe(true)
+    expect(await db().prepare('SELECT COUNT(*) AS n FROM refresh_tokens WHERE user_id = ?').bind(userId).first('n')).toBe(0)
+    expect((await me(bearer(fresh.accessToken.value))).status).toBe(200)
+    await ageToken(userId, { value: legacy, expiredAt: '' }, 'rotated_at', Date.now() - 31_000)
+    await expectError(await refresh(access.value, legacy), 401, 'NOT_FOUND_REFRESH_TOKEN')
+    await expectError(await refresh(fresh.accessToken.value, fresh.refreshToken.value), 401, 'NOT_FOUND_REFRESH_TOKEN')
   })
 })
 
@@ -447,10 +489,7 @@ describe('web session (login form and wt_session cookie)', () => {
     expect(tabB.headers.get('set-cookie')).toBeNull()
     expect((await me({ cookie: `wt_session=${renewed}` })).status).toBe(200)
     // the same old cookie after the grace: a replay; the cookie is cleared and the family revoked
-    await db()
-      .prepare('UPDATE refresh_tokens SET rotated_at = ? WHERE token_hash = ?')
-      .bind(new Date(Date.now() - 31_000).toISOString(), await hashToken(t.refreshToken.value))
-      .run()
+    await ageToken(READER.id, t.refreshToken, 'rotated_at', Date.now() - 31_000)
     const late = await me({ cookie })
     expect(late.headers.get('set-cookie')).toMatch(/wt_session=;/)
     const web = (await openSession(keys, renewed))!
@@ -467,10 +506,7 @@ describe('web session (login form and wt_session cookie)', () => {
   it('clears the cookie when the refresh token has expired (spec §4: logged out)', async () => {
     const t = await tokensFor(MINOR.email, MINOR.password)
     const keys = await deriveKeys(e.SESSION_SECRET!)
-    await db()
-      .prepare('UPDATE refresh_tokens SET expires_at = ? WHERE token_hash = ?')
-      .bind(new Date(Date.now() - 1000).toISOString(), await hashToken(t.refreshToken.value))
-      .run()
+    await ageToken(MINOR.id, t.refreshToken, 'expires_at', Date.now() - 1000)
     const expiredAccess = await signAccessToken(keys, MINOR.id, ISS, new Date(Date.now() - 20 * 60_000))
     const cookie = await sealSession(keys, { accessToken: expiredAccess, refreshToken: t.refreshToken })
     const res = await me({ cookie: `wt_session=${cookie}` })
@@ -505,7 +541,7 @@ describe('web session (login form and wt_session cookie)', () => {
     expect((await refresh(web.accessToken.value, web.refreshToken.value)).status).toBe(200)
   })
 
-  it('web logout revokes the family server-side and clears the cookie', async () => {
+  it('web logout ends the session server-side and clears the cookie', async () => {
     const res = await form({ email: MINOR.email, password: MINOR.password })
     const value = cookieOf(res)!
     const web = (await openSession(await deriveKeys(e.SESSION_SECRET!), value))!

@@ -8,7 +8,8 @@ import { appFor, expectError, frEdition, read, request } from './app.ts'
 
 export { expectError, read }
 import { createDb } from '../../src/lib/server/db.ts'
-import { issueTokens } from '../../src/features/auth/auth.server.ts'
+import { sessionKeys } from '../../src/features/auth/auth.server.ts'
+import { randomToken, signAccessToken } from '../../src/features/auth/tokens.ts'
 import { grantCoins, walletTotals } from '../../src/features/wallet/wallet.server.ts'
 import type { CoinSource, CoinType } from '../../src/features/wallet/wallet.ts'
 import type { Platform } from '../../src/features/coupon/coupon.ts'
@@ -17,9 +18,12 @@ export const app = appFor()
 export const db = createDb(env.DB)
 let seq = 0
 
-export type Reader = { id: number; headers: Record<string, string> }
+export type Reader = { id: number; headers: Record<string, string>; sessionId?: string }
 
-/** A new account (adult unless told) signed in with a Bearer access token. */
+/**
+ * A new account (adult unless told) with a Bearer access token of a session of its own. The token is signed here and
+ * the reader's object is not woken: its first call is the test's (sign-in itself is tests/worker/auth.test.ts's).
+ */
 export async function newReader(opts: { adult?: boolean; platform?: Platform } = {}): Promise<Reader> {
   const email = `wallet-${Date.now()}-${++seq}-${Math.random().toString(36).slice(2, 8)}@example.com`
   const row = await db.first<{ id: number }>(
@@ -27,9 +31,9 @@ export async function newReader(opts: { adult?: boolean; platform?: Platform } =
     email,
     opts.adult === false ? 0 : 1,
   )
-  const token = (await issueTokens(createDb(env.DB), row!.id, { issuer: frEdition.siteUrl, t: (k) => k, platform: opts.platform }))
-    .accessToken
-  return { id: row!.id, headers: { authorization: `Bearer ${token.value}` } }
+  const sessionId = randomToken(16)
+  const token = await signAccessToken(await sessionKeys(), row!.id, frEdition.siteUrl, new Date(), 0, sessionId, opts.platform)
+  return { id: row!.id, headers: { authorization: `Bearer ${token.value}` }, sessionId }
 }
 
 /** A lot of `amount` coins (a CHARGE row with it). `expiresInDays` absent: never expires. */

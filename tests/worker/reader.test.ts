@@ -50,7 +50,10 @@ describe("a reader's object", () => {
       state.storage.sql.exec(`INSERT INTO facts (key, value) VALUES ('probe', 'kept')`)
       return { names, version: migrateReader(state.storage) }
     })
-    expect(tables).toEqual({ names: ['facts', 'marks', 'outbox', 'progress', 'schema_version'], version: READER_MIGRATIONS.length })
+    expect(tables).toEqual({
+      names: ['facts', 'marks', 'outbox', 'progress', 'refresh_tokens', 'schema_version', 'sessions'],
+      version: READER_MIGRATIONS.length,
+    })
     expect(await execInReader(reader.id, `SELECT version FROM schema_version`)).toEqual([{ version: READER_MIGRATIONS.length }])
     expect(await execInReader(reader.id, `SELECT value FROM facts WHERE key = 'probe'`)).toEqual([{ value: 'kept' }])
   })

@@ -15,6 +15,7 @@ import { expireLots } from '../../src/features/wallet/wallet.server.ts'
 import { purgeExpired, type RetentionReport } from '../../src/features/retention/retention.server.ts'
 import { RETENTION_RULES, retentionCutoff } from '../../src/features/retention/retention.ts'
 import type { SweepBudget } from '../../src/lib/server/sweep.ts'
+import { execInReader } from './reader.helpers.ts'
 import { DAY_MS } from '../../src/lib/time.ts'
 
 let seq = 0
@@ -88,6 +89,11 @@ describe('retention rules', () => {
     await token('rt-gone-rotated', cut('refresh_tokens'), at(now, -DAY_MS))
     await token('rt-gone-unused', cut('refresh_tokens'), null)
     await token('rt-kept-rotated', cut('refresh_tokens', 1), at(now, -DAY_MS))
+
+    // ended_sessions: a day after the end vs 1 ms younger
+    const ended = (id: string, endedAt: string) => db.run(`INSERT INTO ended_sessions (id, ended_at) VALUES (?, ?)`, `${t}-${id}`, endedAt)
+    await ended('es-gone', cut('ended_sessions'))
+    await ended('es-kept', cut('ended_sessions', 1))
 
     // idempotency_keys: 24 h old vs 1 ms younger
     const key = (k: string, createdAt: string) =>
@@ -225,6 +231,7 @@ describe('retention rules', () => {
     const left = async (sql: string, ...params: unknown[]) => (await db.all<{ k: string }>(sql, ...params)).map((r) => r.k).sort()
     const strip = (ks: string[]) => ks.map((k) => k.slice(t.length + 1))
     expect(strip(await left(`SELECT id AS k FROM refresh_tokens WHERE id LIKE ?`, like))).toEqual(['rt-kept-rotated'])
+    expect(strip(await left(`SELECT id AS k FROM ended_sessions WHERE id LIKE ?`, like))).toEqual(['es-kept'])
     expect(strip(await left(`SELECT key AS k FROM idempotency_keys WHERE key LIKE ?`, like))).toEqual(['idem-kept'])
     expect(
       (await db.all<{ kind: string }>(`SELECT kind FROM ownerships WHERE user_id = ? ORDER BY episode_id`, reader.id)).map((r) => r.kind),
@@ -252,7 +259,7 @@ describe('retention rules', () => {
     expect((await get(reader, '/api/v1/user/me')).status).toBe(200)
   })
 
-  it('keeps reuse detection: within the window a replayed rotated token ends the session; past it only that token goes', async () => {
+  it("keeps reuse detection in the reader's object: within the window a replayed rotated token ends the session; past it only that token goes", async () => {
     const reader = await newReader()
     const ctx = { issuer: frEdition.siteUrl, t: (k: string) => k }
     const family = async () => {
@@ -261,33 +268,28 @@ describe('retention rules', () => {
       expect(res.status).toBe(200)
       const second = (await read(res)).data as { accessToken: { value: string }; refreshToken: { value: string } }
       // the replay comes after the 30 s grace of two tabs refreshing at once
-      await env.DB.prepare(`UPDATE refresh_tokens SET rotated_at = ? WHERE rotated_at IS NOT NULL AND user_id = ?`)
-        .bind(at(new Date(), -60_000), reader.id)
-        .run()
+      await execInReader(reader.id, `UPDATE refresh_tokens SET rotated_at = ? WHERE rotated_at IS NOT NULL`, at(new Date(), -60_000))
       return { first, second }
     }
+    const tokens = async () => Number((await execInReader(reader.id, `SELECT count(*) AS n FROM refresh_tokens`))[0]!.n)
 
-    // within the window (the rotated token's 30 days): the sweep keeps it and the replay ends the whole session
+    // within the window (the rotated token's 30 days): kept, and the replay ends the whole session
     const a = await family()
-    await purgeExpired(db, new Date(Date.now() + 29 * DAY_MS))
     await expectError(await refresh(a.first.accessToken.value, a.first.refreshToken.value), 401, 'NOT_FOUND_REFRESH_TOKEN')
     await expectError(await refresh(a.second.accessToken.value, a.second.refreshToken.value), 401, 'NOT_FOUND_REFRESH_TOKEN')
     expect((await get({ headers: { authorization: `Bearer ${a.second.accessToken.value}` } }, '/api/v1/user/me')).status).toBe(401)
 
-    // past the window of the first token (its expiry): the sweep deletes it, its younger successor keeps the session open
+    // past the window of the first token (its expiry): the next write of the object deletes it, its younger successor
+    // keeps the session open
     const b = await family()
-    await env.DB.prepare(`UPDATE refresh_tokens SET expires_at = ? WHERE rotated_at IS NOT NULL AND revoked_at IS NULL AND user_id = ?`)
-      .bind(at(new Date(), -1), reader.id)
-      .run()
-    const report = await purgeExpired(db)
-    expect(reportOf(report, 'refresh_tokens').rows).toBeGreaterThanOrEqual(1)
-    const live = await env.DB.prepare(`SELECT count(*) AS n FROM refresh_tokens WHERE user_id = ? AND revoked_at IS NULL`)
-      .bind(reader.id)
-      .first<{ n: number }>()
-    expect(live?.n).toBe(2) // newReader's own token and b's current one
+    const before = await tokens()
+    await execInReader(reader.id, `UPDATE refresh_tokens SET expires_at = ? WHERE rotated_at IS NOT NULL`, at(new Date(), -1))
+    const c = await issueTokens(createDb(env.DB), reader.id, ctx)
+    expect(await tokens()).toBe(before - 2 + 1) // a's and b's first (rotated) tokens went; c's came
     expect((await get({ headers: { authorization: `Bearer ${b.second.accessToken.value}` } }, '/api/v1/user/me')).status).toBe(200)
     await expectError(await refresh(b.first.accessToken.value, b.first.refreshToken.value), 401, 'NOT_FOUND_REFRESH_TOKEN')
     expect((await refresh(b.second.accessToken.value, b.second.refreshToken.value)).status).toBe(200)
+    expect((await refresh(c.accessToken.value, c.refreshToken.value)).status).toBe(200)
   })
 
   it('answers a retry with the first answer for 24 h; after the sweep the same key is a new request', async () => {

@@ -8,7 +8,7 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { env } from 'cloudflare:workers'
 import { seedDemo } from './seed.ts'
-import { appFor, frMessages, read, request } from './app.ts'
+import { appFor, frEdition, frMessages, read, request } from './app.ts'
 import { PASSWORD, expectError, json, makeUser, outboxFor } from './account.helpers.ts'
 import { parseEdition } from '../../src/lib/edition/schema.ts'
 import th from '../../editions/th/edition.json'
@@ -158,11 +158,12 @@ describe('issue 34 (2): one address never shuts the edition', () => {
       json('POST', '/api/v1/auth/sign-in', { email: `spray-${i}@example.com`, password: 'Spray-2026!' }, { 'cf-connecting-ip': ip }),
     )
     expect(codes.filter((c) => c === 'DUPLICATE_LOGIN').length).toBeGreaterThanOrEqual(610)
-    const started = Date.now()
+    // the refused ones were not counted on the edition: a sign-in from elsewhere is not slowed (what it answers, not a
+    // time: on a loaded machine an unslowed sign-in may take a second)
+    expect(await checkLimits('sign-in', { ip: address(), issuer: frEdition.siteUrl })).toBe('passed')
     expect(
       (await json('POST', '/api/v1/auth/sign-in', { email: reader.email, password: PASSWORD }, { 'cf-connecting-ip': address() })).status,
     ).toBe(200)
-    expect(Date.now() - started).toBeLessThan(EDITION_BUSY_DELAY_MS)
   }, 60_000)
 
   it('105 sign-ups from one address: 5 mailed; then a stranger on another address signs up', async () => {
@@ -183,12 +184,16 @@ describe('issue 34 (2): one address never shuts the edition', () => {
     await freshWindowRoom()
     const timed = async (i: number) => {
       const started = Date.now()
-      await checkLimits('sign-in', { ip: `203.0.${i >> 8}.${i & 255}`, issuer })
-      return Date.now() - started
+      const answer = await checkLimits('sign-in', { ip: `203.0.${i >> 8}.${i & 255}`, issuer })
+      return { answer, ms: Date.now() - started }
     }
+    // what each answered, not how long it took: on a loaded machine a check that was not slowed may still take 1 s
     const first = await Promise.all(Array.from({ length: 600 }, (_, i) => timed(i)))
-    expect(first.filter((ms) => ms >= EDITION_BUSY_DELAY_MS)).toEqual([])
+    expect(first.filter((r) => r.answer !== 'passed')).toEqual([])
     const past = await Promise.all(Array.from({ length: 10 }, (_, i) => timed(600 + i)))
-    for (const ms of past) expect(ms).toBeGreaterThanOrEqual(EDITION_BUSY_DELAY_MS - 5)
+    for (const r of past) {
+      expect(r.answer).toBe('slowed')
+      expect(r.ms).toBeGreaterThanOrEqual(EDITION_BUSY_DELAY_MS - 5) // it did wait
+    }
   }, 60_000)
 })

@@ -8,7 +8,8 @@
 import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
 import type { PushSettingsRow, UsersRow } from '../../lib/server/db-types.ts'
-import { flag, type Cols, type Flag } from '../../lib/server/rows.ts'
+import { firstRow, flag, type Cols, type Flag } from '../../lib/server/rows.ts'
+import { withReader } from '../reader/stub.server.ts'
 import { countAttempt, issueTokens, type AuthContext, type TokenPair } from '../auth/auth.server.ts'
 import { hashToken } from '../auth/tokens.ts'
 import { maskPhone, type PushSettingsBody } from './account.ts'
@@ -16,21 +17,26 @@ import { maskPhone, type PushSettingsBody } from './account.ts'
 export type Stmt = { sql: string; params: unknown[] }
 
 /**
- * Ends every session of the user at once (ASVS 7.4.3): the refresh-token families are revoked and, in the same
- * batch, `users.session_version` moves on so the access tokens already issued are refused too (see the session
- * middleware). `claimed`: the guard of a single-use link, with its parameters.
+ * Ends every session of the user at once (ASVS 7.4.3): `users.session_version` moves on, so the access tokens already
+ * issued are refused at their next check and every refresh token at its next refresh (a session belongs to the version
+ * it started under, auth/session-store.server.ts). `claimed`: the guard of a single-use link, with its parameters.
  */
-export const endAllSessions = (userId: number, nowIso: string, claimed: Stmt = { sql: '1', params: [] }): Stmt[] => [
+export const endAllSessions = (userId: number, claimed: Stmt = { sql: '1', params: [] }): Stmt[] => [
   {
-    sql: `UPDATE refresh_tokens SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL AND ${claimed.sql}`,
-    params: [nowIso, userId, ...claimed.params],
+    sql: `UPDATE users SET session_version = session_version + 1 WHERE id = ? AND ${claimed.sql} RETURNING session_version - 1 AS ended`,
+    params: [userId, ...claimed.params],
   },
-  { sql: `UPDATE users SET session_version = session_version + 1 WHERE id = ? AND ${claimed.sql}`, params: [userId, ...claimed.params] },
 ]
 
-/** "Sign out of every device" (/setting, ASVS 7.4.3/7.5.2): every session of the account ends, this one too. */
-export async function signOutEverywhere(db: Db, userId: number, now = new Date()): Promise<void> {
-  await db.batch(endAllSessions(userId, now.toISOString()))
+/**
+ * "Sign out of every device" (/setting, ASVS 7.4.3/7.5.2): every session of the account ends, this one too. The
+ * reader's object marks them ended (what an operator's look-up shows); answers how many were open.
+ */
+export async function signOutEverywhere(db: Db, userId: number, now = new Date()): Promise<number> {
+  const [moved] = await db.batch(endAllSessions(userId))
+  const ended = firstRow<{ ended: number }>(moved)?.ended
+  if (ended === undefined) return 0
+  return withReader(userId, (r) => r.endAllSessions(userId, ended, now.toISOString()))
 }
 
 // ─────────────────────────────── my page, push settings ───────────────────────────────

@@ -53,7 +53,7 @@ export async function changePassword(db: Db, userId: number, body: ChangePasswor
   const hash = await hashPassword(body.newPassword, pepper(), hasher())
   return issueTokens(db, userId, ctx, [
     { sql: `UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ?`, params: [hash, nowIso, userId] },
-    ...endAllSessions(userId, nowIso),
+    ...endAllSessions(userId),
     { sql: `DELETE FROM rate_limits WHERE bucket = ?`, params: [bucket] },
   ])
 }
@@ -182,7 +182,7 @@ export async function resetPassword(db: Db, body: ResetPasswordBody, ctx: AuthCo
       sql: `UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ? AND ${claimed}`,
       params: [hash, nowIso, body.userId, ticket.id, nowIso],
     },
-    ...endAllSessions(body.userId, nowIso, { sql: claimed, params: [ticket.id, nowIso] }),
+    ...endAllSessions(body.userId, { sql: claimed, params: [ticket.id, nowIso] }),
     // the owner proved it: the e-mail's sign-in locks (every address) lift
     { sql: `DELETE FROM rate_limits WHERE bucket >= ? AND bucket < ?`, params: [locks.from, locks.to] },
   ])

@@ -10,6 +10,7 @@ import type { Balances } from '../wallet/wallet.ts'
 import { userBalances, walletTotals } from '../wallet/wallet.server.ts'
 import { signOutEverywhere } from './account.server.ts'
 import { READER_LIST_SIZE, type ReaderLookup, type ReaderSignIn } from './reader-ops.ts'
+import { withReader } from '../reader/stub.server.ts'
 
 type ReaderAccount = {
   id: number
@@ -74,7 +75,7 @@ type AccountRow = Cols<
   | 'last_login_at'
   | 'withdrawal_requested_at'
   | 'deleted_at'
-> & { isAdult: Flag; hasPassword: Flag; providers: string | null }
+> & { isAdult: Flag; hasPassword: Flag; providers: string | null; sessionVersion: number }
 
 /**
  * The reader `lookup` names: by id (a withdrawn account too), or by e-mail (the live account, else the latest
@@ -84,7 +85,7 @@ async function findReader(db: Db, lookup: ReaderLookup): Promise<AccountRow> {
   const row = await db.first<AccountRow>(
     `SELECT u.id, u.email, u.nickname, u.platform, u.created_at AS createdAt, u.is_adult AS isAdult, u.adult_verified_at AS adultVerifiedAt,
             u.email_verified_at AS emailVerifiedAt, u.last_login_at AS lastLoginAt, u.withdrawal_requested_at AS withdrawalRequestedAt,
-            u.deleted_at AS deletedAt, u.password_hash IS NOT NULL AS hasPassword,
+            u.deleted_at AS deletedAt, u.password_hash IS NOT NULL AS hasPassword, u.session_version AS sessionVersion,
             (SELECT group_concat(provider) FROM identities WHERE user_id = u.id) AS providers
        FROM users u
       WHERE (?1 IS NOT NULL AND u.id = ?1) OR (?2 IS NOT NULL AND u.email = ?2)
@@ -98,7 +99,7 @@ async function findReader(db: Db, lookup: ReaderLookup): Promise<AccountRow> {
 
 /** Everything support needs about one reader (lists: the last `READER_LIST_SIZE`, newest first). */
 export async function readerReport(db: Db, lookup: ReaderLookup, now = new Date()): Promise<ReaderReport> {
-  const { isAdult, hasPassword, providers, ...row } = await findReader(db, lookup)
+  const { isAdult, hasPassword, providers, sessionVersion, ...row } = await findReader(db, lookup)
   const account: ReaderAccount = {
     ...row,
     isAdult: flag(isAdult),
@@ -127,15 +128,10 @@ export async function readerReport(db: Db, lookup: ReaderLookup, now = new Date(
         WHERE p.user_id = ? ORDER BY p.id DESC LIMIT ${READER_LIST_SIZE}`,
       row.id,
     ),
-    db.all<Omit<ReaderSignIn, 'open'> & { open: Flag }>(
-      `SELECT r.created_at AS at, r.client_kind AS client, r.ip_address AS ipAddress,
-              EXISTS (SELECT 1 FROM refresh_tokens t WHERE t.family_id = r.family_id AND t.revoked_at IS NULL
-                         AND t.rotated_at IS NULL AND t.expires_at > ?2) AS open
-         FROM refresh_tokens r
-        WHERE r.user_id = ?1 AND r.parent_id IS NULL ORDER BY r.created_at DESC LIMIT ${READER_LIST_SIZE}`,
-      row.id,
-      now.toISOString(),
-    ),
+    // a withdrawn reader's object was emptied with the account: nothing to ask it (and no object to wake)
+    row.deletedAt
+      ? []
+      : withReader(row.id, (r) => r.sessions(row.id, sessionVersion, now.toISOString(), READER_LIST_SIZE)).then((s) => s.signIns),
   ])
   return {
     account,
@@ -146,13 +142,13 @@ export async function readerReport(db: Db, lookup: ReaderLookup, now = new Date(
       events: events.filter((e) => e.paymentId === p.id).map(({ type, receivedAt }) => ({ type, receivedAt })),
     })),
     purchases,
-    signIns: signIns.map((s) => ({ ...s, open: flag(s.open) })),
+    signIns,
   }
 }
 
 /**
- * Ends every session of reader `id` on every device (`signOutEverywhere`: refresh tokens revoked, session version
- * moved on, so the access tokens already issued are refused at the next request). NOT_FOUND_USER for an unknown
+ * Ends every session of reader `id` on every device (`signOutEverywhere`: the session version moves on, so the access
+ * and refresh tokens already issued are refused at their next use; `ended`: the sessions that were open). NOT_FOUND_USER for an unknown
  * id; a withdrawn account has no session left and is refused the same way (nothing changes).
  */
 export async function endReaderSessions(
@@ -160,14 +156,7 @@ export async function endReaderSessions(
   id: number,
   now = new Date(),
 ): Promise<{ id: number; email: string | null; ended: number }> {
-  const row = await db.first<{ id: number; email: string | null; open: number }>(
-    `SELECT u.id, u.email,
-            (SELECT count(DISTINCT family_id) FROM refresh_tokens WHERE user_id = u.id AND revoked_at IS NULL AND rotated_at IS NULL AND expires_at > ?2) AS open
-       FROM users u WHERE u.id = ?1 AND u.deleted_at IS NULL`,
-    id,
-    now.toISOString(),
-  )
+  const row = await db.first<{ id: number; email: string | null }>(`SELECT id, email FROM users WHERE id = ? AND deleted_at IS NULL`, id)
   if (!row) throw new AppError('NOT_FOUND_USER')
-  await signOutEverywhere(db, id, now)
-  return { id: row.id, email: row.email, ended: row.open }
+  return { id: row.id, email: row.email, ended: await signOutEverywhere(db, id, now) }
 }

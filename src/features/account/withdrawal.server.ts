@@ -113,11 +113,11 @@ export async function approveWithdrawal(db: Db, body: { userId: number; uuid: st
     { sql: `DELETE FROM push_subscriptions WHERE user_id = ? AND ${claimed}`, params: [body.userId, row.id, nowIso] },
     { sql: `DELETE FROM series_readers WHERE user_id = ? AND ${claimed}`, params: [body.userId, row.id, nowIso] },
     { sql: `DELETE FROM reading_progress WHERE user_id = ? AND ${claimed}`, params: [body.userId, row.id, nowIso] },
-    ...['favorites', 'hidden_series', 'library_marks'].map((table) => ({
+    ...['favorites', 'hidden_series', 'library_marks', 'refresh_tokens'].map((table) => ({
       sql: `DELETE FROM ${table} WHERE user_id = ? AND ${claimed}`,
       params: [body.userId, row.id, nowIso],
     })),
-    ...endAllSessions(body.userId, nowIso, { sql: claimed, params: [row.id, nowIso] }),
+    ...endAllSessions(body.userId, { sql: claimed, params: [row.id, nowIso] }),
     {
       sql: `INSERT INTO coin_ledger (user_id, kind, lot_id, type, source, amount, description, created_at)
             SELECT user_id, 'EXPIRE', id, type, source, -remaining, 'withdrawal', ? FROM coin_lots WHERE user_id = ? AND remaining > 0 AND ${claimed} ORDER BY id`,

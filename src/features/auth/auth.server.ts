@@ -1,9 +1,11 @@
 /**
  * Accounts on D1: sign-up (user + e-mail OTP, mailed through messaging.server.ts), sign-in (rate-limited, same answer time for
- * unknown and known accounts), refresh-token rotation with family revocation on reuse (ASVS 10.4.5),
- * logout (family revoked server-side, ASVS 7.4.1) and the reader's own profile with coin balances.
+ * unknown and known accounts), refresh-token rotation with the session ended on reuse (ASVS 10.4.5) and logout (the
+ * session ended server-side, ASVS 7.4.1) — sessions live in the reader's object (session-store.server.ts) — and the
+ * reader's own profile with coin balances.
  */
-import { SESSION_OPEN_SQL, type SessionClaim } from './session-claim.server.ts'
+import { SESSION_OPEN_SQL, endedSession, type SessionClaim } from './session-claim.server.ts'
+import { withReader } from '../reader/stub.server.ts'
 import { ADULT_STATE_SQL, toAdultState, type AdultRow } from '../age/age.server.ts'
 import type { AudienceFlags } from '../age/age.ts'
 import { env } from 'cloudflare:workers'
@@ -48,9 +50,9 @@ import {
   deriveKeys,
   hashToken,
   isRefreshTokenShape,
-  isWithinReuseGrace,
   newRefreshToken,
   randomToken,
+  refreshTokenReader,
   signAccessToken,
   verifyAccessToken,
   type Token,
@@ -344,8 +346,9 @@ export function signedInAt(userId: number, nowIso: string): { sql: string; param
 }
 
 /**
- * ASVS 7.2.4: every login starts a new refresh-token family. The access token carries the session version the
- * same batch reads after `extra` (which may have moved it on: a password change), so it is never born stale.
+ * ASVS 7.2.4: every login starts a new session (refresh-token family), kept in the reader's object. The access token
+ * carries the session version the D1 batch reads after `extra` (which may have moved it on: a password change), so it
+ * is never born stale.
  */
 export async function issueTokens(
   db: Db,
@@ -355,37 +358,29 @@ export async function issueTokens(
 ): Promise<TokenPair> {
   const now = ctx.now ?? new Date()
   const keys = await sessionKeys()
-  const refreshToken = newRefreshToken(now)
-  const familyId = randomToken(16)
-  const results = await db.batch([
-    ...extra,
-    {
-      sql: `INSERT INTO refresh_tokens (id, user_id, family_id, token_hash, client_kind, ip_address, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-      params: [
-        randomToken(16),
-        userId,
-        familyId,
-        await hashToken(refreshToken.value),
-        ctx.clientKind ?? 'WEB',
-        ctx.ip ?? null,
-        now.toISOString(),
-        refreshToken.expiredAt,
-      ],
-    },
-    { sql: `SELECT session_version AS sessionVersion FROM users WHERE id = ?`, params: [userId] },
-  ])
+  const refreshToken = newRefreshToken(userId, now)
+  const sessionId = randomToken(16)
+  const results = await db.batch([...extra, { sql: `SELECT session_version AS sessionVersion FROM users WHERE id = ?`, params: [userId] }])
   const version = firstRow<Cols<'users', 'session_version'>>(results[results.length - 1])?.sessionVersion ?? 0
-  return { accessToken: await signAccessToken(keys, userId, ctx.issuer, now, version, familyId, ctx.platform), refreshToken, userId }
+  await withReader(userId, async (r) =>
+    r.startSession(userId, {
+      sessionId,
+      tokenHash: await hashToken(refreshToken.value),
+      version,
+      clientKind: ctx.clientKind ?? 'WEB',
+      ip: ctx.ip ?? null,
+      now: now.toISOString(),
+      expiresAt: refreshToken.expiredAt,
+    }),
+  )
+  return { accessToken: await signAccessToken(keys, userId, ctx.issuer, now, version, sessionId, ctx.platform), refreshToken, userId }
 }
 
-type RefreshRow = Cols<'refresh_tokens', 'id' | 'user_id' | 'family_id' | 'expires_at' | 'rotated_at' | 'revoked_at'> &
-  Cols<'users', 'email' | 'deleted_at' | 'session_version'>
-
 /**
- * Spec §4 / docs/API.md refresh: the refresh token is rotated (the old one can never be used again). A token that
- * was already rotated or revoked is a replay: the whole family is revoked (ASVS 10.4.5), so the thief's and
- * the owner's copies both stop working. The access token sent along must be ours and of the same user
- * (its expiry does not matter).
+ * Spec §4 / docs/API.md refresh: the refresh token is rotated in the reader's object (the old one can never be used
+ * again). A token that was already rotated or revoked is a replay: its whole session ends (ASVS 10.4.5), so the
+ * thief's and the owner's copies both stop working. The access token sent along must be ours (its expiry does not
+ * matter): it names the reader, whose object alone knows their tokens.
  */
 export async function refreshTokens(
   db: Db,
@@ -405,67 +400,43 @@ export async function refreshTokens(
   const nowIso = now.toISOString()
   const keys = await sessionKeys()
   if (!isRefreshTokenShape(body.refreshToken)) throw new AppError('NOT_FOUND_REFRESH_TOKEN')
-  const row = await db.first<RefreshRow>(
-    `SELECT r.id, r.user_id AS userId, r.family_id AS familyId, r.expires_at AS expiresAt, r.rotated_at AS rotatedAt,
-            r.revoked_at AS revokedAt, u.email, u.deleted_at AS deletedAt, u.session_version AS sessionVersion
-       FROM refresh_tokens r JOIN users u ON u.id = r.user_id WHERE r.token_hash = ?`,
-    await hashToken(body.refreshToken),
-  )
-  if (!row || row.deletedAt) throw new AppError('NOT_FOUND_REFRESH_TOKEN')
-  if (row.revokedAt) throw new AppError('NOT_FOUND_REFRESH_TOKEN')
-  if (row.rotatedAt) throw await reuse(db, row, now)
-  if (row.expiresAt <= nowIso) throw new AppError('EXPIRED_REFRESH_TOKEN')
   const access = await verifyAccessToken(keys, body.accessToken, ctx.issuer, now, REFRESH_TOKEN_TTL_SECONDS)
-  if (!access.ok || access.userId !== row.userId) throw new AppError('MALFORMED_JWT')
-
-  // the conditional update is the lock: of two refreshes with one token, exactly one rotates it
-  const claimed = await db.run(
-    `UPDATE refresh_tokens SET rotated_at = ? WHERE id = ? AND rotated_at IS NULL AND revoked_at IS NULL`,
-    nowIso,
-    row.id,
+  if (!access.ok) throw new AppError('MALFORMED_JWT')
+  // the access token must be of the reader the refresh token names (spec §4: tokens of another account are refused)
+  const named = refreshTokenReader(body.refreshToken)
+  if (named !== null && named !== access.userId) throw new AppError('MALFORMED_JWT')
+  const userId = access.userId
+  const account = await db.first<Cols<'users', 'email' | 'session_version'>>(
+    `SELECT email, session_version AS sessionVersion FROM users WHERE id = ? AND deleted_at IS NULL`,
+    userId,
   )
-  // lost the race against a refresh that rotated it an instant ago: a concurrent tab, within the grace
-  if (claimed !== 1) throw await reuse(db, { ...row, rotatedAt: nowIso }, now)
-  const refreshToken = newRefreshToken(now)
-  const ipAddress = body.clientIp ?? ctx.ip ?? null
-  await db.run(
-    `INSERT INTO refresh_tokens (id, user_id, family_id, token_hash, parent_id, client_kind, ip_address, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    randomToken(16),
-    row.userId,
-    row.familyId,
-    await hashToken(refreshToken.value),
-    row.id,
-    ctx.clientKind ?? 'WEB',
-    ipAddress,
-    nowIso,
-    refreshToken.expiredAt,
+  if (!account) throw new AppError('NOT_FOUND_REFRESH_TOKEN')
+  const refreshToken = newRefreshToken(userId, now)
+  const rotated = await withReader(userId, async (r) =>
+    r.rotateSession(userId, {
+      tokenHash: await hashToken(body.refreshToken),
+      nextHash: await hashToken(refreshToken.value),
+      expiresAt: refreshToken.expiredAt,
+      version: account.sessionVersion,
+      now: nowIso,
+    }),
   )
+  if (!rotated.ok) {
+    // the session this refusal ended refuses its access tokens at once
+    if (rotated.ended) await db.batch([endedSession(rotated.ended, nowIso)])
+    throw new AppError(rotated.code, rotated.rotatedRecently ? { rotatedRecently: true } : undefined)
+  }
   // the platform stays the one fixed at sign-in (the verified access token's), whatever this request says
   return {
-    accessToken: await signAccessToken(keys, row.userId, ctx.issuer, now, row.sessionVersion, row.familyId, access.platform),
+    accessToken: await signAccessToken(keys, userId, ctx.issuer, now, account.sessionVersion, rotated.sessionId, access.platform),
     refreshToken,
-    email: row.email,
-    ipAddress,
-    userId: row.userId,
-    sessionVersion: row.sessionVersion,
-    sessionId: row.familyId,
+    email: account.email,
+    ipAddress: body.clientIp ?? ctx.ip ?? null,
+    userId,
+    sessionVersion: account.sessionVersion,
+    sessionId: rotated.sessionId,
     platform: access.platform,
   }
-}
-
-/**
- * A rotated refresh token presented again. Within 30 s of its rotation (two tabs refreshing at once) it is
- * only refused, with `details.rotatedRecently` so the web session keeps the cookie the other tab received;
- * later it is a replay and the whole family is revoked (ASVS 10.4.5).
- */
-async function reuse(db: Db, row: RefreshRow, now: Date): Promise<AppError> {
-  if (row.rotatedAt && isWithinReuseGrace(row.rotatedAt, now)) return new AppError('NOT_FOUND_REFRESH_TOKEN', { rotatedRecently: true })
-  await revokeFamily(db, row.familyId, now.toISOString())
-  return new AppError('NOT_FOUND_REFRESH_TOKEN')
-}
-
-async function revokeFamily(db: Db, familyId: string, nowIso: string) {
-  await db.run(`UPDATE refresh_tokens SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL`, nowIso, familyId)
 }
 
 /**
@@ -484,14 +455,19 @@ export async function currentReader(db: Db, userId: number, claim: SessionClaim)
   )
 }
 
-/** docs/API.md logout: the token's whole family is revoked (ASVS 7.4.1); an unknown token changes nothing. */
-export async function logout(db: Db, refreshToken: string, now: Date = new Date()): Promise<void> {
+/**
+ * docs/API.md logout: the token's session ends (ASVS 7.4.1) in the reader's object, then in D1 so its access tokens are
+ * refused at once; an unknown token changes nothing. The reader is the one the token names, else the caller's
+ * (`holder`: a token issued before tokens named their reader).
+ */
+export async function logout(db: Db, refreshToken: string, holder: number | null, now: Date = new Date()): Promise<void> {
   if (!isRefreshTokenShape(refreshToken)) return
-  await db.run(
-    `UPDATE refresh_tokens SET revoked_at = ? WHERE revoked_at IS NULL AND family_id = (SELECT family_id FROM refresh_tokens WHERE token_hash = ?)`,
-    now.toISOString(),
-    await hashToken(refreshToken),
-  )
+  const userId = refreshTokenReader(refreshToken) ?? holder
+  if (userId === null) return
+  const nowIso = now.toISOString()
+  const tokenHash = await hashToken(refreshToken)
+  const ended = await withReader(userId, (r) => r.endSession(userId, tokenHash, nowIso))
+  if (ended !== null) await db.batch([endedSession(ended, nowIso)])
 }
 
 /** Spec §3 user fields. */

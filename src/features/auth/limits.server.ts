@@ -36,15 +36,16 @@ export const EDITION_BUSY_DELAY_MS = 1_000
  * SMS, is refused). Without an address (only direct calls in tests: on a deployment and locally the runtime
  * always sets one) only the edition counts. The browser suite drives every reader from 127.0.0.1: its local
  * servers set `LOCAL_SHARED_ADDRESS=1` (scripts/start.ts --shared-address) and only the edition counts there; a
- * deployed worker ignores the variable (the worker tests prove the per-address limits).
+ * deployed worker ignores the variable (the worker tests prove the per-address limits). Answers whether it waited.
  */
-export async function checkLimits(action: LimitedAction, ctx: { ip?: string | null; issuer: string }): Promise<void> {
+export async function checkLimits(action: LimitedAction, ctx: { ip?: string | null; issuer: string }): Promise<'passed' | 'slowed'> {
   const { kind, code, edition } = ACTIONS[action]
   const sharedAddress = isLocalRun() && (env as unknown as Record<string, unknown>).LOCAL_SHARED_ADDRESS === '1'
   const perAddress = sharedAddress ? undefined : kind === 'attempt' ? env.LIMIT_ADDRESS_ATTEMPT : env.LIMIT_ADDRESS_SEND
   const perEdition = kind === 'attempt' ? env.LIMIT_EDITION_ATTEMPT : env.LIMIT_EDITION_SEND
   if (ctx.ip && perAddress && !(await perAddress.limit({ key: `${action}|${ctx.ip}` })).success) throw new AppError(code)
-  if (!perEdition || (await perEdition.limit({ key: `${action}|${ctx.issuer}` })).success) return
+  if (!perEdition || (await perEdition.limit({ key: `${action}|${ctx.issuer}` })).success) return 'passed'
   if (edition === 'refuse') throw new AppError(code)
   await new Promise((resolve) => setTimeout(resolve, EDITION_BUSY_DELAY_MS))
+  return 'slowed'
 }

@@ -8,6 +8,7 @@ import {
   isWithinReuseGrace,
   needsRefresh,
   newRefreshToken,
+  refreshTokenReader,
   signAccessToken,
   verifyAccessToken,
 } from './tokens.ts'
@@ -129,11 +130,19 @@ describe('spec §4 refresh window', () => {
 })
 
 describe('refresh token', () => {
-  it('is 256 random bits, 30 days, stored only as its SHA-256', async () => {
-    const a = newRefreshToken(now)
-    const b = newRefreshToken(now)
+  it('is the reader id and 256 random bits, 30 days, stored only as its SHA-256', async () => {
+    const a = newRefreshToken(7, now)
+    const b = newRefreshToken(7, now)
     expect(a.value).not.toBe(b.value)
+    expect(a.value).toMatch(/^7\.[A-Za-z0-9_-]{43}$/)
     expect(isRefreshTokenShape(a.value)).toBe(true)
+    expect(refreshTokenReader(a.value)).toBe(7)
+    // a token issued before tokens named their reader keeps its shape, naming no one
+    const old = a.value.slice(2)
+    expect(isRefreshTokenShape(old)).toBe(true)
+    expect(refreshTokenReader(old)).toBeNull()
+    for (const bad of ['0.' + old, '-1.' + old, '1.' + old + 'x', '1e3.' + old, '1234567890123456.' + old, old.slice(1)])
+      expect([bad, isRefreshTokenShape(bad), refreshTokenReader(bad)]).toEqual([bad, false, null])
     expect(a.expiredAt).toBe(at(30 * 86400).toISOString())
     const h = await hashToken(a.value)
     expect(h).toMatch(/^[A-Za-z0-9_-]{43}$/)

@@ -160,9 +160,26 @@ export function isWithinReuseGrace(rotatedAt: string | Date, now: Date = new Dat
   return age >= 0 && age < REFRESH_REUSE_GRACE_SECONDS * SECOND_MS
 }
 
-/** A new opaque refresh token (256 random bits, base64url) with its expiry. */
-export function newRefreshToken(now: Date = new Date()): Token {
-  return { value: randomToken(32), expiredAt: isoAfter(now, REFRESH_TOKEN_TTL_SECONDS * SECOND_MS) }
+/**
+ * A new refresh token with its expiry: the reader's id, a dot and 256 random bits (base64url). The id is no secret
+ * (the sign-in answer gives it); it names the reader's object, where the token's hash is kept, so a logout that sends
+ * only the token finds it (issue 38). Tokens issued before have no id.
+ */
+export function newRefreshToken(userId: number, now: Date = new Date()): Token {
+  return { value: `${userId}.${randomToken(32)}`, expiredAt: isoAfter(now, REFRESH_TOKEN_TTL_SECONDS * SECOND_MS) }
+}
+
+const REFRESH_TOKEN_SHAPE = /^(?:([1-9][0-9]{0,14})\.)?[A-Za-z0-9_-]{43}$/
+
+/** True for a string that can be one of our refresh tokens (with or without its reader id); cheap pre-check. */
+export function isRefreshTokenShape(token: string): boolean {
+  return REFRESH_TOKEN_SHAPE.test(token)
+}
+
+/** The reader a refresh token names, or null (not our shape, or issued before tokens named their reader). */
+export function refreshTokenReader(token: string): number | null {
+  const id = REFRESH_TOKEN_SHAPE.exec(token)?.[1]
+  return id === undefined ? null : Number(id)
 }
 
 /** What is stored for a refresh token: SHA-256, base64url. Only the holder knows the token itself. */
@@ -173,9 +190,4 @@ export async function hashToken(token: string): Promise<string> {
 /** Random base64url string of `bytes` random bytes (ids, families, tokens). */
 export function randomToken(bytes: number): string {
   return toB64url(crypto.getRandomValues(new Uint8Array(bytes)))
-}
-
-/** True for a string that can be one of our refresh tokens (43 base64url chars); cheap pre-check. */
-export function isRefreshTokenShape(token: string): boolean {
-  return /^[A-Za-z0-9_-]{43}$/.test(token)
 }

@@ -1,12 +1,12 @@
 /**
  * A reader's own Durable Object (issue 38; docs/ARCHITECTURE.md "Reader objects"), addressed by the reader's id
  * (`withReader`, stub.server.ts), stored in SQLite (wrangler.jsonc `durable_objects`, migration tag v1). It holds what
- * belongs to one reader — today their reading progress, favourites and hidden series — and runs each call's writes in one transaction with the
+ * belongs to one reader — today their reading progress, favourites, hidden series and sessions — and runs each call's writes in one transaction with the
  * outbox rows that tell the shared side (events.ts). The outbox is sent to the queue `READER_EVENTS` right after the write;
  * what could not be sent is sent again by the object's alarm.
  *
- * The move from D1: the first call of a reader takes their rows of `reading_progress`, `favorites` and `hidden_series`
- * (and deletes them there), under `blockConcurrencyWhile` so no other call sees the object half-moved; the cron moves
+ * The move from D1: the first call of a reader takes their rows of `reading_progress`, `favorites`, `hidden_series` and
+ * `refresh_tokens` (and deletes them there), under `blockConcurrencyWhile` so no other call sees the object half-moved; the cron moves
  * readers who make no call (move.server.ts, `moveIn`). A move merges — the newer place in a series wins, a mark the
  * object holds stays — so a move made twice changes nothing. An object is moved again once when what moves grows
  * (`MOVES`): the one of a reader moved before favourites moved takes them on its next call.
@@ -32,13 +32,29 @@ import {
   writeProgress,
   type StoredProgress,
 } from '../viewer/progress-store.server.ts'
+import {
+  endAllSessions,
+  endSession,
+  mergeSessions,
+  openSessions,
+  rotateSession,
+  signIns,
+  startSession,
+  type MovedToken,
+  type Rotated,
+  type Rotation,
+  type SessionStart,
+} from '../auth/session-store.server.ts'
+import type { ReaderSignIn } from '../account/reader-ops.ts'
 
 /** How long after a failed send the alarm tries the outbox again. */
 const OUTBOX_RETRY_MS = 30_000
 /** Outbox rows sent in one queue batch (Queues takes at most 100 messages a batch). */
 const OUTBOX_BATCH = 100
-/** What the move from D1 takes: 1 reading progress, 2 and favourites and hidden series (fact `moved`). */
-const MOVES = 2
+/** What the move from D1 takes: 1 reading progress, 2 and favourites and hidden series, 3 and sessions (fact `moved`). */
+const MOVES = 3
+/** D1's refresh tokens a move takes (`?`: now). */
+export const LIVE_TOKENS = `revoked_at IS NULL AND expires_at > ?`
 /** Rows of one table a move takes at most. */
 const MOVE_ROWS = 5000
 
@@ -103,6 +119,36 @@ export class Reader extends DurableObject<Cloudflare.Env> {
     return recentProgress(this.sql, cursor, limit)
   }
 
+  /** A sign-in: a new session with its first refresh token (auth/session-store.server.ts). */
+  async startSession(readerId: number, start: SessionStart): Promise<void> {
+    await this.ready(readerId)
+    this.ctx.storage.transactionSync(() => startSession(this.sql, start))
+  }
+
+  /** A refresh: the token replaced, or the refusal (and the session it ended). */
+  async rotateSession(readerId: number, rotation: Rotation): Promise<Rotated> {
+    await this.ready(readerId)
+    return this.ctx.storage.transactionSync(() => rotateSession(this.sql, rotation))
+  }
+
+  /** A logout: the token's session ends; its id, or null for a token unknown here. */
+  async endSession(readerId: number, tokenHash: string, now: string): Promise<string | null> {
+    await this.ready(readerId)
+    return this.ctx.storage.transactionSync(() => endSession(this.sql, tokenHash, now))
+  }
+
+  /** Every session ends (the account's version moved on from `version`); answers how many were open. */
+  async endAllSessions(readerId: number, version: number, now: string): Promise<number> {
+    await this.ready(readerId)
+    return this.ctx.storage.transactionSync(() => endAllSessions(this.sql, version, now))
+  }
+
+  /** The reader's open sessions and newest sign-ins, for an operator's look-up. */
+  async sessions(readerId: number, version: number, now: string, limit: number): Promise<{ open: number; signIns: ReaderSignIn[] }> {
+    await this.ready(readerId)
+    return { open: openSessions(this.sql, version, now), signIns: signIns(this.sql, version, now, limit) }
+  }
+
   /** Moves the reader's rows still in D1 (the cron's background move; any number of times). */
   async moveIn(readerId: number): Promise<number> {
     let moved = 0
@@ -137,7 +183,7 @@ export class Reader extends DurableObject<Cloudflare.Env> {
   }
 
   private async move(readerId: number): Promise<number> {
-    const [progress, favorites, hidden] = await this.env.DB.batch([
+    const [progress, favorites, hidden, tokens, account] = await this.env.DB.batch([
       this.env.DB.prepare(
         `SELECT rp.series_id AS seriesId, rp.episode_id AS episodeId, e.no AS episodeNo, rp.position, rp.updated_at AS updatedAt
            FROM reading_progress rp LEFT JOIN episodes e ON e.id = rp.episode_id WHERE rp.user_id = ? LIMIT ${MOVE_ROWS}`,
@@ -148,12 +194,22 @@ export class Reader extends DurableObject<Cloudflare.Env> {
       this.env.DB.prepare(`SELECT series_id AS seriesId, created_at AS at FROM hidden_series WHERE user_id = ? LIMIT ${MOVE_ROWS}`).bind(
         readerId,
       ),
+      // the tokens still of use: a revoked or expired one opens nothing (unknown to the object, it is refused the same
+      // way) and stays for the retention sweep
+      this.env.DB.prepare(
+        `SELECT id, family_id AS sessionId, token_hash AS tokenHash, parent_id AS parentId, client_kind AS clientKind, ip_address AS ip,
+                created_at AS createdAt, expires_at AS expiresAt, rotated_at AS rotatedAt
+           FROM refresh_tokens WHERE ${LIVE_TOKENS} AND user_id = ? LIMIT ${MOVE_ROWS}`,
+      ).bind(new Date().toISOString(), readerId),
+      this.env.DB.prepare(`SELECT session_version AS version FROM users WHERE id = ?`).bind(readerId),
     ])
     const places = (progress?.results ?? []) as (Omit<StoredProgress, 'episodeNo'> & { episodeNo: number | null })[]
     const marks = [
       ...((favorites?.results ?? []) as MarkedSeries[]).map((r) => ({ ...r, mark: 'favorite' as const })),
       ...((hidden?.results ?? []) as MarkedSeries[]).map((r) => ({ ...r, mark: 'hidden' as const })),
     ]
+    const moved = (tokens?.results ?? []) as (MovedToken & { id: string })[]
+    const version = (account?.results[0] as { version: number } | undefined)?.version ?? 0
     this.ctx.storage.transactionSync(() => {
       // a row whose episode is gone opens nothing: it is dropped with the others
       mergeProgress(
@@ -161,6 +217,7 @@ export class Reader extends DurableObject<Cloudflare.Env> {
         places.filter((r): r is StoredProgress => r.episodeNo !== null),
       )
       mergeMarks(this.sql, marks)
+      mergeSessions(this.sql, version, moved)
       this.sql.exec(`INSERT INTO facts (key, value) VALUES ('reader', ?) ON CONFLICT (key) DO NOTHING`, String(readerId))
     })
     // what was taken goes from D1 (rows written there since stay for the next move); the move counts as done after
@@ -174,6 +231,10 @@ export class Reader extends DurableObject<Cloudflare.Env> {
       gone('reading_progress', 'updated_at').bind(readerId, taken(places.map((p) => ({ seriesId: p.seriesId, at: p.updatedAt })))),
       gone('favorites', 'created_at').bind(readerId, taken(marks.filter((m) => m.mark === 'favorite'))),
       gone('hidden_series', 'created_at').bind(readerId, taken(marks.filter((m) => m.mark === 'hidden'))),
+      this.env.DB.prepare(`DELETE FROM refresh_tokens WHERE user_id = ? AND id IN (SELECT value FROM json_each(?))`).bind(
+        readerId,
+        JSON.stringify(moved.map((t) => t.id)),
+      ),
     ])
     this.sql.exec(
       `INSERT INTO facts (key, value) VALUES ('moved', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
@@ -181,7 +242,7 @@ export class Reader extends DurableObject<Cloudflare.Env> {
     )
     this.readerId = readerId
     this.moved = true
-    return places.length + marks.length
+    return places.length + marks.length + moved.length
   }
 
   /**

@@ -32,6 +32,24 @@ export const READER_MIGRATIONS: readonly string[] = [
    );
    CREATE INDEX marks_favorite ON marks (favorite_at, series_id) WHERE favorite_at IS NOT NULL;
    CREATE INDEX marks_hidden ON marks (hidden_at, series_id) WHERE hidden_at IS NOT NULL;`,
+  // 3: sessions (auth/session-store.server.ts): one row per session (refresh-token family) and per refresh token
+  `CREATE TABLE sessions (
+     id           TEXT PRIMARY KEY,
+     version      INTEGER NOT NULL,
+     client_kind  TEXT NOT NULL,
+     ip_address   TEXT,
+     created_at   TEXT NOT NULL,
+     ended_at     TEXT
+   );
+   CREATE TABLE refresh_tokens (
+     token_hash  TEXT PRIMARY KEY,
+     session_id  TEXT NOT NULL REFERENCES sessions (id),
+     created_at  TEXT NOT NULL,
+     expires_at  TEXT NOT NULL,
+     rotated_at  TEXT
+   ) WITHOUT ROWID;
+   CREATE INDEX refresh_tokens_session ON refresh_tokens (session_id);
+   CREATE INDEX refresh_tokens_expiry ON refresh_tokens (expires_at);`,
 ]
 
 /** Brings the object's SQLite to the last migration; answers the version it is at. */

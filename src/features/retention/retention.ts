@@ -36,9 +36,18 @@ export const RETENTION_RULES: readonly RetentionRule[] = [
     since: 'expires_at',
     keepMs: 0,
     why:
-      'A rotated token stays until its own expiry (30 days from its issue, REFRESH_TOKEN_TTL_SECONDS): that is its reuse-detection ' +
-      'window, in which a replay still revokes its family. Past it the token could not be used anyway; the live token of a family ' +
-      'is always younger than the ones it replaced, so an open session keeps its row.',
+      "Since issue 38 sessions live in readers' objects (which drop a token at its expiry themselves); the rows left here are " +
+      "those no reader's object took (revoked, or of a reader who made no call) and wait for their expiry (30 days from their " +
+      'issue, REFRESH_TOKEN_TTL_SECONDS), past which they could not be used anyway.',
+  },
+  {
+    table: 'ended_sessions',
+    since: 'ended_at',
+    key: ['id'],
+    keepMs: DAY_MS,
+    why:
+      'A session ended by a logout or a replayed token (issue 38) must refuse the access tokens it gave out until they expire, ' +
+      '15 minutes (ACCESS_TOKEN_TTL_SECONDS) at most; a day is far past that. Its refresh tokens are refused by the reader object.',
   },
   {
     table: 'reader_events',

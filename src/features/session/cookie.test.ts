@@ -4,7 +4,7 @@ import { openSession, sealSession, sessionCookieOptions } from './cookie.ts'
 
 describe('web session cookie (ASVS 3.3)', async () => {
   const keys = await deriveKeys('cookie-test-session-secret-0123456789abcd')
-  const session = { accessToken: await signAccessToken(keys, 7, 'https://fr.bomtoon.example'), refreshToken: newRefreshToken() }
+  const session = { accessToken: await signAccessToken(keys, 7, 'https://fr.bomtoon.example'), refreshToken: newRefreshToken(7) }
 
   it('round-trips the tokens and hides them', async () => {
     const sealed = await sealSession(keys, session)

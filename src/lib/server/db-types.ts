@@ -240,6 +240,12 @@ export interface DeliveriesRow {
   updated_at: string
 }
 
+/** A row of `ended_sessions`. @public */
+export interface EndedSessionsRow {
+  id: string
+  ended_at: string
+}
+
 /** A row of `episode_images`. @public */
 export interface EpisodeImagesRow {
   episode_id: number
@@ -774,6 +780,7 @@ export interface Tables {
   coupons: CouponsRow
   creators: CreatorsRow
   deliveries: DeliveriesRow
+  ended_sessions: EndedSessionsRow
   episode_images: EpisodeImagesRow
   episode_views: EpisodeViewsRow
   episodes: EpisodesRow
