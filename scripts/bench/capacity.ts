@@ -51,6 +51,43 @@ const PEAK_FACTOR = 2.4
 /** Statements per second one D1 database sustains for this mix (docs/SCALE.md: ~1 ms per statement). */
 const DB_STATEMENTS_PER_SECOND = 1000
 const EDITION_SIZES = [100_000, 1_000_000, 10_000_000]
+
+/**
+ * Cloudflare's published prices (Workers Paid plan, USD, 2026-11): what a month costs beyond what the plan includes.
+ * Not counted: Worker CPU time (not measured locally), R2 and the edge cache (slices and covers), Queues (reader
+ * events: about 1 message per series read per day), SQLite rows inside readers' objects.
+ */
+const PRICES = {
+  plan: 5,
+  workerRequests: { included: 10e6, perMillion: 0.3 },
+  d1RowsRead: { included: 25e9, perMillion: 0.001 },
+  d1RowsWritten: { included: 50e6, perMillion: 1 },
+  d1StorageGB: { included: 5, perGB: 0.75 },
+  objectRequests: { included: 1e6, perMillion: 0.15 },
+  /** A call keeps its object active ≈ 10 ms (measured locally: 1–12 ms) at 128 MB. */
+  objectGBs: { included: 400_000, perMillion: 12.5, perCall: 0.01 * 0.128 },
+  objectStorageGB: { included: 5, perGB: 0.2, perReaderGB: 20e3 / 1e9 },
+}
+
+/** The month's bill for `readers` active readers whose D1 holds `d1GB`. */
+function monthlyCost(
+  readers: number,
+  m: { requests: number; rowsRead: number; rowsWritten: number; objectCalls: number },
+  d1GB: number,
+): number {
+  const over = (used: number, p: { included: number; perMillion: number }) => (Math.max(0, used - p.included) / 1e6) * p.perMillion
+  const calls = readers * m.objectCalls
+  const usd =
+    PRICES.plan +
+    over(readers * m.requests, PRICES.workerRequests) +
+    over(readers * m.rowsRead, PRICES.d1RowsRead) +
+    over(readers * m.rowsWritten, PRICES.d1RowsWritten) +
+    Math.max(0, d1GB - PRICES.d1StorageGB.included) * PRICES.d1StorageGB.perGB +
+    over(calls, PRICES.objectRequests) +
+    over(calls * PRICES.objectGBs.perCall, PRICES.objectGBs) +
+    Math.max(0, readers * PRICES.objectStorageGB.perReaderGB - PRICES.objectStorageGB.included) * PRICES.objectStorageGB.perGB
+  return Math.round(usd)
+}
 const MONTH_MS = 30 * DAY_MS
 
 export type CapacityBench = {
@@ -65,6 +102,11 @@ export type CapacityBench = {
    */
   perReaderMonth: {
     statements: number
+    /** Worker requests, D1 rows read and written, reader-object calls in the month. */
+    requests: number
+    rowsRead: number
+    rowsWritten: number
+    objectCalls: number
     newRowsBytes: number
     boundedBytes: number
     /** What the retained tables hold for one reader at any time: each table's monthly inflow × its rows' life in months. */
@@ -73,7 +115,18 @@ export type CapacityBench = {
     byType: Record<string, number>
     byTable: Record<string, number>
   }
-  editions: { readers: number; peakStatementsPerSecond: number; databases: number; storageGBPerYear: number; standingGB: number }[]
+  editions: {
+    readers: number
+    peakStatementsPerSecond: number
+    peakRequestsPerSecond: number
+    databases: number
+    storageGBPerYear: number
+    standingGB: number
+    /** D1's size after 1 and 3 years (rows kept for good plus the standing stock). */
+    d1GB: [number, number]
+    /** The month's bill after 1 and 3 years, from Cloudflare's published prices (PRICES). */
+    monthlyUSD: [number, number]
+  }[]
   error?: string
 }
 
@@ -224,7 +277,10 @@ async function inChromium(
                     : 'media and other'
           if (kind === 'slice') out.slices++
           if (kind === 'progress') out.progressSaves++
-          out.byKind[kind] = add(out.byKind[kind] ?? ZERO, costOf({ headers }))
+          // built scripts, styles, fonts and icons are static assets: served without a Worker invocation (not billed)
+          const isStatic = p.startsWith('/_astro/') || (/\.[a-z0-9]+$/i.test(p) && !p.startsWith('/media/') && !p.startsWith('/api/'))
+          const cost = costOf({ headers })
+          out.byKind[kind] = add(out.byKind[kind] ?? ZERO, isStatic ? { ...cost, requests: 0 } : cost)
         }),
       )
     })
@@ -287,7 +343,19 @@ export async function benchCapacity(opts: { base: string; persist: string; editi
     perType,
     afterPaint: {},
     bytesPerRow: {},
-    perReaderMonth: { statements: 0, newRowsBytes: 0, boundedBytes: 0, standingBytes: 0, standingByTable: {}, byType: {}, byTable: {} },
+    perReaderMonth: {
+      statements: 0,
+      requests: 0,
+      rowsRead: 0,
+      rowsWritten: 0,
+      objectCalls: 0,
+      newRowsBytes: 0,
+      boundedBytes: 0,
+      standingBytes: 0,
+      standingByTable: {},
+      byType: {},
+      byTable: {},
+    },
     editions: [],
   }
   try {
@@ -397,29 +465,31 @@ function project(out: CapacityBench, lifeBeforeSince: Partial<Record<string, num
   const m = READER_MONTH
   const t = out.perType
   const read = out.episodeOpen
-  const save = read?.byKind.progress
   const savesPerEpisode = Math.floor((m.readingSecondsPerEpisode * 1000 - 1) / PROGRESS_INTERVAL_MS) + 1
-  const perSave = save && save.requests > 0 ? save.statements / save.requests : 0
-  const openWithoutSaves = (t['episode open and read (browser)']?.statements ?? 0) - (save?.statements ?? 0)
-  const pages = (name: string, afterPaint: string, views: number) =>
-    views *
-    (m.edgeCacheHitRatio * (t['catalogue page, edge cache']?.statements ?? 0) +
-      (1 - m.edgeCacheHitRatio) * (t[name]?.statements ?? 0) +
-      (t[afterPaint]?.statements ?? 0))
-  const byType: Record<string, number> = {
-    'sign-in': m.signIns * (t['sign-in (web)']?.statements ?? 0),
-    'token refresh': m.tokenRefreshes * (t['token refresh']?.statements ?? 0),
-    'catalogue pages (with after-paint calls)': pages(
-      'catalogue page, rendered',
-      'catalogue page, after-paint calls (browser)',
-      m.cataloguePages,
-    ),
-    'series pages (with after-paint calls)': pages('series page, rendered', 'series page, after-paint calls (browser)', m.seriesPages),
-    'episode open (page, API, slices, prefetch)': m.episodes * openWithoutSaves,
-    'progress saves': m.episodes * savesPerEpisode * perSave,
-    rentals: m.rentals * (t['rental (POST /purchase)']?.statements ?? 0),
-    balance: m.balanceChecks * (t['balance (GET /coin)']?.statements ?? 0),
+  /** One measure of the month, by kind of request (`f`: statements, rows read, object calls…). */
+  const month = (f: keyof Cost): Record<string, number> => {
+    const of = (name: string) => t[name]?.[f] ?? 0
+    const pages = (name: string, afterPaint: string, views: number) =>
+      views * (m.edgeCacheHitRatio * of('catalogue page, edge cache') + (1 - m.edgeCacheHitRatio) * of(name) + of(afterPaint))
+    const saves = read?.byKind.progress
+    const perSaveOf = saves && saves.requests > 0 ? saves[f] / saves.requests : 0
+    return {
+      'sign-in': m.signIns * of('sign-in (web)'),
+      'token refresh': m.tokenRefreshes * of('token refresh'),
+      'catalogue pages (with after-paint calls)': pages(
+        'catalogue page, rendered',
+        'catalogue page, after-paint calls (browser)',
+        m.cataloguePages,
+      ),
+      'series pages (with after-paint calls)': pages('series page, rendered', 'series page, after-paint calls (browser)', m.seriesPages),
+      'episode open (page, API, slices, prefetch)': m.episodes * (of('episode open and read (browser)') - (saves?.[f] ?? 0)),
+      'progress saves': m.episodes * savesPerEpisode * perSaveOf,
+      rentals: m.rentals * of('rental (POST /purchase)'),
+      balance: m.balanceChecks * of('balance (GET /coin)'),
+    }
   }
+  const byType = month('statements')
+  const total = (f: keyof Cost) => Object.values(month(f)).reduce((a, b) => a + b, 0)
   const times: Record<string, number> = {
     'sign-in (web)': m.signIns,
     'token refresh': m.tokenRefreshes,
@@ -448,15 +518,35 @@ function project(out: CapacityBench, lifeBeforeSince: Partial<Record<string, num
     ]),
   )
   const standingBytes = sum(Object.entries(standingByTable))
-  out.perReaderMonth = { statements: Math.round(statements), newRowsBytes, boundedBytes, standingBytes, standingByTable, byType, byTable }
+  const usage = {
+    requests: total('requests'),
+    rowsRead: total('rowsRead'),
+    rowsWritten: total('rowsWritten'),
+    objectCalls: total('objectCalls'),
+  }
+  out.perReaderMonth = {
+    statements: Math.round(statements),
+    ...usage,
+    newRowsBytes,
+    boundedBytes,
+    standingBytes,
+    standingByTable,
+    byType,
+    byTable,
+  }
+  const gb = (bytes: number) => Math.round((bytes / 1e9) * 10) / 10
   out.editions = EDITION_SIZES.map((readers) => {
     const peak = ((readers * statements) / (30 * 86_400)) * PEAK_FACTOR
+    const d1GB = (years: number) => gb(readers * (newRowsBytes * 12 * years + standingBytes))
     return {
       readers,
       peakStatementsPerSecond: Math.round(peak),
+      peakRequestsPerSecond: Math.round(((readers * usage.requests) / (30 * 86_400)) * PEAK_FACTOR),
       databases: Math.max(1, Math.ceil(peak / DB_STATEMENTS_PER_SECOND)),
-      storageGBPerYear: Math.round(((readers * newRowsBytes * 12) / 1e9) * 10) / 10,
-      standingGB: Math.round(((readers * standingBytes) / 1e9) * 10) / 10,
+      storageGBPerYear: gb(readers * newRowsBytes * 12),
+      standingGB: gb(readers * standingBytes),
+      d1GB: [d1GB(1), d1GB(3)],
+      monthlyUSD: [monthlyCost(readers, usage, d1GB(1)), monthlyCost(readers, usage, d1GB(3))],
     }
   })
 }
@@ -488,7 +578,7 @@ function printCapacity(out: CapacityBench) {
   }
   const r = out.perReaderMonth
   console.log(
-    `\nPer active reader per month (docs/SCALE.md profile): ${r.statements} statements (target ≤ 2,000), ${(r.newRowsBytes / 1024).toFixed(1)} KB of new rows kept (target ≤ 6 KB), ${(r.boundedBytes / 1024).toFixed(1)} KB of bookkeeping deleted by its retention rule`,
+    `\nPer active reader per month (docs/SCALE.md profile): ${Math.round(r.requests)} requests, ${r.statements} statements (target ≤ 2,000; ${Math.round(r.rowsRead)} rows read, ${Math.round(r.rowsWritten)} written), ${Math.round(r.objectCalls)} reader-object calls, ${(r.newRowsBytes / 1024).toFixed(1)} KB of new rows kept (target ≤ 6 KB), ${(r.boundedBytes / 1024).toFixed(1)} KB of bookkeeping deleted by its retention rule`,
   )
   console.log(
     `Standing stock of the retained tables per active reader: ${(r.standingBytes / 1024).toFixed(1)} KB (${Object.entries(r.standingByTable)
@@ -504,7 +594,7 @@ function printCapacity(out: CapacityBench) {
   console.log('\nPer edition')
   for (const e of out.editions)
     console.log(
-      `  ${String(e.readers).padStart(10)} readers: peak ${e.peakStatementsPerSecond} statements/s (${e.databases} × ${DB_STATEMENTS_PER_SECOND}/s database), ${e.storageGBPerYear} GB of new rows per year + ${e.standingGB} GB standing in retained tables`,
+      `  ${String(e.readers).padStart(10)} readers: peak ${e.peakStatementsPerSecond} statements/s (${e.databases} × ${DB_STATEMENTS_PER_SECOND}/s database), ${e.peakRequestsPerSecond} requests/s, ${e.storageGBPerYear} GB of new rows per year + ${e.standingGB} GB standing in retained tables; D1 ${e.d1GB[0]} GB after 1 year, ${e.d1GB[1]} GB after 3; about $${e.monthlyUSD[0]} a month after 1 year, $${e.monthlyUSD[1]} after 3`,
     )
   if (out.error) console.log(`  capacity: ${out.error}`)
 }
