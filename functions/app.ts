@@ -32,6 +32,7 @@ import { MAX_QNA_BODY_BYTES } from '../src/features/qna/qna.ts'
 import { isLocalOnlyPath, isLocalRun } from '../src/lib/server/local-run.ts'
 import { answering } from '../src/lib/server/turns.ts'
 import { signedMark } from './middleware/signed-mark.ts'
+import { dbStart, keepBookmark } from './middleware/d1-bookmark.ts'
 
 /** API bodies are small JSON documents; anything larger is refused before parsing. */
 const MAX_BODY_BYTES = 64 * 1024
@@ -66,10 +67,11 @@ export function createApp({ edition, messages, pages, buildId = 'dev' }: AppOpti
   app.use(async (c, next) => {
     c.set('edition', edition)
     c.set('t', t)
-    const db = createDb(env.DB)
+    const db = createDb(env.DB, dbStart(c))
     c.set('db', db)
     const objectCalls = { count: 0 }
     await runWithContext({ requestId: c.get('requestId'), skipUser: skipsUser(c.req.path), db, objectCalls, edition }, next)
+    keepBookmark(c, db)
     if (objectCalls.count > 0) c.res.headers.set('X-Reader-Calls', String(objectCalls.count))
     if (db.queryCount > 0) {
       c.res.headers.set('X-D1-Queries', String(db.queryCount))

@@ -36,6 +36,7 @@ function recording(inner: Db): { db: Db; changes: number[] } {
     db: {
       all: (sql, ...p) => inner.all(sql, ...p),
       first: (sql, ...p) => inner.first(sql, ...p),
+      bookmark: () => inner.bookmark(),
       async run(sql, ...p) {
         const n = await inner.run(sql, ...p)
         changes.push(n)

@@ -41,6 +41,7 @@ function sqliteDb(): { db: Db; statements: string[] } {
   const db: Db = {
     all: async () => [],
     first: async () => null,
+    bookmark: () => null,
     run: async (sql, ...params) => run(sql, params),
     batch: async (list) =>
       list.map((s) => ({ results: [], success: true, meta: { changes: run(s.sql, s.params ?? []) } }) as unknown as D1Result),

@@ -1,6 +1,8 @@
 /**
  * The one D1 access helper: every statement goes through it so a request's query count is known
- * (docs/QUALITY.md: ≤ 5 D1 queries per edge-rendered page; reported in the `X-D1-Queries` header).
+ * (docs/QUALITY.md: ≤ 5 D1 queries per edge-rendered page; reported in the `X-D1-Queries` header). Its statements
+ * run in one D1 session (Sessions API, docs/ARCHITECTURE.md "Read replicas"): sequentially consistent, and free
+ * to read from a read replica when created with `first-unconstrained` or a reader's bookmark.
  */
 export type Db = {
   /** Rows of one statement. */
@@ -13,12 +15,21 @@ export type Db = {
   batch(statements: { sql: string; params?: unknown[] }[]): Promise<D1Result[]>
   /** Statements run so far through this helper. */
   readonly queryCount: number
+  /** The session's bookmark after its last statement (null before any): a later session from it sees these writes. */
+  bookmark(): string | null
 }
+
+/**
+ * Where a session starts: `first-primary` (the default: the cron, the queues, operators, anything that decides on
+ * what it reads without a conditional write), `first-unconstrained` (any replica) or a bookmark.
+ */
+export type DbStart = 'first-primary' | 'first-unconstrained' | (string & {})
 
 /** What a request's statements cost D1 (result meta), reported in headers for `npm run capacity` (docs/SCALE.md). */
 export type D1Usage = { statements: number; rowsRead: number; rowsWritten: number }
 
-export function createDb(d1: D1Database): Db & { readonly usage: D1Usage } {
+export function createDb(d1: D1Database, start: DbStart = 'first-primary'): Db & { readonly usage: D1Usage } {
+  const session = d1.withSession(start)
   let count = 0
   const usage: D1Usage = { statements: 0, rowsRead: 0, rowsWritten: 0 }
   const meter = <R extends D1Result>(result: R): R => {
@@ -27,7 +38,7 @@ export function createDb(d1: D1Database): Db & { readonly usage: D1Usage } {
     usage.rowsWritten += result.meta.rows_written ?? 0
     return result
   }
-  const prepare = (sql: string, params: unknown[]) => d1.prepare(sql).bind(...params)
+  const prepare = (sql: string, params: unknown[]) => session.prepare(sql).bind(...params)
   return {
     async all<T>(sql: string, ...params: unknown[]) {
       count++
@@ -43,8 +54,9 @@ export function createDb(d1: D1Database): Db & { readonly usage: D1Usage } {
     },
     async batch(statements) {
       count++
-      return (await d1.batch(statements.map((s) => prepare(s.sql, s.params ?? [])))).map(meter)
+      return (await session.batch(statements.map((s) => prepare(s.sql, s.params ?? [])))).map(meter)
     },
+    bookmark: () => session.getBookmark(),
     get queryCount() {
       return count
     },

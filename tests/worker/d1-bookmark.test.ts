@@ -1,0 +1,40 @@
+/**
+ * D1 read replicas (docs/ARCHITECTURE.md "Read replicas"): every request's statements run in one D1 session; a request
+ * that wrote gives its bookmark back (header and a one-minute HttpOnly cookie), the reader's next request starts from it
+ * and so reads at least their own writes whichever replica answers; a request that wrote nothing, or a bookmark that is
+ * not one, changes nothing. Real workerd + D1 (locally every session is served by the primary).
+ */
+import { describe, expect, it } from 'vitest'
+import { buy, get, give, newReader, newSeries, read } from './purchase.helpers.ts'
+
+const BOOKMARK = /^[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}$/
+
+describe('D1 session bookmarks', () => {
+  it('a rental gives its bookmark back; the balance read from it shows the rental; a read alone gives none', async () => {
+    const reader = await newReader()
+    await give(reader.id, 'COIN', 10)
+    const { episodeIds } = await newSeries({ episodes: 2, priceRent: 2, priceBuy: 4 })
+    const before = await get(reader, '/api/v1/coin')
+    expect(before.status).toBe(200)
+    expect(before.headers.get('x-d1-bookmark')).toBeNull()
+    expect(before.headers.get('set-cookie') ?? '').not.toMatch(/wt_d1=/)
+
+    const rented = await buy(reader, { episodeIds: [episodeIds[0]], kind: 'RENT' })
+    expect(rented.status).toBe(200)
+    const bookmark = rented.headers.get('x-d1-bookmark')!
+    expect(bookmark).toMatch(BOOKMARK)
+    expect(rented.headers.get('set-cookie')).toMatch(new RegExp(`wt_d1=${bookmark}; Max-Age=60; Path=/; HttpOnly; SameSite=Lax`))
+
+    // the next request from the bookmark (an app's header or the browser's cookie) reads the rental's write
+    for (const carried of [{ 'x-d1-bookmark': bookmark }, { cookie: `wt_d1=${bookmark}` }]) {
+      const after = await get({ headers: { ...reader.headers, ...carried } }, '/api/v1/coin')
+      expect((await read(after)).data.coin).toBe(8)
+    }
+    // anything else is ignored: the request runs as without one
+    for (const odd of ['', 'first-primary', 'x'.repeat(200), "1' OR 1=1", bookmark.toUpperCase()]) {
+      const res = await get({ headers: { ...reader.headers, 'x-d1-bookmark': odd } }, '/api/v1/coin')
+      expect(res.status).toBe(200)
+      expect((await read(res)).data.coin).toBe(8)
+    }
+  })
+})
