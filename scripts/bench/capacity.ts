@@ -119,6 +119,8 @@ export type CapacityBench = {
     readers: number
     peakStatementsPerSecond: number
     peakRequestsPerSecond: number
+    /** What the primary alone must take once reads go to replicas (docs/ARCHITECTURE.md "Read replicas"). */
+    peakRowsWrittenPerSecond: number
     databases: number
     storageGBPerYear: number
     standingGB: number
@@ -542,6 +544,7 @@ function project(out: CapacityBench, lifeBeforeSince: Partial<Record<string, num
       readers,
       peakStatementsPerSecond: Math.round(peak),
       peakRequestsPerSecond: Math.round(((readers * usage.requests) / (30 * 86_400)) * PEAK_FACTOR),
+      peakRowsWrittenPerSecond: Math.round(((readers * usage.rowsWritten) / (30 * 86_400)) * PEAK_FACTOR),
       databases: Math.max(1, Math.ceil(peak / DB_STATEMENTS_PER_SECOND)),
       storageGBPerYear: gb(readers * newRowsBytes * 12),
       standingGB: gb(readers * standingBytes),
@@ -594,7 +597,7 @@ function printCapacity(out: CapacityBench) {
   console.log('\nPer edition')
   for (const e of out.editions)
     console.log(
-      `  ${String(e.readers).padStart(10)} readers: peak ${e.peakStatementsPerSecond} statements/s (${e.databases} × ${DB_STATEMENTS_PER_SECOND}/s database), ${e.peakRequestsPerSecond} requests/s, ${e.storageGBPerYear} GB of new rows per year + ${e.standingGB} GB standing in retained tables; D1 ${e.d1GB[0]} GB after 1 year, ${e.d1GB[1]} GB after 3; about $${e.monthlyUSD[0]} a month after 1 year, $${e.monthlyUSD[1]} after 3`,
+      `  ${String(e.readers).padStart(10)} readers: peak ${e.peakStatementsPerSecond} statements/s (${e.databases} × ${DB_STATEMENTS_PER_SECOND}/s database; ${e.peakRowsWrittenPerSecond} rows written/s on the primary), ${e.peakRequestsPerSecond} requests/s, ${e.storageGBPerYear} GB of new rows per year + ${e.standingGB} GB standing in retained tables; D1 ${e.d1GB[0]} GB after 1 year, ${e.d1GB[1]} GB after 3; about $${e.monthlyUSD[0]} a month after 1 year, $${e.monthlyUSD[1]} after 3`,
     )
   if (out.error) console.log(`  capacity: ${out.error}`)
 }

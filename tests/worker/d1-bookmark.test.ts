@@ -26,7 +26,8 @@ describe('D1 session bookmarks', () => {
     expect(rented.headers.get('set-cookie')).toMatch(new RegExp(`wt_d1=${bookmark}; Max-Age=60; Path=/; HttpOnly; SameSite=Lax`))
 
     // the next request from the bookmark (an app's header or the browser's cookie) reads the rental's write
-    for (const carried of [{ 'x-d1-bookmark': bookmark }, { cookie: `wt_d1=${bookmark}` }]) {
+    const carriers: Record<string, string>[] = [{ 'x-d1-bookmark': bookmark }, { cookie: `wt_d1=${bookmark}` }]
+    for (const carried of carriers) {
       const after = await get({ headers: { ...reader.headers, ...carried } }, '/api/v1/coin')
       expect((await read(after)).data.coin).toBe(8)
     }
