@@ -25,3 +25,9 @@ export function wallClock(at: Date | number, timeZone: string): WallClock {
   const p = Object.fromEntries(f.formatToParts(new Date(at)).map((x) => [x.type, Number(x.value)]))
   return { year: p.year!, month: p.month!, day: p.day!, hour: p.hour!, minute: p.minute!, second: p.second! }
 }
+
+/** The calendar day `timeZone` shows at `at`, as YYYY-MM-DD. */
+export function localDay(at: Date | number, timeZone: string): string {
+  const { year, month, day } = wallClock(at, timeZone)
+  return `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`
+}

@@ -1,12 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import {
   changePasswordError,
-  isNightPushTime,
   isValidChangePassword,
   isValidResetPassword,
   maskEmail,
   maskPhone,
-  mayPush,
   normalisePhone,
   resetPasswordError,
   toResetResult,
@@ -86,25 +84,6 @@ describe('withdrawal (spec §5)', () => {
     expect(withdrawalError({ reasons: [], agree: true })).toBe('INVALID_PARAMETER')
     expect(withdrawalError({ reasons: ['OTHER'], detail: '  ', agree: true })).toBe('INVALID_PARAMETER')
     expect(withdrawalError({ reasons: ['OTHER'], detail: 'Trop de publicités', agree: true })).toBeNull()
-  })
-})
-
-describe('night push 22:00–08:00 (spec §9)', () => {
-  const settings = { isAgreePush: true, isAgreePushNight: false, isAgreePushFreetime: true, isAgreePushContents: false }
-  it('uses the edition time zone', () => {
-    expect(isNightPushTime(new Date('2026-11-22T21:30:00Z'), 'Europe/Paris')).toBe(true) // 22:30 Paris
-    expect(isNightPushTime(new Date('2026-11-22T20:59:00Z'), 'Europe/Paris')).toBe(false) // 21:59
-    expect(isNightPushTime(new Date('2026-11-22T06:59:00Z'), 'Europe/Paris')).toBe(true) // 07:59
-    expect(isNightPushTime(new Date('2026-11-22T07:00:00Z'), 'Europe/Paris')).toBe(false) // 08:00
-  })
-  it('sends at night only with the night consent, and each kind only with its own', () => {
-    const night = new Date('2026-11-22T23:00:00Z')
-    const day = new Date('2026-11-22T12:00:00Z')
-    expect(mayPush(settings, 'GENERAL', day, 'Europe/Paris')).toBe(true)
-    expect(mayPush(settings, 'GENERAL', night, 'Europe/Paris')).toBe(false)
-    expect(mayPush({ ...settings, isAgreePushNight: true }, 'GENERAL', night, 'Europe/Paris')).toBe(true)
-    expect(mayPush(settings, 'CONTENTS', day, 'Europe/Paris')).toBe(false)
-    expect(mayPush({ ...settings, isAgreePush: false }, 'FREETIME', day, 'Europe/Paris')).toBe(false)
   })
 })
 

@@ -37,9 +37,6 @@ export type WithdrawalReason = (typeof WITHDRAWAL_REASONS)[number]
 /** The withdrawal confirmation mail link is valid 1 hour (as the reset link). */
 export const WITHDRAWAL_LINK_TTL_SECONDS = 60 * 60
 export const WITHDRAWAL_DETAIL_MAX = 500
-/** Spec §9: night push 22:00 to 08:00. */
-const NIGHT_PUSH_START_HOUR = 22
-const NIGHT_PUSH_END_HOUR = 8
 
 /** What an SMS code proves possession of the phone for. */
 export const SMS_PURPOSES = ['FIND_ID', 'FIND_PASSWORD', 'PHONE'] as const
@@ -176,28 +173,6 @@ export function withdrawalError(body: WithdrawalBody): ErrorCode | null {
   if (!body.agree || body.reasons.length === 0) return 'INVALID_PARAMETER'
   if (body.reasons.includes('OTHER') && !(body.detail ?? '').trim()) return 'INVALID_PARAMETER'
   return null
-}
-
-/**
- * Spec §9 night push 22:00 to 08:00 (in the edition's time zone): true when a push at `now` falls in the
- * night window, where it is sent only to readers with isAgreePushNight.
- */
-export function isNightPushTime(now: Date, timeZone: string): boolean {
-  const hour = Number(new Intl.DateTimeFormat('en-GB', { hour: '2-digit', hourCycle: 'h23', timeZone }).format(now))
-  return hour >= NIGHT_PUSH_START_HOUR || hour < NIGHT_PUSH_END_HOUR
-}
-
-/** Spec §3/§9: may a push of this kind reach the reader at `now`? */
-export function mayPush(
-  settings: { isAgreePush: boolean; isAgreePushNight: boolean; isAgreePushFreetime: boolean; isAgreePushContents: boolean },
-  kind: 'GENERAL' | 'FREETIME' | 'CONTENTS',
-  now: Date,
-  timeZone: string,
-): boolean {
-  if (!settings.isAgreePush) return false
-  if (kind === 'FREETIME' && !settings.isAgreePushFreetime) return false
-  if (kind === 'CONTENTS' && !settings.isAgreePushContents) return false
-  return !isNightPushTime(now, timeZone) || settings.isAgreePushNight
 }
 
 /** Spec §2 reset-password result page: the results of spec §3. */

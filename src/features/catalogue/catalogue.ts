@@ -1,6 +1,6 @@
 /** Catalogue rules without I/O (spec §2, §3, §9): weekdays, image widths, who sees what. */
 import { audienceSees } from '../age/age.ts'
-import { HOUR_MS } from '../../lib/time.ts'
+import { HOUR_MS, localDay } from '../../lib/time.ts'
 import { b64urlToText, textToB64url } from '../../lib/b64url.ts'
 
 export const WEEKDAYS = ['SUNDAY', 'MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY'] as const
@@ -290,14 +290,6 @@ export function sortSchedule(days: readonly string[]): ScheduleDay[] {
   return SCHEDULE_DAYS.filter((d) => days.includes(d))
 }
 
-/** The calendar day (YYYY-MM-DD) an instant falls on in a time zone. */
-const dayFormats = new Map<string, Intl.DateTimeFormat>()
-function localDay(timeZone: string, at: Date): string {
-  let f = dayFormats.get(timeZone)
-  if (!f) dayFormats.set(timeZone, (f = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' })))
-  return f.format(at)
-}
-
 /**
  * The next day (YYYY-MM-DD, in the edition's time zone) the series' weekly schedule plans an episode: today when
  * today is one of its weekdays and today's episode is not out yet (`lastPublishedAt` is before today), else the
@@ -309,9 +301,9 @@ export function nextScheduledDay(
   now: Date,
   lastPublishedAt: string | null = null,
 ): string | null {
-  const today = localDay(timeZone, now)
+  const today = localDay(now, timeZone)
   const todayIndex = WEEKDAYS.indexOf(weekdayIn(timeZone, now))
-  const outToday = lastPublishedAt !== null && localDay(timeZone, new Date(lastPublishedAt)) >= today
+  const outToday = lastPublishedAt !== null && localDay(new Date(lastPublishedAt), timeZone) >= today
   for (let k = outToday ? 1 : 0; k <= 7; k++) {
     if (days.includes(WEEKDAYS[(todayIndex + k) % 7]!))
       return new Date(Date.parse(`${today}T00:00:00Z`) + k * 86_400_000).toISOString().slice(0, 10)
@@ -330,7 +322,7 @@ export function scheduleSummary(
   now: Date,
 ): { days: ScheduleDay[]; next: string | null } | null {
   if (s.status !== 'SCHEDULED') return null
-  const planned = s.nextUpdateAt !== null && s.nextUpdateAt > now.toISOString() ? localDay(timeZone, new Date(s.nextUpdateAt)) : null
+  const planned = s.nextUpdateAt !== null && s.nextUpdateAt > now.toISOString() ? localDay(new Date(s.nextUpdateAt), timeZone) : null
   const next = nextScheduledDay(s.schedule, timeZone, now, s.lastPublishedAt ?? null) ?? planned
   if (s.schedule.length === 0 && next === null) return null
   return { days: [...s.schedule], next }

@@ -4,6 +4,7 @@
  * (spec §9: 22:00–08:00 in the edition's time zone). Pure.
  */
 import { z } from 'zod'
+import { wallClock } from '../../lib/time.ts'
 import type { PushSettings } from '../account/account.server.ts'
 
 const b64url = (max: number) =>
@@ -57,24 +58,17 @@ const NIGHT_END_HOUR = 8
 
 export type PushDecision = { send: true } | { send: false; reason: 'off' | 'kind-off' } | { send: false; reason: 'night'; holdUntil: Date }
 
-function localClock(at: Date, timeZone: string): { hour: number; minute: number; second: number } {
-  const parts = new Intl.DateTimeFormat('en-GB', { timeZone, hourCycle: 'h23', hour: 'numeric', minute: 'numeric', second: 'numeric' })
-    .formatToParts(at)
-    .reduce<Record<string, number>>((acc, p) => (p.type === 'literal' ? acc : { ...acc, [p.type]: Number(p.value) }), {})
-  return { hour: parts.hour ?? 0, minute: parts.minute ?? 0, second: parts.second ?? 0 }
-}
-
 /** The next 08:00 in `timeZone` after `now` (a night that changes the clock is corrected once). */
 export function nightEnd(now: Date, timeZone: string): Date {
-  const { hour, minute, second } = localClock(now, timeZone)
+  const { hour, minute, second } = wallClock(now, timeZone)
   const hours = hour >= NIGHT_END_HOUR ? 24 - hour + NIGHT_END_HOUR : NIGHT_END_HOUR - hour
   const guess = new Date(Math.floor(now.getTime() / 1000) * 1000 + (hours * 3600 - minute * 60 - second) * 1000)
-  const drift = localClock(guess, timeZone).hour - NIGHT_END_HOUR
+  const drift = wallClock(guess, timeZone).hour - NIGHT_END_HOUR
   return new Date(guess.getTime() - drift * 3600 * 1000)
 }
 
 export function isNight(now: Date, timeZone: string): boolean {
-  const { hour } = localClock(now, timeZone)
+  const { hour } = wallClock(now, timeZone)
   return hour >= NIGHT_START_HOUR || hour < NIGHT_END_HOUR
 }
 

@@ -3,6 +3,7 @@
  * COMPLETED, §5 contact form, §8 LIMIT_QNA_COUNT).
  */
 import { z } from 'zod'
+import { wallClock } from '../../lib/time.ts'
 import { cleanText } from '../../lib/text/clean.ts'
 import { OpsReason } from '../../lib/ops.ts'
 
@@ -34,18 +35,8 @@ export type QnaInput = z.infer<typeof QnaBody>
 
 /** UTC instant of the start of `now`'s calendar day in `timeZone` (the daily limit resets then). */
 export function dayStart(timeZone: string, now: Date = new Date()): Date {
-  const parts = new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-    hourCycle: 'h23',
-  }).formatToParts(now)
-  const p = (type: string) => Number(parts.find((x) => x.type === type)?.value ?? 0)
-  const elapsedMs = ((p('hour') * 60 + p('minute')) * 60 + p('second')) * 1000 + now.getUTCMilliseconds()
+  const { hour, minute, second } = wallClock(now, timeZone)
+  const elapsedMs = ((hour * 60 + minute) * 60 + second) * 1000 + now.getUTCMilliseconds()
   return new Date(now.getTime() - elapsedMs)
 }
 

@@ -14,17 +14,8 @@ import type { IdempotencyClaim } from '../wallet/idempotency.ts'
 import { IdempotencyKeyTaken, isKeyTaken, storedData, storeResponseStatement } from '../wallet/idempotency.server.ts'
 import { COIN_SUMMARY_SQL, coinOf, coinSummaryParams } from '../wallet/wallet.server.ts'
 import type { CoinSummary } from '../wallet/wallet.ts'
-import {
-  drawPrize,
-  freeSlots,
-  localDay,
-  parseRouletteConfig,
-  prizeGrant,
-  randomUnit,
-  type PrizeType,
-  type RouletteConfig,
-} from './roulette.ts'
-import { DAY_MS, isoAfter } from '../../lib/time.ts'
+import { drawPrize, freeSlots, parseRouletteConfig, prizeGrant, randomUnit, type PrizeType, type RouletteConfig } from './roulette.ts'
+import { DAY_MS, isoAfter, localDay } from '../../lib/time.ts'
 import { isConstraint } from '../../lib/server/constraint.ts'
 
 /** Re-reads after a concurrent spin took the same ticket or slot (each refusal is another spin's commit). */

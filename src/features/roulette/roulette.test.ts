@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { drawPrize, freeSlots, localDay, parseRouletteConfig, prizeGrant, SpinRequest, wheelSlices } from './roulette.ts'
+import { drawPrize, freeSlots, parseRouletteConfig, prizeGrant, SpinRequest, wheelSlices } from './roulette.ts'
+import { localDay } from '../../lib/time.ts'
 import { landingRotation } from './wheel.ts'
 
 const weights = fc.array(

@@ -60,11 +60,6 @@ export function randomUnit(): number {
   return a! / 2 ** 32
 }
 
-/** The reader's calendar day (YYYY-MM-DD) in `timeZone`: daily free spins renew at local midnight. */
-export function localDay(now: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now)
-}
-
 /** The free-spin slots of `day`: `day#1` … `day#n`; one entry per slot (unique in D1) bounds the free spins. */
 export function freeSlots(day: string, dailyFreeTickets: number): string[] {
   return Array.from({ length: dailyFreeTickets }, (_, i) => `${day}#${i + 1}`)
