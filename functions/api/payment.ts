@@ -156,10 +156,10 @@ export const payment = new Hono<AppEnv>()
   })
   /** Spec §3 address form: the saved address (null when none) / save it (29 European countries, dial codes). */
   .get('/address', requireUser, async (c) => {
-    return ok(c, { address: await addressOf(c.var.db, currentUserId(c)) })
+    return ok(c, { address: await addressOf(currentUserId(c)) })
   })
   .put('/address', requireUser, validate('json', AddressRequest), async (c) => {
-    return ok(c, { address: await saveAddress(c.var.db, currentUserId(c), c.req.valid('json')) })
+    return ok(c, { address: await saveAddress(currentUserId(c), c.req.valid('json')) })
   })
   /** The /shop/address page's form (same Origin): 303 to /shop/address?saved=1 or ?error=INVALID_PARAMETER&fields=…. */
   .post(
@@ -167,7 +167,7 @@ export const payment = new Hono<AppEnv>()
     ...formRoute({
       schema: AddressRequest,
       guest: toLogin('/shop/address'),
-      run: (data, c) => saveAddress(c.var.db, currentUserId(c), data),
+      run: (data, c) => saveAddress(currentUserId(c), data),
       done: () => '/shop/address?saved=1',
       failed: (code, _raw, details) =>
         `/shop/address?error=${code}${code === 'INVALID_PARAMETER' && typeof details?.fields === 'string' ? `&fields=${encodeURIComponent(details.fields)}` : ''}`,

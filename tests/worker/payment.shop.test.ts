@@ -123,4 +123,36 @@ describe('address form (spec §3)', () => {
     expect((await read(await get(reader, '/api/v1/payment/address'))).data.address).toMatchObject({ country: 'AT', phone: '+436641234567' })
     await expectError(await putAddress({ headers: {} }, good), 401, 'NOT_LOGIN_USER')
   })
+
+  it("keeps the address in the reader's object: one saved in D1 before moves in at the first call, and leaves D1", async () => {
+    const reader = await newReader()
+    await db.run(
+      `INSERT INTO addresses (user_id, name, city, zip_code, address1, address2, phone, country, updated_at)
+       VALUES (?, 'Jan', 'Gent', '9000', 'Veldstraat 1', NULL, '+3291234567', 'BE', '2026-11-01T10:00:00.000Z')`,
+      reader.id,
+    )
+    const read1 = await get(reader, '/api/v1/payment/address')
+    expect(read1.headers.get('x-reader-calls')).toBe('1')
+    expect((await read(read1)).data.address).toEqual({
+      name: 'Jan',
+      city: 'Gent',
+      zipCode: '9000',
+      address1: 'Veldstraat 1',
+      address2: null,
+      phone: '+3291234567',
+      country: 'BE',
+    })
+    expect(await db.first(`SELECT count(*) AS n FROM addresses WHERE user_id = ?`, reader.id)).toEqual({ n: 0 })
+    const saved = await putAddress(reader, {
+      name: 'Jan',
+      city: 'Brugge',
+      zipCode: '8000',
+      address1: 'Markt 1',
+      phone: '050 123456',
+      country: 'BE',
+    })
+    expect(saved.headers.get('x-d1-usage')).toMatch(/; 0 written$/) // D1 only checks the session; the save is the object's
+    expect((await read(await get(reader, '/api/v1/payment/address'))).data.address).toMatchObject({ city: 'Brugge', phone: '+3250123456' })
+    expect(await db.first(`SELECT count(*) AS n FROM addresses WHERE user_id = ?`, reader.id)).toEqual({ n: 0 })
+  })
 })

@@ -38,6 +38,7 @@ export type ConversionOptions = { provider: ConversionProvider; actionUrl: strin
 import { COIN_SUMMARY_SQL, coinSummaryParams } from '../wallet/wallet.server.ts'
 import { sandboxWebhook, type CheckoutEvent, type PaymentProvider, type ProviderEvent, type ReversalEvent } from './provider.ts'
 import { providerById } from './providers.server.ts'
+import { withReader } from '../reader/stub.server.ts'
 import { isConstraint } from '../../lib/server/constraint.ts'
 
 const PRODUCT_COLUMNS = `id, coins, bonus, price, currency, label, per_user_limit AS perUserLimit, stock_limit AS stockLimit, sold_count AS soldCount`
@@ -704,17 +705,13 @@ export async function forgiveDebts(db: Db, userId: number): Promise<number> {
   return firstRow<{ forgiven: number }>(sum)?.forgiven ?? 0
 }
 
-/** The reader's saved address (spec §3 address form), or null. */
-export async function addressOf(db: Db, userId: number): Promise<Address | null> {
-  // the country is one of the shipping countries: AddressRequest checks it before it is saved
-  return db.first<Cols<'addresses', 'name' | 'city' | 'zip_code' | 'address1' | 'address2' | 'phone'> & { country: Address['country'] }>(
-    `SELECT name, city, zip_code AS zipCode, address1, address2, phone, country FROM addresses WHERE user_id = ?`,
-    userId,
-  )
+/** The reader's saved address (spec §3 address form), or null: kept in the reader's object. */
+export async function addressOf(userId: number): Promise<Address | null> {
+  return withReader(userId, (r) => r.address(userId))
 }
 
 /** Saves (replaces) the reader's address; the phone is stored with the country's dial code. */
-export async function saveAddress(db: Db, userId: number, a: AddressRequest, now = new Date()): Promise<Address> {
+export async function saveAddress(userId: number, a: AddressRequest, now = new Date()): Promise<Address> {
   const row: Address = {
     name: a.name,
     city: a.city,
@@ -724,19 +721,6 @@ export async function saveAddress(db: Db, userId: number, a: AddressRequest, now
     phone: normalizePhone(a.phone, a.country),
     country: a.country,
   }
-  await db.run(
-    `INSERT INTO addresses (user_id, name, city, zip_code, address1, address2, phone, country, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT (user_id) DO UPDATE SET name = excluded.name, city = excluded.city, zip_code = excluded.zip_code, address1 = excluded.address1,
-       address2 = excluded.address2, phone = excluded.phone, country = excluded.country, updated_at = excluded.updated_at`,
-    userId,
-    row.name,
-    row.city,
-    row.zipCode,
-    row.address1,
-    row.address2,
-    row.phone,
-    row.country,
-    now.toISOString(),
-  )
+  await withReader(userId, (r) => r.saveAddress(userId, row, now.toISOString()))
   return row
 }

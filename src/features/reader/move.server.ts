@@ -1,7 +1,7 @@
 /**
  * The background move of reading progress, favourites, hidden series and sessions into readers' objects (issue 38
  * point 5), run by the cron of functions/worker.ts: readers whose rows are still in D1 `reading_progress`, `favorites`,
- * `hidden_series` or (live) `refresh_tokens` (who made no call since the move began, or whose rows the demo seed wrote) are moved MOVE_BATCH at a time, each by their own object (`Reader.moveIn`,
+ * `hidden_series`, (live) `refresh_tokens` or `addresses` (who made no call since the move began, or whose rows the demo seed wrote) are moved MOVE_BATCH at a time, each by their own object (`Reader.moveIn`,
  * which deletes what it took), within the run's budget (src/lib/server/sweep.ts).
  */
 import type { Db } from '../../lib/server/db.ts'
@@ -21,7 +21,7 @@ export async function moveWaitingReaders(
       async () => {
         const waiting = await db.all<{ userId: number }>(
           `SELECT user_id AS userId FROM reading_progress UNION SELECT user_id FROM favorites UNION SELECT user_id FROM hidden_series
-           UNION SELECT user_id FROM refresh_tokens WHERE ${LIVE_TOKENS} LIMIT ?`,
+           UNION SELECT user_id FROM refresh_tokens WHERE ${LIVE_TOKENS} UNION SELECT user_id FROM addresses LIMIT ?`,
           new Date().toISOString(),
           MOVE_BATCH,
         )

@@ -1,12 +1,12 @@
 /**
  * A reader's own Durable Object (issue 38; docs/ARCHITECTURE.md "Reader objects"), addressed by the reader's id
  * (`withReader`, stub.server.ts), stored in SQLite (wrangler.jsonc `durable_objects`, migration tag v1). It holds what
- * belongs to one reader — today their reading progress, favourites, hidden series and sessions — and runs each call's writes in one transaction with the
+ * belongs to one reader — today their reading progress, favourites, hidden series, sessions and address — and runs each call's writes in one transaction with the
  * outbox rows that tell the shared side (events.ts). The outbox is sent to the queue `READER_EVENTS` right after the write;
  * what could not be sent is sent again by the object's alarm.
  *
- * The move from D1: the first call of a reader takes their rows of `reading_progress`, `favorites`, `hidden_series` and
- * `refresh_tokens` (and deletes them there), under `blockConcurrencyWhile` so no other call sees the object half-moved; the cron moves
+ * The move from D1: the first call of a reader takes their rows of `reading_progress`, `favorites`, `hidden_series`,
+ * `refresh_tokens` and `addresses` (and deletes them there), under `blockConcurrencyWhile` so no other call sees the object half-moved; the cron moves
  * readers who make no call (move.server.ts, `moveIn`). A move merges — the newer place in a series wins, a mark the
  * object holds stays — so a move made twice changes nothing. An object is moved again once when what moves grows
  * (`MOVES`): the one of a reader moved before favourites moved takes them on its next call.
@@ -46,13 +46,15 @@ import {
   type SessionStart,
 } from '../auth/session-store.server.ts'
 import type { ReaderSignIn } from '../account/reader-ops.ts'
+import { readAddress, writeAddress } from '../payment/address-store.server.ts'
+import type { Address } from '../payment/address.ts'
 
 /** How long after a failed send the alarm tries the outbox again. */
 const OUTBOX_RETRY_MS = 30_000
 /** Outbox rows sent in one queue batch (Queues takes at most 100 messages a batch). */
 const OUTBOX_BATCH = 100
-/** What the move from D1 takes: 1 reading progress, 2 and favourites and hidden series, 3 and sessions (fact `moved`). */
-const MOVES = 3
+/** What the move from D1 takes: 1 reading progress, 2 and favourites and hidden series, 3 and sessions, 4 and the address (fact `moved`). */
+const MOVES = 4
 /** D1's refresh tokens a move takes (`?`: now). */
 export const LIVE_TOKENS = `revoked_at IS NULL AND expires_at > ?`
 /** Rows of one table a move takes at most. */
@@ -149,6 +151,18 @@ export class Reader extends DurableObject<Cloudflare.Env> {
     return { open: openSessions(this.sql, version, now), signIns: signIns(this.sql, version, now, limit) }
   }
 
+  /** The reader's shipping address, or null. */
+  async address(readerId: number): Promise<Address | null> {
+    await this.ready(readerId)
+    return readAddress(this.sql)
+  }
+
+  /** Saves (replaces) the reader's shipping address. */
+  async saveAddress(readerId: number, address: Address, now: string): Promise<void> {
+    await this.ready(readerId)
+    writeAddress(this.sql, address, now)
+  }
+
   /** Moves the reader's rows still in D1 (the cron's background move; any number of times). */
   async moveIn(readerId: number): Promise<number> {
     let moved = 0
@@ -183,7 +197,7 @@ export class Reader extends DurableObject<Cloudflare.Env> {
   }
 
   private async move(readerId: number): Promise<number> {
-    const [progress, favorites, hidden, tokens, account] = await this.env.DB.batch([
+    const [progress, favorites, hidden, tokens, account, address] = await this.env.DB.batch([
       this.env.DB.prepare(
         `SELECT rp.series_id AS seriesId, rp.episode_id AS episodeId, e.no AS episodeNo, rp.position, rp.updated_at AS updatedAt
            FROM reading_progress rp LEFT JOIN episodes e ON e.id = rp.episode_id WHERE rp.user_id = ? LIMIT ${MOVE_ROWS}`,
@@ -202,6 +216,9 @@ export class Reader extends DurableObject<Cloudflare.Env> {
            FROM refresh_tokens WHERE ${LIVE_TOKENS} AND user_id = ? LIMIT ${MOVE_ROWS}`,
       ).bind(new Date().toISOString(), readerId),
       this.env.DB.prepare(`SELECT session_version AS version FROM users WHERE id = ?`).bind(readerId),
+      this.env.DB.prepare(
+        `SELECT name, city, zip_code AS zipCode, address1, address2, phone, country, updated_at AS updatedAt FROM addresses WHERE user_id = ?`,
+      ).bind(readerId),
     ])
     const places = (progress?.results ?? []) as (Omit<StoredProgress, 'episodeNo'> & { episodeNo: number | null })[]
     const marks = [
@@ -210,6 +227,7 @@ export class Reader extends DurableObject<Cloudflare.Env> {
     ]
     const moved = (tokens?.results ?? []) as (MovedToken & { id: string })[]
     const version = (account?.results[0] as { version: number } | undefined)?.version ?? 0
+    const saved = address?.results[0] as (Address & { updatedAt: string }) | undefined
     this.ctx.storage.transactionSync(() => {
       // a row whose episode is gone opens nothing: it is dropped with the others
       mergeProgress(
@@ -218,6 +236,10 @@ export class Reader extends DurableObject<Cloudflare.Env> {
       )
       mergeMarks(this.sql, marks)
       mergeSessions(this.sql, version, moved)
+      if (saved) {
+        const { updatedAt, ...fields } = saved
+        writeAddress(this.sql, fields, updatedAt, true)
+      }
       this.sql.exec(`INSERT INTO facts (key, value) VALUES ('reader', ?) ON CONFLICT (key) DO NOTHING`, String(readerId))
     })
     // what was taken goes from D1 (rows written there since stay for the next move); the move counts as done after
@@ -235,6 +257,7 @@ export class Reader extends DurableObject<Cloudflare.Env> {
         readerId,
         JSON.stringify(moved.map((t) => t.id)),
       ),
+      this.env.DB.prepare(`DELETE FROM addresses WHERE user_id = ? AND updated_at = ?`).bind(readerId, saved?.updatedAt ?? ''),
     ])
     this.sql.exec(
       `INSERT INTO facts (key, value) VALUES ('moved', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
@@ -242,7 +265,7 @@ export class Reader extends DurableObject<Cloudflare.Env> {
     )
     this.readerId = readerId
     this.moved = true
-    return places.length + marks.length + moved.length
+    return places.length + marks.length + moved.length + (saved ? 1 : 0)
   }
 
   /**

@@ -50,6 +50,18 @@ export const READER_MIGRATIONS: readonly string[] = [
    ) WITHOUT ROWID;
    CREATE INDEX refresh_tokens_session ON refresh_tokens (session_id);
    CREATE INDEX refresh_tokens_expiry ON refresh_tokens (expires_at);`,
+  // 4: the shipping address (payment/address-store.server.ts), one row at most
+  `CREATE TABLE address (
+     id          INTEGER PRIMARY KEY CHECK (id = 1),
+     name        TEXT NOT NULL,
+     city        TEXT NOT NULL,
+     zip_code    TEXT NOT NULL,
+     address1    TEXT NOT NULL,
+     address2    TEXT,
+     phone       TEXT NOT NULL,
+     country     TEXT NOT NULL,
+     updated_at  TEXT NOT NULL
+   );`,
 ]
 
 /** Brings the object's SQLite to the last migration; answers the version it is at. */
