@@ -1,6 +1,6 @@
 /**
  * Mail and SMS delivery (issue 3 §6, issue 22): the account and support flows send through `messageProvider`
- * only. One rule picks the provider: where the local run is on (`isOutboxPageEnabled`, the switch of
+ * only. One rule picks the provider: where the local run is on (`isLocalRun`, the switch of
  * /dev/outbox and the sandboxes) every message is a row of the D1 outbox, so each flow can be finished
  * offline; everywhere else mail goes through Cloudflare Email Service (the `EMAIL` send_email binding) and SMS
  * through Twilio's Messages API, and D1 keeps only a delivery log (template, keyed hash of the recipient,
@@ -13,7 +13,7 @@ import type { Edition } from '../../lib/edition/schema.ts'
 import type { Db } from '../../lib/server/db.ts'
 import type { DeliveriesRow } from '../../lib/server/db-types.ts'
 import { requestContext } from '../../lib/server/context.ts'
-import { isOutboxPageEnabled } from '../auth/outbox.ts'
+import { isLocalRun } from '../../lib/server/local-run.ts'
 import {
   PROVIDER_TIMEOUT_MS,
   TWILIO_DEFAULT_BASE,
@@ -63,20 +63,18 @@ function outboxProvider(db: Db): MessageProvider {
   }
 }
 
-/** The local run (npm start, astro dev, the worker tests): the outbox is the provider of both channels. */
-const localRun = () => isOutboxPageEnabled(import.meta.env.DEV, env.DEV_OUTBOX)
 /** The edition of the current request (the built one outside a request). */
 const currentEdition = (): Edition => requestContext().edition ?? builtEdition
 
 /** Which channels this edition can deliver now: both in a local run, else those configured with their secrets. */
 export function deliveryChannels(edition: Edition = currentEdition()): { mail: boolean; sms: boolean } {
-  if (localRun()) return { mail: true, sms: true }
+  if (isLocalRun()) return { mail: true, sms: true } // the local run: the outbox is the provider of both channels
   return { mail: canSendMail(edition, env), sms: canSendSms(edition, env) }
 }
 
 /** The provider of this request: the outbox in a local run, else the edition's mail and SMS providers. */
 export function messageProvider(db: Db): MessageProvider {
-  if (localRun()) return outboxProvider(db)
+  if (isLocalRun()) return outboxProvider(db)
   const edition = currentEdition()
   return deliveringProvider(db, requestContext().requestId, {
     mail: canSendMail(edition, env) ? mailTransport(edition, env.EMAIL!) : undefined,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { localSwitches } from './local-switches.ts'
+import { localRunOn, localSwitches } from './local-switches.ts'
 
 describe('localSwitches (what `npm run deploy` refuses)', () => {
   it('names every local-only switch a configuration would turn on', () => {
@@ -22,5 +22,13 @@ describe('localSwitches (what `npm run deploy` refuses)', () => {
       ),
     ).toEqual([])
     expect(localSwitches({ id: 'kr', payment: { provider: 'stripe' } }, {})).toEqual([])
+  })
+})
+
+describe('the local-run rule', () => {
+  it('is on in astro dev or with DEV_OUTBOX=1 only', () => {
+    expect(localRunOn(true, undefined)).toBe(true)
+    expect(localRunOn(false, '1')).toBe(true)
+    for (const v of [undefined, '', '0', 'true', 1, 'yes']) expect(localRunOn(false, v), String(v)).toBe(false)
   })
 })

@@ -4,14 +4,22 @@
  * --allow-local-switches) and prints it. Pure: the edition and the variables the deployment would set (values of
  * `vars`, or secret names with any value) are arguments.
  */
-import { isOutboxPageEnabled } from '../../features/auth/outbox.ts'
 import type { Edition } from './schema.ts'
+
+/**
+ * The local-run rule: on under `astro dev`, or where the worker runs with DEV_OUTBOX=1 (set by scripts/start.ts for
+ * local runs and the browser tests); it opens the sandboxes and the dev outbox page (issue 3 §6). The worker asks it
+ * through `isLocalRun` (src/lib/server/local-run.ts).
+ */
+export function localRunOn(dev: boolean, devOutboxVar: unknown): boolean {
+  return dev || devOutboxVar === '1'
+}
 
 export type LocalSwitch = { setting: string; turnsOn: string }
 
 export function localSwitches(edition: Pick<Edition, 'id' | 'payment'>, vars: Record<string, string | undefined>): LocalSwitch[] {
   const found: LocalSwitch[] = []
-  if (isOutboxPageEnabled(false, vars.DEV_OUTBOX)) {
+  if (localRunOn(false, vars.DEV_OUTBOX)) {
     found.push({
       setting: 'DEV_OUTBOX=1',
       turnsOn: 'the payment sandbox (coins without payment), the carrier sandbox (/nice/sandbox) and /dev/outbox',

@@ -3,10 +3,10 @@
  * sandbox, carrier sandbox) and the dev pages (/dev/outbox). A deployed worker has none of them, whatever its secrets.
  */
 import { env } from 'cloudflare:workers'
-import { isOutboxPageEnabled } from '../../features/auth/outbox.ts'
+import { localRunOn } from '../edition/local-switches.ts'
 
 export function isLocalRun(): boolean {
-  return isOutboxPageEnabled(import.meta.env.DEV, (env as unknown as Record<string, unknown>).DEV_OUTBOX)
+  return localRunOn(import.meta.env.DEV, (env as unknown as Record<string, unknown>).DEV_OUTBOX)
 }
 
 /** Paths that exist only in a local run: the sandboxes' pages and routes and the outbox. */
