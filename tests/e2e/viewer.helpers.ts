@@ -3,7 +3,7 @@ export { seriousViolations } from './helpers.ts'
 
 /** Shared steps of the viewer browser tests: a hydrated island, fresh signed-in readers with coins. */
 
-/** The island runs, and so does the site script it brings on the viewer page (src/lib/shell/site.ts). */
+/** The island runs, and so does the site script it brings on the viewer page (src/components/site.ts). */
 export async function hydrated(page: Page) {
   await page.locator('astro-island:not([ssr])').first().waitFor({ state: 'attached' })
   await page.locator('html[data-site]').waitFor({ state: 'attached' })

@@ -243,7 +243,7 @@ export default function Viewer(props: ViewerProps) {
   const shownEpisode = onScreen.id
   // The site's script comes after this island on the viewer page (Base.astro `lateShell`).
   useEffect(() => {
-    void import('../../lib/shell/site.ts')
+    void import('../../components/site.ts')
   }, [])
   // Links outside the island about the episode (comments) follow the episode being read.
   useEffect(() => {
