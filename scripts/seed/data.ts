@@ -31,7 +31,7 @@ import {
 } from './texts.ts'
 
 /** Bump when the demo data changes: `npm run seed` re-seeds only with `--force` or on a new version. */
-export const SEED_VERSION = '7'
+export const SEED_VERSION = '8'
 
 /** Widths (px) of every stored rendition, per image kind. R2 object key: `<key>/<width>.webp`. */
 export const IMAGE_WIDTHS = {
@@ -714,13 +714,13 @@ const SERIES_SOURCE: [Genre, string, ...string[]][] = [
 ]
 
 const GENRE_NAMES: Record<Genre, Record<Lang, string>> = {
-  ROMANCE: { fr: 'romance', de: 'Romantik', en: 'romance', ja: '恋愛', ko: '로맨스', zh: '愛情', th: 'โรแมนซ์', ar: 'رومانسي' },
+  ROMANCE: { fr: 'romance', de: 'Romance', en: 'romance', ja: '恋愛', ko: '로맨스', zh: '愛情', th: 'โรแมนซ์', ar: 'رومانسي' },
   ACTION: { fr: 'action', de: 'Action', en: 'action', ja: 'アクション', ko: '액션', zh: '動作', th: 'แอ็กชัน', ar: 'أكشن' },
   DRAMA: { fr: 'drame', de: 'Drama', en: 'drama', ja: 'ドラマ', ko: '드라마', zh: '劇情', th: 'ดราม่า', ar: 'دراما' },
   FANTASY: { fr: 'fantasy', de: 'Fantasy', en: 'fantasy', ja: 'ファンタジー', ko: '판타지', zh: '奇幻', th: 'แฟนตาซี', ar: 'فانتازيا' },
   COMEDY: { fr: 'comédie', de: 'Komödie', en: 'comedy', ja: 'コメディ', ko: '코미디', zh: '喜劇', th: 'คอมเมดี้', ar: 'كوميديا' },
   BL: { fr: 'BL', de: 'BL', en: 'BL', ja: 'BL', ko: 'BL', zh: 'BL', th: 'BL', ar: 'BL' },
-  THRILLER: { fr: 'thriller', de: 'Thriller', en: 'thriller', ja: 'スリラー', ko: '스릴러', zh: '驚悚', th: 'ระทึกขวัญ', ar: 'إثارة' },
+  THRILLER: { fr: 'thriller', de: 'Thriller', en: 'thriller', ja: 'サスペンス', ko: '스릴러', zh: '驚悚', th: 'ระทึกขวัญ', ar: 'إثارة' },
 }
 
 const BLURBS: Record<'fr' | 'en', Record<Genre, string>> = {

@@ -1,4 +1,4 @@
-import { expect, type Page } from '@playwright/test'
+import { expect, type Locator, type Page } from '@playwright/test'
 import AxeBuilder from '@axe-core/playwright'
 
 /** Steps shared by the browser tests. */
@@ -74,3 +74,31 @@ export async function balanceElsewhere(page: Page) {
 
 /** A pattern finding `text` in an accessible name or a text, whatever space (no-break or not) stands where it has one. */
 export const textPattern = (text: string) => new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/[\u00a0 ]/g, '\\s'))
+
+/**
+ * The texts of `labels` that wrap or are cut off (issue 35 point 7: a short label never spans two lines at 390 px):
+ * each text of a label — a run of text between its tags — must sit on one line, so "1 /" over "3" or "Zoom / 100 / %"
+ * is caught while a label laid out as a name above a title (two texts) is not; and a label kept on one line must not
+ * stick out of the box that clips it (a dialog, the screen).
+ */
+export const wrappedLabels = (labels: Locator) =>
+  labels.evaluateAll((els) =>
+    els.flatMap((el) => {
+      const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT)
+      const wrapped: string[] = []
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        if (!node.textContent!.trim()) continue
+        const range = document.createRange()
+        range.selectNodeContents(node)
+        const lines = [...range.getClientRects()].filter((r) => r.width > 0 && r.height > 0)
+        if (lines.some((r) => r.top >= lines[0]!.bottom - 2)) wrapped.push(`${el.className}: "${node.textContent!.trim()}"`)
+      }
+      let clip: Element | null = el.parentElement
+      while (clip && getComputedStyle(clip).overflowX === 'visible') clip = clip.parentElement
+      const box = el.getBoundingClientRect()
+      const room = clip?.getBoundingClientRect() ?? { left: 0, right: innerWidth }
+      if (box.left < Math.max(room.left, 0) - 1 || box.right > Math.min(room.right, innerWidth) + 1)
+        wrapped.push(`${el.className}: "${el.textContent!.trim()}" cut off`)
+      return wrapped
+    }),
+  )

@@ -1,5 +1,6 @@
 import { expect, test, type Browser, type BrowserContext, type Locator, type Page, type TestInfo } from '@playwright/test'
 import { hydrated, newAccount } from './viewer.helpers.ts'
+import { wrappedLabels } from './helpers.ts'
 import { PHONE_CONTEXT as PHONE } from './steps.ts'
 
 /**
@@ -145,6 +146,9 @@ async function tapEpisode(page: Page) {
 
 const immersive = (page: Page) => page.evaluate(() => document.documentElement.hasAttribute('data-immersive'))
 
+/** The viewer's short labels at 390 px (issue 35 point 7): the episode in the bar, PAPER's controls and counter, the end, the episode links. */
+const SHORT_LABELS = '.viewer-bar-episode, .viewer-pager button, .viewer-page-indicator, .viewer-end, .viewer-nav a'
+
 /** PAPER's page on screen and its controls (previous, counter, next) are whole on screen, below the bar when it shows. */
 async function lastPageFits(page: Page) {
   const pager = page.locator('.viewer-pager')
@@ -188,6 +192,9 @@ export function immersiveSuite(w: Words) {
       await opener.focus()
       await page.keyboard.press('Enter')
       const dialog = page.getByRole('dialog', { name: w.settings })
+      // the zoom control: "Zoom 100 %" on one line between its buttons (it was on three)
+      await expect(dialog.locator('.viewer-zoom')).toBeVisible()
+      expect(await wrappedLabels(dialog.locator('.viewer-zoom > *')), 'the zoom level and its buttons on one line each').toEqual([])
       await shot(page, testInfo, `${w.edition}-settings-390`)
       await modalWalk(page, dialog, opener)
 
@@ -492,6 +499,7 @@ export function immersiveSuite(w: Words) {
         await started(page)
         const indicator = page.locator('.viewer-page-indicator')
         await expect(indicator).toHaveText('1 / 3')
+        expect(await wrappedLabels(page.locator(SHORT_LABELS)), 'no short label on two lines at 390 px').toEqual([])
         const end = page.locator('.viewer-end')
         await expect(end).toHaveCount(0)
         await expect(page.locator('.viewer-picks')).toBeHidden()
@@ -520,6 +528,8 @@ export function immersiveSuite(w: Words) {
         await expect(end).toHaveCount(1)
         // issue 35 point 8: the last page fits the screen with its controls, none of it under the bar
         await lastPageFits(page)
+        // the last page's forward control is "next episode" now: still one line, like the counter beside it
+        expect(await wrappedLabels(page.locator(SHORT_LABELS)), 'no short label on two lines at 390 px').toEqual([])
         await shot(page, testInfo, `${w.edition}-paper-${id}-390`)
         // a swipe back (toward the reading direction's end)
         const s = await pageBox()

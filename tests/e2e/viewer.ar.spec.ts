@@ -24,8 +24,9 @@ test('the Arabic viewer mirrors its controls and speaks Arabic', async ({ page }
   // the viewer's bar starts at the right (back to the series); its tools follow it toward the left
   const back = (await page.locator('.viewer-bar').getByRole('link', { name: 'العودة إلى السلسلة' }).boundingBox())!
   expect(back.x).toBeGreaterThan(390 / 2)
-  const help = page.getByRole('button', { name: 'اختصارات لوحة المفاتيح' })
-  const box = (await help.boundingBox())!
+  // (the key-help button stays out of a 390 px bar, issue 35 point 7: the ? key opens the help)
+  const settings = page.locator('.viewer-bar').getByRole('button', { name: 'إعدادات القراءة' })
+  const box = (await settings.boundingBox())!
   expect(box.x).toBeLessThan(back.x)
 
   await page.keyboard.press('?')

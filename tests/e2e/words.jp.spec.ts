@@ -1,5 +1,5 @@
 import { test } from '@playwright/test'
-import { demoWords, editionWords } from './words.ts'
+import { demoWords, editionWords, genreWord } from './words.ts'
 
 test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true })
 
@@ -13,4 +13,10 @@ test("jp: the series page names each episode once; the demo FAQ, events and them
   page,
 }, info) => {
   await demoWords(page, 'jp', info)
+})
+
+test("jp: one word for the thriller genre (サスペンス) on a series page and the series' blurb (issue 35 point 6)", async ({
+  page,
+}, info) => {
+  await genreWord(page, 'jp', info, 'THRILLER')
 })

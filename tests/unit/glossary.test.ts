@@ -69,6 +69,15 @@ describe.each(EDITION_IDS)('the %s edition names its currency and its mileage on
     it(`${thing}: the catalogue names it with the glossary word`, () => {
       expect((words[thing] as Term).words).toContain(messages[thing])
     })
+
+  // a genre with a home tab (/home/romance) names it there with its genre word (de had "Romantik" over "Romance")
+  it('each genre tab of the home page is labelled with its genre word', () => {
+    const tabs = Object.keys(messages)
+      .filter((key) => key.startsWith('hometab.') && `genre.${key.slice(8).toUpperCase()}` in messages)
+      .map((key) => [key, messages[key], messages[`genre.${key.slice(8).toUpperCase()}`]])
+    expect(tabs.length).toBeGreaterThan(0)
+    expect(tabs.filter(([, tab, genre]) => tab !== genre)).toEqual([])
+  })
 })
 
 describe('the glossary rule', () => {

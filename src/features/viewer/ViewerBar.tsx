@@ -8,7 +8,8 @@
  * (only where there is a keyboard: CSS), reading settings, auto-scroll with its speed, fullscreen — and Share
  * (issue 19 point 3: the episode on screen, by its canonical URL), at the end edge where readers look for it.
  * Every control is a 44×44 px target; arrows mirror in right-to-left editions. On a phone (≤ 480 px) the
- * previous-episode arrow leaves the bar to Share, so the episode title keeps its room.
+ * previous-episode arrow leaves the bar to Share, and the key help and fullscreen leave it too, so the episode
+ * title keeps its room on one line (the ? key still opens the help).
  */
 import type { MouseEvent } from 'react'
 import { Icon } from '../../components/Icon.tsx'
