@@ -257,6 +257,15 @@ export interface EpisodeImagesRow {
   transcript: string | null
 }
 
+/** A row of `episode_uploads`. @public */
+export interface EpisodeUploadsRow {
+  episode_id: number
+  kind: 'EPISODE' | 'SLICE'
+  request: string
+  finishing_at: string | null
+  created_at: string
+}
+
 /** A row of `episode_views`. @public */
 export interface EpisodeViewsRow {
   day: string
@@ -782,6 +791,7 @@ export interface Tables {
   deliveries: DeliveriesRow
   ended_sessions: EndedSessionsRow
   episode_images: EpisodeImagesRow
+  episode_uploads: EpisodeUploadsRow
   episode_views: EpisodeViewsRow
   episodes: EpisodesRow
   event_entries: EventEntriesRow
