@@ -141,7 +141,7 @@ describe('operator API: a new episode of a running series', () => {
   it('refuses a taken number, an unknown series and bad images with catalogue codes; nothing changes', async () => {
     const { seriesId } = await newSeries({ episodes: 11 })
     const before = await snapshot(seriesId)
-    const cases: [Promise<Response>, number, string][] = [
+    const cases: [Response | Promise<Response>, number, string][] = [
       [post(`/series/${seriesId}/episodes`, addRequest({ no: 11 })), 400, 'INVALID_PARAMETER'],
       [post(`/series/999999/episodes`, addRequest()), 404, 'NOT_EXIST'],
       [post(`/series/${seriesId}/episodes`, addRequest({ images: ['1.png'] })), 400, 'INVALID_PARAMETER'], // one size too many
