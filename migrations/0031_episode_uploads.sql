@@ -11,3 +11,10 @@ CREATE TABLE episode_uploads (
   finishing_at  TEXT,
   created_at    TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
 );
+
+-- The R2 prefixes of replaced slices, kept until `delete_after`: pages edge-cached before the replacement (a minute)
+-- and signed URLs issued before it (15 minutes) still name them; the cron deletes their renditions then.
+CREATE TABLE media_retired (
+  prefix        TEXT PRIMARY KEY,
+  delete_after  TEXT NOT NULL
+);

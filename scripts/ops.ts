@@ -283,8 +283,9 @@ ${LIST_HELP}`,
   --reason TEXT  why (1 to 200 characters): in the API's JSON log line
   --yes          replace on an OPS_URL that is not local (without it, only the plan is printed)
   The image is rendered into WebP at 640/828/1080 px and uploaded under a new R2 prefix
-  (series/<id>/ep/<no>/<K>-<time>/), then POST /api/ops/episodes/{id}/upload/finish points the slice at it and
-  deletes the old renditions: the slice's URL changes, so no browser or edge cache keeps the old image under it.
+  (series/<id>/ep/<no>/<K>-<time>/), then POST /api/ops/episodes/{id}/upload/finish points the slice at it: the
+  slice's URL changes, so no browser or edge cache keeps the old image under it. The old renditions are deleted by
+  the cron an hour later (pages cached and signed URLs issued before still name them).
   Readers get the new URL at their next opening (pages: within a minute, the edge cache). An unknown episode or
   slice is refused (NOT_EXIST), as is a second upload on the same episode while one is open (INVALID_PARAMETER); a
   failure on the way removes the new objects and the slice keeps its image (…/upload/abort).`,
@@ -843,7 +844,7 @@ async function episodeReplaceSlice(v: Values): Promise<void> {
   const to = target()
   confirm(v, to, [
     `replace slice ${n} of episode ${episodeId} with ${join(plan.folder, plan.file)} (${plan.size.width}×${plan.size.height} px)`,
-    `upload ${SLICE_WIDTHS.length} WebP objects rendered here under a new key, then delete the old ones: the slice's URL changes`,
+    `upload ${SLICE_WIDTHS.length} WebP objects rendered here under a new key: the slice's URL changes (the old objects go an hour later)`,
     `reason: ${reason} (in the API's JSON log line)`,
   ])
   const res = await replaceSlice(uploadApi(to, reason), episodeId, n, plan, { log: (line) => console.error(line) })

@@ -202,7 +202,7 @@ describe('npm run ops -- episode replace-slice', () => {
     const add = await api.ops(['episode', 'add', '--help'])
     expect(add.stdout).toContain('usage: npm run ops -- episode add --series N --dir <folder> --reason TEXT [--yes]')
     const replace = await api.ops(['help', 'episode', 'replace-slice'])
-    expect(replace.stdout).toContain("the slice's URL changes")
+    expect(replace.stdout).toContain('so no browser or edge cache keeps the old image under it')
     expect(api.seen).toEqual([])
   })
 })

@@ -11,7 +11,7 @@
  *   (`…/upload/abort`: the episode and its objects go).
  * - episode replace-slice: `planSliceReplace` probes the file; `replaceSlice` opens the replacement
  *   (`POST /api/ops/episodes/{id}/slices/{n}`: a new R2 prefix, so the slice's URLs change), uploads, finishes (the
- *   old renditions go); a failure aborts (the slice keeps its image).
+ *   old prefix is retired: the cron deletes it an hour later); a failure aborts (the slice keeps its image).
  */
 import { basename, dirname, resolve } from 'node:path'
 import {

@@ -129,7 +129,7 @@ export async function renderImage(path: string, widths: readonly number[]): Prom
  * The first failure stops the rest and is thrown once every upload under way has settled, so none lands after the
  * caller's clean-up.
  */
-export async function uploadRenditions(
+async function uploadRenditions(
   put: (key: string, bytes: Uint8Array) => Promise<void>,
   folder: string,
   jobs: readonly ImportJob[],

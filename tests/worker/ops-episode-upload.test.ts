@@ -6,12 +6,14 @@
  * nothing, the abort's clean-up, a replaced slice served under a new URL, and 40 concurrent adds of one number.
  */
 import { beforeAll, describe, expect, it } from 'vitest'
+import fc from 'fast-check'
 import { env, withEnv } from 'cloudflare:workers'
 import { seedDemo } from './seed.ts'
-import { OPS, auditLines, logSpy } from './ops.helpers.ts'
+import { OPS, auditLines, expectBadBodiesRefused, logSpy } from './ops.helpers.ts'
 import { app, db, expectError, newSeries, read } from './comment.helpers.ts'
 import { request } from './app.ts'
 import { EPISODE_UNPUBLISHED_AT } from '../../src/features/catalogue/catalogue-ops.ts'
+import { deleteRetiredMedia, RETIRED_MEDIA_MS } from '../../src/features/catalogue/episode-upload.server.ts'
 
 beforeAll(async () => {
   await seedDemo(env.DB)
@@ -230,7 +232,7 @@ describe('operator API: a replaced slice', () => {
     const fresh = (key: string) => webpFor(`new ${key}`)
     for (const key of replace.keys) expect((await put(key, fresh(key))).status).toBe(200)
     const done = await post(`/episodes/${started.episodeId}/upload/finish`, { reason: 'broken panel' })
-    expect((await read(done)).data).toMatchObject({ kind: 'SLICE', n: 2, key: replace.key, objects: 3, removed: 3 })
+    expect((await read(done)).data).toMatchObject({ kind: 'SLICE', n: 2, key: replace.key, objects: 3, retired: replace.previous })
 
     const [first2, second2] = await slicesOf()
     expect(first2).toBe(first)
@@ -239,7 +241,13 @@ describe('operator API: a replaced slice', () => {
     expect(served.status).toBe(200)
     expect(served.headers.get('X-Edge-Cache')).toBe('MISS')
     expect(new Uint8Array(await served.arrayBuffer())).toEqual(fresh(second2!.split('?')[0]!.slice('/media/'.length)))
-    expect(await env.MEDIA.head(`series/${seriesId}/ep/12/2/640.webp`)).toBeNull()
+    // the old renditions stay an hour (pages cached before still name them), then the cron deletes them
+    expect(await env.MEDIA.head(`series/${seriesId}/ep/12/2/640.webp`)).not.toBeNull()
+    expect(await deleteRetiredMedia(db, env.MEDIA, new Date(Date.now() + RETIRED_MEDIA_MS - 60_000))).toBe(0)
+    expect(await deleteRetiredMedia(db, env.MEDIA, new Date(Date.now() + RETIRED_MEDIA_MS + 1000))).toBeGreaterThanOrEqual(1)
+    for (const w of [640, 828, 1080]) expect(await env.MEDIA.head(`series/${seriesId}/ep/12/2/${w}.webp`)).toBeNull()
+    expect(await env.MEDIA.head(`${replace.key}/640.webp`)).not.toBeNull()
+    expect(await env.MEDIA.head(`series/${seriesId}/ep/12/1/640.webp`)).not.toBeNull()
     expect(await db.first(`SELECT width, height FROM episode_images WHERE episode_id = ? AND position = 2`, started.episodeId)).toEqual({
       width: 800,
       height: 900,
@@ -263,4 +271,24 @@ describe('operator API: a replaced slice', () => {
     expect((await objectsOf(seriesId)).sort()).toEqual([...started.keys].sort())
     expect(await snapshot(seriesId)).toEqual({ episodes: 12, uploads: 0, images: 2 })
   })
+})
+
+describe('operator API: uploads into a running series, 1,000 bad bodies per route', () => {
+  it('POST /series/{id}/episodes, /episodes/{id}/slices/{n}, …/upload/finish|abort: never 5xx, nothing changed', async () => {
+    const { seriesId } = await newSeries({ episodes: 11 })
+    const started = (await read(await post(`/series/${seriesId}/episodes`, addRequest()))).data as Started
+    const before = await snapshot(seriesId)
+    const size = fc.record({ width: fc.oneof(fc.integer(), fc.string()), height: fc.integer() })
+    await expectBadBodiesRefused([`/api/ops/series/${seriesId}/episodes`], {
+      episode: fc.oneof(fc.constant(addRequest().episode), fc.jsonValue()),
+      sizes: fc.oneof(fc.constant(addRequest().sizes), fc.array(size)),
+    })
+    await expectBadBodiesRefused([`/api/ops/episodes/${started.episodeId}/slices/1`], { size })
+    await expectBadBodiesRefused(
+      [`/api/ops/episodes/${started.episodeId}/upload/finish`, `/api/ops/episodes/${started.episodeId}/upload/abort`],
+      {},
+    )
+    expect(await snapshot(seriesId)).toEqual(before)
+    expect(await objectsOf(seriesId)).toEqual([])
+  }, 120_000)
 })

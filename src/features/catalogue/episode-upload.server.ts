@@ -10,7 +10,8 @@
  *   on its series and closes the upload. The route then announces an episode out now (`publishEpisode`); one dated
  *   later is announced by the cron at its time, as a scheduled one.
  * - A replaced slice: `startSliceReplace` opens an upload (kind SLICE) under a new prefix (`replacedSliceKey`); the
- *   finish points the slice at it and deletes the old renditions, so its URLs change (docs/ARCHITECTURE.md "Slices").
+ *   finish points the slice at it, so its URLs change (docs/ARCHITECTURE.md "Slices"), and retires the old prefix,
+ *   whose renditions the cron deletes an hour later (`deleteRetiredMedia`).
  * - `abortUpload` removes what an upload wrote: a new episode's row (its upload row cascades) and objects, or a
  *   replacement's objects. The cron aborts uploads left open a day (`abortAbandonedUploads`).
  */
@@ -172,12 +173,13 @@ async function missingObjects(media: R2Bucket, keys: string[]): Promise<string[]
 
 export type UploadFinished =
   | { kind: 'EPISODE'; episodeId: number; seriesId: number; no: number; publishedAt: string; slices: number; objects: number }
-  | { kind: 'SLICE'; episodeId: number; n: number; key: string; objects: number; removed: number }
+  | { kind: 'SLICE'; episodeId: number; n: number; key: string; objects: number; retired: string }
 
 /**
  * Finishes an open upload once every expected object is in R2, once (one conditional statement claims it; concurrent
  * calls: NOT_EXIST). A new episode: its slices, its date (its `publishedAt`, else now), its series' counts, in one
- * batch. A replaced slice: the slice points at its new prefix (and size), then the old renditions are deleted.
+ * batch. A replaced slice: the slice points at its new prefix (and size); the old one is retired (`media_retired`):
+ * its renditions are deleted by the cron after `RETIRED_MEDIA_MS`.
  */
 export async function finishUpload(db: Db, media: R2Bucket, episodeId: number, now: Date): Promise<UploadFinished | ImportRefusal> {
   const open = await openUpload(db, episodeId)
@@ -207,11 +209,13 @@ export async function finishUpload(db: Db, media: R2Bucket, episodeId: number, n
         sql: `UPDATE episode_images SET key = ?, width = ?, height = ? WHERE episode_id = ? AND position = ?`,
         params: [s.key, s.size.width, s.size.height, episodeId, s.n],
       },
+      {
+        sql: `INSERT OR REPLACE INTO media_retired (prefix, delete_after) VALUES (?, ?)`,
+        params: [s.previous, new Date(now.getTime() + RETIRED_MEDIA_MS).toISOString()],
+      },
       close,
     ])
-    const old = s.previous === s.key ? [] : sliceRenditionKeys(s.previous)
-    if (old.length) await media.delete(old)
-    return { kind: 'SLICE', episodeId, n: s.n, key: s.key, objects: expected.length, removed: old.length }
+    return { kind: 'SLICE', episodeId, n: s.n, key: s.key, objects: expected.length, retired: s.previous }
   }
   const u = JSON.parse(open.request) as EpisodeUpload
   const series = await db.first<Cols<'series', 'title'>>(`SELECT title FROM series WHERE id = ?`, open.seriesId)
@@ -252,6 +256,38 @@ export async function abortUpload(
   ])
   await media.delete(keys)
   return { episodeId, kind: open.kind, objects: keys.length }
+}
+
+/**
+ * How long a replaced slice's old renditions stay: pages edge-cached before the replacement (60 s) and signed URLs
+ * issued before it (at most 15 min) still name them.
+ */
+export const RETIRED_MEDIA_MS = 60 * 60 * 1000
+
+/** Retired prefixes deleted per cron run at most. */
+const RETIRED_PER_RUN = 50
+
+/** The cron's clean-up of replaced slices: deletes the renditions of prefixes retired before `now`; answers how many. */
+export async function deleteRetiredMedia(db: Db, media: R2Bucket, now: Date): Promise<number> {
+  const due = await db.all<Cols<'media_retired', 'prefix'>>(
+    `SELECT prefix FROM media_retired WHERE delete_after <= ? ORDER BY delete_after LIMIT ?`,
+    now.toISOString(),
+    RETIRED_PER_RUN,
+  )
+  if (!due.length) return 0
+  // a prefix pointed at again meanwhile (never by this code: a replacement takes a new one) keeps its objects
+  const inUse = new Set(
+    (
+      await db.all<{ key: string }>(
+        `SELECT key FROM episode_images WHERE key IN (SELECT value FROM json_each(?))`,
+        JSON.stringify(due.map((d) => d.prefix)),
+      )
+    ).map((r) => r.key),
+  )
+  const keys = due.filter((d) => !inUse.has(d.prefix)).flatMap((d) => sliceRenditionKeys(d.prefix))
+  if (keys.length) await media.delete(keys)
+  await db.run(`DELETE FROM media_retired WHERE prefix IN (SELECT value FROM json_each(?))`, JSON.stringify(due.map((d) => d.prefix)))
+  return due.length
 }
 
 /** Uploads aborted per cron run at most. */

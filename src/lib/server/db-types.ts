@@ -401,6 +401,12 @@ export interface LibraryMarksRow {
   cleared_at: string | null
 }
 
+/** A row of `media_retired`. @public */
+export interface MediaRetiredRow {
+  prefix: string
+  delete_after: string
+}
+
 /** A row of `meta`. @public */
 export interface MetaRow {
   key: string
@@ -804,6 +810,7 @@ export interface Tables {
   idempotency_keys: IdempotencyKeysRow
   identities: IdentitiesRow
   library_marks: LibraryMarksRow
+  media_retired: MediaRetiredRow
   meta: MetaRow
   notices: NoticesRow
   oauth_states: OauthStatesRow
