@@ -212,7 +212,7 @@ const COMMANDS: Record<string, Command> = {
     summary: "a series' episodes with their ids, latest first: state, publication time, price (GET /api/ops/series/{id}/episodes)",
     details: `  --series N     the series' id (series list)
   One line each: the episode's id (what episode publish|schedule|unpublish take), its number, title, state
-  (PUBLISHED, SCHEDULED: comes out at its time, UNPUBLISHED: taken down), its publication time, whether its alarms
+  (PUBLISHED, SCHEDULED: comes out at its time, UNPUBLISHED: taken down, UPLOADING: an episode add not finished), its publication time, whether its alarms
   were sent, and its price (free, or coins to rent and to buy). An unknown series is refused (NOT_EXIST).
 ${LIST_HELP}`,
     options: { series: { type: 'string' }, ...LIST_OPTIONS },
@@ -1610,7 +1610,7 @@ async function episodeList(v: Values): Promise<void> {
       no: e.no,
       title: e.title,
       state: e.state,
-      [`published (${page.timeZone})`]: e.state === 'UNPUBLISHED' ? '' : zoned(e.publishedAt, page.timeZone),
+      [`published (${page.timeZone})`]: e.state === 'UNPUBLISHED' || e.state === 'UPLOADING' ? '' : zoned(e.publishedAt, page.timeZone),
       alarms: e.announcedAt ? 'sent' : '',
       price: priceOf(e),
     })),

@@ -86,6 +86,13 @@ describe('operator API: a new episode of a running series', () => {
     expect(await snapshot(seriesId)).toEqual({ episodes: 12, uploads: 1, images: 0 })
     const hidden = (await read(await request(app, `/api/v1/contents/${seriesId}`))).data as { episodes: { no: number }[] }
     expect(hidden.episodes.map((e) => e.no)).not.toContain(12)
+    const listed = async () =>
+      (
+        (await read(await request(app, `/api/ops/series/${seriesId}/episodes?limit=1`, { headers: OPS.headers }))).data as {
+          items: { no: number; state: string }[]
+        }
+      ).items[0]
+    expect(await listed()).toMatchObject({ no: 12, state: 'UPLOADING' })
 
     await uploadAll(started.keys)
     const finish = await post(`/episodes/${started.episodeId}/upload/finish`, { reason: 'ready' })
@@ -100,6 +107,7 @@ describe('operator API: a new episode of a running series', () => {
     }
     expect(done).toMatchObject({ kind: 'EPISODE', no: 12, slices: 2, objects: 6, announced: true })
     expect(await snapshot(seriesId)).toEqual({ episodes: 12, uploads: 0, images: 2 })
+    expect(await listed()).toMatchObject({ no: 12, state: 'PUBLISHED' })
     const row = await db.first<{ announcedAt: string | null; publishedAt: string }>(
       `SELECT announced_at AS announcedAt, published_at AS publishedAt FROM episodes WHERE id = ?`,
       started.episodeId,
