@@ -189,7 +189,7 @@ export async function uploadThenFinish(steps: {
     return sent
   } catch (e) {
     log(`${what}: failed (${(e as Error).message}); ${steps.undo}…`)
-    await steps.abort().catch((err: Error) => log(`${what}: the clean-up failed too (${err.message}); run the abort again`))
+    await steps.abort().catch((err: Error) => log(`${what}: the clean-up failed too (${err.message}); still to do: ${steps.undo}`))
     throw e
   }
 }
