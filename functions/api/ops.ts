@@ -49,6 +49,7 @@ import {
   abortUpload,
   finishUpload,
   putUploadObject,
+  refuseWhileUploading,
   startEpisodeAdd,
   startSliceReplace,
 } from '../../src/features/catalogue/episode-upload.server.ts'
@@ -157,6 +158,8 @@ export const ops = new Hono<AppEnv>()
   })
   /** Publishes an episode now and queues its alarms to the readers who favourited its series (once). */
   .post('/episodes/:id/publish', validate('param', IdParam), async (c) => {
+    const uploading = await refuseWhileUploading(c.var.db, c.req.valid('param').id)
+    if (uploading) return refusal(c, uploading.refused, uploading.message, { fields: uploading.fields })
     const published = await publishEpisode(c.var.db, env.ALARMS, c.req.valid('param').id)
     if (!published) throw new AppError('NOT_EXIST')
     return ok(c, published)
@@ -173,6 +176,8 @@ export const ops = new Hono<AppEnv>()
       const message = `publishedAt ${publishedAt} is not in the future: POST /api/ops/episodes/${id}/publish publishes now`
       return refusal(c, 'INVALID_PARAMETER', message, { fields: 'publishedAt' })
     }
+    const uploading = await refuseWhileUploading(c.var.db, id)
+    if (uploading) return refusal(c, uploading.refused, uploading.message, { fields: uploading.fields })
     const res = await scheduleEpisode(c.var.db, id, publishedAt, now)
     if (!res) throw new AppError('NOT_EXIST')
     if (!res.scheduled) {

@@ -93,6 +93,13 @@ describe('operator API: a new episode of a running series', () => {
         }
       ).items[0]
     expect(await listed()).toMatchObject({ no: 12, state: 'UPLOADING' })
+    // not published nor dated by hand before its slices are in: its finish dates it
+    await expectError(await post(`/episodes/${started.episodeId}/publish`, {}), 400, 'INVALID_PARAMETER')
+    await expectError(
+      await post(`/episodes/${started.episodeId}/schedule`, { publishedAt: '2027-01-01', reason: 'r' }),
+      400,
+      'INVALID_PARAMETER',
+    )
 
     await uploadAll(started.keys)
     const finish = await post(`/episodes/${started.episodeId}/upload/finish`, { reason: 'ready' })

@@ -54,6 +54,17 @@ function uploadKeys(row: UploadRow): string[] {
   return sliceJobs(row.seriesId, row.no, images).flatMap((j) => sliceRenditionKeys(j.prefix))
 }
 
+/**
+ * The refusal of `episode publish|schedule` for an episode whose `episode add` is not finished (it has no slices yet:
+ * the finish dates it), else null.
+ */
+export async function refuseWhileUploading(db: Db, episodeId: number): Promise<ImportRefusal | null> {
+  const open = await db.first(`SELECT 1 AS x FROM episode_uploads WHERE episode_id = ? AND kind = 'EPISODE'`, episodeId)
+  if (!open) return null
+  const message = `episode ${episodeId} is being uploaded (episode add): its upload's finish dates it; or abort it (POST /api/ops/episodes/${episodeId}/upload/abort)`
+  return { refused: 'INVALID_PARAMETER', message, fields: 'id' }
+}
+
 export type EpisodeAddStarted = { episodeId: number; seriesId: number; no: number; keys: string[] }
 
 /**
