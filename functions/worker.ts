@@ -18,6 +18,7 @@ import { refreshRanking } from '../src/features/catalogue/ranking.server.ts'
 import { purgeExpired } from '../src/features/retention/retention.server.ts'
 import { sweepAlarms } from '../src/features/alarm/alarm.server.ts'
 import { abortAbandonedImports } from '../src/features/catalogue/series-import.server.ts'
+import { abortAbandonedUploads, deleteRetiredMedia } from '../src/features/catalogue/episode-upload.server.ts'
 import { consumeAlarms } from '../src/features/alarm/queue.server.ts'
 import { receiveQnaReply } from '../src/features/qna/qna-mail.server.ts'
 import { moveWaitingReaders } from '../src/features/reader/move.server.ts'
@@ -64,6 +65,8 @@ export default {
         purgeExpired(db),
         sweepAlarms(db, workerEnv.ALARMS),
         abortAbandonedImports(db, workerEnv.MEDIA, new Date()),
+        abortAbandonedUploads(db, workerEnv.MEDIA, new Date()),
+        deleteRetiredMedia(db, workerEnv.MEDIA, new Date()),
         moveWaitingReaders(db, workerEnv.READER),
       ]),
     )

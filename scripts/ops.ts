@@ -51,6 +51,7 @@ import { BANNER_PLACEMENTS, BannerCreateRequest, MAX_BANNER_SIDE, MAX_BANNER_TIT
 import type { OpsBanner } from '../src/features/catalogue/banner-ops.server.ts'
 import { BANNER_DISPLAYS } from '../src/features/catalogue/catalogue.ts'
 import { importKeys } from '../src/features/catalogue/series-import.ts'
+import { SLICE_WIDTHS } from '../src/features/catalogue/catalogue.ts'
 import { READER_LIST_SIZE, ReaderLookup } from '../src/features/account/reader-ops.ts'
 import type { ReaderReport } from '../src/features/account/reader-ops.server.ts'
 import { AdminAdjustRequest, WalletReportQuery } from '../src/features/wallet/wallet.schema.ts'
@@ -211,7 +212,7 @@ const COMMANDS: Record<string, Command> = {
     summary: "a series' episodes with their ids, latest first: state, publication time, price (GET /api/ops/series/{id}/episodes)",
     details: `  --series N     the series' id (series list)
   One line each: the episode's id (what episode publish|schedule|unpublish take), its number, title, state
-  (PUBLISHED, SCHEDULED: comes out at its time, UNPUBLISHED: taken down), its publication time, whether its alarms
+  (PUBLISHED, SCHEDULED: comes out at its time, UNPUBLISHED: taken down, UPLOADING: an episode add not finished), its publication time, whether its alarms
   were sent, and its price (free, or coins to rent and to buy). An unknown series is refused (NOT_EXIST).
 ${LIST_HELP}`,
     options: { series: { type: 'string' }, ...LIST_OPTIONS },
@@ -251,6 +252,51 @@ ${LIST_HELP}`,
   --reason, --yes as for episode schedule. Pages follow within a minute (edge cache), the API at once.`,
     options: { id: { type: 'string' }, reason: { type: 'string' }, yes: { type: 'boolean' } },
     run: episodeUnpublish,
+  },
+  'episode add': {
+    usage: 'episode add --series N --dir <folder> --reason TEXT [--yes]',
+    summary: 'add the next episode to a running series from a folder of slice images + episode.json; prints its id',
+    details: `  --series N     the series' id (series list)
+  --dir FOLDER   episode.json and its images: {no?, title, free, priceRent, priceBuy, images [files, top to bottom],
+                 alt? [one text per image], transcript? [per image, its lines: [{kind: speech|caption|sfx,
+                 speaker?, text}], [] for none], publishedAt?} — an episode of the import's series.json, its number
+                 optional (default: the series' last + 1). publishedAt: ISO instant with its offset; in the future,
+                 the episode comes out then and the cron sends its alarms; absent or past, it is out at once and its
+                 alarms are queued to the readers who favourited the series (as episode publish).
+  --reason TEXT  why (1 to 200 characters): in the API's JSON log line
+  --yes          add to an OPS_URL that is not local (without it, only the plan is printed)
+  The folder is validated and every image probed here first, and the series and its last number read
+  (GET /api/ops/series/{id}/episodes): an unknown series, a number taken or a broken image stops it, nothing sent.
+  Then POST /api/ops/series/{id}/episodes reserves the number (the episode unpublished), the images are rendered
+  here into WebP at 640/828/1080 px and uploaded (PUT /api/ops/media/<key>: series/<id>/ep/<no>/<n>/), and
+  POST /api/ops/episodes/{id}/upload/finish writes its slices and dates it. A failure on the way removes the episode
+  and its objects (…/upload/abort). Pages follow within a minute (edge cache), the API at once.`,
+    options: { series: { type: 'string' }, dir: { type: 'string' }, reason: { type: 'string' }, yes: { type: 'boolean' } },
+    run: episodeAdd,
+  },
+  'episode replace-slice': {
+    usage: 'episode replace-slice --episode N --slice K --file <image> --reason TEXT [--yes]',
+    summary: 'replace one broken slice of an episode with a new image (POST /api/ops/episodes/{id}/slices/{n})',
+    details: `  --episode N    the episode's id (episode list), not its number in the series
+  --slice K      the slice's position, from 1 (top)
+  --file IMAGE   the new image (any format sharp reads); probed here first, a broken file stops it, nothing sent
+  --reason TEXT  why (1 to 200 characters): in the API's JSON log line
+  --yes          replace on an OPS_URL that is not local (without it, only the plan is printed)
+  The image is rendered into WebP at 640/828/1080 px and uploaded under a new R2 prefix
+  (series/<id>/ep/<no>/<K>-<time>/), then POST /api/ops/episodes/{id}/upload/finish points the slice at it: the
+  slice's URL changes, so no browser or edge cache keeps the old image under it. The old renditions are deleted by
+  the cron an hour later (pages cached and signed URLs issued before still name them).
+  Readers get the new URL at their next opening (pages: within a minute, the edge cache). An unknown episode or
+  slice is refused (NOT_EXIST), as is a second upload on the same episode while one is open (INVALID_PARAMETER); a
+  failure on the way removes the new objects and the slice keeps its image (…/upload/abort).`,
+    options: {
+      episode: { type: 'string' },
+      slice: { type: 'string' },
+      file: { type: 'string' },
+      reason: { type: 'string' },
+      yes: { type: 'boolean' },
+    },
+    run: episodeReplaceSlice,
   },
   'series list': {
     usage: 'series list [--search TEXT] [--limit N] [--cursor C]',
@@ -722,6 +768,87 @@ async function importCommand(v: Values): Promise<void> {
       `${res.objects} R2 objects (${(res.bytes / 1024).toFixed(0)} KiB)`,
   )
   console.log(`series id ${res.seriesId}`)
+}
+
+/** The operator API's upload steps into a running series (scripts/ops/episode.ts), over HTTP. */
+function uploadApi(to: Target, reason: string) {
+  return {
+    addEpisode: (seriesId: number, request: unknown) =>
+      opsApi<{ episodeId: number; no: number; keys: string[] }>(to, `/series/${seriesId}/episodes`, request, `no series ${seriesId}`),
+    replaceSlice: (episodeId: number, n: number, body: unknown) =>
+      opsApi<{ key: string; keys: string[] }>(to, `/episodes/${episodeId}/slices/${n}`, body, `no slice ${n} in episode ${episodeId}`),
+    put: async (key: string, bytes: Uint8Array) => {
+      await opsApi(to, `/media/${key}`, new Upload(bytes, 'image/webp'), `no upload open for ${key}`)
+    },
+    finish: (id: number) =>
+      opsApi<{ publishedAt?: string; announced?: boolean }>(
+        to,
+        `/episodes/${id}/upload/finish`,
+        { reason },
+        `no upload open on episode ${id}`,
+      ),
+    abort: async (id: number) => {
+      await opsApi(
+        to,
+        `/episodes/${id}/upload/abort`,
+        { reason: `${reason} (upload failed)`.slice(0, 200) },
+        `no upload open on episode ${id}`,
+      )
+    },
+  }
+}
+
+async function episodeAdd(v: Values): Promise<void> {
+  const seriesId = rowId(v, 'series')
+  const dir = need(v, 'dir')
+  const reason = reasonOf(v)
+  const { addEpisode, planEpisodeAdd } = await import('./ops/episode.ts') // sharp: loaded by this command only
+  const plan = await planEpisodeAdd(dir, seriesId, reason) // ImportError (exit 1) names the field or file; nothing sent
+  const to = target()
+  const e = plan.request.episode
+  // the series and its numbers, read before anything changes: an unknown series or a taken number stops it here
+  const last = await opsApi<OpsPage<OpsEpisodeItem> & { series: { title: string } }>(
+    to,
+    `/series/${seriesId}/episodes?limit=1${e.no === undefined ? '' : `&cursor=${e.no + 1}`}`,
+    undefined,
+    `no series ${seriesId}`,
+  )
+  if (e.no !== undefined && last.items[0]?.no === e.no)
+    throw new ApiError(`episode ${e.no} of series ${seriesId} exists already (id ${last.items[0].id}): nothing sent`)
+  const no = e.no ?? (last.items[0]?.no ?? 0) + 1
+  const sourceBytes = e.images.reduce((n, f) => n + statSync(join(plan.folder, f)).size, 0)
+  const when =
+    e.publishedAt && new Date(e.publishedAt) > new Date()
+      ? `dated ${e.publishedAt}: the cron announces it then`
+      : 'out at once, its alarms queued'
+  confirm(v, to, [
+    `add episode ${no} ${JSON.stringify(e.title)} to series ${seriesId} ${JSON.stringify(last.series.title)} from ${plan.folder}: ${e.images.length} slices, ${priceOf({ isFree: e.free, priceRent: e.priceRent, priceBuy: e.priceBuy })}`,
+    `upload ${e.images.length * SLICE_WIDTHS.length} WebP objects rendered here (${(sourceBytes / 1024).toFixed(0)} KiB of source files); ${when}`,
+    'the episode stays unpublished until every object is uploaded; a failure removes it and its objects',
+    `reason: ${reason} (in the API's JSON log line)`,
+  ])
+  const res = await addEpisode(uploadApi(to, reason), plan, { log: (line) => console.error(line) })
+  console.error(
+    `episode add: done: ${res.objects} R2 objects (${(res.bytes / 1024).toFixed(0)} KiB); published at ${res.publishedAt}${res.announced ? ', alarms queued' : ''}`,
+  )
+  console.log(`episode id ${res.episodeId} (series ${seriesId}, no. ${res.no})`)
+}
+
+async function episodeReplaceSlice(v: Values): Promise<void> {
+  const episodeId = rowId(v, 'episode')
+  const n = rowId(v, 'slice')
+  const file = need(v, 'file')
+  const reason = reasonOf(v)
+  const { planSliceReplace, replaceSlice } = await import('./ops/episode.ts') // sharp: loaded by this command only
+  const plan = await planSliceReplace(file, reason)
+  const to = target()
+  confirm(v, to, [
+    `replace slice ${n} of episode ${episodeId} with ${join(plan.folder, plan.file)} (${plan.size.width}×${plan.size.height} px)`,
+    `upload ${SLICE_WIDTHS.length} WebP objects rendered here under a new key: the slice's URL changes (the old objects go an hour later)`,
+    `reason: ${reason} (in the API's JSON log line)`,
+  ])
+  const res = await replaceSlice(uploadApi(to, reason), episodeId, n, plan, { log: (line) => console.error(line) })
+  console.log(`replaced: slice ${n} of episode ${episodeId} is ${res.key}/<width>.webp (${res.objects} objects)`)
 }
 
 // ───────────────────────────── operator API (remote commands) ─────────────────────────────
@@ -1459,7 +1586,7 @@ async function seriesList(v: Values): Promise<void> {
 }
 
 /** An episode's price as the reader meets it: free, or the coins to rent and to buy. */
-function priceOf(e: OpsEpisodeItem): string {
+function priceOf(e: Pick<OpsEpisodeItem, 'isFree' | 'priceRent' | 'priceBuy'>): string {
   if (e.isFree) return 'free'
   return [e.priceRent !== null && `rent ${e.priceRent}`, e.priceBuy !== null && `buy ${e.priceBuy}`].filter(Boolean).join(' · ')
 }
@@ -1483,7 +1610,7 @@ async function episodeList(v: Values): Promise<void> {
       no: e.no,
       title: e.title,
       state: e.state,
-      [`published (${page.timeZone})`]: e.state === 'UNPUBLISHED' ? '' : zoned(e.publishedAt, page.timeZone),
+      [`published (${page.timeZone})`]: e.state === 'UNPUBLISHED' || e.state === 'UPLOADING' ? '' : zoned(e.publishedAt, page.timeZone),
       alarms: e.announcedAt ? 'sent' : '',
       price: priceOf(e),
     })),

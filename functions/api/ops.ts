@@ -39,7 +39,20 @@ import { endReaderSessions, readerReport } from '../../src/features/account/read
 import { EventCreateRequest } from '../../src/features/event/event.ts'
 import { createEvent, endEvent, listOpsEvents } from '../../src/features/event/event.server.ts'
 import { BannerCreateRequest } from '../../src/features/catalogue/banner-ops.ts'
-import { MAX_IMPORT_OBJECT_BYTES, SeriesImportRequest } from '../../src/features/catalogue/series-import.ts'
+import {
+  EpisodeAddRequest,
+  MAX_IMPORT_OBJECT_BYTES,
+  SeriesImportRequest,
+  SliceReplaceRequest,
+} from '../../src/features/catalogue/series-import.ts'
+import {
+  abortUpload,
+  finishUpload,
+  putUploadObject,
+  refuseWhileUploading,
+  startEpisodeAdd,
+  startSliceReplace,
+} from '../../src/features/catalogue/episode-upload.server.ts'
 import {
   abortImport,
   finishImport,
@@ -59,6 +72,13 @@ const rowId = z
   .transform(Number)
 const IdParam = z.object({ id: rowId })
 const ImageParam = z.object({ id: rowId, n: z.enum(['1', '2', '3']).transform(Number) })
+const SliceParam = z.object({
+  id: rowId,
+  n: z
+    .string()
+    .regex(/^[1-9]\d{0,2}$/)
+    .transform(Number),
+})
 const ReportQuery = z.object({ id: rowId.optional() })
 
 const refused = (res: object): res is ImportRefusal => 'refused' in res
@@ -138,6 +158,8 @@ export const ops = new Hono<AppEnv>()
   })
   /** Publishes an episode now and queues its alarms to the readers who favourited its series (once). */
   .post('/episodes/:id/publish', validate('param', IdParam), async (c) => {
+    const uploading = await refuseWhileUploading(c.var.db, c.req.valid('param').id)
+    if (uploading) return refusal(c, uploading.refused, uploading.message, { fields: uploading.fields })
     const published = await publishEpisode(c.var.db, env.ALARMS, c.req.valid('param').id)
     if (!published) throw new AppError('NOT_EXIST')
     return ok(c, published)
@@ -154,6 +176,8 @@ export const ops = new Hono<AppEnv>()
       const message = `publishedAt ${publishedAt} is not in the future: POST /api/ops/episodes/${id}/publish publishes now`
       return refusal(c, 'INVALID_PARAMETER', message, { fields: 'publishedAt' })
     }
+    const uploading = await refuseWhileUploading(c.var.db, id)
+    if (uploading) return refusal(c, uploading.refused, uploading.message, { fields: uploading.fields })
     const res = await scheduleEpisode(c.var.db, id, publishedAt, now)
     if (!res) throw new AppError('NOT_EXIST')
     if (!res.scheduled) {
@@ -208,7 +232,8 @@ export const ops = new Hono<AppEnv>()
     // the body limit (functions/app.ts) stops a larger body while it is read: 413 PAYLOAD_TOO_LARGE
     const bytes = new Uint8Array(await c.req.arrayBuffer())
     if (bytes.length > MAX_IMPORT_OBJECT_BYTES) throw new AppError('PAYLOAD_TOO_LARGE')
-    const res = await putImportObject(c.var.db, env.MEDIA, key, bytes)
+    // an episode upload into a running series, else a series import (which refuses a key of neither)
+    const res = (await putUploadObject(c.var.db, env.MEDIA, key, bytes)) ?? (await putImportObject(c.var.db, env.MEDIA, key, bytes))
     if (refused(res)) return refusal(c, res.refused, res.message, { fields: res.fields })
     return ok(c, res)
   })
@@ -224,6 +249,54 @@ export const ops = new Hono<AppEnv>()
     const res = await abortImport(c.var.db, env.MEDIA, c.req.valid('param').id)
     if (refused(res)) return refusal(c, res.refused, res.message)
     audit(c, 'series.import.abort', { seriesId: res.seriesId, objects: res.objects }, c.req.valid('json').reason)
+    return ok(c, res)
+  })
+  /**
+   * A new episode of a running series, step 1 (`npm run ops -- episode add`): its number (given, else the last + 1) is
+   * reserved, the episode unpublished until its objects are uploaded (`PUT /media/{key}`, then `…/upload/finish`).
+   */
+  .post('/series/:id/episodes', validate('param', IdParam), validate('json', EpisodeAddRequest), async (c) => {
+    const input = c.req.valid('json')
+    const res = await startEpisodeAdd(c.var.db, c.req.valid('param').id, input)
+    if (refused(res)) return refusal(c, res.refused, res.message, { fields: res.fields })
+    audit(c, 'episode.add.start', { seriesId: res.seriesId, episodeId: res.episodeId, no: res.no }, input.reason)
+    return ok(c, res, 201)
+  })
+  /** A broken slice of an episode, step 1 (`npm run ops -- episode replace-slice`): the new prefix and its keys. */
+  .post('/episodes/:id/slices/:n', validate('param', SliceParam), validate('json', SliceReplaceRequest), async (c) => {
+    const { id, n } = c.req.valid('param')
+    const input = c.req.valid('json')
+    const res = await startSliceReplace(c.var.db, id, n, input.size, new Date())
+    if (refused(res)) return refusal(c, res.refused, res.message, { fields: res.fields })
+    audit(c, 'episode.slice.replace.start', { episodeId: id, n, key: res.key }, input.reason)
+    return ok(c, res, 201)
+  })
+  /**
+   * Last step of an upload into a running series: every object uploaded, the episode's rows written and dated (out
+   * now: its alarms are queued, as `episode publish`; later: the cron announces it), or the slice pointed at its new
+   * image (the old one deleted).
+   */
+  .post('/episodes/:id/upload/finish', validate('param', IdParam), validate('json', OpsReasonRequest), async (c) => {
+    const now = new Date()
+    const res = await finishUpload(c.var.db, env.MEDIA, c.req.valid('param').id, now)
+    if (refused(res)) return refusal(c, res.refused, res.message, { fields: res.fields })
+    // the episode is out whatever the queue answers: one it refuses is announced by the cron's next run (its sweep
+    // looks back a day), so the finish still succeeds
+    const announced =
+      res.kind === 'EPISODE' && res.publishedAt <= now.toISOString()
+        ? await publishEpisode(c.var.db, env.ALARMS, res.episodeId, now).then(
+            (p) => p?.announced ?? false,
+            (e: unknown) => (console.error(`episode ${res.episodeId}: alarms not queued (${String(e)}); the cron announces it`), false),
+          )
+        : false
+    audit(c, res.kind === 'EPISODE' ? 'episode.add.finish' : 'episode.slice.replace.finish', { ...res }, c.req.valid('json').reason)
+    return ok(c, { ...res, announced })
+  })
+  /** Clean-up of an upload not finished: a new episode's row and objects, or a replacement's objects. */
+  .post('/episodes/:id/upload/abort', validate('param', IdParam), validate('json', OpsReasonRequest), async (c) => {
+    const res = await abortUpload(c.var.db, env.MEDIA, c.req.valid('param').id)
+    if (refused(res)) return refusal(c, res.refused, res.message)
+    audit(c, 'episode.upload.abort', { ...res }, c.req.valid('json').reason)
     return ok(c, res)
   })
   /** Replaces a series' weekly schedule (weekdays, TEN alone, or none). */

@@ -15,12 +15,14 @@
 import { existsSync, readFileSync, statSync } from 'node:fs'
 import { join, relative, resolve } from 'node:path'
 import sharp from 'sharp'
+import type { ZodSafeParseResult } from 'zod'
 import {
   importJobs,
   importKeys,
   renditionKey,
   SeriesManifest,
   type ImageSize,
+  type ImportJob,
   type SeriesImportRequest,
 } from '../../src/features/catalogue/series-import.ts'
 
@@ -42,32 +44,44 @@ export class ImportError extends Error {
 /** Reads and validates `<dir>/series.json` and checks that every image it names is a file in the folder. */
 export function loadSeriesFolder(dir: string): { dir: string; manifest: SeriesManifest } {
   const folder = resolve(dir)
-  const file = join(folder, 'series.json')
-  if (!existsSync(file)) throw new ImportError([`${file}: missing`])
+  const manifest = readManifest(folder, 'series.json', SeriesManifest)
+  checkFiles(folder, [
+    [manifest.cover, 'cover'],
+    ...manifest.episodes.flatMap((e, i) => e.images.map((img, j) => [img, `episodes.${i}.images.${j}`] as const)),
+  ])
+  return { dir: folder, manifest }
+}
+
+/** Reads a folder's JSON manifest (`file`) and validates it with `schema`: an ImportError names each bad field. */
+export function readManifest<T>(folder: string, file: string, schema: { safeParse: (raw: unknown) => ZodSafeParseResult<T> }): T {
+  const path = join(folder, file)
+  if (!existsSync(path)) throw new ImportError([`${path}: missing`])
   let raw: unknown
   try {
-    raw = JSON.parse(readFileSync(file, 'utf8'))
+    raw = JSON.parse(readFileSync(path, 'utf8'))
   } catch (e) {
-    throw new ImportError([`series.json: not JSON (${(e as Error).message})`])
+    throw new ImportError([`${file}: not JSON (${(e as Error).message})`])
   }
-  const parsed = SeriesManifest.safeParse(raw)
+  const parsed = schema.safeParse(raw)
   if (!parsed.success) {
     throw new ImportError(parsed.error.issues.map((i) => `${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`))
   }
-  const manifest = parsed.data
+  return parsed.data
+}
+
+/** Checks that every `[file, field]` names a file inside the folder; an ImportError names each one that does not. */
+export function checkFiles(folder: string, files: readonly (readonly [string, string])[]): void {
   const problems: string[] = []
-  const check = (name: string, field: string) => {
+  for (const [name, field] of files) {
     const path = join(folder, name)
     if (relative(folder, path).startsWith('..')) problems.push(`${field}: ${name} is outside the folder`)
     else if (!existsSync(path) || !statSync(path).isFile()) problems.push(`${field}: file ${name} not found`)
   }
-  check(manifest.cover, 'cover')
-  manifest.episodes.forEach((e, i) => e.images.forEach((img, j) => check(img, `episodes.${i}.images.${j}`)))
   if (problems.length) throw new ImportError(problems)
-  return { dir: folder, manifest }
 }
 
-async function probe(path: string, field: string): Promise<ImageSize> {
+/** One image's logical size (EXIF orientation applied), read with sharp; an ImportError names `field` if it cannot be. */
+export async function probe(path: string, field: string): Promise<ImageSize> {
   try {
     const meta = await sharp(path).metadata()
     if (!meta.width || !meta.height) throw new Error('no dimensions')
@@ -110,6 +124,76 @@ export async function renderImage(path: string, widths: readonly number[]): Prom
   return out
 }
 
+/**
+ * Renders each job's image (a few at a time: never a whole series in memory) and uploads each rendition with `put`.
+ * The first failure stops the rest and is thrown once every upload under way has settled, so none lands after the
+ * caller's clean-up.
+ */
+async function uploadRenditions(
+  put: (key: string, bytes: Uint8Array) => Promise<void>,
+  folder: string,
+  jobs: readonly ImportJob[],
+): Promise<{ uploaded: number; bytes: number }> {
+  let uploaded = 0
+  let bytes = 0
+  let next = 0
+  let failure: { error: unknown } | null = null
+  const worker = async () => {
+    try {
+      while (next < jobs.length && !failure) {
+        const job = jobs[next++]!
+        for (const r of await renderImage(join(folder, job.file), job.widths)) {
+          if (failure) return
+          await put(renditionKey(job.prefix, r.width), r.bytes)
+          uploaded++
+          bytes += r.bytes.length
+        }
+      }
+    } catch (error) {
+      failure ??= { error }
+    }
+  }
+  await Promise.all(Array.from({ length: RENDER_CONCURRENCY }, worker))
+  if (failure) throw (failure as { error: unknown }).error
+  return { uploaded, bytes }
+}
+
+/**
+ * The upload steps an import and an upload into a running series share, once the API has answered the keys it
+ * expects: check them against what this tool renders, render and upload every rendition, finish; any failure aborts
+ * (the API removes what the upload wrote) and is thrown again.
+ */
+export async function uploadThenFinish(steps: {
+  what: string
+  keys: readonly string[]
+  expected: readonly string[]
+  jobs: readonly ImportJob[]
+  folder: string
+  put: (key: string, bytes: Uint8Array) => Promise<void>
+  finish: () => Promise<unknown>
+  abort: () => Promise<unknown>
+  /** What the abort removes, for the log. */
+  undo: string
+  log: (line: string) => void
+}): Promise<{ uploaded: number; bytes: number }> {
+  const { what, keys, expected, log } = steps
+  try {
+    if (keys.length !== expected.length || keys.some((k, i) => k !== expected[i])) {
+      throw new Error(
+        `the API expects other objects than this tool renders (${keys.length} keys, ${expected.length} here): update the tool`,
+      )
+    }
+    const sent = await uploadRenditions(steps.put, steps.folder, steps.jobs)
+    log(`${what}: ${sent.uploaded} objects (${(sent.bytes / 1024).toFixed(0)} KiB) uploaded; writing its rows…`)
+    await steps.finish()
+    return sent
+  } catch (e) {
+    log(`${what}: failed (${(e as Error).message}); ${steps.undo}…`)
+    await steps.abort().catch((err: Error) => log(`${what}: the clean-up failed too (${err.message}); still to do: ${steps.undo}`))
+    throw e
+  }
+}
+
 /** The operator API's import steps (scripts/ops.ts calls them over HTTP; tests stand in for them). */
 export type ImportApi = {
   start: (request: SeriesImportRequest) => Promise<{ seriesId: number; keys: string[] }>
@@ -138,46 +222,20 @@ export async function importSeries(api: ImportApi, plan: ImportPlan, opts: { log
   const m = plan.request.manifest
   const { seriesId, keys } = await api.start(plan.request)
   const jobs = importJobs(seriesId, m)
-  const expected = importKeys(seriesId, m)
-  let uploaded = 0
-  let bytes = 0
-  try {
-    if (keys.length !== expected.length || keys.some((k, i) => k !== expected[i])) {
-      throw new Error(
-        `the API expects other objects than this tool renders (${keys.length} keys, ${expected.length} here): update the tool`,
-      )
-    }
-    log(
-      `import: "${m.title}" is series ${seriesId} (unpublished until done): ${m.episodes.length} episodes, ${plan.slices} slices; rendering and uploading ${jobs.length} images…`,
-    )
-    let next = 0
-    let failure: { error: unknown } | null = null
-    const worker = async () => {
-      try {
-        while (next < jobs.length && !failure) {
-          const job = jobs[next++]!
-          for (const r of await renderImage(join(plan.folder, job.file), job.widths)) {
-            if (failure) return
-            await api.put(renditionKey(job.prefix, r.width), r.bytes)
-            uploaded++
-            bytes += r.bytes.length
-          }
-        }
-      } catch (error) {
-        failure ??= { error }
-      }
-    }
-    // every upload settles before the abort, so none lands after the clean-up
-    await Promise.all(Array.from({ length: RENDER_CONCURRENCY }, worker))
-    if (failure) throw (failure as { error: unknown }).error
-    log(`import: series ${seriesId}: ${uploaded} objects (${(bytes / 1024).toFixed(0)} KiB) uploaded; writing its rows and publishing…`)
-    await api.finish(seriesId)
-  } catch (e) {
-    log(`import: failed (${(e as Error).message}); removing series ${seriesId} and its objects…`)
-    await api
-      .abort(seriesId)
-      .catch((err: Error) => log(`import: the clean-up failed too (${err.message}); run it again: series ${seriesId}`))
-    throw e
-  }
+  log(
+    `import: "${m.title}" is series ${seriesId} (unpublished until done): ${m.episodes.length} episodes, ${plan.slices} slices; rendering and uploading ${jobs.length} images…`,
+  )
+  const { uploaded, bytes } = await uploadThenFinish({
+    what: 'import',
+    keys,
+    expected: importKeys(seriesId, m),
+    jobs,
+    folder: plan.folder,
+    put: api.put,
+    finish: () => api.finish(seriesId),
+    abort: () => api.abort(seriesId),
+    undo: `removing series ${seriesId} and its objects`,
+    log,
+  })
   return { seriesId, episodes: m.episodes.length, slices: plan.slices, objects: uploaded, bytes }
 }

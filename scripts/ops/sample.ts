@@ -1,6 +1,7 @@
 /**
  * A ready-to-import copy of `scripts/ops/sample-series` (its `series.json`) with the images it names drawn
- * on the fly by sharp as PNGs, so no binary is committed. Used by the tests; also handy by hand:
+ * on the fly by sharp as PNGs, so no binary is committed (likewise `scripts/ops/sample-episode`, a new episode of it).
+ * Used by the tests; also handy by hand:
  *   npx node -e "import('./scripts/ops/sample.ts').then((m) => m.writeSampleSeries('/tmp/sample'))"
  */
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs'
@@ -9,6 +10,7 @@ import sharp from 'sharp'
 import { FONT_STACK, useBundledFonts } from '../seed/fonts.ts'
 
 const SAMPLE_DIR = new URL('./sample-series/', import.meta.url).pathname
+const SAMPLE_EPISODE_DIR = new URL('./sample-episode/', import.meta.url).pathname
 
 type SampleManifest = { cover: string; episodes: { no: number; images: string[] }[] }
 
@@ -32,5 +34,17 @@ export async function writeSampleSeries(dir: string): Promise<string> {
     for (const [j, file] of e.images.entries())
       await drawPng(join(dir, file), 800, 1000 + 300 * j, (e.no * 70 + j * 25) % 360, `${e.no}-${j + 1}`)
   }
+  return dir
+}
+
+/**
+ * Writes the sample new episode (`scripts/ops/sample-episode`: the next episode of the sample series, for
+ * `npm run ops -- episode add`) into `dir` with its two slices drawn; returns `dir`.
+ */
+export async function writeSampleEpisode(dir: string): Promise<string> {
+  mkdirSync(dir, { recursive: true })
+  copyFileSync(join(SAMPLE_EPISODE_DIR, 'episode.json'), join(dir, 'episode.json'))
+  const { images } = JSON.parse(readFileSync(join(dir, 'episode.json'), 'utf8')) as { images: string[] }
+  for (const [j, file] of images.entries()) await drawPng(join(dir, file), 800, 1100 + 200 * j, (120 + j * 40) % 360, `new-${j + 1}`)
   return dir
 }

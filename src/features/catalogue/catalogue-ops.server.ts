@@ -156,8 +156,14 @@ export async function listOpsSeries(db: Db, query: SeriesListQuery, now: Date): 
   return opsPage(items, query.limit, (s) => s.id)
 }
 
-/** An episode in the operator's list of a series: where it stands, and its price (free, or coins to rent and to buy). */
-export type OpsEpisodeItem = Omit<OpsEpisode, 'seriesId'> & { isFree: boolean } & Cols<'episodes', 'price_rent' | 'price_buy'>
+/**
+ * An episode in the operator's list of a series: where it stands (UPLOADING: added by `episode add`, its upload not
+ * finished), and its price (free, or coins to rent and to buy).
+ */
+export type OpsEpisodeItem = Omit<OpsEpisode, 'seriesId' | 'state'> & { state: OpsEpisode['state'] | 'UPLOADING'; isFree: boolean } & Cols<
+    'episodes',
+    'price_rent' | 'price_buy'
+  >
 
 /**
  * One page of a series' episodes, latest number first (docs/API.md `GET /api/ops/series/{id}/episodes`; the cursor is
@@ -173,17 +179,20 @@ export async function listOpsEpisodes(
     { sql: `SELECT id, title FROM series WHERE id = ?`, params: [seriesId] },
     {
       sql: `SELECT id, no, title, is_free AS isFree, price_rent AS priceRent, price_buy AS priceBuy, published_at AS publishedAt,
-                   announced_at AS announcedAt
+                   announced_at AS announcedAt,
+                   EXISTS (SELECT 1 FROM episode_uploads u WHERE u.episode_id = episodes.id AND u.kind = 'EPISODE') AS uploading
               FROM episodes WHERE series_id = ?1 AND (?2 IS NULL OR no < ?2) ORDER BY no DESC LIMIT ?3`,
       params: [seriesId, query.cursor ?? null, query.limit + 1],
     },
   ])
   const found = firstRow<Cols<'series', 'id' | 'title'>>(series)
   if (!found) return null
-  const items = rows<Omit<OpsEpisodeItem, 'isFree' | 'state'> & { isFree: Flag }>(episodes).map((e): OpsEpisodeItem => ({
-    ...e,
-    isFree: flag(e.isFree),
-    state: episodeState(e.publishedAt, now),
-  }))
+  const items = rows<Omit<OpsEpisodeItem, 'isFree' | 'state'> & { isFree: Flag; uploading: Flag }>(episodes).map(
+    ({ uploading, ...e }): OpsEpisodeItem => ({
+      ...e,
+      isFree: flag(e.isFree),
+      state: flag(uploading) ? 'UPLOADING' : episodeState(e.publishedAt, now),
+    }),
+  )
   return { series: found, ...opsPage(items, query.limit, (e) => e.no) }
 }

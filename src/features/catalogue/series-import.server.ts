@@ -21,6 +21,7 @@ import {
   importKeySeries,
   importKeys,
   sliceKey,
+  type ImageSize,
   type SeriesImportRequest,
   type SeriesManifest,
 } from './series-import.ts'
@@ -29,7 +30,7 @@ import {
 const MAX_PARAMS = 100
 const STATEMENTS_PER_BATCH = 50
 
-type Statement = { sql: string; params: unknown[] }
+export type Statement = { sql: string; params: unknown[] }
 
 /**
  * Every row of the series after its own (its cover key first) (creators, tags, schedules, episodes, slices, search row), ending
@@ -64,25 +65,7 @@ export function importStatements(seriesId: number, m: SeriesManifest, sizes: Ser
       sql: `INSERT INTO episodes (series_id, no, title, content_type, is_free, price_rent, price_buy, text_body, published_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       params: [seriesId, e.no, e.title, m.type, e.free ? 1 : 0, e.priceRent, e.priceBuy, m.type === 'TEXT' ? e.text! : null, published[i]],
     })
-    const slices = sizes.slices[i] ?? []
-    const rows = slices.map((img, j) => [
-      j + 1,
-      sliceKey(seriesId, e.no, j + 1),
-      img.width,
-      img.height,
-      e.alt?.[j] ?? `${m.title}, ${e.title}, image ${j + 1} / ${slices.length}`,
-      transcriptJson(e.transcript?.[j]),
-    ])
-    const perStatement = Math.floor((MAX_PARAMS - 2) / 6)
-    for (let k = 0; k < rows.length; k += perStatement) {
-      const chunk = rows.slice(k, k + perStatement)
-      out.push({
-        sql: `INSERT INTO episode_images (episode_id, position, key, width, height, alt, transcript)
-              SELECT (SELECT id FROM episodes WHERE series_id = ? AND no = ?), column1, column2, column3, column4, column5, column6
-              FROM (VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')})`,
-        params: [seriesId, e.no, ...chunk.flat()],
-      })
-    }
+    out.push(...sliceStatements(seriesId, e.no, m.title, e, sizes.slices[i] ?? []))
   })
   out.push({
     sql: `INSERT INTO series_fts (rowid, title, creators, tags) VALUES (?, ?, ?, ?)`,
@@ -98,6 +81,39 @@ export function importStatements(seriesId: number, m: SeriesManifest, sizes: Ser
     sql: `UPDATE series SET episode_count = ?, free_episode_count = ?, launched_at = ?, last_episode_at = ?, is_published = 1, updated_at = ? WHERE id = ?`,
     params: [m.episodes.length, m.episodes.filter((e) => e.free).length, sorted[0], sorted[sorted.length - 1], nowIso, seriesId],
   })
+  return out
+}
+
+/**
+ * The `episode_images` rows of episode `no` of a series (an import's, or an episode added later): keys of the seed's
+ * scheme, alt texts (default "<series>, <episode>, image n / N"), transcripts; statements under D1's 100 parameters.
+ */
+export function sliceStatements(
+  seriesId: number,
+  no: number,
+  seriesTitle: string,
+  e: Pick<SeriesManifest['episodes'][number], 'title' | 'alt' | 'transcript'>,
+  slices: readonly ImageSize[],
+): Statement[] {
+  const out: Statement[] = []
+  const rows = slices.map((img, j) => [
+    j + 1,
+    sliceKey(seriesId, no, j + 1),
+    img.width,
+    img.height,
+    e.alt?.[j] ?? `${seriesTitle}, ${e.title}, image ${j + 1} / ${slices.length}`,
+    transcriptJson(e.transcript?.[j]),
+  ])
+  const perStatement = Math.floor((MAX_PARAMS - 2) / 6)
+  for (let k = 0; k < rows.length; k += perStatement) {
+    const chunk = rows.slice(k, k + perStatement)
+    out.push({
+      sql: `INSERT INTO episode_images (episode_id, position, key, width, height, alt, transcript)
+            SELECT (SELECT id FROM episodes WHERE series_id = ? AND no = ?), column1, column2, column3, column4, column5, column6
+            FROM (VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')})`,
+      params: [seriesId, no, ...chunk.flat()],
+    })
+  }
   return out
 }
 
@@ -162,6 +178,15 @@ export async function putImportObject(
   if (!importKeys(seriesId!, manifest).includes(key)) {
     return { refused: 'INVALID_PARAMETER', message: `${key} is not an object of series import ${seriesId}`, fields: 'key' }
   }
+  return storeRendition(media, key, bytes)
+}
+
+/** Stores one WebP rendition under `key` (immutable: a changed image gets a new key); INVALID_PARAMETER if not WebP. */
+export async function storeRendition(
+  media: R2Bucket,
+  key: string,
+  bytes: Uint8Array,
+): Promise<{ key: string; bytes: number } | ImportRefusal> {
   if (imageKind(bytes) !== 'webp') return { refused: 'INVALID_PARAMETER', message: 'the body is not a WebP image', fields: 'body' }
   await media.put(key, bytes, { httpMetadata: { contentType: 'image/webp', cacheControl: 'public, max-age=31536000, immutable' } })
   return { key, bytes: bytes.length }

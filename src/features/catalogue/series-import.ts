@@ -33,44 +33,48 @@ const FileName = z
 
 const Price = z.number().int().min(0).max(100_000).nullable().default(null)
 
-const Episode = z
-  .object({
-    /** Episode number, unique in the series, from 1. */
-    no: z.number().int().positive(),
-    title: z.string().trim().min(1).max(200),
-    /** Free to read for everyone. */
-    free: z.boolean().default(false),
-    /** Coins to rent; null: cannot be rented. */
-    priceRent: Price,
-    /** Coins to buy; null: cannot be bought. */
-    priceBuy: Price,
-    /** Slices, top to bottom (IMAGE series). */
-    images: z.array(FileName).max(200).default([]),
-    /** Alternative text per slice, same order; defaults to "<series>, <episode>, image n of N". */
-    alt: z.array(z.string().max(500)).optional(),
-    /**
-     * Transcript per slice, same order: its lines in reading order (`{kind: 'speech'|'caption'|'sfx',
-     * speaker?, text}`), `[]` for a slice without text. Absent: the episode has none.
-     */
-    transcript: z.array(SliceTranscript).optional(),
-    /** Body of a TEXT (novel) episode. */
-    text: z.string().min(1).optional(),
-    /** ISO instant; default: the time of the import. */
-    publishedAt: z.iso.datetime({ offset: true }).optional(),
-  })
-  .superRefine((e, ctx) => {
-    if (!e.free && e.priceRent === null && e.priceBuy === null) {
-      ctx.addIssue({ code: 'custom', path: ['priceRent'], message: 'a paid episode needs priceRent or priceBuy (or free: true)' })
-    }
-    if (e.alt && e.alt.length !== e.images.length)
-      ctx.addIssue({ code: 'custom', path: ['alt'], message: `needs one text per image (${e.images.length})` })
-    if (e.transcript && e.transcript.length !== e.images.length)
-      ctx.addIssue({
-        code: 'custom',
-        path: ['transcript'],
-        message: `needs one list of lines per image (${e.images.length}; [] for a slice without text)`,
-      })
-  })
+/** An episode's fields in `series.json` and in `episode.json` (`npm run ops -- episode add`). */
+const EpisodeFields = z.object({
+  /** Episode number, unique in the series, from 1. */
+  no: z.number().int().positive(),
+  title: z.string().trim().min(1).max(200),
+  /** Free to read for everyone. */
+  free: z.boolean().default(false),
+  /** Coins to rent; null: cannot be rented. */
+  priceRent: Price,
+  /** Coins to buy; null: cannot be bought. */
+  priceBuy: Price,
+  /** Slices, top to bottom (IMAGE series). */
+  images: z.array(FileName).max(200).default([]),
+  /** Alternative text per slice, same order; defaults to "<series>, <episode>, image n of N". */
+  alt: z.array(z.string().max(500)).optional(),
+  /**
+   * Transcript per slice, same order: its lines in reading order (`{kind: 'speech'|'caption'|'sfx',
+   * speaker?, text}`), `[]` for a slice without text. Absent: the episode has none.
+   */
+  transcript: z.array(SliceTranscript).optional(),
+  /** Body of a TEXT (novel) episode. */
+  text: z.string().min(1).optional(),
+  /** ISO instant; default: the time of the import. */
+  publishedAt: z.iso.datetime({ offset: true }).optional(),
+})
+
+/** One rule for both manifests: a price unless free, one alt text and one transcript list per image. */
+function checkEpisode(e: Omit<z.infer<typeof EpisodeFields>, 'no'>, ctx: z.RefinementCtx): void {
+  if (!e.free && e.priceRent === null && e.priceBuy === null) {
+    ctx.addIssue({ code: 'custom', path: ['priceRent'], message: 'a paid episode needs priceRent or priceBuy (or free: true)' })
+  }
+  if (e.alt && e.alt.length !== e.images.length)
+    ctx.addIssue({ code: 'custom', path: ['alt'], message: `needs one text per image (${e.images.length})` })
+  if (e.transcript && e.transcript.length !== e.images.length)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['transcript'],
+      message: `needs one list of lines per image (${e.images.length}; [] for a slice without text)`,
+    })
+}
+
+const Episode = EpisodeFields.superRefine(checkEpisode)
 
 /** `series.json`: one series and its episodes. */
 export const SeriesManifest = z
@@ -153,10 +157,13 @@ export type ImportJob = { file: string; prefix: string; widths: readonly number[
 export function importJobs(seriesId: number, m: SeriesManifest): ImportJob[] {
   return [
     { file: m.cover, prefix: coverKey(seriesId), widths: IMPORT_WIDTHS.cover },
-    ...m.episodes.flatMap((e) =>
-      e.images.map((file, j) => ({ file, prefix: sliceKey(seriesId, e.no, j + 1), widths: IMPORT_WIDTHS.slice })),
-    ),
+    ...m.episodes.flatMap((e) => sliceJobs(seriesId, e.no, e.images)),
   ]
+}
+
+/** One episode's slices to render and upload, top to bottom (an import's, or an episode added to a running series). */
+export function sliceJobs(seriesId: number, no: number, images: readonly string[]): ImportJob[] {
+  return images.map((file, j) => ({ file, prefix: sliceKey(seriesId, no, j + 1), widths: IMPORT_WIDTHS.slice }))
 }
 
 /** One rendition's R2 key under its image's prefix. */
@@ -172,3 +179,42 @@ export function importKeySeries(key: string): number | null {
   const m = /^(?:covers\/([1-9]\d{0,14})\/\d{2,5}|series\/([1-9]\d{0,14})\/ep\/\d{1,9}\/\d{1,3}\/\d{2,5})\.webp$/.exec(key)
   return m ? Number(m[1] ?? m[2]) : null
 }
+
+// ───────────────────────────── a running series: a new episode, a replaced slice ─────────────────────────────
+
+/**
+ * `episode.json` (`npm run ops -- episode add`): one episode as in `series.json`, its number optional (default: the
+ * series' last number + 1, decided by the API when it reserves it).
+ */
+export const EpisodeManifest = EpisodeFields.extend({ no: EpisodeFields.shape.no.optional() }).superRefine(checkEpisode)
+export type EpisodeManifest = z.infer<typeof EpisodeManifest>
+
+/** `POST /api/ops/series/{id}/episodes`: the validated `episode.json` and the probed size of each image, same order. */
+export const EpisodeAddRequest = z
+  .object({ episode: EpisodeManifest, sizes: z.array(ImageSize).max(200), reason: OpsReason })
+  .superRefine((r, ctx) => {
+    if (r.sizes.length !== r.episode.images.length)
+      ctx.addIssue({ code: 'custom', path: ['sizes'], message: `needs one size per image (${r.episode.images.length})` })
+  })
+export type EpisodeAddRequest = z.infer<typeof EpisodeAddRequest>
+
+/** `POST /api/ops/episodes/{id}/slices/{n}`: the probed size of the new image of slice n. */
+export const SliceReplaceRequest = z.object({ size: ImageSize, reason: OpsReason })
+export type SliceReplaceRequest = z.infer<typeof SliceReplaceRequest>
+
+/**
+ * The R2 prefix of a replaced slice: the slice's own with the replacement's time (base 36 ms) after a dash. Its URLs
+ * (public `/media/<key>/<w>.webp?s=`, signed `…/slice/{n}?k=`) change with it, so no browser, edge cache or offline
+ * copy keeps serving the old image under the new URL (docs/ARCHITECTURE.md "Slices").
+ */
+export const replacedSliceKey = (seriesId: number, no: number, n: number, at: Date) =>
+  `${sliceKey(seriesId, no, n)}-${at.getTime().toString(36)}`
+
+/** A slice rendition's key of a running series (`series/<id>/ep/<no>/<n>[-<rev>]/<w>.webp`): its series and episode number. */
+export function episodeKeyOf(key: string): { seriesId: number; no: number } | null {
+  const m = /^series\/([1-9]\d{0,14})\/ep\/([1-9]\d{0,8})\/[1-9]\d{0,2}(?:-[0-9a-z]{1,12})?\/\d{2,5}\.webp$/.exec(key)
+  return m ? { seriesId: Number(m[1]), no: Number(m[2]) } : null
+}
+
+/** The keys of one image's renditions (a slice: `SLICE_WIDTHS`). */
+export const sliceRenditionKeys = (prefix: string) => IMPORT_WIDTHS.slice.map((w) => renditionKey(prefix, w))

@@ -257,6 +257,15 @@ export interface EpisodeImagesRow {
   transcript: string | null
 }
 
+/** A row of `episode_uploads`. @public */
+export interface EpisodeUploadsRow {
+  episode_id: number
+  kind: 'EPISODE' | 'SLICE'
+  request: string
+  finishing_at: string | null
+  created_at: string
+}
+
 /** A row of `episode_views`. @public */
 export interface EpisodeViewsRow {
   day: string
@@ -390,6 +399,12 @@ export interface LibraryMarksRow {
   hidden: Flag
   version: number
   cleared_at: string | null
+}
+
+/** A row of `media_retired`. @public */
+export interface MediaRetiredRow {
+  prefix: string
+  delete_after: string
 }
 
 /** A row of `meta`. @public */
@@ -782,6 +797,7 @@ export interface Tables {
   deliveries: DeliveriesRow
   ended_sessions: EndedSessionsRow
   episode_images: EpisodeImagesRow
+  episode_uploads: EpisodeUploadsRow
   episode_views: EpisodeViewsRow
   episodes: EpisodesRow
   event_entries: EventEntriesRow
@@ -794,6 +810,7 @@ export interface Tables {
   idempotency_keys: IdempotencyKeysRow
   identities: IdentitiesRow
   library_marks: LibraryMarksRow
+  media_retired: MediaRetiredRow
   meta: MetaRow
   notices: NoticesRow
   oauth_states: OauthStatesRow
