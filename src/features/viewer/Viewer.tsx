@@ -17,7 +17,7 @@
  * use-continuous, use-progress, use-zoom, use-auto-scroll, use-overlays, use-keys (the rule: keys.ts), use-offline,
  * use-chrome (immersive reading; its one compact bar: ViewerBar.tsx).
  */
-import { useEffect, useRef, useState, type MouseEvent, type PointerEvent } from 'react'
+import { useEffect, useLayoutEffect, useRef, useState, type MouseEvent, type PointerEvent } from 'react'
 import { FONT_SIZES, viewerLoginHref, MAX_ZOOM, type ReadingDirection, type ViewerSettings } from './reading.ts'
 import SliceList from './SliceList.tsx'
 import { Icon } from '../../components/Icon.tsx'
@@ -184,6 +184,19 @@ export default function Viewer(props: ViewerProps) {
   const continuous = useContinuous({ first, seriesId: props.seriesId, signedIn, paper, ready, announce: setAnnouncement })
   const { chain, tail, auto, changeAuto, last, sections, sentinel, fetchNext } = continuous
   const chrome = useChrome()
+  /** A turn waiting for its page to be rendered before it is put on screen (then nothing moves it after). */
+  const turned = useRef(false)
+  /** Scrolls the page list under the bar; the scroll is the viewer's own (it hides or shows no chrome). */
+  const pageOnScreen = () => {
+    const y = scrollY
+    list.current?.scrollIntoView({ behavior: 'instant' })
+    chrome.own(scrollY !== y)
+  }
+  useLayoutEffect(() => {
+    if (!turned.current) return
+    turned.current = false
+    pageOnScreen()
+  })
   /**
    * PAPER (issue 35 point 8): a turn (tap, swipe, key, button) puts the new page on screen below the bar with its
    * controls (the page's CSS sizes it to fit), a scroll of the viewer's own; past the last page it leads on: to the
@@ -195,9 +208,8 @@ export default function Viewer(props: ViewerProps) {
       else document.querySelector('.viewer-end')?.scrollIntoView()
       return
     }
-    turnPage(step)
-    chrome.own()
-    list.current?.scrollIntoView({ behavior: 'instant' })
+    if (turnPage(step)) turned.current = true
+    else pageOnScreen()
   }
   useTextFont(loaded && isText, settings.font, settings.fontSize, chain.length)
 

@@ -30,12 +30,14 @@ export function useChrome() {
   const [hidden, setHidden] = useState(false)
   /** A scroll the viewer made itself (keeping an action clear): not the reader's, so it hides nothing. */
   const ownScroll = useRef(false)
+  /** The move of a primary action clear of the bars that just came back (cancelled by a scroll of the viewer's own). */
+  const clear = useRef<ReturnType<typeof setTimeout> | undefined>(undefined)
 
   useEffect(() => {
     document.documentElement.toggleAttribute('data-immersive', hidden)
     if (hidden) return
     // Shown again: a primary action under a bar is moved clear of it (once the bars have slid back in).
-    const timer = setTimeout(() => {
+    clear.current = setTimeout(() => {
       const { top, bottom } = chromeEdges()
       for (const el of document.querySelectorAll<HTMLElement>('[data-primary]')) {
         const r = el.getBoundingClientRect()
@@ -48,7 +50,7 @@ export function useChrome() {
         return
       }
     }, SLIDE_MS)
-    return () => clearTimeout(timer)
+    return () => clearTimeout(clear.current)
   }, [hidden])
   useEffect(
     () => () => {
@@ -88,7 +90,13 @@ export function useChrome() {
     hidden,
     toggle,
     show: useCallback(() => setHidden(false), []),
-    /** The next scroll is the viewer's own (a PAPER page put on screen): it hides or shows nothing. */
-    own: useCallback(() => (ownScroll.current = true), []),
+    /**
+     * The viewer put something on screen itself (a PAPER page): what the bars coming back would have moved stays
+     * where it is, and the scroll it made (`scrolled`) hides or shows nothing.
+     */
+    own: useCallback((scrolled: boolean) => {
+      ownScroll.current ||= scrolled
+      clearTimeout(clear.current)
+    }, []),
   }
 }

@@ -19,11 +19,15 @@ export function usePages(count: number, paper: boolean, double: boolean) {
   const lastPage = turnPage(page, 1, count, double) === page
   const indicator = pageIndicator(page, double, count)
 
-  /** `step` pages forward (negative: back), within the episode (the viewer puts the page on screen: Viewer.tsx `turn`). */
+  /**
+   * `step` pages forward (negative: back), within the episode (the viewer puts the page on screen: Viewer.tsx `turn`);
+   * answers whether the page changes (it is on screen once React has rendered it).
+   */
   const turn = useCallback(
     (step: number) => {
       const next = turnPage(page, step, count, double)
       if (next !== page) setSlice(pageSlices(next, double, count)[0] ?? 0)
+      return next !== page
     },
     [page, double, count],
   )
