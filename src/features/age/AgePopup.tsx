@@ -20,6 +20,7 @@ import {
   checkBirthday,
   daysInMonth,
   safeReturnTo,
+  yearNamer,
   type PopupMode,
 } from './age.ts'
 
@@ -317,6 +318,7 @@ function Birthday({
       ),
     [locale],
   )
+  const yearName = useMemo(() => yearNamer(locale), [locale])
   const lead = new Date(Date.UTC(year, month - 1, 1)).getUTCDay()
   const chosen = day > 0 && day <= days ? `${year}-${pad(month)}-${pad(day)}` : null
   const fullDate = (d: number) =>
@@ -347,7 +349,7 @@ function Birthday({
           <select value={year} onChange={(e) => setYear(Number(e.target.value))}>
             {years.map((y) => (
               <option key={y} value={y}>
-                {y}
+                {yearName(y)}
               </option>
             ))}
           </select>

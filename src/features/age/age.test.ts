@@ -7,6 +7,7 @@ import {
   audienceClass,
   audienceSees,
   calendarYears,
+  yearNamer,
   checkBirthday,
   daysInMonth,
   eventAccess,
@@ -65,6 +66,12 @@ describe('calendar dates', () => {
     expect(years).toHaveLength(101)
     expect(years[0]).toBe(2026)
     expect(years.at(-1)).toBe(1926)
+  })
+
+  it('names the years as each edition counts them: the Buddhist era in th (issue 35 point 1)', () => {
+    expect(yearNamer('th-TH')(2026)).toBe('2569')
+    expect(yearNamer('th-TH')(1926)).toBe('2469')
+    for (const locale of ['fr-FR', 'de-DE', 'ja-JP', 'ko-KR', 'zh-TW']) expect(yearNamer(locale)(2026)).toBe('2026')
   })
 })
 

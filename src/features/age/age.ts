@@ -80,6 +80,15 @@ export function calendarYears(today: IsoDate): number[] {
 }
 
 /**
+ * The picker's name of a (Gregorian) year as the edition's readers count years: 2569 for 2026 in th (the Buddhist
+ * era of th-TH's calendar), 2026 elsewhere. The picker's values stay Gregorian.
+ */
+export function yearNamer(locale: string): (year: number) => string {
+  const f = new Intl.DateTimeFormat(locale, { year: 'numeric', timeZone: 'UTC' })
+  return (year) => f.formatToParts(Date.UTC(year, 6, 1)).find((p) => p.type === 'year')?.value ?? String(year)
+}
+
+/**
  * Spec §5 birthday check of the popup: empty, not a date, in the future, older than the calendar's 100
  * years, or younger than the edition's adult age → 'confirm' (the popup shows "Merci de confirmer votre
  * date de naissance."); else 'adult'.
