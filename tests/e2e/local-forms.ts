@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test'
 import { wrappedLabels } from './helpers.ts'
-import { shoot } from './steps.ts'
-import { hydrated } from './viewer.helpers.ts'
+import { shoot, signIn } from './steps.ts'
+import { hydrated, newAccount } from './viewer.helpers.ts'
 
 /**
  * Issue 35 points 1 and 2: each edition writes prices and dates as its readers do, from its edition.json (`price`,
@@ -27,6 +27,35 @@ export function localFormsSuite(id: string, forms: { price: RegExp; date: RegExp
       }
       expect(next, 'a demo series with a next episode').not.toBeNull()
       expect(next).toMatch(forms.date)
+    })
+
+    test('one next-episode date: the series page and the end of its latest episode (issue 35 point 3)', async ({ page, baseURL }) => {
+      // a new reader with the welcome coupon's 100 coins buys the latest episode of a series that has a next one
+      const email = await newAccount(page.request)
+      await signIn(page, id, email)
+      const coupon = await page.request.post('/api/v1/coupon/code', { data: { code: 'WELCOME100' }, headers: { origin: baseURL! } })
+      expect(coupon.status()).toBe(200)
+      let found: { date: string; latest: number } | null = null
+      for (let series = 1; series <= 12 && found === null; series++) {
+        const res = await page.request.get(`/api/v1/contents/${series}`)
+        if (!res.ok()) continue
+        const detail = (await res.json()).data as { nextUpdateAt: string | null; episodes: { id: number; no: number }[] }
+        if (detail.nextUpdateAt === null || detail.episodes.length === 0) continue
+        await page.goto(`/detail/${series}`)
+        const date = forms.date.exec((await page.locator('.schedule span').nth(1).textContent()) ?? '')?.[0]
+        if (date) found = { date, latest: detail.episodes.reduce((a, b) => (a.no > b.no ? a : b)).id }
+      }
+      expect(found, 'a demo series with a next episode').not.toBeNull()
+      const bought = await page.request.post('/api/v1/purchase', {
+        data: { episodeIds: [found!.latest], kind: 'POSSESSION' },
+        headers: { origin: baseURL!, 'idempotency-key': `e2e-next-date-${Date.now()}` },
+      })
+      expect(bought.status()).toBe(200)
+      await page.goto(`/viewer/${found!.latest}`)
+      await hydrated(page)
+      const end = page.locator('.viewer-update')
+      await expect(end).toBeVisible()
+      expect(forms.date.exec((await end.textContent()) ?? '')?.[0]).toBe(found!.date)
     })
 
     test('home, series, viewer and shop at 390 and 1280 px, into the report; no wrapped bar label at 390 px', async ({ page }, info) => {
