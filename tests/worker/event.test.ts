@@ -28,9 +28,11 @@ describe('current events', () => {
     const events = await currentEvents(createDb(env.DB), new Date())
     const adultsOnly = events.find((e) => e.restriction === 'ADULT')!
     const minorsOnly = events.find((e) => e.restriction === 'NON_ADULT')!
-    expect(eventAccess(adultsOnly, { isAdult: false }, new Date())).toEqual({ ok: false, code: 'UNAUTHORIZED_NON_ADULT' })
-    expect(eventAccess(minorsOnly, { isAdult: true }, new Date())).toEqual({ ok: false, code: 'UNAUTHORIZED_ADULT' })
-    expect(eventAccess(adultsOnly, { isAdult: true }, new Date())).toEqual({ ok: true })
+    const adult = { signedIn: true, adult: true }
+    const minor = { signedIn: true, adult: false }
+    expect(eventAccess({ ...adultsOnly, isActive: true }, minor, new Date())).toBe('UNAUTHORIZED_NON_ADULT')
+    expect(eventAccess({ ...minorsOnly, isActive: true }, adult, new Date())).toBe('UNAUTHORIZED_ADULT')
+    expect(eventAccess({ ...adultsOnly, isActive: true }, adult, new Date())).toBe('ok')
   })
 
   it('hides inactive events', async () => {

@@ -10,8 +10,8 @@ import { exchangeMileage } from '../../src/features/mileage/mileage.server.ts'
 import { expireLots } from '../../src/features/wallet/wallet.server.ts'
 import { autoUnlockKey } from '../../src/features/viewer/continuous.ts'
 import { AppError } from '../../src/lib/errors/catalogue.ts'
-import { HELD_SQL, heldParams } from '../../src/features/purchase/purchase.server.ts'
-import { FOREVER, holdingState, TIMED } from '../../src/features/purchase/purchase.ts'
+import { HELD_SQL, heldParams } from '../../src/features/ownership/holding.server.ts'
+import { FOREVER_KINDS, holdingState, TIMED_KINDS } from '../../src/features/ownership/holding.ts'
 
 const OK = '200 SUCCESS'
 /** The codes of a purchase, ticket or gift refused because the episode is held already (spec §4, §8). */
@@ -223,7 +223,7 @@ describe('HELD_SQL', () => {
   it('is holdingState in SQL: every ownership kind, forever, ended or running, refuses exactly when the rule says so', async () => {
     const reader = await newReader()
     const now = new Date()
-    const kinds = [...FOREVER, ...TIMED]
+    const kinds = [...FOREVER_KINDS, ...TIMED_KINDS]
     const expiries = [null, new Date(now.getTime() - 1).toISOString(), new Date(now.getTime() + 1).toISOString()]
     const { seriesId, episodeIds } = await newSeries({ episodes: kinds.length * expiries.length })
     let i = 0

@@ -7,7 +7,8 @@ import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
 import { flag, type Cols } from '../../lib/server/rows.ts'
 import type { EventsRow } from '../../lib/server/db-types.ts'
-import { adultAuthentication, audienceClass, eventAccess, isAdult, type AgeEdition, type AudienceClass, type AudienceFlags } from './age.ts'
+import { adultAuthentication, audienceClass, isAdult, type AgeEdition, type AudienceClass, type AudienceFlags } from './age.ts'
+import { eventAccess } from '../event/event.ts'
 
 /**
  * The row of ADULT_STATE_SQL. `session_version`: features that read this row in their own batch check the session

@@ -10,7 +10,6 @@ import {
   yearNamer,
   checkBirthday,
   daysInMonth,
-  eventAccess,
   isAdult,
   isKoreanIp,
   parseIsoDate,
@@ -280,22 +279,6 @@ describe('adult authentication (spec §4)', () => {
     expect(adultAuthentication(E.jp, null, YES_NO_BIRTH_DATE, NOW)).toEqual({ ok: true, birthedAt: YES_NO_BIRTH_DATE })
     expect(adultAuthentication(E.jp, '1990-05-01', undefined, NOW)).toEqual({ ok: true, birthedAt: '1990-05-01' })
     expect(adultAuthentication(E.jp, null, '2015-01-01', NOW).ok).toBe(false)
-  })
-})
-
-describe('events restricted to adults or minors (spec §6/§8)', () => {
-  const open = { restriction: null, startsAt: '2026-11-01T00:00:00Z', endsAt: '2026-12-01T00:00:00Z', isActive: true } as const
-  const member = (a: boolean) => ({ signedIn: true, adult: a })
-  it('checks existence, period, then the restriction', () => {
-    expect(eventAccess(null, member(true), NOW)).toBe('NOT_FOUND_EVENT')
-    expect(eventAccess({ ...open, isActive: false }, member(true), NOW)).toBe('NOT_FOUND_EVENT')
-    expect(eventAccess({ ...open, endsAt: '2026-11-10T00:00:00Z' }, member(true), NOW)).toBe('NOT_EVENT_PERIOD')
-    expect(eventAccess(open, { signedIn: false, adult: false }, NOW)).toBe('ok')
-    expect(eventAccess({ ...open, restriction: 'ADULT' }, { signedIn: false, adult: true }, NOW)).toBe('UNAUTHORIZED_USER')
-    expect(eventAccess({ ...open, restriction: 'ADULT' }, member(false), NOW)).toBe('UNAUTHORIZED_NON_ADULT')
-    expect(eventAccess({ ...open, restriction: 'ADULT' }, member(true), NOW)).toBe('ok')
-    expect(eventAccess({ ...open, restriction: 'NON_ADULT' }, member(true), NOW)).toBe('UNAUTHORIZED_ADULT')
-    expect(eventAccess({ ...open, restriction: 'NON_ADULT' }, member(false), NOW)).toBe('ok')
   })
 })
 

@@ -147,6 +147,13 @@ export function isAdult(
   return true
 }
 
+/**
+ * Spec §6: an adult series opens to an adult reader only (`isAdult`; ADULT_ONLY_CONTENTS otherwise, which asks for
+ * the age check), every other series to anyone. The one reading of that rule for the viewer, purchases, gifts and
+ * wait-until-free unlocks.
+ */
+export const mayOpen = (seriesIsAdult: boolean, readerIsAdult: boolean): boolean => !seriesIsAdult || readerIsAdult
+
 /** Spec §6: only logged-in readers toggle adult or BL; BL only where the edition has the toggle. */
 export function toggleAllowed(
   kind: 'adult' | 'bl',
@@ -181,29 +188,6 @@ export function adultAuthentication(
     birth = declared
   }
   return checkBirthday(birth, edition, today) === 'adult' ? { ok: true, birthedAt: birth } : { ok: false, code: 'INVALID_PARAMETER' }
-}
-
-/** Spec §6 event restriction (events.adult_restriction). */
-export type EventRestriction = 'ADULT' | 'NON_ADULT' | null
-
-/**
- * Spec §6/§8 events restricted to adults or minors: a guest cannot join a restricted event
- * (UNAUTHORIZED_USER); an adult-only event refuses a non-adult (UNAUTHORIZED_NON_ADULT, which opens the age
- * popup); a minors-only event refuses an adult (UNAUTHORIZED_ADULT). Outside its period: NOT_EVENT_PERIOD.
- */
-export function eventAccess(
-  event: { restriction: EventRestriction; startsAt: string; endsAt: string; isActive: boolean } | null,
-  reader: { signedIn: boolean; adult: boolean },
-  now: Date = new Date(),
-): 'ok' | 'NOT_FOUND_EVENT' | 'NOT_EVENT_PERIOD' | 'UNAUTHORIZED_USER' | 'UNAUTHORIZED_ADULT' | 'UNAUTHORIZED_NON_ADULT' {
-  if (!event || !event.isActive) return 'NOT_FOUND_EVENT'
-  const t = now.getTime()
-  if (t < Date.parse(event.startsAt) || t >= Date.parse(event.endsAt)) return 'NOT_EVENT_PERIOD'
-  if (event.restriction === null) return 'ok'
-  if (!reader.signedIn) return 'UNAUTHORIZED_USER'
-  if (event.restriction === 'ADULT' && !reader.adult) return 'UNAUTHORIZED_NON_ADULT'
-  if (event.restriction === 'NON_ADULT' && reader.adult) return 'UNAUTHORIZED_ADULT'
-  return 'ok'
 }
 
 /**

@@ -3,8 +3,6 @@ import { EventCreateRequest, eventAccess, eventHref, isEventOn } from './event.t
 
 const now = new Date('2026-11-22T12:00:00Z')
 const on = { startsAt: '2026-11-01T00:00:00.000Z', endsAt: '2026-12-01T00:00:00.000Z' }
-const adult = { isAdult: true }
-const minor = { isAdult: false }
 
 describe('event period', () => {
   it('is on from its start (inclusive) to its end (exclusive)', () => {
@@ -14,22 +12,20 @@ describe('event period', () => {
   })
 })
 
-describe('who may take part (spec §8 UNAUTHORIZED_ADULT / UNAUTHORIZED_NON_ADULT)', () => {
-  it('lets everyone signed in into an open event, and asks a guest to sign in', () => {
-    expect(eventAccess({ ...on, restriction: null }, adult, now)).toEqual({ ok: true })
-    expect(eventAccess({ ...on, restriction: null }, minor, now)).toEqual({ ok: true })
-    expect(eventAccess({ ...on, restriction: null }, null, now)).toEqual({ ok: false, code: 'NOT_LOGIN_USER' })
-  })
-  it('keeps minors out of adult events and adults out of minors-only events', () => {
-    expect(eventAccess({ ...on, restriction: 'ADULT' }, adult, now)).toEqual({ ok: true })
-    expect(eventAccess({ ...on, restriction: 'ADULT' }, minor, now)).toEqual({ ok: false, code: 'UNAUTHORIZED_NON_ADULT' })
-    expect(eventAccess({ ...on, restriction: 'NON_ADULT' }, minor, now)).toEqual({ ok: true })
-    expect(eventAccess({ ...on, restriction: 'NON_ADULT' }, adult, now)).toEqual({ ok: false, code: 'UNAUTHORIZED_ADULT' })
-  })
-  it('refuses everyone outside the period first', () => {
-    const ended = { startsAt: '2026-01-01T00:00:00.000Z', endsAt: '2026-02-01T00:00:00.000Z', restriction: null }
-    expect(eventAccess(ended, adult, now)).toEqual({ ok: false, code: 'NOT_EVENT_PERIOD' })
-    expect(eventAccess(ended, null, now)).toEqual({ ok: false, code: 'NOT_EVENT_PERIOD' })
+describe('who may take part (spec §6/§8)', () => {
+  const open = { restriction: null, startsAt: '2026-11-01T00:00:00Z', endsAt: '2026-12-01T00:00:00Z', isActive: true } as const
+  const member = (a: boolean) => ({ signedIn: true, adult: a })
+  it('checks existence, period, then the restriction', () => {
+    expect(eventAccess(null, member(true), now)).toBe('NOT_FOUND_EVENT')
+    expect(eventAccess({ ...open, isActive: false }, member(true), now)).toBe('NOT_FOUND_EVENT')
+    expect(eventAccess({ ...open, endsAt: '2026-11-10T00:00:00Z' }, member(true), now)).toBe('NOT_EVENT_PERIOD')
+    expect(eventAccess({ ...open, endsAt: '2026-11-10T00:00:00Z' }, { signedIn: false, adult: false }, now)).toBe('NOT_EVENT_PERIOD')
+    expect(eventAccess(open, { signedIn: false, adult: false }, now)).toBe('ok')
+    expect(eventAccess({ ...open, restriction: 'ADULT' }, { signedIn: false, adult: true }, now)).toBe('UNAUTHORIZED_USER')
+    expect(eventAccess({ ...open, restriction: 'ADULT' }, member(false), now)).toBe('UNAUTHORIZED_NON_ADULT')
+    expect(eventAccess({ ...open, restriction: 'ADULT' }, member(true), now)).toBe('ok')
+    expect(eventAccess({ ...open, restriction: 'NON_ADULT' }, member(true), now)).toBe('UNAUTHORIZED_ADULT')
+    expect(eventAccess({ ...open, restriction: 'NON_ADULT' }, member(false), now)).toBe('ok')
   })
   it('links the roulette to its page only', () => {
     expect(eventHref('ROULETTE')).toBe('/roulette')

@@ -28,30 +28,30 @@ export type EventSummary = {
 /** Events listed on /event at most (docs/QUALITY.md: every list bounded). */
 export const EVENT_LIST_SIZE = 30
 
-/** Running now: started, not ended (ISO 8601 UTC strings compare as text). */
+/** Running now: started, not ended. */
 export function isEventOn(e: { startsAt: string; endsAt: string }, now: Date): boolean {
-  const iso = now.toISOString()
-  return e.startsAt <= iso && iso < e.endsAt
+  const t = now.getTime()
+  return Date.parse(e.startsAt) <= t && t < Date.parse(e.endsAt)
 }
 
-export type EventAccess =
-  { ok: true } | { ok: false; code: 'NOT_LOGIN_USER' | 'NOT_EVENT_PERIOD' | 'UNAUTHORIZED_ADULT' | 'UNAUTHORIZED_NON_ADULT' }
-
 /**
- * Spec §8: may this reader take part? A guest must sign in first (age unknown); outside the period
- * NOT_EVENT_PERIOD; an adult in a minors-only event UNAUTHORIZED_ADULT ("reserved for minors"); a minor
- * (or a reader whose age is unverified) in an adults-only event UNAUTHORIZED_NON_ADULT ("reserved for adults").
+ * Spec §6/§8 events restricted to adults or minors: an unknown or switched-off event is NOT_FOUND_EVENT; outside its
+ * period NOT_EVENT_PERIOD; a guest cannot join a restricted event (UNAUTHORIZED_USER); an adult-only event refuses
+ * a non-adult (UNAUTHORIZED_NON_ADULT, which opens the age popup); a minors-only event refuses an adult
+ * (UNAUTHORIZED_ADULT). The routes that spend a ticket need a member besides (`assertEventAccess`).
  */
 export function eventAccess(
-  e: { startsAt: string; endsAt: string; restriction: AdultRestriction },
-  reader: { isAdult: boolean } | null,
-  now: Date,
-): EventAccess {
-  if (!isEventOn(e, now)) return { ok: false, code: 'NOT_EVENT_PERIOD' }
-  if (reader === null) return { ok: false, code: 'NOT_LOGIN_USER' }
-  if (e.restriction === 'NON_ADULT' && reader.isAdult) return { ok: false, code: 'UNAUTHORIZED_ADULT' }
-  if (e.restriction === 'ADULT' && !reader.isAdult) return { ok: false, code: 'UNAUTHORIZED_NON_ADULT' }
-  return { ok: true }
+  event: { restriction: AdultRestriction; startsAt: string; endsAt: string; isActive: boolean } | null,
+  reader: { signedIn: boolean; adult: boolean },
+  now: Date = new Date(),
+): 'ok' | 'NOT_FOUND_EVENT' | 'NOT_EVENT_PERIOD' | 'UNAUTHORIZED_USER' | 'UNAUTHORIZED_ADULT' | 'UNAUTHORIZED_NON_ADULT' {
+  if (!event || !event.isActive) return 'NOT_FOUND_EVENT'
+  if (!isEventOn(event, now)) return 'NOT_EVENT_PERIOD'
+  if (event.restriction === null) return 'ok'
+  if (!reader.signedIn) return 'UNAUTHORIZED_USER'
+  if (event.restriction === 'ADULT' && !reader.adult) return 'UNAUTHORIZED_NON_ADULT'
+  if (event.restriction === 'NON_ADULT' && reader.adult) return 'UNAUTHORIZED_ADULT'
+  return 'ok'
 }
 
 /** Where an event is played (the roulette has its own page); null: the landing text is the whole event. */

@@ -11,7 +11,7 @@ import { firstRow, flag, rows, type Cols } from '../../lib/server/rows.ts'
 import type { AgeEdition } from '../age/age.ts'
 import type { IdempotencyClaim } from '../wallet/idempotency.ts'
 import { IdempotencyKeyTaken, isKeyTaken, storedData, storeResponseStatement } from '../wallet/idempotency.server.ts'
-import { HELD_SQL, heldParams, type HoldingRow } from '../purchase/purchase.server.ts'
+import { HELD_SQL, heldParams, type HoldingRow } from '../ownership/holding.server.ts'
 import { checkFreetime, currentTicket, nextTicketAt, unlockEnd, type FreetimeEpisode } from './freetime.ts'
 import { isConstraint } from '../../lib/server/constraint.ts'
 

@@ -8,7 +8,8 @@
  * a unique index on (user, series, slot) lets only one of two concurrent uses of the same ticket commit.
  */
 import type { ErrorCode } from '../../lib/errors/catalogue.ts'
-import { holdingState, type Holding } from '../purchase/purchase.ts'
+import { holdingState, type EpisodeHolding } from '../ownership/holding.ts'
+import { mayOpen } from '../age/age.ts'
 import { HOUR_MS, isoAfter } from '../../lib/time.ts'
 
 /** Spec §4/§9: a ticket unlocks one episode for 72 hours. */
@@ -61,12 +62,12 @@ export type FreetimeEpisode = { id: number; seriesId: number; isFree: boolean; i
 export function checkFreetime(
   episode: FreetimeEpisode,
   reader: { isAdult: boolean },
-  holdings: readonly Holding[],
+  holdings: readonly EpisodeHolding[],
   ticket: Ticket | null,
   now: Date,
 ): { ok: true } | { ok: false; code: ErrorCode; availableAt?: string } {
   if (!episode) return { ok: false, code: 'NOT_FOUND_EPISODE' }
-  if (episode.isAdult && !reader.isAdult) return { ok: false, code: 'ADULT_ONLY_CONTENTS' }
+  if (!mayOpen(episode.isAdult, reader.isAdult)) return { ok: false, code: 'ADULT_ONLY_CONTENTS' }
   if (episode.wufHours === null || episode.isFree || !ticket) return { ok: false, code: 'UN_MATCHED_RENT_SALE_TYPE' }
   const held = holdingState(holdings, episode.id, now)
   if (held?.state === 'forever') return { ok: false, code: 'EXIST_LIBRARY' }

@@ -12,7 +12,7 @@ import type { AgeEdition } from '../age/age.ts'
 import type { IdempotencyClaim } from '../wallet/idempotency.ts'
 import { IdempotencyKeyTaken, isKeyTaken, storedData, storeResponseStatement } from '../wallet/idempotency.server.ts'
 import { rentalEnd } from '../purchase/purchase.ts'
-import { HELD_SQL, heldParams, type HoldingRow } from '../purchase/purchase.server.ts'
+import { HELD_SQL, heldParams, type HoldingRow } from '../ownership/holding.server.ts'
 import { checkGift, giftPurchaseType, type Gift, type GiftEpisode } from './gift.ts'
 import { isConstraint } from '../../lib/server/constraint.ts'
 

@@ -6,7 +6,8 @@
  */
 import { z } from 'zod'
 import type { ErrorCode } from '../../lib/errors/catalogue.ts'
-import { holdingState, type Holding } from '../purchase/purchase.ts'
+import { holdingState, type EpisodeHolding } from '../ownership/holding.ts'
+import { mayOpen } from '../age/age.ts'
 
 export type GiftKind = 'RENT' | 'POSSESSION'
 
@@ -60,7 +61,7 @@ export function checkGift(
   gift: Pick<Gift, 'kind' | 'seriesId' | 'episodeId' | 'usedAt' | 'expiresAt'> | null,
   episode: GiftEpisode,
   reader: { isAdult: boolean },
-  holdings: readonly Holding[],
+  holdings: readonly EpisodeHolding[],
   now: Date,
 ): { ok: true } | { ok: false; code: ErrorCode } {
   if (!gift || (gift.expiresAt !== null && Date.parse(gift.expiresAt) <= now.getTime())) return { ok: false, code: 'NOT_FOUND_GIFT' }
@@ -75,7 +76,7 @@ export function checkGift(
   ) {
     return { ok: false, code: 'UN_MATCHED_GIFT_TARGET_TYPE' }
   }
-  if (episode.isAdult && !reader.isAdult) return { ok: false, code: 'ADULT_ONLY_CONTENTS' }
+  if (!mayOpen(episode.isAdult, reader.isAdult)) return { ok: false, code: 'ADULT_ONLY_CONTENTS' }
   const held = holdingState(holdings, episode.id, now)
   if (held?.state === 'forever') return { ok: false, code: 'EXIST_LIBRARY' }
   if (held?.state === 'running')

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod'
 import { ownershipOf } from './library.ts'
-import type { Holding } from '../viewer/viewer.ts'
+import type { Holding } from '../ownership/holding.ts'
 
 /** Series per page on both shelves (docs/QUALITY.md: every list paginated). */
 export const SHELF_PAGE = 20

@@ -6,15 +6,8 @@
  */
 import type { CoinType, Lot, SpendableType } from '../wallet/wallet.ts'
 import { SPEND_ORDER } from '../wallet/wallet.ts'
-import {
-  buyPrice,
-  holdingState,
-  MAX_EPISODES_PER_PURCHASE,
-  planPurchase,
-  type Holding,
-  type PurchaseKind,
-  type SaleItem,
-} from './purchase.ts'
+import { buyPrice, MAX_EPISODES_PER_PURCHASE, planPurchase, type PurchaseKind, type SaleItem } from './purchase.ts'
+import { holdingState, type EpisodeHolding } from '../ownership/holding.ts'
 import { WUF_UNLOCK_HOURS, type Ticket } from '../freetime/freetime.ts'
 
 /** An episode of the series as the preview sees it (published ones only, any order). */
@@ -97,7 +90,7 @@ function spendable(lots: readonly Lot[], now: Date) {
 export function purchasePreview(
   episodeId: number,
   episodes: readonly PreviewEpisode[],
-  holdings: readonly Holding[],
+  holdings: readonly EpisodeHolding[],
   lots: readonly Lot[],
   now: Date,
   wuf: { hours: number; ticket: Ticket } | null = null,

@@ -11,12 +11,13 @@ import type { CoinSummary, CoinType } from '../wallet/wallet.ts'
 import { COIN_SUMMARY_SQL, coinSummaryParams, type SpendableLotRow } from '../wallet/wallet.server.ts'
 import type { IdempotencyClaim } from '../wallet/idempotency.ts'
 import { IdempotencyKeyTaken, isKeyTaken, storedData, storeResponseStatement } from '../wallet/idempotency.server.ts'
-import { checkSale, FOREVER, planPurchase, rentalEnd, TIMED, type PurchaseKind } from './purchase.ts'
+import { checkSale, planPurchase, rentalEnd, type PurchaseKind } from './purchase.ts'
+import { BUY_GUARD_SQL, HELD_SQL, heldParams, type HoldingRow } from '../ownership/holding.server.ts'
 import type { PurchaseRequest } from './purchase.schema.ts'
 import { purchasePreview, type PurchasePreview } from './preview.ts'
 import { currentTicket } from '../freetime/freetime.ts'
 import { withinBudget } from '../viewer/continuous.ts'
-import type { AgeEdition } from '../age/age.ts'
+import { mayOpen, type AgeEdition } from '../age/age.ts'
 import { ADULT_STATE_SQL, adultNow, type AdultRow } from '../age/age.server.ts'
 import { SESSION_OPEN_SQL, type SessionClaim } from '../auth/session-claim.server.ts'
 import { isConstraint } from '../../lib/server/constraint.ts'
@@ -27,31 +28,6 @@ import { isConstraint } from '../../lib/server/constraint.ts'
  * waiting forever (it then answers TOO_MANY_REQUESTS and the client retries with the same key).
  */
 const PURCHASE_ATTEMPTS = 50
-
-const quoted = (kinds: ReadonlySet<string>) => [...kinds].map((k) => `'${k}'`).join(', ')
-
-/**
- * SQL condition, true when reader `?` holds episode `?` at instant `?` in a way that refuses any new rental,
- * purchase, wait-until-free unlock or gift of it: `holdingState` not null (kept forever, or a rental or unlock
- * still running), decided by the write itself rather than by an earlier read. Its parameters are `heldParams`.
- * Each path puts it in the coins of its `purchases` row (`-1` when held), so the table's CHECK (coins >= 0)
- * fails the whole batch — ownership, coin lots, ledger, idempotency row — when another request opened the
- * episode between the read and the write; the path then reads again and answers the catalogue's code.
- */
-export const HELD_SQL = `EXISTS (SELECT 1 FROM ownerships WHERE user_id = ? AND episode_id = ? AND (
-    (kind IN (${quoted(FOREVER)}) AND (expires_at IS NULL OR expires_at > ?)) OR (kind IN (${quoted(TIMED)}) AND expires_at > ?)))`
-
-export function heldParams(userId: number, episodeId: number, nowIso: string): unknown[] {
-  return [userId, episodeId, nowIso, nowIso]
-}
-
-/**
- * The write guard of a purchase for good (issue 12 point 4), like `HELD_SQL` for the other paths: true when
- * reader `?` keeps episode `?` forever at `?`, or when the rentals and unlocks of it running at `?` are not the
- * `?` the price was set with (`SaleItem.runningCount`: a rental that started meanwhile would have lowered it).
- */
-const BUY_GUARD_SQL = `(EXISTS (SELECT 1 FROM ownerships WHERE user_id = ? AND episode_id = ? AND kind IN (${quoted(FOREVER)}) AND (expires_at IS NULL OR expires_at > ?))
-    OR (SELECT count(*) FROM ownerships WHERE user_id = ? AND episode_id = ? AND kind IN (${quoted(TIMED)}) AND expires_at > ?) <> ?)`
 
 /**
  * A reader's holdings with the coins each cost (`paid`: what a purchase for good deducts from a running rental,
@@ -89,8 +65,6 @@ type PurchaseLine = { episodeId: number; kind: PurchaseKind; expiresAt: string |
 export type PurchaseResult = { purchases: PurchaseLine[]; coin: CoinSummary }
 
 type EpisodeRow = Cols<'episodes', 'id' | 'series_id' | 'is_free' | 'price_rent' | 'price_buy'> & Cols<'series', 'is_adult'>
-/** The rows of a reader's holdings as `checkSale`, `checkGift` and `checkFreetime` read them. */
-export type HoldingRow = Cols<'ownerships', 'episode_id' | 'kind' | 'expires_at'>
 type PaidHoldingRow = HoldingRow & { paid: PurchasesRow['coins'] }
 type AutoCapRow = Cols<'auto_unlock', 'budget' | 'spent'>
 type LotRow = SpendableLotRow & Cols<'coin_lots', 'source'>
@@ -276,7 +250,7 @@ export async function previewPurchase(
   if (!target) throw new AppError('NOT_FOUND_EPISODE')
   const adult = adultNow(firstRow<AdultRow>(userRes), ageRules, now)
   if (adult === null) throw new AppError('NOT_LOGIN_USER')
-  if (flag(target.isAdult) && !adult) throw new AppError('ADULT_ONLY_CONTENTS')
+  if (!mayOpen(flag(target.isAdult), adult)) throw new AppError('ADULT_ONLY_CONTENTS')
   const episodes = rows<Cols<'episodes', 'id' | 'no' | 'is_free' | 'price_rent' | 'price_buy'>>(episodesRes).map((e) => ({
     ...e,
     isFree: flag(e.isFree),

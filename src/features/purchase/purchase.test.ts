@@ -1,16 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { planSpend, type CoinType, type Lot } from '../wallet/wallet.ts'
-import {
-  buyPrice,
-  checkSale,
-  holdingState,
-  planPurchase,
-  rentalEnd,
-  MAX_EPISODES_PER_PURCHASE,
-  type Holding,
-  type SaleEpisode,
-} from './purchase.ts'
+import { buyPrice, checkSale, planPurchase, rentalEnd, MAX_EPISODES_PER_PURCHASE, type SaleEpisode } from './purchase.ts'
+import { holdingState, type EpisodeHolding as Holding } from '../ownership/holding.ts'
 import { PurchaseRequest } from './purchase.schema.ts'
 
 const NOW = new Date('2026-11-22T10:00:00.000Z')

@@ -8,6 +8,8 @@ import type { ErrorCode } from '../../lib/errors/catalogue.ts'
 import { planSpend, type Lot, type SpendStep } from '../wallet/wallet.ts'
 import { HOUR_MS, isoAfter } from '../../lib/time.ts'
 import type { PurchaseRequest } from './purchase.schema.ts'
+import { holdingState, type EpisodeHolding, type Held } from '../ownership/holding.ts'
+import { mayOpen } from '../age/age.ts'
 
 /** The purchase kinds a reader pays coins for (spec §3; gifts, PERMANENT and FREETIME come another way). */
 export const PURCHASE_KINDS = ['RENT', 'POSSESSION'] as const
@@ -30,42 +32,11 @@ export type SaleEpisode = {
   isAdult: boolean
 }
 
-/** Ownership kinds of spec §3 that keep the episode forever. */
-export const FOREVER = new Set(['POSSESSION', 'ALL_POSSESSION', 'PERMANENT'])
-/** Ownership kinds of spec §3 that last for a time (a rental, a wait-until-free unlock). */
-export const TIMED = new Set(['RENT', 'ALL_RENT', 'FREETIME'])
-
-/**
- * What still holds at `now`: `forever` (kept), `running` (a rental or unlock with time left) or null. `running`
- * also says how many of its coins a purchase for good deducts (`credit`: what that rental cost; 0 for a
- * wait-until-free unlock or a gift) and how many timed holdings run (`runningCount`, the upgrade's write guard).
- */
-export function holdingState(
-  holdings: readonly Holding[],
-  episodeId: number,
-  now: Date,
-): { state: 'forever' | 'running'; kind: string; expiresAt: string | null; credit: number; runningCount: number } | null {
-  const t = now.getTime()
-  const mine = holdings.filter((h) => h.episodeId === episodeId)
-  const kept = mine.find((h) => FOREVER.has(h.kind) && (h.expiresAt === null || Date.parse(h.expiresAt) > t))
-  if (kept) return { state: 'forever', kind: kept.kind, expiresAt: kept.expiresAt, credit: 0, runningCount: 0 }
-  const runs = mine
-    .filter((h) => TIMED.has(h.kind) && h.expiresAt !== null && Date.parse(h.expiresAt) > t)
-    .sort((a, b) => Date.parse(b.expiresAt!) - Date.parse(a.expiresAt!))
-  const running = runs[0]
-  return running
-    ? { state: 'running', kind: running.kind, expiresAt: running.expiresAt, credit: running.paid ?? 0, runningCount: runs.length }
-    : null
-}
-
-/** What the reader already holds of an episode. `expiresAt` null: forever; `paid`: the coins it cost (absent: 0). */
-export type Holding = { episodeId: number; kind: string; expiresAt: string | null; paid?: number }
-
 /**
  * The coins a purchase for good costs (docs/API.md "Buying a rented episode for good"): the price, less what a
  * rental still running cost — the reader never pays twice for the same days; never below 0.
  */
-export function buyPrice(priceBuy: number, held: ReturnType<typeof holdingState>): number {
+export function buyPrice(priceBuy: number, held: Held | null): number {
   return held?.state === 'running' ? Math.max(0, priceBuy - held.credit) : priceBuy
 }
 
@@ -95,7 +66,7 @@ export type SaleCheck = { ok: true; items: SaleItem[]; total: number } | { ok: f
 export function checkSale(
   request: PurchaseRequest,
   episodes: readonly SaleEpisode[],
-  holdings: readonly Holding[],
+  holdings: readonly EpisodeHolding[],
   reader: { isAdult: boolean },
   now: Date,
 ): SaleCheck {
@@ -104,7 +75,7 @@ export function checkSale(
   if (missing !== undefined) return { ok: false, code: 'NOT_FOUND_EPISODE', episodeId: missing }
   const wanted = request.episodeIds.map((id) => byId.get(id)!)
 
-  const adult = wanted.find((e) => e.isAdult && !reader.isAdult)
+  const adult = wanted.find((e) => !mayOpen(e.isAdult, reader.isAdult))
   if (adult) return { ok: false, code: 'ADULT_ONLY_CONTENTS', episodeId: adult.id }
 
   const priceOf = (e: SaleEpisode) => (e.isFree ? null : request.kind === 'RENT' ? e.priceRent : e.priceBuy)

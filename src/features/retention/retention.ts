@@ -6,7 +6,7 @@
  */
 import type { Tables } from '../../lib/server/db-types.ts'
 import { DAY_MS } from '../../lib/time.ts'
-import { TIMED_KINDS } from '../viewer/viewer.ts'
+import { TIMED_KINDS } from '../ownership/holding.ts'
 import { ALARM_KEEP_MS } from '../alarm/alarm.ts'
 
 export type RetentionRule = {

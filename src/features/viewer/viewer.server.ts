@@ -14,8 +14,6 @@ import { SLICE_WIDTHS, scheduleSummary, sortSchedule } from '../catalogue/catalo
 import { SESSION_OPEN_SQL, type SessionClaim } from '../auth/session-claim.server.ts'
 import {
   episodeAccess,
-  FOREVER_KINDS,
-  TIMED_KINDS,
   EPISODE_IMAGE_PREFIX,
   paragraphs,
   signedSliceUrl,
@@ -30,6 +28,7 @@ import {
   type ViewerSlice,
 } from './viewer.ts'
 import { parseTranscript } from './transcript.ts'
+import { holdsSql } from '../ownership/holding.server.ts'
 import { currentReader } from '../auth/auth.server.ts'
 import { withReader } from '../reader/stub.server.ts'
 
@@ -274,11 +273,6 @@ export async function sliceObject(req: SliceRequest, userId: number | null, now 
   return env.MEDIA.get(`${req.key}/${req.w}.webp`)
 }
 
-/** `episodeAccess`'s holding rule (viewer.ts) as SQL on the episode `e`: the reader `?` holds it now (`?` `?` = now, twice). */
-const HOLDS_NOW_SQL = `EXISTS (SELECT 1 FROM ownerships o WHERE o.user_id = ? AND o.episode_id = e.id AND (
-    (o.kind IN (${FOREVER_KINDS.map((k) => `'${k}'`).join(', ')}) AND (o.expires_at IS NULL OR o.expires_at > ?))
-    OR (o.kind IN (${TIMED_KINDS.map((k) => `'${k}'`).join(', ')}) AND o.expires_at > ?)))`
-
 /**
  * Who may count as reading episode `e` now, in one read: the account `u` is live and, given the access token's
  * session claim, still at its `session_version` with the session (refresh family) not logged out; the episode is
@@ -287,7 +281,7 @@ const HOLDS_NOW_SQL = `EXISTS (SELECT 1 FROM ownerships o WHERE o.user_id = ? AN
  */
 const MAY_READ_SQL = `FROM users u JOIN episodes e ON e.id = ? JOIN series s ON s.id = e.series_id
    WHERE u.id = ? AND u.deleted_at IS NULL AND (? IS NULL OR (u.session_version = ? AND ${SESSION_OPEN_SQL}))
-     AND s.is_published = 1 AND e.published_at <= ? AND (e.is_free = 1 OR ${HOLDS_NOW_SQL})`
+     AND s.is_published = 1 AND e.published_at <= ? AND (e.is_free = 1 OR ${holdsSql('e.id')})`
 const MAY_READ_PARAMS = (episodeId: number, userId: number, session: SessionClaim | undefined, at: string) => [
   episodeId,
   userId,

@@ -13,8 +13,8 @@ import {
   verifySlice,
   SLICE_URL_MAX_S,
   SLICE_URL_TTL_S,
-  type Holding,
 } from './viewer.ts'
+import type { Holding } from '../ownership/holding.ts'
 
 const now = new Date('2026-11-22T12:00:00.000Z')
 const later = '2026-11-23T12:00:00.000Z'

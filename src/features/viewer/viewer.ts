@@ -7,45 +7,31 @@ import { z } from 'zod'
 import { SLICE_WIDTHS } from '../catalogue/catalogue.ts'
 import type { TranscriptLine } from './transcript.ts'
 import { fromB64url, toB64url } from '../../lib/b64url.ts'
+import { heldNow, type Holding, type OwnershipKind } from '../ownership/holding.ts'
+import { mayOpen } from '../age/age.ts'
 
 export { scrollOffset, scrollPosition } from './reading.ts'
-
-/** Ownership kinds (spec §3) that keep an episode open for good. */
-export const FOREVER_KINDS = ['POSSESSION', 'ALL_POSSESSION', 'PERMANENT'] as const
-/** Ownership kinds (spec §3) that open an episode until `expiresAt` (a rental, a wait-until-free unlock). */
-export const TIMED_KINDS = ['RENT', 'ALL_RENT', 'FREETIME'] as const
-
-/** What the reader holds of one episode (an `ownerships` row). `expiresAt` null: forever. */
-export type Holding = { kind: string; expiresAt: string | null }
 
 /** The episode as the access rule sees it. */
 export type AccessEpisode = { isFree: boolean; seriesIsAdult: boolean }
 
 /** Why an episode opens: FREE, or the ownership kind that opens it. */
-type OpenReason = 'FREE' | (typeof FOREVER_KINDS)[number] | (typeof TIMED_KINDS)[number]
+type OpenReason = 'FREE' | OwnershipKind
 
 export type Access =
   { open: true; via: OpenReason; expiresAt: string | null } | { open: false; code: 'ADULT_ONLY_CONTENTS' | 'UNAUTHORIZED_CONTENTS' }
 
 /**
  * Spec §2/§6/§8: an adult series needs an adult reader first (ADULT_ONLY_CONTENTS opens the age popup, even
- * for a free episode); then the episode opens when it is free, kept for good (POSSESSION, ALL_POSSESSION,
- * PERMANENT), or held for a time (RENT, ALL_RENT, FREETIME/WUF) whose `expiresAt` is still ahead. A timed
- * holding without an end is treated as expired (the schema says RENT/FREETIME carry one). Anything else is
- * UNAUTHORIZED_CONTENTS: the page shows the rent-or-buy choice, never the images.
+ * for a free episode); then the episode opens when it is free or held now (`heldNow`: kept for good, or a
+ * rental or unlock whose `expiresAt` is still ahead). Anything else is UNAUTHORIZED_CONTENTS: the page shows the
+ * rent-or-buy choice, never the images.
  */
 export function episodeAccess(episode: AccessEpisode, reader: { adult: boolean }, holdings: readonly Holding[], now: Date): Access {
-  if (episode.seriesIsAdult && !reader.adult) return { open: false, code: 'ADULT_ONLY_CONTENTS' }
+  if (!mayOpen(episode.seriesIsAdult, reader.adult)) return { open: false, code: 'ADULT_ONLY_CONTENTS' }
   if (episode.isFree) return { open: true, via: 'FREE', expiresAt: null }
-  const t = now.getTime()
-  const forever = holdings.find(
-    (h) => (FOREVER_KINDS as readonly string[]).includes(h.kind) && (h.expiresAt === null || Date.parse(h.expiresAt) > t),
-  )
-  if (forever) return { open: true, via: forever.kind as OpenReason, expiresAt: forever.expiresAt }
-  const timed = holdings
-    .filter((h) => (TIMED_KINDS as readonly string[]).includes(h.kind) && h.expiresAt !== null && Date.parse(h.expiresAt) > t)
-    .sort((a, b) => Date.parse(b.expiresAt!) - Date.parse(a.expiresAt!))[0]
-  if (timed) return { open: true, via: timed.kind as OpenReason, expiresAt: timed.expiresAt }
+  const held = heldNow(holdings, now)
+  if (held) return { open: true, via: held.kind, expiresAt: held.expiresAt }
   return { open: false, code: 'UNAUTHORIZED_CONTENTS' }
 }
 
