@@ -38,9 +38,14 @@ const PRELOAD_HELPER = '\0vite/preload-helper.js'
 const siteChunks = {
   name: 'site-chunks',
   enforce: 'pre',
-  resolveId: (id) => (id === PRELOAD_HELPER ? id : undefined),
-  load: (id) => (id === PRELOAD_HELPER ? 'export const __vitePreload = (load) => load()' : undefined),
+  resolveId(id) {
+    return id === PRELOAD_HELPER && this.environment.name === 'client' ? id : undefined
+  },
+  load(id) {
+    return id === PRELOAD_HELPER && this.environment.name === 'client' ? 'export const __vitePreload = (load) => load()' : undefined
+  },
   generateBundle(_, bundle) {
+    if (this.environment.name !== 'client') return
     for (const chunk of Object.values(bundle))
       if (chunk.type === 'chunk' && chunk.code.includes('__vite__mapDeps'))
         this.error(`${chunk.fileName}: a lazy part with a stylesheet of its own, which the plain preload helper does not load`)
