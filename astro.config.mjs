@@ -18,22 +18,56 @@ const painted = {
   },
 }
 
+/** Vite's module preload helper, as the browser build needs it (see `siteChunks`). */
+const PRELOAD_HELPER = '\0vite/preload-helper.js'
+
 /**
- * nanostores' atom rides in the shell's stores chunk (src/lib/shell/stores.ts), which every page's script loads: the
- * session store and the islands that import nanostores without the shell's stores then share it instead of
- * splitting it into a chunk of its own (one more request, ~0.2 KB of wrapping on every page). @type {import('vite').Plugin}
+ * The browser's chunks (issue 40: catalogue pages ≤ 5 KB of JavaScript): what every page's script needs beside the
+ * shell — nanostores' atom and the shell's stores (src/lib/shell/stores.ts), the API entry (api.ts, whose client
+ * loads on the first call), the session mark (session/tabs.ts) and the start page's registration
+ * (install/start-page.ts) — rides in one `stores` chunk, which the islands and page scripts that import any of
+ * them share, instead of a chunk per module (a request and its wrapping each). Three more bytes savers:
+ * - no module preload lists beside each import() (Vite's `modulePreload: false`): a part loaded on use fetches its
+ *   own imports;
+ * - so Vite's preload helper (0.9 KB on every page, which only loads those lists and a lazy part's stylesheets) is
+ *   a plain call: the build fails if a lazy part ever carries a stylesheet of its own (styles are in the page:
+ *   `inlineStylesheets`);
+ * - no `globalThis.process` banner on browser chunks (@astrojs/cloudflare adds it for the worker; no browser code
+ *   reads `process`). @type {import('vite').Plugin}
  */
-const storesChunk = {
-  name: 'stores-chunk',
+const siteChunks = {
+  name: 'site-chunks',
+  enforce: 'pre',
+  resolveId(id) {
+    return id === PRELOAD_HELPER && this.environment.name === 'client' ? id : undefined
+  },
+  load(id) {
+    return id === PRELOAD_HELPER && this.environment.name === 'client' ? 'export const __vitePreload = (load) => load()' : undefined
+  },
+  generateBundle(_, bundle) {
+    if (this.environment.name !== 'client') return
+    for (const chunk of Object.values(bundle))
+      if (chunk.type === 'chunk' && chunk.code.includes('__vite__mapDeps'))
+        this.error(`${chunk.fileName}: a lazy part with a stylesheet of its own, which the plain preload helper does not load`)
+  },
   configEnvironment: (name) =>
     name === 'client'
       ? {
           build: {
-            // no preload lists beside each import() (0.23 KB on every page): a part loaded on use fetches its own imports (issue 40)
             modulePreload: false,
             rolldownOptions: {
               output: {
-                codeSplitting: { groups: [{ name: 'stores', test: /\/node_modules\/nanostores\/atom\/|\/src\/lib\/shell\/stores\.ts$/ }] },
+                banner: '',
+                codeSplitting: {
+                  groups: [
+                    {
+                      name: 'stores',
+                      test: /\/node_modules\/nanostores\/atom\/|\/src\/lib\/shell\/(stores|api)\.ts$|\/src\/features\/(session\/tabs|install\/start-page)\.ts$|vite\/preload-helper/,
+                    },
+                    // where a reader goes back into a series (home's "continue reading" row, the series page)
+                    { name: 'resume', test: /\/src\/features\/(library\/resume|viewer\/place)\.ts$/ },
+                  ],
+                },
               },
             },
           },
@@ -61,7 +95,7 @@ export default defineConfig({
   outDir: `./${process.env.BUILD_DIR ?? 'dist'}/${id}`, // scripts/lib.ts distDir
   /** `zod` with its eval probe off everywhere, CSP-clean in the browser (src/lib/zod-jitless.ts). */
   vite: {
-    plugins: [editionPlugin(id), storesChunk],
+    plugins: [editionPlugin(id), siteChunks],
     resolve: { alias: [{ find: /^zod$/, replacement: fileURLToPath(new globalThis.URL('./src/lib/zod-jitless.ts', import.meta.url)) }] },
   },
 })

@@ -1,8 +1,9 @@
 /**
  * The script of every page (an entry: it composes the features every page needs, which src/lib may not import): the shell (shell.ts), the age popup's listener, and for a signed-in reader the header's
  * balance and bell (header.ts, loaded only where the worker's `wt_signed` mark says so: a guest loads none of it). Pages load it
- * from `SiteScript.astro`; the viewer's island loads it itself once the first slice is on screen (`lateShell` in
- * Base.astro, docs/QUALITY.md viewer LCP), so no script shares the network with that image.
+ * from `SiteScript.astro`; the viewer's island loads it itself (through site-late.ts) once the first slice is on screen
+ * (`lateShell` in Base.astro, docs/QUALITY.md viewer LCP), so no script shares the network with that image. What it
+ * imports up front shares one chunk with the islands (`siteChunks` in astro.config.mjs).
  */
 import '../lib/shell/shell.ts'
 import '../features/age/listen.ts'

@@ -30,9 +30,8 @@ export function homeToday(timeZone: string, now = new Date(), extraHours = WEEKL
   return weekdayIn(timeZone, new Date(now.getTime() - extraHours * HOUR_MS))
 }
 
-/** Widths stored in R2 for covers and for episode slices (a subset of spec §9's loader widths). */
-export const COVER_WIDTHS = [256, 384, 640] as const
-export const SLICE_WIDTHS = [640, 828, 1080] as const
+/** Widths stored in R2 and the spec §9 image loader (images.ts). */
+export { COVER_WIDTHS, SLICE_WIDTHS, imageUrl, srcset } from './images.ts'
 /**
  * A cover's link-card rendition (`og:image`, issue 14: at least 1200 px wide), stored beside COVER_WIDTHS by
  * the seed and the import but never offered in a srcset.
@@ -40,16 +39,6 @@ export const SLICE_WIDTHS = [640, 828, 1080] as const
 export const CARD_IMAGE_WIDTH = 1200
 /** Size of each edition's own card image (public/social/<edition>.png, drawn by scripts/social-images.ts). */
 export const SITE_CARD_SIZE = { width: 1200, height: 630 } as const
-
-/** Spec §9 image loader: `url` + `w` → the stored object of the smallest stored width ≥ w. */
-export function imageUrl(key: string, w: number, widths: readonly number[] = COVER_WIDTHS): string {
-  const width = widths.find((x) => x >= w) ?? widths[widths.length - 1]
-  return `/media/${key}/${width}.webp`
-}
-
-export function srcset(key: string, widths: readonly number[] = COVER_WIDTHS): string {
-  return widths.map((w) => `/media/${key}/${w}.webp ${w}w`).join(', ')
-}
 
 /** Who may see adult and BL series (spec §5), from the request's audience class (age.ts). */
 export type Audience = ReturnType<typeof audienceSees>

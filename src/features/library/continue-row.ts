@@ -4,7 +4,7 @@
  * away when there is nothing to continue or the answer fails (personal bits are an extra).
  */
 import { api } from '../../lib/shell/api.ts'
-import { imageUrl, srcset } from '../catalogue/catalogue.ts'
+import { imageUrl, srcset } from '../catalogue/images.ts'
 import type { RecentRead } from './library.server.ts'
 import { resumeTarget } from './resume.ts'
 

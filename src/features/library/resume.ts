@@ -3,7 +3,7 @@
  * series page's main button all follow this rule. A finished episode offers the next one; otherwise the reader
  * continues where they stopped.
  */
-import { viewerPlace } from '../viewer/reading.ts'
+import { viewerPlace } from '../viewer/place.ts'
 
 /** An episode read this far counts as finished. */
 const FINISHED_AT = 0.98

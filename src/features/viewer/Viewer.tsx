@@ -253,9 +253,9 @@ export default function Viewer(props: ViewerProps) {
   })
   const onScreen = continuous.episodes[Math.min(continuous.current, continuous.episodes.length - 1)]!
   const shownEpisode = onScreen.id
-  // The site's script comes after this island on the viewer page (Base.astro `lateShell`).
+  // The site's script comes after this island on the viewer page (Base.astro `lateShell`, site-late.ts).
   useEffect(() => {
-    void import('../../components/site.ts')
+    void import('../../components/site-late.ts')
   }, [])
   // Links outside the island about the episode (comments) follow the episode being read.
   useEffect(() => {

@@ -27,8 +27,8 @@ import {
   settingsKey,
   turnPage,
   viewerLoginHref,
-  viewerPlace,
 } from './reading.ts'
+import { viewerPlace } from './place.ts'
 
 describe('PAPER mode page turns (spec §2 viewer modes)', () => {
   it('left-to-right series: ArrowRight forward, ArrowLeft back', () => {

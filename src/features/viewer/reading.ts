@@ -2,6 +2,7 @@
  * Reading rules the viewer island needs in the browser (kept apart from viewer.ts so the island does not
  * bundle zod): how far ahead slices load and where the reader is in an episode.
  */
+import { POSITION_PARAM } from './place.ts'
 
 /** Spec §9 lazy load starts 200 px before the viewport at least; the viewer loads three screens ahead. */
 export const LOAD_AHEAD_ROOT_MARGIN = '300% 0px'
@@ -166,15 +167,6 @@ export function pageOfPosition(position: number, slices: number, double: boolean
 
 /** The page that finishes a login started in the viewer; it sends the reader back to `returnTo`. */
 const VIEWER_LOGIN_SUCCESS = '/callback/viewer-login-success'
-
-/** Query parameter of a viewer URL holding a position (0..1) to open at, e.g. after logging in. */
-const POSITION_PARAM = 'p'
-
-/** The viewer URL of episode `episodeId` at `position` (kept to 3 decimals; none at the top). */
-export function viewerPlace(episodeId: number, position: number | null): string {
-  const p = position === null ? 0 : Math.min(1, Math.max(0, Math.round(position * 1000) / 1000))
-  return p > 0 ? `/viewer/${episodeId}?${POSITION_PARAM}=${p}` : `/viewer/${episodeId}`
-}
 
 /**
  * The login link of the viewer: after logging in, /callback/viewer-login-success saves `position` as the
