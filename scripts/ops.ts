@@ -64,7 +64,17 @@ import {
   type CoinType,
 } from '../src/features/wallet/wallet.ts'
 import type { LedgerEntry, WalletReport } from '../src/features/wallet/wallet.server.ts'
-import type { DebtRow } from '../src/features/payment/payment.server.ts'
+import type { DebtRow, OpsPaymentReport } from '../src/features/payment/payment.server.ts'
+import { isPaymentId, REFUND_DAYS } from '../src/features/payment/payment.ts'
+import {
+  AuditQuery,
+  MAX_AUDIT_DAYS,
+  OperatorAddRequest,
+  OperatorParam,
+  changedFields,
+  type AuditEntry,
+} from '../src/features/operator/operator.ts'
+import type { OpsOperator } from '../src/features/operator/operator.server.ts'
 import { LOCAL_OPS_TOKEN, quietEnv, run } from './lib.ts'
 
 type Options = NonNullable<ParseArgsConfig['options']>
@@ -77,6 +87,8 @@ type Command = {
   run: (v: Values) => Promise<void>
   /** Works on the local state (reseed) rather than through the operator API of a running edition (OPS_URL). */
   local?: true
+  /** The one word the command takes after its name (`operator add <name>`), given to `run` as that option. */
+  argument?: string
 }
 
 const GLOBAL: Options = {
@@ -540,6 +552,71 @@ ${CACHE_HELP}`,
     options: { id: { type: 'string' }, reason: { type: 'string' }, yes: { type: 'boolean' } },
     run: eventEnd,
   },
+  audit: {
+    usage: 'audit [--days N] [--target KIND:ID] [--operator NAME] [--limit N] [--cursor C]',
+    summary: 'the audit trail: every change through the operator API, newest first (GET /api/ops/audit)',
+    details: `  One block per change: id, time, operator (root: OPS_TOKEN; else a named token), action, target, route and reason,
+  then each field the change altered as before → after.
+  --days N         only the last N days (1 to ${MAX_AUDIT_DAYS}); default every change
+  --target KIND:ID only changes of one target: user:12 (coins, sessions), payment:pay_…, notice:5, episode:240, series:3,
+                   coupon:7, event:4, banner:2, qna:9, broadcast:11, operator:alice
+  --operator NAME  only the changes of one operator (root or a name of operator add)
+${LIST_HELP}`,
+    options: { ...LIST_OPTIONS, days: { type: 'string' }, target: { type: 'string' }, operator: { type: 'string' } },
+    run: auditList,
+  },
+  'operator list': {
+    usage: 'operator list',
+    summary: 'the named operator tokens, live ones first (GET /api/ops/operators; root only)',
+    details: `  One line each: id, name, created (when, by whom), revoked. Never a token: it is shown once, by operator add.`,
+    options: {},
+    run: operatorList,
+  },
+  'operator add': {
+    usage: 'operator add <name> --reason TEXT [--yes]',
+    summary: 'a named operator token, printed once (POST /api/ops/operators; root only)',
+    details: `  <name>         2 to 32 of a-z, 0-9, - and _, a letter first; not root. A name with a live token is refused.
+  --reason TEXT  why (1 to 200 characters): in the audit trail
+  --yes          on an OPS_URL that is not local (without it, only the plan is printed)
+  Only root (OPS_TOKEN) manages operators. The new token is printed once and stored only as its SHA-256: give it to
+  the operator, who sets it as their OPS_TOKEN; their changes are then recorded under their name (npm run ops -- audit).`,
+    options: { reason: { type: 'string' }, yes: { type: 'boolean' } },
+    argument: 'name',
+    run: operatorAdd,
+  },
+  'operator revoke': {
+    usage: 'operator revoke <name> --reason TEXT [--yes]',
+    summary: "revoke an operator's token: refused from its next request on (POST /api/ops/operators/{name}/revoke; root only)",
+    details: `  The audit trail keeps what the operator did. A name without a live token is refused (NOT_EXIST).
+  --reason, --yes as for operator add.`,
+    options: { reason: { type: 'string' }, yes: { type: 'boolean' } },
+    argument: 'name',
+    run: operatorRevoke,
+  },
+  'payment show': {
+    usage: 'payment show <paymentId>',
+    summary: "one payment: its state, reader, coins left, the provider's events and reversals (GET /api/ops/payments/{id})",
+    details: `  <paymentId>  pay_… (as reader show lists them)
+  Prints the payment, the lots it caused with what is left of each, the provider's events (payment_events: checkout,
+  refunds and disputes made at the provider), its reversals with their debt, and whether payment refund would take it.`,
+    options: {},
+    argument: 'paymentId',
+    run: paymentShow,
+  },
+  'payment refund': {
+    usage: 'payment refund <paymentId> --reason TEXT [--yes]',
+    summary: "refund a payment through the provider, as the reader's own refund (POST /api/ops/payments/{id}/refund)",
+    details: `  The reader's refund path (spec §9): in one guarded batch the coins it brought leave the reader's wallet (its paid
+  coins, its bonus, a top-up coupon's reward), then the provider gives the money back; if the provider refuses, the
+  coins come back. Refused in one line, nothing changed (INVALID_PARAMETER, NOT_REFUNDABLE), when its coins were
+  used, it was refunded already, it is not paid, or it was paid ${REFUND_DAYS} days ago or more.
+  Reads the payment first (GET /api/ops/payments/{id}): the plan names the reader and the coins that leave.
+  --reason TEXT  why (1 to 200 characters): in the audit trail
+  --yes          refund on an OPS_URL that is not local (without it, only the plan is printed)`,
+    options: { reason: { type: 'string' }, yes: { type: 'boolean' } },
+    argument: 'paymentId',
+    run: paymentRefund,
+  },
   'banner list': {
     usage: 'banner list [--limit N] [--cursor C]',
     summary: 'every banner with its id, newest first: shown or ended, period, where it leads (GET /api/ops/banners)',
@@ -916,6 +993,9 @@ async function opsApi<T>(to: Target, path: string, body: unknown, notFound: stri
     throw new ApiError(`cannot reach ${to.url} (${cause}); is the edition running (npm start) and OPS_URL right?`, { cause: e })
   }
   const answer = (await res.json().catch(() => null)) as { result?: string; data?: T; code?: string; message?: string } | null
+  // the change was made but its audit row could not be written: the server logged it whole (issue 39 point 5)
+  if (res.headers.get('x-ops-audit') === 'lost')
+    console.error(`ops: warning: the audit row of ${method} /api/ops${path} was not stored (see the worker's error log)`)
   if (res.ok && answer?.result === 'SUCCESS') return answer.data as T
   if (answer?.result === 'ERROR' && answer.code) {
     const hint =
@@ -1677,6 +1757,134 @@ async function bannerList(v: Values): Promise<void> {
   printNext(['banner list', repeatOptions(v, ['limit'])].filter(Boolean).join(' '), page.next)
 }
 
+// ───────────────────────────── audit trail, operators, payments ─────────────────────────────
+
+async function auditList(v: Values): Promise<void> {
+  const filters = given(v, { days: 'days', target: 'target', operator: 'operator' })
+  const request = { ...given(v, { limit: 'limit', cursor: 'cursor' }), ...filters }
+  checked(AuditQuery, request, {
+    days: `--days must be a whole number from 1 to ${MAX_AUDIT_DAYS}`,
+    target: '--target must be KIND:ID, e.g. notice:5, user:12, payment:pay_abc',
+    operator: '--operator must be root or an operator name (a-z, 0-9, - and _)',
+    limit: `--limit must be a whole number from 1 to ${OPS_LIST_MAX}`,
+    cursor: '--cursor must be a positive whole number (the one the page before printed)',
+  })
+  const query = new URLSearchParams(request).toString()
+  const to = target()
+  const page = await listPage<OpsPage<AuditEntry> & { timeZone: string }>(to, `/audit${query && `?${query}`}`, 'no such route')
+  const what = Object.entries(filters).map(([k, value]) => `${k} ${value}`)
+  console.log(
+    `${page.items.length} change${page.items.length === 1 ? '' : 's'} (${to.url})${what.length ? `, ${what.join(', ')}` : ''}, newest first; times in ${page.timeZone}:`,
+  )
+  if (page.items.length === 0) console.log('  (none)')
+  for (const e of page.items) {
+    console.log(`\n#${e.id}  ${zoned(e.at, page.timeZone)}  ${e.operator}  ${e.action}${e.target ? `  ${e.target}` : ''}`)
+    console.log(`  ${e.route}${e.reason ? ` · reason: ${e.reason}` : ''}`)
+    for (const [field, was, now] of changedFields(e.before, e.after)) {
+      console.log(`  ${field || 'value'}: ${JSON.stringify(was) ?? 'null'} → ${JSON.stringify(now) ?? 'null'}`)
+    }
+  }
+  printNext(['audit', repeatOptions(v, ['days', 'target', 'operator', 'limit'])].filter(Boolean).join(' '), page.next)
+}
+
+function operatorName(v: Values): string {
+  const name = typeof v.name === 'string' ? v.name : ''
+  if (!name) throw new UsageError('give the operator name: operator add|revoke <name>')
+  checked(OperatorParam, { name }, { name: `operator name "${name}" must be 2 to 32 of a-z, 0-9, - and _, a letter first, and not root` })
+  return name
+}
+
+async function operatorList(): Promise<void> {
+  const to = target()
+  const { items } = await opsApi<{ items: OpsOperator[] }>(to, '/operators', undefined, 'no such route')
+  console.log(`${items.length} operator token${items.length === 1 ? '' : 's'} (${to.url}) besides root (OPS_TOKEN):`)
+  printTable(
+    items.map((o) => ({
+      id: o.id,
+      name: o.name,
+      created: date(o.createdAt),
+      by: o.createdBy,
+      state: o.revokedAt ? `revoked ${date(o.revokedAt)}` : 'live',
+    })),
+  )
+}
+
+async function operatorAdd(v: Values): Promise<void> {
+  const name = operatorName(v)
+  const body = checked(OperatorAddRequest, { name, reason: reasonOf(v) }, {})
+  const to = target()
+  confirm(v, to, [`a token for operator ${name}, printed once (only root may do this)`, `reason: ${body.reason} (in the audit trail)`])
+  const res = await opsApi<{ operator: OpsOperator; token: string }>(to, '/operators', body, 'no such route')
+  console.log(`added: operator ${res.operator.name} (id ${res.operator.id}). Its token, shown this once:\n\n  ${res.token}\n`)
+  console.log(`Give it to ${res.operator.name}: OPS_TOKEN=<token> npm run ops -- … records their changes under this name.`)
+}
+
+async function operatorRevoke(v: Values): Promise<void> {
+  const name = operatorName(v)
+  const body = checked(OpsReasonRequest, { reason: reasonOf(v) }, {})
+  const to = target()
+  confirm(v, to, [`revoke the token of operator ${name}: refused from its next request on`, `reason: ${body.reason} (in the audit trail)`])
+  const res = await opsApi<OpsOperator>(to, `/operators/${name}/revoke`, body, `no live token of operator ${name}`)
+  console.log(`revoked: operator ${res.name} (id ${res.id}) at ${date(res.revokedAt ?? '')}`)
+}
+
+function paymentIdOf(v: Values): string {
+  const id = typeof v.paymentId === 'string' ? v.paymentId.trim() : ''
+  if (!id) throw new UsageError('give the payment id: payment show|refund <paymentId>')
+  if (!isPaymentId(id)) throw new UsageError(`"${id}" is not a payment id (pay_ then 1 to 64 of a-z, 0-9 and _)`)
+  return id
+}
+
+const money = (amount: number, currency: string) =>
+  formatMoney(amount, { locale: 'en-GB', currency, price: { symbol: null, position: 'before', space: false, cents: 'always' } })
+
+async function paymentShow(v: Values): Promise<void> {
+  const id = paymentIdOf(v)
+  const to = target()
+  const r = await opsApi<OpsPaymentReport>(to, `/payments/${id}`, undefined, `no payment ${id}`)
+  const p = r.payment
+  console.log(
+    `payment ${p.id}: ${p.state} · ${money(p.amount, p.currency)} · ${p.coins} coins + ${p.bonus} bonus · ${p.provider}${p.method ? `/${p.method}` : ''}`,
+  )
+  console.log(`reader ${p.userId} (${p.email ?? 'no e-mail'}) · provider ref ${p.providerRef ?? '(none)'}`)
+  console.log(
+    `created ${date(p.createdAt)} · paid ${p.paidAt ? date(p.paidAt) : '-'}` +
+      (p.cancelledAt ? ` · cancelled ${date(p.cancelledAt)}` : '') +
+      (p.state === 'REFUNDED' ? ` · refunded ${p.refundedAt ? date(p.refundedAt) : '(asked, the provider has not answered yet)'}` : ''),
+  )
+  console.log('\nlots it brought:')
+  printTable(r.lots.map((l) => ({ lot: l.id, type: l.type, amount: l.amount, left: l.remaining })))
+  console.log("\nprovider's events, oldest first:")
+  printTable(r.events.map((e) => ({ received: date(e.receivedAt), type: e.type ?? '?', event: e.eventId, provider: e.provider })))
+  console.log('\nreversals:')
+  printTable(r.reversals.map((x) => ({ date: date(x.createdAt), reason: x.reason, debt: x.debt })))
+  console.log(`\nrefund: ${r.refusal ? `not possible: ${r.refusal}` : `possible (npm run ops -- payment refund ${p.id} --reason …)`}`)
+}
+
+async function paymentRefund(v: Values): Promise<void> {
+  const id = paymentIdOf(v)
+  const body = checked(OpsReasonRequest, { reason: reasonOf(v) }, {})
+  const to = target()
+  const r = await opsApi<OpsPaymentReport>(to, `/payments/${id}`, undefined, `no payment ${id}`)
+  // refused here already when the rule refuses it: one line, nothing sent (the API would refuse it the same way)
+  if (r.refusal) throw new ApiError(`INVALID_PARAMETER (NOT_REFUNDABLE): payment ${id} cannot be refunded: ${r.refusal}`)
+  const p = r.payment
+  const leaving = r.lots.map((l) => `${l.remaining} ${l.type}`).join(', ')
+  confirm(v, to, [
+    `refund payment ${p.id} of reader ${p.userId} (${p.email ?? 'no e-mail'}): ${money(p.amount, p.currency)} back through ${p.provider}`,
+    `coins leaving the reader's wallet first: ${leaving}; they come back if the provider refuses`,
+    `reason: ${body.reason} (in the audit trail)`,
+  ])
+  const res = await opsApi<{ paymentId: string; refunded: { coin: number; bonus: number; freeCoin: number; mileage: number } }>(
+    to,
+    `/payments/${id}/refund`,
+    body,
+    `no payment ${id}`,
+  )
+  const { coin, bonus, freeCoin, mileage } = res.refunded
+  console.log(`refunded: payment ${res.paymentId}; taken back ${coin} COIN, ${bonus} BONUS, ${freeCoin} FREE_COIN, ${mileage} MILEAGE`)
+}
+
 // ───────────────────────────── output ─────────────────────────────
 
 function date(iso: string): string {
@@ -1791,8 +1999,9 @@ async function main(argv: string[]): Promise<number> {
   try {
     const parsed = parseArgs({ args: argv, options: { ...GLOBAL, ...command.options }, allowPositionals: true, strict: true })
     const extra = parsed.positionals.slice(name.split(' ').length)
-    if (extra.length) throw new UsageError(`unexpected argument "${extra[0]}"`)
     values = parsed.values as Values // no option is declared `multiple`
+    if (command.argument && extra.length > 0) values[command.argument] = extra.shift()
+    if (extra.length) throw new UsageError(`unexpected argument "${extra[0]}"`)
   } catch (e) {
     console.error(`ops: ${(e as Error).message}\n\n${commandHelp(name)}`)
     return 2
