@@ -144,7 +144,8 @@ const COMMANDS: Record<string, Command> = {
     usage: 'coins grant --email E --type COIN|FREE_COIN|BONUS|MILEAGE --amount N --reason TEXT [--expires 2027-01-31] [--yes]',
     summary: 'give coins to an account: a new lot, ledger CHARGE with source ADMIN (POST /api/ops/coins)',
     details: `  --amount N      1 to ${MAX_ADMIN_ADJUST.toLocaleString('en')}
-  --reason TEXT   why (1 to 200 characters): the ledger row's description, in the reader's coin history
+  --reason TEXT   why (1 to 200 characters): the ledger row's description and the audit trail (the reader's coin
+                  history shows the row as a customer service adjustment, never the reason)
   --expires DATE  the lot expires at the end of that day (UTC), or at an ISO instant, in the future; default never
   --yes           grant on an OPS_URL that is not local (without it, only the plan is printed)
   Reads the account first (GET /api/ops/coins): the plan names it and its balance. Prints the ledger entry and the
@@ -174,7 +175,7 @@ const COMMANDS: Record<string, Command> = {
     details: `  A debt is what a reader spent of a payment whose money went back (a refund at the provider, a dispute); the
   next top-up settles it first, or the operator forgives it here. Reads the account first (GET /api/ops/coins): the
   plan lists its open debts; with none, nothing is sent. --reason, --yes as for coins grant (the reason goes to the
-  operator log line).`,
+  audit trail).`,
     options: { email: { type: 'string' }, reason: { type: 'string' }, yes: { type: 'boolean' } },
     run: forgive,
   },
@@ -202,7 +203,7 @@ const COMMANDS: Record<string, Command> = {
   and uploaded (PUT /api/ops/media/<key>: covers/<id>/ and series/<id>/ep/<no>/<n>/, like the seed's), and
   POST /api/ops/series/{id}/import/finish writes its rows and publishes it. A failure on the way removes the series
   and its objects (…/import/abort).
-  --reason TEXT  why (1 to 200 characters): in the API's JSON log line
+  --reason TEXT  why (1 to 200 characters): in the audit trail (npm run ops -- audit)
   --yes          import into an OPS_URL that is not local (without it, only the plan is printed)`,
     options: { dir: { type: 'string' }, reason: { type: 'string' }, yes: { type: 'boolean' } },
     run: importCommand,
@@ -234,7 +235,7 @@ ${LIST_HELP}`,
     usage: 'episode publish --id N --reason TEXT [--yes]',
     summary: "publish an episode now and queue its alarms to its series' favouriting readers (POST /api/ops/episodes/{id}/publish)",
     details: `  --id N         the episode's id (not its number in the series)
-  --reason TEXT  why (1 to 200 characters); the API has no field for it yet: it is only printed in this output
+  --reason TEXT  why (1 to 200 characters): in the audit trail (npm run ops -- audit)
   --yes          publish on an OPS_URL that is not local (without it, only the plan is printed)
   An episode scheduled later is published now; an earlier one keeps its date. Its alarms are queued once: publishing
   an episode already announced (by the cron or a previous publish) changes nothing and says so.`,
@@ -247,7 +248,7 @@ ${LIST_HELP}`,
     details: `  --id N         the episode's id (not its number in the series)
   --at ISO       when it comes out: an ISO instant with its offset (2026-12-03T10:00:00+01:00) or a date (its start,
                  UTC), in the future; to publish now, use episode publish
-  --reason TEXT  why (1 to 200 characters): no column for it, the API writes it in its JSON log line
+  --reason TEXT  why (1 to 200 characters): in the audit trail (npm run ops -- audit)
   --yes          schedule on an OPS_URL that is not local (without it, only the plan is printed)
   Until then it is off its series page and the viewer. At that time the cron (every minute) queues its alarms to the
   readers who favourited its series. An episode already announced (its readers were told it is out) is refused,
@@ -275,7 +276,7 @@ ${LIST_HELP}`,
                  optional (default: the series' last + 1). publishedAt: ISO instant with its offset; in the future,
                  the episode comes out then and the cron sends its alarms; absent or past, it is out at once and its
                  alarms are queued to the readers who favourited the series (as episode publish).
-  --reason TEXT  why (1 to 200 characters): in the API's JSON log line
+  --reason TEXT  why (1 to 200 characters): in the audit trail (npm run ops -- audit)
   --yes          add to an OPS_URL that is not local (without it, only the plan is printed)
   The folder is validated and every image probed here first, and the series and its last number read
   (GET /api/ops/series/{id}/episodes): an unknown series, a number taken or a broken image stops it, nothing sent.
@@ -292,7 +293,7 @@ ${LIST_HELP}`,
     details: `  --episode N    the episode's id (episode list), not its number in the series
   --slice K      the slice's position, from 1 (top)
   --file IMAGE   the new image (any format sharp reads); probed here first, a broken file stops it, nothing sent
-  --reason TEXT  why (1 to 200 characters): in the API's JSON log line
+  --reason TEXT  why (1 to 200 characters): in the audit trail (npm run ops -- audit)
   --yes          replace on an OPS_URL that is not local (without it, only the plan is printed)
   The image is rendered into WebP at 640/828/1080 px and uploaded under a new R2 prefix
   (series/<id>/ep/<no>/<K>-<time>/), then POST /api/ops/episodes/{id}/upload/finish points the slice at it: the
@@ -324,7 +325,7 @@ ${LIST_HELP}`,
     usage: 'series publish --id N --reason TEXT [--yes]',
     summary: 'put a withdrawn series back on the lists and its page (POST /api/ops/series/{id}/publish)',
     details: `  --id N         the series' id
-  --reason TEXT  why (1 to 200 characters): no column for it, the API writes it in its JSON log line
+  --reason TEXT  why (1 to 200 characters): in the audit trail (npm run ops -- audit)
   --yes          publish on an OPS_URL that is not local (without it, only the plan is printed)
   A series published already is left as it is (the command says so). Pages follow within a minute (edge cache).`,
     options: { id: { type: 'string' }, reason: { type: 'string' }, yes: { type: 'boolean' } },
@@ -370,7 +371,7 @@ ${LIST_HELP}`,
     summary: "answer a waiting question: COMPLETED on /qna, the answer mail, the reader's alarm (POST /api/ops/qna/{id}/answer)",
     details: `  --id N         the question's id (support list)
   --text TEXT    the answer, as the reader reads it on /qna and in the mail (1 to ${MAX_BODY_LENGTH} characters)
-  --reason TEXT  why (1 to 200 characters): no column for it, the API writes it in its JSON log line
+  --reason TEXT  why (1 to 200 characters): in the audit trail (npm run ops -- audit)
   --yes          answer on an OPS_URL that is not local (without it, only the plan is printed)
   A question already answered (or unknown) is refused: NOT_EXIST, nothing changes. Locally the mail is in the outbox.`,
     options: { id: { type: 'string' }, text: { type: 'string' }, reason: { type: 'string' }, yes: { type: 'boolean' } },
@@ -392,7 +393,7 @@ ${LIST_HELP}`,
   --series N     attach it to series N (shown on its page) instead of the /notice list
   --pinned       listed first;  --category  default NOTICE
   --at ISO       publication date (YYYY-MM-DD: that day's start UTC, or an ISO instant); later: it appears then
-  --reason TEXT  why (1 to 200 characters): no column for it, the API writes it in its JSON log line
+  --reason TEXT  why (1 to 200 characters): in the audit trail (npm run ops -- audit)
   --yes          publish on an OPS_URL that is not local (without it, only the plan is printed)
   The cached notice count (KV, 5 minutes) is dropped, so /notice counts it at once.`,
     options: {
@@ -451,7 +452,7 @@ ${LIST_HELP}`,
   --expires DATE    usable through (YYYY-MM-DD: that day's end UTC, or an ISO instant), in the future; default never
   --platform P      only on ${PLATFORMS.join(', ')}; default every platform
   --quantity N      how many readers may use it (1 to ${MAX_COUPON_QUANTITY.toLocaleString('en')}); default unlimited
-  --reason TEXT     why (1 to 200 characters): no column for it, the API writes it in its JSON log line
+  --reason TEXT     why (1 to 200 characters): in the audit trail (npm run ops -- audit)
   --yes             create on an OPS_URL that is not local (without it, only the plan is printed)
   A code already taken (in any case) is refused, nothing written.`,
     options: {
@@ -504,7 +505,7 @@ ${LIST_HELP}`,
     usage: 'reader sessions end (--email E | --id N) --reason TEXT [--yes]',
     summary: 'sign a reader out on every device at once (POST /api/ops/readers/{id}/sessions/end)',
     details: `  --email E | --id N  the reader (an e-mail is looked up first: GET /api/ops/readers)
-  --reason TEXT       why (1 to 200 characters): no column for it, the API writes it in its JSON log line
+  --reason TEXT       why (1 to 200 characters): in the audit trail (npm run ops -- audit)
   --yes               end them on an OPS_URL that is not local (without it, only the plan is printed)
   The same as the reader's own "sign out of every device": their refresh tokens are revoked and their access tokens
   refused at the next request (the app must sign in again, the browser is signed out). A withdrawn or unknown
@@ -528,7 +529,7 @@ ${LIST_HELP}`,
   --starts DATE    from (YYYY-MM-DD: that day's start UTC, or an ISO instant); default now
   --ends DATE      through (YYYY-MM-DD: that day's end UTC, or an ISO instant), after the start and in the future
   --only ADULT     adults only (NON_ADULT: minors only); default everyone
-  --reason TEXT    why (1 to 200 characters): no column for it, the API writes it in its JSON log line
+  --reason TEXT    why (1 to 200 characters): in the audit trail (npm run ops -- audit)
   --yes            create on an OPS_URL that is not local (without it, only the plan is printed)
 ${CACHE_HELP}`,
     options: {
@@ -638,7 +639,7 @@ ${LIST_HELP}`,
   --adult          shown only to readers who may see adult series
   --starts DATE    from (YYYY-MM-DD: that day's start UTC, or an ISO instant); default now
   --ends DATE      through (YYYY-MM-DD: that day's end UTC, or an ISO instant), in the future; default never
-  --reason TEXT    why (1 to 200 characters): no column for it, the API writes it in its JSON log line
+  --reason TEXT    why (1 to 200 characters): in the audit trail (npm run ops -- audit)
   --yes            create on an OPS_URL that is not local (without it, only the plan is printed)
 ${CACHE_HELP}`,
     options: {
@@ -748,7 +749,7 @@ async function adjust(v: Values, sign: 1 | -1): Promise<void> {
     sign > 0
       ? `grant ${text} ${type} to ${email} (user ${before.userId}, has ${has}): a new lot${body.expiresAt ? ` expiring ${expires}` : ' that never expires'}, ledger CHARGE source ADMIN`
       : `deduct ${text} ${type} from ${email} (user ${before.userId}, has ${has}): earliest expiry first, ledger CANCEL source ADMIN`,
-    `reason: ${body.reason} (the ledger row's description, in the reader's history)`,
+    `reason: ${body.reason} (the ledger row's description and the audit trail)`,
   ])
   let res: { entries: LedgerEntry[]; balances: Balances }
   try {
@@ -824,7 +825,7 @@ async function importCommand(v: Values): Promise<void> {
     `import "${m.title}" (${m.type}, ${m.genre}, ${m.status}) from ${plan.folder}: ${m.episodes.length} episodes, ${plan.slices} slices`,
     `upload ${objects} WebP objects rendered here from ${files.length} images (${(sourceBytes / 1024).toFixed(0)} KiB of source files)`,
     'the series stays unpublished until every object is uploaded; a failure removes it and its objects',
-    `reason: ${reason} (in the API's JSON log line)`,
+    `reason: ${reason} (in the audit trail)`,
   ])
   const api = {
     start: (request: unknown) => opsApi<{ seriesId: number; keys: string[] }>(to, '/series/import', request, 'no such route'),
@@ -902,7 +903,7 @@ async function episodeAdd(v: Values): Promise<void> {
     `add episode ${no} ${JSON.stringify(e.title)} to series ${seriesId} ${JSON.stringify(last.series.title)} from ${plan.folder}: ${e.images.length} slices, ${priceOf({ isFree: e.free, priceRent: e.priceRent, priceBuy: e.priceBuy })}`,
     `upload ${e.images.length * SLICE_WIDTHS.length} WebP objects rendered here (${(sourceBytes / 1024).toFixed(0)} KiB of source files); ${when}`,
     'the episode stays unpublished until every object is uploaded; a failure removes it and its objects',
-    `reason: ${reason} (in the API's JSON log line)`,
+    `reason: ${reason} (in the audit trail)`,
   ])
   const res = await addEpisode(uploadApi(to, reason), plan, { log: (line) => console.error(line) })
   console.error(
@@ -922,7 +923,7 @@ async function episodeReplaceSlice(v: Values): Promise<void> {
   confirm(v, to, [
     `replace slice ${n} of episode ${episodeId} with ${join(plan.folder, plan.file)} (${plan.size.width}×${plan.size.height} px)`,
     `upload ${SLICE_WIDTHS.length} WebP objects rendered here under a new key: the slice's URL changes (the old objects go an hour later)`,
-    `reason: ${reason} (in the API's JSON log line)`,
+    `reason: ${reason} (in the audit trail)`,
   ])
   const res = await replaceSlice(uploadApi(to, reason), episodeId, n, plan, { log: (line) => console.error(line) })
   console.log(`replaced: slice ${n} of episode ${episodeId} is ${res.key}/<width>.webp (${res.objects} objects)`)
@@ -1079,12 +1080,12 @@ async function episodePublish(v: Values): Promise<void> {
   const to = target()
   confirm(v, to, [
     `publish episode ${id} now (an earlier publication date is kept) and queue its alarms to the readers who favourited its series, once`,
-    `reason: ${reason} (printed here only: the API records no reason for a publish)`,
+    `reason: ${reason} (in the audit trail)`,
   ])
   const res = await opsApi<{ episodeId: number; publishedAt: string; announced: boolean }>(
     to,
     `/episodes/${id}/publish`,
-    {},
+    { reason },
     `no episode ${id}`,
   )
   console.log(
@@ -1114,7 +1115,7 @@ async function episodeSchedule(v: Values): Promise<void> {
   const to = target()
   confirm(v, to, [
     `date episode ${id} ${body.publishedAt}: off its series page until then, announced by the cron at that time`,
-    `reason: ${body.reason} (in the API's JSON log line)`,
+    `reason: ${body.reason} (in the audit trail)`,
   ])
   printEpisode('scheduled', await opsApi<OpsEpisode>(to, `/episodes/${id}/schedule`, body, `no episode ${id}`))
 }
@@ -1125,7 +1126,7 @@ async function episodeUnpublish(v: Values): Promise<void> {
   const to = target()
   confirm(v, to, [
     `take episode ${id} down (off its series page, the viewer and the lists; owners keep it, to open once it is back)`,
-    `reason: ${body.reason} (in the API's JSON log line)`,
+    `reason: ${body.reason} (in the audit trail)`,
   ])
   printEpisode(
     'unpublished',
@@ -1143,7 +1144,7 @@ async function seriesPublish(v: Values, published: boolean): Promise<void> {
   const to = target()
   confirm(v, to, [
     published ? `put series ${id} back on the lists and its page` : `withdraw series ${id}: off every list, its page answers 404`,
-    `reason: ${body.reason} (in the API's JSON log line)`,
+    `reason: ${body.reason} (in the audit trail)`,
   ])
   const action = published ? 'publish' : 'unpublish'
   const s = await opsApi<OpsSeries & { changed: boolean }>(to, `/series/${id}/${action}`, body, `no series ${id}`)
@@ -1159,7 +1160,7 @@ async function seriesSchedule(v: Values): Promise<void> {
   const to = target()
   confirm(v, to, [
     `set series ${id}'s weekly schedule to ${body.days.join(', ') || 'none (off the weekly lists)'}`,
-    `reason: ${body.reason} (in the API's JSON log line)`,
+    `reason: ${body.reason} (in the audit trail)`,
   ])
   console.log(`scheduled: ${seriesLine(await opsApi<OpsSeries>(to, `/series/${id}/schedule`, body, `no series ${id}`))}`)
 }
@@ -1216,7 +1217,7 @@ async function supportAnswer(v: Values): Promise<void> {
   confirm(v, to, [
     `answer question ${id}: status COMPLETED, the reader sees the answer on /qna, gets the answer mail and an alarm`,
     `answer: ${JSON.stringify(body.answer)}`,
-    `reason: ${body.reason} (in the API's JSON log line)`,
+    `reason: ${body.reason} (in the audit trail)`,
   ])
   const q = await opsApi<SupportQna>(to, `/qna/${id}/answer`, body, `no question ${id} waiting: unknown or answered already`)
   console.log(
@@ -1256,7 +1257,7 @@ async function noticePublish(v: Values): Promise<void> {
     `publish a ${body.category} notice ${body.seriesId ? `on series ${body.seriesId}'s page` : 'on /notice (global)'}${body.pinned ? ', pinned' : ''}, ${body.publishedAt ? `dated ${body.publishedAt}` : 'now'}`,
     `title:  ${JSON.stringify(body.title)}`,
     `body:   ${body.body.length} characters`,
-    `reason: ${body.reason} (in the API's JSON log line)`,
+    `reason: ${body.reason} (in the audit trail)`,
   ])
   printNotice('published', await opsApi<OpsNotice>(to, '/notices', body, body.seriesId ? `no series ${body.seriesId}` : 'no such route'))
 }
@@ -1279,7 +1280,7 @@ async function noticeEdit(v: Values): Promise<void> {
   confirm(v, to, [
     `change notice ${id}: ${[body.title !== undefined && 'title', body.body !== undefined && 'body', body.publishedAt !== undefined && `date → ${body.publishedAt}`].filter(Boolean).join(', ')}`,
     ...(body.title !== undefined ? [`title:  ${JSON.stringify(body.title)}`] : []),
-    `reason: ${body.reason} (in the API's JSON log line)`,
+    `reason: ${body.reason} (in the audit trail)`,
   ])
   printNotice('changed', await opsApi<OpsNotice>(to, `/notices/${id}`, body, `no notice ${id}`))
 }
@@ -1288,7 +1289,7 @@ async function noticePin(v: Values): Promise<void> {
   const id = rowId(v, 'id')
   const body = checked(NoticePinRequest, { pinned: v.off !== true, reason: reasonOf(v) }, {})
   const to = target()
-  confirm(v, to, [`${body.pinned ? 'pin' : 'unpin'} notice ${id}`, `reason: ${body.reason} (in the API's JSON log line)`])
+  confirm(v, to, [`${body.pinned ? 'pin' : 'unpin'} notice ${id}`, `reason: ${body.reason} (in the audit trail)`])
   printNotice(body.pinned ? 'pinned' : 'unpinned', await opsApi<OpsNotice>(to, `/notices/${id}/pin`, body, `no notice ${id}`))
 }
 
@@ -1298,7 +1299,7 @@ async function noticeUnpublish(v: Values): Promise<void> {
   const to = target()
   confirm(v, to, [
     `take notice ${id} down (off /notice, its page, its series page and the count)`,
-    `reason: ${body.reason} (in the API's JSON log line)`,
+    `reason: ${body.reason} (in the audit trail)`,
   ])
   printNotice(
     'unpublished',
@@ -1367,7 +1368,7 @@ async function couponCreate(v: Values): Promise<void> {
     `create ${body.code ? `coupon code ${body.code}` : 'a downloadable coupon (listed on /coupon)'}: ${JSON.stringify(body.title)}, ${body.type}`,
     `reward: ${body.rewardAmount} ${body.rewardType === 'COIN' ? (body.rewardLotType ?? 'FREE_COIN') : body.rewardType}${body.rewardExpiresDays ? `, expiring ${body.rewardExpiresDays} days after` : ''}${body.minimumAmount ? `, with a top-up of at least ${body.minimumAmount}` : ''}`,
     `usable: ${body.startsAt ?? 'now'} → ${body.expiresAt ?? 'never'}, ${body.platform ?? 'every platform'}, ${body.quantity ? `${body.quantity} readers` : 'unlimited'}`,
-    `reason: ${body.reason} (in the API's JSON log line)`,
+    `reason: ${body.reason} (in the audit trail)`,
   ])
   const c = await opsApi<OpsCoupon>(to, '/coupons', body, 'no such route')
   console.log(`created: coupon ${c.id} ${c.code ? `code ${c.code}` : '(downloadable)'}, ${c.state}`)
@@ -1379,7 +1380,7 @@ async function couponExpire(v: Values): Promise<void> {
   const to = target()
   confirm(v, to, [
     `end coupon ${id} now (readers get EXPIRED_COUPON; what they received stays)`,
-    `reason: ${body.reason} (in the API's JSON log line)`,
+    `reason: ${body.reason} (in the audit trail)`,
   ])
   const c = await opsApi<OpsCoupon>(to, `/coupons/${id}/expire`, body, `no coupon ${id}`)
   console.log(
@@ -1471,7 +1472,7 @@ async function readerSessionsEnd(v: Values): Promise<void> {
         }))
   confirm(v, to, [
     `end every session of ${who.label}: refresh tokens revoked, access tokens refused at the next request`,
-    `reason: ${body.reason} (in the API's JSON log line)`,
+    `reason: ${body.reason} (in the audit trail)`,
   ])
   const res = await opsApi<{ id: number; email: string | null; ended: number }>(
     to,
@@ -1515,7 +1516,7 @@ async function eventCreate(v: Values): Promise<void> {
   confirm(v, to, [
     `create a ${body.kind} event on /event${body.restriction ? ` for ${body.restriction === 'ADULT' ? 'adults' : 'minors'} only` : ''}: ${JSON.stringify(body.title)}`,
     `from ${body.startsAt ?? 'now'} through ${body.endsAt}; description ${body.description.length} characters`,
-    `reason: ${body.reason} (in the API's JSON log line)`,
+    `reason: ${body.reason} (in the audit trail)`,
   ])
   printEvent('created', await opsApi<OpsEvent>(to, '/events', body, 'no such route'))
 }
@@ -1524,7 +1525,7 @@ async function eventEnd(v: Values): Promise<void> {
   const id = rowId(v, 'id')
   const body = checked(OpsReasonRequest, { reason: reasonOf(v) }, {})
   const to = target()
-  confirm(v, to, [`end event ${id} now: off /event, no more taking part`, `reason: ${body.reason} (in the API's JSON log line)`])
+  confirm(v, to, [`end event ${id} now: off /event, no more taking part`, `reason: ${body.reason} (in the audit trail)`])
   printEvent('ended', await opsApi<OpsEvent>(to, `/events/${id}/end`, body, `no event ${id}`))
 }
 
@@ -1582,7 +1583,7 @@ async function bannerCreate(v: Values): Promise<void> {
     `create a ${body.placement} banner (${body.display}${body.adult ? ', adult readers only' : ''}, position ${body.position}): ${JSON.stringify(body.title)} → ${body.link}`,
     ...(body.imageKey ? [`picture: ${body.imageKey}/<width>.webp, ${body.imageWidth} × ${body.imageHeight} px`] : []),
     `shown ${body.startsAt ?? 'now'} → ${body.endsAt ?? 'never'}`,
-    `reason: ${body.reason} (in the API's JSON log line)`,
+    `reason: ${body.reason} (in the audit trail)`,
   ])
   printBanner('created', await opsApi<OpsBanner>(to, '/banners', body, 'no such route'))
 }
@@ -1591,7 +1592,7 @@ async function bannerEnd(v: Values): Promise<void> {
   const id = rowId(v, 'id')
   const body = checked(OpsReasonRequest, { reason: reasonOf(v) }, {})
   const to = target()
-  confirm(v, to, [`end banner ${id} now: out of its carousel`, `reason: ${body.reason} (in the API's JSON log line)`])
+  confirm(v, to, [`end banner ${id} now: out of its carousel`, `reason: ${body.reason} (in the audit trail)`])
   printBanner('ended', await opsApi<OpsBanner>(to, `/banners/${id}/end`, body, `no banner ${id}`))
 }
 

@@ -14,7 +14,7 @@ import { OPS, expectBadBodiesRefused, logSpy } from './ops.helpers.ts'
 import { request } from './app.ts'
 import { app, db, expectError, read } from './comment.helpers.ts'
 import { makeUser } from './account.helpers.ts'
-import { give } from './purchase.helpers.ts'
+import { give, newSeries } from './purchase.helpers.ts'
 
 beforeAll(async () => {
   await seedDemo(env.DB)
@@ -263,6 +263,18 @@ describe('operator API: the audit trail', () => {
       'days=1&days=2',
     ])
       await expectError(await ops('GET', `/audit?${q}`), 400, 'INVALID_PARAMETER')
+  })
+
+  it('episode publish records its optional reason; one without a body records none', async () => {
+    const { episodeIds } = await newSeries({ episodes: 2 })
+    await db.run(`UPDATE episodes SET published_at = '2099-01-01T00:00:00.000Z' WHERE id IN (?, ?)`, episodeIds[0], episodeIds[1])
+    expect((await ops('POST', `/episodes/${episodeIds[0]}/publish`, { body: { reason: 'author delivered early' } })).status).toBe(200)
+    expect((await ops('POST', `/episodes/${episodeIds[1]}/publish`)).status).toBe(200)
+    const [withReason] = (await latestAudit(`?target=episode:${episodeIds[0]}`)).items
+    expect(withReason).toMatchObject({ action: 'episode.publish', reason: 'author delivered early' })
+    expect(withReason.before.published_at).toBe('2099-01-01T00:00:00.000Z')
+    expect(withReason.after.published_at < '2099').toBe(true)
+    expect((await latestAudit(`?target=episode:${episodeIds[1]}`)).items).toEqual([expect.objectContaining({ reason: null })])
   })
 
   it("more change routes record their row: a reader's sessions ended (no e-mail kept), an event created and ended", async () => {

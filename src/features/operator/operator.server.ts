@@ -12,7 +12,7 @@ import { auditStatement, type AuditRecord } from './audit.server.ts'
 import { isOperatorToken, newOperatorToken } from './operator.ts'
 
 /** SHA-256 of a token, hex: what `operators.token_hash` holds. */
-export async function tokenHash(token: string): Promise<string> {
+async function tokenHash(token: string): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(token)))
   return Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('')
 }

@@ -10,7 +10,7 @@ import { OPS_LIST_DEFAULT, OPS_LIST_MAX, OpsReason } from '../../lib/ops.ts'
 export const ROOT_OPERATOR = 'root'
 
 /** An operator's name: 2 to 32 of lower-case letters, digits, `-` and `_`, a letter first; never `root`. */
-export const OperatorName = z
+const OperatorName = z
   .string()
   .regex(/^[a-z][a-z0-9_-]{1,31}$/)
   .refine((name) => name !== ROOT_OPERATOR)
@@ -22,7 +22,7 @@ export type OperatorAddRequest = z.infer<typeof OperatorAddRequest>
 export const OperatorParam = z.object({ name: OperatorName })
 
 /** Prefix of a named operator token (`wto_` + 43 base64url characters: 256 random bits), told apart from OPS_TOKEN by it. */
-export const OPERATOR_TOKEN_PREFIX = 'wto_'
+const OPERATOR_TOKEN_PREFIX = 'wto_'
 
 /** True when `token` has the shape of a named operator token (anything else is never looked up). */
 export function isOperatorToken(token: string): boolean {
@@ -36,7 +36,7 @@ export function newOperatorToken(random: Uint8Array): string {
 }
 
 /** What an audit row names as its target: `<kind>:<id>` (`notice:5`, `user:12`, `payment:pay_ab`, `operator:alice`). */
-export const AuditTargetText = z.string().regex(/^[a-z_]{1,20}:[A-Za-z0-9_.-]{1,80}$/)
+const AuditTargetText = z.string().regex(/^[a-z_]{1,20}:[A-Za-z0-9_.-]{1,80}$/)
 
 /** Days an audit query looks back at most (a year and a day: one leap year). */
 export const MAX_AUDIT_DAYS = 366
