@@ -1,7 +1,9 @@
 /**
- * The operator API (docs/API.md "Operator API", docs/ARCHITECTURE.md `/api/ops/*`): `Authorization: Bearer $OPS_TOKEN`.
+ * The operator API (docs/API.md "Operator API", docs/ARCHITECTURE.md `/api/ops/*`): `Authorization: Bearer $OPS_TOKEN`
+ * (the operator root) or a live named operator token (issue 39 point 5: `operators`, managed by root alone).
  * Off when the OPS_TOKEN binding is unset or empty: every path then answers 404 NOT_EXIST, as if the API did
  * not exist. A missing or wrong token answers 401 NOT_LOGIN_USER (the catalogue's "authenticate first" code).
+ * Every change is recorded in the audit trail (`ops_audit`, `GET /audit`) with its operator, reason, before and after.
  * The same actions are available as `npm run ops -- …` (scripts/ops.ts).
  */
 import { isStrongOpsToken, OpsListQuery, OpsReasonRequest } from '../../src/lib/ops.ts'
@@ -169,8 +171,8 @@ const sha256 = async (text: string) => new Uint8Array(await crypto.subtle.digest
 const OPS_MAX_WRONG = 20
 
 /**
- * Bearer check against OPS_TOKEN. Both sides are hashed first, so the comparison is constant-time and does
- * not reveal the token's length.
+ * Bearer check against OPS_TOKEN (root), then the named operators' tokens (by their SHA-256). OPS_TOKEN's comparison
+ * hashes both sides first, so it is constant-time and does not reveal the token's length.
  */
 const requireOpsToken = createMiddleware<AppEnv>(async (c, next) => {
   const expected = env.OPS_TOKEN

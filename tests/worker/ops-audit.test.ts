@@ -6,7 +6,7 @@
  * until revoked, counts as a guess when wrong, and cannot manage operators; 40 concurrent adds of one name give one
  * token, 40 revokes one revocation; 1,000 generated bad bodies per route answer no 5xx and write nothing.
  */
-import { beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it, vi } from 'vitest'
 import fc from 'fast-check'
 import { env } from 'cloudflare:workers'
 import { seedDemo } from './seed.ts'
@@ -15,6 +15,9 @@ import { request } from './app.ts'
 import { app, db, expectError, read } from './comment.helpers.ts'
 import { makeUser } from './account.helpers.ts'
 import { give, newSeries } from './purchase.helpers.ts'
+import { failingAt } from './faults.ts'
+import { auditStatement, recordAudit } from '../../src/features/operator/audit.server.ts'
+import { adminAdjust } from '../../src/features/wallet/wallet.server.ts'
 
 beforeAll(async () => {
   await seedDemo(env.DB)
@@ -202,6 +205,46 @@ describe('operator API: the audit trail', () => {
       after: { BONUS: 15, FREE_COIN: 0, COIN: 0, MILEAGE: 0, debt: 0 },
       detail: { userId: user.id, type: 'BONUS', amount: 10 },
     })
+  })
+
+  it('same batch: when the audit row fails, the coins do not move; a row written after its change is never lost silently', async () => {
+    const user = await makeUser()
+    const record = { operator: 'root', action: 'coins.grant', route: 'POST /api/ops/coins', target: `user:${user.id}`, reason: 'r' }
+    const row = auditStatement({ ...record, before: null, after: null, requestId: 'req-1', at: new Date().toISOString() })
+    // the grant's batch: lot, ledger row, balances, then the audit row, which fails: D1 rolls the whole batch back
+    await expect(
+      adminAdjust(failingAt(db, 3), { email: user.email, type: 'BONUS', amount: 5, reason: 'r' }, new Date(), [row]),
+    ).rejects.toThrow()
+    expect(await db.first(`SELECT count(*) AS n FROM coin_lots WHERE user_id = ?`, user.id)).toEqual({ n: 0 })
+    expect(await db.first(`SELECT count(*) AS n FROM coin_ledger WHERE user_id = ?`, user.id)).toEqual({ n: 0 })
+    // a row D1 refuses twice goes whole to the error log, and recordAudit says so (the route answers X-Ops-Audit: lost)
+    const errors: string[] = []
+    vi.spyOn(console, 'error').mockImplementation((line: unknown) => void errors.push(String(line)))
+    const refusing = {
+      ...db,
+      first: async () => {
+        throw new Error('D1_ERROR: database is locked')
+      },
+    }
+    const id = await recordAudit(refusing, {
+      ...record,
+      before: { a: 1 },
+      after: { a: 2 },
+      requestId: 'req-2',
+      at: '2026-12-01T00:00:00.000Z',
+    })
+    expect(id).toBeNull()
+    expect(errors.map((e) => JSON.parse(e))).toEqual([
+      {
+        opsAuditLost: expect.objectContaining({
+          ...record,
+          before: { a: 1 },
+          after: { a: 2 },
+          requestId: 'req-2',
+          error: expect.stringContaining('locked'),
+        }),
+      },
+    ])
   })
 
   it('40 concurrent deductions of 1 from a balance of 10: 10 move, 10 audit rows, the wallet at 0', async () => {
