@@ -557,7 +557,7 @@ ${CACHE_HELP}`,
     usage: 'audit [--days N] [--target KIND:ID] [--operator NAME] [--limit N] [--cursor C]',
     summary: 'the audit trail: every change through the operator API, newest first (GET /api/ops/audit)',
     details: `  One block per change: id, time, operator (root: OPS_TOKEN; else a named token), action, target, route and reason,
-  then each field the change altered as before → after.
+  then each field the change altered as before → after (a target the change created or removed: shown whole).
   --days N         only the last N days (1 to ${MAX_AUDIT_DAYS}); default every change
   --target KIND:ID only changes of one target: user:12 (coins, sessions), payment:pay_…, notice:5, episode:240, series:3,
                    coupon:7, event:4, banner:2, qna:9, broadcast:11, operator:alice
@@ -1781,9 +1781,12 @@ async function auditList(v: Values): Promise<void> {
   for (const e of page.items) {
     console.log(`\n#${e.id}  ${zoned(e.at, page.timeZone)}  ${e.operator}  ${e.action}${e.target ? `  ${e.target}` : ''}`)
     console.log(`  ${e.route}${e.reason ? ` · reason: ${e.reason}` : ''}`)
-    for (const [field, was, now] of changedFields(e.before, e.after)) {
-      console.log(`  ${field || 'value'}: ${JSON.stringify(was) ?? 'null'} → ${JSON.stringify(now) ?? 'null'}`)
-    }
+    // a target made by the change is shown whole (created), one it removed too (removed); else the fields it altered
+    if (e.before === null && e.after !== null) console.log(`  created: ${JSON.stringify(e.after)}`)
+    else if (e.after === null && e.before !== null) console.log(`  removed: ${JSON.stringify(e.before)}`)
+    else
+      for (const [field, was, now] of changedFields(e.before, e.after))
+        console.log(`  ${field || 'value'}: ${JSON.stringify(was) ?? 'null'} → ${JSON.stringify(now) ?? 'null'}`)
   }
   printNext(['audit', repeatOptions(v, ['days', 'target', 'operator', 'limit'])].filter(Boolean).join(' '), page.next)
 }

@@ -41,6 +41,19 @@ const entries = [
     detail: { userId: 42, type: 'BONUS', amount: 10 },
     requestId: 'r11',
   },
+  {
+    id: 10,
+    at: '2026-11-29T08:00:00.000Z',
+    operator: 'root',
+    action: 'operator.add',
+    route: 'POST /api/ops/operators',
+    target: 'operator:alice',
+    reason: 'joins support',
+    before: null,
+    after: { id: 1, name: 'alice', revoked_at: null },
+    detail: null,
+    requestId: 'r10',
+  },
 ]
 
 const payment = {
@@ -102,7 +115,7 @@ describe('npm run ops -- audit, operator, payment', () => {
     api.reply = () => success({ items: entries, next: '11', timeZone: 'Europe/Paris' })
     const r = await api.ops(['audit', '--days', '7', '--operator', 'alice', '--target', 'notice:5', '--limit', '2'])
     expect(r.code, r.stderr).toBe(0)
-    expect(r.stdout).toContain('2 changes (http://127.0.0.1:')
+    expect(r.stdout).toContain('3 changes (http://127.0.0.1:')
     expect(r.stdout).toContain('days 7, target notice:5, operator alice, newest first; times in Europe/Paris:')
     expect(r.stdout).toContain('#12  2026-11-30 10:15  alice  notice.edit  notice:5')
     expect(r.stdout).toContain('  POST /api/ops/notices/5 · reason: typo')
@@ -110,6 +123,7 @@ describe('npm run ops -- audit, operator, payment', () => {
     expect(r.stdout).not.toContain('is_pinned')
     expect(r.stdout).toContain('#11  2026-11-30 00:30  root  coins.grant  user:42')
     expect(r.stdout).toContain('  BONUS: 5 → 15')
+    expect(r.stdout).toContain('  created: {"id":1,"name":"alice","revoked_at":null}')
     expect(r.stdout).toContain('more: npm run ops -- audit --days 7 --target notice:5 --operator alice --limit 2 --cursor 11')
     expect(api.seen.map((s) => [s.method, s.path, s.authorization])).toEqual([
       ['GET', '/api/ops/audit?limit=2&days=7&target=notice%3A5&operator=alice', `Bearer ${LOCAL_OPS_TOKEN}`],

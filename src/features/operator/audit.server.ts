@@ -57,7 +57,7 @@ export function auditStatement(r: AuditRecord, opts: { afterSql?: SqlJson; onlyI
 
 /**
  * Records one audit row right after its change (two tries). Answers its id, or null when D1 refused it twice: the row
- * is then written whole to the error log (`ops audit lost`), never dropped silently.
+ * is then written whole to the error log (`opsAuditLost`), never dropped silently.
  */
 export async function recordAudit(db: Db, r: AuditRecord): Promise<number | null> {
   const { sql, params } = auditStatement(r)
