@@ -64,7 +64,17 @@ import {
   type CoinType,
 } from '../src/features/wallet/wallet.ts'
 import type { LedgerEntry, WalletReport } from '../src/features/wallet/wallet.server.ts'
-import type { DebtRow } from '../src/features/payment/payment.server.ts'
+import type { DebtRow, OpsPaymentReport } from '../src/features/payment/payment.server.ts'
+import { isPaymentId, REFUND_DAYS } from '../src/features/payment/payment.ts'
+import {
+  AuditQuery,
+  MAX_AUDIT_DAYS,
+  OperatorAddRequest,
+  OperatorParam,
+  changedFields,
+  type AuditEntry,
+} from '../src/features/operator/operator.ts'
+import type { OpsOperator } from '../src/features/operator/operator.server.ts'
 import { LOCAL_OPS_TOKEN, quietEnv, run } from './lib.ts'
 
 type Options = NonNullable<ParseArgsConfig['options']>
@@ -77,6 +87,8 @@ type Command = {
   run: (v: Values) => Promise<void>
   /** Works on the local state (reseed) rather than through the operator API of a running edition (OPS_URL). */
   local?: true
+  /** The one word the command takes after its name (`operator add <name>`), given to `run` as that option. */
+  argument?: string
 }
 
 const GLOBAL: Options = {
@@ -132,7 +144,8 @@ const COMMANDS: Record<string, Command> = {
     usage: 'coins grant --email E --type COIN|FREE_COIN|BONUS|MILEAGE --amount N --reason TEXT [--expires 2027-01-31] [--yes]',
     summary: 'give coins to an account: a new lot, ledger CHARGE with source ADMIN (POST /api/ops/coins)',
     details: `  --amount N      1 to ${MAX_ADMIN_ADJUST.toLocaleString('en')}
-  --reason TEXT   why (1 to 200 characters): the ledger row's description, in the reader's coin history
+  --reason TEXT   why (1 to 200 characters): the ledger row's description and the audit trail (the reader's coin
+                  history shows the row as a customer service adjustment, never the reason)
   --expires DATE  the lot expires at the end of that day (UTC), or at an ISO instant, in the future; default never
   --yes           grant on an OPS_URL that is not local (without it, only the plan is printed)
   Reads the account first (GET /api/ops/coins): the plan names it and its balance. Prints the ledger entry and the
@@ -162,7 +175,7 @@ const COMMANDS: Record<string, Command> = {
     details: `  A debt is what a reader spent of a payment whose money went back (a refund at the provider, a dispute); the
   next top-up settles it first, or the operator forgives it here. Reads the account first (GET /api/ops/coins): the
   plan lists its open debts; with none, nothing is sent. --reason, --yes as for coins grant (the reason goes to the
-  operator log line).`,
+  audit trail).`,
     options: { email: { type: 'string' }, reason: { type: 'string' }, yes: { type: 'boolean' } },
     run: forgive,
   },
@@ -190,7 +203,7 @@ const COMMANDS: Record<string, Command> = {
   and uploaded (PUT /api/ops/media/<key>: covers/<id>/ and series/<id>/ep/<no>/<n>/, like the seed's), and
   POST /api/ops/series/{id}/import/finish writes its rows and publishes it. A failure on the way removes the series
   and its objects (…/import/abort).
-  --reason TEXT  why (1 to 200 characters): in the API's JSON log line
+  --reason TEXT  why (1 to 200 characters): in the audit trail (npm run ops -- audit)
   --yes          import into an OPS_URL that is not local (without it, only the plan is printed)`,
     options: { dir: { type: 'string' }, reason: { type: 'string' }, yes: { type: 'boolean' } },
     run: importCommand,
@@ -222,7 +235,7 @@ ${LIST_HELP}`,
     usage: 'episode publish --id N --reason TEXT [--yes]',
     summary: "publish an episode now and queue its alarms to its series' favouriting readers (POST /api/ops/episodes/{id}/publish)",
     details: `  --id N         the episode's id (not its number in the series)
-  --reason TEXT  why (1 to 200 characters); the API has no field for it yet: it is only printed in this output
+  --reason TEXT  why (1 to 200 characters): in the audit trail (npm run ops -- audit)
   --yes          publish on an OPS_URL that is not local (without it, only the plan is printed)
   An episode scheduled later is published now; an earlier one keeps its date. Its alarms are queued once: publishing
   an episode already announced (by the cron or a previous publish) changes nothing and says so.`,
@@ -235,7 +248,7 @@ ${LIST_HELP}`,
     details: `  --id N         the episode's id (not its number in the series)
   --at ISO       when it comes out: an ISO instant with its offset (2026-12-03T10:00:00+01:00) or a date (its start,
                  UTC), in the future; to publish now, use episode publish
-  --reason TEXT  why (1 to 200 characters): no column for it, the API writes it in its JSON log line
+  --reason TEXT  why (1 to 200 characters): in the audit trail (npm run ops -- audit)
   --yes          schedule on an OPS_URL that is not local (without it, only the plan is printed)
   Until then it is off its series page and the viewer. At that time the cron (every minute) queues its alarms to the
   readers who favourited its series. An episode already announced (its readers were told it is out) is refused,
@@ -263,7 +276,7 @@ ${LIST_HELP}`,
                  optional (default: the series' last + 1). publishedAt: ISO instant with its offset; in the future,
                  the episode comes out then and the cron sends its alarms; absent or past, it is out at once and its
                  alarms are queued to the readers who favourited the series (as episode publish).
-  --reason TEXT  why (1 to 200 characters): in the API's JSON log line
+  --reason TEXT  why (1 to 200 characters): in the audit trail (npm run ops -- audit)
   --yes          add to an OPS_URL that is not local (without it, only the plan is printed)
   The folder is validated and every image probed here first, and the series and its last number read
   (GET /api/ops/series/{id}/episodes): an unknown series, a number taken or a broken image stops it, nothing sent.
@@ -280,7 +293,7 @@ ${LIST_HELP}`,
     details: `  --episode N    the episode's id (episode list), not its number in the series
   --slice K      the slice's position, from 1 (top)
   --file IMAGE   the new image (any format sharp reads); probed here first, a broken file stops it, nothing sent
-  --reason TEXT  why (1 to 200 characters): in the API's JSON log line
+  --reason TEXT  why (1 to 200 characters): in the audit trail (npm run ops -- audit)
   --yes          replace on an OPS_URL that is not local (without it, only the plan is printed)
   The image is rendered into WebP at 640/828/1080 px and uploaded under a new R2 prefix
   (series/<id>/ep/<no>/<K>-<time>/), then POST /api/ops/episodes/{id}/upload/finish points the slice at it: the
@@ -312,7 +325,7 @@ ${LIST_HELP}`,
     usage: 'series publish --id N --reason TEXT [--yes]',
     summary: 'put a withdrawn series back on the lists and its page (POST /api/ops/series/{id}/publish)',
     details: `  --id N         the series' id
-  --reason TEXT  why (1 to 200 characters): no column for it, the API writes it in its JSON log line
+  --reason TEXT  why (1 to 200 characters): in the audit trail (npm run ops -- audit)
   --yes          publish on an OPS_URL that is not local (without it, only the plan is printed)
   A series published already is left as it is (the command says so). Pages follow within a minute (edge cache).`,
     options: { id: { type: 'string' }, reason: { type: 'string' }, yes: { type: 'boolean' } },
@@ -358,7 +371,7 @@ ${LIST_HELP}`,
     summary: "answer a waiting question: COMPLETED on /qna, the answer mail, the reader's alarm (POST /api/ops/qna/{id}/answer)",
     details: `  --id N         the question's id (support list)
   --text TEXT    the answer, as the reader reads it on /qna and in the mail (1 to ${MAX_BODY_LENGTH} characters)
-  --reason TEXT  why (1 to 200 characters): no column for it, the API writes it in its JSON log line
+  --reason TEXT  why (1 to 200 characters): in the audit trail (npm run ops -- audit)
   --yes          answer on an OPS_URL that is not local (without it, only the plan is printed)
   A question already answered (or unknown) is refused: NOT_EXIST, nothing changes. Locally the mail is in the outbox.`,
     options: { id: { type: 'string' }, text: { type: 'string' }, reason: { type: 'string' }, yes: { type: 'boolean' } },
@@ -380,7 +393,7 @@ ${LIST_HELP}`,
   --series N     attach it to series N (shown on its page) instead of the /notice list
   --pinned       listed first;  --category  default NOTICE
   --at ISO       publication date (YYYY-MM-DD: that day's start UTC, or an ISO instant); later: it appears then
-  --reason TEXT  why (1 to 200 characters): no column for it, the API writes it in its JSON log line
+  --reason TEXT  why (1 to 200 characters): in the audit trail (npm run ops -- audit)
   --yes          publish on an OPS_URL that is not local (without it, only the plan is printed)
   The cached notice count (KV, 5 minutes) is dropped, so /notice counts it at once.`,
     options: {
@@ -439,7 +452,7 @@ ${LIST_HELP}`,
   --expires DATE    usable through (YYYY-MM-DD: that day's end UTC, or an ISO instant), in the future; default never
   --platform P      only on ${PLATFORMS.join(', ')}; default every platform
   --quantity N      how many readers may use it (1 to ${MAX_COUPON_QUANTITY.toLocaleString('en')}); default unlimited
-  --reason TEXT     why (1 to 200 characters): no column for it, the API writes it in its JSON log line
+  --reason TEXT     why (1 to 200 characters): in the audit trail (npm run ops -- audit)
   --yes             create on an OPS_URL that is not local (without it, only the plan is printed)
   A code already taken (in any case) is refused, nothing written.`,
     options: {
@@ -492,7 +505,7 @@ ${LIST_HELP}`,
     usage: 'reader sessions end (--email E | --id N) --reason TEXT [--yes]',
     summary: 'sign a reader out on every device at once (POST /api/ops/readers/{id}/sessions/end)',
     details: `  --email E | --id N  the reader (an e-mail is looked up first: GET /api/ops/readers)
-  --reason TEXT       why (1 to 200 characters): no column for it, the API writes it in its JSON log line
+  --reason TEXT       why (1 to 200 characters): in the audit trail (npm run ops -- audit)
   --yes               end them on an OPS_URL that is not local (without it, only the plan is printed)
   The same as the reader's own "sign out of every device": their refresh tokens are revoked and their access tokens
   refused at the next request (the app must sign in again, the browser is signed out). A withdrawn or unknown
@@ -516,7 +529,7 @@ ${LIST_HELP}`,
   --starts DATE    from (YYYY-MM-DD: that day's start UTC, or an ISO instant); default now
   --ends DATE      through (YYYY-MM-DD: that day's end UTC, or an ISO instant), after the start and in the future
   --only ADULT     adults only (NON_ADULT: minors only); default everyone
-  --reason TEXT    why (1 to 200 characters): no column for it, the API writes it in its JSON log line
+  --reason TEXT    why (1 to 200 characters): in the audit trail (npm run ops -- audit)
   --yes            create on an OPS_URL that is not local (without it, only the plan is printed)
 ${CACHE_HELP}`,
     options: {
@@ -540,6 +553,71 @@ ${CACHE_HELP}`,
     options: { id: { type: 'string' }, reason: { type: 'string' }, yes: { type: 'boolean' } },
     run: eventEnd,
   },
+  audit: {
+    usage: 'audit [--days N] [--target KIND:ID] [--operator NAME] [--limit N] [--cursor C]',
+    summary: 'the audit trail: every change through the operator API, newest first (GET /api/ops/audit)',
+    details: `  One block per change: id, time, operator (root: OPS_TOKEN; else a named token), action, target, route and reason,
+  then each field the change altered as before → after (a target the change created or removed: shown whole).
+  --days N         only the last N days (1 to ${MAX_AUDIT_DAYS}); default every change
+  --target KIND:ID only changes of one target: user:12 (coins, sessions), payment:pay_…, notice:5, episode:240, series:3,
+                   coupon:7, event:4, banner:2, qna:9, broadcast:11, operator:alice
+  --operator NAME  only the changes of one operator (root or a name of operator add)
+${LIST_HELP}`,
+    options: { ...LIST_OPTIONS, days: { type: 'string' }, target: { type: 'string' }, operator: { type: 'string' } },
+    run: auditList,
+  },
+  'operator list': {
+    usage: 'operator list',
+    summary: 'the named operator tokens, live ones first (GET /api/ops/operators; root only)',
+    details: `  One line each: id, name, created (when, by whom), revoked. Never a token: it is shown once, by operator add.`,
+    options: {},
+    run: operatorList,
+  },
+  'operator add': {
+    usage: 'operator add <name> --reason TEXT [--yes]',
+    summary: 'a named operator token, printed once (POST /api/ops/operators; root only)',
+    details: `  <name>         2 to 32 of a-z, 0-9, - and _, a letter first; not root. A name with a live token is refused.
+  --reason TEXT  why (1 to 200 characters): in the audit trail
+  --yes          on an OPS_URL that is not local (without it, only the plan is printed)
+  Only root (OPS_TOKEN) manages operators. The new token is printed once and stored only as its SHA-256: give it to
+  the operator, who sets it as their OPS_TOKEN; their changes are then recorded under their name (npm run ops -- audit).`,
+    options: { reason: { type: 'string' }, yes: { type: 'boolean' } },
+    argument: 'name',
+    run: operatorAdd,
+  },
+  'operator revoke': {
+    usage: 'operator revoke <name> --reason TEXT [--yes]',
+    summary: "revoke an operator's token: refused from its next request on (POST /api/ops/operators/{name}/revoke; root only)",
+    details: `  The audit trail keeps what the operator did. A name without a live token is refused (NOT_EXIST).
+  --reason, --yes as for operator add.`,
+    options: { reason: { type: 'string' }, yes: { type: 'boolean' } },
+    argument: 'name',
+    run: operatorRevoke,
+  },
+  'payment show': {
+    usage: 'payment show <paymentId>',
+    summary: "one payment: its state, reader, coins left, the provider's events and reversals (GET /api/ops/payments/{id})",
+    details: `  <paymentId>  pay_… (as reader show lists them)
+  Prints the payment, the lots it caused with what is left of each, the provider's events (payment_events: checkout,
+  refunds and disputes made at the provider), its reversals with their debt, and whether payment refund would take it.`,
+    options: {},
+    argument: 'paymentId',
+    run: paymentShow,
+  },
+  'payment refund': {
+    usage: 'payment refund <paymentId> --reason TEXT [--yes]',
+    summary: "refund a payment through the provider, as the reader's own refund (POST /api/ops/payments/{id}/refund)",
+    details: `  The reader's refund path (spec §9): in one guarded batch the coins it brought leave the reader's wallet (its paid
+  coins, its bonus, a top-up coupon's reward), then the provider gives the money back; if the provider refuses, the
+  coins come back. Refused in one line, nothing changed (INVALID_PARAMETER, NOT_REFUNDABLE), when its coins were
+  used, it was refunded already, it is not paid, or it was paid ${REFUND_DAYS} days ago or more.
+  Reads the payment first (GET /api/ops/payments/{id}): the plan names the reader and the coins that leave.
+  --reason TEXT  why (1 to 200 characters): in the audit trail
+  --yes          refund on an OPS_URL that is not local (without it, only the plan is printed)`,
+    options: { reason: { type: 'string' }, yes: { type: 'boolean' } },
+    argument: 'paymentId',
+    run: paymentRefund,
+  },
   'banner list': {
     usage: 'banner list [--limit N] [--cursor C]',
     summary: 'every banner with its id, newest first: shown or ended, period, where it leads (GET /api/ops/banners)',
@@ -561,7 +639,7 @@ ${LIST_HELP}`,
   --adult          shown only to readers who may see adult series
   --starts DATE    from (YYYY-MM-DD: that day's start UTC, or an ISO instant); default now
   --ends DATE      through (YYYY-MM-DD: that day's end UTC, or an ISO instant), in the future; default never
-  --reason TEXT    why (1 to 200 characters): no column for it, the API writes it in its JSON log line
+  --reason TEXT    why (1 to 200 characters): in the audit trail (npm run ops -- audit)
   --yes            create on an OPS_URL that is not local (without it, only the plan is printed)
 ${CACHE_HELP}`,
     options: {
@@ -671,7 +749,7 @@ async function adjust(v: Values, sign: 1 | -1): Promise<void> {
     sign > 0
       ? `grant ${text} ${type} to ${email} (user ${before.userId}, has ${has}): a new lot${body.expiresAt ? ` expiring ${expires}` : ' that never expires'}, ledger CHARGE source ADMIN`
       : `deduct ${text} ${type} from ${email} (user ${before.userId}, has ${has}): earliest expiry first, ledger CANCEL source ADMIN`,
-    `reason: ${body.reason} (the ledger row's description, in the reader's history)`,
+    `reason: ${body.reason} (the ledger row's description and the audit trail)`,
   ])
   let res: { entries: LedgerEntry[]; balances: Balances }
   try {
@@ -747,7 +825,7 @@ async function importCommand(v: Values): Promise<void> {
     `import "${m.title}" (${m.type}, ${m.genre}, ${m.status}) from ${plan.folder}: ${m.episodes.length} episodes, ${plan.slices} slices`,
     `upload ${objects} WebP objects rendered here from ${files.length} images (${(sourceBytes / 1024).toFixed(0)} KiB of source files)`,
     'the series stays unpublished until every object is uploaded; a failure removes it and its objects',
-    `reason: ${reason} (in the API's JSON log line)`,
+    `reason: ${reason} (in the audit trail)`,
   ])
   const api = {
     start: (request: unknown) => opsApi<{ seriesId: number; keys: string[] }>(to, '/series/import', request, 'no such route'),
@@ -825,7 +903,7 @@ async function episodeAdd(v: Values): Promise<void> {
     `add episode ${no} ${JSON.stringify(e.title)} to series ${seriesId} ${JSON.stringify(last.series.title)} from ${plan.folder}: ${e.images.length} slices, ${priceOf({ isFree: e.free, priceRent: e.priceRent, priceBuy: e.priceBuy })}`,
     `upload ${e.images.length * SLICE_WIDTHS.length} WebP objects rendered here (${(sourceBytes / 1024).toFixed(0)} KiB of source files); ${when}`,
     'the episode stays unpublished until every object is uploaded; a failure removes it and its objects',
-    `reason: ${reason} (in the API's JSON log line)`,
+    `reason: ${reason} (in the audit trail)`,
   ])
   const res = await addEpisode(uploadApi(to, reason), plan, { log: (line) => console.error(line) })
   console.error(
@@ -845,7 +923,7 @@ async function episodeReplaceSlice(v: Values): Promise<void> {
   confirm(v, to, [
     `replace slice ${n} of episode ${episodeId} with ${join(plan.folder, plan.file)} (${plan.size.width}×${plan.size.height} px)`,
     `upload ${SLICE_WIDTHS.length} WebP objects rendered here under a new key: the slice's URL changes (the old objects go an hour later)`,
-    `reason: ${reason} (in the API's JSON log line)`,
+    `reason: ${reason} (in the audit trail)`,
   ])
   const res = await replaceSlice(uploadApi(to, reason), episodeId, n, plan, { log: (line) => console.error(line) })
   console.log(`replaced: slice ${n} of episode ${episodeId} is ${res.key}/<width>.webp (${res.objects} objects)`)
@@ -916,6 +994,9 @@ async function opsApi<T>(to: Target, path: string, body: unknown, notFound: stri
     throw new ApiError(`cannot reach ${to.url} (${cause}); is the edition running (npm start) and OPS_URL right?`, { cause: e })
   }
   const answer = (await res.json().catch(() => null)) as { result?: string; data?: T; code?: string; message?: string } | null
+  // the change was made but its audit row could not be written: the server logged it whole (issue 39 point 5)
+  if (res.headers.get('x-ops-audit') === 'lost')
+    console.error(`ops: warning: the audit row of ${method} /api/ops${path} was not stored (see the worker's error log)`)
   if (res.ok && answer?.result === 'SUCCESS') return answer.data as T
   if (answer?.result === 'ERROR' && answer.code) {
     const hint =
@@ -999,12 +1080,12 @@ async function episodePublish(v: Values): Promise<void> {
   const to = target()
   confirm(v, to, [
     `publish episode ${id} now (an earlier publication date is kept) and queue its alarms to the readers who favourited its series, once`,
-    `reason: ${reason} (printed here only: the API records no reason for a publish)`,
+    `reason: ${reason} (in the audit trail)`,
   ])
   const res = await opsApi<{ episodeId: number; publishedAt: string; announced: boolean }>(
     to,
     `/episodes/${id}/publish`,
-    {},
+    { reason },
     `no episode ${id}`,
   )
   console.log(
@@ -1034,7 +1115,7 @@ async function episodeSchedule(v: Values): Promise<void> {
   const to = target()
   confirm(v, to, [
     `date episode ${id} ${body.publishedAt}: off its series page until then, announced by the cron at that time`,
-    `reason: ${body.reason} (in the API's JSON log line)`,
+    `reason: ${body.reason} (in the audit trail)`,
   ])
   printEpisode('scheduled', await opsApi<OpsEpisode>(to, `/episodes/${id}/schedule`, body, `no episode ${id}`))
 }
@@ -1045,7 +1126,7 @@ async function episodeUnpublish(v: Values): Promise<void> {
   const to = target()
   confirm(v, to, [
     `take episode ${id} down (off its series page, the viewer and the lists; owners keep it, to open once it is back)`,
-    `reason: ${body.reason} (in the API's JSON log line)`,
+    `reason: ${body.reason} (in the audit trail)`,
   ])
   printEpisode(
     'unpublished',
@@ -1063,7 +1144,7 @@ async function seriesPublish(v: Values, published: boolean): Promise<void> {
   const to = target()
   confirm(v, to, [
     published ? `put series ${id} back on the lists and its page` : `withdraw series ${id}: off every list, its page answers 404`,
-    `reason: ${body.reason} (in the API's JSON log line)`,
+    `reason: ${body.reason} (in the audit trail)`,
   ])
   const action = published ? 'publish' : 'unpublish'
   const s = await opsApi<OpsSeries & { changed: boolean }>(to, `/series/${id}/${action}`, body, `no series ${id}`)
@@ -1079,7 +1160,7 @@ async function seriesSchedule(v: Values): Promise<void> {
   const to = target()
   confirm(v, to, [
     `set series ${id}'s weekly schedule to ${body.days.join(', ') || 'none (off the weekly lists)'}`,
-    `reason: ${body.reason} (in the API's JSON log line)`,
+    `reason: ${body.reason} (in the audit trail)`,
   ])
   console.log(`scheduled: ${seriesLine(await opsApi<OpsSeries>(to, `/series/${id}/schedule`, body, `no series ${id}`))}`)
 }
@@ -1136,7 +1217,7 @@ async function supportAnswer(v: Values): Promise<void> {
   confirm(v, to, [
     `answer question ${id}: status COMPLETED, the reader sees the answer on /qna, gets the answer mail and an alarm`,
     `answer: ${JSON.stringify(body.answer)}`,
-    `reason: ${body.reason} (in the API's JSON log line)`,
+    `reason: ${body.reason} (in the audit trail)`,
   ])
   const q = await opsApi<SupportQna>(to, `/qna/${id}/answer`, body, `no question ${id} waiting: unknown or answered already`)
   console.log(
@@ -1176,7 +1257,7 @@ async function noticePublish(v: Values): Promise<void> {
     `publish a ${body.category} notice ${body.seriesId ? `on series ${body.seriesId}'s page` : 'on /notice (global)'}${body.pinned ? ', pinned' : ''}, ${body.publishedAt ? `dated ${body.publishedAt}` : 'now'}`,
     `title:  ${JSON.stringify(body.title)}`,
     `body:   ${body.body.length} characters`,
-    `reason: ${body.reason} (in the API's JSON log line)`,
+    `reason: ${body.reason} (in the audit trail)`,
   ])
   printNotice('published', await opsApi<OpsNotice>(to, '/notices', body, body.seriesId ? `no series ${body.seriesId}` : 'no such route'))
 }
@@ -1199,7 +1280,7 @@ async function noticeEdit(v: Values): Promise<void> {
   confirm(v, to, [
     `change notice ${id}: ${[body.title !== undefined && 'title', body.body !== undefined && 'body', body.publishedAt !== undefined && `date → ${body.publishedAt}`].filter(Boolean).join(', ')}`,
     ...(body.title !== undefined ? [`title:  ${JSON.stringify(body.title)}`] : []),
-    `reason: ${body.reason} (in the API's JSON log line)`,
+    `reason: ${body.reason} (in the audit trail)`,
   ])
   printNotice('changed', await opsApi<OpsNotice>(to, `/notices/${id}`, body, `no notice ${id}`))
 }
@@ -1208,7 +1289,7 @@ async function noticePin(v: Values): Promise<void> {
   const id = rowId(v, 'id')
   const body = checked(NoticePinRequest, { pinned: v.off !== true, reason: reasonOf(v) }, {})
   const to = target()
-  confirm(v, to, [`${body.pinned ? 'pin' : 'unpin'} notice ${id}`, `reason: ${body.reason} (in the API's JSON log line)`])
+  confirm(v, to, [`${body.pinned ? 'pin' : 'unpin'} notice ${id}`, `reason: ${body.reason} (in the audit trail)`])
   printNotice(body.pinned ? 'pinned' : 'unpinned', await opsApi<OpsNotice>(to, `/notices/${id}/pin`, body, `no notice ${id}`))
 }
 
@@ -1218,7 +1299,7 @@ async function noticeUnpublish(v: Values): Promise<void> {
   const to = target()
   confirm(v, to, [
     `take notice ${id} down (off /notice, its page, its series page and the count)`,
-    `reason: ${body.reason} (in the API's JSON log line)`,
+    `reason: ${body.reason} (in the audit trail)`,
   ])
   printNotice(
     'unpublished',
@@ -1287,7 +1368,7 @@ async function couponCreate(v: Values): Promise<void> {
     `create ${body.code ? `coupon code ${body.code}` : 'a downloadable coupon (listed on /coupon)'}: ${JSON.stringify(body.title)}, ${body.type}`,
     `reward: ${body.rewardAmount} ${body.rewardType === 'COIN' ? (body.rewardLotType ?? 'FREE_COIN') : body.rewardType}${body.rewardExpiresDays ? `, expiring ${body.rewardExpiresDays} days after` : ''}${body.minimumAmount ? `, with a top-up of at least ${body.minimumAmount}` : ''}`,
     `usable: ${body.startsAt ?? 'now'} → ${body.expiresAt ?? 'never'}, ${body.platform ?? 'every platform'}, ${body.quantity ? `${body.quantity} readers` : 'unlimited'}`,
-    `reason: ${body.reason} (in the API's JSON log line)`,
+    `reason: ${body.reason} (in the audit trail)`,
   ])
   const c = await opsApi<OpsCoupon>(to, '/coupons', body, 'no such route')
   console.log(`created: coupon ${c.id} ${c.code ? `code ${c.code}` : '(downloadable)'}, ${c.state}`)
@@ -1299,7 +1380,7 @@ async function couponExpire(v: Values): Promise<void> {
   const to = target()
   confirm(v, to, [
     `end coupon ${id} now (readers get EXPIRED_COUPON; what they received stays)`,
-    `reason: ${body.reason} (in the API's JSON log line)`,
+    `reason: ${body.reason} (in the audit trail)`,
   ])
   const c = await opsApi<OpsCoupon>(to, `/coupons/${id}/expire`, body, `no coupon ${id}`)
   console.log(
@@ -1391,7 +1472,7 @@ async function readerSessionsEnd(v: Values): Promise<void> {
         }))
   confirm(v, to, [
     `end every session of ${who.label}: refresh tokens revoked, access tokens refused at the next request`,
-    `reason: ${body.reason} (in the API's JSON log line)`,
+    `reason: ${body.reason} (in the audit trail)`,
   ])
   const res = await opsApi<{ id: number; email: string | null; ended: number }>(
     to,
@@ -1435,7 +1516,7 @@ async function eventCreate(v: Values): Promise<void> {
   confirm(v, to, [
     `create a ${body.kind} event on /event${body.restriction ? ` for ${body.restriction === 'ADULT' ? 'adults' : 'minors'} only` : ''}: ${JSON.stringify(body.title)}`,
     `from ${body.startsAt ?? 'now'} through ${body.endsAt}; description ${body.description.length} characters`,
-    `reason: ${body.reason} (in the API's JSON log line)`,
+    `reason: ${body.reason} (in the audit trail)`,
   ])
   printEvent('created', await opsApi<OpsEvent>(to, '/events', body, 'no such route'))
 }
@@ -1444,7 +1525,7 @@ async function eventEnd(v: Values): Promise<void> {
   const id = rowId(v, 'id')
   const body = checked(OpsReasonRequest, { reason: reasonOf(v) }, {})
   const to = target()
-  confirm(v, to, [`end event ${id} now: off /event, no more taking part`, `reason: ${body.reason} (in the API's JSON log line)`])
+  confirm(v, to, [`end event ${id} now: off /event, no more taking part`, `reason: ${body.reason} (in the audit trail)`])
   printEvent('ended', await opsApi<OpsEvent>(to, `/events/${id}/end`, body, `no event ${id}`))
 }
 
@@ -1502,7 +1583,7 @@ async function bannerCreate(v: Values): Promise<void> {
     `create a ${body.placement} banner (${body.display}${body.adult ? ', adult readers only' : ''}, position ${body.position}): ${JSON.stringify(body.title)} → ${body.link}`,
     ...(body.imageKey ? [`picture: ${body.imageKey}/<width>.webp, ${body.imageWidth} × ${body.imageHeight} px`] : []),
     `shown ${body.startsAt ?? 'now'} → ${body.endsAt ?? 'never'}`,
-    `reason: ${body.reason} (in the API's JSON log line)`,
+    `reason: ${body.reason} (in the audit trail)`,
   ])
   printBanner('created', await opsApi<OpsBanner>(to, '/banners', body, 'no such route'))
 }
@@ -1511,7 +1592,7 @@ async function bannerEnd(v: Values): Promise<void> {
   const id = rowId(v, 'id')
   const body = checked(OpsReasonRequest, { reason: reasonOf(v) }, {})
   const to = target()
-  confirm(v, to, [`end banner ${id} now: out of its carousel`, `reason: ${body.reason} (in the API's JSON log line)`])
+  confirm(v, to, [`end banner ${id} now: out of its carousel`, `reason: ${body.reason} (in the audit trail)`])
   printBanner('ended', await opsApi<OpsBanner>(to, `/banners/${id}/end`, body, `no banner ${id}`))
 }
 
@@ -1677,6 +1758,137 @@ async function bannerList(v: Values): Promise<void> {
   printNext(['banner list', repeatOptions(v, ['limit'])].filter(Boolean).join(' '), page.next)
 }
 
+// ───────────────────────────── audit trail, operators, payments ─────────────────────────────
+
+async function auditList(v: Values): Promise<void> {
+  const filters = given(v, { days: 'days', target: 'target', operator: 'operator' })
+  const request = { ...given(v, { limit: 'limit', cursor: 'cursor' }), ...filters }
+  checked(AuditQuery, request, {
+    days: `--days must be a whole number from 1 to ${MAX_AUDIT_DAYS}`,
+    target: '--target must be KIND:ID, e.g. notice:5, user:12, payment:pay_abc',
+    operator: '--operator must be root or an operator name (a-z, 0-9, - and _)',
+    limit: `--limit must be a whole number from 1 to ${OPS_LIST_MAX}`,
+    cursor: '--cursor must be a positive whole number (the one the page before printed)',
+  })
+  const query = new URLSearchParams(request).toString()
+  const to = target()
+  const page = await listPage<OpsPage<AuditEntry> & { timeZone: string }>(to, `/audit${query && `?${query}`}`, 'no such route')
+  const what = Object.entries(filters).map(([k, value]) => `${k} ${value}`)
+  console.log(
+    `${page.items.length} change${page.items.length === 1 ? '' : 's'} (${to.url})${what.length ? `, ${what.join(', ')}` : ''}, newest first; times in ${page.timeZone}:`,
+  )
+  if (page.items.length === 0) console.log('  (none)')
+  for (const e of page.items) {
+    console.log(`\n#${e.id}  ${zoned(e.at, page.timeZone)}  ${e.operator}  ${e.action}${e.target ? `  ${e.target}` : ''}`)
+    console.log(`  ${e.route}${e.reason ? ` · reason: ${e.reason}` : ''}`)
+    // a target made by the change is shown whole (created), one it removed too (removed); else the fields it altered
+    if (e.before === null && e.after !== null) console.log(`  created: ${JSON.stringify(e.after)}`)
+    else if (e.after === null && e.before !== null) console.log(`  removed: ${JSON.stringify(e.before)}`)
+    else
+      for (const [field, was, now] of changedFields(e.before, e.after))
+        console.log(`  ${field || 'value'}: ${JSON.stringify(was) ?? 'null'} → ${JSON.stringify(now) ?? 'null'}`)
+  }
+  printNext(['audit', repeatOptions(v, ['days', 'target', 'operator', 'limit'])].filter(Boolean).join(' '), page.next)
+}
+
+function operatorName(v: Values): string {
+  const name = typeof v.name === 'string' ? v.name : ''
+  if (!name) throw new UsageError('give the operator name: operator add|revoke <name>')
+  checked(OperatorParam, { name }, { name: `operator name "${name}" must be 2 to 32 of a-z, 0-9, - and _, a letter first, and not root` })
+  return name
+}
+
+async function operatorList(): Promise<void> {
+  const to = target()
+  const { items } = await opsApi<{ items: OpsOperator[] }>(to, '/operators', undefined, 'no such route')
+  console.log(`${items.length} operator token${items.length === 1 ? '' : 's'} (${to.url}) besides root (OPS_TOKEN):`)
+  printTable(
+    items.map((o) => ({
+      id: o.id,
+      name: o.name,
+      created: date(o.createdAt),
+      by: o.createdBy,
+      state: o.revokedAt ? `revoked ${date(o.revokedAt)}` : 'live',
+    })),
+  )
+}
+
+async function operatorAdd(v: Values): Promise<void> {
+  const name = operatorName(v)
+  const body = checked(OperatorAddRequest, { name, reason: reasonOf(v) }, {})
+  const to = target()
+  confirm(v, to, [`a token for operator ${name}, printed once (only root may do this)`, `reason: ${body.reason} (in the audit trail)`])
+  const res = await opsApi<{ operator: OpsOperator; token: string }>(to, '/operators', body, 'no such route')
+  console.log(`added: operator ${res.operator.name} (id ${res.operator.id}). Its token, shown this once:\n\n  ${res.token}\n`)
+  console.log(`Give it to ${res.operator.name}: OPS_TOKEN=<token> npm run ops -- … records their changes under this name.`)
+}
+
+async function operatorRevoke(v: Values): Promise<void> {
+  const name = operatorName(v)
+  const body = checked(OpsReasonRequest, { reason: reasonOf(v) }, {})
+  const to = target()
+  confirm(v, to, [`revoke the token of operator ${name}: refused from its next request on`, `reason: ${body.reason} (in the audit trail)`])
+  const res = await opsApi<OpsOperator>(to, `/operators/${name}/revoke`, body, `no live token of operator ${name}`)
+  console.log(`revoked: operator ${res.name} (id ${res.id}) at ${date(res.revokedAt ?? '')}`)
+}
+
+function paymentIdOf(v: Values): string {
+  const id = typeof v.paymentId === 'string' ? v.paymentId.trim() : ''
+  if (!id) throw new UsageError('give the payment id: payment show|refund <paymentId>')
+  if (!isPaymentId(id)) throw new UsageError(`"${id}" is not a payment id (pay_ then 1 to 64 of a-z, 0-9 and _)`)
+  return id
+}
+
+const money = (amount: number, currency: string) =>
+  formatMoney(amount, { locale: 'en-GB', currency, price: { symbol: null, position: 'before', space: false, cents: 'always' } })
+
+async function paymentShow(v: Values): Promise<void> {
+  const id = paymentIdOf(v)
+  const to = target()
+  const r = await opsApi<OpsPaymentReport>(to, `/payments/${id}`, undefined, `no payment ${id}`)
+  const p = r.payment
+  console.log(
+    `payment ${p.id}: ${p.state} · ${money(p.amount, p.currency)} · ${p.coins} coins + ${p.bonus} bonus · ${p.provider}${p.method ? `/${p.method}` : ''}`,
+  )
+  console.log(`reader ${p.userId} (${p.email ?? 'no e-mail'}) · provider ref ${p.providerRef ?? '(none)'}`)
+  console.log(
+    `created ${date(p.createdAt)} · paid ${p.paidAt ? date(p.paidAt) : '-'}` +
+      (p.cancelledAt ? ` · cancelled ${date(p.cancelledAt)}` : '') +
+      (p.state === 'REFUNDED' ? ` · refunded ${p.refundedAt ? date(p.refundedAt) : '(asked, the provider has not answered yet)'}` : ''),
+  )
+  console.log('\nlots it brought:')
+  printTable(r.lots.map((l) => ({ lot: l.id, type: l.type, amount: l.amount, left: l.remaining })))
+  console.log("\nprovider's events, oldest first:")
+  printTable(r.events.map((e) => ({ received: date(e.receivedAt), type: e.type ?? '?', event: e.eventId, provider: e.provider })))
+  console.log('\nreversals:')
+  printTable(r.reversals.map((x) => ({ date: date(x.createdAt), reason: x.reason, debt: x.debt })))
+  console.log(`\nrefund: ${r.refusal ? `not possible: ${r.refusal}` : `possible (npm run ops -- payment refund ${p.id} --reason …)`}`)
+}
+
+async function paymentRefund(v: Values): Promise<void> {
+  const id = paymentIdOf(v)
+  const body = checked(OpsReasonRequest, { reason: reasonOf(v) }, {})
+  const to = target()
+  const r = await opsApi<OpsPaymentReport>(to, `/payments/${id}`, undefined, `no payment ${id}`)
+  // refused here already when the rule refuses it: one line, nothing sent (the API would refuse it the same way)
+  if (r.refusal) throw new ApiError(`INVALID_PARAMETER (NOT_REFUNDABLE): payment ${id} cannot be refunded: ${r.refusal}`)
+  const p = r.payment
+  const leaving = r.lots.map((l) => `${l.remaining} ${l.type}`).join(', ')
+  confirm(v, to, [
+    `refund payment ${p.id} of reader ${p.userId} (${p.email ?? 'no e-mail'}): ${money(p.amount, p.currency)} back through ${p.provider}`,
+    `coins leaving the reader's wallet first: ${leaving}; they come back if the provider refuses`,
+    `reason: ${body.reason} (in the audit trail)`,
+  ])
+  const res = await opsApi<{ paymentId: string; refunded: { coin: number; bonus: number; freeCoin: number; mileage: number } }>(
+    to,
+    `/payments/${id}/refund`,
+    body,
+    `no payment ${id}`,
+  )
+  const { coin, bonus, freeCoin, mileage } = res.refunded
+  console.log(`refunded: payment ${res.paymentId}; taken back ${coin} COIN, ${bonus} BONUS, ${freeCoin} FREE_COIN, ${mileage} MILEAGE`)
+}
+
 // ───────────────────────────── output ─────────────────────────────
 
 function date(iso: string): string {
@@ -1791,8 +2003,9 @@ async function main(argv: string[]): Promise<number> {
   try {
     const parsed = parseArgs({ args: argv, options: { ...GLOBAL, ...command.options }, allowPositionals: true, strict: true })
     const extra = parsed.positionals.slice(name.split(' ').length)
-    if (extra.length) throw new UsageError(`unexpected argument "${extra[0]}"`)
     values = parsed.values as Values // no option is declared `multiple`
+    if (command.argument && extra.length > 0) values[command.argument] = extra.shift()
+    if (extra.length) throw new UsageError(`unexpected argument "${extra[0]}"`)
   } catch (e) {
     console.error(`ops: ${(e as Error).message}\n\n${commandHelp(name)}`)
     return 2

@@ -1,7 +1,9 @@
 /**
- * The operator API (docs/API.md "Operator API", docs/ARCHITECTURE.md `/api/ops/*`): `Authorization: Bearer $OPS_TOKEN`.
+ * The operator API (docs/API.md "Operator API", docs/ARCHITECTURE.md `/api/ops/*`): `Authorization: Bearer $OPS_TOKEN`
+ * (the operator root) or a live named operator token (issue 39 point 5: `operators`, managed by root alone).
  * Off when the OPS_TOKEN binding is unset or empty: every path then answers 404 NOT_EXIST, as if the API did
  * not exist. A missing or wrong token answers 401 NOT_LOGIN_USER (the catalogue's "authenticate first" code).
+ * Every change is recorded in the audit trail (`ops_audit`, `GET /audit`) with its operator, reason, before and after.
  * The same actions are available as `npm run ops -- …` (scripts/ops.ts).
  */
 import { isStrongOpsToken, OpsListQuery, OpsReasonRequest } from '../../src/lib/ops.ts'
@@ -16,7 +18,7 @@ import { clientIp } from '../middleware/session.ts'
 import { AdminAdjustRequest, WalletReportQuery } from '../../src/features/wallet/wallet.schema.ts'
 import { adminAdjust, userIdByEmail, walletReport } from '../../src/features/wallet/wallet.server.ts'
 import { DebtForgiveRequest } from '../../src/features/payment/payment.ts'
-import { forgiveDebts, openDebts } from '../../src/features/payment/payment.server.ts'
+import { forgiveDebts, openDebts, opsPayment, opsRefund, PAYMENT_AUDIT_JSON } from '../../src/features/payment/payment.server.ts'
 import { AlarmBroadcastRequest } from '../../src/features/alarm/alarm.ts'
 import { publishEpisode, sendBroadcast } from '../../src/features/alarm/alarm.server.ts'
 import { QnaAnswerRequest } from '../../src/features/qna/qna.ts'
@@ -61,6 +63,16 @@ import {
   type ImportRefusal,
 } from '../../src/features/catalogue/series-import.server.ts'
 import { createBanner, endBanner, listOpsBanners } from '../../src/features/catalogue/banner-ops.server.ts'
+import { AuditQuery, OperatorAddRequest, OperatorParam, ROOT_OPERATOR } from '../../src/features/operator/operator.ts'
+import { addOperator, listOperators, operatorOfToken, revokeOperator } from '../../src/features/operator/operator.server.ts'
+import {
+  auditStatement,
+  listAudit,
+  recordAudit,
+  snapshot,
+  walletJson,
+  type SnapshotKind,
+} from '../../src/features/operator/audit.server.ts'
 import { z } from 'zod'
 import type { AppEnv } from '../lib/env.ts'
 import { ok, refusal, storedImage } from '../lib/respond.ts'
@@ -80,25 +92,74 @@ const SliceParam = z.object({
     .transform(Number),
 })
 const ReportQuery = z.object({ id: rowId.optional() })
+const PaymentParam = z.object({ id: z.string().regex(/^pay_[0-9a-z_]{1,64}$/) })
 
 const refused = (res: object): res is ImportRefusal => 'refused' in res
 
-/**
- * The operator's reason for a change whose table has no column for it (questions, notices, coupons): one JSON line
- * in the Worker's log (`wrangler tail`, Workers Logs), with the request id, the edition and what changed.
- */
-function audit(c: Context<AppEnv>, action: string, target: Record<string, unknown>, reason: string): void {
+declare module 'hono' {
+  interface ContextVariableMap {
+    /** Who is calling the operator API: `root` (OPS_TOKEN) or a named operator's token (`operators`). */
+    operator: string
+  }
+}
+
+/** What a target is called in the audit trail: a wallet is its reader's (`user:12`). */
+const targetName = (kind: SnapshotKind, id: number | string) => `${kind === 'wallet' ? 'user' : kind}:${id}`
+
+/** The audit row's fields every change shares: who, when, which route, which request. */
+function auditOf(c: Context<AppEnv>, action: string, reason: string | null, at = new Date().toISOString()) {
+  return {
+    operator: c.var.operator,
+    action,
+    route: `${c.req.method} ${new URL(c.req.url).pathname}`,
+    reason,
+    requestId: c.var.requestId,
+    at,
+  }
+}
+
+/** The JSON log line of a change (`wrangler tail`, Workers Logs), as before the audit trail: what changed and why. */
+function logChange(c: Context<AppEnv>, action: string, detail: Record<string, unknown>, reason: string | null): void {
   console.log(
     JSON.stringify({
       ops: action,
-      ...target,
+      ...detail,
       reason,
+      operator: c.var.operator,
       requestId: c.var.requestId,
       edition: c.var.edition.id,
       at: new Date().toISOString(),
     }),
   )
 }
+
+/**
+ * Records a change made by the route (issue 39 point 5): the log line, then its audit row right after it, with the
+ * target's snapshot `before` (read by the route before the change) and after (read now). A row D1 would not take is
+ * logged whole as an error and the answer says `X-Ops-Audit: lost` (the CLI warns).
+ */
+async function audit(
+  c: Context<AppEnv>,
+  action: string,
+  detail: Record<string, unknown>,
+  reason: string | null,
+  target: [SnapshotKind, number | string] | null,
+  before: unknown = null,
+): Promise<void> {
+  logChange(c, action, detail, reason)
+  const after = target ? await snapshot(c.var.db, target[0], target[1]).catch(() => null) : null
+  const id = await recordAudit(c.var.db, {
+    ...auditOf(c, action, reason),
+    target: target ? targetName(...target) : null,
+    before,
+    after,
+    detail,
+  })
+  if (id === null) c.header('X-Ops-Audit', 'lost')
+}
+
+/** A target's snapshot before a change (null when there is none yet). */
+const before = (c: Context<AppEnv>, kind: SnapshotKind, id: number | string) => snapshot(c.var.db, kind, id)
 
 /** Where support opens image `n` of question `id` (this API's own route, same bearer token). */
 const imageUrl = (id: number, n: number) => `/api/ops/qna/${id}/image/${n}`
@@ -110,8 +171,8 @@ const sha256 = async (text: string) => new Uint8Array(await crypto.subtle.digest
 const OPS_MAX_WRONG = 20
 
 /**
- * Bearer check against OPS_TOKEN. Both sides are hashed first, so the comparison is constant-time and does
- * not reveal the token's length.
+ * Bearer check against OPS_TOKEN (root), then the named operators' tokens (by their SHA-256). OPS_TOKEN's comparison
+ * hashes both sides first, so it is constant-time and does not reveal the token's length.
  */
 const requireOpsToken = createMiddleware<AppEnv>(async (c, next) => {
   const expected = env.OPS_TOKEN
@@ -129,19 +190,49 @@ const requireOpsToken = createMiddleware<AppEnv>(async (c, next) => {
   if (bucket && (await countAttempt(c.var.db, bucket, 3600, new Date())) > OPS_MAX_WRONG) throw new AppError('TOO_MANY_REQUESTS')
   const match = /^Bearer[ \t]+(\S+)\s*$/i.exec(c.req.header('authorization') ?? '')
   const [given, wanted] = await Promise.all([sha256(match?.[1] ?? ''), sha256(expected)])
-  if (!match || !timingSafeEqual(given, wanted)) {
+  // OPS_TOKEN is root's; any other token may be a named operator's (issue 39 point 5), looked up by its hash
+  const operator = !match ? null : timingSafeEqual(given, wanted) ? ROOT_OPERATOR : await operatorOfToken(c.var.db, match[1]!)
+  if (!operator) {
     c.header('WWW-Authenticate', 'Bearer realm="ops"')
     throw new AppError('NOT_LOGIN_USER')
   }
+  c.set('operator', operator)
   if (bucket) await takeBackAttempt(c.var.db, bucket)
   await next()
   c.header('Cache-Control', 'no-store')
 })
 
+/** Operators' own tokens are managed by root alone: a named token, leaked, cannot make or keep others. */
+const requireRoot = createMiddleware<AppEnv>(async (c, next) => {
+  if (c.var.operator !== ROOT_OPERATOR)
+    return refusal(c, 'UNAUTHORIZED_USER', `operator ${c.var.operator} may not manage operators: only root (OPS_TOKEN) does`)
+  await next()
+})
+
 export const ops = new Hono<AppEnv>()
   .use(requireOpsToken)
   /** Operator charge (amount > 0) or deduction (amount < 0), recorded with source ADMIN. */
-  .post('/coins', validate('json', AdminAdjustRequest), async (c) => ok(c, await adminAdjust(c.var.db, c.req.valid('json'))))
+  .post('/coins', validate('json', AdminAdjustRequest), async (c) => {
+    const input = c.req.valid('json')
+    const now = new Date()
+    const userId = await userIdByEmail(c.var.db, input.email)
+    const action = input.amount > 0 ? 'coins.grant' : 'coins.deduct'
+    const detail = { userId, type: input.type, amount: input.amount }
+    // the audit row goes in the movement's own batch: the coins move with their record or not at all
+    const row = auditStatement(
+      {
+        ...auditOf(c, action, input.reason, now.toISOString()),
+        target: `user:${userId}`,
+        before: await before(c, 'wallet', userId),
+        after: null,
+        detail,
+      },
+      { afterSql: walletJson(userId, now.toISOString()) },
+    )
+    const res = await adminAdjust(c.var.db, input, now, [row])
+    logChange(c, action, detail, input.reason)
+    return ok(c, res)
+  })
   /** One account's balances, lots in spend order, last ledger rows and the wallet invariant's sums; NOT_FOUND_USER if unknown. */
   .get('/coins', validate('query', WalletReportQuery), async (c) => {
     const { email, limit } = c.req.valid('query')
@@ -152,16 +243,26 @@ export const ops = new Hono<AppEnv>()
   .post('/coins/debt/forgive', validate('json', DebtForgiveRequest), async (c) => {
     const { email, reason } = c.req.valid('json')
     const userId = await userIdByEmail(c.var.db, email)
-    const forgiven = await forgiveDebts(c.var.db, userId)
-    audit(c, 'coins.debt.forgive', { userId, forgiven }, reason)
+    const at = new Date().toISOString()
+    const row = auditStatement(
+      { ...auditOf(c, 'coins.debt.forgive', reason, at), target: `user:${userId}`, before: await before(c, 'wallet', userId), after: null },
+      { afterSql: walletJson(userId, at) },
+    )
+    const forgiven = await forgiveDebts(c.var.db, userId, [row])
+    logChange(c, 'coins.debt.forgive', { userId, forgiven }, reason)
     return ok(c, { forgiven })
   })
   /** Publishes an episode now and queues its alarms to the readers who favourited its series (once). */
   .post('/episodes/:id/publish', validate('param', IdParam), async (c) => {
-    const uploading = await refuseWhileUploading(c.var.db, c.req.valid('param').id)
+    const { id } = c.req.valid('param')
+    // the reason is optional here (the route took no body before the audit trail); a body without one records none
+    const reason = OpsReasonRequest.safeParse(await c.req.json().catch(() => null)).data?.reason ?? null
+    const uploading = await refuseWhileUploading(c.var.db, id)
     if (uploading) return refusal(c, uploading.refused, uploading.message, { fields: uploading.fields })
-    const published = await publishEpisode(c.var.db, env.ALARMS, c.req.valid('param').id)
+    const was = await before(c, 'episode', id)
+    const published = await publishEpisode(c.var.db, env.ALARMS, id)
     if (!published) throw new AppError('NOT_EXIST')
+    await audit(c, 'episode.publish', { episodeId: id, announced: published.announced }, reason, ['episode', id], was)
     return ok(c, published)
   })
   /**
@@ -178,20 +279,23 @@ export const ops = new Hono<AppEnv>()
     }
     const uploading = await refuseWhileUploading(c.var.db, id)
     if (uploading) return refusal(c, uploading.refused, uploading.message, { fields: uploading.fields })
+    const was = await before(c, 'episode', id)
     const res = await scheduleEpisode(c.var.db, id, publishedAt, now)
     if (!res) throw new AppError('NOT_EXIST')
     if (!res.scheduled) {
       const message = `episode ${id} was announced at ${res.episode.announcedAt}: its readers were told it is out; unpublish it first`
       return refusal(c, 'INVALID_PARAMETER', message, { fields: 'id' })
     }
-    audit(c, 'episode.schedule', { episodeId: id, publishedAt }, reason)
+    await audit(c, 'episode.schedule', { episodeId: id, publishedAt }, reason, ['episode', id], was)
     return ok(c, res.episode)
   })
   /** Takes an episode down (ownerships kept); NOT_EXIST if unknown or down already. */
   .post('/episodes/:id/unpublish', validate('param', IdParam), validate('json', OpsReasonRequest), async (c) => {
-    const episode = await unpublishEpisode(c.var.db, c.req.valid('param').id, new Date())
+    const { id } = c.req.valid('param')
+    const was = await before(c, 'episode', id)
+    const episode = await unpublishEpisode(c.var.db, id, new Date())
     if (!episode) throw new AppError('NOT_EXIST')
-    audit(c, 'episode.unpublish', { episodeId: episode.id }, c.req.valid('json').reason)
+    await audit(c, 'episode.unpublish', { episodeId: episode.id }, c.req.valid('json').reason, ['episode', id], was)
     return ok(c, episode)
   })
   /** Series, newest first, whose title contains `q` (issue 39 point 2: the ids every edit needs), a page at a time. */
@@ -207,9 +311,12 @@ export const ops = new Hono<AppEnv>()
   /** Publishes (`publish`) or withdraws (`unpublish`) a series; `changed` false when it was so already. */
   .post('/series/:id/:action{publish|unpublish}', validate('param', IdParam), validate('json', OpsReasonRequest), async (c) => {
     const published = c.req.param('action') === 'publish'
-    const res = await setSeriesPublished(c.var.db, c.req.valid('param').id, published, new Date())
+    const { id } = c.req.valid('param')
+    const was = await before(c, 'series', id)
+    const res = await setSeriesPublished(c.var.db, id, published, new Date())
     if (!res) throw new AppError('NOT_EXIST')
-    if (res.changed) audit(c, published ? 'series.publish' : 'series.unpublish', { seriesId: res.series.id }, c.req.valid('json').reason)
+    const action = published ? 'series.publish' : 'series.unpublish'
+    if (res.changed) await audit(c, action, { seriesId: res.series.id }, c.req.valid('json').reason, ['series', id], was)
     return ok(c, { ...res.series, changed: res.changed })
   })
   /**
@@ -220,7 +327,7 @@ export const ops = new Hono<AppEnv>()
     const input = c.req.valid('json')
     const res = await startImport(c.var.db, input)
     if (refused(res)) return refusal(c, res.refused, res.message, { fields: res.fields })
-    audit(c, 'series.import.start', { seriesId: res.seriesId, objects: res.keys.length }, input.reason)
+    await audit(c, 'series.import.start', { seriesId: res.seriesId, objects: res.keys.length }, input.reason, ['series', res.seriesId])
     return ok(c, res, 201)
   })
   /** Step 2: one WebP rendition of an open import, under a key it expects (`image/webp`, at most 8 MiB). */
@@ -239,16 +346,21 @@ export const ops = new Hono<AppEnv>()
   })
   /** Step 3: checks every object is uploaded, writes the rows and publishes the series, once. */
   .post('/series/:id/import/finish', validate('param', IdParam), validate('json', OpsReasonRequest), async (c) => {
-    const res = await finishImport(c.var.db, env.MEDIA, c.req.valid('param').id, new Date())
+    const { id } = c.req.valid('param')
+    const was = await before(c, 'series', id)
+    const res = await finishImport(c.var.db, env.MEDIA, id, new Date())
     if (refused(res)) return refusal(c, res.refused, res.message, { fields: res.fields })
-    audit(c, 'series.import.finish', { seriesId: res.seriesId, episodes: res.episodes }, c.req.valid('json').reason)
+    const detail = { seriesId: res.seriesId, episodes: res.episodes }
+    await audit(c, 'series.import.finish', detail, c.req.valid('json').reason, ['series', id], was)
     return ok(c, res)
   })
   /** Clean-up of an import not published: the series row, its search row, its objects. */
   .post('/series/:id/import/abort', validate('param', IdParam), validate('json', OpsReasonRequest), async (c) => {
-    const res = await abortImport(c.var.db, env.MEDIA, c.req.valid('param').id)
+    const { id } = c.req.valid('param')
+    const was = await before(c, 'series', id)
+    const res = await abortImport(c.var.db, env.MEDIA, id)
     if (refused(res)) return refusal(c, res.refused, res.message)
-    audit(c, 'series.import.abort', { seriesId: res.seriesId, objects: res.objects }, c.req.valid('json').reason)
+    await audit(c, 'series.import.abort', { seriesId: res.seriesId, objects: res.objects }, c.req.valid('json').reason, ['series', id], was)
     return ok(c, res)
   })
   /**
@@ -259,7 +371,8 @@ export const ops = new Hono<AppEnv>()
     const input = c.req.valid('json')
     const res = await startEpisodeAdd(c.var.db, c.req.valid('param').id, input)
     if (refused(res)) return refusal(c, res.refused, res.message, { fields: res.fields })
-    audit(c, 'episode.add.start', { seriesId: res.seriesId, episodeId: res.episodeId, no: res.no }, input.reason)
+    const detail = { seriesId: res.seriesId, episodeId: res.episodeId, no: res.no }
+    await audit(c, 'episode.add.start', detail, input.reason, ['episode', res.episodeId])
     return ok(c, res, 201)
   })
   /** A broken slice of an episode, step 1 (`npm run ops -- episode replace-slice`): the new prefix and its keys. */
@@ -268,7 +381,7 @@ export const ops = new Hono<AppEnv>()
     const input = c.req.valid('json')
     const res = await startSliceReplace(c.var.db, id, n, input.size, new Date())
     if (refused(res)) return refusal(c, res.refused, res.message, { fields: res.fields })
-    audit(c, 'episode.slice.replace.start', { episodeId: id, n, key: res.key }, input.reason)
+    await audit(c, 'episode.slice.replace.start', { episodeId: id, n, key: res.key, previous: res.previous }, input.reason, ['episode', id])
     return ok(c, res, 201)
   })
   /**
@@ -278,7 +391,9 @@ export const ops = new Hono<AppEnv>()
    */
   .post('/episodes/:id/upload/finish', validate('param', IdParam), validate('json', OpsReasonRequest), async (c) => {
     const now = new Date()
-    const res = await finishUpload(c.var.db, env.MEDIA, c.req.valid('param').id, now)
+    const { id } = c.req.valid('param')
+    const was = await before(c, 'episode', id)
+    const res = await finishUpload(c.var.db, env.MEDIA, id, now)
     if (refused(res)) return refusal(c, res.refused, res.message, { fields: res.fields })
     // the episode is out whatever the queue answers: one it refuses is announced by the cron's next run (its sweep
     // looks back a day), so the finish still succeeds
@@ -289,28 +404,37 @@ export const ops = new Hono<AppEnv>()
             (e: unknown) => (console.error(`episode ${res.episodeId}: alarms not queued (${String(e)}); the cron announces it`), false),
           )
         : false
-    audit(c, res.kind === 'EPISODE' ? 'episode.add.finish' : 'episode.slice.replace.finish', { ...res }, c.req.valid('json').reason)
+    const action = res.kind === 'EPISODE' ? 'episode.add.finish' : 'episode.slice.replace.finish'
+    await audit(c, action, { ...res, announced }, c.req.valid('json').reason, ['episode', id], was)
     return ok(c, { ...res, announced })
   })
   /** Clean-up of an upload not finished: a new episode's row and objects, or a replacement's objects. */
   .post('/episodes/:id/upload/abort', validate('param', IdParam), validate('json', OpsReasonRequest), async (c) => {
-    const res = await abortUpload(c.var.db, env.MEDIA, c.req.valid('param').id)
+    const { id } = c.req.valid('param')
+    const was = await before(c, 'episode', id)
+    const res = await abortUpload(c.var.db, env.MEDIA, id)
     if (refused(res)) return refusal(c, res.refused, res.message)
-    audit(c, 'episode.upload.abort', { ...res }, c.req.valid('json').reason)
+    await audit(c, 'episode.upload.abort', { ...res }, c.req.valid('json').reason, ['episode', id], was)
     return ok(c, res)
   })
   /** Replaces a series' weekly schedule (weekdays, TEN alone, or none). */
   .post('/series/:id/schedule', validate('param', IdParam), validate('json', SeriesScheduleRequest), async (c) => {
     const { days, reason } = c.req.valid('json')
-    const series = await setSeriesSchedule(c.var.db, c.req.valid('param').id, days)
+    const { id } = c.req.valid('param')
+    const was = await before(c, 'series', id)
+    const series = await setSeriesSchedule(c.var.db, id, days)
     if (!series) throw new AppError('NOT_EXIST')
-    audit(c, 'series.schedule', { seriesId: series.id, days }, reason)
+    await audit(c, 'series.schedule', { seriesId: series.id, days }, reason, ['series', id], was)
     return ok(c, series)
   })
   /** A notice-style alarm to every reader or to the readers of one series, fanned out by the queue. */
-  .post('/alarms', validate('json', AlarmBroadcastRequest), async (c) =>
-    ok(c, await sendBroadcast(c.var.db, env.ALARMS, c.req.valid('json'))),
-  )
+  .post('/alarms', validate('json', AlarmBroadcastRequest), async (c) => {
+    const input = c.req.valid('json')
+    const res = await sendBroadcast(c.var.db, env.ALARMS, input)
+    const detail = { broadcastId: res.broadcastId, seriesId: input.seriesId ?? null }
+    await audit(c, 'alarm.send', detail, input.reason, ['broadcast', res.broadcastId])
+    return ok(c, res)
+  })
   /** Support's queue: questions waiting for an answer, oldest first. */
   .get('/qna', async (c) => ok(c, { items: await waitingQnas(c.var.db) }))
   /** One question with its author's address and the addresses of its images. */
@@ -330,8 +454,9 @@ export const ops = new Hono<AppEnv>()
   .post('/qna/:id/answer', validate('param', IdParam), validate('json', QnaAnswerRequest), async (c) => {
     const { id } = c.req.valid('param')
     const { answer, reason } = c.req.valid('json')
+    const was = await before(c, 'qna', id)
     await answerQna(c.var.db, id, answer, { t: c.var.t, siteUrl: c.var.edition.siteUrl })
-    audit(c, 'qna.answer', { qnaId: id }, reason)
+    await audit(c, 'qna.answer', { qnaId: id }, reason, ['qna', id], was)
     return ok(c, await supportQna(c.var.db, id))
   })
   /** Every notice, newest first, whatever its state (without its body), a page at a time. */
@@ -342,24 +467,31 @@ export const ops = new Hono<AppEnv>()
   .post('/notices', validate('json', NoticePublishRequest), async (c) => {
     const input = c.req.valid('json')
     const notice = await publishNotice(c.var.db, env.CACHE, input, new Date())
-    audit(c, 'notice.publish', { noticeId: notice.id }, input.reason)
+    await audit(c, 'notice.publish', { noticeId: notice.id }, input.reason, ['notice', notice.id])
     return ok(c, notice, 201)
   })
   .post('/notices/:id', validate('param', IdParam), validate('json', NoticeEditRequest), async (c) => {
     const input = c.req.valid('json')
-    const notice = await editNotice(c.var.db, env.CACHE, c.req.valid('param').id, input, new Date())
-    audit(c, 'notice.edit', { noticeId: notice.id, fields: Object.keys(input).filter((k) => k !== 'reason') }, input.reason)
+    const { id } = c.req.valid('param')
+    const was = await before(c, 'notice', id)
+    const notice = await editNotice(c.var.db, env.CACHE, id, input, new Date())
+    const detail = { noticeId: notice.id, fields: Object.keys(input).filter((k) => k !== 'reason') }
+    await audit(c, 'notice.edit', detail, input.reason, ['notice', id], was)
     return ok(c, notice)
   })
   .post('/notices/:id/pin', validate('param', IdParam), validate('json', NoticePinRequest), async (c) => {
     const { pinned, reason } = c.req.valid('json')
-    const notice = await pinNotice(c.var.db, c.req.valid('param').id, pinned, new Date())
-    audit(c, pinned ? 'notice.pin' : 'notice.unpin', { noticeId: notice.id }, reason)
+    const { id } = c.req.valid('param')
+    const was = await before(c, 'notice', id)
+    const notice = await pinNotice(c.var.db, id, pinned, new Date())
+    await audit(c, pinned ? 'notice.pin' : 'notice.unpin', { noticeId: notice.id }, reason, ['notice', id], was)
     return ok(c, notice)
   })
   .post('/notices/:id/unpublish', validate('param', IdParam), validate('json', OpsReasonRequest), async (c) => {
-    const notice = await unpublishNotice(c.var.db, env.CACHE, c.req.valid('param').id, new Date())
-    audit(c, 'notice.unpublish', { noticeId: notice.id }, c.req.valid('json').reason)
+    const { id } = c.req.valid('param')
+    const was = await before(c, 'notice', id)
+    const notice = await unpublishNotice(c.var.db, env.CACHE, id, new Date())
+    await audit(c, 'notice.unpublish', { noticeId: notice.id }, c.req.valid('json').reason, ['notice', id], was)
     return ok(c, notice)
   })
   /** Creates a coupon; a code already taken is refused (INVALID_PARAMETER `code`), nothing written. */
@@ -367,12 +499,14 @@ export const ops = new Hono<AppEnv>()
     const input = c.req.valid('json')
     const coupon = await createCoupon(c.var.db, input, new Date())
     if (!coupon) return refusal(c, 'INVALID_PARAMETER', `coupon code ${input.code} exists already`, { fields: 'code' })
-    audit(c, 'coupon.create', { couponId: coupon.id }, input.reason)
+    await audit(c, 'coupon.create', { couponId: coupon.id }, input.reason, ['coupon', coupon.id])
     return ok(c, coupon, 201)
   })
   .post('/coupons/:id/expire', validate('param', IdParam), validate('json', OpsReasonRequest), async (c) => {
-    const coupon = await expireCoupon(c.var.db, c.req.valid('param').id, new Date())
-    audit(c, 'coupon.expire', { couponId: coupon.id }, c.req.valid('json').reason)
+    const { id } = c.req.valid('param')
+    const was = await before(c, 'coupon', id)
+    const coupon = await expireCoupon(c.var.db, id, new Date())
+    await audit(c, 'coupon.expire', { couponId: coupon.id }, c.req.valid('json').reason, ['coupon', id], was)
     return ok(c, coupon)
   })
   /** Coupons with their use counts, newest first, or one (`?id=`). */
@@ -383,8 +517,10 @@ export const ops = new Hono<AppEnv>()
   .get('/readers', validate('query', ReaderLookup), async (c) => ok(c, await readerReport(c.var.db, c.req.valid('query'), new Date())))
   /** Ends every session of the reader on every device (`signOutEverywhere`); NOT_FOUND_USER if unknown or withdrawn. */
   .post('/readers/:id/sessions/end', validate('param', IdParam), validate('json', OpsReasonRequest), async (c) => {
-    const ended = await endReaderSessions(c.var.db, c.req.valid('param').id, new Date())
-    audit(c, 'reader.sessions.end', { userId: ended.id, devices: ended.ended }, c.req.valid('json').reason)
+    const { id } = c.req.valid('param')
+    const was = await before(c, 'user', id)
+    const ended = await endReaderSessions(c.var.db, id, new Date())
+    await audit(c, 'reader.sessions.end', { userId: ended.id, devices: ended.ended }, c.req.valid('json').reason, ['user', id], was)
     return ok(c, ended)
   })
   /** Every event, newest first, whatever its state, a page at a time. */
@@ -395,13 +531,15 @@ export const ops = new Hono<AppEnv>()
   .post('/events', validate('json', EventCreateRequest), async (c) => {
     const input = c.req.valid('json')
     const event = await createEvent(c.var.db, input, new Date())
-    audit(c, 'event.create', { eventId: event.id }, input.reason)
+    await audit(c, 'event.create', { eventId: event.id }, input.reason, ['event', event.id])
     return ok(c, event, 201)
   })
   /** Ends an event now; NOT_EVENT_PERIOD for one already ended. */
   .post('/events/:id/end', validate('param', IdParam), validate('json', OpsReasonRequest), async (c) => {
-    const event = await endEvent(c.var.db, c.req.valid('param').id, new Date())
-    audit(c, 'event.end', { eventId: event.id }, c.req.valid('json').reason)
+    const { id } = c.req.valid('param')
+    const was = await before(c, 'event', id)
+    const event = await endEvent(c.var.db, id, new Date())
+    await audit(c, 'event.end', { eventId: event.id }, c.req.valid('json').reason, ['event', id], was)
     return ok(c, event)
   })
   /** Every banner, newest first, whatever its placement and state, a page at a time. */
@@ -412,12 +550,80 @@ export const ops = new Hono<AppEnv>()
   .post('/banners', validate('json', BannerCreateRequest), async (c) => {
     const input = c.req.valid('json')
     const banner = await createBanner(c.var.db, input, new Date())
-    audit(c, 'banner.create', { bannerId: banner.id }, input.reason)
+    await audit(c, 'banner.create', { bannerId: banner.id }, input.reason, ['banner', banner.id])
     return ok(c, banner, 201)
   })
   /** Ends a banner now; NOT_EVENT_PERIOD for one already ended. */
   .post('/banners/:id/end', validate('param', IdParam), validate('json', OpsReasonRequest), async (c) => {
-    const banner = await endBanner(c.var.db, c.req.valid('param').id, new Date())
-    audit(c, 'banner.end', { bannerId: banner.id }, c.req.valid('json').reason)
+    const { id } = c.req.valid('param')
+    const was = await before(c, 'banner', id)
+    const banner = await endBanner(c.var.db, id, new Date())
+    await audit(c, 'banner.end', { bannerId: banner.id }, c.req.valid('json').reason, ['banner', id], was)
     return ok(c, banner)
+  })
+  /** The audit trail (issue 39 point 5): every change through this API, newest first, a page at a time, filtered. */
+  .get('/audit', validate('query', AuditQuery), async (c) =>
+    ok(c, { ...(await listAudit(c.var.db, c.req.valid('query'), new Date())), timeZone: c.var.edition.timeZone }),
+  )
+  /** Operators' named tokens (never a hash): live ones first (root only). */
+  .get('/operators', requireRoot, async (c) => ok(c, { items: await listOperators(c.var.db) }))
+  /** A named token for a new operator, shown once in this answer (root only); a name with a live token is refused. */
+  .post('/operators', requireRoot, validate('json', OperatorAddRequest), async (c) => {
+    const { name, reason } = c.req.valid('json')
+    const res = await addOperator(c.var.db, name, auditOf(c, 'operator.add', reason))
+    if (!res) return refusal(c, 'INVALID_PARAMETER', `operator ${name} has a live token already: revoke it first`, { fields: 'name' })
+    logChange(c, 'operator.add', { name }, reason)
+    return ok(c, res, 201)
+  })
+  /** Revokes an operator's live token: refused from the next request on (root only); NOT_EXIST if it has none. */
+  .post('/operators/:name/revoke', requireRoot, validate('param', OperatorParam), validate('json', OpsReasonRequest), async (c) => {
+    const { name } = c.req.valid('param')
+    const { reason } = c.req.valid('json')
+    const operator = await revokeOperator(c.var.db, name, auditOf(c, 'operator.revoke', reason))
+    if (!operator) throw new AppError('NOT_EXIST')
+    logChange(c, 'operator.revoke', { name }, reason)
+    return ok(c, operator)
+  })
+  /** One payment with its lots, the provider's events, its reversals and whether the refund rule takes it. */
+  .get('/payments/:id', validate('param', PaymentParam), async (c) => {
+    const report = await opsPayment(c.var.db, c.req.valid('param').id, new Date())
+    if (!report) throw new AppError('NOT_EXIST')
+    return ok(c, report)
+  })
+  /**
+   * Refunds a payment through the reader's own guarded path (issue 39 point 8), its audit row in the coins' batch;
+   * refused in one line (INVALID_PARAMETER, reason NOT_REFUNDABLE) when its coins were used, it was refunded, … .
+   */
+  .post('/payments/:id/refund', validate('param', PaymentParam), validate('json', OpsReasonRequest), async (c) => {
+    const { id } = c.req.valid('param')
+    const { reason } = c.req.valid('json')
+    const now = new Date()
+    const was = await before(c, 'payment', id)
+    const row = auditOf(c, 'payment.refund', reason, now.toISOString())
+    let res: Awaited<ReturnType<typeof opsRefund>>
+    try {
+      res = await opsRefund(
+        c.var.db,
+        id,
+        () =>
+          auditStatement(
+            { ...row, target: `payment:${id}`, before: was, after: null },
+            { afterSql: { sql: PAYMENT_AUDIT_JSON, params: [id] } },
+          ),
+        now,
+      )
+    } catch (e) {
+      // the provider refused: the coins came back (the batch's audit row says they left, this one that they are back)
+      if (e instanceof AppError && e.code === 'CLIENT_FETCH_ERROR')
+        await audit(c, 'payment.refund.undone', { paymentId: id }, reason, ['payment', id])
+      throw e
+    }
+    if ('refused' in res) {
+      return refusal(c, 'INVALID_PARAMETER', `payment ${id} cannot be refunded: ${res.refused}`, {
+        fields: 'paymentId',
+        reason: 'NOT_REFUNDABLE',
+      })
+    }
+    logChange(c, 'payment.refund', { paymentId: id, userId: res.userId, refunded: res.result.refunded }, reason)
+    return ok(c, res.result)
   })

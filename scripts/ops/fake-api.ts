@@ -11,7 +11,7 @@ import { expect } from 'vitest'
 import { LOCAL_OPS_TOKEN, quietEnv, root } from '../lib.ts'
 
 type Seen = { method: string; path: string; authorization: string; contentType: string; body: unknown }
-export type Reply = { status: number; body: string }
+export type Reply = { status: number; body: string; headers?: Record<string, string> }
 
 export const json = (status: number, body: unknown): Reply => ({ status, body: JSON.stringify(body) })
 export const success = (data: unknown): Reply => json(200, { result: 'SUCCESS', data })
@@ -62,7 +62,7 @@ export async function fakeApi(): Promise<FakeApi> {
           : { bytes: bytes.length, webp: bytes.subarray(8, 12).toString('latin1') === 'WEBP' },
     })
     const r = api.reply(req.url!)
-    res.writeHead(r.status, { 'content-type': r.body.startsWith('{') ? 'application/json' : 'text/plain' }).end(r.body)
+    res.writeHead(r.status, { 'content-type': r.body.startsWith('{') ? 'application/json' : 'text/plain', ...r.headers }).end(r.body)
   })
   await new Promise<void>((resolve) => server.listen(0, '0.0.0.0', resolve))
   api.port = (server.address() as AddressInfo).port

@@ -72,7 +72,7 @@ describe('npm run ops -- alarm send / episode publish', () => {
     expect(api.seen).toMatchObject([{ authorization: 'Bearer my-token', body: { text: 'Maintenance ce soir', reason: 'ops' } }])
   })
 
-  it('publishes an episode: POST /api/ops/episodes/{id}/publish; says whether its alarms were queued; the reason stays in the output', async () => {
+  it('publishes an episode: POST /api/ops/episodes/{id}/publish; says whether its alarms were queued; the reason goes to the audit trail', async () => {
     api.reply = (path) =>
       json(200, { result: 'SUCCESS', data: { episodeId: 42, publishedAt: '2026-05-01T10:00:00.000Z', announced: path.includes('42') } })
     const res = await api.ops(['episode', 'publish', '--id', '42', '--reason', 'planning'])
@@ -83,10 +83,10 @@ describe('npm run ops -- alarm send / episode publish', () => {
         path: '/api/ops/episodes/42/publish',
         authorization: `Bearer ${LOCAL_OPS_TOKEN}`,
         contentType: 'application/json',
-        body: {},
+        body: { reason: 'planning' },
       },
     ])
-    expect(res.stdout).toContain('reason: planning (printed here only')
+    expect(res.stdout).toContain('reason: planning (in the audit trail)')
     expect(res.stdout).toContain('published: episode 42, published at 2026-05-01T10:00:00.000Z; its alarms are queued')
 
     const again = await api.ops(['episode', 'publish', '--id', '43', '--reason', 'planning'])
@@ -153,6 +153,6 @@ describe('npm run ops -- alarm send / episode publish', () => {
     expect(all.stdout).toMatch(/episode publish\s+publish an episode now/)
     expect(send.stdout).toContain('usage: npm run ops -- alarm send --text TEXT --reason TEXT [--series N] [--link /path] [--yes]')
     expect(send.stdout).toContain('OPS_URL')
-    expect(publish.stdout).toContain('the API has no field for it yet: it is only printed in this output')
+    expect(publish.stdout).toContain('why (1 to 200 characters): in the audit trail (npm run ops -- audit)')
   })
 })

@@ -465,6 +465,29 @@ describe('Stripe refund (spec §9, 7 days)', () => {
     }
   })
 
+  it("issue 39 (8): an operator's refund that Stripe refuses gives the coins back; the audit trail says both", async () => {
+    const reader = await newReader()
+    const { paymentId, paymentIntent } = await paidStripeCharge(reader, { coins: 20, bonus: 0 })
+    await fault(`payment_intent=${paymentIntent}`, 'status500', 2)
+    const res = await request(app, `/api/ops/payments/${paymentId}/refund`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer test-ops-token', 'content-type': 'application/json' },
+      body: JSON.stringify({ reason: 'asked by mail' }),
+    })
+    await expectError(res, 503, 'CLIENT_FETCH_ERROR')
+    expect(await stateOf(paymentId)).toBe('PAID')
+    expect(await balance(reader.id)).toBe(20)
+    await expectInvariant(reader.id)
+    const rows = await db.all<{ action: string; after_json: string }>(
+      `SELECT action, after_json FROM ops_audit WHERE target = ? ORDER BY id`,
+      `payment:${paymentId}`,
+    )
+    expect(rows.map((r) => [r.action, JSON.parse(r.after_json).state])).toEqual([
+      ['payment.refund', 'REFUNDED'],
+      ['payment.refund.undone', 'PAID'],
+    ])
+  })
+
   it('issue 34 (1): a purchase made while Stripe answers a refund slowly is refused, 40 rounds: never both', async () => {
     const { episodeIds } = await newSeries({ episodes: 2, priceBuy: 4 })
     const atStripe = (paymentIntent: string) =>

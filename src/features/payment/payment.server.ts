@@ -5,7 +5,7 @@
  * flips the payment UNPAID → PAID under a guard, so a replayed or concurrent webhook can never credit twice.
  */
 import { AppError, type ErrorCode } from '../../lib/errors/catalogue.ts'
-import type { Db } from '../../lib/server/db.ts'
+import type { Db, Statement } from '../../lib/server/db.ts'
 import { DAY_MS, isoAfter } from '../../lib/time.ts'
 import type { PaymentReversalsRow, PaymentsRow } from '../../lib/server/db-types.ts'
 import { firstRow, rows, type Cols } from '../../lib/server/rows.ts'
@@ -22,6 +22,7 @@ import {
   planRefund,
   planReversal,
   REFUND_DAYS,
+  refundRefusal,
   type ChargeRequest,
   type CoinProduct,
   type OpenDebt,
@@ -488,10 +489,10 @@ const NOT_REFUNDABLE = () => new AppError('INVALID_PARAMETER', { fields: 'paymen
  */
 export async function refundPayment(
   db: Db,
-  input: { userId: number; paymentId: string; claim: IdempotencyClaim },
+  input: { userId: number; paymentId: string; claim: IdempotencyClaim; extra?: readonly Statement[] },
   now = new Date(),
 ): Promise<RefundResult> {
-  const { userId, paymentId, claim } = input
+  const { userId, paymentId, claim, extra = [] } = input
   const nowIso = now.toISOString()
   const since = isoAfter(now, -REFUND_DAYS * DAY_MS)
   const [keyRes, paymentRes, lotsRes] = await db.batch([
@@ -513,7 +514,7 @@ export async function refundPayment(
   if (!provider) throw new AppError('NOT_FOUND_PAYMENT_METHOD')
   const refunded = { coin: 0, bonus: 0, freeCoin: 0, mileage: 0 }
   const key = { COIN: 'coin', BONUS: 'bonus', FREE_COIN: 'freeCoin', MILEAGE: 'mileage' } as const
-  const statements: { sql: string; params: unknown[] }[] = plan.steps.flatMap((s) => {
+  const statements: Statement[] = plan.steps.flatMap((s) => {
     refunded[key[s.type]] += s.take
     return [
       {
@@ -537,6 +538,8 @@ export async function refundPayment(
       sql: `INSERT INTO payment_reversals (payment_id, user_id, reason, debt, created_at) VALUES (?, ?, 'REFUND', 0, ?)`,
       params: [paymentId, userId, nowIso],
     },
+    // an operator's refund: its audit row, written with the coins' batch or not at all
+    ...extra,
     storeResponseStatement(
       claim,
       200,
@@ -696,11 +699,12 @@ export async function openDebts(db: Db, userId: number): Promise<DebtRow[]> {
  * The operator settles a reader's open debts without coins (`npm run ops -- coins forgive`): each goes to 0 in one
  * statement; the coins forgiven, and the reason in the route's log line.
  */
-export async function forgiveDebts(db: Db, userId: number): Promise<number> {
-  // one batch is one transaction: the sum is what the update zeroes
+export async function forgiveDebts(db: Db, userId: number, extra: readonly Statement[] = []): Promise<number> {
+  // one batch is one transaction: the sum is what the update zeroes (`extra`, the operator's audit row, goes with it)
   const [sum] = await db.batch([
     { sql: `SELECT coalesce(sum(debt), 0) AS forgiven FROM payment_reversals WHERE user_id = ? AND debt > 0`, params: [userId] },
     { sql: `UPDATE payment_reversals SET debt = 0 WHERE user_id = ? AND debt > 0`, params: [userId] },
+    ...extra,
   ])
   return firstRow<{ forgiven: number }>(sum)?.forgiven ?? 0
 }
@@ -723,4 +727,99 @@ export async function saveAddress(userId: number, a: AddressRequest, now = new D
   }
   await withReader(userId, (r) => r.saveAddress(userId, row, now.toISOString()))
   return row
+}
+
+/** One payment as the operator sees it (`GET /api/ops/payments/{id}`, `npm run ops -- payment show`). */
+export type OpsPaymentReport = {
+  payment: {
+    id: string
+    userId: number
+    email: string | null
+    state: PaymentsRow['state']
+    provider: string
+    method: string | null
+    providerRef: string | null
+    amount: number
+    currency: string
+    coins: number
+    bonus: number
+    createdAt: string
+    paidAt: string | null
+    cancelledAt: string | null
+    refundedAt: string | null
+  }
+  /** The lots it caused (its coins, its bonus, a top-up coupon's reward) and what is left of each. */
+  lots: CausedLotRow[]
+  /** The provider's events about it (`payment_events`: checkout, refunds and disputes made at the provider), oldest first. */
+  events: { provider: string; eventId: string; type: string | null; receivedAt: string }[]
+  /** What took its coins back (a refund, a refund made at the provider, a dispute) and the debt left. */
+  reversals: { reason: PaymentReversalsRow['reason']; debt: number; createdAt: string }[]
+  /** Why the refund rule refuses it now (`refundRefusal`), or null: `payment refund` would refund it. */
+  refusal: string | null
+}
+
+/** A payment by id with its lots, provider events and reversals; null for an id that is not one of ours or unknown. */
+export async function opsPayment(db: Db, paymentId: string, now = new Date()): Promise<OpsPaymentReport | null> {
+  if (!isPaymentId(paymentId)) return null
+  const [paymentRes, lotsRes, eventsRes, reversalsRes] = await db.batch([
+    {
+      sql: `SELECT p.id, p.user_id AS userId, u.email, p.state, p.provider, p.method, p.provider_ref AS providerRef, p.amount, p.currency,
+              p.coins, p.bonus, p.created_at AS createdAt, p.paid_at AS paidAt, p.cancelled_at AS cancelledAt, p.refunded_at AS refundedAt
+            FROM payments p LEFT JOIN users u ON u.id = p.user_id WHERE p.id = ?`,
+      params: [paymentId],
+    },
+    {
+      sql: CAUSED_LOTS_SQL.replace('user_id = ?', '(user_id = (SELECT user_id FROM payments WHERE id = ?))'),
+      params: [paymentId, paymentId, paymentId],
+    },
+    {
+      sql: `SELECT provider, event_id AS eventId, type, received_at AS receivedAt FROM payment_events WHERE payment_id = ? ORDER BY received_at, event_id LIMIT 100`,
+      params: [paymentId],
+    },
+    { sql: `SELECT reason, debt, created_at AS createdAt FROM payment_reversals WHERE payment_id = ?`, params: [paymentId] },
+  ])
+  const payment = firstRow<OpsPaymentReport['payment']>(paymentRes)
+  if (!payment) return null
+  const lots = rows<CausedLotRow>(lotsRes)
+  return {
+    payment,
+    lots,
+    events: rows<OpsPaymentReport['events'][number]>(eventsRes),
+    reversals: rows<OpsPaymentReport['reversals'][number]>(reversalsRes),
+    refusal: refundRefusal(payment, lots, now),
+  }
+}
+
+/** A payment's row as the audit trail keeps it, computed by SQL in the refund's own batch. */
+export const PAYMENT_AUDIT_JSON = `SELECT json_object('id', id, 'user_id', user_id, 'state', state, 'amount', amount, 'currency', currency,
+  'coins', coins, 'bonus', bonus, 'paid_at', paid_at, 'refunded_at', refunded_at) FROM payments WHERE id = ?`
+
+/**
+ * An operator's refund (issue 39 point 8): the reader's own refund path (`refundPayment`: the coins leave in one
+ * guarded batch — with the operator's audit row, `audit` — before the provider is asked, and come back if it refuses),
+ * under a fresh idempotency key of the reader. `{refused}` says in one line why the rule refuses it (spent, refunded,
+ * too late, …), nothing written; NOT_EXIST for an unknown payment; CLIENT_FETCH_ERROR when the provider refused (the
+ * coins are back).
+ */
+export async function opsRefund(
+  db: Db,
+  paymentId: string,
+  audit: (userId: number) => Statement,
+  now = new Date(),
+): Promise<{ result: RefundResult; userId: number } | { refused: string }> {
+  const report = await opsPayment(db, paymentId, now)
+  if (!report) throw new AppError('NOT_EXIST')
+  if (report.refusal) return { refused: report.refusal }
+  const { userId } = report.payment
+  const claim = { userId, key: `ops-refund-${crypto.randomUUID()}`, scope: 'POST /api/ops/payments/refund', requestHash: '' }
+  try {
+    return { result: await refundPayment(db, { userId, paymentId, claim, extra: [audit(userId)] }, now), userId }
+  } catch (e) {
+    // refunded, reversed or spent since the read above: nothing was written and the provider was not asked
+    if (e instanceof AppError && e.code === 'INVALID_PARAMETER' && e.details?.reason === 'NOT_REFUNDABLE') {
+      const again = await opsPayment(db, paymentId, now)
+      return { refused: again?.refusal ?? 'refunded, reversed or spent meanwhile' }
+    }
+    throw e
+  }
 }

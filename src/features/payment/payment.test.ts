@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import fc from 'fast-check'
 import {
   ChargeRequest,
   PAYMENT_BONUS_DAYS,
@@ -10,7 +11,9 @@ import {
   paymentGrants,
   planRefund,
   planReversal,
+  refundRefusal,
   type CoinProduct,
+  type PaymentState,
 } from './payment.ts'
 
 const product = (o: Partial<CoinProduct> = {}): CoinProduct => ({
@@ -113,6 +116,41 @@ describe('planRefund and planReversal (issue 20: a refund takes back what the pa
     expect(planRefund(paid, lots, new Date('2026-11-27T00:00:00.000Z'))).toEqual({ ok: false, code: 'not_refundable' })
     expect(planRefund({ state: 'UNPAID', paidAt: null }, lots, now)).toEqual({ ok: false, code: 'not_refundable' })
     expect(planRefund(null, lots, now)).toEqual({ ok: false, code: 'NOT_EXIST' })
+  })
+  it('refundRefusal says in one line why planRefund refuses, and is null exactly when it refunds (issue 39 point 8)', () => {
+    expect(refundRefusal(paid, lots, now)).toBeNull()
+    expect(refundRefusal(paid, [lots[0]!, { ...lots[1]!, remaining: 3 }], now)).toBe('its coins were used: BONUS 4 of 7')
+    expect(refundRefusal(paid, lots, new Date('2026-11-27T00:00:00.000Z'))).toBe(
+      'paid 2026-11-20T00:00:00.000Z: past the 7-day refund window (spec §9)',
+    )
+    expect(refundRefusal({ state: 'UNPAID', paidAt: null }, lots, now)).toBe('it is UNPAID, not PAID')
+    expect(refundRefusal({ state: 'REFUNDED', paidAt: paid.paidAt, refundedAt: null }, lots, now)).toBe(
+      'a refund of it is waiting for the provider',
+    )
+    expect(refundRefusal({ state: 'REFUNDED', paidAt: paid.paidAt, refundedAt: '2026-11-21T00:00:00.000Z' }, lots, now)).toBe(
+      'already refunded (2026-11-21T00:00:00.000Z)',
+    )
+    expect(refundRefusal(null, lots, now)).toBe('no such payment')
+    const lot = fc.record({
+      id: fc.integer({ min: 1, max: 99 }),
+      type: fc.constantFrom('COIN' as const, 'BONUS' as const, 'FREE_COIN' as const, 'MILEAGE' as const),
+      amount: fc.integer({ min: 1, max: 100 }),
+      remaining: fc.integer({ min: 0, max: 100 }),
+    })
+    const payment = fc.option(
+      fc.record({
+        state: fc.constantFrom<PaymentState>('UNPAID', 'PAID', 'CANCELLED', 'REFUNDED'),
+        paidAt: fc.option(fc.constantFrom('2026-11-15T00:00:00.000Z', '2026-11-20T00:00:00.000Z', '2026-11-21T23:59:59.999Z')),
+      }),
+    )
+    fc.assert(
+      fc.property(payment, fc.array(lot, { maxLength: 4 }), (p, ls) => {
+        const why = refundRefusal(p, ls, now)
+        expect(why === null).toBe(planRefund(p, ls, now).ok)
+        if (why !== null) expect(why).not.toContain('\n')
+      }),
+      { numRuns: 1000 },
+    )
   })
   it('a reversal takes what is left and counts what was spent (mileage aside) as the debt', () => {
     expect(

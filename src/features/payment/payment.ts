@@ -151,6 +151,27 @@ export function planRefund(
   return { ok: true, steps: steps.sort((a, b) => (a.type === 'COIN' ? -1 : b.type === 'COIN' ? 1 : a.lotId - b.lotId)) }
 }
 
+/**
+ * Why `planRefund` refuses a payment, in one line for the operator (`npm run ops -- payment refund`), or null when it
+ * would refund it. The same rules in the same order as `planRefund`.
+ */
+export function refundRefusal(
+  payment: { state: PaymentState; paidAt: string | null; refundedAt?: string | null } | null,
+  lots: readonly PaymentLot[],
+  now: Date,
+): string | null {
+  if (!payment) return 'no such payment'
+  if (payment.state === 'REFUNDED')
+    return payment.refundedAt === null ? 'a refund of it is waiting for the provider' : `already refunded (${payment.refundedAt})`
+  if (payment.state !== 'PAID' || payment.paidAt === null) return `it is ${payment.state}, not PAID`
+  if (now.getTime() - Date.parse(payment.paidAt) >= REFUND_DAYS * DAY_MS)
+    return `paid ${payment.paidAt}: past the ${REFUND_DAYS}-day refund window (spec §9)`
+  if (!lots.some((l) => l.type === 'COIN')) return 'no paid coins of it are left to take back'
+  const used = lots.filter((l) => l.remaining !== l.amount)
+  if (used.length > 0) return `its coins were used: ${used.map((l) => `${l.type} ${l.amount - l.remaining} of ${l.amount}`).join(', ')}`
+  return null
+}
+
 /** `POST /api/ops/coins/debt/forgive`: the account whose open debts the operator settles, and why. */
 export const DebtForgiveRequest = z.object({ email: z.email().max(254), reason: OpsReason })
 export type DebtForgiveRequest = z.infer<typeof DebtForgiveRequest>

@@ -4,7 +4,7 @@
  * user Σ coin_lots.remaining = Σ coin_ledger.amount. Each movement is one D1 batch (a transaction).
  */
 import { AppError } from '../../lib/errors/catalogue.ts'
-import type { Db } from '../../lib/server/db.ts'
+import type { Db, Statement } from '../../lib/server/db.ts'
 import type { CoinLotsRow, EpisodesRow, SeriesRow, UsersRow } from '../../lib/server/db-types.ts'
 import { firstRow, flag, rows, type Cols, type Flag } from '../../lib/server/rows.ts'
 import { cronBudget, sweep, type SweepBudget } from '../../lib/server/sweep.ts'
@@ -78,7 +78,12 @@ export type GrantInput = {
  * Charges coins: one new lot and its CHARGE ledger row (amount > 0) in one batch; the batch also reads the
  * user's lots afterwards, so the balances returned are those the grant produced.
  */
-export async function grantCoins(db: Db, input: GrantInput, now = new Date()): Promise<{ entry: LedgerEntry; balances: Balances }> {
+export async function grantCoins(
+  db: Db,
+  input: GrantInput,
+  now = new Date(),
+  extra: readonly Statement[] = [],
+): Promise<{ entry: LedgerEntry; balances: Balances }> {
   if (!Number.isSafeInteger(input.amount) || input.amount <= 0) throw new AppError('INVALID_PARAMETER', { fields: 'amount' })
   const expiresAt = input.expiresAt ?? null
   if (expiresAt !== null && !(Date.parse(expiresAt) > now.getTime())) throw new AppError('INVALID_PARAMETER', { fields: 'expiresAt' })
@@ -94,6 +99,7 @@ export async function grantCoins(db: Db, input: GrantInput, now = new Date()): P
       params: [input.userId, input.type, input.source, input.amount, input.source === 'PAYMENT' ? 'COIN_PRODUCT' : null, ref, input.reason],
     },
     { sql: SPENDABLE_LOTS, params: [input.userId] },
+    ...extra,
   ])
   return { entry: firstRow<LedgerRow>(ledger)!, balances: balances(rows<SpendableLotRow>(lots), now) }
 }
@@ -111,6 +117,8 @@ export async function grantCoins(db: Db, input: GrantInput, now = new Date()): P
  *   CHECK (amount <> 0) then fails the whole batch, so a concurrent spend can never drive a lot negative nor
  *   leave a half-applied deduction. A failed batch is re-planned (a few times) from fresh lots.
  *
+ * `extra` statements (the operator's audit row) run at the end of the movement's batch: written with it or not at all.
+ *
  * Errors: INVALID_PARAMETER (bad input, amount 0), NOT_FOUND_USER (unknown e-mail), COIN_INSUFFICIENT when
  * the type's balance is short (MILEAGE_INSUFFICIENT for mileage, the catalogue's code for that balance).
  */
@@ -118,6 +126,7 @@ export async function adminAdjust(
   db: Db,
   input: AdminAdjustRequest,
   now = new Date(),
+  extra: readonly Statement[] = [],
 ): Promise<{ entries: LedgerEntry[]; balances: Balances }> {
   const parsed = AdminAdjustRequest.safeParse(input)
   if (!parsed.success) {
@@ -132,7 +141,7 @@ export async function adminAdjust(
     } catch {
       throw new AppError('INVALID_PARAMETER', { fields: 'expiresAt' }) // e.g. 2027-02-30
     }
-    const { entry, balances } = await grantCoins(db, { userId, type, amount, source: 'ADMIN', reason, expiresAt }, now)
+    const { entry, balances } = await grantCoins(db, { userId, type, amount, source: 'ADMIN', reason, expiresAt }, now, extra)
     return { entries: [entry], balances }
   }
 
@@ -154,9 +163,9 @@ export async function adminAdjust(
       },
     ])
     try {
-      const results = await db.batch([...statements, { sql: SPENDABLE_LOTS, params: [userId] }])
-      const entries = results.slice(0, -1).flatMap((r) => rows<LedgerRow>(r))
-      return { entries, balances: balances(rows<SpendableLotRow>(results[results.length - 1]), now) }
+      const results = await db.batch([...statements, { sql: SPENDABLE_LOTS, params: [userId] }, ...extra])
+      const entries = results.slice(0, statements.length).flatMap((r) => rows<LedgerRow>(r))
+      return { entries, balances: balances(rows<SpendableLotRow>(results[statements.length]), now) }
     } catch (e) {
       // The guard fired: a lot changed between the read and the batch. Nothing was written; plan again.
       if (!isConstraint(e, 'CHECK')) throw e

@@ -446,6 +446,31 @@ export interface OneTimeCodesRow {
   purpose: string | null
 }
 
+/** A row of `operators`. @public */
+export interface OperatorsRow {
+  id: number
+  name: string
+  token_hash: string
+  created_by: string
+  created_at: string
+  revoked_at: string | null
+}
+
+/** A row of `ops_audit`. @public */
+export interface OpsAuditRow {
+  id: number
+  at: string
+  operator: string
+  action: string
+  route: string
+  target: string | null
+  reason: string | null
+  before_json: string | null
+  after_json: string | null
+  detail: string | null
+  request_id: string | null
+}
+
 /** A row of `outbox`. @public */
 export interface OutboxRow {
   id: number
@@ -815,6 +840,8 @@ export interface Tables {
   notices: NoticesRow
   oauth_states: OauthStatesRow
   one_time_codes: OneTimeCodesRow
+  operators: OperatorsRow
+  ops_audit: OpsAuditRow
   outbox: OutboxRow
   ownerships: OwnershipsRow
   payment_events: PaymentEventsRow

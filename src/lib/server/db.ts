@@ -4,6 +4,9 @@
  * run in one D1 session (Sessions API, docs/ARCHITECTURE.md "Read replicas"): sequentially consistent, and free
  * to read from a read replica when created with `first-unconstrained` or a reader's bookmark.
  */
+/** One statement of a batch. */
+export type Statement = { sql: string; params?: unknown[] }
+
 export type Db = {
   /** Rows of one statement. */
   all<T = Record<string, unknown>>(sql: string, ...params: unknown[]): Promise<T[]>
@@ -12,7 +15,7 @@ export type Db = {
   /** Runs one write statement; returns the number of changed rows. */
   run(sql: string, ...params: unknown[]): Promise<number>
   /** Several statements in one atomic D1 batch (counted as one round trip). */
-  batch(statements: { sql: string; params?: unknown[] }[]): Promise<D1Result[]>
+  batch(statements: Statement[]): Promise<D1Result[]>
   /** Statements run so far through this helper. */
   readonly queryCount: number
   /** The session's bookmark after its last statement (null before any): a later session from it sees these writes. */
