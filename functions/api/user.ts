@@ -1,4 +1,5 @@
 import { Hono, type Context } from 'hono'
+import { RowIdText } from '../../src/lib/ids.ts'
 import { deleteCookie } from 'hono/cookie'
 import { AppError } from '../../src/lib/errors/catalogue.ts'
 import { resendOtpForUser, userMe } from '../../src/features/auth/auth.server.ts'
@@ -33,7 +34,7 @@ import { currentUserId, requireUser } from '../middleware/session.ts'
 import { authContext, field, formRoute, toLogin } from './forms.ts'
 import { needs } from '../middleware/delivery.ts'
 
-const ApproveBody = z.object({ userId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER), uuid: z.string().max(128) })
+const ApproveBody = z.object({ userId: RowIdText, uuid: z.string().max(128) })
 /** The withdrawal form: reason checkboxes (`reason` repeated), detail, agreement checkbox. */
 const WithdrawalForm = z.object({
   reason: z.union([z.string().max(32), z.array(z.string().max(32)).max(WITHDRAWAL_REASONS.length)]).optional(),

@@ -5,7 +5,7 @@
  */
 import { Hono } from 'hono'
 import { AppError } from '../../src/lib/errors/catalogue.ts'
-import { parseId } from '../../src/features/catalogue/catalogue.ts'
+import { parseId } from '../../src/lib/ids.ts'
 import { viewCounts } from '../../src/features/viewer/viewer.server.ts'
 import type { AppEnv } from '../lib/env.ts'
 import { ok } from '../lib/respond.ts'

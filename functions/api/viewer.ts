@@ -8,7 +8,8 @@ import { getCookie } from 'hono/cookie'
 import { createMiddleware } from 'hono/factory'
 import { z } from 'zod'
 import { AppError } from '../../src/lib/errors/catalogue.ts'
-import { NOT_LOGGED_IN_ADULT_COOKIE, parseId } from '../../src/features/catalogue/catalogue.ts'
+import { NOT_LOGGED_IN_ADULT_COOKIE } from '../../src/features/catalogue/catalogue.ts'
+import { parseId } from '../../src/lib/ids.ts'
 import { AutoUnlockRequest, ProgressRequest, SLICE_URL_MAX_S, sliceWidth } from '../../src/features/viewer/viewer.ts'
 import {
   clearAutoUnlock,

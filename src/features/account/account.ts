@@ -4,6 +4,7 @@
  * argument. The zod schemas check only the shape (→ INVALID_PARAMETER); the spec's rules answer with their codes.
  */
 import { z } from 'zod'
+import { RowIdText } from '../../lib/ids.ts'
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/mobile'
 import type { ErrorCode } from '../../lib/errors/catalogue.ts'
 
@@ -55,7 +56,7 @@ export const ChangePasswordBody = z.object({ oldPassword: text(1024), newPasswor
 export type ChangePasswordBody = z.infer<typeof ChangePasswordBody>
 /** Spec §7 POST /auth/local/reset/password {userId, uuid, newPassword}; the web form adds the confirmation. */
 export const ResetPasswordBody = z.object({
-  userId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+  userId: RowIdText,
   uuid: text(128),
   newPassword: text(1024),
   newPasswordConfirm: text(1024).optional(),

@@ -6,6 +6,7 @@
  * alarm.server.ts, so both ways write the same strings.
  */
 import type { AlarmsRow } from '../../lib/server/db-types.ts'
+import { RowId } from '../../lib/ids.ts'
 import { DAY_MS, HOUR_MS } from '../../lib/time.ts'
 import type { Cols } from '../../lib/server/rows.ts'
 import type { Translate } from '../../lib/i18n/i18n.ts'
@@ -106,17 +107,16 @@ export const AlarmListQuery = z.object({
     .optional(),
 })
 /** `POST /alarm/read` and the list's open form: one alarm of the reader. */
-export const AlarmReadRequest = z.object({ id: z.number().int().positive().max(Number.MAX_SAFE_INTEGER) })
+export const AlarmReadRequest = z.object({ id: RowId })
 
-const rowId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER)
 /**
  * A message of the alarm queue (issue 13 point 3, docs/ARCHITECTURE.md "Alarms"): the next ALARM_BATCH readers
  * (user id above `after`) of a published episode or of an operator's broadcast, or the push of one alarm.
  */
 export const AlarmJob = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('episode'), episodeId: rowId, after: z.number().int().min(0) }),
-  z.object({ kind: z.literal('broadcast'), broadcastId: rowId, after: z.number().int().min(0) }),
-  z.object({ kind: z.literal('push'), alarmId: rowId }),
+  z.object({ kind: z.literal('episode'), episodeId: RowId, after: z.number().int().min(0) }),
+  z.object({ kind: z.literal('broadcast'), broadcastId: RowId, after: z.number().int().min(0) }),
+  z.object({ kind: z.literal('push'), alarmId: RowId }),
 ])
 export type AlarmJob = z.infer<typeof AlarmJob>
 
@@ -134,7 +134,7 @@ export const AlarmBroadcastRequest = z.object({
     .max(300)
     .regex(/^\/(?!\/)[^\s\\]*$/)
     .optional(),
-  seriesId: rowId.optional(),
+  seriesId: RowId.optional(),
   reason: z.string().trim().min(1).max(200),
 })
 export type AlarmBroadcastRequest = z.infer<typeof AlarmBroadcastRequest>

@@ -3,6 +3,7 @@
  * The zod schemas check only the shape (→ INVALID_PARAMETER); the spec's rules answer with their own codes.
  */
 import { z } from 'zod'
+import { RowIdText } from '../../lib/ids.ts'
 import type { ErrorCode } from '../../lib/errors/catalogue.ts'
 import { DAY_MS } from '../../lib/time.ts'
 
@@ -62,15 +63,7 @@ export const ResendOtpBody = z.object({ email: text(1024) })
 export type ResendOtpBody = z.infer<typeof ResendOtpBody>
 /** Spec §7 POST /user/mail/auth: the account id, as a JSON number or a string of digits. */
 export const MailAuthBody = z.object({
-  userId: z
-    .union([
-      z.number(),
-      z
-        .string()
-        .regex(/^\d{1,16}$/)
-        .transform(Number),
-    ])
-    .pipe(z.number().int().positive().max(Number.MAX_SAFE_INTEGER)),
+  userId: RowIdText,
 })
 
 /** A checkbox of a plain HTML form: present (any value, usually "on") means checked. */

@@ -209,13 +209,6 @@ export function isHomePage(x: string): x is HomePage {
   return (HOME_PAGES as readonly string[]).includes(x)
 }
 
-/** A positive database id from a path segment, or null (unknown and malformed ids are one 404). */
-export function parseId(raw: string | undefined): number | null {
-  if (!raw || !/^[1-9]\d{0,9}$/.test(raw)) return null
-  const n = Number(raw)
-  return Number.isSafeInteger(n) && n <= 2_147_483_647 ? n : null
-}
-
 // ───────────────────────────── banners (spec §3 banner display, §9 auto-slide) ─────────────────────────────
 
 /** Spec §3 banner display kinds. */

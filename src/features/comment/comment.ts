@@ -3,6 +3,7 @@
  * comment/reaction/reply/block-user). The API, the pages and the island share them.
  */
 import { z } from 'zod'
+import { RowIdText } from '../../lib/ids.ts'
 import { foldText } from '../../lib/text/fold.ts'
 import { MINUTE_MS } from '../../lib/time.ts'
 
@@ -103,12 +104,11 @@ export function safeCommentBack(raw: unknown): string {
   return raw
 }
 
-const id = z.coerce.number().int().positive().max(2_147_483_647)
-const optionalId = z.preprocess((v) => (v === '' || v === null ? undefined : v), id.optional())
+const optionalId = z.preprocess((v) => (v === '' || v === null ? undefined : v), RowIdText.optional())
 
 /** Body of POST /comment (JSON) and of the web form. */
 export const PostBody = z.object({
-  contentsId: id,
+  contentsId: RowIdText,
   episodeId: optionalId,
   parentId: optionalId,
   text: z.string().max(4000),
@@ -116,11 +116,11 @@ export const PostBody = z.object({
 export type PostInput = z.infer<typeof PostBody>
 
 export const ListQuery = z.object({
-  contentsId: id,
+  contentsId: RowIdText,
   episodeId: optionalId,
   sort: z.enum(SORTS).default('newest'),
   cursor: z.string().max(40).optional(),
 })
 
 export const ReactionBody = z.object({ kind: z.enum(REACTIONS) })
-export const BlockBody = z.object({ userId: id })
+export const BlockBody = z.object({ userId: RowIdText })

@@ -5,6 +5,7 @@
  * through a purchase of the gift variant, for 0 coins — no coin moves, so no ledger row.
  */
 import { z } from 'zod'
+import { RowId } from '../../lib/ids.ts'
 import type { ErrorCode } from '../../lib/errors/catalogue.ts'
 import { holdingState, type EpisodeHolding } from '../ownership/holding.ts'
 import { mayOpen } from '../age/age.ts'
@@ -33,7 +34,7 @@ export type Gift = {
 }
 
 /** Body of `POST /api/v1/gift/{id}/use`: the episode to open (optional when the gift names one). */
-export const UseGiftRequest = z.object({ episodeId: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional() })
+export const UseGiftRequest = z.object({ episodeId: RowId.optional() })
 export type UseGiftRequest = z.infer<typeof UseGiftRequest>
 
 /** The target episode as the rule sees it (null: not a published episode). */

@@ -4,9 +4,10 @@
  * /library/hidden. Hiding changes no holding, progress or favourite: only the listing.
  */
 import { z } from 'zod'
+import { RowId } from '../../lib/ids.ts'
 
 /** `POST /api/v1/library/hidden`: hide (`hidden: true`) or bring back (`false`) one series; repeatable. */
-export const HiddenRequest = z.object({ seriesId: z.number().int().positive().max(2_147_483_647), hidden: z.boolean() }).strict()
+export const HiddenRequest = z.object({ seriesId: RowId, hidden: z.boolean() }).strict()
 
 /** The library pages a hide or show form is posted from, and goes back to. */
 const LIBRARY_PAGES = ['my', 'favorite', 'recent', 'hidden'] as const

@@ -3,6 +3,7 @@
  * requests (docs/API.md `/api/ops/notices`, `npm run ops -- notice …`).
  */
 import { z } from 'zod'
+import { RowId } from '../../lib/ids.ts'
 import { OpsReason, OpsStart } from '../../lib/ops.ts'
 import { cleanText } from '../../lib/text/clean.ts'
 
@@ -74,7 +75,7 @@ export const NoticePublishRequest = z.object({
   title: text(MAX_NOTICE_TITLE),
   body: text(MAX_NOTICE_BODY),
   category: z.enum(NOTICE_CATEGORIES).default('NOTICE'),
-  seriesId: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
+  seriesId: RowId.optional(),
   pinned: z.boolean().default(false),
   publishedAt: NoticeDate.optional(),
   reason: OpsReason,

@@ -4,6 +4,7 @@
  * `POST /payment/webhook/{provider}`): which products a reader may charge, and what a paid charge grants.
  */
 import { z } from 'zod'
+import { RowId, RowIdText } from '../../lib/ids.ts'
 import { OpsReason } from '../../lib/ops.ts'
 import type { ErrorCode } from '../../lib/errors/catalogue.ts'
 import { DAY_MS, isoAfter } from '../../lib/time.ts'
@@ -22,7 +23,7 @@ export function isPaymentMethod(m: string): m is PaymentMethod {
 /** docs/API.md `POST /api/v1/payment/charge` body. */
 export const ChargeRequest = z.object({
   /** A coin product id of `GET /payment/products`. */
-  productId: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+  productId: RowId,
   /** One of `PAYMENT_METHODS` (anything else: NOT_FOUND_PAYMENT_METHOD). */
   method: z.string().min(1).max(32),
 })
@@ -33,7 +34,7 @@ export type ChargeRequest = z.infer<typeof ChargeRequest>
  * page generated when it was rendered (the client makes the key, docs/CONVENTIONS.md "Money"). Fields arrive as text.
  */
 export const ShopForm = z.object({
-  productId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+  productId: RowIdText,
   method: z.string().min(1).max(32).default('card'),
   /** Absent when the box is unchecked: the form handler refuses the charge. */
   agree: z.literal('on').optional(),

@@ -3,10 +3,8 @@
  * sale rules (purchase.ts) so that the browser's rent-or-buy preview loads the rules without zod (issue 43 point 4).
  */
 import { z } from 'zod'
+import { RowId } from '../../lib/ids.ts'
 import { MAX_EPISODES_PER_PURCHASE, PURCHASE_KINDS } from './purchase.ts'
-
-/** An episode id in a purchase request. */
-const PurchaseEpisodeId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER)
 
 /**
  * docs/API.md `POST /api/v1/purchase` body. Duplicate ids are refused: each episode is sold once per request.
@@ -16,7 +14,7 @@ const PurchaseEpisodeId = z.number().int().positive().max(Number.MAX_SAFE_INTEGE
 export const PurchaseRequest = z
   .object({
     episodeIds: z
-      .array(PurchaseEpisodeId)
+      .array(RowId)
       .min(1)
       .max(MAX_EPISODES_PER_PURCHASE)
       .refine((ids) => new Set(ids).size === ids.length, 'duplicate episode ids'),
@@ -27,4 +25,4 @@ export const PurchaseRequest = z
 export type PurchaseRequest = z.infer<typeof PurchaseRequest>
 
 /** docs/API.md `POST /purchase/web`: the plain form of one episode (the viewer's "buy for good"). */
-export const PurchaseForm = z.object({ episodeId: PurchaseEpisodeId, kind: z.enum(PURCHASE_KINDS) })
+export const PurchaseForm = z.object({ episodeId: RowId, kind: z.enum(PURCHASE_KINDS) })
