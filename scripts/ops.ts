@@ -215,8 +215,9 @@ const COMMANDS: Record<string, Command> = {
   --reason TEXT  why it is sent, stored with the broadcast (1 to 200 characters)
   --series N     only the readers of series N (a favourite or a reading in progress); default every reader
   --link PATH    the page it opens, a path of the same site (e.g. /notice/3)
-  --yes          send to an OPS_URL that is not local (without it, only the plan is printed)
-  The queue consumer writes the alarms in batches; prints the broadcast id.`,
+  --yes          send to every reader, or to an OPS_URL that is not local (without it, only the plan is printed)
+  The plan says how many readers it reaches now. The queue consumer writes the alarms in batches; prints the
+  broadcast id.`,
     options: SEND_OPTIONS,
     run: alarmSend,
   },
@@ -955,10 +956,15 @@ function opsUrl(): { url: URL; given: string; local: boolean } {
   return { url, given, local: host === 'localhost' || host.endsWith('.localhost') || /^127(\.\d{1,3}){3}$/.test(host) || host === '[::1]' }
 }
 
-/** Prints the plan; refuses (exit 2, nothing sent) on a URL that is not local without --yes. */
-function confirm(v: Values, to: Target, plan: string[]): void {
+/**
+ * Prints the plan; refuses (exit 2, nothing sent) without --yes on a URL that is not local, or anywhere when the change
+ * is one that always asks (`always`: why, e.g. it reaches every reader).
+ */
+function confirm(v: Values, to: Target, plan: string[], always?: string): void {
   console.log([`plan (${to.url}${to.local ? ', a local run' : ''}):`, ...plan.map((line) => `  ${line}`)].join('\n'))
-  if (!to.local && !v.yes) throw new UsageError(`${to.url} is not a local run: nothing sent; add --yes to do it`)
+  if (v.yes) return
+  if (always) throw new UsageError(`${always}: nothing sent; add --yes to do it`)
+  if (!to.local) throw new UsageError(`${to.url} is not a local run: nothing sent; add --yes to do it`)
 }
 
 /** A file body for the operator API (`PUT /api/ops/media/{key}`). */
@@ -1064,12 +1070,19 @@ async function alarmSend(v: Values): Promise<void> {
     seriesId: '--series must be a positive whole number',
   })
   const to = target()
+  const { readers } = await opsApi<{ readers: number }>(
+    to,
+    `/alarms/reach${body.seriesId ? `?seriesId=${body.seriesId}` : ''}`,
+    undefined,
+    `no series ${body.seriesId}`,
+  )
+  const everyone = !body.seriesId
   confirm(v, to, [
-    `send a notice alarm to ${body.seriesId ? `the readers of series ${body.seriesId} (a favourite or a reading in progress)` : 'every reader'}`,
+    `send a notice alarm to ${everyone ? 'every reader' : `the readers of series ${body.seriesId} (a favourite or a reading in progress)`}: ${readers} now`,
     `text:   ${JSON.stringify(body.text)}`,
     `link:   ${body.link ?? '(none)'}`,
     `reason: ${body.reason}`,
-  ])
+  ], everyone ? `this reaches every reader (${readers})` : undefined)
   const res = await opsApi<{ broadcastId: number }>(to, '/alarms', body, body.seriesId ? `no series ${body.seriesId}` : 'no such route')
   console.log(`sent: broadcast ${res.broadcastId} queued; the queue consumer writes its alarms`)
 }

@@ -20,7 +20,8 @@ import { adminAdjust, userIdByEmail, walletReport } from '../../src/features/wal
 import { DebtForgiveRequest } from '../../src/features/payment/payment.ts'
 import { forgiveDebts, openDebts, opsPayment, opsRefund, PAYMENT_AUDIT_JSON } from '../../src/features/payment/payment.server.ts'
 import { AlarmBroadcastRequest } from '../../src/features/alarm/alarm.ts'
-import { publishEpisode, sendBroadcast } from '../../src/features/alarm/alarm.server.ts'
+import { broadcastReach, publishEpisode, sendBroadcast } from '../../src/features/alarm/alarm.server.ts'
+import { RowIdText } from '../../src/lib/ids.ts'
 import { QnaAnswerRequest } from '../../src/features/qna/qna.ts'
 import { answerQna, qnaImageKey, supportQna, waitingQnas } from '../../src/features/qna/qna.server.ts'
 import { NoticeEditRequest, NoticePinRequest, NoticePublishRequest } from '../../src/features/notice/notice.ts'
@@ -78,10 +79,7 @@ import type { AppEnv } from '../lib/env.ts'
 import { ok, refusal, storedImage } from '../lib/respond.ts'
 import { validate } from '../lib/validate.ts'
 
-const rowId = z
-  .string()
-  .regex(/^[1-9]\d{0,14}$/)
-  .transform(Number)
+const rowId = RowIdText
 const IdParam = z.object({ id: rowId })
 const ImageParam = z.object({ id: rowId, n: z.enum(['1', '2', '3']).transform(Number) })
 const SliceParam = z.object({
@@ -92,6 +90,7 @@ const SliceParam = z.object({
     .transform(Number),
 })
 const ReportQuery = z.object({ id: rowId.optional() })
+const ReachQuery = z.object({ seriesId: rowId.optional() })
 const PaymentParam = z.object({ id: z.string().regex(/^pay_[0-9a-z_]{1,64}$/) })
 
 const refused = (res: object): res is ImportRefusal => 'refused' in res
@@ -426,6 +425,12 @@ export const ops = new Hono<AppEnv>()
     if (!series) throw new AppError('NOT_EXIST')
     await audit(c, 'series.schedule', { seriesId: series.id, days }, reason, ['series', id], was)
     return ok(c, series)
+  })
+  /** How many readers `POST /alarms` would reach now (every reader, or those of series `seriesId`). */
+  .get('/alarms/reach', validate('query', ReachQuery), async (c) => {
+    const readers = await broadcastReach(c.var.db, c.req.valid('query').seriesId ?? null)
+    if (readers === null) throw new AppError('NOT_EXIST')
+    return ok(c, { readers })
   })
   /** A notice-style alarm to every reader or to the readers of one series, fanned out by the queue. */
   .post('/alarms', validate('json', AlarmBroadcastRequest), async (c) => {

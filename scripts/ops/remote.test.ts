@@ -37,8 +37,8 @@ describe('npm run ops -- alarm send / episode publish', () => {
     REFUSAL_TEST_TIMEOUT_MS,
   )
 
-  it('sends the notice to a local run: POST /api/ops/alarms, the local bearer token, the JSON body; prints the plan and the id', async () => {
-    api.reply = () => json(200, { result: 'SUCCESS', data: { broadcastId: 7 } })
+  it('sends the notice to a local run: its reach first, then POST /api/ops/alarms, the local bearer token, the JSON body; prints the plan and the id', async () => {
+    api.reply = (path) => json(200, { result: 'SUCCESS', data: path.includes('/reach') ? { readers: path.includes('seriesId=1') ? 3 : 12 } : { broadcastId: 7 } })
     const res = await api.ops([
       'alarm',
       'send',
@@ -52,7 +52,8 @@ describe('npm run ops -- alarm send / episode publish', () => {
       '/notice/3',
     ])
     expect(res.code, res.stderr).toBe(0)
-    expect(api.seen).toEqual([
+    expect(api.seen).toMatchObject([
+      { method: 'GET', path: '/api/ops/alarms/reach?seriesId=1', authorization: `Bearer ${LOCAL_OPS_TOKEN}` },
       {
         method: 'POST',
         path: '/api/ops/alarms',
@@ -62,14 +63,23 @@ describe('npm run ops -- alarm send / episode publish', () => {
       },
     ])
     expect(res.stdout).toContain(`plan (http://127.0.0.1:${api.port}, a local run):`)
-    expect(res.stdout).toContain('the readers of series 1')
+    expect(res.stdout).toContain('the readers of series 1 (a favourite or a reading in progress): 3 now')
     expect(res.stdout).toContain('broadcast 7 queued')
 
+    // every reader: the plan says how many, and even a local run sends only with --yes
     api.seen = []
-    const everyone = await api.ops(['alarm', 'send', '--text', 'Maintenance ce soir', '--reason', 'ops'], { OPS_TOKEN: 'my-token' })
+    const asked = await api.ops(['alarm', 'send', '--text', 'Maintenance ce soir', '--reason', 'ops'], { OPS_TOKEN: 'my-token' })
+    expect(asked.code).toBe(2)
+    expect(asked.stdout).toContain('every reader: 12 now')
+    expect(asked.stderr.split('\n')[0]).toBe('ops: this reaches every reader (12): nothing sent; add --yes to do it')
+    expect(api.seen).toMatchObject([{ method: 'GET', path: '/api/ops/alarms/reach' }])
+    api.seen = []
+    const everyone = await api.ops(['alarm', 'send', '--text', 'Maintenance ce soir', '--reason', 'ops', '--yes'], { OPS_TOKEN: 'my-token' })
     expect(everyone.code, everyone.stderr).toBe(0)
-    expect(everyone.stdout).toContain('every reader')
-    expect(api.seen).toMatchObject([{ authorization: 'Bearer my-token', body: { text: 'Maintenance ce soir', reason: 'ops' } }])
+    expect(api.seen).toMatchObject([
+      { method: 'GET', path: '/api/ops/alarms/reach' },
+      { method: 'POST', authorization: 'Bearer my-token', body: { text: 'Maintenance ce soir', reason: 'ops' } },
+    ])
   })
 
   it('publishes an episode: POST /api/ops/episodes/{id}/publish; says whether its alarms were queued; the reason goes to the audit trail', async () => {
@@ -105,14 +115,15 @@ describe('npm run ops -- alarm send / episode publish', () => {
     expect(api.seen).toEqual([])
 
     if (!outward) return // no address but loopback on this machine: the refusals above are the test
-    api.reply = () => json(200, { result: 'SUCCESS', data: { broadcastId: 8 } })
+    api.reply = (path) => json(200, { result: 'SUCCESS', data: path.includes('/reach') ? { readers: 2 } : { broadcastId: 8 } })
     const url = `http://${outward}:${api.port}`
-    const plan = await api.ops(['alarm', 'send', '--text', 'x', '--reason', 'r'], { OPS_URL: url, OPS_TOKEN: 'deployed' })
+    const plan = await api.ops(['alarm', 'send', '--text', 'x', '--reason', 'r', '--series', '4'], { OPS_URL: url, OPS_TOKEN: 'deployed' })
     expect(plan.code).toBe(2)
-    expect(api.seen).toEqual([])
-    const sent = await api.ops(['alarm', 'send', '--text', 'x', '--reason', 'r', '--yes'], { OPS_URL: url, OPS_TOKEN: 'deployed' })
+    expect(api.seen).toMatchObject([{ method: 'GET', path: '/api/ops/alarms/reach?seriesId=4' }]) // a read only
+    api.seen = []
+    const sent = await api.ops(['alarm', 'send', '--text', 'x', '--reason', 'r', '--series', '4', '--yes'], { OPS_URL: url, OPS_TOKEN: 'deployed' })
     expect(sent.code, sent.stderr).toBe(0)
-    expect(api.seen).toMatchObject([{ path: '/api/ops/alarms', authorization: 'Bearer deployed' }])
+    expect(api.seen).toMatchObject([{ method: 'GET' }, { path: '/api/ops/alarms', authorization: 'Bearer deployed' }])
   })
 
   it("prints the API's refusal as one line with its code and message, exit code 1", async () => {
@@ -121,7 +132,7 @@ describe('npm run ops -- alarm send / episode publish', () => {
     const unknown = await api.ops(['alarm', 'send', '--series', '999', '--text', 'x', '--reason', 'r'])
     expect(unknown.code).toBe(1)
     expect(unknown.stderr.trim()).toBe(
-      'ops: NOT_EXIST (HTTP 404) from POST /api/ops/alarms: Ce contenu n’existe pas. (no series 999, or the operator API is off: no OPS_TOKEN on the server)',
+      'ops: NOT_EXIST (HTTP 404) from GET /api/ops/alarms/reach?seriesId=999: Ce contenu n’existe pas. (no series 999, or the operator API is off: no OPS_TOKEN on the server)',
     )
     const episode = await api.ops(['episode', 'publish', '--id', '999', '--reason', 'r'])
     expect(episode.code).toBe(1)

@@ -59,6 +59,7 @@ async function subscribed(path = 'push', prefs: Record<string, boolean> = {}): P
   return { reader, sub }
 }
 
+const opsGet = (path: string) => request(app, `/api/ops${path}`, { headers: { authorization: 'Bearer test-ops-token' } })
 const ops = (path: string, body?: unknown) =>
   request(app, `/api/ops${path}`, {
     method: 'POST',
@@ -200,6 +201,10 @@ describe('the operator notice', () => {
         s.episodeIds[0],
       )
       await db.run(`INSERT INTO hidden_series (user_id, series_id) VALUES (?, ?)`, hider.id, s.seriesId)
+      // the plan's figure (npm run ops -- alarm send): the fan and the reader, not the one who hid it nor the stranger
+      expect((await read(await opsGet(`/alarms/reach?seriesId=${s.seriesId}`))).data).toEqual({ readers: 2 })
+      expect((await opsGet('/alarms/reach?seriesId=999999999')).status).toBe(404)
+      for (const bad of ['0', '-1', 'x', '1e3', '9007199254740992']) expect((await opsGet(`/alarms/reach?seriesId=${bad}`)).status).toBe(400)
       const res = await ops('/alarms', {
         text: 'Pause de deux semaines & retour le 12',
         link: `/detail/${s.seriesId}`,
@@ -238,12 +243,14 @@ describe('the operator notice', () => {
 
   it('to everyone reaches every account', async () => {
     const readers = await Promise.all([newReader(), newReader()])
+    const reach = (await read(await opsGet('/alarms/reach'))).data.readers
     const { broadcastId } = (await read(await ops('/alarms', { text: 'Maintenance ce soir', reason: 'maintenance' }))).data
     const q = localQueue(new Date())
     await q.queue.send({ kind: 'broadcast', broadcastId, after: 0 })
     await q.drain()
     const users = (await db.first<{ n: number }>(`SELECT count(*) AS n FROM users WHERE deleted_at IS NULL`))!.n
     expect(await alarmCount(`NOTICE:${broadcastId}`)).toEqual({ n: users, readers: users })
+    expect(reach).toBe(users) // what the plan said
     for (const r of readers) expect((await read(await call(r, 'GET', '/api/v1/alarm'))).data.items[0].text).toBe('Maintenance ce soir')
   })
 

@@ -95,11 +95,7 @@ export function episodeFanout(episodeId: number, after = 0, limit = ALARM_BATCH)
  */
 function broadcastFanout(broadcast: Pick<AlarmBroadcastsRow, 'id' | 'series_id'>, after: number, limit: number) {
   const ids = { broadcast: 'b.id', link: 'b.link' }
-  const readers =
-    broadcast.series_id === null
-      ? `SELECT id AS user_id FROM users WHERE deleted_at IS NULL AND id > ?2`
-      : `SELECT user_id FROM library_marks WHERE series_id = ?4 AND favorite = 1 AND user_id > ?2
-         UNION SELECT user_id FROM series_readers WHERE series_id = ?4 AND user_id > ?2`
+  const readers = broadcastReaders(broadcast.series_id !== null, '?4', '?2')
   return alarmInsert(
     'NOTICE',
     {
@@ -113,6 +109,32 @@ function broadcastFanout(broadcast: Pick<AlarmBroadcastsRow, 'id' | 'series_id'>
     },
     broadcast.series_id === null ? [broadcast.id, after, limit] : [broadcast.id, after, limit, broadcast.series_id],
   )
+}
+
+/**
+ * The readers a broadcast goes to (user ids above `after`, SQL): every live account, or the readers of series
+ * `series` (a favourite, or a read: `series_readers`, kept from the readers' objects).
+ */
+function broadcastReaders(ofSeries: boolean, series: string, after: string): string {
+  return ofSeries
+    ? `SELECT user_id FROM library_marks WHERE series_id = ${series} AND favorite = 1 AND user_id > ${after}
+       UNION SELECT user_id FROM series_readers WHERE series_id = ${series} AND user_id > ${after}`
+    : `SELECT id AS user_id FROM users WHERE deleted_at IS NULL AND id > ${after}`
+}
+
+/**
+ * How many readers a broadcast would reach now (`npm run ops -- alarm send` prints it in its plan): those of
+ * `broadcastReaders`, less those who hid the series. Null: no such series.
+ */
+export async function broadcastReach(db: Db, seriesId: number | null): Promise<number | null> {
+  if (seriesId !== null && !(await db.first(`SELECT 1 FROM series WHERE id = ?`, seriesId))) return null
+  const row = await db.first<{ n: number }>(
+    seriesId === null
+      ? `SELECT count(*) AS n FROM (${broadcastReaders(false, '?1', '0')})`
+      : `SELECT count(*) AS n FROM (${broadcastReaders(true, '?1', '0')}) r WHERE NOT ${hiddenBy('r.user_id', '?1')}`,
+    ...(seriesId === null ? [] : [seriesId]),
+  )
+  return row?.n ?? 0
 }
 
 /** Rentals ending within RENTAL_NOTICE_MS of `now` and not yet ended (bounded). */
