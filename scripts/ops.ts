@@ -1077,12 +1077,17 @@ async function alarmSend(v: Values): Promise<void> {
     `no series ${body.seriesId}`,
   )
   const everyone = !body.seriesId
-  confirm(v, to, [
-    `send a notice alarm to ${everyone ? 'every reader' : `the readers of series ${body.seriesId} (a favourite or a reading in progress)`}: ${readers} now`,
-    `text:   ${JSON.stringify(body.text)}`,
-    `link:   ${body.link ?? '(none)'}`,
-    `reason: ${body.reason}`,
-  ], everyone ? `this reaches every reader (${readers})` : undefined)
+  confirm(
+    v,
+    to,
+    [
+      `send a notice alarm to ${everyone ? 'every reader' : `the readers of series ${body.seriesId} (a favourite or a reading in progress)`}: ${readers} now`,
+      `text:   ${JSON.stringify(body.text)}`,
+      `link:   ${body.link ?? '(none)'}`,
+      `reason: ${body.reason}`,
+    ],
+    everyone ? `this reaches every reader (${readers})` : undefined,
+  )
   const res = await opsApi<{ broadcastId: number }>(to, '/alarms', body, body.seriesId ? `no series ${body.seriesId}` : 'no such route')
   console.log(`sent: broadcast ${res.broadcastId} queued; the queue consumer writes its alarms`)
 }

@@ -38,7 +38,11 @@ describe('npm run ops -- alarm send / episode publish', () => {
   )
 
   it('sends the notice to a local run: its reach first, then POST /api/ops/alarms, the local bearer token, the JSON body; prints the plan and the id', async () => {
-    api.reply = (path) => json(200, { result: 'SUCCESS', data: path.includes('/reach') ? { readers: path.includes('seriesId=1') ? 3 : 12 } : { broadcastId: 7 } })
+    api.reply = (path) =>
+      json(200, {
+        result: 'SUCCESS',
+        data: path.includes('/reach') ? { readers: path.includes('seriesId=1') ? 3 : 12 } : { broadcastId: 7 },
+      })
     const res = await api.ops([
       'alarm',
       'send',
@@ -74,7 +78,9 @@ describe('npm run ops -- alarm send / episode publish', () => {
     expect(asked.stderr.split('\n')[0]).toBe('ops: this reaches every reader (12): nothing sent; add --yes to do it')
     expect(api.seen).toMatchObject([{ method: 'GET', path: '/api/ops/alarms/reach' }])
     api.seen = []
-    const everyone = await api.ops(['alarm', 'send', '--text', 'Maintenance ce soir', '--reason', 'ops', '--yes'], { OPS_TOKEN: 'my-token' })
+    const everyone = await api.ops(['alarm', 'send', '--text', 'Maintenance ce soir', '--reason', 'ops', '--yes'], {
+      OPS_TOKEN: 'my-token',
+    })
     expect(everyone.code, everyone.stderr).toBe(0)
     expect(api.seen).toMatchObject([
       { method: 'GET', path: '/api/ops/alarms/reach' },
@@ -121,7 +127,10 @@ describe('npm run ops -- alarm send / episode publish', () => {
     expect(plan.code).toBe(2)
     expect(api.seen).toMatchObject([{ method: 'GET', path: '/api/ops/alarms/reach?seriesId=4' }]) // a read only
     api.seen = []
-    const sent = await api.ops(['alarm', 'send', '--text', 'x', '--reason', 'r', '--series', '4', '--yes'], { OPS_URL: url, OPS_TOKEN: 'deployed' })
+    const sent = await api.ops(['alarm', 'send', '--text', 'x', '--reason', 'r', '--series', '4', '--yes'], {
+      OPS_URL: url,
+      OPS_TOKEN: 'deployed',
+    })
     expect(sent.code, sent.stderr).toBe(0)
     expect(api.seen).toMatchObject([{ method: 'GET' }, { path: '/api/ops/alarms', authorization: 'Bearer deployed' }])
   })

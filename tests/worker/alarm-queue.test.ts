@@ -204,7 +204,8 @@ describe('the operator notice', () => {
       // the plan's figure (npm run ops -- alarm send): the fan and the reader, not the one who hid it nor the stranger
       expect((await read(await opsGet(`/alarms/reach?seriesId=${s.seriesId}`))).data).toEqual({ readers: 2 })
       expect((await opsGet('/alarms/reach?seriesId=999999999')).status).toBe(404)
-      for (const bad of ['0', '-1', 'x', '1e3', '9007199254740992']) expect((await opsGet(`/alarms/reach?seriesId=${bad}`)).status).toBe(400)
+      for (const bad of ['0', '-1', 'x', '1e3', '9007199254740992'])
+        expect((await opsGet(`/alarms/reach?seriesId=${bad}`)).status).toBe(400)
       const res = await ops('/alarms', {
         text: 'Pause de deux semaines & retour le 12',
         link: `/detail/${s.seriesId}`,
