@@ -106,7 +106,9 @@ const REMOTE_HELP = `Environment (every command but reseed):
   Against a URL that is not local (localhost, 127.x, ::1) no change is sent without --yes: the plan is printed.`
 
 /** Events and banners: what readers see is on catalogue pages, edge-cached per audience class (docs/ARCHITECTURE.md). */
-const CACHE_HELP = '  Catalogue pages are edge-cached 60 s per audience class: readers see the change within a minute.'
+const CACHE_HELP = `  Catalogue pages are edge-cached 60 s per audience class: a visit more than a minute after the change shows it,
+  except that a browser that showed the page in the last 10 minutes shows its own copy once more while it fetches
+  the new one (stale-while-revalidate).`
 
 /** The lists (series, episodes, notices, events, banners): one page at a time, the next one by its cursor. */
 const LIST_OPTIONS: Options = { limit: { type: 'string' }, cursor: { type: 'string' } }
