@@ -217,7 +217,7 @@ describe('npm run ops -- event / banner', () => {
       expect(all.stdout).toMatch(new RegExp(`\\n  ${name}\\s+\\S`))
       expect(each[i]!.code).toBe(0)
       expect(each[i]!.stdout).toContain(`usage: npm run ops -- ${name}`)
-      expect(each[i]!.stdout).toContain('within a minute')
+      expect(each[i]!.stdout).toContain('a visit more than a minute after the change shows it')
       expect(each[i]!.stdout).toContain('OPS_URL')
     }
   })
