@@ -29,7 +29,8 @@ describe('HiddenRequest', () => {
       { seriesId: 3, hidden: 'true' },
       { seriesId: 3 },
       { seriesId: 3, hidden: false, userId: 1 },
-      { seriesId: 2 ** 31, hidden: true },
+      { seriesId: 2 ** 53, hidden: true },
+      { seriesId: 1.5, hidden: true },
     ])
       expect(HiddenRequest.safeParse(bad).success).toBe(false)
   })
