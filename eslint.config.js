@@ -3,9 +3,22 @@
 import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 import reactHooks from 'eslint-plugin-react-hooks'
+import globals from 'globals'
 
 export default tseslint.config(
-  { ignores: ['dist/**', '.wrangler/**', '.astro/**', '.cache/**', 'node_modules/**', 'bench/**', 'test-results/**', 'public/**'] },
+  {
+    ignores: [
+      'dist/**',
+      '.wrangler/**',
+      '.astro/**',
+      '.cache/**',
+      'node_modules/**',
+      'bench/**',
+      'test-results/**',
+      'public/*',
+      '!public/sw.js',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -31,6 +44,8 @@ export default tseslint.config(
     },
   },
   { files: ['*.mjs', '*.js'], languageOptions: { globals: { process: 'readonly' } } },
+  // the service worker (issue 36 point 5): a plain script in the worker's scope
+  { files: ['public/sw.js'], languageOptions: { sourceType: 'script', globals: { ...globals.serviceworker } } },
   { files: ['**/*.d.ts'], rules: { '@typescript-eslint/triple-slash-reference': 'off' } }, // the vitest plugin's types come this way
   {
     rules: {

@@ -213,7 +213,7 @@ self.addEventListener('fetch', (event) => {
  * A click opens the push's page, or focuses a tab already showing it.
  */
 self.addEventListener('push', (event) => {
-  let data = {}
+  let data
   try {
     data = event.data ? event.data.json() : {}
   } catch {
