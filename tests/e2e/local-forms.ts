@@ -29,7 +29,10 @@ export function localFormsSuite(id: string, forms: { price: RegExp; date: RegExp
       expect(next).toMatch(forms.date)
     })
 
-    test('one next-episode date: the series page and the end of its latest episode (issue 35 point 3)', async ({ page, baseURL }) => {
+    test("one next-episode date: the series page and the end of its latest episode (issue 35 point 3), and /my's dates", async ({
+      page,
+      baseURL,
+    }) => {
       // a new reader with the welcome coupon's 100 coins buys the latest episode of a series that has a next one
       const email = await newAccount(page.request)
       await signIn(page, id, email)
@@ -56,6 +59,11 @@ export function localFormsSuite(id: string, forms: { price: RegExp; date: RegExp
       const end = page.locator('.viewer-update')
       await expect(end).toBeVisible()
       expect(forms.date.exec((await end.textContent()) ?? '')?.[0]).toBe(found!.date)
+      // /my writes the reader's own dates the same way (member since)
+      await page.goto('/my')
+      const since = page.locator('dd time').first()
+      await expect(since).toBeVisible()
+      expect(await since.textContent()).toMatch(forms.date)
     })
 
     test('home, series, viewer and shop at 390 and 1280 px, into the report; no wrapped bar label at 390 px', async ({ page }, info) => {
