@@ -75,6 +75,17 @@ import {
   type AuditEntry,
 } from '../src/features/operator/operator.ts'
 import type { OpsOperator } from '../src/features/operator/operator.server.ts'
+import {
+  CommentBlockRequest,
+  MAX_BLOCK_DAYS,
+  MAX_REPORTED_DAYS,
+  REPORTED_SORTS,
+  ReportedQuery,
+  type CommentBan,
+  type ReportedComment,
+} from '../src/features/comment/moderation.ts'
+import type { ModeratedComment } from '../src/features/comment/moderation.server.ts'
+import { BLIND_AFTER_REPORTS } from '../src/features/comment/comment.ts'
 import { LOCAL_OPS_TOKEN, quietEnv, run } from './lib.ts'
 
 type Options = NonNullable<ParseArgsConfig['options']>
@@ -512,6 +523,67 @@ ${LIST_HELP}`,
   account is refused (NOT_FOUND_USER), nothing changes.`,
     options: { email: { type: 'string' }, id: { type: 'string' }, reason: { type: 'string' }, yes: { type: 'boolean' } },
     run: readerSessionsEnd,
+  },
+  'comments reported': {
+    usage: 'comments reported [--days N] [--series N] [--sort newest|most] [--limit N] [--cursor C]',
+    summary: 'reported comments not reviewed yet, with their ids (GET /api/ops/comments/reported)',
+    details: `  One line each: comment id, reports open (not reviewed) and ever, latest report, state (REPORT: shown; BLIND: hidden
+  as a notice after ${BLIND_AFTER_REPORTS} reports), series and episode, author (reader id), the text's start.
+  --days N        only comments reported in the last N days (1 to ${MAX_REPORTED_DAYS}); default any
+  --series N      only the comments of series N
+  --sort newest   latest report first, a page at a time (default); --sort most: most open reports first, one page
+${LIST_HELP}
+  Then: comments hide|restore <id> --reason TEXT reviews one.`,
+    options: { ...LIST_OPTIONS, days: { type: 'string' }, series: { type: 'string' }, sort: { type: 'string' } },
+    run: commentsReported,
+  },
+  'comments hide': {
+    usage: 'comments hide <id> --reason TEXT [--yes]',
+    summary: "hide a comment: gone from readers' lists and counts, its reports reviewed (POST /api/ops/comments/{id}/hide)",
+    details: `  <id>           the comment's id (comments reported lists them)
+  --reason TEXT  why (1 to 200 characters): in the audit trail (npm run ops -- audit)
+  --yes          hide on an OPS_URL that is not local (without it, only the plan is printed)
+  Its author still finds it, marked hidden, in their own comments. One hidden already stays so (nothing changes);
+  one unknown or deleted by its author is refused (NOT_EXIST).`,
+    options: { reason: { type: 'string' }, yes: { type: 'boolean' } },
+    argument: 'id',
+    run: (v) => commentsModerate(v, 'hide'),
+  },
+  'comments restore': {
+    usage: 'comments restore <id> --reason TEXT [--yes]',
+    summary: 'restore a comment: visible again, its reports reviewed (POST /api/ops/comments/{id}/restore)',
+    details: `  <id>, --reason, --yes as for comments hide. Restores a hidden comment, or dismisses the reports of one still shown
+  (REPORT) or shown as a notice (BLIND); only reports made afterwards count towards hiding it again. One visible
+  without open reports stays so (nothing changes).`,
+    options: { reason: { type: 'string' }, yes: { type: 'boolean' } },
+    argument: 'id',
+    run: (v) => commentsModerate(v, 'restore'),
+  },
+  'comments block': {
+    usage: 'comments block (--email E | --user N) --days N --reason TEXT [--yes]',
+    summary: 'block a reader from commenting for N days (POST /api/ops/readers/{id}/comment-block)',
+    details: `  --email E | --user N  the reader (an e-mail is looked up first: GET /api/ops/readers)
+  --days N              for how long (1 to ${MAX_BLOCK_DAYS} days, from now)
+  --reason TEXT         why (1 to 200 characters): shown to the reader above the comment form, with the end of the block,
+                        and in the audit trail
+  --yes                 block on an OPS_URL that is not local (without it, only the plan is printed)
+  Their posts are refused (UNAUTHORIZED_USER) until then; their comments stay. A reader blocked already keeps that block
+  (nothing changes): unblock first to change it.`,
+    options: {
+      email: { type: 'string' },
+      user: { type: 'string' },
+      days: { type: 'string' },
+      reason: { type: 'string' },
+      yes: { type: 'boolean' },
+    },
+    run: commentsBlock,
+  },
+  'comments unblock': {
+    usage: 'comments unblock (--email E | --user N) --reason TEXT [--yes]',
+    summary: 'end a reader’s block from commenting now (POST /api/ops/readers/{id}/comment-unblock)',
+    details: `  --email, --user, --reason, --yes as for comments block. A reader not blocked stays so (nothing changes).`,
+    options: { email: { type: 'string' }, user: { type: 'string' }, reason: { type: 'string' }, yes: { type: 'boolean' } },
+    run: commentsUnblock,
   },
   'event list': {
     usage: 'event list [--limit N] [--cursor C]',
@@ -1756,6 +1828,128 @@ async function bannerList(v: Values): Promise<void> {
     })),
   )
   printNext(['banner list', repeatOptions(v, ['limit'])].filter(Boolean).join(' '), page.next)
+}
+
+// ───────────────────────────── comment moderation ─────────────────────────────
+
+async function commentsReported(v: Values): Promise<void> {
+  const filters = given(v, { days: 'days', series: 'series', sort: 'sort' })
+  const request = { ...given(v, { limit: 'limit', cursor: 'cursor' }), ...filters }
+  checked(ReportedQuery, request, {
+    days: `--days must be a whole number from 1 to ${MAX_REPORTED_DAYS}`,
+    series: '--series must be a positive whole number (a series id)',
+    sort: `--sort must be one of ${REPORTED_SORTS.join(', ')}`,
+    limit: `--limit must be a whole number from 1 to ${OPS_LIST_MAX}`,
+    cursor: '--cursor must be a positive whole number (the one the page before printed)',
+  })
+  const query = new URLSearchParams(request).toString()
+  const to = target()
+  const page = await listPage<OpsPage<ReportedComment> & { timeZone: string }>(
+    to,
+    `/comments/reported${query && `?${query}`}`,
+    'no such route',
+  )
+  const what = [filters.series ? `series ${filters.series}` : '', filters.days ? `the last ${filters.days} days` : ''].filter(Boolean)
+  const order = filters.sort === 'most' ? 'most reported first' : 'latest report first'
+  console.log(
+    `${page.items.length} reported comment${page.items.length === 1 ? '' : 's'} not reviewed (${to.url})${what.length ? `, ${what.join(', ')}` : ''}, ${order}; times in ${page.timeZone}:`,
+  )
+  printTable(
+    page.items.map((c) => ({
+      id: c.id,
+      open: c.openReports,
+      reports: c.reports,
+      [`last report (${page.timeZone})`]: zoned(c.lastReportedAt, page.timeZone),
+      state: c.state ?? '',
+      series: `${c.seriesId} ${c.seriesTitle}`,
+      episode: c.episodeNo === null ? '' : `no ${c.episodeNo}`,
+      author: `${c.author.id}${c.author.nickname ? ` ${c.author.nickname}` : ''}`,
+      text: excerpt(c.text),
+    })),
+  )
+  if (page.items.length) console.log('\nreview one: npm run ops -- comments hide|restore <id> --reason TEXT')
+  printNext(['comments reported', repeatOptions(v, ['days', 'series', 'sort', 'limit'])].filter(Boolean).join(' '), page.next)
+}
+
+/** A comment's text on one line, at most 60 characters. */
+function excerpt(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim()
+  return [...line].length > 60 ? `${[...line].slice(0, 59).join('')}…` : line
+}
+
+function commentIdOf(v: Values): number {
+  const text = typeof v.id === 'string' ? v.id.trim() : ''
+  if (!text) throw new UsageError('give the comment id: comments hide|restore <id> (comments reported lists them)')
+  if (!/^[1-9]\d{0,14}$/.test(text)) throw new UsageError(`the comment id must be a positive whole number, not "${text}"`)
+  return Number(text)
+}
+
+async function commentsModerate(v: Values, action: 'hide' | 'restore'): Promise<void> {
+  const id = commentIdOf(v)
+  const body = checked(OpsReasonRequest, { reason: reasonOf(v) }, {})
+  const to = target()
+  confirm(v, to, [
+    action === 'hide'
+      ? `hide comment ${id}: gone from readers' lists and counts, its open reports marked reviewed`
+      : `restore comment ${id}: visible to readers again, its open reports marked reviewed`,
+    `reason: ${body.reason} (in the audit trail)`,
+  ])
+  const c = await opsApi<ModeratedComment & { changed: boolean }>(to, `/comments/${id}/${action}`, body, `no comment ${id}`)
+  const where = `series ${c.seriesId}${c.episodeId === null ? '' : `, episode ${c.episodeId}`}, by reader ${c.userId}`
+  if (!c.changed) console.log(`comment ${c.id} (${where}) was ${action === 'hide' ? 'hidden' : 'visible'} already: nothing changed`)
+  else console.log(`${action === 'hide' ? 'hidden' : 'restored'}: comment ${c.id} (${where}), ${c.reports} report(s) reviewed`)
+}
+
+/** The reader of --email (looked up: GET /readers) or --user, with a label for the plan. */
+async function commenterOf(v: Values, to: Target): Promise<{ id: number; label: string }> {
+  if ((v.email === undefined) === (v.user === undefined)) throw new UsageError('give --email E or --user N (exactly one)')
+  if (v.user !== undefined) return { id: rowId(v, 'user'), label: `reader ${rowId(v, 'user')}` }
+  const email = need(v, 'email').trim()
+  checked(ReaderLookup, { email }, { email: `--email must be an e-mail address, not "${email}"` })
+  const r = await opsApi<ReaderReport>(to, `/readers?${new URLSearchParams({ email })}`, undefined, `no account with e-mail ${email}`)
+  return { id: r.account.id, label: `reader ${r.account.id} (${r.account.email})` }
+}
+
+function printBan(res: { userId: number; ban: CommentBan | null; changed: boolean }, blocking: boolean): void {
+  const ban = res.ban
+  if (blocking && ban)
+    console.log(
+      res.changed
+        ? `blocked: reader ${res.userId} may not comment until ${date(ban.until)} UTC; shown to them: ${JSON.stringify(ban.reason)}`
+        : `reader ${res.userId} is blocked already until ${date(ban.until)} UTC (${JSON.stringify(ban.reason)}, by ${ban.createdBy}): nothing changed; unblock first to change it`,
+    )
+  else
+    console.log(res.changed ? `unblocked: reader ${res.userId} may comment again` : `reader ${res.userId} was not blocked: nothing changed`)
+}
+
+async function commentsBlock(v: Values): Promise<void> {
+  if ((v.email === undefined) === (v.user === undefined)) throw new UsageError('give --email E or --user N (exactly one)')
+  if (v.user !== undefined) rowId(v, 'user')
+  const days = wholeOpt(v, 'days')
+  if (days === undefined) throw new UsageError('--days is required')
+  const body = checked(
+    CommentBlockRequest,
+    { days, reason: reasonOf(v) },
+    { days: `--days must be a whole number from 1 to ${MAX_BLOCK_DAYS}` },
+  )
+  const to = target()
+  const who = await commenterOf(v, to)
+  const until = new Date(Date.now() + body.days * 86_400_000).toISOString()
+  confirm(v, to, [
+    `block ${who.label} from commenting for ${body.days} day(s), until about ${date(until)} UTC: their posts refused`,
+    `reason: ${body.reason} (shown to the reader, and in the audit trail)`,
+  ])
+  printBan(await opsApi(to, `/readers/${who.id}/comment-block`, body, `no reader ${who.id}`), true)
+}
+
+async function commentsUnblock(v: Values): Promise<void> {
+  if ((v.email === undefined) === (v.user === undefined)) throw new UsageError('give --email E or --user N (exactly one)')
+  if (v.user !== undefined) rowId(v, 'user')
+  const body = checked(OpsReasonRequest, { reason: reasonOf(v) }, {})
+  const to = target()
+  const who = await commenterOf(v, to)
+  confirm(v, to, [`end the block from commenting of ${who.label} now`, `reason: ${body.reason} (in the audit trail)`])
+  printBan(await opsApi(to, `/readers/${who.id}/comment-unblock`, body, `no reader ${who.id}`), false)
 }
 
 // ───────────────────────────── audit trail, operators, payments ─────────────────────────────

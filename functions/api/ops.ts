@@ -73,6 +73,8 @@ import {
   walletJson,
   type SnapshotKind,
 } from '../../src/features/operator/audit.server.ts'
+import { CommentBlockRequest, ReportedQuery } from '../../src/features/comment/moderation.ts'
+import { blockCommenter, listReported, moderateComment, unblockCommenter } from '../../src/features/comment/moderation.server.ts'
 import { z } from 'zod'
 import type { AppEnv } from '../lib/env.ts'
 import { ok, refusal, storedImage } from '../lib/respond.ts'
@@ -522,6 +524,49 @@ export const ops = new Hono<AppEnv>()
     const ended = await endReaderSessions(c.var.db, id, new Date())
     await audit(c, 'reader.sessions.end', { userId: ended.id, devices: ended.ended }, c.req.valid('json').reason, ['user', id], was)
     return ok(c, ended)
+  })
+  /**
+   * Reported comments whose reports no operator reviewed yet (issue 39 point 7): latest report first (`sort=newest`, a
+   * page at a time) or most reported first (`sort=most`), of the last `days` days and of one `series`.
+   */
+  .get('/comments/reported', validate('query', ReportedQuery), async (c) =>
+    ok(c, { ...(await listReported(c.var.db, c.req.valid('query'), new Date())), timeZone: c.var.edition.timeZone }),
+  )
+  /**
+   * Hides a comment (`hide`: gone from readers' lists and counts) or restores it (`restore`: visible), its open reports
+   * marked reviewed, in one batch with its audit row; `changed` false when it was so already; NOT_EXIST if unknown or
+   * deleted by its author.
+   */
+  .post('/comments/:id/:action{hide|restore}', validate('param', IdParam), validate('json', OpsReasonRequest), async (c) => {
+    const hide = c.req.param('action') === 'hide'
+    const { id } = c.req.valid('param')
+    const { reason } = c.req.valid('json')
+    const action = hide ? 'comment.hide' : 'comment.restore'
+    const res = await moderateComment(c.var.db, id, hide ? 'hide' : 'restore', auditOf(c, action, reason))
+    if (!res) throw new AppError('NOT_EXIST')
+    if (res.changed) logChange(c, action, { commentId: id, userId: res.comment.userId }, reason)
+    return ok(c, { ...res.comment, changed: res.changed })
+  })
+  /**
+   * Blocks a reader from commenting for `days` days; the reason is shown to them above the comment form. One
+   * conditional upsert with its audit row: a reader blocked already keeps their block (`changed` false).
+   */
+  .post('/readers/:id/comment-block', validate('param', IdParam), validate('json', CommentBlockRequest), async (c) => {
+    const { id } = c.req.valid('param')
+    const { days, reason } = c.req.valid('json')
+    const res = await blockCommenter(c.var.db, id, days, reason, auditOf(c, 'comment.block', reason))
+    if (!res) throw new AppError('NOT_FOUND_USER')
+    if (res.changed) logChange(c, 'comment.block', { userId: id, days, until: res.ban?.until }, reason)
+    return ok(c, { userId: id, ban: res.ban, changed: res.changed })
+  })
+  /** Ends a reader's block from commenting now; `changed` false when they were not blocked. */
+  .post('/readers/:id/comment-unblock', validate('param', IdParam), validate('json', OpsReasonRequest), async (c) => {
+    const { id } = c.req.valid('param')
+    const { reason } = c.req.valid('json')
+    const res = await unblockCommenter(c.var.db, id, auditOf(c, 'comment.unblock', reason))
+    if (!res) throw new AppError('NOT_FOUND_USER')
+    if (res.changed) logChange(c, 'comment.unblock', { userId: id }, reason)
+    return ok(c, { userId: id, ban: res.ban, changed: res.changed })
   })
   /** Every event, newest first, whatever its state, a page at a time. */
   .get('/events', validate('query', OpsListQuery), async (c) =>

@@ -151,12 +151,22 @@ export interface CoinProductsRow {
   created_at: string
 }
 
+/** A row of `comment_bans`. @public */
+export interface CommentBansRow {
+  user_id: number
+  until: string
+  reason: string
+  created_by: string
+  created_at: string
+}
+
 /** A row of `comment_reactions`. @public */
 export interface CommentReactionsRow {
   comment_id: number
   user_id: number
   kind: 'LIKE' | 'DISLIKE' | 'REPORT'
   created_at: string
+  reviewed_at: string | null
 }
 
 /** A row of `comments`. @public */
@@ -813,6 +823,7 @@ export interface Tables {
   coin_ledger: CoinLedgerRow
   coin_lots: CoinLotsRow
   coin_products: CoinProductsRow
+  comment_bans: CommentBansRow
   comment_reactions: CommentReactionsRow
   comments: CommentsRow
   conversion_events: ConversionEventsRow
