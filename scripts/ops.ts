@@ -52,7 +52,7 @@ import type { OpsBanner } from '../src/features/catalogue/banner-ops.server.ts'
 import { BANNER_DISPLAYS } from '../src/features/catalogue/catalogue.ts'
 import { importKeys } from '../src/features/catalogue/series-import.ts'
 import { SLICE_WIDTHS } from '../src/features/catalogue/catalogue.ts'
-import { READER_LIST_SIZE, ReaderLookup } from '../src/features/account/reader-ops.ts'
+import { READER_KEYS, READER_LIST_SIZE, ReaderLookup } from '../src/features/account/reader-ops.ts'
 import type { ReaderReport } from '../src/features/account/reader-ops.server.ts'
 import { AdminAdjustRequest, WalletReportQuery } from '../src/features/wallet/wallet.schema.ts'
 import {
@@ -501,15 +501,25 @@ ${LIST_HELP}`,
     run: couponReportCommand,
   },
   'reader show': {
-    usage: 'reader show (--email E | --id N)',
+    usage: 'reader show (--email E | --id N | --nickname NAME | --payment pay_… | --phone NUMBER)',
     summary: 'one reader: account, balances, payments with refunds, purchases, sign-ins (GET /api/ops/readers)',
-    details: `  --email E   the e-mail of the account (the live one, else the latest withdrawn one), or
-  --id N      the account's id (a withdrawn account too)
+    details: `  --email E          the e-mail of the account (the live one, else the latest withdrawn one), or
+  --id N             the account's id (a withdrawn account too), or
+  --nickname NAME    the nickname as readers see it (any case; lookalike letters match), or
+  --payment pay_…    the id of one of the reader's payments, or
+  --phone NUMBER     the phone number of a phone-registered account, as the reader gives it (read in the edition's
+                     country: 06 12 34 56 78 in fr; +82 10 … for another country)
   Prints the account (created, adult verification, last sign-in, withdrawn?), its balances as coins show does and the
   wallet invariant, then the last ${READER_LIST_SIZE} payments (with the provider's refund and dispute events), purchases
   and sign-ins (one per sign-in: a refresh-token family's first token; "open" while that device is still signed in).
   Never a password hash or a token.`,
-    options: { email: { type: 'string' }, id: { type: 'string' } },
+    options: {
+      email: { type: 'string' },
+      id: { type: 'string' },
+      nickname: { type: 'string' },
+      payment: { type: 'string' },
+      phone: { type: 'string' },
+    },
     run: readerShow,
   },
   'reader sessions end': {
@@ -1471,17 +1481,45 @@ async function couponReportCommand(v: Values): Promise<void> {
 // ───────────────────────────── readers ─────────────────────────────
 
 /** `--email E` or `--id N`, exactly one, as the API's query (`ReaderLookup`). */
-function readerQuery(v: Values): string {
-  if ((v.email === undefined) === (v.id === undefined)) throw new UsageError('give --email E or --id N (exactly one)')
-  const query: Record<string, string> = v.id !== undefined ? { id: String(rowId(v, 'id')) } : { email: need(v, 'email').trim() }
-  checked(ReaderLookup, query, { email: `--email must be an e-mail address, not "${query.email}"` })
+const READER_FLAGS: Record<(typeof READER_KEYS)[number], string> = {
+  email: '--email E',
+  id: '--id N',
+  nickname: '--nickname NAME',
+  payment: '--payment pay_…',
+  phone: '--phone NUMBER',
+}
+
+/** The reader query of the one lookup option given among `allowed` (reader show: all five; sessions end: e-mail or id). */
+function readerQuery(v: Values, allowed: readonly (typeof READER_KEYS)[number][] = ['email', 'id']): string {
+  const keys = allowed.filter((k) => v[k] !== undefined)
+  if (keys.length !== 1) {
+    const flags = allowed.map((k) => READER_FLAGS[k])
+    throw new UsageError(`give ${flags.slice(0, -1).join(', ')} or ${flags.at(-1)} (exactly one)`)
+  }
+  const key = keys[0]!
+  const query: Record<string, string> = { [key]: key === 'id' ? String(rowId(v, 'id')) : need(v, key).trim() }
+  checked(ReaderLookup, query, {
+    email: `--email must be an e-mail address, not "${query.email}"`,
+    nickname: '--nickname must be 1 to 40 characters',
+    payment: `--payment must be a payment id (pay_ then 1 to 64 of a-z, 0-9 and _), not "${query.payment}"`,
+    phone: `--phone must be a phone number (digits, spaces, + ( ) . -), not "${query.phone}"`,
+  })
   return new URLSearchParams(query).toString()
 }
 
-const notFoundReader = (v: Values) => (v.id !== undefined ? `no account ${v.id}` : `no account with e-mail ${v.email}`)
+const notFoundReader = (v: Values) =>
+  v.id !== undefined
+    ? `no account ${v.id}`
+    : v.email !== undefined
+      ? `no account with e-mail ${v.email}`
+      : v.nickname !== undefined
+        ? `no account with nickname ${v.nickname}`
+        : v.payment !== undefined
+          ? `no account with payment ${v.payment}`
+          : `no account with phone ${v.phone}`
 
 async function readerShow(v: Values): Promise<void> {
-  const query = readerQuery(v)
+  const query = readerQuery(v, READER_KEYS)
   const to = target()
   const r = await opsApi<ReaderReport>(to, `/readers?${query}`, undefined, notFoundReader(v))
   const a = r.account

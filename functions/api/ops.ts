@@ -37,6 +37,7 @@ import {
   unpublishEpisode,
 } from '../../src/features/catalogue/catalogue-ops.server.ts'
 import { ReaderLookup } from '../../src/features/account/reader-ops.ts'
+import { normalisePhone } from '../../src/features/account/account.ts'
 import { endReaderSessions, readerReport } from '../../src/features/account/reader-ops.server.ts'
 import { EventCreateRequest } from '../../src/features/event/event.ts'
 import { createEvent, endEvent, listOpsEvents } from '../../src/features/event/event.server.ts'
@@ -515,8 +516,13 @@ export const ops = new Hono<AppEnv>()
   .get('/coupons', validate('query', ReportQuery), async (c) =>
     ok(c, { items: await couponReport(c.var.db, new Date(), c.req.valid('query').id) }),
   )
-  /** One reader: account, balances, last payments with refunds, purchases and sign-ins (`?email=` or `?id=`). */
-  .get('/readers', validate('query', ReaderLookup), async (c) => ok(c, await readerReport(c.var.db, c.req.valid('query'), new Date())))
+  /** One reader: account, balances, last payments with refunds, purchases and sign-ins (`?email=`, `?id=`, `?nickname=`, `?payment=` or `?phone=`). */
+  .get('/readers', validate('query', ReaderLookup), async (c) => {
+    const lookup = c.req.valid('query')
+    // a phone number as the reader typed it, read in the edition's country (stored in E.164); one not a number finds no one
+    const phone = lookup.phone === undefined ? undefined : (normalisePhone(lookup.phone, c.var.edition.phoneCountry) ?? '-')
+    return ok(c, await readerReport(c.var.db, { ...lookup, ...(phone === undefined ? {} : { phone }) }, new Date()))
+  })
   /** Ends every session of the reader on every device (`signOutEverywhere`); NOT_FOUND_USER if unknown or withdrawn. */
   .post('/readers/:id/sessions/end', validate('param', IdParam), validate('json', OpsReasonRequest), async (c) => {
     const { id } = c.req.valid('param')
