@@ -15,7 +15,7 @@ import { formatMoney } from '../src/lib/i18n/format.ts'
 import { wallClock } from '../src/lib/time.ts'
 import { z } from 'zod'
 import { AlarmBroadcastRequest } from '../src/features/alarm/alarm.ts'
-import { QnaAnswerRequest, MAX_BODY_LENGTH } from '../src/features/qna/qna.ts'
+import { MAX_BODY_LENGTH, MAX_SEARCH_TEXT, QNA_CATEGORIES, QnaAnswerRequest, QnaSearchQuery } from '../src/features/qna/qna.ts'
 import type { SupportQna } from '../src/features/qna/qna.server.ts'
 import {
   MAX_NOTICE_BODY,
@@ -387,6 +387,42 @@ ${LIST_HELP}`,
   A question already answered (or unknown) is refused: NOT_EXIST, nothing changes. Locally the mail is in the outbox.`,
     options: { id: { type: 'string' }, text: { type: 'string' }, reason: { type: 'string' }, yes: { type: 'boolean' } },
     run: supportAnswer,
+  },
+  'support search': {
+    usage: `support search [--text T] [--email E] [--category ${QNA_CATEGORIES.join('|')}] [--from DATE] [--to DATE] [--answered | --waiting] [--limit N] [--cursor C]`,
+    summary: 'questions answered or not, newest first, by text, reader, category, date (GET /api/ops/qna/search)',
+    details: `  --text T        in the title, the question or the answer (1 to ${MAX_SEARCH_TEXT} characters; any case for A to Z)
+  --email E       one reader's questions (the address the answer goes to, or their account's)
+  --category C    one category: ${QNA_CATEGORIES.join(', ')}
+  --from DATE     filed from (YYYY-MM-DD: that day's start UTC, or an ISO instant)
+  --to DATE       filed through (YYYY-MM-DD: that day's end UTC, or an ISO instant)
+  --answered      only answered questions (COMPLETED); --waiting: only waiting ones (WAIT)
+${LIST_HELP}
+  Then: support show --id N for one, support edit-answer <id> to change an answer.`,
+    options: {
+      ...LIST_OPTIONS,
+      text: { type: 'string' },
+      email: { type: 'string' },
+      category: { type: 'string' },
+      from: { type: 'string' },
+      to: { type: 'string' },
+      answered: { type: 'boolean' },
+      waiting: { type: 'boolean' },
+    },
+    run: supportSearch,
+  },
+  'support edit-answer': {
+    usage: 'support edit-answer <id> --text TEXT --reason TEXT [--yes]',
+    summary: 'change the answer of an answered question: the reader reads it on /qna (POST /api/ops/qna/{id}/answer/edit)',
+    details: `  <id>           the question's id (support search --answered)
+  --text TEXT    the new answer (1 to ${MAX_BODY_LENGTH} characters)
+  --reason TEXT  why (1 to 200 characters): in the audit trail with the answer before and after
+  --yes          edit on an OPS_URL that is not local (without it, only the plan is printed)
+  No second mail or alarm: the reader finds the new text on /qna. A waiting question is refused (NOT_EXIST: answer it
+  with support answer); the same text again changes nothing.`,
+    options: { text: { type: 'string' }, reason: { type: 'string' }, yes: { type: 'boolean' } },
+    argument: 'id',
+    run: supportEditAnswer,
   },
   'notice list': {
     usage: 'notice list [--limit N] [--cursor C]',
@@ -1283,6 +1319,82 @@ async function supportShow(v: Values): Promise<void> {
     console.log(`  ${to.url}${url}`)
     console.log(`    curl -H "Authorization: Bearer $OPS_TOKEN" -o qna-${q.id}-${i + 1} ${to.url}${url}`)
   }
+}
+
+async function supportSearch(v: Values): Promise<void> {
+  if (v.answered && v.waiting) throw new UsageError('give --answered or --waiting, not both')
+  const filters: Record<string, string> = {
+    ...given(v, { text: 'q', email: 'email', from: 'from', to: 'to' }),
+    ...(typeof v.category === 'string' ? { category: v.category.toUpperCase() } : {}),
+    ...(v.answered ? { status: 'COMPLETED' } : v.waiting ? { status: 'WAIT' } : {}),
+  }
+  const request = { ...given(v, { limit: 'limit', cursor: 'cursor' }), ...filters }
+  checked(QnaSearchQuery, request, {
+    q: `--text must be 1 to ${MAX_SEARCH_TEXT} characters once trimmed`,
+    email: `--email must be an e-mail address, not "${String(v.email)}"`,
+    category: `--category must be one of ${QNA_CATEGORIES.join(', ')}`,
+    from: `--from must be ${DATE_HINT}`,
+    to: `--to must be ${DATE_HINT}, not before --from`,
+    limit: `--limit must be a whole number from 1 to ${OPS_LIST_MAX}`,
+    cursor: '--cursor must be a positive whole number (the one the page before printed)',
+  })
+  const query = new URLSearchParams(request).toString()
+  const to = target()
+  const page = await listPage<OpsPage<SupportQna> & { timeZone: string }>(to, `/qna/search${query && `?${query}`}`, 'no such route')
+  const what = Object.entries(filters).map(([k, value]) => `${k === 'q' ? 'text' : k} ${value}`)
+  console.log(
+    `${page.items.length} question${page.items.length === 1 ? '' : 's'} (${to.url})${what.length ? `, ${what.join(', ')}` : ''}, newest first; times in ${page.timeZone}:`,
+  )
+  printTable(
+    page.items.map((q) => ({
+      id: q.id,
+      [`filed (${page.timeZone})`]: zoned(q.createdAt, page.timeZone),
+      status: q.status,
+      category: q.category,
+      answered: q.answeredAt ? zoned(q.answeredAt, page.timeZone) : '',
+      title: q.title,
+      email: q.email ?? `(user ${q.userId}, no e-mail)`,
+    })),
+  )
+  printNext(
+    [
+      'support search',
+      repeatOptions(v, ['text', 'email', 'category', 'from', 'to']),
+      v.answered ? '--answered' : v.waiting ? '--waiting' : '',
+      repeatOptions(v, ['limit']),
+    ]
+      .filter(Boolean)
+      .join(' '),
+    page.next,
+  )
+}
+
+async function supportEditAnswer(v: Values): Promise<void> {
+  if (typeof v.id !== 'string') throw new UsageError('give the question id: support edit-answer <id> (support search lists them)')
+  const id = rowId(v, 'id')
+  const text = need(v, 'text')
+  const body = checked(
+    QnaAnswerRequest,
+    { answer: text, reason: reasonOf(v) },
+    { answer: `--text must be 1 to ${MAX_BODY_LENGTH} characters once trimmed (it has ${text.trim().length})` },
+  )
+  const to = target()
+  confirm(v, to, [
+    `replace the answer of question ${id}: the reader reads the new one on /qna (no second mail)`,
+    `answer: ${JSON.stringify(body.answer)}`,
+    `reason: ${body.reason} (in the audit trail, with the answer before)`,
+  ])
+  const q = await opsApi<SupportQna & { changed: boolean }>(
+    to,
+    `/qna/${id}/answer/edit`,
+    body,
+    `no answered question ${id}: unknown or still waiting (support answer)`,
+  )
+  console.log(
+    q.changed
+      ? `edited: the answer of question ${q.id} (${q.email ?? 'no e-mail'})`
+      : `question ${q.id} has that answer already: nothing changed`,
+  )
 }
 
 async function supportAnswer(v: Values): Promise<void> {

@@ -21,8 +21,8 @@ import { DebtForgiveRequest } from '../../src/features/payment/payment.ts'
 import { forgiveDebts, openDebts, opsPayment, opsRefund, PAYMENT_AUDIT_JSON } from '../../src/features/payment/payment.server.ts'
 import { AlarmBroadcastRequest } from '../../src/features/alarm/alarm.ts'
 import { publishEpisode, sendBroadcast } from '../../src/features/alarm/alarm.server.ts'
-import { QnaAnswerRequest } from '../../src/features/qna/qna.ts'
-import { answerQna, qnaImageKey, supportQna, waitingQnas } from '../../src/features/qna/qna.server.ts'
+import { QnaAnswerRequest, QnaSearchQuery } from '../../src/features/qna/qna.ts'
+import { answerQna, editQnaAnswer, qnaImageKey, searchQnas, supportQna, waitingQnas } from '../../src/features/qna/qna.server.ts'
 import { NoticeEditRequest, NoticePinRequest, NoticePublishRequest } from '../../src/features/notice/notice.ts'
 import { editNotice, listOpsNotices, pinNotice, publishNotice, unpublishNotice } from '../../src/features/notice/notice.server.ts'
 import { CouponCreateRequest } from '../../src/features/coupon/coupon.ts'
@@ -440,6 +440,13 @@ export const ops = new Hono<AppEnv>()
   })
   /** Support's queue: questions waiting for an answer, oldest first. */
   .get('/qna', async (c) => ok(c, { items: await waitingQnas(c.var.db) }))
+  /**
+   * Support's search (issue 39 point 6): questions answered or not, newest first, a page at a time, by text (title,
+   * question or answer), reader's e-mail, category, status and filing date.
+   */
+  .get('/qna/search', validate('query', QnaSearchQuery), async (c) =>
+    ok(c, { ...(await searchQnas(c.var.db, c.req.valid('query'))), timeZone: c.var.edition.timeZone }),
+  )
   /** One question with its author's address and the addresses of its images. */
   .get('/qna/:id', validate('param', IdParam), async (c) => {
     const { id } = c.req.valid('param')
@@ -461,6 +468,19 @@ export const ops = new Hono<AppEnv>()
     await answerQna(c.var.db, id, answer, { t: c.var.t, siteUrl: c.var.edition.siteUrl })
     await audit(c, 'qna.answer', { qnaId: id }, reason, ['qna', id], was)
     return ok(c, await supportQna(c.var.db, id))
+  })
+  /**
+   * Edits the answer of an answered question (issue 39 point 6): the reader reads the new text on /qna; no second mail.
+   * `changed` false when it was that text already (no audit row); NOT_EXIST if unknown or still waiting (answer it).
+   */
+  .post('/qna/:id/answer/edit', validate('param', IdParam), validate('json', QnaAnswerRequest), async (c) => {
+    const { id } = c.req.valid('param')
+    const { answer, reason } = c.req.valid('json')
+    const was = await before(c, 'qna', id)
+    const res = await editQnaAnswer(c.var.db, id, answer)
+    if (!res) throw new AppError('NOT_EXIST')
+    if (res.changed) await audit(c, 'qna.answer.edit', { qnaId: id }, reason, ['qna', id], was)
+    return ok(c, { ...(await supportQna(c.var.db, id)), changed: res.changed })
   })
   /** Every notice, newest first, whatever its state (without its body), a page at a time. */
   .get('/notices', validate('query', OpsListQuery), async (c) =>
