@@ -15,8 +15,17 @@ import { formatMoney } from '../src/lib/i18n/format.ts'
 import { wallClock } from '../src/lib/time.ts'
 import { z } from 'zod'
 import { AlarmBroadcastRequest } from '../src/features/alarm/alarm.ts'
-import { MAX_BODY_LENGTH, MAX_SEARCH_TEXT, QNA_CATEGORIES, QnaAnswerRequest, QnaSearchQuery } from '../src/features/qna/qna.ts'
-import type { SupportQna } from '../src/features/qna/qna.server.ts'
+import {
+  CannedName,
+  CannedReplyRequest,
+  CannedSetRequest,
+  MAX_BODY_LENGTH,
+  MAX_SEARCH_TEXT,
+  QNA_CATEGORIES,
+  QnaAnswerRequest,
+  QnaSearchQuery,
+} from '../src/features/qna/qna.ts'
+import type { CannedReply, SupportQna } from '../src/features/qna/qna.server.ts'
 import {
   MAX_NOTICE_BODY,
   MAX_NOTICE_TITLE,
@@ -424,6 +433,39 @@ ${LIST_HELP}
     argument: 'id',
     run: supportEditAnswer,
   },
+  'support canned list': {
+    usage: 'support canned list',
+    summary: "the canned replies in the edition's language, by name (GET /api/ops/qna/canned)",
+    details: `  One block each: name, last change (when, by whom), the text. Set one with support canned set, answer with one with
+  support reply <id> --canned NAME.`,
+    options: {},
+    run: supportCannedList,
+  },
+  'support canned set': {
+    usage: 'support canned set <name> --text TEXT --reason TEXT [--yes]',
+    summary: "create or replace a canned reply in the edition's language (POST /api/ops/qna/canned/{name})",
+    details: `  <name>         2 to 40 of a-z, 0-9 and -, a letter first (payment-refused, zoom-bug)
+  --text TEXT    the reply as readers will read it (1 to ${MAX_BODY_LENGTH} characters), in the edition's language: each
+                 edition (and so each language) has its own replies
+  --reason TEXT  why (1 to 200 characters): in the audit trail with the text before and after
+  --yes          on an OPS_URL that is not local (without it, only the plan is printed)`,
+    options: { text: { type: 'string' }, reason: { type: 'string' }, yes: { type: 'boolean' } },
+    argument: 'name',
+    run: supportCannedSet,
+  },
+  'support reply': {
+    usage: 'support reply <id> --canned NAME --reason TEXT [--yes]',
+    summary: 'answer a waiting question with a canned reply, as support answer does (POST /api/ops/qna/{id}/reply)',
+    details: `  <id>           the question's id (support list, support search --waiting)
+  --canned NAME  the canned reply (support canned list); its text is printed in the plan
+  --reason TEXT  why (1 to 200 characters): in the audit trail
+  --yes          answer on an OPS_URL that is not local (without it, only the plan is printed)
+  COMPLETED on /qna, the answer mail, the reader's alarm. An unknown reply is refused before anything is sent; a
+  question already answered (or unknown) is refused: NOT_EXIST, nothing changes.`,
+    options: { canned: { type: 'string' }, reason: { type: 'string' }, yes: { type: 'boolean' } },
+    argument: 'id',
+    run: supportReply,
+  },
   'notice list': {
     usage: 'notice list [--limit N] [--cursor C]',
     summary: 'every notice with its id, newest first: state, date, pinned, global or on a series (GET /api/ops/notices)',
@@ -678,7 +720,8 @@ ${CACHE_HELP}`,
   then each field the change altered as before → after (a target the change created or removed: shown whole).
   --days N         only the last N days (1 to ${MAX_AUDIT_DAYS}); default every change
   --target KIND:ID only changes of one target: user:12 (coins, sessions), payment:pay_…, notice:5, episode:240, series:3,
-                   coupon:7, event:4, banner:2, qna:9, broadcast:11, operator:alice
+                   coupon:7, event:4, banner:2, qna:9, broadcast:11, operator:alice,
+                   comment:31, canned:refund.fr-FR
   --operator NAME  only the changes of one operator (root or a name of operator add)
 ${LIST_HELP}`,
     options: { ...LIST_OPTIONS, days: { type: 'string' }, target: { type: 'string' }, operator: { type: 'string' } },
@@ -1395,6 +1438,60 @@ async function supportEditAnswer(v: Values): Promise<void> {
       ? `edited: the answer of question ${q.id} (${q.email ?? 'no e-mail'})`
       : `question ${q.id} has that answer already: nothing changed`,
   )
+}
+
+type CannedList = { lang: string; items: CannedReply[] }
+
+async function supportCannedList(): Promise<void> {
+  const to = target()
+  const { lang, items } = await opsApi<CannedList>(to, '/qna/canned', undefined, 'no such route')
+  console.log(`${items.length} canned repl${items.length === 1 ? 'y' : 'ies'} in ${lang} (${to.url}):`)
+  if (items.length === 0) console.log('  (none: npm run ops -- support canned set <name> --text … --reason …)')
+  for (const r of items) console.log(`\n${r.name}  (${date(r.updatedAt)} UTC, ${r.updatedBy})\n  ${r.text.replace(/\n/g, '\n  ')}`)
+}
+
+function cannedNameOf(value: unknown, what: string): string {
+  const name = typeof value === 'string' ? value.trim() : ''
+  if (!name) throw new UsageError(`give the canned reply's name: ${what}`)
+  if (!CannedName.safeParse(name).success)
+    throw new UsageError(`the canned reply's name "${name}" must be 2 to 40 of a-z, 0-9 and -, a letter first`)
+  return name
+}
+
+async function supportCannedSet(v: Values): Promise<void> {
+  const name = cannedNameOf(v.name, 'support canned set <name>')
+  const text = need(v, 'text')
+  const body = checked(
+    CannedSetRequest,
+    { text, reason: reasonOf(v) },
+    { text: `--text must be 1 to ${MAX_BODY_LENGTH} characters once trimmed (it has ${text.trim().length})` },
+  )
+  const to = target()
+  confirm(v, to, [
+    `set the canned reply ${name} in the edition's language (created, or its text replaced)`,
+    `text: ${JSON.stringify(body.text)}`,
+    `reason: ${body.reason} (in the audit trail)`,
+  ])
+  const r = await opsApi<CannedReply>(to, `/qna/canned/${name}`, body, 'no such route')
+  console.log(`set: canned reply ${r.name} in ${r.lang} (${[...r.text].length} characters)`)
+}
+
+async function supportReply(v: Values): Promise<void> {
+  if (typeof v.id !== 'string') throw new UsageError('give the question id: support reply <id> --canned NAME')
+  const id = rowId(v, 'id')
+  const name = cannedNameOf(v.canned, '--canned NAME')
+  const body = checked(CannedReplyRequest, { canned: name, reason: reasonOf(v) }, {})
+  const to = target()
+  const { lang, items } = await opsApi<CannedList>(to, '/qna/canned', undefined, 'no such route')
+  const reply = items.find((r) => r.name === name)
+  if (!reply) throw new ApiError(`no canned reply ${name} in ${lang} (support canned list names them): nothing sent`)
+  confirm(v, to, [
+    `answer question ${id} with the canned reply ${name} (${lang}): COMPLETED on /qna, the answer mail and an alarm`,
+    `answer: ${JSON.stringify(reply.text)}`,
+    `reason: ${body.reason} (in the audit trail)`,
+  ])
+  const q = await opsApi<SupportQna>(to, `/qna/${id}/reply`, body, `no question ${id} waiting: unknown or answered already`)
+  console.log(`answered: question ${q.id} (${q.email ?? 'no e-mail'}) with ${name}; answer mail sent (locally: the outbox), alarm written`)
 }
 
 async function supportAnswer(v: Values): Promise<void> {

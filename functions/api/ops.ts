@@ -21,8 +21,18 @@ import { DebtForgiveRequest } from '../../src/features/payment/payment.ts'
 import { forgiveDebts, openDebts, opsPayment, opsRefund, PAYMENT_AUDIT_JSON } from '../../src/features/payment/payment.server.ts'
 import { AlarmBroadcastRequest } from '../../src/features/alarm/alarm.ts'
 import { publishEpisode, sendBroadcast } from '../../src/features/alarm/alarm.server.ts'
-import { QnaAnswerRequest, QnaSearchQuery } from '../../src/features/qna/qna.ts'
-import { answerQna, editQnaAnswer, qnaImageKey, searchQnas, supportQna, waitingQnas } from '../../src/features/qna/qna.server.ts'
+import { CannedName, CannedReplyRequest, CannedSetRequest, QnaAnswerRequest, QnaSearchQuery } from '../../src/features/qna/qna.ts'
+import {
+  answerQna,
+  cannedReplies,
+  cannedReply,
+  editQnaAnswer,
+  qnaImageKey,
+  searchQnas,
+  setCannedReply,
+  supportQna,
+  waitingQnas,
+} from '../../src/features/qna/qna.server.ts'
 import { NoticeEditRequest, NoticePinRequest, NoticePublishRequest } from '../../src/features/notice/notice.ts'
 import { editNotice, listOpsNotices, pinNotice, publishNotice, unpublishNotice } from '../../src/features/notice/notice.server.ts'
 import { CouponCreateRequest } from '../../src/features/coupon/coupon.ts'
@@ -447,6 +457,18 @@ export const ops = new Hono<AppEnv>()
   .get('/qna/search', validate('query', QnaSearchQuery), async (c) =>
     ok(c, { ...(await searchQnas(c.var.db, c.req.valid('query'))), timeZone: c.var.edition.timeZone }),
   )
+  /** Canned support replies (issue 39 point 6) in the edition's language, by name. */
+  .get('/qna/canned', async (c) => ok(c, { lang: c.var.edition.locale, items: await cannedReplies(c.var.db, c.var.edition.locale) }))
+  /** Sets (creates or replaces) a canned reply in the edition's language; audited with its text before and after. */
+  .post('/qna/canned/:name', validate('param', z.object({ name: CannedName })), validate('json', CannedSetRequest), async (c) => {
+    const { name } = c.req.valid('param')
+    const { text, reason } = c.req.valid('json')
+    const key = `${name}.${c.var.edition.locale}`
+    const was = await before(c, 'canned', key)
+    const reply = await setCannedReply(c.var.db, name, c.var.edition.locale, text, c.var.operator)
+    await audit(c, 'qna.canned.set', { name, lang: reply.lang }, reason, ['canned', key], was)
+    return ok(c, reply)
+  })
   /** One question with its author's address and the addresses of its images. */
   .get('/qna/:id', validate('param', IdParam), async (c) => {
     const { id } = c.req.valid('param')
@@ -481,6 +503,21 @@ export const ops = new Hono<AppEnv>()
     if (!res) throw new AppError('NOT_EXIST')
     if (res.changed) await audit(c, 'qna.answer.edit', { qnaId: id }, reason, ['qna', id], was)
     return ok(c, { ...(await supportQna(c.var.db, id)), changed: res.changed })
+  })
+  /**
+   * Answers a waiting question with a canned reply of the edition's language (as `…/answer` does: COMPLETED, the mail,
+   * the alarm); NOT_EXIST for an unknown reply (nothing changed) or a question unknown or answered.
+   */
+  .post('/qna/:id/reply', validate('param', IdParam), validate('json', CannedReplyRequest), async (c) => {
+    const { id } = c.req.valid('param')
+    const { canned, reason } = c.req.valid('json')
+    const reply = await cannedReply(c.var.db, canned, c.var.edition.locale)
+    if (!reply)
+      return refusal(c, 'NOT_EXIST', `no canned reply ${canned} in ${c.var.edition.locale}: support canned list`, { fields: 'canned' })
+    const was = await before(c, 'qna', id)
+    await answerQna(c.var.db, id, reply.text, { t: c.var.t, siteUrl: c.var.edition.siteUrl })
+    await audit(c, 'qna.answer', { qnaId: id, canned }, reason, ['qna', id], was)
+    return ok(c, await supportQna(c.var.db, id))
   })
   /** Every notice, newest first, whatever its state (without its body), a page at a time. */
   .get('/notices', validate('query', OpsListQuery), async (c) =>

@@ -46,6 +46,13 @@ describe('npm run ops -- support search / edit-answer', () => {
         [['support', 'edit-answer', '9', '--reason', 'r'], /--text is required/],
         [['support', 'edit-answer', '9', '--text', 'x'.repeat(2001), '--reason', 'r'], /--text must be 1 to 2000 characters/],
         [['support', 'edit-answer', '9', '--text', 't'], /--reason is required/],
+        [['support', 'canned', 'set', '--text', 't', '--reason', 'r'], /give the canned reply's name: support canned set <name>/],
+        [['support', 'canned', 'set', 'Bad_Name', '--text', 't', '--reason', 'r'], /name "Bad_Name" must be 2 to 40 of a-z/],
+        [['support', 'canned', 'set', 'refund', '--reason', 'r'], /--text is required/],
+        [['support', 'canned', 'set', 'refund', '--text', 't'], /--reason is required/],
+        [['support', 'reply', '--canned', 'refund', '--reason', 'r'], /give the question id: support reply <id>/],
+        [['support', 'reply', '9', '--reason', 'r'], /give the canned reply's name: --canned NAME/],
+        [['support', 'reply', '9', '--canned', 'refund'], /--reason is required/],
       ]
       await expectRefusedUnsent(api, cases)
     },
@@ -108,6 +115,48 @@ describe('npm run ops -- support search / edit-answer', () => {
     expect(waiting.stderr).toContain('no answered question 10: unknown or still waiting (support answer)')
   })
 
+  it('support canned list, set and reply: the requests, the plan with the reply text, an unknown reply refused unsent', async () => {
+    const canned = {
+      name: 'refund',
+      lang: 'fr-FR',
+      text: 'Remboursé sous 5 jours.',
+      updatedBy: 'root',
+      updatedAt: '2026-12-01T09:00:00.000Z',
+    }
+    api.reply = (path) =>
+      path === '/api/ops/qna/canned'
+        ? success({ lang: 'fr-FR', items: [canned] })
+        : path.startsWith('/api/ops/qna/canned/')
+          ? success(canned)
+          : success({ ...question, answer: canned.text })
+    const list = await api.ops(['support', 'canned', 'list'])
+    expect(list.code, list.stderr).toBe(0)
+    expect(list.stdout).toContain('1 canned reply in fr-FR')
+    expect(list.stdout).toContain('refund  (2026-12-01 09:00 UTC, root)\n  Remboursé sous 5 jours.')
+    const set = await api.ops(['support', 'canned', 'set', 'refund', '--text', 'Remboursé sous 5 jours.', '--reason', 'type'])
+    expect(set.code, set.stderr).toBe(0)
+    expect(set.stdout).toContain("set the canned reply refund in the edition's language")
+    expect(set.stdout).toContain('set: canned reply refund in fr-FR (23 characters)')
+    const reply = await api.ops(['support', 'reply', '9', '--canned', 'refund', '--reason', 'ticket 12'])
+    expect(reply.code, reply.stderr).toBe(0)
+    expect(reply.stdout).toContain(
+      'answer question 9 with the canned reply refund (fr-FR): COMPLETED on /qna, the answer mail and an alarm',
+    )
+    expect(reply.stdout).toContain('answer: "Remboursé sous 5 jours."')
+    expect(reply.stdout).toContain('answered: question 9 (reader@example.com) with refund')
+    expect(api.seen.map((x) => [x.method, x.path, x.body])).toEqual([
+      ['GET', '/api/ops/qna/canned', null],
+      ['POST', '/api/ops/qna/canned/refund', { text: 'Remboursé sous 5 jours.', reason: 'type' }],
+      ['GET', '/api/ops/qna/canned', null],
+      ['POST', '/api/ops/qna/9/reply', { canned: 'refund', reason: 'ticket 12' }],
+    ])
+    api.seen = []
+    const unknown = await api.ops(['support', 'reply', '9', '--canned', 'missing', '--reason', 'r'])
+    expect(unknown.code).toBe(1)
+    expect(unknown.stderr.trim()).toBe('ops: no canned reply missing in fr-FR (support canned list names them): nothing sent')
+    expect(api.seen.map((x) => x.method)).toEqual(['GET'])
+  })
+
   it('sends no change to an address that is not local without --yes; lists the commands in --help', async () => {
     const r = await api.ops(['support', 'edit-answer', '9', '--text', 't', '--reason', 'r'], {
       OPS_URL: 'http://ops.invalid',
@@ -117,7 +166,7 @@ describe('npm run ops -- support search / edit-answer', () => {
     expect(r.stdout).toContain('plan (http://ops.invalid):')
     expect(r.stderr.split('\n')[0]).toBe('ops: http://ops.invalid is not a local run: nothing sent; add --yes to do it')
     expect(api.seen).toEqual([])
-    const names = ['support search', 'support edit-answer']
+    const names = ['support search', 'support edit-answer', 'support canned list', 'support canned set', 'support reply']
     const [all, ...each] = await Promise.all([api.ops(['--help']), ...names.map((n) => api.ops(['help', ...n.split(' ')]))])
     for (const [i, name] of names.entries()) {
       expect(all.stdout).toMatch(new RegExp(`\\n  ${name}\\s+\\S`))

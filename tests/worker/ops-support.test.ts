@@ -38,7 +38,8 @@ async function ask(reader: Reader, fields: { category?: string; title?: string; 
 
 const snapshot = () =>
   db.first(`SELECT (SELECT group_concat(id || ':' || status || ':' || coalesce(answer, '-'), '|') FROM qnas) AS qnas,
-    (SELECT count(*) FROM ops_audit) AS audit, (SELECT count(*) FROM outbox) AS mails`)
+    (SELECT count(*) FROM ops_audit) AS audit, (SELECT count(*) FROM outbox) AS mails,
+    (SELECT group_concat(name || lang || body) FROM support_replies) AS canned`)
 
 describe('operator API: support search and answer edits', () => {
   it('both routes are 404 NOT_EXIST without OPS_TOKEN and 401 NOT_LOGIN_USER without the right token, changing nothing', async () => {
@@ -150,4 +151,66 @@ describe('operator API: support search and answer edits', () => {
     })
     expect(await snapshot()).toEqual(before)
   })
+})
+
+describe('operator API: canned replies', () => {
+  it('set (created, then replaced: one audit row each), listed in the edition language, a reply answers with its text', async () => {
+    const name = `paiement-${Date.now().toString(36)}`
+    const set = await ops('POST', `/qna/canned/${name}`, { text: ' Votre banque a refusé le paiement. ', reason: 'nouvelle réponse type' })
+    expect(set.status).toBe(200)
+    expect((await read(set)).data).toMatchObject({ name, lang: 'fr-FR', text: 'Votre banque a refusé le paiement.', updatedBy: 'root' })
+    await ops('POST', `/qna/canned/${name}`, { text: 'Votre banque a refusé le paiement : réessayez.', reason: 'précision' })
+    const list = (await read(await ops('GET', '/qna/canned'))).data
+    expect(list.lang).toBe('fr-FR')
+    expect(list.items.find((r: { name: string }) => r.name === name)).toMatchObject({
+      text: 'Votre banque a refusé le paiement : réessayez.',
+    })
+    const rows = await db.all<{ action: string; before_json: string | null; after_json: string }>(
+      `SELECT action, before_json, after_json FROM ops_audit WHERE target = ? ORDER BY id`,
+      `canned:${name}.fr-FR`,
+    )
+    expect(rows.map((r) => r.action)).toEqual(['qna.canned.set', 'qna.canned.set'])
+    expect(rows[0]!.before_json).toBeNull()
+    expect(JSON.parse(rows[1]!.before_json!)).toMatchObject({ body: 'Votre banque a refusé le paiement.' })
+
+    const reader = await newReader()
+    const id = await ask(reader, { category: 'PAYMENT' })
+    const before = await snapshot()
+    await expectError(await ops('POST', `/qna/${id}/reply`, { canned: 'unknown-reply', reason: 'r' }), 404, 'NOT_EXIST')
+    for (const bad of [{ canned: 'X', reason: 'r' }, { canned: name }, { canned: '1abc', reason: 'r' }])
+      await expectError(await ops('POST', `/qna/${id}/reply`, bad), 400, 'INVALID_PARAMETER')
+    for (const bad of [{ text: '', reason: 'r' }, { text: 'x'.repeat(2001), reason: 'r' }, { text: 't' }])
+      await expectError(await ops('POST', `/qna/canned/${name}`, bad), 400, 'INVALID_PARAMETER')
+    await expectError(await ops('POST', '/qna/canned/Bad_Name', { text: 't', reason: 'r' }), 400, 'INVALID_PARAMETER')
+    expect(await snapshot()).toEqual(before)
+
+    // 40 concurrent replies to one question: it is answered once, one mail, one audit row
+    const mails = (await db.first<{ n: number }>(`SELECT count(*) AS n FROM outbox`))!.n
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, async () => ops('POST', `/qna/${id}/reply`, { canned: name, reason: 'réponse type' })),
+    )
+    expect(answers.map((r) => r.status).sort()).toEqual([200, ...Array(39).fill(404)])
+    const answered = (await read(answers.find((r) => r.status === 200)!)).data
+    expect(answered).toMatchObject({ id, status: 'COMPLETED', answer: 'Votre banque a refusé le paiement : réessayez.' })
+    expect((await db.first<{ n: number }>(`SELECT count(*) AS n FROM outbox`))!.n).toBe(mails + 1)
+    expect(await db.all(`SELECT action, detail FROM ops_audit WHERE target = ? ORDER BY id`, `qna:${id}`)).toEqual([
+      { action: 'qna.answer', detail: JSON.stringify({ qnaId: id, canned: name }) },
+    ])
+  })
+
+  it(
+    '1,000 generated bad bodies on canned set and reply: no 5xx, only catalogue codes, nothing changed',
+    { timeout: 300_000 },
+    async () => {
+      const id = await ask(await newReader())
+      await ops('POST', '/qna/canned/fuzz-reply', { text: 'Réponse', reason: 'r' })
+      const before = await snapshot()
+      const str = fc.oneof(fc.string({ maxLength: 40 }), fc.anything())
+      await expectBadBodiesRefused([`/api/ops/qna/canned/fuzz-reply`, `/api/ops/qna/${id}/reply`], {
+        text: fc.oneof(str, fc.string({ minLength: 2001, maxLength: 4100 })),
+        canned: fc.oneof(fc.constant('fuzz-reply'), str),
+      })
+      expect(await snapshot()).toEqual(before)
+    },
+  )
 })

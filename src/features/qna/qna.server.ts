@@ -245,3 +245,39 @@ export async function editQnaAnswer(db: Db, id: number, answer: string): Promise
   const answered = await db.first<{ id: number }>(`SELECT id FROM qnas WHERE id = ? AND status = 'COMPLETED'`, id)
   return answered ? { changed: false } : null
 }
+
+/** A canned support reply (migration 0034) in one language. */
+export type CannedReply = { name: string; lang: string; text: string; updatedBy: string; updatedAt: string }
+
+const CANNED_COLUMNS = 'name, lang, body AS text, updated_by AS updatedBy, updated_at AS updatedAt'
+
+/** The canned replies of language `lang`, by name. */
+export async function cannedReplies(db: Db, lang: string): Promise<CannedReply[]> {
+  return db.all<CannedReply>(`SELECT ${CANNED_COLUMNS} FROM support_replies WHERE lang = ? ORDER BY name LIMIT 500`, lang)
+}
+
+/** One canned reply of language `lang`, or null. */
+export async function cannedReply(db: Db, name: string, lang: string): Promise<CannedReply | null> {
+  return db.first<CannedReply>(`SELECT ${CANNED_COLUMNS} FROM support_replies WHERE name = ? AND lang = ?`, name, lang)
+}
+
+/** Sets (creates or replaces) canned reply `name` of language `lang`. */
+export async function setCannedReply(
+  db: Db,
+  name: string,
+  lang: string,
+  text: string,
+  operator: string,
+  now = new Date(),
+): Promise<CannedReply> {
+  return (await db.first<CannedReply>(
+    `INSERT INTO support_replies (name, lang, body, updated_by, updated_at) VALUES (?1, ?2, ?3, ?4, ?5)
+     ON CONFLICT (name, lang) DO UPDATE SET body = excluded.body, updated_by = excluded.updated_by, updated_at = excluded.updated_at
+     RETURNING ${CANNED_COLUMNS}`,
+    name,
+    lang,
+    text,
+    operator,
+    now.toISOString(),
+  ))!
+}

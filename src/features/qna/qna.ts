@@ -105,3 +105,12 @@ export const QnaSearchQuery = z
   })
   .refine((q) => q.from === undefined || q.to === undefined || q.from <= q.to, { path: ['to'], message: 'to before from' })
 export type QnaSearchQuery = z.infer<typeof QnaSearchQuery>
+
+/** A canned reply's name (`support reply <id> --canned <name>`): 2 to 40 of a-z, 0-9 and -, a letter first. */
+export const CannedName = z.string().regex(/^[a-z][a-z0-9-]{1,39}$/)
+
+/** `POST /api/ops/qna/canned/{name}`: the reply's text in the edition's language (set or replaced), and why. */
+export const CannedSetRequest = z.object({ text: text(MAX_BODY_LENGTH), reason: OpsReason })
+
+/** `POST /api/ops/qna/{id}/reply`: answers a waiting question with the canned reply `canned`. */
+export const CannedReplyRequest = z.object({ canned: CannedName, reason: OpsReason })

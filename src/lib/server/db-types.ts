@@ -722,6 +722,15 @@ export interface SeriesTagsRow {
   tag_id: number
 }
 
+/** A row of `support_replies`. @public */
+export interface SupportRepliesRow {
+  name: string
+  lang: string
+  body: string
+  updated_by: string
+  updated_at: string
+}
+
 /** A row of `tags`. @public */
 export interface TagsRow {
   id: number
@@ -875,6 +884,7 @@ export interface Tables {
   series_ranking: SeriesRankingRow
   series_readers: SeriesReadersRow
   series_tags: SeriesTagsRow
+  support_replies: SupportRepliesRow
   tags: TagsRow
   theme_series: ThemeSeriesRow
   themes: ThemesRow
