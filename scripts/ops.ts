@@ -15,8 +15,17 @@ import { formatMoney } from '../src/lib/i18n/format.ts'
 import { wallClock } from '../src/lib/time.ts'
 import { z } from 'zod'
 import { AlarmBroadcastRequest } from '../src/features/alarm/alarm.ts'
-import { QnaAnswerRequest, MAX_BODY_LENGTH } from '../src/features/qna/qna.ts'
-import type { SupportQna } from '../src/features/qna/qna.server.ts'
+import {
+  CannedName,
+  CannedReplyRequest,
+  CannedSetRequest,
+  MAX_BODY_LENGTH,
+  MAX_SEARCH_TEXT,
+  QNA_CATEGORIES,
+  QnaAnswerRequest,
+  QnaSearchQuery,
+} from '../src/features/qna/qna.ts'
+import type { CannedReply, SupportQna } from '../src/features/qna/qna.server.ts'
 import {
   MAX_NOTICE_BODY,
   MAX_NOTICE_TITLE,
@@ -52,7 +61,7 @@ import type { OpsBanner } from '../src/features/catalogue/banner-ops.server.ts'
 import { BANNER_DISPLAYS } from '../src/features/catalogue/catalogue.ts'
 import { importKeys } from '../src/features/catalogue/series-import.ts'
 import { SLICE_WIDTHS } from '../src/features/catalogue/catalogue.ts'
-import { READER_LIST_SIZE, ReaderLookup } from '../src/features/account/reader-ops.ts'
+import { READER_KEYS, READER_LIST_SIZE, ReaderLookup } from '../src/features/account/reader-ops.ts'
 import type { ReaderReport } from '../src/features/account/reader-ops.server.ts'
 import { AdminAdjustRequest, WalletReportQuery } from '../src/features/wallet/wallet.schema.ts'
 import {
@@ -75,6 +84,17 @@ import {
   type AuditEntry,
 } from '../src/features/operator/operator.ts'
 import type { OpsOperator } from '../src/features/operator/operator.server.ts'
+import {
+  CommentBlockRequest,
+  MAX_BLOCK_DAYS,
+  MAX_REPORTED_DAYS,
+  REPORTED_SORTS,
+  ReportedQuery,
+  type CommentBan,
+  type ReportedComment,
+} from '../src/features/comment/moderation.ts'
+import type { ModeratedComment } from '../src/features/comment/moderation.server.ts'
+import { BLIND_AFTER_REPORTS } from '../src/features/comment/comment.ts'
 import { LOCAL_OPS_TOKEN, quietEnv, run } from './lib.ts'
 
 type Options = NonNullable<ParseArgsConfig['options']>
@@ -380,6 +400,75 @@ ${LIST_HELP}`,
     options: { id: { type: 'string' }, text: { type: 'string' }, reason: { type: 'string' }, yes: { type: 'boolean' } },
     run: supportAnswer,
   },
+  'support search': {
+    usage: `support search [--text T] [--email E] [--category ${QNA_CATEGORIES.join('|')}] [--from DATE] [--to DATE] [--answered | --waiting] [--limit N] [--cursor C]`,
+    summary: 'questions answered or not, newest first, by text, reader, category, date (GET /api/ops/qna/search)',
+    details: `  --text T        in the title, the question or the answer (1 to ${MAX_SEARCH_TEXT} characters; any case for A to Z)
+  --email E       one reader's questions (the address the answer goes to, or their account's)
+  --category C    one category: ${QNA_CATEGORIES.join(', ')}
+  --from DATE     filed from (YYYY-MM-DD: that day's start UTC, or an ISO instant)
+  --to DATE       filed through (YYYY-MM-DD: that day's end UTC, or an ISO instant)
+  --answered      only answered questions (COMPLETED); --waiting: only waiting ones (WAIT)
+${LIST_HELP}
+  Then: support show --id N for one, support edit-answer <id> to change an answer.`,
+    options: {
+      ...LIST_OPTIONS,
+      text: { type: 'string' },
+      email: { type: 'string' },
+      category: { type: 'string' },
+      from: { type: 'string' },
+      to: { type: 'string' },
+      answered: { type: 'boolean' },
+      waiting: { type: 'boolean' },
+    },
+    run: supportSearch,
+  },
+  'support edit-answer': {
+    usage: 'support edit-answer <id> --text TEXT --reason TEXT [--yes]',
+    summary: 'change the answer of an answered question: the reader reads it on /qna (POST /api/ops/qna/{id}/answer/edit)',
+    details: `  <id>           the question's id (support search --answered)
+  --text TEXT    the new answer (1 to ${MAX_BODY_LENGTH} characters)
+  --reason TEXT  why (1 to 200 characters): in the audit trail with the answer before and after
+  --yes          edit on an OPS_URL that is not local (without it, only the plan is printed)
+  No second mail or alarm: the reader finds the new text on /qna. A waiting question is refused (NOT_EXIST: answer it
+  with support answer); the same text again changes nothing.`,
+    options: { text: { type: 'string' }, reason: { type: 'string' }, yes: { type: 'boolean' } },
+    argument: 'id',
+    run: supportEditAnswer,
+  },
+  'support canned list': {
+    usage: 'support canned list',
+    summary: "the canned replies in the edition's language, by name (GET /api/ops/qna/canned)",
+    details: `  One block each: name, last change (when, by whom), the text. Set one with support canned set, answer with one with
+  support reply <id> --canned NAME.`,
+    options: {},
+    run: supportCannedList,
+  },
+  'support canned set': {
+    usage: 'support canned set <name> --text TEXT --reason TEXT [--yes]',
+    summary: "create or replace a canned reply in the edition's language (POST /api/ops/qna/canned/{name})",
+    details: `  <name>         2 to 40 of a-z, 0-9 and -, a letter first (payment-refused, zoom-bug)
+  --text TEXT    the reply as readers will read it (1 to ${MAX_BODY_LENGTH} characters), in the edition's language: each
+                 edition (and so each language) has its own replies
+  --reason TEXT  why (1 to 200 characters): in the audit trail with the text before and after
+  --yes          on an OPS_URL that is not local (without it, only the plan is printed)`,
+    options: { text: { type: 'string' }, reason: { type: 'string' }, yes: { type: 'boolean' } },
+    argument: 'name',
+    run: supportCannedSet,
+  },
+  'support reply': {
+    usage: 'support reply <id> --canned NAME --reason TEXT [--yes]',
+    summary: 'answer a waiting question with a canned reply, as support answer does (POST /api/ops/qna/{id}/reply)',
+    details: `  <id>           the question's id (support list, support search --waiting)
+  --canned NAME  the canned reply (support canned list); its text is printed in the plan
+  --reason TEXT  why (1 to 200 characters): in the audit trail
+  --yes          answer on an OPS_URL that is not local (without it, only the plan is printed)
+  COMPLETED on /qna, the answer mail, the reader's alarm. An unknown reply is refused before anything is sent; a
+  question already answered (or unknown) is refused: NOT_EXIST, nothing changes.`,
+    options: { canned: { type: 'string' }, reason: { type: 'string' }, yes: { type: 'boolean' } },
+    argument: 'id',
+    run: supportReply,
+  },
   'notice list': {
     usage: 'notice list [--limit N] [--cursor C]',
     summary: 'every notice with its id, newest first: state, date, pinned, global or on a series (GET /api/ops/notices)',
@@ -493,15 +582,25 @@ ${LIST_HELP}`,
     run: couponReportCommand,
   },
   'reader show': {
-    usage: 'reader show (--email E | --id N)',
+    usage: 'reader show (--email E | --id N | --nickname NAME | --payment pay_… | --phone NUMBER)',
     summary: 'one reader: account, balances, payments with refunds, purchases, sign-ins (GET /api/ops/readers)',
-    details: `  --email E   the e-mail of the account (the live one, else the latest withdrawn one), or
-  --id N      the account's id (a withdrawn account too)
+    details: `  --email E          the e-mail of the account (the live one, else the latest withdrawn one), or
+  --id N             the account's id (a withdrawn account too), or
+  --nickname NAME    the nickname as readers see it (any case; lookalike letters match), or
+  --payment pay_…    the id of one of the reader's payments, or
+  --phone NUMBER     the phone number of a phone-registered account, as the reader gives it (read in the edition's
+                     country: 06 12 34 56 78 in fr; +82 10 … for another country)
   Prints the account (created, adult verification, last sign-in, withdrawn?), its balances as coins show does and the
   wallet invariant, then the last ${READER_LIST_SIZE} payments (with the provider's refund and dispute events), purchases
   and sign-ins (one per sign-in: a refresh-token family's first token; "open" while that device is still signed in).
   Never a password hash or a token.`,
-    options: { email: { type: 'string' }, id: { type: 'string' } },
+    options: {
+      email: { type: 'string' },
+      id: { type: 'string' },
+      nickname: { type: 'string' },
+      payment: { type: 'string' },
+      phone: { type: 'string' },
+    },
     run: readerShow,
   },
   'reader sessions end': {
@@ -515,6 +614,67 @@ ${LIST_HELP}`,
   account is refused (NOT_FOUND_USER), nothing changes.`,
     options: { email: { type: 'string' }, id: { type: 'string' }, reason: { type: 'string' }, yes: { type: 'boolean' } },
     run: readerSessionsEnd,
+  },
+  'comments reported': {
+    usage: 'comments reported [--days N] [--series N] [--sort newest|most] [--limit N] [--cursor C]',
+    summary: 'reported comments not reviewed yet, with their ids (GET /api/ops/comments/reported)',
+    details: `  One line each: comment id, reports open (not reviewed) and ever, latest report, state (REPORT: shown; BLIND: hidden
+  as a notice after ${BLIND_AFTER_REPORTS} reports), series and episode, author (reader id), the text's start.
+  --days N        only comments reported in the last N days (1 to ${MAX_REPORTED_DAYS}); default any
+  --series N      only the comments of series N
+  --sort newest   latest report first, a page at a time (default); --sort most: most open reports first, one page
+${LIST_HELP}
+  Then: comments hide|restore <id> --reason TEXT reviews one.`,
+    options: { ...LIST_OPTIONS, days: { type: 'string' }, series: { type: 'string' }, sort: { type: 'string' } },
+    run: commentsReported,
+  },
+  'comments hide': {
+    usage: 'comments hide <id> --reason TEXT [--yes]',
+    summary: "hide a comment: gone from readers' lists and counts, its reports reviewed (POST /api/ops/comments/{id}/hide)",
+    details: `  <id>           the comment's id (comments reported lists them)
+  --reason TEXT  why (1 to 200 characters): in the audit trail (npm run ops -- audit)
+  --yes          hide on an OPS_URL that is not local (without it, only the plan is printed)
+  Its author still finds it, marked hidden, in their own comments. One hidden already stays so (nothing changes);
+  one unknown or deleted by its author is refused (NOT_EXIST).`,
+    options: { reason: { type: 'string' }, yes: { type: 'boolean' } },
+    argument: 'id',
+    run: (v) => commentsModerate(v, 'hide'),
+  },
+  'comments restore': {
+    usage: 'comments restore <id> --reason TEXT [--yes]',
+    summary: 'restore a comment: visible again, its reports reviewed (POST /api/ops/comments/{id}/restore)',
+    details: `  <id>, --reason, --yes as for comments hide. Restores a hidden comment, or dismisses the reports of one still shown
+  (REPORT) or shown as a notice (BLIND); only reports made afterwards count towards hiding it again. One visible
+  without open reports stays so (nothing changes).`,
+    options: { reason: { type: 'string' }, yes: { type: 'boolean' } },
+    argument: 'id',
+    run: (v) => commentsModerate(v, 'restore'),
+  },
+  'comments block': {
+    usage: 'comments block (--email E | --user N) --days N --reason TEXT [--yes]',
+    summary: 'block a reader from commenting for N days (POST /api/ops/readers/{id}/comment-block)',
+    details: `  --email E | --user N  the reader (an e-mail is looked up first: GET /api/ops/readers)
+  --days N              for how long (1 to ${MAX_BLOCK_DAYS} days, from now)
+  --reason TEXT         why (1 to 200 characters): shown to the reader above the comment form, with the end of the block,
+                        and in the audit trail
+  --yes                 block on an OPS_URL that is not local (without it, only the plan is printed)
+  Their posts are refused (UNAUTHORIZED_USER) until then; their comments stay. A reader blocked already keeps that block
+  (nothing changes): unblock first to change it.`,
+    options: {
+      email: { type: 'string' },
+      user: { type: 'string' },
+      days: { type: 'string' },
+      reason: { type: 'string' },
+      yes: { type: 'boolean' },
+    },
+    run: commentsBlock,
+  },
+  'comments unblock': {
+    usage: 'comments unblock (--email E | --user N) --reason TEXT [--yes]',
+    summary: 'end a reader’s block from commenting now (POST /api/ops/readers/{id}/comment-unblock)',
+    details: `  --email, --user, --reason, --yes as for comments block. A reader not blocked stays so (nothing changes).`,
+    options: { email: { type: 'string' }, user: { type: 'string' }, reason: { type: 'string' }, yes: { type: 'boolean' } },
+    run: commentsUnblock,
   },
   'event list': {
     usage: 'event list [--limit N] [--cursor C]',
@@ -563,7 +723,8 @@ ${CACHE_HELP}`,
   then each field the change altered as before → after (a target the change created or removed: shown whole).
   --days N         only the last N days (1 to ${MAX_AUDIT_DAYS}); default every change
   --target KIND:ID only changes of one target: user:12 (coins, sessions), payment:pay_…, notice:5, episode:240, series:3,
-                   coupon:7, event:4, banner:2, qna:9, broadcast:11, operator:alice
+                   coupon:7, event:4, banner:2, qna:9, broadcast:11, operator:alice,
+                   comment:31, canned:refund.fr-FR
   --operator NAME  only the changes of one operator (root or a name of operator add)
 ${LIST_HELP}`,
     options: { ...LIST_OPTIONS, days: { type: 'string' }, target: { type: 'string' }, operator: { type: 'string' } },
@@ -1223,6 +1384,136 @@ async function supportShow(v: Values): Promise<void> {
   }
 }
 
+async function supportSearch(v: Values): Promise<void> {
+  if (v.answered && v.waiting) throw new UsageError('give --answered or --waiting, not both')
+  const filters: Record<string, string> = {
+    ...given(v, { text: 'q', email: 'email', from: 'from', to: 'to' }),
+    ...(typeof v.category === 'string' ? { category: v.category.toUpperCase() } : {}),
+    ...(v.answered ? { status: 'COMPLETED' } : v.waiting ? { status: 'WAIT' } : {}),
+  }
+  const request = { ...given(v, { limit: 'limit', cursor: 'cursor' }), ...filters }
+  checked(QnaSearchQuery, request, {
+    q: `--text must be 1 to ${MAX_SEARCH_TEXT} characters once trimmed`,
+    email: `--email must be an e-mail address, not "${String(v.email)}"`,
+    category: `--category must be one of ${QNA_CATEGORIES.join(', ')}`,
+    from: `--from must be ${DATE_HINT}`,
+    to: `--to must be ${DATE_HINT}, not before --from`,
+    limit: `--limit must be a whole number from 1 to ${OPS_LIST_MAX}`,
+    cursor: '--cursor must be a positive whole number (the one the page before printed)',
+  })
+  const query = new URLSearchParams(request).toString()
+  const to = target()
+  const page = await listPage<OpsPage<SupportQna> & { timeZone: string }>(to, `/qna/search${query && `?${query}`}`, 'no such route')
+  const what = Object.entries(filters).map(([k, value]) => `${k === 'q' ? 'text' : k} ${value}`)
+  console.log(
+    `${page.items.length} question${page.items.length === 1 ? '' : 's'} (${to.url})${what.length ? `, ${what.join(', ')}` : ''}, newest first; times in ${page.timeZone}:`,
+  )
+  printTable(
+    page.items.map((q) => ({
+      id: q.id,
+      [`filed (${page.timeZone})`]: zoned(q.createdAt, page.timeZone),
+      status: q.status,
+      category: q.category,
+      answered: q.answeredAt ? zoned(q.answeredAt, page.timeZone) : '',
+      title: q.title,
+      email: q.email ?? `(user ${q.userId}, no e-mail)`,
+    })),
+  )
+  printNext(
+    [
+      'support search',
+      repeatOptions(v, ['text', 'email', 'category', 'from', 'to']),
+      v.answered ? '--answered' : v.waiting ? '--waiting' : '',
+      repeatOptions(v, ['limit']),
+    ]
+      .filter(Boolean)
+      .join(' '),
+    page.next,
+  )
+}
+
+async function supportEditAnswer(v: Values): Promise<void> {
+  if (typeof v.id !== 'string') throw new UsageError('give the question id: support edit-answer <id> (support search lists them)')
+  const id = rowId(v, 'id')
+  const text = need(v, 'text')
+  const body = checked(
+    QnaAnswerRequest,
+    { answer: text, reason: reasonOf(v) },
+    { answer: `--text must be 1 to ${MAX_BODY_LENGTH} characters once trimmed (it has ${text.trim().length})` },
+  )
+  const to = target()
+  confirm(v, to, [
+    `replace the answer of question ${id}: the reader reads the new one on /qna (no second mail)`,
+    `answer: ${JSON.stringify(body.answer)}`,
+    `reason: ${body.reason} (in the audit trail, with the answer before)`,
+  ])
+  const q = await opsApi<SupportQna & { changed: boolean }>(
+    to,
+    `/qna/${id}/answer/edit`,
+    body,
+    `no answered question ${id}: unknown or still waiting (support answer)`,
+  )
+  console.log(
+    q.changed
+      ? `edited: the answer of question ${q.id} (${q.email ?? 'no e-mail'})`
+      : `question ${q.id} has that answer already: nothing changed`,
+  )
+}
+
+type CannedList = { lang: string; items: CannedReply[] }
+
+async function supportCannedList(): Promise<void> {
+  const to = target()
+  const { lang, items } = await opsApi<CannedList>(to, '/qna/canned', undefined, 'no such route')
+  console.log(`${items.length} canned repl${items.length === 1 ? 'y' : 'ies'} in ${lang} (${to.url}):`)
+  if (items.length === 0) console.log('  (none: npm run ops -- support canned set <name> --text … --reason …)')
+  for (const r of items) console.log(`\n${r.name}  (${date(r.updatedAt)} UTC, ${r.updatedBy})\n  ${r.text.replace(/\n/g, '\n  ')}`)
+}
+
+function cannedNameOf(value: unknown, what: string): string {
+  const name = typeof value === 'string' ? value.trim() : ''
+  if (!name) throw new UsageError(`give the canned reply's name: ${what}`)
+  if (!CannedName.safeParse(name).success)
+    throw new UsageError(`the canned reply's name "${name}" must be 2 to 40 of a-z, 0-9 and -, a letter first`)
+  return name
+}
+
+async function supportCannedSet(v: Values): Promise<void> {
+  const name = cannedNameOf(v.name, 'support canned set <name>')
+  const text = need(v, 'text')
+  const body = checked(
+    CannedSetRequest,
+    { text, reason: reasonOf(v) },
+    { text: `--text must be 1 to ${MAX_BODY_LENGTH} characters once trimmed (it has ${text.trim().length})` },
+  )
+  const to = target()
+  confirm(v, to, [
+    `set the canned reply ${name} in the edition's language (created, or its text replaced)`,
+    `text: ${JSON.stringify(body.text)}`,
+    `reason: ${body.reason} (in the audit trail)`,
+  ])
+  const r = await opsApi<CannedReply>(to, `/qna/canned/${name}`, body, 'no such route')
+  console.log(`set: canned reply ${r.name} in ${r.lang} (${[...r.text].length} characters)`)
+}
+
+async function supportReply(v: Values): Promise<void> {
+  if (typeof v.id !== 'string') throw new UsageError('give the question id: support reply <id> --canned NAME')
+  const id = rowId(v, 'id')
+  const name = cannedNameOf(v.canned, '--canned NAME')
+  const body = checked(CannedReplyRequest, { canned: name, reason: reasonOf(v) }, {})
+  const to = target()
+  const { lang, items } = await opsApi<CannedList>(to, '/qna/canned', undefined, 'no such route')
+  const reply = items.find((r) => r.name === name)
+  if (!reply) throw new ApiError(`no canned reply ${name} in ${lang} (support canned list names them): nothing sent`)
+  confirm(v, to, [
+    `answer question ${id} with the canned reply ${name} (${lang}): COMPLETED on /qna, the answer mail and an alarm`,
+    `answer: ${JSON.stringify(reply.text)}`,
+    `reason: ${body.reason} (in the audit trail)`,
+  ])
+  const q = await opsApi<SupportQna>(to, `/qna/${id}/reply`, body, `no question ${id} waiting: unknown or answered already`)
+  console.log(`answered: question ${q.id} (${q.email ?? 'no e-mail'}) with ${name}; answer mail sent (locally: the outbox), alarm written`)
+}
+
 async function supportAnswer(v: Values): Promise<void> {
   const id = rowId(v, 'id')
   const text = need(v, 'text')
@@ -1419,17 +1710,45 @@ async function couponReportCommand(v: Values): Promise<void> {
 // ───────────────────────────── readers ─────────────────────────────
 
 /** `--email E` or `--id N`, exactly one, as the API's query (`ReaderLookup`). */
-function readerQuery(v: Values): string {
-  if ((v.email === undefined) === (v.id === undefined)) throw new UsageError('give --email E or --id N (exactly one)')
-  const query: Record<string, string> = v.id !== undefined ? { id: String(rowId(v, 'id')) } : { email: need(v, 'email').trim() }
-  checked(ReaderLookup, query, { email: `--email must be an e-mail address, not "${query.email}"` })
+const READER_FLAGS: Record<(typeof READER_KEYS)[number], string> = {
+  email: '--email E',
+  id: '--id N',
+  nickname: '--nickname NAME',
+  payment: '--payment pay_…',
+  phone: '--phone NUMBER',
+}
+
+/** The reader query of the one lookup option given among `allowed` (reader show: all five; sessions end: e-mail or id). */
+function readerQuery(v: Values, allowed: readonly (typeof READER_KEYS)[number][] = ['email', 'id']): string {
+  const keys = allowed.filter((k) => v[k] !== undefined)
+  if (keys.length !== 1) {
+    const flags = allowed.map((k) => READER_FLAGS[k])
+    throw new UsageError(`give ${flags.slice(0, -1).join(', ')} or ${flags.at(-1)} (exactly one)`)
+  }
+  const key = keys[0]!
+  const query: Record<string, string> = { [key]: key === 'id' ? String(rowId(v, 'id')) : need(v, key).trim() }
+  checked(ReaderLookup, query, {
+    email: `--email must be an e-mail address, not "${query.email}"`,
+    nickname: '--nickname must be 1 to 40 characters',
+    payment: `--payment must be a payment id (pay_ then 1 to 64 of a-z, 0-9 and _), not "${query.payment}"`,
+    phone: `--phone must be a phone number (digits, spaces, + ( ) . -), not "${query.phone}"`,
+  })
   return new URLSearchParams(query).toString()
 }
 
-const notFoundReader = (v: Values) => (v.id !== undefined ? `no account ${v.id}` : `no account with e-mail ${v.email}`)
+const notFoundReader = (v: Values) =>
+  v.id !== undefined
+    ? `no account ${v.id}`
+    : v.email !== undefined
+      ? `no account with e-mail ${v.email}`
+      : v.nickname !== undefined
+        ? `no account with nickname ${v.nickname}`
+        : v.payment !== undefined
+          ? `no account with payment ${v.payment}`
+          : `no account with phone ${v.phone}`
 
 async function readerShow(v: Values): Promise<void> {
-  const query = readerQuery(v)
+  const query = readerQuery(v, READER_KEYS)
   const to = target()
   const r = await opsApi<ReaderReport>(to, `/readers?${query}`, undefined, notFoundReader(v))
   const a = r.account
@@ -1776,6 +2095,128 @@ async function bannerList(v: Values): Promise<void> {
     })),
   )
   printNext(['banner list', repeatOptions(v, ['limit'])].filter(Boolean).join(' '), page.next)
+}
+
+// ───────────────────────────── comment moderation ─────────────────────────────
+
+async function commentsReported(v: Values): Promise<void> {
+  const filters = given(v, { days: 'days', series: 'series', sort: 'sort' })
+  const request = { ...given(v, { limit: 'limit', cursor: 'cursor' }), ...filters }
+  checked(ReportedQuery, request, {
+    days: `--days must be a whole number from 1 to ${MAX_REPORTED_DAYS}`,
+    series: '--series must be a positive whole number (a series id)',
+    sort: `--sort must be one of ${REPORTED_SORTS.join(', ')}`,
+    limit: `--limit must be a whole number from 1 to ${OPS_LIST_MAX}`,
+    cursor: '--cursor must be a positive whole number (the one the page before printed)',
+  })
+  const query = new URLSearchParams(request).toString()
+  const to = target()
+  const page = await listPage<OpsPage<ReportedComment> & { timeZone: string }>(
+    to,
+    `/comments/reported${query && `?${query}`}`,
+    'no such route',
+  )
+  const what = [filters.series ? `series ${filters.series}` : '', filters.days ? `the last ${filters.days} days` : ''].filter(Boolean)
+  const order = filters.sort === 'most' ? 'most reported first' : 'latest report first'
+  console.log(
+    `${page.items.length} reported comment${page.items.length === 1 ? '' : 's'} not reviewed (${to.url})${what.length ? `, ${what.join(', ')}` : ''}, ${order}; times in ${page.timeZone}:`,
+  )
+  printTable(
+    page.items.map((c) => ({
+      id: c.id,
+      open: c.openReports,
+      reports: c.reports,
+      [`last report (${page.timeZone})`]: zoned(c.lastReportedAt, page.timeZone),
+      state: c.state ?? '',
+      series: `${c.seriesId} ${c.seriesTitle}`,
+      episode: c.episodeNo === null ? '' : `no ${c.episodeNo}`,
+      author: `${c.author.id}${c.author.nickname ? ` ${c.author.nickname}` : ''}`,
+      text: excerpt(c.text),
+    })),
+  )
+  if (page.items.length) console.log('\nreview one: npm run ops -- comments hide|restore <id> --reason TEXT')
+  printNext(['comments reported', repeatOptions(v, ['days', 'series', 'sort', 'limit'])].filter(Boolean).join(' '), page.next)
+}
+
+/** A comment's text on one line, at most 60 characters. */
+function excerpt(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim()
+  return [...line].length > 60 ? `${[...line].slice(0, 59).join('')}…` : line
+}
+
+function commentIdOf(v: Values): number {
+  const text = typeof v.id === 'string' ? v.id.trim() : ''
+  if (!text) throw new UsageError('give the comment id: comments hide|restore <id> (comments reported lists them)')
+  if (!/^[1-9]\d{0,14}$/.test(text)) throw new UsageError(`the comment id must be a positive whole number, not "${text}"`)
+  return Number(text)
+}
+
+async function commentsModerate(v: Values, action: 'hide' | 'restore'): Promise<void> {
+  const id = commentIdOf(v)
+  const body = checked(OpsReasonRequest, { reason: reasonOf(v) }, {})
+  const to = target()
+  confirm(v, to, [
+    action === 'hide'
+      ? `hide comment ${id}: gone from readers' lists and counts, its open reports marked reviewed`
+      : `restore comment ${id}: visible to readers again, its open reports marked reviewed`,
+    `reason: ${body.reason} (in the audit trail)`,
+  ])
+  const c = await opsApi<ModeratedComment & { changed: boolean }>(to, `/comments/${id}/${action}`, body, `no comment ${id}`)
+  const where = `series ${c.seriesId}${c.episodeId === null ? '' : `, episode ${c.episodeId}`}, by reader ${c.userId}`
+  if (!c.changed) console.log(`comment ${c.id} (${where}) was ${action === 'hide' ? 'hidden' : 'visible'} already: nothing changed`)
+  else console.log(`${action === 'hide' ? 'hidden' : 'restored'}: comment ${c.id} (${where}), ${c.reports} report(s) reviewed`)
+}
+
+/** The reader of --email (looked up: GET /readers) or --user, with a label for the plan. */
+async function commenterOf(v: Values, to: Target): Promise<{ id: number; label: string }> {
+  if ((v.email === undefined) === (v.user === undefined)) throw new UsageError('give --email E or --user N (exactly one)')
+  if (v.user !== undefined) return { id: rowId(v, 'user'), label: `reader ${rowId(v, 'user')}` }
+  const email = need(v, 'email').trim()
+  checked(ReaderLookup, { email }, { email: `--email must be an e-mail address, not "${email}"` })
+  const r = await opsApi<ReaderReport>(to, `/readers?${new URLSearchParams({ email })}`, undefined, `no account with e-mail ${email}`)
+  return { id: r.account.id, label: `reader ${r.account.id} (${r.account.email})` }
+}
+
+function printBan(res: { userId: number; ban: CommentBan | null; changed: boolean }, blocking: boolean): void {
+  const ban = res.ban
+  if (blocking && ban)
+    console.log(
+      res.changed
+        ? `blocked: reader ${res.userId} may not comment until ${date(ban.until)} UTC; shown to them: ${JSON.stringify(ban.reason)}`
+        : `reader ${res.userId} is blocked already until ${date(ban.until)} UTC (${JSON.stringify(ban.reason)}, by ${ban.createdBy}): nothing changed; unblock first to change it`,
+    )
+  else
+    console.log(res.changed ? `unblocked: reader ${res.userId} may comment again` : `reader ${res.userId} was not blocked: nothing changed`)
+}
+
+async function commentsBlock(v: Values): Promise<void> {
+  if ((v.email === undefined) === (v.user === undefined)) throw new UsageError('give --email E or --user N (exactly one)')
+  if (v.user !== undefined) rowId(v, 'user')
+  const days = wholeOpt(v, 'days')
+  if (days === undefined) throw new UsageError('--days is required')
+  const body = checked(
+    CommentBlockRequest,
+    { days, reason: reasonOf(v) },
+    { days: `--days must be a whole number from 1 to ${MAX_BLOCK_DAYS}` },
+  )
+  const to = target()
+  const who = await commenterOf(v, to)
+  const until = new Date(Date.now() + body.days * 86_400_000).toISOString()
+  confirm(v, to, [
+    `block ${who.label} from commenting for ${body.days} day(s), until about ${date(until)} UTC: their posts refused`,
+    `reason: ${body.reason} (shown to the reader, and in the audit trail)`,
+  ])
+  printBan(await opsApi(to, `/readers/${who.id}/comment-block`, body, `no reader ${who.id}`), true)
+}
+
+async function commentsUnblock(v: Values): Promise<void> {
+  if ((v.email === undefined) === (v.user === undefined)) throw new UsageError('give --email E or --user N (exactly one)')
+  if (v.user !== undefined) rowId(v, 'user')
+  const body = checked(OpsReasonRequest, { reason: reasonOf(v) }, {})
+  const to = target()
+  const who = await commenterOf(v, to)
+  confirm(v, to, [`end the block from commenting of ${who.label} now`, `reason: ${body.reason} (in the audit trail)`])
+  printBan(await opsApi(to, `/readers/${who.id}/comment-unblock`, body, `no reader ${who.id}`), false)
 }
 
 // ───────────────────────────── audit trail, operators, payments ─────────────────────────────

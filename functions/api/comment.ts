@@ -11,12 +11,14 @@ import { Hono, type Context } from 'hono'
 import { getCookie } from 'hono/cookie'
 import { z, type ZodType } from 'zod'
 import { AppError } from '../../src/lib/errors/catalogue.ts'
+import { formatDateTime } from '../../src/lib/i18n/dates.ts'
 import { parseId } from '../../src/lib/ids.ts'
 import { loginRedirect } from '../../src/features/session/routes.ts'
 import { NOT_LOGGED_IN_ADULT_COOKIE } from '../../src/features/age/age.ts'
 import { BlockBody, decodeCursor, ListQuery, PostBody, ReactionBody } from '../../src/features/comment/comment.ts'
 import {
   blockUser,
+  CommentBlockedError,
   commentScope,
   CommentTextError,
   deleteComment,
@@ -55,6 +57,12 @@ function textError(c: Context<AppEnv>, e: CommentTextError) {
     reason: e.check.reason,
     ...(e.check.reason === 'BANNED' ? { word: e.check.word } : {}),
   })
+}
+
+/** A reader blocked from commenting (issue 39 point 7): UNAUTHORIZED_USER with until when and the operator's reason. */
+function blockedError(c: Context<AppEnv>, e: CommentBlockedError) {
+  const message = c.var.t('community.comment.ban.refused', { date: formatDateTime(e.ban.until, c.var.edition), reason: e.ban.reason })
+  return refusal(c, 'UNAUTHORIZED_USER', message, { reason: 'COMMENT_BLOCKED', until: e.ban.until, blockReason: e.ban.reason })
 }
 
 const field = (raw: Record<string, unknown>, name: string) => (typeof raw[name] === 'string' ? (raw[name] as string) : '')
@@ -133,6 +141,7 @@ export const comment = new Hono<AppEnv>()
       return ok(c, await postComment(c.var.db, c.var.edition, currentUserId(c), c.req.valid('json')), 201)
     } catch (e) {
       if (e instanceof CommentTextError) return textError(c, e)
+      if (e instanceof CommentBlockedError) return blockedError(c, e)
       throw e
     }
   })

@@ -22,8 +22,18 @@ import { forgiveDebts, openDebts, opsPayment, opsRefund, PAYMENT_AUDIT_JSON } fr
 import { AlarmBroadcastRequest } from '../../src/features/alarm/alarm.ts'
 import { broadcastReach, publishEpisode, sendBroadcast } from '../../src/features/alarm/alarm.server.ts'
 import { RowIdText } from '../../src/lib/ids.ts'
-import { QnaAnswerRequest } from '../../src/features/qna/qna.ts'
-import { answerQna, qnaImageKey, supportQna, waitingQnas } from '../../src/features/qna/qna.server.ts'
+import { CannedName, CannedReplyRequest, CannedSetRequest, QnaAnswerRequest, QnaSearchQuery } from '../../src/features/qna/qna.ts'
+import {
+  answerQna,
+  cannedReplies,
+  cannedReply,
+  editQnaAnswer,
+  qnaImageKey,
+  searchQnas,
+  setCannedReply,
+  supportQna,
+  waitingQnas,
+} from '../../src/features/qna/qna.server.ts'
 import { NoticeEditRequest, NoticePinRequest, NoticePublishRequest } from '../../src/features/notice/notice.ts'
 import { editNotice, listOpsNotices, pinNotice, publishNotice, unpublishNotice } from '../../src/features/notice/notice.server.ts'
 import { CouponCreateRequest } from '../../src/features/coupon/coupon.ts'
@@ -38,6 +48,7 @@ import {
   unpublishEpisode,
 } from '../../src/features/catalogue/catalogue-ops.server.ts'
 import { ReaderLookup } from '../../src/features/account/reader-ops.ts'
+import { normalisePhone } from '../../src/features/account/account.ts'
 import { endReaderSessions, readerReport } from '../../src/features/account/reader-ops.server.ts'
 import { EventCreateRequest } from '../../src/features/event/event.ts'
 import { createEvent, endEvent, listOpsEvents } from '../../src/features/event/event.server.ts'
@@ -74,6 +85,8 @@ import {
   walletJson,
   type SnapshotKind,
 } from '../../src/features/operator/audit.server.ts'
+import { CommentBlockRequest, ReportedQuery } from '../../src/features/comment/moderation.ts'
+import { blockCommenter, listReported, moderateComment, unblockCommenter } from '../../src/features/comment/moderation.server.ts'
 import { z } from 'zod'
 import type { AppEnv } from '../lib/env.ts'
 import { ok, refusal, storedImage } from '../lib/respond.ts'
@@ -442,6 +455,25 @@ export const ops = new Hono<AppEnv>()
   })
   /** Support's queue: questions waiting for an answer, oldest first. */
   .get('/qna', async (c) => ok(c, { items: await waitingQnas(c.var.db) }))
+  /**
+   * Support's search (issue 39 point 6): questions answered or not, newest first, a page at a time, by text (title,
+   * question or answer), reader's e-mail, category, status and filing date.
+   */
+  .get('/qna/search', validate('query', QnaSearchQuery), async (c) =>
+    ok(c, { ...(await searchQnas(c.var.db, c.req.valid('query'))), timeZone: c.var.edition.timeZone }),
+  )
+  /** Canned support replies (issue 39 point 6) in the edition's language, by name. */
+  .get('/qna/canned', async (c) => ok(c, { lang: c.var.edition.locale, items: await cannedReplies(c.var.db, c.var.edition.locale) }))
+  /** Sets (creates or replaces) a canned reply in the edition's language; audited with its text before and after. */
+  .post('/qna/canned/:name', validate('param', z.object({ name: CannedName })), validate('json', CannedSetRequest), async (c) => {
+    const { name } = c.req.valid('param')
+    const { text, reason } = c.req.valid('json')
+    const key = `${name}.${c.var.edition.locale}`
+    const was = await before(c, 'canned', key)
+    const reply = await setCannedReply(c.var.db, name, c.var.edition.locale, text, c.var.operator)
+    await audit(c, 'qna.canned.set', { name, lang: reply.lang }, reason, ['canned', key], was)
+    return ok(c, reply)
+  })
   /** One question with its author's address and the addresses of its images. */
   .get('/qna/:id', validate('param', IdParam), async (c) => {
     const { id } = c.req.valid('param')
@@ -462,6 +494,34 @@ export const ops = new Hono<AppEnv>()
     const was = await before(c, 'qna', id)
     await answerQna(c.var.db, id, answer, { t: c.var.t, siteUrl: c.var.edition.siteUrl })
     await audit(c, 'qna.answer', { qnaId: id }, reason, ['qna', id], was)
+    return ok(c, await supportQna(c.var.db, id))
+  })
+  /**
+   * Edits the answer of an answered question (issue 39 point 6): the reader reads the new text on /qna; no second mail.
+   * `changed` false when it was that text already (no audit row); NOT_EXIST if unknown or still waiting (answer it).
+   */
+  .post('/qna/:id/answer/edit', validate('param', IdParam), validate('json', QnaAnswerRequest), async (c) => {
+    const { id } = c.req.valid('param')
+    const { answer, reason } = c.req.valid('json')
+    const was = await before(c, 'qna', id)
+    const res = await editQnaAnswer(c.var.db, id, answer)
+    if (!res) throw new AppError('NOT_EXIST')
+    if (res.changed) await audit(c, 'qna.answer.edit', { qnaId: id }, reason, ['qna', id], was)
+    return ok(c, { ...(await supportQna(c.var.db, id)), changed: res.changed })
+  })
+  /**
+   * Answers a waiting question with a canned reply of the edition's language (as `…/answer` does: COMPLETED, the mail,
+   * the alarm); NOT_EXIST for an unknown reply (nothing changed) or a question unknown or answered.
+   */
+  .post('/qna/:id/reply', validate('param', IdParam), validate('json', CannedReplyRequest), async (c) => {
+    const { id } = c.req.valid('param')
+    const { canned, reason } = c.req.valid('json')
+    const reply = await cannedReply(c.var.db, canned, c.var.edition.locale)
+    if (!reply)
+      return refusal(c, 'NOT_EXIST', `no canned reply ${canned} in ${c.var.edition.locale}: support canned list`, { fields: 'canned' })
+    const was = await before(c, 'qna', id)
+    await answerQna(c.var.db, id, reply.text, { t: c.var.t, siteUrl: c.var.edition.siteUrl })
+    await audit(c, 'qna.answer', { qnaId: id, canned }, reason, ['qna', id], was)
     return ok(c, await supportQna(c.var.db, id))
   })
   /** Every notice, newest first, whatever its state (without its body), a page at a time. */
@@ -518,8 +578,13 @@ export const ops = new Hono<AppEnv>()
   .get('/coupons', validate('query', ReportQuery), async (c) =>
     ok(c, { items: await couponReport(c.var.db, new Date(), c.req.valid('query').id) }),
   )
-  /** One reader: account, balances, last payments with refunds, purchases and sign-ins (`?email=` or `?id=`). */
-  .get('/readers', validate('query', ReaderLookup), async (c) => ok(c, await readerReport(c.var.db, c.req.valid('query'), new Date())))
+  /** One reader: account, balances, last payments with refunds, purchases and sign-ins (`?email=`, `?id=`, `?nickname=`, `?payment=` or `?phone=`). */
+  .get('/readers', validate('query', ReaderLookup), async (c) => {
+    const lookup = c.req.valid('query')
+    // a phone number as the reader typed it, read in the edition's country (stored in E.164); one not a number finds no one
+    const phone = lookup.phone === undefined ? undefined : (normalisePhone(lookup.phone, c.var.edition.phoneCountry) ?? '-')
+    return ok(c, await readerReport(c.var.db, { ...lookup, ...(phone === undefined ? {} : { phone }) }, new Date()))
+  })
   /** Ends every session of the reader on every device (`signOutEverywhere`); NOT_FOUND_USER if unknown or withdrawn. */
   .post('/readers/:id/sessions/end', validate('param', IdParam), validate('json', OpsReasonRequest), async (c) => {
     const { id } = c.req.valid('param')
@@ -527,6 +592,49 @@ export const ops = new Hono<AppEnv>()
     const ended = await endReaderSessions(c.var.db, id, new Date())
     await audit(c, 'reader.sessions.end', { userId: ended.id, devices: ended.ended }, c.req.valid('json').reason, ['user', id], was)
     return ok(c, ended)
+  })
+  /**
+   * Reported comments whose reports no operator reviewed yet (issue 39 point 7): latest report first (`sort=newest`, a
+   * page at a time) or most reported first (`sort=most`), of the last `days` days and of one `series`.
+   */
+  .get('/comments/reported', validate('query', ReportedQuery), async (c) =>
+    ok(c, { ...(await listReported(c.var.db, c.req.valid('query'), new Date())), timeZone: c.var.edition.timeZone }),
+  )
+  /**
+   * Hides a comment (`hide`: gone from readers' lists and counts) or restores it (`restore`: visible), its open reports
+   * marked reviewed, in one batch with its audit row; `changed` false when it was so already; NOT_EXIST if unknown or
+   * deleted by its author.
+   */
+  .post('/comments/:id/:action{hide|restore}', validate('param', IdParam), validate('json', OpsReasonRequest), async (c) => {
+    const hide = c.req.param('action') === 'hide'
+    const { id } = c.req.valid('param')
+    const { reason } = c.req.valid('json')
+    const action = hide ? 'comment.hide' : 'comment.restore'
+    const res = await moderateComment(c.var.db, id, hide ? 'hide' : 'restore', auditOf(c, action, reason))
+    if (!res) throw new AppError('NOT_EXIST')
+    if (res.changed) logChange(c, action, { commentId: id, userId: res.comment.userId }, reason)
+    return ok(c, { ...res.comment, changed: res.changed })
+  })
+  /**
+   * Blocks a reader from commenting for `days` days; the reason is shown to them above the comment form. One
+   * conditional upsert with its audit row: a reader blocked already keeps their block (`changed` false).
+   */
+  .post('/readers/:id/comment-block', validate('param', IdParam), validate('json', CommentBlockRequest), async (c) => {
+    const { id } = c.req.valid('param')
+    const { days, reason } = c.req.valid('json')
+    const res = await blockCommenter(c.var.db, id, days, reason, auditOf(c, 'comment.block', reason))
+    if (!res) throw new AppError('NOT_FOUND_USER')
+    if (res.changed) logChange(c, 'comment.block', { userId: id, days, until: res.ban?.until }, reason)
+    return ok(c, { userId: id, ban: res.ban, changed: res.changed })
+  })
+  /** Ends a reader's block from commenting now; `changed` false when they were not blocked. */
+  .post('/readers/:id/comment-unblock', validate('param', IdParam), validate('json', OpsReasonRequest), async (c) => {
+    const { id } = c.req.valid('param')
+    const { reason } = c.req.valid('json')
+    const res = await unblockCommenter(c.var.db, id, auditOf(c, 'comment.unblock', reason))
+    if (!res) throw new AppError('NOT_FOUND_USER')
+    if (res.changed) logChange(c, 'comment.unblock', { userId: id }, reason)
+    return ok(c, { userId: id, ban: res.ban, changed: res.changed })
   })
   /** Every event, newest first, whatever its state, a page at a time. */
   .get('/events', validate('query', OpsListQuery), async (c) =>

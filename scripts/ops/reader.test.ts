@@ -71,8 +71,12 @@ describe('npm run ops -- reader', () => {
     'refuses a bad command line with one clear line, before sending anything',
     async () => {
       const cases: [string[], RegExp][] = [
-        [['reader', 'show'], /give --email E or --id N \(exactly one\)/],
-        [['reader', 'show', '--email', 'a@example.com', '--id', '3'], /give --email E or --id N \(exactly one\)/],
+        [['reader', 'show'], /give --email E, --id N, --nickname NAME, --payment pay_… or --phone NUMBER \(exactly one\)/],
+        [['reader', 'show', '--email', 'a@example.com', '--id', '3'], /\(exactly one\)/],
+        [['reader', 'show', '--nickname', 'Lune', '--phone', '0612345678'], /\(exactly one\)/],
+        [['reader', 'show', '--payment', 'ch_1'], /--payment must be a payment id/],
+        [['reader', 'show', '--phone', 'call me'], /--phone must be a phone number/],
+        [['reader', 'show', '--nickname', ' '], /--nickname is required/],
         [['reader', 'show', '--id', '0'], /--id must be a positive whole number/],
         [['reader', 'show', '--email', 'not-an-address'], /--email must be an e-mail address, not "not-an-address"/],
         [['reader', 'show', '--id', '3', 'extra'], /unexpected argument "extra"/],
@@ -87,13 +91,16 @@ describe('npm run ops -- reader', () => {
     REFUSAL_TEST_TIMEOUT_MS,
   )
 
-  it('reader show: GET /api/ops/readers by e-mail or id; the account, balances, payments, purchases, sign-ins', async () => {
+  it('reader show: GET /api/ops/readers by e-mail, id, nickname, payment id or phone; the account, balances, payments, purchases, sign-ins', async () => {
     api.reply = () => success(report)
-    const [byEmail, byId] = await Promise.all([
+    const answers = await Promise.all([
       api.ops(['reader', 'show', '--email', ' reader@example.com ']),
       api.ops(['reader', 'show', '--id', '42']),
+      api.ops(['reader', 'show', '--nickname', 'Lune']),
+      api.ops(['reader', 'show', '--payment', 'pay_abc']),
+      api.ops(['reader', 'show', '--phone', '06 12 34 56 78']),
     ])
-    for (const r of [byEmail, byId]) {
+    for (const r of answers) {
       expect(r.code, r.stderr).toBe(0)
       expect(r.stdout).toContain('reader 42: reader@example.com "Lune"')
       expect(r.stdout).toContain('created 2026-01-05 08:00 · platform WEB · sign-in password, google · e-mail verified')
@@ -111,6 +118,9 @@ describe('npm run ops -- reader', () => {
       [
         ['GET', '/api/ops/readers?email=reader%40example.com', `Bearer ${LOCAL_OPS_TOKEN}`],
         ['GET', '/api/ops/readers?id=42', `Bearer ${LOCAL_OPS_TOKEN}`],
+        ['GET', '/api/ops/readers?nickname=Lune', `Bearer ${LOCAL_OPS_TOKEN}`],
+        ['GET', '/api/ops/readers?payment=pay_abc', `Bearer ${LOCAL_OPS_TOKEN}`],
+        ['GET', '/api/ops/readers?phone=06+12+34+56+78', `Bearer ${LOCAL_OPS_TOKEN}`],
       ].sort(),
     )
   })

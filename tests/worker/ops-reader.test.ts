@@ -14,6 +14,7 @@ import { request } from './app.ts'
 import { app, call, db, expectError, read } from './comment.helpers.ts'
 import { bearer, makeUser, tokensFor, webCookie } from './account.helpers.ts'
 import { give, newSeries } from './purchase.helpers.ts'
+import { nicknameKey } from '../../src/features/account/profile.ts'
 
 beforeAll(async () => {
   await seedDemo(env.DB)
@@ -103,6 +104,28 @@ describe('operator API: readers', () => {
     for (const bad of ['', '?id=0', '?id=x', '?email=not-an-address', `?email=${user.email}&id=${user.id}`]) {
       await expectError(await call(OPS, 'GET', `/api/ops/readers${bad}`), 400, 'INVALID_PARAMETER')
     }
+  })
+
+  it('reader show by nickname (any case, lookalikes), by one of their payment ids, by phone as typed (issue 39 point 6)', async () => {
+    const digits = String(Date.now()).slice(-8)
+    const user = await makeUser({ phone: `+336${digits}` })
+    const nickname = `Lune${digits}`
+    await db.run(`UPDATE users SET nickname = ?, nickname_key = ? WHERE id = ?`, nickname, nicknameKey(nickname), user.id)
+    await db.run(
+      `INSERT INTO payments (id, user_id, state, provider, amount, currency, coins, bonus, idempotency_key) VALUES (?1, ?2, 'UNPAID', 'stripe', 499, 'EUR', 50, 0, ?1)`,
+      `pay_find_${user.id}`,
+      user.id,
+    )
+    const found = async (query: string) => (await read(await call(OPS, 'GET', `/api/ops/readers?${query}`))).data.account.id
+    expect(await found(`nickname=${encodeURIComponent(nickname.toUpperCase())}`)).toBe(user.id)
+    expect(await found(`nickname=${encodeURIComponent(`ＬＵＮＥ${digits}`)}`)).toBe(user.id) // fullwidth: the same name to a reader
+    expect(await found(`payment=pay_find_${user.id}`)).toBe(user.id)
+    expect(await found(`phone=${encodeURIComponent(`06 ${digits.replace(/(\d\d)(?=\d)/g, '$1 ')}`)}`)).toBe(user.id) // fr: read in FR
+    expect(await found(`phone=${encodeURIComponent(`+336${digits}`)}`)).toBe(user.id)
+    for (const query of ['nickname=nobody-at-all', 'payment=pay_nobody', 'phone=0699999999', 'phone=12345'])
+      await expectError(await call(OPS, 'GET', `/api/ops/readers?${query}`), 404, 'NOT_FOUND_USER')
+    for (const query of ['nickname=a&phone=0612345678', 'payment=ch_1', 'phone=call%20me', 'nickname=%20', 'phone=12', ''])
+      await expectError(await call(OPS, 'GET', `/api/ops/readers?${query}`), 400, 'INVALID_PARAMETER')
   })
 
   it('reader sessions end: the app token and the browser cookie that worked are refused at the next request', async () => {

@@ -10,6 +10,7 @@ import type { Balances } from '../wallet/wallet.ts'
 import { userBalances, walletTotals } from '../wallet/wallet.server.ts'
 import { signOutEverywhere } from './account.server.ts'
 import { READER_LIST_SIZE, type ReaderLookup, type ReaderSignIn } from './reader-ops.ts'
+import { nicknameKey } from './profile.ts'
 import { withReader } from '../reader/stub.server.ts'
 
 type ReaderAccount = {
@@ -88,10 +89,14 @@ async function findReader(db: Db, lookup: ReaderLookup): Promise<AccountRow> {
             u.deleted_at AS deletedAt, u.password_hash IS NOT NULL AS hasPassword, u.session_version AS sessionVersion,
             (SELECT group_concat(provider) FROM identities WHERE user_id = u.id) AS providers
        FROM users u
-      WHERE (?1 IS NOT NULL AND u.id = ?1) OR (?2 IS NOT NULL AND u.email = ?2)
+      WHERE (?1 IS NOT NULL AND u.id = ?1) OR (?2 IS NOT NULL AND u.email = ?2) OR (?3 IS NOT NULL AND u.nickname_key = ?3)
+         OR (?4 IS NOT NULL AND u.id = (SELECT user_id FROM payments WHERE id = ?4)) OR (?5 IS NOT NULL AND u.phone = ?5)
       ORDER BY u.deleted_at IS NOT NULL, u.id DESC LIMIT 1`,
     lookup.id ?? null,
     lookup.email ?? null,
+    lookup.nickname === undefined ? null : nicknameKey(lookup.nickname),
+    lookup.payment ?? null,
+    lookup.phone ?? null,
   )
   if (!row) throw new AppError('NOT_FOUND_USER')
   return row

@@ -6,6 +6,8 @@
 import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
 import { commentReplyAlarm } from '../alarm/alarm.server.ts'
+import { commentBan, REPLY_COUNT } from './moderation.server.ts'
+import type { CommentBan } from './moderation.ts'
 import { isoAfter } from '../../lib/time.ts'
 import type { BannedWordsRow, CommentsRow, EpisodesRow, SeriesRow, UserBlocksRow, UsersRow } from '../../lib/server/db-types.ts'
 import { firstRow, flag, type Flag } from '../../lib/server/rows.ts'
@@ -157,7 +159,7 @@ export async function listComments(
   const after =
     cursor === null ? '' : cursor.sort === 'newest' ? 'AND c.id < ?4' : 'AND (c.like_count < ?5 OR (c.like_count = ?5 AND c.id < ?4))'
   const order = sort === 'best' ? 'c.like_count DESC, c.id DESC' : 'c.id DESC'
-  const visible = `c.series_id = ?2 AND c.episode_id IS ?3 AND c.parent_id IS NULL AND (c.state IS NOT 'DELETED' OR c.reply_count > 0) AND ${NOT_BLOCKED}`
+  const visible = `c.series_id = ?2 AND c.episode_id IS ?3 AND c.parent_id IS NULL AND c.state IS NOT 'BLOCK' AND (c.state IS NOT 'DELETED' OR c.reply_count > 0) AND ${NOT_BLOCKED}`
   const params: unknown[] = [viewerId ?? 0, scope.seriesId, scope.episodeId]
   if (cursor !== null) params.push(cursor.id)
   if (cursor?.sort === 'best') params.push(cursor.likes)
@@ -192,7 +194,7 @@ export async function listReplies(db: Db, edition: AgeEdition, viewer: Viewer, p
   await commentScope(db, edition, viewer, parent.series_id, parent.episode_id)
   const rows = await db.all<Row>(
     `SELECT ${COLUMNS} FROM comments c JOIN users u ON u.id = c.user_id
-     WHERE c.parent_id = ?2 AND c.id > ?3 AND c.state IS NOT 'DELETED' AND ${NOT_BLOCKED} ORDER BY c.id LIMIT ${REPLY_PAGE_SIZE + 1}`,
+     WHERE c.parent_id = ?2 AND c.id > ?3 AND c.state IS NOT 'DELETED' AND c.state IS NOT 'BLOCK' AND ${NOT_BLOCKED} ORDER BY c.id LIMIT ${REPLY_PAGE_SIZE + 1}`,
     viewer.userId ?? 0,
     parentId,
     after,
@@ -207,7 +209,7 @@ export async function repliesOf(db: Db, viewerId: number | null, parentIds: numb
   if (parentIds.length === 0) return out
   const rows = await db.all<Row>(
     `SELECT ${COLUMNS} FROM comments c JOIN users u ON u.id = c.user_id
-     WHERE c.parent_id IN (SELECT value FROM json_each(?2)) AND c.state IS NOT 'DELETED' AND ${NOT_BLOCKED} ORDER BY c.id`,
+     WHERE c.parent_id IN (SELECT value FROM json_each(?2)) AND c.state IS NOT 'DELETED' AND c.state IS NOT 'BLOCK' AND ${NOT_BLOCKED} ORDER BY c.id`,
     viewerId ?? 0,
     JSON.stringify(parentIds),
   )
@@ -239,13 +241,32 @@ export class CommentTextError extends AppError {
 }
 
 /**
+ * A reader an operator blocked from commenting (issue 39 point 7, `comment_bans`): UNAUTHORIZED_USER with reason
+ * COMMENT_BLOCKED, until when and the operator's reason (the page shows them above the form).
+ */
+async function refuseBlocked(db: Db, userId: number, now: Date): Promise<void> {
+  const ban = await commentBan(db, userId, now)
+  if (ban) throw new CommentBlockedError(ban)
+}
+
+/** A reader blocked from commenting: UNAUTHORIZED_USER, reason COMMENT_BLOCKED, with the block (until, reason). */
+export class CommentBlockedError extends AppError {
+  readonly ban: CommentBan
+  constructor(ban: CommentBan) {
+    super('UNAUTHORIZED_USER', { reason: 'COMMENT_BLOCKED', until: ban.until })
+    this.ban = ban
+  }
+}
+
+/**
  * Posts a comment or a reply (a reply to a reply goes under the same top-level comment). Refusals write
  * nothing: INVALID_PARAMETER (text, spec §5), NOT_EXIST / NOT_FOUND_EPISODE / ADULT_ONLY_CONTENTS (scope),
  * NOT_EXIST (reply to a missing, deleted or hidden comment of another scope), FREQUENT_REQUEST (more than
- * 10 posts in 5 minutes). The rate check and the insert are one statement, the reply count follows in the
+ * 10 posts in 5 minutes), UNAUTHORIZED_USER (reason COMMENT_BLOCKED: blocked from commenting by an operator). The rate check and the insert are one statement, the reply count follows in the
  * same batch.
  */
 export async function postComment(db: Db, edition: AgeEdition, userId: number, input: PostInput, now = new Date()): Promise<CommentView> {
+  await refuseBlocked(db, userId, now)
   const check = await checkCommentText(db, input.text)
   if (!check.ok) throw new CommentTextError(check)
   const scope = await commentScope(db, edition, { userId }, input.contentsId, input.episodeId, now)
@@ -269,19 +290,21 @@ export async function postComment(db: Db, edition: AgeEdition, userId: number, i
   const statements: { sql: string; params: unknown[] }[] = [
     {
       sql: `INSERT INTO comments (series_id, episode_id, user_id, parent_id, body, created_at, updated_at)
-          SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?6 WHERE (SELECT count(*) FROM comments WHERE user_id = ?3 AND created_at > ?7) < ?8 RETURNING id`,
+          SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?6 WHERE (SELECT count(*) FROM comments WHERE user_id = ?3 AND created_at > ?7) < ?8
+            AND NOT EXISTS (SELECT 1 FROM comment_bans WHERE user_id = ?3 AND until > ?6) RETURNING id`,
       params: [scope.seriesId, scope.episodeId, userId, parentId, check.text, stamp, isoAfter(now, -POST_WINDOW_MS), POST_LIMIT],
     },
   ]
   if (parentId !== null) statements.push(commentReplyAlarm(), { sql: REPLY_COUNT, params: [parentId] })
   const [inserted] = await db.batch(statements)
   const id = firstRow<Pick<CommentsRow, 'id'>>(inserted)?.id
-  if (id === undefined) throw new AppError('FREQUENT_REQUEST')
+  if (id === undefined) {
+    await refuseBlocked(db, userId, now) // blocked by an operator between the check and the insert
+    throw new AppError('FREQUENT_REQUEST')
+  }
   const row = await db.first<Row>(`SELECT ${COLUMNS} FROM comments c JOIN users u ON u.id = c.user_id WHERE c.id = ?2`, userId, id)
   return toView(row!, userId)
 }
-
-const REPLY_COUNT = `UPDATE comments SET reply_count = (SELECT count(*) FROM comments r WHERE r.parent_id = ?1 AND r.state IS NOT 'DELETED') WHERE id = ?1`
 
 /** The reader deletes their own comment (state DELETED; its replies stay). NOT_EXIST for anyone else's. */
 export async function deleteComment(
@@ -332,7 +355,8 @@ export async function react(db: Db, edition: AgeEdition, userId: number, id: num
       {
         sql: `UPDATE comments SET report_count = (SELECT count(*) FROM comment_reactions WHERE comment_id = ?1 AND kind = 'REPORT'),
               state = CASE WHEN state IS NOT NULL AND state <> 'REPORT' THEN state
-                           WHEN (SELECT count(*) FROM comment_reactions WHERE comment_id = ?1 AND kind = 'REPORT') >= ?2 THEN 'BLIND' ELSE 'REPORT' END
+                           WHEN (SELECT count(*) FROM comment_reactions WHERE comment_id = ?1 AND kind = 'REPORT' AND reviewed_at IS NULL) >= ?2
+                           THEN 'BLIND' ELSE 'REPORT' END
               WHERE id = ?1`,
         params: [id, BLIND_AFTER_REPORTS],
       },

@@ -95,6 +95,8 @@ const SNAPSHOTS: Record<string, { sql: string; keep?: (column: string) => boolea
   payment: { sql: 'SELECT id, user_id, state, amount, currency, coins, bonus, paid_at, refunded_at FROM payments WHERE id = ?' },
   broadcast: { sql: 'SELECT * FROM alarm_broadcasts WHERE id = ?', keep: () => true },
   operator: { sql: 'SELECT id, name, created_by, created_at, revoked_at FROM operators WHERE id = ?' },
+  // a canned support reply (0034), by `name.lang`
+  canned: { sql: `SELECT * FROM support_replies WHERE name || '.' || lang = ?`, keep: () => true },
 }
 
 export type SnapshotKind = keyof typeof SNAPSHOTS | 'wallet'

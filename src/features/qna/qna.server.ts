@@ -7,6 +7,7 @@ import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
 import type { QnasRow } from '../../lib/server/db-types.ts'
 import { firstRow } from '../../lib/server/rows.ts'
+import { opsPage, type OpsPage } from '../../lib/ops.ts'
 import { qnaAnsweredAlarm } from '../alarm/alarm.server.ts'
 import type { Translate } from '../../lib/i18n/i18n.ts'
 import { messageProvider } from '../account/messaging.server.ts'
@@ -19,6 +20,7 @@ import {
   type ImageExt,
   type QnaCategory,
   type QnaInput,
+  type QnaSearchQuery,
   type QnaStatus,
 } from './qna.ts'
 
@@ -199,4 +201,83 @@ export async function waitingQnas(db: Db, limit = SUPPORT_QUEUE_SIZE): Promise<S
 export async function supportQna(db: Db, id: number): Promise<SupportQna | null> {
   const row = await db.first<SupportRow>(`SELECT ${SUPPORT_COLUMNS} FROM qnas q LEFT JOIN users u ON u.id = q.user_id WHERE q.id = ?`, id)
   return row ? toSupport(row) : null
+}
+
+/**
+ * Support's search (issue 39 point 6, docs/API.md `GET /api/ops/qna/search`): questions answered or not, newest first
+ * (by id), a page at a time, with every filter of `QnaSearchQuery` that is given.
+ */
+export async function searchQnas(db: Db, q: QnaSearchQuery): Promise<OpsPage<SupportQna>> {
+  const where: string[] = []
+  const params: unknown[] = []
+  const add = (clause: string, ...values: unknown[]) => {
+    where.push(clause)
+    params.push(...values)
+  }
+  if (q.q !== undefined) add(`instr(lower(q.title || char(10) || q.body || char(10) || coalesce(q.answer, '')), lower(?)) > 0`, q.q)
+  if (q.email !== undefined) add('lower(coalesce(q.email, u.email)) = lower(?)', q.email)
+  if (q.category !== undefined) add('q.category = ?', q.category)
+  if (q.status !== undefined) add('q.status = ?', q.status)
+  if (q.from !== undefined) add('q.created_at >= ?', q.from)
+  if (q.to !== undefined) add('q.created_at <= ?', q.to)
+  if (q.cursor !== undefined) add('q.id < ?', q.cursor)
+  const rows = await db.all<SupportRow>(
+    `SELECT ${SUPPORT_COLUMNS} FROM qnas q LEFT JOIN users u ON u.id = q.user_id
+      ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY q.id DESC LIMIT ?`,
+    ...params,
+    q.limit + 1,
+  )
+  return opsPage(rows.map(toSupport), q.limit, (r) => r.id)
+}
+
+/**
+ * Support edits the answer of an answered question (issue 39 point 6, `POST /api/ops/qna/{id}/answer/edit`): the reader
+ * reads the new text on /qna (the answer mail already sent is not sent again). One conditional statement: `changed`
+ * false when the answer is that text already; null when the question is unknown or not answered yet.
+ */
+export async function editQnaAnswer(db: Db, id: number, answer: string): Promise<{ changed: boolean } | null> {
+  const updated = await db.first<{ id: number }>(
+    `UPDATE qnas SET answer = ?2 WHERE id = ?1 AND status = 'COMPLETED' AND answer IS NOT ?2 RETURNING id`,
+    id,
+    answer,
+  )
+  if (updated) return { changed: true }
+  const answered = await db.first<{ id: number }>(`SELECT id FROM qnas WHERE id = ? AND status = 'COMPLETED'`, id)
+  return answered ? { changed: false } : null
+}
+
+/** A canned support reply (migration 0034) in one language. */
+export type CannedReply = { name: string; lang: string; text: string; updatedBy: string; updatedAt: string }
+
+const CANNED_COLUMNS = 'name, lang, body AS text, updated_by AS updatedBy, updated_at AS updatedAt'
+
+/** The canned replies of language `lang`, by name. */
+export async function cannedReplies(db: Db, lang: string): Promise<CannedReply[]> {
+  return db.all<CannedReply>(`SELECT ${CANNED_COLUMNS} FROM support_replies WHERE lang = ? ORDER BY name LIMIT 500`, lang)
+}
+
+/** One canned reply of language `lang`, or null. */
+export async function cannedReply(db: Db, name: string, lang: string): Promise<CannedReply | null> {
+  return db.first<CannedReply>(`SELECT ${CANNED_COLUMNS} FROM support_replies WHERE name = ? AND lang = ?`, name, lang)
+}
+
+/** Sets (creates or replaces) canned reply `name` of language `lang`. */
+export async function setCannedReply(
+  db: Db,
+  name: string,
+  lang: string,
+  text: string,
+  operator: string,
+  now = new Date(),
+): Promise<CannedReply> {
+  return (await db.first<CannedReply>(
+    `INSERT INTO support_replies (name, lang, body, updated_by, updated_at) VALUES (?1, ?2, ?3, ?4, ?5)
+     ON CONFLICT (name, lang) DO UPDATE SET body = excluded.body, updated_by = excluded.updated_by, updated_at = excluded.updated_at
+     RETURNING ${CANNED_COLUMNS}`,
+    name,
+    lang,
+    text,
+    operator,
+    now.toISOString(),
+  ))!
 }

@@ -5,7 +5,7 @@
 import { z } from 'zod'
 import { wallClock } from '../../lib/time.ts'
 import { cleanText } from '../../lib/text/clean.ts'
-import { OpsReason } from '../../lib/ops.ts'
+import { OPS_LIST_DEFAULT, OPS_LIST_MAX, OpsDate, OpsReason, OpsStart } from '../../lib/ops.ts'
 
 /** The subjects a question is filed under (spec silent: the usual ones of a reading service). */
 export const QNA_CATEGORIES = ['ACCOUNT', 'PAYMENT', 'COIN', 'CONTENT', 'VIEWER', 'EVENT', 'ETC'] as const
@@ -77,3 +77,40 @@ export function checkImages(files: { size: number; bytes: Uint8Array }[]): { ok:
  */
 export const QnaAnswerRequest = z.object({ answer: text(MAX_BODY_LENGTH), reason: OpsReason })
 export type QnaAnswerRequest = z.infer<typeof QnaAnswerRequest>
+
+/** The longest text `support search` looks for. */
+export const MAX_SEARCH_TEXT = 100
+
+const positive = z
+  .string()
+  .regex(/^[1-9]\d{0,14}$/)
+  .transform(Number)
+
+/**
+ * `GET /api/ops/qna/search` (issue 39 point 6, `npm run ops -- support search`): questions answered or not, newest first,
+ * a page at a time, whose title, text or answer contain `q` (any case for A to Z), of one reader (`email`: the address
+ * the answer goes to, or the account's), one category, one status, filed from `from` (a date: its start, UTC) through
+ * `to` (a date: its end, UTC).
+ */
+export const QnaSearchQuery = z
+  .object({
+    q: z.string().trim().min(1).max(MAX_SEARCH_TEXT).optional(),
+    email: z.email().max(254).optional(),
+    category: z.enum(QNA_CATEGORIES).optional(),
+    status: z.enum(['WAIT', 'COMPLETED']).optional(),
+    from: OpsStart.optional(),
+    to: OpsDate.transform((d) => new Date(/^\d{4}-\d{2}-\d{2}$/.test(d) ? `${d}T23:59:59.999Z` : d).toISOString()).optional(),
+    limit: positive.refine((n) => n <= OPS_LIST_MAX).default(OPS_LIST_DEFAULT),
+    cursor: positive.optional(),
+  })
+  .refine((q) => q.from === undefined || q.to === undefined || q.from <= q.to, { path: ['to'], message: 'to before from' })
+export type QnaSearchQuery = z.infer<typeof QnaSearchQuery>
+
+/** A canned reply's name (`support reply <id> --canned <name>`): 2 to 40 of a-z, 0-9 and -, a letter first. */
+export const CannedName = z.string().regex(/^[a-z][a-z0-9-]{1,39}$/)
+
+/** `POST /api/ops/qna/canned/{name}`: the reply's text in the edition's language (set or replaced), and why. */
+export const CannedSetRequest = z.object({ text: text(MAX_BODY_LENGTH), reason: OpsReason })
+
+/** `POST /api/ops/qna/{id}/reply`: answers a waiting question with the canned reply `canned`. */
+export const CannedReplyRequest = z.object({ canned: CannedName, reason: OpsReason })

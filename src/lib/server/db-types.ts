@@ -151,12 +151,22 @@ export interface CoinProductsRow {
   created_at: string
 }
 
+/** A row of `comment_bans`. @public */
+export interface CommentBansRow {
+  user_id: number
+  until: string
+  reason: string
+  created_by: string
+  created_at: string
+}
+
 /** A row of `comment_reactions`. @public */
 export interface CommentReactionsRow {
   comment_id: number
   user_id: number
   kind: 'LIKE' | 'DISLIKE' | 'REPORT'
   created_at: string
+  reviewed_at: string | null
 }
 
 /** A row of `comments`. @public */
@@ -712,6 +722,15 @@ export interface SeriesTagsRow {
   tag_id: number
 }
 
+/** A row of `support_replies`. @public */
+export interface SupportRepliesRow {
+  name: string
+  lang: string
+  body: string
+  updated_by: string
+  updated_at: string
+}
+
 /** A row of `tags`. @public */
 export interface TagsRow {
   id: number
@@ -813,6 +832,7 @@ export interface Tables {
   coin_ledger: CoinLedgerRow
   coin_lots: CoinLotsRow
   coin_products: CoinProductsRow
+  comment_bans: CommentBansRow
   comment_reactions: CommentReactionsRow
   comments: CommentsRow
   conversion_events: ConversionEventsRow
@@ -864,6 +884,7 @@ export interface Tables {
   series_ranking: SeriesRankingRow
   series_readers: SeriesReadersRow
   series_tags: SeriesTagsRow
+  support_replies: SupportRepliesRow
   tags: TagsRow
   theme_series: ThemeSeriesRow
   themes: ThemesRow

@@ -1,0 +1,4 @@
+import { supportVolumeSuite } from './support-volume.ts'
+
+/** Issue 39 point 6 in the ar edition (right to left): npm run ops -- support search|reply|edit-answer, seen by a reader on /qna. */
+supportVolumeSuite('ar')
