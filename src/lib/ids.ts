@@ -8,6 +8,7 @@ import { z } from 'zod'
 
 export const RowId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER)
 
+/** Also any other positive whole number a field or a query carries (a page size, a number of days, a cursor). */
 export const RowIdText = z
   .union([
     z.number(),

@@ -3,6 +3,7 @@
  * required for every change, and a date or instant as an operator types it.
  */
 import { z } from 'zod'
+import { RowIdText } from './ids.ts'
 
 /** Why the operator makes a change: kept in a column where the table has one, else in the route's JSON log line. */
 export const OpsReason = z.string().trim().min(1).max(200)
@@ -29,18 +30,13 @@ export const OPS_LIST_DEFAULT = 50
 /** The most rows a page of an operator list holds (docs/QUALITY.md: every list bounded). */
 export const OPS_LIST_MAX = 200
 
-const positive = z
-  .string()
-  .regex(/^[1-9]\d{0,14}$/)
-  .transform(Number)
-
 /**
  * One page of an operator list: `limit` rows (1 to `OPS_LIST_MAX`, default `OPS_LIST_DEFAULT`) after `cursor`, the
  * `next` of the page before (a positive whole number; absent: the first page).
  */
 export const OpsListQuery = z.object({
-  limit: positive.refine((n) => n <= OPS_LIST_MAX).default(OPS_LIST_DEFAULT),
-  cursor: positive.optional(),
+  limit: RowIdText.refine((n) => n <= OPS_LIST_MAX).default(OPS_LIST_DEFAULT),
+  cursor: RowIdText.optional(),
 })
 export type OpsListQuery = z.infer<typeof OpsListQuery>
 

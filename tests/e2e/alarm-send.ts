@@ -88,6 +88,7 @@ export function alarmSendSuite(id: 'fr' | 'ar') {
       const sent = await ops(baseURL!, ['alarm', 'send', '--series', '1', '--text', text, '--reason', 'e2e alarm-send'])
       expect(sent.code, sent.stderr).toBe(0)
       expect(sent.stdout).toContain(`plan (${baseURL}, a local run):`)
+      expect(sent.stdout).toMatch(/the readers of series 1 \(a favourite or a reading in progress\): \d+ now/) // its reach, this reader among them
       expect(sent.stdout).toMatch(/sent: broadcast \d+ queued/)
 
       const bell = await bellRings(page)
@@ -112,7 +113,7 @@ export function alarmSendSuite(id: 'fr' | 'ar') {
         for (const episode of past.sort((a, b) => Date.parse(b.publishedAt) - Date.parse(a.publishedAt))) {
           const published = await ops(baseURL!, ['episode', 'publish', '--id', String(episode.id), '--reason', 'e2e alarm-send'])
           expect(published.code, published.stderr).toBe(0)
-          expect(published.stdout).toContain('printed here only')
+          expect(published.stdout).toContain('reason: e2e alarm-send (in the audit trail)')
           if (published.stdout.includes('its alarms are queued')) {
             announced = { series, episode }
             break

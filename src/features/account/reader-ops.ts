@@ -4,14 +4,10 @@
  * The queries are in reader-ops.server.ts.
  */
 import { z } from 'zod'
+import { RowIdText } from '../../lib/ids.ts'
 
 /** Rows of each list `readerReport` returns (payments, purchases, sign-ins), newest first. */
 export const READER_LIST_SIZE = 20
-
-const userId = z
-  .string()
-  .regex(/^[1-9]\d{0,14}$/)
-  .transform(Number)
 
 /** How a reader may be looked up (`reader show --email|--id|--nickname|--payment|--phone`): exactly one of them. */
 export const READER_KEYS = ['email', 'id', 'nickname', 'payment', 'phone'] as const
@@ -24,7 +20,7 @@ export const READER_KEYS = ['email', 'id', 'nickname', 'payment', 'phone'] as co
 export const ReaderLookup = z
   .object({
     email: z.email().max(254).optional(),
-    id: userId.optional(),
+    id: RowIdText.optional(),
     nickname: z.string().trim().min(1).max(40).optional(),
     payment: z
       .string()

@@ -4,6 +4,7 @@
  * reader from commenting for a period. The rules without I/O; moderation.server.ts runs them on D1.
  */
 import { z } from 'zod'
+import { RowIdText } from '../../lib/ids.ts'
 import { OPS_LIST_DEFAULT, OPS_LIST_MAX, OpsReason } from '../../lib/ops.ts'
 
 /** Days a reported-comments query looks back at most. */
@@ -14,22 +15,17 @@ export const MAX_BLOCK_DAYS = 366
 /** The orders of the reported list: latest report first, or most open reports first (then latest report). */
 export const REPORTED_SORTS = ['newest', 'most'] as const
 
-const positive = z
-  .string()
-  .regex(/^[1-9]\d{0,14}$/)
-  .transform(Number)
-
 /**
  * `GET /api/ops/comments/reported`: comments with reports not reviewed yet, of the last `days` days (by their latest
  * report) and of one series, a page at a time. `newest` pages by cursor (the `next` of the page before); `most` is one
  * page, the `limit` most reported.
  */
 export const ReportedQuery = z.object({
-  days: positive.refine((n) => n <= MAX_REPORTED_DAYS).optional(),
-  series: positive.optional(),
+  days: RowIdText.refine((n) => n <= MAX_REPORTED_DAYS).optional(),
+  series: RowIdText.optional(),
   sort: z.enum(REPORTED_SORTS).default('newest'),
-  limit: positive.refine((n) => n <= OPS_LIST_MAX).default(OPS_LIST_DEFAULT),
-  cursor: positive.optional(),
+  limit: RowIdText.refine((n) => n <= OPS_LIST_MAX).default(OPS_LIST_DEFAULT),
+  cursor: RowIdText.optional(),
 })
 export type ReportedQuery = z.infer<typeof ReportedQuery>
 

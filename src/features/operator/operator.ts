@@ -4,6 +4,7 @@
  * SQL is in operator.server.ts and audit.server.ts.
  */
 import { z } from 'zod'
+import { RowIdText } from '../../lib/ids.ts'
 import { OPS_LIST_DEFAULT, OPS_LIST_MAX, OpsReason } from '../../lib/ops.ts'
 
 /** The operator of OPS_TOKEN, the edition's bootstrap token: never a row of `operators`, never revoked. */
@@ -60,11 +61,7 @@ export const AuditQuery = z.object({
     .transform(Number)
     .refine((n) => n <= OPS_LIST_MAX)
     .default(OPS_LIST_DEFAULT),
-  cursor: z
-    .string()
-    .regex(/^[1-9]\d{0,14}$/)
-    .transform(Number)
-    .optional(),
+  cursor: RowIdText.optional(),
 })
 export type AuditQuery = z.infer<typeof AuditQuery>
 

@@ -3,6 +3,7 @@
  * COMPLETED, §5 contact form, §8 LIMIT_QNA_COUNT).
  */
 import { z } from 'zod'
+import { RowIdText } from '../../lib/ids.ts'
 import { wallClock } from '../../lib/time.ts'
 import { cleanText } from '../../lib/text/clean.ts'
 import { OPS_LIST_DEFAULT, OPS_LIST_MAX, OpsDate, OpsReason, OpsStart } from '../../lib/ops.ts'
@@ -81,11 +82,6 @@ export type QnaAnswerRequest = z.infer<typeof QnaAnswerRequest>
 /** The longest text `support search` looks for. */
 export const MAX_SEARCH_TEXT = 100
 
-const positive = z
-  .string()
-  .regex(/^[1-9]\d{0,14}$/)
-  .transform(Number)
-
 /**
  * `GET /api/ops/qna/search` (issue 39 point 6, `npm run ops -- support search`): questions answered or not, newest first,
  * a page at a time, whose title, text or answer contain `q` (any case for A to Z), of one reader (`email`: the address
@@ -100,8 +96,8 @@ export const QnaSearchQuery = z
     status: z.enum(['WAIT', 'COMPLETED']).optional(),
     from: OpsStart.optional(),
     to: OpsDate.transform((d) => new Date(/^\d{4}-\d{2}-\d{2}$/.test(d) ? `${d}T23:59:59.999Z` : d).toISOString()).optional(),
-    limit: positive.refine((n) => n <= OPS_LIST_MAX).default(OPS_LIST_DEFAULT),
-    cursor: positive.optional(),
+    limit: RowIdText.refine((n) => n <= OPS_LIST_MAX).default(OPS_LIST_DEFAULT),
+    cursor: RowIdText.optional(),
   })
   .refine((q) => q.from === undefined || q.to === undefined || q.from <= q.to, { path: ['to'], message: 'to before from' })
 export type QnaSearchQuery = z.infer<typeof QnaSearchQuery>
