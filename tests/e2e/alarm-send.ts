@@ -1,10 +1,8 @@
 import { expect, test, type Locator, type Page } from '@playwright/test'
-import { execFile } from 'node:child_process'
 import { messagesOf } from './journey.ts'
 import { noSeriousViolations, textPattern } from './helpers.ts'
-import { shoot, signIn } from './steps.ts'
+import { ops, shoot, signIn } from './steps.ts'
 import { newAccount } from './viewer.helpers.ts'
-import { quietEnv, root } from '../../scripts/lib.ts'
 
 /**
  * Issue 13 point 4, the operator's alarms from the command line, in one edition: a new reader favourites series 1;
@@ -21,19 +19,6 @@ import { quietEnv, root } from '../../scripts/lib.ts'
  */
 type Episode = { id: number; no: number; publishedAt: string }
 type Series = { title: string; episodes: Episode[] }
-
-/** `node scripts/ops.ts …` against the edition at `baseURL`, as an operator runs it. */
-function ops(baseURL: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env: NodeJS.ProcessEnv = { ...process.env, ...quietEnv, OPS_URL: baseURL }
-  delete env.OPS_TOKEN
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['scripts/ops.ts', ...args], { cwd: root, env }, (err, stdout, stderr) =>
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    )
-  })
-}
-
-/** A text as a pattern of an accessible name: any space matches a no-break one (names are compared with plain spaces). */
 
 export function alarmSendSuite(id: 'fr' | 'ar') {
   const t = messagesOf(id)

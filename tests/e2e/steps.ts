@@ -1,4 +1,6 @@
 import type { Page, TestInfo } from '@playwright/test'
+import { execFile } from 'node:child_process'
+import { quietEnv, root } from '../../scripts/lib.ts'
 import { messagesOf } from './journey.ts'
 import { PASSWORD } from './viewer.helpers.ts'
 
@@ -39,4 +41,15 @@ export async function shoot(
     await info.attach(`${name}-${width}`, { body: await page.screenshot({ fullPage }), contentType: 'image/png' })
   }
   if (opts.after) await page.setViewportSize(opts.after)
+}
+
+/** `node scripts/ops.ts …` against the edition at `baseURL`, as an operator runs it (a local run: its own token, no --yes). */
+export function ops(baseURL: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...quietEnv, OPS_URL: baseURL }
+  delete env.OPS_TOKEN
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['scripts/ops.ts', ...args], { cwd: root, env }, (err, stdout, stderr) =>
+      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    )
+  })
 }

@@ -1,10 +1,8 @@
 import { expect, test } from '@playwright/test'
-import { execFile } from 'node:child_process'
 import { messagesOf } from './journey.ts'
 import { noSeriousViolations } from './helpers.ts'
-import { shoot, signIn } from './steps.ts'
+import { ops, shoot, signIn } from './steps.ts'
 import { newAccount } from './viewer.helpers.ts'
-import { quietEnv, root } from '../../scripts/lib.ts'
 
 /**
  * Issue 39 point 6, support at volume from the command line, seen by a reader in one edition: a new reader files a
@@ -14,16 +12,6 @@ import { quietEnv, root } from '../../scripts/lib.ts'
  * (`reader show --email`). The reader's /qna shows the corrected answer, not the first one. Screenshots of /qna at 390
  * and 1280 px.
  */
-function ops(baseURL: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env: NodeJS.ProcessEnv = { ...process.env, ...quietEnv, OPS_URL: baseURL }
-  delete env.OPS_TOKEN
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['scripts/ops.ts', ...args], { cwd: root, env }, (err, stdout, stderr) =>
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    )
-  })
-}
-
 export function supportVolumeSuite(id: 'fr' | 'ar') {
   const t = messagesOf(id)
 

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod'
 import { RowIdText } from '../../lib/ids.ts'
-import { OPS_LIST_DEFAULT, OPS_LIST_MAX, OpsReason } from '../../lib/ops.ts'
+import { OpsListQuery, OpsReason } from '../../lib/ops.ts'
 
 /** Days a reported-comments query looks back at most. */
 export const MAX_REPORTED_DAYS = 366
@@ -20,12 +20,10 @@ export const REPORTED_SORTS = ['newest', 'most'] as const
  * report) and of one series, a page at a time. `newest` pages by cursor (the `next` of the page before); `most` is one
  * page, the `limit` most reported.
  */
-export const ReportedQuery = z.object({
+export const ReportedQuery = OpsListQuery.extend({
   days: RowIdText.refine((n) => n <= MAX_REPORTED_DAYS).optional(),
   series: RowIdText.optional(),
   sort: z.enum(REPORTED_SORTS).default('newest'),
-  limit: RowIdText.refine((n) => n <= OPS_LIST_MAX).default(OPS_LIST_DEFAULT),
-  cursor: RowIdText.optional(),
 })
 export type ReportedQuery = z.infer<typeof ReportedQuery>
 

@@ -10,19 +10,8 @@ import type { OpsAuditRow } from '../../lib/server/db-types.ts'
 import { opsPage, type OpsPage } from '../../lib/ops.ts'
 import type { AuditEntry, AuditQuery } from './operator.ts'
 
-/** What one audit row records; `before`/`after` are the target's snapshots (null: it did not exist / is gone). */
-export type AuditRecord = {
-  operator: string
-  action: string
-  route: string
-  target: string | null
-  reason: string | null
-  before: unknown
-  after: unknown
-  detail?: unknown
-  requestId: string | null
-  at: string
-}
+/** What one audit row records (an `AuditEntry` before it has an id); `before`/`after` are the target's snapshots. */
+export type AuditRecord = Omit<AuditEntry, 'id' | 'detail'> & { detail?: unknown }
 
 /** A JSON value computed by SQL in the change's own batch (the target as the batch left it). */
 export type SqlJson = { sql: string; params: unknown[] }

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod'
 import { RowIdText } from '../../lib/ids.ts'
-import { OPS_LIST_DEFAULT, OPS_LIST_MAX, OpsReason } from '../../lib/ops.ts'
+import { OpsListQuery, OpsReason } from '../../lib/ops.ts'
 
 /** The operator of OPS_TOKEN, the edition's bootstrap token: never a row of `operators`, never revoked. */
 export const ROOT_OPERATOR = 'root'
@@ -46,22 +46,10 @@ export const MAX_AUDIT_DAYS = 366
  * `GET /api/ops/audit`: the entries of the last `days` days (default: every one), of one target or one operator,
  * newest first, `limit` a page after `cursor` (an entry id).
  */
-export const AuditQuery = z.object({
-  days: z
-    .string()
-    .regex(/^[1-9]\d{0,2}$/)
-    .transform(Number)
-    .refine((n) => n <= MAX_AUDIT_DAYS)
-    .optional(),
+export const AuditQuery = OpsListQuery.extend({
+  days: RowIdText.refine((n) => n <= MAX_AUDIT_DAYS).optional(),
   target: AuditTargetText.optional(),
   operator: z.union([OperatorName, z.literal(ROOT_OPERATOR)]).optional(),
-  limit: z
-    .string()
-    .regex(/^[1-9]\d{0,2}$/)
-    .transform(Number)
-    .refine((n) => n <= OPS_LIST_MAX)
-    .default(OPS_LIST_DEFAULT),
-  cursor: RowIdText.optional(),
 })
 export type AuditQuery = z.infer<typeof AuditQuery>
 

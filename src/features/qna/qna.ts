@@ -3,10 +3,9 @@
  * COMPLETED, §5 contact form, §8 LIMIT_QNA_COUNT).
  */
 import { z } from 'zod'
-import { RowIdText } from '../../lib/ids.ts'
 import { wallClock } from '../../lib/time.ts'
 import { cleanText } from '../../lib/text/clean.ts'
-import { OPS_LIST_DEFAULT, OPS_LIST_MAX, OpsDate, OpsReason, OpsStart } from '../../lib/ops.ts'
+import { OpsDate, OpsListQuery, OpsReason, OpsStart } from '../../lib/ops.ts'
 
 /** The subjects a question is filed under (spec silent: the usual ones of a reading service). */
 export const QNA_CATEGORIES = ['ACCOUNT', 'PAYMENT', 'COIN', 'CONTENT', 'VIEWER', 'EVENT', 'ETC'] as const
@@ -88,18 +87,14 @@ export const MAX_SEARCH_TEXT = 100
  * the answer goes to, or the account's), one category, one status, filed from `from` (a date: its start, UTC) through
  * `to` (a date: its end, UTC).
  */
-export const QnaSearchQuery = z
-  .object({
-    q: z.string().trim().min(1).max(MAX_SEARCH_TEXT).optional(),
-    email: z.email().max(254).optional(),
-    category: z.enum(QNA_CATEGORIES).optional(),
-    status: z.enum(['WAIT', 'COMPLETED']).optional(),
-    from: OpsStart.optional(),
-    to: OpsDate.transform((d) => new Date(/^\d{4}-\d{2}-\d{2}$/.test(d) ? `${d}T23:59:59.999Z` : d).toISOString()).optional(),
-    limit: RowIdText.refine((n) => n <= OPS_LIST_MAX).default(OPS_LIST_DEFAULT),
-    cursor: RowIdText.optional(),
-  })
-  .refine((q) => q.from === undefined || q.to === undefined || q.from <= q.to, { path: ['to'], message: 'to before from' })
+export const QnaSearchQuery = OpsListQuery.extend({
+  q: z.string().trim().min(1).max(MAX_SEARCH_TEXT).optional(),
+  email: z.email().max(254).optional(),
+  category: z.enum(QNA_CATEGORIES).optional(),
+  status: z.enum(['WAIT', 'COMPLETED']).optional(),
+  from: OpsStart.optional(),
+  to: OpsDate.transform((d) => new Date(/^\d{4}-\d{2}-\d{2}$/.test(d) ? `${d}T23:59:59.999Z` : d).toISOString()).optional(),
+}).refine((q) => q.from === undefined || q.to === undefined || q.from <= q.to, { path: ['to'], message: 'to before from' })
 export type QnaSearchQuery = z.infer<typeof QnaSearchQuery>
 
 /** A canned reply's name (`support reply <id> --canned <name>`): 2 to 40 of a-z, 0-9 and -, a letter first. */
