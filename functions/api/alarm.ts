@@ -16,19 +16,19 @@ import { currentUserId, requireUser } from '../middleware/session.ts'
 import { formRoute, fromForm, toLogin } from './forms.ts'
 
 async function readOne(c: Context<AppEnv>, id: number) {
-  const link = await markRead(c.var.db, currentUserId(c), id)
+  const link = await markRead(currentUserId(c), id)
   if (link === false) throw new AppError('NOT_EXIST')
   return { id, link }
 }
 
 export const alarm = new Hono<AppEnv>()
   .get('/', requireUser, validate('query', AlarmListQuery), async (c) => {
-    const page = await listAlarms(c.var.db, currentUserId(c), c.req.valid('query').cursor ?? null)
+    const page = await listAlarms(currentUserId(c), c.req.valid('query').cursor ?? null)
     return ok(c, { items: page.items.map((a) => alarmView(a, c.var.t, c.var.edition)), nextCursor: page.nextCursor })
   })
-  .get('/count', requireUser, async (c) => ok(c, { count: await unreadCount(c.var.db, currentUserId(c)) }))
+  .get('/count', requireUser, async (c) => ok(c, { count: await unreadCount(currentUserId(c)) }))
   .post('/read', requireUser, validate('json', AlarmReadRequest), async (c) => ok(c, await readOne(c, c.req.valid('json').id)))
-  .post('/read-all', requireUser, async (c) => ok(c, { count: await markAllRead(c.var.db, currentUserId(c)) }))
+  .post('/read-all', requireUser, async (c) => ok(c, { count: await markAllRead(currentUserId(c)) }))
   .post(
     '/web/open',
     ...formRoute({
@@ -44,7 +44,7 @@ export const alarm = new Hono<AppEnv>()
     ...formRoute({
       schema: fromForm(AlarmReadRequest.omit({ id: true })),
       guest: toLogin('/alarm'),
-      run: (_data, c) => markAllRead(c.var.db, currentUserId(c)),
+      run: (_data, c) => markAllRead(currentUserId(c)),
       done: () => '/alarm?read=all',
       failed: (code) => `/alarm?error=${code}`,
     }),

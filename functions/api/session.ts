@@ -57,7 +57,7 @@ export const sessionService = new Hono<AppEnv>()
   .get('/session', checksSessionItself, async (c) => {
     const state = c.var.session
     if (!state || state.userId === null) return c.json({})
-    const [me, alarms] = await Promise.all([userMe(c.var.db, state.userId, state), unreadCount(c.var.db, state.userId)])
+    const [me, alarms] = await Promise.all([userMe(c.var.db, state.userId, state), unreadCount(state.userId)])
     if (!me && state.source === 'cookie') deleteCookie(c, SESSION_COOKIE, sessionCookieOptions(c.req.url))
     return c.json(me ? { user: me.user, expires: state.expires, coin: me.coin, alarms } : {})
   })

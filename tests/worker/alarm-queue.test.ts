@@ -15,6 +15,8 @@ import { ALARM_BATCH, ALARM_KEEP_MS, FANOUT_BATCHES } from '../../src/features/a
 import { purgeExpired } from '../../src/features/retention/retention.server.ts'
 import { sweepAlarms } from '../../src/features/alarm/alarm.server.ts'
 import { isoAfter } from '../../src/lib/time.ts'
+import { alarmReach, alarmsIn, readerObject } from './reader.helpers.ts'
+import { runInDurableObject } from 'cloudflare:test'
 
 const far = { deadline: Number.MAX_SAFE_INTEGER, clock: () => 0 }
 const noon = new Date('2031-03-03T11:00:00.000Z') // 12:00 in Paris (the fr edition)
@@ -39,11 +41,10 @@ async function favouriteSeries(publishedAt: string, userIds: number[]) {
   return { seriesId: s.seriesId, episodeId: s.episodeIds[0]! }
 }
 
-const alarmCount = async (dedupKey: string) =>
-  (await db.first<{ n: number; readers: number }>(
-    `SELECT count(*) AS n, count(DISTINCT user_id) AS readers FROM alarms WHERE dedup_key = ?`,
-    dedupKey,
-  ))!
+/** The alarm with dedup key `key` in the objects of `readers`: how many, held by how many readers. */
+const alarmCount = alarmReach
+/** The reader's alarm with dedup key `key`, as their object holds it. */
+const alarmOf = async (userId: number, key: string) => (await alarmsIn(userId)).find((a) => a.dedupKey === key)
 
 type Sub = { endpoint: string; expirationTime: null; keys: { p256dh: string; auth: string } }
 const received = async (endpoint: string): Promise<ReceivedPush[]> =>
@@ -88,9 +89,9 @@ describe('the episode fan-out', () => {
       { kind: 'episode', episodeId, after: fans[perMessage] },
       { kind: 'episode', episodeId, after: fans[2 * perMessage] },
     ])
-    expect(await alarmCount(`EPISODE:${episodeId}`)).toEqual({ n: fans.length - 1, readers: fans.length - 1 })
-    expect(await db.first(`SELECT 1 AS hid FROM alarms WHERE user_id = ? AND dedup_key = ?`, fans[7], `EPISODE:${episodeId}`)).toBeNull()
-  })
+    expect(await alarmCount(fans, `EPISODE:${episodeId}`)).toEqual({ n: fans.length - 1, readers: fans.length - 1 })
+    expect(await alarmOf(fans[7]!, `EPISODE:${episodeId}`)).toBeUndefined()
+  }, 180_000) // thousands of readers' objects, each made on its first alarm
 
   it('writes no second alarm and sends no second push when a message is delivered twice', async () => {
     const { reader, sub } = await subscribed()
@@ -102,15 +103,12 @@ describe('the episode fan-out', () => {
     await q.drain()
     await q.queue.send(job) // and once more later
     await q.drain()
-    expect(await alarmCount(`EPISODE:${episodeId}`)).toEqual({ n: 4, readers: 4 })
+    expect(await alarmCount([reader.id, ...others], `EPISODE:${episodeId}`)).toEqual({ n: 4, readers: 4 })
     // only the subscribed reader's alarm has a push job; the duplicates found it claimed
     expect(q.sent.filter((m) => m.body.kind === 'push')).toHaveLength(1)
-    const alarm = await db.first<{ id: number }>(
-      `SELECT id FROM alarms WHERE user_id = ? AND dedup_key = ?`,
-      reader.id,
-      `EPISODE:${episodeId}`,
-    )
-    await q.queue.sendBatch([{ body: { kind: 'push', alarmId: alarm!.id } }, { body: { kind: 'push', alarmId: alarm!.id } }])
+    const alarm = await alarmOf(reader.id, `EPISODE:${episodeId}`)
+    const push = { kind: 'push', alarmId: alarm!.id, readerId: reader.id } as const
+    await q.queue.sendBatch([{ body: push }, { body: push }])
     await q.drain()
     const pushes = await received(sub.endpoint)
     expect(pushes).toHaveLength(1)
@@ -133,7 +131,7 @@ describe('the episode fan-out', () => {
       const q = localQueue(new Date())
       await q.queue.send(spy.mock.calls[0]![0])
       await q.drain()
-      expect(await alarmCount(`EPISODE:${episodeId}`)).toEqual({ n: 3, readers: 3 })
+      expect(await alarmCount(fans, `EPISODE:${episodeId}`)).toEqual({ n: 3, readers: 3 })
       expect((await ops('/episodes/999999999/publish')).status).toBe(404)
     } finally {
       spy.mockRestore()
@@ -170,20 +168,43 @@ describe('pushes through the queue', () => {
     await q.queue.send({ kind: 'episode', episodeId, after: 0 })
     await q.drain()
     expect(await received(flakySub.endpoint)).toHaveLength(1) // refused once
-    const pushedAt = (userId: number) =>
-      db.first<{ pushedAt: string | null }>(
-        `SELECT pushed_at AS pushedAt FROM alarms WHERE user_id = ? AND dedup_key = ?`,
-        userId,
-        `EPISODE:${episodeId}`,
-      )
-    expect(await pushedAt(flaky.id)).toEqual({ pushedAt: null })
+    const pushedAt = async (userId: number) => (await alarmOf(userId, `EPISODE:${episodeId}`))?.pushedAt
+    expect(await pushedAt(flaky.id)).toBeNull()
     await q.drain(new Date(noon.getTime() + 31_000)) // the queue's first retry comes after 30 s
     expect(await received(flakySub.endpoint)).toHaveLength(2)
-    expect((await pushedAt(flaky.id))!.pushedAt).not.toBeNull()
+    expect(await pushedAt(flaky.id)).toEqual(expect.any(String))
     await q.drain(new Date(noon.getTime() + 3 * 3600_000))
     expect(await received(brokenSub.endpoint)).toHaveLength(6) // the first delivery and five retries
-    expect(q.dead.map((d) => d.body)).toEqual([{ kind: 'push', alarmId: expect.any(Number) }])
+    expect(q.dead.map((d) => d.body)).toEqual([{ kind: 'push', alarmId: expect.any(Number), readerId: broken.id }])
     expect(q.pending()).toBe(0)
+  })
+})
+
+describe('alarms written before the readers’ objects held them', () => {
+  it('move into the object with their ids, and a push queued then (naming no reader) still goes out once', async () => {
+    const { reader, sub } = await subscribed()
+    const old = await db.first<{ id: number }>(
+      `INSERT INTO alarms (user_id, kind, title, body, link, dedup_key, created_at)
+       VALUES (?, 'NOTICE', 'alarm.text.notice', json_object('text', 'Ancienne alerte'), '/notice', 'NOTICE:old', ?) RETURNING id`,
+      reader.id,
+      new Date().toISOString(),
+    )
+    // the object as it was before alarms moved (its move at the previous step): its next call takes the D1 rows
+    await runInDurableObject(readerObject(reader.id), async (instance, state) => {
+      state.storage.sql.exec(`UPDATE facts SET value = '4' WHERE key = 'moved'`)
+      Object.assign(instance, { moved: false })
+    })
+    const q = localQueue(noon)
+    await q.queue.sendBatch([{ body: { kind: 'push', alarmId: old!.id } }, { body: { kind: 'push', alarmId: old!.id } }])
+    await q.drain()
+    expect(await received(sub.endpoint)).toHaveLength(1)
+    expect(await alarmsIn(reader.id)).toEqual([
+      expect.objectContaining({ id: old!.id, dedupKey: 'NOTICE:old', pushedAt: expect.any(String) }),
+    ])
+    expect(await db.all(`SELECT id FROM alarms WHERE user_id = ?`, reader.id)).toEqual([])
+    expect((await read(await call(reader, 'GET', '/api/v1/alarm'))).data.items.map((a: { text: string }) => a.text)).toEqual([
+      'Ancienne alerte',
+    ])
   })
 })
 
@@ -249,11 +270,11 @@ describe('the operator notice', () => {
     const q = localQueue(new Date())
     await q.queue.send({ kind: 'broadcast', broadcastId, after: 0 })
     await q.drain()
-    const users = (await db.first<{ n: number }>(`SELECT count(*) AS n FROM users WHERE deleted_at IS NULL`))!.n
-    expect(await alarmCount(`NOTICE:${broadcastId}`)).toEqual({ n: users, readers: users })
-    expect(reach).toBe(users) // what the plan said
+    const users = (await db.all<{ id: number }>(`SELECT id FROM users WHERE deleted_at IS NULL`)).map((u) => u.id)
+    expect(await alarmCount(users, `NOTICE:${broadcastId}`)).toEqual({ n: users.length, readers: users.length })
+    expect(reach).toBe(users.length) // what the plan said
     for (const r of readers) expect((await read(await call(r, 'GET', '/api/v1/alarm'))).data.items[0].text).toBe('Maintenance ce soir')
-  })
+  }, 180_000) // thousands of readers' objects, each made on its first alarm
 
   it('never answers 5xx nor stores anything for 1,000 generated bad bodies and ids', async () => {
     const count = async () => (await db.first<{ n: number }>(`SELECT count(*) AS n FROM alarm_broadcasts`))!.n
@@ -309,6 +330,6 @@ describe('gifts', () => {
     const page = (await read(await call(reader, 'GET', '/api/v1/alarm'))).data
     expect(page.items).toHaveLength(1)
     expect(page.items[0]).toMatchObject({ kind: 'GIFT', text: 'Un cadeau vous attend : Location offerte.', link: '/gift' })
-    expect(await alarmCount(`GIFT:${gift!.id}`)).toEqual({ n: 1, readers: 1 })
+    expect(await alarmCount([reader.id], `GIFT:${gift!.id}`)).toEqual({ n: 1, readers: 1 })
   })
 })

@@ -16,6 +16,7 @@ import { localQueue } from './alarm-queue.helpers.ts'
 import { sweepAlarms } from '../../src/features/alarm/alarm.server.ts'
 import { EPISODE_UNPUBLISHED_AT } from '../../src/features/catalogue/catalogue-ops.ts'
 import { isoAfter } from '../../src/lib/time.ts'
+import { alarmsIn } from './reader.helpers.ts'
 
 const far = { deadline: Number.MAX_SAFE_INTEGER, clock: () => 0 }
 
@@ -93,9 +94,7 @@ describe('operator API: episodes and series', () => {
       { kind: 'episode', episodeId: second, after: 0 },
     ])
     await q.drain()
-    expect(await db.all(`SELECT kind FROM alarms WHERE user_id = ? AND dedup_key = ?`, fan.id, `EPISODE:${second}`)).toEqual([
-      { kind: 'EPISODE' },
-    ])
+    expect((await alarmsIn(fan.id)).filter((a) => a.dedupKey === `EPISODE:${second}`).map((a) => a.kind)).toEqual(['EPISODE'])
 
     // announced now: a new date is refused; a past date is refused (publish it instead); unknown episode
     const before = await snapshot()

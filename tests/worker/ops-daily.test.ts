@@ -13,6 +13,7 @@ import { OPS, expectBadBodiesRefused, auditLines, logSpy } from './ops.helpers.t
 import { askWithImage, call, db, expectError, newReader, newSeries, PNG, read } from './comment.helpers.ts'
 import { listNotices, noticeCount, noticeDetail } from '../../src/features/notice/notice.server.ts'
 import { NOTICE_UNPUBLISHED_AT } from '../../src/features/notice/notice.ts'
+import { alarmsIn } from './reader.helpers.ts'
 
 beforeAll(async () => {
   await seedDemo(env.DB)
@@ -22,7 +23,7 @@ beforeAll(async () => {
 const snapshot = () =>
   db.first(`SELECT (SELECT count(*) FROM notices) AS notices, (SELECT group_concat(title || is_pinned || published_at) FROM notices) AS noticeRows,
     (SELECT count(*) FROM coupons) AS coupons, (SELECT group_concat(coalesce(expires_at, '-')) FROM coupons) AS expiries,
-    (SELECT group_concat(status) FROM qnas) AS qnas, (SELECT count(*) FROM alarms) AS alarms, (SELECT count(*) FROM outbox) AS mails`)
+    (SELECT group_concat(status) FROM qnas) AS qnas, (SELECT count(*) FROM alarm_deliveries) AS alarms, (SELECT count(*) FROM outbox) AS mails`)
 
 const ROUTES: [string, string][] = [
   ['GET', '/api/ops/qna'],
@@ -99,7 +100,7 @@ describe('operator API: support, notices, coupons', () => {
     expect(mineNow.find((q) => q.id === second)).toMatchObject({ status: 'WAIT', answer: null })
     const mails = await db.all<{ template: string }>(`SELECT template FROM outbox WHERE recipient = ? ORDER BY id`, reader.email)
     expect(mails.map((m) => m.template)).toEqual(['qna-received', 'qna-received', 'qna-answered'])
-    expect(await db.all(`SELECT kind, link FROM alarms WHERE user_id = ?`, reader.id)).toEqual([{ kind: 'QNA', link: '/qna' }])
+    expect((await alarmsIn(reader.id)).map(({ kind, link }) => ({ kind, link }))).toEqual([{ kind: 'QNA', link: '/qna' }])
     const queueAfter = (await read(await call(OPS, 'GET', '/api/ops/qna'))).data.items as { id: number }[]
     expect(queueAfter.map((q) => q.id)).not.toContain(first)
 

@@ -1,7 +1,8 @@
-/** Readers' objects in the worker tests (issue 38): a reader's stub, and their places as the object keeps them. */
+/** Readers' objects in the worker tests (issue 38): a reader's stub, and their places, marks and alarms as the object keeps them. */
 import { runInDurableObject } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import type { StoredProgress } from '../../src/features/viewer/progress-store.server.ts'
+import type { NewAlarm } from '../../src/features/alarm/alarm.ts'
 
 export const readerObject = (userId: number) => env.READER.getByName(String(userId))
 
@@ -32,3 +33,33 @@ export const marksIn = async (userId: number) => ({
     r.hidden_at,
   ]),
 })
+
+/** Alarms handed to the reader's object as a delivery hands them (test data); answers the ids of the new ones. */
+export const giveAlarms = (userId: number, alarms: NewAlarm[]) => readerObject(userId).addAlarms(userId, alarms)
+
+/** A test alarm: a support answer's, with `key` as its dedup key (and its title's parameter). */
+export const testAlarm = (key: string, createdAt = new Date().toISOString()): NewAlarm => ({
+  kind: 'QNA',
+  title: 'alarm.text.qnaAnswered',
+  body: JSON.stringify({ title: key }),
+  link: '/qna',
+  dedupKey: key,
+  createdAt,
+})
+
+/** The reader's alarms as their object holds them, oldest first (its first call moves D1's rows in). */
+export const alarmsIn = async (userId: number) => {
+  await readerObject(userId).unreadAlarms(userId)
+  return (await execInReader(
+    userId,
+    `SELECT id, kind, title, link, dedup_key AS dedupKey, read_at AS readAt, pushed_at AS pushedAt FROM alarms ORDER BY id`,
+  )) as { id: number; kind: string; title: string; link: string | null; dedupKey: string; readAt: string | null; pushedAt: string | null }[]
+}
+
+/** Of `readers`, how many alarms with dedup key `key` their objects hold (`n`) and how many readers hold one. */
+export const alarmReach = async (readers: readonly number[], key: string) => {
+  const counts = await Promise.all(
+    readers.map(async (id) => Number((await execInReader(id, `SELECT count(*) AS n FROM alarms WHERE dedup_key = ?`, key))[0]!.n)),
+  )
+  return { n: counts.reduce((a, b) => a + b, 0), readers: counts.filter((c) => c > 0).length }
+}

@@ -51,7 +51,7 @@ describe("a reader's object", () => {
       return { names, version: migrateReader(state.storage) }
     })
     expect(tables).toEqual({
-      names: ['address', 'facts', 'marks', 'outbox', 'progress', 'refresh_tokens', 'schema_version', 'sessions'],
+      names: ['address', 'alarms', 'facts', 'marks', 'outbox', 'progress', 'refresh_tokens', 'schema_version', 'sessions'],
       version: READER_MIGRATIONS.length,
     })
     expect(await execInReader(reader.id, `SELECT version FROM schema_version`)).toEqual([{ version: READER_MIGRATIONS.length }])

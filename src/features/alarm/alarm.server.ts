@@ -1,8 +1,8 @@
 /**
- * The alarm centre on D1 (issue 13 point 1; table `alarms`, dedup key in migration 0021). Every alarm is written by
- * `alarmInsert`: one INSERT … SELECT that the event's own batch includes (a synchronous event) or that the cron runs
- * per event (a fan-out), idempotent through the unique (user_id, dedup_key) index. The list and the marks read
- * and change only the signed-in reader's rows.
+ * The alarm centre (issue 13 point 1; issue 38: each reader's alarms live in their object, alarm-store.server.ts).
+ * Every alarm is found on the shared side by `alarmSelect` — a fan-out's next readers, a sweep's events, one support
+ * answer or comment reply — and handed to its readers' objects (`deliver`), which keep one per event through its
+ * dedup key. The list and the marks are one call to the signed-in reader's object.
  */
 import type { Db } from '../../lib/server/db.ts'
 import type { AlarmBroadcastsRow, AlarmsRow } from '../../lib/server/db-types.ts'
@@ -10,6 +10,7 @@ import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Cols } from '../../lib/server/rows.ts'
 import { cronBudget, sweep, type SweepBudget, type SweepResult } from '../../lib/server/sweep.ts'
 import { hiddenBy } from '../library/hidden.server.ts'
+import { withReader } from '../reader/stub.server.ts'
 import {
   ALARM_BATCH,
   ALARM_PAGE_SIZE,
@@ -24,11 +25,13 @@ import {
   type AlarmJob,
   type AlarmRow,
   type AlarmRuleName,
+  type NewAlarm,
+  DELIVERY_LOOKBACK_MS,
 } from './alarm.ts'
 import { isoAfter } from '../../lib/time.ts'
 import { encodeCursor, type Cursor } from '../catalogue/catalogue.ts'
 
-/** Where an alarm's values come from, as SQL over the `from` clause (which must end in a WHERE, see below). */
+/** Where an alarm's values come from, as SQL over the `from` clause. */
 type AlarmSource = {
   /** The reader who gets it. */
   user: string
@@ -38,33 +41,67 @@ type AlarmSource = {
   params: string
   /** When it happened (an ISO 8601 expression). */
   at: string
-  /** `FROM … WHERE …` (SQLite needs the WHERE before ON CONFLICT in an INSERT … SELECT); may end with LIMIT. */
+  /** `FROM … WHERE …`; may end with ORDER BY and LIMIT. */
   from: string
 }
 
+/** An alarm found on the shared side, for its reader's object. */
+type Pending = NewAlarm & { readerId: number }
+
 /**
- * The statement writing rule `name`'s alarm for every row of `source` (the caller's parameters in `params`). A row
- * whose reader already has the event's alarm writes nothing: the same event processed twice gives one alarm. It
- * returns the new alarms' ids and readers (`id`, `userId`), for their pushes and a fan-out's next batch.
+ * The statement finding rule `name`'s alarm for every row of `source` (the caller's parameters in `params`): its
+ * reader and the alarm as the reader's object stores it (alarm-store.server.ts), whose dedup key makes one alarm per
+ * reader and event however often it is delivered.
  */
-function alarmInsert(name: AlarmRuleName, source: AlarmSource, params: unknown[]): { sql: string; params: unknown[] } {
+function alarmSelect(name: AlarmRuleName, source: AlarmSource, params: unknown[]): { sql: string; params: unknown[] } {
   const rule = ALARM_RULES[name]
   return {
-    sql: `INSERT INTO alarms (user_id, kind, title, body, link, dedup_key, created_at)
-          SELECT ${source.user}, '${rule.kind}', '${rule.text}', ${source.params}, ${sqlOf(rule.link, source.ids)}, ${sqlOf(rule.dedup, source.ids)}, ${source.at}
-          ${source.from}
-          ON CONFLICT (user_id, dedup_key) DO NOTHING
-          RETURNING id, user_id AS userId`,
+    sql: `SELECT ${source.user} AS readerId, '${rule.kind}' AS kind, '${rule.text}' AS title, ${source.params} AS body,
+                 ${sqlOf(rule.link, source.ids)} AS link, ${sqlOf(rule.dedup, source.ids)} AS dedupKey, ${source.at} AS createdAt
+          ${source.from}`,
     params,
   }
 }
 
-/** What an alarm statement wrote. */
-type Written = { id: number; userId: number }
+/** What a delivery wrote: an alarm new to its reader. */
+type Written = { id: number; readerId: number }
 
-/** SQL condition: the reader `user` has no alarm with this dedup key yet (so a bounded sweep moves on to new rows). */
+/**
+ * SQL condition: the reader `user` was not given this event's alarm yet (`alarm_deliveries`), so a bounded sweep moves
+ * on to new rows.
+ */
 const notYet = (name: AlarmRuleName, user: string, ids: Record<string, string>) =>
-  `NOT EXISTS (SELECT 1 FROM alarms a WHERE a.user_id = ${user} AND a.dedup_key = ${sqlOf(ALARM_RULES[name].dedup, ids)})`
+  `NOT EXISTS (SELECT 1 FROM alarm_deliveries d WHERE d.user_id = ${user} AND d.dedup_key = ${sqlOf(ALARM_RULES[name].dedup, ids)})`
+
+/** Readers' objects one delivery calls at a time. */
+const DELIVERY_CALLS = 50
+
+/**
+ * Gives each reader of `pending` their alarms, one call to their object each (DELIVERY_CALLS at a time), and, for a
+ * sweep (`record`), records the deliveries after the objects took them: a delivery cut off in between is made again
+ * and the object keeps one alarm. Answers the alarms new to their readers.
+ */
+async function deliver(db: Db, pending: readonly Pending[], record: boolean): Promise<Written[]> {
+  const byReader = new Map<number, NewAlarm[]>()
+  for (const { readerId, ...alarm } of pending) byReader.set(readerId, [...(byReader.get(readerId) ?? []), alarm])
+  const readers = [...byReader]
+  const written: Written[] = []
+  for (let i = 0; i < readers.length; i += DELIVERY_CALLS)
+    await Promise.all(
+      readers.slice(i, i + DELIVERY_CALLS).map(async ([readerId, alarms]) => {
+        const ids = await withReader(readerId, (reader) => reader.addAlarms(readerId, alarms))
+        written.push(...ids.map((id) => ({ id, readerId })))
+      }),
+    )
+  if (record && pending.length > 0)
+    await db.run(
+      `INSERT INTO alarm_deliveries (user_id, dedup_key, created_at)
+       SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), ? FROM json_each(?) WHERE true ON CONFLICT DO NOTHING`,
+      new Date().toISOString(),
+      JSON.stringify(pending.map((p) => [p.readerId, p.dedupKey])),
+    )
+  return written
+}
 
 /**
  * One batch of a published episode's fan-out: the next `limit` readers (user id above `after`) who favourited its
@@ -72,7 +109,7 @@ const notYet = (name: AlarmRuleName, user: string, ids: Record<string, string>) 
  */
 export function episodeFanout(episodeId: number, after = 0, limit = ALARM_BATCH) {
   const ids = { episode: 'e.id' }
-  return alarmInsert(
+  return alarmSelect(
     'EPISODE_PUBLISHED',
     {
       user: 'f.user_id',
@@ -82,7 +119,6 @@ export function episodeFanout(episodeId: number, after = 0, limit = ALARM_BATCH)
       from: `FROM episodes e JOIN series s ON s.id = e.series_id
              JOIN library_marks f ON f.series_id = e.series_id AND f.favorite = 1 AND f.hidden = 0
              WHERE e.id = ?1 AND f.user_id > ?2 AND s.is_published = 1
-               AND ${notYet('EPISODE_PUBLISHED', 'f.user_id', ids)}
              ORDER BY f.user_id LIMIT ?3`,
     },
     [episodeId, after, limit],
@@ -96,7 +132,7 @@ export function episodeFanout(episodeId: number, after = 0, limit = ALARM_BATCH)
 function broadcastFanout(broadcast: Pick<AlarmBroadcastsRow, 'id' | 'series_id'>, after: number, limit: number) {
   const ids = { broadcast: 'b.id', link: 'b.link' }
   const readers = broadcastReaders(broadcast.series_id !== null, '?4', '?2')
-  return alarmInsert(
+  return alarmSelect(
     'NOTICE',
     {
       user: 'r.user_id',
@@ -104,7 +140,7 @@ function broadcastFanout(broadcast: Pick<AlarmBroadcastsRow, 'id' | 'series_id'>
       params: `json_object('text', b.text)`,
       at: 'b.created_at',
       from: `FROM alarm_broadcasts b JOIN (${readers}) r
-             WHERE b.id = ?1 AND (b.series_id IS NULL OR NOT ${hiddenBy('r.user_id', 'b.series_id')}) AND ${notYet('NOTICE', 'r.user_id', ids)}
+             WHERE b.id = ?1 AND (b.series_id IS NULL OR NOT ${hiddenBy('r.user_id', 'b.series_id')})
              ORDER BY r.user_id LIMIT ?3`,
     },
     broadcast.series_id === null ? [broadcast.id, after, limit] : [broadcast.id, after, limit, broadcast.series_id],
@@ -140,7 +176,7 @@ export async function broadcastReach(db: Db, seriesId: number | null): Promise<n
 /** Rentals ending within RENTAL_NOTICE_MS of `now` and not yet ended (bounded). */
 function rentalsEnding(now: Date, limit: number) {
   const ids = { ownership: 'o.id', expires: 'o.expires_at', episode: 'o.episode_id' }
-  return alarmInsert(
+  return alarmSelect(
     'RENTAL_ENDING',
     {
       user: 'o.user_id',
@@ -163,7 +199,7 @@ function rentalsEnding(now: Date, limit: number) {
 function ticketsReady(now: Date, limit: number) {
   const ids = { ticket: 'w.id', series: 'w.series_id' }
   const readyAt = `strftime('%Y-%m-%dT%H:%M:%fZ', w.used_at, '+' || s.wuf_hours || ' hours')`
-  return alarmInsert(
+  return alarmSelect(
     'TICKET_READY',
     {
       user: 'w.user_id',
@@ -183,7 +219,7 @@ function ticketsReady(now: Date, limit: number) {
 /** Lots of coins or bonus (not mileage) with something left that expire within LOT_NOTICE_MS of `now` (bounded). */
 function lotsExpiring(now: Date, limit: number) {
   const ids = { lot: 'l.id' }
-  return alarmInsert(
+  return alarmSelect(
     'COINS_EXPIRING',
     {
       user: 'l.user_id',
@@ -202,7 +238,7 @@ function lotsExpiring(now: Date, limit: number) {
 /** Gifts given in the last EPISODE_LOOKBACK_MS, still unused and unexpired (bounded). */
 function giftsArrived(now: Date, limit: number) {
   const ids = { gift: 'g.id' }
-  return alarmInsert(
+  return alarmSelect(
     'GIFT_ARRIVED',
     {
       user: 'g.user_id',
@@ -233,9 +269,6 @@ async function enqueue(queue: AlarmQueue, jobs: AlarmJob[]): Promise<void> {
     await queue.sendBatch(jobs.slice(i, i + SEND_BATCH).map((body) => ({ body, contentType: 'json' as const })))
 }
 
-/** Runs an alarm statement; answers the alarms it wrote. */
-const write = (db: Db, statement: { sql: string; params: unknown[] }) => db.all<Written>(statement.sql, ...statement.params)
-
 /**
  * Queues the push of every alarm in `written` whose reader has a browser subscribed (the reader's settings are read
  * when the push goes out).
@@ -244,20 +277,20 @@ async function queuePushes(db: Db, queue: AlarmQueue, name: AlarmRuleName, writt
   if (!ALARM_RULES[name].push || written.length === 0) return
   const subscribed = await db.all<{ userId: number }>(
     `SELECT DISTINCT user_id AS userId FROM push_subscriptions WHERE user_id IN (SELECT value FROM json_each(?))`,
-    JSON.stringify([...new Set(written.map((w) => w.userId))]),
+    JSON.stringify([...new Set(written.map((w) => w.readerId))]),
   )
   const readers = new Set(subscribed.map((r) => r.userId))
   await enqueue(
     queue,
-    written.filter((w) => readers.has(w.userId)).map((w) => ({ kind: 'push', alarmId: w.id })),
+    written.filter((w) => readers.has(w.readerId)).map((w) => ({ kind: 'push', alarmId: w.id, readerId: w.readerId })),
   )
 }
 
-/** A sweep step: writes rule `name`'s alarms and queues their pushes; answers the rows written. */
-async function writeAndPush(db: Db, queue: AlarmQueue, name: AlarmRuleName, statement: { sql: string; params: unknown[] }) {
-  const written = await write(db, statement)
-  await queuePushes(db, queue, name, written)
-  return written
+/** A sweep step: delivers rule `name`'s alarms and queues their pushes; answers the events found. */
+async function deliverAndPush(db: Db, queue: AlarmQueue, name: AlarmRuleName, statement: { sql: string; params: unknown[] }) {
+  const pending = await db.all<Pending>(statement.sql, ...statement.params)
+  await queuePushes(db, queue, name, await deliver(db, pending, true))
+  return pending.length
 }
 
 /**
@@ -358,10 +391,12 @@ export async function runFanout(db: Db, queue: AlarmQueue, job: Extract<AlarmJob
   let after = job.after
   let total = 0
   for (let batch = 1; batch <= FANOUT_BATCHES; batch++) {
-    const written = await write(db, batchAfter(after))
+    const { sql, params } = batchAfter(after)
+    const pending = await db.all<Pending>(sql, ...params)
+    const written = await deliver(db, pending, false)
     total += written.length
-    const full = written.length >= ALARM_BATCH
-    if (full) after = Math.max(...written.map((w) => w.userId))
+    const full = pending.length >= ALARM_BATCH
+    if (full) after = Math.max(...pending.map((p) => p.readerId))
     if (full && batch === FANOUT_BATCHES) await queue.send({ ...job, after }, { contentType: 'json' })
     await queuePushes(db, queue, name, written)
     if (!full) break
@@ -370,14 +405,14 @@ export async function runFanout(db: Db, queue: AlarmQueue, job: Extract<AlarmJob
 }
 
 /**
- * The cron's alarm sweep: claims the episodes published since the last run and queues their fan-outs; writes the
- * alarms of wait-until-free tickets ready, rentals ending, lots expiring and gifts arrived, and queues their pushes.
- * Every statement writes at most ALARM_BATCH rows and the sweep stops starting statements when the budget is spent
- * (the next run goes on, dedup keeps it exact).
+ * The cron's alarm sweep: claims the episodes published since the last run and queues their fan-outs; delivers the
+ * alarms of wait-until-free tickets ready, rentals ending, lots expiring, gifts arrived, and of support answers and
+ * comment replies whose delivery at once failed, and queues their pushes. Every statement finds at most ALARM_BATCH
+ * events not yet delivered and the sweep stops starting statements when the budget is spent (the next run goes on).
  */
 export async function sweepAlarms(db: Db, queue: AlarmQueue, now = new Date(), budget: SweepBudget = cronBudget()): Promise<SweepResult[]> {
   const step = (name: AlarmRuleName, statement: (now: Date, limit: number) => { sql: string; params: unknown[] }) => async () =>
-    (await writeAndPush(db, queue, name, statement(now, ALARM_BATCH))).length
+    deliverAndPush(db, queue, name, statement(now, ALARM_BATCH))
   return sweep(
     [
       () => announcePublished(db, queue, now),
@@ -385,6 +420,8 @@ export async function sweepAlarms(db: Db, queue: AlarmQueue, now = new Date(), b
       step('TICKET_READY', ticketsReady),
       step('COINS_EXPIRING', lotsExpiring),
       step('GIFT_ARRIVED', giftsArrived),
+      step('QNA_ANSWERED', qnasAnswered),
+      step('COMMENT_REPLY', repliesPosted),
     ],
     ALARM_BATCH,
     budget,
@@ -395,74 +432,74 @@ export async function sweepAlarms(db: Db, queue: AlarmQueue, now = new Date(), b
  * The reader's alarms, newest first by when they happened (a fan-out writes an alarm dated by its event, later than
  * alarms of events after it), ALARM_PAGE_SIZE at a time after `cursor` (the previous page's last time and id).
  */
-export async function listAlarms(db: Db, userId: number, cursor: Cursor | null): Promise<{ items: AlarmRow[]; nextCursor: string | null }> {
-  const found = await db.all<AlarmRow>(
-    `SELECT id, kind, title, body, link, read_at AS readAt, created_at AS createdAt FROM alarms
-      WHERE user_id = ?1 AND (?2 IS NULL OR created_at < ?2 OR (created_at = ?2 AND id < ?3))
-      ORDER BY created_at DESC, id DESC LIMIT ${ALARM_PAGE_SIZE + 1}`,
-    userId,
-    cursor?.k ?? null,
-    cursor?.id ?? 0,
-  )
+export async function listAlarms(userId: number, cursor: Cursor | null): Promise<{ items: AlarmRow[]; nextCursor: string | null }> {
+  const found = await withReader(userId, (reader) => reader.alarms(userId, cursor))
   const items = found.slice(0, ALARM_PAGE_SIZE)
   const last = items.at(-1)
   return { items, nextCursor: found.length > ALARM_PAGE_SIZE && last ? encodeCursor({ k: last.createdAt, id: last.id }) : null }
 }
 
 /** The reader's unread alarms. */
-export async function unreadCount(db: Db, userId: number): Promise<number> {
-  return (await db.first<{ n: number }>(`SELECT count(*) AS n FROM alarms WHERE user_id = ? AND read_at IS NULL`, userId))?.n ?? 0
-}
+export const unreadCount = (userId: number): Promise<number> => withReader(userId, (reader) => reader.unreadAlarms(userId))
 
 /** Marks one of the reader's alarms read (repeatable); false when it is not theirs or unknown. */
-export async function markRead(db: Db, userId: number, id: number, now = new Date()): Promise<AlarmsRow['link'] | false> {
-  const row = await db.first<Pick<AlarmsRow, 'link'>>(
-    `UPDATE alarms SET read_at = coalesce(read_at, ?3) WHERE id = ?1 AND user_id = ?2 RETURNING link`,
-    id,
-    userId,
-    now.toISOString(),
-  )
-  return row ? row.link : false
-}
+export const markRead = (userId: number, id: number, now = new Date()) =>
+  withReader<AlarmsRow['link'] | false>(userId, (reader) => reader.readAlarm(userId, id, now.toISOString()))
 
 /** Marks all the reader's alarms read; answers how many were unread. */
-export async function markAllRead(db: Db, userId: number, now = new Date()): Promise<number> {
-  return db.run(`UPDATE alarms SET read_at = ? WHERE user_id = ? AND read_at IS NULL`, now.toISOString(), userId)
-}
+export const markAllRead = (userId: number, now = new Date()): Promise<number> =>
+  withReader(userId, (reader) => reader.readAllAlarms(userId, now.toISOString()))
 
-/**
- * For answerQna's batch, right after its `UPDATE qnas … WHERE status = 'WAIT'`: the asker's alarm, only when that
- * update answered the question (changes() = 1), so answering twice writes one alarm.
- */
-export function qnaAnsweredAlarm(qnaId: number) {
-  return alarmInsert(
+/** Support answers of the last DELIVERY_LOOKBACK_MS (or the one of question `qnaId`) not yet delivered to their askers. */
+function qnasAnswered(now: Date, limit: number, qnaId: number | null = null) {
+  const ids = { qna: 'q.id' }
+  return alarmSelect(
     'QNA_ANSWERED',
     {
       user: 'q.user_id',
-      ids: { qna: 'q.id' },
+      ids,
       params: `json_object('title', q.title)`,
       at: 'q.answered_at',
-      from: `FROM qnas q WHERE q.id = ?1 AND changes() = 1`,
+      from: `FROM qnas q WHERE q.answered_at > ?1 AND q.user_id IS NOT NULL AND (?2 IS NULL OR q.id = ?2)
+               AND ${notYet('QNA_ANSWERED', 'q.user_id', ids)}
+             LIMIT ?3`,
     },
-    [qnaId],
+    [isoAfter(now, -DELIVERY_LOOKBACK_MS), qnaId, limit],
   )
 }
 
 /**
- * For postComment's batch, right after the comment's INSERT: when it inserted a reply (changes() = 1), the alarm of
- * the author of the comment replied to, unless they replied to themselves.
+ * Replies of the last DELIVERY_LOOKBACK_MS (or reply `replyId`) not yet delivered to the author of the comment they
+ * answer, unless they replied to themselves.
  */
-export function commentReplyAlarm() {
-  return alarmInsert(
+function repliesPosted(now: Date, limit: number, replyId: number | null = null) {
+  const ids = { series: 'r.series_id', reply: 'r.id' }
+  return alarmSelect(
     'COMMENT_REPLY',
     {
       user: 'p.user_id',
-      ids: { series: 'r.series_id', reply: 'r.id' },
+      ids,
       params: `json_object('series', s.title)`,
       at: 'r.created_at',
       from: `FROM comments r JOIN comments p ON p.id = r.parent_id JOIN series s ON s.id = r.series_id
-             WHERE changes() = 1 AND r.id = last_insert_rowid() AND p.user_id <> r.user_id`,
+             WHERE r.parent_id IS NOT NULL AND r.created_at > ?1 AND (?2 IS NULL OR r.id = ?2) AND p.user_id <> r.user_id
+               AND ${notYet('COMMENT_REPLY', 'p.user_id', ids)}
+             LIMIT ?3`,
     },
-    [],
+    [isoAfter(now, -DELIVERY_LOOKBACK_MS), replyId, limit],
   )
+}
+
+/**
+ * The alarm of an event just written on the shared side — a support answer (`qna`), a comment reply (`reply`) —
+ * delivered at once. When its reader's object cannot take it now, the next sweep delivers it (the event is not
+ * recorded in `alarm_deliveries`), so the event's own request never fails for its alarm.
+ */
+export async function alarmNow(db: Db, event: { qna: number } | { reply: number }, now = new Date()): Promise<void> {
+  const { sql, params } = 'qna' in event ? qnasAnswered(now, 1, event.qna) : repliesPosted(now, 1, event.reply)
+  try {
+    await deliver(db, await db.all<Pending>(sql, ...params), true)
+  } catch (e) {
+    console.error(JSON.stringify({ event: 'alarm.delivery.deferred', ...event, error: String(e) }))
+  }
 }

@@ -2,8 +2,8 @@
  * The alarm centre's rules (issue 13 point 1; spec §7 alarm, alarm count; §9 alarms kept 30 days). Pure data: per
  * event, the kind stored in `alarms.kind`, the message key of its text, the page it opens and the dedup key that
  * makes one alarm per reader and event. Links and dedup keys are templates over the event's ids, written into SQL
- * over the event's columns (`sqlOf`): every alarm, synchronous or fanned out by the cron, is one INSERT … SELECT of
- * alarm.server.ts, so both ways write the same strings.
+ * over the event's columns (`sqlOf`): every alarm, delivered at once or fanned out by the queue and the cron, is found
+ * by one SELECT of alarm.server.ts, so every way writes the same strings.
  */
 import type { AlarmsRow } from '../../lib/server/db-types.ts'
 import { RowId } from '../../lib/ids.ts'
@@ -58,6 +58,11 @@ export const RENTAL_NOTICE_MS = 24 * HOUR_MS
 export const LOT_NOTICE_MS = 7 * DAY_MS
 /** How far back the episode sweep looks for publications it has not announced yet (a missed cron run is caught up). */
 export const EPISODE_LOOKBACK_MS = DAY_MS
+/**
+ * How far back the sweep looks for support answers and comment replies whose alarm could not be delivered at once
+ * (`alarmNow`).
+ */
+export const DELIVERY_LOOKBACK_MS = HOUR_MS
 /** Longest wait of a series' wait-until-free tickets the ticket sweep looks back over (tickets used earlier are not read). */
 export const WUF_LOOKBACK_MS = 31 * DAY_MS
 /** Alarms one sweep statement writes at most (docs/SCALE.md: bounded batches). */
@@ -87,6 +92,8 @@ export function sqlOf(template: string, columns: Record<string, string>): string
 export const ruleOfText = (text: string) => Object.values(ALARM_RULES).find((r) => r.text === text)
 
 export type AlarmRow = Cols<'alarms', 'id' | 'kind' | 'title' | 'body' | 'link' | 'read_at' | 'created_at'>
+/** An alarm for one reader's object (alarm-store.server.ts): what the row holds before it has an id. */
+export type NewAlarm = Omit<AlarmRow, 'id' | 'readAt'> & { dedupKey: string }
 /** An alarm as the API and the page show it: its text written in the edition's language, dates in its format. */
 export type AlarmView = { id: number; kind: AlarmsRow['kind']; text: string; link: string | null; read: boolean; createdAt: string }
 
@@ -116,7 +123,8 @@ export const AlarmReadRequest = z.object({ id: RowId })
 export const AlarmJob = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('episode'), episodeId: RowId, after: z.number().int().min(0) }),
   z.object({ kind: z.literal('broadcast'), broadcastId: RowId, after: z.number().int().min(0) }),
-  z.object({ kind: z.literal('push'), alarmId: RowId }),
+  // readerId: the object holding the alarm (absent from a message queued before alarms moved into the objects)
+  z.object({ kind: z.literal('push'), alarmId: RowId, readerId: RowId.optional() }),
 ])
 export type AlarmJob = z.infer<typeof AlarmJob>
 

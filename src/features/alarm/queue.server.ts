@@ -1,15 +1,16 @@
 /**
  * The alarm queue's consumer (issue 13 point 3, docs/ARCHITECTURE.md "Alarms"; wrangler.jsonc `queues`): fan-out
  * batches of a published episode or an operator's notice, and the push of one alarm. Every job is safe to run twice
- * (a message may be delivered again): a fan-out skips readers who have the alarm, a push is claimed by one
- * conditional UPDATE of `alarms.pushed_at`. A job that throws, or a push no push service took, is retried by the
+ * (a message may be delivered again): a reader's object keeps one alarm per event, a push is claimed by one
+ * conditional UPDATE of the alarm's `pushed_at` in its reader's object. A job that throws, or a push no push service took, is retried by the
  * queue with a growing delay; after `max_retries` the message goes to the dead-letter queue.
  */
 import { edition, messages } from 'virtual:edition'
 import type { Db } from '../../lib/server/db.ts'
 import { createTranslator } from '../../lib/i18n/i18n.ts'
 import { deliverPush, type PushEnv } from '../push/push.server.ts'
-import { AlarmJob, QUEUE_MAX_DELAY_S, alarmView, retryDelaySeconds, ruleOfText, type AlarmRow } from './alarm.ts'
+import { AlarmJob, QUEUE_MAX_DELAY_S, alarmView, retryDelaySeconds, ruleOfText } from './alarm.ts'
+import { withReader } from '../reader/stub.server.ts'
 import { runFanout, type AlarmQueue } from './alarm.server.ts'
 
 export type AlarmQueueEnv = PushEnv & { ALARMS: AlarmQueue }
@@ -28,7 +29,7 @@ export async function consumeAlarms(batch: MessageBatch<unknown>, env: AlarmQueu
       }
       try {
         const done =
-          job.data.kind === 'push' ? await pushAlarm(db, env, job.data.alarmId, now()) : (await runFanout(db, env.ALARMS, job.data), true)
+          job.data.kind === 'push' ? await pushAlarm(db, env, job.data, now()) : (await runFanout(db, env.ALARMS, job.data), true)
         if (done) message.ack()
         else message.retry({ delaySeconds: retryDelaySeconds(message.attempts) })
       } catch (e) {
@@ -44,35 +45,32 @@ export async function consumeAlarms(batch: MessageBatch<unknown>, env: AlarmQueu
 /**
  * Pushes one alarm to the reader's browsers (deliverPush honours their settings). Answers false when it must be
  * retried: no push service took it. At night (without night push) the claim is given back and the job comes again
- * at 08:00; an alarm read in the meantime is not pushed.
+ * at 08:00; an alarm read in the meantime is not pushed. A job queued before the alarms moved into the readers' objects
+ * names no reader: it is found by the alarm's D1 row, whose id the object keeps when it takes the row.
  */
-async function pushAlarm(db: Db, env: AlarmQueueEnv, alarmId: number, now: Date): Promise<boolean> {
+async function pushAlarm(db: Db, env: AlarmQueueEnv, job: Extract<AlarmJob, { kind: 'push' }>, now: Date): Promise<boolean> {
   const at = now.toISOString()
-  const row = await db.first<AlarmRow & { userId: number }>(
-    `UPDATE alarms SET pushed_at = ?2 WHERE id = ?1 AND pushed_at IS NULL AND read_at IS NULL
-      RETURNING id, user_id AS userId, kind, title, body, link, read_at AS readAt, created_at AS createdAt`,
-    alarmId,
-    at,
-  )
+  const { alarmId } = job
+  const readerId =
+    job.readerId ?? (await db.first<{ userId: number }>(`SELECT user_id AS userId FROM alarms WHERE id = ?`, alarmId))?.userId
+  if (readerId === undefined) return true
+  const claim = (release: boolean) => withReader(readerId, (reader) => reader.claimPush(readerId, alarmId, at, release))
+  const row = await claim(false)
   const kind = row && ruleOfText(row.title)?.push
   if (!row || !kind) return true
   const view = alarmView(row, t, edition)
-  const outcome = await deliverPush(
-    env,
-    db,
-    row.userId,
-    { kind, title: edition.siteName, body: view.text, url: view.link ?? '/alarm' },
-    now,
-  )
-  const release = () => db.run(`UPDATE alarms SET pushed_at = NULL WHERE id = ? AND pushed_at = ?`, alarmId, at)
+  const outcome = await deliverPush(env, db, readerId, { kind, title: edition.siteName, body: view.text, url: view.link ?? '/alarm' }, now)
   if (outcome.status === 'held') {
-    await release()
+    await claim(true)
     const wait = Math.ceil((Date.parse(outcome.holdUntil) - now.getTime()) / 1000)
-    await env.ALARMS.send({ kind: 'push', alarmId }, { contentType: 'json', delaySeconds: Math.min(QUEUE_MAX_DELAY_S, Math.max(0, wait)) })
+    await env.ALARMS.send(
+      { kind: 'push', alarmId, readerId },
+      { contentType: 'json', delaySeconds: Math.min(QUEUE_MAX_DELAY_S, Math.max(0, wait)) },
+    )
     return true
   }
   if (outcome.status === 'sent' && outcome.delivered === 0 && outcome.failed.length > 0) {
-    await release()
+    await claim(true)
     return false
   }
   return true

@@ -5,7 +5,7 @@
  */
 import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
-import { commentReplyAlarm } from '../alarm/alarm.server.ts'
+import { alarmNow } from '../alarm/alarm.server.ts'
 import { commentBan, REPLY_COUNT } from './moderation.server.ts'
 import type { CommentBan } from './moderation.ts'
 import { isoAfter } from '../../lib/time.ts'
@@ -295,13 +295,14 @@ export async function postComment(db: Db, edition: AgeEdition, userId: number, i
       params: [scope.seriesId, scope.episodeId, userId, parentId, check.text, stamp, isoAfter(now, -POST_WINDOW_MS), POST_LIMIT],
     },
   ]
-  if (parentId !== null) statements.push(commentReplyAlarm(), { sql: REPLY_COUNT, params: [parentId] })
+  if (parentId !== null) statements.push({ sql: REPLY_COUNT, params: [parentId] })
   const [inserted] = await db.batch(statements)
   const id = firstRow<Pick<CommentsRow, 'id'>>(inserted)?.id
   if (id === undefined) {
     await refuseBlocked(db, userId, now) // blocked by an operator between the check and the insert
     throw new AppError('FREQUENT_REQUEST')
   }
+  if (parentId !== null) await alarmNow(db, { reply: id }, now)
   const row = await db.first<Row>(`SELECT ${COLUMNS} FROM comments c JOIN users u ON u.id = c.user_id WHERE c.id = ?2`, userId, id)
   return toView(row!, userId)
 }

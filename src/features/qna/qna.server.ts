@@ -6,9 +6,8 @@ import { PRIVATE_MEDIA_PREFIX } from '../../lib/server/media.ts'
 import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
 import type { QnasRow } from '../../lib/server/db-types.ts'
-import { firstRow } from '../../lib/server/rows.ts'
 import { opsPage, type OpsPage } from '../../lib/ops.ts'
-import { qnaAnsweredAlarm } from '../alarm/alarm.server.ts'
+import { alarmNow } from '../alarm/alarm.server.ts'
 import type { Translate } from '../../lib/i18n/i18n.ts'
 import { messageProvider } from '../account/messaging.server.ts'
 import {
@@ -141,15 +140,14 @@ export async function answerQna(
   ctx: { t: Translate; siteUrl: string },
   now = new Date(),
 ): Promise<void> {
-  const [updated] = await db.batch([
-    {
-      sql: `UPDATE qnas SET status = 'COMPLETED', answer = ?2, answered_at = ?3 WHERE id = ?1 AND status = 'WAIT' RETURNING email, title`,
-      params: [id, answer, now.toISOString()],
-    },
-    qnaAnsweredAlarm(id),
-  ])
-  const row = firstRow<Pick<QnasRow, 'email' | 'title'>>(updated)
+  const row = await db.first<Pick<QnasRow, 'email' | 'title'>>(
+    `UPDATE qnas SET status = 'COMPLETED', answer = ?2, answered_at = ?3 WHERE id = ?1 AND status = 'WAIT' RETURNING email, title`,
+    id,
+    answer,
+    now.toISOString(),
+  )
   if (!row) throw new AppError('NOT_EXIST')
+  await alarmNow(db, { qna: id }, now)
   if (row.email) {
     await messageProvider(db).send(
       {

@@ -1,7 +1,7 @@
 /**
- * The background move of reading progress, favourites, hidden series and sessions into readers' objects (issue 38
+ * The background move of reading progress, favourites, hidden series, sessions, addresses and alarms into readers' objects (issue 38
  * point 5), run by the cron of functions/worker.ts: readers whose rows are still in D1 `reading_progress`, `favorites`,
- * `hidden_series`, (live) `refresh_tokens` or `addresses` (who made no call since the move began, or whose rows the demo seed wrote) are moved MOVE_BATCH at a time, each by their own object (`Reader.moveIn`,
+ * `hidden_series`, (live) `refresh_tokens`, `addresses` or `alarms` (who made no call since the move began, or whose rows the demo seed wrote) are moved MOVE_BATCH at a time, each by their own object (`Reader.moveIn`,
  * which deletes what it took), within the run's budget (src/lib/server/sweep.ts).
  */
 import type { Db } from '../../lib/server/db.ts'
@@ -20,8 +20,10 @@ export async function moveWaitingReaders(
     [
       async () => {
         const waiting = await db.all<{ userId: number }>(
+          // D1 takes at most 5 terms in one compound SELECT
           `SELECT user_id AS userId FROM reading_progress UNION SELECT user_id FROM favorites UNION SELECT user_id FROM hidden_series
-           UNION SELECT user_id FROM refresh_tokens WHERE ${LIVE_TOKENS} UNION SELECT user_id FROM addresses LIMIT ?`,
+           UNION SELECT user_id FROM (SELECT user_id FROM refresh_tokens WHERE ${LIVE_TOKENS} UNION SELECT user_id FROM addresses
+                                      UNION SELECT user_id FROM alarms) LIMIT ?`,
           new Date().toISOString(),
           MOVE_BATCH,
         )

@@ -1,12 +1,12 @@
 /**
  * A reader's own Durable Object (issue 38; docs/ARCHITECTURE.md "Reader objects"), addressed by the reader's id
  * (`withReader`, stub.server.ts), stored in SQLite (wrangler.jsonc `durable_objects`, migration tag v1). It holds what
- * belongs to one reader — today their reading progress, favourites, hidden series, sessions and address — and runs each call's writes in one transaction with the
+ * belongs to one reader — today their reading progress, favourites, hidden series, sessions, address and alarms — and runs each call's writes in one transaction with the
  * outbox rows that tell the shared side (events.ts). The outbox is sent to the queue `READER_EVENTS` right after the write;
  * what could not be sent is sent again by the object's alarm.
  *
  * The move from D1: the first call of a reader takes their rows of `reading_progress`, `favorites`, `hidden_series`,
- * `refresh_tokens` and `addresses` (and deletes them there), under `blockConcurrencyWhile` so no other call sees the object half-moved; the cron moves
+ * `refresh_tokens`, `addresses` and `alarms` (and deletes them there), under `blockConcurrencyWhile` so no other call sees the object half-moved; the cron moves
  * readers who make no call (move.server.ts, `moveIn`). A move merges — the newer place in a series wins, a mark the
  * object holds stays — so a move made twice changes nothing. An object is moved again once when what moves grows
  * (`MOVES`): the one of a reader moved before favourites moved takes them on its next call.
@@ -48,13 +48,20 @@ import {
 import type { ReaderSignIn } from '../account/reader-ops.ts'
 import { readAddress, writeAddress } from '../payment/address-store.server.ts'
 import type { Address } from '../payment/address.ts'
+import { addAlarms, alarmPage, claimPush, mergeAlarms, readAlarm, readAllAlarms, unreadAlarms } from '../alarm/alarm-store.server.ts'
+import { ALARM_KEEP_MS, type AlarmRow, type NewAlarm } from '../alarm/alarm.ts'
+import type { Cursor } from '../catalogue/catalogue.ts'
+import { isoAfter } from '../../lib/time.ts'
 
 /** How long after a failed send the alarm tries the outbox again. */
 const OUTBOX_RETRY_MS = 30_000
 /** Outbox rows sent in one queue batch (Queues takes at most 100 messages a batch). */
 const OUTBOX_BATCH = 100
-/** What the move from D1 takes: 1 reading progress, 2 and favourites and hidden series, 3 and sessions, 4 and the address (fact `moved`). */
-const MOVES = 4
+/**
+ * What the move from D1 takes: 1 reading progress, 2 and favourites and hidden series, 3 and sessions, 4 and the
+ * address, 5 and the alarms (fact `moved`).
+ */
+const MOVES = 5
 /** D1's refresh tokens a move takes (`?`: now). */
 export const LIVE_TOKENS = `revoked_at IS NULL AND expires_at > ?`
 /** Rows of one table a move takes at most. */
@@ -163,6 +170,42 @@ export class Reader extends DurableObject<Cloudflare.Env> {
     writeAddress(this.sql, address, now)
   }
 
+  /** Delivers alarms (each once, by its dedup key); answers the ids of those the reader did not have. */
+  async addAlarms(readerId: number, alarms: NewAlarm[]): Promise<number[]> {
+    await this.ready(readerId)
+    return this.ctx.storage.transactionSync(() => addAlarms(this.sql, alarms, new Date().toISOString()))
+  }
+
+  /** A page of the reader's alarms after `cursor` (one more row when there are more). */
+  async alarms(readerId: number, cursor: Cursor | null): Promise<AlarmRow[]> {
+    await this.ready(readerId)
+    return alarmPage(this.sql, cursor, new Date().toISOString())
+  }
+
+  /** The reader's unread alarms. */
+  async unreadAlarms(readerId: number): Promise<number> {
+    await this.ready(readerId)
+    return unreadAlarms(this.sql, new Date().toISOString())
+  }
+
+  /** Marks one alarm read (repeatable): its link, or false when there is no such alarm. */
+  async readAlarm(readerId: number, id: number, now: string): Promise<string | null | false> {
+    await this.ready(readerId)
+    return readAlarm(this.sql, id, now)
+  }
+
+  /** Marks every alarm read; answers how many were unread. */
+  async readAllAlarms(readerId: number, now: string): Promise<number> {
+    await this.ready(readerId)
+    return readAllAlarms(this.sql, now)
+  }
+
+  /** Claims an alarm's push at `at` (once, and not for an alarm read), or gives the claim back (`release`). */
+  async claimPush(readerId: number, id: number, at: string, release: boolean): Promise<AlarmRow | null> {
+    await this.ready(readerId)
+    return claimPush(this.sql, id, at, release)
+  }
+
   /** Moves the reader's rows still in D1 (the cron's background move; any number of times). */
   async moveIn(readerId: number): Promise<number> {
     let moved = 0
@@ -197,7 +240,7 @@ export class Reader extends DurableObject<Cloudflare.Env> {
   }
 
   private async move(readerId: number): Promise<number> {
-    const [progress, favorites, hidden, tokens, account, address] = await this.env.DB.batch([
+    const [progress, favorites, hidden, tokens, account, address, alarms] = await this.env.DB.batch([
       this.env.DB.prepare(
         `SELECT rp.series_id AS seriesId, rp.episode_id AS episodeId, e.no AS episodeNo, rp.position, rp.updated_at AS updatedAt
            FROM reading_progress rp LEFT JOIN episodes e ON e.id = rp.episode_id WHERE rp.user_id = ? LIMIT ${MOVE_ROWS}`,
@@ -219,6 +262,11 @@ export class Reader extends DurableObject<Cloudflare.Env> {
       this.env.DB.prepare(
         `SELECT name, city, zip_code AS zipCode, address1, address2, phone, country, updated_at AS updatedAt FROM addresses WHERE user_id = ?`,
       ).bind(readerId),
+      this.env.DB.prepare(
+        `SELECT id, kind, title, body, link, coalesce(dedup_key, 'MOVED:' || id) AS dedupKey, created_at AS createdAt, read_at AS readAt,
+                pushed_at AS pushedAt
+           FROM alarms WHERE user_id = ? AND created_at > ? ORDER BY id LIMIT ${MOVE_ROWS}`,
+      ).bind(readerId, isoAfter(new Date(), -ALARM_KEEP_MS)),
     ])
     const places = (progress?.results ?? []) as (Omit<StoredProgress, 'episodeNo'> & { episodeNo: number | null })[]
     const marks = [
@@ -228,6 +276,7 @@ export class Reader extends DurableObject<Cloudflare.Env> {
     const moved = (tokens?.results ?? []) as (MovedToken & { id: string })[]
     const version = (account?.results[0] as { version: number } | undefined)?.version ?? 0
     const saved = address?.results[0] as (Address & { updatedAt: string }) | undefined
+    const alarmRows = (alarms?.results ?? []) as (AlarmRow & { dedupKey: string; pushedAt: string | null })[]
     this.ctx.storage.transactionSync(() => {
       // a row whose episode is gone opens nothing: it is dropped with the others
       mergeProgress(
@@ -240,6 +289,7 @@ export class Reader extends DurableObject<Cloudflare.Env> {
         const { updatedAt, ...fields } = saved
         writeAddress(this.sql, fields, updatedAt, true)
       }
+      mergeAlarms(this.sql, alarmRows)
       this.sql.exec(`INSERT INTO facts (key, value) VALUES ('reader', ?) ON CONFLICT (key) DO NOTHING`, String(readerId))
     })
     // what was taken goes from D1 (rows written there since stay for the next move); the move counts as done after
@@ -258,6 +308,12 @@ export class Reader extends DurableObject<Cloudflare.Env> {
         JSON.stringify(moved.map((t) => t.id)),
       ),
       this.env.DB.prepare(`DELETE FROM addresses WHERE user_id = ? AND updated_at = ?`).bind(readerId, saved?.updatedAt ?? ''),
+      // with the alarms of more than a month ago, which nobody sees any more
+      this.env.DB.prepare(`DELETE FROM alarms WHERE user_id = ? AND (id IN (SELECT value FROM json_each(?)) OR created_at <= ?)`).bind(
+        readerId,
+        JSON.stringify(alarmRows.map((a) => a.id)),
+        isoAfter(new Date(), -ALARM_KEEP_MS),
+      ),
     ])
     this.sql.exec(
       `INSERT INTO facts (key, value) VALUES ('moved', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
@@ -265,7 +321,7 @@ export class Reader extends DurableObject<Cloudflare.Env> {
     )
     this.readerId = readerId
     this.moved = true
-    return places.length + marks.length + moved.length + (saved ? 1 : 0)
+    return places.length + marks.length + moved.length + (saved ? 1 : 0) + alarmRows.length
   }
 
   /**

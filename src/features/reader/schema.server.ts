@@ -62,6 +62,20 @@ export const READER_MIGRATIONS: readonly string[] = [
      country     TEXT NOT NULL,
      updated_at  TEXT NOT NULL
    );`,
+  // 5: the alarm centre (alarm/alarm-store.server.ts), one row per event through its dedup key
+  `CREATE TABLE alarms (
+     id          INTEGER PRIMARY KEY AUTOINCREMENT,
+     kind        TEXT NOT NULL,
+     title       TEXT NOT NULL,
+     body        TEXT NOT NULL,
+     link        TEXT,
+     dedup_key   TEXT NOT NULL UNIQUE,
+     created_at  TEXT NOT NULL,
+     read_at     TEXT,
+     pushed_at   TEXT
+   );
+   CREATE INDEX alarms_newest ON alarms (created_at, id);
+   CREATE INDEX alarms_unread ON alarms (created_at) WHERE read_at IS NULL;`,
 ]
 
 /** Brings the object's SQLite to the last migration; answers the version it is at. */

@@ -129,6 +129,13 @@ export const RETENTION_RULES: readonly RetentionRule[] = [
     why: 'The alarm centre shows a month of alarms (spec §9); an older one is deleted, read or not.',
   },
   {
+    table: 'alarm_deliveries',
+    since: 'created_at',
+    keepMs: ALARM_KEEP_MS,
+    key: ['user_id', 'dedup_key'],
+    why: "A delivery record only keeps the cron from giving a reader an event's alarm twice; the alarm itself is gone after a month.",
+  },
+  {
     table: 'alarm_broadcasts',
     since: 'created_at',
     keepMs: ALARM_KEEP_MS,

@@ -38,6 +38,13 @@ export interface AlarmBroadcastsRow {
   created_at: string
 }
 
+/** A row of `alarm_deliveries`. @public */
+export interface AlarmDeliveriesRow {
+  user_id: number
+  dedup_key: string
+  created_at: string
+}
+
 /** A row of `alarms`. @public */
 export interface AlarmsRow {
   id: number
@@ -824,6 +831,7 @@ export interface Tables {
   account_transfers: AccountTransfersRow
   addresses: AddressesRow
   alarm_broadcasts: AlarmBroadcastsRow
+  alarm_deliveries: AlarmDeliveriesRow
   alarms: AlarmsRow
   auto_unlock: AutoUnlockRow
   banned_words: BannedWordsRow
