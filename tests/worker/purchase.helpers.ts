@@ -13,6 +13,7 @@ import { randomToken, signAccessToken } from '../../src/features/auth/tokens.ts'
 import { grantCoins, walletTotals } from '../../src/features/wallet/wallet.server.ts'
 import type { CoinSource, CoinType } from '../../src/features/wallet/wallet.ts'
 import type { Platform } from '../../src/features/coupon/coupon.ts'
+import { readerRows } from './reader-rows.ts'
 
 export const app = appFor()
 export const db = createDb(env.DB)
@@ -78,11 +79,11 @@ export function get(reader: Pick<Reader, 'headers'> | null, path: string) {
 /** Everything a purchase could move for one reader: lots, ledger, purchases, ownerships, keys. */
 export async function snapshot(userId: number) {
   const [lots, ledger, purchases, ownerships, keys] = await Promise.all([
-    db.all(`SELECT id, remaining FROM coin_lots WHERE user_id = ? ORDER BY id`, userId),
-    db.first(`SELECT count(*) AS n, coalesce(max(id), 0) AS last FROM coin_ledger WHERE user_id = ?`, userId),
-    db.first(`SELECT count(*) AS n FROM purchases WHERE user_id = ?`, userId),
-    db.all(`SELECT episode_id, kind, expires_at FROM ownerships WHERE user_id = ? ORDER BY id`, userId),
-    db.first(`SELECT count(*) AS n FROM idempotency_keys WHERE user_id = ?`, userId),
+    readerRows.all(userId, `SELECT id, remaining FROM coin_lots WHERE user_id = ? ORDER BY id`, userId),
+    readerRows.first(userId, `SELECT count(*) AS n, coalesce(max(id), 0) AS last FROM coin_ledger WHERE user_id = ?`, userId),
+    readerRows.first(userId, `SELECT count(*) AS n FROM purchases WHERE user_id = ?`, userId),
+    readerRows.all(userId, `SELECT episode_id, kind, expires_at FROM ownerships WHERE user_id = ? ORDER BY id`, userId),
+    readerRows.first(userId, `SELECT count(*) AS n FROM idempotency_keys WHERE user_id = ?`, userId),
   ])
   return { lots, ledger, purchases, ownerships, keys }
 }
