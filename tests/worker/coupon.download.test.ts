@@ -9,6 +9,7 @@ import { request } from './app.ts'
 import { newProduct, paymentFor, postWebhook, signedEvent } from './payment.helpers.ts'
 import { downloadCoupon } from '../../src/features/coupon/coupon.server.ts'
 import type { Db } from '../../src/lib/server/db.ts'
+import { readerRows } from './reader-rows.ts'
 
 const days = (d: number) => new Date(Date.now() + d * 86_400_000).toISOString()
 
@@ -45,7 +46,7 @@ const download = (reader: Pick<Reader, 'headers'>, id: number | string, headers:
   request(app, `/api/v1/coupon/download/${id}`, { method: 'POST', headers: { ...reader.headers, ...headers } })
 
 const couponLots = (userId: number) =>
-  db.all(`SELECT type, amount, ref FROM coin_lots WHERE user_id = ? AND source = 'COUPON' ORDER BY id`, userId)
+  readerRows.all(userId, `SELECT type, amount, ref FROM coin_lots WHERE user_id = ? AND source = 'COUPON' ORDER BY id`, userId)
 
 describe('downloadable coupons', () => {
   it('a coupon without minimum gives its reward at download, once', async () => {
@@ -80,7 +81,12 @@ describe('downloadable coupons', () => {
     expect((await postWebhook(event)).status).toBe(200)
     expect(await couponLots(reader.id)).toEqual([{ type: 'BONUS', amount: 20, ref: `coupon:${id}` }])
     expect(
-      await db.first(`SELECT used_at IS NOT NULL AS used FROM coupon_redemptions WHERE user_id = ? AND coupon_id = ?`, reader.id, id),
+      await readerRows.first(
+        reader.id,
+        `SELECT used_at IS NOT NULL AS used FROM coupon_redemptions WHERE user_id = ? AND coupon_id = ?`,
+        reader.id,
+        id,
+      ),
     ).toEqual({ used: 1 })
     const third = await paymentFor(reader, await newProduct({ price: 1499 }))
     expect((await postWebhook(await signedEvent(third))).status).toBe(200)
@@ -92,7 +98,8 @@ describe('downloadable coupons', () => {
     const reader = await newReader()
     const id = await newDownloadable({ minimum: 1000, amount: 3, reward: 'ROULETTE_TICKET' })
     const tickets = async () =>
-      await db.all<{ ref: string; expires: number }>(
+      await readerRows.all<{ ref: string; expires: number }>(
+        reader.id,
         `SELECT ref, expires_at > created_at AS expires FROM event_tickets WHERE user_id = ? AND source = 'COUPON' ORDER BY id`,
         reader.id,
       )
@@ -106,7 +113,12 @@ describe('downloadable coupons', () => {
     expect(await tickets()).toEqual(Array.from({ length: 3 }, () => ({ ref: `coupon:${id}`, expires: 1 })))
     expect(await couponLots(reader.id)).toEqual([])
     expect(
-      await db.first(`SELECT used_at IS NOT NULL AS used FROM coupon_redemptions WHERE user_id = ? AND coupon_id = ?`, reader.id, id),
+      await readerRows.first(
+        reader.id,
+        `SELECT used_at IS NOT NULL AS used FROM coupon_redemptions WHERE user_id = ? AND coupon_id = ?`,
+        reader.id,
+        id,
+      ),
     ).toEqual({ used: 1 })
     await postWebhook(await signedEvent(await paymentFor(reader, await newProduct({ price: 1499 }))))
     expect(await tickets()).toHaveLength(3)
@@ -129,7 +141,7 @@ describe('downloadable coupons', () => {
     expect((await download(await newReader({ platform: 'IOS_APP' }), appOnly)).status).toBe(200)
     for (const bad of ['0', 'abc', '-1']) await expectError(await download(reader, bad), 400, 'INVALID_PARAMETER')
     await expectError(await download({ headers: {} }, soldOut), 401, 'NOT_LOGIN_USER')
-    expect(await db.first(`SELECT count(*) AS n FROM coupon_redemptions WHERE user_id = ?`, reader.id)).toEqual({ n: 0 })
+    expect(await readerRows.first(reader.id, `SELECT count(*) AS n FROM coupon_redemptions WHERE user_id = ?`, reader.id)).toEqual({ n: 0 })
   })
 
   it('20 concurrent downloads of the last 5 units: 5 readers get one, the rest SOLD_OUT_COUPON', async () => {
@@ -156,7 +168,9 @@ describe('downloadable coupons', () => {
           db.batch(s.length >= 3 ? s.map((st, i) => (i === at ? { sql: `SELECT json('injected fault')`, params: [] } : st)) : s),
       }
       await expect(downloadCoupon(failing, { userId: reader.id, couponId: id, platform: 'WEB' })).rejects.toThrow()
-      expect(await db.first(`SELECT count(*) AS n FROM coupon_redemptions WHERE user_id = ?`, reader.id)).toEqual({ n: 0 })
+      expect(await readerRows.first(reader.id, `SELECT count(*) AS n FROM coupon_redemptions WHERE user_id = ?`, reader.id)).toEqual({
+        n: 0,
+      })
       expect(await couponLots(reader.id)).toEqual([])
       expect(await db.first(`SELECT used_count FROM coupons WHERE id = ?`, id)).toEqual({ used_count: 0 })
     }

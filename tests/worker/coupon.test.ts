@@ -8,6 +8,7 @@ import { app, db, expectError, expectInvariant, newReader, read, type Reader } f
 import { request } from './app.ts'
 import type { Db } from '../../src/lib/server/db.ts'
 import { redeemCoupon } from '../../src/features/coupon/coupon.server.ts'
+import { readerRows } from './reader-rows.ts'
 
 /** `db` whose write batches (3+ statements) have statement `at` replaced by one failing at run time. */
 function faultyAt(at: number): Db {
@@ -69,7 +70,8 @@ function redeem(reader: Pick<Reader, 'headers'> | null, body: unknown, headers: 
 }
 
 async function movement(userId: number) {
-  return db.first<{ lots: number; ledger: number; tickets: number; redemptions: number }>(
+  return readerRows.first<{ lots: number; ledger: number; tickets: number; redemptions: number }>(
+    userId,
     `SELECT (SELECT count(*) FROM coin_lots WHERE user_id = ?1) AS lots, (SELECT count(*) FROM coin_ledger WHERE user_id = ?1) AS ledger,
             (SELECT count(*) FROM event_tickets WHERE user_id = ?1) AS tickets, (SELECT count(*) FROM coupon_redemptions WHERE user_id = ?1) AS redemptions`,
     userId,
@@ -83,13 +85,15 @@ describe('POST /api/v1/coupon/code', () => {
     const res = await redeem(reader, { code: `  ${c.code.toLowerCase()} ` })
     expect(res.status).toBe(200)
     expect((await read(res)).data).toEqual({ reward: { type: 'COIN', amount: 100 } })
-    const lot = await db.first<{ type: string; amount: number; source: string; expires_at: string }>(
+    const lot = await readerRows.first<{ type: string; amount: number; source: string; expires_at: string }>(
+      reader.id,
       `SELECT type, amount, source, expires_at FROM coin_lots WHERE user_id = ?`,
       reader.id,
     )
     expect(lot).toMatchObject({ type: 'BONUS', amount: 100, source: 'COUPON' })
     expect(Math.abs(Date.parse(lot!.expires_at) - Date.now() - 30 * 86_400_000)).toBeLessThan(60_000)
-    const ledger = await db.all<{ kind: string; amount: number; source: string }>(
+    const ledger = await readerRows.all<{ kind: string; amount: number; source: string }>(
+      reader.id,
       `SELECT kind, amount, source FROM coin_ledger WHERE user_id = ?`,
       reader.id,
     )
@@ -105,10 +109,15 @@ describe('POST /api/v1/coupon/code', () => {
     const r = await newCoupon({ rewardType: 'ROULETTE_TICKET', amount: 3, rewardDays: null })
     expect((await read(await redeem(reader, { code: r.code }))).data).toEqual({ reward: { type: 'ROULETTE_TICKET', amount: 3 } })
     expect(await movement(reader.id)).toEqual({ lots: 1, ledger: 1, tickets: 3, redemptions: 2 })
-    const tickets = await db.all<{ kind: string; source: string }>(`SELECT kind, source FROM event_tickets WHERE user_id = ?`, reader.id)
+    const tickets = await readerRows.all<{ kind: string; source: string }>(
+      reader.id,
+      `SELECT kind, source FROM event_tickets WHERE user_id = ?`,
+      reader.id,
+    )
     expect(tickets.every((t) => t.kind === 'ROULETTE' && t.source === 'COUPON')).toBe(true)
     expect(
-      (await db.first<{ mileage: number }>(
+      (await readerRows.first<{ mileage: number }>(
+        reader.id,
         `SELECT sum(remaining) AS mileage FROM coin_lots WHERE user_id = ? AND type = 'MILEAGE'`,
         reader.id,
       ))!.mileage,
@@ -158,7 +167,18 @@ describe('POST /api/v1/coupon/code', () => {
     expect(codes.filter((x) => x === 'OK')).toHaveLength(1)
     expect(codes.filter((x) => x === 'SOLD_OUT_COUPON')).toHaveLength(19)
     expect((await db.first<{ used_count: number }>(`SELECT used_count FROM coupons WHERE id = ?`, c.id))!.used_count).toBe(1)
-    expect((await db.first<{ n: number }>(`SELECT count(*) AS n FROM coupon_redemptions WHERE coupon_id = ?`, c.id))!.n).toBe(1)
+    const redemptions = await Promise.all(
+      readers.map(
+        async (r) =>
+          (await readerRows.first<{ n: number }>(
+            r.id,
+            `SELECT count(*) AS n FROM coupon_redemptions WHERE user_id = ? AND coupon_id = ?`,
+            r.id,
+            c.id,
+          ))!.n,
+      ),
+    )
+    expect(redemptions.reduce((a, b) => a + b, 0)).toBe(1)
     for (const r of readers) await expectInvariant(r.id)
   })
 

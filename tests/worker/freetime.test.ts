@@ -8,6 +8,7 @@ import { app, db, expectError, get, newReader, newSeries, read, snapshot, type R
 import { frEdition, request } from './app.ts'
 import { useFreetime } from '../../src/features/freetime/freetime.server.ts'
 import { failingAt } from './faults.ts'
+import { readerRows } from './reader-rows.ts'
 
 function freetime(reader: Pick<Reader, 'headers'>, body: unknown, key: string | null = crypto.randomUUID()) {
   const headers: Record<string, string> = { 'content-type': 'application/json', ...reader.headers }
@@ -34,11 +35,14 @@ describe('POST /api/v1/purchase/freetime', () => {
     expect(Date.parse(body.data.expiresAt) - before).toBeLessThan(72 * 3_600_000 + 60_000)
     expect(Date.parse(body.data.nextTicketAt) - before).toBeGreaterThanOrEqual(24 * 3_600_000 - 1000)
     expect(Date.parse(body.data.nextTicketAt) - before).toBeLessThan(24 * 3_600_000 + 60_000)
-    expect(await db.all(`SELECT kind, expires_at AS expiresAt FROM ownerships WHERE user_id = ?`, reader.id)).toEqual([
+    expect(await readerRows.all(reader.id, `SELECT kind, expires_at AS expiresAt FROM ownerships WHERE user_id = ?`, reader.id)).toEqual([
       { kind: 'FREETIME', expiresAt: body.data.expiresAt },
     ])
-    expect(await db.first(`SELECT type, coins FROM purchases WHERE user_id = ?`, reader.id)).toEqual({ type: 'FREETIME', coins: 0 })
-    expect(await db.first(`SELECT count(*) AS n FROM coin_ledger WHERE user_id = ?`, reader.id)).toEqual({ n: 0 })
+    expect(await readerRows.first(reader.id, `SELECT type, coins FROM purchases WHERE user_id = ?`, reader.id)).toEqual({
+      type: 'FREETIME',
+      coins: 0,
+    })
+    expect(await readerRows.first(reader.id, `SELECT count(*) AS n FROM coin_ledger WHERE user_id = ?`, reader.id)).toEqual({ n: 0 })
 
     // the viewer's access rule opens it; the preview says when the next ticket comes
     const p = (await read(await get(reader, `/api/v1/purchase/preview?episodeId=${episodeIds[2]}`))).data
@@ -72,10 +76,13 @@ describe('POST /api/v1/purchase/freetime', () => {
       await expectError(await freetime(reader, bad), 400, 'INVALID_PARAMETER')
     expect(await snapshot(reader.id)).toEqual(before)
 
-    await db.run(
-      `INSERT INTO ownerships (user_id, series_id, episode_id, kind) SELECT ?, series_id, id, 'POSSESSION' FROM episodes WHERE id = ?`,
+    const owned = await db.first<{ series_id: number; id: number }>(`SELECT series_id, id FROM episodes WHERE id = ?`, episodeIds[3])
+    await readerRows.run(
       reader.id,
-      episodeIds[3],
+      `INSERT INTO ownerships (user_id, series_id, episode_id, kind) VALUES (?, ?, ?, 'POSSESSION')`,
+      reader.id,
+      owned!.series_id,
+      owned!.id,
     )
     await expectError(await freetime(reader, { episodeId: episodeIds[3] }), 409, 'EXIST_LIBRARY')
   })
@@ -88,7 +95,7 @@ describe('POST /api/v1/purchase/freetime', () => {
     expect(replay.headers.get('idempotent-replayed')).toBe('true')
     expect(await read(replay)).toEqual(first)
     await expectError(await freetime(reader, { episodeId: episodeIds[2] }, 'k1'), 409, 'IDEMPOTENCY_KEY_REUSED')
-    expect(await db.first(`SELECT count(*) AS n FROM wuf_tickets WHERE user_id = ?`, reader.id)).toEqual({ n: 1 })
+    expect(await readerRows.first(reader.id, `SELECT count(*) AS n FROM wuf_tickets WHERE user_id = ?`, reader.id)).toEqual({ n: 1 })
   })
 
   it('50 concurrent uses of one ticket on different episodes: exactly one unlocks', async () => {
@@ -99,15 +106,15 @@ describe('POST /api/v1/purchase/freetime', () => {
     const codes = await Promise.all(responses.map(async (r) => `${r.status} ${(await read(r)).code ?? 'SUCCESS'}`))
     expect(codes.filter((c) => c === '200 SUCCESS')).toHaveLength(1)
     expect(codes.filter((c) => c === '409 NOT_EVENT_REMAIN_TICKET')).toHaveLength(49)
-    expect(await db.first(`SELECT count(*) AS n FROM ownerships WHERE user_id = ?`, reader.id)).toEqual({ n: 1 })
-    expect(await db.first(`SELECT count(*) AS n FROM wuf_tickets WHERE user_id = ?`, reader.id)).toEqual({ n: 1 })
+    expect(await readerRows.first(reader.id, `SELECT count(*) AS n FROM ownerships WHERE user_id = ?`, reader.id)).toEqual({ n: 1 })
+    expect(await readerRows.first(reader.id, `SELECT count(*) AS n FROM wuf_tickets WHERE user_id = ?`, reader.id)).toEqual({ n: 1 })
   }, 30_000)
 
   it('a D1 failure injected at each statement of the use leaves no partial state', async () => {
     const reader = await newReader()
     const { episodeIds } = await wufSeries(24)
     const before = await snapshot(reader.id)
-    const tickets = async () => db.first(`SELECT count(*) AS n FROM wuf_tickets WHERE user_id = ?`, reader.id)
+    const tickets = async () => readerRows.first(reader.id, `SELECT count(*) AS n FROM wuf_tickets WHERE user_id = ?`, reader.id)
     for (let at = 0; at < 5; at++) {
       const failing = failingAt(db, at)
       const claim = { userId: reader.id, key: `fault-${at}`, scope: 'test', requestHash: 'h' }

@@ -9,6 +9,7 @@ import { app, db, expectError, get, newReader, newSeries, read, snapshot, type R
 import { frEdition, request } from './app.ts'
 import { useGift } from '../../src/features/gift/gift.server.ts'
 import { failingAt } from './faults.ts'
+import { readerRows } from './reader-rows.ts'
 
 function use(reader: Pick<Reader, 'headers'>, giftId: number | string, body: unknown = {}, key: string | null = crypto.randomUUID()) {
   const headers: Record<string, string> = { 'content-type': 'application/json', ...reader.headers }
@@ -21,7 +22,8 @@ async function newGift(
   g: { kind: 'RENT' | 'POSSESSION'; seriesId?: number | null; episodeId?: number | null; expiresInDays?: number },
 ) {
   const expiresAt = g.expiresInDays === undefined ? null : new Date(Date.now() + g.expiresInDays * 86_400_000).toISOString()
-  const row = await db.first<{ id: number }>(
+  const row = await readerRows.first<{ id: number }>(
+    userId,
     `INSERT INTO gifts (user_id, kind, series_id, episode_id, title, expires_at) VALUES (?, ?, ?, ?, 'Cadeau', ?) RETURNING id`,
     userId,
     g.kind,
@@ -33,7 +35,11 @@ async function newGift(
 }
 
 const gifts = (userId: number) =>
-  db.all(`SELECT id, used_at IS NOT NULL AS used, used_episode_id AS usedEpisodeId FROM gifts WHERE user_id = ? ORDER BY id`, userId)
+  readerRows.all(
+    userId,
+    `SELECT id, used_at IS NOT NULL AS used, used_episode_id AS usedEpisodeId FROM gifts WHERE user_id = ? ORDER BY id`,
+    userId,
+  )
 
 describe('gift box', () => {
   it('lists the gifts and a rental ticket for a series opens the chosen episode for the rental length, for 0 coins', async () => {
@@ -59,16 +65,22 @@ describe('gift box', () => {
     expect(bought.data.purchase).toEqual({ episodeId: episodeIds[3], kind: 'POSSESSION_GIFT', expiresAt: null })
 
     expect(
-      await db.all(`SELECT episode_id AS e, type, coins, gift_id AS g FROM purchases WHERE user_id = ? ORDER BY id`, reader.id),
+      await readerRows.all(
+        reader.id,
+        `SELECT episode_id AS e, type, coins, gift_id AS g FROM purchases WHERE user_id = ? ORDER BY id`,
+        reader.id,
+      ),
     ).toEqual([
       { e: episodeIds[1], type: 'RENT_GIFT', coins: 0, g: rent },
       { e: episodeIds[3], type: 'POSSESSION_GIFT', coins: 0, g: own },
     ])
-    expect(await db.all(`SELECT episode_id AS e, kind FROM ownerships WHERE user_id = ? ORDER BY id`, reader.id)).toEqual([
+    expect(
+      await readerRows.all(reader.id, `SELECT episode_id AS e, kind FROM ownerships WHERE user_id = ? ORDER BY id`, reader.id),
+    ).toEqual([
       { e: episodeIds[1], kind: 'RENT' },
       { e: episodeIds[3], kind: 'POSSESSION' },
     ])
-    expect(await db.first(`SELECT count(*) AS n FROM coin_ledger WHERE user_id = ?`, reader.id)).toEqual({ n: 0 })
+    expect(await readerRows.first(reader.id, `SELECT count(*) AS n FROM coin_ledger WHERE user_id = ?`, reader.id)).toEqual({ n: 0 })
     await expectError(await use(reader, rent, { episodeId: episodeIds[2] }), 409, 'ALREADY_GIVEN_GIFT')
   })
 
@@ -103,7 +115,8 @@ describe('gift box', () => {
     expect(await snapshot(reader.id)).toEqual(before)
     expect(await gifts(reader.id)).toEqual(beforeGifts)
 
-    await db.run(
+    await readerRows.run(
+      reader.id,
       `INSERT INTO ownerships (user_id, series_id, episode_id, kind) VALUES (?, ?, ?, 'POSSESSION')`,
       reader.id,
       seriesId,
@@ -122,7 +135,7 @@ describe('gift box', () => {
     expect(replay.headers.get('idempotent-replayed')).toBe('true')
     expect(await read(replay)).toEqual(first)
     await expectError(await use(reader, id, { episodeId: episodeIds[1] }, 'g1'), 409, 'IDEMPOTENCY_KEY_REUSED')
-    expect(await db.first(`SELECT count(*) AS n FROM purchases WHERE user_id = ?`, reader.id)).toEqual({ n: 1 })
+    expect(await readerRows.first(reader.id, `SELECT count(*) AS n FROM purchases WHERE user_id = ?`, reader.id)).toEqual({ n: 1 })
   })
 
   it('30 concurrent uses of one series ticket on different episodes: exactly one opens', async () => {
@@ -133,7 +146,7 @@ describe('gift box', () => {
     const codes = await Promise.all(responses.map(async (r) => `${r.status} ${(await read(r)).code ?? 'SUCCESS'}`))
     expect(codes.filter((c) => c === '200 SUCCESS')).toHaveLength(1)
     expect(codes.filter((c) => c === '409 ALREADY_GIVEN_GIFT')).toHaveLength(29)
-    expect(await db.first(`SELECT count(*) AS n FROM ownerships WHERE user_id = ?`, reader.id)).toEqual({ n: 1 })
+    expect(await readerRows.first(reader.id, `SELECT count(*) AS n FROM ownerships WHERE user_id = ?`, reader.id)).toEqual({ n: 1 })
   }, 30_000)
 
   it('a D1 failure injected at each statement of a use leaves no partial state', async () => {

@@ -9,6 +9,7 @@ import { expectHandled, request } from './app.ts'
 import { marksIn, placesOf, readerObject } from './reader.helpers.ts'
 import { app, buy, db, expectError, get, give, newReader, newSeries, read, send, type Reader } from './purchase.helpers.ts'
 import { isErrorCode } from '../../src/lib/errors/catalogue.ts'
+import { readerRows } from './reader-rows.ts'
 
 const hide = (reader: Reader, seriesId: unknown, hidden = true) =>
   send(reader, 'POST', '/api/v1/library/hidden', JSON.stringify({ seriesId, hidden }))
@@ -22,7 +23,7 @@ const ids = async (reader: Reader, shelf: 'my' | 'favorite' | 'recent' | 'hidden
   (await read(await get(reader, `/api/v1/library/${shelf}`))).data.items.map((i: { seriesId: number }) => i.seriesId)
 /** Everything the reader keeps of their series: hiding must change none of it. */
 const kept = async (userId: number) => ({
-  ownerships: await db.all(`SELECT episode_id, kind, expires_at FROM ownerships WHERE user_id = ? ORDER BY id`, userId),
+  ownerships: await readerRows.all(userId, `SELECT episode_id, kind, expires_at FROM ownerships WHERE user_id = ? ORDER BY id`, userId),
   favorites: (await marksIn(userId)).favorite,
   progress: (await placesOf(userId)).map((p) => [p.seriesId, p.episodeId, p.position]).sort(),
 })

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { app, buy, db, expectError, get, give, newReader, newSeries, read } from './purchase.helpers.ts'
 import { request } from './app.ts'
 import { marksIn } from './reader.helpers.ts'
+import { readerRows } from './reader-rows.ts'
 
 const me = (reader: Awaited<ReturnType<typeof newReader>> | null, id: number | string) => get(reader, `/api/v1/contents/${id}/me`)
 const favorite = (reader: Awaited<ReturnType<typeof newReader>>, id: number | string, method: 'POST' | 'DELETE') =>
@@ -70,7 +71,8 @@ describe('GET /api/v1/contents/{id}', () => {
     const theirs = (await read(await get(other, `/api/v1/contents/${seriesId}`))).data.episodes
     expect(theirs.map((e: any) => e.ownership)).toEqual([null, null, null, null])
 
-    await db.run(
+    await readerRows.run(
+      reader.id,
       `UPDATE ownerships SET expires_at = ? WHERE user_id = ? AND episode_id = ?`,
       new Date(Date.now() - 1000).toISOString(),
       reader.id,

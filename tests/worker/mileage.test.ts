@@ -9,6 +9,7 @@ import { frEdition, request } from './app.ts'
 import type { Db } from '../../src/lib/server/db.ts'
 import { exchangeMileage } from '../../src/features/mileage/mileage.server.ts'
 import { requestHash } from '../../src/features/wallet/idempotency.ts'
+import { readerRows } from './reader-rows.ts'
 
 /** `db` whose write batches (3+ statements) have statement `at` replaced by one failing at run time. */
 function faultyAt(at: number): Db {
@@ -30,7 +31,8 @@ function exchange(reader: Pick<Reader, 'headers'> | null, body: unknown, key: st
 }
 
 async function moved(userId: number) {
-  return db.first<{ lots: number; ledger: number; keys: number; mileage: number }>(
+  return readerRows.first<{ lots: number; ledger: number; keys: number; mileage: number }>(
+    userId,
     `SELECT (SELECT count(*) FROM coin_lots WHERE user_id = ?1) AS lots, (SELECT count(*) FROM coin_ledger WHERE user_id = ?1) AS ledger,
             (SELECT count(*) FROM idempotency_keys WHERE user_id = ?1) AS keys,
             (SELECT coalesce(sum(remaining), 0) FROM coin_lots WHERE user_id = ?1 AND type = 'MILEAGE') AS mileage`,
@@ -53,7 +55,8 @@ describe('POST /api/v1/payment/mileage', () => {
     expect(res.status).toBe(200)
     const { data } = await read(res)
     expect(data.coin).toMatchObject({ freeCoin: 17, mileage: 2600, total: 17 })
-    const lots = await db.all<{ type: string; amount: number; remaining: number; source: string; expires_at: string | null }>(
+    const lots = await readerRows.all<{ type: string; amount: number; remaining: number; source: string; expires_at: string | null }>(
+      reader.id,
       `SELECT type, amount, remaining, source, expires_at FROM coin_lots WHERE user_id = ? ORDER BY id`,
       reader.id,
     )
@@ -65,7 +68,8 @@ describe('POST /api/v1/payment/mileage', () => {
     ])
     expect(lots[3]!.source).toBe('MILEAGE')
     expect(Math.abs(Date.parse(lots[3]!.expires_at!) - Date.now() - 30 * 86_400_000)).toBeLessThan(60_000)
-    const ledger = await db.all<{ kind: string; type: string; source: string; amount: number }>(
+    const ledger = await readerRows.all<{ kind: string; type: string; source: string; amount: number }>(
+      reader.id,
       `SELECT kind, type, source, amount FROM coin_ledger WHERE user_id = ? ORDER BY id`,
       reader.id,
     )
@@ -94,7 +98,7 @@ describe('POST /api/v1/payment/mileage', () => {
 
   it('expired mileage does not count', async () => {
     const reader = await newReader()
-    await db.batch([
+    await readerRows.batch(reader.id, [
       {
         sql: `INSERT INTO coin_lots (user_id, type, amount, remaining, expires_at, source) VALUES (?, 'MILEAGE', 9000, 9000, '2000-01-01T00:00:00.000Z', 'EVENT')`,
         params: [reader.id],
@@ -145,7 +149,11 @@ describe('POST /api/v1/payment/mileage', () => {
     expect(t.minRemaining).toBeGreaterThanOrEqual(0)
     expect(await moved(reader.id)).toMatchObject({ mileage: 1000 })
     expect(
-      (await db.first<{ c: number }>(`SELECT sum(remaining) AS c FROM coin_lots WHERE user_id = ? AND type = 'FREE_COIN'`, reader.id))!.c,
+      (await readerRows.first<{ c: number }>(
+        reader.id,
+        `SELECT sum(remaining) AS c FROM coin_lots WHERE user_id = ? AND type = 'FREE_COIN'`,
+        reader.id,
+      ))!.c,
     ).toBe(45)
   })
 
@@ -196,7 +204,8 @@ describe('POST /api/v1/payment/mileage', () => {
     await give(reader.id, 'MILEAGE', 1000, 5)
     await give(reader.id, 'MILEAGE', 2000)
     const state = () =>
-      db.all(
+      readerRows.all(
+        reader.id,
         `SELECT id, remaining FROM coin_lots WHERE user_id = ?1 UNION ALL SELECT -id, amount FROM coin_ledger WHERE user_id = ?1 ORDER BY 1`,
         reader.id,
       )

@@ -7,8 +7,9 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { request } from './app.ts'
-import { app, db, expectInvariant, give, newReader, type Reader } from './purchase.helpers.ts'
+import { app, expectInvariant, give, newReader, type Reader } from './purchase.helpers.ts'
 import { isErrorCode } from '../../src/lib/errors/catalogue.ts'
+import { readerRows } from './reader-rows.ts'
 
 function post(reader: Pick<Reader, 'headers'> | null, body: string, headers: Record<string, string> = {}) {
   return request(app, '/api/v1/payment/web/mileage', {
@@ -21,7 +22,8 @@ const form = (amount: string | number, key: string, page = '/my') => new URLSear
 
 /** What an exchange would change for the reader: lots, ledger rows, stored answers and the mileage left. */
 async function wallet(userId: number) {
-  return db.first<{ lots: number; ledger: number; keys: number; mileage: number; free: number }>(
+  return readerRows.first<{ lots: number; ledger: number; keys: number; mileage: number; free: number }>(
+    userId,
     `SELECT (SELECT count(*) FROM coin_lots WHERE user_id = ?1) AS lots, (SELECT count(*) FROM coin_ledger WHERE user_id = ?1) AS ledger,
             (SELECT count(*) FROM idempotency_keys WHERE user_id = ?1) AS keys,
             (SELECT coalesce(sum(remaining), 0) FROM coin_lots WHERE user_id = ?1 AND type = 'MILEAGE') AS mileage,

@@ -4,7 +4,8 @@
  * others answer COIN_INSUFFICIENT; no lot below zero; Σ lots remaining = Σ ledger = balance shown.
  */
 import { describe, expect, it } from 'vitest'
-import { buy, db, expectInvariant, get, give, newReader, newSeries, read } from './purchase.helpers.ts'
+import { buy, expectInvariant, get, give, newReader, newSeries, read } from './purchase.helpers.ts'
+import { readerRows } from './reader-rows.ts'
 
 describe('200 concurrent purchases', () => {
   it('sell exactly what the balance affords, nothing more', async () => {
@@ -27,16 +28,23 @@ describe('200 concurrent purchases', () => {
     expect((await read(await get(reader, '/api/v1/coin'))).data).toMatchObject({ total: 1, coin: 1, bonus: 0, freeCoin: 0 })
     const sold = episodeIds.filter((_, i) => responses[i]!.status === 200).sort((a, b) => a - b)
     const owned = (
-      await db.all<{ episode_id: number }>(`SELECT episode_id FROM ownerships WHERE user_id = ? ORDER BY episode_id`, reader.id)
+      await readerRows.all<{ episode_id: number }>(
+        reader.id,
+        `SELECT episode_id FROM ownerships WHERE user_id = ? ORDER BY episode_id`,
+        reader.id,
+      )
     ).map((r) => r.episode_id)
     expect(owned).toEqual(sold)
-    expect(await db.first(`SELECT count(*) AS n, sum(coins) AS coins FROM purchases WHERE user_id = ?`, reader.id)).toEqual({
+    expect(
+      await readerRows.first(reader.id, `SELECT count(*) AS n, sum(coins) AS coins FROM purchases WHERE user_id = ?`, reader.id),
+    ).toEqual({
       n: 50,
       coins: 150,
     })
-    expect(await db.first(`SELECT count(*) AS n FROM idempotency_keys WHERE user_id = ?`, reader.id)).toEqual({ n: 50 })
+    expect(await readerRows.first(reader.id, `SELECT count(*) AS n FROM idempotency_keys WHERE user_id = ?`, reader.id)).toEqual({ n: 50 })
     // every sold episode was paid in full by its own USE rows
-    const paid = await db.all<{ episode_id: number; total: number }>(
+    const paid = await readerRows.all<{ episode_id: number; total: number }>(
+      reader.id,
       `SELECT episode_id, -sum(amount) AS total FROM coin_ledger WHERE user_id = ? AND kind = 'USE' GROUP BY episode_id`,
       reader.id,
     )

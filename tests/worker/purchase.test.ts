@@ -5,7 +5,6 @@
  * batch leaves nothing behind.
  */
 import { describe, expect, it } from 'vitest'
-import { env } from 'cloudflare:workers'
 import { buy, db, expectError, expectInvariant, get, give, newReader, newSeries, read, snapshot } from './purchase.helpers.ts'
 import { purchaseEpisodes } from '../../src/features/purchase/purchase.server.ts'
 import { coinOf, userBalances } from '../../src/features/wallet/wallet.server.ts'
@@ -13,6 +12,7 @@ import { coinSummary } from '../../src/features/wallet/wallet.ts'
 import type { Db } from '../../src/lib/server/db.ts'
 import { failingAt } from './faults.ts'
 import { frEdition } from './app.ts'
+import { readerRows } from './reader-rows.ts'
 
 describe('POST /api/v1/purchase', () => {
   it('rents one episode and buys two: bonus first, then free, then paid coins; the answer shows the new balance', async () => {
@@ -47,7 +47,7 @@ describe('POST /api/v1/purchase', () => {
     const shown = await read(await get(reader, '/api/v1/coin'))
     expect(shown.data).toEqual(bought.data.coin)
 
-    const uses = await db.all<{
+    const uses = await readerRows.all<{
       lot_id: number
       amount: number
       episode_id: number
@@ -56,6 +56,7 @@ describe('POST /api/v1/purchase', () => {
       product_kind: string
       source: string
     }>(
+      reader.id,
       `SELECT lot_id, amount, episode_id, series_id, purchase_id, product_kind, source FROM coin_ledger WHERE user_id = ? AND kind = 'USE' ORDER BY id`,
       reader.id,
     )
@@ -68,7 +69,8 @@ describe('POST /api/v1/purchase', () => {
     ])
     expect(uses.every((u) => u.series_id === seriesId && u.product_kind === 'EPISODE' && u.purchase_id > 0)).toBe(true)
     expect(uses[4]!.source).toBe('PAYMENT')
-    const owns = await db.all<{ episode_id: number; kind: string; purchase_id: number; coins: number; type: string }>(
+    const owns = await readerRows.all<{ episode_id: number; kind: string; purchase_id: number; coins: number; type: string }>(
+      reader.id,
       `SELECT o.episode_id, o.kind, o.purchase_id, p.coins, p.type FROM ownerships o JOIN purchases p ON p.id = o.purchase_id WHERE o.user_id = ? ORDER BY o.id`,
       reader.id,
     )
@@ -151,12 +153,22 @@ describe('POST /api/v1/purchase', () => {
     await give(reader.id, 'COIN', 20)
     const { episodeIds } = await newSeries({ episodes: 1 })
     expect((await buy(reader, { episodeIds, kind: 'RENT' })).status).toBe(200)
-    await db.run(`UPDATE ownerships SET expires_at = ? WHERE user_id = ?`, new Date(Date.now() - 1000).toISOString(), reader.id)
+    await readerRows.run(
+      reader.id,
+      `UPDATE ownerships SET expires_at = ? WHERE user_id = ?`,
+      new Date(Date.now() - 1000).toISOString(),
+      reader.id,
+    )
     const again = await buy(reader, { episodeIds, kind: 'RENT' })
     expect(again.status).toBe(200)
-    expect(await db.first(`SELECT count(*) AS n FROM ownerships WHERE user_id = ?`, reader.id)).toEqual({ n: 1 })
-    expect(await db.first(`SELECT count(*) AS n FROM purchases WHERE user_id = ?`, reader.id)).toEqual({ n: 2 })
-    await db.run(`UPDATE ownerships SET expires_at = ? WHERE user_id = ?`, new Date(Date.now() - 1000).toISOString(), reader.id)
+    expect(await readerRows.first(reader.id, `SELECT count(*) AS n FROM ownerships WHERE user_id = ?`, reader.id)).toEqual({ n: 1 })
+    expect(await readerRows.first(reader.id, `SELECT count(*) AS n FROM purchases WHERE user_id = ?`, reader.id)).toEqual({ n: 2 })
+    await readerRows.run(
+      reader.id,
+      `UPDATE ownerships SET expires_at = ? WHERE user_id = ?`,
+      new Date(Date.now() - 1000).toISOString(),
+      reader.id,
+    )
     expect((await buy(reader, { episodeIds, kind: 'POSSESSION' })).status).toBe(200)
     expect((await read(await get(reader, '/api/v1/coin'))).data.coin).toBe(12)
     await expectInvariant(reader.id)
@@ -165,13 +177,15 @@ describe('POST /api/v1/purchase', () => {
   it('never draws expired lots nor mileage', async () => {
     const reader = await newReader()
     await give(reader.id, 'MILEAGE', 5000)
-    await env.DB.batch([
-      env.DB.prepare(
-        `INSERT INTO coin_lots (user_id, type, amount, remaining, expires_at, source) VALUES (?, 'BONUS', 50, 50, '2000-01-01T00:00:00.000Z', 'EVENT')`,
-      ).bind(reader.id),
-      env.DB.prepare(
-        `INSERT INTO coin_ledger (user_id, kind, lot_id, type, source, amount) VALUES (?, 'CHARGE', last_insert_rowid(), 'BONUS', 'EVENT', 50)`,
-      ).bind(reader.id),
+    await readerRows.batch(reader.id, [
+      {
+        sql: `INSERT INTO coin_lots (user_id, type, amount, remaining, expires_at, source) VALUES (?, 'BONUS', 50, 50, '2000-01-01T00:00:00.000Z', 'EVENT')`,
+        params: [reader.id],
+      },
+      {
+        sql: `INSERT INTO coin_ledger (user_id, kind, lot_id, type, source, amount) VALUES (?, 'CHARGE', last_insert_rowid(), 'BONUS', 'EVENT', 50)`,
+        params: [reader.id],
+      },
     ])
     const { episodeIds } = await newSeries({ episodes: 1 })
     await expectError(await buy(reader, { episodeIds, kind: 'RENT' }), 402, 'COIN_INSUFFICIENT')

@@ -9,23 +9,11 @@
  */
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import {
-  app,
-  buy,
-  db,
-  expectError,
-  expectInvariant,
-  get,
-  give,
-  newReader,
-  newSeries,
-  read,
-  snapshot,
-  type Reader,
-} from './purchase.helpers.ts'
+import { app, buy, expectError, expectInvariant, get, give, newReader, newSeries, read, snapshot, type Reader } from './purchase.helpers.ts'
 import { expectHandled, request } from './app.ts'
 import { autoUnlockKey } from '../../src/features/viewer/continuous.ts'
 import { isErrorCode } from '../../src/lib/errors/catalogue.ts'
+import { readerRows } from './reader-rows.ts'
 
 const form = (reader: Pick<Reader, 'headers'>, fields: Record<string, string> | string) =>
   request(app, '/api/v1/purchase/web', {
@@ -39,7 +27,12 @@ const preview = async (reader: Reader, episodeId: number) =>
   (await read(await get(reader, `/api/v1/purchase/preview?episodeId=${episodeId}`))).data
 const balance = async (reader: Reader) => (await read(await get(reader, '/api/v1/coin'))).data.total as number
 const ownerships = (userId: number, episodeId: number) =>
-  db.all<{ kind: string }>(`SELECT kind FROM ownerships WHERE user_id = ? AND episode_id = ? ORDER BY kind`, userId, episodeId)
+  readerRows.all<{ kind: string }>(
+    userId,
+    `SELECT kind FROM ownerships WHERE user_id = ? AND episode_id = ? ORDER BY kind`,
+    userId,
+    episodeId,
+  )
 const autoOn = (reader: Reader, seriesId: number, budget: number) =>
   request(app, `/api/v1/viewer/auto-unlock/${seriesId}`, {
     method: 'PUT',
@@ -74,7 +67,8 @@ describe('buying a running rental for good (issue 12 point 4)', () => {
     })
     await expectError(await buy(reader, { episodeIds: [e], kind: 'POSSESSION' }), 409, 'EXIST_LIBRARY')
     // the coin history names the episode for each of the two payments
-    const used = await db.all<{ amount: number }>(
+    const used = await readerRows.all<{ amount: number }>(
+      reader.id,
       `SELECT amount FROM coin_ledger WHERE user_id = ? AND episode_id = ? AND kind = 'USE' ORDER BY id`,
       reader.id,
       e,
@@ -113,7 +107,11 @@ describe('buying a running rental for good (issue 12 point 4)', () => {
     expect(answers.filter((a) => a === 'EXIST_LIBRARY')).toHaveLength(39)
     expect(await balance(reader)).toBe(100 - 2 - 3)
     expect(
-      (await db.first<{ n: number }>(`SELECT count(*) AS n FROM purchases WHERE user_id = ? AND type = 'POSSESSION'`, reader.id))!.n,
+      (await readerRows.first<{ n: number }>(
+        reader.id,
+        `SELECT count(*) AS n FROM purchases WHERE user_id = ? AND type = 'POSSESSION'`,
+        reader.id,
+      ))!.n,
     ).toBe(1)
     await expectInvariant(reader.id)
   }, 60_000)

@@ -1,6 +1,7 @@
 /** Fixtures of the roulette worker tests: events with their wheel, tickets, and the spin request. */
 import { request } from './app.ts'
 import { app, db, type Reader } from './purchase.helpers.ts'
+import { readerRows } from './reader-rows.ts'
 
 const DAY = 86_400_000
 export type Wheel = { dailyFreeTickets?: number; prizes: { type: string; amount: number; weight: number }[]; prizeExpiresDays?: number }
@@ -33,7 +34,8 @@ export async function newRoulette(
 export async function giveTickets(userId: number, n: number, eventId: number | null, expiresInDays: number | null = 30) {
   const expiresAt = expiresInDays === null ? null : new Date(Date.now() + expiresInDays * DAY).toISOString()
   for (let i = 0; i < n; i++) {
-    await db.run(
+    await readerRows.run(
+      userId,
       `INSERT INTO event_tickets (event_id, user_id, kind, source, expires_at) VALUES (?, ?, 'ROULETTE', 'COUPON', ?)`,
       eventId,
       userId,
@@ -52,8 +54,8 @@ export function spin(reader: Pick<Reader, 'headers'>, body: unknown, key: string
 /** Everything a spin could move for one reader: the wallet snapshot plus tickets used and entries. */
 export async function rouletteSnapshot(userId: number) {
   const [tickets, entries] = await Promise.all([
-    db.first(`SELECT count(*) AS n FROM event_tickets WHERE user_id = ? AND used_at IS NOT NULL`, userId),
-    db.first(`SELECT count(*) AS n FROM event_entries WHERE user_id = ?`, userId),
+    readerRows.first(userId, `SELECT count(*) AS n FROM event_tickets WHERE user_id = ? AND used_at IS NOT NULL`, userId),
+    readerRows.first(userId, `SELECT count(*) AS n FROM event_entries WHERE user_id = ?`, userId),
   ])
   return { tickets, entries }
 }

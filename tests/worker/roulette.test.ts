@@ -10,6 +10,7 @@ import { frEdition, request } from './app.ts'
 import { spinRoulette, rouletteState } from '../../src/features/roulette/roulette.server.ts'
 import { assertEventAccess } from '../../src/features/age/age.server.ts'
 import { failingAt } from './faults.ts'
+import { readerRows } from './reader-rows.ts'
 
 describe('GET /api/v1/roulette and POST /api/v1/roulette/spin', () => {
   it('a spin uses a ticket, grants the drawn prize as an EVENT lot and answers the new balance', async () => {
@@ -41,9 +42,13 @@ describe('GET /api/v1/roulette and POST /api/v1/roulette/spin', () => {
       coin: { bonus: 5, total: 5 },
     })
     expect([0, 1]).toContain(body.data.prizeIndex)
-    const ledger = await db.all(`SELECT kind, type, source, amount, ref FROM coin_ledger WHERE user_id = ?`, reader.id)
+    const ledger = await readerRows.all(reader.id, `SELECT kind, type, source, amount, ref FROM coin_ledger WHERE user_id = ?`, reader.id)
     expect(ledger).toEqual([{ kind: 'CHARGE', type: 'BONUS', source: 'EVENT', amount: 5, ref: `event_entry:${body.data.entryId}` }])
-    const lot = await db.first<{ expiresAt: string }>(`SELECT expires_at AS expiresAt FROM coin_lots WHERE user_id = ?`, reader.id)
+    const lot = await readerRows.first<{ expiresAt: string }>(
+      reader.id,
+      `SELECT expires_at AS expiresAt FROM coin_lots WHERE user_id = ?`,
+      reader.id,
+    )
     expect(Date.parse(lot!.expiresAt) - before).toBeGreaterThanOrEqual(30 * 86_400_000 - 1000)
     expect(await rouletteSnapshot(reader.id)).toEqual({ tickets: { n: 1 }, entries: { n: 1 } })
     expect((await read(await get(reader, '/api/v1/coin'))).data).toEqual(body.data.coin)
@@ -63,7 +68,7 @@ describe('GET /api/v1/roulette and POST /api/v1/roulette/spin', () => {
     expect((await read(await get(reader, '/api/v1/roulette'))).data.event.id).toBe(eventId)
     const body = await read(await spin(reader, { eventId }))
     expect(body.data).toMatchObject({ prize: { type: 'NONE', amount: 0 }, tickets: 0 })
-    expect(await db.first(`SELECT count(*) AS n FROM coin_ledger WHERE user_id = ?`, reader.id)).toEqual({ n: 0 })
+    expect(await readerRows.first(reader.id, `SELECT count(*) AS n FROM coin_ledger WHERE user_id = ?`, reader.id)).toEqual({ n: 0 })
     await db.run(`UPDATE events SET is_active = 0 WHERE id = ?`, eventId)
     await expectError(await get(reader, '/api/v1/roulette'), 404, 'NOT_FOUND_EVENT')
   })
@@ -142,7 +147,9 @@ describe('GET /api/v1/roulette and POST /api/v1/roulette/spin', () => {
     await giveTickets(reader.id, 1, eventId)
     expect((await spin(reader, { eventId })).status).toBe(200)
     await expectError(await spin(reader, { eventId }), 409, 'NOT_EVENT_REMAIN_TICKET')
-    expect(await db.first(`SELECT count(*) AS n FROM event_tickets WHERE user_id = ? AND used_at IS NULL`, other.id)).toEqual({ n: 2 })
+    expect(
+      await readerRows.first(other.id, `SELECT count(*) AS n FROM event_tickets WHERE user_id = ? AND used_at IS NULL`, other.id),
+    ).toEqual({ n: 2 })
     expect((await read(await get(reader, `/api/v1/roulette?eventId=${elsewhere}`))).data.tickets).toBe(1)
   })
 
@@ -175,7 +182,7 @@ describe('GET /api/v1/roulette and POST /api/v1/roulette/spin', () => {
     expect(await read(replay)).toEqual(first)
     await expectError(await spin(reader, { eventId: other }, 'k1'), 409, 'IDEMPOTENCY_KEY_REUSED')
     expect(await rouletteSnapshot(reader.id)).toEqual({ tickets: { n: 1 }, entries: { n: 1 } })
-    expect(await db.first(`SELECT count(*) AS n FROM coin_ledger WHERE user_id = ?`, reader.id)).toEqual({ n: 1 })
+    expect(await readerRows.first(reader.id, `SELECT count(*) AS n FROM coin_ledger WHERE user_id = ?`, reader.id)).toEqual({ n: 1 })
   })
 
   it('50 concurrent spins with 3 tickets: exactly 3 results and 3 grants', async () => {
@@ -188,7 +195,11 @@ describe('GET /api/v1/roulette and POST /api/v1/roulette/spin', () => {
     expect(codes.filter((c) => c === '409 NOT_EVENT_REMAIN_TICKET')).toHaveLength(47)
     expect(await rouletteSnapshot(reader.id)).toEqual({ tickets: { n: 3 }, entries: { n: 3 } })
     expect(
-      await db.first(`SELECT count(*) AS n, sum(amount) AS coins FROM coin_ledger WHERE user_id = ? AND source = 'EVENT'`, reader.id),
+      await readerRows.first(
+        reader.id,
+        `SELECT count(*) AS n, sum(amount) AS coins FROM coin_ledger WHERE user_id = ? AND source = 'EVENT'`,
+        reader.id,
+      ),
     ).toEqual({ n: 3, coins: 15 })
     expect((await expectInvariant(reader.id)).lots).toBe(15)
     // the same key 20 times at once: one spin, every answer the same
@@ -243,6 +254,6 @@ describe('GET /api/v1/roulette and POST /api/v1/roulette/spin', () => {
     })
     expect(guest.status).toBe(303)
     expect(guest.headers.get('location')).toMatch(/^\/user\/login\?callback=/)
-    expect(await db.first(`SELECT count(*) AS n FROM coin_ledger WHERE user_id = ?`, reader.id)).toEqual({ n: 1 })
+    expect(await readerRows.first(reader.id, `SELECT count(*) AS n FROM coin_ledger WHERE user_id = ?`, reader.id)).toEqual({ n: 1 })
   })
 })

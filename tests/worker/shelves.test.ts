@@ -6,17 +6,22 @@
 import { describe, expect, it } from 'vitest'
 import { app, db, expectError, get, newReader, newSeries, read } from './purchase.helpers.ts'
 import { request } from './app.ts'
+import { readerRows } from './reader-rows.ts'
 
 const HOUR = 3_600_000
 async function own(userId: number, episodeId: number, kind: string, expiresInHours: number | null, createdAt: string) {
   const expiresAt = expiresInHours === null ? null : new Date(Date.now() + expiresInHours * HOUR).toISOString()
-  await db.run(
-    `INSERT INTO ownerships (user_id, series_id, episode_id, kind, expires_at, created_at) SELECT ?, series_id, id, ?, ?, ? FROM episodes WHERE id = ?`,
+  const episode = await db.first<{ series_id: number; id: number }>(`SELECT series_id, id FROM episodes WHERE id = ?`, episodeId)
+  if (!episode) return // the INSERT … SELECT it stands for inserted nothing for an unknown episode
+  await readerRows.run(
     userId,
+    `INSERT INTO ownerships (user_id, series_id, episode_id, kind, expires_at, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
+    userId,
+    episode.series_id,
+    episode.id,
     kind,
     expiresAt,
     createdAt,
-    episodeId,
   )
 }
 

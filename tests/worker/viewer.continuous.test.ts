@@ -5,9 +5,10 @@
  * so a replayed unlock moves nothing twice; another reader sees none of it; bad input never answers 5xx.
  */
 import { describe, expect, it } from 'vitest'
-import { app, buy, db, expectError, expectInvariant, get, give, newReader, newSeries, read, type Reader } from './purchase.helpers.ts'
+import { app, buy, expectError, expectInvariant, get, give, newReader, newSeries, read, type Reader } from './purchase.helpers.ts'
 import { expectHandled, request } from './app.ts'
 import { autoUnlockKey } from '../../src/features/viewer/continuous.ts'
+import { readerRows } from './reader-rows.ts'
 
 const auto = (reader: Reader | null, seriesId: number | string, method: 'GET' | 'PUT' | 'DELETE', body?: unknown) =>
   request(app, `/api/v1/viewer/auto-unlock/${seriesId}`, {
@@ -123,7 +124,7 @@ describe('/api/v1/viewer/auto-unlock/{seriesId}', () => {
     ]) {
       await expectError(await auto(reader, s.seriesId, 'PUT', body), 400, 'INVALID_PARAMETER')
     }
-    expect(await db.first(`SELECT 1 FROM auto_unlock WHERE user_id = ?`, reader.id)).toBeNull()
+    expect(await readerRows.first(reader.id, `SELECT 1 FROM auto_unlock WHERE user_id = ?`, reader.id)).toBeNull()
     for (const id of ['0', '-1', '1e3', '%00', "1' OR 1=1", '9'.repeat(30)]) {
       await expectHandled(await auto(reader, encodeURIComponent(id), 'PUT', { budget: 10 }))
     }
@@ -160,7 +161,11 @@ describe('generated bad input on the viewer and library routes (docs/QUALITY.md:
       { numRuns: 1000 },
     )
     // nothing a bad body sent was stored (a valid opt-in may have been generated: it must be sane)
-    const rows = await db.all<{ budget: number; kind: string }>(`SELECT budget, kind FROM auto_unlock WHERE user_id = ?`, reader.id)
+    const rows = await readerRows.all<{ budget: number; kind: string }>(
+      reader.id,
+      `SELECT budget, kind FROM auto_unlock WHERE user_id = ?`,
+      reader.id,
+    )
     for (const r of rows) {
       expect(r.budget).toBeGreaterThanOrEqual(1)
       expect(r.budget).toBeLessThanOrEqual(10_000)

@@ -1,6 +1,7 @@
 /** Fixtures of the viewer worker tests: series with free and paid episodes whose slices are in R2. */
 import { env } from 'cloudflare:workers'
 import { db, newSeries, type Reader } from './purchase.helpers.ts'
+import { readerRows } from './reader-rows.ts'
 
 export const PIXELS = new Uint8Array([82, 73, 70, 70, 1, 2, 3, 4, 87, 69, 66, 80])
 
@@ -24,7 +25,8 @@ async function withSlices(seriesId: number, no: number, episodeId: number) {
 }
 
 export async function own(reader: Reader, seriesId: number, episodeId: number, kind: string, expiresAt: string | null) {
-  await db.run(
+  await readerRows.run(
+    reader.id,
     `INSERT INTO ownerships (user_id, series_id, episode_id, kind, expires_at) VALUES (?, ?, ?, ?, ?)`,
     reader.id,
     seriesId,

@@ -10,6 +10,7 @@ import { app, db, expectError, newReader, newSeries, read, type Reader } from '.
 import { request } from './app.ts'
 import { makeUser, ORIGIN, webCookie } from './account.helpers.ts'
 import { placeOf } from './reader.helpers.ts'
+import { readerRows } from './reader-rows.ts'
 
 const save = (headers: Record<string, string>, episodeId: number, body: string, contentType = 'application/json') =>
   request(app, `/api/v1/viewer/${episodeId}/progress`, { method: 'POST', headers: { 'content-type': contentType, ...headers }, body })
@@ -19,7 +20,8 @@ const post = (reader: Pick<Reader, 'headers'>, episodeId: number, position: numb
 const rowOf = placeOf
 
 async function own(userId: number, seriesId: number, episodeId: number, kind: string, expiresAt: string | null) {
-  await db.run(
+  await readerRows.run(
+    userId,
     `INSERT INTO ownerships (user_id, series_id, episode_id, kind, expires_at) VALUES (?, ?, ?, ?, ?)`,
     userId,
     seriesId,

@@ -4,10 +4,11 @@
  * viewer.slices.test.ts); reading progress saved and restored; bad input never answers 5xx.
  */
 import { describe, expect, it } from 'vitest'
-import { app, db, expectError, get, newReader, read, type Reader } from './purchase.helpers.ts'
+import { app, expectError, get, newReader, read, type Reader } from './purchase.helpers.ts'
 import { request } from './app.ts'
 import { placesOf } from './reader.helpers.ts'
 import { fixture, own, PIXELS } from './viewer.helpers.ts'
+import { readerRows } from './reader-rows.ts'
 
 const anHourAgo = () => new Date(Date.now() - 3_600_000).toISOString()
 
@@ -93,7 +94,13 @@ describe('GET /api/v1/viewer/{episodeId}', () => {
     const url: string = data.slices[0].src
     expect(Number(/exp=(\d+)/.exec(url)![1])).toBe(Math.floor(Date.parse(soon) / 1000)) // the rental's end, not 10 minutes
     expect((await get(reader, url)).status).toBe(200)
-    await db.run(`UPDATE ownerships SET expires_at = ? WHERE user_id = ? AND episode_id = ?`, anHourAgo(), reader.id, f.paid)
+    await readerRows.run(
+      reader.id,
+      `UPDATE ownerships SET expires_at = ? WHERE user_id = ? AND episode_id = ?`,
+      anHourAgo(),
+      reader.id,
+      f.paid,
+    )
     await expectError(await get(reader, `/api/v1/viewer/${f.paid}`), 403, 'UNAUTHORIZED_CONTENTS')
     await expectError(await get(reader, `/api/v1/viewer/${f.paid2}`), 403, 'UNAUTHORIZED_CONTENTS')
   })

@@ -10,6 +10,7 @@ import { seedDemo } from './seed.ts'
 import { buildDemo } from '../../scripts/seed/data.ts'
 import { DEMO_TRANSCRIPTS } from '../../scripts/seed/transcripts.ts'
 import { parseTranscript, type TranscriptLine } from '../../src/features/viewer/transcript.ts'
+import { readerRows } from './reader-rows.ts'
 
 const BALLOONS: TranscriptLine[] = [
   { kind: 'caption', text: 'Minuit.' },
@@ -55,7 +56,8 @@ describe('slice transcripts through the viewer API', () => {
       expect(res.status).toBe(403)
       expect(await res.text()).not.toContain('Tu entends')
     }
-    await db.run(
+    await readerRows.run(
+      reader.id,
       `INSERT INTO ownerships (user_id, series_id, episode_id, kind, expires_at) VALUES (?, ?, ?, 'POSSESSION', NULL)`,
       reader.id,
       s.seriesId,
