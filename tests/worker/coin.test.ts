@@ -7,12 +7,13 @@ import { describe, expect, it } from 'vitest'
 import { buy, db, expectError, get, give, newReader, newSeries, read } from './purchase.helpers.ts'
 import { coinOf, userBalances } from '../../src/features/wallet/wallet.server.ts'
 import { coinSummary, encodeHistoryCursor, HISTORY_PAGE_SIZE } from '../../src/features/wallet/wallet.ts'
+import { readerRows } from './reader-rows.ts'
 
 const days = (d: number) => new Date(Date.now() + d * 86_400_000).toISOString()
 
 /** A ledger row written `ago` days back (history windows), with its lot. */
 async function oldCharge(userId: number, type: string, amount: number, ago: number) {
-  await db.batch([
+  await readerRows.batch(userId, [
     {
       sql: `INSERT INTO coin_lots (user_id, type, amount, remaining, source, created_at) VALUES (?, ?, ?, ?, 'EVENT', ?)`,
       params: [userId, type, amount, amount, days(-ago)],
@@ -47,7 +48,7 @@ describe('GET /api/v1/coin', () => {
   it('agrees with the rule for the demo-like mix of many lots, expired ones left out', async () => {
     const reader = await newReader()
     for (let i = 1; i <= 8; i++) await give(reader.id, i % 2 ? 'BONUS' : 'FREE_COIN', i, i)
-    await db.batch([
+    await readerRows.batch(reader.id, [
       {
         sql: `INSERT INTO coin_lots (user_id, type, amount, remaining, expires_at, source) VALUES (?, 'BONUS', 9, 9, '2000-01-01T00:00:00.000Z', 'EVENT')`,
         params: [reader.id],
@@ -64,7 +65,8 @@ describe('GET /api/v1/coin', () => {
     await give(reader.id, 'COIN', 40)
     await give(reader.id, 'BONUS', 6, 2)
     await give(reader.id, 'MILEAGE', 250, 30)
-    await db.run(
+    await readerRows.run(
+      reader.id,
       `INSERT INTO coin_lots (user_id, type, amount, remaining, expires_at, source) VALUES (?, 'FREE_COIN', 9, 9, '2000-01-01T00:00:00.000Z', 'EVENT')`,
       reader.id,
     )

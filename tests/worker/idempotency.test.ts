@@ -4,7 +4,8 @@
  * IDEMPOTENCY_KEY_REUSED; duplicates in flight at the same time spend once; keys belong to one reader.
  */
 import { describe, expect, it } from 'vitest'
-import { buy, db, expectError, expectInvariant, give, newReader, newSeries, read, snapshot } from './purchase.helpers.ts'
+import { buy, expectError, expectInvariant, give, newReader, newSeries, read, snapshot } from './purchase.helpers.ts'
+import { readerRows } from './reader-rows.ts'
 
 describe('Idempotency-Key', () => {
   it('a replay returns the first response, byte for byte, and moves nothing', async () => {
@@ -62,7 +63,7 @@ describe('Idempotency-Key', () => {
     const texts = await Promise.all(responses.map((r) => r.text()))
     expect(responses.map((r) => r.status)).toEqual(responses.map(() => 200))
     expect(new Set(texts.map((t) => JSON.stringify(JSON.parse(t)))).size).toBe(1)
-    expect(await db.first(`SELECT count(*) AS n FROM purchases WHERE user_id = ?`, reader.id)).toEqual({ n: 2 })
+    expect(await readerRows.first(reader.id, `SELECT count(*) AS n FROM purchases WHERE user_id = ?`, reader.id)).toEqual({ n: 2 })
     const t = await expectInvariant(reader.id)
     expect(t.lots).toBe(92)
     // the same key with two other bodies in flight at once: one is sold, the other refused, one spend
@@ -85,6 +86,17 @@ describe('Idempotency-Key', () => {
     const data = (await read(second)).data
     expect(data.coin.total).toBe(8)
     expect(first.data.coin.total).toBe(8)
-    expect(await db.first(`SELECT count(*) AS n FROM ownerships WHERE episode_id = ?`, episodeIds[0])).toEqual({ n: 2 })
+    // each reader's rights are their own rows: one count per reader
+    const owners = await Promise.all(
+      [a, b].map((r) =>
+        readerRows.first<{ n: number }>(
+          r.id,
+          `SELECT count(*) AS n FROM ownerships WHERE user_id = ? AND episode_id = ?`,
+          r.id,
+          episodeIds[0],
+        ),
+      ),
+    )
+    expect({ n: owners.reduce((s, o) => s + o!.n, 0) }).toEqual({ n: 2 })
   })
 })

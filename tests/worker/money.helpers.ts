@@ -7,6 +7,7 @@ import { app, db, expectInvariant, get, read, type Reader } from './purchase.hel
 import { request } from './app.ts'
 import { newProduct, paymentFor, postWebhook, signedEvent } from './payment.helpers.ts'
 import { expireLots } from '../../src/features/wallet/wallet.server.ts'
+import { readerRows } from './reader-rows.ts'
 
 /** POST `path` as `reader` with a JSON body and its own Idempotency-Key. */
 function post(reader: Pick<Reader, 'headers'>, path: string, body: unknown, key: string = crypto.randomUUID()) {
@@ -34,7 +35,8 @@ export async function outcome(res: Response | Promise<Response>): Promise<string
 
 /** A gift of `kind` for one episode in the reader's box. */
 export async function newGift(userId: number, kind: 'RENT' | 'POSSESSION', episodeId: number): Promise<number> {
-  const row = await db.first<{ id: number }>(
+  const row = await readerRows.first<{ id: number }>(
+    userId,
     `INSERT INTO gifts (user_id, kind, episode_id, title) VALUES (?, ?, ?, 'Cadeau') RETURNING id`,
     userId,
     kind,
@@ -45,7 +47,7 @@ export async function newGift(userId: number, kind: 'RENT' | 'POSSESSION', episo
 
 /** A lot of `amount` coins with its CHARGE ledger row, expiring at `expiresAt` (any instant, past ones too). */
 export async function lot(userId: number, type: 'COIN' | 'FREE_COIN' | 'BONUS' | 'MILEAGE', amount: number, expiresAt: string | null) {
-  await db.batch([
+  await readerRows.batch(userId, [
     {
       sql: `INSERT INTO coin_lots (user_id, type, amount, remaining, expires_at, source) VALUES (?, ?, ?, ?, ?, 'EVENT')`,
       params: [userId, type, amount, amount, expiresAt],
@@ -68,7 +70,8 @@ export type Opened = { episodeId: number; type: string; coins: number; charged: 
 
 /** Every purchase row of the reader with the coins its USE ledger rows took. */
 function opened(userId: number): Promise<Opened[]> {
-  return db.all<Opened>(
+  return readerRows.all<Opened>(
+    userId,
     `SELECT p.episode_id AS episodeId, p.type, p.coins,
             coalesce((SELECT -sum(l.amount) FROM coin_ledger l WHERE l.user_id = p.user_id AND l.kind = 'USE' AND l.purchase_id = p.id), 0) AS charged
        FROM purchases p WHERE p.user_id = ? ORDER BY p.id`,
@@ -95,7 +98,8 @@ export async function expectMoneyInvariants(reader: Reader): Promise<{ opened: O
       `episodes opened twice: ${JSON.stringify(list)}`,
     ).toBe(true)
   for (const r of rows) expect(r.charged, `charged for ${JSON.stringify(r)}`).toBe(r.coins)
-  const stray = await db.first<{ n: number }>(
+  const stray = await readerRows.first<{ n: number }>(
+    reader.id,
     `SELECT count(*) AS n FROM coin_ledger WHERE user_id = ? AND kind = 'USE' AND type <> 'MILEAGE' AND purchase_id IS NULL`,
     reader.id,
   )

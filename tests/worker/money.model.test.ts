@@ -23,6 +23,7 @@ import { db, newReader, newSeries, read, type Reader } from './purchase.helpers.
 import { expectMoneyInvariants, exchange, lot, newGift, paidPayment, purchase, refund, ticket, useGift } from './money.helpers.ts'
 import { expireLots } from '../../src/features/wallet/wallet.server.ts'
 import { autoUnlockKey } from '../../src/features/viewer/continuous.ts'
+import { readerRows } from './reader-rows.ts'
 
 const RUNS = Number((env as unknown as { MONEY_MODEL_RUNS?: string }).MONEY_MODEL_RUNS) || 200
 const EPISODES = 4
@@ -194,7 +195,8 @@ async function run(s: Scenario): Promise<void> {
     if (c.op === 'refund') spent += a.data.refunded.coin + a.data.refunded.bonus
   })
   expect(opened, label).toHaveLength(openedBySuccess)
-  const expired = await db.first<{ n: number }>(
+  const expired = await readerRows.first<{ n: number }>(
+    reader.id,
     `SELECT coalesce(-sum(amount), 0) AS n FROM coin_ledger WHERE user_id = ? AND kind = 'EXPIRE'`,
     reader.id,
   )

@@ -12,6 +12,7 @@ import { autoUnlockKey } from '../../src/features/viewer/continuous.ts'
 import { AppError } from '../../src/lib/errors/catalogue.ts'
 import { HELD_SQL, heldParams } from '../../src/features/ownership/holding.server.ts'
 import { FOREVER_KINDS, holdingState, TIMED_KINDS } from '../../src/features/ownership/holding.ts'
+import { readerRows } from './reader-rows.ts'
 
 const OK = '200 SUCCESS'
 /** The codes of a purchase, ticket or gift refused because the episode is held already (spec §4, §8). */
@@ -54,7 +55,8 @@ describe('rules across kinds, decided in the write', () => {
     const charged = opened.reduce((s, o) => s + o.charged, 0)
     expect(charged).toBe(answers.length * 4) // the same 4 coins whichever came first
     expect(balance.total).toBe(1500 - charged)
-    const kept = await db.all<{ n: number }>(
+    const kept = await readerRows.all<{ n: number }>(
+      reader.id,
       `SELECT count(*) AS n FROM ownerships WHERE user_id = ? AND kind = 'POSSESSION' GROUP BY episode_id HAVING n = 1`,
       reader.id,
     )
@@ -108,7 +110,11 @@ describe('rules across kinds, decided in the write', () => {
     const { opened } = await expectMoneyInvariants(reader)
     expect(opened).toHaveLength(40 + both)
     // a refused gift stays in the box, unused
-    const unused = await db.first<{ n: number }>(`SELECT count(*) AS n FROM gifts WHERE user_id = ? AND used_at IS NULL`, reader.id)
+    const unused = await readerRows.first<{ n: number }>(
+      reader.id,
+      `SELECT count(*) AS n FROM gifts WHERE user_id = ? AND used_at IS NULL`,
+      reader.id,
+    )
     expect(unused!.n).toBe(answers.filter(([g]) => g !== OK).length)
   })
 
@@ -174,7 +180,8 @@ describe('rules across kinds, decided in the write', () => {
         expireLots(db, new Date(at + 1)),
       ])
       expect(['exchanged', 'MILEAGE_INSUFFICIENT']).toContain(exchanged)
-      const left = await db.first<{ exchange: number; expired: number }>(
+      const left = await readerRows.first<{ exchange: number; expired: number }>(
+        reader.id,
         `SELECT coalesce(sum(CASE WHEN kind = 'USE' THEN -amount END), 0) AS exchange, coalesce(sum(CASE WHEN kind = 'EXPIRE' THEN -amount END), 0) AS expired
            FROM coin_ledger WHERE user_id = ? AND type = 'MILEAGE'`,
         reader.id,
@@ -205,14 +212,15 @@ describe('rules across kinds, decided in the write', () => {
     const coupon = await db.first<{ id: number }>(
       `INSERT INTO coupons (title, type, minimum_amount, reward_type, reward_amount, reward_lot_type, is_downloadable) VALUES ('Top-up', 'DISCOUNT', 400, 'COIN', 7, 'BONUS', 1) RETURNING id`,
     )
-    await db.run(
+    await readerRows.run(
+      reader.id,
       `INSERT INTO coupon_redemptions (coupon_id, user_id, downloaded_at) VALUES (?, ?, ?)`,
       coupon!.id,
       reader.id,
       new Date().toISOString(),
     )
     await Promise.all([paidPayment(reader, 10), paidPayment(reader, 10), paidPayment(reader, 10)])
-    const rewards = await db.all(`SELECT amount FROM coin_lots WHERE user_id = ? AND source = 'COUPON'`, reader.id)
+    const rewards = await readerRows.all(reader.id, `SELECT amount FROM coin_lots WHERE user_id = ? AND source = 'COUPON'`, reader.id)
     expect(rewards).toEqual([{ amount: 7 }])
     const { balance } = await expectMoneyInvariants(reader)
     expect(balance.total).toBe(37)
@@ -230,7 +238,8 @@ describe('HELD_SQL', () => {
     for (const kind of kinds) {
       for (const expiresAt of expiries) {
         const episodeId = episodeIds[i++]!
-        await db.run(
+        await readerRows.run(
+          reader.id,
           `INSERT INTO ownerships (user_id, series_id, episode_id, kind, expires_at) VALUES (?, ?, ?, ?, ?)`,
           reader.id,
           seriesId,
@@ -238,7 +247,11 @@ describe('HELD_SQL', () => {
           kind,
           expiresAt,
         )
-        const row = await db.first<{ held: number }>(`SELECT ${HELD_SQL} AS held`, ...heldParams(reader.id, episodeId, now.toISOString()))
+        const row = await readerRows.first<{ held: number }>(
+          reader.id,
+          `SELECT ${HELD_SQL} AS held`,
+          ...heldParams(reader.id, episodeId, now.toISOString()),
+        )
         expect({ kind, expiresAt, held: row!.held === 1 }).toEqual({
           kind,
           expiresAt,

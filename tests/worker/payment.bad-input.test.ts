@@ -5,9 +5,10 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { expectHandled } from './app.ts'
-import { db, expectInvariant, newReader } from './purchase.helpers.ts'
+import { expectInvariant, newReader } from './purchase.helpers.ts'
 import { charge, credited, newProduct, paymentFor, postWebhook, signedEvent } from './payment.helpers.ts'
 import { signSandbox } from '../../src/features/payment/provider.ts'
+import { readerRows } from './reader-rows.ts'
 
 const text = fc.oneof(
   fc.jsonValue().map((v) => JSON.stringify(v)),
@@ -44,7 +45,11 @@ describe('bad input on the payment routes', () => {
       }),
       { numRuns: 1000 },
     )
-    const paid = await db.first<{ n: number }>(`SELECT count(*) AS n FROM payments WHERE user_id = ? AND state <> 'UNPAID'`, reader.id)
+    const paid = await readerRows.first<{ n: number }>(
+      reader.id,
+      `SELECT count(*) AS n FROM payments WHERE user_id = ? AND state <> 'UNPAID'`,
+      reader.id,
+    )
     expect(paid!.n).toBe(0)
   }, 60_000)
 

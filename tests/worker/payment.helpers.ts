@@ -6,6 +6,7 @@ import { app, db, type Reader } from './purchase.helpers.ts'
 import { request } from './app.ts'
 import { newEventId } from '../../src/features/payment/payment.ts'
 import { sandboxWebhook } from '../../src/features/payment/provider.ts'
+import { readerRows } from './reader-rows.ts'
 
 const SECRET = 'test-webhook-secret'
 
@@ -51,15 +52,31 @@ export async function charge(
   return request(app, '/api/v1/payment/charge', { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) })
 }
 
+/**
+ * The reader of each payment made by `paymentFor`: a payment row is one reader's (issue 38), so the helpers below that
+ * find one by its id read it among that reader's rows.
+ */
+const payers = new Map<string, number>()
+
+/** The reader whose rows hold payment `paymentId`: `readerId` when given, else the one `paymentFor` made it for. */
+function payerOf(paymentId: string, readerId?: number): number | undefined {
+  return readerId ?? payers.get(paymentId)
+}
+
 /** A charge that must succeed: the new payment's id. */
 export async function paymentFor(reader: Reader, productId: number, method = 'card'): Promise<string> {
   const res = await charge(reader, { productId, method })
   const body = (await res.json()) as { data: { paymentId: string } }
   if (res.status !== 200) throw new Error(`charge failed: ${JSON.stringify(body)}`)
+  payers.set(body.data.paymentId, reader.id)
   return body.data.paymentId
 }
 
-/** A signed sandbox webhook for `paymentId` (as the sandbox would send it at `now`). */
+/**
+ * A signed sandbox webhook for `paymentId` (as the sandbox would send it at `now`): its amount and currency are the
+ * payment's, read among the rows of `readerId` (by default the reader `paymentFor` made it for; a payment of no reader
+ * known here, such as an id that does not exist, has none: pass `amount` and `currency`).
+ */
 export async function signedEvent(
   paymentId: string,
   opts: {
@@ -69,9 +86,18 @@ export async function signedEvent(
     id?: string
     now?: Date
     secret?: string
+    readerId?: number
   } = {},
 ) {
-  const payment = await db.first<{ amount: number; currency: string }>(`SELECT amount, currency FROM payments WHERE id = ?`, paymentId)
+  const readerId = payerOf(paymentId, opts.readerId)
+  const payment =
+    readerId === undefined
+      ? null
+      : await readerRows.first<{ amount: number; currency: string }>(
+          readerId,
+          `SELECT amount, currency FROM payments WHERE id = ?`,
+          paymentId,
+        )
   return sandboxWebhook(
     opts.secret ?? SECRET,
     {
@@ -90,19 +116,30 @@ export async function postWebhook(event: { body: string; headers: Record<string,
   return request(app, `/api/v1/payment/webhook/${provider}`, { method: 'POST', headers: event.headers, body: event.body })
 }
 
-/** What a payment left in the wallet: its state, its lots and ledger rows. */
-export async function credited(paymentId: string) {
+/**
+ * What a payment left in the wallet of its reader (`readerId`, by default the reader `paymentFor` made it for): its
+ * state, its lots and ledger rows.
+ */
+export async function credited(paymentId: string, readerId?: number) {
+  const payer = payerOf(paymentId, readerId)
+  if (payer === undefined) throw new Error(`credited: whose payment is ${paymentId}? Pass its reader's id`)
   const [payment, lots, ledger, events] = await Promise.all([
-    db.first<{ state: string; paidAt: string | null }>(`SELECT state, paid_at AS paidAt FROM payments WHERE id = ?`, paymentId),
-    db.all<{ type: string; amount: number; remaining: number; expiresAt: string | null }>(
+    readerRows.first<{ state: string; paidAt: string | null }>(
+      payer,
+      `SELECT state, paid_at AS paidAt FROM payments WHERE id = ?`,
+      paymentId,
+    ),
+    readerRows.all<{ type: string; amount: number; remaining: number; expiresAt: string | null }>(
+      payer,
       `SELECT type, amount, remaining, expires_at AS expiresAt FROM coin_lots WHERE ref = ? AND source = 'PAYMENT' ORDER BY id`,
       paymentId,
     ),
-    db.all<{ kind: string; type: string; amount: number; source: string }>(
+    readerRows.all<{ kind: string; type: string; amount: number; source: string }>(
+      payer,
       `SELECT kind, type, amount, source FROM coin_ledger WHERE ref = ? ORDER BY id`,
       paymentId,
     ),
-    db.first<{ n: number }>(`SELECT count(*) AS n FROM payment_events WHERE payment_id = ?`, paymentId),
+    readerRows.first<{ n: number }>(payer, `SELECT count(*) AS n FROM payment_events WHERE payment_id = ?`, paymentId),
   ])
   return { state: payment?.state, lots, ledger, events: events?.n ?? 0 }
 }

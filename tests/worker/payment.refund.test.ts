@@ -24,6 +24,7 @@ import { newProduct, paymentFor, postWebhook, signedEvent } from './payment.help
 import { refundPayment } from '../../src/features/payment/payment.server.ts'
 import { expireLots, grantCoins } from '../../src/features/wallet/wallet.server.ts'
 import { failingAt } from './faults.ts'
+import { readerRows } from './reader-rows.ts'
 
 function refund(reader: Pick<Reader, 'headers'>, body: unknown, key: string | null = crypto.randomUUID()) {
   const headers: Record<string, string> = { 'content-type': 'application/json', ...reader.headers }
@@ -47,12 +48,19 @@ describe('POST /api/v1/payment/refund', () => {
     expect(res.status).toBe(200)
     expect(body.data).toMatchObject({ paymentId, refunded: { coin: 100, bonus: 15 } })
     expect(body.data.coin).toMatchObject({ coin: 0, bonus: 0, freeCoin: 10, total: 10 })
-    expect(await db.first(`SELECT state, refunded_at IS NOT NULL AS done FROM payments WHERE id = ?`, paymentId)).toEqual({
+    expect(
+      await readerRows.first(reader.id, `SELECT state, refunded_at IS NOT NULL AS done FROM payments WHERE id = ?`, paymentId),
+    ).toEqual({
       state: 'REFUNDED',
       done: 1,
     })
     expect(
-      await db.all(`SELECT kind, type, amount FROM coin_ledger WHERE user_id = ? AND ref = ? ORDER BY id`, reader.id, paymentId),
+      await readerRows.all(
+        reader.id,
+        `SELECT kind, type, amount FROM coin_ledger WHERE user_id = ? AND ref = ? ORDER BY id`,
+        reader.id,
+        paymentId,
+      ),
     ).toEqual([
       { kind: 'CHARGE', type: 'COIN', amount: 100 },
       { kind: 'CHARGE', type: 'BONUS', amount: 15 },
@@ -102,7 +110,11 @@ describe('POST /api/v1/payment/refund', () => {
       coin: { coin: 0, bonus: 0, total: 0 },
     })
     expect(
-      await db.all(`SELECT type, source, amount FROM coin_ledger WHERE user_id = ? AND kind = 'REFUND_PURCHASE' ORDER BY id`, reader.id),
+      await readerRows.all(
+        reader.id,
+        `SELECT type, source, amount FROM coin_ledger WHERE user_id = ? AND kind = 'REFUND_PURCHASE' ORDER BY id`,
+        reader.id,
+      ),
     ).toEqual([
       { type: 'COIN', source: 'PAYMENT', amount: -50 },
       { type: 'BONUS', source: 'PAYMENT', amount: -7 },
@@ -110,7 +122,8 @@ describe('POST /api/v1/payment/refund', () => {
     ])
     // all three rows were written by one batch (one idempotency key, one instant)
     expect(
-      await db.first(
+      await readerRows.first(
+        reader.id,
         `SELECT count(DISTINCT created_at) AS instants, count(DISTINCT idempotency_key) AS keys FROM coin_ledger WHERE user_id = ? AND kind = 'REFUND_PURCHASE'`,
         reader.id,
       ),
@@ -144,7 +157,12 @@ describe('POST /api/v1/payment/refund', () => {
     const { episodeIds } = await newSeries({ episodes: 2, priceRent: 3 })
     expect((await buy(reader, { episodeIds: [episodeIds[0]], kind: 'RENT' })).status).toBe(200)
     const late = await paidCharge(reader)
-    await db.run(`UPDATE payments SET paid_at = ? WHERE id = ?`, new Date(Date.now() - 8 * 86_400_000).toISOString(), late)
+    await readerRows.run(
+      reader.id,
+      `UPDATE payments SET paid_at = ? WHERE id = ?`,
+      new Date(Date.now() - 8 * 86_400_000).toISOString(),
+      late,
+    )
     const unpaid = await paymentFor(reader, await newProduct())
     const foreign = await paidCharge(other)
     const before = await snapshot(reader.id)
@@ -156,7 +174,7 @@ describe('POST /api/v1/payment/refund', () => {
     await expectError(await refund({ headers: {} }, { paymentId: spent }), 401, 'NOT_LOGIN_USER')
     await expectError(await refund(reader, { paymentId: spent }, null), 400, 'INVALID_PARAMETER')
     expect(await snapshot(reader.id)).toEqual(before)
-    expect(await db.first(`SELECT state FROM payments WHERE id = ?`, foreign)).toEqual({ state: 'PAID' })
+    expect(await readerRows.first(other.id, `SELECT state FROM payments WHERE id = ?`, foreign)).toEqual({ state: 'PAID' })
   })
 
   it('10 concurrent refunds of one payment under different keys: one refunds', async () => {
@@ -172,7 +190,7 @@ describe('POST /api/v1/payment/refund', () => {
     const reader = await newReader()
     const paymentId = await paidCharge(reader)
     const before = await snapshot(reader.id)
-    const state = () => db.first(`SELECT state FROM payments WHERE id = ?`, paymentId)
+    const state = () => readerRows.first(reader.id, `SELECT state FROM payments WHERE id = ?`, paymentId)
     for (let at = 0; at < 6; at++) {
       const failing = failingAt(db, at)
       const claim = { userId: reader.id, key: `fault-${at}`, scope: 'test', requestHash: 'h' }
@@ -193,7 +211,8 @@ describe('expiry sweep', () => {
       .entry
     const later = new Date(Date.now() + 60_000)
     await expireLots(db, later, 5000)
-    const rows = await db.all<{ lot_id: number; amount: number; type: string; source: string }>(
+    const rows = await readerRows.all<{ lot_id: number; amount: number; type: string; source: string }>(
+      reader.id,
       `SELECT lot_id, amount, type, source FROM coin_ledger WHERE user_id = ? AND kind = 'EXPIRE' ORDER BY lot_id`,
       reader.id,
     )
@@ -201,10 +220,12 @@ describe('expiry sweep', () => {
       { lot_id: a.lotId, amount: -12, type: 'BONUS', source: 'EVENT' },
       { lot_id: b.lotId, amount: -3, type: 'FREE_COIN', source: 'COUPON' },
     ])
-    expect(await db.first(`SELECT remaining FROM coin_lots WHERE id = ?`, live.lotId)).toEqual({ remaining: 7 })
+    expect(await readerRows.first(reader.id, `SELECT remaining FROM coin_lots WHERE id = ?`, live.lotId)).toEqual({ remaining: 7 })
     expect((await expectInvariant(reader.id)).lots).toBe(7)
     await expireLots(db, later, 5000)
-    expect(await db.first(`SELECT count(*) AS n FROM coin_ledger WHERE user_id = ? AND kind = 'EXPIRE'`, reader.id)).toEqual({ n: 2 })
+    expect(
+      await readerRows.first(reader.id, `SELECT count(*) AS n FROM coin_ledger WHERE user_id = ? AND kind = 'EXPIRE'`, reader.id),
+    ).toEqual({ n: 2 })
     const use = (await read(await get(reader, '/api/v1/coin/history?kind=USE'))).data.items
     expect(use.map((i: { kind: string }) => i.kind).filter((k: string) => k === 'EXPIRE')).toHaveLength(2)
   })

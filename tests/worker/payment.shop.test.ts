@@ -8,6 +8,7 @@ import { app, db, expectError, get, newReader, read, type Reader } from './purch
 import { appFor, frEdition, request } from './app.ts'
 import { newProduct, paymentFor, signedEvent } from './payment.helpers.ts'
 import { COUNTRIES } from '../../src/features/payment/address.ts'
+import { readerRows } from './reader-rows.ts'
 
 const conversions = (paymentId: string) =>
   db.all(`SELECT provider, action, action_url AS url, currency, value FROM conversion_events WHERE payment_id = ?`, paymentId)
@@ -45,7 +46,7 @@ describe('Facebook conversion on a paid charge (spec §7)', () => {
     const paid = await paymentFor(reader, await newProduct())
     const ok = await signedEvent(paid)
     expect((await request(off, '/api/v1/payment/webhook/sandbox', { method: 'POST', headers: ok.headers, body: ok.body })).status).toBe(200)
-    expect(await db.first(`SELECT state FROM payments WHERE id = ?`, paid)).toEqual({ state: 'PAID' })
+    expect(await readerRows.first(reader.id, `SELECT state FROM payments WHERE id = ?`, paid)).toEqual({ state: 'PAID' })
     expect(await conversions(paid)).toEqual([])
   })
 })

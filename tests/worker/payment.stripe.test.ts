@@ -15,6 +15,7 @@ import { appFor, expectError, frEdition, frMessages, read, request } from './app
 import { buy, db, expectInvariant, get, newReader, newSeries, type Reader } from './purchase.helpers.ts'
 import { newProduct } from './payment.helpers.ts'
 import { STRIPE_TEST_WEBHOOK_SECRET, type RecordedRequest } from './stripe-global-setup.ts'
+import { readerRows } from './reader-rows.ts'
 import { debtOf, settleRefunds } from '../../src/features/payment/payment.server.ts'
 
 const stripeEdition = { ...frEdition, payment: { provider: 'stripe' as const } }
@@ -109,16 +110,20 @@ async function paidStripeCharge(reader: Reader, o: { coins?: number; bonus?: num
   return { paymentId, price, paymentIntent }
 }
 
-const stateOf = async (paymentId: string) =>
-  (await db.first<{ state: string }>(`SELECT state FROM payments WHERE id = ?`, paymentId))?.state
+const stateOf = async (readerId: number, paymentId: string) =>
+  (await readerRows.first<{ state: string }>(readerId, `SELECT state FROM payments WHERE id = ?`, paymentId))?.state
 const lotsOf = (userId: number) =>
-  db.all<{ type: string; amount: number; remaining: number }>(
+  readerRows.all<{ type: string; amount: number; remaining: number }>(
+    userId,
     `SELECT type, amount, remaining FROM coin_lots WHERE user_id = ? ORDER BY id`,
     userId,
   )
 const balance = async (userId: number) =>
-  (await db.first<{ n: number }>(`SELECT coalesce(sum(remaining), 0) AS n FROM coin_lots WHERE user_id = ? AND type <> 'MILEAGE'`, userId))!
-    .n
+  (await readerRows.first<{ n: number }>(
+    userId,
+    `SELECT coalesce(sum(remaining), 0) AS n FROM coin_lots WHERE user_id = ? AND type <> 'MILEAGE'`,
+    userId,
+  ))!.n
 
 describe('Stripe checkout', () => {
   it('asks Stripe for a Checkout Session: exact amount, currency, payment id as reference, metadata and idempotency key, URLs back to the result page', async () => {
@@ -144,7 +149,7 @@ describe('Stripe checkout', () => {
       success_url: `http://localhost/shop/result?payment=${paymentId}`,
       cancel_url: `http://localhost/shop/result?payment=${paymentId}&cancelled=1`,
     })
-    expect(await db.first(`SELECT state, provider, amount, currency FROM payments WHERE id = ?`, paymentId)).toEqual({
+    expect(await readerRows.first(reader.id, `SELECT state, provider, amount, currency FROM payments WHERE id = ?`, paymentId)).toEqual({
       state: 'UNPAID',
       provider: 'stripe',
       amount: price,
@@ -167,7 +172,7 @@ describe('Stripe checkout', () => {
       const res = await charge(reader, productId, appFor(edition))
       expect(res.status, currency).toBe(200)
       const paymentId = (await read(res)).data.paymentId
-      const payment = await db.first<{ amount: number }>(`SELECT amount FROM payments WHERE id = ?`, paymentId)
+      const payment = await readerRows.first<{ amount: number }>(reader.id, `SELECT amount FROM payments WHERE id = ?`, paymentId)
       const call = (await recorded()).find((r) => r.params.client_reference_id === paymentId)!
       expect(
         [call.params['line_items[0][price_data][currency]'], Number(call.params['line_items[0][price_data][unit_amount]'])],
@@ -184,7 +189,7 @@ describe('Stripe checkout', () => {
       await fault(`unit_amount]=${price}`, kind, 2) // the SDK retries once under the same idempotency key
       const res = await charge(reader, productId)
       await expectError(res, 503, 'CLIENT_FETCH_ERROR')
-      expect(await db.first(`SELECT count(*) AS n FROM payments WHERE user_id = ?`, reader.id), kind).toEqual({ n: 0 })
+      expect(await readerRows.first(reader.id, `SELECT count(*) AS n FROM payments WHERE user_id = ?`, reader.id), kind).toEqual({ n: 0 })
       const calls = (await recorded()).filter((r) => r.params['line_items[0][price_data][unit_amount]'] === String(price))
       expect(calls.length, kind).toBe(2)
       expect(calls[0]!.idempotencyKey).toBe(calls[1]!.idempotencyKey)
@@ -222,7 +227,7 @@ describe('Stripe webhook', () => {
         timestamp: Math.floor(Date.now() / 1000) + seconds,
       })
     await expectError(await postWebhook({ body: good.body, headers: { 'stripe-signature': await ahead(400) } }), 400, 'INVALID_PARAMETER')
-    expect(await stateOf(paymentId)).toBe('UNPAID')
+    expect(await stateOf(reader.id, paymentId)).toBe('UNPAID')
     expect(await balance(reader.id)).toBe(0)
     expect((await postWebhook({ body: good.body, headers: { 'stripe-signature': await ahead(20) } })).status).toBe(200)
   })
@@ -237,7 +242,7 @@ describe('Stripe webhook', () => {
     expect(outcomes.filter((o) => o === 'credited')).toHaveLength(1)
     expect((await read(await postWebhook(event))).data.outcome).toBe('duplicate')
     expect((await read(await postWebhook(await completed(paymentId, price)))).data.outcome).toBe('already_paid')
-    expect(await stateOf(paymentId)).toBe('PAID')
+    expect(await stateOf(reader.id, paymentId)).toBe('PAID')
     expect(await lotsOf(reader.id)).toEqual([
       { type: 'COIN', amount: 100, remaining: 100 },
       { type: 'BONUS', amount: 15, remaining: 15 },
@@ -250,7 +255,7 @@ describe('Stripe webhook', () => {
     const { paymentId, price } = await stripeCharge(reader)
     await expectError(await postWebhook(await completed(paymentId, price - 1)), 400, 'INVALID_PARAMETER')
     await expectError(await postWebhook(await completed(paymentId, price, 'usd')), 400, 'INVALID_PARAMETER')
-    expect(await stateOf(paymentId)).toBe('UNPAID')
+    expect(await stateOf(reader.id, paymentId)).toBe('UNPAID')
     expect(await balance(reader.id)).toBe(0)
   })
 
@@ -269,7 +274,7 @@ describe('Stripe webhook', () => {
       payment_intent: null,
     })
     expect((await read(await postWebhook(expired))).data.outcome).toBe('cancelled')
-    expect(await stateOf(paymentId)).toBe('CANCELLED')
+    expect(await stateOf(reader.id, paymentId)).toBe('CANCELLED')
     // out of order: a completion after the expiry credits nothing
     expect((await read(await postWebhook(await completed(paymentId, price)))).data.outcome).toBe('ignored')
     expect(await balance(reader.id)).toBe(0)
@@ -313,14 +318,14 @@ describe('Stripe webhook', () => {
     })
     const answers = await Promise.all(Array.from({ length: 20 }, () => postWebhook(refunded)))
     expect((await Promise.all(answers.map(read))).filter((b) => b.data?.outcome === 'reversed')).toHaveLength(1)
-    expect(await stateOf(paymentId)).toBe('REFUNDED')
+    expect(await stateOf(reader.id, paymentId)).toBe('REFUNDED')
     expect(await lotsOf(reader.id)).toEqual([
       { type: 'COIN', amount: 50, remaining: 0 },
       { type: 'BONUS', amount: 10, remaining: 0 },
     ])
-    expect(await db.all(`SELECT type, amount FROM coin_ledger WHERE user_id = ? AND kind = 'REFUND_PURCHASE'`, reader.id)).toEqual([
-      { type: 'COIN', amount: -46 },
-    ])
+    expect(
+      await readerRows.all(reader.id, `SELECT type, amount FROM coin_ledger WHERE user_id = ? AND kind = 'REFUND_PURCHASE'`, reader.id),
+    ).toEqual([{ type: 'COIN', amount: -46 }])
     expect(await debtOf(db, reader.id)).toBe(14)
     expect((await read(await get(reader, '/api/v1/payment/debt'))).data).toEqual({ debt: 14 })
     await expectInvariant(reader.id)
@@ -347,7 +352,8 @@ describe('Stripe webhook', () => {
     expect(await debtOf(db, reader.id)).toBe(0)
     expect((await read(await get(reader, '/api/v1/coin'))).data).toMatchObject({ coin: 26, bonus: 5 })
     expect(
-      await db.all(
+      await readerRows.all(
+        reader.id,
         `SELECT amount, ref FROM coin_ledger WHERE user_id = ? AND kind = 'CANCEL' AND description = 'debt' ORDER BY id`,
         reader.id,
       ),
@@ -388,7 +394,7 @@ describe('Stripe webhook', () => {
     expect((await postWebhook(await completed(paymentId, price, 'eur', paymentIntent))).status).toBe(200)
     expect((await read(await postWebhook(dispute))).data.outcome).toBe('reversed')
     expect(await balance(reader.id)).toBe(0)
-    expect(await db.first(`SELECT reason, debt FROM payment_reversals WHERE payment_id = ?`, paymentId)).toEqual({
+    expect(await readerRows.first(reader.id, `SELECT reason, debt FROM payment_reversals WHERE payment_id = ?`, paymentId)).toEqual({
       reason: 'DISPUTE',
       debt: 0,
     })
@@ -420,8 +426,10 @@ describe('Stripe refund (spec §9, 7 days)', () => {
         params: { payment_intent: paymentIntent, 'metadata[paymentId]': paymentId },
       },
     ])
-    expect(await stateOf(paymentId)).toBe('REFUNDED')
-    expect(await db.first(`SELECT refunded_at IS NOT NULL AS confirmed FROM payments WHERE id = ?`, paymentId)).toEqual({ confirmed: 1 })
+    expect(await stateOf(reader.id, paymentId)).toBe('REFUNDED')
+    expect(await readerRows.first(reader.id, `SELECT refunded_at IS NOT NULL AS confirmed FROM payments WHERE id = ?`, paymentId)).toEqual({
+      confirmed: 1,
+    })
     expect(await balance(reader.id)).toBe(0)
     const after = await stripeEvent('charge.refunded', {
       id: `ch_${uid()}`,
@@ -445,16 +453,22 @@ describe('Stripe refund (spec §9, 7 days)', () => {
       await fault(`payment_intent=${paymentIntent}`, kind, 2)
       const key = crypto.randomUUID()
       await expectError(await refund(reader, paymentId, key), 503, 'CLIENT_FETCH_ERROR')
-      expect(await stateOf(paymentId), kind).toBe('PAID')
+      expect(await stateOf(reader.id, paymentId), kind).toBe('PAID')
       expect(await balance(reader.id), kind).toBe(20)
       // the coins left and came back, both in the ledger; no reversal is left behind
       expect(
-        await db.all(`SELECT amount, description FROM coin_ledger WHERE user_id = ? AND kind = 'REFUND_PURCHASE' ORDER BY id`, reader.id),
+        await readerRows.all(
+          reader.id,
+          `SELECT amount, description FROM coin_ledger WHERE user_id = ? AND kind = 'REFUND_PURCHASE' ORDER BY id`,
+          reader.id,
+        ),
       ).toEqual([
         { amount: -20, description: 'refund' },
         { amount: 20, description: 'refund_refused' },
       ])
-      expect(await db.first(`SELECT count(*) AS n FROM payment_reversals WHERE payment_id = ?`, paymentId)).toEqual({ n: 0 })
+      expect(await readerRows.first(reader.id, `SELECT count(*) AS n FROM payment_reversals WHERE payment_id = ?`, paymentId)).toEqual({
+        n: 0,
+      })
       await expectInvariant(reader.id)
       const retry = await refund(reader, paymentId, key)
       expect(retry.status, kind).toBe(200)
@@ -475,7 +489,7 @@ describe('Stripe refund (spec §9, 7 days)', () => {
       body: JSON.stringify({ reason: 'asked by mail' }),
     })
     await expectError(res, 503, 'CLIENT_FETCH_ERROR')
-    expect(await stateOf(paymentId)).toBe('PAID')
+    expect(await stateOf(reader.id, paymentId)).toBe('PAID')
     expect(await balance(reader.id)).toBe(20)
     await expectInvariant(reader.id)
     const rows = await db.all<{ action: string; after_json: string }>(
@@ -504,7 +518,7 @@ describe('Stripe refund (spec §9, 7 days)', () => {
       await fetch(`${apiUrl}/__release`, { method: 'POST', body: JSON.stringify({ match }) })
       expect((await refunding).status, `round ${round}`).toBe(200)
       expect(bought.status, `round ${round}`).not.toBe(200)
-      expect(await db.first(`SELECT count(*) AS n FROM ownerships WHERE user_id = ?`, reader.id)).toEqual({ n: 0 })
+      expect(await readerRows.first(reader.id, `SELECT count(*) AS n FROM ownerships WHERE user_id = ?`, reader.id)).toEqual({ n: 0 })
       expect(await balance(reader.id)).toBe(0)
       expect(await debtOf(db, reader.id), `round ${round}`).toBe(0)
       await expectInvariant(reader.id)
@@ -517,7 +531,7 @@ describe('Stripe refund (spec §9, 7 days)', () => {
     await fault(`payment_intent=${paymentIntent}`, 'hold')
     void refund(reader, paymentId) // the request that will never see Stripe's answer
     await vi.waitFor(async () => expect((await recorded()).some((r) => r.params.payment_intent === paymentIntent)).toBe(true))
-    expect(await stateOf(paymentId)).toBe('REFUNDED')
+    expect(await stateOf(reader.id, paymentId)).toBe('REFUNDED')
     expect(await balance(reader.id)).toBe(0)
     // a dashboard refund's webhook meanwhile is redelivered later, not ignored
     const early = await stripeEvent('charge.refunded', {
@@ -530,7 +544,9 @@ describe('Stripe refund (spec §9, 7 days)', () => {
     // nothing is settled before its 5 minutes; then the cron asks Stripe again and confirms
     expect(await settleRefunds(db)).toBe(0)
     expect(await settleRefunds(db, new Date(Date.now() + 6 * 60_000))).toBe(1)
-    expect(await db.first(`SELECT state, refunded_at IS NOT NULL AS confirmed FROM payments WHERE id = ?`, paymentId)).toEqual({
+    expect(
+      await readerRows.first(reader.id, `SELECT state, refunded_at IS NOT NULL AS confirmed FROM payments WHERE id = ?`, paymentId),
+    ).toEqual({
       state: 'REFUNDED',
       confirmed: 1,
     })
@@ -551,7 +567,11 @@ describe('Stripe refund (spec §9, 7 days)', () => {
     expect(statuses.filter((s) => s === 200)).toHaveLength(1)
     expect(statuses.filter((s) => s !== 200 && s !== 400)).toEqual([])
     expect(
-      await db.all(`SELECT type, amount FROM coin_ledger WHERE user_id = ? AND kind = 'REFUND_PURCHASE' ORDER BY id`, reader.id),
+      await readerRows.all(
+        reader.id,
+        `SELECT type, amount FROM coin_ledger WHERE user_id = ? AND kind = 'REFUND_PURCHASE' ORDER BY id`,
+        reader.id,
+      ),
     ).toEqual([
       { type: 'COIN', amount: -60 },
       { type: 'BONUS', amount: -5 },

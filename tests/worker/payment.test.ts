@@ -10,6 +10,7 @@ import { request } from './app.ts'
 import { charge, credited, newProduct, paymentFor } from './payment.helpers.ts'
 import { coinOf } from '../../src/features/wallet/wallet.server.ts'
 import { paymentOf, shopOffers } from '../../src/features/payment/payment.server.ts'
+import { readerRows } from './reader-rows.ts'
 
 const ORIGIN = 'http://localhost'
 
@@ -73,7 +74,8 @@ describe('POST /api/v1/payment/charge', () => {
     const { data } = await read(res)
     expect(data.paymentId).toMatch(/^pay_[0-9a-f]{32}$/)
     expect(data.checkoutUrl).toBe(`${ORIGIN}/shop/checkout/${data.paymentId}`)
-    const row = await db.first(
+    const row = await readerRows.first(
+      reader.id,
       `SELECT user_id AS userId, state, amount, currency, coins, bonus, provider, method FROM payments WHERE id = ?`,
       data.paymentId,
     )
@@ -99,7 +101,7 @@ describe('POST /api/v1/payment/charge', () => {
     expect(again.headers.get('idempotent-replayed')).toBe('true')
     expect((await read(again)).data).toEqual(first.data)
     await expectError(await charge(reader, { productId, method: 'paypal' }, key), 409, 'IDEMPOTENCY_KEY_REUSED')
-    const n = await db.first<{ n: number }>(`SELECT count(*) AS n FROM payments WHERE user_id = ?`, reader.id)
+    const n = await readerRows.first<{ n: number }>(reader.id, `SELECT count(*) AS n FROM payments WHERE user_id = ?`, reader.id)
     expect(n!.n).toBe(1)
   })
 
@@ -109,7 +111,7 @@ describe('POST /api/v1/payment/charge', () => {
     const key = crypto.randomUUID()
     const answers = await Promise.all(Array.from({ length: 20 }, () => charge(reader, { productId, method: 'card' }, key).then(read)))
     expect(new Set(answers.map((a) => a.data?.paymentId)).size).toBe(1)
-    const n = await db.first<{ n: number }>(`SELECT count(*) AS n FROM payments WHERE user_id = ?`, reader.id)
+    const n = await readerRows.first<{ n: number }>(reader.id, `SELECT count(*) AS n FROM payments WHERE user_id = ?`, reader.id)
     expect(n!.n).toBe(1)
   })
 
@@ -131,7 +133,7 @@ describe('POST /api/v1/payment/charge', () => {
     await expectError(await charge({ headers: {} }, { productId, method: 'card' }), 401, 'NOT_LOGIN_USER')
     await expectError(await charge(reader, { productId, method: 'card' }, null), 400, 'INVALID_PARAMETER')
     await expectError(await charge(reader, { productId: -1, method: 'card' }), 400, 'INVALID_PARAMETER')
-    const n = await db.first<{ n: number }>(`SELECT count(*) AS n FROM payments WHERE user_id = ?`, reader.id)
+    const n = await readerRows.first<{ n: number }>(reader.id, `SELECT count(*) AS n FROM payments WHERE user_id = ?`, reader.id)
     expect(n!.n).toBe(0)
   })
 
@@ -251,14 +253,14 @@ describe('the shop form (POST /api/v1/payment/web/charge)', () => {
     const flash = refused.headers.get('set-cookie') ?? ''
     expect(decodeURIComponent(flash)).toContain(JSON.stringify({ code: 'INVALID_PARAMETER', field: 'agree', values: { method: 'card' } }))
     expect(flash).toMatch(/Path=\/shop;.*HttpOnly/)
-    expect((await db.first<{ n: number }>(`SELECT count(*) AS n FROM payments WHERE user_id = ?`, reader.id))!.n).toBe(0)
+    expect((await readerRows.first<{ n: number }>(reader.id, `SELECT count(*) AS n FROM payments WHERE user_id = ?`, reader.id))!.n).toBe(0)
 
     const fields = { productId: String(productId), method: 'card', agree: 'on', key: 'formkey-12345678' }
     const first = await form(reader, '/api/v1/payment/web/charge', fields)
     expect(first.headers.get('location')).toMatch(/^\/shop\/checkout\/pay_[0-9a-f]{32}$/)
     const second = await form(reader, '/api/v1/payment/web/charge', fields)
     expect(second.headers.get('location')).toBe(first.headers.get('location'))
-    expect((await db.first<{ n: number }>(`SELECT count(*) AS n FROM payments WHERE user_id = ?`, reader.id))!.n).toBe(1)
+    expect((await readerRows.first<{ n: number }>(reader.id, `SELECT count(*) AS n FROM payments WHERE user_id = ?`, reader.id))!.n).toBe(1)
   })
 
   it('sends a guest to log in and shows the catalogue code of a refusal', async () => {

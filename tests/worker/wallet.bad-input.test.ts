@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { expectHandled } from './app.ts'
 import { db, expectInvariant, get, give, newReader, newSeries, snapshot, send } from './purchase.helpers.ts'
+import { readerRows } from './reader-rows.ts'
 
 const scalar = fc.oneof(
   fc.integer(),
@@ -61,7 +62,9 @@ describe('bad input on the issue 4 routes (1,000 runs each)', () => {
     // no coin moved (a generated id may hit a real wait-until-free episode: that unlock is a valid request)
     const after = await snapshot(reader.id)
     expect({ lots: after.lots, ledger: after.ledger }).toEqual({ lots: before.lots, ledger: before.ledger })
-    expect(await db.first(`SELECT count(*) AS n FROM purchases WHERE user_id = ? AND type <> 'FREETIME'`, reader.id)).toEqual({ n: 0 })
+    expect(
+      await readerRows.first(reader.id, `SELECT count(*) AS n FROM purchases WHERE user_id = ? AND type <> 'FREETIME'`, reader.id),
+    ).toEqual({ n: 0 })
     await expectInvariant(reader.id)
   }, 120_000)
 

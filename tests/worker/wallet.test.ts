@@ -10,6 +10,7 @@ import { createDb, type Db } from '../../src/lib/server/db.ts'
 import { AppError } from '../../src/lib/errors/catalogue.ts'
 import { planSpend, SPEND_ORDER, type Lot } from '../../src/features/wallet/wallet.ts'
 import { adminAdjust, grantCoins, userBalances, userLedger, userLots, walletTotals } from '../../src/features/wallet/wallet.server.ts'
+import { readerRows } from './reader-rows.ts'
 
 const READER = DEMO_ACCOUNTS.reader
 const MINOR = DEMO_ACCOUNTS.minor
@@ -154,13 +155,15 @@ describe('wallet on D1', () => {
 
   it('does not deduct from expired lots that the expiry job has not swept yet', async () => {
     // a lot already past its expiry, still holding coins (its EXPIRE row is the expiry job's business)
-    await env.DB.batch([
-      env.DB.prepare(
-        `INSERT INTO coin_lots (user_id, type, amount, remaining, expires_at, source) VALUES (?, 'FREE_COIN', 50, 50, '2000-01-01T00:00:00.000Z', 'ADMIN')`,
-      ).bind(MINOR.id),
-      env.DB.prepare(
-        `INSERT INTO coin_ledger (user_id, kind, lot_id, type, source, amount) VALUES (?, 'CHARGE', last_insert_rowid(), 'FREE_COIN', 'ADMIN', 50)`,
-      ).bind(MINOR.id),
+    await readerRows.batch(MINOR.id, [
+      {
+        sql: `INSERT INTO coin_lots (user_id, type, amount, remaining, expires_at, source) VALUES (?, 'FREE_COIN', 50, 50, '2000-01-01T00:00:00.000Z', 'ADMIN')`,
+        params: [MINOR.id],
+      },
+      {
+        sql: `INSERT INTO coin_ledger (user_id, kind, lot_id, type, source, amount) VALUES (?, 'CHARGE', last_insert_rowid(), 'FREE_COIN', 'ADMIN', 50)`,
+        params: [MINOR.id],
+      },
     ])
     const free = (await userBalances(db, MINOR.id)).FREE_COIN
     await expectAppError(adminAdjust(db, { email: MINOR.email, type: 'FREE_COIN', amount: -(free + 1), reason: 'x' }), 'COIN_INSUFFICIENT')
@@ -187,7 +190,7 @@ describe('wallet on D1', () => {
         reads++
         if (!raced && sql.includes('FROM coin_lots')) {
           raced = true
-          await db.batch([
+          await readerRows.batch(READER.id, [
             { sql: `UPDATE coin_lots SET remaining = remaining - 1 WHERE id = ?`, params: [first.id] },
             {
               sql: `INSERT INTO coin_ledger (user_id, kind, lot_id, type, source, amount) VALUES (?, 'USE', ?, 'BONUS', 'ADMIN', -1)`,
