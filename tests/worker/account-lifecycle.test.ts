@@ -29,6 +29,7 @@ import { frEdition, frMessages } from './app.ts'
 import { createTranslator } from '../../src/lib/i18n/i18n.ts'
 import { approveWithdrawal } from '../../src/features/account/withdrawal.server.ts'
 import { placesOf, readerObject } from './reader.helpers.ts'
+import { readerRows } from './reader-rows.ts'
 
 beforeAll(async () => {
   await seedDemo(env.DB)
@@ -231,30 +232,32 @@ describe('withdrawal (spec §4: agree, confirm, mail, approval, deletion)', () =
     await give(user.id, 'MILEAGE', 3000, undefined, 'MILEAGE')
     const { episodeIds } = await newSeries({ episodes: 1, priceRent: 2 })
     expect((await buy({ headers: bearer(t.accessToken.value) }, { episodeIds, kind: 'RENT' })).status).toBe(200)
-    const held = await db()
-      .prepare('SELECT id, type, source, remaining FROM coin_lots WHERE user_id = ? AND remaining > 0 ORDER BY id')
-      .bind(user.id)
-      .all<{ id: number; type: string; source: string; remaining: number }>()
-    expect(held.results.map((l) => [l.type, l.remaining])).toEqual([
+    const held = await readerRows.all<{ id: number; type: string; source: string; remaining: number }>(
+      user.id,
+      'SELECT id, type, source, remaining FROM coin_lots WHERE user_id = ? AND remaining > 0 ORDER BY id',
+      user.id,
+    )
+    expect(held.map((l) => [l.type, l.remaining])).toEqual([
       ['COIN', 30],
       ['FREE_COIN', 7],
       ['MILEAGE', 3000],
     ])
     await request(t.accessToken.value, { reasons: ['PRIVACY'], agree: true })
-    return { user, t, held: held.results, link: await link(user.email) }
+    return { user, t, held, link: await link(user.email) }
   }
 
   it('writes off the coins left through the ledger, in the deletion batch: one EXPIRE row per lot, balances = ledger', async () => {
     const { user, held, link: l } = await readerWithCoins()
     expect((await approve(l)).status).toBe(200)
-    const rows = await db()
-      .prepare(
-        `SELECT lot_id AS lotId, type, source, amount FROM coin_ledger WHERE user_id = ? AND kind = 'EXPIRE' AND description = 'withdrawal' ORDER BY lot_id`,
-      )
-      .bind(user.id)
-      .all()
-    expect(rows.results).toEqual(held.map((lot) => ({ lotId: lot.id, type: lot.type, source: lot.source, amount: -lot.remaining })))
-    expect(await db().prepare('SELECT max(remaining) AS m FROM coin_lots WHERE user_id = ?').bind(user.id).first('m')).toBe(0)
+    const rows = await readerRows.all(
+      user.id,
+      `SELECT lot_id AS lotId, type, source, amount FROM coin_ledger WHERE user_id = ? AND kind = 'EXPIRE' AND description = 'withdrawal' ORDER BY lot_id`,
+      user.id,
+    )
+    expect(rows).toEqual(held.map((lot) => ({ lotId: lot.id, type: lot.type, source: lot.source, amount: -lot.remaining })))
+    expect(
+      (await readerRows.first<{ m: number }>(user.id, 'SELECT max(remaining) AS m FROM coin_lots WHERE user_id = ?', user.id))!.m,
+    ).toBe(0)
     expect(await expectInvariant(user.id)).toMatchObject({ lots: 0, ledger: 0 })
   })
 

@@ -10,6 +10,7 @@ import { describe, expect, it, vi } from 'vitest'
 import { expectHandled, read, request } from './app.ts'
 import { app, call, db, newReader, newSeries, type Reader } from './comment.helpers.ts'
 import { localQueue } from './alarm-queue.helpers.ts'
+import { readerRows } from './reader-rows.ts'
 import type { ReceivedPush } from '../../scripts/push-service.ts'
 import { ALARM_BATCH, ALARM_KEEP_MS, FANOUT_BATCHES } from '../../src/features/alarm/alarm.ts'
 import { purgeExpired } from '../../src/features/retention/retention.server.ts'
@@ -318,7 +319,8 @@ describe('gifts', () => {
     const reader = await newReader()
     const s = await newSeries({ episodes: 1 })
     const givenAt = '2031-05-05T10:00:00.000Z'
-    const gift = await db.first<{ id: number }>(
+    const gift = await readerRows.first<{ id: number }>(
+      reader.id,
       `INSERT INTO gifts (user_id, kind, series_id, title, given_at) VALUES (?, 'RENT', ?, 'Location offerte', ?) RETURNING id`,
       reader.id,
       s.seriesId,

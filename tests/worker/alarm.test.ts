@@ -12,6 +12,7 @@ import { answerQna } from '../../src/features/qna/qna.server.ts'
 import { episodeFanout, runFanout, sweepAlarms } from '../../src/features/alarm/alarm.server.ts'
 import { alarmReach, alarmsIn, execInReader, giveAlarms, testAlarm } from './reader.helpers.ts'
 import { localQueue } from './alarm-queue.helpers.ts'
+import { readerRows } from './reader-rows.ts'
 import { purgeExpired } from '../../src/features/retention/retention.server.ts'
 import { createTranslator } from '../../src/lib/i18n/i18n.ts'
 import { DAY_MS, HOUR_MS, isoAfter } from '../../src/lib/time.ts'
@@ -115,7 +116,8 @@ describe('alarms written by the cron', () => {
     const now = new Date('2030-05-01T00:00:00.000Z')
     const s = await newSeries({ episodes: 2 })
     const ends = isoAfter(now, 30 * HOUR_MS)
-    await db.run(
+    await readerRows.run(
+      reader.id,
       `INSERT INTO ownerships (user_id, series_id, episode_id, kind, expires_at) VALUES (?1, ?2, ?3, 'RENT', ?4), (?1, ?2, ?5, 'POSSESSION', NULL)`,
       reader.id,
       s.seriesId,
@@ -124,7 +126,8 @@ describe('alarms written by the cron', () => {
       s.episodeIds[1],
     )
     const lot = (type: string, remaining: number, expires: string) =>
-      db.first<{ id: number }>(
+      readerRows.first<{ id: number }>(
+        reader.id,
         `INSERT INTO coin_lots (user_id, type, amount, remaining, expires_at, source) VALUES (?, ?, 10, ?, ?, 'REWARD') RETURNING id`,
         reader.id,
         type,
@@ -160,7 +163,8 @@ describe('alarms written by the cron', () => {
     const s = await newSeries({ episodes: 2 })
     await db.run(`UPDATE series SET wuf_hours = 24 WHERE id = ?`, s.seriesId)
     const usedAt = '2030-06-01T10:00:00.000Z'
-    const ticket = await db.first<{ id: number }>(
+    const ticket = await readerRows.first<{ id: number }>(
+      reader.id,
       `INSERT INTO wuf_tickets (user_id, series_id, available_at, used_at, used_episode_id) VALUES (?, ?, 'FIRST', ?, ?) RETURNING id`,
       reader.id,
       s.seriesId,

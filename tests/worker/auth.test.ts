@@ -16,6 +16,7 @@ import { session } from '../../functions/middleware/session.ts'
 import { deriveKeys, hashToken, newRefreshToken, signAccessToken, type Token } from '../../src/features/auth/tokens.ts'
 import { openSession, sealSession } from '../../src/features/session/cookie.ts'
 import { execInReader, readerObject } from './reader.helpers.ts'
+import { readerRows } from './reader-rows.ts'
 
 const e = env as unknown as Record<string, string | undefined>
 const ISS = frEdition.siteUrl
@@ -370,12 +371,12 @@ describe('GET /api/v1/user/me', () => {
       'snsId',
       'snsProvider',
     ])
-    const { results } = await db()
-      .prepare(
-        `SELECT type, SUM(remaining) AS n FROM coin_lots WHERE user_id = ? AND remaining > 0 AND (expires_at IS NULL OR expires_at > ?) GROUP BY type`,
-      )
-      .bind(READER.id, new Date().toISOString())
-      .all<{ type: string; n: number }>()
+    const results = await readerRows.all<{ type: string; n: number }>(
+      READER.id,
+      `SELECT type, SUM(remaining) AS n FROM coin_lots WHERE user_id = ? AND remaining > 0 AND (expires_at IS NULL OR expires_at > ?) GROUP BY type`,
+      READER.id,
+      new Date().toISOString(),
+    )
     const sum = (type: string) => results.find((r) => r.type === type)?.n ?? 0
     expect(coin).toEqual({
       coin: sum('COIN'),

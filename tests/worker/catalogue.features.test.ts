@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { env } from 'cloudflare:workers'
 import { appFor, request } from './app.ts'
 import { seedDemo } from './seed.ts'
+import { readerRows } from './reader-rows.ts'
 import { createDb } from '../../src/lib/server/db.ts'
 import { listContents, seriesDetail, type SeriesCard } from '../../src/features/catalogue/catalogue.server.ts'
 import { GUEST, resolveContents } from '../../src/features/catalogue/catalogue.ts'
@@ -48,19 +49,30 @@ describe('ranking from real reads and purchases', () => {
         .run()
     }
     for (let i = 0; i < 4; i++) {
-      await env.DB.prepare(`INSERT INTO purchases (user_id, series_id, episode_id, type, coins, created_at) VALUES (?, ?, ?, 'RENT', 0, ?)`)
-        .bind(users[0], last.id, episode!.id, now)
-        .run()
+      await readerRows.run(
+        users[0]!,
+        `INSERT INTO purchases (user_id, series_id, episode_id, type, coins, created_at) VALUES (?, ?, ?, 'RENT', 0, ?)`,
+        users[0],
+        last.id,
+        episode!.id,
+        now,
+      )
     }
     // Old activity (outside the 30-day window) does not count.
     const old = new Date(Date.now() - 60 * 86_400_000).toISOString()
     const second = before[1]!
+    const secondEpisode = await env.DB.prepare('SELECT id FROM episodes WHERE series_id = ? LIMIT 1')
+      .bind(second.id)
+      .first<{ id: number }>()
     for (let i = 0; i < 500; i++) {
-      await env.DB.prepare(
-        `INSERT INTO purchases (user_id, series_id, episode_id, type, coins, created_at) VALUES (?, ?, (SELECT id FROM episodes WHERE series_id = ? LIMIT 1), 'RENT', 0, ?)`,
+      await readerRows.run(
+        users[0]!,
+        `INSERT INTO purchases (user_id, series_id, episode_id, type, coins, created_at) VALUES (?, ?, ?, 'RENT', 0, ?)`,
+        users[0],
+        second.id,
+        secondEpisode?.id ?? null,
+        old,
       )
-        .bind(users[0], second.id, second.id, old)
-        .run()
     }
 
     await refreshRanking(createDb(env.DB))

@@ -8,10 +8,11 @@
  */
 import { describe, expect, it } from 'vitest'
 import { env } from 'cloudflare:workers'
-import { app, db, expectInvariant, get, newReader, read, type Reader } from './purchase.helpers.ts'
+import { app, expectInvariant, get, newReader, read, type Reader } from './purchase.helpers.ts'
 import { giveTickets, newRoulette, rouletteSnapshot } from './roulette.helpers.ts'
 import { newProduct, paymentFor, postWebhook, signedEvent } from './payment.helpers.ts'
 import { request } from './app.ts'
+import { readerRows } from './reader-rows.ts'
 
 const form = (reader: Pick<Reader, 'headers'>, path: string, fields: Record<string, string>) =>
   request(app, path, {
@@ -22,7 +23,7 @@ const form = (reader: Pick<Reader, 'headers'>, path: string, fields: Record<stri
   })
 
 const ledgerRows = async (userId: number) =>
-  (await db.first<{ n: number }>(`SELECT count(*) AS n FROM coin_ledger WHERE user_id = ?`, userId))!.n
+  (await readerRows.first<{ n: number }>(userId, `SELECT count(*) AS n FROM coin_ledger WHERE user_id = ?`, userId))!.n
 
 describe('a repeated plain form moves coins once', () => {
   it('roulette: 40 concurrent posts of one rendered form spin once; all land on its prize', async () => {
@@ -56,7 +57,8 @@ describe('a repeated plain form moves coins once', () => {
       '/history/charge?refunded=1',
     ])
     expect(
-      await db.all(
+      await readerRows.all(
+        reader.id,
         `SELECT kind, amount FROM coin_ledger WHERE user_id = ? AND ref = ? AND kind = 'REFUND_PURCHASE' ORDER BY id`,
         reader.id,
         paymentId,

@@ -15,6 +15,7 @@ import { request } from './app.ts'
 import { app, db, expectError, read } from './comment.helpers.ts'
 import { makeUser } from './account.helpers.ts'
 import { give, newSeries } from './purchase.helpers.ts'
+import { readerRows } from './reader-rows.ts'
 import { failingAt } from './faults.ts'
 import { auditStatement, recordAudit } from '../../src/features/operator/audit.server.ts'
 import { adminAdjust } from '../../src/features/wallet/wallet.server.ts'
@@ -215,8 +216,8 @@ describe('operator API: the audit trail', () => {
     await expect(
       adminAdjust(failingAt(db, 3), { email: user.email, type: 'BONUS', amount: 5, reason: 'r' }, new Date(), [row]),
     ).rejects.toThrow()
-    expect(await db.first(`SELECT count(*) AS n FROM coin_lots WHERE user_id = ?`, user.id)).toEqual({ n: 0 })
-    expect(await db.first(`SELECT count(*) AS n FROM coin_ledger WHERE user_id = ?`, user.id)).toEqual({ n: 0 })
+    expect(await readerRows.first(user.id, `SELECT count(*) AS n FROM coin_lots WHERE user_id = ?`, user.id)).toEqual({ n: 0 })
+    expect(await readerRows.first(user.id, `SELECT count(*) AS n FROM coin_ledger WHERE user_id = ?`, user.id)).toEqual({ n: 0 })
     // a row D1 refuses twice goes whole to the error log, and recordAudit says so (the route answers X-Ops-Audit: lost)
     const errors: string[] = []
     vi.spyOn(console, 'error').mockImplementation((line: unknown) => void errors.push(String(line)))
@@ -259,7 +260,7 @@ describe('operator API: the audit trail', () => {
     expect(await db.first(`SELECT count(*) AS n FROM ops_audit WHERE target = ? AND action = 'coins.deduct'`, `user:${user.id}`)).toEqual({
       n: 10,
     })
-    expect(await db.first(`SELECT sum(remaining) AS left FROM coin_lots WHERE user_id = ?`, user.id)).toEqual({ left: 0 })
+    expect(await readerRows.first(user.id, `SELECT sum(remaining) AS left FROM coin_lots WHERE user_id = ?`, user.id)).toEqual({ left: 0 })
   })
 
   it('a change right after: a notice edited, pinned, unpublished — each with its before and after, newest first', async () => {

@@ -11,6 +11,7 @@ import fc from 'fast-check'
 import { OPS, expectBadBodiesRefused } from './ops.helpers.ts'
 import { app, buy, db, expectError, expectInvariant, newReader, newSeries, read, snapshot, type Reader } from './purchase.helpers.ts'
 import { request } from './app.ts'
+import { readerRows } from './reader-rows.ts'
 import { newProduct, paymentFor, postWebhook, signedEvent } from './payment.helpers.ts'
 
 function ops(method: string, path: string, body?: unknown) {
@@ -61,11 +62,15 @@ describe('POST /api/ops/payments/{id}/refund (payment refund)', () => {
     const res = await ops('POST', `/payments/${paymentId}/refund`, { reason: 'double charge, ticket 88' })
     expect(res.status).toBe(200)
     expect((await read(res)).data).toMatchObject({ paymentId, refunded: { coin: 100, bonus: 15, freeCoin: 0, mileage: 0 } })
-    expect(await db.first(`SELECT state, refunded_at IS NOT NULL AS done FROM payments WHERE id = ?`, paymentId)).toEqual({
+    expect(
+      await readerRows.first(reader.id, `SELECT state, refunded_at IS NOT NULL AS done FROM payments WHERE id = ?`, paymentId),
+    ).toEqual({
       state: 'REFUNDED',
       done: 1,
     })
-    expect(await db.first(`SELECT sum(remaining) AS left FROM coin_lots WHERE user_id = ?`, reader.id)).toEqual({ left: 0 })
+    expect(await readerRows.first(reader.id, `SELECT sum(remaining) AS left FROM coin_lots WHERE user_id = ?`, reader.id)).toEqual({
+      left: 0,
+    })
     await expectInvariant(reader.id)
     const [row, ...more] = await auditRows(paymentId)
     expect(more).toEqual([])
@@ -83,7 +88,12 @@ describe('POST /api/ops/payments/{id}/refund (payment refund)', () => {
     const { episodeIds } = await newSeries({ episodes: 2, priceRent: 3 })
     expect((await buy(reader, { episodeIds: [episodeIds[0]], kind: 'RENT' })).status).toBe(200)
     const late = await paidCharge(reader)
-    await db.run(`UPDATE payments SET paid_at = ? WHERE id = ? `, new Date(Date.now() - 8 * 86_400_000).toISOString(), late)
+    await readerRows.run(
+      reader.id,
+      `UPDATE payments SET paid_at = ? WHERE id = ? `,
+      new Date(Date.now() - 8 * 86_400_000).toISOString(),
+      late,
+    )
     const unpaid = await paymentFor(reader, await newProduct())
     const refunded = await paidCharge(reader, 20, 0)
     expect((await ops('POST', `/payments/${refunded}/refund`, { reason: 'first' })).status).toBe(200)
@@ -117,7 +127,11 @@ describe('POST /api/ops/payments/{id}/refund (payment refund)', () => {
     expect(statuses.filter((s) => s === 400)).toHaveLength(39)
     for (const r of answers.filter((a) => a.status === 400)) expect((await read(r)).reason).toBe('NOT_REFUNDABLE')
     expect(
-      await db.all(`SELECT type, amount FROM coin_ledger WHERE user_id = ? AND kind = 'REFUND_PURCHASE' ORDER BY id`, reader.id),
+      await readerRows.all(
+        reader.id,
+        `SELECT type, amount FROM coin_ledger WHERE user_id = ? AND kind = 'REFUND_PURCHASE' ORDER BY id`,
+        reader.id,
+      ),
     ).toEqual([
       { type: 'COIN', amount: -50 },
       { type: 'BONUS', amount: -5 },
@@ -132,7 +146,7 @@ describe('POST /api/ops/payments/{id}/refund (payment refund)', () => {
     const before = await snapshot(reader.id)
     await expectBadBodiesRefused([`/api/ops/payments/${paymentId}/refund`], { paymentId: fc.oneof(fc.constant(paymentId), fc.string()) })
     expect(await snapshot(reader.id)).toEqual(before)
-    expect(await db.first(`SELECT state FROM payments WHERE id = ?`, paymentId)).toEqual({ state: 'PAID' })
+    expect(await readerRows.first(reader.id, `SELECT state FROM payments WHERE id = ?`, paymentId)).toEqual({ state: 'PAID' })
     expect(await auditRows(paymentId)).toEqual([])
   }, 120_000)
 })

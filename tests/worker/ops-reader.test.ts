@@ -14,6 +14,7 @@ import { request } from './app.ts'
 import { app, call, db, expectError, read } from './comment.helpers.ts'
 import { bearer, makeUser, tokensFor, webCookie } from './account.helpers.ts'
 import { give, newSeries } from './purchase.helpers.ts'
+import { readerRows } from './reader-rows.ts'
 import { nicknameKey } from '../../src/features/account/profile.ts'
 
 beforeAll(async () => {
@@ -50,19 +51,22 @@ describe('operator API: readers', () => {
     await give(user.id, 'BONUS', 7)
     const pair = await tokensFor(user.email) // one app sign-in
     await webCookie(user.email) // one browser sign-in
-    await db.run(
+    await readerRows.run(
+      user.id,
       `INSERT INTO payments (id, user_id, state, provider, method, amount, currency, coins, bonus, idempotency_key, provider_ref, created_at, paid_at, refunded_at)
        VALUES (?1, ?2, 'REFUNDED', 'stripe', 'card', 499, 'EUR', 50, 5, ?1, ?1, '2026-11-01T10:00:00.000Z', '2026-11-01T10:00:05.000Z', '2026-11-02T08:00:00.000Z')`,
       `pay_ops_${user.id}`,
       user.id,
     )
-    await db.run(
+    await readerRows.run(
+      user.id,
       `INSERT INTO payment_events (provider, event_id, payment_id, type, received_at) VALUES ('stripe', ?, ?, 'charge.refunded', '2026-11-02T08:00:00.000Z')`,
       `evt_ops_${user.id}`,
       `pay_ops_${user.id}`,
     )
     const { seriesId, episodeIds } = await newSeries({ episodes: 2 })
-    await db.run(
+    await readerRows.run(
+      user.id,
       `INSERT INTO purchases (user_id, series_id, episode_id, type, coins) VALUES (?, ?, ?, 'RENT', 2)`,
       user.id,
       seriesId,
@@ -111,7 +115,8 @@ describe('operator API: readers', () => {
     const user = await makeUser({ phone: `+336${digits}` })
     const nickname = `Lune${digits}`
     await db.run(`UPDATE users SET nickname = ?, nickname_key = ? WHERE id = ?`, nickname, nicknameKey(nickname), user.id)
-    await db.run(
+    await readerRows.run(
+      user.id,
       `INSERT INTO payments (id, user_id, state, provider, amount, currency, coins, bonus, idempotency_key) VALUES (?1, ?2, 'UNPAID', 'stripe', 499, 'EUR', 50, 0, ?1)`,
       `pay_find_${user.id}`,
       user.id,

@@ -10,6 +10,7 @@ import { isErrorCode } from '../../src/lib/errors/catalogue.ts'
 import { createDb } from '../../src/lib/server/db.ts'
 import { walletTotals } from '../../src/features/wallet/wallet.server.ts'
 import { auditLines, logSpy } from './ops.helpers.ts'
+import { readerRows } from './reader-rows.ts'
 
 const app = appFor()
 const BASE = '/api/ops'
@@ -193,7 +194,10 @@ describe('GET /api/ops/coins (npm run ops -- coins show)', () => {
     expect(data.balances.nextExpiries).toContainEqual({ type: 'BONUS', amount: 7, expiresAt: '2098-06-30T23:59:59.999Z' })
     // default: 20 rows
     expect((await json(await show(`email=${READER.email}`))).data.entries.length).toBe(
-      Math.min(20, (await db.first<{ n: number }>('SELECT count(*) AS n FROM coin_ledger WHERE user_id = ?', READER.id))!.n),
+      Math.min(
+        20,
+        (await readerRows.first<{ n: number }>(READER.id, 'SELECT count(*) AS n FROM coin_ledger WHERE user_id = ?', READER.id))!.n,
+      ),
     )
   })
 
@@ -229,13 +233,20 @@ describe('POST /api/ops/coins/debt/forgive (npm run ops -- coins forgive, issue 
       [`pay_debt_a_${user!.id}`, 8],
       [`pay_debt_b_${user!.id}`, 3],
     ] as const) {
-      await db.run(
+      await readerRows.run(
+        user!.id,
         `INSERT INTO payments (id, user_id, state, provider, amount, currency, coins, idempotency_key) VALUES (?, ?, 'REFUNDED', 'stripe', 199, 'EUR', 10, ?)`,
         id,
         user!.id,
         id,
       )
-      await db.run(`INSERT INTO payment_reversals (payment_id, user_id, reason, debt) VALUES (?, ?, 'DISPUTE', ?)`, id, user!.id, debt)
+      await readerRows.run(
+        user!.id,
+        `INSERT INTO payment_reversals (payment_id, user_id, reason, debt) VALUES (?, ?, 'DISPUTE', ?)`,
+        id,
+        user!.id,
+        debt,
+      )
     }
     const report = await json(await call(`/coins?email=${encodeURIComponent(email)}`, { method: 'GET' }))
     expect(report.data.debts.map((d: { debt: number }) => d.debt)).toEqual([8, 3])

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { app, db, expectError, read } from './purchase.helpers.ts'
 import { request } from './app.ts'
 import { makeUser } from './account.helpers.ts'
+import { readerRows } from './reader-rows.ts'
 
 const IOS = { 'x-client-id': 'ios-app-test', 'x-client-secret': 'ios-app-test-secret-0123456789' }
 
@@ -35,7 +36,7 @@ async function signIn(email: string, headers: Record<string, string> = {}) {
 const redeem = (accessToken: string, code: string, headers: Record<string, string> = {}) =>
   json('/api/v1/coupon/code', { code }, { authorization: `Bearer ${accessToken}`, ...headers })
 const freeCoins = async (userId: number) =>
-  (await db.first<{ n: number }>(`SELECT coalesce(sum(remaining), 0) AS n FROM coin_lots WHERE user_id = ?`, userId))!.n
+  (await readerRows.first<{ n: number }>(userId, `SELECT coalesce(sum(remaining), 0) AS n FROM coin_lots WHERE user_id = ?`, userId))!.n
 
 describe('the platform comes from the session, fixed at sign-in', () => {
   it('the probe: a plain client sending X-Platform: IOS_APP redeems no iOS-only coupon', async () => {

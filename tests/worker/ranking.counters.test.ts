@@ -11,6 +11,7 @@ import { seedDemo } from './seed.ts'
 import { app, buy, db, give, newReader, newSeries, read, type Reader } from './purchase.helpers.ts'
 import { onOneUtcDay, request } from './app.ts'
 import { placesOf, readerObject } from './reader.helpers.ts'
+import { readerRows } from './reader-rows.ts'
 import { refreshRanking } from '../../src/features/catalogue/ranking.server.ts'
 import { ACTIVITY_UNIT, RANKING_WEIGHTS, VIEWS_CAP, rankingFirstDay } from '../../src/features/catalogue/ranking.ts'
 
@@ -177,7 +178,11 @@ describe('ranking from daily counters', () => {
       const distinct = await Promise.all(Array.from({ length: 40 }, () => buy(reader, { episodeIds: [episodeIds[1]], kind: 'RENT' })))
       const ok = await Promise.all(distinct.filter((r) => r.status === 200).map(read))
       expect(ok).toHaveLength(1)
-      const bought = await db.all<{ d: string }>(`SELECT substr(created_at, 1, 10) AS d FROM purchases WHERE user_id = ?`, reader.id)
+      const bought = await readerRows.all<{ d: string }>(
+        reader.id,
+        `SELECT substr(created_at, 1, 10) AS d FROM purchases WHERE user_id = ?`,
+        reader.id,
+      )
       expect(bought).toHaveLength(2)
       expect(await counters(seriesId)).toEqual([{ day: bought[0]!.d, readers: 0, purchases: 2 }])
       await refreshRanking(db)

@@ -16,6 +16,7 @@ import { purgeExpired, type RetentionReport } from '../../src/features/retention
 import { RETENTION_RULES, retentionCutoff } from '../../src/features/retention/retention.ts'
 import type { SweepBudget } from '../../src/lib/server/sweep.ts'
 import { execInReader } from './reader.helpers.ts'
+import { readerRows } from './reader-rows.ts'
 import { DAY_MS } from '../../src/lib/time.ts'
 
 let seq = 0
@@ -27,6 +28,8 @@ const cutoffOf = (table: string, now: Date) =>
     now,
   )
 const reportOf = (report: RetentionReport[], table: string) => report.find((r) => r.table === table)!
+/** 1, 2, …, n: the rows of a bulk insert (through `json_each`). */
+const oneTo = (n: number) => Array.from({ length: n }, (_, i) => i + 1)
 
 /** A Db that records how many rows each statement changed (every batch statement apart). */
 function recording(inner: Db): { db: Db; changes: number[] } {
@@ -98,7 +101,8 @@ describe('retention rules', () => {
 
     // idempotency_keys: 24 h old vs 1 ms younger
     const key = (k: string, createdAt: string) =>
-      db.run(
+      readerRows.run(
+        reader.id,
         `INSERT INTO idempotency_keys (user_id, key, scope, request_hash, response_status, response_body, created_at) VALUES (?, ?, 'POST /purchase', 'h', 200, '{}', ?)`,
         reader.id,
         `${t}-${k}`,
@@ -111,7 +115,8 @@ describe('retention rules', () => {
     // ownerships: ended timed holdings go; a running one and every kept-for-good one stay (even with a past date)
     const s = await newSeries({ episodes: 7 })
     const own = (i: number, kind: string, expiresAt: string | null) =>
-      db.run(
+      readerRows.run(
+        reader.id,
         `INSERT INTO ownerships (user_id, series_id, episode_id, kind, expires_at) VALUES (?, ?, ?, ?, ?)`,
         reader.id,
         s.seriesId,
@@ -160,7 +165,8 @@ describe('retention rules', () => {
 
     // payments: never-paid checkouts 30 days old go with their webhook events; younger ones and paid/refunded ones stay
     const payment = (id: string, state: string, createdAt: string) =>
-      db.run(
+      readerRows.run(
+        other.id,
         `INSERT INTO payments (id, user_id, state, provider, amount, currency, idempotency_key, created_at) VALUES (?, ?, ?, 'sandbox', 1499, 'EUR', ?, ?)`,
         `${t}-${id}`,
         other.id,
@@ -177,7 +183,8 @@ describe('retention rules', () => {
       ['ev-gone', 'pay-gone-cancelled'],
       ['ev-kept', 'pay-kept-paid'],
     ])
-      await db.run(
+      await readerRows.run(
+        other.id,
         `INSERT INTO payment_events (provider, event_id, payment_id, type) VALUES ('sandbox', ?, ?, 'checkout.cancelled')`,
         `${t}-${event}`,
         `${t}-${id}`,
@@ -230,22 +237,27 @@ describe('retention rules', () => {
 
     const like = `${t}-%`
     const left = async (sql: string, ...params: unknown[]) => (await db.all<{ k: string }>(sql, ...params)).map((r) => r.k).sort()
+    // the money rows of the reader who owns them (the keys and holdings are `reader`'s, the payments `other`'s)
+    const leftOf = async (readerId: number, sql: string, ...params: unknown[]) =>
+      (await readerRows.all<{ k: string }>(readerId, sql, ...params)).map((r) => r.k).sort()
     const strip = (ks: string[]) => ks.map((k) => k.slice(t.length + 1))
     expect(strip(await left(`SELECT id AS k FROM refresh_tokens WHERE id LIKE ?`, like))).toEqual(['rt-kept-rotated'])
     expect(strip(await left(`SELECT id AS k FROM ended_sessions WHERE id LIKE ?`, like))).toEqual(['es-kept'])
-    expect(strip(await left(`SELECT key AS k FROM idempotency_keys WHERE key LIKE ?`, like))).toEqual(['idem-kept'])
+    expect(strip(await leftOf(reader.id, `SELECT key AS k FROM idempotency_keys WHERE key LIKE ?`, like))).toEqual(['idem-kept'])
     expect(
-      (await db.all<{ kind: string }>(`SELECT kind FROM ownerships WHERE user_id = ? ORDER BY episode_id`, reader.id)).map((r) => r.kind),
+      (
+        await readerRows.all<{ kind: string }>(reader.id, `SELECT kind FROM ownerships WHERE user_id = ? ORDER BY episode_id`, reader.id)
+      ).map((r) => r.kind),
     ).toEqual(['RENT', 'POSSESSION', 'PERMANENT', 'ALL_POSSESSION'])
     expect(strip(await left(`SELECT bucket AS k FROM rate_limits WHERE bucket LIKE ?`, like))).toEqual(['rl-kept'])
     expect(strip(await left(`SELECT target AS k FROM one_time_codes WHERE target LIKE ?`, like))).toEqual(['otp-kept'])
     expect(strip(await left(`SELECT id AS k FROM carrier_requests WHERE id LIKE ?`, like))).toEqual(['cr-kept'])
-    expect(strip(await left(`SELECT id AS k FROM payments WHERE id LIKE ?`, like))).toEqual([
+    expect(strip(await leftOf(other.id, `SELECT id AS k FROM payments WHERE id LIKE ?`, like))).toEqual([
       'pay-kept-paid',
       'pay-kept-refunded',
       'pay-kept-unpaid',
     ])
-    expect(strip(await left(`SELECT event_id AS k FROM payment_events WHERE event_id LIKE ?`, like))).toEqual(['ev-kept'])
+    expect(strip(await leftOf(other.id, `SELECT event_id AS k FROM payment_events WHERE event_id LIKE ?`, like))).toEqual(['ev-kept'])
     expect(strip(await left(`SELECT dedupe_key AS k FROM deliveries WHERE dedupe_key LIKE ?`, like))).toEqual(['dl-kept'])
     expect(await db.all(`SELECT day, episode_id AS episodeId FROM episode_views WHERE user_id = ?`, reader.id)).toEqual([
       { day: today, episodeId: viewed.episodeIds[1] },
@@ -301,16 +313,28 @@ describe('retention rules', () => {
     const rent = () => buy(reader, { kind: 'RENT', episodeIds: [s.episodeIds[1]] }, key)
     expect((await rent()).status).toBe(200)
     // 1 s short of 24 h: kept, the retry is a replay
-    await db.run(`UPDATE idempotency_keys SET created_at = ? WHERE user_id = ? AND key = ?`, at(new Date(), -DAY_MS + 1000), reader.id, key)
+    await readerRows.run(
+      reader.id,
+      `UPDATE idempotency_keys SET created_at = ? WHERE user_id = ? AND key = ?`,
+      at(new Date(), -DAY_MS + 1000),
+      reader.id,
+      key,
+    )
     await purgeExpired(db)
     const replay = await rent()
     expect(replay.status).toBe(200)
     expect(replay.headers.get('Idempotent-Replayed')).toBe('true')
     // 24 h old: deleted, the retry runs as a new rental (refused: the first one still runs), nothing moves
-    await db.run(`UPDATE idempotency_keys SET created_at = ? WHERE user_id = ? AND key = ?`, at(new Date(), -DAY_MS), reader.id, key)
+    await readerRows.run(
+      reader.id,
+      `UPDATE idempotency_keys SET created_at = ? WHERE user_id = ? AND key = ?`,
+      at(new Date(), -DAY_MS),
+      reader.id,
+      key,
+    )
     await purgeExpired(db)
     await expectError(await rent(), 409, 'RENT_PURCHASE_IMPOSSIBLE')
-    expect(await db.first(`SELECT count(*) AS n FROM purchases WHERE user_id = ?`, reader.id)).toEqual({ n: 1 })
+    expect(await readerRows.first(reader.id, `SELECT count(*) AS n FROM purchases WHERE user_id = ?`, reader.id)).toEqual({ n: 1 })
   })
 
   it('lets an ended rental leave ownerships: the purchase and its coin history stay, the page is locked as before, renting again works', async () => {
@@ -320,14 +344,22 @@ describe('retention rules', () => {
     const episode = s.episodeIds[1]!
     expect((await buy(reader, { kind: 'RENT', episodeIds: [episode] })).status).toBe(200)
     // the rental ends
-    await db.run(`UPDATE ownerships SET expires_at = ? WHERE user_id = ? AND episode_id = ?`, at(new Date(), -1000), reader.id, episode)
+    await readerRows.run(
+      reader.id,
+      `UPDATE ownerships SET expires_at = ? WHERE user_id = ? AND episode_id = ?`,
+      at(new Date(), -1000),
+      reader.id,
+      episode,
+    )
     await expectError(await get(reader, `/api/v1/viewer/${episode}`), 403, 'UNAUTHORIZED_CONTENTS')
     const historyBefore = (await read(await get(reader, '/api/v1/coin/history?kind=USE'))).data.items
 
     const report = await purgeExpired(db)
     expect(reportOf(report, 'ownerships').rows).toBeGreaterThanOrEqual(1)
-    expect(await db.first(`SELECT count(*) AS n FROM ownerships WHERE user_id = ?`, reader.id)).toEqual({ n: 0 })
-    expect(await db.first(`SELECT type, coins FROM purchases WHERE user_id = ? AND episode_id = ?`, reader.id, episode)).toEqual({
+    expect(await readerRows.first(reader.id, `SELECT count(*) AS n FROM ownerships WHERE user_id = ?`, reader.id)).toEqual({ n: 0 })
+    expect(
+      await readerRows.first(reader.id, `SELECT type, coins FROM purchases WHERE user_id = ? AND episode_id = ?`, reader.id, episode),
+    ).toEqual({
       type: 'RENT',
       coins: 2,
     })
@@ -347,18 +379,18 @@ describe('bounded batches', () => {
   /** `n` expired idempotency rows of a fresh reader. */
   async function backlog(n: number) {
     const reader = await newReader()
-    await db.run(
-      `WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < ?)
-       INSERT INTO idempotency_keys (user_id, key, scope, request_hash, response_status, response_body, created_at)
-       SELECT ?, 'bulk-' || i, 'POST /purchase', 'h', 200, '{}', ? FROM k`,
-      n,
+    await readerRows.run(
+      reader.id,
+      `INSERT INTO idempotency_keys (user_id, key, scope, request_hash, response_status, response_body, created_at)
+       SELECT ?, 'bulk-' || value, 'POST /purchase', 'h', 200, '{}', ? FROM json_each(?)`,
       reader.id,
       at(new Date(), -2 * DAY_MS),
+      JSON.stringify(oneTo(n)),
     )
     return reader.id
   }
   const keysOf = async (userId: number) =>
-    (await db.first<{ n: number }>(`SELECT count(*) AS n FROM idempotency_keys WHERE user_id = ?`, userId))!.n
+    (await readerRows.first<{ n: number }>(userId, `SELECT count(*) AS n FROM idempotency_keys WHERE user_id = ?`, userId))!.n
 
   it('deletes 1,200 expired rows in one run, never more than 500 per statement', async () => {
     const userId = await backlog(1200)
@@ -391,19 +423,26 @@ describe('the money record', () => {
     expect((await buy(reader, { kind: 'RENT', episodeIds: [s.episodeIds[1]] })).status).toBe(200)
     expect((await buy(reader, { kind: 'POSSESSION', episodeIds: [s.episodeIds[2]] })).status).toBe(200)
     for (const state of ['PAID', 'REFUNDED'])
-      await db.run(
+      await readerRows.run(
+        reader.id,
         `INSERT INTO payments (id, user_id, state, provider, amount, currency, idempotency_key, created_at, paid_at) VALUES (?, ?, ?, 'sandbox', 1499, 'EUR', ?, '2020-01-01T00:00:00.000Z', '2020-01-01T00:00:00.000Z')`,
         `${tag()}-${state}`,
         reader.id,
         state,
         `${tag()}-k`,
       )
+    // every reader's money rows (one call per reader and table), in the order of one table: by id
+    const everyReaders = async (sql: string, order: string) => {
+      const users = await db.all<{ id: number }>(`SELECT id FROM users ORDER BY id`)
+      const rows = (await Promise.all(users.map(({ id }) => readerRows.all<Record<string, number | string>>(id, sql, id)))).flat()
+      return rows.sort((a, b) => (a[order]! < b[order]! ? -1 : a[order]! > b[order]! ? 1 : 0))
+    }
     const money = async () => ({
-      ledger: await db.all(`SELECT * FROM coin_ledger ORDER BY id`),
-      lots: await db.all(`SELECT * FROM coin_lots ORDER BY id`),
-      purchases: await db.all(`SELECT * FROM purchases ORDER BY id`),
-      paid: await db.all(`SELECT * FROM payments WHERE state NOT IN ('UNPAID', 'CANCELLED') ORDER BY id`),
-      reversals: await db.all(`SELECT * FROM payment_reversals ORDER BY payment_id`),
+      ledger: await everyReaders(`SELECT * FROM coin_ledger WHERE user_id = ?`, 'id'),
+      lots: await everyReaders(`SELECT * FROM coin_lots WHERE user_id = ?`, 'id'),
+      purchases: await everyReaders(`SELECT * FROM purchases WHERE user_id = ?`, 'id'),
+      paid: await everyReaders(`SELECT * FROM payments WHERE user_id = ? AND state NOT IN ('UNPAID', 'CANCELLED')`, 'id'),
+      reversals: await everyReaders(`SELECT * FROM payment_reversals WHERE user_id = ?`, 'payment_id'),
       conversions: await db.all(`SELECT * FROM conversion_events ORDER BY id`),
     })
     const before = await money()
@@ -419,11 +458,10 @@ describe('expiry sweep (expireLots)', () => {
   async function expiredLots(n: number) {
     const reader = await newReader()
     const expiresAt = at(new Date(), -60_000)
-    await db.batch([
+    await readerRows.batch(reader.id, [
       {
-        sql: `WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < ?)
-              INSERT INTO coin_lots (user_id, type, amount, remaining, expires_at, source) SELECT ?, 'FREE_COIN', 1, 1, ?, 'EVENT' FROM k`,
-        params: [n, reader.id, expiresAt],
+        sql: `INSERT INTO coin_lots (user_id, type, amount, remaining, expires_at, source) SELECT ?, 'FREE_COIN', 1, 1, ?, 'EVENT' FROM json_each(?)`,
+        params: [reader.id, expiresAt, JSON.stringify(oneTo(n))],
       },
       {
         sql: `INSERT INTO coin_ledger (user_id, kind, lot_id, type, source, amount) SELECT user_id, 'CHARGE', id, type, source, amount FROM coin_lots WHERE user_id = ?`,
@@ -433,7 +471,8 @@ describe('expiry sweep (expireLots)', () => {
     return reader.id
   }
   const stateOf = async (userId: number) =>
-    db.first<{ left: number; expired: number; ledger: number }>(
+    readerRows.first<{ left: number; expired: number; ledger: number }>(
+      userId,
       `SELECT (SELECT coalesce(sum(remaining), 0) FROM coin_lots WHERE user_id = ?1) AS left,
               (SELECT count(*) FROM coin_ledger WHERE user_id = ?1 AND kind = 'EXPIRE') AS expired,
               (SELECT sum(amount) FROM coin_ledger WHERE user_id = ?1) AS ledger`,
