@@ -12,6 +12,7 @@ import { createDb } from '../src/lib/server/db.ts'
 import { runWithContext } from '../src/lib/server/context.ts'
 import { skipsUser } from '../src/features/session/routes.ts'
 import { AppError } from '../src/lib/errors/catalogue.ts'
+import { raiseAlert } from '../src/features/operator/alerts.server.ts'
 import type { AppEnv } from './lib/env.ts'
 import { errorResponse, toAppError } from './lib/respond.ts'
 import { requestId } from './middleware/request-id.ts'
@@ -55,9 +56,15 @@ export function createApp({ edition, messages, pages, buildId = 'dev' }: AppOpti
   const notFound = (c: Parameters<Handler<AppEnv>>[0]) =>
     isApi(c.req.path) ? errorResponse(c, 'NOT_EXIST') : fetchErrorPage(c.req.url, '/404', 404)
 
-  app.onError((err, c) => {
+  app.onError(async (err, c) => {
     const appError = toAppError(err)
     if (appError.code === 'UNKNOWN') console.error(`[${c.get('requestId')}]`, err)
+    if (appError.status >= 500)
+      await raiseAlert(
+        c.var.db ?? createDb(env.DB),
+        'errors',
+        `${c.req.method} ${c.req.path}: ${err instanceof AppError ? err.code : `${appError.code} ${String(err)}`}`,
+      )
     if (!isApi(c.req.path) && appError.status >= 500) return fetchErrorPage(c.req.url, '/error', 500)
     return errorResponse(c, appError.code, appError.details)
   })

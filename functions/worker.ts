@@ -23,6 +23,7 @@ import { consumeAlarms } from '../src/features/alarm/queue.server.ts'
 import { receiveQnaReply } from '../src/features/qna/qna-mail.server.ts'
 import { moveWaitingReaders } from '../src/features/reader/move.server.ts'
 import { consumeReaderEvents } from '../src/features/reader/events.server.ts'
+import { runSweeps } from '../src/features/operator/alerts.server.ts'
 
 /** Each reader's Durable Object (wrangler.jsonc `durable_objects`). */
 export { Reader } from '../src/features/reader/reader.server.ts'
@@ -52,23 +53,23 @@ export default {
    * Cron trigger (wrangler `triggers.crons`, every 10 minutes): the wallet's expiry sweep writes EXPIRE rows
    * (issue 4 §1), the ranking is recounted from the last 30 days' reads and purchases (issue 5), expired rows are
    * deleted, the fan-outs of newly published episodes are queued and the alarms of ready tickets, ending rentals,
-   * expiring coins and new gifts are written (issue 13), series imports abandoned for a day are aborted, readers whose progress is still in D1 are moved into their objects, refunds cut off before the provider answered are settled, nicknames keyed by an older rule re-keyed. A local run triggers it itself (scripts/start.ts).
+   * expiring coins and new gifts are written (issue 13), series imports abandoned for a day are aborted, readers whose progress is still in D1 are moved into their objects, refunds cut off before the provider answered are settled, nicknames keyed by an older rule re-keyed. A sweep that fails alerts the operator; the others go on (`runSweeps`). A local run triggers it itself (scripts/start.ts).
    */
   scheduled(_controller, workerEnv, ctx) {
     const db = createDb(workerEnv.DB)
     ctx.waitUntil(
-      Promise.all([
-        expireLots(db),
-        settleRefunds(db),
-        rekeyNicknames(db),
-        refreshRanking(db),
-        purgeExpired(db),
-        sweepAlarms(db, workerEnv.ALARMS),
-        abortAbandonedImports(db, workerEnv.MEDIA, new Date()),
-        abortAbandonedUploads(db, workerEnv.MEDIA, new Date()),
-        deleteRetiredMedia(db, workerEnv.MEDIA, new Date()),
-        moveWaitingReaders(db, workerEnv.READER),
-      ]),
+      runSweeps(db, {
+        expireLots: () => expireLots(db),
+        settleRefunds: () => settleRefunds(db),
+        rekeyNicknames: () => rekeyNicknames(db),
+        refreshRanking: () => refreshRanking(db),
+        purgeExpired: () => purgeExpired(db),
+        sweepAlarms: () => sweepAlarms(db, workerEnv.ALARMS),
+        abortAbandonedImports: () => abortAbandonedImports(db, workerEnv.MEDIA, new Date()),
+        abortAbandonedUploads: () => abortAbandonedUploads(db, workerEnv.MEDIA, new Date()),
+        deleteRetiredMedia: () => deleteRetiredMedia(db, workerEnv.MEDIA, new Date()),
+        moveWaitingReaders: () => moveWaitingReaders(db, workerEnv.READER),
+      }),
     )
   },
   /**

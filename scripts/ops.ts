@@ -96,6 +96,7 @@ import {
 import type { ModeratedComment } from '../src/features/comment/moderation.server.ts'
 import { BLIND_AFTER_REPORTS } from '../src/features/comment/comment.ts'
 import { LOCAL_OPS_TOKEN, quietEnv, run } from './lib.ts'
+import { ALERT_KINDS, AlertsQuery, MAX_ALERT_DAYS, type OpsAlert } from '../src/features/operator/alerts.ts'
 
 type Options = NonNullable<ParseArgsConfig['options']>
 type Values = Record<string, string | boolean | undefined>
@@ -729,6 +730,17 @@ ${CACHE_HELP}`,
 ${LIST_HELP}`,
     options: { ...LIST_OPTIONS, days: { type: 'string' }, target: { type: 'string' }, operator: { type: 'string' } },
     run: auditList,
+  },
+  alerts: {
+    usage: 'alerts [--days N]',
+    summary:
+      'the hours with trouble: webhooks refused or failed, queue messages dead-lettered, cron sweeps failed, 5xx (GET /api/ops/alerts)',
+    details: `  One line per kind and hour, newest first: how many times, the first and the latest detail, and whether the
+  operator was mailed. The edition mails mail.alertsTo (edition.json) once per kind per hour: at the first webhook,
+  dead letter or cron failure, at the ${ALERT_KINDS.errors.threshold}th server error. A local run's mails are in its outbox.
+  --days N  the last N days (1 to ${MAX_ALERT_DAYS}); default 7`,
+    options: { days: { type: 'string' } },
+    run: alertsList,
   },
   'operator list': {
     usage: 'operator list',
@@ -2250,6 +2262,33 @@ async function auditList(v: Values): Promise<void> {
         console.log(`  ${field || 'value'}: ${JSON.stringify(was) ?? 'null'} → ${JSON.stringify(now) ?? 'null'}`)
   }
   printNext(['audit', repeatOptions(v, ['days', 'target', 'operator', 'limit'])].filter(Boolean).join(' '), page.next)
+}
+
+async function alertsList(v: Values): Promise<void> {
+  const request = given(v, { days: 'days' })
+  const { days } = checked(AlertsQuery, request, { days: `--days must be a whole number from 1 to ${MAX_ALERT_DAYS}` })
+  const to = target()
+  const answer = await opsApi<{ items: OpsAlert[]; alertsTo: string | null; timeZone: string }>(
+    to,
+    `/alerts?days=${days}`,
+    undefined,
+    'no such route',
+  )
+  const mailed = answer.alertsTo ? `mails to ${answer.alertsTo}` : 'this edition sends no mail'
+  console.log(
+    `${answer.items.length} hour${answer.items.length === 1 ? '' : 's'} with trouble in the last ${days} days (${to.url}; ${mailed}); times in ${answer.timeZone}:`,
+  )
+  if (answer.items.length === 0) console.log('  (none)')
+  for (const a of answer.items) {
+    const mail = a.mailedAt
+      ? `mailed ${zoned(a.mailedAt, answer.timeZone)}`
+      : a.count >= ALERT_KINDS[a.kind].threshold
+        ? 'not mailed'
+        : 'below the mail threshold'
+    console.log(`\n${zoned(`${a.hour}:00:00.000Z`, answer.timeZone)}  ${a.kind} × ${a.count}  (${mail})`)
+    console.log(`  first: ${a.firstDetail}`)
+    if (a.count > 1) console.log(`  latest (${zoned(a.lastAt, answer.timeZone)}): ${a.lastDetail}`)
+  }
 }
 
 function operatorName(v: Values): string {

@@ -91,6 +91,8 @@ import { z } from 'zod'
 import type { AppEnv } from '../lib/env.ts'
 import { ok, refusal, storedImage } from '../lib/respond.ts'
 import { validate } from '../lib/validate.ts'
+import { AlertsQuery } from '../../src/features/operator/alerts.ts'
+import { listAlerts } from '../../src/features/operator/alerts.server.ts'
 
 const rowId = RowIdText
 const IdParam = z.object({ id: rowId })
@@ -677,6 +679,17 @@ export const ops = new Hono<AppEnv>()
   /** The audit trail (issue 39 point 5): every change through this API, newest first, a page at a time, filtered. */
   .get('/audit', validate('query', AuditQuery), async (c) =>
     ok(c, { ...(await listAudit(c.var.db, c.req.valid('query'), new Date())), timeZone: c.var.edition.timeZone }),
+  )
+  /**
+   * Alerts (issue 39 point 4): the hours of the last `days` days with trouble — a webhook refused or failed, a queue
+   * message dead-lettered, a cron sweep failed, server errors — with their counts and whether the operator was mailed.
+   */
+  .get('/alerts', validate('query', AlertsQuery), async (c) =>
+    ok(c, {
+      items: await listAlerts(c.var.db, c.req.valid('query'), new Date()),
+      alertsTo: c.var.edition.mail?.alertsTo ?? null,
+      timeZone: c.var.edition.timeZone,
+    }),
   )
   /** Operators' named tokens (never a hash): live ones first (root only). */
   .get('/operators', requireRoot, async (c) => ok(c, { items: await listOperators(c.var.db) }))

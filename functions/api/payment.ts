@@ -5,6 +5,7 @@
 import { Hono, type Context } from 'hono'
 import { env } from 'cloudflare:workers'
 import { AppError } from '../../src/lib/errors/catalogue.ts'
+import { raiseAlert } from '../../src/features/operator/alerts.server.ts'
 import { ChargeRequest, RefundRequest, ShopForm } from '../../src/features/payment/payment.ts'
 import {
   addressOf,
@@ -180,7 +181,16 @@ export const payment = new Hono<AppEnv>()
   .post('/webhook/:provider', async (c) => {
     const provider = providerById(c.req.param('provider'))
     if (!provider) throw new AppError('NOT_EXIST')
-    const outcome = await receiveWebhook(c.var.db, provider, await c.req.text(), (n) => c.req.header(n), new Date(), conversion(c))
+    const outcome = await receiveWebhook(c.var.db, provider, await c.req.text(), (n) => c.req.header(n), new Date(), conversion(c)).catch(
+      async (e: unknown) => {
+        // a bad signature or a failure while it was applied; a payment not known yet is a race the redelivery settles
+        const code = e instanceof AppError ? e.code : 'UNKNOWN'
+        const fields = e instanceof AppError ? e.details?.fields : undefined
+        if (code !== 'INVALID_PARAMETER' || fields === 'signature')
+          await raiseAlert(c.var.db, 'webhook', `${provider.id}: ${fields === 'signature' ? 'signature refused' : String(e)}`)
+        throw e
+      },
+    )
     c.header('Cache-Control', 'no-store')
     return ok(c, { received: true, outcome })
   })

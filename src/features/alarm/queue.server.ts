@@ -2,14 +2,16 @@
  * The alarm queue's consumer (issue 13 point 3, docs/ARCHITECTURE.md "Alarms"; wrangler.jsonc `queues`): fan-out
  * batches of a published episode or an operator's notice, and the push of one alarm. Every job is safe to run twice
  * (a message may be delivered again): a reader's object keeps one alarm per event, a push is claimed by one
- * conditional UPDATE of the alarm's `pushed_at` in its reader's object. A job that throws, or a push no push service took, is retried by the
- * queue with a growing delay; after `max_retries` the message goes to the dead-letter queue.
+ * conditional UPDATE of the alarm's `pushed_at` in its reader's object. A job that throws, or a push no push service
+ * took, is retried by the queue with a growing delay; after `max_retries` the message goes to the dead-letter queue
+ * and the operator is alerted (`retryLater`).
  */
 import { edition, messages } from 'virtual:edition'
 import type { Db } from '../../lib/server/db.ts'
 import { createTranslator } from '../../lib/i18n/i18n.ts'
 import { deliverPush, type PushEnv } from '../push/push.server.ts'
-import { AlarmJob, QUEUE_MAX_DELAY_S, alarmView, retryDelaySeconds, ruleOfText } from './alarm.ts'
+import { AlarmJob, QUEUE_MAX_DELAY_S, alarmView, ruleOfText } from './alarm.ts'
+import { retryLater } from '../operator/alerts.server.ts'
 import { withReader } from '../reader/stub.server.ts'
 import { runFanout, type AlarmQueue } from './alarm.server.ts'
 
@@ -31,12 +33,12 @@ export async function consumeAlarms(batch: MessageBatch<unknown>, env: AlarmQueu
         const done =
           job.data.kind === 'push' ? await pushAlarm(db, env, job.data, now()) : (await runFanout(db, env.ALARMS, job.data), true)
         if (done) message.ack()
-        else message.retry({ delaySeconds: retryDelaySeconds(message.attempts) })
+        else await retryLater(db, message, `alarm push ${job.data.kind === 'push' ? job.data.alarmId : ''}: no push service took it`)
       } catch (e) {
         console.error(
           JSON.stringify({ event: 'alarm.job.failed', id: message.id, kind: job.data.kind, attempts: message.attempts, error: String(e) }),
         )
-        message.retry({ delaySeconds: retryDelaySeconds(message.attempts) })
+        await retryLater(db, message, `alarm ${job.data.kind} job: ${String(e)}`)
       }
     }),
   )

@@ -2,10 +2,11 @@
  * The consumer of the queue `READER_EVENTS` (wrangler.jsonc `queues`, functions/worker.ts `queue`): applies readers'
  * objects' events to the shared side (D1). Each event is one D1 batch: every change is guarded by the event not being
  * recorded yet, and the event is recorded in the same batch, so a second delivery — or forty at once — changes
- * nothing. A batch that throws is retried by the queue (30 s, 1, 2, 4, 8 min), then goes to the dead-letter queue.
+ * nothing. A batch that throws is retried by the queue (30 s, 1, 2, 4, 8 min), then goes to the dead-letter queue and
+ * the operator is alerted.
  */
 import type { Db } from '../../lib/server/db.ts'
-import { retryDelaySeconds } from '../alarm/alarm.ts'
+import { retryLater } from '../operator/alerts.server.ts'
 import { ReaderEventJob } from './events.ts'
 
 /** Handles one batch of the queue; each message is acknowledged or retried on its own. */
@@ -23,7 +24,7 @@ export async function consumeReaderEvents(batch: MessageBatch<unknown>, db: Db, 
         message.ack()
       } catch (e) {
         console.error(JSON.stringify({ event: 'reader.event.failed', id: job.data.id, attempts: message.attempts, error: String(e) }))
-        message.retry({ delaySeconds: retryDelaySeconds(message.attempts) })
+        await retryLater(db, message, `reader event ${job.data.event.kind} of reader ${job.data.readerId}: ${String(e)}`)
       }
     }),
   )

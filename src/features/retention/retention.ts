@@ -136,6 +136,13 @@ export const RETENTION_RULES: readonly RetentionRule[] = [
     why: "A delivery record only keeps the cron from giving a reader an event's alarm twice; the alarm itself is gone after a month.",
   },
   {
+    table: 'ops_alerts',
+    since: 'last_at',
+    keepMs: 30 * DAY_MS,
+    key: ['kind', 'hour'],
+    why: 'An hour of trouble is listed by `npm run ops -- alerts` for a month (MAX_ALERT_DAYS); its mail went out long before.',
+  },
+  {
     table: 'alarm_broadcasts',
     since: 'created_at',
     keepMs: ALARM_KEEP_MS,

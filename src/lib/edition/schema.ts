@@ -114,7 +114,7 @@ const EditionSchema = z
     }),
     /**
      * Outgoing mail through Cloudflare Email Service (the `EMAIL` send_email binding): the sender, its display
-     * name, the support address replies go to, and whether a reader's reply to a support answer is taken in by
+     * name, the support address replies go to, the operator's address for alerts, and whether a reader's reply to a support answer is taken in by
      * the worker's `email()` handler (Email Routing). null: this edition sends no mail, so e-mail sign-up and
      * password reset are unavailable and the reader is offered the social logins instead.
      */
@@ -124,6 +124,8 @@ const EditionSchema = z
         fromName: z.string().min(1),
         replyTo: z.email(),
         inboundReplies: z.boolean(),
+        /** The operator's address for alerts (issue 39 point 4: `raiseAlert`), at most one mail per kind per hour. */
+        alertsTo: z.email(),
       })
       .strict()
       .nullable(),

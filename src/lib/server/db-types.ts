@@ -473,6 +473,17 @@ export interface OperatorsRow {
   revoked_at: string | null
 }
 
+/** A row of `ops_alerts`. @public */
+export interface OpsAlertsRow {
+  kind: 'webhook' | 'dead-letter' | 'cron' | 'errors'
+  hour: string
+  count: number
+  first_detail: string
+  last_detail: string
+  last_at: string
+  mailed_at: string | null
+}
+
 /** A row of `ops_audit`. @public */
 export interface OpsAuditRow {
   id: number
@@ -869,6 +880,7 @@ export interface Tables {
   oauth_states: OauthStatesRow
   one_time_codes: OneTimeCodesRow
   operators: OperatorsRow
+  ops_alerts: OpsAlertsRow
   ops_audit: OpsAuditRow
   outbox: OutboxRow
   ownerships: OwnershipsRow
