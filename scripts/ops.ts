@@ -96,6 +96,7 @@ import {
 import type { ModeratedComment } from '../src/features/comment/moderation.server.ts'
 import { BLIND_AFTER_REPORTS } from '../src/features/comment/comment.ts'
 import { LOCAL_OPS_TOKEN, quietEnv, run } from './lib.ts'
+import { writeSampleEpisode, writeSampleSeries } from './ops/sample.ts'
 import { ALERT_KINDS, AlertsQuery, MAX_ALERT_DAYS, type OpsAlert } from '../src/features/operator/alerts.ts'
 
 type Options = NonNullable<ParseArgsConfig['options']>
@@ -212,6 +213,17 @@ const COMMANDS: Record<string, Command> = {
     run: reseed,
     local: true,
   },
+  sample: {
+    usage: 'sample --to <folder>',
+    summary: 'write the example series and its next episode, images drawn, ready for import and episode add',
+    details: `  Writes <folder>/series (series.json of scripts/ops/sample-series with its cover and slices as PNG files) and
+  <folder>/episode (episode.json of scripts/ops/sample-episode with its slices), then prints the commands that upload
+  them: import --dir <folder>/series, and episode add --series <its id> --dir <folder>/episode. Nothing is sent.
+  --to FOLDER  where to write (created if needed; files of the same names are replaced)`,
+    options: { to: { type: 'string' } },
+    run: sampleCommand,
+    local: true,
+  },
   import: {
     usage: 'import --dir <folder> --reason TEXT [--yes]',
     summary: 'import a series from a folder of images + series.json through the operator API; prints the new series id',
@@ -219,7 +231,7 @@ const COMMANDS: Record<string, Command> = {
   creators [{name, role}], tags [], schedule [weekdays or TEN], cover (file), episodes [{no, title, free,
   priceRent, priceBuy, images [files, top to bottom], alt? [one text per image], transcript? [per image, its
   lines in reading order: [{kind: speech|caption|sfx, speaker?, text}], [] for none], publishedAt?}].
-  Example: scripts/ops/sample-series.
+  Example: scripts/ops/sample-series (with its images: npm run ops -- sample --to <folder>).
   The folder is validated and every image probed here first (a bad field or a broken image stops it, nothing
   sent); the plan (title, episodes, slices, objects, source bytes) is printed. Then POST /api/ops/series/import
   creates the series unpublished, the images are rendered here into WebP at 640/828/1080 px (cover 256/384/640/1200)
@@ -985,6 +997,17 @@ async function reseed(v: Values): Promise<void> {
   if (v['no-images']) args.push('--no-images')
   if (v.config) args.push('--config', resolve(String(v.config)))
   await run(process.execPath, args)
+}
+
+async function sampleCommand(v: Values): Promise<void> {
+  const to = resolve(need(v, 'to'))
+  const series = await writeSampleSeries(join(to, 'series'))
+  const episode = await writeSampleEpisode(join(to, 'episode'))
+  console.log(`the example series: ${series} (series.json, its cover and slices)`)
+  console.log(`its next episode:   ${episode} (episode.json and its slices)`)
+  console.log(`\nupload them (the import prints the new series' id):`)
+  console.log(`  npm run ops -- import --dir ${series} --reason "example series"`)
+  console.log(`  npm run ops -- episode add --series <id> --dir ${episode} --reason "Friday's episode"`)
 }
 
 async function importCommand(v: Values): Promise<void> {

@@ -1,8 +1,7 @@
 /**
  * A ready-to-import copy of `scripts/ops/sample-series` (its `series.json`) with the images it names drawn
  * on the fly by sharp as PNGs, so no binary is committed (likewise `scripts/ops/sample-episode`, a new episode of it).
- * Used by the tests; also handy by hand:
- *   npx node -e "import('./scripts/ops/sample.ts').then((m) => m.writeSampleSeries('/tmp/sample'))"
+ * Used by the tests and by `npm run ops -- sample --to <folder>`.
  */
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
