@@ -23,8 +23,8 @@ const PRELOAD_HELPER = '\0vite/preload-helper.js'
 
 /**
  * The browser's chunks (issue 40: catalogue pages ≤ 5 KB of JavaScript): what every page's script needs beside the
- * shell — nanostores' atom and the shell's stores (src/lib/shell/stores.ts), the API entry (api.ts, whose client
- * loads on the first call), the session mark (session/tabs.ts) and the start page's registration
+ * shell — nanostores' atom and the shell's stores (src/lib/shell/stores.ts), the API entry (session/api.ts, whose
+ * client loads on the first call), the session mark (session/tabs.ts) and the start page's registration
  * (install/start-page.ts) — rides in one `stores` chunk, which the islands and page scripts that import any of
  * them share, instead of a chunk per module (a request and its wrapping each). Three more bytes savers:
  * - no module preload lists beside each import() (Vite's `modulePreload: false`): a part loaded on use fetches its
@@ -62,7 +62,7 @@ const siteChunks = {
                   groups: [
                     {
                       name: 'stores',
-                      test: /\/node_modules\/nanostores\/atom\/|\/src\/lib\/shell\/(stores|api)\.ts$|\/src\/features\/(session\/tabs|install\/start-page)\.ts$|vite\/preload-helper/,
+                      test: /\/node_modules\/nanostores\/atom\/|\/src\/lib\/shell\/stores\.ts$|\/src\/features\/(session\/(tabs|api)|install\/start-page)\.ts$|vite\/preload-helper/,
                     },
                     // where a reader goes back into a series (home's "continue reading" row, the series page)
                     { name: 'resume', test: /\/src\/features\/(library\/resume|viewer\/place)\.ts$/ },

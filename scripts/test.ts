@@ -23,6 +23,7 @@ const steps: [string, () => Promise<void>, needs?: string][] = [
       await run('eslint', ['.', '--max-warnings', '0'])
       await run('prettier', ['--check', '.'])
       await run('knip', [])
+      await run('depcruise', ['src', 'functions', 'scripts', 'tests', '--config', '.dependency-cruiser.mjs'])
     },
   ],
   ['unit + worker tests', () => run('vitest', ['run', '--reporter=default', '--reporter=json', '--outputFile=.cache/vitest.json'])],

@@ -6,6 +6,18 @@ const CATALOGUE_PAGE = 'public, max-age=0, s-maxage=60, stale-while-revalidate=6
 /** Anything personal or changing: never stored by a browser or a shared cache. */
 export const PERSONAL = 'private, no-store'
 
+/**
+ * Who a page is rendered for. Pages are cached per class, never per person, so everything a catalogue page
+ * shows must follow from the class alone (spec §5):
+ * - `guest`: not signed in; `guest-adult`: a jp guest whose not-logged-in-adult cookie says Y;
+ * - `member`: signed in, adult status not proven (no check, expired after a year, kr without the phone check,
+ *   th/tw without a birth date); `minor`: signed in with a known birth date under the edition's adult age;
+ * - `adult`: adult with adult content on; `adult-off`: adult who switched adult content off.
+ * On the edition with the BL toggle a signed-in reader who has not turned BL on gets the `-nobl` variant.
+ */
+export type AudienceBase = 'guest' | 'guest-adult' | 'member' | 'minor' | 'adult' | 'adult-off'
+export type AudienceClass = AudienceBase | `${Exclude<AudienceBase, 'guest' | 'guest-adult'>}-nobl`
+
 /** What a page is for caching: the same for every reader of an audience class, or someone's own (or changing). */
 export type PageKind = 'catalogue' | 'personal'
 

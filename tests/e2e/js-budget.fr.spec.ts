@@ -10,7 +10,7 @@ import { signedIn } from './settings.ts'
  * 90.2; then home 5.7 / 9.2, FAQ 7.0 → 5.1, detail 10.6 → 6.1 once the signed-in header's code and the series page's
  * reader part load only where the `wt_signed` mark says a reader is signed in, after the page script: those later
  * imports are not counted here; issue 43: the API client on wretch, 2.8 KB, loads on a page's first call
- * (src/lib/shell/api.ts) and is not counted either: viewer 90.5 → 90.0, search 6.9 → 6.7, tab 6.1 → 5.9, home
+ * (src/features/session/api.ts) and is not counted either: viewer 90.5 → 90.0, search 6.9 → 6.7, tab 6.1 → 5.9, home
  * signed in 9.2 → 9.0, rent-or-buy 78.4 → 78.1; dates apart from the number code of the plural rules, issue 35: viewer
  * → 89.7, search → 6.3, roulette → 6.8, rent-or-buy → 77.8; no module preload lists (Vite's `modulePreload: false`: a
  * lazy part fetches its own imports), the share code loaded on use and the bell's count in the session's answer:

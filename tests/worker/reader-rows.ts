@@ -8,8 +8,10 @@
  * A statement here touches these tables only (a join with the catalogue or the accounts is two statements): each
  * call checks it, so a test cannot lean on a join the move will take away.
  */
-import type { Statement } from '../../src/lib/server/db.ts'
-import { db } from './purchase.helpers.ts'
+import { env } from 'cloudflare:workers'
+import { createDb, type Statement } from '../../src/lib/server/db.ts'
+
+const db = createDb(env.DB)
 
 const READER_TABLES = new Set([
   'coin_lots',

@@ -6,7 +6,7 @@
  * Back closes it too and the page stays. On success the page goes to the `returnTo` the age store holds (or reloads)
  * so the adult content shows. Mounted lazily by ./listen.ts once the age check is asked for.
  */
-import { api } from '../../lib/shell/api.ts'
+import { api } from '../session/api.ts'
 import type { VerifyAdultBody } from './age.schema.ts'
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import { useStore } from '@nanostores/react'

@@ -7,7 +7,8 @@ import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
 import { flag, type Cols } from '../../lib/server/rows.ts'
 import type { EventsRow } from '../../lib/server/db-types.ts'
-import { adultAuthentication, audienceClass, isAdult, type AgeEdition, type AudienceClass, type AudienceFlags } from './age.ts'
+import { adultAuthentication, audienceClass, isAdult, type AgeEdition, type AudienceFlags } from './age.ts'
+import type { AudienceClass } from '../../lib/cache.ts'
 import { eventAccess } from '../event/event.ts'
 
 /**

@@ -19,7 +19,6 @@ import {
   toggleAllowed,
   verificationExpiresAt,
   YES_NO_BIRTH_DATE,
-  type AudienceClass,
   type AudienceFlags,
 } from './age.ts'
 import { ToggleValue } from './age.schema.ts'
@@ -31,6 +30,7 @@ import tw from '../../../editions/tw/edition.json'
 import jp from '../../../editions/jp/edition.json'
 import kr from '../../../editions/kr/edition.json'
 import ar from '../../../editions/ar/edition.json'
+import type { AudienceClass } from '../../lib/cache.ts'
 
 const raw = { fr, de, th, tw, jp, kr, ar }
 const E = Object.fromEntries(EDITION_IDS.map((id) => [id, parseEdition(id, raw[id])])) as Record<(typeof EDITION_IDS)[number], Edition>

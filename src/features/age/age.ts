@@ -3,6 +3,7 @@
  * §9 adult age, calendar range and cookies). The one place that decides who is an adult and who may see
  * adult or BL series; catalogue, viewer and library delegate here. No dependency: the age popup island imports it.
  */
+import type { AudienceBase, AudienceClass } from '../../lib/cache.ts'
 
 /** The edition switches these rules read (editions/<id>/edition.json). */
 export type AgeEdition = {
@@ -218,18 +219,6 @@ export function safeReturnTo(value: unknown): string {
 }
 
 // ───────────────────────────── audience classes (issue 11) ─────────────────────────────
-
-/**
- * Who a page is rendered for. Pages are cached per class, never per person, so everything a catalogue page
- * shows must follow from the class alone (spec §5):
- * - `guest`: not signed in; `guest-adult`: a jp guest whose not-logged-in-adult cookie says Y;
- * - `member`: signed in, adult status not proven (no check, expired after a year, kr without the phone check,
- *   th/tw without a birth date); `minor`: signed in with a known birth date under the edition's adult age;
- * - `adult`: adult with adult content on; `adult-off`: adult who switched adult content off.
- * On the edition with the BL toggle a signed-in reader who has not turned BL on gets the `-nobl` variant.
- */
-type AudienceBase = 'guest' | 'guest-adult' | 'member' | 'minor' | 'adult' | 'adult-off'
-export type AudienceClass = AudienceBase | `${Exclude<AudienceBase, 'guest' | 'guest-adult'>}-nobl`
 
 /** The reader's row as the audience needs it: adult flags and the two switches (null: a guest). */
 export type AudienceFlags = (NonNullable<AdultFlags> & { showAdult: boolean; isBlToggle: boolean }) | null

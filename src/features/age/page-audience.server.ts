@@ -4,7 +4,8 @@
  * in Node (ops, seed) can import the age rules without the Worker-only request context.
  */
 import { requestContext } from '../../lib/server/context.ts'
-import { audienceSees, type AudienceClass } from './age.ts'
+import { audienceSees } from './age.ts'
+import type { AudienceClass } from '../../lib/cache.ts'
 
 /** The audience class the page being rendered is for (set by the edge before the page cache; guest outside a request). */
 export function pageAudience(): AudienceClass {

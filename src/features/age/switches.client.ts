@@ -3,7 +3,7 @@
  * calls PUT /api/v1/user/{adult|BL}/toggle/{value}, then reloads so the page is rendered for the new class.
  * Spec §8: a failed toggle is only logged; the control comes back as it was.
  */
-import { api } from '../../lib/shell/api.ts'
+import { api } from '../session/api.ts'
 document.addEventListener('click', async (e) => {
   const control = (e.target as Element | null)?.closest?.<HTMLElement>('[data-content-toggle]')
   if (!control || control.getAttribute('aria-busy') === 'true') return

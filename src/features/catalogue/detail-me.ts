@@ -5,7 +5,7 @@
  * page stays as a guest's) and fills the slots the page already holds: episode badges, the main
  * button (resume or next episode, resumeTarget), the wait-until-free ticket's state, the favourite toggle.
  */
-import { api } from '../../lib/shell/api.ts'
+import { api } from '../session/api.ts'
 import { formatDateTime, type DateEdition } from '../../lib/i18n/dates.ts'
 import { resumeTarget } from '../library/resume.ts'
 import { pluralText, type Plural } from '../../lib/i18n/plural.ts'

@@ -5,7 +5,7 @@
  * A refusal (`?error=` in the answer) keeps what the reader typed and shows the message next to the form.
  * `data-confirm` asks first; `data-counter` keeps a character count beside a text area.
  */
-import { send } from '../../lib/shell/api.ts'
+import { send } from '../session/api.ts'
 const root = () => document.getElementById('comments-root')
 const live = () => document.getElementById('comment-live')
 

@@ -3,7 +3,7 @@
  * GET /api/v1/library/recent, each card linking straight to the episode to read next (resumeTarget). The row goes
  * away when there is nothing to continue or the answer fails (personal bits are an extra).
  */
-import { api } from '../../lib/shell/api.ts'
+import { api } from '../session/api.ts'
 import { imageUrl, srcset } from '../catalogue/images.ts'
 import type { RecentRead } from './library.server.ts'
 import { resumeTarget } from './resume.ts'

@@ -9,7 +9,7 @@
 import { exchangeCoins } from './exchange.ts'
 import type { MileageExchangeRequest } from './mileage.ts'
 import { pluralText, type Plural } from '../../lib/i18n/plural.ts'
-import { api } from '../../lib/shell/api.ts'
+import { api } from '../session/api.ts'
 import type { Coin } from '../session/store.ts'
 
 const dialog = document.querySelector<HTMLDialogElement>('#mileage-exchange')

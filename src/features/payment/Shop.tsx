@@ -15,7 +15,7 @@
  *   into view there (issue 35 point 4);
  * - "remember this payment method" keeps the method in this browser (localStorage) — nothing is stored server-side.
  */
-import { api } from '../../lib/shell/api.ts'
+import { api } from '../session/api.ts'
 import { useEffect, useRef, useState } from 'react'
 import { pluralText, type Plural } from '../../lib/i18n/plural.ts'
 import type { Coin } from '../session/store.ts'

@@ -13,7 +13,7 @@
  * reloads open; COIN_INSUFFICIENT → the shop link with the way back. ADULT_ONLY_CONTENTS opens the age popup (the
  * API client's follow-up).
  */
-import { api, type ApiResult } from '../../lib/shell/api.ts'
+import { api, type ApiResult } from '../session/api.ts'
 import { useEffect, useRef, useState } from 'react'
 import { mainAction, type PreviewOffer, type PurchasePreview } from './preview.ts'
 import type { PurchaseKind } from './purchase.ts'

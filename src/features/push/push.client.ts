@@ -3,7 +3,7 @@
  * (public/sw.js, the viewer's registration, scope /viewer/) and stores the subscription (POST
  * /api/v1/app/push/subscription), or removes both (DELETE). The permission prompt comes only from the button's click.
  */
-import { api } from '../../lib/shell/api.ts'
+import { api } from '../session/api.ts'
 
 /** A refusal the server explains in the reader's language (e.g. the 11th device, issue 34 point 4): its message is shown. */
 class Explained extends Error {}

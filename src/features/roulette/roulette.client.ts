@@ -4,7 +4,7 @@
  * reader prefers reduced motion — and announces the result in the page's live region. After a prize it tells
  * the session store the new balance (`coinChanged`: the header and the other tabs).
  */
-import { api } from '../../lib/shell/api.ts'
+import { api } from '../session/api.ts'
 import { landingRotation } from './wheel.ts'
 import type { SpinRequest } from './roulette.ts'
 import type { Coin } from '../session/store.ts'

@@ -3,7 +3,7 @@
  * after the last keystroke the API's first results appear as links under the box; an empty box clears
  * them. Text only through textContent; a newer keystroke aborts the previous request.
  */
-import { api } from '../../lib/shell/api.ts'
+import { api } from '../session/api.ts'
 import { pluralText, type Plural } from '../../lib/i18n/plural.ts'
 
 const form = document.querySelector<HTMLFormElement>('form.search-form')

@@ -1,9 +1,9 @@
 /**
- * Spec §8 NOT_FOUND_ACCESS_TOKEN → logout (the API client's follow-up, src/lib/shell/api-client.ts): the session
+ * Spec §8 NOT_FOUND_ACCESS_TOKEN → logout (the API client's follow-up, src/features/session/api-client.ts): the session
  * service ends the session, then the sign-in page tells the reader why (the catalogue's message, `?error=`) and
  * leads back to the episode on screen; elsewhere the page reloads as a guest's.
  */
-import { send } from '../../lib/shell/api.ts'
+import { send } from './api.ts'
 import { viewerLoginHref } from '../viewer/reading.ts'
 
 export async function signOut(): Promise<void> {

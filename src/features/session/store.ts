@@ -10,7 +10,7 @@
  * skipped (stale). A coin movement (`coinChanged`: a purchase, a charge, an exchange, a prize) updates the coin at
  * once and is passed to the other tabs.
  */
-import { send } from '../../lib/shell/api.ts'
+import { send } from './api.ts'
 import { IDENTITY_KEY, SESSION_CHANNEL } from './tabs.ts'
 import { atom, computed } from 'nanostores'
 

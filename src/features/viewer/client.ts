@@ -1,9 +1,9 @@
 /**
- * The viewer island's calls to the API, through the one API client (src/lib/shell/api.ts: the envelope and the
+ * The viewer island's calls to the API, through the one API client (src/features/session/api.ts: the envelope and the
  * spec §8 follow-ups — NEED_TO_REFRESH tried once more, NOT_FOUND_ACCESS_TOKEN signs out, ADULT_ONLY_CONTENTS asks
  * for the age popup — are its own).
  */
-import { api } from '../../lib/shell/api.ts'
+import { api } from '../session/api.ts'
 import type { Coin } from '../session/store.ts'
 import type { PurchaseRequest } from '../purchase/purchase.schema.ts'
 import type { AutoUnlockKind, AutoUnlockState } from './continuous.ts'

@@ -5,7 +5,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { env } from 'cloudflare:workers'
 import { createDb, type Db } from './db.ts'
-import type { AudienceClass } from '../../features/age/age.ts'
+import type { AudienceClass } from '../cache.ts'
 import type { Edition } from '../edition/schema.ts'
 
 export type RequestContext = {

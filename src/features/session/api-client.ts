@@ -10,7 +10,7 @@
 import wretch from 'wretch'
 import abort from 'wretch/addons/abort'
 import type { ApiResult, Call, Send } from './api.ts'
-import { REQUEST_TIMEOUT_MS, requireAge, showRetry } from './stores.ts'
+import { REQUEST_TIMEOUT_MS, requireAge, showRetry } from '../../lib/shell/stores.ts'
 
 /** `fetch` through wretch: the answer whatever its status; rejects on a network failure, a time-out or `signal`. */
 export async function send(url: string, { method = 'GET', body, headers, signal, quiet = false, keepalive }: Send = {}): Promise<Response> {
@@ -64,10 +64,10 @@ export async function call<T>(path: string, { body, key, ...rest }: Call = {}, r
   if (res.ok && answer?.result === 'SUCCESS') return { ok: true, data: answer.data as T }
   const code = answer?.code ?? 'UNKNOWN'
   if (code === 'NEED_TO_REFRESH' && !retried) {
-    await (await import('../../features/session/store.ts')).refreshSession()
+    await (await import('./store.ts')).refreshSession()
     return call(path, { body, key, ...rest }, true)
   }
-  if (code === 'NOT_FOUND_ACCESS_TOKEN') void import('../../features/session/sign-out.ts').then((m) => m.signOut())
+  if (code === 'NOT_FOUND_ACCESS_TOKEN') void import('./sign-out.ts').then((m) => m.signOut())
   if (code === 'ADULT_ONLY_CONTENTS') requireAge()
   return { ok: false, code, message: answer?.message ?? null, status: res.status }
 }

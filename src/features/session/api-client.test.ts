@@ -6,11 +6,11 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { api } from './api.ts'
-import { $age, $toast, REQUEST_TIMEOUT_MS } from './stores.ts'
-import { ERRORS } from '../errors/catalogue.ts'
+import { $age, $toast, REQUEST_TIMEOUT_MS } from '../../lib/shell/stores.ts'
+import { ERRORS } from '../../lib/errors/catalogue.ts'
 
 const signOut = vi.hoisted(() => vi.fn(async () => {}))
-vi.mock('../../features/session/sign-out.ts', () => ({ signOut }))
+vi.mock('./sign-out.ts', () => ({ signOut }))
 
 const RETRY = 'Le serveur met trop de temps à répondre.'
 type Seen = { url: string; method: string; headers: Headers; body: unknown }
