@@ -33,7 +33,8 @@ const PRELOAD_HELPER = '\0vite/preload-helper.js'
  *   a plain call: the build fails if a lazy part ever carries a stylesheet of its own (styles are in the page:
  *   `inlineStylesheets`);
  * - no `globalThis.process` banner on browser chunks (@astrojs/cloudflare adds it for the worker; no browser code
- *   reads `process`). @type {import('vite').Plugin}
+ *   reads `process`). A Vite plugin, its type taken through Astro's (vite is astro's dependency, not the project's):
+ * @type {Extract<NonNullable<import('astro').ViteUserConfig['plugins']>[number], { name: string }>}
  */
 const siteChunks = {
   name: 'site-chunks',

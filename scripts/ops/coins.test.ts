@@ -5,14 +5,13 @@
  * local, and the abort of an import whose upload is refused half-way. The routes themselves: tests/worker/ops.test.ts
  * (coins) and tests/worker/ops-import.test.ts.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { expectRefusedUnsent, REFUSAL_TEST_TIMEOUT_MS, fakeApi, json, LOCAL_OPS_TOKEN, outward, success, type FakeApi } from './fake-api.ts'
-import { loadSeriesFolder } from './import.ts'
 import { writeSampleSeries } from './sample.ts'
-import { importKeys } from '../../src/features/catalogue/series-import.ts'
+import { importKeys, SeriesManifest } from '../../src/features/catalogue/series-import.ts'
 
 let api: FakeApi
 let sample: string
@@ -278,7 +277,7 @@ describe('npm run ops -- coins', () => {
 
 describe('npm run ops -- import', () => {
   const ID = 9
-  const keys = () => importKeys(ID, loadSeriesFolder(sample).manifest)
+  const keys = () => importKeys(ID, SeriesManifest.parse(JSON.parse(readFileSync(join(sample, 'series.json'), 'utf8'))))
   const replies = (refuseUpload?: number) => {
     let puts = 0
     return (path: string) => {

@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { expectRefusedUnsent, fakeApi, json, LOCAL_OPS_TOKEN, outward, success, type FakeApi, type Reply } from './fake-api.ts'
-import { drawPng, writeSampleEpisode } from './sample.ts'
+import sharp from 'sharp'
+import { writeSampleEpisode } from './sample.ts'
 
 let api: FakeApi
 let folder: string
@@ -18,8 +19,10 @@ let image: string
 beforeAll(async () => {
   api = await fakeApi()
   folder = await writeSampleEpisode(mkdtempSync(join(tmpdir(), 'ops-episode-')))
-  await drawPng(join(folder, 'fixed.png'), 800, 900, 30, 'fixed')
   image = join(folder, 'fixed.png')
+  await sharp({ create: { width: 800, height: 900, channels: 3, background: '#3a7' } })
+    .png()
+    .toFile(image)
 })
 afterAll(async () => {
   await api.close()

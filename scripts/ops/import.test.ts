@@ -1,14 +1,15 @@
 /** Series import without D1: metadata validation, file checks, WebP renditions, the statements it writes. */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import sharp from 'sharp'
 import { IMAGE_WIDTHS } from '../seed/data.ts'
-import { ImportError, loadSeriesFolder, probeSeries, renderImage } from './import.ts'
-import { SeriesManifest } from '../../src/features/catalogue/series-import.ts'
-import { importStatements } from '../../src/features/catalogue/series-import.server.ts'
-import { drawPng, writeSampleSeries } from './sample.ts'
+import { importSeries, planImport } from './import.ts'
+import { importKeys, SeriesManifest } from '../../src/features/catalogue/series-import.ts'
+import { finishImport, type Statement } from '../../src/features/catalogue/series-import.server.ts'
+import type { Db } from '../../src/lib/server/db.ts'
+import { writeSampleSeries } from './sample.ts'
 
 let dir: string
 beforeAll(async () => {
@@ -16,15 +17,19 @@ beforeAll(async () => {
 })
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-function problemsOf(fn: () => unknown): string[] {
+/** The problems an import of `folder` is refused with (an ImportError, before anything is sent); none if it plans. */
+async function problemsOf(folder: string): Promise<string[]> {
   try {
-    fn()
+    await planImport(folder, 'test')
   } catch (e) {
-    if (e instanceof ImportError) return e.problems
+    if (e instanceof Error && e.name === 'ImportError') return (e as Error & { problems: string[] }).problems
     throw e
   }
   return []
 }
+
+/** The validated manifest and the probed sizes of a folder, as an import plans them. */
+const planOf = async (folder: string) => (await planImport(folder, 'test')).request
 
 function withManifest(edit: (m: any) => void): string {
   const copy = mkdtempSync(join(tmpdir(), 'ops-import-bad-'))
@@ -36,10 +41,9 @@ function withManifest(edit: (m: any) => void): string {
 
 describe('series folder', () => {
   it('accepts the sample series (scripts/ops/sample-series) with its generated images', async () => {
-    const { manifest } = loadSeriesFolder(dir)
+    const { manifest, sizes } = await planOf(dir)
     expect(manifest.episodes).toHaveLength(2)
     expect(manifest.episodes.every((e) => e.images.length === 2)).toBe(true)
-    const sizes = await probeSeries(dir, manifest)
     expect(sizes.cover).toEqual({ width: 480, height: 640 })
     expect(sizes.slices[0]).toEqual([
       { width: 800, height: 1000 },
@@ -47,7 +51,7 @@ describe('series folder', () => {
     ])
   })
 
-  it('names every invalid field', () => {
+  it('names every invalid field', async () => {
     const bad = withManifest((m) => {
       m.genre = 'SPACE'
       m.status = 'ONGOING'
@@ -59,7 +63,7 @@ describe('series folder', () => {
       m.episodes[0].alt = ['only one']
       m.episodes[0].transcript = [[{ kind: 'speech', text: 'one slice only' }]]
     })
-    const problems = problemsOf(() => loadSeriesFolder(bad))
+    const problems = await problemsOf(bad)
     for (const field of [
       'genre',
       'status',
@@ -77,7 +81,7 @@ describe('series folder', () => {
     const lines = withManifest(
       (m) => (m.episodes[1].transcript = [[{ kind: 'shout', text: 'AH' }], [{ kind: 'caption', text: ' ', extra: 1 }]]),
     )
-    expect(problemsOf(() => loadSeriesFolder(lines)).map((p) => p.split(':')[0])).toEqual([
+    expect((await problemsOf(lines)).map((p) => p.split(':')[0])).toEqual([
       'episodes.1.transcript.0.0.kind',
       'episodes.1.transcript.1.0.text',
       'episodes.1.transcript.1.0',
@@ -85,14 +89,14 @@ describe('series folder', () => {
     for (const d of [bad, lines]) rmSync(d, { recursive: true, force: true })
   })
 
-  it('refuses duplicate episode numbers, missing files and paths outside the folder', () => {
+  it('refuses duplicate episode numbers, missing files and paths outside the folder', async () => {
     const dup = withManifest((m) => (m.episodes[1].no = m.episodes[0].no))
-    expect(problemsOf(() => loadSeriesFolder(dup))).toEqual([expect.stringMatching(/^episodes\.1\.no: episode 1 appears twice/)])
+    expect(await problemsOf(dup)).toEqual([expect.stringMatching(/^episodes\.1\.no: episode 1 appears twice/)])
     const outside = withManifest((m) => (m.cover = '../cover.png'))
-    expect(problemsOf(() => loadSeriesFolder(outside))[0]).toMatch(/^cover: must be a file inside the folder/)
+    expect((await problemsOf(outside))[0]).toMatch(/^cover: must be a file inside the folder/)
     const missing = withManifest(() => {})
-    expect(problemsOf(() => loadSeriesFolder(missing)).length).toBe(5) // cover + 4 slices absent from the copy
-    expect(problemsOf(() => loadSeriesFolder(join(missing, 'nowhere')))[0]).toMatch(/series\.json: missing/)
+    expect((await problemsOf(missing)).length).toBe(5) // cover + 4 slices absent from the copy
+    expect((await problemsOf(join(missing, 'nowhere')))[0]).toMatch(/series\.json: missing/)
     for (const d of [dup, outside, missing]) rmSync(d, { recursive: true, force: true })
   })
 
@@ -120,22 +124,62 @@ describe('series folder', () => {
 
 describe('renditions', () => {
   it('renders WebP at the seed widths, keeping the aspect ratio', async () => {
-    const src = join(dir, 'tall.png')
-    await drawPng(src, 900, 1500, 30, 'tall')
-    const out = await renderImage(src, IMAGE_WIDTHS.slice)
-    expect(out.map((r) => r.width)).toEqual([640, 828, 1080])
+    // the sample series with its first slice replaced by a 900×1500 image, imported against a stand-in API
+    const tall = mkdtempSync(join(tmpdir(), 'ops-import-tall-'))
+    cpSync(dir, tall, { recursive: true })
+    const plan = await planImport(tall, 'test')
+    const first = plan.request.manifest.episodes[0]!.images[0]!
+    await sharp({ create: { width: 900, height: 1500, channels: 3, background: '#3a7' } })
+      .png()
+      .toFile(join(tall, first))
+    const puts: { key: string; bytes: Uint8Array }[] = []
+    const api = {
+      start: async () => ({ seriesId: 7, keys: importKeys(7, plan.request.manifest) }),
+      put: async (key: string, bytes: Uint8Array) => void puts.push({ key, bytes }),
+      finish: async () => {},
+      abort: async () => {},
+    }
+    await importSeries(api, plan)
+    const out = puts.filter((p) => p.key.startsWith('series/7/ep/1/1/'))
+    expect(out.map((r) => r.key)).toEqual(IMAGE_WIDTHS.slice.map((w) => `series/7/ep/1/1/${w}.webp`))
+    expect(IMAGE_WIDTHS.slice).toEqual([640, 828, 1080])
     for (const r of out) {
+      const width = Number(r.key.split('/').at(-1)!.replace('.webp', ''))
       const meta = await sharp(r.bytes).metadata()
       expect(meta.format).toBe('webp')
-      expect(meta.width).toBe(r.width)
-      expect(meta.height).toBe(Math.round((1500 * r.width) / 900))
+      expect(meta.width).toBe(width)
+      expect(meta.height).toBe(Math.round((1500 * width) / 900))
     }
+    rmSync(tall, { recursive: true, force: true })
   })
 })
 
+/**
+ * The statements `finishImport` writes for an open import of `manifest` (every object uploaded), in order, without the
+ * last one (which deletes the import row): a stand-in Db records the batches, a stand-in bucket lists every key.
+ */
+async function importStatements(seriesId: number, manifest: SeriesManifest, sizes: unknown, now: Date): Promise<Statement[]> {
+  const written: Statement[] = []
+  const db = {
+    first: async () => ({ request: JSON.stringify({ manifest, sizes }), finishingAt: null }),
+    run: async () => 1,
+    batch: async (statements: Statement[]) => void written.push(...statements),
+  } as unknown as Db
+  const keys = importKeys(seriesId, manifest)
+  const media = {
+    list: async ({ prefix }: { prefix: string }) => ({
+      objects: keys.filter((k) => k.startsWith(prefix)).map((key) => ({ key })),
+      truncated: false,
+    }),
+  } as unknown as R2Bucket
+  expect(await finishImport(db, media, seriesId, now)).toMatchObject({ seriesId })
+  expect(written.at(-1)).toEqual({ sql: 'DELETE FROM series_imports WHERE series_id = ?', params: [seriesId] })
+  return written.slice(0, -1)
+}
+
 describe('import statements', () => {
   it('stay under 100 bound parameters, insert every slice and end by publishing the series', async () => {
-    const { manifest } = loadSeriesFolder(dir)
+    const { manifest } = await planOf(dir)
     // a long episode, to split its slices over several statements
     manifest.episodes[0]!.images = Array.from({ length: 45 }, (_, i) => `s${i}.png`)
     delete manifest.episodes[0]!.alt
@@ -149,7 +193,7 @@ describe('import statements', () => {
         ],
       ],
     }
-    const statements = importStatements(77, manifest, sizes, new Date('2026-11-22T00:00:00Z'))
+    const statements = await importStatements(77, manifest, sizes, new Date('2026-11-22T00:00:00Z'))
     for (const s of statements) expect(s.params.length).toBeLessThanOrEqual(100)
     const sliceRows = statements
       .filter((s) => s.sql.includes('INSERT INTO episode_images'))
@@ -162,9 +206,9 @@ describe('import statements', () => {
   })
 
   it('write each slice its alt text and its transcript lines in reading order (null for a slice without text)', async () => {
-    const { manifest } = loadSeriesFolder(dir)
+    const { manifest, sizes } = await planOf(dir)
     manifest.episodes[1]!.transcript = [[], [{ kind: 'sfx', text: 'Tac' }]]
-    const statements = importStatements(5, manifest, await probeSeries(dir, manifest), new Date('2026-11-22T00:00:00Z'))
+    const statements = await importStatements(5, manifest, sizes, new Date('2026-11-22T00:00:00Z'))
     const rows = statements
       .filter((s) => s.sql.includes('INSERT INTO episode_images'))
       .flatMap((s) => Array.from({ length: (s.params.length - 2) / 6 }, (_, k) => s.params.slice(2 + k * 6, 8 + k * 6)))

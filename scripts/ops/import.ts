@@ -32,7 +32,7 @@ const WEBP = { quality: 80, effort: 4 }
 const RENDER_CONCURRENCY = 4
 
 /** A folder that failed validation: one line per problem, each naming the field or file. */
-export class ImportError extends Error {
+class ImportError extends Error {
   readonly problems: string[]
   constructor(problems: string[]) {
     super(`series folder is not valid:\n${problems.map((p) => `  - ${p}`).join('\n')}`)
@@ -42,7 +42,7 @@ export class ImportError extends Error {
 }
 
 /** Reads and validates `<dir>/series.json` and checks that every image it names is a file in the folder. */
-export function loadSeriesFolder(dir: string): { dir: string; manifest: SeriesManifest } {
+function loadSeriesFolder(dir: string): { dir: string; manifest: SeriesManifest } {
   const folder = resolve(dir)
   const manifest = readManifest(folder, 'series.json', SeriesManifest)
   checkFiles(folder, [
@@ -96,7 +96,7 @@ export async function probe(path: string, field: string): Promise<ImageSize> {
  * The size of every image of a validated folder (the cover, then one list per episode in the manifest's order), read
  * before anything is sent: a broken file stops the import.
  */
-export async function probeSeries(dir: string, manifest: SeriesManifest): Promise<SeriesImportRequest['sizes']> {
+async function probeSeries(dir: string, manifest: SeriesManifest): Promise<SeriesImportRequest['sizes']> {
   const cover = await probe(join(dir, manifest.cover), 'cover')
   const slices: ImageSize[][] = []
   for (const [i, e] of manifest.episodes.entries()) {
@@ -106,13 +106,13 @@ export async function probeSeries(dir: string, manifest: SeriesManifest): Promis
 }
 
 /** One stored rendition: `<width>.webp` under an image's key prefix. */
-export type Rendition = { width: number; height: number; bytes: Uint8Array }
+type Rendition = { width: number; height: number; bytes: Uint8Array }
 
 /**
  * The WebP renditions of one image at `widths` (`IMPORT_WIDTHS`, as the seed's), keeping its aspect ratio; the
  * source is decoded (and EXIF-oriented) once.
  */
-export async function renderImage(path: string, widths: readonly number[]): Promise<Rendition[]> {
+async function renderImage(path: string, widths: readonly number[]): Promise<Rendition[]> {
   const { data, info } = await sharp(path).rotate().raw().toBuffer({ resolveWithObject: true })
   const raw = { width: info.width, height: info.height, channels: info.channels }
   const out: Rendition[] = []

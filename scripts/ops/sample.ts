@@ -14,7 +14,7 @@ const SAMPLE_EPISODE_DIR = new URL('./sample-episode/', import.meta.url).pathnam
 type SampleManifest = { cover: string; episodes: { no: number; images: string[] }[] }
 
 /** Draws one flat PNG with a circle and a label, `width`×`height` px. */
-export async function drawPng(path: string, width: number, height: number, hue: number, label: string): Promise<void> {
+async function drawPng(path: string, width: number, height: number, hue: number, label: string): Promise<void> {
   useBundledFonts() // the label's font comes from node_modules, as the seed's
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
 <rect width="100%" height="100%" fill="hsl(${hue},55%,45%)"/>

@@ -7,8 +7,11 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { EDITION_IDS } from '../../src/lib/edition/schema.ts'
 import { loadEdition } from '../../src/lib/edition/load.ts'
 import { buildDemo, langOf, type DemoImage } from './data.ts'
-import { FONT_FILES, FONT_STACK, coverage, familyNames, fontPath, fontconfigDirs, fontconfigFiles, useBundledFonts } from './fonts.ts'
-import { generateImages, svgOf, wrap } from './images.ts'
+import { FONT_STACK, useBundledFonts } from './fonts.ts'
+import { coverage, familyNames, fontconfigDirs, fontconfigFiles } from '../../tests/unit/font-files.ts'
+import { generateImages } from './images.ts'
+import { svgOf } from './drawing.ts'
+import { wrap } from './line-break.ts'
 
 /**
  * Issue 35 point 5: the demo's covers, banners and panels are drawn in each edition's language and script, with fonts
@@ -108,6 +111,10 @@ describe("the demo's images speak each edition's language (issue 35 point 5)", (
 describe('the fonts of the demo images come from node_modules', () => {
   const dir = mkdtempSync(join(tmpdir(), 'seed-fonts-'))
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
+  /** Each family the drawings name (FONT_STACK), once. */
+  const named = new Set(Object.values(FONT_STACK).flatMap((stack) => stack.split(', ')))
+  /** The font files fontconfig is given (the links of `useBundledFonts`, resolved into node_modules). */
+  const linked = () => fontconfigFiles(fontconfigDirs(useBundledFonts(dir)).dirs[0]!)
 
   it("configures fontconfig with the packages' files only, no directory or configuration of the machine", () => {
     const conf = useBundledFonts(dir)
@@ -116,23 +123,28 @@ describe('the fonts of the demo images come from node_modules', () => {
     expect(includes).toBe(false)
     expect(dirs).toEqual([join(dir, 'files')])
     const files = fontconfigFiles(dirs[0]!)
-    expect(files.length).toBe(FONT_FILES.length)
+    expect(new Set(files).size).toBe(files.length)
+    expect(files.length).toBe(2 * named.size) // regular and bold of each family, nothing else
     for (const f of files) expect(f.startsWith(join(ROOT, 'node_modules') + sep), f).toBe(true)
   })
 
+  /** The linked files whose name table declares each family. */
+  const byFamily = new Map<string, string[]>()
+  const filesOf = (family: string) => {
+    if (byFamily.size === 0)
+      for (const f of linked()) for (const name of familyNames(f)) byFamily.set(name, [...(byFamily.get(name) ?? []), f])
+    return byFamily.get(family) ?? []
+  }
+
   it('has each family the drawings name, in regular and bold', () => {
-    const families = new Map<string, string[]>()
-    for (const f of FONT_FILES) expect(familyNames(fontPath(f)), f.file).toContain(f.family)
-    for (const f of FONT_FILES) families.set(f.family, [...(families.get(f.family) ?? []), f.file])
-    for (const stack of Object.values(FONT_STACK))
-      for (const family of stack.split(', ')) expect(families.get(family)?.length ?? 0, family).toBeGreaterThanOrEqual(2)
+    for (const family of named) expect(filesOf(family).length, family).toBeGreaterThanOrEqual(2)
   })
 
   const covered = new Map<string, Set<number>>()
   const glyphs = (family: string) => {
     if (!covered.has(family)) {
       const all = new Set<number>()
-      for (const f of FONT_FILES.filter((x) => x.family === family)) for (const c of coverage(fontPath(f))) all.add(c)
+      for (const f of filesOf(family)) for (const c of coverage(f)) all.add(c)
       covered.set(family, all)
     }
     return covered.get(family)!

@@ -32,7 +32,7 @@ const KAI = { fr: 'Kaï', de: 'Kai', en: 'Kai', ja: 'カイ', ko: '카이', zh: 
 const YSOLDE = { fr: 'Ysolde', de: 'Ysolde', en: 'Ysolde', ja: 'イゾルデ', ko: '이졸데', zh: '伊索德', th: 'อีโซลด์', ar: 'إيزولد' }
 
 /** Series id → its two story panels (slices 2 and 3 of each of its episodes). */
-export const DEMO_TRANSCRIPTS: Record<number, [Panel, Panel]> = {
+const DEMO_TRANSCRIPTS: Record<number, [Panel, Panel]> = {
   // Lettres d’un été (romance)
   3: [
     {

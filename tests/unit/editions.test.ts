@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { readFileSync } from 'node:fs'
 import { EDITION_IDS, parseEdition } from '../../src/lib/edition/schema.ts'
-import { loadEdition, loadMessages } from '../../src/lib/edition/load.ts'
+import { loadEdition } from '../../src/lib/edition/load.ts'
 import { createTranslator } from '../../src/lib/i18n/i18n.ts'
 
 const raw = (id: string) => JSON.parse(readFileSync(new URL(`../../editions/${id}/edition.json`, import.meta.url), 'utf8'))
@@ -38,14 +38,14 @@ describe('editions', () => {
 })
 
 describe('message catalogues', () => {
-  const fr = loadMessages('fr')
+  const fr = loadEdition('fr').messages
 
   it('fr, the source, is not empty', () => {
     expect(Object.keys(fr).length).toBeGreaterThan(50)
   })
 
   it.each(EDITION_IDS.filter((id) => id !== 'fr'))('%s has exactly the keys of fr, translated, with the same placeholders', (id) => {
-    const other = loadMessages(id)
+    const other = loadEdition(id).messages
     const bases = (m: Record<string, string>) => [...new Set(Object.keys(m).map(base))]
     const missing = bases(fr).filter((k) => !(k in other) && !(`${k}_other` in other))
     const extra = bases(other).filter((k) => !(k in fr) && !(`${k}_other` in fr))
@@ -74,7 +74,7 @@ describe('message catalogues', () => {
   })
 
   it.each(EDITION_IDS)('%s has exactly the plural forms its language needs, for every plural key of fr', (id) => {
-    const messages = loadMessages(id)
+    const messages = loadEdition(id).messages
     const needed = [...categories(id)].sort()
     for (const key of pluralBases) {
       const present = Object.keys(messages)
@@ -100,14 +100,14 @@ describe('message catalogues', () => {
   })
 
   it.each(EDITION_IDS)('%s: a number stays with its word and its unit (no-break spaces: "Épisode 6", "24 h", "100 %")', (id) => {
-    const loose = Object.entries(loadMessages(id)).filter(
+    const loose = Object.entries(loadEdition(id).messages).filter(
       ([, value]) => / \{\{no\}\}/.test(value) || /\}\} (%|h|Std\.|ชม\.|ساعة)(?=$|[\s.,)）:;!?])/u.test(value),
     )
     expect(loose.map(([key]) => key)).toEqual([])
   })
 
   it('renders singular and plural through the real i18n instance', () => {
-    const t = (id: string) => createTranslator(loadEdition(id).edition.locale, loadMessages(id))
+    const t = (id: string) => createTranslator(loadEdition(id).edition.locale, loadEdition(id).messages)
     const frT = t('fr')
     expect([0, 1, 2, 1_000_000].map((count) => frT('wallet.shop.coins', { count }))).toEqual([
       '0 pièce',

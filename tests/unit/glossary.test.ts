@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { readdirSync, readFileSync } from 'node:fs'
 import { EDITION_IDS } from '../../src/lib/edition/schema.ts'
-import { loadMessages } from '../../src/lib/edition/load.ts'
+import { loadEdition } from '../../src/lib/edition/load.ts'
 import { finds, glossary, type Term } from './glossary.ts'
 
 /**
@@ -37,7 +37,7 @@ const NAMES = {
 } as const
 
 describe.each(EDITION_IDS)('the %s edition names its currency and its mileage one way', (id) => {
-  const messages = loadMessages(id)
+  const messages = loadEdition(id).messages
   const words = glossary(id)
 
   const things = Object.keys(words).filter((k) => !k.startsWith('$'))

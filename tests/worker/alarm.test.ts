@@ -9,7 +9,7 @@ import fc from 'fast-check'
 import { call, db, expectError, form, frEdition, newReader, newSeries, read, type Reader } from './comment.helpers.ts'
 import { expectHandled, frMessages } from './app.ts'
 import { answerQna } from '../../src/features/qna/qna.server.ts'
-import { episodeFanout, runFanout, sweepAlarms } from '../../src/features/alarm/alarm.server.ts'
+import { runFanout, sweepAlarms } from '../../src/features/alarm/alarm.server.ts'
 import { alarmReach, alarmsIn, execInReader, giveAlarms, testAlarm } from './reader.helpers.ts'
 import { localQueue } from './alarm-queue.helpers.ts'
 import { readerRows } from './reader-rows.ts'
@@ -180,21 +180,17 @@ describe('alarms written by the cron', () => {
     ])
   })
 
-  it('fans one episode out in bounded batches of readers, and 40 concurrent runs of it still give one alarm per reader', async () => {
+  it('fans one episode out to readers in user id order, from where a message resumes, and 40 concurrent runs of it still give one alarm per reader', async () => {
+    // (batches of ALARM_BATCH readers, FANOUT_BATCHES per message: tests/worker/alarm-queue.test.ts)
     const fans = await Promise.all(Array.from({ length: 5 }, () => newReader()))
     const s = await favouriteSeries('2030-08-01T00:00:00.000Z', fans)
     const episodeId = s.episodeIds[0]!
-    let after = 0
-    const sizes: number[] = []
-    for (let i = 0; i < 4; i++) {
-      const st = episodeFanout(episodeId, after, 2)
-      const batch = await db.all<{ readerId: number }>(st.sql, ...st.params)
-      sizes.push(batch.length)
-      after = Math.max(after, ...batch.map((b) => b.readerId))
-    }
-    expect(sizes).toEqual([2, 2, 1, 0])
-    const readers = fans.map((f) => f.id)
+    const readers = fans.map((f) => f.id).sort((a, b) => a - b)
     expect(await alarmReach(readers, `EPISODE:${episodeId}`)).toEqual({ n: 0, readers: 0 })
+    // a message resuming after the second reader writes the three readers after it, none before
+    expect(await runFanout(db, queue, { kind: 'episode', episodeId, after: readers[1]! })).toBe(3)
+    expect(await alarmReach(readers.slice(0, 2), `EPISODE:${episodeId}`)).toEqual({ n: 0, readers: 0 })
+    expect(await alarmReach(readers.slice(2), `EPISODE:${episodeId}`)).toEqual({ n: 3, readers: 3 })
     await Promise.all(Array.from({ length: 40 }, () => runFanout(db, queue, { kind: 'episode', episodeId, after: 0 })))
     expect(await alarmReach(readers, `EPISODE:${episodeId}`)).toEqual({ n: 5, readers: 5 })
   })

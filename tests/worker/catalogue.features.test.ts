@@ -9,10 +9,15 @@ import { seedDemo } from './seed.ts'
 import { readerRows } from './reader-rows.ts'
 import { createDb } from '../../src/lib/server/db.ts'
 import { listContents, seriesDetail, type SeriesCard } from '../../src/features/catalogue/catalogue.server.ts'
-import { GUEST, resolveContents } from '../../src/features/catalogue/catalogue.ts'
+import { resolveContents } from '../../src/features/catalogue/catalogue.ts'
 import { refreshRanking } from '../../src/features/catalogue/ranking.server.ts'
 import { noticeCount } from '../../src/features/notice/notice.server.ts'
 import type { DemoCatalogue } from '../../scripts/seed/data.ts'
+
+import { audienceSees } from '../../src/features/age/age.ts'
+
+/** A guest's view (never an adult or BL series). */
+const GUEST = audienceSees('guest')
 
 let demo: DemoCatalogue
 const app = appFor()

@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest'
 import { buy, db, expectError, get, give, newReader, newSeries, read } from './purchase.helpers.ts'
 import { coinOf, userBalances } from '../../src/features/wallet/wallet.server.ts'
-import { coinSummary, encodeHistoryCursor, HISTORY_PAGE_SIZE } from '../../src/features/wallet/wallet.ts'
+import { encodeHistoryCursor, HISTORY_PAGE_SIZE } from '../../src/features/wallet/wallet.ts'
+import { coinSummary } from '../unit/wallet-model.ts'
 import { readerRows } from './reader-rows.ts'
 
 const days = (d: number) => new Date(Date.now() + d * 86_400_000).toISOString()

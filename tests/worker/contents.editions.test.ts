@@ -8,7 +8,7 @@ import { seedDemo } from './seed.ts'
 import { parseEdition, type Edition } from '../../src/lib/edition/schema.ts'
 import { createDb } from '../../src/lib/server/db.ts'
 import { listContents, type SeriesCard } from '../../src/features/catalogue/catalogue.server.ts'
-import { HOME_TABS, SCHEDULE_DAYS, type Audience } from '../../src/features/catalogue/catalogue.ts'
+import { SCHEDULE_DAYS, type Audience, type HomeTab } from '../../src/features/catalogue/catalogue.ts'
 import { audienceClass, audienceSees, type AudienceFlags } from '../../src/features/age/age.ts'
 import { resolveContents } from '../../src/features/catalogue/catalogue.ts'
 import type { DemoCatalogue } from '../../scripts/seed/data.ts'
@@ -19,6 +19,9 @@ import jp from '../../editions/jp/edition.json'
 import kr from '../../editions/kr/edition.json'
 import th from '../../editions/th/edition.json'
 import tw from '../../editions/tw/edition.json'
+
+/** The home tabs (spec §2). */
+const HOME_TABS: readonly HomeTab[] = ['SCHEDULE', 'RANKING', 'FREE', 'BL', 'NEWEST', 'MATURE', 'ACTION', 'ROMANCE', 'FREETIME']
 
 const EDITIONS: Edition[] = Object.entries({ ar, de, fr, jp, kr, th, tw }).map(([id, e]) => parseEdition(id, e))
 

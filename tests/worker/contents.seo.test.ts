@@ -4,9 +4,13 @@ import { seedDemo } from './seed.ts'
 import { frEdition } from './app.ts'
 import { createDb } from '../../src/lib/server/db.ts'
 import { seriesDetail, sitemapSeries } from '../../src/features/catalogue/catalogue.server.ts'
-import { GUEST } from '../../src/features/catalogue/catalogue.ts'
 import { breadcrumbLd, comicSeriesLd, jsonLdText, sitemapXml } from '../../src/features/catalogue/seo.ts'
 import type { DemoCatalogue } from '../../scripts/seed/data.ts'
+
+import { audienceSees } from '../../src/features/age/age.ts'
+
+/** A guest's view (never an adult or BL series). */
+const GUEST = audienceSees('guest')
 
 let demo: DemoCatalogue
 beforeAll(async () => {

@@ -13,7 +13,10 @@ import { OPS, auditLines, expectBadBodiesRefused, logSpy } from './ops.helpers.t
 import { app, db, expectError, newSeries, read } from './comment.helpers.ts'
 import { request } from './app.ts'
 import { EPISODE_UNPUBLISHED_AT } from '../../src/features/catalogue/catalogue-ops.ts'
-import { deleteRetiredMedia, RETIRED_MEDIA_MS } from '../../src/features/catalogue/episode-upload.server.ts'
+import { deleteRetiredMedia } from '../../src/features/catalogue/episode-upload.server.ts'
+
+/** How long a replaced slice's objects stay in R2 before `deleteRetiredMedia` removes them: an hour. */
+const RETIRED_MEDIA_MS = 60 * 60 * 1000
 
 beforeAll(async () => {
   await seedDemo(env.DB)

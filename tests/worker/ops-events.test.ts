@@ -13,7 +13,11 @@ import { OPS, expectBadBodiesRefused, auditLines, logSpy } from './ops.helpers.t
 import { call, db, expectError, read } from './comment.helpers.ts'
 import { currentEvents } from '../../src/features/event/event.server.ts'
 import { homePage } from '../../src/features/catalogue/catalogue.server.ts'
-import { GUEST } from '../../src/features/catalogue/catalogue.ts'
+
+import { audienceSees } from '../../src/features/age/age.ts'
+
+/** A guest's view (never an adult or BL series). */
+const GUEST = audienceSees('guest')
 
 beforeAll(async () => {
   await seedDemo(env.DB)

@@ -7,8 +7,18 @@ import fc from 'fast-check'
 import { expectHandled } from './app.ts'
 import { expectInvariant, newReader } from './purchase.helpers.ts'
 import { charge, credited, newProduct, paymentFor, postWebhook, signedEvent } from './payment.helpers.ts'
-import { signSandbox } from '../../src/features/payment/provider.ts'
 import { readerRows } from './reader-rows.ts'
+
+/**
+ * A Stripe-style `Sandbox-Signature` of any `body` at unix second `t` — `t=<t>,v1=<HMAC-SHA256 hex of "t.body">` — as
+ * a sender holding the secret makes it.
+ */
+async function signSandbox(secret: string, body: string, t: number): Promise<string> {
+  const encoder = new TextEncoder()
+  const key = await crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign'])
+  const mac = new Uint8Array(await crypto.subtle.sign('HMAC', key, encoder.encode(`${t}.${body}`)))
+  return `t=${t},v1=${[...mac].map((b) => b.toString(16).padStart(2, '0')).join('')}`
+}
 
 const text = fc.oneof(
   fc.jsonValue().map((v) => JSON.stringify(v)),

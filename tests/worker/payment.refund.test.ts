@@ -13,6 +13,7 @@ import {
   expectInvariant,
   get,
   give,
+  grantLot,
   newReader,
   newSeries,
   read,
@@ -22,7 +23,7 @@ import {
 import { request } from './app.ts'
 import { newProduct, paymentFor, postWebhook, signedEvent } from './payment.helpers.ts'
 import { refundPayment } from '../../src/features/payment/payment.server.ts'
-import { expireLots, grantCoins } from '../../src/features/wallet/wallet.server.ts'
+import { expireLots } from '../../src/features/wallet/wallet.server.ts'
 import { failingAt } from './faults.ts'
 import { readerRows } from './reader-rows.ts'
 
@@ -206,9 +207,8 @@ describe('expiry sweep', () => {
     const reader = await newReader()
     const live = await give(reader.id, 'BONUS', 7, 5)
     const soon = new Date(Date.now() + 1000).toISOString()
-    const a = (await grantCoins(db, { userId: reader.id, type: 'BONUS', amount: 12, source: 'EVENT', reason: 't', expiresAt: soon })).entry
-    const b = (await grantCoins(db, { userId: reader.id, type: 'FREE_COIN', amount: 3, source: 'COUPON', reason: 't', expiresAt: soon }))
-      .entry
+    const a = await grantLot(reader.id, { type: 'BONUS', amount: 12, source: 'EVENT', reason: 't', expiresAt: soon })
+    const b = await grantLot(reader.id, { type: 'FREE_COIN', amount: 3, source: 'COUPON', reason: 't', expiresAt: soon })
     const later = new Date(Date.now() + 60_000)
     await expireLots(db, later, 5000)
     const rows = await readerRows.all<{ lot_id: number; amount: number; type: string; source: string }>(

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { db, expectError, expectInvariant, newReader, read } from './purchase.helpers.ts'
 import { credited, newProduct, paymentFor, postWebhook, signedEvent } from './payment.helpers.ts'
 import { coinOf } from '../../src/features/wallet/wallet.server.ts'
-import { signSandbox } from '../../src/features/payment/provider.ts'
+import { sandboxWebhook } from '../../src/features/payment/provider.ts'
 
 async function unpaid(coins = 100, bonus = 15) {
   const reader = await newReader()
@@ -94,6 +94,8 @@ describe('POST /api/v1/payment/webhook/sandbox', () => {
   })
 
   it('the header format follows Stripe: t=<unix>,v1=<64 hex>', async () => {
-    expect(await signSandbox('s', '{}', 1700000000)).toMatch(/^t=1700000000,v1=[0-9a-f]{64}$/)
+    const event = { id: 'evt_f', type: 'checkout.completed', paymentId: 'p', amount: 1, currency: 'EUR' } as const
+    const sent = await sandboxWebhook('s', event, new Date(1700000000 * 1000))
+    expect(sent.headers['Sandbox-Signature']).toMatch(/^t=1700000000,v1=[0-9a-f]{64}$/)
   })
 })

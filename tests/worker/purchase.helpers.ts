@@ -8,9 +8,10 @@ import { appFor, expectError, frEdition, read, request } from './app.ts'
 
 export { expectError, read }
 import { createDb } from '../../src/lib/server/db.ts'
+import { firstRow } from '../../src/lib/server/rows.ts'
 import { sessionKeys } from '../../src/features/auth/auth.server.ts'
 import { randomToken, signAccessToken } from '../../src/features/auth/tokens.ts'
-import { grantCoins, walletTotals } from '../../src/features/wallet/wallet.server.ts'
+import { walletTotals, type LedgerEntry } from '../../src/features/wallet/wallet.server.ts'
 import type { CoinSource, CoinType } from '../../src/features/wallet/wallet.ts'
 import type { Platform } from '../../src/features/coupon/coupon.ts'
 import { readerRows } from './reader-rows.ts'
@@ -37,10 +38,34 @@ export async function newReader(opts: { adult?: boolean; platform?: Platform } =
   return { id: row!.id, headers: { authorization: `Bearer ${token.value}` }, sessionId }
 }
 
+/**
+ * A new lot of `amount` coins and its CHARGE ledger row, in one batch, as the wallet writes a grant (the ledger row's
+ * description is `reason`; a PAYMENT lot's row is a COIN_PRODUCT's); returns the ledger row. `expiresAt` null: never expires.
+ */
+export async function grantLot(
+  userId: number,
+  lot: { type: CoinType; amount: number; source: CoinSource; expiresAt: string | null; ref?: string | null; reason?: string },
+): Promise<LedgerEntry> {
+  const ref = lot.ref ?? null
+  const [, ledger] = await db.batch([
+    {
+      sql: `INSERT INTO coin_lots (user_id, type, amount, remaining, expires_at, source, ref) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      params: [userId, lot.type, lot.amount, lot.amount, lot.expiresAt, lot.source, ref],
+    },
+    {
+      sql: `INSERT INTO coin_ledger (user_id, kind, lot_id, type, source, amount, product_kind, ref, description)
+            VALUES (?, 'CHARGE', last_insert_rowid(), ?, ?, ?, ?, ?, ?)
+            RETURNING id, kind, lot_id AS lotId, type, source, amount, ref, description, created_at AS createdAt`,
+      params: [userId, lot.type, lot.source, lot.amount, lot.source === 'PAYMENT' ? 'COIN_PRODUCT' : null, ref, lot.reason ?? 'test'],
+    },
+  ])
+  return firstRow<LedgerEntry>(ledger)!
+}
+
 /** A lot of `amount` coins (a CHARGE row with it). `expiresInDays` absent: never expires. */
 export async function give(userId: number, type: CoinType, amount: number, expiresInDays?: number, source: CoinSource = 'EVENT') {
   const expiresAt = expiresInDays === undefined ? null : new Date(Date.now() + expiresInDays * 86_400_000).toISOString()
-  return (await grantCoins(db, { userId, type, amount, source, reason: 'test', expiresAt })).entry
+  return grantLot(userId, { type, amount, source, expiresAt })
 }
 
 export type SeriesOpts = { episodes: number; priceRent?: number | null; priceBuy?: number | null; free?: number; adult?: boolean }

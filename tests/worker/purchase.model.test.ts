@@ -11,7 +11,8 @@ import { frEdition } from './app.ts'
 import { db, expectInvariant, give, newReader, newSeries } from './purchase.helpers.ts'
 import { purchaseEpisodes } from '../../src/features/purchase/purchase.server.ts'
 import { adminAdjust, coinOf, userBalances } from '../../src/features/wallet/wallet.server.ts'
-import { coinSummary, type CoinType } from '../../src/features/wallet/wallet.ts'
+import { type CoinType } from '../../src/features/wallet/wallet.ts'
+import { coinSummary } from '../unit/wallet-model.ts'
 import { AppError } from '../../src/lib/errors/catalogue.ts'
 
 type Model = { total: number; byType: Record<'COIN' | 'FREE_COIN' | 'BONUS', number> }

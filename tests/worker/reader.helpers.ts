@@ -3,6 +3,9 @@ import { runInDurableObject } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import type { StoredProgress } from '../../src/features/viewer/progress-store.server.ts'
 import type { NewAlarm } from '../../src/features/alarm/alarm.ts'
+import { consumeReaderEvents } from '../../src/features/reader/events.server.ts'
+import type { ReaderEventJob } from '../../src/features/reader/events.ts'
+import type { Db } from '../../src/lib/server/db.ts'
 
 export const readerObject = (userId: number) => env.READER.getByName(String(userId))
 
@@ -62,4 +65,13 @@ export const alarmReach = async (readers: readonly number[], key: string) => {
     readers.map(async (id) => Number((await execInReader(id, `SELECT count(*) AS n FROM alarms WHERE dedup_key = ?`, key))[0]!.n)),
   )
   return { n: counts.reduce((a, b) => a + b, 0), readers: counts.filter((c) => c > 0).length }
+}
+
+/** Delivers one reader event as the queue does (`consumeReaderEvents`, a batch of one message); throws unless it is acknowledged. */
+export async function applyReaderEvent(db: Db, job: ReaderEventJob): Promise<void> {
+  let acked = false
+  const message = { id: job.id, body: job, attempts: 1, timestamp: new Date(), ack: () => (acked = true), retry: () => {} }
+  const batch = { queue: 'webtoon-reader-events-test', messages: [message], ackAll: () => {}, retryAll: () => {} }
+  await consumeReaderEvents(batch as unknown as MessageBatch<unknown>, db)
+  if (!acked) throw new Error(`reader event ${job.id} was not acknowledged`)
 }

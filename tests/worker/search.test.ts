@@ -6,9 +6,16 @@ import { seedDemo } from './seed.ts'
 import jp from '../../editions/jp/edition.json'
 import { parseEdition } from '../../src/lib/edition/schema.ts'
 import { isErrorCode } from '../../src/lib/errors/catalogue.ts'
-import { buildFtsQuery, encodeSearchCursor, ftsDocument, MAX_KEYWORD_LENGTH } from '../../src/features/search/search.ts'
+import { encodeSearchCursor, ftsDocument, MAX_KEYWORD_LENGTH, resolveSearch } from '../../src/features/search/search.ts'
 import type { SeriesCard } from '../../src/features/catalogue/catalogue.server.ts'
 import { buildDemo, type DemoCatalogue } from '../../scripts/seed/data.ts'
+
+/** The MATCH expression a search of `keyword` runs (`resolveSearch`); null when it has no searchable word. */
+function buildFtsQuery(keyword: string): string | null {
+  const r = resolveSearch({ keyword })
+  if (!r.ok) throw new Error(`keyword refused: ${keyword}`)
+  return r.request.match
+}
 
 type Body = { result: string; data: { items: SeriesCard[]; next: string | null }; code?: string; message?: string }
 

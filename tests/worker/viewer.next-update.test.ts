@@ -5,7 +5,11 @@
  */
 import { describe, expect, it } from 'vitest'
 import { db, get, newSeries, read } from './purchase.helpers.ts'
-import { nextScheduledDay } from '../../src/features/catalogue/catalogue.ts'
+import { scheduleSummary, type ScheduleDay } from '../../src/features/catalogue/catalogue.ts'
+
+/** The next update day a series page shows from the weekdays alone (no planned date). */
+const nextScheduledDay = (days: ScheduleDay[], timeZone: string, now: Date, lastPublishedAt: string | null = null) =>
+  scheduleSummary({ status: 'SCHEDULED', schedule: days, nextUpdateAt: null, lastPublishedAt }, timeZone, now)?.next ?? null
 
 describe('the next update at the end of the latest episode', () => {
   it('is the series page’s day: its weekday, even when the planned date says otherwise', async () => {

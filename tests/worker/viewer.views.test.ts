@@ -12,8 +12,12 @@ import { own } from './viewer.helpers.ts'
 import { openEpisode } from '../../src/features/viewer/viewer.server.ts'
 import { seriesDetail } from '../../src/features/catalogue/catalogue.server.ts'
 import { refreshRanking } from '../../src/features/catalogue/ranking.server.ts'
-import { GUEST } from '../../src/features/catalogue/catalogue.ts'
 import { DAY_MS } from '../../src/lib/time.ts'
+
+import { audienceSees } from '../../src/features/age/age.ts'
+
+/** A guest's view (never an adult or BL series). */
+const GUEST = audienceSees('guest')
 
 const counts = async (episodeId: number) => read(await get(null, `/api/v1/viewcount/${episodeId}`))
 const views = async (episodeId: number) => (await counts(episodeId)).data as { views: number; seriesViews: number }

@@ -105,7 +105,7 @@ function mixesLettersAndDigits(password: string): boolean {
 }
 
 /** Spec §5 change password: new at least 6 characters (code points) mixing letters and digits. */
-export function isValidChangePassword(password: string): boolean {
+function isValidChangePassword(password: string): boolean {
   const length = [...password].length
   return length >= CHANGE_PASSWORD_MIN && length <= CHANGE_PASSWORD_MAX && mixesLettersAndDigits(password) && !/\s/.test(password)
 }
@@ -114,7 +114,7 @@ export function isValidChangePassword(password: string): boolean {
  * Spec §5/§9 reset password: 8 to 20 characters with letters and digits (special characters allowed). Of the
  * spec's two readings this is the stricter one, so a password set here also passes the change-password rule.
  */
-export function isValidResetPassword(password: string): boolean {
+function isValidResetPassword(password: string): boolean {
   const length = [...password].length
   return length >= RESET_PASSWORD_MIN && length <= RESET_PASSWORD_MAX && mixesLettersAndDigits(password) && !/\s/.test(password)
 }
@@ -188,7 +188,7 @@ export function toResetResult(value: string | null): ResetResult {
  * (Tapjoy is app-only, coupon web-only). The web shows the `web` ones; a guest following a login entry is
  * sent to the login route first (spec §2 protected pages).
  */
-export const MY_ENTRIES = [
+const MY_ENTRIES = [
   { key: 'shop', href: '/shop', login: false, web: true, app: true },
   { key: 'coin', href: '/history/charge', login: true, web: true, app: true },
   { key: 'history', href: '/history/use', login: true, web: true, app: true },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { TRANSFER_CODE_ALPHABET, generateTransferCode, nextTransferStatus, normaliseTransferCode, transferLocator } from './transfer.ts'
+import { generateTransferCode, nextTransferStatus, normaliseTransferCode, transferLocator } from './transfer.ts'
 
 describe('account transfer transitions (spec §4)', () => {
   it('starts once per account and can be retried after an error', () => {
@@ -30,7 +30,7 @@ describe('account transfer transitions (spec §4)', () => {
   })
   it('codes are 12 unambiguous characters and read back as typed', () => {
     const code = generateTransferCode()
-    expect(code).toMatch(new RegExp(`^[${TRANSFER_CODE_ALPHABET}]{12}$`))
+    expect(code).toMatch(/^[ABCDEFGHJKLMNPQRSTUVWXYZ23456789]{12}$/) // no I, O, 0 or 1
     expect(normaliseTransferCode(`${code.slice(0, 4).toLowerCase()}-${code.slice(4, 8)} ${code.slice(8)}`)).toBe(code)
     expect(transferLocator(code)).toBe(code.slice(0, 4))
     expect(normaliseTransferCode('ABCD-EFGH-IJK0')).toBeNull() // I and 0 are not in the alphabet

@@ -11,7 +11,7 @@ export type TransferAction = 'start' | 'request' | 'cancel' | 'finish' | 'fail'
 export type TransferErrorReason = 'ATTEMPTS' | 'EXPIRED'
 /** The transfer code: 12 characters of an unambiguous alphabet (~60 bits), valid 7 days. */
 const TRANSFER_CODE_LENGTH = 12
-export const TRANSFER_CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'
+const TRANSFER_CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'
 export const TRANSFER_CODE_TTL_SECONDS = 7 * 24 * 60 * 60
 /**
  * The code's first 4 characters locate its transfer (unique among live codes, ~20 bits); the other 8 (~40 bits)

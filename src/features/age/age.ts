@@ -32,7 +32,7 @@ const ADULT_VERIFICATION_YEARS = 1
 /** Spec §9: the birthday calendar covers the past 100 years. */
 const CALENDAR_YEARS = 100
 /** Spec §4: the yes/no popup confirms "yes" with a fixed epoch date. */
-export const YES_NO_BIRTH_DATE = '1970-01-01'
+const YES_NO_BIRTH_DATE = '1970-01-01'
 
 /** A calendar date 'YYYY-MM-DD'. */
 export type IsoDate = string
@@ -40,7 +40,7 @@ export type IsoDate = string
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/
 
 /** The date parts of a real calendar date, or null (2023-02-29, 2024-13-01 and '' are not dates). */
-export function parseIsoDate(value: string): { y: number; m: number; d: number } | null {
+function parseIsoDate(value: string): { y: number; m: number; d: number } | null {
   const match = ISO_DATE.exec(value)
   if (!match) return null
   const [y, m, d] = [Number(match[1]), Number(match[2]), Number(match[3])]
@@ -66,7 +66,7 @@ export function todayIn(timeZone: string | undefined, now: Date = new Date()): I
 }
 
 /** Whole years between `birth` and `today`; someone born on 29 February turns a year older on 1 March. */
-export function ageOn(birth: IsoDate, today: IsoDate): number {
+function ageOn(birth: IsoDate, today: IsoDate): number {
   const b = parseIsoDate(birth)
   const t = parseIsoDate(today)
   if (!b || !t) return -1
@@ -118,7 +118,7 @@ export type AdultFlags = {
 } | null
 
 /** End of an adult verification made at `verifiedAt`: one year later (spec §4/§9). */
-export function verificationExpiresAt(verifiedAt: string): Date {
+function verificationExpiresAt(verifiedAt: string): Date {
   const end = new Date(verifiedAt)
   end.setUTCFullYear(end.getUTCFullYear() + ADULT_VERIFICATION_YEARS)
   return end

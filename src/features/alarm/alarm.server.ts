@@ -107,7 +107,7 @@ async function deliver(db: Db, pending: readonly Pending[], record: boolean): Pr
  * One batch of a published episode's fan-out: the next `limit` readers (user id above `after`) who favourited its
  * series and did not hide it.
  */
-export function episodeFanout(episodeId: number, after = 0, limit = ALARM_BATCH) {
+function episodeFanout(episodeId: number, after = 0, limit = ALARM_BATCH) {
   const ids = { episode: 'e.id' }
   return alarmSelect(
     'EPISODE_PUBLISHED',

@@ -105,7 +105,7 @@ export function isValidEmail(email: string): boolean {
  * Spec §5: sign-up password of 8–20 characters with at least two of upper case, lower case, digits,
  * special characters (any character that is not a letter or digit). Length counts code points.
  */
-export function isValidSignUpPassword(password: string): boolean {
+function isValidSignUpPassword(password: string): boolean {
   const length = [...password].length
   if (length < 8 || length > 20) return false
   const classes = [/\p{Lu}/u, /\p{Ll}/u, /\p{Nd}/u, /[^\p{L}\p{Nd}]/u].filter((re) => re.test(password)).length

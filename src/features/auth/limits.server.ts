@@ -28,7 +28,7 @@ const ACTIONS = {
 export type LimitedAction = keyof typeof ACTIONS
 
 /** How long a request waits while its edition is over its allowance (wall time, no CPU: the isolate serves others meanwhile). */
-export const EDITION_BUSY_DELAY_MS = 1_000
+const EDITION_BUSY_DELAY_MS = 1_000
 
 /**
  * Counts one `action` of the client at `ip`: over the address's allowance the action's code, and the edition does

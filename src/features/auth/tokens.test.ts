@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { SignJWT, UnsecuredJWT, base64url } from 'jose'
 import {
-  ACCESS_TOKEN_TTL_SECONDS,
   deriveKeys,
   hashToken,
   isRefreshTokenShape,
@@ -12,6 +11,9 @@ import {
   signAccessToken,
   verifyAccessToken,
 } from './tokens.ts'
+
+/** An access token lives 15 minutes. */
+const ACCESS_TOKEN_TTL_SECONDS = 15 * 60
 
 const SECRET = 'unit-test-session-secret-0123456789abcdef'
 const ISS = 'https://fr.bomtoon.example'

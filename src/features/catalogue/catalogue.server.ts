@@ -307,21 +307,3 @@ export type Banner = {
   imageWidth: number | null
   imageHeight: number | null
 }
-
-/**
- * Banners of a placement in their active period (spec §3), in order; adult banners only for an audience
- * that may see adult series (1 query, bounded).
- */
-export async function activeBanners(db: Db, audience: Audience, now: Date, placement = 'HOME', limit = 10): Promise<Banner[]> {
-  const iso = now.toISOString()
-  return db.all<Cols<'banners', 'id' | 'display' | 'title' | 'subtitle' | 'link' | 'image_key' | 'image_width' | 'image_height'>>(
-    `SELECT id, display, title, subtitle, link, image_key AS imageKey, image_width AS imageWidth, image_height AS imageHeight
-     FROM banners
-     WHERE placement = ? AND (starts_at IS NULL OR starts_at <= ?) AND (ends_at IS NULL OR ends_at > ?)${audience.showAdult ? '' : ' AND is_adult = 0'}
-     ORDER BY position, id LIMIT ?`,
-    placement,
-    iso,
-    iso,
-    limit,
-  )
-}

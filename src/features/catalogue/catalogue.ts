@@ -42,8 +42,6 @@ export const SITE_CARD_SIZE = { width: 1200, height: 630 } as const
 
 /** Who may see adult and BL series (spec §5), from the request's audience class (age.ts). */
 export type Audience = ReturnType<typeof audienceSees>
-/** A guest's view: sitemap, JSON-LD and link cards always show this one (never an adult series). */
-export const GUEST: Audience = audienceSees('guest')
 
 // ───────────────────────────── who sees what (spec §5) ─────────────────────────────
 
@@ -58,7 +56,7 @@ export function homeTabOfGenre(genre: string | undefined): 'action' | 'romance' 
 }
 
 /** Spec §3 home tabs served by `GET /api/v1/contents` (SCHEDULE takes a `day`). */
-export const HOME_TABS = ['SCHEDULE', 'RANKING', 'FREE', 'BL', 'NEWEST', 'MATURE', 'ACTION', 'ROMANCE', 'FREETIME'] as const
+const HOME_TABS = ['SCHEDULE', 'RANKING', 'FREE', 'BL', 'NEWEST', 'MATURE', 'ACTION', 'ROMANCE', 'FREETIME'] as const
 export type HomeTab = (typeof HOME_TABS)[number]
 /** Schedule groups: the weekdays plus TEN (every ten days). */
 export const SCHEDULE_DAYS = [...WEEKDAYS, 'TEN'] as const
@@ -238,12 +236,6 @@ export function bannerImageWidths(cssWidth: number): readonly number[] {
   return cssWidth <= 256 ? ICON_WIDTHS : BANNER_WIDTHS
 }
 
-/** Active period: started (or no start) and not yet ended (or no end); ISO 8601 UTC strings compare as text. */
-export function isBannerActive(b: { startsAt: string | null; endsAt: string | null }, now: Date): boolean {
-  const iso = now.toISOString()
-  return (b.startsAt === null || b.startsAt <= iso) && (b.endsAt === null || b.endsAt > iso)
-}
-
 /** A banner's link as an `href`: own-site paths (not `//host`) and http(s) URLs only; anything else is dropped. */
 export function bannerHref(link: string): string | null {
   if (/^\/(?![/\\])/.test(link)) return link
@@ -277,12 +269,7 @@ export function sortSchedule(days: readonly string[]): ScheduleDay[] {
  * today is one of its weekdays and today's episode is not out yet (`lastPublishedAt` is before today), else the
  * first scheduled weekday after today. Null without weekdays (TEN alone has no weekday).
  */
-export function nextScheduledDay(
-  days: readonly ScheduleDay[],
-  timeZone: string,
-  now: Date,
-  lastPublishedAt: string | null = null,
-): string | null {
+function nextScheduledDay(days: readonly ScheduleDay[], timeZone: string, now: Date, lastPublishedAt: string | null = null): string | null {
   const today = localDay(now, timeZone)
   const todayIndex = WEEKDAYS.indexOf(weekdayIn(timeZone, now))
   const outToday = lastPublishedAt !== null && localDay(new Date(lastPublishedAt), timeZone) >= today

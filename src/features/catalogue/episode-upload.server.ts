@@ -273,7 +273,7 @@ export async function abortUpload(
  * How long a replaced slice's old renditions stay: pages edge-cached before the replacement (60 s) and signed URLs
  * issued before it (at most 15 min) still name them.
  */
-export const RETIRED_MEDIA_MS = 60 * 60 * 1000
+const RETIRED_MEDIA_MS = 60 * 60 * 1000
 
 /** Retired prefixes deleted per cron run at most. */
 const RETIRED_PER_RUN = 50

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { EDITION_IDS } from '../../lib/edition/schema.ts'
 import { loadEdition } from '../../lib/edition/load.ts'
-import { nextScheduledDay, scheduleSummary } from './catalogue.ts'
+import { scheduleSummary, type ScheduleDay } from './catalogue.ts'
+
+/** The next update day a series page shows from the weekdays alone (no planned date). */
+const nextScheduledDay = (days: ScheduleDay[], timeZone: string, now: Date, lastPublishedAt: string | null = null) =>
+  scheduleSummary({ status: 'SCHEDULED', schedule: days, nextUpdateAt: null, lastPublishedAt }, timeZone, now)?.next ?? null
 
 /** UTC instant of a local wall-clock time in a time zone (whole-hour offsets of the editions, no DST in late November). */
 function at(localIso: string, timeZone: string): Date {

@@ -11,7 +11,7 @@ const PRUNE_LIMIT = 1000
 
 /**
  * Sums every series' daily counters over the window and writes the score to series_ranking and
- * series.rank_score (score as `rankingScore` of ranking.ts), then drops counter rows older than the window, in
+ * series.rank_score (score: (readers × reader weight + purchases × purchase weight) × ACTIVITY_UNIT + views up to VIEWS_CAP, ranking.ts), then drops counter rows older than the window, in
  * one D1 batch (atomic: lists never see half a refresh). Reads at most 30 counter rows per series: the work
  * grows with the number of series, not of readers. Returns the rows D1 read and wrote (result meta).
  */

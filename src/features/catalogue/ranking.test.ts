@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { rankingScore, rankingFirstDay, VIEWS_CAP } from './ranking.ts'
+import { ACTIVITY_UNIT, RANKING_WEIGHTS, rankingFirstDay, VIEWS_CAP } from './ranking.ts'
 import { homeToday } from './catalogue.ts'
+
+/** The score refreshRanking writes (ranking.server.ts SQL) from a series' counters over the window. */
+const rankingScore = (s: { readers: number; purchases: number; views: number }) =>
+  (s.readers * RANKING_WEIGHTS.reader + s.purchases * RANKING_WEIGHTS.purchase) * ACTIVITY_UNIT + Math.min(Math.max(s.views, 0), VIEWS_CAP)
 
 describe('ranking score', () => {
   it('puts any recent reader or purchase above views alone, a purchase above a read, views as tie-break', () => {

@@ -15,14 +15,6 @@ export const RANKING_WEIGHTS = { reader: 1, purchase: 2 } as const
 export const VIEWS_CAP = 999_999
 export const ACTIVITY_UNIT = VIEWS_CAP + 1
 
-export type RankingSignals = { readers: number; purchases: number; views: number }
-
-/** The score stored in series_ranking.score and series.rank_score (higher first). */
-export function rankingScore(s: RankingSignals): number {
-  const activity = s.readers * RANKING_WEIGHTS.reader + s.purchases * RANKING_WEIGHTS.purchase
-  return activity * ACTIVITY_UNIT + Math.min(Math.max(s.views, 0), VIEWS_CAP)
-}
-
 /**
  * First UTC day of the counting window, `YYYY-MM-DD`: the window is the last 30 UTC days, today included (the
  * daily counters of migration 0015 series_daily; timestamps are stored as ISO 8601 UTC text, so a row's day is

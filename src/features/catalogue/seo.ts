@@ -219,7 +219,7 @@ export function breadcrumbLd(items: { name: string; path: string }[], siteUrl: s
 }
 
 /** Public pages listed in every sitemap besides the series (never /api, /user, /library, /history). */
-export const SITEMAP_STATIC_PATHS = [
+const SITEMAP_STATIC_PATHS = [
   '/',
   '/home/weekly',
   '/home/free',
@@ -276,7 +276,7 @@ export function robotsTxt(siteUrl: string): string {
 export type EditionSite = { id: string; locale: string; siteUrl: string; redirectAll: boolean }
 
 /** Every edition's public origin and language (the build's `virtual:edition` carries only its own). */
-export const EDITION_SITES: readonly EditionSite[] = [fr, ar, de, jp, kr, th, tw].map((e) => ({
+const EDITION_SITES: readonly EditionSite[] = [fr, ar, de, jp, kr, th, tw].map((e) => ({
   id: e.id,
   locale: e.locale,
   siteUrl: e.siteUrl,

@@ -36,7 +36,7 @@ export type Statement = { sql: string; params: unknown[] }
  * Every row of the series after its own (its cover key first) (creators, tags, schedules, episodes, slices, search row), ending
  * with the update that publishes it. Statements stay under D1's 100 bound parameters.
  */
-export function importStatements(seriesId: number, m: SeriesManifest, sizes: SeriesImportRequest['sizes'], now: Date): Statement[] {
+function importStatements(seriesId: number, m: SeriesManifest, sizes: SeriesImportRequest['sizes'], now: Date): Statement[] {
   const out: Statement[] = [{ sql: `UPDATE series SET cover_key = ? WHERE id = ?`, params: [coverKey(seriesId), seriesId] }]
   const nowIso = now.toISOString()
   m.creators.forEach((c, position) => {

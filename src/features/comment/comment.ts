@@ -97,13 +97,6 @@ export function authorName(nickname: string | null, email: string | null, userId
   return local ? `${[...local].slice(0, 2).join('')}***` : `#${userId}`
 }
 
-/** Where a plain form goes back to: a /comment page only (open-redirect guard). */
-export function safeCommentBack(raw: unknown): string {
-  if (typeof raw !== 'string' || raw.length > 300) return '/comment/my'
-  if (!/^\/comment(\/my)?(\?[A-Za-z0-9_=&%.-]*)?$/.test(raw)) return '/comment/my'
-  return raw
-}
-
 const optionalId = z.preprocess((v) => (v === '' || v === null ? undefined : v), RowIdText.optional())
 
 /** Body of POST /comment (JSON) and of the web form. */

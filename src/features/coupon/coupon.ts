@@ -19,7 +19,7 @@ export type Platform = (typeof PLATFORMS)[number]
 export const MAX_CODE_LENGTH = 64
 
 /** A code as stored: trimmed, upper case (codes compare case-insensitively, spec §5). */
-export function normalizeCode(code: string): string {
+function normalizeCode(code: string): string {
   return code.trim().toUpperCase()
 }
 

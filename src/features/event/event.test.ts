@@ -1,14 +1,16 @@
 import { describe, expect, it } from 'vitest'
-import { EventCreateRequest, eventAccess, eventHref, isEventOn } from './event.ts'
+import { EventCreateRequest, eventAccess, eventHref } from './event.ts'
 
 const now = new Date('2026-11-22T12:00:00Z')
 const on = { startsAt: '2026-11-01T00:00:00.000Z', endsAt: '2026-12-01T00:00:00.000Z' }
 
 describe('event period', () => {
   it('is on from its start (inclusive) to its end (exclusive)', () => {
-    expect(isEventOn(on, now)).toBe(true)
-    expect(isEventOn({ startsAt: now.toISOString(), endsAt: on.endsAt }, now)).toBe(true)
-    expect(isEventOn({ startsAt: on.startsAt, endsAt: now.toISOString() }, now)).toBe(false)
+    const event = (period: { startsAt: string; endsAt: string }) => ({ restriction: null, isActive: true, ...period })
+    const anyone = { signedIn: false, adult: false }
+    expect(eventAccess(event(on), anyone, now)).toBe('ok')
+    expect(eventAccess(event({ startsAt: now.toISOString(), endsAt: on.endsAt }), anyone, now)).toBe('ok')
+    expect(eventAccess(event({ startsAt: on.startsAt, endsAt: now.toISOString() }), anyone, now)).toBe('NOT_EVENT_PERIOD')
   })
 })
 

@@ -29,7 +29,7 @@ export type EventSummary = {
 export const EVENT_LIST_SIZE = 30
 
 /** Running now: started, not ended. */
-export function isEventOn(e: { startsAt: string; endsAt: string }, now: Date): boolean {
+function isEventOn(e: { startsAt: string; endsAt: string }, now: Date): boolean {
   const t = now.getTime()
   return Date.parse(e.startsAt) <= t && t < Date.parse(e.endsAt)
 }

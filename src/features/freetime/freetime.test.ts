@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { checkFreetime, currentTicket, FIRST_TICKET_SLOT, nextTicketAt, unlockEnd } from './freetime.ts'
+import { checkFreetime, currentTicket, nextTicketAt, unlockEnd } from './freetime.ts'
+
+/** The slot the first use of a ticket writes: the epoch. */
+const FIRST_TICKET_SLOT = '1970-01-01T00:00:00.000Z'
 
 const now = new Date('2026-11-22T12:00:00.000Z')
 const ep = { id: 7, seriesId: 1, isFree: false, isAdult: false, wufHours: 24 }

@@ -16,7 +16,7 @@ import { HOUR_MS, isoAfter } from '../../lib/time.ts'
 export const WUF_UNLOCK_HOURS = 72
 
 /** The slot of a reader's first ticket of a series: available since always. */
-export const FIRST_TICKET_SLOT = '1970-01-01T00:00:00.000Z'
+const FIRST_TICKET_SLOT = '1970-01-01T00:00:00.000Z'
 
 /** The reader's ticket of one series: the slot it occupies and whether it can be used at `now`. */
 export type Ticket = {

@@ -12,7 +12,7 @@ import type { Edition } from '../../lib/edition/schema.ts'
 import { APPLE_TOUCH_ICON, INSTALL_ICONS, logoSvg } from './install.ts'
 
 /** Each icon as a PNG, by its path on the site. */
-export async function drawIcons(theme: Edition['theme']): Promise<Map<string, Buffer>> {
+async function drawIcons(theme: Edition['theme']): Promise<Map<string, Buffer>> {
   const out = new Map<string, Buffer>()
   for (const icon of [...INSTALL_ICONS, APPLE_TOUCH_ICON]) {
     const png = await sharp(Buffer.from(logoSvg(theme, icon.purpose)), { density: (72 * icon.size) / 32 })

@@ -3,8 +3,29 @@ import sharp from 'sharp'
 import { EDITION_IDS } from '../../lib/edition/schema.ts'
 import { loadEdition } from '../../lib/edition/load.ts'
 import { createTranslator } from '../../lib/i18n/i18n.ts'
-import { drawIcons } from './icons.build.ts'
-import { APPLE_TOUCH_ICON, INSTALL_ICONS, MASKABLE_SAFE_RADIUS, webManifest } from './install.ts'
+import { installIcons } from './icons.build.ts'
+import { APPLE_TOUCH_ICON, INSTALL_ICONS, webManifest } from './install.ts'
+
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+
+/** The files the build writes for an edition's icons (the integration's `astro:build:done` on an empty client directory), by site path. */
+async function drawIcons(edition: ReturnType<typeof loadEdition>['edition']): Promise<Map<string, Buffer>> {
+  const dir = mkdtempSync(join(tmpdir(), 'install-icons-'))
+  try {
+    const done = installIcons(edition).hooks['astro:build:done']!
+    await done({ dir: pathToFileURL(`${dir}/`), logger: { info: () => {} } } as unknown as Parameters<typeof done>[0])
+    const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => statSync(join(dir, f)).isFile())
+    return new Map(files.map((f) => [`/${f.split('\\').join('/')}`, readFileSync(join(dir, f))]))
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+/** A maskable icon's safe zone (W3C manifest): the centred circle of radius 40 % of the icon. */
+const MASKABLE_SAFE_RADIUS = 0.4
 
 describe('web app manifest', () => {
   it.each(EDITION_IDS)('%s: name, language, direction, colours and icons of the edition', (id) => {
@@ -30,9 +51,10 @@ describe('web app manifest', () => {
 
 describe('app icons', () => {
   it('are PNGs of their size; the maskable one keeps the logo inside the safe zone', async () => {
-    const theme = loadEdition('fr').edition.theme
-    const icons = await drawIcons(theme)
-    expect([...icons.keys()]).toEqual([...INSTALL_ICONS, APPLE_TOUCH_ICON].map((i) => i.path))
+    const { edition } = loadEdition('fr')
+    const theme = edition.theme
+    const icons = await drawIcons(edition)
+    expect([...icons.keys()].sort()).toEqual([...INSTALL_ICONS, APPLE_TOUCH_ICON].map((i) => i.path).sort())
     for (const icon of [...INSTALL_ICONS, APPLE_TOUCH_ICON]) {
       const meta = await sharp(icons.get(icon.path)!).metadata()
       expect([meta.format, meta.width, meta.height], icon.path).toEqual(['png', icon.size, icon.size])

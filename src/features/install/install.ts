@@ -32,9 +32,6 @@ export const INSTALL_ICONS: readonly InstallIcon[] = [
 /** Drawn full bleed like the maskable icon: iOS cuts its own rounded corners. */
 export const APPLE_TOUCH_ICON: InstallIcon = { path: '/apple-touch-icon.png', size: 180, purpose: 'maskable' }
 
-/** The safe zone of a maskable icon: a circle of this fraction of the icon's size around its centre (W3C manifest). */
-export const MASKABLE_SAFE_RADIUS = 0.4
-
 /**
  * The edition's logo: the site's "B" (public/favicon.svg) in the edition's text-on-primary colour on its primary
  * colour. `any`: a rounded square, as the favicon; `maskable`: full bleed, the letter shrunk so that it stays in
@@ -42,7 +39,8 @@ export const MASKABLE_SAFE_RADIUS = 0.4
  */
 export function logoSvg(theme: Pick<Edition['theme'], 'primary' | 'onPrimary'>, purpose: Purpose): string {
   // The letter's box in the favicon's 32-unit square is x 9–22, y 8–26: its farthest corner is 12.2 units
-  // (38 %) from the centre. Scaled by 0.8 about the centre it stays within 31 % of the size, well inside 40 %.
+  // (38 %) from the centre. Scaled by 0.8 about the centre it stays within 31 % of the size, well inside the
+  // maskable safe zone (a circle of 40 % of the size around the centre, W3C manifest).
   const letter = `<path d="M9 8h8a5 5 0 0 1 2 9.6A5 5 0 0 1 17 26H9z" fill="${theme.onPrimary}"/>`
   const body =
     purpose === 'any'

@@ -6,7 +6,7 @@
 import { DAY_MS, isoAfter } from '../../lib/time.ts'
 
 /** Spec §9: exchanged coins last 30 days. */
-export const EXCHANGED_COIN_DAYS = 30
+const EXCHANGED_COIN_DAYS = 30
 
 /** The edition's rate (`mileagePerCoin`: the step of an exchange and the points one coin costs; `mileageMinimum`). */
 export type ExchangeRate = { mileagePerCoin: number; mileageMinimum: number }

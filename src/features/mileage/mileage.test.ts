@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import type { Lot } from '../wallet/wallet.ts'
 import { MileageExchangeRequest, planExchange } from './mileage.ts'
-import { EXCHANGED_COIN_DAYS, exchangeCoins, proposedAmount } from './exchange.ts'
+import { exchangeCoins, proposedAmount } from './exchange.ts'
+
+/** Coins exchanged for mileage expire after 30 days. */
+const EXCHANGED_COIN_DAYS = 30
 
 const NOW = new Date('2026-11-22T10:00:00.000Z')
 const inDays = (d: number) => new Date(NOW.getTime() + d * 86_400_000).toISOString()

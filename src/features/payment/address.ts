@@ -6,7 +6,7 @@
 import { z } from 'zod'
 
 /** The 29 countries (EU 27, United Kingdom, Switzerland), ISO 3166-1 alpha-2, with their dial codes. */
-export const COUNTRIES = [
+const COUNTRIES = [
   ['AT', '+43'],
   ['BE', '+32'],
   ['BG', '+359'],

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import {
   ChargeRequest,
-  PAYMENT_BONUS_DAYS,
   ShopForm,
   checkCharge,
   isPaymentId,
@@ -15,6 +14,9 @@ import {
   type CoinProduct,
   type PaymentState,
 } from './payment.ts'
+
+/** A paid charge's bonus coins expire after 90 days. */
+const PAYMENT_BONUS_DAYS = 90
 
 const product = (o: Partial<CoinProduct> = {}): CoinProduct => ({
   id: 1,

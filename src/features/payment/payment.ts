@@ -72,7 +72,7 @@ export function checkCharge(product: CoinProduct | null, paidByUser: number): { 
  * How long the bonus coins of a paid charge stay spendable. The spec gives no figure; the demo data's paid
  * bonus lots run 90 days, so do these. Paid coins (COIN) never expire.
  */
-export const PAYMENT_BONUS_DAYS = 90
+const PAYMENT_BONUS_DAYS = 90
 
 /** The lots a paid charge grants: the product's coins (never expire) and its bonus (if any, `PAYMENT_BONUS_DAYS`). */
 export function paymentGrants(

@@ -1,21 +1,40 @@
 import { describe, expect, it } from 'vitest'
-import {
-  constantTimeEqual,
-  sandboxProvider,
-  sandboxWebhook,
-  signSandbox,
-  verifySandboxSignature,
-  SIGNATURE_TOLERANCE_SECONDS,
-} from './provider.ts'
+import { constantTimeEqual, sandboxProvider, sandboxWebhook } from './provider.ts'
+
+/** A webhook's signed timestamp may be 5 minutes off, either way. */
+const SIGNATURE_TOLERANCE_SECONDS = 5 * 60
 
 const now = new Date('2026-03-01T10:00:00.000Z')
 const t = Math.floor(now.getTime() / 1000)
-const body = '{"id":"evt_1"}'
+const event = { id: 'evt_1', type: 'checkout.completed', paymentId: 'pay_1', amount: 500, currency: 'EUR' } as const
+/** The body the sandbox checkout sends for `event`. */
+const body = JSON.stringify({ id: event.id, type: event.type, data: { paymentId: 'pay_1', amount: 500, currency: 'EUR' } })
+
+/**
+ * A Stripe-style `Sandbox-Signature` of any body at unix second `at` — `t=<at>,v1=<HMAC-SHA256 hex of "at.body">` —
+ * as a sender holding the secret makes it (the sandbox checkout's own header is checked equal below).
+ */
+async function signSandbox(secret: string, signedBody: string, at: number): Promise<string> {
+  const encoder = new TextEncoder()
+  const key = await crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign'])
+  const mac = new Uint8Array(await crypto.subtle.sign('HMAC', key, encoder.encode(`${at}.${signedBody}`)))
+  return `t=${at},v1=${[...mac].map((b) => b.toString(16).padStart(2, '0')).join('')}`
+}
+/** Whether the sandbox provider accepts a webhook of `rawBody` with this `Sandbox-Signature` header at `at`. */
+async function verifySandboxSignature(secret: string, header: string | undefined, rawBody: string, at: Date): Promise<boolean> {
+  const accepted = await sandboxProvider(secret).verifyWebhook(rawBody, (name) => (name === 'Sandbox-Signature' ? header : undefined), at)
+  if (accepted) expect(accepted).toMatchObject({ id: 'evt_1', paymentId: 'pay_1' })
+  return accepted !== null
+}
 
 describe('Sandbox-Signature (Stripe-style HMAC with timestamp)', () => {
   it('accepts its own signature and refuses another secret, body or tampered hex', async () => {
     const header = await signSandbox('secret', body, t)
     expect(header).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/)
+    expect(await sandboxWebhook('secret', event, now)).toEqual({
+      body,
+      headers: { 'content-type': 'application/json', 'Sandbox-Signature': header },
+    })
     expect(await verifySandboxSignature('secret', header, body, now)).toBe(true)
     expect(await verifySandboxSignature('other', header, body, now)).toBe(false)
     expect(await verifySandboxSignature('secret', header, body + ' ', now)).toBe(false)

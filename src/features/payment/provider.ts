@@ -52,7 +52,7 @@ export type PaymentProvider = {
 
 const SANDBOX_SIGNATURE_HEADER = 'Sandbox-Signature'
 /** Stripe's default tolerance: a signed event older (or further in the future) than this is refused. */
-export const SIGNATURE_TOLERANCE_SECONDS = 5 * 60
+const SIGNATURE_TOLERANCE_SECONDS = 5 * 60
 
 /** The sandbox's webhook body. */
 const SandboxEventBody = z.object({
@@ -84,7 +84,7 @@ export function constantTimeEqual(a: string, b: string): boolean {
 }
 
 /** The `Sandbox-Signature` header value for `body` signed at `t` (unix seconds). */
-export async function signSandbox(secret: string, body: string, t: number): Promise<string> {
+async function signSandbox(secret: string, body: string, t: number): Promise<string> {
   return `t=${t},v1=${await hmacHex(secret, `${t}.${body}`)}`
 }
 
@@ -92,7 +92,7 @@ export async function signSandbox(secret: string, body: string, t: number): Prom
  * Checks a `Sandbox-Signature` header: `t` within `SIGNATURE_TOLERANCE_SECONDS` of `now` and one `v1` equal (in
  * constant time) to the HMAC of `t.body`. Several `v1` are allowed (secret rotation, as Stripe does).
  */
-export async function verifySandboxSignature(secret: string, header: string | undefined, body: string, now: Date): Promise<boolean> {
+async function verifySandboxSignature(secret: string, header: string | undefined, body: string, now: Date): Promise<boolean> {
   if (!secret || !header || header.length > 1024) return false
   let t: number | null = null
   const signatures: string[] = []

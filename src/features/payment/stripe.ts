@@ -32,7 +32,7 @@ function minorDigits(currency: string): number {
  * Our amount (minor units as the shop stores them) in Stripe's units for `currency` (cents for EUR, USD, THB, TWD;
  * whole yen and won for JPY and KRW). Throws when the amount cannot be expressed exactly.
  */
-export function toStripeAmount(amount: number, currency: string): number {
+function toStripeAmount(amount: number, currency: string): number {
   const shift = (ZERO_DECIMAL.has(currency.toUpperCase()) ? 0 : 2) - minorDigits(currency)
   const value = amount * 10 ** shift
   if (!Number.isSafeInteger(value)) throw new Error(`amount ${amount} ${currency} has no exact Stripe amount`)
@@ -40,7 +40,7 @@ export function toStripeAmount(amount: number, currency: string): number {
 }
 
 /** Stripe's amount back in our minor units (the inverse of `toStripeAmount`; NaN when not exact). */
-export function fromStripeAmount(amount: number, currency: string): number {
+function fromStripeAmount(amount: number, currency: string): number {
   const shift = (ZERO_DECIMAL.has(currency.toUpperCase()) ? 0 : 2) - minorDigits(currency)
   const value = amount / 10 ** shift
   return Number.isSafeInteger(value) ? value : Number.NaN
@@ -49,7 +49,7 @@ export function fromStripeAmount(amount: number, currency: string): number {
 const idOf = (v: string | { id: string } | null | undefined): string | null => (typeof v === 'string' ? v : (v?.id ?? null))
 
 /** What a verified Stripe event means for the shop (`other`: nothing to do). */
-export function eventOf(event: Stripe.Event): ProviderEvent {
+function eventOf(event: Stripe.Event): ProviderEvent {
   switch (event.type) {
     case 'checkout.session.completed':
     case 'checkout.session.async_payment_succeeded':

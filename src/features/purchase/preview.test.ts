@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { coinUses, mainAction, purchasePreview, type PreviewEpisode } from './preview.ts'
+import { mainAction, purchasePreview, type PreviewEpisode } from './preview.ts'
 import { currentTicket } from '../freetime/freetime.ts'
 import type { Lot } from '../wallet/wallet.ts'
 
@@ -79,9 +79,12 @@ describe('purchasePreview', () => {
     expect(purchasePreview(105, eps, [], lots, now, { hours: 24, ticket: currentTicket(24, null, now) })!.freetime!.available).toBe(true)
   })
 
-  it('coinUses is null when the coins do not suffice', () => {
-    expect(coinUses(lots, [{ episodeId: 1, seriesId: 1, price: 57 }], now)).toBeNull()
-    expect(coinUses(lots, [{ episodeId: 1, seriesId: 1, price: 56 }], now)).toEqual([
+  it('draws no coins when they do not suffice, every spendable one when they just do', () => {
+    const priced = (priceBuy: number) => [{ id: 1, no: 1, isFree: false, priceRent: null, priceBuy }]
+    expect(purchasePreview(1, priced(57), [], lots, now)!.offers.POSSESSION.single).toMatchObject({ affordable: false, uses: [] })
+    const exact = purchasePreview(1, priced(56), [], lots, now)!.offers.POSSESSION.single!
+    expect(exact.affordable).toBe(true)
+    expect(exact.uses).toEqual([
       { type: 'BONUS', amount: 4 },
       { type: 'FREE_COIN', amount: 2 },
       { type: 'COIN', amount: 50 },

@@ -14,7 +14,7 @@ import { WUF_UNLOCK_HOURS, type Ticket } from '../freetime/freetime.ts'
 export type PreviewEpisode = { id: number; no: number; isFree: boolean; priceRent: number | null; priceBuy: number | null }
 
 /** Coins of one type a purchase would draw (spend order: BONUS, FREE_COIN, COIN). */
-export type CoinUse = { type: SpendableType; amount: number }
+type CoinUse = { type: SpendableType; amount: number }
 
 /**
  * One way to pay: `episodeIds` (in episode order) for `coins` in all. `uses` says which coins pay (spec §4
@@ -66,7 +66,7 @@ export type PurchasePreview = {
 }
 
 /** The coins of each type `items` would draw, in spend order (null when the balance is short). */
-export function coinUses(lots: readonly Lot[], items: readonly SaleItem[], now: Date): CoinUse[] | null {
+function coinUses(lots: readonly Lot[], items: readonly SaleItem[], now: Date): CoinUse[] | null {
   const plan = planPurchase(lots, items, now)
   if (!plan) return null
   const typeOf = new Map(lots.map((l) => [l.id, l.type]))

@@ -19,7 +19,7 @@ import { MAX_PUSH_SUBSCRIPTIONS, pushDecision, type PushMessage, type PushSubscr
 export type PushEnv = { VAPID_PUBLIC_KEY?: string; VAPID_PRIVATE_KEY?: string; VAPID_SUBJECT?: string; PUSH_SERVICE_BASE?: string }
 
 /** How long a push service keeps an undelivered push (RFC 8030 TTL). */
-export const PUSH_TTL_SECONDS = 12 * 3600
+const PUSH_TTL_SECONDS = 12 * 3600
 
 /**
  * Stores the browser's subscription for the reader; false when the reader already has `MAX_PUSH_SUBSCRIPTIONS`

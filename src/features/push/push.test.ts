@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { isNight, nightEnd, pushDecision } from './push.ts'
+import { pushDecision } from './push.ts'
 
 const all = { isAgreePush: true, isAgreePushNight: false, isAgreePushContents: true, isAgreePushFreetime: true }
 
@@ -36,6 +36,14 @@ describe('pushDecision (spec §3 consents, §9 night 22:00–08:00)', () => {
     expect(pushDecision(all, 'contents', new Date(at), zone)).toEqual({ send: false, reason: 'night', holdUntil: new Date(until) })
     expect(pushDecision({ ...all, isAgreePushNight: true }, 'contents', new Date(at), zone)).toEqual({ send: true })
   })
+  /** Whether a push to a reader who wants every push except at night is held at `now`. */
+  const isNight = (now: Date, zone: string) => !pushDecision(all, 'contents', now, zone).send
+  /** Until when such a push is held. */
+  const nightEnd = (now: Date, zone: string) => {
+    const d = pushDecision(all, 'contents', now, zone)
+    if (d.send || d.reason !== 'night') throw new Error(`not held for the night at ${now.toISOString()}`)
+    return d.holdUntil
+  }
   it('is day from 08:00 to 21:59:59 local', () => {
     expect(isNight(new Date('2026-11-27T07:00:00Z'), 'Europe/Paris')).toBe(false) // 08:00
     expect(isNight(new Date('2026-11-27T20:59:59Z'), 'Europe/Paris')).toBe(false) // 21:59:59

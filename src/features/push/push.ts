@@ -59,7 +59,7 @@ const NIGHT_END_HOUR = 8
 export type PushDecision = { send: true } | { send: false; reason: 'off' | 'kind-off' } | { send: false; reason: 'night'; holdUntil: Date }
 
 /** The next 08:00 in `timeZone` after `now` (a night that changes the clock is corrected once). */
-export function nightEnd(now: Date, timeZone: string): Date {
+function nightEnd(now: Date, timeZone: string): Date {
   const { hour, minute, second } = wallClock(now, timeZone)
   const hours = hour >= NIGHT_END_HOUR ? 24 - hour + NIGHT_END_HOUR : NIGHT_END_HOUR - hour
   const guess = new Date(Math.floor(now.getTime() / 1000) * 1000 + (hours * 3600 - minute * 60 - second) * 1000)
@@ -67,7 +67,7 @@ export function nightEnd(now: Date, timeZone: string): Date {
   return new Date(guess.getTime() - drift * 3600 * 1000)
 }
 
-export function isNight(now: Date, timeZone: string): boolean {
+function isNight(now: Date, timeZone: string): boolean {
   const { hour } = wallClock(now, timeZone)
   return hour >= NIGHT_START_HOUR || hour < NIGHT_END_HOUR
 }

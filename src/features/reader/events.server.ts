@@ -32,7 +32,7 @@ export async function consumeReaderEvents(batch: MessageBatch<unknown>, db: Db, 
 
 const NOT_SEEN = `NOT EXISTS (SELECT 1 FROM reader_events WHERE id = ?1)`
 
-export async function applyReaderEvent(db: Db, job: ReaderEventJob, now = new Date()): Promise<void> {
+async function applyReaderEvent(db: Db, job: ReaderEventJob, now = new Date()): Promise<void> {
   const { event } = job
   switch (event.kind) {
     case 'read':

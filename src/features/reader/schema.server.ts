@@ -5,7 +5,7 @@
  */
 
 /** Migration n + 1 is READER_MIGRATIONS[n]; `schema_version` holds the number applied. */
-export const READER_MIGRATIONS: readonly string[] = [
+const READER_MIGRATIONS: readonly string[] = [
   // 1: reading progress (one row per series), the outbox to the shared side, the object's own facts
   `CREATE TABLE progress (
      series_id   INTEGER PRIMARY KEY,

@@ -1,20 +1,36 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import {
-  buildFtsQuery,
   capKeyword,
-  checkSearchKeyword,
-  decodeSearchCursor,
   encodeSearchCursor,
   ftsDocument,
-  ftsMatchQuery,
   MAX_KEYWORD_LENGTH,
   MAX_SEARCH_OFFSET,
-  MAX_TERMS,
   resolveSearch,
-  searchTerms,
   tagSearchHref,
 } from './search.ts'
+
+/** A search keeps at most 8 distinct words. */
+const MAX_TERMS = 8
+
+/** The keyword check of a search (`resolveSearch`): the keyword as searched, or why it is refused. */
+function checkSearchKeyword(raw: string | null | undefined) {
+  const r = resolveSearch({ keyword: raw })
+  return r.ok ? { ok: true, keyword: r.request.keyword } : { ok: false, reason: r.reason }
+}
+/** The MATCH expression a search of `keyword` runs (`resolveSearch`); null when it has no searchable word. */
+function buildFtsQuery(keyword: string): string | null {
+  const r = resolveSearch({ keyword })
+  if (!r.ok) throw new Error(`keyword refused: ${keyword}`)
+  return r.request.match
+}
+/** The offset a search cursor resumes at (`resolveSearch`), or null when the cursor is refused. */
+function decodeSearchCursor(cursor: string): number | null {
+  const r = resolveSearch({ keyword: 'reine', cursor })
+  if (r.ok) return r.request.offset
+  expect(r).toMatchObject({ field: 'cursor' })
+  return null
+}
 
 describe('keyword check (spec §5: empty keyword refused)', () => {
   it('refuses empty and blank keywords, collapses and trims spaces', () => {
@@ -56,11 +72,11 @@ describe("FTS5 query building: the user's words, quoted, never syntax", () => {
     expect(buildFtsQuery('😀 ✨')).toBeNull()
   })
 
-  it('doubles a quote in a term (defence in depth) and keeps at most MAX_TERMS distinct words', () => {
-    expect(ftsMatchQuery(['a"b'])).toBe('"a""b"*')
-    expect(ftsMatchQuery([])).toBeNull()
-    expect(searchTerms('a b c d e f g h i j k')).toHaveLength(MAX_TERMS)
-    expect(searchTerms('reine Reine reine')).toEqual(['reine', 'Reine'])
+  it('keeps at most MAX_TERMS distinct words (a quote never reaches a term: see the property below)', () => {
+    expect(buildFtsQuery('a"b')).toBe('"a"* AND "b"*')
+    expect(buildFtsQuery('***')).toBeNull()
+    expect(buildFtsQuery('a b c d e f g h i j k')!.split(' AND ')).toHaveLength(MAX_TERMS)
+    expect(buildFtsQuery('reine Reine reine')).toBe('"reine"* AND "Reine"*')
   })
 
   it('cuts unspaced scripts into characters, in the index and in the query alike', () => {
@@ -74,7 +90,13 @@ describe("FTS5 query building: the user's words, quoted, never syntax", () => {
   it('any input gives null or a string of quoted phrases only', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'binary', maxLength: 200 }), (raw) => {
-        const q = buildFtsQuery(raw)
+        // as the page sends it: capped, then resolved (a blank keyword is refused, not searched)
+        const r = resolveSearch({ keyword: capKeyword(raw) })
+        if (!r.ok) {
+          expect(r).toMatchObject({ field: 'keyword', reason: 'empty' })
+          return
+        }
+        const q = r.request.match
         if (q === null) return
         for (const part of q.split(' AND ')) expect(part).toMatch(/^"[^"]+"\*$/)
         expect(q.split(' AND ').length).toBeLessThanOrEqual(MAX_TERMS)

@@ -13,7 +13,7 @@ export const SEARCH_DELAY_MS = 1000
 /** Longest keyword the API accepts (the page cuts longer input to this length). */
 export const MAX_KEYWORD_LENGTH = 100
 /** Words of a keyword that take part in the query (the rest are ignored: a search box, not a document). */
-export const MAX_TERMS = 8
+const MAX_TERMS = 8
 /** Results per page of `/search` and `GET /api/v1/search`. */
 const SEARCH_PAGE_SIZE = 24
 /** Results reachable through the cursor (docs/QUALITY.md: bounded lists; deeper pages are out of range). */
@@ -21,13 +21,13 @@ export const MAX_SEARCH_OFFSET = 240
 /** Tag top 10 (spec §7 "tag top10"); recommended tags shown at most this many too. */
 export const TAG_LIST_SIZE = 10
 
-export type KeywordCheck = { ok: true; keyword: string } | { ok: false; reason: 'empty' | 'tooLong' }
+type KeywordCheck = { ok: true; keyword: string } | { ok: false; reason: 'empty' | 'tooLong' }
 
 /**
  * Spec §5: an empty or blank keyword is refused. Whitespace runs count as one space and the ends are
  * trimmed; the text is NFC-normalised so decomposed accents match the index.
  */
-export function checkSearchKeyword(raw: string | null | undefined): KeywordCheck {
+function checkSearchKeyword(raw: string | null | undefined): KeywordCheck {
   const keyword = (raw ?? '').normalize('NFC').replace(/\s+/g, ' ').trim()
   if (!keyword) return { ok: false, reason: 'empty' }
   if ([...keyword].length > MAX_KEYWORD_LENGTH) return { ok: false, reason: 'tooLong' }
@@ -68,7 +68,7 @@ const HAS_TOKEN = /[\p{L}\p{N}\p{Co}]/u
  * The user's words: runs of letters, digits and combining marks (what unicode61 keeps), at most
  * MAX_TERMS, each cut like the index (see ftsDocument). Words with nothing indexable are dropped.
  */
-export function searchTerms(keyword: string): string[] {
+function searchTerms(keyword: string): string[] {
   const words = keyword.normalize('NFC').match(/[\p{L}\p{N}\p{M}\p{Co}]+/gu) ?? []
   const terms: string[] = []
   for (const w of words) {
@@ -81,13 +81,13 @@ export function searchTerms(keyword: string): string[] {
 }
 
 /** One phrase per term, quoted (`"` doubled, FTS5's only escape inside a string) with a prefix `*`, ANDed. */
-export function ftsMatchQuery(terms: readonly string[]): string | null {
+function ftsMatchQuery(terms: readonly string[]): string | null {
   if (terms.length === 0) return null
   return terms.map((t) => `"${t.replace(/"/g, '""')}"*`).join(' AND ')
 }
 
 /** The MATCH expression for a checked keyword, or null when it has no searchable word (an empty result, not an error). */
-export function buildFtsQuery(keyword: string): string | null {
+function buildFtsQuery(keyword: string): string | null {
   return ftsMatchQuery(searchTerms(keyword))
 }
 
@@ -95,7 +95,7 @@ export function buildFtsQuery(keyword: string): string | null {
  * Search results are ranked (bm25), so the cursor is an offset: base64url of `o<n>`. Null when malformed
  * or beyond MAX_SEARCH_OFFSET (the caller answers INVALID_PARAMETER).
  */
-export function decodeSearchCursor(raw: string): number | null {
+function decodeSearchCursor(raw: string): number | null {
   if (raw.length === 0 || raw.length > 12 || !/^[A-Za-z0-9_-]+$/.test(raw)) return null
   const m = /^o([1-9]\d{0,5})$/.exec(b64urlToText(raw) ?? '')
   if (!m) return null

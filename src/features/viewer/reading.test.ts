@@ -15,7 +15,6 @@ import {
   speedIndex,
   zoomAnchor,
   DEFAULT_SETTINGS,
-  pageCount,
   pageIndicator,
   pageOfPosition,
   pageOfSlice,
@@ -29,6 +28,9 @@ import {
   viewerLoginHref,
 } from './reading.ts'
 import { viewerPlace } from './place.ts'
+
+/** Number of pages in PAPER mode: the last page a reader can turn to, plus one. */
+const pageCount = (slices: number, double: boolean) => turnPage(0, Number.MAX_SAFE_INTEGER, slices, double) + 1
 
 describe('PAPER mode page turns (spec §2 viewer modes)', () => {
   it('left-to-right series: ArrowRight forward, ArrowLeft back', () => {

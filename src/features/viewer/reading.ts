@@ -102,7 +102,7 @@ export function parseSettings(raw: string | null): ViewerSettings {
 }
 
 /** Number of pages in PAPER mode: one slice each, or two side by side in double mode. */
-export function pageCount(slices: number, double: boolean): number {
+function pageCount(slices: number, double: boolean): number {
   return Math.max(1, double ? Math.ceil(slices / 2) : slices)
 }
 

@@ -2,8 +2,6 @@ import { describe, expect, it } from 'vitest'
 import {
   episodeAccess,
   paragraphs,
-  scrollOffset,
-  scrollPosition,
   signPublicSlice,
   signSlice,
   sliceExpiry,
@@ -12,9 +10,13 @@ import {
   verifyPublicSlice,
   verifySlice,
   SLICE_URL_MAX_S,
-  SLICE_URL_TTL_S,
 } from './viewer.ts'
 import type { Holding } from '../ownership/holding.ts'
+
+import { scrollOffset, scrollPosition } from './reading.ts'
+
+/** A signed slice URL is valid at least 10 minutes. */
+const SLICE_URL_TTL_S = 10 * 60
 
 const now = new Date('2026-11-22T12:00:00.000Z')
 const later = '2026-11-23T12:00:00.000Z'

@@ -10,8 +10,6 @@ import { fromB64url, toB64url } from '../../lib/b64url.ts'
 import { heldNow, type Holding, type OwnershipKind } from '../ownership/holding.ts'
 import { mayOpen } from '../age/age.ts'
 
-export { scrollOffset, scrollPosition } from './reading.ts'
-
 /** The episode as the access rule sees it. */
 export type AccessEpisode = { isFree: boolean; seriesIsAdult: boolean }
 
@@ -64,7 +62,7 @@ export function sliceWidth(w: number): number | null {
  * (docs/ARCHITECTURE.md "Slices"): a withdrawal, a password change or "sign out everywhere" stops new URLs at once
  * (opening an episode checks the session) and the outstanding ones within SLICE_URL_MAX_S.
  */
-export const SLICE_URL_TTL_S = 10 * 60
+const SLICE_URL_TTL_S = 10 * 60
 const SLICE_URL_STEP_S = 5 * 60
 /** The longest a signed slice URL lives: TTL plus one step. */
 export const SLICE_URL_MAX_S = SLICE_URL_TTL_S + SLICE_URL_STEP_S

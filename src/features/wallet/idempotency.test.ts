@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { canonicalBody, idempotencyOutcome, isIdempotencyKey, requestHash } from './idempotency.ts'
+import { idempotencyOutcome, isIdempotencyKey, requestHash } from './idempotency.ts'
 
 describe('Idempotency-Key (docs/API.md: 1–255 chars)', () => {
   it('accepts 1 to 255 visible characters only', () => {
@@ -10,7 +10,13 @@ describe('Idempotency-Key (docs/API.md: 1–255 chars)', () => {
   })
 
   it('hashes the same JSON the same however it is ordered or spaced, and binds the route', async () => {
-    expect(canonicalBody('{"b":1,"a":{"d":[2,1],"c":null}}')).toBe('{"a":{"c":null,"d":[2,1]},"b":1}')
+    // nested objects' keys sorted, arrays kept in order: the hash is SHA-256 of the route and that canonical text
+    const canonical = '{"a":{"c":null,"d":[2,1]},"b":1}'
+    const sha256 = async (text: string) =>
+      [...new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)))]
+        .map((b) => b.toString(16).padStart(2, '0'))
+        .join('')
+    expect(await requestHash('POST /x', '{"b":1,"a":{"d":[2,1],"c":null}}')).toBe(await sha256(`POST /x\n${canonical}`))
     const a = await requestHash('POST /purchase', '{"kind":"RENT","episodeIds":[1,2]}')
     expect(await requestHash('POST /purchase', ' { "episodeIds": [1, 2], "kind": "RENT" } ')).toBe(a)
     expect(await requestHash('POST /purchase', '{"kind":"RENT","episodeIds":[2,1]}')).not.toBe(a)

@@ -16,7 +16,7 @@ export function isIdempotencyKey(key: string | undefined | null): key is string 
  * A JSON document written with its object keys sorted, so the same body hashes the same however the client
  * ordered or spaced it. Text that is not JSON is taken as it is.
  */
-export function canonicalBody(text: string): string {
+function canonicalBody(text: string): string {
   let value: unknown
   try {
     value = JSON.parse(text)

@@ -1,15 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import {
-  balances,
-  coinSummary,
-  decodeHistoryCursor,
-  encodeHistoryCursor,
-  historySince,
-  MAX_EXPIRING,
-  planExpiry,
-  type Lot,
-} from './wallet.ts'
+import { balances, decodeHistoryCursor, encodeHistoryCursor, historySince, MAX_EXPIRING, type Lot } from './wallet.ts'
+import { coinSummary, planExpiry } from '../../../tests/unit/wallet-model.ts'
 import { HistoryQuery } from './wallet.schema.ts'
 
 const NOW = new Date('2026-11-22T10:00:00.000Z')

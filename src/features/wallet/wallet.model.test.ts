@@ -8,7 +8,8 @@
  */
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { balances, planExpiry, planSpend, type CoinType, type LedgerKind, type Lot } from './wallet.ts'
+import { balances, planSpend, type CoinType, type LedgerKind, type Lot } from './wallet.ts'
+import { planExpiry } from '../../../tests/unit/wallet-model.ts'
 import { planPurchase } from '../purchase/purchase.ts'
 import { planRefund, REFUND_DAYS } from '../payment/payment.ts'
 

@@ -43,7 +43,7 @@ export type LedgerEntry = {
 }
 
 /** A lot with everything the operator tool shows. */
-export type LotRow = Cols<'coin_lots', 'id' | 'type' | 'amount' | 'remaining' | 'expires_at' | 'source' | 'ref' | 'created_at'>
+type LotRow = Cols<'coin_lots', 'id' | 'type' | 'amount' | 'remaining' | 'expires_at' | 'source' | 'ref' | 'created_at'>
 
 const LEDGER_COLUMNS = `id, kind, lot_id AS lotId, type, source, amount, ref, description, created_at AS createdAt`
 type LedgerRow = Cols<'coin_ledger', 'id' | 'kind' | 'lot_id' | 'type' | 'source' | 'amount' | 'ref' | 'description' | 'created_at'>
@@ -60,7 +60,7 @@ export async function userIdByEmail(db: Db, email: string): Promise<number> {
   return row.id
 }
 
-export type GrantInput = {
+type GrantInput = {
   userId: number
   type: CoinType
   /** Coins, a positive integer. */
@@ -78,7 +78,7 @@ export type GrantInput = {
  * Charges coins: one new lot and its CHARGE ledger row (amount > 0) in one batch; the batch also reads the
  * user's lots afterwards, so the balances returned are those the grant produced.
  */
-export async function grantCoins(
+async function grantCoins(
   db: Db,
   input: GrantInput,
   now = new Date(),
@@ -180,7 +180,7 @@ export async function userBalances(db: Db, userId: number, now = new Date()): Pr
 }
 
 /** Every lot of the account (empty and expired ones too), in spend order of type, then expiry. */
-export async function userLots(db: Db, email: string): Promise<{ userId: number; lots: LotRow[] }> {
+async function userLots(db: Db, email: string): Promise<{ userId: number; lots: LotRow[] }> {
   const userId = await userIdByEmail(db, email)
   const lots = await db.all<LotRow>(
     `SELECT id, type, amount, remaining, expires_at AS expiresAt, source, ref, created_at AS createdAt FROM coin_lots WHERE user_id = ?
@@ -191,7 +191,7 @@ export async function userLots(db: Db, email: string): Promise<{ userId: number;
 }
 
 /** The account's latest ledger rows, newest first. */
-export async function userLedger(db: Db, email: string, limit = 20): Promise<{ userId: number; entries: LedgerEntry[] }> {
+async function userLedger(db: Db, email: string, limit = 20): Promise<{ userId: number; entries: LedgerEntry[] }> {
   const userId = await userIdByEmail(db, email)
   const n = Math.max(1, Math.min(500, Math.trunc(limit)))
   const entries = await db.all<LedgerRow>(`SELECT ${LEDGER_COLUMNS} FROM coin_ledger WHERE user_id = ? ORDER BY id DESC LIMIT ?`, userId, n)
@@ -240,7 +240,7 @@ export async function walletReport(db: Db, email: string, limit: number, now = n
  * docs/API.md `GET /coin` as one SQL expression (JSON text) over the lots of user `?` at instant `?`; its
  * parameters are `coinSummaryParams(userId, nowIso)`. Inside a purchase batch it is evaluated after the
  * batch's writes, so the stored answer shows the balance that purchase left. Same rule as `balances()` +
- * `coinSummary()` in wallet.ts (expired and empty lots do not count; expiries grouped per type and instant,
+ * `coinSummary()` of tests/unit/wallet-model.ts (expired and empty lots do not count; expiries grouped per type and instant,
  * soonest first, then in COIN_TYPES order) — a worker test holds the two equal.
  */
 export const COIN_SUMMARY_SQL = `(SELECT json_object(

@@ -1,21 +1,20 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { AdminAdjustRequest } from './wallet.schema.ts'
-import {
-  COIN_TYPES,
-  SPEND_ORDER,
-  balances,
-  compareForSpend,
-  expiryInstant,
-  isExpired,
-  planSpend,
-  type CoinType,
-  type Lot,
-} from './wallet.ts'
+import { COIN_TYPES, SPEND_ORDER, balances, expiryInstant, planSpend, type CoinType, type Lot } from './wallet.ts'
 
 const NOW = new Date('2026-11-22T10:00:00.000Z')
 const inDays = (d: number) => new Date(NOW.getTime() + d * 86_400_000).toISOString()
 const lot = (id: number, type: CoinType, remaining: number, expiresAt: string | null = null): Lot => ({ id, type, remaining, expiresAt })
+/** Spec §4, independently of wallet.ts: a lot can no longer be spent once its expiry instant is reached. */
+const isExpired = (l: Lot, now: Date) => l.expiresAt !== null && Date.parse(l.expiresAt) <= now.getTime()
+/** Spec §4 spend order: by `order` of type, then earliest expiry (never-expiring last), then lowest id. */
+const compareForSpend =
+  (order: readonly CoinType[]) =>
+  (a: Lot, b: Lot): number =>
+    order.indexOf(a.type) - order.indexOf(b.type) ||
+    (a.expiresAt === null ? Infinity : Date.parse(a.expiresAt)) - (b.expiresAt === null ? Infinity : Date.parse(b.expiresAt)) ||
+    a.id - b.id
 
 describe('planSpend (spec §4: bonus coins are spent before regular coins)', () => {
   it('draws bonus, then free coins, then paid coins', () => {
@@ -43,7 +42,7 @@ describe('planSpend (spec §4: bonus coins are spent before regular coins)', () 
   })
 
   it('treats a lot expiring exactly now as expired', () => {
-    expect(isExpired(lot(1, 'BONUS', 1, NOW.toISOString()), NOW)).toBe(true)
+    expect(balances([lot(1, 'BONUS', 1, NOW.toISOString())], NOW)).toMatchObject({ BONUS: 0, total: 0, nextExpiries: [] })
     expect(planSpend([lot(1, 'BONUS', 1, NOW.toISOString())], 1, NOW)).toBeNull()
   })
 

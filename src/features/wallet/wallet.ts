@@ -41,7 +41,7 @@ export type Lot = {
 export type SpendStep = { lotId: number; take: number }
 
 /** True when the lot can no longer be spent at `now` (expiry instant reached). */
-export function isExpired(lot: Pick<Lot, 'expiresAt'>, now: Date): boolean {
+function isExpired(lot: Pick<Lot, 'expiresAt'>, now: Date): boolean {
   return lot.expiresAt !== null && Date.parse(lot.expiresAt) <= now.getTime()
 }
 
@@ -49,7 +49,7 @@ export function isExpired(lot: Pick<Lot, 'expiresAt'>, now: Date): boolean {
  * Orders lots the way a spend draws them: by `order` of type, then earliest expiry first (never-expiring
  * lots last), then oldest lot (lowest id) first. Spec §4 and docs/ARCHITECTURE.md "Money: the wallet".
  */
-export function compareForSpend(order: readonly CoinType[]): (a: Lot, b: Lot) => number {
+function compareForSpend(order: readonly CoinType[]): (a: Lot, b: Lot) => number {
   return (a, b) => {
     const byType = order.indexOf(a.type) - order.indexOf(b.type)
     if (byType !== 0) return byType
@@ -150,26 +150,6 @@ export type CoinSummary = {
   mileage: number
   total: number
   expiring: Expiry[]
-}
-
-/** A derived balance as the API shows it (the first `MAX_EXPIRING` expiries). */
-export function coinSummary(b: Balances): CoinSummary {
-  return {
-    coin: b.COIN,
-    freeCoin: b.FREE_COIN,
-    bonus: b.BONUS,
-    mileage: b.MILEAGE,
-    total: b.total,
-    expiring: b.nextExpiries.slice(0, MAX_EXPIRING),
-  }
-}
-
-/** One lot run out by the expiry sweep: `amount` coins (> 0) leave lot `lotId` as an EXPIRE ledger row. */
-export type ExpiryStep = { lotId: number; amount: number }
-
-/** Which lots the expiry sweep empties at `now`: every lot past its expiry that still holds coins. */
-export function planExpiry(lots: readonly Lot[], now: Date): ExpiryStep[] {
-  return lots.filter((l) => l.remaining > 0 && isExpired(l, now)).map((l) => ({ lotId: l.id, amount: l.remaining }))
 }
 
 /**

@@ -28,7 +28,7 @@ export function loadEdition(id: string): { edition: Edition; messages: Messages 
 }
 
 /** All message files of an edition merged into one flat catalogue. */
-export function loadMessages(id: string): Messages {
+function loadMessages(id: string): Messages {
   const dir = join(root, id, 'messages')
   const messages: Messages = {}
   if (!existsSync(dir)) return messages

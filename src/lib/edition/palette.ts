@@ -9,7 +9,7 @@ import type { Edition } from './schema.ts'
 type Theme = Edition['theme']
 
 /** WCAG 1.4.3 (AA) contrast for normal text. */
-export const AA_TEXT = 4.5
+const AA_TEXT = 4.5
 
 /** Every colour token a page uses, as `--c-<name>` (camelCase names become kebab-case; background is `--c-bg`). */
 export type Palette = {
@@ -65,7 +65,7 @@ function hex(c: Rgb): string {
 }
 
 /** WCAG 2 relative luminance of a `#rrggbb` colour. */
-export function luminance(color: string): number {
+function luminance(color: string): number {
   const [r, g, b] = rgb(color).map((v) => {
     const s = v / 255
     return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4
@@ -74,7 +74,7 @@ export function luminance(color: string): number {
 }
 
 /** WCAG 2 contrast ratio of two `#rrggbb` colours (1 to 21). */
-export function contrast(a: string, b: string): number {
+function contrast(a: string, b: string): number {
   const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number]
   return (hi + 0.05) / (lo + 0.05)
 }
@@ -90,7 +90,7 @@ function mix(color: string, toward: string, share: number): string {
  * `color` itself when it reaches `ratio` on `background`, else the first tint of it (1 % steps toward white on a
  * dark background, toward black on a light one) that does: the brand colour changes as little as it must.
  */
-export function readableTint(color: string, background: string, ratio = AA_TEXT): string {
+function readableTint(color: string, background: string, ratio = AA_TEXT): string {
   const toward = luminance(background) < 0.18 ? '#ffffff' : '#000000'
   for (let step = 0; step <= 100; step++) {
     const tint = mix(color, toward, step / 100)

@@ -1,6 +1,9 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { AppError, ERROR_CODES, ERRORS, isErrorCode, type ErrorCode, type FollowUp } from './catalogue.ts'
+import { AppError, ERROR_CODES, ERRORS, isErrorCode, type ErrorCode, type ErrorEntry } from './catalogue.ts'
+
+/** What the client does after a message (spec §8). */
+type FollowUp = ErrorEntry['followUp']
 
 const EDITIONS = ['fr', 'de', 'th', 'tw', 'jp', 'kr', 'ar'] as const
 const editionsDir = new URL('../../../editions/', import.meta.url)

@@ -24,7 +24,7 @@
  * - `refreshAndRetry`: refresh the tokens and retry the call once (spec §4).
  * - `resend`: offer to send a new code or mail.
  */
-export type FollowUp =
+type FollowUp =
   | 'none'
   | 'returnUrl'
   | 'reload'

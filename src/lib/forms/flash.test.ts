@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { fieldOf, flashOf, readFlash } from './flash.ts'
+import { flashOf, readFlash } from './flash.ts'
+
+/** The field a refusal's flash names (`flashOf`, nothing kept). */
+const fieldOf = (code: string, details: Record<string, unknown> | undefined, fields?: Record<string, string>) =>
+  flashOf(code, {}, [], details, fields).field
 
 describe('form flash', () => {
   it('keeps only the listed fields, cut to 254 characters; a ticked box as posted', () => {

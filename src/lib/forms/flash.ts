@@ -39,11 +39,7 @@ export function readFlash(cookie: string | undefined, code: string | null): Flas
 }
 
 /** The field a refusal concerns: the thrower's `details.field`, else the form's own map, else the first invalid field. */
-export function fieldOf(
-  code: string,
-  details: Record<string, unknown> | undefined,
-  fields: Record<string, string> = {},
-): string | undefined {
+function fieldOf(code: string, details: Record<string, unknown> | undefined, fields: Record<string, string> = {}): string | undefined {
   if (typeof details?.field === 'string') return details.field
   if (fields[code]) return fields[code]
   return typeof details?.fields === 'string' && details.fields !== '' ? details.fields.split(',')[0] : undefined

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { formatCompact, formatList, formatMoney, formatNumber } from './format.ts'
 import { formatDate, formatDateTime, formatDay } from './dates.ts'
 import { episodeLabel, isNumberLabel } from './episode-label.ts'
-import { loadEdition, loadMessages } from '../edition/load.ts'
+import { loadEdition } from '../edition/load.ts'
 import { createTranslator } from './i18n.ts'
 
 describe('formatting through Intl', () => {
@@ -54,7 +54,7 @@ describe('labels never repeat their own number (issue 25)', () => {
     ['ar', 'الحلقة 2', 2],
     ['de', 'Episode 2', 2],
   ] as const)('%s: an episode titled "%s" is shown once', (id, title, no) => {
-    const t = createTranslator(loadEdition(id).edition.locale, loadMessages(id))
+    const t = createTranslator(loadEdition(id).edition.locale, loadEdition(id).messages)
     const label = (episodeTitle: string) =>
       episodeLabel(episodeTitle, t('episode.number', { no }), t('viewer.chain.episode', { no, title: episodeTitle }))
     expect(label(title)).toBe(t('episode.number', { no }))

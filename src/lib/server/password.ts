@@ -21,7 +21,7 @@ import { fromB64url, toB64url } from '../b64url.ts'
 import { hashInTurn } from './turns.ts'
 
 /** Today's argon2id parameters: memory in KiB, passes, lanes. */
-export const ARGON2 = { m: 19 * 1024, t: 2, p: 1 } as const
+const ARGON2 = { m: 19 * 1024, t: 2, p: 1 } as const
 /** The older scheme's iterations (workerd refuses PBKDF2 above 100 000). */
 const PBKDF2_ITERATIONS = 100_000
 const SALT_BYTES = 16
@@ -97,12 +97,6 @@ export async function verifyPassword(
   hasher: PasswordHasher = hashHere,
 ): Promise<boolean> {
   return (await checkPassword(password, stored, pepper, hasher)).valid
-}
-
-/** True when a stored hash is not argon2id at today's parameters and should be re-hashed at login. */
-export function needsRehash(stored: string): boolean {
-  const parsed = parse(stored)
-  return !parsed || parsed.scheme !== 'argon2id' || isWeaker(parsed.params)
 }
 
 const DUMMY_SALT = new Uint8Array(SALT_BYTES)
