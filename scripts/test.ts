@@ -23,6 +23,7 @@ const steps: [string, () => Promise<void>, needs?: string][] = [
       await run('eslint', ['.', '--max-warnings', '0'])
       await run('prettier', ['--check', '.'])
       await run('knip', [])
+      await run('knip', ['--production']) // what only tests use is dead code too
       await run('depcruise', ['src', 'functions', 'scripts', 'tests', '--config', '.dependency-cruiser.mjs'])
     },
   ],
