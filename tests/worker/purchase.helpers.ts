@@ -47,7 +47,7 @@ export async function grantLot(
   lot: { type: CoinType; amount: number; source: CoinSource; expiresAt: string | null; ref?: string | null; reason?: string },
 ): Promise<LedgerEntry> {
   const ref = lot.ref ?? null
-  const [, ledger] = await db.batch([
+  const [, ledger] = await readerRows.batch(userId, [
     {
       sql: `INSERT INTO coin_lots (user_id, type, amount, remaining, expires_at, source, ref) VALUES (?, ?, ?, ?, ?, ?, ?)`,
       params: [userId, lot.type, lot.amount, lot.amount, lot.expiresAt, lot.source, ref],
