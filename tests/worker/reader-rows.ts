@@ -10,43 +10,18 @@
  */
 import { env } from 'cloudflare:workers'
 import { createDb, type Statement } from '../../src/lib/server/db.ts'
+import { moneyDb } from '../../src/features/reader/money-db.server.ts'
 
 const db = createDb(env.DB)
-
-const READER_TABLES = new Set([
-  'coin_lots',
-  'coin_ledger',
-  'purchases',
-  'ownerships',
-  'wuf_tickets',
-  'auto_unlock',
-  'idempotency_keys',
-  'payments',
-  'payment_events',
-  'payment_reversals',
-  'gifts',
-  'coupon_redemptions',
-  'event_tickets',
-  'event_entries',
-  'json_each', // a parameter's list, not a table
-])
-
-/** Throws when `sql` names a table that stays on the shared side (`SET`: an upsert's `DO UPDATE SET`). */
-function readerOnly(sql: string): string {
-  for (const [, table] of sql.matchAll(/\b(?:FROM|JOIN|INTO|UPDATE)\s+([a-z_]+)/gi)) {
-    if (READER_TABLES.has(table!.toLowerCase()) || table!.toUpperCase() === 'SET') continue
-    throw new Error(`reader-rows: ${table} is not one of a reader's money tables: ${sql}`)
-  }
-  return sql
-}
+const of = (readerId: number) => moneyDb(db, readerId)
 
 export const readerRows = {
-  /** Rows of one statement over reader `_readerId`'s money tables. */
-  all: <T = Record<string, unknown>>(_readerId: number, sql: string, ...params: unknown[]) => db.all<T>(readerOnly(sql), ...params),
+  /** Rows of one statement over reader `readerId`'s money tables. */
+  all: <T = Record<string, unknown>>(readerId: number, sql: string, ...params: unknown[]) => of(readerId).all<T>(sql, ...params),
   /** The first row of one statement, or null. */
-  first: <T = Record<string, unknown>>(_readerId: number, sql: string, ...params: unknown[]) => db.first<T>(readerOnly(sql), ...params),
+  first: <T = Record<string, unknown>>(readerId: number, sql: string, ...params: unknown[]) => of(readerId).first<T>(sql, ...params),
   /** One write; the number of changed rows. */
-  run: (_readerId: number, sql: string, ...params: unknown[]) => db.run(readerOnly(sql), ...params),
+  run: (readerId: number, sql: string, ...params: unknown[]) => of(readerId).run(sql, ...params),
   /** Several statements in one transaction. */
-  batch: (_readerId: number, statements: Statement[]) => db.batch(statements.map((s) => ({ ...s, sql: readerOnly(s.sql) }))),
+  batch: (readerId: number, statements: Statement[]) => of(readerId).batch(statements),
 }

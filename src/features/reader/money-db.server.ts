@@ -1,0 +1,55 @@
+/**
+ * A reader's money rows (issue 38; docs/ARCHITECTURE.md "Reader objects"): coin lots and ledger, purchases and rights,
+ * wait-until-free tickets, automatic unlocks, idempotency keys, payments with their events and reversals, gifts,
+ * coupon redemptions, event tickets and entries. They move into each reader's object with the same columns
+ * (`user_id` kept), so every statement over them goes through `moneyDb(db, readerId)`: it names the one reader whose
+ * rows it touches, and refuses SQL that names any other table (a join with the catalogue or the accounts is two
+ * statements: the shared facts are read first and passed as parameters). Today the statements run on D1; the move
+ * runs the same statements in the reader's object, one transaction per batch.
+ */
+import type { Db, Statement } from '../../lib/server/db.ts'
+
+/** The tables that belong to one reader's money (`json_each` is a parameter's list, not a table). */
+const MONEY_TABLES = new Set([
+  'coin_lots',
+  'coin_ledger',
+  'purchases',
+  'ownerships',
+  'wuf_tickets',
+  'auto_unlock',
+  'idempotency_keys',
+  'payments',
+  'payment_events',
+  'payment_reversals',
+  'gifts',
+  'coupon_redemptions',
+  'event_tickets',
+  'event_entries',
+  'json_each',
+])
+
+/** `sql`, or an error when it names a table outside a reader's money (`SET`: an upsert's `DO UPDATE SET`). */
+function moneyOnly(sql: string): string {
+  for (const [, table] of sql.matchAll(/\b(?:FROM|JOIN|INTO|UPDATE)\s+([a-z_]+)/gi)) {
+    if (MONEY_TABLES.has(table!.toLowerCase()) || table!.toUpperCase() === 'SET') continue
+    throw new Error(`money-db: ${table} is not one of a reader's money tables: ${sql}`)
+  }
+  return sql
+}
+
+/**
+ * The statements over reader `_readerId`'s money rows. A batch is one transaction; it must touch this reader's rows
+ * only (the object it will run in holds no other reader's).
+ */
+export function moneyDb(db: Db, _readerId: number): Db {
+  return {
+    all: (sql, ...params) => db.all(moneyOnly(sql), ...params),
+    first: (sql, ...params) => db.first(moneyOnly(sql), ...params),
+    run: (sql, ...params) => db.run(moneyOnly(sql), ...params),
+    batch: (statements: Statement[]) => db.batch(statements.map((s) => ({ ...s, sql: moneyOnly(s.sql) }))),
+    get queryCount() {
+      return db.queryCount
+    },
+    bookmark: () => db.bookmark(),
+  }
+}
