@@ -52,13 +52,27 @@ describe("a reader's object", () => {
     expect(tables.names).toEqual([
       'address',
       'alarms',
+      'auto_unlock',
+      'coin_ledger',
+      'coin_lots',
+      'coupon_redemptions',
+      'event_entries',
+      'event_tickets',
       'facts',
+      'gifts',
+      'idempotency_keys',
       'marks',
       'outbox',
+      'ownerships',
+      'payment_events',
+      'payment_reversals',
+      'payments',
       'progress',
+      'purchases',
       'refresh_tokens',
       'schema_version',
       'sessions',
+      'wuf_tickets',
     ])
     // `migrateReader` answers the number of the last migration: the object was already at it
     expect(tables.version).toBeGreaterThan(0)

@@ -52,6 +52,8 @@ import { addAlarms, alarmPage, claimPush, mergeAlarms, readAlarm, readAllAlarms,
 import { ALARM_KEEP_MS, type AlarmRow, type NewAlarm } from '../alarm/alarm.ts'
 import type { Cursor } from '../catalogue/catalogue.ts'
 import { isoAfter } from '../../lib/time.ts'
+import type { Statement } from '../../lib/server/db.ts'
+import { runMoneyBatch, type MoneyOutcome } from './money-store.server.ts'
 
 /** How long after a failed send the alarm tries the outbox again. */
 const OUTBOX_RETRY_MS = 30_000
@@ -204,6 +206,12 @@ export class Reader extends DurableObject<Cloudflare.Env> {
   async claimPush(readerId: number, id: number, at: string, release: boolean): Promise<AlarmRow | null> {
     await this.ready(readerId)
     return claimPush(this.sql, id, at, release)
+  }
+
+  /** Runs a batch over the reader's money rows in one transaction (money-store.server.ts). */
+  async money(readerId: number, statements: Statement[]): Promise<MoneyOutcome> {
+    await this.ready(readerId)
+    return runMoneyBatch(this.ctx.storage, statements)
   }
 
   /** Moves the reader's rows still in D1 (the cron's background move; any number of times). */

@@ -76,6 +76,202 @@ const READER_MIGRATIONS: readonly string[] = [
    );
    CREATE INDEX alarms_newest ON alarms (created_at, id);
    CREATE INDEX alarms_unread ON alarms (created_at) WHERE read_at IS NULL;`,
+  // 6: the reader's money (issue 38, reader/money-store.server.ts): the D1 tables of the same names with the same columns
+  // (`user_id` kept, so a statement runs here unchanged), without keys into shared tables. The ledger is append-only:
+  // deletes only while the fact `ledger_maintenance` is set (the retention's).
+  `CREATE TABLE coin_lots (
+     id          INTEGER PRIMARY KEY AUTOINCREMENT,
+     user_id     INTEGER NOT NULL,
+     type        TEXT NOT NULL CHECK (type IN ('COIN', 'FREE_COIN', 'BONUS', 'MILEAGE')),
+     amount      INTEGER NOT NULL CHECK (amount > 0),
+     remaining   INTEGER NOT NULL CHECK (remaining >= 0),
+     expires_at  TEXT,
+     source      TEXT NOT NULL CHECK (source IN ('PAYMENT', 'COUPON', 'MILEAGE', 'REWARD', 'EVENT', 'ADMIN', 'OFFERWALL')),
+     ref         TEXT,
+     created_at  TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+     payment_id  TEXT,
+     CHECK (remaining <= amount)
+   );
+   CREATE INDEX coin_lots_spend ON coin_lots (user_id, type, expires_at);
+   CREATE INDEX coin_lots_expiry ON coin_lots (expires_at) WHERE remaining > 0 AND expires_at IS NOT NULL;
+   CREATE INDEX coin_lots_payment ON coin_lots (payment_id) WHERE payment_id IS NOT NULL;
+   CREATE TABLE coin_ledger (
+     id               INTEGER PRIMARY KEY AUTOINCREMENT,
+     user_id          INTEGER NOT NULL,
+     kind             TEXT NOT NULL CHECK (kind IN ('CHARGE', 'USE', 'EXPIRE', 'CANCEL', 'REFUND_PURCHASE')),
+     lot_id           INTEGER REFERENCES coin_lots (id),
+     type             TEXT NOT NULL CHECK (type IN ('COIN', 'FREE_COIN', 'BONUS', 'MILEAGE')),
+     source           TEXT NOT NULL CHECK (source IN ('PAYMENT', 'COUPON', 'MILEAGE', 'REWARD', 'EVENT', 'ADMIN', 'OFFERWALL')),
+     amount           INTEGER NOT NULL CHECK (amount <> 0),
+     product_kind     TEXT CHECK (product_kind IS NULL OR product_kind IN ('COIN_PRODUCT', 'EPISODE')),
+     series_id        INTEGER,
+     episode_id       INTEGER,
+     purchase_id      INTEGER,
+     ref              TEXT,
+     description      TEXT,
+     idempotency_key  TEXT,
+     created_at       TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+   );
+   CREATE INDEX coin_ledger_user ON coin_ledger (user_id, created_at);
+   CREATE INDEX coin_ledger_user_kind ON coin_ledger (user_id, kind, created_at);
+   CREATE INDEX coin_ledger_lot ON coin_ledger (lot_id);
+   CREATE TRIGGER coin_ledger_no_update BEFORE UPDATE ON coin_ledger
+   BEGIN
+     SELECT RAISE(ABORT, 'coin_ledger is append-only');
+   END;
+   CREATE TRIGGER coin_ledger_no_delete BEFORE DELETE ON coin_ledger
+   WHEN (SELECT value FROM facts WHERE key = 'ledger_maintenance') IS NULL
+   BEGIN
+     SELECT RAISE(ABORT, 'coin_ledger is append-only');
+   END;
+   CREATE TABLE purchases (
+     id               INTEGER PRIMARY KEY AUTOINCREMENT,
+     user_id          INTEGER NOT NULL,
+     series_id        INTEGER NOT NULL,
+     episode_id       INTEGER NOT NULL,
+     type             TEXT NOT NULL CHECK (type IN ('POSSESSION', 'POSSESSION_GIFT', 'RENT', 'RENT_GIFT', 'PERMANENT', 'FREETIME')),
+     coins            INTEGER NOT NULL DEFAULT 0 CHECK (coins >= 0),
+     gift_id          INTEGER,
+     idempotency_key  TEXT,
+     created_at       TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+   );
+   CREATE INDEX purchases_user ON purchases (user_id, created_at);
+   CREATE INDEX purchases_episode ON purchases (user_id, episode_id);
+   CREATE TABLE ownerships (
+     id           INTEGER PRIMARY KEY AUTOINCREMENT,
+     user_id      INTEGER NOT NULL,
+     series_id    INTEGER NOT NULL,
+     episode_id   INTEGER NOT NULL,
+     kind         TEXT NOT NULL CHECK (kind IN ('POSSESSION', 'ALL_POSSESSION', 'RENT', 'ALL_RENT', 'PERMANENT', 'FREETIME')),
+     expires_at   TEXT,
+     purchase_id  INTEGER REFERENCES purchases (id),
+     created_at   TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+     updated_at   TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+     UNIQUE (user_id, episode_id, kind)
+   );
+   CREATE INDEX ownerships_user_series ON ownerships (user_id, series_id, episode_id);
+   CREATE INDEX ownerships_user_recent ON ownerships (user_id, created_at);
+   CREATE INDEX ownerships_expiry ON ownerships (expires_at) WHERE expires_at IS NOT NULL;
+   CREATE TABLE wuf_tickets (
+     id                 INTEGER PRIMARY KEY AUTOINCREMENT,
+     user_id            INTEGER NOT NULL,
+     series_id          INTEGER NOT NULL,
+     available_at       TEXT NOT NULL,
+     used_at            TEXT,
+     used_episode_id    INTEGER,
+     unlock_expires_at  TEXT,
+     created_at         TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+   );
+   CREATE UNIQUE INDEX wuf_tickets_slot ON wuf_tickets (user_id, series_id, available_at);
+   CREATE INDEX wuf_tickets_used ON wuf_tickets (used_at) WHERE used_at IS NOT NULL;
+   CREATE TABLE auto_unlock (
+     user_id     INTEGER NOT NULL,
+     series_id   INTEGER NOT NULL,
+     budget      INTEGER NOT NULL CHECK (budget BETWEEN 1 AND 10000),
+     kind        TEXT NOT NULL DEFAULT 'RENT' CHECK (kind IN ('RENT', 'POSSESSION')),
+     enabled_at  TEXT NOT NULL,
+     spent       INTEGER NOT NULL DEFAULT 0 CHECK (spent >= 0),
+     PRIMARY KEY (user_id, series_id)
+   );
+   CREATE TABLE idempotency_keys (
+     user_id          INTEGER NOT NULL,
+     key              TEXT NOT NULL CHECK (length(key) BETWEEN 1 AND 255),
+     scope            TEXT NOT NULL DEFAULT '',
+     request_hash     TEXT NOT NULL,
+     response_status  INTEGER NOT NULL,
+     response_body    TEXT NOT NULL,
+     created_at       TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+     PRIMARY KEY (user_id, key)
+   );
+   CREATE INDEX idempotency_keys_created ON idempotency_keys (created_at);
+   CREATE TABLE payments (
+     id               TEXT PRIMARY KEY,
+     user_id          INTEGER NOT NULL,
+     product_id       INTEGER,
+     state            TEXT NOT NULL DEFAULT 'UNPAID' CHECK (state IN ('UNPAID', 'PAID', 'CANCELLED', 'REFUNDED')),
+     provider         TEXT NOT NULL,
+     method           TEXT,
+     amount           INTEGER NOT NULL CHECK (amount >= 0),
+     currency         TEXT NOT NULL CHECK (length(currency) = 3),
+     coins            INTEGER NOT NULL DEFAULT 0 CHECK (coins >= 0),
+     bonus            INTEGER NOT NULL DEFAULT 0 CHECK (bonus >= 0),
+     idempotency_key  TEXT NOT NULL,
+     provider_ref     TEXT,
+     created_at       TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+     paid_at          TEXT,
+     cancelled_at     TEXT,
+     refunded_at      TEXT,
+     UNIQUE (user_id, idempotency_key),
+     UNIQUE (provider, provider_ref)
+   );
+   CREATE INDEX payments_user ON payments (user_id, created_at);
+   CREATE INDEX payments_unpaid ON payments (created_at) WHERE state IN ('UNPAID', 'CANCELLED');
+   CREATE TABLE payment_events (
+     provider     TEXT NOT NULL,
+     event_id     TEXT NOT NULL,
+     payment_id   TEXT REFERENCES payments (id),
+     type         TEXT,
+     received_at  TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+     PRIMARY KEY (provider, event_id)
+   );
+   CREATE INDEX payment_events_payment ON payment_events (payment_id);
+   CREATE TABLE payment_reversals (
+     payment_id  TEXT PRIMARY KEY REFERENCES payments (id),
+     user_id     INTEGER NOT NULL,
+     reason      TEXT NOT NULL CHECK (reason IN ('REFUND', 'PROVIDER_REFUND', 'DISPUTE')),
+     debt        INTEGER NOT NULL DEFAULT 0 CHECK (debt >= 0),
+     created_at  TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+   );
+   CREATE INDEX payment_reversals_debt ON payment_reversals (user_id) WHERE debt > 0;
+   CREATE TABLE gifts (
+     id               INTEGER PRIMARY KEY AUTOINCREMENT,
+     user_id          INTEGER NOT NULL,
+     kind             TEXT NOT NULL CHECK (kind IN ('RENT', 'POSSESSION')),
+     series_id        INTEGER,
+     episode_id       INTEGER,
+     title            TEXT NOT NULL,
+     sender_kind      TEXT NOT NULL DEFAULT 'MAIL' CHECK (sender_kind IN ('MAIL', 'USER')),
+     given_at         TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+     used_at          TEXT,
+     used_episode_id  INTEGER,
+     expires_at       TEXT,
+     CHECK (series_id IS NOT NULL OR episode_id IS NOT NULL)
+   );
+   CREATE INDEX gifts_user_unused ON gifts (user_id, used_at, given_at);
+   CREATE TABLE coupon_redemptions (
+     id             INTEGER PRIMARY KEY AUTOINCREMENT,
+     coupon_id      INTEGER NOT NULL,
+     user_id        INTEGER NOT NULL,
+     downloaded_at  TEXT,
+     used_at        TEXT,
+     created_at     TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+     UNIQUE (user_id, coupon_id)
+   );
+   CREATE TABLE event_tickets (
+     id          INTEGER PRIMARY KEY AUTOINCREMENT,
+     event_id    INTEGER,
+     user_id     INTEGER NOT NULL,
+     kind        TEXT NOT NULL DEFAULT 'ROULETTE' CHECK (kind IN ('ROULETTE', 'ATTENDANCE', 'SIGNUP', 'PROMOTION')),
+     source      TEXT NOT NULL CHECK (source IN ('PAYMENT', 'COUPON', 'MILEAGE', 'REWARD', 'EVENT', 'ADMIN', 'OFFERWALL')),
+     ref         TEXT,
+     expires_at  TEXT,
+     used_at     TEXT,
+     created_at  TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+   );
+   CREATE INDEX event_tickets_unused ON event_tickets (user_id, kind, expires_at) WHERE used_at IS NULL;
+   CREATE TABLE event_entries (
+     id            INTEGER PRIMARY KEY AUTOINCREMENT,
+     event_id      INTEGER NOT NULL,
+     user_id       INTEGER NOT NULL,
+     ticket_id     INTEGER UNIQUE REFERENCES event_tickets (id),
+     prize_type    TEXT CHECK (prize_type IS NULL OR prize_type IN ('COIN', 'FREE_COIN', 'BONUS', 'MILEAGE', 'NONE')),
+     prize_amount  INTEGER NOT NULL DEFAULT 0 CHECK (prize_amount >= 0),
+     result        TEXT CHECK (result IS NULL OR json_valid(result)),
+     created_at    TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+     free_slot     TEXT
+   );
+   CREATE INDEX event_entries_user ON event_entries (event_id, user_id, created_at);
+   CREATE UNIQUE INDEX event_entries_free_slot ON event_entries (event_id, user_id, free_slot) WHERE free_slot IS NOT NULL;`,
 ]
 
 /** Brings the object's SQLite to the last migration; answers the version it is at. */

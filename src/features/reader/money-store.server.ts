@@ -1,0 +1,45 @@
+/**
+ * A batch of statements over the reader's money rows (reader migration 6), run inside the reader's object: one
+ * transaction — a statement that fails (a guard's CHECK, a unique key) undoes the whole batch — with results shaped
+ * like D1's, so the statements `moneyDb` carries run here unchanged. A refusal comes back as a value with SQLite's
+ * text (what lib/server/constraint.ts reads, as on D1), not as an exception thrown across the call.
+ */
+import type { Statement } from '../../lib/server/db.ts'
+
+/** A statement that changes rows (its `meta.changes` is SQLite's `changes()`; a read's is 0, as on D1). */
+const WRITE = /^\s*(?:INSERT|UPDATE|DELETE|REPLACE)\b/i
+
+/** A batch's outcome: its results, or the text of the error that undid it. */
+export type MoneyOutcome = { ok: true; results: D1Result[] } | { ok: false; error: string }
+
+export function runMoneyBatch(storage: DurableObjectStorage, statements: readonly Statement[]): MoneyOutcome {
+  try {
+    return { ok: true, results: run(storage, statements) }
+  } catch (e) {
+    return { ok: false, error: e instanceof Error ? e.message : String(e) }
+  }
+}
+
+function run(storage: DurableObjectStorage, statements: readonly Statement[]): D1Result[] {
+  const sql = storage.sql
+  return storage.transactionSync(() =>
+    statements.map((s) => {
+      const cursor = sql.exec(s.sql, ...(s.params ?? []).map((p) => (typeof p === 'boolean' ? Number(p) : p)))
+      const results = cursor.toArray()
+      const last = sql.exec<{ changes: number; id: number }>(`SELECT changes() AS changes, last_insert_rowid() AS id`).one()
+      return {
+        success: true,
+        results,
+        meta: {
+          changes: WRITE.test(s.sql) ? last.changes : 0,
+          last_row_id: last.id,
+          rows_read: cursor.rowsRead,
+          rows_written: cursor.rowsWritten,
+          changed_db: cursor.rowsWritten > 0,
+          duration: 0,
+          size_after: 0,
+        },
+      } as D1Result
+    }),
+  )
+}

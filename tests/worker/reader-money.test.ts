@@ -1,0 +1,105 @@
+/**
+ * The reader object's money batches (issue 38; src/features/reader/money-store.server.ts): the statements the money
+ * features send through `moneyDb` run in the reader's own SQLite with D1's meaning — one transaction per batch,
+ * `changes()` and `last_insert_rowid()` between statements, a guard's CHECK or a taken key undoing everything and
+ * recognised by its text (lib/server/constraint.ts), results shaped like D1's.
+ */
+import { describe, expect, it } from 'vitest'
+import { readerObject } from './reader.helpers.ts'
+import { isConstraint } from '../../src/lib/server/constraint.ts'
+import type { Statement } from '../../src/lib/server/db.ts'
+import type { MoneyOutcome } from '../../src/features/reader/money-store.server.ts'
+
+let next = 900_000
+const reader = () => ++next
+/** The batch's results, or a throw with the refusal's text (as `moneyDb` will do on the worker's side). */
+const money = async (id: number, statements: Statement[]) => {
+  const outcome = (await readerObject(id).money(id, statements)) as MoneyOutcome
+  if ('error' in outcome) throw new Error(outcome.error)
+  return outcome.results
+}
+const grant = (id: number, amount: number): Statement[] => [
+  {
+    sql: `INSERT INTO coin_lots (user_id, type, amount, remaining, source) VALUES (?, 'COIN', ?, ?, 'ADMIN')`,
+    params: [id, amount, amount],
+  },
+  {
+    sql: `INSERT INTO coin_ledger (user_id, kind, lot_id, type, source, amount) VALUES (?, 'CHARGE', last_insert_rowid(), 'COIN', 'ADMIN', ?)
+          RETURNING lot_id AS lotId, amount`,
+    params: [id, amount],
+  },
+]
+/** A spend of `take` from lot `lotId`, guarded as the purchase's: the ledger row's amount is 0 when the update changed nothing. */
+const spend = (id: number, lotId: number, take: number): Statement[] => [
+  {
+    sql: `UPDATE coin_lots SET remaining = remaining - ? WHERE id = ? AND user_id = ? AND remaining >= ?`,
+    params: [take, lotId, id, take],
+  },
+  {
+    sql: `INSERT INTO coin_ledger (user_id, kind, lot_id, type, source, amount) VALUES (?, 'USE', ?, 'COIN', 'ADMIN', CASE WHEN changes() = 1 THEN ? ELSE 0 END)`,
+    params: [id, lotId, -take],
+  },
+]
+const totals = async (id: number) => {
+  const [res] = await money(id, [
+    {
+      sql: `SELECT (SELECT coalesce(sum(remaining), 0) FROM coin_lots WHERE user_id = ?1) AS lots,
+                   (SELECT coalesce(sum(amount), 0) FROM coin_ledger WHERE user_id = ?1) AS ledger,
+                   (SELECT count(*) FROM idempotency_keys WHERE user_id = ?1) AS keys`,
+      params: [id],
+    },
+  ])
+  return res!.results[0] as { lots: number; ledger: number; keys: number }
+}
+const key = (id: number, k: string): Statement => ({
+  sql: `INSERT INTO idempotency_keys (user_id, key, request_hash, response_status, response_body) VALUES (?, ?, 'h', 200, '{}')`,
+  params: [id, k],
+})
+
+describe("a reader object's money batch", () => {
+  it('runs with D1 meaning: rowids and changes between statements, RETURNING rows, write counts', async () => {
+    const id = reader()
+    const [lot, ledger] = await money(id, grant(id, 100))
+    expect(lot!.meta.changes).toBe(1)
+    expect(ledger!.results).toEqual([{ lotId: lot!.meta.last_row_id, amount: 100 }])
+    const [update, use] = await money(id, spend(id, lot!.meta.last_row_id as number, 30))
+    expect([update!.meta.changes, use!.meta.changes]).toEqual([1, 1])
+    expect(await totals(id)).toEqual({ lots: 70, ledger: 70, keys: 0 })
+  })
+
+  it('undoes the whole batch when a guard fires, and the error reads as a CHECK', async () => {
+    const id = reader()
+    const [lot] = await money(id, grant(id, 10))
+    const lotId = lot!.meta.last_row_id as number
+    // an idempotency row first, then a spend past the lot: the ledger's CHECK (amount <> 0) refuses the batch
+    const refused = await money(id, [key(id, 'k1'), ...spend(id, lotId, 11)]).catch((e: unknown) => e)
+    expect(isConstraint(refused, 'CHECK')).toBe(true)
+    expect(await totals(id)).toEqual({ lots: 10, ledger: 10, keys: 0 })
+  })
+
+  it('refuses a key stored before, as a UNIQUE failure on idempotency_keys, writing nothing', async () => {
+    const id = reader()
+    await money(id, [key(id, 'k1')])
+    const [lot] = await money(id, grant(id, 5))
+    const refused = await money(id, [...spend(id, lot!.meta.last_row_id as number, 5), key(id, 'k1')]).catch((e: unknown) => e)
+    expect(isConstraint(refused, 'UNIQUE', 'idempotency_keys.')).toBe(true)
+    expect(await totals(id)).toEqual({ lots: 5, ledger: 5, keys: 1 })
+  })
+
+  it('keeps the ledger append-only', async () => {
+    const id = reader()
+    await money(id, grant(id, 5))
+    await expect(money(id, [{ sql: `UPDATE coin_ledger SET amount = 1 WHERE user_id = ?`, params: [id] }])).rejects.toThrow(/append-only/)
+    await expect(money(id, [{ sql: `DELETE FROM coin_ledger WHERE user_id = ?`, params: [id] }])).rejects.toThrow(/append-only/)
+    expect(await totals(id)).toEqual({ lots: 5, ledger: 5, keys: 0 })
+  })
+
+  it('serves 40 spends at once without a coin spent twice', async () => {
+    const id = reader()
+    const [lot] = await money(id, grant(id, 25))
+    const lotId = lot!.meta.last_row_id as number
+    const outcomes = await Promise.allSettled(Array.from({ length: 40 }, () => money(id, spend(id, lotId, 1))))
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(25)
+    expect(await totals(id)).toEqual({ lots: 0, ledger: 0, keys: 0 })
+  })
+})
