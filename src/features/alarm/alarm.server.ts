@@ -104,10 +104,10 @@ async function deliver(db: Db, pending: readonly Pending[], record: boolean): Pr
 }
 
 /**
- * One batch of a published episode's fan-out: the next `limit` readers (user id above `after`) who favourited its
+ * One batch of a published episode's fan-out: the next `ALARM_BATCH` readers (user id above `after`) who favourited its
  * series and did not hide it.
  */
-function episodeFanout(episodeId: number, after = 0, limit = ALARM_BATCH) {
+function episodeFanout(episodeId: number, after: number) {
   const ids = { episode: 'e.id' }
   return alarmSelect(
     'EPISODE_PUBLISHED',
@@ -121,7 +121,7 @@ function episodeFanout(episodeId: number, after = 0, limit = ALARM_BATCH) {
              WHERE e.id = ?1 AND f.user_id > ?2 AND s.is_published = 1
              ORDER BY f.user_id LIMIT ?3`,
     },
-    [episodeId, after, limit],
+    [episodeId, after, ALARM_BATCH],
   )
 }
 
