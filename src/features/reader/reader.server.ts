@@ -54,6 +54,7 @@ import type { Cursor } from '../catalogue/catalogue.ts'
 import { isoAfter } from '../../lib/time.ts'
 import type { Statement } from '../../lib/server/db.ts'
 import { runMoneyBatch, type MoneyOutcome } from './money-store.server.ts'
+import { forgetMoney, mergeMoney, takeMoney } from './money-move.server.ts'
 
 /** How long after a failed send the alarm tries the outbox again. */
 const OUTBOX_RETRY_MS = 30_000
@@ -61,9 +62,9 @@ const OUTBOX_RETRY_MS = 30_000
 const OUTBOX_BATCH = 100
 /**
  * What the move from D1 takes: 1 reading progress, 2 and favourites and hidden series, 3 and sessions, 4 and the
- * address, 5 and the alarms (fact `moved`).
+ * address, 5 and the alarms, 6 and the money rows (fact `moved`).
  */
-const MOVES = 5
+const MOVES = 6
 /** D1's refresh tokens a move takes (`?`: now). */
 export const LIVE_TOKENS = `revoked_at IS NULL AND expires_at > ?`
 /** Rows of one table a move takes at most. */
@@ -285,7 +286,10 @@ export class Reader extends DurableObject<Cloudflare.Env> {
     const version = (account?.results[0] as { version: number } | undefined)?.version ?? 0
     const saved = address?.results[0] as (Address & { updatedAt: string }) | undefined
     const alarmRows = (alarms?.results ?? []) as (AlarmRow & { dedupKey: string; pushedAt: string | null })[]
+    const money = await takeMoney(this.env.DB, readerId)
+    let moneyRows = 0
     this.ctx.storage.transactionSync(() => {
+      moneyRows = mergeMoney(this.sql, money)
       // a row whose episode is gone opens nothing: it is dropped with the others
       mergeProgress(
         this.sql,
@@ -322,6 +326,7 @@ export class Reader extends DurableObject<Cloudflare.Env> {
         JSON.stringify(alarmRows.map((a) => a.id)),
         isoAfter(new Date(), -ALARM_KEEP_MS),
       ),
+      ...forgetMoney(readerId, money).map((s) => this.env.DB.prepare(s.sql).bind(...(s.params ?? []))),
     ])
     this.sql.exec(
       `INSERT INTO facts (key, value) VALUES ('moved', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
@@ -329,7 +334,7 @@ export class Reader extends DurableObject<Cloudflare.Env> {
     )
     this.readerId = readerId
     this.moved = true
-    return places.length + marks.length + moved.length + (saved ? 1 : 0) + alarmRows.length
+    return places.length + marks.length + moved.length + (saved ? 1 : 0) + alarmRows.length + moneyRows
   }
 
   /**
