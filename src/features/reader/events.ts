@@ -24,6 +24,8 @@ export const ReaderEvent = z.discriminatedUnion('kind', [
     hidden: z.boolean(),
     version: z.number().int().positive(),
   }),
+  /** The reader bought or rented an episode of a series on a UTC day (one event per purchase row; reader migration 6). */
+  z.object({ kind: z.literal('purchase'), seriesId: z.number().int().positive(), day }),
 ])
 export type ReaderEvent = z.infer<typeof ReaderEvent>
 

@@ -212,7 +212,13 @@ export class Reader extends DurableObject<Cloudflare.Env> {
   /** Runs a batch over the reader's money rows in one transaction (money-store.server.ts). */
   async money(readerId: number, statements: Statement[]): Promise<MoneyOutcome> {
     await this.ready(readerId)
-    return runMoneyBatch(this.ctx.storage, statements)
+    const outcome = runMoneyBatch(this.ctx.storage, statements)
+    // a purchase's event (reader migration 6's trigger) waits in the outbox
+    if (outcome.ok && this.sql.exec(`SELECT 1 FROM outbox LIMIT 1`).toArray().length > 0) {
+      await this.ctx.storage.setAlarm(Date.now() + OUTBOX_RETRY_MS)
+      await this.flush()
+    }
+    return outcome
   }
 
   /** Moves the reader's rows still in D1 (the cron's background move; any number of times). */

@@ -78,7 +78,8 @@ const READER_MIGRATIONS: readonly string[] = [
    CREATE INDEX alarms_unread ON alarms (created_at) WHERE read_at IS NULL;`,
   // 6: the reader's money (issue 38, reader/money-store.server.ts): the D1 tables of the same names with the same columns
   // (`user_id` kept, so a statement runs here unchanged), without keys into shared tables. The ledger is append-only:
-  // deletes only while the fact `ledger_maintenance` is set (the retention's).
+  // deletes only while the fact `ledger_maintenance` is set (the retention's). Each purchase tells the ranking through
+  // the outbox, in its own transaction (D1's trigger `series_daily_purchase` did it before).
   `CREATE TABLE coin_lots (
      id          INTEGER PRIMARY KEY AUTOINCREMENT,
      user_id     INTEGER NOT NULL,
@@ -137,6 +138,11 @@ const READER_MIGRATIONS: readonly string[] = [
    );
    CREATE INDEX purchases_user ON purchases (user_id, created_at);
    CREATE INDEX purchases_episode ON purchases (user_id, episode_id);
+   CREATE TRIGGER purchase_event AFTER INSERT ON purchases
+   BEGIN
+     INSERT INTO outbox (id, body) VALUES (lower(hex(randomblob(16))),
+       json_object('kind', 'purchase', 'seriesId', NEW.series_id, 'day', substr(NEW.created_at, 1, 10)));
+   END;
    CREATE TABLE ownerships (
      id           INTEGER PRIMARY KEY AUTOINCREMENT,
      user_id      INTEGER NOT NULL,
