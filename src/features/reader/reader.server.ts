@@ -49,11 +49,14 @@ import type { ReaderSignIn } from '../account/reader-ops.ts'
 import { readAddress, writeAddress } from '../payment/address-store.server.ts'
 import type { Address } from '../payment/address.ts'
 import { addAlarms, alarmPage, claimPush, mergeAlarms, readAlarm, readAllAlarms, unreadAlarms } from '../alarm/alarm-store.server.ts'
-import { ALARM_KEEP_MS, type AlarmRow, type NewAlarm } from '../alarm/alarm.ts'
+import { ALARM_KEEP_MS, type AlarmRow, type AlarmRuleName, type NewAlarm } from '../alarm/alarm.ts'
 import type { Cursor } from '../catalogue/catalogue.ts'
 import { isoAfter } from '../../lib/time.ts'
 import type { Statement } from '../../lib/server/db.ts'
-import { runMoneyBatch, type MoneyOutcome } from './money-store.server.ts'
+import { localDb, runMoneyBatch, type MoneyOutcome } from './money-store.server.ts'
+import { moneyChores, nextMoneyDue, noticeAlarms, noticesDue } from './money-time.server.ts'
+import { queuePushes, type Written } from '../alarm/alarm.server.ts'
+import { createDb } from '../../lib/server/db.ts'
 import { forgetMoney, mergeMoney, takeMoney } from './money-move.server.ts'
 
 /** How long after a failed send the alarm tries the outbox again. */
@@ -213,11 +216,13 @@ export class Reader extends DurableObject<Cloudflare.Env> {
   async money(readerId: number, statements: Statement[]): Promise<MoneyOutcome> {
     await this.ready(readerId)
     const outcome = runMoneyBatch(this.ctx.storage, statements)
+    if (!outcome.ok) return outcome
     // a purchase's event (reader migration 6's trigger) waits in the outbox
-    if (outcome.ok && this.sql.exec(`SELECT 1 FROM outbox LIMIT 1`).toArray().length > 0) {
+    if (this.sql.exec(`SELECT 1 FROM outbox LIMIT 1`).toArray().length > 0) {
       await this.ctx.storage.setAlarm(Date.now() + OUTBOX_RETRY_MS)
       await this.flush()
     }
+    await this.schedule(new Date())
     return outcome
   }
 
@@ -239,9 +244,37 @@ export class Reader extends DurableObject<Cloudflare.Env> {
     migrateReader(this.ctx.storage)
   }
 
-  /** The alarm sends what the outbox still holds. */
+  /**
+   * The alarm sends what the outbox still holds, then does the reader's money chores and notices that are due
+   * (money-time.server.ts), and sets the next wake.
+   */
   override async alarm(): Promise<void> {
     await this.flush()
+    const readerId = this.readerId
+    if (readerId === null) return
+    const now = new Date()
+    await moneyChores(localDb(this.ctx.storage), now)
+    const drafts = noticesDue(this.sql, now)
+    if (drafts.length > 0) {
+      const notices = await noticeAlarms(this.env.DB, drafts)
+      const byRule = new Map<AlarmRuleName, Written[]>()
+      this.ctx.storage.transactionSync(() => {
+        for (const { rule, alarm } of notices)
+          for (const id of addAlarms(this.sql, [alarm], now.toISOString()))
+            byRule.set(rule, [...(byRule.get(rule) ?? []), { id, readerId }])
+      })
+      const db = createDb(this.env.DB)
+      for (const [rule, written] of byRule) await queuePushes(db, this.env.ALARMS, rule, written)
+    }
+    await this.schedule(now)
+  }
+
+  /** Sets the object's alarm to the next money work due (money-time.server.ts) when it is earlier than the one set. */
+  private async schedule(now: Date): Promise<void> {
+    const next = nextMoneyDue(this.sql, now)
+    if (next === null) return
+    const current = await this.ctx.storage.getAlarm()
+    if (current === null || next < current) await this.ctx.storage.setAlarm(next)
   }
 
   /** First call of this object's life: its reader's rows move in from D1 before anything reads or writes. */

@@ -79,7 +79,8 @@ const READER_MIGRATIONS: readonly string[] = [
   // 6: the reader's money (issue 38, reader/money-store.server.ts): the D1 tables of the same names with the same columns
   // (`user_id` kept, so a statement runs here unchanged), without keys into shared tables. The ledger is append-only:
   // deletes only while the fact `ledger_maintenance` is set (the retention's). Each purchase tells the ranking through
-  // the outbox, in its own transaction (D1's trigger `series_daily_purchase` did it before).
+  // the outbox, in its own transaction (D1's trigger `series_daily_purchase` did it before). A ticket also keeps when
+  // the series' next one is ready (`ready_at`, for its notice; null on a ticket moved from D1).
   `CREATE TABLE coin_lots (
      id          INTEGER PRIMARY KEY AUTOINCREMENT,
      user_id     INTEGER NOT NULL,
@@ -166,8 +167,10 @@ const READER_MIGRATIONS: readonly string[] = [
      used_at            TEXT,
      used_episode_id    INTEGER,
      unlock_expires_at  TEXT,
-     created_at         TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+     created_at         TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+     ready_at           TEXT
    );
+   CREATE INDEX wuf_tickets_ready ON wuf_tickets (ready_at) WHERE ready_at IS NOT NULL;
    CREATE UNIQUE INDEX wuf_tickets_slot ON wuf_tickets (user_id, series_id, available_at);
    CREATE INDEX wuf_tickets_used ON wuf_tickets (used_at) WHERE used_at IS NOT NULL;
    CREATE TABLE auto_unlock (

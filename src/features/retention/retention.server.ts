@@ -49,14 +49,19 @@ export type RetentionReport = { table: RetentionRule['table'] } & SweepResult
  * Deletes what RETENTION_RULES say has expired at `now`, in batches of RETENTION_BATCH rows, within `budget`.
  * Answers per rule the rows deleted, the batches run and whether the table is clean (false: the budget ran out).
  */
-export async function purgeExpired(db: Db, now = new Date(), budget: SweepBudget = cronBudget()): Promise<RetentionReport[]> {
+export async function purgeExpired(
+  db: Db,
+  now = new Date(),
+  budget: SweepBudget = cronBudget(),
+  rules: readonly RetentionRule[] = RETENTION_RULES,
+): Promise<RetentionReport[]> {
   const results = await sweep(
-    RETENTION_RULES.map((rule) => {
+    rules.map((rule) => {
       const cutoff = retentionCutoff(rule, now)
       return () => deleteBatch(db, rule, cutoff, RETENTION_BATCH)
     }),
     RETENTION_BATCH,
     budget,
   )
-  return RETENTION_RULES.map((rule, i) => ({ table: rule.table, ...results[i]! }))
+  return rules.map((rule, i) => ({ table: rule.table, ...results[i]! }))
 }
