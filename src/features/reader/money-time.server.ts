@@ -10,6 +10,7 @@ import type { Db } from '../../lib/server/db.ts'
 import { expireLots } from '../wallet/wallet.server.ts'
 import { purgeExpired } from '../retention/retention.server.ts'
 import { RETENTION_RULES } from '../retention/retention.ts'
+import { TIMED_KINDS } from '../ownership/holding.ts'
 import {
   ALARM_RULES,
   EPISODE_LOOKBACK_MS,
@@ -140,29 +141,30 @@ export async function noticeAlarms(d1: D1Database, drafts: readonly Draft[]): Pr
 export function nextMoneyDue(sql: SqlStorage, now: Date): number | null {
   const nowIso = now.toISOString()
   const keep = (table: string) => MONEY_RULES.find((r) => r.table === table)?.keepMs ?? 0
-  const row = sql
-    .exec<{ at: string | null }>(
-      `SELECT min(at) AS at FROM (
-         SELECT min(expires_at) AS at FROM coin_lots WHERE remaining > 0 AND expires_at > ?1
-         UNION ALL SELECT min(strftime('%Y-%m-%dT%H:%M:%fZ', expires_at, ?2)) FROM coin_lots
-           WHERE remaining > 0 AND type <> 'MILEAGE' AND strftime('%Y-%m-%dT%H:%M:%fZ', expires_at, ?2) > ?1
-         UNION ALL SELECT min(strftime('%Y-%m-%dT%H:%M:%fZ', expires_at, ?3)) FROM ownerships
-           WHERE kind IN ('RENT', 'ALL_RENT') AND strftime('%Y-%m-%dT%H:%M:%fZ', expires_at, ?3) > ?1
-         UNION ALL SELECT min(expires_at) FROM ownerships WHERE expires_at > ?1
-         UNION ALL SELECT min(ready_at) FROM wuf_tickets WHERE ready_at > ?1
-         UNION ALL SELECT min(strftime('%Y-%m-%dT%H:%M:%fZ', created_at, ?4)) FROM idempotency_keys
-         UNION ALL SELECT min(strftime('%Y-%m-%dT%H:%M:%fZ', created_at, ?5)) FROM payments WHERE state IN ('UNPAID', 'CANCELLED')
-         UNION ALL SELECT min(given_at) FROM gifts g WHERE used_at IS NULL AND given_at > ?6
-           AND NOT EXISTS (SELECT 1 FROM alarms WHERE dedup_key = ${sqlOf(ALARM_RULES.GIFT_ARRIVED.dedup, { gift: 'g.id' })})
-       )`,
-      nowIso,
-      `-${LOT_NOTICE_MS / 1000} seconds`,
-      `-${RENTAL_NOTICE_MS / 1000} seconds`,
-      `+${keep('idempotency_keys') / 1000} seconds`,
-      `+${keep('payments') / 1000} seconds`,
-      isoAfter(now, -EPISODE_LOOKBACK_MS),
-    )
-    .one()
-  if (row.at === null) return null
-  return Math.max(Date.parse(row.at), now.getTime() + 1000)
+  const shifted = (column: string, ms: number) => `strftime('%Y-%m-%dT%H:%M:%fZ', ${column}, '${ms >= 0 ? '+' : ''}${ms / 1000} seconds')`
+  // each: the earliest instant of one kind of work (SQLite's compound SELECT is limited, so one statement each)
+  const firsts = [
+    // a lot past its expiry with coins left, or a timed right past its end: at once (the chores take them away)
+    `SELECT min(expires_at) FROM coin_lots WHERE remaining > 0 AND expires_at IS NOT NULL`,
+    `SELECT min(${shifted('expires_at', -LOT_NOTICE_MS)}) FROM coin_lots WHERE remaining > 0 AND type <> 'MILEAGE' AND ${shifted('expires_at', -LOT_NOTICE_MS)} > ?1`,
+    `SELECT min(${shifted('expires_at', -RENTAL_NOTICE_MS)}) FROM ownerships WHERE kind IN ('RENT', 'ALL_RENT') AND ${shifted('expires_at', -RENTAL_NOTICE_MS)} > ?1`,
+    `SELECT min(expires_at) FROM ownerships WHERE kind IN (${TIMED_KINDS.map((k) => `'${k}'`).join(', ')})`,
+    `SELECT min(ready_at) FROM wuf_tickets WHERE ready_at > ?1`,
+    `SELECT min(${shifted('created_at', keep('idempotency_keys'))}) FROM idempotency_keys`,
+    `SELECT min(${shifted('created_at', keep('payments'))}) FROM payments WHERE state IN ('UNPAID', 'CANCELLED')`,
+    // a gift whose notice is not given yet: at once
+    `SELECT min(given_at) FROM gifts g WHERE used_at IS NULL AND given_at > ?2
+       AND NOT EXISTS (SELECT 1 FROM alarms WHERE dedup_key = ${sqlOf(ALARM_RULES.GIFT_ARRIVED.dedup, { gift: 'g.id' })})`,
+  ]
+  const lookback = isoAfter(now, -EPISODE_LOOKBACK_MS)
+  const instants = firsts.flatMap((q) => {
+    const [value] =
+      sql
+        .exec(q, ...(q.includes('?2') ? [nowIso, lookback] : q.includes('?1') ? [nowIso] : []))
+        .raw()
+        .next().value ?? []
+    return typeof value === 'string' ? [Date.parse(value)] : []
+  })
+  if (instants.length === 0) return null
+  return Math.max(Math.min(...instants), now.getTime() + 1000)
 }
