@@ -407,7 +407,10 @@ export async function expireCoupon(db: Db, id: number, now: Date): Promise<OpsCo
   return (await couponReport(db, now, id))[0]!
 }
 
-/** Coupons with their use counts, newest first (`id`: that one only: NOT_FOUND_COUPON if unknown). */
+/**
+ * Coupons with their use counts, newest first (`id`: that one only: NOT_FOUND_COUPON if unknown). The counts scan
+ * every reader's redemptions (an operator report across readers), so this stays one statement on D1, not `moneyDb`.
+ */
 export async function couponReport(db: Db, now: Date, id?: number): Promise<OpsCoupon[]> {
   const rows = await db.all<OpsCouponRow>(
     `SELECT ${OPS_COUPON} FROM coupons c WHERE ?1 IS NULL OR c.id = ?1 ORDER BY c.id DESC LIMIT ${COUPON_REPORT_SIZE}`,
