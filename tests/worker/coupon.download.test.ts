@@ -161,11 +161,13 @@ describe('downloadable coupons', () => {
   it('a D1 failure injected at each statement of a download leaves no partial state', async () => {
     const reader = await newReader()
     const id = await newDownloadable()
+    // step 0: the claim of the coupon's unit; 1-3: the statements of the reader's money batch
     for (let at = 0; at < 4; at++) {
+      const fault = `SELECT json('injected fault')`
       const failing: Db = {
         ...db,
-        batch: (s) =>
-          db.batch(s.length >= 3 ? s.map((st, i) => (i === at ? { sql: `SELECT json('injected fault')`, params: [] } : st)) : s),
+        run: (sql, ...params) => (at === 0 && sql.includes('used_count + 1') ? db.run(fault) : db.run(sql, ...params)),
+        batch: (s) => db.batch(s.length >= 2 ? s.map((st, i) => (i === at - 1 ? { sql: fault, params: [] } : st)) : s),
       }
       await expect(downloadCoupon(failing, { userId: reader.id, couponId: id, platform: 'WEB' })).rejects.toThrow()
       expect(await readerRows.first(reader.id, `SELECT count(*) AS n FROM coupon_redemptions WHERE user_id = ?`, reader.id)).toEqual({

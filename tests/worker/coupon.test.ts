@@ -10,16 +10,17 @@ import type { Db } from '../../src/lib/server/db.ts'
 import { redeemCoupon } from '../../src/features/coupon/coupon.server.ts'
 import { readerRows } from './reader-rows.ts'
 
-/** `db` whose write batches (3+ statements) have statement `at` replaced by one failing at run time. */
+const FAULT = { sql: `SELECT json('injected fault')`, params: [] }
+
+/**
+ * `db` whose write step `at` fails at run time: 0 the claim of the coupon's unit, then each statement of the
+ * reader's money batch (the batches of 2+ statements).
+ */
 function faultyAt(at: number): Db {
   return {
     ...db,
-    batch: (statements) =>
-      db.batch(
-        statements.length >= 3
-          ? statements.map((st, i) => (i === at ? { sql: `SELECT json('injected fault')`, params: [] } : st))
-          : statements,
-      ),
+    run: (sql, ...params) => (at === 0 && sql.includes('used_count + 1') ? db.run(FAULT.sql) : db.run(sql, ...params)),
+    batch: (statements) => db.batch(statements.length >= 2 ? statements.map((st, i) => (i === at - 1 ? FAULT : st)) : statements),
   }
 }
 
@@ -181,6 +182,25 @@ describe('POST /api/v1/coupon/code', () => {
     expect(redemptions.reduce((a, b) => a + b, 0)).toBe(1)
     for (const r of readers) await expectInvariant(r.id)
   })
+
+  it('40 readers at once for a coupon of quantity 1: one redemption, the quantity spent, every other reader SOLD_OUT_COUPON', async () => {
+    const c = await newCoupon({ stock: 1 })
+    const readers = await Promise.all(Array.from({ length: 40 }, () => newReader()))
+    const outcomes = await Promise.all(
+      readers.map((r) =>
+        redeemCoupon(db, { userId: r.id, code: c.code, platform: 'WEB', client: { ip: null, issuer: 'https://coupon.test' } }).then(
+          () => 'OK',
+          (e: { code?: string }) => e.code ?? String(e),
+        ),
+      ),
+    )
+    expect(outcomes.filter((x) => x === 'OK')).toHaveLength(1)
+    expect(outcomes.filter((x) => x === 'SOLD_OUT_COUPON')).toHaveLength(39)
+    expect(await db.first(`SELECT stock - used_count AS quantity FROM coupons WHERE id = ?`, c.id)).toEqual({ quantity: 0 })
+    const held = await Promise.all(readers.map(async (r) => (await movement(r.id))!.redemptions))
+    expect(held.reduce((a, b) => a + b, 0)).toBe(1)
+    for (const r of readers) await expectInvariant(r.id)
+  }, 30_000)
 
   it('one reader redeeming 20 times at once: one lot, the rest ALREADY_USED_COUPON', async () => {
     const reader = await newReader()

@@ -42,6 +42,22 @@ const gifts = (userId: number) =>
   )
 
 describe('gift box', () => {
+  it('lists each gift with its series title and episode number; a series ticket offers the episodes the reader does not hold', async () => {
+    const reader = await newReader()
+    const { seriesId, episodeIds } = await newSeries({ episodes: 4, free: 1, priceRent: 2, priceBuy: 5 })
+    const title = (await db.first<{ title: string }>(`SELECT title FROM series WHERE id = ?`, seriesId))!.title
+    const first = await newGift(reader.id, { kind: 'RENT', seriesId })
+    const second = await newGift(reader.id, { kind: 'RENT', seriesId })
+    const own = await newGift(reader.id, { kind: 'POSSESSION', episodeId: episodeIds[2] })
+    expect((await use(reader, first, { episodeId: episodeIds[1] })).status).toBe(200)
+    const list = (await read(await get(reader, '/api/v1/gift'))).data.items
+    const of = (id: number) => list.find((g: { id: number }) => g.id === id)
+    expect(of(second)).toMatchObject({ seriesId, seriesTitle: title, episodeId: null, episodeNo: null, usedAt: null })
+    expect(of(second).choices.map((c: { id: number }) => c.id)).toEqual([episodeIds[2], episodeIds[3]])
+    expect(of(own)).toMatchObject({ seriesId: null, seriesTitle: title, episodeId: episodeIds[2], episodeNo: 3, choices: null })
+    expect(of(first)).toMatchObject({ seriesTitle: title, usedEpisodeId: episodeIds[1], choices: null })
+  })
+
   it('lists the gifts and a rental ticket for a series opens the chosen episode for the rental length, for 0 coins', async () => {
     const reader = await newReader()
     const { seriesId, episodeIds } = await newSeries({ episodes: 4, free: 1, priceRent: 2, priceBuy: 5 })

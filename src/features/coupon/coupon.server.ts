@@ -1,16 +1,18 @@
 /**
- * Coupon redemption on D1 (docs/API.md `POST /api/v1/coupon/code`; docs/ARCHITECTURE.md "Money": every grant is a lot
- * and its CHARGE ledger row, written in one batch with everything else the redemption changes).
+ * Coupon redemption (docs/API.md `POST /api/v1/coupon/code`; docs/ARCHITECTURE.md "Money": every grant is a lot and
+ * its CHARGE ledger row). The coupon and its global quantity (`coupons.used_count` against `stock`) are shared (D1);
+ * the redemption, the lot, the ledger row and the tickets are the reader's money rows (`moneyDb`, issue 38). A
+ * redemption is two steps: a conditional claim of one unit on the coupon, then the reader's money batch; a money
+ * batch that throws gives the unit back (`giveBackUnit`).
  */
 import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
-import { firstRow, flag, type Cols, type Flag } from '../../lib/server/rows.ts'
+import { flag, type Cols, type Flag } from '../../lib/server/rows.ts'
 import {
   checkCoupon,
   checkDownload,
   couponGrant,
   couponState,
-  MAX_TICKETS,
   type Coupon,
   type CouponCreateRequest,
   type CouponGrant,
@@ -21,6 +23,7 @@ import {
 import { checkLimits } from '../auth/limits.server.ts'
 import { countAttempt } from '../auth/auth.server.ts'
 import { isConstraint } from '../../lib/server/constraint.ts'
+import { moneyDb } from '../reader/money-db.server.ts'
 
 /** Coupon codes an account may try in an hour (a reader types one or two). */
 const COUPON_CODE_TRIES = 30
@@ -50,19 +53,42 @@ type CouponRow = Cols<
 >
 
 /**
+ * Claims one unit of coupon `couponId` (shared, one conditional statement): `used_count + 1` while a unit is left
+ * and the coupon has not expired at `nowIso`. False when it changed nothing (sold out or expired meanwhile).
+ */
+async function claimUnit(db: Db, couponId: number, nowIso: string): Promise<boolean> {
+  const changed = await db.run(
+    `UPDATE coupons SET used_count = used_count + 1
+      WHERE id = ? AND (stock IS NULL OR used_count < stock) AND (expires_at IS NULL OR expires_at > ?)`,
+    couponId,
+    nowIso,
+  )
+  return changed === 1
+}
+
+/**
+ * Gives back a unit `claimUnit` took, after the money batch it was for threw (one conditional statement). A D1 batch
+ * that throws wrote nothing, so the unit would otherwise count a redemption that does not exist.
+ */
+async function giveBackUnit(db: Db, couponId: number): Promise<void> {
+  await db.run(`UPDATE coupons SET used_count = used_count - 1 WHERE id = ? AND used_count > 0`, couponId)
+}
+
+/**
  * Redeems the coupon whose code is `code` (already normalized; the column compares case-insensitively) for
- * the reader on `platform`. Rules: `checkCoupon`, then `couponGrant`. One batch:
+ * the reader on `platform`. Rules: `checkCoupon`, then `couponGrant`. Two steps, in this order:
  *
- * 1. the reader's redemption row — UNIQUE (user_id, coupon_id): a second redemption by the same reader,
- *    however concurrent, fails the whole batch;
- * 2. the coupon's `used_count + 1`, only while the coupon is live — the table's CHECK (used_count <= stock)
- *    fails the whole batch when the last unit went meanwhile;
- * 3. the reward: a lot (source COUPON, ref the coupon id) and its CHARGE ledger row, or roulette tickets
- *    (event_tickets, source COUPON).
+ * 1. the claim of one unit on the shared coupon (`claimUnit`): it changes nothing when the last unit went or the
+ *    coupon expired since the read, and the coupon is read and checked again;
+ * 2. the reader's money batch: the redemption row — UNIQUE (user_id, coupon_id): a second redemption by the same
+ *    reader, however concurrent, fails the whole batch — and the reward: a lot (source COUPON, ref the coupon id)
+ *    and its CHARGE ledger row, or roulette tickets (event_tickets, source COUPON).
  *
- * A refused batch wrote nothing: the coupon is read and checked again, which now names the cause
- * (ALREADY_USED_COUPON, SOLD_OUT_COUPON, EXPIRED_COUPON). FREQUENT_REQUEST past the address's or the account's
- * allowance of tries (issue 34 point 6), before the code is looked at.
+ * A money batch that throws wrote nothing: the unit is given back (`giveBackUnit`) and, for a refusal, the coupon is
+ * read and checked again, which now names the cause (ALREADY_USED_COUPON, SOLD_OUT_COUPON, EXPIRED_COUPON). A worker
+ * stopped between the steps leaves a unit claimed without a redemption: the coupon serves one reader fewer, never
+ * one more, and no reader's money moved. FREQUENT_REQUEST past the address's or the account's allowance of tries
+ * (issue 34 point 6), before the code is looked at.
  */
 export async function redeemCoupon(
   db: Db,
@@ -71,40 +97,38 @@ export async function redeemCoupon(
 ): Promise<CouponReward> {
   const { userId, code, platform } = input
   const nowIso = now.toISOString()
+  const money = moneyDb(db, userId)
   // codes are not guessed: 10 a minute per address, COUPON_CODE_TRIES an hour per account (one counting statement)
   await checkLimits('coupon-code', input.client)
   if ((await countAttempt(db, `coupon:${userId}`, 3600, now)) > COUPON_CODE_TRIES) throw new AppError('FREQUENT_REQUEST')
   for (let attempt = 1; ; attempt++) {
     const coupon: Coupon | null = await db.first<CouponRow>(`SELECT ${COUPON_COLUMNS} FROM coupons WHERE code = ?`, code)
     const used = coupon
-      ? await db.first<{ one: 1 }>(`SELECT 1 AS one FROM coupon_redemptions WHERE user_id = ? AND coupon_id = ?`, userId, coupon.id)
+      ? await money.first<{ one: 1 }>(`SELECT 1 AS one FROM coupon_redemptions WHERE user_id = ? AND coupon_id = ?`, userId, coupon.id)
       : null
     const verdict = checkCoupon(coupon, platform, used !== null, now)
     if (!verdict.ok) throw new AppError(verdict.code)
     const c = coupon!
     const grant = couponGrant(c, now)
-    const ref = `coupon:${c.id}`
-    const statements: { sql: string; params: unknown[] }[] = [
-      {
-        sql: `INSERT INTO coupon_redemptions (coupon_id, user_id, used_at, created_at) VALUES (?, ?, ?, ?)`,
-        params: [c.id, userId, nowIso, nowIso],
-      },
-      {
-        // The CASE makes a coupon that expired since the read fail the batch too (CHECK used_count <= stock, or
-        // used_count >= 0 for an unlimited one), so no redemption commits after the expiry instant.
-        sql: `UPDATE coupons SET used_count = CASE WHEN expires_at IS NULL OR expires_at > ? THEN used_count + 1 ELSE -1 END WHERE id = ?`,
-        params: [nowIso, c.id],
-      },
-    ]
-    statements.push(...grantStatements(userId, grant, ref, `coupon ${code}`, nowIso))
-    try {
-      await db.batch(statements)
-      return { reward: { type: c.rewardType, amount: grant.kind === 'LOT' ? grant.amount : grant.count } }
-    } catch (e) {
-      // Redeemed by this reader, sold out or expired meanwhile: nothing was written; read and check again.
-      if (!isConstraint(e)) throw e
-      if (attempt >= REDEEM_ATTEMPTS) throw new AppError('TOO_MANY_REQUESTS')
+    if (await claimUnit(db, c.id, nowIso)) {
+      const statements: { sql: string; params: unknown[] }[] = [
+        {
+          sql: `INSERT INTO coupon_redemptions (coupon_id, user_id, used_at, created_at) VALUES (?, ?, ?, ?)`,
+          params: [c.id, userId, nowIso, nowIso],
+        },
+        ...grantStatements(userId, grant, `coupon:${c.id}`, `coupon ${code}`, nowIso),
+      ]
+      try {
+        await money.batch(statements)
+        return { reward: { type: c.rewardType, amount: grant.kind === 'LOT' ? grant.amount : grant.count } }
+      } catch (e) {
+        await giveBackUnit(db, c.id)
+        // Redeemed by this reader meanwhile: nothing was written; read and check again.
+        if (!isConstraint(e)) throw e
+      }
     }
+    // Sold out, expired or redeemed meanwhile: read and check again.
+    if (attempt >= REDEEM_ATTEMPTS) throw new AppError('TOO_MANY_REQUESTS')
   }
 }
 
@@ -137,7 +161,10 @@ function grantStatements(
   ]
 }
 
-/** Downloadable coupons shown on /coupon (live ones, for the caller's platform), with what the reader holds. */
+/**
+ * Downloadable coupons shown on /coupon (live ones, for the caller's platform), with what the reader holds: the
+ * coupons (shared), then the reader's redemptions of those (their money rows; no query for a guest or no coupon).
+ */
 export async function downloadableCoupons(
   db: Db,
   userId: number | null,
@@ -145,34 +172,42 @@ export async function downloadableCoupons(
   now = new Date(),
 ): Promise<DownloadableCoupon[]> {
   const nowIso = now.toISOString()
-  const rows = await db.all<
-    Cols<'coupons', 'id' | 'title' | 'type' | 'minimum_amount' | 'expires_at' | 'reward_type' | 'reward_amount'> & {
-      received: Flag
-      used: Flag
-      soldOut: Flag
-    }
+  const coupons = await db.all<
+    Cols<'coupons', 'id' | 'title' | 'type' | 'minimum_amount' | 'expires_at' | 'reward_type' | 'reward_amount'> & { soldOut: Flag }
   >(
     `SELECT c.id, c.title, c.type, c.minimum_amount AS minimumAmount, c.expires_at AS expiresAt, c.reward_type AS rewardType, c.reward_amount AS rewardAmount,
-            r.id IS NOT NULL AS received, coalesce(r.used_at IS NOT NULL, 0) AS used, (c.stock IS NOT NULL AND c.used_count >= c.stock) AS soldOut
-       FROM coupons c LEFT JOIN coupon_redemptions r ON r.coupon_id = c.id AND r.user_id = ?
+            (c.stock IS NOT NULL AND c.used_count >= c.stock) AS soldOut
+       FROM coupons c
       WHERE c.is_downloadable = 1 AND (c.starts_at IS NULL OR c.starts_at <= ?) AND (c.expires_at IS NULL OR c.expires_at > ?) AND (c.platform IS NULL OR c.platform = ?)
       ORDER BY c.expires_at IS NULL, c.expires_at, c.id LIMIT 50`,
-    userId ?? 0,
     nowIso,
     nowIso,
     platform,
   )
-  return rows.map((r) => ({ ...r, received: flag(r.received), used: flag(r.used), soldOut: flag(r.soldOut) }))
+  const held =
+    userId === null || coupons.length === 0
+      ? []
+      : await moneyDb(db, userId).all<{ couponId: number; used: Flag }>(
+          `SELECT coupon_id AS couponId, used_at IS NOT NULL AS used FROM coupon_redemptions
+            WHERE user_id = ? AND coupon_id IN (SELECT value FROM json_each(?))`,
+          userId,
+          JSON.stringify(coupons.map((c) => c.id)),
+        )
+  const usedOf = new Map(held.map((r) => [r.couponId, flag(r.used)]))
+  return coupons.map((c) => ({ ...c, received: usedOf.has(c.id), used: usedOf.get(c.id) ?? false, soldOut: flag(c.soldOut) }))
 }
 
 export type DownloadResult = { couponId: number; reward: { type: RewardType; amount: number } | null }
 
 /**
- * Downloads coupon `couponId` for the reader (rules: `checkDownload`). One batch: the reader's redemption row
- * (downloaded now; UNIQUE per reader and coupon, so a concurrent second download fails the whole batch), the
- * coupon's `used_count + 1` under the same stock/expiry guard as a code redemption, and — for a coupon without
- * a minimum amount — its reward at once (the row is then used too). `reward` is null when the coupon waits for a
- * top-up of at least its minimum amount (applied when that payment is credited, `payment.server.ts`).
+ * Downloads coupon `couponId` for the reader (rules: `checkDownload`). The coupon (shared) and whether the reader
+ * holds it (their money rows) are read side by side; then the same two steps as a code redemption (`redeemCoupon`):
+ * the claim of one unit (`claimUnit`: sold out or expired meanwhile → read and check again), then the reader's money
+ * batch — the redemption row (downloaded now; UNIQUE per reader and coupon, so a concurrent second download fails
+ * the whole batch) and, for a coupon without a minimum amount, its reward at once (the row is then used too). A money
+ * batch that throws gives the unit back (`giveBackUnit`); a worker stopped between the steps leaves the coupon one
+ * unit short, never one over. `reward` is null when the coupon waits for a top-up of at least its minimum amount
+ * (applied when that payment is credited: `waitingTopUpCoupons`, `topUpCouponStatements`).
  */
 export async function downloadCoupon(
   db: Db,
@@ -181,72 +216,104 @@ export async function downloadCoupon(
 ): Promise<DownloadResult> {
   const { userId, couponId, platform } = input
   const nowIso = now.toISOString()
+  const money = moneyDb(db, userId)
   for (let attempt = 1; ; attempt++) {
-    const [couponRes, heldRes] = await db.batch([
-      { sql: `SELECT ${COUPON_COLUMNS}, is_downloadable AS isDownloadable FROM coupons WHERE id = ?`, params: [couponId] },
-      { sql: `SELECT 1 AS one FROM coupon_redemptions WHERE user_id = ? AND coupon_id = ?`, params: [userId, couponId] },
+    const [coupon, held] = await Promise.all([
+      db.first<CouponRow & Cols<'coupons', 'is_downloadable'>>(
+        `SELECT ${COUPON_COLUMNS}, is_downloadable AS isDownloadable FROM coupons WHERE id = ?`,
+        couponId,
+      ),
+      money.first<{ one: 1 }>(`SELECT 1 AS one FROM coupon_redemptions WHERE user_id = ? AND coupon_id = ?`, userId, couponId),
     ])
-    const coupon = firstRow<CouponRow & Cols<'coupons', 'is_downloadable'>>(couponRes) ?? null
-    const verdict = checkDownload(coupon, platform, heldRes!.results.length > 0, now)
+    const verdict = checkDownload(coupon, platform, held !== null, now)
     if (!verdict.ok) throw new AppError(verdict.code)
     const c = coupon!
     const grant = verdict.immediate ? couponGrant(c, now) : null
-    const statements: { sql: string; params: unknown[] }[] = [
-      {
-        sql: `INSERT INTO coupon_redemptions (coupon_id, user_id, downloaded_at, used_at, created_at) VALUES (?, ?, ?, ?, ?)`,
-        params: [c.id, userId, nowIso, grant ? nowIso : null, nowIso],
-      },
-      {
-        sql: `UPDATE coupons SET used_count = CASE WHEN expires_at IS NULL OR expires_at > ? THEN used_count + 1 ELSE -1 END WHERE id = ?`,
-        params: [nowIso, c.id],
-      },
-    ]
-    if (grant) statements.push(...grantStatements(userId, grant, `coupon:${c.id}`, 'coupon download', nowIso))
-    try {
-      await db.batch(statements)
-      return { couponId: c.id, reward: grant ? { type: c.rewardType, amount: grant.kind === 'LOT' ? grant.amount : grant.count } : null }
-    } catch (e) {
-      if (!isConstraint(e)) throw e
-      if (attempt >= REDEEM_ATTEMPTS) throw new AppError('TOO_MANY_REQUESTS')
+    if (await claimUnit(db, c.id, nowIso)) {
+      const statements: { sql: string; params: unknown[] }[] = [
+        {
+          sql: `INSERT INTO coupon_redemptions (coupon_id, user_id, downloaded_at, used_at, created_at) VALUES (?, ?, ?, ?, ?)`,
+          params: [c.id, userId, nowIso, grant ? nowIso : null, nowIso],
+        },
+      ]
+      if (grant) statements.push(...grantStatements(userId, grant, `coupon:${c.id}`, 'coupon download', nowIso))
+      try {
+        await money.batch(statements)
+        return { couponId: c.id, reward: grant ? { type: c.rewardType, amount: grant.kind === 'LOT' ? grant.amount : grant.count } : null }
+      } catch (e) {
+        await giveBackUnit(db, c.id)
+        if (!isConstraint(e)) throw e
+      }
     }
+    if (attempt >= REDEEM_ATTEMPTS) throw new AppError('TOO_MANY_REQUESTS')
   }
 }
 
 /**
+ * The coupons reader `userId` downloaded and is still waiting on, as `topUpCouponStatements` wants them: the coupon
+ * ids of their downloaded, unused redemptions (their money rows), then those coupons (shared) with a minimum amount
+ * and live at `now`. One query when nothing waits, else two. Read before the credit batch the statements join.
+ */
+export async function waitingTopUpCoupons(db: Db, userId: number, now: Date): Promise<Coupon[]> {
+  const waiting = await moneyDb(db, userId).all<{ couponId: number }>(
+    `SELECT coupon_id AS couponId FROM coupon_redemptions WHERE user_id = ? AND used_at IS NULL AND downloaded_at IS NOT NULL`,
+    userId,
+  )
+  if (waiting.length === 0) return []
+  return db.all<CouponRow>(
+    `SELECT ${COUPON_COLUMNS} FROM coupons
+      WHERE id IN (SELECT value FROM json_each(?)) AND minimum_amount > 0 AND (expires_at IS NULL OR expires_at > ?)`,
+    JSON.stringify(waiting.map((w) => w.couponId)),
+    now.toISOString(),
+  )
+}
+
+/**
  * The statements that apply the reader's oldest downloaded, unused, live coupon whose minimum amount the paid
- * top-up of `amount` (minor units) reaches (spec §3 minimum amount): mark it used, then grant its reward — a coin
- * or mileage reward as a COUPON lot and its CHARGE ledger row (each step guarded by the previous one's
- * `changes()`), a roulette-ticket reward as that many tickets (at most MAX_TICKETS). The rewards find the coupon
- * by the redemption's `used_at` of this batch, so nothing is granted when no coupon qualifies; put them in the
- * payment's credit batch, so they commit with it. The reward lot carries `paymentId`: a refund of the payment
- * takes it back too.
+ * top-up of `amount` (minor units) reaches (spec §3 minimum amount), among `coupons` (`waitingTopUpCoupons`, read
+ * before the batch: the coupons are shared, so their facts and grants — `couponGrant` at `nowIso` — come in as a
+ * JSON parameter): mark it used, then grant its reward — a coin or mileage reward as a COUPON lot and its CHARGE
+ * ledger row (each step guarded by the previous one's `changes()`), a roulette-ticket reward as that many tickets
+ * (at most MAX_TICKETS). The rewards find the coupon by the redemption's `used_at` of this batch, so nothing is
+ * granted when no coupon qualifies (no statement at all when none of `coupons` does); put them in the payment's
+ * credit batch, so they commit with it. All of them are the reader's money rows. The reward lot carries
+ * `paymentId`: a refund of the payment takes it back too.
  */
 export function topUpCouponStatements(
   userId: number,
+  coupons: Coupon[],
   amount: number,
   nowIso: string,
   paymentId: string,
 ): { sql: string; params: unknown[] }[] {
+  const now = new Date(nowIso)
+  const qualifying = coupons
+    .filter((c) => c.minimumAmount > 0 && c.minimumAmount <= amount && (c.expiresAt === null || c.expiresAt > nowIso))
+    .map((c) => {
+      const grant = couponGrant(c, now)
+      return grant.kind === 'LOT'
+        ? { id: c.id, kind: grant.kind, lotType: grant.lotType, amount: grant.amount, expiresAt: grant.expiresAt, tickets: [] }
+        : { id: c.id, kind: grant.kind, expiresAt: grant.expiresAt, tickets: Array.from({ length: grant.count }, () => 0) }
+    })
+  if (qualifying.length === 0) return []
+  const list = JSON.stringify(qualifying)
   return [
     {
       sql: `UPDATE coupon_redemptions SET used_at = ? WHERE id = (
-              SELECT r.id FROM coupon_redemptions r JOIN coupons c ON c.id = r.coupon_id
-               WHERE r.user_id = ? AND r.used_at IS NULL AND r.downloaded_at IS NOT NULL AND c.minimum_amount > 0 AND c.minimum_amount <= ?
-                 AND (c.expires_at IS NULL OR c.expires_at > ?)
-               ORDER BY r.id LIMIT 1)`,
-      params: [nowIso, userId, amount, nowIso],
+              SELECT id FROM coupon_redemptions
+               WHERE user_id = ? AND used_at IS NULL AND downloaded_at IS NOT NULL
+                 AND coupon_id IN (SELECT json_extract(value, '$.id') FROM json_each(?))
+               ORDER BY id LIMIT 1)`,
+      params: [nowIso, userId, list],
     },
     {
       sql: `INSERT INTO coin_lots (user_id, type, amount, remaining, expires_at, source, ref, payment_id, created_at)
-            SELECT r.user_id,
-                   CASE WHEN c.reward_type = 'MILEAGE' THEN 'MILEAGE' WHEN c.reward_lot_type IN ('COIN', 'FREE_COIN', 'BONUS') THEN c.reward_lot_type ELSE 'FREE_COIN' END,
-                   c.reward_amount, c.reward_amount,
-                   CASE WHEN c.reward_expires_days IS NULL THEN NULL ELSE strftime('%Y-%m-%dT%H:%M:%fZ', ?, '+' || c.reward_expires_days || ' days') END,
-                   'COUPON', 'coupon:' || c.id, ?, ?
-              FROM coupon_redemptions r JOIN coupons c ON c.id = r.coupon_id
-             WHERE changes() = 1 AND r.user_id = ? AND r.used_at = ? AND r.downloaded_at IS NOT NULL AND c.reward_type IN ('COIN', 'MILEAGE')
+            SELECT r.user_id, json_extract(c.value, '$.lotType'), json_extract(c.value, '$.amount'), json_extract(c.value, '$.amount'),
+                   json_extract(c.value, '$.expiresAt'), 'COUPON', 'coupon:' || r.coupon_id, ?, ?
+              FROM coupon_redemptions r JOIN json_each(?) c ON json_extract(c.value, '$.id') = r.coupon_id
+             WHERE changes() = 1 AND r.user_id = ? AND r.used_at = ? AND r.downloaded_at IS NOT NULL AND json_extract(c.value, '$.kind') = 'LOT'
              ORDER BY r.id LIMIT 1`,
-      params: [nowIso, paymentId, nowIso, userId, nowIso],
+      params: [paymentId, nowIso, list, userId, nowIso],
     },
     {
       sql: `INSERT INTO coin_ledger (user_id, kind, lot_id, type, source, amount, ref, description, created_at)
@@ -255,13 +322,12 @@ export function topUpCouponStatements(
       params: [userId],
     },
     {
-      sql: `WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < ${MAX_TICKETS})
-            INSERT INTO event_tickets (user_id, kind, source, ref, expires_at, created_at)
-            SELECT r.user_id, 'ROULETTE', 'COUPON', 'coupon:' || c.id,
-                   CASE WHEN c.reward_expires_days IS NULL THEN NULL ELSE strftime('%Y-%m-%dT%H:%M:%fZ', ?, '+' || c.reward_expires_days || ' days') END, ?
-              FROM coupon_redemptions r JOIN coupons c ON c.id = r.coupon_id JOIN n ON n.x <= c.reward_amount
-             WHERE r.user_id = ? AND r.used_at = ? AND r.downloaded_at IS NOT NULL AND c.minimum_amount > 0 AND c.reward_type = 'ROULETTE_TICKET'`,
-      params: [nowIso, nowIso, userId, nowIso],
+      sql: `INSERT INTO event_tickets (user_id, kind, source, ref, expires_at, created_at)
+            SELECT r.user_id, 'ROULETTE', 'COUPON', 'coupon:' || r.coupon_id, json_extract(c.value, '$.expiresAt'), ?
+              FROM coupon_redemptions r JOIN json_each(?) c ON json_extract(c.value, '$.id') = r.coupon_id
+                   JOIN json_each(json_extract(c.value, '$.tickets')) t
+             WHERE r.user_id = ? AND r.used_at = ? AND r.downloaded_at IS NOT NULL AND json_extract(c.value, '$.kind') = 'TICKETS'`,
+      params: [nowIso, list, userId, nowIso],
     },
   ]
 }
@@ -341,7 +407,10 @@ export async function expireCoupon(db: Db, id: number, now: Date): Promise<OpsCo
   return (await couponReport(db, now, id))[0]!
 }
 
-/** Coupons with their use counts, newest first (`id`: that one only: NOT_FOUND_COUPON if unknown). */
+/**
+ * Coupons with their use counts, newest first (`id`: that one only: NOT_FOUND_COUPON if unknown). The counts scan
+ * every reader's redemptions (an operator report across readers), so this stays one statement on D1, not `moneyDb`.
+ */
 export async function couponReport(db: Db, now: Date, id?: number): Promise<OpsCoupon[]> {
   const rows = await db.all<OpsCouponRow>(
     `SELECT ${OPS_COUPON} FROM coupons c WHERE ?1 IS NULL OR c.id = ?1 ORDER BY c.id DESC LIMIT ${COUPON_REPORT_SIZE}`,

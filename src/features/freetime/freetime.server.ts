@@ -1,7 +1,8 @@
 /**
- * Wait-until-free on D1 (docs/API.md `POST /api/v1/purchase/freetime`, spec §4): using the series' ticket on an
- * episode is one D1 batch — the ticket row (its slot unique per reader and series), a FREETIME purchase, the
- * FREETIME ownership for 72 hours and the idempotency row. If any statement fails, nothing happened.
+ * Wait-until-free (docs/API.md `POST /api/v1/purchase/freetime`, spec §4): using the series' ticket on an episode is
+ * one batch of the reader's money rows (`moneyDb`, src/features/reader/money-db.server.ts) — the ticket row (its slot
+ * unique per reader and series), a FREETIME purchase, the FREETIME ownership for 72 hours and the idempotency row. If
+ * any statement fails, nothing happened.
  */
 import { AppError } from '../../lib/errors/catalogue.ts'
 import { ADULT_STATE_SQL, adultNow, type AdultRow } from '../age/age.server.ts'
@@ -14,6 +15,7 @@ import { IdempotencyKeyTaken, isKeyTaken, storedData, storeResponseStatement } f
 import { HELD_SQL, heldParams, type HoldingRow } from '../ownership/holding.server.ts'
 import { checkFreetime, currentTicket, nextTicketAt, unlockEnd, type FreetimeEpisode } from './freetime.ts'
 import { isConstraint } from '../../lib/server/constraint.ts'
+import { moneyDb } from '../reader/money-db.server.ts'
 
 /** Re-reads after a concurrent use refused the batch (the next read then finds the ticket gone). */
 const FREETIME_ATTEMPTS = 5
@@ -23,7 +25,9 @@ export type FreetimeResult = { episodeId: number; expiresAt: string; nextTicketA
 type EpisodeRow = Cols<'episodes', 'id' | 'series_id' | 'is_free'> & Cols<'series', 'is_adult' | 'wuf_hours'>
 
 /**
- * Uses the reader's ticket of the episode's series on `episodeId` (rules: `checkFreetime`). A second use of the
+ * Uses the reader's ticket of the episode's series on `episodeId` (rules: `checkFreetime`). It reads the account and
+ * the episode with its series (one D1 batch), then the reader's idempotency key, holdings of the episode and last use
+ * of the series' ticket (one `moneyDb` batch, given the series read first), and writes one `moneyDb` batch. A second use of the
  * same ticket, however concurrent, hits the unique slot (user, series, available_at) and fails as a whole; it
  * is then read again and answers NOT_EVENT_REMAIN_TICKET. An episode opened another way meanwhile (a purchase,
  * a gift) fails it too (`HELD_SQL` in the purchase row) and then answers EXIST_LIBRARY / RENT_PURCHASE_IMPOSSIBLE.
@@ -42,28 +46,32 @@ export async function useFreetime(
 ): Promise<FreetimeResult> {
   const { userId, episodeId, claim } = input
   const nowIso = now.toISOString()
+  const money = moneyDb(db, userId)
   for (let attempt = 1; ; attempt++) {
-    const [keyRes, userRes, episodeRes, holdingRes, wufRes] = await db.batch([
-      { sql: `SELECT 1 AS taken FROM idempotency_keys WHERE user_id = ? AND key = ?`, params: [userId, claim.key] },
+    const [userRes, episodeRes] = await db.batch([
       { sql: ADULT_STATE_SQL, params: [userId] },
       {
         sql: `SELECT e.id, e.series_id AS seriesId, e.is_free AS isFree, s.is_adult AS isAdult, s.wuf_hours AS wufHours
                 FROM episodes e JOIN series s ON s.id = e.series_id WHERE e.id = ? AND s.is_published = 1 AND e.published_at <= ?`,
         params: [episodeId, nowIso],
       },
+    ])
+    const row = firstRow<EpisodeRow>(episodeRes)
+    const [keyRes, holdingRes, wufRes] = await money.batch([
+      { sql: `SELECT 1 AS taken FROM idempotency_keys WHERE user_id = ? AND key = ?`, params: [userId, claim.key] },
       {
         sql: `SELECT episode_id AS episodeId, kind, expires_at AS expiresAt FROM ownerships WHERE user_id = ? AND episode_id = ?`,
         params: [userId, episodeId],
       },
+      // the series of a published episode (none: no ticket is read)
       {
-        sql: `SELECT max(used_at) AS lastUsedAt FROM wuf_tickets WHERE user_id = ? AND series_id = (SELECT series_id FROM episodes WHERE id = ?)`,
-        params: [userId, episodeId],
+        sql: `SELECT max(used_at) AS lastUsedAt FROM wuf_tickets WHERE user_id = ? AND series_id = ?`,
+        params: [userId, row?.seriesId ?? null],
       },
     ])
     if (keyRes!.results.length > 0) throw new IdempotencyKeyTaken()
     const adult = adultNow(firstRow<AdultRow>(userRes), input.ageRules, now)
     if (adult === null) throw new AppError('NOT_LOGIN_USER')
-    const row = firstRow<EpisodeRow>(episodeRes)
     const episode: FreetimeEpisode = row
       ? { id: row.id, seriesId: row.seriesId, isFree: flag(row.isFree), isAdult: flag(row.isAdult), wufHours: row.wufHours }
       : null
@@ -75,7 +83,7 @@ export async function useFreetime(
     const expiresAt = unlockEnd(now)
     const result: FreetimeResult = { episodeId, expiresAt, nextTicketAt: nextTicketAt(e.wufHours!, now) }
     try {
-      const results = await db.batch([
+      const results = await money.batch([
         {
           sql: `INSERT INTO wuf_tickets (user_id, series_id, available_at, used_at, used_episode_id, unlock_expires_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
           params: [userId, e.seriesId, ticket!.slot, nowIso, episodeId, expiresAt, nowIso],

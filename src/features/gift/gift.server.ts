@@ -1,7 +1,10 @@
 /**
- * The gift box on D1 (spec §2 /gift, §3 gift tickets, §8 Gift codes). Using a gift is one D1 batch: the gift
- * marked used under a guard, a purchase of the gift variant (RENT_GIFT / POSSESSION_GIFT, 0 coins, `gift_id`),
- * the ownership and the idempotency row. If any statement fails, nothing happened.
+ * The gift box (spec §2 /gift, §3 gift tickets, §8 Gift codes). A gift, the purchase it writes, the ownership and the
+ * idempotency row are the reader's money rows (`moneyDb`, issue 38); the episodes and series they name are shared
+ * and read apart. Using a gift is one money batch: the gift marked used under a guard, a purchase of the gift
+ * variant (RENT_GIFT / POSSESSION_GIFT, 0 coins, `gift_id`), the ownership and the idempotency row. If any statement
+ * fails, nothing happened. A gift is one reader's row from the start (given by mail or the seed, `sender_kind`):
+ * nothing here writes two readers' rows.
  */
 import { AppError } from '../../lib/errors/catalogue.ts'
 import { ADULT_STATE_SQL, adultNow, type AdultRow } from '../age/age.server.ts'
@@ -15,6 +18,7 @@ import { rentalEnd } from '../purchase/purchase.ts'
 import { HELD_SQL, heldParams, type HoldingRow } from '../ownership/holding.server.ts'
 import { checkGift, giftPurchaseType, type Gift, type GiftEpisode } from './gift.ts'
 import { isConstraint } from '../../lib/server/constraint.ts'
+import { moneyDb } from '../reader/money-db.server.ts'
 
 /** Gifts shown in the box (newest first, unused ones on top). */
 const GIFT_LIST_LIMIT = 100
@@ -22,40 +26,80 @@ const GIFT_LIST_LIMIT = 100
 const CHOICES_LIMIT = 300
 const USE_ATTEMPTS = 5
 
-const GIFT_COLUMNS = `g.id, g.kind, g.title, g.series_id AS seriesId, s.title AS seriesTitle, g.episode_id AS episodeId, e.no AS episodeNo,
-  g.sender_kind AS senderKind, g.given_at AS givenAt, g.used_at AS usedAt, g.used_episode_id AS usedEpisodeId, g.expires_at AS expiresAt`
+const GIFT_COLUMNS = `id, kind, title, series_id AS seriesId, episode_id AS episodeId, sender_kind AS senderKind, given_at AS givenAt,
+  used_at AS usedAt, used_episode_id AS usedEpisodeId, expires_at AS expiresAt`
 type GiftListRow = Cols<
   'gifts',
   'id' | 'kind' | 'title' | 'series_id' | 'episode_id' | 'sender_kind' | 'given_at' | 'used_at' | 'used_episode_id' | 'expires_at'
-> & { seriesTitle: SeriesRow['title'] | null; episodeNo: EpisodesRow['no'] | null }
-const GIFT_FROM = `FROM gifts g LEFT JOIN episodes e ON e.id = g.episode_id LEFT JOIN series s ON s.id = coalesce(g.series_id, e.series_id)`
+>
 
 /** A series ticket's choices: the paid episodes of its series the reader cannot open yet and that are sold the gift's way. */
 export type GiftChoice = Cols<'episodes', 'id' | 'no' | 'title'>
 
-/** The reader's gift box: their gifts (expired unused ones left out), and for each usable series ticket its choices. */
+/**
+ * The reader's gift box: their gifts (expired unused ones left out), and for each usable series ticket its choices.
+ * Two round trips: one batch over the reader's money rows (the gifts, and their live ownerships in the series of
+ * their unused series tickets), then one shared batch (the episodes' numbers, the series' titles, and each series
+ * ticket's episodes less those the reader holds, passed as a list).
+ */
 export async function listGifts(db: Db, userId: number, now = new Date()): Promise<{ items: (Gift & { choices: GiftChoice[] | null })[] }> {
   const nowIso = now.toISOString()
-  const gifts: Gift[] = await db.all<GiftListRow>(
-    `SELECT ${GIFT_COLUMNS} ${GIFT_FROM} WHERE g.user_id = ? AND (g.used_at IS NOT NULL OR g.expires_at IS NULL OR g.expires_at > ?)
-      ORDER BY g.used_at IS NOT NULL, g.given_at DESC, g.id DESC LIMIT ${GIFT_LIST_LIMIT}`,
-    userId,
-    nowIso,
-  )
+  const [giftRes, ownedRes] = await moneyDb(db, userId).batch([
+    {
+      sql: `SELECT ${GIFT_COLUMNS} FROM gifts WHERE user_id = ? AND (used_at IS NOT NULL OR expires_at IS NULL OR expires_at > ?)
+             ORDER BY used_at IS NOT NULL, given_at DESC, id DESC LIMIT ${GIFT_LIST_LIMIT}`,
+      params: [userId, nowIso],
+    },
+    {
+      sql: `SELECT series_id AS seriesId, episode_id AS episodeId FROM ownerships
+             WHERE user_id = ? AND (expires_at IS NULL OR expires_at > ?)
+               AND series_id IN (SELECT series_id FROM gifts WHERE user_id = ? AND used_at IS NULL AND episode_id IS NULL AND series_id IS NOT NULL)`,
+      params: [userId, nowIso, userId],
+    },
+  ])
+  const gifts = rows<GiftListRow>(giftRes)
+  if (gifts.length === 0) return { items: [] }
+  const owned = rows<{ seriesId: number; episodeId: number }>(ownedRes)
   const open = gifts.filter((g) => g.usedAt === null && g.episodeId === null && g.seriesId !== null)
-  const choices = open.length
-    ? await db.batch(
-        open.map((g) => ({
-          sql: `SELECT e.id, e.no, e.title FROM episodes e
-                 WHERE e.series_id = ? AND e.is_free = 0 AND e.published_at <= ? AND ${g.kind === 'RENT' ? 'e.price_rent' : 'e.price_buy'} IS NOT NULL
-                   AND NOT EXISTS (SELECT 1 FROM ownerships o WHERE o.user_id = ? AND o.episode_id = e.id AND (o.expires_at IS NULL OR o.expires_at > ?))
-                 ORDER BY e.no LIMIT ${CHOICES_LIMIT}`,
-          params: [g.seriesId, nowIso, userId, nowIso],
-        })),
-      )
-    : []
+  const ids = (list: (number | null)[]) => JSON.stringify([...new Set(list.filter((id) => id !== null))])
+  const [episodeRes, seriesRes, ...choices] = await db.batch([
+    {
+      sql: `SELECT e.id, e.no, s.title FROM episodes e LEFT JOIN series s ON s.id = e.series_id WHERE e.id IN (SELECT value FROM json_each(?))`,
+      params: [ids(gifts.map((g) => g.episodeId))],
+    },
+    { sql: `SELECT id, title FROM series WHERE id IN (SELECT value FROM json_each(?))`, params: [ids(gifts.map((g) => g.seriesId))] },
+    ...open.map((g) => ({
+      sql: `SELECT e.id, e.no, e.title FROM episodes e
+             WHERE e.series_id = ? AND e.is_free = 0 AND e.published_at <= ? AND ${g.kind === 'RENT' ? 'e.price_rent' : 'e.price_buy'} IS NOT NULL
+               AND e.id NOT IN (SELECT value FROM json_each(?))
+             ORDER BY e.no LIMIT ${CHOICES_LIMIT}`,
+      params: [g.seriesId, nowIso, JSON.stringify(owned.filter((o) => o.seriesId === g.seriesId).map((o) => o.episodeId))],
+    })),
+  ])
+  const episodes = new Map(
+    rows<{ id: EpisodesRow['id']; no: EpisodesRow['no']; title: SeriesRow['title'] | null }>(episodeRes).map((e) => [e.id, e]),
+  )
+  const series = new Map(rows<{ id: SeriesRow['id']; title: SeriesRow['title'] }>(seriesRes).map((s) => [s.id, s.title]))
   const byGift = new Map(open.map((g, i) => [g.id, rows<GiftChoice>(choices[i])]))
-  return { items: gifts.map((g) => ({ ...g, choices: byGift.get(g.id) ?? null })) }
+  return {
+    items: gifts.map((g) => {
+      const episode = g.episodeId === null ? undefined : episodes.get(g.episodeId)
+      const seriesTitle = g.seriesId !== null ? (series.get(g.seriesId) ?? null) : (episode?.title ?? null)
+      const { id, kind, title, seriesId, episodeId, ...rest } = g
+      // the fields in the order the box has always answered them
+      return {
+        id,
+        kind,
+        title,
+        seriesId,
+        seriesTitle,
+        episodeId,
+        episodeNo: episode?.no ?? null,
+        ...rest,
+        choices: byGift.get(g.id) ?? null,
+      }
+    }),
+  }
 }
 
 export type UseGiftInput = {
@@ -75,7 +119,10 @@ type GiftRow = Cols<'gifts', 'kind' | 'series_id' | 'episode_id' | 'used_at' | '
 type EpisodeRow = Cols<'episodes', 'id' | 'series_id' | 'is_free' | 'price_rent' | 'price_buy'> & Cols<'series', 'is_adult'>
 
 /**
- * Uses gift `giftId` of the reader on `episodeId` (or the gift's own episode) — rules: `checkGift`. One batch:
+ * Uses gift `giftId` of the reader on `episodeId` (or the gift's own episode) — rules: `checkGift`. Each attempt
+ * reads the reader's key, gift and holdings of the episode (one money batch) and the account's age state and the
+ * episode (one shared batch: beside it when `episodeId` is given, else after it, the gift naming the episode), then
+ * writes one money batch:
  * 1. `UPDATE gifts SET used_at … WHERE … used_at IS NULL` — a concurrent use changes no row, and then
  * 2. the purchase row's coins are `-1` (CHECK coins >= 0 fails the whole batch) instead of 0 — also when the
  *    episode was opened meanwhile by a purchase, a ticket or another gift (`HELD_SQL`);
@@ -87,25 +134,36 @@ type EpisodeRow = Cols<'episodes', 'id' | 'series_id' | 'is_free' | 'price_rent'
 export async function useGift(db: Db, input: UseGiftInput, now = new Date()): Promise<UseGiftResult> {
   const { userId, giftId, claim } = input
   const nowIso = now.toISOString()
+  const money = moneyDb(db, userId)
   const target = `coalesce(?, (SELECT episode_id FROM gifts WHERE id = ? AND user_id = ?))`
-  for (let attempt = 1; ; attempt++) {
-    const [keyRes, userRes, giftRes, episodeRes, holdingRes] = await db.batch([
+  const readMine = () =>
+    money.batch([
       { sql: `SELECT 1 AS taken FROM idempotency_keys WHERE user_id = ? AND key = ?`, params: [userId, claim.key] },
-      { sql: ADULT_STATE_SQL, params: [userId] },
       {
         sql: `SELECT kind, series_id AS seriesId, episode_id AS episodeId, used_at AS usedAt, expires_at AS expiresAt FROM gifts WHERE id = ? AND user_id = ?`,
         params: [giftId, userId],
-      },
-      {
-        sql: `SELECT e.id, e.series_id AS seriesId, e.is_free AS isFree, s.is_adult AS isAdult, e.price_rent AS priceRent, e.price_buy AS priceBuy
-                FROM episodes e JOIN series s ON s.id = e.series_id WHERE e.id = ${target} AND s.is_published = 1 AND e.published_at <= ?`,
-        params: [input.episodeId ?? null, giftId, userId, nowIso],
       },
       {
         sql: `SELECT episode_id AS episodeId, kind, expires_at AS expiresAt FROM ownerships WHERE user_id = ? AND episode_id = ${target}`,
         params: [userId, input.episodeId ?? null, giftId, userId],
       },
     ])
+  const readShared = (episodeId: number | null) =>
+    db.batch([
+      { sql: ADULT_STATE_SQL, params: [userId] },
+      {
+        sql: `SELECT e.id, e.series_id AS seriesId, e.is_free AS isFree, s.is_adult AS isAdult, e.price_rent AS priceRent, e.price_buy AS priceBuy
+                FROM episodes e JOIN series s ON s.id = e.series_id WHERE e.id = ? AND s.is_published = 1 AND e.published_at <= ?`,
+        params: [episodeId, nowIso],
+      },
+    ])
+  for (let attempt = 1; ; attempt++) {
+    const [mine, shared] =
+      input.episodeId !== undefined
+        ? await Promise.all([readMine(), readShared(input.episodeId)])
+        : await readMine().then(async (m) => [m, await readShared(firstRow<GiftRow>(m[1])?.episodeId ?? null)] as const)
+    const [keyRes, giftRes, holdingRes] = mine
+    const [userRes, episodeRes] = shared
     if (keyRes!.results.length > 0) throw new IdempotencyKeyTaken()
     const adult = adultNow(firstRow<AdultRow>(userRes), input.ageRules, now)
     if (adult === null) throw new AppError('NOT_LOGIN_USER')
@@ -145,7 +203,7 @@ export async function useGift(db: Db, input: UseGiftInput, now = new Date()): Pr
       storeResponseStatement(claim, 200, `json_object('result', 'SUCCESS', 'data', json(?))`, [JSON.stringify(result)]),
     )
     try {
-      const results = await db.batch(statements)
+      const results = await money.batch(statements)
       return storedData<UseGiftResult>(results)
     } catch (err) {
       if (isKeyTaken(err)) throw new IdempotencyKeyTaken()

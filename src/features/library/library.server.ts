@@ -1,9 +1,10 @@
 /**
- * Library reads and writes for one reader: ownerships of a series in D1; reading progress, favourites and hidden
- * series from their object.
+ * Library reads and writes for one reader: ownerships of a series and ticket uses among their money rows (`moneyDb`,
+ * src/features/reader/money-db.server.ts), the series from D1; reading progress, favourites and hidden series from
+ * their object.
  */
 import type { Db } from '../../lib/server/db.ts'
-import type { Cols } from '../../lib/server/rows.ts'
+import { firstRow, rows, type Cols } from '../../lib/server/rows.ts'
 import type { Audience, Cursor } from '../catalogue/catalogue.ts'
 import { visible } from '../catalogue/catalogue.server.ts'
 import { ownershipsByEpisode, type Ownership, type SeriesMe } from './library.ts'
@@ -12,39 +13,38 @@ import { withReader } from '../reader/stub.server.ts'
 import type { Mark } from './marks.server.ts'
 import { pageFromObject } from './shelves.server.ts'
 import type { StoredProgress } from '../viewer/progress-store.server.ts'
+import { moneyDb } from '../reader/money-db.server.ts'
 
 type OwnershipRow = Cols<'ownerships', 'episode_id' | 'kind' | 'expires_at'>
 
-/** The reader's current ownership of each episode of a series (1 query; expired rentals dropped). */
+/** The reader's ownerships in series `?` (parameters: reader, series). */
+const SERIES_OWNERSHIPS_SQL = `SELECT episode_id AS episodeId, kind, expires_at AS expiresAt FROM ownerships WHERE user_id = ? AND series_id = ? LIMIT 5000`
+
+/** The reader's current ownership of each episode of a series (1 query, `moneyDb`; expired rentals dropped). */
 export async function seriesOwnerships(db: Db, userId: number, seriesId: number, now = new Date()): Promise<Map<number, Ownership>> {
-  const rows = await db.all<OwnershipRow>(
-    `SELECT episode_id AS episodeId, kind, expires_at AS expiresAt FROM ownerships WHERE user_id = ? AND series_id = ? LIMIT 5000`,
-    userId,
-    seriesId,
-  )
-  return ownershipsByEpisode(rows, now)
+  const held = await moneyDb(db, userId).all<OwnershipRow>(SERIES_OWNERSHIPS_SQL, userId, seriesId)
+  return ownershipsByEpisode(held, now)
 }
 
 /**
- * The personal part of a published series for one reader (2 queries: the series with the last use of its
- * wait-until-free ticket, and the ownerships; the place they stopped at and the favourite from their object), or null
- * when the series is unknown or unpublished.
+ * The personal part of a published series for one reader (2 queries side by side: the series from D1, and the
+ * reader's ownerships with the last use of the series' wait-until-free ticket in one `moneyDb` batch; the place they
+ * stopped at and the favourite from their object), or null when the series is unknown or unpublished.
  */
 export async function seriesMe(db: Db, userId: number, seriesId: number, now = new Date()): Promise<SeriesMe | null> {
-  const [row, owned, mine] = await Promise.all([
-    db.first<{ wufHours: number | null; lastUsedAt: string | null }>(
-      `SELECT s.wuf_hours AS wufHours,
-         (SELECT max(w.used_at) FROM wuf_tickets w WHERE w.user_id = ?1 AND w.series_id = s.id) AS lastUsedAt
-       FROM series s WHERE s.id = ?2 AND s.is_published = 1`,
-      userId,
-      seriesId,
-    ),
-    seriesOwnerships(db, userId, seriesId, now),
+  const [row, [ownedRes, wufRes], mine] = await Promise.all([
+    db.first<{ wufHours: number | null }>(`SELECT wuf_hours AS wufHours FROM series WHERE id = ? AND is_published = 1`, seriesId),
+    moneyDb(db, userId).batch([
+      { sql: SERIES_OWNERSHIPS_SQL, params: [userId, seriesId] },
+      { sql: `SELECT max(used_at) AS lastUsedAt FROM wuf_tickets WHERE user_id = ? AND series_id = ?`, params: [userId, seriesId] },
+    ]),
     withReader(userId, (r) => r.inSeries(userId, seriesId)),
   ])
   if (!row) return null
+  const owned = ownershipsByEpisode(rows<OwnershipRow>(ownedRes), now)
+  const lastUsedAt = firstRow<{ lastUsedAt: string | null }>(wufRes)?.lastUsedAt ?? null
   const place = mine.progress
-  const ticket = row.wufHours === null ? null : currentTicket(row.wufHours, row.lastUsedAt, now)
+  const ticket = row.wufHours === null ? null : currentTicket(row.wufHours, lastUsedAt, now)
   return {
     seriesId,
     favorite: mine.favorite,

@@ -1,16 +1,18 @@
 /**
  * Library shelves (spec §2 /library/my and /library/favorite, issue 12 /library/hidden; API
  * `GET /api/v1/library/my|favorite|hidden`).
- * All are cursor-paginated by `(time, seriesId)` newest first and read only the reader's own rows: holdings from D1,
- * favourites and hidden series from the reader's object (marks.server.ts) with the series from D1. my and favorite
- * leave out the series the reader hid, which /library/hidden lists.
+ * All are cursor-paginated by `(time, seriesId)` newest first and read only the reader's own rows: holdings among
+ * their money rows (`moneyDb`, src/features/reader/money-db.server.ts), favourites and hidden series from the reader's
+ * object (marks.server.ts), with the series and episodes from D1. my and favorite leave out the series the reader
+ * hid, which /library/hidden lists.
  */
 import type { Db } from '../../lib/server/db.ts'
 import type { OwnershipsRow, SeriesRow } from '../../lib/server/db-types.ts'
-import type { Cols } from '../../lib/server/rows.ts'
+import { rows, type Cols } from '../../lib/server/rows.ts'
 import { decodeCursor, encodeCursor, type Audience, type Cursor } from '../catalogue/catalogue.ts'
 import { visible } from '../catalogue/catalogue.server.ts'
 import { withReader } from '../reader/stub.server.ts'
+import { moneyDb } from '../reader/money-db.server.ts'
 import type { Mark, MarkedSeries } from './marks.server.ts'
 import { SHELF_EPISODES, SHELF_PAGE, shelfEpisodes, type OwnedSeries, type OwnershipRow } from './shelves.ts'
 
@@ -67,9 +69,34 @@ export async function pageFromObject<P extends { seriesId: number }, T extends {
 const LIVE = `(o.expires_at IS NULL OR o.expires_at > ?)`
 
 /**
+ * The reader's series with a live holding, not hidden (`?` JSON list), latest acquisition first, after the cursor
+ * (`?` given three times, then the series id) — `?` of them. Parameters: OWNED_GROUPS_PARAMS.
+ */
+const OWNED_GROUPS_SQL = `SELECT seriesId, lastAt FROM (
+    SELECT o.series_id AS seriesId, max(o.created_at) AS lastAt FROM ownerships o
+     WHERE o.user_id = ? AND ${LIVE} AND o.series_id NOT IN (SELECT value FROM json_each(?)) GROUP BY o.series_id) g
+   WHERE (? IS NULL OR g.lastAt < ? OR (g.lastAt = ? AND g.seriesId < ?))
+   ORDER BY g.lastAt DESC, g.seriesId DESC LIMIT ?`
+const OWNED_GROUPS_PARAMS = (userId: number, nowIso: string, hidden: readonly number[], after: Cursor | null, want: number) => [
+  userId,
+  nowIso,
+  JSON.stringify(hidden),
+  after?.k ?? null,
+  after?.k ?? null,
+  after?.k ?? null,
+  after?.id ?? 0,
+  want,
+]
+
+/** A series of the owned shelf as the reader's money rows give it: the latest acquisition and the live holdings. */
+type OwnedGroup = { seriesId: SeriesRow['id']; lastAt: OwnershipsRow['created_at']; holdings: Omit<OwnershipRow, 'no' | 'title'>[] }
+
+/**
  * /library/my: the series in which the reader holds a live episode (owned for good, or rented and not yet
- * expired), latest acquisition first, each with its episodes and the rentals' end (2 queries and 1 call for the
- * series the reader hid).
+ * expired), latest acquisition first, each with its episodes and the rentals' end. A round (shelves.server.ts
+ * `pageFromObject`; usually one) is one `moneyDb` batch — the next series of the reader's holdings and their live
+ * holdings — and one D1 batch — those series their audience may see, and the titles of the episodes held; before it,
+ * 1 call for the series the reader hid.
  */
 export async function ownedShelf(
   db: Db,
@@ -81,48 +108,58 @@ export async function ownedShelf(
 ): Promise<ShelfPage<OwnedSeries>> {
   const nowIso = now.toISOString()
   const hidden = await withReader(userId, (r) => r.hidden(userId))
-  const page = await db.all<
-    { seriesId: SeriesRow['id']; lastAt: OwnershipsRow['created_at'] } & Cols<
-      'series',
-      'title' | 'cover_key' | 'cover_width' | 'cover_height'
-    >
-  >(
-    `SELECT s.id AS seriesId, s.title, s.cover_key AS coverKey, s.cover_width AS coverWidth, s.cover_height AS coverHeight, g.lastAt
-       FROM (SELECT o.series_id AS seriesId, max(o.created_at) AS lastAt FROM ownerships o
-              WHERE o.user_id = ? AND ${LIVE} AND o.series_id NOT IN (SELECT value FROM json_each(?)) GROUP BY o.series_id) g
-       JOIN series s ON s.id = g.seriesId AND ${visible(audience)}
-      WHERE (? IS NULL OR g.lastAt < ? OR (g.lastAt = ? AND g.seriesId < ?))
-      ORDER BY g.lastAt DESC, g.seriesId DESC LIMIT ?`,
-    userId,
-    nowIso,
-    JSON.stringify(hidden),
-    cursor?.k ?? null,
-    cursor?.k ?? null,
-    cursor?.k ?? null,
-    cursor?.id ?? 0,
-    size + 1,
+  const money = moneyDb(db, userId)
+  const key = (g: OwnedGroup | OwnedSeries) => ({ k: g.lastAt, id: g.seriesId })
+  return pageFromObject<OwnedGroup, OwnedSeries>(
+    cursor,
+    size,
+    async (after, want) => {
+      const [groupRes, holdingRes] = await money.batch([
+        { sql: OWNED_GROUPS_SQL, params: OWNED_GROUPS_PARAMS(userId, nowIso, hidden, after, want) },
+        {
+          sql: `SELECT o.series_id AS seriesId, o.episode_id AS episodeId, o.kind, o.expires_at AS expiresAt FROM ownerships o
+                 WHERE o.user_id = ? AND ${LIVE} AND o.series_id IN (SELECT seriesId FROM (${OWNED_GROUPS_SQL})) LIMIT 5000`,
+          params: [userId, nowIso, ...OWNED_GROUPS_PARAMS(userId, nowIso, hidden, after, want)],
+        },
+      ])
+      const holdings = rows<OwnedGroup['holdings'][number]>(holdingRes)
+      return rows<Omit<OwnedGroup, 'holdings'>>(groupRes).map((g) => ({
+        ...g,
+        holdings: holdings.filter((h) => h.seriesId === g.seriesId),
+      }))
+    },
+    (groups) => ownedDetails(db, audience, groups, now),
+    { entry: key, item: key },
   )
-  const shown = page.slice(0, size)
-  if (shown.length === 0) return { items: [], next: null }
-  const rows: OwnershipRow[] = await db.all<
-    Cols<'ownerships', 'series_id' | 'episode_id' | 'kind' | 'expires_at'> & Cols<'episodes', 'no' | 'title'>
-  >(
-    `SELECT o.series_id AS seriesId, o.episode_id AS episodeId, e.no, e.title, o.kind, o.expires_at AS expiresAt
-       FROM ownerships o JOIN episodes e ON e.id = o.episode_id
-      WHERE o.user_id = ? AND o.series_id IN (SELECT value FROM json_each(?)) AND ${LIVE}
-      ORDER BY o.series_id, e.no LIMIT ?`,
-    userId,
-    JSON.stringify(shown.map((s) => s.seriesId)),
-    nowIso,
-    shown.length * SHELF_EPISODES * 2,
+}
+
+/** The groups the reader's audience may see, in the given order, with their covers and episodes (1 D1 batch). */
+async function ownedDetails(db: Db, audience: Audience, groups: readonly OwnedGroup[], now: Date): Promise<OwnedSeries[]> {
+  const [seriesRes, episodeRes] = await db.batch([
+    {
+      sql: `SELECT s.id AS seriesId, s.title, s.cover_key AS coverKey, s.cover_width AS coverWidth, s.cover_height AS coverHeight,
+                   json_extract(g.value, '$.lastAt') AS lastAt
+              FROM json_each(?) g JOIN series s ON s.id = json_extract(g.value, '$.seriesId') AND ${visible(audience)}
+             ORDER BY g.key`,
+      params: [JSON.stringify(groups.map(({ seriesId, lastAt }) => ({ seriesId, lastAt })))],
+    },
+    {
+      sql: `SELECT id, no, title FROM episodes WHERE id IN (SELECT value FROM json_each(?))`,
+      params: [JSON.stringify([...new Set(groups.flatMap((g) => g.holdings.map((h) => h.episodeId)))])],
+    },
+  ])
+  const episodes = new Map(rows<Cols<'episodes', 'id' | 'no' | 'title'>>(episodeRes).map((e) => [e.id, e]))
+  const held: OwnershipRow[] = groups.flatMap((g) =>
+    g.holdings.flatMap((h) => {
+      const e = episodes.get(h.episodeId)
+      return e ? [{ ...h, no: e.no, title: e.title }] : []
+    }),
   )
-  const shelves = shelfEpisodes(rows, now)
-  const items = shown.flatMap((s) => {
+  const shelves = shelfEpisodes(held, now)
+  return rows<Omit<OwnedSeries, 'episodes' | 'nextExpiry'>>(seriesRes).flatMap((s) => {
     const shelf = shelves.get(s.seriesId)
     return shelf ? [{ ...s, episodes: shelf.episodes.slice(0, SHELF_EPISODES), nextExpiry: shelf.nextExpiry }] : []
   })
-  const last = shown[shown.length - 1]!
-  return { items, next: page.length > size ? encodeCursor({ k: last.lastAt, id: last.seriesId }) : null }
 }
 
 type SeriesCard = Cols<'series', 'title' | 'cover_key' | 'cover_width' | 'cover_height'> & { seriesId: SeriesRow['id'] }

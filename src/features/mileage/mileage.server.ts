@@ -1,6 +1,7 @@
 /**
- * Mileage exchange on D1 (docs/API.md `POST /api/v1/payment/mileage`, spec §5/§9; docs/ARCHITECTURE.md "Money": one
- * batch of guarded lot updates, ledger rows, the new lot and the idempotency row).
+ * Mileage exchange (docs/API.md `POST /api/v1/payment/mileage`, spec §5/§9; docs/ARCHITECTURE.md "Money": one
+ * batch of guarded lot updates, ledger rows, the new lot and the idempotency row). It touches only the reader's
+ * money rows, so every statement goes through `moneyDb` (issue 38).
  */
 import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
@@ -12,6 +13,7 @@ import { IdempotencyKeyTaken, isKeyTaken, storedData, storeResponseStatement } f
 import { EXCHANGE_COIN_TYPE, planExchange } from './mileage.ts'
 import type { ExchangeRate } from './exchange.ts'
 import { isConstraint } from '../../lib/server/constraint.ts'
+import { moneyDb } from '../reader/money-db.server.ts'
 
 /** Re-plans after a concurrent change refused the batch (each refusal is another request's commit). */
 const EXCHANGE_ATTEMPTS = 20
@@ -35,8 +37,9 @@ const DESCRIPTION = 'mileage exchange'
 export async function exchangeMileage(db: Db, input: ExchangeInput, now = new Date()): Promise<ExchangeResult> {
   const { userId, amount, rate, claim } = input
   const nowIso = now.toISOString()
+  const money = moneyDb(db, userId)
   for (let attempt = 1; ; attempt++) {
-    const [keyRow, lotRows] = await db.batch([
+    const [keyRow, lotRows] = await money.batch([
       { sql: `SELECT 1 AS taken FROM idempotency_keys WHERE user_id = ? AND key = ?`, params: [userId, claim.key] },
       {
         sql: `SELECT id, type, remaining, expires_at AS expiresAt FROM coin_lots WHERE user_id = ? AND type = 'MILEAGE' AND remaining > 0`,
@@ -76,7 +79,7 @@ export async function exchangeMileage(db: Db, input: ExchangeInput, now = new Da
       ),
     )
     try {
-      const results = await db.batch(statements)
+      const results = await money.batch(statements)
       return storedData<ExchangeResult>(results)
     } catch (e) {
       if (isKeyTaken(e)) throw new IdempotencyKeyTaken()

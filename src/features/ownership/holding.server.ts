@@ -1,7 +1,9 @@
 /**
  * The holding rule of holding.ts as SQL over `ownerships`, for the writes that decide it themselves (a purchase, a
- * gift, a wait-until-free unlock: the row fails its CHECK when the reader came to hold the episode meanwhile) and
- * the reads that join it (the viewer's "may read").
+ * gift, a wait-until-free unlock: the row fails its CHECK when the reader came to hold the episode meanwhile). It
+ * names the reader's money tables only, so it runs through `moneyDb` (src/features/reader/money-db.server.ts) in
+ * those writes' money batches; a read that needs the rule with the catalogue (the viewer's "may read") reads the
+ * holdings apart and applies `heldNow`.
  */
 import type { Cols } from '../../lib/server/rows.ts'
 import { FOREVER_KINDS, TIMED_KINDS } from './holding.ts'
@@ -14,7 +16,7 @@ const TIMED = quoted(TIMED_KINDS)
  * SQL condition, true when reader `?` holds the episode `episode` (an SQL expression) at instant `?` (given twice):
  * `heldNow` not null (kept forever, or a rental or unlock still running). Parameters: reader, now, now.
  */
-export const holdsSql = (episode: string) => `EXISTS (SELECT 1 FROM ownerships o WHERE o.user_id = ? AND o.episode_id = ${episode} AND (
+const holdsSql = (episode: string) => `EXISTS (SELECT 1 FROM ownerships o WHERE o.user_id = ? AND o.episode_id = ${episode} AND (
     (o.kind IN (${FOREVER}) AND (o.expires_at IS NULL OR o.expires_at > ?)) OR (o.kind IN (${TIMED}) AND o.expires_at > ?)))`
 
 /**

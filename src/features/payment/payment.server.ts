@@ -30,7 +30,7 @@ import {
   type PaymentView,
 } from './payment.ts'
 import type { CoinSummary } from '../wallet/wallet.ts'
-import { topUpCouponStatements } from '../coupon/coupon.server.ts'
+import { topUpCouponStatements, waitingTopUpCoupons } from '../coupon/coupon.server.ts'
 import type { ConversionProvider } from './conversion.ts'
 import { normalizePhone, type Address, type AddressRequest } from './address.ts'
 
@@ -240,6 +240,8 @@ async function applyProviderEvent(
       `SELECT payment_id AS paymentId, debt FROM payment_reversals WHERE user_id = ? AND debt > 0 ORDER BY created_at, payment_id`,
       payment.userId,
     )
+    // the reader's downloaded coupons waiting for a top-up, with their (shared) facts: applied in the credit batch
+    const waitingCoupons = await waitingTopUpCoupons(db, payment.userId, now)
     const statements: { sql: string; params: unknown[] }[] = [
       eventRow,
       {
@@ -281,7 +283,7 @@ async function applyProviderEvent(
       )
     }
     // spec §3 coupon minimum amount: a downloaded coupon waiting for a top-up this large gives its reward now
-    statements.push(...topUpCouponStatements(payment.userId, payment.amount, nowIso, event.paymentId))
+    statements.push(...topUpCouponStatements(payment.userId, waitingCoupons, payment.amount, nowIso, event.paymentId))
     // spec §7 Facebook conversion on a paid charge (edition flag): recorded with the credit, so once
     if (conversion) {
       statements.push(

@@ -1,7 +1,8 @@
 /**
- * Renting and buying episodes on D1 (docs/API.md `POST /api/v1/purchase`; docs/ARCHITECTURE.md "Money: the wallet":
- * a purchase is one D1 batch of conditional lot updates, ownership inserts, ledger inserts and the
- * idempotency row — if any statement fails, nothing happened).
+ * Renting and buying episodes (docs/API.md `POST /api/v1/purchase`): the reader's money rows are read and written
+ * through `moneyDb` (src/features/reader/money-db.server.ts, issue 38), the catalogue and the account through the
+ * shared `db`, never in one statement or one batch. A purchase's money is one batch of conditional lot updates,
+ * ownership inserts, ledger inserts and the idempotency row — if any statement fails, nothing happened.
  */
 import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
@@ -21,6 +22,7 @@ import { mayOpen, type AgeEdition } from '../age/age.ts'
 import { ADULT_STATE_SQL, adultNow, type AdultRow } from '../age/age.server.ts'
 import { SESSION_OPEN_SQL, type SessionClaim } from '../auth/session-claim.server.ts'
 import { isConstraint } from '../../lib/server/constraint.ts'
+import { moneyDb } from '../reader/money-db.server.ts'
 
 /**
  * How often a purchase re-plans after a concurrent change refused its batch. Every refusal means another
@@ -66,12 +68,15 @@ export type PurchaseResult = { purchases: PurchaseLine[]; coin: CoinSummary }
 
 type EpisodeRow = Cols<'episodes', 'id' | 'series_id' | 'is_free' | 'price_rent' | 'price_buy'> & Cols<'series', 'is_adult'>
 type PaidHoldingRow = HoldingRow & { paid: PurchasesRow['coins'] }
-type AutoCapRow = Cols<'auto_unlock', 'budget' | 'spent'>
+type AutoCapRow = Cols<'auto_unlock', 'series_id' | 'budget' | 'spent'>
 type LotRow = SpendableLotRow & Cols<'coin_lots', 'source'>
 
 /**
  * Sells the episodes of `request` to the reader (rules: `checkSale`, then `planPurchase`; COIN_INSUFFICIENT
- * when the balance is short) in one batch:
+ * when the balance is short). It reads, side by side, the shared facts (the account's adult state and session, the
+ * episodes with their series; one D1 batch) and the reader's money (idempotency key, holdings of the episodes,
+ * coin lots and, for an automatic unlock, the reader's opt-ins; one `moneyDb` batch), then writes the money in one
+ * `moneyDb` batch:
  *
  * - for an automatic unlock (`auto`, one episode), first `AUTO_UNLOCK_SQL`: the cap checked and what was spent
  *   changed in one conditional statement;
@@ -84,8 +89,11 @@ type LotRow = SpendableLotRow & Cols<'coin_lots', 'source'>
  *   (`remaining >= take`, lot not expired) followed by its USE ledger row, whose amount is `-take` only when
  *   the update changed one row and 0 otherwise — the ledger's CHECK (amount <> 0) then fails the whole batch
  *   (the guard of `adminAdjust`);
- * - the reader's purchase count;
  * - last, the idempotency row holding the answer, computed in SQL after the writes.
+ *
+ * The `purchases` inserts also feed the ranking's daily counters (`series_daily`, a D1 trigger of
+ * migrations/0015_series_daily.sql). Once the money batch committed, the reader's purchase count (`users`, shown
+ * by `GET /user/me` only) is raised in a statement of its own (`countPurchases`).
  *
  * A batch refused by a guard or a unique constraint wrote nothing: everything is read, checked and planned
  * again. A batch refused because the idempotency key was stored meanwhile (a duplicate in flight that
@@ -96,27 +104,33 @@ export async function purchaseEpisodes(db: Db, input: PurchaseInput, now = new D
   const nowIso = now.toISOString()
   const ids = JSON.stringify(request.episodeIds)
   const expiresAt = request.kind === 'RENT' ? rentalEnd(now, input.rentalHours) : null
+  const money = moneyDb(db, userId)
 
   for (let attempt = 1; ; attempt++) {
-    const [keyRow, userRow, episodeRows, holdingRows, lotRows, openRow, autoRow] = await db.batch([
-      { sql: `SELECT 1 AS taken FROM idempotency_keys WHERE user_id = ? AND key = ?`, params: [userId, claim.key] },
-      { sql: ADULT_STATE_SQL, params: [userId] },
-      {
-        sql: `SELECT e.id, e.series_id AS seriesId, e.is_free AS isFree, e.price_rent AS priceRent, e.price_buy AS priceBuy, s.is_adult AS isAdult
-                FROM episodes e JOIN series s ON s.id = e.series_id
-               WHERE e.id IN (SELECT value FROM json_each(?)) AND s.is_published = 1 AND e.published_at <= ?`,
-        params: [ids, nowIso],
-      },
-      { sql: `${PAID_HOLDINGS_SQL} AND o.episode_id IN (SELECT value FROM json_each(?))`, params: [userId, ids] },
-      {
-        sql: `SELECT id, type, remaining, expires_at AS expiresAt, source FROM coin_lots WHERE user_id = ? AND remaining > 0`,
-        params: [userId],
-      },
-      { sql: `SELECT ${SESSION_OPEN_SQL} AS open`, params: [input.session?.sessionId ?? ''] },
-      {
-        sql: `SELECT budget, spent FROM auto_unlock WHERE ?3 AND user_id = ?1 AND series_id = (SELECT series_id FROM episodes WHERE id = ?2)`,
-        params: [userId, request.episodeIds[0], request.auto ? 1 : 0],
-      },
+    const [[userRow, episodeRows, openRow], [keyRow, holdingRows, lotRows, autoRows]] = await Promise.all([
+      db.batch([
+        { sql: ADULT_STATE_SQL, params: [userId] },
+        {
+          sql: `SELECT e.id, e.series_id AS seriesId, e.is_free AS isFree, e.price_rent AS priceRent, e.price_buy AS priceBuy, s.is_adult AS isAdult
+                  FROM episodes e JOIN series s ON s.id = e.series_id
+                 WHERE e.id IN (SELECT value FROM json_each(?)) AND s.is_published = 1 AND e.published_at <= ?`,
+          params: [ids, nowIso],
+        },
+        { sql: `SELECT ${SESSION_OPEN_SQL} AS open`, params: [input.session?.sessionId ?? ''] },
+      ]),
+      money.batch([
+        { sql: `SELECT 1 AS taken FROM idempotency_keys WHERE user_id = ? AND key = ?`, params: [userId, claim.key] },
+        { sql: `${PAID_HOLDINGS_SQL} AND o.episode_id IN (SELECT value FROM json_each(?))`, params: [userId, ids] },
+        {
+          sql: `SELECT id, type, remaining, expires_at AS expiresAt, source FROM coin_lots WHERE user_id = ? AND remaining > 0`,
+          params: [userId],
+        },
+        // the reader's opt-ins (one row per series; the episode's series is read beside, in the shared batch)
+        {
+          sql: `SELECT series_id AS seriesId, budget, spent FROM auto_unlock WHERE ?2 AND user_id = ?1`,
+          params: [userId, request.auto ? 1 : 0],
+        },
+      ]),
     ])
     const user = firstRow<AdultRow>(userRow)
     const open = flag(firstRow<{ open: Flag }>(openRow)?.open)
@@ -129,7 +143,8 @@ export async function purchaseEpisodes(db: Db, input: PurchaseInput, now = new D
     const sale = checkSale(request, episodes, rows<PaidHoldingRow>(holdingRows), { isAdult: adult }, now)
     if (!sale.ok) throw new AppError(sale.code, sale.episodeId === undefined ? undefined : { episodeId: sale.episodeId })
     // an automatic unlock past the reader's cap (or without an opt-in) is not made: "cannot be bought at the moment"
-    const cap = firstRow<AutoCapRow>(autoRow)
+    const autoSeries = episodes.find((e) => e.id === request.episodeIds[0])?.seriesId
+    const cap = rows<AutoCapRow>(autoRows).find((a) => a.seriesId === autoSeries)
     if (request.auto && !(cap && withinBudget(cap, sale.total))) throw new AppError('POSSESSION_PURCHASE_IMPOSSIBLE')
     const lots = rows<LotRow>(lotRows)
     const plan = planPurchase(lots, sale.items, now)
@@ -191,7 +206,6 @@ export async function purchaseEpisodes(db: Db, input: PurchaseInput, now = new D
       }
       lines.push({ episodeId: item.episodeId, kind: request.kind, expiresAt })
     })
-    statements.push({ sql: `UPDATE users SET purchase_count = purchase_count + ? WHERE id = ?`, params: [sale.items.length, userId] })
     statements.push(
       storeResponseStatement(
         claim,
@@ -201,16 +215,30 @@ export async function purchaseEpisodes(db: Db, input: PurchaseInput, now = new D
       ),
     )
 
+    let results
     try {
-      const results = await db.batch(statements)
-      return storedData<PurchaseResult>(results)
+      results = await money.batch(statements)
     } catch (e) {
       if (isKeyTaken(e)) throw new IdempotencyKeyTaken()
       // A guard fired or the episode was opened meanwhile: nothing was written; read and plan again.
       if (!isConstraint(e)) throw e
       if (attempt >= PURCHASE_ATTEMPTS) throw new AppError('TOO_MANY_REQUESTS')
+      continue
     }
+    await countPurchases(db, userId, sale.items.length)
+    return storedData<PurchaseResult>(results)
   }
+}
+
+/**
+ * Raises the reader's purchase count (`users.purchase_count`, shown by `GET /user/me`; nothing decides on it) by the
+ * `n` episodes a committed money batch sold: a shared write of its own, after the money batch, run once per
+ * purchase — a repeat of the request with the same Idempotency-Key answers the stored response and never comes back
+ * here. If the worker stops between the money batch and this statement, the purchase stands and the count stays `n`
+ * short (a figure of the profile, never a sale lost or doubled).
+ */
+async function countPurchases(db: Db, userId: number, n: number): Promise<void> {
+  await db.run(`UPDATE users SET purchase_count = purchase_count + ? WHERE id = ?`, n, userId)
 }
 
 type PreviewTarget = Cols<'episodes', 'series_id'> & Cols<'series', 'is_adult' | 'wuf_hours'>
@@ -218,8 +246,10 @@ type PreviewTarget = Cols<'episodes', 'series_id'> & Cols<'series', 'is_adult' |
 /**
  * `GET /api/v1/purchase/preview?episodeId=` (issue 4 §3): the rent-or-buy choice of one episode for the reader —
  * prices, the "unlock all remaining" cost, which coins each offer draws, and the series' wait-until-free ticket
- * (rules: `purchasePreview`). One D1 batch. NOT_FOUND_EPISODE for an unknown or unpublished episode,
- * ADULT_ONLY_CONTENTS for an adult series and a reader who is not a confirmed adult.
+ * (rules: `purchasePreview`). Two reads, one after the other: the episode, its series' episodes and the account
+ * (one D1 batch), then the reader's holdings in that series, coin lots and last ticket use (one `moneyDb` batch,
+ * skipped for an unknown episode). NOT_FOUND_EPISODE for an unknown or unpublished episode, ADULT_ONLY_CONTENTS for
+ * an adult series and a reader who is not a confirmed adult.
  */
 export async function previewPurchase(
   db: Db,
@@ -229,8 +259,7 @@ export async function previewPurchase(
   now = new Date(),
 ): Promise<PurchasePreview> {
   const nowIso = now.toISOString()
-  const series = `(SELECT series_id FROM episodes WHERE id = ?)`
-  const [targetRes, userRes, episodesRes, holdingsRes, lotsRes, wufRes] = await db.batch([
+  const [targetRes, userRes, episodesRes] = await db.batch([
     {
       sql: `SELECT e.series_id AS seriesId, s.is_adult AS isAdult, s.wuf_hours AS wufHours FROM episodes e JOIN series s ON s.id = e.series_id
              WHERE e.id = ? AND s.is_published = 1 AND e.published_at <= ?`,
@@ -239,18 +268,20 @@ export async function previewPurchase(
     { sql: ADULT_STATE_SQL, params: [userId] },
     {
       sql: `SELECT id, no, is_free AS isFree, price_rent AS priceRent, price_buy AS priceBuy FROM episodes
-             WHERE series_id = ${series} AND published_at <= ? ORDER BY no LIMIT 2000`,
+             WHERE series_id = (SELECT series_id FROM episodes WHERE id = ?) AND published_at <= ? ORDER BY no LIMIT 2000`,
       params: [episodeId, nowIso],
     },
-    { sql: `${PAID_HOLDINGS_SQL} AND o.series_id = ${series}`, params: [userId, episodeId] },
-    { sql: `SELECT id, type, remaining, expires_at AS expiresAt FROM coin_lots WHERE user_id = ? AND remaining > 0`, params: [userId] },
-    { sql: `SELECT max(used_at) AS lastUsedAt FROM wuf_tickets WHERE user_id = ? AND series_id = ${series}`, params: [userId, episodeId] },
   ])
   const target = firstRow<PreviewTarget>(targetRes)
   if (!target) throw new AppError('NOT_FOUND_EPISODE')
   const adult = adultNow(firstRow<AdultRow>(userRes), ageRules, now)
   if (adult === null) throw new AppError('NOT_LOGIN_USER')
   if (!mayOpen(flag(target.isAdult), adult)) throw new AppError('ADULT_ONLY_CONTENTS')
+  const [holdingsRes, lotsRes, wufRes] = await moneyDb(db, userId).batch([
+    { sql: `${PAID_HOLDINGS_SQL} AND o.series_id = ?`, params: [userId, target.seriesId] },
+    { sql: `SELECT id, type, remaining, expires_at AS expiresAt FROM coin_lots WHERE user_id = ? AND remaining > 0`, params: [userId] },
+    { sql: `SELECT max(used_at) AS lastUsedAt FROM wuf_tickets WHERE user_id = ? AND series_id = ?`, params: [userId, target.seriesId] },
+  ])
   const episodes = rows<Cols<'episodes', 'id' | 'no' | 'is_free' | 'price_rent' | 'price_buy'>>(episodesRes).map((e) => ({
     ...e,
     isFree: flag(e.isFree),

@@ -1,7 +1,8 @@
 /**
- * Roulette on D1 (spec §2 /roulette, §6 events for adults or minors only, §8 event codes). A spin is one D1
- * batch: the ticket used (or a daily free slot taken), the entry with the prize the server drew, the prize as
- * a lot + CHARGE ledger row with source EVENT (docs/ARCHITECTURE.md "Money") and the idempotency row holding the
+ * Roulette (spec §2 /roulette, §6 events for adults or minors only, §8 event codes). The event and its wheel are
+ * shared (D1); the reader's tickets, entries, lots and ledger are their money rows (`moneyDb`, issue 38). A spin is
+ * one money batch: the ticket used (or a daily free slot taken), the entry with the prize the server drew, the prize
+ * as a lot + CHARGE ledger row with source EVENT (docs/ARCHITECTURE.md "Money") and the idempotency row holding the
  * answer. If any statement fails, nothing happened.
  */
 import { AppError } from '../../lib/errors/catalogue.ts'
@@ -12,11 +13,12 @@ import { assertEventAccess } from '../age/age.server.ts'
 import type { AgeEdition } from '../age/age.ts'
 import type { IdempotencyClaim } from '../wallet/idempotency.ts'
 import { IdempotencyKeyTaken, isKeyTaken, storedData, storeResponseStatement } from '../wallet/idempotency.server.ts'
-import { COIN_SUMMARY_SQL, coinOf, coinSummaryParams } from '../wallet/wallet.server.ts'
+import { COIN_SUMMARY_SQL, coinSummaryParams } from '../wallet/wallet.server.ts'
 import type { CoinSummary } from '../wallet/wallet.ts'
 import { drawPrize, freeSlots, parseRouletteConfig, prizeGrant, randomUnit, type PrizeType, type RouletteConfig } from './roulette.ts'
 import { DAY_MS, isoAfter, localDay } from '../../lib/time.ts'
 import { isConstraint } from '../../lib/server/constraint.ts'
+import { moneyDb } from '../reader/money-db.server.ts'
 
 /** Re-reads after a concurrent spin took the same ticket or slot (each refusal is another spin's commit). */
 const SPIN_ATTEMPTS = 8
@@ -68,7 +70,9 @@ function wheelOf(row: EventRow | undefined): { event: RouletteEvent; config: Rou
 
 /**
  * What /roulette shows: the event, its wheel (types and amounts; weights stay on the server), the reader's
- * tickets and free spins left today, and the balance. NOT_FOUND_EVENT for a missing or non-roulette event.
+ * tickets and free spins left today, and the balance. NOT_FOUND_EVENT for a missing or non-roulette event. The event
+ * (shared) and the reader's tickets, entries and balance (one batch over their money rows; none for a guest) are
+ * read side by side.
  */
 export async function rouletteState(
   db: Db,
@@ -77,23 +81,28 @@ export async function rouletteState(
 ): Promise<RouletteState> {
   const { userId, eventId } = input
   const nowIso = now.toISOString()
-  const [eventRes, ticketRes, freeRes] = await db.batch([
-    { sql: `SELECT ${EVENT_COLUMNS} FROM events WHERE id = ? AND kind = 'ROULETTE' AND is_active = 1`, params: [eventId] },
-    { sql: `SELECT count(*) AS n FROM event_tickets WHERE ${TICKETS_WHERE}`, params: [userId ?? 0, eventId, nowIso] },
-    {
-      sql: `SELECT count(*) AS n FROM event_entries WHERE event_id = ? AND user_id = ? AND free_slot LIKE ?`,
-      params: [eventId, userId ?? 0, `${localDay(now, input.timeZone)}#%`],
-    },
+  const [eventRow, mine] = await Promise.all([
+    db.first<EventRow>(`SELECT ${EVENT_COLUMNS} FROM events WHERE id = ? AND kind = 'ROULETTE' AND is_active = 1`, eventId),
+    userId === null
+      ? null
+      : moneyDb(db, userId).batch([
+          { sql: `SELECT count(*) AS n FROM event_tickets WHERE ${TICKETS_WHERE}`, params: [userId, eventId, nowIso] },
+          {
+            sql: `SELECT count(*) AS n FROM event_entries WHERE event_id = ? AND user_id = ? AND free_slot LIKE ?`,
+            params: [eventId, userId, `${localDay(now, input.timeZone)}#%`],
+          },
+          { sql: `SELECT ${COIN_SUMMARY_SQL} AS coin`, params: coinSummaryParams(userId, nowIso) },
+        ]),
   ])
-  const wheel = wheelOf(firstRow<EventRow>(eventRes))
+  const wheel = wheelOf(eventRow ?? undefined)
   if (!wheel) throw new AppError('NOT_FOUND_EVENT')
-  const used = firstRow<{ n: number }>(freeRes)!.n
+  const [ticketRes, freeRes, coinRes] = mine ?? []
   return {
     event: wheel.event,
     prizes: wheel.config.prizes.map((p) => ({ type: p.type, amount: p.amount })),
-    tickets: userId === null ? 0 : firstRow<{ n: number }>(ticketRes)!.n,
-    freeSpins: userId === null ? 0 : Math.max(0, wheel.config.dailyFreeTickets - used),
-    coin: userId === null ? null : await coinOf(db, userId, now),
+    tickets: mine ? firstRow<{ n: number }>(ticketRes)!.n : 0,
+    freeSpins: mine ? Math.max(0, wheel.config.dailyFreeTickets - firstRow<{ n: number }>(freeRes)!.n) : 0,
+    coin: mine ? (JSON.parse(firstRow<{ coin: string }>(coinRes)!.coin) as CoinSummary) : null,
   }
 }
 
@@ -102,7 +111,9 @@ export async function rouletteState(
  * NOT_EVENT_PERIOD, UNAUTHORIZED_USER, UNAUTHORIZED_ADULT, UNAUTHORIZED_NON_ADULT); then a free slot of
  * today if one is left, else the ticket expiring soonest; none → NOT_EVENT_REMAIN_TICKET. The prize is drawn
  * here (`drawPrize` with the event's weights, `random` in [0, 1)). Two spins racing for the same ticket or
- * slot: the unique ticket_id / free slot lets one commit; the other re-reads and takes the next one.
+ * slot: the unique ticket_id / free slot lets one commit; the other re-reads and takes the next one. The event
+ * (shared) is read once beside the access check; each attempt reads the reader's key, ticket and slots in one money
+ * batch and writes one money batch (the event id is a value in the entry, not a join).
  */
 export async function spinRoulette(
   db: Db,
@@ -113,11 +124,15 @@ export async function spinRoulette(
   const random = input.random ?? randomUnit
   const nowIso = now.toISOString()
   const day = localDay(now, edition.timeZone)
-  await assertEventAccess(db, eventId, userId, edition, now)
+  const money = moneyDb(db, userId)
+  // the event is shared and does not change with the reader's rows: read once, beside the access check
+  const [, eventRow] = await Promise.all([
+    assertEventAccess(db, eventId, userId, edition, now),
+    db.first<EventRow>(`SELECT ${EVENT_COLUMNS} FROM events WHERE id = ? AND kind = 'ROULETTE'`, eventId),
+  ])
   for (let attempt = 1; ; attempt++) {
-    const [keyRes, eventRes, ticketRes, slotRes] = await db.batch([
+    const [keyRes, ticketRes, slotRes] = await money.batch([
       { sql: `SELECT 1 AS taken FROM idempotency_keys WHERE user_id = ? AND key = ?`, params: [userId, claim.key] },
-      { sql: `SELECT ${EVENT_COLUMNS} FROM events WHERE id = ? AND kind = 'ROULETTE'`, params: [eventId] },
       {
         sql: `SELECT id FROM event_tickets WHERE ${TICKETS_WHERE} ORDER BY expires_at IS NULL, expires_at, id LIMIT 1`,
         params: [userId, eventId, nowIso],
@@ -128,7 +143,7 @@ export async function spinRoulette(
       },
     ])
     if (keyRes!.results.length > 0) throw new IdempotencyKeyTaken()
-    const wheel = wheelOf(firstRow<EventRow>(eventRes))
+    const wheel = wheelOf(eventRow ?? undefined)
     if (!wheel) throw new AppError('NOT_FOUND_EVENT')
     // free_slot is not null: the query asks free_slot LIKE ?
     const taken = new Set(rows<{ slot: NonNullable<EventEntriesRow['free_slot']> }>(slotRes).map((r) => r.slot))
@@ -186,7 +201,7 @@ export async function spinRoulette(
       ]),
     )
     try {
-      const results = await db.batch(statements)
+      const results = await money.batch(statements)
       return storedData<SpinResult>(results)
     } catch (err) {
       if (isKeyTaken(err)) throw new IdempotencyKeyTaken()

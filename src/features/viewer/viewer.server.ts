@@ -1,6 +1,7 @@
 /**
- * Viewer reads and writes on D1 and R2 (spec §2 viewer, §8 Viewer errors): one batch opens an episode with
- * its neighbours, the reader's holdings and progress; slices of paid episodes get per-reader signed URLs.
+ * Viewer reads and writes on D1 and R2 (spec §2 viewer, §8 Viewer errors): one D1 batch opens an episode with its
+ * neighbours, then the reader's holdings of the paid ones are read among their money rows (`moneyDb`,
+ * src/features/reader/money-db.server.ts); slices of paid episodes get per-reader signed URLs.
  */
 import { isPrivateMediaKey } from '../../lib/server/media.ts'
 import { env } from 'cloudflare:workers'
@@ -8,7 +9,7 @@ import { AppError } from '../../lib/errors/catalogue.ts'
 import type { AutoUnlockKind, AutoUnlockState } from './continuous.ts'
 import type { Db } from '../../lib/server/db.ts'
 import type { EpisodeImagesRow, SeriesRow } from '../../lib/server/db-types.ts'
-import { firstRow, flag, rows, type Cols } from '../../lib/server/rows.ts'
+import { firstRow, flag, rows, type Cols, type Flag } from '../../lib/server/rows.ts'
 import { isAdult, type AdultFlags } from '../age/age.ts'
 import { SLICE_WIDTHS, scheduleSummary, sortSchedule } from '../catalogue/catalogue.ts'
 import { SESSION_OPEN_SQL, type SessionClaim } from '../auth/session-claim.server.ts'
@@ -28,7 +29,8 @@ import {
   type ViewerSlice,
 } from './viewer.ts'
 import { parseTranscript } from './transcript.ts'
-import { holdsSql } from '../ownership/holding.server.ts'
+import { heldNow } from '../ownership/holding.ts'
+import { moneyDb } from '../reader/money-db.server.ts'
 import { currentReader } from '../auth/auth.server.ts'
 import { withReader } from '../reader/stub.server.ts'
 
@@ -57,6 +59,7 @@ type EpisodeRow = Cols<
 type UserRow = Cols<'users', 'is_adult' | 'is_kr_ip_user' | 'is_adult_kr' | 'birthed_at' | 'adult_verified_at'>
 type ImageRow = { n: EpisodeImagesRow['position'] } & Cols<'episode_images', 'key' | 'width' | 'height' | 'alt' | 'transcript'>
 type HoldingRow = Cols<'ownerships', 'kind' | 'expires_at'>
+type EpisodeHoldingRow = Cols<'ownerships', 'episode_id' | 'kind' | 'expires_at'>
 
 const NEIGHBOUR = (op: '<' | '>', order: 'DESC' | 'ASC') =>
   `(SELECT json_object('id', x.id, 'no', x.no, 'title', x.title, 'isFree', json(CASE x.is_free WHEN 1 THEN 'true' ELSE 'false' END), 'priceRent', x.price_rent, 'priceBuy', x.price_buy) FROM episodes x WHERE x.series_id = e.series_id AND x.no ${op} e.no AND x.published_at <= ?1 ORDER BY x.no ${order} LIMIT 1)`
@@ -70,12 +73,26 @@ const EPISODE_SQL = `SELECT e.id, e.no, e.title, e.series_id AS seriesId, s.titl
     ${NEIGHBOUR('<', 'DESC')} AS prev, ${NEIGHBOUR('>', 'ASC')} AS next
   FROM episodes e JOIN series s ON s.id = e.series_id
   WHERE e.id = ?2 AND s.is_published = 1 AND e.published_at <= ?1`
-/** The reader's holdings of the episode after `e` (?2), read in the same batch as the episode. */
-const NEXT_HOLDINGS_SQL = `SELECT o.kind, o.expires_at AS expiresAt FROM episodes e
-  JOIN ownerships o ON o.user_id = ?3 AND o.episode_id = json_extract(${NEIGHBOUR('>', 'ASC')}, '$.id')
-  WHERE e.id = ?2 LIMIT 20`
 const USER_SQL = `SELECT is_adult AS isAdult, is_kr_ip_user AS isKrIpUser, is_adult_kr AS isAdultKr, birthed_at AS birthedAt, adult_verified_at AS adultVerifiedAt FROM users WHERE id = ? AND deleted_at IS NULL`
-const HOLDINGS_SQL = `SELECT kind, expires_at AS expiresAt FROM ownerships WHERE user_id = ? AND episode_id = ? LIMIT 20`
+/** The reader's holdings of the episodes of a JSON list (at most two: the episode and the next one). */
+const HOLDINGS_SQL = `SELECT episode_id AS episodeId, kind, expires_at AS expiresAt FROM ownerships
+  WHERE user_id = ? AND episode_id IN (SELECT value FROM json_each(?)) LIMIT 40`
+
+/** Reader `userId`'s holdings of the paid episodes among `episodes` (none asked: no read), by episode. */
+async function holdingsOf(
+  db: Db,
+  userId: number | null,
+  episodes: readonly (ViewerHoldingAsk | null)[],
+): Promise<Map<number, HoldingRow[]>> {
+  const ids = episodes.flatMap((e) => (e && !e.isFree ? [e.id] : []))
+  const byEpisode = new Map<number, HoldingRow[]>()
+  if (userId === null || ids.length === 0) return byEpisode
+  for (const { episodeId, ...h } of await moneyDb(db, userId).all<EpisodeHoldingRow>(HOLDINGS_SQL, userId, JSON.stringify(ids)))
+    byEpisode.set(episodeId, [...(byEpisode.get(episodeId) ?? []), h])
+  return byEpisode
+}
+/** An episode whose holdings may be needed: only a paid one's are read. */
+type ViewerHoldingAsk = { id: number; isFree: boolean }
 
 function adultFlags(row: UserRow | undefined): AdultFlags {
   return row
@@ -117,11 +134,14 @@ async function sliceUrls(key: CryptoKey, signer: SliceSigner, image: ImageRow): 
 }
 
 /**
- * Opens episode `episodeId` for `reader` (1 D1 batch): null when it is not a published episode of a
- * published series (NOT_FOUND_EPISODE); NEED_TO_REFRESH when `reader.session` has ended. Slices and text are
- * filled only when the access rule opens it: free episodes of series for everyone get public `/media` URLs,
- * others (paid, adult) per-reader URLs of the slice route, signed until `sliceExpiry` (never past a rental's end).
- * A signed-in reader who may read it counts a view, once per UTC day, in the same batch (COUNT_VIEW_SQL).
+ * Opens episode `episodeId` for `reader`: null when it is not a published episode of a published series
+ * (NOT_FOUND_EPISODE); NEED_TO_REFRESH when `reader.session` has ended. One D1 batch reads the episode, its
+ * neighbours and the account; for a signed-in reader, one `moneyDb` read then gives their holdings of the episode
+ * and of the next one when they are paid (none paid: no read). Slices and text are filled only when the access rule
+ * opens it: free episodes of series for everyone get public `/media` URLs, others (paid, adult) per-reader URLs of
+ * the slice route, signed until `sliceExpiry` (never past a rental's end). A signed-in reader who may read it counts
+ * a view, once per UTC day (COUNT_VIEW_SQL): a free episode's in the D1 batch, a held paid one's in one statement
+ * after the holdings.
  */
 export async function openEpisode(
   db: Db,
@@ -147,14 +167,12 @@ export async function openEpisode(
             params: [uid, reader.session.sessionVersion, reader.session.sessionId],
           }
         : { sql: USER_SQL, params: [uid] },
-      { sql: HOLDINGS_SQL, params: [uid, episodeId] },
-      { sql: NEXT_HOLDINGS_SQL, params: [nowIso, episodeId, uid] },
-      // a view, counted once a day, in this same batch (no round trip of its own)
-      { sql: COUNT_VIEW_SQL, params: [nowIso.slice(0, 10), ...MAY_READ_PARAMS(episodeId, uid, reader.session, nowIso)] },
+      // the view of a free episode, counted once a day, in this same batch (no round trip of its own)
+      { sql: COUNT_VIEW_SQL, params: [nowIso.slice(0, 10), ...MAY_READ_PARAMS(episodeId, uid, reader.session, nowIso), 0] },
     )
   }
   // the place the reader stopped at is in their own object, asked beside the batch
-  const [[epRes, imgRes, userRes, holdRes, nextHoldRes], progress] = await Promise.all([
+  const [[epRes, imgRes, userRes], progress] = await Promise.all([
     db.batch(statements),
     uid === null ? null : withReader(uid, (r) => r.positionAt(uid, episodeId)),
   ])
@@ -162,13 +180,18 @@ export async function openEpisode(
   if (reader.session && uid !== null && !firstRow<UserRow>(userRes)) throw new AppError('NEED_TO_REFRESH')
   const row = firstRow<EpisodeRow>(epRes)
   if (!row) return null
+  const next = row.next ? (JSON.parse(row.next) as EpisodeLink) : null
+  const holdings = await holdingsOf(db, uid, [{ id: row.id, isFree: flag(row.isFree) }, next])
   const user = adultFlags(firstRow<UserRow>(userRes))
   const adult = { adult: isAdult(edition, user, reader.adultCookie) }
-  const access = episodeAccess({ isFree: flag(row.isFree), seriesIsAdult: flag(row.seriesIsAdult) }, adult, rows<HoldingRow>(holdRes), now)
-  const next = row.next ? (JSON.parse(row.next) as EpisodeLink) : null
+  const own = holdings.get(row.id) ?? []
+  const access = episodeAccess({ isFree: flag(row.isFree), seriesIsAdult: flag(row.seriesIsAdult) }, adult, own, now)
   const nextOpen =
     next !== null &&
-    episodeAccess({ isFree: next.isFree, seriesIsAdult: flag(row.seriesIsAdult) }, adult, rows<HoldingRow>(nextHoldRes), now).open
+    episodeAccess({ isFree: next.isFree, seriesIsAdult: flag(row.seriesIsAdult) }, adult, holdings.get(next.id) ?? [], now).open
+  // a held paid episode's view: the shared write after the holdings read (a free one's rode in the batch)
+  if (uid !== null && !flag(row.isFree) && heldNow(own, now) !== null)
+    await db.run(COUNT_VIEW_SQL, nowIso.slice(0, 10), ...MAY_READ_PARAMS(episodeId, uid, reader.session, nowIso), 1)
   let slices: ViewerSlice[] = []
   if (access.open && row.contentType === 'IMAGE') {
     const key = await slicesKey()
@@ -226,7 +249,7 @@ export async function openEpisode(
   }
 }
 
-/** Access to one episode for a reader (1 D1 batch). */
+/** Access to one episode for a reader (1 D1 batch, then 1 `moneyDb` read of the reader's holdings of a paid one). */
 async function accessOf(db: Db, episodeId: number, reader: ViewerReader, edition: ViewerEdition, now: Date) {
   const nowIso = now.toISOString()
   const statements: { sql: string; params: unknown[] }[] = [
@@ -236,15 +259,15 @@ async function accessOf(db: Db, episodeId: number, reader: ViewerReader, edition
       params: [nowIso, episodeId],
     },
   ]
-  if (reader.userId !== null)
-    statements.push({ sql: USER_SQL, params: [reader.userId] }, { sql: HOLDINGS_SQL, params: [reader.userId, episodeId] })
-  const [epRes, userRes, holdRes] = await db.batch(statements)
+  if (reader.userId !== null) statements.push({ sql: USER_SQL, params: [reader.userId] })
+  const [epRes, userRes] = await db.batch(statements)
   const row = firstRow<Cols<'episodes', 'series_id' | 'is_free'> & { seriesIsAdult: SeriesRow['is_adult'] }>(epRes)
   if (!row) return null
+  const holdings = await holdingsOf(db, reader.userId, [{ id: episodeId, isFree: flag(row.isFree) }])
   const access = episodeAccess(
     { isFree: flag(row.isFree), seriesIsAdult: flag(row.seriesIsAdult) },
     { adult: isAdult(edition, adultFlags(firstRow<UserRow>(userRes)), reader.adultCookie) },
-    rows<HoldingRow>(holdRes),
+    holdings.get(episodeId) ?? [],
     now,
   )
   return { seriesId: row.seriesId, access }
@@ -274,14 +297,15 @@ export async function sliceObject(req: SliceRequest, userId: number | null, now 
 }
 
 /**
- * Who may count as reading episode `e` now, in one read: the account `u` is live and, given the access token's
+ * Who may count as reading episode `e` now, as far as D1 knows: the account `u` is live and, given the access token's
  * session claim, still at its `session_version` with the session (refresh family) not logged out; the episode is
- * published in a published series and it is free, or held now. The adult rule is not re-checked: a position or a
- * view reveals nothing. Parameters in order: MAY_READ_PARAMS.
+ * published in a published series. The other half — it is free, or held now — needs the reader's holdings, read
+ * apart among their money rows (`heldNow`). The adult rule is not re-checked: a position or a view reveals nothing.
+ * Parameters in order: MAY_READ_PARAMS.
  */
 const MAY_READ_SQL = `FROM users u JOIN episodes e ON e.id = ? JOIN series s ON s.id = e.series_id
    WHERE u.id = ? AND u.deleted_at IS NULL AND (? IS NULL OR (u.session_version = ? AND ${SESSION_OPEN_SQL}))
-     AND s.is_published = 1 AND e.published_at <= ? AND (e.is_free = 1 OR ${holdsSql('e.id')})`
+     AND s.is_published = 1 AND e.published_at <= ?`
 const MAY_READ_PARAMS = (episodeId: number, userId: number, session: SessionClaim | undefined, at: string) => [
   episodeId,
   userId,
@@ -289,31 +313,29 @@ const MAY_READ_PARAMS = (episodeId: number, userId: number, session: SessionClai
   session?.sessionVersion ?? null,
   session?.sessionId ?? null,
   at,
-  userId,
-  at,
-  at,
 ]
 
 /**
  * Whether the reader may save a place in the episode (docs/API.md "Reading progress"): one read, the session's check
  * included when its claim is given (the API route is marked `checksSessionItself`, so the session middleware's own
- * read is not made; a page passes no claim: the middleware has checked it), answering the episode's series and number.
- * Every list that shows a position (continue reading, /library/recent) filters series by the reader's audience when
- * it is read.
+ * read is not made; a page passes no claim: the middleware has checked it), answering the episode's series, number and
+ * whether it is free (a paid one is then saved only when held). Every list that shows a position (continue reading,
+ * /library/recent) filters series by the reader's audience when it is read.
  */
-const MAY_SAVE_SQL = `SELECT e.series_id AS seriesId, e.no ${MAY_READ_SQL}`
+const MAY_SAVE_SQL = `SELECT e.series_id AS seriesId, e.no, e.is_free AS isFree ${MAY_READ_SQL}`
 
 /**
  * A view (docs/API.md "View counts"): one row per UTC day, episode and signed-in reader who may read it
- * (MAY_READ_SQL), inserted once; the trigger of migrations/0020_episode_views.sql adds it to the episode's and the
- * series' view_count only when the row is new.
+ * (MAY_READ_SQL, and the episode is free or — the last parameter, 1 — held now), inserted once; the trigger of
+ * migrations/0020_episode_views.sql adds it to the episode's and the series' view_count only when the row is new.
  */
-const COUNT_VIEW_SQL = `INSERT INTO episode_views (day, episode_id, user_id) SELECT ?, e.id, u.id ${MAY_READ_SQL}
+const COUNT_VIEW_SQL = `INSERT INTO episode_views (day, episode_id, user_id) SELECT ?, e.id, u.id ${MAY_READ_SQL} AND (e.is_free = 1 OR ?)
   ON CONFLICT DO NOTHING`
 
 /**
  * Saves where the reader is in an episode (spec "reading progress": one row per series, the last episode read
- * and the position in it): one D1 read (MAY_SAVE_SQL), then one call to the reader's object, which keeps the row.
+ * and the position in it): one D1 read (MAY_SAVE_SQL) and, for a paid episode, one `moneyDb` read of the reader's
+ * holdings of it; then one call to the reader's object, which keeps the row.
  * A refused save changes nothing; only then does one more read say why: NEED_TO_REFRESH (the session
  * ended), NOT_FOUND_EPISODE, ADULT_ONLY_CONTENTS or UNAUTHORIZED_CONTENTS (a paid episode not held).
  */
@@ -327,17 +349,22 @@ export async function saveProgress(
   now = new Date(),
 ) {
   const at = now.toISOString()
-  const may = await db.first<{ seriesId: number; no: number }>(MAY_SAVE_SQL, ...MAY_READ_PARAMS(episodeId, userId, session, at))
-  if (may) {
+  const found = await db.first<{ seriesId: number; no: number; isFree: Flag }>(
+    MAY_SAVE_SQL,
+    ...MAY_READ_PARAMS(episodeId, userId, session, at),
+  )
+  const may =
+    found && (flag(found.isFree) || heldNow((await holdingsOf(db, userId, [{ id: episodeId, isFree: false }])).get(episodeId) ?? [], now))
+  if (found && may) {
     const saved = await withReader(userId, (r) =>
-      r.saveProgress(userId, { seriesId: may.seriesId, episodeId, episodeNo: may.no, position, updatedAt: at }),
+      r.saveProgress(userId, { seriesId: found.seriesId, episodeId, episodeNo: found.no, position, updatedAt: at }),
     )
     return { episodeId, position, updatedAt: saved.updatedAt }
   }
   if (session && !(await currentReader(db, userId, session))) throw new AppError('NEED_TO_REFRESH')
-  const found = await accessOf(db, episodeId, { userId }, edition, now)
-  if (!found) throw new AppError('NOT_FOUND_EPISODE')
-  throw new AppError(found.access.open ? 'UNAUTHORIZED_CONTENTS' : found.access.code)
+  const opened = await accessOf(db, episodeId, { userId }, edition, now)
+  if (!opened) throw new AppError('NOT_FOUND_EPISODE')
+  throw new AppError(opened.access.open ? 'UNAUTHORIZED_CONTENTS' : opened.access.code)
 }
 
 /** An episode's and its series' view counts (docs/API.md "View counts"), 1 statement; null when not published. */
@@ -373,22 +400,27 @@ function autoState(seriesId: number, row: AutoRow | null | undefined): AutoUnloc
     : { seriesId, enabled: false, budget: null, kind: 'RENT', spent: 0 }
 }
 
+/** Whether series `?` is published (shared: the opt-in itself is among the reader's money rows). */
+const SERIES_PUBLISHED_SQL = `SELECT 1 AS x FROM series WHERE id = ? AND is_published = 1`
+
 /**
- * The reader's automatic-unlock opt-in for a published series (1 batch): the coins spent so far are kept in the
- * row by the automatic purchases themselves (`POST /purchase` with `auto`). NOT_EXIST for an unknown series.
+ * The reader's automatic-unlock opt-in for a published series (the series from D1 and the opt-in through `moneyDb`,
+ * side by side): the coins spent so far are kept in the row by the automatic purchases themselves (`POST /purchase`
+ * with `auto`). NOT_EXIST for an unknown series.
  */
 export async function getAutoUnlock(db: Db, userId: number, seriesId: number): Promise<AutoUnlockState> {
-  const [series, auto] = await db.batch([
-    { sql: `SELECT 1 AS x FROM series WHERE id = ? AND is_published = 1`, params: [seriesId] },
-    { sql: AUTO_STATE_SQL, params: [userId, seriesId] },
+  const [series, auto] = await Promise.all([
+    db.first(SERIES_PUBLISHED_SQL, seriesId),
+    moneyDb(db, userId).first<AutoRow>(AUTO_STATE_SQL, userId, seriesId),
   ])
-  if (series!.results.length === 0) throw new AppError('NOT_EXIST')
-  return autoState(seriesId, firstRow<AutoRow>(auto))
+  if (series === null) throw new AppError('NOT_EXIST')
+  return autoState(seriesId, auto)
 }
 
 /**
  * Opts in (the reader confirmed) or changes the cap and kind; the count of coins spent starts at the first
- * opt-in and survives a change of cap. NOT_EXIST for an unknown series.
+ * opt-in and survives a change of cap. The series is checked in D1 first, then the opt-in is written and read back
+ * in one `moneyDb` batch. NOT_EXIST for an unknown series.
  */
 export async function setAutoUnlock(
   db: Db,
@@ -397,25 +429,27 @@ export async function setAutoUnlock(
   body: { budget: number; kind: AutoUnlockKind },
   now = new Date(),
 ): Promise<AutoUnlockState> {
-  const [, auto] = await db.batch([
+  if ((await db.first(SERIES_PUBLISHED_SQL, seriesId)) === null) throw new AppError('NOT_EXIST')
+  const [, auto] = await moneyDb(db, userId).batch([
     {
-      sql: `INSERT INTO auto_unlock (user_id, series_id, budget, kind, enabled_at) SELECT ?, id, ?, ?, ? FROM series WHERE id = ? AND is_published = 1
+      sql: `INSERT INTO auto_unlock (user_id, series_id, budget, kind, enabled_at) VALUES (?, ?, ?, ?, ?)
             ON CONFLICT (user_id, series_id) DO UPDATE SET budget = excluded.budget, kind = excluded.kind`,
-      params: [userId, body.budget, body.kind, now.toISOString(), seriesId],
+      params: [userId, seriesId, body.budget, body.kind, now.toISOString()],
     },
     { sql: AUTO_STATE_SQL, params: [userId, seriesId] },
   ])
-  const row = firstRow<AutoRow>(auto)
-  if (!row) throw new AppError('NOT_EXIST')
-  return autoState(seriesId, row)
+  return autoState(seriesId, firstRow<AutoRow>(auto))
 }
 
-/** Opts out: nothing more is unlocked automatically in this series. NOT_EXIST for an unknown series. */
+/**
+ * Opts out: nothing more is unlocked automatically in this series (the opt-in dropped through `moneyDb`, the series
+ * checked in D1, side by side). NOT_EXIST for an unknown series.
+ */
 export async function clearAutoUnlock(db: Db, userId: number, seriesId: number): Promise<AutoUnlockState> {
-  const [, series] = await db.batch([
-    { sql: `DELETE FROM auto_unlock WHERE user_id = ? AND series_id = ?`, params: [userId, seriesId] },
-    { sql: `SELECT 1 AS x FROM series WHERE id = ? AND is_published = 1`, params: [seriesId] },
+  const [, series] = await Promise.all([
+    moneyDb(db, userId).run(`DELETE FROM auto_unlock WHERE user_id = ? AND series_id = ?`, userId, seriesId),
+    db.first(SERIES_PUBLISHED_SQL, seriesId),
   ])
-  if (series!.results.length === 0) throw new AppError('NOT_EXIST')
+  if (series === null) throw new AppError('NOT_EXIST')
   return autoState(seriesId, null)
 }
