@@ -67,6 +67,15 @@ async function applyReaderEvent(db: Db, job: ReaderEventJob, now = new Date()): 
         { sql: `INSERT INTO reader_events (id, at) VALUES (?, ?) ON CONFLICT DO NOTHING`, params: [job.id, now.toISOString()] },
       ])
       return
+    case 'coupon':
+      await db.batch([
+        {
+          sql: `UPDATE coupons SET received_count = received_count + ?2, redeemed_count = redeemed_count + ?3 WHERE id = ?4 AND ${NOT_SEEN}`,
+          params: [job.id, event.received, event.redeemed, event.couponId],
+        },
+        { sql: `INSERT INTO reader_events (id, at) VALUES (?, ?) ON CONFLICT DO NOTHING`, params: [job.id, now.toISOString()] },
+      ])
+      return
     case 'marks':
       // the version decides, not the event's id: an older state arriving late changes nothing
       await db.run(

@@ -76,7 +76,8 @@ const figuresOf = (taken: TakenMoney): MoneyFigures => ({
  */
 export function mergeMoney(sql: SqlStorage, taken: TakenMoney): number {
   let written = 0
-  // the purchases moved were counted by the ranking when they were made: their events (the trigger's) are not sent
+  // what moves was counted on the shared side when it was made (the ranking, the coupon counters): the triggers' events
+  // are not sent
   const outboxBefore = sql.exec<{ seq: number }>(`SELECT coalesce(max(seq), 0) AS seq FROM outbox`).one().seq
   for (const table of MONEY_TABLES) {
     for (const { _rowid, ...row } of taken.rows.get(table)!) {
@@ -88,7 +89,7 @@ export function mergeMoney(sql: SqlStorage, taken: TakenMoney): number {
       written++
     }
   }
-  sql.exec(`DELETE FROM outbox WHERE seq > ? AND json_extract(body, '$.kind') = 'purchase'`, outboxBefore)
+  sql.exec(`DELETE FROM outbox WHERE seq > ?`, outboxBefore)
   const here = sql
     .exec<MoneyFigures>(
       `SELECT (SELECT coalesce(sum(remaining), 0) FROM coin_lots) AS lots, (SELECT coalesce(sum(amount), 0) FROM coin_ledger) AS ledger,

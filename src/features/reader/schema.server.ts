@@ -79,7 +79,8 @@ const READER_MIGRATIONS: readonly string[] = [
   // 6: the reader's money (issue 38, reader/money-store.server.ts): the D1 tables of the same names with the same columns
   // (`user_id` kept, so a statement runs here unchanged), without keys into shared tables. The ledger is append-only:
   // deletes only while the fact `ledger_maintenance` is set (the retention's). Each purchase tells the ranking through
-  // the outbox, in its own transaction (D1's trigger `series_daily_purchase` did it before). A ticket also keeps when
+  // the outbox, in its own transaction (D1's trigger `series_daily_purchase` did it before), and each coupon taken or
+  // redeemed the operator's counters (D1 migration 0037). A ticket also keeps when
   // the series' next one is ready (`ready_at`, for its notice; null on a ticket moved from D1).
   `CREATE TABLE coin_lots (
      id          INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -256,6 +257,17 @@ const READER_MIGRATIONS: readonly string[] = [
      created_at     TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
      UNIQUE (user_id, coupon_id)
    );
+   CREATE TRIGGER coupon_received AFTER INSERT ON coupon_redemptions
+   BEGIN
+     INSERT INTO outbox (id, body) VALUES (lower(hex(randomblob(16))),
+       json_object('kind', 'coupon', 'couponId', NEW.coupon_id, 'received', 1, 'redeemed', NEW.used_at IS NOT NULL));
+   END;
+   CREATE TRIGGER coupon_redeemed AFTER UPDATE OF used_at ON coupon_redemptions
+   WHEN OLD.used_at IS NULL AND NEW.used_at IS NOT NULL
+   BEGIN
+     INSERT INTO outbox (id, body) VALUES (lower(hex(randomblob(16))),
+       json_object('kind', 'coupon', 'couponId', NEW.coupon_id, 'received', 0, 'redeemed', 1));
+   END;
    CREATE TABLE event_tickets (
      id          INTEGER PRIMARY KEY AUTOINCREMENT,
      event_id    INTEGER,

@@ -233,6 +233,8 @@ export interface CouponsRow {
   used_count: number
   is_downloadable: Flag
   created_at: string
+  received_count: number
+  redeemed_count: number
 }
 
 /** A row of `creators`. @public */
