@@ -235,13 +235,15 @@ export class Reader extends DurableObject<Cloudflare.Env> {
     return moved
   }
 
-  /** Forgets everything of the reader (the account was withdrawn). */
+  /**
+   * The account was withdrawn: what follows or profiles the reader goes (progress, marks, sessions, address, alarms);
+   * the money records stay, as they did in D1 (payments, purchases and the ledger are the service's accounts; the
+   * withdrawal expired the coins left).
+   */
   async forget(): Promise<void> {
-    await this.ctx.storage.deleteAlarm()
-    await this.ctx.storage.deleteAll()
-    this.readerId = null
-    this.moved = false
-    migrateReader(this.ctx.storage)
+    this.ctx.storage.transactionSync(() => {
+      for (const table of ['progress', 'marks', 'refresh_tokens', 'sessions', 'address', 'alarms']) this.sql.exec(`DELETE FROM ${table}`)
+    })
   }
 
   /**
