@@ -1,4 +1,4 @@
--- 0037_coupon_counts: a coupon's redemptions counted on the shared side (issue 38). Redemptions live in each reader's
+-- 0038_coupon_counts: a coupon's redemptions counted on the shared side (issue 38). Redemptions live in each reader's
 -- object; the operator's coupon report (`npm run ops -- coupon list`) reads these counters, kept by the readers'
 -- `coupon` events (src/features/reader/events.ts): `received` a reader took the coupon (a download or a redemption),
 -- `redeemed` its reward was given. Filled here from the redemptions still in D1.
