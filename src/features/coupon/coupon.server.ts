@@ -212,29 +212,51 @@ export async function downloadCoupon(
   }
 }
 
+/** The top-up coupons a paid top-up could apply (`topUpCoupons`), as the JSON list `topUpCouponStatements` takes. */
+export type TopUpCoupons = string
+
 /**
- * The statements that apply the reader's oldest downloaded, unused, live coupon whose minimum amount the paid
- * top-up of `amount` (minor units) reaches (spec §3 minimum amount): mark it used, then grant its reward — a coin
+ * The live coupons whose minimum amount (spec §3) a paid top-up of `amount` (minor units) reaches at `nowIso`, with
+ * their rewards: the shared facts `topUpCouponStatements` applies inside the reader's credit batch (one statement).
+ */
+export async function topUpCoupons(db: Db, amount: number, nowIso: string): Promise<TopUpCoupons> {
+  const row = await db.first<{ list: string }>(
+    `SELECT json_group_array(json_object('id', id, 'reward_type', reward_type, 'reward_lot_type', reward_lot_type,
+              'reward_amount', reward_amount, 'reward_expires_days', reward_expires_days)) AS list
+       FROM coupons WHERE minimum_amount > 0 AND minimum_amount <= ? AND (expires_at IS NULL OR expires_at > ?)`,
+    amount,
+    nowIso,
+  )
+  return row?.list ?? '[]'
+}
+
+/** The coupons of a `TopUpCoupons` list as a table `c` of a money statement (its one parameter is the list). */
+const TOP_UP_COUPONS = `(SELECT json_extract(value, '$.id') AS id, json_extract(value, '$.reward_type') AS reward_type,
+    json_extract(value, '$.reward_lot_type') AS reward_lot_type, json_extract(value, '$.reward_amount') AS reward_amount,
+    json_extract(value, '$.reward_expires_days') AS reward_expires_days FROM json_each(?)) c`
+
+/**
+ * The statements that apply the reader's oldest downloaded, unused coupon among `coupons` (`topUpCoupons`: live,
+ * minimum amount reached by the paid top-up, spec §3): mark it used, then grant its reward — a coin
  * or mileage reward as a COUPON lot and its CHARGE ledger row (each step guarded by the previous one's
  * `changes()`), a roulette-ticket reward as that many tickets (at most MAX_TICKETS). The rewards find the coupon
  * by the redemption's `used_at` of this batch, so nothing is granted when no coupon qualifies; put them in the
- * payment's credit batch, so they commit with it. The reward lot carries `paymentId`: a refund of the payment
- * takes it back too.
+ * payment's credit batch, so they commit with it. They name the reader's money tables only (moneyDb): the coupons'
+ * facts come in as a parameter. The reward lot carries `paymentId`: a refund of the payment takes it back too.
  */
 export function topUpCouponStatements(
   userId: number,
-  amount: number,
+  coupons: TopUpCoupons,
   nowIso: string,
   paymentId: string,
 ): { sql: string; params: unknown[] }[] {
   return [
     {
       sql: `UPDATE coupon_redemptions SET used_at = ? WHERE id = (
-              SELECT r.id FROM coupon_redemptions r JOIN coupons c ON c.id = r.coupon_id
-               WHERE r.user_id = ? AND r.used_at IS NULL AND r.downloaded_at IS NOT NULL AND c.minimum_amount > 0 AND c.minimum_amount <= ?
-                 AND (c.expires_at IS NULL OR c.expires_at > ?)
+              SELECT r.id FROM coupon_redemptions r JOIN ${TOP_UP_COUPONS} ON c.id = r.coupon_id
+               WHERE r.user_id = ? AND r.used_at IS NULL AND r.downloaded_at IS NOT NULL
                ORDER BY r.id LIMIT 1)`,
-      params: [nowIso, userId, amount, nowIso],
+      params: [nowIso, coupons, userId],
     },
     {
       sql: `INSERT INTO coin_lots (user_id, type, amount, remaining, expires_at, source, ref, payment_id, created_at)
@@ -243,10 +265,10 @@ export function topUpCouponStatements(
                    c.reward_amount, c.reward_amount,
                    CASE WHEN c.reward_expires_days IS NULL THEN NULL ELSE strftime('%Y-%m-%dT%H:%M:%fZ', ?, '+' || c.reward_expires_days || ' days') END,
                    'COUPON', 'coupon:' || c.id, ?, ?
-              FROM coupon_redemptions r JOIN coupons c ON c.id = r.coupon_id
+              FROM coupon_redemptions r JOIN ${TOP_UP_COUPONS} ON c.id = r.coupon_id
              WHERE changes() = 1 AND r.user_id = ? AND r.used_at = ? AND r.downloaded_at IS NOT NULL AND c.reward_type IN ('COIN', 'MILEAGE')
              ORDER BY r.id LIMIT 1`,
-      params: [nowIso, paymentId, nowIso, userId, nowIso],
+      params: [nowIso, paymentId, nowIso, coupons, userId, nowIso],
     },
     {
       sql: `INSERT INTO coin_ledger (user_id, kind, lot_id, type, source, amount, ref, description, created_at)
@@ -255,13 +277,13 @@ export function topUpCouponStatements(
       params: [userId],
     },
     {
-      sql: `WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < ${MAX_TICKETS})
-            INSERT INTO event_tickets (user_id, kind, source, ref, expires_at, created_at)
+      // n: the numbers 1 … MAX_TICKETS, one ticket each up to the reward
+      sql: `INSERT INTO event_tickets (user_id, kind, source, ref, expires_at, created_at)
             SELECT r.user_id, 'ROULETTE', 'COUPON', 'coupon:' || c.id,
                    CASE WHEN c.reward_expires_days IS NULL THEN NULL ELSE strftime('%Y-%m-%dT%H:%M:%fZ', ?, '+' || c.reward_expires_days || ' days') END, ?
-              FROM coupon_redemptions r JOIN coupons c ON c.id = r.coupon_id JOIN n ON n.x <= c.reward_amount
-             WHERE r.user_id = ? AND r.used_at = ? AND r.downloaded_at IS NOT NULL AND c.minimum_amount > 0 AND c.reward_type = 'ROULETTE_TICKET'`,
-      params: [nowIso, nowIso, userId, nowIso],
+              FROM coupon_redemptions r JOIN ${TOP_UP_COUPONS} ON c.id = r.coupon_id JOIN json_each(?) n ON n.value <= c.reward_amount
+             WHERE r.user_id = ? AND r.used_at = ? AND r.downloaded_at IS NOT NULL AND c.reward_type = 'ROULETTE_TICKET'`,
+      params: [nowIso, nowIso, coupons, JSON.stringify(Array.from({ length: MAX_TICKETS }, (_, i) => i + 1)), userId, nowIso],
     },
   ]
 }
