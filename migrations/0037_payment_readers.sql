@@ -8,7 +8,7 @@
 CREATE TABLE payment_readers (
   payment_id    TEXT PRIMARY KEY,
   provider      TEXT NOT NULL,
-  user_id       INTEGER NOT NULL REFERENCES users (id),
+  user_id       INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,  -- the seed's forced wipe deletes users
   provider_ref  TEXT,
   created_at    TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
   credited_at   TEXT
@@ -21,11 +21,13 @@ INSERT INTO payment_readers (payment_id, provider, user_id, provider_ref, create
     FROM payments WHERE 1
   ON CONFLICT DO NOTHING;
 
--- rows the seed (or a fixture) still writes straight into payments reach the index at once, as createCharge does
+-- rows the seed (or a fixture) still writes straight into payments reach the index at once, as createCharge does; a
+-- payment id the seed writes again after its wipe (pay_demo_1, …) takes over the row its deleted payment left
 CREATE TRIGGER payment_readers_seed AFTER INSERT ON payments
 BEGIN
   INSERT INTO payment_readers (payment_id, provider, user_id, provider_ref, created_at, credited_at)
     VALUES (NEW.id, NEW.provider, NEW.user_id, NEW.provider_ref, NEW.created_at,
             CASE WHEN NEW.state IN ('PAID', 'REFUNDED') THEN coalesce(NEW.paid_at, NEW.created_at) END)
-    ON CONFLICT DO NOTHING;
+    ON CONFLICT (payment_id) DO UPDATE SET provider = excluded.provider, user_id = excluded.user_id,
+      provider_ref = excluded.provider_ref, created_at = excluded.created_at, credited_at = excluded.credited_at;
 END;
