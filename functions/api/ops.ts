@@ -18,7 +18,7 @@ import { clientIp } from '../middleware/session.ts'
 import { AdminAdjustRequest, WalletReportQuery } from '../../src/features/wallet/wallet.schema.ts'
 import { adminAdjust, userIdByEmail, walletReport } from '../../src/features/wallet/wallet.server.ts'
 import { DebtForgiveRequest } from '../../src/features/payment/payment.ts'
-import { forgiveDebts, openDebts, opsPayment, opsRefund, PAYMENT_AUDIT_JSON } from '../../src/features/payment/payment.server.ts'
+import { forgiveDebts, openDebts, opsPayment, opsRefund } from '../../src/features/payment/payment.server.ts'
 import { AlarmBroadcastRequest } from '../../src/features/alarm/alarm.ts'
 import { broadcastReach, publishEpisode, sendBroadcast } from '../../src/features/alarm/alarm.server.ts'
 import { RowIdText } from '../../src/lib/ids.ts'
@@ -77,14 +77,7 @@ import {
 import { createBanner, endBanner, listOpsBanners } from '../../src/features/catalogue/banner-ops.server.ts'
 import { AuditQuery, OperatorAddRequest, OperatorParam, ROOT_OPERATOR } from '../../src/features/operator/operator.ts'
 import { addOperator, listOperators, operatorOfToken, revokeOperator } from '../../src/features/operator/operator.server.ts'
-import {
-  auditStatement,
-  listAudit,
-  recordAudit,
-  snapshot,
-  walletJson,
-  type SnapshotKind,
-} from '../../src/features/operator/audit.server.ts'
+import { listAudit, recordAudit, snapshot, type SnapshotKind } from '../../src/features/operator/audit.server.ts'
 import { CommentBlockRequest, ReportedQuery } from '../../src/features/comment/moderation.ts'
 import { blockCommenter, listReported, moderateComment, unblockCommenter } from '../../src/features/comment/moderation.server.ts'
 import { z } from 'zod'
@@ -161,6 +154,23 @@ async function audit(
   before: unknown = null,
 ): Promise<void> {
   logChange(c, action, detail, reason)
+  await recordChange(c, action, detail, reason, target, before)
+}
+
+/**
+ * The audit row of a change, right after it, without the log line (`audit` writes both): a reader's money batch
+ * (coins, debts, a refund) records its row through this once the batch committed, since a shared row cannot ride in
+ * a reader's batch (docs/ARCHITECTURE.md "Reader objects"). A refused batch records nothing; a worker stopped
+ * between the batch and this row leaves the change without its row, as for any change recorded after it.
+ */
+async function recordChange(
+  c: Context<AppEnv>,
+  action: string,
+  detail: Record<string, unknown> | null,
+  reason: string | null,
+  target: [SnapshotKind, number | string] | null,
+  before: unknown = null,
+): Promise<void> {
   const after = target ? await snapshot(c.var.db, target[0], target[1]).catch(() => null) : null
   const id = await recordAudit(c.var.db, {
     ...auditOf(c, action, reason),
@@ -232,18 +242,9 @@ export const ops = new Hono<AppEnv>()
     const userId = await userIdByEmail(c.var.db, input.email)
     const action = input.amount > 0 ? 'coins.grant' : 'coins.deduct'
     const detail = { userId, type: input.type, amount: input.amount }
-    // the audit row goes in the movement's own batch: the coins move with their record or not at all
-    const row = auditStatement(
-      {
-        ...auditOf(c, action, input.reason, now.toISOString()),
-        target: `user:${userId}`,
-        before: await before(c, 'wallet', userId),
-        after: null,
-        detail,
-      },
-      { afterSql: walletJson(userId, now.toISOString()) },
-    )
-    const res = await adminAdjust(c.var.db, input, now, [row])
+    const was = await before(c, 'wallet', userId)
+    // the coins move in the reader's own batch; its audit row follows it, with the wallet the batch left
+    const res = await adminAdjust(c.var.db, input, now, () => recordChange(c, action, detail, input.reason, ['wallet', userId], was))
     logChange(c, action, detail, input.reason)
     return ok(c, res)
   })
@@ -257,12 +258,10 @@ export const ops = new Hono<AppEnv>()
   .post('/coins/debt/forgive', validate('json', DebtForgiveRequest), async (c) => {
     const { email, reason } = c.req.valid('json')
     const userId = await userIdByEmail(c.var.db, email)
-    const at = new Date().toISOString()
-    const row = auditStatement(
-      { ...auditOf(c, 'coins.debt.forgive', reason, at), target: `user:${userId}`, before: await before(c, 'wallet', userId), after: null },
-      { afterSql: walletJson(userId, at) },
-    )
-    const forgiven = await forgiveDebts(c.var.db, userId, [row])
+    const was = await before(c, 'wallet', userId)
+    const forgiven = await forgiveDebts(c.var.db, userId)
+    // the debts went in the reader's own batch; its audit row follows it, with the wallet the batch left
+    await recordChange(c, 'coins.debt.forgive', null, reason, ['wallet', userId], was)
     logChange(c, 'coins.debt.forgive', { userId, forgiven }, reason)
     return ok(c, { forgiven })
   })
@@ -725,21 +724,12 @@ export const ops = new Hono<AppEnv>()
     const { reason } = c.req.valid('json')
     const now = new Date()
     const was = await before(c, 'payment', id)
-    const row = auditOf(c, 'payment.refund', reason, now.toISOString())
     let res: Awaited<ReturnType<typeof opsRefund>>
     try {
-      res = await opsRefund(
-        c.var.db,
-        id,
-        () =>
-          auditStatement(
-            { ...row, target: `payment:${id}`, before: was, after: null },
-            { afterSql: { sql: PAYMENT_AUDIT_JSON, params: [id] } },
-          ),
-        now,
-      )
+      // the coins leave in the reader's own batch; its audit row follows it (before the provider is asked)
+      res = await opsRefund(c.var.db, id, () => recordChange(c, 'payment.refund', null, reason, ['payment', id], was), now)
     } catch (e) {
-      // the provider refused: the coins came back (the batch's audit row says they left, this one that they are back)
+      // the provider refused: the coins came back (the first audit row says they left, this one that they are back)
       if (e instanceof AppError && e.code === 'CLIENT_FETCH_ERROR')
         await audit(c, 'payment.refund.undone', { paymentId: id }, reason, ['payment', id])
       throw e

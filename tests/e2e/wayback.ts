@@ -224,6 +224,65 @@ export function wayBackSuite(id: string) {
       }
     })
 
+    test('signed-in home holds still while its after-paint answers come late (issue 40): nothing read yet, then one episode read, at 390 and 1280 px', async ({
+      page,
+      baseURL,
+    }, info) => {
+      test.setTimeout(90_000)
+      const email = await newAccount(page.request)
+      await signIn(page, id, email)
+      // every layout shift of the page with what moved (no input on the page: all count)
+      await page.addInitScript(() => {
+        const w = window as unknown as { shifts: string[] }
+        w.shifts = []
+        new PerformanceObserver((list) => {
+          for (const e of list.getEntries() as unknown as {
+            value: number
+            sources: { node?: Node; previousRect: DOMRect; currentRect: DOMRect }[]
+          }[])
+            w.shifts.push(
+              `${e.value.toFixed(4)}: ${e.sources
+                .map(
+                  (s) =>
+                    `${s.node instanceof Element ? `${s.node.localName}.${s.node.getAttribute('class') ?? ''}` : s.node?.nodeName} ${Math.round(s.previousRect.x)},${Math.round(s.previousRect.y)} → ${Math.round(s.currentRect.x)},${Math.round(s.currentRect.y)}`,
+                )
+                .join('; ')}`,
+            )
+        }).observe({ type: 'layout-shift', buffered: true })
+      })
+      // a slow network: the session check (balance, bell, alarm count) and the reader's recent series answer 1.5 s
+      // after the page is on screen
+      await page.route('**/api/**', async (route) => {
+        await new Promise((resolve) => setTimeout(resolve, 1500))
+        await route.continue()
+      })
+      const row = page.getByRole('region', { name: t('home.continue') })
+      const stillAt = async (width: number, what: string) => {
+        await page.setViewportSize({ width, height: width === 390 ? 844 : 900 })
+        await page.goto('/')
+        // both late parts are in: the bell (the session's answer) and the row no longer waiting
+        await expect(page.locator('[data-alarm-bell]')).toBeVisible()
+        await expect(page.locator('[data-continue-row][aria-busy]')).toHaveCount(0)
+        await page.waitForTimeout(300)
+        const shifts = await page.evaluate(() => (window as unknown as { shifts: string[] }).shifts)
+        info.annotations.push({ type: `layout shifts on signed-in home, ${what}, ${width} px`, description: shifts.join(' | ') || 'none' })
+        expect.soft(shifts, `${what} at ${width} px`).toEqual([])
+      }
+      for (const width of [390, 1280]) {
+        await stillAt(width, 'nothing read yet')
+        await expect.soft(row.getByText(t('library.recent.empty'))).toBeVisible() // the row stays and says so
+      }
+      await shoot(page, info, `${id}-home-nothing-read`, { after: PHONE })
+
+      const read = await page.request.post('/api/v1/viewer/1/progress', { data: { position: 1 }, headers: { origin: baseURL! } })
+      expect(read.status()).toBe(200)
+      for (const width of [390, 1280]) {
+        await stillAt(width, 'one episode read')
+        await expect.soft(row.getByRole('link', { name: textPattern(words('library.recent.next', { no: 2 })) })).toBeVisible()
+      }
+      await shoot(page, info, `${id}-home-one-read`, { after: PHONE })
+    })
+
     test('home banner: icon buttons under the artwork, 44 px, named', async ({ page }) => {
       await page.goto('/')
       const region = page.getByRole('region', { name: t('banner.label') })

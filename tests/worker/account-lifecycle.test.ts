@@ -246,7 +246,7 @@ describe('withdrawal (spec §4: agree, confirm, mail, approval, deletion)', () =
     return { user, t, held, link: await link(user.email) }
   }
 
-  it('writes off the coins left through the ledger, in the deletion batch: one EXPIRE row per lot, balances = ledger', async () => {
+  it('writes off the coins left through the ledger, right after the deletion batch: one EXPIRE row per lot, balances = ledger', async () => {
     const { user, held, link: l } = await readerWithCoins()
     expect((await approve(l)).status).toBe(200)
     const rows = await readerRows.all(
@@ -258,6 +258,29 @@ describe('withdrawal (spec §4: agree, confirm, mail, approval, deletion)', () =
     expect(
       (await readerRows.first<{ m: number }>(user.id, 'SELECT max(remaining) AS m FROM coin_lots WHERE user_id = ?', user.id))!.m,
     ).toBe(0)
+    expect(await expectInvariant(user.id)).toMatchObject({ lots: 0, ledger: 0 })
+  })
+
+  it('a worker stopped between the deletion batch and the write-off: the link opened again writes the coins off', async () => {
+    const { user, held, link: l } = await readerWithCoins()
+    const ctx = { issuer: frEdition.siteUrl, t: createTranslator(frEdition.locale, frMessages) }
+    let writes = 0
+    const stopping = {
+      ...walletDb,
+      // the second batch that writes (the reader's write-off) never runs: the worker stopped
+      batch: async (statements: Parameters<typeof walletDb.batch>[0]) => {
+        if (statements.some((st) => /^\s*(INSERT|UPDATE|DELETE)/.test(st.sql)) && writes++ === 1) throw new Error('worker stopped')
+        return walletDb.batch(statements)
+      },
+    }
+    await expect(approveWithdrawal(stopping, l, ctx)).rejects.toThrow('worker stopped')
+    const heldNow = () =>
+      readerRows.all<{ id: number }>(user.id, 'SELECT id FROM coin_lots WHERE user_id = ? AND remaining > 0 ORDER BY id', user.id)
+    expect((await heldNow()).map((lot) => lot.id)).toEqual(held.map((lot) => lot.id))
+    await expectError(await approve(l), 404, 'NOT_FOUND_USER')
+    expect(await heldNow()).toEqual([])
+    expect(await expectInvariant(user.id)).toMatchObject({ lots: 0, ledger: 0 })
+    await expectError(await approve(l), 404, 'NOT_FOUND_USER') // again: nothing more to write off
     expect(await expectInvariant(user.id)).toMatchObject({ lots: 0, ledger: 0 })
   })
 

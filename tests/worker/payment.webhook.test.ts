@@ -48,6 +48,34 @@ describe('POST /api/v1/payment/webhook/sandbox', () => {
     await expectInvariant(reader.id)
   }, 30_000)
 
+  it('a charge indexes its reader on the shared side; a credit whose shared part was cut off is finished by the redelivery, once', async () => {
+    const product = await newProduct({ coins: 20, bonus: 0 })
+    const reader = await newReader()
+    const paymentId = await paymentFor(reader, product)
+    const index = () =>
+      db.first<{ userId: number; ref: string | null; credited: string | null }>(
+        `SELECT user_id AS userId, provider_ref AS ref, credited_at AS credited FROM payment_readers WHERE payment_id = ?`,
+        paymentId,
+      )
+    const sold = async () => (await db.first<{ n: number }>(`SELECT sold_count AS n FROM coin_products WHERE id = ?`, product))!.n
+    expect(await index()).toEqual({ userId: reader.id, ref: null, credited: null })
+    const event = await signedEvent(paymentId)
+    expect((await read(await postWebhook(event))).data.outcome).toBe('credited')
+    expect(await index()).toMatchObject({ userId: reader.id, ref: expect.any(String), credited: expect.any(String) })
+    expect(await sold()).toBe(1)
+    // a worker stopped between the reader's credit batch and the shared step: the coins are there, the count is not
+    await db.batch([
+      { sql: `UPDATE payment_readers SET credited_at = NULL, provider_ref = NULL WHERE payment_id = ?`, params: [paymentId] },
+      { sql: `UPDATE coin_products SET sold_count = sold_count - 1 WHERE id = ?`, params: [product] },
+    ])
+    // the provider got no answer and delivers the event again: nothing more is credited, the shared step is done
+    for (let i = 0; i < 3; i++) expect((await read(await postWebhook(event))).data.outcome).toBe('duplicate')
+    expect(await index()).toMatchObject({ ref: expect.any(String), credited: expect.any(String) })
+    expect(await sold()).toBe(1)
+    expect((await credited(paymentId)).lots.map((l) => l.amount)).toEqual([20])
+    await expectInvariant(reader.id)
+  })
+
   it('a bad signature, another secret, an old or future timestamp, or another body credits nothing (400 INVALID_PARAMETER)', async () => {
     const { reader, paymentId } = await unpaid()
     const good = await signedEvent(paymentId)

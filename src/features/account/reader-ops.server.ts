@@ -2,12 +2,15 @@
  * One reader as the operator sees them (docs/API.md `GET /api/ops/readers`, `POST /api/ops/readers/{id}/sessions/end`;
  * `npm run ops -- reader show|sessions end`): the account, wallet balances, last payments with their refunds, last
  * purchases and last sign-ins; ending every session of the reader. Never a password hash, token or token hash.
+ * The account comes from the shared side, the wallet, payments and purchases from the reader's money rows (moneyDb),
+ * the purchases' titles from the catalogue after them.
  */
 import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
 import { flag, type Cols, type Flag } from '../../lib/server/rows.ts'
 import type { Balances } from '../wallet/wallet.ts'
-import { userBalances, walletTotals } from '../wallet/wallet.server.ts'
+import { catalogueTitles, userBalances, walletTotals } from '../wallet/wallet.server.ts'
+import { moneyDb } from '../reader/money-db.server.ts'
 import { signOutEverywhere } from './account.server.ts'
 import { READER_LIST_SIZE, type ReaderLookup, type ReaderSignIn } from './reader-ops.ts'
 import { nicknameKey } from './profile.ts'
@@ -80,7 +83,8 @@ type AccountRow = Cols<
 
 /**
  * The reader `lookup` names: by id (a withdrawn account too), or by e-mail (the live account, else the latest
- * withdrawn one with that e-mail). NOT_FOUND_USER when there is none.
+ * withdrawn one with that e-mail), nickname, phone, or one of their payment ids (the shared index of payments'
+ * readers, migration 0037). NOT_FOUND_USER when there is none.
  */
 async function findReader(db: Db, lookup: ReaderLookup): Promise<AccountRow> {
   const row = await db.first<AccountRow>(
@@ -90,7 +94,7 @@ async function findReader(db: Db, lookup: ReaderLookup): Promise<AccountRow> {
             (SELECT group_concat(provider) FROM identities WHERE user_id = u.id) AS providers
        FROM users u
       WHERE (?1 IS NOT NULL AND u.id = ?1) OR (?2 IS NOT NULL AND u.email = ?2) OR (?3 IS NOT NULL AND u.nickname_key = ?3)
-         OR (?4 IS NOT NULL AND u.id = (SELECT user_id FROM payments WHERE id = ?4)) OR (?5 IS NOT NULL AND u.phone = ?5)
+         OR (?4 IS NOT NULL AND u.id = (SELECT user_id FROM payment_readers WHERE payment_id = ?4)) OR (?5 IS NOT NULL AND u.phone = ?5)
       ORDER BY u.deleted_at IS NOT NULL, u.id DESC LIMIT 1`,
     lookup.id ?? null,
     lookup.email ?? null,
@@ -110,27 +114,26 @@ export async function readerReport(db: Db, lookup: ReaderLookup, now = new Date(
     isAdult: flag(isAdult),
     signIn: [...(flag(hasPassword) ? ['password'] : []), ...(providers ? providers.split(',') : [])],
   }
-  const [balances, wallet, payments, events, purchases, signIns] = await Promise.all([
+  const money = moneyDb(db, row.id)
+  const [balances, wallet, payments, events, bought, signIns] = await Promise.all([
     userBalances(db, row.id, now),
     walletTotals(db, row.id),
-    db.all<Omit<ReaderPayment, 'events'>>(
+    money.all<Omit<ReaderPayment, 'events'>>(
       `SELECT id, state, provider, method, amount, currency, coins, bonus, created_at AS createdAt, paid_at AS paidAt,
               cancelled_at AS cancelledAt, refunded_at AS refundedAt
          FROM payments WHERE user_id = ? ORDER BY created_at DESC, id DESC LIMIT ${READER_LIST_SIZE}`,
       row.id,
     ),
-    db.all<{ paymentId: string; type: string | null; receivedAt: string }>(
+    money.all<{ paymentId: string; type: string | null; receivedAt: string }>(
       `SELECT e.payment_id AS paymentId, e.type, e.received_at AS receivedAt
          FROM payment_events e
         WHERE e.payment_id IN (SELECT id FROM payments WHERE user_id = ? ORDER BY created_at DESC, id DESC LIMIT ${READER_LIST_SIZE})
         ORDER BY e.received_at`,
       row.id,
     ),
-    db.all<ReaderPurchase>(
-      `SELECT p.id, p.type, p.coins, p.created_at AS createdAt, p.series_id AS seriesId, s.title AS seriesTitle,
-              p.episode_id AS episodeId, e.no AS episodeNo
-         FROM purchases p JOIN series s ON s.id = p.series_id JOIN episodes e ON e.id = p.episode_id
-        WHERE p.user_id = ? ORDER BY p.id DESC LIMIT ${READER_LIST_SIZE}`,
+    money.all<Omit<ReaderPurchase, 'seriesTitle' | 'episodeNo'>>(
+      `SELECT id, type, coins, created_at AS createdAt, series_id AS seriesId, episode_id AS episodeId
+         FROM purchases WHERE user_id = ? ORDER BY id DESC LIMIT ${READER_LIST_SIZE}`,
       row.id,
     ),
     // a withdrawn reader's object was emptied with the account: nothing to ask it (and no object to wake)
@@ -138,6 +141,14 @@ export async function readerReport(db: Db, lookup: ReaderLookup, now = new Date(
       ? []
       : withReader(row.id, (r) => r.sessions(row.id, sessionVersion, now.toISOString(), READER_LIST_SIZE)).then((s) => s.signIns),
   ])
+  // the titles after the purchases (a money statement cannot join the catalogue); a purchase of a series or episode
+  // no longer in it is left out, as the join left it out
+  const titles = await catalogueTitles(db, bought)
+  const purchases = bought.flatMap(({ seriesId, episodeId, ...p }): ReaderPurchase[] => {
+    const seriesTitle = titles.series.get(seriesId)
+    const episodeNo = titles.episodes.get(episodeId)
+    return seriesTitle === undefined || episodeNo === undefined ? [] : [{ ...p, seriesId, seriesTitle, episodeId, episodeNo }]
+  })
   return {
     account,
     balances,

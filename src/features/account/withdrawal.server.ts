@@ -12,6 +12,7 @@ import { RESET_MAIL_WINDOW_SECONDS, WITHDRAWAL_LINK_TTL_SECONDS, maskEmail, with
 import { endAllSessions } from './account.server.ts'
 import { messageProvider } from './messaging.server.ts'
 import { withReader } from '../reader/stub.server.ts'
+import { moneyDb } from '../reader/money-db.server.ts'
 
 /**
  * Spec §2/§4/§5 withdrawal, step 1 (after the agreement and the confirm dialog): the reasons are recorded and a
@@ -78,12 +79,15 @@ export async function requestWithdrawal(
  * means are erased, every session ends; the e-mail stays on the deleted row only for the 30-day re-sign-up
  * block (DELETED_USER). Expired or used link: TIMEOUT; account already gone: NOT_FOUND_USER.
  *
- * The coins left are written off in the same batch (docs/ARCHITECTURE.md "Money": balances and ledger agree): every
- * lot still holding coins is emptied, one ledger row per lot of kind EXPIRE (amount −remaining, the lot's type
- * and source, description 'withdrawal'). EXPIRE because the coins lapse unspent, as at their expiry: USE would
- * count as spending on episodes, CANCEL is a charge taken back (operator deduction, refund) and shows in the
- * charge history. Set-based (INSERT … SELECT, then the UPDATE), so no read precedes the batch and a purchase
- * racing with it either commits first (and is written off with the rest) or finds the lots empty.
+ * The coins left are written off right after the account's batch, in one batch over the reader's money rows
+ * (`writeOffCoins`; a shared write never rides in a reader's batch, docs/ARCHITECTURE.md "Reader objects"; balances
+ * and ledger agree, "Money"): every lot still holding coins is emptied, one ledger row per lot of kind EXPIRE (amount
+ * −remaining, the lot's type and source, description 'withdrawal'). EXPIRE because the coins lapse unspent, as at
+ * their expiry: USE would count as spending on episodes, CANCEL is a charge taken back (operator deduction, refund)
+ * and shows in the charge history. Set-based (INSERT … SELECT, then the UPDATE), so no read precedes it and a purchase
+ * racing with it either commits first (and is written off with the rest) or finds the lots empty. It changes nothing
+ * once done, so a worker stopped between the two batches leaves a deleted account with coins that the link, opened
+ * again, writes off (before answering NOT_FOUND_USER).
  */
 export async function approveWithdrawal(db: Db, body: { userId: number; uuid: string }, ctx: AuthContext): Promise<{ deleted: true }> {
   const now = ctx.now ?? new Date()
@@ -95,7 +99,10 @@ export async function approveWithdrawal(db: Db, body: { userId: number; uuid: st
     body.userId,
   )
   if (!row) throw new AppError('TIMEOUT')
-  if (row.deletedAt) throw new AppError('NOT_FOUND_USER')
+  if (row.deletedAt) {
+    await writeOffCoins(db, body.userId, nowIso) // a no-op unless a stop cut the approval short (see above)
+    throw new AppError('NOT_FOUND_USER')
+  }
   if (row.usedAt || row.expiresAt <= nowIso) throw new AppError('TIMEOUT')
   const claimed = `(SELECT used_at FROM one_time_codes WHERE id = ?) = ?`
   const results = await db.batch([
@@ -118,17 +125,24 @@ export async function approveWithdrawal(db: Db, body: { userId: number; uuid: st
       params: [body.userId, row.id, nowIso],
     })),
     ...endAllSessions(body.userId, { sql: claimed, params: [row.id, nowIso] }),
-    {
-      sql: `INSERT INTO coin_ledger (user_id, kind, lot_id, type, source, amount, description, created_at)
-            SELECT user_id, 'EXPIRE', id, type, source, -remaining, 'withdrawal', ? FROM coin_lots WHERE user_id = ? AND remaining > 0 AND ${claimed} ORDER BY id`,
-      params: [nowIso, body.userId, row.id, nowIso],
-    },
-    { sql: `UPDATE coin_lots SET remaining = 0 WHERE user_id = ? AND remaining > 0 AND ${claimed}`, params: [body.userId, row.id, nowIso] },
   ])
   if ((results[0]?.meta.changes ?? 0) !== 1) throw new AppError('TIMEOUT')
+  await writeOffCoins(db, body.userId, nowIso)
   // what the reader's own object holds goes with the account (decided above: a failure here is logged, not undone)
   await withReader(body.userId, (r) => r.forget()).catch((e: unknown) =>
     console.error(JSON.stringify({ event: 'reader.forget.failed', userId: body.userId, error: String(e) })),
   )
   return { deleted: true }
+}
+
+/** A withdrawn account's coins written off (see `approveWithdrawal`): one batch over the reader's money rows. */
+async function writeOffCoins(db: Db, userId: number, nowIso: string): Promise<void> {
+  await moneyDb(db, userId).batch([
+    {
+      sql: `INSERT INTO coin_ledger (user_id, kind, lot_id, type, source, amount, description, created_at)
+            SELECT user_id, 'EXPIRE', id, type, source, -remaining, 'withdrawal', ? FROM coin_lots WHERE user_id = ? AND remaining > 0 ORDER BY id`,
+      params: [nowIso, userId],
+    },
+    { sql: `UPDATE coin_lots SET remaining = 0 WHERE user_id = ? AND remaining > 0`, params: [userId] },
+  ])
 }

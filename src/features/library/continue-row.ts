@@ -1,7 +1,8 @@
 /**
  * Fills home's "continue reading" row (ContinueRow.astro) after first paint: the reader's recent series from
- * GET /api/v1/library/recent, each card linking straight to the episode to read next (resumeTarget). The row goes
- * away when there is nothing to continue or the answer fails (personal bits are an extra).
+ * GET /api/v1/library/recent, each card linking straight to the episode to read next (resumeTarget). When there is
+ * nothing to continue or the answer fails, the row keeps its place and its note says why: removing it would move
+ * everything below (issue 40).
  */
 import { api } from '../session/api.ts'
 import { imageUrl, srcset } from '../catalogue/images.ts'
@@ -17,9 +18,12 @@ if (row) void fill(row)
 async function fill(row: HTMLElement) {
   const list = row.querySelector('ul')!
   const res = await api<{ items: RecentRead[] }>('/library/recent')
-  const items = res.ok ? res.data.items.slice(0, SHOWN) : [] // offline or refused: no row
+  const items = res.ok ? res.data.items.slice(0, SHOWN) : []
   if (items.length === 0) {
-    row.remove()
+    const note = row.querySelector<HTMLElement>('[data-continue-note]')!
+    if (!res.ok) note.textContent = res.message ?? row.dataset.failed!
+    note.hidden = false
+    row.removeAttribute('aria-busy')
     return
   }
   const card = row.querySelector('template')!.content.firstElementChild!

@@ -1,14 +1,17 @@
 /**
  * The operator audit trail (issue 39 point 5, migration 0032 `ops_audit`): one row per change through the operator
- * API — who, when, what, why, the target before and after. A change made of one D1 batch carries its row in that
- * batch (`auditStatement`: coins, refunds, operators); any other change records it right after (`recordAudit`),
- * which never drops it silently: a row it cannot write goes to the Worker's error log whole, and the route says so
- * (`X-Ops-Audit: lost`).
+ * API — who, when, what, why, the target before and after. A change made of one shared D1 batch carries its row in
+ * that batch (`auditStatement`: operators, comment moderation); any other change records it right after
+ * (`recordAudit`) — a reader's money batch too (coins, debts, refunds: a shared row never rides in a reader's batch,
+ * docs/ARCHITECTURE.md "Reader objects") —, which never drops it silently: a row it cannot write goes to the Worker's
+ * error log whole, and the route says so (`X-Ops-Audit: lost`).
  */
 import type { Db } from '../../lib/server/db.ts'
 import type { OpsAuditRow } from '../../lib/server/db-types.ts'
 import { opsPage, type OpsPage } from '../../lib/ops.ts'
 import type { AuditEntry, AuditQuery } from './operator.ts'
+import { moneyDb } from '../reader/money-db.server.ts'
+import { paymentReader } from '../payment/payment.server.ts'
 
 /** What one audit row records (an `AuditEntry` before it has an id); `before`/`after` are the target's snapshots. */
 export type AuditRecord = Omit<AuditEntry, 'id' | 'detail'> & { detail?: unknown }
@@ -80,26 +83,33 @@ const SNAPSHOTS: Record<string, { sql: string; keep?: (column: string) => boolea
   // a question's status and the operator's answer; the reader's question and address stay in `qnas` alone
   qna: { sql: 'SELECT id, user_id, category, status, answer, answered_at FROM qnas WHERE id = ?', keep: () => true },
   user: { sql: 'SELECT id, session_version, deleted_at FROM users WHERE id = ?' },
-  // the columns of PAYMENT_AUDIT_JSON (payment.server.ts), which a refund's own batch writes as its after
-  payment: { sql: 'SELECT id, user_id, state, amount, currency, coins, bonus, paid_at, refunded_at FROM payments WHERE id = ?' },
   broadcast: { sql: 'SELECT * FROM alarm_broadcasts WHERE id = ?', keep: () => true },
   operator: { sql: 'SELECT id, name, created_by, created_at, revoked_at FROM operators WHERE id = ?' },
   // a canned support reply (0034), by `name.lang`
   canned: { sql: `SELECT * FROM support_replies WHERE name || '.' || lang = ?`, keep: () => true },
 }
 
-export type SnapshotKind = keyof typeof SNAPSHOTS | 'wallet'
+export type SnapshotKind = keyof typeof SNAPSHOTS | 'wallet' | 'payment'
 
 /**
  * A target's row as the audit keeps it (null when there is none): notices, events, banners, broadcasts whole; an
  * episode without its text; a series' state and schedule; a question's status and answer; a reader's session version
- * and withdrawal; a payment without its keys; a wallet as its balances per type and open debt (`wallet`).
+ * and withdrawal; a payment without its keys; a wallet as its balances per type and open debt (`wallet`). A wallet and
+ * a payment are read from their reader's money rows (moneyDb; a payment's reader from the shared index).
  */
 export async function snapshot(db: Db, kind: SnapshotKind, id: number | string): Promise<Record<string, unknown> | null> {
   if (kind === 'wallet') {
     const w = walletJson(Number(id), new Date().toISOString())
-    const row = await db.first<{ w: string }>(`SELECT (${w.sql}) AS w`, ...w.params)
+    const row = await moneyDb(db, Number(id)).first<{ w: string }>(`SELECT (${w.sql}) AS w`, ...w.params)
     return row ? (JSON.parse(row.w) as Record<string, unknown>) : null
+  }
+  if (kind === 'payment') {
+    const reader = await paymentReader(db, String(id))
+    if (reader === null) return null
+    return moneyDb(db, reader).first<Record<string, unknown>>(
+      'SELECT id, user_id, state, amount, currency, coins, bonus, paid_at, refunded_at FROM payments WHERE id = ?',
+      id,
+    )
   }
   const s = SNAPSHOTS[kind]!
   const row = await db.first<Record<string, unknown>>(s.sql, id)
@@ -108,8 +118,8 @@ export async function snapshot(db: Db, kind: SnapshotKind, id: number | string):
   return Object.fromEntries(Object.entries(row).filter(([c]) => keep(c) && !/password|hash|token|secret/.test(c)))
 }
 
-/** A reader's balance per lot type (expired lots left out) and open debt, as JSON computed by SQL. */
-export function walletJson(userId: number, nowIso: string): SqlJson {
+/** A reader's balance per lot type (expired lots left out) and open debt, as JSON computed by SQL over their money rows. */
+function walletJson(userId: number, nowIso: string): SqlJson {
   const sum = (type: string) => `coalesce(sum(CASE WHEN type = '${type}' THEN remaining END), 0)`
   return {
     sql: `SELECT json_object('BONUS', ${sum('BONUS')}, 'FREE_COIN', ${sum('FREE_COIN')}, 'COIN', ${sum('COIN')}, 'MILEAGE', ${sum('MILEAGE')},

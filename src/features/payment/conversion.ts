@@ -2,8 +2,9 @@
  * The Facebook conversion call of spec §7 (`POST /third-party/facebook/conversion` {acToken, action, actionUrl,
  * purchaseParamsRequest{currency, value}}), fired on a paid charge when the edition's `features.facebookConversion`
  * flag is on (issue 4 §2), behind a small provider interface. The local default records the call in D1
- * (`conversion_events`, one per payment) inside the batch that credits the coins, so it happens exactly once and
- * only when the credit commits; a real provider would send the same body after the commit.
+ * (`conversion_events`, one per payment) in the shared step that follows the reader's credit batch (`creditShared`,
+ * payment.server.ts), so it happens once and only after the credit commits; a real provider would send the same body
+ * after the commit.
  */
 
 /** What spec §7 sends for a purchase. `value` is in minor units of `currency`. */
@@ -17,7 +18,7 @@ type ConversionEvent = {
 
 export type ConversionProvider = {
   readonly id: string
-  /** Statements that record the call inside the credit batch (a replayed webhook fails that batch: nothing twice). */
+  /** Shared statements that record the call after the credit batch; repeating them records nothing twice. */
   statements(e: ConversionEvent, nowIso: string): { sql: string; params: unknown[] }[]
 }
 

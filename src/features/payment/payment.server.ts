@@ -3,6 +3,10 @@
  * docs/ARCHITECTURE.md "Money: the wallet"). A charge only records an UNPAID payment (with its idempotency row, in one
  * batch); coins move when the provider's verified webhook says the payment succeeded, in one batch that also
  * flips the payment UNPAID → PAID under a guard, so a replayed or concurrent webhook can never credit twice.
+ *
+ * Payments are a reader's money rows (issue 38, docs/ARCHITECTURE.md "Reader objects"): every statement over them goes
+ * through `moneyDb(db, readerId)`. A webhook names a payment and no reader: the shared index `payment_readers`
+ * (migration 0037) says whose it is.
  */
 import { AppError, type ErrorCode } from '../../lib/errors/catalogue.ts'
 import type { Db, Statement } from '../../lib/server/db.ts'
@@ -31,6 +35,7 @@ import {
 } from './payment.ts'
 import type { CoinSummary } from '../wallet/wallet.ts'
 import { topUpCouponStatements, waitingTopUpCoupons } from '../coupon/coupon.server.ts'
+import { moneyDb } from '../reader/money-db.server.ts'
 import type { ConversionProvider } from './conversion.ts'
 import { normalizePhone, type Address, type AddressRequest } from './address.ts'
 
@@ -80,7 +85,7 @@ export async function shopOffers(db: Db, scope: ShopScope, userId: number | null
     listProducts(db, scope),
     userId === null
       ? Promise.resolve([])
-      : db.all<{ productId: PaymentsRow['product_id']; n: number }>(
+      : moneyDb(db, userId).all<{ productId: PaymentsRow['product_id']; n: number }>(
           `SELECT product_id AS productId, count(*) AS n FROM payments WHERE user_id = ? AND state = 'PAID' GROUP BY product_id`,
           userId,
         ),
@@ -115,19 +120,25 @@ export async function createCharge(db: Db, input: ChargeInput): Promise<ChargeRe
   const { userId, request, claim, scope } = input
   const provider = input.provider
   if (!provider || !isPaymentMethod(request.method)) throw new AppError('NOT_FOUND_PAYMENT_METHOD')
-  const [keyRow, productRow, paidRow] = await db.batch([
-    { sql: `SELECT 1 AS taken FROM idempotency_keys WHERE user_id = ? AND key = ?`, params: [userId, claim.key] },
-    {
-      sql: `SELECT ${PRODUCT_COLUMNS} FROM coin_products WHERE id = ? AND is_active = 1 AND currency = ? AND (platform IS NULL OR platform = ?)`,
-      params: [request.productId, scope.currency, scope.platform],
-    },
-    {
-      sql: `SELECT count(*) AS n FROM payments WHERE user_id = ? AND product_id = ? AND state = 'PAID'`,
-      params: [userId, request.productId],
-    },
+  const money = moneyDb(db, userId)
+  // the reader's rows and the shop's product side by side (two round trips at once)
+  const [[keyRow, paidRow], productRow] = await Promise.all([
+    money.batch([
+      { sql: `SELECT 1 AS taken FROM idempotency_keys WHERE user_id = ? AND key = ?`, params: [userId, claim.key] },
+      {
+        sql: `SELECT count(*) AS n FROM payments WHERE user_id = ? AND product_id = ? AND state = 'PAID'`,
+        params: [userId, request.productId],
+      },
+    ]),
+    db.first<ProductRow>(
+      `SELECT ${PRODUCT_COLUMNS} FROM coin_products WHERE id = ? AND is_active = 1 AND currency = ? AND (platform IS NULL OR platform = ?)`,
+      request.productId,
+      scope.currency,
+      scope.platform,
+    ),
   ])
   if (keyRow!.results.length > 0) throw new IdempotencyKeyTaken()
-  const product: CoinProduct | null = firstRow<ProductRow>(productRow) ?? null
+  const product: CoinProduct | null = productRow
   const check = checkCharge(product, firstRow<{ n: number }>(paidRow)!.n)
   if (!check.ok) throw new AppError(check.code)
   const p = product!
@@ -144,8 +155,12 @@ export async function createCharge(db: Db, input: ChargeInput): Promise<ChargeRe
     console.error(`payment ${paymentId}: ${provider.id} checkout failed`, e)
     throw new AppError('CLIENT_FETCH_ERROR', { provider: provider.id })
   }
+  // the shared index first (migration 0037): a webhook finds the payment's reader through it. When the reader's batch
+  // below refuses, the row is taken back; when the worker stops in between, the row names a payment that was never
+  // recorded, which a webhook meets as an unknown payment (refused, as without the row) and nothing else reads
+  await db.run(`INSERT INTO payment_readers (payment_id, provider, user_id) VALUES (?, ?, ?)`, paymentId, provider.id, userId)
   try {
-    await db.batch([
+    await money.batch([
       {
         sql: `INSERT INTO payments (id, user_id, product_id, state, provider, method, amount, currency, coins, bonus, idempotency_key)
               VALUES (?, ?, ?, 'UNPAID', ?, ?, ?, ?, ?, ?, ?)`,
@@ -157,6 +172,8 @@ export async function createCharge(db: Db, input: ChargeInput): Promise<ChargeRe
       ]),
     ])
   } catch (e) {
+    // nothing of the payment was written: its index row goes too (left behind, it would name no payment)
+    await db.run(`DELETE FROM payment_readers WHERE payment_id = ?`, paymentId).catch((err: unknown) => console.error(err))
     if (isKeyTaken(e) || isConstraint(e, 'UNIQUE', 'payments.user_id')) throw new IdempotencyKeyTaken()
     throw e
   }
@@ -166,7 +183,7 @@ export async function createCharge(db: Db, input: ChargeInput): Promise<ChargeRe
 /** A payment of this reader (null for anyone else's, or an id that is not one of ours). */
 export async function paymentOf(db: Db, userId: number, paymentId: string): Promise<PaymentView | null> {
   if (!isPaymentId(paymentId)) return null
-  return db.first<PaymentRow>(`SELECT ${PAYMENT_COLUMNS} FROM payments WHERE id = ? AND user_id = ?`, paymentId, userId)
+  return moneyDb(db, userId).first<PaymentRow>(`SELECT ${PAYMENT_COLUMNS} FROM payments WHERE id = ? AND user_id = ?`, paymentId, userId)
 }
 
 /**
@@ -178,15 +195,28 @@ export async function paymentOf(db: Db, userId: number, paymentId: string): Prom
  */
 export type WebhookOutcome = 'credited' | 'cancelled' | 'reversed' | 'duplicate' | 'already_paid' | 'ignored'
 
+/** The reader whose payment `paymentId` of `providerId` is (the shared index, migration 0037), or null. */
+async function readerOfPayment(db: Db, paymentId: string, providerId?: string): Promise<number | null> {
+  const row = await db.first<{ userId: number }>(
+    `SELECT user_id AS userId FROM payment_readers WHERE payment_id = ? AND (?2 IS NULL OR provider = ?2)`,
+    paymentId,
+    providerId ?? null,
+  )
+  return row?.userId ?? null
+}
+
 /**
  * Applies a provider event whose signature was verified. INVALID_PARAMETER when the payment is unknown to this
- * provider or the amount or currency differ from the payment's (nothing moves).
+ * provider (not in the shared index, or not among its reader's payments) or the amount or currency differ from the
+ * payment's (nothing moves).
  *
- * `checkout.completed` is ONE batch: the event row (primary key provider + event id: a replay fails the batch),
- * the conditional update UNPAID → PAID, the COIN lot whose amount is the product's coins only when that update
- * changed one row (0 otherwise, which the lot's CHECK (amount > 0) refuses, failing the whole batch), its CHARGE
- * ledger row, the reader's open debts netted against those coins (`planDebtNetting`), the BONUS lot and its
- * CHARGE row, and the product's sold count.
+ * `checkout.completed` is ONE batch over the reader's money rows: the event row (primary key provider + event id: a
+ * replay fails the batch), the conditional update UNPAID → PAID, the COIN lot whose amount is the product's coins only
+ * when that update changed one row (0 otherwise, which the lot's CHECK (amount > 0) refuses, failing the whole batch),
+ * its CHARGE ledger row, the reader's open debts netted against those coins (`planDebtNetting`), the BONUS lot and its
+ * CHARGE row, and a top-up coupon's reward (the live coupons it may apply read first from the shared side). The
+ * shared part of the credit follows it (`creditShared`: the product's sold count, the conversion record, the
+ * provider's reference in the index), once per payment.
  */
 async function applyProviderEvent(
   db: Db,
@@ -199,7 +229,13 @@ async function applyProviderEvent(
   if (received.type === 'charge.refunded' || received.type === 'charge.disputed')
     return reverseFromProvider(db, provider, received as ReversalEvent, now)
   const event = received as CheckoutEvent
-  const payment = await db.first<Cols<'payments', 'user_id' | 'state' | 'amount' | 'currency' | 'coins' | 'bonus' | 'product_id'>>(
+  const userId = await readerOfPayment(db, event.paymentId, provider.id)
+  // unknown here (yet: the provider redelivers an event we refuse): nothing moves
+  if (userId === null) throw new AppError('INVALID_PARAMETER', { fields: 'data' })
+  const money = moneyDb(db, userId)
+  const nowIso = now.toISOString()
+  const completed = event.type === 'checkout.completed'
+  const payment = await money.first<Cols<'payments', 'user_id' | 'state' | 'amount' | 'currency' | 'coins' | 'bonus' | 'product_id'>>(
     `SELECT user_id AS userId, state, amount, currency, coins, bonus, product_id AS productId FROM payments WHERE id = ? AND provider = ?`,
     event.paymentId,
     provider.id,
@@ -212,15 +248,14 @@ async function applyProviderEvent(
     )
     throw new AppError('INVALID_PARAMETER', { fields: 'data' })
   }
-  const nowIso = now.toISOString()
   const eventRow = {
     sql: `INSERT INTO payment_events (provider, event_id, payment_id, type, received_at) VALUES (?, ?, ?, ?, ?)`,
     params: [provider.id, event.id, event.paymentId, event.type, nowIso],
   }
 
-  if (event.type === 'checkout.cancelled') {
+  if (!completed) {
     try {
-      const [, update] = await db.batch([
+      const [, update] = await money.batch([
         eventRow,
         {
           sql: `UPDATE payments SET state = 'CANCELLED', cancelled_at = ? WHERE id = ? AND state = 'UNPAID'`,
@@ -234,9 +269,10 @@ async function applyProviderEvent(
     }
   }
 
+  const shared = { paymentId: event.paymentId, productId: payment.productId, currency: payment.currency, amount: payment.amount }
   const [coin, bonus] = paymentGrants(payment, now)
   for (let attempt = 0; ; attempt++) {
-    const debts = await db.all<OpenDebt>(
+    const debts = await money.all<OpenDebt>(
       `SELECT payment_id AS paymentId, debt FROM payment_reversals WHERE user_id = ? AND debt > 0 ORDER BY created_at, payment_id`,
       payment.userId,
     )
@@ -284,38 +320,67 @@ async function applyProviderEvent(
     }
     // spec §3 coupon minimum amount: a downloaded coupon waiting for a top-up this large gives its reward now
     statements.push(...topUpCouponStatements(payment.userId, waitingCoupons, payment.amount, nowIso, event.paymentId))
-    // spec §7 Facebook conversion on a paid charge (edition flag): recorded with the credit, so once
-    if (conversion) {
-      statements.push(
-        ...conversion.provider.statements(
-          {
-            paymentId: event.paymentId,
-            action: 'Purchase',
-            actionUrl: conversion.actionUrl,
-            currency: payment.currency,
-            value: payment.amount,
-          },
-          nowIso,
-        ),
-      )
-    }
-    statements.push({
-      // the stock was checked at charge time; a payment already taken is credited even if the last unit went meanwhile
-      sql: `UPDATE coin_products SET sold_count = sold_count + 1 WHERE id = ? AND (stock_limit IS NULL OR sold_count < stock_limit)`,
-      params: [payment.productId],
-    })
     try {
-      await db.batch(statements)
-      return 'credited'
+      await money.batch(statements)
     } catch (e) {
-      if (isDuplicateEvent(e)) return 'duplicate'
+      // a replay, or another event paid it first: the shared part is done again (a no-op once done), so a worker
+      // stopped between the credit and its shared part finishes it on the provider's redelivery
+      if (isDuplicateEvent(e)) return (await creditShared(db, money, shared, nowIso, conversion), 'duplicate')
       if (!isConstraint(e, 'CHECK')) throw e
       // the guard fired: the payment was no longer UNPAID (paid by another event, or cancelled), or a debt moved
-      const state = await db.first<Pick<PaymentsRow, 'state'>>(`SELECT state FROM payments WHERE id = ?`, event.paymentId)
-      if (state?.state !== 'UNPAID') return state?.state === 'PAID' ? 'already_paid' : 'ignored'
+      const state = await money.first<Pick<PaymentsRow, 'state'>>(`SELECT state FROM payments WHERE id = ?`, event.paymentId)
+      if (state?.state === 'PAID') return (await creditShared(db, money, shared, nowIso, conversion), 'already_paid')
+      if (state?.state !== 'UNPAID') return 'ignored'
       if (attempt >= 4) throw new AppError('RETRY') // still unpaid: the provider redelivers the event
+      continue
     }
+    await creditShared(db, money, shared, nowIso, conversion)
+    return 'credited'
   }
+}
+
+/**
+ * The shared side of a paid payment's credit, after the reader's credit batch, in one D1 batch guarded by the index
+ * row's `credited_at` still being null, so it happens once whatever the number of deliveries: the product's sold
+ * count (the stock was checked at charge time; a payment already taken is credited even if the last unit went
+ * meanwhile), spec §7's conversion record (edition flag), and the payment's provider reference in the index (a refund
+ * or dispute made at the provider names the payment by it). A worker stopped between the credit and this step leaves
+ * the payment paid and this undone: the provider redelivers the event (no answer was given), the credit batch answers
+ * `duplicate`, and this step runs then.
+ */
+async function creditShared(
+  db: Db,
+  money: Db,
+  payment: { paymentId: string; productId: PaymentsRow['product_id']; currency: string; amount: number },
+  nowIso: string,
+  conversion: ConversionOptions,
+): Promise<void> {
+  const ref = await money.first<Pick<PaymentsRow, 'provider_ref'>>(`SELECT provider_ref FROM payments WHERE id = ?`, payment.paymentId)
+  const pending = `EXISTS (SELECT 1 FROM payment_readers WHERE payment_id = ? AND credited_at IS NULL)`
+  // spec §7: one row per payment (INSERT OR IGNORE on its unique key), so a repeat records nothing twice
+  const conversions = conversion
+    ? conversion.provider.statements(
+        {
+          paymentId: payment.paymentId,
+          action: 'Purchase',
+          actionUrl: conversion.actionUrl,
+          currency: payment.currency,
+          value: payment.amount,
+        },
+        nowIso,
+      )
+    : []
+  await db.batch([
+    {
+      sql: `UPDATE coin_products SET sold_count = sold_count + 1 WHERE id = ? AND (stock_limit IS NULL OR sold_count < stock_limit) AND ${pending}`,
+      params: [payment.productId, payment.paymentId],
+    },
+    ...conversions,
+    {
+      sql: `UPDATE payment_readers SET credited_at = ?, provider_ref = ? WHERE payment_id = ? AND credited_at IS NULL`,
+      params: [nowIso, ref?.provider_ref ?? null, payment.paymentId],
+    },
+  ])
 }
 
 function ledgerRow(userId: number, type: 'COIN' | 'BONUS', amount: number, paymentId: string, nowIso: string) {
@@ -350,14 +415,23 @@ export async function receiveWebhook(
 /** The lots a payment caused: its own and the reward of the top-up coupon it triggered. */
 const CAUSED_LOTS_SQL = `SELECT id, type, amount, remaining FROM coin_lots WHERE user_id = ? AND (payment_id = ? OR (source = 'PAYMENT' AND ref = ?)) ORDER BY id`
 
-/** A refund made at the provider or a dispute: the payment it is about (PAID), then `reversePayment`. */
+/**
+ * A refund made at the provider or a dispute: the payment it is about (PAID; its reader from the shared index, by the
+ * provider's reference or our id), then `reversePayment`.
+ */
 async function reverseFromProvider(db: Db, provider: PaymentProvider, event: ReversalEvent, now: Date): Promise<WebhookOutcome> {
-  const payment = await db.first<Cols<'payments', 'id' | 'user_id' | 'state' | 'refunded_at'>>(
-    `SELECT id, user_id AS userId, state, refunded_at AS refundedAt FROM payments WHERE provider = ? AND (provider_ref = ? OR id = ?)`,
+  const found = await db.first<{ paymentId: string; userId: number }>(
+    `SELECT payment_id AS paymentId, user_id AS userId FROM payment_readers WHERE provider = ? AND (provider_ref = ? OR payment_id = ?)`,
     provider.id,
     event.ref,
     event.paymentId ?? '',
   )
+  const payment = found
+    ? await moneyDb(db, found.userId).first<Cols<'payments', 'id' | 'user_id' | 'state' | 'refunded_at'>>(
+        `SELECT id, user_id AS userId, state, refunded_at AS refundedAt FROM payments WHERE id = ?`,
+        found.paymentId,
+      )
+    : null
   // not paid here yet (the completed checkout is still on its way): refused, the provider redelivers it later
   if (!payment || payment.state === 'UNPAID') throw new AppError('INVALID_PARAMETER', { fields: 'data' })
   // a reader's refund still waiting for the provider's answer (it may yet give the coins back): redelivered later
@@ -379,7 +453,7 @@ async function reverseFromProvider(db: Db, provider: PaymentProvider, event: Rev
 
 /**
  * Takes back what a payment brought once its money went back to the reader (a refund made at the provider, a
- * dispute). ONE batch: `extra` (the event row),
+ * dispute). ONE batch over the reader's money rows: `extra` (the event row),
  * the reversal row (primary key: a payment is reversed once), the payment PAID → REFUNDED, then every lot it
  * caused emptied, each with its REFUND_PURCHASE ledger row (amount `-take` only when the guarded update changed
  * one row, else 0, which the ledger's CHECK refuses); what was spent is the reversal's `debt`. A spend racing it
@@ -393,8 +467,9 @@ async function reversePayment(
   extra: { sql: string; params: unknown[] }[] = [],
 ): Promise<{ taken: Record<PaymentLot['type'], number>; debt: number } | null | 'duplicate_event'> {
   const nowIso = now.toISOString()
+  const money = moneyDb(db, payment.userId)
   for (let attempt = 0; ; attempt++) {
-    const lots = await db.all<CausedLotRow>(CAUSED_LOTS_SQL, payment.userId, payment.id, payment.id)
+    const lots = await money.all<CausedLotRow>(CAUSED_LOTS_SQL, payment.userId, payment.id, payment.id)
     const plan = planReversal(lots)
     const taken: Record<PaymentLot['type'], number> = { COIN: 0, BONUS: 0, FREE_COIN: 0, MILEAGE: 0 }
     const statements = [
@@ -420,7 +495,7 @@ async function reversePayment(
       }),
     ]
     try {
-      await db.batch(statements)
+      await money.batch(statements)
       return { taken, debt: plan.debt }
     } catch (e) {
       if (isDuplicateEvent(e)) return 'duplicate_event'
@@ -487,17 +562,21 @@ const NOT_REFUNDABLE = () => new AppError('INVALID_PARAMETER', { fields: 'paymen
  * asked) or finds them gone. Then the provider gives the money back (Stripe: Refunds API under the key
  * `refund-<payment id>`) and `refunded_at` is set; when it does not (an error, a timeout) the coins are given
  * back (`giveRefundBack`) and the answer is CLIENT_FETCH_ERROR. A worker stopped between the two is finished by
- * the cron (`settleRefunds`).
+ * the cron (`settleRefunds`). Every statement is over the reader's money rows (moneyDb). An operator's refund passes
+ * `recorded`, its audit row (shared), written right after the coins' batch and before the provider is asked: a batch
+ * that refuses leaves no row to take back (docs/ARCHITECTURE.md "Reader objects": a shared write never rides in a
+ * reader's batch).
  */
 export async function refundPayment(
   db: Db,
-  input: { userId: number; paymentId: string; claim: IdempotencyClaim; extra?: readonly Statement[] },
+  input: { userId: number; paymentId: string; claim: IdempotencyClaim; recorded?: () => Promise<unknown> },
   now = new Date(),
 ): Promise<RefundResult> {
-  const { userId, paymentId, claim, extra = [] } = input
+  const { userId, paymentId, claim } = input
   const nowIso = now.toISOString()
   const since = isoAfter(now, -REFUND_DAYS * DAY_MS)
-  const [keyRes, paymentRes, lotsRes] = await db.batch([
+  const money = moneyDb(db, userId)
+  const [keyRes, paymentRes, lotsRes] = await money.batch([
     { sql: `SELECT 1 AS taken FROM idempotency_keys WHERE user_id = ? AND key = ?`, params: [userId, claim.key] },
     {
       sql: `SELECT state, paid_at AS paidAt, provider, provider_ref AS ref, amount, currency FROM payments WHERE id = ? AND user_id = ?`,
@@ -540,8 +619,6 @@ export async function refundPayment(
       sql: `INSERT INTO payment_reversals (payment_id, user_id, reason, debt, created_at) VALUES (?, ?, 'REFUND', 0, ?)`,
       params: [paymentId, userId, nowIso],
     },
-    // an operator's refund: its audit row, written with the coins' batch or not at all
-    ...extra,
     storeResponseStatement(
       claim,
       200,
@@ -551,13 +628,14 @@ export async function refundPayment(
   )
   let result: RefundResult
   try {
-    result = storedData<RefundResult>(await db.batch(statements))
+    result = storedData<RefundResult>(await money.batch(statements))
   } catch (e) {
     if (isKeyTaken(e)) throw new IdempotencyKeyTaken()
     // refunded, reversed or spent meanwhile: nothing was written and the provider was not asked
     if (isConstraint(e, 'CHECK') || isConstraint(e, 'UNIQUE', 'payment_reversals.')) throw NOT_REFUNDABLE()
     throw e
   }
+  await input.recorded?.()
   const asked = { id: paymentId, userId, provider: provider.id, ref: payment!.ref, amount: payment!.amount, currency: payment!.currency }
   if (await settleRefund(db, provider, asked, plan.steps, claim.key, now)) return result
   throw new AppError('CLIENT_FETCH_ERROR', { provider: provider.id })
@@ -585,7 +663,7 @@ async function settleRefund(
     await giveRefundBack(db, payment, steps, claimKey, now)
     return false
   }
-  await db.run(
+  await moneyDb(db, payment.userId).run(
     `UPDATE payments SET refunded_at = ? WHERE id = ? AND state = 'REFUNDED' AND refunded_at IS NULL`,
     new Date().toISOString(),
     payment.id,
@@ -607,7 +685,7 @@ async function giveRefundBack(
   now: Date,
 ): Promise<void> {
   const pending = `EXISTS (SELECT 1 FROM payments WHERE id = ? AND state = 'REFUNDED' AND refunded_at IS NULL)`
-  await db.batch([
+  await moneyDb(db, payment.userId).batch([
     ...steps.flatMap((s) => [
       {
         sql: `UPDATE coin_lots SET remaining = ? WHERE id = ? AND user_id = ? AND remaining = 0 AND ${pending}`,
@@ -631,7 +709,8 @@ const REFUND_SETTLE_AFTER_MS = 5 * 60_000
 /**
  * Cron: refunds whose coins left but whose provider answer was never recorded (the worker stopped in between) are
  * asked again under the same provider key (`refund-<payment id>`: a refund made the first time is not made twice),
- * then confirmed or given back. Returns how many were settled.
+ * then confirmed or given back. Returns how many were settled. The look-up of the stuck refunds scans every
+ * reader's payments (a sweep across readers, on the shared `db`); each refund is then settled on its reader's rows.
  */
 export async function settleRefunds(db: Db, now = new Date()): Promise<number> {
   const stuck = await db.all<AskedRefund & { reversedAt: string }>(
@@ -645,7 +724,7 @@ export async function settleRefunds(db: Db, now = new Date()): Promise<number> {
     const provider = providerById(payment.provider)
     if (!provider) continue
     // what the refund took: the REFUND_PURCHASE rows of its batch (one per lot)
-    const steps = await db.all<{ lotId: number; take: number }>(
+    const steps = await moneyDb(db, payment.userId).all<{ lotId: number; take: number }>(
       `SELECT lot_id AS lotId, -amount AS take FROM coin_ledger WHERE user_id = ? AND ref = ? AND kind = 'REFUND_PURCHASE' AND description = 'refund' AND amount < 0`,
       payment.userId,
       payment.id,
@@ -663,7 +742,9 @@ export type RefundablePayment = { id: string; coins: number; bonus: number; amou
 export async function refundablePayments(db: Db, userId: number, now = new Date()): Promise<RefundablePayment[]> {
   const since = isoAfter(now, -REFUND_DAYS * DAY_MS)
   // paid_at is not null: the query asks p.paid_at > ?
-  return db.all<Cols<'payments', 'id' | 'coins' | 'bonus' | 'amount' | 'currency'> & { paidAt: NonNullable<PaymentsRow['paid_at']> }>(
+  return moneyDb(db, userId).all<
+    Cols<'payments', 'id' | 'coins' | 'bonus' | 'amount' | 'currency'> & { paidAt: NonNullable<PaymentsRow['paid_at']> }
+  >(
     `SELECT p.id, p.coins, p.bonus, p.amount, p.currency, p.paid_at AS paidAt FROM payments p
       WHERE p.user_id = ? AND p.state = 'PAID' AND p.paid_at > ?
         AND EXISTS (SELECT 1 FROM coin_lots l WHERE l.user_id = p.user_id AND l.source = 'PAYMENT' AND l.ref = p.id AND l.type = 'COIN')
@@ -678,7 +759,7 @@ export async function refundablePayments(db: Db, userId: number, now = new Date(
 export async function debtOf(db: Db, userId: number): Promise<number> {
   return (
     (
-      await db.first<Pick<PaymentReversalsRow, 'debt'>>(
+      await moneyDb(db, userId).first<Pick<PaymentReversalsRow, 'debt'>>(
         `SELECT coalesce(sum(debt), 0) AS debt FROM payment_reversals WHERE user_id = ? AND debt > 0`,
         userId,
       )
@@ -690,7 +771,7 @@ export async function debtOf(db: Db, userId: number): Promise<number> {
 export type DebtRow = Cols<'payment_reversals', 'payment_id' | 'reason' | 'debt' | 'created_at'>
 
 export async function openDebts(db: Db, userId: number): Promise<DebtRow[]> {
-  return db.all<DebtRow>(
+  return moneyDb(db, userId).all<DebtRow>(
     `SELECT payment_id AS paymentId, reason, debt, created_at AS createdAt FROM payment_reversals
       WHERE user_id = ? AND debt > 0 ORDER BY created_at, payment_id`,
     userId,
@@ -699,14 +780,13 @@ export async function openDebts(db: Db, userId: number): Promise<DebtRow[]> {
 
 /**
  * The operator settles a reader's open debts without coins (`npm run ops -- coins forgive`): each goes to 0 in one
- * statement; the coins forgiven, and the reason in the route's log line.
+ * statement; the coins forgiven, and the reason in the route's log line (the route records its audit row after).
  */
-export async function forgiveDebts(db: Db, userId: number, extra: readonly Statement[] = []): Promise<number> {
-  // one batch is one transaction: the sum is what the update zeroes (`extra`, the operator's audit row, goes with it)
-  const [sum] = await db.batch([
+export async function forgiveDebts(db: Db, userId: number): Promise<number> {
+  // one batch is one transaction: the sum is what the update zeroes
+  const [sum] = await moneyDb(db, userId).batch([
     { sql: `SELECT coalesce(sum(debt), 0) AS forgiven FROM payment_reversals WHERE user_id = ? AND debt > 0`, params: [userId] },
     { sql: `UPDATE payment_reversals SET debt = 0 WHERE user_id = ? AND debt > 0`, params: [userId] },
-    ...extra,
   ])
   return firstRow<{ forgiven: number }>(sum)?.forgiven ?? 0
 }
@@ -760,20 +840,26 @@ export type OpsPaymentReport = {
   refusal: string | null
 }
 
-/** A payment by id with its lots, provider events and reversals; null for an id that is not one of ours or unknown. */
+/**
+ * A payment by id with its lots, provider events and reversals; null for an id that is not one of ours or unknown.
+ * Its reader and their e-mail come from the shared side first (the index, migration 0037), then the payment's rows
+ * from the reader's money rows in one batch.
+ */
 export async function opsPayment(db: Db, paymentId: string, now = new Date()): Promise<OpsPaymentReport | null> {
   if (!isPaymentId(paymentId)) return null
-  const [paymentRes, lotsRes, eventsRes, reversalsRes] = await db.batch([
+  const reader = await db.first<{ userId: number; email: string | null }>(
+    `SELECT r.user_id AS userId, u.email FROM payment_readers r LEFT JOIN users u ON u.id = r.user_id WHERE r.payment_id = ?`,
+    paymentId,
+  )
+  if (!reader) return null
+  const [paymentRes, lotsRes, eventsRes, reversalsRes] = await moneyDb(db, reader.userId).batch([
     {
-      sql: `SELECT p.id, p.user_id AS userId, u.email, p.state, p.provider, p.method, p.provider_ref AS providerRef, p.amount, p.currency,
-              p.coins, p.bonus, p.created_at AS createdAt, p.paid_at AS paidAt, p.cancelled_at AS cancelledAt, p.refunded_at AS refundedAt
-            FROM payments p LEFT JOIN users u ON u.id = p.user_id WHERE p.id = ?`,
-      params: [paymentId],
+      sql: `SELECT id, user_id AS userId, ? AS email, state, provider, method, provider_ref AS providerRef, amount, currency,
+              coins, bonus, created_at AS createdAt, paid_at AS paidAt, cancelled_at AS cancelledAt, refunded_at AS refundedAt
+            FROM payments WHERE id = ?`,
+      params: [reader.email, paymentId],
     },
-    {
-      sql: CAUSED_LOTS_SQL.replace('user_id = ?', '(user_id = (SELECT user_id FROM payments WHERE id = ?))'),
-      params: [paymentId, paymentId, paymentId],
-    },
+    { sql: CAUSED_LOTS_SQL, params: [reader.userId, paymentId, paymentId] },
     {
       sql: `SELECT provider, event_id AS eventId, type, received_at AS receivedAt FROM payment_events WHERE payment_id = ? ORDER BY received_at, event_id LIMIT 100`,
       params: [paymentId],
@@ -792,21 +878,22 @@ export async function opsPayment(db: Db, paymentId: string, now = new Date()): P
   }
 }
 
-/** A payment's row as the audit trail keeps it, computed by SQL in the refund's own batch. */
-export const PAYMENT_AUDIT_JSON = `SELECT json_object('id', id, 'user_id', user_id, 'state', state, 'amount', amount, 'currency', currency,
-  'coins', coins, 'bonus', bonus, 'paid_at', paid_at, 'refunded_at', refunded_at) FROM payments WHERE id = ?`
+/** The reader a payment belongs to, for the operator's snapshots (the shared index, migration 0037); null if unknown. */
+export async function paymentReader(db: Db, paymentId: string): Promise<number | null> {
+  return isPaymentId(paymentId) ? readerOfPayment(db, paymentId) : null
+}
 
 /**
  * An operator's refund (issue 39 point 8): the reader's own refund path (`refundPayment`: the coins leave in one
- * guarded batch — with the operator's audit row, `audit` — before the provider is asked, and come back if it refuses),
- * under a fresh idempotency key of the reader. `{refused}` says in one line why the rule refuses it (spent, refunded,
+ * guarded batch — the operator's audit row, `audit`, recorded right after it — before the provider is asked, and come
+ * back if it refuses), under a fresh idempotency key of the reader. `{refused}` says in one line why the rule refuses it (spent, refunded,
  * too late, …), nothing written; NOT_EXIST for an unknown payment; CLIENT_FETCH_ERROR when the provider refused (the
  * coins are back).
  */
 export async function opsRefund(
   db: Db,
   paymentId: string,
-  audit: (userId: number) => Statement,
+  audit: (userId: number) => Promise<unknown>,
   now = new Date(),
 ): Promise<{ result: RefundResult; userId: number } | { refused: string }> {
   const report = await opsPayment(db, paymentId, now)
@@ -815,7 +902,7 @@ export async function opsRefund(
   const { userId } = report.payment
   const claim = { userId, key: `ops-refund-${crypto.randomUUID()}`, scope: 'POST /api/ops/payments/refund', requestHash: '' }
   try {
-    return { result: await refundPayment(db, { userId, paymentId, claim, extra: [audit(userId)] }, now), userId }
+    return { result: await refundPayment(db, { userId, paymentId, claim, recorded: () => audit(userId) }, now), userId }
   } catch (e) {
     // refunded, reversed or spent since the read above: nothing was written and the provider was not asked
     if (e instanceof AppError && e.code === 'INVALID_PARAMETER' && e.details?.reason === 'NOT_REFUNDABLE') {

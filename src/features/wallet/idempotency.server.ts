@@ -3,7 +3,8 @@
  * the purchase batch). A write never stores its key on its own: the row is one statement of the same D1
  * batch that moves the coins, so either both commit or neither does. Two requests racing with one key both
  * run their batch; the primary key (user_id, key) lets exactly one commit, the other fails as a whole and
- * answers with the row the winner stored.
+ * answers with the row the winner stored. Idempotency rows are the reader's money rows (issue 38): the batch that
+ * holds one goes through `moneyDb` with the rest of the movement.
  */
 import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
@@ -11,10 +12,11 @@ import type { IdempotencyKeysRow } from '../../lib/server/db-types.ts'
 import { firstRow, type Cols } from '../../lib/server/rows.ts'
 import { idempotencyOutcome, type IdempotencyClaim, type IdempotencyOutcome } from './idempotency.ts'
 import { isConstraint } from '../../lib/server/constraint.ts'
+import { moneyDb } from '../reader/money-db.server.ts'
 
-/** What the stored row says about a claim. */
+/** What the stored row says about a claim (the claiming reader's money rows, moneyDb). */
 export async function lookupIdempotency(db: Db, claim: IdempotencyClaim): Promise<IdempotencyOutcome> {
-  const row = await db.first<
+  const row = await moneyDb(db, claim.userId).first<
     Cols<'idempotency_keys', 'scope' | 'request_hash'> & {
       status: IdempotencyKeysRow['response_status']
       body: IdempotencyKeysRow['response_body']

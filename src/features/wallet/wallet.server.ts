@@ -1,10 +1,12 @@
 /**
  * Wallet reads and writes on D1 (docs/ARCHITECTURE.md "Money: the wallet"): lots are the balance, every change of
  * a lot's `remaining` is one append-only `coin_ledger` row whose signed `amount` is that change, so for every
- * user Σ coin_lots.remaining = Σ coin_ledger.amount. Each movement is one D1 batch (a transaction).
+ * user Σ coin_lots.remaining = Σ coin_ledger.amount. Each movement is one D1 batch (a transaction). Lots and ledger
+ * are a reader's money rows (issue 38, docs/ARCHITECTURE.md "Reader objects"): statements over them go through
+ * `moneyDb(db, readerId)`, except the expiry sweep, which spans every reader.
  */
 import { AppError } from '../../lib/errors/catalogue.ts'
-import type { Db, Statement } from '../../lib/server/db.ts'
+import type { Db } from '../../lib/server/db.ts'
 import type { CoinLotsRow, EpisodesRow, SeriesRow, UsersRow } from '../../lib/server/db-types.ts'
 import { firstRow, flag, rows, type Cols, type Flag } from '../../lib/server/rows.ts'
 import { cronBudget, sweep, type SweepBudget } from '../../lib/server/sweep.ts'
@@ -27,6 +29,7 @@ import {
   type LedgerKind,
 } from './wallet.ts'
 import { isConstraint } from '../../lib/server/constraint.ts'
+import { moneyDb } from '../reader/money-db.server.ts'
 
 /** A ledger row as the API and the operator tool show it. */
 export type LedgerEntry = {
@@ -75,20 +78,15 @@ type GrantInput = {
 }
 
 /**
- * Charges coins: one new lot and its CHARGE ledger row (amount > 0) in one batch; the batch also reads the
- * user's lots afterwards, so the balances returned are those the grant produced.
+ * Charges coins: one new lot and its CHARGE ledger row (amount > 0) in one batch over the reader's money rows; the
+ * batch also reads the user's lots afterwards, so the balances returned are those the grant produced.
  */
-async function grantCoins(
-  db: Db,
-  input: GrantInput,
-  now = new Date(),
-  extra: readonly Statement[] = [],
-): Promise<{ entry: LedgerEntry; balances: Balances }> {
+async function grantCoins(db: Db, input: GrantInput, now = new Date()): Promise<{ entry: LedgerEntry; balances: Balances }> {
   if (!Number.isSafeInteger(input.amount) || input.amount <= 0) throw new AppError('INVALID_PARAMETER', { fields: 'amount' })
   const expiresAt = input.expiresAt ?? null
   if (expiresAt !== null && !(Date.parse(expiresAt) > now.getTime())) throw new AppError('INVALID_PARAMETER', { fields: 'expiresAt' })
   const ref = input.ref ?? null
-  const [, ledger, lots] = await db.batch([
+  const [, ledger, lots] = await moneyDb(db, input.userId).batch([
     {
       sql: `INSERT INTO coin_lots (user_id, type, amount, remaining, expires_at, source, ref) VALUES (?, ?, ?, ?, ?, ?, ?)`,
       params: [input.userId, input.type, input.amount, input.amount, expiresAt, input.source, ref],
@@ -99,7 +97,6 @@ async function grantCoins(
       params: [input.userId, input.type, input.source, input.amount, input.source === 'PAYMENT' ? 'COIN_PRODUCT' : null, ref, input.reason],
     },
     { sql: SPENDABLE_LOTS, params: [input.userId] },
-    ...extra,
   ])
   return { entry: firstRow<LedgerRow>(ledger)!, balances: balances(rows<SpendableLotRow>(lots), now) }
 }
@@ -117,7 +114,9 @@ async function grantCoins(
  *   CHECK (amount <> 0) then fails the whole batch, so a concurrent spend can never drive a lot negative nor
  *   leave a half-applied deduction. A failed batch is re-planned (a few times) from fresh lots.
  *
- * `extra` statements (the operator's audit row) run at the end of the movement's batch: written with it or not at all.
+ * The movement is one batch over the reader's money rows; the operator's audit row (shared) is the route's to record
+ * right after it (`recorded`, awaited before the answer): a refused movement leaves no row to take back, and the
+ * row's after snapshot is the wallet this batch left.
  *
  * Errors: INVALID_PARAMETER (bad input, amount 0), NOT_FOUND_USER (unknown e-mail), COIN_INSUFFICIENT when
  * the type's balance is short (MILEAGE_INSUFFICIENT for mileage, the catalogue's code for that balance).
@@ -126,7 +125,7 @@ export async function adminAdjust(
   db: Db,
   input: AdminAdjustRequest,
   now = new Date(),
-  extra: readonly Statement[] = [],
+  recorded?: () => Promise<unknown>,
 ): Promise<{ entries: LedgerEntry[]; balances: Balances }> {
   const parsed = AdminAdjustRequest.safeParse(input)
   if (!parsed.success) {
@@ -141,14 +140,16 @@ export async function adminAdjust(
     } catch {
       throw new AppError('INVALID_PARAMETER', { fields: 'expiresAt' }) // e.g. 2027-02-30
     }
-    const { entry, balances } = await grantCoins(db, { userId, type, amount, source: 'ADMIN', reason, expiresAt }, now, extra)
+    const { entry, balances } = await grantCoins(db, { userId, type, amount, source: 'ADMIN', reason, expiresAt }, now)
+    await recorded?.()
     return { entries: [entry], balances }
   }
 
   const nowIso = now.toISOString()
   const short = type === 'MILEAGE' ? 'MILEAGE_INSUFFICIENT' : 'COIN_INSUFFICIENT'
+  const money = moneyDb(db, userId)
   for (let attempt = 1; ; attempt++) {
-    const lots = await db.all<SpendableLotRow>(`${SPENDABLE_LOTS} AND type = ?`, userId, type)
+    const lots = await money.all<SpendableLotRow>(`${SPENDABLE_LOTS} AND type = ?`, userId, type)
     const plan = planSpend(lots, -amount, now, [type])
     if (!plan) throw new AppError(short)
     const statements = plan.flatMap((step) => [
@@ -162,27 +163,30 @@ export async function adminAdjust(
         params: [userId, step.lotId, type, -step.take, reason],
       },
     ])
+    let results: D1Result[]
     try {
-      const results = await db.batch([...statements, { sql: SPENDABLE_LOTS, params: [userId] }, ...extra])
-      const entries = results.slice(0, statements.length).flatMap((r) => rows<LedgerRow>(r))
-      return { entries, balances: balances(rows<SpendableLotRow>(results[statements.length]), now) }
+      results = await money.batch([...statements, { sql: SPENDABLE_LOTS, params: [userId] }])
     } catch (e) {
       // The guard fired: a lot changed between the read and the batch. Nothing was written; plan again.
       if (!isConstraint(e, 'CHECK')) throw e
       if (attempt >= DEDUCT_ATTEMPTS) throw new AppError(short)
+      continue
     }
+    await recorded?.()
+    const entries = results.slice(0, statements.length).flatMap((r) => rows<LedgerRow>(r))
+    return { entries, balances: balances(rows<SpendableLotRow>(results[statements.length]), now) }
   }
 }
 
 /** A user's balances now (expired lots excluded). */
 export async function userBalances(db: Db, userId: number, now = new Date()): Promise<Balances> {
-  return balances(await db.all<SpendableLotRow>(SPENDABLE_LOTS, userId), now)
+  return balances(await moneyDb(db, userId).all<SpendableLotRow>(SPENDABLE_LOTS, userId), now)
 }
 
 /** Every lot of the account (empty and expired ones too), in spend order of type, then expiry. */
 async function userLots(db: Db, email: string): Promise<{ userId: number; lots: LotRow[] }> {
   const userId = await userIdByEmail(db, email)
-  const lots = await db.all<LotRow>(
+  const lots = await moneyDb(db, userId).all<LotRow>(
     `SELECT id, type, amount, remaining, expires_at AS expiresAt, source, ref, created_at AS createdAt FROM coin_lots WHERE user_id = ?
      ORDER BY CASE type WHEN 'BONUS' THEN 0 WHEN 'FREE_COIN' THEN 1 WHEN 'COIN' THEN 2 ELSE 3 END, expires_at IS NULL, expires_at, id`,
     userId,
@@ -194,7 +198,11 @@ async function userLots(db: Db, email: string): Promise<{ userId: number; lots: 
 async function userLedger(db: Db, email: string, limit = 20): Promise<{ userId: number; entries: LedgerEntry[] }> {
   const userId = await userIdByEmail(db, email)
   const n = Math.max(1, Math.min(500, Math.trunc(limit)))
-  const entries = await db.all<LedgerRow>(`SELECT ${LEDGER_COLUMNS} FROM coin_ledger WHERE user_id = ? ORDER BY id DESC LIMIT ?`, userId, n)
+  const entries = await moneyDb(db, userId).all<LedgerRow>(
+    `SELECT ${LEDGER_COLUMNS} FROM coin_ledger WHERE user_id = ? ORDER BY id DESC LIMIT ?`,
+    userId,
+    n,
+  )
   return { userId, entries }
 }
 
@@ -203,7 +211,7 @@ async function userLedger(db: Db, email: string, limit = 20): Promise<{ userId: 
  * which must be equal, and the smallest remaining (never below zero).
  */
 export async function walletTotals(db: Db, userId: number): Promise<{ lots: number; ledger: number; minRemaining: number | null }> {
-  const row = await db.first<{ lots: number; ledger: number; minRemaining: number | null }>(
+  const row = await moneyDb(db, userId).first<{ lots: number; ledger: number; minRemaining: number | null }>(
     `SELECT (SELECT coalesce(sum(remaining), 0) FROM coin_lots WHERE user_id = ?1) AS lots,
             (SELECT coalesce(sum(amount), 0) FROM coin_ledger WHERE user_id = ?1) AS ledger,
             (SELECT min(remaining) FROM coin_lots WHERE user_id = ?1) AS minRemaining`,
@@ -263,18 +271,22 @@ export function coinSummaryParams(userId: number, nowIso: string): unknown[] {
 }
 
 /**
- * docs/API.md `GET /api/v1/coin`: the reader's balances per type and the next expiries (one query). Given the access
- * token's session claim, the same query checks that its session has not ended (ASVS 7.4.1/7.4.3): NEED_TO_REFRESH.
+ * docs/API.md `GET /api/v1/coin`: the reader's balances per type and the next expiries (one query over the reader's
+ * lots, moneyDb). Given the access token's session claim, the same query checks that its session has not ended
+ * (ASVS 7.4.1/7.4.3): NEED_TO_REFRESH. That one statement still reads the accounts beside the lots, so it runs on the
+ * shared `db`: split, GET /coin would cost two D1 queries where it costs one (the route checks its session in its own
+ * read); it becomes one D1 query and one call to the reader's object when the lots move (issue 38).
  */
 export async function coinOf(db: Db, userId: number, now = new Date(), session?: SessionClaim): Promise<CoinSummary> {
+  const summary = [`SELECT ${COIN_SUMMARY_SQL} AS coin`, ...coinSummaryParams(userId, now.toISOString())] as const
+  if (session === undefined) return JSON.parse((await moneyDb(db, userId).first<{ coin: string }>(...summary))!.coin) as CoinSummary
   const row = await db.first<{ coin: string; sessionVersion: UsersRow['session_version'] | null; sessionOpen: Flag }>(
     `SELECT ${COIN_SUMMARY_SQL} AS coin, (SELECT session_version FROM users WHERE id = ? AND deleted_at IS NULL) AS sessionVersion, ${SESSION_OPEN_SQL} AS sessionOpen`,
     ...coinSummaryParams(userId, now.toISOString()),
     userId,
-    session?.sessionId ?? '',
+    session.sessionId,
   )
-  if (session !== undefined && (row!.sessionVersion !== session.sessionVersion || !flag(row!.sessionOpen)))
-    throw new AppError('NEED_TO_REFRESH')
+  if (row!.sessionVersion !== session.sessionVersion || !flag(row!.sessionOpen)) throw new AppError('NEED_TO_REFRESH')
   return JSON.parse(row!.coin) as CoinSummary
 }
 
@@ -309,7 +321,9 @@ type HistoryNote = 'DEBT' | 'REFUND_REFUSED'
  * docs/API.md `GET /api/v1/coin/history?kind=CHARGE|USE|MILEAGE&cursor=`: the reader's own ledger rows of that
  * page (spec §2 history pages, kinds grouped by `HISTORY_PAGES`), within the spec §9 window, newest first,
  * `HISTORY_PAGE_SIZE` at a time; `next` is the cursor of the following page or null. The operator's reason
- * (`description`) and internal references stay out. INVALID_PARAMETER for a cursor that is not ours.
+ * (`description`) and internal references stay out. INVALID_PARAMETER for a cursor that is not ours. The rows come
+ * from the reader's money rows (ledger and lots), then the titles of their series and episodes from the catalogue in
+ * one statement (none when the page names no episode).
  */
 export async function coinHistory(
   db: Db,
@@ -321,25 +335,20 @@ export async function coinHistory(
   const cursor = query.cursor === undefined ? null : decodeHistoryCursor(query.cursor)
   if (query.cursor !== undefined && !cursor) throw new AppError('INVALID_PARAMETER', { fields: 'cursor' })
   const kinds = page.kinds.map(() => '?').join(', ')
-  const found: HistoryItem[] = await db.all<
+  const found = await moneyDb(db, userId).all<
     Cols<
       'coin_ledger',
       'id' | 'kind' | 'source' | 'type' | 'amount' | 'created_at' | 'product_kind' | 'series_id' | 'episode_id' | 'purchase_id'
     > & {
-      seriesTitle: SeriesRow['title'] | null
-      episodeNo: EpisodesRow['no'] | null
       expiresAt: CoinLotsRow['expires_at']
       note: HistoryNote | null
     }
   >(
     `SELECT l.id, l.kind, l.source, l.type, l.amount, l.created_at AS createdAt, l.product_kind AS productKind,
-            l.series_id AS seriesId, s.title AS seriesTitle, l.episode_id AS episodeId, e.no AS episodeNo,
-            l.purchase_id AS purchaseId, lot.expires_at AS expiresAt,
+            l.series_id AS seriesId, l.episode_id AS episodeId, l.purchase_id AS purchaseId, lot.expires_at AS expiresAt,
             CASE WHEN l.source = 'PAYMENT' THEN CASE l.description WHEN 'debt' THEN 'DEBT' WHEN 'refund_refused' THEN 'REFUND_REFUSED' END END AS note
        FROM coin_ledger l
        LEFT JOIN coin_lots lot ON lot.id = l.lot_id
-       LEFT JOIN series s ON s.id = l.series_id
-       LEFT JOIN episodes e ON e.id = l.episode_id
       WHERE l.user_id = ? AND l.kind IN (${kinds}) AND (l.type = 'MILEAGE') = ? AND l.created_at >= ?
         AND (? IS NULL OR l.created_at < ? OR (l.created_at = ? AND l.id < ?))
       ORDER BY l.created_at DESC, l.id DESC
@@ -354,9 +363,46 @@ export async function coinHistory(
     cursor?.id ?? null,
     HISTORY_PAGE_SIZE + 1,
   )
-  const items = found.slice(0, HISTORY_PAGE_SIZE)
+  const shown = found.slice(0, HISTORY_PAGE_SIZE)
+  const titles = await catalogueTitles(db, shown)
+  const items: HistoryItem[] = shown.map(({ seriesId, episodeId, purchaseId, expiresAt, note, ...r }) => ({
+    ...r,
+    seriesId,
+    seriesTitle: seriesId === null ? null : (titles.series.get(seriesId) ?? null),
+    episodeId,
+    episodeNo: episodeId === null ? null : (titles.episodes.get(episodeId) ?? null),
+    purchaseId,
+    expiresAt,
+    note,
+  }))
   const last = items[items.length - 1]
   return { items, next: found.length > HISTORY_PAGE_SIZE && last ? encodeHistoryCursor({ createdAt: last.createdAt, id: last.id }) : null }
+}
+
+/**
+ * The titles of the series and the numbers of the episodes some money rows name, from the catalogue in one statement
+ * (no statement when they name none): a money statement cannot join the catalogue.
+ */
+export async function catalogueTitles(
+  db: Db,
+  named: readonly { seriesId: number | null; episodeId: number | null }[],
+): Promise<{ series: Map<number, SeriesRow['title']>; episodes: Map<number, EpisodesRow['no']> }> {
+  const seriesIds = [...new Set(named.flatMap((n) => (n.seriesId === null ? [] : [n.seriesId])))]
+  const episodeIds = [...new Set(named.flatMap((n) => (n.episodeId === null ? [] : [n.episodeId])))]
+  const series = new Map<number, SeriesRow['title']>()
+  const episodes = new Map<number, EpisodesRow['no']>()
+  if (seriesIds.length === 0 && episodeIds.length === 0) return { series, episodes }
+  const found = await db.all<{ kind: 'S' | 'E'; id: number; title: SeriesRow['title'] | null; no: EpisodesRow['no'] | null }>(
+    `SELECT 'S' AS kind, id, title, NULL AS no FROM series WHERE id IN (SELECT value FROM json_each(?))
+     UNION ALL SELECT 'E', id, NULL, no FROM episodes WHERE id IN (SELECT value FROM json_each(?))`,
+    JSON.stringify(seriesIds),
+    JSON.stringify(episodeIds),
+  )
+  for (const f of found) {
+    if (f.kind === 'S') series.set(f.id, f.title!)
+    else episodes.set(f.id, f.no!)
+  }
+  return { series, episodes }
 }
 
 /** Lots one sweep batch empties (two statements each, well inside D1's per-batch limits). */
@@ -370,7 +416,8 @@ const EXPIRE_CHUNK = 50
  * the update changed nothing, which the CHECK refuses): a chunk that lost a race is retried lot by lot (a lot that
  * changed meanwhile is read again by the next round). Reads `limit` lots per round (oldest expiry first) and goes
  * on round after round until no expired lot is left or the budget is spent (src/lib/server/sweep.ts); then the
- * next run continues. `done`: nothing was left.
+ * next run continues. `done`: nothing was left. It scans every reader's lots at once, so it stays on the shared `db`
+ * (a sweep across readers, not one reader's money batch).
  */
 export async function expireLots(
   db: Db,

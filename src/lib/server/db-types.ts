@@ -535,6 +535,16 @@ export interface PaymentEventsRow {
   received_at: string
 }
 
+/** A row of `payment_readers`. @public */
+export interface PaymentReadersRow {
+  payment_id: string
+  provider: string
+  user_id: number
+  provider_ref: string | null
+  created_at: string
+  credited_at: string | null
+}
+
 /** A row of `payment_reversals`. @public */
 export interface PaymentReversalsRow {
   payment_id: string
@@ -887,6 +897,7 @@ export interface Tables {
   outbox: OutboxRow
   ownerships: OwnershipsRow
   payment_events: PaymentEventsRow
+  payment_readers: PaymentReadersRow
   payment_reversals: PaymentReversalsRow
   payments: PaymentsRow
   purchases: PurchasesRow
