@@ -408,7 +408,7 @@ export async function expireCoupon(db: Db, id: number, now: Date): Promise<OpsCo
 
 /**
  * Coupons with their use counts, newest first (`id`: that one only: NOT_FOUND_COUPON if unknown). The counts are the
- * shared counters the readers' `coupon` events keep (migrations/0038_coupon_counts.sql): one statement on D1.
+ * shared counters the readers' `coupon` events keep (migrations/0038_money_in_objects.sql): one statement on D1.
  */
 export async function couponReport(db: Db, now: Date, id?: number): Promise<OpsCoupon[]> {
   const rows = await db.all<OpsCouponRow>(

@@ -60,25 +60,33 @@ export async function takeMoney(d1: D1Database, readerId: number): Promise<Taken
   return { rows, last }
 }
 
-/** The figures a move must keep: balance, ledger replay and rights. */
+/** The figures a move must keep: balance, ledger replay, rights and payments. */
 type MoneyFigures = { lots: number; ledger: number; rights: number; payments: number }
 
-const figuresOf = (taken: TakenMoney): MoneyFigures => ({
-  lots: taken.rows.get('coin_lots')!.reduce((sum, r) => sum + Number(r.remaining), 0),
-  ledger: taken.rows.get('coin_ledger')!.reduce((sum, r) => sum + Number(r.amount), 0),
-  rights: taken.rows.get('ownerships')!.length,
-  payments: taken.rows.get('payments')!.length,
-})
+const FIGURES = `SELECT (SELECT coalesce(sum(remaining), 0) FROM coin_lots) AS lots, (SELECT coalesce(sum(amount), 0) FROM coin_ledger) AS ledger,
+  (SELECT count(*) FROM ownerships) AS rights, (SELECT count(*) FROM payments) AS payments`
+
+/** What one row adds to the figures. */
+function figuresOf(table: MoneyTable, row: Record<string, unknown>): MoneyFigures {
+  return {
+    lots: table === 'coin_lots' ? Number(row.remaining) : 0,
+    ledger: table === 'coin_ledger' ? Number(row.amount) : 0,
+    rights: table === 'ownerships' ? 1 : 0,
+    payments: table === 'payments' ? 1 : 0,
+  }
+}
 
 /**
- * Writes the taken rows into the object's SQLite (in the caller's transaction) and checks the figures; throws when
- * they differ, which undoes the transaction.
+ * Writes the taken rows into the object's SQLite (in the caller's transaction) and checks the figures: the object's
+ * after the move must be its own before plus those of the rows written (a row the object holds already stays as it
+ * is: the object is the truth once a row has moved). Throws when they differ, which undoes the transaction.
  */
 export function mergeMoney(sql: SqlStorage, taken: TakenMoney): number {
-  let written = 0
   // what moves was counted on the shared side when it was made (the ranking, the coupon counters): the triggers' events
   // are not sent
   const outboxBefore = sql.exec<{ seq: number }>(`SELECT coalesce(max(seq), 0) AS seq FROM outbox`).one().seq
+  const expected = sql.exec<MoneyFigures>(FIGURES).one()
+  let written = 0
   for (const table of MONEY_TABLES) {
     for (const { _rowid, ...row } of taken.rows.get(table)!) {
       const columns = Object.keys(row)
@@ -86,19 +94,16 @@ export function mergeMoney(sql: SqlStorage, taken: TakenMoney): number {
         `INSERT OR IGNORE INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
         ...columns.map((c) => row[c] as SqlStorageValue),
       )
+      if (sql.exec<{ n: number }>(`SELECT changes() AS n`).one().n === 0) continue
       written++
+      const added = figuresOf(table, row)
+      for (const k of Object.keys(expected) as (keyof MoneyFigures)[]) expected[k] += added[k]
     }
   }
   sql.exec(`DELETE FROM outbox WHERE seq > ?`, outboxBefore)
-  const here = sql
-    .exec<MoneyFigures>(
-      `SELECT (SELECT coalesce(sum(remaining), 0) FROM coin_lots) AS lots, (SELECT coalesce(sum(amount), 0) FROM coin_ledger) AS ledger,
-              (SELECT count(*) FROM ownerships) AS rights, (SELECT count(*) FROM payments) AS payments`,
-    )
-    .one()
-  const there = figuresOf(taken)
-  if (here.lots !== there.lots || here.ledger !== there.ledger || here.rights !== there.rights || here.payments !== there.payments)
-    throw new Error(`money move of reader differs: object ${JSON.stringify(here)}, D1 ${JSON.stringify(there)}`)
+  const after = sql.exec<MoneyFigures>(FIGURES).one()
+  if ((Object.keys(expected) as (keyof MoneyFigures)[]).some((k) => after[k] !== expected[k]))
+    throw new Error(`money move differs: object ${JSON.stringify(after)}, expected ${JSON.stringify(expected)}`)
   return written
 }
 
