@@ -26,3 +26,13 @@ INSERT INTO conversion_events_new SELECT id, provider, payment_id, action, actio
 DROP TABLE conversion_events;
 ALTER TABLE conversion_events_new RENAME TO conversion_events;
 CREATE INDEX conversion_events_payment ON conversion_events (payment_id);
+
+-- A refund asked (its coins about to leave the reader's wallet) and not settled yet: the cron finds a refund a stopped
+-- worker left half done through this mark (`settleRefunds`), set before the reader's batch and cleared once the
+-- provider's answer is recorded. Marked here: the refunds D1 still holds that wait for their answer.
+ALTER TABLE payment_readers ADD COLUMN refund_asked_at TEXT;
+CREATE INDEX payment_readers_refund ON payment_readers (refund_asked_at) WHERE refund_asked_at IS NOT NULL;
+UPDATE payment_readers SET refund_asked_at = (
+  SELECT r.created_at FROM payments p JOIN payment_reversals r ON r.payment_id = p.id
+   WHERE p.id = payment_readers.payment_id AND p.state = 'REFUNDED' AND p.refunded_at IS NULL AND r.reason = 'REFUND')
+ WHERE payment_id IN (SELECT id FROM payments WHERE state = 'REFUNDED' AND refunded_at IS NULL);

@@ -543,6 +543,7 @@ export interface PaymentReadersRow {
   provider_ref: string | null
   created_at: string
   credited_at: string | null
+  refund_asked_at: string | null
 }
 
 /** A row of `payment_reversals`. @public */
