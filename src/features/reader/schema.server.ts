@@ -78,7 +78,10 @@ const READER_MIGRATIONS: readonly string[] = [
    CREATE INDEX alarms_unread ON alarms (created_at) WHERE read_at IS NULL;`,
   // 6: the reader's money (issue 38, reader/money-store.server.ts): the D1 tables of the same names with the same columns
   // (`user_id` kept, so a statement runs here unchanged), without keys into shared tables. The ledger is append-only:
-  // deletes only while the fact `ledger_maintenance` is set (the retention's).
+  // deletes only while the fact `ledger_maintenance` is set (the retention's). Each purchase tells the ranking through
+  // the outbox, in its own transaction (D1's trigger `series_daily_purchase` does it while purchases are in D1), and each
+  // coupon taken or redeemed tells the operator's counters. A ticket also keeps when the series' next one is ready
+  // (`ready_at`, for its notice; null on a ticket moved from D1).
   `CREATE TABLE coin_lots (
      id          INTEGER PRIMARY KEY AUTOINCREMENT,
      user_id     INTEGER NOT NULL,
@@ -137,6 +140,11 @@ const READER_MIGRATIONS: readonly string[] = [
    );
    CREATE INDEX purchases_user ON purchases (user_id, created_at);
    CREATE INDEX purchases_episode ON purchases (user_id, episode_id);
+   CREATE TRIGGER purchase_event AFTER INSERT ON purchases
+   BEGIN
+     INSERT INTO outbox (id, body) VALUES (lower(hex(randomblob(16))),
+       json_object('kind', 'purchase', 'seriesId', NEW.series_id, 'day', substr(NEW.created_at, 1, 10)));
+   END;
    CREATE TABLE ownerships (
      id           INTEGER PRIMARY KEY AUTOINCREMENT,
      user_id      INTEGER NOT NULL,
@@ -160,8 +168,10 @@ const READER_MIGRATIONS: readonly string[] = [
      used_at            TEXT,
      used_episode_id    INTEGER,
      unlock_expires_at  TEXT,
-     created_at         TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+     created_at         TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+     ready_at           TEXT
    );
+   CREATE INDEX wuf_tickets_ready ON wuf_tickets (ready_at) WHERE ready_at IS NOT NULL;
    CREATE UNIQUE INDEX wuf_tickets_slot ON wuf_tickets (user_id, series_id, available_at);
    CREATE INDEX wuf_tickets_used ON wuf_tickets (used_at) WHERE used_at IS NOT NULL;
    CREATE TABLE auto_unlock (
@@ -247,6 +257,17 @@ const READER_MIGRATIONS: readonly string[] = [
      created_at     TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
      UNIQUE (user_id, coupon_id)
    );
+   CREATE TRIGGER coupon_received AFTER INSERT ON coupon_redemptions
+   BEGIN
+     INSERT INTO outbox (id, body) VALUES (lower(hex(randomblob(16))),
+       json_object('kind', 'coupon', 'couponId', NEW.coupon_id, 'received', 1, 'redeemed', NEW.used_at IS NOT NULL));
+   END;
+   CREATE TRIGGER coupon_redeemed AFTER UPDATE OF used_at ON coupon_redemptions
+   WHEN OLD.used_at IS NULL AND NEW.used_at IS NOT NULL
+   BEGIN
+     INSERT INTO outbox (id, body) VALUES (lower(hex(randomblob(16))),
+       json_object('kind', 'coupon', 'couponId', NEW.coupon_id, 'received', 0, 'redeemed', 1));
+   END;
    CREATE TABLE event_tickets (
      id          INTEGER PRIMARY KEY AUTOINCREMENT,
      event_id    INTEGER,
