@@ -79,9 +79,9 @@ const READER_MIGRATIONS: readonly string[] = [
   // 6: the reader's money (issue 38, reader/money-store.server.ts): the D1 tables of the same names with the same columns
   // (`user_id` kept, so a statement runs here unchanged), without keys into shared tables. The ledger is append-only:
   // deletes only while the fact `ledger_maintenance` is set (the retention's). Each purchase tells the ranking through
-  // the outbox, in its own transaction (D1's trigger `series_daily_purchase` did it before), and each coupon taken or
-  // redeemed the operator's counters (D1 migration 0038). A ticket also keeps when
-  // the series' next one is ready (`ready_at`, for its notice; null on a ticket moved from D1).
+  // the outbox, in its own transaction (D1's trigger `series_daily_purchase` does it while purchases are in D1), and each
+  // coupon taken or redeemed tells the operator's counters. A ticket also keeps when the series' next one is ready
+  // (`ready_at`, for its notice; null on a ticket moved from D1).
   `CREATE TABLE coin_lots (
      id          INTEGER PRIMARY KEY AUTOINCREMENT,
      user_id     INTEGER NOT NULL,
