@@ -184,7 +184,11 @@ describe('ranking from daily counters', () => {
         reader.id,
       )
       expect(bought).toHaveLength(2)
-      expect(await counters(seriesId)).toEqual([{ day: bought[0]!.d, readers: 0, purchases: 2 }])
+      // each purchase's event leaves the reader's object through its outbox and the queue
+      await vi.waitFor(async () => expect(await counters(seriesId)).toEqual([{ day: bought[0]!.d, readers: 0, purchases: 2 }]), {
+        timeout: 10_000,
+        interval: 50,
+      })
       await refreshRanking(db)
       expect(await db.first(`SELECT purchases FROM series_ranking WHERE series_id = ?`, seriesId)).toEqual({ purchases: 2 })
     })
