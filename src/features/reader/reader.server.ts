@@ -252,9 +252,16 @@ export class Reader extends DurableObject<Cloudflare.Env> {
    */
   override async alarm(): Promise<void> {
     await this.flush()
-    const readerId = this.readerId
-    if (readerId === null) return
-    const now = new Date()
+    if (this.readerId !== null) await this.wake(this.readerId, new Date().toISOString())
+  }
+
+  /**
+   * The reader's money work due at `at` (the alarm's, at the clock's now; a test's, at its own instant): expiries and
+   * retention, the notices as alarms (their pushes queued), then the next wake.
+   */
+  async wake(readerId: number, at: string): Promise<void> {
+    await this.ready(readerId)
+    const now = new Date(at)
     await moneyChores(localDb(this.ctx.storage), now)
     const drafts = noticesDue(this.sql, now)
     if (drafts.length > 0) {
