@@ -24,7 +24,7 @@ import { request } from './app.ts'
 import { newProduct, paymentFor, postWebhook, signedEvent } from './payment.helpers.ts'
 import { refundPayment } from '../../src/features/payment/payment.server.ts'
 import { expireLots } from '../../src/features/wallet/wallet.server.ts'
-import { failingAt } from './faults.ts'
+import { withMoneyFaultAt } from './faults.ts'
 import { readerRows } from './reader-rows.ts'
 
 function refund(reader: Pick<Reader, 'headers'>, body: unknown, key: string | null = crypto.randomUUID()) {
@@ -187,15 +187,14 @@ describe('POST /api/v1/payment/refund', () => {
     expect((await expectInvariant(reader.id)).lots).toBe(0)
   })
 
-  it('a D1 failure injected at each statement of the refund leaves no partial state', async () => {
+  it('a failure injected at each statement of the refund leaves no partial state', async () => {
     const reader = await newReader()
     const paymentId = await paidCharge(reader)
     const before = await snapshot(reader.id)
     const state = () => readerRows.first(reader.id, `SELECT state FROM payments WHERE id = ?`, paymentId)
     for (let at = 0; at < 6; at++) {
-      const failing = failingAt(db, at)
       const claim = { userId: reader.id, key: `fault-${at}`, scope: 'test', requestHash: 'h' }
-      await expect(refundPayment(failing, { userId: reader.id, paymentId, claim })).rejects.toThrow()
+      await expect(withMoneyFaultAt(at, () => refundPayment(db, { userId: reader.id, paymentId, claim }))).rejects.toThrow()
       expect(await snapshot(reader.id), `statement ${at}`).toEqual(before)
       expect(await state()).toEqual({ state: 'PAID' })
     }
