@@ -6,22 +6,16 @@
 import { describe, expect, it } from 'vitest'
 import { app, db, expectError, expectInvariant, newReader, read, type Reader } from './purchase.helpers.ts'
 import { request } from './app.ts'
-import type { Db } from '../../src/lib/server/db.ts'
 import { redeemCoupon } from '../../src/features/coupon/coupon.server.ts'
 import { readerRows } from './reader-rows.ts'
-import { withMoneyFaultAt } from './faults.ts'
+import { claimFailing, withMoneyFaultAt } from './faults.ts'
 
 /**
  * A redemption whose write step `at` fails at run time: 0 the claim of the coupon's unit on D1, then each statement
  * of the reader's money batch.
  */
 function redeemFailingAt(at: number, input: Parameters<typeof redeemCoupon>[1]) {
-  if (at > 0) return withMoneyFaultAt(at - 1, () => redeemCoupon(db, input))
-  const claimFails: Db = {
-    ...db,
-    run: (sql, ...params) => (sql.includes('used_count + 1') ? db.run(`SELECT json('{')`) : db.run(sql, ...params)),
-  }
-  return redeemCoupon(claimFails, input)
+  return at > 0 ? withMoneyFaultAt(at - 1, () => redeemCoupon(db, input)) : redeemCoupon(claimFailing(db), input)
 }
 
 let seq = 0

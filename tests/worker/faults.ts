@@ -26,6 +26,11 @@ export function failingAt(db: Db, at: number, inspect?: (statements: Statement[]
   }
 }
 
+/** `db` whose claim of a coupon's unit (the conditional `used_count + 1` UPDATE on D1) fails while running. */
+export function claimFailing(db: Db): Db {
+  return { ...db, run: (sql, ...params) => (sql.includes('used_count + 1') ? db.run(FAILING.sql) : db.run(sql, ...params)) }
+}
+
 type MoneyCall = (statements: Statement[]) => Promise<MoneyOutcome>
 
 /**

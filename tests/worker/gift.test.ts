@@ -110,7 +110,10 @@ describe('gift box', () => {
     const series = await newGift(reader.id, { kind: 'POSSESSION', seriesId })
     const rentOnBuyOnly = await newGift(reader.id, { kind: 'RENT', seriesId })
     const expired = await newGift(reader.id, { kind: 'POSSESSION', seriesId, expiresInDays: -1 })
-    const others = await newGift(other.id, { kind: 'POSSESSION', seriesId })
+    // each reader's object numbers its own gifts: the other reader's fourth gift has a number the reader has none of
+    let others = 0
+    for (let i = 0; i < 4; i++) others = await newGift(other.id, { kind: 'POSSESSION', seriesId })
+    expect(others).toBeGreaterThan(expired)
     const minors = await newGift(minor.id, { kind: 'POSSESSION', seriesId: adult.seriesId })
     const before = await snapshot(reader.id)
     const beforeGifts = await gifts(reader.id)

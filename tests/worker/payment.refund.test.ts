@@ -23,7 +23,7 @@ import {
 import { request } from './app.ts'
 import { newProduct, paymentFor, postWebhook, signedEvent } from './payment.helpers.ts'
 import { refundPayment } from '../../src/features/payment/payment.server.ts'
-import { expireLots } from '../../src/features/wallet/wallet.server.ts'
+import { readerObject } from './reader.helpers.ts'
 import { withMoneyFaultAt } from './faults.ts'
 import { readerRows } from './reader-rows.ts'
 
@@ -201,15 +201,15 @@ describe('POST /api/v1/payment/refund', () => {
   })
 })
 
-describe('expiry sweep', () => {
-  it('empties expired lots with one EXPIRE row each, leaves live lots alone, and is a no-op when run again', async () => {
+describe("expiry in the reader's object", () => {
+  it('empties expired lots with one EXPIRE row each, leaves live lots alone, and is a no-op when it wakes again', async () => {
     const reader = await newReader()
     const live = await give(reader.id, 'BONUS', 7, 5)
     const soon = new Date(Date.now() + 1000).toISOString()
     const a = await grantLot(reader.id, { type: 'BONUS', amount: 12, source: 'EVENT', reason: 't', expiresAt: soon })
     const b = await grantLot(reader.id, { type: 'FREE_COIN', amount: 3, source: 'COUPON', reason: 't', expiresAt: soon })
     const later = new Date(Date.now() + 60_000)
-    await expireLots(db, later, 5000)
+    await readerObject(reader.id).wake(reader.id, later.toISOString())
     const rows = await readerRows.all<{ lot_id: number; amount: number; type: string; source: string }>(
       reader.id,
       `SELECT lot_id, amount, type, source FROM coin_ledger WHERE user_id = ? AND kind = 'EXPIRE' ORDER BY lot_id`,
@@ -221,7 +221,7 @@ describe('expiry sweep', () => {
     ])
     expect(await readerRows.first(reader.id, `SELECT remaining FROM coin_lots WHERE id = ?`, live.lotId)).toEqual({ remaining: 7 })
     expect((await expectInvariant(reader.id)).lots).toBe(7)
-    await expireLots(db, later, 5000)
+    await readerObject(reader.id).wake(reader.id, later.toISOString())
     expect(
       await readerRows.first(reader.id, `SELECT count(*) AS n FROM coin_ledger WHERE user_id = ? AND kind = 'EXPIRE'`, reader.id),
     ).toEqual({ n: 2 })
