@@ -190,6 +190,19 @@ describe('retention rules', () => {
         `${t}-${id}`,
       )
     expect(cut('payments')).toBe(at(now, -30 * DAY_MS))
+    // the shared payment index: a checkout never credited goes at 180 days; a credited one stays for its refunds
+    const indexed = (id: string, createdAt: string, creditedAt: string | null) =>
+      db.run(
+        `INSERT INTO payment_readers (payment_id, provider, user_id, created_at, credited_at) VALUES (?, 'sandbox', ?, ?, ?)`,
+        `${t}-${id}`,
+        other.id,
+        createdAt,
+        creditedAt,
+      )
+    await indexed('pr-gone', cut('payment_readers'), null)
+    await indexed('pr-kept-younger', cut('payment_readers', 1), null)
+    await indexed('pr-kept-credited', at(now, -400 * DAY_MS), at(now, -400 * DAY_MS))
+    expect(cut('payment_readers')).toBe(at(now, -180 * DAY_MS))
 
     // deliveries: 30 days old whatever the status vs 1 ms younger
     const delivery = (k: string, status: string, createdAt: string) =>
@@ -260,6 +273,9 @@ describe('retention rules', () => {
       'pay-kept-unpaid',
     ])
     expect(strip(await leftOf(other.id, `SELECT event_id AS k FROM payment_events WHERE event_id LIKE ?`, like))).toEqual(['ev-kept'])
+    expect(
+      strip(await left(`SELECT payment_id AS k FROM payment_readers WHERE payment_id LIKE ? AND payment_id LIKE '%-pr-%'`, like)),
+    ).toEqual(['pr-kept-credited', 'pr-kept-younger'])
     expect(strip(await left(`SELECT dedupe_key AS k FROM deliveries WHERE dedupe_key LIKE ?`, like))).toEqual(['dl-kept'])
     expect(await db.all(`SELECT day, episode_id AS episodeId FROM episode_views WHERE user_id = ?`, reader.id)).toEqual([
       { day: today, episodeId: viewed.episodeIds[1] },

@@ -514,18 +514,9 @@ type UserRow = Cols<
 } & { sessionOpen: Flag }
 
 /**
-<<<<<<< HEAD
  * docs/API.md GET /user/me: the reader's own profile (one D1 query) and balances (`coinOf`, as `GET /coin`, without
  * its `expiring` list: one call to the reader's object, beside it), or null for a gone account — or, given the access
  * token's session claim, for a session that has ended since (ASVS 7.4.1/7.4.3, checked in the profile's read).
-=======
- * docs/API.md GET /user/me: the reader's own profile and balances (one query; the balance is the wallet's
- * `COIN_SUMMARY_SQL`, as `GET /coin`, without its `expiring` list), or null for a gone account — or, given the
- * access token's session claim, for a session that has ended since (ASVS 7.4.1/7.4.3, checked in the same read).
- * Like `coinOf` with a session claim, this one statement still reads the reader's lots beside the accounts on the
- * shared `db` (one D1 query for the session check of every signed-in page); when the lots move into the reader's
- * object it becomes one D1 query and one call beside it (issue 38).
->>>>>>> main
  */
 export async function userMe(
   db: Db,

@@ -4,8 +4,8 @@
  * coupon redemptions, event tickets and entries. They move into each reader's object with the same columns
  * (`user_id` kept), so every statement over them goes through `moneyDb(db, readerId)`: it names the one reader whose
  * rows it touches, and refuses SQL that names any other table (a join with the catalogue or the accounts is two
- * statements: the shared facts are read first and passed as parameters). Today the statements run on D1; the move
- * runs the same statements in the reader's object, one transaction per batch.
+ * statements: the shared facts are read first and passed as parameters). They run in the reader's object, one
+ * transaction per batch (money-store.server.ts); rows still in D1 move in at the object's first call (money-move.server.ts).
  */
 import type { Db, Statement } from '../../lib/server/db.ts'
 import { withReader } from './stub.server.ts'

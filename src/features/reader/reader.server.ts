@@ -1,12 +1,13 @@
 /**
  * A reader's own Durable Object (issue 38; docs/ARCHITECTURE.md "Reader objects"), addressed by the reader's id
  * (`withReader`, stub.server.ts), stored in SQLite (wrangler.jsonc `durable_objects`, migration tag v1). It holds what
- * belongs to one reader — today their reading progress, favourites, hidden series, sessions, address and alarms — and runs each call's writes in one transaction with the
- * outbox rows that tell the shared side (events.ts). The outbox is sent to the queue `READER_EVENTS` right after the write;
+ * belongs to one reader — their reading progress, favourites, hidden series, sessions, address, alarms and money (coin lots
+ * and ledger, purchases and rights, payments, gifts, coupons, tickets: money-db.server.ts) — and runs each call's writes
+ * in one transaction with the outbox rows that tell the shared side (events.ts). The outbox is sent to the queue `READER_EVENTS` right after the write;
  * what could not be sent is sent again by the object's alarm.
  *
  * The move from D1: the first call of a reader takes their rows of `reading_progress`, `favorites`, `hidden_series`,
- * `refresh_tokens`, `addresses` and `alarms` (and deletes them there), under `blockConcurrencyWhile` so no other call sees the object half-moved; the cron moves
+ * `refresh_tokens`, `addresses`, `alarms` and the money tables (money-move.server.ts; and deletes them there), under `blockConcurrencyWhile` so no other call sees the object half-moved; the cron moves
  * readers who make no call (move.server.ts, `moveIn`). A move merges — the newer place in a series wins, a mark the
  * object holds stays — so a move made twice changes nothing. An object is moved again once when what moves grows
  * (`MOVES`): the one of a reader moved before favourites moved takes them on its next call.

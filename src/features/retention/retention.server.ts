@@ -17,7 +17,8 @@ const literal = (v: string) => {
 /** SQL selecting up to `?2` rowids (or `column`s) of the rule's table whose age passed the cutoff `?1`. */
 function expiredRows(rule: RetentionRule, column: string, extra = ''): string {
   const only = rule.only ? ` AND ${rule.only.column} IN (${rule.only.values.map(literal).join(', ')})` : ''
-  return `SELECT ${column} FROM ${rule.table} WHERE ${rule.since} <= ?1${only}${extra} LIMIT ?2`
+  const unset = rule.unset ? ` AND ${rule.unset} IS NULL` : ''
+  return `SELECT ${column} FROM ${rule.table} WHERE ${rule.since} <= ?1${only}${unset}${extra} LIMIT ?2`
 }
 
 /** One batch of one rule: the rows it deleted from the rule's table (at most `size`). */
