@@ -16,9 +16,8 @@
  * sink, and until every alarm's pushed_at is set.
  * Reported, never asserted. The bench's rows are deleted before (leftovers of an interrupted run) and after.
  */
-import { readFileSync, readdirSync, statSync } from 'node:fs'
-import { join } from 'node:path'
-import { DatabaseSync } from 'node:sqlite'
+import { readFileSync, readdirSync } from 'node:fs'
+import { objectRows } from './objects.ts'
 import { LOCAL_OPS_TOKEN } from '../lib.ts'
 import type { PushService } from '../push-service.ts'
 import { openLocal } from '../seed/proxy.ts'
@@ -90,26 +89,13 @@ function workerdCpuNs(pgid: number | undefined): number | null {
  * read from the objects' SQLite files under `persist` changed since `since` (epoch ms), and how many have pushed_at.
  */
 function objectAlarms(persist: string, key: string, since: number): { alarms: number; pushed: number } {
-  const total = { alarms: 0, pushed: 0 }
-  const root = join(persist, 'v3', 'do')
-  for (const dir of readdirSync(root).filter((d) => d.endsWith('-Reader'))) {
-    for (const file of readdirSync(join(root, dir)).filter((f) => /^[0-9a-f]{64}\.sqlite$/.test(f))) {
-      const path = join(root, dir, file)
-      if (statSync(path).mtimeMs < since) continue
-      const db = new DatabaseSync(path, { readOnly: true })
-      try {
-        const row = db.prepare(`SELECT count(*) AS alarms, count(pushed_at) AS pushed FROM alarms WHERE dedup_key = ?`).get(key) as
-          { alarms: number; pushed: number } | undefined
-        total.alarms += row?.alarms ?? 0
-        total.pushed += row?.pushed ?? 0
-      } catch {
-        // an object being written or without alarms yet: counted on the next poll
-      } finally {
-        db.close()
-      }
-    }
-  }
-  return total
+  const rows = objectRows<{ alarms: number; pushed: number }>(
+    persist,
+    `SELECT count(*) AS alarms, count(pushed_at) AS pushed FROM alarms WHERE dedup_key = ?`,
+    [key],
+    since,
+  )
+  return { alarms: rows.reduce((n, r) => n + r.alarms, 0), pushed: rows.reduce((n, r) => n + r.pushed, 0) }
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -19,8 +19,9 @@ import { findChromium } from '../chromium.ts'
 import { PROGRESS_INTERVAL_MS } from '../../src/features/viewer/reading.ts'
 import { RETENTION_RULES } from '../../src/features/retention/retention.ts'
 import { DAY_MS, HOUR_MS } from '../../src/lib/time.ts'
-import { root } from '../lib.ts'
+import { LOCAL_OPS_TOKEN, root } from '../lib.ts'
 import { d1 } from './purchase.ts'
+import { grantCoins, objectRows } from './objects.ts'
 
 /** One request type's cost to D1. */
 /** A request's store work: D1 round trips, statements and rows (X-D1-Queries, X-D1-Usage) and calls to readers' objects (X-Reader-Calls). */
@@ -370,18 +371,13 @@ export async function benchCapacity(opts: { base: string; persist: string; editi
       counts = after
     }
     const tag = `capacity-${Date.now()}`
-    // coins for the rental and a paid episode the reader does not hold yet
-    d1(
-      `INSERT INTO coin_lots (user_id, type, amount, remaining, source, ref) SELECT id, 'COIN', 1000, 1000, 'ADMIN', '${tag}' FROM users WHERE email = 'reader@example.com';
-       INSERT INTO coin_ledger (user_id, kind, lot_id, type, source, amount, ref, description)
-         SELECT user_id, 'CHARGE', id, 'COIN', 'ADMIN', amount, ref, 'capacity' FROM coin_lots WHERE ref = '${tag}';`,
-      persist,
-      edition,
-    )
+    // coins for the rental and a paid episode the reader does not hold yet (their rights are in their object)
+    await grantCoins(opts.base, LOCAL_OPS_TOKEN, 'reader@example.com', 1000, tag)
+    const held = objectRows<{ episodeId: number }>(opts.persist, `SELECT episode_id AS episodeId FROM ownerships`).map((r) => r.episodeId)
     const [paid] = d1(
       `SELECT e.id FROM episodes e JOIN series s ON s.id = e.series_id
         WHERE e.is_free = 0 AND s.is_published = 1 AND e.published_at <= strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-          AND NOT EXISTS (SELECT 1 FROM ownerships o JOIN users u ON u.id = o.user_id WHERE u.email = 'reader@example.com' AND o.episode_id = e.id)
+          AND e.id NOT IN (SELECT value FROM json_each('${JSON.stringify(held)}'))
           AND NOT EXISTS (SELECT 1 FROM series_readers p JOIN users u ON u.id = p.user_id WHERE u.email = 'reader@example.com' AND p.series_id = s.id)
         ORDER BY e.id LIMIT 1`,
       persist,

@@ -13,7 +13,8 @@
  * so on a 2-core machine the floor alone is a large share of the 100 ms budget.
  */
 import { execFileSync } from 'node:child_process'
-import { quietEnv, root, wranglerConfig } from '../lib.ts'
+import { LOCAL_OPS_TOKEN, quietEnv, root, wranglerConfig } from '../lib.ts'
+import { grantCoins } from './objects.ts'
 
 export type PurchaseBench = {
   connections: number
@@ -78,13 +79,12 @@ export async function benchPurchase(opts: {
        INSERT INTO episodes (series_id, no, title, is_free, price_rent, price_buy, published_at)
          WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < ${amount + amount10})
          SELECT (SELECT id FROM series WHERE title = '${tag}'), x, 'Bench ' || x, 0, 1, 1, '2026-01-01T00:00:00.000Z' FROM n;
-       UPDATE series SET is_published = 1 WHERE title = '${tag}';
-       INSERT INTO coin_lots (user_id, type, amount, remaining, source, ref) SELECT id, 'COIN', 100000, 100000, 'ADMIN', '${tag}' FROM users WHERE email = 'reader@example.com';
-       INSERT INTO coin_ledger (user_id, kind, lot_id, type, source, amount, ref, description)
-         SELECT user_id, 'CHARGE', id, 'COIN', 'ADMIN', amount, ref, 'bench' FROM coin_lots WHERE ref = '${tag}';`,
+       UPDATE series SET is_published = 1 WHERE title = '${tag}';`,
       opts.persist,
       opts.edition,
     )
+    // the reader's coins are in their object: granted as an operator would
+    await grantCoins(opts.base, LOCAL_OPS_TOKEN, 'reader@example.com', 100000, tag)
     const [range] = d1(
       `SELECT min(e.id) AS lo, max(e.id) AS hi FROM episodes e JOIN series s ON s.id = e.series_id WHERE s.title = '${tag}'`,
       opts.persist,

@@ -173,6 +173,10 @@ const SEEDED_TABLES = [
   'coupon_redemptions',
   'coupons',
   'coin_lots',
+  // a payment's conversion record and reversals: not seeded, but made by any payment of a local run (their payment's
+  // index row goes with its user, so they go first)
+  'conversion_events',
+  'payment_reversals',
   'payment_events',
   'payments',
   'coin_products',

@@ -24,7 +24,7 @@ import {
   webCookie,
 } from './account.helpers.ts'
 import { buy, db as walletDb, expectInvariant, give, newSeries, snapshot } from './purchase.helpers.ts'
-import { failingAt } from './faults.ts'
+import { failingAt, withMoneyFaultAt } from './faults.ts'
 import { frEdition, frMessages } from './app.ts'
 import { createTranslator } from '../../src/lib/i18n/i18n.ts'
 import { approveWithdrawal } from '../../src/features/account/withdrawal.server.ts'
@@ -264,16 +264,8 @@ describe('withdrawal (spec §4: agree, confirm, mail, approval, deletion)', () =
   it('a worker stopped between the deletion batch and the write-off: the link opened again writes the coins off', async () => {
     const { user, held, link: l } = await readerWithCoins()
     const ctx = { issuer: frEdition.siteUrl, t: createTranslator(frEdition.locale, frMessages) }
-    let writes = 0
-    const stopping = {
-      ...walletDb,
-      // the second batch that writes (the reader's write-off) never runs: the worker stopped
-      batch: async (statements: Parameters<typeof walletDb.batch>[0]) => {
-        if (statements.some((st) => /^\s*(INSERT|UPDATE|DELETE)/.test(st.sql)) && writes++ === 1) throw new Error('worker stopped')
-        return walletDb.batch(statements)
-      },
-    }
-    await expect(approveWithdrawal(stopping, l, ctx)).rejects.toThrow('worker stopped')
+    // the reader's write-off (the batch after the account's) fails whole: as if the worker stopped in between
+    await expect(withMoneyFaultAt(0, () => approveWithdrawal(walletDb, l, ctx))).rejects.toThrow()
     const heldNow = () =>
       readerRows.all<{ id: number }>(user.id, 'SELECT id FROM coin_lots WHERE user_id = ? AND remaining > 0 ORDER BY id', user.id)
     expect((await heldNow()).map((lot) => lot.id)).toEqual(held.map((lot) => lot.id))

@@ -192,15 +192,18 @@ describe('ASVS 7.4.3: every session ends at once', () => {
 })
 
 describe('cost: the routes that check the session in their own read add no D1 round trip', () => {
-  it('GET /coin 1, POST /purchase 4, GET /api/auth/session 1 (user and balance in one read, the unread alarms from the reader’s object); other routes 1 more for the check', async () => {
+  it('GET /coin 1, POST /purchase 2, GET /api/auth/session 1 D1 queries, the money and alarms from the reader’s object; other routes 1 more for the check', async () => {
     const r = await readerWithSessions()
     const headers = bearer(r.app.accessToken.value)
-    expect((await coin(headers)).headers.get('x-d1-queries')).toBe('1')
-    expect((await coin({ cookie: r.browser })).headers.get('x-d1-queries')).toBe('1')
-    // the shared read and the money read (moneyDb) side by side, the money batch, then the purchase count (users)
-    expect((await buy({ headers }, { episodeIds: [r.episodeIds[0]], kind: 'RENT' })).headers.get('x-d1-queries')).toBe('4')
-    expect((await get('/api/auth/session', headers)).headers.get('x-d1-queries')).toBe('1')
-    expect((await get('/api/auth/session', { cookie: r.browser })).headers.get('x-d1-queries')).toBe('1')
-    expect((await get('/api/v1/user/me', headers)).headers.get('x-d1-queries')).toBe('2')
+    const cost = (res: Response) => [res.headers.get('x-d1-queries'), res.headers.get('x-reader-calls')]
+    // the session check on D1 beside the balance in the reader's object
+    expect(cost(await coin(headers))).toEqual(['1', '1'])
+    expect(cost(await coin({ cookie: r.browser }))).toEqual(['1', '1'])
+    // the shared read (D1) beside the money read (object), the money batch (object), then the purchase count (D1)
+    expect(cost(await buy({ headers }, { episodeIds: [r.episodeIds[0]], kind: 'RENT' }))).toEqual(['2', '2'])
+    // the account on D1; the balance and the unread alarms from the object
+    expect(cost(await get('/api/auth/session', headers))).toEqual(['1', '2'])
+    expect(cost(await get('/api/auth/session', { cookie: r.browser }))).toEqual(['1', '2'])
+    expect(cost(await get('/api/v1/user/me', headers))).toEqual(['2', '1'])
   })
 })

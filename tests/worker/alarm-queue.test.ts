@@ -315,7 +315,7 @@ describe('the operator notice', () => {
 })
 
 describe('gifts', () => {
-  it('a gift given to the reader raises one alarm from the cron', async () => {
+  it("a gift given to the reader raises one alarm from the reader's object", async () => {
     const reader = await newReader()
     const s = await newSeries({ episodes: 1 })
     const givenAt = '2031-05-05T10:00:00.000Z'
@@ -326,9 +326,9 @@ describe('gifts', () => {
       s.seriesId,
       givenAt,
     )
-    const q = localQueue(new Date(givenAt))
-    await sweepAlarms(db, q.queue, new Date(isoAfter(givenAt, 60_000)), far)
-    await sweepAlarms(db, q.queue, new Date(isoAfter(givenAt, 11 * 60_000)), far)
+    // the reader's object tells them when it wakes (its alarm), once
+    await readerObject(reader.id).wake(reader.id, isoAfter(givenAt, 60_000))
+    await readerObject(reader.id).wake(reader.id, isoAfter(givenAt, 11 * 60_000))
     const page = (await read(await call(reader, 'GET', '/api/v1/alarm'))).data
     expect(page.items).toHaveLength(1)
     expect(page.items[0]).toMatchObject({ kind: 'GIFT', text: 'Un cadeau vous attend : Location offerte.', link: '/gift' })

@@ -10,7 +10,7 @@ import { call, db, expectError, form, frEdition, newReader, newSeries, read, typ
 import { expectHandled, frMessages } from './app.ts'
 import { answerQna } from '../../src/features/qna/qna.server.ts'
 import { runFanout, sweepAlarms } from '../../src/features/alarm/alarm.server.ts'
-import { alarmReach, alarmsIn, execInReader, giveAlarms, testAlarm } from './reader.helpers.ts'
+import { alarmReach, alarmsIn, execInReader, giveAlarms, readerObject, testAlarm } from './reader.helpers.ts'
 import { localQueue } from './alarm-queue.helpers.ts'
 import { readerRows } from './reader-rows.ts'
 import { purgeExpired } from '../../src/features/retention/retention.server.ts'
@@ -137,14 +137,14 @@ describe('alarms written by the cron', () => {
     const bonus = await lot('BONUS', 7, isoAfter(now, 8 * DAY_MS))
     await lot('MILEAGE', 5, isoAfter(now, 2 * DAY_MS))
     await lot('COIN', 0, isoAfter(now, 2 * DAY_MS))
-    await sweepAlarms(db, queue, now, far)
+    await readerObject(reader.id).wake(reader.id, now.toISOString())
     expect(await alarmsOf(reader.id)).toEqual([])
     const later = new Date(now.getTime() + 7 * HOUR_MS) // rental ends in 23 h
-    await sweepAlarms(db, queue, later, far)
+    await readerObject(reader.id).wake(reader.id, later.toISOString())
     expect((await alarmsOf(reader.id)).map((a) => a.kind)).toEqual(['EPISODE'])
     const dayAfter = new Date(now.getTime() + DAY_MS + HOUR_MS) // bonus expires in < 7 days
-    await sweepAlarms(db, queue, dayAfter, far)
-    await sweepAlarms(db, queue, dayAfter, far)
+    await readerObject(reader.id).wake(reader.id, dayAfter.toISOString())
+    await readerObject(reader.id).wake(reader.id, dayAfter.toISOString())
     expect(await alarmsOf(reader.id)).toEqual([
       {
         kind: 'EPISODE',
@@ -165,16 +165,18 @@ describe('alarms written by the cron', () => {
     const usedAt = '2030-06-01T10:00:00.000Z'
     const ticket = await readerRows.first<{ id: number }>(
       reader.id,
-      `INSERT INTO wuf_tickets (user_id, series_id, available_at, used_at, used_episode_id) VALUES (?, ?, 'FIRST', ?, ?) RETURNING id`,
+      // as a use writes it: with when the series' next ticket is ready (its wuf_hours later)
+      `INSERT INTO wuf_tickets (user_id, series_id, available_at, used_at, used_episode_id, ready_at) VALUES (?, ?, 'FIRST', ?, ?, ?) RETURNING id`,
       reader.id,
       s.seriesId,
       usedAt,
       s.episodeIds[0],
+      isoAfter(usedAt, 24 * HOUR_MS),
     )
-    await sweepAlarms(db, queue, new Date(isoAfter(usedAt, 24 * HOUR_MS - 1)), far)
+    await readerObject(reader.id).wake(reader.id, new Date(isoAfter(usedAt, 24 * HOUR_MS - 1)).toISOString())
     expect(await alarmsOf(reader.id)).toEqual([])
-    await sweepAlarms(db, queue, new Date(isoAfter(usedAt, 24 * HOUR_MS)), far)
-    await sweepAlarms(db, queue, new Date(isoAfter(usedAt, 25 * HOUR_MS)), far)
+    await readerObject(reader.id).wake(reader.id, new Date(isoAfter(usedAt, 24 * HOUR_MS)).toISOString())
+    await readerObject(reader.id).wake(reader.id, new Date(isoAfter(usedAt, 25 * HOUR_MS)).toISOString())
     expect(await alarmsOf(reader.id)).toEqual([
       { kind: 'EPISODE', title: 'alarm.text.ticketReady', link: `/detail/${s.seriesId}`, dedupKey: `WUF:${ticket!.id}` },
     ])

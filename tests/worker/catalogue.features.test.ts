@@ -2,7 +2,7 @@
  * Issue 5 step 1: rankings from real reads and purchases, related series and schedule on the detail,
  * tag search counts fed by searches, and the notice count cached 5 minutes in KV. Real D1 and KV.
  */
-import { beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { env } from 'cloudflare:workers'
 import { appFor, request } from './app.ts'
 import { seedDemo } from './seed.ts'
@@ -80,6 +80,14 @@ describe('ranking from real reads and purchases', () => {
       )
     }
 
+    // the purchases' events leave the reader's object through its outbox and the queue into the daily counters
+    await vi.waitFor(
+      async () =>
+        expect(
+          await env.DB.prepare(`SELECT coalesce(sum(purchases), 0) AS n FROM series_daily WHERE series_id = ?`).bind(last.id).first('n'),
+        ).toBe(4),
+      { timeout: 20_000, interval: 100 },
+    )
     await refreshRanking(createDb(env.DB))
     const after = await ranking()
     expect(after[0]!.id).toBe(last.id)

@@ -8,7 +8,7 @@ import { app, db, expectError, expectInvariant, get, newReader, read, type Reade
 import { request } from './app.ts'
 import { newProduct, paymentFor, postWebhook, signedEvent } from './payment.helpers.ts'
 import { downloadCoupon } from '../../src/features/coupon/coupon.server.ts'
-import type { Db } from '../../src/lib/server/db.ts'
+import { claimFailing, withMoneyFaultAt } from './faults.ts'
 import { readerRows } from './reader-rows.ts'
 
 const days = (d: number) => new Date(Date.now() + d * 86_400_000).toISOString()
@@ -158,18 +158,15 @@ describe('downloadable coupons', () => {
     expect(await db.first(`SELECT used_count FROM coupons WHERE id = ?`, id)).toEqual({ used_count: 5 })
   }, 30_000)
 
-  it('a D1 failure injected at each statement of a download leaves no partial state', async () => {
+  it('a failure injected at each step of a download leaves no partial state', async () => {
     const reader = await newReader()
     const id = await newDownloadable()
     // step 0: the claim of the coupon's unit; 1-3: the statements of the reader's money batch
     for (let at = 0; at < 4; at++) {
-      const fault = `SELECT json('injected fault')`
-      const failing: Db = {
-        ...db,
-        run: (sql, ...params) => (at === 0 && sql.includes('used_count + 1') ? db.run(fault) : db.run(sql, ...params)),
-        batch: (s) => db.batch(s.length >= 2 ? s.map((st, i) => (i === at - 1 ? { sql: fault, params: [] } : st)) : s),
-      }
-      await expect(downloadCoupon(failing, { userId: reader.id, couponId: id, platform: 'WEB' })).rejects.toThrow()
+      const input = { userId: reader.id, couponId: id, platform: 'WEB' } as const
+      await expect(
+        at > 0 ? withMoneyFaultAt(at - 1, () => downloadCoupon(db, input)) : downloadCoupon(claimFailing(db), input),
+      ).rejects.toThrow()
       expect(await readerRows.first(reader.id, `SELECT count(*) AS n FROM coupon_redemptions WHERE user_id = ?`, reader.id)).toEqual({
         n: 0,
       })

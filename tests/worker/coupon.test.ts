@@ -6,22 +6,16 @@
 import { describe, expect, it } from 'vitest'
 import { app, db, expectError, expectInvariant, newReader, read, type Reader } from './purchase.helpers.ts'
 import { request } from './app.ts'
-import type { Db } from '../../src/lib/server/db.ts'
 import { redeemCoupon } from '../../src/features/coupon/coupon.server.ts'
 import { readerRows } from './reader-rows.ts'
-
-const FAULT = { sql: `SELECT json('injected fault')`, params: [] }
+import { claimFailing, withMoneyFaultAt } from './faults.ts'
 
 /**
- * `db` whose write step `at` fails at run time: 0 the claim of the coupon's unit, then each statement of the
- * reader's money batch (the batches of 2+ statements).
+ * A redemption whose write step `at` fails at run time: 0 the claim of the coupon's unit on D1, then each statement
+ * of the reader's money batch.
  */
-function faultyAt(at: number): Db {
-  return {
-    ...db,
-    run: (sql, ...params) => (at === 0 && sql.includes('used_count + 1') ? db.run(FAULT.sql) : db.run(sql, ...params)),
-    batch: (statements) => db.batch(statements.length >= 2 ? statements.map((st, i) => (i === at - 1 ? FAULT : st)) : statements),
-  }
+function redeemFailingAt(at: number, input: Parameters<typeof redeemCoupon>[1]) {
+  return at > 0 ? withMoneyFaultAt(at - 1, () => redeemCoupon(db, input)) : redeemCoupon(claimFailing(db), input)
 }
 
 let seq = 0
@@ -256,7 +250,7 @@ describe('POST /api/v1/coupon/code', () => {
   })
 })
 
-describe('coupon redemption under injected D1 failures (docs/QUALITY.md faults)', () => {
+describe('coupon redemption under injected failures (docs/QUALITY.md faults)', () => {
   it('a failure at each statement leaves no redemption, no lot, no ticket and the stock untouched', async () => {
     const reader = await newReader()
     for (const [rewardType, statements] of [
@@ -266,7 +260,7 @@ describe('coupon redemption under injected D1 failures (docs/QUALITY.md faults)'
       const c = await newCoupon({ rewardType, amount: 3, stock: 10 })
       for (let at = 0; at < statements; at++) {
         await expect(
-          redeemCoupon(faultyAt(at), {
+          redeemFailingAt(at, {
             userId: reader.id,
             code: c.code,
             platform: 'WEB',

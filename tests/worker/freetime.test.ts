@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { app, db, expectError, get, newReader, newSeries, read, snapshot, type Reader } from './purchase.helpers.ts'
 import { frEdition, request } from './app.ts'
 import { useFreetime } from '../../src/features/freetime/freetime.server.ts'
-import { failingAt } from './faults.ts'
+import { withMoneyFaultAt } from './faults.ts'
 import { readerRows } from './reader-rows.ts'
 
 function freetime(reader: Pick<Reader, 'headers'>, body: unknown, key: string | null = crypto.randomUUID()) {
@@ -110,15 +110,16 @@ describe('POST /api/v1/purchase/freetime', () => {
     expect(await readerRows.first(reader.id, `SELECT count(*) AS n FROM wuf_tickets WHERE user_id = ?`, reader.id)).toEqual({ n: 1 })
   }, 30_000)
 
-  it('a D1 failure injected at each statement of the use leaves no partial state', async () => {
+  it('a failure injected at each statement of the use leaves no partial state', async () => {
     const reader = await newReader()
     const { episodeIds } = await wufSeries(24)
     const before = await snapshot(reader.id)
     const tickets = async () => readerRows.first(reader.id, `SELECT count(*) AS n FROM wuf_tickets WHERE user_id = ?`, reader.id)
     for (let at = 0; at < 5; at++) {
-      const failing = failingAt(db, at)
       const claim = { userId: reader.id, key: `fault-${at}`, scope: 'test', requestHash: 'h' }
-      await expect(useFreetime(failing, { userId: reader.id, episodeId: episodeIds[1]!, claim, ageRules: frEdition })).rejects.toThrow()
+      await expect(
+        withMoneyFaultAt(at, () => useFreetime(db, { userId: reader.id, episodeId: episodeIds[1]!, claim, ageRules: frEdition })),
+      ).rejects.toThrow()
       expect(await snapshot(reader.id), `statement ${at}`).toEqual(before)
       expect(await tickets()).toEqual({ n: 0 })
     }

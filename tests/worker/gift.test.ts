@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { app, db, expectError, get, newReader, newSeries, read, snapshot, type Reader } from './purchase.helpers.ts'
 import { frEdition, request } from './app.ts'
 import { useGift } from '../../src/features/gift/gift.server.ts'
-import { failingAt } from './faults.ts'
+import { withMoneyFaultAt } from './faults.ts'
 import { readerRows } from './reader-rows.ts'
 
 function use(reader: Pick<Reader, 'headers'>, giftId: number | string, body: unknown = {}, key: string | null = crypto.randomUUID()) {
@@ -110,7 +110,10 @@ describe('gift box', () => {
     const series = await newGift(reader.id, { kind: 'POSSESSION', seriesId })
     const rentOnBuyOnly = await newGift(reader.id, { kind: 'RENT', seriesId })
     const expired = await newGift(reader.id, { kind: 'POSSESSION', seriesId, expiresInDays: -1 })
-    const others = await newGift(other.id, { kind: 'POSSESSION', seriesId })
+    // each reader's object numbers its own gifts: the other reader's fourth gift has a number the reader has none of
+    let others = 0
+    for (let i = 0; i < 4; i++) others = await newGift(other.id, { kind: 'POSSESSION', seriesId })
+    expect(others).toBeGreaterThan(expired)
     const minors = await newGift(minor.id, { kind: 'POSSESSION', seriesId: adult.seriesId })
     const before = await snapshot(reader.id)
     const beforeGifts = await gifts(reader.id)
@@ -165,17 +168,18 @@ describe('gift box', () => {
     expect(await readerRows.first(reader.id, `SELECT count(*) AS n FROM ownerships WHERE user_id = ?`, reader.id)).toEqual({ n: 1 })
   }, 30_000)
 
-  it('a D1 failure injected at each statement of a use leaves no partial state', async () => {
+  it('a failure injected at each statement of a use leaves no partial state', async () => {
     const reader = await newReader()
     const { seriesId, episodeIds } = await newSeries({ episodes: 3 })
     const id = await newGift(reader.id, { kind: 'RENT', seriesId })
     const before = await snapshot(reader.id)
     const beforeGifts = await gifts(reader.id)
     for (let at = 0; at < 5; at++) {
-      const failing = failingAt(db, at)
       const claim = { userId: reader.id, key: `fault-${at}`, scope: 'test', requestHash: 'h' }
       await expect(
-        useGift(failing, { userId: reader.id, giftId: id, episodeId: episodeIds[1], claim, rentalHours: 72, ageRules: frEdition }),
+        withMoneyFaultAt(at, () =>
+          useGift(db, { userId: reader.id, giftId: id, episodeId: episodeIds[1], claim, rentalHours: 72, ageRules: frEdition }),
+        ),
       ).rejects.toThrow()
       expect(await snapshot(reader.id), `statement ${at}`).toEqual(before)
       expect(await gifts(reader.id), `statement ${at}`).toEqual(beforeGifts)

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest'
 import { app, buy, db, expectError, get, give, newReader, newSeries, read } from './purchase.helpers.ts'
 import { request } from './app.ts'
-import { marksIn } from './reader.helpers.ts'
+import { execInReader, marksIn } from './reader.helpers.ts'
 import { readerRows } from './reader-rows.ts'
 
 const me = (reader: Awaited<ReturnType<typeof newReader>> | null, id: number | string) => get(reader, `/api/v1/contents/${id}/me`)
@@ -100,11 +100,13 @@ describe('GET /api/v1/contents/{id}/me', () => {
 
   it('gives the reader their ownerships, favourite and where to continue; another reader sees nothing of it', async () => {
     const { reader, seriesId, episodeIds } = await ownerWithRentAndBuy()
-    await db.run(
-      `INSERT INTO reading_progress (user_id, series_id, episode_id, position) VALUES (?, ?, ?, 0.25)`,
+    // the reader's place, as their object keeps it
+    await execInReader(
       reader.id,
+      `INSERT INTO progress (series_id, episode_id, episode_no, position, updated_at) VALUES (?, ?, 2, 0.25, ?)`,
       seriesId,
-      episodeIds[1],
+      episodeIds[1]!,
+      new Date().toISOString(),
     )
     expect((await favorite(reader, seriesId, 'POST')).status).toBe(200)
     const res = await me(reader, seriesId)

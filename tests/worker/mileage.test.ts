@@ -6,23 +6,10 @@
 import { describe, expect, it } from 'vitest'
 import { app, db, expectError, expectInvariant, give, newReader, read, type Reader } from './purchase.helpers.ts'
 import { frEdition, request } from './app.ts'
-import type { Db } from '../../src/lib/server/db.ts'
 import { exchangeMileage } from '../../src/features/mileage/mileage.server.ts'
 import { requestHash } from '../../src/features/wallet/idempotency.ts'
 import { readerRows } from './reader-rows.ts'
-
-/** `db` whose write batches (3+ statements) have statement `at` replaced by one failing at run time. */
-function faultyAt(at: number): Db {
-  return {
-    ...db,
-    batch: (statements) =>
-      db.batch(
-        statements.length >= 3
-          ? statements.map((st, i) => (i === at ? { sql: `SELECT json('injected fault')`, params: [] } : st))
-          : statements,
-      ),
-  }
-}
+import { withMoneyFaultAt } from './faults.ts'
 
 function exchange(reader: Pick<Reader, 'headers'> | null, body: unknown, key: string | null = crypto.randomUUID()) {
   const headers: Record<string, string> = { 'content-type': 'application/json', ...(reader?.headers ?? {}) }
@@ -198,7 +185,7 @@ describe('POST /api/v1/payment/mileage', () => {
     await expectInvariant(reader.id)
   })
 
-  it('a D1 failure injected at each statement of the exchange leaves no partial state (docs/QUALITY.md faults)', async () => {
+  it('a failure injected at each statement of the exchange leaves no partial state (docs/QUALITY.md faults)', async () => {
     const reader = await newReader()
     await give(reader.id, 'MILEAGE', 1000, 3)
     await give(reader.id, 'MILEAGE', 1000, 5)
@@ -219,7 +206,7 @@ describe('POST /api/v1/payment/mileage', () => {
     }
     const statements = 3 * 2 + 3 // three lots drawn (update + ledger each), new lot, its ledger row, idempotency row
     for (let at = 0; at < statements; at++) {
-      await expect(exchangeMileage(faultyAt(at), { userId: reader.id, amount: 3000, rate, claim })).rejects.toThrow()
+      await expect(withMoneyFaultAt(at, () => exchangeMileage(db, { userId: reader.id, amount: 3000, rate, claim }))).rejects.toThrow()
       expect(await state()).toEqual(before)
       expect(await moved(reader.id)).toMatchObject({ keys: 0 })
     }

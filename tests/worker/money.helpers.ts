@@ -3,10 +3,10 @@
  * the app's router, and the checks that must hold whatever order concurrent requests commit in.
  */
 import { expect } from 'vitest'
-import { app, db, expectInvariant, get, read, type Reader } from './purchase.helpers.ts'
+import { app, expectInvariant, get, read, type Reader } from './purchase.helpers.ts'
 import { request } from './app.ts'
 import { newProduct, paymentFor, postWebhook, signedEvent } from './payment.helpers.ts'
-import { expireLots } from '../../src/features/wallet/wallet.server.ts'
+import { readerObject } from './reader.helpers.ts'
 import { readerRows } from './reader-rows.ts'
 
 /** POST `path` as `reader` with a JSON body and its own Idempotency-Key. */
@@ -80,14 +80,14 @@ function opened(userId: number): Promise<Opened[]> {
 }
 
 /**
- * The money invariants of one reader once every request has answered (after a sweep, so expired coins have left
- * through the ledger): each episode opened at most once (no right granted or paid for while one is held) but for a
+ * The money invariants of one reader once every request has answered (after the reader's object woke, so expired coins
+ * have left through the ledger): each episode opened at most once (no right granted or paid for while one is held) but for a
  * rental or unlock then bought for good, each
  * purchase charged exactly its price by its own USE rows and no USE row outside a purchase, Σ lots remaining =
  * ledger replay = the balance GET /api/v1/coin shows (spendable + mileage), no lot below zero. Returns the rows.
  */
 export async function expectMoneyInvariants(reader: Reader): Promise<{ opened: Opened[]; balance: { total: number; mileage: number } }> {
-  await expireLots(db)
+  await readerObject(reader.id).wake(reader.id, new Date().toISOString())
   const rows = await opened(reader.id)
   // an episode opens once, or twice when a rental or an unlock of it was then bought for good (issue 12 point 4)
   const byEpisode = Map.groupBy(rows, (r) => r.episodeId)

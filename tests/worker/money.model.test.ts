@@ -1,9 +1,9 @@
 /**
- * Issue 23 §3: a model-based concurrency test of the money rules against the real router and D1. Each run gives
+ * Issue 23 §3: a model-based concurrency test of the money rules against the real router and the reader's object (its money rows, one transaction per batch). Each run gives
  * one fresh reader a generated wallet (lots of every type, some expiring during the run, mileage, a paid top-up),
  * gift tickets and a series sold both ways with wait-until-free, then sends a generated set of commands all at
  * once — purchases of each kind (single, "unlock all remaining", the viewer's automatic unlock), ticket and gift
- * uses, mileage exchanges, refunds and expiry sweeps — each started after 0–3 D1 round trips so their reads and
+ * uses, mileage exchanges, refunds and expiry (the object woken) — each started after 0–3 D1 round trips so their reads and
  * writes interleave. Afterwards:
  *
  * - every answer is a success or the catalogue code its path may give, and a refusal has its cause in the result
@@ -21,7 +21,7 @@ import fc from 'fast-check'
 import { env } from 'cloudflare:workers'
 import { db, newReader, newSeries, read, type Reader } from './purchase.helpers.ts'
 import { expectMoneyInvariants, exchange, lot, newGift, paidPayment, purchase, refund, ticket, useGift } from './money.helpers.ts'
-import { expireLots } from '../../src/features/wallet/wallet.server.ts'
+import { readerObject } from './reader.helpers.ts'
 import { autoUnlockKey } from '../../src/features/viewer/continuous.ts'
 import { readerRows } from './reader-rows.ts'
 
@@ -138,7 +138,7 @@ async function run(s: Scenario): Promise<void> {
         res = await refund(reader, paymentId)
         break
       case 'sweep':
-        await expireLots(db)
+        await readerObject(reader.id).wake(reader.id, new Date().toISOString())
         return { status: 200, code: 'SUCCESS' }
     }
     const body = await read(res)
@@ -203,7 +203,7 @@ async function run(s: Scenario): Promise<void> {
   expect(balance.total + balance.mileage, label).toBe(given - spent - expired!.n)
 }
 
-describe('money model: concurrent commands of one reader on real D1', () => {
+describe('money model: concurrent commands of one reader on their real object', () => {
   it(
     `keeps every rule and the wallet invariants over ${RUNS} generated sets of concurrent commands`,
     async () => {

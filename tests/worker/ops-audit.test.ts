@@ -16,7 +16,7 @@ import { app, db, expectError, read } from './comment.helpers.ts'
 import { makeUser } from './account.helpers.ts'
 import { give, newSeries } from './purchase.helpers.ts'
 import { readerRows } from './reader-rows.ts'
-import { failingAt } from './faults.ts'
+import { withMoneyFaultAt } from './faults.ts'
 import { recordAudit } from '../../src/features/operator/audit.server.ts'
 import { adminAdjust } from '../../src/features/wallet/wallet.server.ts'
 
@@ -211,11 +211,13 @@ describe('operator API: the audit trail', () => {
   it('after the batch: a refused movement records no audit row; a row written after its change is never lost silently', async () => {
     const user = await makeUser()
     const record = { operator: 'root', action: 'coins.grant', route: 'POST /api/ops/coins', target: `user:${user.id}`, reason: 'r' }
-    // the grant's batch over the reader's rows: lot, ledger row, balances, the last failing: D1 rolls the whole batch
-    // back, and the audit row (shared, recorded right after the batch) is never written
+    // the grant's batch over the reader's rows: lot, ledger row, balances, the last failing: the reader's object rolls the whole
+    // batch back, and the audit row (shared, recorded right after the batch) is never written
     let recorded = 0
     await expect(
-      adminAdjust(failingAt(db, 2), { email: user.email, type: 'BONUS', amount: 5, reason: 'r' }, new Date(), async () => recorded++),
+      withMoneyFaultAt(2, () =>
+        adminAdjust(db, { email: user.email, type: 'BONUS', amount: 5, reason: 'r' }, new Date(), async () => recorded++),
+      ),
     ).rejects.toThrow()
     expect(recorded).toBe(0)
     expect(await readerRows.first(user.id, `SELECT count(*) AS n FROM coin_lots WHERE user_id = ?`, user.id)).toEqual({ n: 0 })

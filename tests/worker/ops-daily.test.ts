@@ -5,7 +5,7 @@
  * list and the count, a coupon redeemed and reported), the operator's reason in the JSON log line, and 1,000
  * generated bad bodies per changing route that answer no 5xx and change nothing.
  */
-import { beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it, vi } from 'vitest'
 import fc from 'fast-check'
 import { env, withEnv } from 'cloudflare:workers'
 import { seedDemo } from './seed.ts'
@@ -235,8 +235,14 @@ describe('operator API: support, notices, coupons', () => {
     })
     const reader = await newReader()
     expect((await call(reader, 'POST', '/api/v1/coupon/code', { code })).status).toBe(200)
-    const report = (await read(await call(OPS, 'GET', `/api/ops/coupons?id=${coupon.id}`))).data.items
-    expect(report).toEqual([expect.objectContaining({ id: coupon.id, usedCount: 1, received: 1, used: 1 })])
+    // the counts come from the reader's coupon event (its object's outbox, then the queue)
+    await vi.waitFor(
+      async () => {
+        const report = (await read(await call(OPS, 'GET', `/api/ops/coupons?id=${coupon.id}`))).data.items
+        expect(report).toEqual([expect.objectContaining({ id: coupon.id, usedCount: 1, received: 1, used: 1 })])
+      },
+      { timeout: 10_000, interval: 50 },
+    )
     const all = (await read(await call(OPS, 'GET', '/api/ops/coupons'))).data.items as { id: number }[]
     expect(all[0]!.id).toBe(coupon.id) // newest first
 

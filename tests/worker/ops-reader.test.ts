@@ -122,6 +122,8 @@ describe('operator API: readers', () => {
       `pay_find_${user.id}`,
       user.id,
     )
+    // the shared index a charge writes first (createCharge), through which a payment id finds its reader
+    await db.run(`INSERT INTO payment_readers (payment_id, provider, user_id) VALUES (?, 'stripe', ?)`, `pay_find_${user.id}`, user.id)
     const found = async (query: string) => (await read(await call(OPS, 'GET', `/api/ops/readers?${query}`))).data.account.id
     expect(await found(`nickname=${encodeURIComponent(nickname.toUpperCase())}`)).toBe(user.id)
     expect(await found(`nickname=${encodeURIComponent(`ＬＵＮＥ${digits}`)}`)).toBe(user.id) // fullwidth: the same name to a reader

@@ -23,8 +23,8 @@ import {
 import { request } from './app.ts'
 import { newProduct, paymentFor, postWebhook, signedEvent } from './payment.helpers.ts'
 import { refundPayment } from '../../src/features/payment/payment.server.ts'
-import { expireLots } from '../../src/features/wallet/wallet.server.ts'
-import { failingAt } from './faults.ts'
+import { readerObject } from './reader.helpers.ts'
+import { withMoneyFaultAt } from './faults.ts'
 import { readerRows } from './reader-rows.ts'
 
 function refund(reader: Pick<Reader, 'headers'>, body: unknown, key: string | null = crypto.randomUUID()) {
@@ -187,30 +187,29 @@ describe('POST /api/v1/payment/refund', () => {
     expect((await expectInvariant(reader.id)).lots).toBe(0)
   })
 
-  it('a D1 failure injected at each statement of the refund leaves no partial state', async () => {
+  it('a failure injected at each statement of the refund leaves no partial state', async () => {
     const reader = await newReader()
     const paymentId = await paidCharge(reader)
     const before = await snapshot(reader.id)
     const state = () => readerRows.first(reader.id, `SELECT state FROM payments WHERE id = ?`, paymentId)
     for (let at = 0; at < 6; at++) {
-      const failing = failingAt(db, at)
       const claim = { userId: reader.id, key: `fault-${at}`, scope: 'test', requestHash: 'h' }
-      await expect(refundPayment(failing, { userId: reader.id, paymentId, claim })).rejects.toThrow()
+      await expect(withMoneyFaultAt(at, () => refundPayment(db, { userId: reader.id, paymentId, claim }))).rejects.toThrow()
       expect(await snapshot(reader.id), `statement ${at}`).toEqual(before)
       expect(await state()).toEqual({ state: 'PAID' })
     }
   })
 })
 
-describe('expiry sweep', () => {
-  it('empties expired lots with one EXPIRE row each, leaves live lots alone, and is a no-op when run again', async () => {
+describe("expiry in the reader's object", () => {
+  it('empties expired lots with one EXPIRE row each, leaves live lots alone, and is a no-op when it wakes again', async () => {
     const reader = await newReader()
     const live = await give(reader.id, 'BONUS', 7, 5)
     const soon = new Date(Date.now() + 1000).toISOString()
     const a = await grantLot(reader.id, { type: 'BONUS', amount: 12, source: 'EVENT', reason: 't', expiresAt: soon })
     const b = await grantLot(reader.id, { type: 'FREE_COIN', amount: 3, source: 'COUPON', reason: 't', expiresAt: soon })
     const later = new Date(Date.now() + 60_000)
-    await expireLots(db, later, 5000)
+    await readerObject(reader.id).wake(reader.id, later.toISOString())
     const rows = await readerRows.all<{ lot_id: number; amount: number; type: string; source: string }>(
       reader.id,
       `SELECT lot_id, amount, type, source FROM coin_ledger WHERE user_id = ? AND kind = 'EXPIRE' ORDER BY lot_id`,
@@ -222,7 +221,7 @@ describe('expiry sweep', () => {
     ])
     expect(await readerRows.first(reader.id, `SELECT remaining FROM coin_lots WHERE id = ?`, live.lotId)).toEqual({ remaining: 7 })
     expect((await expectInvariant(reader.id)).lots).toBe(7)
-    await expireLots(db, later, 5000)
+    await readerObject(reader.id).wake(reader.id, later.toISOString())
     expect(
       await readerRows.first(reader.id, `SELECT count(*) AS n FROM coin_ledger WHERE user_id = ? AND kind = 'EXPIRE'`, reader.id),
     ).toEqual({ n: 2 })

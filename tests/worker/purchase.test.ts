@@ -9,8 +9,7 @@ import { buy, db, expectError, expectInvariant, get, give, newReader, newSeries,
 import { purchaseEpisodes } from '../../src/features/purchase/purchase.server.ts'
 import { coinOf, userBalances } from '../../src/features/wallet/wallet.server.ts'
 import { coinSummary } from '../unit/wallet-model.ts'
-import type { Db } from '../../src/lib/server/db.ts'
-import { failingAt } from './faults.ts'
+import { withMoneyFaultAt } from './faults.ts'
 import { frEdition } from './app.ts'
 import { readerRows } from './reader-rows.ts'
 
@@ -195,43 +194,35 @@ describe('POST /api/v1/purchase', () => {
     await expectInvariant(reader.id)
   })
 
-  it('a D1 failure at any statement of the purchase batch leaves nothing half-done', async () => {
+  it("a failure at any statement of the purchase's batch in the reader's object leaves nothing half-done", async () => {
     const reader = await newReader()
     await give(reader.id, 'BONUS', 3, 3)
     await give(reader.id, 'COIN', 30)
     const { episodeIds } = await newSeries({ episodes: 2, priceBuy: 4 })
     const request = { episodeIds, kind: 'POSSESSION' as const }
-    // count the statements of the real batch
-    let size = 0
-    const counting: Db = {
-      ...db,
-      batch: async (s) => ((size = s.length), db.batch(s)),
-      get queryCount() {
-        return db.queryCount
-      },
-    }
+    const buying = (userId: number, key: string) =>
+      purchaseEpisodes(db, {
+        userId,
+        request,
+        claim: { userId, key, scope: 'test', requestHash: 'h' },
+        rentalHours: 72,
+        ageRules: frEdition,
+      })
+    // count the statements of the real batch (a probe reader's, failing at a statement past the end: none)
     const probe = await newReader()
     await give(probe.id, 'BONUS', 3, 3)
     await give(probe.id, 'COIN', 30)
-    await purchaseEpisodes(counting, {
-      userId: probe.id,
-      request,
-      claim: { userId: probe.id, key: 'probe', scope: 'test', requestHash: 'h' },
-      rentalHours: 72,
-      ageRules: frEdition,
-    })
+    let size = 0
+    await withMoneyFaultAt(
+      1e6,
+      () => buying(probe.id, 'probe'),
+      (statements) => (size = statements.length),
+    )
     expect(size).toBeGreaterThanOrEqual(9)
 
     const before = await snapshot(reader.id)
     for (let at = 0; at < size; at++) {
-      const failing = failingAt(db, at)
-      const err = await purchaseEpisodes(failing, {
-        userId: reader.id,
-        request,
-        claim: { userId: reader.id, key: `fault-${at}`, scope: 'test', requestHash: 'h' },
-        rentalHours: 72,
-        ageRules: frEdition,
-      }).then(
+      const err = await withMoneyFaultAt(at, () => buying(reader.id, `fault-${at}`)).then(
         () => null,
         (e: unknown) => e,
       )

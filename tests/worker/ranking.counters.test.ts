@@ -19,26 +19,38 @@ type Ranked = { seriesId: number; readers: number; purchases: number; score: num
 
 /**
  * The reference: the cron's query before issue 24 (a full recount of reading_progress and purchases since ?1),
- * kept only here, over D1's rows and the places (?2, JSON) of the readers whose progress is in their objects. Its
+ * kept only here, over D1's rows and the places (?2, JSON) and purchases (?3, JSON) of the readers whose rows are in
+ * their objects. Its
  * window was the last 30 × 24 h; the counters' is the last 30 UTC days (`rankingFirstDay`).
  */
 const RECOUNT_SQL = `WITH rp AS (SELECT series_id, updated_at FROM reading_progress
-      UNION ALL SELECT json_extract(value, '$.seriesId'), json_extract(value, '$.updatedAt') FROM json_each(?2))
+      UNION ALL SELECT json_extract(value, '$.seriesId'), json_extract(value, '$.updatedAt') FROM json_each(?2)),
+    pu AS (SELECT series_id, created_at FROM purchases
+      UNION ALL SELECT json_extract(value, '$.seriesId'), json_extract(value, '$.createdAt') FROM json_each(?3))
   SELECT id AS seriesId, readers, purchases,
     (readers * ${RANKING_WEIGHTS.reader} + purchases * ${RANKING_WEIGHTS.purchase}) * ${ACTIVITY_UNIT} + MIN(views, ${VIEWS_CAP}) AS score FROM (
     SELECT s.id,
       (SELECT COUNT(*) FROM rp WHERE rp.series_id = s.id AND rp.updated_at >= ?1) AS readers,
-      (SELECT COUNT(*) FROM purchases p WHERE p.series_id = s.id AND p.created_at >= ?1) AS purchases,
+      (SELECT COUNT(*) FROM pu p WHERE p.series_id = s.id AND p.created_at >= ?1) AS purchases,
       s.view_count AS views
     FROM series s)
   ORDER BY id`
 
 /** Readers whose places are in their objects (they saved through the API). */
 const objectReaders: number[] = []
+/** Readers whose purchases are in their objects (they bought through the API). */
+const objectBuyers: number[] = []
 
 async function recount(now: Date, since = rankingFirstDay(now)): Promise<{ rows: Ranked[]; rowsRead: number }> {
   const places = (await Promise.all(objectReaders.map(placesOf))).flat()
-  const r = await env.DB.prepare(RECOUNT_SQL).bind(since, JSON.stringify(places)).all<Ranked>()
+  const bought = (
+    await Promise.all(
+      objectBuyers.map((id) =>
+        readerRows.all(id, `SELECT series_id AS seriesId, created_at AS createdAt FROM purchases WHERE user_id = ?`, id),
+      ),
+    )
+  ).flat()
+  const r = await env.DB.prepare(RECOUNT_SQL).bind(since, JSON.stringify(places), JSON.stringify(bought)).all<Ranked>()
   return { rows: r.results, rowsRead: r.meta.rows_read }
 }
 
@@ -170,6 +182,7 @@ describe('ranking from daily counters', () => {
   it('counts a purchase once: 40 concurrent sends with one Idempotency-Key, 40 rentals of one episode with distinct keys', async () => {
     await onOneUtcDay(async () => {
       const reader = await newReader()
+      objectBuyers.push(reader.id)
       await give(reader.id, 'COIN', 100)
       const { seriesId, episodeIds } = await newSeries({ episodes: 3, priceRent: 2 })
       const key = crypto.randomUUID()
@@ -184,7 +197,11 @@ describe('ranking from daily counters', () => {
         reader.id,
       )
       expect(bought).toHaveLength(2)
-      expect(await counters(seriesId)).toEqual([{ day: bought[0]!.d, readers: 0, purchases: 2 }])
+      // each purchase's event leaves the reader's object through its outbox and the queue
+      await vi.waitFor(async () => expect(await counters(seriesId)).toEqual([{ day: bought[0]!.d, readers: 0, purchases: 2 }]), {
+        timeout: 10_000,
+        interval: 50,
+      })
       await refreshRanking(db)
       expect(await db.first(`SELECT purchases FROM series_ranking WHERE series_id = ?`, seriesId)).toEqual({ purchases: 2 })
     })

@@ -5,7 +5,8 @@
  * recognised by its text (lib/server/constraint.ts), results shaped like D1's.
  */
 import { describe, expect, it } from 'vitest'
-import { readerObject } from './reader.helpers.ts'
+import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test'
+import { alarmsIn, readerObject } from './reader.helpers.ts'
 import { isConstraint } from '../../src/lib/server/constraint.ts'
 import type { Statement } from '../../src/lib/server/db.ts'
 import type { MoneyOutcome } from '../../src/features/reader/money-store.server.ts'
@@ -101,5 +102,45 @@ describe("a reader object's money batch", () => {
     const outcomes = await Promise.allSettled(Array.from({ length: 40 }, () => money(id, spend(id, lotId, 1))))
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(25)
     expect(await totals(id)).toEqual({ lots: 0, ledger: 0, keys: 0 })
+  })
+})
+
+describe("a reader object's money alarm", () => {
+  const hour = 3_600_000
+  const lot = (id: number, amount: number, expiresAt: string, type = 'BONUS') => [
+    {
+      sql: `INSERT INTO coin_lots (user_id, type, amount, remaining, expires_at, source) VALUES (?, ?, ?, ?, ?, 'ADMIN')`,
+      params: [id, type, amount, amount, expiresAt],
+    },
+    {
+      sql: `INSERT INTO coin_ledger (user_id, kind, lot_id, type, source, amount) VALUES (?, 'CHARGE', last_insert_rowid(), ?, 'ADMIN', ?)`,
+      params: [id, type, amount],
+    },
+  ]
+
+  it('expires a lot past its expiry, tells of one expiring within a week once, and wakes for the next', async () => {
+    const id = reader()
+    const soon = new Date(Date.now() + 3 * 24 * hour).toISOString()
+    // a lot granted earlier that expired an hour ago (written as it stood before its expiry), one expiring in 3 days
+    await money(id, [...lot(id, 7, new Date(Date.now() - hour).toISOString()), ...lot(id, 5, soon)])
+    const stub = readerObject(id)
+    // the batch set the alarm: the expired lot is due at once
+    const set = await runInDurableObject(stub, (_o, state) => state.storage.getAlarm())
+    expect(set).not.toBeNull()
+    expect(set!).toBeLessThanOrEqual(Date.now() + 2000)
+    expect(await runDurableObjectAlarm(stub)).toBe(true)
+    expect(await totals(id)).toEqual({ lots: 5, ledger: 5, keys: 0 })
+    const expired = await money(id, [{ sql: `SELECT amount FROM coin_ledger WHERE kind = 'EXPIRE'` }])
+    expect(expired[0]!.results).toEqual([{ amount: -7 }])
+    const [notices] = await money(id, [{ sql: `SELECT title, body FROM alarms` }])
+    expect((notices!.results as { title: string; body: string }[]).map((a) => [a.title, JSON.parse(a.body)])).toEqual([
+      ['alarm.text.coinsExpiring', { amount: 5, date: soon }],
+    ])
+    // woken again, it tells nothing twice and expires nothing more; the next wake is the notice-free lot's expiry
+    await runInDurableObject(stub, (_o, state) => state.storage.setAlarm(Date.now()))
+    await runDurableObjectAlarm(stub)
+    expect(await alarmsIn(id)).toHaveLength(1)
+    expect(await totals(id)).toEqual({ lots: 5, ledger: 5, keys: 0 })
+    expect(await runInDurableObject(stub, (_o, state) => state.storage.getAlarm())).toBe(Date.parse(soon))
   })
 })

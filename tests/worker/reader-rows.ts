@@ -3,7 +3,7 @@
  * purchases and rights, wait-until-free tickets, automatic unlocks, idempotency keys, payments with their events and
  * reversals, gifts, coupon redemptions, event tickets and entries. These tables move into each reader's object with
  * the same columns (`user_id` included), so a test names the reader whose rows a statement touches and goes through
- * here: the move changes this file, not the tests. Today the rows are in D1.
+ * here: the statements run in that reader's object, as the service's do (`moneyDb`).
  *
  * A statement here touches these tables only (a join with the catalogue or the accounts is two statements): each
  * call checks it, so a test cannot lean on a join the move will take away.

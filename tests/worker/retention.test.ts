@@ -15,7 +15,7 @@ import { expireLots } from '../../src/features/wallet/wallet.server.ts'
 import { purgeExpired, type RetentionReport } from '../../src/features/retention/retention.server.ts'
 import { RETENTION_RULES, retentionCutoff } from '../../src/features/retention/retention.ts'
 import type { SweepBudget } from '../../src/lib/server/sweep.ts'
-import { execInReader } from './reader.helpers.ts'
+import { execInReader, readerObject } from './reader.helpers.ts'
 import { readerRows } from './reader-rows.ts'
 import { DAY_MS } from '../../src/lib/time.ts'
 
@@ -190,6 +190,19 @@ describe('retention rules', () => {
         `${t}-${id}`,
       )
     expect(cut('payments')).toBe(at(now, -30 * DAY_MS))
+    // the shared payment index: a checkout never credited goes at 180 days; a credited one stays for its refunds
+    const indexed = (id: string, createdAt: string, creditedAt: string | null) =>
+      db.run(
+        `INSERT INTO payment_readers (payment_id, provider, user_id, created_at, credited_at) VALUES (?, 'sandbox', ?, ?, ?)`,
+        `${t}-${id}`,
+        other.id,
+        createdAt,
+        creditedAt,
+      )
+    await indexed('pr-gone', cut('payment_readers'), null)
+    await indexed('pr-kept-younger', cut('payment_readers', 1), null)
+    await indexed('pr-kept-credited', at(now, -400 * DAY_MS), at(now, -400 * DAY_MS))
+    expect(cut('payment_readers')).toBe(at(now, -180 * DAY_MS))
 
     // deliveries: 30 days old whatever the status vs 1 ms younger
     const delivery = (k: string, status: string, createdAt: string) =>
@@ -234,6 +247,8 @@ describe('retention rules', () => {
 
     const report = await purgeExpired(db, now)
     expect(report.every((r) => r.done)).toBe(true)
+    // the money rows' rules apply in each reader's object, when it wakes
+    for (const { id } of [reader, other]) await readerObject(id).wake(id, now.toISOString())
 
     const like = `${t}-%`
     const left = async (sql: string, ...params: unknown[]) => (await db.all<{ k: string }>(sql, ...params)).map((r) => r.k).sort()
@@ -258,6 +273,9 @@ describe('retention rules', () => {
       'pay-kept-unpaid',
     ])
     expect(strip(await leftOf(other.id, `SELECT event_id AS k FROM payment_events WHERE event_id LIKE ?`, like))).toEqual(['ev-kept'])
+    expect(
+      strip(await left(`SELECT payment_id AS k FROM payment_readers WHERE payment_id LIKE ? AND payment_id LIKE '%-pr-%'`, like)),
+    ).toEqual(['pr-kept-credited', 'pr-kept-younger'])
     expect(strip(await left(`SELECT dedupe_key AS k FROM deliveries WHERE dedupe_key LIKE ?`, like))).toEqual(['dl-kept'])
     expect(await db.all(`SELECT day, episode_id AS episodeId FROM episode_views WHERE user_id = ?`, reader.id)).toEqual([
       { day: today, episodeId: viewed.episodeIds[1] },
@@ -320,7 +338,7 @@ describe('retention rules', () => {
       reader.id,
       key,
     )
-    await purgeExpired(db)
+    await readerObject(reader.id).wake(reader.id, new Date().toISOString())
     const replay = await rent()
     expect(replay.status).toBe(200)
     expect(replay.headers.get('Idempotent-Replayed')).toBe('true')
@@ -332,7 +350,7 @@ describe('retention rules', () => {
       reader.id,
       key,
     )
-    await purgeExpired(db)
+    await readerObject(reader.id).wake(reader.id, new Date().toISOString())
     await expectError(await rent(), 409, 'RENT_PURCHASE_IMPOSSIBLE')
     expect(await readerRows.first(reader.id, `SELECT count(*) AS n FROM purchases WHERE user_id = ?`, reader.id)).toEqual({ n: 1 })
   })
@@ -354,8 +372,7 @@ describe('retention rules', () => {
     await expectError(await get(reader, `/api/v1/viewer/${episode}`), 403, 'UNAUTHORIZED_CONTENTS')
     const historyBefore = (await read(await get(reader, '/api/v1/coin/history?kind=USE'))).data.items
 
-    const report = await purgeExpired(db)
-    expect(reportOf(report, 'ownerships').rows).toBeGreaterThanOrEqual(1)
+    await readerObject(reader.id).wake(reader.id, new Date().toISOString())
     expect(await readerRows.first(reader.id, `SELECT count(*) AS n FROM ownerships WHERE user_id = ?`, reader.id)).toEqual({ n: 0 })
     expect(
       await readerRows.first(reader.id, `SELECT type, coins FROM purchases WHERE user_id = ? AND episode_id = ?`, reader.id, episode),
@@ -376,11 +393,13 @@ describe('retention rules', () => {
 })
 
 describe('bounded batches', () => {
-  /** `n` expired idempotency rows of a fresh reader. */
+  /**
+   * `n` expired idempotency rows of a fresh reader, still in D1 (a reader not moved yet: the shared sweep's, whose
+   * batches are the same function as the objects')
+   */
   async function backlog(n: number) {
     const reader = await newReader()
-    await readerRows.run(
-      reader.id,
+    await db.run(
       `INSERT INTO idempotency_keys (user_id, key, scope, request_hash, response_status, response_body, created_at)
        SELECT ?, 'bulk-' || value, 'POST /purchase', 'h', 200, '{}', ? FROM json_each(?)`,
       reader.id,
@@ -390,7 +409,7 @@ describe('bounded batches', () => {
     return reader.id
   }
   const keysOf = async (userId: number) =>
-    (await readerRows.first<{ n: number }>(userId, `SELECT count(*) AS n FROM idempotency_keys WHERE user_id = ?`, userId))!.n
+    (await db.first<{ n: number }>(`SELECT count(*) AS n FROM idempotency_keys WHERE user_id = ?`, userId))!.n
 
   it('deletes 1,200 expired rows in one run, never more than 500 per statement', async () => {
     const userId = await backlog(1200)
@@ -447,18 +466,28 @@ describe('the money record', () => {
     })
     const before = await money()
     expect(before.paid.length).toBeGreaterThanOrEqual(2)
-    const report = await purgeExpired(db, new Date(Date.now() + 3650 * DAY_MS))
+    const later = new Date(Date.now() + 3650 * DAY_MS)
+    const report = await purgeExpired(db, later)
     expect(report.every((r) => r.done)).toBe(true)
-    expect(await money()).toEqual(before)
+    // the reader's object, woken ten years on: its lots expire (EXPIRE rows added), nothing of the record goes
+    await readerObject(reader.id).wake(reader.id, later.toISOString())
+    const after = await money()
+    expect({ ...after, ledger: after.ledger.filter((r) => r.kind !== 'EXPIRE'), lots: after.lots.map((r) => r.id) }).toEqual({
+      ...before,
+      lots: before.lots.map((r) => r.id),
+    })
   })
 })
 
 describe('expiry sweep (expireLots)', () => {
-  /** `n` lots of 1 coin each of a fresh reader, expired a minute ago, each with its CHARGE ledger row. */
+  /**
+   * `n` lots of 1 coin each of a fresh reader, expired a minute ago, each with its CHARGE ledger row, still in D1 (a
+   * reader not moved yet: the shared sweep's; the objects run the same function on their own rows)
+   */
   async function expiredLots(n: number) {
     const reader = await newReader()
     const expiresAt = at(new Date(), -60_000)
-    await readerRows.batch(reader.id, [
+    await db.batch([
       {
         sql: `INSERT INTO coin_lots (user_id, type, amount, remaining, expires_at, source) SELECT ?, 'FREE_COIN', 1, 1, ?, 'EVENT' FROM json_each(?)`,
         params: [reader.id, expiresAt, JSON.stringify(oneTo(n))],
@@ -471,8 +500,7 @@ describe('expiry sweep (expireLots)', () => {
     return reader.id
   }
   const stateOf = async (userId: number) =>
-    readerRows.first<{ left: number; expired: number; ledger: number }>(
-      userId,
+    db.first<{ left: number; expired: number; ledger: number }>(
       `SELECT (SELECT coalesce(sum(remaining), 0) FROM coin_lots WHERE user_id = ?1) AS left,
               (SELECT count(*) FROM coin_ledger WHERE user_id = ?1 AND kind = 'EXPIRE') AS expired,
               (SELECT sum(amount) FROM coin_ledger WHERE user_id = ?1) AS ledger`,

@@ -9,7 +9,7 @@ import { FIVE_BONUS, giveTickets, newRoulette, rouletteSnapshot, spin } from './
 import { frEdition, request } from './app.ts'
 import { spinRoulette, rouletteState } from '../../src/features/roulette/roulette.server.ts'
 import { assertEventAccess } from '../../src/features/age/age.server.ts'
-import { failingAt } from './faults.ts'
+import { withMoneyFaultAt } from './faults.ts'
 import { readerRows } from './reader-rows.ts'
 
 describe('GET /api/v1/roulette and POST /api/v1/roulette/spin', () => {
@@ -210,15 +210,20 @@ describe('GET /api/v1/roulette and POST /api/v1/roulette/spin', () => {
     expect(await rouletteSnapshot(reader.id)).toEqual({ tickets: { n: 4 }, entries: { n: 4 } })
   }, 60_000)
 
-  it('a D1 failure injected at each statement of the spin leaves no partial state', async () => {
+  it('a failure injected at each statement of the spin leaves no partial state', async () => {
     const reader = await newReader()
     const eventId = await newRoulette()
     await giveTickets(reader.id, 1, eventId)
     const before = [await snapshot(reader.id), await rouletteSnapshot(reader.id)]
     for (let at = 0; at < 5; at++) {
-      const failing = failingAt(db, at, (statements) => expect(statements).toHaveLength(5)) // ticket, entry, lot, ledger, idempotency row
       const claim = { userId: reader.id, key: `fault-${at}`, scope: 'test', requestHash: 'h' }
-      await expect(spinRoulette(failing, { userId: reader.id, eventId, claim, edition: frEdition })).rejects.toThrow()
+      await expect(
+        withMoneyFaultAt(
+          at,
+          () => spinRoulette(db, { userId: reader.id, eventId, claim, edition: frEdition }),
+          (statements) => expect(statements).toHaveLength(5), // ticket, entry, lot, ledger, idempotency row
+        ),
+      ).rejects.toThrow()
       expect([await snapshot(reader.id), await rouletteSnapshot(reader.id)], `statement ${at}`).toEqual(before)
     }
     // and the ticket still works afterwards

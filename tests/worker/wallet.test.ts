@@ -6,7 +6,9 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { env } from 'cloudflare:workers'
 import { seedDemo, DEMO_ACCOUNTS } from './seed.ts'
-import { createDb, type Db } from '../../src/lib/server/db.ts'
+import { createDb, type Db, type Statement } from '../../src/lib/server/db.ts'
+import type { MoneyOutcome } from '../../src/features/reader/money-store.server.ts'
+import { throughMoney } from './faults.ts'
 import { AppError } from '../../src/lib/errors/catalogue.ts'
 import { planSpend, SPEND_ORDER, type Lot } from '../../src/features/wallet/wallet.ts'
 import { adminAdjust, userBalances, userIdByEmail, walletReport, walletTotals } from '../../src/features/wallet/wallet.server.ts'
@@ -49,7 +51,7 @@ async function expectAppError(p: Promise<unknown>, code: string) {
   expect((err as AppError).code).toBe(code)
 }
 
-describe('wallet on D1', () => {
+describe("wallet in the reader's object", () => {
   it('draws the demo reader’s bonus lots first, soonest expiry first, then free coins, then paid coins', async () => {
     const { lots } = await userLots(db, READER.email)
     const now = new Date()
@@ -181,17 +183,17 @@ describe('wallet on D1', () => {
     const bonusBefore = fresh.balances.BONUS
     const lots = (await userLots(db, email)).lots.filter((l) => l.type === 'BONUS' && l.remaining > 0)
     const first = lots[0]!
-    // a Db that lets another writer spend from the first bonus lot right after the deduction read its lots
+    // another writer spends from the first bonus lot right after the deduction read its lots (in the reader's object)
     let reads = 0
     let raced = false
-    const racing: Db = {
-      ...db,
-      async all<T>(sql: string, ...params: unknown[]) {
-        const rows = await db.all<T>(sql, ...params)
+    const racing = async (statements: Statement[], next: (s: Statement[]) => Promise<MoneyOutcome>) => {
+      const outcome = await next(statements)
+      // the plan's read of the lots: one statement (the batch ends with the same read after its writes)
+      if (statements.length === 1 && /^\s*SELECT[\s\S]*FROM coin_lots/.test(statements[0]!.sql)) {
         reads++
-        if (!raced && sql.includes('FROM coin_lots')) {
+        if (!raced) {
           raced = true
-          await readerRows.batch(READER.id, [
+          await next([
             { sql: `UPDATE coin_lots SET remaining = remaining - 1 WHERE id = ?`, params: [first.id] },
             {
               sql: `INSERT INTO coin_ledger (user_id, kind, lot_id, type, source, amount) VALUES (?, 'USE', ?, 'BONUS', 'ADMIN', -1)`,
@@ -199,15 +201,11 @@ describe('wallet on D1', () => {
             },
           ])
         }
-        return rows
-      },
-      batch: (s) => db.batch(s),
-      get queryCount() {
-        return db.queryCount
-      },
+      }
+      return outcome
     }
     const ledgerBefore = (await userLedger(db, email, 1)).entries[0]!.id
-    const res = await adminAdjust(racing, { email, type: 'BONUS', amount: -first.remaining, reason: 'raced' })
+    const res = await throughMoney(racing, () => adminAdjust(db, { email, type: 'BONUS', amount: -first.remaining, reason: 'raced' }))
     expect(reads).toBe(2) // the first plan was refused by the guard, the second one went through
     expect(res.entries.reduce((s, e) => s + e.amount, 0)).toBe(-first.remaining)
     expect(res.balances.BONUS).toBe(bonusBefore - 1 - first.remaining)

@@ -64,7 +64,7 @@ function alarmSelect(name: AlarmRuleName, source: AlarmSource, params: unknown[]
 }
 
 /** What a delivery wrote: an alarm new to its reader. */
-type Written = { id: number; readerId: number }
+export type Written = { id: number; readerId: number }
 
 /**
  * SQL condition: the reader `user` was not given this event's alarm yet (`alarm_deliveries`), so a bounded sweep moves
@@ -273,7 +273,7 @@ async function enqueue(queue: AlarmQueue, jobs: AlarmJob[]): Promise<void> {
  * Queues the push of every alarm in `written` whose reader has a browser subscribed (the reader's settings are read
  * when the push goes out).
  */
-async function queuePushes(db: Db, queue: AlarmQueue, name: AlarmRuleName, written: Written[]): Promise<void> {
+export async function queuePushes(db: Db, queue: AlarmQueue, name: AlarmRuleName, written: Written[]): Promise<void> {
   if (!ALARM_RULES[name].push || written.length === 0) return
   const subscribed = await db.all<{ userId: number }>(
     `SELECT DISTINCT user_id AS userId FROM push_subscriptions WHERE user_id IN (SELECT value FROM json_each(?))`,

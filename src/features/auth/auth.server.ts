@@ -20,7 +20,7 @@ import { hasher } from './hasher.server.ts'
 import { SECOND_MS, isoAfter } from '../../lib/time.ts'
 import { toB64url } from '../../lib/b64url.ts'
 import { checkLimits } from './limits.server.ts'
-import { COIN_SUMMARY_SQL, coinSummaryParams } from '../wallet/wallet.server.ts'
+import { coinOf } from '../wallet/wallet.server.ts'
 import type { CoinSummary } from '../wallet/wallet.ts'
 import type { Translate } from '../../lib/i18n/i18n.ts'
 import type { Platform } from '../coupon/coupon.ts'
@@ -511,15 +511,12 @@ type UserRow = Cols<
   pushContents: PushSettingsRow['is_agree_push_contents'] | null
   pushFreetime: PushSettingsRow['is_agree_push_freetime'] | null
   pushNight: PushSettingsRow['is_agree_push_night'] | null
-} & { sessionOpen: Flag; coin: string }
+} & { sessionOpen: Flag }
 
 /**
- * docs/API.md GET /user/me: the reader's own profile and balances (one query; the balance is the wallet's
- * `COIN_SUMMARY_SQL`, as `GET /coin`, without its `expiring` list), or null for a gone account — or, given the
- * access token's session claim, for a session that has ended since (ASVS 7.4.1/7.4.3, checked in the same read).
- * Like `coinOf` with a session claim, this one statement still reads the reader's lots beside the accounts on the
- * shared `db` (one D1 query for the session check of every signed-in page); when the lots move into the reader's
- * object it becomes one D1 query and one call beside it (issue 38).
+ * docs/API.md GET /user/me: the reader's own profile (one D1 query) and balances (`coinOf`, as `GET /coin`, without
+ * its `expiring` list: one call to the reader's object, beside it), or null for a gone account — or, given the access
+ * token's session claim, for a session that has ended since (ASVS 7.4.1/7.4.3, checked in the profile's read).
  */
 export async function userMe(
   db: Db,
@@ -527,23 +524,25 @@ export async function userMe(
   session?: SessionClaim,
   now: Date = new Date(),
 ): Promise<{ user: UserProfile; coin: Omit<CoinSummary, 'expiring'> } | null> {
-  const row = await db.first<UserRow>(
-    `SELECT u.id, i.provider AS snsProvider, i.provider_user_id AS snsId, u.email, u.name, u.nickname, u.is_adult AS isAdult,
+  const [row, summary] = await Promise.all([
+    db.first<UserRow>(
+      `SELECT u.id, i.provider AS snsProvider, i.provider_user_id AS snsId, u.email, u.name, u.nickname, u.is_adult AS isAdult,
             u.purchase_count AS purchaseCount, u.is_agree_mail AS isAgreeMail, u.show_adult AS showAdult, u.is_kr_ip_user AS isKrIpUser,
             u.is_adult_kr AS isAdultKr, u.birthed_at AS birthedAt, u.is_bl_toggle AS isBlToggle,
             p.is_agree_push AS push, p.is_agree_push_contents AS pushContents, p.is_agree_push_freetime AS pushFreetime, p.is_agree_push_night AS pushNight,
-            u.session_version AS sessionVersion, ${SESSION_OPEN_SQL} AS sessionOpen, ${COIN_SUMMARY_SQL} AS coin
+            u.session_version AS sessionVersion, ${SESSION_OPEN_SQL} AS sessionOpen
        FROM users u
        LEFT JOIN identities i ON i.id = (SELECT MIN(id) FROM identities WHERE user_id = u.id)
        LEFT JOIN push_settings p ON p.user_id = u.id
       WHERE u.id = ? AND u.deleted_at IS NULL`,
-    session?.sessionId ?? '',
-    ...coinSummaryParams(userId, now.toISOString()),
-    userId,
-  )
+      session?.sessionId ?? '',
+      userId,
+    ),
+    coinOf(db, userId, now),
+  ])
   if (!row || (session !== undefined && (row.sessionVersion !== session.sessionVersion || !flag(row.sessionOpen)))) return null
-  const { expiring: _expiring, ...coin } = JSON.parse(row.coin) as CoinSummary
-  const { push, pushContents, pushFreetime, pushNight, sessionVersion: _version, sessionOpen: _open, coin: _coin, ...u } = row
+  const { expiring: _expiring, ...coin } = summary
+  const { push, pushContents, pushFreetime, pushNight, sessionVersion: _version, sessionOpen: _open, ...u } = row
   return {
     user: {
       ...u,

@@ -349,8 +349,7 @@ const OPS_COUPON = `c.id, c.code, c.title, c.type, c.minimum_amount AS minimumAm
   c.platform, c.reward_type AS rewardType, c.reward_amount AS rewardAmount, c.reward_lot_type AS rewardLotType,
   c.reward_expires_days AS rewardExpiresDays, c.stock, c.used_count AS usedCount, c.is_downloadable AS downloadable,
   c.created_at AS createdAt,
-  (SELECT count(*) FROM coupon_redemptions r WHERE r.coupon_id = c.id) AS received,
-  (SELECT count(*) FROM coupon_redemptions r WHERE r.coupon_id = c.id AND r.used_at IS NOT NULL) AS used`
+  c.received_count AS received, c.redeemed_count AS used`
 type OpsCouponRow = CouponRow & Cols<'coupons', 'code' | 'title' | 'created_at'> & { downloadable: Flag; received: number; used: number }
 const toOpsCoupon = (r: OpsCouponRow, now: Date): OpsCoupon => ({ ...r, downloadable: flag(r.downloadable), state: couponState(r, now) })
 
@@ -408,8 +407,8 @@ export async function expireCoupon(db: Db, id: number, now: Date): Promise<OpsCo
 }
 
 /**
- * Coupons with their use counts, newest first (`id`: that one only: NOT_FOUND_COUPON if unknown). The counts scan
- * every reader's redemptions (an operator report across readers), so this stays one statement on D1, not `moneyDb`.
+ * Coupons with their use counts, newest first (`id`: that one only: NOT_FOUND_COUPON if unknown). The counts are the
+ * shared counters the readers' `coupon` events keep (migrations/0038_money_in_objects.sql): one statement on D1.
  */
 export async function couponReport(db: Db, now: Date, id?: number): Promise<OpsCoupon[]> {
   const rows = await db.all<OpsCouponRow>(

@@ -85,8 +85,10 @@ export async function useFreetime(
     try {
       const results = await money.batch([
         {
-          sql: `INSERT INTO wuf_tickets (user_id, series_id, available_at, used_at, used_episode_id, unlock_expires_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-          params: [userId, e.seriesId, ticket!.slot, nowIso, episodeId, expiresAt, nowIso],
+          // ready_at: when the series' next ticket is ready, the reader object's alarm tells them (reader migration 6)
+          sql: `INSERT INTO wuf_tickets (user_id, series_id, available_at, used_at, used_episode_id, unlock_expires_at, created_at, ready_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+          params: [userId, e.seriesId, ticket!.slot, nowIso, episodeId, expiresAt, nowIso, result.nextTicketAt],
         },
         {
           // coins -1 (CHECK fails the batch) when the episode was opened another way since the read

@@ -627,6 +627,8 @@ export async function refundPayment(
     ),
   )
   let result: RefundResult
+  // the mark the cron finds a refund by if this worker stops before the provider's answer is recorded (migration 0038)
+  await db.run(`UPDATE payment_readers SET refund_asked_at = ? WHERE payment_id = ?`, nowIso, paymentId)
   try {
     result = storedData<RefundResult>(await money.batch(statements))
   } catch (e) {
@@ -656,19 +658,22 @@ async function settleRefund(
   claimKey: string | null,
   now: Date,
 ): Promise<boolean> {
+  let paid = true
   try {
     await provider.refund(payment)
   } catch (e) {
     console.error(`payment ${payment.id}: ${provider.id} refund failed, the coins go back`, e)
     await giveRefundBack(db, payment, steps, claimKey, now)
-    return false
+    paid = false
   }
-  await moneyDb(db, payment.userId).run(
-    `UPDATE payments SET refunded_at = ? WHERE id = ? AND state = 'REFUNDED' AND refunded_at IS NULL`,
-    new Date().toISOString(),
-    payment.id,
-  )
-  return true
+  if (paid)
+    await moneyDb(db, payment.userId).run(
+      `UPDATE payments SET refunded_at = ? WHERE id = ? AND state = 'REFUNDED' AND refunded_at IS NULL`,
+      new Date().toISOString(),
+      payment.id,
+    )
+  await db.run(`UPDATE payment_readers SET refund_asked_at = NULL WHERE payment_id = ?`, payment.id)
+  return paid
 }
 
 /**
@@ -709,27 +714,38 @@ const REFUND_SETTLE_AFTER_MS = 5 * 60_000
 /**
  * Cron: refunds whose coins left but whose provider answer was never recorded (the worker stopped in between) are
  * asked again under the same provider key (`refund-<payment id>`: a refund made the first time is not made twice),
- * then confirmed or given back. Returns how many were settled. The look-up of the stuck refunds scans every
- * reader's payments (a sweep across readers, on the shared `db`); each refund is then settled on its reader's rows.
+ * then confirmed or given back. Returns how many were settled. They are found through the shared index's mark
+ * (`refund_asked_at`, set before the reader's batch), then read on their reader's rows; a mark whose refund never
+ * committed, or was settled, is cleared.
  */
 export async function settleRefunds(db: Db, now = new Date()): Promise<number> {
-  const stuck = await db.all<AskedRefund & { reversedAt: string }>(
-    `SELECT p.id, p.user_id AS userId, p.provider, p.provider_ref AS ref, p.amount, p.currency, r.created_at AS reversedAt
-       FROM payments p JOIN payment_reversals r ON r.payment_id = p.id
-      WHERE p.state = 'REFUNDED' AND p.refunded_at IS NULL AND r.reason = 'REFUND' AND r.created_at < ? LIMIT 50`,
+  const marked = await db.all<{ paymentId: string; userId: number }>(
+    `SELECT payment_id AS paymentId, user_id AS userId FROM payment_readers WHERE refund_asked_at < ? LIMIT 50`,
     isoAfter(now, -REFUND_SETTLE_AFTER_MS),
   )
   let settled = 0
-  for (const payment of stuck) {
-    const provider = providerById(payment.provider)
-    if (!provider) continue
-    // what the refund took: the REFUND_PURCHASE rows of its batch (one per lot)
-    const steps = await moneyDb(db, payment.userId).all<{ lotId: number; take: number }>(
-      `SELECT lot_id AS lotId, -amount AS take FROM coin_ledger WHERE user_id = ? AND ref = ? AND kind = 'REFUND_PURCHASE' AND description = 'refund' AND amount < 0`,
-      payment.userId,
-      payment.id,
-    )
-    await settleRefund(db, provider, payment, steps, null, now)
+  for (const { paymentId, userId } of marked) {
+    const money = moneyDb(db, userId)
+    const [paymentRes, stepsRes] = await money.batch([
+      {
+        sql: `SELECT p.id, p.user_id AS userId, p.provider, p.provider_ref AS ref, p.amount, p.currency FROM payments p
+               WHERE p.id = ? AND p.state = 'REFUNDED' AND p.refunded_at IS NULL
+                 AND EXISTS (SELECT 1 FROM payment_reversals r WHERE r.payment_id = p.id AND r.reason = 'REFUND')`,
+        params: [paymentId],
+      },
+      {
+        // what the refund took: the REFUND_PURCHASE rows of its batch (one per lot)
+        sql: `SELECT lot_id AS lotId, -amount AS take FROM coin_ledger WHERE user_id = ? AND ref = ? AND kind = 'REFUND_PURCHASE' AND description = 'refund' AND amount < 0`,
+        params: [userId, paymentId],
+      },
+    ])
+    const payment = firstRow<AskedRefund>(paymentRes)
+    const provider = payment ? providerById(payment.provider) : undefined
+    if (!payment || !provider) {
+      await db.run(`UPDATE payment_readers SET refund_asked_at = NULL WHERE payment_id = ?`, paymentId)
+      continue
+    }
+    await settleRefund(db, provider, payment, rows<{ lotId: number; take: number }>(stepsRes), null, now)
     settled++
   }
   return settled

@@ -56,6 +56,26 @@ async function applyReaderEvent(db: Db, job: ReaderEventJob, now = new Date()): 
         { sql: `INSERT INTO reader_events (id, at) VALUES (?, ?) ON CONFLICT DO NOTHING`, params: [job.id, now.toISOString()] },
       ])
       return
+    case 'purchase':
+      await db.batch([
+        {
+          sql: `INSERT INTO series_daily (day, series_id, purchases) SELECT ?2, ?3, 1 WHERE ${NOT_SEEN}
+                  AND EXISTS (SELECT 1 FROM series WHERE id = ?3)
+                ON CONFLICT (day, series_id) DO UPDATE SET purchases = purchases + 1`,
+          params: [job.id, event.day, event.seriesId],
+        },
+        { sql: `INSERT INTO reader_events (id, at) VALUES (?, ?) ON CONFLICT DO NOTHING`, params: [job.id, now.toISOString()] },
+      ])
+      return
+    case 'coupon':
+      await db.batch([
+        {
+          sql: `UPDATE coupons SET received_count = received_count + ?2, redeemed_count = redeemed_count + ?3 WHERE id = ?4 AND ${NOT_SEEN}`,
+          params: [job.id, event.received, event.redeemed, event.couponId],
+        },
+        { sql: `INSERT INTO reader_events (id, at) VALUES (?, ?) ON CONFLICT DO NOTHING`, params: [job.id, now.toISOString()] },
+      ])
+      return
     case 'marks':
       // the version decides, not the event's id: an older state arriving late changes nothing
       await db.run(

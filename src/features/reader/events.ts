@@ -24,6 +24,15 @@ export const ReaderEvent = z.discriminatedUnion('kind', [
     hidden: z.boolean(),
     version: z.number().int().positive(),
   }),
+  /** The reader bought or rented an episode of a series on a UTC day (one event per purchase row; reader migration 6). */
+  z.object({ kind: z.literal('purchase'), seriesId: z.number().int().positive(), day }),
+  /** The reader took a coupon (`received` 1) and/or its reward was given (`redeemed` 1; reader migration 6). */
+  z.object({
+    kind: z.literal('coupon'),
+    couponId: z.number().int().positive(),
+    received: z.union([z.literal(0), z.literal(1)]),
+    redeemed: z.union([z.literal(0), z.literal(1)]),
+  }),
 ])
 export type ReaderEvent = z.infer<typeof ReaderEvent>
 

@@ -4,10 +4,12 @@
  * coupon redemptions, event tickets and entries. They move into each reader's object with the same columns
  * (`user_id` kept), so every statement over them goes through `moneyDb(db, readerId)`: it names the one reader whose
  * rows it touches, and refuses SQL that names any other table (a join with the catalogue or the accounts is two
- * statements: the shared facts are read first and passed as parameters). Today the statements run on D1; the move
- * runs the same statements in the reader's object, one transaction per batch.
+ * statements: the shared facts are read first and passed as parameters). They run in the reader's object, one
+ * transaction per batch (money-store.server.ts); rows still in D1 move in at the object's first call (money-move.server.ts).
  */
 import type { Db, Statement } from '../../lib/server/db.ts'
+import { withReader } from './stub.server.ts'
+import type { MoneyOutcome } from './money-store.server.ts'
 
 /** The tables that belong to one reader's money (`json_each` is a parameter's list, not a table). */
 const MONEY_TABLES = new Set([
@@ -37,16 +39,28 @@ function moneyOnly(sql: string): string {
   return sql
 }
 
+/** The results of a batch run in reader `readerId`'s object, or a throw with the refusal's text (as D1's). */
+async function inReader(readerId: number, statements: Statement[]): Promise<D1Result[]> {
+  const outcome = (await withReader(readerId, (reader) => reader.money(readerId, statements))) as MoneyOutcome
+  if ('error' in outcome) throw new Error(outcome.error)
+  return outcome.results
+}
+
 /**
- * The statements over reader `_readerId`'s money rows. A batch is one transaction; it must touch this reader's rows
- * only (the object it will run in holds no other reader's).
+ * The statements over reader `readerId`'s money rows, run in the reader's object. A batch is one transaction; it
+ * touches this reader's rows only (the object holds no other reader's).
  */
-export function moneyDb(db: Db, _readerId: number): Db {
+export function moneyDb(db: Db, readerId: number): Db {
+  const one = async (sql: string, params: unknown[]) => (await inReader(readerId, [{ sql: moneyOnly(sql), params }]))[0]!
   return {
-    all: (sql, ...params) => db.all(moneyOnly(sql), ...params),
-    first: (sql, ...params) => db.first(moneyOnly(sql), ...params),
-    run: (sql, ...params) => db.run(moneyOnly(sql), ...params),
-    batch: (statements: Statement[]) => db.batch(statements.map((s) => ({ ...s, sql: moneyOnly(s.sql) }))),
+    all: async <T>(sql: string, ...params: unknown[]) => (await one(sql, params)).results as T[],
+    first: async <T>(sql: string, ...params: unknown[]) => ((await one(sql, params)).results[0] as T | undefined) ?? null,
+    run: async (sql, ...params) => (await one(sql, params)).meta.changes ?? 0,
+    batch: (statements: Statement[]) =>
+      inReader(
+        readerId,
+        statements.map((s) => ({ ...s, sql: moneyOnly(s.sql) })),
+      ),
     get queryCount() {
       return db.queryCount
     },

@@ -4,7 +4,7 @@
  * like D1's, so the statements `moneyDb` carries run here unchanged. A refusal comes back as a value with SQLite's
  * text (what lib/server/constraint.ts reads, as on D1), not as an exception thrown across the call.
  */
-import type { Statement } from '../../lib/server/db.ts'
+import type { Db, Statement } from '../../lib/server/db.ts'
 
 /** A statement that changes rows (its `meta.changes` is SQLite's `changes()`; a read's is 0, as on D1). */
 const WRITE = /^\s*(?:INSERT|UPDATE|DELETE|REPLACE)\b/i
@@ -42,4 +42,26 @@ function run(storage: DurableObjectStorage, statements: readonly Statement[]): D
       } as D1Result
     }),
   )
+}
+
+/** A `Db` over the object's own SQLite: what the money features' shared code (expiry, retention) runs on inside it. */
+export function localDb(storage: DurableObjectStorage): Db {
+  let count = 0
+  const batch = async (statements: Statement[]) => {
+    count++
+    const outcome = runMoneyBatch(storage, statements)
+    if (!outcome.ok) throw new Error(outcome.error)
+    return outcome.results
+  }
+  const one = async (sql: string, params: unknown[]) => (await batch([{ sql, params }]))[0]!
+  return {
+    all: async <T>(sql: string, ...params: unknown[]) => (await one(sql, params)).results as T[],
+    first: async <T>(sql: string, ...params: unknown[]) => ((await one(sql, params)).results[0] as T | undefined) ?? null,
+    run: async (sql, ...params) => (await one(sql, params)).meta.changes ?? 0,
+    batch,
+    get queryCount() {
+      return count
+    },
+    bookmark: () => null,
+  }
 }

@@ -1,12 +1,13 @@
 /**
  * A reader's own Durable Object (issue 38; docs/ARCHITECTURE.md "Reader objects"), addressed by the reader's id
  * (`withReader`, stub.server.ts), stored in SQLite (wrangler.jsonc `durable_objects`, migration tag v1). It holds what
- * belongs to one reader — today their reading progress, favourites, hidden series, sessions, address and alarms — and runs each call's writes in one transaction with the
- * outbox rows that tell the shared side (events.ts). The outbox is sent to the queue `READER_EVENTS` right after the write;
+ * belongs to one reader — their reading progress, favourites, hidden series, sessions, address, alarms and money (coin lots
+ * and ledger, purchases and rights, payments, gifts, coupons, tickets: money-db.server.ts) — and runs each call's writes
+ * in one transaction with the outbox rows that tell the shared side (events.ts). The outbox is sent to the queue `READER_EVENTS` right after the write;
  * what could not be sent is sent again by the object's alarm.
  *
  * The move from D1: the first call of a reader takes their rows of `reading_progress`, `favorites`, `hidden_series`,
- * `refresh_tokens`, `addresses` and `alarms` (and deletes them there), under `blockConcurrencyWhile` so no other call sees the object half-moved; the cron moves
+ * `refresh_tokens`, `addresses`, `alarms` and the money tables (money-move.server.ts; and deletes them there), under `blockConcurrencyWhile` so no other call sees the object half-moved; the cron moves
  * readers who make no call (move.server.ts, `moveIn`). A move merges — the newer place in a series wins, a mark the
  * object holds stays — so a move made twice changes nothing. An object is moved again once when what moves grows
  * (`MOVES`): the one of a reader moved before favourites moved takes them on its next call.
@@ -49,11 +50,15 @@ import type { ReaderSignIn } from '../account/reader-ops.ts'
 import { readAddress, writeAddress } from '../payment/address-store.server.ts'
 import type { Address } from '../payment/address.ts'
 import { addAlarms, alarmPage, claimPush, mergeAlarms, readAlarm, readAllAlarms, unreadAlarms } from '../alarm/alarm-store.server.ts'
-import { ALARM_KEEP_MS, type AlarmRow, type NewAlarm } from '../alarm/alarm.ts'
+import { ALARM_KEEP_MS, type AlarmRow, type AlarmRuleName, type NewAlarm } from '../alarm/alarm.ts'
 import type { Cursor } from '../catalogue/catalogue.ts'
 import { isoAfter } from '../../lib/time.ts'
 import type { Statement } from '../../lib/server/db.ts'
-import { runMoneyBatch, type MoneyOutcome } from './money-store.server.ts'
+import { localDb, runMoneyBatch, type MoneyOutcome } from './money-store.server.ts'
+import { moneyChores, nextMoneyDue, noticeAlarms, noticesDue } from './money-time.server.ts'
+import { queuePushes, type Written } from '../alarm/alarm.server.ts'
+import { createDb } from '../../lib/server/db.ts'
+import { forgetMoney, mergeMoney, takeMoney } from './money-move.server.ts'
 
 /** How long after a failed send the alarm tries the outbox again. */
 const OUTBOX_RETRY_MS = 30_000
@@ -61,9 +66,9 @@ const OUTBOX_RETRY_MS = 30_000
 const OUTBOX_BATCH = 100
 /**
  * What the move from D1 takes: 1 reading progress, 2 and favourites and hidden series, 3 and sessions, 4 and the
- * address, 5 and the alarms (fact `moved`).
+ * address, 5 and the alarms, 6 and the money rows (fact `moved`).
  */
-const MOVES = 5
+const MOVES = 6
 /** D1's refresh tokens a move takes (`?`: now). */
 export const LIVE_TOKENS = `revoked_at IS NULL AND expires_at > ?`
 /** Rows of one table a move takes at most. */
@@ -211,7 +216,15 @@ export class Reader extends DurableObject<Cloudflare.Env> {
   /** Runs a batch over the reader's money rows in one transaction (money-store.server.ts). */
   async money(readerId: number, statements: Statement[]): Promise<MoneyOutcome> {
     await this.ready(readerId)
-    return runMoneyBatch(this.ctx.storage, statements)
+    const outcome = runMoneyBatch(this.ctx.storage, statements)
+    if (!outcome.ok) return outcome
+    // a purchase's event (reader migration 6's trigger) waits in the outbox
+    if (this.sql.exec(`SELECT 1 FROM outbox LIMIT 1`).toArray().length > 0) {
+      await this.ctx.storage.setAlarm(Date.now() + OUTBOX_RETRY_MS)
+      await this.flush()
+    }
+    await this.schedule(new Date())
+    return outcome
   }
 
   /** Moves the reader's rows still in D1 (the cron's background move; any number of times). */
@@ -223,18 +236,55 @@ export class Reader extends DurableObject<Cloudflare.Env> {
     return moved
   }
 
-  /** Forgets everything of the reader (the account was withdrawn). */
+  /**
+   * The account was withdrawn: what follows or profiles the reader goes (progress, marks, sessions, address, alarms);
+   * the money records stay, as they did in D1 (payments, purchases and the ledger are the service's accounts; the
+   * withdrawal expired the coins left).
+   */
   async forget(): Promise<void> {
-    await this.ctx.storage.deleteAlarm()
-    await this.ctx.storage.deleteAll()
-    this.readerId = null
-    this.moved = false
-    migrateReader(this.ctx.storage)
+    this.ctx.storage.transactionSync(() => {
+      for (const table of ['progress', 'marks', 'refresh_tokens', 'sessions', 'address', 'alarms']) this.sql.exec(`DELETE FROM ${table}`)
+    })
   }
 
-  /** The alarm sends what the outbox still holds. */
+  /**
+   * The alarm sends what the outbox still holds, then does the reader's money chores and notices that are due
+   * (money-time.server.ts), and sets the next wake.
+   */
   override async alarm(): Promise<void> {
     await this.flush()
+    if (this.readerId !== null) await this.wake(this.readerId, new Date().toISOString())
+  }
+
+  /**
+   * The reader's money work due at `at` (the alarm's, at the clock's now; a test's, at its own instant): expiries and
+   * retention, the notices as alarms (their pushes queued), then the next wake.
+   */
+  async wake(readerId: number, at: string): Promise<void> {
+    await this.ready(readerId)
+    const now = new Date(at)
+    await moneyChores(localDb(this.ctx.storage), now)
+    const drafts = noticesDue(this.sql, now)
+    if (drafts.length > 0) {
+      const notices = await noticeAlarms(this.env.DB, drafts)
+      const byRule = new Map<AlarmRuleName, Written[]>()
+      this.ctx.storage.transactionSync(() => {
+        for (const { rule, alarm } of notices)
+          for (const id of addAlarms(this.sql, [alarm], now.toISOString()))
+            byRule.set(rule, [...(byRule.get(rule) ?? []), { id, readerId }])
+      })
+      const db = createDb(this.env.DB)
+      for (const [rule, written] of byRule) await queuePushes(db, this.env.ALARMS, rule, written)
+    }
+    await this.schedule(now)
+  }
+
+  /** Sets the object's alarm to the next money work due (money-time.server.ts) when it is earlier than the one set. */
+  private async schedule(now: Date): Promise<void> {
+    const next = nextMoneyDue(this.sql, now)
+    if (next === null) return
+    const current = await this.ctx.storage.getAlarm()
+    if (current === null || next < current) await this.ctx.storage.setAlarm(next)
   }
 
   /** First call of this object's life: its reader's rows move in from D1 before anything reads or writes. */
@@ -285,7 +335,10 @@ export class Reader extends DurableObject<Cloudflare.Env> {
     const version = (account?.results[0] as { version: number } | undefined)?.version ?? 0
     const saved = address?.results[0] as (Address & { updatedAt: string }) | undefined
     const alarmRows = (alarms?.results ?? []) as (AlarmRow & { dedupKey: string; pushedAt: string | null })[]
+    const money = await takeMoney(this.env.DB, readerId)
+    let moneyRows = 0
     this.ctx.storage.transactionSync(() => {
+      moneyRows = mergeMoney(this.sql, money)
       // a row whose episode is gone opens nothing: it is dropped with the others
       mergeProgress(
         this.sql,
@@ -322,6 +375,7 @@ export class Reader extends DurableObject<Cloudflare.Env> {
         JSON.stringify(alarmRows.map((a) => a.id)),
         isoAfter(new Date(), -ALARM_KEEP_MS),
       ),
+      ...forgetMoney(readerId, money).map((s) => this.env.DB.prepare(s.sql).bind(...(s.params ?? []))),
     ])
     this.sql.exec(
       `INSERT INTO facts (key, value) VALUES ('moved', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
@@ -329,7 +383,7 @@ export class Reader extends DurableObject<Cloudflare.Env> {
     )
     this.readerId = readerId
     this.moved = true
-    return places.length + marks.length + moved.length + (saved ? 1 : 0) + alarmRows.length
+    return places.length + marks.length + moved.length + (saved ? 1 : 0) + alarmRows.length + moneyRows
   }
 
   /**

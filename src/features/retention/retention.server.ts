@@ -17,7 +17,8 @@ const literal = (v: string) => {
 /** SQL selecting up to `?2` rowids (or `column`s) of the rule's table whose age passed the cutoff `?1`. */
 function expiredRows(rule: RetentionRule, column: string, extra = ''): string {
   const only = rule.only ? ` AND ${rule.only.column} IN (${rule.only.values.map(literal).join(', ')})` : ''
-  return `SELECT ${column} FROM ${rule.table} WHERE ${rule.since} <= ?1${only}${extra} LIMIT ?2`
+  const unset = rule.unset ? ` AND ${rule.unset} IS NULL` : ''
+  return `SELECT ${column} FROM ${rule.table} WHERE ${rule.since} <= ?1${only}${unset}${extra} LIMIT ?2`
 }
 
 /** One batch of one rule: the rows it deleted from the rule's table (at most `size`). */
@@ -49,14 +50,19 @@ export type RetentionReport = { table: RetentionRule['table'] } & SweepResult
  * Deletes what RETENTION_RULES say has expired at `now`, in batches of RETENTION_BATCH rows, within `budget`.
  * Answers per rule the rows deleted, the batches run and whether the table is clean (false: the budget ran out).
  */
-export async function purgeExpired(db: Db, now = new Date(), budget: SweepBudget = cronBudget()): Promise<RetentionReport[]> {
+export async function purgeExpired(
+  db: Db,
+  now = new Date(),
+  budget: SweepBudget = cronBudget(),
+  rules: readonly RetentionRule[] = RETENTION_RULES,
+): Promise<RetentionReport[]> {
   const results = await sweep(
-    RETENTION_RULES.map((rule) => {
+    rules.map((rule) => {
       const cutoff = retentionCutoff(rule, now)
       return () => deleteBatch(db, rule, cutoff, RETENTION_BATCH)
     }),
     RETENTION_BATCH,
     budget,
   )
-  return RETENTION_RULES.map((rule, i) => ({ table: rule.table, ...results[i]! }))
+  return rules.map((rule, i) => ({ table: rule.table, ...results[i]! }))
 }

@@ -18,6 +18,8 @@ export type RetentionRule = {
     keepMs: number
     /** Only rows whose `column` is one of `values`. */
     only?: { column: keyof Tables[T] & string; values: readonly string[] }
+    /** Only rows where this column is null. */
+    unset?: keyof Tables[T] & string
     /** The primary key's columns of a WITHOUT ROWID table (others are found by rowid). */
     key?: readonly (keyof Tables[T] & string)[]
     /** Rows of another table that reference a deleted row (a foreign key): deleted first, in the same batch. */
@@ -113,6 +115,17 @@ export const RETENTION_RULES: readonly RetentionRule[] = [
     why:
       'A checkout never paid: a delayed method (SEPA debit, up to 14 business days) and the provider’s 3 days of webhook ' +
       'retries end well within 30 days. Its webhook event rows go with it. PAID and REFUNDED payments are never deleted.',
+  },
+  {
+    table: 'payment_readers',
+    since: 'created_at',
+    keepMs: 180 * DAY_MS,
+    unset: 'credited_at',
+    why:
+      "The shared index of a checkout never credited (issue 38: the payment itself is in the reader's object, which drops it " +
+      'at 30 days): a webhook for it finds no payment past then. A paid one whose shared part was cut off would be finished ' +
+      'by a replay within the provider’s 3 days of retries; 180 days outlasts the 120 days a card dispute can take, so even ' +
+      'that one can still be found. A credited payment’s row stays: refunds and disputes find their reader through it.',
   },
   {
     table: 'episode_views',

@@ -272,22 +272,25 @@ export function coinSummaryParams(userId: number, nowIso: string): unknown[] {
 
 /**
  * docs/API.md `GET /api/v1/coin`: the reader's balances per type and the next expiries (one query over the reader's
- * lots, moneyDb). Given the access token's session claim, the same query checks that its session has not ended
- * (ASVS 7.4.1/7.4.3): NEED_TO_REFRESH. That one statement still reads the accounts beside the lots, so it runs on the
- * shared `db`: split, GET /coin would cost two D1 queries where it costs one (the route checks its session in its own
- * read); it becomes one D1 query and one call to the reader's object when the lots move (issue 38).
+ * lots, moneyDb). Given the access token's session claim, one D1 query beside it checks that its session has not
+ * ended (ASVS 7.4.1/7.4.3): NEED_TO_REFRESH.
  */
 export async function coinOf(db: Db, userId: number, now = new Date(), session?: SessionClaim): Promise<CoinSummary> {
   const summary = [`SELECT ${COIN_SUMMARY_SQL} AS coin`, ...coinSummaryParams(userId, now.toISOString())] as const
-  if (session === undefined) return JSON.parse((await moneyDb(db, userId).first<{ coin: string }>(...summary))!.coin) as CoinSummary
-  const row = await db.first<{ coin: string; sessionVersion: UsersRow['session_version'] | null; sessionOpen: Flag }>(
-    `SELECT ${COIN_SUMMARY_SQL} AS coin, (SELECT session_version FROM users WHERE id = ? AND deleted_at IS NULL) AS sessionVersion, ${SESSION_OPEN_SQL} AS sessionOpen`,
-    ...coinSummaryParams(userId, now.toISOString()),
-    userId,
-    session.sessionId,
-  )
-  if (row!.sessionVersion !== session.sessionVersion || !flag(row!.sessionOpen)) throw new AppError('NEED_TO_REFRESH')
-  return JSON.parse(row!.coin) as CoinSummary
+  // the session check (D1) and the summary (the reader's object) side by side
+  const [row, coin] = await Promise.all([
+    session === undefined
+      ? null
+      : db.first<{ sessionVersion: UsersRow['session_version'] | null; sessionOpen: Flag }>(
+          `SELECT (SELECT session_version FROM users WHERE id = ? AND deleted_at IS NULL) AS sessionVersion, ${SESSION_OPEN_SQL} AS sessionOpen`,
+          userId,
+          session.sessionId,
+        ),
+    moneyDb(db, userId).first<{ coin: string }>(...summary),
+  ])
+  if (session !== undefined && (row!.sessionVersion !== session.sessionVersion || !flag(row!.sessionOpen)))
+    throw new AppError('NEED_TO_REFRESH')
+  return JSON.parse(coin!.coin) as CoinSummary
 }
 
 /** One row of a history page (docs/API.md `GET /coin/history`). */

@@ -233,6 +233,8 @@ export interface CouponsRow {
   used_count: number
   is_downloadable: Flag
   created_at: string
+  received_count: number
+  redeemed_count: number
 }
 
 /** A row of `creators`. @public */
@@ -541,6 +543,7 @@ export interface PaymentReadersRow {
   provider_ref: string | null
   created_at: string
   credited_at: string | null
+  refund_asked_at: string | null
 }
 
 /** A row of `payment_reversals`. @public */
