@@ -206,8 +206,9 @@ const COMMANDS: Record<string, Command> = {
   reseed: {
     usage: 'reseed [--no-images]',
     summary: 'wipe and re-seed the local demo data (scripts/seed.ts --force)',
-    details: `  Empties every seeded table (accounts made by hand too) and seeds the demo again, in the local state
-  (--persist-to). Local only: with OPS_URL set to an address that is not local it is refused (exit 2), nothing done;
+    details: `  Empties every seeded table (accounts made by hand too) and every reader's object (their progress, sessions,
+  alarms and money), and seeds the demo again, in the local state (--persist-to); restart a local server that was
+  running. Local only: with OPS_URL set to an address that is not local it is refused (exit 2), nothing done;
   a deployed edition has no demo data.`,
     options: { 'no-images': { type: 'boolean' } },
     run: reseed,

@@ -6,7 +6,8 @@
  * `wrangler dev --persist-to <dir>` and `wrangler d1 migrations apply DB --local --persist-to <dir>` read it.
  *
  * Idempotent: a finished seed writes `meta.seed_version`; later runs do nothing. `--force` empties the
- * seeded tables (catalogue, shop and every account: a dev reset) and seeds again. A run that stopped half-way
+ * seeded tables (catalogue, shop and every account: a dev reset) and the readers' objects, and seeds again (a local
+ * server still running keeps the objects it has open: restart it). A run that stopped half-way
  * (no marker) is wiped and redone. Migrations must have been applied first.
  */
 import { readFile } from 'node:fs/promises'
@@ -16,7 +17,7 @@ import { loadEdition } from '../src/lib/edition/load.ts'
 import { hashPassword } from '../src/lib/server/password.ts'
 import type { MetaRow } from '../src/lib/server/db-types.ts'
 import { buildDemo, wipeStatements, DEMO_ACCOUNTS, SEED_VERSION, type DemoImage } from './seed/data.ts'
-import { migrateHint, resolveConfig } from './seed/proxy.ts'
+import { emptyReaderObjects, migrateHint, resolveConfig } from './seed/proxy.ts'
 import { generateImages, type Rendition } from './seed/images.ts'
 import { communityStatements } from './seed/community.ts'
 
@@ -202,6 +203,8 @@ async function main(): Promise<void> {
     const dbStarted = performance.now()
     const leftovers = await db.prepare('SELECT (SELECT count(*) FROM series) + (SELECT count(*) FROM users) AS n').first<{ n: number }>()
     const wiped = args.force || (leftovers?.n ?? 0) > 0
+    // the readers' own data lives in their objects: a wipe empties them too, so the seeded rows move in afresh
+    const objects = wiped ? emptyReaderObjects(persistPath) : 0
     if (wiped) await db.batch(wipeStatements().map((sql) => db.prepare(sql)))
     await runStatements(db, demo.statements)
     await runStatements(db, communityStatements(edition.locale))
@@ -210,7 +213,7 @@ async function main(): Promise<void> {
 
     const c = demo.counts
     console.log(
-      `seed: edition ${editionId} (${edition.locale}, ${edition.currency})${wiped ? ' wiped and' : ''} seeded v${SEED_VERSION}: ` +
+      `seed: edition ${editionId} (${edition.locale}, ${edition.currency})${wiped ? ` wiped (${objects} readers' objects emptied) and` : ''} seeded v${SEED_VERSION}: ` +
         `${c.series} series, ${c.episodes} episodes, ${c.slices} slices, ${c.notices} notices, ${c.faqs} FAQ, ${c.coupons} coupons, ` +
         `${c.coin_products} coin products, ${c.events} events, ${c.users} accounts; D1 ${demo.statements.length} statements in ${(dbMs / 1000).toFixed(1)} s; ` +
         `${imageSummary}; total ${((performance.now() - started) / 1000).toFixed(1)} s`,

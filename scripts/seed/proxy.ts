@@ -3,8 +3,8 @@
  * same config and persist directory that `wrangler dev --persist-to <dir>` and
  * `wrangler d1 migrations apply DB --local --persist-to <dir>` use, so every tool sees the same data.
  */
-import { existsSync, readFileSync } from 'node:fs'
-import { resolve } from 'node:path'
+import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs'
+import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { getPlatformProxy } from 'wrangler'
 
@@ -45,4 +45,22 @@ export async function openLocal(opts: { edition: string; persistTo: string; conf
   const persistPath = resolve(process.cwd(), opts.persistTo, 'v3')
   const proxy = await getPlatformProxy<LocalEnv>({ configPath, environment, persist: { path: persistPath }, remoteBindings: false })
   return { env: proxy.env, dispose: () => proxy.dispose(), configPath, environment, persistPath }
+}
+
+/**
+ * Empties every reader's object of the local state (`<persist>/v3`'s `do/<worker>-Reader` folders): what a forced
+ * re-seed must do with the readers' data that lives there (progress, marks, sessions, alarms, money; docs/ARCHITECTURE.md
+ * "Reader objects"), else the demo reader's object, already moved, would keep an earlier run's wallet and never take
+ * the seeded rows. Answers how many objects were emptied. A local server still running keeps the objects it has open
+ * until it stops.
+ */
+export function emptyReaderObjects(persistPath: string): number {
+  const objects = join(persistPath, 'do')
+  if (!existsSync(objects)) return 0
+  let emptied = 0
+  for (const folder of readdirSync(objects).filter((f) => f.endsWith('-Reader'))) {
+    emptied += readdirSync(join(objects, folder)).filter((f) => f.endsWith('.sqlite') && f !== 'metadata.sqlite').length
+    rmSync(join(objects, folder), { recursive: true, force: true })
+  }
+  return emptied
 }
