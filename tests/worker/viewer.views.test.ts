@@ -1,14 +1,15 @@
 /**
  * View counts (issue 12 point 9, docs/API.md "View counts") on real workerd + D1: opening an episode counts one view
- * per signed-in reader, episode and UTC day, inside the open's own batch (no extra round trip), even under 40
- * concurrent opens; guests and locked episodes count nothing; `GET /api/v1/viewcount/{episodeId}` answers the
+ * per signed-in reader, episode and UTC day, inside the open's own batch for a free episode and through the reader's
+ * object for a held paid one (no extra round trip either way), even under 40 concurrent opens; guests and locked episodes count nothing; `GET /api/v1/viewcount/{episodeId}` answers the
  * episode's and the series' counts, which the series detail and the ranking read; 1,000 bad ids never get a 5xx.
  */
 import fc from 'fast-check'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { app, db, expectError, get, newReader, newSeries, read } from './purchase.helpers.ts'
 import { expectApiAnswer, onOneUtcDay, request } from './app.ts'
 import { own } from './viewer.helpers.ts'
+import { applyReaderEvent } from './reader.helpers.ts'
 import { openEpisode } from '../../src/features/viewer/viewer.server.ts'
 import { seriesDetail } from '../../src/features/catalogue/catalogue.server.ts'
 import { refreshRanking } from '../../src/features/catalogue/ranking.server.ts'
@@ -66,10 +67,30 @@ describe('counting a view', () => {
     await expectError(await get(ended, `/api/v1/viewer/${free}`), 401, 'NEED_TO_REFRESH')
     expect(await views(free)).toMatchObject({ views: 0, seriesViews: 0 })
     expect(await views(paid)).toMatchObject({ views: 0, seriesViews: 0 })
-    // once held, the paid episode counts
+    // once held, the paid episode counts: 40 opens at once, one view, told by the reader's object through the queue
     await own(reader, s.seriesId, paid, 'POSSESSION', null)
-    expect((await get(reader, `/api/v1/viewer/${paid}`)).status).toBe(200)
+    const opens = await Promise.all(Array.from({ length: 40 }, () => get(reader, `/api/v1/viewer/${paid}`)))
+    expect(opens.map((r) => r.status)).toEqual(Array(40).fill(200))
+    await vi.waitFor(async () => expect(await views(paid)).toMatchObject({ views: 1, seriesViews: 1 }), { timeout: 10_000, interval: 50 })
+    // and nothing more once every event is in
+    await new Promise((r) => setTimeout(r, 300))
     expect(await views(paid)).toMatchObject({ views: 1, seriesViews: 1 })
+  })
+
+  it("a held paid episode's view delivered after its UTC day has ended counts nothing; on its day, once", async () => {
+    const s = await newSeries({ episodes: 2, free: 1 })
+    const paid = s.episodeIds[1]!
+    const reader = await newReader()
+    const job = (day: string) => ({ id: crypto.randomUUID(), readerId: reader.id, event: { kind: 'view' as const, episodeId: paid, day } })
+    const yesterday = new Date(Date.now() - DAY_MS).toISOString().slice(0, 10)
+    await applyReaderEvent(db, job(yesterday))
+    expect(await views(paid)).toMatchObject({ views: 0 })
+    await onOneUtcDay(async () => {
+      const today = new Date().toISOString().slice(0, 10)
+      await applyReaderEvent(db, job(today))
+      await applyReaderEvent(db, job(today)) // a second event of the same day (another open)
+      expect(await views(paid)).toMatchObject({ views: 1 })
+    })
   })
 })
 

@@ -7,7 +7,7 @@
  */
 import type { Db } from '../../lib/server/db.ts'
 import { retryLater } from '../operator/alerts.server.ts'
-import { ReaderEventJob } from './events.ts'
+import { ReaderEventJob, dayOf } from './events.ts'
 
 /** Handles one batch of the queue; each message is acknowledged or retried on its own. */
 export async function consumeReaderEvents(batch: MessageBatch<unknown>, db: Db, now = () => new Date()): Promise<void> {
@@ -55,6 +55,20 @@ async function applyReaderEvent(db: Db, job: ReaderEventJob, now = new Date()): 
         },
         { sql: `INSERT INTO reader_events (id, at) VALUES (?, ?) ON CONFLICT DO NOTHING`, params: [job.id, now.toISOString()] },
       ])
+      return
+    case 'view':
+      // no reader_events row: the view's row is its own record (one per day, episode and reader, inserted once; the
+      // trigger of migrations/0020_episode_views.sql counts it when new). A delivery after its UTC day has ended counts
+      // nothing: the day's rows may be gone (retention), and a second delivery would count again.
+      await db.run(
+        `INSERT INTO episode_views (day, episode_id, user_id)
+           SELECT ?1, e.id, u.id FROM users u JOIN episodes e ON e.id = ?2 WHERE u.id = ?3 AND u.deleted_at IS NULL AND ?1 = ?4
+         ON CONFLICT DO NOTHING`,
+        event.day,
+        event.episodeId,
+        job.readerId,
+        dayOf(now.toISOString()),
+      )
       return
     case 'purchase':
       await db.batch([

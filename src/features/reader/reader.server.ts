@@ -99,6 +99,12 @@ export class Reader extends DurableObject<Cloudflare.Env> {
     return { updatedAt: progress.updatedAt }
   }
 
+  /** The reader opened a paid episode they hold on `day`: its view goes to the shared counts through the outbox. */
+  async viewed(readerId: number, episodeId: number, day: string): Promise<void> {
+    await this.ready(readerId)
+    await this.write(() => ({ kind: 'view', episodeId, day }))
+  }
+
   /** The reader's place in a series and their marks on it. */
   async inSeries(readerId: number, seriesId: number): Promise<SeriesMarks & { progress: StoredProgress | null }> {
     await this.ready(readerId)

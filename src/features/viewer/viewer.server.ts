@@ -33,6 +33,7 @@ import { heldNow } from '../ownership/holding.ts'
 import { moneyDb } from '../reader/money-db.server.ts'
 import { currentReader } from '../auth/auth.server.ts'
 import { withReader } from '../reader/stub.server.ts'
+import { dayOf } from '../reader/events.ts'
 
 /** The edition switches the viewer needs (spec §5 adult status). */
 export type ViewerEdition = { krAdultAuth: boolean; adultNeedsBirthDate: boolean; notLoggedInAdultCookie: boolean; timeZone: string }
@@ -140,8 +141,8 @@ async function sliceUrls(key: CryptoKey, signer: SliceSigner, image: ImageRow): 
  * and of the next one when they are paid (none paid: no read). Slices and text are filled only when the access rule
  * opens it: free episodes of series for everyone get public `/media` URLs, others (paid, adult) per-reader URLs of
  * the slice route, signed until `sliceExpiry` (never past a rental's end). A signed-in reader who may read it counts
- * a view, once per UTC day (COUNT_VIEW_SQL): a free episode's in the D1 batch, a held paid one's in one statement
- * after the holdings.
+ * a view, once per UTC day: a free episode's in the D1 batch (COUNT_VIEW_SQL), a held paid one's told by the reader's
+ * object through its outbox (D1 does not know the rights; reader events `view`), beside the slices' signing.
  */
 export async function openEpisode(
   db: Db,
@@ -168,7 +169,7 @@ export async function openEpisode(
           }
         : { sql: USER_SQL, params: [uid] },
       // the view of a free episode, counted once a day, in this same batch (no round trip of its own)
-      { sql: COUNT_VIEW_SQL, params: [nowIso.slice(0, 10), ...MAY_READ_PARAMS(episodeId, uid, reader.session, nowIso), 0] },
+      { sql: COUNT_VIEW_SQL, params: [dayOf(nowIso), ...MAY_READ_PARAMS(episodeId, uid, reader.session, nowIso)] },
     )
   }
   // the place the reader stopped at is in their own object, asked beside the batch
@@ -189,9 +190,9 @@ export async function openEpisode(
   const nextOpen =
     next !== null &&
     episodeAccess({ isFree: next.isFree, seriesIsAdult: flag(row.seriesIsAdult) }, adult, holdings.get(next.id) ?? [], now).open
-  // a held paid episode's view: the shared write after the holdings read (a free one's rode in the batch)
-  if (uid !== null && !flag(row.isFree) && heldNow(own, now) !== null)
-    await db.run(COUNT_VIEW_SQL, nowIso.slice(0, 10), ...MAY_READ_PARAMS(episodeId, uid, reader.session, nowIso), 1)
+  // a held paid episode's view leaves through the reader's object (a free one's rode in the batch), beside the slices
+  const viewed =
+    uid !== null && !flag(row.isFree) && heldNow(own, now) !== null ? withReader(uid, (r) => r.viewed(uid, episodeId, dayOf(nowIso))) : null
   let slices: ViewerSlice[] = []
   if (access.open && row.contentType === 'IMAGE') {
     const key = await slicesKey()
@@ -215,6 +216,7 @@ export async function openEpisode(
       }),
     )
   }
+  await viewed
   return {
     id: row.id,
     no: row.no,
@@ -326,10 +328,10 @@ const MAY_SAVE_SQL = `SELECT e.series_id AS seriesId, e.no, e.is_free AS isFree 
 
 /**
  * A view (docs/API.md "View counts"): one row per UTC day, episode and signed-in reader who may read it
- * (MAY_READ_SQL, and the episode is free or — the last parameter, 1 — held now), inserted once; the trigger of
+ * (MAY_READ_SQL, and the episode is free; a held paid one's comes from the reader's object), inserted once; the trigger of
  * migrations/0020_episode_views.sql adds it to the episode's and the series' view_count only when the row is new.
  */
-const COUNT_VIEW_SQL = `INSERT INTO episode_views (day, episode_id, user_id) SELECT ?, e.id, u.id ${MAY_READ_SQL} AND (e.is_free = 1 OR ?)
+const COUNT_VIEW_SQL = `INSERT INTO episode_views (day, episode_id, user_id) SELECT ?, e.id, u.id ${MAY_READ_SQL} AND e.is_free = 1
   ON CONFLICT DO NOTHING`
 
 /**
