@@ -190,9 +190,14 @@ export async function openEpisode(
   const nextOpen =
     next !== null &&
     episodeAccess({ isFree: next.isFree, seriesIsAdult: flag(row.seriesIsAdult) }, adult, holdings.get(next.id) ?? [], now).open
-  // a held paid episode's view leaves through the reader's object (a free one's rode in the batch), beside the slices
+  // a held paid episode's view leaves through the reader's object (a free one's rode in the batch), beside the slices;
+  // a view that could not be told is logged, the episode still opens
   const viewed =
-    uid !== null && !flag(row.isFree) && heldNow(own, now) !== null ? withReader(uid, (r) => r.viewed(uid, episodeId, dayOf(nowIso))) : null
+    uid !== null && !flag(row.isFree) && heldNow(own, now) !== null
+      ? withReader(uid, (r) => r.viewed(uid, episodeId, dayOf(nowIso))).catch((e: unknown) =>
+          console.error(JSON.stringify({ event: 'viewer.view.failed', episodeId, error: String(e) })),
+        )
+      : null
   let slices: ViewerSlice[] = []
   if (access.open && row.contentType === 'IMAGE') {
     const key = await slicesKey()
