@@ -4,7 +4,7 @@ import { env } from 'cloudflare:workers'
 import type { StoredProgress } from '../../src/features/viewer/progress-store.server.ts'
 import type { NewAlarm } from '../../src/features/alarm/alarm.ts'
 import { consumeReaderEvents } from '../../src/features/reader/events.server.ts'
-import type { ReaderEventJob } from '../../src/features/reader/events.ts'
+import type { ReaderEventsJob } from '../../src/features/reader/events.ts'
 import type { Db } from '../../src/lib/server/db.ts'
 
 export const readerObject = (userId: number) => env.READER.getByName(String(userId))
@@ -67,11 +67,11 @@ export const alarmReach = async (readers: readonly number[], key: string) => {
   return { n: counts.reduce((a, b) => a + b, 0), readers: counts.filter((c) => c > 0).length }
 }
 
-/** Delivers one reader event as the queue does (`consumeReaderEvents`, a batch of one message); throws unless it is acknowledged. */
-export async function applyReaderEvent(db: Db, job: ReaderEventJob): Promise<void> {
+/** Delivers one message of reader events as the queue does (`consumeReaderEvents`, a batch of one); throws unless it is acknowledged. */
+export async function deliverReaderEvents(db: Db, job: ReaderEventsJob): Promise<void> {
   let acked = false
-  const message = { id: job.id, body: job, attempts: 1, timestamp: new Date(), ack: () => (acked = true), retry: () => {} }
+  const message = { id: crypto.randomUUID(), body: job, attempts: 1, timestamp: new Date(), ack: () => (acked = true), retry: () => {} }
   const batch = { queue: 'webtoon-reader-events-test', messages: [message], ackAll: () => {}, retryAll: () => {} }
   await consumeReaderEvents(batch as unknown as MessageBatch<unknown>, db)
-  if (!acked) throw new Error(`reader event ${job.id} was not acknowledged`)
+  if (!acked) throw new Error(`reader events of reader ${job.readerId} were not acknowledged`)
 }

@@ -8,9 +8,9 @@ import { describe, expect, it, vi } from 'vitest'
 import { env } from 'cloudflare:workers'
 import { runInDurableObject } from 'cloudflare:test'
 import { db, get, newReader, newSeries, read, send, type Reader as TestReader } from './purchase.helpers.ts'
-import { applyReaderEvent, marksIn, readerObject } from './reader.helpers.ts'
+import { deliverReaderEvents, marksIn, readerObject } from './reader.helpers.ts'
 import { moveWaitingReaders } from '../../src/features/reader/move.server.ts'
-import type { ReaderEventJob } from '../../src/features/reader/events.ts'
+import type { ReaderEventsJob } from '../../src/features/reader/events.ts'
 
 /** Rows as the code before the objects wrote them. */
 const legacy = (table: 'favorites' | 'hidden_series', userId: number, seriesId: number, createdAt: string) =>
@@ -114,24 +114,25 @@ describe("a reader's marks in their object", () => {
       { favorite: false, hidden: false },
       { favorite: true, hidden: false },
     ]
-    const jobs: ReaderEventJob[] = states.map((state, i) => ({
-      id: crypto.randomUUID(),
-      readerId: reader.id,
-      event: { kind: 'marks', seriesId: s.seriesId, ...state, version: i + 1 },
+    // the messages an object sends while none is applied yet: each carries the events before it again
+    const events = states.map((state, i) => ({
+      seq: i + 1,
+      event: { kind: 'marks' as const, seriesId: s.seriesId, ...state, version: i + 1 },
     }))
-    // every job 8 times, newest first then shuffled: 40 deliveries at once
-    const deliveries = [...jobs].reverse().flatMap((job) => Array<ReaderEventJob>(8).fill(job))
+    const jobs: ReaderEventsJob[] = events.map((_, i) => ({ readerId: reader.id, events: events.slice(0, i + 1) }))
+    // every message 8 times, newest first then shuffled: 40 deliveries at once
+    const deliveries = [...jobs].reverse().flatMap((job) => Array<ReaderEventsJob>(8).fill(job))
     deliveries.sort(() => Math.random() - 0.5)
-    await Promise.all(deliveries.map((job) => applyReaderEvent(db, job)))
+    await Promise.all(deliveries.map((job) => deliverReaderEvents(db, job)))
     expect(await copyOf(reader.id)).toEqual([{ series_id: s.seriesId, favorite: 1, hidden: 0, version: 5 }])
-    await applyReaderEvent(db, jobs[2]!) // a late older one
+    await deliverReaderEvents(db, jobs[2]!) // a late older one
     expect(await copyOf(reader.id)).toEqual([{ series_id: s.seriesId, favorite: 1, hidden: 0, version: 5 }])
 
     // nothing for an unknown series or a withdrawn reader
-    await applyReaderEvent(db, { ...jobs[4]!, id: crypto.randomUUID(), event: { ...jobs[4]!.event, seriesId: 2_000_000_000 } as never })
+    await deliverReaderEvents(db, { readerId: reader.id, events: [{ seq: 6, event: { ...events[4]!.event, seriesId: 2_000_000_000 } }] })
     const gone = await newReader()
     await db.run(`UPDATE users SET deleted_at = ? WHERE id = ?`, new Date().toISOString(), gone.id)
-    await applyReaderEvent(db, { ...jobs[4]!, readerId: gone.id })
+    await deliverReaderEvents(db, { ...jobs[4]!, readerId: gone.id })
     expect(await copyOf(gone.id)).toEqual([])
     expect(await copyOf(reader.id)).toHaveLength(1)
   })

@@ -10,8 +10,9 @@ import { env } from 'cloudflare:workers'
 import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test'
 import { app, db, get, newReader, newSeries, read, type Reader as TestReader } from './purchase.helpers.ts'
 import { request } from './app.ts'
-import { applyReaderEvent, execInReader, placesOf, readerObject } from './reader.helpers.ts'
+import { deliverReaderEvents, execInReader, placesOf, readerObject } from './reader.helpers.ts'
 import { migrateReader } from '../../src/features/reader/schema.server.ts'
+import { consumeReaderEvents } from '../../src/features/reader/events.server.ts'
 import { moveWaitingReaders } from '../../src/features/reader/move.server.ts'
 import type { Reader } from '../../src/features/reader/reader.server.ts'
 
@@ -124,24 +125,61 @@ describe("a reader's object", () => {
     expect((await moveWaitingReaders(db, env.READER)).rows).toBe(0)
   })
 
-  it('applies an event once: the same event delivered 40 times at once and again later counts one read', async () => {
+  it('applies an event once: the same message delivered 40 times at once and again later counts one read', async () => {
     const s = await newSeries({ episodes: 1, free: 1 })
     const reader = await newReader()
-    const job = {
-      id: crypto.randomUUID(),
-      readerId: reader.id,
-      event: { kind: 'read' as const, seriesId: s.seriesId, from: null, to: '2026-11-20' },
-    }
-    await Promise.all(Array.from({ length: 40 }, () => applyReaderEvent(db, job)))
-    await applyReaderEvent(db, job)
+    const first = { seq: 1, event: { kind: 'read' as const, seriesId: s.seriesId, from: null, to: '2026-11-20' } }
+    const job = { readerId: reader.id, events: [first] }
+    await Promise.all(Array.from({ length: 40 }, () => deliverReaderEvents(db, job)))
+    await deliverReaderEvents(db, job)
     expect(await daily(s.seriesId)).toEqual([{ day: '2026-11-20', readers: 1 }])
-    // another event of the same reader moves the count
-    await applyReaderEvent(db, { ...job, id: crypto.randomUUID(), event: { ...job.event, from: '2026-11-20', to: '2026-11-21' } })
+    // the next event, in a message that carries the first again (sent before the object heard it was applied)
+    const next = { seq: 2, event: { ...first.event, from: '2026-11-20', to: '2026-11-21' } }
+    await deliverReaderEvents(db, { readerId: reader.id, events: [first, next] })
     expect(await daily(s.seriesId)).toEqual([
       { day: '2026-11-20', readers: 0 },
       { day: '2026-11-21', readers: 1 },
     ])
     expect(await db.all(`SELECT user_id FROM series_readers WHERE series_id = ?`, s.seriesId)).toEqual([{ user_id: reader.id }])
+    expect(await db.first(`SELECT events_applied AS n FROM users WHERE id = ?`, reader.id)).toEqual({ n: 2 })
+  })
+
+  it('applies a message the queue retries after a failed batch once, and the object forgets what was applied', async () => {
+    const s = await newSeries({ episodes: 1, free: 1 })
+    const reader = await newReader()
+    const res = await save(reader, s.episodeIds[0]!, 0.2)
+    expect(res.status).toBe(200)
+    // the consumer applied the save's read event and told the object
+    await vi.waitFor(async () => expect(await execInReader(reader.id, `SELECT count(*) AS n FROM outbox`)).toEqual([{ n: 0 }]), {
+      timeout: 10_000,
+      interval: 50,
+    })
+    const today = new Date().toISOString().slice(0, 10)
+    expect(await daily(s.seriesId)).toEqual([{ day: today, readers: 1 }])
+
+    // a message whose batch fails is retried by the queue and not acknowledged; its delivery later counts once
+    const other = await newSeries({ episodes: 1, free: 1 })
+    const job = {
+      readerId: reader.id,
+      events: [{ seq: 2, event: { kind: 'read' as const, seriesId: other.seriesId, from: null, to: today } }],
+    }
+    const failing = { ...db, batch: () => Promise.reject(new Error('D1 down')) }
+    const retried: unknown[] = []
+    const message = {
+      id: 'm',
+      body: job,
+      attempts: 1,
+      timestamp: new Date(),
+      ack: () => retried.push('ack'),
+      retry: () => retried.push('retry'),
+    }
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {})
+    await consumeReaderEvents({ queue: 'q', messages: [message] } as unknown as MessageBatch<unknown>, failing)
+    errors.mockRestore()
+    expect(retried).toEqual(['retry'])
+    expect(await daily(other.seriesId)).toEqual([])
+    await Promise.all(Array.from({ length: 40 }, () => deliverReaderEvents(db, job)))
+    expect(await daily(other.seriesId)).toEqual([{ day: today, readers: 1 }])
   })
 
   it("keeps an event the queue refused in its outbox and sends it with the object's alarm", async () => {
@@ -171,8 +209,12 @@ describe("a reader's object", () => {
     expect(await execInReader(reader.id, `SELECT count(*) AS n FROM outbox`)).toEqual([{ n: 1 }])
     expect(await daily(s.seriesId)).toEqual([])
     expect(await runDurableObjectAlarm(stub)).toBe(true)
-    expect(await execInReader(reader.id, `SELECT count(*) AS n FROM outbox`)).toEqual([{ n: 0 }])
     await vi.waitFor(async () => expect(await daily(s.seriesId)).toEqual([{ day: at.slice(0, 10), readers: 1 }]), {
+      timeout: 10_000,
+      interval: 50,
+    })
+    // applied, the object was told and forgot it; its next alarm sends nothing again
+    await vi.waitFor(async () => expect(await execInReader(reader.id, `SELECT count(*) AS n FROM outbox`)).toEqual([{ n: 0 }]), {
       timeout: 10_000,
       interval: 50,
     })

@@ -9,7 +9,7 @@ import { describe, expect, it, vi } from 'vitest'
 import { app, db, expectError, get, newReader, newSeries, read } from './purchase.helpers.ts'
 import { expectApiAnswer, onOneUtcDay, request } from './app.ts'
 import { own } from './viewer.helpers.ts'
-import { applyReaderEvent } from './reader.helpers.ts'
+import { deliverReaderEvents } from './reader.helpers.ts'
 import { openEpisode } from '../../src/features/viewer/viewer.server.ts'
 import { seriesDetail } from '../../src/features/catalogue/catalogue.server.ts'
 import { refreshRanking } from '../../src/features/catalogue/ranking.server.ts'
@@ -81,14 +81,17 @@ describe('counting a view', () => {
     const s = await newSeries({ episodes: 2, free: 1 })
     const paid = s.episodeIds[1]!
     const reader = await newReader()
-    const job = (day: string) => ({ id: crypto.randomUUID(), readerId: reader.id, event: { kind: 'view' as const, episodeId: paid, day } })
+    const job = (seq: number, day: string) => ({
+      readerId: reader.id,
+      events: [{ seq, event: { kind: 'view' as const, episodeId: paid, day } }],
+    })
     const yesterday = new Date(Date.now() - DAY_MS).toISOString().slice(0, 10)
-    await applyReaderEvent(db, job(yesterday))
+    await deliverReaderEvents(db, job(1, yesterday))
     expect(await views(paid)).toMatchObject({ views: 0 })
     await onOneUtcDay(async () => {
       const today = new Date().toISOString().slice(0, 10)
-      await applyReaderEvent(db, job(today))
-      await applyReaderEvent(db, job(today)) // a second event of the same day (another open)
+      await deliverReaderEvents(db, job(2, today))
+      await deliverReaderEvents(db, job(3, today)) // a second event of the same day (another open)
       expect(await views(paid)).toMatchObject({ views: 1 })
     })
   })

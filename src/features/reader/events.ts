@@ -1,7 +1,8 @@
 /**
  * What a reader's object tells the shared side (issue 38 point 3; docs/ARCHITECTURE.md "Reader objects"): events
- * written into the object's outbox in the transaction that makes them, delivered through the queue `READER_EVENTS`, applied
- * to D1 once whatever the number of deliveries (events.server.ts).
+ * written into the object's outbox in the transaction that makes them, numbered in the order they were made, delivered
+ * through the queue `READER_EVENTS` and applied to D1 in that order, each once whatever the number of deliveries
+ * (events.server.ts).
  */
 import { z } from 'zod'
 
@@ -38,13 +39,21 @@ export const ReaderEvent = z.discriminatedUnion('kind', [
 ])
 export type ReaderEvent = z.infer<typeof ReaderEvent>
 
-/** The queue message carrying one event: its id (made by the object, unique) and its reader. */
-export const ReaderEventJob = z.object({
-  id: z.string().min(1).max(64),
+/** Events a queue message carries at most (the object's outbox sends its oldest ones first). */
+export const EVENTS_PER_MESSAGE = 100
+
+/**
+ * The queue message: the events of one reader's object that the shared side has not acknowledged yet, oldest first,
+ * each with its number in the object's outbox (`seq`: increasing, never reused, without gaps between two messages).
+ */
+export const ReaderEventsJob = z.object({
   readerId: z.number().int().positive(),
-  event: ReaderEvent,
+  events: z
+    .array(z.object({ seq: z.number().int().positive(), event: ReaderEvent }))
+    .min(1)
+    .max(EVENTS_PER_MESSAGE),
 })
-export type ReaderEventJob = z.infer<typeof ReaderEventJob>
+export type ReaderEventsJob = z.infer<typeof ReaderEventsJob>
 
 /** The UTC day of an ISO 8601 instant. */
 export const dayOf = (iso: string) => iso.slice(0, 10)

@@ -3,8 +3,8 @@
  * (`withReader`, stub.server.ts), stored in SQLite (wrangler.jsonc `durable_objects`, migration tag v1). It holds what
  * belongs to one reader — their reading progress, favourites, hidden series, sessions, address, alarms and money (coin lots
  * and ledger, purchases and rights, payments, gifts, coupons, tickets: money-db.server.ts) — and runs each call's writes
- * in one transaction with the outbox rows that tell the shared side (events.ts). The outbox is sent to the queue `READER_EVENTS` right after the write;
- * what could not be sent is sent again by the object's alarm.
+ * in one transaction with the outbox rows that tell the shared side (events.ts). The outbox is sent to the queue `READER_EVENTS` right after the write
+ * and keeps each event until the consumer says it is applied (`applied`); the object's alarm sends again what it still holds.
  *
  * The move from D1: the first call of a reader takes their rows of `reading_progress`, `favorites`, `hidden_series`,
  * `refresh_tokens`, `addresses`, `alarms` and the money tables (money-move.server.ts; and deletes them there), under `blockConcurrencyWhile` so no other call sees the object half-moved; the cron moves
@@ -14,7 +14,7 @@
  */
 import { DurableObject } from 'cloudflare:workers'
 import { migrateReader } from './schema.server.ts'
-import type { ReaderEvent, ReaderEventJob } from './events.ts'
+import { EVENTS_PER_MESSAGE, type ReaderEvent, type ReaderEventsJob } from './events.ts'
 import {
   hiddenSeries,
   markedSeries,
@@ -60,10 +60,8 @@ import { queuePushes, type Written } from '../alarm/alarm.server.ts'
 import { createDb } from '../../lib/server/db.ts'
 import { forgetMoney, mergeMoney, takeMoney } from './money-move.server.ts'
 
-/** How long after a failed send the alarm tries the outbox again. */
-const OUTBOX_RETRY_MS = 30_000
-/** Outbox rows sent in one queue batch (Queues takes at most 100 messages a batch). */
-const OUTBOX_BATCH = 100
+/** How long after a send the alarm sends again what the consumer has not said it applied. */
+const OUTBOX_RETRY_MS = 60_000
 /**
  * What the move from D1 takes: 1 reading progress, 2 and favourites and hidden series, 3 and sessions, 4 and the
  * address, 5 and the alarms, 6 and the money rows (fact `moved`).
@@ -80,6 +78,8 @@ export class Reader extends DurableObject<Cloudflare.Env> {
   private readerId: number | null = null
   /** Whether this object took all of what moves today (`MOVES`). */
   private moved = false
+  /** The newest outbox event this instance has sent (an instance started afresh sends its outbox at its first write). */
+  private sent = 0
 
   constructor(ctx: DurableObjectState, env: Cloudflare.Env) {
     super(ctx, env)
@@ -225,10 +225,7 @@ export class Reader extends DurableObject<Cloudflare.Env> {
     const outcome = runMoneyBatch(this.ctx.storage, statements)
     if (!outcome.ok) return outcome
     // a purchase's event (reader migration 6's trigger) waits in the outbox
-    if (this.sql.exec(`SELECT 1 FROM outbox LIMIT 1`).toArray().length > 0) {
-      await this.ctx.storage.setAlarm(Date.now() + OUTBOX_RETRY_MS)
-      await this.flush()
-    }
+    await this.flush(false)
     await this.schedule(new Date())
     return outcome
   }
@@ -258,7 +255,7 @@ export class Reader extends DurableObject<Cloudflare.Env> {
    * (money-time.server.ts), and sets the next wake.
    */
   override async alarm(): Promise<void> {
-    await this.flush()
+    await this.flush(true)
     if (this.readerId !== null) await this.wake(this.readerId, new Date().toISOString())
   }
 
@@ -285,12 +282,26 @@ export class Reader extends DurableObject<Cloudflare.Env> {
     await this.schedule(now)
   }
 
-  /** Sets the object's alarm to the next money work due (money-time.server.ts) when it is earlier than the one set. */
+  /**
+   * The shared side applied the events up to `seq` (events.server.ts): the outbox forgets them, and sends what was
+   * held back past a message's `EVENTS_PER_MESSAGE`.
+   */
+  async applied(readerId: number, seq: number): Promise<void> {
+    await this.ready(readerId)
+    this.sql.exec(`DELETE FROM outbox WHERE seq <= ?`, seq)
+    await this.flush(false)
+  }
+
+  /** Sets the object's alarm to the next money work due (money-time.server.ts). */
   private async schedule(now: Date): Promise<void> {
     const next = nextMoneyDue(this.sql, now)
-    if (next === null) return
+    if (next !== null) await this.wakeBy(next)
+  }
+
+  /** Sets the object's alarm to `at` when it is earlier than the one set. */
+  private async wakeBy(at: number): Promise<void> {
     const current = await this.ctx.storage.getAlarm()
-    if (current === null || next < current) await this.ctx.storage.setAlarm(next)
+    if (current === null || at < current) await this.ctx.storage.setAlarm(at)
   }
 
   /** First call of this object's life: its reader's rows move in from D1 before anything reads or writes. */
@@ -392,43 +403,38 @@ export class Reader extends DurableObject<Cloudflare.Env> {
     return places.length + marks.length + moved.length + (saved ? 1 : 0) + alarmRows.length + moneyRows
   }
 
-  /**
-   * Runs `change` in one transaction with the outbox row of the event it answers, then sends the outbox. The alarm is
-   * set before the send: an object stopped in between still sends.
-   */
+  /** Runs `change` in one transaction with the outbox row of the event it answers, then sends the outbox. */
   private async write(change: () => ReaderEvent | null): Promise<void> {
     const event = this.ctx.storage.transactionSync(() => {
       const made = change()
       if (made) this.sql.exec(`INSERT INTO outbox (id, body) VALUES (?, ?)`, crypto.randomUUID(), JSON.stringify(made))
       return made
     })
-    if (!event) return
-    await this.ctx.storage.setAlarm(Date.now() + OUTBOX_RETRY_MS)
-    await this.flush()
+    if (event) await this.flush(false)
   }
 
-  /** Sends the outbox to the queue, oldest first; on a failure the alarm tries again. */
-  private async flush(): Promise<void> {
+  /**
+   * Sends the outbox's oldest events (at most `EVENTS_PER_MESSAGE`) as one queue message, when it holds one this instance
+   * has not sent yet or when `again` (the alarm). The alarm is set before the send: an object stopped in between, a
+   * failed send or a message the consumer never applied are sent again.
+   */
+  private async flush(again: boolean): Promise<void> {
     const readerId = this.readerId
     if (readerId === null) return
-    for (;;) {
-      const rows = this.sql
-        .exec<{ seq: number; id: string; body: string }>(`SELECT seq, id, body FROM outbox ORDER BY seq LIMIT ?`, OUTBOX_BATCH)
-        .toArray()
-      if (rows.length === 0) return
-      try {
-        await this.env.READER_EVENTS.sendBatch(
-          rows.map((r) => ({
-            body: { id: r.id, readerId, event: JSON.parse(r.body) } satisfies ReaderEventJob,
-            contentType: 'json' as const,
-          })),
-        )
-      } catch (e) {
-        console.error(JSON.stringify({ event: 'reader.outbox.failed', readerId, rows: rows.length, error: String(e) }))
-        await this.ctx.storage.setAlarm(Date.now() + OUTBOX_RETRY_MS)
-        return
-      }
-      this.sql.exec(`DELETE FROM outbox WHERE seq <= ?`, rows[rows.length - 1]!.seq)
+    const rows = this.sql
+      .exec<{ seq: number; body: string }>(`SELECT seq, body FROM outbox ORDER BY seq LIMIT ?`, EVENTS_PER_MESSAGE)
+      .toArray()
+    const newest = rows.at(-1)?.seq ?? 0
+    if (newest === 0 || (!again && newest <= this.sent)) return
+    await this.wakeBy(Date.now() + OUTBOX_RETRY_MS)
+    try {
+      await this.env.READER_EVENTS.send(
+        { readerId, events: rows.map((r) => ({ seq: r.seq, event: JSON.parse(r.body) as ReaderEvent })) } satisfies ReaderEventsJob,
+        { contentType: 'json' },
+      )
+      this.sent = Math.max(this.sent, newest)
+    } catch (e) {
+      console.error(JSON.stringify({ event: 'reader.outbox.failed', readerId, rows: rows.length, error: String(e) }))
     }
   }
 

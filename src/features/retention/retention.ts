@@ -52,21 +52,13 @@ export const RETENTION_RULES: readonly RetentionRule[] = [
       '15 minutes (ACCESS_TOKEN_TTL_SECONDS) at most; a day is far past that. Its refresh tokens are refused by the reader object.',
   },
   {
-    table: 'reader_events',
-    since: 'at',
-    keepMs: 7 * DAY_MS,
-    why:
-      "An applied event of a reader's object (issue 38) is kept so a second delivery counts nothing; the queue retries for at most " +
-      '15 minutes (then its dead-letter queue), so a week leaves room for an operator to replay dead letters.',
-  },
-  {
     table: 'library_marks',
     since: 'cleared_at',
     key: ['user_id', 'series_id'],
     keepMs: 7 * DAY_MS,
     why:
       "A shared copy's row that is neither favourite nor hidden any more (issue 38) is kept so a late delivery of an older state " +
-      'cannot bring the mark back (the version decides only while the row exists); as for reader_events, a week covers the ' +
+      'cannot bring the mark back (the version decides only while the row exists); a week covers the ' +
       "queue's 15 minutes of retries and an operator's replay of dead letters.",
   },
   {

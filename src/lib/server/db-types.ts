@@ -641,12 +641,6 @@ export interface RateLimitsRow {
   reset_at: string
 }
 
-/** A row of `reader_events`. @public */
-export interface ReaderEventsRow {
-  id: string
-  at: string
-}
-
 /** A row of `reading_progress`. @public */
 export interface ReadingProgressRow {
   user_id: number
@@ -824,6 +818,7 @@ export interface UsersRow {
   session_version: number
   nickname_key: string | null
   nickname_key_version: number
+  events_applied: number
 }
 
 /** A row of `withdrawals`. @public */
@@ -907,7 +902,6 @@ export interface Tables {
   qna_replies: QnaRepliesRow
   qnas: QnasRow
   rate_limits: RateLimitsRow
-  reader_events: ReaderEventsRow
   reading_progress: ReadingProgressRow
   refresh_tokens: RefreshTokensRow
   schedules: SchedulesRow
