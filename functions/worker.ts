@@ -80,6 +80,8 @@ export default {
     const db = createDb(workerEnv.DB)
     if (batch.queue.startsWith('webtoon-reader-events-')) await consumeReaderEvents(batch, db)
     else await consumeAlarms(batch, workerEnv, db)
+    // a batch's D1 work, as X-D1-Usage reports a request's (`npm run capacity` adds it to the request that caused it)
+    console.log(JSON.stringify({ event: 'queue.usage', queue: batch.queue, messages: batch.messages.length, ...db.usage }))
   },
   /**
    * Email Routing (issue 22): a reader's reply to a support answer lands on the question (qna-mail.server.ts);

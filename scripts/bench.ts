@@ -13,7 +13,8 @@
  *          --money-runs N (1000: runs of the money model test; 0 skips it),
  *          --capacity (only the D1 capacity section: `npm run capacity`, scripts/bench/capacity.ts; writes bench/capacity.json),
  *          --alarms (only the alarm fan-out section, scripts/bench/alarms.ts; writes bench/alarms.json), --no-alarms,
- *          --alarm-readers N (10000), --alarm-pushes N (10000: readers with a browser subscribed).
+ *          --alarm-readers N (10000), --alarm-pushes N (10000: readers with a browser subscribed),
+ *          --purchase (only the purchase section, scripts/bench/purchase.ts; printed, not written).
  * Exits 0 unless the worker never started.
  */
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process'
@@ -26,7 +27,7 @@ import { findChromium } from './chromium.ts'
 import { benchHash, benchSignInStorm, stormLine } from './bench/hash.ts'
 import { pageJs, totalKb } from './js-bytes.ts'
 import { benchMoneyModel, moneyModelLine } from './bench/money.ts'
-import { benchCapacity } from './bench/capacity.ts'
+import { benchCapacity, queueUsageOf, type QueueUsage } from './bench/capacity.ts'
 import { alarmsLines, benchAlarms } from './bench/alarms.ts'
 import { startPushService, type PushService } from './push-service.ts'
 
@@ -94,8 +95,8 @@ const rounds = Math.max(1, Number(opts.rounds ?? 2))
 const only = typeof opts.only === 'string' ? new Set(String(opts.only).split(',')) : null
 const moneyRuns = Math.max(0, Number(opts['money-runs'] ?? 1000))
 const persist = '.wrangler/bench'
-/** The alarm section runs unless --no-alarms (never in --capacity); --alarms runs it alone. */
-const alarmsOn = Boolean(opts.alarms) || (!opts.capacity && !opts['no-alarms'])
+/** The alarm section runs unless --no-alarms (never in --capacity or --purchase); --alarms runs it alone. */
+const alarmsOn = Boolean(opts.alarms) || (!opts.capacity && !opts.purchase && !opts['no-alarms'])
 const alarmOpts = { readers: Number(opts['alarm-readers'] ?? 10_000), pushes: Number(opts['alarm-pushes'] ?? 10_000) }
 const base = `http://127.0.0.1:${port}`
 const notes: string[] = []
@@ -105,6 +106,8 @@ const notes: string[] = []
 // ---------------------------------------------------------------------------------------------------
 let worker: ChildProcess | undefined
 const workerLog: string[] = []
+/** The queue consumers' D1 work, batch by batch, from the worker's log (`queue.usage`; taken by the capacity section). */
+const queueLog: QueueUsage[] = []
 let stopping: Promise<void> | undefined
 let interrupted = false
 
@@ -157,18 +160,27 @@ process.on('uncaughtException', (e) => {
 function startWorker(sink?: PushService): ChildProcess {
   const verbose = Boolean(opts.verbose)
   const vars = sink ? ['--var', `PUSH_SERVICE_BASE:${sink.base}`] : []
-  const child = spawn(process.execPath, ['scripts/start.ts', '--no-build', '--port', String(port), '--persist-to', persist, ...vars], {
+  // `log`: the queue consumers' usage lines (queueLog) are console.log lines
+  const startArgs = ['scripts/start.ts', '--no-build', '--port', String(port), '--persist-to', persist, '--log-level', 'log', ...vars]
+  const child = spawn(process.execPath, startArgs, {
     cwd: root,
     detached: true,
     stdio: verbose ? 'inherit' : ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, EDITION: id },
   })
-  const keep = (chunk: Buffer) => {
-    workerLog.push(...chunk.toString().split('\n'))
-    if (workerLog.length > 300) workerLog.splice(0, workerLog.length - 300)
+  /** Whole lines of one stream (a chunk may end mid-line). */
+  const keep = () => {
+    let partial = ''
+    return (chunk: Buffer) => {
+      const lines = (partial + chunk.toString()).split('\n')
+      partial = lines.pop() ?? ''
+      queueLog.push(...lines.flatMap(queueUsageOf))
+      workerLog.push(...lines)
+      if (workerLog.length > 300) workerLog.splice(0, workerLog.length - 300)
+    }
   }
-  child.stdout?.on('data', keep)
-  child.stderr?.on('data', keep)
+  child.stdout?.on('data', keep())
+  child.stderr?.on('data', keep())
   return child
 }
 
@@ -572,7 +584,7 @@ try {
   }
   console.log(`Worker up after ${((Date.now() - started) / 1000).toFixed(0)} s`)
   if (opts.capacity) {
-    const capacity = await benchCapacity({ base, persist, edition: id })
+    const capacity = await benchCapacity({ base, persist, edition: id, queueLog })
     mkdirSync(`${root}bench`, { recursive: true })
     writeFileSync(
       `${root}bench/capacity.json`,
@@ -595,6 +607,12 @@ try {
     console.log('\nWrote bench/alarms.json')
     await stopWorker()
     process.exit(alarms.error ? 1 : 0)
+  }
+  if (opts.purchase) {
+    const purchase = await benchPurchase({ base, persist, edition: id })
+    console.log(purchaseLine(purchase))
+    await stopWorker()
+    process.exit(purchase.error ? 1 : 0)
   }
 
   await signInAdult()
@@ -674,7 +692,7 @@ try {
   if (storm) notes.push(`sign-in storm: ${stormLine(storm)}`)
   const moneyModel = moneyRuns > 0 && !interrupted ? await benchMoneyModel(moneyRuns) : null
   if (moneyModel) notes.push(moneyModelLine(moneyModel))
-  const capacity = interrupted ? null : await benchCapacity({ base, persist, edition: id })
+  const capacity = interrupted ? null : await benchCapacity({ base, persist, edition: id, queueLog })
   // after capacity (its row counts and bytes per row do not see the 10,000 bench readers; it deletes them after)
   const alarms = alarmsOn && !interrupted ? await runAlarms() : null
   if (alarms) notes.push(...alarmsLines(alarms))

@@ -3,7 +3,8 @@
  * demo data once, and serves the worker in workerd through wrangler on http://localhost:8787 (PORT).
  * It also stands in for the cron (every 10 minutes, see localCron). Options: --port N, --persist-to DIR (default .wrangler/state), --no-build, --no-images, --shared-address (every
  * client is one address, as in the browser suite: only the per-edition sign-in and sending limits count),
- * --var NAME:VALUE (repeatable: one more var for the worker, e.g. the bench's PUSH_SERVICE_BASE).
+ * --var NAME:VALUE (repeatable: one more var for the worker, e.g. the bench's PUSH_SERVICE_BASE), --log-level L (wrangler's:
+ * warn by default; `log` shows the worker's console.log lines too, which the capacity bench reads).
  */
 import { LOCAL_OPS_TOKEN, args, editionId, run, wranglerConfig } from './lib.ts'
 import { existsSync } from 'node:fs'
@@ -47,7 +48,7 @@ const devArgs = [
   '--show-interactive-dev-session=false',
   '--live-reload=false',
   '--log-level',
-  'warn',
+  String(opts['log-level'] ?? 'warn'),
   ...[...devVars, ...(opts['shared-address'] ? ['LOCAL_SHARED_ADDRESS:1'] : []), ...extraVars].flatMap((v) => ['--var', v]),
 ]
 /**

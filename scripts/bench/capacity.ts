@@ -26,7 +26,29 @@ import { grantCoins, objectRows } from './objects.ts'
 /** One request type's cost to D1. */
 /** A request's store work: D1 round trips, statements and rows (X-D1-Queries, X-D1-Usage) and calls to readers' objects (X-Reader-Calls). */
 type Cost = { requests: number; trips: number; statements: number; rowsRead: number; rowsWritten: number; objectCalls: number }
-type Measured = Cost & { newRows: Record<string, number> }
+/** `queue`: the part of the cost the queue consumers spent after the requests (the events they sent), included in the rest. */
+type Measured = Cost & { newRows: Record<string, number>; queue: Cost }
+
+/** One batch of a queue consumer, as functions/worker.ts logs it (`queue.usage`). */
+export type QueueUsage = { queue: string; messages: number; statements: number; rowsRead: number; rowsWritten: number }
+
+/** The `queue.usage` entry a line of the worker's output holds, if any. */
+export function queueUsageOf(line: string): QueueUsage[] {
+  const at = line.indexOf('{"event":"queue.usage"')
+  if (at < 0) return []
+  try {
+    return [JSON.parse(line.slice(at)) as QueueUsage]
+  } catch {
+    return []
+  }
+}
+
+/**
+ * Tables whose rows grow with the catalogue and the days, not with readers: `series_daily` holds one row per series and
+ * UTC day, and the ranking's refresh drops those past its 30 days (ranking.server.ts). Their rows are left out of the
+ * bytes per reader (the demo's one reader makes each of them look like a reader's).
+ */
+const NOT_PER_READER = new Set(['series_daily'])
 
 /**
  * An active reader's month (docs/SCALE.md "Assumptions"): how often each measured type happens. Progress saves
@@ -103,6 +125,9 @@ export type CapacityBench = {
    */
   perReaderMonth: {
     statements: number
+    /** Of the statements and rows written, those of the queue consumers (events the requests sent to D1). */
+    queueStatements: number
+    queueRowsWritten: number
     /** Worker requests, D1 rows read and written, reader-object calls in the month. */
     requests: number
     rowsRead: number
@@ -113,6 +138,8 @@ export type CapacityBench = {
     /** What the retained tables hold for one reader at any time: each table's monthly inflow × its rows' life in months. */
     standingBytes: number
     standingByTable: Record<string, number>
+    /** The account's own row (`users`), one per reader. */
+    accountBytes: number
     byType: Record<string, number>
     byTable: Record<string, number>
   }
@@ -125,7 +152,7 @@ export type CapacityBench = {
     databases: number
     storageGBPerYear: number
     standingGB: number
-    /** D1's size after 1 and 3 years (rows kept for good plus the standing stock). */
+    /** D1's size after 1 and 3 years (rows kept for good, the standing stock and the accounts). */
     d1GB: [number, number]
     /** The month's bill after 1 and 3 years, from Cloudflare's published prices (PRICES). */
     monthlyUSD: [number, number]
@@ -339,8 +366,17 @@ async function pageView(base: string, path: string, cookie: string): Promise<{ a
 }
 
 /** Measures the worker at `base` (serving `persist`), prints the figures and the projection. */
-export async function benchCapacity(opts: { base: string; persist: string; edition: string }): Promise<CapacityBench> {
-  const { base, persist, edition } = opts
+/**
+ * `queueLog`: the consumers' batches as the worker logs them (bench.ts fills it from the worker's output); each step
+ * waits for the queues to go quiet and takes what they did after it.
+ */
+export async function benchCapacity(opts: {
+  base: string
+  persist: string
+  edition: string
+  queueLog: QueueUsage[]
+}): Promise<CapacityBench> {
+  const { base, persist, edition, queueLog } = opts
   const perType: Record<string, Measured> = {}
   const out: CapacityBench = {
     perType,
@@ -348,6 +384,8 @@ export async function benchCapacity(opts: { base: string; persist: string; editi
     bytesPerRow: {},
     perReaderMonth: {
       statements: 0,
+      queueStatements: 0,
+      queueRowsWritten: 0,
       requests: 0,
       rowsRead: 0,
       rowsWritten: 0,
@@ -356,18 +394,43 @@ export async function benchCapacity(opts: { base: string; persist: string; editi
       boundedBytes: 0,
       standingBytes: 0,
       standingByTable: {},
+      accountBytes: 0,
       byType: {},
       byTable: {},
     },
     editions: [],
   }
   try {
+    /**
+     * What the queues' consumers did since the last call: waits until no batch came for 2.5 s (a consumer waits up to 1 s
+     * to fill a batch), at most 20 s. A message is one D1 batch; a reader event's is acknowledged with one object call.
+     */
+    const queued = async (): Promise<Cost> => {
+      for (let seen = -1, waited = 0; seen !== queueLog.length && waited < 20_000; waited += 2500) {
+        seen = queueLog.length
+        await new Promise((r) => setTimeout(r, 2500))
+      }
+      return queueLog.splice(0).reduce(
+        (a, u) =>
+          add(a, {
+            ...ZERO,
+            trips: u.messages,
+            statements: u.statements,
+            rowsRead: u.rowsRead,
+            rowsWritten: u.rowsWritten,
+            objectCalls: u.queue.includes('reader-events') ? u.messages : 0,
+          }),
+        ZERO,
+      )
+    }
+    await queued()
     let counts = rowCounts(persist, edition)
-    /** Runs `step` (which returns the costs of its requests) and records it with the rows it added. */
+    /** Runs `step` (which returns the costs of its requests) and records it with its queue work and the rows they added. */
     const measure = async (name: string, step: () => Promise<Cost[]>) => {
       const costs = await step()
+      const queue = await queued()
       const after = rowCounts(persist, edition)
-      perType[name] = { ...costs.reduce(add, ZERO), newRows: diff(after, counts) }
+      perType[name] = { ...add(costs.reduce(add, ZERO), queue), newRows: diff(after, counts), queue }
       counts = after
     }
     const tag = `capacity-${Date.now()}`
@@ -443,10 +506,11 @@ export async function benchCapacity(opts: { base: string; persist: string; editi
     ])
     const before = counts
     const read = await episodeOpen(base, `/viewer/${paidId}`, session.cookie)
+    const queue = await queued()
     counts = rowCounts(persist, edition)
     out.episodeOpen = read
     const openCost = Object.values(read.byKind).reduce(add, ZERO)
-    perType['episode open and read (browser)'] = { ...openCost, newRows: diff(counts, before) }
+    perType['episode open and read (browser)'] = { ...add(openCost, queue), newRows: diff(counts, before), queue }
     out.bytesPerRow = await bytesPerRow(persist)
   } catch (e) {
     out.error = (e as Error).message
@@ -464,9 +528,9 @@ function project(out: CapacityBench, lifeBeforeSince: Partial<Record<string, num
   const t = out.perType
   const read = out.episodeOpen
   const savesPerEpisode = Math.floor((m.readingSecondsPerEpisode * 1000 - 1) / PROGRESS_INTERVAL_MS) + 1
-  /** One measure of the month, by kind of request (`f`: statements, rows read, object calls…). */
-  const month = (f: keyof Cost): Record<string, number> => {
-    const of = (name: string) => t[name]?.[f] ?? 0
+  /** One measure of the month, by kind of request (`f`: statements, rows read, object calls…; `queue`: the consumers' part only). */
+  const month = (f: keyof Cost, queue = false): Record<string, number> => {
+    const of = (name: string) => (queue ? t[name]?.queue[f] : t[name]?.[f]) ?? 0
     const pages = (name: string, afterPaint: string, views: number) =>
       views * (m.edgeCacheHitRatio * of('catalogue page, edge cache') + (1 - m.edgeCacheHitRatio) * of(name) + of(afterPaint))
     const saves = read?.byKind.progress
@@ -480,14 +544,14 @@ function project(out: CapacityBench, lifeBeforeSince: Partial<Record<string, num
         m.cataloguePages,
       ),
       'series pages (with after-paint calls)': pages('series page, rendered', 'series page, after-paint calls (browser)', m.seriesPages),
-      'episode open (page, API, slices, prefetch)': m.episodes * (of('episode open and read (browser)') - (saves?.[f] ?? 0)),
-      'progress saves': m.episodes * savesPerEpisode * perSaveOf,
+      'episode open (page, API, slices, prefetch)': m.episodes * (of('episode open and read (browser)') - (queue ? 0 : (saves?.[f] ?? 0))),
+      'progress saves': queue ? 0 : m.episodes * savesPerEpisode * perSaveOf,
       rentals: m.rentals * of('rental (POST /purchase)'),
       balance: m.balanceChecks * of('balance (GET /coin)'),
     }
   }
   const byType = month('statements')
-  const total = (f: keyof Cost) => Object.values(month(f)).reduce((a, b) => a + b, 0)
+  const total = (f: keyof Cost, queue = false) => Object.values(month(f, queue)).reduce((a, b) => a + b, 0)
   const times: Record<string, number> = {
     'sign-in (web)': m.signIns,
     'token refresh': m.tokenRefreshes,
@@ -500,6 +564,7 @@ function project(out: CapacityBench, lifeBeforeSince: Partial<Record<string, num
   const byTable: Record<string, number> = {}
   for (const [name, n] of Object.entries(times))
     for (const [table, rows] of Object.entries(t[name]?.newRows ?? {})) {
+      if (NOT_PER_READER.has(table)) continue
       const count = table === 'series_readers' ? m.seriesStarted : n
       byTable[table] = (byTable[table] ?? 0) + count * rows * (out.bytesPerRow[table] ?? 0)
     }
@@ -516,6 +581,8 @@ function project(out: CapacityBench, lifeBeforeSince: Partial<Record<string, num
     ]),
   )
   const standingBytes = sum(Object.entries(standingByTable))
+  // the account index: one `users` row per reader (e-mail, nickname, flags; taken as one account per monthly reader)
+  const accountBytes = out.bytesPerRow.users ?? 0
   const usage = {
     requests: total('requests'),
     rowsRead: total('rowsRead'),
@@ -524,18 +591,21 @@ function project(out: CapacityBench, lifeBeforeSince: Partial<Record<string, num
   }
   out.perReaderMonth = {
     statements: Math.round(statements),
+    queueStatements: Math.round(total('statements', true)),
+    queueRowsWritten: Math.round(total('rowsWritten', true)),
     ...usage,
     newRowsBytes,
     boundedBytes,
     standingBytes,
     standingByTable,
+    accountBytes,
     byType,
     byTable,
   }
   const gb = (bytes: number) => Math.round((bytes / 1e9) * 10) / 10
   out.editions = EDITION_SIZES.map((readers) => {
     const peak = ((readers * statements) / (30 * 86_400)) * PEAK_FACTOR
-    const d1GB = (years: number) => gb(readers * (newRowsBytes * 12 * years + standingBytes))
+    const d1GB = (years: number) => gb(readers * (newRowsBytes * 12 * years + standingBytes + accountBytes))
     return {
       readers,
       peakStatementsPerSecond: Math.round(peak),
@@ -577,13 +647,13 @@ function printCapacity(out: CapacityBench) {
   }
   const r = out.perReaderMonth
   console.log(
-    `\nPer active reader per month (docs/SCALE.md profile): ${Math.round(r.requests)} requests, ${r.statements} statements (target ≤ 2,000; ${Math.round(r.rowsRead)} rows read, ${Math.round(r.rowsWritten)} written), ${Math.round(r.objectCalls)} reader-object calls, ${(r.newRowsBytes / 1024).toFixed(1)} KB of new rows kept (target ≤ 6 KB), ${(r.boundedBytes / 1024).toFixed(1)} KB of bookkeeping deleted by its retention rule`,
+    `\nPer active reader per month (docs/SCALE.md profile): ${Math.round(r.requests)} requests, ${r.statements} statements (target ≤ 2,000; ${Math.round(r.rowsRead)} rows read, ${Math.round(r.rowsWritten)} written; of those the queue consumers' ${r.queueStatements} statements and ${r.queueRowsWritten} rows written), ${Math.round(r.objectCalls)} reader-object calls, ${(r.newRowsBytes / 1024).toFixed(1)} KB of new rows kept (target ≤ 6 KB), ${(r.boundedBytes / 1024).toFixed(1)} KB of bookkeeping deleted by its retention rule`,
   )
   console.log(
     `Standing stock of the retained tables per active reader: ${(r.standingBytes / 1024).toFixed(1)} KB (${Object.entries(r.standingByTable)
       .sort((a, b) => b[1] - a[1])
       .map(([table, bytes]) => `${table} ${(bytes / 1024).toFixed(1)}`)
-      .join(', ')})`,
+      .join(', ')}); the account's row ${r.accountBytes} B`,
   )
   for (const [name, n] of Object.entries(r.byType)) console.log(`  ${name.padEnd(44)} ${Math.round(n)} statements`)
   for (const [table, bytes] of Object.entries(r.byTable).sort((a, b) => b[1] - a[1]))

@@ -30,6 +30,12 @@ export type PurchaseBench = {
   at10?: Latency
   /** `GET /_/health` at the same concurrency on the same server: what any request costs there. */
   floor?: Latency
+  /**
+   * Issue 38's measure: `connections` distinct readers buying at once (one reader per connection, each sale its own
+   * episode and key), against `GET /_/health` through the same client on the same server (target: ≥ 0.5 of its
+   * throughput, p99 ≤ 2× its p99).
+   */
+  distinct?: { sales: Latency & { failed: number }; health: Latency & { failed: number }; ratio: number; p99Ratio: number }
   error?: string
 }
 
@@ -128,6 +134,7 @@ export async function benchPurchase(opts: {
     const r = await sales(connections, amount)
     const at10 = latency(10, await sales(10, amount10))
     const floor = latency(connections, await autocannon({ url: `${opts.base}/_/health`, connections, amount }))
+    const distinct = await distinctReaders({ ...opts, tag, connections, first: lo + amount + amount10 })
     return {
       connections,
       requests: amount,
@@ -140,10 +147,102 @@ export async function benchPurchase(opts: {
       target,
       at10,
       floor,
+      distinct,
     }
   } catch (e) {
     return { ...empty, error: (e as Error).message }
   }
+}
+
+/** Sales per reader in the distinct-readers run. */
+const SALES_EACH = 20
+
+/**
+ * `connections` new readers (the demo reader's password, each signed in from an address of its own so the sign-in
+ * limits do not mix them up), each with coins in their object, then one closed loop per reader: `SALES_EACH` purchases
+ * one after the other, and the same loops on `GET /_/health`.
+ */
+async function distinctReaders(opts: {
+  base: string
+  persist: string
+  edition: string
+  tag: string
+  connections: number
+  first: number
+}): Promise<NonNullable<PurchaseBench['distinct']>> {
+  const { base, tag, connections } = opts
+  d1(
+    `INSERT INTO series (title, status, genre, is_published) VALUES ('${tag}-d', 'COMPLETED', 'DRAMA', 0);
+     INSERT INTO episodes (series_id, no, title, is_free, price_rent, price_buy, published_at)
+       WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < ${SALES_EACH})
+       SELECT (SELECT id FROM series WHERE title = '${tag}-d'), x, 'Bench ' || x, 0, 1, 1, '2026-01-01T00:00:00.000Z' FROM n;
+     UPDATE series SET is_published = 1 WHERE title = '${tag}-d';
+     INSERT INTO users (email, password_hash, email_verified_at)
+       WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < ${connections})
+       SELECT '${tag}-' || n || '@bench.invalid', (SELECT password_hash FROM users WHERE email = 'reader@example.com'),
+              strftime('%Y-%m-%dT%H:%M:%fZ', 'now') FROM r;`,
+    opts.persist,
+    opts.edition,
+  )
+  const [range] = d1(
+    `SELECT min(e.id) AS lo FROM episodes e JOIN series s ON s.id = e.series_id WHERE s.title = '${tag}-d'`,
+    opts.persist,
+    opts.edition,
+  )
+  const lo = Number(range?.lo)
+  const emails = Array.from({ length: connections }, (_, i) => `${tag}-${i + 1}@bench.invalid`)
+  const tokens: string[] = []
+  for (const [i, email] of emails.entries()) {
+    await grantCoins(base, LOCAL_OPS_TOKEN, email, 1000, `${tag}-${i}`)
+    const res = await fetch(`${base}/api/v1/auth/sign-in`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: base, 'cf-connecting-ip': `198.19.0.${i + 1}` },
+      body: JSON.stringify({ email, password: 'Reader-2026!' }),
+    })
+    const token = ((await res.json()) as { data?: { accessToken?: { value?: string } } }).data?.accessToken?.value
+    if (!token) throw new Error(`sign-in of ${email} failed (${res.status})`)
+    tokens.push(token)
+  }
+  const sales = await closedLoops(connections, SALES_EACH, (c, i) =>
+    fetch(`${base}/api/v1/purchase`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens[c]}`, 'idempotency-key': `${tag}-${c}-${i}` },
+      body: JSON.stringify({ episodeIds: [lo + i], kind: 'POSSESSION' }),
+    }),
+  )
+  const health = await closedLoops(connections, SALES_EACH, () => fetch(`${base}/_/health`))
+  return {
+    sales,
+    health,
+    ratio: Math.round((sales.reqPerSec / health.reqPerSec) * 100) / 100,
+    p99Ratio: Math.round((sales.p99Ms / health.p99Ms) * 100) / 100,
+  }
+}
+
+/** `loops` concurrent loops of `each` requests one after the other; latencies of the successful ones, and the failures. */
+async function closedLoops(
+  loops: number,
+  each: number,
+  send: (loop: number, i: number) => Promise<Response>,
+): Promise<Latency & { failed: number }> {
+  const times: number[] = []
+  let failed = 0
+  const started = performance.now()
+  await Promise.all(
+    Array.from({ length: loops }, async (_, loop) => {
+      for (let i = 0; i < each; i++) {
+        const t = performance.now()
+        const res = await send(loop, i).catch(() => null)
+        await res?.arrayBuffer()
+        if (res?.ok) times.push(performance.now() - t)
+        else failed++
+      }
+    }),
+  )
+  const seconds = (performance.now() - started) / 1000
+  times.sort((a, b) => a - b)
+  const at = (q: number) => Math.round(times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? 0)
+  return { connections: loops, p50Ms: at(0.5), p99Ms: at(0.99), reqPerSec: Math.round((times.length / seconds) * 10) / 10, failed }
 }
 
 /** One line for the bench table. */
@@ -154,5 +253,9 @@ export function purchaseLine(b: PurchaseBench): string {
   const floor = b.floor
     ? `; floor on the same server (GET /_/health, ${b.floor.connections} concurrent): p50 ${b.floor.p50Ms} ms, p99 ${b.floor.p99Ms} ms, ${b.floor.reqPerSec.toFixed(0)} req/s`
     : ''
-  return `purchase API, ${b.connections} concurrent, ${b.requests} sales: p50 ${b.p50Ms} ms, p99 ${b.p99Ms} ms ${ok ? '✓' : '✗'} (target ≤ ${b.target.p99Ms}), ${b.reqPerSec.toFixed(1)} req/s, non-2xx ${b.non2xx}, errors ${b.errors}${at10}${floor}`
+  const d = b.distinct
+  const distinct = d
+    ? `; ${d.sales.connections} distinct readers at once (${SALES_EACH} sales each): p50 ${d.sales.p50Ms} ms, p99 ${d.sales.p99Ms} ms, ${d.sales.reqPerSec} req/s, ${d.sales.failed} failed, against GET /_/health through the same client p50 ${d.health.p50Ms} ms, p99 ${d.health.p99Ms} ms, ${d.health.reqPerSec} req/s: throughput ratio ${d.ratio} ${d.ratio >= 0.5 ? '✓' : '✗'} (target ≥ 0.5), p99 ratio ${d.p99Ratio} ${d.p99Ratio <= 2 ? '✓' : '✗'} (target ≤ 2)`
+    : ''
+  return `purchase API, ${b.connections} concurrent, ${b.requests} sales: p50 ${b.p50Ms} ms, p99 ${b.p99Ms} ms ${ok ? '✓' : '✗'} (target ≤ ${b.target.p99Ms}), ${b.reqPerSec.toFixed(1)} req/s, non-2xx ${b.non2xx}, errors ${b.errors}${at10}${floor}${distinct}`
 }

@@ -140,7 +140,9 @@ describe("a reader's object", () => {
       { day: '2026-11-20', readers: 0 },
       { day: '2026-11-21', readers: 1 },
     ])
-    expect(await db.all(`SELECT user_id FROM series_readers WHERE series_id = ?`, s.seriesId)).toEqual([{ user_id: reader.id }])
+    expect(await db.all(`SELECT user_id, read_on FROM series_readers WHERE series_id = ?`, s.seriesId)).toEqual([
+      { user_id: reader.id, read_on: '2026-11-21' },
+    ])
     expect(await db.first(`SELECT events_applied AS n FROM users WHERE id = ?`, reader.id)).toEqual({ n: 2 })
   })
 

@@ -245,6 +245,13 @@ describe('retention rules', () => {
     await mark(marked.seriesId, 1, null)
     expect(cut('library_marks')).toBe(at(now, -7 * DAY_MS))
 
+    // series_readers: a latest read on the cutoff's UTC day goes, one the day after stays
+    const readOn = (seriesId: number, day: string) =>
+      db.run(`INSERT INTO series_readers (series_id, user_id, read_on) VALUES (?, ?, ?)`, seriesId, reader.id, day)
+    await readOn(gone.seriesId, cut('series_readers').slice(0, 10))
+    await readOn(cleared.seriesId, cut('series_readers', DAY_MS).slice(0, 10))
+    expect(cut('series_readers')).toBe(at(now, -90 * DAY_MS))
+
     const report = await purgeExpired(db, now)
     expect(report.every((r) => r.done)).toBe(true)
     // the money rows' rules apply in each reader's object, when it wakes
@@ -286,6 +293,7 @@ describe('retention rules', () => {
         (r) => r.id,
       ),
     ).toEqual([cleared.seriesId, marked.seriesId].sort((a, b) => a - b))
+    expect(await db.all(`SELECT series_id AS id FROM series_readers WHERE user_id = ?`, reader.id)).toEqual([{ id: cleared.seriesId }])
     // the reader's own live session (newReader's sign-in) is untouched
     expect((await get(reader, '/api/v1/user/me')).status).toBe(200)
   })

@@ -69,10 +69,10 @@ function changesOf(event: ReaderEvent, readerId: number, fresh: string, now: Dat
           params: [event.to, event.seriesId],
         },
         {
-          sql: `INSERT INTO series_readers (series_id, user_id) SELECT ?1, ?2 WHERE ${fresh} AND EXISTS (SELECT 1 FROM series WHERE id = ?1)
-                  AND EXISTS (SELECT 1 FROM users WHERE id = ?2 AND deleted_at IS NULL)
-                ON CONFLICT DO NOTHING`,
-          params: [event.seriesId, readerId],
+          sql: `INSERT INTO series_readers (series_id, user_id, read_on) SELECT ?1, ?2, ?3 WHERE ${fresh}
+                  AND EXISTS (SELECT 1 FROM series WHERE id = ?1) AND EXISTS (SELECT 1 FROM users WHERE id = ?2 AND deleted_at IS NULL)
+                ON CONFLICT DO UPDATE SET read_on = excluded.read_on WHERE excluded.read_on > coalesce(series_readers.read_on, '')`,
+          params: [event.seriesId, readerId, event.to],
         },
       ]
     case 'view':

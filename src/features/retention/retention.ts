@@ -29,6 +29,9 @@ export type RetentionRule = {
   }
 }[keyof Tables]
 
+/** How long after their latest read a reader counts among a series' readers (migration 0041). */
+const SERIES_READERS_KEEP_MS = 90 * DAY_MS
+
 /** Payment states of a checkout that never took money (spec §3; CANCELLED: given up or expired at the provider). */
 const UNPAID_STATES = ['UNPAID', 'CANCELLED'] as const
 
@@ -60,6 +63,16 @@ export const RETENTION_RULES: readonly RetentionRule[] = [
       "A shared copy's row that is neither favourite nor hidden any more (issue 38) is kept so a late delivery of an older state " +
       'cannot bring the mark back (the version decides only while the row exists); a week covers the ' +
       "queue's 15 minutes of retries and an operator's replay of dead letters.",
+  },
+  {
+    table: 'series_readers',
+    since: 'read_on',
+    key: ['series_id', 'user_id'],
+    keepMs: SERIES_READERS_KEEP_MS,
+    why:
+      "An operator's notice to a series' readers (`npm run ops -- alarm send --series`) reaches those who read it in the last 90 days " +
+      '(the UTC day of their latest read) and its favourites whatever their age; kept for good, the table grew by a row per reader ' +
+      'and series started (docs/SCALE.md).',
   },
   {
     table: 'idempotency_keys',

@@ -739,6 +739,7 @@ export interface SeriesRankingRow {
 export interface SeriesReadersRow {
   series_id: number
   user_id: number
+  read_on: string | null
 }
 
 /** A row of `series_tags`. @public */
