@@ -22,6 +22,7 @@ import { DAY_MS, HOUR_MS } from '../../src/lib/time.ts'
 import { LOCAL_OPS_TOKEN, root } from '../lib.ts'
 import { d1 } from './purchase.ts'
 import { grantCoins, objectRows } from './objects.ts'
+import { benchHeavyReader, heavyReaderLines, type HeavyReader } from './heavy-reader.ts'
 
 /** One request type's cost to D1. */
 /** A request's store work: D1 round trips, statements and rows (X-D1-Queries, X-D1-Usage) and calls to readers' objects (X-Reader-Calls). */
@@ -157,6 +158,8 @@ export type CapacityBench = {
     /** The month's bill after 1 and 3 years, from Cloudflare's published prices (PRICES). */
     monthlyUSD: [number, number]
   }[]
+  /** A heavy reader's object after 3 years (heavy-reader.ts). */
+  heavyReader?: HeavyReader
   error?: string
 }
 
@@ -515,6 +518,7 @@ export async function benchCapacity(opts: {
   } catch (e) {
     out.error = (e as Error).message
   }
+  out.heavyReader = await benchHeavyReader(opts)
   // a row's life before the instant its rule counts from (the others count from their creation, or expire within hours)
   const { rentalHours } = JSON.parse(readFileSync(join(root, 'editions', edition, 'edition.json'), 'utf8')) as { rentalHours: number }
   project(out, { ownerships: rentalHours * HOUR_MS })
@@ -665,5 +669,6 @@ function printCapacity(out: CapacityBench) {
     console.log(
       `  ${String(e.readers).padStart(10)} readers: peak ${e.peakStatementsPerSecond} statements/s (${e.databases} × ${DB_STATEMENTS_PER_SECOND}/s database; ${e.peakRowsWrittenPerSecond} rows written/s on the primary), ${e.peakRequestsPerSecond} requests/s, ${e.storageGBPerYear} GB of new rows per year + ${e.standingGB} GB standing in retained tables; D1 ${e.d1GB[0]} GB after 1 year, ${e.d1GB[1]} GB after 3; about $${e.monthlyUSD[0]} a month after 1 year, $${e.monthlyUSD[1]} after 3`,
     )
+  if (out.heavyReader) console.log(['', ...heavyReaderLines(out.heavyReader)].join('\n'))
   if (out.error) console.log(`  capacity: ${out.error}`)
 }

@@ -141,29 +141,47 @@ export async function noticeAlarms(d1: D1Database, drafts: readonly Draft[]): Pr
 export function nextMoneyDue(sql: SqlStorage, now: Date): number | null {
   const nowIso = now.toISOString()
   const keep = (table: string) => MONEY_RULES.find((r) => r.table === table)?.keepMs ?? 0
-  const shifted = (column: string, ms: number) => `strftime('%Y-%m-%dT%H:%M:%fZ', ${column}, '${ms >= 0 ? '+' : ''}${ms / 1000} seconds')`
-  // each: the earliest instant of one kind of work (SQLite's compound SELECT is limited, so one statement each)
-  const firsts = [
+  /**
+   * Each: the earliest value of a bare column (read from its index, whatever the reader's history holds), its
+   * parameters, and how far before or after that value the work is due. SQLite's compound SELECT is limited, so one
+   * statement each.
+   */
+  const firsts: [sql: string, params: string[], shiftMs: number][] = [
     // a lot past its expiry with coins left, or a timed right past its end: at once (the chores take them away)
-    `SELECT min(expires_at) FROM coin_lots WHERE remaining > 0 AND expires_at IS NOT NULL`,
-    `SELECT min(${shifted('expires_at', -LOT_NOTICE_MS)}) FROM coin_lots WHERE remaining > 0 AND type <> 'MILEAGE' AND ${shifted('expires_at', -LOT_NOTICE_MS)} > ?1`,
-    `SELECT min(${shifted('expires_at', -RENTAL_NOTICE_MS)}) FROM ownerships WHERE kind IN ('RENT', 'ALL_RENT') AND ${shifted('expires_at', -RENTAL_NOTICE_MS)} > ?1`,
-    `SELECT min(expires_at) FROM ownerships WHERE kind IN (${TIMED_KINDS.map((k) => `'${k}'`).join(', ')})`,
-    `SELECT min(ready_at) FROM wuf_tickets WHERE ready_at > ?1`,
-    `SELECT min(${shifted('created_at', keep('idempotency_keys'))}) FROM idempotency_keys`,
-    `SELECT min(${shifted('created_at', keep('payments'))}) FROM payments WHERE state IN ('UNPAID', 'CANCELLED')`,
+    [`SELECT min(expires_at) FROM coin_lots WHERE remaining > 0 AND expires_at IS NOT NULL`, [], 0],
+    [
+      `SELECT min(expires_at) FROM coin_lots WHERE remaining > 0 AND expires_at IS NOT NULL AND type <> 'MILEAGE' AND expires_at > ?`,
+      [isoAfter(now, LOT_NOTICE_MS)],
+      -LOT_NOTICE_MS,
+    ],
+    [
+      `SELECT min(expires_at) FROM ownerships WHERE expires_at IS NOT NULL AND kind IN ('RENT', 'ALL_RENT') AND expires_at > ?`,
+      [isoAfter(now, RENTAL_NOTICE_MS)],
+      -RENTAL_NOTICE_MS,
+    ],
+    [
+      `SELECT min(expires_at) FROM ownerships WHERE expires_at IS NOT NULL AND kind IN (${TIMED_KINDS.map((k) => `'${k}'`).join(', ')})`,
+      [],
+      0,
+    ],
+    [`SELECT min(ready_at) FROM wuf_tickets WHERE ready_at > ?`, [nowIso], 0],
+    [`SELECT min(created_at) FROM idempotency_keys`, [], keep('idempotency_keys')],
+    [`SELECT min(created_at) FROM payments WHERE state IN ('UNPAID', 'CANCELLED')`, [], keep('payments')],
     // a gift whose notice is not given yet: at once
-    `SELECT min(given_at) FROM gifts g WHERE used_at IS NULL AND given_at > ?2
-       AND NOT EXISTS (SELECT 1 FROM alarms WHERE dedup_key = ${sqlOf(ALARM_RULES.GIFT_ARRIVED.dedup, { gift: 'g.id' })})`,
+    [
+      `SELECT min(given_at) FROM gifts g WHERE used_at IS NULL AND given_at > ?
+         AND NOT EXISTS (SELECT 1 FROM alarms WHERE dedup_key = ${sqlOf(ALARM_RULES.GIFT_ARRIVED.dedup, { gift: 'g.id' })})`,
+      [isoAfter(now, -EPISODE_LOOKBACK_MS)],
+      0,
+    ],
   ]
-  const lookback = isoAfter(now, -EPISODE_LOOKBACK_MS)
-  const instants = firsts.flatMap((q) => {
+  const instants = firsts.flatMap(([q, params, shiftMs]) => {
     const [value] =
       sql
-        .exec(q, ...(q.includes('?2') ? [nowIso, lookback] : q.includes('?1') ? [nowIso] : []))
+        .exec(q, ...params)
         .raw()
         .next().value ?? []
-    return typeof value === 'string' ? [Date.parse(value)] : []
+    return typeof value === 'string' ? [Date.parse(value) + shiftMs] : []
   })
   if (instants.length === 0) return null
   return Math.max(Math.min(...instants), now.getTime() + 1000)

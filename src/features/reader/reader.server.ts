@@ -78,6 +78,8 @@ export class Reader extends DurableObject<Cloudflare.Env> {
   private readerId: number | null = null
   /** Whether this object took all of what moves today (`MOVES`). */
   private moved = false
+  /** The alarm's instant as this instance set or read it (null: none set; undefined: not read yet). */
+  private alarmAt: number | null | undefined = undefined
   /** The newest outbox event this instance has sent (an instance started afresh sends its outbox at its first write). */
   private sent = 0
 
@@ -223,7 +225,8 @@ export class Reader extends DurableObject<Cloudflare.Env> {
   async money(readerId: number, statements: Statement[]): Promise<MoneyOutcome> {
     await this.ready(readerId)
     const outcome = runMoneyBatch(this.ctx.storage, statements)
-    if (!outcome.ok) return outcome
+    // a batch that wrote nothing (a refusal undid it, or it only read) has no event to send and moves no due instant
+    if (!outcome.ok || outcome.results.every((r) => !r.meta.rows_written)) return outcome
     // a purchase's event (reader migration 6's trigger) waits in the outbox
     await this.flush(false)
     await this.schedule(new Date())
@@ -255,6 +258,8 @@ export class Reader extends DurableObject<Cloudflare.Env> {
    * (money-time.server.ts), and sets the next wake.
    */
   override async alarm(): Promise<void> {
+    // the alarm that fired is spent: none is set until this run sets one
+    this.alarmAt = null
     await this.flush(true)
     if (this.readerId !== null) await this.wake(this.readerId, new Date().toISOString())
   }
@@ -298,10 +303,12 @@ export class Reader extends DurableObject<Cloudflare.Env> {
     if (next !== null) await this.wakeBy(next)
   }
 
-  /** Sets the object's alarm to `at` when it is earlier than the one set. */
+  /** Sets the object's alarm to `at` when it is earlier than the one set (known after the first look: `alarmAt`). */
   private async wakeBy(at: number): Promise<void> {
-    const current = await this.ctx.storage.getAlarm()
-    if (current === null || at < current) await this.ctx.storage.setAlarm(at)
+    if (this.alarmAt === undefined) this.alarmAt = await this.ctx.storage.getAlarm()
+    if (this.alarmAt !== null && this.alarmAt <= at) return
+    await this.ctx.storage.setAlarm(at)
+    this.alarmAt = at
   }
 
   /** First call of this object's life: its reader's rows move in from D1 before anything reads or writes. */

@@ -1,0 +1,130 @@
+/**
+ * A heavy reader's object after 3 years (issue 38: under 1 MB), measured on the running local worker (a section of
+ * `npm run capacity`). A new reader gets a monthly top-up from an operator (36 coin lots) and buys `HEAVY.purchases`
+ * episodes for good, one request each: 40 a month for 36 months, 4× the capacity profile's 10 rentals or purchases
+ * (docs/SCALE.md). All of them for good is the worst case: an ended rental leaves the object with its retention rule,
+ * as do alarms past 30 days and expired tokens, so 3 years leave the coin record, the purchases and rights for good,
+ * and the places (one per series). Then the object's SQLite file is read: its size on disk and, per table, its bytes
+ * (SQLite's `dbstat`: pages of the table and its indexes minus free space).
+ */
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { DatabaseSync } from 'node:sqlite'
+import { LOCAL_OPS_TOKEN } from '../lib.ts'
+import { d1 } from './purchase.ts'
+import { grantCoins } from './objects.ts'
+
+const HEAVY = { months: 36, purchasesPerMonth: 40 }
+
+export type HeavyReader = {
+  purchases: number
+  topUps: number
+  /** The object's SQLite file (and its WAL) on disk. */
+  fileBytes: number
+  byTable: Record<string, { rows: number; bytes: number }>
+  error?: string
+}
+
+export async function benchHeavyReader(opts: { base: string; persist: string; edition: string }): Promise<HeavyReader> {
+  const { base, persist, edition } = opts
+  const purchases = HEAVY.months * HEAVY.purchasesPerMonth
+  const out: HeavyReader = { purchases, topUps: HEAVY.months, fileBytes: 0, byTable: {} }
+  try {
+    const tag = `heavy-${Date.now()}`
+    const email = `${tag}@bench.invalid`
+    d1(
+      `INSERT INTO series (title, status, genre, is_published) VALUES ('${tag}', 'COMPLETED', 'DRAMA', 0);
+       INSERT INTO episodes (series_id, no, title, is_free, price_rent, price_buy, published_at)
+         WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < ${purchases})
+         SELECT (SELECT id FROM series WHERE title = '${tag}'), x, 'Heavy ' || x, 0, 1, 3, '2026-01-01T00:00:00.000Z' FROM n;
+       UPDATE series SET is_published = 1 WHERE title = '${tag}';
+       INSERT INTO users (email, password_hash, email_verified_at)
+         VALUES ('${email}', (SELECT password_hash FROM users WHERE email = 'reader@example.com'), strftime('%Y-%m-%dT%H:%M:%fZ', 'now'));`,
+      persist,
+      edition,
+    )
+    const [row] = d1(
+      `SELECT (SELECT min(e.id) FROM episodes e JOIN series s ON s.id = e.series_id WHERE s.title = '${tag}') AS lo,
+              (SELECT id FROM users WHERE email = '${email}') AS readerId`,
+      persist,
+      edition,
+    )
+    const lo = Number(row?.lo)
+    const readerId = Number(row?.readerId)
+    for (let month = 0; month < HEAVY.months; month++)
+      await grantCoins(base, LOCAL_OPS_TOKEN, email, HEAVY.purchasesPerMonth * 3, `${tag}-${month}`)
+    const signIn = await fetch(`${base}/api/v1/auth/sign-in`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: base, 'cf-connecting-ip': '198.19.1.1' },
+      body: JSON.stringify({ email, password: 'Reader-2026!' }),
+    })
+    const token = ((await signIn.json()) as { data?: { accessToken?: { value?: string } } }).data?.accessToken?.value
+    if (!token) throw new Error(`sign-in of ${email} failed (${signIn.status})`)
+    for (let i = 0; i < purchases; i++) {
+      const res = await fetch(`${base}/api/v1/purchase`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'idempotency-key': `${tag}-${i}` },
+        body: JSON.stringify({ episodeIds: [lo + i], kind: 'POSSESSION' }),
+      })
+      if (!res.ok) throw new Error(`purchase ${i + 1}: HTTP ${res.status} ${await res.text()}`)
+    }
+    Object.assign(out, objectFile(persist, readerId))
+  } catch (e) {
+    out.error = (e as Error).message
+  }
+  return out
+}
+
+/** The size of reader `readerId`'s object file and its tables' bytes, read from a copy. */
+function objectFile(persist: string, readerId: number): Pick<HeavyReader, 'fileBytes' | 'byTable'> {
+  const root = join(persist, 'v3', 'do')
+  for (const dir of readdirSync(root).filter((d) => d.endsWith('-Reader')))
+    for (const file of readdirSync(join(root, dir)).filter((f) => /^[0-9a-f]{64}\.sqlite$/.test(f))) {
+      const path = join(root, dir, file)
+      const tmp = mkdtempSync(join(tmpdir(), 'heavy-'))
+      try {
+        let fileBytes = 0
+        for (const suffix of ['', '-wal'])
+          if (existsSync(path + suffix)) {
+            fileBytes += statSync(path + suffix).size
+            copyFileSync(path + suffix, join(tmp, 'db.sqlite' + suffix))
+          }
+        const db = new DatabaseSync(join(tmp, 'db.sqlite'))
+        try {
+          const owner = (db.prepare(`SELECT value FROM facts WHERE key = 'reader'`).get() as { value?: string } | undefined)?.value
+          if (Number(owner) !== readerId) continue
+          const tables = db
+            .prepare(
+              `SELECT s.tbl_name AS tbl, SUM(d.pgsize - d.unused) AS bytes FROM dbstat d JOIN sqlite_schema s ON s.name = d.name
+                WHERE s.tbl_name NOT LIKE 'sqlite_%' AND s.tbl_name NOT LIKE '_cf_%' GROUP BY s.tbl_name`,
+            )
+            .all() as { tbl: string; bytes: number }[]
+          const byTable: HeavyReader['byTable'] = {}
+          for (const t of tables) {
+            const rows = Number((db.prepare(`SELECT count(*) AS n FROM "${t.tbl}"`).get() as { n: number }).n)
+            if (rows > 0) byTable[t.tbl] = { rows, bytes: t.bytes }
+          }
+          return { fileBytes, byTable }
+        } catch {
+          // not a migrated reader object yet
+        } finally {
+          db.close()
+        }
+      } finally {
+        rmSync(tmp, { recursive: true, force: true })
+      }
+    }
+  throw new Error(`no object file for reader ${readerId}`)
+}
+
+/** Lines for the capacity report. */
+export function heavyReaderLines(h: HeavyReader): string[] {
+  if (h.error) return [`A heavy reader's object: not measured (${h.error})`]
+  return [
+    `A heavy reader's object after ${HEAVY.months} months (${h.purchases} episodes bought for good, ${h.topUps} top-ups): ${(h.fileBytes / 1024).toFixed(0)} KB on disk (target < 1,024 KB)`,
+    ...Object.entries(h.byTable)
+      .sort((a, b) => b[1].bytes - a[1].bytes)
+      .map(([t, { rows, bytes }]) => `  ${t.padEnd(24)} ${String(rows).padStart(6)} rows ${(bytes / 1024).toFixed(1).padStart(8)} KB`),
+  ]
+}
