@@ -8,9 +8,11 @@
  * rows read and written, from D1's result meta; src/lib/server/db.ts): catalogue and series pages (rendered and
  * from the edge cache), sign-in, token refresh, balance, a rental, and an episode opened and read to the end in
  * Chromium (page, episode API, every slice, the next episode's prefetch, progress saves; service worker blocked so
- * every request is seen). New rows per table come from row counts before and after each type; bytes per row of
- * each table from SQLite's `dbstat` on a copy of the local database (pages of the table and its indexes, minus
- * free space, over its rows).
+ * every request is seen). The queue consumers' D1 work (the events a request's reader object sent) is added to the
+ * request that caused it, from the usage line the worker logs per batch (functions/worker.ts `queue`). New rows per
+ * table come from row counts before and after each type; bytes per row of each table from SQLite's `dbstat` on a
+ * copy of the local database (pages of the table and its indexes, minus free space, over its rows). Last, a heavy
+ * reader's object after 3 years (heavy-reader.ts).
  */
 import { copyFileSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'

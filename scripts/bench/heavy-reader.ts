@@ -121,8 +121,11 @@ function objectFile(persist: string, readerId: number): Pick<HeavyReader, 'fileB
 /** Lines for the capacity report. */
 export function heavyReaderLines(h: HeavyReader): string[] {
   if (h.error) return [`A heavy reader's object: not measured (${h.error})`]
+  // the run makes every purchase within minutes: its idempotency keys (kept 24 h) are all still there
+  const keys = h.byTable.idempotency_keys?.bytes ?? 0
+  const tables = Object.values(h.byTable).reduce((a, t) => a + t.bytes, 0)
   return [
-    `A heavy reader's object after ${HEAVY.months} months (${h.purchases} episodes bought for good, ${h.topUps} top-ups): ${(h.fileBytes / 1024).toFixed(0)} KB on disk (target < 1,024 KB)`,
+    `A heavy reader's object after ${HEAVY.months} months (${h.purchases} episodes bought for good, ${h.topUps} top-ups): ${((tables - keys) / 1024).toFixed(0)} KB of rows once the idempotency keys are past their 24 h (target < 1,024 KB); ${(h.fileBytes / 1024).toFixed(0)} KB on disk right after the run, ${(keys / 1024).toFixed(0)} KB of it keys`,
     ...Object.entries(h.byTable)
       .sort((a, b) => b[1].bytes - a[1].bytes)
       .map(([t, { rows, bytes }]) => `  ${t.padEnd(24)} ${String(rows).padStart(6)} rows ${(bytes / 1024).toFixed(1).padStart(8)} KB`),

@@ -10,6 +10,7 @@ import { alarmsIn, readerObject } from './reader.helpers.ts'
 import { isConstraint } from '../../src/lib/server/constraint.ts'
 import type { Statement } from '../../src/lib/server/db.ts'
 import type { MoneyOutcome } from '../../src/features/reader/money-store.server.ts'
+import { dueQueries } from '../../src/features/reader/money-time.server.ts'
 
 let next = 900_000
 const reader = () => ++next
@@ -142,5 +143,24 @@ describe("a reader object's money alarm", () => {
     expect(await alarmsIn(id)).toHaveLength(1)
     expect(await totals(id)).toEqual({ lots: 5, ledger: 5, keys: 0 })
     expect(await runInDurableObject(stub, (_o, state) => state.storage.getAlarm())).toBe(Date.parse(soon))
+  })
+})
+
+describe("the reader object's next wake", () => {
+  it('is found through indexes after every money batch, never by reading the whole history', async () => {
+    const stub = readerObject(2_000_000_123)
+    await stub.positionAt(2_000_000_123, 0) // the object exists, migrated
+    const plans = await runInDurableObject(stub, (_o, state) =>
+      dueQueries(new Date()).map(([sql, params]) =>
+        state.storage.sql
+          .exec<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`, ...params)
+          .toArray()
+          .map((r) => r.detail)
+          .join('; '),
+      ),
+    )
+    expect(plans).toHaveLength(8)
+    // each money table is searched through an index; a gift's notice looks at the reader's few gifts
+    for (const plan of plans.slice(0, 7)) expect(plan).toMatch(/^SEARCH \w+ USING (COVERING )?INDEX/)
   })
 })

@@ -250,7 +250,7 @@ describe('retention rules', () => {
       db.run(`INSERT INTO series_readers (series_id, user_id, read_on) VALUES (?, ?, ?)`, seriesId, reader.id, day)
     await readOn(gone.seriesId, cut('series_readers').slice(0, 10))
     await readOn(cleared.seriesId, cut('series_readers', DAY_MS).slice(0, 10))
-    expect(cut('series_readers')).toBe(at(now, -90 * DAY_MS))
+    expect(cut('series_readers')).toBe(at(now, -30 * DAY_MS))
 
     const report = await purgeExpired(db, now)
     expect(report.every((r) => r.done)).toBe(true)

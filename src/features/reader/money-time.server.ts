@@ -139,14 +139,27 @@ export async function noticeAlarms(d1: D1Database, drafts: readonly Draft[]): Pr
 
 /** When the object must wake next for its money (epoch ms), or null when nothing is due. */
 export function nextMoneyDue(sql: SqlStorage, now: Date): number | null {
+  const instants = dueQueries(now).flatMap(([q, params, shiftMs]) => {
+    const [value] =
+      sql
+        .exec(q, ...params)
+        .raw()
+        .next().value ?? []
+    return typeof value === 'string' ? [Date.parse(value) + shiftMs] : []
+  })
+  if (instants.length === 0) return null
+  return Math.max(Math.min(...instants), now.getTime() + 1000)
+}
+
+/**
+ * `nextMoneyDue`'s statements, each: the earliest value of a bare column (read from its index, whatever the reader's
+ * history holds: it runs after every money batch), its parameters, and how far before or after that value the work is
+ * due. SQLite's compound SELECT is limited, so one statement each.
+ */
+export function dueQueries(now: Date): [sql: string, params: string[], shiftMs: number][] {
   const nowIso = now.toISOString()
   const keep = (table: string) => MONEY_RULES.find((r) => r.table === table)?.keepMs ?? 0
-  /**
-   * Each: the earliest value of a bare column (read from its index, whatever the reader's history holds), its
-   * parameters, and how far before or after that value the work is due. SQLite's compound SELECT is limited, so one
-   * statement each.
-   */
-  const firsts: [sql: string, params: string[], shiftMs: number][] = [
+  return [
     // a lot past its expiry with coins left, or a timed right past its end: at once (the chores take them away)
     [`SELECT min(expires_at) FROM coin_lots WHERE remaining > 0 AND expires_at IS NOT NULL`, [], 0],
     [
@@ -175,14 +188,4 @@ export function nextMoneyDue(sql: SqlStorage, now: Date): number | null {
       0,
     ],
   ]
-  const instants = firsts.flatMap(([q, params, shiftMs]) => {
-    const [value] =
-      sql
-        .exec(q, ...params)
-        .raw()
-        .next().value ?? []
-    return typeof value === 'string' ? [Date.parse(value) + shiftMs] : []
-  })
-  if (instants.length === 0) return null
-  return Math.max(Math.min(...instants), now.getTime() + 1000)
 }

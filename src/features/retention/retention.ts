@@ -30,7 +30,7 @@ export type RetentionRule = {
 }[keyof Tables]
 
 /** How long after their latest read a reader counts among a series' readers (migration 0041). */
-const SERIES_READERS_KEEP_MS = 90 * DAY_MS
+const SERIES_READERS_KEEP_MS = 30 * DAY_MS
 
 /** Payment states of a checkout that never took money (spec §3; CANCELLED: given up or expired at the provider). */
 const UNPAID_STATES = ['UNPAID', 'CANCELLED'] as const
@@ -70,7 +70,7 @@ export const RETENTION_RULES: readonly RetentionRule[] = [
     key: ['series_id', 'user_id'],
     keepMs: SERIES_READERS_KEEP_MS,
     why:
-      "An operator's notice to a series' readers (`npm run ops -- alarm send --series`) reaches those who read it in the last 90 days " +
+      "An operator's notice to a series' readers (`npm run ops -- alarm send --series`) reaches those who read it in the last 30 days (the readers waiting for its next episode) " +
       '(the UTC day of their latest read) and its favourites whatever their age; kept for good, the table grew by a row per reader ' +
       'and series started (docs/SCALE.md).',
   },
