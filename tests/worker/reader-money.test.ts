@@ -10,7 +10,7 @@ import { alarmsIn, readerObject } from './reader.helpers.ts'
 import { isConstraint } from '../../src/lib/server/constraint.ts'
 import type { Statement } from '../../src/lib/server/db.ts'
 import type { MoneyOutcome } from '../../src/features/reader/money-store.server.ts'
-import { dueQueries } from '../../src/features/reader/money-time.server.ts'
+import { nextMoneyDue } from '../../src/features/reader/money-time.server.ts'
 
 let next = 900_000
 const reader = () => ++next
@@ -150,15 +150,25 @@ describe("the reader object's next wake", () => {
   it('is found through indexes after every money batch, never by reading the whole history', async () => {
     const stub = readerObject(2_000_000_123)
     await stub.positionAt(2_000_000_123, 0) // the object exists, migrated
-    const plans = await runInDurableObject(stub, (_o, state) =>
-      dueQueries(new Date()).map(([sql, params]) =>
-        state.storage.sql
-          .exec<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`, ...params)
-          .toArray()
-          .map((r) => r.detail)
-          .join('; '),
-      ),
-    )
+    // each statement it runs, with SQLite's plan for it
+    const plans = await runInDurableObject(stub, (_o, state) => {
+      const sql = state.storage.sql
+      const seen: string[] = []
+      const watched = {
+        exec: (query: string, ...params: SqlStorageValue[]) => {
+          seen.push(
+            sql
+              .exec<{ detail: string }>(`EXPLAIN QUERY PLAN ${query}`, ...params)
+              .toArray()
+              .map((r) => r.detail)
+              .join('; '),
+          )
+          return sql.exec(query, ...params)
+        },
+      }
+      nextMoneyDue(watched as unknown as SqlStorage, new Date())
+      return seen
+    })
     expect(plans).toHaveLength(8)
     // each money table is searched through an index; a gift's notice looks at the reader's few gifts
     for (const plan of plans.slice(0, 7)) expect(plan).toMatch(/^SEARCH \w+ USING (COVERING )?INDEX/)

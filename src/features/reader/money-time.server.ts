@@ -156,7 +156,7 @@ export function nextMoneyDue(sql: SqlStorage, now: Date): number | null {
  * history holds: it runs after every money batch), its parameters, and how far before or after that value the work is
  * due. SQLite's compound SELECT is limited, so one statement each.
  */
-export function dueQueries(now: Date): [sql: string, params: string[], shiftMs: number][] {
+function dueQueries(now: Date): [sql: string, params: string[], shiftMs: number][] {
   const nowIso = now.toISOString()
   const keep = (table: string) => MONEY_RULES.find((r) => r.table === table)?.keepMs ?? 0
   return [
