@@ -134,7 +134,7 @@ export async function benchPurchase(opts: {
     const r = await sales(connections, amount)
     const at10 = latency(10, await sales(10, amount10))
     const floor = latency(connections, await autocannon({ url: `${opts.base}/_/health`, connections, amount }))
-    const distinct = await distinctReaders({ ...opts, tag, connections, first: lo + amount + amount10 })
+    const distinct = await distinctReaders({ ...opts, tag, connections })
     return {
       connections,
       requests: amount,
@@ -168,7 +168,6 @@ async function distinctReaders(opts: {
   edition: string
   tag: string
   connections: number
-  first: number
 }): Promise<NonNullable<PurchaseBench['distinct']>> {
   const { base, tag, connections } = opts
   d1(
