@@ -1688,7 +1688,6 @@ export function buildDemo(opts: BuildDemoOptions): DemoCatalogue {
     show_adult: adult ? 1 : 0,
     is_bl_toggle: 1,
     is_agree_mail: 1,
-    purchase_count: 0,
     platform: 'WEB',
     last_login_at: null,
     withdrawal_requested_at: null,

@@ -31,25 +31,26 @@ export function claimFailing(db: Db): Db {
   return { ...db, run: (sql, ...params) => (sql.includes('used_count + 1') ? db.run(FAILING.sql) : db.run(sql, ...params)) }
 }
 
-type MoneyCall = (statements: Statement[]) => Promise<MoneyOutcome>
+type MoneyCall = (statements: Statement[]) => MoneyOutcome
 
 /**
  * What `work` gives while every batch over a reader's money (run in the reader's object, one transaction:
- * docs/ARCHITECTURE.md "Reader objects") goes through `hook`, with the object's own call as `next`. The objects run in
- * the tests' isolate, so the hook is the class's.
+ * docs/ARCHITECTURE.md "Reader objects") goes through `hook`, with the object's own run as `next`. The objects run in
+ * the tests' isolate, so the hook is the class's (its private `transact`, where every money batch of a call runs).
  */
 export async function throughMoney<T>(
-  hook: (statements: Statement[], next: MoneyCall) => Promise<MoneyOutcome>,
+  hook: (statements: Statement[], next: MoneyCall) => MoneyOutcome,
   work: () => Promise<T>,
 ): Promise<T> {
-  const money = Reader.prototype.money
-  Reader.prototype.money = function (this: Reader, readerId: number, statements: Statement[]) {
-    return hook(statements, (s) => money.call(this, readerId, s))
+  const proto = Reader.prototype as unknown as { transact: MoneyCall }
+  const transact = proto.transact
+  proto.transact = function (this: Reader, statements: Statement[]) {
+    return hook(statements, (s) => transact.call(this, s))
   }
   try {
     return await work()
   } finally {
-    Reader.prototype.money = money
+    proto.transact = transact
   }
 }
 

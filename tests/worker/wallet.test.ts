@@ -186,14 +186,14 @@ describe("wallet in the reader's object", () => {
     // another writer spends from the first bonus lot right after the deduction read its lots (in the reader's object)
     let reads = 0
     let raced = false
-    const racing = async (statements: Statement[], next: (s: Statement[]) => Promise<MoneyOutcome>) => {
-      const outcome = await next(statements)
+    const racing = (statements: Statement[], next: (s: Statement[]) => MoneyOutcome) => {
+      const outcome = next(statements)
       // the plan's read of the lots: one statement (the batch ends with the same read after its writes)
       if (statements.length === 1 && /^\s*SELECT[\s\S]*FROM coin_lots/.test(statements[0]!.sql)) {
         reads++
         if (!raced) {
           raced = true
-          await next([
+          next([
             { sql: `UPDATE coin_lots SET remaining = remaining - 1 WHERE id = ?`, params: [first.id] },
             {
               sql: `INSERT INTO coin_ledger (user_id, kind, lot_id, type, source, amount) VALUES (?, 'USE', ?, 'BONUS', 'ADMIN', -1)`,

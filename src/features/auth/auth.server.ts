@@ -20,7 +20,9 @@ import { hasher } from './hasher.server.ts'
 import { SECOND_MS, isoAfter } from '../../lib/time.ts'
 import { toB64url } from '../../lib/b64url.ts'
 import { checkLimits } from './limits.server.ts'
-import { coinOf } from '../wallet/wallet.server.ts'
+import { COIN_SUMMARY_SQL, coinSummaryParams } from '../wallet/wallet.server.ts'
+import { moneyDb } from '../reader/money-db.server.ts'
+import { PURCHASE_COUNT_SQL } from '../purchase/purchase.server.ts'
 import type { CoinSummary } from '../wallet/wallet.ts'
 import type { Translate } from '../../lib/i18n/i18n.ts'
 import type { Platform } from '../coupon/coupon.ts'
@@ -496,7 +498,6 @@ type UserRow = Cols<
   | 'name'
   | 'nickname'
   | 'is_adult'
-  | 'purchase_count'
   | 'is_agree_mail'
   | 'show_adult'
   | 'is_kr_ip_user'
@@ -514,8 +515,8 @@ type UserRow = Cols<
 } & { sessionOpen: Flag }
 
 /**
- * docs/API.md GET /user/me: the reader's own profile (one D1 query) and balances (`coinOf`, as `GET /coin`, without
- * its `expiring` list: one call to the reader's object, beside it), or null for a gone account — or, given the access
+ * docs/API.md GET /user/me: the reader's own profile (one D1 query) and, from one call to the reader's object beside it,
+ * their balances (as `GET /coin`, without its `expiring` list) and purchase count (`PURCHASE_COUNT_SQL`), or null for a gone account — or, given the access
  * token's session claim, for a session that has ended since (ASVS 7.4.1/7.4.3, checked in the profile's read).
  */
 export async function userMe(
@@ -524,10 +525,10 @@ export async function userMe(
   session?: SessionClaim,
   now: Date = new Date(),
 ): Promise<{ user: UserProfile; coin: Omit<CoinSummary, 'expiring'> } | null> {
-  const [row, summary] = await Promise.all([
+  const [row, money] = await Promise.all([
     db.first<UserRow>(
       `SELECT u.id, i.provider AS snsProvider, i.provider_user_id AS snsId, u.email, u.name, u.nickname, u.is_adult AS isAdult,
-            u.purchase_count AS purchaseCount, u.is_agree_mail AS isAgreeMail, u.show_adult AS showAdult, u.is_kr_ip_user AS isKrIpUser,
+            u.is_agree_mail AS isAgreeMail, u.show_adult AS showAdult, u.is_kr_ip_user AS isKrIpUser,
             u.is_adult_kr AS isAdultKr, u.birthed_at AS birthedAt, u.is_bl_toggle AS isBlToggle,
             p.is_agree_push AS push, p.is_agree_push_contents AS pushContents, p.is_agree_push_freetime AS pushFreetime, p.is_agree_push_night AS pushNight,
             u.session_version AS sessionVersion, ${SESSION_OPEN_SQL} AS sessionOpen
@@ -538,14 +539,19 @@ export async function userMe(
       session?.sessionId ?? '',
       userId,
     ),
-    coinOf(db, userId, now),
+    moneyDb(db, userId).first<{ coin: string; purchaseCount: number }>(
+      `SELECT ${COIN_SUMMARY_SQL} AS coin, ${PURCHASE_COUNT_SQL} AS purchaseCount`,
+      ...coinSummaryParams(userId, now.toISOString()),
+      userId,
+    ),
   ])
   if (!row || (session !== undefined && (row.sessionVersion !== session.sessionVersion || !flag(row.sessionOpen)))) return null
-  const { expiring: _expiring, ...coin } = summary
+  const { expiring: _expiring, ...coin } = JSON.parse(money!.coin) as CoinSummary
   const { push, pushContents, pushFreetime, pushNight, sessionVersion: _version, sessionOpen: _open, ...u } = row
   return {
     user: {
       ...u,
+      purchaseCount: money!.purchaseCount,
       isAdult: flag(u.isAdult),
       isAgreeMail: flag(u.isAgreeMail),
       showAdult: flag(u.showAdult),

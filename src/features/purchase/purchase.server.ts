@@ -1,18 +1,18 @@
 /**
- * Renting and buying episodes (docs/API.md `POST /api/v1/purchase`): the reader's money rows are read and written
- * through `moneyDb` (src/features/reader/money-db.server.ts, issue 38), the catalogue and the account through the
- * shared `db`, never in one statement or one batch. A purchase's money is one batch of conditional lot updates,
- * ownership inserts, ledger inserts and the idempotency row — if any statement fails, nothing happened.
+ * Renting and buying episodes (docs/API.md `POST /api/v1/purchase`). The shared facts — the account's adult state and
+ * session, the episodes with their prices — are read from D1 first; then the sale is one call to the reader's object
+ * (`Reader.purchase`, src/features/reader/reader.server.ts), which reads the reader's money, checks and plans the sale and
+ * writes it (`sell`) in one turn that no other call of that reader interleaves: no re-plan, no retry.
  */
-import { AppError } from '../../lib/errors/catalogue.ts'
-import type { Db } from '../../lib/server/db.ts'
+import { AppError, type ErrorCode } from '../../lib/errors/catalogue.ts'
+import type { Db, Statement } from '../../lib/server/db.ts'
 import type { PurchasesRow, WufTicketsRow } from '../../lib/server/db-types.ts'
 import { firstRow, flag, rows, type Cols, type Flag } from '../../lib/server/rows.ts'
 import type { CoinSummary, CoinType } from '../wallet/wallet.ts'
 import { COIN_SUMMARY_SQL, coinSummaryParams, type SpendableLotRow } from '../wallet/wallet.server.ts'
 import type { IdempotencyClaim } from '../wallet/idempotency.ts'
-import { IdempotencyKeyTaken, isKeyTaken, storedData, storeResponseStatement } from '../wallet/idempotency.server.ts'
-import { checkSale, planPurchase, rentalEnd, type PurchaseKind } from './purchase.ts'
+import { IdempotencyKeyTaken, storedData, storeResponseStatement } from '../wallet/idempotency.server.ts'
+import { checkSale, planPurchase, rentalEnd, type PurchaseKind, type SaleEpisode } from './purchase.ts'
 import { BUY_GUARD_SQL, HELD_SQL, heldParams, type HoldingRow } from '../ownership/holding.server.ts'
 import type { PurchaseRequest } from './purchase.schema.ts'
 import { purchasePreview, type PurchasePreview } from './preview.ts'
@@ -21,15 +21,9 @@ import { withinBudget } from '../viewer/continuous.ts'
 import { mayOpen, type AgeEdition } from '../age/age.ts'
 import { ADULT_STATE_SQL, adultNow, type AdultRow } from '../age/age.server.ts'
 import { SESSION_OPEN_SQL, type SessionClaim } from '../auth/session-claim.server.ts'
-import { isConstraint } from '../../lib/server/constraint.ts'
 import { moneyDb } from '../reader/money-db.server.ts'
-
-/**
- * How often a purchase re-plans after a concurrent change refused its batch. Every refusal means another
- * request's batch committed, so the system always moves on; the bound only keeps one unlucky request from
- * waiting forever (it then answers TOO_MANY_REQUESTS and the client retries with the same key).
- */
-const PURCHASE_ATTEMPTS = 50
+import { withReader } from '../reader/stub.server.ts'
+import type { MoneyOutcome } from '../reader/money-store.server.ts'
 
 /**
  * A reader's holdings with the coins each cost (`paid`: what a purchase for good deducts from a running rental,
@@ -46,10 +40,16 @@ const PAID_HOLDINGS_SQL = `SELECT o.episode_id AS episodeId, o.kind, o.expires_a
  */
 const AUTO_UNLOCK_SQL = `UPDATE auto_unlock SET spent = spent + ?1 WHERE user_id = ?2 AND series_id = ?3 AND spent + ?1 <= budget`
 
+/**
+ * SQL over the reader's money rows (moneyDb; `?`: the reader): how many episodes they rented or bought with coins
+ * (`GET /user/me`'s `purchaseCount`; gifts and wait-until-free tickets are not purchases).
+ */
+export const PURCHASE_COUNT_SQL = `(SELECT count(*) FROM purchases WHERE user_id = ? AND gift_id IS NULL AND type IN ('RENT', 'POSSESSION'))`
+
 export type PurchaseInput = {
   userId: number
   /**
-   * The access token's session claim, checked in the read batch (ASVS 7.4.1/7.4.3 without a round trip of its
+   * The access token's session claim, checked in the shared read (ASVS 7.4.1/7.4.3 without a round trip of its
    * own; see `checksSessionItself` in the session middleware): an ended session → NEED_TO_REFRESH.
    */
   session?: SessionClaim
@@ -66,179 +66,192 @@ export type PurchaseInput = {
 type PurchaseLine = { episodeId: number; kind: PurchaseKind; expiresAt: string | null }
 export type PurchaseResult = { purchases: PurchaseLine[]; coin: CoinSummary }
 
+/** What the shared side tells the reader's object for a sale: the request, the catalogue's episodes, the reader's age. */
+export type SaleOrder = {
+  userId: number
+  request: PurchaseRequest
+  claim: IdempotencyClaim
+  episodes: SaleEpisode[]
+  /** Whether the reader is an adult now (`adultNow`). */
+  adult: boolean
+  now: string
+  /** When a rental made now ends (null: a purchase for good). */
+  expiresAt: string | null
+}
+
+/**
+ * What the reader's object answers: the sale, a refusal of the sale's rules, the key already stored (a replay), or the
+ * text of a batch that failed (nothing written).
+ */
+export type SaleOutcome =
+  { result: PurchaseResult } | { refused: ErrorCode; episodeId?: number } | { taken: true } | { ok: false; error: string }
+
 type EpisodeRow = Cols<'episodes', 'id' | 'series_id' | 'is_free' | 'price_rent' | 'price_buy'> & Cols<'series', 'is_adult'>
 type PaidHoldingRow = HoldingRow & { paid: PurchasesRow['coins'] }
 type AutoCapRow = Cols<'auto_unlock', 'series_id' | 'budget' | 'spent'>
 type LotRow = SpendableLotRow & Cols<'coin_lots', 'source'>
 
 /**
- * Sells the episodes of `request` to the reader (rules: `checkSale`, then `planPurchase`; COIN_INSUFFICIENT
- * when the balance is short). It reads, side by side, the shared facts (the account's adult state and session, the
- * episodes with their series; one D1 batch) and the reader's money (idempotency key, holdings of the episodes,
- * coin lots and, for an automatic unlock, the reader's opt-ins; one `moneyDb` batch), then writes the money in one
- * `moneyDb` batch:
+ * Sells the episodes of `request` to the reader: one D1 batch reads the shared facts (the account's adult state and
+ * session, the episodes with their series), then one call to the reader's object sells (`sell`). An unknown or
+ * withdrawn account → NOT_LOGIN_USER; the refusals of `checkSale` and `sell` as their codes. When the key was stored
+ * before (a duplicate that committed first) it throws IdempotencyKeyTaken: the middleware answers with the stored
+ * response.
+ */
+export async function purchaseEpisodes(db: Db, input: PurchaseInput, now = new Date()): Promise<PurchaseResult> {
+  const { userId, request } = input
+  const nowIso = now.toISOString()
+  const [userRow, episodeRows, openRow] = await db.batch([
+    { sql: ADULT_STATE_SQL, params: [userId] },
+    {
+      sql: `SELECT e.id, e.series_id AS seriesId, e.is_free AS isFree, e.price_rent AS priceRent, e.price_buy AS priceBuy, s.is_adult AS isAdult
+              FROM episodes e JOIN series s ON s.id = e.series_id
+             WHERE e.id IN (SELECT value FROM json_each(?)) AND s.is_published = 1 AND e.published_at <= ?`,
+      params: [JSON.stringify(request.episodeIds), nowIso],
+    },
+    { sql: `SELECT ${SESSION_OPEN_SQL} AS open`, params: [input.session?.sessionId ?? ''] },
+  ])
+  const user = firstRow<AdultRow>(userRow)
+  const open = flag(firstRow<{ open: Flag }>(openRow)?.open)
+  if (input.session !== undefined && (user?.sessionVersion !== input.session.sessionVersion || !open)) throw new AppError('NEED_TO_REFRESH')
+  const adult = adultNow(user, input.ageRules, now)
+  if (adult === null) throw new AppError('NOT_LOGIN_USER')
+  const order: SaleOrder = {
+    userId,
+    request,
+    claim: input.claim,
+    episodes: rows<EpisodeRow>(episodeRows).map((e) => ({ ...e, isFree: flag(e.isFree), isAdult: flag(e.isAdult) })),
+    adult,
+    now: nowIso,
+    expiresAt: request.kind === 'RENT' ? rentalEnd(now, input.rentalHours) : null,
+  }
+  const outcome = (await withReader<unknown>(userId, (reader) => reader.purchase(userId, order))) as SaleOutcome
+  if ('error' in outcome) throw new Error(outcome.error)
+  if ('taken' in outcome) throw new IdempotencyKeyTaken()
+  if ('refused' in outcome)
+    throw new AppError(outcome.refused, outcome.episodeId === undefined ? undefined : { episodeId: outcome.episodeId })
+  return outcome.result
+}
+
+/**
+ * A sale inside the reader's object (rules: `checkSale`, then `planPurchase`; COIN_INSUFFICIENT when the balance is
+ * short). `run` runs a batch over the reader's money rows in one transaction; the object calls this without awaiting
+ * anything, so between the read and the write no other call of the reader runs. It reads the idempotency key, the
+ * reader's holdings of the episodes, their coin lots and, for an automatic unlock, their opt-ins; then writes the money
+ * in one batch:
  *
  * - for an automatic unlock (`auto`, one episode), first `AUTO_UNLOCK_SQL`: the cap checked and what was spent
  *   changed in one conditional statement;
  * - per episode: a `purchases` row whose coins are -1 (CHECK coins >= 0 fails the batch) when the automatic
  *   unlock's update changed nothing, or when the reader holds the episode at write time (`HELD_SQL` for a
- *   rental: a RENT and a POSSESSION of one episode sent together, a ticket or a gift that opened it meanwhile;
- *   `BUY_GUARD_SQL` for a purchase for good: kept meanwhile, or its running rentals — its price — changed);
- *   for a rental, the reader's ended rental of that episode is dropped; an
- *   `ownerships` row (unique per user, episode and kind); then per lot drawn a conditional update
- *   (`remaining >= take`, lot not expired) followed by its USE ledger row, whose amount is `-take` only when
- *   the update changed one row and 0 otherwise — the ledger's CHECK (amount <> 0) then fails the whole batch
- *   (the guard of `adminAdjust`);
+ *   rental; `BUY_GUARD_SQL` for a purchase for good: kept, or its running rentals — its price — changed); for a
+ *   rental, the reader's ended rental of that episode is dropped; an `ownerships` row (unique per user, episode and
+ *   kind); then per lot drawn a conditional update (`remaining >= take`, lot not expired) followed by its USE ledger
+ *   row, whose amount is `-take` only when the update changed one row and 0 otherwise — the ledger's CHECK
+ *   (amount <> 0) then fails the whole batch (the guard of `adminAdjust`);
  * - last, the idempotency row holding the answer, computed in SQL after the writes.
  *
- * The `purchases` inserts also feed the ranking's daily counters (`series_daily`, a D1 trigger of
- * migrations/0015_series_daily.sql). Once the money batch committed, the reader's purchase count (`users`, shown
- * by `GET /user/me` only) is raised in a statement of its own (`countPurchases`).
- *
- * A batch refused by a guard or a unique constraint wrote nothing: everything is read, checked and planned
- * again. A batch refused because the idempotency key was stored meanwhile (a duplicate in flight that
- * committed first) throws IdempotencyKeyTaken: the middleware answers with the stored response.
+ * The guards hold what the plan read; as nothing runs in between they never fire, and if one did (a plan gone wrong),
+ * the batch wrote nothing and the purchase fails with its text. The `purchases` inserts raise the ranking's event in the object's outbox
+ * (reader migration 6's trigger).
  */
-export async function purchaseEpisodes(db: Db, input: PurchaseInput, now = new Date()): Promise<PurchaseResult> {
-  const { userId, request, claim } = input
-  const nowIso = now.toISOString()
+export function sell(run: (statements: Statement[]) => MoneyOutcome, order: SaleOrder): SaleOutcome {
+  const { userId, request, claim, expiresAt } = order
+  const now = new Date(order.now)
+  const nowIso = order.now
   const ids = JSON.stringify(request.episodeIds)
-  const expiresAt = request.kind === 'RENT' ? rentalEnd(now, input.rentalHours) : null
-  const money = moneyDb(db, userId)
+  const read = run([
+    { sql: `SELECT 1 AS taken FROM idempotency_keys WHERE user_id = ? AND key = ?`, params: [userId, claim.key] },
+    { sql: `${PAID_HOLDINGS_SQL} AND o.episode_id IN (SELECT value FROM json_each(?))`, params: [userId, ids] },
+    {
+      sql: `SELECT id, type, remaining, expires_at AS expiresAt, source FROM coin_lots WHERE user_id = ? AND remaining > 0`,
+      params: [userId],
+    },
+    // the reader's opt-ins (one row per series; the episode's series came with the order)
+    {
+      sql: `SELECT series_id AS seriesId, budget, spent FROM auto_unlock WHERE ?2 AND user_id = ?1`,
+      params: [userId, request.auto ? 1 : 0],
+    },
+  ])
+  if (!read.ok) return read
+  const [keyRow, holdingRows, lotRows, autoRows] = read.results
+  if (keyRow!.results.length > 0) return { taken: true }
+  const sale = checkSale(request, order.episodes, rows<PaidHoldingRow>(holdingRows), { isAdult: order.adult }, now)
+  if (!sale.ok) return { refused: sale.code, ...(sale.episodeId === undefined ? {} : { episodeId: sale.episodeId }) }
+  // an automatic unlock past the reader's cap (or without an opt-in) is not made: "cannot be bought at the moment"
+  const autoSeries = order.episodes.find((e) => e.id === request.episodeIds[0])?.seriesId
+  const cap = rows<AutoCapRow>(autoRows).find((a) => a.seriesId === autoSeries)
+  if (request.auto && !(cap && withinBudget(cap, sale.total))) return { refused: 'POSSESSION_PURCHASE_IMPOSSIBLE' }
+  const lots = rows<LotRow>(lotRows)
+  const plan = planPurchase(lots, sale.items, now)
+  if (!plan) return { refused: 'COIN_INSUFFICIENT' }
 
-  for (let attempt = 1; ; attempt++) {
-    const [[userRow, episodeRows, openRow], [keyRow, holdingRows, lotRows, autoRows]] = await Promise.all([
-      db.batch([
-        { sql: ADULT_STATE_SQL, params: [userId] },
-        {
-          sql: `SELECT e.id, e.series_id AS seriesId, e.is_free AS isFree, e.price_rent AS priceRent, e.price_buy AS priceBuy, s.is_adult AS isAdult
-                  FROM episodes e JOIN series s ON s.id = e.series_id
-                 WHERE e.id IN (SELECT value FROM json_each(?)) AND s.is_published = 1 AND e.published_at <= ?`,
-          params: [ids, nowIso],
-        },
-        { sql: `SELECT ${SESSION_OPEN_SQL} AS open`, params: [input.session?.sessionId ?? ''] },
-      ]),
-      money.batch([
-        { sql: `SELECT 1 AS taken FROM idempotency_keys WHERE user_id = ? AND key = ?`, params: [userId, claim.key] },
-        { sql: `${PAID_HOLDINGS_SQL} AND o.episode_id IN (SELECT value FROM json_each(?))`, params: [userId, ids] },
-        {
-          sql: `SELECT id, type, remaining, expires_at AS expiresAt, source FROM coin_lots WHERE user_id = ? AND remaining > 0`,
-          params: [userId],
-        },
-        // the reader's opt-ins (one row per series; the episode's series is read beside, in the shared batch)
-        {
-          sql: `SELECT series_id AS seriesId, budget, spent FROM auto_unlock WHERE ?2 AND user_id = ?1`,
-          params: [userId, request.auto ? 1 : 0],
-        },
-      ]),
-    ])
-    const user = firstRow<AdultRow>(userRow)
-    const open = flag(firstRow<{ open: Flag }>(openRow)?.open)
-    if (input.session !== undefined && (user?.sessionVersion !== input.session.sessionVersion || !open))
-      throw new AppError('NEED_TO_REFRESH')
-    if (keyRow!.results.length > 0) throw new IdempotencyKeyTaken()
-    const adult = adultNow(user, input.ageRules, now)
-    if (adult === null) throw new AppError('NOT_LOGIN_USER')
-    const episodes = rows<EpisodeRow>(episodeRows).map((e) => ({ ...e, isFree: flag(e.isFree), isAdult: flag(e.isAdult) }))
-    const sale = checkSale(request, episodes, rows<PaidHoldingRow>(holdingRows), { isAdult: adult }, now)
-    if (!sale.ok) throw new AppError(sale.code, sale.episodeId === undefined ? undefined : { episodeId: sale.episodeId })
-    // an automatic unlock past the reader's cap (or without an opt-in) is not made: "cannot be bought at the moment"
-    const autoSeries = episodes.find((e) => e.id === request.episodeIds[0])?.seriesId
-    const cap = rows<AutoCapRow>(autoRows).find((a) => a.seriesId === autoSeries)
-    if (request.auto && !(cap && withinBudget(cap, sale.total))) throw new AppError('POSSESSION_PURCHASE_IMPOSSIBLE')
-    const lots = rows<LotRow>(lotRows)
-    const plan = planPurchase(lots, sale.items, now)
-    if (!plan) throw new AppError('COIN_INSUFFICIENT')
-
-    const lotById = new Map(lots.map((l) => [l.id, l]))
-    const lines: PurchaseLine[] = []
-    const statements: { sql: string; params: unknown[] }[] = []
-    sale.items.forEach((item, i) => {
-      if (request.auto) statements.push({ sql: AUTO_UNLOCK_SQL, params: [item.price, userId, item.seriesId] })
-      // a rental: refused while the episode is held; a purchase for good: while kept, or when its rentals changed
-      const guard =
-        request.kind === 'RENT'
-          ? { sql: HELD_SQL, params: heldParams(userId, item.episodeId, nowIso) }
-          : { sql: BUY_GUARD_SQL, params: [userId, item.episodeId, nowIso, userId, item.episodeId, nowIso, item.runningCount ?? 0] }
-      statements.push({
-        sql: `INSERT INTO purchases (user_id, series_id, episode_id, type, coins, idempotency_key, created_at)
-              VALUES (?, ?, ?, ?, CASE WHEN ${request.auto ? 'changes() <> 1 OR ' : ''}${guard.sql} THEN -1 ELSE ? END, ?, ?)`,
-        params: [userId, item.seriesId, item.episodeId, request.kind, ...guard.params, item.price, claim.key, nowIso],
-      })
-      if (request.kind === 'RENT') {
-        statements.push({
-          sql: `DELETE FROM ownerships WHERE user_id = ? AND episode_id = ? AND kind = 'RENT' AND expires_at IS NOT NULL AND expires_at <= ?`,
-          params: [userId, item.episodeId, nowIso],
-        })
-      }
-      statements.push({
-        sql: `INSERT INTO ownerships (user_id, series_id, episode_id, kind, expires_at, purchase_id, created_at, updated_at)
-              VALUES (?, ?, ?, ?, ?, last_insert_rowid(), ?, ?)`,
-        params: [userId, item.seriesId, item.episodeId, request.kind, expiresAt, nowIso, nowIso],
-      })
-      for (const step of plan[i]!.steps) {
-        const lot = lotById.get(step.lotId)!
-        statements.push(
-          {
-            sql: `UPDATE coin_lots SET remaining = remaining - ? WHERE id = ? AND user_id = ? AND remaining >= ? AND (expires_at IS NULL OR expires_at > ?)`,
-            params: [step.take, step.lotId, userId, step.take, nowIso],
-          },
-          {
-            sql: `INSERT INTO coin_ledger (user_id, kind, lot_id, type, source, amount, product_kind, series_id, episode_id, purchase_id, idempotency_key, created_at)
-                  VALUES (?, 'USE', ?, ?, ?, CASE WHEN changes() = 1 THEN ? ELSE 0 END, 'EPISODE', ?, ?,
-                          (SELECT purchase_id FROM ownerships WHERE user_id = ? AND episode_id = ? AND kind = ?), ?, ?)`,
-            params: [
-              userId,
-              step.lotId,
-              lot.type satisfies CoinType,
-              lot.source,
-              -step.take,
-              item.seriesId,
-              item.episodeId,
-              userId,
-              item.episodeId,
-              request.kind,
-              claim.key,
-              nowIso,
-            ],
-          },
-        )
-      }
-      lines.push({ episodeId: item.episodeId, kind: request.kind, expiresAt })
+  const lotById = new Map(lots.map((l) => [l.id, l]))
+  const lines: PurchaseLine[] = []
+  const statements: Statement[] = []
+  sale.items.forEach((item, i) => {
+    if (request.auto) statements.push({ sql: AUTO_UNLOCK_SQL, params: [item.price, userId, item.seriesId] })
+    // a rental: refused while the episode is held; a purchase for good: while kept, or when its rentals changed
+    const guard =
+      request.kind === 'RENT'
+        ? { sql: HELD_SQL, params: heldParams(userId, item.episodeId, nowIso) }
+        : { sql: BUY_GUARD_SQL, params: [userId, item.episodeId, nowIso, userId, item.episodeId, nowIso, item.runningCount ?? 0] }
+    statements.push({
+      sql: `INSERT INTO purchases (user_id, series_id, episode_id, type, coins, idempotency_key, created_at)
+            VALUES (?, ?, ?, ?, CASE WHEN ${request.auto ? 'changes() <> 1 OR ' : ''}${guard.sql} THEN -1 ELSE ? END, ?, ?)`,
+      params: [userId, item.seriesId, item.episodeId, request.kind, ...guard.params, item.price, claim.key, nowIso],
     })
-    statements.push(
-      storeResponseStatement(
-        claim,
-        200,
-        `json_object('result', 'SUCCESS', 'data', json_object('purchases', json(?), 'coin', json(${COIN_SUMMARY_SQL})))`,
-        [JSON.stringify(lines), ...coinSummaryParams(userId, nowIso)],
-      ),
-    )
-
-    let results
-    try {
-      results = await money.batch(statements)
-    } catch (e) {
-      if (isKeyTaken(e)) throw new IdempotencyKeyTaken()
-      // A guard fired or the episode was opened meanwhile: nothing was written; read and plan again.
-      if (!isConstraint(e)) throw e
-      if (attempt >= PURCHASE_ATTEMPTS) throw new AppError('TOO_MANY_REQUESTS')
-      continue
+    if (request.kind === 'RENT') {
+      statements.push({
+        sql: `DELETE FROM ownerships WHERE user_id = ? AND episode_id = ? AND kind = 'RENT' AND expires_at IS NOT NULL AND expires_at <= ?`,
+        params: [userId, item.episodeId, nowIso],
+      })
     }
-    await countPurchases(db, userId, sale.items.length)
-    return storedData<PurchaseResult>(results)
-  }
-}
-
-/**
- * Raises the reader's purchase count (`users.purchase_count`, shown by `GET /user/me`; nothing decides on it) by the
- * `n` episodes a committed money batch sold: a shared write of its own, after the money batch, run once per
- * purchase — a repeat of the request with the same Idempotency-Key answers the stored response and never comes back
- * here. If the worker stops between the money batch and this statement, the purchase stands and the count stays `n`
- * short (a figure of the profile, never a sale lost or doubled).
- */
-async function countPurchases(db: Db, userId: number, n: number): Promise<void> {
-  await db.run(`UPDATE users SET purchase_count = purchase_count + ? WHERE id = ?`, n, userId)
+    statements.push({
+      sql: `INSERT INTO ownerships (user_id, series_id, episode_id, kind, expires_at, purchase_id, created_at, updated_at)
+            VALUES (?, ?, ?, ?, ?, last_insert_rowid(), ?, ?)`,
+      params: [userId, item.seriesId, item.episodeId, request.kind, expiresAt, nowIso, nowIso],
+    })
+    for (const step of plan[i]!.steps) {
+      const lot = lotById.get(step.lotId)!
+      statements.push(
+        {
+          sql: `UPDATE coin_lots SET remaining = remaining - ? WHERE id = ? AND user_id = ? AND remaining >= ? AND (expires_at IS NULL OR expires_at > ?)`,
+          params: [step.take, step.lotId, userId, step.take, nowIso],
+        },
+        {
+          sql: `INSERT INTO coin_ledger (user_id, kind, lot_id, type, source, amount, product_kind, series_id, episode_id, purchase_id, idempotency_key, created_at)
+                VALUES (?, 'USE', ?, ?, ?, CASE WHEN changes() = 1 THEN ? ELSE 0 END, 'EPISODE', ?, ?,
+                        (SELECT purchase_id FROM ownerships WHERE user_id = ? AND episode_id = ? AND kind = ?), ?, ?)`,
+          params: [
+            userId,
+            step.lotId,
+            lot.type satisfies CoinType,
+            lot.source,
+            -step.take,
+            item.seriesId,
+            item.episodeId,
+            userId,
+            item.episodeId,
+            request.kind,
+            claim.key,
+            nowIso,
+          ],
+        },
+      )
+    }
+    lines.push({ episodeId: item.episodeId, kind: request.kind, expiresAt })
+  })
+  statements.push(
+    storeResponseStatement(
+      claim,
+      200,
+      `json_object('result', 'SUCCESS', 'data', json_object('purchases', json(?), 'coin', json(${COIN_SUMMARY_SQL})))`,
+      [JSON.stringify(lines), ...coinSummaryParams(userId, nowIso)],
+    ),
+  )
+  const written = run(statements)
+  return written.ok ? { result: storedData<PurchaseResult>(written.results) } : written
 }
 
 type PreviewTarget = Cols<'episodes', 'series_id'> & Cols<'series', 'is_adult' | 'wuf_hours'>

@@ -59,6 +59,7 @@ import { moneyChores, nextMoneyDue, noticeAlarms, noticesDue } from './money-tim
 import { queuePushes, type Written } from '../alarm/alarm.server.ts'
 import { createDb } from '../../lib/server/db.ts'
 import { forgetMoney, mergeMoney, takeMoney } from './money-move.server.ts'
+import { sell, type SaleOrder, type SaleOutcome } from '../purchase/purchase.server.ts'
 
 /** How long after a send the alarm sends again what the consumer has not said it applied. */
 const OUTBOX_RETRY_MS = 60_000
@@ -224,12 +225,17 @@ export class Reader extends DurableObject<Cloudflare.Env> {
   /** Runs a batch over the reader's money rows in one transaction (money-store.server.ts). */
   async money(readerId: number, statements: Statement[]): Promise<MoneyOutcome> {
     await this.ready(readerId)
-    const outcome = runMoneyBatch(this.ctx.storage, statements)
+    const outcome = this.transact(statements)
     // a batch that wrote nothing (a refusal undid it, or it only read) has no event to send and moves no due instant
-    if (!outcome.ok || outcome.results.every((r) => !r.meta.rows_written)) return outcome
-    // a purchase's event (reader migration 6's trigger) waits in the outbox
-    await this.flush(false)
-    await this.schedule(new Date())
+    if (outcome.ok && outcome.results.some((r) => r.meta.rows_written)) await this.afterMoney()
+    return outcome
+  }
+
+  /** A purchase (purchase.server.ts `sell`): read, checked, planned and written in one turn, which no other call interleaves. */
+  async purchase(readerId: number, order: SaleOrder): Promise<SaleOutcome> {
+    await this.ready(readerId)
+    const outcome = sell((statements) => this.transact(statements), order)
+    if ('result' in outcome) await this.afterMoney()
     return outcome
   }
 
@@ -295,6 +301,17 @@ export class Reader extends DurableObject<Cloudflare.Env> {
     await this.ready(readerId)
     this.sql.exec(`DELETE FROM outbox WHERE seq <= ?`, seq)
     await this.flush(false)
+  }
+
+  /** One batch over the money rows in one transaction (the one place every money batch of a call runs: tests hook it). */
+  private transact(statements: Statement[]): MoneyOutcome {
+    return runMoneyBatch(this.ctx.storage, statements)
+  }
+
+  /** After money was written: a purchase's event (reader migration 6's trigger) leaves the outbox; the next due instant. */
+  private async afterMoney(): Promise<void> {
+    await this.flush(false)
+    await this.schedule(new Date())
   }
 
   /** Sets the object's alarm to the next money work due (money-time.server.ts). */

@@ -809,7 +809,6 @@ export interface UsersRow {
   show_adult: Flag
   is_bl_toggle: Flag
   is_agree_mail: Flag
-  purchase_count: number
   platform: 'WEB' | 'AND_PLAY' | 'AND_PLUS' | 'IOS_APP'
   last_login_at: string | null
   withdrawal_requested_at: string | null
