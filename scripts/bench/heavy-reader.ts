@@ -11,9 +11,7 @@ import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } 
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
-import { LOCAL_OPS_TOKEN } from '../lib.ts'
-import { d1 } from './purchase.ts'
-import { grantCoins } from './objects.ts'
+import { benchReaders, benchSeries, type BenchTarget } from './bench-data.ts'
 
 const HEAVY = { months: 36, purchasesPerMonth: 40 }
 
@@ -26,41 +24,16 @@ export type HeavyReader = {
   error?: string
 }
 
-export async function benchHeavyReader(opts: { base: string; persist: string; edition: string }): Promise<HeavyReader> {
-  const { base, persist, edition } = opts
+export async function benchHeavyReader(opts: BenchTarget): Promise<HeavyReader> {
+  const { base, persist } = opts
   const purchases = HEAVY.months * HEAVY.purchasesPerMonth
   const out: HeavyReader = { purchases, topUps: HEAVY.months, fileBytes: 0, byTable: {} }
   try {
     const tag = `heavy-${Date.now()}`
-    const email = `${tag}@bench.invalid`
-    d1(
-      `INSERT INTO series (title, status, genre, is_published) VALUES ('${tag}', 'COMPLETED', 'DRAMA', 0);
-       INSERT INTO episodes (series_id, no, title, is_free, price_rent, price_buy, published_at)
-         WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < ${purchases})
-         SELECT (SELECT id FROM series WHERE title = '${tag}'), x, 'Heavy ' || x, 0, 1, 3, '2026-01-01T00:00:00.000Z' FROM n;
-       UPDATE series SET is_published = 1 WHERE title = '${tag}';
-       INSERT INTO users (email, password_hash, email_verified_at)
-         VALUES ('${email}', (SELECT password_hash FROM users WHERE email = 'reader@example.com'), strftime('%Y-%m-%dT%H:%M:%fZ', 'now'));`,
-      persist,
-      edition,
-    )
-    const [row] = d1(
-      `SELECT (SELECT min(e.id) FROM episodes e JOIN series s ON s.id = e.series_id WHERE s.title = '${tag}') AS lo,
-              (SELECT id FROM users WHERE email = '${email}') AS readerId`,
-      persist,
-      edition,
-    )
-    const lo = Number(row?.lo)
-    const readerId = Number(row?.readerId)
-    for (let month = 0; month < HEAVY.months; month++)
-      await grantCoins(base, LOCAL_OPS_TOKEN, email, HEAVY.purchasesPerMonth * 3, `${tag}-${month}`)
-    const signIn = await fetch(`${base}/api/v1/auth/sign-in`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', origin: base, 'cf-connecting-ip': '198.19.1.1' },
-      body: JSON.stringify({ email, password: 'Reader-2026!' }),
-    })
-    const token = ((await signIn.json()) as { data?: { accessToken?: { value?: string } } }).data?.accessToken?.value
-    if (!token) throw new Error(`sign-in of ${email} failed (${signIn.status})`)
+    const lo = benchSeries(opts, tag, purchases, 3)
+    // a monthly top-up from an operator
+    const [reader] = await benchReaders(opts, tag, 1, { coins: HEAVY.purchasesPerMonth * 3, grants: HEAVY.months, subnet: 1 })
+    const { id: readerId, token } = reader!
     for (let i = 0; i < purchases; i++) {
       const res = await fetch(`${base}/api/v1/purchase`, {
         method: 'POST',

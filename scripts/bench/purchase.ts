@@ -12,9 +12,9 @@
  * (no D1, no token) at the same 50 connections. Local workerd runs the worker and the D1 simulator on one thread,
  * so on a 2-core machine the floor alone is a large share of the 100 ms budget.
  */
-import { execFileSync } from 'node:child_process'
-import { LOCAL_OPS_TOKEN, quietEnv, root, wranglerConfig } from '../lib.ts'
+import { LOCAL_OPS_TOKEN } from '../lib.ts'
 import { grantCoins } from './objects.ts'
+import { benchReaders, benchSeries, signIn, type BenchTarget } from './bench-data.ts'
 
 export type PurchaseBench = {
   connections: number
@@ -49,22 +49,6 @@ type CannonResult = {
   timeouts: number
 }
 
-/** Runs one SQL text on the local D1 of `persist` and returns the rows of its last statement. */
-export function d1(sql: string, persist: string, edition: string): Record<string, unknown>[] {
-  const out = execFileSync(
-    `${root}node_modules/.bin/wrangler`,
-    ['d1', 'execute', 'DB', '--local', '--persist-to', persist, '-c', wranglerConfig(edition), '--json', '--command', sql],
-    {
-      cwd: root,
-      env: { ...process.env, ...quietEnv, WRANGLER_LOG: 'log' }, // 'warn' would silence the JSON it prints
-      stdio: ['ignore', 'pipe', 'pipe'],
-      maxBuffer: 16 * 1024 * 1024,
-    },
-  ).toString()
-  const results = JSON.parse(out) as { results: Record<string, unknown>[] }[]
-  return results[results.length - 1]?.results ?? []
-}
-
 /** The purchase bench against `base` (a worker serving `persist`); `amount` purchases over `connections`. */
 export async function benchPurchase(opts: {
   base: string
@@ -80,32 +64,10 @@ export async function benchPurchase(opts: {
   const empty = { connections, requests: 0, reqPerSec: 0, p50Ms: 0, p99Ms: 0, meanMs: 0, non2xx: 0, errors: 0, target }
   try {
     const tag = `bench-${Date.now()}`
-    d1(
-      `INSERT INTO series (title, status, genre, is_published) VALUES ('${tag}', 'COMPLETED', 'DRAMA', 0);
-       INSERT INTO episodes (series_id, no, title, is_free, price_rent, price_buy, published_at)
-         WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < ${amount + amount10})
-         SELECT (SELECT id FROM series WHERE title = '${tag}'), x, 'Bench ' || x, 0, 1, 1, '2026-01-01T00:00:00.000Z' FROM n;
-       UPDATE series SET is_published = 1 WHERE title = '${tag}';`,
-      opts.persist,
-      opts.edition,
-    )
+    const lo = benchSeries(opts, tag, amount + amount10)
     // the reader's coins are in their object: granted as an operator would
     await grantCoins(opts.base, LOCAL_OPS_TOKEN, 'reader@example.com', 100000, tag)
-    const [range] = d1(
-      `SELECT min(e.id) AS lo, max(e.id) AS hi FROM episodes e JOIN series s ON s.id = e.series_id WHERE s.title = '${tag}'`,
-      opts.persist,
-      opts.edition,
-    )
-    const lo = Number(range?.lo)
-    if (!Number.isSafeInteger(lo)) throw new Error('bench series not created')
-
-    const signIn = await fetch(`${opts.base}/api/v1/auth/sign-in`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', origin: opts.base },
-      body: JSON.stringify({ email: 'reader@example.com', password: 'Reader-2026!' }),
-    })
-    const token = ((await signIn.json()) as { data?: { accessToken?: { value?: string } } }).data?.accessToken?.value
-    if (!token) throw new Error(`sign-in failed (${signIn.status})`)
+    const token = await signIn(opts.base, 'reader@example.com')
 
     const autocannon = ((await import('autocannon' as string)) as { default: (o: unknown) => Promise<CannonResult> }).default
     let next = 0
@@ -162,46 +124,10 @@ const SALES_EACH = 20
  * limits do not mix them up), each with coins in their object, then one closed loop per reader: `SALES_EACH` purchases
  * one after the other, and the same loops on `GET /_/health`.
  */
-async function distinctReaders(opts: {
-  base: string
-  persist: string
-  edition: string
-  tag: string
-  connections: number
-}): Promise<NonNullable<PurchaseBench['distinct']>> {
+async function distinctReaders(opts: BenchTarget & { tag: string; connections: number }): Promise<NonNullable<PurchaseBench['distinct']>> {
   const { base, tag, connections } = opts
-  d1(
-    `INSERT INTO series (title, status, genre, is_published) VALUES ('${tag}-d', 'COMPLETED', 'DRAMA', 0);
-     INSERT INTO episodes (series_id, no, title, is_free, price_rent, price_buy, published_at)
-       WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < ${SALES_EACH})
-       SELECT (SELECT id FROM series WHERE title = '${tag}-d'), x, 'Bench ' || x, 0, 1, 1, '2026-01-01T00:00:00.000Z' FROM n;
-     UPDATE series SET is_published = 1 WHERE title = '${tag}-d';
-     INSERT INTO users (email, password_hash, email_verified_at)
-       WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < ${connections})
-       SELECT '${tag}-' || n || '@bench.invalid', (SELECT password_hash FROM users WHERE email = 'reader@example.com'),
-              strftime('%Y-%m-%dT%H:%M:%fZ', 'now') FROM r;`,
-    opts.persist,
-    opts.edition,
-  )
-  const [range] = d1(
-    `SELECT min(e.id) AS lo FROM episodes e JOIN series s ON s.id = e.series_id WHERE s.title = '${tag}-d'`,
-    opts.persist,
-    opts.edition,
-  )
-  const lo = Number(range?.lo)
-  const emails = Array.from({ length: connections }, (_, i) => `${tag}-${i + 1}@bench.invalid`)
-  const tokens: string[] = []
-  for (const [i, email] of emails.entries()) {
-    await grantCoins(base, LOCAL_OPS_TOKEN, email, 1000, `${tag}-${i}`)
-    const res = await fetch(`${base}/api/v1/auth/sign-in`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', origin: base, 'cf-connecting-ip': `198.19.0.${i + 1}` },
-      body: JSON.stringify({ email, password: 'Reader-2026!' }),
-    })
-    const token = ((await res.json()) as { data?: { accessToken?: { value?: string } } }).data?.accessToken?.value
-    if (!token) throw new Error(`sign-in of ${email} failed (${res.status})`)
-    tokens.push(token)
-  }
+  const lo = benchSeries(opts, `${tag}-d`, SALES_EACH)
+  const tokens = (await benchReaders(opts, tag, connections, { coins: 1000, subnet: 0 })).map((r) => r.token)
   const sales = await closedLoops(connections, SALES_EACH, (c, i) =>
     fetch(`${base}/api/v1/purchase`, {
       method: 'POST',
