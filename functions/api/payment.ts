@@ -94,7 +94,7 @@ export const payment = new Hono<AppEnv>()
   })
   /** Spec §5/§9 mileage exchange, once per Idempotency-Key: `{amount}` points → `{coin}` (edition rate). */
   .post('/mileage', requireUser, validate('json', MileageExchangeRequest), idempotent('POST /payment/mileage'), async (c) => {
-    const result = await exchangeMileage(c.var.db, {
+    const result = await exchangeMileage({
       userId: currentUserId(c),
       amount: c.req.valid('json').amount,
       rate: mileageRate(c),
@@ -114,8 +114,7 @@ export const payment = new Hono<AppEnv>()
       keep: ['amount'],
       fields: { EXCHANGE_MILEAGE_INSUFFICIENT: 'amount', MILEAGE_INSUFFICIENT: 'amount' },
       once: { scope: 'POST /payment/web/mileage' },
-      run: (data, c) =>
-        exchangeMileage(c.var.db, { userId: currentUserId(c), amount: data.amount, rate: mileageRate(c), claim: c.var.idempotency }),
+      run: (data, c) => exchangeMileage({ userId: currentUserId(c), amount: data.amount, rate: mileageRate(c), claim: c.var.idempotency }),
       done: (data, _result, c) => `${data.page}?exchanged=${exchangeCoins(data.amount, mileageRate(c))}#exchange-done`,
       failed: (code, raw) => `${exchangePage(raw)}?error=${code}#mileage-exchange`,
     }),

@@ -4,7 +4,7 @@
  * FREE_COIN lot granted, idempotent replay, concurrency, the wallet invariant after each, bad bodies.
  */
 import { describe, expect, it } from 'vitest'
-import { app, db, expectError, expectInvariant, give, newReader, read, type Reader } from './purchase.helpers.ts'
+import { app, expectError, expectInvariant, give, newReader, read, type Reader } from './purchase.helpers.ts'
 import { frEdition, request } from './app.ts'
 import { exchangeMileage } from '../../src/features/mileage/mileage.server.ts'
 import { requestHash } from '../../src/features/wallet/idempotency.ts'
@@ -206,11 +206,11 @@ describe('POST /api/v1/payment/mileage', () => {
     }
     const statements = 3 * 2 + 3 // three lots drawn (update + ledger each), new lot, its ledger row, idempotency row
     for (let at = 0; at < statements; at++) {
-      await expect(withMoneyFaultAt(at, () => exchangeMileage(db, { userId: reader.id, amount: 3000, rate, claim }))).rejects.toThrow()
+      await expect(withMoneyFaultAt(at, () => exchangeMileage({ userId: reader.id, amount: 3000, rate, claim }))).rejects.toThrow()
       expect(await state()).toEqual(before)
       expect(await moved(reader.id)).toMatchObject({ keys: 0 })
     }
-    const done = await exchangeMileage(db, { userId: reader.id, amount: 3000, rate, claim })
+    const done = await exchangeMileage({ userId: reader.id, amount: 3000, rate, claim })
     expect(done.coin).toMatchObject({ freeCoin: 15, mileage: 1000 })
     await expectInvariant(reader.id)
   })

@@ -1,30 +1,29 @@
 /**
  * The gift box (spec §2 /gift, §3 gift tickets, §8 Gift codes). A gift, the purchase it writes, the ownership and the
  * idempotency row are the reader's money rows (`moneyDb`, issue 38); the episodes and series they name are shared
- * and read apart. Using a gift is one money batch: the gift marked used under a guard, a purchase of the gift
+ * and read apart. Using a gift is one money batch, decided in the reader's object (`openGift`): the gift marked used under a guard, a purchase of the gift
  * variant (RENT_GIFT / POSSESSION_GIFT, 0 coins, `gift_id`), the ownership and the idempotency row. If any statement
  * fails, nothing happened. A gift is one reader's row from the start (given by mail or the seed, `sender_kind`):
  * nothing here writes two readers' rows.
  */
-import { AppError } from '../../lib/errors/catalogue.ts'
+import { AppError, type ErrorCode } from '../../lib/errors/catalogue.ts'
 import { ADULT_STATE_SQL, adultNow, type AdultRow } from '../age/age.server.ts'
 import type { Db } from '../../lib/server/db.ts'
 import type { EpisodesRow, SeriesRow } from '../../lib/server/db-types.ts'
 import { firstRow, flag, rows, type Cols } from '../../lib/server/rows.ts'
 import type { AgeEdition } from '../age/age.ts'
 import type { IdempotencyClaim } from '../wallet/idempotency.ts'
-import { IdempotencyKeyTaken, isKeyTaken, storedData, storeResponseStatement } from '../wallet/idempotency.server.ts'
+import { IdempotencyKeyTaken, storedData, storeResponseStatement } from '../wallet/idempotency.server.ts'
 import { rentalEnd } from '../purchase/purchase.ts'
 import { HELD_SQL, heldParams, type HoldingRow } from '../ownership/holding.server.ts'
 import { checkGift, giftPurchaseType, type Gift, type GiftEpisode } from './gift.ts'
-import { isConstraint } from '../../lib/server/constraint.ts'
-import { moneyDb } from '../reader/money-db.server.ts'
+import { decide, moneyDb } from '../reader/money-db.server.ts'
+import type { MoneyRun } from '../reader/procedures.server.ts'
 
 /** Gifts shown in the box (newest first, unused ones on top). */
 const GIFT_LIST_LIMIT = 100
 /** Episodes offered for a series ticket. */
 const CHOICES_LIMIT = 300
-const USE_ATTEMPTS = 5
 
 const GIFT_COLUMNS = `id, kind, title, series_id AS seriesId, episode_id AS episodeId, sender_kind AS senderKind, given_at AS givenAt,
   used_at AS usedAt, used_episode_id AS usedEpisodeId, expires_at AS expiresAt`
@@ -118,97 +117,118 @@ export type UseGiftResult = {
 type GiftRow = Cols<'gifts', 'kind' | 'series_id' | 'episode_id' | 'used_at' | 'expires_at'>
 type EpisodeRow = Cols<'episodes', 'id' | 'series_id' | 'is_free' | 'price_rent' | 'price_buy'> & Cols<'series', 'is_adult'>
 
+/** What the shared side tells the reader's object for a gift's use: the episode as the catalogue has it, the reader's age. */
+export type GiftOrder = Pick<UseGiftInput, 'userId' | 'giftId' | 'claim' | 'rentalHours'> & {
+  /** The episode asked for, or the gift's own. */
+  episodeId: number | null
+  episode: GiftEpisode
+  adult: boolean
+  now: string
+}
+
+/** What the reader's object answers: the use, a refusal of `checkGift`, the key already stored, or a failed batch's text. */
+export type GiftOutcome = { result: UseGiftResult } | { refused: ErrorCode } | { taken: true } | { ok: false; error: string }
+
 /**
- * Uses gift `giftId` of the reader on `episodeId` (or the gift's own episode) — rules: `checkGift`. Each attempt
- * reads the reader's key, gift and holdings of the episode (one money batch) and the account's age state and the
- * episode (one shared batch: beside it when `episodeId` is given, else after it, the gift naming the episode), then
- * writes one money batch:
- * 1. `UPDATE gifts SET used_at … WHERE … used_at IS NULL` — a concurrent use changes no row, and then
+ * Uses gift `giftId` of the reader on `episodeId` (or the gift's own episode) — rules: `checkGift`. Without
+ * `episodeId`, the gift's episode is read from the reader's object first; then one D1 batch reads the account's age
+ * state and the episode, and one call to the reader's object decides and writes (`openGift`). A stored key throws
+ * IdempotencyKeyTaken (the middleware answers with the stored response).
+ */
+export async function useGift(db: Db, input: UseGiftInput, now = new Date()): Promise<UseGiftResult> {
+  const { userId, giftId } = input
+  const nowIso = now.toISOString()
+  const episodeId =
+    input.episodeId ??
+    (
+      await moneyDb(db, userId).first<{ episodeId: number | null }>(
+        `SELECT episode_id AS episodeId FROM gifts WHERE id = ? AND user_id = ?`,
+        giftId,
+        userId,
+      )
+    )?.episodeId ??
+    null
+  const [userRes, episodeRes] = await db.batch([
+    { sql: ADULT_STATE_SQL, params: [userId] },
+    {
+      sql: `SELECT e.id, e.series_id AS seriesId, e.is_free AS isFree, s.is_adult AS isAdult, e.price_rent AS priceRent, e.price_buy AS priceBuy
+              FROM episodes e JOIN series s ON s.id = e.series_id WHERE e.id = ? AND s.is_published = 1 AND e.published_at <= ?`,
+      params: [episodeId, nowIso],
+    },
+  ])
+  const adult = adultNow(firstRow<AdultRow>(userRes), input.ageRules, now)
+  if (adult === null) throw new AppError('NOT_LOGIN_USER')
+  const row = firstRow<EpisodeRow>(episodeRes)
+  const episode: GiftEpisode = row ? { ...row, isFree: flag(row.isFree), isAdult: flag(row.isAdult) } : null
+  const order: GiftOrder = { userId, giftId, claim: input.claim, rentalHours: input.rentalHours, episodeId, episode, adult, now: nowIso }
+  const outcome = await decide(userId, 'openGift', order)
+  if ('error' in outcome) throw new Error(outcome.error)
+  if ('taken' in outcome) throw new IdempotencyKeyTaken()
+  if ('refused' in outcome) throw new AppError(outcome.refused)
+  return outcome.result
+}
+
+/**
+ * A gift's use inside the reader's object (procedures.server.ts): reads the key, the gift and the holdings of the
+ * episode, checks (`checkGift`), then writes one batch, with nothing in between:
+ * 1. `UPDATE gifts SET used_at … WHERE … used_at IS NULL`, and when it changes no row
  * 2. the purchase row's coins are `-1` (CHECK coins >= 0 fails the whole batch) instead of 0 — also when the
- *    episode was opened meanwhile by a purchase, a ticket or another gift (`HELD_SQL`);
+ *    episode is held (`HELD_SQL`): the rules the check decided, held again in the write;
  * 3. for a rental, the reader's ended rental of the episode is dropped; the ownership (RENT for the edition's
  *    rental length, or POSSESSION; unique per user, episode and kind);
  * 4. the idempotency row holding the answer.
- * A refused batch wrote nothing: the gift is read and checked again (then ALREADY_GIVEN_GIFT, EXIST_LIBRARY, …).
  */
-export async function useGift(db: Db, input: UseGiftInput, now = new Date()): Promise<UseGiftResult> {
-  const { userId, giftId, claim } = input
-  const nowIso = now.toISOString()
-  const money = moneyDb(db, userId)
-  const target = `coalesce(?, (SELECT episode_id FROM gifts WHERE id = ? AND user_id = ?))`
-  const readMine = () =>
-    money.batch([
-      { sql: `SELECT 1 AS taken FROM idempotency_keys WHERE user_id = ? AND key = ?`, params: [userId, claim.key] },
-      {
-        sql: `SELECT kind, series_id AS seriesId, episode_id AS episodeId, used_at AS usedAt, expires_at AS expiresAt FROM gifts WHERE id = ? AND user_id = ?`,
-        params: [giftId, userId],
-      },
-      {
-        sql: `SELECT episode_id AS episodeId, kind, expires_at AS expiresAt FROM ownerships WHERE user_id = ? AND episode_id = ${target}`,
-        params: [userId, input.episodeId ?? null, giftId, userId],
-      },
-    ])
-  const readShared = (episodeId: number | null) =>
-    db.batch([
-      { sql: ADULT_STATE_SQL, params: [userId] },
-      {
-        sql: `SELECT e.id, e.series_id AS seriesId, e.is_free AS isFree, s.is_adult AS isAdult, e.price_rent AS priceRent, e.price_buy AS priceBuy
-                FROM episodes e JOIN series s ON s.id = e.series_id WHERE e.id = ? AND s.is_published = 1 AND e.published_at <= ?`,
-        params: [episodeId, nowIso],
-      },
-    ])
-  for (let attempt = 1; ; attempt++) {
-    const [mine, shared] =
-      input.episodeId !== undefined
-        ? await Promise.all([readMine(), readShared(input.episodeId)])
-        : await readMine().then(async (m) => [m, await readShared(firstRow<GiftRow>(m[1])?.episodeId ?? null)] as const)
-    const [keyRes, giftRes, holdingRes] = mine
-    const [userRes, episodeRes] = shared
-    if (keyRes!.results.length > 0) throw new IdempotencyKeyTaken()
-    const adult = adultNow(firstRow<AdultRow>(userRes), input.ageRules, now)
-    if (adult === null) throw new AppError('NOT_LOGIN_USER')
-    const gift = firstRow<GiftRow>(giftRes) ?? null
-    const row = firstRow<EpisodeRow>(episodeRes)
-    const episode: GiftEpisode = row ? { ...row, isFree: flag(row.isFree), isAdult: flag(row.isAdult) } : null
-    const verdict = checkGift(gift, episode, { isAdult: adult }, rows<HoldingRow>(holdingRes), now)
-    if (!verdict.ok) throw new AppError(verdict.code)
-    const g = gift!
-    const e = episode!
-    const type = giftPurchaseType(g.kind)
-    const expiresAt = g.kind === 'RENT' ? rentalEnd(now, input.rentalHours) : null
-    const result: UseGiftResult = { giftId, purchase: { episodeId: e.id, kind: type, expiresAt } }
-    const statements: { sql: string; params: unknown[] }[] = [
-      {
-        sql: `UPDATE gifts SET used_at = ?, used_episode_id = ? WHERE id = ? AND user_id = ? AND used_at IS NULL`,
-        params: [nowIso, e.id, giftId, userId],
-      },
-      {
-        sql: `INSERT INTO purchases (user_id, series_id, episode_id, type, coins, gift_id, idempotency_key, created_at)
-              VALUES (?, ?, ?, ?, CASE WHEN changes() = 1 AND NOT ${HELD_SQL} THEN 0 ELSE -1 END, ?, ?, ?)`,
-        params: [userId, e.seriesId, e.id, type, ...heldParams(userId, e.id, nowIso), giftId, claim.key, nowIso],
-      },
-    ]
-    if (g.kind === 'RENT') {
-      statements.push({
-        sql: `DELETE FROM ownerships WHERE user_id = ? AND episode_id = ? AND kind = 'RENT' AND expires_at IS NOT NULL AND expires_at <= ?`,
-        params: [userId, e.id, nowIso],
-      })
-    }
-    statements.push(
-      {
-        sql: `INSERT INTO ownerships (user_id, series_id, episode_id, kind, expires_at, purchase_id, created_at, updated_at)
-              VALUES (?, ?, ?, ?, ?, last_insert_rowid(), ?, ?)`,
-        params: [userId, e.seriesId, e.id, g.kind, expiresAt, nowIso, nowIso],
-      },
-      storeResponseStatement(claim, 200, `json_object('result', 'SUCCESS', 'data', json(?))`, [JSON.stringify(result)]),
-    )
-    try {
-      const results = await money.batch(statements)
-      return storedData<UseGiftResult>(results)
-    } catch (err) {
-      if (isKeyTaken(err)) throw new IdempotencyKeyTaken()
-      if (!isConstraint(err)) throw err
-      if (attempt >= USE_ATTEMPTS) throw new AppError('TOO_MANY_REQUESTS')
-    }
+export function openGift(run: MoneyRun, order: GiftOrder): GiftOutcome {
+  const { userId, giftId, claim, episode } = order
+  const now = new Date(order.now)
+  const nowIso = order.now
+  const read = run([
+    { sql: `SELECT 1 AS taken FROM idempotency_keys WHERE user_id = ? AND key = ?`, params: [userId, claim.key] },
+    {
+      sql: `SELECT kind, series_id AS seriesId, episode_id AS episodeId, used_at AS usedAt, expires_at AS expiresAt FROM gifts WHERE id = ? AND user_id = ?`,
+      params: [giftId, userId],
+    },
+    {
+      sql: `SELECT episode_id AS episodeId, kind, expires_at AS expiresAt FROM ownerships WHERE user_id = ? AND episode_id = ?`,
+      params: [userId, order.episodeId],
+    },
+  ])
+  if (!read.ok) return read
+  const [keyRes, giftRes, holdingRes] = read.results
+  if (keyRes!.results.length > 0) return { taken: true }
+  const gift = firstRow<GiftRow>(giftRes) ?? null
+  const verdict = checkGift(gift, episode, { isAdult: order.adult }, rows<HoldingRow>(holdingRes), now)
+  if (!verdict.ok) return { refused: verdict.code }
+  const g = gift!
+  const e = episode!
+  const type = giftPurchaseType(g.kind)
+  const expiresAt = g.kind === 'RENT' ? rentalEnd(now, order.rentalHours) : null
+  const result: UseGiftResult = { giftId, purchase: { episodeId: e.id, kind: type, expiresAt } }
+  const statements: { sql: string; params: unknown[] }[] = [
+    {
+      sql: `UPDATE gifts SET used_at = ?, used_episode_id = ? WHERE id = ? AND user_id = ? AND used_at IS NULL`,
+      params: [nowIso, e.id, giftId, userId],
+    },
+    {
+      sql: `INSERT INTO purchases (user_id, series_id, episode_id, type, coins, gift_id, idempotency_key, created_at)
+            VALUES (?, ?, ?, ?, CASE WHEN changes() = 1 AND NOT ${HELD_SQL} THEN 0 ELSE -1 END, ?, ?, ?)`,
+      params: [userId, e.seriesId, e.id, type, ...heldParams(userId, e.id, nowIso), giftId, claim.key, nowIso],
+    },
+  ]
+  if (g.kind === 'RENT') {
+    statements.push({
+      sql: `DELETE FROM ownerships WHERE user_id = ? AND episode_id = ? AND kind = 'RENT' AND expires_at IS NOT NULL AND expires_at <= ?`,
+      params: [userId, e.id, nowIso],
+    })
   }
+  statements.push(
+    {
+      sql: `INSERT INTO ownerships (user_id, series_id, episode_id, kind, expires_at, purchase_id, created_at, updated_at)
+            VALUES (?, ?, ?, ?, ?, last_insert_rowid(), ?, ?)`,
+      params: [userId, e.seriesId, e.id, g.kind, expiresAt, nowIso, nowIso],
+    },
+    storeResponseStatement(claim, 200, `json_object('result', 'SUCCESS', 'data', json(?))`, [JSON.stringify(result)]),
+  )
+  const written = run(statements)
+  return written.ok ? { result: storedData<UseGiftResult>(written.results) } : written
 }

@@ -1,22 +1,18 @@
 /**
  * Mileage exchange (docs/API.md `POST /api/v1/payment/mileage`, spec §5/§9; docs/ARCHITECTURE.md "Money": one
  * batch of guarded lot updates, ledger rows, the new lot and the idempotency row). It touches only the reader's
- * money rows, so every statement goes through `moneyDb` (issue 38).
+ * money rows: one call to their object decides and writes it (`exchange`, src/features/reader/procedures.server.ts).
  */
-import { AppError } from '../../lib/errors/catalogue.ts'
-import type { Db } from '../../lib/server/db.ts'
+import { AppError, type ErrorCode } from '../../lib/errors/catalogue.ts'
 import { rows } from '../../lib/server/rows.ts'
 import type { CoinSummary } from '../wallet/wallet.ts'
 import { COIN_SUMMARY_SQL, coinSummaryParams, type SpendableLotRow } from '../wallet/wallet.server.ts'
 import type { IdempotencyClaim } from '../wallet/idempotency.ts'
-import { IdempotencyKeyTaken, isKeyTaken, storedData, storeResponseStatement } from '../wallet/idempotency.server.ts'
+import { IdempotencyKeyTaken, storedData, storeResponseStatement } from '../wallet/idempotency.server.ts'
 import { EXCHANGE_COIN_TYPE, planExchange } from './mileage.ts'
 import type { ExchangeRate } from './exchange.ts'
-import { isConstraint } from '../../lib/server/constraint.ts'
-import { moneyDb } from '../reader/money-db.server.ts'
-
-/** Re-plans after a concurrent change refused the batch (each refusal is another request's commit). */
-const EXCHANGE_ATTEMPTS = 20
+import { decide } from '../reader/money-db.server.ts'
+import type { MoneyRun } from '../reader/procedures.server.ts'
 
 export type ExchangeInput = { userId: number; amount: number; rate: ExchangeRate; claim: IdempotencyClaim }
 export type ExchangeResult = { coin: CoinSummary }
@@ -24,67 +20,73 @@ export type ExchangeResult = { coin: CoinSummary }
 /** Ledger description of both sides of an exchange (the history shows source MILEAGE). */
 const DESCRIPTION = 'mileage exchange'
 
+/** What the reader's object answers: the exchange, a refusal of `planExchange`, the key already stored, or a failed batch's text. */
+export type ExchangeOutcome = { result: ExchangeResult } | { refused: ErrorCode } | { taken: true } | { ok: false; error: string }
+
 /**
- * Exchanges `amount` mileage points for coins (rules: `planExchange`). One batch:
+ * Exchanges `amount` mileage points for coins (rules: `planExchange`): one call to the reader's object (`exchange`). A
+ * stored key throws IdempotencyKeyTaken (the middleware answers with the stored response).
+ */
+export async function exchangeMileage(input: ExchangeInput, now = new Date()): Promise<ExchangeResult> {
+  const outcome = await decide(input.userId, 'exchange', { ...input, now: now.toISOString() })
+  if ('error' in outcome) throw new Error(outcome.error)
+  if ('taken' in outcome) throw new IdempotencyKeyTaken()
+  if ('refused' in outcome) throw new AppError(outcome.refused)
+  return outcome.result
+}
+
+/**
+ * An exchange inside the reader's object (procedures.server.ts): reads the key and the mileage lots, plans, then writes
+ * one batch, with nothing in between:
  * - per mileage lot drawn, earliest expiry first: a conditional update (`remaining >= take`, not expired) and
  *   its USE ledger row (source MILEAGE) whose amount is `-take` only when the update changed one row — else
  *   0, which the ledger's CHECK (amount <> 0) refuses, failing the whole batch (the guard of `adminAdjust`);
  * - a FREE_COIN lot of `amount / mileagePerCoin` coins, source MILEAGE, expiring in 30 days, and its CHARGE row;
  * - the idempotency row holding the answer `{coin}`, computed after the writes.
- * A refused batch wrote nothing and is planned again from fresh lots; a lost race for the key throws
- * IdempotencyKeyTaken (the middleware answers with the winner's stored response).
  */
-export async function exchangeMileage(db: Db, input: ExchangeInput, now = new Date()): Promise<ExchangeResult> {
-  const { userId, amount, rate, claim } = input
-  const nowIso = now.toISOString()
-  const money = moneyDb(db, userId)
-  for (let attempt = 1; ; attempt++) {
-    const [keyRow, lotRows] = await money.batch([
-      { sql: `SELECT 1 AS taken FROM idempotency_keys WHERE user_id = ? AND key = ?`, params: [userId, claim.key] },
-      {
-        sql: `SELECT id, type, remaining, expires_at AS expiresAt FROM coin_lots WHERE user_id = ? AND type = 'MILEAGE' AND remaining > 0`,
-        params: [userId],
-      },
-    ])
-    if (keyRow!.results.length > 0) throw new IdempotencyKeyTaken()
-    const planned = planExchange(rows<SpendableLotRow>(lotRows), amount, rate, now)
-    if (!planned.ok) throw new AppError(planned.code)
-    const { steps, coins, expiresAt } = planned.plan
-    const statements: { sql: string; params: unknown[] }[] = steps.flatMap((step) => [
-      {
-        sql: `UPDATE coin_lots SET remaining = remaining - ? WHERE id = ? AND user_id = ? AND type = 'MILEAGE' AND remaining >= ? AND (expires_at IS NULL OR expires_at > ?)`,
-        params: [step.take, step.lotId, userId, step.take, nowIso],
-      },
-      {
-        sql: `INSERT INTO coin_ledger (user_id, kind, lot_id, type, source, amount, description, idempotency_key, created_at)
-              VALUES (?, 'USE', ?, 'MILEAGE', 'MILEAGE', CASE WHEN changes() = 1 THEN ? ELSE 0 END, ?, ?, ?)`,
-        params: [userId, step.lotId, -step.take, DESCRIPTION, claim.key, nowIso],
-      },
-    ])
-    statements.push(
-      {
-        sql: `INSERT INTO coin_lots (user_id, type, amount, remaining, expires_at, source, ref, created_at) VALUES (?, ?, ?, ?, ?, 'MILEAGE', ?, ?)`,
-        params: [userId, EXCHANGE_COIN_TYPE, coins, coins, expiresAt, `mileage:${amount}`, nowIso],
-      },
-      {
-        sql: `INSERT INTO coin_ledger (user_id, kind, lot_id, type, source, amount, description, idempotency_key, created_at)
-              VALUES (?, 'CHARGE', last_insert_rowid(), ?, 'MILEAGE', ?, ?, ?, ?)`,
-        params: [userId, EXCHANGE_COIN_TYPE, coins, DESCRIPTION, claim.key, nowIso],
-      },
-      storeResponseStatement(
-        claim,
-        200,
-        `json_object('result', 'SUCCESS', 'data', json_object('coin', json(${COIN_SUMMARY_SQL})))`,
-        coinSummaryParams(userId, nowIso),
-      ),
-    )
-    try {
-      const results = await money.batch(statements)
-      return storedData<ExchangeResult>(results)
-    } catch (e) {
-      if (isKeyTaken(e)) throw new IdempotencyKeyTaken()
-      if (!isConstraint(e, 'CHECK')) throw e
-      if (attempt >= EXCHANGE_ATTEMPTS) throw new AppError('TOO_MANY_REQUESTS')
-    }
-  }
+export function exchange(run: MoneyRun, order: ExchangeInput & { now: string }): ExchangeOutcome {
+  const { userId, amount, rate, claim, now: nowIso } = order
+  const read = run([
+    { sql: `SELECT 1 AS taken FROM idempotency_keys WHERE user_id = ? AND key = ?`, params: [userId, claim.key] },
+    {
+      sql: `SELECT id, type, remaining, expires_at AS expiresAt FROM coin_lots WHERE user_id = ? AND type = 'MILEAGE' AND remaining > 0`,
+      params: [userId],
+    },
+  ])
+  if (!read.ok) return read
+  const [keyRow, lotRows] = read.results
+  if (keyRow!.results.length > 0) return { taken: true }
+  const planned = planExchange(rows<SpendableLotRow>(lotRows), amount, rate, new Date(nowIso))
+  if (!planned.ok) return { refused: planned.code }
+  const { steps, coins, expiresAt } = planned.plan
+  const statements: { sql: string; params: unknown[] }[] = steps.flatMap((step) => [
+    {
+      sql: `UPDATE coin_lots SET remaining = remaining - ? WHERE id = ? AND user_id = ? AND type = 'MILEAGE' AND remaining >= ? AND (expires_at IS NULL OR expires_at > ?)`,
+      params: [step.take, step.lotId, userId, step.take, nowIso],
+    },
+    {
+      sql: `INSERT INTO coin_ledger (user_id, kind, lot_id, type, source, amount, description, idempotency_key, created_at)
+            VALUES (?, 'USE', ?, 'MILEAGE', 'MILEAGE', CASE WHEN changes() = 1 THEN ? ELSE 0 END, ?, ?, ?)`,
+      params: [userId, step.lotId, -step.take, DESCRIPTION, claim.key, nowIso],
+    },
+  ])
+  statements.push(
+    {
+      sql: `INSERT INTO coin_lots (user_id, type, amount, remaining, expires_at, source, ref, created_at) VALUES (?, ?, ?, ?, ?, 'MILEAGE', ?, ?)`,
+      params: [userId, EXCHANGE_COIN_TYPE, coins, coins, expiresAt, `mileage:${amount}`, nowIso],
+    },
+    {
+      sql: `INSERT INTO coin_ledger (user_id, kind, lot_id, type, source, amount, description, idempotency_key, created_at)
+            VALUES (?, 'CHARGE', last_insert_rowid(), ?, 'MILEAGE', ?, ?, ?, ?)`,
+      params: [userId, EXCHANGE_COIN_TYPE, coins, DESCRIPTION, claim.key, nowIso],
+    },
+    storeResponseStatement(
+      claim,
+      200,
+      `json_object('result', 'SUCCESS', 'data', json_object('coin', json(${COIN_SUMMARY_SQL})))`,
+      coinSummaryParams(userId, nowIso),
+    ),
+  )
+  const written = run(statements)
+  return written.ok ? { result: storedData<ExchangeResult>(written.results) } : written
 }

@@ -1,7 +1,7 @@
 /**
  * Renting and buying episodes (docs/API.md `POST /api/v1/purchase`). The shared facts — the account's adult state and
  * session, the episodes with their prices — are read from D1 first; then the sale is one call to the reader's object
- * (`Reader.purchase`, src/features/reader/reader.server.ts), which reads the reader's money, checks and plans the sale and
+ * (`decide`, src/features/reader/procedures.server.ts), which reads the reader's money, checks and plans the sale and
  * writes it (`sell`) in one turn that no other call of that reader interleaves: no re-plan, no retry.
  */
 import { AppError, type ErrorCode } from '../../lib/errors/catalogue.ts'
@@ -21,9 +21,8 @@ import { withinBudget } from '../viewer/continuous.ts'
 import { mayOpen, type AgeEdition } from '../age/age.ts'
 import { ADULT_STATE_SQL, adultNow, type AdultRow } from '../age/age.server.ts'
 import { SESSION_OPEN_SQL, type SessionClaim } from '../auth/session-claim.server.ts'
-import { moneyDb } from '../reader/money-db.server.ts'
-import { withReader } from '../reader/stub.server.ts'
-import type { MoneyOutcome } from '../reader/money-store.server.ts'
+import { decide, moneyDb } from '../reader/money-db.server.ts'
+import type { MoneyRun } from '../reader/procedures.server.ts'
 
 /**
  * A reader's holdings with the coins each cost (`paid`: what a purchase for good deducts from a running rental,
@@ -125,7 +124,7 @@ export async function purchaseEpisodes(db: Db, input: PurchaseInput, now = new D
     now: nowIso,
     expiresAt: request.kind === 'RENT' ? rentalEnd(now, input.rentalHours) : null,
   }
-  const outcome = (await withReader<unknown>(userId, (reader) => reader.purchase(userId, order))) as SaleOutcome
+  const outcome = await decide(userId, 'sell', order)
   if ('error' in outcome) throw new Error(outcome.error)
   if ('taken' in outcome) throw new IdempotencyKeyTaken()
   if ('refused' in outcome)
@@ -155,7 +154,7 @@ export async function purchaseEpisodes(db: Db, input: PurchaseInput, now = new D
  * the batch wrote nothing and the purchase fails with its text. The `purchases` inserts raise the ranking's event in the object's outbox
  * (reader migration 6's trigger).
  */
-export function sell(run: (statements: Statement[]) => MoneyOutcome, order: SaleOrder): SaleOutcome {
+export function sell(run: MoneyRun, order: SaleOrder): SaleOutcome {
   const { userId, request, claim, expiresAt } = order
   const now = new Date(order.now)
   const nowIso = order.now

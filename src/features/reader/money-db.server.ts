@@ -10,6 +10,7 @@
 import type { Db, Statement } from '../../lib/server/db.ts'
 import { withReader } from './stub.server.ts'
 import type { MoneyOutcome } from './money-store.server.ts'
+import type { ProcedureInput, ProcedureName, ProcedureOutcome } from './procedures.server.ts'
 
 /** The tables that belong to one reader's money (`json_each` is a parameter's list, not a table). */
 const MONEY_TABLES = new Set([
@@ -66,4 +67,9 @@ export function moneyDb(db: Db, readerId: number): Db {
     },
     bookmark: () => db.bookmark(),
   }
+}
+
+/** Runs the money procedure `name` (procedures.server.ts) in reader `readerId`'s object: one call. */
+export async function decide<K extends ProcedureName>(readerId: number, name: K, input: ProcedureInput<K>): Promise<ProcedureOutcome<K>> {
+  return (await withReader<unknown>(readerId, (reader) => reader.decide(readerId, name, input))) as ProcedureOutcome<K>
 }

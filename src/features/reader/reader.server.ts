@@ -59,7 +59,7 @@ import { moneyChores, nextMoneyDue, noticeAlarms, noticesDue } from './money-tim
 import { queuePushes, type Written } from '../alarm/alarm.server.ts'
 import { createDb } from '../../lib/server/db.ts'
 import { forgetMoney, mergeMoney, takeMoney } from './money-move.server.ts'
-import { sell, type SaleOrder, type SaleOutcome } from '../purchase/purchase.server.ts'
+import { PROCEDURES, type MoneyRun, type ProcedureInput, type ProcedureName, type ProcedureOutcome } from './procedures.server.ts'
 
 /** How long after a send the alarm sends again what the consumer has not said it applied. */
 const OUTBOX_RETRY_MS = 60_000
@@ -231,11 +231,20 @@ export class Reader extends DurableObject<Cloudflare.Env> {
     return outcome
   }
 
-  /** A purchase (purchase.server.ts `sell`): read, checked, planned and written in one turn, which no other call interleaves. */
-  async purchase(readerId: number, order: SaleOrder): Promise<SaleOutcome> {
+  /**
+   * Runs the money procedure `name` (procedures.server.ts) on `input`: it reads, decides and writes in one turn, which no
+   * other call interleaves; what it wrote then leaves the outbox and sets the next wake.
+   */
+  async decide<K extends ProcedureName>(readerId: number, name: K, input: ProcedureInput<K>): Promise<ProcedureOutcome<K>> {
     await this.ready(readerId)
-    const outcome = sell((statements) => this.transact(statements), order)
-    if ('result' in outcome) await this.afterMoney()
+    let wrote = false
+    const run: MoneyRun = (statements) => {
+      const outcome = this.transact(statements)
+      wrote ||= outcome.ok && outcome.results.some((r) => r.meta.rows_written)
+      return outcome
+    }
+    const outcome = (PROCEDURES[name] as (run: MoneyRun, input: ProcedureInput<K>) => ProcedureOutcome<K>)(run, input)
+    if (wrote) await this.afterMoney()
     return outcome
   }
 
