@@ -1,7 +1,7 @@
 /**
  * Roulette (spec §2 /roulette, §6 events for adults or minors only, §8 event codes). The event and its wheel are
  * shared (D1); the reader's tickets, entries, lots and ledger are their money rows (`moneyDb`, issue 38). A spin is
- * one money batch: the ticket used (or a daily free slot taken), the entry with the prize the server drew, the prize
+ * decided in the reader's object (`spin`) and written in one money batch: the ticket used (or a daily free slot taken), the entry with the prize the server drew, the prize
  * as a lot + CHARGE ledger row with source EVENT (docs/ARCHITECTURE.md "Money") and the idempotency row holding the
  * answer. If any statement fails, nothing happened.
  */
@@ -12,16 +12,13 @@ import { firstRow, rows, type Cols } from '../../lib/server/rows.ts'
 import { assertEventAccess } from '../age/age.server.ts'
 import type { AgeEdition } from '../age/age.ts'
 import type { IdempotencyClaim } from '../wallet/idempotency.ts'
-import { IdempotencyKeyTaken, isKeyTaken, storedData, storeResponseStatement } from '../wallet/idempotency.server.ts'
+import { IdempotencyKeyTaken, storedData, storeResponseStatement } from '../wallet/idempotency.server.ts'
 import { COIN_SUMMARY_SQL, coinSummaryParams } from '../wallet/wallet.server.ts'
 import type { CoinSummary } from '../wallet/wallet.ts'
 import { drawPrize, freeSlots, parseRouletteConfig, prizeGrant, randomUnit, type PrizeType, type RouletteConfig } from './roulette.ts'
 import { DAY_MS, isoAfter, localDay } from '../../lib/time.ts'
-import { isConstraint } from '../../lib/server/constraint.ts'
-import { moneyDb } from '../reader/money-db.server.ts'
-
-/** Re-reads after a concurrent spin took the same ticket or slot (each refusal is another spin's commit). */
-const SPIN_ATTEMPTS = 8
+import { decide, moneyDb } from '../reader/money-db.server.ts'
+import type { MoneyRun } from '../reader/procedures.server.ts'
 
 type RouletteEvent = {
   id: number
@@ -106,14 +103,26 @@ export async function rouletteState(
   }
 }
 
+/** What the shared side tells the reader's object for a spin: the event's wheel, the reader's local day, the draw. */
+export type SpinOrder = {
+  userId: number
+  eventId: number
+  claim: IdempotencyClaim
+  config: RouletteConfig
+  /** The reader's local day (the edition's time zone): the day of the daily free slots. */
+  day: string
+  /** A number in [0, 1): the prize drawn with it (`drawPrize`). */
+  draw: number
+  now: string
+}
+
+/** What the reader's object answers: the spin, no ticket or slot left, the key already stored, or a failed batch's text. */
+export type SpinOutcome = { result: SpinResult } | { refused: 'NOT_EVENT_REMAIN_TICKET' } | { taken: true } | { ok: false; error: string }
+
 /**
  * Spins roulette `eventId` once for the reader. Access first (`assertEventAccess`: NOT_FOUND_EVENT,
- * NOT_EVENT_PERIOD, UNAUTHORIZED_USER, UNAUTHORIZED_ADULT, UNAUTHORIZED_NON_ADULT); then a free slot of
- * today if one is left, else the ticket expiring soonest; none → NOT_EVENT_REMAIN_TICKET. The prize is drawn
- * here (`drawPrize` with the event's weights, `random` in [0, 1)). Two spins racing for the same ticket or
- * slot: the unique ticket_id / free slot lets one commit; the other re-reads and takes the next one. The event
- * (shared) is read once beside the access check; each attempt reads the reader's key, ticket and slots in one money
- * batch and writes one money batch (the event id is a value in the entry, not a join).
+ * NOT_EVENT_PERIOD, UNAUTHORIZED_USER, UNAUTHORIZED_ADULT, UNAUTHORIZED_NON_ADULT), beside the event's wheel (shared);
+ * then one call to the reader's object spins (`spin`). The draw (`random`, in [0, 1)) is made here and passed in.
  */
 export async function spinRoulette(
   db: Db,
@@ -121,93 +130,105 @@ export async function spinRoulette(
   now = new Date(),
 ): Promise<SpinResult> {
   const { userId, eventId, claim, edition } = input
-  const random = input.random ?? randomUnit
-  const nowIso = now.toISOString()
-  const day = localDay(now, edition.timeZone)
-  const money = moneyDb(db, userId)
-  // the event is shared and does not change with the reader's rows: read once, beside the access check
   const [, eventRow] = await Promise.all([
     assertEventAccess(db, eventId, userId, edition, now),
     db.first<EventRow>(`SELECT ${EVENT_COLUMNS} FROM events WHERE id = ? AND kind = 'ROULETTE'`, eventId),
   ])
-  for (let attempt = 1; ; attempt++) {
-    const [keyRes, ticketRes, slotRes] = await money.batch([
-      { sql: `SELECT 1 AS taken FROM idempotency_keys WHERE user_id = ? AND key = ?`, params: [userId, claim.key] },
-      {
-        sql: `SELECT id FROM event_tickets WHERE ${TICKETS_WHERE} ORDER BY expires_at IS NULL, expires_at, id LIMIT 1`,
-        params: [userId, eventId, nowIso],
-      },
-      {
-        sql: `SELECT free_slot AS slot FROM event_entries WHERE event_id = ? AND user_id = ? AND free_slot LIKE ?`,
-        params: [eventId, userId, `${day}#%`],
-      },
-    ])
-    if (keyRes!.results.length > 0) throw new IdempotencyKeyTaken()
-    const wheel = wheelOf(eventRow ?? undefined)
-    if (!wheel) throw new AppError('NOT_FOUND_EVENT')
-    // free_slot is not null: the query asks free_slot LIKE ?
-    const taken = new Set(rows<{ slot: NonNullable<EventEntriesRow['free_slot']> }>(slotRes).map((r) => r.slot))
-    const freeSlot = freeSlots(day, wheel.config.dailyFreeTickets).find((s) => !taken.has(s)) ?? null
-    const ticketId = freeSlot === null ? (firstRow<Pick<EventTicketsRow, 'id'>>(ticketRes)?.id ?? null) : null
-    if (freeSlot === null && ticketId === null) throw new AppError('NOT_EVENT_REMAIN_TICKET')
-
-    const prizeIndex = drawPrize(wheel.config.prizes, random())
-    const prize = wheel.config.prizes[prizeIndex]!
-    const grant = prizeGrant(prize)
-    const expiresAt = grant && wheel.config.prizeExpiresDays ? isoAfter(now, wheel.config.prizeExpiresDays * DAY_MS) : null
-    const statements: { sql: string; params: unknown[] }[] = []
-    if (ticketId !== null)
-      statements.push({ sql: `UPDATE event_tickets SET used_at = ? WHERE id = ? AND used_at IS NULL`, params: [nowIso, ticketId] })
-    statements.push({
-      // A ticket used meanwhile already has its entry: UNIQUE (ticket_id) fails this batch as a whole.
-      sql: `INSERT INTO event_entries (event_id, user_id, ticket_id, free_slot, prize_type, prize_amount, result, created_at) VALUES (?, ?, ?, ?, ?, ?, json(?), ?)`,
-      params: [eventId, userId, ticketId, freeSlot, prize.type, prize.amount, JSON.stringify({ prizeIndex }), nowIso],
-    })
-    if (grant) {
-      statements.push(
-        {
-          sql: `INSERT INTO coin_lots (user_id, type, amount, remaining, expires_at, source, ref, created_at) VALUES (?, ?, ?, ?, ?, 'EVENT', 'event_entry:' || last_insert_rowid(), ?)`,
-          params: [userId, grant.type, grant.amount, grant.amount, expiresAt, nowIso],
-        },
-        {
-          sql: `INSERT INTO coin_ledger (user_id, kind, lot_id, type, source, amount, ref, description, idempotency_key, created_at)
-                VALUES (?, 'CHARGE', last_insert_rowid(), ?, 'EVENT', ?, (SELECT ref FROM coin_lots WHERE id = last_insert_rowid()), 'roulette', ?, ?)`,
-          params: [userId, grant.type, grant.amount, claim.key, nowIso],
-        },
-      )
-    }
-    const body = `json_object('result', 'SUCCESS', 'data', json_object(
-        'eventId', ?, 'entryId', (SELECT max(id) FROM event_entries WHERE event_id = ? AND user_id = ?), 'prizeIndex', ?,
-        'prize', json_object('type', ?, 'amount', ?),
-        'tickets', (SELECT count(*) FROM event_tickets WHERE ${TICKETS_WHERE}),
-        'freeSpins', max(0, ? - (SELECT count(*) FROM event_entries WHERE event_id = ? AND user_id = ? AND free_slot LIKE ?)),
-        'coin', json(${COIN_SUMMARY_SQL})))`
-    statements.push(
-      storeResponseStatement(claim, 200, body, [
-        eventId,
-        eventId,
-        userId,
-        prizeIndex,
-        prize.type,
-        prize.amount,
-        userId,
-        eventId,
-        nowIso,
-        wheel.config.dailyFreeTickets,
-        eventId,
-        userId,
-        `${day}#%`,
-        ...coinSummaryParams(userId, nowIso),
-      ]),
-    )
-    try {
-      const results = await money.batch(statements)
-      return storedData<SpinResult>(results)
-    } catch (err) {
-      if (isKeyTaken(err)) throw new IdempotencyKeyTaken()
-      // The ticket or the free slot went to a concurrent spin: nothing was written; read and pick again.
-      if (!isConstraint(err)) throw err
-      if (attempt >= SPIN_ATTEMPTS) throw new AppError('TOO_MANY_REQUESTS')
-    }
+  const wheel = wheelOf(eventRow ?? undefined)
+  if (!wheel) throw new AppError('NOT_FOUND_EVENT')
+  const draw = (input.random ?? randomUnit)()
+  const order: SpinOrder = {
+    userId,
+    eventId,
+    claim,
+    config: wheel.config,
+    day: localDay(now, edition.timeZone),
+    draw,
+    now: now.toISOString(),
   }
+  const outcome = await decide(userId, 'spin', order)
+  if ('error' in outcome) throw new Error(outcome.error)
+  if ('taken' in outcome) throw new IdempotencyKeyTaken()
+  if ('refused' in outcome) throw new AppError(outcome.refused)
+  return outcome.result
+}
+
+/**
+ * A spin inside the reader's object (procedures.server.ts): a free slot of the day if one is left, else the ticket
+ * expiring soonest; none → NOT_EVENT_REMAIN_TICKET. One batch then writes, with nothing in between: the ticket used,
+ * the entry with the prize (the unique ticket_id / free slot hold the rule in the write), the prize as a lot + CHARGE
+ * ledger row with source EVENT, and the idempotency row holding the answer.
+ */
+export function spin(run: MoneyRun, order: SpinOrder): SpinOutcome {
+  const { userId, eventId, claim, config, day, now: nowIso } = order
+  const read = run([
+    { sql: `SELECT 1 AS taken FROM idempotency_keys WHERE user_id = ? AND key = ?`, params: [userId, claim.key] },
+    {
+      sql: `SELECT id FROM event_tickets WHERE ${TICKETS_WHERE} ORDER BY expires_at IS NULL, expires_at, id LIMIT 1`,
+      params: [userId, eventId, nowIso],
+    },
+    {
+      sql: `SELECT free_slot AS slot FROM event_entries WHERE event_id = ? AND user_id = ? AND free_slot LIKE ?`,
+      params: [eventId, userId, `${day}#%`],
+    },
+  ])
+  if (!read.ok) return read
+  const [keyRes, ticketRes, slotRes] = read.results
+  if (keyRes!.results.length > 0) return { taken: true }
+  // free_slot is not null: the query asks free_slot LIKE ?
+  const taken = new Set(rows<{ slot: NonNullable<EventEntriesRow['free_slot']> }>(slotRes).map((r) => r.slot))
+  const freeSlot = freeSlots(day, config.dailyFreeTickets).find((s) => !taken.has(s)) ?? null
+  const ticketId = freeSlot === null ? (firstRow<Pick<EventTicketsRow, 'id'>>(ticketRes)?.id ?? null) : null
+  if (freeSlot === null && ticketId === null) return { refused: 'NOT_EVENT_REMAIN_TICKET' }
+
+  const prizeIndex = drawPrize(config.prizes, order.draw)
+  const prize = config.prizes[prizeIndex]!
+  const grant = prizeGrant(prize)
+  const expiresAt = grant && config.prizeExpiresDays ? isoAfter(new Date(nowIso), config.prizeExpiresDays * DAY_MS) : null
+  const statements: { sql: string; params: unknown[] }[] = []
+  if (ticketId !== null)
+    statements.push({ sql: `UPDATE event_tickets SET used_at = ? WHERE id = ? AND used_at IS NULL`, params: [nowIso, ticketId] })
+  statements.push({
+    sql: `INSERT INTO event_entries (event_id, user_id, ticket_id, free_slot, prize_type, prize_amount, result, created_at) VALUES (?, ?, ?, ?, ?, ?, json(?), ?)`,
+    params: [eventId, userId, ticketId, freeSlot, prize.type, prize.amount, JSON.stringify({ prizeIndex }), nowIso],
+  })
+  if (grant) {
+    statements.push(
+      {
+        sql: `INSERT INTO coin_lots (user_id, type, amount, remaining, expires_at, source, ref, created_at) VALUES (?, ?, ?, ?, ?, 'EVENT', 'event_entry:' || last_insert_rowid(), ?)`,
+        params: [userId, grant.type, grant.amount, grant.amount, expiresAt, nowIso],
+      },
+      {
+        sql: `INSERT INTO coin_ledger (user_id, kind, lot_id, type, source, amount, ref, description, idempotency_key, created_at)
+              VALUES (?, 'CHARGE', last_insert_rowid(), ?, 'EVENT', ?, (SELECT ref FROM coin_lots WHERE id = last_insert_rowid()), 'roulette', ?, ?)`,
+        params: [userId, grant.type, grant.amount, claim.key, nowIso],
+      },
+    )
+  }
+  const body = `json_object('result', 'SUCCESS', 'data', json_object(
+      'eventId', ?, 'entryId', (SELECT max(id) FROM event_entries WHERE event_id = ? AND user_id = ?), 'prizeIndex', ?,
+      'prize', json_object('type', ?, 'amount', ?),
+      'tickets', (SELECT count(*) FROM event_tickets WHERE ${TICKETS_WHERE}),
+      'freeSpins', max(0, ? - (SELECT count(*) FROM event_entries WHERE event_id = ? AND user_id = ? AND free_slot LIKE ?)),
+      'coin', json(${COIN_SUMMARY_SQL})))`
+  statements.push(
+    storeResponseStatement(claim, 200, body, [
+      eventId,
+      eventId,
+      userId,
+      prizeIndex,
+      prize.type,
+      prize.amount,
+      userId,
+      eventId,
+      nowIso,
+      config.dailyFreeTickets,
+      eventId,
+      userId,
+      `${day}#%`,
+      ...coinSummaryParams(userId, nowIso),
+    ]),
+  )
+  const written = run(statements)
+  return written.ok ? { result: storedData<SpinResult>(written.results) } : written
 }
