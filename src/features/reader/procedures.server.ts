@@ -12,11 +12,15 @@ import { useTicket } from '../freetime/freetime.server.ts'
 import { exchange } from '../mileage/mileage.server.ts'
 import { openGift } from '../gift/gift.server.ts'
 import { spin } from '../roulette/roulette.server.ts'
+import { deduct } from '../wallet/wallet.server.ts'
 
 /** One batch over the reader's money rows, run in one transaction inside their object. */
 export type MoneyRun = (statements: Statement[]) => MoneyOutcome
 
-export const PROCEDURES = { sell, useTicket, exchange, openGift, spin } satisfies Record<string, (run: MoneyRun, input: never) => unknown>
+export const PROCEDURES = { sell, useTicket, exchange, openGift, spin, deduct } satisfies Record<
+  string,
+  (run: MoneyRun, input: never) => unknown
+>
 
 export type ProcedureName = keyof typeof PROCEDURES
 export type ProcedureInput<K extends ProcedureName> = Parameters<(typeof PROCEDURES)[K]>[1]

@@ -29,7 +29,8 @@ import {
   type LedgerKind,
 } from './wallet.ts'
 import { isConstraint } from '../../lib/server/constraint.ts'
-import { moneyDb } from '../reader/money-db.server.ts'
+import { decide, moneyDb } from '../reader/money-db.server.ts'
+import type { MoneyRun } from '../reader/procedures.server.ts'
 
 /** A ledger row as the API and the operator tool show it. */
 export type LedgerEntry = {
@@ -53,8 +54,6 @@ type LedgerRow = Cols<'coin_ledger', 'id' | 'kind' | 'lot_id' | 'type' | 'source
 const SPENDABLE_LOTS = `SELECT id, type, remaining, expires_at AS expiresAt FROM coin_lots WHERE user_id = ? AND remaining > 0`
 /** A row of SPENDABLE_LOTS (the purchase and the mileage exchange read the same columns in their batch). */
 export type SpendableLotRow = Cols<'coin_lots', 'id' | 'type' | 'remaining' | 'expires_at'>
-/** How often a deduction re-plans after a concurrent change made its batch fail. */
-const DEDUCT_ATTEMPTS = 3
 
 /** The live account with this e-mail (case-insensitive), or NOT_FOUND_USER. */
 export async function userIdByEmail(db: Db, email: string): Promise<number> {
@@ -111,8 +110,8 @@ async function grantCoins(db: Db, input: GrantInput, now = new Date()): Promise<
  *   an episode had been bought (and count it as spending); EXPIRE is the expiry job's.
  *   One batch of conditional updates (`remaining >= take`, lot not expired) each followed by its ledger row,
  *   whose amount is `-take` only when the update changed exactly one row and 0 otherwise — the ledger's
- *   CHECK (amount <> 0) then fails the whole batch, so a concurrent spend can never drive a lot negative nor
- *   leave a half-applied deduction. A failed batch is re-planned (a few times) from fresh lots.
+ *   CHECK (amount <> 0) then fails the whole batch. Read, planned and written in one turn of the reader's object
+ *   (`deduct`), which no other call of the reader interleaves.
  *
  * The movement is one batch over the reader's money rows; the operator's audit row (shared) is the route's to record
  * right after it (`recorded`, awaited before the answer): a refused movement leaves no row to take back, and the
@@ -145,36 +144,45 @@ export async function adminAdjust(
     return { entries: [entry], balances }
   }
 
-  const nowIso = now.toISOString()
-  const short = type === 'MILEAGE' ? 'MILEAGE_INSUFFICIENT' : 'COIN_INSUFFICIENT'
-  const money = moneyDb(db, userId)
-  for (let attempt = 1; ; attempt++) {
-    const lots = await money.all<SpendableLotRow>(`${SPENDABLE_LOTS} AND type = ?`, userId, type)
-    const plan = planSpend(lots, -amount, now, [type])
-    if (!plan) throw new AppError(short)
-    const statements = plan.flatMap((step) => [
-      {
-        sql: `UPDATE coin_lots SET remaining = remaining - ? WHERE id = ? AND user_id = ? AND remaining >= ? AND (expires_at IS NULL OR expires_at > ?)`,
-        params: [step.take, step.lotId, userId, step.take, nowIso],
-      },
-      {
-        sql: `INSERT INTO coin_ledger (user_id, kind, lot_id, type, source, amount, description)
-              VALUES (?, 'CANCEL', ?, ?, 'ADMIN', CASE WHEN changes() = 1 THEN ? ELSE 0 END, ?) RETURNING ${LEDGER_COLUMNS}`,
-        params: [userId, step.lotId, type, -step.take, reason],
-      },
-    ])
-    let results: D1Result[]
-    try {
-      results = await money.batch([...statements, { sql: SPENDABLE_LOTS, params: [userId] }])
-    } catch (e) {
-      // The guard fired: a lot changed between the read and the batch. Nothing was written; plan again.
-      if (!isConstraint(e, 'CHECK')) throw e
-      if (attempt >= DEDUCT_ATTEMPTS) throw new AppError(short)
-      continue
-    }
-    await recorded?.()
-    const entries = results.slice(0, statements.length).flatMap((r) => rows<LedgerRow>(r))
-    return { entries, balances: balances(rows<SpendableLotRow>(results[statements.length]), now) }
+  const outcome = await decide(userId, 'deduct', { userId, type, take: -amount, reason, now: now.toISOString() })
+  if ('error' in outcome) throw new Error(outcome.error)
+  if ('short' in outcome) throw new AppError(type === 'MILEAGE' ? 'MILEAGE_INSUFFICIENT' : 'COIN_INSUFFICIENT')
+  await recorded?.()
+  return { entries: outcome.entries, balances: balances(outcome.lots, now) }
+}
+
+/** What the reader's object answers for a deduction: its ledger rows and the lots after it, the balance short, or a failed batch's text. */
+export type DeductOutcome = { entries: LedgerRow[]; lots: SpendableLotRow[] } | { short: true } | { ok: false; error: string }
+
+/**
+ * An operator's deduction inside the reader's object (procedures.server.ts): reads the lots of `type`, plans
+ * (`planSpend`), then writes one batch with nothing in between: per lot drawn a conditional update (`remaining >= take`,
+ * lot not expired) and its CANCEL row, whose amount is `-take` only when the update changed exactly one row and 0
+ * otherwise — the ledger's CHECK (amount <> 0) then fails the whole batch, so a plan gone wrong can never drive a lot
+ * negative nor leave a half-applied deduction — then the lots after it.
+ */
+export function deduct(run: MoneyRun, order: { userId: number; type: CoinType; take: number; reason: string; now: string }): DeductOutcome {
+  const { userId, type, take, reason, now: nowIso } = order
+  const read = run([{ sql: `${SPENDABLE_LOTS} AND type = ?`, params: [userId, type] }])
+  if (!read.ok) return read
+  const plan = planSpend(rows<SpendableLotRow>(read.results[0]), take, new Date(nowIso), [type])
+  if (!plan) return { short: true }
+  const statements = plan.flatMap((step) => [
+    {
+      sql: `UPDATE coin_lots SET remaining = remaining - ? WHERE id = ? AND user_id = ? AND remaining >= ? AND (expires_at IS NULL OR expires_at > ?)`,
+      params: [step.take, step.lotId, userId, step.take, nowIso],
+    },
+    {
+      sql: `INSERT INTO coin_ledger (user_id, kind, lot_id, type, source, amount, description)
+            VALUES (?, 'CANCEL', ?, ?, 'ADMIN', CASE WHEN changes() = 1 THEN ? ELSE 0 END, ?) RETURNING ${LEDGER_COLUMNS}`,
+      params: [userId, step.lotId, type, -step.take, reason],
+    },
+  ])
+  const written = run([...statements, { sql: SPENDABLE_LOTS, params: [userId] }])
+  if (!written.ok) return written
+  return {
+    entries: written.results.slice(0, statements.length).flatMap((r) => rows<LedgerRow>(r)),
+    lots: rows<SpendableLotRow>(written.results[statements.length]),
   }
 }
 
