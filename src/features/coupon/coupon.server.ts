@@ -6,7 +6,7 @@
  * batch that throws gives the unit back (`giveBackUnit`).
  */
 import { AppError } from '../../lib/errors/catalogue.ts'
-import type { Db } from '../../lib/server/db.ts'
+import type { Db, Statement } from '../../lib/server/db.ts'
 import { flag, type Cols, type Flag } from '../../lib/server/rows.ts'
 import {
   checkCoupon,
@@ -22,8 +22,8 @@ import {
 } from './coupon.ts'
 import { checkLimits } from '../auth/limits.server.ts'
 import { countAttempt } from '../auth/auth.server.ts'
-import { isConstraint } from '../../lib/server/constraint.ts'
-import { moneyDb } from '../reader/money-db.server.ts'
+import { decide, moneyDb } from '../reader/money-db.server.ts'
+import type { MoneyRun } from '../reader/procedures.server.ts'
 
 /** Coupon codes an account may try in an hour (a reader types one or two). */
 const COUPON_CODE_TRIES = 30
@@ -74,17 +74,47 @@ async function giveBackUnit(db: Db, couponId: number): Promise<void> {
   await db.run(`UPDATE coupons SET used_count = used_count - 1 WHERE id = ? AND used_count > 0`, couponId)
 }
 
+/** What the reader's object answers for a redemption: written, the reader holds the coupon already, or a failed batch's text. */
+export type RedeemOutcome = { redeemed: true } | { held: true } | { ok: false; error: string }
+
+/**
+ * A redemption inside the reader's object (procedures.server.ts): when the reader holds no redemption of the coupon,
+ * `statements` (the redemption row and its reward) in one batch, with nothing in between.
+ */
+export function redeemOnce(run: MoneyRun, order: { userId: number; couponId: number; statements: Statement[] }): RedeemOutcome {
+  const read = run([
+    { sql: `SELECT 1 AS one FROM coupon_redemptions WHERE user_id = ? AND coupon_id = ?`, params: [order.userId, order.couponId] },
+  ])
+  if (!read.ok) return read
+  if (read.results[0]!.results.length > 0) return { held: true }
+  const written = run(order.statements)
+  return written.ok ? { redeemed: true } : written
+}
+
+/**
+ * The reader's side of a redemption whose unit is claimed (`redeemOnce`, one call to their object): true when written;
+ * else the unit is given back (`giveBackUnit`) and false when the reader redeemed the coupon meanwhile (the caller reads
+ * and checks again, which names the cause), or a throw when the batch failed.
+ */
+async function redeemed(db: Db, userId: number, couponId: number, statements: Statement[]): Promise<boolean> {
+  const outcome = await decide(userId, 'redeemOnce', { userId, couponId, statements })
+  if ('redeemed' in outcome) return true
+  await giveBackUnit(db, couponId)
+  if ('error' in outcome) throw new Error(outcome.error)
+  return false
+}
+
 /**
  * Redeems the coupon whose code is `code` (already normalized; the column compares case-insensitively) for
  * the reader on `platform`. Rules: `checkCoupon`, then `couponGrant`. Two steps, in this order:
  *
  * 1. the claim of one unit on the shared coupon (`claimUnit`): it changes nothing when the last unit went or the
  *    coupon expired since the read, and the coupon is read and checked again;
- * 2. the reader's money batch: the redemption row — UNIQUE (user_id, coupon_id): a second redemption by the same
- *    reader, however concurrent, fails the whole batch — and the reward: a lot (source COUPON, ref the coupon id)
+ * 2. the reader's money batch, decided in their object (`redeemOnce`): the redemption row — none while the reader
+ *    holds one (UNIQUE (user_id, coupon_id) holds it in the write too) — and the reward: a lot (source COUPON, ref the coupon id)
  *    and its CHARGE ledger row, or roulette tickets (event_tickets, source COUPON).
  *
- * A money batch that throws wrote nothing: the unit is given back (`giveBackUnit`) and, for a refusal, the coupon is
+ * A money batch that refused or threw wrote nothing: the unit is given back (`giveBackUnit`) and, for a refusal, the coupon is
  * read and checked again, which now names the cause (ALREADY_USED_COUPON, SOLD_OUT_COUPON, EXPIRED_COUPON). A worker
  * stopped between the steps leaves a unit claimed without a redemption: the coupon serves one reader fewer, never
  * one more, and no reader's money moved. FREQUENT_REQUEST past the address's or the account's allowance of tries
@@ -118,14 +148,8 @@ export async function redeemCoupon(
         },
         ...grantStatements(userId, grant, `coupon:${c.id}`, `coupon ${code}`, nowIso),
       ]
-      try {
-        await money.batch(statements)
+      if (await redeemed(db, userId, c.id, statements))
         return { reward: { type: c.rewardType, amount: grant.kind === 'LOT' ? grant.amount : grant.count } }
-      } catch (e) {
-        await giveBackUnit(db, c.id)
-        // Redeemed by this reader meanwhile: nothing was written; read and check again.
-        if (!isConstraint(e)) throw e
-      }
     }
     // Sold out, expired or redeemed meanwhile: read and check again.
     if (attempt >= REDEEM_ATTEMPTS) throw new AppError('TOO_MANY_REQUESTS')
@@ -237,13 +261,8 @@ export async function downloadCoupon(
         },
       ]
       if (grant) statements.push(...grantStatements(userId, grant, `coupon:${c.id}`, 'coupon download', nowIso))
-      try {
-        await money.batch(statements)
+      if (await redeemed(db, userId, c.id, statements))
         return { couponId: c.id, reward: grant ? { type: c.rewardType, amount: grant.kind === 'LOT' ? grant.amount : grant.count } : null }
-      } catch (e) {
-        await giveBackUnit(db, c.id)
-        if (!isConstraint(e)) throw e
-      }
     }
     if (attempt >= REDEEM_ATTEMPTS) throw new AppError('TOO_MANY_REQUESTS')
   }
