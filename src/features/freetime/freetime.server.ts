@@ -3,14 +3,14 @@
  * one call to the reader's object (`useTicket`, run by `decide`: src/features/reader/procedures.server.ts), which writes
  * one batch of the reader's money rows. If any statement fails, nothing happened.
  */
-import { AppError, type ErrorCode } from '../../lib/errors/catalogue.ts'
+import { AppError } from '../../lib/errors/catalogue.ts'
 import { ADULT_STATE_SQL, adultNow, type AdultRow } from '../age/age.server.ts'
 import type { Db } from '../../lib/server/db.ts'
 import type { WufTicketsRow } from '../../lib/server/db-types.ts'
 import { firstRow, flag, rows, type Cols } from '../../lib/server/rows.ts'
 import type { AgeEdition } from '../age/age.ts'
 import type { IdempotencyClaim } from '../wallet/idempotency.ts'
-import { IdempotencyKeyTaken, storedData, storeResponseStatement } from '../wallet/idempotency.server.ts'
+import { keyTaken, settled, storedData, storeResponseStatement, type Decision } from '../wallet/idempotency.server.ts'
 import { HELD_SQL, heldParams, type HoldingRow } from '../ownership/holding.server.ts'
 import { checkFreetime, currentTicket, nextTicketAt, unlockEnd, type FreetimeEpisode } from './freetime.ts'
 import { decide } from '../reader/money-db.server.ts'
@@ -29,10 +29,6 @@ export type TicketOrder = {
   adult: boolean
   now: string
 }
-
-/** What the reader's object answers: the unlock, a refusal of `checkFreetime`, the key already stored, or a failed batch's text. */
-export type TicketOutcome =
-  { result: FreetimeResult } | { refused: ErrorCode; nextTicketAt?: string } | { taken: true } | { ok: false; error: string }
 
 /**
  * Uses the reader's ticket of the episode's series on `episodeId` (rules: `checkFreetime`): one D1 batch reads the
@@ -64,11 +60,7 @@ export async function useFreetime(
   const episode: FreetimeEpisode = row
     ? { id: row.id, seriesId: row.seriesId, isFree: flag(row.isFree), isAdult: flag(row.isAdult), wufHours: row.wufHours }
     : null
-  const outcome = await decide(userId, 'useTicket', { userId, episodeId, claim: input.claim, episode, adult, now: now.toISOString() })
-  if ('error' in outcome) throw new Error(outcome.error)
-  if ('taken' in outcome) throw new IdempotencyKeyTaken()
-  if ('refused' in outcome) throw new AppError(outcome.refused, outcome.nextTicketAt ? { nextTicketAt: outcome.nextTicketAt } : undefined)
-  return outcome.result
+  return settled(await decide(userId, 'useTicket', { userId, episodeId, claim: input.claim, episode, adult, now: now.toISOString() }))
 }
 
 /**
@@ -78,12 +70,12 @@ export async function useFreetime(
  * row. Nothing runs in between, so a second use of the same ticket reads it used and answers NOT_EVENT_REMAIN_TICKET;
  * the unique slot and `HELD_SQL` in the purchase row still hold the rule in the write.
  */
-export function useTicket(run: MoneyRun, order: TicketOrder): TicketOutcome {
+export function useTicket(run: MoneyRun, order: TicketOrder): Decision<FreetimeResult> {
   const { userId, episodeId, claim, episode } = order
   const now = new Date(order.now)
   const nowIso = order.now
   const read = run([
-    { sql: `SELECT 1 AS taken FROM idempotency_keys WHERE user_id = ? AND key = ?`, params: [userId, claim.key] },
+    keyTaken(claim),
     {
       sql: `SELECT episode_id AS episodeId, kind, expires_at AS expiresAt FROM ownerships WHERE user_id = ? AND episode_id = ?`,
       params: [userId, episodeId],
@@ -100,7 +92,7 @@ export function useTicket(run: MoneyRun, order: TicketOrder): TicketOutcome {
   const lastUsedAt = firstRow<{ lastUsedAt: WufTicketsRow['used_at'] }>(wufRes)?.lastUsedAt ?? null
   const ticket = episode?.wufHours ? currentTicket(episode.wufHours, lastUsedAt, now) : null
   const verdict = checkFreetime(episode, { isAdult: order.adult }, rows<HoldingRow>(holdingRes), ticket, now)
-  if (!verdict.ok) return { refused: verdict.code, ...(verdict.availableAt ? { nextTicketAt: verdict.availableAt } : {}) }
+  if (!verdict.ok) return { refused: verdict.code, ...(verdict.availableAt ? { details: { nextTicketAt: verdict.availableAt } } : {}) }
   const e = episode!
   const expiresAt = unlockEnd(now)
   const result: FreetimeResult = { episodeId, expiresAt, nextTicketAt: nextTicketAt(e.wufHours!, now) }

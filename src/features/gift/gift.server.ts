@@ -6,14 +6,14 @@
  * fails, nothing happened. A gift is one reader's row from the start (given by mail or the seed, `sender_kind`):
  * nothing here writes two readers' rows.
  */
-import { AppError, type ErrorCode } from '../../lib/errors/catalogue.ts'
+import { AppError } from '../../lib/errors/catalogue.ts'
 import { ADULT_STATE_SQL, adultNow, type AdultRow } from '../age/age.server.ts'
 import type { Db } from '../../lib/server/db.ts'
 import type { EpisodesRow, SeriesRow } from '../../lib/server/db-types.ts'
 import { firstRow, flag, rows, type Cols } from '../../lib/server/rows.ts'
 import type { AgeEdition } from '../age/age.ts'
 import type { IdempotencyClaim } from '../wallet/idempotency.ts'
-import { IdempotencyKeyTaken, storedData, storeResponseStatement } from '../wallet/idempotency.server.ts'
+import { keyTaken, settled, storedData, storeResponseStatement, type Decision } from '../wallet/idempotency.server.ts'
 import { rentalEnd } from '../purchase/purchase.ts'
 import { HELD_SQL, heldParams, type HoldingRow } from '../ownership/holding.server.ts'
 import { checkGift, giftPurchaseType, type Gift, type GiftEpisode } from './gift.ts'
@@ -126,9 +126,6 @@ export type GiftOrder = Pick<UseGiftInput, 'userId' | 'giftId' | 'claim' | 'rent
   now: string
 }
 
-/** What the reader's object answers: the use, a refusal of `checkGift`, the key already stored, or a failed batch's text. */
-export type GiftOutcome = { result: UseGiftResult } | { refused: ErrorCode } | { taken: true } | { ok: false; error: string }
-
 /**
  * Uses gift `giftId` of the reader on `episodeId` (or the gift's own episode) — rules: `checkGift`. Without
  * `episodeId`, the gift's episode is read from the reader's object first; then one D1 batch reads the account's age
@@ -161,11 +158,7 @@ export async function useGift(db: Db, input: UseGiftInput, now = new Date()): Pr
   const row = firstRow<EpisodeRow>(episodeRes)
   const episode: GiftEpisode = row ? { ...row, isFree: flag(row.isFree), isAdult: flag(row.isAdult) } : null
   const order: GiftOrder = { userId, giftId, claim: input.claim, rentalHours: input.rentalHours, episodeId, episode, adult, now: nowIso }
-  const outcome = await decide(userId, 'openGift', order)
-  if ('error' in outcome) throw new Error(outcome.error)
-  if ('taken' in outcome) throw new IdempotencyKeyTaken()
-  if ('refused' in outcome) throw new AppError(outcome.refused)
-  return outcome.result
+  return settled(await decide(userId, 'openGift', order))
 }
 
 /**
@@ -178,12 +171,12 @@ export async function useGift(db: Db, input: UseGiftInput, now = new Date()): Pr
  *    rental length, or POSSESSION; unique per user, episode and kind);
  * 4. the idempotency row holding the answer.
  */
-export function openGift(run: MoneyRun, order: GiftOrder): GiftOutcome {
+export function openGift(run: MoneyRun, order: GiftOrder): Decision<UseGiftResult> {
   const { userId, giftId, claim, episode } = order
   const now = new Date(order.now)
   const nowIso = order.now
   const read = run([
-    { sql: `SELECT 1 AS taken FROM idempotency_keys WHERE user_id = ? AND key = ?`, params: [userId, claim.key] },
+    keyTaken(claim),
     {
       sql: `SELECT kind, series_id AS seriesId, episode_id AS episodeId, used_at AS usedAt, expires_at AS expiresAt FROM gifts WHERE id = ? AND user_id = ?`,
       params: [giftId, userId],

@@ -3,12 +3,11 @@
  * batch of guarded lot updates, ledger rows, the new lot and the idempotency row). It touches only the reader's
  * money rows: one call to their object decides and writes it (`exchange`, src/features/reader/procedures.server.ts).
  */
-import { AppError, type ErrorCode } from '../../lib/errors/catalogue.ts'
 import { rows } from '../../lib/server/rows.ts'
 import type { CoinSummary } from '../wallet/wallet.ts'
 import { COIN_SUMMARY_SQL, coinSummaryParams, type SpendableLotRow } from '../wallet/wallet.server.ts'
 import type { IdempotencyClaim } from '../wallet/idempotency.ts'
-import { IdempotencyKeyTaken, storedData, storeResponseStatement } from '../wallet/idempotency.server.ts'
+import { keyTaken, settled, storedData, storeResponseStatement, type Decision } from '../wallet/idempotency.server.ts'
 import { EXCHANGE_COIN_TYPE, planExchange } from './mileage.ts'
 import type { ExchangeRate } from './exchange.ts'
 import { decide } from '../reader/money-db.server.ts'
@@ -20,19 +19,12 @@ export type ExchangeResult = { coin: CoinSummary }
 /** Ledger description of both sides of an exchange (the history shows source MILEAGE). */
 const DESCRIPTION = 'mileage exchange'
 
-/** What the reader's object answers: the exchange, a refusal of `planExchange`, the key already stored, or a failed batch's text. */
-export type ExchangeOutcome = { result: ExchangeResult } | { refused: ErrorCode } | { taken: true } | { ok: false; error: string }
-
 /**
  * Exchanges `amount` mileage points for coins (rules: `planExchange`): one call to the reader's object (`exchange`). A
  * stored key throws IdempotencyKeyTaken (the middleware answers with the stored response).
  */
 export async function exchangeMileage(input: ExchangeInput, now = new Date()): Promise<ExchangeResult> {
-  const outcome = await decide(input.userId, 'exchange', { ...input, now: now.toISOString() })
-  if ('error' in outcome) throw new Error(outcome.error)
-  if ('taken' in outcome) throw new IdempotencyKeyTaken()
-  if ('refused' in outcome) throw new AppError(outcome.refused)
-  return outcome.result
+  return settled(await decide(input.userId, 'exchange', { ...input, now: now.toISOString() }))
 }
 
 /**
@@ -44,10 +36,10 @@ export async function exchangeMileage(input: ExchangeInput, now = new Date()): P
  * - a FREE_COIN lot of `amount / mileagePerCoin` coins, source MILEAGE, expiring in 30 days, and its CHARGE row;
  * - the idempotency row holding the answer `{coin}`, computed after the writes.
  */
-export function exchange(run: MoneyRun, order: ExchangeInput & { now: string }): ExchangeOutcome {
+export function exchange(run: MoneyRun, order: ExchangeInput & { now: string }): Decision<ExchangeResult> {
   const { userId, amount, rate, claim, now: nowIso } = order
   const read = run([
-    { sql: `SELECT 1 AS taken FROM idempotency_keys WHERE user_id = ? AND key = ?`, params: [userId, claim.key] },
+    keyTaken(claim),
     {
       sql: `SELECT id, type, remaining, expires_at AS expiresAt FROM coin_lots WHERE user_id = ? AND type = 'MILEAGE' AND remaining > 0`,
       params: [userId],

@@ -14,7 +14,7 @@ import { DAY_MS, isoAfter } from '../../lib/time.ts'
 import type { PaymentReversalsRow, PaymentsRow } from '../../lib/server/db-types.ts'
 import { firstRow, rows, type Cols } from '../../lib/server/rows.ts'
 import type { IdempotencyClaim } from '../wallet/idempotency.ts'
-import { IdempotencyKeyTaken, isKeyTaken, storedData, storeResponseStatement } from '../wallet/idempotency.server.ts'
+import { IdempotencyKeyTaken, isKeyTaken, keyTaken, storedData, storeResponseStatement } from '../wallet/idempotency.server.ts'
 import {
   checkCharge,
   isPaymentId,
@@ -124,7 +124,7 @@ export async function createCharge(db: Db, input: ChargeInput): Promise<ChargeRe
   // the reader's rows and the shop's product side by side (two round trips at once)
   const [[keyRow, paidRow], productRow] = await Promise.all([
     money.batch([
-      { sql: `SELECT 1 AS taken FROM idempotency_keys WHERE user_id = ? AND key = ?`, params: [userId, claim.key] },
+      keyTaken(claim),
       {
         sql: `SELECT count(*) AS n FROM payments WHERE user_id = ? AND product_id = ? AND state = 'PAID'`,
         params: [userId, request.productId],
@@ -577,7 +577,7 @@ export async function refundPayment(
   const since = isoAfter(now, -REFUND_DAYS * DAY_MS)
   const money = moneyDb(db, userId)
   const [keyRes, paymentRes, lotsRes] = await money.batch([
-    { sql: `SELECT 1 AS taken FROM idempotency_keys WHERE user_id = ? AND key = ?`, params: [userId, claim.key] },
+    keyTaken(claim),
     {
       sql: `SELECT state, paid_at AS paidAt, provider, provider_ref AS ref, amount, currency FROM payments WHERE id = ? AND user_id = ?`,
       params: [paymentId, userId],

@@ -4,14 +4,14 @@
  * (`decide`, src/features/reader/procedures.server.ts), which reads the reader's money, checks and plans the sale and
  * writes it (`sell`) in one turn that no other call of that reader interleaves: no re-plan, no retry.
  */
-import { AppError, type ErrorCode } from '../../lib/errors/catalogue.ts'
+import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db, Statement } from '../../lib/server/db.ts'
 import type { PurchasesRow, WufTicketsRow } from '../../lib/server/db-types.ts'
 import { firstRow, flag, rows, type Cols, type Flag } from '../../lib/server/rows.ts'
 import type { CoinSummary, CoinType } from '../wallet/wallet.ts'
 import { COIN_SUMMARY_SQL, coinSummaryParams, type SpendableLotRow } from '../wallet/wallet.server.ts'
 import type { IdempotencyClaim } from '../wallet/idempotency.ts'
-import { IdempotencyKeyTaken, storedData, storeResponseStatement } from '../wallet/idempotency.server.ts'
+import { keyTaken, settled, storedData, storeResponseStatement, type Decision } from '../wallet/idempotency.server.ts'
 import { checkSale, planPurchase, rentalEnd, type PurchaseKind, type SaleEpisode } from './purchase.ts'
 import { BUY_GUARD_SQL, HELD_SQL, heldParams, type HoldingRow } from '../ownership/holding.server.ts'
 import type { PurchaseRequest } from './purchase.schema.ts'
@@ -78,13 +78,6 @@ export type SaleOrder = {
   expiresAt: string | null
 }
 
-/**
- * What the reader's object answers: the sale, a refusal of the sale's rules, the key already stored (a replay), or the
- * text of a batch that failed (nothing written).
- */
-export type SaleOutcome =
-  { result: PurchaseResult } | { refused: ErrorCode; episodeId?: number } | { taken: true } | { ok: false; error: string }
-
 type EpisodeRow = Cols<'episodes', 'id' | 'series_id' | 'is_free' | 'price_rent' | 'price_buy'> & Cols<'series', 'is_adult'>
 type PaidHoldingRow = HoldingRow & { paid: PurchasesRow['coins'] }
 type AutoCapRow = Cols<'auto_unlock', 'series_id' | 'budget' | 'spent'>
@@ -124,12 +117,7 @@ export async function purchaseEpisodes(db: Db, input: PurchaseInput, now = new D
     now: nowIso,
     expiresAt: request.kind === 'RENT' ? rentalEnd(now, input.rentalHours) : null,
   }
-  const outcome = await decide(userId, 'sell', order)
-  if ('error' in outcome) throw new Error(outcome.error)
-  if ('taken' in outcome) throw new IdempotencyKeyTaken()
-  if ('refused' in outcome)
-    throw new AppError(outcome.refused, outcome.episodeId === undefined ? undefined : { episodeId: outcome.episodeId })
-  return outcome.result
+  return settled(await decide(userId, 'sell', order))
 }
 
 /**
@@ -154,13 +142,13 @@ export async function purchaseEpisodes(db: Db, input: PurchaseInput, now = new D
  * the batch wrote nothing and the purchase fails with its text. The `purchases` inserts raise the ranking's event in the object's outbox
  * (reader migration 6's trigger).
  */
-export function sell(run: MoneyRun, order: SaleOrder): SaleOutcome {
+export function sell(run: MoneyRun, order: SaleOrder): Decision<PurchaseResult> {
   const { userId, request, claim, expiresAt } = order
   const now = new Date(order.now)
   const nowIso = order.now
   const ids = JSON.stringify(request.episodeIds)
   const read = run([
-    { sql: `SELECT 1 AS taken FROM idempotency_keys WHERE user_id = ? AND key = ?`, params: [userId, claim.key] },
+    keyTaken(claim),
     { sql: `${PAID_HOLDINGS_SQL} AND o.episode_id IN (SELECT value FROM json_each(?))`, params: [userId, ids] },
     {
       sql: `SELECT id, type, remaining, expires_at AS expiresAt, source FROM coin_lots WHERE user_id = ? AND remaining > 0`,
@@ -176,7 +164,7 @@ export function sell(run: MoneyRun, order: SaleOrder): SaleOutcome {
   const [keyRow, holdingRows, lotRows, autoRows] = read.results
   if (keyRow!.results.length > 0) return { taken: true }
   const sale = checkSale(request, order.episodes, rows<PaidHoldingRow>(holdingRows), { isAdult: order.adult }, now)
-  if (!sale.ok) return { refused: sale.code, ...(sale.episodeId === undefined ? {} : { episodeId: sale.episodeId }) }
+  if (!sale.ok) return { refused: sale.code, ...(sale.episodeId === undefined ? {} : { details: { episodeId: sale.episodeId } }) }
   // an automatic unlock past the reader's cap (or without an opt-in) is not made: "cannot be bought at the moment"
   const autoSeries = order.episodes.find((e) => e.id === request.episodeIds[0])?.seriesId
   const cap = rows<AutoCapRow>(autoRows).find((a) => a.seriesId === autoSeries)

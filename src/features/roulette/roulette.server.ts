@@ -12,7 +12,7 @@ import { firstRow, rows, type Cols } from '../../lib/server/rows.ts'
 import { assertEventAccess } from '../age/age.server.ts'
 import type { AgeEdition } from '../age/age.ts'
 import type { IdempotencyClaim } from '../wallet/idempotency.ts'
-import { IdempotencyKeyTaken, storedData, storeResponseStatement } from '../wallet/idempotency.server.ts'
+import { keyTaken, settled, storedData, storeResponseStatement, type Decision } from '../wallet/idempotency.server.ts'
 import { COIN_SUMMARY_SQL, coinSummaryParams } from '../wallet/wallet.server.ts'
 import type { CoinSummary } from '../wallet/wallet.ts'
 import { drawPrize, freeSlots, parseRouletteConfig, prizeGrant, randomUnit, type PrizeType, type RouletteConfig } from './roulette.ts'
@@ -116,9 +116,6 @@ export type SpinOrder = {
   now: string
 }
 
-/** What the reader's object answers: the spin, no ticket or slot left, the key already stored, or a failed batch's text. */
-export type SpinOutcome = { result: SpinResult } | { refused: 'NOT_EVENT_REMAIN_TICKET' } | { taken: true } | { ok: false; error: string }
-
 /**
  * Spins roulette `eventId` once for the reader. Access first (`assertEventAccess`: NOT_FOUND_EVENT,
  * NOT_EVENT_PERIOD, UNAUTHORIZED_USER, UNAUTHORIZED_ADULT, UNAUTHORIZED_NON_ADULT), beside the event's wheel (shared);
@@ -146,11 +143,7 @@ export async function spinRoulette(
     draw,
     now: now.toISOString(),
   }
-  const outcome = await decide(userId, 'spin', order)
-  if ('error' in outcome) throw new Error(outcome.error)
-  if ('taken' in outcome) throw new IdempotencyKeyTaken()
-  if ('refused' in outcome) throw new AppError(outcome.refused)
-  return outcome.result
+  return settled(await decide(userId, 'spin', order))
 }
 
 /**
@@ -159,10 +152,10 @@ export async function spinRoulette(
  * the entry with the prize (the unique ticket_id / free slot hold the rule in the write), the prize as a lot + CHARGE
  * ledger row with source EVENT, and the idempotency row holding the answer.
  */
-export function spin(run: MoneyRun, order: SpinOrder): SpinOutcome {
+export function spin(run: MoneyRun, order: SpinOrder): Decision<SpinResult> {
   const { userId, eventId, claim, config, day, now: nowIso } = order
   const read = run([
-    { sql: `SELECT 1 AS taken FROM idempotency_keys WHERE user_id = ? AND key = ?`, params: [userId, claim.key] },
+    keyTaken(claim),
     {
       sql: `SELECT id FROM event_tickets WHERE ${TICKETS_WHERE} ORDER BY expires_at IS NULL, expires_at, id LIMIT 1`,
       params: [userId, eventId, nowIso],

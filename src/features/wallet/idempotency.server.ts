@@ -6,7 +6,7 @@
  * answers with the row the winner stored. Idempotency rows are the reader's money rows (issue 38): the batch that
  * holds one goes through `moneyDb` with the rest of the movement.
  */
-import { AppError } from '../../lib/errors/catalogue.ts'
+import { AppError, type ErrorCode } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
 import type { IdempotencyKeysRow } from '../../lib/server/db-types.ts'
 import { firstRow, type Cols } from '../../lib/server/rows.ts'
@@ -28,6 +28,12 @@ export async function lookupIdempotency(db: Db, claim: IdempotencyClaim): Promis
   )
   return idempotencyOutcome(claim, row)
 }
+
+/** The statement, first in a procedure's read, whose one row says the claim's key is stored already (`taken`). */
+export const keyTaken = (claim: IdempotencyClaim) => ({
+  sql: `SELECT 1 AS taken FROM idempotency_keys WHERE user_id = ? AND key = ?`,
+  params: [claim.userId, claim.key],
+})
 
 /**
  * The statement that stores the first answer, to put last in a money batch: `bodySql` is an SQL expression
@@ -65,4 +71,22 @@ export class IdempotencyKeyTaken extends AppError {
   constructor() {
     super('IDEMPOTENCY_KEY_REUSED')
   }
+}
+
+/**
+ * What a money procedure decided in the reader's object answers (src/features/reader/procedures.server.ts): its result,
+ * a refusal (a catalogue code and its details), its key stored before (`taken`), or the text of a batch that failed.
+ */
+export type Decision<T> =
+  { result: T } | { refused: ErrorCode; details?: Record<string, unknown> } | { taken: true } | { ok: false; error: string }
+
+/**
+ * The result of a decision, or the throw of its refusal (an AppError), of its stored key (IdempotencyKeyTaken: the
+ * middleware answers with the stored response) or of a failed batch.
+ */
+export function settled<T>(outcome: Decision<T>): T {
+  if ('error' in outcome) throw new Error(outcome.error)
+  if ('taken' in outcome) throw new IdempotencyKeyTaken()
+  if ('refused' in outcome) throw new AppError(outcome.refused, outcome.details)
+  return outcome.result
 }
