@@ -5,12 +5,12 @@
  * not one, changes nothing. Real workerd + D1 (locally every session is served by the primary).
  */
 import { describe, expect, it } from 'vitest'
-import { buy, get, give, newReader, newSeries, read } from './purchase.helpers.ts'
+import { buy, get, give, newReader, newSeries, read, send } from './purchase.helpers.ts'
 
 const BOOKMARK = /^[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}$/
 
 describe('D1 session bookmarks', () => {
-  it('a rental gives its bookmark back; the balance read from it shows the rental; a read alone gives none', async () => {
+  it('a D1 write gives its bookmark back and a read from it sees the write; a rental (the reader object only) and a read give none', async () => {
     const reader = await newReader()
     await give(reader.id, 'COIN', 10)
     const { episodeIds } = await newSeries({ episodes: 2, priceRent: 2, priceBuy: 4 })
@@ -19,23 +19,31 @@ describe('D1 session bookmarks', () => {
     expect(before.headers.get('x-d1-bookmark')).toBeNull()
     expect(before.headers.get('set-cookie') ?? '').not.toMatch(/wt_d1=/)
 
+    // a rental writes only in the reader's object: no bookmark, and the next read already shows it
     const rented = await buy(reader, { episodeIds: [episodeIds[0]], kind: 'RENT' })
     expect(rented.status).toBe(200)
-    const bookmark = rented.headers.get('x-d1-bookmark')!
-    expect(bookmark).toMatch(BOOKMARK)
-    expect(rented.headers.get('set-cookie')).toMatch(new RegExp(`wt_d1=${bookmark}; Max-Age=60; Path=/; HttpOnly; SameSite=Lax`))
+    expect(rented.headers.get('x-d1-bookmark')).toBeNull()
+    expect((await read(await get(reader, '/api/v1/coin'))).data.coin).toBe(8)
 
-    // the next request from the bookmark (an app's header or the browser's cookie) reads the rental's write
+    // push settings are written in D1: the answer carries the session's bookmark
+    const body = { isAgreePush: true, isAgreePushNight: false, isAgreePushFreetime: true, isAgreePushContents: false }
+    const saved = await send(reader, 'PUT', '/api/v1/user/push', JSON.stringify(body))
+    expect(saved!.status).toBe(200)
+    const bookmark = saved!.headers.get('x-d1-bookmark')!
+    expect(bookmark).toMatch(BOOKMARK)
+    expect(saved!.headers.get('set-cookie')).toMatch(new RegExp(`wt_d1=${bookmark}; Max-Age=60; Path=/; HttpOnly; SameSite=Lax`))
+
+    // the next request from the bookmark (an app's header or the browser's cookie) reads the write
     const carriers: Record<string, string>[] = [{ 'x-d1-bookmark': bookmark }, { cookie: `wt_d1=${bookmark}` }]
     for (const carried of carriers) {
-      const after = await get({ headers: { ...reader.headers, ...carried } }, '/api/v1/coin')
-      expect((await read(after)).data.coin).toBe(8)
+      const after = await get({ headers: { ...reader.headers, ...carried } }, '/api/v1/user/push')
+      expect((await read(after)).data).toMatchObject(body)
     }
     // anything else is ignored: the request runs as without one
     for (const odd of ['', 'first-primary', 'x'.repeat(200), "1' OR 1=1", bookmark.toUpperCase()]) {
-      const res = await get({ headers: { ...reader.headers, 'x-d1-bookmark': odd } }, '/api/v1/coin')
+      const res = await get({ headers: { ...reader.headers, 'x-d1-bookmark': odd } }, '/api/v1/user/push')
       expect(res.status).toBe(200)
-      expect((await read(res)).data.coin).toBe(8)
+      expect((await read(res)).data).toMatchObject(body)
     }
   })
 })
