@@ -11,7 +11,7 @@ import { firstRow, flag, rows, type Cols } from '../../lib/server/rows.ts'
 import type { AgeEdition } from '../age/age.ts'
 import type { IdempotencyClaim } from '../wallet/idempotency.ts'
 import { keyTaken, settled, storedData, storeResponseStatement, type Decision } from '../wallet/idempotency.server.ts'
-import { HELD_SQL, heldParams, type HoldingRow } from '../ownership/holding.server.ts'
+import { HELD_SQL, heldParams, holdingsOf, type HoldingRow } from '../ownership/holding.server.ts'
 import { checkFreetime, currentTicket, nextTicketAt, unlockEnd, type FreetimeEpisode } from './freetime.ts'
 import { decide } from '../reader/money-db.server.ts'
 import type { MoneyRun } from '../reader/procedures.server.ts'
@@ -76,10 +76,7 @@ export function useTicket(run: MoneyRun, order: TicketOrder): Decision<FreetimeR
   const nowIso = order.now
   const read = run([
     keyTaken(claim),
-    {
-      sql: `SELECT episode_id AS episodeId, kind, expires_at AS expiresAt FROM ownerships WHERE user_id = ? AND episode_id = ?`,
-      params: [userId, episodeId],
-    },
+    holdingsOf(userId, episodeId),
     // the series of a published episode (none: no ticket is read)
     {
       sql: `SELECT max(used_at) AS lastUsedAt FROM wuf_tickets WHERE user_id = ? AND series_id = ?`,

@@ -15,7 +15,7 @@ import type { AgeEdition } from '../age/age.ts'
 import type { IdempotencyClaim } from '../wallet/idempotency.ts'
 import { keyTaken, settled, storedData, storeResponseStatement, type Decision } from '../wallet/idempotency.server.ts'
 import { rentalEnd } from '../purchase/purchase.ts'
-import { HELD_SQL, heldParams, type HoldingRow } from '../ownership/holding.server.ts'
+import { HELD_SQL, heldParams, holdingsOf, type HoldingRow } from '../ownership/holding.server.ts'
 import { checkGift, giftPurchaseType, type Gift, type GiftEpisode } from './gift.ts'
 import { decide, moneyDb } from '../reader/money-db.server.ts'
 import type { MoneyRun } from '../reader/procedures.server.ts'
@@ -181,10 +181,7 @@ export function openGift(run: MoneyRun, order: GiftOrder): Decision<UseGiftResul
       sql: `SELECT kind, series_id AS seriesId, episode_id AS episodeId, used_at AS usedAt, expires_at AS expiresAt FROM gifts WHERE id = ? AND user_id = ?`,
       params: [giftId, userId],
     },
-    {
-      sql: `SELECT episode_id AS episodeId, kind, expires_at AS expiresAt FROM ownerships WHERE user_id = ? AND episode_id = ?`,
-      params: [userId, order.episodeId],
-    },
+    holdingsOf(userId, order.episodeId),
   ])
   if (!read.ok) return read
   const [keyRes, giftRes, holdingRes] = read.results

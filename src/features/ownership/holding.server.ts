@@ -38,3 +38,9 @@ export const BUY_GUARD_SQL = `(EXISTS (SELECT 1 FROM ownerships WHERE user_id = 
 
 /** The rows of a reader's holdings as `holdingState` reads them. */
 export type HoldingRow = Cols<'ownerships', 'episode_id' | 'kind' | 'expires_at'>
+
+/** The statement reading reader `userId`'s holdings of episode `episodeId` (rows: `HoldingRow`), for a write's own read. */
+export const holdingsOf = (userId: number, episodeId: number | null) => ({
+  sql: `SELECT episode_id AS episodeId, kind, expires_at AS expiresAt FROM ownerships WHERE user_id = ? AND episode_id = ?`,
+  params: [userId, episodeId],
+})
