@@ -14,7 +14,11 @@ const miniflare = (bindings: Record<string, unknown>) => ({
   r2Buckets: ['MEDIA'],
   kvNamespaces: ['CACHE', 'SESSION'],
   // each reader's object (wrangler.jsonc `durable_objects`), its class exported by tests/worker/main.ts
-  durableObjects: { READER: { className: 'Reader', useSQLite: true }, HASHER: { className: 'Hasher', useSQLite: true } },
+  durableObjects: {
+    READER: { className: 'Reader', useSQLite: true },
+    HASHER: { className: 'Hasher', useSQLite: true },
+    TALLY: { className: 'Tally', useSQLite: true },
+  },
   // the alarm queue's producer (wrangler.jsonc `queues`); the tests run its consumer on batches they build
   queueProducers: { ALARMS: { queueName: 'webtoon-alarms-test' }, READER_EVENTS: { queueName: 'webtoon-reader-events-test' } },
   // readers' objects' events are consumed as deployed (tests/worker/main.ts `queue`), without the deployed second of wait

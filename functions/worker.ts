@@ -27,6 +27,8 @@ import { runSweeps } from '../src/features/operator/alerts.server.ts'
 
 /** Each reader's Durable Object (wrangler.jsonc `durable_objects`). */
 export { Reader } from '../src/features/reader/reader.server.ts'
+/** Each series' counts (issue 38, counting outside D1). */
+export { Tally } from '../src/features/catalogue/tally.server.ts'
 /** Password hashing in objects of its own (issue 34 point 5). */
 export { Hasher } from '../src/features/auth/hasher.server.ts'
 

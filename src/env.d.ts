@@ -35,6 +35,8 @@ declare namespace Cloudflare {
     READER: DurableObjectNamespace<import('./features/reader/reader.server.ts').Reader>
     /** Password hashing away from the pages' isolates (wrangler.jsonc `durable_objects`): src/features/auth/hasher.server.ts. */
     HASHER: DurableObjectNamespace<import('./features/auth/hasher.server.ts').Hasher>
+    /** Each series' counts (src/features/catalogue/tally.server.ts). */
+    TALLY: DurableObjectNamespace<import('./features/catalogue/tally.server.ts').Tally>
     /** What readers' objects tell the shared side (wrangler.jsonc `queues`): src/features/reader/events.server.ts. */
     READER_EVENTS: Queue<import('./features/reader/events.ts').ReaderEventJob>
     /** Web Push (src/features/push/push.server.ts): the VAPID key pair (public a var, private a secret) and subject. */

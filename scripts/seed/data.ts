@@ -216,7 +216,6 @@ const SEEDED_TABLES = [
   'series_creators',
   'creators',
   'series_fts',
-  'episode_views',
   'series_daily',
   'series',
 ] as const

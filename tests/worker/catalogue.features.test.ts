@@ -2,11 +2,12 @@
  * Issue 5 step 1: rankings from real reads and purchases, related series and schedule on the detail,
  * tag search counts fed by searches, and the notice count cached 5 minutes in KV. Real D1 and KV.
  */
-import { beforeAll, describe, expect, it, vi } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { env } from 'cloudflare:workers'
 import { appFor, request } from './app.ts'
 import { seedDemo } from './seed.ts'
 import { readerRows } from './reader-rows.ts'
+import { afterTally } from './reader.helpers.ts'
 import { createDb } from '../../src/lib/server/db.ts'
 import { listContents, seriesDetail, type SeriesCard } from '../../src/features/catalogue/catalogue.server.ts'
 import { resolveContents } from '../../src/features/catalogue/catalogue.ts'
@@ -80,13 +81,12 @@ describe('ranking from real reads and purchases', () => {
       )
     }
 
-    // the purchases' events leave the reader's object through its outbox and the queue into the daily counters
-    await vi.waitFor(
-      async () =>
-        expect(
-          await env.DB.prepare(`SELECT coalesce(sum(purchases), 0) AS n FROM series_daily WHERE series_id = ?`).bind(last.id).first('n'),
-        ).toBe(4),
-      { timeout: 20_000, interval: 100 },
+    // the purchases' events leave the reader's object through its outbox and the queue, to the series' tally, whose
+    // flush adds them to the daily counters
+    await afterTally(last.id, async () =>
+      expect(
+        await env.DB.prepare(`SELECT coalesce(sum(purchases), 0) AS n FROM series_daily WHERE series_id = ?`).bind(last.id).first('n'),
+      ).toBe(4),
     )
     await refreshRanking(createDb(env.DB))
     const after = await ranking()

@@ -8,6 +8,7 @@ import { consumeReaderEvents } from '../../src/features/reader/events.server.ts'
 
 export { Reader } from '../../src/features/reader/reader.server.ts'
 export { Hasher } from '../../src/features/auth/hasher.server.ts'
+export { Tally } from '../../src/features/catalogue/tally.server.ts'
 
 export default {
   fetch: () => new Response(null, { status: 404 }),

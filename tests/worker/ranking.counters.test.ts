@@ -1,16 +1,16 @@
 /**
  * Issue 24 point 4, ranking without rescans: the daily counters (migration 0015 series_daily, kept by triggers on
  * purchases and on rows written to D1's reading_progress — the demo's, the generated readers' — and, since issue 38,
- * by the `read` events of readers' objects through the reader events' queue) give the same ranking as the full
+ * by the `read` and `purchase` events of readers' objects through the reader events' queue and the series' tally) give the same ranking as the full
  * recount the cron used to run, count a read and a purchase once however often or concurrently they are sent, and
  * the cron's rows read do not grow with the number of readers. Real workerd + D1 + Durable Objects + queue.
  */
-import { beforeAll, describe, expect, it, vi } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { env } from 'cloudflare:workers'
 import { seedDemo } from './seed.ts'
 import { app, buy, db, give, newReader, newSeries, read, type Reader } from './purchase.helpers.ts'
 import { onOneUtcDay, request } from './app.ts'
-import { placesOf, readerObject } from './reader.helpers.ts'
+import { afterTally, placesOf, readerObject } from './reader.helpers.ts'
 import { readerRows } from './reader-rows.ts'
 import { refreshRanking } from '../../src/features/catalogue/ranking.server.ts'
 import { ACTIVITY_UNIT, RANKING_WEIGHTS, VIEWS_CAP, rankingFirstDay } from '../../src/features/catalogue/ranking.ts'
@@ -147,7 +147,7 @@ describe('ranking from daily counters', () => {
       expect(saves.map((r) => r.status)).toEqual(Array(40).fill(200))
       const today = new Date().toISOString().slice(0, 10)
       const settled = (expected: Awaited<ReturnType<typeof counters>>) =>
-        vi.waitFor(async () => expect(await counters(seriesId)).toEqual(expected), { timeout: 10_000, interval: 50 })
+        afterTally(seriesId, async () => expect(await counters(seriesId)).toEqual(expected))
       await settled([{ day: today, readers: 1, purchases: 0 }])
 
       // their last read three days ago (the object's own call, with that time): the count moves to that day;
@@ -197,11 +197,8 @@ describe('ranking from daily counters', () => {
         reader.id,
       )
       expect(bought).toHaveLength(2)
-      // each purchase's event leaves the reader's object through its outbox and the queue
-      await vi.waitFor(async () => expect(await counters(seriesId)).toEqual([{ day: bought[0]!.d, readers: 0, purchases: 2 }]), {
-        timeout: 10_000,
-        interval: 50,
-      })
+      // each purchase's event leaves the reader's object through its outbox and the queue, to the series' tally
+      await afterTally(seriesId, async () => expect(await counters(seriesId)).toEqual([{ day: bought[0]!.d, readers: 0, purchases: 2 }]))
       await refreshRanking(db)
       expect(await db.first(`SELECT purchases FROM series_ranking WHERE series_id = ?`, seriesId)).toEqual({ purchases: 2 })
     })

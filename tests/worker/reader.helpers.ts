@@ -1,5 +1,6 @@
 /** Readers' objects in the worker tests (issue 38): a reader's stub, and their places, marks and alarms as the object keeps them. */
-import { runInDurableObject } from 'cloudflare:test'
+import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test'
+import { vi } from 'vitest'
 import { env } from 'cloudflare:workers'
 import type { StoredProgress } from '../../src/features/viewer/progress-store.server.ts'
 import type { NewAlarm } from '../../src/features/alarm/alarm.ts'
@@ -75,3 +76,19 @@ export async function deliverReaderEvents(db: Db, job: ReaderEventsJob): Promise
   await consumeReaderEvents(batch as unknown as MessageBatch<unknown>, db)
   if (!acked) throw new Error(`reader events of reader ${job.readerId} were not acknowledged`)
 }
+
+/** Runs series `seriesId`'s tally's flush now, as its alarm does a minute after it counted; false when none was set. */
+export const flushTally = (seriesId: number) => runDurableObjectAlarm(env.TALLY.getByName(String(seriesId)))
+
+/**
+ * Waits until `check` passes, flushing series `seriesId`'s tally before each try: a view, read or purchase reaches it
+ * through the queue, and D1's counts through its flush.
+ */
+export const afterTally = (seriesId: number, check: () => Promise<void>) =>
+  vi.waitFor(
+    async () => {
+      await flushTally(seriesId)
+      await check()
+    },
+    { timeout: 10_000, interval: 50 },
+  )

@@ -217,17 +217,6 @@ describe('retention rules', () => {
     await delivery('dl-gone-failed', 'FAILED', cut('deliveries'))
     await delivery('dl-kept', 'SENT', cut('deliveries', 1))
 
-    // episode_views: a row whose UTC day has ended goes, today's stays (and keeps today's opens counted once);
-    // the view counts they added stay (deleting a row subtracts nothing)
-    const viewed = await newSeries({ episodes: 2, free: 2 })
-    const view = (day: string, i: number) =>
-      db.run(`INSERT INTO episode_views (day, episode_id, user_id) VALUES (?, ?, ?)`, day, viewed.episodeIds[i], reader.id)
-    const today = now.toISOString().slice(0, 10)
-    const yesterday = at(now, -DAY_MS).slice(0, 10)
-    await view(yesterday, 0)
-    await view(today, 1)
-    expect(cut('episode_views').slice(0, 10)).toBe(yesterday)
-
     // library_marks: a row cleared a week ago goes; one cleared 1 ms later and one still marked stay
     const marked = await newSeries({ episodes: 1 })
     const cleared = await newSeries({ episodes: 1 })
@@ -284,10 +273,6 @@ describe('retention rules', () => {
       strip(await left(`SELECT payment_id AS k FROM payment_readers WHERE payment_id LIKE ? AND payment_id LIKE '%-pr-%'`, like)),
     ).toEqual(['pr-kept-credited', 'pr-kept-younger'])
     expect(strip(await left(`SELECT dedupe_key AS k FROM deliveries WHERE dedupe_key LIKE ?`, like))).toEqual(['dl-kept'])
-    expect(await db.all(`SELECT day, episode_id AS episodeId FROM episode_views WHERE user_id = ?`, reader.id)).toEqual([
-      { day: today, episodeId: viewed.episodeIds[1] },
-    ])
-    expect(await db.first(`SELECT view_count AS views FROM series WHERE id = ?`, viewed.seriesId)).toEqual({ views: 2 })
     expect(
       (await db.all<{ id: number }>(`SELECT series_id AS id FROM library_marks WHERE user_id = ? ORDER BY series_id`, reader.id)).map(
         (r) => r.id,

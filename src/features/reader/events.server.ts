@@ -1,32 +1,43 @@
 /**
- * The consumer of the queue `READER_EVENTS` (wrangler.jsonc `queues`, functions/worker.ts `queue`): applies a reader's
- * object's events to the shared side (D1), one D1 batch per message, in the order the object made them. The account's
- * `events_applied` (migrations/0040_reader_event_order.sql) is the number of the last event applied: every change is
- * guarded by its event's number being past it and the batch moves it on, so a message delivered twice — or forty times
- * at once, or after a later message that carried the same events — changes nothing the second time. No row is kept per
- * event. Then the object is told (`Reader.applied`) and forgets those events; until it is told, its alarm sends them
- * again. A batch that throws is retried by the queue (30 s, 1, 2, 4, 8 min), then goes to the dead-letter queue and the
- * operator is alerted.
- */
+ * The consumer of the queue `READER_EVENTS` (wrangler.jsonc `queues`, functions/worker.ts `queue`): applies readers'
+ * objects' events to the shared side, in the order each object made them. Views, the ranking's reads and purchases go
+ * to their series' tally (catalogue/tally.server.ts: one call per series for the whole batch; it counts each reader's
+ * events once, by number, and adds its sums to D1 once a minute). The rest goes to D1, one batch per message: the
+ * account's `events_applied` (migrations/0040_reader_event_order.sql) is the number of the last event applied, every
+ * change is guarded by its event's number being past it and the batch moves it on, so a message delivered twice — or
+ * forty times at once, or after a later message that carried the same events — changes nothing the second time. No
+ * row is kept per event. Then the object is told (`Reader.applied`) and forgets those events; until it is told, its
+ * alarm sends them again. A message whose tally or D1 batch fails is retried by the queue (30 s, 1, 2, 4, 8 min), then
+ * goes to the dead-letter queue and the operator is alerted. */
 import { env } from 'cloudflare:workers'
 import type { Db, Statement } from '../../lib/server/db.ts'
 import { retryLater } from '../operator/alerts.server.ts'
-import { ReaderEventsJob, dayOf, type ReaderEvent } from './events.ts'
+import { ReaderEventsJob, type ReaderEvent } from './events.ts'
+import { tallyOf } from '../catalogue/tally.server.ts'
+import { isTallied, type TallyItem } from '../catalogue/tally.ts'
 
-/** Handles one batch of the queue; each message is acknowledged or retried on its own. */
+/**
+ * Handles one batch of the queue: the series' counts go to each series' tally (one call per series for the whole batch),
+ * then each message's other changes to D1 (one batch per message); each message is acknowledged or retried on its own.
+ */
 export async function consumeReaderEvents(batch: MessageBatch<unknown>, db: Db, now = () => new Date()): Promise<void> {
+  const jobs = batch.messages.flatMap((message) => {
+    const job = ReaderEventsJob.safeParse(message.body)
+    if (job.success) return [{ message, job: job.data }]
+    // a message no version of this worker writes: retrying cannot help
+    console.error(JSON.stringify({ event: 'reader.event.invalid', id: message.id }))
+    message.ack()
+    return []
+  })
+  const untallied = await countInTallies(db, jobs)
   await Promise.all(
-    batch.messages.map(async (message) => {
-      const job = ReaderEventsJob.safeParse(message.body)
-      if (!job.success) {
-        // a message no version of this worker writes: retrying cannot help
-        console.error(JSON.stringify({ event: 'reader.event.invalid', id: message.id }))
-        return message.ack()
-      }
-      const { readerId, events } = job.data
+    jobs.map(async ({ message, job }) => {
+      const { readerId, events } = job
       const last = Math.max(...events.map((e) => e.seq))
       try {
-        await db.batch(eventStatements(job.data, last, now()))
+        if (untallied.has(message)) throw new Error('a series tally did not answer')
+        const statements = eventStatements(job, last, now())
+        if (statements.length) await db.batch(statements)
       } catch (e) {
         console.error(JSON.stringify({ event: 'reader.event.failed', readerId, last, attempts: message.attempts, error: String(e) }))
         return retryLater(db, message, `reader events up to ${last} of reader ${readerId}: ${String(e)}`)
@@ -42,32 +53,74 @@ export async function consumeReaderEvents(batch: MessageBatch<unknown>, db: Db, 
   )
 }
 
-/** A message's batch: each event's changes, guarded by its number, then the account's count of events applied. */
+type Job = { message: Message<unknown>; job: ReaderEventsJob }
+
+/**
+ * Hands each series' tally the batch's events about it (catalogue/tally.server.ts), each reader's in the order of their
+ * numbers; answers the messages whose events a tally did not take (they are retried; what was counted counts once).
+ */
+async function countInTallies(db: Db, jobs: Job[]): Promise<Set<Message<unknown>>> {
+  const seriesOf = await seriesOfOldViews(db, jobs)
+  const bySeries = new Map<number, { items: TallyItem[]; messages: Set<Message<unknown>> }>()
+  for (const { message, job } of jobs) {
+    for (const { seq, event } of job.events) {
+      if (!isTallied(event)) continue
+      const seriesId = event.kind === 'view' ? (event.seriesId ?? seriesOf.get(event.episodeId)) : event.seriesId
+      if (seriesId === undefined) continue // an episode deleted since: nothing to count it in
+      const tally = bySeries.get(seriesId) ?? { items: [], messages: new Set() }
+      tally.items.push({ readerId: job.readerId, seq, event })
+      tally.messages.add(message)
+      bySeries.set(seriesId, tally)
+    }
+  }
+  const untallied = new Set<Message<unknown>>()
+  await Promise.all(
+    [...bySeries].map(async ([seriesId, { items, messages }]) => {
+      items.sort((a, b) => a.readerId - b.readerId || a.seq - b.seq)
+      try {
+        await tallyOf(seriesId).count(seriesId, items)
+      } catch (e) {
+        console.error(JSON.stringify({ event: 'reader.event.untallied', seriesId, error: String(e) }))
+        for (const m of messages) untallied.add(m)
+      }
+    }),
+  )
+  return untallied
+}
+
+/** The series of the episodes of views told before a view named its series (1 D1 read, only when there are some). */
+async function seriesOfOldViews(db: Db, jobs: Job[]): Promise<Map<number, number>> {
+  const episodes = jobs.flatMap(({ job }) =>
+    job.events.flatMap(({ event }) => (event.kind === 'view' && event.seriesId === undefined ? [event.episodeId] : [])),
+  )
+  if (!episodes.length) return new Map()
+  const rows = await db.all<{ id: number; seriesId: number }>(
+    `SELECT id, series_id AS seriesId FROM episodes WHERE id IN (SELECT value FROM json_each(?))`,
+    JSON.stringify(episodes),
+  )
+  return new Map(rows.map((r) => [r.id, r.seriesId]))
+}
+
+/**
+ * A message's D1 batch: the changes of its events that D1 keeps (the tallies count the rest), each guarded by its
+ * number, then the account's count of events applied. Empty when none of its events changes D1.
+ */
 function eventStatements({ readerId, events }: ReaderEventsJob, last: number, now: Date): Statement[] {
-  return [
+  const changes = events.flatMap(({ seq, event }) =>
     // both numbers are integers (ReaderEventsJob)
-    ...events.flatMap(({ seq, event }) =>
-      changesOf(event, readerId, `(SELECT events_applied FROM users WHERE id = ${readerId}) < ${seq}`, now),
-    ),
-    { sql: `UPDATE users SET events_applied = ?1 WHERE id = ?2 AND events_applied < ?1`, params: [last, readerId] },
-  ]
+    changesOf(event, readerId, `(SELECT events_applied FROM users WHERE id = ${readerId}) < ${seq}`, now),
+  )
+  return changes.length
+    ? [...changes, { sql: `UPDATE users SET events_applied = ?1 WHERE id = ?2 AND events_applied < ?1`, params: [last, readerId] }]
+    : []
 }
 
 /** What one event changes in D1, each statement only while `fresh` holds (the event is not applied yet). */
 function changesOf(event: ReaderEvent, readerId: number, fresh: string, now: Date): Statement[] {
   switch (event.kind) {
     case 'read':
+      // the day's readers are counted by the series' tally
       return [
-        {
-          sql: `UPDATE series_daily SET readers = readers - 1 WHERE day = ?1 AND series_id = ?2 AND readers > 0 AND ${fresh}`,
-          params: [event.from, event.seriesId],
-        },
-        {
-          sql: `INSERT INTO series_daily (day, series_id, readers) SELECT ?1, ?2, 1 WHERE ${fresh}
-                  AND EXISTS (SELECT 1 FROM series WHERE id = ?2)
-                ON CONFLICT (day, series_id) DO UPDATE SET readers = readers + 1`,
-          params: [event.to, event.seriesId],
-        },
         {
           sql: `INSERT INTO series_readers (series_id, user_id, read_on) SELECT ?1, ?2, ?3 WHERE ${fresh}
                   AND EXISTS (SELECT 1 FROM series WHERE id = ?1) AND EXISTS (SELECT 1 FROM users WHERE id = ?2 AND deleted_at IS NULL)
@@ -76,26 +129,8 @@ function changesOf(event: ReaderEvent, readerId: number, fresh: string, now: Dat
         },
       ]
     case 'view':
-      // the view's row (one per day, episode and reader; the trigger of migrations/0020_episode_views.sql counts it when
-      // new). An event applied after its UTC day has ended counts nothing: the day's rows may be gone (retention).
-      return [
-        {
-          sql: `INSERT INTO episode_views (day, episode_id, user_id)
-                  SELECT ?1, e.id, u.id FROM users u JOIN episodes e ON e.id = ?2
-                   WHERE u.id = ?3 AND u.deleted_at IS NULL AND ?1 = ?4 AND ${fresh}
-                ON CONFLICT DO NOTHING`,
-          params: [event.day, event.episodeId, readerId, dayOf(now.toISOString())],
-        },
-      ]
     case 'purchase':
-      return [
-        {
-          sql: `INSERT INTO series_daily (day, series_id, purchases) SELECT ?1, ?2, 1 WHERE ${fresh}
-                  AND EXISTS (SELECT 1 FROM series WHERE id = ?2)
-                ON CONFLICT (day, series_id) DO UPDATE SET purchases = purchases + 1`,
-          params: [event.day, event.seriesId],
-        },
-      ]
+      return [] // counted by the series' tally
     case 'coupon':
       return [
         {

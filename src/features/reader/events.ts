@@ -25,8 +25,11 @@ export const ReaderEvent = z.discriminatedUnion('kind', [
     hidden: z.boolean(),
     version: z.number().int().positive(),
   }),
-  /** The reader opened a paid episode they hold on a UTC day (viewer.server.ts `openEpisode`; docs/API.md "View counts"). */
-  z.object({ kind: z.literal('view'), episodeId: z.number().int().positive(), day }),
+  /**
+   * The reader's first open on a UTC day of an episode they may read (`Reader.viewed`; docs/API.md "View counts").
+   * `seriesId` is missing from events written before views were counted by series (migrations/0043_series_tally.sql).
+   */
+  z.object({ kind: z.literal('view'), seriesId: z.number().int().positive().optional(), episodeId: z.number().int().positive(), day }),
   /** The reader bought or rented an episode of a series on a UTC day (one event per purchase row; reader migration 6). */
   z.object({ kind: z.literal('purchase'), seriesId: z.number().int().positive(), day }),
   /** The reader took a coupon (`received` 1) and/or its reward was given (`redeemed` 1; reader migration 6). */

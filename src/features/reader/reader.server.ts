@@ -102,10 +102,23 @@ export class Reader extends DurableObject<Cloudflare.Env> {
     return { updatedAt: progress.updatedAt }
   }
 
-  /** The reader opened a paid episode they hold on `day`: its view goes to the shared counts through the outbox. */
-  async viewed(readerId: number, episodeId: number, day: string): Promise<void> {
+  /**
+   * The reader opened episode `episodeId` of series `seriesId`, which they may read, on UTC `day`: their first open of it
+   * that day is a view (docs/API.md "View counts"), which goes to the series' counts through the outbox. Earlier days'
+   * rows go in the same write. Answers whether it counted.
+   */
+  async viewed(readerId: number, seriesId: number, episodeId: number, day: string): Promise<boolean> {
     await this.ready(readerId)
-    await this.write(() => ({ kind: 'view', episodeId, day }))
+    let counted = false
+    await this.write(() => {
+      this.sql.exec(`DELETE FROM views WHERE day < ?`, day)
+      counted =
+        this.sql
+          .exec(`INSERT INTO views (day, episode_id) VALUES (?, ?) ON CONFLICT DO NOTHING RETURNING episode_id`, day, episodeId)
+          .toArray().length > 0
+      return counted ? { kind: 'view', seriesId, episodeId, day } : null
+    })
+    return counted
   }
 
   /** The reader's place in a series and their marks on it. */

@@ -1,8 +1,9 @@
 /**
  * The schema of a reader's Durable Object (issue 38; docs/ARCHITECTURE.md "Reader objects"): its own migrations,
  * applied inside the object when it starts (before any call reaches it), each in one transaction with the version
- * it leads to. Like migrations/*.sql for D1: append, never edit one that has shipped.
+ * it leads to (src/lib/server/object-schema.ts). Like migrations/*.sql for D1: append, never edit one that has shipped.
  */
+import { migrateObject } from '../../lib/server/object-schema.ts'
 
 /** Migration n + 1 is READER_MIGRATIONS[n]; `schema_version` holds the number applied. */
 const READER_MIGRATIONS: readonly string[] = [
@@ -293,22 +294,14 @@ const READER_MIGRATIONS: readonly string[] = [
    );
    CREATE INDEX event_entries_user ON event_entries (event_id, user_id, created_at);
    CREATE UNIQUE INDEX event_entries_free_slot ON event_entries (event_id, user_id, free_slot) WHERE free_slot IS NOT NULL;`,
+  // 7: the episodes the reader opened on their latest UTC days (`viewed`): one view per episode and day is counted
+  // (docs/API.md "View counts"); a day's rows go once a later day's view is written
+  `CREATE TABLE views (
+     day         TEXT NOT NULL,
+     episode_id  INTEGER NOT NULL,
+     PRIMARY KEY (day, episode_id)
+   ) WITHOUT ROWID;`,
 ]
 
 /** Brings the object's SQLite to the last migration; answers the version it is at. */
-export function migrateReader(storage: DurableObjectStorage): number {
-  const sql = storage.sql
-  sql.exec(`CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)`)
-  let version = sql.exec<{ version: number }>(`SELECT version FROM schema_version`).toArray()[0]?.version
-  if (version === undefined) {
-    sql.exec(`INSERT INTO schema_version (version) VALUES (0)`)
-    version = 0
-  }
-  for (let next = version; next < READER_MIGRATIONS.length; next++) {
-    storage.transactionSync(() => {
-      sql.exec(READER_MIGRATIONS[next]!)
-      sql.exec(`UPDATE schema_version SET version = ?`, next + 1)
-    })
-  }
-  return READER_MIGRATIONS.length
-}
+export const migrateReader = (storage: DurableObjectStorage): number => migrateObject(storage, READER_MIGRATIONS)

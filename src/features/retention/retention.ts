@@ -133,14 +133,6 @@ export const RETENTION_RULES: readonly RetentionRule[] = [
       'that one can still be found. A credited payment’s row stays: refunds and disputes find their reader through it.',
   },
   {
-    table: 'episode_views',
-    since: 'day',
-    keepMs: DAY_MS,
-    why:
-      'A view row only keeps a reader from counting the same episode twice on its UTC day (docs/API.md "View counts"); ' +
-      'once the day has ended the next open counts under a new day, so the row protects nothing.',
-  },
-  {
     table: 'alarms',
     since: 'created_at',
     keepMs: ALARM_KEEP_MS,

@@ -141,8 +141,8 @@ async function sliceUrls(key: CryptoKey, signer: SliceSigner, image: ImageRow): 
  * and of the next one when they are paid (none paid: no read). Slices and text are filled only when the access rule
  * opens it: free episodes of series for everyone get public `/media` URLs, others (paid, adult) per-reader URLs of
  * the slice route, signed until `sliceExpiry` (never past a rental's end). A signed-in reader who may read it counts
- * a view, once per UTC day: a free episode's in the D1 batch (COUNT_VIEW_SQL), a held paid one's told by the reader's
- * object through its outbox (D1 does not know the rights; reader events `view`), beside the slices' signing.
+ * a view, once per UTC day, decided by their object and told through its outbox to the series' tally (`Reader.viewed`,
+ * reader events `view`), beside the slices' signing.
  */
 export async function openEpisode(
   db: Db,
@@ -168,8 +168,6 @@ export async function openEpisode(
             params: [uid, reader.session.sessionVersion, reader.session.sessionId],
           }
         : { sql: USER_SQL, params: [uid] },
-      // the view of a free episode, counted once a day, in this same batch (no round trip of its own)
-      { sql: COUNT_VIEW_SQL, params: [dayOf(nowIso), ...MAY_READ_PARAMS(episodeId, uid, reader.session, nowIso)] },
     )
   }
   // the place the reader stopped at is in their own object, asked beside the batch
@@ -190,11 +188,11 @@ export async function openEpisode(
   const nextOpen =
     next !== null &&
     episodeAccess({ isFree: next.isFree, seriesIsAdult: flag(row.seriesIsAdult) }, adult, holdings.get(next.id) ?? [], now).open
-  // a held paid episode's view leaves through the reader's object (a free one's rode in the batch), beside the slices;
-  // a view that could not be told is logged, the episode still opens
+  // the view is decided in the reader's object (once a day) and leaves through its outbox, beside the slices; a view
+  // that could not be told is logged, the episode still opens
   const viewed =
-    uid !== null && !flag(row.isFree) && heldNow(own, now) !== null
-      ? withReader(uid, (r) => r.viewed(uid, episodeId, dayOf(nowIso))).catch((e: unknown) =>
+    uid !== null && access.open
+      ? withReader(uid, (r) => r.viewed(uid, row.seriesId, episodeId, dayOf(nowIso))).catch((e: unknown) =>
           console.error(JSON.stringify({ event: 'viewer.view.failed', episodeId, error: String(e) })),
         )
       : null
@@ -330,14 +328,6 @@ const MAY_READ_PARAMS = (episodeId: number, userId: number, session: SessionClai
  * /library/recent) filters series by the reader's audience when it is read.
  */
 const MAY_SAVE_SQL = `SELECT e.series_id AS seriesId, e.no, e.is_free AS isFree ${MAY_READ_SQL}`
-
-/**
- * A view (docs/API.md "View counts"): one row per UTC day, episode and signed-in reader who may read it
- * (MAY_READ_SQL, and the episode is free; a held paid one's comes from the reader's object), inserted once; the trigger of
- * migrations/0020_episode_views.sql adds it to the episode's and the series' view_count only when the row is new.
- */
-const COUNT_VIEW_SQL = `INSERT INTO episode_views (day, episode_id, user_id) SELECT ?, e.id, u.id ${MAY_READ_SQL} AND e.is_free = 1
-  ON CONFLICT DO NOTHING`
 
 /**
  * Saves where the reader is in an episode (spec "reading progress": one row per series, the last episode read

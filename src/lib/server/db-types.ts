@@ -285,13 +285,6 @@ export interface EpisodeUploadsRow {
   created_at: string
 }
 
-/** A row of `episode_views`. @public */
-export interface EpisodeViewsRow {
-  day: string
-  episode_id: number
-  user_id: number
-}
-
 /** A row of `episodes`. @public */
 export interface EpisodesRow {
   id: number
@@ -699,6 +692,7 @@ export interface SeriesRow {
   is_published: Flag
   created_at: string
   updated_at: string
+  tally_flush: number
 }
 
 /** A row of `series_creators`. @public */
@@ -870,7 +864,6 @@ export interface Tables {
   ended_sessions: EndedSessionsRow
   episode_images: EpisodeImagesRow
   episode_uploads: EpisodeUploadsRow
-  episode_views: EpisodeViewsRow
   episodes: EpisodesRow
   event_entries: EventEntriesRow
   event_tickets: EventTicketsRow

@@ -1,0 +1,34 @@
+/**
+ * What a series' tally counts (issue 38, counting outside D1; docs/ARCHITECTURE.md "Counting"): readers' events about
+ * the series, each turned into the counts it adds. Views are summed by episode (docs/API.md "View counts"); the
+ * ranking's readers and purchases by UTC day (migrations/0015_series_daily.sql).
+ */
+import type { ReaderEvent } from '../reader/events.ts'
+
+/** The events a tally counts (the others go to D1 as they are: reader/events.server.ts). */
+export type TallyEvent = Extract<ReaderEvent, { kind: 'view' | 'read' | 'purchase' }>
+
+/** One reader's event, with its number in the reader's outbox (a tally counts each reader's events in that order, once). */
+export type TallyItem = { readerId: number; seq: number; event: TallyEvent }
+
+/** Counts added to one key: an episode's views (`day` empty), or a day's readers and purchases (`episodeId` 0). */
+export type TallyCount = { day: string; episodeId: number; views: number; readers: number; purchases: number }
+
+/** How long a tally gathers counts before it adds them to D1 in one batch. */
+export const TALLY_FLUSH_MS = 60_000
+
+export const isTallied = (event: ReaderEvent): event is TallyEvent =>
+  event.kind === 'view' || event.kind === 'read' || event.kind === 'purchase'
+
+/** What one event adds: a view 1 to its episode; a read moves the reader from one day's readers to another's; a purchase 1. */
+export function countsOf(event: TallyEvent): TallyCount[] {
+  const zero = { day: '', episodeId: 0, views: 0, readers: 0, purchases: 0 }
+  switch (event.kind) {
+    case 'view':
+      return [{ ...zero, episodeId: event.episodeId, views: 1 }]
+    case 'read':
+      return [...(event.from === null ? [] : [{ ...zero, day: event.from, readers: -1 }]), { ...zero, day: event.to, readers: 1 }]
+    case 'purchase':
+      return [{ ...zero, day: event.day, purchases: 1 }]
+  }
+}
