@@ -80,10 +80,11 @@ export default {
    */
   async queue(batch, workerEnv) {
     const db = createDb(workerEnv.DB)
-    if (batch.queue.startsWith('webtoon-reader-events-')) await consumeReaderEvents(batch, db)
-    else await consumeAlarms(batch, workerEnv, db)
+    const tallyCalls = batch.queue.startsWith('webtoon-reader-events-')
+      ? await consumeReaderEvents(batch, db)
+      : (await consumeAlarms(batch, workerEnv, db), 0)
     // a batch's D1 work, as X-D1-Usage reports a request's (`npm run capacity` adds it to the request that caused it)
-    console.log(JSON.stringify({ event: 'queue.usage', queue: batch.queue, messages: batch.messages.length, ...db.usage }))
+    console.log(JSON.stringify({ event: 'queue.usage', queue: batch.queue, messages: batch.messages.length, tallyCalls, ...db.usage }))
   },
   /**
    * Email Routing (issue 22): a reader's reply to a support answer lands on the question (qna-mail.server.ts);

@@ -21,6 +21,7 @@ import { findChromium } from '../chromium.ts'
 import { PROGRESS_INTERVAL_MS } from '../../src/features/viewer/reading.ts'
 import { RETENTION_RULES } from '../../src/features/retention/retention.ts'
 import { DAY_MS, HOUR_MS } from '../../src/lib/time.ts'
+import { TALLY_FLUSH_MS } from '../../src/features/catalogue/tally.ts'
 import { LOCAL_OPS_TOKEN, root } from '../lib.ts'
 import { d1 } from './bench-data.ts'
 import { grantCoins, objectRows } from './objects.ts'
@@ -33,7 +34,7 @@ type Cost = { requests: number; trips: number; statements: number; rowsRead: num
 type Measured = Cost & { newRows: Record<string, number>; queue: Cost }
 
 /** One batch of a queue consumer, as functions/worker.ts logs it (`queue.usage`). */
-export type QueueUsage = { queue: string; messages: number; statements: number; rowsRead: number; rowsWritten: number }
+export type QueueUsage = { queue: string; messages: number; tallyCalls?: number; statements: number; rowsRead: number; rowsWritten: number }
 
 /** The `queue.usage` entry a line of the worker's output holds, if any. */
 export function queueUsageOf(line: string): QueueUsage[] {
@@ -72,6 +73,15 @@ const READER_MONTH = {
   rentals: 10,
   balanceChecks: 20,
 }
+/**
+ * The series' tallies' writes (src/features/catalogue/tally.server.ts), which follow the catalogue, not the readers: at
+ * the peak every one of an edition's `series` (WEBTOON's French catalogue is about 1,500; twice that) adds its sums once
+ * per TALLY_FLUSH_MS, a batch that writes a row per episode viewed in that time (`episodes`), the day's counter row and
+ * the series' row twice (its views, its flush number).
+ */
+const TALLY_PEAK = { series: 3000, episodes: 10 }
+const tallyRowsPerSecond = Math.round((TALLY_PEAK.series * (TALLY_PEAK.episodes + 3)) / (TALLY_FLUSH_MS / 1000))
+
 /** Peak hour against the month's average second (10 % of a day's requests in its busiest hour: 2.4). */
 const PEAK_FACTOR = 2.4
 /** Statements per second one D1 database sustains for this mix (docs/SCALE.md: ~1 ms per statement). */
@@ -150,7 +160,10 @@ export type CapacityBench = {
     readers: number
     peakStatementsPerSecond: number
     peakRequestsPerSecond: number
-    /** What the primary alone must take once reads go to replicas (docs/ARCHITECTURE.md "Read replicas"). */
+    /**
+     * What the primary alone must take once reads go to replicas (docs/ARCHITECTURE.md "Read replicas"): the readers'
+     * share and the series' tallies' (TALLY_PEAK).
+     */
     peakRowsWrittenPerSecond: number
     databases: number
     storageGBPerYear: number
@@ -408,7 +421,8 @@ export async function benchCapacity(opts: {
   try {
     /**
      * What the queues' consumers did since the last call: waits until no batch came for 2.5 s (a consumer waits up to 1 s
-     * to fill a batch), at most 20 s. A message is one D1 batch; a reader event's is acknowledged with one object call.
+     * to fill a batch), at most 20 s. A message is one D1 batch; a reader event's is acknowledged with one object call,
+     * and each series' tally the batch counted in is one more.
      */
     const queued = async (): Promise<Cost> => {
       for (let seen = -1, waited = 0; seen !== queueLog.length && waited < 20_000; waited += 2500) {
@@ -423,7 +437,7 @@ export async function benchCapacity(opts: {
             statements: u.statements,
             rowsRead: u.rowsRead,
             rowsWritten: u.rowsWritten,
-            objectCalls: u.queue.includes('reader-events') ? u.messages : 0,
+            objectCalls: u.queue.includes('reader-events') ? u.messages + (u.tallyCalls ?? 0) : 0,
           }),
         ZERO,
       )
@@ -623,7 +637,7 @@ function project(out: CapacityBench, lifeBeforeSince: Partial<Record<string, num
       readers,
       peakStatementsPerSecond: Math.round(peak),
       peakRequestsPerSecond: Math.round(((readers * usage.requests) / (30 * 86_400)) * PEAK_FACTOR),
-      peakRowsWrittenPerSecond: Math.round(((readers * usage.rowsWritten) / (30 * 86_400)) * PEAK_FACTOR),
+      peakRowsWrittenPerSecond: Math.round(((readers * usage.rowsWritten) / (30 * 86_400)) * PEAK_FACTOR) + tallyRowsPerSecond,
       databases: Math.max(1, Math.ceil(peak / DB_STATEMENTS_PER_SECOND)),
       storageGBPerYear: gb(readers * newRowsBytes * 12),
       standingGB: gb(readers * standingBytes),

@@ -12,5 +12,7 @@ export { Tally } from '../../src/features/catalogue/tally.server.ts'
 
 export default {
   fetch: () => new Response(null, { status: 404 }),
-  queue: (batch, env) => consumeReaderEvents(batch, createDb(env.DB)),
+  queue: async (batch, env) => {
+    await consumeReaderEvents(batch, createDb(env.DB))
+  },
 } satisfies ExportedHandler<Cloudflare.Env>

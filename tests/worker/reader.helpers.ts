@@ -77,7 +77,7 @@ export async function deliverReaderEvents(db: Db, job: ReaderEventsJob): Promise
   if (!acked) throw new Error(`reader events of reader ${job.readerId} were not acknowledged`)
 }
 
-/** Runs series `seriesId`'s tally's flush now, as its alarm does a minute after it counted; false when none was set. */
+/** Runs series `seriesId`'s tally's flush now, as its alarm does TALLY_FLUSH_MS after it counted; false when none was set. */
 export const flushTally = (seriesId: number) => runDurableObjectAlarm(env.TALLY.getByName(String(seriesId)))
 
 /**

@@ -3,7 +3,7 @@
  * addressed by the series' id (`tallyOf`), stored in SQLite (wrangler.jsonc `durable_objects`, migration tag v3). The
  * reader events' consumer hands it the series' views, reads and purchases (`count`); it counts each reader's events
  * once, in their order (`applied`: the newest event number of each reader), and sums them in `pending`. Its alarm adds
- * the sums to D1 in one batch (`flush`) every TALLY_FLUSH_MS while it has any: a row per episode viewed and per day
+ * the sums to D1 in one batch (`flush`) every TALLY_FLUSH_MS (2 s in a local run) while it has any: a row per episode viewed and per day
  * instead of rows per event. Each flush has a number, which D1 keeps in `series.tally_flush` and every statement is
  * guarded by (migrations/0043_series_tally.sql), so a flush sent twice adds once.
  */
@@ -12,6 +12,7 @@ import { migrateObject } from '../../lib/server/object-schema.ts'
 import { createDb, type Statement } from '../../lib/server/db.ts'
 import { DAY_MS, isoAfter } from '../../lib/time.ts'
 import { TALLY_FLUSH_MS, countsOf, type TallyCount, type TallyItem } from './tally.ts'
+import { isLocalRun } from '../../lib/server/local-run.ts'
 
 const TALLY_MIGRATIONS: readonly string[] = [
   // 1: each reader's newest event counted, the sums not yet in D1, the object's facts (series, flush numbers)
@@ -40,6 +41,9 @@ const TALLY_MIGRATIONS: readonly string[] = [
  * of dead letters within the week, an event delivered again still counts once.
  */
 const APPLIED_KEEP_MS = 7 * DAY_MS
+
+/** A local run (docs/ARCHITECTURE.md "The local-run switch") adds its sums 2 s after it counted, so a developer sees them. */
+const flushAfterMs = () => (isLocalRun() ? 2000 : TALLY_FLUSH_MS)
 
 /** A flush in progress: its number and the sums it adds (kept until D1 said it applied them). */
 type Flushing = { n: number; counts: TallyCount[] }
@@ -94,7 +98,7 @@ export class Tally extends DurableObject<Cloudflare.Env> {
       }
       return n
     })
-    if (counted > 0) await this.flushBy(Date.now() + TALLY_FLUSH_MS)
+    if (counted > 0) await this.flushBy(Date.now() + flushAfterMs())
     return counted
   }
 
@@ -119,7 +123,7 @@ export class Tally extends DurableObject<Cloudflare.Env> {
       this.sql.exec(`DELETE FROM facts WHERE key = 'flushing'`)
       this.sql.exec(`DELETE FROM applied WHERE at < ?`, isoAfter(new Date(), -APPLIED_KEEP_MS))
     })
-    if (this.sql.exec(`SELECT 1 FROM pending LIMIT 1`).toArray().length) await this.flushBy(Date.now() + TALLY_FLUSH_MS)
+    if (this.sql.exec(`SELECT 1 FROM pending LIMIT 1`).toArray().length) await this.flushBy(Date.now() + flushAfterMs())
     return flushing.n
   }
 

@@ -14,8 +14,12 @@ export type TallyItem = { readerId: number; seq: number; event: TallyEvent }
 /** Counts added to one key: an episode's views (`day` empty), or a day's readers and purchases (`episodeId` 0). */
 export type TallyCount = { day: string; episodeId: number; views: number; readers: number; purchases: number }
 
-/** How long a tally gathers counts before it adds them to D1 in one batch. */
-export const TALLY_FLUSH_MS = 60_000
+/**
+ * How long a tally gathers counts before it adds them to D1 in one batch: at most one batch per series in that time,
+ * whatever the number of readers (docs/SCALE.md "Counting outside D1"). View counts and the ranking's counters lag by
+ * as much; the ranking is recounted every 10 minutes anyway.
+ */
+export const TALLY_FLUSH_MS = 5 * 60_000
 
 export const isTallied = (event: ReaderEvent): event is TallyEvent =>
   event.kind === 'view' || event.kind === 'read' || event.kind === 'purchase'

@@ -2,7 +2,7 @@
  * The consumer of the queue `READER_EVENTS` (wrangler.jsonc `queues`, functions/worker.ts `queue`): applies readers'
  * objects' events to the shared side, in the order each object made them. Views, the ranking's reads and purchases go
  * to their series' tally (catalogue/tally.server.ts: one call per series for the whole batch; it counts each reader's
- * events once, by number, and adds its sums to D1 once a minute). The rest goes to D1, one batch per message: the
+ * events once, by number, and adds its sums to D1 every TALLY_FLUSH_MS). The rest goes to D1, one batch per message: the
  * account's `events_applied` (migrations/0040_reader_event_order.sql) is the number of the last event applied, every
  * change is guarded by its event's number being past it and the batch moves it on, so a message delivered twice — or
  * forty times at once, or after a later message that carried the same events — changes nothing the second time. No
@@ -19,8 +19,9 @@ import { isTallied, type TallyItem } from '../catalogue/tally.ts'
 /**
  * Handles one batch of the queue: the series' counts go to each series' tally (one call per series for the whole batch),
  * then each message's other changes to D1 (one batch per message); each message is acknowledged or retried on its own.
+ * Answers the number of tallies called.
  */
-export async function consumeReaderEvents(batch: MessageBatch<unknown>, db: Db, now = () => new Date()): Promise<void> {
+export async function consumeReaderEvents(batch: MessageBatch<unknown>, db: Db, now = () => new Date()): Promise<number> {
   const jobs = batch.messages.flatMap((message) => {
     const job = ReaderEventsJob.safeParse(message.body)
     if (job.success) return [{ message, job: job.data }]
@@ -29,7 +30,7 @@ export async function consumeReaderEvents(batch: MessageBatch<unknown>, db: Db, 
     message.ack()
     return []
   })
-  const untallied = await countInTallies(db, jobs)
+  const { untallied, calls } = await countInTallies(db, jobs)
   await Promise.all(
     jobs.map(async ({ message, job }) => {
       const { readerId, events } = job
@@ -51,15 +52,17 @@ export async function consumeReaderEvents(batch: MessageBatch<unknown>, db: Db, 
       }
     }),
   )
+  return calls
 }
 
 type Job = { message: Message<unknown>; job: ReaderEventsJob }
 
 /**
  * Hands each series' tally the batch's events about it (catalogue/tally.server.ts), each reader's in the order of their
- * numbers; answers the messages whose events a tally did not take (they are retried; what was counted counts once).
+ * numbers; answers the messages whose events a tally did not take (they are retried; what was counted counts once) and
+ * the number of tallies called.
  */
-async function countInTallies(db: Db, jobs: Job[]): Promise<Set<Message<unknown>>> {
+async function countInTallies(db: Db, jobs: Job[]): Promise<{ untallied: Set<Message<unknown>>; calls: number }> {
   const seriesOf = await seriesOfOldViews(db, jobs)
   const bySeries = new Map<number, { items: TallyItem[]; messages: Set<Message<unknown>> }>()
   for (const { message, job } of jobs) {
@@ -85,7 +88,7 @@ async function countInTallies(db: Db, jobs: Job[]): Promise<Set<Message<unknown>
       }
     }),
   )
-  return untallied
+  return { untallied, calls: bySeries.size }
 }
 
 /** The series of the episodes of views told before a view named its series (1 D1 read, only when there are some). */
