@@ -188,10 +188,10 @@ export async function openEpisode(
   const nextOpen =
     next !== null &&
     episodeAccess({ isFree: next.isFree, seriesIsAdult: flag(row.seriesIsAdult) }, adult, holdings.get(next.id) ?? [], now).open
-  // the view is decided in the reader's object (once a day) and leaves through its outbox, beside the slices; a view
-  // that could not be told is logged, the episode still opens
+  // the view of a live account is decided in the reader's object (once a day) and leaves through its outbox, beside the
+  // slices; a view that could not be told is logged, the episode still opens
   const viewed =
-    uid !== null && access.open
+    uid !== null && access.open && firstRow<UserRow>(userRes)
       ? withReader(uid, (r) => r.viewed(uid, row.seriesId, episodeId, dayOf(nowIso))).catch((e: unknown) =>
           console.error(JSON.stringify({ event: 'viewer.view.failed', episodeId, error: String(e) })),
         )
