@@ -18,6 +18,7 @@ import { sweepAlarms } from '../../src/features/alarm/alarm.server.ts'
 import { isoAfter } from '../../src/lib/time.ts'
 import { alarmReach, alarmsIn, readerObject } from './reader.helpers.ts'
 import { runInDurableObject } from 'cloudflare:test'
+import { tallyOf } from '../../src/features/catalogue/tally.server.ts'
 
 const far = { deadline: Number.MAX_SAFE_INTEGER, clock: () => 0 }
 const noon = new Date('2031-03-03T11:00:00.000Z') // 12:00 in Paris (the fr edition)
@@ -249,6 +250,44 @@ describe('the operator notice', () => {
       spy.mockRestore()
     }
   })
+
+  it("reaches a series' recent readers kept by its tally past a page of them, closed accounts and hiders left out, once each", async () => {
+    const s = await newSeries({ episodes: 1 })
+    const users = await manyUsers(ALARM_BATCH + 60)
+    // the tally's readers: all but the last 10 users, who favourite the series instead; 30 accounts of its first page
+    // of readers are closed since, one read too long ago, one hid the series
+    const readers = users.slice(0, -10)
+    const fans = users.slice(-10)
+    const gone = readers.slice(100, 130)
+    const [stale, hider] = [readers[3]!, readers[ALARM_BATCH + 2]!]
+    const today = new Date().toISOString().slice(0, 10)
+    await tallyOf(s.seriesId).count(
+      s.seriesId,
+      readers.map((readerId) => ({
+        readerId,
+        seq: 1,
+        event: { kind: 'read' as const, seriesId: s.seriesId, from: null, to: readerId === stale ? '2020-01-01' : today },
+      })),
+    )
+    await db.run(
+      `INSERT INTO library_marks (user_id, series_id, favorite, hidden, version) SELECT value, ?, 1, 0, 1 FROM json_each(?)`,
+      s.seriesId,
+      JSON.stringify(fans),
+    )
+    await db.run(`INSERT INTO library_marks (user_id, series_id, favorite, hidden, version) VALUES (?, ?, 0, 1, 1)`, hider, s.seriesId)
+    await db.run(
+      `UPDATE users SET deleted_at = ? WHERE id IN (SELECT value FROM json_each(?))`,
+      new Date().toISOString(),
+      JSON.stringify(gone),
+    )
+    const reached = users.filter((u) => u !== stale && u !== hider && !gone.includes(u))
+    expect((await read(await opsGet(`/alarms/reach?seriesId=${s.seriesId}`))).data).toEqual({ readers: reached.length })
+    const { broadcastId } = (await read(await ops('/alarms', { text: 'Nouvelle saison', seriesId: s.seriesId, reason: 'season' }))).data
+    const q = localQueue(new Date())
+    await q.queue.send({ kind: 'broadcast', broadcastId, after: 0 })
+    await q.drain()
+    expect(await alarmCount(users, `NOTICE:${broadcastId}`)).toEqual({ n: reached.length, readers: reached.length })
+  }, 120_000)
 
   it('is deleted with its alarms, 30 days after it was sent', async () => {
     const now = new Date('2031-06-01T00:00:00.000Z')

@@ -10,6 +10,7 @@ import { env } from 'cloudflare:workers'
 import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test'
 import { app, db, get, newReader, newSeries, read, type Reader as TestReader } from './purchase.helpers.ts'
 import { request } from './app.ts'
+import { tallyOf } from '../../src/features/catalogue/tally.server.ts'
 import { afterTally, deliverReaderEvents, execInReader, flushTally, placesOf, readerObject } from './reader.helpers.ts'
 import { migrateReader } from '../../src/features/reader/schema.server.ts'
 import { consumeReaderEvents } from '../../src/features/reader/events.server.ts'
@@ -143,10 +144,11 @@ describe("a reader's object", () => {
       { day: '2026-11-20', readers: 0 },
       { day: '2026-11-21', readers: 1 },
     ])
-    expect(await db.all(`SELECT user_id, read_on FROM series_readers WHERE series_id = ?`, s.seriesId)).toEqual([
-      { user_id: reader.id, read_on: '2026-11-21' },
-    ])
-    expect(await db.first(`SELECT events_applied AS n FROM users WHERE id = ?`, reader.id)).toEqual({ n: 2 })
+    // the series' recent readers (its tally): the reader, on their latest day
+    expect(await tallyOf(s.seriesId).readers('2026-11-21', 0, 10)).toEqual([reader.id])
+    expect(await tallyOf(s.seriesId).readers('2026-11-22', 0, 10)).toEqual([])
+    // a read changes nothing in D1 but the counters: the account's event number stays
+    expect(await db.first(`SELECT events_applied AS n FROM users WHERE id = ?`, reader.id)).toEqual({ n: 0 })
   })
 
   it('applies a message the queue retries after a failed batch once, and the object forgets what was applied', async () => {
@@ -167,7 +169,10 @@ describe("a reader's object", () => {
     const other = await newSeries({ episodes: 1, free: 1 })
     const job = {
       readerId: reader.id,
-      events: [{ seq: 2, event: { kind: 'read' as const, seriesId: other.seriesId, from: null, to: today } }],
+      events: [
+        { seq: 2, event: { kind: 'read' as const, seriesId: other.seriesId, from: null, to: today } },
+        { seq: 3, event: { kind: 'marks' as const, seriesId: other.seriesId, favorite: true, hidden: false, version: 1 } },
+      ],
     }
     const failing = { ...db, batch: () => Promise.reject(new Error('D1 down')) }
     const retried: unknown[] = []
@@ -183,12 +188,13 @@ describe("a reader's object", () => {
     await consumeReaderEvents({ queue: 'q', messages: [message] } as unknown as MessageBatch<unknown>, failing)
     errors.mockRestore()
     expect(retried).toEqual(['retry'])
-    expect(await db.all(`SELECT user_id FROM series_readers WHERE series_id = ?`, other.seriesId)).toEqual([])
     await Promise.all(Array.from({ length: 40 }, () => deliverReaderEvents(db, job)))
     // the series' tally counted the read at the first delivery, and only then
     await flushTally(other.seriesId)
     expect(await daily(other.seriesId)).toEqual([{ day: today, readers: 1 }])
-    expect(await db.all(`SELECT user_id FROM series_readers WHERE series_id = ?`, other.seriesId)).toEqual([{ user_id: reader.id }])
+    expect(await db.all(`SELECT user_id, favorite FROM library_marks WHERE series_id = ?`, other.seriesId)).toEqual([
+      { user_id: reader.id, favorite: 1 },
+    ])
   })
 
   it("keeps an event the queue refused in its outbox and sends it with the object's alarm", async () => {
@@ -232,10 +238,9 @@ describe("a reader's object", () => {
     const res = await save(reader, s.episodeIds[0]!, 0.2)
     expect(res.status).toBe(200)
     expect(res.headers.get('x-reader-calls')).toBe('1')
-    await vi.waitFor(
-      async () =>
-        expect(await db.all(`SELECT user_id FROM series_readers WHERE series_id = ?`, s.seriesId)).toEqual([{ user_id: reader.id }]),
-      { timeout: 10_000, interval: 50 },
-    )
+    await vi.waitFor(async () => expect(await tallyOf(s.seriesId).readers('2000-01-01', 0, 10)).toEqual([reader.id]), {
+      timeout: 10_000,
+      interval: 50,
+    })
   })
 })

@@ -28,7 +28,9 @@ import {
   type NewAlarm,
   DELIVERY_LOOKBACK_MS,
 } from './alarm.ts'
-import { isoAfter } from '../../lib/time.ts'
+import { DAY_MS, isoAfter } from '../../lib/time.ts'
+import { tallyOf } from '../catalogue/tally.server.ts'
+import { SERIES_READERS_DAYS } from '../catalogue/tally.ts'
 import { encodeCursor, type Cursor } from '../catalogue/catalogue.ts'
 
 /** Where an alarm's values come from, as SQL over the `from` clause. */
@@ -127,11 +129,18 @@ function episodeFanout(episodeId: number, after: number) {
 
 /**
  * One batch of an operator's broadcast: the next `limit` readers (user id above `after`): every account, or the
- * readers of its series (a favourite, or a read: `series_readers`, kept from the readers' objects) who did not hide it.
+ * readers of its series (`broadcastReaders`: `recent` are the series' tally's next readers, all of them up to `upTo`
+ * when that is not null) who did not hide it.
  */
-function broadcastFanout(broadcast: Pick<AlarmBroadcastsRow, 'id' | 'series_id'>, after: number, limit: number) {
+function broadcastFanout(
+  broadcast: Pick<AlarmBroadcastsRow, 'id' | 'series_id'>,
+  after: number,
+  limit: number,
+  recent: readonly number[],
+  upTo: number | null,
+) {
   const ids = { broadcast: 'b.id', link: 'b.link' }
-  const readers = broadcastReaders(broadcast.series_id !== null, '?4', '?2')
+  const readers = broadcastReaders(broadcast.series_id !== null, '?4', '?2', '?5', '?6')
   return alarmSelect(
     'NOTICE',
     {
@@ -143,34 +152,59 @@ function broadcastFanout(broadcast: Pick<AlarmBroadcastsRow, 'id' | 'series_id'>
              WHERE b.id = ?1 AND (b.series_id IS NULL OR NOT ${hiddenBy('r.user_id', 'b.series_id')})
              ORDER BY r.user_id LIMIT ?3`,
     },
-    broadcast.series_id === null ? [broadcast.id, after, limit] : [broadcast.id, after, limit, broadcast.series_id],
+    broadcast.series_id === null
+      ? [broadcast.id, after, limit]
+      : [broadcast.id, after, limit, broadcast.series_id, JSON.stringify(recent), upTo],
   )
 }
 
 /**
- * The readers a broadcast goes to (user ids above `after`, SQL): every live account, or the readers of series
- * `series` (a favourite, or a read: `series_readers`, kept from the readers' objects).
+ * The readers a broadcast goes to (user ids above `after`, SQL): every live account, or the readers of series `series`:
+ * its favourites (`library_marks`), the live accounts of `recent` (a JSON list of ids: the series' tally's readers of
+ * the last SERIES_READERS_DAYS, catalogue/tally.server.ts) and those D1's `series_readers` still holds (written before
+ * the tallies kept them; its retention rule empties it), all at most `upTo` when that is not NULL.
  */
-function broadcastReaders(ofSeries: boolean, series: string, after: string): string {
+function broadcastReaders(ofSeries: boolean, series: string, after: string, recent = "'[]'", upTo = 'NULL'): string {
   return ofSeries
-    ? `SELECT user_id FROM library_marks WHERE series_id = ${series} AND favorite = 1 AND user_id > ${after}
-       UNION SELECT user_id FROM series_readers WHERE series_id = ${series} AND user_id > ${after}`
+    ? `SELECT user_id FROM (
+         SELECT user_id FROM library_marks WHERE series_id = ${series} AND favorite = 1 AND user_id > ${after}
+         UNION SELECT user_id FROM series_readers WHERE series_id = ${series} AND user_id > ${after}
+         UNION SELECT u.id FROM json_each(${recent}) j JOIN users u ON u.id = j.value AND u.deleted_at IS NULL)
+       WHERE ${upTo} IS NULL OR user_id <= ${upTo}`
     : `SELECT id AS user_id FROM users WHERE deleted_at IS NULL AND id > ${after}`
 }
 
+/** The first UTC day of a series' recent readers at `now` (SERIES_READERS_DAYS). */
+const readersSince = (now: Date) => isoAfter(now, -SERIES_READERS_DAYS * DAY_MS).slice(0, 10)
+
+/** Readers a reach count asks the series' tally for at a time. */
+const REACH_PAGE = 5000
+
 /**
  * How many readers a broadcast would reach now (`npm run ops -- alarm send` prints it in its plan): those of
- * `broadcastReaders`, less those who hid the series. Null: no such series.
+ * `broadcastReaders`, less those who hid the series: D1's part in one count, then the tally's readers a page at a time,
+ * each counted unless D1's part has them. Null: no such series.
  */
-export async function broadcastReach(db: Db, seriesId: number | null): Promise<number | null> {
-  if (seriesId !== null && !(await db.first(`SELECT 1 FROM series WHERE id = ?`, seriesId))) return null
-  const row = await db.first<{ n: number }>(
-    seriesId === null
-      ? `SELECT count(*) AS n FROM (${broadcastReaders(false, '?1', '0')})`
-      : `SELECT count(*) AS n FROM (${broadcastReaders(true, '?1', '0')}) r WHERE NOT ${hiddenBy('r.user_id', '?1')}`,
-    ...(seriesId === null ? [] : [seriesId]),
+export async function broadcastReach(db: Db, seriesId: number | null, now = new Date()): Promise<number | null> {
+  if (seriesId === null) return (await db.first<{ n: number }>(`SELECT count(*) AS n FROM (${broadcastReaders(false, '?1', '0')})`))?.n ?? 0
+  if (!(await db.first(`SELECT 1 FROM series WHERE id = ?`, seriesId))) return null
+  const shared = await db.first<{ n: number }>(
+    `SELECT count(*) AS n FROM (${broadcastReaders(true, '?1', '0')}) r WHERE NOT ${hiddenBy('r.user_id', '?1')}`,
+    seriesId,
   )
-  return row?.n ?? 0
+  let n = shared?.n ?? 0
+  for (let after = 0; ;) {
+    const recent = await tallyOf(seriesId).readers(readersSince(now), after, REACH_PAGE)
+    if (!recent.length) return n
+    const more = await db.first<{ n: number }>(
+      `SELECT count(*) AS n FROM json_each(?2) j JOIN users u ON u.id = j.value AND u.deleted_at IS NULL
+        WHERE u.id NOT IN (${broadcastReaders(true, '?1', '0')}) AND NOT ${hiddenBy('u.id', '?1')}`,
+      seriesId,
+      JSON.stringify(recent),
+    )
+    n += more?.n ?? 0
+    after = recent.at(-1)!
+  }
 }
 
 /** Rentals ending within RENTAL_NOTICE_MS of `now` and not yet ended (bounded). */
@@ -376,30 +410,44 @@ export async function sendBroadcast(
  * and queues their pushes; when the last batch was full, queues the next message first (so the rest of the fan-out
  * does not wait behind these pushes). Safe to run twice: the dedup key skips readers who have the alarm.
  */
-export async function runFanout(db: Db, queue: AlarmQueue, job: Extract<AlarmJob, { kind: 'episode' | 'broadcast' }>): Promise<number> {
-  let batchAfter: (after: number) => { sql: string; params: unknown[] }
-  if (job.kind === 'episode') batchAfter = (after) => episodeFanout(job.episodeId, after)
+export async function runFanout(
+  db: Db,
+  queue: AlarmQueue,
+  job: Extract<AlarmJob, { kind: 'episode' | 'broadcast' }>,
+  now = new Date(),
+): Promise<number> {
+  // a batch's statement, and the last reader id it covers whatever it finds (null: the readers ran out when it finds
+  // fewer than ALARM_BATCH); a series' notice takes its tally's next readers first
+  let batchAfter: (after: number) => Promise<{ sql: string; params: unknown[]; upTo: number | null }>
+  if (job.kind === 'episode') batchAfter = async (after) => ({ ...episodeFanout(job.episodeId, after), upTo: null })
   else {
     const broadcast = await db.first<Pick<AlarmBroadcastsRow, 'id' | 'series_id'>>(
       `SELECT id, series_id FROM alarm_broadcasts WHERE id = ?`,
       job.broadcastId,
     )
     if (!broadcast) return 0
-    batchAfter = (after) => broadcastFanout(broadcast, after, ALARM_BATCH)
+    const seriesId = broadcast.series_id
+    batchAfter = async (after) => {
+      const recent = seriesId === null ? [] : await tallyOf(seriesId).readers(readersSince(now), after, ALARM_BATCH)
+      // a full page of the tally: this batch covers the readers up to its last one
+      const upTo = recent.length >= ALARM_BATCH ? recent.at(-1)! : null
+      return { ...broadcastFanout(broadcast, after, ALARM_BATCH, recent, upTo), upTo }
+    }
   }
   const name = job.kind === 'episode' ? 'EPISODE_PUBLISHED' : 'NOTICE'
   let after = job.after
   let total = 0
   for (let batch = 1; batch <= FANOUT_BATCHES; batch++) {
-    const { sql, params } = batchAfter(after)
+    const { sql, params, upTo } = await batchAfter(after)
     const pending = await db.all<Pending>(sql, ...params)
     const written = await deliver(db, pending, false)
     total += written.length
     const full = pending.length >= ALARM_BATCH
-    if (full) after = Math.max(...pending.map((p) => p.readerId))
-    if (full && batch === FANOUT_BATCHES) await queue.send({ ...job, after }, { contentType: 'json' })
+    const more = full || upTo !== null
+    if (more) after = full ? Math.max(...pending.map((p) => p.readerId)) : upTo!
+    if (more && batch === FANOUT_BATCHES) await queue.send({ ...job, after }, { contentType: 'json' })
     await queuePushes(db, queue, name, written)
-    if (!full) break
+    if (!more) break
   }
   return total
 }

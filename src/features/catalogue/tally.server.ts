@@ -2,7 +2,8 @@
  * A series' own Durable Object for its counts (issue 38, counting outside D1; docs/ARCHITECTURE.md "Counting"),
  * addressed by the series' id (`tallyOf`), stored in SQLite (wrangler.jsonc `durable_objects`, migration tag v3). The
  * reader events' consumer hands it the series' views, reads and purchases (`count`); it counts each reader's events
- * once, in their order (`applied`: the newest event number of each reader), and sums them in `pending`. Its alarm adds
+ * once, in their order (`applied`: the newest event number of each reader, and the day of their latest read, which an
+ * operator's notice to the series' readers reads: `readers`), and sums them in `pending`. Its alarm adds
  * the sums to D1 in one batch (`flush`) every TALLY_FLUSH_MS (2 s in a local run) while it has any: a row per episode viewed and per day
  * instead of rows per event. Each flush has a number, which D1 keeps in `series.tally_flush` and every statement is
  * guarded by (migrations/0043_series_tally.sql), so a flush sent twice adds once.
@@ -11,7 +12,7 @@ import { DurableObject, env } from 'cloudflare:workers'
 import { migrateObject } from '../../lib/server/object-schema.ts'
 import { createDb, type Statement } from '../../lib/server/db.ts'
 import { DAY_MS, isoAfter } from '../../lib/time.ts'
-import { TALLY_FLUSH_MS, countsOf, type TallyCount, type TallyItem } from './tally.ts'
+import { SERIES_READERS_DAYS, TALLY_FLUSH_MS, countsOf, type TallyCount, type TallyItem } from './tally.ts'
 import { isLocalRun } from '../../lib/server/local-run.ts'
 
 const TALLY_MIGRATIONS: readonly string[] = [
@@ -34,13 +35,16 @@ const TALLY_MIGRATIONS: readonly string[] = [
      key    TEXT PRIMARY KEY,
      value  TEXT NOT NULL
    );`,
+  // 2: each reader's latest UTC day of reading the series (`read` events), for an operator's notice to its readers
+  `ALTER TABLE applied ADD COLUMN read_on TEXT;`,
 ]
 
 /**
- * How long a reader's newest event number is kept: past the queue's retries (about 15 minutes) and an operator's replay
- * of dead letters within the week, an event delivered again still counts once.
+ * How long a reader's row is kept after their last event counted: past the queue's retries (about 15 minutes) and an
+ * operator's replay of dead letters, an event delivered again still counts once; and past SERIES_READERS_DAYS, so the
+ * series' recent readers are all there.
  */
-const APPLIED_KEEP_MS = 7 * DAY_MS
+const APPLIED_KEEP_MS = (SERIES_READERS_DAYS + 1) * DAY_MS
 
 /** A local run (docs/ARCHITECTURE.md "The local-run switch") adds its sums 2 s after it counted, so a developer sees them. */
 const flushAfterMs = () => (isLocalRun() ? 2000 : TALLY_FLUSH_MS)
@@ -82,6 +86,8 @@ export class Tally extends DurableObject<Cloudflare.Env> {
           )
           .toArray().length
         if (!fresh) continue
+        if (event.kind === 'read')
+          this.sql.exec(`UPDATE applied SET read_on = ?1 WHERE reader_id = ?2 AND coalesce(read_on, '') < ?1`, event.to, readerId)
         for (const c of countsOf(event)) {
           this.sql.exec(
             `INSERT INTO pending (day, episode_id, views, readers, purchases) VALUES (?, ?, ?, ?, ?)
@@ -100,6 +106,19 @@ export class Tally extends DurableObject<Cloudflare.Env> {
     })
     if (counted > 0) await this.flushBy(Date.now() + flushAfterMs())
     return counted
+  }
+
+  /** The readers (ids above `after`, in order, at most `limit`) whose latest read of the series is on UTC day `since` or later. */
+  readers(since: string, after: number, limit: number): number[] {
+    return this.sql
+      .exec<{ id: number }>(
+        `SELECT reader_id AS id FROM applied WHERE reader_id > ? AND read_on >= ? ORDER BY reader_id LIMIT ?`,
+        after,
+        since,
+        limit,
+      )
+      .toArray()
+      .map((r) => r.id)
   }
 
   override async alarm(): Promise<void> {

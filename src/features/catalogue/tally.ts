@@ -21,6 +21,9 @@ export type TallyCount = { day: string; episodeId: number; views: number; reader
  */
 export const TALLY_FLUSH_MS = 5 * 60_000
 
+/** An operator's notice to a series' readers reaches those who read it in the last SERIES_READERS_DAYS UTC days (and its favourites). */
+export const SERIES_READERS_DAYS = 30
+
 export const isTallied = (event: ReaderEvent): event is TallyEvent =>
   event.kind === 'view' || event.kind === 'read' || event.kind === 'purchase'
 

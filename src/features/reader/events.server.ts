@@ -122,18 +122,9 @@ function eventStatements({ readerId, events }: ReaderEventsJob, last: number, no
 function changesOf(event: ReaderEvent, readerId: number, fresh: string, now: Date): Statement[] {
   switch (event.kind) {
     case 'read':
-      // the day's readers are counted by the series' tally
-      return [
-        {
-          sql: `INSERT INTO series_readers (series_id, user_id, read_on) SELECT ?1, ?2, ?3 WHERE ${fresh}
-                  AND EXISTS (SELECT 1 FROM series WHERE id = ?1) AND EXISTS (SELECT 1 FROM users WHERE id = ?2 AND deleted_at IS NULL)
-                ON CONFLICT DO UPDATE SET read_on = excluded.read_on WHERE excluded.read_on > coalesce(series_readers.read_on, '')`,
-          params: [event.seriesId, readerId, event.to],
-        },
-      ]
     case 'view':
     case 'purchase':
-      return [] // counted by the series' tally
+      return [] // counted by the series' tally, which also keeps its recent readers
     case 'coupon':
       return [
         {

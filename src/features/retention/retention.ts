@@ -8,6 +8,7 @@ import type { Tables } from '../../lib/server/db-types.ts'
 import { DAY_MS } from '../../lib/time.ts'
 import { TIMED_KINDS } from '../ownership/holding.ts'
 import { ALARM_KEEP_MS } from '../alarm/alarm.ts'
+import { SERIES_READERS_DAYS } from '../catalogue/tally.ts'
 
 export type RetentionRule = {
   [T in keyof Tables]: {
@@ -28,9 +29,6 @@ export type RetentionRule = {
     why: string
   }
 }[keyof Tables]
-
-/** How long after their latest read a reader counts among a series' readers (migration 0041). */
-const SERIES_READERS_KEEP_MS = 30 * DAY_MS
 
 /** Payment states of a checkout that never took money (spec §3; CANCELLED: given up or expired at the provider). */
 const UNPAID_STATES = ['UNPAID', 'CANCELLED'] as const
@@ -68,11 +66,11 @@ export const RETENTION_RULES: readonly RetentionRule[] = [
     table: 'series_readers',
     since: 'read_on',
     key: ['series_id', 'user_id'],
-    keepMs: SERIES_READERS_KEEP_MS,
+    keepMs: SERIES_READERS_DAYS * DAY_MS,
     why:
       "An operator's notice to a series' readers (`npm run ops -- alarm send --series`) reaches those who read it in the last 30 days (the readers waiting for its next episode) " +
-      '(the UTC day of their latest read) and its favourites whatever their age; kept for good, the table grew by a row per reader ' +
-      'and series started (docs/SCALE.md).',
+      "(the UTC day of their latest read) and its favourites whatever their age. Since issue 38 the series' tally keeps them " +
+      '(catalogue/tally.server.ts) and nothing writes here: the rule empties the rows written before.',
   },
   {
     table: 'idempotency_keys',
