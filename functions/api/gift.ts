@@ -40,7 +40,7 @@ export const gift = new Hono<AppEnv>()
     requireUser,
     validate('param', GiftParam),
     validate('json', UseGiftRequest),
-    idempotent('POST /gift/use'),
+    idempotent('POST /gift/use', { handlerChecksKey: true }),
     async (c) => {
       const result = await useGift(c.var.db, {
         userId: currentUserId(c),

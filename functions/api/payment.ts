@@ -93,7 +93,7 @@ export const payment = new Hono<AppEnv>()
     return ok(c, result)
   })
   /** Spec §5/§9 mileage exchange, once per Idempotency-Key: `{amount}` points → `{coin}` (edition rate). */
-  .post('/mileage', requireUser, validate('json', MileageExchangeRequest), idempotent('POST /payment/mileage'), async (c) => {
+  .post('/mileage', requireUser, validate('json', MileageExchangeRequest), idempotent('POST /payment/mileage', { handlerChecksKey: true }), async (c) => {
     const result = await exchangeMileage({
       userId: currentUserId(c),
       amount: c.req.valid('json').amount,

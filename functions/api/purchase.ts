@@ -93,7 +93,7 @@ export const purchase = new Hono<AppEnv>()
     const result = await previewPurchase(c.var.db, currentUserId(c), c.req.valid('query').episodeId, c.var.edition)
     return ok(c, result)
   })
-  .post('/freetime', requireUser, validate('json', FreetimeRequest), idempotent('POST /purchase/freetime'), async (c) => {
+  .post('/freetime', requireUser, validate('json', FreetimeRequest), idempotent('POST /purchase/freetime', { handlerChecksKey: true }), async (c) => {
     const result = await useFreetime(c.var.db, {
       userId: currentUserId(c),
       episodeId: c.req.valid('json').episodeId,

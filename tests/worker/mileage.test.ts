@@ -104,6 +104,8 @@ describe('POST /api/v1/payment/mileage', () => {
     await give(reader.id, 'MILEAGE', 10_000)
     const key = crypto.randomUUID()
     const first = await exchange(reader, { amount: 3000 }, key)
+    // the key is looked up inside the exchange's one call to the reader's object, not before it
+    expect(first.headers.get('x-reader-calls')).toBe('1')
     const firstBody = await first.text()
     const again = await exchange(reader, { amount: 3000 }, key)
     expect(again.headers.get('idempotent-replayed')).toBe('true')
