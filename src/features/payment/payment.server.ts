@@ -14,7 +14,15 @@ import { DAY_MS, isoAfter } from '../../lib/time.ts'
 import type { PaymentReversalsRow, PaymentsRow } from '../../lib/server/db-types.ts'
 import { firstRow, rows, type Cols } from '../../lib/server/rows.ts'
 import type { IdempotencyClaim } from '../wallet/idempotency.ts'
-import { IdempotencyKeyTaken, isKeyTaken, keyTaken, storedData, storeResponseStatement } from '../wallet/idempotency.server.ts'
+import {
+  IdempotencyKeyTaken,
+  isKeyTaken,
+  keyTaken,
+  settled,
+  storedData,
+  storeResponseStatement,
+  type Decision,
+} from '../wallet/idempotency.server.ts'
 import {
   checkCharge,
   isPaymentId,
@@ -30,12 +38,12 @@ import {
   type ChargeRequest,
   type CoinProduct,
   type OpenDebt,
-  type PaymentLot,
   type PaymentView,
 } from './payment.ts'
 import type { CoinSummary } from '../wallet/wallet.ts'
 import { topUpCouponStatements, waitingTopUpCoupons } from '../coupon/coupon.server.ts'
-import { moneyDb } from '../reader/money-db.server.ts'
+import { decide, moneyDb } from '../reader/money-db.server.ts'
+import type { MoneyRun } from '../reader/procedures.server.ts'
 import type { ConversionProvider } from './conversion.ts'
 import { normalizePhone, type Address, type AddressRequest } from './address.ts'
 
@@ -437,73 +445,71 @@ async function reverseFromProvider(db: Db, provider: PaymentProvider, event: Rev
   // a reader's refund still waiting for the provider's answer (it may yet give the coins back): redelivered later
   if (payment.state === 'REFUNDED' && payment.refundedAt === null) throw new AppError('INVALID_PARAMETER', { fields: 'data' })
   if (payment.state !== 'PAID') return 'ignored' // refunded by the reader (spec §9) or reversed before
-  const eventRow = {
-    sql: `INSERT INTO payment_events (provider, event_id, payment_id, type, received_at) VALUES (?, ?, ?, ?, ?)`,
-    params: [provider.id, event.id, payment.id, event.type, now.toISOString()],
-  }
-  const done = await reversePayment(
-    db,
-    { id: payment.id, userId: payment.userId },
-    event.type === 'charge.disputed' ? 'DISPUTE' : 'PROVIDER_REFUND',
-    now,
-    [eventRow],
+  const done = settled(
+    await decide(payment.userId, 'reverse', {
+      paymentId: payment.id,
+      userId: payment.userId,
+      reason: event.type === 'charge.disputed' ? 'DISPUTE' : 'PROVIDER_REFUND',
+      now: now.toISOString(),
+      event: { provider: provider.id, id: event.id, type: event.type },
+    }),
   )
-  return done === 'duplicate_event' ? 'duplicate' : done ? 'reversed' : 'ignored'
+  return done === 'duplicate_event' ? 'duplicate' : done === 'reversed' ? 'reversed' : 'ignored'
+}
+
+/** What `reverse` is told: the payment, why, when, and the provider's event that reversed it. */
+type ReverseOrder = {
+  paymentId: string
+  userId: number
+  reason: 'PROVIDER_REFUND' | 'DISPUTE'
+  now: string
+  event: { provider: string; id: string; type: string }
 }
 
 /**
  * Takes back what a payment brought once its money went back to the reader (a refund made at the provider, a
- * dispute). ONE batch over the reader's money rows: `extra` (the event row),
- * the reversal row (primary key: a payment is reversed once), the payment PAID → REFUNDED, then every lot it
- * caused emptied, each with its REFUND_PURCHASE ledger row (amount `-take` only when the guarded update changed
- * one row, else 0, which the ledger's CHECK refuses); what was spent is the reversal's `debt`. A spend racing it
- * fails the batch, which is retried on fresh figures. Returns what left the lots, null when reversed before.
+ * dispute), inside the reader's object (procedures.server.ts): reads whether the event was applied, whether the payment
+ * was reversed before, and the lots it caused; plans (`planReversal`); then writes ONE batch with nothing in between:
+ * the event row, the reversal row (primary key: a payment is reversed once), the payment PAID → REFUNDED, then every
+ * lot it caused emptied, each with its REFUND_PURCHASE ledger row (amount `-take` only when the guarded update changed
+ * one row, else 0, which the ledger's CHECK refuses: a plan gone wrong writes nothing); what was spent is the
+ * reversal's `debt`. Answers `reversed`, `reversed_before`, or `duplicate_event` for an event applied.
  */
-async function reversePayment(
-  db: Db,
-  payment: { id: string; userId: number },
-  reason: 'PROVIDER_REFUND' | 'DISPUTE',
-  now: Date,
-  extra: { sql: string; params: unknown[] }[] = [],
-): Promise<{ taken: Record<PaymentLot['type'], number>; debt: number } | null | 'duplicate_event'> {
-  const nowIso = now.toISOString()
-  const money = moneyDb(db, payment.userId)
-  for (let attempt = 0; ; attempt++) {
-    const lots = await money.all<CausedLotRow>(CAUSED_LOTS_SQL, payment.userId, payment.id, payment.id)
-    const plan = planReversal(lots)
-    const taken: Record<PaymentLot['type'], number> = { COIN: 0, BONUS: 0, FREE_COIN: 0, MILEAGE: 0 }
-    const statements = [
-      ...extra,
+export function reverse(run: MoneyRun, order: ReverseOrder): Decision<'reversed' | 'reversed_before' | 'duplicate_event'> {
+  const { paymentId, userId, reason, now: nowIso, event } = order
+  const read = run([
+    { sql: `SELECT 1 FROM payment_events WHERE provider = ? AND event_id = ?`, params: [event.provider, event.id] },
+    { sql: `SELECT 1 FROM payment_reversals WHERE payment_id = ?`, params: [paymentId] },
+    { sql: CAUSED_LOTS_SQL, params: [userId, paymentId, paymentId] },
+  ])
+  if (!read.ok) return read
+  const [applied, reversed, lots] = read.results
+  if (applied!.results.length) return { result: 'duplicate_event' }
+  if (reversed!.results.length) return { result: 'reversed_before' }
+  const plan = planReversal(rows<CausedLotRow>(lots))
+  const written = run([
+    {
+      sql: `INSERT INTO payment_events (provider, event_id, payment_id, type, received_at) VALUES (?, ?, ?, ?, ?)`,
+      params: [event.provider, event.id, paymentId, event.type, nowIso],
+    },
+    {
+      sql: `INSERT INTO payment_reversals (payment_id, user_id, reason, debt, created_at) VALUES (?, ?, ?, ?, ?)`,
+      params: [paymentId, userId, reason, plan.debt, nowIso],
+    },
+    { sql: `UPDATE payments SET state = 'REFUNDED', refunded_at = ? WHERE id = ? AND state = 'PAID'`, params: [nowIso, paymentId] },
+    ...plan.steps.flatMap((step) => [
       {
-        sql: `INSERT INTO payment_reversals (payment_id, user_id, reason, debt, created_at) VALUES (?, ?, ?, ?, ?)`,
-        params: [payment.id, payment.userId, reason, plan.debt, nowIso],
+        sql: `UPDATE coin_lots SET remaining = 0 WHERE id = ? AND user_id = ? AND remaining = ?`,
+        params: [step.lotId, userId, step.take],
       },
-      { sql: `UPDATE payments SET state = 'REFUNDED', refunded_at = ? WHERE id = ? AND state = 'PAID'`, params: [nowIso, payment.id] },
-      ...plan.steps.flatMap((step) => {
-        taken[step.type] += step.take
-        return [
-          {
-            sql: `UPDATE coin_lots SET remaining = 0 WHERE id = ? AND user_id = ? AND remaining = ?`,
-            params: [step.lotId, payment.userId, step.take],
-          },
-          {
-            sql: `INSERT INTO coin_ledger (user_id, kind, lot_id, type, source, amount, product_kind, ref, description, created_at)
-                  SELECT ?, 'REFUND_PURCHASE', id, type, source, CASE WHEN changes() = 1 THEN ? ELSE 0 END, 'COIN_PRODUCT', ?, ?, ? FROM coin_lots WHERE id = ?`,
-            params: [payment.userId, -step.take, payment.id, reason.toLowerCase(), nowIso, step.lotId],
-          },
-        ]
-      }),
-    ]
-    try {
-      await money.batch(statements)
-      return { taken, debt: plan.debt }
-    } catch (e) {
-      if (isDuplicateEvent(e)) return 'duplicate_event'
-      if (isConstraint(e, 'UNIQUE', 'payment_reversals.')) return null
-      if (!isConstraint(e, 'CHECK') || attempt >= 4) throw e
-      // a purchase spent some of these coins meanwhile: again, on fresh figures
-    }
-  }
+      {
+        sql: `INSERT INTO coin_ledger (user_id, kind, lot_id, type, source, amount, product_kind, ref, description, created_at)
+              SELECT ?, 'REFUND_PURCHASE', id, type, source, CASE WHEN changes() = 1 THEN ? ELSE 0 END, 'COIN_PRODUCT', ?, ?, ? FROM coin_lots WHERE id = ?`,
+        params: [userId, -step.take, paymentId, reason.toLowerCase(), nowIso, step.lotId],
+      },
+    ]),
+  ])
+  return written.ok ? { result: 'reversed' } : written
 }
 
 /**
