@@ -231,7 +231,7 @@ export type DownloadResult = { couponId: number; reward: { type: RewardType; amo
  * the whole batch) and, for a coupon without a minimum amount, its reward at once (the row is then used too). A money
  * batch that throws gives the unit back (`giveBackUnit`); a worker stopped between the steps leaves the coupon one
  * unit short, never one over. `reward` is null when the coupon waits for a top-up of at least its minimum amount
- * (applied when that payment is credited: `waitingTopUpCoupons`, `topUpCouponStatements`).
+ * (applied when that payment is credited: `topUpCoupons`, `topUpCouponStatements`).
  */
 export async function downloadCoupon(
   db: Db,
@@ -269,27 +269,19 @@ export async function downloadCoupon(
 }
 
 /**
- * The coupons reader `userId` downloaded and is still waiting on, as `topUpCouponStatements` wants them: the coupon
- * ids of their downloaded, unused redemptions (their money rows), then those coupons (shared) with a minimum amount
- * and live at `now`. One query when nothing waits, else two. Read before the credit batch the statements join.
+ * The live coupons with a minimum top-up amount (spec §3), which a paid top-up may apply to a reader who downloaded one
+ * (`topUpCouponStatements` picks among them by the reader's redemptions, inside their object): one D1 read, bounded.
  */
-export async function waitingTopUpCoupons(db: Db, userId: number, now: Date): Promise<Coupon[]> {
-  const waiting = await moneyDb(db, userId).all<{ couponId: number }>(
-    `SELECT coupon_id AS couponId FROM coupon_redemptions WHERE user_id = ? AND used_at IS NULL AND downloaded_at IS NOT NULL`,
-    userId,
-  )
-  if (waiting.length === 0) return []
+export async function topUpCoupons(db: Db, now: Date): Promise<Coupon[]> {
   return db.all<CouponRow>(
-    `SELECT ${COUPON_COLUMNS} FROM coupons
-      WHERE id IN (SELECT value FROM json_each(?)) AND minimum_amount > 0 AND (expires_at IS NULL OR expires_at > ?)`,
-    JSON.stringify(waiting.map((w) => w.couponId)),
+    `SELECT ${COUPON_COLUMNS} FROM coupons WHERE minimum_amount > 0 AND (expires_at IS NULL OR expires_at > ?) ORDER BY id LIMIT 200`,
     now.toISOString(),
   )
 }
 
 /**
  * The statements that apply the reader's oldest downloaded, unused, live coupon whose minimum amount the paid
- * top-up of `amount` (minor units) reaches (spec §3 minimum amount), among `coupons` (`waitingTopUpCoupons`, read
+ * top-up of `amount` (minor units) reaches (spec §3 minimum amount), among `coupons` (`topUpCoupons`, read
  * before the batch: the coupons are shared, so their facts and grants — `couponGrant` at `nowIso` — come in as a
  * JSON parameter): mark it used, then grant its reward — a coin or mileage reward as a COUPON lot and its CHARGE
  * ledger row (each step guarded by the previous one's `changes()`), a roulette-ticket reward as that many tickets

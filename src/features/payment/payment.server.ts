@@ -41,7 +41,8 @@ import {
   type PaymentView,
 } from './payment.ts'
 import type { CoinSummary } from '../wallet/wallet.ts'
-import { topUpCouponStatements, waitingTopUpCoupons } from '../coupon/coupon.server.ts'
+import { topUpCouponStatements, topUpCoupons } from '../coupon/coupon.server.ts'
+import type { Coupon } from '../coupon/coupon.ts'
 import { decide, moneyDb } from '../reader/money-db.server.ts'
 import type { MoneyRun } from '../reader/procedures.server.ts'
 import type { ConversionProvider } from './conversion.ts'
@@ -216,15 +217,9 @@ async function readerOfPayment(db: Db, paymentId: string, providerId?: string): 
 /**
  * Applies a provider event whose signature was verified. INVALID_PARAMETER when the payment is unknown to this
  * provider (not in the shared index, or not among its reader's payments) or the amount or currency differ from the
- * payment's (nothing moves).
- *
- * `checkout.completed` is ONE batch over the reader's money rows: the event row (primary key provider + event id: a
- * replay fails the batch), the conditional update UNPAID → PAID, the COIN lot whose amount is the product's coins only
- * when that update changed one row (0 otherwise, which the lot's CHECK (amount > 0) refuses, failing the whole batch),
- * its CHARGE ledger row, the reader's open debts netted against those coins (`planDebtNetting`), the BONUS lot and its
- * CHARGE row, and a top-up coupon's reward (the live coupons it may apply read first from the shared side). The
- * shared part of the credit follows it (`creditShared`: the product's sold count, the conversion record, the
- * provider's reference in the index), once per payment.
+ * payment's (nothing moves). A checkout's event is decided inside the reader's object (`settle`), after one D1 batch
+ * reading the payment's reader and the live top-up coupons; the shared part of a credit follows it (`creditShared`:
+ * the product's sold count, the conversion record, the provider's reference in the index), once per payment.
  */
 async function applyProviderEvent(
   db: Db,
@@ -237,114 +232,135 @@ async function applyProviderEvent(
   if (received.type === 'charge.refunded' || received.type === 'charge.disputed')
     return reverseFromProvider(db, provider, received as ReversalEvent, now)
   const event = received as CheckoutEvent
-  const userId = await readerOfPayment(db, event.paymentId, provider.id)
+  const completed = event.type === 'checkout.completed'
+  const [userId, coupons] = await Promise.all([readerOfPayment(db, event.paymentId, provider.id), completed ? topUpCoupons(db, now) : []])
   // unknown here (yet: the provider redelivers an event we refuse): nothing moves
   if (userId === null) throw new AppError('INVALID_PARAMETER', { fields: 'data' })
-  const money = moneyDb(db, userId)
-  const nowIso = now.toISOString()
-  const completed = event.type === 'checkout.completed'
-  const payment = await money.first<Cols<'payments', 'user_id' | 'state' | 'amount' | 'currency' | 'coins' | 'bonus' | 'product_id'>>(
-    `SELECT user_id AS userId, state, amount, currency, coins, bonus, product_id AS productId FROM payments WHERE id = ? AND provider = ?`,
-    event.paymentId,
-    provider.id,
+  const done = settled(await decide(userId, 'settle', { userId, provider: provider.id, event, coupons, now: now.toISOString() }))
+  if (done.shared) await creditShared(db, done.shared, now.toISOString(), conversion)
+  return done.outcome
+}
+
+/** What `settle` is told: the checkout's event, its reader, and the live top-up coupons (shared facts). */
+type SettleOrder = { userId: number; provider: string; event: CheckoutEvent; coupons: Coupon[]; now: string }
+
+/** What `settle` did, and for a payment paid (now or before) what its shared part needs. */
+type Settled = { outcome: WebhookOutcome; shared: SharedCredit | null }
+
+/**
+ * A checkout's event inside the reader's object (procedures.server.ts): reads the payment, whether the event was
+ * applied, and the reader's open debts; decides; then writes ONE batch with nothing in between. A cancel: the event row
+ * and UNPAID → CANCELLED. A completed checkout: the event row, UNPAID → PAID, the COIN lot and its CHARGE ledger row,
+ * the reader's open debts netted against those coins (`planDebtNetting`: each a CANCEL row), the BONUS lot and its
+ * CHARGE row, and the reward of a top-up coupon the reader downloaded (`topUpCouponStatements`). Guards stay in the
+ * statements (a lot's amount 0 when the payment was not UNPAID, which its CHECK refuses): a plan gone wrong writes
+ * nothing. A replayed event is `duplicate`; a payment another event paid is `already_paid`; both still hand back the
+ * shared part, so a worker stopped before it finishes it on the provider's redelivery.
+ */
+export function settle(run: MoneyRun, order: SettleOrder): Decision<Settled> {
+  const { userId, provider, event, coupons, now: nowIso } = order
+  const read = run([
+    {
+      sql: `SELECT state, amount, currency, coins, bonus, product_id AS productId, provider_ref AS providerRef FROM payments WHERE id = ? AND provider = ?`,
+      params: [event.paymentId, provider],
+    },
+    { sql: `SELECT 1 FROM payment_events WHERE provider = ? AND event_id = ?`, params: [provider, event.id] },
+    {
+      sql: `SELECT payment_id AS paymentId, debt FROM payment_reversals WHERE user_id = ? AND debt > 0 ORDER BY created_at, payment_id`,
+      params: [userId],
+    },
+  ])
+  if (!read.ok) return read
+  const payment = firstRow<Cols<'payments', 'state' | 'amount' | 'currency' | 'coins' | 'bonus' | 'product_id' | 'provider_ref'>>(
+    read.results[0],
   )
   // unknown here (yet: the provider redelivers an event we refuse), or not what was asked: nothing moves
-  if (!payment) throw new AppError('INVALID_PARAMETER', { fields: 'data' })
+  if (!payment) return { refused: 'INVALID_PARAMETER', details: { fields: 'data' } }
   if (payment.amount !== event.amount || payment.currency !== event.currency) {
     console.error(
-      `payment ${event.paymentId}: ${provider.id} event ${event.id} says ${event.amount} ${event.currency}, the payment is ${payment.amount} ${payment.currency}: refused`,
+      `payment ${event.paymentId}: ${provider} event ${event.id} says ${event.amount} ${event.currency}, the payment is ${payment.amount} ${payment.currency}: refused`,
     )
-    throw new AppError('INVALID_PARAMETER', { fields: 'data' })
+    return { refused: 'INVALID_PARAMETER', details: { fields: 'data' } }
   }
+  const shared = { paymentId: event.paymentId, productId: payment.productId, currency: payment.currency, amount: payment.amount }
+  const paid = (outcome: WebhookOutcome, providerRef: string | null): Decision<Settled> => ({
+    result: { outcome, shared: { ...shared, providerRef } },
+  })
+  const completed = event.type === 'checkout.completed'
+  // a completed checkout's event row is only ever written with its credit
+  if (read.results[1]!.results.length)
+    return completed ? paid('duplicate', payment.providerRef) : { result: { outcome: 'duplicate', shared: null } }
+  if (payment.state === 'PAID')
+    return completed ? paid('already_paid', payment.providerRef) : { result: { outcome: 'ignored', shared: null } }
+  if (payment.state !== 'UNPAID') return { result: { outcome: 'ignored', shared: null } }
   const eventRow = {
     sql: `INSERT INTO payment_events (provider, event_id, payment_id, type, received_at) VALUES (?, ?, ?, ?, ?)`,
-    params: [provider.id, event.id, event.paymentId, event.type, nowIso],
+    params: [provider, event.id, event.paymentId, event.type, nowIso],
   }
-
   if (!completed) {
-    try {
-      const [, update] = await money.batch([
-        eventRow,
-        {
-          sql: `UPDATE payments SET state = 'CANCELLED', cancelled_at = ? WHERE id = ? AND state = 'UNPAID'`,
-          params: [nowIso, event.paymentId],
-        },
-      ])
-      return (update!.meta.changes ?? 0) === 1 ? 'cancelled' : 'ignored'
-    } catch (e) {
-      if (isDuplicateEvent(e)) return 'duplicate'
-      throw e
-    }
-  }
-
-  const shared = { paymentId: event.paymentId, productId: payment.productId, currency: payment.currency, amount: payment.amount }
-  const [coin, bonus] = paymentGrants(payment, now)
-  for (let attempt = 0; ; attempt++) {
-    const debts = await money.all<OpenDebt>(
-      `SELECT payment_id AS paymentId, debt FROM payment_reversals WHERE user_id = ? AND debt > 0 ORDER BY created_at, payment_id`,
-      payment.userId,
-    )
-    // the reader's downloaded coupons waiting for a top-up, with their (shared) facts: applied in the credit batch
-    const waitingCoupons = await waitingTopUpCoupons(db, payment.userId, now)
-    const statements: { sql: string; params: unknown[] }[] = [
+    const cancelled = run([
       eventRow,
       {
-        sql: `UPDATE payments SET state = 'PAID', paid_at = ?, provider_ref = ? WHERE id = ? AND state = 'UNPAID'`,
-        params: [nowIso, event.ref ?? event.id, event.paymentId],
+        sql: `UPDATE payments SET state = 'CANCELLED', cancelled_at = ? WHERE id = ? AND state = 'UNPAID'`,
+        params: [nowIso, event.paymentId],
+      },
+    ])
+    return cancelled.ok ? { result: { outcome: 'cancelled', shared: null } } : cancelled
+  }
+  const [coin, bonus] = paymentGrants(payment, new Date(nowIso))
+  const providerRef = event.ref ?? event.id
+  const written = run([
+    eventRow,
+    {
+      sql: `UPDATE payments SET state = 'PAID', paid_at = ?, provider_ref = ? WHERE id = ? AND state = 'UNPAID'`,
+      params: [nowIso, providerRef, event.paymentId],
+    },
+    {
+      sql: `INSERT INTO coin_lots (user_id, type, amount, remaining, expires_at, source, ref, payment_id, created_at)
+            VALUES (?, 'COIN', CASE WHEN changes() = 1 THEN ? ELSE 0 END, CASE WHEN changes() = 1 THEN ? ELSE 0 END, ?, 'PAYMENT', ?, ?, ?)`,
+      params: [userId, coin!.amount, coin!.amount, coin!.expiresAt, event.paymentId, event.paymentId, nowIso],
+    },
+    ledgerRow(userId, 'COIN', coin!.amount, event.paymentId, nowIso),
+    // issue 34 point 3: the paid coins settle open debts first, each a CANCEL row (described `debt`, ref the reversed
+    // payment) — 0, refused by the ledger's CHECK, should a debt not be what was read
+    ...planDebtNetting(rows<OpenDebt>(read.results[2]), coin!.amount).flatMap((step) => [
+      {
+        sql: `UPDATE payment_reversals SET debt = debt - ? WHERE payment_id = ? AND user_id = ? AND debt >= ?`,
+        params: [step.take, step.paymentId, userId, step.take],
       },
       {
-        sql: `INSERT INTO coin_lots (user_id, type, amount, remaining, expires_at, source, ref, payment_id, created_at)
-              VALUES (?, 'COIN', CASE WHEN changes() = 1 THEN ? ELSE 0 END, CASE WHEN changes() = 1 THEN ? ELSE 0 END, ?, 'PAYMENT', ?, ?, ?)`,
-        params: [payment.userId, coin!.amount, coin!.amount, coin!.expiresAt, event.paymentId, event.paymentId, nowIso],
+        sql: `INSERT INTO coin_ledger (user_id, kind, lot_id, type, source, amount, product_kind, ref, description, created_at)
+              SELECT ?, 'CANCEL', id, 'COIN', 'PAYMENT', CASE WHEN changes() = 1 THEN ? ELSE 0 END, 'COIN_PRODUCT', ?, 'debt', ?
+                FROM coin_lots WHERE source = 'PAYMENT' AND ref = ? AND type = 'COIN'`,
+        params: [userId, -step.take, step.paymentId, nowIso, event.paymentId],
       },
-      ledgerRow(payment.userId, 'COIN', coin!.amount, event.paymentId, nowIso),
-      // issue 34 point 3: the paid coins settle open debts first, each a CANCEL row (described `debt`, ref the
-      // reversed payment) — 0, refused by the ledger's CHECK, when that debt changed meanwhile: retried afresh
-      ...planDebtNetting(debts, coin!.amount).flatMap((step) => [
-        {
-          sql: `UPDATE payment_reversals SET debt = debt - ? WHERE payment_id = ? AND user_id = ? AND debt >= ?`,
-          params: [step.take, step.paymentId, payment.userId, step.take],
-        },
-        {
-          sql: `INSERT INTO coin_ledger (user_id, kind, lot_id, type, source, amount, product_kind, ref, description, created_at)
-                SELECT ?, 'CANCEL', id, 'COIN', 'PAYMENT', CASE WHEN changes() = 1 THEN ? ELSE 0 END, 'COIN_PRODUCT', ?, 'debt', ?
-                  FROM coin_lots WHERE source = 'PAYMENT' AND ref = ? AND type = 'COIN'`,
-          params: [payment.userId, -step.take, step.paymentId, nowIso, event.paymentId],
-        },
-        {
-          sql: `UPDATE coin_lots SET remaining = remaining - ? WHERE source = 'PAYMENT' AND ref = ? AND type = 'COIN'`,
-          params: [step.take, event.paymentId],
-        },
-      ]),
-    ]
-    if (bonus) {
-      statements.push(
-        {
-          sql: `INSERT INTO coin_lots (user_id, type, amount, remaining, expires_at, source, ref, payment_id, created_at) VALUES (?, 'BONUS', ?, ?, ?, 'PAYMENT', ?, ?, ?)`,
-          params: [payment.userId, bonus.amount, bonus.amount, bonus.expiresAt, event.paymentId, event.paymentId, nowIso],
-        },
-        ledgerRow(payment.userId, 'BONUS', bonus.amount, event.paymentId, nowIso),
-      )
-    }
+      {
+        sql: `UPDATE coin_lots SET remaining = remaining - ? WHERE source = 'PAYMENT' AND ref = ? AND type = 'COIN'`,
+        params: [step.take, event.paymentId],
+      },
+    ]),
+    ...(bonus
+      ? [
+          {
+            sql: `INSERT INTO coin_lots (user_id, type, amount, remaining, expires_at, source, ref, payment_id, created_at) VALUES (?, 'BONUS', ?, ?, ?, 'PAYMENT', ?, ?, ?)`,
+            params: [userId, bonus.amount, bonus.amount, bonus.expiresAt, event.paymentId, event.paymentId, nowIso],
+          },
+          ledgerRow(userId, 'BONUS', bonus.amount, event.paymentId, nowIso),
+        ]
+      : []),
     // spec §3 coupon minimum amount: a downloaded coupon waiting for a top-up this large gives its reward now
-    statements.push(...topUpCouponStatements(payment.userId, waitingCoupons, payment.amount, nowIso, event.paymentId))
-    try {
-      await money.batch(statements)
-    } catch (e) {
-      // a replay, or another event paid it first: the shared part is done again (a no-op once done), so a worker
-      // stopped between the credit and its shared part finishes it on the provider's redelivery
-      if (isDuplicateEvent(e)) return (await creditShared(db, money, shared, nowIso, conversion), 'duplicate')
-      if (!isConstraint(e, 'CHECK')) throw e
-      // the guard fired: the payment was no longer UNPAID (paid by another event, or cancelled), or a debt moved
-      const state = await money.first<Pick<PaymentsRow, 'state'>>(`SELECT state FROM payments WHERE id = ?`, event.paymentId)
-      if (state?.state === 'PAID') return (await creditShared(db, money, shared, nowIso, conversion), 'already_paid')
-      if (state?.state !== 'UNPAID') return 'ignored'
-      if (attempt >= 4) throw new AppError('RETRY') // still unpaid: the provider redelivers the event
-      continue
-    }
-    await creditShared(db, money, shared, nowIso, conversion)
-    return 'credited'
-  }
+    ...topUpCouponStatements(userId, coupons, payment.amount, nowIso, event.paymentId),
+  ])
+  return written.ok ? paid('credited', providerRef) : written
+}
+
+/** What the shared part of a paid payment's credit needs to know of it. */
+type SharedCredit = {
+  paymentId: string
+  productId: PaymentsRow['product_id']
+  currency: string
+  amount: number
+  providerRef: string | null
 }
 
 /**
@@ -356,14 +372,7 @@ async function applyProviderEvent(
  * the payment paid and this undone: the provider redelivers the event (no answer was given), the credit batch answers
  * `duplicate`, and this step runs then.
  */
-async function creditShared(
-  db: Db,
-  money: Db,
-  payment: { paymentId: string; productId: PaymentsRow['product_id']; currency: string; amount: number },
-  nowIso: string,
-  conversion: ConversionOptions,
-): Promise<void> {
-  const ref = await money.first<Pick<PaymentsRow, 'provider_ref'>>(`SELECT provider_ref FROM payments WHERE id = ?`, payment.paymentId)
+async function creditShared(db: Db, payment: SharedCredit, nowIso: string, conversion: ConversionOptions): Promise<void> {
   const pending = `EXISTS (SELECT 1 FROM payment_readers WHERE payment_id = ? AND credited_at IS NULL)`
   // spec §7: one row per payment (INSERT OR IGNORE on its unique key), so a repeat records nothing twice
   const conversions = conversion
@@ -386,7 +395,7 @@ async function creditShared(
     ...conversions,
     {
       sql: `UPDATE payment_readers SET credited_at = ?, provider_ref = ? WHERE payment_id = ? AND credited_at IS NULL`,
-      params: [nowIso, ref?.provider_ref ?? null, payment.paymentId],
+      params: [nowIso, payment.providerRef, payment.paymentId],
     },
   ])
 }
@@ -397,10 +406,6 @@ function ledgerRow(userId: number, type: 'COIN' | 'BONUS', amount: number, payme
           VALUES (?, 'CHARGE', last_insert_rowid(), ?, 'PAYMENT', ?, 'COIN_PRODUCT', ?, ?)`,
     params: [userId, type, amount, paymentId, nowIso],
   }
-}
-
-function isDuplicateEvent(e: unknown): boolean {
-  return isConstraint(e, 'UNIQUE', 'payment_events.')
 }
 
 /**
