@@ -9,7 +9,7 @@
  * (migration 0037) says whose it is.
  */
 import { AppError, type ErrorCode } from '../../lib/errors/catalogue.ts'
-import type { Db, Statement } from '../../lib/server/db.ts'
+import type { Db } from '../../lib/server/db.ts'
 import { DAY_MS, isoAfter } from '../../lib/time.ts'
 import type { PaymentReversalsRow, PaymentsRow } from '../../lib/server/db-types.ts'
 import { firstRow, rows, type Cols } from '../../lib/server/rows.ts'
@@ -559,8 +559,6 @@ export type RefundResult = {
   coin: CoinSummary
 }
 
-const NOT_REFUNDABLE = () => new AppError('INVALID_PARAMETER', { fields: 'paymentId', reason: 'NOT_REFUNDABLE' })
-
 /**
  * Spec §9 refund of unused paid coins within 7 days (rules: `planRefund`; INVALID_PARAMETER with reason
  * NOT_REFUNDABLE when the payment cannot be refunded, NOT_EXIST for an unknown or another reader's payment).
@@ -584,10 +582,36 @@ export async function refundPayment(
   now = new Date(),
 ): Promise<RefundResult> {
   const { userId, paymentId, claim } = input
-  const nowIso = now.toISOString()
-  const since = isoAfter(now, -REFUND_DAYS * DAY_MS)
-  const money = moneyDb(db, userId)
-  const [keyRes, paymentRes, lotsRes] = await money.batch([
+  // the mark the cron finds a refund by if this worker stops before the provider's answer is recorded (migration
+  // 0038), set before the coins may leave; on a refusal the cron finds nothing to settle and clears it
+  await db.run(`UPDATE payment_readers SET refund_asked_at = ? WHERE payment_id = ? AND user_id = ?`, now.toISOString(), paymentId, userId)
+  const providers = PROVIDER_IDS.filter((id) => providerById(id))
+  const taken = settled(await decide(userId, 'takeRefund', { userId, paymentId, claim, providers, now: now.toISOString() }))
+  await input.recorded?.()
+  if (await settleRefund(db, providerById(taken.asked.provider)!, taken.asked, taken.steps, claim.key, now)) return taken.result
+  throw new AppError('CLIENT_FETCH_ERROR', { provider: taken.asked.provider })
+}
+
+/** The providers a payment may have been made with (`providerById`). */
+const PROVIDER_IDS = ['stripe', 'sandbox']
+
+/** What `takeRefund` is told: the reader, their payment, the key, the providers this worker can ask. */
+type RefundOrder = { userId: number; paymentId: string; claim: IdempotencyClaim; providers: string[]; now: string }
+
+/**
+ * The coins of a reader's refund leave, inside their object (procedures.server.ts): reads the key, the payment and the
+ * lots it caused; plans (`planRefund`: NOT_EXIST, or INVALID_PARAMETER with reason NOT_REFUNDABLE; a payment of a
+ * provider this worker cannot ask is NOT_FOUND_PAYMENT_METHOD); then writes ONE batch with nothing in between: every
+ * lot emptied with its REFUND_PURCHASE ledger row (amount `-take` only when the guarded update changed one row, else 0,
+ * which the ledger's CHECK refuses), the payment PAID → REFUNDED with `refunded_at` still null (asked, not yet
+ * confirmed), its reversal row and the idempotency row holding the answer.
+ */
+export function takeRefund(
+  run: MoneyRun,
+  order: RefundOrder,
+): Decision<{ result: RefundResult; asked: AskedRefund; steps: { lotId: number; take: number }[] }> {
+  const { userId, paymentId, claim, now: nowIso } = order
+  const read = run([
     keyTaken(claim),
     {
       sql: `SELECT state, paid_at AS paidAt, provider, provider_ref AS ref, amount, currency FROM payments WHERE id = ? AND user_id = ?`,
@@ -595,33 +619,35 @@ export async function refundPayment(
     },
     { sql: CAUSED_LOTS_SQL, params: [userId, paymentId, paymentId] },
   ])
-  if (keyRes!.results.length > 0) throw new IdempotencyKeyTaken()
-  const payment =
-    firstRow<Cols<'payments', 'state' | 'paid_at' | 'provider' | 'amount' | 'currency'> & { ref: PaymentsRow['provider_ref'] }>(
-      paymentRes,
-    ) ?? null
-  const plan = planRefund(payment, rows<CausedLotRow>(lotsRes), now)
-  if (!plan.ok) throw plan.code === 'NOT_EXIST' ? new AppError('NOT_EXIST') : NOT_REFUNDABLE()
-  const provider = providerById(payment!.provider)
-  if (!provider) throw new AppError('NOT_FOUND_PAYMENT_METHOD')
+  if (!read.ok) return read
+  const [keyRes, paymentRes, lotsRes] = read.results
+  if (keyRes!.results.length > 0) return { taken: true }
+  const payment = firstRow<
+    Cols<'payments', 'state' | 'paid_at' | 'provider' | 'amount' | 'currency'> & { ref: PaymentsRow['provider_ref'] }
+  >(paymentRes)
+  const plan = planRefund(payment ?? null, rows<CausedLotRow>(lotsRes), new Date(nowIso))
+  if (!plan.ok)
+    return plan.code === 'NOT_EXIST'
+      ? { refused: 'NOT_EXIST' }
+      : { refused: 'INVALID_PARAMETER', details: { fields: 'paymentId', reason: 'NOT_REFUNDABLE' } }
+  if (!order.providers.includes(payment!.provider)) return { refused: 'NOT_FOUND_PAYMENT_METHOD' }
   const refunded = { coin: 0, bonus: 0, freeCoin: 0, mileage: 0 }
   const key = { COIN: 'coin', BONUS: 'bonus', FREE_COIN: 'freeCoin', MILEAGE: 'mileage' } as const
-  const statements: Statement[] = plan.steps.flatMap((s) => {
-    refunded[key[s.type]] += s.take
-    return [
-      {
-        sql: `UPDATE coin_lots SET remaining = 0 WHERE id = ? AND user_id = ? AND remaining = ? AND amount = ?
-                AND EXISTS (SELECT 1 FROM payments WHERE id = ? AND user_id = ? AND state = 'PAID' AND paid_at > ?)`,
-        params: [s.lotId, userId, s.take, s.take, paymentId, userId, since],
-      },
-      {
-        sql: `INSERT INTO coin_ledger (user_id, kind, lot_id, type, source, amount, product_kind, ref, description, idempotency_key, created_at)
-              SELECT ?, 'REFUND_PURCHASE', id, type, source, CASE WHEN changes() = 1 THEN ? ELSE 0 END, 'COIN_PRODUCT', ?, 'refund', ?, ? FROM coin_lots WHERE id = ?`,
-        params: [userId, -s.take, paymentId, claim.key, nowIso, s.lotId],
-      },
-    ]
-  })
-  statements.push(
+  const written = run([
+    ...plan.steps.flatMap((s) => {
+      refunded[key[s.type]] += s.take
+      return [
+        {
+          sql: `UPDATE coin_lots SET remaining = 0 WHERE id = ? AND user_id = ? AND remaining = ? AND amount = ?`,
+          params: [s.lotId, userId, s.take, s.take],
+        },
+        {
+          sql: `INSERT INTO coin_ledger (user_id, kind, lot_id, type, source, amount, product_kind, ref, description, idempotency_key, created_at)
+                SELECT ?, 'REFUND_PURCHASE', id, type, source, CASE WHEN changes() = 1 THEN ? ELSE 0 END, 'COIN_PRODUCT', ?, 'refund', ?, ? FROM coin_lots WHERE id = ?`,
+          params: [userId, -s.take, paymentId, claim.key, nowIso, s.lotId],
+        },
+      ]
+    }),
     {
       sql: `UPDATE payments SET state = 'REFUNDED', refunded_at = NULL WHERE id = ? AND user_id = ? AND state = 'PAID'`,
       params: [paymentId, userId],
@@ -636,22 +662,22 @@ export async function refundPayment(
       `json_object('result', 'SUCCESS', 'data', json_object('paymentId', ?, 'refunded', json(?), 'coin', json(${COIN_SUMMARY_SQL})))`,
       [paymentId, JSON.stringify(refunded), ...coinSummaryParams(userId, nowIso)],
     ),
-  )
-  let result: RefundResult
-  // the mark the cron finds a refund by if this worker stops before the provider's answer is recorded (migration 0038)
-  await db.run(`UPDATE payment_readers SET refund_asked_at = ? WHERE payment_id = ?`, nowIso, paymentId)
-  try {
-    result = storedData<RefundResult>(await money.batch(statements))
-  } catch (e) {
-    if (isKeyTaken(e)) throw new IdempotencyKeyTaken()
-    // refunded, reversed or spent meanwhile: nothing was written and the provider was not asked
-    if (isConstraint(e, 'CHECK') || isConstraint(e, 'UNIQUE', 'payment_reversals.')) throw NOT_REFUNDABLE()
-    throw e
+  ])
+  if (!written.ok) return written
+  return {
+    result: {
+      result: storedData<RefundResult>(written.results),
+      asked: {
+        id: paymentId,
+        userId,
+        provider: payment!.provider,
+        ref: payment!.ref,
+        amount: payment!.amount,
+        currency: payment!.currency,
+      },
+      steps: plan.steps,
+    },
   }
-  await input.recorded?.()
-  const asked = { id: paymentId, userId, provider: provider.id, ref: payment!.ref, amount: payment!.amount, currency: payment!.currency }
-  if (await settleRefund(db, provider, asked, plan.steps, claim.key, now)) return result
-  throw new AppError('CLIENT_FETCH_ERROR', { provider: provider.id })
 }
 
 /** A refund whose coins left and whose money the provider was asked for. */

@@ -14,12 +14,12 @@ import { openGift } from '../gift/gift.server.ts'
 import { spin } from '../roulette/roulette.server.ts'
 import { deduct } from '../wallet/wallet.server.ts'
 import { redeemOnce } from '../coupon/coupon.server.ts'
-import { reverse, settle } from '../payment/payment.server.ts'
+import { reverse, settle, takeRefund } from '../payment/payment.server.ts'
 
 /** One batch over the reader's money rows, run in one transaction inside their object. */
 export type MoneyRun = (statements: Statement[]) => MoneyOutcome
 
-export const PROCEDURES = { sell, useTicket, exchange, openGift, spin, deduct, redeemOnce, reverse, settle } satisfies Record<
+export const PROCEDURES = { sell, useTicket, exchange, openGift, spin, deduct, redeemOnce, reverse, settle, takeRefund } satisfies Record<
   string,
   (run: MoneyRun, input: never) => unknown
 >
