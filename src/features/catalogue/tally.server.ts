@@ -138,8 +138,12 @@ export class Tally extends DurableObject<Cloudflare.Env> {
     // a flush's D1 work, as X-D1-Usage reports a request's (`npm run capacity` reads it)
     console.log(JSON.stringify({ event: 'tally.usage', seriesId, counts: flushing.counts.length, ...db.usage }))
     this.ctx.storage.transactionSync(() => {
-      this.setFact('flushed', String(flushing.n))
-      this.sql.exec(`DELETE FROM facts WHERE key = 'flushing'`)
+      // only this flush's record: a flush that overlapped it may have started the next one
+      this.sql.exec(
+        `INSERT INTO facts (key, value) VALUES ('flushed', ?) ON CONFLICT (key) DO UPDATE SET value = max(CAST(value AS INTEGER), excluded.value)`,
+        flushing.n,
+      )
+      this.sql.exec(`DELETE FROM facts WHERE key = 'flushing' AND json_extract(value, '$.n') = ?`, flushing.n)
       this.sql.exec(`DELETE FROM applied WHERE at < ?`, isoAfter(new Date(), -APPLIED_KEEP_MS))
     })
     if (this.sql.exec(`SELECT 1 FROM pending LIMIT 1`).toArray().length) await this.flushBy(Date.now() + flushAfterMs())
