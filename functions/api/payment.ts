@@ -93,15 +93,21 @@ export const payment = new Hono<AppEnv>()
     return ok(c, result)
   })
   /** Spec §5/§9 mileage exchange, once per Idempotency-Key: `{amount}` points → `{coin}` (edition rate). */
-  .post('/mileage', requireUser, validate('json', MileageExchangeRequest), idempotent('POST /payment/mileage', { handlerChecksKey: true }), async (c) => {
-    const result = await exchangeMileage({
-      userId: currentUserId(c),
-      amount: c.req.valid('json').amount,
-      rate: mileageRate(c),
-      claim: c.var.idempotency,
-    })
-    return ok(c, result)
-  })
+  .post(
+    '/mileage',
+    requireUser,
+    validate('json', MileageExchangeRequest),
+    idempotent('POST /payment/mileage', { handlerChecksKey: true }),
+    async (c) => {
+      const result = await exchangeMileage({
+        userId: currentUserId(c),
+        amount: c.req.valid('json').amount,
+        rate: mileageRate(c),
+        claim: c.var.idempotency,
+      })
+      return ok(c, result)
+    },
+  )
   /**
    * The exchange popup's plain form (same Origin, works without JavaScript), once per rendered key: 303 to its page
    * with `?exchanged=<coins>`, or `?error=CODE` with the popup open again and the amount kept.

@@ -93,12 +93,18 @@ export const purchase = new Hono<AppEnv>()
     const result = await previewPurchase(c.var.db, currentUserId(c), c.req.valid('query').episodeId, c.var.edition)
     return ok(c, result)
   })
-  .post('/freetime', requireUser, validate('json', FreetimeRequest), idempotent('POST /purchase/freetime', { handlerChecksKey: true }), async (c) => {
-    const result = await useFreetime(c.var.db, {
-      userId: currentUserId(c),
-      episodeId: c.req.valid('json').episodeId,
-      claim: c.var.idempotency,
-      ageRules: c.var.edition,
-    })
-    return ok(c, result)
-  })
+  .post(
+    '/freetime',
+    requireUser,
+    validate('json', FreetimeRequest),
+    idempotent('POST /purchase/freetime', { handlerChecksKey: true }),
+    async (c) => {
+      const result = await useFreetime(c.var.db, {
+        userId: currentUserId(c),
+        episodeId: c.req.valid('json').episodeId,
+        claim: c.var.idempotency,
+        ageRules: c.var.edition,
+      })
+      return ok(c, result)
+    },
+  )
