@@ -200,7 +200,7 @@ async function fromBearer(
   const keys = await sessionKeys().catch(() => null)
   if (!keys) return { userId: null, error: 'NO_SECRET' }
   const check = await verifyAccessToken(keys, match[1]!, issuer)
-  const reader = check.ok && checkVersion ? await currentReader(db, check.userId, check) : undefined
+  const reader = check.ok && checkVersion ? await currentReader(check.userId, check) : undefined
   if (reader === null) return { userId: null, error: 'NEED_TO_REFRESH' }
   if (check.ok)
     return {
@@ -227,7 +227,7 @@ async function fromCookie(
   const now = new Date()
   const check = await verifyAccessToken(keys, web.accessToken.value, issuer, now)
   const usable = check.ok && !needsRefresh(check.expiresAt, now)
-  const reader = usable && checkVersion ? await currentReader(db, check.userId, check) : undefined
+  const reader = usable && checkVersion ? await currentReader(check.userId, check) : undefined
   if (usable && reader !== null) {
     return {
       state: {

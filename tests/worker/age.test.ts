@@ -15,7 +15,7 @@ import { issueTokens } from '../../src/features/auth/auth.server.ts'
 import { deriveKeys } from '../../src/features/auth/tokens.ts'
 import { createDb } from '../../src/lib/server/db.ts'
 import { openSession } from '../../src/features/session/cookie.ts'
-import { assertEventAccess } from '../../src/features/age/age.server.ts'
+import { accountChanged, assertEventAccess } from '../../src/features/age/age.server.ts'
 import { AppError } from '../../src/lib/errors/catalogue.ts'
 import fr from '../../editions/fr/edition.json'
 import jp from '../../editions/jp/edition.json'
@@ -257,7 +257,8 @@ describe('kr: Korean IP users also need the Korean adult auth', () => {
     expect((await userRow(korean.id))!.kr).toBe(1)
     expect(await adultPaths('kr', korean.headers)).toMatchObject({ detail: 403, viewer: 403 })
     expect((await read(await call('kr', 'GET', '/api/v1/user/adult', korean.headers))).data.mode).toBe('krPhone')
-    await db.run(`UPDATE users SET is_adult_kr = 1 WHERE id = ?`, korean.id)
+    await db.run(`UPDATE users SET is_adult_kr = 1 WHERE id = ?`, korean.id) // as the carrier check writes it
+    await accountChanged(korean.id)
     expect(await adultPaths('kr', korean.headers)).toMatchObject({ detail: 200, viewer: 200 })
     const abroad = await member({}, 'kr')
     expect((await verify(abroad, { birthedAt: '1990-05-01' }, 'kr', { 'cf-ipcountry': 'FR' })).status).toBe(200)

@@ -15,6 +15,9 @@ import { walletTotals, type LedgerEntry } from '../../src/features/wallet/wallet
 import type { CoinSource, CoinType } from '../../src/features/wallet/wallet.ts'
 import type { Platform } from '../../src/features/coupon/coupon.ts'
 import { readerRows } from './reader-rows.ts'
+import { runInDurableObject } from 'cloudflare:test'
+import { startSession } from '../../src/features/auth/session-store.server.ts'
+import { DAY_MS, isoAfter } from '../../src/lib/time.ts'
 
 export const app = appFor()
 export const db = createDb(env.DB)
@@ -24,7 +27,8 @@ export type Reader = { id: number; headers: Record<string, string>; sessionId?: 
 
 /**
  * A new account (adult unless told) with a Bearer access token of a session of its own. The token is signed here and
- * the reader's object is not woken: its first call is the test's (sign-in itself is tests/worker/auth.test.ts's).
+ * its session written straight into the reader's object, which is not woken: its first call is the test's (sign-in
+ * itself is tests/worker/auth.test.ts's).
  */
 export async function newReader(opts: { adult?: boolean; platform?: Platform } = {}): Promise<Reader> {
   const email = `wallet-${Date.now()}-${++seq}-${Math.random().toString(36).slice(2, 8)}@example.com`
@@ -34,7 +38,19 @@ export async function newReader(opts: { adult?: boolean; platform?: Platform } =
     opts.adult === false ? 0 : 1,
   )
   const sessionId = randomToken(16)
-  const token = await signAccessToken(await sessionKeys(), row!.id, frEdition.siteUrl, new Date(), 0, sessionId, opts.platform)
+  const now = new Date()
+  const token = await signAccessToken(await sessionKeys(), row!.id, frEdition.siteUrl, now, 0, sessionId, opts.platform)
+  await runInDurableObject(env.READER.getByName(String(row!.id)), (_instance, state) =>
+    startSession(state.storage.sql, {
+      sessionId,
+      tokenHash: randomToken(16),
+      version: 0,
+      clientKind: 'APP',
+      ip: null,
+      now: now.toISOString(),
+      expiresAt: isoAfter(now, DAY_MS),
+    }),
+  )
   return { id: row!.id, headers: { authorization: `Bearer ${token.value}` }, sessionId }
 }
 

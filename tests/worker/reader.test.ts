@@ -52,6 +52,7 @@ describe("a reader's object", () => {
       return { names, version: migrateReader(state.storage) }
     })
     expect(tables.names).toEqual([
+      'account',
       'address',
       'alarms',
       'auto_unlock',

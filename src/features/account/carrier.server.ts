@@ -23,6 +23,7 @@ import {
   type Signed,
 } from './carrier.ts'
 import { maskPhone } from './account.ts'
+import { accountChanged } from '../age/age.server.ts'
 
 /** A carrier identity service: where the reader's browser posts the request, and how its answer is read. */
 export interface CarrierProvider {
@@ -142,6 +143,7 @@ export async function completeCarrier(
     const user = await db.first<Pick<UsersRow, 'id'>>(`SELECT id FROM users WHERE id = ? AND deleted_at IS NULL`, r.request.userId)
     throw new AppError(user ? 'CARRIER_TAMPERED' : 'NOT_FOUND_USER')
   }
+  await accountChanged(r.request.userId)
   return {
     purpose: r.request.purpose,
     returnPath: r.request.returnPath,

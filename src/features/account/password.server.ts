@@ -23,6 +23,7 @@ import {
   type ResetPasswordBody,
 } from './account.ts'
 import { endAllSessions, type Stmt } from './account.server.ts'
+import { accountChanged } from '../age/age.server.ts'
 import { messageProvider } from './messaging.server.ts'
 import { checkLimits } from '../auth/limits.server.ts'
 
@@ -51,11 +52,13 @@ export async function changePassword(db: Db, userId: number, body: ChangePasswor
     throw new AppError('INCORRECT_PASSWORD', { field: 'oldPassword' })
   const nowIso = now.toISOString()
   const hash = await hashPassword(body.newPassword, pepper(), hasher())
-  return issueTokens(db, userId, ctx, [
+  const tokens = await issueTokens(db, userId, ctx, [
     { sql: `UPDATE users SET password_hash = ?, updated_at = ? WHERE id = ?`, params: [hash, nowIso, userId] },
     ...endAllSessions(userId),
     { sql: `DELETE FROM rate_limits WHERE bucket = ?`, params: [bucket] },
   ])
+  await accountChanged(userId)
+  return tokens
 }
 
 // ─────────────────────────────── reset by e-mail link ───────────────────────────────
@@ -187,6 +190,7 @@ export async function resetPassword(db: Db, body: ResetPasswordBody, ctx: AuthCo
     { sql: `DELETE FROM rate_limits WHERE bucket >= ? AND bucket < ?`, params: [locks.from, locks.to] },
   ])
   if ((results[0]?.meta.changes ?? 0) !== 1) throw new AppError('TIMEOUT')
+  await accountChanged(body.userId)
   if (row.email) {
     await messageProvider(db).send(
       {

@@ -10,6 +10,7 @@ import type { EventsRow } from '../../lib/server/db-types.ts'
 import { adultAuthentication, audienceClass, isAdult, type AgeEdition, type AudienceFlags } from './age.ts'
 import type { AudienceClass } from '../../lib/cache.ts'
 import { eventAccess } from '../event/event.ts'
+import { withReader } from '../reader/stub.server.ts'
 
 /**
  * The row of ADULT_STATE_SQL. `session_version`: features that read this row in their own batch check the session
@@ -24,6 +25,17 @@ export type AdultRow = Cols<
 export const ADULT_STATE_SQL = `SELECT is_adult AS isAdult, is_kr_ip_user AS isKrIpUser, is_adult_kr AS isAdultKr, birthed_at AS birthedAt,
             adult_verified_at AS adultVerifiedAt, show_adult AS showAdult, is_bl_toggle AS isBlToggle, session_version AS sessionVersion
        FROM users WHERE id = ? AND deleted_at IS NULL`
+
+/**
+ * After a write to the reader's adult flags, switches, session version or `deleted_at` in D1: their object drops its
+ * account card (account-card.server.ts), so the next session check reads the change. The write stands when the object
+ * cannot be reached: it is logged, and the card is read again within an access token's life.
+ */
+export async function accountChanged(userId: number): Promise<void> {
+  await withReader(userId, (r) => r.forgetAccount()).catch((e: unknown) =>
+    console.error(JSON.stringify({ event: 'reader.account.failed', userId, error: String(e) })),
+  )
+}
 
 export function toAdultState(row: AdultRow | undefined): AudienceFlags {
   if (!row) return null
@@ -90,6 +102,7 @@ export async function verifyAdult(
     nowIso,
     userId,
   )
+  await accountChanged(userId)
 }
 
 /**
@@ -99,6 +112,7 @@ export async function verifyAdult(
 export async function setShowAdult(db: Db, userId: number, edition: AgeEdition, on: boolean, now: Date = new Date()): Promise<void> {
   if (on && !(await readerAdult(db, userId, edition, now))) throw new AppError('ADULT_ONLY_CONTENTS')
   await db.run(`UPDATE users SET show_adult = ?, updated_at = ? WHERE id = ? AND deleted_at IS NULL`, on ? 1 : 0, now.toISOString(), userId)
+  await accountChanged(userId)
 }
 
 /** Spec §5/§7 PUT /user/BL/toggle/{value} (the route checks that the edition has the toggle). */
@@ -109,6 +123,7 @@ export async function setBlToggle(db: Db, userId: number, on: boolean, now: Date
     now.toISOString(),
     userId,
   )
+  await accountChanged(userId)
 }
 
 /**

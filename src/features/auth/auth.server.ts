@@ -6,7 +6,7 @@
  */
 import { SESSION_OPEN_SQL, endedSession, type SessionClaim } from './session-claim.server.ts'
 import { withReader } from '../reader/stub.server.ts'
-import { ADULT_STATE_SQL, toAdultState, type AdultRow } from '../age/age.server.ts'
+import { toAdultState } from '../age/age.server.ts'
 import type { AudienceFlags } from '../age/age.ts'
 import { env } from 'cloudflare:workers'
 import { messageProvider } from '../account/messaging.server.ts'
@@ -443,18 +443,12 @@ export async function refreshTokens(
 
 /**
  * ASVS 7.4.1/7.4.3: the reader's adult flags and switches while the account is live, still at the session version
- * the access token was signed with, and the token's session not logged out, else null (one indexed read, which also
- * gives the page its audience class). Routes that read the user row anyway check both there instead.
+ * the access token was signed with, and the token's session not ended, else null: one call to the reader's object,
+ * which keeps them (age/account-card.server.ts), so no D1 query. It also gives the page its audience class. Routes that
+ * read the user row anyway check both there instead.
  */
-export async function currentReader(db: Db, userId: number, claim: SessionClaim): Promise<AudienceFlags | null> {
-  return toAdultState(
-    (await db.first<AdultRow>(
-      `${ADULT_STATE_SQL} AND session_version = ? AND ${SESSION_OPEN_SQL}`,
-      userId,
-      claim.sessionVersion,
-      claim.sessionId,
-    )) ?? undefined,
-  )
+export async function currentReader(userId: number, claim: SessionClaim): Promise<AudienceFlags | null> {
+  return toAdultState((await withReader(userId, (r) => r.session(userId, claim))) ?? undefined)
 }
 
 /**

@@ -132,6 +132,14 @@ export function endAllSessions(sql: SqlStorage, version: number, now: string): n
 const OPEN_SQL = `s.ended_at IS NULL AND s.version = ?
   AND EXISTS (SELECT 1 FROM refresh_tokens t WHERE t.session_id = s.id AND t.rotated_at IS NULL AND t.expires_at > ?)`
 
+/**
+ * Whether session `id` (an access token's `sid`) is open at `version` (its `sv`): known here, not ended by a logout, a
+ * replayed token or the end of every session. What the session check asks for every access token (ASVS 7.4.1/7.4.3).
+ */
+export function sessionOpen(sql: SqlStorage, id: string, version: number): boolean {
+  return sql.exec(`SELECT 1 FROM sessions WHERE id = ? AND version = ? AND ended_at IS NULL`, id, version).toArray().length > 0
+}
+
 /** Sessions still open: not ended, of the account's version, with a live token. */
 export function openSessions(sql: SqlStorage, version: number, now: string): number {
   return sql.exec<{ n: number }>(`SELECT count(*) AS n FROM sessions s WHERE ${OPEN_SQL}`, version, now).one().n

@@ -15,7 +15,7 @@ import { platformClaim } from './app-client.ts'
 import { SECOND_MS, isoAfter } from '../../lib/time.ts'
 import { toB64url } from '../../lib/b64url.ts'
 
-const ACCESS_TOKEN_TTL_SECONDS = 15 * 60
+export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60
 export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 60 * 60
 /** Spec §4: the access token stays while more than 5 minutes are left, else it is refreshed. */
 const REFRESH_WHEN_LEFT_SECONDS = 5 * 60

@@ -39,6 +39,7 @@ import {
   mergeSessions,
   openSessions,
   rotateSession,
+  sessionOpen,
   signIns,
   startSession,
   type MovedToken,
@@ -59,6 +60,9 @@ import { moneyChores, nextMoneyDue, noticeAlarms, noticesDue } from './money-tim
 import { queuePushes, type Written } from '../alarm/alarm.server.ts'
 import { createDb } from '../../lib/server/db.ts'
 import { forgetMoney, mergeMoney, takeMoney } from './money-move.server.ts'
+import { ADULT_STATE_SQL, type AdultRow } from '../age/age.server.ts'
+import { dropCard, keepCard, keptCard } from '../age/account-card.server.ts'
+import type { SessionClaim } from '../auth/session-claim.server.ts'
 import { PROCEDURES, type MoneyRun, type ProcedureInput, type ProcedureName, type ProcedureOutcome } from './procedures.server.ts'
 
 /** How long after a send the alarm sends again what the consumer has not said it applied. */
@@ -83,6 +87,10 @@ export class Reader extends DurableObject<Cloudflare.Env> {
   private alarmAt: number | null | undefined = undefined
   /** The newest outbox event this instance has sent (an instance started afresh sends its outbox at its first write). */
   private sent = 0
+  /** Moves on at each drop of the account card: a read of D1 begun before a drop keeps nothing. */
+  private cardDrops = 0
+  /** The read of the account card under way, which the checks that arrive meanwhile share. */
+  private cardRead: Promise<AdultRow | null> | null = null
 
   constructor(ctx: DurableObjectState, env: Cloudflare.Env) {
     super(ctx, env)
@@ -178,7 +186,26 @@ export class Reader extends DurableObject<Cloudflare.Env> {
   /** Every session ends (the account's version moved on from `version`); answers how many were open. */
   async endAllSessions(readerId: number, version: number, now: string): Promise<number> {
     await this.ready(readerId)
+    this.dropAccount()
     return this.ctx.storage.transactionSync(() => endAllSessions(this.sql, version, now))
+  }
+
+  /**
+   * The session check of an access token (age/account-card.server.ts): its session open here at the token's version,
+   * and the account card at that version too. The card (the reader's adult flags and switches), else null. D1 is read
+   * only when no card younger than an access token's life is kept, or when the token is newer than the card.
+   */
+  async session(readerId: number, claim: SessionClaim): Promise<AdultRow | null> {
+    await this.ready(readerId)
+    if (!sessionOpen(this.sql, claim.sessionId, claim.sessionVersion)) return null
+    let card = keptCard(this.sql, new Date().toISOString())
+    if (card === undefined || (card !== null && card.sessionVersion < claim.sessionVersion)) card = await this.readCard(readerId)
+    return card !== null && card.sessionVersion === claim.sessionVersion ? card : null
+  }
+
+  /** The account's flags, switches or session version changed in D1: the next check reads them again. */
+  async forgetAccount(): Promise<void> {
+    this.dropAccount()
   }
 
   /** The reader's open sessions and newest sign-ins, for an operator's look-up. */
@@ -276,6 +303,7 @@ export class Reader extends DurableObject<Cloudflare.Env> {
    * withdrawal expired the coins left).
    */
   async forget(): Promise<void> {
+    this.dropAccount()
     this.ctx.storage.transactionSync(() => {
       for (const table of ['progress', 'marks', 'refresh_tokens', 'sessions', 'address', 'alarms']) this.sql.exec(`DELETE FROM ${table}`)
     })
@@ -323,6 +351,31 @@ export class Reader extends DurableObject<Cloudflare.Env> {
     await this.ready(readerId)
     this.sql.exec(`DELETE FROM outbox WHERE seq <= ?`, seq)
     await this.flush(false)
+  }
+
+  /** Reads the account card from D1 and keeps it, unless it was dropped meanwhile (one read for the checks that wait on it). */
+  private readCard(readerId: number): Promise<AdultRow | null> {
+    if (this.cardRead) return this.cardRead
+    const drops = this.cardDrops
+    const now = new Date().toISOString()
+    const read = this.env.DB.prepare(ADULT_STATE_SQL)
+      .bind(readerId)
+      .first<AdultRow>()
+      .then((card) => {
+        if (drops === this.cardDrops) keepCard(this.sql, card, now)
+        return card
+      })
+      .finally(() => {
+        if (this.cardRead === read) this.cardRead = null
+      })
+    this.cardRead = read
+    return read
+  }
+
+  private dropAccount(): void {
+    this.cardDrops++
+    this.cardRead = null
+    dropCard(this.sql)
   }
 
   /** One batch over the money rows in one transaction (the one place every money batch of a call runs: tests hook it). */

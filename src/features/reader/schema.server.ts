@@ -301,6 +301,13 @@ const READER_MIGRATIONS: readonly string[] = [
      episode_id  INTEGER NOT NULL,
      PRIMARY KEY (day, episode_id)
    ) WITHOUT ROWID;`,
+  // 8: the account card (auth/account-card.server.ts): the reader's adult flags, switches and session version as D1's
+  // `users` row had them when read (`loaded_at`), one row at most
+  `CREATE TABLE account (
+     id         INTEGER PRIMARY KEY CHECK (id = 1),
+     card       TEXT,
+     loaded_at  TEXT NOT NULL
+   );`,
 ]
 
 /** Brings the object's SQLite to the last migration; answers the version it is at. */

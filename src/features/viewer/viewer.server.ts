@@ -358,7 +358,7 @@ export async function saveProgress(
     )
     return { episodeId, position, updatedAt: saved.updatedAt }
   }
-  if (session && !(await currentReader(db, userId, session))) throw new AppError('NEED_TO_REFRESH')
+  if (session && !(await currentReader(userId, session))) throw new AppError('NEED_TO_REFRESH')
   const opened = await accessOf(db, episodeId, { userId }, edition, now)
   if (!opened) throw new AppError('NOT_FOUND_EPISODE')
   throw new AppError(opened.access.open ? 'UNAUTHORIZED_CONTENTS' : opened.access.code)

@@ -1,0 +1,61 @@
+/**
+ * The account card in a reader's object (issue 38 point 6; src/features/age/account-card.server.ts) on real workerd:
+ * the session check of a signed-in request reads the reader's flags from their object, D1 once for a run of checks;
+ * a change made through a route shows on the next request; one written in D1 without the drop (a drop that failed)
+ * shows once the card is older than an access token's life; 40 checks at once keep one card.
+ */
+import { describe, expect, it } from 'vitest'
+import { db, expectError, get, newReader, send } from './purchase.helpers.ts'
+import { execInReader } from './reader.helpers.ts'
+
+const mature = '/api/v1/contents?tab=MATURE'
+const loadedAt = async (userId: number) =>
+  ((await execInReader(userId, `SELECT loaded_at AS at FROM account`))[0] as { at: string } | undefined)?.at
+
+/** An adult reader (checked today, adult series shown) whose object has not been called. */
+async function adult() {
+  const reader = await newReader()
+  await db.run(
+    `UPDATE users SET birthed_at = '1990-05-01', is_adult = 1, adult_verified_at = ?, show_adult = 1 WHERE id = ?`,
+    new Date().toISOString(),
+    reader.id,
+  )
+  return reader
+}
+
+describe('the account card', () => {
+  it('is read from D1 by the first check and kept; a switch through its route shows at once; a D1 write without the drop, once the card is older than an access token', async () => {
+    const reader = await adult()
+    expect(await loadedAt(reader.id)).toBeUndefined()
+    const first = await get(reader, mature)
+    expect(first.status).toBe(200)
+    const at = await loadedAt(reader.id)
+    expect(at).toEqual(expect.stringMatching(/^\d{4}-/))
+    // the next checks keep the card: no D1 read for the session
+    expect((await get(reader, mature)).status).toBe(200)
+    expect(await loadedAt(reader.id)).toBe(at)
+
+    // PUT /user/adult/toggle/false: D1 written, the card dropped, the next check reads the switch
+    const off = await send(reader, 'PUT', '/api/v1/user/adult/toggle/false')
+    expect(off!.status).toBe(200)
+    await expectError(await get(reader, mature), 403, 'ADULT_ONLY_CONTENTS')
+
+    // written in D1 only (as if the drop after it failed): the kept card still says off…
+    await db.run(`UPDATE users SET show_adult = 1 WHERE id = ?`, reader.id)
+    await expectError(await get(reader, mature), 403, 'ADULT_ONLY_CONTENTS')
+    // …until it is older than an access token's life (15 minutes)
+    await execInReader(reader.id, `UPDATE account SET loaded_at = ?`, new Date(Date.now() - 15 * 60_000 - 1_000).toISOString())
+    expect((await get(reader, mature)).status).toBe(200)
+  })
+
+  it('40 checks at once with no card all pass and keep one; a withdrawal written in D1 only is refused once the card is old', async () => {
+    const reader = await adult()
+    const answers = await Promise.all(Array.from({ length: 40 }, () => get(reader, mature)))
+    expect(answers.map((r) => r.status)).toEqual(Array(40).fill(200))
+    expect(await execInReader(reader.id, `SELECT count(*) AS n FROM account`)).toEqual([{ n: 1 }])
+
+    await db.run(`UPDATE users SET deleted_at = ? WHERE id = ?`, new Date().toISOString(), reader.id)
+    await execInReader(reader.id, `UPDATE account SET loaded_at = ?`, new Date(Date.now() - 16 * 60_000).toISOString())
+    await expectError(await get(reader, '/api/v1/library/favorite'), 401, 'NEED_TO_REFRESH')
+  })
+})
