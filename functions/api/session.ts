@@ -52,12 +52,19 @@ export const sessionService = new Hono<AppEnv>()
   /**
    * `{}` for a guest, else `{user, expires, coin, alarms}` (the session middleware has already refreshed the cookie);
    * `alarms` is the unread count of the header's bell, so a page asks one question after paint, not two.
-   * The user read checks the token's session version (ASVS 7.4.3): an ended session is `{}` and its cookie goes.
+   * The reader's object checks the token's session in the balance's call (ASVS 7.4.1/7.4.3): an ended session is `{}`
+   * and its cookie goes.
    */
   .get('/session', checksSessionItself, async (c) => {
     const state = c.var.session
     if (!state || state.userId === null) return c.json({})
-    const [me, alarms] = await Promise.all([userMe(c.var.db, state.userId, state), unreadCount(state.userId)])
+    const [me, alarms] = await Promise.all([
+      userMe(c.var.db, state.userId, state).catch((e: unknown) => {
+        if (e instanceof AppError && e.code === 'NEED_TO_REFRESH') return null
+        throw e
+      }),
+      unreadCount(state.userId),
+    ])
     if (!me && state.source === 'cookie') deleteCookie(c, SESSION_COOKIE, sessionCookieOptions(c.req.url))
     return c.json(me ? { user: me.user, expires: state.expires, coin: me.coin, alarms } : {})
   })

@@ -30,7 +30,7 @@ import { z, type ZodType } from 'zod'
 import type { AppEnv } from '../lib/env.ts'
 import { ok, refusal } from '../lib/respond.ts'
 import { validate } from '../lib/validate.ts'
-import { currentUserId, requireUser } from '../middleware/session.ts'
+import { checksSessionItself, currentSession, currentUserId, requireUser } from '../middleware/session.ts'
 import { authContext, field, formRoute, toLogin } from './forms.ts'
 import { needs } from '../middleware/delivery.ts'
 
@@ -94,8 +94,10 @@ export const user = new Hono<AppEnv>()
     const authResponse = await renewTokens(c, body.refreshToken)
     return ok(c, { ...(await me(c)), authResponse })
   })
-  .get('/me', requireUser, async (c) => {
-    const me = await userMe(c.var.db, currentUserId(c))
+  // the session is checked by the balance's call to the reader's object
+  .get('/me', checksSessionItself, requireUser, async (c) => {
+    const session = currentSession(c)
+    const me = await userMe(c.var.db, session.userId, session)
     if (!me) throw new AppError('NOT_LOGIN_USER')
     return ok(c, me)
   })

@@ -4,7 +4,7 @@
  * session ended server-side, ASVS 7.4.1) — sessions live in the reader's object (session-store.server.ts) — and the
  * reader's own profile with coin balances.
  */
-import { SESSION_OPEN_SQL, endedSession, type SessionClaim } from './session-claim.server.ts'
+import { endedSession, type SessionClaim } from './session-claim.server.ts'
 import { withReader } from '../reader/stub.server.ts'
 import { toAdultState } from '../age/age.server.ts'
 import type { AudienceFlags } from '../age/age.ts'
@@ -498,7 +498,6 @@ type UserRow = Cols<
   | 'is_adult_kr'
   | 'birthed_at'
   | 'is_bl_toggle'
-  | 'session_version'
 > &
   // identities and push_settings are LEFT JOINed
   { snsProvider: IdentitiesRow['provider'] | null; snsId: IdentitiesRow['provider_user_id'] | null } & {
@@ -506,12 +505,12 @@ type UserRow = Cols<
   pushContents: PushSettingsRow['is_agree_push_contents'] | null
   pushFreetime: PushSettingsRow['is_agree_push_freetime'] | null
   pushNight: PushSettingsRow['is_agree_push_night'] | null
-} & { sessionOpen: Flag }
+}
 
 /**
  * docs/API.md GET /user/me: the reader's own profile (one D1 query) and, from one call to the reader's object beside it,
- * their balances (as `GET /coin`, without its `expiring` list) and purchase count (`PURCHASE_COUNT_SQL`), or null for a gone account — or, given the access
- * token's session claim, for a session that has ended since (ASVS 7.4.1/7.4.3, checked in the profile's read).
+ * their balances (as `GET /coin`, without its `expiring` list) and purchase count (`PURCHASE_COUNT_SQL`), or null for a
+ * gone account. Given the access token's session claim, that call checks it first (ASVS 7.4.1/7.4.3): NEED_TO_REFRESH.
  */
 export async function userMe(
   db: Db,
@@ -524,24 +523,22 @@ export async function userMe(
       `SELECT u.id, i.provider AS snsProvider, i.provider_user_id AS snsId, u.email, u.name, u.nickname, u.is_adult AS isAdult,
             u.is_agree_mail AS isAgreeMail, u.show_adult AS showAdult, u.is_kr_ip_user AS isKrIpUser,
             u.is_adult_kr AS isAdultKr, u.birthed_at AS birthedAt, u.is_bl_toggle AS isBlToggle,
-            p.is_agree_push AS push, p.is_agree_push_contents AS pushContents, p.is_agree_push_freetime AS pushFreetime, p.is_agree_push_night AS pushNight,
-            u.session_version AS sessionVersion, ${SESSION_OPEN_SQL} AS sessionOpen
+            p.is_agree_push AS push, p.is_agree_push_contents AS pushContents, p.is_agree_push_freetime AS pushFreetime, p.is_agree_push_night AS pushNight
        FROM users u
        LEFT JOIN identities i ON i.id = (SELECT MIN(id) FROM identities WHERE user_id = u.id)
        LEFT JOIN push_settings p ON p.user_id = u.id
       WHERE u.id = ? AND u.deleted_at IS NULL`,
-      session?.sessionId ?? '',
       userId,
     ),
-    moneyDb(db, userId).first<{ coin: string; purchaseCount: number }>(
+    moneyDb(db, userId, session).first<{ coin: string; purchaseCount: number }>(
       `SELECT ${COIN_SUMMARY_SQL} AS coin, ${PURCHASE_COUNT_SQL} AS purchaseCount`,
       ...coinSummaryParams(userId, now.toISOString()),
       userId,
     ),
   ])
-  if (!row || (session !== undefined && (row.sessionVersion !== session.sessionVersion || !flag(row.sessionOpen)))) return null
+  if (!row) return null
   const { expiring: _expiring, ...coin } = JSON.parse(money!.coin) as CoinSummary
-  const { push, pushContents, pushFreetime, pushNight, sessionVersion: _version, sessionOpen: _open, ...u } = row
+  const { push, pushContents, pushFreetime, pushNight, ...u } = row
   return {
     user: {
       ...u,

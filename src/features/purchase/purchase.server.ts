@@ -7,7 +7,7 @@
 import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db, Statement } from '../../lib/server/db.ts'
 import type { PurchasesRow, WufTicketsRow } from '../../lib/server/db-types.ts'
-import { firstRow, flag, rows, type Cols, type Flag } from '../../lib/server/rows.ts'
+import { firstRow, flag, rows, type Cols } from '../../lib/server/rows.ts'
 import type { CoinSummary, CoinType } from '../wallet/wallet.ts'
 import { COIN_SUMMARY_SQL, coinSummaryParams, type SpendableLotRow } from '../wallet/wallet.server.ts'
 import type { IdempotencyClaim } from '../wallet/idempotency.ts'
@@ -20,7 +20,7 @@ import { currentTicket } from '../freetime/freetime.ts'
 import { withinBudget } from '../viewer/continuous.ts'
 import { mayOpen, type AgeEdition } from '../age/age.ts'
 import { ADULT_STATE_SQL, adultNow, type AdultRow } from '../age/age.server.ts'
-import { SESSION_OPEN_SQL, type SessionClaim } from '../auth/session-claim.server.ts'
+import type { SessionClaim } from '../auth/session-claim.server.ts'
 import { decide, moneyDb } from '../reader/money-db.server.ts'
 import type { MoneyRun } from '../reader/procedures.server.ts'
 
@@ -48,8 +48,8 @@ export const PURCHASE_COUNT_SQL = `(SELECT count(*) FROM purchases WHERE user_id
 export type PurchaseInput = {
   userId: number
   /**
-   * The access token's session claim, checked in the shared read (ASVS 7.4.1/7.4.3 without a round trip of its
-   * own; see `checksSessionItself` in the session middleware): an ended session → NEED_TO_REFRESH.
+   * The access token's session claim, checked in the reader's object by the sale's own call (ASVS 7.4.1/7.4.3 without
+   * a round trip of its own; see `checksSessionItself` in the session middleware): an ended session → NEED_TO_REFRESH.
    */
   session?: SessionClaim
   request: PurchaseRequest
@@ -71,8 +71,8 @@ export type SaleOrder = {
   request: PurchaseRequest
   claim: IdempotencyClaim
   episodes: SaleEpisode[]
-  /** Whether the reader is an adult now (`adultNow`). */
-  adult: boolean
+  /** The edition's adult rules: the object decides with the account card whether the reader is an adult now (`adultNow`). */
+  ageRules: PurchaseInput['ageRules']
   now: string
   /** When a rental made now ends (null: a purchase for good). */
   expiresAt: string | null
@@ -84,40 +84,33 @@ type AutoCapRow = Cols<'auto_unlock', 'series_id' | 'budget' | 'spent'>
 type LotRow = SpendableLotRow & Cols<'coin_lots', 'source'>
 
 /**
- * Sells the episodes of `request` to the reader: one D1 batch reads the shared facts (the account's adult state and
- * session, the episodes with their series), then one call to the reader's object sells (`sell`). An unknown or
- * withdrawn account → NOT_LOGIN_USER; the refusals of `checkSale` and `sell` as their codes. When the key was stored
- * before (a duplicate that committed first) it throws IdempotencyKeyTaken: the middleware answers with the stored
- * response.
+ * Sells the episodes of `request` to the reader: one D1 query reads the shared facts (the episodes with their series),
+ * then one call to the reader's object checks the access token's session (NEED_TO_REFRESH) and sells (`sell`) with the
+ * reader's account card. An unknown or withdrawn account → NOT_LOGIN_USER; the refusals of `checkSale` and `sell` as
+ * their codes. When the key was stored before (a duplicate that committed first) it throws IdempotencyKeyTaken: the
+ * middleware answers with the stored response.
  */
 export async function purchaseEpisodes(db: Db, input: PurchaseInput, now = new Date()): Promise<PurchaseResult> {
   const { userId, request } = input
   const nowIso = now.toISOString()
-  const [userRow, episodeRows, openRow] = await db.batch([
-    { sql: ADULT_STATE_SQL, params: [userId] },
-    {
-      sql: `SELECT e.id, e.series_id AS seriesId, e.is_free AS isFree, e.price_rent AS priceRent, e.price_buy AS priceBuy, s.is_adult AS isAdult
-              FROM episodes e JOIN series s ON s.id = e.series_id
-             WHERE e.id IN (SELECT value FROM json_each(?)) AND s.is_published = 1 AND e.published_at <= ?`,
-      params: [JSON.stringify(request.episodeIds), nowIso],
-    },
-    { sql: `SELECT ${SESSION_OPEN_SQL} AS open`, params: [input.session?.sessionId ?? ''] },
-  ])
-  const user = firstRow<AdultRow>(userRow)
-  const open = flag(firstRow<{ open: Flag }>(openRow)?.open)
-  if (input.session !== undefined && (user?.sessionVersion !== input.session.sessionVersion || !open)) throw new AppError('NEED_TO_REFRESH')
-  const adult = adultNow(user, input.ageRules, now)
-  if (adult === null) throw new AppError('NOT_LOGIN_USER')
+  const episodes = await db.all<EpisodeRow>(
+    `SELECT e.id, e.series_id AS seriesId, e.is_free AS isFree, e.price_rent AS priceRent, e.price_buy AS priceBuy, s.is_adult AS isAdult
+       FROM episodes e JOIN series s ON s.id = e.series_id
+      WHERE e.id IN (SELECT value FROM json_each(?)) AND s.is_published = 1 AND e.published_at <= ?`,
+    JSON.stringify(request.episodeIds),
+    nowIso,
+  )
+  const { krAdultAuth, adultNeedsBirthDate, notLoggedInAdultCookie } = input.ageRules
   const order: SaleOrder = {
     userId,
     request,
     claim: input.claim,
-    episodes: rows<EpisodeRow>(episodeRows).map((e) => ({ ...e, isFree: flag(e.isFree), isAdult: flag(e.isAdult) })),
-    adult,
+    episodes: episodes.map((e) => ({ ...e, isFree: flag(e.isFree), isAdult: flag(e.isAdult) })),
+    ageRules: { krAdultAuth, adultNeedsBirthDate, notLoggedInAdultCookie },
     now: nowIso,
     expiresAt: request.kind === 'RENT' ? rentalEnd(now, input.rentalHours) : null,
   }
-  return settled(await decide(userId, 'sell', order))
+  return settled(await decide(userId, 'sell', order, { session: input.session, account: true }))
 }
 
 /**
@@ -142,9 +135,11 @@ export async function purchaseEpisodes(db: Db, input: PurchaseInput, now = new D
  * the batch wrote nothing and the purchase fails with its text. The `purchases` inserts raise the ranking's event in the object's outbox
  * (reader migration 6's trigger).
  */
-export function sell(run: MoneyRun, order: SaleOrder): Decision<PurchaseResult> {
+export function sell(run: MoneyRun, order: SaleOrder, account?: AdultRow | null): Decision<PurchaseResult> {
   const { userId, request, claim, expiresAt } = order
   const now = new Date(order.now)
+  const adult = adultNow(account ?? undefined, order.ageRules, now)
+  if (adult === null) return { refused: 'NOT_LOGIN_USER' }
   const nowIso = order.now
   const ids = JSON.stringify(request.episodeIds)
   const read = run([
@@ -163,7 +158,7 @@ export function sell(run: MoneyRun, order: SaleOrder): Decision<PurchaseResult> 
   if (!read.ok) return read
   const [keyRow, holdingRows, lotRows, autoRows] = read.results
   if (keyRow!.results.length > 0) return { taken: true }
-  const sale = checkSale(request, order.episodes, rows<PaidHoldingRow>(holdingRows), { isAdult: order.adult }, now)
+  const sale = checkSale(request, order.episodes, rows<PaidHoldingRow>(holdingRows), { isAdult: adult }, now)
   if (!sale.ok) return { refused: sale.code, ...(sale.episodeId === undefined ? {} : { details: { episodeId: sale.episodeId } }) }
   // an automatic unlock past the reader's cap (or without an opt-in) is not made: "cannot be bought at the moment"
   const autoSeries = order.episodes.find((e) => e.id === request.episodeIds[0])?.seriesId

@@ -10,6 +10,9 @@
 import type { Db, Statement } from '../../lib/server/db.ts'
 import { withReader } from './stub.server.ts'
 import type { MoneyOutcome } from './money-store.server.ts'
+import type { SessionEnded } from './reader.server.ts'
+import type { SessionClaim } from '../auth/session-claim.server.ts'
+import { AppError } from '../../lib/errors/catalogue.ts'
 import type { ProcedureInput, ProcedureName, ProcedureOutcome } from './procedures.server.ts'
 
 /** The tables that belong to one reader's money (`json_each` is a parameter's list, not a table). */
@@ -40,28 +43,30 @@ function moneyOnly(sql: string): string {
   return sql
 }
 
-/** The results of a batch run in reader `readerId`'s object, or a throw with the refusal's text (as D1's). */
-async function inReader(readerId: number, statements: Statement[]): Promise<D1Result[]> {
-  const outcome = (await withReader(readerId, (reader) => reader.money(readerId, statements))) as MoneyOutcome
+/**
+ * The results of a batch run in reader `readerId`'s object, or a throw with the refusal's text (as D1's); given an
+ * access token's claim, NEED_TO_REFRESH when the object found its session ended.
+ */
+async function inReaderOf(readerId: number, statements: Statement[], session?: SessionClaim): Promise<D1Result[]> {
+  const outcome = (await withReader<unknown>(readerId, (reader) => reader.money(readerId, statements, session))) as MoneyOutcome | SessionEnded
+  if ('sessionEnded' in outcome) throw new AppError('NEED_TO_REFRESH')
   if ('error' in outcome) throw new Error(outcome.error)
   return outcome.results
 }
 
 /**
  * The statements over reader `readerId`'s money rows, run in the reader's object. A batch is one transaction; it
- * touches this reader's rows only (the object holds no other reader's).
+ * touches this reader's rows only (the object holds no other reader's). `session`: the access token's claim, which the
+ * object checks before each batch (ASVS 7.4.1/7.4.3: NEED_TO_REFRESH), in the same call.
  */
-export function moneyDb(db: Db, readerId: number): Db {
-  const one = async (sql: string, params: unknown[]) => (await inReader(readerId, [{ sql: moneyOnly(sql), params }]))[0]!
+export function moneyDb(db: Db, readerId: number, session?: SessionClaim): Db {
+  const inReader = (statements: Statement[]) => inReaderOf(readerId, statements, session)
+  const one = async (sql: string, params: unknown[]) => (await inReader([{ sql: moneyOnly(sql), params }]))[0]!
   return {
     all: async <T>(sql: string, ...params: unknown[]) => (await one(sql, params)).results as T[],
     first: async <T>(sql: string, ...params: unknown[]) => ((await one(sql, params)).results[0] as T | undefined) ?? null,
     run: async (sql, ...params) => (await one(sql, params)).meta.changes ?? 0,
-    batch: (statements: Statement[]) =>
-      inReader(
-        readerId,
-        statements.map((s) => ({ ...s, sql: moneyOnly(s.sql) })),
-      ),
+    batch: (statements: Statement[]) => inReader(statements.map((s) => ({ ...s, sql: moneyOnly(s.sql) }))),
     get queryCount() {
       return db.queryCount
     },
@@ -69,7 +74,17 @@ export function moneyDb(db: Db, readerId: number): Db {
   }
 }
 
-/** Runs the money procedure `name` (procedures.server.ts) in reader `readerId`'s object: one call. */
-export async function decide<K extends ProcedureName>(readerId: number, name: K, input: ProcedureInput<K>): Promise<ProcedureOutcome<K>> {
-  return (await withReader<unknown>(readerId, (reader) => reader.decide(readerId, name, input))) as ProcedureOutcome<K>
+/**
+ * Runs the money procedure `name` (procedures.server.ts) in reader `readerId`'s object: one call. `by.session`: the
+ * access token's claim, checked there first (NEED_TO_REFRESH); `by.account`: the procedure is given the account card.
+ */
+export async function decide<K extends ProcedureName>(
+  readerId: number,
+  name: K,
+  input: ProcedureInput<K>,
+  by: { session?: SessionClaim; account?: boolean } = {},
+): Promise<ProcedureOutcome<K>> {
+  const outcome = (await withReader<unknown>(readerId, (reader) => reader.decide(readerId, name, input, by))) as ProcedureOutcome<K> | SessionEnded
+  if (outcome !== null && typeof outcome === 'object' && 'sessionEnded' in outcome) throw new AppError('NEED_TO_REFRESH')
+  return outcome
 }

@@ -65,6 +65,11 @@ import { dropCard, keepCard, keptCard } from '../age/account-card.server.ts'
 import type { SessionClaim } from '../auth/session-claim.server.ts'
 import { PROCEDURES, type MoneyRun, type ProcedureInput, type ProcedureName, type ProcedureOutcome } from './procedures.server.ts'
 
+/** A call made with an access token's claim whose session the object found ended (the caller answers NEED_TO_REFRESH). */
+export type SessionEnded = { sessionEnded: true }
+/** Who a money call is for: `session`, an access token's claim the object checks first; `account`, the card without a check. */
+type Caller = { session?: SessionClaim; account?: boolean }
+
 /** How long after a send the alarm sends again what the consumer has not said it applied. */
 const OUTBOX_RETRY_MS = 60_000
 /**
@@ -197,10 +202,7 @@ export class Reader extends DurableObject<Cloudflare.Env> {
    */
   async session(readerId: number, claim: SessionClaim): Promise<AdultRow | null> {
     await this.ready(readerId)
-    if (!sessionOpen(this.sql, claim.sessionId, claim.sessionVersion)) return null
-    let card = keptCard(this.sql, new Date().toISOString())
-    if (card === undefined || (card !== null && card.sessionVersion < claim.sessionVersion)) card = await this.readCard(readerId)
-    return card !== null && card.sessionVersion === claim.sessionVersion ? card : null
+    return this.checked(readerId, claim)
   }
 
   /** The account's flags, switches or session version changed in D1: the next check reads them again. */
@@ -262,9 +264,13 @@ export class Reader extends DurableObject<Cloudflare.Env> {
     return claimPush(this.sql, id, at, release)
   }
 
-  /** Runs a batch over the reader's money rows in one transaction (money-store.server.ts). */
-  async money(readerId: number, statements: Statement[]): Promise<MoneyOutcome> {
+  /**
+   * Runs a batch over the reader's money rows in one transaction (money-store.server.ts); given an access token's claim,
+   * after its session check (`session`), which refused runs nothing.
+   */
+  async money(readerId: number, statements: Statement[], claim?: SessionClaim): Promise<MoneyOutcome | SessionEnded> {
     await this.ready(readerId)
+    if (claim && !(await this.checked(readerId, claim))) return { sessionEnded: true }
     const outcome = this.transact(statements)
     // a batch that wrote nothing (a refusal undid it, or it only read) has no event to send and moves no due instant
     if (outcome.ok && outcome.results.some((r) => r.meta.rows_written)) await this.afterMoney()
@@ -275,15 +281,27 @@ export class Reader extends DurableObject<Cloudflare.Env> {
    * Runs the money procedure `name` (procedures.server.ts) on `input`: it reads, decides and writes in one turn, which no
    * other call interleaves; what it wrote then leaves the outbox and sets the next wake.
    */
-  async decide<K extends ProcedureName>(readerId: number, name: K, input: ProcedureInput<K>): Promise<ProcedureOutcome<K>> {
+  async decide<K extends ProcedureName>(
+    readerId: number,
+    name: K,
+    input: ProcedureInput<K>,
+    by: Caller = {},
+  ): Promise<ProcedureOutcome<K> | SessionEnded> {
     await this.ready(readerId)
+    // the account card, checked against the caller's session when the caller gives one
+    const account = by.session ? await this.checked(readerId, by.session) : by.account ? await this.card(readerId) : undefined
+    if (by.session && !account) return { sessionEnded: true }
     let wrote = false
     const run: MoneyRun = (statements) => {
       const outcome = this.transact(statements)
       wrote ||= outcome.ok && outcome.results.some((r) => r.meta.rows_written)
       return outcome
     }
-    const outcome = (PROCEDURES[name] as (run: MoneyRun, input: ProcedureInput<K>) => ProcedureOutcome<K>)(run, input)
+    const outcome = (PROCEDURES[name] as (run: MoneyRun, input: ProcedureInput<K>, account?: AdultRow | null) => ProcedureOutcome<K>)(
+      run,
+      input,
+      account,
+    )
     if (wrote) await this.afterMoney()
     return outcome
   }
@@ -351,6 +369,19 @@ export class Reader extends DurableObject<Cloudflare.Env> {
     await this.ready(readerId)
     this.sql.exec(`DELETE FROM outbox WHERE seq <= ?`, seq)
     await this.flush(false)
+  }
+
+  /** The account card when the token's session is open here at its version and the card is at that version too, else null. */
+  private async checked(readerId: number, claim: SessionClaim): Promise<AdultRow | null> {
+    if (!sessionOpen(this.sql, claim.sessionId, claim.sessionVersion)) return null
+    const card = await this.card(readerId, claim.sessionVersion)
+    return card !== null && card.sessionVersion === claim.sessionVersion ? card : null
+  }
+
+  /** The kept account card, else (or when `atLeast` is a newer session version than its own) the one read from D1. */
+  private async card(readerId: number, atLeast = 0): Promise<AdultRow | null> {
+    const card = keptCard(this.sql, new Date().toISOString())
+    return card === undefined || (card !== null && card.sessionVersion < atLeast) ? this.readCard(readerId) : card
   }
 
   /** Reads the account card from D1 and keeps it, unless it was dropped meanwhile (one read for the checks that wait on it). */

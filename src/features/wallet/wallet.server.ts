@@ -8,9 +8,9 @@
 import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
 import type { CoinLotsRow, EpisodesRow, SeriesRow, UsersRow } from '../../lib/server/db-types.ts'
-import { firstRow, flag, rows, type Cols, type Flag } from '../../lib/server/rows.ts'
+import { firstRow, rows, type Cols } from '../../lib/server/rows.ts'
 import { cronBudget, sweep, type SweepBudget } from '../../lib/server/sweep.ts'
-import { SESSION_OPEN_SQL, type SessionClaim } from '../auth/session-claim.server.ts'
+import type { SessionClaim } from '../auth/session-claim.server.ts'
 import { AdminAdjustRequest, type HistoryQuery } from './wallet.schema.ts'
 import {
   HISTORY_PAGE_SIZE,
@@ -280,24 +280,14 @@ export function coinSummaryParams(userId: number, nowIso: string): unknown[] {
 
 /**
  * docs/API.md `GET /api/v1/coin`: the reader's balances per type and the next expiries (one query over the reader's
- * lots, moneyDb). Given the access token's session claim, one D1 query beside it checks that its session has not
- * ended (ASVS 7.4.1/7.4.3): NEED_TO_REFRESH.
+ * lots, moneyDb). Given the access token's session claim, the reader's object checks first that its session has not
+ * ended (ASVS 7.4.1/7.4.3: NEED_TO_REFRESH), in the same call: no D1 query.
  */
 export async function coinOf(db: Db, userId: number, now = new Date(), session?: SessionClaim): Promise<CoinSummary> {
-  const summary = [`SELECT ${COIN_SUMMARY_SQL} AS coin`, ...coinSummaryParams(userId, now.toISOString())] as const
-  // the session check (D1) and the summary (the reader's object) side by side
-  const [row, coin] = await Promise.all([
-    session === undefined
-      ? null
-      : db.first<{ sessionVersion: UsersRow['session_version'] | null; sessionOpen: Flag }>(
-          `SELECT (SELECT session_version FROM users WHERE id = ? AND deleted_at IS NULL) AS sessionVersion, ${SESSION_OPEN_SQL} AS sessionOpen`,
-          userId,
-          session.sessionId,
-        ),
-    moneyDb(db, userId).first<{ coin: string }>(...summary),
-  ])
-  if (session !== undefined && (row!.sessionVersion !== session.sessionVersion || !flag(row!.sessionOpen)))
-    throw new AppError('NEED_TO_REFRESH')
+  const coin = await moneyDb(db, userId, session).first<{ coin: string }>(
+    `SELECT ${COIN_SUMMARY_SQL} AS coin`,
+    ...coinSummaryParams(userId, now.toISOString()),
+  )
   return JSON.parse(coin!.coin) as CoinSummary
 }
 
