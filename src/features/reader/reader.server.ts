@@ -63,6 +63,7 @@ import { forgetMoney, mergeMoney, takeMoney } from './money-move.server.ts'
 import { ADULT_STATE_SQL, type AdultRow } from '../age/age.server.ts'
 import { dropCard, keepCard, keptCard } from '../age/account-card.server.ts'
 import type { SessionClaim } from '../auth/session-claim.server.ts'
+import { HELD_SQL, heldParams } from '../ownership/holding.server.ts'
 import { PROCEDURES, type MoneyRun, type ProcedureInput, type ProcedureName, type ProcedureOutcome } from './procedures.server.ts'
 
 /** A call made with an access token's claim whose session the object found ended (the caller answers NEED_TO_REFRESH). */
@@ -108,11 +109,25 @@ export class Reader extends DurableObject<Cloudflare.Env> {
     })
   }
 
-  /** Saves where the reader is in a series (the caller has checked that they may read the episode). */
-  async saveProgress(readerId: number, progress: StoredProgress): Promise<{ updatedAt: string }> {
+  /**
+   * Saves where the reader is in a series (the caller has checked that the episode is published). `by.session`: the
+   * access token's claim, checked first (`session`); `by.paid`: the episode is not free, so the reader must hold it at
+   * the save's instant (`HELD_SQL` over their rights). A refusal writes nothing.
+   */
+  async saveProgress(
+    readerId: number,
+    progress: StoredProgress,
+    by: { session?: SessionClaim; paid?: boolean } = {},
+  ): Promise<{ refused: 'NEED_TO_REFRESH' | 'UNAUTHORIZED_CONTENTS' | null; updatedAt: string }> {
     await this.ready(readerId)
+    const { updatedAt } = progress
+    if (by.session && !(await this.checked(readerId, by.session))) return { refused: 'NEED_TO_REFRESH', updatedAt }
+    const held = () =>
+      this.sql.exec<{ held: number }>(`SELECT ${HELD_SQL} AS held`, ...heldParams(readerId, progress.episodeId, progress.updatedAt)).one()
+        .held === 1
+    if (by.paid && !held()) return { refused: 'UNAUTHORIZED_CONTENTS', updatedAt }
     await this.write(() => writeProgress(this.sql, progress))
-    return { updatedAt: progress.updatedAt }
+    return { refused: null, updatedAt }
   }
 
   /**

@@ -29,9 +29,7 @@ import {
   type ViewerSlice,
 } from './viewer.ts'
 import { parseTranscript } from './transcript.ts'
-import { heldNow } from '../ownership/holding.ts'
 import { moneyDb } from '../reader/money-db.server.ts'
-import { currentReader } from '../auth/auth.server.ts'
 import { withReader } from '../reader/stub.server.ts'
 import { dayOf } from '../reader/events.ts'
 
@@ -302,39 +300,14 @@ export async function sliceObject(req: SliceRequest, userId: number | null, now 
 }
 
 /**
- * Who may count as reading episode `e` now, as far as D1 knows: the account `u` is live and, given the access token's
- * session claim, still at its `session_version` with the session (refresh family) not logged out; the episode is
- * published in a published series. The other half — it is free, or held now — needs the reader's holdings, read
- * apart among their money rows (`heldNow`). The adult rule is not re-checked: a position or a view reveals nothing.
- * Parameters in order: MAY_READ_PARAMS.
- */
-const MAY_READ_SQL = `FROM users u JOIN episodes e ON e.id = ? JOIN series s ON s.id = e.series_id
-   WHERE u.id = ? AND u.deleted_at IS NULL AND (? IS NULL OR (u.session_version = ? AND ${SESSION_OPEN_SQL}))
-     AND s.is_published = 1 AND e.published_at <= ?`
-const MAY_READ_PARAMS = (episodeId: number, userId: number, session: SessionClaim | undefined, at: string) => [
-  episodeId,
-  userId,
-  session?.sessionVersion ?? null,
-  session?.sessionVersion ?? null,
-  session?.sessionId ?? null,
-  at,
-]
-
-/**
- * Whether the reader may save a place in the episode (docs/API.md "Reading progress"): one read, the session's check
- * included when its claim is given (the API route is marked `checksSessionItself`, so the session middleware's own
- * read is not made; a page passes no claim: the middleware has checked it), answering the episode's series, number and
- * whether it is free (a paid one is then saved only when held). Every list that shows a position (continue reading,
- * /library/recent) filters series by the reader's audience when it is read.
- */
-const MAY_SAVE_SQL = `SELECT e.series_id AS seriesId, e.no, e.is_free AS isFree ${MAY_READ_SQL}`
-
-/**
- * Saves where the reader is in an episode (spec "reading progress": one row per series, the last episode read
- * and the position in it): one D1 read (MAY_SAVE_SQL) and, for a paid episode, one `moneyDb` read of the reader's
- * holdings of it; then one call to the reader's object, which keeps the row.
- * A refused save changes nothing; only then does one more read say why: NEED_TO_REFRESH (the session
- * ended), NOT_FOUND_EPISODE, ADULT_ONLY_CONTENTS or UNAUTHORIZED_CONTENTS (a paid episode not held).
+ * Saves where the reader is in an episode (spec "reading progress": one row per series, the last episode read and the
+ * position in it; docs/API.md "Reading progress"): one D1 read of the episode (published, in a published series: its
+ * series, number and whether it is free), then one call to the reader's object, which checks the access token's
+ * session when its claim is given (the API route is marked `checksSessionItself`; a page passes none, the middleware
+ * has checked it), for a paid episode that the reader holds it now (`HELD_SQL` over their own rights), and keeps the
+ * row. The adult rule is not re-checked: a position reveals nothing, and every list that shows one filters series by
+ * the reader's audience when it is read. A refused save changes nothing: NEED_TO_REFRESH (the session ended), else one
+ * more read says why: NOT_FOUND_EPISODE, ADULT_ONLY_CONTENTS or UNAUTHORIZED_CONTENTS (a paid episode not held).
  */
 export async function saveProgress(
   db: Db,
@@ -347,18 +320,22 @@ export async function saveProgress(
 ) {
   const at = now.toISOString()
   const found = await db.first<{ seriesId: number; no: number; isFree: Flag }>(
-    MAY_SAVE_SQL,
-    ...MAY_READ_PARAMS(episodeId, userId, session, at),
+    `SELECT e.series_id AS seriesId, e.no, e.is_free AS isFree FROM episodes e JOIN series s ON s.id = e.series_id
+      WHERE e.id = ? AND s.is_published = 1 AND e.published_at <= ?`,
+    episodeId,
+    at,
   )
-  const may =
-    found && (flag(found.isFree) || heldNow((await holdingsOf(db, userId, [{ id: episodeId, isFree: false }])).get(episodeId) ?? [], now))
-  if (found && may) {
+  if (found) {
     const saved = await withReader(userId, (r) =>
-      r.saveProgress(userId, { seriesId: found.seriesId, episodeId, episodeNo: found.no, position, updatedAt: at }),
+      r.saveProgress(
+        userId,
+        { seriesId: found.seriesId, episodeId, episodeNo: found.no, position, updatedAt: at },
+        { session, paid: !flag(found.isFree) },
+      ),
     )
-    return { episodeId, position, updatedAt: saved.updatedAt }
+    if (saved.refused === null) return { episodeId, position, updatedAt: saved.updatedAt }
+    if (saved.refused === 'NEED_TO_REFRESH') throw new AppError('NEED_TO_REFRESH')
   }
-  if (session && !(await currentReader(userId, session))) throw new AppError('NEED_TO_REFRESH')
   const opened = await accessOf(db, episodeId, { userId }, edition, now)
   if (!opened) throw new AppError('NOT_FOUND_EPISODE')
   throw new AppError(opened.access.open ? 'UNAUTHORIZED_CONTENTS' : opened.access.code)
