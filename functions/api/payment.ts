@@ -29,7 +29,7 @@ import type { AppEnv } from '../lib/env.ts'
 import { ok } from '../lib/respond.ts'
 import { validate } from '../lib/validate.ts'
 import { idempotent } from '../middleware/idempotency.ts'
-import { currentUserId, requireUser, sessionPlatform } from '../middleware/session.ts'
+import { checksSessionItself, currentSession, currentUserId, requireUser, sessionPlatform } from '../middleware/session.ts'
 import { FormKey, formRoute, fromForm, toLogin, type RawForm } from './forms.ts'
 import { z } from 'zod'
 import { PERSONAL } from '../../src/lib/cache.ts'
@@ -95,16 +95,16 @@ export const payment = new Hono<AppEnv>()
   /** Spec §5/§9 mileage exchange, once per Idempotency-Key: `{amount}` points → `{coin}` (edition rate). */
   .post(
     '/mileage',
+    checksSessionItself,
     requireUser,
     validate('json', MileageExchangeRequest),
     idempotent('POST /payment/mileage', { handlerChecksKey: true }),
     async (c) => {
-      const result = await exchangeMileage({
-        userId: currentUserId(c),
-        amount: c.req.valid('json').amount,
-        rate: mileageRate(c),
-        claim: c.var.idempotency,
-      })
+      const session = currentSession(c)
+      const result = await exchangeMileage(
+        { userId: session.userId, amount: c.req.valid('json').amount, rate: mileageRate(c), claim: c.var.idempotency },
+        session,
+      )
       return ok(c, result)
     },
   )

@@ -173,7 +173,7 @@ describe('rules across kinds, decided in the write', () => {
       const claim = { userId: reader.id, key: `x-${i}`, scope: 'test', requestHash: 'h' }
       // the exchange still sees the lot alive; the sweep already sees it expired
       const [exchanged] = await Promise.all([
-        exchangeMileage({ userId: reader.id, amount: 3000, rate, claim }, new Date(at - 1)).then(
+        exchangeMileage({ userId: reader.id, amount: 3000, rate, claim }, undefined, new Date(at - 1)).then(
           () => 'exchanged',
           (e: unknown) => (e instanceof AppError ? e.code : String(e)),
         ),

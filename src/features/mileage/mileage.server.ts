@@ -12,6 +12,7 @@ import { EXCHANGE_COIN_TYPE, planExchange } from './mileage.ts'
 import type { ExchangeRate } from './exchange.ts'
 import { decide } from '../reader/money-db.server.ts'
 import type { MoneyRun } from '../reader/procedures.server.ts'
+import type { SessionClaim } from '../auth/session-claim.server.ts'
 
 export type ExchangeInput = { userId: number; amount: number; rate: ExchangeRate; claim: IdempotencyClaim }
 export type ExchangeResult = { coin: CoinSummary }
@@ -20,11 +21,12 @@ export type ExchangeResult = { coin: CoinSummary }
 const DESCRIPTION = 'mileage exchange'
 
 /**
- * Exchanges `amount` mileage points for coins (rules: `planExchange`): one call to the reader's object (`exchange`). A
- * stored key throws IdempotencyKeyTaken (the middleware answers with the stored response).
+ * Exchanges `amount` mileage points for coins (rules: `planExchange`): one call to the reader's object (`exchange`),
+ * which first checks the access token's `session` when given (NEED_TO_REFRESH). A stored key throws
+ * IdempotencyKeyTaken (the middleware answers with the stored response).
  */
-export async function exchangeMileage(input: ExchangeInput, now = new Date()): Promise<ExchangeResult> {
-  return settled(await decide(input.userId, 'exchange', { ...input, now: now.toISOString() }))
+export async function exchangeMileage(input: ExchangeInput, session?: SessionClaim, now = new Date()): Promise<ExchangeResult> {
+  return settled(await decide(input.userId, 'exchange', { ...input, now: now.toISOString() }, { session }))
 }
 
 /**

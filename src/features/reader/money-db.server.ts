@@ -48,7 +48,8 @@ function moneyOnly(sql: string): string {
  * access token's claim, NEED_TO_REFRESH when the object found its session ended.
  */
 async function inReaderOf(readerId: number, statements: Statement[], session?: SessionClaim): Promise<D1Result[]> {
-  const outcome = (await withReader<unknown>(readerId, (reader) => reader.money(readerId, statements, session))) as MoneyOutcome | SessionEnded
+  const outcome = (await withReader<unknown>(readerId, (reader) => reader.money(readerId, statements, session))) as
+    MoneyOutcome | SessionEnded
   if ('sessionEnded' in outcome) throw new AppError('NEED_TO_REFRESH')
   if ('error' in outcome) throw new Error(outcome.error)
   return outcome.results
@@ -84,7 +85,8 @@ export async function decide<K extends ProcedureName>(
   input: ProcedureInput<K>,
   by: { session?: SessionClaim; account?: boolean } = {},
 ): Promise<ProcedureOutcome<K>> {
-  const outcome = (await withReader<unknown>(readerId, (reader) => reader.decide(readerId, name, input, by))) as ProcedureOutcome<K> | SessionEnded
+  const outcome = (await withReader<unknown>(readerId, (reader) => reader.decide(readerId, name, input, by))) as
+    ProcedureOutcome<K> | SessionEnded
   if (outcome !== null && typeof outcome === 'object' && 'sessionEnded' in outcome) throw new AppError('NEED_TO_REFRESH')
   return outcome
 }
