@@ -122,10 +122,9 @@ export class Reader extends DurableObject<Cloudflare.Env> {
     await this.ready(readerId)
     const { updatedAt } = progress
     if (by.session && !(await this.checked(readerId, by.session))) return { refused: 'NEED_TO_REFRESH', updatedAt }
-    const held = () =>
-      this.sql.exec<{ held: number }>(`SELECT ${HELD_SQL} AS held`, ...heldParams(readerId, progress.episodeId, progress.updatedAt)).one()
-        .held === 1
-    if (by.paid && !held()) return { refused: 'UNAUTHORIZED_CONTENTS', updatedAt }
+    const held = `SELECT ${HELD_SQL} AS held`
+    if (by.paid && this.sql.exec<{ held: number }>(held, ...heldParams(readerId, progress.episodeId, updatedAt)).one().held !== 1)
+      return { refused: 'UNAUTHORIZED_CONTENTS', updatedAt }
     await this.write(() => writeProgress(this.sql, progress))
     return { refused: null, updatedAt }
   }
