@@ -107,7 +107,7 @@ export const auth = new Hono<AppEnv>()
     return ok(c, { accessToken, refreshToken, email, ipAddress })
   })
   .put('/logout', validate('json', LogoutBody), async (c) => {
-    await logout(c.var.db, c.req.valid('json').refreshToken, c.get('session')?.userId ?? null)
+    await logout(c.req.valid('json').refreshToken, c.get('session')?.userId ?? null)
     return ok(c, {})
   })
   /**
@@ -187,7 +187,7 @@ export const auth = new Hono<AppEnv>()
       schema: LogoutForm,
       run: async (_data, c) => {
         const web = await openSession(await sessionKeys(), getCookie(c, SESSION_COOKIE))
-        if (web) await logout(c.var.db, web.refreshToken.value, c.get('session')?.userId ?? null)
+        if (web) await logout(web.refreshToken.value, c.get('session')?.userId ?? null)
         deleteCookie(c, SESSION_COOKIE, sessionCookieOptions(c.req.url))
       },
       // an optional own-site `callback` (e.g. /callback/logout-success); anything else goes home

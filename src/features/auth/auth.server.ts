@@ -4,7 +4,7 @@
  * session ended server-side, ASVS 7.4.1) — sessions live in the reader's object (session-store.server.ts) — and the
  * reader's own profile with coin balances.
  */
-import { endedSession, type SessionClaim } from './session-claim.server.ts'
+import type { SessionClaim } from './session-claim.server.ts'
 import { withReader } from '../reader/stub.server.ts'
 import { toAdultState } from '../age/age.server.ts'
 import type { AudienceFlags } from '../age/age.ts'
@@ -423,11 +423,8 @@ export async function refreshTokens(
       now: nowIso,
     }),
   )
-  if (!rotated.ok) {
-    // the session this refusal ended refuses its access tokens at once
-    if (rotated.ended) await db.batch([endedSession(rotated.ended, nowIso)])
-    throw new AppError(rotated.code, rotated.rotatedRecently ? { rotatedRecently: true } : undefined)
-  }
+  // a session this refusal ended refuses its access tokens at once: the session check asks the same object
+  if (!rotated.ok) throw new AppError(rotated.code, rotated.rotatedRecently ? { rotatedRecently: true } : undefined)
   // the platform stays the one fixed at sign-in (the verified access token's), whatever this request says
   return {
     accessToken: await signAccessToken(keys, userId, ctx.issuer, now, account.sessionVersion, rotated.sessionId, access.platform),
@@ -452,18 +449,16 @@ export async function currentReader(userId: number, claim: SessionClaim): Promis
 }
 
 /**
- * docs/API.md logout: the token's session ends (ASVS 7.4.1) in the reader's object, then in D1 so its access tokens are
- * refused at once; an unknown token changes nothing. The reader is the one the token names, else the caller's
- * (`holder`: a token issued before tokens named their reader).
+ * docs/API.md logout: the token's session ends (ASVS 7.4.1) in the reader's object, where the session check finds it,
+ * so its access tokens are refused at once; an unknown token changes nothing. The reader is the one the token names,
+ * else the caller's (`holder`: a token issued before tokens named their reader).
  */
-export async function logout(db: Db, refreshToken: string, holder: number | null, now: Date = new Date()): Promise<void> {
+export async function logout(refreshToken: string, holder: number | null, now: Date = new Date()): Promise<void> {
   if (!isRefreshTokenShape(refreshToken)) return
   const userId = refreshTokenReader(refreshToken) ?? holder
   if (userId === null) return
-  const nowIso = now.toISOString()
   const tokenHash = await hashToken(refreshToken)
-  const ended = await withReader(userId, (r) => r.endSession(userId, tokenHash, nowIso))
-  if (ended !== null) await db.batch([endedSession(ended, nowIso)])
+  await withReader(userId, (r) => r.endSession(userId, tokenHash, now.toISOString()))
 }
 
 /** Spec §3 user fields. */

@@ -6,8 +6,8 @@
  *
  * A session belongs to the account's session version it started under (`users.session_version`, D1): ending every
  * session of an account moves that version on, and a session of an older version is refused and ended here at its next
- * refresh. A logout or a replayed token ends one session; the caller then tells D1 (`ended_sessions`), where access
- * tokens of that session are checked (session-claim.server.ts).
+ * refresh. A logout or a replayed token ends one session; the session check (`sessionOpen`) then refuses its access
+ * tokens at once.
  */
 import type { ErrorCode } from '../../lib/errors/catalogue.ts'
 import { isWithinReuseGrace } from './tokens.ts'
@@ -35,8 +35,8 @@ export type Rotation = {
 
 export type Rotated =
   | { ok: true; sessionId: string }
-  /** `ended`: the session this refusal ended (D1 must learn it); `rotatedRecently`: a concurrent tab's refresh. */
-  | { ok: false; code: Extract<ErrorCode, 'NOT_FOUND_REFRESH_TOKEN' | 'EXPIRED_REFRESH_TOKEN'>; ended?: string; rotatedRecently?: true }
+  /** `rotatedRecently`: a concurrent tab's refresh. */
+  | { ok: false; code: Extract<ErrorCode, 'NOT_FOUND_REFRESH_TOKEN' | 'EXPIRED_REFRESH_TOKEN'>; rotatedRecently?: true }
 
 /** A live token moved in from D1's former `refresh_tokens` (one of a session not ended, not expired). */
 export type MovedToken = {
@@ -94,7 +94,7 @@ export function rotateSession(sql: SqlStorage, r: Rotation): Rotated {
   if (!row || row.endedAt !== null) return { ok: false, code: 'NOT_FOUND_REFRESH_TOKEN' }
   const end = (): Rotated => {
     sql.exec(endSql, r.now, row.sessionId)
-    return { ok: false, code: 'NOT_FOUND_REFRESH_TOKEN', ended: row.sessionId }
+    return { ok: false, code: 'NOT_FOUND_REFRESH_TOKEN' }
   }
   if (row.version !== r.version) return end()
   if (row.rotatedAt !== null)

@@ -36,6 +36,12 @@ export const heldParams = (userId: number, episodeId: number, nowIso: string): u
 export const BUY_GUARD_SQL = `(EXISTS (SELECT 1 FROM ownerships WHERE user_id = ? AND episode_id = ? AND kind IN (${FOREVER}) AND (expires_at IS NULL OR expires_at > ?))
     OR (SELECT count(*) FROM ownerships WHERE user_id = ? AND episode_id = ? AND kind IN (${TIMED}) AND expires_at > ?) <> ?)`
 
+/** Reader `?`'s holdings of the episodes of a JSON list `?` (at most two are asked: an episode and the next one). */
+export const HOLDINGS_SQL = `SELECT episode_id AS episodeId, kind, expires_at AS expiresAt FROM ownerships
+  WHERE user_id = ? AND episode_id IN (SELECT value FROM json_each(?)) LIMIT 40`
+/** A row of `HOLDINGS_SQL`. */
+export type EpisodeHoldingRow = Cols<'ownerships', 'episode_id' | 'kind' | 'expires_at'>
+
 /** The rows of a reader's holdings as `holdingState` reads them. */
 export type HoldingRow = Cols<'ownerships', 'episode_id' | 'kind' | 'expires_at'>
 

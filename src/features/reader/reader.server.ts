@@ -14,7 +14,7 @@
  */
 import { DurableObject } from 'cloudflare:workers'
 import { migrateReader } from './schema.server.ts'
-import { EVENTS_PER_MESSAGE, type ReaderEvent, type ReaderEventsJob } from './events.ts'
+import { EVENTS_PER_MESSAGE, dayOf, type ReaderEvent, type ReaderEventsJob } from './events.ts'
 import {
   hiddenSeries,
   markedSeries,
@@ -60,16 +60,33 @@ import { moneyChores, nextMoneyDue, noticeAlarms, noticesDue } from './money-tim
 import { queuePushes, type Written } from '../alarm/alarm.server.ts'
 import { createDb } from '../../lib/server/db.ts'
 import { forgetMoney, mergeMoney, takeMoney } from './money-move.server.ts'
-import { ADULT_STATE_SQL, type AdultRow } from '../age/age.server.ts'
+import { ADULT_STATE_SQL, toAdultState, type AdultRow } from '../age/age.server.ts'
 import { dropCard, keepCard, keptCard } from '../age/account-card.server.ts'
 import type { SessionClaim } from '../auth/session-claim.server.ts'
-import { HELD_SQL, heldParams } from '../ownership/holding.server.ts'
+import { HELD_SQL, HOLDINGS_SQL, heldParams, type EpisodeHoldingRow } from '../ownership/holding.server.ts'
+import { episodeAccess, type AccessEpisode } from '../viewer/viewer.ts'
+import { isAdult, type AgeEdition } from '../age/age.ts'
 import { PROCEDURES, type MoneyRun, type ProcedureInput, type ProcedureName, type ProcedureOutcome } from './procedures.server.ts'
 
 /** A call made with an access token's claim whose session the object found ended (the caller answers NEED_TO_REFRESH). */
 export type SessionEnded = { sessionEnded: true }
 /** Who a money call is for: `session`, an access token's claim the object checks first; `account`, the card without a check. */
 type Caller = { session?: SessionClaim; account?: boolean }
+
+/** An episode a reader opens, as the viewer asks their object about it (`opening`). */
+type Opening = {
+  session?: SessionClaim
+  episodeId: number
+  seriesId: number
+  /** The episode as the access rule reads it. */
+  episode: AccessEpisode
+  /** The paid episodes whose holdings are asked: the episode and the next one, when they are paid. */
+  paidIds: number[]
+  ageRules: Pick<AgeEdition, 'krAdultAuth' | 'adultNeedsBirthDate' | 'notLoggedInAdultCookie'>
+  now: string
+}
+/** `ended`: the token's session has ended (nothing else is read); `card`: null for a gone account. */
+type Opened = { ended: boolean; card: AdultRow | null; holdings: EpisodeHoldingRow[]; position: number | null }
 
 /** How long after a send the alarm sends again what the consumer has not said it applied. */
 const OUTBOX_RETRY_MS = 60_000
@@ -130,22 +147,34 @@ export class Reader extends DurableObject<Cloudflare.Env> {
   }
 
   /**
-   * The reader opened episode `episodeId` of series `seriesId`, which they may read, on UTC `day`: their first open of it
-   * that day is a view (docs/API.md "View counts"), which goes to the series' counts through the outbox. Earlier days'
-   * rows go in the same write. Answers whether it counted.
+   * An episode the reader opens (viewer/viewer.server.ts `openEpisode`), in one call: the access token's session checked
+   * when its claim is given (else the account card as kept), the reader's holdings of the paid episodes asked and their
+   * place in the episode. When the access rule (`episodeAccess`) opens it to a live account, their first open of it on
+   * the UTC day is a view (docs/API.md "View counts"), told to the series' counts through the outbox; earlier days'
+   * rows go in the same write.
    */
-  async viewed(readerId: number, seriesId: number, episodeId: number, day: string): Promise<boolean> {
+  async opening(readerId: number, o: Opening): Promise<Opened> {
     await this.ready(readerId)
-    let counted = false
-    await this.write(() => {
-      this.sql.exec(`DELETE FROM views WHERE day < ?`, day)
-      counted =
-        this.sql
-          .exec(`INSERT INTO views (day, episode_id) VALUES (?, ?) ON CONFLICT DO NOTHING RETURNING episode_id`, day, episodeId)
-          .toArray().length > 0
-      return counted ? { kind: 'view', seriesId, episodeId, day } : null
-    })
-    return counted
+    const card = o.session ? await this.checked(readerId, o.session) : await this.card(readerId)
+    if (o.session && !card) return { ended: true, card: null, holdings: [], position: null }
+    const holdings =
+      o.paidIds.length === 0 ? [] : this.sql.exec<EpisodeHoldingRow>(HOLDINGS_SQL, readerId, JSON.stringify(o.paidIds)).toArray()
+    const now = new Date(o.now)
+    const own = holdings.filter((h) => h.episodeId === o.episodeId)
+    const adult = isAdult(o.ageRules, toAdultState(card ?? undefined), undefined, now)
+    if (card && episodeAccess(o.episode, { adult }, own, now).open) {
+      const { seriesId, episodeId } = o
+      const day = dayOf(o.now)
+      await this.write(() => {
+        this.sql.exec(`DELETE FROM views WHERE day < ?`, day)
+        const counted =
+          this.sql
+            .exec(`INSERT INTO views (day, episode_id) VALUES (?, ?) ON CONFLICT DO NOTHING RETURNING episode_id`, day, episodeId)
+            .toArray().length > 0
+        return counted ? { kind: 'view', seriesId, episodeId, day } : null
+      })
+    }
+    return { ended: false, card, holdings, position: positionAt(this.sql, o.episodeId) }
   }
 
   /** The reader's place in a series and their marks on it. */

@@ -12,7 +12,7 @@ import type { EpisodeImagesRow, SeriesRow } from '../../lib/server/db-types.ts'
 import { firstRow, flag, rows, type Cols, type Flag } from '../../lib/server/rows.ts'
 import { isAdult, type AdultFlags } from '../age/age.ts'
 import { SLICE_WIDTHS, scheduleSummary, sortSchedule } from '../catalogue/catalogue.ts'
-import { SESSION_OPEN_SQL, type SessionClaim } from '../auth/session-claim.server.ts'
+import type { SessionClaim } from '../auth/session-claim.server.ts'
 import {
   episodeAccess,
   EPISODE_IMAGE_PREFIX,
@@ -31,14 +31,15 @@ import {
 import { parseTranscript } from './transcript.ts'
 import { moneyDb } from '../reader/money-db.server.ts'
 import { withReader } from '../reader/stub.server.ts'
-import { dayOf } from '../reader/events.ts'
+import { HOLDINGS_SQL, type EpisodeHoldingRow } from '../ownership/holding.server.ts'
+import { toAdultState } from '../age/age.server.ts'
 
 /** The edition switches the viewer needs (spec §5 adult status). */
 export type ViewerEdition = { krAdultAuth: boolean; adultNeedsBirthDate: boolean; notLoggedInAdultCookie: boolean; timeZone: string }
 
 /**
  * Who is reading: a signed-in reader's id or null, and the guest adult cookie (jp). `session`: the access token's
- * session claim, checked in the same read as the reader's row (the route is marked `checksSessionItself`).
+ * session claim, checked by the reader's object in the open's one call (the route is marked `checksSessionItself`).
  */
 export type ViewerReader = { userId: number | null; adultCookie?: string | undefined; session?: SessionClaim }
 
@@ -58,7 +59,6 @@ type EpisodeRow = Cols<
 type UserRow = Cols<'users', 'is_adult' | 'is_kr_ip_user' | 'is_adult_kr' | 'birthed_at' | 'adult_verified_at'>
 type ImageRow = { n: EpisodeImagesRow['position'] } & Cols<'episode_images', 'key' | 'width' | 'height' | 'alt' | 'transcript'>
 type HoldingRow = Cols<'ownerships', 'kind' | 'expires_at'>
-type EpisodeHoldingRow = Cols<'ownerships', 'episode_id' | 'kind' | 'expires_at'>
 
 const NEIGHBOUR = (op: '<' | '>', order: 'DESC' | 'ASC') =>
   `(SELECT json_object('id', x.id, 'no', x.no, 'title', x.title, 'isFree', json(CASE x.is_free WHEN 1 THEN 'true' ELSE 'false' END), 'priceRent', x.price_rent, 'priceBuy', x.price_buy) FROM episodes x WHERE x.series_id = e.series_id AND x.no ${op} e.no AND x.published_at <= ?1 ORDER BY x.no ${order} LIMIT 1)`
@@ -73,9 +73,13 @@ const EPISODE_SQL = `SELECT e.id, e.no, e.title, e.series_id AS seriesId, s.titl
   FROM episodes e JOIN series s ON s.id = e.series_id
   WHERE e.id = ?2 AND s.is_published = 1 AND e.published_at <= ?1`
 const USER_SQL = `SELECT is_adult AS isAdult, is_kr_ip_user AS isKrIpUser, is_adult_kr AS isAdultKr, birthed_at AS birthedAt, adult_verified_at AS adultVerifiedAt FROM users WHERE id = ? AND deleted_at IS NULL`
-/** The reader's holdings of the episodes of a JSON list (at most two: the episode and the next one). */
-const HOLDINGS_SQL = `SELECT episode_id AS episodeId, kind, expires_at AS expiresAt FROM ownerships
-  WHERE user_id = ? AND episode_id IN (SELECT value FROM json_each(?)) LIMIT 40`
+
+/** Holdings by episode. */
+function byEpisode(rows: readonly EpisodeHoldingRow[]): Map<number, HoldingRow[]> {
+  const map = new Map<number, HoldingRow[]>()
+  for (const { episodeId, ...h } of rows) map.set(episodeId, [...(map.get(episodeId) ?? []), h])
+  return map
+}
 
 /** Reader `userId`'s holdings of the paid episodes among `episodes` (none asked: no read), by episode. */
 async function holdingsOf(
@@ -84,11 +88,8 @@ async function holdingsOf(
   episodes: readonly (ViewerHoldingAsk | null)[],
 ): Promise<Map<number, HoldingRow[]>> {
   const ids = episodes.flatMap((e) => (e && !e.isFree ? [e.id] : []))
-  const byEpisode = new Map<number, HoldingRow[]>()
-  if (userId === null || ids.length === 0) return byEpisode
-  for (const { episodeId, ...h } of await moneyDb(db, userId).all<EpisodeHoldingRow>(HOLDINGS_SQL, userId, JSON.stringify(ids)))
-    byEpisode.set(episodeId, [...(byEpisode.get(episodeId) ?? []), h])
-  return byEpisode
+  if (userId === null || ids.length === 0) return new Map()
+  return byEpisode(await moneyDb(db, userId).all<EpisodeHoldingRow>(HOLDINGS_SQL, userId, JSON.stringify(ids)))
 }
 /** An episode whose holdings may be needed: only a paid one's are read. */
 type ViewerHoldingAsk = { id: number; isFree: boolean }
@@ -134,13 +135,13 @@ async function sliceUrls(key: CryptoKey, signer: SliceSigner, image: ImageRow): 
 
 /**
  * Opens episode `episodeId` for `reader`: null when it is not a published episode of a published series
- * (NOT_FOUND_EPISODE); NEED_TO_REFRESH when `reader.session` has ended. One D1 batch reads the episode, its
- * neighbours and the account; for a signed-in reader, one `moneyDb` read then gives their holdings of the episode
- * and of the next one when they are paid (none paid: no read). Slices and text are filled only when the access rule
- * opens it: free episodes of series for everyone get public `/media` URLs, others (paid, adult) per-reader URLs of
- * the slice route, signed until `sliceExpiry` (never past a rental's end). A signed-in reader who may read it counts
- * a view, once per UTC day, decided by their object and told through its outbox to the series' tally (`Reader.viewed`,
- * reader events `view`), beside the slices' signing.
+ * (NOT_FOUND_EPISODE). One D1 batch reads the episode, its neighbours and its slices; for a signed-in reader one call to
+ * their object (`Reader.opening`) then checks `reader.session` (NEED_TO_REFRESH when it has ended), gives their account
+ * card, their holdings of the episode and of the next one when they are paid, and their place, and counts the view
+ * when the episode opens to them (once per UTC day, told through its outbox to the series' tally; reader events
+ * `view`). Slices and text are filled only when the access rule opens it: free episodes of series for everyone get
+ * public `/media` URLs, others (paid, adult) per-reader URLs of the slice route, signed until `sliceExpiry` (never past
+ * a rental's end).
  */
 export async function openEpisode(
   db: Db,
@@ -151,49 +152,42 @@ export async function openEpisode(
 ): Promise<ViewerEpisode | null> {
   const nowIso = now.toISOString()
   const uid = reader.userId
-  const statements: { sql: string; params: unknown[] }[] = [
+  const [epRes, imgRes] = await db.batch([
     { sql: EPISODE_SQL, params: [nowIso, episodeId] },
     {
       sql: `SELECT position AS n, key, width, height, alt, transcript FROM episode_images WHERE episode_id = ? ORDER BY position LIMIT 500`,
       params: [episodeId],
     },
-  ]
-  if (uid !== null) {
-    statements.push(
-      reader.session
-        ? {
-            sql: `${USER_SQL} AND session_version = ? AND ${SESSION_OPEN_SQL}`,
-            params: [uid, reader.session.sessionVersion, reader.session.sessionId],
-          }
-        : { sql: USER_SQL, params: [uid] },
-    )
-  }
-  // the place the reader stopped at is in their own object, asked beside the batch
-  const [[epRes, imgRes, userRes], progress] = await Promise.all([
-    db.batch(statements),
-    uid === null ? null : withReader(uid, (r) => r.positionAt(uid, episodeId)),
   ])
-  // the session ended (withdrawal, password change, sign-out everywhere): no slice URL for it
-  if (reader.session && uid !== null && !firstRow<UserRow>(userRes)) throw new AppError('NEED_TO_REFRESH')
   const row = firstRow<EpisodeRow>(epRes)
   if (!row) return null
   const next = row.next ? (JSON.parse(row.next) as EpisodeLink) : null
-  const holdings = await holdingsOf(db, uid, [{ id: row.id, isFree: flag(row.isFree) }, next])
-  const user = adultFlags(firstRow<UserRow>(userRes))
-  const adult = { adult: isAdult(edition, user, reader.adultCookie) }
-  const own = holdings.get(row.id) ?? []
-  const access = episodeAccess({ isFree: flag(row.isFree), seriesIsAdult: flag(row.seriesIsAdult) }, adult, own, now)
+  const episode = { isFree: flag(row.isFree), seriesIsAdult: flag(row.seriesIsAdult) }
+  // one call to the reader's object: the session, their account card, their holdings, their place, the day's view
+  const { krAdultAuth, adultNeedsBirthDate, notLoggedInAdultCookie } = edition
+  const opened =
+    uid === null
+      ? null
+      : await withReader(uid, (r) =>
+          r.opening(uid, {
+            session: reader.session,
+            episodeId,
+            seriesId: row.seriesId,
+            episode,
+            paidIds: [{ id: row.id, isFree: episode.isFree }, next].flatMap((e) => (e && !e.isFree ? [e.id] : [])),
+            ageRules: { krAdultAuth, adultNeedsBirthDate, notLoggedInAdultCookie },
+            now: nowIso,
+          }),
+        )
+  // the session ended (withdrawal, password change, sign-out everywhere): no slice URL for it
+  if (opened?.ended) throw new AppError('NEED_TO_REFRESH')
+  const holdings = byEpisode(opened?.holdings ?? [])
+  const adult = { adult: isAdult(edition, toAdultState(opened?.card ?? undefined), reader.adultCookie, now) }
+  const access = episodeAccess(episode, adult, holdings.get(row.id) ?? [], now)
   const nextOpen =
     next !== null &&
-    episodeAccess({ isFree: next.isFree, seriesIsAdult: flag(row.seriesIsAdult) }, adult, holdings.get(next.id) ?? [], now).open
-  // the view of a live account is decided in the reader's object (once a day) and leaves through its outbox, beside the
-  // slices; a view that could not be told is logged, the episode still opens
-  const viewed =
-    uid !== null && access.open && firstRow<UserRow>(userRes)
-      ? withReader(uid, (r) => r.viewed(uid, row.seriesId, episodeId, dayOf(nowIso))).catch((e: unknown) =>
-          console.error(JSON.stringify({ event: 'viewer.view.failed', episodeId, error: String(e) })),
-        )
-      : null
+    episodeAccess({ isFree: next.isFree, seriesIsAdult: episode.seriesIsAdult }, adult, holdings.get(next.id) ?? [], now).open
+  const progress = opened?.position ?? null
   let slices: ViewerSlice[] = []
   if (access.open && row.contentType === 'IMAGE') {
     const key = await slicesKey()
@@ -217,7 +211,6 @@ export async function openEpisode(
       }),
     )
   }
-  await viewed
   return {
     id: row.id,
     no: row.no,
