@@ -26,7 +26,7 @@ export const ReaderEvent = z.discriminatedUnion('kind', [
     version: z.number().int().positive(),
   }),
   /**
-   * The reader's first open on a UTC day of an episode they may read (`Reader.viewed`; docs/API.md "View counts").
+   * The reader's first open on a UTC day of an episode they may read (`Reader.opening`; docs/API.md "View counts").
    * `seriesId` is missing from events written before views were counted by series (migrations/0043_series_tally.sql).
    */
   z.object({ kind: z.literal('view'), seriesId: z.number().int().positive().optional(), episodeId: z.number().int().positive(), day }),
