@@ -6,7 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest'
 import { env } from 'cloudflare:workers'
-import { UnsecuredJWT } from 'jose'
+import { decodeJwt, UnsecuredJWT } from 'jose'
 import type { MiddlewareHandler } from 'hono'
 import { appFor, expectError, frEdition, frMessages, read, request } from './app.ts'
 import { seedDemo, DEMO_ACCOUNTS } from './seed.ts'
@@ -482,7 +482,9 @@ describe('web session (login form and wt_session cookie)', () => {
   it('refreshes the cookie when 5 minutes or less are left and keeps the reader signed in', async () => {
     const t = await tokensFor(READER.email, READER.password)
     const keys = await deriveKeys(e.SESSION_SECRET!)
-    const oldAccess = await signAccessToken(keys, READER.id, ISS, new Date(Date.now() - 11 * 60_000)) // 4 min left
+    const { sv, sid } = decodeJwt<{ sv: number; sid: string }>(t.accessToken.value)
+    // the same session's access token, signed 11 min ago: 4 min left
+    const oldAccess = await signAccessToken(keys, READER.id, ISS, new Date(Date.now() - 11 * 60_000), sv, sid)
     const cookie = await sealSession(keys, { accessToken: oldAccess, refreshToken: t.refreshToken })
     const res = await me({ cookie: `wt_session=${cookie}` })
     expect(res.status).toBe(200)
@@ -496,7 +498,9 @@ describe('web session (login form and wt_session cookie)', () => {
   it('keeps the other tab signed in when two tabs refresh one cookie within 30 s; a later replay logs out', async () => {
     const t = await tokensFor(READER.email, READER.password)
     const keys = await deriveKeys(e.SESSION_SECRET!)
-    const oldAccess = await signAccessToken(keys, READER.id, ISS, new Date(Date.now() - 11 * 60_000)) // 4 min left
+    const { sv, sid } = decodeJwt<{ sv: number; sid: string }>(t.accessToken.value)
+    // the same session's access token, signed 11 min ago: 4 min left
+    const oldAccess = await signAccessToken(keys, READER.id, ISS, new Date(Date.now() - 11 * 60_000), sv, sid)
     const cookie = `wt_session=${await sealSession(keys, { accessToken: oldAccess, refreshToken: t.refreshToken })}`
     const tabA = await me({ cookie })
     expect(tabA.status).toBe(200)
