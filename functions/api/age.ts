@@ -27,7 +27,7 @@ const ToggleParam = z.object({ value: ToggleValue })
 
 /** The reader as GET /user/me answers it (spec §7 "user reloaded after success"). */
 export async function me(c: Context<AppEnv>) {
-  const data = await userMe(c.var.db, currentUserId(c))
+  const data = await userMe(currentUserId(c))
   if (!data) throw new AppError('NOT_LOGIN_USER')
   return data
 }

@@ -59,7 +59,7 @@ export const sessionService = new Hono<AppEnv>()
     const state = c.var.session
     if (!state || state.userId === null) return c.json({})
     const [me, alarms] = await Promise.all([
-      userMe(c.var.db, state.userId, state).catch((e: unknown) => {
+      userMe(state.userId, state).catch((e: unknown) => {
         if (e instanceof AppError && e.code === 'NEED_TO_REFRESH') return null
         throw e
       }),

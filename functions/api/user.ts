@@ -94,10 +94,10 @@ export const user = new Hono<AppEnv>()
     const authResponse = await renewTokens(c, body.refreshToken)
     return ok(c, { ...(await me(c)), authResponse })
   })
-  // the session is checked by the balance's call to the reader's object
+  // the session is checked by the one call to the reader's object that answers it (the profile is its account card)
   .get('/me', checksSessionItself, requireUser, async (c) => {
     const session = currentSession(c)
-    const me = await userMe(c.var.db, session.userId, session)
+    const me = await userMe(session.userId, session)
     if (!me) throw new AppError('NOT_LOGIN_USER')
     return ok(c, me)
   })

@@ -2,7 +2,8 @@
  * The account card in a reader's object (issue 38 point 6; src/features/age/account-card.server.ts) on real workerd:
  * the session check of a signed-in request reads the reader's flags from their object, D1 once for a run of checks;
  * a change made through a route shows on the next request; one written in D1 without the drop (a drop that failed)
- * shows once the card is older than an access token's life; 40 checks at once keep one card.
+ * shows once the card is older than an access token's life; 40 checks at once keep one card. `GET /user/me` answers
+ * from the card with no D1 query, and shows at once what the reader changed through a route.
  */
 import { describe, expect, it } from 'vitest'
 import { db, expectError, get, newReader, send } from './purchase.helpers.ts'
@@ -57,5 +58,32 @@ describe('the account card', () => {
     await db.run(`UPDATE users SET deleted_at = ? WHERE id = ?`, new Date().toISOString(), reader.id)
     await execInReader(reader.id, `UPDATE account SET loaded_at = ?`, new Date(Date.now() - 16 * 60_000).toISOString())
     await expectError(await get(reader, '/api/v1/library/favorite'), 401, 'NEED_TO_REFRESH')
+  })
+
+  it('answers GET /user/me from the card, no D1 query; a nickname, the e-mail consent and push settings changed through their routes show at once', async () => {
+    const reader = await adult()
+    const me = async () => {
+      const res = await get(reader, '/api/v1/user/me')
+      expect(res.status).toBe(200)
+      return { d1: res.headers.get('x-d1-queries'), user: ((await res.json()) as { data: { user: Record<string, unknown> } }).data.user }
+    }
+    expect((await me()).d1).toBeNull() // no D1 query: the header is left out
+    const nickname = `Carte${reader.id}`
+    expect((await send(reader, 'PUT', '/api/v1/user', JSON.stringify({ action: 'PROFILE', profileRequest: { nickname } })))!.status).toBe(
+      200,
+    )
+    expect((await me()).user.nickname).toBe(nickname)
+    expect(
+      (await send(reader, 'PUT', '/api/v1/user', JSON.stringify({ action: 'MAIL', agreeMailRequest: { isAgreeMail: true } })))!.status,
+    ).toBe(200)
+    expect((await me()).user.isAgreeMail).toBe(true)
+    const push = { isAgreePush: true, isAgreePushNight: true, isAgreePushFreetime: false, isAgreePushContents: true }
+    expect((await send(reader, 'PUT', '/api/v1/app/push', JSON.stringify(push)))!.status).toBe(200)
+    const after = await me()
+    expect(after.user.agreePush).toEqual(push)
+    expect(after.d1).toBeNull()
+    // written in D1 only: the kept card answers, so the D1 row is not what the reader sees
+    await db.run(`UPDATE users SET nickname = 'ailleurs' WHERE id = ?`, reader.id)
+    expect((await me()).user.nickname).toBe(nickname)
   })
 })

@@ -13,6 +13,7 @@ import { withReader } from '../reader/stub.server.ts'
 import { countAttempt, issueTokens, type AuthContext, type TokenPair } from '../auth/auth.server.ts'
 import { hashToken } from '../auth/tokens.ts'
 import { maskPhone, type PushSettingsBody } from './account.ts'
+import { accountChanged } from '../age/age.server.ts'
 
 export type Stmt = { sql: string; params: unknown[] }
 
@@ -137,6 +138,7 @@ export async function savePushSettings(db: Db, userId: number, body: PushSetting
   ]
   if (body.isAgreeMail !== undefined) statements.push(mailConsentStatement(userId, body.isAgreeMail, nowIso))
   await db.batch(statements)
+  await accountChanged(userId)
   const saved = await pushSettings(db, userId)
   if (!saved) throw new AppError('NOT_LOGIN_USER')
   return saved
@@ -154,6 +156,7 @@ function mailConsentStatement(userId: number, agree: boolean, nowIso: string): S
 export async function saveMailConsent(db: Db, userId: number, agree: boolean, now: Date = new Date()): Promise<void> {
   const { sql, params } = mailConsentStatement(userId, agree, now.toISOString())
   if ((await db.run(sql, ...params)) === 0) throw new AppError('NOT_LOGIN_USER')
+  await accountChanged(userId)
 }
 
 // ─────────────────────────────── apple_guest (app guest mode) ───────────────────────────────

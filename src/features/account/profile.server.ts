@@ -9,6 +9,7 @@ import { cronBudget, sweep, type SweepBudget } from '../../lib/server/sweep.ts'
 import { bannedWords } from '../comment/comment.server.ts'
 import { checkNickname, NICKNAME_KEY_VERSION, nicknameKey, type NicknameRefusal } from './profile.ts'
 import { isConstraint } from '../../lib/server/constraint.ts'
+import { accountChanged } from '../age/age.server.ts'
 
 /** A refused nickname: INVALID_PARAMETER (spec §8) on the `nickname` field, with the reason its message names. */
 export class NicknameError extends AppError {
@@ -44,6 +45,7 @@ export async function setNickname(
     throw e
   }
   if (changed !== 1) throw new AppError('NOT_LOGIN_USER')
+  await accountChanged(userId)
   return check.nickname
 }
 

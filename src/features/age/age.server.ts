@@ -27,8 +27,9 @@ export const ADULT_STATE_SQL = `SELECT is_adult AS isAdult, is_kr_ip_user AS isK
        FROM users WHERE id = ? AND deleted_at IS NULL`
 
 /**
- * After a write to the reader's adult flags, switches, session version or `deleted_at` in D1: their object drops its
- * account card (account-card.server.ts), so the next session check reads the change. The write stands when the object
+ * After a write in D1 to what the reader's account card holds (account-card.server.ts: the adult flags, switches,
+ * session version, `deleted_at`, profile, e-mail consent, push settings, first identity): their object drops the card,
+ * so the next session check reads the change. The write stands when the object
  * cannot be reached: it is logged, and the card is read again within an access token's life.
  */
 export async function accountChanged(userId: number): Promise<void> {

@@ -12,7 +12,7 @@ import { env } from 'cloudflare:workers'
 import { messageProvider } from '../account/messaging.server.ts'
 import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
-import type { IdentitiesRow, PushSettingsRow, UsersRow } from '../../lib/server/db-types.ts'
+import type { UsersRow } from '../../lib/server/db-types.ts'
 import { firstRow, flag, type Cols, type Flag } from '../../lib/server/rows.ts'
 import { checkPassword, hashPassword } from '../../lib/server/password.ts'
 import { beforeHashInTurn } from '../../lib/server/turns.ts'
@@ -21,7 +21,9 @@ import { SECOND_MS, isoAfter } from '../../lib/time.ts'
 import { toB64url } from '../../lib/b64url.ts'
 import { checkLimits } from './limits.server.ts'
 import { COIN_SUMMARY_SQL, coinSummaryParams } from '../wallet/wallet.server.ts'
-import { moneyDb } from '../reader/money-db.server.ts'
+import { decide } from '../reader/money-db.server.ts'
+import type { MoneyRun } from '../reader/procedures.server.ts'
+import type { AccountCard } from '../age/account-card.server.ts'
 import { PURCHASE_COUNT_SQL } from '../purchase/purchase.server.ts'
 import type { CoinSummary } from '../wallet/wallet.ts'
 import type { Translate } from '../../lib/i18n/i18n.ts'
@@ -462,7 +464,7 @@ export async function logout(refreshToken: string, holder: number | null, now: D
 }
 
 /** Spec §3 user fields. */
-export type UserProfile = {
+type UserProfile = {
   id: number
   snsProvider: string | null
   snsId: string | null
@@ -480,70 +482,41 @@ export type UserProfile = {
   isBlToggle: boolean
 }
 
-type UserRow = Cols<
-  'users',
-  | 'id'
-  | 'email'
-  | 'name'
-  | 'nickname'
-  | 'is_adult'
-  | 'is_agree_mail'
-  | 'show_adult'
-  | 'is_kr_ip_user'
-  | 'is_adult_kr'
-  | 'birthed_at'
-  | 'is_bl_toggle'
-> &
-  // identities and push_settings are LEFT JOINed
-  { snsProvider: IdentitiesRow['provider'] | null; snsId: IdentitiesRow['provider_user_id'] | null } & {
-  push: PushSettingsRow['is_agree_push'] | null
-  pushContents: PushSettingsRow['is_agree_push_contents'] | null
-  pushFreetime: PushSettingsRow['is_agree_push_freetime'] | null
-  pushNight: PushSettingsRow['is_agree_push_night'] | null
-}
+/** `GET /user/me`'s data: the profile and the balances (as `GET /coin`, without its `expiring` list). */
+export type UserMe = { user: UserProfile; coin: Omit<CoinSummary, 'expiring'> }
 
 /**
- * docs/API.md GET /user/me: the reader's own profile (one D1 query) and, from one call to the reader's object beside it,
- * their balances (as `GET /coin`, without its `expiring` list) and purchase count (`PURCHASE_COUNT_SQL`), or null for a
- * gone account. Given the access token's session claim, that call checks it first (ASVS 7.4.1/7.4.3): NEED_TO_REFRESH.
+ * The reader's object's `me` procedure (reader/procedures.server.ts): the profile from the account card, the balances
+ * and purchase count (`PURCHASE_COUNT_SQL`) from the reader's rows; null for a gone account. Reads only.
  */
-export async function userMe(
-  db: Db,
-  userId: number,
-  session?: SessionClaim,
-  now: Date = new Date(),
-): Promise<{ user: UserProfile; coin: Omit<CoinSummary, 'expiring'> } | null> {
-  const [row, money] = await Promise.all([
-    db.first<UserRow>(
-      `SELECT u.id, i.provider AS snsProvider, i.provider_user_id AS snsId, u.email, u.name, u.nickname, u.is_adult AS isAdult,
-            u.is_agree_mail AS isAgreeMail, u.show_adult AS showAdult, u.is_kr_ip_user AS isKrIpUser,
-            u.is_adult_kr AS isAdultKr, u.birthed_at AS birthedAt, u.is_bl_toggle AS isBlToggle,
-            p.is_agree_push AS push, p.is_agree_push_contents AS pushContents, p.is_agree_push_freetime AS pushFreetime, p.is_agree_push_night AS pushNight
-       FROM users u
-       LEFT JOIN identities i ON i.id = (SELECT MIN(id) FROM identities WHERE user_id = u.id)
-       LEFT JOIN push_settings p ON p.user_id = u.id
-      WHERE u.id = ? AND u.deleted_at IS NULL`,
-      userId,
-    ),
-    moneyDb(db, userId, session).first<{ coin: string; purchaseCount: number }>(
-      `SELECT ${COIN_SUMMARY_SQL} AS coin, ${PURCHASE_COUNT_SQL} AS purchaseCount`,
-      ...coinSummaryParams(userId, now.toISOString()),
-      userId,
-    ),
+export function me(run: MoneyRun, input: { userId: number; now: string }, account?: AccountCard | null): UserMe | null {
+  if (!account) return null
+  const read = run([
+    {
+      sql: `SELECT ${COIN_SUMMARY_SQL} AS coin, ${PURCHASE_COUNT_SQL} AS purchaseCount`,
+      params: [...coinSummaryParams(input.userId, input.now), input.userId],
+    },
   ])
-  if (!row) return null
-  const { expiring: _expiring, ...coin } = JSON.parse(money!.coin) as CoinSummary
-  const { push, pushContents, pushFreetime, pushNight, ...u } = row
+  if (!read.ok) throw new Error(read.error)
+  const money = read.results[0]!.results[0] as { coin: string; purchaseCount: number }
+  const { expiring: _expiring, ...coin } = JSON.parse(money.coin) as CoinSummary
+  const { push, pushContents, pushFreetime, pushNight } = account
   return {
     user: {
-      ...u,
-      purchaseCount: money!.purchaseCount,
-      isAdult: flag(u.isAdult),
-      isAgreeMail: flag(u.isAgreeMail),
-      showAdult: flag(u.showAdult),
-      isKrIpUser: flag(u.isKrIpUser),
-      isAdultKr: flag(u.isAdultKr),
-      isBlToggle: flag(u.isBlToggle),
+      id: account.id,
+      snsProvider: account.snsProvider,
+      snsId: account.snsId,
+      email: account.email,
+      name: account.name,
+      nickname: account.nickname,
+      purchaseCount: money.purchaseCount,
+      isAdult: flag(account.isAdult),
+      isAgreeMail: flag(account.isAgreeMail),
+      showAdult: flag(account.showAdult),
+      isKrIpUser: flag(account.isKrIpUser),
+      isAdultKr: flag(account.isAdultKr),
+      birthedAt: account.birthedAt,
+      isBlToggle: flag(account.isBlToggle),
       agreePush: {
         isAgreePush: flag(push),
         isAgreePushContents: flag(pushContents),
@@ -553,6 +526,15 @@ export async function userMe(
     },
     coin,
   }
+}
+
+/**
+ * docs/API.md GET /user/me: the reader's own profile and balances, one call to the reader's object and no D1 query
+ * (the profile is its account card), or null for a gone account. Given the access token's session claim, that call
+ * checks it first (ASVS 7.4.1/7.4.3): NEED_TO_REFRESH.
+ */
+export function userMe(userId: number, session?: SessionClaim, now: Date = new Date()): Promise<UserMe | null> {
+  return decide(userId, 'me', { userId, now: now.toISOString() }, session ? { session } : { account: true })
 }
 
 /** One row of the local mail/SMS provider's outbox (the dev-only /dev/outbox page). */

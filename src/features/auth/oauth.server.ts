@@ -6,6 +6,7 @@
 import { env } from 'cloudflare:workers'
 import { CodeChallengeMethod, OAuth2Client, generateCodeVerifier, generateState } from 'arctic'
 import { createRemoteJWKSet, type JWTVerifyGetKey } from 'jose'
+import { accountChanged } from '../age/age.server.ts'
 import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
 import { SECOND_MS, isoAfter } from '../../lib/time.ts'
@@ -306,6 +307,7 @@ export async function linkOAuthIdentity(
   const holder = firstRow<{ userId: IdentitiesRow['user_id'] }>(owner)?.userId
   if (holder === undefined) throw new AppError('NOT_LOGIN_USER')
   if (holder !== userId) throw new AppError('ALREADY_USED_ANOTHER_PLATFORM')
+  await accountChanged(userId)
 }
 
 /** The keys of the state cookie (the OAuth routes need them without importing the whole key set). */

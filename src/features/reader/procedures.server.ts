@@ -15,14 +15,24 @@ import { spin } from '../roulette/roulette.server.ts'
 import { deduct } from '../wallet/wallet.server.ts'
 import { redeemOnce } from '../coupon/coupon.server.ts'
 import { reverse, settle, takeRefund } from '../payment/payment.server.ts'
+import { me } from '../auth/auth.server.ts'
 
 /** One batch over the reader's money rows, run in one transaction inside their object. */
 export type MoneyRun = (statements: Statement[]) => MoneyOutcome
 
-export const PROCEDURES = { sell, useTicket, exchange, openGift, spin, deduct, redeemOnce, reverse, settle, takeRefund } satisfies Record<
-  string,
-  (run: MoneyRun, input: never) => unknown
->
+export const PROCEDURES = {
+  sell,
+  useTicket,
+  exchange,
+  openGift,
+  spin,
+  deduct,
+  redeemOnce,
+  reverse,
+  settle,
+  takeRefund,
+  me,
+} satisfies Record<string, (run: MoneyRun, input: never) => unknown>
 
 export type ProcedureName = keyof typeof PROCEDURES
 export type ProcedureInput<K extends ProcedureName> = Parameters<(typeof PROCEDURES)[K]>[1]

@@ -60,8 +60,8 @@ import { moneyChores, nextMoneyDue, noticeAlarms, noticesDue } from './money-tim
 import { queuePushes, type Written } from '../alarm/alarm.server.ts'
 import { createDb } from '../../lib/server/db.ts'
 import { forgetMoney, mergeMoney, takeMoney } from './money-move.server.ts'
-import { ADULT_STATE_SQL, toAdultState, type AdultRow } from '../age/age.server.ts'
-import { dropCard, keepCard, keptCard } from '../age/account-card.server.ts'
+import { toAdultState } from '../age/age.server.ts'
+import { ACCOUNT_CARD_SQL, dropCard, keepCard, keptCard, type AccountCard } from '../age/account-card.server.ts'
 import type { SessionClaim } from '../auth/session-claim.server.ts'
 import { HELD_SQL, HOLDINGS_SQL, heldParams, type EpisodeHoldingRow } from '../ownership/holding.server.ts'
 import { episodeAccess, type AccessEpisode } from '../viewer/viewer.ts'
@@ -86,7 +86,7 @@ type Opening = {
   now: string
 }
 /** `ended`: the token's session has ended (nothing else is read); `card`: null for a gone account. */
-type Opened = { ended: boolean; card: AdultRow | null; holdings: EpisodeHoldingRow[]; position: number | null }
+type Opened = { ended: boolean; card: AccountCard | null; holdings: EpisodeHoldingRow[]; position: number | null }
 
 /** How long after a send the alarm sends again what the consumer has not said it applied. */
 const OUTBOX_RETRY_MS = 60_000
@@ -113,7 +113,7 @@ export class Reader extends DurableObject<Cloudflare.Env> {
   /** Moves on at each drop of the account card: a read of D1 begun before a drop keeps nothing. */
   private cardDrops = 0
   /** The read of the account card under way, which the checks that arrive meanwhile share. */
-  private cardRead: Promise<AdultRow | null> | null = null
+  private cardRead: Promise<AccountCard | null> | null = null
 
   constructor(ctx: DurableObjectState, env: Cloudflare.Env) {
     super(ctx, env)
@@ -240,15 +240,15 @@ export class Reader extends DurableObject<Cloudflare.Env> {
 
   /**
    * The session check of an access token (age/account-card.server.ts): its session open here at the token's version,
-   * and the account card at that version too. The card (the reader's adult flags and switches), else null. D1 is read
+   * and the account card at that version too. The card (the reader's flags, switches and profile), else null. D1 is read
    * only when no card younger than an access token's life is kept, or when the token is newer than the card.
    */
-  async session(readerId: number, claim: SessionClaim): Promise<AdultRow | null> {
+  async session(readerId: number, claim: SessionClaim): Promise<AccountCard | null> {
     await this.ready(readerId)
     return this.checked(readerId, claim)
   }
 
-  /** The account's flags, switches or session version changed in D1: the next check reads them again. */
+  /** The account's row changed in D1 (account-card.server.ts): the next check reads it again. */
   async forgetAccount(): Promise<void> {
     this.dropAccount()
   }
@@ -340,7 +340,7 @@ export class Reader extends DurableObject<Cloudflare.Env> {
       wrote ||= outcome.ok && outcome.results.some((r) => r.meta.rows_written)
       return outcome
     }
-    const outcome = (PROCEDURES[name] as (run: MoneyRun, input: ProcedureInput<K>, account?: AdultRow | null) => ProcedureOutcome<K>)(
+    const outcome = (PROCEDURES[name] as (run: MoneyRun, input: ProcedureInput<K>, account?: AccountCard | null) => ProcedureOutcome<K>)(
       run,
       input,
       account,
@@ -415,26 +415,26 @@ export class Reader extends DurableObject<Cloudflare.Env> {
   }
 
   /** The account card when the token's session is open here at its version and the card is at that version too, else null. */
-  private async checked(readerId: number, claim: SessionClaim): Promise<AdultRow | null> {
+  private async checked(readerId: number, claim: SessionClaim): Promise<AccountCard | null> {
     if (!sessionOpen(this.sql, claim.sessionId, claim.sessionVersion)) return null
     const card = await this.card(readerId, claim.sessionVersion)
     return card !== null && card.sessionVersion === claim.sessionVersion ? card : null
   }
 
   /** The kept account card, else (or when `atLeast` is a newer session version than its own) the one read from D1. */
-  private async card(readerId: number, atLeast = 0): Promise<AdultRow | null> {
+  private async card(readerId: number, atLeast = 0): Promise<AccountCard | null> {
     const card = keptCard(this.sql, new Date().toISOString())
     return card === undefined || (card !== null && card.sessionVersion < atLeast) ? this.readCard(readerId) : card
   }
 
   /** Reads the account card from D1 and keeps it, unless it was dropped meanwhile (one read for the checks that wait on it). */
-  private readCard(readerId: number): Promise<AdultRow | null> {
+  private readCard(readerId: number): Promise<AccountCard | null> {
     if (this.cardRead) return this.cardRead
     const drops = this.cardDrops
     const now = new Date().toISOString()
-    const read = this.env.DB.prepare(ADULT_STATE_SQL)
+    const read = this.env.DB.prepare(ACCOUNT_CARD_SQL)
       .bind(readerId)
-      .first<AdultRow>()
+      .first<AccountCard>()
       .then((card) => {
         if (drops === this.cardDrops) keepCard(this.sql, card, now)
         return card
