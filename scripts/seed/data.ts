@@ -199,7 +199,6 @@ const SEEDED_TABLES = [
   'rate_limits',
   'one_time_codes',
   'refresh_tokens',
-  'ended_sessions',
   'identities',
   'outbox',
   'users',

@@ -94,11 +94,6 @@ describe('retention rules', () => {
     await token('rt-gone-unused', cut('refresh_tokens'), null)
     await token('rt-kept-rotated', cut('refresh_tokens', 1), at(now, -DAY_MS))
 
-    // ended_sessions: a day after the end vs 1 ms younger
-    const ended = (id: string, endedAt: string) => db.run(`INSERT INTO ended_sessions (id, ended_at) VALUES (?, ?)`, `${t}-${id}`, endedAt)
-    await ended('es-gone', cut('ended_sessions'))
-    await ended('es-kept', cut('ended_sessions', 1))
-
     // idempotency_keys: 24 h old vs 1 ms younger
     const key = (k: string, createdAt: string) =>
       readerRows.run(
@@ -253,7 +248,6 @@ describe('retention rules', () => {
       (await readerRows.all<{ k: string }>(readerId, sql, ...params)).map((r) => r.k).sort()
     const strip = (ks: string[]) => ks.map((k) => k.slice(t.length + 1))
     expect(strip(await left(`SELECT id AS k FROM refresh_tokens WHERE id LIKE ?`, like))).toEqual(['rt-kept-rotated'])
-    expect(strip(await left(`SELECT id AS k FROM ended_sessions WHERE id LIKE ?`, like))).toEqual(['es-kept'])
     expect(strip(await leftOf(reader.id, `SELECT key AS k FROM idempotency_keys WHERE key LIKE ?`, like))).toEqual(['idem-kept'])
     expect(
       (

@@ -44,15 +44,6 @@ export const RETENTION_RULES: readonly RetentionRule[] = [
       'issue, REFRESH_TOKEN_TTL_SECONDS), past which they could not be used anyway.',
   },
   {
-    table: 'ended_sessions',
-    since: 'ended_at',
-    key: ['id'],
-    keepMs: DAY_MS,
-    why:
-      'A session ended by a logout or a replayed token (issue 38) must refuse the access tokens it gave out until they expire, ' +
-      '15 minutes (ACCESS_TOKEN_TTL_SECONDS) at most; a day is far past that. Its refresh tokens are refused by the reader object.',
-  },
-  {
     table: 'library_marks',
     since: 'cleared_at',
     key: ['user_id', 'series_id'],

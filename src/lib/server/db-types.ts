@@ -259,12 +259,6 @@ export interface DeliveriesRow {
   updated_at: string
 }
 
-/** A row of `ended_sessions`. @public */
-export interface EndedSessionsRow {
-  id: string
-  ended_at: string
-}
-
 /** A row of `episode_images`. @public */
 export interface EpisodeImagesRow {
   episode_id: number
@@ -861,7 +855,6 @@ export interface Tables {
   coupons: CouponsRow
   creators: CreatorsRow
   deliveries: DeliveriesRow
-  ended_sessions: EndedSessionsRow
   episode_images: EpisodeImagesRow
   episode_uploads: EpisodeUploadsRow
   episodes: EpisodesRow
