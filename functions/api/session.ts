@@ -19,7 +19,6 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { authContext } from './auth.ts'
 import { isOAuthProvider, oauthStartPath } from '../../src/features/auth/oauth.ts'
 import { offeredProviders, providerConfig } from '../../src/features/auth/oauth.server.ts'
-import { unreadCount } from '../../src/features/alarm/alarm.server.ts'
 
 type Form = Record<string, string>
 
@@ -52,21 +51,18 @@ export const sessionService = new Hono<AppEnv>()
   /**
    * `{}` for a guest, else `{user, expires, coin, alarms}` (the session middleware has already refreshed the cookie);
    * `alarms` is the unread count of the header's bell, so a page asks one question after paint, not two.
-   * The reader's object checks the token's session in the balance's call (ASVS 7.4.1/7.4.3): an ended session is `{}`
-   * and its cookie goes.
+   * One call to the reader's object answers it all (`userMe`) and checks the token's session first (ASVS 7.4.1/7.4.3):
+   * an ended session is `{}` and its cookie goes.
    */
   .get('/session', checksSessionItself, async (c) => {
     const state = c.var.session
     if (!state || state.userId === null) return c.json({})
-    const [me, alarms] = await Promise.all([
-      userMe(state.userId, state).catch((e: unknown) => {
-        if (e instanceof AppError && e.code === 'NEED_TO_REFRESH') return null
-        throw e
-      }),
-      unreadCount(state.userId),
-    ])
+    const me = await userMe(state.userId, state, true).catch((e: unknown) => {
+      if (e instanceof AppError && e.code === 'NEED_TO_REFRESH') return null
+      throw e
+    })
     if (!me && state.source === 'cookie') deleteCookie(c, SESSION_COOKIE, sessionCookieOptions(c.req.url))
-    return c.json(me ? { user: me.user, expires: state.expires, coin: me.coin, alarms } : {})
+    return c.json(me ? { user: me.user, expires: state.expires, coin: me.coin, alarms: me.alarms } : {})
   })
   .get('/csrf', async (c) => {
     const key = (await sessionKeys()).csrf

@@ -6,6 +6,7 @@
 import type { Cursor } from '../catalogue/catalogue.ts'
 import { ALARM_KEEP_MS, ALARM_PAGE_SIZE, type AlarmRow, type NewAlarm } from './alarm.ts'
 import { isoAfter } from '../../lib/time.ts'
+import type { Statement } from '../../lib/server/db.ts'
 
 const ROW = `id, kind, title, body, link, read_at AS readAt, created_at AS createdAt`
 const kept = (now: string) => isoAfter(new Date(now), -ALARM_KEEP_MS)
@@ -61,9 +62,15 @@ export function alarmPage(sql: SqlStorage, cursor: Cursor | null, now: string): 
     .toArray()
 }
 
+/** The count of the reader's unread alarms at `now`, as a statement (the `me` procedure runs it in its own batch). */
+export function unreadStatement(now: string): Required<Statement> {
+  return { sql: `SELECT count(*) AS n FROM alarms WHERE read_at IS NULL AND created_at > ?`, params: [kept(now)] }
+}
+
 /** The reader's unread alarms. */
 export function unreadAlarms(sql: SqlStorage, now: string): number {
-  return sql.exec<{ n: number }>(`SELECT count(*) AS n FROM alarms WHERE read_at IS NULL AND created_at > ?`, kept(now)).one().n
+  const { sql: count, params } = unreadStatement(now)
+  return sql.exec<{ n: number }>(count, ...params).one().n
 }
 
 /** Marks one alarm read (repeatable): its link, or false when there is no such alarm. */

@@ -24,6 +24,7 @@ import { COIN_SUMMARY_SQL, coinSummaryParams } from '../wallet/wallet.server.ts'
 import { decide } from '../reader/money-db.server.ts'
 import type { MoneyRun } from '../reader/procedures.server.ts'
 import type { AccountCard } from '../age/account-card.server.ts'
+import { unreadStatement } from '../alarm/alarm-store.server.ts'
 import { PURCHASE_COUNT_SQL } from '../purchase/purchase.server.ts'
 import type { CoinSummary } from '../wallet/wallet.ts'
 import type { Translate } from '../../lib/i18n/i18n.ts'
@@ -482,23 +483,29 @@ type UserProfile = {
   isBlToggle: boolean
 }
 
-/** `GET /user/me`'s data: the profile and the balances (as `GET /coin`, without its `expiring` list). */
-export type UserMe = { user: UserProfile; coin: Omit<CoinSummary, 'expiring'> }
+/**
+ * `GET /user/me`'s data: the profile and the balances (as `GET /coin`, without its `expiring` list); with the unread
+ * alarms' count when asked (the session service's header bell).
+ */
+type UserMe = { user: UserProfile; coin: Omit<CoinSummary, 'expiring'>; alarms?: number }
 
 /**
  * The reader's object's `me` procedure (reader/procedures.server.ts): the profile from the account card, the balances
- * and purchase count (`PURCHASE_COUNT_SQL`) from the reader's rows; null for a gone account. Reads only.
+ * and purchase count (`PURCHASE_COUNT_SQL`) from the reader's rows, and with `alarms` the unread alarms' count; null
+ * for a gone account. Reads only.
  */
-export function me(run: MoneyRun, input: { userId: number; now: string }, account?: AccountCard | null): UserMe | null {
+export function me(run: MoneyRun, input: { userId: number; now: string; alarms: boolean }, account?: AccountCard | null): UserMe | null {
   if (!account) return null
   const read = run([
     {
       sql: `SELECT ${COIN_SUMMARY_SQL} AS coin, ${PURCHASE_COUNT_SQL} AS purchaseCount`,
       params: [...coinSummaryParams(input.userId, input.now), input.userId],
     },
+    ...(input.alarms ? [unreadStatement(input.now)] : []),
   ])
   if (!read.ok) throw new Error(read.error)
-  const money = read.results[0]!.results[0] as { coin: string; purchaseCount: number }
+  const [summary, unread] = read.results
+  const money = summary!.results[0] as { coin: string; purchaseCount: number }
   const { expiring: _expiring, ...coin } = JSON.parse(money.coin) as CoinSummary
   const { push, pushContents, pushFreetime, pushNight } = account
   return {
@@ -525,16 +532,17 @@ export function me(run: MoneyRun, input: { userId: number; now: string }, accoun
       },
     },
     coin,
+    ...(unread && { alarms: (unread.results[0] as { n: number }).n }),
   }
 }
 
 /**
  * docs/API.md GET /user/me: the reader's own profile and balances, one call to the reader's object and no D1 query
- * (the profile is its account card), or null for a gone account. Given the access token's session claim, that call
- * checks it first (ASVS 7.4.1/7.4.3): NEED_TO_REFRESH.
+ * (the profile is its account card), or null for a gone account; `alarms`: with the unread alarms' count. Given the
+ * access token's session claim, that call checks it first (ASVS 7.4.1/7.4.3): NEED_TO_REFRESH.
  */
-export function userMe(userId: number, session?: SessionClaim, now: Date = new Date()): Promise<UserMe | null> {
-  return decide(userId, 'me', { userId, now: now.toISOString() }, session ? { session } : { account: true })
+export function userMe(userId: number, session?: SessionClaim, alarms = false): Promise<UserMe | null> {
+  return decide(userId, 'me', { userId, now: new Date().toISOString(), alarms }, session ? { session } : { account: true })
 }
 
 /** One row of the local mail/SMS provider's outbox (the dev-only /dev/outbox page). */
