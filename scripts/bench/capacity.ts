@@ -453,11 +453,11 @@ export async function benchCapacity(opts: {
     const tag = `capacity-${Date.now()}`
     // coins for the rental and a paid episode the reader does not hold yet (their rights are in their object)
     await grantCoins(opts.base, LOCAL_OPS_TOKEN, 'reader@example.com', 1000, tag)
-    // the demo catalogue's paid episodes, then the first they do not hold of a series they have not read (the benches'
+    // the demo catalogue's episodes offered for rent, then the first they do not hold of a series they have not read (the benches'
     // own series and the demo reader's purchases there grow with every run: they stay out of the command line)
     const candidates = d1(
       `SELECT e.id, s.id AS seriesId, (SELECT id FROM users WHERE email = 'reader@example.com') AS readerId FROM episodes e JOIN series s ON s.id = e.series_id
-        WHERE e.is_free = 0 AND s.is_published = 1 AND e.published_at <= strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+        WHERE e.is_free = 0 AND e.price_rent IS NOT NULL AND s.is_published = 1 AND e.published_at <= strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
           AND s.title NOT GLOB 'bench-*' AND s.title NOT GLOB 'heavy-*'
         ORDER BY e.id LIMIT 5000`,
       persist,
@@ -522,8 +522,8 @@ export async function benchCapacity(opts: {
         ...init,
         headers: { 'content-type': 'application/json', authorization: `Bearer ${session.accessToken}`, ...init.headers },
       }).then(async (r) => {
-        await r.arrayBuffer()
-        if (!r.ok) throw new Error(`${init.method ?? 'GET'} ${path}: ${r.status}`)
+        const body = await r.text()
+        if (!r.ok) throw new Error(`${init.method ?? 'GET'} ${path}: ${r.status} ${body.slice(0, 200)}`)
         return costOf(r)
       })
     await measure('balance (GET /coin)', async () => [await api('/api/v1/coin')])
