@@ -453,8 +453,8 @@ export async function benchCapacity(opts: {
     const tag = `capacity-${Date.now()}`
     // coins for the rental and a paid episode the reader does not hold yet (their rights are in their object)
     await grantCoins(opts.base, LOCAL_OPS_TOKEN, 'reader@example.com', 1000, tag)
-    // the demo catalogue's episodes offered for rent, then the first they do not hold of a series they have not read (the benches'
-    // own series and the demo reader's purchases there grow with every run: they stay out of the command line)
+    // the demo catalogue's episodes offered for rent, then the first they do not hold of a series they have not read
+    // (the benches' own series and the demo reader's purchases there grow with every run: they stay out of the command line)
     const candidates = d1(
       `SELECT e.id, s.id AS seriesId, (SELECT id FROM users WHERE email = 'reader@example.com') AS readerId FROM episodes e JOIN series s ON s.id = e.series_id
         WHERE e.is_free = 0 AND e.price_rent IS NOT NULL AND s.is_published = 1 AND e.published_at <= strftime('%Y-%m-%dT%H:%M:%fZ', 'now')

@@ -5,13 +5,13 @@
  * and no D1 query. D1 stays the record: each write to those columns drops the card (`accountChanged`), and a card older
  * than an access token's life is read again, so a change whose drop failed lasts no longer than a token signed before it.
  */
-import type { AdultRow } from './age.server.ts'
+import { ADULT_COLUMNS, type AdultRow } from './age.server.ts'
 import { ACCESS_TOKEN_TTL_SECONDS } from '../auth/tokens.ts'
 import { SECOND_MS, isoAfter } from '../../lib/time.ts'
 import type { Cols } from '../../lib/server/rows.ts'
 import type { IdentitiesRow, PushSettingsRow } from '../../lib/server/db-types.ts'
 
-/** The card: the adult row (`ADULT_STATE_SQL`'s columns) and the reader's profile. */
+/** The card: the adult row (`ADULT_COLUMNS`) and the reader's profile. */
 export type AccountCard = AdultRow &
   Cols<'users', 'id' | 'email' | 'name' | 'nickname' | 'is_agree_mail'> & {
     // identities and push_settings are LEFT JOINed: no identity, or no push row yet (read as all off)
@@ -25,9 +25,7 @@ export type AccountCard = AdultRow &
 
 /** The card of a live account, read from D1 (the account's first identity is the one it signed up with). */
 export const ACCOUNT_CARD_SQL = `SELECT u.id, i.provider AS snsProvider, i.provider_user_id AS snsId, u.email, u.name, u.nickname,
-            u.is_agree_mail AS isAgreeMail, u.is_adult AS isAdult, u.is_kr_ip_user AS isKrIpUser, u.is_adult_kr AS isAdultKr,
-            u.birthed_at AS birthedAt, u.adult_verified_at AS adultVerifiedAt, u.show_adult AS showAdult, u.is_bl_toggle AS isBlToggle,
-            u.session_version AS sessionVersion, p.is_agree_push AS push, p.is_agree_push_contents AS pushContents,
+            u.is_agree_mail AS isAgreeMail, ${ADULT_COLUMNS}, p.is_agree_push AS push, p.is_agree_push_contents AS pushContents,
             p.is_agree_push_freetime AS pushFreetime, p.is_agree_push_night AS pushNight
        FROM users u
        LEFT JOIN identities i ON i.id = (SELECT MIN(id) FROM identities WHERE user_id = u.id)

@@ -21,16 +21,18 @@ export type AdultRow = Cols<
   'is_adult' | 'is_kr_ip_user' | 'is_adult_kr' | 'birthed_at' | 'adult_verified_at' | 'show_adult' | 'is_bl_toggle' | 'session_version'
 >
 
+/** An `AdultRow`'s columns of `users`, unqualified (the account card's join adds no table with these names). */
+export const ADULT_COLUMNS = `is_adult AS isAdult, is_kr_ip_user AS isKrIpUser, is_adult_kr AS isAdultKr, birthed_at AS birthedAt,
+            adult_verified_at AS adultVerifiedAt, show_adult AS showAdult, is_bl_toggle AS isBlToggle, session_version AS sessionVersion`
+
 /** The columns of the reader's adult flags and switches, for a query of their own or inside another feature's batch. */
-export const ADULT_STATE_SQL = `SELECT is_adult AS isAdult, is_kr_ip_user AS isKrIpUser, is_adult_kr AS isAdultKr, birthed_at AS birthedAt,
-            adult_verified_at AS adultVerifiedAt, show_adult AS showAdult, is_bl_toggle AS isBlToggle, session_version AS sessionVersion
-       FROM users WHERE id = ? AND deleted_at IS NULL`
+export const ADULT_STATE_SQL = `SELECT ${ADULT_COLUMNS} FROM users WHERE id = ? AND deleted_at IS NULL`
 
 /**
  * After a write in D1 to what the reader's account card holds (account-card.server.ts: the adult flags, switches,
  * session version, `deleted_at`, profile, e-mail consent, push settings, first identity): their object drops the card,
- * so the next session check reads the change. The write stands when the object
- * cannot be reached: it is logged, and the card is read again within an access token's life.
+ * so the next session check reads the change. The write stands when the object cannot be reached: it is logged, and
+ * the card is read again within an access token's life.
  */
 export async function accountChanged(userId: number): Promise<void> {
   await withReader(userId, (r) => r.forgetAccount()).catch((e: unknown) =>
