@@ -10,6 +10,12 @@ export const quietEnv = {
   WRANGLER_SEND_METRICS: 'false',
   ASTRO_TELEMETRY_DISABLED: '1',
   WRANGLER_LOG: process.env.WRANGLER_LOG ?? 'warn',
+  /**
+   * wrangler dev's local traces (a span per SQL statement, D1 query and object call, kept on disk under
+   * `<persist>/v3/observability` with no limit): off unless asked for. Measured on the purchase bench, they took
+   * about a quarter of the local server's CPU, and a bench state had grown 2.6 GB of them.
+   */
+  X_LOCAL_OBSERVABILITY: process.env.X_LOCAL_OBSERVABILITY ?? 'false',
 }
 
 /** The operator API's token of a local run (`npm start` sets it; `npm run ops` uses it when OPS_TOKEN is unset). */

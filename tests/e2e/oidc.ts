@@ -8,6 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { rmSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
 import { exportJWK, generateKeyPair } from 'jose'
+import { quietEnv } from '../../scripts/lib.ts'
 
 const CLIENT_ID = 'webtoon-e2e'
 const CLIENT_SECRET = 'webtoon-e2e-secret-0123456789abcdef'
@@ -165,7 +166,7 @@ export async function startWorker(port: number, edition: string, extraVars: stri
   // two wrangler dev processes starting in the same instant can race for an internal port (as in
   // scripts/start.ts): a start that stops early is retried, twice at most
   for (let attempt = 1; attempt <= 3; attempt++) {
-    const child: ChildProcess = spawn('npx', args, { stdio: 'ignore', detached: true })
+    const child: ChildProcess = spawn('npx', args, { stdio: 'ignore', detached: true, env: { ...process.env, ...quietEnv } })
     let exited = false
     child.on('exit', () => (exited = true))
     const stop = () => {

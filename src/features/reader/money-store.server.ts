@@ -26,12 +26,15 @@ function run(storage: DurableObjectStorage, statements: readonly Statement[]): D
     statements.map((s) => {
       const cursor = sql.exec(s.sql, ...(s.params ?? []).map((p) => (typeof p === 'boolean' ? Number(p) : p)))
       const results = cursor.toArray()
-      const last = sql.exec<{ changes: number; id: number }>(`SELECT changes() AS changes, last_insert_rowid() AS id`).one()
+      // what a write changed, as D1 reports it (a read changes nothing: no statement asked)
+      const last = WRITE.test(s.sql)
+        ? sql.exec<{ changes: number; id: number }>(`SELECT changes() AS changes, last_insert_rowid() AS id`).one()
+        : { changes: 0, id: 0 }
       return {
         success: true,
         results,
         meta: {
-          changes: WRITE.test(s.sql) ? last.changes : 0,
+          changes: last.changes,
           last_row_id: last.id,
           rows_read: cursor.rowsRead,
           rows_written: cursor.rowsWritten,

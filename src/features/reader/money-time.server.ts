@@ -137,14 +137,15 @@ export async function noticeAlarms(d1: D1Database, drafts: readonly Draft[]): Pr
   })
 }
 
-/** When the object must wake next for its money (epoch ms), or null when nothing is due. */
+/**
+ * When the object must wake next for its money (epoch ms), or null when nothing is due: one statement, each of
+ * `dueQueries` a scalar subquery of it (each still read from its index).
+ */
 export function nextMoneyDue(sql: SqlStorage, now: Date): number | null {
-  const instants = dueQueries(now).flatMap(([q, params, shiftMs]) => {
-    const [value] =
-      sql
-        .exec(q, ...params)
-        .raw()
-        .next().value ?? []
+  const queries = dueQueries(now)
+  const [values = []] = sql.exec(`SELECT ${queries.map(([q]) => `(${q})`).join(', ')}`, ...queries.flatMap(([, params]) => params)).raw()
+  const instants = queries.flatMap(([, , shiftMs], i) => {
+    const value = values[i]
     return typeof value === 'string' ? [Date.parse(value) + shiftMs] : []
   })
   if (instants.length === 0) return null
@@ -152,9 +153,9 @@ export function nextMoneyDue(sql: SqlStorage, now: Date): number | null {
 }
 
 /**
- * `nextMoneyDue`'s statements, each: the earliest value of a bare column (read from its index, whatever the reader's
+ * `nextMoneyDue`'s subqueries, each: the earliest value of a bare column (read from its index, whatever the reader's
  * history holds: it runs after every money batch), its parameters, and how far before or after that value the work is
- * due. SQLite's compound SELECT is limited, so one statement each.
+ * due.
  */
 function dueQueries(now: Date): [sql: string, params: string[], shiftMs: number][] {
   const nowIso = now.toISOString()
