@@ -143,7 +143,10 @@ export async function noticeAlarms(d1: D1Database, drafts: readonly Draft[]): Pr
  */
 export function nextMoneyDue(sql: SqlStorage, now: Date): number | null {
   const queries = dueQueries(now)
-  const [values = []] = sql.exec(`SELECT ${queries.map(([q]) => `(${q})`).join(', ')}`, ...queries.flatMap(([, params]) => params)).raw()
+  // read to the end: a cursor left open keeps its cached statement busy, and the next call would compile it again
+  const [values = []] = [
+    ...sql.exec(`SELECT ${queries.map(([q]) => `(${q})`).join(', ')}`, ...queries.flatMap(([, params]) => params)).raw(),
+  ]
   const instants = queries.flatMap(([, , shiftMs], i) => {
     const value = values[i]
     return typeof value === 'string' ? [Date.parse(value) + shiftMs] : []
