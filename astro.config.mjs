@@ -57,6 +57,9 @@ const siteChunks = {
           build: {
             modulePreload: false,
             rolldownOptions: {
+              // an island's entry file may carry more than its own exports: what it shares with the parts it loads on
+              // use (the viewer's next-episode offer) stays in it instead of a chunk of its own (a request more)
+              preserveEntrySignatures: 'allow-extension',
               output: {
                 banner: '',
                 codeSplitting: {
@@ -64,6 +67,11 @@ const siteChunks = {
                     {
                       name: 'stores',
                       test: /\/node_modules\/nanostores\/atom\/|\/src\/lib\/shell\/stores\.ts$|\/src\/features\/(session\/(tabs|api)|install\/start-page)\.ts$|vite\/preload-helper/,
+                    },
+                    // React, its renderer and the islands' popup hook, on island pages only: one file instead of seven
+                    {
+                      name: 'react',
+                      test: /\/node_modules\/(react|react-dom|scheduler|@astrojs\/react)\/|\/src\/lib\/shell\/use-layer\.ts$/,
                     },
                     // where a reader goes back into a series (home's "continue reading" row, the series page)
                     { name: 'resume', test: /\/src\/features\/(library\/resume|viewer\/place)\.ts$/ },

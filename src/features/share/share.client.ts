@@ -4,6 +4,9 @@
  * shell's toast in the reader's language. A closed share sheet shows nothing.
  */
 import { isCancel, shareMethod, type ShareData } from './share.ts'
+
+/** The share text, for the viewer's island, which loads this module on use. */
+export { shareText } from './share.ts'
 import { showToast } from '../../lib/shell/stores.ts'
 
 /** The toast texts, in the reader's language. */
