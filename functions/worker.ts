@@ -10,6 +10,7 @@ import { env } from 'cloudflare:workers'
 import { buildId, edition as rawEdition, messages } from 'virtual:edition'
 import { parseEdition } from '../src/lib/edition/schema.ts'
 import { createApp } from './app.ts'
+import { withOwnHashes } from '../src/lib/server/csp.ts'
 import { createDb } from '../src/lib/server/db.ts'
 import { expireLots } from '../src/features/wallet/wallet.server.ts'
 import { settleRefunds } from '../src/features/payment/payment.server.ts'
@@ -40,10 +41,8 @@ const app = createApp({
   messages,
   buildId,
   pages: [
-    async (c) => {
-      const res = await handle(c.req.raw, env, c.executionCtx as ExecutionContext)
-      return new Response(res.body, res) // asset responses have immutable headers; the edge adds its own
-    },
+    // a copy either way: asset responses have immutable headers, and the edge adds its own
+    async (c) => withOwnHashes(await handle(c.req.raw, env, c.executionCtx as ExecutionContext)),
   ],
 })
 

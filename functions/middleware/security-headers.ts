@@ -1,8 +1,6 @@
 import { createMiddleware } from 'hono/factory'
 import type { AppEnv } from '../lib/env.ts'
-
-/** The policy a pre-rendered page carries in its `<meta http-equiv="content-security-policy">` (Astro writes it). */
-const META_CSP = /<meta http-equiv="content-security-policy" content="([^"]*)"/i
+import { META_CSP } from '../../src/lib/server/csp.ts'
 
 /**
  * Security headers on every response (docs/QUALITY.md, ASVS 3.4). Astro adds the hash-based

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { expect, test, type APIRequestContext } from '@playwright/test'
 import { pageJs, totalKb } from '../../scripts/js-bytes.ts'
 import { signedIn } from './settings.ts'
@@ -93,4 +94,30 @@ test('fr: the built scripts come from the asset server, cached for good, with no
   expect(headers['x-content-type-options']).toBe('nosniff')
   expect(headers['x-request-id'], 'the worker did not answer').toBeUndefined()
   expect(headers['content-security-policy']).toBeUndefined()
+})
+
+/**
+ * A page's policy names the hashes of its own inline scripts and styles, not those of every page of the build
+ * (src/lib/server/csp.ts): Astro's list made every page's headers 4.5 KB, past one round trip of a slow link for the
+ * detail page with its HTML. Rendered pages (home, detail, FAQ, the viewer) and pre-rendered ones (prepare, the 404).
+ */
+test('fr: each page’s security policy holds its own hashes only, its headers under 1 KB', async ({ request }) => {
+  for (const path of ['/', '/detail/1', '/faq', '/viewer/24', '/prepare', '/no-such-page']) {
+    const res = await request.get(path)
+    const html = await res.text()
+    const inline = [...html.matchAll(/<(script|style)\b([^>]*)>([\s\S]*?)<\/\1>/g)]
+      .filter(([, tag, attributes]) => tag === 'style' || !attributes!.includes('src='))
+      .map(([, , , text]) => `sha256-${createHash('sha256').update(text!).digest('base64')}`)
+    const listed = res
+      .headersArray()
+      .filter((h) => h.name.toLowerCase() === 'content-security-policy')
+      .flatMap((h) => [...h.value.matchAll(/'(sha256-[^']+)'/g)].map((m) => m[1]))
+    expect(listed.length, path).toBeGreaterThan(0)
+    expect(
+      listed.filter((h) => !inline.includes(h!)),
+      path,
+    ).toEqual([])
+    const headerBytes = res.headersArray().reduce((n, h) => n + h.name.length + h.value.length + 4, 0)
+    expect(headerBytes, path).toBeLessThan(1024)
+  }
 })

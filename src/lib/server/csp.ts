@@ -1,0 +1,58 @@
+/**
+ * A page's Content-Security-Policy with only the hashes of its own inline scripts and styles. Astro puts in every
+ * page's policy the hashes of every inline script and style of the whole build (fr: 10 + 60, 3.8 KB of header on
+ * each rendered page, and as much again in each pre-rendered page's `<meta>`), when a page has one or two. Trimmed
+ * where a page is made: a rendered page as the worker answers it (before the edge cache keeps it), a pre-rendered
+ * one once at build time (scripts/build.ts). Nothing is added: a token this does not check (another algorithm,
+ * `'self'`, a host) is kept, and an inline element whose hash Astro did not list stays blocked.
+ */
+
+/** The policy a pre-rendered page carries in its `<meta http-equiv="content-security-policy">` (Astro writes it). */
+export const META_CSP = /<meta http-equiv="content-security-policy" content="([^"]*)"/i
+
+/** An inline `<script>` or `<style>` element, as the HTML parser reads it (raw text up to its end tag). */
+const INLINE = /<(script|style)\b([^>]*)>([\s\S]*?)<\/\1\s*>/gi
+
+async function sha256(text: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)))
+  return `sha256-${btoa(String.fromCharCode(...digest))}`
+}
+
+/** `policy` keeping, of its sha256 sources, those `html`'s inline elements use. */
+async function ownHashes(policy: string, html: string): Promise<string> {
+  const own = new Set<string>()
+  for (const [, tag, attributes, text] of html.matchAll(INLINE))
+    if (tag!.toLowerCase() === 'style' || !/\ssrc\s*=/i.test(attributes!)) own.add(await sha256(text!))
+  return policy
+    .split(';')
+    .map((directive) =>
+      directive
+        .trim()
+        .split(/\s+/)
+        .filter((token) => {
+          const source = token.slice(1, -1) // a hash source is quoted: 'sha256-…'
+          return !source.startsWith('sha256-') || own.has(source)
+        })
+        .join(' '),
+    )
+    .join('; ')
+}
+
+/** A rendered page's answer with its policy trimmed (its HTML read once); any other answer as it is. */
+export async function withOwnHashes(res: Response): Promise<Response> {
+  const policy = res.headers.get('content-security-policy')
+  if (!policy || !(res.headers.get('content-type') ?? '').startsWith('text/html')) return new Response(res.body, res)
+  const html = await res.text()
+  const out = new Response(html, res)
+  out.headers.set('content-security-policy', await ownHashes(policy, html))
+  return out
+}
+
+/** A pre-rendered page's HTML with its `<meta>` policy trimmed (scripts/build.ts). */
+export async function withOwnMetaHashes(html: string): Promise<string> {
+  const meta = META_CSP.exec(html)
+  if (!meta) return html
+  // Astro writes the policy's quotes as they are; an escaped spelling is read too, and written back plain
+  const trimmed = meta[0].replace(meta[1]!, await ownHashes(meta[1]!.replaceAll('&#39;', "'"), html))
+  return html.replace(meta[0], () => trimmed)
+}
