@@ -13,7 +13,7 @@ import {
   WithdrawalBody,
   type WithdrawalReason,
 } from '../../src/features/account/account.ts'
-import { pushSettings, saveMailConsent, savePushSettings } from '../../src/features/account/account.server.ts'
+import { readerPushSettings, saveMailConsent, savePushSettings } from '../../src/features/account/account.server.ts'
 import {
   cancelTransfer,
   redeemTransfer,
@@ -106,8 +106,10 @@ export const user = new Hono<AppEnv>()
     ok(c, await resendOtpForUser(c.var.db, c.req.valid('json').userId, authContext(c))),
   )
   /** Spec §3/§7 push settings and e-mail consent (PUT /app/push in the spec's call list). */
-  .get('/push', requireUser, async (c) => {
-    const settings = await pushSettings(c.var.db, currentUserId(c))
+  // as /me: the one call to the reader's object checks the session (the settings are on the account card)
+  .get('/push', checksSessionItself, requireUser, async (c) => {
+    const session = currentSession(c)
+    const settings = await readerPushSettings(session.userId, session)
     if (!settings) throw new AppError('NOT_LOGIN_USER')
     return ok(c, settings)
   })

@@ -86,4 +86,24 @@ describe('the account card', () => {
     await db.run(`UPDATE users SET nickname = 'ailleurs' WHERE id = ?`, reader.id)
     expect((await me()).user.nickname).toBe(nickname)
   })
+
+  it('answers GET /user/push from the card, no D1 query; a change through PUT /app/push shows at once, the app switch too', async () => {
+    const reader = await adult()
+    const settings = async () => {
+      const res = await get(reader, '/api/v1/user/push')
+      expect(res.status).toBe(200)
+      return { d1: res.headers.get('x-d1-queries'), data: ((await res.json()) as { data: Record<string, boolean> }).data }
+    }
+    const before = await settings()
+    expect(before.data).toMatchObject({ isAppPush: false, isAgreePush: false, isAgreeMail: false })
+    expect(before.d1).toBeNull()
+    const push = { isAppPush: true, isAgreePush: true, isAgreePushNight: false, isAgreePushFreetime: true, isAgreePushContents: true }
+    expect((await send(reader, 'PUT', '/api/v1/app/push', JSON.stringify(push)))!.status).toBe(200)
+    const after = await settings()
+    expect(after.data).toEqual({ ...push, isAgreeMail: false })
+    expect(after.d1).toBeNull()
+    // a card kept by an earlier version, without the app switch, is read again rather than answered as "off"
+    await execInReader(reader.id, `UPDATE account SET card = json_remove(card, '$.appPush')`)
+    expect((await settings()).data.isAppPush).toBe(true)
+  })
 })

@@ -7,13 +7,16 @@
  */
 import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
-import type { PushSettingsRow, UsersRow } from '../../lib/server/db-types.ts'
 import { firstRow, flag, type Cols, type Flag } from '../../lib/server/rows.ts'
 import { withReader } from '../reader/stub.server.ts'
 import { countAttempt, issueTokens, type AuthContext, type TokenPair } from '../auth/auth.server.ts'
 import { hashToken } from '../auth/tokens.ts'
 import { maskPhone, type PushSettingsBody } from './account.ts'
 import { accountChanged } from '../age/age.server.ts'
+import type { AccountCard } from '../age/account-card.server.ts'
+import type { MoneyRun } from '../reader/procedures.server.ts'
+import type { SessionClaim } from '../auth/session-claim.server.ts'
+import { decide } from '../reader/money-db.server.ts'
 
 export type Stmt = { sql: string; params: unknown[] }
 
@@ -86,31 +89,39 @@ export type PushSettings = {
   isAgreeMail: boolean
 }
 
-/** Spec §3 push settings and e-mail consent of the reader (defaults: all off). */
+/** The push columns as the account card names them (age/account-card.server.ts); no push row yet reads as all off. */
+type PushColumns = Pick<AccountCard, 'appPush' | 'push' | 'pushNight' | 'pushFreetime' | 'pushContents' | 'isAgreeMail'>
+
+const pushSettingsOf = (row: PushColumns): PushSettings => ({
+  isAppPush: flag(row.appPush),
+  isAgreePush: flag(row.push),
+  isAgreePushNight: flag(row.pushNight),
+  isAgreePushFreetime: flag(row.pushFreetime),
+  isAgreePushContents: flag(row.pushContents),
+  isAgreeMail: flag(row.isAgreeMail),
+})
+
+/** Spec §3 push settings and e-mail consent of the reader, read from D1 (the push fan-out, push.server.ts). */
 export async function pushSettings(db: Db, userId: number): Promise<PushSettings | null> {
-  // push_settings is LEFT JOINed: no row yet reads as all off
-  const row = await db.first<{
-    isAppPush: PushSettingsRow['is_app_push'] | null
-    isAgreePush: PushSettingsRow['is_agree_push'] | null
-    isAgreePushNight: PushSettingsRow['is_agree_push_night'] | null
-    isAgreePushFreetime: PushSettingsRow['is_agree_push_freetime'] | null
-    isAgreePushContents: PushSettingsRow['is_agree_push_contents'] | null
-    isAgreeMail: UsersRow['is_agree_mail']
-  }>(
-    `SELECT p.is_app_push AS isAppPush, p.is_agree_push AS isAgreePush, p.is_agree_push_night AS isAgreePushNight,
-            p.is_agree_push_freetime AS isAgreePushFreetime, p.is_agree_push_contents AS isAgreePushContents, u.is_agree_mail AS isAgreeMail
+  const row = await db.first<PushColumns>(
+    `SELECT p.is_app_push AS appPush, p.is_agree_push AS push, p.is_agree_push_night AS pushNight,
+            p.is_agree_push_freetime AS pushFreetime, p.is_agree_push_contents AS pushContents, u.is_agree_mail AS isAgreeMail
        FROM users u LEFT JOIN push_settings p ON p.user_id = u.id WHERE u.id = ? AND u.deleted_at IS NULL`,
     userId,
   )
-  if (!row) return null
-  return {
-    isAppPush: flag(row.isAppPush),
-    isAgreePush: flag(row.isAgreePush),
-    isAgreePushNight: flag(row.isAgreePushNight),
-    isAgreePushFreetime: flag(row.isAgreePushFreetime),
-    isAgreePushContents: flag(row.isAgreePushContents),
-    isAgreeMail: flag(row.isAgreeMail),
-  }
+  return row ? pushSettingsOf(row) : null
+}
+
+/** The reader's object's `push` procedure (reader/procedures.server.ts): the settings from the account card; null for a gone account. */
+export const pushOf = (_run: MoneyRun, _input: Record<string, never>, account?: AccountCard | null): PushSettings | null =>
+  account ? pushSettingsOf(account) : null
+
+/**
+ * The signed-in reader's own push settings (GET /user/push, /setting/push): one call to their object and no D1 query (the
+ * settings are on their account card). Given the access token's session claim, that call checks it first: NEED_TO_REFRESH.
+ */
+export function readerPushSettings(userId: number, session?: SessionClaim): Promise<PushSettings | null> {
+  return decide(userId, 'push', {}, session ? { session } : { account: true })
 }
 
 /** Spec §7 PUT /app/push: the reader's push settings (and e-mail consent when given), persisted per user. */
@@ -139,7 +150,7 @@ export async function savePushSettings(db: Db, userId: number, body: PushSetting
   if (body.isAgreeMail !== undefined) statements.push(mailConsentStatement(userId, body.isAgreeMail, nowIso))
   await db.batch(statements)
   await accountChanged(userId)
-  const saved = await pushSettings(db, userId)
+  const saved = await readerPushSettings(userId) // the card was dropped: read again from D1, and kept
   if (!saved) throw new AppError('NOT_LOGIN_USER')
   return saved
 }

@@ -17,6 +17,7 @@ export type AccountCard = AdultRow &
     // identities and push_settings are LEFT JOINed: no identity, or no push row yet (read as all off)
     snsProvider: IdentitiesRow['provider'] | null
     snsId: IdentitiesRow['provider_user_id'] | null
+    appPush: PushSettingsRow['is_app_push'] | null
     push: PushSettingsRow['is_agree_push'] | null
     pushContents: PushSettingsRow['is_agree_push_contents'] | null
     pushFreetime: PushSettingsRow['is_agree_push_freetime'] | null
@@ -25,7 +26,7 @@ export type AccountCard = AdultRow &
 
 /** The card of a live account, read from D1 (the account's first identity is the one it signed up with). */
 export const ACCOUNT_CARD_SQL = `SELECT u.id, i.provider AS snsProvider, i.provider_user_id AS snsId, u.email, u.name, u.nickname,
-            u.is_agree_mail AS isAgreeMail, ${ADULT_COLUMNS}, p.is_agree_push AS push, p.is_agree_push_contents AS pushContents,
+            u.is_agree_mail AS isAgreeMail, ${ADULT_COLUMNS}, p.is_app_push AS appPush, p.is_agree_push AS push, p.is_agree_push_contents AS pushContents,
             p.is_agree_push_freetime AS pushFreetime, p.is_agree_push_night AS pushNight
        FROM users u
        LEFT JOIN identities i ON i.id = (SELECT MIN(id) FROM identities WHERE user_id = u.id)
@@ -37,7 +38,10 @@ const CARD_KEEP_MS = ACCESS_TOKEN_TTL_SECONDS * SECOND_MS
 /** The card kept at `now` (null: no live account), or undefined when none younger than an access token's life is kept. */
 export function keptCard(sql: SqlStorage, now: string): AccountCard | null | undefined {
   const row = sql.exec<{ card: string | null }>(`SELECT card FROM account WHERE loaded_at > ?`, isoAfter(now, -CARD_KEEP_MS)).toArray()[0]
-  return row === undefined ? undefined : row.card === null ? null : (JSON.parse(row.card) as AccountCard)
+  if (row === undefined) return undefined
+  if (row.card === null) return null
+  const card = JSON.parse(row.card) as AccountCard
+  return 'appPush' in card ? card : undefined // a card kept before it carried `appPush` is read again
 }
 
 /** Keeps the card read from D1 at `now` (null: no live account). */

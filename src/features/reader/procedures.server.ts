@@ -16,6 +16,7 @@ import { deduct } from '../wallet/wallet.server.ts'
 import { redeemOnce } from '../coupon/coupon.server.ts'
 import { reverse, settle, takeRefund } from '../payment/payment.server.ts'
 import { me } from '../auth/auth.server.ts'
+import { pushOf } from '../account/account.server.ts'
 
 /** One batch over the reader's money rows, run in one transaction inside their object. */
 export type MoneyRun = (statements: Statement[]) => MoneyOutcome
@@ -32,6 +33,7 @@ export const PROCEDURES = {
   settle,
   takeRefund,
   me,
+  push: pushOf,
 } satisfies Record<string, (run: MoneyRun, input: never) => unknown>
 
 export type ProcedureName = keyof typeof PROCEDURES
