@@ -3,7 +3,7 @@ import { formatCompact, formatList, formatMoney, formatNumber } from './format.t
 import { formatDate, formatDateTime, formatDay } from './dates.ts'
 import { episodeLabel, isNumberLabel } from './episode-label.ts'
 import { loadEdition } from '../edition/load.ts'
-import { createTranslator } from './i18n.ts'
+import { createTranslator, openMessage } from './i18n.ts'
 
 describe('formatting through Intl', () => {
   const fr = loadEdition('fr').edition
@@ -62,6 +62,22 @@ describe('labels never repeat their own number (issue 25)', () => {
     expect(label('Le retour')).toBe(t('viewer.chain.episode', { no, title: 'Le retour' }))
     expect(label('Le retour')).toContain('Le retour')
     expect(isNumberLabel(` ${t('episode.number', { no })} `, t('episode.number', { no }))).toBe(true)
+  })
+})
+
+describe('a message translated once for a list (openMessage)', () => {
+  it.each(['fr', 'de', 'th', 'tw', 'jp', 'kr', 'ar'] as const)('%s: fills a row as t() writes it, numbers the locale’s way', (id) => {
+    const { edition, messages } = loadEdition(id)
+    const t = createTranslator(edition.locale, messages)
+    const titled = openMessage(t, edition.locale, 'viewer.chain.episode', ['no', 'title'])
+    const numbered = openMessage(t, edition.locale, 'episode.number', ['no'])
+    for (const [no, title] of [
+      [1, 'Le retour'],
+      [12345, '{{no}} $& 第'],
+    ] as const) {
+      expect(titled({ no, title })).toBe(t('viewer.chain.episode', { no, title }))
+      expect(numbered({ no })).toBe(t('episode.number', { no }))
+    }
   })
 })
 

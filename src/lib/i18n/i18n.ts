@@ -11,17 +11,19 @@ export type Translate = (key: MessageKey | PluralFormKey, params?: Record<string
 
 const instances = new Map<string, i18n>()
 
+/** A parameter as a message writes it: a number the locale's way (issue 25: 3600 → "3 600", "3,600"), else as given. */
+const formatValue = (value: unknown, locale: string) => (typeof value === 'number' ? formatNumber(value, { locale }) : value)
+
 export function createTranslator(locale: string, messages: Record<string, string>): Translate {
   let instance = instances.get(locale)
   if (!instance) {
     instance = i18next.createInstance()
-    // Every number put into a message is written the locale's way (issue 25: 3600 → "3 600", "3,600").
     instance.use({
       type: 'formatter',
       init() {},
       add() {},
       addCached() {},
-      format: (value: unknown) => (typeof value === 'number' ? formatNumber(value, { locale }) : value),
+      format: (value: unknown) => formatValue(value, locale),
     })
     void instance.init({
       lng: locale,
@@ -44,4 +46,21 @@ export function createTranslator(locale: string, messages: Record<string, string
     if (v === undefined) plain.set(key, (v = t(key, {}) as string))
     return v
   }
+}
+
+const OPEN = '\u0001'
+
+/**
+ * `key`'s message translated once with its parameters `names` left open; the answer fills them in as `t` would (numbers
+ * the locale's way). For long lists, where a `t` call per row adds up (a series page's 2 labels × its episodes).
+ */
+export function openMessage(
+  t: Translate,
+  locale: string,
+  key: MessageKey,
+  names: readonly string[],
+): (values: Record<string, string | number>) => string {
+  // the message split at its parameters: text, name, text, name, …, text
+  const parts = t(key, Object.fromEntries(names.map((name) => [name, `${OPEN}${name}${OPEN}`]))).split(OPEN)
+  return (values) => parts.map((part, i) => (i % 2 === 0 ? part : String(formatValue(values[part], locale)))).join('')
 }
