@@ -20,7 +20,7 @@ import { autoPurchase, getAutoUnlock, putAutoUnlock } from './client.ts'
 import { shopHref } from '../payment/shop-link.ts'
 import type { EpisodeLink } from './viewer.ts'
 import { pluralText, type Plural } from '../../lib/i18n/plural.ts'
-import { nextHeading, nextHeadingId } from './NextLoading.tsx'
+import { episodeLabel } from '../../lib/i18n/episode-label.ts'
 
 export type NextLabels = {
   /** "Épisode {no} : {title}" */
@@ -104,7 +104,7 @@ export default function NextEpisode({
   const [reached, setReached] = useState(false)
   const [busy, setBusy] = useState(false)
   const [stopped, setStopped] = useState<string | null>(null)
-  const headingId = nextHeadingId(link)
+  const headingId = `viewer-next-${link.id}`
 
   // The reader reached the locked episode: its block is on screen, or was scrolled past (End key).
   useEffect(() => {
@@ -183,9 +183,14 @@ export default function NextEpisode({
     await unlock(res.data, true)
   }
 
+  const heading = episodeLabel(
+    link.title,
+    format(labels.episodeNumber, { no: link.no }),
+    format(labels.episodeHeading, { no: link.no, title: link.title }),
+  )
   return (
     <section ref={block} className="viewer-next" aria-labelledby={headingId} aria-busy={status === 'loading' || busy}>
-      <h2 id={headingId}>{nextHeading(link, labels, format)}</h2>
+      <h2 id={headingId}>{heading}</h2>
       {status === 'loading' && <p className="viewer-next-status">{labels.loading}</p>}
       {status === 'error' && (
         <p className="viewer-next-status">

@@ -17,12 +17,12 @@
  * use-continuous, use-progress, use-zoom, use-auto-scroll, use-overlays, use-keys (the rule: keys.ts), use-offline,
  * use-chrome (immersive reading; its one compact bar: ViewerBar.tsx).
  */
-import { lazy, Suspense, useEffect, useLayoutEffect, useRef, useState, type MouseEvent, type PointerEvent } from 'react'
+import { useEffect, useLayoutEffect, useRef, useState, type MouseEvent, type PointerEvent } from 'react'
 import { FONT_SIZES, viewerLoginHref, MAX_ZOOM, type ReadingDirection, type ViewerSettings } from './reading.ts'
 import SliceList from './SliceList.tsx'
 import { Icon } from '../../components/Icon.tsx'
 import type { EpisodeLink, ViewerSlice } from './viewer.ts'
-import type { NextLabels } from './NextEpisode.tsx'
+import NextEpisode, { type NextLabels } from './NextEpisode.tsx'
 import { TRANSCRIPT_REGION_ID, TranscriptToggle, type TranscriptLabels } from './Transcript.tsx'
 import { pluralText, type Plural } from '../../lib/i18n/plural.ts'
 import { useSettings, useTextFont } from './use-settings.ts'
@@ -39,13 +39,6 @@ import { useChrome } from './use-chrome.ts'
 import { swipeStep, tapZone } from './immersive.ts'
 import ViewerBar, { type BarLabels } from './ViewerBar.tsx'
 import { canonicalUrl } from '../catalogue/canonical.ts'
-import NextLoading from './NextLoading.tsx'
-
-/**
- * The offer of a locked next episode loads when the chain first reaches one (NextLoading.tsx): most reading never
- * meets it, and the viewer's first load stays under its budget (docs/QUALITY.md, 90 KB).
- */
-const NextEpisode = lazy(() => import('./NextEpisode.tsx'))
 
 type ViewerLabels = NextLabels &
   TranscriptLabels &
@@ -188,9 +181,6 @@ export default function Viewer(props: ViewerProps) {
   }
   const continuous = useContinuous({ first, seriesId: props.seriesId, signedIn, paper, ready, announce: setAnnouncement })
   const { chain, tail, auto, changeAuto, last, sections, sentinel, fetchNext } = continuous
-  // once a next episode is offered (locked, refused, failed), the offer keeps its block, through later loads too
-  const [offered, setOffered] = useState(false)
-  if (tail && tail.status !== 'loading' && !offered) setOffered(true)
   const chrome = useChrome()
   /** A turn waiting for its page to be rendered before it is put on screen (then nothing moves it after). */
   const turned = useRef(false)
@@ -490,28 +480,25 @@ export default function Viewer(props: ViewerProps) {
             ))}
           </div>
           <div ref={sentinel} className="viewer-sentinel" aria-hidden="true" />
-          {tail && !offered && <NextLoading link={tail.link} labels={labels} format={format} />}
-          {tail && offered && (
-            <Suspense fallback={<NextLoading link={tail.link} labels={labels} format={format} />}>
-              <NextEpisode
-                key={tail.link.id}
-                link={tail.link}
-                seriesId={props.seriesId}
-                status={tail.status}
-                userId={userId}
-                loginHref={loginHref}
-                labels={labels}
-                auto={auto}
-                onAuto={changeAuto}
-                onUnlocked={(message, focus) => {
-                  if (message) setAnnouncement(message)
-                  void fetchNext(tail.link, focus)
-                }}
-                onRetry={() => void fetchNext(tail.link, true)}
-                announce={setAnnouncement}
-                format={format}
-              />
-            </Suspense>
+          {tail && (
+            <NextEpisode
+              key={tail.link.id}
+              link={tail.link}
+              seriesId={props.seriesId}
+              status={tail.status}
+              userId={userId}
+              loginHref={loginHref}
+              labels={labels}
+              auto={auto}
+              onAuto={changeAuto}
+              onUnlocked={(message, focus) => {
+                if (message) setAnnouncement(message)
+                void fetchNext(tail.link, focus)
+              }}
+              onRetry={() => void fetchNext(tail.link, true)}
+              announce={setAnnouncement}
+              format={format}
+            />
           )}
           {auto?.enabled && (
             <p className="viewer-auto-state">
