@@ -1,8 +1,8 @@
 /**
  * Readers' Durable Objects (issue 38, docs/ARCHITECTURE.md "Reader objects"): the object's own schema migrations, the
  * move of a reader's D1 rows on first use and in the background (a state written by the code before the objects), the
- * outbox to the shared side through the reader events' queue — sent again by the object's alarm after a failed send,
- * applied once per event whatever the number of deliveries — and the series readers an operator's notice reaches.
+ * outbox to the shared side through the reader events' queue — one message on its way at a time, sent again by the
+ * object's alarm after a failed send, applied once per event whatever the number of deliveries — and the series readers an operator's notice reaches.
  * Real workerd: D1, the objects' SQLite, the queue and its consumer (tests/worker/main.ts).
  */
 import { describe, expect, it, vi } from 'vitest'
@@ -16,6 +16,7 @@ import { migrateReader } from '../../src/features/reader/schema.server.ts'
 import { consumeReaderEvents } from '../../src/features/reader/events.server.ts'
 import { moveWaitingReaders } from '../../src/features/reader/move.server.ts'
 import type { Reader } from '../../src/features/reader/reader.server.ts'
+import type { ReaderEventsJob } from '../../src/features/reader/events.ts'
 
 const save = (reader: TestReader, episodeId: number, position: number) =>
   request(app, `/api/v1/viewer/${episodeId}/progress`, {
@@ -231,6 +232,47 @@ describe("a reader's object", () => {
       timeout: 10_000,
       interval: 50,
     })
+  })
+
+  it('sends the events written while a message is on its way together, once that message is applied', async () => {
+    const series = await Promise.all([1, 2, 3].map(() => newSeries({ episodes: 1, free: 1 })))
+    const reader = await newReader()
+    const at = new Date().toISOString()
+    const messages = await runInDurableObject(readerObject(reader.id), async (instance: Reader) => {
+      const own = instance as unknown as { env: Cloudflare.Env }
+      const sent: ReaderEventsJob[] = []
+      own.env = { ...env, READER_EVENTS: { send: async (job: ReaderEventsJob) => void sent.push(job) } as unknown as Queue }
+      try {
+        for (const s of series)
+          await instance.saveProgress(reader.id, {
+            seriesId: s.seriesId,
+            episodeId: s.episodeIds[0]!,
+            episodeNo: 1,
+            position: 0.5,
+            updatedAt: at,
+          })
+        const whileOnItsWay = sent.length
+        await instance.applied(reader.id, sent[0]!.events.at(-1)!.seq)
+        const afterApplied = sent.length
+        await instance.applied(reader.id, sent.at(-1)!.events.at(-1)!.seq)
+        return {
+          whileOnItsWay,
+          afterApplied,
+          afterAll: sent.length,
+          seriesSent: sent.map((m) => m.events.map((e) => ('seriesId' in e.event ? e.event.seriesId : null))),
+        }
+      } finally {
+        own.env = env
+      }
+    })
+    // three reads, two messages: the first read alone, the two written while it was on its way in one
+    expect(messages).toEqual({
+      whileOnItsWay: 1,
+      afterApplied: 2,
+      afterAll: 2,
+      seriesSent: [[series[0]!.seriesId], [series[1]!.seriesId, series[2]!.seriesId]],
+    })
+    expect(await execInReader(reader.id, `SELECT count(*) AS n FROM outbox`)).toEqual([{ n: 0 }])
   })
 
   it("puts a reader among their series' readers once they read it, for an operator's notice", async () => {

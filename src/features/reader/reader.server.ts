@@ -108,7 +108,7 @@ export class Reader extends DurableObject<Cloudflare.Env> {
   private moved = false
   /** The alarm's instant as this instance set or read it (null: none set; undefined: not read yet). */
   private alarmAt: number | null | undefined = undefined
-  /** The newest outbox event this instance has sent (an instance started afresh sends its outbox at its first write). */
+  /** The newest outbox event this instance has sent: an outbox still holding it has a message on its way (an instance started afresh sends its outbox at its first write). */
   private sent = 0
   /** Moves on at each drop of the account card: a read of D1 begun before a drop keeps nothing. */
   private cardDrops = 0
@@ -406,7 +406,7 @@ export class Reader extends DurableObject<Cloudflare.Env> {
 
   /**
    * The shared side applied the events up to `seq` (events.server.ts): the outbox forgets them, and sends what was
-   * held back past a message's `EVENTS_PER_MESSAGE`.
+   * written while they were on their way, or held back past a message's `EVENTS_PER_MESSAGE`.
    */
   async applied(readerId: number, seq: number): Promise<void> {
     await this.ready(readerId)
@@ -587,9 +587,11 @@ export class Reader extends DurableObject<Cloudflare.Env> {
   }
 
   /**
-   * Sends the outbox's oldest events (at most `EVENTS_PER_MESSAGE`) as one queue message, when it holds one this instance
-   * has not sent yet or when `again` (the alarm). The alarm is set before the send: an object stopped in between, a
-   * failed send or a message the consumer never applied are sent again.
+   * Sends the outbox's oldest events (at most `EVENTS_PER_MESSAGE`) as one queue message when none this instance sent is
+   * still on its way (`applied` has not answered it), or when `again` (the alarm): events written meanwhile wait and go
+   * together in the next message, so a reader buying or reading in a burst makes one message a round trip, not one an
+   * event. The alarm is set before the send: an object stopped in between, a failed send or a message the consumer never
+   * applied are sent again.
    */
   private async flush(again: boolean): Promise<void> {
     const readerId = this.readerId
@@ -598,7 +600,7 @@ export class Reader extends DurableObject<Cloudflare.Env> {
       .exec<{ seq: number; body: string }>(`SELECT seq, body FROM outbox ORDER BY seq LIMIT ?`, EVENTS_PER_MESSAGE)
       .toArray()
     const newest = rows.at(-1)?.seq ?? 0
-    if (newest === 0 || (!again && newest <= this.sent)) return
+    if (newest === 0 || (!again && rows[0]!.seq <= this.sent)) return
     await this.wakeBy(Date.now() + OUTBOX_RETRY_MS)
     try {
       await this.env.READER_EVENTS.send(
