@@ -3,12 +3,13 @@
  * `sendBatch`, delays included) and `drain` hands due messages to the real consumer (consumeAlarms) in batches built
  * by the Workers test runtime (createMessageBatch), reading each message's ack or retry back with getQueueResult. A
  * retried message comes again after its delay with one more attempt; after MAX_RETRIES it lands in `dead`, as
- * wrangler.jsonc's dead-letter queue would take it.
+ * wrangler.jsonc's dead-letter queue would take it. A fan-out message here writes `FANOUT` (2 batches of 25 readers):
+ * the hand-on from message to message is met past 50 readers, not 2,000, each reader's object costing ~35 ms to make.
  */
 import { createExecutionContext, createMessageBatch, getQueueResult } from 'cloudflare:test'
 import { env } from 'cloudflare:workers'
 import { expect } from 'vitest'
-import type { AlarmJob } from '../../src/features/alarm/alarm.ts'
+import type { AlarmJob, FanoutSize } from '../../src/features/alarm/alarm.ts'
 import type { AlarmQueue } from '../../src/features/alarm/alarm.server.ts'
 import { consumeAlarms } from '../../src/features/alarm/queue.server.ts'
 import { db } from './comment.helpers.ts'
@@ -16,6 +17,7 @@ import { db } from './comment.helpers.ts'
 /** wrangler.jsonc `queues.consumers`: max_batch_size and max_retries. */
 const BATCH = 50
 const MAX_RETRIES = 5
+export const FANOUT: FanoutSize = { batch: 25, batches: 2 }
 
 type Pending = { id: string; body: unknown; attempts: number; due: number }
 
@@ -59,7 +61,7 @@ export function localQueue(start: Date) {
         const retry = m.retry.bind(m)
         m.retry = (options) => (delays.set(m.id, options?.delaySeconds ?? 0), retry(options))
       }
-      await consumeAlarms(batch, { ...env, ALARMS: queue }, db, () => new Date(clock))
+      await consumeAlarms(batch, { ...env, ALARMS: queue }, db, () => new Date(clock), FANOUT)
       const result = await getQueueResult(batch, ctx)
       expect(result.ackAll).toBe(false)
       for (const p of take) {

@@ -1,6 +1,6 @@
 /**
  * Issue 13 point 3: alarms fan out through the queue. The cron or the operator's publish claims an episode once and
- * queues one message; the consumer writes ALARM_BATCH alarms per message and queues the next batch and the pushes.
+ * queues one message; the consumer writes a message's batches of alarms (FANOUT here) and queues the next message and the pushes.
  * A message delivered twice writes no second alarm and sends no second push; a push no push service took is retried
  * by the queue, and one that keeps failing ends in the dead-letter queue. The operator's notice goes the same way.
  */
@@ -9,10 +9,10 @@ import fc from 'fast-check'
 import { describe, expect, it, vi } from 'vitest'
 import { expectHandled, read, request } from './app.ts'
 import { app, call, db, newReader, newSeries, type Reader } from './comment.helpers.ts'
-import { localQueue } from './alarm-queue.helpers.ts'
+import { FANOUT, localQueue } from './alarm-queue.helpers.ts'
 import { readerRows } from './reader-rows.ts'
 import type { ReceivedPush } from '../../scripts/push-service.ts'
-import { ALARM_BATCH, ALARM_KEEP_MS, FANOUT_BATCHES } from '../../src/features/alarm/alarm.ts'
+import { ALARM_KEEP_MS } from '../../src/features/alarm/alarm.ts'
 import { purgeExpired } from '../../src/features/retention/retention.server.ts'
 import { sweepAlarms } from '../../src/features/alarm/alarm.server.ts'
 import { isoAfter } from '../../src/lib/time.ts'
@@ -71,8 +71,8 @@ const ops = (path: string, body?: unknown) =>
   })
 
 describe('the episode fan-out', () => {
-  it('is claimed once by the cron at published_at and written FANOUT_BATCHES × ALARM_BATCH readers per message', async () => {
-    const perMessage = FANOUT_BATCHES * ALARM_BATCH
+  it("is claimed once by the cron at published_at and written a message's batches of readers per message", async () => {
+    const perMessage = FANOUT.batches * FANOUT.batch
     const fans = await manyUsers(2 * perMessage + 1)
     const at = '2031-01-10T09:00:00.000Z'
     const { seriesId, episodeId } = await favouriteSeries(at, fans)
@@ -84,7 +84,7 @@ describe('the episode fan-out', () => {
     await sweepAlarms(db, q.queue, new Date(isoAfter(at, 10 * 60_000)), far) // the next run: already claimed
     expect(q.sent.map((m) => m.body)).toEqual([{ kind: 'episode', episodeId, after: 0 }])
     expect(await q.drain()).toBe(3)
-    // 2,000 + 2,000 written, then the last reader: each full message queued the next one after its last reader
+    // two full messages written, then the last reader: each full message queued the next one after its last reader
     // (fans[7] hid the series, so the first message's last reader is one further)
     expect(q.sent.filter((m) => m.body.kind === 'episode').map((m) => m.body)).toEqual([
       { kind: 'episode', episodeId, after: 0 },
@@ -93,7 +93,7 @@ describe('the episode fan-out', () => {
     ])
     expect(await alarmCount(fans, `EPISODE:${episodeId}`)).toEqual({ n: fans.length - 1, readers: fans.length - 1 })
     expect(await alarmOf(fans[7]!, `EPISODE:${episodeId}`)).toBeUndefined()
-  }, 180_000) // thousands of readers' objects, each made on its first alarm
+  }, 60_000) // a hundred readers' objects, each made on its first alarm
 
   it('writes no second alarm and sends no second push when a message is delivered twice', async () => {
     const { reader, sub } = await subscribed()
@@ -253,13 +253,13 @@ describe('the operator notice', () => {
 
   it("reaches a series' recent readers kept by its tally past a page of them, closed accounts and hiders left out, once each", async () => {
     const s = await newSeries({ episodes: 1 })
-    const users = await manyUsers(ALARM_BATCH + 60)
-    // the tally's readers: all but the last 10 users, who favourite the series instead; 30 accounts of its first page
-    // of readers are closed since, one read too long ago, one hid the series
+    const users = await manyUsers(2 * FANOUT.batch + 10)
+    // the tally's readers (two pages): all but the last 10 users, who favourite the series instead; 10 accounts of its
+    // first page of readers are closed since, one read too long ago, one (on the second page) hid the series
     const readers = users.slice(0, -10)
     const fans = users.slice(-10)
-    const gone = readers.slice(100, 130)
-    const [stale, hider] = [readers[3]!, readers[ALARM_BATCH + 2]!]
+    const gone = readers.slice(5, 15)
+    const [stale, hider] = [readers[3]!, readers[FANOUT.batch + 2]!]
     const today = new Date().toISOString().slice(0, 10)
     await tallyOf(s.seriesId).count(
       s.seriesId,
@@ -314,7 +314,7 @@ describe('the operator notice', () => {
     expect(await alarmCount(users, `NOTICE:${broadcastId}`)).toEqual({ n: users.length, readers: users.length })
     expect(reach).toBe(users.length) // what the plan said
     for (const r of readers) expect((await read(await call(r, 'GET', '/api/v1/alarm'))).data.items[0].text).toBe('Maintenance ce soir')
-  }, 180_000) // thousands of readers' objects, each made on its first alarm
+  }, 60_000) // every account's object, each made on its first alarm
 
   it('never answers 5xx nor stores anything for 1,000 generated bad bodies and ids', async () => {
     const count = async () => (await db.first<{ n: number }>(`SELECT count(*) AS n FROM alarm_broadcasts`))!.n

@@ -183,7 +183,7 @@ describe('alarms written by the cron', () => {
   })
 
   it('fans one episode out to readers in user id order, from where a message resumes, and 40 concurrent runs of it still give one alarm per reader', async () => {
-    // (batches of ALARM_BATCH readers, FANOUT_BATCHES per message: tests/worker/alarm-queue.test.ts)
+    // (a message's batches, FANOUT_SIZE: tests/worker/alarm-queue.test.ts)
     const fans = await Promise.all(Array.from({ length: 5 }, () => newReader()))
     const s = await favouriteSeries('2030-08-01T00:00:00.000Z', fans)
     const episodeId = s.episodeIds[0]!

@@ -15,14 +15,15 @@ import {
   ALARM_BATCH,
   ALARM_PAGE_SIZE,
   ALARM_RULES,
-  FANOUT_BATCHES,
   EPISODE_LOOKBACK_MS,
+  FANOUT_SIZE,
   LOT_NOTICE_MS,
   RENTAL_NOTICE_MS,
   WUF_LOOKBACK_MS,
   sqlOf,
   type AlarmBroadcastRequest,
   type AlarmJob,
+  type FanoutSize,
   type AlarmRow,
   type AlarmRuleName,
   type NewAlarm,
@@ -106,10 +107,10 @@ async function deliver(db: Db, pending: readonly Pending[], record: boolean): Pr
 }
 
 /**
- * One batch of a published episode's fan-out: the next `ALARM_BATCH` readers (user id above `after`) who favourited its
+ * One batch of a published episode's fan-out: the next `batch` readers (user id above `after`) who favourited its
  * series and did not hide it.
  */
-function episodeFanout(episodeId: number, after: number) {
+function episodeFanout(episodeId: number, after: number, batch: number) {
   const ids = { episode: 'e.id' }
   return alarmSelect(
     'EPISODE_PUBLISHED',
@@ -123,7 +124,7 @@ function episodeFanout(episodeId: number, after: number) {
              WHERE e.id = ?1 AND f.user_id > ?2 AND s.is_published = 1
              ORDER BY f.user_id LIMIT ?3`,
     },
-    [episodeId, after, ALARM_BATCH],
+    [episodeId, after, batch],
   )
 }
 
@@ -406,7 +407,7 @@ export async function sendBroadcast(
 }
 
 /**
- * One fan-out job of the queue: writes up to FANOUT_BATCHES batches of ALARM_BATCH alarms, readers in user id order,
+ * One fan-out job of the queue: writes up to `size.batches` batches of `size.batch` alarms (FANOUT_SIZE), readers in user id order,
  * and queues their pushes; when the last batch was full, queues the next message first (so the rest of the fan-out
  * does not wait behind these pushes). Safe to run twice: the dedup key skips readers who have the alarm.
  */
@@ -415,11 +416,12 @@ export async function runFanout(
   queue: AlarmQueue,
   job: Extract<AlarmJob, { kind: 'episode' | 'broadcast' }>,
   now = new Date(),
+  size: FanoutSize = FANOUT_SIZE,
 ): Promise<number> {
   // a batch's statement, and the last reader id it covers whatever it finds (null: the readers ran out when it finds
-  // fewer than ALARM_BATCH); a series' notice takes its tally's next readers first
+  // fewer than a batch); a series' notice takes its tally's next readers first
   let batchAfter: (after: number) => Promise<{ sql: string; params: unknown[]; upTo: number | null }>
-  if (job.kind === 'episode') batchAfter = async (after) => ({ ...episodeFanout(job.episodeId, after), upTo: null })
+  if (job.kind === 'episode') batchAfter = async (after) => ({ ...episodeFanout(job.episodeId, after, size.batch), upTo: null })
   else {
     const broadcast = await db.first<Pick<AlarmBroadcastsRow, 'id' | 'series_id'>>(
       `SELECT id, series_id FROM alarm_broadcasts WHERE id = ?`,
@@ -428,24 +430,24 @@ export async function runFanout(
     if (!broadcast) return 0
     const seriesId = broadcast.series_id
     batchAfter = async (after) => {
-      const recent = seriesId === null ? [] : await tallyOf(seriesId).readers(readersSince(now), after, ALARM_BATCH)
+      const recent = seriesId === null ? [] : await tallyOf(seriesId).readers(readersSince(now), after, size.batch)
       // a full page of the tally: this batch covers the readers up to its last one
-      const upTo = recent.length >= ALARM_BATCH ? recent.at(-1)! : null
-      return { ...broadcastFanout(broadcast, after, ALARM_BATCH, recent, upTo), upTo }
+      const upTo = recent.length >= size.batch ? recent.at(-1)! : null
+      return { ...broadcastFanout(broadcast, after, size.batch, recent, upTo), upTo }
     }
   }
   const name = job.kind === 'episode' ? 'EPISODE_PUBLISHED' : 'NOTICE'
   let after = job.after
   let total = 0
-  for (let batch = 1; batch <= FANOUT_BATCHES; batch++) {
+  for (let batch = 1; batch <= size.batches; batch++) {
     const { sql, params, upTo } = await batchAfter(after)
     const pending = await db.all<Pending>(sql, ...params)
     const written = await deliver(db, pending, false)
     total += written.length
-    const full = pending.length >= ALARM_BATCH
+    const full = pending.length >= size.batch
     const more = full || upTo !== null
     if (more) after = full ? Math.max(...pending.map((p) => p.readerId)) : upTo!
-    if (more && batch === FANOUT_BATCHES) await queue.send({ ...job, after }, { contentType: 'json' })
+    if (more && batch === size.batches) await queue.send({ ...job, after }, { contentType: 'json' })
     await queuePushes(db, queue, name, written)
     if (!more) break
   }

@@ -67,8 +67,12 @@ export const DELIVERY_LOOKBACK_MS = HOUR_MS
 export const WUF_LOOKBACK_MS = 31 * DAY_MS
 /** Alarms one sweep statement writes at most (docs/SCALE.md: bounded batches). */
 export const ALARM_BATCH = 500
-/** Batches of ALARM_BATCH readers one fan-out message of the queue writes before handing on to the next message. */
-export const FANOUT_BATCHES = 4
+/**
+ * What one fan-out message of the queue writes before handing on to the next message: `batches` batches of `batch`
+ * readers (the queue tests make it small).
+ */
+export type FanoutSize = { batch: number; batches: number }
+export const FANOUT_SIZE: FanoutSize = { batch: ALARM_BATCH, batches: 4 }
 /** Alarms per page of the list. */
 export const ALARM_PAGE_SIZE = 30
 /** Kept 30 days (spec §9). */

@@ -10,7 +10,7 @@ import { edition, messages } from 'virtual:edition'
 import type { Db } from '../../lib/server/db.ts'
 import { createTranslator } from '../../lib/i18n/i18n.ts'
 import { deliverPush, type PushEnv } from '../push/push.server.ts'
-import { AlarmJob, QUEUE_MAX_DELAY_S, alarmView, ruleOfText } from './alarm.ts'
+import { AlarmJob, FANOUT_SIZE, QUEUE_MAX_DELAY_S, alarmView, ruleOfText, type FanoutSize } from './alarm.ts'
 import { retryLater } from '../operator/alerts.server.ts'
 import { withReader } from '../reader/stub.server.ts'
 import { runFanout, type AlarmQueue } from './alarm.server.ts'
@@ -19,8 +19,14 @@ export type AlarmQueueEnv = PushEnv & { ALARMS: AlarmQueue }
 
 const t = createTranslator(edition.locale, messages)
 
-/** Handles one batch; each message is acknowledged or retried on its own. */
-export async function consumeAlarms(batch: MessageBatch<unknown>, env: AlarmQueueEnv, db: Db, now = () => new Date()): Promise<void> {
+/** Handles one batch; each message is acknowledged or retried on its own (a fan-out message of `size`). */
+export async function consumeAlarms(
+  batch: MessageBatch<unknown>,
+  env: AlarmQueueEnv,
+  db: Db,
+  now = () => new Date(),
+  size: FanoutSize = FANOUT_SIZE,
+): Promise<void> {
   await Promise.all(
     batch.messages.map(async (message) => {
       const job = AlarmJob.safeParse(message.body)
@@ -31,7 +37,9 @@ export async function consumeAlarms(batch: MessageBatch<unknown>, env: AlarmQueu
       }
       try {
         const done =
-          job.data.kind === 'push' ? await pushAlarm(db, env, job.data, now()) : (await runFanout(db, env.ALARMS, job.data), true)
+          job.data.kind === 'push'
+            ? await pushAlarm(db, env, job.data, now())
+            : (await runFanout(db, env.ALARMS, job.data, undefined, size), true)
         if (done) message.ack()
         else await retryLater(db, message, `alarm push ${job.data.kind === 'push' ? job.data.alarmId : ''}: no push service took it`)
       } catch (e) {
