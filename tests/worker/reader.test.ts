@@ -36,6 +36,25 @@ const legacyRow = (userId: number, seriesId: number, episodeId: number, position
     updatedAt,
   )
 const legacyRows = async (userId: number) => (await db.all(`SELECT series_id FROM reading_progress WHERE user_id = ?`, userId)).length
+/**
+ * Runs `run` in the reader's object `instance` with `queue` as its reader events' queue, then gives it back the real one;
+ * `read` saves a place in the series' first episode as a call of the object (one read event in its outbox).
+ */
+async function withEventsQueue<T>(
+  instance: Reader,
+  queue: { send: (job: ReaderEventsJob) => Promise<unknown> },
+  run: () => Promise<T>,
+): Promise<T> {
+  const own = instance as unknown as { env: Cloudflare.Env }
+  own.env = { ...env, READER_EVENTS: queue as unknown as Queue }
+  try {
+    return await run()
+  } finally {
+    own.env = env
+  }
+}
+const readIn = (instance: Reader, readerId: number, s: { seriesId: number; episodeIds: number[] }, updatedAt: string) =>
+  instance.saveProgress(readerId, { seriesId: s.seriesId, episodeId: s.episodeIds[0]!, episodeNo: 1, position: 0.5, updatedAt })
 const daily = (seriesId: number) =>
   db.all<{ day: string; readers: number }>(`SELECT day, readers FROM series_daily WHERE series_id = ? ORDER BY day`, seriesId)
 
@@ -204,25 +223,14 @@ describe("a reader's object", () => {
     const reader = await newReader()
     const stub = readerObject(reader.id)
     const at = new Date().toISOString()
-    await runInDurableObject(stub, async (instance: Reader) => {
-      const real = env.READER_EVENTS
-      const own = instance as unknown as { env: Cloudflare.Env }
-      own.env = { ...env, READER_EVENTS: { ...real, sendBatch: () => Promise.reject(new Error('queue down')) } as Queue }
-      try {
+    await runInDurableObject(stub, (instance: Reader) =>
+      withEventsQueue(instance, { send: () => Promise.reject(new Error('queue down')) }, async () => {
         const errors = vi.spyOn(console, 'error').mockImplementation(() => {})
-        await instance.saveProgress(reader.id, {
-          seriesId: s.seriesId,
-          episodeId: s.episodeIds[0]!,
-          episodeNo: 1,
-          position: 0.5,
-          updatedAt: at,
-        })
+        await readIn(instance, reader.id, s, at)
         expect(errors).toHaveBeenCalledWith(expect.stringContaining('reader.outbox.failed'))
         errors.mockRestore()
-      } finally {
-        own.env = env
-      }
-    })
+      }),
+    )
     expect(await execInReader(reader.id, `SELECT count(*) AS n FROM outbox`)).toEqual([{ n: 1 }])
     expect(await daily(s.seriesId)).toEqual([])
     expect(await runDurableObjectAlarm(stub)).toBe(true)
@@ -238,19 +246,11 @@ describe("a reader's object", () => {
     const series = await Promise.all([1, 2, 3].map(() => newSeries({ episodes: 1, free: 1 })))
     const reader = await newReader()
     const at = new Date().toISOString()
-    const messages = await runInDurableObject(readerObject(reader.id), async (instance: Reader) => {
-      const own = instance as unknown as { env: Cloudflare.Env }
-      const sent: ReaderEventsJob[] = []
-      own.env = { ...env, READER_EVENTS: { send: async (job: ReaderEventsJob) => void sent.push(job) } as unknown as Queue }
-      try {
-        for (const s of series)
-          await instance.saveProgress(reader.id, {
-            seriesId: s.seriesId,
-            episodeId: s.episodeIds[0]!,
-            episodeNo: 1,
-            position: 0.5,
-            updatedAt: at,
-          })
+    const sent: ReaderEventsJob[] = []
+    const queue = { send: async (job: ReaderEventsJob) => void sent.push(job) }
+    const messages = await runInDurableObject(readerObject(reader.id), (instance: Reader) =>
+      withEventsQueue(instance, queue, async () => {
+        for (const s of series) await readIn(instance, reader.id, s, at)
         const whileOnItsWay = sent.length
         await instance.applied(reader.id, sent[0]!.events.at(-1)!.seq)
         const afterApplied = sent.length
@@ -261,10 +261,8 @@ describe("a reader's object", () => {
           afterAll: sent.length,
           seriesSent: sent.map((m) => m.events.map((e) => ('seriesId' in e.event ? e.event.seriesId : null))),
         }
-      } finally {
-        own.env = env
-      }
-    })
+      }),
+    )
     // three reads, two messages: the first read alone, the two written while it was on its way in one
     expect(messages).toEqual({
       whileOnItsWay: 1,
