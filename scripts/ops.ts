@@ -97,6 +97,16 @@ import type { ModeratedComment } from '../src/features/comment/moderation.server
 import { BLIND_AFTER_REPORTS } from '../src/features/comment/comment.ts'
 import { LOCAL_OPS_TOKEN, quietEnv, run } from './lib.ts'
 import { writeSampleEpisode, writeSampleSeries } from './ops/sample.ts'
+import {
+  DailyReportQuery,
+  MAX_REPORT_DAYS,
+  METRICS,
+  METRICS_DATASET,
+  firstReportDay,
+  reportSql,
+  type MetricName,
+  type ReportRow,
+} from '../src/features/operator/metrics.ts'
 import { ALERT_KINDS, AlertsQuery, MAX_ALERT_DAYS, type OpsAlert } from '../src/features/operator/alerts.ts'
 
 type Options = NonNullable<ParseArgsConfig['options']>
@@ -754,6 +764,18 @@ ${LIST_HELP}`,
   --days N  the last N days (1 to ${MAX_ALERT_DAYS}); default 7`,
     options: { days: { type: 'string' } },
     run: alertsList,
+  },
+  report: {
+    usage: 'report [--days N]',
+    summary: 'the daily report: top-ups, refunds, disputes, debts, sales, sign-ups and trouble per UTC day and edition',
+    details: `  Sums per UTC day (newest first), edition, figure and key (a currency, a sale's kind, a sign-up's way, a kind of
+  trouble), from what the worker counts as it happens: never a query over readers' data. A deployed edition counts
+  into Workers Analytics Engine (dataset ${METRICS_DATASET}, every edition's), read here through Cloudflare's SQL API
+  with CLOUDFLARE_ACCOUNT_ID and CLOUDFLARE_API_TOKEN (a token with Account Analytics: Read); a local run
+  (OPS_URL local) keeps its sums in its D1 (GET /api/ops/report).
+  --days N  the last N UTC days, today included (1 to ${MAX_REPORT_DAYS}); default 7`,
+    options: { days: { type: 'string' } },
+    run: dailyReport,
   },
   'operator list': {
     usage: 'operator list',
@@ -2313,6 +2335,66 @@ async function alertsList(v: Values): Promise<void> {
     console.log(`  first: ${a.firstDetail}`)
     if (a.count > 1) console.log(`  latest (${zoned(a.lastAt, answer.timeZone)}): ${a.lastDetail}`)
   }
+}
+
+async function dailyReport(v: Values): Promise<void> {
+  const { days } = checked(DailyReportQuery, given(v, { days: 'days' }), {
+    days: `--days must be a whole number from 1 to ${MAX_REPORT_DAYS}`,
+  })
+  const { url, local } = opsUrl()
+  const rows = local
+    ? (await opsApi<{ items: ReportRow[] }>(target(), `/report?days=${days}`, undefined, 'no such route')).items
+    : await analyticsSql(reportSql(days, new Date()))
+  const source = local ? `the local run's sums at ${url.origin}` : `Analytics Engine, dataset ${METRICS_DATASET}`
+  console.log(`Daily report of the last ${days} UTC day${days === 1 ? '' : 's'} since ${firstReportDay(days, new Date())} (${source}):`)
+  printTable(
+    rows.map((r) => {
+      const metric = METRICS[r.name as MetricName] as (typeof METRICS)[MetricName] | undefined
+      const total = Math.round(Number(r.total))
+      return {
+        day: r.day,
+        edition: r.edition,
+        figure: metric?.says ?? r.name,
+        key: r.key ? `${metric?.key ?? 'key'} ${r.key}` : '',
+        count: Math.round(Number(r.count)),
+        total: !metric?.total
+          ? ''
+          : metric.total === 'money'
+            ? formatMoney(total, {
+                locale: 'en-GB',
+                currency: r.key,
+                price: { symbol: null, position: 'before', space: false, cents: 'always' },
+              })
+            : `${total} ${metric.total}`,
+      }
+    }),
+  )
+}
+
+/** Rows of a query to Workers Analytics Engine's SQL API (CLOUDFLARE_API_BASE stands in for Cloudflare's in tests). */
+async function analyticsSql(sql: string): Promise<ReportRow[]> {
+  const account = process.env.CLOUDFLARE_ACCOUNT_ID
+  const token = process.env.CLOUDFLARE_API_TOKEN
+  if (!account || !token)
+    throw new UsageError(
+      "a deployed edition's report is read from Analytics Engine: set CLOUDFLARE_ACCOUNT_ID and CLOUDFLARE_API_TOKEN (Account Analytics: Read)",
+    )
+  const endpoint = `${process.env.CLOUDFLARE_API_BASE || 'https://api.cloudflare.com/client/v4'}/accounts/${account}/analytics_engine/sql`
+  let res: Response
+  try {
+    res = await fetch(endpoint, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: sql,
+      signal: AbortSignal.timeout(30_000),
+    })
+  } catch (e) {
+    throw new ApiError(`cannot reach the Analytics Engine SQL API (${(e as Error).message})`, { cause: e })
+  }
+  if (!res.ok) throw new ApiError(`HTTP ${res.status} from the Analytics Engine SQL API: ${(await res.text()).slice(0, 300)}`)
+  const answer = (await res.json().catch(() => null)) as { data?: ReportRow[] } | null
+  if (!Array.isArray(answer?.data)) throw new ApiError('the Analytics Engine SQL API answered without rows')
+  return answer.data
 }
 
 function operatorName(v: Values): string {

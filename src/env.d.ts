@@ -50,6 +50,8 @@ declare namespace Cloudflare {
     LIMIT_ADDRESS_SEND?: RateLimit
     LIMIT_EDITION_ATTEMPT?: RateLimit
     LIMIT_EDITION_SEND?: RateLimit
+    /** The daily report's figures (wrangler.jsonc `analytics_engine_datasets`): src/features/operator/metrics.server.ts. */
+    METRICS?: AnalyticsEngineDataset
   }
 }
 declare module 'virtual:edition-theme.css'

@@ -86,6 +86,8 @@ import { ok, refusal, storedImage } from '../lib/respond.ts'
 import { validate } from '../lib/validate.ts'
 import { AlertsQuery } from '../../src/features/operator/alerts.ts'
 import { listAlerts } from '../../src/features/operator/alerts.server.ts'
+import { DailyReportQuery } from '../../src/features/operator/metrics.ts'
+import { localReport } from '../../src/features/operator/metrics.server.ts'
 
 const rowId = RowIdText
 const IdParam = z.object({ id: rowId })
@@ -690,6 +692,14 @@ export const ops = new Hono<AppEnv>()
       timeZone: c.var.edition.timeZone,
     }),
   )
+  /**
+   * The daily report of a local run (issue 39 point 3): its figures per UTC day. A deployed edition's are in Analytics
+   * Engine, which the CLI asks itself (operator/metrics.ts `reportSql`): there this answers NOT_EXIST.
+   */
+  .get('/report', validate('query', DailyReportQuery), async (c) => {
+    if (!isLocalRun()) return refusal(c, 'NOT_EXIST', 'a deployed edition reports through Analytics Engine: npm run ops -- report')
+    return ok(c, { items: await localReport(c.var.db, c.req.valid('query').days, new Date()) })
+  })
   /** Operators' named tokens (never a hash): live ones first (root only). */
   .get('/operators', requireRoot, async (c) => ok(c, { items: await listOperators(c.var.db) }))
   /** A named token for a new operator, shown once in this answer (root only); a name with a live token is refused. */

@@ -54,12 +54,14 @@ export async function fakeApi(): Promise<FakeApi> {
       path: req.url!,
       authorization: req.headers.authorization ?? '',
       contentType,
-      // a file (an import's rendition): its size and whether it is WebP
+      // a text (an Analytics Engine query) as it is; a file (an import's rendition): its size and whether it is WebP
       body: !bytes.length
         ? null
         : contentType.startsWith('application/json')
           ? JSON.parse(bytes.toString('utf8'))
-          : { bytes: bytes.length, webp: bytes.subarray(8, 12).toString('latin1') === 'WEBP' },
+          : contentType.startsWith('text/')
+            ? bytes.toString('utf8')
+            : { bytes: bytes.length, webp: bytes.subarray(8, 12).toString('latin1') === 'WEBP' },
     })
     const r = api.reply(req.url!)
     res.writeHead(r.status, { 'content-type': r.body.startsWith('{') ? 'application/json' : 'text/plain', ...r.headers }).end(r.body)

@@ -16,6 +16,7 @@ import { buy, db, expectInvariant, get, newReader, newSeries, type Reader } from
 import { newProduct } from './payment.helpers.ts'
 import { STRIPE_TEST_WEBHOOK_SECRET, type RecordedRequest } from './stripe-global-setup.ts'
 import { readerRows } from './reader-rows.ts'
+import { metricsAddedBy } from './metrics.helpers.ts'
 import { debtOf, settleRefunds } from '../../src/features/payment/payment.server.ts'
 
 const stripeEdition = { ...frEdition, payment: { provider: 'stripe' as const } }
@@ -110,6 +111,8 @@ async function paidStripeCharge(reader: Reader, o: { coins?: number; bonus?: num
   return { paymentId, price, paymentIntent }
 }
 
+const priceOf = async (readerId: number, paymentId: string) =>
+  (await readerRows.first<{ amount: number }>(readerId, `SELECT amount FROM payments WHERE id = ?`, paymentId))!.amount
 const stateOf = async (readerId: number, paymentId: string) =>
   (await readerRows.first<{ state: string }>(readerId, `SELECT state FROM payments WHERE id = ?`, paymentId))?.state
 const lotsOf = (userId: number) =>
@@ -316,7 +319,13 @@ describe('Stripe webhook', () => {
       payment_intent: paymentIntent,
       metadata: { paymentId },
     })
-    const answers = await Promise.all(Array.from({ length: 20 }, () => postWebhook(refunded)))
+    let answers: Response[] = []
+    // the daily report counts the refund and the debt it opened once (issue 39 point 3)
+    expect(
+      await metricsAddedBy(async () => {
+        answers = await Promise.all(Array.from({ length: 20 }, () => postWebhook(refunded)))
+      }),
+    ).toEqual({ 'refund EUR': { count: 1, total: await priceOf(reader.id, paymentId) }, 'debt ': { count: 1, total: 14 } })
     expect((await Promise.all(answers.map(read))).filter((b) => b.data?.outcome === 'reversed')).toHaveLength(1)
     expect(await stateOf(reader.id, paymentId)).toBe('REFUNDED')
     expect(await lotsOf(reader.id)).toEqual([
@@ -392,7 +401,12 @@ describe('Stripe webhook', () => {
     const dispute = await disputed(paymentIntent, price)
     await expectError(await postWebhook(dispute), 400, 'INVALID_PARAMETER')
     expect((await postWebhook(await completed(paymentId, price, 'eur', paymentIntent))).status).toBe(200)
-    expect((await read(await postWebhook(dispute))).data.outcome).toBe('reversed')
+    expect(
+      await metricsAddedBy(async () => {
+        expect((await read(await postWebhook(dispute))).data.outcome).toBe('reversed')
+        expect((await read(await postWebhook(dispute))).data.outcome).toBe('ignored') // its replay
+      }),
+    ).toEqual({ 'dispute EUR': { count: 1, total: price } })
     expect(await balance(reader.id)).toBe(0)
     expect(await readerRows.first(reader.id, `SELECT reason, debt FROM payment_reversals WHERE payment_id = ?`, paymentId)).toEqual({
       reason: 'DISPUTE',
@@ -529,7 +543,7 @@ describe('Stripe refund (spec §9, 7 days)', () => {
     const reader = await newReader()
     const { paymentId, paymentIntent } = await paidStripeCharge(reader, { coins: 30, bonus: 0 })
     await fault(`payment_intent=${paymentIntent}`, 'hold')
-    void refund(reader, paymentId) // the request that will never see Stripe's answer
+    const held = refund(reader, paymentId) // the request that will not see Stripe's answer before the cron
     await vi.waitFor(async () => expect((await recorded()).some((r) => r.params.payment_intent === paymentIntent)).toBe(true))
     expect(await stateOf(reader.id, paymentId)).toBe('REFUNDED')
     expect(await balance(reader.id)).toBe(0)
@@ -543,7 +557,13 @@ describe('Stripe refund (spec §9, 7 days)', () => {
     expect((await postWebhook(early)).status).toBe(400)
     // nothing is settled before its 5 minutes; then the cron asks Stripe again and confirms
     expect(await settleRefunds(db)).toBe(0)
-    expect(await settleRefunds(db, new Date(Date.now() + 6 * 60_000))).toBe(1)
+    const counted = metricsAddedBy(async () => {
+      expect(await settleRefunds(db, new Date(Date.now() + 6 * 60_000))).toBe(1)
+      await fetch(`${apiUrl}/__release`, { method: 'POST', body: JSON.stringify({ match: `payment_intent=${paymentIntent}` }) })
+      await held
+    })
+    // the daily report counts the refund once, where the cron confirmed it, not again when the held request ends
+    expect(await counted).toEqual({ 'refund EUR': { count: 1, total: await priceOf(reader.id, paymentId) } })
     expect(
       await readerRows.first(reader.id, `SELECT state, refunded_at IS NOT NULL AS confirmed FROM payments WHERE id = ?`, paymentId),
     ).toEqual({
@@ -554,7 +574,6 @@ describe('Stripe refund (spec §9, 7 days)', () => {
     expect(new Set((await recorded()).filter((r) => r.params.payment_intent === paymentIntent).map((r) => r.idempotencyKey))).toEqual(
       new Set([`refund-${paymentId}`]),
     )
-    await fetch(`${apiUrl}/__release`, { method: 'POST', body: JSON.stringify({ match: `payment_intent=${paymentIntent}` }) })
     expect(await balance(reader.id)).toBe(0)
     await expectInvariant(reader.id)
   })

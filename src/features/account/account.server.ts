@@ -5,6 +5,7 @@
  * `withdrawal.server.ts` and `transfer.server.ts`. Mail and SMS go through `messaging.server.ts` (local default:
  * the outbox).
  */
+import { countMetric } from '../operator/metrics.server.ts'
 import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
 import { firstRow, flag, type Cols, type Flag } from '../../lib/server/rows.ts'
@@ -210,5 +211,6 @@ export async function signInAppleGuest(db: Db, guestKey: string, ctx: AuthContex
     if (!String(e).includes('UNIQUE')) throw e
     return signInAppleGuest(db, guestKey, ctx)
   }
+  await countMetric({ name: 'signup', key: 'apple_guest' }, now)
   return { ...(await issueTokens(db, created!.id, ctx)), isSignUp: true }
 }

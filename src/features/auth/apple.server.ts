@@ -1,4 +1,5 @@
 /** JP Apple migrate on the network and D1 (rules in apple.ts, design on the handler in functions/api/auth.ts). */
+import { countMetric } from '../operator/metrics.server.ts'
 import { env } from 'cloudflare:workers'
 import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
@@ -89,6 +90,7 @@ async function signInOrLink(
           link('apple', 'last_insert_rowid()'),
           link(APPLE_APP_PROVIDER, '(SELECT user_id FROM identities WHERE id = last_insert_rowid())'),
         ])
+        await countMetric({ name: 'signup', key: 'apple' }, now)
         return { ...(await issueTokens(db, Number(results[1]?.meta.last_row_id), ctx)), isSignUp: true, isMigrate: false }
       }
     }

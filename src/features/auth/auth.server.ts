@@ -4,6 +4,7 @@
  * session ended server-side, ASVS 7.4.1) — sessions live in the reader's object (session-store.server.ts) — and the
  * reader's own profile with coin balances.
  */
+import { countMetric } from '../operator/metrics.server.ts'
 import type { SessionClaim } from './session-claim.server.ts'
 import { withReader } from '../reader/stub.server.ts'
 import { toAdultState } from '../age/age.server.ts'
@@ -130,6 +131,7 @@ export async function signUp(db: Db, body: SignUpBody, ctx: AuthContext): Promis
     if (String(e).includes('UNIQUE')) throw new AppError('ALREADY_USED_EMAIL')
     throw e
   }
+  await countMetric({ name: 'signup', key: 'email' }, now)
   // the account exists now: if the mail cannot go, the reader is sent on to the code step and asks for a new code there
   try {
     await otp.send()

@@ -3,6 +3,7 @@
  * state + PKCE (S256) + nonce through `arctic`, the code exchange, the ID token checked against the
  * provider's JWKS (jose), userinfo, then the account rule and a new token pair (ASVS 7.2.4).
  */
+import { countMetric } from '../operator/metrics.server.ts'
 import { env } from 'cloudflare:workers'
 import { CodeChallengeMethod, OAuth2Client, generateCodeVerifier, generateState } from 'arctic'
 import { createRemoteJWKSet, type JWTVerifyGetKey } from 'jose'
@@ -276,6 +277,7 @@ export async function signInWithOAuth(
           },
         ])
         const userId = Number(results[1]?.meta.last_row_id)
+        await countMetric({ name: 'signup', key: provider }, now)
         return { ...(await issueTokens(db, userId, ctx)), isNewUser: true }
       }
     }

@@ -10,6 +10,7 @@ import type { Db } from '../../lib/server/db.ts'
 import type { OpsAlertsRow } from '../../lib/server/db-types.ts'
 import { messageProvider } from '../account/messaging.server.ts'
 import { ALERT_KINDS, ALERTS_MAX, alertHour, type AlertKind, type AlertsQuery, type OpsAlert } from './alerts.ts'
+import { countMetric } from './metrics.server.ts'
 import { QUEUE_MAX_RETRIES, retryDelaySeconds } from '../alarm/alarm.ts'
 
 /** Longest detail kept (the first and the last of the hour). */
@@ -19,6 +20,7 @@ const DETAIL_MAX = 500
 export async function raiseAlert(db: Db, kind: AlertKind, detail: string, now = new Date()): Promise<void> {
   const hour = alertHour(now)
   const said = detail.slice(0, DETAIL_MAX)
+  await countMetric({ name: 'alert', key: kind }, now)
   try {
     const row = await db.first<Pick<OpsAlertsRow, 'count' | 'first_detail'>>(
       `INSERT INTO ops_alerts (kind, hour, count, first_detail, last_detail, last_at) VALUES (?1, ?2, 1, ?3, ?3, ?4)

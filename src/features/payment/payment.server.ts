@@ -8,6 +8,7 @@
  * through `moneyDb(db, readerId)`. A webhook names a payment and no reader: the shared index `payment_readers`
  * (migration 0037) says whose it is.
  */
+import { countMetric } from '../operator/metrics.server.ts'
 import { AppError, type ErrorCode } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
 import { DAY_MS, isoAfter } from '../../lib/time.ts'
@@ -238,6 +239,7 @@ async function applyProviderEvent(
   if (userId === null) throw new AppError('INVALID_PARAMETER', { fields: 'data' })
   const done = settled(await decide(userId, 'settle', { userId, provider: provider.id, event, coupons, now: now.toISOString() }))
   if (done.shared) await creditShared(db, done.shared, now.toISOString(), conversion)
+  if (done.outcome === 'credited') await countMetric({ name: 'topup', key: done.shared!.currency, total: done.shared!.amount }, now)
   return done.outcome
 }
 
@@ -440,8 +442,8 @@ async function reverseFromProvider(db: Db, provider: PaymentProvider, event: Rev
     event.paymentId ?? '',
   )
   const payment = found
-    ? await moneyDb(db, found.userId).first<Cols<'payments', 'id' | 'user_id' | 'state' | 'refunded_at'>>(
-        `SELECT id, user_id AS userId, state, refunded_at AS refundedAt FROM payments WHERE id = ?`,
+    ? await moneyDb(db, found.userId).first<Cols<'payments', 'id' | 'user_id' | 'state' | 'refunded_at' | 'amount' | 'currency'>>(
+        `SELECT id, user_id AS userId, state, refunded_at AS refundedAt, amount, currency FROM payments WHERE id = ?`,
         found.paymentId,
       )
     : null
@@ -450,16 +452,20 @@ async function reverseFromProvider(db: Db, provider: PaymentProvider, event: Rev
   // a reader's refund still waiting for the provider's answer (it may yet give the coins back): redelivered later
   if (payment.state === 'REFUNDED' && payment.refundedAt === null) throw new AppError('INVALID_PARAMETER', { fields: 'data' })
   if (payment.state !== 'PAID') return 'ignored' // refunded by the reader (spec §9) or reversed before
+  const dispute = event.type === 'charge.disputed'
   const done = settled(
     await decide(payment.userId, 'reverse', {
       paymentId: payment.id,
       userId: payment.userId,
-      reason: event.type === 'charge.disputed' ? 'DISPUTE' : 'PROVIDER_REFUND',
+      reason: dispute ? 'DISPUTE' : 'PROVIDER_REFUND',
       now: now.toISOString(),
       event: { provider: provider.id, id: event.id, type: event.type },
     }),
   )
-  return done === 'duplicate_event' ? 'duplicate' : done === 'reversed' ? 'reversed' : 'ignored'
+  if (done.done !== 'reversed') return done.done === 'duplicate_event' ? 'duplicate' : 'ignored'
+  await countMetric({ name: dispute ? 'dispute' : 'refund', key: payment.currency, total: payment.amount }, now)
+  if (done.debt > 0) await countMetric({ name: 'debt', total: done.debt }, now)
+  return 'reversed'
 }
 
 /** What `reverse` is told: the payment, why, when, and the provider's event that reversed it. */
@@ -478,9 +484,12 @@ type ReverseOrder = {
  * the event row, the reversal row (primary key: a payment is reversed once), the payment PAID → REFUNDED, then every
  * lot it caused emptied, each with its REFUND_PURCHASE ledger row (amount `-take` only when the guarded update changed
  * one row, else 0, which the ledger's CHECK refuses: a plan gone wrong writes nothing); what was spent is the
- * reversal's `debt`. Answers `reversed`, `reversed_before`, or `duplicate_event` for an event applied.
+ * reversal's `debt`. Answers `reversed` with that debt, `reversed_before`, or `duplicate_event` for an event applied.
  */
-export function reverse(run: MoneyRun, order: ReverseOrder): Decision<'reversed' | 'reversed_before' | 'duplicate_event'> {
+export function reverse(
+  run: MoneyRun,
+  order: ReverseOrder,
+): Decision<{ done: 'reversed'; debt: number } | { done: 'reversed_before' | 'duplicate_event' }> {
   const { paymentId, userId, reason, now: nowIso, event } = order
   const read = run([
     { sql: `SELECT 1 FROM payment_events WHERE provider = ? AND event_id = ?`, params: [event.provider, event.id] },
@@ -489,8 +498,8 @@ export function reverse(run: MoneyRun, order: ReverseOrder): Decision<'reversed'
   ])
   if (!read.ok) return read
   const [applied, reversed, lots] = read.results
-  if (applied!.results.length) return { result: 'duplicate_event' }
-  if (reversed!.results.length) return { result: 'reversed_before' }
+  if (applied!.results.length) return { result: { done: 'duplicate_event' } }
+  if (reversed!.results.length) return { result: { done: 'reversed_before' } }
   const plan = planReversal(rows<CausedLotRow>(lots))
   const written = run([
     {
@@ -514,7 +523,7 @@ export function reverse(run: MoneyRun, order: ReverseOrder): Decision<'reversed'
       },
     ]),
   ])
-  return written.ok ? { result: 'reversed' } : written
+  return written.ok ? { result: { done: 'reversed', debt: plan.debt } } : written
 }
 
 /**
@@ -703,12 +712,16 @@ async function settleRefund(
     await giveRefundBack(db, payment, steps, claimKey, now)
     paid = false
   }
-  if (paid)
-    await moneyDb(db, payment.userId).run(
+  // the daily report counts the refund where it is confirmed, once (the cron may settle it beside a slow worker)
+  if (
+    paid &&
+    (await moneyDb(db, payment.userId).run(
       `UPDATE payments SET refunded_at = ? WHERE id = ? AND state = 'REFUNDED' AND refunded_at IS NULL`,
       new Date().toISOString(),
       payment.id,
-    )
+    ))
+  )
+    await countMetric({ name: 'refund', key: payment.currency, total: payment.amount })
   await db.run(`UPDATE payment_readers SET refund_asked_at = NULL WHERE payment_id = ?`, payment.id)
   return paid
 }

@@ -4,6 +4,7 @@
  * (`decide`, src/features/reader/procedures.server.ts), which reads the reader's money, checks and plans the sale and
  * writes it (`sell`) in one turn that no other call of that reader interleaves: no re-plan, no retry.
  */
+import { countMetric } from '../operator/metrics.server.ts'
 import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db, Statement } from '../../lib/server/db.ts'
 import type { PurchasesRow, WufTicketsRow } from '../../lib/server/db-types.ts'
@@ -110,7 +111,9 @@ export async function purchaseEpisodes(db: Db, input: PurchaseInput, now = new D
     now: nowIso,
     expiresAt: request.kind === 'RENT' ? rentalEnd(now, input.rentalHours) : null,
   }
-  return settled(await decide(userId, 'sell', order, { session: input.session, account: true }))
+  const { spent, ...sold } = settled(await decide(userId, 'sell', order, { session: input.session, account: true }))
+  await countMetric({ name: 'purchase', key: request.kind, count: sold.purchases.length, total: spent }, now)
+  return sold
 }
 
 /**
@@ -135,7 +138,7 @@ export async function purchaseEpisodes(db: Db, input: PurchaseInput, now = new D
  * the batch wrote nothing and the purchase fails with its text. The `purchases` inserts raise the ranking's event in the object's outbox
  * (reader migration 6's trigger).
  */
-export function sell(run: MoneyRun, order: SaleOrder, account?: AdultRow | null): Decision<PurchaseResult> {
+export function sell(run: MoneyRun, order: SaleOrder, account?: AdultRow | null): Decision<PurchaseResult & { spent: number }> {
   const { userId, request, claim, expiresAt } = order
   const now = new Date(order.now)
   const adult = adultNow(account ?? undefined, order.ageRules, now)
@@ -233,7 +236,7 @@ export function sell(run: MoneyRun, order: SaleOrder, account?: AdultRow | null)
     ),
   )
   const written = run(statements)
-  return written.ok ? { result: storedData<PurchaseResult>(written.results) } : written
+  return written.ok ? { result: { ...storedData<PurchaseResult>(written.results), spent: sale.total } } : written
 }
 
 type PreviewTarget = Cols<'episodes', 'series_id'> & Cols<'series', 'is_adult' | 'wuf_hours'>

@@ -407,6 +407,15 @@ export interface LibraryMarksRow {
   cleared_at: string | null
 }
 
+/** A row of `local_metrics`. @public */
+export interface LocalMetricsRow {
+  day: string
+  name: string
+  key: string
+  count: number
+  total: number
+}
+
 /** A row of `media_retired`. @public */
 export interface MediaRetiredRow {
   prefix: string
@@ -868,6 +877,7 @@ export interface Tables {
   idempotency_keys: IdempotencyKeysRow
   identities: IdentitiesRow
   library_marks: LibraryMarksRow
+  local_metrics: LocalMetricsRow
   media_retired: MediaRetiredRow
   meta: MetaRow
   notices: NoticesRow

@@ -1,0 +1,28 @@
+/** The daily report's sums of a local run (operator/metrics.server.ts), read straight from D1 by the worker tests. */
+import { env } from 'cloudflare:workers'
+import { createDb } from '../../src/lib/server/db.ts'
+
+type Sums = Record<string, { count: number; total: number }>
+const db = createDb(env.DB)
+
+/** Today's sums (UTC), by `name key`. */
+export async function metricSums(): Promise<Sums> {
+  const rows = await db.all<{ name: string; key: string; count: number; total: number }>(
+    `SELECT name, key, count, total FROM local_metrics WHERE day = ?`,
+    new Date().toISOString().slice(0, 10),
+  )
+  return Object.fromEntries(rows.map((r) => [`${r.name} ${r.key}`, { count: r.count, total: r.total }]))
+}
+
+/** What `run` added to today's sums, by `name key` (only what changed). */
+export async function metricsAddedBy(run: () => Promise<unknown>): Promise<Sums> {
+  const before = await metricSums()
+  await run()
+  const after = await metricSums()
+  return Object.fromEntries(
+    Object.entries(after).flatMap(([k, v]) => {
+      const was = before[k] ?? { count: 0, total: 0 }
+      return v.count === was.count && v.total === was.total ? [] : [[k, { count: v.count - was.count, total: v.total - was.total }]]
+    }),
+  )
+}
