@@ -34,7 +34,7 @@ const json = (path: string, body: unknown, headers: Record<string, string> = {})
   request(app, path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) })
 
 describe('the daily report', () => {
-  it('counts an account, a top-up once whatever its replays, a sale once per key with its coins, a refund and trouble', async () => {
+  it('counts an account, an active reader, a top-up once whatever its replays, a sale once per key with its coins, a refund and trouble', async () => {
     recordPoints()
     const added = await metricsAddedBy(async () => {
       const email = `report-${Date.now()}@example.com`
@@ -70,9 +70,10 @@ describe('the daily report', () => {
       'purchase POSSESSION': { count: 2, total: 6 },
       'refund EUR': { count: 1, total: 299 },
       'alert cron': { count: 1, total: 0 },
+      'active ': { count: 1, total: 0 }, // the reader, at their first request of the day
     })
     expect(points.map((p) => p.blobs!.slice(1).join(' ')).sort()).toEqual(
-      ['alert cron', 'purchase POSSESSION', 'refund EUR', 'signup email', 'topup EUR', 'topup EUR'].sort(),
+      ['active ', 'alert cron', 'purchase POSSESSION', 'refund EUR', 'signup email', 'topup EUR', 'topup EUR'].sort(),
     )
     expect(points.find((p) => p.blobs![1] === 'purchase')).toEqual({
       indexes: ['fr'],
@@ -86,6 +87,17 @@ describe('the daily report', () => {
     const now = await metricSums()
     expect(items.every((r) => r.day === today() && r.edition === 'fr')).toBe(true)
     expect(Object.fromEntries(items.map((r) => [`${r.name} ${r.key}`, { count: r.count, total: r.total }]))).toEqual(now)
+  })
+
+  it('a signed-in reader is counted active once a day, whatever their requests: 40 at once, then more', async () => {
+    const readers = [await newReader(), await newReader()]
+    expect(
+      await metricsAddedBy(async () => {
+        const answers = await Promise.all(readers.flatMap((r) => Array.from({ length: 40 }, () => request(app, '/api/v1/coin', { headers: r.headers }))))
+        expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200))
+        for (const r of readers) expect((await request(app, '/api/v1/user/me', { headers: r.headers })).status).toBe(200)
+      }),
+    ).toEqual({ 'active ': { count: 2, total: 0 } })
   })
 
   it('40 figures counted at once add up to 40 (one conditional statement each)', async () => {

@@ -20,6 +20,7 @@ export const METRICS = {
   debt: { says: 'debts opened by a reversal', key: null, total: 'coins owed' },
   purchase: { says: 'episodes sold for coins', key: 'kind', total: 'coins spent' },
   signup: { says: 'accounts created', key: 'way', total: null },
+  active: { says: 'readers active (signed in)', key: null, total: null },
   alert: { says: 'trouble', key: 'kind', total: null },
 } as const satisfies Record<string, { says: string; key: string | null; total: string | null }>
 

@@ -59,6 +59,7 @@ import { localDb, runMoneyBatch, type MoneyOutcome } from './money-store.server.
 import { moneyChores, nextMoneyDue, noticeAlarms, noticesDue } from './money-time.server.ts'
 import { queuePushes, type Written } from '../alarm/alarm.server.ts'
 import { createDb } from '../../lib/server/db.ts'
+import { countMetric } from '../operator/metrics.server.ts'
 import { forgetMoney, mergeMoney, takeMoney } from './money-move.server.ts'
 import { toAdultState } from '../age/age.server.ts'
 import { ACCOUNT_CARD_SQL, dropCard, keepCard, keptCard, type AccountCard } from '../age/account-card.server.ts'
@@ -114,6 +115,8 @@ export class Reader extends DurableObject<Cloudflare.Env> {
   private cardDrops = 0
   /** The read of the account card under way, which the checks that arrive meanwhile share. */
   private cardRead: Promise<AccountCard | null> | null = null
+  /** The UTC day the daily report last counted this reader active (`facts.active_day`; undefined: not read yet). */
+  private activeDay: string | null | undefined = undefined
 
   constructor(ctx: DurableObjectState, env: Cloudflare.Env) {
     super(ctx, env)
@@ -418,7 +421,22 @@ export class Reader extends DurableObject<Cloudflare.Env> {
   private async checked(readerId: number, claim: SessionClaim): Promise<AccountCard | null> {
     if (!sessionOpen(this.sql, claim.sessionId, claim.sessionVersion)) return null
     const card = await this.card(readerId, claim.sessionVersion)
-    return card !== null && card.sessionVersion === claim.sessionVersion ? card : null
+    if (card === null || card.sessionVersion !== claim.sessionVersion) return null
+    await this.countActive()
+    return card
+  }
+
+  /**
+   * The daily report's active readers (operator/metrics.ts `active`): a reader whose session is checked on a UTC day is
+   * counted once that day, whatever the number of their requests or of this object's restarts.
+   */
+  private async countActive(): Promise<void> {
+    const day = new Date().toISOString().slice(0, 10)
+    if (this.activeDay === undefined) this.activeDay = this.fact('active_day')
+    if (this.activeDay === day) return
+    this.activeDay = day // before anything awaits: a check arriving meanwhile counts nothing
+    this.sql.exec(`INSERT INTO facts (key, value) VALUES ('active_day', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, day)
+    await countMetric({ name: 'active' })
   }
 
   /** The kept account card, else (or when `atLeast` is a newer session version than its own) the one read from D1. */
