@@ -93,7 +93,9 @@ describe('the daily report', () => {
     const readers = [await newReader(), await newReader()]
     expect(
       await metricsAddedBy(async () => {
-        const answers = await Promise.all(readers.flatMap((r) => Array.from({ length: 40 }, () => request(app, '/api/v1/coin', { headers: r.headers }))))
+        const answers = await Promise.all(
+          readers.flatMap((r) => Array.from({ length: 40 }, () => request(app, '/api/v1/coin', { headers: r.headers }))),
+        )
         expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200))
         for (const r of readers) expect((await request(app, '/api/v1/user/me', { headers: r.headers })).status).toBe(200)
       }),
