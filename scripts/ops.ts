@@ -178,8 +178,8 @@ const COMMANDS: Record<string, Command> = {
     usage: 'coins grant --email E --type COIN|FREE_COIN|BONUS|MILEAGE --amount N --reason TEXT [--expires 2027-01-31] [--yes]',
     summary: 'give coins to an account: a new lot, ledger CHARGE with source ADMIN (POST /api/ops/coins)',
     details: `  --amount N      1 to ${MAX_ADMIN_ADJUST.toLocaleString('en')}
-  --reason TEXT   why (1 to 200 characters): the ledger row's description and the audit trail (the reader's coin
-                  history shows the row as a customer service adjustment, never the reason)
+  --reason TEXT   why (1 to 200 characters), written for the reader: their coin history shows it after "customer
+                  service adjustment" (the ledger row's description); the audit trail keeps it too
   --expires DATE  the lot expires at the end of that day (UTC), or at an ISO instant, in the future; default never
   --yes           grant on an OPS_URL that is not local (without it, only the plan is printed)
   Reads the account first (GET /api/ops/coins): the plan names it and its balance. Prints the ledger entry and the
@@ -960,7 +960,7 @@ async function adjust(v: Values, sign: 1 | -1): Promise<void> {
     sign > 0
       ? `grant ${text} ${type} to ${email} (user ${before.userId}, has ${has}): a new lot${body.expiresAt ? ` expiring ${expires}` : ' that never expires'}, ledger CHARGE source ADMIN`
       : `deduct ${text} ${type} from ${email} (user ${before.userId}, has ${has}): earliest expiry first, ledger CANCEL source ADMIN`,
-    `reason: ${body.reason} (the ledger row's description and the audit trail)`,
+    `reason: ${body.reason} (shown to the reader in their coin history; the ledger row's description and the audit trail)`,
   ])
   let res: { entries: LedgerEntry[]; balances: Balances }
   try {
@@ -2563,7 +2563,7 @@ function helpText(): string {
     REMOTE_HELP,
     '',
     'Examples:',
-    '  npm run ops -- coins grant --email reader@example.com --type BONUS --amount 50 --reason "support #123" --expires 2027-01-31',
+    '  npm run ops -- coins grant --email reader@example.com --type BONUS --amount 50 --reason "Sorry for the outage of 2 December" --expires 2027-01-31',
     '  npm run ops -- alarm send --series 1 --text "Chapter 12 is delayed a week" --reason "author sick" --link /notice/3',
   ].join('\n')
 }

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { buy, db, expectError, get, give, newReader, newSeries, read } from './purchase.helpers.ts'
-import { coinOf, userBalances } from '../../src/features/wallet/wallet.server.ts'
+import { adminAdjust, coinOf, userBalances } from '../../src/features/wallet/wallet.server.ts'
 import { encodeHistoryCursor, HISTORY_PAGE_SIZE } from '../../src/features/wallet/wallet.ts'
 import { coinSummary } from '../unit/wallet-model.ts'
 import { readerRows } from './reader-rows.ts'
@@ -138,6 +138,22 @@ describe('GET /api/v1/coin/history', () => {
     } while (cursor)
     expect(pages).toBe(3)
     expect(seen).toEqual(Array.from({ length: total }, (_, i) => total - i))
+  })
+
+  it("carries an operator's reason on their charge and deduction (issue 39 point 5), and no other row's description", async () => {
+    const me = await newReader()
+    const { email } = (await db.first<{ email: string }>(`SELECT email FROM users WHERE id = ?`, me.id))!
+    await give(me.id, 'COIN', 10)
+    await adminAdjust(db, { email, type: 'BONUS', amount: 5, reason: 'Compensation for the outage of 2 December' })
+    await adminAdjust(db, { email, type: 'COIN', amount: -3, reason: 'Double credit corrected' })
+    const { items } = (await read(await get(me, '/api/v1/coin/history?kind=CHARGE'))).data as {
+      items: { kind: string; source: string; amount: number; reason: string | null }[]
+    }
+    expect(items.map(({ kind, source, amount, reason }) => ({ kind, source, amount, reason }))).toEqual([
+      { kind: 'CANCEL', source: 'ADMIN', amount: -3, reason: 'Double credit corrected' },
+      { kind: 'CHARGE', source: 'ADMIN', amount: 5, reason: 'Compensation for the outage of 2 December' },
+      { kind: 'CHARGE', source: 'EVENT', amount: 10, reason: null },
+    ])
   })
 
   it('shows another account nothing of mine', async () => {

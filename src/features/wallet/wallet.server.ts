@@ -313,16 +313,18 @@ export type HistoryItem = {
    * refunded or disputed payment left owed, `REFUND_REFUSED` coins given back when the provider refused a refund.
    */
   note: HistoryNote | null
+  /** An operator's charge or deduction (source ADMIN): the reason they gave, which the reader reads (issue 39 point 5). */
+  reason: string | null
 }
 
-/** See `HistoryItem.note`; the ledger row's description of a PAYMENT row, never an operator's reason. */
+/** See `HistoryItem.note`: the ledger row's description of a PAYMENT row. */
 type HistoryNote = 'DEBT' | 'REFUND_REFUSED'
 
 /**
  * docs/API.md `GET /api/v1/coin/history?kind=CHARGE|USE|MILEAGE&cursor=`: the reader's own ledger rows of that
  * page (spec §2 history pages, kinds grouped by `HISTORY_PAGES`), within the spec §9 window, newest first,
- * `HISTORY_PAGE_SIZE` at a time; `next` is the cursor of the following page or null. The operator's reason
- * (`description`) and internal references stay out. INVALID_PARAMETER for a cursor that is not ours. The rows come
+ * `HISTORY_PAGE_SIZE` at a time; `next` is the cursor of the following page or null. An operator's entry carries
+ * their reason (`reason`); other descriptions and internal references stay out. INVALID_PARAMETER for a cursor that is not ours. The rows come
  * from the reader's money rows (ledger and lots), then the titles of their series and episodes from the catalogue in
  * one statement (none when the page names no episode).
  */
@@ -343,11 +345,13 @@ export async function coinHistory(
     > & {
       expiresAt: CoinLotsRow['expires_at']
       note: HistoryNote | null
+      reason: string | null
     }
   >(
     `SELECT l.id, l.kind, l.source, l.type, l.amount, l.created_at AS createdAt, l.product_kind AS productKind,
             l.series_id AS seriesId, l.episode_id AS episodeId, l.purchase_id AS purchaseId, lot.expires_at AS expiresAt,
-            CASE WHEN l.source = 'PAYMENT' THEN CASE l.description WHEN 'debt' THEN 'DEBT' WHEN 'refund_refused' THEN 'REFUND_REFUSED' END END AS note
+            CASE WHEN l.source = 'PAYMENT' THEN CASE l.description WHEN 'debt' THEN 'DEBT' WHEN 'refund_refused' THEN 'REFUND_REFUSED' END END AS note,
+            CASE WHEN l.source = 'ADMIN' THEN l.description END AS reason
        FROM coin_ledger l
        LEFT JOIN coin_lots lot ON lot.id = l.lot_id
       WHERE l.user_id = ? AND l.kind IN (${kinds}) AND (l.type = 'MILEAGE') = ? AND l.created_at >= ?
