@@ -122,7 +122,7 @@ describe('npm run ops -- coins', () => {
       },
     ])
     expect(res.stdout).toContain(`grant 50 BONUS to ${EMAIL} (user 2, has 10): a new lot expiring ${until}`)
-    expect(res.stdout).toContain('reason: support #123 (the ledger row')
+    expect(res.stdout).toContain('reason: support #123 (shown to the reader in their coin history')
     expect(res.stdout).toContain(`granted 50 BONUS to ${EMAIL}`)
     expect(res.stdout).toMatch(/CHARGE\s+BONUS\s+ADMIN\s+50\s+77\s+support #123/)
     expect(res.stdout).toContain('balances: BONUS 60, FREE_COIN 0, COIN 0 (spendable 60); MILEAGE 0')
