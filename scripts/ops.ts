@@ -45,7 +45,7 @@ import {
   PLATFORMS,
   REWARD_TYPES,
 } from '../src/features/coupon/coupon.ts'
-import type { OpsCoupon } from '../src/features/coupon/coupon.server.ts'
+import type { CouponReader, OpsCoupon } from '../src/features/coupon/coupon.server.ts'
 import {
   EpisodeScheduleRequest,
   MAX_SERIES_SEARCH,
@@ -1676,7 +1676,7 @@ async function noticeUnpublish(v: Values): Promise<void> {
   )
 }
 
-function couponLine(c: OpsCoupon): Record<string, string | number> {
+function couponLine(c: OpsCoupon, timeZone: string): Record<string, string | number> {
   return {
     id: c.id,
     code: c.code ?? '(download)',
@@ -1689,7 +1689,7 @@ function couponLine(c: OpsCoupon): Record<string, string | number> {
     rewarded: c.used,
     state: c.state,
     platform: c.platform ?? 'all',
-    expires: c.expiresAt ? date(c.expiresAt) : 'never',
+    expires: c.expiresAt ? zoned(c.expiresAt, timeZone) : 'never',
   }
 }
 
@@ -1760,9 +1760,24 @@ async function couponExpire(v: Values): Promise<void> {
 async function couponReportCommand(v: Values): Promise<void> {
   const id = v.id === undefined ? undefined : rowId(v, 'id')
   const to = target()
-  const { items } = await opsApi<{ items: OpsCoupon[] }>(to, `/coupons${id ? `?id=${id}` : ''}`, undefined, `no coupon ${id}`)
-  console.log(`${items.length} coupon${items.length === 1 ? '' : 's'} (${to.url}), newest first:`)
-  printTable(items.map(couponLine))
+  const { items, readers, timeZone } = await opsApi<{ items: OpsCoupon[]; readers?: CouponReader[]; timeZone: string }>(
+    to,
+    `/coupons${id ? `?id=${id}` : ''}`,
+    undefined,
+    `no coupon ${id}`,
+  )
+  console.log(`${items.length} coupon${items.length === 1 ? '' : 's'} (${to.url}), newest first; times in ${timeZone}:`)
+  printTable(items.map((c) => couponLine(c, timeZone)))
+  if (!readers) return
+  console.log(`\n${readers.length} reader${readers.length === 1 ? '' : 's'} of coupon ${id}, latest first:`)
+  printTable(
+    readers.map((r) => ({
+      user: r.userId,
+      email: r.email ?? '(withdrawn)',
+      took: r.receivedAt ? zoned(r.receivedAt, timeZone) : '',
+      rewarded: r.redeemedAt ? zoned(r.redeemedAt, timeZone) : '',
+    })),
+  )
 }
 
 // ───────────────────────────── readers ─────────────────────────────

@@ -37,7 +37,7 @@ import {
 import { NoticeEditRequest, NoticePinRequest, NoticePublishRequest } from '../../src/features/notice/notice.ts'
 import { editNotice, listOpsNotices, pinNotice, publishNotice, unpublishNotice } from '../../src/features/notice/notice.server.ts'
 import { CouponCreateRequest } from '../../src/features/coupon/coupon.ts'
-import { couponReport, createCoupon, expireCoupon } from '../../src/features/coupon/coupon.server.ts'
+import { couponReaders, couponReport, createCoupon, expireCoupon } from '../../src/features/coupon/coupon.server.ts'
 import { EpisodeScheduleRequest, SeriesListQuery, SeriesScheduleRequest } from '../../src/features/catalogue/catalogue-ops.ts'
 import {
   listOpsEpisodes,
@@ -578,9 +578,13 @@ export const ops = new Hono<AppEnv>()
     return ok(c, coupon)
   })
   /** Coupons with their use counts, newest first, or one (`?id=`). */
-  .get('/coupons', validate('query', ReportQuery), async (c) =>
-    ok(c, { items: await couponReport(c.var.db, new Date(), c.req.valid('query').id) }),
-  )
+  .get('/coupons', validate('query', ReportQuery), async (c) => {
+    const { id } = c.req.valid('query')
+    const items = await couponReport(c.var.db, new Date(), id)
+    // one coupon: who used it too
+    const timeZone = c.var.edition.timeZone
+    return ok(c, id === undefined ? { items, timeZone } : { items, readers: await couponReaders(c.var.db, id), timeZone })
+  })
   /** One reader: account, balances, last payments with refunds, purchases and sign-ins (`?email=`, `?id=`, `?nickname=`, `?payment=` or `?phone=`). */
   .get('/readers', validate('query', ReaderLookup), async (c) => {
     const lookup = c.req.valid('query')

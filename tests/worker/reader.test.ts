@@ -11,6 +11,8 @@ import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test'
 import { app, db, get, newReader, newSeries, read, type Reader as TestReader } from './purchase.helpers.ts'
 import { request } from './app.ts'
 import { tallyOf } from '../../src/features/catalogue/tally.server.ts'
+import { couponReaders, couponReport, createCoupon } from '../../src/features/coupon/coupon.server.ts'
+import { CouponCreateRequest } from '../../src/features/coupon/coupon.ts'
 import { afterTally, deliverReaderEvents, execInReader, flushTally, placesOf, readerObject } from './reader.helpers.ts'
 import { migrateReader } from '../../src/features/reader/schema.server.ts'
 import { consumeReaderEvents } from '../../src/features/reader/events.server.ts'
@@ -170,6 +172,30 @@ describe("a reader's object", () => {
     expect(await tallyOf(s.seriesId).readers('2026-11-22', 0, 10)).toEqual([])
     // a read changes nothing in D1 but the counters: the account's event number stays
     expect(await db.first(`SELECT events_applied AS n FROM users WHERE id = ?`, reader.id)).toEqual({ n: 0 })
+  })
+
+  it('applies a coupon event once: its counters and who used it (coupon report), 40 deliveries at once, the reward later', async () => {
+    const coupon = (await createCoupon(
+      db,
+      CouponCreateRequest.parse({
+        downloadable: true,
+        title: 'Once',
+        type: 'DISCOUNT',
+        rewardType: 'MILEAGE',
+        rewardAmount: 10,
+        reason: 'test',
+      }),
+      new Date(),
+    ))!
+    const reader = await newReader()
+    const took = { seq: 1, event: { kind: 'coupon' as const, couponId: coupon.id, received: 1 as const, redeemed: 0 as const } }
+    await Promise.all(Array.from({ length: 40 }, () => deliverReaderEvents(db, { readerId: reader.id, events: [took] })))
+    const [once] = await couponReaders(db, coupon.id)
+    expect(once).toMatchObject({ userId: reader.id, email: expect.stringContaining('@'), receivedAt: expect.any(String), redeemedAt: null })
+    const rewarded = { seq: 2, event: { ...took.event, received: 0 as const, redeemed: 1 as const } }
+    await Promise.all(Array.from({ length: 40 }, () => deliverReaderEvents(db, { readerId: reader.id, events: [took, rewarded] })))
+    expect(await couponReaders(db, coupon.id)).toEqual([{ ...once, redeemedAt: expect.any(String) }])
+    expect((await couponReport(db, new Date(), coupon.id))[0]).toMatchObject({ received: 1, used: 1 })
   })
 
   it('applies a message the queue retries after a failed batch once, and the object forgets what was applied', async () => {

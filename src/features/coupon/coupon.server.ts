@@ -429,3 +429,19 @@ export async function couponReport(db: Db, now: Date, id?: number): Promise<OpsC
   if (id !== undefined && rows.length === 0) throw new AppError('NOT_FOUND_COUPON')
   return rows.map((r) => toOpsCoupon(r, now))
 }
+
+/** A reader of a coupon, as `couponReaders` lists them. */
+export type CouponReader = { userId: number; email: string | null; receivedAt: string | null; redeemedAt: string | null }
+
+/**
+ * Who used coupon `id` (migrations/0046_coupon_readers.sql: since that table exists), latest first, at most
+ * COUPON_REPORT_SIZE: each reader's id, e-mail, when they took it and when its reward was given.
+ */
+export async function couponReaders(db: Db, id: number): Promise<CouponReader[]> {
+  return db.all<CouponReader>(
+    `SELECT r.user_id AS userId, u.email, r.received_at AS receivedAt, r.redeemed_at AS redeemedAt
+       FROM coupon_readers r LEFT JOIN users u ON u.id = r.user_id
+      WHERE r.coupon_id = ? ORDER BY COALESCE(r.received_at, r.redeemed_at) DESC, r.user_id DESC LIMIT ${COUPON_REPORT_SIZE}`,
+    id,
+  )
+}

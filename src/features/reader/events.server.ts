@@ -131,6 +131,14 @@ function changesOf(event: ReaderEvent, readerId: number, fresh: string, now: Dat
           sql: `UPDATE coupons SET received_count = received_count + ?1, redeemed_count = redeemed_count + ?2 WHERE id = ?3 AND ${fresh}`,
           params: [event.received, event.redeemed, event.couponId],
         },
+        // who used it (migrations/0046_coupon_readers.sql): the first instant of each step as delivered here
+        {
+          sql: `INSERT INTO coupon_readers (coupon_id, user_id, received_at, redeemed_at)
+                  SELECT ?1, ?2, CASE WHEN ?3 = 1 THEN ?5 END, CASE WHEN ?4 = 1 THEN ?5 END WHERE ${fresh}
+                ON CONFLICT (coupon_id, user_id) DO UPDATE
+                  SET received_at = COALESCE(received_at, excluded.received_at), redeemed_at = COALESCE(redeemed_at, excluded.redeemed_at)`,
+          params: [event.couponId, readerId, event.received, event.redeemed, now.toISOString()],
+        },
       ]
     case 'marks':
       return [

@@ -205,6 +205,14 @@ export interface ConversionEventsRow {
   created_at: string
 }
 
+/** A row of `coupon_readers`. @public */
+export interface CouponReadersRow {
+  coupon_id: number
+  user_id: number
+  received_at: string | null
+  redeemed_at: string | null
+}
+
 /** A row of `coupon_redemptions`. @public */
 export interface CouponRedemptionsRow {
   id: number
@@ -860,6 +868,7 @@ export interface Tables {
   comment_reactions: CommentReactionsRow
   comments: CommentsRow
   conversion_events: ConversionEventsRow
+  coupon_readers: CouponReadersRow
   coupon_redemptions: CouponRedemptionsRow
   coupons: CouponsRow
   creators: CreatorsRow
