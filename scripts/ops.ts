@@ -1220,6 +1220,8 @@ async function opsApi<T>(to: Target, path: string, body: unknown, notFound: stri
     const cause = (e as { cause?: { code?: string } }).cause?.code ?? (e as Error).message
     throw new ApiError(`cannot reach ${to.url} (${cause}); is the edition running (npm start) and OPS_URL right?`, { cause: e })
   }
+  const zone = res.headers.get('x-edition-time-zone')
+  if (zone && knownZone(zone)) editionTimeZone = zone
   const answer = (await res.json().catch(() => null)) as { result?: string; data?: T; code?: string; message?: string } | null
   // the change was made but its audit row could not be written: the server logged it whole (issue 39 point 5)
   if (res.headers.get('x-ops-audit') === 'lost')
@@ -1525,7 +1527,7 @@ async function supportCannedList(): Promise<void> {
   const { lang, items } = await opsApi<CannedList>(to, '/qna/canned', undefined, 'no such route')
   console.log(`${items.length} canned repl${items.length === 1 ? 'y' : 'ies'} in ${lang} (${to.url}):`)
   if (items.length === 0) console.log('  (none: npm run ops -- support canned set <name> --text … --reason …)')
-  for (const r of items) console.log(`\n${r.name}  (${date(r.updatedAt)} UTC, ${r.updatedBy})\n  ${r.text.replace(/\n/g, '\n  ')}`)
+  for (const r of items) console.log(`\n${r.name}  (${date(r.updatedAt)}, ${r.updatedBy})\n  ${r.text.replace(/\n/g, '\n  ')}`)
 }
 
 function cannedNameOf(value: unknown, what: string): string {
@@ -2255,8 +2257,8 @@ function printBan(res: { userId: number; ban: CommentBan | null; changed: boolea
   if (blocking && ban)
     console.log(
       res.changed
-        ? `blocked: reader ${res.userId} may not comment until ${date(ban.until)} UTC; shown to them: ${JSON.stringify(ban.reason)}`
-        : `reader ${res.userId} is blocked already until ${date(ban.until)} UTC (${JSON.stringify(ban.reason)}, by ${ban.createdBy}): nothing changed; unblock first to change it`,
+        ? `blocked: reader ${res.userId} may not comment until ${date(ban.until)}; shown to them: ${JSON.stringify(ban.reason)}`
+        : `reader ${res.userId} is blocked already until ${date(ban.until)} (${JSON.stringify(ban.reason)}, by ${ban.createdBy}): nothing changed; unblock first to change it`,
     )
   else
     console.log(res.changed ? `unblocked: reader ${res.userId} may comment again` : `reader ${res.userId} was not blocked: nothing changed`)
@@ -2276,7 +2278,7 @@ async function commentsBlock(v: Values): Promise<void> {
   const who = await commenterOf(v, to)
   const until = new Date(Date.now() + body.days * 86_400_000).toISOString()
   confirm(v, to, [
-    `block ${who.label} from commenting for ${body.days} day(s), until about ${date(until)} UTC: their posts refused`,
+    `block ${who.label} from commenting for ${body.days} day(s), until about ${date(until)}: their posts refused`,
     `reason: ${body.reason} (shown to the reader, and in the audit trail)`,
   ])
   printBan(await opsApi(to, `/readers/${who.id}/comment-block`, body, `no reader ${who.id}`), true)
@@ -2512,8 +2514,17 @@ async function paymentRefund(v: Values): Promise<void> {
 
 // ───────────────────────────── output ─────────────────────────────
 
+/** The edition's time zone, as its operator API's last answer said (`X-Edition-Time-Zone`); UTC until one did. */
+let editionTimeZone = 'UTC'
+
+/** An instant as `YYYY-MM-DD HH:mm` in the edition's time zone, with the zone's short name (`CET`, `GMT+9`, `UTC`). */
 function date(iso: string): string {
-  return iso.replace('T', ' ').slice(0, 16)
+  const at = new Date(iso)
+  if (Number.isNaN(at.getTime())) return iso
+  const name = new Intl.DateTimeFormat('en-GB', { timeZone: editionTimeZone, timeZoneName: 'short' })
+    .formatToParts(at)
+    .find((p) => p.type === 'timeZoneName')?.value
+  return `${zoned(iso, editionTimeZone)} ${name ?? editionTimeZone}`
 }
 
 function printTable(rows: Record<string, string | number>[]): void {

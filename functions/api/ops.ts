@@ -226,6 +226,8 @@ const requireOpsToken = createMiddleware<AppEnv>(async (c, next) => {
   if (bucket) await takeBackAttempt(c.var.db, bucket)
   await next()
   c.header('Cache-Control', 'no-store')
+  // the CLI prints every time in the edition's time zone, saying which (issue 39 point 9)
+  c.header('X-Edition-Time-Zone', c.var.edition.timeZone)
 })
 
 /** Operators' own tokens are managed by root alone: a named token, leaked, cannot make or keep others. */

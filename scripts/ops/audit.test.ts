@@ -154,7 +154,7 @@ describe('npm run ops -- audit, operator, payment', () => {
       success({ items: [{ id: 3, name: 'alice', createdBy: 'root', createdAt: '2026-11-30T09:00:00.000Z', revokedAt: null }] })
     const list = await api.ops(['operator', 'list'])
     expect(list.code, list.stderr).toBe(0)
-    expect(list.stdout).toMatch(/3\s+alice\s+2026-11-30 09:00\s+root\s+live/)
+    expect(list.stdout).toMatch(/3\s+alice\s+2026-11-30 09:00 UTC\s+root\s+live/)
   })
 
   it('a named operator managing operators: the API refusal in one line, exit 1', async () => {
@@ -178,7 +178,7 @@ describe('npm run ops -- audit, operator, payment', () => {
     expect(r.stdout).toContain('payment pay_abc: PAID · €4.99 · 50 coins + 5 bonus · stripe/card')
     expect(r.stdout).toContain('reader 42 (reader@example.com) · provider ref pi_1')
     expect(r.stdout).toMatch(/7\s+COIN\s+50\s+50/)
-    expect(r.stdout).toMatch(/2026-11-28 10:00\s+checkout.session.completed\s+evt_1\s+stripe/)
+    expect(r.stdout).toMatch(/2026-11-28 10:00 UTC\s+checkout.session.completed\s+evt_1\s+stripe/)
     expect(r.stdout).toContain('refund: possible (npm run ops -- payment refund pay_abc --reason …)')
     expect(api.seen.map((s) => [s.method, s.path])).toEqual([['GET', '/api/ops/payments/pay_abc']])
   })

@@ -126,7 +126,7 @@ describe('npm run ops -- coins', () => {
     expect(res.stdout).toContain(`granted 50 BONUS to ${EMAIL}`)
     expect(res.stdout).toMatch(/CHARGE\s+BONUS\s+ADMIN\s+50\s+77\s+support #123/)
     expect(res.stdout).toContain('balances: BONUS 60, FREE_COIN 0, COIN 0 (spendable 60); MILEAGE 0')
-    expect(res.stdout).toContain(`expires ${tomorrow} 23:59: 50 BONUS`)
+    expect(res.stdout).toContain(`expires ${tomorrow} 23:59 UTC: 50 BONUS`)
   })
 
   it('deducts (CANCEL rows); a short balance is refused with the line naming what can be deducted, the change never sent', async () => {
@@ -206,7 +206,7 @@ describe('npm run ops -- coins', () => {
     const out = res.stdout
     expect(out).toContain(`${EMAIL} (user 2)`)
     expect(out).toContain('lots (2), in spend order:')
-    expect(out).toMatch(/5\s+BONUS\s+50\s+50\s+2020-01-01 00:00 \(expired\)\s+ADMIN/)
+    expect(out).toMatch(/5\s+BONUS\s+50\s+50\s+2020-01-01 00:00 UTC \(expired\)\s+ADMIN/)
     expect(out).toMatch(/3\s+COIN\s+100\s+70\s+never\s+PAYMENT\s+pay_1\s+2026-11-01 09:30/)
     expect(out).toContain('last 2 ledger rows, newest first:')
     expect(out).toContain('invariant: Σ lots remaining 120 = Σ ledger 120 ✓')

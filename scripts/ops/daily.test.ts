@@ -166,7 +166,7 @@ describe('npm run ops -- support / notice / coupon', () => {
     const list = await api.ops(['support', 'list'])
     expect(list.code, list.stderr).toBe(0)
     expect(list.stdout).toContain('2 questions waiting')
-    expect(list.stdout).toMatch(/12\s+2026-11-20 09:30\s+PAYMENT\s+1\s+Paiement double\s+reader@example.com/)
+    expect(list.stdout).toMatch(/12\s+2026-11-20 09:30 UTC\s+PAYMENT\s+1\s+Paiement double\s+reader@example.com/)
     expect(list.stdout).toContain('(user 7, no e-mail)')
 
     const show = await api.ops(['support', 'show', '--id', '12'])

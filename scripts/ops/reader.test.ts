@@ -91,6 +91,16 @@ describe('npm run ops -- reader', () => {
     REFUSAL_TEST_TIMEOUT_MS,
   )
 
+  it("prints times in the edition's time zone, as its API's X-Edition-Time-Zone says, with the zone's name (issue 39 point 9)", async () => {
+    api.reply = () => ({ ...success(report), headers: { 'x-edition-time-zone': 'Asia/Seoul' } })
+    const r = await api.ops(['reader', 'show', '--id', '42'])
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stdout).toContain('created 2026-01-05 17:00 GMT+9 · platform WEB')
+    expect(r.stdout).toContain('last sign-in 2026-11-27 06:14 GMT+9')
+    api.reply = () => ({ ...success(report), headers: { 'x-edition-time-zone': 'Europe/Paris' } })
+    expect((await api.ops(['reader', 'show', '--id', '42'])).stdout).toContain('created 2026-01-05 09:00 CET · platform WEB')
+  })
+
   it('reader show: GET /api/ops/readers by e-mail, id, nickname, payment id or phone; the account, balances, payments, purchases, sign-ins', async () => {
     api.reply = () => success(report)
     const answers = await Promise.all([
@@ -103,16 +113,16 @@ describe('npm run ops -- reader', () => {
     for (const r of answers) {
       expect(r.code, r.stderr).toBe(0)
       expect(r.stdout).toContain('reader 42: reader@example.com "Lune"')
-      expect(r.stdout).toContain('created 2026-01-05 08:00 · platform WEB · sign-in password, google · e-mail verified')
-      expect(r.stdout).toContain('adult: verified 2026-02-01 10:00 · last sign-in 2026-11-26 21:14')
+      expect(r.stdout).toContain('created 2026-01-05 08:00 UTC · platform WEB · sign-in password, google · e-mail verified')
+      expect(r.stdout).toContain('adult: verified 2026-02-01 10:00 UTC · last sign-in 2026-11-26 21:14 UTC')
       expect(r.stdout).toContain('balances: BONUS 5, FREE_COIN 0, COIN 40 (spendable 45); MILEAGE 120')
       expect(r.stdout).toContain('invariant: Σ lots remaining 165 = Σ ledger 165 ✓')
       expect(r.stdout).toMatch(
-        /pay_abc\s+2026-11-01 10:00\s+REFUNDED\s+€4.99\s+50\s+5\s+stripe\/card\s+2026-11-02 08:00\s+charge.refunded 2026-11-02 08:00/,
+        /pay_abc\s+2026-11-01 10:00 UTC\s+REFUNDED\s+€4.99\s+50\s+5\s+stripe\/card\s+2026-11-02 08:00 UTC\s+charge.refunded 2026-11-02 08:00 UTC/,
       )
-      expect(r.stdout).toMatch(/7\s+2026-11-03 12:00\s+RENT\s+2\s+3 Lune rouge\s+no 4 \(id 31\)/)
-      expect(r.stdout).toMatch(/2026-11-26 21:14\s+APP\s+203.0.113.9\s+open/)
-      expect(r.stdout).toMatch(/2026-10-01 07:00\s+WEB\s+ended/)
+      expect(r.stdout).toMatch(/7\s+2026-11-03 12:00 UTC\s+RENT\s+2\s+3 Lune rouge\s+no 4 \(id 31\)/)
+      expect(r.stdout).toMatch(/2026-11-26 21:14 UTC\s+APP\s+203.0.113.9\s+open/)
+      expect(r.stdout).toMatch(/2026-10-01 07:00 UTC\s+WEB\s+ended/)
     }
     expect(api.seen.map((s) => [s.method, s.path, s.authorization]).sort()).toEqual(
       [

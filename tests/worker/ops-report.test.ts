@@ -83,6 +83,7 @@ describe('the daily report', () => {
 
     const res = await request(app, '/api/ops/report?days=1', OPS)
     expect(res.status).toBe(200)
+    expect(res.headers.get('x-edition-time-zone')).toBe('Europe/Paris') // the CLI prints times in it
     const items = (await read(res)).data.items as ReportRow[]
     const now = await metricSums()
     expect(items.every((r) => r.day === today() && r.edition === 'fr')).toBe(true)
