@@ -12,24 +12,29 @@ const WRITE = /^\s*(?:INSERT|UPDATE|DELETE|REPLACE)\b/i
 /** A batch's outcome: its results, or the text of the error that undid it. */
 export type MoneyOutcome = { ok: true; results: D1Result[] } | { ok: false; error: string }
 
-export function runMoneyBatch(storage: DurableObjectStorage, statements: readonly Statement[]): MoneyOutcome {
+/**
+ * `counted`: each write's `meta.changes` and `last_row_id` are read (one more statement each); the `Db` adapters need
+ * them, a procedure (procedures.server.ts) reads its rows and `rows_written` instead and saves those statements.
+ */
+export function runMoneyBatch(storage: DurableObjectStorage, statements: readonly Statement[], counted = true): MoneyOutcome {
   try {
-    return { ok: true, results: run(storage, statements) }
+    return { ok: true, results: run(storage, statements, counted) }
   } catch (e) {
     return { ok: false, error: e instanceof Error ? e.message : String(e) }
   }
 }
 
-function run(storage: DurableObjectStorage, statements: readonly Statement[]): D1Result[] {
+function run(storage: DurableObjectStorage, statements: readonly Statement[], counted: boolean): D1Result[] {
   const sql = storage.sql
   return storage.transactionSync(() =>
     statements.map((s) => {
       const cursor = sql.exec(s.sql, ...(s.params ?? []).map((p) => (typeof p === 'boolean' ? Number(p) : p)))
       const results = cursor.toArray()
       // what a write changed, as D1 reports it (a read changes nothing: no statement asked)
-      const last = WRITE.test(s.sql)
-        ? sql.exec<{ changes: number; id: number }>(`SELECT changes() AS changes, last_insert_rowid() AS id`).one()
-        : { changes: 0, id: 0 }
+      const last =
+        counted && WRITE.test(s.sql)
+          ? sql.exec<{ changes: number; id: number }>(`SELECT changes() AS changes, last_insert_rowid() AS id`).one()
+          : { changes: 0, id: 0 }
       return {
         success: true,
         results,

@@ -18,7 +18,10 @@ import { reverse, settle, takeRefund } from '../payment/payment.server.ts'
 import { me } from '../auth/auth.server.ts'
 import { pushOf } from '../account/account.server.ts'
 
-/** One batch over the reader's money rows, run in one transaction inside their object. */
+/**
+ * One batch over the reader's money rows, run in one transaction inside their object. Its writes' `meta.changes` and
+ * `last_row_id` are not read (0): a procedure decides from its rows and `rows_written` (money-store.server.ts `counted`).
+ */
 export type MoneyRun = (statements: Statement[]) => MoneyOutcome
 
 export const PROCEDURES = {

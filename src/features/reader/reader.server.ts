@@ -339,7 +339,7 @@ export class Reader extends DurableObject<Cloudflare.Env> {
     if (by.session && !account) return { sessionEnded: true }
     let wrote = false
     const run: MoneyRun = (statements) => {
-      const outcome = this.transact(statements)
+      const outcome = this.transact(statements, false)
       wrote ||= outcome.ok && outcome.results.some((r) => r.meta.rows_written)
       return outcome
     }
@@ -471,8 +471,8 @@ export class Reader extends DurableObject<Cloudflare.Env> {
   }
 
   /** One batch over the money rows in one transaction (the one place every money batch of a call runs: tests hook it). */
-  private transact(statements: Statement[]): MoneyOutcome {
-    return runMoneyBatch(this.ctx.storage, statements)
+  private transact(statements: Statement[], counted = true): MoneyOutcome {
+    return runMoneyBatch(this.ctx.storage, statements, counted)
   }
 
   /** After money was written: a purchase's event (reader migration 6's trigger) leaves the outbox; the next due instant. */
