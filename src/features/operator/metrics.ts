@@ -1,5 +1,5 @@
 /**
- * The daily report's figures (issue 39 point 3; docs/ARCHITECTURE.md "Operator"): what the worker counts as it
+ * The daily report's figures (issue 39 point 3; docs/ARCHITECTURE.md "The daily report"): what the worker counts as it
  * happens, one data point each, into Workers Analytics Engine (the dataset `METRICS_DATASET`, shared by the editions),
  * which the CLI reads through Cloudflare's SQL API (`reportSql`) — never by querying readers' data. Each point is
  * `index1` = `blob1` = the edition, `blob2` = the metric's name, `blob3` = its key, `double1` = how many, `double2` = the
