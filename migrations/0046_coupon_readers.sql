@@ -10,3 +10,5 @@ CREATE TABLE coupon_readers (
   PRIMARY KEY (coupon_id, user_id)
 ) WITHOUT ROWID;
 CREATE INDEX coupon_readers_newest ON coupon_readers (coupon_id, received_at);
+-- the retention sweep's (src/features/retention/retention.ts: a year after the reader took the coupon)
+CREATE INDEX coupon_readers_received ON coupon_readers (received_at);

@@ -1678,7 +1678,7 @@ async function noticeUnpublish(v: Values): Promise<void> {
   )
 }
 
-function couponLine(c: OpsCoupon, timeZone: string): Record<string, string | number> {
+function couponLine(c: OpsCoupon): Record<string, string | number> {
   return {
     id: c.id,
     code: c.code ?? '(download)',
@@ -1691,7 +1691,7 @@ function couponLine(c: OpsCoupon, timeZone: string): Record<string, string | num
     rewarded: c.used,
     state: c.state,
     platform: c.platform ?? 'all',
-    expires: c.expiresAt ? zoned(c.expiresAt, timeZone) : 'never',
+    expires: c.expiresAt ? date(c.expiresAt) : 'never',
   }
 }
 
@@ -1762,22 +1762,22 @@ async function couponExpire(v: Values): Promise<void> {
 async function couponReportCommand(v: Values): Promise<void> {
   const id = v.id === undefined ? undefined : rowId(v, 'id')
   const to = target()
-  const { items, readers, timeZone } = await opsApi<{ items: OpsCoupon[]; readers?: CouponReader[]; timeZone: string }>(
+  const { items, readers } = await opsApi<{ items: OpsCoupon[]; readers?: CouponReader[] }>(
     to,
     `/coupons${id ? `?id=${id}` : ''}`,
     undefined,
     `no coupon ${id}`,
   )
-  console.log(`${items.length} coupon${items.length === 1 ? '' : 's'} (${to.url}), newest first; times in ${timeZone}:`)
-  printTable(items.map((c) => couponLine(c, timeZone)))
+  console.log(`${items.length} coupon${items.length === 1 ? '' : 's'} (${to.url}), newest first:`)
+  printTable(items.map(couponLine))
   if (!readers) return
   console.log(`\n${readers.length} reader${readers.length === 1 ? '' : 's'} of coupon ${id}, latest first:`)
   printTable(
     readers.map((r) => ({
       user: r.userId,
       email: r.email ?? '(withdrawn)',
-      took: r.receivedAt ? zoned(r.receivedAt, timeZone) : '',
-      rewarded: r.redeemedAt ? zoned(r.redeemedAt, timeZone) : '',
+      took: r.receivedAt ? date(r.receivedAt) : '',
+      rewarded: r.redeemedAt ? date(r.redeemedAt) : '',
     })),
   )
 }
@@ -2374,15 +2374,7 @@ async function dailyReport(v: Values): Promise<void> {
         figure: metric?.says ?? r.name,
         key: r.key ? `${metric?.key ?? 'key'} ${r.key}` : '',
         count: Math.round(Number(r.count)),
-        total: !metric?.total
-          ? ''
-          : metric.total === 'money'
-            ? formatMoney(total, {
-                locale: 'en-GB',
-                currency: r.key,
-                price: { symbol: null, position: 'before', space: false, cents: 'always' },
-              })
-            : `${total} ${metric.total}`,
+        total: !metric?.total ? '' : metric.total === 'money' ? money(total, r.key) : `${total} ${metric.total}`,
       }
     }),
   )

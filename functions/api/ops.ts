@@ -584,8 +584,7 @@ export const ops = new Hono<AppEnv>()
     const { id } = c.req.valid('query')
     const items = await couponReport(c.var.db, new Date(), id)
     // one coupon: who used it too
-    const timeZone = c.var.edition.timeZone
-    return ok(c, id === undefined ? { items, timeZone } : { items, readers: await couponReaders(c.var.db, id), timeZone })
+    return ok(c, id === undefined ? { items } : { items, readers: await couponReaders(c.var.db, id) })
   })
   /** One reader: account, balances, last payments with refunds, purchases and sign-ins (`?email=`, `?id=`, `?nickname=`, `?payment=` or `?phone=`). */
   .get('/readers', validate('query', ReaderLookup), async (c) => {

@@ -441,7 +441,7 @@ export async function couponReaders(db: Db, id: number): Promise<CouponReader[]>
   return db.all<CouponReader>(
     `SELECT r.user_id AS userId, u.email, r.received_at AS receivedAt, r.redeemed_at AS redeemedAt
        FROM coupon_readers r LEFT JOIN users u ON u.id = r.user_id
-      WHERE r.coupon_id = ? ORDER BY COALESCE(r.received_at, r.redeemed_at) DESC, r.user_id DESC LIMIT ${COUPON_REPORT_SIZE}`,
+      WHERE r.coupon_id = ? ORDER BY r.received_at DESC, r.user_id DESC LIMIT ${COUPON_REPORT_SIZE}`,
     id,
   )
 }

@@ -431,7 +431,7 @@ export class Reader extends DurableObject<Cloudflare.Env> {
    * counted once that day, whatever the number of their requests or of this object's restarts.
    */
   private async countActive(): Promise<void> {
-    const day = new Date().toISOString().slice(0, 10)
+    const day = dayOf(new Date().toISOString())
     if (this.activeDay === undefined) this.activeDay = this.fact('active_day')
     if (this.activeDay === day) return
     this.activeDay = day // before anything awaits: a check arriving meanwhile counts nothing

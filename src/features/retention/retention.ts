@@ -9,6 +9,7 @@ import { DAY_MS } from '../../lib/time.ts'
 import { TIMED_KINDS } from '../ownership/holding.ts'
 import { ALARM_KEEP_MS } from '../alarm/alarm.ts'
 import { SERIES_READERS_DAYS } from '../catalogue/tally.ts'
+import { MAX_REPORT_DAYS } from '../operator/metrics.ts'
 
 export type RetentionRule = {
   [T in keyof Tables]: {
@@ -140,6 +141,22 @@ export const RETENTION_RULES: readonly RetentionRule[] = [
     keepMs: 30 * DAY_MS,
     key: ['kind', 'hour'],
     why: 'An hour of trouble is listed by `npm run ops -- alerts` for a month (MAX_ALERT_DAYS); its mail went out long before.',
+  },
+  {
+    table: 'local_metrics',
+    since: 'day',
+    keepMs: MAX_REPORT_DAYS * DAY_MS,
+    key: ['day', 'name', 'key'],
+    why: "A local run's daily sums are read by `npm run ops -- report`, which looks back at most MAX_REPORT_DAYS days.",
+  },
+  {
+    table: 'coupon_readers',
+    since: 'received_at',
+    keepMs: 365 * DAY_MS,
+    key: ['coupon_id', 'user_id'],
+    why:
+      "Who used a coupon (`coupon report --id`) answers a reader's or a partner's question about a campaign for a year; " +
+      'the counts on the coupon stay.',
   },
   {
     table: 'alarm_broadcasts',
