@@ -142,6 +142,10 @@ const CACHE_HELP = `  Catalogue pages are edge-cached 60 s per audience class: a
   except that a browser that showed the page in the last 10 minutes shows its own copy once more while it fetches
   the new one (stale-while-revalidate).`
 
+/** Titles of notices, events and banners and events' descriptions are rich-text labels (src/lib/text/rich-text.ts). */
+const RICH_LABEL = `  Titles (and an event's description) may carry span, br, a and div; a style's colour, weight, italics, underline,
+  size and a div's alignment show in the site's palette; "@:key" shows the edition's message key; "##null##" shows nothing.`
+
 /** The lists (series, episodes, notices, events, banners): one page at a time, the next one by its cursor. */
 const LIST_OPTIONS: Options = { limit: { type: 'string' }, cursor: { type: 'string' } }
 const LIST_HELP = `  --limit N      rows on the page (1 to ${OPS_LIST_MAX}, default ${OPS_LIST_DEFAULT})
@@ -506,6 +510,7 @@ ${LIST_HELP}`,
     usage: `notice publish --title T --body B --reason TEXT [--series N] [--pinned] [--category ${NOTICE_CATEGORIES.join('|')}] [--at ISO] [--yes]`,
     summary: "publish a notice, global (/notice) or on one series' page (POST /api/ops/notices)",
     details: `  --title T      1 to ${MAX_NOTICE_TITLE} characters;  --body B  1 to ${MAX_NOTICE_BODY.toLocaleString('en')} characters (a blank line separates paragraphs)
+${RICH_LABEL}
   --series N     attach it to series N (shown on its page) instead of the /notice list
   --pinned       listed first;  --category  default NOTICE
   --at ISO       publication date (YYYY-MM-DD: that day's start UTC, or an ISO instant); later: it appears then
@@ -712,6 +717,7 @@ ${LIST_HELP}`,
     usage: `event create --title T --ends DATE --reason TEXT [--kind ${OPS_EVENT_KINDS.join('|')}] [--description D] [--starts DATE] [--only ADULT|NON_ADULT] [--yes]`,
     summary: 'create an event listed on /event (POST /api/ops/events)',
     details: `  --title T        1 to ${MAX_EVENT_TITLE} characters;  --description D  0 to ${MAX_EVENT_DESCRIPTION} characters (default none)
+${RICH_LABEL}
   --kind K         default PROMOTION (a ROULETTE needs its prize table: only the seed makes one)
   --starts DATE    from (YYYY-MM-DD: that day's start UTC, or an ISO instant); default now
   --ends DATE      through (YYYY-MM-DD: that day's end UTC, or an ISO instant), after the start and in the future
@@ -842,6 +848,7 @@ ${LIST_HELP}`,
     summary: 'create a banner; HOME ones slide in the home carousel (POST /api/ops/banners)',
     details: `  --display D      ONLY_TEXT (text only), ONLY_ICON (picture only), ICON_TEXT / TEXT_ICON (picture then text / text then picture)
   --title T        1 to ${MAX_BANNER_TITLE} characters, one line;  --subtitle S  the same, optional
+${RICH_LABEL}
   --link L         the page it opens: a path of this site (/detail/24, /roulette) or an http(s) address
   --image KEY      with a picture display: the R2 MEDIA prefix of its WebP widths (<KEY>/<width>.webp, e.g. banners/12),
                    uploaded beforehand; --width W --height H  its size in px (16 to ${MAX_BANNER_SIDE})
