@@ -9,8 +9,7 @@ import { env } from 'cloudflare:workers'
 import type { Edition } from '../src/lib/edition/schema.ts'
 import { createTranslator } from '../src/lib/i18n/i18n.ts'
 import { createDb } from '../src/lib/server/db.ts'
-import { runWithContext } from '../src/lib/server/context.ts'
-import { skipsUser } from '../src/features/session/routes.ts'
+import { contextStorage } from 'hono/context-storage'
 import { AppError } from '../src/lib/errors/catalogue.ts'
 import { raiseAlert } from '../src/features/operator/alerts.server.ts'
 import type { AppEnv } from './lib/env.ts'
@@ -70,14 +69,16 @@ export function createApp({ edition, messages, pages, buildId = 'dev' }: AppOpti
   })
 
   app.use((_c, next) => answering(next)) // hash slices in this isolate wait for page requests (issue 34 point 5)
-  app.use(requestId, securityHeaders)
+  // the request's variables reach code that has no `c` (reader-object calls, message delivery) through Hono's storage
+  app.use(contextStorage(), requestId, securityHeaders)
   app.use(async (c, next) => {
     c.set('edition', edition)
     c.set('t', t)
     const db = createDb(env.DB, dbStart(c))
     c.set('db', db)
     const objectCalls = { count: 0 }
-    await runWithContext({ requestId: c.get('requestId'), skipUser: skipsUser(c.req.path), db, objectCalls, edition }, next)
+    c.set('objectCalls', objectCalls)
+    await next()
     keepBookmark(c, db)
     if (objectCalls.count > 0) c.res.headers.set('X-Reader-Calls', String(objectCalls.count))
     if (db.queryCount > 0) {

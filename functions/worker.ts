@@ -10,6 +10,7 @@ import { env } from 'cloudflare:workers'
 import { buildId, edition as rawEdition, messages } from 'virtual:edition'
 import { parseEdition } from '../src/lib/edition/schema.ts'
 import { createApp } from './app.ts'
+import { pageContext } from './lib/page-context.ts'
 import { withOwnHashes } from '../src/lib/server/csp.ts'
 import { createDb } from '../src/lib/server/db.ts'
 import { expireLots } from '../src/features/wallet/wallet.server.ts'
@@ -42,7 +43,7 @@ const app = createApp({
   buildId,
   pages: [
     // a copy either way: asset responses have immutable headers, and the edge adds its own
-    async (c) => withOwnHashes(await handle(c.req.raw, env, c.executionCtx as ExecutionContext)),
+    async (c) => withOwnHashes(await handle(c.req.raw, env, pageContext(c))),
   ],
 })
 

@@ -4,23 +4,20 @@ import type { Context } from 'hono'
 import { NOT_LOGGED_IN_ADULT_COOKIE } from '../../src/features/age/age.ts'
 import type { AudienceClass } from '../../src/lib/cache.ts'
 import { requestAudience } from '../../src/features/age/age.server.ts'
-import { requestContext } from '../../src/lib/server/context.ts'
 import type { AppEnv } from '../lib/env.ts'
 
 /**
  * The request's audience class (issue 11; rules in src/features/age/age.ts `audienceClass`), from the verified
  * session only (the row its version check read: no extra query) and, on jp, the guest's own answer to the age popup (the not-logged-in-adult cookie, which counts for guests only). Computed once
- * per request and kept in the request context, where pages read it.
+ * per request and kept in the request's variables, which the edge hands to the page (functions/worker.ts `pageContext`).
  */
 export async function audienceOf(c: Context<AppEnv>): Promise<AudienceClass> {
-  const ctx = requestContext()
-  ctx.audience ??= await requestAudience(
-    c.var.db,
-    c.var.edition,
-    c.get('session') ?? { userId: null },
-    getCookie(c, NOT_LOGGED_IN_ADULT_COOKIE),
-  )
-  return ctx.audience
+  if (c.var.audience === undefined)
+    c.set(
+      'audience',
+      await requestAudience(c.var.db, c.var.edition, c.get('session') ?? { userId: null }, getCookie(c, NOT_LOGGED_IN_ADULT_COOKIE)),
+    )
+  return c.var.audience!
 }
 
 /** Before the page cache and the pages: every page is rendered (and cached) for the reader's class. */

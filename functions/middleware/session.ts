@@ -9,7 +9,6 @@ import { needsRefresh, verifyAccessToken, type TokenKeys } from '../../src/featu
 import { currentReader, refreshTokens, sessionKeys } from '../../src/features/auth/auth.server.ts'
 import type { AppEnv } from '../lib/env.ts'
 import type { AudienceFlags } from '../../src/features/age/age.ts'
-import { requestContext } from '../../src/lib/server/context.ts'
 import type { Platform } from '../../src/features/coupon/coupon.ts'
 import { PERSONAL } from '../../src/lib/cache.ts'
 
@@ -135,7 +134,6 @@ export const session = createMiddleware<AppEnv>(async (c, next) => {
   if (authorization !== undefined) {
     const state = await fromBearer(authorization, c.var.edition.siteUrl, c.var.db, checkVersion)
     c.set('session', state)
-    requestContext().userId = state.userId
     return next()
   }
   const raw = getCookie(c, SESSION_COOKIE)
@@ -163,7 +161,6 @@ export const session = createMiddleware<AppEnv>(async (c, next) => {
     cookieChange = result.cookie
   }
   c.set('session', state)
-  requestContext().userId = state.userId
 
   const options = sessionCookieOptions(c.req.url)
   if (state.userId === null && (c.req.method === 'GET' || c.req.method === 'HEAD') && isProtectedPath(path)) {

@@ -2,7 +2,9 @@
  * The edge app as the worker builds it, for worker tests: same middleware and API, with a page
  * renderer that answers like a page would (the real Astro pages are covered by the browser tests).
  */
-import type { MiddlewareHandler } from 'hono'
+import { Hono, type MiddlewareHandler } from 'hono'
+import { contextStorage } from 'hono/context-storage'
+import type { AppEnv } from '../../functions/lib/env.ts'
 import { expect } from 'vitest'
 import { isErrorCode } from '../../src/lib/errors/catalogue.ts'
 import { createApp } from '../../functions/app.ts'
@@ -77,4 +79,25 @@ export async function onOneUtcDay(body: () => Promise<void>) {
     if (new Date().toISOString().slice(0, 10) === day) throw e
     await body()
   }
+}
+
+/**
+ * Runs `work` as code does while the edge app answers a request: inside Hono's context storage, with the request's
+ * `vars` (its id, its edition), which message delivery reads (src/features/account/messaging.server.ts).
+ */
+export async function inRequest<T>(vars: { requestId: string; edition: Edition }, work: () => Promise<T>): Promise<T> {
+  let outcome: { value: T } | { error: unknown } = { error: new Error('the request never ran') }
+  const app = new Hono<AppEnv>().use(contextStorage()).all('*', async (c) => {
+    c.set('requestId', vars.requestId)
+    c.set('edition', vars.edition)
+    outcome = await work().then(
+      (value) => ({ value }),
+      (error: unknown) => ({ error }),
+    )
+    return c.body(null, 204)
+  })
+  await app.request('http://localhost/')
+  const done = outcome as { value: T } | { error: unknown } // set by the handler, which the narrowing above cannot see
+  if ('error' in done) throw done.error
+  return done.value
 }

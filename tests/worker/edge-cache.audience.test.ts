@@ -6,17 +6,20 @@
 import { describe, expect, it } from 'vitest'
 import { env } from 'cloudflare:workers'
 import type { MiddlewareHandler } from 'hono'
+import { pageContext } from '../../functions/lib/page-context.ts'
 import { createApp } from '../../functions/app.ts'
+import type { AppEnv } from '../../functions/lib/env.ts'
 import { pageAudience, pageSees } from '../../src/features/age/page-audience.server.ts'
 import { frEdition, frMessages, request } from './app.ts'
 import { makeUser, webCookie } from './account.helpers.ts'
 
 function catalogueApp() {
   let renders = 0
-  const page: MiddlewareHandler = async (c) => {
+  const page: MiddlewareHandler<AppEnv> = async (c) => {
     renders++
     c.header('Cache-Control', 'public, max-age=0, s-maxage=60, stale-while-revalidate=600')
-    return c.html(`<p data-class="${pageAudience()}" data-adult="${pageSees().showAdult}">render ${renders}</p>`)
+    const locals = { cfContext: pageContext(c) } // as functions/worker.ts hands the page to Astro
+    return c.html(`<p data-class="${pageAudience(locals)}" data-adult="${pageSees(locals).showAdult}">render ${renders}</p>`)
   }
   return {
     app: createApp({ edition: frEdition, messages: frMessages, pages: [page], buildId: `aud-${Math.random()}` }),

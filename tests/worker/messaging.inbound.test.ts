@@ -7,11 +7,10 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest'
 import { env } from 'cloudflare:workers'
-import { frEdition, frMessages } from './app.ts'
+import { frEdition, frMessages, inRequest } from './app.ts'
 import { makeUser } from './account.helpers.ts'
 import { deployed } from './messaging.helpers.ts'
 import { createDb } from '../../src/lib/server/db.ts'
-import { runWithContext } from '../../src/lib/server/context.ts'
 import { createTranslator } from '../../src/lib/i18n/i18n.ts'
 import { answerQna, myQnas } from '../../src/features/qna/qna.server.ts'
 import { receiveQnaReply, type InboundMail } from '../../src/features/qna/qna-mail.server.ts'
@@ -80,7 +79,7 @@ beforeAll(async () => {
     reader.email,
   ))!.id
   const sent = await deployed(async (sent) => {
-    await runWithContext({ requestId: `answer-${qnaId}`, skipUser: true, db, objectCalls: { count: 0 }, edition: frEdition }, () =>
+    await inRequest({ requestId: `answer-${qnaId}`, edition: frEdition }, () =>
       answerQna(db, qnaId, 'Nous vous avons remboursé.', { t, siteUrl: frEdition.siteUrl }),
     )
     return sent

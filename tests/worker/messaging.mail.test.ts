@@ -6,14 +6,13 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest'
 import { env } from 'cloudflare:workers'
-import { appFor, frEdition, frMessages, request } from './app.ts'
+import { appFor, frEdition, frMessages, inRequest, request } from './app.ts'
 import { makeUser } from './account.helpers.ts'
 import { deployed, type SentMail } from './messaging.helpers.ts'
 import { seedDemo } from './seed.ts'
 import { parseEdition, type Edition } from '../../src/lib/edition/schema.ts'
 import { createTranslator } from '../../src/lib/i18n/i18n.ts'
 import { createDb } from '../../src/lib/server/db.ts'
-import { runWithContext } from '../../src/lib/server/context.ts'
 import { answerQna } from '../../src/features/qna/qna.server.ts'
 import { messageProvider } from '../../src/features/account/messaging.server.ts'
 import { issueTokens } from '../../src/features/auth/auth.server.ts'
@@ -116,7 +115,7 @@ async function everyMail(edition: Edition, messages: Record<string, string>, sen
   last('qna-received')
   const qnaId = ((await asked.json()) as { data: { id: number } }).data.id
   const t = createTranslator(edition.locale, messages)
-  await runWithContext({ requestId: `answer-${qnaId}`, skipUser: true, db, objectCalls: { count: 0 }, edition }, () =>
+  await inRequest({ requestId: `answer-${qnaId}`, edition }, () =>
     answerQna(db, qnaId, 'Nous vous avons remboursé.', { t, siteUrl: edition.siteUrl }),
   )
   expect(last('qna-answered').text).toContain('Nous vous avons remboursé.')
@@ -277,7 +276,7 @@ describe('mail failures a reader can live with', () => {
     const t = createTranslator(frEdition.locale, frMessages)
     await deployed(
       () =>
-        runWithContext({ requestId: 'notice-fail', skipUser: true, db, objectCalls: { count: 0 }, edition: frEdition }, () =>
+        inRequest({ requestId: 'notice-fail', edition: frEdition }, () =>
           answerQna(db, q!.id, 'Réponse', { t, siteUrl: frEdition.siteUrl }),
         ),
       { EMAIL: failing },
@@ -294,20 +293,17 @@ describe('mail failures a reader can live with', () => {
       body: 'B',
     }
     const sent = await deployed(async (sent) => {
-      await runWithContext(
-        { requestId: 'same-request-id', skipUser: true, db, objectCalls: { count: 0 }, edition: frEdition },
-        async () => {
-          await messageProvider(db).send(message)
-          await messageProvider(db).send(message)
-        },
-      )
+      await inRequest({ requestId: 'same-request-id', edition: frEdition }, async () => {
+        await messageProvider(db).send(message)
+        await messageProvider(db).send(message)
+      })
       return sent
     })
     expect(sent).toHaveLength(1)
     // 40 hand-overs of one message at once in one request: the claim is one conditional statement, one goes out
     const burst = { ...message, recipient: `burst-${Date.now()}@example.com` }
     const once = await deployed(async (sent) => {
-      await runWithContext({ requestId: 'burst-request-id', skipUser: true, db, objectCalls: { count: 0 }, edition: frEdition }, () =>
+      await inRequest({ requestId: 'burst-request-id', edition: frEdition }, () =>
         Promise.all(Array.from({ length: 40 }, () => messageProvider(db).send(burst))),
       )
       return sent
@@ -315,17 +311,11 @@ describe('mail failures a reader can live with', () => {
     expect(once).toHaveLength(1)
     expect(await db.all(`SELECT id FROM deliveries WHERE provider_message_id = ?`, once[0]!.messageId)).toHaveLength(1)
     const again = { ...message, recipient: `retry-${Date.now()}@example.com` }
-    await deployed(
-      () =>
-        runWithContext({ requestId: 'retry-request-id', skipUser: true, db, objectCalls: { count: 0 }, edition: frEdition }, () =>
-          messageProvider(db).send(again),
-        ),
-      { EMAIL: failing },
-    )
+    await deployed(() => inRequest({ requestId: 'retry-request-id', edition: frEdition }, () => messageProvider(db).send(again)), {
+      EMAIL: failing,
+    })
     const retried = await deployed(async (sent) => {
-      await runWithContext({ requestId: 'retry-request-id', skipUser: true, db, objectCalls: { count: 0 }, edition: frEdition }, () =>
-        messageProvider(db).send(again),
-      )
+      await inRequest({ requestId: 'retry-request-id', edition: frEdition }, () => messageProvider(db).send(again))
       return sent
     })
     expect(retried).toHaveLength(1)

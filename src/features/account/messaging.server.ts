@@ -12,7 +12,7 @@ import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Edition } from '../../lib/edition/schema.ts'
 import type { Db } from '../../lib/server/db.ts'
 import type { DeliveriesRow } from '../../lib/server/db-types.ts'
-import { requestContext } from '../../lib/server/context.ts'
+import { tryGetContext } from 'hono/context-storage'
 import { isLocalRun } from '../../lib/server/local-run.ts'
 import {
   PROVIDER_TIMEOUT_MS,
@@ -63,8 +63,11 @@ function outboxProvider(db: Db): MessageProvider {
   }
 }
 
+/** The request the edge app is answering (Hono's context storage), if any: its id and edition. */
+const currentRequest = () => tryGetContext<{ Variables: { requestId?: string; edition?: Edition } }>()?.var
+
 /** The edition of the current request (the built one outside a request). */
-const currentEdition = (): Edition => requestContext().edition ?? builtEdition
+const currentEdition = (): Edition => currentRequest()?.edition ?? builtEdition
 
 /** Which channels this edition can deliver now: both in a local run, else those configured with their secrets. */
 export function deliveryChannels(edition: Edition = currentEdition()): { mail: boolean; sms: boolean } {
@@ -76,7 +79,7 @@ export function deliveryChannels(edition: Edition = currentEdition()): { mail: b
 export function messageProvider(db: Db): MessageProvider {
   if (isLocalRun()) return outboxProvider(db)
   const edition = currentEdition()
-  return deliveringProvider(db, requestContext().requestId, {
+  return deliveringProvider(db, currentRequest()?.requestId ?? 'none', {
     mail: canSendMail(edition, env) ? mailTransport(edition, env.EMAIL!) : undefined,
     sms: canSendSms(edition, env) ? twilioTransport(twilioConfig()) : undefined,
   })
