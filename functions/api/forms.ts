@@ -12,6 +12,7 @@ import type { AuthContext } from '../../src/features/auth/auth.server.ts'
 import { loginRedirect } from '../../src/features/session/routes.ts'
 import { isIdempotencyKey } from '../../src/features/wallet/idempotency.ts'
 import type { AppEnv } from '../lib/env.ts'
+import { formPost } from '../lib/openapi.ts'
 import { toAppError } from '../lib/respond.ts'
 import { idempotent } from '../middleware/idempotency.ts'
 import { clientIp } from '../middleware/session.ts'
@@ -119,34 +120,37 @@ const pass: MiddlewareHandler<AppEnv> = (_c, next) => next()
 export function formRoute<S extends ZodType, R>(
   o: FormRoute<S, R>,
 ): [MiddlewareHandler<AppEnv>, MiddlewareHandler<AppEnv>, MiddlewareHandler<AppEnv>, Handler<AppEnv>] {
-  const guard = createMiddleware<AppEnv>(async (c, next) => {
-    assertSameOrigin(c)
-    if (o.guest && c.var.session.userId === null) return see(o.guest(await rawOf(c), c))
-    await next()
-    if (c.error === undefined) return
-    const e = toAppError(c.error)
-    if (e.status >= 500 && e.status !== 503) return
-    c.error = undefined
-    const raw = await rawOf(c)
-    const location = o.failed(e.code, raw, e.details)
-    c.res = see(location)
-    const flash = flashOf(e.code, raw, o.keep ?? [], e.details, o.fields)
-    if (o.keepText) flash.draft = await saveDraft(raw, o.keepText)
-    if (
-      flash.draft === undefined &&
-      flash.field === undefined &&
-      flash.attemptsLeft === undefined &&
-      Object.keys(flash.values).length === 0
-    )
-      return
-    setCookie(c, FLASH_COOKIE, JSON.stringify(flash), {
-      path: new URL(location, c.req.url).pathname,
-      httpOnly: true,
-      sameSite: 'Lax',
-      secure: new URL(c.req.url).protocol === 'https:',
-      maxAge: FLASH_SECONDS,
-    })
-  })
+  const guard = formPost(
+    createMiddleware<AppEnv>(async (c, next) => {
+      assertSameOrigin(c)
+      if (o.guest && c.var.session.userId === null) return see(o.guest(await rawOf(c), c))
+      await next()
+      if (c.error === undefined) return
+      const e = toAppError(c.error)
+      if (e.status >= 500 && e.status !== 503) return
+      c.error = undefined
+      const raw = await rawOf(c)
+      const location = o.failed(e.code, raw, e.details)
+      c.res = see(location)
+      const flash = flashOf(e.code, raw, o.keep ?? [], e.details, o.fields)
+      if (o.keepText) flash.draft = await saveDraft(raw, o.keepText)
+      if (
+        flash.draft === undefined &&
+        flash.field === undefined &&
+        flash.attemptsLeft === undefined &&
+        Object.keys(flash.values).length === 0
+      )
+        return
+      setCookie(c, FLASH_COOKIE, JSON.stringify(flash), {
+        path: new URL(location, c.req.url).pathname,
+        httpOnly: true,
+        sameSite: 'Lax',
+        secure: new URL(c.req.url).protocol === 'https:',
+        maxAge: FLASH_SECONDS,
+      })
+    }),
+    Boolean(o.guest),
+  )
   const form = zValidator('form', o.schema, (result) => {
     if (!result.success)
       throw new AppError(o.invalid ?? 'INVALID_PARAMETER', {

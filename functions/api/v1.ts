@@ -21,6 +21,7 @@ import { qna } from './qna.ts'
 import { logger } from './logger.ts'
 import { alarm } from './alarm.ts'
 import { push } from './push.ts'
+import { openApiDocument } from '../lib/openapi.ts'
 
 /** The backend API (`/api/v1`); feature sub-apps are mounted here as they arrive. */
 export const v1 = new Hono<AppEnv>()
@@ -46,3 +47,7 @@ v1.route('/comment', comment)
 v1.route('/qna', qna)
 v1.route('/logger', logger)
 v1.route('/alarm', alarm)
+
+/** `GET /api/v1/openapi.json`: the API reference generated from these routes (functions/lib/openapi.ts), once per isolate. */
+let reference: ReturnType<typeof openApiDocument> | undefined
+v1.get('/openapi.json', async (c) => c.json(await (reference ??= openApiDocument(v1, c.var.edition.siteUrl))))

@@ -21,6 +21,7 @@ import {
   type ViewerReader,
 } from '../../src/features/viewer/viewer.server.ts'
 import type { AppEnv } from '../lib/env.ts'
+import { membersOnly } from '../lib/openapi.ts'
 import { ok } from '../lib/respond.ts'
 import { validate } from '../lib/validate.ts'
 import {
@@ -73,12 +74,14 @@ const beaconJson: MiddlewareHandler<AppEnv> = async (c, next) => {
 }
 
 /** requireUser for the viewer's own calls: credentials that were sent but refused end the viewer session, as on an episode. */
-const requireReader = createMiddleware<AppEnv>(async (c, next) => {
-  const state = c.get('session')
-  if (state.userId === null && state.error !== null)
-    throw new AppError(state.error === 'NEED_TO_REFRESH' ? 'NEED_TO_REFRESH' : 'NOT_FOUND_ACCESS_TOKEN')
-  return requireUser(c, next)
-})
+const requireReader = membersOnly(
+  createMiddleware<AppEnv>(async (c, next) => {
+    const state = c.get('session')
+    if (state.userId === null && state.error !== null)
+      throw new AppError(state.error === 'NEED_TO_REFRESH' ? 'NEED_TO_REFRESH' : 'NOT_FOUND_ACCESS_TOKEN')
+    return requireUser(c, next)
+  }),
+)
 
 function seriesIdOf(c: Context<AppEnv>): number {
   const id = parseId(c.req.param('seriesId'))

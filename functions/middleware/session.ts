@@ -8,6 +8,7 @@ import { openSession, sealSession, sessionCookieOptions, type WebSession } from 
 import { needsRefresh, verifyAccessToken, type TokenKeys } from '../../src/features/auth/tokens.ts'
 import { currentReader, refreshTokens, sessionKeys } from '../../src/features/auth/auth.server.ts'
 import type { AppEnv } from '../lib/env.ts'
+import { membersOnly } from '../lib/openapi.ts'
 import type { AudienceFlags } from '../../src/features/age/age.ts'
 import type { Platform } from '../../src/features/coupon/coupon.ts'
 import { PERSONAL } from '../../src/lib/cache.ts'
@@ -284,16 +285,19 @@ async function fromCookie(
 
 /**
  * For routes that need a reader: NOT_LOGIN_USER without credentials (or with refused ones),
- * NEED_TO_REFRESH for an expired Bearer token (spec §4: the client refreshes and retries once).
+ * NEED_TO_REFRESH for an expired Bearer token (spec §4: the client refreshes and retries once). Marked members-only in
+ * the API reference (functions/lib/openapi.ts).
  */
-export const requireUser = createMiddleware<AppEnv>(async (c, next) => {
-  const state = c.get('session')
-  if (!state || state.userId === null) {
-    const reason = state?.userId === null ? state.error : null
-    throw new AppError(reason === 'NEED_TO_REFRESH' || reason === 'NO_SECRET' ? reason : 'NOT_LOGIN_USER')
-  }
-  return next()
-})
+export const requireUser = membersOnly(
+  createMiddleware<AppEnv>(async (c, next) => {
+    const state = c.get('session')
+    if (!state || state.userId === null) {
+      const reason = state?.userId === null ? state.error : null
+      throw new AppError(reason === 'NEED_TO_REFRESH' || reason === 'NO_SECRET' ? reason : 'NOT_LOGIN_USER')
+    }
+    return next()
+  }),
+)
 
 /** The signed-in reader's session inside a route behind `requireUser`. */
 export function currentSession(c: { get: (key: 'session') => SessionState }): Extract<SessionState, { userId: number }> {
