@@ -50,4 +50,7 @@ v1.route('/alarm', alarm)
 
 /** `GET /api/v1/openapi.json`: the API reference generated from these routes (functions/lib/openapi.ts), once per isolate. */
 let reference: ReturnType<typeof openApiDocument> | undefined
-v1.get('/openapi.json', async (c) => c.json(await (reference ??= openApiDocument(v1, c.var.edition.siteUrl))))
+v1.get('/openapi.json', async (c) => {
+  c.header('Cache-Control', 'public, max-age=3600') // the same for everyone until the next deploy
+  return c.json(await (reference ??= openApiDocument(v1, c.var.edition.siteUrl)))
+})
