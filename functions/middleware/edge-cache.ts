@@ -19,12 +19,12 @@ const PER_READER = 'private, max-age=0'
  */
 export function edgeCache(buildId: string) {
   return createMiddleware<AppEnv>(async (c, next) => {
-    const url = new URL(c.req.url)
     const personal = c.req.header('authorization') !== undefined || hasSettingsCookie(c.req.header('cookie'))
     const noCache = /\bno-cache\b/.test(c.req.header('cache-control') ?? '') // a forced reload renders afresh
-    if (c.req.method !== 'GET' || url.pathname.startsWith('/api/') || personal || noCache) {
+    if (c.req.method !== 'GET' || c.req.path.startsWith('/api/') || personal || noCache) {
       return next()
     }
+    const url = new URL(c.req.url)
     const cls = await audienceOf(c)
     const cache = (caches as unknown as { default: Cache }).default
     url.searchParams.set('__build', buildId)

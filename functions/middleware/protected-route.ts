@@ -10,9 +10,9 @@ import type { AppEnv } from '../lib/env.ts'
  */
 export const protectedRoute = createMiddleware<AppEnv>(async (c, next) => {
   if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return next()
-  const url = new URL(c.req.url)
-  if (!isProtectedPath(url.pathname) || getCookie(c, SESSION_COOKIE)) return next()
-  const location = loginRedirect(url)
+  // c.req.path before any URL is parsed: most pages are not protected, and parsing the URL is most of this step's cost
+  if (!isProtectedPath(c.req.path) || getCookie(c, SESSION_COOKIE)) return next()
+  const location = loginRedirect(new URL(c.req.url))
   if (!location) return next()
   for (const name of LOGIN_REDIRECT_CLEARED_COOKIES) deleteCookie(c, name, { path: '/' })
   c.header('Cache-Control', 'no-store')
