@@ -1,10 +1,11 @@
 /**
  * Rich-text labels (spec §2): the banner titles, notice titles and event texts an operator writes may carry a little
- * markup. They are parsed and written out again by sanitize-html (htmlparser2): what the browser receives is the
- * sanitiser's well-formed output, never the operator's text as typed.
+ * markup. They are parsed by htmlparser2 and written out again from its events: what the browser receives is only
+ * the tags and attributes written here and escaped text, never the operator's text as typed.
  *
- * - Tags `span`, `br`, `a`, `div`; any other tag goes and its text stays, except the text of the tags whose content is
- *   not text (script, style, textarea, svg…), which goes with them. Comments, doctypes and every other attribute go.
+ * - Tags `span`, `br`, `a`, `div`; any other tag goes and its text stays, except the tags whose content is not text
+ *   (script, style, textarea, svg…), which go with their content. Comments, doctypes and every other attribute go.
+ *   Tags left open are closed at the end; closing tags that close nothing go; nesting stops at `MAX_DEPTH`.
  * - `style` (span, div, a): the page's CSP allows no style attribute, so each declaration the site knows becomes one of
  *   the `rt-*` classes of src/styles/global.css (`richClasses`): colours snap to the palette's readable red, orange,
  *   green and grey (light and dark), weight, italics, underline and strike-through, a larger or smaller size, and for
@@ -16,12 +17,33 @@
  * - A label starting with `@:` is the key of a message of the edition (`@:banner.welcome`), rendered by the same rules.
  * - The label `##null##` renders nothing.
  */
-import sanitizeHtml from 'sanitize-html'
+import { Parser } from 'htmlparser2'
 
 /** Spec §2: this exact label renders nothing. */
 const NULL_LABEL = '##null##'
 /** Spec §2's translation marker: `@:key` is the edition's message `key`. */
 const TRANSLATION_MARKER = '@:'
+/** Tags whose content is not text a reader should see: dropped with it. */
+const DROPPED = new Set([
+  'script',
+  'style',
+  'textarea',
+  'option',
+  'select',
+  'noscript',
+  'title',
+  'xmp',
+  'iframe',
+  'noembed',
+  'noframes',
+  'template',
+  'svg',
+  'math',
+  'object',
+  'head',
+])
+/** Open tags kept at most (deeper ones keep their text only). */
+const MAX_DEPTH = 16
 
 export type RichTextContext = {
   /** The edition's messages, for a label that is a key. */
@@ -34,66 +56,86 @@ export type RichTextContext = {
 
 /** The label as safe HTML for `set:html`; '' for nothing to show. */
 export function richText(label: string | null | undefined, ctx: RichTextContext): string {
-  const text = (label ?? '').trim()
-  if (text === '' || text === NULL_LABEL) return ''
-  const source = text.startsWith(TRANSLATION_MARKER) ? (ctx.messages[text.slice(TRANSLATION_MARKER.length).trim()] ?? '') : text
-  if (source.trim() === NULL_LABEL) return ''
-  return sanitizeHtml(source, options(ctx))
+  const source = sourceOf(label, ctx)
+  return source === '' ? '' : render(source, ctx, false)
 }
 
 /** The label's text alone (an image's alt text, a page title, a share text). */
 export function richPlain(label: string | null | undefined, ctx: RichTextContext): string {
-  const html = richText(label, { ...ctx, links: false })
-  return sanitizeHtml(html.replace(/<br\s*\/?>|<\/div>/gi, ' '), { allowedTags: [], allowedAttributes: {} })
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&amp;/g, '&')
-    .replace(/\s+/g, ' ')
-    .trim()
+  const source = sourceOf(label, ctx)
+  return source === '' ? '' : render(source, ctx, true).replace(/\s+/g, ' ').trim()
 }
 
-function options(ctx: RichTextContext): sanitizeHtml.IOptions {
-  const styled = (tagName: string, attribs: sanitizeHtml.Attributes): sanitizeHtml.Tag => {
-    const classes = richClasses(attribs.style ?? '', tagName === 'div')
-    return { tagName, attribs: classes.length > 0 ? { class: classes.join(' ') } : {} }
-  }
-  return {
-    allowedTags: ctx.links === false ? ['span', 'br', 'div'] : ['span', 'br', 'a', 'div'],
-    // only what the transforms below write: the operator's own class, target or rel never pass
-    allowedAttributes: { span: ['class'], div: ['class'], a: ['class', 'href', 'target', 'rel'] },
-    allowedClasses: { '*': [/^rt-[a-z]+$/] },
-    allowedSchemes: ['http', 'https', 'mailto'],
-    allowProtocolRelative: false,
-    disallowedTagsMode: 'discard',
-    nonTextTags: [
-      'script',
-      'style',
-      'textarea',
-      'option',
-      'noscript',
-      'title',
-      'xmp',
-      'iframe',
-      'noembed',
-      'noframes',
-      'template',
-      'svg',
-      'math',
-      'object',
-    ],
-    transformTags: {
-      span: styled,
-      div: styled,
-      a: (tagName, attribs) => {
-        const { attribs: style } = styled(tagName, attribs)
-        const href = linkOf(attribs.href ?? '', ctx.origin)
-        if (href === null) return { tagName: 'span', attribs: style }
-        const link = { class: ['rt-link', style.class].filter(Boolean).join(' '), href: href.path }
-        return { tagName, attribs: href.own ? link : { ...link, target: '_blank', rel: 'noopener noreferrer' } }
+/** The label's markup to render: the message of `@:key`, and '' for nothing (`##null##`, empty). */
+function sourceOf(label: string | null | undefined, ctx: RichTextContext): string {
+  const text = (label ?? '').trim()
+  const source = text.startsWith(TRANSLATION_MARKER) ? (ctx.messages[text.slice(TRANSLATION_MARKER.length).trim()] ?? '') : text
+  return source.trim() === NULL_LABEL ? '' : source
+}
+
+const escapeText = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
+const escapeAttr = (value: string) => escapeText(value).replace(/"/g, '&quot;')
+
+/** `source` as HTML of the kept tags, or (`plain`) as its text alone, a space where a line or block ends. */
+function render(source: string, ctx: RichTextContext, plain: boolean): string {
+  let out = ''
+  let dropping = 0
+  // per element the parser opened: the tag written for it (its end tag is written when the parser closes it), or null
+  const written: (string | null | 'dropped')[] = []
+  const depth = () => written.filter((w) => w !== null && w !== 'dropped').length
+  const parser = new Parser(
+    {
+      onopentag(name, attribs) {
+        if (dropping > 0 || DROPPED.has(name)) {
+          dropping++
+          written.push('dropped')
+          return
+        }
+        const tag = keptTag(name, attribs, ctx)
+        if (plain) {
+          if (name === 'br' || name === 'div') out += ' '
+          written.push(null)
+        } else if (tag === null || depth() >= MAX_DEPTH) written.push(null)
+        else if (name === 'br') {
+          out += '<br />'
+          written.push(null)
+        } else {
+          out += `<${tag.name}${Object.entries(tag.attrs)
+            .map(([k, v]) => ` ${k}="${escapeAttr(v)}"`)
+            .join('')}>`
+          written.push(tag.name)
+        }
+      },
+      ontext(text) {
+        if (dropping === 0) out += plain ? text : escapeText(text)
+      },
+      onclosetag() {
+        const was = written.pop()
+        if (was === 'dropped') dropping--
+        else if (was) out += `</${was}>`
       },
     },
-  }
+    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+  )
+  parser.write(source)
+  parser.end()
+  return out
+}
+
+/** The tag written for an operator's `name` with `attribs` (see the module's comment), or null for its text alone. */
+function keptTag(
+  name: string,
+  attribs: Record<string, string>,
+  ctx: RichTextContext,
+): { name: string; attrs: Record<string, string> } | null {
+  if (name === 'br') return { name, attrs: {} }
+  if (name !== 'span' && name !== 'div' && !(name === 'a' && ctx.links !== false)) return null
+  const classes = richClasses(attribs.style ?? '', name === 'div')
+  if (name !== 'a') return { name, attrs: classes.length > 0 ? { class: classes.join(' ') } : {} }
+  const href = linkOf(attribs.href ?? '', ctx.origin)
+  if (href === null) return { name: 'span', attrs: classes.length > 0 ? { class: classes.join(' ') } : {} }
+  const attrs = { class: ['rt-link', ...classes].join(' '), href: href.path }
+  return { name, attrs: href.own ? attrs : { ...attrs, target: '_blank', rel: 'noopener noreferrer' } }
 }
 
 /** Where a label's link goes: a path of this site (`own`), an http(s) or mail address, or null (dropped). */
