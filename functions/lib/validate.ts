@@ -1,6 +1,6 @@
 /**
  * Input validation for API handlers: zod schemas through hono-openapi's validator (Standard Schema), which also hands
- * each schema to the generated API reference (`GET /api/v1/openapi.json`, functions/api/openapi.ts). Any failure (wrong
+ * each schema to the generated API reference (`GET /api/v1/openapi.json`, functions/lib/openapi.ts). Any failure (wrong
  * types, missing fields, malformed JSON, wrong content type) becomes 400 INVALID_PARAMETER and the handler never runs.
  */
 import { validator } from 'hono-openapi'

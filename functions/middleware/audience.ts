@@ -9,7 +9,7 @@ import type { AppEnv } from '../lib/env.ts'
 /**
  * The request's audience class (issue 11; rules in src/features/age/age.ts `audienceClass`), from the verified
  * session only (the row its version check read: no extra query) and, on jp, the guest's own answer to the age popup (the not-logged-in-adult cookie, which counts for guests only). Computed once
- * per request and kept in the request's variables, which the edge hands to the page (functions/worker.ts `pageContext`).
+ * per request and kept in the request's variables, which the edge hands to the page (functions/lib/page-context.ts).
  */
 export async function audienceOf(c: Context<AppEnv>): Promise<AudienceClass> {
   if (c.var.audience === undefined)

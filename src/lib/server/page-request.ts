@@ -1,5 +1,5 @@
 /**
- * What the edge app tells a page it renders (functions/worker.ts `pageContext`): the request's id, its D1 helper (whose
+ * What the edge app tells a page it renders (functions/lib/page-context.ts): the request's id, its D1 helper (whose
  * query count the edge reports), the signed-in reader and the audience class. Astro's Cloudflare adapter hands the
  * execution context it is given to the page as `Astro.locals.cfContext`; the edge app puts these in its `props`.
  */
