@@ -1,43 +1,46 @@
 /**
- * The browser's API client on wretch (docs/ARCHITECTURE.md "Pages, islands and client state"), loaded by `api.ts`
- * on the first call. Every request carries the spec §7 headers (`X-Platform: WEB`, the browser's `X-Time-Zone`,
- * the page's `lang` as `Accept-Language`) and gives up after 30 s (spec §9, the abort add-on), with the edition's
- * retry message unless `quiet`. `call` decodes the docs/API.md envelope once into an `ApiResult` and applies the
- * spec §8 follow-ups for every caller: NEED_TO_REFRESH refreshes the session and tries once more (the same
- * Idempotency-Key), NOT_FOUND_ACCESS_TOKEN signs out, ADULT_ONLY_CONTENTS asks for the age popup; a network
+ * The browser's API client (docs/ARCHITECTURE.md "Pages, islands and client state"), loaded by `api.ts` on the
+ * first call: the platform's `fetch` and an `AbortController`, nothing more (a request library cost 2.8 KB gzip on
+ * every page that calls; issue 40 point 1). Every request carries the spec §7 headers (`X-Platform: WEB`, the
+ * browser's `X-Time-Zone`, the page's `lang` as `Accept-Language`) and gives up after 30 s (spec §9), with the
+ * edition's retry message unless `quiet`. `call` decodes the docs/API.md envelope once into an `ApiResult` and
+ * applies the spec §8 follow-ups for every caller: NEED_TO_REFRESH refreshes the session and tries once more (the
+ * same Idempotency-Key), NOT_FOUND_ACCESS_TOKEN signs out, ADULT_ONLY_CONTENTS asks for the age popup; a network
  * failure or time-out is the result `NETWORK`.
  */
-import wretch from 'wretch'
-import abort from 'wretch/addons/abort'
 import type { ApiResult, Call, Send } from './api.ts'
 import { REQUEST_TIMEOUT_MS, requireAge, showRetry } from '../../lib/shell/stores.ts'
 
-/** `fetch` through wretch: the answer whatever its status; rejects on a network failure, a time-out or `signal`. */
+/** `fetch`: the answer whatever its status; rejects on a network failure, a time-out or `signal`. */
 export async function send(url: string, { method = 'GET', body, headers, signal, quiet = false, keepalive }: Send = {}): Promise<Response> {
-  const [controller, answer] = wretch(url, { method, body, credentials: 'same-origin', keepalive })
-    .addon(abort())
-    .headers({
-      'X-Platform': 'WEB',
-      'X-Time-Zone': Intl.DateTimeFormat().resolvedOptions().timeZone,
-      'Accept-Language': document.documentElement.lang,
-      ...headers,
-    })
-    .catcherFallback((error) => {
-      const { response } = error as { response?: Response }
-      if (response) return response // an answer with an error status is the caller's to read
-      throw error
-    })
-    .fetch()
-    .setTimeout(REQUEST_TIMEOUT_MS)
-    .controller()
+  const controller = new AbortController()
+  let late = false
+  const timer = setTimeout(() => {
+    late = true
+    controller.abort()
+  }, REQUEST_TIMEOUT_MS)
   const stop = () => controller.abort(signal?.reason)
+  if (signal?.aborted) stop()
   signal?.addEventListener('abort', stop)
   try {
-    return (await answer.res()) as Response
+    return await fetch(url, {
+      method,
+      body,
+      keepalive,
+      credentials: 'same-origin',
+      signal: controller.signal,
+      headers: {
+        'X-Platform': 'WEB',
+        'X-Time-Zone': Intl.DateTimeFormat().resolvedOptions().timeZone,
+        'Accept-Language': document.documentElement.lang,
+        ...headers,
+      },
+    })
   } catch (error) {
-    if (controller.signal.aborted && !signal?.aborted && !quiet) showRetry()
+    if (late && !quiet) showRetry()
     throw error
   } finally {
+    clearTimeout(timer)
     signal?.removeEventListener('abort', stop)
   }
 }
