@@ -23,12 +23,12 @@ import { abortAbandonedImports } from '../src/features/catalogue/series-import.s
 import { abortAbandonedUploads, deleteRetiredMedia } from '../src/features/catalogue/episode-upload.server.ts'
 import { consumeAlarms } from '../src/features/alarm/queue.server.ts'
 import { receiveQnaReply } from '../src/features/qna/qna-mail.server.ts'
-import { moveWaitingReaders } from '../src/features/reader/move.server.ts'
-import { consumeReaderEvents } from '../src/features/reader/events.server.ts'
+import { moveWaitingReaders } from '../src/objects/reader/move.server.ts'
+import { consumeReaderEvents } from '../src/objects/reader/events.server.ts'
 import { runSweeps } from '../src/features/operator/alerts.server.ts'
 
 /** Each reader's Durable Object (wrangler.jsonc `durable_objects`). */
-export { Reader } from '../src/features/reader/reader.server.ts'
+export { Reader } from '../src/objects/reader/reader.server.ts'
 /** Each series' counts (issue 38, counting outside D1). */
 export { Tally } from '../src/features/catalogue/tally.server.ts'
 /** Password hashing in objects of its own (issue 34 point 5). */

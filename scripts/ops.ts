@@ -42,9 +42,9 @@ import {
   MAX_COUPON_QUANTITY,
   MAX_REWARD_DAYS,
   MAX_TICKETS,
-  PLATFORMS,
   REWARD_TYPES,
 } from '../src/features/coupon/coupon.ts'
+import { PLATFORMS } from '../src/lib/platform.ts'
 import type { CouponReader, OpsCoupon } from '../src/features/coupon/coupon.server.ts'
 import {
   EpisodeScheduleRequest,
@@ -106,7 +106,7 @@ import {
   reportSql,
   type MetricName,
   type ReportRow,
-} from '../src/features/operator/metrics.ts'
+} from '../src/lib/metrics/metrics.ts'
 import { ALERT_KINDS, AlertsQuery, MAX_ALERT_DAYS, type OpsAlert } from '../src/features/operator/alerts.ts'
 
 type Options = NonNullable<ParseArgsConfig['options']>

@@ -25,6 +25,7 @@ const steps: [string, () => Promise<void>, needs?: string][] = [
       await run('knip', [])
       await run('knip', ['--production']) // what only tests use is dead code too
       await run('depcruise', ['src', 'functions', 'scripts', 'tests', '--config', '.dependency-cruiser.mjs'])
+      await run('depcruise', ['src', '--config', '.dependency-cruiser.features.mjs']) // no cycle between feature folders
     },
   ],
   ['unit + worker tests', () => run('vitest', ['run', '--reporter=default', '--reporter=json', '--outputFile=.cache/vitest.json'])],

@@ -31,13 +31,13 @@ declare namespace Cloudflare {
     TWILIO_API_BASE?: string
     /** The alarm queue (wrangler.jsonc `queues`): fan-outs and pushes, src/features/alarm/queue.server.ts. */
     ALARMS: Queue<import('./features/alarm/alarm.ts').AlarmJob>
-    /** Each reader's Durable Object (wrangler.jsonc `durable_objects`): src/features/reader/reader.server.ts. */
-    READER: DurableObjectNamespace<import('./features/reader/reader.server.ts').Reader>
+    /** Each reader's Durable Object (wrangler.jsonc `durable_objects`): src/objects/reader/reader.server.ts. */
+    READER: DurableObjectNamespace<import('./objects/reader/reader.server.ts').Reader>
     /** Password hashing away from the pages' isolates (wrangler.jsonc `durable_objects`): src/features/auth/hasher.server.ts. */
     HASHER: DurableObjectNamespace<import('./features/auth/hasher.server.ts').Hasher>
     /** Each series' counts (src/features/catalogue/tally.server.ts). */
     TALLY: DurableObjectNamespace<import('./features/catalogue/tally.server.ts').Tally>
-    /** What readers' objects tell the shared side (wrangler.jsonc `queues`): src/features/reader/events.server.ts. */
+    /** What readers' objects tell the shared side (wrangler.jsonc `queues`): src/objects/reader/events.server.ts. */
     READER_EVENTS: Queue<import('./features/reader/events.ts').ReaderEventJob>
     /** Web Push (src/features/push/push.server.ts): the VAPID key pair (public a var, private a secret) and subject. */
     VAPID_PUBLIC_KEY?: string
@@ -50,7 +50,7 @@ declare namespace Cloudflare {
     LIMIT_ADDRESS_SEND?: RateLimit
     LIMIT_EDITION_ATTEMPT?: RateLimit
     LIMIT_EDITION_SEND?: RateLimit
-    /** The daily report's figures (wrangler.jsonc `analytics_engine_datasets`): src/features/operator/metrics.server.ts. */
+    /** The daily report's figures (wrangler.jsonc `analytics_engine_datasets`): src/lib/metrics/metrics.server.ts. */
     METRICS?: AnalyticsEngineDataset
   }
 }

@@ -18,8 +18,8 @@ import {
   VerifyOtpBody,
   VerifyOtpForm,
   EMAIL_MAX,
-  safeCallback,
 } from '../../src/features/auth/auth.ts'
+import { safeCallback } from '../../src/lib/redirect.ts'
 import {
   logout,
   refreshTokens,

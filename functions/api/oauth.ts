@@ -12,7 +12,7 @@
 import { Hono, type Context } from 'hono'
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
 import { AppError, type ErrorCode } from '../../src/lib/errors/catalogue.ts'
-import { safeCallback } from '../../src/features/auth/auth.ts'
+import { safeCallback } from '../../src/lib/redirect.ts'
 import { sessionKeys } from '../../src/features/auth/auth.server.ts'
 import {
   OAUTH_PROVIDER_NAMES,

@@ -86,8 +86,8 @@ import { ok, refusal, storedImage } from '../lib/respond.ts'
 import { validate } from '../lib/validate.ts'
 import { AlertsQuery } from '../../src/features/operator/alerts.ts'
 import { listAlerts } from '../../src/features/operator/alerts.server.ts'
-import { DailyReportQuery } from '../../src/features/operator/metrics.ts'
-import { localReport } from '../../src/features/operator/metrics.server.ts'
+import { DailyReportQuery } from '../../src/lib/metrics/metrics.ts'
+import { localReport } from '../../src/lib/metrics/metrics.server.ts'
 
 const rowId = RowIdText
 const IdParam = z.object({ id: rowId })
@@ -699,7 +699,7 @@ export const ops = new Hono<AppEnv>()
   )
   /**
    * The daily report of a local run (issue 39 point 3): its figures per UTC day. A deployed edition's are in Analytics
-   * Engine, which the CLI asks itself (operator/metrics.ts `reportSql`): there this answers NOT_EXIST.
+   * Engine, which the CLI asks itself (src/lib/metrics/metrics.ts `reportSql`): there this answers NOT_EXIST.
    */
   .get('/report', validate('query', DailyReportQuery), async (c) => {
     if (!isLocalRun()) return refusal(c, 'NOT_EXIST', 'a deployed edition reports through Analytics Engine: npm run ops -- report')

@@ -1,6 +1,6 @@
 import { createMiddleware } from 'hono/factory'
 import { AppError } from '../../src/lib/errors/catalogue.ts'
-import { deliveryChannels } from '../../src/features/account/messaging.server.ts'
+import { deliveryChannels } from '../../src/lib/messaging/messaging.server.ts'
 import type { AppEnv } from '../lib/env.ts'
 
 /**

@@ -10,7 +10,7 @@ import { currentReader, refreshTokens, sessionKeys } from '../../src/features/au
 import type { AppEnv } from '../lib/env.ts'
 import { membersOnly } from '../lib/openapi.ts'
 import type { AudienceFlags } from '../../src/features/age/age.ts'
-import type { Platform } from '../../src/features/coupon/coupon.ts'
+import type { Platform } from '../../src/lib/platform.ts'
 import { PERSONAL } from '../../src/lib/cache.ts'
 
 /**

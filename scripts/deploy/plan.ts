@@ -4,7 +4,7 @@
  * the real ids written into that built config, the bundle's size against the project's budget, and which secrets
  * are still unset (names only). README "Deploy" describes the command.
  */
-import { deliveryGaps } from '../../src/features/account/messaging.ts'
+import { deliveryGaps } from '../../src/lib/messaging/messaging.ts'
 import type { Edition } from '../../src/lib/edition/schema.ts'
 
 /**

@@ -5,9 +5,9 @@
  * import the same thing. The same options give the same rows; dates are relative to `opts.now`.
  * Passwords are hashed by the caller (`src/lib/server/password.ts`).
  */
-import { ftsDocument } from '../../src/features/search/search.ts'
+import { ftsDocument } from '../../src/lib/text/fts.ts'
 import { CARD_IMAGE_WIDTH, type CreatorRole } from '../../src/features/catalogue/catalogue.ts'
-import { transcriptJson } from '../../src/features/viewer/transcript.ts'
+import { transcriptJson } from '../../src/features/catalogue/transcript.ts'
 import { coverKey, sliceKey } from '../../src/features/catalogue/series-import.ts'
 import { NICKNAME_KEY_VERSION, nicknameKey } from '../../src/features/account/profile.ts'
 import { demoSliceText } from './transcripts.ts'

@@ -6,7 +6,7 @@
  * The demo draws the same two story panels under every episode of a series (slices 2 and 3) after a title
  * card (slice 1), so the texts follow that: the card names the episode, the panels tell the series' scene.
  */
-import type { TranscriptLine } from '../../src/features/viewer/transcript.ts'
+import type { TranscriptLine } from '../../src/features/catalogue/transcript.ts'
 import type { Lang } from './data.ts'
 import type { Texts } from './texts.ts'
 

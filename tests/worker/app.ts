@@ -83,7 +83,7 @@ export async function onOneUtcDay(body: () => Promise<void>) {
 
 /**
  * Runs `work` as code does while the edge app answers a request: inside Hono's context storage, with the request's
- * `vars` (its id, its edition), which message delivery reads (src/features/account/messaging.server.ts).
+ * `vars` (its id, its edition), which message delivery reads (src/lib/messaging/messaging.server.ts).
  */
 export async function inRequest<T>(vars: { requestId: string; edition: Edition }, work: () => Promise<T>): Promise<T> {
   let outcome: { value: T } | { error: unknown } = { error: new Error('the request never ran') }

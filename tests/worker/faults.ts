@@ -1,5 +1,5 @@
 import type { Db, Statement } from '../../src/lib/server/db.ts'
-import { Reader } from '../../src/features/reader/reader.server.ts'
+import { Reader } from '../../src/objects/reader/reader.server.ts'
 import type { MoneyOutcome } from '../../src/features/reader/money-store.server.ts'
 
 const WRITE = /^\s*(INSERT|UPDATE|DELETE)/i

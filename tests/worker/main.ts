@@ -4,9 +4,9 @@
  * this entry's fetch answers nothing.
  */
 import { createDb } from '../../src/lib/server/db.ts'
-import { consumeReaderEvents } from '../../src/features/reader/events.server.ts'
+import { consumeReaderEvents } from '../../src/objects/reader/events.server.ts'
 
-export { Reader } from '../../src/features/reader/reader.server.ts'
+export { Reader } from '../../src/objects/reader/reader.server.ts'
 export { Hasher } from '../../src/features/auth/hasher.server.ts'
 export { Tally } from '../../src/features/catalogue/tally.server.ts'
 

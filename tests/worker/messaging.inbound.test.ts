@@ -14,7 +14,7 @@ import { createDb } from '../../src/lib/server/db.ts'
 import { createTranslator } from '../../src/lib/i18n/i18n.ts'
 import { answerQna, myQnas } from '../../src/features/qna/qna.server.ts'
 import { receiveQnaReply, type InboundMail } from '../../src/features/qna/qna-mail.server.ts'
-import { MAX_INBOUND_REPLY_BYTES } from '../../src/features/account/messaging.ts'
+import { MAX_INBOUND_REPLY_BYTES } from '../../src/lib/messaging/messaging.ts'
 
 const db = createDb(env.DB)
 const t = createTranslator(frEdition.locale, frMessages)

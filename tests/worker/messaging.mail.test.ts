@@ -14,7 +14,7 @@ import { parseEdition, type Edition } from '../../src/lib/edition/schema.ts'
 import { createTranslator } from '../../src/lib/i18n/i18n.ts'
 import { createDb } from '../../src/lib/server/db.ts'
 import { answerQna } from '../../src/features/qna/qna.server.ts'
-import { messageProvider } from '../../src/features/account/messaging.server.ts'
+import { messageProvider } from '../../src/lib/messaging/messaging.server.ts'
 import { issueTokens } from '../../src/features/auth/auth.server.ts'
 import ar from '../../editions/ar/edition.json'
 

@@ -1,4 +1,4 @@
-/** The daily report's sums of a local run (operator/metrics.server.ts), read straight from D1 by the worker tests. */
+/** The daily report's sums of a local run (src/lib/metrics/metrics.server.ts), read straight from D1 by the worker tests. */
 import { env } from 'cloudflare:workers'
 import { createDb } from '../../src/lib/server/db.ts'
 

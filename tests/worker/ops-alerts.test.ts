@@ -11,7 +11,7 @@ import { expectHandled, frEdition, request } from './app.ts'
 import { OPS } from './ops.helpers.ts'
 import { raiseAlert, retryLater, runSweeps } from '../../src/features/operator/alerts.server.ts'
 import { ALERT_KINDS, alertHour } from '../../src/features/operator/alerts.ts'
-import { QUEUE_MAX_RETRIES } from '../../src/features/alarm/alarm.ts'
+import { QUEUE_MAX_RETRIES } from '../../src/lib/queue.ts'
 
 const alertsTo = frEdition.mail!.alertsTo
 /** The alert mails of one kind and hour in the outbox. */

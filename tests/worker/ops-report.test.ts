@@ -13,8 +13,8 @@ import { OPS } from './ops.helpers.ts'
 import { newProduct, paymentFor, postWebhook, signedEvent } from './payment.helpers.ts'
 import { purchase, refund } from './money.helpers.ts'
 import { raiseAlert } from '../../src/features/operator/alerts.server.ts'
-import { countMetric } from '../../src/features/operator/metrics.server.ts'
-import type { ReportRow } from '../../src/features/operator/metrics.ts'
+import { countMetric } from '../../src/lib/metrics/metrics.server.ts'
+import type { ReportRow } from '../../src/lib/metrics/metrics.ts'
 import { metricSums, metricsAddedBy } from './metrics.helpers.ts'
 
 const today = () => new Date().toISOString().slice(0, 10)

@@ -10,7 +10,7 @@ import { alarmsIn, readerObject } from './reader.helpers.ts'
 import { isConstraint } from '../../src/lib/server/constraint.ts'
 import type { Statement } from '../../src/lib/server/db.ts'
 import type { MoneyOutcome } from '../../src/features/reader/money-store.server.ts'
-import { nextMoneyDue } from '../../src/features/reader/money-time.server.ts'
+import { nextMoneyDue } from '../../src/objects/reader/money-time.server.ts'
 
 let next = 900_000
 const reader = () => ++next

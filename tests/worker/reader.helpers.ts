@@ -4,7 +4,7 @@ import { vi } from 'vitest'
 import { env } from 'cloudflare:workers'
 import type { StoredProgress } from '../../src/features/viewer/progress-store.server.ts'
 import type { NewAlarm } from '../../src/features/alarm/alarm.ts'
-import { consumeReaderEvents } from '../../src/features/reader/events.server.ts'
+import { consumeReaderEvents } from '../../src/objects/reader/events.server.ts'
 import type { ReaderEventsJob } from '../../src/features/reader/events.ts'
 import type { Db } from '../../src/lib/server/db.ts'
 

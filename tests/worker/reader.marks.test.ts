@@ -9,7 +9,7 @@ import { env } from 'cloudflare:workers'
 import { runInDurableObject } from 'cloudflare:test'
 import { db, get, newReader, newSeries, read, send, type Reader as TestReader } from './purchase.helpers.ts'
 import { deliverReaderEvents, marksIn, readerObject } from './reader.helpers.ts'
-import { moveWaitingReaders } from '../../src/features/reader/move.server.ts'
+import { moveWaitingReaders } from '../../src/objects/reader/move.server.ts'
 import type { ReaderEventsJob } from '../../src/features/reader/events.ts'
 
 /** Rows as the code before the objects wrote them. */

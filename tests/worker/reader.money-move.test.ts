@@ -1,6 +1,6 @@
 /**
  * The move of a reader's money rows from D1 into their object (issue 38 point 5; docs/ARCHITECTURE.md "Reader
- * objects", src/features/reader/money-move.server.ts), on a state written by the code before the objects: rows
+ * objects", src/objects/reader/money-move.server.ts), on a state written by the code before the objects: rows
  * straight into D1's money tables, as that code wrote them. On first use and in the background: balance, ledger
  * replay, rights, payments and their events, gifts and keys equal before and after, ids kept; D1 forgets what moved;
  * a move made twice, or of rows the object holds already, adds nothing; the ranking counts nothing twice.
@@ -10,7 +10,7 @@ import { env } from 'cloudflare:workers'
 import { db, expectInvariant, newSeries } from './purchase.helpers.ts'
 import { readerObject } from './reader.helpers.ts'
 import { readerRows } from './reader-rows.ts'
-import { moveWaitingReaders } from '../../src/features/reader/move.server.ts'
+import { moveWaitingReaders } from '../../src/objects/reader/move.server.ts'
 
 const TABLES = ['coin_lots', 'coin_ledger', 'purchases', 'ownerships', 'payments', 'idempotency_keys', 'gifts'] as const
 

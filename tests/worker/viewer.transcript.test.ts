@@ -9,7 +9,7 @@ import { db, get, newReader, newSeries, read } from './purchase.helpers.ts'
 import { seedDemo } from './seed.ts'
 import { buildDemo } from '../../scripts/seed/data.ts'
 import { demoSliceText } from '../../scripts/seed/transcripts.ts'
-import { parseTranscript, type TranscriptLine } from '../../src/features/viewer/transcript.ts'
+import { parseTranscript, type TranscriptLine } from '../../src/features/catalogue/transcript.ts'
 import { readerRows } from './reader-rows.ts'
 
 const BALLOONS: TranscriptLine[] = [

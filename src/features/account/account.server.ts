@@ -5,7 +5,7 @@
  * `withdrawal.server.ts` and `transfer.server.ts`. Mail and SMS go through `messaging.server.ts` (local default:
  * the outbox).
  */
-import { countMetric } from '../operator/metrics.server.ts'
+import { countMetric } from '../../lib/metrics/metrics.server.ts'
 import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
 import { firstRow, flag, type Cols, type Flag } from '../../lib/server/rows.ts'
@@ -15,7 +15,7 @@ import { hashToken } from '../auth/tokens.ts'
 import { maskPhone, type PushSettingsBody } from './account.ts'
 import { accountChanged } from '../age/age.server.ts'
 import type { AccountCard } from '../age/account-card.server.ts'
-import type { MoneyRun } from '../reader/procedures.server.ts'
+import type { MoneyRun } from '../reader/money-store.server.ts'
 import type { SessionClaim } from '../auth/session-claim.server.ts'
 import { decide } from '../reader/money-db.server.ts'
 
@@ -113,7 +113,7 @@ export async function pushSettings(db: Db, userId: number): Promise<PushSettings
   return row ? pushSettingsOf(row) : null
 }
 
-/** The reader's object's `push` procedure (reader/procedures.server.ts): the settings from the account card; null for a gone account. */
+/** The reader's object's `push` procedure (src/objects/reader/procedures.server.ts): the settings from the account card; null for a gone account. */
 export const pushOf = (_run: MoneyRun, _input: Record<string, never>, account?: AccountCard | null): PushSettings | null =>
   account ? pushSettingsOf(account) : null
 

@@ -10,8 +10,8 @@ import { isLocalRun } from '../../lib/server/local-run.ts'
 import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
 import type { UsersRow } from '../../lib/server/db-types.ts'
-import { safeCallback } from '../auth/auth.ts'
-import { randomToken } from '../auth/tokens.ts'
+import { safeCallback } from '../../lib/redirect.ts'
+import { randomToken } from '../../lib/secrets.ts'
 import {
   CARRIER_REQUEST_TTL_SECONDS,
   CarrierRequest,

@@ -9,8 +9,10 @@ import { hashPassword, verifyPassword } from '../../lib/server/password.ts'
 import { hasher } from '../auth/hasher.server.ts'
 import { SECOND_MS, isoAfter } from '../../lib/time.ts'
 import { countAttempt, issueTokens, pepper, type AuthContext, type TokenPair } from '../auth/auth.server.ts'
-import { isValidEmail, normaliseEmail, signInBuckets } from '../auth/auth.ts'
-import { hashToken, randomToken } from '../auth/tokens.ts'
+import { isValidEmail, signInBuckets } from '../auth/auth.ts'
+import { normaliseEmail } from '../../lib/email.ts'
+import { hashToken } from '../auth/tokens.ts'
+import { randomToken } from '../../lib/secrets.ts'
 import {
   CHANGE_PASSWORD_MAX_FAILURES,
   CHANGE_PASSWORD_WINDOW_SECONDS,
@@ -24,7 +26,7 @@ import {
 } from './account.ts'
 import { endAllSessions, type Stmt } from './account.server.ts'
 import { accountChanged } from '../age/age.server.ts'
-import { messageProvider } from './messaging.server.ts'
+import { messageProvider } from '../../lib/messaging/messaging.server.ts'
 import { checkLimits } from '../auth/limits.server.ts'
 
 // ─────────────────────────────── change password ───────────────────────────────

@@ -6,7 +6,7 @@
 import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
 import { cronBudget, sweep, type SweepBudget } from '../../lib/server/sweep.ts'
-import { bannedWords } from '../comment/comment.server.ts'
+import { bannedWords } from '../../lib/text/banned.server.ts'
 import { checkNickname, NICKNAME_KEY_VERSION, nicknameKey, type NicknameRefusal } from './profile.ts'
 import { isConstraint } from '../../lib/server/constraint.ts'
 import { accountChanged } from '../age/age.server.ts'

@@ -5,7 +5,7 @@
 import { z } from 'zod'
 import type { MessageKey } from '../../lib/i18n/keys.ts'
 import { VerifyAdultBody } from '../age/age.schema.ts'
-import { bannedWordIn } from '../comment/comment.ts'
+import { bannedWordIn } from '../../lib/text/banned.ts'
 import { foldBare, foldText, withoutInvisible } from '../../lib/text/fold.ts'
 
 /** Nickname length in characters (code points), after trimming. */

@@ -7,8 +7,10 @@ import type { Db } from '../../lib/server/db.ts'
 import type { UsersRow } from '../../lib/server/db-types.ts'
 import type { Cols } from '../../lib/server/rows.ts'
 import { SECOND_MS, isoAfter } from '../../lib/time.ts'
-import { countAttempt, otpHash, timingSafeEqualText, type AuthContext } from '../auth/auth.server.ts'
-import { generateOtp, isValidEmail, normaliseEmail } from '../auth/auth.ts'
+import { countAttempt, otpHash, type AuthContext } from '../auth/auth.server.ts'
+import { constantTimeEqual } from '../../lib/secrets.ts'
+import { generateOtp, isValidEmail } from '../auth/auth.ts'
+import { normaliseEmail } from '../../lib/email.ts'
 import {
   FIND_ID_MAX,
   SMS_DAY_SECONDS,
@@ -22,7 +24,7 @@ import {
   type SmsRequestBody,
   type SmsVerifyBody,
 } from './account.ts'
-import { messageProvider } from './messaging.server.ts'
+import { messageProvider } from '../../lib/messaging/messaging.server.ts'
 import { resetTicket } from './password.server.ts'
 import { checkLimits } from '../auth/limits.server.ts'
 
@@ -142,7 +144,7 @@ export async function verifySmsCode(db: Db, body: SmsVerifyBody, ctx: AuthContex
     userId,
   )
   if (!row) throw await smsRefusal(db, body.purpose, phone, userId, nowIso)
-  if (!timingSafeEqualText(await otpHash(`sms:${body.purpose}:${phone}`, body.code), row.codeHash))
+  if (!constantTimeEqual(await otpHash(`sms:${body.purpose}:${phone}`, body.code), row.codeHash))
     throw new AppError('NOT_FOUND_SMS_USER', { field: 'code', attemptsLeft: SMS_MAX_ATTEMPTS - row.attempts })
 
   let account: Cols<'users', 'id' | 'email'> | null = null

@@ -7,9 +7,10 @@ import type { Db } from '../../lib/server/db.ts'
 import type { AccountTransfersRow } from '../../lib/server/db-types.ts'
 import type { Cols } from '../../lib/server/rows.ts'
 import { SECOND_MS, isoAfter } from '../../lib/time.ts'
-import { issueTokens, timingSafeEqualText, type AuthContext, type TokenPair } from '../auth/auth.server.ts'
+import { issueTokens, type AuthContext, type TokenPair } from '../auth/auth.server.ts'
+import { constantTimeEqual } from '../../lib/secrets.ts'
 import { hashToken } from '../auth/tokens.ts'
-import { messageProvider } from './messaging.server.ts'
+import { messageProvider } from '../../lib/messaging/messaging.server.ts'
 import { checkLimits } from '../auth/limits.server.ts'
 import {
   TRANSFER_CODE_TTL_SECONDS,
@@ -155,7 +156,7 @@ export async function redeemTransfer(db: Db, rawCode: string, ctx: AuthContext):
     )
     throw new AppError('NOT_FOUND_USER')
   }
-  if (!timingSafeEqualText(await hashToken(code), row.codeHash)) {
+  if (!constantTimeEqual(await hashToken(code), row.codeHash)) {
     if (row.attempts < TRANSFER_MAX_ATTEMPTS) throw new AppError('NOT_FOUND_USER')
     // the last attempt was wrong: the transfer ends in ERROR
     await db.run(`UPDATE account_transfers SET ${FAIL_TRANSFER} WHERE user_id = ? AND status = 'REQUEST'`, 'ATTEMPTS', nowIso, row.userId)

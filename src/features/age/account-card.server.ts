@@ -6,7 +6,7 @@
  * than an access token's life is read again, so a change whose drop failed lasts no longer than a token signed before it.
  */
 import { ADULT_COLUMNS, type AdultRow } from './age.server.ts'
-import { ACCESS_TOKEN_TTL_SECONDS } from '../auth/tokens.ts'
+import { ACCESS_TOKEN_TTL_SECONDS } from '../../lib/tokens.ts'
 import { SECOND_MS, isoAfter } from '../../lib/time.ts'
 import type { Cols } from '../../lib/server/rows.ts'
 import type { IdentitiesRow, PushSettingsRow } from '../../lib/server/db-types.ts'

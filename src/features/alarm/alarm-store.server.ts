@@ -1,7 +1,7 @@
 /**
  * The alarm centre inside the reader's own object (issue 38; docs/ARCHITECTURE.md "Reader objects", "Alarms"): one
  * row per alarm, one per event through its unique dedup key, so an event delivered twice gives one alarm. Synchronous
- * SQL on the object's SQLite (reader/reader.server.ts); alarms older than ALARM_KEEP_MS are neither shown nor kept.
+ * SQL on the object's SQLite (src/objects/reader/reader.server.ts); alarms older than ALARM_KEEP_MS are neither shown nor kept.
  */
 import type { Cursor } from '../catalogue/catalogue.ts'
 import { ALARM_KEEP_MS, ALARM_PAGE_SIZE, type AlarmRow, type NewAlarm } from './alarm.ts'

@@ -5,8 +5,8 @@
  * APP_<PLATFORM>_CLIENT_ID and APP_<PLATFORM>_CLIENT_SECRET, as OAuth clients authenticate — otherwise WEB,
  * whatever an X-Platform header says. Pure: the variables are an argument.
  */
-import { PLATFORMS, type Platform } from '../coupon/coupon.ts'
-import { constantTimeEqual } from '../payment/provider.ts'
+import { PLATFORMS, type Platform } from '../../lib/platform.ts'
+import { constantTimeEqual } from '../../lib/secrets.ts'
 
 /** The platforms that are apps (each with its own client credential). */
 const APP_PLATFORMS = PLATFORMS.filter((p) => p !== 'WEB')

@@ -1,5 +1,5 @@
 /** JP Apple migrate on the network and D1 (rules in apple.ts, design on the handler in functions/api/auth.ts). */
-import { countMetric } from '../operator/metrics.server.ts'
+import { countMetric } from '../../lib/metrics/metrics.server.ts'
 import { env } from 'cloudflare:workers'
 import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'

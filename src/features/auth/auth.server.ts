@@ -4,13 +4,13 @@
  * session ended server-side, ASVS 7.4.1) — sessions live in the reader's object (session-store.server.ts) — and the
  * reader's own profile with coin balances.
  */
-import { countMetric } from '../operator/metrics.server.ts'
+import { countMetric } from '../../lib/metrics/metrics.server.ts'
 import type { SessionClaim } from './session-claim.server.ts'
 import { withReader } from '../reader/stub.server.ts'
 import { toAdultState } from '../age/age.server.ts'
 import type { AudienceFlags } from '../age/age.ts'
 import { env } from 'cloudflare:workers'
-import { messageProvider } from '../account/messaging.server.ts'
+import { messageProvider } from '../../lib/messaging/messaging.server.ts'
 import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
 import type { UsersRow } from '../../lib/server/db-types.ts'
@@ -21,15 +21,10 @@ import { hasher } from './hasher.server.ts'
 import { SECOND_MS, isoAfter } from '../../lib/time.ts'
 import { toB64url } from '../../lib/b64url.ts'
 import { checkLimits } from './limits.server.ts'
-import { COIN_SUMMARY_SQL, coinSummaryParams } from '../wallet/wallet.server.ts'
 import { decide } from '../reader/money-db.server.ts'
-import type { MoneyRun } from '../reader/procedures.server.ts'
-import type { AccountCard } from '../age/account-card.server.ts'
-import { unreadStatement } from '../alarm/alarm-store.server.ts'
-import { PURCHASE_COUNT_SQL } from '../purchase/purchase.server.ts'
-import type { CoinSummary } from '../wallet/wallet.ts'
+import type { UserMe } from '../../objects/reader/me.server.ts'
 import type { Translate } from '../../lib/i18n/i18n.ts'
-import type { Platform } from '../coupon/coupon.ts'
+import type { Platform } from '../../lib/platform.ts'
 import {
   OTP_MAX_ATTEMPTS,
   OTP_RESEND_MAX,
@@ -41,7 +36,6 @@ import {
   generateOtp,
   isDeletionBlocking,
   mailboxOf,
-  normaliseEmail,
   signInBucket,
   signUpError,
   type RefreshBody,
@@ -50,20 +44,22 @@ import {
   type SignInBody,
   type SignUpBody,
 } from './auth.ts'
+import { normaliseEmail } from '../../lib/email.ts'
 import {
   MIN_SECRET_LENGTH,
-  REFRESH_TOKEN_TTL_SECONDS,
   deriveKeys,
   hashToken,
   isRefreshTokenShape,
   newRefreshToken,
-  randomToken,
   refreshTokenReader,
   signAccessToken,
   verifyAccessToken,
   type Token,
   type TokenKeys,
 } from './tokens.ts'
+import { REFRESH_TOKEN_TTL_SECONDS } from '../../lib/tokens.ts'
+import { randomToken } from '../../lib/secrets.ts'
+import { constantTimeEqual } from '../../lib/secrets.ts'
 
 /** Keys from the SESSION_SECRET binding; without one (or a short one) nothing is signed: NO_SECRET. */
 export function sessionKeys(): Promise<TokenKeys> {
@@ -238,7 +234,7 @@ export async function verifyOtp(db: Db, body: VerifyOtpBody, ctx: AuthContext): 
     if (row.usedAt) throw new AppError('INVALID_PARAMETER')
     throw new AppError('EXPIRED_OTP')
   }
-  if (!timingSafeEqualText(await otpHash(email, body.code), claimed.codeHash))
+  if (!constantTimeEqual(await otpHash(email, body.code), claimed.codeHash))
     throw new AppError('INVALID_PARAMETER', { field: 'code', attemptsLeft: OTP_MAX_ATTEMPTS - claimed.attempts })
   // the conditional update makes the code single-use even for two requests at once
   const spent = await db.run(`UPDATE one_time_codes SET used_at = ? WHERE id = ? AND used_at IS NULL`, nowIso, claimed.id)
@@ -290,13 +286,6 @@ async function resendPendingOtp(
     await otp.send()
   }
   return { sent: true }
-}
-
-export function timingSafeEqualText(a: string, b: string): boolean {
-  if (a.length !== b.length) return false
-  let diff = 0
-  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i)
-  return diff === 0
 }
 
 /** The OTP as stored: HMAC-SHA256 keyed with the pepper over address and code (6 digits alone are guessable offline). */
@@ -464,78 +453,6 @@ export async function logout(refreshToken: string, holder: number | null, now: D
   if (userId === null) return
   const tokenHash = await hashToken(refreshToken)
   await withReader(userId, (r) => r.endSession(userId, tokenHash, now.toISOString()))
-}
-
-/** Spec §3 user fields. */
-type UserProfile = {
-  id: number
-  snsProvider: string | null
-  snsId: string | null
-  email: string | null
-  name: string | null
-  nickname: string | null
-  isAdult: boolean
-  purchaseCount: number
-  isAgreeMail: boolean
-  showAdult: boolean
-  isKrIpUser: boolean
-  isAdultKr: boolean
-  agreePush: { isAgreePush: boolean; isAgreePushContents: boolean; isAgreePushFreetime: boolean; isAgreePushNight: boolean }
-  birthedAt: string | null
-  isBlToggle: boolean
-}
-
-/**
- * `GET /user/me`'s data: the profile and the balances (as `GET /coin`, without its `expiring` list); with the unread
- * alarms' count when asked (the session service's header bell).
- */
-type UserMe = { user: UserProfile; coin: Omit<CoinSummary, 'expiring'>; alarms?: number }
-
-/**
- * The reader's object's `me` procedure (reader/procedures.server.ts): the profile from the account card, the balances
- * and purchase count (`PURCHASE_COUNT_SQL`) from the reader's rows, and with `alarms` the unread alarms' count; null
- * for a gone account. Reads only.
- */
-export function me(run: MoneyRun, input: { userId: number; now: string; alarms: boolean }, account?: AccountCard | null): UserMe | null {
-  if (!account) return null
-  const read = run([
-    {
-      sql: `SELECT ${COIN_SUMMARY_SQL} AS coin, ${PURCHASE_COUNT_SQL} AS purchaseCount`,
-      params: [...coinSummaryParams(input.userId, input.now), input.userId],
-    },
-    ...(input.alarms ? [unreadStatement(input.now)] : []),
-  ])
-  if (!read.ok) throw new Error(read.error)
-  const [summary, unread] = read.results
-  const money = summary!.results[0] as { coin: string; purchaseCount: number }
-  const { expiring: _expiring, ...coin } = JSON.parse(money.coin) as CoinSummary
-  const { push, pushContents, pushFreetime, pushNight } = account
-  return {
-    user: {
-      id: account.id,
-      snsProvider: account.snsProvider,
-      snsId: account.snsId,
-      email: account.email,
-      name: account.name,
-      nickname: account.nickname,
-      purchaseCount: money.purchaseCount,
-      isAdult: flag(account.isAdult),
-      isAgreeMail: flag(account.isAgreeMail),
-      showAdult: flag(account.showAdult),
-      isKrIpUser: flag(account.isKrIpUser),
-      isAdultKr: flag(account.isAdultKr),
-      birthedAt: account.birthedAt,
-      isBlToggle: flag(account.isBlToggle),
-      agreePush: {
-        isAgreePush: flag(push),
-        isAgreePushContents: flag(pushContents),
-        isAgreePushFreetime: flag(pushFreetime),
-        isAgreePushNight: flag(pushNight),
-      },
-    },
-    coin,
-    ...(unread && { alarms: (unread.results[0] as { n: number }).n }),
-  }
 }
 
 /**

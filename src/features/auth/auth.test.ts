@@ -6,12 +6,12 @@ import {
   generateOtp,
   isDeletionBlocking,
   isValidEmail,
-  normaliseEmail,
-  safeCallback,
   sameSiteCallback,
   signUpError,
   signInBucket,
 } from './auth.ts'
+import { normaliseEmail } from '../../lib/email.ts'
+import { safeCallback } from '../../lib/redirect.ts'
 
 const body = (over: Partial<Parameters<typeof signUpError>[0]> = {}) => ({
   email: 'new@example.com',

@@ -6,6 +6,8 @@ import { z } from 'zod'
 import { RowIdText } from '../../lib/ids.ts'
 import type { ErrorCode } from '../../lib/errors/catalogue.ts'
 import { DAY_MS } from '../../lib/time.ts'
+import { normaliseEmail } from '../../lib/email.ts'
+import { safeCallback } from '../../lib/redirect.ts'
 
 /** Spec §9: e-mail OTP 6 digits, valid 1 hour. */
 const OTP_DIGITS = 6
@@ -88,11 +90,6 @@ export const VerifyOtpForm = VerifyOtpBody.extend({ callback: z.string().max(204
 
 /** The web login form (spec §2 /user/login): urlencoded, callback optional. */
 export const SignInForm = z.object({ email: text(1024), password: text(1024), callback: z.string().max(2048).optional() })
-
-/** E-mail as stored and looked up: trimmed, lower case (the column is also NOCASE). */
-export function normaliseEmail(email: string): string {
-  return email.trim().toLowerCase()
-}
 
 const emailSchema = z.email()
 
@@ -186,22 +183,6 @@ export function sameSiteCallback(callbackUrl: string | null | undefined, origin:
     const url = new URL(callbackUrl)
     if (url.origin !== origin) return '/'
     return safeCallback(url.pathname + url.search + url.hash)
-  } catch {
-    return '/'
-  }
-}
-
-/**
- * Spec §2/§8 callback rule: only a same-site relative path is a redirect target (no scheme, no `//host`,
- * no backslash or control character tricks); anything else gives `/`.
- */
-export function safeCallback(callback: string | null | undefined): string {
-  if (!callback || !callback.startsWith('/') || callback.startsWith('//') || /[\\\u0000-\u001f\u007f]/.test(callback)) return '/'
-  try {
-    const base = 'https://same.invalid'
-    const url = new URL(callback, base)
-    if (url.origin !== base) return '/'
-    return url.pathname + url.search + url.hash
   } catch {
     return '/'
   }

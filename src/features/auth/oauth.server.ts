@@ -3,7 +3,7 @@
  * state + PKCE (S256) + nonce through `arctic`, the code exchange, the ID token checked against the
  * provider's JWKS (jose), userinfo, then the account rule and a new token pair (ASVS 7.2.4).
  */
-import { countMetric } from '../operator/metrics.server.ts'
+import { countMetric } from '../../lib/metrics/metrics.server.ts'
 import { env } from 'cloudflare:workers'
 import { CodeChallengeMethod, OAuth2Client, generateCodeVerifier, generateState } from 'arctic'
 import { createRemoteJWKSet, type JWTVerifyGetKey } from 'jose'
@@ -16,7 +16,8 @@ import { firstRow } from '../../lib/server/rows.ts'
 import { isConstraint } from '../../lib/server/constraint.ts'
 import { isDeletionBlocking } from './auth.ts'
 import { issueTokens, sessionKeys, signedInAt, type AuthContext, type TokenPair } from './auth.server.ts'
-import { hashToken, randomToken } from './tokens.ts'
+import { hashToken } from './tokens.ts'
+import { randomToken } from '../../lib/secrets.ts'
 import {
   OAUTH_STATE_TTL_SECONDS,
   configuredProviders,

@@ -18,7 +18,9 @@
  */
 import { EncryptJWT, jwtDecrypt, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose'
 import type { ErrorCode } from '../../lib/errors/catalogue.ts'
-import { isValidEmail, normaliseEmail, safeCallback } from './auth.ts'
+import { isValidEmail } from './auth.ts'
+import { normaliseEmail } from '../../lib/email.ts'
+import { safeCallback } from '../../lib/redirect.ts'
 
 const OAUTH_PROVIDERS = ['google', 'facebook', 'twitter', 'apple'] as const
 export type OAuthProviderId = (typeof OAUTH_PROVIDERS)[number]

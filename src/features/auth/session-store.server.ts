@@ -1,7 +1,7 @@
 /**
  * A reader's sessions inside their own object (issue 38; docs/ARCHITECTURE.md "Reader objects"): one row per session
  * (a refresh-token family, the access token's `sid`) and one per refresh token it was given, by the token's SHA-256.
- * Synchronous SQL on the object's SQLite; the object (reader/reader.server.ts) runs each call in one transaction, so
+ * Synchronous SQL on the object's SQLite; the object (src/objects/reader/reader.server.ts) runs each call in one transaction, so
  * of two refreshes with one token exactly one rotates it.
  *
  * A session belongs to the account's session version it started under (`users.session_version`, D1): ending every

@@ -10,13 +10,13 @@
  *   so a key of one use never works for the other.
  */
 import { SignJWT, jwtVerify, errors } from 'jose'
-import type { Platform } from '../coupon/coupon.ts'
+import type { Platform } from '../../lib/platform.ts'
 import { platformClaim } from './app-client.ts'
 import { SECOND_MS, isoAfter } from '../../lib/time.ts'
 import { toB64url } from '../../lib/b64url.ts'
+import { randomToken } from '../../lib/secrets.ts'
+import { ACCESS_TOKEN_TTL_SECONDS, REFRESH_TOKEN_TTL_SECONDS } from '../../lib/tokens.ts'
 
-export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60
-export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 60 * 60
 /** Spec §4: the access token stays while more than 5 minutes are left, else it is refreshed. */
 const REFRESH_WHEN_LEFT_SECONDS = 5 * 60
 const ACCESS_TOKEN_ALGORITHMS = ['HS256'] as const
@@ -185,9 +185,4 @@ export function refreshTokenReader(token: string): number | null {
 /** What is stored for a refresh token: SHA-256, base64url. Only the holder knows the token itself. */
 export async function hashToken(token: string): Promise<string> {
   return toB64url(await crypto.subtle.digest('SHA-256', encoder.encode(token)))
-}
-
-/** Random base64url string of `bytes` random bytes (ids, families, tokens). */
-export function randomToken(bytes: number): string {
-  return toB64url(crypto.getRandomValues(new Uint8Array(bytes)))
 }

@@ -4,7 +4,7 @@
  */
 import type { SitemapSeries } from './catalogue.server.ts'
 import { CARD_IMAGE_WIDTH, SITE_CARD_SIZE } from './catalogue.ts'
-import { hasTranscript, transcriptText, type TranscriptLine } from '../viewer/transcript.ts'
+import { hasTranscript, transcriptText, type TranscriptLine } from './transcript.ts'
 import { canonicalUrl } from './canonical.ts'
 import ar from '../../../editions/ar/edition.json'
 import de from '../../../editions/de/edition.json'

@@ -11,9 +11,9 @@
  */
 import type { Db } from '../../lib/server/db.ts'
 import type { Cols } from '../../lib/server/rows.ts'
-import { ftsDocument } from '../search/search.ts'
-import { transcriptJson } from '../viewer/transcript.ts'
-import { imageKind } from '../qna/qna.ts'
+import { ftsDocument } from '../../lib/text/fts.ts'
+import { transcriptJson } from './transcript.ts'
+import { imageKind } from '../../lib/image-kind.ts'
 import {
   IMPORT_ABANDONED_MS,
   MAX_IMPORT_REQUEST_CHARS,

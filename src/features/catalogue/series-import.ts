@@ -7,7 +7,7 @@
  */
 import { z } from 'zod'
 import { OpsReason } from '../../lib/ops.ts'
-import { SliceTranscript } from '../viewer/transcript.ts'
+import { SliceTranscript } from './transcript.ts'
 import { CARD_IMAGE_WIDTH, COVER_WIDTHS, CREATOR_ROLES, GENRES, SCHEDULE_DAYS, SLICE_WIDTHS } from './catalogue.ts'
 
 /** Widths (px) an import stores, per image: covers with their link-card rendition, slices (as the seed). */

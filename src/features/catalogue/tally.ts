@@ -5,7 +5,7 @@
  */
 import type { ReaderEvent } from '../reader/events.ts'
 
-/** The events a tally counts (the others go to D1 as they are: reader/events.server.ts). */
+/** The events a tally counts (the others go to D1 as they are: src/objects/reader/events.server.ts). */
 export type TallyEvent = Extract<ReaderEvent, { kind: 'view' | 'read' | 'purchase' }>
 
 /** One reader's event, with its number in the reader's outbox (a tally counts each reader's events in that order, once). */

@@ -9,7 +9,7 @@ import { alarmNow } from '../alarm/alarm.server.ts'
 import { commentBan, REPLY_COUNT } from './moderation.server.ts'
 import type { CommentBan } from './moderation.ts'
 import { isoAfter } from '../../lib/time.ts'
-import type { BannedWordsRow, CommentsRow, EpisodesRow, SeriesRow, UserBlocksRow, UsersRow } from '../../lib/server/db-types.ts'
+import type { CommentsRow, EpisodesRow, SeriesRow, UserBlocksRow, UsersRow } from '../../lib/server/db-types.ts'
 import { firstRow, flag, type Flag } from '../../lib/server/rows.ts'
 import { isAdult, type AgeEdition } from '../age/age.ts'
 import { readerAdult } from '../age/age.server.ts'
@@ -30,6 +30,7 @@ import {
   type Sort,
   type TextCheck,
 } from './comment.ts'
+import { bannedWords } from '../../lib/text/banned.server.ts'
 
 /** Who is reading: the signed-in reader (null: guest) and the jp not-logged-in-adult cookie. */
 export type Viewer = { userId: number | null; adultCookie?: string | undefined }
@@ -219,11 +220,6 @@ export async function repliesOf(db: Db, viewerId: number | null, parentIds: numb
     out.set(r.parent_id!, list)
   }
   return out
-}
-
-/** Spec §5 prohibited words, as the database lists them (comments and nicknames). */
-export async function bannedWords(db: Db): Promise<string[]> {
-  return (await db.all<BannedWordsRow>(`SELECT word FROM banned_words`)).map((w) => w.word)
 }
 
 /** Spec §5 text check against the prohibited words of the database. */

@@ -4,8 +4,8 @@
  */
 import { z } from 'zod'
 import { RowIdText } from '../../lib/ids.ts'
-import { foldText } from '../../lib/text/fold.ts'
 import { MINUTE_MS } from '../../lib/time.ts'
+import { bannedWordIn } from '../../lib/text/banned.ts'
 
 /** Spec §5: at most 500 characters. */
 export const MAX_COMMENT_LENGTH = 500
@@ -48,21 +48,6 @@ export function checkText(raw: string, bannedWords: readonly string[]): TextChec
   if ([...text].length > MAX_COMMENT_LENGTH) return { ok: false, reason: 'TOO_LONG' }
   const word = bannedWordIn(text, bannedWords)
   return word === null ? { ok: true, text } : { ok: false, reason: 'BANNED', word }
-}
-
-/**
- * Spec §5 prohibited words (comments and nicknames): the first word found in `text`, also inside longer words,
- * both folded (`foldText`: case, fullwidth, invisible characters such as soft hyphens, confusable letters such as
- * Cyrillic lookalikes), so no spelling a reader reads as the word passes.
- */
-export function bannedWordIn(text: string, bannedWords: readonly string[]): string | null {
-  const folded = foldText(text)
-  return (
-    bannedWords.find((word) => {
-      const w = foldText(word.trim())
-      return w !== '' && folded.includes(w)
-    }) ?? null
-  )
 }
 
 /** A page position: newest is ordered by id, best by likes then id. */

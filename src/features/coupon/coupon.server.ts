@@ -17,13 +17,13 @@ import {
   type CouponCreateRequest,
   type CouponGrant,
   type DownloadableCoupon,
-  type Platform,
   type RewardType,
 } from './coupon.ts'
+import { type Platform } from '../../lib/platform.ts'
 import { checkLimits } from '../auth/limits.server.ts'
 import { countAttempt } from '../auth/auth.server.ts'
 import { decide, moneyDb } from '../reader/money-db.server.ts'
-import type { MoneyRun } from '../reader/procedures.server.ts'
+import type { MoneyRun } from '../reader/money-store.server.ts'
 
 /** Coupon codes an account may try in an hour (a reader types one or two). */
 const COUPON_CODE_TRIES = 30

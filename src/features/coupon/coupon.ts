@@ -7,13 +7,7 @@ import { MAX_ADMIN_ADJUST, expiryInstant, type CoinType } from '../wallet/wallet
 import { DAY_MS, isoAfter } from '../../lib/time.ts'
 import { OpsDate, OpsReason, OpsStart } from '../../lib/ops.ts'
 import { cleanText } from '../../lib/text/clean.ts'
-
-/**
- * Spec §3 platforms. The caller's is its session's, fixed at sign-in by the app's client credential
- * (auth/app-client.ts), WEB otherwise — never the client's X-Platform header.
- */
-export const PLATFORMS = ['WEB', 'AND_PLAY', 'AND_PLUS', 'IOS_APP'] as const
-export type Platform = (typeof PLATFORMS)[number]
+import { PLATFORMS, type Platform } from '../../lib/platform.ts'
 
 /** Longest code accepted (the seeded ones are ≤ 12 characters). */
 export const MAX_CODE_LENGTH = 64

@@ -1,6 +1,6 @@
 /**
  * Wait-until-free (docs/API.md `POST /api/v1/purchase/freetime`, spec §4): using the series' ticket on an episode is
- * one call to the reader's object (`useTicket`, run by `decide`: src/features/reader/procedures.server.ts), which writes
+ * one call to the reader's object (`useTicket`, run by `decide`: src/objects/reader/procedures.server.ts), which writes
  * one batch of the reader's money rows. If any statement fails, nothing happened.
  */
 import { AppError } from '../../lib/errors/catalogue.ts'
@@ -14,7 +14,7 @@ import { keyTaken, settled, storedData, storeResponseStatement, type Decision } 
 import { HELD_SQL, heldParams, holdingsOf, type HoldingRow } from '../ownership/holding.server.ts'
 import { checkFreetime, currentTicket, nextTicketAt, unlockEnd, type FreetimeEpisode } from './freetime.ts'
 import { decide } from '../reader/money-db.server.ts'
-import type { MoneyRun } from '../reader/procedures.server.ts'
+import type { MoneyRun } from '../reader/money-store.server.ts'
 
 export type FreetimeResult = { episodeId: number; expiresAt: string; nextTicketAt: string }
 

@@ -18,7 +18,7 @@ import { rentalEnd } from '../purchase/purchase.ts'
 import { HELD_SQL, heldParams, holdingsOf, type HoldingRow } from '../ownership/holding.server.ts'
 import { checkGift, giftPurchaseType, type Gift, type GiftEpisode } from './gift.ts'
 import { decide, moneyDb } from '../reader/money-db.server.ts'
-import type { MoneyRun } from '../reader/procedures.server.ts'
+import type { MoneyRun } from '../reader/money-store.server.ts'
 
 /** Gifts shown in the box (newest first, unused ones on top). */
 const GIFT_LIST_LIMIT = 100

@@ -1,7 +1,7 @@
 /**
  * Favourites and hidden series inside the reader's own object (issue 38; docs/ARCHITECTURE.md "Reader objects"): one
  * row per series the reader marked, with when each mark was set. Synchronous SQL on the object's SQLite; the object
- * (reader/reader.server.ts) runs each change in one transaction with the outbox row that gives the shared side the
+ * (src/objects/reader/reader.server.ts) runs each change in one transaction with the outbox row that gives the shared side the
  * series' whole state and a version (`marks` event, applied to D1 `library_marks` for the fan-outs).
  */
 import type { ReaderEvent } from '../reader/events.ts'

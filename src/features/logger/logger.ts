@@ -4,7 +4,7 @@
  * `LOG_MAX_BYTES`; each field is bounded, `data` is any JSON the cap lets through.
  */
 import { z } from 'zod'
-import { PLATFORMS } from '../coupon/coupon.ts'
+import { PLATFORMS } from '../../lib/platform.ts'
 
 /** A log body over this many bytes is refused (PAYLOAD_TOO_LARGE) before it is read. */
 export const LOG_MAX_BYTES = 4096

@@ -1,7 +1,7 @@
 /**
  * Mileage exchange (docs/API.md `POST /api/v1/payment/mileage`, spec §5/§9; docs/ARCHITECTURE.md "Money": one
  * batch of guarded lot updates, ledger rows, the new lot and the idempotency row). It touches only the reader's
- * money rows: one call to their object decides and writes it (`exchange`, src/features/reader/procedures.server.ts).
+ * money rows: one call to their object decides and writes it (`exchange`, src/objects/reader/procedures.server.ts).
  */
 import { rows } from '../../lib/server/rows.ts'
 import type { CoinSummary } from '../wallet/wallet.ts'
@@ -11,7 +11,7 @@ import { keyTaken, settled, storedData, storeResponseStatement, type Decision } 
 import { EXCHANGE_COIN_TYPE, planExchange } from './mileage.ts'
 import type { ExchangeRate } from './exchange.ts'
 import { decide } from '../reader/money-db.server.ts'
-import type { MoneyRun } from '../reader/procedures.server.ts'
+import type { MoneyRun } from '../reader/money-store.server.ts'
 import type { SessionClaim } from '../auth/session-claim.server.ts'
 
 export type ExchangeInput = { userId: number; amount: number; rate: ExchangeRate; claim: IdempotencyClaim }

@@ -8,10 +8,10 @@
 import { edition } from 'virtual:edition'
 import type { Db } from '../../lib/server/db.ts'
 import type { OpsAlertsRow } from '../../lib/server/db-types.ts'
-import { messageProvider } from '../account/messaging.server.ts'
+import { messageProvider } from '../../lib/messaging/messaging.server.ts'
 import { ALERT_KINDS, ALERTS_MAX, alertHour, type AlertKind, type AlertsQuery, type OpsAlert } from './alerts.ts'
-import { countMetric } from './metrics.server.ts'
-import { QUEUE_MAX_RETRIES, retryDelaySeconds } from '../alarm/alarm.ts'
+import { countMetric } from '../../lib/metrics/metrics.server.ts'
+import { QUEUE_MAX_RETRIES, retryDelaySeconds } from '../../lib/queue.ts'
 
 /** Longest detail kept (the first and the last of the hour). */
 const DETAIL_MAX = 500

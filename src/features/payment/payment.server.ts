@@ -8,7 +8,7 @@
  * through `moneyDb(db, readerId)`. A webhook names a payment and no reader: the shared index `payment_readers`
  * (migration 0037) says whose it is.
  */
-import { countMetric } from '../operator/metrics.server.ts'
+import { countMetric } from '../../lib/metrics/metrics.server.ts'
 import { AppError, type ErrorCode } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
 import { DAY_MS, isoAfter } from '../../lib/time.ts'
@@ -45,7 +45,7 @@ import type { CoinSummary } from '../wallet/wallet.ts'
 import { topUpCouponStatements, topUpCoupons } from '../coupon/coupon.server.ts'
 import type { Coupon } from '../coupon/coupon.ts'
 import { decide, moneyDb } from '../reader/money-db.server.ts'
-import type { MoneyRun } from '../reader/procedures.server.ts'
+import type { MoneyRun } from '../reader/money-store.server.ts'
 import type { ConversionProvider } from './conversion.ts'
 import { normalizePhone, type Address, type AddressRequest } from './address.ts'
 

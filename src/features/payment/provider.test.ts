@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { constantTimeEqual, sandboxProvider, sandboxWebhook } from './provider.ts'
+import { sandboxProvider, sandboxWebhook } from './provider.ts'
+import { constantTimeEqual } from '../../lib/secrets.ts'
 
 /** A webhook's signed timestamp may be 5 minutes off, either way. */
 const SIGNATURE_TOLERANCE_SECONDS = 5 * 60

@@ -6,6 +6,7 @@
  * timestamps older than 5 minutes refused, signatures compared in constant time. No I/O besides WebCrypto.
  */
 import { z } from 'zod'
+import { constantTimeEqual } from '../../lib/secrets.ts'
 
 /** A checkout the provider says was paid or given up (signature verified). */
 export type CheckoutEvent = {
@@ -72,15 +73,6 @@ async function hmacHex(secret: string, text: string): Promise<string> {
   const key = await crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign'])
   const mac = new Uint8Array(await crypto.subtle.sign('HMAC', key, encoder.encode(text)))
   return [...mac].map((b) => b.toString(16).padStart(2, '0')).join('')
-}
-
-/** Constant-time comparison of two strings (length leaks only that they differ, as for any HMAC hex). */
-export function constantTimeEqual(a: string, b: string): boolean {
-  const x = encoder.encode(a)
-  const y = encoder.encode(b)
-  let diff = x.length ^ y.length
-  for (let i = 0; i < Math.max(x.length, y.length); i++) diff |= (x[i] ?? 0) ^ (y[i] ?? 0)
-  return diff === 0
 }
 
 /** The `Sandbox-Signature` header value for `body` signed at `t` (unix seconds). */

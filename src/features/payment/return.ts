@@ -5,7 +5,7 @@
  * is kept (spec §2/§8 callback rule, `safeCallback`): an absolute or protocol-relative URL, the shop itself or
  * the API give null, so the shop is never an open redirect.
  */
-import { safeCallback } from '../auth/auth.ts'
+import { safeCallback } from '../../lib/redirect.ts'
 
 /** Cookie holding the validated path, sent to `/shop` and `/shop/result` only. */
 export const SHOP_RETURN_COOKIE = 'shop_return'

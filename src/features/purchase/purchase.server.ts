@@ -1,10 +1,10 @@
 /**
  * Renting and buying episodes (docs/API.md `POST /api/v1/purchase`). The shared facts — the account's adult state and
  * session, the episodes with their prices — are read from D1 first; then the sale is one call to the reader's object
- * (`decide`, src/features/reader/procedures.server.ts), which reads the reader's money, checks and plans the sale and
+ * (`decide`, src/objects/reader/procedures.server.ts), which reads the reader's money, checks and plans the sale and
  * writes it (`sell`) in one turn that no other call of that reader interleaves: no re-plan, no retry.
  */
-import { countMetric } from '../operator/metrics.server.ts'
+import { countMetric } from '../../lib/metrics/metrics.server.ts'
 import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db, Statement } from '../../lib/server/db.ts'
 import type { PurchasesRow, WufTicketsRow } from '../../lib/server/db-types.ts'
@@ -23,7 +23,7 @@ import { mayOpen, type AgeEdition } from '../age/age.ts'
 import { ADULT_STATE_SQL, adultNow, type AdultRow } from '../age/age.server.ts'
 import type { SessionClaim } from '../auth/session-claim.server.ts'
 import { decide, moneyDb } from '../reader/money-db.server.ts'
-import type { MoneyRun } from '../reader/procedures.server.ts'
+import type { MoneyRun } from '../reader/money-store.server.ts'
 
 /**
  * A reader's holdings with the coins each cost (`paid`: what a purchase for good deducts from a running rental,

@@ -9,7 +9,7 @@ import type { Db } from '../../lib/server/db.ts'
 import type { PushSubscriptionsRow } from '../../lib/server/db-types.ts'
 import { isLocalRun } from '../../lib/server/local-run.ts'
 import { pushSettings } from '../account/account.server.ts'
-import { PROVIDER_TIMEOUT_MS } from '../account/messaging.ts'
+import { PROVIDER_TIMEOUT_MS } from '../../lib/messaging/messaging.ts'
 import { MAX_PUSH_SUBSCRIPTIONS, pushDecision, type PushMessage, type PushSubscriptionBody } from './push.ts'
 
 /**

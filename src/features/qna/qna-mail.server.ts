@@ -11,10 +11,10 @@ import PostalMime from 'postal-mime'
 import type { Edition } from '../../lib/edition/schema.ts'
 import type { Db } from '../../lib/server/db.ts'
 import type { QnasRow } from '../../lib/server/db-types.ts'
-import { qnaReplySignature } from '../account/messaging.server.ts'
-import { MAX_INBOUND_REPLY_BYTES, parseQnaReplyAddress, replyText } from '../account/messaging.ts'
-import { timingSafeEqualText } from '../auth/auth.server.ts'
-import { normaliseEmail } from '../auth/auth.ts'
+import { qnaReplySignature } from '../../lib/messaging/messaging.server.ts'
+import { MAX_INBOUND_REPLY_BYTES, parseQnaReplyAddress, replyText } from '../../lib/messaging/messaging.ts'
+import { constantTimeEqual } from '../../lib/secrets.ts'
+import { normaliseEmail } from '../../lib/email.ts'
 import { MAX_BODY_LENGTH } from './qna.ts'
 
 /** The part of Email Routing's ForwardableEmailMessage used here. */
@@ -34,7 +34,7 @@ export async function receiveQnaReply(
   }
   if (!edition.mail?.inboundReplies) return refuse('replies are not accepted here')
   const target = parseQnaReplyAddress(edition.mail.replyTo, message.to)
-  if (!target || !timingSafeEqualText(target.signature, await qnaReplySignature(target.qnaId))) return refuse('unknown address')
+  if (!target || !constantTimeEqual(target.signature, await qnaReplySignature(target.qnaId))) return refuse('unknown address')
   if (message.rawSize > MAX_INBOUND_REPLY_BYTES) return refuse('message too large')
   const question = await db.first<Pick<QnasRow, 'email'>>(`SELECT email FROM qnas WHERE id = ?`, target.qnaId)
   const sender = normaliseEmail(message.from)

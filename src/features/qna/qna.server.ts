@@ -9,19 +9,18 @@ import type { QnasRow } from '../../lib/server/db-types.ts'
 import { opsPage, type OpsPage } from '../../lib/ops.ts'
 import { alarmNow } from '../alarm/alarm.server.ts'
 import type { Translate } from '../../lib/i18n/i18n.ts'
-import { messageProvider } from '../account/messaging.server.ts'
+import { messageProvider } from '../../lib/messaging/messaging.server.ts'
 import {
   checkImages,
   DAILY_QNA_LIMIT,
   dayStart,
-  IMAGE_TYPES,
   QNA_PAGE_SIZE,
-  type ImageExt,
   type QnaCategory,
   type QnaInput,
   type QnaSearchQuery,
   type QnaStatus,
 } from './qna.ts'
+import { IMAGE_TYPES, type ImageExt } from '../../lib/image-kind.ts'
 
 export type QnaView = {
   id: number

@@ -21,7 +21,8 @@ describe('QnA rules', () => {
 
 describe('QnA images', () => {
   it('recognises images by their bytes and enforces count and size', async () => {
-    const { checkImages, imageKind, MAX_IMAGE_BYTES } = await import('./qna.ts')
+    const { checkImages, MAX_IMAGE_BYTES } = await import('./qna.ts')
+    const { imageKind } = await import('../../lib/image-kind.ts')
     expect(imageKind(new Uint8Array([0xff, 0xd8, 0xff, 0xe0]))).toBe('jpg')
     expect(imageKind(new TextEncoder().encode('RIFF\0\0\0\0WEBPVP8 '))).toBe('webp')
     expect(imageKind(new TextEncoder().encode('GIF89a..'))).toBe('gif')

@@ -6,6 +6,7 @@ import { z } from 'zod'
 import { wallClock } from '../../lib/time.ts'
 import { cleanText } from '../../lib/text/clean.ts'
 import { OpsDate, OpsListQuery, OpsReason, OpsStart } from '../../lib/ops.ts'
+import { imageKind, type ImageExt } from '../../lib/image-kind.ts'
 
 /** The subjects a question is filed under (spec silent: the usual ones of a reading service). */
 export const QNA_CATEGORIES = ['ACCOUNT', 'PAYMENT', 'COIN', 'CONTENT', 'VIEWER', 'EVENT', 'ETC'] as const
@@ -45,17 +46,6 @@ const MAX_IMAGES = 3
 export const MAX_IMAGE_BYTES = 3 * 1024 * 1024
 /** Largest contact-form request: three full images plus the text fields. */
 export const MAX_QNA_BODY_BYTES = MAX_IMAGES * MAX_IMAGE_BYTES + 64 * 1024
-export const IMAGE_TYPES = { jpg: 'image/jpeg', png: 'image/png', webp: 'image/webp', gif: 'image/gif' } as const
-export type ImageExt = keyof typeof IMAGE_TYPES
-
-/** The image format by its first bytes (the declared type and name are not trusted), or null. */
-export function imageKind(b: Uint8Array): ImageExt | null {
-  if (b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return 'jpg'
-  if (b.length >= 8 && [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a].every((v, i) => b[i] === v)) return 'png'
-  if (b.length >= 12 && String.fromCharCode(...b.slice(0, 4)) === 'RIFF' && String.fromCharCode(...b.slice(8, 12)) === 'WEBP') return 'webp'
-  if (b.length >= 6 && /^GIF8[79]a$/.test(String.fromCharCode(...b.slice(0, 6)))) return 'gif'
-  return null
-}
 
 /** Spec §5 attachment check: at most 3, each a real image of at most 3 MB (empty file inputs are ignored). */
 export function checkImages(files: { size: number; bytes: Uint8Array }[]): { ok: true; kinds: ImageExt[] } | { ok: false } {

@@ -10,10 +10,10 @@
 import type { Db, Statement } from '../../lib/server/db.ts'
 import { withReader } from './stub.server.ts'
 import type { MoneyOutcome } from './money-store.server.ts'
-import type { SessionEnded } from './reader.server.ts'
+import type { SessionEnded } from '../../objects/reader/reader.server.ts'
 import type { SessionClaim } from '../auth/session-claim.server.ts'
 import { AppError } from '../../lib/errors/catalogue.ts'
-import type { ProcedureInput, ProcedureName, ProcedureOutcome } from './procedures.server.ts'
+import type { ProcedureInput, ProcedureName, ProcedureOutcome } from '../../objects/reader/procedures.server.ts'
 
 /** The tables that belong to one reader's money (`json_each` is a parameter's list, not a table). */
 const MONEY_TABLES = new Set([

@@ -73,3 +73,9 @@ export function localDb(storage: DurableObjectStorage): Db {
     bookmark: () => null,
   }
 }
+
+/**
+ * One batch over the reader's money rows, run in one transaction inside their object. Its writes' `meta.changes` and
+ * `last_row_id` are not read (0): a procedure decides from its rows and `rows_written` (`counted` above).
+ */
+export type MoneyRun = (statements: Statement[]) => MoneyOutcome

@@ -5,7 +5,7 @@
  */
 import { env } from 'cloudflare:workers'
 import { tryGetContext } from 'hono/context-storage'
-import type { Reader } from './reader.server.ts'
+import type { Reader } from '../../objects/reader/reader.server.ts'
 
 export function withReader<T>(readerId: number, call: (reader: DurableObjectStub<Reader>) => Promise<T>): Promise<T> {
   const calls = tryGetContext<{ Variables: { objectCalls?: { count: number } } }>()?.var.objectCalls

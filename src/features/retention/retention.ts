@@ -9,7 +9,7 @@ import { DAY_MS } from '../../lib/time.ts'
 import { TIMED_KINDS } from '../ownership/holding.ts'
 import { ALARM_KEEP_MS } from '../alarm/alarm.ts'
 import { SERIES_READERS_DAYS } from '../catalogue/tally.ts'
-import { MAX_REPORT_DAYS } from '../operator/metrics.ts'
+import { MAX_REPORT_DAYS } from '../../lib/metrics/metrics.ts'
 
 export type RetentionRule = {
   [T in keyof Tables]: {

@@ -18,7 +18,7 @@ import type { CoinSummary } from '../wallet/wallet.ts'
 import { drawPrize, freeSlots, parseRouletteConfig, prizeGrant, randomUnit, type PrizeType, type RouletteConfig } from './roulette.ts'
 import { DAY_MS, isoAfter, localDay } from '../../lib/time.ts'
 import { decide, moneyDb } from '../reader/money-db.server.ts'
-import type { MoneyRun } from '../reader/procedures.server.ts'
+import type { MoneyRun } from '../reader/money-store.server.ts'
 
 type RouletteEvent = {
   id: number

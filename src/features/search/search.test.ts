@@ -1,14 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import {
-  capKeyword,
-  encodeSearchCursor,
-  ftsDocument,
-  MAX_KEYWORD_LENGTH,
-  MAX_SEARCH_OFFSET,
-  resolveSearch,
-  tagSearchHref,
-} from './search.ts'
+import { capKeyword, encodeSearchCursor, MAX_KEYWORD_LENGTH, MAX_SEARCH_OFFSET, resolveSearch, tagSearchHref } from './search.ts'
+import { ftsDocument } from '../../lib/text/fts.ts'
 
 /** A search keeps at most 8 distinct words. */
 const MAX_TERMS = 8

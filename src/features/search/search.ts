@@ -7,6 +7,7 @@
  * `:`, `^`, `(`, `NEAR`, `AND`, `OR`, `NOT` are plain text or separators, never operators.
  */
 import { b64urlToText, textToB64url } from '../../lib/b64url.ts'
+import { ftsDocument } from '../../lib/text/fts.ts'
 
 /** Spec §9: live suggestions wait this long after the last keystroke. */
 export const SEARCH_DELAY_MS = 1000
@@ -43,22 +44,6 @@ export function capKeyword(raw: string): string {
     .replace(/\s+/g, ' ')
     .trim()
   return [...head].slice(0, MAX_KEYWORD_LENGTH).join('').trim()
-}
-
-/**
- * Scripts written without spaces between words (CJK, Thai and neighbours) plus Hangul: each character
- * is its own token in the index and in the query, so a word inside a title ("インターン" in
- * "永遠のインターン") is found as a phrase of consecutive characters. Spec §1: jp, tw, th, kr editions.
- */
-const UNSPACED =
-  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\p{Script=Hangul}\u3005\u30fc]/gu
-
-/**
- * Text as stored in `series_fts` (title, creators, tags): NFC, characters of unspaced scripts set apart.
- * Every writer of `series_fts` (seed, import) passes its columns through this, and queries use the same cut.
- */
-export function ftsDocument(text: string): string {
-  return text.normalize('NFC').replace(UNSPACED, ' $& ').replace(/\s+/g, ' ').trim()
 }
 
 /** A word carries something FTS5's unicode61 tokenizer indexes (letters, digits, private use). */

@@ -5,7 +5,7 @@
  * subdomain cannot be forged without SESSION_SECRET). Pure: the key is an argument.
  */
 import { toB64url } from '../../lib/b64url.ts'
-import { randomToken } from '../auth/tokens.ts'
+import { randomToken } from '../../lib/secrets.ts'
 
 export const CSRF_COOKIE = 'wt_csrf'
 

@@ -4,7 +4,7 @@
  * leads back to the episode on screen; elsewhere the page reloads as a guest's.
  */
 import { send } from './api.ts'
-import { viewerLoginHref } from '../viewer/reading.ts'
+import { viewerLoginHref } from './login-link.ts'
 
 export async function signOut(): Promise<void> {
   try {

@@ -4,7 +4,7 @@
  * its balloons), before and without hydration. The toggle (a pressed/unpressed button, remembered with the
  * reading settings) shows the same text to everyone: beside each slice on wide screens, below it otherwise.
  */
-import type { TranscriptLine } from './transcript.ts'
+import type { TranscriptLine } from '../catalogue/transcript.ts'
 
 export type TranscriptLabels = {
   /** The toggle's name. */

@@ -1,7 +1,7 @@
 /**
  * Reading progress inside the reader's own object (issue 38; docs/ARCHITECTURE.md "Reader objects"): one row per
  * series — the last episode read, its number and the position in it (0..1). Synchronous SQL on the object's SQLite;
- * the object (reader/reader.server.ts) runs each write in one transaction with its outbox row.
+ * the object (src/objects/reader/reader.server.ts) runs each write in one transaction with its outbox row.
  */
 import { dayOf, type ReaderEvent } from '../reader/events.ts'
 

@@ -28,7 +28,7 @@ import {
   type ViewerEpisode,
   type ViewerSlice,
 } from './viewer.ts'
-import { parseTranscript } from './transcript.ts'
+import { parseTranscript } from '../catalogue/transcript.ts'
 import { moneyDb } from '../reader/money-db.server.ts'
 import { withReader } from '../reader/stub.server.ts'
 import { HOLDINGS_SQL, type EpisodeHoldingRow } from '../ownership/holding.server.ts'

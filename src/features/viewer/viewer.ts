@@ -5,7 +5,7 @@
  */
 import { z } from 'zod'
 import { SLICE_WIDTHS } from '../catalogue/catalogue.ts'
-import type { TranscriptLine } from './transcript.ts'
+import type { TranscriptLine } from '../catalogue/transcript.ts'
 import { fromB64url, toB64url } from '../../lib/b64url.ts'
 import { heldNow, type Holding, type OwnershipKind } from '../ownership/holding.ts'
 import { mayOpen } from '../age/age.ts'

@@ -74,7 +74,7 @@ export class IdempotencyKeyTaken extends AppError {
 }
 
 /**
- * What a money procedure decided in the reader's object answers (src/features/reader/procedures.server.ts): its result,
+ * What a money procedure decided in the reader's object answers (src/objects/reader/procedures.server.ts): its result,
  * a refusal (a catalogue code and its details), its key stored before (`taken`), or the text of a batch that failed.
  */
 export type Decision<T> =

@@ -30,7 +30,7 @@ import {
 } from './wallet.ts'
 import { isConstraint } from '../../lib/server/constraint.ts'
 import { decide, moneyDb } from '../reader/money-db.server.ts'
-import type { MoneyRun } from '../reader/procedures.server.ts'
+import type { MoneyRun } from '../reader/money-store.server.ts'
 
 /** A ledger row as the API and the operator tool show it. */
 export type LedgerEntry = {

@@ -3,8 +3,8 @@
  * an edition sends (plain text + simple HTML in the edition's language and colour), what an edition lacks to
  * deliver, and the shape of Twilio's Messages API. The sending itself is in `messaging.server.ts`.
  */
-import type { Edition } from '../../lib/edition/schema.ts'
-import { cleanText } from '../../lib/text/clean.ts'
+import type { Edition } from '../edition/schema.ts'
+import { cleanText } from '../text/clean.ts'
 
 /**
  * Templates the code sends: signup-otp, reset-password, reset-not-local, password-changed, withdrawal,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { loadEdition } from '../../lib/edition/load.ts'
-import { EDITION_IDS } from '../../lib/edition/schema.ts'
+import { loadEdition } from '../edition/load.ts'
+import { EDITION_IDS } from '../edition/schema.ts'
 import { deliveryGaps, parseQnaReplyAddress, qnaReplyAddress, readTwilioAnswer, renderMail, replyText, twilioRequest } from './messaging.ts'
 
 const fr = loadEdition('fr').edition

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { hasTranscript, parseTranscript, transcriptJson, transcriptText, type TranscriptLine } from './transcript.ts'
-import { comicIssueLd, jsonLdText } from '../catalogue/seo.ts'
+import { comicIssueLd, jsonLdText } from './seo.ts'
 
 const LINES: TranscriptLine[] = [
   { kind: 'caption', text: 'Lundi, 7 h 30.' },

@@ -7,10 +7,10 @@
  * money batch and every wake. The shared side's sweeps keep running for the rows of readers not moved yet.
  */
 import type { Db } from '../../lib/server/db.ts'
-import { expireLots } from '../wallet/wallet.server.ts'
-import { purgeExpired } from '../retention/retention.server.ts'
-import { RETENTION_RULES } from '../retention/retention.ts'
-import { TIMED_KINDS } from '../ownership/holding.ts'
+import { expireLots } from '../../features/wallet/wallet.server.ts'
+import { purgeExpired } from '../../features/retention/retention.server.ts'
+import { RETENTION_RULES } from '../../features/retention/retention.ts'
+import { TIMED_KINDS } from '../../features/ownership/holding.ts'
 import {
   ALARM_RULES,
   EPISODE_LOOKBACK_MS,
@@ -19,7 +19,7 @@ import {
   sqlOf,
   type AlarmRuleName,
   type NewAlarm,
-} from '../alarm/alarm.ts'
+} from '../../features/alarm/alarm.ts'
 import { isoAfter } from '../../lib/time.ts'
 
 /** The retention rules of the tables a reader's object holds. */

@@ -7,9 +7,9 @@
  */
 import { api } from '../session/api.ts'
 import { formatDateTime, type DateEdition } from '../../lib/i18n/dates.ts'
-import { resumeTarget } from '../library/resume.ts'
+import { resumeTarget } from './resume.ts'
 import { pluralText, type Plural } from '../../lib/i18n/plural.ts'
-import type { SeriesMe } from '../library/library.ts'
+import type { SeriesMe } from './library.ts'
 
 const HOUR_MS = 3_600_000
 

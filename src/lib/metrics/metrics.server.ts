@@ -5,9 +5,9 @@
  */
 import { env } from 'cloudflare:workers'
 import { edition } from 'virtual:edition'
-import { createDb, type Db } from '../../lib/server/db.ts'
-import { isLocalRun } from '../../lib/server/local-run.ts'
-import type { LocalMetricsRow } from '../../lib/server/db-types.ts'
+import { createDb, type Db } from '../server/db.ts'
+import { isLocalRun } from '../server/local-run.ts'
+import type { LocalMetricsRow } from '../server/db-types.ts'
 import { dataPoint, firstReportDay, type Metric, type ReportRow } from './metrics.ts'
 
 /** Counts `m` now. Only logged when it cannot be counted. */

@@ -7,7 +7,7 @@
  * (migrations/0045_local_metrics.sql) and answers them at `GET /api/ops/report`.
  */
 import { z } from 'zod'
-import { RowIdText } from '../../lib/ids.ts'
+import { RowIdText } from '../ids.ts'
 
 /**
  * What is counted: what the report calls it, what its key is, and what its total is (`money`: in minor units of the key's

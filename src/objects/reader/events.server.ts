@@ -11,10 +11,10 @@
  * goes to the dead-letter queue and the operator is alerted. */
 import { env } from 'cloudflare:workers'
 import type { Db, Statement } from '../../lib/server/db.ts'
-import { retryLater } from '../operator/alerts.server.ts'
-import { ReaderEventsJob, type ReaderEvent } from './events.ts'
-import { tallyOf } from '../catalogue/tally.server.ts'
-import { isTallied, type TallyItem } from '../catalogue/tally.ts'
+import { retryLater } from '../../features/operator/alerts.server.ts'
+import { ReaderEventsJob, type ReaderEvent } from '../../features/reader/events.ts'
+import { tallyOf } from '../../features/catalogue/tally.server.ts'
+import { isTallied, type TallyItem } from '../../features/catalogue/tally.ts'
 
 /**
  * Handles one batch of the queue: the series' counts go to each series' tally (one call per series for the whole batch),

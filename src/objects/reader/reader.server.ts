@@ -14,7 +14,7 @@
  */
 import { DurableObject } from 'cloudflare:workers'
 import { migrateReader } from './schema.server.ts'
-import { EVENTS_PER_MESSAGE, dayOf, type ReaderEvent, type ReaderEventsJob } from './events.ts'
+import { EVENTS_PER_MESSAGE, dayOf, type ReaderEvent, type ReaderEventsJob } from '../../features/reader/events.ts'
 import {
   hiddenSeries,
   markedSeries,
@@ -24,7 +24,7 @@ import {
   type Mark,
   type MarkedSeries,
   type SeriesMarks,
-} from '../library/marks.server.ts'
+} from '../../features/library/marks.server.ts'
 import {
   mergeProgress,
   positionAt,
@@ -32,7 +32,7 @@ import {
   recentProgress,
   writeProgress,
   type StoredProgress,
-} from '../viewer/progress-store.server.ts'
+} from '../../features/viewer/progress-store.server.ts'
 import {
   endAllSessions,
   endSession,
@@ -46,28 +46,37 @@ import {
   type Rotated,
   type Rotation,
   type SessionStart,
-} from '../auth/session-store.server.ts'
-import type { ReaderSignIn } from '../account/reader-ops.ts'
-import { readAddress, writeAddress } from '../payment/address-store.server.ts'
-import type { Address } from '../payment/address.ts'
-import { addAlarms, alarmPage, claimPush, mergeAlarms, readAlarm, readAllAlarms, unreadAlarms } from '../alarm/alarm-store.server.ts'
-import { ALARM_KEEP_MS, type AlarmRow, type AlarmRuleName, type NewAlarm } from '../alarm/alarm.ts'
-import type { Cursor } from '../catalogue/catalogue.ts'
+} from '../../features/auth/session-store.server.ts'
+import type { ReaderSignIn } from '../../features/account/reader-ops.ts'
+import { readAddress, writeAddress } from '../../features/payment/address-store.server.ts'
+import type { Address } from '../../features/payment/address.ts'
+import {
+  addAlarms,
+  alarmPage,
+  claimPush,
+  mergeAlarms,
+  readAlarm,
+  readAllAlarms,
+  unreadAlarms,
+} from '../../features/alarm/alarm-store.server.ts'
+import { ALARM_KEEP_MS, type AlarmRow, type AlarmRuleName, type NewAlarm } from '../../features/alarm/alarm.ts'
+import type { Cursor } from '../../features/catalogue/catalogue.ts'
 import { isoAfter } from '../../lib/time.ts'
 import type { Statement } from '../../lib/server/db.ts'
-import { localDb, runMoneyBatch, type MoneyOutcome } from './money-store.server.ts'
+import { localDb, runMoneyBatch, type MoneyOutcome } from '../../features/reader/money-store.server.ts'
 import { moneyChores, nextMoneyDue, noticeAlarms, noticesDue } from './money-time.server.ts'
-import { queuePushes, type Written } from '../alarm/alarm.server.ts'
+import { queuePushes, type Written } from '../../features/alarm/alarm.server.ts'
 import { createDb } from '../../lib/server/db.ts'
-import { countMetric } from '../operator/metrics.server.ts'
+import { countMetric } from '../../lib/metrics/metrics.server.ts'
 import { forgetMoney, mergeMoney, takeMoney } from './money-move.server.ts'
-import { toAdultState } from '../age/age.server.ts'
-import { ACCOUNT_CARD_SQL, dropCard, keepCard, keptCard, type AccountCard } from '../age/account-card.server.ts'
-import type { SessionClaim } from '../auth/session-claim.server.ts'
-import { HELD_SQL, HOLDINGS_SQL, heldParams, type EpisodeHoldingRow } from '../ownership/holding.server.ts'
-import { episodeAccess, type AccessEpisode } from '../viewer/viewer.ts'
-import { isAdult, type AgeEdition } from '../age/age.ts'
-import { PROCEDURES, type MoneyRun, type ProcedureInput, type ProcedureName, type ProcedureOutcome } from './procedures.server.ts'
+import { toAdultState } from '../../features/age/age.server.ts'
+import { ACCOUNT_CARD_SQL, dropCard, keepCard, keptCard, type AccountCard } from '../../features/age/account-card.server.ts'
+import type { SessionClaim } from '../../features/auth/session-claim.server.ts'
+import { HELD_SQL, HOLDINGS_SQL, heldParams, type EpisodeHoldingRow } from '../../features/ownership/holding.server.ts'
+import { episodeAccess, type AccessEpisode } from '../../features/viewer/viewer.ts'
+import { isAdult, type AgeEdition } from '../../features/age/age.ts'
+import type { MoneyRun } from '../../features/reader/money-store.server.ts'
+import { PROCEDURES, type ProcedureInput, type ProcedureName, type ProcedureOutcome } from './procedures.server.ts'
 
 /** A call made with an access token's claim whose session the object found ended (the caller answers NEED_TO_REFRESH). */
 export type SessionEnded = { sessionEnded: true }

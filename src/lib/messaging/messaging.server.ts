@@ -8,12 +8,12 @@
  */
 import { env } from 'cloudflare:workers'
 import { edition as builtEdition } from 'virtual:edition'
-import { AppError } from '../../lib/errors/catalogue.ts'
-import type { Edition } from '../../lib/edition/schema.ts'
-import type { Db } from '../../lib/server/db.ts'
-import type { DeliveriesRow } from '../../lib/server/db-types.ts'
+import { AppError } from '../errors/catalogue.ts'
+import type { Edition } from '../edition/schema.ts'
+import type { Db } from '../server/db.ts'
+import type { DeliveriesRow } from '../server/db-types.ts'
 import { tryGetContext } from 'hono/context-storage'
-import { isLocalRun } from '../../lib/server/local-run.ts'
+import { isLocalRun } from '../server/local-run.ts'
 import {
   PROVIDER_TIMEOUT_MS,
   TWILIO_DEFAULT_BASE,
