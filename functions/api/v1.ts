@@ -1,4 +1,4 @@
-import { Hono } from 'hono'
+import { Hono, type Context } from 'hono'
 import type { AppEnv } from '../lib/env.ts'
 import { auth } from './auth.ts'
 import { oauth } from './oauth.ts'
@@ -22,6 +22,7 @@ import { logger } from './logger.ts'
 import { alarm } from './alarm.ts'
 import { push } from './push.ts'
 import { openApiDocument } from '../lib/openapi.ts'
+import { referencePage } from '../lib/reference.ts'
 
 /** The backend API (`/api/v1`); feature sub-apps are mounted here as they arrive. */
 export const v1 = new Hono<AppEnv>()
@@ -50,7 +51,15 @@ v1.route('/alarm', alarm)
 
 /** `GET /api/v1/openapi.json`: the API reference generated from these routes (functions/lib/openapi.ts), once per isolate. */
 let reference: ReturnType<typeof openApiDocument> | undefined
+const document = (c: Context<AppEnv>) => (reference ??= openApiDocument(v1, c.var.edition.siteUrl))
 v1.get('/openapi.json', async (c) => {
   c.header('Cache-Control', 'public, max-age=3600') // the same for everyone until the next deploy
-  return c.json(await (reference ??= openApiDocument(v1, c.var.edition.siteUrl)))
+  return c.json(await document(c))
+})
+/** `GET /api/v1/reference`: the same document as a page to read (functions/lib/reference.ts). */
+v1.get('/reference', async (c) => {
+  const page = await referencePage(await document(c), c.var.t, c.var.edition)
+  c.header('Cache-Control', 'public, max-age=3600')
+  c.header('Content-Security-Policy', page.policy)
+  return c.html(page.html)
 })

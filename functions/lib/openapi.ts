@@ -55,7 +55,7 @@ export async function openApiDocument(api: Hono<AppEnv>, siteUrl: string) {
       },
     },
     includeEmptyPaths: true,
-    exclude: ['/openapi.json'],
+    exclude: ['/openapi.json', '/reference'],
     defaultValidationErrorResponse: answer('Failure', 'INVALID_PARAMETER: a field of the request is missing or malformed.'),
   })
   // every answer is the envelope (functions/lib/respond.ts): the route's data on success, a catalogue code otherwise

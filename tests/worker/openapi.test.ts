@@ -6,7 +6,9 @@
  */
 import { describe, expect, it } from 'vitest'
 import { env } from 'cloudflare:workers'
-import { appFor, request } from './app.ts'
+import { appFor, frMessages, request } from './app.ts'
+import { parseEdition } from '../../src/lib/edition/schema.ts'
+import ar from '../../editions/ar/edition.json'
 import { v1 } from '../../functions/api/v1.ts'
 import { seedDemo } from './seed.ts'
 
@@ -48,7 +50,7 @@ describe('GET /api/v1/openapi.json', () => {
     const routes = [
       ...new Set(v1.routes.filter((r) => r.method !== 'ALL').map((r) => `${r.method} ${r.path.replace(/:(\w+)(\{[^}]*\})?/g, '{$1}')}`)),
     ]
-    const missing = routes.filter((r) => r !== 'GET /openapi.json' && !listed.has(r))
+    const missing = routes.filter((r) => r !== 'GET /openapi.json' && r !== 'GET /reference' && !listed.has(r))
     expect(missing).toEqual([])
     expect(listed.size).toBeGreaterThanOrEqual(130)
     for (const { path, method, op } of operations(doc)) {
@@ -94,4 +96,28 @@ describe('GET /api/v1/openapi.json', () => {
       expect(wrong).toEqual([])
     },
   )
+})
+
+describe('GET /api/v1/reference', () => {
+  it('shows every operation of the document, "members only" where it says so, in the edition’s language, without a script', async () => {
+    const ops = operations(await load())
+    const res = await request(app, '/api/v1/reference')
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-type')).toContain('text/html')
+    const html = await res.text()
+    expect(html).toContain('<html lang="fr-FR" dir="ltr">')
+    expect(ops.filter(({ path, method }) => !html.includes(`<code>${method.toUpperCase()} ${path}</code>`))).toEqual([])
+    expect(html.split('>Réservé aux membres<').length - 1).toBe(ops.filter(({ op }) => op.security?.length).length)
+    expect(html).toContain('href="openapi.json"')
+    expect(html).not.toContain('<script')
+    const policy = res.headers.get('content-security-policy') ?? ''
+    const style = /<style>([^<]*)<\/style>/.exec(html)![1]!
+    const digest = btoa(String.fromCharCode(...new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(style)))))
+    expect(policy).toContain(`default-src 'none'; style-src 'sha256-${digest}'`)
+  })
+
+  it('runs right to left on ar', async () => {
+    const res = await request(appFor(parseEdition('ar', ar), frMessages), '/api/v1/reference')
+    expect(await res.text()).toContain('<html lang="ar" dir="rtl">')
+  })
 })

@@ -32,10 +32,10 @@ function* inlineTexts(html: string): Generator<string> {
   }
 }
 
-/** Hashes already made: a page type's inline style and scripts are the same on every render. */
+/** Hashes already made: a page type's inline style and scripts are the same on every render (and the API reference's style). */
 const hashes = new Map<string, string>()
 
-async function sha256(text: string): Promise<string> {
+export async function sha256(text: string): Promise<string> {
   let hash = hashes.get(text)
   if (hash === undefined) {
     const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)))
