@@ -23,7 +23,7 @@ import os from 'node:os'
 import { args, editionId, root, run } from './lib.ts'
 import { benchPurchase, purchaseLine } from './bench/purchase.ts'
 import { benchViewer } from './bench/viewer.ts'
-import { findChromium } from './chromium.ts'
+import { CHROMIUM_FLAGS, findChromium } from './chromium.ts'
 import { benchHash, benchSignInStorm, stormLine } from './bench/hash.ts'
 import { pageJs, totalKb } from './js-bytes.ts'
 import { benchMoneyModel, moneyModelLine } from './bench/money.ts'
@@ -73,16 +73,7 @@ const TARGETS = {
   ratio: 0.6,
   d1Queries: 5,
 }
-const CHROME_FLAGS = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-]
+const CHROME_FLAGS = ['--headless=new', ...CHROMIUM_FLAGS]
 
 const opts = args()
 const id = editionId()

@@ -12,7 +12,7 @@
  *     step of 0.8 window on a 150 ms RTT / 1.6 Mbit/s network, the sum of the browser's layout-shift entries.
  * Called by scripts/bench.ts with the running worker's base URL; prints its figures and returns them.
  */
-import { findChromium } from '../chromium.ts'
+import { CHROMIUM_FLAGS, findChromium } from '../chromium.ts'
 
 export type ViewerBench = {
   path: string
@@ -32,16 +32,7 @@ export type ViewerBench = {
 }
 
 const TARGETS = { lcpMs: 1200, cls: 0, jsGzKB: 90 }
-const FLAGS = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-]
+const FLAGS = ['--headless=new', ...CHROMIUM_FLAGS]
 
 /** The free episode measured: the first episode of series 1 in the demo seed (three slices, a free next one). */
 const PATH = '/viewer/1'
@@ -105,7 +96,7 @@ async function reading(url: string, chromePath: string): Promise<ViewerBench['re
   let browser: import('playwright-core').Browser | undefined
   try {
     const { chromium } = await import('playwright-core')
-    browser = await chromium.launch({ executablePath: chromePath, args: FLAGS.filter((f) => !f.startsWith('--headless')) })
+    browser = await chromium.launch({ executablePath: chromePath, args: CHROMIUM_FLAGS })
     const phone = { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true }
     const page = await browser.newPage(phone)
     await page.addInitScript(() => {
@@ -179,7 +170,7 @@ async function endShift(base: string, chromePath: string): Promise<ViewerBench['
   let browser: import('playwright-core').Browser | undefined
   try {
     const { chromium } = await import('playwright-core')
-    browser = await chromium.launch({ executablePath: chromePath, args: FLAGS.filter((f) => !f.startsWith('--headless')) })
+    browser = await chromium.launch({ executablePath: chromePath, args: CHROMIUM_FLAGS })
     for (const stepMs of [120, 400, 800]) {
       const context = await browser.newContext({
         viewport: { width: 412, height: 915 },

@@ -15,8 +15,11 @@ import type { SessionClaim } from '../auth/session-claim.server.ts'
 import { AppError } from '../../lib/errors/catalogue.ts'
 import type { ProcedureInput, ProcedureName, ProcedureOutcome } from '../../objects/reader/procedures.server.ts'
 
-/** The tables that belong to one reader's money (`json_each` is a parameter's list, not a table). */
-const MONEY_TABLES = new Set([
+/** The tables that belong to one reader's money, parents first (a row's references land before it: the move from D1). */
+export const MONEY_TABLES = [
+  'payments',
+  'payment_events',
+  'payment_reversals',
   'coin_lots',
   'coin_ledger',
   'purchases',
@@ -24,20 +27,18 @@ const MONEY_TABLES = new Set([
   'wuf_tickets',
   'auto_unlock',
   'idempotency_keys',
-  'payments',
-  'payment_events',
-  'payment_reversals',
   'gifts',
   'coupon_redemptions',
   'event_tickets',
   'event_entries',
-  'json_each',
-])
+] as const
+/** What a statement over them may name (`json_each` is a parameter's list, not a table). */
+const MONEY_NAMES = new Set<string>([...MONEY_TABLES, 'json_each'])
 
 /** `sql`, or an error when it names a table outside a reader's money (`SET`: an upsert's `DO UPDATE SET`). */
 function moneyOnly(sql: string): string {
   for (const [, table] of sql.matchAll(/\b(?:FROM|JOIN|INTO|UPDATE)\s+([a-z_]+)/gi)) {
-    if (MONEY_TABLES.has(table!.toLowerCase()) || table!.toUpperCase() === 'SET') continue
+    if (MONEY_NAMES.has(table!.toLowerCase()) || table!.toUpperCase() === 'SET') continue
     throw new Error(`money-db: ${table} is not one of a reader's money tables: ${sql}`)
   }
   return sql

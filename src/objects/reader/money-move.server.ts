@@ -6,24 +6,8 @@
  * what D1 held; when they do not, D1 keeps its rows and the move fails (nothing is lost, the next call tries again).
  */
 import type { Statement } from '../../lib/server/db.ts'
+import { MONEY_TABLES } from '../../features/reader/money-db.server.ts'
 
-/** The money tables, parents first (a row's references land before it). */
-const MONEY_TABLES = [
-  'payments',
-  'payment_events',
-  'payment_reversals',
-  'coin_lots',
-  'coin_ledger',
-  'purchases',
-  'ownerships',
-  'wuf_tickets',
-  'auto_unlock',
-  'idempotency_keys',
-  'gifts',
-  'coupon_redemptions',
-  'event_tickets',
-  'event_entries',
-] as const
 type MoneyTable = (typeof MONEY_TABLES)[number]
 
 /** Rows of one table read from D1 in one statement (the move pages through a heavy reader's ledger). */
