@@ -9,6 +9,7 @@ import { z } from 'zod'
 import { OpsReason } from '../../lib/ops.ts'
 import { SliceTranscript } from './transcript.ts'
 import { CARD_IMAGE_WIDTH, COVER_WIDTHS, CREATOR_ROLES, GENRES, SCHEDULE_DAYS, SLICE_WIDTHS } from './catalogue.ts'
+import { parseId } from '../../lib/ids.ts'
 
 /** Widths (px) an import stores, per image: covers with their link-card rendition, slices (as the seed). */
 const IMPORT_WIDTHS = { cover: [...COVER_WIDTHS, CARD_IMAGE_WIDTH], slice: SLICE_WIDTHS } as const
@@ -176,8 +177,8 @@ export function importKeys(seriesId: number, m: SeriesManifest): string[] {
 
 /** An uploaded key's shape; its series id (the only part the upload route trusts before it looks the import up). */
 export function importKeySeries(key: string): number | null {
-  const m = /^(?:covers\/([1-9]\d{0,14})\/\d{2,5}|series\/([1-9]\d{0,14})\/ep\/\d{1,9}\/\d{1,3}\/\d{2,5})\.webp$/.exec(key)
-  return m ? Number(m[1] ?? m[2]) : null
+  const m = /^(?:covers\/(\d+)\/\d{2,5}|series\/(\d+)\/ep\/\d{1,9}\/\d{1,3}\/\d{2,5})\.webp$/.exec(key)
+  return m ? parseId(m[1] ?? m[2]) : null
 }
 
 // ───────────────────────────── a running series: a new episode, a replaced slice ─────────────────────────────
