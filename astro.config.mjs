@@ -73,8 +73,6 @@ const siteChunks = {
                       name: 'react',
                       test: /\/node_modules\/(react|react-dom|scheduler|@astrojs\/react)\/|\/src\/lib\/shell\/use-layer\.ts$/,
                     },
-                    // the viewer's reading rules with its login link, which the sign-out uses too (one file, as before)
-                    { name: 'reading', test: /\/src\/features\/(viewer\/reading|session\/login-link)\.ts$/ },
                     // where a reader goes back into a series (home's "continue reading" row, the series page)
                     { name: 'resume', test: /\/src\/features\/(library\/resume|viewer\/place)\.ts$/ },
                   ],

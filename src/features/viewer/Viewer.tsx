@@ -18,8 +18,7 @@
  * use-chrome (immersive reading; its one compact bar: ViewerBar.tsx).
  */
 import { useEffect, useLayoutEffect, useRef, useState, type MouseEvent, type PointerEvent } from 'react'
-import { FONT_SIZES, MAX_ZOOM, type ReadingDirection, type ViewerSettings } from './reading.ts'
-import { viewerLoginHref } from '../session/login-link.ts'
+import { FONT_SIZES, viewerLoginHref, MAX_ZOOM, type ReadingDirection, type ViewerSettings } from './reading.ts'
 import SliceList from './SliceList.tsx'
 import { Icon } from '../../components/Icon.tsx'
 import type { EpisodeLink, ViewerSlice } from './viewer.ts'

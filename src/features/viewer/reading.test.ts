@@ -25,8 +25,8 @@ import {
   positionParam,
   settingsKey,
   turnPage,
+  viewerLoginHref,
 } from './reading.ts'
-import { viewerLoginHref } from '../session/login-link.ts'
 import { viewerPlace } from './place.ts'
 
 /** Number of pages in PAPER mode: the last page a reader can turn to, plus one. */
