@@ -436,7 +436,7 @@ export class Reader extends DurableObject<Cloudflare.Env> {
   }
 
   /**
-   * The daily report's active readers (operator/metrics.ts `active`): a reader whose session is checked on a UTC day is
+   * The daily report's active readers (src/lib/metrics/metrics.ts `active`): a reader whose session is checked on a UTC day is
    * counted once that day, whatever the number of their requests or of this object's restarts.
    */
   private async countActive(): Promise<void> {
