@@ -16,7 +16,7 @@ import { readAdultState, setBlToggle, setShowAdult, verifyAdult } from '../../sr
 import { refreshTokens, sessionKeys, userMe } from '../../src/features/auth/auth.server.ts'
 import { openSession, sealSession, sessionCookieOptions } from '../../src/features/session/cookie.ts'
 import { SESSION_COOKIE } from '../../src/features/session/routes.ts'
-import type { Token } from '../../src/features/auth/tokens.ts'
+import type { Token } from '../../src/lib/tokens.ts'
 import type { AppEnv } from '../lib/env.ts'
 import { ok } from '../lib/respond.ts'
 import { validate } from '../lib/validate.ts'

@@ -16,7 +16,7 @@ import { maskPhone, type PushSettingsBody } from './account.ts'
 import { accountChanged } from '../age/age.server.ts'
 import type { AccountCard } from '../age/account-card.server.ts'
 import type { MoneyRun } from '../reader/money-store.server.ts'
-import type { SessionClaim } from '../auth/session-claim.server.ts'
+import type { SessionClaim } from '../reader/session-claim.ts'
 import { decide } from '../reader/money-db.server.ts'
 
 export type Stmt = { sql: string; params: unknown[] }

@@ -5,7 +5,7 @@
  * cookie sealed with that key passes for it), 10 minutes. Pure: keys and clock are arguments.
  */
 import { EncryptJWT, jwtDecrypt } from 'jose'
-import type { TokenKeys } from '../auth/tokens.ts'
+import type { TokenKeys } from '../../lib/tokens.ts'
 import { FIND_ID_MAX } from './account.ts'
 
 export const FOUND_IDS_COOKIE = 'wt_find_id'

@@ -37,9 +37,3 @@ export const ReaderLookup = z
     message: 'an e-mail, an id, a nickname, a payment id or a phone number, exactly one',
   })
 export type ReaderLookup = z.infer<typeof ReaderLookup>
-
-/**
- * A sign-in as the operator sees it: a refresh-token family's first token (one per sign-in, its rotations excluded).
- * `open`: the family still has a live token (not rotated, revoked nor expired): that device is signed in.
- */
-export type ReaderSignIn = { at: string; client: string; ipAddress: string | null; open: boolean }

@@ -5,7 +5,7 @@
  * reader's own profile with coin balances.
  */
 import { countMetric } from '../../lib/metrics/metrics.server.ts'
-import type { SessionClaim } from './session-claim.server.ts'
+import type { SessionClaim } from '../reader/session-claim.ts'
 import { withReader } from '../reader/stub.server.ts'
 import { toAdultState } from '../age/age.server.ts'
 import type { AudienceFlags } from '../age/age.ts'
@@ -54,9 +54,8 @@ import {
   refreshTokenReader,
   signAccessToken,
   verifyAccessToken,
-  type Token,
-  type TokenKeys,
 } from './tokens.ts'
+import { type Token, type TokenKeys } from '../../lib/tokens.ts'
 import { REFRESH_TOKEN_TTL_SECONDS } from '../../lib/tokens.ts'
 import { randomToken } from '../../lib/secrets.ts'
 import { constantTimeEqual } from '../../lib/secrets.ts'

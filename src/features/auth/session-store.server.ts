@@ -11,7 +11,6 @@
  */
 import type { ErrorCode } from '../../lib/errors/catalogue.ts'
 import { isWithinReuseGrace } from './tokens.ts'
-import type { ReaderSignIn } from '../account/reader-ops.ts'
 
 export type SessionStart = {
   sessionId: string
@@ -144,6 +143,12 @@ export function sessionOpen(sql: SqlStorage, id: string, version: number): boole
 export function openSessions(sql: SqlStorage, version: number, now: string): number {
   return sql.exec<{ n: number }>(`SELECT count(*) AS n FROM sessions s WHERE ${OPEN_SQL}`, version, now).one().n
 }
+
+/**
+ * A sign-in as the operator sees it: a refresh-token family's first token (one per sign-in, its rotations excluded).
+ * `open`: the family still has a live token (not rotated, revoked nor expired): that device is signed in.
+ */
+export type ReaderSignIn = { at: string; client: string; ipAddress: string | null; open: boolean }
 
 /** The newest sign-ins first, `limit` of them, as an operator's look-up lists them. */
 export function signIns(sql: SqlStorage, version: number, now: string, limit: number): ReaderSignIn[] {

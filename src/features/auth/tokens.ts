@@ -15,7 +15,7 @@ import { platformClaim } from './app-client.ts'
 import { SECOND_MS, isoAfter } from '../../lib/time.ts'
 import { toB64url } from '../../lib/b64url.ts'
 import { randomToken } from '../../lib/secrets.ts'
-import { ACCESS_TOKEN_TTL_SECONDS, REFRESH_TOKEN_TTL_SECONDS } from '../../lib/tokens.ts'
+import { ACCESS_TOKEN_TTL_SECONDS, REFRESH_TOKEN_TTL_SECONDS, type Token, type TokenKeys } from '../../lib/tokens.ts'
 
 /** Spec §4: the access token stays while more than 5 minutes are left, else it is refreshed. */
 const REFRESH_WHEN_LEFT_SECONDS = 5 * 60
@@ -29,11 +29,6 @@ const ACCESS_TOKEN_TYP = 'at+jwt'
 const REFRESH_REUSE_GRACE_SECONDS = 30
 /** A shorter secret is refused (NO_SECRET): HS256 wants at least 256 bits of key material. */
 export const MIN_SECRET_LENGTH = 32
-
-/** Spec §3: each token has a value and an expiredAt time (ISO 8601). */
-export type Token = { value: string; expiredAt: string }
-/** One key per use: access-token signing, session-cookie encryption, CSRF cookie MACs, OAuth-state cookie encryption. */
-export type TokenKeys = { access: Uint8Array; cookie: Uint8Array; csrf: Uint8Array; oauth: Uint8Array }
 
 const encoder = new TextEncoder()
 const keyCache = new Map<string, Promise<TokenKeys>>()

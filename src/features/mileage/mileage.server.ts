@@ -12,7 +12,7 @@ import { EXCHANGE_COIN_TYPE, planExchange } from './mileage.ts'
 import type { ExchangeRate } from './exchange.ts'
 import { decide } from '../reader/money-db.server.ts'
 import type { MoneyRun } from '../reader/money-store.server.ts'
-import type { SessionClaim } from '../auth/session-claim.server.ts'
+import type { SessionClaim } from '../reader/session-claim.ts'
 
 export type ExchangeInput = { userId: number; amount: number; rate: ExchangeRate; claim: IdempotencyClaim }
 export type ExchangeResult = { coin: CoinSummary }

@@ -18,10 +18,10 @@ import { BUY_GUARD_SQL, HELD_SQL, heldParams, type HoldingRow } from '../ownersh
 import type { PurchaseRequest } from './purchase.schema.ts'
 import { purchasePreview, type PurchasePreview } from './preview.ts'
 import { currentTicket } from '../freetime/freetime.ts'
-import { withinBudget } from '../viewer/continuous.ts'
+import { withinBudget } from './budget.ts'
 import { mayOpen, type AgeEdition } from '../age/age.ts'
 import { ADULT_STATE_SQL, adultNow, type AdultRow } from '../age/age.server.ts'
-import type { SessionClaim } from '../auth/session-claim.server.ts'
+import type { SessionClaim } from '../reader/session-claim.ts'
 import { decide, moneyDb } from '../reader/money-db.server.ts'
 import type { MoneyRun } from '../reader/money-store.server.ts'
 

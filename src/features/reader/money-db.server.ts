@@ -11,7 +11,7 @@ import type { Db, Statement } from '../../lib/server/db.ts'
 import { withReader } from './stub.server.ts'
 import type { MoneyOutcome } from './money-store.server.ts'
 import type { SessionEnded } from '../../objects/reader/reader.server.ts'
-import type { SessionClaim } from '../auth/session-claim.server.ts'
+import type { SessionClaim } from './session-claim.ts'
 import { AppError } from '../../lib/errors/catalogue.ts'
 import type { ProcedureInput, ProcedureName, ProcedureOutcome } from '../../objects/reader/procedures.server.ts'
 

@@ -4,7 +4,7 @@
  * Secure on https, Path=/, kept as long as the refresh token. Pure: keys and clock are arguments.
  */
 import { EncryptJWT, jwtDecrypt } from 'jose'
-import type { Token, TokenKeys } from '../auth/tokens.ts'
+import type { Token, TokenKeys } from '../../lib/tokens.ts'
 
 /** What the cookie carries: both tokens with their expiries (spec §3 client session state). */
 export type WebSession = { accessToken: Token; refreshToken: Token }

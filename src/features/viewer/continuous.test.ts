@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { autoUnlockDecision, autoUnlockKey, currentSection, withinBudget, type AutoUnlockState } from './continuous.ts'
+import { autoUnlockDecision, autoUnlockKey, currentSection, type AutoUnlockState } from './continuous.ts'
+import { withinBudget } from '../purchase/budget.ts'
 
 const on = (budget: number, spent: number, kind: 'RENT' | 'POSSESSION' = 'RENT'): AutoUnlockState => ({
   seriesId: 1,

@@ -3,6 +3,7 @@
  * "binge reading"): which episode of the chain the reader is in, and whether the next locked episode may be
  * unlocked automatically. Browser-safe (no zod): the viewer island imports it.
  */
+import { withinBudget } from '../purchase/budget.ts'
 
 /** Purchase kinds an automatic unlock may use (docs/API.md `POST /api/v1/purchase`). */
 export type AutoUnlockKind = 'RENT' | 'POSSESSION'
@@ -47,14 +48,6 @@ export function autoUnlockDecision(state: AutoUnlockState | null, episode: Episo
   const cost = price(kind)!
   if (!withinBudget(state, cost)) return { action: 'stop', reason: 'BUDGET' }
   return { action: 'buy', kind, price: cost }
-}
-
-/**
- * The cap of automatic unlocks: `cost` more coins keep what was spent within the budget. The server checks the
- * same in the purchase's own batch (`POST /api/v1/purchase` with `auto`), so two tabs cannot pass it together.
- */
-export function withinBudget(state: Pick<AutoUnlockState, 'budget' | 'spent'>, cost: number): boolean {
-  return state.budget !== null && state.spent + cost <= state.budget
 }
 
 /** Prefix of the Idempotency-Key of automatic unlocks. */

@@ -12,7 +12,7 @@ import type { EpisodeImagesRow, SeriesRow } from '../../lib/server/db-types.ts'
 import { firstRow, flag, rows, type Cols, type Flag } from '../../lib/server/rows.ts'
 import { isAdult, type AdultFlags } from '../age/age.ts'
 import { SLICE_WIDTHS, scheduleSummary, sortSchedule } from '../catalogue/catalogue.ts'
-import type { SessionClaim } from '../auth/session-claim.server.ts'
+import type { SessionClaim } from '../reader/session-claim.ts'
 import {
   episodeAccess,
   EPISODE_IMAGE_PREFIX,

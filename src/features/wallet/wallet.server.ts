@@ -10,7 +10,7 @@ import type { Db } from '../../lib/server/db.ts'
 import type { CoinLotsRow, EpisodesRow, SeriesRow, UsersRow } from '../../lib/server/db-types.ts'
 import { firstRow, rows, type Cols } from '../../lib/server/rows.ts'
 import { cronBudget, sweep, type SweepBudget } from '../../lib/server/sweep.ts'
-import type { SessionClaim } from '../auth/session-claim.server.ts'
+import type { SessionClaim } from '../reader/session-claim.ts'
 import { AdminAdjustRequest, type HistoryQuery } from './wallet.schema.ts'
 import {
   HISTORY_PAGE_SIZE,

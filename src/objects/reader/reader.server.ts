@@ -47,7 +47,7 @@ import {
   type Rotation,
   type SessionStart,
 } from '../../features/auth/session-store.server.ts'
-import type { ReaderSignIn } from '../../features/account/reader-ops.ts'
+import type { ReaderSignIn } from '../../features/auth/session-store.server.ts'
 import { readAddress, writeAddress } from '../../features/payment/address-store.server.ts'
 import type { Address } from '../../features/payment/address.ts'
 import {
@@ -71,7 +71,7 @@ import { countMetric } from '../../lib/metrics/metrics.server.ts'
 import { forgetMoney, mergeMoney, takeMoney } from './money-move.server.ts'
 import { toAdultState } from '../../features/age/age.server.ts'
 import { ACCOUNT_CARD_SQL, dropCard, keepCard, keptCard, type AccountCard } from '../../features/age/account-card.server.ts'
-import type { SessionClaim } from '../../features/auth/session-claim.server.ts'
+import type { SessionClaim } from '../../features/reader/session-claim.ts'
 import { HELD_SQL, HOLDINGS_SQL, heldParams, type EpisodeHoldingRow } from '../../features/ownership/holding.server.ts'
 import { episodeAccess, type AccessEpisode } from '../../features/viewer/viewer.ts'
 import { isAdult, type AgeEdition } from '../../features/age/age.ts'
