@@ -77,6 +77,20 @@ export async function verifyAdultOf(c: Context<AppEnv>, birthedAt: string | unde
   await verifyAdult(c.var.db, currentUserId(c), c.var.edition, birthedAt, { koreanIp })
 }
 
+/** `PUT /adult` and `PUT /adult/toggle/{value}`, members only (`GET /adult`, registered before them, is open). */
+const adultOfMember = new Hono<AppEnv>()
+  .use(requireUser)
+  .put('/', validate('json', VerifyAdultBody), async (c) => {
+    const body = c.req.valid('json')
+    await verifyAdultOf(c, body.birthedAt)
+    const tokens = await renewTokens(c, body.refreshToken)
+    return ok(c, { ...(await me(c)), ...(tokens ?? {}) })
+  })
+  .put('/toggle/:value', validate('param', ToggleParam), async (c) => {
+    await setShowAdult(c.var.db, currentUserId(c), c.var.edition, c.req.valid('param').value)
+    return ok(c, await me(c))
+  })
+
 export const age = new Hono<AppEnv>()
   /** What the popup shows (guest: jp yes/no or "log in first"; member: the edition's check, or kr phone). */
   .get('/adult', async (c) => {
@@ -95,19 +109,10 @@ export const age = new Hono<AppEnv>()
       birthedAt: state?.birthedAt ?? null,
     })
   })
-  .put('/adult', requireUser, validate('json', VerifyAdultBody), async (c) => {
-    const body = c.req.valid('json')
-    await verifyAdultOf(c, body.birthedAt)
-    const tokens = await renewTokens(c, body.refreshToken)
-    return ok(c, { ...(await me(c)), ...(tokens ?? {}) })
-  })
-  .put('/adult/toggle/:value', requireUser, validate('param', ToggleParam), async (c) => {
-    await setShowAdult(c.var.db, currentUserId(c), c.var.edition, c.req.valid('param').value)
-    return ok(c, await me(c))
-  })
   .put('/BL/toggle/:value', validate('param', ToggleParam), async (c) => {
     const allowed = toggleAllowed('bl', c.var.edition, c.var.session.userId !== null)
     if (allowed !== 'ok') throw new AppError(allowed)
     await setBlToggle(c.var.db, currentUserId(c), c.req.valid('param').value)
     return ok(c, await me(c))
   })
+  .route('/adult', adultOfMember)

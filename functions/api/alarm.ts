@@ -22,13 +22,6 @@ async function readOne(c: Context<AppEnv>, id: number) {
 }
 
 export const alarm = new Hono<AppEnv>()
-  .get('/', requireUser, validate('query', AlarmListQuery), async (c) => {
-    const page = await listAlarms(currentUserId(c), c.req.valid('query').cursor ?? null)
-    return ok(c, { items: page.items.map((a) => alarmView(a, c.var.t, c.var.edition)), nextCursor: page.nextCursor })
-  })
-  .get('/count', requireUser, async (c) => ok(c, { count: await unreadCount(currentUserId(c)) }))
-  .post('/read', requireUser, validate('json', AlarmReadRequest), async (c) => ok(c, await readOne(c, c.req.valid('json').id)))
-  .post('/read-all', requireUser, async (c) => ok(c, { count: await markAllRead(currentUserId(c)) }))
   .post(
     '/web/open',
     ...formRoute({
@@ -49,3 +42,12 @@ export const alarm = new Hono<AppEnv>()
       failed: (code) => `/alarm?error=${code}`,
     }),
   )
+  // members only below (the forms above send a guest to log in instead)
+  .use(requireUser)
+  .get('/', validate('query', AlarmListQuery), async (c) => {
+    const page = await listAlarms(currentUserId(c), c.req.valid('query').cursor ?? null)
+    return ok(c, { items: page.items.map((a) => alarmView(a, c.var.t, c.var.edition)), nextCursor: page.nextCursor })
+  })
+  .get('/count', async (c) => ok(c, { count: await unreadCount(currentUserId(c)) }))
+  .post('/read', validate('json', AlarmReadRequest), async (c) => ok(c, await readOne(c, c.req.valid('json').id)))
+  .post('/read-all', async (c) => ok(c, { count: await markAllRead(currentUserId(c)) }))

@@ -82,7 +82,11 @@ const jpOnly = createMiddleware<AppEnv>(async (c, next) => {
   return next()
 })
 
-/** docs/API.md auth endpoints (JSON, apps and islands) and the web login/logout forms (no JavaScript needed). */
+/**
+ * docs/API.md auth endpoints (JSON, apps and islands) and the web login/logout forms (no JavaScript needed). Its two
+ * members-only routes (`/local/change/password`, `/carrier/encode`) carry `requireUser` themselves: they have no
+ * common path to group them under, and a `.use(requireUser)` here would also guard `/auth/oauth` (v1.ts).
+ */
 export const auth = new Hono<AppEnv>()
   .post('/sign-up', needs('mail'), validate('json', SignUpBody), async (c) => {
     const sent = await signUp(c.var.db, c.req.valid('json'), authContext(c))

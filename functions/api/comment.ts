@@ -129,35 +129,8 @@ export const comment = new Hono<AppEnv>()
     const scope = await commentScope(c.var.db, c.var.edition, viewer, q.contentsId, q.episodeId)
     return ok(c, await listComments(c.var.db, scope, viewer.userId, q.sort, cursor))
   })
-  .get('/my', requireUser, validate('query', MyQuery), async (c) => {
-    const cursor = c.req.valid('query').cursor
-    return ok(c, await myComments(c.var.db, currentUserId(c), cursor ? Number(cursor) : null))
-  })
   .get('/:id/reply', validate('query', ReplyQuery), async (c) => {
     return ok(c, await listReplies(c.var.db, c.var.edition, viewerOf(c), idParam(c, 'id'), c.req.valid('query').after ?? 0))
-  })
-  .post('/', requireUser, validate('json', PostBody), async (c) => {
-    try {
-      return ok(c, await postComment(c.var.db, c.var.edition, currentUserId(c), c.req.valid('json')), 201)
-    } catch (e) {
-      if (e instanceof CommentTextError) return textError(c, e)
-      if (e instanceof CommentBlockedError) return blockedError(c, e)
-      throw e
-    }
-  })
-  .delete('/:id', requireUser, async (c) => ok(c, await deleteComment(c.var.db, currentUserId(c), idParam(c, 'id'))))
-  .post('/:id/reaction', requireUser, validate('json', ReactionBody), async (c) =>
-    ok(c, await react(c.var.db, c.var.edition, currentUserId(c), idParam(c, 'id'), c.req.valid('json').kind)),
-  )
-  .post('/block-user', requireUser, validate('json', BlockBody), async (c) => {
-    const target = c.req.valid('json').userId
-    await blockUser(c.var.db, currentUserId(c), target)
-    return ok(c, { userId: target, blocked: true })
-  })
-  .delete('/block-user/:userId', requireUser, async (c) => {
-    const target = idParam(c, 'userId')
-    await unblockUser(c.var.db, currentUserId(c), target)
-    return ok(c, { userId: target, blocked: false })
   })
   // ── plain forms of /comment and /comment/my ──
   .post(
@@ -203,3 +176,32 @@ export const comment = new Hono<AppEnv>()
       (raw) => pageOf(raw, { unblocked: '1' }, '#blocked'),
     ),
   )
+  // members only below (the forms above send a guest to log in instead)
+  .use(requireUser)
+  .get('/my', validate('query', MyQuery), async (c) => {
+    const cursor = c.req.valid('query').cursor
+    return ok(c, await myComments(c.var.db, currentUserId(c), cursor ? Number(cursor) : null))
+  })
+  .post('/', validate('json', PostBody), async (c) => {
+    try {
+      return ok(c, await postComment(c.var.db, c.var.edition, currentUserId(c), c.req.valid('json')), 201)
+    } catch (e) {
+      if (e instanceof CommentTextError) return textError(c, e)
+      if (e instanceof CommentBlockedError) return blockedError(c, e)
+      throw e
+    }
+  })
+  .delete('/:id', async (c) => ok(c, await deleteComment(c.var.db, currentUserId(c), idParam(c, 'id'))))
+  .post('/:id/reaction', validate('json', ReactionBody), async (c) =>
+    ok(c, await react(c.var.db, c.var.edition, currentUserId(c), idParam(c, 'id'), c.req.valid('json').kind)),
+  )
+  .post('/block-user', validate('json', BlockBody), async (c) => {
+    const target = c.req.valid('json').userId
+    await blockUser(c.var.db, currentUserId(c), target)
+    return ok(c, { userId: target, blocked: true })
+  })
+  .delete('/block-user/:userId', async (c) => {
+    const target = idParam(c, 'userId')
+    await unblockUser(c.var.db, currentUserId(c), target)
+    return ok(c, { userId: target, blocked: false })
+  })

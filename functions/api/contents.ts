@@ -26,6 +26,13 @@ const ContentsQuery = z.object({
   size: z.string().max(3).optional(),
 })
 
+/** `GET /{id}/me`, members only: the signed-in reader's part of the series. */
+const readerPart = new Hono<AppEnv>().use(requireUser).get('/', async (c) => {
+  const me = await seriesMe(c.var.db, currentUserId(c), seriesIdOf(c))
+  if (!me) throw new AppError('NOT_EXIST')
+  return ok(c, me)
+})
+
 export const contents = new Hono<AppEnv>()
   .get('/', validate('query', ContentsQuery), async (c) => {
     const edition = c.get('edition')
@@ -33,11 +40,6 @@ export const contents = new Hono<AppEnv>()
     const resolved = resolveContents(c.req.valid('query'), audience, homeToday(edition.timeZone))
     if (!resolved.ok) throw new AppError(resolved.code, resolved.field ? { fields: resolved.field } : undefined)
     return ok(c, await listContents(c.get('db'), resolved.request, audience))
-  })
-  .get('/:id/me', requireUser, async (c) => {
-    const me = await seriesMe(c.var.db, currentUserId(c), seriesIdOf(c))
-    if (!me) throw new AppError('NOT_EXIST')
-    return ok(c, me)
   })
   .get('/:id', async (c) => {
     const id = seriesIdOf(c)
@@ -59,6 +61,7 @@ export const contents = new Hono<AppEnv>()
       })),
     })
   })
+  .route('/:id/me', readerPart)
 
 function seriesIdOf(c: Context<AppEnv>): number {
   const id = parseId(c.req.param('id'))

@@ -32,17 +32,6 @@ const CouponParam = z.object({
 })
 
 export const coupon = new Hono<AppEnv>()
-  .get('/download', requireUser, async (c) => {
-    return ok(c, { items: await downloadableCoupons(c.var.db, currentUserId(c), sessionPlatform(c)) })
-  })
-  .post('/download/:id', requireUser, validate('param', CouponParam), async (c) => {
-    const result = await downloadCoupon(c.var.db, {
-      userId: currentUserId(c),
-      couponId: c.req.valid('param').id,
-      platform: sessionPlatform(c),
-    })
-    return ok(c, result)
-  })
   .post(
     '/web/download/:id',
     ...formRoute({
@@ -58,16 +47,6 @@ export const coupon = new Hono<AppEnv>()
       failed: (code) => `/coupon?error=${code}#downloads`,
     }),
   )
-  /** `{code}` → `{reward:{type, amount}}`. */
-  .post('/code', requireUser, validate('json', CouponCodeRequest), async (c) => {
-    const result = await redeemCoupon(c.var.db, {
-      userId: currentUserId(c),
-      code: c.req.valid('json').code,
-      platform: sessionPlatform(c),
-      client: couponClient(c),
-    })
-    return ok(c, result)
-  })
   /** The /coupon page's form (same Origin only): 303 to /coupon?reward=TYPE:AMOUNT or /coupon?error=CODE. */
   .post(
     '/web/code',
@@ -81,3 +60,26 @@ export const coupon = new Hono<AppEnv>()
       failed: (code) => `/coupon?error=${code}#coupon-form`,
     }),
   )
+  // members only below (the forms above send a guest to log in instead)
+  .use(requireUser)
+  .get('/download', async (c) => {
+    return ok(c, { items: await downloadableCoupons(c.var.db, currentUserId(c), sessionPlatform(c)) })
+  })
+  .post('/download/:id', validate('param', CouponParam), async (c) => {
+    const result = await downloadCoupon(c.var.db, {
+      userId: currentUserId(c),
+      couponId: c.req.valid('param').id,
+      platform: sessionPlatform(c),
+    })
+    return ok(c, result)
+  })
+  /** `{code}` → `{reward:{type, amount}}`. */
+  .post('/code', validate('json', CouponCodeRequest), async (c) => {
+    const result = await redeemCoupon(c.var.db, {
+      userId: currentUserId(c),
+      code: c.req.valid('json').code,
+      platform: sessionPlatform(c),
+      client: couponClient(c),
+    })
+    return ok(c, result)
+  })

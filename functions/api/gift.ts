@@ -32,27 +32,6 @@ const GiftParam = z.object({
 const GiftKey = z.string().regex(/^[A-Za-z0-9_-]{8,100}$/)
 
 export const gift = new Hono<AppEnv>()
-  .get('/', requireUser, async (c) => {
-    return ok(c, await listGifts(c.var.db, currentUserId(c)))
-  })
-  .post(
-    '/:id/use',
-    requireUser,
-    validate('param', GiftParam),
-    validate('json', UseGiftRequest),
-    idempotent('POST /gift/use', { handlerChecksKey: true }),
-    async (c) => {
-      const result = await useGift(c.var.db, {
-        userId: currentUserId(c),
-        giftId: c.req.valid('param').id,
-        episodeId: c.req.valid('json').episodeId,
-        claim: c.var.idempotency,
-        rentalHours: c.var.edition.rentalHours,
-        ageRules: c.var.edition,
-      })
-      return ok(c, result)
-    },
-  )
   .post(
     '/web/:id/use',
     ...formRoute({
@@ -74,4 +53,26 @@ export const gift = new Hono<AppEnv>()
       done: (_data, { giftId }) => `/gift?used=${giftId}#gift-${giftId}`,
       failed: (code) => `/gift?error=${code}`,
     }),
+  )
+  // members only below (the form above sends a guest to log in instead)
+  .use(requireUser)
+  .get('/', async (c) => {
+    return ok(c, await listGifts(c.var.db, currentUserId(c)))
+  })
+  .post(
+    '/:id/use',
+    validate('param', GiftParam),
+    validate('json', UseGiftRequest),
+    idempotent('POST /gift/use', { handlerChecksKey: true }),
+    async (c) => {
+      const result = await useGift(c.var.db, {
+        userId: currentUserId(c),
+        giftId: c.req.valid('param').id,
+        episodeId: c.req.valid('json').episodeId,
+        claim: c.var.idempotency,
+        rentalHours: c.var.edition.rentalHours,
+        ageRules: c.var.edition,
+      })
+      return ok(c, result)
+    },
   )

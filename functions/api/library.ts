@@ -47,13 +47,15 @@ async function toggle(c: Context<AppEnv>, on: boolean) {
 }
 
 export const library = new Hono<AppEnv>()
-  .post('/favorite/:seriesId', requireUser, (c) => toggle(c, true))
-  .delete('/favorite/:seriesId', requireUser, (c) => toggle(c, false))
-  .post('/hidden', requireUser, validate('json', HiddenRequest), async (c) => ok(c, await hide(c, c.req.valid('json'))))
   .post('/web/hide', ...hideForm(true))
   .post('/web/show', ...hideForm(false))
+  // members only below (the forms above send a guest to log in instead)
+  .use(requireUser)
+  .post('/favorite/:seriesId', (c) => toggle(c, true))
+  .delete('/favorite/:seriesId', (c) => toggle(c, false))
+  .post('/hidden', validate('json', HiddenRequest), async (c) => ok(c, await hide(c, c.req.valid('json'))))
   // Spec §2 /library/recent: series read lately with the position reached, the same on every device.
-  .get('/recent', requireUser, validate('query', RecentQuery), async (c) => {
+  .get('/recent', validate('query', RecentQuery), async (c) => {
     const raw = c.req.valid('query').cursor
     const cursor = raw === undefined ? null : decodeCursor(raw, 'newest')
     if (raw !== undefined && cursor === null) throw new AppError('INVALID_PARAMETER', { fields: 'cursor' })

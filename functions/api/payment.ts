@@ -80,105 +80,6 @@ export const payment = new Hono<AppEnv>()
     c.header('Vary', 'Authorization')
     return ok(c, { items })
   })
-  /** An UNPAID payment and the provider's checkout URL, once per Idempotency-Key. */
-  .post('/charge', requireUser, validate('json', ChargeRequest), idempotent(CHARGE_SCOPE), async (c) => {
-    const result = await createCharge(c.var.db, {
-      userId: currentUserId(c),
-      request: c.req.valid('json'),
-      claim: c.var.idempotency,
-      scope: shopScope(c),
-      origin: new URL(c.req.url).origin,
-      provider: provider(c),
-    })
-    return ok(c, result)
-  })
-  /** Spec §5/§9 mileage exchange, once per Idempotency-Key: `{amount}` points → `{coin}` (edition rate). */
-  .post(
-    '/mileage',
-    checksSessionItself,
-    requireUser,
-    validate('json', MileageExchangeRequest),
-    idempotent('POST /payment/mileage', { handlerChecksKey: true }),
-    async (c) => {
-      const session = currentSession(c)
-      const result = await exchangeMileage(
-        { userId: session.userId, amount: c.req.valid('json').amount, rate: mileageRate(c), claim: c.var.idempotency },
-        session,
-      )
-      return ok(c, result)
-    },
-  )
-  /**
-   * The exchange popup's plain form (same Origin, works without JavaScript), once per rendered key: 303 to its page
-   * with `?exchanged=<coins>`, or `?error=CODE` with the popup open again and the amount kept.
-   */
-  .post(
-    '/web/mileage',
-    ...formRoute({
-      schema: MileageForm,
-      guest: (raw, c) => toLogin(exchangePage(raw))(raw, c),
-      keep: ['amount'],
-      fields: { EXCHANGE_MILEAGE_INSUFFICIENT: 'amount', MILEAGE_INSUFFICIENT: 'amount' },
-      once: { scope: 'POST /payment/web/mileage' },
-      run: (data, c) => exchangeMileage({ userId: currentUserId(c), amount: data.amount, rate: mileageRate(c), claim: c.var.idempotency }),
-      done: (data, _result, c) => `${data.page}?exchanged=${exchangeCoins(data.amount, mileageRate(c))}#exchange-done`,
-      failed: (code, raw) => `${exchangePage(raw)}?error=${code}#mileage-exchange`,
-    }),
-  )
-  /**
-   * Spec §9 refund of unused paid coins within 7 days, once per Idempotency-Key: `{paymentId}` →
-   * `{paymentId, refunded:{coin, bonus}, coin}`; NOT_EXIST (unknown or another reader's payment),
-   * INVALID_PARAMETER with reason NOT_REFUNDABLE (not paid, refunded, too late, or paid coins spent).
-   */
-  .post('/refund', requireUser, validate('json', RefundRequest), idempotent('POST /payment/refund'), async (c) => {
-    const result = await refundPayment(c.var.db, {
-      userId: currentUserId(c),
-      paymentId: c.req.valid('json').paymentId,
-      claim: c.var.idempotency,
-    })
-    return ok(c, result)
-  })
-  /** The charge history page's refund form (same Origin): 303 to /history/charge?refunded=1 or ?error=CODE. */
-  .post(
-    '/web/refund',
-    ...formRoute({
-      schema: RefundRequest.extend({ key: ShopForm.shape.key }),
-      guest: toLogin('/history/charge'),
-      once: { scope: 'POST /payment/web/refund' },
-      run: (data, c) => refundPayment(c.var.db, { userId: currentUserId(c), paymentId: data.paymentId, claim: c.var.idempotency }),
-      done: () => '/history/charge?refunded=1',
-      failed: (code) => `/history/charge?error=${code}`,
-    }),
-  )
-  /** A payment of the reader (the shop island polls it while the checkout pop-up is open); NOT_EXIST for others'. */
-  .get('/status/:paymentId', requireUser, async (c) => {
-    const found = await paymentOf(c.var.db, currentUserId(c), c.req.param('paymentId'))
-    if (!found) throw new AppError('NOT_EXIST')
-    return ok(c, found)
-  })
-  /** Coins the reader owes (spent coins of payments whose money went back: a refund at the provider, a dispute). */
-  .get('/debt', requireUser, async (c) => {
-    return ok(c, { debt: await debtOf(c.var.db, currentUserId(c)) })
-  })
-  /** Spec §3 address form: the saved address (null when none) / save it (29 European countries, dial codes). */
-  .get('/address', requireUser, async (c) => {
-    return ok(c, { address: await addressOf(currentUserId(c)) })
-  })
-  .put('/address', requireUser, validate('json', AddressRequest), async (c) => {
-    return ok(c, { address: await saveAddress(currentUserId(c), c.req.valid('json')) })
-  })
-  /** The /shop/address page's form (same Origin): 303 to /shop/address?saved=1 or ?error=INVALID_PARAMETER&fields=…. */
-  .post(
-    '/web/address',
-    ...formRoute({
-      schema: AddressRequest,
-      guest: toLogin('/shop/address'),
-      run: (data, c) => saveAddress(currentUserId(c), data),
-      done: () => '/shop/address?saved=1',
-      failed: (code, _raw, details) =>
-        `/shop/address?error=${code}${code === 'INVALID_PARAMETER' && typeof details?.fields === 'string' ? `&fields=${encodeURIComponent(details.fields)}` : ''}`,
-    }),
-  )
   /**
    * The provider's signed event: bad signature or a payment not (yet) known → 400 INVALID_PARAMETER, which the
    * provider redelivers later; replay → 200, nothing credited twice; a provider not configured here → 404.
@@ -199,6 +100,47 @@ export const payment = new Hono<AppEnv>()
     c.header('Cache-Control', 'no-store')
     return ok(c, { received: true, outcome })
   })
+  /**
+   * The exchange popup's plain form (same Origin, works without JavaScript), once per rendered key: 303 to its page
+   * with `?exchanged=<coins>`, or `?error=CODE` with the popup open again and the amount kept.
+   */
+  .post(
+    '/web/mileage',
+    ...formRoute({
+      schema: MileageForm,
+      guest: (raw, c) => toLogin(exchangePage(raw))(raw, c),
+      keep: ['amount'],
+      fields: { EXCHANGE_MILEAGE_INSUFFICIENT: 'amount', MILEAGE_INSUFFICIENT: 'amount' },
+      once: { scope: 'POST /payment/web/mileage' },
+      run: (data, c) => exchangeMileage({ userId: currentUserId(c), amount: data.amount, rate: mileageRate(c), claim: c.var.idempotency }),
+      done: (data, _result, c) => `${data.page}?exchanged=${exchangeCoins(data.amount, mileageRate(c))}#exchange-done`,
+      failed: (code, raw) => `${exchangePage(raw)}?error=${code}#mileage-exchange`,
+    }),
+  )
+  /** The charge history page's refund form (same Origin): 303 to /history/charge?refunded=1 or ?error=CODE. */
+  .post(
+    '/web/refund',
+    ...formRoute({
+      schema: RefundRequest.extend({ key: ShopForm.shape.key }),
+      guest: toLogin('/history/charge'),
+      once: { scope: 'POST /payment/web/refund' },
+      run: (data, c) => refundPayment(c.var.db, { userId: currentUserId(c), paymentId: data.paymentId, claim: c.var.idempotency }),
+      done: () => '/history/charge?refunded=1',
+      failed: (code) => `/history/charge?error=${code}`,
+    }),
+  )
+  /** The /shop/address page's form (same Origin): 303 to /shop/address?saved=1 or ?error=INVALID_PARAMETER&fields=…. */
+  .post(
+    '/web/address',
+    ...formRoute({
+      schema: AddressRequest,
+      guest: toLogin('/shop/address'),
+      run: (data, c) => saveAddress(currentUserId(c), data),
+      done: () => '/shop/address?saved=1',
+      failed: (code, _raw, details) =>
+        `/shop/address?error=${code}${code === 'INVALID_PARAMETER' && typeof details?.fields === 'string' ? `&fields=${encodeURIComponent(details.fields)}` : ''}`,
+    }),
+  )
   /** The /shop form: the agreement checkbox is required (spec §5); then the checkout page, once per rendered key and product. */
   .post(
     '/web/charge',
@@ -256,3 +198,62 @@ export const payment = new Hono<AppEnv>()
       failed: (code) => `/shop?error=${code}`,
     }),
   )
+  // members only below (the routes above are open, or forms that send a guest to log in)
+  .use(requireUser)
+  /** An UNPAID payment and the provider's checkout URL, once per Idempotency-Key. */
+  .post('/charge', validate('json', ChargeRequest), idempotent(CHARGE_SCOPE), async (c) => {
+    const result = await createCharge(c.var.db, {
+      userId: currentUserId(c),
+      request: c.req.valid('json'),
+      claim: c.var.idempotency,
+      scope: shopScope(c),
+      origin: new URL(c.req.url).origin,
+      provider: provider(c),
+    })
+    return ok(c, result)
+  })
+  /** Spec §5/§9 mileage exchange, once per Idempotency-Key: `{amount}` points → `{coin}` (edition rate). */
+  .post(
+    '/mileage',
+    checksSessionItself,
+    validate('json', MileageExchangeRequest),
+    idempotent('POST /payment/mileage', { handlerChecksKey: true }),
+    async (c) => {
+      const session = currentSession(c)
+      const result = await exchangeMileage(
+        { userId: session.userId, amount: c.req.valid('json').amount, rate: mileageRate(c), claim: c.var.idempotency },
+        session,
+      )
+      return ok(c, result)
+    },
+  )
+  /**
+   * Spec §9 refund of unused paid coins within 7 days, once per Idempotency-Key: `{paymentId}` →
+   * `{paymentId, refunded:{coin, bonus}, coin}`; NOT_EXIST (unknown or another reader's payment),
+   * INVALID_PARAMETER with reason NOT_REFUNDABLE (not paid, refunded, too late, or paid coins spent).
+   */
+  .post('/refund', validate('json', RefundRequest), idempotent('POST /payment/refund'), async (c) => {
+    const result = await refundPayment(c.var.db, {
+      userId: currentUserId(c),
+      paymentId: c.req.valid('json').paymentId,
+      claim: c.var.idempotency,
+    })
+    return ok(c, result)
+  })
+  /** A payment of the reader (the shop island polls it while the checkout pop-up is open); NOT_EXIST for others'. */
+  .get('/status/:paymentId', async (c) => {
+    const found = await paymentOf(c.var.db, currentUserId(c), c.req.param('paymentId'))
+    if (!found) throw new AppError('NOT_EXIST')
+    return ok(c, found)
+  })
+  /** Coins the reader owes (spent coins of payments whose money went back: a refund at the provider, a dispute). */
+  .get('/debt', async (c) => {
+    return ok(c, { debt: await debtOf(c.var.db, currentUserId(c)) })
+  })
+  /** Spec §3 address form: the saved address (null when none) / save it (29 European countries, dial codes). */
+  .get('/address', async (c) => {
+    return ok(c, { address: await addressOf(currentUserId(c)) })
+  })
+  .put('/address', validate('json', AddressRequest), async (c) => {
+    return ok(c, { address: await saveAddress(currentUserId(c), c.req.valid('json')) })
+  })

@@ -53,25 +53,6 @@ const viewerOf = (raw: RawForm) => {
 
 export const purchase = new Hono<AppEnv>()
   .post(
-    '/',
-    checksSessionItself,
-    requireUser,
-    validate('json', PurchaseRequest),
-    idempotent('POST /purchase', { handlerChecksKey: true }),
-    async (c) => {
-      const session = currentSession(c)
-      const result = await purchaseEpisodes(c.var.db, {
-        userId: session.userId,
-        session,
-        request: c.req.valid('json'),
-        claim: c.var.idempotency,
-        rentalHours: c.var.edition.rentalHours,
-        ageRules: c.var.edition,
-      })
-      return ok(c, result)
-    },
-  )
-  .post(
     '/web',
     ...formRoute({
       schema: fromForm(PurchaseForm.extend({ key: FormKey })),
@@ -89,22 +70,36 @@ export const purchase = new Hono<AppEnv>()
       failed: (code, raw) => `${viewerOf(raw)}?error=${code}#buy-for-good`,
     }),
   )
-  .get('/preview', requireUser, validate('query', PreviewQuery), async (c) => {
-    const result = await previewPurchase(c.var.db, currentUserId(c), c.req.valid('query').episodeId, c.var.edition)
-    return ok(c, result)
-  })
+  // members only below (the form above sends a guest to log in instead)
+  .use(requireUser)
   .post(
-    '/freetime',
-    requireUser,
-    validate('json', FreetimeRequest),
-    idempotent('POST /purchase/freetime', { handlerChecksKey: true }),
+    '/',
+    checksSessionItself,
+    validate('json', PurchaseRequest),
+    idempotent('POST /purchase', { handlerChecksKey: true }),
     async (c) => {
-      const result = await useFreetime(c.var.db, {
-        userId: currentUserId(c),
-        episodeId: c.req.valid('json').episodeId,
+      const session = currentSession(c)
+      const result = await purchaseEpisodes(c.var.db, {
+        userId: session.userId,
+        session,
+        request: c.req.valid('json'),
         claim: c.var.idempotency,
+        rentalHours: c.var.edition.rentalHours,
         ageRules: c.var.edition,
       })
       return ok(c, result)
     },
   )
+  .get('/preview', validate('query', PreviewQuery), async (c) => {
+    const result = await previewPurchase(c.var.db, currentUserId(c), c.req.valid('query').episodeId, c.var.edition)
+    return ok(c, result)
+  })
+  .post('/freetime', validate('json', FreetimeRequest), idempotent('POST /purchase/freetime', { handlerChecksKey: true }), async (c) => {
+    const result = await useFreetime(c.var.db, {
+      userId: currentUserId(c),
+      episodeId: c.req.valid('json').episodeId,
+      claim: c.var.idempotency,
+      ageRules: c.var.edition,
+    })
+    return ok(c, result)
+  })

@@ -26,16 +26,17 @@ const TestPushBody = z.object({
 })
 
 export const push = new Hono<AppEnv>()
-  .post('/subscription', requireUser, validate('json', PushSubscriptionBody), async (c) => {
+  .use(requireUser)
+  .post('/subscription', validate('json', PushSubscriptionBody), async (c) => {
     if (!(await saveSubscription(c.var.db, currentUserId(c), c.req.valid('json'), new Date())))
       return refusal(c, 'INVALID_PARAMETER', c.get('t')('account.push.deviceTooMany'), { reason: TOO_MANY_SUBSCRIPTIONS })
     return ok(c, { subscribed: true })
   })
-  .delete('/subscription', requireUser, validate('json', PushEndpointBody), async (c) => {
+  .delete('/subscription', validate('json', PushEndpointBody), async (c) => {
     const removed = await removeSubscription(c.var.db, currentUserId(c), c.req.valid('json').endpoint)
     return ok(c, { removed })
   })
-  .post('/test', requireUser, validate('json', TestPushBody), async (c) => {
+  .post('/test', validate('json', TestPushBody), async (c) => {
     if (!isLocalRun()) throw new AppError('NOT_EXIST')
     return ok(c, await deliverPush(env, c.var.db, currentUserId(c), c.req.valid('json')))
   })

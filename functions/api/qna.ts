@@ -46,20 +46,6 @@ const ListQuery = z.object({
 })
 
 export const qna = new Hono<AppEnv>()
-  .get('/', requireUser, validate('query', ListQuery), async (c) => {
-    const cursor = c.req.valid('query').cursor
-    return ok(c, await myQnas(c.var.db, currentUserId(c), cursor ? Number(cursor) : null))
-  })
-  .post('/', requireUser, validate('json', QnaBody), async (c) =>
-    ok(c, await submitQna(c.var.db, currentUserId(c), c.req.valid('json'), ctxOf(c)), 201),
-  )
-  /** An image of the reader's own question (spec §5 attachments); anyone else's is NOT_EXIST. */
-  .get('/:id/image/:n', requireUser, async (c) => {
-    const id = parseId(c.req.param('id'))
-    const n = Number(c.req.param('n'))
-    const key = id === null || !/^[1-3]$/.test(c.req.param('n')) ? null : await qnaImageKey(c.var.db, currentUserId(c), id, n)
-    return storedImage(key ? await ctxOf(c).media?.get(key) : null)
-  })
   .post(
     '/web/register',
     ...formRoute({
@@ -77,3 +63,17 @@ export const qna = new Hono<AppEnv>()
       failed: (code) => `/qna/register?error=${code}`,
     }),
   )
+  // members only below (the form above sends a guest to log in instead)
+  .use(requireUser)
+  .get('/', validate('query', ListQuery), async (c) => {
+    const cursor = c.req.valid('query').cursor
+    return ok(c, await myQnas(c.var.db, currentUserId(c), cursor ? Number(cursor) : null))
+  })
+  .post('/', validate('json', QnaBody), async (c) => ok(c, await submitQna(c.var.db, currentUserId(c), c.req.valid('json'), ctxOf(c)), 201))
+  /** An image of the reader's own question (spec §5 attachments); anyone else's is NOT_EXIST. */
+  .get('/:id/image/:n', async (c) => {
+    const id = parseId(c.req.param('id'))
+    const n = Number(c.req.param('n'))
+    const key = id === null || !/^[1-3]$/.test(c.req.param('n')) ? null : await qnaImageKey(c.var.db, currentUserId(c), id, n)
+    return storedImage(key ? await ctxOf(c).media?.get(key) : null)
+  })

@@ -34,20 +34,6 @@ const StateQuery = z
   .strict()
 
 export const roulette = new Hono<AppEnv>()
-  .get('/', requireUser, validate('query', StateQuery), async (c) => {
-    const eventId = c.req.valid('query').eventId ?? (await currentRouletteId(c.var.db))
-    if (eventId === null) throw new AppError('NOT_FOUND_EVENT')
-    return ok(c, await rouletteState(c.var.db, { userId: currentUserId(c), eventId, timeZone: c.var.edition.timeZone }))
-  })
-  .post('/spin', requireUser, validate('json', SpinRequest), idempotent('POST /roulette/spin'), async (c) => {
-    const result = await spinRoulette(c.var.db, {
-      userId: currentUserId(c),
-      eventId: c.req.valid('json').eventId,
-      claim: c.var.idempotency,
-      edition: c.var.edition,
-    })
-    return ok(c, result)
-  })
   .post(
     '/web/spin',
     ...formRoute({
@@ -60,3 +46,19 @@ export const roulette = new Hono<AppEnv>()
       failed: (code) => `/roulette?error=${code}#roulette-status`,
     }),
   )
+  // members only below (the form above sends a guest to log in instead)
+  .use(requireUser)
+  .get('/', validate('query', StateQuery), async (c) => {
+    const eventId = c.req.valid('query').eventId ?? (await currentRouletteId(c.var.db))
+    if (eventId === null) throw new AppError('NOT_FOUND_EVENT')
+    return ok(c, await rouletteState(c.var.db, { userId: currentUserId(c), eventId, timeZone: c.var.edition.timeZone }))
+  })
+  .post('/spin', validate('json', SpinRequest), idempotent('POST /roulette/spin'), async (c) => {
+    const result = await spinRoulette(c.var.db, {
+      userId: currentUserId(c),
+      eventId: c.req.valid('json').eventId,
+      claim: c.var.idempotency,
+      edition: c.var.edition,
+    })
+    return ok(c, result)
+  })

@@ -29,15 +29,16 @@ function cursorOf(raw: string | undefined): Cursor | null {
 }
 
 export const shelves = new Hono<AppEnv>()
-  .get('/my', requireUser, validate('query', ShelfQuery), async (c) => {
+  .use(requireUser)
+  .get('/my', validate('query', ShelfQuery), async (c) => {
     const page = await ownedShelf(c.var.db, currentUserId(c), audienceSees(await audienceOf(c)), cursorOf(c.req.valid('query').cursor))
     return ok(c, page)
   })
-  .get('/favorite', requireUser, validate('query', ShelfQuery), async (c) => {
+  .get('/favorite', validate('query', ShelfQuery), async (c) => {
     const page = await favoriteShelf(c.var.db, currentUserId(c), audienceSees(await audienceOf(c)), cursorOf(c.req.valid('query').cursor))
     return ok(c, page)
   })
-  .get('/hidden', requireUser, validate('query', ShelfQuery), async (c) => {
+  .get('/hidden', validate('query', ShelfQuery), async (c) => {
     const page = await hiddenShelf(c.var.db, currentUserId(c), audienceSees(await audienceOf(c)), cursorOf(c.req.valid('query').cursor))
     return ok(c, page)
   })

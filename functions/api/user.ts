@@ -74,52 +74,32 @@ const RedeemBody = z.object({ code: z.string().max(64) })
 const nicknameRefusal = (c: Context<AppEnv>, e: NicknameError) =>
   refusal(c, 'INVALID_PARAMETER', c.var.t(nicknameMessageKey(e.refusal), nicknameParams(e.refusal)), { ...e.refusal })
 
+/**
+ * Spec §4 account transfer: status, start, consent (code mailed), cancel while START, redeem on the new device. Only on
+ * editions with the feature (`transferOn`, before anything else); redeeming is for the new device, which has no session.
+ */
+const transfer = new Hono<AppEnv>()
+  .use(transferOn)
+  .post('/redeem', validate('json', RedeemBody), async (c) => {
+    const { accessToken, refreshToken, userId } = await redeemTransfer(c.var.db, c.req.valid('json').code, authContext(c))
+    return ok(c, { accessToken, refreshToken, userId })
+  })
+  // members only below
+  .use(requireUser)
+  .get('/', async (c) => {
+    return ok(c, await transferState(c.var.db, currentUserId(c)))
+  })
+  .post('/start', async (c) => ok(c, await startTransfer(c.var.db, currentUserId(c))))
+  .post('/request', validate('json', AgreeBody), async (c) => ok(c, await requestTransfer(c.var.db, currentUserId(c), authContext(c))))
+  .delete('/', async (c) => ok(c, await cancelTransfer(c.var.db, currentUserId(c))))
+
 /** docs/API.md `/user`: the signed-in reader's own data only (the id comes from the token, never from the request). */
 export const user = new Hono<AppEnv>()
-  /**
-   * Spec §7 PUT /user: PROFILE sets the nickname, ADULT is the age check, MAIL the e-mail consent; then the token
-   * pair is renewed (an app that sent its refreshToken gets it back as `authResponse`; the web's goes into its cookie).
-   */
-  .put('/', requireUser, validate('json', PutUserBody), async (c) => {
-    const body = c.req.valid('json')
-    if (body.action === 'PROFILE')
-      try {
-        await setNickname(c.var.db, currentUserId(c), body.profileRequest.nickname, c.var.edition.reservedNames)
-      } catch (e) {
-        if (e instanceof NicknameError) return nicknameRefusal(c, e)
-        throw e
-      }
-    else if (body.action === 'ADULT') await verifyAdultOf(c, body.verifyAdultRequest.birthedAt)
-    else await saveMailConsent(c.var.db, currentUserId(c), body.agreeMailRequest.isAgreeMail)
-    const authResponse = await renewTokens(c, body.refreshToken)
-    return ok(c, { ...(await me(c)), authResponse })
-  })
-  // the session is checked by the one call to the reader's object that answers it (the profile is its account card)
-  .get('/me', checksSessionItself, requireUser, async (c) => {
-    const session = currentSession(c)
-    const me = await userMe(session.userId, session)
-    if (!me) throw new AppError('NOT_LOGIN_USER')
-    return ok(c, me)
-  })
   /** Spec §7 POST /user/mail/auth {userId}: the sign-up e-mail OTP again (same answer for every id). */
   .post('/mail/auth', needs('mail'), validate('json', MailAuthBody), async (c) =>
     ok(c, await resendOtpForUser(c.var.db, c.req.valid('json').userId, authContext(c))),
   )
-  /** Spec §3/§7 push settings and e-mail consent (PUT /app/push in the spec's call list). */
-  // as /me: the one call to the reader's object checks the session (the settings are on the account card)
-  .get('/push', checksSessionItself, requireUser, async (c) => {
-    const session = currentSession(c)
-    const settings = await readerPushSettings(session.userId, session)
-    if (!settings) throw new AppError('NOT_LOGIN_USER')
-    return ok(c, settings)
-  })
-  .put('/push', requireUser, validate('json', PushSettingsBody), async (c) =>
-    ok(c, await savePushSettings(c.var.db, currentUserId(c), c.req.valid('json'))),
-  )
-  /** Spec §4 withdrawal: reasons + agreement → confirmation mail; the mailed link approves and deletes. */
-  .post('/withdrawal', requireUser, validate('json', WithdrawalBody), async (c) =>
-    ok(c, await requestWithdrawal(c.var.db, currentUserId(c), c.req.valid('json'), authContext(c))),
-  )
+  /** Spec §4: the mailed link approves the withdrawal and deletes the account (no session needed). */
   .post('/withdrawal/approve', validate('json', ApproveBody), async (c) =>
     ok(c, await approveWithdrawal(c.var.db, c.req.valid('json'), authContext(c))),
   )
@@ -195,19 +175,6 @@ export const user = new Hono<AppEnv>()
         `/setting/withdrawal/confirm?${new URLSearchParams({ userId: field(raw, 'userId'), uuid: field(raw, 'uuid'), error: code })}`,
     }),
   )
-  /** Spec §4 account transfer: status, start, consent (code mailed), cancel while START, redeem on the new device. */
-  .get('/transfer', transferOn, requireUser, async (c) => {
-    return ok(c, await transferState(c.var.db, currentUserId(c)))
-  })
-  .post('/transfer/start', transferOn, requireUser, async (c) => ok(c, await startTransfer(c.var.db, currentUserId(c))))
-  .post('/transfer/request', transferOn, requireUser, validate('json', AgreeBody), async (c) =>
-    ok(c, await requestTransfer(c.var.db, currentUserId(c), authContext(c))),
-  )
-  .delete('/transfer', transferOn, requireUser, async (c) => ok(c, await cancelTransfer(c.var.db, currentUserId(c))))
-  .post('/transfer/redeem', transferOn, validate('json', RedeemBody), async (c) => {
-    const { accessToken, refreshToken, userId } = await redeemTransfer(c.var.db, c.req.valid('json').code, authContext(c))
-    return ok(c, { accessToken, refreshToken, userId })
-  })
   .post(
     '/web/transfer/start',
     transferOn,
@@ -228,8 +195,53 @@ export const user = new Hono<AppEnv>()
     transferOn,
     ...transferForm('cancel', z.object({}), (c) => cancelTransfer(c.var.db, currentUserId(c)), '/transfer/note?cancelled=1'),
   )
+  .route('/transfer', transfer)
+  // members only below (the routes above are open, forms that send a guest to log in, or the transfer group)
+  .use(requireUser)
+  /**
+   * Spec §7 PUT /user: PROFILE sets the nickname, ADULT is the age check, MAIL the e-mail consent; then the token
+   * pair is renewed (an app that sent its refreshToken gets it back as `authResponse`; the web's goes into its cookie).
+   */
+  .put('/', validate('json', PutUserBody), async (c) => {
+    const body = c.req.valid('json')
+    if (body.action === 'PROFILE')
+      try {
+        await setNickname(c.var.db, currentUserId(c), body.profileRequest.nickname, c.var.edition.reservedNames)
+      } catch (e) {
+        if (e instanceof NicknameError) return nicknameRefusal(c, e)
+        throw e
+      }
+    else if (body.action === 'ADULT') await verifyAdultOf(c, body.verifyAdultRequest.birthedAt)
+    else await saveMailConsent(c.var.db, currentUserId(c), body.agreeMailRequest.isAgreeMail)
+    const authResponse = await renewTokens(c, body.refreshToken)
+    return ok(c, { ...(await me(c)), authResponse })
+  })
+  // the session is checked by the one call to the reader's object that answers it (the profile is its account card)
+  .get('/me', checksSessionItself, async (c) => {
+    const session = currentSession(c)
+    const me = await userMe(session.userId, session)
+    if (!me) throw new AppError('NOT_LOGIN_USER')
+    return ok(c, me)
+  })
+  /** Spec §3/§7 push settings and e-mail consent (PUT /app/push in the spec's call list). */
+  // as /me: the one call to the reader's object checks the session (the settings are on the account card)
+  .get('/push', checksSessionItself, async (c) => {
+    const session = currentSession(c)
+    const settings = await readerPushSettings(session.userId, session)
+    if (!settings) throw new AppError('NOT_LOGIN_USER')
+    return ok(c, settings)
+  })
+  .put('/push', validate('json', PushSettingsBody), async (c) =>
+    ok(c, await savePushSettings(c.var.db, currentUserId(c), c.req.valid('json'))),
+  )
+  /** Spec §4 withdrawal: reasons + agreement → confirmation mail; the mailed link approves and deletes (above). */
+  .post('/withdrawal', validate('json', WithdrawalBody), async (c) =>
+    ok(c, await requestWithdrawal(c.var.db, currentUserId(c), c.req.valid('json'), authContext(c))),
+  )
 
 /** Spec §7 PUT /app/push under its own name (mounted at `/app` in v1.ts): the same as PUT /user/push. */
-export const appPush = new Hono<AppEnv>().put('/push', requireUser, validate('json', PushSettingsBody), async (c) =>
-  ok(c, await savePushSettings(c.var.db, currentUserId(c), c.req.valid('json'))),
-)
+export const appPush = new Hono<AppEnv>()
+  .use(requireUser)
+  .put('/push', validate('json', PushSettingsBody), async (c) =>
+    ok(c, await savePushSettings(c.var.db, currentUserId(c), c.req.valid('json'))),
+  )

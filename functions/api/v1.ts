@@ -26,10 +26,14 @@ import { referencePage } from '../lib/reference.ts'
 
 /** The backend API (`/api/v1`); feature sub-apps are mounted here as they arrive. */
 export const v1 = new Hono<AppEnv>()
+// Routers mounted at the same path: a router's members-only group (`.use(requireUser)`) also guards every route under
+// its path registered after it, so a router with open routes comes first: age before user (GET /user/adult is
+// open), library before shelves (library's forms send a guest to log in; shelves is members only, guarded twice).
+// push is members only like appPush, whose group covers /app/push too.
 v1.route('/auth/oauth', oauth)
 v1.route('/auth', auth)
-v1.route('/user', user)
 v1.route('/user', age)
+v1.route('/user', user)
 v1.route('/app', appPush)
 v1.route('/app/push', push)
 v1.route('/contents', contents)

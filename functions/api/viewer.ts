@@ -89,15 +89,20 @@ function seriesIdOf(c: Context<AppEnv>): number {
   return id
 }
 
-export const viewer = new Hono<AppEnv>()
-  // Continuous reading (spec §1): the reader's opt-in to automatic unlocks of a series, with its coin cap. Read
-  // when a signed-in reader reaches a locked episode (which is not fetched), so a session ended elsewhere is
-  // told there (spec §8 NOT_FOUND_ACCESS_TOKEN → logout).
-  .get('/auto-unlock/:seriesId', requireReader, async (c) => ok(c, await getAutoUnlock(c.var.db, currentUserId(c), seriesIdOf(c))))
-  .put('/auto-unlock/:seriesId', requireReader, validate('json', AutoUnlockRequest), async (c) =>
+/**
+ * `/auto-unlock/{seriesId}`, continuous reading (spec §1): the reader's opt-in to automatic unlocks of a series, with
+ * its coin cap. Read when a signed-in reader reaches a locked episode (which is not fetched), so a session ended
+ * elsewhere is told there (spec §8 NOT_FOUND_ACCESS_TOKEN → logout). Members only, through `requireReader`.
+ */
+const autoUnlock = new Hono<AppEnv>()
+  .use(requireReader)
+  .get('/:seriesId', async (c) => ok(c, await getAutoUnlock(c.var.db, currentUserId(c), seriesIdOf(c))))
+  .put('/:seriesId', validate('json', AutoUnlockRequest), async (c) =>
     ok(c, await setAutoUnlock(c.var.db, currentUserId(c), seriesIdOf(c), c.req.valid('json'))),
   )
-  .delete('/auto-unlock/:seriesId', requireReader, async (c) => ok(c, await clearAutoUnlock(c.var.db, currentUserId(c), seriesIdOf(c))))
+  .delete('/:seriesId', async (c) => ok(c, await clearAutoUnlock(c.var.db, currentUserId(c), seriesIdOf(c))))
+
+export const viewer = new Hono<AppEnv>()
   // the session version is checked in openEpisode's own read (no round trip of its own): an ended session gets no slice URL
   .get('/:episodeId', checksSessionItself, async (c) => {
     const episodeId = episodeIdOf(c)
@@ -134,8 +139,12 @@ export const viewer = new Hono<AppEnv>()
     headers.set('Cross-Origin-Resource-Policy', 'same-origin')
     return new Response(object.body, { headers })
   })
+  // after the open routes: `GET /auto-unlock` stays an (unknown) episode, as before
+  .route('/auto-unlock', autoUnlock)
+  // members only below (the routes above are open, or guarded by requireReader)
+  .use(requireUser)
   // one D1 statement per save, the session check included (saveProgress); the viewer's beacon sends text/plain
-  .post('/:episodeId/progress', checksSessionItself, requireUser, beaconJson, validate('json', ProgressRequest), async (c) => {
+  .post('/:episodeId/progress', checksSessionItself, beaconJson, validate('json', ProgressRequest), async (c) => {
     const episodeId = episodeIdOf(c)
     const session = currentSession(c)
     return ok(c, await saveProgress(c.var.db, session.userId, episodeId, c.req.valid('json').position, c.var.edition, session))

@@ -64,7 +64,7 @@ export async function openApiDocument(api: Hono<AppEnv>, siteUrl: string) {
       const responses = (op.responses ??= {})
       if (!Object.keys(responses).some((status) => /^[23]/.test(status))) responses['200'] = answer('Success', 'Done: the route’s data.')
       responses['default'] ??= answer('Failure', 'Refused or failed.')
-      // a guard met twice on the way (a group's and the route's) is one requirement
+      // a guard met twice on the way (two routers' groups over one path, as /library's and /app's) is one requirement
       if (op.security) op.security = [...new Set(op.security.map((s) => JSON.stringify(s)))].map((s) => JSON.parse(s) as unknown)
     }
   return doc
