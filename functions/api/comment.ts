@@ -12,7 +12,7 @@ import { getCookie } from 'hono/cookie'
 import { z, type ZodType } from 'zod'
 import { AppError } from '../../src/lib/errors/catalogue.ts'
 import { formatDateTime } from '../../src/lib/i18n/dates.ts'
-import { parseId } from '../../src/lib/ids.ts'
+import { parseId, RowIdText } from '../../src/lib/ids.ts'
 import { loginRedirect } from '../../src/features/session/routes.ts'
 import { NOT_LOGGED_IN_ADULT_COOKIE } from '../../src/features/age/age.ts'
 import { BlockBody, decodeCursor, ListQuery, PostBody, ReactionBody } from '../../src/features/comment/comment.ts'
@@ -114,10 +114,7 @@ function commentForm<S extends ZodType, R>(
 const NoFields = z.object({})
 const ReplyQuery = z.object({ after: z.coerce.number().int().min(0).max(2_147_483_647).optional() })
 const MyQuery = z.object({
-  cursor: z
-    .string()
-    .regex(/^[1-9]\d{0,9}$/)
-    .optional(),
+  cursor: RowIdText.optional(),
 })
 
 export const comment = new Hono<AppEnv>()
@@ -180,7 +177,7 @@ export const comment = new Hono<AppEnv>()
   .use(requireUser)
   .get('/my', validate('query', MyQuery), async (c) => {
     const cursor = c.req.valid('query').cursor
-    return ok(c, await myComments(c.var.db, currentUserId(c), cursor ? Number(cursor) : null))
+    return ok(c, await myComments(c.var.db, currentUserId(c), cursor ?? null))
   })
   .post('/', validate('json', PostBody), async (c) => {
     try {

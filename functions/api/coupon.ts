@@ -20,15 +20,13 @@ import { ok } from '../lib/respond.ts'
 import { validate } from '../lib/validate.ts'
 import { clientIp, currentUserId, requireUser, sessionPlatform } from '../middleware/session.ts'
 import type { Context } from 'hono'
+import { RowIdText } from '../../src/lib/ids.ts'
 
 /** Who types a coupon code, for its limits: the client's address and the edition. */
 const couponClient = (c: Context<AppEnv>) => ({ ip: clientIp((n) => c.req.header(n)), issuer: c.var.edition.siteUrl })
 
 const CouponParam = z.object({
-  id: z
-    .string()
-    .regex(/^[1-9]\d{0,14}$/)
-    .transform(Number),
+  id: RowIdText,
 })
 
 export const coupon = new Hono<AppEnv>()

@@ -21,12 +21,10 @@ import { ok } from '../lib/respond.ts'
 import { validate } from '../lib/validate.ts'
 import { idempotent } from '../middleware/idempotency.ts'
 import { currentUserId, requireUser } from '../middleware/session.ts'
+import { RowIdText } from '../../src/lib/ids.ts'
 
 const GiftParam = z.object({
-  id: z
-    .string()
-    .regex(/^[1-9]\d{0,14}$/)
-    .transform(Number),
+  id: RowIdText,
 })
 /** The key the /gift page renders into each ticket's form. */
 const GiftKey = z.string().regex(/^[A-Za-z0-9_-]{8,100}$/)

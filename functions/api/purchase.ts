@@ -37,12 +37,10 @@ import { validate } from '../lib/validate.ts'
 import { idempotent } from '../middleware/idempotency.ts'
 import { FormKey, field, formRoute, fromForm, toLogin, type RawForm } from './forms.ts'
 import { checksSessionItself, currentSession, currentUserId, requireUser } from '../middleware/session.ts'
+import { RowIdText } from '../../src/lib/ids.ts'
 
 const PreviewQuery = z.object({
-  episodeId: z
-    .string()
-    .regex(/^[1-9]\d{0,14}$/)
-    .transform(Number),
+  episodeId: RowIdText,
 })
 
 /** The viewer page the form was posted from (its episode id as sent, when well formed), where it comes back. */

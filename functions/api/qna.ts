@@ -11,7 +11,7 @@ import { AppError } from '../../src/lib/errors/catalogue.ts'
 import { env } from 'cloudflare:workers'
 import { MAX_IMAGE_BYTES, QnaBody } from '../../src/features/qna/qna.ts'
 import { myQnas, qnaImageKey, submitQna, type Upload } from '../../src/features/qna/qna.server.ts'
-import { parseId } from '../../src/lib/ids.ts'
+import { parseId, RowIdText } from '../../src/lib/ids.ts'
 import type { AppEnv } from '../lib/env.ts'
 import { ok, storedImage } from '../lib/respond.ts'
 import { validate } from '../lib/validate.ts'
@@ -39,10 +39,7 @@ async function uploadsOf(raw: { images?: unknown }): Promise<Upload[] | null> {
 /** The /qna/register form: the JSON route's fields and up to 3 `images` (checked by `uploadsOf`). */
 const QnaForm = QnaBody.extend({ images: z.unknown().optional() })
 const ListQuery = z.object({
-  cursor: z
-    .string()
-    .regex(/^[1-9]\d{0,9}$/)
-    .optional(),
+  cursor: RowIdText.optional(),
 })
 
 export const qna = new Hono<AppEnv>()
@@ -67,7 +64,7 @@ export const qna = new Hono<AppEnv>()
   .use(requireUser)
   .get('/', validate('query', ListQuery), async (c) => {
     const cursor = c.req.valid('query').cursor
-    return ok(c, await myQnas(c.var.db, currentUserId(c), cursor ? Number(cursor) : null))
+    return ok(c, await myQnas(c.var.db, currentUserId(c), cursor ?? null))
   })
   .post('/', validate('json', QnaBody), async (c) => ok(c, await submitQna(c.var.db, currentUserId(c), c.req.valid('json'), ctxOf(c)), 201))
   /** An image of the reader's own question (spec §5 attachments); anyone else's is NOT_EXIST. */

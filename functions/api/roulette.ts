@@ -22,14 +22,11 @@ import { ok } from '../lib/respond.ts'
 import { validate } from '../lib/validate.ts'
 import { idempotent } from '../middleware/idempotency.ts'
 import { currentUserId, requireUser } from '../middleware/session.ts'
+import { RowIdText } from '../../src/lib/ids.ts'
 
 const StateQuery = z
   .object({
-    eventId: z
-      .string()
-      .regex(/^[1-9]\d{0,9}$/)
-      .transform(Number)
-      .optional(),
+    eventId: RowIdText.optional(),
   })
   .strict()
 
