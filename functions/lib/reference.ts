@@ -35,11 +35,13 @@ function groups(doc: Document) {
   return [...byGroup]
 }
 
+/** A heading's id from a group or a route: letters, digits and `-` only, so the contents' own id (`_contents`) is never one. */
 const anchor = (text: string) => text.toLowerCase().replace(/[^a-z0-9]+/g, '-')
 
 /** The page and the policy that lets its style apply. */
 export async function referencePage(doc: Document, t: Translate, edition: Pick<Edition, 'locale' | 'direction' | 'siteName'>) {
   const title = `${t('apiReference.title')} · ${edition.siteName}`
+  const grouped = groups(doc)
   const page = html`<!doctype html>
     <html lang="${edition.locale}" dir="${edition.direction}">
       <head>
@@ -55,10 +57,10 @@ export async function referencePage(doc: Document, t: Translate, edition: Pick<E
             ${t('apiReference.intro', { site: edition.siteName })} <a href="openapi.json"><code>openapi.json</code></a>
           </p>
           <p>${t('apiReference.envelope')}</p>
-          <nav aria-labelledby="contents">
-            <h2 id="contents">${t('apiReference.contents')}</h2>
+          <nav aria-labelledby="_contents">
+            <h2 id="_contents">${t('apiReference.contents')}</h2>
             <ul>
-              ${groups(doc).map(
+              ${grouped.map(
                 ([group]) =>
                   html`<li>
                     <a href="#${anchor(group)}"><code>/${group}</code></a>
@@ -66,7 +68,7 @@ export async function referencePage(doc: Document, t: Translate, edition: Pick<E
               )}
             </ul>
           </nav>
-          ${groups(doc).map(
+          ${grouped.map(
             ([group, ops]) =>
               html`<section aria-labelledby="${anchor(group)}">
                 <h2 id="${anchor(group)}"><code>/${group}</code></h2>

@@ -109,6 +109,8 @@ describe('GET /api/v1/reference', () => {
     expect(ops.filter(({ path, method }) => !html.includes(`<code>${method.toUpperCase()} ${path}</code>`))).toEqual([])
     expect(html.split('>Réservé aux membres<').length - 1).toBe(ops.filter(({ op }) => op.security?.length).length)
     expect(html).toContain('href="openapi.json"')
+    const ids = [...html.matchAll(/ id="([^"]+)"/g)].map((m) => m[1])
+    expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]) // the /contents group and the page's contents each have their own
     expect(html).not.toContain('<script')
     const policy = res.headers.get('content-security-policy') ?? ''
     const style = /<style>([^<]*)<\/style>/.exec(html)![1]!
