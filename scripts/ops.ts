@@ -403,14 +403,16 @@ ${LIST_HELP}`,
   'support list': {
     usage: 'support list',
     summary: 'questions waiting for an answer, oldest first (GET /api/ops/qna)',
-    details: `  One line each: id, date, category, images, title, the author's e-mail. At most 200: the next ones show once
-  these are answered.`,
+    details: `  One line each: id, date, category, images, report (a reader's report of a problem with an episode, from the
+  viewer: the problem and the episode's id), title, the author's e-mail. At most 200: the next ones show once these
+  are answered.`,
     options: {},
     run: supportList,
   },
   'support show': {
     usage: 'support show --id N',
-    summary: 'one question: its text, author, answer and replies, and the addresses of its images (GET /api/ops/qna/{id})',
+    summary:
+      "one question: its text, author, answer and replies, the addresses of its images, a report's episode, problem and the reader's device (GET /api/ops/qna/{id})",
     details: `  --id N  the question's id (support list)
   Its images are served by GET /api/ops/qna/{id}/image/{n} with the same bearer token; the command prints a curl
   line for each.`,
@@ -1427,6 +1429,7 @@ async function supportList(): Promise<void> {
       date: date(q.createdAt),
       category: q.category,
       images: q.images,
+      report: q.report ? `${q.report.problem} ep. ${q.report.episodeId ?? '(deleted)'}` : '',
       title: q.title,
       email: q.email ?? `(user ${q.userId}, no e-mail)`,
     })),
@@ -1441,6 +1444,15 @@ async function supportShow(v: Values): Promise<void> {
   const safe = (text: string) => text.replace(/(?!\n)[\p{Cc}\u202a-\u202e\u2066-\u2069]/gu, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`)
   console.log(`question ${q.id} · ${q.status} · ${q.category} · ${date(q.createdAt)}`)
   console.log(`from:  ${q.email ?? '(no e-mail)'} (user ${q.userId})`)
+  if (q.report) {
+    const r = q.report
+    const episode =
+      r.episodeId === null
+        ? '(deleted)'
+        : `${r.episodeId}, no. ${r.no} of series ${r.seriesId} "${safe(r.seriesTitle ?? '')}" (/viewer/${r.episodeId})`
+    console.log(`report: ${r.problem} · episode ${episode}`)
+    console.log(`device: ${safe(q.device ?? '(unknown)')}`)
+  }
   console.log(`title: ${safe(q.title)}\n\n${safe(q.text)}\n`)
   if (q.answer !== null) console.log(`answer (${date(q.answeredAt ?? '')}):\n${safe(q.answer)}\n`)
   for (const r of q.replies) console.log(`reply by mail (${date(r.createdAt)}):\n${safe(r.text)}\n`)

@@ -27,6 +27,19 @@ const question = {
   createdAt: '2026-11-20T09:30:00.000Z',
   images: 1,
   replies: [],
+  report: null,
+  device: null,
+}
+/** A reader's report of a problem with an episode (issue 37 point 4), as GET /api/ops/qna gives it. */
+const report = {
+  ...question,
+  id: 14,
+  category: 'CONTENT',
+  title: 'Signalement : Lune · Épisode 3',
+  text: 'Image manquante ou abîmée',
+  images: 0,
+  report: { episodeId: 31, no: 3, episodeTitle: '', seriesId: 4, seriesTitle: 'Lune\u202e', problem: 'IMAGE' },
+  device: 'Mozilla/5.0 (Linux; Android 14) Chrome/131.0',
 }
 const notice = {
   id: 5,
@@ -154,20 +167,28 @@ describe('npm run ops -- support / notice / coupon', () => {
   it('support list, show and answer: GET /api/ops/qna, GET /api/ops/qna/{id}, POST /api/ops/qna/{id}/answer', async () => {
     api.reply = (path) =>
       path === '/api/ops/qna'
-        ? success({ items: [question, { ...question, id: 13, email: null, images: 0, title: 'Autre' }] })
-        : path === '/api/ops/qna/12'
-          ? success({
-              ...question,
-              imageUrls: ['/api/ops/qna/12/image/1'],
-              // an older row's reply by mail with a terminal escape and a bidi override (issue 34 point 6)
-              replies: [{ text: 'Merci\u001b[2J\u202egnol', createdAt: '2026-11-21T10:00:00.000Z' }],
-            })
-          : success({ ...question, status: 'COMPLETED', answer: 'Remboursé.' })
+        ? success({ items: [question, { ...question, id: 13, email: null, images: 0, title: 'Autre' }, report] })
+        : path === '/api/ops/qna/14'
+          ? success({ ...report, imageUrls: [] })
+          : path === '/api/ops/qna/12'
+            ? success({
+                ...question,
+                imageUrls: ['/api/ops/qna/12/image/1'],
+                // an older row's reply by mail with a terminal escape and a bidi override (issue 34 point 6)
+                replies: [{ text: 'Merci\u001b[2J\u202egnol', createdAt: '2026-11-21T10:00:00.000Z' }],
+              })
+            : success({ ...question, status: 'COMPLETED', answer: 'Remboursé.' })
     const list = await api.ops(['support', 'list'])
     expect(list.code, list.stderr).toBe(0)
-    expect(list.stdout).toContain('2 questions waiting')
+    expect(list.stdout).toContain('3 questions waiting')
     expect(list.stdout).toMatch(/12\s+2026-11-20 09:30 UTC\s+PAYMENT\s+1\s+Paiement double\s+reader@example.com/)
     expect(list.stdout).toContain('(user 7, no e-mail)')
+    expect(list.stdout).toMatch(/14\s+2026-11-20 09:30 UTC\s+CONTENT\s+0\s+IMAGE ep\. 31\s+Signalement : Lune · Épisode 3/)
+
+    const shownReport = await api.ops(['support', 'show', '--id', '14'])
+    expect(shownReport.code, shownReport.stderr).toBe(0)
+    expect(shownReport.stdout).toContain('report: IMAGE · episode 31, no. 3 of series 4 "Lune\\u{202e}" (/viewer/31)')
+    expect(shownReport.stdout).toContain('device: Mozilla/5.0 (Linux; Android 14) Chrome/131.0')
 
     const show = await api.ops(['support', 'show', '--id', '12'])
     expect(show.code, show.stderr).toBe(0)
@@ -183,6 +204,7 @@ describe('npm run ops -- support / notice / coupon', () => {
     expect(answer.stdout).toContain('answered: question 12 (reader@example.com) is COMPLETED')
     expect(api.seen).toEqual([
       { method: 'GET', path: '/api/ops/qna', authorization: `Bearer ${LOCAL_OPS_TOKEN}`, contentType: '', body: null },
+      { method: 'GET', path: '/api/ops/qna/14', authorization: `Bearer ${LOCAL_OPS_TOKEN}`, contentType: '', body: null },
       { method: 'GET', path: '/api/ops/qna/12', authorization: `Bearer ${LOCAL_OPS_TOKEN}`, contentType: '', body: null },
       {
         method: 'POST',

@@ -10,11 +10,20 @@ import { opsPage, type OpsPage } from '../../lib/ops.ts'
 import { alarmNow } from '../alarm/alarm.server.ts'
 import type { Translate } from '../../lib/i18n/i18n.ts'
 import { messageProvider } from '../../lib/messaging/messaging.server.ts'
+import { flag } from '../../lib/server/rows.ts'
+import { episodeLabel } from '../../lib/i18n/episode-label.ts'
+import type { EpisodesRow, SeriesRow } from '../../lib/server/db-types.ts'
+import { mayOpen, type AgeEdition } from '../age/age.ts'
+import { readerAdult } from '../age/age.server.ts'
 import {
   checkImages,
   DAILY_QNA_LIMIT,
+  DAILY_REPORT_LIMIT,
   dayStart,
+  MAX_TITLE_LENGTH,
   QNA_PAGE_SIZE,
+  type EpisodeProblem,
+  type ReportInput,
   type QnaCategory,
   type QnaInput,
   type QnaSearchQuery,
@@ -35,13 +44,37 @@ export type QnaView = {
   images: number
   /** The reader's replies by mail to the answer (qna-mail.server.ts), oldest first. */
   replies: { text: string; createdAt: string }[]
+  /** A report of a problem with an episode (issue 37 point 4), else null; the episode's fields are null once it is deleted. */
+  report: EpisodeReport | null
+}
+
+/** What a report is about: the episode (with its series) and the problem the reader chose. */
+type EpisodeReport = {
+  episodeId: number | null
+  no: number | null
+  episodeTitle: string | null
+  seriesId: number | null
+  seriesTitle: string | null
+  problem: EpisodeProblem
 }
 
 /** A question's row; its category (free text in the table) is one of QnaCategory: QnaInput checks it before it is saved. */
-type Row = Pick<QnasRow, 'id' | 'title' | 'body' | 'status' | 'answer' | 'answered_at' | 'created_at' | 'images'> & {
+type Row = Pick<
+  QnasRow,
+  'id' | 'title' | 'body' | 'status' | 'answer' | 'answered_at' | 'created_at' | 'images' | 'episode_id' | 'problem'
+> & {
   category: QnaCategory
   replies?: string
+  episode_no?: number | null
+  episode_title?: string | null
+  series_id?: number | null
+  series_title?: string | null
 }
+/** A question's columns (table `q`) with its report's episode and series (`REPORT_JOIN`). */
+const COLUMNS = `q.id, q.category, q.title, q.body, q.status, q.answer, q.answered_at, q.created_at, q.images, q.episode_id, q.problem,
+  e.no AS episode_no, e.title AS episode_title, e.series_id, s.title AS series_title,
+  (SELECT json_group_array(json_object('text', body, 'createdAt', created_at)) FROM (SELECT body, created_at FROM qna_replies WHERE qna_id = q.id ORDER BY id)) AS replies`
+const REPORT_JOIN = 'LEFT JOIN episodes e ON e.id = q.episode_id LEFT JOIN series s ON s.id = e.series_id'
 const toView = (r: Row): QnaView => ({
   id: r.id,
   category: r.category,
@@ -53,13 +86,23 @@ const toView = (r: Row): QnaView => ({
   createdAt: r.created_at,
   images: (JSON.parse(r.images || '[]') as unknown[]).length,
   replies: JSON.parse(r.replies || '[]') as QnaView['replies'],
+  report: r.problem
+    ? {
+        episodeId: r.episode_id,
+        no: r.episode_no ?? null,
+        episodeTitle: r.episode_title ?? null,
+        seriesId: r.series_id ?? null,
+        seriesTitle: r.series_title ?? null,
+        problem: r.problem,
+      }
+    : null,
 })
 
 /** An uploaded file as the handler reads it. */
 export type Upload = { size: number; bytes: Uint8Array }
 
 /**
- * Files a question. At most 5 a day per reader (LIMIT_QNA_COUNT): the count and the insert are one
+ * Files a question. At most 5 a day per reader, reports of episodes apart (LIMIT_QNA_COUNT): the count and the insert are one
  * statement, so two tabs cannot pass the limit together. The reader gets a receipt mail (if the account
  * has an address).
  */
@@ -84,8 +127,8 @@ export async function submitQna(
   const row = await db.first<Row & Pick<QnasRow, 'email'>>(
     `INSERT INTO qnas (user_id, category, title, body, email, images, created_at)
      SELECT ?1, ?2, ?3, ?4, u.email, ?8, ?5 FROM users u
-     WHERE u.id = ?1 AND (SELECT count(*) FROM qnas WHERE user_id = ?1 AND created_at >= ?6) < ?7
-     RETURNING id, category, title, body, status, answer, answered_at, created_at, images, email`,
+     WHERE u.id = ?1 AND (SELECT count(*) FROM qnas WHERE user_id = ?1 AND episode_id IS NULL AND created_at >= ?6) < ?7
+     RETURNING id, category, title, body, status, answer, answered_at, created_at, images, email, episode_id, problem`,
     userId,
     input.category,
     input.title,
@@ -115,12 +158,98 @@ export async function submitQna(
   return toView(row)
 }
 
+/** The episode a report is about, as the report page and the route see it (issue 37 point 4). */
+export type ReportTarget = {
+  episodeId: number
+  no: number
+  title: string
+  seriesId: number
+  seriesTitle: string
+  /** The reader's report of this episode filed today (the edition's day), if any: a second one is refused. */
+  reportedToday: number | null
+}
+
+/**
+ * The episode reader `userId` may report: published, of a published series, and an adult series only for an adult
+ * reader (else the catalogue code the reader would meet opening it).
+ */
+export async function reportTarget(
+  db: Db,
+  userId: number,
+  episodeId: number,
+  edition: AgeEdition & { timeZone: string },
+  now = new Date(),
+): Promise<ReportTarget | 'NOT_FOUND_EPISODE' | 'ADULT_ONLY_CONTENTS'> {
+  const row = await db.first<
+    Pick<EpisodesRow, 'no' | 'title' | 'series_id'> & {
+      series_title: SeriesRow['title']
+      is_adult: SeriesRow['is_adult']
+      reported: number | null
+    }
+  >(
+    `SELECT e.no, e.title, e.series_id, s.title AS series_title, s.is_adult,
+            (SELECT id FROM qnas WHERE user_id = ?3 AND episode_id = e.id AND report_day = ?4) AS reported
+       FROM episodes e JOIN series s ON s.id = e.series_id
+      WHERE e.id = ?1 AND s.is_published = 1 AND e.published_at <= ?2`,
+    episodeId,
+    now.toISOString(),
+    userId,
+    dayStart(edition.timeZone, now).toISOString(),
+  )
+  if (!row) return 'NOT_FOUND_EPISODE'
+  if (!mayOpen(flag(row.is_adult), flag(row.is_adult) && (await readerAdult(db, userId, edition, now)))) return 'ADULT_ONLY_CONTENTS'
+  return { episodeId, no: row.no, title: row.title, seriesId: row.series_id, seriesTitle: row.series_title, reportedToday: row.reported }
+}
+
+/**
+ * Files a report of a problem with an episode (issue 37 point 4): a support question (category CONTENT) titled with the
+ * series and the episode, its text the reader's or the problem's name, with the episode, the problem and the reader's
+ * `device`. Answered like any question (`answerQna`). One report per episode per day and at most 10 reports a day
+ * (LIMIT_QNA_COUNT): the unique index and the count are one conditional insert, so 40 at once file one.
+ */
+export async function reportEpisode(
+  db: Db,
+  userId: number,
+  input: ReportInput,
+  ctx: { edition: AgeEdition & { timeZone: string }; t: Translate; device: string | null },
+  now = new Date(),
+): Promise<QnaView> {
+  const target = await reportTarget(db, userId, input.episodeId, ctx.edition, now)
+  if (typeof target === 'string') throw new AppError(target)
+  const { t } = ctx
+  const number = t('episode.number', { no: target.no })
+  const episode = episodeLabel(target.title, number, t('viewer.chain.episode', { no: target.no, title: target.title }))
+  const title = [...t('community.report.subject', { series: target.seriesTitle, episode })].slice(0, MAX_TITLE_LENGTH).join('')
+  const row = await db.first<Row>(
+    `INSERT INTO qnas (user_id, category, title, body, email, episode_id, problem, device, report_day, created_at)
+     SELECT ?1, 'CONTENT', ?2, ?3, u.email, ?4, ?5, ?6, ?7, ?8 FROM users u
+      WHERE u.id = ?1 AND (SELECT count(*) FROM qnas WHERE user_id = ?1 AND episode_id IS NOT NULL AND report_day = ?7) < ?9
+     ON CONFLICT DO NOTHING
+     RETURNING id, category, title, body, status, answer, answered_at, created_at, images, episode_id, problem`,
+    userId,
+    title,
+    input.text ?? t(`community.report.problem.${input.problem}`),
+    target.episodeId,
+    input.problem,
+    ctx.device,
+    dayStart(ctx.edition.timeZone, now).toISOString(),
+    now.toISOString(),
+    DAILY_REPORT_LIMIT,
+  )
+  if (!row) throw new AppError('LIMIT_QNA_COUNT')
+  return toView({
+    ...row,
+    episode_no: target.no,
+    episode_title: target.title,
+    series_id: target.seriesId,
+    series_title: target.seriesTitle,
+  })
+}
+
 /** /qna: the reader's questions, newest first, with their answer status (cursor: last id shown). */
 export async function myQnas(db: Db, userId: number, before: number | null): Promise<{ items: QnaView[]; nextCursor: string | null }> {
   const rows = await db.all<Row>(
-    `SELECT id, category, title, body, status, answer, answered_at, created_at, images,
-            (SELECT json_group_array(json_object('text', body, 'createdAt', created_at)) FROM (SELECT body, created_at FROM qna_replies WHERE qna_id = qnas.id ORDER BY id)) AS replies
-       FROM qnas WHERE user_id = ? AND id < ? ORDER BY id DESC LIMIT ${QNA_PAGE_SIZE + 1}`,
+    `SELECT ${COLUMNS} FROM qnas q ${REPORT_JOIN} WHERE q.user_id = ? AND q.id < ? ORDER BY q.id DESC LIMIT ${QNA_PAGE_SIZE + 1}`,
     userId,
     before ?? 2_147_483_647,
   )
@@ -175,19 +304,21 @@ export async function qnaImageKey(db: Db, userId: number | null, id: number, n: 
 /** Most questions `waitingQnas` lists at once (oldest first: the next ones show once these are answered). */
 const SUPPORT_QUEUE_SIZE = 200
 
-/** A question as support sees it: the reader's view plus who asked (`email`: the address the answer mail goes to). */
-export type SupportQna = QnaView & { userId: number; email: string | null }
+/**
+ * A question as support sees it: the reader's view plus who asked (`email`: the address the answer mail goes to) and,
+ * for a report, the reader's device.
+ */
+export type SupportQna = QnaView & { userId: number; email: string | null; device: string | null }
 
-const SUPPORT_COLUMNS = `q.id, q.user_id AS userId, q.category, q.title, q.body, q.status, q.answer, q.answered_at, q.created_at, q.images,
-  coalesce(q.email, u.email) AS email,
-  (SELECT json_group_array(json_object('text', body, 'createdAt', created_at)) FROM (SELECT body, created_at FROM qna_replies WHERE qna_id = q.id ORDER BY id)) AS replies`
-type SupportRow = Row & { userId: number; email: string | null }
-const toSupport = (r: SupportRow): SupportQna => ({ ...toView(r), userId: r.userId, email: r.email })
+const SUPPORT_COLUMNS = `${COLUMNS}, q.user_id AS userId, coalesce(q.email, u.email) AS email, q.device`
+const SUPPORT_FROM = `qnas q LEFT JOIN users u ON u.id = q.user_id ${REPORT_JOIN}`
+type SupportRow = Row & { userId: number; email: string | null; device: string | null }
+const toSupport = (r: SupportRow): SupportQna => ({ ...toView(r), userId: r.userId, email: r.email, device: r.device })
 
 /** Support's queue (docs/API.md `GET /api/ops/qna`): questions waiting for an answer, oldest first. */
 export async function waitingQnas(db: Db, limit = SUPPORT_QUEUE_SIZE): Promise<SupportQna[]> {
   const rows = await db.all<SupportRow>(
-    `SELECT ${SUPPORT_COLUMNS} FROM qnas q LEFT JOIN users u ON u.id = q.user_id
+    `SELECT ${SUPPORT_COLUMNS} FROM ${SUPPORT_FROM}
       WHERE q.status = 'WAIT' ORDER BY q.created_at, q.id LIMIT ?`,
     limit,
   )
@@ -196,7 +327,7 @@ export async function waitingQnas(db: Db, limit = SUPPORT_QUEUE_SIZE): Promise<S
 
 /** One question, whatever its status, for support (docs/API.md `GET /api/ops/qna/{id}`), or null. */
 export async function supportQna(db: Db, id: number): Promise<SupportQna | null> {
-  const row = await db.first<SupportRow>(`SELECT ${SUPPORT_COLUMNS} FROM qnas q LEFT JOIN users u ON u.id = q.user_id WHERE q.id = ?`, id)
+  const row = await db.first<SupportRow>(`SELECT ${SUPPORT_COLUMNS} FROM ${SUPPORT_FROM} WHERE q.id = ?`, id)
   return row ? toSupport(row) : null
 }
 
@@ -219,7 +350,7 @@ export async function searchQnas(db: Db, q: QnaSearchQuery): Promise<OpsPage<Sup
   if (q.to !== undefined) add('q.created_at <= ?', q.to)
   if (q.cursor !== undefined) add('q.id < ?', q.cursor)
   const rows = await db.all<SupportRow>(
-    `SELECT ${SUPPORT_COLUMNS} FROM qnas q LEFT JOIN users u ON u.id = q.user_id
+    `SELECT ${SUPPORT_COLUMNS} FROM ${SUPPORT_FROM}
       ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY q.id DESC LIMIT ?`,
     ...params,
     q.limit + 1,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { dayStart, QnaBody } from './qna.ts'
+import { dayStart, deviceOf, QnaBody, ReportBody } from './qna.ts'
 import { cleanText } from '../../lib/text/clean.ts'
 
 describe('QnA rules', () => {
@@ -16,6 +16,33 @@ describe('QnA rules', () => {
     expect(dayStart('Europe/Paris', now).toISOString()).toBe('2026-03-09T23:00:00.000Z')
     expect(dayStart('Asia/Tokyo', now).toISOString()).toBe('2026-03-09T15:00:00.000Z')
     expect(dayStart('America/New_York', now).toISOString()).toBe('2026-03-09T04:00:00.000Z')
+  })
+})
+
+describe('episode reports (issue 37 point 4)', () => {
+  it('needs a known problem, and a text for OTHER; an empty or blank text is none', () => {
+    expect(ReportBody.parse({ episodeId: 3, problem: 'IMAGE', text: ' ' })).toEqual({ episodeId: 3, problem: 'IMAGE' })
+    expect(ReportBody.parse({ episodeId: 3, problem: 'ORDER', text: '' })).toEqual({ episodeId: 3, problem: 'ORDER' })
+    expect(ReportBody.parse({ episodeId: 3, problem: 'OTHER', text: ' bulle\r\nvide ' })).toEqual({
+      episodeId: 3,
+      problem: 'OTHER',
+      text: 'bulle\nvide',
+    })
+    for (const bad of [
+      { episodeId: 3, problem: 'OTHER' },
+      { episodeId: 3, problem: 'OTHER', text: '\u0000 \u202e' },
+      { episodeId: 3, problem: 'SPAM' },
+      { episodeId: 0, problem: 'IMAGE' },
+      { episodeId: 3, problem: 'TEXT', text: 'x'.repeat(2001) },
+      { episodeId: 3, problem: 'TEXT', text: 42 },
+    ])
+      expect(ReportBody.safeParse(bad).success, JSON.stringify(bad)).toBe(false)
+  })
+  it('keeps the device as one line of at most 300 characters', () => {
+    expect(deviceOf(undefined)).toBeNull()
+    expect(deviceOf(' \u0000 ')).toBeNull()
+    expect(deviceOf('Mozilla/5.0\n(Linux;\u202e Android 14)')).toBe('Mozilla/5.0 (Linux; Android 14)')
+    expect(deviceOf('x'.repeat(5000))).toHaveLength(300)
   })
 })
 

@@ -7,6 +7,7 @@ import { wallClock } from '../../lib/time.ts'
 import { cleanText } from '../../lib/text/clean.ts'
 import { OpsDate, OpsListQuery, OpsReason, OpsStart } from '../../lib/ops.ts'
 import { imageKind, type ImageExt } from '../../lib/image-kind.ts'
+import { RowId } from '../../lib/ids.ts'
 
 /** The subjects a question is filed under (spec silent: the usual ones of a reading service). */
 export const QNA_CATEGORIES = ['ACCOUNT', 'PAYMENT', 'COIN', 'CONTENT', 'VIEWER', 'EVENT', 'ETC'] as const
@@ -33,6 +34,35 @@ export const QnaBody = z.object({
   text: text(MAX_BODY_LENGTH),
 })
 export type QnaInput = z.infer<typeof QnaBody>
+
+/**
+ * Issue 37 point 4: what a reader can report about an episode from the viewer — a missing or broken image, images in
+ * the wrong order, a text or translation error, offensive content, or something else (described in the text).
+ */
+export const EPISODE_PROBLEMS = ['IMAGE', 'ORDER', 'TEXT', 'OFFENSIVE', 'OTHER'] as const
+export type EpisodeProblem = (typeof EPISODE_PROBLEMS)[number]
+/** Reports a reader may file a day, over all episodes (each episode once a day: `qnas_report_once`, migration 0047). */
+export const DAILY_REPORT_LIMIT = 10
+/** The longest device description kept with a report (a User-Agent is rarely past 200 characters). */
+const MAX_DEVICE_LENGTH = 300
+
+/** An empty or blank optional text is no text (a plain form sends its empty textarea as ''). */
+const optionalText = (max: number) =>
+  z.preprocess((v) => (typeof v === 'string' && v.length <= max * 2 && cleanText(v) === '' ? undefined : v), text(max).optional())
+
+/** `POST /api/v1/qna/report` and the /qna/report form: the episode, the problem, and a text (required for OTHER). */
+export const ReportBody = z
+  .object({ episodeId: RowId, problem: z.enum(EPISODE_PROBLEMS), text: optionalText(MAX_BODY_LENGTH) })
+  .refine((r) => r.problem !== 'OTHER' || r.text !== undefined, { path: ['text'], message: 'describe the problem' })
+export type ReportInput = z.infer<typeof ReportBody>
+
+/** The reader's device as a report keeps it: their browser's User-Agent, cleaned and cut to 300 characters. */
+export const deviceOf = (userAgent: string | undefined): string | null =>
+  userAgent
+    ? cleanText(userAgent.slice(0, MAX_DEVICE_LENGTH * 2))
+        .replace(/\s+/g, ' ')
+        .slice(0, MAX_DEVICE_LENGTH) || null
+    : null
 
 /** UTC instant of the start of `now`'s calendar day in `timeZone` (the daily limit resets then). */
 export function dayStart(timeZone: string, now: Date = new Date()): Date {

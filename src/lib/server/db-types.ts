@@ -636,6 +636,10 @@ export interface QnasRow {
   answer: string | null
   answered_at: string | null
   created_at: string
+  episode_id: number | null
+  problem: 'IMAGE' | 'ORDER' | 'TEXT' | 'OFFENSIVE' | 'OTHER' | null
+  device: string | null
+  report_day: string | null
 }
 
 /** A row of `rate_limits`. @public */

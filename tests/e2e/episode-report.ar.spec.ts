@@ -1,0 +1,4 @@
+import { episodeReportSuite } from './episode-report.ts'
+
+/** Issue 37 point 4 in the ar edition: reporting a problem with an episode from the viewer. */
+episodeReportSuite('ar')
