@@ -140,7 +140,9 @@ export function pa11ySuite(id: string) {
 
     test('every page type as the demo reader: 0 errors', async ({ request, baseURL }, info) => {
       test.setTimeout(240_000)
-      const paths = [...publicPages(await sample(request)), ...MEMBER_ONLY]
+      const s = await sample(request)
+      // and the report form of an episode (issue 37 point 4), which names one
+      const paths = [...publicPages(s), ...MEMBER_ONLY, `/qna/report?episodeId=${s.freeEpisode}`]
       const tab = await browser.createBrowserContext()
       const login = await tab.newPage()
       await login.goto(`${baseURL}/user/login`)
