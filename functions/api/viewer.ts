@@ -9,7 +9,7 @@ import { createMiddleware } from 'hono/factory'
 import { z } from 'zod'
 import { AppError } from '../../src/lib/errors/catalogue.ts'
 import { NOT_LOGGED_IN_ADULT_COOKIE } from '../../src/features/catalogue/catalogue.ts'
-import { parseId } from '../../src/lib/ids.ts'
+import { parseId, RowId } from '../../src/lib/ids.ts'
 import { AutoUnlockRequest, ProgressRequest, SLICE_URL_MAX_S, sliceWidth } from '../../src/features/viewer/viewer.ts'
 import {
   clearAutoUnlock,
@@ -23,6 +23,8 @@ import {
 import type { AppEnv } from '../lib/env.ts'
 import { membersOnly } from '../lib/openapi.ts'
 import { ok } from '../lib/respond.ts'
+import { likeEpisode } from '../../src/features/like/like.server.ts'
+import { field, formRoute, fromForm, toLogin } from './forms.ts'
 import { validate } from '../lib/validate.ts'
 import {
   checksSessionItself,
@@ -83,6 +85,14 @@ const requireReader = membersOnly(
   }),
 )
 
+/** The like form: the episode, and `liked` 1 to like it, 0 to stop. */
+const LikeForm = z.object({ episodeId: RowId, liked: z.enum(['0', '1']) })
+/** The end of the episode a like form names (with the refusal's code), where the reader comes back to. */
+const likeBack = (raw: Record<string, unknown>, error?: string) => {
+  const id = parseId(field(raw, 'episodeId'))
+  return id === null ? '/' : `/viewer/${id}${error ? `?error=${error}` : ''}#like-${id}`
+}
+
 function seriesIdOf(c: Context<AppEnv>): number {
   const id = parseId(c.req.param('seriesId'))
   if (id === null) throw new AppError('NOT_EXIST')
@@ -141,6 +151,17 @@ export const viewer = new Hono<AppEnv>()
   })
   // after the open routes: `GET /auto-unlock` stays an (unknown) episode, as before
   .route('/auto-unlock', autoUnlock)
+  // the like button without JavaScript (issue 37 point 3): back to the episode's end, a guest to sign in first
+  .post(
+    '/web/like',
+    ...formRoute({
+      schema: fromForm(LikeForm),
+      guest: (raw, c) => toLogin(likeBack(raw))(raw, c),
+      run: (data, c) => likeEpisode(c.var.db, currentSession(c), data.episodeId, data.liked === '1', c.var.edition),
+      done: (_data, _liked, _c, raw) => likeBack(raw),
+      failed: (code, raw) => likeBack(raw, code),
+    }),
+  )
   // members only below (the routes above are open, or guarded by requireReader)
   .use(requireUser)
   // one D1 statement per save, the session check included (saveProgress); the viewer's beacon sends text/plain
@@ -149,6 +170,13 @@ export const viewer = new Hono<AppEnv>()
     const session = currentSession(c)
     return ok(c, await saveProgress(c.var.db, session.userId, episodeId, c.req.valid('json').position, c.var.edition, session))
   })
+  // issue 37 point 3: like an episode, or stop liking it (repeatable: the same state again changes nothing)
+  .put('/:episodeId/like', checksSessionItself, async (c) =>
+    ok(c, await likeEpisode(c.var.db, currentSession(c), episodeIdOf(c), true, c.var.edition)),
+  )
+  .delete('/:episodeId/like', checksSessionItself, async (c) =>
+    ok(c, await likeEpisode(c.var.db, currentSession(c), episodeIdOf(c), false, c.var.edition)),
+  )
 
 /** A locked episode: a reader whose credentials were refused is told to sign in again, others that it is locked. */
 function readerCode(c: Context<AppEnv>): 'UNAUTHORIZED_CONTENTS' | 'NOT_FOUND_ACCESS_TOKEN' {

@@ -86,6 +86,7 @@ describe("a reader's object", () => {
       'facts',
       'gifts',
       'idempotency_keys',
+      'likes',
       'marks',
       'outbox',
       'ownerships',

@@ -37,6 +37,8 @@ const TALLY_MIGRATIONS: readonly string[] = [
    );`,
   // 2: each reader's latest UTC day of reading the series (`read` events), for an operator's notice to its readers
   `ALTER TABLE applied ADD COLUMN read_on TEXT;`,
+  // 3: episodes' likes (issue 37 point 3), summed like views
+  `ALTER TABLE pending ADD COLUMN likes INTEGER NOT NULL DEFAULT 0;`,
 ]
 
 /**
@@ -90,14 +92,16 @@ export class Tally extends DurableObject<Cloudflare.Env> {
           this.sql.exec(`UPDATE applied SET read_on = ?1 WHERE reader_id = ?2 AND coalesce(read_on, '') < ?1`, event.to, readerId)
         for (const c of countsOf(event)) {
           this.sql.exec(
-            `INSERT INTO pending (day, episode_id, views, readers, purchases) VALUES (?, ?, ?, ?, ?)
+            `INSERT INTO pending (day, episode_id, views, readers, purchases, likes) VALUES (?, ?, ?, ?, ?, ?)
              ON CONFLICT (day, episode_id) DO UPDATE
-               SET views = views + excluded.views, readers = readers + excluded.readers, purchases = purchases + excluded.purchases`,
+               SET views = views + excluded.views, readers = readers + excluded.readers, purchases = purchases + excluded.purchases,
+                   likes = likes + excluded.likes`,
             c.day,
             c.episodeId,
             c.views,
             c.readers,
             c.purchases,
+            c.likes,
           )
         }
         n++
@@ -154,7 +158,7 @@ export class Tally extends DurableObject<Cloudflare.Env> {
   private nextFlush(): Flushing | null {
     return this.ctx.storage.transactionSync(() => {
       const counts = this.sql
-        .exec<TallyCount>(`SELECT day, episode_id AS episodeId, views, readers, purchases FROM pending ORDER BY day, episode_id`)
+        .exec<TallyCount>(`SELECT day, episode_id AS episodeId, views, readers, purchases, likes FROM pending ORDER BY day, episode_id`)
         .toArray()
       if (!counts.length) return null
       const flushing = { n: Number(this.fact('flushed') ?? 0) + 1, counts }
@@ -184,7 +188,7 @@ export class Tally extends DurableObject<Cloudflare.Env> {
 }
 
 /**
- * A flush's D1 batch for series `seriesId`: each episode's and the series' views, each day's readers and purchases
+ * A flush's D1 batch for series `seriesId`: each episode's and the series' views, each episode's likes (never below zero), each day's readers and purchases
  * (`series_daily`; readers never below zero), each statement only while the flush's number is past the series'
  * `tally_flush`, which the last statement moves on. A series deleted since counts nothing.
  */
@@ -192,12 +196,18 @@ function flushStatements(seriesId: number, { n, counts }: Flushing): Statement[]
   // both numbers are integers (the series' id, the flush's number)
   const fresh = `(SELECT tally_flush FROM series WHERE id = ${seriesId}) < ${n}`
   const views = counts.filter((c) => c.views > 0)
+  // a flush recorded before likes were counted has none
+  const liked = counts.filter((c) => (c.likes ?? 0) !== 0)
   const days = counts.filter((c) => c.day !== '' && (c.readers !== 0 || c.purchases !== 0))
   const total = views.reduce((sum, c) => sum + c.views, 0)
   return [
     ...views.map((c) => ({
       sql: `UPDATE episodes SET view_count = view_count + ?1 WHERE id = ?2 AND series_id = ?3 AND ${fresh}`,
       params: [c.views, c.episodeId, seriesId],
+    })),
+    ...liked.map((c) => ({
+      sql: `UPDATE episodes SET like_count = max(like_count + ?1, 0) WHERE id = ?2 AND series_id = ?3 AND ${fresh}`,
+      params: [c.likes, c.episodeId, seriesId],
     })),
     ...(total > 0 ? [{ sql: `UPDATE series SET view_count = view_count + ?1 WHERE id = ?2 AND ${fresh}`, params: [total, seriesId] }] : []),
     ...days.map((c) => ({

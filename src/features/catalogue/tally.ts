@@ -6,13 +6,13 @@
 import type { ReaderEvent } from '../reader/events.ts'
 
 /** The events a tally counts (the others go to D1 as they are: src/objects/reader/events.server.ts). */
-export type TallyEvent = Extract<ReaderEvent, { kind: 'view' | 'read' | 'purchase' }>
+export type TallyEvent = Extract<ReaderEvent, { kind: 'view' | 'read' | 'purchase' | 'like' }>
 
 /** One reader's event, with its number in the reader's outbox (a tally counts each reader's events in that order, once). */
 export type TallyItem = { readerId: number; seq: number; event: TallyEvent }
 
-/** Counts added to one key: an episode's views (`day` empty), or a day's readers and purchases (`episodeId` 0). */
-export type TallyCount = { day: string; episodeId: number; views: number; readers: number; purchases: number }
+/** Counts added to one key: an episode's views and likes (`day` empty), or a day's readers and purchases (`episodeId` 0). */
+export type TallyCount = { day: string; episodeId: number; views: number; readers: number; purchases: number; likes: number }
 
 /**
  * How long a tally gathers counts before it adds them to D1 in one batch: at most one batch per series in that time,
@@ -25,11 +25,14 @@ export const TALLY_FLUSH_MS = 5 * 60_000
 export const SERIES_READERS_DAYS = 30
 
 export const isTallied = (event: ReaderEvent): event is TallyEvent =>
-  event.kind === 'view' || event.kind === 'read' || event.kind === 'purchase'
+  event.kind === 'view' || event.kind === 'read' || event.kind === 'purchase' || event.kind === 'like'
 
-/** What one event adds: a view 1 to its episode; a read moves the reader from one day's readers to another's; a purchase 1. */
+/**
+ * What one event adds: a view 1 to its episode; a read moves the reader from one day's readers to another's; a purchase
+ * 1; a like or its withdrawal 1 or -1 to its episode.
+ */
 export function countsOf(event: TallyEvent): TallyCount[] {
-  const zero = { day: '', episodeId: 0, views: 0, readers: 0, purchases: 0 }
+  const zero = { day: '', episodeId: 0, views: 0, readers: 0, purchases: 0, likes: 0 }
   switch (event.kind) {
     case 'view':
       return [{ ...zero, episodeId: event.episodeId, views: 1 }]
@@ -37,5 +40,7 @@ export function countsOf(event: TallyEvent): TallyCount[] {
       return [...(event.from === null ? [] : [{ ...zero, day: event.from, readers: -1 }]), { ...zero, day: event.to, readers: 1 }]
     case 'purchase':
       return [{ ...zero, day: event.day, purchases: 1 }]
+    case 'like':
+      return [{ ...zero, episodeId: event.episodeId, likes: event.delta }]
   }
 }

@@ -30,6 +30,13 @@ export const ReaderEvent = z.discriminatedUnion('kind', [
    * `seriesId` is missing from events written before views were counted by series (migrations/0043_series_tally.sql).
    */
   z.object({ kind: z.literal('view'), seriesId: z.number().int().positive().optional(), episodeId: z.number().int().positive(), day }),
+  /** The reader liked (1) or stopped liking (-1) an episode (issue 37 point 3): the series' tally adds it to the episode's count. */
+  z.object({
+    kind: z.literal('like'),
+    seriesId: z.number().int().positive(),
+    episodeId: z.number().int().positive(),
+    delta: z.union([z.literal(1), z.literal(-1)]),
+  }),
   /** The reader bought or rented an episode of a series on a UTC day (one event per purchase row; reader migration 6). */
   z.object({ kind: z.literal('purchase'), seriesId: z.number().int().positive(), day }),
   /** The reader took a coupon (`received` 1) and/or its reward was given (`redeemed` 1; reader migration 6). */

@@ -1,7 +1,7 @@
 /**
  * The one way browser code calls the site (docs/ARCHITECTURE.md "Pages, islands and client state"): `api` for
  * `/api/v1` (the envelope decoded, the spec §8 follow-ups applied), `send` for what answers outside the envelope
- * (`/api/auth`, the comment pages' forms). The client itself (`api-client.ts`, on wretch) loads on the first call,
+ * (`/api/auth`, the comment pages' forms). The client itself (`api-client.ts`, on the platform's fetch) loads on the first call,
  * so a page pays for it only once it calls. Only `navigator.sendBeacon` (the viewer's last progress save) stays
  * outside: it cannot carry headers.
  */

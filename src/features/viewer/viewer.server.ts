@@ -45,7 +45,7 @@ export type ViewerReader = { userId: number | null; adultCookie?: string | undef
 
 type EpisodeRow = Cols<
   'episodes',
-  'id' | 'no' | 'title' | 'series_id' | 'content_type' | 'is_free' | 'price_rent' | 'price_buy' | 'text_body'
+  'id' | 'no' | 'title' | 'series_id' | 'content_type' | 'is_free' | 'price_rent' | 'price_buy' | 'text_body' | 'like_count'
 > &
   Cols<'series', 'cover_key' | 'cover_width' | 'cover_height' | 'reading_direction' | 'next_update_at' | 'status'> & {
     seriesTitle: SeriesRow['title']
@@ -64,7 +64,7 @@ const NEIGHBOUR = (op: '<' | '>', order: 'DESC' | 'ASC') =>
   `(SELECT json_object('id', x.id, 'no', x.no, 'title', x.title, 'isFree', json(CASE x.is_free WHEN 1 THEN 'true' ELSE 'false' END), 'priceRent', x.price_rent, 'priceBuy', x.price_buy) FROM episodes x WHERE x.series_id = e.series_id AND x.no ${op} e.no AND x.published_at <= ?1 ORDER BY x.no ${order} LIMIT 1)`
 
 const EPISODE_SQL = `SELECT e.id, e.no, e.title, e.series_id AS seriesId, s.title AS seriesTitle, e.content_type AS contentType, e.is_free AS isFree,
-    e.price_rent AS priceRent, e.price_buy AS priceBuy, e.text_body AS textBody, s.is_adult AS seriesIsAdult,
+    e.price_rent AS priceRent, e.price_buy AS priceBuy, e.text_body AS textBody, e.like_count AS likeCount, s.is_adult AS seriesIsAdult,
     s.cover_key AS coverKey, s.cover_width AS coverWidth, s.cover_height AS coverHeight,
     s.reading_direction AS readingDirection, s.next_update_at AS nextUpdateAt, s.status,
     (SELECT json_group_array(weekday) FROM schedules WHERE series_id = s.id) AS schedule,
@@ -241,6 +241,9 @@ export async function openEpisode(
     slices,
     text: access.open && row.contentType === 'TEXT' ? paragraphs(row.textBody) : [],
     progress: access.open ? progress : null,
+    // issue 37 point 3: its count (D1's, the tally's flush behind) and whether this reader likes it
+    likes: row.likeCount,
+    liked: opened?.liked ?? false,
     seriesCover: { coverKey: row.coverKey, coverWidth: row.coverWidth, coverHeight: row.coverHeight, isAdult: flag(row.seriesIsAdult) },
   }
 }

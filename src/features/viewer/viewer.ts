@@ -188,6 +188,9 @@ export type ViewerEpisode = {
   text: string[]
   /** Where the signed-in reader left this episode (0..1), or null. */
   progress: number | null
+  /** Its likes (issue 37 point 3; the series' tally adds new ones within its flush) and whether this reader likes it. */
+  likes: number
+  liked: boolean
   /** The series' cover, for the page's link-preview card (seo.ts coverCardImage: none for an adult series). */
   seriesCover: { coverKey: string | null; coverWidth: number | null; coverHeight: number | null; isAdult: boolean }
 }

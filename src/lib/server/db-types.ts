@@ -303,6 +303,7 @@ export interface EpisodesRow {
   view_count: number
   created_at: string
   announced_at: string | null
+  like_count: number
 }
 
 /** A row of `event_entries`. @public */

@@ -1,6 +1,6 @@
 /**
  * The consumer of the queue `READER_EVENTS` (wrangler.jsonc `queues`, functions/worker.ts `queue`): applies readers'
- * objects' events to the shared side, in the order each object made them. Views, the ranking's reads and purchases go
+ * objects' events to the shared side, in the order each object made them. Views, likes, the ranking's reads and purchases go
  * to their series' tally (catalogue/tally.server.ts: one call per series for the whole batch; it counts each reader's
  * events once, by number, and adds its sums to D1 every TALLY_FLUSH_MS). The rest goes to D1, one batch per message: the
  * account's `events_applied` (migrations/0040_reader_event_order.sql) is the number of the last event applied, every
@@ -124,6 +124,7 @@ function changesOf(event: ReaderEvent, readerId: number, fresh: string, now: Dat
     case 'read':
     case 'view':
     case 'purchase':
+    case 'like':
       return [] // counted by the series' tally, which also keeps its recent readers
     case 'coupon':
       return [

@@ -74,7 +74,8 @@ import { ACCOUNT_CARD_SQL, dropCard, keepCard, keptCard, type AccountCard } from
 import type { SessionClaim } from '../../features/reader/session-claim.ts'
 import { HELD_SQL, HOLDINGS_SQL, heldParams, type EpisodeHoldingRow } from '../../features/ownership/holding.server.ts'
 import { episodeAccess, type AccessEpisode } from '../../features/viewer/viewer.ts'
-import { isAdult, type AgeEdition } from '../../features/age/age.ts'
+import { isAdult, mayOpen, type AgeEdition } from '../../features/age/age.ts'
+import { likes, setLike } from '../../features/like/likes.server.ts'
 import type { MoneyRun } from '../../features/reader/money-store.server.ts'
 import { PROCEDURES, type ProcedureInput, type ProcedureName, type ProcedureOutcome } from './procedures.server.ts'
 
@@ -95,8 +96,20 @@ type Opening = {
   ageRules: Pick<AgeEdition, 'krAdultAuth' | 'adultNeedsBirthDate' | 'notLoggedInAdultCookie'>
   now: string
 }
-/** `ended`: the token's session has ended (nothing else is read); `card`: null for a gone account. */
-type Opened = { ended: boolean; card: AccountCard | null; holdings: EpisodeHoldingRow[]; position: number | null }
+/** `ended`: the token's session has ended (nothing else is read); `card`: null for a gone account; `liked`: the reader likes the episode. */
+type Opened = { ended: boolean; card: AccountCard | null; holdings: EpisodeHoldingRow[]; position: number | null; liked: boolean }
+
+/** A like or its withdrawal (`on`), as the like route asks the reader's object (`like`). */
+type Liking = {
+  session: SessionClaim
+  seriesId: number
+  episodeId: number
+  /** The series is for adults: only an adult reader may like its episodes. */
+  seriesIsAdult: boolean
+  ageRules: Pick<AgeEdition, 'krAdultAuth' | 'adultNeedsBirthDate' | 'notLoggedInAdultCookie'>
+  on: boolean
+  now: string
+}
 
 /** How long after a send the alarm sends again what the consumer has not said it applied. */
 const OUTBOX_RETRY_MS = 60_000
@@ -168,7 +181,7 @@ export class Reader extends DurableObject<Cloudflare.Env> {
   async opening(readerId: number, o: Opening): Promise<Opened> {
     await this.ready(readerId)
     const card = o.session ? await this.checked(readerId, o.session) : await this.card(readerId)
-    if (o.session && !card) return { ended: true, card: null, holdings: [], position: null }
+    if (o.session && !card) return { ended: true, card: null, holdings: [], position: null, liked: false }
     const holdings =
       o.paidIds.length === 0 ? [] : this.sql.exec<EpisodeHoldingRow>(HOLDINGS_SQL, readerId, JSON.stringify(o.paidIds)).toArray()
     const now = new Date(o.now)
@@ -186,7 +199,27 @@ export class Reader extends DurableObject<Cloudflare.Env> {
         return counted ? { kind: 'view', seriesId, episodeId, day } : null
       })
     }
-    return { ended: false, card, holdings, position: positionAt(this.sql, o.episodeId) }
+    return { ended: false, card, holdings, position: positionAt(this.sql, o.episodeId), liked: likes(this.sql, o.episodeId) }
+  }
+
+  /**
+   * Likes an episode or stops liking it (issue 37 point 3): the access token's session checked first, an adult series'
+   * episode for an adult reader only. Repeatable: answers whether the reader now likes it and whether this call changed
+   * it (a change tells the series' tally through the outbox, in the same transaction).
+   */
+  async like(readerId: number, l: Liking): Promise<{ refused: 'NEED_TO_REFRESH' | 'ADULT_ONLY_CONTENTS' | null; changed: boolean }> {
+    await this.ready(readerId)
+    const card = await this.checked(readerId, l.session)
+    if (!card) return { refused: 'NEED_TO_REFRESH', changed: false }
+    if (!mayOpen(l.seriesIsAdult, isAdult(l.ageRules, toAdultState(card), undefined, new Date(l.now))))
+      return { refused: 'ADULT_ONLY_CONTENTS', changed: false }
+    let changed = false
+    await this.write(() => {
+      const event = setLike(this.sql, l.seriesId, l.episodeId, l.on, l.now)
+      changed = event !== null
+      return event
+    })
+    return { refused: null, changed }
   }
 
   /** The reader's place in a series and their marks on it. */

@@ -308,6 +308,12 @@ const READER_MIGRATIONS: readonly string[] = [
      card       TEXT,
      loaded_at  TEXT NOT NULL
    );`,
+  // 9: the episodes the reader likes (like/likes.server.ts), one row each
+  `CREATE TABLE likes (
+     episode_id  INTEGER PRIMARY KEY,
+     series_id   INTEGER NOT NULL,
+     liked_at    TEXT NOT NULL
+   );`,
 ]
 
 /** Brings the object's SQLite to the last migration; answers the version it is at. */
