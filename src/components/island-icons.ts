@@ -10,6 +10,8 @@ export const ISLAND_ICON_PATHS = {
   previous: 'M15.4 7.4L14 6l-6 6 6 6 1.4-1.4-4.6-4.6z',
   next: 'M8.6 16.6L10 18l6-6-6-6-1.4 1.4 4.6 4.6z',
   play: 'M8 5v14l11-7z',
+  heart:
+    'M12 20.5l-1.4-1.3C5.4 14.5 2 11.4 2 7.7 2 4.9 4.2 2.7 7 2.7c1.9 0 3.7.9 5 2.4 1.3-1.5 3.1-2.4 5-2.4 2.8 0 5 2.2 5 5 0 3.7-3.4 6.8-8.6 11.5z',
   pause: 'M6 5h4v14H6zm8 0h4v14h-4z',
   fullscreen: 'M4 4h6v2H6v4H4zm10 0h6v6h-2V6h-4zM4 14h2v4h4v2H4zm14 0h2v6h-6v-2h4z',
   comment: 'M5 3h14a2 2 0 0 1 2 2v11a2 2 0 0 1-2 2H8l-5 4V5a2 2 0 0 1 2-2zm0 2v12.6L7.3 16H19V5z',

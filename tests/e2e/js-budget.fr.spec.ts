@@ -23,7 +23,7 @@ import { signedIn } from './settings.ts'
  * 8.7 → 4.9 signed in, tab 5.5 → 3.9, detail 5.3 → 3.9, search 6.0 → 4.4, notices, FAQ, event, benefit 4.9 → 3.5,
  * viewer 88.8 → 87.5, account form 5.4 → 4.0, roulette 6.4 → 4.8, rent-or-buy 77.4 → 75.9; 2026-12-03: React and its
  * renderer in one file with the island's entry, the share code loaded on use: viewer 87.5 → 85.3, rent-or-buy
- * 75.9 → 74.4); a page over it fails
+ * 75.9 → 74.4; 2026-12-04: the like button at each episode's end, issue 37 point 3: viewer 85.3 → 85.8); a page over it fails
  * with the list of its files, largest first, so the one that grew is named.
  */
 const BUDGET_KB: Record<string, { path: string; guest: number | null; member: number | null }> = {
@@ -35,7 +35,7 @@ const BUDGET_KB: Record<string, { path: string; guest: number | null; member: nu
   faq: { path: '/faq', guest: 3.6, member: 3.6 },
   event: { path: '/event', guest: 3.6, member: 3.6 },
   benefit: { path: '/benefit', guest: 3.6, member: 3.6 },
-  viewer: { path: '/viewer/24', guest: 85.4, member: 85.4 },
+  viewer: { path: '/viewer/24', guest: 85.9, member: 85.9 },
   // pages whose scripts pulled zod (issue 43 point 4): the account forms, the roulette and rent-or-buy were 31.2,
   // 31.5 and 102.8 KB
   'account form': { path: '/user/findId', guest: 4.1, member: null },

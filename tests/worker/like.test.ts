@@ -39,6 +39,14 @@ describe('episode likes', () => {
     expect((await read(await like(reader, id, false))).data).toEqual({ episodeId: id, liked: false, likes: 0 })
     await expectCount(seriesId, id, 1)
     expect(await likesIn(reader)).toEqual([])
+    // the series page's list shows each episode's count
+    const series = (await read(await call(null, 'GET', `/api/v1/contents/${seriesId}`))).data as {
+      episodes: { id: number; likes: number }[]
+    }
+    expect(series.episodes.map((e) => [e.id, e.likes])).toEqual([
+      [id, 1],
+      [episodeIds[1], 0],
+    ])
   })
 
   it('40 likes at once by one reader count once; 40 withdrawals at once take it back once', async () => {

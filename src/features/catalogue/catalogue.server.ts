@@ -104,6 +104,8 @@ export type SeriesDetail = SeriesCard & {
     priceRent: number | null
     priceBuy: number | null
     publishedAt: string
+    /** Its likes (issue 37 point 3), as the series' tally last added them. */
+    likes: number
   }[]
 }
 
@@ -138,14 +140,14 @@ export async function seriesDetail(db: Db, id: number, audience: Audience): Prom
          ORDER BY shared DESC, r.genre = s.genre DESC, r.rank_score DESC, r.id LIMIT ${RELATED_SIZE}) r) AS related,
       (SELECT json_group_array(json_object('id', n.id, 'title', n.title, 'publishedAt', n.published_at)) FROM (
          SELECT id, title, published_at FROM notices WHERE series_id = s.id AND published_at <= ?2 ORDER BY published_at DESC LIMIT ${DETAIL_NOTICES}) n) AS notices,
-      (SELECT json_group_array(json_array(e.id, e.no, e.title, e.is_free, e.price_rent, e.price_buy, e.published_at)) FROM (
-         SELECT id, no, title, is_free, price_rent, price_buy, published_at FROM episodes WHERE series_id = s.id AND published_at <= ?2 ORDER BY no LIMIT 1000) e) AS episodes
+      (SELECT json_group_array(json_array(e.id, e.no, e.title, e.is_free, e.price_rent, e.price_buy, e.published_at, e.like_count)) FROM (
+         SELECT id, no, title, is_free, price_rent, price_buy, published_at, like_count FROM episodes WHERE series_id = s.id AND published_at <= ?2 ORDER BY no LIMIT 1000) e) AS episodes
      FROM series s WHERE s.id = ?1 AND s.is_published = 1`,
     id,
     new Date().toISOString(),
   )
   if (!series) return null
-  const episodes = JSON.parse(series.episodes) as [number, number, string, Flag, number | null, number | null, string][]
+  const episodes = JSON.parse(series.episodes) as [number, number, string, Flag, number | null, number | null, string, number][]
   return {
     ...cards([series])[0]!,
     description: series.description,
@@ -159,7 +161,7 @@ export async function seriesDetail(db: Db, id: number, audience: Audience): Prom
     views: series.viewCount,
     related: cards(JSON.parse(series.related) as CardRow[]),
     notices: JSON.parse(series.notices),
-    episodes: episodes.map(([id, no, title, free, priceRent, priceBuy, publishedAt]) => ({
+    episodes: episodes.map(([id, no, title, free, priceRent, priceBuy, publishedAt, likes]) => ({
       id,
       no,
       title,
@@ -167,6 +169,7 @@ export async function seriesDetail(db: Db, id: number, audience: Audience): Prom
       priceRent,
       priceBuy,
       publishedAt,
+      likes,
     })),
   }
 }

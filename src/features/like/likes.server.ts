@@ -16,7 +16,12 @@ export const likes = (sql: SqlStorage, episodeId: number): boolean =>
  */
 export function setLike(sql: SqlStorage, seriesId: number, episodeId: number, on: boolean, at: string): ReaderEvent | null {
   const changed = on
-    ? sql.exec(`INSERT INTO likes (episode_id, series_id, liked_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING RETURNING 1`, episodeId, seriesId, at)
+    ? sql.exec(
+        `INSERT INTO likes (episode_id, series_id, liked_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING RETURNING 1`,
+        episodeId,
+        seriesId,
+        at,
+      )
     : sql.exec(`DELETE FROM likes WHERE episode_id = ? RETURNING 1`, episodeId)
   return changed.toArray().length > 0 ? { kind: 'like', seriesId, episodeId, delta: on ? 1 : -1 } : null
 }

@@ -39,9 +39,11 @@ import { useChrome } from './use-chrome.ts'
 import { swipeStep, tapZone } from './immersive.ts'
 import ViewerBar, { type BarLabels } from './ViewerBar.tsx'
 import { canonicalUrl } from '../catalogue/canonical.ts'
+import Like, { type LikeLabels } from '../like/Like.tsx'
 
 type ViewerLabels = NextLabels &
   TranscriptLabels &
+  LikeLabels &
   BarLabels & {
     slices: string
     sliceFailed: string
@@ -128,6 +130,11 @@ export type ViewerProps = {
   nextUpdate: string | null
   /** Saved position (0..1) to restore, or null. */
   progress: number | null
+  /** The episode's likes and whether the reader likes it (issue 37 point 3). */
+  likes: number
+  liked: boolean
+  /** The like form's refusal (sent without JavaScript), in the reader's language, or null. */
+  likeError: string | null
   /** The signed-in reader, or null for a guest. */
   userId: number | null
   /** The series' reading direction: PAPER pages of a right-to-left series turn forward with ArrowLeft. */
@@ -178,6 +185,8 @@ export default function Viewer(props: ViewerProps) {
     prev: props.prev,
     next: props.next,
     nextOpen: props.nextOpen,
+    likes: props.likes,
+    liked: props.liked,
   }
   const continuous = useContinuous({ first, seriesId: props.seriesId, signedIn, paper, ready, announce: setAnnouncement })
   const { chain, tail, auto, changeAuto, last, sections, sentinel, fetchNext } = continuous
@@ -317,6 +326,19 @@ export default function Viewer(props: ViewerProps) {
     text: labels.offlineExpiredText,
   })
 
+  /** An episode's like button, at its end (each appended episode has its own). */
+  const like = (ep: { id: number; likes: number; liked: boolean }, error: string | null = null) => (
+    <Like
+      key={`like-${ep.id}`}
+      episodeId={ep.id}
+      likes={ep.likes}
+      liked={ep.liked}
+      signedIn={signedIn}
+      labels={labels}
+      error={error}
+      announce={setAnnouncement}
+    />
+  )
   const radio = <T extends string>(name: string, value: T, current: T, label: string, onPick: (v: T) => void) => (
     <label className="viewer-choice">
       <input type="radio" name={name} value={value} checked={current === value} onChange={() => onPick(value)} />
@@ -414,7 +436,12 @@ export default function Viewer(props: ViewerProps) {
           </button>
         </nav>
       )}
-      {(!paper || lastPage) && <p className="viewer-end">{labels.end}</p>}
+      {(!paper || lastPage) && (
+        <>
+          <p className="viewer-end">{labels.end}</p>
+          {like(first, props.likeError)}
+        </>
+      )}
       {/* The page's own episode keeps its end where it is: what joins goes below it (docs/ARCHITECTURE.md "Viewer"). */}
       <nav className="viewer-nav" aria-label={labels.episodeNav} data-primary>
         {first.prev && (
@@ -449,7 +476,12 @@ export default function Viewer(props: ViewerProps) {
                 }}
               >
                 {/* the end of the episode before it (the page's own has its end above, with its links) */}
-                {k > 0 && <p className="viewer-end">{labels.end}</p>}
+                {k > 0 && (
+                  <>
+                    <p className="viewer-end">{labels.end}</p>
+                    {like(chain[k - 1]!)}
+                  </>
+                )}
                 <h2 id={`viewer-ep-${ep.id}`} className="viewer-episode-title" tabIndex={-1}>
                   {episodeLabel(
                     ep.title,
@@ -479,6 +511,7 @@ export default function Viewer(props: ViewerProps) {
               </section>
             ))}
           </div>
+          {chain.length > 0 && like(chain[chain.length - 1]!)}
           <div ref={sentinel} className="viewer-sentinel" aria-hidden="true" />
           {tail && (
             <NextEpisode

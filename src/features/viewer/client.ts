@@ -12,7 +12,20 @@ import type { AutoUnlockRequest, ProgressRequest, ViewerEpisode } from './viewer
 /** What the island needs of an opened episode (GET /api/v1/viewer/{id}); `prev`/`next` carry their prices. */
 export type EpisodeData = Pick<
   ViewerEpisode,
-  'id' | 'no' | 'title' | 'seriesId' | 'seriesTitle' | 'contentType' | 'slices' | 'text' | 'prev' | 'next' | 'nextOpen' | 'nextUpdateDay'
+  | 'id'
+  | 'no'
+  | 'title'
+  | 'seriesId'
+  | 'seriesTitle'
+  | 'contentType'
+  | 'slices'
+  | 'text'
+  | 'prev'
+  | 'next'
+  | 'nextOpen'
+  | 'nextUpdateDay'
+  | 'likes'
+  | 'liked'
 >
 
 export const getEpisode = (id: number) => api<EpisodeData>(`/viewer/${id}`)

@@ -11,7 +11,16 @@ import type { EpisodeLink } from './viewer.ts'
 import type { NextStatus } from './NextEpisode.tsx'
 
 /** An episode on the page: the page's own, or an appended one. */
-export type EpisodeHead = { id: number; no: number; title: string; prev: EpisodeLink | null; next: EpisodeLink | null; nextOpen: boolean }
+export type EpisodeHead = {
+  id: number
+  no: number
+  title: string
+  prev: EpisodeLink | null
+  next: EpisodeLink | null
+  nextOpen: boolean
+  likes: number
+  liked: boolean
+}
 
 /** The next episode being fetched, or stopped (locked, adult only, failed). */
 type Tail = { link: EpisodeLink; status: NextStatus } | null

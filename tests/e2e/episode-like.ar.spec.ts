@@ -1,0 +1,4 @@
+import { episodeLikeSuite } from './episode-like.ts'
+
+/** Issue 37 point 3 in the ar edition: liking an episode at its end. */
+episodeLikeSuite('ar')
