@@ -2,7 +2,8 @@
  * `GET /api/v1/contents?tab=&day=&cursor=&size=` (docs/API.md): one page of a home tab (spec §3);
  * `GET /api/v1/contents/{id}`: the series detail with the reader's ownership of each episode (null for a guest);
  * `GET /api/v1/contents/{id}/me`: the signed-in reader's part only (ownerships, favourite, continue reading, the
- * series' wait-until-free ticket: `freetime: null | {hours, available, availableAt}`).
+ * series' wait-until-free ticket: `freetime: null | {hours, available, availableAt}`); `GET /api/v1/contents/creators/{id}`: a
+ * creator's series by role.
  * Malformed or unknown ids are NOT_EXIST (404).
  */
 import { Hono, type Context } from 'hono'
@@ -11,7 +12,7 @@ import type { AppEnv } from '../lib/env.ts'
 import { ok } from '../lib/respond.ts'
 import { validate } from '../lib/validate.ts'
 import { AppError } from '../../src/lib/errors/catalogue.ts'
-import { listContents, seriesDetail, seriesExists } from '../../src/features/catalogue/catalogue.server.ts'
+import { creatorWorks, listContents, seriesDetail, seriesExists } from '../../src/features/catalogue/catalogue.server.ts'
 import { MAX_CURSOR_LENGTH, resolveContents, homeToday } from '../../src/features/catalogue/catalogue.ts'
 import { parseId } from '../../src/lib/ids.ts'
 import { seriesMe, seriesOwnerships } from '../../src/features/library/library.server.ts'
@@ -40,6 +41,13 @@ export const contents = new Hono<AppEnv>()
     const resolved = resolveContents(c.req.valid('query'), audience, homeToday(edition.timeZone))
     if (!resolved.ok) throw new AppError(resolved.code, resolved.field ? { fields: resolved.field } : undefined)
     return ok(c, await listContents(c.get('db'), resolved.request, audience))
+  })
+  // issue 37 point 2: a creator and their series the reader's audience may see, by role
+  .get('/creators/:id', async (c) => {
+    const id = parseId(c.req.param('id'))
+    const creator = id === null ? null : await creatorWorks(c.var.db, id, audienceSees(await audienceOf(c)))
+    if (!creator) throw new AppError('NOT_EXIST')
+    return ok(c, creator)
   })
   .get('/:id', async (c) => {
     const id = seriesIdOf(c)

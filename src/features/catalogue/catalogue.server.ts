@@ -3,6 +3,7 @@ import type { Db } from '../../lib/server/db.ts'
 import type { ThemeSeriesRow } from '../../lib/server/db-types.ts'
 import { flag, type Cols, type Flag } from '../../lib/server/rows.ts'
 import {
+  CREATOR_ROLES,
   encodeCursor,
   sortSchedule,
   type Audience,
@@ -82,7 +83,8 @@ export type SeriesDetail = SeriesCard & {
   description: string
   status: 'COMPLETED' | 'SCHEDULED' | 'PAUSED'
   type: 'IMAGE' | 'TEXT'
-  creators: { name: string; role: CreatorRole }[]
+  /** Each with their id: their page is /creator/{id} (issue 37 point 2). */
+  creators: { id: number; name: string; role: CreatorRole }[]
   tags: string[]
   /** Schedule groups the series updates in (weekdays and/or TEN), in week order. */
   schedule: ScheduleDay[]
@@ -130,7 +132,7 @@ export async function seriesDetail(db: Db, id: number, audience: Audience): Prom
       Record<'creators' | 'tags' | 'schedule' | 'related' | 'notices' | 'episodes', string>
   >(
     `SELECT ${CARD}, s.description, s.status, s.type, s.next_update_at AS nextUpdateAt, s.wuf_hours AS wufHours, s.view_count AS viewCount,
-      (SELECT json_group_array(json_object('name', c.name, 'role', sc.role)) FROM (SELECT * FROM series_creators WHERE series_id = s.id ORDER BY position, role) sc JOIN creators c ON c.id = sc.creator_id) AS creators,
+      (SELECT json_group_array(json_object('id', c.id, 'name', c.name, 'role', sc.role)) FROM (SELECT * FROM series_creators WHERE series_id = s.id ORDER BY position, role) sc JOIN creators c ON c.id = sc.creator_id) AS creators,
       (SELECT json_group_array(t.name) FROM series_tags st JOIN tags t ON t.id = st.tag_id WHERE st.series_id = s.id) AS tags,
       (SELECT json_group_array(weekday) FROM schedules WHERE series_id = s.id) AS schedule,
       (SELECT json_group_array(${RELATED_CARD}) FROM (
@@ -171,6 +173,37 @@ export async function seriesDetail(db: Db, id: number, audience: Audience): Prom
       publishedAt,
       likes,
     })),
+  }
+}
+
+/** Series a creator page lists at most. */
+const CREATOR_WORKS = 200
+
+/** A creator's page (issue 37 point 2): their name and their series the audience may see, by role (spec §3 roles). */
+export type CreatorWorks = { id: number; name: string; works: { role: CreatorRole; series: SeriesCard[] }[] }
+
+/**
+ * `/creator/{id}` and `GET /api/v1/contents/creators/{id}`: the creator and the series the audience may list, grouped by
+ * their role in it (in CREATOR_ROLES order), best ranked first, in one query; null for an unknown creator.
+ */
+export async function creatorWorks(db: Db, id: number, audience: Audience): Promise<CreatorWorks | null> {
+  const row = await db.first<{ id: number; name: string; works: string }>(
+    `SELECT c.id, c.name,
+       (SELECT json_group_array(json_object('role', x.role, 'card', json(x.card))) FROM (
+          SELECT sc.role, ${CARD_JSON} AS card FROM series_creators sc JOIN series s ON s.id = sc.series_id
+           WHERE sc.creator_id = c.id AND ${visible(audience)} ORDER BY s.rank_score DESC, s.id LIMIT ${CREATOR_WORKS}) x) AS works
+     FROM creators c WHERE c.id = ?`,
+    id,
+  )
+  if (!row) return null
+  const works = JSON.parse(row.works) as { role: CreatorRole; card: CardRow }[]
+  return {
+    id: row.id,
+    name: row.name,
+    works: CREATOR_ROLES.flatMap((role) => {
+      const series = cards(works.filter((w) => w.role === role).map((w) => w.card))
+      return series.length ? [{ role, series }] : []
+    }),
   }
 }
 

@@ -78,6 +78,23 @@ export function comicSeriesLd(s: SeriesForLd, opts: { siteUrl: string; locale: s
   }
 }
 
+/**
+ * A creator's page (issue 37 point 2) as schema.org reads it: a `Person` with their page's URL and, as `workExample`,
+ * the series it lists (adult ones are left out, as from every card).
+ */
+export function personLd(
+  c: { id: number; name: string; works: readonly { series: readonly { id: number; title: string; isAdult: boolean }[] }[] },
+  siteUrl: string,
+) {
+  const url = absoluteUrl(`/creator/${c.id}`, siteUrl)
+  const seen = new Set<number>()
+  const works = c.works
+    .flatMap((w) => w.series)
+    .filter((s) => !s.isAdult && !seen.has(s.id) && seen.add(s.id))
+    .map((s) => ({ '@type': 'ComicSeries', '@id': absoluteUrl(`/detail/${s.id}`, siteUrl), name: s.title }))
+  return { '@context': 'https://schema.org', '@type': 'Person', '@id': url, url, name: c.name, workExample: works }
+}
+
 export type EpisodeForLd = {
   id: number
   no: number
