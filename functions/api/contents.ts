@@ -14,11 +14,13 @@ import { validate } from '../lib/validate.ts'
 import { AppError } from '../../src/lib/errors/catalogue.ts'
 import { creatorWorks, listContents, seriesDetail, seriesExists } from '../../src/features/catalogue/catalogue.server.ts'
 import { MAX_CURSOR_LENGTH, resolveContents, homeToday } from '../../src/features/catalogue/catalogue.ts'
-import { parseId } from '../../src/lib/ids.ts'
+import { parseId, RowId } from '../../src/lib/ids.ts'
 import { seriesMe, seriesOwnerships } from '../../src/features/library/library.server.ts'
 import { adultGate, audienceSees } from '../../src/features/age/age.ts'
 import { audienceOf } from '../middleware/audience.ts'
 import { currentUserId, requireUser } from '../middleware/session.ts'
+import { followCreator, followingCreator } from '../../src/features/library/follow.server.ts'
+import { field, formRoute, fromForm, toLogin } from './forms.ts'
 
 const ContentsQuery = z.object({
   tab: z.string().max(20).optional(),
@@ -34,7 +36,33 @@ const readerPart = new Hono<AppEnv>().use(requireUser).get('/', async (c) => {
   return ok(c, me)
 })
 
+/** `/creators/{id}/…`, members only (issue 37 point 2): whether the reader follows the creator; follow or stop (repeatable). */
+const creatorPart = new Hono<AppEnv>()
+  .use(requireUser)
+  .get('/me', async (c) => ok(c, await followingCreator(currentUserId(c), creatorIdOf(c))))
+  .put('/follow', async (c) => ok(c, await followCreator(c.var.db, currentUserId(c), creatorIdOf(c), true)))
+  .delete('/follow', async (c) => ok(c, await followCreator(c.var.db, currentUserId(c), creatorIdOf(c), false)))
+
+/** The follow form: the creator, and `follow` 1 to follow, 0 to stop. */
+const FollowForm = z.object({ creatorId: RowId, follow: z.enum(['0', '1']) })
+/** The creator page a follow form names (with the answer or the refusal), or home for a form that names none. */
+const creatorBack = (raw: Record<string, unknown>, query: string) => {
+  const id = parseId(field(raw, 'creatorId'))
+  return id === null ? '/' : `/creator/${id}${query}#follow`
+}
+
 export const contents = new Hono<AppEnv>()
+  // the follow button without JavaScript: back to the creator's page, which says what changed; a guest signs in first
+  .post(
+    '/web/follow',
+    ...formRoute({
+      schema: fromForm(FollowForm),
+      guest: (raw, c) => toLogin(creatorBack(raw, ''))(raw, c),
+      run: (data, c) => followCreator(c.var.db, currentUserId(c), data.creatorId, data.follow === '1'),
+      done: (_data, done, _c, raw) => creatorBack(raw, `?following=${done.following ? 1 : 0}`),
+      failed: (code, raw) => creatorBack(raw, `?error=${code}`),
+    }),
+  )
   .get('/', validate('query', ContentsQuery), async (c) => {
     const edition = c.get('edition')
     const audience = audienceSees(await audienceOf(c))
@@ -49,6 +77,7 @@ export const contents = new Hono<AppEnv>()
     if (!creator) throw new AppError('NOT_EXIST')
     return ok(c, creator)
   })
+  .route('/creators/:id', creatorPart)
   .get('/:id', async (c) => {
     const id = seriesIdOf(c)
     const userId = c.get('session')?.userId ?? null
@@ -70,6 +99,12 @@ export const contents = new Hono<AppEnv>()
     })
   })
   .route('/:id/me', readerPart)
+
+function creatorIdOf(c: Context<AppEnv>): number {
+  const id = parseId(c.req.param('id'))
+  if (id === null) throw new AppError('NOT_EXIST')
+  return id
+}
 
 function seriesIdOf(c: Context<AppEnv>): number {
   const id = parseId(c.req.param('id'))

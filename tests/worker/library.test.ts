@@ -38,6 +38,7 @@ describe('GET /api/v1/contents/{id}', () => {
         price: { rent: 2, buy: 5 },
         ownership: null,
         publishedAt: '2026-01-01T00:00:00.000Z',
+        likes: 0,
       },
       {
         id: s.episodeIds[1],
@@ -47,6 +48,7 @@ describe('GET /api/v1/contents/{id}', () => {
         price: { rent: 2, buy: 5 },
         ownership: null,
         publishedAt: '2026-01-01T00:00:00.000Z',
+        likes: 0,
       },
       {
         id: s.episodeIds[2],
@@ -56,6 +58,7 @@ describe('GET /api/v1/contents/{id}', () => {
         price: { rent: 2, buy: 5 },
         ownership: null,
         publishedAt: '2026-01-01T00:00:00.000Z',
+        likes: 0,
       },
     ])
   })

@@ -84,6 +84,7 @@ describe("a reader's object", () => {
       'event_entries',
       'event_tickets',
       'facts',
+      'follows',
       'gifts',
       'idempotency_keys',
       'likes',

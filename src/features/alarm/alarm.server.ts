@@ -108,7 +108,8 @@ async function deliver(db: Db, pending: readonly Pending[], record: boolean): Pr
 
 /**
  * One batch of a published episode's fan-out: the next `batch` readers (user id above `after`) who favourited its
- * series and did not hide it.
+ * series or follow one of its creators (issue 37 point 2: a new series by them starts with its first episode), and did
+ * not hide it.
  */
 function episodeFanout(episodeId: number, after: number, batch: number) {
   const ids = { episode: 'e.id' }
@@ -120,8 +121,11 @@ function episodeFanout(episodeId: number, after: number, batch: number) {
       params: `json_object('series', s.title, 'no', e.no)`,
       at: 'coalesce(e.announced_at, e.published_at)', // when it was announced: an old episode published by hand is news now
       from: `FROM episodes e JOIN series s ON s.id = e.series_id
-             JOIN library_marks f ON f.series_id = e.series_id AND f.favorite = 1 AND f.hidden = 0
-             WHERE e.id = ?1 AND f.user_id > ?2 AND s.is_published = 1
+             JOIN (SELECT user_id FROM library_marks WHERE series_id = (SELECT series_id FROM episodes WHERE id = ?1) AND favorite = 1
+                   UNION
+                   SELECT cf.user_id FROM series_creators sc JOIN creator_followers cf ON cf.creator_id = sc.creator_id
+                    WHERE sc.series_id = (SELECT series_id FROM episodes WHERE id = ?1)) f
+             WHERE e.id = ?1 AND f.user_id > ?2 AND s.is_published = 1 AND NOT ${hiddenBy('f.user_id', 'e.series_id')}
              ORDER BY f.user_id LIMIT ?3`,
     },
     [episodeId, after, batch],

@@ -37,6 +37,11 @@ export const ReaderEvent = z.discriminatedUnion('kind', [
     episodeId: z.number().int().positive(),
     delta: z.union([z.literal(1), z.literal(-1)]),
   }),
+  /**
+   * The reader followed a creator or stopped (issue 37 point 2; `at`: when): the whole state, so the shared copy
+   * (migrations/0049_creator_followers.sql) is right whatever event of the reader was applied last.
+   */
+  z.object({ kind: z.literal('follow'), creatorId: z.number().int().positive(), following: z.boolean(), at: z.string().max(40) }),
   /** The reader bought or rented an episode of a series on a UTC day (one event per purchase row; reader migration 6). */
   z.object({ kind: z.literal('purchase'), seriesId: z.number().int().positive(), day }),
   /** The reader took a coupon (`received` 1) and/or its reward was given (`redeemed` 1; reader migration 6). */

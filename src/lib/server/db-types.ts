@@ -245,6 +245,13 @@ export interface CouponsRow {
   redeemed_count: number
 }
 
+/** A row of `creator_followers`. @public */
+export interface CreatorFollowersRow {
+  creator_id: number
+  user_id: number
+  followed_at: string
+}
+
 /** A row of `creators`. @public */
 export interface CreatorsRow {
   id: number
@@ -876,6 +883,7 @@ export interface Tables {
   coupon_readers: CouponReadersRow
   coupon_redemptions: CouponRedemptionsRow
   coupons: CouponsRow
+  creator_followers: CreatorFollowersRow
   creators: CreatorsRow
   deliveries: DeliveriesRow
   episode_images: EpisodeImagesRow

@@ -141,6 +141,18 @@ function changesOf(event: ReaderEvent, readerId: number, fresh: string, now: Dat
           params: [event.couponId, readerId, event.received, event.redeemed, now.toISOString()],
         },
       ]
+    case 'follow':
+      return [
+        event.following
+          ? {
+              sql: `INSERT INTO creator_followers (creator_id, user_id, followed_at)
+                      SELECT ?1, ?2, ?3 WHERE EXISTS (SELECT 1 FROM users WHERE id = ?2 AND deleted_at IS NULL)
+                        AND EXISTS (SELECT 1 FROM creators WHERE id = ?1) AND ${fresh}
+                    ON CONFLICT (creator_id, user_id) DO NOTHING`,
+              params: [event.creatorId, readerId, event.at],
+            }
+          : { sql: `DELETE FROM creator_followers WHERE creator_id = ? AND user_id = ? AND ${fresh}`, params: [event.creatorId, readerId] },
+      ]
     case 'marks':
       return [
         {

@@ -76,6 +76,7 @@ import { HELD_SQL, HOLDINGS_SQL, heldParams, type EpisodeHoldingRow } from '../.
 import { episodeAccess, type AccessEpisode } from '../../features/viewer/viewer.ts'
 import { isAdult, mayOpen, type AgeEdition } from '../../features/age/age.ts'
 import { likes, setLike } from '../../features/like/likes.server.ts'
+import { follows, setFollow } from '../../features/library/follows.server.ts'
 import type { MoneyRun } from '../../features/reader/money-store.server.ts'
 import { PROCEDURES, type ProcedureInput, type ProcedureName, type ProcedureOutcome } from './procedures.server.ts'
 
@@ -220,6 +221,18 @@ export class Reader extends DurableObject<Cloudflare.Env> {
       return event
     })
     return { refused: null, changed }
+  }
+
+  /** Whether the reader follows creator `creatorId` (issue 37 point 2). */
+  async following(readerId: number, creatorId: number): Promise<boolean> {
+    await this.ready(readerId)
+    return follows(this.sql, creatorId)
+  }
+
+  /** Follows a creator or stops (the caller has checked that the creator exists); repeatable. */
+  async follow(readerId: number, creatorId: number, on: boolean): Promise<void> {
+    await this.ready(readerId)
+    await this.write(() => setFollow(this.sql, creatorId, on, new Date().toISOString()))
   }
 
   /** The reader's place in a series and their marks on it. */

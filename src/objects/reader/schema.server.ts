@@ -314,6 +314,11 @@ const READER_MIGRATIONS: readonly string[] = [
      series_id   INTEGER NOT NULL,
      liked_at    TEXT NOT NULL
    );`,
+  // 10: the creators the reader follows (library/follows.server.ts), one row each
+  `CREATE TABLE follows (
+     creator_id   INTEGER PRIMARY KEY,
+     followed_at  TEXT NOT NULL
+   );`,
 ]
 
 /** Brings the object's SQLite to the last migration; answers the version it is at. */
