@@ -1,6 +1,8 @@
 import { expect, test } from '@playwright/test'
 import { noSeriousViolations } from './helpers.ts'
-import { shoot } from './steps.ts'
+import { messagesOf } from './journey.ts'
+import { shoot, signIn } from './steps.ts'
+import { newAccount } from './viewer.helpers.ts'
 
 /**
  * Issue 37 point 2 in one edition: a guest follows a creator's name on a series page to their page, which names them,
@@ -30,5 +32,45 @@ export function creatorSuite(id: 'fr' | 'ar') {
     await expect(page.locator('meta[property="og:title"]')).toHaveAttribute('content', new RegExp(name))
     await noSeriousViolations(page)
     await shoot(page, info, `creator-${id}`)
+  })
+}
+
+/**
+ * Issue 37 point 2, following in one edition: a new reader follows a creator from their page (the button pressed, the
+ * page says so), still follows after a reload (their object keeps it), stops from the keyboard; without JavaScript the
+ * same button is a form that follows and comes back saying so. No serious axe finding; screenshots at 390 and 1280 px.
+ */
+export function creatorFollowSuite(id: 'fr' | 'ar') {
+  const t = messagesOf(id)
+  test(`${id}: a reader follows a creator from their page, with and without JavaScript`, async ({ page, browser, baseURL }, info) => {
+    test.setTimeout(90_000)
+    const email = await newAccount(page.request)
+    await signIn(page, id, email)
+    await page.goto('/detail/1')
+    await page.locator('.creators a').first().click()
+    await page.waitForURL(/\/creator\/\d+$/)
+    const path = new URL(page.url()).pathname
+    const button = page.getByRole('button', { name: t('creator.follow') })
+    await expect(button).toHaveAttribute('aria-pressed', 'false')
+    await button.click()
+    await expect(button).toHaveAttribute('aria-pressed', 'true')
+    await expect(page.getByRole('status')).not.toBeEmpty()
+    await noSeriousViolations(page)
+    await shoot(page, info, `creator-follow-${id}`)
+    await page.reload()
+    await expect(button).toHaveAttribute('aria-pressed', 'true')
+    await button.focus()
+    await page.keyboard.press('Enter')
+    await expect(button).toHaveAttribute('aria-pressed', 'false')
+
+    const plain = await browser.newContext({ javaScriptEnabled: false, baseURL })
+    const tab = await plain.newPage()
+    await signIn(tab, id, email)
+    await tab.goto(path)
+    await tab.getByRole('button', { name: t('creator.follow') }).click()
+    await tab.waitForURL(new RegExp(`${path}\\?following=1#follow$`))
+    await expect(tab.getByRole('button', { name: t('creator.follow') })).toHaveAttribute('aria-pressed', 'true')
+    await expect(tab.getByRole('status')).not.toBeEmpty()
+    await plain.close()
   })
 }

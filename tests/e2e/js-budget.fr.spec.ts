@@ -30,6 +30,7 @@ const BUDGET_KB: Record<string, { path: string; guest: number | null; member: nu
   home: { path: '/', guest: 4.2, member: 5.0 },
   tab: { path: '/home/ranking', guest: 4.0, member: 4.0 },
   detail: { path: '/detail/1', guest: 4.0, member: 4.0 },
+  creator: { path: '/creator/1', guest: 3.7, member: 3.7 },
   search: { path: '/search', guest: 4.5, member: 4.5 },
   notices: { path: '/notice', guest: 3.6, member: 3.6 },
   faq: { path: '/faq', guest: 3.6, member: 3.6 },

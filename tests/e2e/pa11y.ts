@@ -24,6 +24,7 @@ function publicPages(s: Sample) {
     '/home/ranking',
     '/home/free',
     `/detail/${s.series}`,
+    '/creator/1',
     `/viewer/${s.freeEpisode}`,
     `/search?keyword=${encodeURIComponent(s.keyword)}`,
     '/shop',

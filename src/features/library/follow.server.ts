@@ -6,7 +6,7 @@ import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
 import { withReader } from '../reader/stub.server.ts'
 
-export type Following = { creatorId: number; following: boolean }
+import type { Following } from './library.ts'
 
 /** Follows creator `creatorId` (`on`) or stops; repeatable. NOT_EXIST for an unknown creator. */
 export async function followCreator(db: Db, userId: number, creatorId: number, on: boolean): Promise<Following> {

@@ -34,3 +34,6 @@ export function ownershipsByEpisode(rows: readonly ({ episodeId: number } & Hold
   }
   return out
 }
+
+/** Whether the reader follows a creator (issue 37 point 2: `/api/v1/contents/creators/{id}/me` and `…/follow`). */
+export type Following = { creatorId: number; following: boolean }
