@@ -50,6 +50,14 @@ describe('SEO on the demo catalogue', () => {
     for (const s of demo.tables.series!) {
       expect(locs.has(`${frEdition.siteUrl}/detail/${s.id}`), String(s.id)).toBe(s.is_adult === 0)
     }
+    // creators' pages: those of a public series, never one of adult series only
+    const publicSeries = new Set(demo.tables.series!.filter((s) => s.is_adult === 0).map((s) => s.id))
+    for (const sc of demo.tables.series_creators ?? []) {
+      const listed = locs.has(`${frEdition.siteUrl}/creator/${sc.creator_id}`)
+      const ofPublic = (demo.tables.series_creators ?? []).some((o) => o.creator_id === sc.creator_id && publicSeries.has(o.series_id!))
+      expect(listed, `creator ${sc.creator_id}`).toBe(ofPublic)
+    }
+    expect([...locs].some((l) => l!.includes('/creator/'))).toBe(true)
     const adult = new Set(demo.tables.series!.filter((s) => s.is_adult === 1).map((s) => s.id))
     for (const e of demo.tables.episodes!) {
       const listed = locs.has(`${frEdition.siteUrl}/viewer/${e.id}`)

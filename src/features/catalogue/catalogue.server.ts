@@ -315,20 +315,27 @@ export async function themeDetail(db: Db, id: number, audience: Audience, now: D
 /** Spec/QUALITY: one sitemap file holds at most 50,000 URLs; we stay under with a margin. */
 const SITEMAP_MAX_URLS = 45_000
 
-export type SitemapSeries = { id: number; updatedAt: string; freeEpisodes: { id: number; publishedAt: string }[] }
+export type SitemapSeries = {
+  id: number
+  updatedAt: string
+  freeEpisodes: { id: number; publishedAt: string }[]
+  /** Its creators' ids: their pages (issue 37 point 2) are listed once each. */
+  creators: number[]
+}
 
 /**
- * Every public series (published, not adult) and its free episodes (1 query, bounded). BL series are
+ * Every public series (published, not adult), its free episodes and its creators (1 query, bounded). BL series are
  * public (spec §5: shown when not logged in).
  */
 export async function sitemapSeries(db: Db, limit = SITEMAP_MAX_URLS): Promise<SitemapSeries[]> {
-  const rows = await db.all<Cols<'series', 'id' | 'updated_at'> & { free: string }>(
+  const rows = await db.all<Cols<'series', 'id' | 'updated_at'> & { free: string; creators: string }>(
     `SELECT s.id, s.updated_at AS updatedAt,
-       (SELECT json_group_array(json_object('id', e.id, 'publishedAt', e.published_at)) FROM (SELECT id, published_at FROM episodes WHERE series_id = s.id AND is_free = 1 ORDER BY no LIMIT 100) e) AS free
+       (SELECT json_group_array(json_object('id', e.id, 'publishedAt', e.published_at)) FROM (SELECT id, published_at FROM episodes WHERE series_id = s.id AND is_free = 1 ORDER BY no LIMIT 100) e) AS free,
+       (SELECT json_group_array(DISTINCT creator_id) FROM series_creators WHERE series_id = s.id) AS creators
      FROM series s WHERE s.is_published = 1 AND s.is_adult = 0 ORDER BY s.id LIMIT ?`,
     limit,
   )
-  return rows.map((r) => ({ id: r.id, updatedAt: r.updatedAt, freeEpisodes: JSON.parse(r.free) }))
+  return rows.map((r) => ({ id: r.id, updatedAt: r.updatedAt, freeEpisodes: JSON.parse(r.free), creators: JSON.parse(r.creators) }))
 }
 
 // ───────────────────────────── banners ─────────────────────────────

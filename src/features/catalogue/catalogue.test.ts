@@ -144,9 +144,19 @@ describe('SEO builders', () => {
   it('writes the sitemap and robots.txt for the edition origin', () => {
     const xml = sitemapXml(
       'https://x.example',
-      [{ id: 3, updatedAt: '2026-02-01T00:00:00.000Z', freeEpisodes: [{ id: 10, publishedAt: '2026-01-01T00:00:00.000Z' }] }],
+      [
+        {
+          id: 3,
+          updatedAt: '2026-02-01T00:00:00.000Z',
+          freeEpisodes: [{ id: 10, publishedAt: '2026-01-01T00:00:00.000Z' }],
+          creators: [7, 2],
+        },
+        { id: 4, updatedAt: '2026-02-01T00:00:00.000Z', freeEpisodes: [], creators: [7] },
+      ],
       ['/'],
     )
+    // each creator's page once
+    expect([...xml.matchAll(/<loc>https:\/\/x\.example\/creator\/(\d+)<\/loc>/g)].map((m) => m[1])).toEqual(['2', '7'])
     expect(xml).toContain('<loc>https://x.example/detail/3</loc><lastmod>2026-02-01</lastmod>')
     expect(xml).toContain('<loc>https://x.example/viewer/10</loc>')
     const robots = robotsTxt('https://x.example')

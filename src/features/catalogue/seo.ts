@@ -259,7 +259,8 @@ const day = (iso: string) => (/^\d{4}-\d{2}-\d{2}/.test(iso) ? iso.slice(0, 10) 
 
 /**
  * The edition's sitemap (sitemaps.org 0.9): static pages, every public series (`/detail/{id}`) and its
- * free episodes (`/viewer/{id}`). The caller passes only public series (adult ones never reach it).
+ * free episodes (`/viewer/{id}`), then their creators' pages (`/creator/{id}`, once each). The caller passes only public
+ * series (adult ones never reach it, nor a creator of adult series only).
  */
 export function sitemapXml(siteUrl: string, series: SitemapSeries[], staticPaths: readonly string[] = SITEMAP_STATIC_PATHS): string {
   const url = (path: string, lastmod: string | null) =>
@@ -270,6 +271,7 @@ export function sitemapXml(siteUrl: string, series: SitemapSeries[], staticPaths
       url(`/detail/${s.id}`, day(s.updatedAt)),
       ...s.freeEpisodes.map((e) => url(`/viewer/${e.id}`, day(e.publishedAt))),
     ]),
+    ...[...new Set(series.flatMap((s) => s.creators))].sort((a, b) => a - b).map((id) => url(`/creator/${id}`, null)),
   ]
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${lines.join('\n')}\n</urlset>\n`
 }
