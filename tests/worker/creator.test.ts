@@ -170,7 +170,7 @@ describe('following a creator', () => {
           expect(res.status).toBe(303)
         },
       ),
-      { numRuns: 500 },
+      { numRuns: 1000 },
     )
     expect(await followsIn(reader)).toEqual([id])
   }, 120_000)

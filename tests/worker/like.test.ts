@@ -128,7 +128,7 @@ describe('episode likes', () => {
           await expectHandled(await call(reader, method, path, method === 'GET' ? undefined : body))
         },
       ),
-      { numRuns: 800 },
+      { numRuns: 1000 },
     )
     await fc.assert(
       fc.asyncProperty(fc.string({ maxLength: 20 }), fc.string({ maxLength: 5 }), async (episodeId, liked) => {

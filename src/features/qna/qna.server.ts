@@ -127,7 +127,7 @@ export async function submitQna(
   const row = await db.first<Row & Pick<QnasRow, 'email'>>(
     `INSERT INTO qnas (user_id, category, title, body, email, images, created_at)
      SELECT ?1, ?2, ?3, ?4, u.email, ?8, ?5 FROM users u
-     WHERE u.id = ?1 AND (SELECT count(*) FROM qnas WHERE user_id = ?1 AND episode_id IS NULL AND created_at >= ?6) < ?7
+     WHERE u.id = ?1 AND (SELECT count(*) FROM qnas WHERE user_id = ?1 AND problem IS NULL AND created_at >= ?6) < ?7
      RETURNING id, category, title, body, status, answer, answered_at, created_at, images, email, episode_id, problem`,
     userId,
     input.category,
@@ -223,7 +223,7 @@ export async function reportEpisode(
   const row = await db.first<Row>(
     `INSERT INTO qnas (user_id, category, title, body, email, episode_id, problem, device, report_day, created_at)
      SELECT ?1, 'CONTENT', ?2, ?3, u.email, ?4, ?5, ?6, ?7, ?8 FROM users u
-      WHERE u.id = ?1 AND (SELECT count(*) FROM qnas WHERE user_id = ?1 AND episode_id IS NOT NULL AND report_day = ?7) < ?9
+      WHERE u.id = ?1 AND (SELECT count(*) FROM qnas WHERE user_id = ?1 AND problem IS NOT NULL AND report_day = ?7) < ?9
      ON CONFLICT DO NOTHING
      RETURNING id, category, title, body, status, answer, answered_at, created_at, images, episode_id, problem`,
     userId,
