@@ -76,12 +76,20 @@ describe('provider configuration from bindings', () => {
 
 describe('state cookie (10 minutes, encrypted)', async () => {
   const { oauth: key } = await deriveKeys('oauth-test-session-secret-0123456789abcdef')
-  const state: OAuthState = { provider: 'google', state: 's1', codeVerifier: 'v1', nonce: 'n1', callback: '/gift', link: null }
+  // values long enough that the ciphertext's random base64url cannot contain one by chance (a 2-letter one did, 1 run in ~20)
+  const state: OAuthState = {
+    provider: 'google',
+    state: 'state-7f3a9c1e',
+    codeVerifier: 'verifier-52b8d0',
+    nonce: 'nonce-e41c6a',
+    callback: '/gift',
+    link: null,
+  }
 
   it('round-trips and expires after 10 minutes', async () => {
     const now = new Date('2026-05-01T10:00:00Z')
     const sealed = await sealOAuthState(key, state, now)
-    expect(sealed).not.toContain('s1')
+    for (const secret of [state.state, state.codeVerifier, state.nonce, 'google']) expect(sealed).not.toContain(secret)
     expect(await openOAuthState(key, sealed, new Date(now.getTime() + 9 * 60_000))).toEqual(state)
     expect(await openOAuthState(key, sealed, new Date(now.getTime() + 11 * 60_000))).toBeNull()
   })
@@ -94,28 +102,28 @@ describe('state cookie (10 minutes, encrypted)', async () => {
   })
 
   it('the callback: state must match the cookie of the same provider; an error or no code is refused', () => {
-    expect(checkCallback('google', { code: 'c', state: 's1' }, state)).toEqual({ code: 'c', stored: state })
+    expect(checkCallback('google', { code: 'c', state: state.state }, state)).toEqual({ code: 'c', stored: state })
     expect(checkCallback('google', { code: 'c', state: 's2' }, state)).toBeNull()
-    expect(checkCallback('apple', { code: 'c', state: 's1' }, state)).toBeNull()
-    expect(checkCallback('google', { code: 'c', state: 's1' }, null)).toBeNull()
-    expect(checkCallback('google', { state: 's1', error: 'access_denied' }, state)).toBeNull()
-    expect(checkCallback('google', { code: '', state: 's1' }, state)).toBeNull()
+    expect(checkCallback('apple', { code: 'c', state: state.state }, state)).toBeNull()
+    expect(checkCallback('google', { code: 'c', state: state.state }, null)).toBeNull()
+    expect(checkCallback('google', { state: state.state, error: 'access_denied' }, state)).toBeNull()
+    expect(checkCallback('google', { code: '', state: state.state }, state)).toBeNull()
   })
 
   it("RFC 9207: a response's iss must be the provider's issuer; missing only where the provider does not always send it", () => {
     const expected = { issuer: 'https://idp.example', required: true }
-    expect(checkCallback('google', { code: 'c', state: 's1', iss: 'https://idp.example' }, state, expected)).toEqual({
+    expect(checkCallback('google', { code: 'c', state: state.state, iss: 'https://idp.example' }, state, expected)).toEqual({
       code: 'c',
       stored: state,
     })
-    expect(checkCallback('google', { code: 'c', state: 's1', iss: 'https://other-idp.example' }, state, expected)).toBeNull()
-    expect(checkCallback('google', { code: 'c', state: 's1' }, state, expected)).toBeNull()
-    expect(checkCallback('google', { code: 'c', state: 's1' }, state, { ...expected, required: false })).toEqual({
+    expect(checkCallback('google', { code: 'c', state: state.state, iss: 'https://other-idp.example' }, state, expected)).toBeNull()
+    expect(checkCallback('google', { code: 'c', state: state.state }, state, expected)).toBeNull()
+    expect(checkCallback('google', { code: 'c', state: state.state }, state, { ...expected, required: false })).toEqual({
       code: 'c',
       stored: state,
     })
     expect(
-      checkCallback('google', { code: 'c', state: 's1', iss: 'https://other-idp.example' }, state, { ...expected, required: false }),
+      checkCallback('google', { code: 'c', state: state.state, iss: 'https://other-idp.example' }, state, { ...expected, required: false }),
     ).toBeNull()
   })
 
