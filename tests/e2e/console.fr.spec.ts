@@ -6,8 +6,19 @@ import { signedIn } from './settings.ts'
  * CSP `script-src eval` violation (zod's eval probe) as a console error. Each page here, as the reader who uses
  * it, loads and settles with no console error and no CSP violation.
  */
-const MEMBER_PAGES = ['/my', '/setting', '/setting/phone', '/setting/push', '/my/profile', '/roulette', '/user/changePassword']
-const GUEST_PAGES = ['/user/findId', '/user/findPassword', '/user/login']
+const MEMBER_PAGES = [
+  '/my',
+  '/setting',
+  '/setting/phone',
+  '/setting/push',
+  '/my/profile',
+  '/roulette',
+  '/user/changePassword',
+  // issue 37: the creator page's reader part (creator-me.ts) and the report form
+  '/creator/1',
+  '/qna/report?episodeId=1',
+]
+const GUEST_PAGES = ['/user/findId', '/user/findPassword', '/user/login', '/creator/1']
 /** A paid episode not yet bought: its rent-or-buy island (the page itself answers 403, which Chromium logs). */
 const LOCKED = '/viewer/88'
 

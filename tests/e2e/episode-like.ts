@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test'
 import { messagesOf } from './journey.ts'
 import { noSeriousViolations } from './helpers.ts'
 import { signIn } from './steps.ts'
-import { newAccount } from './viewer.helpers.ts'
+import { hydrated, newAccount } from './viewer.helpers.ts'
 
 /**
  * Issue 37 point 3 in one edition: at the end of an episode a new reader likes it with the button (pressed, the count
@@ -22,6 +22,8 @@ export function episodeLikeSuite(id: 'fr' | 'ar') {
     await signIn(page, id, email)
 
     await page.goto(`/viewer/${episodeId}`)
+    // the island's toggle, not the plain form a click before hydration would send (tested below without JavaScript)
+    await hydrated(page)
     const button = page.locator(`#like-${episodeId}`).getByRole('button', { name: new RegExp(action) })
     await button.scrollIntoViewIfNeeded()
     await expect(button).toHaveAttribute('aria-pressed', 'false')
@@ -41,6 +43,7 @@ export function episodeLikeSuite(id: 'fr' | 'ar') {
 
     // read again: still liked (the reader's object keeps it); Space on the focused button stops liking it
     await page.reload()
+    await hydrated(page)
     await button.scrollIntoViewIfNeeded()
     await expect(button).toHaveAttribute('aria-pressed', 'true')
     await button.focus()

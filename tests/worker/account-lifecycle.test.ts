@@ -162,12 +162,18 @@ describe('withdrawal (spec §4: agree, confirm, mail, approval, deletion)', () =
     await readerObject(user.id).mark(user.id, 1, 'favorite', true)
     const marks = () => db().prepare('SELECT COUNT(*) AS n FROM library_marks WHERE user_id = ?').bind(user.id).first('n')
     await vi.waitFor(async () => expect(await marks()).toBe(1), { timeout: 10_000, interval: 50 })
+    // a creator they follow (issue 37 point 2), which the copy learns the same way for the same alarms
+    const creator = (await db().prepare(`INSERT INTO creators (name) VALUES ('Suivi') RETURNING id`).first<number>('id'))!
+    await readerObject(user.id).follow(user.id, creator, true)
+    const followed = () => db().prepare('SELECT COUNT(*) AS n FROM creator_followers WHERE user_id = ?').bind(user.id).first('n')
+    await vi.waitFor(async () => expect(await followed()).toBe(1), { timeout: 10_000, interval: 50 })
     await expectError(await approve({ userId: user.id, uuid: l.uuid.slice(0, -2) + 'AA' }), 410, 'TIMEOUT')
     expect(await placesOf(user.id)).toHaveLength(1)
     expect(await read(await approve(l))).toEqual({ result: 'SUCCESS', data: { deleted: true } })
     // the object forgot everything of the reader, and no alarm reaches them through the copy
     expect(await placesOf(user.id)).toEqual([])
     expect(await marks()).toBe(0)
+    expect(await followed()).toBe(0)
     // the browsers it subscribed to Web Push receive nothing more
     expect(await db().prepare('SELECT COUNT(*) AS n FROM push_subscriptions WHERE user_id = ?').bind(user.id).first('n')).toBe(0)
     const row = await db()

@@ -121,7 +121,7 @@ export async function approveWithdrawal(db: Db, body: { userId: number; uuid: st
     { sql: `DELETE FROM push_subscriptions WHERE user_id = ? AND ${claimed}`, params: [body.userId, row.id, nowIso] },
     { sql: `DELETE FROM series_readers WHERE user_id = ? AND ${claimed}`, params: [body.userId, row.id, nowIso] },
     { sql: `DELETE FROM reading_progress WHERE user_id = ? AND ${claimed}`, params: [body.userId, row.id, nowIso] },
-    ...['favorites', 'hidden_series', 'library_marks', 'refresh_tokens', 'addresses'].map((table) => ({
+    ...['favorites', 'hidden_series', 'library_marks', 'creator_followers', 'refresh_tokens', 'addresses'].map((table) => ({
       sql: `DELETE FROM ${table} WHERE user_id = ? AND ${claimed}`,
       params: [body.userId, row.id, nowIso],
     })),

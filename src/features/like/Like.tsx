@@ -25,9 +25,11 @@ type Props = {
   /** A refusal of the form sent without JavaScript, in the reader's language. */
   error?: string | null
   announce: (message: string) => void
+  /** Told the state each answer leaves, so a button drawn again (an episode joining below moves it) starts from it. */
+  onSettled: (state: { liked: boolean; likes: number }) => void
 }
 
-export default function Like({ episodeId, signedIn, labels, error, announce, ...initial }: Props) {
+export default function Like({ episodeId, signedIn, labels, error, announce, onSettled, ...initial }: Props) {
   const [state, setState] = useState({ liked: initial.liked, likes: initial.likes })
   const [busy, setBusy] = useState(false)
   const submit = async (e: FormEvent) => {
@@ -41,11 +43,10 @@ export default function Like({ episodeId, signedIn, labels, error, announce, ...
     setBusy(true)
     const res = await api<{ liked: boolean; likes: number }>(`/viewer/${episodeId}/like`, { method: on ? 'PUT' : 'DELETE' })
     setBusy(false)
-    if (res.ok) setState(res.data)
-    else {
-      setState(before)
-      announce(res.message ?? labels.likeFailed)
-    }
+    const settled = res.ok ? { liked: res.data.liked, likes: res.data.likes } : before
+    setState(settled)
+    onSettled(settled)
+    if (!res.ok) announce(res.message ?? labels.likeFailed)
   }
   return (
     <form id={`like-${episodeId}`} className="viewer-like" method="post" action="/api/v1/viewer/web/like" onSubmit={(e) => void submit(e)}>

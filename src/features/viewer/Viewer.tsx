@@ -169,6 +169,8 @@ export default function Viewer(props: ViewerProps) {
   const { episodeId, slices, progress, userId, readingDirection, settingsKey, initialSettings, labels } = props
   const signedIn = userId !== null
   const [announcement, setAnnouncement] = useState('')
+  /** Each episode's like as the reader's last answered click left it (see `like`). */
+  const likeStates = useRef(new Map<number, { liked: boolean; likes: number }>())
   const { settings, update, loaded, ready, wide } = useSettings(settingsKey, initialSettings)
 
   const isText = slices.length === 0
@@ -326,19 +328,26 @@ export default function Viewer(props: ViewerProps) {
     text: labels.offlineExpiredText,
   })
 
-  /** An episode's like button, at its end (each appended episode has its own). */
-  const like = (ep: { id: number; likes: number; liked: boolean }, error: string | null = null) => (
-    <Like
-      key={`like-${ep.id}`}
-      episodeId={ep.id}
-      likes={ep.likes}
-      liked={ep.liked}
-      signedIn={signedIn}
-      labels={labels}
-      error={error}
-      announce={setAnnouncement}
-    />
-  )
+  /**
+   * An episode's like button, at its end (each appended episode has its own). The last appended one's moves into the
+   * next episode's section when that one joins: it starts again from the state its last answer left (`likeStates`).
+   */
+  const like = (ep: { id: number; likes: number; liked: boolean }, error: string | null = null) => {
+    const state = likeStates.current.get(ep.id) ?? ep
+    return (
+      <Like
+        key={`like-${ep.id}`}
+        episodeId={ep.id}
+        likes={state.likes}
+        liked={state.liked}
+        signedIn={signedIn}
+        labels={labels}
+        error={error}
+        announce={setAnnouncement}
+        onSettled={(settled) => likeStates.current.set(ep.id, settled)}
+      />
+    )
+  }
   const radio = <T extends string>(name: string, value: T, current: T, label: string, onPick: (v: T) => void) => (
     <label className="viewer-choice">
       <input type="radio" name={name} value={value} checked={current === value} onChange={() => onPick(value)} />
