@@ -63,6 +63,7 @@ export const purchase = new Hono<AppEnv>()
           claim: c.var.idempotency,
           rentalHours: c.var.edition.rentalHours,
           ageRules: c.var.edition,
+          timeZone: c.var.edition.timeZone,
         }),
       done: (data) => `/viewer/${data.episodeId}?bought=${data.kind}`,
       failed: (code, raw) => `${viewerOf(raw)}?error=${code}#buy-for-good`,
@@ -84,6 +85,7 @@ export const purchase = new Hono<AppEnv>()
         claim: c.var.idempotency,
         rentalHours: c.var.edition.rentalHours,
         ageRules: c.var.edition,
+        timeZone: c.var.edition.timeZone,
       })
       return ok(c, result)
     },

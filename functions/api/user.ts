@@ -33,6 +33,8 @@ import { validate } from '../lib/validate.ts'
 import { checksSessionItself, currentSession, currentUserId, requireUser } from '../middleware/session.ts'
 import { authContext, field, formRoute, toLogin } from './forms.ts'
 import { needs } from '../middleware/delivery.ts'
+import { SpendingLimitBody, SpendingLimitForm } from '../../src/features/spending/spending.ts'
+import { setSpendingLimit, spendingOf } from '../../src/features/spending/spending.server.ts'
 
 const ApproveBody = z.object({ userId: RowIdText, uuid: z.string().max(128) })
 /** The withdrawal form: reason checkboxes (`reason` repeated), detail, agreement checkbox. */
@@ -162,6 +164,18 @@ export const user = new Hono<AppEnv>()
       failed: (code) => `/setting/withdrawal?error=${code}`,
     }),
   )
+  /** The /setting spending limit form (issue 37 point 5): empty for none; a raise is kept for 24 hours first. */
+  .post(
+    '/web/spending-limit',
+    ...formRoute({
+      schema: SpendingLimitForm,
+      guest: toLogin('/setting'),
+      run: (data, c) => setSpendingLimit(currentUserId(c), data.coins),
+      done: () => '/setting?saved=spending#spending',
+      failed: (code) => `/setting?error=${code}#spending`,
+      keep: ['coins'],
+    }),
+  )
   .post(
     '/web/withdrawal/approve',
     ...formRoute({
@@ -233,6 +247,11 @@ export const user = new Hono<AppEnv>()
   })
   .put('/push', validate('json', PushSettingsBody), async (c) =>
     ok(c, await savePushSettings(c.var.db, currentUserId(c), c.req.valid('json'))),
+  )
+  /** Issue 37 point 5: the monthly spending limit and this month's spending by series (docs/API.md "Spending limit"). */
+  .get('/spending-limit', async (c) => ok(c, await spendingOf(c.var.db, currentUserId(c), c.var.edition.timeZone)))
+  .put('/spending-limit', validate('json', SpendingLimitBody), async (c) =>
+    ok(c, await setSpendingLimit(currentUserId(c), c.req.valid('json').coins)),
   )
   /** Spec §4 withdrawal: reasons + agreement → confirmation mail; the mailed link approves and deletes (above). */
   .post('/withdrawal', validate('json', WithdrawalBody), async (c) =>

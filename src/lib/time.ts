@@ -31,3 +31,24 @@ export function localDay(at: Date | number, timeZone: string): string {
   const { year, month, day } = wallClock(at, timeZone)
   return `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`
 }
+
+/** The instant at which the clocks of `timeZone` show midnight starting day `day` of `month` (1–12) of `year`. */
+function localMidnight(year: number, month: number, day: number, timeZone: string): Date {
+  const wall = Date.UTC(year, month - 1, day)
+  const offsetAt = (at: number) => {
+    const w = wallClock(at, timeZone)
+    return Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second) - Math.floor(at / 1000) * 1000
+  }
+  // the zone's offset at the guess, then again at the instant found (a change of offset in between: summer time)
+  const first = wall - offsetAt(wall)
+  return new Date(wall - offsetAt(first))
+}
+
+/** The calendar month `timeZone` shows at `at`: the instants its first day and the next month's first day begin. */
+export function localMonth(at: Date | number, timeZone: string): { start: Date; next: Date } {
+  const { year, month } = wallClock(at, timeZone)
+  return {
+    start: localMidnight(year, month, 1, timeZone),
+    next: month === 12 ? localMidnight(year + 1, 1, 1, timeZone) : localMidnight(year, month + 1, 1, timeZone),
+  }
+}

@@ -54,6 +54,7 @@ const purchase = (kind: 'RENT' | 'POSSESSION', count: number): Cmd => ({
       claim,
       rentalHours: 72,
       ageRules: frEdition,
+      timeZone: frEdition.timeZone,
     }).then(
       (res) => res,
       (e: unknown) => code(e),

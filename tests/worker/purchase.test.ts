@@ -208,6 +208,7 @@ describe('POST /api/v1/purchase', () => {
         claim: { userId, key, scope: 'test', requestHash: 'h' },
         rentalHours: 72,
         ageRules: frEdition,
+        timeZone: frEdition.timeZone,
       })
     // count the statements of the real batch (a probe reader's, failing at a statement past the end: none)
     const probe = await newReader()

@@ -22,6 +22,8 @@ import { withinBudget } from './budget.ts'
 import { mayOpen, type AgeEdition } from '../age/age.ts'
 import { ADULT_STATE_SQL, adultNow, type AdultRow } from '../age/age.server.ts'
 import type { SessionClaim } from '../reader/session-claim.ts'
+import { limitAt, NO_LIMIT, pastLimit, spendingMonth, type LimitState, type SpendingMonth } from '../spending/spending.ts'
+import { LIMIT_SQL, MONTH_SPENT_SQL } from '../spending/limit.server.ts'
 import { decide, moneyDb } from '../reader/money-db.server.ts'
 import type { MoneyRun } from '../reader/money-store.server.ts'
 
@@ -60,6 +62,8 @@ export type PurchaseInput = {
   rentalHours: number
   /** The edition's adult rules (spec §4/§5); without them only the common ones apply (verification valid 1 year). */
   ageRules: Pick<AgeEdition, 'krAdultAuth' | 'adultNeedsBirthDate' | 'notLoggedInAdultCookie'>
+  /** The edition's time zone: the reader's spending limit counts its calendar months. */
+  timeZone: string
 }
 
 /** One episode sold: what the reader now holds and until when (null: forever). */
@@ -77,6 +81,8 @@ export type SaleOrder = {
   now: string
   /** When a rental made now ends (null: a purchase for good). */
   expiresAt: string | null
+  /** The month the reader's spending limit counts (the edition's time zone). */
+  month: SpendingMonth
 }
 
 type EpisodeRow = Cols<'episodes', 'id' | 'series_id' | 'is_free' | 'price_rent' | 'price_buy'> & Cols<'series', 'is_adult'>
@@ -110,6 +116,7 @@ export async function purchaseEpisodes(db: Db, input: PurchaseInput, now = new D
     ageRules: { krAdultAuth, adultNeedsBirthDate, notLoggedInAdultCookie },
     now: nowIso,
     expiresAt: request.kind === 'RENT' ? rentalEnd(now, input.rentalHours) : null,
+    month: spendingMonth(now, input.timeZone),
   }
   const { spent, ...sold } = settled(await decide(userId, 'sell', order, { session: input.session, account: true }))
   await countMetric({ name: 'purchase', key: request.kind, count: sold.purchases.length, total: spent }, now)
@@ -120,7 +127,8 @@ export async function purchaseEpisodes(db: Db, input: PurchaseInput, now = new D
  * A sale inside the reader's object (rules: `checkSale`, then `planPurchase`; COIN_INSUFFICIENT when the balance is
  * short). `run` runs a batch over the reader's money rows in one transaction; the object calls this without awaiting
  * anything, so between the read and the write no other call of the reader runs. It reads the idempotency key, the
- * reader's holdings of the episodes, their coin lots and, for an automatic unlock, their opt-ins; then writes the money
+ * reader's holdings of the episodes, their coin lots, for an automatic unlock their opt-ins, and their spending limit
+ * with this month's spending (SPENDING_LIMIT_REACHED past it, before the balance is looked at); then writes the money
  * in one batch:
  *
  * - for an automatic unlock (`auto`, one episode), first `AUTO_UNLOCK_SQL`: the cap checked and what was spent
@@ -157,9 +165,12 @@ export function sell(run: MoneyRun, order: SaleOrder, account?: AdultRow | null)
       sql: `SELECT series_id AS seriesId, budget, spent FROM auto_unlock WHERE ?2 AND user_id = ?1`,
       params: [userId, request.auto ? 1 : 0],
     },
+    // the reader's spending limit and what they spent on episodes this month
+    { sql: LIMIT_SQL, params: [] },
+    { sql: MONTH_SPENT_SQL, params: [order.month.since] },
   ])
   if (!read.ok) return read
-  const [keyRow, holdingRows, lotRows, autoRows] = read.results
+  const [keyRow, holdingRows, lotRows, autoRows, limitRow, spentRow] = read.results
   if (keyRow!.results.length > 0) return { taken: true }
   const sale = checkSale(request, order.episodes, rows<PaidHoldingRow>(holdingRows), { isAdult: adult }, now)
   if (!sale.ok) return { refused: sale.code, ...(sale.episodeId === undefined ? {} : { details: { episodeId: sale.episodeId } }) }
@@ -167,6 +178,11 @@ export function sell(run: MoneyRun, order: SaleOrder, account?: AdultRow | null)
   const autoSeries = order.episodes.find((e) => e.id === request.episodeIds[0])?.seriesId
   const cap = rows<AutoCapRow>(autoRows).find((a) => a.seriesId === autoSeries)
   if (request.auto && !(cap && withinBudget(cap, sale.total))) return { refused: 'POSSESSION_PURCHASE_IMPOSSIBLE' }
+  // past the reader's monthly limit: refused whatever the balance (more coins would not help)
+  const limit = limitAt(firstRow<LimitState>(limitRow) ?? NO_LIMIT, now).coins
+  const { spent } = firstRow<{ spent: number }>(spentRow)!
+  if (pastLimit(limit, spent, sale.total))
+    return { refused: 'SPENDING_LIMIT_REACHED', details: { limit, spent, resetsAt: order.month.resetsAt } }
   const lots = rows<LotRow>(lotRows)
   const plan = planPurchase(lots, sale.items, now)
   if (!plan) return { refused: 'COIN_INSUFFICIENT' }

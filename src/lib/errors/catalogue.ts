@@ -102,6 +102,11 @@ export const ERRORS = {
     followUp: 'reload',
   },
   EXIST_LIBRARY: { code: 'EXIST_LIBRARY', status: 409, messageKey: 'error.EXIST_LIBRARY', followUp: 'reload' },
+  /**
+   * Issue 37 point 5: the sale would pass the monthly spending limit the reader set (/setting). Details `limit`, `spent`
+   * (this month) and `resetsAt` (the edition's next month start), which the message quotes.
+   */
+  SPENDING_LIMIT_REACHED: { code: 'SPENDING_LIMIT_REACHED', status: 409, messageKey: 'error.SPENDING_LIMIT_REACHED', followUp: 'none' },
   /** docs/API.md: 402; the reader is sent to the coin shop. */
   COIN_INSUFFICIENT: { code: 'COIN_INSUFFICIENT', status: 402, messageKey: 'error.COIN_INSUFFICIENT', followUp: 'toShop' },
   /** Purchase and Detail groups: both open the age-check popup. */

@@ -5,7 +5,8 @@
  */
 import type { AstroGlobal } from 'astro'
 import { isErrorCode, type ErrorCode } from '../errors/catalogue.ts'
-import { t } from '../i18n/page.ts'
+import { edition, t } from '../i18n/page.ts'
+import { localMonth } from '../time.ts'
 import { FLASH_COOKIE, readFlash, type Flash } from './flash.ts'
 
 /**
@@ -18,6 +19,8 @@ function messageOf(code: ErrorCode, flash: Flash | null, invalid: Readonly<Recor
     return flash.attemptsLeft > 0 ? t('auth.form.wrongCode', { count: flash.attemptsLeft }) : t('auth.form.noTriesLeft')
   if (code === 'INCORRECT_PASSWORD' && flash?.field?.endsWith('Confirm')) return t('auth.form.passwordMismatch')
   if (code === 'INVALID_PARAMETER' && flash?.field === 'agreeTerms') return t('auth.form.termsRequired')
+  // the month the limit counts ends for every reader of the edition at once: the page knows when without the refusal
+  if (code === 'SPENDING_LIMIT_REACHED') return t('error.SPENDING_LIMIT_REACHED', { resetsAt: localMonth(new Date(), edition.timeZone).next })
   return t(`error.${code}`)
 }
 

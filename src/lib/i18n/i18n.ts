@@ -11,10 +11,20 @@ export type Translate = (key: MessageKey | PluralFormKey, params?: Record<string
 
 const instances = new Map<string, i18n>()
 
-/** A parameter as a message writes it: a number the locale's way (issue 25: 3600 → "3 600", "3,600"), else as given. */
-const formatValue = (value: unknown, locale: string) => (typeof value === 'number' ? formatNumber(value, { locale }) : value)
+/** Named formats a message may ask for (`{{resetsAt, date}}`), given by the caller: a page's dates need the edition. */
+export type Formats = Partial<Record<'date', (value: unknown) => string>>
 
-export function createTranslator(locale: string, messages: Record<string, string>): Translate {
+/**
+ * A parameter as a message writes it: through the named format it asks for, else a number the locale's way (issue 25:
+ * 3600 → "3 600", "3,600"), else as given.
+ */
+const formatValue = (value: unknown, locale: string, format: string | undefined, formats: Formats) => {
+  const named = format === 'date' ? formats.date : undefined
+  if (named) return named(value)
+  return typeof value === 'number' ? formatNumber(value, { locale }) : value
+}
+
+export function createTranslator(locale: string, messages: Record<string, string>, formats: Formats = {}): Translate {
   let instance = instances.get(locale)
   if (!instance) {
     instance = i18next.createInstance()
@@ -23,7 +33,7 @@ export function createTranslator(locale: string, messages: Record<string, string
       init() {},
       add() {},
       addCached() {},
-      format: (value: unknown) => formatValue(value, locale),
+      format: (value: unknown, format?: string) => formatValue(value, locale, format, formats),
     })
     void instance.init({
       lng: locale,
@@ -62,5 +72,5 @@ export function openMessage(
 ): (values: Record<string, string | number>) => string {
   // the message split at its parameters: text, name, text, name, …, text
   const parts = t(key, Object.fromEntries(names.map((name) => [name, `${OPEN}${name}${OPEN}`]))).split(OPEN)
-  return (values) => parts.map((part, i) => (i % 2 === 0 ? part : String(formatValue(values[part], locale)))).join('')
+  return (values) => parts.map((part, i) => (i % 2 === 0 ? part : String(formatValue(values[part], locale, undefined, {})))).join('')
 }

@@ -77,6 +77,8 @@ import { episodeAccess, type AccessEpisode } from '../../features/viewer/viewer.
 import { isAdult, mayOpen, type AgeEdition } from '../../features/age/age.ts'
 import { likes, setLike } from '../../features/like/likes.server.ts'
 import { follows, setFollow } from '../../features/library/follows.server.ts'
+import { spendingIn, writeLimit, type MonthSpent } from '../../features/spending/limit.server.ts'
+import type { LimitState } from '../../features/spending/spending.ts'
 import type { MoneyRun } from '../../features/reader/money-store.server.ts'
 import { PROCEDURES, type ProcedureInput, type ProcedureName, type ProcedureOutcome } from './procedures.server.ts'
 
@@ -233,6 +235,18 @@ export class Reader extends DurableObject<Cloudflare.Env> {
   async follow(readerId: number, creatorId: number, on: boolean): Promise<void> {
     await this.ready(readerId)
     await this.write(() => setFollow(this.sql, creatorId, on, new Date().toISOString()))
+  }
+
+  /** The reader's spending limit at `now` and what they spent on episodes since `since` (issue 37 point 5). */
+  async spending(readerId: number, since: string, now: string): Promise<MonthSpent & { limit: LimitState }> {
+    await this.ready(readerId)
+    return spendingIn(this.sql, since, new Date(now))
+  }
+
+  /** The reader asks for spending limit `coins` (null: none): lower at once, higher after a day (`changeLimit`). */
+  async setSpendingLimit(readerId: number, coins: number | null, now: string): Promise<LimitState> {
+    await this.ready(readerId)
+    return writeLimit(this.sql, coins, new Date(now))
   }
 
   /** The reader's place in a series and their marks on it. */

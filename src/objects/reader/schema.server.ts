@@ -319,6 +319,15 @@ const READER_MIGRATIONS: readonly string[] = [
      creator_id   INTEGER PRIMARY KEY,
      followed_at  TEXT NOT NULL
    );`,
+  // 11: the reader's monthly spending limit (spending/spending.server.ts), one row at most: the limit in force (null:
+  // none) and a raise waiting until next_at
+  `CREATE TABLE spending_limit (
+     id          INTEGER PRIMARY KEY CHECK (id = 1),
+     coins       INTEGER CHECK (coins IS NULL OR coins >= 0),
+     next_coins  INTEGER CHECK (next_coins IS NULL OR next_coins >= 0),
+     next_at     TEXT,
+     set_at      TEXT NOT NULL
+   );`,
 ]
 
 /** Brings the object's SQLite to the last migration; answers the version it is at. */

@@ -1,0 +1,51 @@
+/**
+ * The reader's spending limit and this month's spending (issue 37 point 5; docs/API.md "Spending limit"): one call to
+ * the reader's object, which keeps the limit beside the coin ledger it counts, and for the spending by series one D1
+ * read of the series' titles.
+ */
+import type { Db } from '../../lib/server/db.ts'
+import { withReader } from '../reader/stub.server.ts'
+import { spendingMonth, type LimitState } from './spending.ts'
+
+/** A limit as the API and the pages show it: in force (null: none), and a raise waiting until `at`. */
+export type LimitView = { limit: number | null; next: { limit: number | null; at: string } | null }
+/** The reader's month: the limit, what was spent since `since` in all and by series (most first), and when it resets. */
+export type Spending = LimitView & {
+  spent: number
+  since: string
+  resetsAt: string
+  bySeries: { seriesId: number; title: string | null; coins: number }[]
+}
+
+const viewOf = (state: LimitState): LimitView => ({
+  limit: state.coins,
+  next: state.nextAt === null ? null : { limit: state.nextCoins, at: state.nextAt },
+})
+
+/** The reader's limit and this month's spending in the edition's time zone. */
+export async function spendingOf(db: Db, userId: number, timeZone: string, now = new Date()): Promise<Spending> {
+  const month = spendingMonth(now, timeZone)
+  const { limit, spent, bySeries } = await withReader(userId, (r) => r.spending(userId, month.since, now.toISOString()))
+  const titles =
+    bySeries.length === 0
+      ? new Map<number, string>()
+      : new Map(
+          (
+            await db.all<{ id: number; title: string }>(
+              `SELECT id, title FROM series WHERE id IN (SELECT value FROM json_each(?))`,
+              JSON.stringify(bySeries.map((s) => s.seriesId)),
+            )
+          ).map((s) => [s.id, s.title]),
+        )
+  return {
+    ...viewOf(limit),
+    spent,
+    ...month,
+    bySeries: bySeries.map((s) => ({ ...s, title: titles.get(s.seriesId) ?? null })),
+  }
+}
+
+/** The reader asks for limit `coins` (null: none): lower at once, higher after a day. Answers the limit it leaves. */
+export async function setSpendingLimit(userId: number, coins: number | null, now = new Date()): Promise<LimitView> {
+  return viewOf(await withReader(userId, (r) => r.setSpendingLimit(userId, coins, now.toISOString())))
+}
