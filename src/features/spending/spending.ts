@@ -8,7 +8,7 @@ import { z } from 'zod'
 import { DAY_MS, isoAfter, localMonth } from '../../lib/time.ts'
 
 /** How long a raise (or lifting the limit) waits before it applies. */
-export const RAISE_DELAY_MS = DAY_MS
+const RAISE_DELAY_MS = DAY_MS
 /** The largest limit a reader may set (about 2,000 episodes at the highest price). */
 export const MAX_LIMIT = 1_000_000
 

@@ -20,7 +20,8 @@ function messageOf(code: ErrorCode, flash: Flash | null, invalid: Readonly<Recor
   if (code === 'INCORRECT_PASSWORD' && flash?.field?.endsWith('Confirm')) return t('auth.form.passwordMismatch')
   if (code === 'INVALID_PARAMETER' && flash?.field === 'agreeTerms') return t('auth.form.termsRequired')
   // the month the limit counts ends for every reader of the edition at once: the page knows when without the refusal
-  if (code === 'SPENDING_LIMIT_REACHED') return t('error.SPENDING_LIMIT_REACHED', { resetsAt: localMonth(new Date(), edition.timeZone).next })
+  if (code === 'SPENDING_LIMIT_REACHED')
+    return t('error.SPENDING_LIMIT_REACHED', { resetsAt: localMonth(new Date(), edition.timeZone).next })
   return t(`error.${code}`)
 }
 
