@@ -172,7 +172,8 @@ export const user = new Hono<AppEnv>()
       guest: toLogin('/setting'),
       run: (data, c) => setSpendingLimit(currentUserId(c), data.coins),
       done: () => '/setting?saved=spending#spending',
-      failed: (code) => `/setting?error=${code}#spending`,
+      // no fragment: a target element would stop the browser from focusing the field (autofocus)
+      failed: (code) => `/setting?error=${code}`,
       keep: ['coins'],
     }),
   )

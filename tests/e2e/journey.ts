@@ -17,7 +17,7 @@ export function messagesOf(id: string): (key: string) => string {
   }
 }
 
-function editionOf(id: string): Edition {
+export function editionOf(id: string): Edition {
   return parseEdition(id, JSON.parse(readFileSync(`editions/${id}/edition.json`, 'utf8')))
 }
 

@@ -97,4 +97,16 @@ describe("numbers and lists in the locale's way", () => {
     expect(formatList(['dimanche', 'mercredi'], { locale: 'fr-FR' })).toBe('dimanche et mercredi')
     expect(formatList(['الأحد', 'الأربعاء'], { locale: 'ar' })).not.toContain(',')
   })
+
+  it("a message's date parameter is written the edition's way, whichever caller built the locale's translator first", () => {
+    const messages = { 'error.SPENDING_LIMIT_REACHED': 'Remise à zéro le {{resetsAt, date}} ({{n}} pièces).' }
+    // a translator without formats first (a module's, at load), then the app's with them: the app's formats apply
+    const first = createTranslator('fr-CA', messages)
+    const t = createTranslator('fr-CA', messages, { date: (d) => formatDate(d as string, loadEdition('fr').edition) })
+    const text = 'Remise à zéro le 01.01.2027 (1\u202f200 pièces).'
+    expect(t('error.SPENDING_LIMIT_REACHED', { resetsAt: '2026-12-31T23:00:00.000Z', n: 1200 }).replace(/\s/g, ' ')).toBe(
+      text.replace(/\s/g, ' '),
+    )
+    expect(first('error.SPENDING_LIMIT_REACHED', { resetsAt: '2026-12-31T23:00:00.000Z', n: 1200 })).toContain('01.01.2027')
+  })
 })

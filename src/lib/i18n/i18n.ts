@@ -24,7 +24,13 @@ const formatValue = (value: unknown, locale: string, format: string | undefined,
   return typeof value === 'number' ? formatNumber(value, { locale }) : value
 }
 
-export function createTranslator(locale: string, messages: Record<string, string>, formats: Formats = {}): Translate {
+/** The named formats of each locale's instance: any caller's are added (one edition per worker: they agree). */
+const formatsOf = new Map<string, Formats>()
+
+export function createTranslator(locale: string, messages: Record<string, string>, given: Formats = {}): Translate {
+  let formats = formatsOf.get(locale)
+  if (!formats) formatsOf.set(locale, (formats = {}))
+  Object.assign(formats, given)
   let instance = instances.get(locale)
   if (!instance) {
     instance = i18next.createInstance()
