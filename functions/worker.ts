@@ -26,6 +26,7 @@ import { receiveQnaReply } from '../src/features/qna/qna-mail.server.ts'
 import { moveWaitingReaders } from '../src/objects/reader/move.server.ts'
 import { consumeReaderEvents } from '../src/objects/reader/events.server.ts'
 import { runSweeps } from '../src/features/operator/alerts.server.ts'
+import { sweepExports } from '../src/features/export/export.server.ts'
 
 /** Each reader's Durable Object (wrangler.jsonc `durable_objects`). */
 export { Reader } from '../src/objects/reader/reader.server.ts'
@@ -71,6 +72,7 @@ export default {
         abortAbandonedUploads: () => abortAbandonedUploads(db, workerEnv.MEDIA, new Date()),
         deleteRetiredMedia: () => deleteRetiredMedia(db, workerEnv.MEDIA, new Date()),
         moveWaitingReaders: () => moveWaitingReaders(db, workerEnv.READER),
+        sweepExports: () => sweepExports(db, workerEnv.MEDIA, workerEnv.ALARMS, new Date()),
       }),
     )
   },

@@ -35,8 +35,13 @@ import { authContext, field, formRoute, toLogin } from './forms.ts'
 import { needs } from '../middleware/delivery.ts'
 import { SpendingLimitBody, SpendingLimitForm } from '../../src/features/spending/spending.ts'
 import { setSpendingLimit, spendingOf } from '../../src/features/spending/spending.server.ts'
+import { exportFile, latestExport, requestExport } from '../../src/features/export/export.server.ts'
+import { ExportFormat } from '../../src/features/export/export.ts'
+import { env } from 'cloudflare:workers'
 
 const ApproveBody = z.object({ userId: RowIdText, uuid: z.string().max(128) })
+/** `GET /user/export/{id}/{json|csv}`: an export's id and the file's format. */
+const ExportFileParams = z.object({ id: z.uuid(), format: ExportFormat })
 /** The withdrawal form: reason checkboxes (`reason` repeated), detail, agreement checkbox. */
 const WithdrawalForm = z.object({
   reason: z.union([z.string().max(32), z.array(z.string().max(32)).max(WITHDRAWAL_REASONS.length)]).optional(),
@@ -164,6 +169,17 @@ export const user = new Hono<AppEnv>()
       failed: (code) => `/setting/withdrawal?error=${code}`,
     }),
   )
+  /** The /setting data export form (issue 37 point 6). */
+  .post(
+    '/web/export',
+    ...formRoute({
+      schema: z.object({}),
+      guest: toLogin('/setting'),
+      run: (_data, c) => requestExport(c.var.db, env.ALARMS, currentUserId(c), c.var.edition.timeZone),
+      done: () => '/setting#export',
+      failed: (code) => `/setting?error=${code}`,
+    }),
+  )
   /** The /setting spending limit form (issue 37 point 5): empty for none; a raise is kept for 24 hours first. */
   .post(
     '/web/spending-limit',
@@ -254,6 +270,13 @@ export const user = new Hono<AppEnv>()
   .put('/spending-limit', validate('json', SpendingLimitBody), async (c) =>
     ok(c, await setSpendingLimit(currentUserId(c), c.req.valid('json').coins)),
   )
+  /** Issue 37 point 6: the reader's data export, one a day, prepared through the queue (docs/API.md "My data"). */
+  .post('/export', async (c) => ok(c, await requestExport(c.var.db, env.ALARMS, currentUserId(c), c.var.edition.timeZone), 202))
+  .get('/export', async (c) => ok(c, { export: await latestExport(c.var.db, currentUserId(c)) }))
+  .get('/export/:id/:format', validate('param', ExportFileParams), async (c) => {
+    const { id, format } = c.req.valid('param')
+    return exportFile(c.var.db, env.MEDIA, currentUserId(c), id, format, c.var.edition.siteName)
+  })
   /** Spec §4 withdrawal: reasons + agreement → confirmation mail; the mailed link approves and deletes (above). */
   .post('/withdrawal', validate('json', WithdrawalBody), async (c) =>
     ok(c, await requestWithdrawal(c.var.db, currentUserId(c), c.req.valid('json'), authContext(c))),

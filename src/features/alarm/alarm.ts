@@ -129,6 +129,8 @@ export const AlarmJob = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('broadcast'), broadcastId: RowId, after: z.number().int().min(0) }),
   // readerId: the object holding the alarm (absent from a message queued before alarms moved into the objects)
   z.object({ kind: z.literal('push'), alarmId: RowId, readerId: RowId.optional() }),
+  // a reader's data export to prepare (export/export.server.ts `prepareExport`; issue 37 point 6)
+  z.object({ kind: z.literal('export'), exportId: z.uuid() }),
 ])
 export type AlarmJob = z.infer<typeof AlarmJob>
 

@@ -1,6 +1,7 @@
 /**
  * The alarm queue's consumer (issue 13 point 3, docs/ARCHITECTURE.md "Alarms"; wrangler.jsonc `queues`): fan-out
- * batches of a published episode or an operator's notice, and the push of one alarm. Every job is safe to run twice
+ * batches of a published episode or an operator's notice, the push of one alarm, and a reader's data export (issue 37
+ * point 6). Every job is safe to run twice
  * (a message may be delivered again): a reader's object keeps one alarm per event, a push is claimed by one
  * conditional UPDATE of the alarm's `pushed_at` in its reader's object. A job that throws, or a push no push service
  * took, is retried by the queue with a growing delay; after `max_retries` the message goes to the dead-letter queue
@@ -15,10 +16,13 @@ import { QUEUE_MAX_DELAY_S } from '../../lib/queue.ts'
 import { retryLater } from '../operator/alerts.server.ts'
 import { withReader } from '../reader/stub.server.ts'
 import { runFanout, type AlarmQueue } from './alarm.server.ts'
+import { prepareExport } from '../export/export.server.ts'
+import { formatDateTime } from '../../lib/i18n/dates.ts'
 
-export type AlarmQueueEnv = PushEnv & { ALARMS: AlarmQueue }
+export type AlarmQueueEnv = PushEnv & { ALARMS: AlarmQueue; MEDIA: R2Bucket }
 
 const t = createTranslator(edition.locale, messages)
+const exportContext = { t, siteUrl: edition.siteUrl, formatDate: (iso: string) => formatDateTime(iso, edition) }
 
 /** Handles one batch; each message is acknowledged or retried on its own (a fan-out message of `size`). */
 export async function consumeAlarms(
@@ -40,7 +44,9 @@ export async function consumeAlarms(
         const done =
           job.data.kind === 'push'
             ? await pushAlarm(db, env, job.data, now())
-            : (await runFanout(db, env.ALARMS, job.data, undefined, size), true)
+            : job.data.kind === 'export'
+              ? (await prepareExport(db, env.MEDIA, job.data.exportId, exportContext, now()), true)
+              : (await runFanout(db, env.ALARMS, job.data, undefined, size), true)
         if (done) message.ack()
         else await retryLater(db, message, `alarm push ${job.data.kind === 'push' ? job.data.alarmId : ''}: no push service took it`)
       } catch (e) {

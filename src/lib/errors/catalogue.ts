@@ -252,6 +252,8 @@ export const ERRORS = {
   UNKNOWN: { code: 'UNKNOWN', status: 500, messageKey: 'error.UNKNOWN', followUp: 'none' },
   /** The daily maximum of support requests is reached. */
   LIMIT_QNA_COUNT: { code: 'LIMIT_QNA_COUNT', status: 429, messageKey: 'error.LIMIT_QNA_COUNT', followUp: 'none' },
+  /** Issue 37 point 6: one export of the reader's data per edition day. */
+  LIMIT_DATA_EXPORT: { code: 'LIMIT_DATA_EXPORT', status: 429, messageKey: 'error.LIMIT_DATA_EXPORT', followUp: 'none' },
 
   // ── Sign-up mail (§8) and sign-up event results (§3; ALREADY_USED_EMAIL above) ──────────────────
   INVALID_EMAIL: { code: 'INVALID_EMAIL', status: 400, messageKey: 'error.INVALID_EMAIL', followUp: 'none' },

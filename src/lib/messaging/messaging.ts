@@ -8,12 +8,12 @@ import { cleanText } from '../text/clean.ts'
 
 /**
  * Templates the code sends: signup-otp, reset-password, reset-not-local, password-changed, withdrawal,
- * transfer-code, qna-received, qna-answered, ops-alert (mail); sms-find_id, sms-find_password, sms-phone (SMS). A
+ * transfer-code, qna-received, qna-answered, ops-alert, data-export (mail); sms-find_id, sms-find_password, sms-phone (SMS). A
  * notice tells about something already done (the password changed, a question received or answered, an alert to
  * the operator): if it cannot be delivered the action still stands, the failure is only logged. Every other
  * template carries a code or a link the reader waits for: a failure gives the retry message.
  */
-const NOTICE_TEMPLATES: readonly string[] = ['password-changed', 'qna-received', 'qna-answered', 'ops-alert']
+const NOTICE_TEMPLATES: readonly string[] = ['password-changed', 'qna-received', 'qna-answered', 'ops-alert', 'data-export']
 
 export const isNotice = (template: string) => NOTICE_TEMPLATES.includes(template)
 

@@ -259,6 +259,17 @@ export interface CreatorsRow {
   created_at: string
 }
 
+/** A row of `data_exports`. @public */
+export interface DataExportsRow {
+  id: string
+  user_id: number
+  day: string
+  status: 'PENDING' | 'READY' | 'EXPIRED'
+  requested_at: string
+  ready_at: string | null
+  expires_at: string | null
+}
+
 /** A row of `deliveries`. @public */
 export interface DeliveriesRow {
   id: number
@@ -885,6 +896,7 @@ export interface Tables {
   coupons: CouponsRow
   creator_followers: CreatorFollowersRow
   creators: CreatorsRow
+  data_exports: DataExportsRow
   deliveries: DeliveriesRow
   episode_images: EpisodeImagesRow
   episode_uploads: EpisodeUploadsRow

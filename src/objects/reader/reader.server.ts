@@ -79,6 +79,7 @@ import { likes, setLike } from '../../features/like/likes.server.ts'
 import { follows, setFollow } from '../../features/library/follows.server.ts'
 import { spendingIn, writeLimit, type MonthSpent } from '../../features/spending/limit.server.ts'
 import type { LimitState } from '../../features/spending/spending.ts'
+import { readerRows, type ReaderRows } from '../../features/export/reader-rows.server.ts'
 import type { MoneyRun } from '../../features/reader/money-store.server.ts'
 import { PROCEDURES, type ProcedureInput, type ProcedureName, type ProcedureOutcome } from './procedures.server.ts'
 
@@ -247,6 +248,12 @@ export class Reader extends DurableObject<Cloudflare.Env> {
   async setSpendingLimit(readerId: number, coins: number | null, now: string): Promise<LimitState> {
     await this.ready(readerId)
     return writeLimit(this.sql, coins, new Date(now))
+  }
+
+  /** The reader's library rows for their data export (issue 37 point 6). */
+  async exportRows(readerId: number): Promise<ReaderRows> {
+    await this.ready(readerId)
+    return readerRows(this.sql)
   }
 
   /** The reader's place in a series and their marks on it. */
