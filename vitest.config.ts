@@ -13,6 +13,8 @@ const miniflare = (bindings: Record<string, unknown>) => ({
   d1Databases: ['DB'],
   r2Buckets: ['MEDIA'],
   kvNamespaces: ['CACHE', 'SESSION'],
+  // Cloudflare Images (wrangler.jsonc `images`), run locally by miniflare with sharp: the image loader's resizing
+  images: { binding: 'IMAGES' },
   // each reader's object (wrangler.jsonc `durable_objects`), its class exported by tests/worker/main.ts
   durableObjects: {
     READER: { className: 'Reader', useSQLite: true },

@@ -11,6 +11,8 @@ declare namespace Cloudflare {
   interface Env {
     DB: D1Database
     MEDIA: R2Bucket
+    /** Cloudflare Images (wrangler.jsonc `images`): the image loader's resizing, functions/api/media.ts. */
+    IMAGES: ImagesBinding
     CACHE: KVNamespace
     SESSION: KVNamespace
     ASSETS: Fetcher

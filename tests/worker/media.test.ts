@@ -37,3 +37,47 @@ describe('public /media', () => {
     }
   })
 })
+
+/** A 256 × 384 WebP cover (made with sharp), as R2 holds covers. */
+const COVER = Uint8Array.from(
+  atob(
+    'UklGRvoAAABXRUJQVlA4IO4AAABQGACdASoAAYABPm02mUmkIyKhICgAgA2JaW7hd2Ee3AfgAAAWlsnIe+2TkPfbJyHvtk5D32ych77ZOQ99snIe+2TkPfbJyHvtk5D32ych77ZOQ99snIe+2TkPfbJyHvtk5D32ych77ZOQ99snIe+2TkPfbJyHvtk5D32ych77ZOQ99snIe+2TkPfbJyHvtk5D32ych77ZOQ99snIe+2TkPfbJyHvtk5D32ych77ZOQ99snIe+2TkPfbJyHvtk5D32ych77ZOQ99smIAD+/31z///ILlhdcjX//6En4JPwSfuAAAAAAAAAAAAAAAAA',
+  ),
+  (ch) => ch.charCodeAt(0),
+)
+/** The width a lossy WebP (VP8) declares. */
+const widthOf = (b: Uint8Array) => new DataView(b.buffer, b.byteOffset).getUint16(26, true) & 0x3fff
+
+describe('the image loader (GET /media/image)', () => {
+  it('resizes a public image to a spec §9 width through the Images binding, never enlarging, and keeps it in the edge cache', async () => {
+    await env.MEDIA.put('covers/7/256.webp', COVER)
+    const url = encodeURIComponent('/media/covers/7/256.webp')
+    const first = await request(app, `/media/image?url=${url}&w=96`)
+    expect(first.status).toBe(200)
+    expect(first.headers.get('content-type')).toBe('image/webp')
+    expect(first.headers.get('cache-control')).toContain('immutable')
+    expect(first.headers.get('x-edge-cache')).toBe('MISS')
+    expect(widthOf(new Uint8Array(await first.arrayBuffer()))).toBe(96)
+    // the same image again, even spelled with the default quality: from the edge cache
+    const again = await request(app, `/media/image?url=${url}&w=96&q=75`)
+    expect(again.headers.get('x-edge-cache')).toBe('HIT')
+    expect(widthOf(new Uint8Array(await again.arrayBuffer()))).toBe(96)
+    expect(widthOf(new Uint8Array(await (await request(app, `/media/image?url=${url}&w=3840`)).arrayBuffer()))).toBe(256)
+  })
+
+  it('refuses other widths, qualities and addresses; never resizes a private slice', async () => {
+    const url = encodeURIComponent('/media/covers/7/256.webp')
+    for (const query of [
+      `url=${url}&w=100`,
+      `url=${url}&w=96&q=0`,
+      `url=${url}&w=96&q=101`,
+      `url=${url}`,
+      'w=96',
+      `url=${encodeURIComponent('https://x.example/a.webp')}&w=96`,
+      `url=${encodeURIComponent('/media/../a.webp')}&w=96`,
+    ])
+      expect((await request(app, `/media/image?${query}`)).status, query).toBe(400)
+    const slice = `/media/series/${paid.series_id}/ep/${paid.no}/1/640.webp`
+    expect((await request(app, `/media/image?url=${encodeURIComponent(slice)}&w=96`)).status).toBe(404)
+  })
+})

@@ -13,8 +13,14 @@ import { isoAfter, localDay } from '../../lib/time.ts'
 import { messageProvider } from '../../lib/messaging/messaging.server.ts'
 import { moneyDb } from '../reader/money-db.server.ts'
 import { withReader } from '../reader/stub.server.ts'
-import type { AlarmQueue } from '../alarm/alarm.server.ts'
 import { EXPORT_KEEP_MS, EXPORT_STALE_MS, exportFiles, exportFileName, exportKey, type ExportData, type ExportFormat } from './export.ts'
+
+/** The alarm queue as an export uses it (its `export` job; src/features/alarm/queue.server.ts runs it). */
+type ExportJob = { kind: 'export'; exportId: string }
+type ExportQueue = {
+  send(body: ExportJob): Promise<unknown>
+  sendBatch(messages: Iterable<MessageSendRequest<ExportJob>>): Promise<unknown>
+}
 
 /** An export as the reader sees it: EXPIRED once its files are gone or due to go. */
 export type ExportView = {
@@ -37,7 +43,7 @@ const EXPORT_COLUMNS = `id, day, status, requested_at AS requestedAt, ready_at A
  * Asks for an export of reader `userId`'s data: one per edition day (LIMIT_DATA_EXPORT otherwise), decided by the
  * INSERT itself, so 40 requests at once make one. The preparation leaves through the queue.
  */
-export async function requestExport(db: Db, queue: AlarmQueue, userId: number, timeZone: string, now = new Date()): Promise<ExportView> {
+export async function requestExport(db: Db, queue: ExportQueue, userId: number, timeZone: string, now = new Date()): Promise<ExportView> {
   const row = await db.first<ExportRow>(
     `INSERT INTO data_exports (id, user_id, day, requested_at)
      SELECT ?1, ?2, ?3, ?4 WHERE EXISTS (SELECT 1 FROM users WHERE id = ?2 AND deleted_at IS NULL)
@@ -213,7 +219,7 @@ const EXPORTS_PER_RUN = 100
  * The cron's care of exports: deletes the files of those whose day has passed (EXPIRED), and queues again those still
  * PENDING after EXPORT_STALE_MS (a message lost on the way). Answers how many it touched.
  */
-export async function sweepExports(db: Db, media: R2Bucket, queue: AlarmQueue, now: Date): Promise<number> {
+export async function sweepExports(db: Db, media: R2Bucket, queue: ExportQueue, now: Date): Promise<number> {
   const [due, stale] = await db.batch([
     {
       sql: `SELECT id, user_id AS userId FROM data_exports WHERE status = 'READY' AND expires_at <= ? ORDER BY expires_at LIMIT ?`,

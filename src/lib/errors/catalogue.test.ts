@@ -226,11 +226,13 @@ describe('editions/<id>/messages/errors.json', () => {
   it.each(EDITIONS)('%s uses the same {{params}} as fr and no other placeholder syntax', (id) => {
     const fr = readErrors('fr')
     const messages = readErrors(id)
-    const params = (s: string) => [...s.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1]).sort()
+    // a parameter, with its named format if any (`{{resetsAt, date}}`, src/lib/i18n/i18n.ts `Formats`)
+    const PARAM = /\{\{\s*(\w+)(?:\s*,\s*(date))?\s*\}\}/g
+    const params = (s: string) => [...s.matchAll(PARAM)].map((m) => `${m[1]} ${m[2] ?? ''}`).sort()
     for (const key of catalogueKeys) {
       const text = messages[key] as string
       expect(params(text), `${id} ${key}`).toEqual(params(fr[key] as string))
-      expect(text.replace(/\{\{\s*\w+\s*\}\}/g, ''), `${id} ${key}`).not.toMatch(/[{}]|%s|\$\{/)
+      expect(text.replace(PARAM, ''), `${id} ${key}`).not.toMatch(/[{}]|%s|\$\{/)
     }
   })
 
