@@ -265,12 +265,12 @@ export const user = new Hono<AppEnv>()
   .put('/push', validate('json', PushSettingsBody), async (c) =>
     ok(c, await savePushSettings(c.var.db, currentUserId(c), c.req.valid('json'))),
   )
-  /** Issue 37 point 5: the monthly spending limit and this month's spending by series (docs/API.md "Spending limit"). */
+  /** Issue 37 point 5: the monthly spending limit and this month's spending by series (docs/API.md `/user/spending-limit`). */
   .get('/spending-limit', async (c) => ok(c, await spendingOf(c.var.db, currentUserId(c), c.var.edition.timeZone)))
   .put('/spending-limit', validate('json', SpendingLimitBody), async (c) =>
     ok(c, await setSpendingLimit(currentUserId(c), c.req.valid('json').coins)),
   )
-  /** Issue 37 point 6: the reader's data export, one a day, prepared through the queue (docs/API.md "My data"). */
+  /** Issue 37 point 6: the reader's data export, one a day, prepared through the queue (docs/API.md `/user/export`). */
   .post('/export', async (c) => ok(c, await requestExport(c.var.db, env.ALARMS, currentUserId(c), c.var.edition.timeZone), 202))
   .get('/export', async (c) => ok(c, { export: await latestExport(c.var.db, currentUserId(c)) }))
   .get('/export/:id/:format', validate('param', ExportFileParams), async (c) => {

@@ -1,5 +1,5 @@
 /**
- * The reader's data export (issue 37 point 6; docs/API.md "My data"). Asking is one conditional INSERT (one per reader
+ * The reader's data export (issue 37 point 6; docs/API.md `/user/export`). Asking is one conditional INSERT (one per reader
  * and edition day: the unique index `data_exports_once`) and one message on the alarm queue; the queue's consumer
  * gathers the data — the account, comments and questions from D1, purchases, rights and the coin ledger through
  * `moneyDb`, the library from the reader's object — writes the JSON file and the ZIP of CSVs to R2, marks the export

@@ -1,5 +1,5 @@
 /**
- * The reader's own data, self-served (issue 37 point 6, GDPR Art. 20; docs/API.md "My data"): one export per reader and
+ * The reader's own data, self-served (issue 37 point 6, GDPR Art. 20; docs/API.md `/user/export`): one export per reader and
  * edition day, prepared in the background from D1 and the reader's object, kept 24 hours as a JSON file and a ZIP of
  * CSV files (one per section), then deleted. Pure: the sections' shape and the files' bytes.
  */

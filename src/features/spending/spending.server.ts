@@ -1,5 +1,5 @@
 /**
- * The reader's spending limit and this month's spending (issue 37 point 5; docs/API.md "Spending limit"): one call to
+ * The reader's spending limit and this month's spending (issue 37 point 5; docs/API.md `/user/spending-limit`): one call to
  * the reader's object, which keeps the limit beside the coin ledger it counts, and for the spending by series one D1
  * read of the series' titles.
  */

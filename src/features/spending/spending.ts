@@ -1,5 +1,5 @@
 /**
- * The monthly spending limit a reader sets (issue 37 point 5; docs/API.md "Spending limit"): at most `coins` coins a
+ * The monthly spending limit a reader sets (issue 37 point 5; docs/API.md `/user/spending-limit`): at most `coins` coins a
  * calendar month of the edition's time zone on episodes — purchases, rentals and automatic unlocks, every coin type —,
  * decided by the reader's object in the sale's own turn (`sell`). A lower limit applies at once; a higher one, or none,
  * only 24 hours after it was asked for, so a moment's impulse cannot lift it. Pure rules, no I/O.
