@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { env } from 'cloudflare:workers'
-import { appFor, request } from './app.ts'
+import fc from 'fast-check'
+import { appFor, expectHandled, request } from './app.ts'
 import { seedDemo } from './seed.ts'
 
 const app = appFor()
@@ -80,4 +81,25 @@ describe('the image loader (GET /media/image)', () => {
     const slice = `/media/series/${paid.series_id}/ep/${paid.no}/1/640.webp`
     expect((await request(app, `/media/image?url=${encodeURIComponent(slice)}&w=96`)).status).toBe(404)
   })
+
+  it('never answers 5xx to 1,000 generated queries', async () => {
+    await env.MEDIA.put('covers/7/256.webp', COVER)
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          fc.string({ maxLength: 60 }),
+          fc.constantFrom('/media/covers/7/256.webp', '/media/covers/7/9.webp', '/media/private/x.png'),
+        ),
+        fc.oneof(fc.string({ maxLength: 6 }), fc.integer({ min: -10, max: 5000 }).map(String)),
+        fc.option(fc.oneof(fc.string({ maxLength: 4 }), fc.integer({ min: -5, max: 200 }).map(String))),
+        async (url, w, q) => {
+          const params = new URLSearchParams({ url, w, ...(q === null ? {} : { q }) })
+          const res = await request(app, `/media/image?${params}`)
+          if (res.status === 200) expect(res.headers.get('content-type')).toBe('image/webp')
+          else if (res.status !== 404) await expectHandled(res)
+        },
+      ),
+      { numRuns: 1000 },
+    )
+  }, 120_000)
 })
