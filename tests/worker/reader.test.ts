@@ -99,6 +99,7 @@ describe("a reader's object", () => {
       'refresh_tokens',
       'schema_version',
       'sessions',
+      'spending_limit',
       'views',
       'wuf_tickets',
     ])
