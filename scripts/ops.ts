@@ -1858,6 +1858,15 @@ async function readerShow(v: Values): Promise<void> {
   )
   printBalances(r.balances)
   printInvariant(r.wallet)
+  // the limit the reader set (issue 37 point 5): "cannot buy" from a reader past it is answered here
+  if (r.spending) {
+    const coins = (n: number | null) => (n === null ? 'none' : `${n} coins a month`)
+    const s = r.spending
+    console.log(
+      `spending limit: ${coins(s.limit)} · ${s.spent} spent this month · resets ${date(s.resetsAt)}` +
+        (s.next ? ` · raise to ${coins(s.next.limit)} asked, from ${date(s.next.at)}` : ''),
+    )
+  }
   console.log(`\nlast ${r.payments.length} payments, newest first:`)
   printTable(
     r.payments.map((p) => ({

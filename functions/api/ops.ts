@@ -591,7 +591,7 @@ export const ops = new Hono<AppEnv>()
     const lookup = c.req.valid('query')
     // a phone number as the reader typed it, read in the edition's country (stored in E.164); one not a number finds no one
     const phone = lookup.phone === undefined ? undefined : (normalisePhone(lookup.phone, c.var.edition.phoneCountry) ?? '-')
-    return ok(c, await readerReport(c.var.db, { ...lookup, ...(phone === undefined ? {} : { phone }) }, new Date()))
+    return ok(c, await readerReport(c.var.db, { ...lookup, ...(phone === undefined ? {} : { phone }) }, c.var.edition.timeZone))
   })
   /** Ends every session of the reader on every device (`signOutEverywhere`); NOT_FOUND_USER if unknown or withdrawn. */
   .post('/readers/:id/sessions/end', validate('param', IdParam), validate('json', OpsReasonRequest), async (c) => {

@@ -64,6 +64,7 @@ const report = {
     { at: '2026-11-26T21:14:00.000Z', client: 'APP', ipAddress: '203.0.113.9', open: true },
     { at: '2026-10-01T07:00:00.000Z', client: 'WEB', ipAddress: null, open: false },
   ],
+  spending: { limit: 50, next: { limit: null, at: '2026-11-28T09:00:00.000Z' }, spent: 48, resetsAt: '2026-11-30T23:00:00.000Z' },
 }
 
 describe('npm run ops -- reader', () => {
@@ -117,6 +118,9 @@ describe('npm run ops -- reader', () => {
       expect(r.stdout).toContain('adult: verified 2026-02-01 10:00 UTC · last sign-in 2026-11-26 21:14 UTC')
       expect(r.stdout).toContain('balances: BONUS 5, FREE_COIN 0, COIN 40 (spendable 45); MILEAGE 120')
       expect(r.stdout).toContain('invariant: Σ lots remaining 165 = Σ ledger 165 ✓')
+      expect(r.stdout).toContain(
+        'spending limit: 50 coins a month · 48 spent this month · resets 2026-11-30 23:00 UTC · raise to none asked, from 2026-11-28 09:00 UTC',
+      )
       expect(r.stdout).toMatch(
         /pay_abc\s+2026-11-01 10:00 UTC\s+REFUNDED\s+€4.99\s+50\s+5\s+stripe\/card\s+2026-11-02 08:00 UTC\s+charge.refunded 2026-11-02 08:00 UTC/,
       )

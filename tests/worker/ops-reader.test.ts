@@ -93,6 +93,8 @@ describe('operator API: readers', () => {
     expect(report.signIns).toHaveLength(2)
     expect(report.signIns.every((s: { open: boolean }) => s.open)).toBe(true)
     expect(report.signIns.map((s: { client: string }) => s.client)).toEqual(['WEB', 'WEB']) // no app client credential: both WEB
+    // no limit set: support sees none, and the month's spending with its reset
+    expect(report.spending).toEqual({ limit: null, next: null, spent: expect.any(Number), resetsAt: expect.any(String) })
     const text = JSON.stringify(report)
     expect(text).not.toMatch(/password_?hash|token_?hash|\$argon|\$scrypt|pbkdf2/i)
     expect(text).not.toContain(pair.refreshToken.value)

@@ -16,6 +16,7 @@ import { READER_LIST_SIZE, type ReaderLookup } from './reader-ops.ts'
 import { type ReaderSignIn } from '../auth/session-store.server.ts'
 import { nicknameKey } from './profile.ts'
 import { withReader } from '../reader/stub.server.ts'
+import { spendingOf, type Spending } from '../spending/spending.server.ts'
 
 type ReaderAccount = {
   id: number
@@ -66,6 +67,8 @@ export type ReaderReport = {
   payments: ReaderPayment[]
   purchases: ReaderPurchase[]
   signIns: ReaderSignIn[]
+  /** The reader's monthly spending limit and this month's spending (issue 37 point 5); null for a withdrawn reader. */
+  spending: Pick<Spending, 'limit' | 'next' | 'spent' | 'resetsAt'> | null
 }
 
 type AccountRow = Cols<
@@ -107,8 +110,11 @@ async function findReader(db: Db, lookup: ReaderLookup): Promise<AccountRow> {
   return row
 }
 
-/** Everything support needs about one reader (lists: the last `READER_LIST_SIZE`, newest first). */
-export async function readerReport(db: Db, lookup: ReaderLookup, now = new Date()): Promise<ReaderReport> {
+/**
+ * Everything support needs about one reader (lists: the last `READER_LIST_SIZE`, newest first); `timeZone`: the
+ * edition's, whose month the spending limit counts.
+ */
+export async function readerReport(db: Db, lookup: ReaderLookup, timeZone: string, now = new Date()): Promise<ReaderReport> {
   const { isAdult, hasPassword, providers, sessionVersion, ...row } = await findReader(db, lookup)
   const account: ReaderAccount = {
     ...row,
@@ -116,7 +122,7 @@ export async function readerReport(db: Db, lookup: ReaderLookup, now = new Date(
     signIn: [...(flag(hasPassword) ? ['password'] : []), ...(providers ? providers.split(',') : [])],
   }
   const money = moneyDb(db, row.id)
-  const [balances, wallet, payments, events, bought, signIns] = await Promise.all([
+  const [balances, wallet, payments, events, bought, signIns, spending] = await Promise.all([
     userBalances(db, row.id, now),
     walletTotals(db, row.id),
     money.all<Omit<ReaderPayment, 'events'>>(
@@ -141,6 +147,9 @@ export async function readerReport(db: Db, lookup: ReaderLookup, now = new Date(
     row.deletedAt
       ? []
       : withReader(row.id, (r) => r.sessions(row.id, sessionVersion, now.toISOString(), READER_LIST_SIZE)).then((s) => s.signIns),
+    row.deletedAt
+      ? null
+      : spendingOf(db, row.id, timeZone, now).then(({ limit, next, spent, resetsAt }) => ({ limit, next, spent, resetsAt })),
   ])
   // the titles after the purchases (a money statement cannot join the catalogue); a purchase of a series or episode
   // no longer in it is left out, as the join left it out
@@ -160,6 +169,7 @@ export async function readerReport(db: Db, lookup: ReaderLookup, now = new Date(
     })),
     purchases,
     signIns,
+    spending,
   }
 }
 
