@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test'
-import { newMember, signInTo } from './helpers.ts'
+import { newMember, noSeriousViolations, signInTo } from './helpers.ts'
+import { shoot } from './steps.ts'
 
 /** The width and height a WebP file declares (VP8, VP8L or VP8X chunk), read from its first bytes. */
 function webpSize(b: Buffer): { width: number; height: number } {
@@ -62,7 +63,10 @@ test.describe('the image loader (French edition)', () => {
 
   test.describe('on a screen of density 1', () => {
     test.use({ deviceScaleFactor: 1 })
-    test("a 64 px cover of the reader's hidden series loads the loader's 64 px image, not the 256 px file", async ({ page, baseURL }) => {
+    test("a 64 px cover of the reader's hidden series loads the loader's 64 px image, not the 256 px file", async ({
+      page,
+      baseURL,
+    }, info) => {
       const member = await newMember(page)
       await signInTo(page, '/library/hidden', member)
       const hide = await page.request.post('/api/v1/library/hidden', { data: { seriesId: 1, hidden: true }, headers: { origin: baseURL! } })
@@ -77,6 +81,8 @@ test.describe('the image loader (French edition)', () => {
       expect(await cover.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(64)
       expect(loaded.some((u) => u.startsWith('/media/image?') && u.endsWith('&w=64'))).toBe(true)
       expect(loaded.filter((u) => u.endsWith('/256.webp'))).toEqual([])
+      await noSeriousViolations(page)
+      await shoot(page, info, 'image-loader-hidden-fr')
     })
   })
 })
