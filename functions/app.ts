@@ -33,7 +33,6 @@ import { isLocalOnlyPath, isLocalRun } from '../src/lib/server/local-run.ts'
 import { answering } from '../src/lib/server/turns.ts'
 import { signedMark } from './middleware/signed-mark.ts'
 import { dbStart, keepBookmark } from './middleware/d1-bookmark.ts'
-import { formatDate } from '../src/lib/i18n/dates.ts'
 
 /** API bodies are small JSON documents; anything larger is refused before parsing. */
 const MAX_BODY_BYTES = 64 * 1024
@@ -50,7 +49,7 @@ export type AppOptions = {
 const isApi = (path: string) => path === '/api' || path.startsWith('/api/')
 
 export function createApp({ edition, messages, pages, buildId = 'dev' }: AppOptions) {
-  const t = createTranslator(edition.locale, messages, { date: (d) => formatDate(d as Date | string, edition) })
+  const t = createTranslator(edition, messages)
   const app = new Hono<AppEnv>()
 
   const notFound = (c: Parameters<Handler<AppEnv>>[0]) =>

@@ -107,7 +107,7 @@ describe('message catalogues', () => {
   })
 
   it('renders singular and plural through the real i18n instance', () => {
-    const t = (id: string) => createTranslator(loadEdition(id).edition.locale, loadEdition(id).messages)
+    const t = (id: string) => createTranslator(loadEdition(id).edition, loadEdition(id).messages)
     const frT = t('fr')
     expect([0, 1, 2, 1_000_000].map((count) => frT('wallet.shop.coins', { count }))).toEqual([
       '0 pièce',

@@ -28,7 +28,7 @@ import { failingAt, withMoneyFaultAt } from './faults.ts'
 import { frEdition, frMessages } from './app.ts'
 import { createTranslator } from '../../src/lib/i18n/i18n.ts'
 import { approveWithdrawal } from '../../src/features/account/withdrawal.server.ts'
-import { placesOf, readerObject } from './reader.helpers.ts'
+import { execInReader, placesOf, readerObject } from './reader.helpers.ts'
 import { readerRows } from './reader-rows.ts'
 
 beforeAll(async () => {
@@ -167,6 +167,8 @@ describe('withdrawal (spec §4: agree, confirm, mail, approval, deletion)', () =
     await readerObject(user.id).follow(user.id, creator, true)
     const followed = () => db().prepare('SELECT COUNT(*) AS n FROM creator_followers WHERE user_id = ?').bind(user.id).first('n')
     await vi.waitFor(async () => expect(await followed()).toBe(1), { timeout: 10_000, interval: 50 })
+    // a spending limit (issue 37 point 5)
+    await readerObject(user.id).setSpendingLimit(user.id, 30, new Date().toISOString())
     await expectError(await approve({ userId: user.id, uuid: l.uuid.slice(0, -2) + 'AA' }), 410, 'TIMEOUT')
     expect(await placesOf(user.id)).toHaveLength(1)
     expect(await read(await approve(l))).toEqual({ result: 'SUCCESS', data: { deleted: true } })
@@ -174,6 +176,8 @@ describe('withdrawal (spec §4: agree, confirm, mail, approval, deletion)', () =
     expect(await placesOf(user.id)).toEqual([])
     expect(await marks()).toBe(0)
     expect(await followed()).toBe(0)
+    for (const table of ['follows', 'likes', 'spending_limit'])
+      expect(await execInReader(user.id, `SELECT count(*) AS n FROM ${table}`), table).toEqual([{ n: 0 }])
     // the browsers it subscribed to Web Push receive nothing more
     expect(await db().prepare('SELECT COUNT(*) AS n FROM push_subscriptions WHERE user_id = ?').bind(user.id).first('n')).toBe(0)
     const row = await db()
@@ -269,7 +273,7 @@ describe('withdrawal (spec §4: agree, confirm, mail, approval, deletion)', () =
 
   it('a worker stopped between the deletion batch and the write-off: the link opened again writes the coins off', async () => {
     const { user, held, link: l } = await readerWithCoins()
-    const ctx = { issuer: frEdition.siteUrl, t: createTranslator(frEdition.locale, frMessages) }
+    const ctx = { issuer: frEdition.siteUrl, t: createTranslator(frEdition, frMessages) }
     // the reader's write-off (the batch after the account's) fails whole: as if the worker stopped in between
     await expect(withMoneyFaultAt(0, () => approveWithdrawal(walletDb, l, ctx))).rejects.toThrow()
     const heldNow = () =>
@@ -284,7 +288,7 @@ describe('withdrawal (spec §4: agree, confirm, mail, approval, deletion)', () =
 
   it('a D1 failure at any statement of the deletion batch leaves nothing half-done', async () => {
     const { user, t, link: l } = await readerWithCoins()
-    const ctx = { issuer: frEdition.siteUrl, t: createTranslator(frEdition.locale, frMessages) }
+    const ctx = { issuer: frEdition.siteUrl, t: createTranslator(frEdition, frMessages) }
     const state = async () => ({
       wallet: await snapshot(user.id),
       user: await db()

@@ -17,7 +17,7 @@ import { purgeExpired } from '../../src/features/retention/retention.server.ts'
 import { createTranslator } from '../../src/lib/i18n/i18n.ts'
 import { DAY_MS, HOUR_MS, isoAfter } from '../../src/lib/time.ts'
 
-const t = createTranslator(frEdition.locale, frMessages)
+const t = createTranslator(frEdition, frMessages)
 const alarmsOf = async (userId: number) =>
   (await alarmsIn(userId)).map(({ kind, title, link, dedupKey }) => ({ kind, title, link, dedupKey }))
 const list = async (reader: Reader, query = '') => (await read(await call(reader, 'GET', `/api/v1/alarm${query}`))).data

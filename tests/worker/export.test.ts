@@ -123,6 +123,9 @@ describe("the reader's data export", () => {
     expect(await env.MEDIA.get(exportKey(reader.id, made.id, 'csv'))).toBeNull()
     await expectError(await call(reader, 'GET', `/${made.id}/json`), 404, 'NOT_EXIST')
     expect((await read(await call(reader, 'GET', ''))).data.export).toMatchObject({ status: 'EXPIRED' })
+    // a month later the request itself is forgotten
+    await sweepExports(db, env.MEDIA, queue.queue, new Date(now.getTime() + 31 * 24 * HOUR_MS))
+    expect((await read(await call(reader, 'GET', ''))).data).toEqual({ export: null })
   })
 
   it('an export whose message was lost is queued again by the sweep', async () => {

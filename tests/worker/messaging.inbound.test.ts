@@ -17,7 +17,7 @@ import { receiveQnaReply, type InboundMail } from '../../src/features/qna/qna-ma
 import { MAX_INBOUND_REPLY_BYTES } from '../../src/lib/messaging/messaging.ts'
 
 const db = createDb(env.DB)
-const t = createTranslator(frEdition.locale, frMessages)
+const t = createTranslator(frEdition, frMessages)
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=='
 
 /** A reply as a mail client writes it: multipart, the reader's words above the quoted answer, a screenshot attached. */

@@ -114,7 +114,7 @@ async function everyMail(edition: Edition, messages: Record<string, string>, sen
   expect(asked.status).toBe(201)
   last('qna-received')
   const qnaId = ((await asked.json()) as { data: { id: number } }).data.id
-  const t = createTranslator(edition.locale, messages)
+  const t = createTranslator(edition, messages)
   await inRequest({ requestId: `answer-${qnaId}`, edition }, () =>
     answerQna(db, qnaId, 'Nous vous avons remboursé.', { t, siteUrl: edition.siteUrl }),
   )
@@ -273,7 +273,7 @@ describe('mail failures a reader can live with', () => {
       reader.id,
       reader.email,
     )
-    const t = createTranslator(frEdition.locale, frMessages)
+    const t = createTranslator(frEdition, frMessages)
     await deployed(
       () =>
         inRequest({ requestId: 'notice-fail', edition: frEdition }, () =>

@@ -12,7 +12,7 @@ import { createTranslator } from '../../src/lib/i18n/i18n.ts'
 import { takeDraft } from '../../src/lib/forms/draft.server.ts'
 
 void app
-const t = createTranslator(frEdition.locale, frMessages)
+const t = createTranslator(frEdition, frMessages)
 const ask = (reader: Parameters<typeof call>[0], body: unknown) => call(reader, 'POST', '/api/v1/qna', body)
 const mails = (to: string) =>
   db.all<{ template: string; subject: string; body: string }>(

@@ -24,18 +24,10 @@ import { expectHandled, frEdition, request } from './app.ts'
 import { execInReader } from './reader.helpers.ts'
 import { purchaseEpisodes } from '../../src/features/purchase/purchase.server.ts'
 import { spendingMonth } from '../../src/features/spending/spending.ts'
+import type { Spending } from '../../src/features/spending/spending.server.ts'
 import { DAY_MS as RAISE_DELAY_MS } from '../../src/lib/time.ts'
 import { formatDate } from '../../src/lib/i18n/dates.ts'
 import { autoUnlockKey } from '../../src/features/viewer/continuous.ts'
-
-type Spending = {
-  limit: number | null
-  next: { limit: number | null; at: string } | null
-  spent: number
-  since: string
-  resetsAt: string
-  bySeries: { seriesId: number; title: string | null; coins: number }[]
-}
 
 const send = (reader: Pick<Reader, 'headers'> | null, method: string, body?: string) =>
   request(app, '/api/v1/user/spending-limit', {

@@ -4,7 +4,7 @@ import { ALARM_RULES, alarmView, sqlOf } from './alarm.ts'
 import { createTranslator } from '../../lib/i18n/i18n.ts'
 import fr from '../../../editions/fr/messages/community.json'
 
-const t = createTranslator('fr', fr)
+const t = createTranslator({ locale: 'fr', timeZone: 'Europe/Paris', dateForm: 'dotted' }, fr)
 
 describe('alarm rules', () => {
   it('writes a template as an SQL concatenation of its literal parts and the named columns', () => {

@@ -21,7 +21,7 @@ import { formatDateTime } from '../../lib/i18n/dates.ts'
 
 export type AlarmQueueEnv = PushEnv & { ALARMS: AlarmQueue; MEDIA: R2Bucket }
 
-const t = createTranslator(edition.locale, messages)
+const t = createTranslator(edition, messages)
 const exportContext = { t, siteUrl: edition.siteUrl, formatDate: (iso: string) => formatDateTime(iso, edition) }
 
 /** Handles one batch; each message is acknowledged or retried on its own (a fan-out message of `size`). */

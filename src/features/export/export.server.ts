@@ -13,7 +13,17 @@ import { isoAfter, localDay } from '../../lib/time.ts'
 import { messageProvider } from '../../lib/messaging/messaging.server.ts'
 import { moneyDb } from '../reader/money-db.server.ts'
 import { withReader } from '../reader/stub.server.ts'
-import { EXPORT_KEEP_MS, EXPORT_STALE_MS, exportFiles, exportFileName, exportKey, type ExportData, type ExportFormat } from './export.ts'
+import { catalogueTitles } from '../wallet/wallet.server.ts'
+import {
+  EXPORT_KEEP_MS,
+  EXPORT_ROWS_KEEP_MS,
+  EXPORT_STALE_MS,
+  exportFiles,
+  exportFileName,
+  exportKey,
+  type ExportData,
+  type ExportFormat,
+} from './export.ts'
 
 /** The alarm queue as an export uses it (its `export` job; src/features/alarm/queue.server.ts runs it). */
 type ExportJob = { kind: 'export'; exportId: string }
@@ -152,16 +162,11 @@ async function gather(db: Db, userId: number): Promise<ExportData> {
 
 /** Each row of the export that names a series gets its title (one D1 read), for a reader who reads the file. */
 async function withTitles(db: Db, data: ExportData): Promise<ExportData> {
-  const ids = [...new Set(Object.values(data).flatMap((rows) => rows.map((r) => r.seriesId).filter((id) => typeof id === 'number')))]
-  if (ids.length === 0) return data
-  const titles = new Map(
-    (
-      await db.all<{ id: number; title: string }>(
-        `SELECT id, title FROM series WHERE id IN (SELECT value FROM json_each(?))`,
-        JSON.stringify(ids),
-      )
-    ).map((s) => [s.id, s.title]),
+  const named = Object.values(data).flatMap((rows) =>
+    rows.flatMap((r) => (typeof r.seriesId === 'number' ? [{ seriesId: r.seriesId, episodeId: null }] : [])),
   )
+  if (named.length === 0) return data
+  const titles = (await catalogueTitles(db, named)).series
   const titled = (rows: Rows) =>
     rows.map((r) => (typeof r.seriesId === 'number' ? { ...r, seriesTitle: titles.get(r.seriesId) ?? null } : r))
   return Object.fromEntries(Object.entries(data).map(([section, rows]) => [section, titled(rows)])) as ExportData
@@ -216,11 +221,12 @@ export async function prepareExport(
 const EXPORTS_PER_RUN = 100
 
 /**
- * The cron's care of exports: deletes the files of those whose day has passed (EXPIRED), and queues again those still
- * PENDING after EXPORT_STALE_MS (a message lost on the way). Answers how many it touched.
+ * The cron's care of exports: deletes the files of those whose day has passed (EXPIRED), queues again those still
+ * PENDING after EXPORT_STALE_MS (a message lost on the way), and forgets the requests older than EXPORT_ROWS_KEEP_MS
+ * (their files are gone). Answers how many it touched.
  */
 export async function sweepExports(db: Db, media: R2Bucket, queue: ExportQueue, now: Date): Promise<number> {
-  const [due, stale] = await db.batch([
+  const [due, stale, forgotten] = await db.batch([
     {
       sql: `SELECT id, user_id AS userId FROM data_exports WHERE status = 'READY' AND expires_at <= ? ORDER BY expires_at LIMIT ?`,
       params: [now.toISOString(), EXPORTS_PER_RUN],
@@ -230,6 +236,8 @@ export async function sweepExports(db: Db, media: R2Bucket, queue: ExportQueue, 
       sql: `SELECT id FROM data_exports WHERE status = 'PENDING' AND requested_at <= ? AND requested_at > ? ORDER BY requested_at LIMIT ?`,
       params: [isoAfter(now, -EXPORT_STALE_MS), isoAfter(now, -EXPORT_KEEP_MS), EXPORTS_PER_RUN],
     },
+    // a READY one keeps its row until its files are deleted above
+    { sql: `DELETE FROM data_exports WHERE requested_at < ? AND status <> 'READY'`, params: [isoAfter(now, -EXPORT_ROWS_KEEP_MS)] },
   ])
   const expired = (due?.results ?? []) as { id: string; userId: number }[]
   const waiting = (stale?.results ?? []) as { id: string }[]
@@ -241,5 +249,5 @@ export async function sweepExports(db: Db, media: R2Bucket, queue: ExportQueue, 
     )
   }
   if (waiting.length) await queue.sendBatch(waiting.map((w) => ({ body: { kind: 'export' as const, exportId: w.id } })))
-  return expired.length + waiting.length
+  return expired.length + waiting.length + (forgotten?.meta.changes ?? 0)
 }

@@ -9,6 +9,8 @@ import { DAY_MS } from '../../lib/time.ts'
 
 /** How long the files are offered once ready. */
 export const EXPORT_KEEP_MS = DAY_MS
+/** How long a request is remembered (the /setting section shows the last one; its files went after EXPORT_KEEP_MS). */
+export const EXPORT_ROWS_KEEP_MS = 30 * DAY_MS
 /** Exports whose preparation has not started after this long are queued again (a lost message). */
 export const EXPORT_STALE_MS = 15 * 60_000
 

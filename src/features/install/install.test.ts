@@ -30,7 +30,7 @@ const MASKABLE_SAFE_RADIUS = 0.4
 describe('web app manifest', () => {
   it.each(EDITION_IDS)('%s: name, language, direction, colours and icons of the edition', (id) => {
     const { edition, messages } = loadEdition(id)
-    const m = webManifest(edition, createTranslator(edition.locale, messages))
+    const m = webManifest(edition, createTranslator(edition, messages))
     expect(m).toMatchObject({
       name: edition.siteName,
       short_name: messages['site.shortName'],

@@ -5,6 +5,7 @@
  */
 import type { Db } from '../../lib/server/db.ts'
 import { withReader } from '../reader/stub.server.ts'
+import { catalogueTitles } from '../wallet/wallet.server.ts'
 import { spendingMonth, type LimitState } from './spending.ts'
 
 /** A limit as the API and the pages show it: in force (null: none), and a raise waiting until `at`. */
@@ -26,17 +27,12 @@ const viewOf = (state: LimitState): LimitView => ({
 export async function spendingOf(db: Db, userId: number, timeZone: string, now = new Date()): Promise<Spending> {
   const month = spendingMonth(now, timeZone)
   const { limit, spent, bySeries } = await withReader(userId, (r) => r.spending(userId, month.since, now.toISOString()))
-  const titles =
-    bySeries.length === 0
-      ? new Map<number, string>()
-      : new Map(
-          (
-            await db.all<{ id: number; title: string }>(
-              `SELECT id, title FROM series WHERE id IN (SELECT value FROM json_each(?))`,
-              JSON.stringify(bySeries.map((s) => s.seriesId)),
-            )
-          ).map((s) => [s.id, s.title]),
-        )
+  const titles = (
+    await catalogueTitles(
+      db,
+      bySeries.map((s) => ({ seriesId: s.seriesId, episodeId: null })),
+    )
+  ).series
   return {
     ...viewOf(limit),
     spent,

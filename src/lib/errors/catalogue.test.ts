@@ -226,7 +226,7 @@ describe('editions/<id>/messages/errors.json', () => {
   it.each(EDITIONS)('%s uses the same {{params}} as fr and no other placeholder syntax', (id) => {
     const fr = readErrors('fr')
     const messages = readErrors(id)
-    // a parameter, with its named format if any (`{{resetsAt, date}}`, src/lib/i18n/i18n.ts `Formats`)
+    // a parameter, with its named format if any (`{{resetsAt, date}}`, src/lib/i18n/i18n.ts `formatValue`)
     const PARAM = /\{\{\s*(\w+)(?:\s*,\s*(date))?\s*\}\}/g
     const params = (s: string) => [...s.matchAll(PARAM)].map((m) => `${m[1]} ${m[2] ?? ''}`).sort()
     for (const key of catalogueKeys) {

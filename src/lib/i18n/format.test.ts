@@ -54,7 +54,7 @@ describe('labels never repeat their own number (issue 25)', () => {
     ['ar', 'الحلقة 2', 2],
     ['de', 'Episode 2', 2],
   ] as const)('%s: an episode titled "%s" is shown once', (id, title, no) => {
-    const t = createTranslator(loadEdition(id).edition.locale, loadEdition(id).messages)
+    const t = createTranslator(loadEdition(id).edition, loadEdition(id).messages)
     const label = (episodeTitle: string) =>
       episodeLabel(episodeTitle, t('episode.number', { no }), t('viewer.chain.episode', { no, title: episodeTitle }))
     expect(label(title)).toBe(t('episode.number', { no }))
@@ -68,9 +68,9 @@ describe('labels never repeat their own number (issue 25)', () => {
 describe('a message translated once for a list (openMessage)', () => {
   it.each(['fr', 'de', 'th', 'tw', 'jp', 'kr', 'ar'] as const)('%s: fills a row as t() writes it, numbers the locale’s way', (id) => {
     const { edition, messages } = loadEdition(id)
-    const t = createTranslator(edition.locale, messages)
-    const titled = openMessage(t, edition.locale, 'viewer.chain.episode', ['no', 'title'])
-    const numbered = openMessage(t, edition.locale, 'episode.number', ['no'])
+    const t = createTranslator(edition, messages)
+    const titled = openMessage(t, edition, 'viewer.chain.episode', ['no', 'title'])
+    const numbered = openMessage(t, edition, 'episode.number', ['no'])
     for (const [no, title] of [
       [1, 'Le retour'],
       [12345, '{{no}} $& 第'],
@@ -98,15 +98,13 @@ describe("numbers and lists in the locale's way", () => {
     expect(formatList(['الأحد', 'الأربعاء'], { locale: 'ar' })).not.toContain(',')
   })
 
-  it("a message's date parameter is written the edition's way, whichever caller built the locale's translator first", () => {
+  it("a message's date parameter is written in its edition's form and time zone", () => {
     const messages = { 'error.SPENDING_LIMIT_REACHED': 'Remise à zéro le {{resetsAt, date}} ({{n}} pièces).' }
-    // a translator without formats first (a module's, at load), then the app's with them: the app's formats apply
-    const first = createTranslator('fr-CA', messages)
-    const t = createTranslator('fr-CA', messages, { date: (d) => formatDate(d as string, loadEdition('fr').edition) })
-    const text = 'Remise à zéro le 01.01.2027 (1\u202f200 pièces).'
-    expect(t('error.SPENDING_LIMIT_REACHED', { resetsAt: '2026-12-31T23:00:00.000Z', n: 1200 }).replace(/\s/g, ' ')).toBe(
-      text.replace(/\s/g, ' '),
-    )
-    expect(first('error.SPENDING_LIMIT_REACHED', { resetsAt: '2026-12-31T23:00:00.000Z', n: 1200 })).toContain('01.01.2027')
+    const at = { resetsAt: '2026-12-31T23:00:00.000Z', n: 1200 }
+    const paris = createTranslator({ locale: 'fr-CA', timeZone: 'Europe/Paris', dateForm: 'dotted' }, messages)
+    expect(paris('error.SPENDING_LIMIT_REACHED', at).replace(/\s/g, ' ')).toBe('Remise à zéro le 01.01.2027 (1 200 pièces).')
+    // the same locale elsewhere: the same instant is still the last day of the year there
+    const montreal = createTranslator({ locale: 'fr-CA', timeZone: 'America/Toronto', dateForm: 'dotted' }, messages)
+    expect(montreal('error.SPENDING_LIMIT_REACHED', at)).toContain('31.12.2026')
   })
 })

@@ -1,37 +1,31 @@
 /**
- * Translations: i18next 27, one instance per locale built once and never mutated afterwards
+ * Translations: i18next 27, one instance per edition form (locale, time zone, date form) built once and never mutated afterwards
  * (docs/CONVENTIONS.md). fr is the source catalogue; every edition has every key (tests/unit/messages.test.ts).
  */
 import i18next, { type i18n } from 'i18next'
 import type { MessageKey, PluralFormKey } from './keys.ts'
 import { formatNumber } from './format.ts'
+import { formatDate, type DateEdition } from './dates.ts'
 
 /** A key outside the source catalogue fails the type check (src/lib/i18n/keys.ts). */
 export type Translate = (key: MessageKey | PluralFormKey, params?: Record<string, unknown>) => string
 
 const instances = new Map<string, i18n>()
 
-/** Named formats a message may ask for (`{{resetsAt, date}}`), given by the caller: a page's dates need the edition. */
-export type Formats = Partial<Record<'date', (value: unknown) => string>>
-
 /**
- * A parameter as a message writes it: through the named format it asks for, else a number the locale's way (issue 25:
- * 3600 → "3 600", "3,600"), else as given.
+ * A parameter as a message writes it: a date asked for with `{{name, date}}` in the edition's form and time zone
+ * (`formatDate`), a number the locale's way (issue 25: 3600 → "3 600", "3,600"), else as given.
  */
-const formatValue = (value: unknown, locale: string, format: string | undefined, formats: Formats) => {
-  const named = format === 'date' ? formats.date : undefined
-  if (named) return named(value)
-  return typeof value === 'number' ? formatNumber(value, { locale }) : value
+const formatValue = (value: unknown, edition: DateEdition, format?: string) => {
+  if (format === 'date') return formatDate(value as string | Date, edition)
+  return typeof value === 'number' ? formatNumber(value, edition) : value
 }
 
-/** The named formats of each locale's instance: any caller's are added (one edition per worker: they agree). */
-const formatsOf = new Map<string, Formats>()
-
-export function createTranslator(locale: string, messages: Record<string, string>, given: Formats = {}): Translate {
-  let formats = formatsOf.get(locale)
-  if (!formats) formatsOf.set(locale, (formats = {}))
-  Object.assign(formats, given)
-  let instance = instances.get(locale)
+/** The translator of an edition's catalogue (its locale, and its dates' form and time zone for `{{x, date}}`). */
+export function createTranslator(edition: DateEdition, messages: Record<string, string>): Translate {
+  const { locale } = edition
+  const cacheKey = `${locale} ${edition.timeZone} ${edition.dateForm}`
+  let instance = instances.get(cacheKey)
   if (!instance) {
     instance = i18next.createInstance()
     instance.use({
@@ -39,7 +33,7 @@ export function createTranslator(locale: string, messages: Record<string, string
       init() {},
       add() {},
       addCached() {},
-      format: (value: unknown, format?: string) => formatValue(value, locale, format, formats),
+      format: (value: unknown, format?: string) => formatValue(value, edition, format),
     })
     void instance.init({
       lng: locale,
@@ -51,7 +45,7 @@ export function createTranslator(locale: string, messages: Record<string, string
       resources: { [locale]: { translation: messages } },
       returnNull: false,
     })
-    instances.set(locale, instance)
+    instances.set(cacheKey, instance)
   }
   const t = instance.getFixedT(locale)
   // Messages never change after init: a key without parameters is looked up once (pages call t() hundreds of times).
@@ -72,11 +66,11 @@ const OPEN = '\u0001'
  */
 export function openMessage(
   t: Translate,
-  locale: string,
+  edition: DateEdition,
   key: MessageKey,
   names: readonly string[],
 ): (values: Record<string, string | number>) => string {
   // the message split at its parameters: text, name, text, name, …, text
   const parts = t(key, Object.fromEntries(names.map((name) => [name, `${OPEN}${name}${OPEN}`]))).split(OPEN)
-  return (values) => parts.map((part, i) => (i % 2 === 0 ? part : String(formatValue(values[part], locale, undefined, {})))).join('')
+  return (values) => parts.map((part, i) => (i % 2 === 0 ? part : String(formatValue(values[part], edition)))).join('')
 }

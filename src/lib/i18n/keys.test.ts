@@ -13,7 +13,7 @@ describe('typed message keys', () => {
   })
 
   it('refuses a key outside the catalogue at type check (tsc fails if the directives below are not needed)', () => {
-    const t = createTranslator('fr-FR', { 'wallet.shop.title': 'Boutique' })
+    const t = createTranslator({ locale: 'fr-FR', timeZone: 'Europe/Paris', dateForm: 'dotted' }, { 'wallet.shop.title': 'Boutique' })
     expect(t('wallet.shop.title')).toBe('Boutique')
     // @ts-expect-error a mistyped key
     expect(t('wallet.shop.titel')).toBe('wallet.shop.titel')

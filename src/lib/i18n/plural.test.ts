@@ -11,7 +11,7 @@ const messages = {
 }
 
 describe('plural forms filled in the browser', () => {
-  const t = createTranslator('fr-FR', messages)
+  const t = createTranslator({ locale: 'fr-FR', timeZone: 'Europe/Paris', dateForm: 'dotted' }, messages)
   const forms = pluralForms('fr-FR', t, key, { count: '{count}', what: '{what}' })
 
   it('renders every form of the locale with the placeholders left for the browser', () => {

@@ -438,14 +438,17 @@ export class Reader extends DurableObject<Cloudflare.Env> {
   }
 
   /**
-   * The account was withdrawn: what follows or profiles the reader goes (progress, marks, sessions, address, alarms);
+   * The account was withdrawn: what follows or profiles the reader goes (progress, marks, sessions, address, alarms, likes, follows, the spending limit);
    * the money records stay, as they did in D1 (payments, purchases and the ledger are the service's accounts; the
    * withdrawal expired the coins left).
    */
   async forget(): Promise<void> {
     this.dropAccount()
     this.ctx.storage.transactionSync(() => {
-      for (const table of ['progress', 'marks', 'refresh_tokens', 'sessions', 'address', 'alarms']) this.sql.exec(`DELETE FROM ${table}`)
+      // likes and follows (their D1 projections are deleted by the withdrawal itself; an episode keeps its count) and
+      // the spending limit profile the reader too
+      for (const table of ['progress', 'marks', 'refresh_tokens', 'sessions', 'address', 'alarms', 'likes', 'follows', 'spending_limit'])
+        this.sql.exec(`DELETE FROM ${table}`)
     })
   }
 
