@@ -33,7 +33,11 @@ const q = (params: Record<string, string | undefined>) =>
 
 /** The page of each SMS purpose. */
 const SMS_PAGES: Record<SmsPurpose, string> = { FIND_ID: '/user/findId', FIND_PASSWORD: '/user/findPassword', PHONE: '/setting/phone' }
-const smsPage = (raw: Record<string, unknown>) => SMS_PAGES[field(raw, 'purpose') as SmsPurpose] ?? SMS_PAGES.FIND_ID
+/** The page a raw form's `purpose` names (an own key only: `toString` is no purpose), else find ID's. */
+const smsPage = (raw: Record<string, unknown>) => {
+  const purpose = field(raw, 'purpose')
+  return Object.hasOwn(SMS_PAGES, purpose) ? SMS_PAGES[purpose as SmsPurpose] : SMS_PAGES.FIND_ID
+}
 const smsTab = (raw: Record<string, unknown>) => (field(raw, 'purpose') === 'FIND_PASSWORD' ? 'phone' : undefined)
 /** Errors after which the code step stays on screen (the code exists; resend when it is over). */
 const CODE_STEP_ERRORS = new Set([
