@@ -183,7 +183,8 @@ describe('bad input on the account API', () => {
           expect(res.headers.get('location')!.startsWith('//'), path).toBe(false)
         },
       ),
-      { numRuns: 1000 },
+      // a field naming an Object prototype key (found once by a random run: the SMS form's page lookup)
+      { numRuns: 1000, examples: [['/api/v1/auth/web/sms-send', [['purpose', 'toString']]]] },
     )
   })
 
