@@ -47,6 +47,7 @@ import {
 import { PLATFORMS } from '../src/lib/platform.ts'
 import type { CouponReader, OpsCoupon } from '../src/features/coupon/coupon.server.ts'
 import {
+  EarlyOpenRequest,
   EpisodeScheduleRequest,
   MAX_SERIES_SEARCH,
   SeriesListQuery,
@@ -54,6 +55,7 @@ import {
   parseScheduleDays,
 } from '../src/features/catalogue/catalogue-ops.ts'
 import type { OpsEpisode, OpsEpisodeItem, OpsSeries, OpsSeriesItem } from '../src/features/catalogue/catalogue-ops.server.ts'
+import type { EarlyEpisode } from '../src/features/catalogue/early.server.ts'
 import { EventCreateRequest, MAX_EVENT_DESCRIPTION, MAX_EVENT_TITLE, OPS_EVENT_KINDS } from '../src/features/event/event.ts'
 import type { OpsEvent } from '../src/features/event/event.server.ts'
 import { BANNER_PLACEMENTS, BannerCreateRequest, MAX_BANNER_SIDE, MAX_BANNER_TITLE } from '../src/features/catalogue/banner-ops.ts'
@@ -389,6 +391,21 @@ ${LIST_HELP}`,
   and episodes are kept. --reason, --yes as for series publish. Pages follow within a minute (edge cache).`,
     options: { id: { type: 'string' }, reason: { type: 'string' }, yes: { type: 'boolean' } },
     run: (v) => seriesPublish(v, false),
+  },
+  'early open': {
+    usage: 'early open --series N [--episodes N] --reason TEXT [--yes]',
+    summary: "open a series' next scheduled episodes to early readers, before their publication (POST /api/ops/series/{id}/early)",
+    details: `  --series N     the series' id (series list)
+  --episodes N   how many of its next scheduled episodes (by number) should be open early, 1 to 20 (default: the
+                 edition's earlyAccess.episodes); those open already stay so
+  --reason, --yes as for series publish.
+  Signed-in readers may then rent or buy them with coins at the edition's early prices (earlyAccess.rent and .buy in
+  its edition.json); guests never see them, and wait-until-free never opens them. Each newly opened episode's alarm
+  is queued to the readers who favourited the series, once. At its publication time it becomes an ordinary episode
+  at its own prices; readers keep what they bought. Taking one down (episode unpublish) ends its early access.
+  Prints the episodes opened and every one open early now; episode list shows them too.`,
+    options: { series: { type: 'string' }, episodes: { type: 'string' }, reason: { type: 'string' }, yes: { type: 'boolean' } },
+    run: earlyOpen,
   },
   'series schedule': {
     usage: 'series schedule --id N --days MON,THU|TEN|NONE --reason TEXT [--yes]',
@@ -1384,6 +1401,38 @@ async function episodeUnpublish(v: Values): Promise<void> {
   )
 }
 
+async function earlyOpen(v: Values): Promise<void> {
+  const seriesId = rowId(v, 'series')
+  const episodes = wholeOpt(v, 'episodes')
+  const body = checked(
+    EarlyOpenRequest,
+    { reason: reasonOf(v), ...(episodes === undefined ? {} : { episodes }) },
+    { episodes: '--episodes must be 1 to 20' },
+  )
+  const to = target()
+  confirm(v, to, [
+    `open the next ${body.episodes ?? "(the edition's number of)"} scheduled episodes of series ${seriesId} to early readers, at the edition's early prices`,
+    `queue each newly opened one's alarm to the readers who favourited the series`,
+    `reason: ${body.reason} (in the audit trail)`,
+  ])
+  const res = await opsApi<{ opened: EarlyEpisode[]; early: EarlyEpisode[] }>(
+    to,
+    `/series/${seriesId}/early`,
+    body,
+    `no series ${seriesId}`,
+  )
+  const line = (e: EarlyEpisode) =>
+    `episode ${e.id} (no. ${e.no}) ${JSON.stringify(e.title)}, comes out ${e.publishedAt}, early rent ${e.priceRent} · buy ${e.priceBuy}`
+  console.log(
+    res.opened.length === 0
+      ? `unchanged: no scheduled episode of series ${seriesId} left to open early`
+      : `opened early: ${res.opened.length} episode${res.opened.length === 1 ? '' : 's'}; their alarms are queued`,
+  )
+  for (const e of res.opened) console.log(`  ${line(e)}`)
+  console.log(`open early now: ${res.early.length}`)
+  for (const e of res.early) console.log(`  ${line(e)}`)
+}
+
 function seriesLine(s: OpsSeries): string {
   return `series ${s.id} ${JSON.stringify(s.title)} is ${s.isPublished ? 'published' : 'withdrawn'}, schedule ${s.schedule.join(', ') || 'none'}`
 }
@@ -2136,6 +2185,8 @@ async function episodeList(v: Values): Promise<void> {
       [`published (${page.timeZone})`]: e.state === 'UNPUBLISHED' || e.state === 'UPLOADING' ? '' : zoned(e.publishedAt, page.timeZone),
       alarms: e.announcedAt ? 'sent' : '',
       price: priceOf(e),
+      early:
+        e.earlyAt && e.state === 'SCHEDULED' ? `since ${zoned(e.earlyAt, page.timeZone)}: rent ${e.earlyRent} · buy ${e.earlyBuy}` : '',
     })),
   )
   printNext(['episode list', `--series ${seriesId}`, repeatOptions(v, ['limit'])].filter(Boolean).join(' '), page.next)

@@ -16,7 +16,7 @@ import { creatorWorks, listContents, seriesDetail, seriesExists } from '../../sr
 import { MAX_CURSOR_LENGTH, resolveContents, homeToday } from '../../src/features/catalogue/catalogue.ts'
 import { parseId, RowId } from '../../src/lib/ids.ts'
 import { seriesMe, seriesOwnerships } from '../../src/features/library/library.server.ts'
-import { adultGate, audienceSees } from '../../src/features/age/age.ts'
+import { adultGate, audienceSees, isSignedInClass } from '../../src/features/age/age.ts'
 import { audienceOf } from '../middleware/audience.ts'
 import { currentUserId, requireUser } from '../middleware/session.ts'
 import { followCreator, followingCreator } from '../../src/features/library/follow.server.ts'
@@ -83,7 +83,7 @@ export const contents = new Hono<AppEnv>()
     const userId = c.get('session')?.userId ?? null
     const audience = await audienceOf(c)
     const [series, owned] = await Promise.all([
-      seriesDetail(c.var.db, id, audienceSees(audience)),
+      seriesDetail(c.var.db, id, audienceSees(audience), isSignedInClass(audience)),
       userId === null ? null : seriesOwnerships(c.var.db, userId, id),
     ])
     if (!series) throw new AppError((await seriesExists(c.var.db, id)) ? 'INVALID_CONTENTS' : 'NOT_EXIST') // spec §8 detail errors

@@ -38,7 +38,8 @@ import { NoticeEditRequest, NoticePinRequest, NoticePublishRequest } from '../..
 import { editNotice, listOpsNotices, pinNotice, publishNotice, unpublishNotice } from '../../src/features/notice/notice.server.ts'
 import { CouponCreateRequest } from '../../src/features/coupon/coupon.ts'
 import { couponReaders, couponReport, createCoupon, expireCoupon } from '../../src/features/coupon/coupon.server.ts'
-import { EpisodeScheduleRequest, SeriesListQuery, SeriesScheduleRequest } from '../../src/features/catalogue/catalogue-ops.ts'
+import { EarlyOpenRequest, EpisodeScheduleRequest, SeriesListQuery, SeriesScheduleRequest } from '../../src/features/catalogue/catalogue-ops.ts'
+import { openEarly } from '../../src/features/catalogue/early.server.ts'
 import {
   listOpsEpisodes,
   listOpsSeries,
@@ -324,6 +325,21 @@ export const ops = new Hono<AppEnv>()
     const page = await listOpsEpisodes(c.var.db, c.req.valid('param').id, c.req.valid('query'), new Date())
     if (!page) throw new AppError('NOT_EXIST')
     return ok(c, { ...page, timeZone: c.var.edition.timeZone })
+  })
+  /**
+   * Opens the series' next scheduled episodes to early readers (issue 37 point 1): up to `episodes` (default the
+   * edition's) open early at the edition's early prices; each newly opened one's alarm is queued to the series'
+   * favourites. Answers those it opened and all open early now; NOT_EXIST for an unknown series.
+   */
+  .post('/series/:id/early', validate('param', IdParam), validate('json', EarlyOpenRequest), async (c) => {
+    const { id } = c.req.valid('param')
+    const { episodes, reason } = c.req.valid('json')
+    const early = c.var.edition.earlyAccess
+    const res = await openEarly(c.var.db, env.ALARMS, id, episodes ?? early.episodes, early)
+    if (!res) throw new AppError('NOT_EXIST')
+    const opened = res.opened.map((e) => e.id)
+    if (opened.length > 0) await audit(c, 'series.early', { seriesId: id, opened, ...early }, reason, ['series', id])
+    return ok(c, res)
   })
   /** Publishes (`publish`) or withdraws (`unpublish`) a series; `changed` false when it was so already. */
   .post('/series/:id/:action{publish|unpublish}', validate('param', IdParam), validate('json', OpsReasonRequest), async (c) => {

@@ -109,23 +109,28 @@ async function deliver(db: Db, pending: readonly Pending[], record: boolean): Pr
 /**
  * One batch of a published episode's fan-out: the next `batch` readers (user id above `after`) who favourited its
  * series or follow one of its creators (issue 37 point 2: a new series by them starts with its first episode), and did
- * not hide it.
+ * not hide it. For an episode opened early (`EARLY_ACCESS`, issue 37 point 1; still open early: one taken down since
+ * reaches nobody), its series' favourites who did not hide it.
  */
-function episodeFanout(episodeId: number, after: number, batch: number) {
+function episodeFanout(name: 'EPISODE_PUBLISHED' | 'EARLY_ACCESS', episodeId: number, after: number, batch: number) {
   const ids = { episode: 'e.id' }
+  const early = name === 'EARLY_ACCESS'
+  const followers = `UNION
+                   SELECT cf.user_id FROM series_creators sc JOIN creator_followers cf ON cf.creator_id = sc.creator_id
+                    WHERE sc.series_id = (SELECT series_id FROM episodes WHERE id = ?1)`
   return alarmSelect(
-    'EPISODE_PUBLISHED',
+    name,
     {
       user: 'f.user_id',
       ids,
-      params: `json_object('series', s.title, 'no', e.no)`,
-      at: 'coalesce(e.announced_at, e.published_at)', // when it was announced: an old episode published by hand is news now
+      params: early ? `json_object('series', s.title, 'no', e.no, 'date', e.published_at)` : `json_object('series', s.title, 'no', e.no)`,
+      // when it was announced (an old episode published by hand is news now), or opened early
+      at: early ? 'e.early_at' : 'coalesce(e.announced_at, e.published_at)',
       from: `FROM episodes e JOIN series s ON s.id = e.series_id
              JOIN (SELECT user_id FROM library_marks WHERE series_id = (SELECT series_id FROM episodes WHERE id = ?1) AND favorite = 1
-                   UNION
-                   SELECT cf.user_id FROM series_creators sc JOIN creator_followers cf ON cf.creator_id = sc.creator_id
-                    WHERE sc.series_id = (SELECT series_id FROM episodes WHERE id = ?1)) f
+                   ${early ? '' : followers}) f
              WHERE e.id = ?1 AND f.user_id > ?2 AND s.is_published = 1 AND NOT ${hiddenBy('f.user_id', 'e.series_id')}
+               ${early ? 'AND e.early_at IS NOT NULL' : ''}
              ORDER BY f.user_id LIMIT ?3`,
     },
     [episodeId, after, batch],
@@ -418,15 +423,17 @@ export async function sendBroadcast(
 export async function runFanout(
   db: Db,
   queue: AlarmQueue,
-  job: Extract<AlarmJob, { kind: 'episode' | 'broadcast' }>,
+  job: Extract<AlarmJob, { kind: 'episode' | 'early' | 'broadcast' }>,
   now = new Date(),
   size: FanoutSize = FANOUT_SIZE,
 ): Promise<number> {
   // a batch's statement, and the last reader id it covers whatever it finds (null: the readers ran out when it finds
   // fewer than a batch); a series' notice takes its tally's next readers first
   let batchAfter: (after: number) => Promise<{ sql: string; params: unknown[]; upTo: number | null }>
-  if (job.kind === 'episode') batchAfter = async (after) => ({ ...episodeFanout(job.episodeId, after, size.batch), upTo: null })
-  else {
+  if (job.kind !== 'broadcast') {
+    const name = job.kind === 'early' ? 'EARLY_ACCESS' : 'EPISODE_PUBLISHED'
+    batchAfter = async (after) => ({ ...episodeFanout(name, job.episodeId, after, size.batch), upTo: null })
+  } else {
     const broadcast = await db.first<Pick<AlarmBroadcastsRow, 'id' | 'series_id'>>(
       `SELECT id, series_id FROM alarm_broadcasts WHERE id = ?`,
       job.broadcastId,
@@ -440,7 +447,7 @@ export async function runFanout(
       return { ...broadcastFanout(broadcast, after, size.batch, recent, upTo), upTo }
     }
   }
-  const name = job.kind === 'episode' ? 'EPISODE_PUBLISHED' : 'NOTICE'
+  const name = job.kind === 'episode' ? 'EPISODE_PUBLISHED' : job.kind === 'early' ? 'EARLY_ACCESS' : 'NOTICE'
   let after = job.after
   let total = 0
   for (let batch = 1; batch <= size.batches; batch++) {

@@ -29,6 +29,14 @@ export const ALARM_RULES = {
     dedup: 'EPISODE:{episode}',
     push: 'contents',
   },
+  /** An operator opened an episode of a series the reader favourited to early readers (issue 37 point 1; the queue). */
+  EARLY_ACCESS: {
+    kind: 'EPISODE',
+    text: 'alarm.text.earlyAccess',
+    link: '/viewer/{episode}',
+    dedup: 'EARLY:{episode}',
+    push: 'contents',
+  },
   /** A rental of the reader ends within RENTAL_NOTICE_MS (cron); a rental taken again ends later and is a new event. */
   RENTAL_ENDING: {
     kind: 'EPISODE',
@@ -126,6 +134,8 @@ export const AlarmReadRequest = z.object({ id: RowId })
  */
 export const AlarmJob = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('episode'), episodeId: RowId, after: z.number().int().min(0) }),
+  // an episode opened early (issue 37 point 1): its series' favourites
+  z.object({ kind: z.literal('early'), episodeId: RowId, after: z.number().int().min(0) }),
   z.object({ kind: z.literal('broadcast'), broadcastId: RowId, after: z.number().int().min(0) }),
   // readerId: the object holding the alarm (absent from a message queued before alarms moved into the objects)
   z.object({ kind: z.literal('push'), alarmId: RowId, readerId: RowId.optional() }),

@@ -46,12 +46,13 @@ export async function scheduleEpisode(
 /**
  * Takes an episode down (`EPISODE_UNPUBLISHED_AT`): off the series page, the viewer and every list; ownerships are
  * kept. Its announcement is cleared, so `episode schedule` or `episode publish` brings it back and announces it to
- * whoever was not told yet (an alarm is written once per reader and episode). Null for an unknown id or an episode
+ * whoever was not told yet (an alarm is written once per reader and episode). An early opening (early.server.ts) ends
+ * with it. Null for an unknown id or an episode
  * already down (nothing changes).
  */
 export async function unpublishEpisode(db: Db, id: number, now: Date): Promise<OpsEpisode | null> {
   const row = await db.first<EpisodeRow>(
-    `UPDATE episodes SET published_at = ?2, announced_at = NULL WHERE id = ?1 AND published_at < ?2 RETURNING ${EPISODE_COLUMNS}`,
+    `UPDATE episodes SET published_at = ?2, announced_at = NULL, early_at = NULL WHERE id = ?1 AND published_at < ?2 RETURNING ${EPISODE_COLUMNS}`,
     id,
     EPISODE_UNPUBLISHED_AT,
   )
@@ -158,11 +159,11 @@ export async function listOpsSeries(db: Db, query: SeriesListQuery, now: Date): 
 
 /**
  * An episode in the operator's list of a series: where it stands (UPLOADING: added by `episode add`, its upload not
- * finished), and its price (free, or coins to rent and to buy).
+ * finished), its price (free, or coins to rent and to buy), and when it opened early with its early prices.
  */
 export type OpsEpisodeItem = Omit<OpsEpisode, 'seriesId' | 'state'> & { state: OpsEpisode['state'] | 'UPLOADING'; isFree: boolean } & Cols<
     'episodes',
-    'price_rent' | 'price_buy'
+    'price_rent' | 'price_buy' | 'early_at' | 'early_rent' | 'early_buy'
   >
 
 /**
@@ -179,7 +180,7 @@ export async function listOpsEpisodes(
     { sql: `SELECT id, title FROM series WHERE id = ?`, params: [seriesId] },
     {
       sql: `SELECT id, no, title, is_free AS isFree, price_rent AS priceRent, price_buy AS priceBuy, published_at AS publishedAt,
-                   announced_at AS announcedAt,
+                   announced_at AS announcedAt, early_at AS earlyAt, early_rent AS earlyRent, early_buy AS earlyBuy,
                    EXISTS (SELECT 1 FROM episode_uploads u WHERE u.episode_id = episodes.id AND u.kind = 'EPISODE') AS uploading
               FROM episodes WHERE series_id = ?1 AND (?2 IS NULL OR no < ?2) ORDER BY no DESC LIMIT ?3`,
       params: [seriesId, query.cursor ?? null, query.limit + 1],

@@ -31,6 +31,12 @@ export const EpisodeScheduleRequest = z.object({
 export type EpisodeScheduleRequest = z.infer<typeof EpisodeScheduleRequest>
 
 /**
+ * `POST /api/ops/series/{id}/early` (`npm run ops -- early open`, issue 37 point 1): how many of the series' next
+ * scheduled episodes should be open early (default: the edition's `earlyAccess.episodes`).
+ */
+export const EarlyOpenRequest = z.object({ episodes: z.number().int().min(1).max(20).optional(), reason: OpsReason })
+
+/**
  * A series' weekly schedule (docs/API.md `POST /api/ops/series/{id}/schedule`): weekdays, or TEN alone, each once;
  * `[]` takes the series off the weekly lists.
  */

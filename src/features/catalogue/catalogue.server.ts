@@ -2,6 +2,7 @@
 import type { Db } from '../../lib/server/db.ts'
 import type { ThemeSeriesRow } from '../../lib/server/db-types.ts'
 import { flag, type Cols, type Flag } from '../../lib/server/rows.ts'
+import { earlyAt } from './early.server.ts'
 import {
   CREATOR_ROLES,
   encodeCursor,
@@ -109,6 +110,8 @@ export type SeriesDetail = SeriesCard & {
     /** Its likes (issue 37 point 3), as the series' tally last added them. */
     likes: number
   }[]
+  /** Its episodes open early (issue 37 point 1), by number: listed for signed-in readers only, else none. */
+  early: { id: number; no: number; title: string; publishedAt: string; priceRent: number; priceBuy: number }[]
 }
 
 /** Related series shown on a detail page. */
@@ -121,15 +124,16 @@ const DETAIL_NOTICES = 2
 
 /**
  * One series with creators, tags, schedule, related series (visible to `audience`), its latest notices
- * and its published episodes (one dated later, scheduled or unpublished, is not listed), in ONE query (every part a JSON subquery: a detail page costs one D1 round
+ * and its published episodes (one dated later, scheduled or unpublished, is not listed), and for a signed-in reader's
+ * audience (`withEarly`) those open early, in ONE query (every part a JSON subquery: a detail page costs one D1 round
  * trip), or null when unknown.
  */
-export async function seriesDetail(db: Db, id: number, audience: Audience): Promise<SeriesDetail | null> {
+export async function seriesDetail(db: Db, id: number, audience: Audience, withEarly = false): Promise<SeriesDetail | null> {
   const relatedVisible = visible(audience).replace(/\bs\./g, 'r.')
   const series = await db.first<
     CardRow &
       Cols<'series', 'description' | 'status' | 'type' | 'next_update_at' | 'wuf_hours' | 'view_count'> &
-      Record<'creators' | 'tags' | 'schedule' | 'related' | 'notices' | 'episodes', string>
+      Record<'creators' | 'tags' | 'schedule' | 'related' | 'notices' | 'episodes' | 'early', string>
   >(
     `SELECT ${CARD}, s.description, s.status, s.type, s.next_update_at AS nextUpdateAt, s.wuf_hours AS wufHours, s.view_count AS viewCount,
       (SELECT json_group_array(json_object('id', c.id, 'name', c.name, 'role', sc.role)) FROM (SELECT * FROM series_creators WHERE series_id = s.id ORDER BY position, role) sc JOIN creators c ON c.id = sc.creator_id) AS creators,
@@ -143,7 +147,13 @@ export async function seriesDetail(db: Db, id: number, audience: Audience): Prom
       (SELECT json_group_array(json_object('id', n.id, 'title', n.title, 'publishedAt', n.published_at)) FROM (
          SELECT id, title, published_at FROM notices WHERE series_id = s.id AND published_at <= ?2 ORDER BY published_at DESC LIMIT ${DETAIL_NOTICES}) n) AS notices,
       (SELECT json_group_array(json_array(e.id, e.no, e.title, e.is_free, e.price_rent, e.price_buy, e.published_at, e.like_count)) FROM (
-         SELECT id, no, title, is_free, price_rent, price_buy, published_at, like_count FROM episodes WHERE series_id = s.id AND published_at <= ?2 ORDER BY no LIMIT 1000) e) AS episodes
+         SELECT id, no, title, is_free, price_rent, price_buy, published_at, like_count FROM episodes WHERE series_id = s.id AND published_at <= ?2 ORDER BY no LIMIT 1000) e) AS episodes,
+      ${
+        withEarly
+          ? `(SELECT json_group_array(json_object('id', e.id, 'no', e.no, 'title', e.title, 'publishedAt', e.published_at, 'priceRent', e.early_rent, 'priceBuy', e.early_buy))
+               FROM (SELECT * FROM episodes e WHERE e.series_id = s.id AND ${earlyAt('e', '?2')} ORDER BY e.no LIMIT 100) e)`
+          : `'[]'`
+      } AS early
      FROM series s WHERE s.id = ?1 AND s.is_published = 1`,
     id,
     new Date().toISOString(),
@@ -173,6 +183,7 @@ export async function seriesDetail(db: Db, id: number, audience: Audience): Prom
       publishedAt,
       likes,
     })),
+    early: JSON.parse(series.early),
   }
 }
 

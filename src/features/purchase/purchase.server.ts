@@ -8,7 +8,8 @@ import { countMetric } from '../../lib/metrics/metrics.server.ts'
 import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db, Statement } from '../../lib/server/db.ts'
 import type { PurchasesRow, WufTicketsRow } from '../../lib/server/db-types.ts'
-import { firstRow, flag, rows, type Cols } from '../../lib/server/rows.ts'
+import { firstRow, flag, rows, type Cols, type Flag } from '../../lib/server/rows.ts'
+import { opensAt, termsAt } from '../catalogue/early.server.ts'
 import type { CoinSummary, CoinType } from '../wallet/wallet.ts'
 import { COIN_SUMMARY_SQL, coinSummaryParams, type SpendableLotRow } from '../wallet/wallet.server.ts'
 import type { IdempotencyClaim } from '../wallet/idempotency.ts'
@@ -85,7 +86,8 @@ export type SaleOrder = {
   month: SpendingMonth
 }
 
-type EpisodeRow = Cols<'episodes', 'id' | 'series_id' | 'is_free' | 'price_rent' | 'price_buy'> & Cols<'series', 'is_adult'>
+type EpisodeRow = Cols<'episodes', 'id' | 'series_id' | 'is_free' | 'price_rent' | 'price_buy'> &
+  Cols<'series', 'is_adult'> & { early: Flag }
 type PaidHoldingRow = HoldingRow & { paid: PurchasesRow['coins'] }
 type AutoCapRow = Cols<'auto_unlock', 'series_id' | 'budget' | 'spent'>
 type LotRow = SpendableLotRow & Cols<'coin_lots', 'source'>
@@ -100,10 +102,11 @@ type LotRow = SpendableLotRow & Cols<'coin_lots', 'source'>
 export async function purchaseEpisodes(db: Db, input: PurchaseInput, now = new Date()): Promise<PurchaseResult> {
   const { userId, request } = input
   const nowIso = now.toISOString()
+  // an episode open early (issue 37 point 1) sells at its early prices, the same sale otherwise
   const episodes = await db.all<EpisodeRow>(
-    `SELECT e.id, e.series_id AS seriesId, e.is_free AS isFree, e.price_rent AS priceRent, e.price_buy AS priceBuy, s.is_adult AS isAdult
+    `SELECT e.id, e.series_id AS seriesId, ${termsAt('e', '?2')}, s.is_adult AS isAdult
        FROM episodes e JOIN series s ON s.id = e.series_id
-      WHERE e.id IN (SELECT value FROM json_each(?)) AND s.is_published = 1 AND e.published_at <= ?`,
+      WHERE e.id IN (SELECT value FROM json_each(?1)) AND s.is_published = 1 AND ${opensAt('e', '?2')}`,
     JSON.stringify(request.episodeIds),
     nowIso,
   )
@@ -112,7 +115,7 @@ export async function purchaseEpisodes(db: Db, input: PurchaseInput, now = new D
     userId,
     request,
     claim: input.claim,
-    episodes: episodes.map((e) => ({ ...e, isFree: flag(e.isFree), isAdult: flag(e.isAdult) })),
+    episodes: episodes.map(({ early: _, ...e }) => ({ ...e, isFree: flag(e.isFree), isAdult: flag(e.isAdult) })),
     ageRules: { krAdultAuth, adultNeedsBirthDate, notLoggedInAdultCookie },
     now: nowIso,
     expiresAt: request.kind === 'RENT' ? rentalEnd(now, input.rentalHours) : null,
@@ -255,7 +258,7 @@ export function sell(run: MoneyRun, order: SaleOrder, account?: AdultRow | null)
   return written.ok ? { result: { ...storedData<PurchaseResult>(written.results), spent: sale.total } } : written
 }
 
-type PreviewTarget = Cols<'episodes', 'series_id'> & Cols<'series', 'is_adult' | 'wuf_hours'>
+type PreviewTarget = Cols<'episodes', 'series_id'> & Cols<'series', 'is_adult' | 'wuf_hours'> & { early: Flag }
 
 /**
  * `GET /api/v1/purchase/preview?episodeId=` (issue 4 §3): the rent-or-buy choice of one episode for the reader —
@@ -275,14 +278,17 @@ export async function previewPurchase(
   const nowIso = now.toISOString()
   const [targetRes, userRes, episodesRes] = await db.batch([
     {
-      sql: `SELECT e.series_id AS seriesId, s.is_adult AS isAdult, s.wuf_hours AS wufHours FROM episodes e JOIN series s ON s.id = e.series_id
-             WHERE e.id = ? AND s.is_published = 1 AND e.published_at <= ?`,
+      sql: `SELECT e.series_id AS seriesId, s.is_adult AS isAdult, s.wuf_hours AS wufHours, e.published_at > ?2 AS early
+              FROM episodes e JOIN series s ON s.id = e.series_id
+             WHERE e.id = ?1 AND s.is_published = 1 AND ${opensAt('e', '?2')}`,
       params: [episodeId, nowIso],
     },
     { sql: ADULT_STATE_SQL, params: [userId] },
     {
-      sql: `SELECT id, no, is_free AS isFree, price_rent AS priceRent, price_buy AS priceBuy FROM episodes
-             WHERE series_id = (SELECT series_id FROM episodes WHERE id = ?) AND published_at <= ? ORDER BY no LIMIT 2000`,
+      // the series' published episodes, and the episode itself when it is open early (never in "all remaining")
+      sql: `SELECT id, no, ${termsAt('e', '?2')} FROM episodes e
+             WHERE series_id = (SELECT series_id FROM episodes WHERE id = ?1) AND (published_at <= ?2 OR (id = ?1 AND ${opensAt('e', '?2')}))
+             ORDER BY no LIMIT 2000`,
       params: [episodeId, nowIso],
     },
   ])
@@ -300,7 +306,7 @@ export async function previewPurchase(
     ...e,
     isFree: flag(e.isFree),
   }))
-  const wufHours = target.wufHours
+  const wufHours = flag(target.early) ? null : target.wufHours // wait-until-free never opens an early episode
   const lastUsedAt = firstRow<{ lastUsedAt: WufTicketsRow['used_at'] }>(wufRes)?.lastUsedAt ?? null
   const wuf = wufHours === null ? null : { hours: wufHours, ticket: currentTicket(wufHours, lastUsedAt, now) }
   const preview = purchasePreview(episodeId, episodes, rows<PaidHoldingRow>(holdingsRes), rows<SpendableLotRow>(lotsRes), now, wuf)

@@ -12,6 +12,7 @@ import type { EpisodeImagesRow, SeriesRow } from '../../lib/server/db-types.ts'
 import { firstRow, flag, rows, type Cols, type Flag } from '../../lib/server/rows.ts'
 import { isAdult, type AdultFlags } from '../age/age.ts'
 import { SLICE_WIDTHS, scheduleSummary, sortSchedule } from '../catalogue/catalogue.ts'
+import { opensAt, termsAt } from '../catalogue/early.server.ts'
 import type { SessionClaim } from '../reader/session-claim.ts'
 import {
   episodeAccess,
@@ -45,9 +46,18 @@ export type ViewerReader = { userId: number | null; adultCookie?: string | undef
 
 type EpisodeRow = Cols<
   'episodes',
-  'id' | 'no' | 'title' | 'series_id' | 'content_type' | 'is_free' | 'price_rent' | 'price_buy' | 'text_body' | 'like_count'
-> &
-  Cols<'series', 'cover_key' | 'cover_width' | 'cover_height' | 'reading_direction' | 'next_update_at' | 'status'> & {
+  | 'id'
+  | 'no'
+  | 'title'
+  | 'series_id'
+  | 'content_type'
+  | 'is_free'
+  | 'price_rent'
+  | 'price_buy'
+  | 'text_body'
+  | 'like_count'
+  | 'published_at'
+> & { early: Flag } & Cols<'series', 'cover_key' | 'cover_width' | 'cover_height' | 'reading_direction' | 'next_update_at' | 'status'> & {
     seriesTitle: SeriesRow['title']
     /** JSON array of the series' weekdays. */
     schedule: string
@@ -63,15 +73,15 @@ type HoldingRow = Cols<'ownerships', 'kind' | 'expires_at'>
 const NEIGHBOUR = (op: '<' | '>', order: 'DESC' | 'ASC') =>
   `(SELECT json_object('id', x.id, 'no', x.no, 'title', x.title, 'isFree', json(CASE x.is_free WHEN 1 THEN 'true' ELSE 'false' END), 'priceRent', x.price_rent, 'priceBuy', x.price_buy) FROM episodes x WHERE x.series_id = e.series_id AND x.no ${op} e.no AND x.published_at <= ?1 ORDER BY x.no ${order} LIMIT 1)`
 
-const EPISODE_SQL = `SELECT e.id, e.no, e.title, e.series_id AS seriesId, s.title AS seriesTitle, e.content_type AS contentType, e.is_free AS isFree,
-    e.price_rent AS priceRent, e.price_buy AS priceBuy, e.text_body AS textBody, e.like_count AS likeCount, s.is_adult AS seriesIsAdult,
+const EPISODE_SQL = `SELECT e.id, e.no, e.title, e.series_id AS seriesId, s.title AS seriesTitle, e.content_type AS contentType,
+    ${termsAt('e', '?1')}, e.published_at AS publishedAt, e.text_body AS textBody, e.like_count AS likeCount, s.is_adult AS seriesIsAdult,
     s.cover_key AS coverKey, s.cover_width AS coverWidth, s.cover_height AS coverHeight,
     s.reading_direction AS readingDirection, s.next_update_at AS nextUpdateAt, s.status,
     (SELECT json_group_array(weekday) FROM schedules WHERE series_id = s.id) AS schedule,
     (SELECT max(x.published_at) FROM episodes x WHERE x.series_id = s.id AND x.published_at <= ?1) AS lastPublishedAt,
     ${NEIGHBOUR('<', 'DESC')} AS prev, ${NEIGHBOUR('>', 'ASC')} AS next
   FROM episodes e JOIN series s ON s.id = e.series_id
-  WHERE e.id = ?2 AND s.is_published = 1 AND e.published_at <= ?1`
+  WHERE e.id = ?2 AND s.is_published = 1 AND ${opensAt('e', '?1')}`
 const USER_SQL = `SELECT is_adult AS isAdult, is_kr_ip_user AS isKrIpUser, is_adult_kr AS isAdultKr, birthed_at AS birthedAt, adult_verified_at AS adultVerifiedAt FROM users WHERE id = ? AND deleted_at IS NULL`
 
 /** Holdings by episode. */
@@ -160,7 +170,8 @@ export async function openEpisode(
     },
   ])
   const row = firstRow<EpisodeRow>(epRes)
-  if (!row) return null
+  // an episode open early (issue 37 point 1) is for signed-in readers: a guest never sees it
+  if (!row || (flag(row.early) && uid === null)) return null
   const next = row.next ? (JSON.parse(row.next) as EpisodeLink) : null
   const episode = { isFree: flag(row.isFree), seriesIsAdult: flag(row.seriesIsAdult) }
   // one call to the reader's object: the session, their account card, their holdings, their place, the day's view
@@ -221,6 +232,7 @@ export async function openEpisode(
     isFree: flag(row.isFree),
     priceRent: row.priceRent,
     priceBuy: row.priceBuy,
+    earlyUntil: flag(row.early) ? row.publishedAt : null,
     readingDirection: row.readingDirection,
     // the series page's rule (scheduleSummary), so both say the same day
     nextUpdateDay:
@@ -253,8 +265,8 @@ async function accessOf(db: Db, episodeId: number, reader: ViewerReader, edition
   const nowIso = now.toISOString()
   const statements: { sql: string; params: unknown[] }[] = [
     {
-      sql: `SELECT e.series_id AS seriesId, e.is_free AS isFree, s.is_adult AS seriesIsAdult
-            FROM episodes e JOIN series s ON s.id = e.series_id WHERE e.id = ?2 AND s.is_published = 1 AND e.published_at <= ?1`,
+      sql: `SELECT e.series_id AS seriesId, ${termsAt('e', '?1')}, s.is_adult AS seriesIsAdult
+            FROM episodes e JOIN series s ON s.id = e.series_id WHERE e.id = ?2 AND s.is_published = 1 AND ${opensAt('e', '?1')}`,
       params: [nowIso, episodeId],
     },
   ]
@@ -316,8 +328,8 @@ export async function saveProgress(
 ) {
   const at = now.toISOString()
   const found = await db.first<{ seriesId: number; no: number; isFree: Flag }>(
-    `SELECT e.series_id AS seriesId, e.no, e.is_free AS isFree FROM episodes e JOIN series s ON s.id = e.series_id
-      WHERE e.id = ? AND s.is_published = 1 AND e.published_at <= ?`,
+    `SELECT e.series_id AS seriesId, e.no, ${termsAt('e', '?2')} FROM episodes e JOIN series s ON s.id = e.series_id
+      WHERE e.id = ?1 AND s.is_published = 1 AND ${opensAt('e', '?2')}`,
     episodeId,
     at,
   )

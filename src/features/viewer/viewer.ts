@@ -174,6 +174,8 @@ export type ViewerEpisode = {
   isFree: boolean
   priceRent: number | null
   priceBuy: number | null
+  /** Open early (issue 37 point 1): when it comes out for everyone (its prices are the early ones till then); else null. */
+  earlyUntil: string | null
   readingDirection: 'ltr' | 'rtl'
   /** The series' next update (YYYY-MM-DD in the edition's time zone), as its series page says it; null when none is due. */
   nextUpdateDay: string | null

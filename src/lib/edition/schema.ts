@@ -4,6 +4,8 @@ import { z } from 'zod'
 export const EDITION_IDS = ['fr', 'de', 'th', 'tw', 'jp', 'kr', 'ar'] as const
 
 const Provider = z.enum(['google', 'facebook', 'twitter', 'apple'])
+/** A price in coins. */
+const Coins = z.number().int().min(0).max(10_000)
 
 /**
  * Every per-edition switch of spec §1 and §5. Parsed once at build (astro.config.mjs)
@@ -97,6 +99,11 @@ const EditionSchema = z
     mileageMinimum: z.number().int().positive(),
     /** Hours a rental lasts. */
     rentalHours: z.number().int().positive(),
+    /**
+     * Early access (issue 37 point 1): how many of a series' next scheduled episodes `npm run ops -- early open` opens
+     * to signed-in readers by default, and the coins each costs to rent and to buy before its publication.
+     */
+    earlyAccess: z.object({ episodes: z.number().int().min(1).max(20), rent: Coins, buy: Coins }).strict(),
     /** Feature flags; a flag absent here is off. */
     features: z.object({
       /** Roulette event page. */

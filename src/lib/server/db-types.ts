@@ -322,6 +322,9 @@ export interface EpisodesRow {
   created_at: string
   announced_at: string | null
   like_count: number
+  early_at: string | null
+  early_rent: number | null
+  early_buy: number | null
 }
 
 /** A row of `event_entries`. @public */
