@@ -38,7 +38,12 @@ import { NoticeEditRequest, NoticePinRequest, NoticePublishRequest } from '../..
 import { editNotice, listOpsNotices, pinNotice, publishNotice, unpublishNotice } from '../../src/features/notice/notice.server.ts'
 import { CouponCreateRequest } from '../../src/features/coupon/coupon.ts'
 import { couponReaders, couponReport, createCoupon, expireCoupon } from '../../src/features/coupon/coupon.server.ts'
-import { EarlyOpenRequest, EpisodeScheduleRequest, SeriesListQuery, SeriesScheduleRequest } from '../../src/features/catalogue/catalogue-ops.ts'
+import {
+  EarlyOpenRequest,
+  EpisodeScheduleRequest,
+  SeriesListQuery,
+  SeriesScheduleRequest,
+} from '../../src/features/catalogue/catalogue-ops.ts'
 import { openEarly } from '../../src/features/catalogue/early.server.ts'
 import {
   listOpsEpisodes,
