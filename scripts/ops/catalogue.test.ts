@@ -1,5 +1,6 @@
 /**
- * `npm run ops -- episode schedule|unpublish`, `series publish|unpublish|schedule` (issue 16 point 2) through the command
+ * `npm run ops -- episode schedule|unpublish`, `series publish|unpublish|schedule` (issue 16 point 2) and `early open`
+ * (issue 37 point 1) through the command
  * line, against a tiny HTTP server standing in for the operator API: the request each sends, the refusals of a bad
  * command line with nothing sent, `--yes` for an address that is not local, and what each prints. The API itself runs
  * on real D1 in tests/worker/ops-catalogue.test.ts.
@@ -134,6 +135,51 @@ describe('npm run ops -- episode schedule|unpublish, series publish|unpublish|sc
     const unknown = await api.ops(['series', 'publish', '--id', '99', '--reason', 'r'])
     expect(unknown.stderr).toContain('(no series 99,')
   })
+
+  it(
+    'early open: refuses a bad command line unsent, sends the series and count with its reason, prints what opened',
+    async () => {
+      await expectRefusedUnsent(api, [
+        [['early', 'open', '--reason', 'r'], /--series is required/],
+        [['early', 'open', '--series', '3'], /--reason is required/],
+        [['early', 'open', '--series', 'x', '--reason', 'r'], /--series must be a positive whole number/],
+        [['early', 'open', '--series', '3', '--episodes', '0', '--reason', 'r'], /--episodes must be 1 to 20/],
+        [['early', 'open', '--series', '3', '--episodes', '21', '--reason', 'r'], /--episodes must be 1 to 20/],
+        [['early', 'open', '--series', '3', '--episodes', 'two', '--reason', 'r'], /--episodes must be a whole number/],
+      ])
+      const e = (id: number, no: number) => ({
+        id,
+        no,
+        title: `Épisode ${no}`,
+        publishedAt: `2099-12-0${no - 9}T09:00:00.000Z`,
+        earlyAt: '2026-12-05T10:00:00.000Z',
+        priceRent: 3,
+        priceBuy: 5,
+      })
+      api.reply = () => success({ opened: [e(52, 12)], early: [e(51, 11), e(52, 12)] })
+      const run = await api.ops(['early', 'open', '--series', '3', '--episodes', '2', '--reason', 'Friday promotion'])
+      expect(run.code, run.stderr).toBe(0)
+      expect(run.stdout).toContain('open the next 2 scheduled episodes of series 3 to early readers')
+      expect(run.stdout).toContain('opened early: 1 episode; their alarms are queued')
+      expect(run.stdout).toContain(
+        'open early now: 2\n  episode 51 (no. 11) "Épisode 11", comes out 2099-12-02T09:00:00.000Z, early rent 3 · buy 5',
+      )
+      api.reply = () => success({ opened: [], early: [] })
+      const none = await api.ops(['early', 'open', '--series', '3', '--reason', 'again'])
+      expect(none.stdout).toContain('unchanged: no scheduled episode of series 3 left to open early')
+      expect(api.seen.map((s) => `${s.method} ${s.path} ${JSON.stringify(s.body)}`)).toEqual([
+        `POST /api/ops/series/3/early ${JSON.stringify({ episodes: 2, reason: 'Friday promotion' })}`,
+        `POST /api/ops/series/3/early ${JSON.stringify({ reason: 'again' })}`,
+      ])
+      const help = await api.ops(['help', 'early', 'open'])
+      expect(help.stdout).toContain('usage: npm run ops -- early open --series N [--episodes N] --reason TEXT [--yes]')
+      expect(help.stdout).toContain('wait-until-free never opens them')
+      const far = await api.ops(['early', 'open', '--series', '3', '--reason', 'r'], { OPS_URL: 'http://ops.invalid', OPS_TOKEN: 't' })
+      expect(far.code).toBe(2)
+      expect(api.seen).toHaveLength(2)
+    },
+    REFUSAL_TEST_TIMEOUT_MS,
+  )
 
   it('lists the commands in --help and explains each in help <command>', async () => {
     const names = ['episode schedule', 'episode unpublish', 'series publish', 'series unpublish', 'series schedule']
