@@ -120,6 +120,9 @@ describe('early access', () => {
       { amount: -early.buy },
     ])
     expect((await read(await get(reader, `/api/v1/viewer/${e3}`))).data).toMatchObject({ access: { open: true } })
+    // its reader likes it like any episode
+    const like = await request(app, `/api/v1/viewer/${e3}/like`, { method: 'PUT', headers: reader.headers })
+    expect([like.status, (await read(like)).data]).toEqual([200, { episodeId: e3, liked: true, likes: 1 }])
     const rented = await buy(reader, { episodeIds: [e4], kind: 'RENT' })
     expect(rented.status).toBe(200)
     await expectInvariant(reader.id)

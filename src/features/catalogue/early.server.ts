@@ -3,8 +3,8 @@
  * episodes to signed-in readers, who may rent or buy them before their publication at the prices kept on the episode
  * (the edition's early prices when it was opened). At its `published_at` an early episode is an ordinary one at its
  * own prices; what readers bought is theirs like any purchase. Every path that sells, previews or opens an episode
- * uses `opensAt` and `termsAt`, so the rule is written once; the paths that only list published episodes (wait-until-
- * free, gifts, likes, comments, rankings, continuous reading) keep `published_at <= now` and never see an early one.
+ * (and a like or a problem report of it) uses `opensAt` and `termsAt`, so the rule is written once; the paths that only list published episodes (wait-until-
+ * free, gifts, comments, rankings, continuous reading) keep `published_at <= now` and never see an early one.
  */
 import type { Db } from '../../lib/server/db.ts'
 import type { Cols } from '../../lib/server/rows.ts'

@@ -4,6 +4,7 @@
  * tally through its outbox; the episode's count in D1 follows within the tally's flush (TALLY_FLUSH_MS), never a write
  * per like. The answer's count is D1's with this call's change.
  */
+import { opensAt } from '../catalogue/early.server.ts'
 import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
 import { flag, type Flag } from '../../lib/server/rows.ts'
@@ -25,7 +26,7 @@ export async function likeEpisode(
   const at = now.toISOString()
   const episode = await db.first<{ seriesId: number; seriesIsAdult: Flag; likes: number }>(
     `SELECT e.series_id AS seriesId, s.is_adult AS seriesIsAdult, e.like_count AS likes FROM episodes e JOIN series s ON s.id = e.series_id
-      WHERE e.id = ? AND s.is_published = 1 AND e.published_at <= ?`,
+      WHERE e.id = ?1 AND s.is_published = 1 AND ${opensAt('e', '?2')}`, // an early episode's readers like it too
     episodeId,
     at,
   )

@@ -2,6 +2,7 @@
  * Contact requests in D1 (spec §2 /qna, /qna/register; §8 LIMIT_QNA_COUNT). A question and an answer each
  * send a mail through the account message provider (the dev outbox offline).
  */
+import { opensAt } from '../catalogue/early.server.ts'
 import { PRIVATE_MEDIA_PREFIX } from '../../lib/server/media.ts'
 import { AppError } from '../../lib/errors/catalogue.ts'
 import type { Db } from '../../lib/server/db.ts'
@@ -190,7 +191,7 @@ export async function reportTarget(
     `SELECT e.no, e.title, e.series_id, s.title AS series_title, s.is_adult,
             (SELECT id FROM qnas WHERE user_id = ?3 AND episode_id = e.id AND report_day = ?4) AS reported
        FROM episodes e JOIN series s ON s.id = e.series_id
-      WHERE e.id = ?1 AND s.is_published = 1 AND e.published_at <= ?2`,
+      WHERE e.id = ?1 AND s.is_published = 1 AND ${opensAt('e', '?2')}`, // an early episode can be reported too
     episodeId,
     now.toISOString(),
     userId,

@@ -1,0 +1,4 @@
+import { earlyAccessSuite } from './early-access.ts'
+
+/** Issue 37 point 1 in the ar edition: an episode opened early by the operator, rented by a signed-in reader before its publication. */
+earlyAccessSuite('ar')
