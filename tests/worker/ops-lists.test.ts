@@ -185,6 +185,9 @@ describe('operator API: the lists with their ids (issue 39 point 2)', () => {
       priceBuy: 5,
       publishedAt: EPISODE_UNPUBLISHED_AT,
       announcedAt: null,
+      earlyAt: null,
+      earlyRent: null,
+      earlyBuy: null,
       state: 'UNPUBLISHED',
     })
     expect(page.items[1]!.publishedAt).toBe(dates[3])
