@@ -221,7 +221,7 @@ describe('early access', () => {
     const alarm = (await read(await get(fan, '/api/v1/alarm'))).data.items.find(
       (a: { link: string }) => a.link === `/viewer/${episodeIds[2]}`,
     )
-    expect(alarm.text).toMatch(/^Série test \d+ : l’épisode 3 est en avant-première, avant sa parution le \d\d\.\d\d\.\d{4}\.$/)
+    expect(alarm.text).toMatch(/^Série test \d+ : l’épisode\u00a03 est en avant-première, avant sa parution le \d\d\.\d\d\.\d{4}\.$/)
   })
 
   it('refuses 1,000 generated bad bodies and changes nothing', async () => {
