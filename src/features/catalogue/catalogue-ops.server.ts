@@ -47,8 +47,7 @@ export async function scheduleEpisode(
  * Takes an episode down (`EPISODE_UNPUBLISHED_AT`): off the series page, the viewer and every list; ownerships are
  * kept. Its announcement is cleared, so `episode schedule` or `episode publish` brings it back and announces it to
  * whoever was not told yet (an alarm is written once per reader and episode). An early opening (early.server.ts) ends
- * with it. Null for an unknown id or an episode
- * already down (nothing changes).
+ * with it. Null for an unknown id or an episode already down (nothing changes).
  */
 export async function unpublishEpisode(db: Db, id: number, now: Date): Promise<OpsEpisode | null> {
   const row = await db.first<EpisodeRow>(

@@ -2,9 +2,10 @@
  * Early access (issue 37 point 1; docs/ARCHITECTURE.md "Early access"): an operator opens a series' next scheduled
  * episodes to signed-in readers, who may rent or buy them before their publication at the prices kept on the episode
  * (the edition's early prices when it was opened). At its `published_at` an early episode is an ordinary one at its
- * own prices; what readers bought is theirs like any purchase. Every path that sells, previews or opens an episode
- * (and a like or a problem report of it) uses `opensAt` and `termsAt`, so the rule is written once; the paths that only list published episodes (wait-until-
- * free, gifts, comments, rankings, continuous reading) keep `published_at <= now` and never see an early one.
+ * own prices; what readers bought is theirs like any purchase. Every path that sells, previews or opens an episode,
+ * and a like or a problem report of it, uses `opensAt` and `termsAt`, so the rule is written once; the paths that
+ * only list published episodes (wait-until-free, gifts, comments, rankings, continuous reading) keep
+ * `published_at <= now` and never see an early one.
  */
 import type { Db } from '../../lib/server/db.ts'
 import type { Cols } from '../../lib/server/rows.ts'
@@ -80,7 +81,7 @@ export async function openEarly(
 }
 
 /** The episodes of series `seriesId` open early at `now` (not published yet), by number. */
-async function earlyEpisodes(db: Db, seriesId: number, now = new Date()): Promise<EarlyEpisode[]> {
+async function earlyEpisodes(db: Db, seriesId: number, now: Date): Promise<EarlyEpisode[]> {
   return db.all<EarlyEpisode>(
     `SELECT ${EARLY_COLUMNS} FROM episodes e WHERE series_id = ?1 AND ${earlyAt('e', '?2')} ORDER BY no`,
     seriesId,
