@@ -52,6 +52,9 @@ const episodes = [
     priceBuy: 5,
     publishedAt: '2026-12-04T09:00:00.000Z',
     announcedAt: null,
+    earlyAt: '2026-12-02T09:00:00.000Z', // open early (issue 37 point 1)
+    earlyRent: 4,
+    earlyBuy: 6,
     state: 'SCHEDULED',
   },
   {
@@ -209,8 +212,16 @@ describe('npm run ops -- series|episode|notice|event|banner list', () => {
 
     expect(e.stdout).toContain('series 45 "Le phare": 3 episodes')
     expect(e.stdout).toContain('latest first; times in Europe/Paris:')
-    expect(e.stdout).toMatch(/id\s+no\s+title\s+state\s+published \(Europe\/Paris\)\s+alarms\s+price/)
-    expect(row(e.stdout, 240)).toEqual(['240', '12', 'La fuite', 'SCHEDULED', '2026-12-04 10:00', 'rent 3 · buy 5'])
+    expect(e.stdout).toMatch(/id\s+no\s+title\s+state\s+published \(Europe\/Paris\)\s+alarms\s+price\s+early/)
+    expect(row(e.stdout, 240)).toEqual([
+      '240',
+      '12',
+      'La fuite',
+      'SCHEDULED',
+      '2026-12-04 10:00',
+      'rent 3 · buy 5',
+      'since 2026-12-02 10:00: rent 4 · buy 6',
+    ])
     expect(row(e.stdout, 239)).toEqual(['239', '11', 'Le retour', 'UNPUBLISHED', 'buy 5'])
     expect(row(e.stdout, 201)).toEqual(['201', '1', 'Épisode 1', 'PUBLISHED', '2026-01-01 01:00', 'sent', 'free'])
     expect(e.stdout.trimEnd().split('\n').at(-1)).toBe('more: npm run ops -- episode list --series 45 --limit 3 --cursor 1')
