@@ -21,6 +21,7 @@ import {
   newReader,
   newSeries,
   read,
+  send,
   snapshot,
   type Reader,
 } from './purchase.helpers.ts'
@@ -51,12 +52,14 @@ async function scheduledSeries() {
   return s
 }
 
-const open = (seriesId: number, body: Record<string, unknown>) =>
-  request(app, `/api/ops/series/${seriesId}/early`, {
+/** An operator's POST with a reason. */
+const opsPost = (path: string, body: Record<string, unknown> = {}) =>
+  request(app, path, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...OPS.headers },
     body: JSON.stringify({ reason: 'early access test', ...body }),
   })
+const open = (seriesId: number, body: Record<string, unknown>) => opsPost(`/api/ops/series/${seriesId}/early`, body)
 type Opened = { opened: { id: number; priceRent: number; priceBuy: number }[]; early: { id: number }[] }
 const ids = (list: { id: number }[]) => list.map((e) => e.id)
 
@@ -107,12 +110,8 @@ describe('early access', () => {
     expect(preview.freetime).toBeNull()
     const { RENT, POSSESSION } = preview.offers
     expect([RENT.single.coins, POSSESSION.single.coins, RENT.remaining, POSSESSION.remaining]).toEqual([early.rent, early.buy, null, null])
-    const ticket = await request(app, '/api/v1/purchase/freetime', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID(), ...reader.headers },
-      body: JSON.stringify({ episodeId: e4 }),
-    })
-    await expectError(ticket, 404, 'NOT_FOUND_EPISODE')
+    const ticket = await send(reader, 'POST', '/api/v1/purchase/freetime', JSON.stringify({ episodeId: e4 }), crypto.randomUUID())
+    await expectError(ticket!, 404, 'NOT_FOUND_EPISODE')
 
     const bought = await buy(reader, { episodeIds: [e3], kind: 'POSSESSION' })
     expect(bought.status).toBe(200)
@@ -121,7 +120,7 @@ describe('early access', () => {
     ])
     expect((await read(await get(reader, `/api/v1/viewer/${e3}`))).data).toMatchObject({ access: { open: true } })
     // its reader likes it like any episode
-    const like = await request(app, `/api/v1/viewer/${e3}/like`, { method: 'PUT', headers: reader.headers })
+    const like = (await send(reader, 'PUT', `/api/v1/viewer/${e3}/like`))!
     expect([like.status, (await read(like)).data]).toEqual([200, { episodeId: e3, liked: true, likes: 1 }])
     const rented = await buy(reader, { episodeIds: [e4], kind: 'RENT' })
     expect(rented.status).toBe(200)
@@ -140,15 +139,7 @@ describe('early access', () => {
     await expectError(await get(null, `/api/v1/viewer/${e3}`), 403, 'UNAUTHORIZED_CONTENTS')
 
     // taken down: its early access ends (its buyer keeps the right for when it is back)
-    expect(
-      (
-        await request(app, `/api/ops/episodes/${e4}/unpublish`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', ...OPS.headers },
-          body: JSON.stringify({ reason: 'test' }),
-        })
-      ).status,
-    ).toBe(200)
+    expect((await opsPost(`/api/ops/episodes/${e4}/unpublish`)).status).toBe(200)
     expect(ids((await detail(reader, seriesId)).early)).toEqual([e5])
     await expectError(await get(reader, `/api/v1/viewer/${e4}`), 404, 'NOT_FOUND_EPISODE')
     expect(await db.first(`SELECT early_at FROM episodes WHERE id = ?`, e6)).toEqual({ early_at: null })
@@ -173,14 +164,8 @@ describe('early access', () => {
   it('raises one alarm per favourite of the series, none for a reader who hid it; 40 openings at once open each episode once', async () => {
     const { seriesId, episodeIds } = await scheduledSeries()
     const [fan, hider, other] = await Promise.all([newReader(), newReader(), newReader()])
-    const call = (r: Reader, path: string, body?: unknown) =>
-      request(app, path, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', origin: 'http://localhost', ...r.headers },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      })
-    for (const r of [fan, hider]) expect((await call(r, `/api/v1/library/favorite/${seriesId}`)).status).toBe(200)
-    expect((await call(hider, '/api/v1/library/hidden', { seriesId, hidden: true })).status).toBe(200)
+    for (const r of [fan, hider]) expect((await send(r, 'POST', `/api/v1/library/favorite/${seriesId}`))!.status).toBe(200)
+    expect((await send(hider, 'POST', '/api/v1/library/hidden', JSON.stringify({ seriesId, hidden: true })))!.status).toBe(200)
     // the marks reach D1 through the reader's outbox and the queue
     await expect
       .poll(
