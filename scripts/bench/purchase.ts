@@ -139,7 +139,11 @@ async function distinctReaders(opts: BenchTarget & { tag: string; connections: n
       await closedLoops(connections, SALES_EACH, (c, i) =>
         fetch(`${base}/api/v1/purchase`, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', authorization: `Bearer ${tokens[c]}`, 'idempotency-key': `${tag}-${c}-${round}-${i}` },
+          headers: {
+            'content-type': 'application/json',
+            authorization: `Bearer ${tokens[c]}`,
+            'idempotency-key': `${tag}-${c}-${round}-${i}`,
+          },
           body: JSON.stringify({ episodeIds: [lo + round * SALES_EACH + i], kind: 'POSSESSION' }),
         }),
       ),
