@@ -73,6 +73,9 @@ const siteChunks = {
                       name: 'react',
                       test: /\/node_modules\/(react|react-dom|scheduler|@astrojs\/react)\/|\/src\/lib\/shell\/use-layer\.ts$/,
                     },
+                    // the site's script rides in the one page entry that loads it (SiteScript.astro) rather than a chunk
+                    // it imports: a file and a round trip less before any page's script runs
+                    { name: 'site', test: /\/src\/components\/(SiteScript\.astro\?astro&type=script|site\.ts$)/ },
                     // where a reader goes back into a series (home's "continue reading" row, the series page)
                     { name: 'resume', test: /\/src\/features\/(library\/resume|viewer\/place)\.ts$/ },
                   ],
