@@ -21,9 +21,10 @@ test.describe('French edition viewer', () => {
     })
     await page.goto(`/viewer/${FREE}`)
     await hydrated(page)
-    // the island runs, and it brought the site script (the shell, the header's balance)
+    // the island runs, and it brought the site script (the shell, the header's balance), in the file of the page entry
+    // that loads it elsewhere (SiteScript.astro)
     await expect(page.locator('.viewer-bar')).toBeVisible()
-    await expect.poll(() => requests.some((r) => /\/_astro\/site\.[\w-]+\.js$/.test(r.url))).toBe(true)
+    await expect.poll(() => requests.some((r) => /\/_astro\/SiteScript\.astro[\w.-]*\.js$/.test(r.url))).toBe(true)
     const preload = page.locator('head link[rel="preload"][as="image"][fetchpriority="high"]')
     await expect(preload).toHaveAttribute('imagesrcset', /\/media\/series\/1\/ep\/1\/1\/640\.webp/)
     expect(await page.locator('head link[rel="stylesheet"]').count()).toBe(0) // styles are in the page

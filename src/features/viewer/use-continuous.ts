@@ -58,15 +58,23 @@ export function useContinuous({ first, seriesId, signedIn, paper, ready, announc
 
   /**
    * Episodes, the next one's block and the opt-in's state go in above what follows the strip: a focused control
-   * there (the episode links) keeps its place on screen. `hold` notes where it is before each change of
-   * `chain`, `tail` or `auto`; the layout effect puts it back before the change is painted.
+   * there (the episode links) keeps its place on screen, and so does the end of the chain's space when no control
+   * is focused and what comes after it (the comments, the picks) is on screen — a reader who pressed End while the
+   * page was still coming in sees them under the space kept for the next episode, which then grew past it and pushed
+   * them off the screen. `hold` notes where it is before each change of `chain`, `tail` or `auto`; the layout effect
+   * puts it back before the change is painted.
    */
-  const keep = useRef<{ el: HTMLElement; top: number } | null>(null)
+  const keep = useRef<{ el: HTMLElement; edge: 'top' | 'bottom'; at: number } | null>(null)
   const hold = () => {
+    if (keep.current) return
     const focused = document.activeElement
-    if (keep.current || !(focused instanceof HTMLElement) || focused === document.body || focused.closest('.viewer-strip')) return
-    const top = focused.getBoundingClientRect().top
-    if (top >= 0 && top < innerHeight) keep.current = { el: focused, top }
+    const control = focused instanceof HTMLElement && focused !== document.body && !focused.closest('.viewer-strip') ? focused : null
+    // with no control focused, the end of the chain's box (the sentinel's parent), above the comments and the picks
+    const el = control ?? sentinel.current?.parentElement
+    if (!el) return
+    const edge = control ? 'top' : 'bottom'
+    const at = el.getBoundingClientRect()[edge]
+    if (at >= 0 && at < innerHeight) keep.current = { el, edge, at }
   }
   /** An episode unlocked from its block, whose heading takes the focus once it is on the page. */
   const focusNext = useRef<number | null>(null)
@@ -74,7 +82,7 @@ export function useContinuous({ first, seriesId, signedIn, paper, ready, announc
     const kept = keep.current
     keep.current = null
     if (kept?.el.isConnected) {
-      const dy = kept.el.getBoundingClientRect().top - kept.top
+      const dy = kept.el.getBoundingClientRect()[kept.edge] - kept.at
       if (dy) scrollBy({ top: dy, behavior: 'instant' })
     }
     const heading = focusNext.current === null ? null : document.getElementById(`viewer-ep-${focusNext.current}`)
