@@ -58,11 +58,10 @@ export function useContinuous({ first, seriesId, signedIn, paper, ready, announc
 
   /**
    * Episodes, the next one's block and the opt-in's state go in above what follows the strip: a focused control
-   * there (the episode links) keeps its place on screen, and so does the end of the chain's space when no control
-   * is focused and what comes after it (the comments, the picks) is on screen — a reader who pressed End while the
-   * page was still coming in sees them under the space kept for the next episode, which then grew past it and pushed
-   * them off the screen. `hold` notes where it is before each change of `chain`, `tail` or `auto`; the layout effect
-   * puts it back before the change is painted.
+   * there (the episode links) keeps its place on screen; with none focused, the end of the chain's space does while
+   * what follows it (the comments, the picks) is on screen, so a reader at the bottom of the page (the End key, even
+   * pressed while the page was still coming in) keeps seeing it as episodes join above. `hold` notes where it is
+   * before each change of `chain`, `tail` or `auto`; the layout effect puts it back before the change is painted.
    */
   const keep = useRef<{ el: HTMLElement; edge: 'top' | 'bottom'; at: number } | null>(null)
   const hold = () => {
