@@ -139,8 +139,10 @@ export function viewerEndSuite(edition: string) {
       return {
         space: space.getBoundingClientRect().bottom,
         comments: document.querySelector('.viewer-comments')!.getBoundingClientRect().top,
+        joined: space.querySelector('.viewer-episode') !== null,
       }
     })
+    expect(seen.joined, 'nothing joined yet').toBe(false)
     expect(seen.space, 'the space’s end on screen').toBeLessThan(915)
     expect(seen.comments, 'the comments on screen').toBeLessThan(915)
     const { sum, shifts } = await settledShift(page)
