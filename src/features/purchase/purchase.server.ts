@@ -170,7 +170,7 @@ export function sell(run: MoneyRun, order: SaleOrder, account?: AdultRow | null)
     },
     // the reader's spending limit and what they spent on episodes this month
     { sql: LIMIT_SQL, params: [] },
-    { sql: MONTH_SPENT_SQL, params: [order.month.since] },
+    { sql: MONTH_SPENT_SQL, params: [userId, order.month.since] },
   ])
   if (!read.ok) return read
   const [keyRow, holdingRows, lotRows, autoRows, limitRow, spentRow] = read.results

@@ -241,7 +241,7 @@ export class Reader extends DurableObject<Cloudflare.Env> {
   /** The reader's spending limit at `now` and what they spent on episodes since `since` (issue 37 point 5). */
   async spending(readerId: number, since: string, now: string): Promise<MonthSpent & { limit: LimitState }> {
     await this.ready(readerId)
-    return spendingIn(this.sql, since, new Date(now))
+    return spendingIn(this.sql, readerId, since, new Date(now))
   }
 
   /** The reader asks for spending limit `coins` (null: none): lower at once, higher after a day (`changeLimit`). */
