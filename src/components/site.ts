@@ -11,7 +11,9 @@ import { markedSignedIn, noteSignedOut } from '../features/session/tabs.ts'
 import { installedApp, keepInstallQuiet, registerStartPage } from '../features/install/start-page.ts'
 
 if (markedSignedIn()) {
-  void import('../features/session/header.ts')
+  // not on the page whose island loads this script (the viewer: its bar hides the site header, and the island runs the
+  // session client itself, src/features/viewer/Viewer.tsx)
+  if (!document.documentElement.hasAttribute('data-late-shell')) void import('../features/session/header.ts')
   // fetched beside the header rather than after it: the header's first question (the session) goes through it
   void import('../features/session/api-client.ts')
 } else noteSignedOut()
