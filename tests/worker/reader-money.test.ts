@@ -213,7 +213,7 @@ describe("a sale in the reader's object", () => {
       await give(reader.id, 'COIN', 50)
       expect((await buy(reader, { episodeIds: [episodeIds[0]], kind: 'POSSESSION' })).status).toBe(200)
       // last year's sales: `history` rows in each table a sale touches (episodes of other series)
-      const past = `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${history})`
+      const past = `WITH RECURSIVE n(i) AS (SELECT 1 WHERE ${history} > 0 UNION ALL SELECT i + 1 FROM n WHERE i < ${history})`
       await execInReader(
         reader.id,
         `${past} INSERT INTO purchases (user_id, series_id, episode_id, type, coins, created_at)
@@ -240,8 +240,7 @@ describe("a sale in the reader's object", () => {
       })
     }
     const fresh = await sale(0)
-    // before, the month's spending was summed over the whole ledger: 2,000 rows more read here, 60,000 for the bench's
-    // reader (13 ms a sale)
+    // before, the month's spending was summed over the whole ledger: 6,103 rows read here where a new reader's read 103
     expect(await sale(2000)).toBeLessThanOrEqual(fresh + 5)
   })
 })

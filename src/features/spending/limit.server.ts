@@ -11,8 +11,8 @@ export const LIMIT_SQL = `SELECT coins, next_coins AS nextCoins, next_at AS next
 /**
  * Reader `?1`'s USE rows on episodes since `?2` (purchases, rentals and automatic unlocks). The reader's id leads, so the
  * ledger's index (user_id, kind, created_at) reads this month's rows only. Without it, every sale and every look at the
- * spending page read the reader's whole ledger: with 2,000 rows of last year, two sales and the page read 6,300 rows
- * instead of 120 (tests/worker/reader-money.test.ts).
+ * spending page read the reader's whole ledger: with 2,000 rows of last year, two sales and the page read 6,103 rows
+ * where a new reader's read 103 (tests/worker/reader-money.test.ts).
  */
 const MONTH_USE = `FROM coin_ledger WHERE user_id = ?1 AND kind = 'USE' AND product_kind = 'EPISODE' AND created_at >= ?2`
 /** The coins reader `?1` spent on episodes since `?2`. */
