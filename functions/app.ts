@@ -20,7 +20,8 @@ import { editionRedirect } from './middleware/edition-redirect.ts'
 import { pathGuard } from './middleware/path-guard.ts'
 import { sameOrigin } from './middleware/same-origin.ts'
 import { protectedRoute } from './middleware/protected-route.ts'
-import { session } from './middleware/session.ts'
+import { checksSessionItself, session } from './middleware/session.ts'
+import { except } from 'hono/combine'
 import { personalByDefault } from './middleware/personal.ts'
 import { edgeCache } from './middleware/edge-cache.ts'
 import { audience } from './middleware/audience.ts'
@@ -47,6 +48,10 @@ export type AppOptions = {
 }
 
 const isApi = (path: string) => path === '/api' || path.startsWith('/api/')
+
+/** Server islands, a page's personal parts, and the header's (Astro names each after its component). */
+const ISLANDS = '/_server-islands/*'
+const HEADER_ME = '/_server-islands/HeaderMe'
 
 export function createApp({ edition, messages, pages, buildId = 'dev' }: AppOptions) {
   const t = createTranslator(edition, messages)
@@ -129,7 +134,10 @@ export function createApp({ edition, messages, pages, buildId = 'dev' }: AppOpti
     c.req.raw = new Request(c.req.raw, { headers })
     await next()
   })
-  app.use(protectedRoute, audience, edgeCache(buildId))
+  // A page's personal parts (server islands: the header's, home's continue row) are the reader's own, never in the edge
+  // cache; the header's checks the session in its one call to the reader's object and has no audience class to render for.
+  app.use(HEADER_ME, checksSessionItself)
+  app.use(protectedRoute, except(HEADER_ME, audience), except(ISLANDS, edgeCache(buildId)))
   for (const handler of pages) app.use(handler as MiddlewareHandler)
   app.notFound(notFound)
   return app

@@ -8,10 +8,12 @@ import type { PageRequest } from '../../src/lib/server/page-request.ts'
  * from the edge's variables.
  */
 export function pageContext(c: Context<AppEnv>): ExecutionContext<PageRequest> {
+  const session = c.get('session')
   const props: PageRequest = {
     requestId: c.var.requestId,
     db: c.var.db,
-    userId: c.get('session')?.userId ?? null,
+    userId: session?.userId ?? null,
+    claim: session?.userId ? { sessionVersion: session.sessionVersion, sessionId: session.sessionId } : null,
     audience: c.var.audience ?? 'guest',
   }
   return {

@@ -158,6 +158,43 @@ test.describe('header coin balance (spec §4 session client)', () => {
     await expect(balance).toBeHidden()
     await expect(second.locator('[data-coin-balance]')).toBeHidden()
   })
+
+  test('drawn by the server after the cached page: one call to the reader’s object, kept private, no session script', async ({ page }) => {
+    await signIn(page, READER)
+    const scripts: string[] = []
+    page.on('request', (r) => r.resourceType() === 'script' && scripts.push(new URL(r.url()).pathname))
+    const island = page.waitForResponse((r) => r.url().includes('/_server-islands/HeaderMe'))
+    await page.goto('/faq')
+    const answer = await island
+    expect(answer.headers()['x-reader-calls']).toBe('1')
+    expect(answer.headers()['x-d1-queries']).toBeUndefined()
+    expect(answer.headers()['cache-control']).toBe('private, no-store')
+    await expect(page.locator('[data-coin-balance]')).toHaveText(`Solde : ${fr(await coinTotal(page.request))} pièces`)
+    await expect(page.locator('.site-header').getByRole('link', { name: /notification/i })).toBeVisible()
+    await page.waitForLoadState('networkidle')
+    // the session client (store, API client, header code) loads only once the session may have changed (site.ts)
+    expect(scripts.filter((s) => /\/(header|store|api-client)\.[\w-]+\.js$/.test(s))).toEqual([])
+
+    // a session ended between the page and this part: drawn as a guest's, and its cookie goes
+    const cookies = (await page.context().cookies()).filter((c) => c.name === 'wt_session' || c.name === 'wt_signed')
+    expect(cookies).toHaveLength(2)
+    await page.evaluate(async () => {
+      const { csrfToken } = (await (await fetch('/api/auth/csrf')).json()) as { csrfToken: string }
+      await fetch('/api/auth/signout', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ csrfToken, callbackUrl: '/', json: 'true' }),
+      })
+    })
+    await page.context().addCookies(cookies)
+    const ended = await page.request.get(answer.url())
+    expect(ended.status()).toBe(200)
+    const guests = await ended.text()
+    expect(guests).toMatch(/^<template data-coin-balance-template/) // no balance, only the template a guest's page has
+    expect(guests).toMatch(/data-alarm-bell[^>]* hidden/)
+    expect(ended.headers()['set-cookie']).toMatch(/wt_session=;/)
+    expect(ended.headers()['set-cookie']).toMatch(/wt_signed=;/)
+  })
 })
 
 test.describe('/callback/viewer-login-success (spec §2)', () => {

@@ -33,14 +33,13 @@ export function requestsSuite(id: keyof typeof LOCALES) {
       expect(asked).toEqual([])
     })
 
-    test('a request carries X-Platform WEB, the browser time zone and the edition language', async ({ page, baseURL }) => {
-      // a signed-in reader's header asks for the session (a guest's page calls nothing)
-      const email = await newAccount(page.request)
-      const form = { email, password: PASSWORD }
-      await page.request.post('/api/v1/auth/web/sign-in', { form, headers: { origin: baseURL! }, maxRedirects: 0 })
-      const session = page.waitForRequest((r) => new URL(r.url()).pathname === '/api/auth/session')
-      await page.goto('/')
-      const headers = await (await session).allHeaders()
+    test('a request carries X-Platform WEB, the browser time zone and the edition language', async ({ page }) => {
+      // a search suggestion: the first keystroke loads the API client, which asks after the search delay
+      await page.goto('/search')
+      await expect(page.locator('html[data-site]')).toHaveCount(1)
+      const asked = page.waitForRequest((r) => new URL(r.url()).pathname === '/api/v1/search')
+      await page.locator('form.search-form input[name="keyword"]').fill('a')
+      const headers = await (await asked).allHeaders()
       expect({ platform: headers['x-platform'], zone: headers['x-time-zone'], language: headers['accept-language'] }).toEqual({
         platform: 'WEB',
         zone: ZONE,

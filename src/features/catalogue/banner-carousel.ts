@@ -13,21 +13,24 @@ function enhance(root: HTMLElement) {
   const interval = Number(root.dataset.interval) || 5000
   let current = 0
   let stopped = matchMedia('(prefers-reduced-motion: reduce)').matches
-  let hovered = false
-  let focused = false
   let timer: ReturnType<typeof setInterval> | undefined
 
   const show = (i: number) => {
     current = (i + slides.length) % slides.length
     slides.forEach((s, k) => s.toggleAttribute('data-off', k !== current)) // visibility only: no layout shift
   }
+  // held while the pointer is over it or focus is in it
   const sync = () => {
-    const rotating = !stopped && !hovered && !focused
+    const rotating = !stopped && !root.matches(':hover, :focus-within')
     list.setAttribute('aria-live', rotating ? 'off' : 'polite')
     pause.setAttribute('aria-label', stopped ? root.dataset.labelPlay! : root.dataset.labelPause!)
     pause.toggleAttribute('data-stopped', stopped) // shows the play icon instead of pause
     clearInterval(timer)
     timer = rotating ? setInterval(() => show(current + 1), interval) : undefined
+  }
+  const step = (by: number) => () => {
+    show(current + by)
+    sync()
   }
 
   root.setAttribute('data-enhanced', '')
@@ -38,32 +41,9 @@ function enhance(root: HTMLElement) {
     stopped = !stopped
     sync()
   })
-  root.querySelector('[data-banner-prev]')!.addEventListener('click', () => {
-    show(current - 1)
-    sync()
-  })
-  root.querySelector('[data-banner-next]')!.addEventListener('click', () => {
-    show(current + 1)
-    sync()
-  })
-  root.addEventListener('mouseenter', () => {
-    hovered = true
-    sync()
-  })
-  root.addEventListener('mouseleave', () => {
-    hovered = false
-    sync()
-  })
-  root.addEventListener('focusin', () => {
-    focused = true
-    sync()
-  })
-  root.addEventListener('focusout', (e) => {
-    if (!root.contains(e.relatedTarget as Node | null)) {
-      focused = false
-      sync()
-    }
-  })
+  root.querySelector('[data-banner-prev]')!.addEventListener('click', step(-1))
+  root.querySelector('[data-banner-next]')!.addEventListener('click', step(1))
+  for (const type of ['mouseenter', 'mouseleave', 'focusin', 'focusout']) root.addEventListener(type, sync)
 }
 
 /**

@@ -1,16 +1,18 @@
 /**
  * Live suggestions on /search (spec §9: search delay 1000 ms), an enhancement of the GET form: 1000 ms
  * after the last keystroke the API's first results appear as links under the box; an empty box clears
- * them. Text only through textContent; a newer keystroke aborts the previous request.
+ * them. Text only through textContent; a newer keystroke aborts the previous request. The page loads this module with
+ * the first keystroke (issue 40 point 1: a reader who does not type pays nothing for it), which `suggest` then answers.
  */
 import { api } from '../session/api.ts'
 import { pluralText, type Plural } from '../../lib/i18n/plural.ts'
 
-const form = document.querySelector<HTMLFormElement>('form.search-form')
-const input = form?.querySelector<HTMLInputElement>('input[name="keyword"]')
-const list = document.getElementById('search-suggest')
-const status = document.getElementById('search-status')
-if (form && input && list && status) {
+export function suggest(): void {
+  const form = document.querySelector<HTMLFormElement>('form.search-form')
+  const input = form?.querySelector<HTMLInputElement>('input[name="keyword"]')
+  const list = document.getElementById('search-suggest')
+  const status = document.getElementById('search-status')
+  if (!form || !input || !list || !status) return
   const delay = Number(form.dataset.delay) || 1000
   const label = JSON.parse(form.dataset.labelCount ?? '') as Plural
   let timer: ReturnType<typeof setTimeout> | undefined
@@ -46,6 +48,5 @@ if (form && input && list && status) {
       if (!signal.aborted) render(res.ok ? res.data.items : []) // offline: no suggestions, the form still works
     }, delay)
   })
+  input.dispatchEvent(new Event('input')) // the keystroke that loaded this module
 }
-
-export {}

@@ -1,50 +1,51 @@
 /**
- * The header's personal bit after first paint (docs/ARCHITECTURE.md: anonymous HTML stays edge-cacheable, no React):
- * starts the session client and shows the reader's coin balance, a link to /shop made from the header's template
- * once there is a balance to name it (issue 19 point 4: a guest's page held an empty link). It follows the session
- * store: a coin movement any page code reports (`coinChanged`, store.ts) changes it without a reload, here and in
- * the reader's other tabs.
+ * The session client of a signed-in reader's page and the header's personal part it keeps live (docs/ARCHITECTURE.md:
+ * anonymous HTML stays edge-cacheable, no React). The page comes with that part drawn for the reader (HeaderMe.astro,
+ * a server island); this module loads once the session may have changed (site.ts: another tab's message, the tab shown
+ * again, a coin movement here, `coinChanged`), starts the session client and follows its store from its first answer
+ * on: the balance, a link to /shop made from the header's template where the page had none (issue 19 point 4: a
+ * guest's page holds no empty link), and the alarm bell with the unread count (issue 13). The server island may replace
+ * the part while this runs, so each change looks its elements up again. On the viewer (`data-late-shell`: its bar hides
+ * the site header) it only runs the session client.
  */
 import { skipsUser } from './routes.ts'
 import { $session, $unreadAlarms, startSessionClient } from './store.ts'
-import { pluralText, type Plural } from '../../lib/i18n/plural.ts'
+import { balanceText, bellText } from './personal.ts'
+import type { Plural } from '../../lib/i18n/plural.ts'
 
-const template = document.querySelector<HTMLTemplateElement>('template[data-coin-balance-template]')
-if (template && !skipsUser(location.pathname)) {
-  const link = template.content.firstElementChild as HTMLElement
-  let slot: HTMLElement | null = null
-  startSessionClient()
-  const number = new Intl.NumberFormat(document.documentElement.lang || undefined)
-  const label = JSON.parse(link.dataset.label ?? '') as Plural
-  $session.subscribe((s) => {
-    if (s.user && s.coin) {
-      if (!slot) {
-        slot = link.cloneNode(true) as HTMLElement
-        template.insertAdjacentElement('afterend', slot)
-      }
-      slot.textContent = pluralText(label, s.coin.total, { count: number.format(s.coin.total) })
-      slot.hidden = false
-    } else if (slot) slot.hidden = true
-  })
+const label = (el: HTMLElement) => JSON.parse(el.dataset.label ?? '') as Plural
+
+function showBalance(total: number | null): void {
+  let link = document.querySelector<HTMLElement>('.site-header [data-coin-balance]')
+  if (total === null) {
+    if (link) link.hidden = true
+    return
+  }
+  const template = document.querySelector<HTMLTemplateElement>('template[data-coin-balance-template]')
+  if (!link && template) {
+    link = template.content.firstElementChild!.cloneNode(true) as HTMLElement
+    template.insertAdjacentElement('afterend', link)
+  }
+  if (!link) return
+  link.textContent = balanceText(label(link), total)
+  link.hidden = false
 }
 
-/**
- * The alarm bell (issue 13): shown once the session says a reader is signed in, with the unread count the same
- * session answer carries (`alarms`), so the page's HTML stays the same for everyone and edge-cacheable, and a page
- * asks one question after paint. The count follows each new answer (another tab, the tab shown again).
- */
-const bell = document.querySelector<HTMLElement>('[data-alarm-bell]')
-if (bell && !skipsUser(location.pathname)) {
-  const badge = bell.querySelector<HTMLElement>('.alarm-count')!
-  const label = bell.querySelector<HTMLElement>('.visually-hidden')!
-  const empty = label.textContent
-  const plural = JSON.parse(bell.dataset.label ?? '') as Plural
-  const number = new Intl.NumberFormat(document.documentElement.lang || undefined)
-  $session.subscribe((s) => {
-    bell.hidden = !s.user
-  })
-  $unreadAlarms.subscribe((count) => {
-    badge.textContent = count <= 0 ? '' : count > 99 ? '99+' : number.format(count)
-    label.textContent = count <= 0 ? empty : pluralText(plural, count, { count: number.format(count) })
-  })
+function showBell(signedIn: boolean, count: number): void {
+  const bell = document.querySelector<HTMLElement>('[data-alarm-bell]')
+  if (!bell) return
+  bell.hidden = !signedIn
+  const text = bellText(label(bell), bell.dataset.empty ?? '', count)
+  bell.querySelector('.alarm-count')!.textContent = text.badge
+  bell.querySelector('.visually-hidden')!.textContent = text.label
+}
+
+if (!skipsUser(location.pathname)) {
+  const client = startSessionClient()
+  if (!document.documentElement.hasAttribute('data-late-shell'))
+    // from the first answer on: the store's empty start would hide what the server drew
+    void client.ready.then(() => {
+      $session.subscribe((s) => showBalance(s.user && s.coin ? s.coin.total : null))
+      $unreadAlarms.subscribe((count) => showBell($session.get().user !== null, count))
+    })
 }

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { IDENTITY_KEY, SESSION_CHANNEL, noteSignedOut } from './tabs.ts'
+import { IDENTITY_KEY, SESSION_CHANNEL, noteSignedOut, onSessionChange } from './tabs.ts'
 import {
   $loggedIn,
   $session,
@@ -264,5 +264,51 @@ describe('a page without the signed mark (tabs.ts noteSignedOut)', () => {
     await new Promise((r) => setTimeout(r, 50))
     expect(heard).toEqual([])
     otherTab.close()
+  })
+})
+
+describe('a signed-in page, its header drawn by the server (tabs.ts onSessionChange)', () => {
+  let items: Map<string, string>
+  let page: EventTarget & { visibilityState: string }
+  beforeEach(() => {
+    items = new Map()
+    vi.stubGlobal('localStorage', { getItem: (k: string) => items.get(k) ?? null, setItem: (k: string, v: string) => items.set(k, v) })
+    page = Object.assign(new EventTarget(), { visibilityState: 'hidden' })
+    vi.stubGlobal('document', page)
+  })
+  afterEach(() => vi.unstubAllGlobals())
+
+  it('starts the session client at once after a signed-out page (a sign-in the other tabs must hear of)', () => {
+    items.set(IDENTITY_KEY, '')
+    const start = vi.fn()
+    onSessionChange(start)
+    expect(start).toHaveBeenCalledTimes(1)
+  })
+
+  it('waits for another tab’s message, then starts once', async () => {
+    items.set(IDENTITY_KEY, '7')
+    const start = vi.fn()
+    onSessionChange(start)
+    expect(start).not.toHaveBeenCalled()
+    const otherTab = new BroadcastChannel(SESSION_CHANNEL)
+    otherTab.postMessage({ type: 'coin', coin: coin(3) } satisfies TabMessage)
+    otherTab.postMessage({ type: 'session' } satisfies TabMessage)
+    await vi.waitFor(() => expect(start).toHaveBeenCalledTimes(1))
+    page.visibilityState = 'visible'
+    page.dispatchEvent(new Event('visibilitychange'))
+    await new Promise((r) => setTimeout(r, 50))
+    expect(start).toHaveBeenCalledTimes(1)
+    otherTab.close()
+  })
+
+  it('starts when the tab is shown again; a browser that saw no account remembers an unnamed one', () => {
+    const start = vi.fn()
+    onSessionChange(start)
+    expect(items.get(IDENTITY_KEY)).toBe('?') // so a sign-out here tells the other tabs (noteSignedOut)
+    page.dispatchEvent(new Event('visibilitychange')) // hidden: nothing
+    expect(start).not.toHaveBeenCalled()
+    page.visibilityState = 'visible'
+    page.dispatchEvent(new Event('visibilitychange'))
+    expect(start).toHaveBeenCalledTimes(1)
   })
 })

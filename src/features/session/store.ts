@@ -110,8 +110,14 @@ const defaultFetch = async (): Promise<SessionResponse | null> => {
 /** The session client running on this page (the header's), if any. */
 let running: ReturnType<typeof startSessionClient> | null = null
 
-/** A coin movement in this tab (the new balance, the `GET /api/v1/coin` shape): the header's, here and in the other tabs. */
-export const coinChanged = (coin: Coin): void => running?.coinChanged(coin)
+/**
+ * A coin movement in this tab (the new balance, the `GET /api/v1/coin` shape): the header's, here and in the other tabs.
+ * Where the session client does not run yet, the header's code starts it (header.ts; the page came with the old balance).
+ */
+export async function coinChanged(coin: Coin): Promise<void> {
+  if (!running) await import('./header.ts')
+  running?.coinChanged(coin)
+}
 
 /**
  * Spec §8 NEED_TO_REFRESH on the web: the session is asked for again, a request on which the worker renews the
@@ -178,10 +184,10 @@ export function startSessionClient(options: SessionClientOptions = {}) {
   const timer = options.pollSeconds && options.pollSeconds > 0 ? setInterval(() => void refetch(), options.pollSeconds * 1000) : null
 
   function coinChanged(coin: Coin) {
-    if (!$session.get().user) return
+    channel?.postMessage({ type: 'coin', coin })
+    if (!$session.get().user) return // the first answer, asked after this movement, carries it
     seq++
     UpdateUserData($session.get().user, coin)
-    channel?.postMessage({ type: 'coin', coin })
   }
 
   /** Tells the other tabs that the session changed here (sign-in, sign-out, age check). */

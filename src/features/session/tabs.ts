@@ -31,3 +31,28 @@ export function noteSignedOut(): void {
   channel.postMessage({ type: 'session' })
   channel.close()
 }
+
+/**
+ * On a signed-in page, whose header came drawn for the reader (HeaderMe.astro): runs `start` (the session client)
+ * at the first sign the session may have changed since: another tab's message, this tab shown again (spec §4), or a
+ * browser whose last page was signed out (a sign-in the other tabs must hear of). A browser that saw no account yet
+ * remembers one it does not name (`?`), so a sign-out there still reaches the other tabs (`noteSignedOut`).
+ */
+export function onSessionChange(start: () => void): void {
+  try {
+    const seen = localStorage.getItem(IDENTITY_KEY)
+    if (seen === '') return start()
+    if (seen === null) localStorage.setItem(IDENTITY_KEY, '?')
+  } catch {
+    // storage blocked: the other signs still wake it
+  }
+  const channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel(SESSION_CHANNEL) : null
+  const wake = () => {
+    channel?.close()
+    document.removeEventListener('visibilitychange', shown)
+    start()
+  }
+  const shown = () => document.visibilityState === 'visible' && wake()
+  if (channel) channel.onmessage = wake
+  document.addEventListener('visibilitychange', shown)
+}

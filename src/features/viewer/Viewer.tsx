@@ -40,7 +40,6 @@ import { swipeStep, tapZone } from './immersive.ts'
 import ViewerBar, { type BarLabels } from './ViewerBar.tsx'
 import { canonicalUrl } from '../catalogue/canonical.ts'
 import Like, { type LikeLabels } from '../like/Like.tsx'
-import { markedSignedIn } from '../session/tabs.ts'
 
 type ViewerLabels = NextLabels &
   TranscriptLabels &
@@ -264,11 +263,10 @@ export default function Viewer(props: ViewerProps) {
   const onScreen = continuous.episodes[Math.min(continuous.current, continuous.episodes.length - 1)]!
   const shownEpisode = onScreen.id
   // The site's script comes after this island on the viewer page (Base.astro `lateShell`, site-late.ts). The site header's
-  // balance and bell are hidden under the viewer's bar, so their code is not loaded here; the session client they would
-  // start runs all the same for a signed-in reader (a purchase's new balance reaches their other tabs, `coinChanged`).
+  // balance and bell are hidden under the viewer's bar: the session client loads with the first coin movement
+  // (`coinChanged`), which reaches the reader's other tabs.
   useEffect(() => {
     void import('../../components/site-late.ts')
-    if (markedSignedIn()) void import('../session/store.ts').then((session) => session.startSessionClient())
   }, [])
   // Links outside the island about the episode (comments) follow the episode being read.
   useEffect(() => {

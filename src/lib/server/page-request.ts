@@ -12,6 +12,8 @@ export type PageRequest = {
   db: Db
   /** The signed-in reader (null: a guest), as the session middleware found them. */
   userId: number | null
+  /** The reader's session, for a page part that checks it itself in its one call to the reader's object (HeaderMe.astro). */
+  claim: { sessionVersion: number; sessionId: string } | null
   /** The audience class the page renders for (issue 11; functions/middleware/audience.ts). */
   audience: AudienceClass
 }
@@ -20,5 +22,5 @@ export type PageRequest = {
 export function pageRequest(locals: App.Locals): PageRequest {
   const props = locals.cfContext?.props as Partial<PageRequest> | undefined
   if (props?.db) return props as PageRequest
-  return { requestId: 'none', db: createDb(env.DB), userId: null, audience: 'guest' }
+  return { requestId: 'none', db: createDb(env.DB), userId: null, claim: null, audience: 'guest' }
 }
