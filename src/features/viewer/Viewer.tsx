@@ -264,9 +264,10 @@ export default function Viewer(props: ViewerProps) {
   const shownEpisode = onScreen.id
   // The site's script comes after this island on the viewer page (Base.astro `lateShell`, site-late.ts). The site header's
   // balance and bell are hidden under the viewer's bar: the session client loads with the first coin movement
-  // (`coinChanged`), which reaches the reader's other tabs.
+  // (`coinChanged`), which reaches the reader's other tabs. Guarded so the server's bundle leaves it out: through it
+  // the age popup's React DOM client (485 KB) would ride in the worker, which never runs an effect.
   useEffect(() => {
-    void import('../../components/site-late.ts')
+    if (!import.meta.env.SSR) void import('../../components/site-late.ts')
   }, [])
   // Links outside the island about the episode (comments) follow the episode being read.
   useEffect(() => {
