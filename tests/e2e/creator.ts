@@ -51,13 +51,17 @@ export function creatorFollowSuite(id: 'fr' | 'ar') {
     await page.waitForURL(/\/creator\/\d+$/)
     const path = new URL(page.url()).pathname
     const button = page.getByRole('button', { name: t('creator.follow') })
+    const drawnForReader = page.locator('form[data-follow-live]') // the page's server island (FollowMe.astro)
+    await expect(drawnForReader).toHaveCount(1)
     await expect(button).toHaveAttribute('aria-pressed', 'false')
     await button.click()
+    await expect(page).toHaveURL(new RegExp(`${path}$`)) // toggled in place
     await expect(button).toHaveAttribute('aria-pressed', 'true')
     await expect(page.getByRole('status')).not.toBeEmpty()
     await noSeriousViolations(page)
     await shoot(page, info, `creator-follow-${id}`)
     await page.reload()
+    await expect(drawnForReader).toHaveCount(1)
     await expect(button).toHaveAttribute('aria-pressed', 'true')
     await button.focus()
     await page.keyboard.press('Enter')

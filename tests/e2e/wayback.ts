@@ -156,6 +156,10 @@ export function wayBackSuite(id: string) {
       baseURL,
     }, info) => {
       await readerWhoReadEpisodeOne(page, id)
+      // the series page offers the next episode, episode 1 being finished (SeriesMe.astro)
+      await page.goto(`/detail/${SERIES}`)
+      await expect(page.locator('.actions a.read')).toHaveText(words('library.recent.next', { no: 2 }))
+      await expect(page.locator('.actions a.read')).toHaveAttribute('href', '/viewer/2')
       // home's HTML is the class's, the same for every reader: the row is an empty frame the reader's own replaces
       const html = await (await page.request.get('/')).text()
       expect(html).toContain('data-continue-row')

@@ -54,6 +54,16 @@ export async function seriesMe(db: Db, userId: number, seriesId: number, now = n
   }
 }
 
+/** The published episode after episode number `no` of a series (what a finished episode offers next), as a subquery. */
+const nextEpisode = (series: string, no: string, now: string) =>
+  `(SELECT x.id FROM episodes x WHERE x.series_id = ${series} AND x.no > ${no} AND x.published_at <= ${now} ORDER BY x.no LIMIT 1)`
+
+/** The series' published episode after number `no`, or null (1 D1 query). */
+export async function nextEpisodeAfter(db: Db, seriesId: number, no: number, now = new Date()): Promise<number | null> {
+  const row = await db.first<{ id: number | null }>(`SELECT ${nextEpisode('?1', '?2', '?3')} AS id`, seriesId, no, now.toISOString())
+  return row?.id ?? null
+}
+
 /**
  * Sets or clears a reader's favourite or hidden mark on a published series (repeatable; 1 query and 1 call to their
  * object); false when the series is unknown or unpublished. Hiding touches nothing else: holdings, progress and
@@ -114,7 +124,7 @@ async function recentDetails(db: Db, audience: Audience, places: readonly Stored
     `SELECT s.id AS seriesId, s.title AS seriesTitle, s.cover_key AS coverKey, s.cover_width AS coverWidth, s.cover_height AS coverHeight,
             e.id AS episodeId, e.no AS episodeNo, e.title AS episodeTitle,
             json_extract(p.value, '$.position') AS position, json_extract(p.value, '$.updatedAt') AS updatedAt,
-            (SELECT x.id FROM episodes x WHERE x.series_id = s.id AND x.no > e.no AND x.published_at <= ?1 ORDER BY x.no LIMIT 1) AS nextEpisodeId
+            ${nextEpisode('s.id', 'e.no', '?1')} AS nextEpisodeId
        FROM json_each(?2) p
        JOIN series s ON s.id = json_extract(p.value, '$.seriesId') AND ${visible(audience)}
        JOIN episodes e ON e.id = json_extract(p.value, '$.episodeId') AND e.series_id = s.id

@@ -8,12 +8,15 @@ import { viewerPlace } from '../viewer/place.ts'
 /** An episode read this far counts as finished. */
 const FINISHED_AT = 0.98
 
+/** Whether a place this far into an episode has finished it (then the next episode is offered, when there is one). */
+export const finished = (position: number): boolean => position >= FINISHED_AT
+
 /** Where the reader stopped in a series (`nextEpisodeId`: the following published episode, if any). */
 export type ReadingPlace = { episodeId: number; episodeNo: number; position: number; nextEpisodeId: number | null }
 
 /** The viewer link to open, the episode number it opens and whether it is the next episode (else: resuming). */
 export function resumeTarget(r: ReadingPlace): { href: string; no: number; next: boolean } {
-  return r.position >= FINISHED_AT && r.nextEpisodeId !== null
+  return finished(r.position) && r.nextEpisodeId !== null
     ? { href: `/viewer/${r.nextEpisodeId}`, no: r.episodeNo + 1, next: true }
-    : { href: viewerPlace(r.episodeId, r.position < FINISHED_AT ? r.position : null), no: r.episodeNo, next: false }
+    : { href: viewerPlace(r.episodeId, finished(r.position) ? null : r.position), no: r.episodeNo, next: false }
 }
