@@ -49,9 +49,12 @@ export type AppOptions = {
 
 const isApi = (path: string) => path === '/api' || path.startsWith('/api/')
 
-/** Server islands, a page's personal parts, and the header's (Astro names each after its component). */
+/**
+ * Server islands, a page's personal parts (Astro names each after its component), and those that draw the header's:
+ * the session is checked in their call to the reader's object (src/features/session/header-me.server.ts).
+ */
 const ISLANDS = '/_server-islands/*'
-const HEADER_ME = '/_server-islands/HeaderMe'
+const HEADER_DRAWN = ['/_server-islands/HeaderMe', '/_server-islands/SeriesMe']
 
 export function createApp({ edition, messages, pages, buildId = 'dev' }: AppOptions) {
   const t = createTranslator(edition, messages)
@@ -135,9 +138,10 @@ export function createApp({ edition, messages, pages, buildId = 'dev' }: AppOpti
     await next()
   })
   // A page's personal parts (server islands: the header's, home's continue row) are the reader's own, never in the edge
-  // cache; the header's checks the session in its one call to the reader's object and has no audience class to render for.
-  app.use(HEADER_ME, checksSessionItself)
-  app.use(protectedRoute, except(HEADER_ME, audience), except(ISLANDS, edgeCache(buildId)))
+  // cache; those drawing the header's check the session in their call to the reader's object and have no audience class
+  // to render for.
+  for (const path of HEADER_DRAWN) app.use(path, checksSessionItself)
+  app.use(protectedRoute, except(HEADER_DRAWN, audience), except(ISLANDS, edgeCache(buildId)))
   for (const handler of pages) app.use(handler as MiddlewareHandler)
   app.notFound(notFound)
   return app

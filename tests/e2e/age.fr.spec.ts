@@ -37,6 +37,16 @@ async function adultEpisode(browser: Browser): Promise<number> {
   throw new Error('no free adult episode in the demo')
 }
 
+/** Signs out from the page, as its sign-out button does. */
+const signOutInPage = (page: Page) =>
+  page.evaluate(async () => {
+    const { csrfToken } = (await (await fetch('/api/auth/csrf')).json()) as { csrfToken: string }
+    await fetch('/api/auth/signout', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ csrfToken, callbackUrl: '/', json: 'true' }),
+    })
+  })
 const coinTotal = async (request: APIRequestContext) => (await (await request.get('/api/v1/coin')).json()).data.total as number
 const fr = (n: number) => new Intl.NumberFormat('fr-FR').format(n)
 
@@ -146,14 +156,7 @@ test.describe('header coin balance (spec §4 session client)', () => {
     await expect(second.locator('[data-coin-balance]')).toHaveText(`Solde : ${fr(total)} pièces`)
 
     // sign out in the first tab: the second one follows without a reload
-    await page.evaluate(async () => {
-      const { csrfToken } = (await (await fetch('/api/auth/csrf')).json()) as { csrfToken: string }
-      await fetch('/api/auth/signout', {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ csrfToken, callbackUrl: '/', json: 'true' }),
-      })
-    })
+    await signOutInPage(page)
     await page.goto('/')
     await expect(balance).toBeHidden()
     await expect(second.locator('[data-coin-balance]')).toBeHidden()
@@ -178,14 +181,7 @@ test.describe('header coin balance (spec §4 session client)', () => {
     // a session ended between the page and this part: drawn as a guest's, and its cookie goes
     const cookies = (await page.context().cookies()).filter((c) => c.name === 'wt_session' || c.name === 'wt_signed')
     expect(cookies).toHaveLength(2)
-    await page.evaluate(async () => {
-      const { csrfToken } = (await (await fetch('/api/auth/csrf')).json()) as { csrfToken: string }
-      await fetch('/api/auth/signout', {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ csrfToken, callbackUrl: '/', json: 'true' }),
-      })
-    })
+    await signOutInPage(page)
     await page.context().addCookies(cookies)
     const ended = await page.request.get(answer.url())
     expect(ended.status()).toBe(200)
@@ -194,6 +190,34 @@ test.describe('header coin balance (spec §4 session client)', () => {
     expect(guests).toMatch(/data-alarm-bell[^>]* hidden/)
     expect(ended.headers()['set-cookie']).toMatch(/wt_session=;/)
     expect(ended.headers()['set-cookie']).toMatch(/wt_signed=;/)
+  })
+
+  test('on a series page, the page’s own island draws it with the series part: one request, the session checked in it', async ({
+    page,
+  }) => {
+    await signIn(page, READER)
+    await page.waitForLoadState('networkidle') // home's islands
+    const islands: string[] = []
+    page.on('request', (r) => r.url().includes('/_server-islands/') && islands.push(new URL(r.url()).pathname))
+    const island = page.waitForResponse((r) => r.url().includes('/_server-islands/SeriesMe'))
+    await page.goto('/detail/1')
+    const answer = await island
+    // the session (in the header's read), the series' rights and the reader's place in it: no separate session check
+    expect(answer.headers()['x-reader-calls']).toBe('3')
+    expect(answer.headers()['cache-control']).toBe('private, no-store')
+    await expect(page.locator('[data-coin-balance]')).toHaveText(`Solde : ${fr(await coinTotal(page.request))} pièces`)
+    await expect(page.locator('.actions .fav')).toBeVisible() // hidden until the reader's state comes
+    await page.waitForLoadState('networkidle')
+    expect(islands).toEqual(['/_server-islands/SeriesMe'])
+
+    // a session ended meanwhile: nothing of the reader's is drawn, and its cookie goes
+    const cookies = (await page.context().cookies()).filter((c) => c.name === 'wt_session' || c.name === 'wt_signed')
+    await signOutInPage(page)
+    await page.context().addCookies(cookies)
+    const ended = await page.request.get(answer.url())
+    expect(ended.status()).toBe(200)
+    expect(await ended.text()).not.toContain('data-series-me')
+    expect(ended.headers()['set-cookie']).toMatch(/wt_session=;/)
   })
 })
 

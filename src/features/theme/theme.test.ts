@@ -7,7 +7,16 @@ function page(opts: { stored?: string | null; hour: number; night?: boolean; sto
   const attrs = new Map<string, string>(opts.night ? [['data-night-dark', '']] : [])
   const meta = (a: Record<string, string>) => {
     const m = new Map(Object.entries(a))
-    return { getAttribute: (k: string) => m.get(k) ?? null, setAttribute: (k: string, v: string) => m.set(k, v), attrs: m }
+    return {
+      dataset: { scheme: a['data-scheme'] },
+      set media(v: string) {
+        m.set('media', v)
+      },
+      set content(v: string) {
+        m.set('content', v)
+      },
+      attrs: m,
+    }
   }
   const themeColors = [meta({ name: 'theme-color', 'data-scheme': 'light' }), meta({ name: 'theme-color', 'data-scheme': 'dark' })]
   const colorScheme = meta({ name: 'color-scheme', content: 'light dark' })

@@ -27,11 +27,11 @@ export function parseThemeChoice(value: unknown): ThemeChoice {
  * (astro.config.mjs), so this text must stay exactly as it is rendered: plain ES5, no build step.
  */
 export const THEME_BOOT =
-  '(window.wtTheme=function(){var d=document,r=d.documentElement,c=null,h=new Date().getHours(),t;' +
+  '(window.wtTheme=function(){var d=document,r=d.documentElement,h=new Date().getHours(),c,t;' +
   `try{c=localStorage.getItem('${THEME_STORAGE_KEY}')}catch(e){}` +
   "t=c==='light'||c==='dark'?c:" +
-  `r.hasAttribute('data-night-dark')&&c!=='light'&&(h>=${NIGHT_HOURS.from}||h<${NIGHT_HOURS.to})?'dark':null;` +
-  "if(t)r.setAttribute('data-theme',t);else r.removeAttribute('data-theme');" +
-  "d.querySelectorAll('meta[name=theme-color]').forEach(function(m){var s=m.getAttribute('data-scheme');" +
-  "m.setAttribute('media',t?(s===t?'all':'not all'):'(prefers-color-scheme: '+s+')')});" +
-  "var n=d.querySelector('meta[name=color-scheme]');if(n)n.setAttribute('content',t||'light dark');return t})()"
+  `r.hasAttribute('data-night-dark')&&(h>=${NIGHT_HOURS.from}||h<${NIGHT_HOURS.to})?'dark':null;` +
+  "t?r.setAttribute('data-theme',t):r.removeAttribute('data-theme');" +
+  "d.querySelectorAll('meta[name=theme-color]').forEach(function(m){var s=m.dataset.scheme;" +
+  "m.media=t?(s===t?'all':'not all'):'(prefers-color-scheme: '+s+')'});" +
+  "var n=d.querySelector('meta[name=color-scheme]');if(n)n.content=t||'light dark';return t})()"
