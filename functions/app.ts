@@ -51,7 +51,7 @@ const isApi = (path: string) => path === '/api' || path.startsWith('/api/')
 
 /**
  * Server islands, a page's personal parts (Astro names each after its component), and those that draw the header's:
- * the session is checked in their call to the reader's object (src/features/session/header-me.server.ts).
+ * the session is checked in their call to the reader's object (src/features/auth/header-me.server.ts).
  */
 const ISLANDS = '/_server-islands/*'
 const HEADER_DRAWN = ['/_server-islands/HeaderMe', '/_server-islands/SeriesMe']

@@ -202,8 +202,8 @@ test.describe('header coin balance (spec §4 session client)', () => {
     const island = page.waitForResponse((r) => r.url().includes('/_server-islands/SeriesMe'))
     await page.goto('/detail/1')
     const answer = await island
-    // the session (in the header's read), the series' rights and the reader's place in it: no separate session check
-    expect(answer.headers()['x-reader-calls']).toBe('3')
+    // one call to the reader's object: the session checked, the header's part, the series' rights and the place in it
+    expect(answer.headers()['x-reader-calls']).toBe('1')
     expect(answer.headers()['cache-control']).toBe('private, no-store')
     await expect(page.locator('[data-coin-balance]')).toHaveText(`Solde : ${fr(await coinTotal(page.request))} pièces`)
     await expect(page.locator('.actions .fav')).toBeVisible() // hidden until the reader's state comes

@@ -114,6 +114,8 @@ describe('GET /api/v1/contents/{id}/me', () => {
     expect((await favorite(reader, seriesId, 'POST')).status).toBe(200)
     const res = await me(reader, seriesId)
     expect(res.headers.get('cache-control')).toBe('private, no-store')
+    // the session check, then one call for their rights, ticket use, place and marks; the series from D1
+    expect([res.headers.get('x-reader-calls'), res.headers.get('x-d1-queries')]).toEqual(['2', '1'])
     const { data } = await read(res)
     expect(data.seriesId).toBe(seriesId)
     expect(data.favorite).toBe(true)

@@ -13,7 +13,10 @@ import { withReader } from '../reader/stub.server.ts'
 import type { Mark } from './marks.server.ts'
 import { pageFromObject } from './shelves.server.ts'
 import type { StoredProgress } from '../viewer/progress-store.server.ts'
-import { moneyDb } from '../reader/money-db.server.ts'
+import { moneyDb, moneyStatements } from '../reader/money-db.server.ts'
+import type { SessionClaim } from '../reader/session-claim.ts'
+import type { Reader, SessionEnded } from '../../objects/reader/reader.server.ts'
+import { AppError } from '../../lib/errors/catalogue.ts'
 
 type OwnershipRow = Cols<'ownerships', 'episode_id' | 'kind' | 'expires_at'>
 
@@ -26,32 +29,52 @@ export async function seriesOwnerships(db: Db, userId: number, seriesId: number,
   return ownershipsByEpisode(held, now)
 }
 
-/**
- * The personal part of a published series for one reader (2 queries side by side: the series from D1, and the
- * reader's ownerships with the last use of the series' wait-until-free ticket in one `moneyDb` batch; the place they
- * stopped at and the favourite from their object), or null when the series is unknown or unpublished.
- */
+/** The personal part of a published series for one reader, or null when the series is unknown or unpublished (`seriesPart`). */
 export async function seriesMe(db: Db, userId: number, seriesId: number, now = new Date()): Promise<SeriesMe | null> {
-  const [row, [ownedRes, wufRes], mine] = await Promise.all([
-    db.first<{ wufHours: number | null }>(`SELECT wuf_hours AS wufHours FROM series WHERE id = ? AND is_published = 1`, seriesId),
-    moneyDb(db, userId).batch([
-      { sql: SERIES_OWNERSHIPS_SQL, params: [userId, seriesId] },
-      { sql: `SELECT max(used_at) AS lastUsedAt FROM wuf_tickets WHERE user_id = ? AND series_id = ?`, params: [userId, seriesId] },
-    ]),
-    withReader(userId, (r) => r.inSeries(userId, seriesId)),
+  return (await seriesPart(db, userId, seriesId, now)).series
+}
+
+/**
+ * A series page's reader part (SeriesMe.astro): the personal part of the series as `seriesMe`, and the header's
+ * (`userMe`'s data with the unread alarms), the session checked first (NEED_TO_REFRESH when it ended).
+ */
+export async function seriesPageMe(db: Db, userId: number, seriesId: number, session: SessionClaim, now = new Date()) {
+  const { series, me } = await seriesPart(db, userId, seriesId, now, session)
+  return { series, me: me ?? null }
+}
+
+/**
+ * The series from D1 (1 query) beside one call to the reader's object: their ownerships in it with the last use of its
+ * wait-until-free ticket, the place they stopped at and the favourite; with `session`, the header's part first.
+ */
+type ReaderSeriesPart = Exclude<Awaited<ReturnType<Reader['seriesPart']>>, SessionEnded>
+
+async function seriesPart(db: Db, userId: number, seriesId: number, now: Date, session?: SessionClaim) {
+  const money = moneyStatements([
+    { sql: SERIES_OWNERSHIPS_SQL, params: [userId, seriesId] },
+    { sql: `SELECT max(used_at) AS lastUsedAt FROM wuf_tickets WHERE user_id = ? AND series_id = ?`, params: [userId, seriesId] },
   ])
-  if (!row) return null
-  const owned = ownershipsByEpisode(rows<OwnershipRow>(ownedRes), now)
-  const lastUsedAt = firstRow<{ lastUsedAt: string | null }>(wufRes)?.lastUsedAt ?? null
+  const header = session && { claim: session, input: { userId, now: now.toISOString(), alarms: true } }
+  const [row, mine] = await Promise.all([
+    db.first<{ wufHours: number | null }>(`SELECT wuf_hours AS wufHours FROM series WHERE id = ? AND is_published = 1`, seriesId),
+    withReader<unknown>(userId, (r) => r.seriesPart(userId, seriesId, money, header)) as Promise<ReaderSeriesPart | SessionEnded>,
+  ])
+  if ('sessionEnded' in mine) throw new AppError('NEED_TO_REFRESH')
+  if (!mine.money.ok) throw new Error(mine.money.error)
+  if (!row) return { series: null, me: mine.me }
+  const [ownedRes, wufRes] = mine.money.results
+  const owned = ownershipsByEpisode(rows<OwnershipRow>(ownedRes!), now)
+  const lastUsedAt = firstRow<{ lastUsedAt: string | null }>(wufRes!)?.lastUsedAt ?? null
   const place = mine.progress
   const ticket = row.wufHours === null ? null : currentTicket(row.wufHours, lastUsedAt, now)
-  return {
+  const series: SeriesMe = {
     seriesId,
     favorite: mine.favorite,
     continueReading: place && { episodeId: place.episodeId, no: place.episodeNo, position: place.position },
     ownerships: [...owned].map(([episodeId, o]) => ({ episodeId, ...o })).sort((a, b) => a.episodeId - b.episodeId),
     freetime: ticket && { hours: row.wufHours!, available: ticket.available, availableAt: ticket.availableAt },
   }
+  return { series, me: mine.me }
 }
 
 /** The published episode after episode number `no` of a series (what a finished episode offers next), as a subquery. */

@@ -44,6 +44,9 @@ function moneyOnly(sql: string): string {
   return sql
 }
 
+/** `statements`, each checked to name a reader's money tables only, for a batch run in a reader's object. */
+export const moneyStatements = (statements: Statement[]): Statement[] => statements.map((s) => ({ ...s, sql: moneyOnly(s.sql) }))
+
 /**
  * The results of a batch run in reader `readerId`'s object, or a throw with the refusal's text (as D1's); given an
  * access token's claim, NEED_TO_REFRESH when the object found its session ended.
@@ -68,7 +71,7 @@ export function moneyDb(db: Db, readerId: number, session?: SessionClaim): Db {
     all: async <T>(sql: string, ...params: unknown[]) => (await one(sql, params)).results as T[],
     first: async <T>(sql: string, ...params: unknown[]) => ((await one(sql, params)).results[0] as T | undefined) ?? null,
     run: async (sql, ...params) => (await one(sql, params)).meta.changes ?? 0,
-    batch: (statements: Statement[]) => inReader(statements.map((s) => ({ ...s, sql: moneyOnly(s.sql) }))),
+    batch: (statements: Statement[]) => inReader(moneyStatements(statements)),
     get queryCount() {
       return db.queryCount
     },

@@ -262,6 +262,22 @@ export class Reader extends DurableObject<Cloudflare.Env> {
     return { progress: progressIn(this.sql, seriesId), ...marksOf(this.sql, seriesId) }
   }
 
+  /**
+   * A series page's reader part in one call (SeriesMe.astro, GET /contents/{id}/me): their place in the series and their
+   * marks on it, and `money`'s reads of their money rows (their rights and ticket use in it); with `me`, first the
+   * header's part (the `me` procedure) after the session's check, which, refused, answers nothing else.
+   */
+  async seriesPart(
+    readerId: number,
+    seriesId: number,
+    money: Statement[],
+    me?: { claim: SessionClaim; input: ProcedureInput<'me'> },
+  ): Promise<(SeriesMarks & { progress: StoredProgress | null; money: MoneyOutcome; me?: ProcedureOutcome<'me'> }) | SessionEnded> {
+    const header = me && (await this.decide(readerId, 'me', me.input, { session: me.claim }))
+    if (header && 'sessionEnded' in header) return header
+    return { ...(await this.inSeries(readerId, seriesId)), money: this.transact(money), ...(header !== undefined && { me: header }) }
+  }
+
   /** Sets or clears a favourite or a hidden mark (the caller has checked that the series is published). */
   async mark(readerId: number, seriesId: number, mark: Mark, on: boolean): Promise<void> {
     await this.ready(readerId)
