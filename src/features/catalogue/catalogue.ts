@@ -1,6 +1,6 @@
 /** Catalogue rules without I/O (spec §2, §3, §9): weekdays, image widths, who sees what. */
 import { audienceSees } from '../age/age.ts'
-import { HOUR_MS, localDay } from '../../lib/time.ts'
+import { HOUR_MS, localDay, weekdayOf } from '../../lib/time.ts'
 import { b64urlToText, textToB64url } from '../../lib/b64url.ts'
 
 export const WEEKDAYS = ['SUNDAY', 'MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY'] as const
@@ -14,12 +14,8 @@ export const CREATOR_ROLES = ['AUTHOR', 'WRITER', 'ARTIST', 'ORIGINAL', 'ADAPTER
 export type CreatorRole = (typeof CREATOR_ROLES)[number]
 
 /** Today's schedule group in the edition's time zone (the weekly tab opens on it). */
-const weekdayFormats = new Map<string, Intl.DateTimeFormat>()
 function weekdayIn(timeZone: string, now = new Date()): Weekday {
-  let f = weekdayFormats.get(timeZone) // building a formatter costs far more than using one: one per time zone
-  if (!f) weekdayFormats.set(timeZone, (f = new Intl.DateTimeFormat('en-US', { timeZone, weekday: 'long' })))
-  const name = f.format(now).toUpperCase()
-  return (WEEKDAYS as readonly string[]).includes(name) ? (name as Weekday) : 'SUNDAY'
+  return WEEKDAYS[weekdayOf(localDay(now, timeZone))]!
 }
 
 /** Spec §9 "weekly-home extra time 2": the weekly home's "today" rolls over 2 hours after midnight. */
