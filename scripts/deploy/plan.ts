@@ -11,7 +11,9 @@ import type { Edition } from '../../src/lib/edition/schema.ts'
  * The project's bundle budget, checked by every dry run (so by `npm test` for the seven editions). Cloudflare's
  * own limit is on the compressed size: 3 MiB on the free plan, 10 MiB on the paid plan (64 MiB before
  * compression). The budget sits about a fifth above the biggest edition measured on 2026-11-27 (5,174 KiB, gzip
- * 984 KiB), so growth is noticed long before the free plan's 3 MiB is reached.
+ * 984 KiB), so growth is noticed long before the free plan's 3 MiB is reached. On 2026-12-05 the editions had grown to
+ * 6,087–6,140 KiB; what a page's island imports only in the browser rode in the worker (the viewer's late site script:
+ * the age popup's React DOM client, 485 KB), and once left out they were 5,558–5,611 KiB, gzip 1,130–1,134.
  */
 const BUNDLE_BUDGET = { kib: 6144, gzipKib: 1280 }
 
