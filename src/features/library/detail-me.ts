@@ -1,8 +1,8 @@
 /**
- * The reader's part of /detail/{id}, on a signed-in class's page (SeriesPlaces.astro): puts the
- * parts the server drew for them (SeriesMe.astro, a server island: badges, the main button, the ticket's state, the
- * favourite's, the header's balance and bell) into the slots the page holds — each part's attributes and text go to the element its `data-for` names,
- * which shows — and makes the favourite a toggle (its API client loads with the first press).
+ * The reader's part of /detail/{id}, on a signed-in class's page (SeriesPlaces.astro): puts the parts the server drew for
+ * them (SeriesMe.astro, a server island: badges, the main button, the ticket's state, the favourite's, the header's
+ * balance and bell) into the slots the page holds — each part's attributes and children go to the element its `data-for`
+ * names, which shows — and makes the favourite a toggle (its API client loads with the first press).
  */
 import { api } from '../session/api.ts'
 
