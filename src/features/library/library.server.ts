@@ -34,22 +34,15 @@ export async function seriesMe(db: Db, userId: number, seriesId: number, now = n
   return (await seriesPart(db, userId, seriesId, now)).series
 }
 
-/**
- * A series page's reader part (SeriesMe.astro): the personal part of the series as `seriesMe`, and the header's
- * (`userMe`'s data with the unread alarms), the session checked first (NEED_TO_REFRESH when it ended).
- */
-export async function seriesPageMe(db: Db, userId: number, seriesId: number, session: SessionClaim, now = new Date()) {
-  const { series, me } = await seriesPart(db, userId, seriesId, now, session)
-  return { series, me: me ?? null }
-}
-
-/**
- * The series from D1 (1 query) beside one call to the reader's object: their ownerships in it with the last use of its
- * wait-until-free ticket, the place they stopped at and the favourite; with `session`, the header's part first.
- */
 type ReaderSeriesPart = Exclude<Awaited<ReturnType<Reader['seriesPart']>>, SessionEnded>
 
-async function seriesPart(db: Db, userId: number, seriesId: number, now: Date, session?: SessionClaim) {
+/**
+ * A series' reader part: the series from D1 (1 query) beside one call to the reader's object, their ownerships in it
+ * with the last use of its wait-until-free ticket, the place they stopped at and the favourite (`series`: null when the
+ * series is unknown or unpublished). With `session` (SeriesMe.astro), that call also answers the header's part (`me`,
+ * `userMe`'s data with the unread alarms), the session checked first (NEED_TO_REFRESH when it ended).
+ */
+export async function seriesPart(db: Db, userId: number, seriesId: number, now: Date, session?: SessionClaim) {
   const money = moneyStatements([
     { sql: SERIES_OWNERSHIPS_SQL, params: [userId, seriesId] },
     { sql: `SELECT max(used_at) AS lastUsedAt FROM wuf_tickets WHERE user_id = ? AND series_id = ?`, params: [userId, seriesId] },
