@@ -1,7 +1,10 @@
 /** The Cache-Control values pages and routes answer with, written once. */
 
+/** How long the catalogue may be seen as it was: a page in the edge cache, an episode's sale terms (purchase.server.ts). */
+export const CATALOGUE_KEEP_SECONDS = 60
+
 /** A catalogue page: kept 60 s by the edge cache (per audience class), then served stale up to 10 minutes while it renders again. */
-const CATALOGUE_PAGE = 'public, max-age=0, s-maxage=60, stale-while-revalidate=600'
+const CATALOGUE_PAGE = `public, max-age=0, s-maxage=${CATALOGUE_KEEP_SECONDS}, stale-while-revalidate=600`
 
 /** Anything personal or changing: never stored by a browser or a shared cache. */
 export const PERSONAL = 'private, no-store'

@@ -10,8 +10,11 @@ import { purchaseEpisodes } from '../../src/features/purchase/purchase.server.ts
 import { coinOf, userBalances } from '../../src/features/wallet/wallet.server.ts'
 import { coinSummary } from '../unit/wallet-model.ts'
 import { withMoneyFaultAt } from './faults.ts'
+import { createDb } from '../../src/lib/server/db.ts'
+import { env } from 'cloudflare:workers'
 import { frEdition } from './app.ts'
 import { readerRows } from './reader-rows.ts'
+import { EPISODE_UNPUBLISHED_AT } from '../../src/features/catalogue/catalogue-ops.ts'
 
 describe('POST /api/v1/purchase', () => {
   it('rents one episode and buys two: bonus first, then free, then paid coins; the answer shows the new balance', async () => {
@@ -232,5 +235,49 @@ describe('POST /api/v1/purchase', () => {
       expect(await snapshot(reader.id), `statement ${at}`).toEqual(before)
     }
     await expectInvariant(reader.id)
+  })
+
+  it("prices from the catalogue as its pages show it: the same episode's buyers within 60 s make no D1 query, an early episode sells at its own price from its publication", async () => {
+    const t0 = Date.now()
+    const at = (ms: number) => new Date(t0 + ms)
+    const { episodeIds } = await newSeries({ episodes: 2, priceRent: 2, priceBuy: 4 })
+    const [e1, e2] = episodeIds as [number, number]
+    // e2 open early at rent 3 / buy 5 until its publication 30 s from now
+    await db.run(
+      `UPDATE episodes SET published_at = ?, early_at = ?, early_rent = 3, early_buy = 5 WHERE id = ?`,
+      at(30_000).toISOString(),
+      at(-60_000).toISOString(),
+      e2,
+    )
+    /** A new reader with 20 coins buys `id` for good at `when`: the coins it cost and the D1 queries it made. */
+    const sale = async (id: number, when: Date) => {
+      const reader = await newReader()
+      await give(reader.id, 'COIN', 20)
+      const sales = createDb(env.DB)
+      const key = crypto.randomUUID()
+      const sold = await purchaseEpisodes(
+        sales,
+        {
+          userId: reader.id,
+          request: { episodeIds: [id], kind: 'POSSESSION' },
+          claim: { userId: reader.id, key, scope: 'test', requestHash: 'h' },
+          rentalHours: 72,
+          ageRules: frEdition,
+          timeZone: frEdition.timeZone,
+        },
+        when,
+      )
+      return { coins: 20 - sold.coin.total, queries: sales.queryCount }
+    }
+    expect(await sale(e1, at(0))).toEqual({ coins: 4, queries: 1 })
+    expect(await sale(e1, at(59_000))).toEqual({ coins: 4, queries: 0 })
+    expect(await sale(e1, at(61_000))).toEqual({ coins: 4, queries: 1 }) // read again past 60 s
+    expect(await sale(e2, at(0))).toEqual({ coins: 5, queries: 1 }) // early
+    expect(await sale(e2, at(29_000))).toEqual({ coins: 5, queries: 0 })
+    expect(await sale(e2, at(30_000))).toEqual({ coins: 4, queries: 1 }) // published: its own price, read at once
+    expect(await sale(e2, at(40_000))).toEqual({ coins: 4, queries: 0 })
+    // an episode not for sale is read each time (never kept): a withdrawn one is refused at once
+    await db.run(`UPDATE episodes SET published_at = ?, early_at = NULL WHERE id = ?`, EPISODE_UNPUBLISHED_AT, e2)
+    await expect(sale(e2, at(120_000))).rejects.toMatchObject({ code: 'NOT_FOUND_EPISODE' })
   })
 })

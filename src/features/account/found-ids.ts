@@ -5,7 +5,7 @@
  * cookie sealed with that key passes for it), 10 minutes. Pure: keys and clock are arguments.
  */
 import { EncryptJWT, jwtDecrypt } from 'jose'
-import type { TokenKeys } from '../../lib/tokens.ts'
+import { cryptoKey, type TokenKeys } from '../../lib/tokens.ts'
 import { FIND_ID_MAX } from './account.ts'
 
 export const FOUND_IDS_COOKIE = 'wt_find_id'
@@ -22,14 +22,14 @@ export async function sealFoundIds(keys: TokenKeys, found: FoundIds, now: Date =
     .setSubject(SUBJECT)
     .setIssuedAt(iat)
     .setExpirationTime(iat + FOUND_IDS_TTL_SECONDS)
-    .encrypt(keys.cookie)
+    .encrypt(await cryptoKey(keys.cookie, 'A256GCM'))
 }
 
 /** The result in a cookie value; null when absent, forged, tampered with, of another kind or past 10 minutes. */
 export async function openFoundIds(keys: TokenKeys, value: string | undefined, now: Date = new Date()): Promise<FoundIds | null> {
   if (!value || value.length > 8192) return null
   try {
-    const { payload } = await jwtDecrypt(value, keys.cookie, {
+    const { payload } = await jwtDecrypt(value, await cryptoKey(keys.cookie, 'A256GCM'), {
       keyManagementAlgorithms: ['dir'],
       contentEncryptionAlgorithms: ['A256GCM'],
       subject: SUBJECT,

@@ -74,8 +74,9 @@ describe('access token (ASVS 9.1–9.2)', async () => {
     expect(await verifyAccessToken(keys, await sign({ sid: 7 }), ISS, at(60))).toEqual({ ok: false, reason: 'invalid' })
   })
 
-  it('is expired after 15 minutes and not valid before nbf', async () => {
+  it('is expired after 15 minutes and not valid before nbf, also once it was found good', async () => {
     const token = await signAccessToken(keys, 42, ISS, now)
+    expect(await verifyAccessToken(keys, token.value, ISS, at(ACCESS_TOKEN_TTL_SECONDS - 1))).toMatchObject({ ok: true })
     expect(await verifyAccessToken(keys, token.value, ISS, at(ACCESS_TOKEN_TTL_SECONDS + 1))).toEqual({ ok: false, reason: 'expired' })
     expect(await verifyAccessToken(keys, token.value, ISS, at(-120))).toEqual({ ok: false, reason: 'invalid' })
   })
@@ -89,9 +90,13 @@ describe('access token (ASVS 9.1–9.2)', async () => {
       .setExpirationTime(at(900))
       .encode()
     expect((await verifyAccessToken(keys, none, ISS, now)).ok).toBe(false)
-    const other = await signAccessToken(await deriveKeys('another-secret-of-enough-length-0123456'), 42, ISS, now)
+    // found good under its own key and edition first: not taken as good under another
+    const otherKeys = await deriveKeys('another-secret-of-enough-length-0123456')
+    const other = await signAccessToken(otherKeys, 42, ISS, now)
+    expect((await verifyAccessToken(otherKeys, other.value, ISS, now)).ok).toBe(true)
     expect((await verifyAccessToken(keys, other.value, ISS, now)).ok).toBe(false)
     const mine = await signAccessToken(keys, 42, ISS, now)
+    expect((await verifyAccessToken(keys, mine.value, ISS, now)).ok).toBe(true)
     expect((await verifyAccessToken(keys, mine.value, 'https://jp.bomtoon.example', now)).ok).toBe(false)
     const idToken = await new SignJWT({})
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })

@@ -4,7 +4,7 @@
  * Secure on https, Path=/, kept as long as the refresh token. Pure: keys and clock are arguments.
  */
 import { EncryptJWT, jwtDecrypt } from 'jose'
-import type { Token, TokenKeys } from '../../lib/tokens.ts'
+import { cryptoKey, type Token, type TokenKeys } from '../../lib/tokens.ts'
 
 /** What the cookie carries: both tokens with their expiries (spec §3 client session state). */
 export type WebSession = { accessToken: Token; refreshToken: Token }
@@ -19,14 +19,14 @@ export async function sealSession(keys: TokenKeys, session: WebSession): Promise
     .setProtectedHeader({ alg: 'dir', enc: 'A256GCM' })
     .setIssuedAt()
     .setExpirationTime(Math.floor(new Date(session.refreshToken.expiredAt).getTime() / 1000))
-    .encrypt(keys.cookie)
+    .encrypt(await cryptoKey(keys.cookie, 'A256GCM'))
 }
 
 /** The session in a cookie value, or null when it is absent, forged, tampered with or past its refresh expiry. */
 export async function openSession(keys: TokenKeys, value: string | undefined, now: Date = new Date()): Promise<WebSession | null> {
   if (!value || value.length > 4096) return null
   try {
-    const { payload } = await jwtDecrypt(value, keys.cookie, {
+    const { payload } = await jwtDecrypt(value, await cryptoKey(keys.cookie, 'A256GCM'), {
       keyManagementAlgorithms: ['dir'],
       contentEncryptionAlgorithms: ['A256GCM'],
       currentDate: now,
