@@ -18,12 +18,24 @@ function dateFormat(edition: DateEdition, timeZone: string): Intl.DateTimeFormat
   return f
 }
 
+/** Dates written, by form, zone and instant (a bound: cleared past 2,000): a series page writes the same dates each time. */
+const written = new Map<string, string>()
+
 function formatIn(date: Date, edition: DateEdition, timeZone: string): string {
-  const f = dateFormat(edition, timeZone)
-  if (edition.dateForm === 'locale') return f.format(date)
-  const parts = f.formatToParts(date)
-  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? ''
-  return `${get('day')}.${get('month')}.${get('year')}`
+  const key = `${edition.locale} ${edition.dateForm} ${timeZone} ${date.getTime()}`
+  let out = written.get(key)
+  if (out === undefined) {
+    const f = dateFormat(edition, timeZone)
+    if (edition.dateForm === 'locale') out = f.format(date)
+    else {
+      const parts = f.formatToParts(date)
+      const get = (type: string) => parts.find((p) => p.type === type)?.value ?? ''
+      out = `${get('day')}.${get('month')}.${get('year')}`
+    }
+    if (written.size >= 2000) written.clear()
+    written.set(key, out)
+  }
+  return out
 }
 
 /**
