@@ -94,8 +94,9 @@ type AutoCapRow = Cols<'auto_unlock', 'series_id' | 'budget' | 'spent'>
 type LotRow = SpendableLotRow & Cols<'coin_lots', 'source'>
 
 /**
- * Sells the episodes of `request` to the reader: their sale terms (`saleTerms`: kept, or one D1 query), then one call to the reader's object checks the access token's session (NEED_TO_REFRESH) and sells (`sell`) with the
- * reader's account card. An unknown or withdrawn account → NOT_LOGIN_USER; the refusals of `checkSale` and `sell` as
+ * Sells the episodes of `request` to the reader: their sale terms (`saleTerms`: kept, or one D1 query), then one call
+ * to the reader's object checks the access token's session (NEED_TO_REFRESH) and sells (`sell`) with the reader's
+ * account card. An unknown or withdrawn account → NOT_LOGIN_USER; the refusals of `checkSale` and `sell` as
  * their codes. When the key was stored before (a duplicate that committed first) it throws IdempotencyKeyTaken: the
  * middleware answers with the stored response.
  */
@@ -130,7 +131,8 @@ const KEEP_MAX = 5000
  * keeps the pages the reader bought from (docs/ARCHITECTURE.md "Sale terms"). When one of them is not kept, one D1
  * query reads them all. Terms that change at a set time change on time: an early episode's (its early prices, never
  * free) are kept only until its publication (`termsAt`). A release's buyers are many readers buying the same episodes:
- * 50 readers buying at once, 192 sales a second with a D1 query each, 243 without (`npm run bench -- --purchase`).
+ * 50 readers buying at once, 192 sales a second with a D1 query each, 240–248 with the terms kept (`npm run bench --
+ * --purchase`).
  */
 async function saleTerms(db: Db, ids: readonly number[], now: Date): Promise<SaleEpisode[]> {
   const at = now.getTime()
