@@ -49,10 +49,11 @@ export function queueUsageOf(line: string): QueueUsage[] {
 
 /**
  * Tables whose rows grow with the catalogue and the days, not with readers: `series_daily` holds one row per series and
- * UTC day, and the ranking's refresh drops those past its 30 days (ranking.server.ts). Their rows are left out of the
- * bytes per reader (the demo's one reader makes each of them look like a reader's).
+ * UTC day, and the ranking's refresh drops those past its 30 days (ranking.server.ts); `local_metrics` one row per UTC
+ * day, figure and key, in a local run only (a deployed edition writes its figures to Analytics Engine). Their rows are
+ * left out of the bytes per reader (the demo's one reader makes each of them look like a reader's).
  */
-const NOT_PER_READER = new Set(['series_daily'])
+const NOT_PER_READER = new Set(['series_daily', 'local_metrics'])
 
 /**
  * An active reader's month (docs/SCALE.md "Assumptions"): how often each measured type happens. Progress saves
