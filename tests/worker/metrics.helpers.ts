@@ -1,19 +1,14 @@
-/** The daily report's sums of a local run (src/lib/metrics/metrics.server.ts), read straight from D1 by the worker tests once
- * what the isolate gathered is flushed. */
+/** The daily report's sums of a local run (src/lib/metrics/metrics.server.ts) as the worker tests read them: `localReport`. */
 import { env } from 'cloudflare:workers'
 import { createDb } from '../../src/lib/server/db.ts'
-import { flushLocalMetrics } from '../../src/lib/metrics/metrics.server.ts'
+import { localReport } from '../../src/lib/metrics/metrics.server.ts'
 
 type Sums = Record<string, { count: number; total: number }>
 const db = createDb(env.DB)
 
-/** Today's sums (UTC), by `name key`. */
-export async function metricSums(): Promise<Sums> {
-  await flushLocalMetrics()
-  const rows = await db.all<{ name: string; key: string; count: number; total: number }>(
-    `SELECT name, key, count, total FROM local_metrics WHERE day = ?`,
-    new Date().toISOString().slice(0, 10),
-  )
+/** The sums of `day` (UTC; today by default), by `name key`. */
+export async function metricSums(day = new Date()): Promise<Sums> {
+  const rows = (await localReport(db, 1, day)).filter((r) => r.day === day.toISOString().slice(0, 10))
   return Object.fromEntries(rows.map((r) => [`${r.name} ${r.key}`, { count: r.count, total: r.total }]))
 }
 

@@ -36,8 +36,8 @@ export async function countMetric(m: Metric, now = new Date()): Promise<void> {
   }
 }
 
-/** Adds a local run's gathered sums to D1 (one batch); what a report reads, and the tests, come after it. */
-export async function flushLocalMetrics(): Promise<void> {
+/** Adds a local run's gathered sums to D1 (one batch); a report reads after it. */
+async function flushLocalMetrics(): Promise<void> {
   flushedAt = Date.now()
   if (pending.size === 0) return
   const rows = [...pending.values()]
