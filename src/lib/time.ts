@@ -26,7 +26,8 @@ export function wallClock(at: Date | number, timeZone: string): WallClock {
   return { year: p.year!, month: p.month!, day: p.day!, hour: p.hour!, minute: p.minute!, second: p.second! }
 }
 
-/** Days found, by zone and minute (a bound: cleared past 1,000). */
+/** Days found, by zone and minute (a bound: cleared past 1,000; written here, not lib/bounded-map.ts: this module ships to
+ * browsers, where that module would be a request more on the rent-or-buy page, past its byte budget). */
 const days = new Map<string, string>()
 
 /**

@@ -16,6 +16,7 @@ import { SECOND_MS, isoAfter } from '../../lib/time.ts'
 import { toB64url } from '../../lib/b64url.ts'
 import { randomToken } from '../../lib/secrets.ts'
 import { ACCESS_TOKEN_TTL_SECONDS, REFRESH_TOKEN_TTL_SECONDS, cryptoKey, type Token, type TokenKeys } from '../../lib/tokens.ts'
+import { BoundedMap } from '../../lib/bounded-map.ts'
 
 /** Spec §4: the access token stays while more than 5 minutes are left, else it is refreshed. */
 const REFRESH_WHEN_LEFT_SECONDS = 5 * 60
@@ -107,10 +108,9 @@ export type AccessCheck =
 /**
  * Tokens found good, per key set and by issuer and token: what each says, and its `nbf` and `exp` (seconds). A reader's
  * every request sends the same token for 15 minutes; its signature is checked once per isolate (jose's checks were 5 %
- * of a sale's worker time). A bound on what is kept: cleared past it.
+ * of a sale's worker time).
  */
-const verified = new WeakMap<TokenKeys, Map<string, { check: AccessCheck; nbf: number; exp: number }>>()
-const VERIFIED_MAX = 10_000
+const verified = new WeakMap<TokenKeys, BoundedMap<string, { check: AccessCheck; nbf: number; exp: number }>>()
 
 /**
  * Verifies an access token: HS256 only (so `none`, RS/ES and confused algorithms fail), exact `typ`,
@@ -126,7 +126,7 @@ export async function verifyAccessToken(
   graceSeconds = 0,
 ): Promise<AccessCheck> {
   let known = verified.get(keys)
-  if (!known) verified.set(keys, (known = new Map()))
+  if (!known) verified.set(keys, (known = new BoundedMap(10_000)))
   const id = `${issuer} ${token}`
   const at = seconds(now)
   const kept = known.get(id)
@@ -154,7 +154,6 @@ export async function verifyAccessToken(
       sessionId,
       platform: platformClaim(payload.pf),
     }
-    if (known.size >= VERIFIED_MAX) known.clear()
     known.set(id, { check, nbf: payload.nbf!, exp: payload.exp! })
     return check
   } catch (e) {

@@ -28,6 +28,7 @@ import { limitAt, NO_LIMIT, pastLimit, spendingMonth, type LimitState, type Spen
 import { LIMIT_SQL, MONTH_SPENT_SQL } from '../spending/limit.server.ts'
 import { decide, moneyDb } from '../reader/money-db.server.ts'
 import type { MoneyRun } from '../reader/money-store.server.ts'
+import { BoundedMap } from '../../lib/bounded-map.ts'
 
 /**
  * A reader's holdings with the coins each cost (`paid`: what a purchase for good deducts from a running rental,
@@ -120,10 +121,8 @@ export async function purchaseEpisodes(db: Db, input: PurchaseInput, now = new D
 }
 
 /** Episodes' sale terms as last read, each with the instants between which they hold. */
-const keptTerms = new Map<number, { terms: SaleEpisode; from: number; until: number }>()
+const keptTerms = new BoundedMap<number, { terms: SaleEpisode; from: number; until: number }>(5000)
 const KEEP_MS = CATALOGUE_KEEP_SECONDS * 1000
-/** A bound on what is kept: cleared past it. */
-const KEEP_MAX = 5000
 
 /**
  * The sale terms at `now` of those of `ids` that are for sale (published in a published series, or open early), from
@@ -146,7 +145,6 @@ async function saleTerms(db: Db, ids: readonly number[], now: Date): Promise<Sal
     JSON.stringify(ids),
     now.toISOString(),
   )
-  if (keptTerms.size >= KEEP_MAX) keptTerms.clear()
   return rows.map(({ early, publishedAt, ...e }) => {
     const terms = { ...e, isFree: flag(e.isFree), isAdult: flag(e.isAdult) }
     keptTerms.set(e.id, { terms, from: at, until: Math.min(at + KEEP_MS, flag(early) ? Date.parse(publishedAt) : Infinity) })

@@ -3,6 +3,7 @@
  * page formatting numbers (the plural rules) loads no date code.
  */
 import type { Edition } from '../edition/schema.ts'
+import { BoundedMap } from '../bounded-map.ts'
 
 /** What writing a date needs of an edition (pages pass it to their scripts as `data-dates`, `datesOf`). */
 export type DateEdition = Pick<Edition, 'timeZone' | 'locale' | 'dateForm'>
@@ -18,8 +19,8 @@ function dateFormat(edition: DateEdition, timeZone: string): Intl.DateTimeFormat
   return f
 }
 
-/** Dates written, by form, zone and instant (a bound: cleared past 2,000): a series page writes the same dates each time. */
-const written = new Map<string, string>()
+/** Dates written, by form, zone and instant: a series page writes the same dates each time. */
+const written = new BoundedMap<string, string>(2000)
 
 function formatIn(date: Date, edition: DateEdition, timeZone: string): string {
   const key = `${edition.locale} ${edition.dateForm} ${timeZone} ${date.getTime()}`
@@ -32,7 +33,6 @@ function formatIn(date: Date, edition: DateEdition, timeZone: string): string {
       const get = (type: string) => parts.find((p) => p.type === type)?.value ?? ''
       out = `${get('day')}.${get('month')}.${get('year')}`
     }
-    if (written.size >= 2000) written.clear()
     written.set(key, out)
   }
   return out

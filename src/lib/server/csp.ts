@@ -6,6 +6,7 @@
  * one once at build time (scripts/build.ts). Nothing is added: a token this does not check (another algorithm,
  * `'self'`, a host) is kept, and an inline element whose hash Astro did not list stays blocked.
  */
+import { BoundedMap } from '../bounded-map.ts'
 
 /** The policy a pre-rendered page carries in its `<meta http-equiv="content-security-policy">` (Astro writes it). */
 export const META_CSP = /<meta http-equiv="content-security-policy" content="([^"]*)"/i
@@ -33,14 +34,13 @@ function* inlineTexts(html: string): Generator<string> {
 }
 
 /** Hashes already made: a page type's inline style and scripts are the same on every render (and the API reference's style). */
-const hashes = new Map<string, string>()
+const hashes = new BoundedMap<string, string>(200) // fr has 60 inline styles and 10 scripts
 
 export async function sha256(text: string): Promise<string> {
   let hash = hashes.get(text)
   if (hash === undefined) {
     const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)))
     hash = `sha256-${btoa(String.fromCharCode(...digest))}`
-    if (hashes.size >= 200) hashes.clear() // a bound: fr has 60 inline styles and 10 scripts
     hashes.set(text, hash)
   }
   return hash
