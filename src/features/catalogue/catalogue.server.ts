@@ -140,10 +140,12 @@ export async function seriesDetail(db: Db, id: number, audience: Audience, withE
       (SELECT json_group_array(t.name) FROM series_tags st JOIN tags t ON t.id = st.tag_id WHERE st.series_id = s.id) AS tags,
       (SELECT json_group_array(weekday) FROM schedules WHERE series_id = s.id) AS schedule,
       (SELECT json_group_array(${RELATED_CARD}) FROM (
-         SELECT r.*, (SELECT COUNT(*) FROM series_tags a JOIN series_tags b ON b.tag_id = a.tag_id WHERE a.series_id = s.id AND b.series_id = r.id) AS shared
-         FROM series r WHERE r.id <> s.id AND ${relatedVisible}
-           AND (r.genre = s.genre OR r.id IN (SELECT b.series_id FROM series_tags a JOIN series_tags b ON b.tag_id = a.tag_id WHERE a.series_id = s.id))
-         ORDER BY shared DESC, r.genre = s.genre DESC, r.rank_score DESC, r.id LIMIT ${RELATED_SIZE}) r) AS related,
+         SELECT r.*, coalesce(o.n, 0) AS shared
+         FROM series g JOIN series r LEFT JOIN (
+           SELECT b.series_id AS id, COUNT(*) AS n FROM series_tags a JOIN series_tags b ON b.tag_id = a.tag_id WHERE a.series_id = ?1 GROUP BY b.series_id
+         ) o ON o.id = r.id
+         WHERE g.id = ?1 AND r.id <> ?1 AND ${relatedVisible} AND (r.genre = g.genre OR o.n IS NOT NULL)
+         ORDER BY shared DESC, r.genre = g.genre DESC, r.rank_score DESC, r.id LIMIT ${RELATED_SIZE}) r) AS related,
       (SELECT json_group_array(json_object('id', n.id, 'title', n.title, 'publishedAt', n.published_at)) FROM (
          SELECT id, title, published_at FROM notices WHERE series_id = s.id AND published_at <= ?2 ORDER BY published_at DESC LIMIT ${DETAIL_NOTICES}) n) AS notices,
       (SELECT json_group_array(json_array(e.id, e.no, e.title, e.is_free, e.price_rent, e.price_buy, e.published_at, e.like_count)) FROM (
