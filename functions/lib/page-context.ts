@@ -10,11 +10,11 @@ import type { PageRequest } from '../../src/lib/server/page-request.ts'
 export function pageContext(c: Context<AppEnv>): ExecutionContext<PageRequest> {
   const session = c.get('session')
   const props: PageRequest = {
-    requestId: c.var.requestId,
-    db: c.var.db,
+    requestId: c.get('requestId'),
+    db: c.get('db'),
     userId: session?.userId ?? null,
     claim: session?.userId ? { sessionVersion: session.sessionVersion, sessionId: session.sessionId } : null,
-    audience: c.var.audience ?? 'guest',
+    audience: c.get('audience') ?? 'guest',
   }
   return {
     waitUntil: (promise) => c.executionCtx.waitUntil(promise),

@@ -12,12 +12,19 @@ import type { AppEnv } from '../lib/env.ts'
  * per request and kept in the request's variables, which the edge hands to the page (functions/lib/page-context.ts).
  */
 export async function audienceOf(c: Context<AppEnv>): Promise<AudienceClass> {
-  if (c.var.audience === undefined)
+  // c.get, not c.var: Hono builds a new object of every variable on each read of c.var
+  let audience = c.get('audience')
+  if (audience === undefined)
     c.set(
       'audience',
-      await requestAudience(c.var.db, c.var.edition, c.get('session') ?? { userId: null }, getCookie(c, NOT_LOGGED_IN_ADULT_COOKIE)),
+      (audience = await requestAudience(
+        c.get('db'),
+        c.get('edition'),
+        c.get('session') ?? { userId: null },
+        getCookie(c, NOT_LOGGED_IN_ADULT_COOKIE),
+      )),
     )
-  return c.var.audience!
+  return audience
 }
 
 /** Before the page cache and the pages: every page is rendered (and cached) for the reader's class. */

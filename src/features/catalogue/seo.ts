@@ -16,8 +16,13 @@ import tw from '../../../editions/tw/edition.json'
 
 /** `path` as an absolute URL of the edition (`siteUrl` is its public origin). */
 function absoluteUrl(path: string, siteUrl: string): string {
-  return new URL(path, siteUrl).href
+  if (!/^\/[\w/-]*$/.test(path)) return new URL(path, siteUrl).href
+  // a plain path (most: `/viewer/12`, once per episode of a series page) goes after the site's origin, as URL puts it
+  let origin = origins.get(siteUrl)
+  if (origin === undefined) origins.set(siteUrl, (origin = new URL(siteUrl).origin))
+  return origin + path
 }
+const origins = new Map<string, string>()
 
 /** JSON for a `<script type="application/ld+json">`: `<` is escaped so no `</script>` can close it early. */
 export function jsonLdText(data: unknown): string {

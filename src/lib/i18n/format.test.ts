@@ -91,6 +91,22 @@ describe('a message with parameters', () => {
       expect(plain).toBeGreaterThan(150)
     },
   )
+
+  it.each(['fr', 'de', 'th', 'tw', 'jp', 'kr', 'ar'] as const)('%s: a count picks the form i18next picks, for every plural key', (id) => {
+    const { edition, messages } = loadEdition(id)
+    const t = createTranslator(edition, messages)
+    const bases = new Set(Object.keys(messages).flatMap((key) => /^(.+)_(zero|one|two|few|many|other)$/.exec(key)?.[1] ?? []))
+    for (const base of bases)
+      for (const count of [0, 1, 2, 3, 5, 11, 21, 100, 1.5, 12345]) {
+        const params = Object.fromEntries(
+          [...`${messages[`${base}_other`]}`.matchAll(/\{\{(\w+)/g)].map((m) => [m[1]!, m[1] === 'count' ? count : 'x']),
+        )
+        expect(t(base as MessageKey, { ...params, count }), `${base} ${count}`).toBe(
+          t(base as MessageKey, { ...params, count, context: undefined }),
+        )
+      }
+    expect(bases.size).toBeGreaterThan(20)
+  })
 })
 
 describe("numbers and lists in the locale's way", () => {

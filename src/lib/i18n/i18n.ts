@@ -48,20 +48,32 @@ export function createTranslator(edition: DateEdition, messages: Record<string, 
     instances.set(cacheKey, instance)
   }
   const t = instance.getFixedT(locale)
+  const rules = new Intl.PluralRules(locale)
   // Messages never change after init: a key without parameters is looked up once (pages call t() hundreds of times),
   // a message with parameters is split at them once (i18next's interpolation was 10 % of a rendered series page)
   const plain = new Map<string, string>()
   const split = new Map<string, string[] | null>()
+  const partsOf = (key: string) => {
+    let parts = split.get(key)
+    if (parts === undefined) split.set(key, (parts = plainParts(messages[key])))
+    return parts
+  }
   return (key, params) => {
     if (params === undefined) {
       let v = plain.get(key)
       if (v === undefined) plain.set(key, (v = t(key, {}) as string))
       return v
     }
-    let parts = split.get(key)
-    if (parts === undefined) split.set(key, (parts = plainParts(messages[key])))
-    const filled = parts && !('count' in params) && !('context' in params) ? fill(parts, params, edition) : undefined
-    return filled ?? (t(key, params) as string)
+    if ('context' in params) return t(key, params) as string
+    // a number of things picks its form as i18next does: `_zero` for 0 when the catalogue has one, the locale's
+    // plural category, the key itself, then `_other` (a count given as text is only filled in)
+    const count = params.count
+    const form =
+      typeof count !== 'number'
+        ? key
+        : [...(count === 0 ? [`${key}_zero`] : []), `${key}_${rules.select(count)}`, key, `${key}_other`].find((k) => k in messages)
+    const parts = form === undefined ? null : partsOf(form)
+    return (parts && fill(parts, params, edition)) ?? (t(key, params) as string)
   }
 }
 

@@ -46,23 +46,32 @@ export async function sha256(text: string): Promise<string> {
   return hash
 }
 
+/** Policies trimmed already, by policy and the hashes kept: a page type gives the same pair on every render. */
+const trimmed = new BoundedMap<string, string>(100)
+
 /** `policy` keeping, of its sha256 sources, those `html`'s inline elements use. */
 async function ownHashes(policy: string, html: string): Promise<string> {
   const own = new Set<string>()
   for (const text of inlineTexts(html)) own.add(await sha256(text))
-  return policy
-    .split(';')
-    .map((directive) =>
-      directive
-        .trim()
-        .split(/\s+/)
-        .filter((token) => {
-          const source = token.slice(1, -1) // a hash source is quoted: 'sha256-…'
-          return !source.startsWith('sha256-') || own.has(source)
-        })
-        .join(' '),
-    )
-    .join('; ')
+  const key = `${[...own].join(' ')}\n${policy}`
+  let out = trimmed.get(key)
+  if (out === undefined) {
+    out = policy
+      .split(';')
+      .map((directive) =>
+        directive
+          .trim()
+          .split(/\s+/)
+          .filter((token) => {
+            const source = token.slice(1, -1) // a hash source is quoted: 'sha256-…'
+            return !source.startsWith('sha256-') || own.has(source)
+          })
+          .join(' '),
+      )
+      .join('; ')
+    trimmed.set(key, out)
+  }
+  return out
 }
 
 /** A rendered page's answer with its policy trimmed (its HTML read once); any other answer as it is. */
