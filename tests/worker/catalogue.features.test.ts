@@ -137,6 +137,32 @@ describe('detail: related series and schedule', () => {
     }
   })
 
+  it('orders related series by tags shared, then the same genre, then rank, as a reader would rank them by hand', async () => {
+    type Row = { id: number; genre: string; rank_score: number; is_adult: number; is_bl: number; is_published: number }
+    const series = (await env.DB.prepare('SELECT id, genre, rank_score, is_adult, is_bl, is_published FROM series').all<Row>()).results
+    const pairs = (await env.DB.prepare('SELECT series_id, tag_id FROM series_tags').all<{ series_id: number; tag_id: number }>()).results
+    const tags = (id: number) => new Set(pairs.filter((p) => p.series_id === id).map((p) => p.tag_id))
+    const guestSees = (s: Row) => s.is_published === 1 && (GUEST.showAdult || s.is_adult === 0) && (GUEST.showBl || s.is_bl === 0)
+    let checked = 0
+    for (const s of series.filter(guestSees).slice(0, 20)) {
+      const mine = tags(s.id)
+      const expected = series
+        .filter((r) => r.id !== s.id && guestSees(r))
+        .map((r) => ({ r, shared: [...tags(r.id)].filter((t) => mine.has(t)).length, same: r.genre === s.genre ? 1 : 0 }))
+        .filter((c) => c.shared > 0 || c.same === 1)
+        .sort((a, b) => b.shared - a.shared || b.same - a.same || b.r.rank_score - a.r.rank_score || a.r.id - b.r.id)
+        .slice(0, 6)
+        .map((c) => c.r.id)
+      const detail = await seriesDetail(createDb(env.DB), s.id, GUEST)
+      expect(
+        detail!.related.map((r) => r.id),
+        `series ${s.id}`,
+      ).toEqual(expected)
+      checked += expected.length
+    }
+    expect(checked).toBeGreaterThan(60)
+  })
+
   it("shows at most 2 of the series' notices, newest first, none dated in the future", async () => {
     const row = await env.DB.prepare(`SELECT series_id AS id FROM notices WHERE series_id IS NOT NULL LIMIT 1`).first<{ id: number }>()
     const id = row!.id

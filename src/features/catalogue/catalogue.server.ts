@@ -126,7 +126,9 @@ const DETAIL_NOTICES = 2
  * One series with creators, tags, schedule, related series (visible to `audience`), its latest notices
  * and its published episodes (one dated later, scheduled or unpublished, is not listed), and for a signed-in reader's
  * audience (`withEarly`) those open early, in ONE query (every part a JSON subquery: a detail page costs one D1 round
- * trip), or null when unknown.
+ * trip), or null when unknown. Related series are those sharing tags (most shared first) and, to fill the row, the best
+ * ranked of its genre sharing none: candidates from two index walks, never a scan of the catalogue (CROSS JOIN keeps
+ * SQLite from driving the join from `series`).
  */
 export async function seriesDetail(db: Db, id: number, audience: Audience, withEarly = false): Promise<SeriesDetail | null> {
   const relatedVisible = visible(audience).replace(/\bs\./g, 'r.')
@@ -140,12 +142,18 @@ export async function seriesDetail(db: Db, id: number, audience: Audience, withE
       (SELECT json_group_array(t.name) FROM series_tags st JOIN tags t ON t.id = st.tag_id WHERE st.series_id = s.id) AS tags,
       (SELECT json_group_array(weekday) FROM schedules WHERE series_id = s.id) AS schedule,
       (SELECT json_group_array(${RELATED_CARD}) FROM (
-         SELECT r.*, coalesce(o.n, 0) AS shared
-         FROM series g JOIN series r LEFT JOIN (
-           SELECT b.series_id AS id, COUNT(*) AS n FROM series_tags a JOIN series_tags b ON b.tag_id = a.tag_id WHERE a.series_id = ?1 GROUP BY b.series_id
-         ) o ON o.id = r.id
-         WHERE g.id = ?1 AND r.id <> ?1 AND ${relatedVisible} AND (r.genre = g.genre OR o.n IS NOT NULL)
-         ORDER BY shared DESC, r.genre = g.genre DESC, r.rank_score DESC, r.id LIMIT ${RELATED_SIZE}) r) AS related,
+         SELECT r.*, c.shared FROM (
+             SELECT b.series_id AS id, COUNT(*) AS shared FROM series_tags a JOIN series_tags b ON b.tag_id = a.tag_id
+             WHERE a.series_id = ?1 AND b.series_id <> ?1 GROUP BY b.series_id
+           UNION ALL
+             SELECT * FROM (
+               SELECT r.id, 0 FROM series g JOIN series r ON r.genre = g.genre
+               WHERE g.id = ?1 AND r.id <> ?1 AND ${relatedVisible}
+                 AND r.id NOT IN (SELECT b.series_id FROM series_tags a JOIN series_tags b ON b.tag_id = a.tag_id WHERE a.series_id = ?1)
+               ORDER BY r.rank_score DESC, r.id LIMIT ${RELATED_SIZE})
+         ) c CROSS JOIN series r ON r.id = c.id
+         WHERE ${relatedVisible}
+         ORDER BY c.shared DESC, r.genre = (SELECT genre FROM series WHERE id = ?1) DESC, r.rank_score DESC, r.id LIMIT ${RELATED_SIZE}) r) AS related,
       (SELECT json_group_array(json_object('id', n.id, 'title', n.title, 'publishedAt', n.published_at)) FROM (
          SELECT id, title, published_at FROM notices WHERE series_id = s.id AND published_at <= ?2 ORDER BY published_at DESC LIMIT ${DETAIL_NOTICES}) n) AS notices,
       (SELECT json_group_array(json_array(e.id, e.no, e.title, e.is_free, e.price_rent, e.price_buy, e.published_at, e.like_count)) FROM (
