@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto'
 import { loadEdition, editionPlugin } from './src/lib/edition/load.ts'
 import { THEME_BOOT } from './src/features/theme/theme.ts'
 import { installIcons } from './src/features/install/icons.build.ts'
+import { cspOnce } from './src/lib/server/csp.build.ts'
 
 /** `client:painted`: hydrate an island after its largest image is on screen (src/lib/shell/painted.ts). @type {import('astro').AstroIntegration} */
 const painted = {
@@ -95,7 +96,7 @@ export default defineConfig({
   site: edition.siteUrl,
   output: 'server',
   adapter: cloudflare({ imageService: 'passthrough' }),
-  integrations: [react(), UnoCSS({ injectReset: true }), painted, installIcons(edition)],
+  integrations: [react(), UnoCSS({ injectReset: true }), painted, installIcons(edition), cspOnce()],
   i18n: { locales: [edition.locale], defaultLocale: edition.locale },
   /** Astro's hashes, plus the inline theme script of every page's <head> (src/features/theme/theme.ts). */
   security: { csp: { scriptDirective: { hashes: [`sha256-${createHash('sha256').update(THEME_BOOT).digest('base64')}`] } } },

@@ -16,10 +16,15 @@ function rulesFor(locale: string): Intl.PluralRules {
   return r
 }
 
+/** The locale's plural categories, asked once: `resolvedOptions()` builds a new object on every call. */
+const categories = new Map<string, Intl.LDMLPluralRule[]>()
+
 /** Every form of `key`, with `params` filled in (placeholders for the browser: `{ count: '{count}' }`). */
 export function pluralForms(locale: string, t: Translate, key: PluralKey, params: Record<string, unknown>): Plural {
+  let cs = categories.get(locale)
+  if (!cs) categories.set(locale, (cs = rulesFor(locale).resolvedOptions().pluralCategories))
   const forms: Plural['forms'] = {}
-  for (const c of rulesFor(locale).resolvedOptions().pluralCategories) forms[c] = t(`${key}_${c}`, params)
+  for (const c of cs) forms[c] = t(`${key}_${c}`, params)
   return { locale, forms }
 }
 

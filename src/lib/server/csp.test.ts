@@ -30,6 +30,12 @@ describe('a page’s policy with its own hashes only', () => {
     const trimmed = await withOwnHashes(html)
     expect(trimmed.headers.get('content-security-policy')).not.toContain(other)
     expect(await trimmed.text()).toBe(page)
+    // the page's bytes go on as they came, text in any script included
+    const titled = page.replace('<body>', '<body><h1>L’Académie des mages · 魔法学院 · أكاديمية</h1>')
+    const bytes = new TextEncoder().encode(titled)
+    const sent = await withOwnHashes(new Response(bytes, { headers: { 'content-type': 'text/html', 'content-security-policy': policy } }))
+    expect(new Uint8Array(await sent.arrayBuffer())).toEqual(bytes)
+    expect(sent.headers.get('content-security-policy')).toContain(hash(style))
     const script = await withOwnHashes(
       new Response('x', { headers: { 'content-type': 'text/javascript', 'content-security-policy': policy } }),
     )

@@ -74,12 +74,17 @@ async function ownHashes(policy: string, html: string): Promise<string> {
   return out
 }
 
-/** A rendered page's answer with its policy trimmed (its HTML read once); any other answer as it is. */
+/**
+ * A rendered page's answer with its policy trimmed; any other answer as it is. The page is read once as bytes, sent on
+ * as they are (encoding its text again cost 2 % of a render) and read as text through a Response (workerd's
+ * TextDecoder took 3 % of a render for the same 49 KB).
+ */
 export async function withOwnHashes(res: Response): Promise<Response> {
   const policy = res.headers.get('content-security-policy')
   if (!policy || !(res.headers.get('content-type') ?? '').startsWith('text/html')) return new Response(res.body, res)
-  const html = await res.text()
-  const out = new Response(html, res)
+  const bytes = await res.arrayBuffer()
+  const html = await new Response(bytes).text()
+  const out = new Response(bytes, res)
   out.headers.set('content-security-policy', await ownHashes(policy, html))
   return out
 }
