@@ -65,7 +65,7 @@ export function createTranslator(edition: DateEdition, messages: Record<string, 
       return v
     }
     if ('context' in params) return t(key, params) as string
-    // a number of things picks its form as i18next does: `_zero` for 0 when the catalogue has one, the locale's
+    // a numeric count picks its form as i18next does: `_zero` for 0 when the catalogue has one, the locale's
     // plural category, the key itself, then `_other` (a count given as text is only filled in)
     const count = params.count
     const form =
